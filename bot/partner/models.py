@@ -1,0 +1,606 @@
+"""The Partner API's vocabulary: every resource, request and webhook body as pydantic models.
+
+Field names are the wire names, so ``Capabilities`` reads ``enabledServiceKinds`` and
+``Delivery`` reads ``service_kind`` exactly as the spec prints them; nothing is renamed.
+
+Two families of models live here:
+
+* Response models (``Delivery``, ``Capabilities`` ...) ignore fields they do not know, so a new
+  field on the service never breaks the bot. Enums that the spec marks "or other string" accept
+  any string. Missing allow-list values default to "not allowed", as the spec's
+  capabilities rules say.
+* Request models (``CreateDeliveryRequest`` ...) forbid unknown fields and check every rule of
+  the spec's request table that can be checked without the org's capabilities, so a bad create
+  fails here, in the caller's process, with the field named.
+
+This module is the domain vocabulary shared with ``conversations``: it imports nothing else of
+``bot``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from datetime import datetime
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+# --- enumerations ----------------------------------------------------------------------------
+
+ServiceKind = Literal["pickup_delivery", "errand"]
+DeliveryMode = Literal["pickup", "warehouse"]
+ErrandMode = Literal["at_place", "link", "photo"]
+PackageSize = Literal["small", "medium", "large"]
+CollectionMethod = Literal["cash_on_delivery", "online_checkout"]
+Plan = Literal["basic", "pro", "scale", "global"]
+PaymentTiming = Literal["before_dispatch", "after_delivery", "off_platform"]
+CoverageMode = Literal["worldwide", "selected_regions", "radius_from_hub"]
+PricingMode = Literal["quote_on_review", "fixed", "starting_from", "hidden"]
+LocationCategory = Literal["hostel", "building", "library", "gate", "landmark", "other"]
+UnitMode = Literal["none", "free_text", "list"]
+RiderPresence = Literal["available", "on_delivery", "unavailable", "not_in_app"]
+OtpReason = Literal["payment", "resend"]
+EventType = Literal[
+    "delivery.created",
+    "delivery.updated",
+    "delivery.status_changed",
+    "delivery.cancelled",
+    "delivery.completed",
+    "delivery.otp_issued",
+]
+
+# Open enums: the spec lists known values "or other string". Typed as ``str`` so an unknown value
+# from a newer service parses; the known values are kept for callers that want to switch on them.
+OpenServiceKind = str
+OpenPackageSize = str
+OpenCollectionMethod = str
+OpenRequestSource = str
+
+DELIVERY_STATUSES: tuple[str, ...] = (
+    "awaiting_price",
+    "pending",
+    "matched",
+    "picked_up",
+    "in_transit",
+    "delivered",
+    "cancelled",
+)
+EVENT_TYPES: tuple[str, ...] = (
+    "delivery.created",
+    "delivery.updated",
+    "delivery.status_changed",
+    "delivery.cancelled",
+    "delivery.completed",
+    "delivery.otp_issued",
+)
+
+# Limits from the spec's Limits table, in one place for the client, the sandbox and the flows.
+MAX_PACKAGE_IMAGES = 6
+MAX_IMAGE_BYTES = 5 * 1024 * 1024
+IDEMPOTENCY_KEY_LENGTH = (8, 120)
+CANCEL_REASON_LENGTH = (3, 500)
+LIST_LIMIT_RANGE = (1, 50)
+LIST_LIMIT_DEFAULT = 20
+RADIUS_KM_RANGE = (0.0, 500.0)
+WEBHOOK_TOLERANCE_SECONDS = 300
+RIDER_GPS_FRESH_MINUTES = 30
+API_KEY_PREFIX = "sk_live_"
+SIGNING_SECRET_PREFIX = "whsec_"  # noqa: S105 - a public prefix, not a secret
+
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+class ResponseModel(BaseModel):
+    """A body the service sends: unknown fields are ignored, so the service can grow."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class RequestModel(BaseModel):
+    """A body the bot sends: unknown fields are refused, so a typo never reaches the wire."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    def to_wire(self) -> dict[str, Any]:
+        """The JSON body as the service expects it (fields left unset are omitted)."""
+        return self.model_dump(mode="json", exclude_none=True)
+
+
+# --- shared pieces -----------------------------------------------------------------------------
+
+
+class Coords(BaseModel):
+    """A real map point as the API writes it: ``{ lng, lat }``.
+
+    A zero pin (0, 0), a non-finite number or a value out of range is refused: the spec says
+    coordinates are needed for routing and must never be invented.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    lng: float
+    lat: float
+
+    @model_validator(mode="after")
+    def _real_point(self) -> Coords:
+        if not (math.isfinite(self.lng) and math.isfinite(self.lat)):
+            raise ValueError("coordinates must be finite numbers")
+        if not -90.0 <= self.lat <= 90.0:
+            raise ValueError("lat must be between -90 and 90")
+        if not -180.0 <= self.lng <= 180.0:
+            raise ValueError("lng must be between -180 and 180")
+        if self.lat == 0.0 and self.lng == 0.0:
+            raise ValueError("a zero pin (0, 0) is not a real place")
+        return self
+
+
+# --- Delivery --------------------------------------------------------------------------------
+
+
+class DeliveryPackage(ResponseModel):
+    description: str | None = None
+    size: OpenPackageSize | None = None
+    is_fragile: bool = False
+
+
+class DeliveryPayment(ResponseModel):
+    delivery_fee: float | None = None
+    delivery_payment_status: str | None = None
+    currency_code: str | None = None
+    customer_collection_method: OpenCollectionMethod | None = None
+    is_pod_enabled: bool = False
+    pod_amount: float | None = None
+
+
+class DeliveryPickup(ResponseModel):
+    address: str | None = None
+    latitude: float | None = None
+    longitude: float | None = None
+    warehouse_id: str | None = None
+
+
+class DeliveryDropoff(ResponseModel):
+    address: str | None = None
+    latitude: float | None = None
+    longitude: float | None = None
+
+
+class DeliveryCustomer(ResponseModel):
+    sender_name: str | None = None
+    sender_phone: str | None = None
+    sender_email: str | None = None
+    receiver_name: str | None = None
+    receiver_phone: str | None = None
+
+
+class DeliveryTracking(ResponseModel):
+    url: str | None = None
+    path: str | None = None
+    access_code: str | None = None
+
+
+class DeliveryRider(ResponseModel):
+    id: str
+    name: str | None = None
+    vehicle_type: str | None = None
+
+
+class Delivery(ResponseModel):
+    """A delivery as create, get, list, cancel, assign and unassign return it.
+
+    Every field but ``id`` and ``status`` is optional because a cancel whose reload failed
+    answers with ``{ id, status }`` only (see ``is_partial``).
+    """
+
+    id: str
+    status: str
+    access_code: str | None = None
+    title: str | None = None
+    service_kind: OpenServiceKind | None = None
+    request_source: OpenRequestSource | None = None
+    package: DeliveryPackage | None = None
+    payment: DeliveryPayment | None = None
+    pickup: DeliveryPickup | None = None
+    dropoff: DeliveryDropoff | None = None
+    distance_km: float | None = None
+    estimated_duration_minutes: float | None = None
+    customer: DeliveryCustomer | None = None
+    tracking: DeliveryTracking | None = None
+    rider_assigned: bool = False
+    rider: DeliveryRider | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    cancelled_at: datetime | None = None
+    cancellation_reason: str | None = None
+
+    @property
+    def is_partial(self) -> bool:
+        """True for the reduced ``{ id, status }`` body a cancel may return."""
+        return self.created_at is None and self.package is None and self.tracking is None
+
+    @property
+    def tracking_url(self) -> str | None:
+        return self.tracking.url if self.tracking else None
+
+
+# --- Capabilities ----------------------------------------------------------------------------
+
+
+class Organization(ResponseModel):
+    id: str
+    name: str
+    slug: str
+
+
+class CuratedLink(ResponseModel):
+    id: str
+    name: str
+    url: str
+
+
+class ErrandCapabilities(ResponseModel):
+    enabledModes: list[ErrandMode] = Field(default_factory=list)
+    defaultMode: ErrandMode | None = None
+    allowUnknownShopLocation: bool = False
+    curatedLinks: list[CuratedLink] = Field(default_factory=list)
+
+
+class PaymentCollection(ResponseModel):
+    onlineCheckout: bool = False
+    cashOnDelivery: bool = False
+
+
+class Coverage(ResponseModel):
+    mode: CoverageMode = "worldwide"
+    jobScopePolicy: str | None = None
+    radiusKm: float | None = None
+    regionCount: int = 0
+
+
+class PodCapabilities(ResponseModel):
+    enabled: bool = False
+
+
+class PublicRequest(ResponseModel):
+    requireApproval: bool = False
+    autoDispatch: bool = False
+    pricingMode: PricingMode = "hidden"
+    pricingAmountNgn: float = 0
+
+
+class Features(ResponseModel):
+    serviceLocations: bool = False
+    maxWarehouses: int | None = None
+
+
+class RateLimits(ResponseModel):
+    requestsPerMinute: int | None = None
+    windowSeconds: int = 60
+
+
+class Capabilities(ResponseModel):
+    """The org's allow-list. A missing or false value means "not allowed": do not offer it."""
+
+    organization: Organization
+    plan: Plan
+    enabledServiceKinds: list[ServiceKind] = Field(default_factory=list)
+    defaultServiceKind: ServiceKind | None = None
+    allowWarehouseDropoff: bool = False
+    errand: ErrandCapabilities | None = None
+    paymentCollection: PaymentCollection = Field(default_factory=PaymentCollection)
+    currency: str = "NGN"
+    paymentTiming: PaymentTiming = "after_delivery"
+    coverage: Coverage = Field(default_factory=Coverage)
+    pod: PodCapabilities = Field(default_factory=PodCapabilities)
+    requireDeliveryOtp: bool = True
+    publicRequest: PublicRequest = Field(default_factory=PublicRequest)
+    features: Features = Field(default_factory=Features)
+    rateLimits: RateLimits = Field(default_factory=RateLimits)
+
+    def allows_kind(self, kind: str) -> bool:
+        """``enabledServiceKinds`` wins over the presence of an ``errand`` object."""
+        return kind in self.enabledServiceKinds
+
+    @property
+    def errand_modes(self) -> list[ErrandMode]:
+        """Errand modes that may be collected (none when errands are not enabled)."""
+        if not self.allows_kind("errand") or self.errand is None:
+            return []
+        return list(self.errand.enabledModes)
+
+    @property
+    def collection_methods(self) -> list[CollectionMethod]:
+        """Payment methods that may be sent, in a stable order."""
+        methods: list[CollectionMethod] = []
+        if self.paymentCollection.cashOnDelivery:
+            methods.append("cash_on_delivery")
+        if self.paymentCollection.onlineCheckout:
+            methods.append("online_checkout")
+        return methods
+
+
+# --- Warehouses, service locations, riders ----------------------------------------------------
+
+
+class Warehouse(ResponseModel):
+    id: str
+    name: str
+    address: str
+    latitude: float | None = None
+    longitude: float | None = None
+
+    @property
+    def coords(self) -> Coords | None:
+        """The row's pin, or None when the row has none (such a row cannot be used)."""
+        if self.latitude is None or self.longitude is None:
+            return None
+        try:
+            return Coords(lng=self.longitude, lat=self.latitude)
+        except ValueError:
+            return None
+
+
+class UnitRange(ResponseModel):
+    prefix: str = ""
+    suffix: str = ""
+    start: int
+    end: int
+    pad: int = 0
+
+    def expand(self) -> list[str]:
+        """Every unit the range names: prefix + number zero-padded to ``pad`` + suffix."""
+        step = 1 if self.end >= self.start else -1
+        return [
+            f"{self.prefix}{str(n).zfill(self.pad)}{self.suffix}"
+            for n in range(self.start, self.end + step, step)
+        ]
+
+
+class LocationUnit(ResponseModel):
+    label: str = "Unit"
+    mode: UnitMode = "none"
+    ranges: list[UnitRange] = Field(default_factory=list)
+    values: list[str] = Field(default_factory=list)
+    allowCustom: bool = False
+    required: bool = False
+
+    def choices(self) -> list[str]:
+        """The listed values first, then every range expanded, without repeats."""
+        seen: dict[str, None] = {}
+        for value in self.values:
+            seen.setdefault(value, None)
+        for unit_range in self.ranges:
+            for value in unit_range.expand():
+                seen.setdefault(value, None)
+        return list(seen)
+
+
+class ServiceLocation(ResponseModel):
+    """A saved map place (hostel, gate, landmark ...) with its unit rules."""
+
+    id: str
+    name: str
+    address: str
+    category: LocationCategory = "other"
+    coords: Coords
+    countryCode: str | None = None
+    stateCode: str | None = None
+    countryName: str | None = None
+    stateName: str | None = None
+    unit: LocationUnit = Field(default_factory=LocationUnit)
+
+    def composed_address(self, unit: str | None) -> str:
+        """``{name} — {address} — {unit}``; the unit part is left out when there is none."""
+        parts = [self.name, self.address]
+        if unit:
+            parts.append(unit)
+        return " — ".join(parts)
+
+
+class RiderLocation(ResponseModel):
+    latitude: float
+    longitude: float
+    updated_at: datetime | None = None
+    fresh: bool = False
+
+
+class Rider(ResponseModel):
+    id: str
+    name: str | None = None
+    vehicle_type: str | None = None
+    fleet_link_status: str | None = None
+    presence: RiderPresence
+    presence_updated_at: datetime | None = None
+    active_delivery_count: int = 0
+    last_active_at: datetime | None = None
+    location: RiderLocation | None = None
+    distance_km: float | None = None
+    average_rating: float | None = None
+    total_deliveries: int | None = None
+
+
+# --- requests ----------------------------------------------------------------------------------
+
+
+class ErrandLink(RequestModel):
+    url: str = Field(min_length=1, max_length=2000)
+    note: str = Field(default="", max_length=500)
+    curatedId: str | None = None
+
+    @field_validator("url")
+    @classmethod
+    def _web_link(cls, url: str) -> str:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ValueError("must be an http(s) link")
+        return url
+
+
+class CreateDeliveryRequest(RequestModel):
+    """The body of ``POST /deliveries``, with every rule the spec's request table states.
+
+    Rules that need the org's capabilities (enabled kinds, payment flags, POD, warehouses,
+    errand modes, unknown shop location, image host allowlist) are checked by the flows
+    before building this, and by the service (and the sandbox) on create.
+    """
+
+    serviceKind: ServiceKind
+    deliveryMode: DeliveryMode = "pickup"
+    warehouseId: str | None = None
+    senderName: str = Field(min_length=1, max_length=200)
+    senderPhone: str = Field(min_length=3, max_length=40)
+    senderEmail: str = ""
+    pickupContactSameAsSender: bool | None = None
+    pickupContactName: str | None = Field(default=None, max_length=200)
+    pickupContactPhone: str | None = Field(default=None, max_length=40)
+    receiverName: str | None = Field(default=None, max_length=200)
+    receiverPhone: str | None = Field(default=None, max_length=40)
+    pickupAddress: str = Field(min_length=1, max_length=500)
+    pickupCoords: Coords
+    deliveryAddress: str = Field(min_length=1, max_length=500)
+    deliveryCoords: Coords
+    packageDescription: str = Field(min_length=1, max_length=1000)
+    packageSize: PackageSize
+    isFragile: bool | None = None
+    isPODEnabled: bool | None = None
+    podAmount: float | None = Field(default=None, ge=0)
+    packageImages: list[str] = Field(default_factory=list, max_length=MAX_PACKAGE_IMAGES)
+    customerCollectionMethod: CollectionMethod
+    idempotencyKey: str | None = Field(
+        default=None, min_length=IDEMPOTENCY_KEY_LENGTH[0], max_length=IDEMPOTENCY_KEY_LENGTH[1]
+    )
+    errandMode: ErrandMode | None = None
+    errandLinks: list[ErrandLink] | None = None
+    errandBudgetNgn: str | None = Field(default=None, max_length=50)
+    errandSubstituteOk: bool | None = None
+    shopPhone: str | None = Field(default=None, max_length=40)
+    pickupLocationUnknown: bool | None = None
+    distanceKm: float | None = Field(default=None, ge=0)
+    estimatedDurationMinutes: float | None = Field(default=None, ge=0)
+
+    @field_validator("senderEmail")
+    @classmethod
+    def _email_or_empty(cls, email: str) -> str:
+        if email and not _EMAIL.match(email):
+            raise ValueError("must be an email address or empty")
+        return email
+
+    @field_validator("packageImages")
+    @classmethod
+    def _https_images(cls, urls: list[str]) -> list[str]:
+        for url in urls:
+            parts = urlsplit(url)
+            if parts.scheme != "https" or not parts.hostname:
+                raise ValueError("each image must be an https URL")
+        return urls
+
+    @model_validator(mode="after")
+    def _per_kind_rules(self) -> CreateDeliveryRequest:
+        if self.deliveryMode == "warehouse" and not self.warehouseId:
+            raise ValueError("warehouseId is required when deliveryMode is warehouse")
+        if self.serviceKind == "pickup_delivery":
+            if not self.receiverName or not self.receiverPhone:
+                raise ValueError("receiverName and receiverPhone are required for pickup_delivery")
+            if not self.packageImages:
+                raise ValueError("packageImages needs at least 1 image for pickup_delivery")
+        else:
+            if self.isPODEnabled:
+                raise ValueError("isPODEnabled is only allowed on pickup_delivery")
+            if self.errandMode is None:
+                raise ValueError("errandMode is required for errands")
+            if self.errandMode == "photo" and not self.packageImages:
+                raise ValueError("packageImages needs at least 1 image for photo errands")
+            if self.errandMode == "link" and not self.errandLinks:
+                raise ValueError("errandLinks needs at least 1 link in link mode")
+        if not self.isPODEnabled and self.podAmount:
+            raise ValueError("podAmount is only meaningful with isPODEnabled")
+        return self
+
+
+class CancelRequest(RequestModel):
+    reason: str = Field(min_length=CANCEL_REASON_LENGTH[0], max_length=CANCEL_REASON_LENGTH[1])
+
+
+class AssignRequest(RequestModel):
+    riderId: str = Field(min_length=1)
+
+
+# --- response envelopes ------------------------------------------------------------------------
+
+
+class CapabilitiesResponse(ResponseModel):
+    ok: Literal[True]
+    capabilities: Capabilities
+
+
+class WarehousesResponse(ResponseModel):
+    ok: Literal[True]
+    warehouses: list[Warehouse]
+
+
+class ServiceLocationsResponse(ResponseModel):
+    ok: Literal[True]
+    serviceLocations: list[ServiceLocation]
+
+
+class DeliveryResponse(ResponseModel):
+    ok: Literal[True]
+    delivery: Delivery
+
+
+class DeliveryPage(ResponseModel):
+    """One page of ``GET /deliveries``; ``next_cursor`` is None on the last page."""
+
+    ok: Literal[True] = True
+    deliveries: list[Delivery]
+    next_cursor: str | None = None
+
+
+class RidersResponse(ResponseModel):
+    ok: Literal[True]
+    riders: list[Rider]
+
+
+class ErrorBody(ResponseModel):
+    """The error envelope every failure uses."""
+
+    ok: Literal[False] = False
+    error: str = ""
+    code: str | None = None
+    fieldErrors: dict[str, list[str]] | None = None
+    retryAfterSeconds: float | None = None
+
+
+# --- webhooks ------------------------------------------------------------------------------------
+
+
+class OtpInfo(ResponseModel):
+    code: str
+    receiver_phone: str
+    reason: OtpReason | str
+    channel: str = "webhook"
+
+
+class EventData(ResponseModel):
+    object: Delivery
+    previous_status: str | None = None
+    otp: OtpInfo | None = None
+
+
+class WebhookEvent(ResponseModel):
+    """A signed webhook body. Verify the signature on the raw bytes before parsing this."""
+
+    id: str
+    type: str
+    created: int
+    data: EventData
+    summary: str = ""
+    customer_message_hint: str | None = None
+    docs_url: str | None = None
+    agent_notes: list[str] = Field(default_factory=list)
+
+    @property
+    def delivery(self) -> Delivery:
+        return self.data.object

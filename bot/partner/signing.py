@@ -1,0 +1,88 @@
+"""Webhook signatures: ``sign`` for senders (the sandbox, tests), ``verify`` for the bot.
+
+The header is ``Service-Signature: t=<unix>,v1=<hex>``, where ``<hex>`` is HMAC-SHA256 over
+``<t>.<raw body>`` keyed by the signing secret. ``verify`` works on the raw request bytes (a
+re-serialised body would not match), accepts several ``v1`` values so a secret can be rotated,
+and compares in constant time. Every failure is one ``SignatureError`` whose reason never
+names the secret or the expected digest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import time
+
+from bot.partner.models import WEBHOOK_TOLERANCE_SECONDS
+
+SIGNATURE_HEADER = "Service-Signature"
+EVENT_HEADER = "Service-Event"
+
+
+class SignatureError(Exception):
+    """The webhook signature is missing, malformed, out of date or does not match."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+def _digest(raw_body: bytes, secret: str, timestamp: int) -> str:
+    signed = str(timestamp).encode("ascii") + b"." + raw_body
+    return hmac.new(secret.encode("utf-8"), signed, hashlib.sha256).hexdigest()
+
+
+def sign(raw_body: bytes, secret: str, timestamp: int) -> str:
+    """The ``Service-Signature`` header value for ``raw_body`` sent at ``timestamp``."""
+    return f"t={timestamp},v1={_digest(raw_body, secret, timestamp)}"
+
+
+def _parse(header: str) -> tuple[int, list[str]]:
+    timestamp: int | None = None
+    candidates: list[str] = []
+    for part in header.split(","):
+        key, sep, value = part.strip().partition("=")
+        if not sep:
+            raise SignatureError("malformed signature header")
+        if key == "t":
+            if timestamp is not None or not value.isdigit() or len(value) > 12:
+                raise SignatureError("malformed timestamp in signature header")
+            timestamp = int(value)
+        elif key == "v1":
+            candidates.append(value.strip().lower())
+        # Other schemes (v0, future v2 ...) are ignored, as a receiver must.
+    if timestamp is None:
+        raise SignatureError("signature header has no timestamp")
+    if not candidates:
+        raise SignatureError("signature header has no v1 signature")
+    return timestamp, candidates
+
+
+def verify(
+    raw_body: bytes,
+    header: str | None,
+    secret: str,
+    *,
+    now: float | None = None,
+    tolerance: int = WEBHOOK_TOLERANCE_SECONDS,
+) -> None:
+    """Raise ``SignatureError`` unless ``header`` signs ``raw_body`` with ``secret`` in time.
+
+    A timestamp older than ``tolerance`` seconds, or further than that in the future, is
+    refused, which bounds how long a captured request can be replayed.
+    """
+    if not header or not header.strip():
+        raise SignatureError("missing signature header")
+    timestamp, candidates = _parse(header)
+    current = time.time() if now is None else now
+    if timestamp < current - tolerance:
+        raise SignatureError("signature timestamp is too old")
+    if timestamp > current + tolerance:
+        raise SignatureError("signature timestamp is in the future")
+    expected = _digest(raw_body, secret, timestamp)
+    # Check every candidate so the time taken does not tell which one matched.
+    matched = False
+    for candidate in candidates:
+        matched |= hmac.compare_digest(expected, candidate)
+    if not matched:
+        raise SignatureError("no signature matches")

@@ -1,0 +1,1 @@
+"""Pure conversation state machine: flows, steps and sessions with no I/O imports."""
