@@ -1,0 +1,84 @@
+"""The ``deliverybot`` command (also ``python -m bot``).
+
+Each subcommand is one ``_add_<name>`` function that registers its parser and sets ``run`` to
+the function doing the work; ``COMMANDS`` lists them in the order ``--help`` shows them.
+Exit codes: 0 success, 2 bad usage or a bad configuration file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import TypeAlias
+
+from bot.config import ConfigError, load_config, render_redacted
+
+EXIT_OK = 0
+EXIT_USAGE = 2  # argparse's own code for bad usage; a bad config file is bad usage too
+
+# argparse has no public name for what add_subparsers() returns.
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
+def _check_config(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(args.path)
+    except ConfigError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return EXIT_USAGE
+    print(f"# {args.path}: valid. Effective settings, secrets redacted:")
+    print(render_redacted(config), end="")
+    webhook_url = config.partner_webhook_url()
+    if webhook_url is not None:
+        print(f"\n# Register this webhook endpoint in the dashboard: {webhook_url}")
+    for warning in config.warnings():
+        print(f"warning: {warning}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _add_check_config(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "check-config",
+        help="validate a configuration file and print its effective settings",
+        description="Validate PATH and print the effective settings with every secret redacted. "
+        "Problems are printed one per line on stderr, with exit code 2.",
+    )
+    parser.add_argument("path", metavar="PATH", type=Path, help="the TOML configuration file")
+    parser.set_defaults(run=_check_config)
+
+
+COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_check_config,)
+
+
+def _version() -> str:
+    try:
+        return version("deliverybot")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "unknown"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered."""
+    parser = argparse.ArgumentParser(
+        prog="deliverybot",
+        description="A Telegram bot for ordering deliveries through the Delivery Partner API.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
+    for add_command in COMMANDS:
+        add_command(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``) and return the exit code."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # --help, --version and usage errors: argparse already printed
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    run: Callable[[argparse.Namespace], int] = args.run
+    return run(args)

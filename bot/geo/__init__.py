@@ -1,0 +1,1 @@
+"""Geocoding for typed addresses: geopy's geocoders driven over httpx."""

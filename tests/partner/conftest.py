@@ -1,0 +1,403 @@
+"""Fakes for the Partner client tests: a clock, sleeps that never sleep, a scripted API."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections import defaultdict, deque
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import httpx
+import pytest
+
+from bot.partner.client import PartnerClient
+from bot.partner.models import CreateDeliveryRequest
+from bot.partner.options import ClientOptions
+from bot.partner.ratelimit import RequestLimiter
+
+BASE_URL = "https://partner.test/api/v1"
+API_KEY = "sk_live_TESTKEY0123456789abcdef"
+START = 1_700_000_000.0
+
+
+class FakeClock:
+    """Wall-clock seconds that move only when told to."""
+
+    def __init__(self, now: float = START) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class FakeSleep:
+    """Records each wait and moves the clock by it, instead of sleeping."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.delays: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.delays.append(seconds)
+        self.clock.advance(seconds)
+        await asyncio.sleep(0)  # still a suspension point, like a real sleep
+
+
+class GatedSleep:
+    """A sleep that waits until the test releases it, so waiters can be looked at mid-wait."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.pending: list[tuple[float, asyncio.Future[None]]] = []
+        self.started = asyncio.Event()
+
+    async def __call__(self, seconds: float) -> None:
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.pending.append((seconds, future))
+        self.started.set()
+        await future
+
+    def release_all(self) -> None:
+        """Advance the clock by the longest pending wait and wake every sleeper."""
+        if not self.pending:
+            return
+        self.clock.advance(max(seconds for seconds, _ in self.pending))
+        for _, future in self.pending:
+            if not future.done():
+                future.set_result(None)
+        self.pending.clear()
+        self.started.clear()
+
+
+class FixedRandom(random.Random):
+    """``uniform(a, b)`` always lands at the same fraction of the interval."""
+
+    def __init__(self, fraction: float) -> None:
+        super().__init__(0)
+        self.fraction = fraction
+
+    def uniform(self, a: float, b: float) -> float:
+        return a + (b - a) * self.fraction
+
+
+Reply = httpx.Response | Exception | Callable[[httpx.Request], httpx.Response]
+
+
+class FakeApi:
+    """A MockTransport handler: scripted replies per ``(method, path)``, every request kept.
+
+    The last reply queued for a route is repeated once the others are used up. An exception
+    reply is raised as the transport would raise it.
+    """
+
+    def __init__(self) -> None:
+        self.requests: list[httpx.Request] = []
+        self._replies: dict[tuple[str, str], deque[Reply]] = defaultdict(deque)
+
+    def on(self, method: str, path: str, *replies: Reply) -> None:
+        self._replies[(method, "/api/v1" + path)].extend(replies)
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        self.requests.append(request)
+        queue = self._replies.get((request.method, request.url.path))
+        if not queue:
+            return reply(404, {"ok": False, "error": "no route in test", "code": "not_found"})
+        current = queue.popleft() if len(queue) > 1 else queue[0]
+        if isinstance(current, Exception):
+            raise current
+        if callable(current) and not isinstance(current, httpx.Response):
+            return current(request)
+        return current
+
+    def bodies(self) -> list[Any]:
+        return [json.loads(r.content) if r.content else None for r in self.requests]
+
+    @staticmethod
+    def reply(
+        status: int, body: Any = None, headers: dict[str, str] | None = None
+    ) -> httpx.Response:
+        return reply(status, body, headers)
+
+    @staticmethod
+    def error(
+        status: int, code: str | None, message: str = "failed", **extra: Any
+    ) -> httpx.Response:
+        return error_reply(status, code, message, **extra)
+
+
+def reply(status: int, body: Any = None, headers: dict[str, str] | None = None) -> httpx.Response:
+    """A JSON answer (or raw bytes/str when ``body`` is bytes or str)."""
+    if isinstance(body, bytes | str):
+        return httpx.Response(status, content=body, headers=headers)
+    return httpx.Response(status, json=body, headers=headers)
+
+
+def error_reply(
+    status: int, code: str | None, message: str = "failed", **extra: Any
+) -> httpx.Response:
+    headers = extra.pop("headers", None)
+    body: dict[str, Any] = {"ok": False, "error": message, **extra}
+    if code is not None:
+        body["code"] = code
+    return reply(status, body, headers)
+
+
+# --- payloads as the service sends them -------------------------------------------------------
+
+
+def delivery_json(**overrides: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "id": "dlv_123",
+        "status": "pending",
+        "access_code": "AC12",
+        "title": "Parcel to Yaba",
+        "service_kind": "pickup_delivery",
+        "request_source": "api",
+        "package": {"description": "Shoes", "size": "small", "is_fragile": False},
+        "payment": {
+            "delivery_fee": 2500,
+            "delivery_payment_status": "unpaid",
+            "currency_code": "NGN",
+            "customer_collection_method": "cash_on_delivery",
+            "is_pod_enabled": False,
+            "pod_amount": None,
+        },
+        "pickup": {
+            "address": "1 Marina",
+            "latitude": 6.45,
+            "longitude": 3.39,
+            "warehouse_id": None,
+        },
+        "dropoff": {"address": "2 Herbert Macaulay", "latitude": 6.51, "longitude": 3.37},
+        "distance_km": 8.2,
+        "estimated_duration_minutes": 25,
+        "customer": {
+            "sender_name": "Ada",
+            "sender_phone": "+2348000000001",
+            "sender_email": None,
+            "receiver_name": "Bola",
+            "receiver_phone": "+2348000000002",
+        },
+        "tracking": {
+            "url": "https://track.test/track/dlv_123/AC12",
+            "path": "/track/dlv_123/AC12",
+            "access_code": "AC12",
+        },
+        "rider_assigned": False,
+        "rider": None,
+        "created_at": "2024-05-01T10:00:00Z",
+        "updated_at": None,
+        "cancelled_at": None,
+        "cancellation_reason": None,
+    }
+    body.update(overrides)
+    return body
+
+
+def capabilities_json(**overrides: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "organization": {"id": "org_1", "name": "Lagos Runners", "slug": "lagos-runners"},
+        "plan": "pro",
+        "enabledServiceKinds": ["pickup_delivery", "errand"],
+        "defaultServiceKind": "pickup_delivery",
+        "allowWarehouseDropoff": True,
+        "errand": {
+            "enabledModes": ["at_place", "link"],
+            "defaultMode": "at_place",
+            "allowUnknownShopLocation": False,
+            "curatedLinks": [{"id": "l1", "name": "Shop", "url": "https://shop.test"}],
+        },
+        "paymentCollection": {"onlineCheckout": True, "cashOnDelivery": True},
+        "currency": "NGN",
+        "paymentTiming": "after_delivery",
+        "coverage": {
+            "mode": "radius_from_hub",
+            "jobScopePolicy": "x",
+            "radiusKm": 30,
+            "regionCount": 0,
+        },
+        "pod": {"enabled": True},
+        "requireDeliveryOtp": True,
+        "publicRequest": {
+            "requireApproval": False,
+            "autoDispatch": True,
+            "pricingMode": "fixed",
+            "pricingAmountNgn": 2000,
+        },
+        "features": {"serviceLocations": True, "maxWarehouses": None},
+        "rateLimits": {"requestsPerMinute": 180, "windowSeconds": 60},
+    }
+    body.update(overrides)
+    return body
+
+
+def warehouse_json(**overrides: Any) -> dict[str, Any]:
+    body = {
+        "id": "7b1c0f7e-0000-4000-8000-000000000001",
+        "name": "Main hub",
+        "address": "3 Broad St",
+        "latitude": 6.45,
+        "longitude": 3.4,
+    }
+    body.update(overrides)
+    return body
+
+
+def service_location_json(**overrides: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "id": "sl_1",
+        "name": "Moremi Hall",
+        "address": "University of Lagos",
+        "category": "hostel",
+        "coords": {"lng": 3.39, "lat": 6.51},
+        "countryCode": "NG",
+        "stateCode": "LA",
+        "countryName": "Nigeria",
+        "stateName": "Lagos",
+        "unit": {
+            "label": "Room",
+            "mode": "list",
+            "ranges": [{"prefix": "A", "suffix": "", "start": 1, "end": 3, "pad": 3}],
+            "values": ["Porter's lodge"],
+            "allowCustom": False,
+            "required": True,
+        },
+    }
+    body.update(overrides)
+    return body
+
+
+def rider_json(**overrides: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "id": "rdr_1",
+        "name": "Tunde",
+        "vehicle_type": "bike",
+        "fleet_link_status": "accepted",
+        "presence": "available",
+        "presence_updated_at": "2024-05-01T09:55:00Z",
+        "active_delivery_count": 0,
+        "last_active_at": "2024-05-01T09:58:00Z",
+        "location": {
+            "latitude": 6.46,
+            "longitude": 3.38,
+            "updated_at": "2024-05-01T09:58:00Z",
+            "fresh": True,
+        },
+        "distance_km": 1.4,
+        "average_rating": 4.8,
+        "total_deliveries": 120,
+    }
+    body.update(overrides)
+    return body
+
+
+def create_request(**overrides: Any) -> CreateDeliveryRequest:
+    fields: dict[str, Any] = {
+        "serviceKind": "pickup_delivery",
+        "deliveryMode": "pickup",
+        "senderName": "Ada",
+        "senderPhone": "+2348000000001",
+        "receiverName": "Bola",
+        "receiverPhone": "+2348000000002",
+        "pickupAddress": "1 Marina, Lagos",
+        "pickupCoords": {"lng": 3.39, "lat": 6.45},
+        "deliveryAddress": "2 Herbert Macaulay Way, Yaba",
+        "deliveryCoords": {"lng": 3.37, "lat": 6.51},
+        "packageDescription": "A pair of shoes",
+        "packageSize": "small",
+        "packageImages": ["https://media.test/p/1.jpg"],
+        "customerCollectionMethod": "cash_on_delivery",
+    }
+    fields.update(overrides)
+    return CreateDeliveryRequest.model_validate(fields)
+
+
+class Payloads:
+    """The builders above, handed to tests through the ``payloads`` fixture."""
+
+    delivery = staticmethod(delivery_json)
+    capabilities = staticmethod(capabilities_json)
+    warehouse = staticmethod(warehouse_json)
+    service_location = staticmethod(service_location_json)
+    rider = staticmethod(rider_json)
+    create_request = staticmethod(create_request)
+
+
+# --- fixtures ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def payloads() -> type[Payloads]:
+    return Payloads
+
+
+@pytest.fixture
+def api_key() -> str:
+    return API_KEY
+
+
+@pytest.fixture
+def base_url() -> str:
+    return BASE_URL
+
+
+@pytest.fixture
+def fixed_rng() -> Callable[[float], random.Random]:
+    """``fixed_rng(f)``: a Random whose ``uniform(a, b)`` is always ``a + (b - a) * f``."""
+    return FixedRandom
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def sleeper(clock: FakeClock) -> FakeSleep:
+    return FakeSleep(clock)
+
+
+@pytest.fixture
+def gated_sleep(clock: FakeClock) -> GatedSleep:
+    return GatedSleep(clock)
+
+
+@pytest.fixture
+def api() -> FakeApi:
+    return FakeApi()
+
+
+ClientFactory = Callable[..., PartnerClient]
+
+
+@pytest.fixture
+async def make_client(
+    api: FakeApi, clock: FakeClock, sleeper: FakeSleep
+) -> AsyncIterator[ClientFactory]:
+    """Builds clients over ``api`` on the fake clock; all are closed after the test."""
+    made: list[PartnerClient] = []
+
+    def build(**kwargs: Any) -> PartnerClient:
+        kwargs.setdefault("options", ClientOptions())
+        kwargs.setdefault("transport", httpx.MockTransport(api))
+        kwargs.setdefault("clock", clock)
+        kwargs.setdefault("sleep", sleeper)
+        kwargs.setdefault("rng", FixedRandom(0.5))
+        kwargs.setdefault("limiter", RequestLimiter(clock=clock, sleep=sleeper))
+        client = PartnerClient(BASE_URL, API_KEY, **kwargs)
+        made.append(client)
+        return client
+
+    yield build
+    for client in made:
+        await client.aclose()
+
+
+@pytest.fixture
+def client(make_client: ClientFactory) -> PartnerClient:
+    return make_client()

@@ -1,0 +1,135 @@
+"""RequestLimiter on a fake clock: never more than N starts in a window, fair, and talkative."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.partner.ratelimit import RequestLimiter
+
+
+@pytest.fixture
+def limiter(clock, sleeper):
+    return RequestLimiter(3, clock=clock, sleep=sleeper)
+
+
+def most_in_any_window(starts: list[float], window: float = 60.0) -> int:
+    return max(sum(1 for s in starts if t <= s < t + window) for t in starts)
+
+
+async def test_no_window_sees_more_than_the_limit(limiter, clock):
+    starts: list[float] = []
+
+    async def one_request() -> None:
+        await limiter.acquire()
+        starts.append(clock.now)
+
+    await asyncio.gather(*(one_request() for _ in range(10)))
+    offsets = [s - starts[0] for s in starts]
+    assert offsets == [0, 0, 0, 60, 60, 60, 120, 120, 120, 180]
+    assert most_in_any_window(starts) == 3
+
+
+async def test_a_sliding_window_not_a_fixed_one(limiter, clock):
+    # Starts at 0, 30 and 59: the fourth must wait until 60 (one minute after the first),
+    # the fifth until 90, whatever the service's window alignment.
+    starts = []
+    for gap in (0, 30, 29):
+        clock.advance(gap)
+        await limiter.acquire()
+        starts.append(clock.now)
+    await limiter.acquire()
+    starts.append(clock.now)
+    await limiter.acquire()
+    starts.append(clock.now)
+    assert [s - starts[0] for s in starts] == [0, 30, 59, 60, 90]
+
+
+async def test_wait_time_tells_a_newcomer_how_long(limiter, clock):
+    assert limiter.wait_time() == 0.0
+    for _ in range(3):
+        await limiter.acquire()
+    assert limiter.wait_time() == 60.0
+    clock.advance(45)
+    assert limiter.wait_time() == 15.0
+    clock.advance(15)
+    assert limiter.wait_time() == 0.0
+
+
+async def test_wait_time_counts_everyone_already_in_line(clock, gated_sleep):
+    limiter = RequestLimiter(2, clock=clock, sleep=gated_sleep)
+    await limiter.acquire()
+    await limiter.acquire()
+    order: list[int] = []
+
+    async def waiter(n: int) -> None:
+        await limiter.acquire()
+        order.append(n)
+
+    tasks = [asyncio.create_task(waiter(n)) for n in range(3)]
+    await gated_sleep.started.wait()
+    # Three in line for a limit of two: two go at +60, the third at +120, a newcomer too.
+    assert limiter.wait_time() == 120.0
+    while not all(t.done() for t in tasks):
+        gated_sleep.release_all()
+        await asyncio.sleep(0)
+    assert order == [0, 1, 2]  # first come, first served
+
+
+async def test_no_cap_never_waits(clock, sleeper):
+    limiter = RequestLimiter(None, clock=clock, sleep=sleeper)
+    for _ in range(1000):
+        await limiter.acquire()
+    assert sleeper.delays == []
+    assert limiter.wait_time() == 0.0
+
+
+async def test_set_rate_changes_the_cap_for_waiters(limiter, clock):
+    for _ in range(3):
+        await limiter.acquire()
+    limiter.set_rate(5)
+    assert limiter.wait_time() == 0.0
+    limiter.set_rate(1)
+    assert limiter.wait_time() == 60.0
+    limiter.set_rate(None)
+    assert limiter.requests_per_minute is None
+    assert limiter.wait_time() == 0.0
+
+
+async def test_a_shorter_window(clock, sleeper):
+    limiter = RequestLimiter(1, window_seconds=10, clock=clock, sleep=sleeper)
+    await limiter.acquire()
+    await limiter.acquire()
+    assert sleeper.delays == [10.0]
+
+
+async def test_block_for_holds_everyone_back(limiter, clock, sleeper):
+    limiter.block_for(12)
+    assert limiter.wait_time() == 12.0
+    await limiter.acquire()
+    assert sleeper.delays == [12.0]
+    limiter.block_for(-5)  # nonsense is ignored
+    assert limiter.wait_time() == 0.0
+
+
+async def test_a_cancelled_waiter_leaves_the_line(clock, gated_sleep):
+    limiter = RequestLimiter(1, clock=clock, sleep=gated_sleep)
+    await limiter.acquire()
+    waiting = asyncio.create_task(limiter.acquire())
+    await gated_sleep.started.wait()
+    assert limiter.wait_time() == 120.0
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    assert limiter.wait_time() == 60.0
+
+
+@pytest.mark.parametrize("bad", [0, -3])
+def test_a_cap_below_one_is_refused(bad):
+    with pytest.raises(ValueError, match="at least 1"):
+        RequestLimiter(bad)
+
+
+def test_repr_shows_the_rate():
+    assert repr(RequestLimiter(60)) == "RequestLimiter(requests_per_minute=60, window=60.0)"

@@ -1,0 +1,186 @@
+"""bot.cli: the deliverybot command and its check-config subcommand."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.cli import build_parser, main
+
+API_KEY = "sk_live_CLIkey0123456789abcdef"
+BOT_TOKEN = "987654321:AAGcliSECRETtokenVALUE0123456789abcd"
+SIGNING_SECRET = "whsec_CLIsigningSECRET0123456789"
+SECRET_TOKEN = "cli-SECRET-token-0123456789"
+EXAMPLE = Path(__file__).resolve().parents[1] / "config.example.toml"
+
+WEBHOOK_MODE = f"""
+[partner]
+base_url = "https://app.example.com/api/v1"
+api_key_env = "CLI_TEST_API_KEY"
+
+[telegram]
+token = "{BOT_TOKEN}"
+mode = "webhook"
+public_base_url = "https://bot.example.com"
+secret_token_env = "CLI_TEST_SECRET_TOKEN"
+
+[webhooks]
+enabled = true
+signing_secret = "{SIGNING_SECRET}"
+path = "/hooks/partner"
+
+[operators]
+chat_ids = [42]
+"""
+
+
+@pytest.fixture
+def config_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("CLI_TEST_API_KEY", API_KEY)
+    monkeypatch.setenv("CLI_TEST_SECRET_TOKEN", SECRET_TOKEN)
+    file = tmp_path / "bot.toml"
+    file.write_text(WEBHOOK_MODE, encoding="utf-8")
+    return file
+
+
+def test_check_config_prints_the_settings_with_secrets_redacted(
+    config_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check-config", str(config_file)]) == 0
+
+    out, err = capsys.readouterr()
+    assert out.startswith(f"# {config_file}: valid. Effective settings, secrets redacted:\n")
+    assert (
+        '\napi_key = "sk_live_…(redacted)"  # from environment variable CLI_TEST_API_KEY\n' in out
+    )
+    assert '\ntoken = "***"  # from this file\n' in out
+    assert '\nsecret_token = "***"  # from environment variable CLI_TEST_SECRET_TOKEN\n' in out
+    assert '\nsigning_secret = "whsec_…(redacted)"  # from this file\n' in out
+    assert "\nread_timeout = 20.0\n" in out
+    assert out.endswith(
+        "# Register this webhook endpoint in the dashboard: https://bot.example.com/hooks/partner\n"
+    )
+    assert err == ""
+    for secret in (API_KEY, BOT_TOKEN, SIGNING_SECRET, SECRET_TOKEN):
+        assert secret not in out + err
+
+
+def test_check_config_warns_on_stderr_and_still_succeeds(
+    config_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config_file.write_text(WEBHOOK_MODE.replace("chat_ids = [42]", "chat_ids = []"))
+
+    assert main(["check-config", str(config_file)]) == 0
+
+    assert capsys.readouterr().err.splitlines() == [
+        "warning: [operators] chat_ids: empty: nobody may use operator commands, and event "
+        "summaries and agent notes go nowhere"
+    ]
+
+
+def test_check_config_lists_problems_on_stderr_and_exits_2(
+    config_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("CLI_TEST_API_KEY")
+    config_file.write_text(WEBHOOK_MODE.replace('path = "/hooks/partner"', 'pth = "/hooks"'))
+
+    assert main(["check-config", str(config_file)]) == 2
+
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines() == [
+        "[partner] api_key: environment variable CLI_TEST_API_KEY (named by api_key_env) is "
+        "empty or not set",
+        "[webhooks] pth: unknown key (did you mean path?)",
+    ]
+    assert BOT_TOKEN not in err and SIGNING_SECRET not in err
+
+
+def test_check_config_reports_a_missing_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check-config", str(tmp_path / "absent.toml")]) == 2
+    assert capsys.readouterr().err == f"{tmp_path / 'absent.toml'}: file not found\n"
+
+
+def test_check_config_reports_toml_syntax_with_its_position(
+    config_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config_file.write_text('[partner]\nbase_url = "https://app.example.com/api/v1\n')
+
+    assert main(["check-config", str(config_file)]) == 2
+    assert capsys.readouterr().err == (
+        f"{config_file}:2:43: invalid TOML: Illegal character '\\n'\n"
+    )
+
+
+def test_the_example_file_checks_when_its_variables_are_set(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DELIVERYBOT_PARTNER_API_KEY", API_KEY)
+    monkeypatch.setenv("DELIVERYBOT_TELEGRAM_TOKEN", BOT_TOKEN)
+
+    assert main(["check-config", str(EXAMPLE)]) == 0
+
+    out, err = capsys.readouterr()
+    assert "[relay.operators]" in out
+    assert all(line.startswith("warning: ") for line in err.splitlines())
+    assert API_KEY not in out + err and BOT_TOKEN not in out + err
+
+
+def test_the_example_file_names_the_missing_variables(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("DELIVERYBOT_PARTNER_API_KEY", raising=False)
+    monkeypatch.delenv("DELIVERYBOT_TELEGRAM_TOKEN", raising=False)
+
+    assert main(["check-config", str(EXAMPLE)]) == 2
+
+    assert [line.split(" (named by")[0] for line in capsys.readouterr().err.splitlines()] == [
+        "[partner] api_key: environment variable DELIVERYBOT_PARTNER_API_KEY",
+        "[telegram] token: environment variable DELIVERYBOT_TELEGRAM_TOKEN",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("argv", "exit_code", "stream", "expected"),
+    [
+        ([], 2, "err", "the following arguments are required: COMMAND"),
+        (["launch"], 2, "err", "invalid choice: 'launch'"),
+        (["check-config"], 2, "err", "the following arguments are required: PATH"),
+        (["--help"], 0, "out", "check-config"),
+        (["--version"], 0, "out", "deliverybot "),
+    ],
+)
+def test_usage(
+    argv: list[str],
+    exit_code: int,
+    stream: str,
+    expected: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(argv) == exit_code
+    captured = capsys.readouterr()
+    assert expected in (captured.out if stream == "out" else captured.err)
+
+
+def test_every_registered_command_has_a_handler() -> None:
+    parser = build_parser()
+    args = parser.parse_args(["check-config", "x.toml"])
+    assert callable(args.run)
+    assert args.path == Path("x.toml")
+
+
+def test_python_dash_m_bot_runs_the_same_command(tmp_path: Path) -> None:
+    result = subprocess.run(  # noqa: S603 - a fixed argument list, no shell
+        [sys.executable, "-m", "bot", "check-config", str(tmp_path / "absent.toml")],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=30,
+    )
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr == f"{tmp_path / 'absent.toml'}: file not found\n"
