@@ -1,0 +1,58 @@
+"""Persistence for the bot: one SQLite file through aiosqlite, in WAL mode.
+
+``Store`` opens the file, migrates it, and exposes one repository per concept:
+
+========================  ====================================================================
+``store.sessions``        conversation session of each chat (JSON text), resumed after restart
+``store.deliveries``      delivery <-> chat/user link; the chat's view, never moved backwards
+``store.inbox``           verified Partner webhook events, durable before the 2xx
+``store.sent``            claim / mark markers: each relay message sent once in effect
+``store.media``           re-hosted photos behind unguessable tokens, with expiry
+``store.updates``         Telegram ``update_id`` dedupe
+``store.contacts``        phone numbers users proved by sharing their own contact
+``store.otp``             drop-off codes waiting for the receiver, erased once delivered
+``store.blocked``         chats that blocked the bot
+========================  ====================================================================
+"""
+
+from bot.store.blocked import BlockedChats
+from bot.store.contacts import Contacts
+from bot.store.database import Clock
+from bot.store.deliveries import FINAL_STATUSES, Deliveries, DeliveryLink
+from bot.store.errors import SchemaTooNewError, StoreError, UnknownDeliveryError
+from bot.store.inbox import Inbox, InboxCounts, InboxEvent
+from bot.store.media import MediaFile, MediaStore
+from bot.store.migrations import LATEST_VERSION, MIGRATIONS, Migration
+from bot.store.otp import OtpHandoff, OtpHandoffs
+from bot.store.sent import SendKey, SentMessages
+from bot.store.sessions import SessionRecord, Sessions
+from bot.store.store import Store
+from bot.store.updates import SeenUpdates
+
+__all__ = [
+    "FINAL_STATUSES",
+    "LATEST_VERSION",
+    "MIGRATIONS",
+    "BlockedChats",
+    "Clock",
+    "Contacts",
+    "Deliveries",
+    "DeliveryLink",
+    "Inbox",
+    "InboxCounts",
+    "InboxEvent",
+    "MediaFile",
+    "MediaStore",
+    "Migration",
+    "OtpHandoff",
+    "OtpHandoffs",
+    "SchemaTooNewError",
+    "SeenUpdates",
+    "SendKey",
+    "SentMessages",
+    "SessionRecord",
+    "Sessions",
+    "Store",
+    "StoreError",
+    "UnknownDeliveryError",
+]

@@ -1,0 +1,141 @@
+"""One aiosqlite connection, its pragmas, and the lock that keeps transactions whole.
+
+aiosqlite runs every statement of a connection on one thread, in order. That serialises
+statements but not transactions: while one coroutine is between ``BEGIN`` and ``COMMIT``,
+another coroutine's statement would land inside the open transaction (and be rolled back with
+it). So every statement goes through ``Database``, which holds an ``asyncio.Lock`` for a single
+statement or for a whole ``transaction()``.
+
+The connection runs in autocommit mode: a lone statement is its own transaction, and
+``transaction()`` issues ``BEGIN IMMEDIATE`` so a writer never has to upgrade a read lock.
+sqlite3 keeps a cache of prepared statements keyed by SQL text, so repositories use constant
+SQL strings and every statement after the first is a cache hit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Sequence
+from pathlib import Path
+from typing import Any, Literal, cast
+
+import aiosqlite
+
+from bot.store.errors import StoreError
+
+Clock = Callable[[], float]
+"""Returns the current time in unix seconds; injected so tests control time."""
+
+Row = tuple[Any, ...]
+Params = Sequence[object]
+Synchronous = Literal["NORMAL", "FULL"]
+
+# RETURNING (3.35) is the newest feature the repositories use.
+MIN_SQLITE_VERSION = (3, 35, 0)
+_PREPARED_STATEMENT_CACHE = 256
+_BUSY_TIMEOUT_MS = 5000
+
+
+class Statements:
+    """Runs statements on the connection; the caller holds ``Database``'s lock."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """Run one statement; return the number of rows it changed."""
+        cursor = await self._conn.execute(sql, params)
+        return cursor.rowcount
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        """Run one statement and return all its rows."""
+        return cast(list[Row], list(await self._conn.execute_fetchall(sql, params)))
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+        """Run one statement and return its first row, if any."""
+        rows = await self.fetch_all(sql, params)
+        return rows[0] if rows else None
+
+
+class Database:
+    """The store's single connection; every statement is serialised through its lock."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+        self._conn = conn
+        self._statements = Statements(conn)
+        self._lock = asyncio.Lock()
+        self._closed = False
+        self.path = path
+
+    @classmethod
+    async def connect(cls, path: Path, *, synchronous: Synchronous = "FULL") -> Database:
+        """Open ``path`` (creating it) in WAL mode with foreign keys enforced."""
+        if sqlite3.sqlite_version_info < MIN_SQLITE_VERSION:
+            wanted = ".".join(map(str, MIN_SQLITE_VERSION))
+            raise StoreError(f"SQLite {sqlite3.sqlite_version} is too old; {wanted} is needed")
+        if synchronous not in ("NORMAL", "FULL"):
+            raise ValueError(f"synchronous must be NORMAL or FULL, not {synchronous!r}")
+        conn = await aiosqlite.connect(
+            path, isolation_level=None, cached_statements=_PREPARED_STATEMENT_CACHE
+        )
+        try:
+            mode = await conn.execute_fetchall("PRAGMA journal_mode=WAL")
+            if [tuple(row) for row in mode] != [("wal",)]:
+                raise StoreError(f"{path}: SQLite refused WAL mode (got {list(mode)!r})")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute(f"PRAGMA synchronous={synchronous}")
+            await conn.execute(f"PRAGMA busy_timeout={_BUSY_TIMEOUT_MS}")
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, path)
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """Run one statement as its own transaction; return the number of rows it changed."""
+        async with self._locked():
+            return await self._statements.execute(sql, params)
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        """Run one statement and return all its rows."""
+        async with self._locked():
+            return await self._statements.fetch_all(sql, params)
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+        """Run one statement and return its first row, if any."""
+        async with self._locked():
+            return await self._statements.fetch_one(sql, params)
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Statements]:
+        """Hold the lock for a ``BEGIN IMMEDIATE`` .. ``COMMIT``; roll back on any exception."""
+        async with self._locked():
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._statements
+                await self._conn.execute("COMMIT")
+            except BaseException:
+                # If COMMIT itself was interrupted it still runs on the worker thread, and this
+                # ROLLBACK then finds no transaction: nothing is left to undo either way.
+                with contextlib.suppress(sqlite3.OperationalError):
+                    await self._conn.execute("ROLLBACK")
+                raise
+
+    async def close(self) -> None:
+        """Let SQLite refresh its planner statistics, then close. Safe to call twice."""
+        if self._closed:
+            return
+        async with self._lock:
+            self._closed = True
+            try:
+                await self._conn.execute("PRAGMA optimize")
+            finally:
+                await self._conn.close()
+
+    @contextlib.asynccontextmanager
+    async def _locked(self) -> AsyncIterator[None]:
+        async with self._lock:
+            if self._closed:
+                raise StoreError("the store is closed")
+            yield

@@ -1,0 +1,175 @@
+"""Which chat ordered which delivery, and the newest view of it that the chat was shown.
+
+This is the ownership record: a customer only ever sees their own deliveries, so every lookup a
+customer can trigger is keyed by their user id (``for_user``, ``owned_by``).
+
+Webhook events can arrive out of order. ``update_view`` keeps the ``created`` time of the last
+event it applied and refuses an older one, so a chat's view of a delivery never moves backwards.
+Events with the same ``created`` second apply in the order they are processed (the inbox hands
+them out by ``created``, then arrival), and re-applying the same event is allowed, so a relay
+that crashed after ``update_view`` but before sending gets True again and resends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.store.database import Clock, Database, Row
+
+FINAL_STATUSES: frozenset[str] = frozenset({"delivered", "cancelled"})
+"""Statuses after which a delivery is no longer polled."""
+
+
+@dataclass(frozen=True)
+class DeliveryLink:
+    """A delivery ordered through the bot, and what its chat was last told."""
+
+    delivery_id: str
+    chat_id: int
+    user_id: int
+    created_at: float
+    receiver_phone: str | None
+    tracking_url: str | None
+    status: str
+    # `created` of the last webhook event applied; None while only the create response is known.
+    status_created: int | None
+    tracking_sent_at: float | None
+    updated_at: float
+
+    @property
+    def tracking_sent(self) -> bool:
+        """Whether the customer has been given the tracking link."""
+        return self.tracking_sent_at is not None
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the delivery can still change status."""
+        return self.status not in FINAL_STATUSES
+
+
+_ADD = """INSERT INTO deliveries (delivery_id, chat_id, user_id, created_at, receiver_phone,
+        tracking_url, status, status_created, tracking_sent_at, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)
+    ON CONFLICT (delivery_id) DO NOTHING"""
+_GET = """SELECT delivery_id, chat_id, user_id, created_at, receiver_phone,
+        tracking_url, status, status_created, tracking_sent_at, updated_at
+    FROM deliveries WHERE delivery_id = ?"""
+_FOR_USER = """SELECT delivery_id, chat_id, user_id, created_at, receiver_phone,
+        tracking_url, status, status_created, tracking_sent_at, updated_at
+    FROM deliveries WHERE user_id = ?
+    ORDER BY created_at DESC, delivery_id DESC LIMIT ? OFFSET ?"""
+_COUNT_FOR_USER = "SELECT count(*) FROM deliveries WHERE user_id = ?"
+_OWNED_BY = "SELECT 1 FROM deliveries WHERE delivery_id = ? AND user_id = ?"
+_UPDATE_VIEW = """UPDATE deliveries
+    SET status = ?, status_created = ?, tracking_url = coalesce(?, tracking_url), updated_at = ?
+    WHERE delivery_id = ? AND (status_created IS NULL OR status_created <= ?)"""
+_MARK_TRACKING_SENT = """UPDATE deliveries SET tracking_sent_at = ?
+    WHERE delivery_id = ? AND tracking_sent_at IS NULL"""
+# The WHERE clause repeats the partial index's condition word for word so SQLite uses it.
+_LIST_OPEN = """SELECT delivery_id, chat_id, user_id, created_at, receiver_phone,
+        tracking_url, status, status_created, tracking_sent_at, updated_at
+    FROM deliveries
+    WHERE status NOT IN ('delivered', 'cancelled') ORDER BY created_at, delivery_id"""
+
+
+class Deliveries:
+    """``store.deliveries``: delivery <-> chat links and each chat's view of its deliveries."""
+
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    async def add(
+        self,
+        delivery_id: str,
+        chat_id: int,
+        user_id: int,
+        created_at: float,
+        receiver_phone: str | None,
+        tracking_url: str | None,
+        status: str = "pending",
+    ) -> bool:
+        """Link a newly created delivery to the chat and user that ordered it.
+
+        ``status`` is the one in the create response. Returns False when the delivery was
+        already linked (a create retried with its idempotency key): the first link is kept,
+        so a delivery can never change owner.
+        """
+        changed = await self._db.execute(
+            _ADD,
+            (
+                delivery_id,
+                chat_id,
+                user_id,
+                created_at,
+                receiver_phone,
+                tracking_url,
+                status,
+                self._clock(),
+            ),
+        )
+        return changed > 0
+
+    async def get(self, delivery_id: str) -> DeliveryLink | None:
+        """The link, or None for a delivery not ordered through this bot."""
+        row = await self._db.fetch_one(_GET, (delivery_id,))
+        return _link(row) if row else None
+
+    async def for_user(self, user_id: int, limit: int, offset: int = 0) -> list[DeliveryLink]:
+        """One page of the user's deliveries, newest first."""
+        if limit < 1 or offset < 0:
+            raise ValueError("limit must be at least 1 and offset not negative")
+        rows = await self._db.fetch_all(_FOR_USER, (user_id, limit, offset))
+        return [_link(row) for row in rows]
+
+    async def count_for_user(self, user_id: int) -> int:
+        """How many deliveries the user has ordered (for "page 2 of 5")."""
+        row = await self._db.fetch_one(_COUNT_FOR_USER, (user_id,))
+        return int(row[0]) if row else 0
+
+    async def owned_by(self, delivery_id: str, user_id: int) -> bool:
+        """Whether ``user_id`` ordered the delivery; False for unknown deliveries too."""
+        return await self._db.fetch_one(_OWNED_BY, (delivery_id, user_id)) is not None
+
+    async def update_view(
+        self,
+        delivery_id: str,
+        status: str,
+        event_created: int,
+        *,
+        tracking_url: str | None = None,
+    ) -> bool:
+        """Apply a webhook event's status unless a newer event was applied already.
+
+        Returns True when applied (also when the same event is applied again), False when the
+        event is older than the chat's view or the delivery is unknown. ``tracking_url``, when
+        given, fills in or refreshes the stored link.
+        """
+        changed = await self._db.execute(
+            _UPDATE_VIEW,
+            (status, event_created, tracking_url, self._clock(), delivery_id, event_created),
+        )
+        return changed > 0
+
+    async def mark_tracking_sent(self, delivery_id: str) -> bool:
+        """Record that the customer got the tracking link; True only for the first time."""
+        return await self._db.execute(_MARK_TRACKING_SENT, (self._clock(), delivery_id)) > 0
+
+    async def list_open(self) -> list[DeliveryLink]:
+        """Deliveries not yet delivered or cancelled, oldest first (for polling mode)."""
+        return [_link(row) for row in await self._db.fetch_all(_LIST_OPEN)]
+
+
+def _link(row: Row) -> DeliveryLink:
+    return DeliveryLink(
+        delivery_id=str(row[0]),
+        chat_id=int(row[1]),
+        user_id=int(row[2]),
+        created_at=float(row[3]),
+        receiver_phone=None if row[4] is None else str(row[4]),
+        tracking_url=None if row[5] is None else str(row[5]),
+        status=str(row[6]),
+        status_created=None if row[7] is None else int(row[7]),
+        tracking_sent_at=None if row[8] is None else float(row[8]),
+        updated_at=float(row[9]),
+    )

@@ -1,0 +1,176 @@
+"""The schema, as a forward-only list of migrations, and the code that applies them.
+
+Each ``Migration`` is a numbered list of SQL statements. Opening a file applies, in order and
+each in its own transaction, every migration newer than the file's recorded version, so an old
+file upgrades in place and a crash mid-upgrade leaves it at the last whole step. A file whose
+version is newer than the last migration known here was written by a newer bot and is refused.
+
+To change the schema, append a ``Migration`` with the next version number; never edit one that
+has shipped, because files in the field already recorded it as applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.store.database import Database
+from bot.store.errors import SchemaTooNewError
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One forward step of the schema."""
+
+    version: int
+    name: str
+    statements: tuple[str, ...]
+
+
+_INITIAL_SCHEMA = (
+    # One conversation per chat; `data` is the conversations package's session, as JSON text.
+    """CREATE TABLE sessions (
+        chat_id    INTEGER PRIMARY KEY,
+        user_id    INTEGER NOT NULL,
+        data       TEXT NOT NULL,
+        updated_at REAL NOT NULL
+    )""",
+    "CREATE INDEX sessions_by_updated ON sessions (updated_at)",
+    # Which chat and user ordered a delivery, and the newest view of it that chat was given.
+    # status_created is the `created` of the last webhook event applied (NULL: create response).
+    """CREATE TABLE deliveries (
+        delivery_id      TEXT PRIMARY KEY,
+        chat_id          INTEGER NOT NULL,
+        user_id          INTEGER NOT NULL,
+        created_at       REAL NOT NULL,
+        receiver_phone   TEXT,
+        tracking_url     TEXT,
+        status           TEXT NOT NULL,
+        status_created   INTEGER,
+        tracking_sent_at REAL,
+        updated_at       REAL NOT NULL
+    )""",
+    "CREATE INDEX deliveries_by_user ON deliveries (user_id, created_at DESC, delivery_id DESC)",
+    """CREATE INDEX deliveries_open ON deliveries (created_at, delivery_id)
+        WHERE status NOT IN ('delivered', 'cancelled')""",
+    # Partner webhook events, stored before the 2xx; seq is the arrival order.
+    """CREATE TABLE inbox (
+        seq          INTEGER PRIMARY KEY,
+        event_id     TEXT NOT NULL UNIQUE,
+        delivery_id  TEXT NOT NULL,
+        event_type   TEXT NOT NULL,
+        created      INTEGER NOT NULL,
+        raw_body     BLOB,
+        received_at  REAL NOT NULL,
+        processed_at REAL,
+        attempts     INTEGER NOT NULL DEFAULT 0,
+        last_error   TEXT
+    )""",
+    "CREATE INDEX inbox_pending ON inbox (created, seq) WHERE processed_at IS NULL",
+    "CREATE INDEX inbox_processed ON inbox (processed_at) WHERE processed_at IS NOT NULL",
+    # One row per message the relay means to send; claimed_by is the store session that holds it.
+    """CREATE TABLE sent_messages (
+        event_id   TEXT NOT NULL,
+        chat_id    INTEGER NOT NULL,
+        kind       TEXT NOT NULL,
+        claimed_by TEXT,
+        claimed_at REAL NOT NULL,
+        sent_at    REAL,
+        message_id INTEGER,
+        PRIMARY KEY (event_id, chat_id, kind)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX sent_messages_by_claimed ON sent_messages (claimed_at)",
+    # Re-hosted photos; the bytes live in the media directory under file_name.
+    """CREATE TABLE media (
+        token        TEXT PRIMARY KEY,
+        file_name    TEXT NOT NULL UNIQUE,
+        content_type TEXT NOT NULL,
+        size         INTEGER NOT NULL,
+        chat_id      INTEGER NOT NULL,
+        created_at   REAL NOT NULL,
+        expires_at   REAL NOT NULL
+    )""",
+    "CREATE INDEX media_by_expiry ON media (expires_at)",
+    """CREATE TABLE seen_updates (
+        update_id INTEGER PRIMARY KEY,
+        seen_at   REAL NOT NULL
+    )""",
+    "CREATE INDEX seen_updates_by_time ON seen_updates (seen_at)",
+    """CREATE TABLE contacts (
+        user_id     INTEGER PRIMARY KEY,
+        phone_e164  TEXT NOT NULL,
+        verified_at REAL NOT NULL
+    )""",
+    # A drop-off code waiting for its receiver; code is NULL once it was delivered.
+    """CREATE TABLE otp_handoffs (
+        delivery_id       TEXT PRIMARY KEY
+                          REFERENCES deliveries (delivery_id) ON DELETE CASCADE,
+        token             TEXT NOT NULL UNIQUE,
+        code              TEXT,
+        receiver_phone    TEXT NOT NULL,
+        created           INTEGER NOT NULL,
+        delivered_at      REAL,
+        delivered_chat_id INTEGER
+    )""",
+    "CREATE INDEX otp_handoffs_by_created ON otp_handoffs (created)",
+    """CREATE TABLE blocked_chats (
+        chat_id    INTEGER PRIMARY KEY,
+        blocked_at REAL NOT NULL
+    )""",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (Migration(1, "initial schema", _INITIAL_SCHEMA),)
+"""Every schema step, oldest first. Append only."""
+
+LATEST_VERSION = MIGRATIONS[-1].version
+
+_CREATE_VERSION_TABLE = """CREATE TABLE IF NOT EXISTS schema_version (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    applied_at REAL NOT NULL
+)"""
+_VERSION_TABLE_EXISTS = (
+    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+)
+_MAX_VERSION = "SELECT coalesce(max(version), 0) FROM schema_version"
+_RECORD_VERSION = "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)"
+
+
+async def schema_version(db: Database) -> int:
+    """The version recorded in the file; 0 for a file no migration has touched."""
+    exists = await db.fetch_one(_VERSION_TABLE_EXISTS)
+    if exists is None or exists[0] == 0:
+        return 0
+    row = await db.fetch_one(_MAX_VERSION)
+    return int(row[0]) if row else 0
+
+
+async def migrate(db: Database, *, now: float, migrations: Sequence[Migration] = MIGRATIONS) -> int:
+    """Bring the file up to the last of ``migrations``; return the resulting version.
+
+    Raises ``SchemaTooNewError`` (before changing anything) when the file is newer.
+    """
+    _check_sequence(migrations)
+    latest = migrations[-1].version if migrations else 0
+    found = await schema_version(db)
+    if found > latest:
+        raise SchemaTooNewError(db.path, found, latest)
+    for migration in migrations:
+        if migration.version <= found:
+            continue
+        async with db.transaction() as tx:
+            await tx.execute(_CREATE_VERSION_TABLE)
+            # Another process may have upgraded the file since `found` was read.
+            row = await tx.fetch_one(_MAX_VERSION)
+            if row is not None and int(row[0]) >= migration.version:
+                continue
+            for statement in migration.statements:
+                await tx.execute(statement)
+            await tx.execute(_RECORD_VERSION, (migration.version, migration.name, now))
+    return await schema_version(db)
+
+
+def _check_sequence(migrations: Sequence[Migration]) -> None:
+    versions = [migration.version for migration in migrations]
+    if versions != list(range(1, len(versions) + 1)):
+        raise ValueError(f"migration versions must be 1, 2, 3 ... in order; got {versions}")

@@ -1,0 +1,100 @@
+"""Sent markers: each relay message is sent once in effect, across crashes.
+
+A message is identified by a ``SendKey``: the id of what caused it (a webhook event id, or any
+stable id such as ``poll:<delivery>:<status>``), the chat, and the kind of message. The relay
+does::
+
+    if await store.sent.claim(key):
+        message = await bot.send_message(...)        # may raise: then store.sent.release(key)
+        await store.sent.mark_sent(key, message.message_id)
+
+A claim is exclusive within one open ``Store``, so two tasks cannot send the same message. A
+claim left by an earlier process (it crashed between claim and mark_sent) is taken over, so the
+message is sent on restart. Once marked sent, a key is never claimable again. The one window
+left is a crash after Telegram accepted the message but before ``mark_sent`` committed: that
+message is sent twice, the price of never losing one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.store.database import Clock, Database
+
+
+@dataclass(frozen=True)
+class SendKey:
+    """What a message is: its cause, its chat, and its kind (``status``, ``tracking``, ...)."""
+
+    event_id: str
+    chat_id: int
+    kind: str
+
+
+_CLAIM = """INSERT INTO sent_messages (event_id, chat_id, kind, claimed_by, claimed_at)
+    VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (event_id, chat_id, kind) DO UPDATE
+    SET claimed_by = excluded.claimed_by, claimed_at = excluded.claimed_at
+    WHERE sent_at IS NULL AND claimed_by IS NOT excluded.claimed_by"""
+_WAS_SENT = """SELECT 1 FROM sent_messages
+    WHERE event_id = ? AND chat_id = ? AND kind = ? AND sent_at IS NOT NULL"""
+_MARK_SENT = """INSERT INTO sent_messages
+        (event_id, chat_id, kind, claimed_by, claimed_at, sent_at, message_id)
+    VALUES (?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (event_id, chat_id, kind) DO UPDATE
+    SET sent_at = excluded.sent_at, message_id = excluded.message_id
+    WHERE sent_at IS NULL"""
+_MESSAGE_ID = """SELECT message_id FROM sent_messages
+    WHERE event_id = ? AND chat_id = ? AND kind = ? AND sent_at IS NOT NULL"""
+_RELEASE = """UPDATE sent_messages SET claimed_by = NULL
+    WHERE event_id = ? AND chat_id = ? AND kind = ? AND sent_at IS NULL AND claimed_by = ?"""
+_PRUNE = "DELETE FROM sent_messages WHERE claimed_at < ?"
+
+
+class SentMessages:
+    """``store.sent``: claim, send, mark; see the module docstring for the protocol."""
+
+    def __init__(self, db: Database, clock: Clock, holder: str) -> None:
+        self._db = db
+        self._clock = clock
+        # Identifies this open Store: claims by any other holder are leftovers of a crash.
+        self._holder = holder
+
+    async def claim(self, key: SendKey) -> bool:
+        """Take the right to send ``key``; False when it was sent or another task holds it."""
+        params = (key.event_id, key.chat_id, key.kind, self._holder, self._clock())
+        return await self._db.execute(_CLAIM, params) > 0
+
+    async def was_sent(self, key: SendKey) -> bool:
+        """Whether ``key`` is marked sent."""
+        return await self._db.fetch_one(_WAS_SENT, _key(key)) is not None
+
+    async def mark_sent(self, key: SendKey, message_id: int | None) -> bool:
+        """Record that ``key`` was sent as Telegram message ``message_id``.
+
+        Returns False when it was already marked (the first message id is kept).
+        """
+        now = self._clock()
+        params = (*_key(key), self._holder, now, now, message_id)
+        return await self._db.execute(_MARK_SENT, params) > 0
+
+    async def message_id(self, key: SendKey) -> int | None:
+        """The Telegram message id recorded by ``mark_sent`` (None if unsent or unknown)."""
+        row = await self._db.fetch_one(_MESSAGE_ID, _key(key))
+        return None if row is None or row[0] is None else int(row[0])
+
+    async def release(self, key: SendKey) -> bool:
+        """Give up this holder's claim after a failed send, so a later attempt may claim it."""
+        return await self._db.execute(_RELEASE, (*_key(key), self._holder)) > 0
+
+    async def prune(self, before: float) -> int:
+        """Delete markers claimed before ``before``; return how many.
+
+        Keep them longer than the inbox keeps processed events, or a redelivered event could
+        be relayed again.
+        """
+        return await self._db.execute(_PRUNE, (before,))
+
+
+def _key(key: SendKey) -> tuple[str, int, str]:
+    return (key.event_id, key.chat_id, key.kind)

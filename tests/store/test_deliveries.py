@@ -1,0 +1,154 @@
+from collections.abc import Callable
+
+import pytest
+
+from bot.store import FINAL_STATUSES, Clock, DeliveryLink, Store
+
+TRACK = "https://track.example/track/d1/abc"
+
+
+async def add(store: Store, delivery_id: str, user_id: int = 1, created_at: float = 100.0) -> None:
+    await store.deliveries.add(
+        delivery_id,
+        chat_id=user_id,
+        user_id=user_id,
+        created_at=created_at,
+        receiver_phone="+2348011111111",
+        tracking_url=TRACK,
+    )
+
+
+async def test_add_then_get_returns_the_link(store: Store, clock: Clock) -> None:
+    assert await store.deliveries.add(
+        "d1",
+        10,
+        20,
+        created_at=100.0,
+        receiver_phone="+2348011111111",
+        tracking_url=TRACK,
+        status="matched",
+    )
+    assert await store.deliveries.get("d1") == DeliveryLink(
+        delivery_id="d1",
+        chat_id=10,
+        user_id=20,
+        created_at=100.0,
+        receiver_phone="+2348011111111",
+        tracking_url=TRACK,
+        status="matched",
+        status_created=None,
+        tracking_sent_at=None,
+        updated_at=clock(),
+    )
+    assert await store.deliveries.get("other") is None
+
+
+async def test_a_delivery_never_changes_owner(store: Store) -> None:
+    await add(store, "d1", user_id=1)
+    # A create retried with its idempotency key, or a bug: the first link stays.
+    assert not await store.deliveries.add("d1", 2, 2, 100.0, None, None)
+    link = await store.deliveries.get("d1")
+    assert link is not None
+    assert (link.chat_id, link.user_id) == (1, 1)
+
+
+async def test_owned_by_is_true_only_for_the_customer_who_ordered(store: Store) -> None:
+    await add(store, "d1", user_id=1)
+    assert await store.deliveries.owned_by("d1", 1)
+    assert not await store.deliveries.owned_by("d1", 2)
+    assert not await store.deliveries.owned_by("unknown", 1)
+
+
+async def test_for_user_pages_the_users_own_deliveries_newest_first(store: Store) -> None:
+    for n in range(5):
+        await add(store, f"mine{n}", user_id=1, created_at=100.0 + n)
+    await add(store, "theirs", user_id=2, created_at=999.0)
+    first = await store.deliveries.for_user(1, limit=2)
+    second = await store.deliveries.for_user(1, limit=2, offset=2)
+    last = await store.deliveries.for_user(1, limit=2, offset=4)
+    assert [d.delivery_id for d in first + second + last] == [
+        "mine4",
+        "mine3",
+        "mine2",
+        "mine1",
+        "mine0",
+    ]
+    assert await store.deliveries.for_user(1, limit=2, offset=6) == []
+    assert await store.deliveries.count_for_user(1) == 5
+    assert await store.deliveries.count_for_user(3) == 0
+
+
+async def test_for_user_breaks_ties_stably(store: Store) -> None:
+    for delivery_id in ("b", "a", "c"):
+        await add(store, delivery_id, created_at=100.0)
+    assert [d.delivery_id for d in await store.deliveries.for_user(1, 10)] == ["c", "b", "a"]
+
+
+@pytest.mark.parametrize(("limit", "offset"), [(0, 0), (-1, 0), (5, -1)])
+async def test_for_user_rejects_bad_paging(store: Store, limit: int, offset: int) -> None:
+    with pytest.raises(ValueError):
+        await store.deliveries.for_user(1, limit, offset)
+
+
+async def test_update_view_never_moves_a_delivery_backwards(store: Store) -> None:
+    await add(store, "d1")
+    assert await store.deliveries.update_view("d1", "matched", event_created=200)
+    assert await store.deliveries.update_view("d1", "in_transit", event_created=300)
+    # The picked_up event was delayed and arrives after in_transit: ignored.
+    assert not await store.deliveries.update_view("d1", "picked_up", event_created=250)
+    link = await store.deliveries.get("d1")
+    assert link is not None
+    assert (link.status, link.status_created) == ("in_transit", 300)
+
+
+async def test_update_view_reapplies_the_same_event_for_a_relay_that_crashed(
+    store: Store,
+) -> None:
+    await add(store, "d1")
+    assert await store.deliveries.update_view("d1", "matched", 200)
+    assert await store.deliveries.update_view("d1", "matched", 200)
+
+
+async def test_update_view_applies_same_second_events_in_processing_order(store: Store) -> None:
+    await add(store, "d1")
+    assert await store.deliveries.update_view("d1", "matched", 200)
+    assert await store.deliveries.update_view("d1", "picked_up", 200)
+    link = await store.deliveries.get("d1")
+    assert link is not None and link.status == "picked_up"
+
+
+async def test_update_view_of_an_unknown_delivery_does_nothing(store: Store) -> None:
+    assert not await store.deliveries.update_view("nope", "matched", 200)
+
+
+async def test_update_view_can_fill_in_the_tracking_link(store: Store) -> None:
+    await store.deliveries.add("d1", 1, 1, 100.0, None, tracking_url=None)
+    assert await store.deliveries.update_view("d1", "pending", 150)
+    assert await store.deliveries.update_view("d1", "matched", 200, tracking_url=TRACK)
+    assert await store.deliveries.update_view("d1", "picked_up", 300)
+    link = await store.deliveries.get("d1")
+    assert link is not None and link.tracking_url == TRACK
+
+
+async def test_mark_tracking_sent_is_true_only_the_first_time(
+    store: Store, clock: Clock, advance: Callable[[float], None]
+) -> None:
+    await add(store, "d1")
+    assert await store.deliveries.mark_tracking_sent("d1")
+    sent_at = clock()
+    advance(10)
+    assert not await store.deliveries.mark_tracking_sent("d1")
+    link = await store.deliveries.get("d1")
+    assert link is not None
+    assert link.tracking_sent and link.tracking_sent_at == sent_at
+    assert not await store.deliveries.mark_tracking_sent("unknown")
+
+
+async def test_list_open_leaves_out_delivered_and_cancelled(store: Store) -> None:
+    for n, status in enumerate(["pending", "delivered", "in_transit", "cancelled", "matched"]):
+        await add(store, f"d{n}", created_at=100.0 + n)
+        await store.deliveries.update_view(f"d{n}", status, 200)
+    open_links = await store.deliveries.list_open()
+    assert [d.delivery_id for d in open_links] == ["d0", "d2", "d4"]
+    assert all(d.is_open for d in open_links)
+    assert {"delivered", "cancelled"} == FINAL_STATUSES

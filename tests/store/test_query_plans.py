@@ -1,0 +1,92 @@
+"""Every query a repository runs is answered from an index, not a table scan or a sort.
+
+The plans are read from SQLite itself (EXPLAIN QUERY PLAN) on a migrated file, so an edit to a
+query or an index that loses the index fails here rather than slowing the bot down in production.
+"""
+
+import asyncio
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from bot.store import (
+    Store,
+    blocked,
+    contacts,
+    deliveries,
+    inbox,
+    media,
+    otp,
+    sent,
+    sessions,
+    updates,
+)
+
+# Queries that read or change rows by a condition; inserts and whole-table listings are left out.
+INDEXED_QUERIES: list[tuple[ModuleType, str]] = [
+    (sessions, "_GET"),
+    (sessions, "_DELETE"),
+    (sessions, "_LIST"),
+    (sessions, "_PURGE_IDLE"),
+    (deliveries, "_GET"),
+    (deliveries, "_FOR_USER"),
+    (deliveries, "_COUNT_FOR_USER"),
+    (deliveries, "_OWNED_BY"),
+    (deliveries, "_UPDATE_VIEW"),
+    (deliveries, "_MARK_TRACKING_SENT"),
+    (deliveries, "_LIST_OPEN"),
+    (inbox, "_NEXT_BATCH"),
+    (inbox, "_MARK_PROCESSED"),
+    (inbox, "_RECORD_FAILURE"),
+    (inbox, "_COUNTS"),
+    (inbox, "_PURGE_PROCESSED"),
+    (sent, "_WAS_SENT"),
+    (sent, "_MESSAGE_ID"),
+    (sent, "_RELEASE"),
+    (sent, "_PRUNE"),
+    (media, "_GET"),
+    (media, "_DELETE"),
+    (media, "_DELETE_EXPIRED"),
+    (updates, "_PRUNE"),
+    (contacts, "_PHONE_FOR"),
+    (contacts, "_FORGET"),
+    (otp, "_DELIVERY_EXISTS"),
+    (otp, "_GET"),
+    (otp, "_GET_BY_LINK"),
+    (otp, "_MARK_DELIVERED"),
+    (otp, "_DISCARD"),
+    (otp, "_PRUNE"),
+    (blocked, "_IS_BLOCKED"),
+    (blocked, "_CLEAR"),
+]
+
+
+@pytest.fixture(scope="module")
+def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("plans") / "plans.db"
+
+    async def create() -> None:
+        async with Store.open(path):
+            pass
+
+    asyncio.run(create())
+    return path
+
+
+@pytest.mark.parametrize(
+    ("module", "name"),
+    INDEXED_QUERIES,
+    ids=[f"{module.__name__.rsplit('.', 1)[-1]}.{name}" for module, name in INDEXED_QUERIES],
+)
+def test_query_uses_an_index(migrated: Path, module: ModuleType, name: str) -> None:
+    sql: str = getattr(module, name)
+    params = (None,) * sql.count("?")
+    with closing(sqlite3.connect(migrated)) as raw:
+        plan = [str(row[3]) for row in raw.execute(f"EXPLAIN QUERY PLAN {sql}", params)]
+    for step in plan:
+        table_scan = step.startswith("SCAN") and "INDEX" not in step and "CONSTANT" not in step
+        assert not table_scan, (sql, plan)
+        assert "TEMP B-TREE" not in step, (sql, plan)
