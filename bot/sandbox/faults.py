@@ -1,0 +1,150 @@
+"""Injected faults and per-operation call counters, applied in front of the whole API.
+
+A fault is armed for the next N calls of one operation and applies before authentication, as an
+upstream or network failure would:
+
+* ``status``: answer the error envelope with the given status (default: the operation's own
+  failure status, 503 or 500) and the operation's failure code (``create_failed`` ...);
+* ``latency``: wait ``latency_seconds`` (through the injected sleep) and then answer normally;
+* ``drop``: start the response and abort it, so the client sees the connection break with no
+  usable answer (``httpx.RemoteProtocolError`` in process; a closed socket under uvicorn).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+import httpx
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from bot.sandbox.clock import Sleep
+from bot.sandbox.errors import ApiError, error_response, validation_error
+from bot.sandbox.operations import OPERATIONS_BY_NAME, Operation, find_operation
+
+FaultKind = Literal["status", "latency", "drop"]
+FAULT_KINDS: tuple[str, ...] = ("status", "latency", "drop")
+
+
+class ConnectionDropped(httpx.RemoteProtocolError):
+    """Raised inside the app for a ``drop`` fault; in process it reaches the client as is."""
+
+
+@dataclass
+class Fault:
+    kind: FaultKind
+    remaining: int
+    status: int
+    code: str
+    latency_seconds: float
+
+
+class FaultPlan:
+    """Faults armed per operation, used up in the order they were armed."""
+
+    def __init__(self) -> None:
+        self._faults: dict[str, list[Fault]] = {}
+
+    def inject(
+        self,
+        endpoint: str,
+        kind: str,
+        count: int = 1,
+        *,
+        status: int | None = None,
+        latency_seconds: float = 2.0,
+        code: str | None = None,
+    ) -> Operation:
+        operation = find_operation(endpoint)
+        problems: dict[str, list[str]] = {}
+        if operation is None:
+            problems["endpoint"] = ["must name an operation: " + ", ".join(OPERATIONS_BY_NAME)]
+        if kind not in FAULT_KINDS:
+            problems["kind"] = ["must be one of: " + ", ".join(FAULT_KINDS)]
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 1000:
+            problems["count"] = ["must be a whole number from 1 to 1000"]
+        if status is not None and (isinstance(status, bool) or not 400 <= status <= 599):
+            problems["status"] = ["must be an HTTP error status from 400 to 599"]
+        if not 0 <= latency_seconds <= 600:
+            problems["latency_seconds"] = ["must be from 0 to 600"]
+        if problems or operation is None:
+            raise validation_error(problems, "The fault is not valid.")
+        self._faults.setdefault(operation.name, []).append(
+            Fault(
+                kind=kind,  # type: ignore[arg-type]  # checked against FAULT_KINDS above
+                remaining=count,
+                status=status or operation.failure_status,
+                code=code or operation.failure_code,
+                latency_seconds=latency_seconds,
+            )
+        )
+        return operation
+
+    def take(self, operation: str) -> Fault | None:
+        """The fault for this call of ``operation``, if one is armed (uses one of its count)."""
+        queue = self._faults.get(operation)
+        if not queue:
+            return None
+        fault = queue[0]
+        fault.remaining -= 1
+        if fault.remaining <= 0:
+            queue.pop(0)
+        return fault
+
+    def clear(self) -> None:
+        self._faults.clear()
+
+
+class CallCounter:
+    """Calls received per operation, counted before anything can refuse them."""
+
+    def __init__(self) -> None:
+        self._counts: Counter[str] = Counter()
+
+    def count(self, operation: str) -> None:
+        self._counts[operation] += 1
+
+    def snapshot(self) -> dict[str, int]:
+        return {name: self._counts.get(name, 0) for name in OPERATIONS_BY_NAME}
+
+
+class FaultGate:
+    """ASGI middleware: counts each API call and applies the fault armed for it, if any."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        plan: FaultPlan,
+        counter: CallCounter,
+        resolve: Callable[[Scope], str | None],
+        sleep: Sleep,
+    ) -> None:
+        self._app = app
+        self._plan = plan
+        self._counter = counter
+        self._resolve = resolve
+        self._sleep = sleep
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        operation = self._resolve(scope) if scope["type"] == "http" else None
+        if operation is None:
+            await self._app(scope, receive, send)
+            return
+        self._counter.count(operation)
+        fault = self._plan.take(operation)
+        if fault is None:
+            await self._app(scope, receive, send)
+        elif fault.kind == "latency":
+            await self._sleep(fault.latency_seconds)
+            await self._app(scope, receive, send)
+        elif fault.kind == "status":
+            error = ApiError(fault.status, fault.code, "Injected sandbox fault: upstream failure.")
+            await error_response(error)(scope, receive, send)
+        else:
+            # Headers go out first: uvicorn then closes the socket mid-response instead of
+            # answering 500, which is what a dropped connection looks like to a client.
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            raise ConnectionDropped("sandbox fault: the connection was dropped")

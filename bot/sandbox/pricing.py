@@ -1,0 +1,28 @@
+"""The delivery fee from the scenario's rules, or none (the delivery then awaits a price).
+
+Rules are tried in order; the first enabled rule for the job's service kind whose
+``max_distance_km`` covers the straight-line pickup-to-drop-off distance sets the fee:
+``max(minimum_fee, base_fee + per_km * km)``, rounded up to a multiple of ``round_to``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from bot.sandbox.geo import distance_km
+from bot.sandbox.order import CreateOrder
+from bot.sandbox.scenario_parts import PricingSettings
+
+
+def quote(settings: PricingSettings, order: CreateOrder) -> float | None:
+    """The fee for ``order``, or None when no rule covers it (status ``awaiting_price``)."""
+    km = distance_km(order.pickup_lat, order.pickup_lng, order.delivery_lat, order.delivery_lng)
+    for rule in settings.rules:
+        if not rule.enabled or order.service_kind not in rule.service_kinds:
+            continue
+        if rule.max_distance_km is not None and km > rule.max_distance_km:
+            continue
+        fee = max(rule.minimum_fee, rule.base_fee + rule.per_km * km)
+        fee = math.ceil(fee / settings.round_to) * settings.round_to
+        return float(fee) if fee > 0 else None
+    return None

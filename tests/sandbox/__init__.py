@@ -1,0 +1,1 @@
+"""Tests of the Partner API sandbox (a package: its helpers are imported relatively)."""
