@@ -8,6 +8,8 @@ Exit codes: 0 success, 2 bad usage or a bad configuration file.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from importlib.metadata import PackageNotFoundError, version
@@ -51,7 +53,43 @@ def _add_check_config(subparsers: Subparsers) -> None:
     parser.set_defaults(run=_check_config)
 
 
-COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_check_config,)
+def _sandbox(args: argparse.Namespace) -> int:
+    # Imported here so check-config stays fast and does not load uvicorn.
+    from bot.sandbox import ScenarioError, default_scenario, load_scenario
+    from bot.sandbox.server import serve
+
+    try:
+        scenario = load_scenario(args.scenario) if args.scenario else default_scenario()
+    except ScenarioError as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(serve(scenario, args.host, args.port))
+    except (OSError, ValueError) as exc:  # port in use, or a non-loopback host
+        print(f"sandbox: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    return EXIT_OK
+
+
+def _add_sandbox(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "sandbox",
+        help="run the Partner API sandbox on loopback",
+        description="Serve the Partner API simulator on 127.0.0.1 and print its base URL, a "
+        "usable API key and the webhook signing secret (sandbox-only values).",
+    )
+    parser.add_argument(
+        "--scenario", type=Path, default=None, help="a scenario TOML file (default: built-in)"
+    )
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="a loopback address (default: %(default)s)"
+    )
+    parser.add_argument("--port", type=int, default=8787, help="the port (default: %(default)s)")
+    parser.set_defaults(run=_sandbox)
+
+
+COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_check_config, _add_sandbox)
 
 
 def _version() -> str:

@@ -184,3 +184,17 @@ def test_python_dash_m_bot_runs_the_same_command(tmp_path: Path) -> None:
     )
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr == f"{tmp_path / 'absent.toml'}: file not found\n"
+
+
+def test_sandbox_refuses_a_bad_scenario_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scenario = tmp_path / "scenario.toml"
+    scenario.write_text("[org\n", encoding="utf-8")
+    assert main(["sandbox", "--scenario", str(scenario)]) == 2
+    assert "scenario.toml" in capsys.readouterr().err
+
+
+def test_sandbox_only_listens_on_loopback(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sandbox", "--host", "0.0.0.0", "--port", "0"]) == 2  # noqa: S104
+    assert "loopback" in capsys.readouterr().err

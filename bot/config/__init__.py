@@ -1,0 +1,61 @@
+"""The operator's configuration: one TOML file, loaded into frozen pydantic models.
+
+``load_config(path)`` is the entry point. A bad file never gives a traceback: it raises
+``ConfigError`` whose ``problems`` are one line each, naming the key
+(``[partner] base_url: must be https and end with /api/v1 ...``).
+
+Secrets (Partner API key, webhook signing secrets, Telegram token and secret token) come either
+from the file (``api_key = "..."``) or, so the file can be committed, from an environment variable
+named in it (``api_key_env = "DELIVERYBOT_PARTNER_API_KEY"``), never both. Loaded secrets are
+``SecretStr``; no problem line, ``repr()`` or ``render_redacted`` output contains one.
+
+Relative paths in ``[storage]`` are resolved against the config file's directory, so the bot
+finds the same files whatever directory it is started from. ``config.example.toml`` documents
+every key.
+
+The modules, one concept each:
+
+* ``loader``: ``load_config`` (reading the file, TOML errors);
+* ``problems``: pydantic errors as ``[section] key: reason`` lines, unknown-key suggestions;
+* ``render``: ``render_redacted`` and ``redact``;
+* ``root``: ``Config``, the whole file; ``partner``, ``telegram``, ``storage``, ``geocoding``
+  and ``relay``: the models of its sections, on the shared base in ``section``;
+* ``secrets``: a secret from the file or from the environment; ``urls``: the https rule;
+* ``errors``: ``ConfigError``.
+"""
+
+from bot.config.errors import ConfigError
+from bot.config.geocoding import NOMINATIM_PUBLIC_DOMAIN, GeocodingConfig, NominatimConfig
+from bot.config.loader import load_config
+from bot.config.partner import RESERVED_WEB_PATHS, PartnerConfig, WebhooksConfig
+from bot.config.relay import CustomerRelay, OperatorRelay, RelayConfig
+from bot.config.render import redact, render_redacted
+from bot.config.root import Config
+from bot.config.secrets import EnvName
+from bot.config.storage import StorageConfig, StoragePath
+from bot.config.telegram import DEFAULT_TELEGRAM_API_BASE_URL, OperatorsConfig, TelegramConfig
+from bot.config.urls import LOOPBACK_HOSTS
+
+__all__ = [
+    "DEFAULT_TELEGRAM_API_BASE_URL",
+    "LOOPBACK_HOSTS",
+    "NOMINATIM_PUBLIC_DOMAIN",
+    "RESERVED_WEB_PATHS",
+    "Config",
+    "ConfigError",
+    "CustomerRelay",
+    "EnvName",
+    "GeocodingConfig",
+    "NominatimConfig",
+    "OperatorRelay",
+    "OperatorsConfig",
+    "PartnerConfig",
+    "RelayConfig",
+    "StorageConfig",
+    "StoragePath",
+    "TelegramConfig",
+    "WebhooksConfig",
+    "load_config",
+    "redact",
+    "render_redacted",
+]

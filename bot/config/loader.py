@@ -1,0 +1,66 @@
+"""``load_config``: read the TOML file, validate it, and report every problem in one error.
+
+A bad file never gives a traceback: an unreadable file, invalid TOML and every invalid value
+all end as ``ConfigError`` whose ``problems`` are one line each.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from bot.config.errors import ConfigError
+from bot.config.problems import problem_lines
+from bot.config.root import Config
+
+
+def load_config(
+    path: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None
+) -> Config:
+    """Read, parse and validate the TOML file at ``path``.
+
+    Secrets named by ``*_env`` keys are read from ``environ`` (default: ``os.environ``).
+    Raises ``ConfigError`` listing every problem found, one line each.
+    """
+    file = Path(path)
+    data = _read_toml(file)
+    context = {
+        "environ": os.environ if environ is None else environ,
+        "base_dir": file.parent.absolute(),
+    }
+    try:
+        return Config.model_validate(data, context=context)
+    except ValidationError as exc:
+        # from None: the chained ValidationError would carry input values, secrets included.
+        raise ConfigError(problem_lines(exc, data)) from None
+
+
+def _read_toml(file: Path) -> dict[str, Any]:
+    try:
+        raw = file.read_bytes()
+    except FileNotFoundError:
+        raise ConfigError([f"{file}: file not found"]) from None
+    except IsADirectoryError:
+        raise ConfigError([f"{file}: is a directory, not a file"]) from None
+    except OSError as exc:
+        raise ConfigError([f"{file}: cannot be read ({exc.strerror})"]) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise ConfigError([f"{file}:{line}: invalid TOML: not UTF-8 text"]) from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        where = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", message)
+        if where:
+            reason, line_no, column = where.groups()
+            raise ConfigError([f"{file}:{line_no}:{column}: invalid TOML: {reason}"]) from None
+        raise ConfigError([f"{file}: invalid TOML: {message}"]) from None

@@ -1,0 +1,68 @@
+"""The effective configuration as TOML text an operator may share: every secret redacted.
+
+Each secret is shown by its public prefix at most (``sk_live_…(redacted)``), with where it came
+from (this file, or the environment variable named); unset optional keys and tables are listed
+as comments, so the output shows every setting the bot runs with.
+"""
+
+from __future__ import annotations
+
+import json
+
+from pydantic import BaseModel, SecretStr
+
+from bot.config.root import Config
+from bot.config.section import submodel
+from bot.partner.models import API_KEY_PREFIX, SIGNING_SECRET_PREFIX
+
+
+def redact(secret: SecretStr) -> str:
+    """A secret as it may be shown: its public prefix at most."""
+    value = secret.get_secret_value()
+    for prefix in (API_KEY_PREFIX, SIGNING_SECRET_PREFIX):
+        if value.startswith(prefix):
+            return f"{prefix}…(redacted)"
+    return "***"
+
+
+def render_redacted(config: Config) -> str:
+    """The effective settings as TOML text, every secret redacted (the source of each named)."""
+    lines: list[str] = []
+    for name in Config.model_fields:
+        _render_table(getattr(config, name), name, lines)
+    return "\n".join(lines) + "\n"
+
+
+def _render_table(section: BaseModel, name: str, lines: list[str]) -> None:
+    if lines:
+        lines.append("")
+    lines.append(f"[{name}]")
+    fields = type(section).model_fields
+    tables: list[tuple[str, BaseModel]] = []
+    for key in fields:
+        value = getattr(section, key)
+        if key.endswith("_env") and key.removesuffix("_env") in fields:
+            continue  # shown beside the secret it names
+        if isinstance(value, BaseModel):
+            tables.append((key, value))
+        elif value is None:
+            shown = f"[{name}.{key}]" if submodel(type(section), key) else key
+            lines.append(f"# {shown}: not set")
+        elif isinstance(value, SecretStr):
+            env_name = getattr(section, f"{key}_env", None)
+            source = f"environment variable {env_name}" if env_name else "this file"
+            lines.append(f'{key} = "{redact(value)}"  # from {source}')
+        else:
+            lines.append(f"{key} = {_toml_value(value)}")
+    for key, table in tables:
+        _render_table(table, f"{name}.{key}", lines)
+
+
+def _toml_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(item) for item in value) + "]"
+    return json.dumps(str(value), ensure_ascii=False)  # a JSON string is a TOML basic string

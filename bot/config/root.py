@@ -1,0 +1,74 @@
+"""``Config``: the whole file, its sections in order, and the checks that span sections."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from pydantic import ValidationInfo, field_validator
+
+from bot.config.errors import KeyProblems
+from bot.config.geocoding import GeocodingConfig
+from bot.config.partner import PartnerConfig, WebhooksConfig
+from bot.config.relay import RelayConfig
+from bot.config.section import Section
+from bot.config.storage import StorageConfig
+from bot.config.telegram import OperatorsConfig, TelegramConfig
+from bot.config.urls import LOOPBACK_HOSTS
+
+
+class Config(Section):
+    """The whole configuration file."""
+
+    partner: PartnerConfig
+    telegram: TelegramConfig
+    webhooks: WebhooksConfig  # after telegram: it needs telegram's public_base_url
+    operators: OperatorsConfig
+    storage: StorageConfig
+    geocoding: GeocodingConfig
+    relay: RelayConfig
+
+    @field_validator("webhooks")
+    @classmethod
+    def _public_host_for_webhooks(
+        cls, value: WebhooksConfig, info: ValidationInfo
+    ) -> WebhooksConfig:
+        telegram = info.data.get("telegram")
+        if value.enabled and telegram is not None and telegram.public_base_url is None:
+            problem = "needs [telegram] public_base_url: the service posts events to a public host"
+            raise KeyProblems([(("enabled",), problem)])
+        return value
+
+    def partner_webhook_url(self) -> str | None:
+        """The URL to register in the dashboard (Settings, API & Webhooks), if webhooks are on."""
+        if not self.webhooks.enabled or self.telegram.public_base_url is None:
+            return None
+        return self.telegram.public_base_url + self.webhooks.path
+
+    def warnings(self) -> list[str]:
+        """Settings that are valid but probably not what the operator wants, one line each."""
+        found = []
+        if not self.operators.chat_ids:
+            found.append(
+                "[operators] chat_ids: empty: nobody may use operator commands, and "
+                "event summaries and agent notes go nowhere"
+            )
+        public = self.telegram.public_base_url
+        if public is None:
+            found.append(
+                "[telegram] public_base_url: not set: package photos cannot be hosted, "
+                "so pickup deliveries and photo errands cannot be ordered"
+            )
+        elif urlsplit(public).hostname in LOOPBACK_HOSTS:
+            found.append(
+                "[telegram] public_base_url: a loopback host: only local tests can "
+                "reach it, not Telegram or the Partner API"
+            )
+        if urlsplit(self.partner.base_url).hostname in LOOPBACK_HOSTS:
+            found.append(
+                "[partner] base_url: a loopback host: this is a local sandbox, not the real service"
+            )
+        if not self.webhooks.enabled and self.webhooks.signing_secrets():
+            found.append("[webhooks] signing_secret: ignored while enabled = false")
+        if self.telegram.mode == "polling" and self.telegram.secret_token is not None:
+            found.append('[telegram] secret_token: ignored while mode = "polling"')
+        return found

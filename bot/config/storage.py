@@ -1,0 +1,30 @@
+"""``[storage]``: where the bot keeps its files.
+
+Relative paths are resolved against the config file's directory (the validation context's
+``base_dir``), so the bot finds the same files whatever directory it is started from.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import AfterValidator, Field, ValidationInfo
+
+from bot.config.section import Section
+
+
+def _resolve_path(value: Path, info: ValidationInfo) -> Path:
+    base_dir: Path = (info.context or {}).get("base_dir", Path.cwd())
+    return base_dir / value.expanduser()
+
+
+StoragePath = Annotated[Path, Field(strict=False), AfterValidator(_resolve_path)]
+
+
+class StorageConfig(Section):
+    """``[storage]``: the SQLite file and the re-hosted package photos."""
+
+    path: StoragePath = Field(Path("deliverybot.sqlite3"), validate_default=True)
+    media_dir: StoragePath = Field(Path("media"), validate_default=True)
+    media_ttl_hours: float = Field(48.0, gt=0, le=24 * 30)

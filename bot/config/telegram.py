@@ -1,0 +1,108 @@
+"""``[telegram]`` and ``[operators]``: the bot's Telegram side, and who operates it there."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import phonenumbers
+from pydantic import Field, SecretStr, ValidationInfo, ValidatorFunctionWrapHandler, field_validator
+
+from bot.config.errors import KeyProblems
+from bot.config.secrets import BOT_TOKEN_SHAPE, SECRET_TOKEN_SHAPE, EnvName, resolve_secret
+from bot.config.section import Section
+from bot.config.urls import LOOPBACK_HTTP, check_url
+
+DEFAULT_TELEGRAM_API_BASE_URL = "https://api.telegram.org/bot"
+_DEFAULT_FILE_BASE_URL = "https://api.telegram.org/file/bot"
+
+
+class TelegramConfig(Section):
+    """``[telegram]``: the bot's token and how updates reach it."""
+
+    token_env: EnvName | None = None
+    token: SecretStr
+    mode: Literal["polling", "webhook"] = "polling"
+    public_base_url: str | None = Field(None, validate_default=True)
+    secret_token_env: EnvName | None = None
+    secret_token: SecretStr | None = None
+    api_base_url: str = DEFAULT_TELEGRAM_API_BASE_URL
+    file_base_url: str = Field("", validate_default=True)
+    listen_host: str = Field("127.0.0.1", min_length=1)
+    listen_port: int = Field(8080, ge=1, le=65535)
+    default_phone_region: str = "NG"
+
+    @field_validator("token", mode="wrap")
+    @classmethod
+    def _token(
+        cls, value: object, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+    ) -> SecretStr | None:
+        return resolve_secret(value, handler, info, required=True, shape=BOT_TOKEN_SHAPE)
+
+    @field_validator("public_base_url")
+    @classmethod
+    def _public_base_url(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is None:
+            if info.data.get("mode") == "webhook":
+                raise ValueError('required when mode = "webhook": Telegram posts updates to it')
+            return None
+        return check_url(value, rule=f"must be an https URL ({LOOPBACK_HTTP}, for local tests)")
+
+    @field_validator("secret_token", mode="wrap")
+    @classmethod
+    def _secret_token(
+        cls, value: object, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+    ) -> SecretStr | None:
+        webhook_mode = info.data.get("mode") == "webhook"
+        return resolve_secret(
+            value,
+            handler,
+            info,
+            required=webhook_mode,
+            when=' when mode = "webhook"',
+            shape=SECRET_TOKEN_SHAPE,
+        )
+
+    @field_validator("api_base_url")
+    @classmethod
+    def _api_base_url(cls, value: str) -> str:
+        # The token travels in the URL path, so plain http is allowed on loopback only.
+        example = DEFAULT_TELEGRAM_API_BASE_URL
+        rule = f"must be https ({LOOPBACK_HTTP}) and end with /bot, e.g. {example}"
+        return check_url(value, rule=rule, path_suffix="/bot")
+
+    @field_validator("file_base_url")
+    @classmethod
+    def _file_base_url(cls, value: str, info: ValidationInfo) -> str:
+        if not value:  # derived: https://api.telegram.org/bot -> https://api.telegram.org/file/bot
+            api_base_url: str = info.data.get("api_base_url", DEFAULT_TELEGRAM_API_BASE_URL)
+            return api_base_url.removesuffix("/bot") + "/file/bot"
+        rule = f"must be https ({LOOPBACK_HTTP}) and end with /bot, e.g. {_DEFAULT_FILE_BASE_URL}"
+        return check_url(value, rule=rule, path_suffix="/bot")
+
+    @field_validator("default_phone_region")
+    @classmethod
+    def _region(cls, value: str) -> str:
+        region = value.upper()
+        if region not in phonenumbers.SUPPORTED_REGIONS:
+            raise ValueError(
+                "must be a two-letter ISO 3166 region code known to phonenumbers, "
+                'e.g. "NG", "GH", "KE", "GB"'
+            )
+        return region
+
+
+class OperatorsConfig(Section):
+    """``[operators]``: the Telegram chats allowed to dispatch and told about every event."""
+
+    chat_ids: list[int] = Field(default_factory=list)
+
+    @field_validator("chat_ids")
+    @classmethod
+    def _chat_ids(cls, value: list[int]) -> list[int]:
+        problems: list[tuple[tuple[str | int, ...], str]] = [
+            ((i,), "0 is not a Telegram chat id") for i, v in enumerate(value) if v == 0
+        ]
+        problems += [((i,), "listed twice") for i, v in enumerate(value) if v in value[:i]]
+        if problems:
+            raise KeyProblems(problems)
+        return value
