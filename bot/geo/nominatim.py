@@ -1,0 +1,108 @@
+"""Typed addresses to map points through OpenStreetMap's Nominatim, politely.
+
+Nominatim's usage policy asks for an identifying User-Agent, at most one request per second
+and caching of repeated queries; all three are kept here. Results with no usable pin (a zero
+or out-of-range point) are dropped: the flows must never receive an invented location.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import httpx
+from geopy.exc import GeopyError
+from geopy.geocoders import Nominatim
+
+from bot.geo.httpx_adapter import HttpxAdapter
+from conversations.services import GeocodedPlace, ServiceUnavailable
+
+_CACHE_SIZE = 512
+_MAX_RESULTS = 5
+
+
+class NominatimGeocoder:
+    """The ``conversations.services.Geocoder`` protocol over geopy's Nominatim geocoder."""
+
+    def __init__(
+        self,
+        user_agent: str,
+        *,
+        domain: str = "nominatim.openstreetmap.org",
+        scheme: str = "https",
+        country_codes: Sequence[str] = (),
+        timeout: float = 10.0,
+        min_delay_seconds: float = 1.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self._geocoder = Nominatim(
+            user_agent=user_agent,
+            domain=domain,
+            scheme=scheme,
+            timeout=timeout,
+            adapter_factory=HttpxAdapter.factory(transport),
+        )
+        self._country_codes = [code.lower() for code in country_codes]
+        self._min_delay = min_delay_seconds
+        self._clock = clock
+        self._sleep = sleep
+        self._turn = asyncio.Lock()
+        self._last_request: float | None = None
+        self._cache: OrderedDict[str, list[GeocodedPlace]] = OrderedDict()
+
+    async def geocode(self, query: str) -> list[GeocodedPlace]:
+        """Places matching ``query``, best first; an empty list when nothing matched."""
+        key = " ".join(query.split()).casefold()
+        if not key:
+            return []
+        cached = self._cache.get(key)
+        if cached is not None:
+            self._cache.move_to_end(key)
+            return cached
+        locations = await self._ask(key)
+        places = [place for place in map(_to_place, locations) if place is not None]
+        self._cache[key] = places
+        if len(self._cache) > _CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return places
+
+    async def aclose(self) -> None:
+        """Close the HTTP connection pool."""
+        await self._geocoder.adapter.aclose()
+
+    async def _ask(self, query: str) -> list[Any]:
+        # One request at a time, spaced by min_delay, whatever the number of chats asking.
+        async with self._turn:
+            if self._last_request is not None:
+                wait = self._last_request + self._min_delay - self._clock()
+                if wait > 0:
+                    await self._sleep(wait)
+            self._last_request = self._clock()
+            try:
+                found = await self._geocoder.geocode(
+                    query,
+                    exactly_one=False,
+                    limit=_MAX_RESULTS,
+                    country_codes=self._country_codes or None,
+                )
+            except GeopyError as exc:
+                raise ServiceUnavailable("the address search is not available now") from exc
+        return list(found or [])
+
+
+def _to_place(location: Any) -> GeocodedPlace | None:
+    try:
+        lat, lng = float(location.latitude), float(location.longitude)
+    except (TypeError, ValueError):
+        return None
+    if not (math.isfinite(lat) and math.isfinite(lng)):
+        return None
+    if not (-90 <= lat <= 90 and -180 <= lng <= 180) or (lat == 0 and lng == 0):
+        return None
+    return GeocodedPlace(address=str(location.address), lat=lat, lng=lng)

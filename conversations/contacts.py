@@ -1,0 +1,103 @@
+"""People: a phone number (typed or from a shared contact), and a name that a shared contact
+fills together with the phone."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from conversations.context import Context
+from conversations.dialog import Answer, ContactAnswer, TextAnswer
+from conversations.flow import Accept, Condition, Invalid, Next, Result, Step
+from conversations.phones import example_phone, normalise_phone
+from conversations.steps import Text, bounded, typed_step, unexpected
+
+NAME_LENGTH = (2, 100)
+
+
+def bad_phone(ctx: Context) -> Invalid:
+    return Invalid(
+        "That doesn't look like a phone number I can use. "
+        f"Try it like this: {example_phone(ctx.phone_region)}."
+    )
+
+
+def phone(
+    name: str,
+    *,
+    title: str,
+    question: Text,
+    next: Next,
+    optional: bool = False,
+    when: Condition | None = None,
+    depends_on: Sequence[str] = (),
+    fields: Sequence[str] = (),
+) -> Step:
+    """A phone number, typed or from a shared contact, stored in E.164."""
+
+    def parse(ctx: Context, answer: Answer) -> Result:
+        if isinstance(answer, ContactAnswer):
+            raw = answer.phone
+        elif isinstance(answer, TextAnswer):
+            raw = answer.text
+        else:
+            return unexpected("type the phone number, or share a contact")
+        number = normalise_phone(raw, ctx.phone_region)
+        return Accept(number) if number else bad_phone(ctx)
+
+    return typed_step(
+        name,
+        title=title,
+        input="phone",
+        question=question,
+        accepts=("text", "contact"),
+        parse=parse,
+        next=next,
+        optional=optional,
+        when=when,
+        depends_on=depends_on,
+        fields=fields,
+        help="Type the number the local way or with the country code, or share a contact.",
+    )
+
+
+def person(
+    name: str,
+    *,
+    title: str,
+    question: Text,
+    phone_step: str,
+    next: Next,
+    when: Condition | None = None,
+    depends_on: Sequence[str] = (),
+    fields: Sequence[str] = (),
+) -> Step:
+    """A person's name; a shared contact gives the name and fills ``phone_step`` at once."""
+
+    def parse(ctx: Context, answer: Answer) -> Result:
+        if isinstance(answer, TextAnswer):
+            value = bounded(answer.text, *NAME_LENGTH, what="name")
+            return value if isinstance(value, Invalid) else Accept(value)
+        if not isinstance(answer, ContactAnswer):
+            return unexpected("type the name, or share a contact")
+        full = bounded(answer.full_name, *NAME_LENGTH, what="name")
+        if isinstance(full, Invalid):
+            return Invalid("That contact has no usable name. Please type the name.")
+        number = normalise_phone(answer.phone, ctx.phone_region)
+        if number is None:
+            return Accept(full, note="I couldn't use the phone number on that contact.")
+        return Accept(full, fills={str(phone_step): number})
+
+    return typed_step(
+        name,
+        title=title,
+        input="contact",
+        question=question,
+        accepts=("text", "contact"),
+        parse=parse,
+        next=next,
+        optional=False,
+        when=when,
+        depends_on=depends_on,
+        fields=fields,
+        help="Type the full name, or share a contact to give the name and phone together.",
+    )

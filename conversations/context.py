@@ -1,0 +1,86 @@
+"""What a step may look at while it asks or parses: the org's allow-list, its places, and
+the answers so far."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
+
+from pydantic import BaseModel, JsonValue
+from pydantic import ValidationError as ModelError
+
+from bot.partner.models import Capabilities, ServiceLocation, Warehouse
+from conversations.services import Geocoder
+from conversations.session import Session
+
+if TYPE_CHECKING:
+    from conversations.flow import Flow
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class Answers:
+    """Typed reads of the answers given so far (a live view of the session's answers)."""
+
+    def __init__(self, data: Mapping[str, JsonValue]) -> None:
+        self._data = data
+
+    def text(self, name: str) -> str:
+        value = self._data.get(name)
+        return value if isinstance(value, str) else ""
+
+    def option(self, name: str) -> str | None:
+        value = self._data.get(name)
+        return value if isinstance(value, str) else None
+
+    def yes(self, name: str) -> bool:
+        return self._data.get(name) == "yes"
+
+    def number(self, name: str) -> float | None:
+        value = self._data.get(name)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return None
+        return float(value)
+
+    def texts(self, name: str) -> list[str]:
+        value = self._data.get(name)
+        return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+    def model(self, name: str, cls: type[M]) -> M | None:
+        value = self._data.get(name)
+        if value is None:
+            return None
+        try:
+            return cls.model_validate(value)
+        except ModelError:
+            return None
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything a step may look at: the org's allow-list, its places and the answers."""
+
+    session: Session
+    flow: Flow
+    caps: Capabilities
+    warehouses: tuple[Warehouse, ...]
+    locations: tuple[ServiceLocation, ...]
+    phone_region: str
+    geocoder: Geocoder | None
+
+    @property
+    def answers(self) -> Answers:
+        return Answers(self.session.answers)
+
+    @property
+    def pending(self) -> JsonValue:
+        return self.session.pending
+
+    def summary_lines(self) -> list[tuple[str, str]]:
+        """(title, description) of every answered step on the current route, in order."""
+        lines = []
+        for step in self.flow.path(self):
+            if step.summarize and step.name in self.session.answers:
+                lines.append((step.title, step.describe(self, self.session.answers[step.name])))
+        return lines

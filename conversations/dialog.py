@@ -1,0 +1,180 @@
+"""What crosses between an adapter and the engine: answers in, turns (messages + prompt) out.
+
+An adapter (Telegram, console, a transcript runner) turns what the customer did into one
+``Answer`` and draws the ``Turn`` it gets back. It never decides what to ask: the prompt says
+which inputs make sense, which options to offer, which one is pre-selected and which navigation
+commands to show.
+
+Every answer may carry the ``step`` and prompt ``version`` it answers. Buttons should always
+carry both, so a tap on an old keyboard is recognised and refused kindly. Free text typed into
+the chat may leave them out: it answers whatever is being asked now.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, computed_field
+
+from bot.partner.models import Delivery
+
+InputKind = Literal["choice", "text", "phone", "contact", "place", "photos", "confirm"]
+AnswerKind = Literal["text", "choice", "contact", "location", "photos", "command"]
+CommandName = Literal["back", "cancel", "help", "edit", "done", "skip"]
+SessionStatus = Literal["open", "created", "cancelled", "ended"]
+
+# The option id that keeps the answer a step already has, when the step is asked again.
+KEEP = "keep"
+# The option id of the summary that sends the order.
+CONFIRM = "confirm"
+# Summary option ids "edit:<step>" jump to that step and come back to the summary.
+EDIT_PREFIX = "edit:"
+# Above this many options an adapter with little room should page them.
+PAGE_SIZE = 8
+
+
+class _Data(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class _Out(BaseModel):
+    # What the engine says may be stored and read back (transcripts): computed fields such as
+    # ``Turn.finished`` are written out and ignored on the way in.
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+# --- answers -----------------------------------------------------------------------------------
+
+
+class _AnswerBase(_Data):
+    step: str | None = None
+    version: int | None = None
+
+
+class TextAnswer(_AnswerBase):
+    """Text the customer typed."""
+
+    kind: Literal["text"] = "text"
+    text: str
+
+
+class ChoiceAnswer(_AnswerBase):
+    """A tapped option, by its id."""
+
+    kind: Literal["choice"] = "choice"
+    option: str
+
+
+class ContactAnswer(_AnswerBase):
+    """A shared contact card: fills a name and a phone at once."""
+
+    kind: Literal["contact"] = "contact"
+    phone: str
+    first_name: str = ""
+    last_name: str = ""
+    user_id: int | None = None
+
+    @property
+    def full_name(self) -> str:
+        return " ".join(part for part in (self.first_name.strip(), self.last_name.strip()) if part)
+
+
+class LocationAnswer(_AnswerBase):
+    """A shared map pin. ``address`` is set when the pin is a venue that came with one."""
+
+    kind: Literal["location"] = "location"
+    lat: float
+    lng: float
+    address: str | None = None
+
+
+class PhotosAnswer(_AnswerBase):
+    """Photos already re-hosted by the adapter: https URLs the service may download."""
+
+    kind: Literal["photos"] = "photos"
+    urls: list[str]
+
+
+class CommandAnswer(_AnswerBase):
+    """Navigation: back, cancel, help, done (photos), skip, or edit ``target`` (at the summary)."""
+
+    kind: Literal["command"] = "command"
+    name: CommandName
+    target: str | None = None
+
+
+Answer = Annotated[
+    TextAnswer | ChoiceAnswer | ContactAnswer | LocationAnswer | PhotosAnswer | CommandAnswer,
+    Field(discriminator="kind"),
+]
+
+
+# --- prompts and turns ---------------------------------------------------------------------------
+
+
+class Option(_Out):
+    """One choice: ``id`` goes back in a ``ChoiceAnswer``; ``detail`` is a second line (url...)."""
+
+    id: str
+    label: str
+    detail: str | None = None
+
+
+class PhotoCount(_Out):
+    """How many photos the step has so far, and how many it needs and takes."""
+
+    have: int
+    min: int
+    max: int
+
+
+class Prompt(_Out):
+    """The question now open, with everything an adapter needs to draw it.
+
+    ``accepts`` lists the answer kinds that make sense here (draw a location or contact request
+    button when they are listed). ``options`` are tappable whatever the input kind: on a text
+    step they are shortcuts such as "Keep ...". ``default`` is the pre-selected option id.
+    ``commands`` are the navigation buttons worth showing now; back, cancel and help are always
+    accepted, shown or not. ``current`` describes the answer this step already has.
+    """
+
+    step: str
+    version: int
+    text: str
+    input: InputKind
+    accepts: tuple[AnswerKind, ...]
+    options: tuple[Option, ...] = ()
+    default: str | None = None
+    allow_skip: bool = False
+    commands: tuple[CommandName, ...] = ()
+    current: str | None = None
+    photos: PhotoCount | None = None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def paged(self) -> bool:
+        """True when the options are too many to show at once on a small screen."""
+        return len(self.options) > PAGE_SIZE
+
+
+class Turn(_Out):
+    """The engine's reply to one answer: messages to say, then the next prompt (if any).
+
+    ``status`` is the session's status after the turn; ``finished`` is True once the
+    conversation has ended (created, cancelled, or ended because it could not go on).
+    ``operator_alert`` is set when the business's operators must fix a configuration problem
+    (the customer is told in plainer words); ``retry_after`` is the service's wait in seconds
+    after a rate limit, after which the runner may re-send the confirm answer.
+    """
+
+    messages: tuple[str, ...] = ()
+    prompt: Prompt | None = None
+    status: SessionStatus = "open"
+    delivery: Delivery | None = None
+    operator_alert: str | None = None
+    retry_after: float | None = None
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def finished(self) -> bool:
+        return self.status != "open"

@@ -1,0 +1,336 @@
+"""How a flow is declared: named steps, each with a question, a parser and a next step.
+
+A flow is one value, readable in one place, in the spirit of python-telegram-bot's
+``conversationbot`` and aiogram-dialog's declarative dialogs::
+
+    Flow(
+        name="pickup_delivery", title="Pickup & delivery", version=1, start=State.MODE,
+        steps=(
+            choice(State.MODE, title=..., question=..., options=delivery_modes,
+                   next=Branch("delivery mode", by_answer(State.MODE),
+                               {"pickup": "pickup_place", "warehouse": State.WAREHOUSE})),
+            ...
+            summary(State.SUMMARY, ...),  # leads to CREATE
+        ),
+        build=build,  # answers -> CreateDeliveryRequest
+    )
+
+A step's ``ask`` looks at the context (capabilities, places, answers so far) and returns a
+``Question``, an ``AutoAnswer`` (only one option is allowed: the step answers itself), or a
+``Stop`` (the business's settings make it impossible to go on). Its ``accept`` turns an answer
+into a ``Result``: ``Accept`` (a value, maybe filling other steps too), ``Invalid`` (re-ask with a
+reason), ``Partial`` (stay: photos so far) or ``Redo`` (go back to another step).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from pydantic import JsonValue
+
+from bot.partner.models import CreateDeliveryRequest
+from conversations.context import Context
+from conversations.dialog import Answer, AnswerKind, InputKind, Option, PhotoCount
+
+REQUEST_FIELDS = frozenset(CreateDeliveryRequest.model_fields)
+
+
+class FlowError(Exception):
+    """A flow is declared wrongly (a bug in a flow file, found when it is built)."""
+
+
+# --- what a step says -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Question:
+    text: str
+    accepts: tuple[AnswerKind, ...]
+    options: tuple[Option, ...] = ()
+    default: str | None = None
+    allow_skip: bool = False
+    photos: PhotoCount | None = None
+    input: InputKind | None = None  # overrides the step's kind for this question
+
+
+@dataclass(frozen=True)
+class AutoAnswer:
+    """Only one option is allowed: it is the answer, and ``note`` tells the customer so."""
+
+    value: JsonValue
+    note: str
+
+
+@dataclass(frozen=True)
+class Stop:
+    """The flow cannot go on (the business's settings forbid it); ``message`` says why."""
+
+    message: str
+
+
+Ask = Question | AutoAnswer | Stop
+
+
+@dataclass(frozen=True)
+class Accept:
+    value: JsonValue
+    fills: Mapping[str, JsonValue] = field(default_factory=dict)
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Invalid:
+    reason: str
+
+
+@dataclass(frozen=True)
+class Partial:
+    """Keep collecting on this step (``pending`` so far) and say ``note``."""
+
+    pending: JsonValue
+    note: str
+
+
+@dataclass(frozen=True)
+class Redo:
+    """Go to ``step`` of this flow instead, clearing its answer, and say ``note``."""
+
+    step: str
+    note: str
+
+
+Result = Accept | Invalid | Partial | Redo
+
+
+# --- where a step leads -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Handoff:
+    """Continue in another flow of the registry (answers are shared)."""
+
+    flow: str
+
+
+@dataclass(frozen=True)
+class CreateDelivery:
+    """Build the request from the answers and create the delivery."""
+
+
+CREATE = CreateDelivery()
+Target = str | Handoff | CreateDelivery
+
+
+@dataclass(frozen=True)
+class Branch:
+    """Pick the next step by a key ``decide`` computes; ``on`` names the decision for diagrams."""
+
+    on: str
+    decide: Callable[[Context], str]
+    routes: Mapping[str, Target]
+
+
+Next = Target | Branch
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A step is asked only when ``test`` holds; ``label`` says when, for diagrams and docs."""
+
+    label: str
+    test: Callable[[Context], bool]
+
+
+def by_answer(step: str) -> Callable[[Context], str]:
+    """A ``Branch.decide`` that routes on the option chosen at ``step``."""
+
+    def decide(ctx: Context) -> str:
+        return ctx.answers.option(step) or ""
+
+    return decide
+
+
+def describe_plain(ctx: Context, value: JsonValue) -> str:
+    return "none" if value in ("", None, []) else str(value)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One named question of a flow.
+
+    ``when`` makes the step conditional; a skipped step leads to ``skip_to`` (needed when
+    ``next`` branches on the step's own answer, which a skipped step does not have).
+    ``depends_on`` names the steps whose answers this one was built from: when one of them
+    changes, this answer is cleared. ``fields`` names the request fields it fills, so a
+    validation error from the service brings the customer back here. ``summary`` marks the
+    step that shows the draft and confirms it.
+    """
+
+    name: str
+    title: str
+    input: InputKind
+    ask: Callable[[Context], Ask]
+    accept: Callable[[Context, Answer], Awaitable[Result]]
+    next: Next
+    when: Condition | None = None
+    skip_to: Target | None = None
+    depends_on: tuple[str, ...] = ()
+    fields: tuple[str, ...] = ()
+    help: str = ""
+    describe: Callable[[Context, JsonValue], str] = describe_plain
+    still_valid: Callable[[Context, JsonValue], bool] | None = None
+    skip_value: JsonValue = None
+    summarize: bool = True
+    editable: bool = True
+    summary: bool = False
+
+    def applies(self, ctx: Context) -> bool:
+        return self.when is None or self.when.test(ctx)
+
+
+def targets_of(next_: Next) -> list[tuple[str, Target]]:
+    """Every (label, target) a step may lead to."""
+    if isinstance(next_, Branch):
+        return list(next_.routes.items())
+    return [("", next_)]
+
+
+@dataclass(frozen=True)
+class Flow:
+    """A declared graph of steps, checked when it is built.
+
+    ``version`` is stored in each session; raise it when steps are renamed or removed (a
+    session parked on a step that is gone restarts politely either way). ``guard`` says why
+    the flow cannot run for this org (then it ends at once); ``build`` turns the answers into
+    the create request, and is required when a step leads to ``CREATE``, as is a summary.
+    """
+
+    name: str
+    title: str
+    version: int
+    start: str
+    steps: tuple[Step, ...]
+    build: Callable[[Context], CreateDeliveryRequest] | None = None
+    guard: Callable[[Context], str | None] | None = None
+    _index: dict[str, Step] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "start", str(self.start))  # a StrEnum member becomes its value
+        index: dict[str, Step] = {}
+        for step in self.steps:
+            if step.name in index:
+                raise FlowError(f"{self.name}: step {step.name!r} is declared twice")
+            index[step.name] = step
+        object.__setattr__(self, "_index", index)
+        self._check()
+
+    def _check(self) -> None:
+        if self.start not in self._index:
+            raise FlowError(f"{self.name}: start step {self.start!r} is not declared")
+        for step in self.steps:
+            if step.when is not None and isinstance(step.next, Branch) and step.skip_to is None:
+                raise FlowError(f"{self.name}: {step.name} may be skipped but has no skip_to")
+            for _, target in targets_of(step.next) + self.skip_edges(step):
+                if isinstance(target, str) and target not in self._index:
+                    raise FlowError(f"{self.name}: {step.name} leads to unknown {target!r}")
+                if isinstance(target, CreateDelivery) and self.build is None:
+                    raise FlowError(f"{self.name}: {step.name} creates but the flow has no build")
+                if isinstance(target, CreateDelivery) and not step.summary:
+                    raise FlowError(f"{self.name}: only the summary may create ({step.name})")
+            for name in step.depends_on:
+                if name not in self._index:
+                    raise FlowError(f"{self.name}: {step.name} depends on unknown {name!r}")
+            unknown = set(step.fields) - REQUEST_FIELDS
+            if unknown:
+                raise FlowError(f"{self.name}: {step.name} names unknown fields {sorted(unknown)}")
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._index
+
+    def step(self, name: str) -> Step:
+        return self._index[name]
+
+    @property
+    def summary_step(self) -> Step | None:
+        return next((s for s in self.steps if s.summary), None)
+
+    def next_target(self, step: Step, ctx: Context) -> Target | None:
+        """Where ``step`` leads with the answers as they are (None: a branch has no route)."""
+        if isinstance(step.next, Branch):
+            return step.next.routes.get(step.next.decide(ctx))
+        return step.next
+
+    def skip_edges(self, step: Step) -> list[tuple[str, Target]]:
+        """The route a skipped step takes, when it differs from its ``next``."""
+        return [("skipped", step.skip_to)] if step.skip_to is not None else []
+
+    def onward(self, step: Step, ctx: Context) -> Target | None:
+        """Where the walk goes after ``step``: its next, or ``skip_to`` when it does not apply."""
+        if not step.applies(ctx) and step.skip_to is not None:
+            return step.skip_to
+        return self.next_target(step, ctx)
+
+    def dependents(self, name: str) -> set[str]:
+        """Steps whose answers were built on ``name``'s, directly or not."""
+        found: set[str] = set()
+        frontier = [name]
+        while frontier:
+            current = frontier.pop()
+            for step in self.steps:
+                if current in step.depends_on and step.name not in found:
+                    found.add(step.name)
+                    frontier.append(step.name)
+        return found
+
+    def path(self, ctx: Context) -> list[Step]:
+        """The steps on the route the current answers take, up to the first unanswered one."""
+        route: list[Step] = []
+        target: Target | None = self.start
+        while isinstance(target, str) and len(route) <= len(self.steps):
+            step = self._index[target]
+            if step.applies(ctx):
+                route.append(step)
+                if step.name not in ctx.session.answers:
+                    break
+            target = self.onward(step, ctx)
+        return route
+
+    def steps_for_field(self, field_name: str, ctx: Context) -> list[str]:
+        """Steps on the current route that fill ``field_name`` (``pickupCoords.lat`` counts)."""
+        base = field_name.split(".", 1)[0].split("[", 1)[0]
+        return [step.name for step in self.path(ctx) if base in step.fields]
+
+
+class FlowRegistry:
+    """The flows a bot offers, by name; checks that every hand-off lands on a known flow."""
+
+    def __init__(self, flows: Iterable[Flow]) -> None:
+        self._flows: dict[str, Flow] = {}
+        for flow in flows:
+            if flow.name in self._flows:
+                raise FlowError(f"flow {flow.name!r} is registered twice")
+            self._flows[flow.name] = flow
+        for flow in self._flows.values():
+            for step in flow.steps:
+                for _, target in targets_of(step.next) + flow.skip_edges(step):
+                    if isinstance(target, Handoff):
+                        self._check_handoff(flow, target.flow)
+
+    def _check_handoff(self, source: Flow, name: str) -> None:
+        target = self._flows.get(name)
+        if target is None:
+            raise FlowError(f"{source.name} hands off to unknown flow {name!r}")
+        shared = {s.name for s in source.steps} & {s.name for s in target.steps}
+        if shared:
+            raise FlowError(f"{source.name} and {name} both declare {sorted(shared)}")
+
+    def get(self, name: str) -> Flow | None:
+        return self._flows.get(name)
+
+    def __getitem__(self, name: str) -> Flow:
+        return self._flows[name]
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._flows)

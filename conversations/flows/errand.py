@@ -1,0 +1,411 @@
+"""Errand: a rider buys something for the customer and brings it to them.
+
+The whole graph, in the order the customer meets it::
+
+    errand_mode ─ errand_items ─ photos ─┬─ at_place / photo ── shop_place (+ address / found)
+                                         │                       └─ don't know ─ shop_note
+                                         └─ link ─ errand_link ─┬─ curated shop
+                                                                └─ own link ─ shop_place ...
+    shop_phone ─ errand_budget ─ errand_substitutes ─ package_size
+    dropoff_place (+ unit / address / found place)
+    sender_name ─ sender_phone ─ sender_email ─ payment ─ summary ─> create
+
+The shop is never a saved service location. Without a shop pin (the customer does not know
+where it is, or it is an online shop) the pickup carries the drop-off's real coordinates and an
+address text that says so; no pin is ever made up. Errands never carry cash-to-collect (POD).
+The customer is the receiver.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, JsonValue
+from pydantic import ValidationError as ModelError
+
+from bot.partner.models import MAX_PACKAGE_IMAGES, CreateDeliveryRequest, ErrandLink, ServiceKind
+from conversations import rules
+from conversations.contacts import person, phone
+from conversations.context import Context
+from conversations.dialog import Answer, ChoiceAnswer, Option, TextAnswer
+from conversations.flow import (
+    Accept,
+    Ask,
+    Branch,
+    Condition,
+    Flow,
+    FlowError,
+    Invalid,
+    Question,
+    Result,
+    Step,
+)
+from conversations.photos import photos
+from conversations.place_steps import place_steps
+from conversations.places import PlaceNames, PlacePick, resolve
+from conversations.steps import amount, choice, email, summary, text, yes_no
+
+KIND: ServiceKind = "errand"
+CURATED_PREFIX = "curated:"
+MAX_BUDGET = 100_000_000.0
+
+
+class State(StrEnum):
+    ERRAND_MODE = "errand_mode"
+    ITEMS = "errand_items"
+    PHOTOS = "photos"
+    LINK = "errand_link"
+    SHOP = "shop"  # the place group: shop_place, shop_address, shop_confirm
+    SHOP_NOTE = "shop_note"
+    SHOP_PHONE = "shop_phone"
+    BUDGET = "errand_budget"
+    SUBSTITUTES = "errand_substitutes"
+    SIZE = "package_size"
+    DROPOFF = "dropoff"
+    SENDER_NAME = "sender_name"
+    SENDER_PHONE = "sender_phone"
+    SENDER_EMAIL = "sender_email"
+    PAYMENT = "payment"
+    SUMMARY = "summary"
+
+
+SHOP = PlaceNames.of(State.SHOP)
+DROPOFF = PlaceNames.of(State.DROPOFF)
+SIZES = (
+    Option(id="small", label="Small", detail="fits in a bag"),
+    Option(id="medium", label="Medium", detail="a box you can carry"),
+    Option(id="large", label="Large", detail="needs both arms or a carrier"),
+)
+
+
+class LinkPick(BaseModel):
+    """The link the rider buys from: a curated shop of the business, or the customer's own."""
+
+    model_config = ConfigDict(frozen=True)
+
+    url: str
+    name: str
+    curated_id: str | None = None
+
+
+def mode(ctx: Context) -> str:
+    return ctx.answers.option(State.ERRAND_MODE) or ""
+
+
+def mode_options(ctx: Context) -> list[Option]:
+    return [Option(id=m, label=rules.ERRAND_MODE_LABELS[m]) for m in rules.errand_modes(ctx.caps)]
+
+
+def payment_options(ctx: Context) -> list[Option]:
+    return [Option(id=m, label=rules.PAYMENT_LABELS[m]) for m in rules.payment_methods(ctx.caps)]
+
+
+def items_question(ctx: Context) -> str:
+    if mode(ctx) == "photo":
+        return "What should the rider buy? A few words; you'll send the photo next."
+    return "What should the rider buy? List the items (quantity, size, colour...)."
+
+
+def photos_question(ctx: Context) -> str:
+    if mode(ctx) == "photo":
+        return f"Send a photo of what you need (1 to {MAX_PACKAGE_IMAGES} photos)."
+    return (
+        f"Any photos that help the rider get the right thing? Up to {MAX_PACKAGE_IMAGES}, or skip."
+    )
+
+
+def shop_route(ctx: Context) -> str:
+    return "link" if mode(ctx) == "link" else "shop"
+
+
+def link_route(ctx: Context) -> str:
+    link = ctx.answers.model(State.LINK, LinkPick)
+    return "curated" if link and link.curated_id else "own"
+
+
+def shop_unknown(ctx: Context) -> bool:
+    pick = ctx.answers.model(SHOP.place, PlacePick)
+    return pick is not None and pick.kind == "unknown" and mode(ctx) != "link"
+
+
+def unknown_shop_allowed(ctx: Context) -> bool:
+    return rules.unknown_shop_allowed(ctx.caps)
+
+
+def guard(ctx: Context) -> str | None:
+    return rules.ordering_problem(ctx.caps, KIND)
+
+
+def fee_hints(ctx: Context) -> list[str]:
+    return rules.fee_hints(ctx.caps)
+
+
+# --- the link step ----------------------------------------------------------------------------
+
+
+def _own_link(typed: str) -> LinkPick | Invalid:
+    url = typed.strip()
+    if "://" not in url:
+        url = "https://" + url
+    try:
+        link = ErrandLink(url=url)
+    except ModelError:
+        return Invalid("That doesn't look like a web link. Please paste the full link.")
+    host = urlsplit(link.url).hostname or ""
+    if "." not in host:
+        return Invalid("That doesn't look like a web link. Please paste the full link.")
+    return LinkPick(url=link.url, name=host)
+
+
+def link_step() -> Step:
+    def ask(ctx: Context) -> Ask:
+        curated = rules.curated_links(ctx.caps)
+        options = tuple(
+            Option(id=f"{CURATED_PREFIX}{c.id}", label=c.name, detail=c.url) for c in curated
+        )
+        text = "Pick a shop below, or paste a link" if options else "Paste the link"
+        return Question(
+            f"{text} to what you want bought.", accepts=("choice", "text"), options=options
+        )
+
+    async def accept(ctx: Context, answer: Answer) -> Result:
+        if isinstance(answer, ChoiceAnswer):
+            wanted = answer.option.removeprefix(CURATED_PREFIX)
+            for c in rules.curated_links(ctx.caps):
+                if c.id == wanted:
+                    return Accept(LinkPick(url=c.url, name=c.name, curated_id=c.id).model_dump())
+            return Invalid("That shop is no longer offered. Please pick another or paste a link.")
+        if not isinstance(answer, TextAnswer):
+            return Invalid("Please pick a shop, or paste a link.")
+        link = _own_link(answer.text)
+        return link if isinstance(link, Invalid) else Accept(link.model_dump())
+
+    def describe(ctx: Context, value: JsonValue) -> str:
+        link = ctx.answers.model(State.LINK, LinkPick)
+        return f"{link.name} ({link.url})" if link else "-"
+
+    def still_valid(ctx: Context, value: JsonValue) -> bool:
+        link = ctx.answers.model(State.LINK, LinkPick)
+        curated = {c.id for c in rules.curated_links(ctx.caps)}
+        return link is not None and (link.curated_id is None or link.curated_id in curated)
+
+    return Step(
+        name=State.LINK.value,
+        title="Shop link",
+        input="choice",
+        ask=ask,
+        accept=accept,
+        next=Branch(
+            "curated or own link", link_route, {"curated": State.SHOP_PHONE, "own": SHOP.place}
+        ),
+        depends_on=(State.ERRAND_MODE,),
+        fields=("errandLinks",),
+        describe=describe,
+        still_valid=still_valid,
+    )
+
+
+# --- the request ------------------------------------------------------------------------------
+
+
+def _plain_amount(value: float | None) -> str:
+    """The amount as plain digits ("15000", "15000.50"); empty when the budget was skipped."""
+    if value is None:
+        return ""
+    return str(int(value)) if value.is_integer() else f"{value:.2f}"
+
+
+def build(ctx: Context) -> CreateDeliveryRequest:
+    """The create request; all six errand fields are always sent (empty where skipped)."""
+    answers = ctx.answers
+    dropoff = resolve(answers, State.DROPOFF)
+    if dropoff is None:
+        raise FlowError("errand: the drop-off place is not settled")
+    errand_mode = mode(ctx)
+    link = answers.model(State.LINK, LinkPick) if errand_mode == "link" else None
+    pick = answers.model(SHOP.place, PlacePick)
+    on_shop_route = link is None or link.curated_id is None
+    shop = resolve(answers, State.SHOP) if on_shop_route else None
+    unknown = on_shop_route and pick is not None and pick.kind == "unknown"
+    if shop is not None:
+        pickup_address, pickup_coords = shop.address, shop.coords
+    elif link is not None:
+        what = link.name if link.curated_id else f"{link.name}, rider to find the shop"
+        pickup_address, pickup_coords = f"Online order: {what}", dropoff.coords
+    elif unknown:
+        note = answers.text(State.SHOP_NOTE)
+        pickup_address, pickup_coords = (
+            f"Shop location unknown — rider to find: {note}",
+            dropoff.coords,
+        )
+    else:
+        raise FlowError("errand: the shop is not settled")
+    budget = answers.number(State.BUDGET)
+    items = answers.text(State.ITEMS)
+    links = [{"url": link.url, "note": items[:500], "curatedId": link.curated_id}] if link else []
+    return CreateDeliveryRequest.model_validate(
+        {
+            "serviceKind": KIND,
+            "deliveryMode": "pickup",
+            "senderName": answers.text(State.SENDER_NAME),
+            "senderPhone": answers.text(State.SENDER_PHONE),
+            "senderEmail": answers.text(State.SENDER_EMAIL),
+            "receiverName": answers.text(State.SENDER_NAME),
+            "receiverPhone": answers.text(State.SENDER_PHONE),
+            "pickupAddress": pickup_address[:500],
+            "pickupCoords": pickup_coords,
+            "deliveryAddress": dropoff.address,
+            "deliveryCoords": dropoff.coords,
+            "packageDescription": items,
+            "packageSize": answers.option(State.SIZE),
+            "packageImages": answers.texts(State.PHOTOS),
+            "customerCollectionMethod": answers.option(State.PAYMENT),
+            "errandMode": errand_mode,
+            "errandLinks": links,
+            "errandBudgetNgn": _plain_amount(budget),
+            "errandSubstituteOk": answers.yes(State.SUBSTITUTES),
+            "shopPhone": answers.text(State.SHOP_PHONE),
+            "pickupLocationUnknown": unknown,
+        }
+    )
+
+
+ERRAND = Flow(
+    name=KIND,
+    title="Errand",
+    version=1,
+    start=State.ERRAND_MODE,
+    guard=guard,
+    build=build,
+    steps=(
+        choice(
+            State.ERRAND_MODE,
+            title="Errand type",
+            question="What kind of errand?",
+            options=mode_options,
+            default=lambda ctx: rules.default_errand_mode(ctx.caps),
+            single="Errand type: {label}.",
+            fields=("errandMode",),
+            next=State.ITEMS,
+        ),
+        text(
+            State.ITEMS,
+            title="What to buy",
+            question=items_question,
+            length=(2, 1000),
+            fields=("packageDescription",),
+            next=State.PHOTOS,
+        ),
+        photos(
+            State.PHOTOS,
+            title="Photos",
+            question=photos_question,
+            minimum=lambda ctx: 1 if mode(ctx) == "photo" else 0,
+            maximum=MAX_PACKAGE_IMAGES,
+            depends_on=(State.ERRAND_MODE,),
+            fields=("packageImages",),
+            next=Branch("errand type", shop_route, {"shop": SHOP.place, "link": State.LINK}),
+        ),
+        link_step(),
+        *place_steps(
+            State.SHOP,
+            title="Shop",
+            question="Where is the shop?",
+            fields=("pickupAddress", "pickupCoords"),
+            saved=False,
+            unknown=unknown_shop_allowed,
+            unknown_next=State.SHOP_NOTE,
+            depends_on=(State.ERRAND_MODE, State.LINK),
+            next=State.SHOP_PHONE,
+        ),
+        text(
+            State.SHOP_NOTE,
+            title="About the shop",
+            question="What do you know about the shop? Its name, the street or the area.",
+            length=(3, 300),
+            when=Condition("the shop's place is not known", shop_unknown),
+            depends_on=(SHOP.place,),
+            fields=("pickupAddress",),
+            next=State.SHOP_PHONE,
+        ),
+        phone(
+            State.SHOP_PHONE,
+            title="Shop phone",
+            question="The shop's phone number, if you have it? (optional)",
+            optional=True,
+            fields=("shopPhone",),
+            next=State.BUDGET,
+        ),
+        amount(
+            State.BUDGET,
+            title="Budget",
+            question=lambda ctx: f"Your budget for the items, in {ctx.caps.currency}? (optional)",
+            maximum=MAX_BUDGET,
+            optional=True,
+            fields=("errandBudgetNgn",),
+            next=State.SUBSTITUTES,
+        ),
+        yes_no(
+            State.SUBSTITUTES,
+            title="Substitutes",
+            question="If something isn't available, may the rider buy a close substitute?",
+            options=(
+                Option(id="yes", label="Yes, a close substitute is fine"),
+                Option(id="no", label="No, only what I asked for"),
+            ),
+            fields=("errandSubstituteOk",),
+            next=State.SIZE,
+        ),
+        choice(
+            State.SIZE,
+            title="Size",
+            question="Roughly how big will it all be?",
+            options=SIZES,
+            fields=("packageSize",),
+            next=DROPOFF.place,
+        ),
+        *place_steps(
+            State.DROPOFF,
+            title="Drop-off place",
+            question="Where should the rider bring it?",
+            fields=("deliveryAddress", "deliveryCoords"),
+            next=State.SENDER_NAME,
+        ),
+        person(
+            State.SENDER_NAME,
+            title="Your name",
+            question="What is your name? You can also share your contact.",
+            phone_step=State.SENDER_PHONE,
+            fields=("senderName", "receiverName"),
+            next=State.SENDER_PHONE,
+        ),
+        phone(
+            State.SENDER_PHONE,
+            title="Your phone",
+            question="What is your phone number? The rider will call it on arrival.",
+            fields=("senderPhone", "receiverPhone"),
+            next=State.SENDER_EMAIL,
+        ),
+        email(
+            State.SENDER_EMAIL,
+            title="Your email",
+            question="An email address for updates? (optional)",
+            fields=("senderEmail",),
+            next=State.PAYMENT,
+        ),
+        choice(
+            State.PAYMENT,
+            title="Payment",
+            question="How will the delivery be paid?",
+            options=payment_options,
+            single="Payment: {label}.",
+            empty=rules.SETTINGS_BROKEN,
+            fields=("customerCollectionMethod",),
+            next=State.SUMMARY,
+        ),
+        summary(
+            State.SUMMARY, title="Summary", heading="Please check your errand:", hints=fee_hints
+        ),
+    ),
+)

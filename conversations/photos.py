@@ -1,0 +1,102 @@
+"""Package photos, collected over several messages: the adapter has already re-hosted each one
+on an https URL the service may download; this step only counts and checks them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from urllib.parse import urlsplit
+
+from pydantic import JsonValue
+
+from conversations.context import Context
+from conversations.dialog import Answer, CommandAnswer, PhotoCount, PhotosAnswer
+from conversations.flow import (
+    Accept,
+    Ask,
+    Condition,
+    Invalid,
+    Next,
+    Partial,
+    Question,
+    Result,
+    Step,
+)
+from conversations.steps import Text, question_text, unexpected
+
+
+def is_https_url(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.scheme == "https" and bool(parts.hostname)
+
+
+def _count(photos: int) -> str:
+    return f"{photos} photo{'s' if photos != 1 else ''}"
+
+
+def _urls(urls: list[str]) -> list[JsonValue]:
+    return list(urls)
+
+
+def photos(
+    name: str,
+    *,
+    title: str,
+    question: Text,
+    next: Next,
+    minimum: Callable[[Context], int],
+    maximum: int,
+    when: Condition | None = None,
+    depends_on: Sequence[str] = (),
+    fields: Sequence[str] = (),
+) -> Step:
+    """Between ``minimum`` and ``maximum`` photos, collected over several messages until Done."""
+
+    def so_far(ctx: Context) -> list[str]:
+        pending = ctx.pending
+        return [u for u in pending if isinstance(u, str)] if isinstance(pending, list) else []
+
+    def ask(ctx: Context) -> Ask:
+        low = minimum(ctx)
+        return Question(
+            question_text(question, ctx),
+            accepts=("photos",),
+            allow_skip=low == 0 and not so_far(ctx),
+            photos=PhotoCount(have=len(so_far(ctx)), min=low, max=maximum),
+        )
+
+    async def accept(ctx: Context, answer: Answer) -> Result:
+        have, needed = so_far(ctx), max(minimum(ctx), 1)
+        if isinstance(answer, CommandAnswer) and answer.name == "done":
+            if len(have) < needed:
+                return Invalid(f"Please send at least {_count(needed)} first.")
+            return Accept(_urls(have))
+        if not isinstance(answer, PhotosAnswer):
+            return unexpected("send photos")
+        if not answer.urls or not all(is_https_url(u) for u in answer.urls):
+            return Invalid("Those photos could not be received. Please send them again.")
+        added = [u for u in dict.fromkeys(answer.urls) if u not in have]
+        kept = (have + added)[:maximum]
+        note = "" if len(have) + len(added) <= maximum else f"I kept the first {maximum}. "
+        if len(kept) == maximum:
+            return Accept(_urls(kept), note=f"{note}Got {_count(maximum)}.")
+        more = f"{note}Got {_count(len(kept))}. Send more (up to {maximum}) or tap Done."
+        return Partial(_urls(kept), more)
+
+    def describe(ctx: Context, value: JsonValue) -> str:
+        count = len(value) if isinstance(value, list) else 0
+        return "none" if count == 0 else _count(count)
+
+    return Step(
+        name=str(name),
+        title=title,
+        input="photos",
+        ask=ask,
+        accept=accept,
+        next=next,
+        when=when,
+        depends_on=tuple(str(d) for d in depends_on),
+        fields=tuple(fields),
+        describe=describe,
+        skip_value=[],
+        help=f"Send up to {maximum} photos, then tap Done.",
+    )

@@ -1,0 +1,307 @@
+"""The group of steps that settles one place, declared with ``place_steps("dropoff", ...)``:
+
+* ``dropoff_place``: pick a saved place, share a location, or type an address;
+* ``dropoff_unit``: the saved place's unit (``none`` skips it; ``free_text`` asks for
+  ``unit.label``; ``list`` offers ``values`` and the expanded ``ranges``, custom text only
+  with ``allowCustom``; skippable unless ``unit.required``);
+* ``dropoff_address``: the address text for a shared pin (a venue's own address fills it);
+* ``dropoff_confirm``: the places the geocoder found, shown back before one is used.
+
+Saved places are offered only when the plan has them, and never for an errand's shop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from pydantic import JsonValue
+
+from bot.partner.models import LocationUnit, ServiceLocation
+from conversations.context import Context
+from conversations.dialog import (
+    Answer,
+    AnswerKind,
+    ChoiceAnswer,
+    LocationAnswer,
+    Option,
+    TextAnswer,
+)
+from conversations.flow import (
+    Accept,
+    Ask,
+    Branch,
+    Condition,
+    Invalid,
+    Question,
+    Redo,
+    Result,
+    Step,
+    Target,
+)
+from conversations.places import PlaceNames, PlacePick, real_coords, resolve
+from conversations.rules import saved_places
+from conversations.services import GeocodedPlace, ServiceUnavailable
+from conversations.steps import bounded
+
+UNIT_LENGTH = (1, 60)
+PIN_ADDRESS_LENGTH = (3, 300)
+QUERY_LENGTH = (3, 200)
+MAX_CANDIDATES = 5
+SAVED_PREFIX = "saved:"
+UNKNOWN = "unknown"
+RETYPE = "retype"
+
+
+def _pick(ctx: Context, names: PlaceNames) -> PlacePick | None:
+    return ctx.answers.model(names.place, PlacePick)
+
+
+def _saved_unit(ctx: Context, names: PlaceNames) -> LocationUnit | None:
+    pick = _pick(ctx, names)
+    return pick.location.unit if pick and pick.location else None
+
+
+def place_steps(
+    role: str,
+    *,
+    title: str,
+    question: str,
+    next: Target,
+    fields: tuple[str, str],
+    saved: bool = True,
+    unknown: Callable[[Context], bool] | None = None,
+    unknown_next: Target | None = None,
+    depends_on: Sequence[str] = (),
+) -> tuple[Step, ...]:
+    """The steps that settle the ``role`` place, then lead to ``next``.
+
+    ``saved`` offers the business's saved places (never for an errand's shop). ``unknown``
+    (when it holds) offers "I don't know where it is", which leads to ``unknown_next``.
+    """
+    names = PlaceNames.of(role)
+    routes: dict[str, Target] = {"location": names.address, "typed": names.confirm}
+    if saved:
+        routes["saved"] = names.unit
+    if unknown is not None:
+        routes[UNKNOWN] = unknown_next or next
+
+    def offered(ctx: Context) -> list[ServiceLocation]:
+        return saved_places(ctx.caps, ctx.locations) if saved else []
+
+    def ask(ctx: Context) -> Ask:
+        options = [
+            Option(id=f"{SAVED_PREFIX}{row.id}", label=row.name, detail=row.address)
+            for row in offered(ctx)
+        ]
+        if unknown is not None and unknown(ctx):
+            options.append(Option(id=UNKNOWN, label="I don't know where it is"))
+        ways = ["pick one below"] if options else []
+        ways.append("share a location pin")
+        accepts: tuple[AnswerKind, ...] = ("location", "choice")
+        if ctx.geocoder is not None:
+            ways.append("type the address")
+            accepts += ("text",)
+        either = ways[0] if len(ways) == 1 else f"{', '.join(ways[:-1])} or {ways[-1]}"
+        return Question(f"{question} Please {either}.", accepts=accepts, options=tuple(options))
+
+    async def accept(ctx: Context, answer: Answer) -> Result:
+        if isinstance(answer, LocationAnswer):
+            if real_coords(answer.lat, answer.lng) is None:
+                return Invalid("That pin is not a real place. Please share the location again.")
+            pick = PlacePick(kind="location", lat=answer.lat, lng=answer.lng)
+            venue = bounded(answer.address or "", *PIN_ADDRESS_LENGTH)
+            fills: dict[str, JsonValue] = (
+                {} if isinstance(venue, Invalid) else {names.address: venue}
+            )
+            return Accept(pick.model_dump(mode="json"), fills=fills)
+        if isinstance(answer, ChoiceAnswer):
+            if answer.option == UNKNOWN:
+                return Accept(PlacePick(kind=UNKNOWN).model_dump(mode="json"))
+            row_id = answer.option.removeprefix(SAVED_PREFIX)
+            for row in offered(ctx):
+                if row.id == row_id:
+                    return Accept(PlacePick(kind="saved", location=row).model_dump(mode="json"))
+            return Invalid("That saved place is no longer offered. Please pick another.")
+        if isinstance(answer, TextAnswer):
+            return await _geocode(ctx, answer.text)
+        return Invalid("Please share a location, pick a saved place, or type the address.")
+
+    def describe(ctx: Context, value: JsonValue) -> str:
+        place = resolve(ctx.answers, role)
+        if place is not None:
+            return place.address
+        pick = _pick(ctx, names)
+        return "not known: the rider will find it" if pick and pick.kind == UNKNOWN else "-"
+
+    def still_valid(ctx: Context, value: JsonValue) -> bool:
+        pick = _pick(ctx, names)
+        return pick is None or pick.kind != UNKNOWN or (unknown is not None and unknown(ctx))
+
+    place = Step(
+        name=names.place,
+        title=title,
+        input="place",
+        ask=ask,
+        accept=accept,
+        next=Branch("how the place was given", lambda ctx: _kind(ctx, names), routes),
+        depends_on=tuple(str(d) for d in depends_on),
+        fields=fields,
+        describe=describe,
+        still_valid=still_valid,
+    )
+    steps = [place]
+    if saved:
+        steps.append(_unit_step(names, title, next, fields))
+    steps += [
+        _pin_address_step(names, title, next, fields),
+        _confirm_step(names, title, next, fields),
+    ]
+    return tuple(steps)
+
+
+def _kind(ctx: Context, names: PlaceNames) -> str:
+    pick = _pick(ctx, names)
+    return pick.kind if pick else ""
+
+
+async def _geocode(ctx: Context, typed: str) -> Result:
+    if ctx.geocoder is None:
+        return Invalid("I can't look up typed addresses here. Please share a location pin.")
+    query = bounded(typed, *QUERY_LENGTH, what="address")
+    if isinstance(query, Invalid):
+        return query
+    try:
+        found = await ctx.geocoder.geocode(query)
+    except ServiceUnavailable:
+        return Invalid("The address search is not working right now. Please share a location pin.")
+    usable: list[GeocodedPlace] = []
+    for place in found:
+        if real_coords(place.lat, place.lng) and place.address.strip() and place not in usable:
+            usable.append(place)
+    if not usable:
+        return Invalid(
+            f"I couldn't find “{query}”. Try adding the area or city, or share a location pin."
+        )
+    pick = PlacePick(kind="typed", query=query, candidates=usable[:MAX_CANDIDATES])
+    return Accept(pick.model_dump(mode="json"))
+
+
+def _unit_step(names: PlaceNames, title: str, next: Target, fields: tuple[str, str]) -> Step:
+    def has_units(ctx: Context) -> bool:
+        unit = _saved_unit(ctx, names)
+        return unit is not None and unit.mode != "none"
+
+    def ask(ctx: Context) -> Ask:
+        unit = _saved_unit(ctx, names) or LocationUnit()
+        label = unit.label or "Unit"
+        optional = "" if unit.required else " (or skip)"
+        if _listed(unit):
+            options = tuple(Option(id=v, label=v) for v in unit.choices())
+            typed = " or type it" if unit.allowCustom else ""
+            return Question(
+                f"Which {label.lower()}? Pick one{typed}{optional}.",
+                accepts=("choice", "text") if unit.allowCustom else ("choice",),
+                options=options,
+                allow_skip=not unit.required,
+            )
+        return Question(
+            f"{label}? Type it{optional}.",
+            accepts=("text",),
+            allow_skip=not unit.required,
+            input="text",
+        )
+
+    async def accept(ctx: Context, answer: Answer) -> Result:
+        unit = _saved_unit(ctx, names) or LocationUnit()
+        if isinstance(answer, ChoiceAnswer):
+            return Accept(answer.option)
+        if not isinstance(answer, TextAnswer):
+            return Invalid(f"Please give the {unit.label.lower()}.")
+        if _listed(unit) and not unit.allowCustom:
+            return Invalid(f"Please pick one of the listed {unit.label.lower()} options.")
+        value = bounded(answer.text, *UNIT_LENGTH, what=unit.label.lower())
+        return value if isinstance(value, Invalid) else Accept(value)
+
+    return Step(
+        name=names.unit,
+        title=f"{title}: unit",
+        input="choice",
+        ask=ask,
+        accept=accept,
+        next=next,
+        when=Condition("the saved place has units", has_units),
+        depends_on=(names.place,),
+        fields=fields,
+        skip_value="",
+        summarize=False,
+        editable=False,
+    )
+
+
+def _listed(unit: LocationUnit) -> bool:
+    """A list unit with something to list (an empty list can only be typed: see the docs)."""
+    return unit.mode == "list" and bool(unit.choices())
+
+
+def _pin_address_step(names: PlaceNames, title: str, next: Target, fields: tuple[str, str]) -> Step:
+    def ask(ctx: Context) -> Ask:
+        return Question(
+            "What is the address at this pin? Street, building or landmark: it helps the rider.",
+            accepts=("text",),
+        )
+
+    async def accept(ctx: Context, answer: Answer) -> Result:
+        if not isinstance(answer, TextAnswer):
+            return Invalid("Please type the address as a message.")
+        value = bounded(answer.text, *PIN_ADDRESS_LENGTH, what="address")
+        return value if isinstance(value, Invalid) else Accept(value)
+
+    return Step(
+        name=names.address,
+        title=f"{title}: address",
+        input="text",
+        ask=ask,
+        accept=accept,
+        next=next,
+        depends_on=(names.place,),
+        fields=fields,
+        summarize=False,
+        editable=False,
+    )
+
+
+def _confirm_step(names: PlaceNames, title: str, next: Target, fields: tuple[str, str]) -> Step:
+    def candidates(ctx: Context) -> list[GeocodedPlace]:
+        pick = _pick(ctx, names)
+        return list(pick.candidates) if pick else []
+
+    def ask(ctx: Context) -> Ask:
+        found = candidates(ctx)
+        options = [Option(id=str(i), label=place.address) for i, place in enumerate(found)]
+        options.append(Option(id=RETYPE, label="None of these: type it again"))
+        text = "I found this place. Is it right?" if len(found) == 1 else "Which one is it?"
+        return Question(text, accepts=("choice",), options=tuple(options))
+
+    async def accept(ctx: Context, answer: Answer) -> Result:
+        if not isinstance(answer, ChoiceAnswer):
+            return Invalid("Please tap the right place, or None of these.")
+        if answer.option == RETYPE:
+            return Redo(
+                names.place,
+                "Okay. Type the address again with the area or city, or share a location pin.",
+            )
+        found = candidates(ctx)
+        return Accept(found[int(answer.option)].model_dump(mode="json"))
+
+    return Step(
+        name=names.confirm,
+        title=f"{title}: found place",
+        input="choice",
+        ask=ask,
+        accept=accept,
+        next=next,
+        depends_on=(names.place,),
+        fields=fields,
+        summarize=False,
+        editable=False,
+    )

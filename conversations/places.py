@@ -1,0 +1,116 @@
+"""Places as the request carries them: an address text and a real pin.
+
+``resolve(answers, "dropoff")`` turns the answers of the ``dropoff`` place group (see
+``place_steps``) into one ``Place``: a saved place's text is ``{name} — {address} — {unit}``
+with the coordinates copied from ``coords`` whatever the unit, never re-geocoded; a shared pin
+keeps the customer's coordinates with the address text they gave; a typed address uses the
+place the customer confirmed among those the geocoder found. A warehouse's pickup is copied from
+its row. Nothing here ever makes up a coordinate: a zero pin is refused, and a place without a
+real pin has no ``Place``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ValidationError as ModelError
+
+from bot.partner.models import Coords, ServiceLocation, Warehouse
+from conversations.context import Answers, Context
+from conversations.dialog import Option
+from conversations.rules import usable_warehouses
+from conversations.services import GeocodedPlace
+
+ADDRESS_LIMIT = 500  # the request's pickupAddress / deliveryAddress limit
+
+
+class PlacePick(BaseModel):
+    """How the customer gave a place (the answer of the ``<role>_place`` step)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["location", "saved", "typed", "unknown"]
+    lat: float | None = None
+    lng: float | None = None
+    location: ServiceLocation | None = None
+    query: str | None = None
+    candidates: list[GeocodedPlace] = Field(default_factory=list)
+
+
+class Place(BaseModel):
+    """A settled place: the address text and the real coordinates the request carries."""
+
+    model_config = ConfigDict(frozen=True)
+
+    address: str
+    coords: Coords
+
+
+@dataclass(frozen=True)
+class PlaceNames:
+    place: str
+    unit: str
+    address: str
+    confirm: str
+
+    @classmethod
+    def of(cls, role: str) -> PlaceNames:
+        return cls(f"{role}_place", f"{role}_unit", f"{role}_address", f"{role}_confirm")
+
+
+def cut_address(text: str) -> str:
+    """The address text within the request's limit."""
+    return text if len(text) <= ADDRESS_LIMIT else text[: ADDRESS_LIMIT - 1] + "…"
+
+
+def real_coords(lat: float | None, lng: float | None) -> Coords | None:
+    if lat is None or lng is None:
+        return None
+    try:
+        return Coords(lat=lat, lng=lng)
+    except ModelError:
+        return None
+
+
+def resolve(answers: Answers, role: str) -> Place | None:
+    """The place the ``role`` group settled, or None (not answered yet, or shop unknown)."""
+    names = PlaceNames.of(role)
+    pick = answers.model(names.place, PlacePick)
+    if pick is None:
+        return None
+    if pick.kind == "location":
+        coords = real_coords(pick.lat, pick.lng)
+        text = answers.text(names.address)
+        return Place(address=cut_address(text), coords=coords) if coords and text else None
+    if pick.kind == "saved" and pick.location is not None:
+        unit = answers.text(names.unit) or None
+        return Place(
+            address=cut_address(pick.location.composed_address(unit)), coords=pick.location.coords
+        )
+    if pick.kind == "typed":
+        found = answers.model(names.confirm, GeocodedPlace)
+        coords = real_coords(found.lat, found.lng) if found else None
+        if found is None or coords is None:
+            return None
+        return Place(address=cut_address(found.address), coords=coords)
+    return None
+
+
+# --- warehouses ---------------------------------------------------------------------------------
+
+
+def warehouse_options(ctx: Context) -> list[Option]:
+    return [
+        Option(id=row.id, label=row.name, detail=row.address)
+        for row in usable_warehouses(ctx.caps, ctx.warehouses)
+    ]
+
+
+def warehouse_place(ctx: Context, warehouse_id: str) -> tuple[Warehouse, Place] | None:
+    """The usable row and its place, address and pin copied from the row."""
+    for row in usable_warehouses(ctx.caps, ctx.warehouses):
+        if row.id == warehouse_id and row.coords is not None:
+            return row, Place(address=cut_address(row.address), coords=row.coords)
+    return None

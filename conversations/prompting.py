@@ -1,0 +1,68 @@
+"""How a step's question becomes the ``Prompt`` an adapter draws.
+
+The engine adds what the step cannot know: the prompt's version, the answer the step already
+has (pre-selected when it is an option, otherwise offered as "Keep: ..."), the summary's
+"Change ..." options, and the navigation worth showing (back when there is history, skip,
+done once enough photos came, and help and cancel after repeated failures).
+"""
+
+from __future__ import annotations
+
+from conversations import wording
+from conversations.context import Context
+from conversations.dialog import EDIT_PREFIX, KEEP, CommandName, Option, Prompt
+from conversations.flow import Question, Step
+
+MAX_FAILURES = 3
+
+
+def editable_steps(ctx: Context) -> list[Step]:
+    """Steps the summary may send the customer back to: answered by them, on the route."""
+    session = ctx.session
+    return [
+        step
+        for step in ctx.flow.path(ctx)
+        if step.editable
+        and not step.summary
+        and step.name in session.answers
+        and step.name not in session.auto_answered
+    ]
+
+
+def build_prompt(ctx: Context, step: Step, asked: Question) -> Prompt:
+    session = ctx.session
+    options = list(asked.options)
+    default = asked.default
+    current = None
+    if step.name in session.answers and not step.summary:
+        value = session.answers[step.name]
+        current = step.describe(ctx, value)
+        if isinstance(value, str) and any(option.id == value for option in options):
+            default = value
+        elif step.still_valid is None or step.still_valid(ctx, value):
+            options.insert(0, Option(id=KEEP, label=wording.keep_label(current)))
+    if step.summary:
+        options += [
+            Option(id=f"{EDIT_PREFIX}{s.name}", label=f"Change {s.title.lower()}")
+            for s in editable_steps(ctx)
+        ]
+    commands: list[CommandName] = ["back"] if session.history else []
+    if asked.allow_skip:
+        commands.append("skip")
+    if asked.photos and asked.photos.have and asked.photos.have >= asked.photos.min:
+        commands.append("done")
+    if session.failures >= MAX_FAILURES:
+        commands += ["help", "cancel"]
+    return Prompt(
+        step=step.name,
+        version=session.prompt_version,
+        text=asked.text,
+        input=asked.input or step.input,
+        accepts=asked.accepts,
+        options=tuple(options),
+        default=default,
+        allow_skip=asked.allow_skip,
+        commands=tuple(commands),
+        current=current,
+        photos=asked.photos,
+    )

@@ -1,0 +1,160 @@
+"""The capabilities allow-list, read as "what may be offered": one function per rule.
+
+Every rule of the spec's "Rules a client must follow" table that decides what a customer is
+offered lives here, so the flows only ask and the tests check each rule in one place. A value
+that is missing or false means "not allowed".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.partner.models import (
+    Capabilities,
+    CollectionMethod,
+    CuratedLink,
+    ErrandMode,
+    ServiceKind,
+    ServiceLocation,
+    Warehouse,
+)
+
+SERVICE_KIND_LABELS: dict[ServiceKind, str] = {
+    "pickup_delivery": "Pickup & delivery",
+    "errand": "Errand: we buy it for you",
+}
+ERRAND_MODE_LABELS: dict[ErrandMode, str] = {
+    "at_place": "Buy it at a shop",
+    "link": "Buy it from a link",
+    "photo": "Buy what's in my photo",
+}
+PAYMENT_LABELS: dict[CollectionMethod, str] = {
+    "cash_on_delivery": "Cash on delivery",
+    "online_checkout": "Pay online",
+}
+
+SETTINGS_BROKEN = (
+    "Sorry, this business can't take orders here right now: its delivery settings need "
+    "fixing (no payment method is switched on). Please contact the business directly."
+)
+NOTHING_OFFERED = (
+    "Sorry, this business doesn't offer any delivery service here right now. "
+    "Please contact the business directly."
+)
+
+
+def service_kinds(caps: Capabilities) -> list[ServiceKind]:
+    """Kinds that may be offered: enabled ones, and errands only when a mode can be collected.
+
+    ``enabledServiceKinds`` wins over the presence of an ``errand`` object; an enabled errand
+    kind without any enabled mode cannot be collected, so it is not offered either.
+    """
+    kinds: list[ServiceKind] = []
+    for kind in caps.enabledServiceKinds:
+        if kind == "errand" and not errand_modes(caps):
+            continue
+        if kind not in kinds:
+            kinds.append(kind)
+    return kinds
+
+
+def default_service_kind(caps: Capabilities) -> ServiceKind | None:
+    default = caps.defaultServiceKind
+    return default if default in service_kinds(caps) else None
+
+
+def ordering_problem(caps: Capabilities, kind: ServiceKind | None = None) -> str | None:
+    """Why nothing (or not ``kind``) can be ordered, or None when ordering can go ahead."""
+    offered = service_kinds(caps)
+    if not offered:
+        return NOTHING_OFFERED
+    if kind is not None and kind not in offered:
+        return kind_not_offered(kind)
+    if not payment_methods(caps):
+        return SETTINGS_BROKEN
+    return None
+
+
+def kind_not_offered(kind: ServiceKind) -> str:
+    return f"Sorry, {SERVICE_KIND_LABELS[kind].lower()} is not offered by this business right now."
+
+
+def usable_warehouses(caps: Capabilities, rows: Sequence[Warehouse]) -> list[Warehouse]:
+    """Warehouses a customer may drop a package at.
+
+    None unless ``allowWarehouseDropoff``; only the first ``maxWarehouses`` rows (1 on basic);
+    and never a row without coordinates, since the pickup pin is copied from the row.
+    """
+    if not caps.allowWarehouseDropoff:
+        return []
+    limit = caps.features.maxWarehouses
+    listed = list(rows) if limit is None else list(rows)[: max(limit, 0)]
+    return [row for row in listed if row.coords is not None]
+
+
+def payment_methods(caps: Capabilities) -> list[CollectionMethod]:
+    return caps.collection_methods
+
+
+def pod_allowed(caps: Capabilities, kind: ServiceKind) -> bool:
+    """Cash-to-collect may be offered on pickup & delivery only, and only when POD is on."""
+    return caps.pod.enabled and kind == "pickup_delivery"
+
+
+def errand_modes(caps: Capabilities) -> list[ErrandMode]:
+    return caps.errand_modes
+
+
+def default_errand_mode(caps: Capabilities) -> ErrandMode | None:
+    default = caps.errand.defaultMode if caps.errand else None
+    return default if default in errand_modes(caps) else None
+
+
+def unknown_shop_allowed(caps: Capabilities) -> bool:
+    return bool(caps.errand and caps.errand.allowUnknownShopLocation)
+
+
+def curated_links(caps: Capabilities) -> list[CuratedLink]:
+    return list(caps.errand.curatedLinks) if caps.errand else []
+
+
+def saved_places(caps: Capabilities, rows: Sequence[ServiceLocation]) -> list[ServiceLocation]:
+    """Saved places to offer: none when the plan has no service locations."""
+    return list(rows) if caps.features.serviceLocations else []
+
+
+def format_money(amount: float, currency: str) -> str:
+    """``NGN 1,500`` (kobo shown only when there are any)."""
+    text = f"{amount:,.0f}" if float(amount).is_integer() else f"{amount:,.2f}"
+    return f"{currency} {text}"
+
+
+def fee_hints(caps: Capabilities) -> list[str]:
+    """What the customer should know about the fee and the dispatch before confirming."""
+    hints: list[str] = []
+    pricing = caps.publicRequest
+    amount = format_money(pricing.pricingAmountNgn, caps.currency)
+    if pricing.pricingMode == "fixed":
+        hints.append(f"Delivery fee: {amount}.")
+    elif pricing.pricingMode == "starting_from":
+        hints.append(f"Delivery fee: from {amount}.")
+    elif pricing.pricingMode == "quote_on_review":
+        hints.append("The delivery fee will be quoted after the team reviews your order.")
+    hints.append(
+        {
+            "before_dispatch": "The fee is paid before dispatch: the rider may wait until it is.",
+            "after_delivery": "The fee is collected after the delivery.",
+            "off_platform": "The fee is settled directly with the business.",
+        }[caps.paymentTiming]
+    )
+    if pricing.requireApproval:
+        hints.append("Staff may need to price and approve the order before it goes out.")
+    elif pricing.autoDispatch:
+        hints.append("A nearby rider may be assigned straight away.")
+    if caps.requireDeliveryOtp:
+        hints.append("The receiver gets a drop-off code to give the rider.")
+    else:
+        hints.append("No drop-off code: the rider takes a photo as proof of delivery.")
+    if caps.coverage.mode == "radius_from_hub" and caps.coverage.radiusKm:
+        hints.append(f"The business delivers within about {caps.coverage.radiusKm:g} km.")
+    return hints

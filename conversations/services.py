@@ -1,0 +1,75 @@
+"""The small protocols through which I/O reaches a flow.
+
+The engine never speaks HTTP, SQL or Telegram. Whoever runs it passes objects that satisfy these
+protocols: the bot passes its Partner API client and capability cache, tests pass in-memory
+fakes. Every implementation reports a backend that is down by raising ``ServiceUnavailable``
+(the bot maps its own error tree onto it), so the engine can tell the customer to try again
+without knowing where the failure came from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+from bot.partner.models import Capabilities, CreateDeliveryRequest, ServiceLocation, Warehouse
+from conversations.outcome import CreateOutcome
+from conversations.session import Session
+
+
+class ServiceUnavailable(Exception):
+    """A backend (capabilities, geocoder, create) could not answer now; try again later."""
+
+
+class CapabilitySource(Protocol):
+    """The org's allow-list and its places, cached by the implementation."""
+
+    async def capabilities(self) -> Capabilities: ...
+
+    async def warehouses(self) -> list[Warehouse]: ...
+
+    async def service_locations(self) -> list[ServiceLocation]: ...
+
+    async def refresh(self) -> None:
+        """Forget cached values: the service rejected a create as the allow-list changed."""
+        ...
+
+
+class GeocodedPlace(BaseModel):
+    """One place a geocoder found for a typed address."""
+
+    model_config = ConfigDict(frozen=True)
+
+    address: str
+    lat: float
+    lng: float
+
+
+class Geocoder(Protocol):
+    async def geocode(self, query: str) -> list[GeocodedPlace]:
+        """Places matching ``query``, best first; an empty list when nothing matched."""
+        ...
+
+
+class DeliveryCreator(Protocol):
+    async def create(self, request: CreateDeliveryRequest) -> CreateOutcome:
+        """Send the create; every refusal comes back as a ``Rejected`` value, never raised."""
+        ...
+
+
+class SessionCheckpoint(Protocol):
+    async def __call__(self, session: Session) -> None:
+        """Save ``session`` now: called after the idempotency key is made, before the create."""
+        ...
+
+
+@dataclass(frozen=True)
+class Services:
+    """Everything with I/O a flow may use. Without a geocoder, typed addresses are not offered."""
+
+    catalog: CapabilitySource
+    creator: DeliveryCreator
+    geocoder: Geocoder | None = None
+    checkpoint: SessionCheckpoint | None = None

@@ -1,0 +1,60 @@
+"""The state of one conversation: plain data, saved by the runner after every turn.
+
+A session holds answers by step name, never objects of the flow, so it survives a restart and a
+new release: a step that no longer exists is noticed and the flow restarts politely.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+from conversations.dialog import SessionStatus
+
+
+class Visit(BaseModel):
+    """A step the customer was asked, in the flow it belongs to (flows hand off to each other)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    flow: str
+    step: str
+
+
+class Session(BaseModel):
+    """One customer's conversation.
+
+    ``answers`` maps step names to JSON values. ``filled_by`` records answers another step gave
+    (a shared contact fills the phone step); such steps are not asked. ``auto_answered`` lists
+    steps that answered themselves because only one option was allowed. ``history`` is the visit
+    order used by "back". ``prompt_version`` grows each time a step is entered, so an answer to
+    an older prompt is recognised. ``pending`` is a partial answer of the current step (photos
+    received so far). ``editing`` is set while the customer fixes something from the summary:
+    steps that still have answers are passed over on the way back to it.
+    ``idempotency_key`` is made once, when the draft is first confirmed, and reused by every
+    retry of the same create.
+    """
+
+    model_config = ConfigDict(extra="ignore")
+
+    id: str
+    entry_flow: str
+    flow: str
+    flow_version: int
+    step: str | None = None
+    answers: dict[str, JsonValue] = Field(default_factory=dict)
+    filled_by: dict[str, str] = Field(default_factory=dict)
+    auto_answered: list[str] = Field(default_factory=list)
+    history: list[Visit] = Field(default_factory=list)
+    prompt_version: int = 0
+    failures: int = 0
+    pending: JsonValue = None
+    editing: bool = False
+    idempotency_key: str | None = None
+    status: SessionStatus = "open"
+    delivery_id: str | None = None
+    delivery_status: str | None = None
+    tracking_url: str | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.status != "open"

@@ -1,0 +1,397 @@
+"""The engine's navigation and bookkeeping: back, edit, cancel, help, stale answers, failures,
+auto-answers, restarts, persistence and services that are down."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from conversations import wording
+from conversations.dialog import KEEP, ChoiceAnswer, LocationAnswer, PhotosAnswer, TextAnswer
+from conversations.engine import Engine
+from conversations.flow import FlowRegistry
+from conversations.flows import ERRAND, ORDER, PICKUP_DELIVERY
+from conversations.services import Services
+from conversations.session import Session
+
+# --- back -------------------------------------------------------------------------------------
+
+
+async def test_back_returns_to_the_previous_question_and_keeps_its_answer(chat):
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    await chat.tap("pickup")
+    await chat.location(6.5244, 3.3792)
+    await chat.say("12 Marina Road")
+    assert chat.step == "dropoff_place"
+
+    await chat.command("back")
+
+    assert chat.step == "pickup_address"
+    assert chat.prompt.current == "12 Marina Road"
+    assert chat.prompt.options[0].id == KEEP
+    await chat.tap(KEEP)
+    assert chat.step == "dropoff_place"
+
+
+async def test_changing_an_answer_clears_the_answers_built_on_it(chat):
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    await chat.tap("pickup")
+    await chat.location(6.5244, 3.3792)
+    await chat.say("12 Marina Road")
+    await chat.command("back")
+    await chat.command("back")
+    assert chat.step == "pickup_place"
+
+    await chat.tap("saved:loc-hall")
+
+    assert "pickup_address" not in chat.session.answers
+    assert chat.step == "pickup_unit"
+
+
+async def test_changing_the_delivery_mode_forgets_the_pickup_place(chat):
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    await chat.tap("pickup")
+    await chat.tap("saved:loc-gate")
+    await chat.command("back")
+    await chat.command("back")
+    assert chat.step == "delivery_mode"
+    assert chat.prompt.default == "pickup"  # the current choice is pre-selected
+
+    await chat.tap("warehouse")
+
+    assert "pickup_place" not in chat.session.answers
+    assert chat.step == "warehouse"
+
+
+async def test_back_crosses_into_the_flow_that_handed_off(chat):
+    await chat.start()
+    await chat.tap("errand")
+    assert chat.session.flow == "errand"
+
+    await chat.command("back")
+
+    assert (chat.session.flow, chat.step) == ("order", "service_kind")
+    assert chat.prompt.default == "errand"
+
+
+async def test_back_skips_questions_that_answered_themselves(new_world):
+    chat = new_world(enabledServiceKinds=["pickup_delivery"], allowWarehouseDropoff=False).chat()
+    await chat.start()
+    assert chat.step == "pickup_place"
+    assert chat.prompt.commands == ()
+
+    await chat.command("back")
+
+    assert wording.FIRST_QUESTION in chat.said
+    assert chat.step == "pickup_place"
+
+
+# --- edit from the summary --------------------------------------------------------------------
+
+
+async def test_edit_from_the_summary_comes_back_to_the_summary(chat):
+    await chat.pickup_delivery_to_summary()
+    await chat.tap("edit:receiver_phone")
+    assert chat.step == "receiver_phone"
+    assert chat.prompt.current == "+2348022223333"
+
+    await chat.say("0809 999 0000")
+
+    assert chat.step == "summary"
+    assert "• Receiver's phone: +2348099990000" in chat.prompt.text
+    assert chat.session.editing is False
+
+
+async def test_edit_a_place_asks_what_the_new_place_needs_then_returns(chat):
+    await chat.pickup_delivery_to_summary()
+    await chat.command("edit", "dropoff_place")
+    await chat.tap("saved:loc-block")
+    assert chat.step == "dropoff_unit"
+    await chat.say("C9")  # custom units are allowed at Block C
+
+    assert chat.step == "summary"
+    assert "Block C — Block C Road, University of Lagos — C9" in chat.prompt.text
+
+
+async def test_keep_during_an_edit_changes_nothing(chat):
+    await chat.pickup_delivery_to_summary()
+    before = dict(chat.session.answers)
+    await chat.tap("edit:pickup_place")
+    await chat.tap(KEEP)
+    assert chat.step == "summary"
+    assert chat.session.answers == before
+
+
+async def test_back_from_an_edited_step_returns_to_the_summary(chat):
+    await chat.pickup_delivery_to_summary()
+    await chat.tap("edit:package_description")
+    await chat.command("back")
+    assert chat.step == "summary"
+
+
+async def test_edit_is_refused_away_from_the_summary_and_for_unknown_steps(chat):
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    await chat.command("edit", "service_kind")
+    assert wording.EDIT_FROM_SUMMARY in chat.said
+    assert chat.step == "delivery_mode"
+
+
+async def test_summary_offers_only_steps_the_customer_answered(chat):
+    await chat.pickup_delivery_to_summary()
+    edits = [o.id for o in chat.prompt.options if o.id.startswith("edit:")]
+    assert "edit:sender_name" in edits
+    assert "edit:pickup_unit" not in edits  # part of the place, changed through it
+    assert "edit:summary" not in edits
+    await chat.command("edit", "no_such_step")
+    assert "You can change: " in chat.said
+    assert chat.step == "summary"
+
+
+# --- cancel, help, failures -------------------------------------------------------------------
+
+
+async def test_cancel_ends_the_conversation_and_later_answers_are_politely_refused(world, chat):
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    await chat.command("cancel")
+    assert chat.turn.status == "cancelled"
+    assert chat.turn.finished
+    assert chat.turn.prompt is None
+    assert wording.CANCELLED in chat.said
+
+    await chat.say("hello?")
+    assert wording.CLOSED in chat.said
+    assert world.creator.requests == []
+
+
+async def test_help_explains_and_shows_the_same_prompt(chat):
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    await chat.tap("pickup")
+    version = chat.prompt.version
+    await chat.command("help")
+    assert "Share a location pin, or type the street address" in chat.said
+    assert wording.COMMANDS in chat.said
+    assert (chat.step, chat.prompt.version) == ("pickup_place", version)
+
+
+async def test_a_wrong_answer_is_reasked_and_after_three_help_and_cancel_are_offered(chat):
+    await chat.pickup_delivery_to_summary()
+    await chat.tap("edit:receiver_phone")
+    await chat.say("12")
+    assert "doesn't look like a phone number" in chat.said
+    assert "0802 123 4567 or +234 802 123 4567" in chat.said
+    assert "help" not in chat.prompt.commands
+    await chat.say("abc")
+    await chat.say("999")
+    assert wording.STUCK in chat.said
+    assert {"help", "cancel"} <= set(chat.prompt.commands)
+    await chat.say("08099990000")
+    assert chat.step == "summary"
+    assert chat.session.failures == 0
+
+
+async def test_wrong_kinds_of_answer_are_reasked_with_what_is_expected(chat):
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    await chat.send(LocationAnswer(lat=6.5, lng=3.3))
+    assert "Please tap one of the options." in chat.said
+    await chat.send(PhotosAnswer(urls=["https://media.example/x.jpg"]))
+    assert chat.step == "delivery_mode"
+    await chat.command("done")
+    assert chat.step == "delivery_mode"
+
+
+async def test_typed_text_that_names_an_option_counts_as_the_option(chat):
+    await chat.start()
+    await chat.say("  errand: WE BUY it for you ")
+    assert chat.session.answers["service_kind"] == "errand"
+
+
+# --- stale answers ----------------------------------------------------------------------------
+
+
+async def test_an_answer_to_an_older_prompt_is_refused_kindly(chat):
+    await chat.start()
+    old = chat.prompt
+    await chat.tap("pickup_delivery")
+    now = chat.prompt
+
+    await chat.send(ChoiceAnswer(option="errand", step=old.step, version=old.version))
+
+    assert wording.STALE in chat.said
+    assert chat.session.answers["service_kind"] == "pickup_delivery"
+    assert chat.turn.prompt == now
+
+
+async def test_a_tap_from_an_earlier_visit_of_the_same_step_is_stale(chat):
+    await chat.start()
+    first = chat.prompt
+    await chat.tap("errand")
+    await chat.command("back")
+    assert chat.step == first.step and chat.prompt.version > first.version
+
+    await chat.send(ChoiceAnswer(option="pickup_delivery", step=first.step, version=first.version))
+
+    assert wording.STALE in chat.said
+    assert chat.step == "service_kind"
+
+
+# --- answering itself -------------------------------------------------------------------------
+
+
+async def test_single_options_answer_themselves_and_say_so(new_world):
+    chat = new_world(
+        enabledServiceKinds=["pickup_delivery"],
+        allowWarehouseDropoff=False,
+        paymentCollection={"onlineCheckout": False},
+        pod={"enabled": False},
+    ).chat()
+    await chat.start()
+    assert chat.turn.messages == (
+        "Only one service is available: Pickup & delivery.",
+        "The rider will pick the package up from an address you give.",
+    )
+    assert chat.step == "pickup_place"
+    assert chat.session.auto_answered == ["service_kind", "delivery_mode"]
+
+
+# --- persistence and restarts -----------------------------------------------------------------
+
+
+async def test_a_session_reloaded_from_json_continues_where_it_was(world, chat):
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    await chat.pickup_delivery_to_summary(start=False)
+    await chat.tap("edit:photos")
+    await chat.photos(1, start=10)
+    stored = chat.session.model_dump_json()
+
+    engine = world.engine()  # a new process: a new engine over the same services
+    session = Session.model_validate_json(stored)
+    resumed = await engine.resume(session)
+    assert resumed.prompt is not None
+    assert (resumed.prompt.step, resumed.prompt.version) == ("photos", chat.prompt.version)
+    assert resumed.prompt.photos.have == 1
+
+    turn = await engine.handle(session, PhotosAnswer(urls=["https://media.example/p/11.jpg"]))
+    assert "Got 2 photos" in turn.messages[0]
+
+
+async def test_a_stored_step_that_no_longer_exists_restarts_politely(world, chat):
+    await chat.pickup_delivery_to_summary()
+    chat.session.step = "package_fragility"  # stored by an older release
+
+    await chat.say("yes")
+
+    assert wording.RESTARTED in chat.said
+    assert chat.step == "service_kind"
+    assert chat.session.answers == {}
+    assert chat.session.history == []
+
+
+async def test_a_flow_that_lost_a_step_in_a_new_version_restarts_politely(world, chat):
+    await chat.start("errand")
+    await chat.tap("at_place")
+    assert chat.step == "errand_items"
+    mode, items, *rest = ERRAND.steps
+    renamed = replace(
+        ERRAND,
+        version=ERRAND.version + 1,
+        steps=(replace(mode, next="errand_what"), replace(items, name="errand_what"), *rest),
+    )
+    services = Services(catalog=world.catalog, creator=world.creator, geocoder=world.geocoder)
+    engine = Engine(FlowRegistry([ORDER, PICKUP_DELIVERY, renamed]), services)
+
+    turn = await engine.handle(chat.session, TextAnswer(text="rice"))
+
+    assert turn.messages[0] == wording.RESTARTED
+    assert turn.prompt is not None and turn.prompt.step == "errand_mode"
+    assert chat.session.flow_version == ERRAND.version + 1
+    assert chat.session.answers == {}
+
+
+async def test_a_session_of_a_removed_flow_ends(world, chat):
+    await chat.start("errand")
+    services = Services(catalog=world.catalog, creator=world.creator)
+    engine = Engine(FlowRegistry([PICKUP_DELIVERY]), services)
+
+    turn = await engine.handle(chat.session, TextAnswer(text="rice"))
+
+    assert turn.status == "ended"
+    assert turn.messages == (wording.FLOW_GONE,)
+
+
+# --- services that are down -------------------------------------------------------------------
+
+
+async def test_a_service_that_is_down_leaves_the_session_as_it_was(world, chat):
+    await chat.start()
+    before = chat.session.model_dump()
+    prompt = chat.prompt
+    world.catalog.down = True
+
+    await chat.tap("pickup_delivery")
+
+    assert chat.turn.messages == (wording.SERVICE_DOWN,)
+    assert chat.turn.prompt is None
+    assert chat.session.model_dump() == before
+
+    world.catalog.down = False
+    await chat.send(
+        ChoiceAnswer(option="pickup_delivery", step=prompt.step, version=prompt.version)
+    )
+    assert chat.step == "delivery_mode"
+
+
+async def test_a_start_while_the_service_is_down_starts_over_on_the_next_message(world, chat):
+    world.catalog.down = True
+    await chat.start()
+    assert chat.turn.messages == (wording.SERVICE_DOWN,)
+    assert chat.session.step is None
+
+    world.catalog.down = False
+    await chat.say("hi")
+    assert chat.step == "service_kind"
+
+
+# --- answers the allow-list no longer permits ---------------------------------------------------
+
+
+async def test_an_answer_the_business_no_longer_allows_is_asked_again_before_the_summary(
+    world, chat, caps
+):
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    await chat.tap("pickup")
+    await chat.tap("saved:loc-gate")
+    await chat.tap("saved:loc-gate")
+    await chat.contact("2348031234567", "Ada", "Obi")
+    await chat.command("skip")
+    await chat.tap("yes")
+    await chat.contact("2348022223333", "Bola", "Ade")
+    await chat.say("Books")
+    await chat.tap("small")
+    await chat.tap("no")
+    await chat.photos(1)
+    await chat.command("done")
+    await chat.tap("online_checkout")
+    world.catalog.caps = caps(paymentCollection={"onlineCheckout": False}, pod={"enabled": False})
+
+    await chat.tap("none")  # the POD step was still open; the summary comes next
+
+    assert "Payment: your choice is no longer offered" in chat.said
+    assert "Payment: Cash on delivery." in chat.said
+    assert chat.step == "summary"
+    assert chat.session.answers["payment"] == "cash_on_delivery"
+
+
+@pytest.mark.parametrize("flow", [ORDER, PICKUP_DELIVERY, ERRAND])
+def test_every_flow_step_name_is_plain_text(flow):
+    for step in flow.steps:
+        assert type(step.name) is str

@@ -1,0 +1,331 @@
+"""Every row of the spec's "Rules a client must follow" table, as the customer meets it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.partner.models import Warehouse
+from conversations import rules
+
+# --- enabledServiceKinds / defaultServiceKind -------------------------------------------------
+
+
+async def test_a_kind_that_is_not_enabled_is_not_offered_even_with_an_errand_object(new_world):
+    chat = new_world(enabledServiceKinds=["errand"], defaultServiceKind="pickup_delivery").chat()
+    await chat.start()
+    assert chat.turn.messages[0] == "Only one service is available: Errand: we buy it for you."
+    assert chat.session.flow == "errand"
+
+
+async def test_enabled_kinds_win_over_the_presence_of_an_errand_object(new_world):
+    world = new_world(enabledServiceKinds=["pickup_delivery"])
+    assert world.catalog.caps.errand is not None
+    chat = world.chat()
+    await chat.start()
+    assert chat.turn.messages[0] == "Only one service is available: Pickup & delivery."
+    assert chat.session.flow == "pickup_delivery"
+
+
+async def test_an_errand_kind_without_any_mode_is_not_offered(new_world):
+    chat = new_world(errand={"enabledModes": [], "defaultMode": None}).chat()
+    await chat.start()
+    assert chat.session.answers["service_kind"] == "pickup_delivery"
+    assert chat.session.flow == "pickup_delivery"
+
+
+async def test_both_kinds_are_asked_with_the_default_pre_selected(new_world):
+    chat = new_world(defaultServiceKind="errand").chat()
+    await chat.start()
+    assert chat.step == "service_kind"
+    assert [o.id for o in chat.prompt.options] == ["pickup_delivery", "errand"]
+    assert chat.prompt.default == "errand"
+
+
+async def test_a_default_kind_that_is_not_offered_is_not_pre_selected(new_world):
+    chat = new_world(
+        defaultServiceKind="errand", errand={"enabledModes": [], "defaultMode": None}
+    ).chat()
+    await chat.start()
+    assert chat.prompt.default is None
+
+
+async def test_a_flow_of_a_disabled_kind_ends_at_once(new_world):
+    world = new_world(enabledServiceKinds=["pickup_delivery"])
+    chat = world.chat()
+    await chat.start("errand")
+    assert chat.turn.status == "ended"
+    assert "errand: we buy it for you is not offered" in chat.said
+    assert world.creator.requests == []
+
+
+async def test_nothing_offered_ends_at_once(new_world):
+    chat = new_world(enabledServiceKinds=[]).chat()
+    await chat.start()
+    assert chat.turn.status == "ended"
+    assert chat.said == rules.NOTHING_OFFERED
+
+
+# --- allowWarehouseDropoff / features.maxWarehouses -------------------------------------------
+
+
+async def test_without_warehouse_dropoff_no_warehouse_is_offered(new_world):
+    chat = new_world(allowWarehouseDropoff=False).chat()
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    assert "The rider will pick the package up from an address you give." in chat.said
+    assert chat.step == "pickup_place"
+    assert chat.session.answers["delivery_mode"] == "pickup"
+
+
+async def test_with_warehouse_dropoff_warehouses_are_offered(world, chat):
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    assert [o.id for o in chat.prompt.options] == ["pickup", "warehouse"]
+
+
+async def test_only_the_first_warehouse_is_usable_when_the_plan_allows_one(new_world):
+    chat = new_world(plan="basic", features={"maxWarehouses": 1}).chat()
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    await chat.tap("warehouse")
+    assert "You'll drop the package at Yaba Hub." in chat.said
+    assert chat.step == "dropoff_place"
+
+
+def test_warehouse_rows_without_a_pin_are_never_usable(caps):
+    rows = [
+        Warehouse(id="a", name="A", address="a", latitude=None, longitude=3.0),
+        Warehouse(id="b", name="B", address="b", latitude=6.0, longitude=3.0),
+    ]
+    assert [w.id for w in rules.usable_warehouses(caps(), rows)] == ["b"]
+    limited = caps(features={"maxWarehouses": 1})
+    assert rules.usable_warehouses(limited, rows) == []  # the first one has no pin
+    assert rules.usable_warehouses(caps(allowWarehouseDropoff=False), rows) == []
+
+
+async def test_warehouse_mode_is_not_offered_when_no_warehouse_is_usable(new_world):
+    world = new_world()
+    world.catalog.rows = [Warehouse(id="x", name="X", address="x")]
+    chat = world.chat()
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    assert chat.step == "pickup_place"
+
+
+# --- errands ----------------------------------------------------------------------------------
+
+
+async def test_only_enabled_errand_modes_are_offered_with_the_default_pre_selected(new_world):
+    chat = new_world(errand={"enabledModes": ["link", "photo"], "defaultMode": "photo"}).chat()
+    await chat.start()
+    await chat.tap("errand")
+    assert [o.id for o in chat.prompt.options] == ["link", "photo"]
+    assert chat.prompt.default == "photo"
+
+
+async def test_a_single_errand_mode_answers_itself(new_world):
+    chat = new_world(errand={"enabledModes": ["link"], "defaultMode": "link"}).chat()
+    await chat.start()
+    await chat.tap("errand")
+    assert "Errand type: Buy it from a link." in chat.said
+    assert chat.step == "errand_items"
+
+
+async def test_an_unknown_shop_is_only_offered_when_allowed(new_world):
+    chat = new_world(errand={"allowUnknownShopLocation": False}).chat()
+    await chat.start()
+    await chat.tap("errand")
+    await chat.tap("at_place")
+    await chat.say("Bread")
+    await chat.command("skip")
+    assert chat.step == "shop_place"
+    assert "unknown" not in chat.option_ids()
+    await chat.tap("unknown")
+    assert "Please tap one of the options." in chat.said
+    assert chat.step == "shop_place"
+
+
+async def test_curated_links_are_offered_as_suggested_shops(world, chat):
+    await chat.start("errand")
+    await chat.tap("link")
+    await chat.say("Kettle")
+    await chat.command("skip")
+    assert [(o.label, o.detail) for o in chat.prompt.options] == [
+        ("Jumia", "https://www.jumia.com.ng"),
+        ("Konga", "https://www.konga.com"),
+    ]
+
+
+async def test_errands_never_offer_cash_to_collect(world, chat):
+    await chat.errand_to_summary()
+    assert "pod_amount" not in chat.session.answers
+    await chat.tap("confirm")
+    assert world.creator.requests[0].isPODEnabled is None
+
+
+# --- payment ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("flags", "offered"),
+    [
+        ({"onlineCheckout": True, "cashOnDelivery": True}, ["cash_on_delivery", "online_checkout"]),
+        ({"onlineCheckout": False, "cashOnDelivery": True}, ["cash_on_delivery"]),
+        ({"onlineCheckout": True, "cashOnDelivery": False}, ["online_checkout"]),
+    ],
+)
+def test_only_allowed_payment_methods_are_offered(caps, flags, offered):
+    assert rules.payment_methods(caps(paymentCollection=flags)) == offered
+
+
+async def test_a_single_payment_method_answers_itself(new_world):
+    world = new_world(paymentCollection={"onlineCheckout": False})
+    chat = world.chat()
+    await chat.start("errand")
+    await chat.tap("at_place")
+    await chat.say("Bread")
+    await chat.command("skip")
+    await chat.location(6.6, 3.35, address="Corner shop, Allen Avenue")
+    await chat.command("skip")
+    await chat.command("skip")
+    await chat.tap("no")
+    await chat.tap("small")
+    await chat.tap("saved:loc-gate")
+    await chat.contact("2348031234567", "Ada")
+    await chat.command("skip")
+    assert "Payment: Cash on delivery." in chat.said
+    assert chat.step == "summary"
+
+
+async def test_no_payment_method_means_the_business_must_fix_its_settings(new_world):
+    world = new_world(paymentCollection={"onlineCheckout": False, "cashOnDelivery": False})
+    chat = world.chat()
+    await chat.start()
+    assert chat.turn.status == "ended"
+    assert chat.said == rules.SETTINGS_BROKEN
+    assert world.creator.requests == []
+
+
+async def test_payment_switched_off_mid_flow_ends_without_creating(world, chat, caps):
+    await chat.errand_to_summary()
+    await chat.tap("edit:payment")
+    world.catalog.caps = caps(paymentCollection={"onlineCheckout": False, "cashOnDelivery": False})
+    await chat.command("help")
+    assert chat.turn.status == "ended"
+    assert rules.SETTINGS_BROKEN in chat.said
+    assert world.creator.requests == []
+
+
+# --- POD --------------------------------------------------------------------------------------
+
+
+async def test_without_pod_no_cash_to_collect_is_asked(new_world):
+    world = new_world(pod={"enabled": False})
+    chat = world.chat()
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    await chat.tap("pickup")
+    await chat.tap("saved:loc-gate")
+    await chat.tap("saved:loc-gate")
+    await chat.contact("2348031234567", "Ada")
+    await chat.command("skip")
+    await chat.tap("yes")
+    await chat.contact("2348022223333", "Bola")
+    await chat.say("Books")
+    await chat.tap("small")
+    await chat.tap("no")
+    await chat.photos(1)
+    await chat.command("done")
+    await chat.tap("cash_on_delivery")
+    assert chat.step == "summary"
+    await chat.tap("confirm")
+    assert world.creator.requests[0].isPODEnabled is None
+
+
+def test_pod_is_only_for_pickup_and_delivery(caps):
+    assert rules.pod_allowed(caps(), "pickup_delivery")
+    assert not rules.pod_allowed(caps(), "errand")
+    assert not rules.pod_allowed(caps(pod={"enabled": False}), "pickup_delivery")
+
+
+# --- plan / service locations -----------------------------------------------------------------
+
+
+async def test_no_saved_places_without_service_locations_on_the_plan(new_world):
+    chat = new_world(plan="basic", features={"serviceLocations": False}).chat()
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    await chat.tap("pickup")
+    assert chat.prompt.options == ()
+    assert "pick one below" not in chat.prompt.text
+
+
+async def test_no_saved_places_when_the_list_is_empty(new_world):
+    world = new_world()
+    world.catalog.locations = []
+    chat = world.chat()
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    await chat.tap("pickup")
+    assert chat.prompt.options == ()
+
+
+# --- fee hints: currency, pricingMode, paymentTiming, approval, dispatch, OTP, coverage -------
+
+
+@pytest.mark.parametrize(
+    ("pricing", "hint"),
+    [
+        ({"pricingMode": "fixed", "pricingAmountNgn": 1500}, "Delivery fee: GHS 1,500."),
+        (
+            {"pricingMode": "starting_from", "pricingAmountNgn": 999.5},
+            "Delivery fee: from GHS 999.50.",
+        ),
+        ({"pricingMode": "quote_on_review"}, "The delivery fee will be quoted after the team"),
+    ],
+)
+def test_pricing_hints_show_the_amount_in_the_currency(caps, pricing, hint):
+    hints = rules.fee_hints(caps(currency="GHS", publicRequest=pricing))
+    assert any(line.startswith(hint) for line in hints)
+
+
+def test_hidden_pricing_shows_no_amount(caps):
+    hints = rules.fee_hints(caps(publicRequest={"pricingMode": "hidden"}))
+    assert not any("fee:" in line or "quoted" in line for line in hints)
+
+
+@pytest.mark.parametrize(
+    ("timing", "hint"),
+    [
+        ("before_dispatch", "The fee is paid before dispatch: the rider may wait until it is."),
+        ("after_delivery", "The fee is collected after the delivery."),
+        ("off_platform", "The fee is settled directly with the business."),
+    ],
+)
+def test_payment_timing_is_explained(caps, timing, hint):
+    assert hint in rules.fee_hints(caps(paymentTiming=timing))
+
+
+def test_approval_dispatch_otp_and_coverage_hints(caps):
+    approval = rules.fee_hints(caps(publicRequest={"requireApproval": True, "autoDispatch": True}))
+    assert "Staff may need to price and approve the order before it goes out." in approval
+    assert "A nearby rider may be assigned straight away." not in approval
+    dispatch = rules.fee_hints(caps(publicRequest={"autoDispatch": True}))
+    assert "A nearby rider may be assigned straight away." in dispatch
+    assert "The receiver gets a drop-off code to give the rider." in rules.fee_hints(caps())
+    no_otp = rules.fee_hints(caps(requireDeliveryOtp=False))
+    assert "No drop-off code: the rider takes a photo as proof of delivery." in no_otp
+    radius = rules.fee_hints(caps(coverage={"mode": "radius_from_hub", "radiusKm": 12.5}))
+    assert "The business delivers within about 12.5 km." in radius
+
+
+async def test_the_summary_carries_the_fee_hints(new_world):
+    chat = new_world(currency="NGN", paymentTiming="before_dispatch").chat()
+    await chat.errand_to_summary()
+    assert "Delivery fee: NGN 1,500." in chat.prompt.text
+    assert "the rider may wait until it is" in chat.prompt.text
+
+
+def test_money_is_formatted_with_the_currency():
+    assert rules.format_money(1500, "NGN") == "NGN 1,500"
+    assert rules.format_money(1500.5, "KES") == "KES 1,500.50"

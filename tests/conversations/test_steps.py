@@ -1,0 +1,106 @@
+"""The reusable steps' parsing: amounts, lengths, emails, contacts, photos."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import TypeAdapter
+
+from conversations.dialog import Answer, ChoiceAnswer, CommandAnswer, PhotosAnswer, Turn
+from conversations.flow import Invalid
+from conversations.steps import bounded, clean, parse_amount
+
+
+@pytest.mark.parametrize(
+    ("typed", "value"),
+    [
+        ("5000", 5000),
+        ("5,000", 5000),
+        ("NGN 5 000.50", 5000.5),
+        ("₦5000", 5000),
+        ("0", None),
+        ("five", None),
+        ("5.123", None),
+        ("", None),
+    ],
+)
+def test_amounts(typed, value):
+    assert parse_amount(typed) == value
+
+
+def test_texts_are_cleaned_and_bounded():
+    assert clean("  Two \n books\t ") == "Two books"
+    assert bounded("  ok  ", 1, 5) == "ok"
+    assert isinstance(bounded(" ", 1, 5), Invalid)
+    too_long = bounded("x" * 6, 1, 5, what="name")
+    assert isinstance(too_long, Invalid)
+    assert too_long.reason == "Please keep the name under 5 characters (that was 6)."
+
+
+def test_answers_round_trip_as_json_for_transcripts():
+    adapter = TypeAdapter(Answer)
+    for answer in (
+        ChoiceAnswer(option="small", step="package_size", version=3),
+        CommandAnswer(name="edit", target="photos"),
+        PhotosAnswer(urls=["https://media.example/a.jpg"]),
+    ):
+        assert adapter.validate_json(adapter.dump_json(answer)) == answer
+
+
+async def test_turns_round_trip_as_json_for_transcripts(chat):
+    turn = await chat.start()
+    stored = turn.model_dump_json()
+    assert '"finished":false' in stored
+    assert '"paged":false' in stored
+    assert Turn.model_validate_json(stored) == turn
+
+
+async def test_an_invalid_email_is_reasked_and_a_valid_one_kept(chat):
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    await chat.tap("pickup")
+    await chat.tap("saved:loc-gate")
+    await chat.tap("saved:loc-gate")
+    await chat.say("Ada Obi")
+    await chat.say("08031234567")
+    await chat.say("ada@")
+    assert "doesn't look like an email address" in chat.said
+    await chat.say(" ada@example.com ")
+    assert chat.session.answers["sender_email"] == "ada@example.com"
+
+
+async def test_a_contact_without_a_usable_phone_still_gives_the_name(chat):
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    await chat.tap("pickup")
+    await chat.tap("saved:loc-gate")
+    await chat.tap("saved:loc-gate")
+    await chat.contact("12", "Ada", "Obi")
+    assert "I couldn't use the phone number on that contact." in chat.said
+    assert chat.step == "sender_phone"
+    await chat.command("back")
+    await chat.contact("+2348031234567", "", "")
+    assert "That contact has no usable name" in chat.said
+
+
+async def test_photos_are_counted_deduplicated_and_capped(chat):
+    await chat.pickup_delivery_to_summary()
+    await chat.tap("edit:photos")
+    await chat.send(PhotosAnswer(urls=["http://insecure.example/a.jpg"]))
+    assert "could not be received" in chat.said
+    await chat.photos(4)
+    await chat.photos(2, start=4)  # photo 4 again, and photo 5
+    assert "Got 5 photos" in chat.said
+    assert chat.prompt.photos.have == 5
+    await chat.photos(3, start=6)
+    assert "I kept the first 6. Got 6 photos." in chat.said
+    assert chat.step == "summary"
+    assert len(chat.session.answers["photos"]) == 6
+
+
+async def test_an_amount_over_the_limit_is_refused(chat):
+    await chat.pickup_delivery_to_summary()
+    await chat.tap("edit:pod_amount")
+    await chat.say("999999999")
+    assert "That's more than this chat can take (NGN 5,000,000)." in chat.said
+    await chat.say("2500")
+    assert "• Cash to collect: NGN 2,500" in chat.prompt.text
