@@ -1,0 +1,32 @@
+"""``Channel``: how the relay reaches a chat, whatever the messenger.
+
+The relay decides what each chat is told; a channel only delivers text. Telegram's adapter and
+the terminal demo each provide one. A channel reports a chat that can no longer be messaged
+(the user blocked the bot) as ``ChatUnreachable``, which the relay records and never retries;
+any other exception is taken as a passing failure and the message is tried again later.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+
+class ChatUnreachable(Exception):
+    """The chat blocked the bot, or otherwise cannot be messaged until its user returns."""
+
+
+class Channel(Protocol):
+    """Where relay messages go."""
+
+    async def send(self, chat_id: int, text: str) -> int | None:
+        """Send plain ``text`` to ``chat_id``; return the message id when the channel knows it.
+
+        Raise ``ChatUnreachable`` for a chat that cannot be messaged; any other exception means
+        "try again later".
+        """
+        ...
+
+    def otp_link(self, token: str) -> str:
+        """The link a receiver opens to claim a drop-off code hand-off (``token`` from
+        ``store.otp``), e.g. a Telegram deep link ``https://t.me/<bot>?start=otp_<token>``."""
+        ...

@@ -1,0 +1,179 @@
+"""From one Partner event to the messages it owes each chat, and the bookkeeping after them.
+
+Nothing is written to the chat's view here: the view moves (``Plan.view``) only after every
+message went out, so a retry after a crash or a failed send composes the same messages again,
+and the sent markers let only the missing ones through.
+
+* The customer (the chat that ordered the delivery) gets one update per event that is not older
+  than what the chat was last shown: the status in plain words when it changed, the service's
+  ``customer_message_hint``, and the tracking link until they have had it.
+* Operators get the event's ``summary`` and ``agent_notes`` for the event types configured.
+* ``data.otp`` (``delivery.otp_issued``): the code goes only to the receiver. When the customer's
+  own verified phone is the receiver phone the code goes to the customer's chat; otherwise it is
+  held in ``store.otp`` and the customer gets a link to forward to the receiver, and operators
+  are told the code is waiting (never the code itself).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from bot.config import RelayConfig
+from bot.partner.models import Delivery, WebhookEvent
+from bot.relay import wording
+from bot.relay.channel import Channel
+from bot.relay.sender import Outgoing
+from bot.store import FINAL_STATUSES, DeliveryLink, SendKey, Store
+from conversations.phones import normalise_phone
+
+# Kinds of message, the last part of a SendKey.
+CUSTOMER_UPDATE = "update"
+OPERATOR_UPDATE = "operator"
+OTP_CODE = "otp"
+OTP_LINK = "otp_link"
+OTP_WAITING = "otp_waiting"
+OTP_UNRELAYED = "otp_unrelayed"
+
+# phonenumbers' "unknown region": only numbers with a country code parse.
+_NO_REGION = "ZZ"
+
+
+@dataclass(frozen=True)
+class ViewUpdate:
+    """The chat's new view of the delivery, applied once the event's messages are out."""
+
+    status: str
+    created: int
+    tracking_url: str | None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What one event owes the chats, and what to record once it is delivered."""
+
+    messages: list[Outgoing] = field(default_factory=list)
+    view: ViewUpdate | None = None
+    tracking_sent: bool = False
+    finished: bool = False  # the delivery reached a final status: drop its OTP hand-off
+
+
+class Planner:
+    """Composes each event's ``Plan`` from the event, the delivery's link and the settings."""
+
+    def __init__(
+        self,
+        store: Store,
+        channel: Channel,
+        *,
+        operators: Sequence[int],
+        settings: RelayConfig,
+        phone_region: str | None = None,
+    ) -> None:
+        self._store = store
+        self._channel = channel
+        self._operators = list(dict.fromkeys(operators))
+        self._settings = settings
+        self._region = phone_region or _NO_REGION
+
+    async def plan(self, event: WebhookEvent, link: DeliveryLink | None) -> Plan:
+        """The plan for ``event``; ``link`` is None for a delivery no chat of this bot ordered."""
+        delivery = event.data.object
+        messages: list[Outgoing] = []
+        view: ViewUpdate | None = None
+        tracking_sent = False
+        if link is not None and _not_older(event, link):
+            view = ViewUpdate(delivery.status, event.created, delivery.tracking_url)
+            text, tracking_sent = self._customer_update(event, link)
+            if text is not None:
+                messages.append(Outgoing(SendKey(event.id, link.chat_id, CUSTOMER_UPDATE), text))
+        messages += self._operator_updates(event)
+        messages += await self._otp_messages(event, link)
+        finished = view is not None and view.status in FINAL_STATUSES
+        return Plan(messages, view, tracking_sent, finished)
+
+    # --- the customer --------------------------------------------------------------------
+
+    def _customer_update(self, event: WebhookEvent, link: DeliveryLink) -> tuple[str | None, bool]:
+        settings, delivery = self._settings.customer, event.data.object
+        parts: list[str] = []
+        hint = (event.customer_message_hint or "").strip() if settings.customer_message_hint else ""
+        if settings.status_updates and delivery.status != link.status:
+            sentence = wording.status_sentence(delivery)
+            if sentence not in hint:  # the service's hint may already say it word for word
+                parts.append(sentence)
+        if hint:
+            parts.append(hint)
+        url = delivery.tracking_url or link.tracking_url
+        with_tracking = bool(
+            settings.tracking_link
+            and url
+            and not link.tracking_sent
+            and delivery.status not in FINAL_STATUSES
+        )
+        # The service's hint may already carry the link: do not print it twice.
+        if with_tracking and url and not any(url in part for part in parts):
+            parts.append(wording.tracking_line(url))
+        if not parts:
+            return None, False
+        return wording.customer_update(delivery.id, parts), with_tracking
+
+    # --- operators -----------------------------------------------------------------------
+
+    def _operator_updates(self, event: WebhookEvent) -> list[Outgoing]:
+        settings = self._settings.operators
+        if event.type not in settings.events:
+            return []
+        text = wording.operator_update(
+            event.summary if settings.summary else None,
+            event.agent_notes if settings.agent_notes else (),
+        )
+        if text is None:
+            return []
+        return self._to_operators(event, OPERATOR_UPDATE, text)
+
+    def _to_operators(self, event: WebhookEvent, kind: str, text: str) -> list[Outgoing]:
+        return [Outgoing(SendKey(event.id, chat, kind), text) for chat in self._operators]
+
+    # --- drop-off codes ------------------------------------------------------------------
+
+    async def _otp_messages(self, event: WebhookEvent, link: DeliveryLink | None) -> list[Outgoing]:
+        otp, delivery = event.data.otp, event.data.object
+        if otp is None:
+            return []
+        code = otp.code.strip()
+        if not code or _finished(delivery, link):
+            return []
+        if link is None:
+            return self._to_operators(
+                event, OTP_UNRELAYED, wording.otp_unrelayed_for_operators(delivery.id)
+            )
+        receiver = normalise_phone(otp.receiver_phone, self._region)
+        if receiver is not None and receiver == await self._customer_phone(link):
+            text = wording.otp_for_receiver(delivery.id, code)
+            return [Outgoing(SendKey(event.id, link.chat_id, OTP_CODE), text)]
+        handoff = await self._store.otp.put(
+            delivery.id, code, receiver or otp.receiver_phone.strip(), event.created
+        )
+        link_text = wording.otp_link_for_customer(
+            delivery.id, self._channel.otp_link(handoff.token)
+        )
+        waiting = wording.otp_waiting_for_operators(delivery.id)
+        return [
+            Outgoing(SendKey(event.id, link.chat_id, OTP_LINK), link_text),
+            *self._to_operators(event, OTP_WAITING, waiting),
+        ]
+
+    async def _customer_phone(self, link: DeliveryLink) -> str | None:
+        phone = await self._store.contacts.phone_for(link.user_id)
+        return None if phone is None else normalise_phone(phone, self._region)
+
+
+def _not_older(event: WebhookEvent, link: DeliveryLink) -> bool:
+    """Whether ``store.deliveries.update_view`` will apply the event (same rule, read first)."""
+    return link.status_created is None or event.created >= link.status_created
+
+
+def _finished(delivery: Delivery, link: DeliveryLink | None) -> bool:
+    """A code for a delivery already delivered or cancelled has no one left to use it."""
+    return delivery.status in FINAL_STATUSES or (link is not None and not link.is_open)

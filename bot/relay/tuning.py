@@ -1,0 +1,42 @@
+"""``RelayTuning``: the relay's batch size, back-off and give-up points, in one place."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RelayTuning:
+    """How hard the relay tries before it moves on.
+
+    * ``batch_size``: events read from the inbox per query.
+    * ``retry_base_seconds`` / ``retry_cap_seconds``: after the n-th failed attempt an event
+      waits ``base * 2**(n-1)`` seconds, at most ``cap`` (1, 2, 4 ... 300 s by default).
+    * ``max_attempts``: an event whose messages still fail after this many attempts is given
+      up (logged as an error, marked processed) so one poison message cannot hold its delivery
+      for ever. The default, 30 attempts, spans about two hours of a messenger outage.
+    * ``link_attempts``: a Partner event can outrun the bot's own record of the delivery (the
+      create response is stored after the service queued ``delivery.created``). Such an event
+      is tried this many times, the wait growing as above (1 + 2 + 4 + 8 = 15 s by default);
+      on the last try it is relayed to operators only, as for deliveries ordered elsewhere
+      (dashboard, public portal).
+    """
+
+    batch_size: int = 100
+    retry_base_seconds: float = 1.0
+    retry_cap_seconds: float = 300.0
+    max_attempts: int = 30
+    link_attempts: int = 5
+
+    def __post_init__(self) -> None:
+        if self.batch_size < 1:
+            raise ValueError("batch_size must be at least 1")
+        if not 0 < self.retry_base_seconds <= self.retry_cap_seconds:
+            raise ValueError("need 0 < retry_base_seconds <= retry_cap_seconds")
+        if self.link_attempts < 1 or self.max_attempts < self.link_attempts:
+            raise ValueError("need 1 <= link_attempts <= max_attempts")
+
+    def retry_delay(self, attempts: int) -> float:
+        """Seconds to wait after ``attempts`` failed attempts."""
+        exponent = min(max(attempts, 1) - 1, 32)  # 2**32 s is far past any cap
+        return min(self.retry_cap_seconds, self.retry_base_seconds * 2.0**exponent)

@@ -1,0 +1,104 @@
+"""``POST /hooks/partner``: the Partner API's signed events, stored durably before the 2xx.
+
+In order: the body size limit, the signature over the raw bytes (each configured secret is
+tried, so a secret can be rotated), the body's shape, then ``store.inbox.add``, which commits
+before this answers. A redelivered event (its id is stored already) is acknowledged and not
+handed to the relay again. The heavy work, sending chat messages, happens in the relay, which
+``on_event`` wakes.
+
+Refusals carry no detail: a caller probing the endpoint learns only "400". The log says why,
+but never quotes the body (it holds personal data and drop-off codes), the signature header or
+a secret.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+
+import pydantic
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+
+from bot.partner.models import WebhookEvent
+from bot.partner.signing import SIGNATURE_HEADER, SignatureError, verify
+from bot.store import Store
+from bot.web.body import BodyTooLarge, MalformedBody, read_limited
+
+logger = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+
+
+def _refused(status: int = 400) -> Response:
+    return PlainTextResponse("Payload Too Large" if status == 413 else "Bad Request", status)
+
+
+class PartnerWebhook:
+    """The endpoint's state; ``handle`` is the Starlette endpoint."""
+
+    def __init__(
+        self,
+        store: Store,
+        signing_secrets: Sequence[str],
+        *,
+        max_body_bytes: int,
+        on_event: Callable[[], None] | None,
+        clock: Clock,
+    ) -> None:
+        if not signing_secrets or not all(signing_secrets):
+            raise ValueError("at least one non-empty signing secret is needed")
+        if max_body_bytes < 1:
+            raise ValueError("max_body_bytes must be at least 1")
+        self._store = store
+        self._secrets = tuple(signing_secrets)
+        self._max_body_bytes = max_body_bytes
+        self._on_event = on_event
+        self._clock = clock
+
+    def __repr__(self) -> str:
+        return f"PartnerWebhook(secrets=<{len(self._secrets)} redacted>)"
+
+    async def handle(self, request: Request) -> Response:
+        try:
+            raw = await read_limited(request, self._max_body_bytes)
+        except BodyTooLarge:
+            logger.warning("partner webhook refused: body over %d bytes", self._max_body_bytes)
+            return _refused(413)
+        except (MalformedBody, ClientDisconnect) as exc:
+            logger.warning("partner webhook refused: %s", type(exc).__name__)
+            return _refused()
+        problem = self._signature_problem(raw, request.headers.get(SIGNATURE_HEADER))
+        if problem is not None:
+            logger.warning("partner webhook refused: %s", problem)
+            return _refused()
+        try:
+            event = WebhookEvent.model_validate_json(raw)
+        except pydantic.ValidationError as exc:
+            # Field paths only: the values are personal data.
+            paths = sorted({".".join(map(str, error["loc"])) or "body" for error in exc.errors()})
+            logger.warning("partner webhook refused: signed body is not an event (%s)", paths[:5])
+            return _refused()
+        is_new = await self._store.inbox.add(
+            event.id, event.data.object.id, event.type, event.created, raw
+        )
+        if is_new:
+            logger.debug("stored %s event %s", event.type, event.id)
+            if self._on_event is not None:
+                self._on_event()
+        else:
+            logger.info("event %s was redelivered; already stored", event.id)
+        return JSONResponse({"ok": True})
+
+    def _signature_problem(self, raw: bytes, header: str | None) -> str | None:
+        """None when one of the secrets signed ``raw`` in time, else the (secret-free) reason."""
+        now = self._clock()
+        reason = "no signing secret"
+        for secret in self._secrets:
+            try:
+                verify(raw, header, secret, now=now)
+            except SignatureError as exc:
+                reason = exc.reason
+            else:
+                return None
+        return reason

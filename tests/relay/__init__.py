@@ -1,0 +1,1 @@
+"""Tests of the relay (a package: its helpers are imported relatively)."""
