@@ -1,0 +1,245 @@
+"""Drawing a turn in Telegram: the engine's messages, then its prompt with a keyboard.
+
+Everything the engine says is plain text; here it is escaped for ``parse_mode=HTML`` (so a
+customer's "<3" or "&" can never break a message) and split below Telegram's 4096-character
+limit. The prompt becomes one message with an inline keyboard: its options one per row (the
+pre-selected one marked), page buttons when the options are too many for one screen, and the
+navigation commands it offers.
+
+Sharing a location or a contact needs a *reply* keyboard (``request_location`` /
+``request_contact`` buttons), and a message carries one keyboard only. So the reply keyboard
+rides on the last message of the turn that has no inline keyboard, or, when there is none, on
+a short hint after the prompt. When the chat moves on to a step that shares nothing, the
+keyboard is taken away (``ReplyKeyboardRemove``) the same way, or with a short "OK." before
+the prompt. The caller keeps which reply
+keyboard is showing (``RenderedTurn.reply_keyboard``) and passes it to the next render, so
+an unchanged keyboard is not sent again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Final, Literal
+
+from telegram import (
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    KeyboardButton,
+    ReplyKeyboardMarkup,
+    ReplyKeyboardRemove,
+)
+
+from bot.telegram.callbacks import command_data, option_data, page_count, page_data
+from bot.telegram.text import escape, split
+from conversations import Answer, ChoiceAnswer, CommandAnswer, CommandName, Prompt, Turn
+from conversations.dialog import PAGE_SIZE
+
+MAX_BUTTON_LABEL: Final = 60  # longer labels are cut: clients elide them anyway
+COMMANDS_PER_ROW: Final = 3
+
+ShareRequest = Literal["location", "contact"]
+Markup = InlineKeyboardMarkup | ReplyKeyboardMarkup | ReplyKeyboardRemove
+
+DEFAULT_MARK: Final = "✓ "
+COMMAND_LABELS: Final[dict[CommandName, str]] = {
+    "back": "↩ Back",
+    "skip": "Skip",
+    "done": "Done",
+    "help": "Help",
+    "cancel": "Cancel",
+    "edit": "Change",
+}
+PREVIOUS_PAGE: Final = "‹ Prev"
+NEXT_PAGE: Final = "Next ›"
+SHARE_BUTTONS: Final[dict[ShareRequest, KeyboardButton]] = {
+    "location": KeyboardButton("📍 Share my location", request_location=True),
+    "contact": KeyboardButton("📱 Share my contact", request_contact=True),
+}
+# Carries a keyboard change when no message of the turn is free to carry it.
+SHARE_HINTS: Final[dict[tuple[ShareRequest, ...], str]] = {
+    ("location",): "You can also share a location with the button below.",
+    ("contact",): "You can also share a contact with the button below.",
+    ("location", "contact"): "You can also share a location or a contact with the buttons below.",
+}
+KEYBOARD_REMOVED: Final = "OK."
+
+
+@dataclass(frozen=True)
+class OutgoingMessage:
+    """One message to send: ``text`` is HTML (already escaped), ``markup`` its keyboard."""
+
+    text: str
+    markup: Markup | None = None
+
+    @property
+    def editable(self) -> bool:
+        """True when ``edit_message_text`` can draw it (only inline keyboards can be edited in)."""
+        return self.markup is None or isinstance(self.markup, InlineKeyboardMarkup)
+
+
+@dataclass(frozen=True)
+class RenderedTurn:
+    """A turn as messages, in order.
+
+    ``prompt_index`` is the position of the prompt's own message (keep its id to edit it
+    later: page turns, marking the answer), None when the turn asks nothing. ``reply_keyboard``
+    is what reply keyboard is showing once these messages are sent: pass it to the next render.
+    """
+
+    messages: tuple[OutgoingMessage, ...]
+    prompt_index: int | None
+    reply_keyboard: tuple[ShareRequest, ...]
+
+
+def render_turn(
+    turn: Turn,
+    *,
+    session_id: str | None = None,
+    reply_keyboard: tuple[ShareRequest, ...] = (),
+) -> RenderedTurn:
+    """Messages for ``turn``; ``reply_keyboard`` is what the previous render left showing.
+
+    ``session_id`` goes into the buttons' tag (see ``callbacks``); pass the same to ``resolve``.
+    """
+    messages = [OutgoingMessage(escape(chunk)) for text in turn.messages for chunk in split(text)]
+    prompt_index: int | None = None
+    if turn.prompt is not None:
+        *lead, last = _prompt_chunks(turn.prompt, _first_page(turn.prompt))
+        messages += [OutgoingMessage(escape(chunk)) for chunk in lead]
+        messages.append(
+            OutgoingMessage(escape(last), prompt_keyboard(turn.prompt, session_id=session_id))
+        )
+        prompt_index = len(messages) - 1
+    needed = share_requests(turn.prompt)
+    if needed == reply_keyboard:
+        return RenderedTurn(tuple(messages), prompt_index, needed)
+    change: Markup = share_keyboard(needed) if needed else ReplyKeyboardRemove()
+    carrier = next((i for i in reversed(range(len(messages))) if messages[i].markup is None), None)
+    if carrier is not None:
+        messages[carrier] = replace(messages[carrier], markup=change)
+    elif needed:
+        messages.append(OutgoingMessage(escape(SHARE_HINTS[needed]), change))
+    elif prompt_index is not None:
+        messages.insert(prompt_index, OutgoingMessage(escape(KEYBOARD_REMOVED), change))
+        prompt_index += 1
+    else:  # nothing is sent at all, so nothing can take the keyboard away yet
+        needed = reply_keyboard
+    return RenderedTurn(tuple(messages), prompt_index, needed)
+
+
+def render_prompt(
+    prompt: Prompt, *, page: int | None = None, session_id: str | None = None
+) -> OutgoingMessage:
+    """The prompt's own message at ``page`` (default: the page with the pre-selected option).
+
+    For ``edit_message_text`` on the message ``render_turn`` sent (a page turn). IndexError for
+    a page the prompt does not have.
+    """
+    shown = _first_page(prompt) if page is None else page
+    if not 0 <= shown < page_count(prompt):
+        raise IndexError(f"{prompt.step} has no page {shown}")
+    text = _prompt_chunks(prompt, shown)[-1]
+    return OutgoingMessage(escape(text), prompt_keyboard(prompt, page=shown, session_id=session_id))
+
+
+def render_answered(prompt: Prompt, answer: Answer | None = None) -> OutgoingMessage:
+    """The prompt's message once answered: its question, the tapped choice, no keyboard.
+
+    Editing the old prompt into this keeps the chat readable and leaves no stale buttons.
+    Answers the customer typed or shared are visible in the chat already, so only taps
+    (a ``ChoiceAnswer`` or ``CommandAnswer``) are written under the question.
+    """
+    picked = _tapped_label(prompt, answer)
+    text = prompt.text if picked is None else f"{prompt.text}\n\n{DEFAULT_MARK}{picked}"
+    return OutgoingMessage(escape(split(text)[-1]))
+
+
+def prompt_keyboard(
+    prompt: Prompt, *, page: int | None = None, session_id: str | None = None
+) -> InlineKeyboardMarkup | None:
+    """The inline keyboard of ``prompt`` (None when it has neither options nor commands)."""
+    shown = _first_page(prompt) if page is None else page
+    start = shown * PAGE_SIZE if prompt.paged else 0
+    stop = start + PAGE_SIZE if prompt.paged else len(prompt.options)
+    rows: list[list[InlineKeyboardButton]] = [
+        [InlineKeyboardButton(_option_label(prompt, i), callback_data=_data(prompt, i, session_id))]
+        for i in range(start, min(stop, len(prompt.options)))
+    ]
+    if prompt.paged:
+        pages: list[InlineKeyboardButton] = []
+        if shown > 0:
+            pages.append(_page_button(prompt, PREVIOUS_PAGE, shown - 1, session_id))
+        if shown + 1 < page_count(prompt):
+            pages.append(_page_button(prompt, NEXT_PAGE, shown + 1, session_id))
+        rows.append(pages)
+    commands = [
+        InlineKeyboardButton(
+            COMMAND_LABELS[name], callback_data=command_data(prompt, name, session_id=session_id)
+        )
+        for name in prompt.commands
+    ]
+    rows += [commands[i : i + COMMANDS_PER_ROW] for i in range(0, len(commands), COMMANDS_PER_ROW)]
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
+def share_requests(prompt: Prompt | None) -> tuple[ShareRequest, ...]:
+    """The reply-keyboard buttons ``prompt`` wants: location and/or contact, in that order."""
+    if prompt is None:
+        return ()
+    return tuple(kind for kind in SHARE_BUTTONS if kind in prompt.accepts)
+
+
+def share_keyboard(requests: Sequence[ShareRequest]) -> ReplyKeyboardMarkup:
+    """A reply keyboard with one request button per row."""
+    return ReplyKeyboardMarkup(
+        [[SHARE_BUTTONS[kind]] for kind in requests], resize_keyboard=True, one_time_keyboard=True
+    )
+
+
+def _prompt_chunks(prompt: Prompt, page: int) -> list[str]:
+    start = page * PAGE_SIZE if prompt.paged else 0
+    shown = prompt.options[start : start + PAGE_SIZE] if prompt.paged else prompt.options
+    lines = [prompt.text]
+    details = [f"• {o.label}: {o.detail}" for o in shown if o.detail]
+    if details:
+        lines += ["", *details]
+    if prompt.paged:
+        lines += ["", f"Page {page + 1} of {page_count(prompt)}"]
+    return split("\n".join(lines)) or [prompt.step]
+
+
+def _first_page(prompt: Prompt) -> int:
+    ids = [option.id for option in prompt.options]
+    if not prompt.paged or prompt.default not in ids:
+        return 0
+    return ids.index(prompt.default) // PAGE_SIZE
+
+
+def _option_label(prompt: Prompt, index: int) -> str:
+    option = prompt.options[index]
+    mark = DEFAULT_MARK if option.id == prompt.default else ""
+    return _cut(mark + option.label)
+
+
+def _data(prompt: Prompt, index: int, session_id: str | None) -> str:
+    return option_data(prompt, index, session_id=session_id)
+
+
+def _page_button(
+    prompt: Prompt, label: str, page: int, session_id: str | None
+) -> InlineKeyboardButton:
+    return InlineKeyboardButton(label, callback_data=page_data(prompt, page, session_id=session_id))
+
+
+def _tapped_label(prompt: Prompt, answer: Answer | None) -> str | None:
+    if isinstance(answer, ChoiceAnswer):
+        return next((o.label for o in prompt.options if o.id == answer.option), None)
+    if isinstance(answer, CommandAnswer):
+        return COMMAND_LABELS[answer.name]
+    return None
+
+
+def _cut(label: str) -> str:
+    label = " ".join(label.split()) or "…"
+    return label if len(label) <= MAX_BUTTON_LABEL else label[: MAX_BUTTON_LABEL - 1] + "…"

@@ -1,0 +1,230 @@
+"""Sending to Telegram within its limits, and turning its refusals into results, not crashes.
+
+Every send and edit waits for its turn (``limits.RateLimiter``) and holds its chat's lock
+while it is tried (a turn's messages hold it until the last is sent), so one chat's messages
+go out in order and together while other chats are served meanwhile. Telegram's answers
+become results:
+
+* ``RetryAfter`` (429): that chat is held for the time Telegram asks, then the send is tried
+  again, a bounded number of times; other chats keep flowing.
+* ``Forbidden`` (the user blocked the bot, left, or deleted the account) and "chat not found":
+  the chat is recorded in ``store.blocked`` and the result is ``Blocked``.
+* anything else (a bad request, the network): ``NotDelivered``, with Telegram's reason for
+  the log. Network errors are not retried here: a timed-out send may have arrived, and a
+  duplicate is worse than a resend decided by the caller.
+
+``TelegramSender`` is also the relay's ``Channel``: ``send`` raises ``ChatUnreachable`` for a
+blocked chat and ``SendFailed`` for anything to try again later.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import timedelta
+
+from telegram import Bot, InlineKeyboardMarkup, Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+
+from bot.relay.channel import ChatUnreachable
+from bot.store import Store
+from bot.telegram.limits import RateLimiter
+from bot.telegram.render import OutgoingMessage
+from bot.telegram.text import split
+
+log = logging.getLogger(__name__)
+
+_NOT_MODIFIED = "message is not modified"
+_CHAT_NOT_FOUND = "chat not found"
+
+
+@dataclass(frozen=True)
+class Delivered:
+    """Telegram took the message; ``message_id`` is its id in the chat."""
+
+    message_id: int
+
+
+@dataclass(frozen=True)
+class Blocked:
+    """The chat cannot be messaged (recorded in ``store.blocked``)."""
+
+    chat_id: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class NotDelivered:
+    """Telegram did not take the message; ``retry_after`` is set when it asked to wait."""
+
+    reason: str
+    retry_after: float | None = None
+
+
+SendResult = Delivered | Blocked | NotDelivered
+
+
+class SendFailed(Exception):
+    """Raised by ``send`` (the relay's Channel) for a message to try again later."""
+
+
+class TelegramSender:
+    """Sends messages and edits for the bot: ``TelegramSender(bot, store, limiter=...)``."""
+
+    def __init__(self, bot: Bot, store: Store, *, limiter: RateLimiter | None = None) -> None:
+        self._bot = bot
+        self._store = store
+        self.limiter = limiter or RateLimiter()
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._users: dict[int, int] = {}
+
+    async def send_message(self, chat_id: int, message: OutgoingMessage) -> SendResult:
+        """Send one rendered message (HTML) to ``chat_id``."""
+        return (await self.send_messages(chat_id, [message]))[0]
+
+    async def send_messages(
+        self, chat_id: int, messages: Sequence[OutgoingMessage]
+    ) -> list[SendResult]:
+        """Send ``messages`` in order and together (nothing else reaches the chat between
+        them), stopping after the first that is not delivered: the rest would read out of
+        context. Returns one result per message tried."""
+        results: list[SendResult] = []
+        async with self._chat_turn(chat_id):
+            for message in messages:
+                result = await self._attempt(chat_id, self._sending(chat_id, message))
+                results.append(result)
+                if not isinstance(result, Delivered):
+                    break
+        return results
+
+    async def edit_message(
+        self, chat_id: int, message_id: int, message: OutgoingMessage
+    ) -> SendResult:
+        """Redraw a message the bot sent (a prompt: its page, or its answer) in place.
+
+        Only inline keyboards can be edited in (ValueError otherwise). An edit that changes
+        nothing counts as delivered; a message that can no longer be edited (deleted, too old)
+        is ``NotDelivered``, and the caller sends a new one instead.
+        """
+        markup = message.markup
+        if markup is not None and not isinstance(markup, InlineKeyboardMarkup):
+            raise ValueError("only an inline keyboard can be edited into a message")
+
+        async def call() -> Message | bool:
+            return await self._bot.edit_message_text(
+                message.text,
+                chat_id=chat_id,
+                message_id=message_id,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+            )
+
+        async with self._chat_turn(chat_id):
+            return await self._attempt(chat_id, call, edited=message_id)
+
+    # --- the relay's Channel ---------------------------------------------------------------
+
+    async def send(self, chat_id: int, text: str) -> int | None:
+        """Send plain ``text`` (split if long); the id of its last message.
+
+        Raises ``ChatUnreachable`` for a blocked chat, ``SendFailed`` for any other failure.
+        """
+        message_id: int | None = None
+        async with self._chat_turn(chat_id):
+            for piece in split(text):
+                result = await self._attempt(chat_id, self._sending(chat_id, piece))
+                if isinstance(result, Blocked):
+                    raise ChatUnreachable(result.reason)
+                if isinstance(result, NotDelivered):
+                    raise SendFailed(result.reason)
+                message_id = result.message_id
+        return message_id
+
+    def otp_link(self, token: str) -> str:
+        """The deep link that opens the bot with ``/start otp_<token>``.
+
+        The bot must be initialized (PTB learns its username from getMe).
+        """
+        return f"https://t.me/{self._bot.username}?start=otp_{token}"
+
+    # --- one send, tried within the limits --------------------------------------------------
+
+    def _sending(
+        self, chat_id: int, message: OutgoingMessage | str
+    ) -> Callable[[], Awaitable[Message]]:
+        async def call() -> Message:
+            if isinstance(message, str):
+                # parse_mode=None, not the default: the relay's text is plain, "<" and all.
+                return await self._bot.send_message(chat_id, message, parse_mode=None)
+            return await self._bot.send_message(
+                chat_id, message.text, parse_mode=ParseMode.HTML, reply_markup=message.markup
+            )
+
+        return call
+
+    async def _attempt(
+        self,
+        chat_id: int,
+        call: Callable[[], Awaitable[Message | bool]],
+        *,
+        edited: int | None = None,
+    ) -> SendResult:
+        """Try ``call`` within the limits, waiting out 429s; the caller holds the chat's turn."""
+        limits = self.limiter.limits
+        for attempt in range(1, limits.max_attempts + 1):
+            await self.limiter.acquire(chat_id)
+            try:
+                sent = await call()
+            except RetryAfter as error:
+                wait = _seconds(error.retry_after)
+                self.limiter.hold(chat_id, wait)
+                log.info("Telegram asked to wait %.0fs for chat %s", wait, chat_id)
+                if attempt == limits.max_attempts or wait > limits.longest_wait:
+                    return NotDelivered("rate limited", retry_after=wait)
+                continue
+            except TelegramError as error:
+                return await self._refused(chat_id, error, edited)
+            if isinstance(sent, Message):
+                return Delivered(sent.message_id)
+            return Delivered(edited if edited is not None else 0)
+        raise AssertionError("unreachable: max_attempts is at least 1")
+
+    async def _refused(self, chat_id: int, error: TelegramError, edited: int | None) -> SendResult:
+        # Telegram's own descriptions are safe to keep; a network error's text comes from the
+        # HTTP stack and is reduced to its type, so no request URL (token included) can leak.
+        told = isinstance(error, BadRequest | Forbidden | ChatMigrated)
+        reason = error.message if told else type(error).__name__
+        if isinstance(error, Forbidden) or (
+            isinstance(error, BadRequest) and _CHAT_NOT_FOUND in reason.lower()
+        ):
+            await self._store.blocked.mark(chat_id)
+            log.info("chat %s cannot be messaged (%s); marked blocked", chat_id, reason)
+            return Blocked(chat_id, reason)
+        if edited is not None and isinstance(error, BadRequest) and _NOT_MODIFIED in reason.lower():
+            return Delivered(edited)
+        if isinstance(error, ChatMigrated):
+            reason = f"the group moved to chat {error.new_chat_id}"
+        log.warning("Telegram refused a message to chat %s: %s", chat_id, reason)
+        return NotDelivered(reason)
+
+    @asynccontextmanager
+    async def _chat_turn(self, chat_id: int) -> AsyncIterator[None]:
+        """Hold ``chat_id``'s lock: its sends go one at a time, in the order they came."""
+        # One lock per chat that someone is using; forgotten when the last user leaves.
+        lock = self._locks.setdefault(chat_id, asyncio.Lock())
+        self._users[chat_id] = self._users.get(chat_id, 0) + 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._users[chat_id] -= 1
+            if self._users[chat_id] == 0:
+                del self._users[chat_id], self._locks[chat_id]
+
+
+def _seconds(retry_after: int | timedelta) -> float:
+    return retry_after.total_seconds() if isinstance(retry_after, timedelta) else float(retry_after)

@@ -1,0 +1,145 @@
+"""Fixtures for the Telegram adapter's blocks: the fake Bot API, PTB's real Bot, a real store,
+time the tests move by hand, and a real engine over a tiny in-memory catalog."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import ssl
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import telegram
+from telegram.request import HTTPXRequest
+
+from bot.partner.models import Capabilities, ServiceLocation, Warehouse
+from bot.store import Store
+from conversations import Engine, Services
+from conversations.flows import default_registry
+from conversations.outcome import CreateOutcome
+from tests.fakes import FakeTelegram, TgChat, TgUser
+
+# Also set project-wide in tests/conftest.py; repeated so this folder stands on its own.
+os.environ.setdefault("PTB_TIMEDELTA", "true")
+
+ALICE = TgUser(1001, "Alice", last_name="Obi", username="alice")
+BOB = TgUser(1002, "Bob")
+OPERATORS = TgChat.group(-100200, "Operators")
+STORE_NOW = 1_700_000_000.0
+
+# PTB builds two httpx clients per Bot and each would load the CA bundle although the fake is
+# plain http on loopback; one shared context keeps the suite fast.
+_TLS = ssl.create_default_context()
+
+
+class ManualTime:
+    """A clock and a sleep for the rate limiter that only ``advance`` moves.
+
+    Sleepers wake when time reaches their moment; ``sleepers`` lets a test wait until a send
+    is really waiting, instead of sleeping itself.
+    """
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.slept: list[float] = []
+        self._waiting: list[tuple[float, asyncio.Future[None]]] = []
+        self._changed = asyncio.Event()
+
+    def clock(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        wake: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.append((self.now + seconds, wake))
+        self._changed.set()
+        await wake
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+        for moment, wake in list(self._waiting):
+            if moment <= self.now + 1e-9:
+                self._waiting.remove((moment, wake))
+                wake.set_result(None)
+
+    async def sleepers(self, count: int, *, timeout: float = 5.0) -> None:
+        """Return once ``count`` sleeps are pending."""
+        async with asyncio.timeout(timeout):
+            while len(self._waiting) < count:
+                self._changed.clear()
+                await self._changed.wait()
+
+
+@pytest.fixture
+def manual_time() -> ManualTime:
+    return ManualTime()
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram.running() as fake:
+        fake.add_chat(ALICE)
+        fake.add_chat(BOB)
+        fake.add_chat(OPERATORS)
+        yield fake
+
+
+@pytest.fixture
+async def bot(tg: FakeTelegram) -> AsyncIterator[telegram.Bot]:
+    """PTB's real Bot, talking to the fake, initialized (it knows its username)."""
+    ptb = telegram.Bot(
+        tg.token,
+        base_url=tg.api_base_url,
+        base_file_url=tg.file_base_url,
+        request=HTTPXRequest(httpx_kwargs={"verify": _TLS}),
+        get_updates_request=HTTPXRequest(httpx_kwargs={"verify": _TLS}),
+    )
+    async with ptb:
+        yield ptb
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    async with Store.open(
+        tmp_path / "bot.db", clock=lambda: STORE_NOW, synchronous="NORMAL"
+    ) as opened:
+        yield opened
+
+
+# --- a real engine over a small org ---------------------------------------------------------
+
+CAPS = Capabilities.model_validate(
+    {
+        "organization": {"id": "org-1", "name": "Swift Riders", "slug": "swift"},
+        "plan": "pro",
+        "enabledServiceKinds": ["pickup_delivery", "errand"],
+        "defaultServiceKind": "pickup_delivery",
+        "paymentCollection": {"onlineCheckout": False, "cashOnDelivery": True},
+        "errand": {"enabledModes": ["at_place"], "defaultMode": "at_place"},
+    }
+)
+
+
+class _Catalog:
+    async def capabilities(self) -> Capabilities:
+        return CAPS
+
+    async def warehouses(self) -> list[Warehouse]:
+        return []
+
+    async def service_locations(self) -> list[ServiceLocation]:
+        return []
+
+    async def refresh(self) -> None:
+        return None
+
+
+class _NoCreate:
+    async def create(self, request: object) -> CreateOutcome:
+        raise AssertionError("these tests never reach the summary")
+
+
+@pytest.fixture
+def engine() -> Engine:
+    return Engine(default_registry(), Services(catalog=_Catalog(), creator=_NoCreate()))

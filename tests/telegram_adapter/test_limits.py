@@ -1,0 +1,105 @@
+"""Telegram's sending limits, in time the tests move by hand."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.telegram.limits import RateLimiter, SendLimits, SlidingWindow, Window
+
+from .conftest import ManualTime
+
+
+def limiter(time: ManualTime, **limits: object) -> RateLimiter:
+    return RateLimiter(SendLimits(**limits), clock=time.clock, sleep=time.sleep)  # type: ignore[arg-type]
+
+
+def test_a_window_books_the_earliest_slot_it_allows() -> None:
+    window = SlidingWindow(Window(3, 3.0))
+    assert [window.book(10.0) for _ in range(4)] == [10.0, 10.0, 10.0, 13.0]
+    assert window.book(10.5) == 13.0  # the 2nd booking at 10.0 frees its place at 13.0
+    assert window.book(20.0) == 20.0
+    assert window.book(20.0, not_before=25.0) == 25.0
+
+
+def test_a_window_is_idle_once_its_last_booking_no_longer_counts() -> None:
+    window = SlidingWindow(Window(1, 1.0))
+    assert window.idle(0.0)
+    window.book(5.0)
+    assert not window.idle(5.5) and window.idle(6.0)
+
+
+def test_nonsense_limits_are_refused() -> None:
+    with pytest.raises(ValueError):
+        Window(0, 1.0)
+    with pytest.raises(ValueError):
+        Window(1, 0.0)
+    with pytest.raises(ValueError):
+        SendLimits(max_attempts=0)
+
+
+async def test_a_private_chat_gets_a_short_burst_then_one_a_second(manual_time: ManualTime) -> None:
+    limits = limiter(manual_time)
+    for _ in range(3):
+        await limits.acquire(1001)
+    assert manual_time.slept == []
+    fourth = asyncio.create_task(limits.acquire(1001))
+    await manual_time.sleepers(1)
+    assert manual_time.slept == [3.0]
+    manual_time.advance(3.0)
+    await fourth
+
+
+async def test_a_group_gets_twenty_a_minute(manual_time: ManualTime) -> None:
+    limits = limiter(manual_time)
+    for _ in range(20):
+        await limits.acquire(-100200)
+    assert manual_time.slept == []
+    later = asyncio.create_task(limits.acquire(-100200))
+    await manual_time.sleepers(1)
+    assert manual_time.slept == [60.0]
+    manual_time.advance(60.0)
+    await later
+
+
+async def test_thirty_a_second_overall(manual_time: ManualTime) -> None:
+    limits = limiter(manual_time)
+    for chat in range(1, 31):
+        await limits.acquire(chat)
+    assert manual_time.slept == []
+    thirty_first = asyncio.create_task(limits.acquire(31))
+    await manual_time.sleepers(1)
+    assert manual_time.slept == [1.0]
+    manual_time.advance(1.0)
+    await thirty_first
+
+
+async def test_a_hold_delays_only_its_chat(manual_time: ManualTime) -> None:
+    limits = limiter(manual_time)
+    limits.hold(1001, 7.0)
+    assert limits.held_for(1001) == 7.0 and limits.held_for(1002) == 0.0
+    held = asyncio.create_task(limits.acquire(1001))
+    await manual_time.sleepers(1)
+    await limits.acquire(1002)  # not held: goes at once
+    assert manual_time.slept == [7.0]
+    assert not held.done()
+    manual_time.advance(7.0)
+    await held
+    assert limits.held_for(1001) == 0.0
+
+
+async def test_a_shorter_hold_never_shortens_a_longer_one(manual_time: ManualTime) -> None:
+    limits = limiter(manual_time)
+    limits.hold(1001, 30.0)
+    limits.hold(1001, 5.0)
+    assert limits.held_for(1001) == 30.0
+
+
+async def test_idle_chats_are_forgotten_when_many_were_seen(manual_time: ManualTime) -> None:
+    limits = limiter(manual_time, private_chat=Window(100, 1.0), overall=Window(5000, 1.0))
+    for chat in range(1, 1025):
+        await limits.acquire(chat)
+    manual_time.advance(2.0)
+    await limits.acquire(5000)
+    assert len(limits._chats) == 1  # only the chat just served is remembered
