@@ -122,7 +122,16 @@ def _number(name: str, value: float, low: float, high: float) -> str:
 def _from_pydantic(exc: pydantic.ValidationError) -> errors.ValidationError:
     field_errors: dict[str, list[str]] = {}
     for item in exc.errors(include_input=False, include_url=False):
-        field = str(item["loc"][0]) if item["loc"] else "request"
-        field_errors.setdefault(field, []).append(str(item["msg"]))
+        if item["loc"]:
+            field_errors.setdefault(str(item["loc"][0]), []).append(str(item["msg"]))
+            continue
+        # A rule across fields says "<field>: <problem>; ..." (see CreateDeliveryRequest).
+        text = str(item["msg"]).removeprefix("Value error, ")
+        for part in text.split("; "):
+            field, sep, problem = part.partition(": ")
+            if sep and field in CreateDeliveryRequest.model_fields:
+                field_errors.setdefault(field, []).append(problem)
+            else:
+                field_errors.setdefault("request", []).append(part)
     summary = "; ".join(f"{name}: {msgs[0]}" for name, msgs in field_errors.items())
     return errors.ValidationError(f"{summary} (checked before sending)", field_errors=field_errors)

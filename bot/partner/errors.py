@@ -43,15 +43,18 @@
 ``error_from_response`` picks the class by ``code`` first, then by HTTP status, so an unknown
 code still lands in the right branch, and a body that is not JSON (a proxy's HTML page) still
 gives a clear message. No error ever holds a request header, so no secret can leak through
-``str()`` or ``repr()``.
+``str()`` or ``repr()``; secrets the service might echo back are blanked out of the message
+and of ``fieldErrors`` (names and texts) before anything is shortened.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 _MAX_MESSAGE = 300
+REDACTED = "<redacted>"
 
 # Request fields whose rejection means the capabilities the bot holds may be stale (spec: "After
 # service_disabled, payment errors or coverage errors, the client re-fetches capabilities").
@@ -114,7 +117,20 @@ class PartnerError(Exception):
 
 
 class TransportError(PartnerError):
+    """No usable HTTP answer. ``surely_unsent`` is True when the connection could not even be
+    opened, so nothing reached the API and any request may be sent again.
+
+    The httpx error is deliberately not chained (``__cause__`` and ``__context__`` are None):
+    its request still holds the API key in its headers.
+    """
+
     default_message = "the Partner API could not be reached"
+
+    def __init__(
+        self, message: str | None = None, *, surely_unsent: bool = False, **kwargs: Any
+    ) -> None:
+        super().__init__(message, **kwargs)
+        self.surely_unsent = surely_unsent
 
 
 class ConnectError(TransportError):
@@ -188,8 +204,12 @@ class CreateRejected(ForbiddenError):
 
 
 class NotFound(ClientError):
+    """404. Without a message from the service it reads "no such delivery" on the delivery
+    endpoints and a neutral "not found" elsewhere (``GET /capabilities``: org missing)."""
+
     default_code = "not_found"
     default_message = "no such delivery"
+    neutral_message: ClassVar[str] = "not found"
 
 
 class RateLimited(ClientError):
@@ -351,14 +371,33 @@ def _retry_after_from(body: dict[str, Any], headers: dict[str, str]) -> float | 
     return seconds
 
 
+def _redactor(secrets: Iterable[str]) -> Callable[[str], str]:
+    hidden = sorted({s for s in secrets if s}, key=len, reverse=True)
+
+    def redact(text: str) -> str:
+        for secret in hidden:
+            text = text.replace(secret, REDACTED)
+        return text
+
+    return redact
+
+
 def error_from_response(
     status: int,
     body: bytes,
     headers: dict[str, str] | None = None,
     *,
     on_create: bool = False,
+    secrets: Iterable[str] = (),
+    delivery_call: bool = True,
 ) -> PartnerError:
-    """Build the error for a non-2xx answer from its status, raw body and lower-cased headers."""
+    """Build the error for a non-2xx answer from its status, raw body and lower-cased headers.
+
+    Each of ``secrets`` is replaced by ``<redacted>`` in the message and in ``fieldErrors``
+    names and texts, before the message is shortened, so no part of one survives.
+    ``delivery_call`` False gives a 404 without a message the neutral "not found".
+    """
+    redact = _redactor(secrets)
     lowered = {k.lower(): v for k, v in (headers or {}).items()}
     parsed: Any
     try:
@@ -368,20 +407,25 @@ def error_from_response(
     if not isinstance(parsed, dict):
         content_type = lowered.get("content-type", "unknown content type")
         cls = error_class(status, None, on_create=on_create)
-        summary = f"unexpected non-JSON answer ({content_type}, {len(body)} bytes)"
+        summary = redact(f"unexpected non-JSON answer ({content_type}, {len(body)} bytes)")
         return cls(summary, status=status, retry_after=_retry_after_from({}, lowered))
     raw_code, raw_message = parsed.get("code"), parsed.get("error")
-    code = raw_code if isinstance(raw_code, str) else None
-    message = raw_message if isinstance(raw_message, str) else None
+    code = redact(raw_code) if isinstance(raw_code, str) else None
+    message = redact(raw_message) if isinstance(raw_message, str) and raw_message else None
     field_errors_raw = parsed.get("fieldErrors")
     field_errors: dict[str, list[str]] = {}
     if isinstance(field_errors_raw, dict):
         for name, messages in field_errors_raw.items():
             if isinstance(messages, list):
-                field_errors[str(name)] = [str(m) for m in messages]
+                texts = [redact(str(m)) for m in messages]
             elif isinstance(messages, str):
-                field_errors[str(name)] = [messages]
+                texts = [redact(messages)]
+            else:
+                continue
+            field_errors.setdefault(redact(str(name)), []).extend(texts)
     cls = error_class(status, code, on_create=on_create)
+    if message is None and issubclass(cls, NotFound) and not delivery_call:
+        message = NotFound.neutral_message
     return cls(
         message,
         status=status,

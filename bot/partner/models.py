@@ -8,10 +8,14 @@ Two families of models live here:
 * Response models (``Delivery``, ``Capabilities`` ...) ignore fields they do not know, so a new
   field on the service never breaks the bot. Enums that the spec marks "or other string" accept
   any string. Missing allow-list values default to "not allowed", as the spec's
-  capabilities rules say.
-* Request models (``CreateDeliveryRequest`` ...) forbid unknown fields and check every rule of
-  the spec's request table that can be checked without the org's capabilities, so a bad create
-  fails here, in the caller's process, with the field named.
+  capabilities rules say. A value the bot does not know yet must not stop every order either:
+  unknown entries of an allow-list array (``enabledServiceKinds``, ``errand.enabledModes``) are
+  dropped (unknown = not allowed), an unknown ``defaultServiceKind`` / ``defaultMode`` reads as
+  None, and descriptive fields (``plan``, ``coverage.mode``, ``pricingMode``,
+  ``paymentTiming``, rider ``presence``, location ``category``) accept any string.
+* Request models (``CreateDeliveryRequest`` ...) forbid unknown fields, keep the spec's enums
+  strict, and check every rule of the spec's request table that can be checked without the
+  org's capabilities, so a bad create fails here, in the caller's process, with the field named.
 
 This module is the domain vocabulary shared with ``conversations``: it imports nothing else of
 ``bot``.
@@ -22,10 +26,17 @@ from __future__ import annotations
 import math
 import re
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal, get_args
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
 
 # --- enumerations ----------------------------------------------------------------------------
 
@@ -89,7 +100,60 @@ RIDER_GPS_FRESH_MINUTES = 30
 API_KEY_PREFIX = "sk_live_"
 SIGNING_SECRET_PREFIX = "whsec_"  # noqa: S105 - a public prefix, not a secret
 
+MAX_ERRAND_LINKS = 10
+PHONE_DIGITS = (7, 15)
+ERRAND_FIELDS: tuple[str, ...] = (
+    "errandMode",
+    "errandLinks",
+    "errandBudgetNgn",
+    "errandSubstituteOk",
+    "shopPhone",
+    "pickupLocationUnknown",
+)
+
+# What an errand without one of them is told (the sandbox answers the same words).
+ERRAND_FIELD_MISSING: dict[str, str] = {
+    "errandMode": "is required for errands",
+    "errandLinks": "is required for errands (send an empty array for none)",
+    "errandBudgetNgn": 'is required for errands (send "" for none)',
+    "errandSubstituteOk": "is required for errands",
+    "shopPhone": 'is required for errands (send "" for none)',
+    "pickupLocationUnknown": "is required for errands",
+}
+
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+_PHONE_CHARS = re.compile(r"^\+?[0-9 ().\-]+$")
+_BUDGET = re.compile(r"^[0-9]{1,12}(\.[0-9]{1,2})?$")
+
+
+def phone_problem(value: str) -> str | None:
+    """Why ``value`` is not a phone number, or None: an optional ``+``, then digits with
+    spaces, dashes, dots or parentheses, 7 to 15 digits in all (the sandbox's rule too)."""
+    if not _PHONE_CHARS.fullmatch(value):
+        return "must be a phone number (digits, optionally starting with +)"
+    digits = sum(ch.isdigit() for ch in value)
+    if not PHONE_DIGITS[0] <= digits <= PHONE_DIGITS[1]:
+        return f"must have {PHONE_DIGITS[0]} to {PHONE_DIGITS[1]} digits"
+    return None
+
+
+def errand_budget_problem(value: str) -> str | None:
+    """Why ``value`` is not an ``errandBudgetNgn`` amount ("8000", "8,000.50"), or None."""
+    if not _BUDGET.fullmatch(value.replace(",", "")):
+        return 'must be an amount such as "5000"'
+    return None
+
+
+def _keep_known(value: Any, known: tuple[str, ...]) -> Any:
+    """An allow-list array without the values this bot does not know: unknown = not allowed."""
+    if isinstance(value, list):
+        return [item for item in value if isinstance(item, str) and item in known]
+    return value
+
+
+def _known_or_none(value: Any, known: tuple[str, ...]) -> Any:
+    """A default the bot cannot offer is no default at all."""
+    return value if isinstance(value, str) and value in known else None
 
 
 class ResponseModel(BaseModel):
@@ -246,6 +310,16 @@ class ErrandCapabilities(ResponseModel):
     allowUnknownShopLocation: bool = False
     curatedLinks: list[CuratedLink] = Field(default_factory=list)
 
+    @field_validator("enabledModes", mode="before")
+    @classmethod
+    def _known_modes(cls, value: Any) -> Any:
+        return _keep_known(value, get_args(ErrandMode))
+
+    @field_validator("defaultMode", mode="before")
+    @classmethod
+    def _known_default(cls, value: Any) -> Any:
+        return _known_or_none(value, get_args(ErrandMode))
+
 
 class PaymentCollection(ResponseModel):
     onlineCheckout: bool = False
@@ -253,7 +327,7 @@ class PaymentCollection(ResponseModel):
 
 
 class Coverage(ResponseModel):
-    mode: CoverageMode = "worldwide"
+    mode: CoverageMode | str = "worldwide"
     jobScopePolicy: str | None = None
     radiusKm: float | None = None
     regionCount: int = 0
@@ -266,7 +340,7 @@ class PodCapabilities(ResponseModel):
 class PublicRequest(ResponseModel):
     requireApproval: bool = False
     autoDispatch: bool = False
-    pricingMode: PricingMode = "hidden"
+    pricingMode: PricingMode | str = "hidden"
     pricingAmountNgn: float = 0
 
 
@@ -284,20 +358,30 @@ class Capabilities(ResponseModel):
     """The org's allow-list. A missing or false value means "not allowed": do not offer it."""
 
     organization: Organization
-    plan: Plan
+    plan: Plan | str
     enabledServiceKinds: list[ServiceKind] = Field(default_factory=list)
     defaultServiceKind: ServiceKind | None = None
     allowWarehouseDropoff: bool = False
     errand: ErrandCapabilities | None = None
     paymentCollection: PaymentCollection = Field(default_factory=PaymentCollection)
     currency: str = "NGN"
-    paymentTiming: PaymentTiming = "after_delivery"
+    paymentTiming: PaymentTiming | str = "after_delivery"
     coverage: Coverage = Field(default_factory=Coverage)
     pod: PodCapabilities = Field(default_factory=PodCapabilities)
     requireDeliveryOtp: bool = True
     publicRequest: PublicRequest = Field(default_factory=PublicRequest)
     features: Features = Field(default_factory=Features)
     rateLimits: RateLimits = Field(default_factory=RateLimits)
+
+    @field_validator("enabledServiceKinds", mode="before")
+    @classmethod
+    def _known_kinds(cls, value: Any) -> Any:
+        return _keep_known(value, get_args(ServiceKind))
+
+    @field_validator("defaultServiceKind", mode="before")
+    @classmethod
+    def _known_default(cls, value: Any) -> Any:
+        return _known_or_none(value, get_args(ServiceKind))
 
     def allows_kind(self, kind: str) -> bool:
         """``enabledServiceKinds`` wins over the presence of an ``errand`` object."""
@@ -383,7 +467,7 @@ class ServiceLocation(ResponseModel):
     id: str
     name: str
     address: str
-    category: LocationCategory = "other"
+    category: LocationCategory | str = "other"
     coords: Coords
     countryCode: str | None = None
     stateCode: str | None = None
@@ -411,7 +495,7 @@ class Rider(ResponseModel):
     name: str | None = None
     vehicle_type: str | None = None
     fleet_link_status: str | None = None
-    presence: RiderPresence
+    presence: RiderPresence | str
     presence_updated_at: datetime | None = None
     active_delivery_count: int = 0
     last_active_at: datetime | None = None
@@ -438,25 +522,54 @@ class ErrandLink(RequestModel):
         return url
 
 
+PhoneText = Annotated[str, StringConstraints(max_length=40)]
+# The key is sent exactly as given: trimming it would make two different keys one.
+IdempotencyKey = Annotated[
+    str,
+    StringConstraints(
+        strip_whitespace=False,
+        min_length=IDEMPOTENCY_KEY_LENGTH[0],
+        max_length=IDEMPOTENCY_KEY_LENGTH[1],
+    ),
+]
+
+
 class CreateDeliveryRequest(RequestModel):
     """The body of ``POST /deliveries``, with every rule the spec's request table states.
 
     Rules that need the org's capabilities (enabled kinds, payment flags, POD, warehouses,
     errand modes, unknown shop location, image host allowlist) are checked by the flows
-    before building this, and by the service (and the sandbox) on create.
+    before building this, and by the service (and the sandbox) on create. Everything else is
+    checked here with the sandbox's own choices and wording (``docs/sandbox.md``), so a request
+    this model accepts is one the sandbox accepts:
+
+    * ``receiverName`` / ``receiverPhone`` and at least one image for ``pickup_delivery``;
+    * errands: ``deliveryMode`` ``pickup`` only; all six errand fields present (``errandMode``,
+      ``errandLinks``, ``errandBudgetNgn``, ``errandSubstituteOk``, ``shopPhone``,
+      ``pickupLocationUnknown``; the array may be empty and the strings ``""``, except that a
+      ``link`` errand needs at least one link); a ``photo`` errand needs an image; never POD;
+    * errand fields are refused on a ``pickup_delivery``;
+    * ``warehouseId`` is required in warehouse mode and refused in pickup mode;
+    * ``isPODEnabled`` needs ``podAmount`` > 0; a non-zero ``podAmount`` needs POD;
+    * phones (``senderPhone``, ``receiverPhone``, ``pickupContactPhone``, ``shopPhone`` when
+      not empty): an optional ``+``, digits with spaces, dashes, dots or parentheses, 7 to 15
+      digits; ``errandBudgetNgn`` an amount such as ``"8000"`` or ``"8,000.50"``;
+    * ``idempotencyKey`` 8 to 120 characters, never trimmed; at most 10 ``errandLinks``.
+
+    A rule that spans fields fails with ``"<field>: <problem>"`` parts joined by ``"; "``.
     """
 
     serviceKind: ServiceKind
     deliveryMode: DeliveryMode = "pickup"
     warehouseId: str | None = None
     senderName: str = Field(min_length=1, max_length=200)
-    senderPhone: str = Field(min_length=3, max_length=40)
+    senderPhone: str = Field(min_length=1, max_length=40)
     senderEmail: str = ""
     pickupContactSameAsSender: bool | None = None
     pickupContactName: str | None = Field(default=None, max_length=200)
-    pickupContactPhone: str | None = Field(default=None, max_length=40)
+    pickupContactPhone: PhoneText | None = None
     receiverName: str | None = Field(default=None, max_length=200)
-    receiverPhone: str | None = Field(default=None, max_length=40)
+    receiverPhone: PhoneText | None = None
     pickupAddress: str = Field(min_length=1, max_length=500)
     pickupCoords: Coords
     deliveryAddress: str = Field(min_length=1, max_length=500)
@@ -468,14 +581,12 @@ class CreateDeliveryRequest(RequestModel):
     podAmount: float | None = Field(default=None, ge=0)
     packageImages: list[str] = Field(default_factory=list, max_length=MAX_PACKAGE_IMAGES)
     customerCollectionMethod: CollectionMethod
-    idempotencyKey: str | None = Field(
-        default=None, min_length=IDEMPOTENCY_KEY_LENGTH[0], max_length=IDEMPOTENCY_KEY_LENGTH[1]
-    )
+    idempotencyKey: IdempotencyKey | None = None
     errandMode: ErrandMode | None = None
-    errandLinks: list[ErrandLink] | None = None
+    errandLinks: list[ErrandLink] | None = Field(default=None, max_length=MAX_ERRAND_LINKS)
     errandBudgetNgn: str | None = Field(default=None, max_length=50)
     errandSubstituteOk: bool | None = None
-    shopPhone: str | None = Field(default=None, max_length=40)
+    shopPhone: PhoneText | None = None
     pickupLocationUnknown: bool | None = None
     distanceKm: float | None = Field(default=None, ge=0)
     estimatedDurationMinutes: float | None = Field(default=None, ge=0)
@@ -486,6 +597,22 @@ class CreateDeliveryRequest(RequestModel):
         if email and not _EMAIL.match(email):
             raise ValueError("must be an email address or empty")
         return email
+
+    @field_validator("senderPhone", "receiverPhone", "pickupContactPhone", "shopPhone")
+    @classmethod
+    def _phone(cls, phone: str | None) -> str | None:
+        problem = phone_problem(phone) if phone else None
+        if problem:
+            raise ValueError(problem)
+        return phone
+
+    @field_validator("errandBudgetNgn")
+    @classmethod
+    def _budget(cls, budget: str | None) -> str | None:
+        problem = errand_budget_problem(budget) if budget else None
+        if problem:
+            raise ValueError(problem)
+        return budget
 
     @field_validator("packageImages")
     @classmethod
@@ -498,25 +625,56 @@ class CreateDeliveryRequest(RequestModel):
 
     @model_validator(mode="after")
     def _per_kind_rules(self) -> CreateDeliveryRequest:
-        if self.deliveryMode == "warehouse" and not self.warehouseId:
-            raise ValueError("warehouseId is required when deliveryMode is warehouse")
+        problems: list[tuple[str, str]] = []
+        self._mode_rules(problems)
         if self.serviceKind == "pickup_delivery":
-            if not self.receiverName or not self.receiverPhone:
-                raise ValueError("receiverName and receiverPhone are required for pickup_delivery")
-            if not self.packageImages:
-                raise ValueError("packageImages needs at least 1 image for pickup_delivery")
+            self._pickup_delivery_rules(problems)
         else:
-            if self.isPODEnabled:
-                raise ValueError("isPODEnabled is only allowed on pickup_delivery")
-            if self.errandMode is None:
-                raise ValueError("errandMode is required for errands")
-            if self.errandMode == "photo" and not self.packageImages:
-                raise ValueError("packageImages needs at least 1 image for photo errands")
-            if self.errandMode == "link" and not self.errandLinks:
-                raise ValueError("errandLinks needs at least 1 link in link mode")
+            self._errand_rules(problems)
+        if self.isPODEnabled and not (self.podAmount and self.podAmount > 0):
+            problems.append(
+                ("podAmount", "is required and greater than 0 when isPODEnabled is true")
+            )
         if not self.isPODEnabled and self.podAmount:
-            raise ValueError("podAmount is only meaningful with isPODEnabled")
+            problems.append(("podAmount", "is only allowed when isPODEnabled is true"))
+        if problems:
+            raise ValueError("; ".join(f"{name}: {problem}" for name, problem in problems))
         return self
+
+    def _mode_rules(self, problems: list[tuple[str, str]]) -> None:
+        if self.deliveryMode != "warehouse":
+            if self.warehouseId is not None:
+                problems.append(("warehouseId", "is only sent with deliveryMode warehouse"))
+            return
+        if self.serviceKind == "errand":
+            problems.append(
+                ("deliveryMode", "errands use deliveryMode pickup (the rider goes to the shop)")
+            )
+        elif not self.warehouseId:
+            problems.append(
+                ("warehouseId", "is required in warehouse mode and must be a warehouse id")
+            )
+
+    def _pickup_delivery_rules(self, problems: list[tuple[str, str]]) -> None:
+        for name in ("receiverName", "receiverPhone"):
+            if not getattr(self, name):
+                problems.append((name, "is required"))
+        if not self.packageImages:
+            problems.append(("packageImages", "needs at least 1 image for pickup_delivery"))
+        for name in ERRAND_FIELDS:
+            if getattr(self, name) is not None:
+                problems.append((name, "is only sent for errands"))
+
+    def _errand_rules(self, problems: list[tuple[str, str]]) -> None:
+        for name in ERRAND_FIELDS:
+            if getattr(self, name) is None:
+                problems.append((name, ERRAND_FIELD_MISSING[name]))
+        if self.isPODEnabled:
+            problems.append(("isPODEnabled", "POD is only allowed on pickup_delivery"))
+        if self.errandMode == "photo" and not self.packageImages:
+            problems.append(("packageImages", "needs at least 1 image for photo errands"))
+        if self.errandMode == "link" and self.errandLinks is not None and not self.errandLinks:
+            problems.append(("errandLinks", "needs at least 1 link for a link errand"))
 
 
 class CancelRequest(RequestModel):

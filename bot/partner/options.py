@@ -26,9 +26,10 @@ class ClientOptions:
     backoff_base_seconds: float = 0.5
     backoff_cap_seconds: float = 8.0
     # A 429 is waited out at most this many times, each wait at most this long; a longer
-    # Retry-After is reported to the caller instead of blocking a chat for minutes.
+    # Retry-After is reported to the caller instead of blocking a chat for minutes. One whole
+    # rate-limit window (60 s), so a Retry-After up to the window's end is waited out.
     rate_limit_retries: int = 3
-    max_rate_limit_wait_seconds: float = 30.0
+    max_rate_limit_wait_seconds: float = 60.0
     capabilities_ttl_seconds: float = 300.0
     user_agent: str = "deliverybot/0.1"
 

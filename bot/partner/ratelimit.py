@@ -66,8 +66,11 @@ class RequestLimiter:
                 raise ValueError("window_seconds must be a positive number")
             self._window = float(window_seconds)
         self._limit = requests_per_minute
-        # Only the last N starts can hold a new one back.
-        self._starts = deque(self._starts, maxlen=requests_per_minute)
+        # Only the last N starts can hold a new one back; with no cap none are kept at all.
+        if requests_per_minute is None:
+            self._starts = deque()
+        else:
+            self._starts = deque(self._starts, maxlen=requests_per_minute)
 
     def block_for(self, seconds: float) -> None:
         """Hold every request back for ``seconds`` (the service answered 429 and asked so)."""
@@ -91,7 +94,8 @@ class RequestLimiter:
                         break
                     # Re-checked after the sleep: set_rate or block_for may have moved the goal.
                     await self._sleep(wait)
-                self._starts.append(now)
+                if self._limit is not None:
+                    self._starts.append(now)
         finally:
             self._in_line -= 1
 

@@ -17,6 +17,8 @@ from bot.partner.models import WEBHOOK_TOLERANCE_SECONDS
 
 SIGNATURE_HEADER = "Service-Signature"
 EVENT_HEADER = "Service-Event"
+_HEX_DIGEST_LENGTH = 64
+_HEX_DIGITS = frozenset("0123456789abcdef")
 
 
 class SignatureError(Exception):
@@ -27,33 +29,52 @@ class SignatureError(Exception):
         super().__init__(reason)
 
 
-def _digest(raw_body: bytes, secret: str, timestamp: int) -> str:
-    signed = str(timestamp).encode("ascii") + b"." + raw_body
+def _digest(raw_body: bytes, secret: str, timestamp_text: str) -> str:
+    signed = timestamp_text.encode("ascii") + b"." + raw_body
     return hmac.new(secret.encode("utf-8"), signed, hashlib.sha256).hexdigest()
 
 
 def sign(raw_body: bytes, secret: str, timestamp: int) -> str:
     """The ``Service-Signature`` header value for ``raw_body`` sent at ``timestamp``."""
-    return f"t={timestamp},v1={_digest(raw_body, secret, timestamp)}"
+    text = str(timestamp)
+    return f"t={text},v1={_digest(raw_body, secret, text)}"
 
 
-def _parse(header: str) -> tuple[int, list[str]]:
-    timestamp: int | None = None
+def _is_ascii_digits(text: str) -> bool:
+    # str.isdigit alone accepts "²" and "٣", which int() then refuses or reads differently.
+    return text.isascii() and text.isdigit()
+
+
+def _is_hex_digest(text: str) -> bool:
+    return len(text) == _HEX_DIGEST_LENGTH and all(ch in _HEX_DIGITS for ch in text)
+
+
+def _parse(header: str) -> tuple[str, list[str]]:
+    """The header's ``t`` text and its well-formed ``v1`` values.
+
+    A ``v1`` that is not 64 hex digits cannot match and is dropped here, so the constant-time
+    comparison only ever sees ASCII of the digest's length.
+    """
+    timestamp: str | None = None
     candidates: list[str] = []
+    saw_v1 = False
     for part in header.split(","):
         key, sep, value = part.strip().partition("=")
         if not sep:
             raise SignatureError("malformed signature header")
         if key == "t":
-            if timestamp is not None or not value.isdigit() or len(value) > 12:
+            if timestamp is not None or not _is_ascii_digits(value) or len(value) > 12:
                 raise SignatureError("malformed timestamp in signature header")
-            timestamp = int(value)
+            timestamp = value
         elif key == "v1":
-            candidates.append(value.strip().lower())
+            saw_v1 = True
+            candidate = value.strip().lower()
+            if _is_hex_digest(candidate):
+                candidates.append(candidate)
         # Other schemes (v0, future v2 ...) are ignored, as a receiver must.
     if timestamp is None:
         raise SignatureError("signature header has no timestamp")
-    if not candidates:
+    if not saw_v1:
         raise SignatureError("signature header has no v1 signature")
     return timestamp, candidates
 
@@ -69,17 +90,20 @@ def verify(
     """Raise ``SignatureError`` unless ``header`` signs ``raw_body`` with ``secret`` in time.
 
     A timestamp older than ``tolerance`` seconds, or further than that in the future, is
-    refused, which bounds how long a captured request can be replayed.
+    refused, which bounds how long a captured request can be replayed. The HMAC covers the
+    header's own ``t`` text, byte for byte. Whatever the header holds, ``SignatureError`` is
+    the only exception this raises.
     """
-    if not header or not header.strip():
+    if not isinstance(header, str) or not header.strip():
         raise SignatureError("missing signature header")
-    timestamp, candidates = _parse(header)
+    timestamp_text, candidates = _parse(header)
+    timestamp = int(timestamp_text)
     current = time.time() if now is None else now
     if timestamp < current - tolerance:
         raise SignatureError("signature timestamp is too old")
     if timestamp > current + tolerance:
         raise SignatureError("signature timestamp is in the future")
-    expected = _digest(raw_body, secret, timestamp)
+    expected = _digest(raw_body, secret, timestamp_text)
     # Check every candidate so the time taken does not tell which one matched.
     matched = False
     for candidate in candidates:

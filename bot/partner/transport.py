@@ -2,8 +2,11 @@
 
 It turns one logical call into attempts: each waits its turn at the shared ``RequestLimiter``,
 sends with the API key, and maps what comes back once. httpx failures become
-``errors.TransportError`` subclasses (``raise ... from`` the httpx error, so ``surely_unsent``
-can tell later whether the request ever left), and a non-2xx answer goes through
+``errors.TransportError`` subclasses that record whether the request surely never left
+(``surely_unsent``). They are raised outside the ``except`` block, so neither ``__cause__`` nor
+``__context__`` links them to the httpx error, whose request still carries the key in its
+headers; for the same reason the auth header is built inside the call expression and never
+held in a local of a frame a traceback could show. A non-2xx answer goes through
 ``error_from_response``, with the key blanked out of whatever the service wrote.
 
 429 answers are waited out (the whole process holds off, through the limiter) and upstream
@@ -41,7 +44,7 @@ _UNSENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 
 def surely_unsent(error: errors.PartnerError) -> bool:
     """True when ``error`` is a failure to even open the connection: nothing reached the API."""
-    return isinstance(error.__cause__, _UNSENT)
+    return isinstance(error, errors.TransportError) and error.surely_unsent
 
 
 class ApiKey:
@@ -146,9 +149,13 @@ class PartnerTransport:
             if response.is_success:
                 return self._json_object(response), response.status_code
             error = errors.error_from_response(
-                response.status_code, response.content, dict(response.headers), on_create=on_create
+                response.status_code,
+                response.content,
+                dict(response.headers),
+                on_create=on_create,
+                secrets=(self._key.reveal(),),
+                delivery_call=path.startswith("/deliveries/"),
             )
-            self._redact(error)
             if response.status_code == 429:
                 rate_limited += 1
                 hint = retry.retry_after_hint(response.headers, error.retry_after, self._clock())
@@ -189,32 +196,15 @@ class PartnerTransport:
     async def _send(
         self, method: str, path: str, params: dict[str, str] | None, json: Json | None
     ) -> httpx.Response:
-        headers = self._auth_headers()
         try:
-            return await self._http.request(method, path, params=params, json=json, headers=headers)
-        except httpx.TimeoutException as exc:
-            raise errors.RequestTimeout(
-                f"the Partner API did not answer in time ({type(exc).__name__})"
-            ) from exc
-        except (httpx.NetworkError, httpx.RemoteProtocolError) as exc:
-            raise errors.ConnectError(
-                f"could not connect to the Partner API, or the connection dropped "
-                f"({type(exc).__name__})"
-            ) from exc
+            return await self._http.request(
+                method, path, params=params, json=json, headers=self._auth_headers()
+            )
         except httpx.HTTPError as exc:
-            raise errors.TransportError(
-                f"the Partner API request failed ({type(exc).__name__})"
-            ) from exc
-
-    def _redact(self, error: errors.PartnerError) -> None:
-        """Blank the key out of a message the service wrote (it might echo what it was sent)."""
-        key = self._key.reveal()
-        error.message = error.message.replace(key, "<redacted>")
-        error.args = (error.message,)
-        error.field_errors = {
-            name: [text.replace(key, "<redacted>") for text in texts]
-            for name, texts in error.field_errors.items()
-        }
+            error = _transport_error(exc)
+        # Raised here, after the except block: raised inside it, the httpx error (and the key
+        # in its request headers) would ride along as __context__ even with "from None".
+        raise error
 
     def _auth_headers(self) -> dict[str, str]:
         if self._options.auth_header == "x-api-key":
@@ -235,3 +225,19 @@ class PartnerTransport:
                 status=response.status_code,
             )
         return data
+
+
+def _transport_error(exc: httpx.HTTPError) -> errors.TransportError:
+    """The one mapping of an httpx failure; only the exception's type name is kept."""
+    unsent = isinstance(exc, _UNSENT)
+    name = type(exc).__name__
+    if isinstance(exc, httpx.TimeoutException):
+        return errors.RequestTimeout(
+            f"the Partner API did not answer in time ({name})", surely_unsent=unsent
+        )
+    if isinstance(exc, httpx.NetworkError | httpx.RemoteProtocolError):
+        return errors.ConnectError(
+            f"could not connect to the Partner API, or the connection dropped ({name})",
+            surely_unsent=unsent,
+        )
+    return errors.TransportError(f"the Partner API request failed ({name})", surely_unsent=unsent)

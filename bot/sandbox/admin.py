@@ -20,6 +20,7 @@ from bot.partner.models import RiderPresence
 from bot.sandbox.core import Core
 from bot.sandbox.errors import ApiError, error_response, validation_error
 from bot.sandbox.events import Event
+from bot.sandbox.faults import FAULT_TIMINGS
 from bot.sandbox.geo import coordinate_problem
 from bot.sandbox.state import DeliveryRecord, RiderRecord
 from bot.sandbox.validation import FieldReader, as_number, check_delivery_id, parse_json_object
@@ -167,13 +168,16 @@ async def revoke_key(core: Core, actions: AdminActions, request: Request) -> Res
 
 async def inject_fault(core: Core, actions: AdminActions, request: Request) -> Response:
     reader = await _body(request)
-    reader.reject_unknown(("endpoint", "kind", "count", "status", "latency_seconds", "code"))
+    reader.reject_unknown(
+        ("endpoint", "kind", "count", "status", "latency_seconds", "code", "when")
+    )
     endpoint = reader.string("endpoint", required=True, max_len=200)
     kind = reader.string("kind", required=True, max_len=20)
     count = reader.number("count", minimum=1, maximum=1000)
     status = reader.number("status", minimum=400, maximum=599)
     latency = reader.number("latency_seconds", maximum=600)
     code = reader.string("code", max_len=100)
+    when = reader.choice("when", FAULT_TIMINGS)
     reader.raise_if_errors()
     operation = core.faults.inject(
         endpoint or "",
@@ -182,6 +186,7 @@ async def inject_fault(core: Core, actions: AdminActions, request: Request) -> R
         status=int(status) if status is not None else None,
         latency_seconds=latency if latency is not None else 2.0,
         code=code or None,
+        when=when or "before",
     )
     return _ok({"endpoint": operation.name}, core=core)
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from bot.partner.models import IDEMPOTENCY_KEY_LENGTH, MAX_PACKAGE_IMAGES
-from bot.sandbox.errand_rules import ERRAND_FIELDS, read_errand, refuse_errand_fields
+from bot.partner.models import ERRAND_FIELDS, IDEMPOTENCY_KEY_LENGTH, MAX_PACKAGE_IMAGES
+from bot.sandbox.errand_rules import read_errand, refuse_errand_fields
 from bot.sandbox.errors import ApiError
 from bot.sandbox.geo import distance_km
 from bot.sandbox.order import CreateOrder
@@ -70,9 +70,7 @@ def read_create(body: dict[str, Any], scenario: Scenario) -> CreateOrder:
     size = reader.choice("packageSize", ("small", "medium", "large"), required=True)
     fragile = reader.boolean("isFragile")
     method = _collection_method(reader, scenario)
-    idempotency_key = reader.string(
-        "idempotencyKey", min_len=IDEMPOTENCY_KEY_LENGTH[0], max_len=IDEMPOTENCY_KEY_LENGTH[1]
-    )
+    idempotency_key = _idempotency_key(reader)
     given_distance = reader.number("distanceKm", maximum=20000)
     given_duration = reader.number("estimatedDurationMinutes", maximum=100000)
     reader.raise_if_errors()
@@ -110,7 +108,7 @@ def read_create(body: dict[str, Any], scenario: Scenario) -> CreateOrder:
         pod_amount=pod_amount,
         package_images=images,
         collection_method=_known(method),
-        idempotency_key=idempotency_key or None,
+        idempotency_key=idempotency_key,
         errand=errand,
         distance_km=distance,
         duration_minutes=duration,
@@ -183,6 +181,22 @@ def _pod(reader: FieldReader, scenario: Scenario, kind: str | None) -> tuple[boo
     if amount:
         reader.fail("podAmount", "is only allowed when isPODEnabled is true")
     return False, None
+
+
+def _idempotency_key(reader: FieldReader) -> str | None:
+    """The key exactly as sent: never trimmed, so ``""`` or a too-short key is refused, not
+    silently treated as "no key" (which would make a retried create a second delivery)."""
+    value = reader.body.get("idempotencyKey")
+    if value is None:
+        return None
+    low, high = IDEMPOTENCY_KEY_LENGTH
+    if not isinstance(value, str):
+        reader.fail("idempotencyKey", "must be a string")
+        return None
+    if not low <= len(value) <= high:
+        reader.fail("idempotencyKey", f"must be {low} to {high} characters")
+        return None
+    return value
 
 
 def _collection_method(reader: FieldReader, scenario: Scenario) -> str | None:

@@ -1,29 +1,26 @@
 """The errand part of ``POST /deliveries``: mode, links, budget, shop phone, unknown shop.
 
+The spec's request table marks all six errand fields required for errands, so each must be
+present (not absent, not null) on an errand: ``errandLinks`` may be an empty array (except in
+``link`` mode, which needs a link) and ``errandBudgetNgn`` / ``shopPhone`` may be ``""``.
 Errand-only fields sent with a ``pickup_delivery`` are refused rather than ignored, so a client
 that mixes the two flows finds out at once.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 from urllib.parse import urlsplit
 
+from bot.partner.models import (
+    ERRAND_FIELD_MISSING,
+    ERRAND_FIELDS,
+    MAX_ERRAND_LINKS,
+    errand_budget_problem,
+)
 from bot.sandbox.order import ErrandLinkOrder, ErrandOrder
 from bot.sandbox.scenario import Scenario
 from bot.sandbox.validation import FieldReader
-
-ERRAND_FIELDS = (
-    "errandMode",
-    "errandLinks",
-    "errandBudgetNgn",
-    "errandSubstituteOk",
-    "shopPhone",
-    "pickupLocationUnknown",
-)
-MAX_ERRAND_LINKS = 10
-_BUDGET = re.compile(r"^\d{1,12}(\.\d{1,2})?$")
 
 
 def refuse_errand_fields(reader: FieldReader) -> None:
@@ -35,15 +32,17 @@ def refuse_errand_fields(reader: FieldReader) -> None:
 def read_errand(reader: FieldReader, scenario: Scenario) -> ErrandOrder | None:
     settings = scenario.capabilities.errand
     enabled = settings.enabledModes if settings else []
-    mode = reader.choice("errandMode", ("at_place", "link", "photo"), required=True)
+    for name in ERRAND_FIELDS:
+        reader.require_present(name, ERRAND_FIELD_MISSING[name])
+    mode = reader.choice("errandMode", ("at_place", "link", "photo"))
     if mode is not None and mode not in enabled:
         reader.fail("errandMode", f"{mode} errands are not enabled (enabled: {', '.join(enabled)})")
     links = _errand_links(reader, [c.id for c in settings.curatedLinks] if settings else [])
     if mode == "link" and not links and not reader.failed("errandLinks"):
         reader.fail("errandLinks", "needs at least 1 link for a link errand")
     budget = reader.string("errandBudgetNgn", max_len=50)
-    if budget and not _BUDGET.fullmatch(budget.replace(",", "")):
-        reader.fail("errandBudgetNgn", 'must be an amount such as "5000"')
+    if budget and (problem := errand_budget_problem(budget)):
+        reader.fail("errandBudgetNgn", problem)
     unknown_shop = bool(reader.boolean("pickupLocationUnknown"))
     if unknown_shop and not (settings and settings.allowUnknownShopLocation):
         reader.fail("pickupLocationUnknown", "this business needs a known shop location")

@@ -1,13 +1,21 @@
 """Injected faults and per-operation call counters, applied in front of the whole API.
 
-A fault is armed for the next N calls of one operation and applies before authentication, as an
-upstream or network failure would:
+A fault is armed for the next N calls of one operation. By default (``when="before"``) it
+applies before authentication and the handler, as an upstream or network failure would, and the
+call changes nothing:
 
 * ``status``: answer the error envelope with the given status (default: the operation's own
   failure status, 503 or 500) and the operation's failure code (``create_failed`` ...);
 * ``latency``: wait ``latency_seconds`` (through the injected sleep) and then answer normally;
 * ``drop``: start the response and abort it, so the client sees the connection break with no
   usable answer (``httpx.RemoteProtocolError`` in process; a closed socket under uvicorn).
+
+With ``when="after"`` the call is handled first, exactly as without a fault (the delivery is
+created, cancelled, assigned ...; its webhooks are queued), and only then is its answer lost:
+``status`` replaces the answer with the error envelope, ``drop`` breaks the connection instead
+of answering, ``latency`` holds the answer back. That is the case a client's idempotency key
+and its re-read after cancel, assign and unassign exist for: the request was applied, but the
+caller cannot know.
 """
 
 from __future__ import annotations
@@ -18,14 +26,16 @@ from dataclasses import dataclass
 from typing import Literal
 
 import httpx
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bot.sandbox.clock import Sleep
 from bot.sandbox.errors import ApiError, error_response, validation_error
 from bot.sandbox.operations import OPERATIONS_BY_NAME, Operation, find_operation
 
 FaultKind = Literal["status", "latency", "drop"]
+FaultTiming = Literal["before", "after"]
 FAULT_KINDS: tuple[str, ...] = ("status", "latency", "drop")
+FAULT_TIMINGS: tuple[str, ...] = ("before", "after")
 
 
 class ConnectionDropped(httpx.RemoteProtocolError):
@@ -39,6 +49,7 @@ class Fault:
     status: int
     code: str
     latency_seconds: float
+    when: FaultTiming = "before"
 
 
 class FaultPlan:
@@ -56,6 +67,7 @@ class FaultPlan:
         status: int | None = None,
         latency_seconds: float = 2.0,
         code: str | None = None,
+        when: str = "before",
     ) -> Operation:
         operation = find_operation(endpoint)
         problems: dict[str, list[str]] = {}
@@ -69,6 +81,8 @@ class FaultPlan:
             problems["status"] = ["must be an HTTP error status from 400 to 599"]
         if not 0 <= latency_seconds <= 600:
             problems["latency_seconds"] = ["must be from 0 to 600"]
+        if when not in FAULT_TIMINGS:
+            problems["when"] = ["must be one of: " + ", ".join(FAULT_TIMINGS)]
         if problems or operation is None:
             raise validation_error(problems, "The fault is not valid.")
         self._faults.setdefault(operation.name, []).append(
@@ -78,6 +92,7 @@ class FaultPlan:
                 status=status or operation.failure_status,
                 code=code or operation.failure_code,
                 latency_seconds=latency_seconds,
+                when=when,  # type: ignore[arg-type]  # checked against FAULT_TIMINGS above
             )
         )
         return operation
@@ -137,14 +152,37 @@ class FaultGate:
         fault = self._plan.take(operation)
         if fault is None:
             await self._app(scope, receive, send)
+        elif fault.when == "after":
+            await self._after(fault, scope, receive, send)
         elif fault.kind == "latency":
             await self._sleep(fault.latency_seconds)
             await self._app(scope, receive, send)
-        elif fault.kind == "status":
+        else:
+            await self._fail(fault, scope, receive, send)
+
+    async def _after(self, fault: Fault, scope: Scope, receive: Receive, send: Send) -> None:
+        """Handle the call in full, then lose (or hold back) its answer."""
+        answer: list[Message] = []
+
+        async def keep(message: Message) -> None:
+            answer.append(message)
+
+        # Background tasks (the call's webhooks) run inside this, as after any answer.
+        await self._app(scope, receive, keep)
+        if fault.kind == "latency":
+            await self._sleep(fault.latency_seconds)
+            for message in answer:
+                await send(message)
+            return
+        await self._fail(fault, scope, receive, send)
+
+    @staticmethod
+    async def _fail(fault: Fault, scope: Scope, receive: Receive, send: Send) -> None:
+        if fault.kind == "status":
             error = ApiError(fault.status, fault.code, "Injected sandbox fault: upstream failure.")
             await error_response(error)(scope, receive, send)
-        else:
-            # Headers go out first: uvicorn then closes the socket mid-response instead of
-            # answering 500, which is what a dropped connection looks like to a client.
-            await send({"type": "http.response.start", "status": 200, "headers": []})
-            raise ConnectionDropped("sandbox fault: the connection was dropped")
+            return
+        # Headers go out first: uvicorn then closes the socket mid-response instead of
+        # answering 500, which is what a dropped connection looks like to a client.
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        raise ConnectionDropped("sandbox fault: the connection was dropped")

@@ -1,9 +1,10 @@
 """Package photos on create: the URL rules, the host allowlist, DNS, and the download.
 
 Each URL is checked in this order, and the first failure is 400 ``image_host_rejected`` naming
-the image: https (plain http only with ``[network] allow_http``); host on the allowlist (the
-exact host or any subdomain of an entry; ``*`` in an entry is a literal character, not a
-wildcard); every address the host resolves to is public (loopback only with
+the image: a well-formed URL (parsed once, by the parser the download uses; a port from 1 to
+65535; no spaces or control characters); https (plain http only with ``[network] allow_http``);
+host on the allowlist (the exact host or any subdomain of an entry; ``*`` in an entry is a
+literal character, not a wildcard); every address the host resolves to is public (loopback only with
 ``[network] allow_loopback``; private, link-local, reserved and multicast never); then a GET
 without redirects that must answer 200 with an allowed image content type and at most
 ``max_bytes`` (5 MB).
@@ -14,9 +15,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import ipaddress
+import re
 import socket
 from collections.abc import Awaitable, Callable, Sequence
-from urllib.parse import urlsplit
 
 import httpx
 
@@ -24,6 +25,8 @@ from bot.sandbox.errors import ApiError
 from bot.sandbox.scenario import NetworkSettings
 from bot.sandbox.scenario_parts import ImageSettings
 from bot.sandbox.state import StoredImage
+
+_HOST_NAME = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9.])?$")
 
 Resolver = Callable[[str], Awaitable[list[str]]]
 """Host name -> the IP address strings it resolves to (empty when it does not resolve)."""
@@ -70,6 +73,31 @@ def address_problem(address: str, allow_loopback: bool) -> str | None:
     return None
 
 
+def parse_image_url(url: str) -> httpx.URL:
+    """``url`` parsed as the download will parse it; ``ImageRejected`` when it is malformed.
+
+    Refused here: anything httpx cannot parse (a port that is not a number, a control
+    character), whitespace or non-printable characters anywhere, a port outside 1-65535, and a
+    host name that is neither an IP literal nor letters, digits, dots and hyphens.
+    """
+    if any(ch.isspace() or not ch.isprintable() for ch in url):
+        raise ImageRejected("not a valid URL (it contains spaces or control characters)")
+    try:
+        parsed = httpx.URL(url)
+        port = parsed.port
+        raw_host = parsed.raw_host.decode("ascii")
+    except (httpx.InvalidURL, ValueError, UnicodeError):
+        raise ImageRejected("not a valid URL") from None
+    if port is not None and not 1 <= port <= 65535:
+        raise ImageRejected("not a valid URL (the port must be from 1 to 65535)")
+    if raw_host and not _HOST_NAME.fullmatch(raw_host):
+        try:
+            ipaddress.ip_address(raw_host)
+        except ValueError:
+            raise ImageRejected("not a valid URL (the host name is malformed)") from None
+    return parsed
+
+
 class ImageFetcher:
     """Checks and downloads the images of one create; reused across creates."""
 
@@ -103,20 +131,21 @@ class ImageFetcher:
         return stored
 
     async def fetch(self, url: str) -> StoredImage:
-        host = await self.check_url(url)
-        return await self._download(url, host)
+        return await self._download(url, await self._checked(url))
 
     async def check_url(self, url: str) -> str:
         """Everything but the download; returns the host. Raises ``ImageRejected``."""
-        try:
-            parts = urlsplit(url)
-            host = parts.hostname or ""
-        except ValueError:
-            raise ImageRejected("not a valid URL") from None
+        return (await self._checked(url)).host
+
+    async def _checked(self, url: str) -> httpx.URL:
+        # Parsed once, by the same parser the download uses, so the host that is checked is
+        # the host that is fetched from.
+        parsed = parse_image_url(url)
+        host = parsed.host
         allowed_schemes = ("https", "http") if self._network.allow_http else ("https",)
-        if parts.scheme not in allowed_schemes or not host:
+        if parsed.scheme not in allowed_schemes or not host:
             raise ImageRejected("the URL must use https")
-        if parts.username or parts.password:
+        if parsed.userinfo:
             raise ImageRejected("the URL must not carry credentials")
         if not host_allowlisted(host, self._settings.allowlist):
             raise ImageRejected(f"host {host} is not on the business's image allowlist")
@@ -130,15 +159,16 @@ class ImageFetcher:
             problem = address_problem(address, self._network.allow_loopback)
             if problem:
                 raise ImageRejected(f"host {host} {problem}")
-        return host
+        return parsed
 
-    async def _download(self, url: str, host: str) -> StoredImage:
+    async def _download(self, url: str, parsed: httpx.URL) -> StoredImage:
         limit = self._settings.max_bytes
+        host = parsed.host
         client = self._http()
         digest = hashlib.sha256()
         size = 0
         try:
-            async with client.stream("GET", url, follow_redirects=False) as response:
+            async with client.stream("GET", parsed, follow_redirects=False) as response:
                 if response.status_code != 200:
                     raise ImageRejected(f"download answered HTTP {response.status_code}")
                 content_type = response.headers.get("content-type", "").split(";")[0].strip()
@@ -154,7 +184,7 @@ class ImageFetcher:
                     digest.update(chunk)
         except httpx.TimeoutException:
             raise ImageRejected(f"download from {host} timed out") from None
-        except httpx.HTTPError:
+        except (httpx.HTTPError, httpx.InvalidURL):
             raise ImageRejected(f"download from {host} failed") from None
         if size == 0:
             raise ImageRejected("image is empty")

@@ -124,24 +124,18 @@ def _created(story: Story) -> Narration:
             "Customer delivery messages are off: the service sends the customer nothing, so "
             "share tracking.url with the customer yourself."
         )
-    if fee is None:
+    if request.requireApproval:
+        notes.append(
+            "This business approves requests first: the delivery stays awaiting_price until "
+            "staff approve and price it, and no rider is assigned automatically."
+        )
+    elif fee is None:
         notes.append("Fee not set yet: status stays awaiting_price until staff price it.")
     else:
         notes.append(PAYMENT_TIMING_NOTES[story.scenario.capabilities.paymentTiming])
-    if request.requireApproval:
-        notes.append("This business approves requests first: no rider is assigned automatically.")
-    elif not request.autoDispatch:
-        notes.append(
-            "Automatic dispatch is off: staff assign a rider, or use GET /riders and "
-            "POST /deliveries/{id}/assign."
-        )
-    elif record.status == "matched":
-        notes.append("A rider was assigned automatically; a delivery.status_changed event follows.")
-    elif fee is not None:
-        notes.append(
-            "No available rider with a fresh GPS fix was near the pickup: the delivery stays "
-            "pending until a rider is assigned."
-        )
+    dispatch = None if request.requireApproval else _dispatch_note(story, fee)
+    if dispatch:
+        notes.append(dispatch)
     notes.append(_otp_note(story))
     if order.pod_enabled and order.pod_amount:
         notes.append(
@@ -149,6 +143,23 @@ def _created(story: Story) -> Narration:
             "receiver at drop-off."
         )
     return Narration(summary, hint, notes)
+
+
+def _dispatch_note(story: Story, fee: str | None) -> str | None:
+    """How a new delivery gets its rider (approval, when required, is said before this)."""
+    if not story.scenario.capabilities.publicRequest.autoDispatch:
+        return (
+            "Automatic dispatch is off: staff assign a rider, or use GET /riders and "
+            "POST /deliveries/{id}/assign."
+        )
+    if story.record.status == "matched":
+        return "A rider was assigned automatically; a delivery.status_changed event follows."
+    if fee is not None:
+        return (
+            "No available rider with a fresh GPS fix was near the pickup: the delivery stays "
+            "pending until a rider is assigned."
+        )
+    return None
 
 
 def _assigned(story: Story) -> Narration:

@@ -39,6 +39,29 @@ def _number(value: str) -> float | None:
     return number if math.isfinite(number) else None
 
 
+def _pickup(
+    lat: float | None, lng: float | None, problems: dict[str, list[str]]
+) -> tuple[float, float] | None:
+    """The pickup point, or None with each problem keyed by the coordinate that has it."""
+    valid = True
+    for name, value, limit in (("pickup_lat", lat, 90.0), ("pickup_lng", lng, 180.0)):
+        if value is None:
+            problems[name] = ["must be a number"]
+        elif not -limit <= value <= limit:
+            problems[name] = [f"must be between {-limit:g} and {limit:g}"]
+        else:
+            continue
+        valid = False
+    if not valid or lat is None or lng is None:
+        return None
+    if (problem := coordinate_problem(lat, lng)) is not None:
+        # Only the zero pin is left, which neither coordinate is alone: both are named.
+        problems["pickup_lat"] = [problem]
+        problems["pickup_lng"] = [problem]
+        return None
+    return lat, lng
+
+
 def parse_rider_query(params: Mapping[str, str]) -> RiderQuery:
     """The query as typed values; every problem is a ``validation_error`` naming the param."""
     problems: dict[str, list[str]] = {}
@@ -48,13 +71,7 @@ def parse_rider_query(params: Mapping[str, str]) -> RiderQuery:
         missing = "pickup_lng" if lng_text is None else "pickup_lat"
         problems[missing] = ["pickup_lat and pickup_lng must be given together"]
     elif lat_text is not None and lng_text is not None:
-        lat, lng = _number(lat_text), _number(lng_text)
-        if lat is None or lng is None:
-            problems["pickup_lat" if lat is None else "pickup_lng"] = ["must be a number"]
-        elif (problem := coordinate_problem(lat, lng)) is not None:
-            problems["pickup_lat"] = [problem]
-        else:
-            pickup = (lat, lng)
+        pickup = _pickup(_number(lat_text), _number(lng_text), problems)
     radius: float | None = None
     if "radius_km" in params:
         radius = _number(params["radius_km"])

@@ -195,10 +195,21 @@ class Sandbox:
         status: int | None = None,
         latency_seconds: float = 2.0,
         code: str | None = None,
+        when: str = "before",
     ) -> None:
-        """Arm a fault (``status``, ``latency`` or ``drop``) for the next ``count`` calls."""
+        """Arm a fault (``status``, ``latency`` or ``drop``) for the next ``count`` calls.
+
+        ``when="before"`` fails the call before it is handled (nothing changes);
+        ``when="after"`` handles it and then loses or holds back the answer.
+        """
         self._core.faults.inject(
-            endpoint, kind, count, status=status, latency_seconds=latency_seconds, code=code
+            endpoint,
+            kind,
+            count,
+            status=status,
+            latency_seconds=latency_seconds,
+            code=code,
+            when=when,
         )
 
     def clear_faults(self) -> None:

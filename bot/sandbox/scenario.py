@@ -46,6 +46,11 @@ PLAN_REQUESTS_PER_MINUTE: dict[str, int | None] = {
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 
 
+def _ascii_alnum(text: str) -> bool:
+    # str.isalnum alone accepts any script's letters and digits ("é", "٣"); keys are ASCII.
+    return text.isascii() and text.isalnum()
+
+
 class ScenarioError(ValueError):
     """A scenario file that cannot be used; the message names the file and the key."""
 
@@ -110,7 +115,7 @@ class ApiKeySettings(Strict):
     @model_validator(mode="after")
     def _check(self) -> ApiKeySettings:
         body = self.secret.removeprefix(API_KEY_PREFIX)
-        if body == self.secret or not (16 <= len(body) <= 128) or not body.isalnum():
+        if body == self.secret or not (16 <= len(body) <= 128) or not _ascii_alnum(body):
             raise ValueError(f"secret must be {API_KEY_PREFIX} followed by 16-128 letters/digits")
         return self
 

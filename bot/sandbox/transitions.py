@@ -8,6 +8,8 @@
     matched ──> picked_up ──> in_transit ──> delivered        (sandbox admin: advance)
     awaiting_price | pending | matched ── cancel ──> cancelled
 
+With ``publicRequest.requireApproval`` every create waits in ``awaiting_price`` without a fee,
+even when a pricing rule covers it, until staff approve it by setting the fee.
 Cancel and assign are allowed before pickup only (``awaiting_price``, ``pending``,
 ``matched``); unassign only while ``matched``. The moves the spec only names (``picked_up``,
 ``in_transit``, ``delivered``) and pricing, payment and OTP resend are sandbox admin actions.
@@ -87,8 +89,10 @@ class Lifecycle:
 
     def create(self, order: CreateOrder, images: list[StoredImage], key_id: str) -> Outcome:
         now = self._clock()
-        fee = quote(self._scenario.pricing, order)
         caps = self._scenario.capabilities
+        # With approval required, staff price every request themselves: it waits in
+        # awaiting_price, unpriced, even when a pricing rule would cover it.
+        fee = None if caps.publicRequest.requireApproval else quote(self._scenario.pricing, order)
         record = DeliveryRecord(
             id=self._store.new_delivery_id(),
             seq=self._store.next_seq(),

@@ -12,38 +12,29 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from bot.partner.models import phone_problem
 from bot.sandbox.errors import validation_error
 from bot.sandbox.geo import coordinate_problem
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
-_PHONE_CHARS = re.compile(r"^\+?[0-9 ().\-]+$")
+_NOT_AN_OBJECT = {"body": ["must be a JSON object"]}
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$")
-PHONE_DIGITS = (7, 15)
 
 
 def parse_json_object(raw: bytes, *, empty_ok: bool = False) -> dict[str, Any]:
-    """The request body as a JSON object; 400 ``validation_error`` otherwise."""
+    """The request body as a JSON object; 400 ``validation_error`` otherwise, with
+    ``fieldErrors.body`` so every validation failure carries ``fieldErrors``."""
     if not raw.strip():
         if empty_ok:
             return {}
-        raise validation_error({}, "The request body must be a JSON object.")
+        raise validation_error(_NOT_AN_OBJECT, "The request body must be a JSON object.")
     try:
         body = json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError):
-        raise validation_error({}, "The request body is not valid JSON.") from None
+        raise validation_error(_NOT_AN_OBJECT, "The request body is not valid JSON.") from None
     if not isinstance(body, dict):
-        raise validation_error({}, "The request body must be a JSON object.")
+        raise validation_error(_NOT_AN_OBJECT, "The request body must be a JSON object.")
     return body
-
-
-def phone_problem(value: str) -> str | None:
-    """Why ``value`` is not a phone number: digits with optional +, spaces, dashes, dots or ()."""
-    if not _PHONE_CHARS.fullmatch(value):
-        return "must be a phone number (digits, optionally starting with +)"
-    digits = sum(ch.isdigit() for ch in value)
-    if not PHONE_DIGITS[0] <= digits <= PHONE_DIGITS[1]:
-        return f"must have {PHONE_DIGITS[0]} to {PHONE_DIGITS[1]} digits"
-    return None
 
 
 def as_number(value: Any) -> float | None:
@@ -76,6 +67,13 @@ class FieldReader:
 
     def present(self, name: str) -> bool:
         return self.body.get(name) is not None
+
+    def require_present(self, name: str, message: str) -> bool:
+        """Fail ``name`` with ``message`` when it is absent or null; True when it is there."""
+        if self.present(name):
+            return True
+        self.fail(name, message)
+        return False
 
     def reject_unknown(self, allowed: Iterable[str]) -> None:
         known = set(allowed)

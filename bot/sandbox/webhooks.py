@@ -4,14 +4,18 @@ Events enter the queue only after the API response that caused them is complete 
 them over in a Starlette background task), so a receiver never hears of a delivery before the
 caller does. Each endpoint subscribed to the event type (``*`` or the type) gets its own job.
 
+Every endpoint has its own queue, sent in order, one attempt at a time; endpoints are served
+concurrently, so a receiver that hangs until its time-out delays only its own events.
+
 An attempt succeeds on any 2xx. A non-2xx answer, a timeout or a connection error is retried
-after 5 s, 30 s, 2 min, 10 min and 30 min: at most 6 attempts in about 43 minutes, then the
-job is dropped ("gave_up" in the log). Every attempt is signed afresh with the current time, so
-a late retry still passes the receiver's 300 s timestamp check.
+5 s, 30 s, 2 min, 10 min and 30 min after the failed attempt *ended* (a 10 s time-out does not
+eat into the pause): at most 6 attempts, then the job is dropped ("gave_up" in the log). Every
+attempt is signed afresh with the current time, so a late retry still passes the receiver's
+300 s timestamp check.
 
 Jobs become *due* at clock times. ``deliver_due`` sends every due job; the optional worker
-(``start``) calls it whenever work arrives or the next retry falls due; ``drain`` lets tests and
-the demo wait for all due work without sleeping.
+(``start``, one task per endpoint) sends jobs as they arrive or their retry falls due; ``drain``
+lets tests and the demo wait for all due work without sleeping.
 """
 
 from __future__ import annotations
@@ -74,6 +78,23 @@ class _Job:
     attempt: int = 1
 
 
+class _EndpointQueue:
+    """One endpoint's jobs, sent in order by one sender at a time."""
+
+    def __init__(self, endpoint: WebhookEndpointSettings) -> None:
+        self.endpoint = endpoint
+        self.jobs: list[_Job] = []
+        self.lock = asyncio.Lock()
+        self.wake = asyncio.Event()
+        self.in_flight = 0
+
+    def due(self, now: float) -> list[_Job]:
+        return sorted((job for job in self.jobs if job.due_at <= now), key=_job_order)
+
+    def next_due_at(self) -> float | None:
+        return min((job.due_at for job in self.jobs), default=None)
+
+
 class WebhookOutbox:
     def __init__(
         self,
@@ -83,16 +104,13 @@ class WebhookOutbox:
         transport: httpx.AsyncBaseTransport | None = None,
         timeout: float = ATTEMPT_TIMEOUT_SECONDS,
     ) -> None:
-        self._endpoints = list(endpoints)
+        self._queues = [_EndpointQueue(endpoint) for endpoint in endpoints]
         self._clock = clock
         self._transport = transport
         self._timeout = timeout
-        self._jobs: list[_Job] = []
         self._seq = 0
         self._log: deque[WebhookAttempt] = deque(maxlen=LOG_SIZE)
-        self._lock = asyncio.Lock()
-        self._wake = asyncio.Event()
-        self._worker: asyncio.Task[None] | None = None
+        self._workers: list[asyncio.Task[None]] = []
         self._client: httpx.AsyncClient | None = None
 
     # --- queue ------------------------------------------------------------------------------
@@ -101,19 +119,22 @@ class WebhookOutbox:
         """Queue ``events`` for every subscribed endpoint, due now."""
         now = self._clock()
         for event in events:
-            for endpoint in self._endpoints:
-                if endpoint.wants(event.type):
+            for queue in self._queues:
+                if queue.endpoint.wants(event.type):
                     self._seq += 1
-                    self._jobs.append(_Job(event, endpoint, now, self._seq))
-        self._wake.set()
+                    queue.jobs.append(_Job(event, queue.endpoint, now, self._seq))
+                    queue.wake.set()
 
     @property
     def pending(self) -> int:
-        """Jobs not finished yet, due or waiting for a retry."""
-        return len(self._jobs)
+        """Jobs not finished yet: due, being sent, or waiting for a retry."""
+        return sum(len(queue.jobs) + queue.in_flight for queue in self._queues)
 
     def next_due_at(self) -> float | None:
-        return min((job.due_at for job in self._jobs), default=None)
+        return min(
+            (due for queue in self._queues if (due := queue.next_due_at()) is not None),
+            default=None,
+        )
 
     def log(self) -> list[WebhookAttempt]:
         return list(self._log)
@@ -121,27 +142,33 @@ class WebhookOutbox:
     # --- sending ----------------------------------------------------------------------------
 
     async def deliver_due(self) -> int:
-        """Send every job that is due, oldest first, including retries that fell due meanwhile.
+        """Send every job that is due, including retries that fell due meanwhile.
 
-        Returns the number of attempts made. Jobs whose retry is in the future stay queued.
+        Each endpoint's jobs go oldest first; endpoints are served concurrently. Returns the
+        number of attempts made. Jobs whose retry is in the future stay queued.
         """
-        attempts = 0
-        async with self._lock:
-            while True:
-                now = self._clock()
-                due = sorted((j for j in self._jobs if j.due_at <= now), key=_job_order)
-                if not due:
-                    return attempts
-                for job in due:
-                    self._jobs.remove(job)
-                    await self._attempt(job)
-                    attempts += 1
+        counts = await asyncio.gather(*(self._deliver_queue(q) for q in self._queues))
+        return sum(counts)
 
     async def drain(self) -> None:
         """Return once no job is due (retries scheduled for later stay queued)."""
         await self.deliver_due()
 
-    async def _attempt(self, job: _Job) -> None:
+    async def _deliver_queue(self, queue: _EndpointQueue) -> int:
+        attempts = 0
+        async with queue.lock:
+            while due := queue.due(self._clock()):
+                for job in due:
+                    queue.jobs.remove(job)
+                    queue.in_flight += 1
+                    try:
+                        await self._attempt(queue, job)
+                    finally:
+                        queue.in_flight -= 1
+                    attempts += 1
+        return attempts
+
+    async def _attempt(self, queue: _EndpointQueue, job: _Job) -> None:
         sent_at = self._clock()
         headers = {
             "Content-Type": "application/json",
@@ -168,11 +195,12 @@ class WebhookOutbox:
         if job.attempt >= MAX_ATTEMPTS:
             self._record(job, sent_at, status, error, "gave_up", None)
             return
-        next_at = sent_at + RETRY_DELAYS_SECONDS[job.attempt - 1]
+        # The pause starts when this attempt is over, however long the receiver held it.
+        next_at = self._clock() + RETRY_DELAYS_SECONDS[job.attempt - 1]
         self._record(job, sent_at, status, error, "retry_scheduled", next_at)
         job.attempt += 1
         job.due_at = next_at
-        self._jobs.append(job)
+        queue.jobs.append(job)
 
     def _record(
         self,
@@ -209,31 +237,36 @@ class WebhookOutbox:
             )
         return self._client
 
-    # --- worker -----------------------------------------------------------------------------
+    # --- workers ----------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Run a background worker that sends jobs as they fall due (the standalone server)."""
-        if self._worker is None or self._worker.done():
-            self._worker = asyncio.create_task(self._run(), name="sandbox-webhooks")
+        """Run background workers, one per endpoint, that send jobs as they fall due."""
+        if self._workers and not all(worker.done() for worker in self._workers):
+            return
+        self._workers = [
+            asyncio.create_task(self._run(queue), name=f"sandbox-webhooks-{queue.endpoint.id}")
+            for queue in self._queues
+        ]
 
-    async def _run(self) -> None:
+    async def _run(self, queue: _EndpointQueue) -> None:
         while True:
-            self._wake.clear()
-            await self.deliver_due()
-            next_due = self.next_due_at()
+            queue.wake.clear()
+            await self._deliver_queue(queue)
+            next_due = queue.next_due_at()
             delay = None if next_due is None else max(0.0, next_due - self._clock())
             if delay == 0:
                 continue
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=delay)
+                await asyncio.wait_for(queue.wake.wait(), timeout=delay)
 
     async def aclose(self) -> None:
-        """Stop the worker and close the HTTP client; queued jobs are dropped."""
-        if self._worker is not None:
-            self._worker.cancel()
+        """Stop the workers and close the HTTP client; queued jobs are dropped."""
+        for worker in self._workers:
+            worker.cancel()
+        for worker in self._workers:
             with contextlib.suppress(asyncio.CancelledError):
-                await self._worker
-            self._worker = None
+                await worker
+        self._workers = []
         if self._client is not None:
             await self._client.aclose()
             self._client = None

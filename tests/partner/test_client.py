@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import traceback
 
 import httpx
 import pytest
@@ -13,6 +14,7 @@ from bot.partner import errors
 from bot.partner.client import PartnerClient
 from bot.partner.models import Capabilities, Delivery, DeliveryPage, Rider
 from bot.partner.options import ClientOptions
+from bot.partner.transport import surely_unsent
 
 # --- every endpoint, under both auth header styles -------------------------------------------
 
@@ -324,8 +326,10 @@ async def test_boundary_parameters_are_sent(client, api):
         (lambda r: setattr(r, "idempotencyKey", "k" * 121), "idempotencyKey"),
         (lambda r: r.packageImages.extend(["https://media.test/x.jpg"] * 6), "packageImages"),
         (lambda r: r.packageImages.append("http://media.test/x.jpg"), "packageImages"),
+        (lambda r: setattr(r, "isPODEnabled", True), "podAmount"),
+        (lambda r: setattr(r, "warehouseId", "wh-1"), "warehouseId"),
     ],
-    ids=["key too short", "key too long", "7 images", "http image"],
+    ids=["key too short", "key too long", "7 images", "http image", "pod", "warehouse id"],
 )
 async def test_a_create_request_changed_after_it_was_built_is_checked_again(
     client, api, payloads, mutate, field
@@ -362,26 +366,30 @@ async def test_a_2xx_body_of_the_wrong_shape_names_the_fields_not_the_values(cli
 
 
 @pytest.mark.parametrize(
-    ("raised", "mapped"),
+    ("raised", "mapped", "unsent"),
     [
-        (httpx.ConnectError("refused"), errors.ConnectError),
-        (httpx.RemoteProtocolError("server disconnected"), errors.ConnectError),
-        (httpx.ReadError("reset by peer"), errors.ConnectError),
-        (httpx.ConnectTimeout("slow"), errors.RequestTimeout),
-        (httpx.ReadTimeout("slow"), errors.RequestTimeout),
-        (httpx.PoolTimeout("busy"), errors.RequestTimeout),
-        (httpx.UnsupportedProtocol("odd"), errors.TransportError),
+        (httpx.ConnectError("refused"), errors.ConnectError, True),
+        (httpx.RemoteProtocolError("server disconnected"), errors.ConnectError, False),
+        (httpx.ReadError("reset by peer"), errors.ConnectError, False),
+        (httpx.ConnectTimeout("slow"), errors.RequestTimeout, True),
+        (httpx.ReadTimeout("slow"), errors.RequestTimeout, False),
+        (httpx.PoolTimeout("busy"), errors.RequestTimeout, True),
+        (httpx.UnsupportedProtocol("odd"), errors.TransportError, False),
     ],
 )
 async def test_httpx_failures_are_mapped_once_at_the_boundary(
-    make_client, api, api_key, raised, mapped
+    make_client, api, api_key, raised, mapped, unsent
 ):
     client = make_client(options=ClientOptions(max_attempts=1))
     api.on("GET", "/warehouses", raised)
     with pytest.raises(errors.PartnerError) as caught:
         await client.list_warehouses()
     assert type(caught.value) is mapped
-    assert caught.value.__cause__ is raised
+    assert isinstance(caught.value, errors.TransportError)
+    assert caught.value.surely_unsent is unsent
+    assert surely_unsent(caught.value) is unsent
+    # Not chained: the httpx error's request holds the key in its headers.
+    assert caught.value.__cause__ is None and caught.value.__context__ is None
     assert caught.value.status == 0
     for text in (str(caught.value), repr(caught.value)):
         assert api_key not in text
@@ -432,6 +440,80 @@ async def test_the_key_never_shows_in_repr_str_errors_or_logs(client, api, api_k
     assert all(api_key not in text for text in texts)
     assert "<redacted>" in caught.value.message
     assert "api_key=<redacted>" in repr(client)
+
+
+def _everything_a_failure_can_show(error: BaseException) -> list[str]:
+    """Every text a log line or crash report could make of ``error``: str, repr, the chained
+    exceptions, the formatted traceback and the repr of every local of every frame in it."""
+    texts = [str(error), repr(error), "".join(traceback.format_exception(error))]
+    chained: BaseException | None = error
+    while chained is not None:
+        texts += [str(chained), repr(chained), repr(getattr(chained, "request", None))]
+        chained = chained.__cause__ or chained.__context__
+    # The first frame is the test's own, which holds the key as a fixture.
+    tb = error.__traceback__.tb_next if error.__traceback__ else None
+    while tb is not None:
+        texts += [
+            f"{tb.tb_frame.f_code.co_name}: {value!r}" for value in tb.tb_frame.f_locals.values()
+        ]
+        tb = tb.tb_next
+    return texts
+
+
+@pytest.mark.parametrize(
+    "raised",
+    [httpx.ReadTimeout("slow"), httpx.ConnectError("refused"), httpx.RemoteProtocolError("cut")],
+)
+async def test_a_transport_failure_carries_no_trace_of_the_key(
+    make_client, api, api_key, auth_style, raised
+):
+    client = make_client(options=ClientOptions(auth_header=auth_style, max_attempts=1))
+
+    def fail(request: httpx.Request) -> httpx.Response:
+        # The way httpx raises it: the request, auth header and all, rides on the exception.
+        raised.request = request
+        raise raised
+
+    api.on("GET", "/deliveries/d1", fail)
+    with pytest.raises(errors.TransportError) as caught:
+        await client.get_delivery("d1")
+    assert api.requests, "the request was sent, so the key was in play"
+    assert caught.value.__cause__ is None and caught.value.__context__ is None
+    for text in _everything_a_failure_can_show(caught.value):
+        assert api_key not in text
+
+
+async def test_the_key_is_redacted_before_the_message_is_shortened(client, api, api_key):
+    # The key straddles the 300-character cut: shortening first would leave part of it.
+    message = "x" * 285 + f" key {api_key} is unknown"
+    api.on(
+        "GET",
+        "/capabilities",
+        api.error(401, "invalid_api_key", message, fieldErrors={api_key: [f"bad {api_key}"]}),
+    )
+    with pytest.raises(errors.InvalidApiKey) as caught:
+        await client.get_capabilities()
+    secret_part = api_key.removeprefix("sk_live_")
+    shown = [str(caught.value), repr(caught.value), repr(caught.value.field_errors)]
+    assert all(secret_part[:6] not in text for text in shown)
+    assert caught.value.field_errors == {"<redacted>": ["bad <redacted>"]}
+    assert caught.value.message.endswith(" key <redacted>")
+
+
+@pytest.mark.parametrize(
+    ("path", "call", "message"),
+    [
+        ("/capabilities", lambda c: c.get_capabilities(), "not found"),
+        ("/warehouses", lambda c: c.list_warehouses(), "not found"),
+        ("/deliveries/d1", lambda c: c.get_delivery("d1"), "no such delivery"),
+    ],
+)
+async def test_a_404_without_a_message_names_what_was_missing(client, api, path, call, message):
+    # GET /capabilities answers 404 with no code when the org is missing (spec).
+    api.on("GET", path, api.reply(404, {"ok": False}))
+    with pytest.raises(errors.NotFound) as caught:
+        await call(client)
+    assert caught.value.message == message
 
 
 async def test_a_key_with_spaces_is_refused_without_echoing_it(base_url):

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pydantic
 import pytest
 
 from bot.partner.models import (
+    ERRAND_FIELDS,
     Capabilities,
     Coords,
     CreateDeliveryRequest,
@@ -71,6 +74,61 @@ def test_missing_capability_values_mean_not_allowed():
     assert capabilities.rateLimits.requestsPerMinute is None
 
 
+def test_unknown_allow_list_entries_are_dropped(payloads):
+    capabilities = Capabilities.model_validate(
+        payloads.capabilities(
+            enabledServiceKinds=["pickup_delivery", "freight", 7],
+            defaultServiceKind="freight",
+            errand={"enabledModes": ["voice_note", "link"], "defaultMode": "voice_note"},
+        )
+    )
+    assert capabilities.enabledServiceKinds == ["pickup_delivery"]
+    assert capabilities.defaultServiceKind is None
+    assert capabilities.errand is not None
+    assert capabilities.errand.enabledModes == ["link"]
+    assert capabilities.errand.defaultMode is None
+
+
+def test_known_defaults_are_kept(payloads):
+    capabilities = Capabilities.model_validate(payloads.capabilities())
+    assert capabilities.defaultServiceKind == "pickup_delivery"
+    assert capabilities.errand is not None and capabilities.errand.defaultMode == "at_place"
+
+
+@pytest.mark.parametrize(
+    ("changes", "read", "value"),
+    [
+        ({"plan": "enterprise"}, lambda c: c.plan, "enterprise"),
+        ({"paymentTiming": "on_invoice"}, lambda c: c.paymentTiming, "on_invoice"),
+        ({"coverage": {"mode": "polygon"}}, lambda c: c.coverage.mode, "polygon"),
+        (
+            {"publicRequest": {"pricingMode": "per_item"}},
+            lambda c: c.publicRequest.pricingMode,
+            "per_item",
+        ),
+    ],
+    ids=["plan", "paymentTiming", "coverage.mode", "pricingMode"],
+)
+def test_new_descriptive_capability_values_parse(payloads, changes, read, value):
+    assert read(Capabilities.model_validate(payloads.capabilities(**changes))) == value
+
+
+def test_a_new_rider_presence_parses(payloads):
+    assert Rider.model_validate(payloads.rider(presence="offline")).presence == "offline"
+
+
+def test_a_new_service_location_category_parses(payloads):
+    location = ServiceLocation.model_validate(payloads.service_location(category="canteen"))
+    assert location.category == "canteen"
+
+
+def test_request_enums_stay_strict(payloads):
+    with pytest.raises(pydantic.ValidationError, match="errandMode"):
+        payloads.create_request(**{**ERRAND, "errandMode": "voice_note"})
+    with pytest.raises(pydantic.ValidationError, match="packageSize"):
+        payloads.create_request(packageSize="pallet")
+
+
 def test_enabled_kinds_win_over_an_errand_object(payloads):
     capabilities = Capabilities.model_validate(
         payloads.capabilities(enabledServiceKinds=["pickup_delivery"])
@@ -93,6 +151,11 @@ def test_a_complete_pickup_delivery_request_is_accepted(payloads):
 ERRAND = {
     "serviceKind": "errand",
     "errandMode": "at_place",
+    "errandLinks": [],
+    "errandBudgetNgn": "",
+    "errandSubstituteOk": False,
+    "shopPhone": "",
+    "pickupLocationUnknown": False,
     "receiverName": None,
     "receiverPhone": None,
     "packageImages": [],
@@ -104,14 +167,15 @@ REFUSED = [
     ("seven images", {"packageImages": [f"https://m.test/{i}.jpg" for i in range(7)]}, "at most 6"),
     ("http image", {"packageImages": ["http://m.test/1.jpg"]}, "https URL"),
     ("no image for pickup_delivery", {"packageImages": []}, "at least 1 image"),
-    ("no receiver", {"receiverPhone": None}, "receiverName and receiverPhone"),
+    ("no receiver", {"receiverPhone": None}, "receiverPhone: is required"),
     ("POD on an errand", {**ERRAND, "isPODEnabled": True}, "only allowed on pickup_delivery"),
-    ("errand without a mode", {**ERRAND, "errandMode": None}, "errandMode is required"),
+    ("errand without a mode", {**ERRAND, "errandMode": None}, "errandMode: is required"),
     ("photo errand without photos", {**ERRAND, "errandMode": "photo"}, "at least 1 image"),
     ("link errand without links", {**ERRAND, "errandMode": "link"}, "errandLinks"),
-    ("warehouse without id", {"deliveryMode": "warehouse"}, "warehouseId is required"),
+    ("warehouse without id", {"deliveryMode": "warehouse"}, "warehouseId: is required"),
     ("key of 7", {"idempotencyKey": "k" * 7}, "at least 8"),
     ("key of 121", {"idempotencyKey": "k" * 121}, "at most 120"),
+    ("empty key", {"idempotencyKey": ""}, "at least 8"),
     ("bad email", {"senderEmail": "not-an-email"}, "email"),
     ("unknown field", {"tip": 500}, "Extra inputs"),
     ("unknown kind", {"serviceKind": "freight"}, "serviceKind"),
@@ -126,6 +190,56 @@ def test_create_request_rules(payloads, changes, reason):
         payloads.create_request(**changes)
 
 
+# The sandbox's documented choices, mirrored (docs/sandbox.md, "Create" 6-12).
+SANDBOX_CHOICES = [
+    ("POD without an amount", {"isPODEnabled": True}, "podAmount: is required and greater"),
+    ("POD amount of zero", {"isPODEnabled": True, "podAmount": 0}, "podAmount: is required"),
+    ("amount without POD", {"podAmount": 500}, "podAmount: is only allowed"),
+    ("sender phone of 6 digits", {"senderPhone": "123456"}, "7 to 15 digits"),
+    ("sender phone of 16 digits", {"senderPhone": "+1234567890123456"}, "7 to 15 digits"),
+    ("receiver phone in words", {"receiverPhone": "call me"}, "must be a phone number"),
+    ("pickup contact phone", {"pickupContactPhone": "+1 (555) 12"}, "7 to 15 digits"),
+    ("warehouseId in pickup mode", {"warehouseId": "wh-1"}, "warehouseId: is only sent with"),
+    ("errand field on a pickup_delivery", {"shopPhone": ""}, "shopPhone: is only sent for errands"),
+    ("errand in warehouse mode", {**ERRAND, "deliveryMode": "warehouse", "warehouseId": "wh-1"},
+     "deliveryMode: errands use deliveryMode pickup"),
+    ("shop phone of 3 digits", {**ERRAND, "shopPhone": "123"}, "7 to 15 digits"),
+    ("budget in words", {**ERRAND, "errandBudgetNgn": "a lot"}, "an amount such as"),
+    ("eleven errand links",
+     {**ERRAND, "errandLinks": [{"url": f"https://shop.test/{i}"} for i in range(11)]},
+     "at most 10"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("changes", "reason"), [r[1:] for r in SANDBOX_CHOICES], ids=[r[0] for r in SANDBOX_CHOICES]
+)
+def test_create_request_mirrors_the_sandboxs_choices(payloads, changes, reason):
+    with pytest.raises(pydantic.ValidationError, match=re.escape(reason)):
+        payloads.create_request(**changes)
+
+
+@pytest.mark.parametrize("missing", ERRAND_FIELDS)
+def test_an_errand_needs_all_six_errand_fields(payloads, missing):
+    with pytest.raises(pydantic.ValidationError, match=f"{missing}: is required for errands"):
+        payloads.create_request(**{**ERRAND, missing: None})
+
+
+def test_every_problem_across_fields_is_reported_at_once(payloads):
+    with pytest.raises(pydantic.ValidationError) as caught:
+        payloads.create_request(
+            **{**ERRAND, "errandLinks": None, "shopPhone": None, "isPODEnabled": True}
+        )
+    message = caught.value.errors()[0]["msg"]
+    for part in ("errandLinks: is required", "shopPhone: is required", "isPODEnabled: POD"):
+        assert part in message
+
+
+def test_the_idempotency_key_is_sent_exactly_as_given(payloads):
+    for key in ("  order-17  ", " " * 8):
+        assert payloads.create_request(idempotencyKey=key).to_wire()["idempotencyKey"] == key
+
+
 @pytest.mark.parametrize(
     "changes",
     [
@@ -136,8 +250,26 @@ def test_create_request_rules(payloads, changes, reason):
         ERRAND,
         {**ERRAND, "errandMode": "link", "errandLinks": [{"url": "https://shop.test/x"}]},
         {"isPODEnabled": True, "podAmount": 5000},
+        {"isPODEnabled": False, "podAmount": 0},
+        {"senderPhone": "0801 234 5678", "receiverPhone": "+1 (555) 123-4567"},
+        {**ERRAND, "shopPhone": "+2348012345678", "errandBudgetNgn": "8,000.50"},
+        {**ERRAND, "errandLinks": [{"url": f"https://shop.test/{i}"} for i in range(10)]},
+        {"deliveryMode": "warehouse", "warehouseId": "wh-1"},
     ],
-    ids=["key of 8", "key of 120", "six images", "empty email", "errand", "link", "pod"],
+    ids=[
+        "key of 8",
+        "key of 120",
+        "six images",
+        "empty email",
+        "errand with empty extras",
+        "link",
+        "pod",
+        "zero amount without pod",
+        "phones",
+        "errand extras filled",
+        "ten links",
+        "warehouse",
+    ],
 )
 def test_create_request_limits_accept_their_boundaries(payloads, changes):
     assert isinstance(payloads.create_request(**changes), CreateDeliveryRequest)

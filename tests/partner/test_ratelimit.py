@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import tracemalloc
 
 import pytest
 
@@ -83,6 +84,31 @@ async def test_no_cap_never_waits(clock, sleeper):
         await limiter.acquire()
     assert sleeper.delays == []
     assert limiter.wait_time() == 0.0
+
+
+async def test_no_cap_keeps_no_record_of_starts(clock, sleeper):
+    # A bot without a cap may run for months: uncapped starts must not pile up in memory.
+    limiter = RequestLimiter(None, clock=clock, sleep=sleeper)
+    await limiter.acquire()  # the first call sets up asyncio's lock machinery
+    tracemalloc.start()
+    try:
+        for _ in range(20_000):
+            clock.advance(0.001)
+            await limiter.acquire()
+        grown, _peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert grown < 50_000  # recording each start would hold ~600 kB here
+
+
+async def test_a_cap_set_later_starts_counting_then(clock, sleeper):
+    limiter = RequestLimiter(None, clock=clock, sleep=sleeper)
+    for _ in range(5):
+        await limiter.acquire()
+    limiter.set_rate(2)
+    await limiter.acquire()
+    await limiter.acquire()
+    assert limiter.wait_time() == 60.0
 
 
 async def test_set_rate_changes_the_cap_for_waiters(limiter, clock):

@@ -56,7 +56,7 @@ def test_jitter_adds_up_to_a_fifth_and_never_shortens(fixed_rng, fraction, expec
 
 
 def test_jitter_stays_under_the_wait_cap(fixed_rng):
-    assert retry.with_jitter(29.0, OPTIONS, fixed_rng(1.0)) == 30.0
+    assert retry.with_jitter(59.0, OPTIONS, fixed_rng(1.0)) == 60.0
 
 
 def test_backoff_is_full_jitter_under_a_growing_capped_ceiling():
@@ -132,6 +132,13 @@ async def test_the_429_wait_has_jitter(make_client, api, sleeper, fixed_rng):
     api.on("GET", "/warehouses", rate_limited(api, {"Retry-After": "5"}), ok_warehouses(api))
     await client.list_warehouses()
     assert sleeper.delays == [pytest.approx(6.0)]
+
+
+async def test_a_whole_rate_limit_window_is_waited_out_by_default(client, api, sleeper):
+    # The service counts per 60-second window, so "come back when it ends" is up to 60 s.
+    api.on("GET", "/warehouses", rate_limited(api, {"Retry-After": "60"}), ok_warehouses(api))
+    assert await client.list_warehouses() == []
+    assert sleeper.delays == [60.0]
 
 
 async def test_a_wait_beyond_the_cap_is_reported_not_slept(client, api, sleeper):

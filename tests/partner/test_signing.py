@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import hmac
+
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from bot.partner.signing import SignatureError, sign, verify
 
@@ -75,6 +81,43 @@ VECTORS = [
     ("timestamp changed", BODY, f"t={T + 1},v1={KNOWN_DIGEST}", 0, "no signature matches"),
     ("truncated digest", BODY, f"t={T},v1={KNOWN_DIGEST[:-1]}", 0, "no signature matches"),
     ("empty v1", BODY, f"t={T},v1=", 0, "no signature matches"),
+    (
+        "superscript digits in t",
+        BODY,
+        f"t=\u00b2\u00b3,v1={KNOWN_DIGEST}",
+        0,
+        "malformed timestamp",
+    ),
+    (
+        "arabic-indic digits in t",
+        BODY,
+        "t=" + "".join(chr(0x660 + int(d)) for d in str(T)) + f",v1={KNOWN_DIGEST}",
+        0,
+        "malformed timestamp",
+    ),
+    ("non-ASCII v1", BODY, f"t={T},v1=\u00e9\u00e9", 0, "no signature matches"),
+    (
+        "v1 with a non-ASCII digit",
+        BODY,
+        f"t={T},v1={KNOWN_DIGEST[:-1]}\u0661",
+        0,
+        "no signature matches",
+    ),
+    ("v1 of 65 hex digits", BODY, f"t={T},v1={KNOWN_DIGEST}0", 0, "no signature matches"),
+    (
+        "a bad v1 beside the right one",
+        BODY,
+        f"t={T},v1=\u00e9,v1={KNOWN_DIGEST}",
+        0,
+        None,
+    ),
+    (
+        "t with a leading zero signs its own text",
+        BODY,
+        f"t=0{T},v1={KNOWN_DIGEST}",
+        0,
+        "no signature matches",
+    ),
 ]
 
 
@@ -111,3 +154,41 @@ def test_a_wrong_secret_never_shows_either_digest():
         verify(BODY, header, SECRET, now=T)
     assert header.split("v1=")[1] not in str(caught.value)
     assert KNOWN_DIGEST not in str(caught.value)
+
+
+def test_a_leading_zero_in_t_is_signed_as_written():
+    # The digest covers the header's own t text: "01700000000.<body>", not str(int(t)).
+    text = f"0{T}"
+    digest = hmac.new(SECRET.encode(), text.encode() + b"." + BODY, hashlib.sha256).hexdigest()
+    verify(BODY, f"t={text},v1={digest}", SECRET, now=T)
+
+
+# Timestamps a receiver may meet: the right one (so v1 reaches the comparison), other digits
+# from any script, and anything at all.
+TIMESTAMPS = st.one_of(
+    st.just(str(T)),
+    st.text(alphabet=st.characters(categories=["Nd", "No"]), min_size=1, max_size=12),
+    st.text(max_size=14),
+)
+SIGNATURES = st.one_of(
+    st.text(alphabet="0123456789abcdefABCDEF\u00e9\u0661\u00b2 ", min_size=62, max_size=66),
+    st.text(max_size=70),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    header=st.one_of(
+        st.text(),
+        st.builds(lambda t, v1: f"t={t},v1={v1}", TIMESTAMPS, SIGNATURES),
+        st.builds(lambda t, v1, rest: f"t={t},v1={v1}{rest}", TIMESTAMPS, SIGNATURES, st.text()),
+    )
+)
+@example(header="t=\u00b2\u00b3,v1=abc")
+@example(header=f"t={T},v1=\u00e9\u00e9")
+@example(header=f"t={T},v1={KNOWN_DIGEST[:-1]}\u0661")
+def test_verify_raises_only_signature_errors(header):
+    # Anything but SignatureError (ValueError from int(), TypeError from compare_digest ...)
+    # escapes this and fails the test.
+    with contextlib.suppress(SignatureError):
+        verify(BODY, header, SECRET, now=T)

@@ -1,5 +1,6 @@
 """Fixtures for the sandbox tests: sandboxes built from the default scenario (edited per test),
-in-process clients, and valid create bodies."""
+in-process clients (the foundation's ``PartnerClient`` wherever it can make the call, raw httpx
+for requests its own checks would stop), and valid create bodies."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
+from bot.partner.client import PartnerClient
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 
 from .support import (
@@ -20,6 +22,7 @@ from .support import (
     FakeClock,
     ImageHost,
     MakeSandbox,
+    PartnerFor,
     Receiver,
     public_resolver,
 )
@@ -109,6 +112,37 @@ async def connect() -> AsyncIterator[Connect]:
 
 
 @pytest.fixture
+async def partner_for(clock: FakeClock) -> AsyncIterator[PartnerFor]:
+    """``partner_for(box, key=None)``: the foundation's client for ``box``, on the fake clock."""
+    clients: list[PartnerClient] = []
+
+    def make(box: Sandbox, key: str | None = None) -> PartnerClient:
+        client = PartnerClient(
+            box.base_url,
+            key or box.api_key,
+            transport=httpx.ASGITransport(app=box.app),
+            clock=clock,
+            sleep=clock.sleep,
+        )
+        clients.append(client)
+        return client
+
+    yield make
+    for client in clients:
+        await client.aclose()
+
+
+@pytest.fixture
+def partner(partner_for: PartnerFor, sandbox: Sandbox) -> PartnerClient:
+    return partner_for(sandbox)
+
+
+@pytest.fixture
+def manual_partner(partner_for: PartnerFor, manual_sandbox: Sandbox) -> PartnerClient:
+    return partner_for(manual_sandbox)
+
+
+@pytest.fixture
 def api(connect: Connect, sandbox: Sandbox) -> httpx.AsyncClient:
     return connect(sandbox)
 
@@ -143,7 +177,8 @@ def pickup_body() -> dict[str, Any]:
 
 @pytest.fixture
 def errand_body() -> dict[str, Any]:
-    """A valid at_place errand for the default scenario."""
+    """A valid at_place errand for the default scenario, with all six errand fields (the spec
+    marks them required for errands; the array may be empty and the strings "")."""
     return {
         "serviceKind": "errand",
         "deliveryMode": "pickup",
@@ -158,8 +193,11 @@ def errand_body() -> dict[str, Any]:
         "packageImages": [],
         "customerCollectionMethod": "cash_on_delivery",
         "errandMode": "at_place",
+        "errandLinks": [],
         "errandBudgetNgn": "8000",
         "errandSubstituteOk": True,
+        "shopPhone": "",
+        "pickupLocationUnknown": False,
     }
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 
+from bot.partner.client import PartnerClient
 from bot.sandbox import Sandbox
 
 START = 1_800_000_000.0  # a multiple of 60: rate-limit windows start here
@@ -99,4 +100,5 @@ async def public_resolver(host: str) -> list[str]:
 
 MakeSandbox = Callable[..., Sandbox]
 Connect = Callable[..., httpx.AsyncClient]
+PartnerFor = Callable[..., PartnerClient]
 CreateDelivery = Callable[[httpx.AsyncClient, dict[str, Any]], Awaitable[dict[str, Any]]]

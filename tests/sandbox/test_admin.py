@@ -193,13 +193,24 @@ async def test_faults_log_and_counters_over_http(
     ok(await admin.post("/faults", json={"endpoint": "list_riders", "kind": "status", "count": 3}))
     ok(await admin.delete("/faults"))
     assert (await manual_api.get("/riders")).status_code == 200
+    bad = await admin.post("/faults", json={"endpoint": "list_riders", "kind": "drop", "when": "x"})
+    assert bad.status_code == 400 and "when" in bad.json()["fieldErrors"]
+    ok(
+        await admin.post(
+            "/faults", json={"endpoint": "cancel_delivery", "kind": "status", "when": "after"}
+        )
+    )
+    cancel = await manual_api.post(f"/deliveries/{delivery_id}/cancel", json={"reason": "oops"})
+    assert cancel.status_code == 500  # the answer was lost ...
+    assert manual_sandbox.delivery(delivery_id)["status"] == "cancelled"  # ... the cancel was not
     calls = ok(await admin.get("/calls"))["calls"]
     assert calls["list_riders"] == 2 and calls["create_delivery"] == 1
     receiver.fail_next = 1
     await manual_sandbox.drain_webhooks()
     log = ok(await admin.get("/webhooks"))
     assert log["pending"] == 1
-    (attempt,) = log["attempts"]
+    attempt, cancelled = log["attempts"]
+    assert cancelled["event_type"] == "delivery.cancelled" and cancelled["outcome"] == "delivered"
     assert attempt["event_type"] == "delivery.created" and attempt["attempt"] == 1
     assert attempt["status_code"] == 500 and attempt["outcome"] == "retry_scheduled"
     assert attempt["url"] == "http://127.0.0.1:8080/hooks/partner"

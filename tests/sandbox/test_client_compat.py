@@ -1,9 +1,10 @@
 """The foundation's PartnerClient against the sandbox: the models parse what the sandbox sends,
-and the sandbox's errors land on the right classes of the error tree."""
+the sandbox's errors land on the right classes of the error tree, the request model refuses
+exactly what the sandbox refuses, and the client's answers to a lost response (idempotency key,
+re-reads) hold when the sandbox applies a call and then loses its answer."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -11,28 +12,18 @@ import pytest
 
 from bot.partner import errors
 from bot.partner.client import PartnerClient
-from bot.partner.models import CreateDeliveryRequest
+from bot.partner.models import ERRAND_FIELDS, CreateDeliveryRequest
 from bot.sandbox import Sandbox
 
-from .support import FakeClock
+from .support import WAREHOUSE_IKEJA, MakeSandbox, PartnerFor
 
 Body = dict[str, Any]
 
 
-def client_for(box: Sandbox, clock: FakeClock, key: str | None = None) -> PartnerClient:
-    return PartnerClient(
-        box.base_url,
-        key or box.api_key,
-        transport=httpx.ASGITransport(app=box.app),
-        clock=clock,
-        sleep=clock.sleep,
-    )
-
-
 @pytest.fixture
-async def partner(manual_sandbox: Sandbox, clock: FakeClock) -> AsyncIterator[PartnerClient]:
-    async with client_for(manual_sandbox, clock) as client:
-        yield client
+def partner(manual_partner: PartnerClient) -> PartnerClient:
+    """Here the client talks to the sandbox with auto-dispatch off."""
+    return manual_partner
 
 
 async def test_catalogue_parses_into_the_models(partner: PartnerClient) -> None:
@@ -66,7 +57,7 @@ async def test_a_delivery_through_the_client(
 
 
 async def test_errors_map_to_the_tree(
-    manual_sandbox: Sandbox, partner: PartnerClient, pickup_body: Body, clock: FakeClock
+    manual_sandbox: Sandbox, partner: PartnerClient, pickup_body: Body, partner_for: PartnerFor
 ) -> None:
     far = CreateDeliveryRequest.model_validate(
         {**pickup_body, "deliveryCoords": {"lng": 3.98, "lat": 6.58}}
@@ -97,24 +88,27 @@ async def test_errors_map_to_the_tree(
         await partner.cancel_delivery(delivery.id, "too late now")
     with pytest.raises(errors.AssignNotAllowed):
         await partner.assign_rider(delivery.id, "rdr_emeka")
-    async with client_for(manual_sandbox, clock, key="sk_live_" + "9" * 30) as stranger:
-        with pytest.raises(errors.InvalidApiKey):
-            await stranger.get_capabilities()
+    stranger = partner_for(manual_sandbox, key="sk_live_" + "9" * 30)
+    with pytest.raises(errors.InvalidApiKey):
+        await stranger.get_capabilities()
 
 
 async def test_fee_required_and_service_disabled(
-    make_sandbox: Any, scenario_data: Body, pickup_body: Body, errand_body: Body, clock: FakeClock
+    make_sandbox: MakeSandbox,
+    partner_for: PartnerFor,
+    scenario_data: Body,
+    pickup_body: Body,
+    errand_body: Body,
 ) -> None:
     scenario_data["pricing"]["rules"] = []
     scenario_data["capabilities"]["enabledServiceKinds"] = ["pickup_delivery"]
-    box = make_sandbox(scenario_data)
-    async with client_for(box, clock) as partner:
-        delivery = await partner.create_delivery(CreateDeliveryRequest.model_validate(pickup_body))
-        assert delivery.status == "awaiting_price"
-        with pytest.raises(errors.FeeRequired):
-            await partner.assign_rider(delivery.id, "rdr_tunde")
-        with pytest.raises(errors.ServiceDisabled):
-            await partner.create_delivery(CreateDeliveryRequest.model_validate(errand_body))
+    partner = partner_for(make_sandbox(scenario_data))
+    delivery = await partner.create_delivery(CreateDeliveryRequest.model_validate(pickup_body))
+    assert delivery.status == "awaiting_price"
+    with pytest.raises(errors.FeeRequired):
+        await partner.assign_rider(delivery.id, "rdr_tunde")
+    with pytest.raises(errors.ServiceDisabled):
+        await partner.create_delivery(CreateDeliveryRequest.model_validate(errand_body))
 
 
 async def test_client_retries_a_failed_create_with_one_idempotency_key(
@@ -133,3 +127,153 @@ async def test_client_survives_a_dropped_connection_on_a_read(
     caps = await partner.get_capabilities()
     assert caps.organization.slug == "swift-lagos"
     assert manual_sandbox.call_counts()["get_capabilities"] == 2
+
+
+# --- a call that was applied, but whose answer was lost -------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["status", "drop"])
+async def test_a_create_whose_answer_was_lost_is_not_made_twice(
+    manual_sandbox: Sandbox, partner: PartnerClient, pickup_body: Body, kind: str
+) -> None:
+    manual_sandbox.inject_fault("create_delivery", kind, when="after")
+    delivery = await partner.create_delivery(CreateDeliveryRequest.model_validate(pickup_body))
+    assert manual_sandbox.call_counts()["create_delivery"] == 2  # the retry, same key
+    assert [d.id async for d in partner.iter_deliveries()] == [delivery.id]
+    assert delivery.status == "pending"
+
+
+@pytest.mark.parametrize(("kind", "status"), [("status", 503), ("drop", None)])
+async def test_a_cancel_whose_answer_was_lost_is_read_back(
+    manual_sandbox: Sandbox,
+    partner: PartnerClient,
+    pickup_body: Body,
+    kind: str,
+    status: int | None,
+) -> None:
+    delivery = await partner.create_delivery(CreateDeliveryRequest.model_validate(pickup_body))
+    manual_sandbox.inject_fault("cancel_delivery", kind, status=status, when="after")
+    cancelled = await partner.cancel_delivery(delivery.id, "Customer changed their mind")
+    assert cancelled.status == "cancelled"
+    assert cancelled.cancellation_reason == "Customer changed their mind"
+    # The retry was refused (already cancelled), so the client read the delivery back.
+    assert manual_sandbox.call_counts()["cancel_delivery"] == 2
+    assert manual_sandbox.call_counts()["get_delivery"] == 1
+
+
+@pytest.mark.parametrize(("kind", "status"), [("status", 503), ("drop", None)])
+async def test_an_assign_whose_answer_was_lost_is_read_back(
+    manual_sandbox: Sandbox,
+    partner: PartnerClient,
+    pickup_body: Body,
+    kind: str,
+    status: int | None,
+) -> None:
+    delivery = await partner.create_delivery(CreateDeliveryRequest.model_validate(pickup_body))
+    manual_sandbox.inject_fault("assign_rider", kind, status=status, when="after")
+    matched = await partner.assign_rider(delivery.id, "rdr_tunde")
+    assert matched.status == "matched" and matched.rider and matched.rider.id == "rdr_tunde"
+    assert manual_sandbox.call_counts()["assign_rider"] == 1  # never re-sent, only re-read
+    assert manual_sandbox.call_counts()["get_delivery"] == 1
+
+
+async def test_an_unassign_whose_answer_was_lost_is_read_back(
+    manual_sandbox: Sandbox, partner: PartnerClient, pickup_body: Body
+) -> None:
+    delivery = await partner.create_delivery(CreateDeliveryRequest.model_validate(pickup_body))
+    await partner.assign_rider(delivery.id, "rdr_tunde")
+    manual_sandbox.inject_fault("unassign_rider", "drop", when="after")
+    pending = await partner.unassign_rider(delivery.id)
+    assert pending.status == "pending" and not pending.rider_assigned
+    assert manual_sandbox.call_counts()["unassign_rider"] == 1
+
+
+async def test_an_assign_lost_before_it_was_applied_is_reported(
+    manual_sandbox: Sandbox, partner: PartnerClient, pickup_body: Body
+) -> None:
+    delivery = await partner.create_delivery(CreateDeliveryRequest.model_validate(pickup_body))
+    manual_sandbox.inject_fault("assign_rider", "drop", when="before")
+    with pytest.raises(errors.ConnectError):
+        await partner.assign_rider(delivery.id, "rdr_tunde")
+    assert manual_sandbox.delivery(delivery.id)["status"] == "pending"  # the re-read saw that
+
+
+# --- the request model refuses what the sandbox refuses -------------------------------------------
+
+PICKUP_REFUSALS = [
+    ("POD without an amount", {"isPODEnabled": True}, {"podAmount"}),
+    ("amount without POD", {"podAmount": 500.0}, {"podAmount"}),
+    ("sender phone of 5 digits", {"senderPhone": "12345"}, {"senderPhone"}),
+    ("receiver phone in words", {"receiverPhone": "call me"}, {"receiverPhone"}),
+    ("pickup contact phone", {"pickupContactPhone": "+1 (555) 12"}, {"pickupContactPhone"}),
+    ("warehouseId in pickup mode", {"warehouseId": WAREHOUSE_IKEJA}, {"warehouseId"}),
+    ("shop phone on a pickup_delivery", {"shopPhone": ""}, {"shopPhone"}),
+    ("empty idempotency key", {"idempotencyKey": ""}, {"idempotencyKey"}),
+]
+ERRAND_REFUSALS = [
+    ("errand in warehouse mode",
+     {"deliveryMode": "warehouse", "warehouseId": WAREHOUSE_IKEJA}, {"deliveryMode"}),
+    ("link errand without links", {"errandMode": "link"}, {"errandLinks"}),
+    ("shop phone of 3 digits", {"shopPhone": "123"}, {"shopPhone"}),
+    ("budget in words", {"errandBudgetNgn": "a lot"}, {"errandBudgetNgn"}),
+    *[(f"no {name}", {name: None}, {name}) for name in ERRAND_FIELDS],
+]  # fmt: skip
+
+
+async def refused_by_both(
+    partner: PartnerClient, api: httpx.AsyncClient, base: Body, changes: Body
+) -> tuple[set[str], set[str]]:
+    """The fields the client's own check and the sandbox name for ``base`` + ``changes``."""
+    request = CreateDeliveryRequest.model_validate(base)
+    for name, value in changes.items():
+        setattr(request, name, value)  # request models do not validate assignment
+    with pytest.raises(errors.ValidationError) as local:
+        await partner.create_delivery(request)
+    assert local.value.status == 0  # refused before sending
+    body = {name: value for name, value in {**base, **changes}.items() if value is not None}
+    response = await api.post("/deliveries", json=body)
+    assert response.status_code == 400, response.text
+    return set(local.value.field_errors), set(response.json()["fieldErrors"])
+
+
+@pytest.mark.parametrize(
+    ("changes", "fields"), [r[1:] for r in PICKUP_REFUSALS], ids=[r[0] for r in PICKUP_REFUSALS]
+)
+async def test_the_model_and_the_sandbox_refuse_the_same_pickup_deliveries(
+    partner: PartnerClient,
+    manual_api: httpx.AsyncClient,
+    pickup_body: Body,
+    changes: Body,
+    fields: set[str],
+) -> None:
+    assert await refused_by_both(partner, manual_api, pickup_body, changes) == (fields, fields)
+
+
+@pytest.mark.parametrize(
+    ("changes", "fields"), [r[1:] for r in ERRAND_REFUSALS], ids=[r[0] for r in ERRAND_REFUSALS]
+)
+async def test_the_model_and_the_sandbox_refuse_the_same_errands(
+    partner: PartnerClient,
+    manual_api: httpx.AsyncClient,
+    errand_body: Body,
+    changes: Body,
+    fields: set[str],
+) -> None:
+    assert await refused_by_both(partner, manual_api, errand_body, changes) == (fields, fields)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"shopPhone": "", "errandBudgetNgn": "", "errandLinks": []},
+        {"shopPhone": "+234 801 234 5678", "errandBudgetNgn": "8,000.50"},
+        {"idempotencyKey": " " * 8},
+    ],
+    ids=["empty extras", "filled extras", "blank key of 8"],
+)
+async def test_the_model_and_the_sandbox_accept_the_same_errands(
+    manual_sandbox: Sandbox, partner: PartnerClient, errand_body: Body, changes: Body
+) -> None:
+    request = CreateDeliveryRequest.model_validate({**errand_body, **changes})
+    delivery = await partner.create_delivery(request)
+    assert manual_sandbox.delivery(delivery.id)["service_kind"] == "errand"

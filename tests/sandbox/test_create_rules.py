@@ -101,6 +101,46 @@ async def test_errands_need_no_receiver_but_need_a_mode(
     assert "errandMode" in await field_errors(api, errand_body)
 
 
+ERRAND_FIELDS = (
+    "errandMode",
+    "errandLinks",
+    "errandBudgetNgn",
+    "errandSubstituteOk",
+    "shopPhone",
+    "pickupLocationUnknown",
+)
+
+
+@pytest.mark.parametrize("missing", ERRAND_FIELDS)
+@pytest.mark.parametrize("how", ["left out", "null"])
+async def test_errands_need_all_six_errand_fields(
+    api: httpx.AsyncClient, errand_body: Body, missing: str, how: str
+) -> None:
+    if how == "null":
+        errand_body[missing] = None
+    else:
+        del errand_body[missing]
+    errors = await field_errors(api, errand_body)
+    assert set(errors) == {missing}
+    assert errors[missing][0].startswith("is required for errands")
+
+
+async def test_every_missing_errand_field_is_named_at_once(
+    api: httpx.AsyncClient, errand_body: Body
+) -> None:
+    for name in ERRAND_FIELDS[1:]:
+        del errand_body[name]
+    assert set(await field_errors(api, errand_body)) == set(ERRAND_FIELDS[1:])
+
+
+async def test_errand_fields_may_be_empty_but_present(
+    api: httpx.AsyncClient, errand_body: Body
+) -> None:
+    errand_body.update(errandLinks=[], errandBudgetNgn="", shopPhone="")
+    delivery = await accepted(api, errand_body)
+    assert delivery["service_kind"] == "errand"
+
+
 async def test_every_problem_is_reported_at_once(api: httpx.AsyncClient, pickup_body: Body) -> None:
     pickup_body.update(senderName="", packageSize="huge", isFragile="yes", podAmount="100")
     errors = await field_errors(api, pickup_body)
@@ -474,6 +514,26 @@ async def test_idempotency_key_length(
         assert "idempotencyKey" in await field_errors(api, pickup_body)
 
 
+@pytest.mark.parametrize("key", ["", "   ", " abc  ", 12345678, ["order-0001"]])
+async def test_an_empty_blank_or_non_text_key_is_refused_not_ignored(
+    api: httpx.AsyncClient, pickup_body: Body, key: Any
+) -> None:
+    # Read as "no key", a blank key would let a retried create make a second delivery.
+    pickup_body["idempotencyKey"] = key
+    assert "idempotencyKey" in await field_errors(api, pickup_body)
+
+
+async def test_the_key_is_used_exactly_as_sent(
+    manual_api: httpx.AsyncClient, pickup_body: Body, create: CreateDelivery
+) -> None:
+    spaced = await create(manual_api, pickup_body | {"idempotencyKey": "  order-17  "})
+    again = await create(manual_api, pickup_body | {"idempotencyKey": "  order-17  "})
+    trimmed = await create(manual_api, pickup_body | {"idempotencyKey": "order-17"})
+    blank = await create(manual_api, pickup_body | {"idempotencyKey": " " * 8})
+    assert again["id"] == spaced["id"]
+    assert len({spaced["id"], trimmed["id"], blank["id"]}) == 3
+
+
 # --- body shape --------------------------------------------------------------------------------
 
 
@@ -486,3 +546,5 @@ async def test_body_must_be_a_json_object(api: httpx.AsyncClient, content: bytes
     )
     assert response.status_code == 400
     assert response.json()["code"] == "validation_error"
+    # Every create validation_error carries fieldErrors, this one included.
+    assert response.json()["fieldErrors"] == {"body": ["must be a JSON object"]}

@@ -94,7 +94,7 @@ async def test_not_when_approval_is_required(
 ) -> None:
     scenario_data["capabilities"]["publicRequest"]["requireApproval"] = True
     delivery = await create(connect(make_sandbox(scenario_data)), pickup_body)
-    assert delivery["status"] == "pending" and delivery["rider_assigned"] is False
+    assert delivery["status"] == "awaiting_price" and delivery["rider_assigned"] is False
 
 
 async def test_not_when_the_fee_is_unknown(

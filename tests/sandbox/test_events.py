@@ -91,7 +91,7 @@ async def test_created_awaiting_price(
 @pytest.mark.parametrize(
     ("public_request", "expected"),
     [
-        ({"requireApproval": True}, "approves requests first"),
+        ({"requireApproval": True}, "stays awaiting_price until staff approve and price it"),
         ({"autoDispatch": False}, "Automatic dispatch is off"),
         ({}, "No available rider with a fresh GPS fix"),
     ],

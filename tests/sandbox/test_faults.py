@@ -9,7 +9,7 @@ import pytest
 
 from bot.sandbox import ApiError, Sandbox
 
-from .support import CreateDelivery, FakeClock
+from .support import Connect, CreateDelivery, FakeClock, MakeSandbox, Receiver
 
 
 async def test_status_fault_uses_the_operations_failure_code(
@@ -95,6 +95,74 @@ async def test_dropped_connection_reaches_the_client_as_a_protocol_error(
     await create(api, pickup_body)
 
 
+# --- when="after": the call is applied, then its answer is lost -----------------------------------
+
+
+async def test_a_status_fault_after_the_handler_loses_a_create_that_happened(
+    manual_sandbox: Sandbox,
+    manual_api: httpx.AsyncClient,
+    pickup_body: dict[str, Any],
+    receiver: Receiver,
+) -> None:
+    manual_sandbox.inject_fault("create_delivery", "status", when="after")
+    response = await manual_api.post("/deliveries", json=pickup_body)
+    assert (response.status_code, response.json()["code"]) == (503, "create_failed")
+    (created,) = (await manual_api.get("/deliveries")).json()["deliveries"]
+    assert created["status"] == "pending"  # applied, though the caller was told it failed
+    await manual_sandbox.drain_webhooks()
+    assert receiver.types() == ["delivery.created"]
+
+
+async def test_a_drop_after_the_handler_breaks_the_answer_of_an_applied_cancel(
+    manual_sandbox: Sandbox,
+    manual_api: httpx.AsyncClient,
+    pickup_body: dict[str, Any],
+    create: CreateDelivery,
+) -> None:
+    delivery = await create(manual_api, pickup_body)
+    manual_sandbox.inject_fault("cancel_delivery", "drop", when="after")
+    with pytest.raises(httpx.RemoteProtocolError):
+        await manual_api.post(
+            f"/deliveries/{delivery['id']}/cancel", json={"reason": "changed my mind"}
+        )
+    assert manual_sandbox.delivery(delivery["id"])["status"] == "cancelled"
+
+
+async def test_latency_after_the_handler_holds_back_an_applied_answer(
+    make_sandbox: MakeSandbox,
+    connect: Connect,
+    scenario_data: dict[str, Any],
+    pickup_body: dict[str, Any],
+    create: CreateDelivery,
+    clock: FakeClock,
+) -> None:
+    statuses_while_held: list[str] = []
+
+    async def sleep(seconds: float) -> None:
+        statuses_while_held.append(box.delivery(delivery["id"])["status"])
+        await clock.sleep(seconds)
+
+    scenario_data["capabilities"]["publicRequest"]["autoDispatch"] = False
+    box = make_sandbox(scenario_data, sleep=sleep)
+    api = connect(box)
+    delivery = await create(api, pickup_body)
+    box.inject_fault("assign_rider", "latency", latency_seconds=30, when="after")
+    response = await api.post(f"/deliveries/{delivery['id']}/assign", json={"riderId": "rdr_tunde"})
+    assert response.status_code == 200 and response.json()["delivery"]["status"] == "matched"
+    assert statuses_while_held == ["matched"]  # the assignment happened before the wait
+    assert clock.slept == [30]
+
+
+async def test_a_fault_before_the_handler_changes_nothing(
+    manual_sandbox: Sandbox,
+    manual_api: httpx.AsyncClient,
+    pickup_body: dict[str, Any],
+) -> None:
+    manual_sandbox.inject_fault("create_delivery", "status", when="before")
+    assert (await manual_api.post("/deliveries", json=pickup_body)).status_code == 503
+    assert (await manual_api.get("/deliveries")).json()["deliveries"] == []
+
+
 async def test_faults_are_used_in_order_and_can_be_cleared(
     sandbox: Sandbox, api: httpx.AsyncClient
 ) -> None:
@@ -114,6 +182,7 @@ async def test_faults_are_used_in_order_and_can_be_cleared(
         (("list_riders", "status", 0), {}, "count"),
         (("list_riders", "status"), {"status": 200}, "status"),
         (("list_riders", "latency"), {"latency_seconds": -1}, "latency_seconds"),
+        (("list_riders", "drop"), {"when": "during"}, "when"),
     ],
 )
 def test_bad_faults_are_refused(

@@ -125,10 +125,50 @@ async def test_host_not_on_allowlist(api: httpx.AsyncClient, pickup_body: Body) 
         "https:///nohost.jpg",
         "https://[::1/a.jpg",
         "https://u:p@media.swift-lagos.example/a.jpg",
+        "https://media.swift-lagos.example:abc/a.jpg",
+        "https://media.swift-lagos.example:99999/a.jpg",
+        "https://media.swift-lagos.example:65536/a.jpg",
+        "https://media.swift-lagos.example:0/a.jpg",
+        "https://media.swift-lagos.example:-1/a.jpg",
+        "https://media.swift-lagos.example/a\x00.jpg",
+        "https://media.swift-lagos.example/a\x7f.jpg",
+        "https://media.swift-lagos.example/a\u0085.jpg",
+        "https://media.swift-lagos.example/a b.jpg",
+        "https://media.swift-lagos.example\\@evil.example/a.jpg",
+        "https://evil.example\\.media.swift-lagos.example/a.jpg",
     ],
 )
 async def test_malformed_urls(api: httpx.AsyncClient, pickup_body: Body, url: str) -> None:
+    # A 400 image_host_rejected naming the image, never a crash (httpx.InvalidURL) or a 500.
     await rejected(api, pickup_body, url)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://media.swift-lagos.example:443/a.jpg",
+        "https://media.swift-lagos.example:65535/a.jpg",
+        "https://MEDIA.swift-lagos.example./a.jpg",
+    ],
+)
+async def test_well_formed_urls_with_a_port_or_odd_case(
+    api: httpx.AsyncClient, pickup_body: Body, url: str, image_host: ImageHost
+) -> None:
+    pickup_body["packageImages"] = [url]
+    assert (await api.post("/deliveries", json=pickup_body)).status_code == 201
+    (fetched,) = image_host.requested
+    assert httpx.URL(fetched).host.rstrip(".") == "media.swift-lagos.example"
+
+
+async def test_the_host_checked_is_the_host_fetched(
+    api: httpx.AsyncClient, pickup_body: Body, image_host: ImageHost
+) -> None:
+    # "#@allowed" puts the allowlisted name in the fragment: the real host is evil.example.
+    message = await rejected(
+        api, pickup_body, "https://evil.example#@media.swift-lagos.example/a.jpg"
+    )
+    assert "evil.example is not on the business's image allowlist" in message
+    assert image_host.requested == [IMAGE_URL]  # the first, good image only
 
 
 async def test_host_that_does_not_resolve(

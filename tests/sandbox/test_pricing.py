@@ -83,3 +83,24 @@ async def test_with_a_fee_the_delivery_is_pending(
     assert delivery["payment"]["delivery_fee"] == 2400  # 1000 + 150 x 9.2 km, up to 50
     assert delivery["payment"]["currency_code"] == "NGN"
     assert delivery["payment"]["delivery_payment_status"] == "unpaid"
+
+
+async def test_approval_required_waits_for_staff_even_when_a_rule_prices_it(
+    make_sandbox: MakeSandbox,
+    connect: Connect,
+    scenario_data: dict[str, Any],
+    pickup_body: dict[str, Any],
+    create: CreateDelivery,
+) -> None:
+    scenario_data["capabilities"]["publicRequest"]["requireApproval"] = True
+    box = make_sandbox(scenario_data)
+    api = connect(box)
+    capabilities = (await api.get("/capabilities")).json()["capabilities"]
+    assert capabilities["publicRequest"]["requireApproval"] is True
+    delivery = await create(api, pickup_body)  # the "Lagos standard" rule covers this trip
+    assert delivery["status"] == "awaiting_price"
+    assert delivery["payment"]["delivery_fee"] is None and delivery["rider_assigned"] is False
+    refused = await api.post(f"/deliveries/{delivery['id']}/assign", json={"riderId": "rdr_tunde"})
+    assert refused.json()["code"] == "fee_required"  # not before staff approve it
+    approved = box.set_fee(delivery["id"], 2400)
+    assert approved["status"] == "pending" and approved["payment"]["delivery_fee"] == 2400

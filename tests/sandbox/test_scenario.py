@@ -116,6 +116,14 @@ def test_bad_value_is_named_with_its_index(scenario_data: dict[str, Any]) -> Non
             lambda d: d["api_keys"][0].update(secret="sk_test_abcdefghijklmnopqrstu"),
             "secret must be sk_live_",
         ),
+        (
+            lambda d: d["api_keys"][0].update(secret="sk_live_" + "\u00e9" * 16),
+            "secret must be sk_live_",
+        ),
+        (
+            lambda d: d["api_keys"][0].update(secret="sk_live_" + "\u0663" * 16),
+            "secret must be sk_live_",
+        ),
         (lambda d: d["webhooks"][0].update(secret="secret"), "secret must be whsec_"),
         (lambda d: d["webhooks"][0].update(events=["delivery.exploded"]), "events must be"),
         (lambda d: d["service_locations"][0].update(coords={"lng": 0, "lat": 0}), "zero pin"),

@@ -1,16 +1,23 @@
-"""The spec's transition table, move by move, through the API and the sandbox admin calls."""
+"""The spec's transition table, move by move, through the API and the sandbox admin calls.
+
+API calls go through the foundation's ``PartnerClient`` (answers parse into its models, refusals
+land on its error classes); raw httpx is kept only for requests the client would not send."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
 import pytest
 
+from bot.partner import errors
+from bot.partner.client import PartnerClient
+from bot.partner.models import CreateDeliveryRequest, Rider
 from bot.sandbox import ApiError, Sandbox
 
-from .support import Connect, CreateDelivery, MakeSandbox
+from .support import Connect, MakeSandbox, PartnerFor
 
 Body = dict[str, Any]
 Reach = Callable[[str], Awaitable[str]]
@@ -34,27 +41,33 @@ def box(make_sandbox: MakeSandbox, scenario_data: Body) -> Sandbox:
 
 
 @pytest.fixture
+def partner(box: Sandbox, partner_for: PartnerFor) -> PartnerClient:
+    """The foundation's client: every call below that it can make goes through it."""
+    return partner_for(box)
+
+
+@pytest.fixture
 def client(box: Sandbox, connect: Connect) -> httpx.AsyncClient:
+    """Raw httpx, only for requests the client's own checks would refuse to send."""
     return connect(box)
 
 
 @pytest.fixture
-def reach(
-    box: Sandbox, client: httpx.AsyncClient, pickup_body: Body, create: CreateDelivery
-) -> Reach:
+def reach(box: Sandbox, partner: PartnerClient, pickup_body: Body) -> Reach:
     """Create a delivery and walk it to ``status``; returns its id."""
+    request = CreateDeliveryRequest.model_validate(pickup_body)
 
     async def run(status: str) -> str:
-        delivery_id: str = (await create(client, pickup_body))["id"]
+        delivery_id = (await partner.create_delivery(request)).id
         if status == "awaiting_price":
             return delivery_id
         box.set_fee(delivery_id, 2500)
         if status == "cancelled":
-            await client.post(f"/deliveries/{delivery_id}/cancel", json={"reason": "test"})
+            await partner.cancel_delivery(delivery_id, "test")
             return delivery_id
         if status == "pending":
             return delivery_id
-        assert (await assign(client, delivery_id, "rdr_tunde")).status_code == 200
+        await partner.assign_rider(delivery_id, "rdr_tunde")
         for step in ("picked_up", "in_transit", "delivered"):
             if box.delivery(delivery_id)["status"] == status:
                 break
@@ -65,8 +78,8 @@ def reach(
     return run
 
 
-async def assign(client: httpx.AsyncClient, delivery_id: str, rider_id: str) -> httpx.Response:
-    return await client.post(f"/deliveries/{delivery_id}/assign", json={"riderId": rider_id})
+async def riders_by_id(partner: PartnerClient) -> dict[str, Rider]:
+    return {rider.id: rider for rider in await partner.list_riders()}
 
 
 def assert_error(response: httpx.Response, status: int, code: str) -> None:
@@ -74,99 +87,102 @@ def assert_error(response: httpx.Response, status: int, code: str) -> None:
     assert response.json()["code"] == code
 
 
+async def refused(call: Awaitable[Any], error: type[errors.PartnerError], status: int) -> None:
+    """``call`` fails with ``error``, as the sandbox answered it (not a local check)."""
+    with pytest.raises(error) as caught:
+        await call
+    assert caught.value.status == status
+    assert caught.value.code == error.default_code
+
+
 # --- assign ----------------------------------------------------------------------------------
 
 
-async def test_assign_needs_a_fee(client: httpx.AsyncClient, reach: Reach) -> None:
+async def test_assign_needs_a_fee(partner: PartnerClient, reach: Reach) -> None:
     delivery_id = await reach("awaiting_price")
-    assert_error(await assign(client, delivery_id, "rdr_tunde"), 400, "fee_required")
+    await refused(partner.assign_rider(delivery_id, "rdr_tunde"), errors.FeeRequired, 400)
 
 
 @pytest.mark.parametrize("status", ["pending", "matched"])
-async def test_assign_before_pickup(
-    box: Sandbox, client: httpx.AsyncClient, reach: Reach, status: str
-) -> None:
+async def test_assign_before_pickup(partner: PartnerClient, reach: Reach, status: str) -> None:
     delivery_id = await reach(status)
-    response = await assign(client, delivery_id, "rdr_emeka")
-    assert response.status_code == 200
-    delivery = response.json()["delivery"]
-    assert delivery["status"] == "matched" and delivery["rider_assigned"] is True
-    assert delivery["rider"] == {
+    delivery = await partner.assign_rider(delivery_id, "rdr_emeka")
+    assert delivery.status == "matched" and delivery.rider_assigned is True
+    assert delivery.rider is not None
+    assert delivery.rider.model_dump() == {
         "id": "rdr_emeka",
         "name": "Emeka Okafor",
         "vehicle_type": "motorbike",
     }
 
 
-async def test_reassign_releases_the_first_rider(client: httpx.AsyncClient, reach: Reach) -> None:
+async def test_reassign_releases_the_first_rider(partner: PartnerClient, reach: Reach) -> None:
     delivery_id = await reach("matched")
-    await assign(client, delivery_id, "rdr_emeka")
-    riders = {r["id"]: r for r in (await client.get("/riders")).json()["riders"]}
-    assert riders["rdr_tunde"]["active_delivery_count"] == 0
-    assert riders["rdr_tunde"]["presence"] == "available"
-    assert riders["rdr_emeka"]["active_delivery_count"] == 1
+    await partner.assign_rider(delivery_id, "rdr_emeka")
+    riders = await riders_by_id(partner)
+    assert riders["rdr_tunde"].active_delivery_count == 0
+    assert riders["rdr_tunde"].presence == "available"
+    assert riders["rdr_emeka"].active_delivery_count == 1
 
 
-async def test_busy_rider_may_be_assigned(client: httpx.AsyncClient, reach: Reach) -> None:
+async def test_busy_rider_may_be_assigned(partner: PartnerClient, reach: Reach) -> None:
     delivery_id = await reach("pending")
-    response = await assign(client, delivery_id, "rdr_chiamaka")
-    assert response.status_code == 200
-    riders = {r["id"]: r for r in (await client.get("/riders")).json()["riders"]}
-    assert riders["rdr_chiamaka"]["active_delivery_count"] == 2
+    await partner.assign_rider(delivery_id, "rdr_chiamaka")
+    assert (await riders_by_id(partner))["rdr_chiamaka"].active_delivery_count == 2
 
 
 async def test_unavailable_rider_without_location_may_be_assigned(
-    client: httpx.AsyncClient, reach: Reach
+    partner: PartnerClient, reach: Reach
 ) -> None:
     delivery_id = await reach("pending")
-    assert (await assign(client, delivery_id, "rdr_segun")).status_code == 200
+    delivery = await partner.assign_rider(delivery_id, "rdr_segun")
+    assert delivery.rider is not None and delivery.rider.id == "rdr_segun"
 
 
-async def test_assign_unknown_rider(client: httpx.AsyncClient, reach: Reach) -> None:
+async def test_assign_unknown_rider(partner: PartnerClient, reach: Reach) -> None:
     delivery_id = await reach("pending")
-    assert_error(await assign(client, delivery_id, "rdr_nobody"), 400, "rider_not_found")
+    await refused(partner.assign_rider(delivery_id, "rdr_nobody"), errors.RiderNotFound, 400)
 
 
-async def test_assign_rider_with_pending_invite(client: httpx.AsyncClient, reach: Reach) -> None:
+async def test_assign_rider_with_pending_invite(partner: PartnerClient, reach: Reach) -> None:
     delivery_id = await reach("pending")
-    assert_error(await assign(client, delivery_id, "rdr_aisha"), 400, "rider_not_active")
+    await refused(partner.assign_rider(delivery_id, "rdr_aisha"), errors.RiderNotActive, 400)
 
 
 @pytest.mark.parametrize("status", ["picked_up", "in_transit", "delivered", "cancelled"])
 async def test_assign_after_pickup_is_not_allowed(
-    client: httpx.AsyncClient, reach: Reach, status: str
+    partner: PartnerClient, reach: Reach, status: str
 ) -> None:
     delivery_id = await reach(status)
-    assert_error(await assign(client, delivery_id, "rdr_emeka"), 400, "assign_not_allowed")
+    call = partner.assign_rider(delivery_id, "rdr_emeka")
+    await refused(call, errors.AssignNotAllowed, 400)
 
 
 @pytest.mark.parametrize("body", [{}, {"riderId": ""}, {"riderId": 7}, {"riderId": "x", "note": 1}])
 async def test_assign_body_is_validated(
     client: httpx.AsyncClient, reach: Reach, body: Body
 ) -> None:
+    # Raw httpx: the client never sends an empty, non-text or extra-field body.
     delivery_id = await reach("pending")
     response = await client.post(f"/deliveries/{delivery_id}/assign", json=body)
     assert_error(response, 400, "validation_error")
 
 
-async def test_assign_missing_or_malformed_delivery(client: httpx.AsyncClient) -> None:
-    assert_error(await assign(client, "not-a-uuid", "rdr_tunde"), 400, "validation_error")
+async def test_assign_missing_or_malformed_delivery(partner: PartnerClient) -> None:
+    await refused(partner.assign_rider("not-a-uuid", "rdr_tunde"), errors.ValidationError, 400)
     unknown = "00000000-0000-4000-8000-000000000000"
-    assert_error(await assign(client, unknown, "rdr_tunde"), 404, "not_found")
+    await refused(partner.assign_rider(unknown, "rdr_tunde"), errors.NotFound, 404)
 
 
 # --- unassign -----------------------------------------------------------------------------------
 
 
-async def test_unassign_returns_to_pending(client: httpx.AsyncClient, reach: Reach) -> None:
+async def test_unassign_returns_to_pending(partner: PartnerClient, reach: Reach) -> None:
     delivery_id = await reach("matched")
-    response = await client.post(f"/deliveries/{delivery_id}/unassign")
-    assert response.status_code == 200
-    delivery = response.json()["delivery"]
-    assert delivery["status"] == "pending"
-    assert delivery["rider_assigned"] is False and delivery["rider"] is None
-    riders = {r["id"]: r for r in (await client.get("/riders")).json()["riders"]}
-    assert riders["rdr_tunde"]["active_delivery_count"] == 0
+    delivery = await partner.unassign_rider(delivery_id)
+    assert delivery.status == "pending"
+    assert delivery.rider_assigned is False and delivery.rider is None
+    assert (await riders_by_id(partner))["rdr_tunde"].active_delivery_count == 0
 
 
 def test_unassign_without_a_fee_returns_to_awaiting_price(box: Sandbox) -> None:
@@ -194,17 +210,16 @@ def test_unassign_without_a_fee_returns_to_awaiting_price(box: Sandbox) -> None:
 
 @pytest.mark.parametrize("status", [s for s in STATUSES if s != "matched"])
 async def test_unassign_only_while_matched(
-    client: httpx.AsyncClient, reach: Reach, status: str
+    partner: PartnerClient, reach: Reach, status: str
 ) -> None:
     delivery_id = await reach(status)
-    response = await client.post(f"/deliveries/{delivery_id}/unassign")
-    assert_error(response, 400, "unassign_not_allowed")
+    await refused(partner.unassign_rider(delivery_id), errors.UnassignNotAllowed, 400)
 
 
-async def test_unassign_unknown_delivery(client: httpx.AsyncClient) -> None:
+async def test_unassign_unknown_delivery(partner: PartnerClient) -> None:
     unknown = "00000000-0000-4000-8000-000000000000"
-    assert_error(await client.post(f"/deliveries/{unknown}/unassign"), 404, "not_found")
-    assert_error(await client.post("/deliveries/whatever/unassign"), 404, "not_found")
+    await refused(partner.unassign_rider(unknown), errors.NotFound, 404)
+    await refused(partner.unassign_rider("whatever"), errors.NotFound, 404)
 
 
 # --- cancel ---------------------------------------------------------------------------------
@@ -212,68 +227,75 @@ async def test_unassign_unknown_delivery(client: httpx.AsyncClient) -> None:
 
 @pytest.mark.parametrize("status", ["awaiting_price", "pending", "matched"])
 async def test_cancel_before_pickup(
-    client: httpx.AsyncClient, reach: Reach, status: str, clock: Any
+    partner: PartnerClient, reach: Reach, status: str, clock: Any
 ) -> None:
     delivery_id = await reach(status)
     clock.advance(90)
+    delivery = await partner.cancel_delivery(delivery_id, "  Customer found another way  ")
+    assert delivery.status == "cancelled"
+    assert delivery.cancellation_reason == "Customer found another way"
+    cancelled_at = datetime(2027, 1, 15, 8, 1, 30, tzinfo=UTC)
+    assert delivery.cancelled_at == delivery.updated_at == cancelled_at
+    assert delivery.rider is None
+
+
+async def test_the_service_trims_the_reason_too(client: httpx.AsyncClient, reach: Reach) -> None:
+    # Raw httpx: the client trims the reason itself, so only a raw call shows the sandbox trim.
+    delivery_id = await reach("pending")
     response = await client.post(
         f"/deliveries/{delivery_id}/cancel", json={"reason": "  Customer found another way  "}
     )
-    assert response.status_code == 200
-    delivery = response.json()["delivery"]
-    assert delivery["status"] == "cancelled"
-    assert delivery["cancellation_reason"] == "Customer found another way"
-    assert delivery["cancelled_at"] == delivery["updated_at"] == "2027-01-15T08:01:30.000Z"
-    assert delivery["rider"] is None
+    assert response.json()["delivery"]["cancellation_reason"] == "Customer found another way"
 
 
-async def test_cancel_releases_the_rider(client: httpx.AsyncClient, reach: Reach) -> None:
+async def test_cancel_releases_the_rider(partner: PartnerClient, reach: Reach) -> None:
     delivery_id = await reach("matched")
-    await client.post(f"/deliveries/{delivery_id}/cancel", json={"reason": "no longer needed"})
-    riders = {r["id"]: r for r in (await client.get("/riders")).json()["riders"]}
-    assert riders["rdr_tunde"]["active_delivery_count"] == 0
+    await partner.cancel_delivery(delivery_id, "no longer needed")
+    assert (await riders_by_id(partner))["rdr_tunde"].active_delivery_count == 0
 
 
 @pytest.mark.parametrize("status", ["picked_up", "in_transit", "delivered", "cancelled"])
 async def test_cancel_after_pickup_is_not_allowed(
-    client: httpx.AsyncClient, reach: Reach, status: str
+    partner: PartnerClient, reach: Reach, status: str
 ) -> None:
     delivery_id = await reach(status)
-    response = await client.post(f"/deliveries/{delivery_id}/cancel", json={"reason": "too late"})
-    assert_error(response, 400, "cancel_not_allowed")
+    await refused(partner.cancel_delivery(delivery_id, "too late"), errors.CancelNotAllowed, 400)
+
+
+@pytest.mark.parametrize("reason", ["abc", "x" * 500])
+async def test_cancel_reason_bounds_are_accepted(
+    partner: PartnerClient, reach: Reach, reason: str
+) -> None:
+    delivery_id = await reach("pending")
+    assert (await partner.cancel_delivery(delivery_id, reason)).cancellation_reason == reason
 
 
 @pytest.mark.parametrize(
-    ("body", "ok"),
+    "body",
     [
-        ({"reason": "abc"}, True),
-        ({"reason": "x" * 500}, True),
-        ({"reason": "ab"}, False),
-        ({"reason": "   ab  "}, False),
-        ({"reason": "x" * 501}, False),
-        ({}, False),
-        ({"reason": 12345}, False),
-        ({"reason": "fine", "force": True}, False),
+        {"reason": "ab"},
+        {"reason": "   ab  "},
+        {"reason": "x" * 501},
+        {},
+        {"reason": 12345},
+        {"reason": "fine", "force": True},
     ],
 )
 async def test_cancel_reason_is_validated(
-    client: httpx.AsyncClient, reach: Reach, body: Body, ok: bool
+    client: httpx.AsyncClient, reach: Reach, body: Body
 ) -> None:
+    # Raw httpx: the client checks the reason's length and type before sending.
     delivery_id = await reach("pending")
     response = await client.post(f"/deliveries/{delivery_id}/cancel", json=body)
-    if ok:
-        assert response.status_code == 200
-    else:
-        assert_error(response, 400, "validation_error")
-        assert response.json()["fieldErrors"]
-
-
-async def test_cancel_missing_or_malformed_delivery(client: httpx.AsyncClient) -> None:
-    unknown = "00000000-0000-4000-8000-000000000000"
-    body = {"reason": "no longer needed"}
-    assert_error(await client.post(f"/deliveries/{unknown}/cancel", json=body), 404, "not_found")
-    response = await client.post("/deliveries/123/cancel", json=body)
     assert_error(response, 400, "validation_error")
+    assert response.json()["fieldErrors"]
+
+
+async def test_cancel_missing_or_malformed_delivery(partner: PartnerClient) -> None:
+    unknown = "00000000-0000-4000-8000-000000000000"
+    await refused(partner.cancel_delivery(unknown, "no longer needed"), errors.NotFound, 404)
+    call = partner.cancel_delivery("123", "no longer needed")
+    await refused(call, errors.ValidationError, 400)
 
 
 # --- moves the spec only names (sandbox admin) -----------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -152,14 +153,18 @@ async def test_endpoints_get_only_the_events_they_subscribe_to(
     delivery = await create(api, pickup_body)
     await api.post(f"/deliveries/{delivery['id']}/cancel", json={"reason": "duplicate order"})
     await box.drain_webhooks()
-    sent = [(str(r.url), r.headers["Service-Event"]) for r in receiver.requests]
-    assert sent == [
-        ("http://127.0.0.1:8080/hooks/partner", "delivery.created"),
-        ("http://127.0.0.1:8080/hooks/partner", "delivery.status_changed"),
-        ("http://127.0.0.1:8080/hooks/partner", "delivery.cancelled"),
-        ("https://ops.swift-lagos.example/hooks", "delivery.cancelled"),
-    ]
-    ops = receiver.requests[-1]
+    sent: dict[str, list[str]] = {}
+    for request in receiver.requests:
+        sent.setdefault(str(request.url), []).append(request.headers["Service-Event"])
+    assert sent == {
+        "http://127.0.0.1:8080/hooks/partner": [
+            "delivery.created",
+            "delivery.status_changed",
+            "delivery.cancelled",
+        ],
+        "https://ops.swift-lagos.example/hooks": ["delivery.cancelled"],
+    }
+    (ops,) = [r for r in receiver.requests if r.url.host == "ops.swift-lagos.example"]
     verify(
         ops.content,
         ops.headers["Service-Signature"],
@@ -275,6 +280,94 @@ async def test_a_receiver_that_crashes_in_process_is_retried(
     await box.drain_webhooks()
     assert [a.outcome for a in box.webhook_log()] == ["retry_scheduled", "delivered"]
     assert "RuntimeError" in (box.webhook_log()[0].error or "")
+
+
+class HangingReceiver:
+    """The main endpoint hangs until released, then times out after 10 s of fake time; the
+    ops endpoint answers at once."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.release = asyncio.Event()
+        self.hanging = asyncio.Event()
+        self.ops_got: list[str] = []
+        self.ops_arrived = asyncio.Event()
+
+    async def handle(self, request: httpx.Request) -> httpx.Response:
+        if request.url.host == "ops.swift-lagos.example":
+            self.ops_got.append(request.headers["Service-Event"])
+            self.ops_arrived.set()
+            return httpx.Response(204)
+        self.hanging.set()
+        await self.release.wait()
+        self.clock.advance(10)  # the attempt's whole time-out went by
+        raise httpx.ReadTimeout("receiver hung", request=request)
+
+
+async def test_a_hanging_receiver_delays_only_its_own_events(
+    make_sandbox: MakeSandbox,
+    connect: Connect,
+    scenario_data: Body,
+    pickup_body: Body,
+    create: CreateDelivery,
+    clock: FakeClock,
+) -> None:
+    scenario_data["capabilities"]["publicRequest"]["autoDispatch"] = False
+    scenario_data["webhooks"].append(
+        {
+            "id": "wh_ops",
+            "url": "https://ops.swift-lagos.example/hooks",
+            "secret": "whsec_OpsEndpointSecret00000001",
+        }
+    )
+    receiver = HangingReceiver(clock)
+    box = make_sandbox(scenario_data, webhook_transport=httpx.MockTransport(receiver.handle))
+    start = clock()
+    await create(connect(box), pickup_body)
+    draining = asyncio.create_task(box.drain_webhooks())
+    # Both are events, not sleeps; the timeout only guards against a hung test.
+    await asyncio.wait_for(receiver.hanging.wait(), timeout=5)
+    await asyncio.wait_for(receiver.ops_arrived.wait(), timeout=5)
+    assert receiver.ops_got == ["delivery.created"]
+    assert not draining.done() and box.pending_webhooks == 1  # the hung attempt
+    receiver.release.set()
+    await draining
+    by_endpoint = {a.endpoint_id: a for a in box.webhook_log()}
+    assert by_endpoint["wh_ops"].outcome == "delivered"
+    hung = by_endpoint["wh_local_bot"]
+    assert (hung.at, hung.error, hung.outcome) == (start, "timed out", "retry_scheduled")
+    # The 5 s pause counts from when the 10 s attempt ended, not from when it began.
+    assert hung.next_attempt_at == start + 10 + RETRY_DELAYS_SECONDS[0]
+
+
+async def test_the_worker_keeps_other_endpoints_going_while_one_hangs(
+    make_sandbox: MakeSandbox,
+    connect: Connect,
+    scenario_data: Body,
+    pickup_body: Body,
+    create: CreateDelivery,
+    clock: FakeClock,
+) -> None:
+    scenario_data["capabilities"]["publicRequest"]["autoDispatch"] = False
+    scenario_data["webhooks"].append(
+        {
+            "id": "wh_ops",
+            "url": "https://ops.swift-lagos.example/hooks",
+            "secret": "whsec_OpsEndpointSecret00000001",
+        }
+    )
+    receiver = HangingReceiver(clock)
+    box = make_sandbox(scenario_data, webhook_transport=httpx.MockTransport(receiver.handle))
+    api = connect(box)
+    async with box:
+        first = await create(api, pickup_body)
+        await asyncio.wait_for(receiver.hanging.wait(), timeout=5)
+        await api.post(f"/deliveries/{first['id']}/cancel", json={"reason": "changed my mind"})
+        while len(receiver.ops_got) < 2:
+            receiver.ops_arrived.clear()
+            await asyncio.wait_for(receiver.ops_arrived.wait(), timeout=5)
+        assert receiver.ops_got == ["delivery.created", "delivery.cancelled"]
+        receiver.release.set()
 
 
 async def test_admin_http_actions_queue_events_after_their_answer(
