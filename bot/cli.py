@@ -2,7 +2,7 @@
 
 Each subcommand is one ``_add_<name>`` function that registers its parser and sets ``run`` to
 the function doing the work; ``COMMANDS`` lists them in the order ``--help`` shows them.
-Exit codes: 0 success, 2 bad usage or a bad configuration file.
+Exit codes: 0 success, 1 the bot could not start, 2 bad usage or a bad configuration file.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import TypeAlias
 from bot.config import ConfigError, load_config, render_redacted
 
 EXIT_OK = 0
+EXIT_FAILURE = 1  # the bot could not start
 EXIT_USAGE = 2  # argparse's own code for bad usage; a bad config file is bad usage too
 
 # argparse has no public name for what add_subparsers() returns.
@@ -89,7 +90,76 @@ def _add_sandbox(subparsers: Subparsers) -> None:
     parser.set_defaults(run=_sandbox)
 
 
-COMMANDS: tuple[Callable[[Subparsers], None], ...] = (_add_check_config, _add_sandbox)
+def _demo(args: argparse.Namespace) -> int:
+    # Imported here: the demo loads the whole bot, which check-config does not need.
+    from bot.demo import main as run_demo
+
+    return run_demo(args.scenario, args.script)
+
+
+def _add_demo(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "demo",
+        help="order a delivery in the terminal, against the sandbox in this process",
+        description="The whole bot in one process: the Partner API sandbox, the web app, the "
+        "relay and the conversation flows, with you as the customer in the terminal. No token "
+        "and no network needed. With --script, replay a transcript instead and exit 1 on the "
+        "first line that does not match.",
+    )
+    parser.add_argument(
+        "--scenario", type=Path, default=None, help="a sandbox scenario file (default: built-in)"
+    )
+    parser.add_argument(
+        "--script", type=Path, default=None, help="a transcript to replay without a terminal"
+    )
+    parser.set_defaults(run=_demo)
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return EXIT_USAGE
+    # Imported here: the bot (PTB, uvicorn, the engine) is not needed to check a config.
+    from bot.runtime import StartupError, configure_logging, serve
+
+    configure_logging(config)
+    for warning in config.warnings():
+        print(f"warning: {warning}", file=sys.stderr)
+    try:
+        asyncio.run(serve(config))
+    except StartupError as exc:
+        print(f"run: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
+    except OSError as exc:  # the port is taken, the data directory is not writable
+        print(f"run: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAILURE
+    return EXIT_OK
+
+
+def _add_run(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="run the Telegram bot (the production command)",
+        description="Run the bot with the settings in --config: Telegram (polling or webhook "
+        "mode), the web app, the relay of Partner API events. Stops on Ctrl-C or SIGTERM. A bad "
+        "configuration is reported like check-config does, with exit code 2; a bot that cannot "
+        "start (Telegram refuses the token, the port is taken) exits with 1.",
+    )
+    parser.add_argument(
+        "--config", required=True, type=Path, metavar="FILE", help="the TOML configuration file"
+    )
+    parser.set_defaults(run=_run)
+
+
+COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
+    _add_check_config,
+    _add_run,
+    _add_sandbox,
+    _add_demo,
+)
 
 
 def _version() -> str:

@@ -1,0 +1,27 @@
+"""``ConsoleChannel``: the relay's ``Channel`` for the terminal, so webhook events reach the
+same screen as the conversation: the customer's updates as ``bot:``, the operators' summaries
+and agent notes as ``ops:``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bot.console.render import said
+from bot.console.screen import Screen
+
+
+class ConsoleChannel:
+    """Writes each message to ``screen`` under the name ``names`` gives its chat."""
+
+    def __init__(self, screen: Screen, names: Mapping[int, str]) -> None:
+        self._screen = screen
+        self._names = dict(names)
+        self._sent = 0
+
+    async def send(self, chat_id: int, text: str) -> int:
+        self._screen.write(said(text, self._names.get(chat_id, f"chat {chat_id}")))
+        self._sent += 1
+        return self._sent
+
+    def otp_link(self, token: str) -> str:
+        return f"/start otp_{token}"

@@ -1,0 +1,98 @@
+"""``ConsoleChat``: one customer's chat in the terminal, over the shared ``ChatService``.
+
+It reads a typed line (``parse_line``), hosts photo files in ``store.media``, hands the answer
+to the chat service and draws the turn it gets back. Like the Telegram adapter, it never
+decides what to ask.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.console.parse import NewOrder, PhotoFiles, Unclear, parse_line
+from bot.console.photos import PhotoProblem, host_photos
+from bot.console.render import render_prompt, render_turn, said
+from bot.console.screen import Screen
+from bot.ordering import ChatService
+from conversations import PhotosAnswer, Prompt, SessionStatus, Turn
+
+WELCOME_BACK = "Welcome back! Here is where we were:"
+ORDER_AGAIN = "(type new to start another order)"
+
+
+class ConsoleChat:
+    """The chat ``chat_id`` of user ``user_id``, drawn on ``screen``.
+
+    ``public_base_url`` is where the bot's web app serves hosted photos; relative photo paths
+    are read from ``base_dir`` (default: the working directory).
+    """
+
+    def __init__(
+        self,
+        chats: ChatService,
+        screen: Screen,
+        *,
+        chat_id: int,
+        user_id: int,
+        public_base_url: str,
+        base_dir: Path | None = None,
+    ) -> None:
+        self.chats = chats
+        self.screen = screen
+        self.chat_id = chat_id
+        self.user_id = user_id
+        self.public_base_url = public_base_url
+        self.base_dir = base_dir
+        self.prompt: Prompt | None = None
+        self.status: SessionStatus | None = None
+
+    async def open(self) -> None:
+        """Show the open question again (after a restart), or start a new order."""
+        turn = await self.chats.resume(self.chat_id, self.user_id)
+        if turn is None:
+            turn = await self.chats.start(self.chat_id, self.user_id)
+        else:
+            self.screen.write(said(WELCOME_BACK))
+        self.show(turn)
+
+    async def send(self, line: str) -> None:
+        """One typed line, answered on the screen."""
+        parsed = parse_line(line, self.prompt, base_dir=self.base_dir)
+        if parsed is None:
+            if self.prompt is not None:
+                self.screen.write(render_prompt(self.prompt))
+            return
+        if isinstance(parsed, Unclear):
+            self.screen.write(said(parsed.message))
+            return
+        if isinstance(parsed, NewOrder):
+            self.show(await self.chats.start(self.chat_id, self.user_id))
+            return
+        if isinstance(parsed, PhotoFiles):
+            try:
+                urls = await host_photos(
+                    parsed.paths,
+                    self.chats.store,
+                    chat_id=self.chat_id,
+                    public_base_url=self.public_base_url,
+                )
+            except PhotoProblem as problem:
+                self.screen.write(said(f"I can't send these as photos:\n{problem}"))
+                return
+            answer = PhotosAnswer(urls=urls)
+            self.show(await self.chats.handle(self.chat_id, self.user_id, answer))
+            return
+        self.show(await self.chats.handle(self.chat_id, self.user_id, parsed))
+
+    async def deliver_later(self, chat_id: int, turn: Turn) -> None:
+        """A turn that happened without a typed line (the create re-sent after a rate limit)."""
+        if chat_id == self.chat_id:
+            self.show(turn)
+
+    def show(self, turn: Turn) -> None:
+        self.screen.write(render_turn(turn))
+        if turn.prompt is not None or turn.finished:
+            self.prompt = turn.prompt
+        self.status = turn.status
+        if turn.finished:
+            self.screen.write([ORDER_AGAIN])

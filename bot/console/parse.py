@@ -1,0 +1,160 @@
+"""What the customer typed in the terminal, as a ``conversations`` answer.
+
+==============================  =======================================================
+typed                           becomes
+==============================  =======================================================
+``2``                           the second option of the open question
+(an empty line)                 the pre-selected option, when there is one
+``back`` ``cancel`` ``help``    navigation (a leading ``/`` is fine)
+``done`` ``skip``               finish the photos / skip an optional question
+``edit <step>``                 from the summary: change that answer
+``contact <phone> [name]``      a shared contact card (phone without spaces)
+``location <lat> <lng> [addr]`` a shared map pin (``location 6.52,3.38`` works too)
+file paths (photo questions)    package photos, checked and hosted by the bot
+``new``                         start a new order
+anything else                   text
+==============================  =======================================================
+
+Options and commands carry the open question's step and version, like a tapped button, so an
+answer to a question that is no longer open is refused kindly; typed text answers whatever is
+being asked now.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+from conversations import (
+    EDIT_PREFIX,
+    ChoiceAnswer,
+    CommandAnswer,
+    CommandName,
+    ContactAnswer,
+    LocationAnswer,
+    Prompt,
+    TextAnswer,
+)
+from conversations.dialog import Answer
+
+COMMANDS: dict[str, CommandName] = {
+    "back": "back",
+    "cancel": "cancel",
+    "help": "help",
+    "done": "done",
+    "skip": "skip",
+}
+NEW_ORDER_WORDS = frozenset({"new", "/new", "/start"})
+LOCATION_USAGE = "Share a location like this: location 6.5244 3.3792 (an address may follow)."
+CONTACT_USAGE = "Share a contact like this: contact 08031234567 Ada Obi"
+_NUMBER = r"[-+]?\d+(?:\.\d+)?"
+_LOCATION = re.compile(rf"^(?P<lat>{_NUMBER})\s*[,\s]\s*(?P<lng>{_NUMBER})(?:\s+(?P<address>.*))?$")
+
+
+@dataclass(frozen=True)
+class PhotoFiles:
+    """Local files to send as photos (checked and hosted before they reach the engine)."""
+
+    paths: tuple[Path, ...]
+
+
+@dataclass(frozen=True)
+class Unclear:
+    """Input the console could not read; ``message`` tells the customer how to type it."""
+
+    message: str
+
+
+@dataclass(frozen=True)
+class NewOrder:
+    """The customer asked for a new order."""
+
+
+Parsed = Answer | PhotoFiles | Unclear | NewOrder
+
+
+def parse_line(line: str, prompt: Prompt | None, *, base_dir: Path | None = None) -> Parsed | None:
+    """The meaning of one typed line, given the open question (None: nothing to do).
+
+    Relative photo paths are taken from ``base_dir`` (default: the working directory).
+    """
+    text = line.strip()
+    stamp = {"step": prompt.step, "version": prompt.version} if prompt else {}
+    if not text:
+        if prompt is not None and prompt.default is not None:
+            return ChoiceAnswer(option=prompt.default, **stamp)
+        return None
+    word, _, rest = text.partition(" ")
+    word = word.casefold()
+    rest = rest.strip()
+    if word in NEW_ORDER_WORDS and not rest:
+        return NewOrder()
+    command = COMMANDS.get(word.removeprefix("/"))
+    if command is not None and not rest:
+        return CommandAnswer(name=command, **stamp)
+    if word in ("edit", "/edit") and rest:
+        return _edit(rest, prompt)
+    if word == "contact" and rest:
+        return _contact(rest)
+    if word == "location" and rest:
+        return _location(rest)
+    if prompt is not None and text.isdigit() and prompt.options:
+        number = int(text)
+        if 1 <= number <= len(prompt.options):
+            return ChoiceAnswer(option=prompt.options[number - 1].id, **stamp)
+    if prompt is not None and "photos" in prompt.accepts:
+        return _photo_files(text, base_dir or Path.cwd())
+    return TextAnswer(text=text)
+
+
+def _edit(target: str, prompt: Prompt | None) -> Parsed:
+    stamp = {"step": prompt.step, "version": prompt.version} if prompt else {}
+    wanted = target.casefold()
+    for option in prompt.options if prompt else ():
+        if option.id == f"{EDIT_PREFIX}{target}" or option.label.casefold() == f"change {wanted}":
+            return ChoiceAnswer(option=option.id, **stamp)
+    return CommandAnswer(name="edit", target=target, **stamp)
+
+
+def _contact(rest: str) -> Parsed:
+    phone, _, name = rest.partition(" ")
+    first, _, last = name.strip().partition(" ")
+    if not any(ch.isdigit() for ch in phone):
+        return Unclear(CONTACT_USAGE)
+    return ContactAnswer(phone=phone, first_name=first, last_name=last.strip())
+
+
+def _location(rest: str) -> Parsed:
+    found = _LOCATION.match(rest)
+    if found is None:
+        return Unclear(LOCATION_USAGE)
+    try:
+        lat, lng = float(found["lat"]), float(found["lng"])
+    except ValueError:
+        return Unclear(LOCATION_USAGE)
+    return LocationAnswer(lat=lat, lng=lng, address=(found["address"] or "").strip() or None)
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a name too long for the file system, say: no such file either way
+        return False
+
+
+def _photo_files(text: str, base_dir: Path) -> Parsed:
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        words = text.split()
+    paths = [Path(word).expanduser() for word in words]
+    paths = [path if path.is_absolute() else base_dir / path for path in paths]
+    missing = [word for word, path in zip(words, paths, strict=True) if not _is_file(path)]
+    if missing:
+        return Unclear(
+            f"No such file: {', '.join(missing)}. Type the path of a JPEG, PNG or WebP photo "
+            "(several may go on one line), or done when you have sent them all."
+        )
+    return PhotoFiles(tuple(paths))

@@ -1,0 +1,91 @@
+"""Local image files as package photos: checked, stored in ``store.media``, and turned into the
+https URLs the Partner API downloads (``https://localhost/media/<token>`` in the demo, served by
+the bot's own web app).
+
+A photo is accepted by what its bytes are, not by its name: JPEG, PNG or WebP, recognised by
+their magic numbers, at most 5 MB each (the spec's limit), at most six per message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.partner.models import MAX_IMAGE_BYTES, MAX_PACKAGE_IMAGES
+from bot.store import Store
+from bot.web.app import media_url
+
+MEDIA_TTL_SECONDS = 7 * 24 * 3600  # long enough for a draft to be finished days later
+_HEAD_BYTES = 12
+
+
+def sniff_image_type(head: bytes) -> str | None:
+    """The content type of an image from its first bytes, for the types the service takes."""
+    if head.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "image/webp"
+    return None
+
+
+@dataclass(frozen=True)
+class CheckedPhoto:
+    path: Path
+    content_type: str
+
+
+class PhotoProblem(Exception):
+    """Files that cannot be sent as photos; the message says which and why, one per line."""
+
+
+def _check_one(path: Path) -> CheckedPhoto | str:
+    try:
+        size = path.stat().st_size
+        if not path.is_file():
+            return f"{path}: not a file"
+        with path.open("rb") as handle:
+            head = handle.read(_HEAD_BYTES)
+    except OSError as exc:
+        return f"{path}: cannot be read ({exc.strerror or exc})"
+    if size == 0:
+        return f"{path}: the file is empty"
+    if size > MAX_IMAGE_BYTES:
+        return f"{path}: {size / 1_048_576:.1f} MB is over the 5 MB limit"
+    content_type = sniff_image_type(head)
+    if content_type is None:
+        return f"{path}: not a JPEG, PNG or WebP image"
+    return CheckedPhoto(path, content_type)
+
+
+def check_photos(paths: Sequence[Path]) -> list[CheckedPhoto]:
+    """Every file checked; ``PhotoProblem`` lists each one that cannot be sent."""
+    if len(paths) > MAX_PACKAGE_IMAGES:
+        raise PhotoProblem(f"At most {MAX_PACKAGE_IMAGES} photos at a time ({len(paths)} given).")
+    results = [_check_one(path) for path in paths]
+    problems = [r for r in results if isinstance(r, str)]
+    if problems:
+        raise PhotoProblem("\n".join(problems))
+    return [r for r in results if isinstance(r, CheckedPhoto)]
+
+
+async def host_photos(
+    paths: Sequence[Path],
+    store: Store,
+    *,
+    chat_id: int,
+    public_base_url: str,
+) -> list[str]:
+    """Check, store and return the public URL of each photo (``PhotoProblem`` when one fails)."""
+    checked = await asyncio.to_thread(check_photos, paths)
+    expires = store.clock() + MEDIA_TTL_SECONDS
+    urls = []
+    for photo in checked:
+        stored = await store.media.put(
+            photo.path, content_type=photo.content_type, chat_id=chat_id, expires_at=expires
+        )
+        urls.append(media_url(public_base_url, stored.token))
+    return urls

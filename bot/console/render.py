@@ -1,0 +1,110 @@
+"""A ``Turn`` as terminal text: what the bot says, then the open question with numbered options
+and a line saying how to answer.
+
+::
+
+    bot: How will the rider get the package?
+           1. A rider picks it up from an address
+           2. I'll drop it at a warehouse
+         (reply: a number · back · cancel · help)
+
+Long option lists (saved places, 81 hostel rooms) are laid out in columns. Nothing here decides
+what to ask: the prompt says which inputs make sense, and this module only draws them.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from conversations import Option, Prompt, Turn
+
+BOT = "bot"
+WIDTH = 100
+_INDENT = " " * 5
+_COLUMN_GAP = 2
+# Lists longer than this, with short labels, are laid out in columns.
+_COLUMNS_FROM = 9
+
+
+def said(text: str, who: str = BOT) -> list[str]:
+    """A message: ``who: `` before its first line, the rest indented under it."""
+    lines = text.splitlines() or [""]
+    head = f"{who}: ".ljust(len(_INDENT))
+    return [head + lines[0], *(_INDENT + line if line else "" for line in lines[1:])]
+
+
+def render_turn(turn: Turn) -> list[str]:
+    """Every message of ``turn``, then its prompt (if one is open)."""
+    lines: list[str] = []
+    for message in turn.messages:
+        lines += said(message)
+    if turn.prompt is not None:
+        lines += render_prompt(turn.prompt)
+    return lines
+
+
+def render_prompt(prompt: Prompt) -> list[str]:
+    lines = said(prompt.text)
+    lines += _options(prompt)
+    if prompt.photos is not None:
+        have, low, high = prompt.photos.have, prompt.photos.min, prompt.photos.max
+        need = f"at least {low}, " if low else ""
+        lines.append(f"{_INDENT}(photos so far: {have}; {need}up to {high})")
+    lines.append(f"{_INDENT}(reply: {' · '.join(ways_to_answer(prompt))})")
+    return lines
+
+
+def ways_to_answer(prompt: Prompt) -> list[str]:
+    """How this question can be answered at the keyboard, then the commands worth showing."""
+    ways: list[str] = []
+    if prompt.options:
+        ways.append("a number" if len(prompt.options) > 1 else "1")
+        if prompt.default is not None:
+            ways.append("Enter for the default")
+    if "text" in prompt.accepts:
+        ways.append("type the address" if prompt.input == "place" else "type your answer")
+    if "location" in prompt.accepts:
+        ways.append("location <lat> <lng> [address]")
+    if "contact" in prompt.accepts:
+        ways.append("contact <phone> [name]")
+    if "photos" in prompt.accepts:
+        ways.append("photo file paths")
+    commands = list(prompt.commands)
+    if prompt.input == "confirm":
+        ways.append("edit <step>")
+    commands += [name for name in ("cancel", "help") if name not in commands]
+    return ways + commands
+
+
+def _label(option: Option, default: str | None) -> str:
+    text = option.label
+    if option.detail:
+        text += f" ({option.detail})"
+    if option.id == default:
+        text += "  [default]"
+    return text
+
+
+def _options(prompt: Prompt) -> list[str]:
+    labels = [
+        f"{number}. {_label(option, prompt.default)}"
+        for number, option in enumerate(prompt.options, start=1)
+    ]
+    if not labels:
+        return []
+    cell = max(len(label) for label in labels) + _COLUMN_GAP
+    columns = max(1, (WIDTH - len(_INDENT) - 2) // cell)
+    if len(labels) < _COLUMNS_FROM or columns == 1:
+        return [
+            line
+            for label in labels
+            for line in textwrap.wrap(
+                label, WIDTH, initial_indent=_INDENT + "  ", subsequent_indent=_INDENT + "     "
+            )
+        ]
+    rows = -(-len(labels) // columns)
+    out = []
+    for row in range(rows):
+        cells = [labels[i] for i in range(row, len(labels), rows)]
+        out.append((_INDENT + "  " + "".join(c.ljust(cell) for c in cells)).rstrip())
+    return out

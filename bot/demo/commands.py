@@ -1,0 +1,224 @@
+"""The demo's own commands: lines starting with ``:`` play the business, its riders and the
+service around the customer's chat, through the sandbox's Python admin methods (what staff and
+riders do in the real product) and the bot's Partner client (what an operator's tools call).
+
+Each command acts on the customer's latest delivery unless a delivery id is given.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.console import said
+from bot.partner.errors import PartnerError
+from bot.partner.models import Delivery
+from bot.relay.wording import status_label
+from bot.sandbox import ApiError
+from conversations.rules import format_money
+
+if TYPE_CHECKING:
+    from bot.demo.stack import DemoStack
+
+DEMO = "demo"
+
+
+class CommandProblem(Exception):
+    """A command that cannot run as typed; the message says how to type it."""
+
+
+@dataclass(frozen=True)
+class Command:
+    usage: str
+    help: str
+    run: Callable[[DemoStack, list[str]], Awaitable[None]]
+
+
+def _say(stack: DemoStack, text: str) -> None:
+    stack.screen.write(said(text, DEMO))
+
+
+async def _delivery_id(stack: DemoStack, args: list[str], position: int = 0) -> str:
+    if len(args) > position:
+        return args[position]
+    latest = await stack.last_delivery_id()
+    if latest is None:
+        raise CommandProblem("there is no delivery yet: finish an order first")
+    return latest
+
+
+def _ref(delivery_id: str) -> str:
+    return delivery_id.split("-")[0].upper()
+
+
+# --- the business's staff and riders (sandbox admin) --------------------------------------------
+
+
+async def paid(stack: DemoStack, args: list[str]) -> None:
+    delivery_id = await _delivery_id(stack, args)
+    stack.sandbox.mark_paid(delivery_id)
+    _say(stack, f"staff marked the fee of {_ref(delivery_id)} as paid")
+
+
+async def fee(stack: DemoStack, args: list[str]) -> None:
+    if not args:
+        raise CommandProblem("type the fee, e.g. :fee 2500")
+    try:
+        amount = float(args[0].replace(",", ""))
+    except ValueError:
+        raise CommandProblem("the fee must be a number, e.g. :fee 2500") from None
+    delivery_id = await _delivery_id(stack, args, 1)
+    view = stack.sandbox.set_fee(delivery_id, amount)
+    currency = (view.get("payment") or {}).get("currency_code") or ""
+    _say(stack, f"staff set the fee of {_ref(delivery_id)} to {format_money(amount, currency)}")
+
+
+async def advance(stack: DemoStack, args: list[str]) -> None:
+    delivery_id = await _delivery_id(stack, args)
+    view = stack.sandbox.advance_status(delivery_id)
+    _say(stack, f"the rider moved {_ref(delivery_id)} to {status_label(str(view['status']))}")
+
+
+async def otp(stack: DemoStack, args: list[str]) -> None:
+    delivery_id = await _delivery_id(stack, args)
+    code = stack.sandbox.otp_code(delivery_id)
+    _say(stack, f"the sandbox's drop-off code for {_ref(delivery_id)}: {code or 'none yet'}")
+
+
+async def fault(stack: DemoStack, args: list[str]) -> None:
+    if len(args) < 2:
+        raise CommandProblem("type it like :fault create_delivery status count=4 status=503")
+    operation, kind, *rest = args
+    options: dict[str, Any] = {}
+    for item in rest:
+        name, _, value = item.partition("=")
+        try:
+            if name in ("count", "status"):
+                options[name] = int(value)
+            elif name == "latency":
+                options["latency_seconds"] = float(value)
+            elif name == "code":
+                options["code"] = value
+            else:
+                raise CommandProblem(f"unknown fault option {name!r}: count, status, code, latency")
+        except ValueError:
+            raise CommandProblem(f"{name} must be a number") from None
+    count = options.pop("count", 1)
+    stack.sandbox.inject_fault(operation, kind, count, **options)
+    _say(stack, f"the sandbox will answer the next {count} {operation} call(s) with a {kind} fault")
+
+
+# --- what an operator's tools ask the Partner API -----------------------------------------------
+
+
+def describe(delivery: Delivery) -> str:
+    parts = [f"{_ref(delivery.id)} is {status_label(delivery.status)}"]
+    payment = delivery.payment
+    if payment is not None and payment.delivery_fee is not None:
+        money = format_money(payment.delivery_fee, payment.currency_code or "")
+        parts.append(f"fee {money} ({payment.delivery_payment_status or 'unpaid'})")
+    if delivery.rider is not None:
+        vehicle = f" ({delivery.rider.vehicle_type})" if delivery.rider.vehicle_type else ""
+        parts.append(f"rider {delivery.rider.name or delivery.rider.id}{vehicle}")
+    if delivery.tracking_url:
+        parts.append(f"tracking {delivery.tracking_url}")
+    return " · ".join(parts)
+
+
+async def status(stack: DemoStack, args: list[str]) -> None:
+    delivery = await stack.bot.client.get_delivery(await _delivery_id(stack, args))
+    _say(stack, describe(delivery))
+
+
+async def riders(stack: DemoStack, args: list[str]) -> None:
+    delivery = await stack.bot.client.get_delivery(await _delivery_id(stack, args))
+    pickup = delivery.pickup
+    lat = pickup.latitude if pickup is not None else None
+    lng = pickup.longitude if pickup is not None and lat is not None else None
+    lines = [f"riders for {_ref(delivery.id)}, nearest first (:assign <id> to dispatch):"]
+    found = await stack.bot.client.list_riders(
+        pickup_lat=lat if lng is not None else None, pickup_lng=lng
+    )
+    for rider in found:
+        distance = f"{rider.distance_km:.1f} km" if rider.distance_km is not None else "? km"
+        fresh = "fresh GPS" if rider.location and rider.location.fresh else "no fresh GPS"
+        lines.append(
+            f"  {rider.id}: {rider.name} ({rider.vehicle_type or '-'}), "
+            f"{status_label(rider.presence)}, {distance}, {fresh}"
+        )
+    _say(stack, "\n".join(lines))
+
+
+async def assign(stack: DemoStack, args: list[str]) -> None:
+    if not args:
+        raise CommandProblem("type the rider's id, e.g. :assign rdr_tunde (see :riders)")
+    delivery_id = await _delivery_id(stack, args, 1)
+    delivery = await stack.bot.client.assign_rider(delivery_id, args[0])
+    _say(stack, f"assigned: {describe(delivery)}")
+
+
+# --- the demo itself ------------------------------------------------------------------------------
+
+
+async def restart(stack: DemoStack, args: list[str]) -> None:
+    await stack.restart()
+
+
+async def wait(stack: DemoStack, args: list[str]) -> None:
+    await stack.bot.chats.settle()
+
+
+async def show_help(stack: DemoStack, args: list[str]) -> None:
+    width = max(len(command.usage) for command in COMMANDS.values())
+    lines = ["demo commands (the customer's answers need no colon):"]
+    lines += [f"  {c.usage.ljust(width)}  {c.help}" for c in COMMANDS.values()]
+    _say(stack, "\n".join(lines))
+
+
+async def quit_demo(stack: DemoStack, args: list[str]) -> None:
+    stack.quit = True
+    _say(stack, "bye")
+
+
+COMMANDS: dict[str, Command] = {
+    "paid": Command(":paid [id]", "staff mark the fee paid (the drop-off code is issued)", paid),
+    "advance": Command(
+        ":advance [id]", "the rider moves it on: picked up, in transit, delivered", advance
+    ),
+    "fee": Command(":fee <amount> [id]", "staff set the fee (an order awaiting a price)", fee),
+    "status": Command(":status [id]", "the delivery as GET /deliveries/{id} shows it", status),
+    "riders": Command(":riders [id]", "the fleet, nearest to the pickup first", riders),
+    "assign": Command(":assign <rider> [id]", "dispatch a rider (as an operator)", assign),
+    "otp": Command(":otp [id]", "the drop-off code, as the sandbox's staff see it", otp),
+    "fault": Command(
+        ":fault <operation> <kind> [count=N status=S code=C]",
+        "make the sandbox fail the next calls (e.g. create_delivery status status=503 count=4)",
+        fault,
+    ),
+    "restart": Command(":restart", "restart the bot mid-conversation (the sandbox stays)", restart),
+    "wait": Command(":wait", "wait for a create the bot will re-send after a rate limit", wait),
+    "help": Command(":help", "this list", show_help),
+    "quit": Command(":quit", "leave the demo", quit_demo),
+}
+
+
+async def run_command(stack: DemoStack, line: str) -> None:
+    """Run one ``:command`` line; problems and refusals are shown, never raised."""
+    try:
+        name, *args = shlex.split(line.removeprefix(":"))
+    except ValueError:
+        name, args = "", []
+    command = COMMANDS.get(name.casefold())
+    if command is None:
+        _say(stack, f"unknown command :{name}; :help lists them")
+        return
+    try:
+        await command.run(stack, args)
+    except CommandProblem as problem:
+        _say(stack, str(problem))
+    except ApiError as error:
+        _say(stack, f"the sandbox refused: {error.code}: {error.message}")
+    except PartnerError as error:
+        _say(stack, f"the Partner API refused: {error}")

@@ -1,0 +1,136 @@
+"""``deliverybot demo``: the whole bot in a terminal, or a transcript replayed without one.
+
+Exit codes: 0 done (or every line of the script matched), 1 the script did not match,
+2 a bad scenario or script file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import TextIO
+
+from bot.console.transcript import (
+    TranscriptError,
+    TranscriptMismatch,
+    load_transcript,
+    run_transcript,
+)
+from bot.demo.setup import demo_setup
+from bot.demo.stack import DemoOptions, DemoStack
+from bot.sandbox import ScenarioError
+from conversations.flows import ENTRY_FLOW, default_registry
+
+EXIT_OK = 0
+EXIT_MISMATCH = 1
+EXIT_USAGE = 2
+PROMPT = "you> "
+
+BANNER = """\
+deliverybot demo: {org}, with the Partner API sandbox in this process (no token, no network).
+You are the customer. Answer with an option's number or type the answer; `help` explains the
+question, `back` and `cancel` always work. Photos are image files: type their paths.
+Lines starting with `:` play the business and its riders: `:help` lists them, `:quit` leaves.
+"""
+
+
+async def _lines(stream: TextIO) -> AsyncIterator[str]:
+    """Lines typed on ``stream``, read without blocking the event loop."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    try:
+        fd = stream.fileno()
+        was_blocking = os.get_blocking(fd)
+        transport, _ = await loop.connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(reader), stream
+        )
+    except (OSError, ValueError, NotImplementedError):
+        while line := await asyncio.to_thread(stream.readline):  # a platform without pipes
+            yield line
+        return
+    try:
+        while raw := await reader.readline():
+            yield raw.decode("utf-8", errors="replace")
+    finally:
+        # The terminal is shared with the shell that started the demo: give it back as it was.
+        with contextlib.suppress(OSError):
+            os.set_blocking(fd, was_blocking)
+        transport.close()
+
+
+async def interactive(scenario_file: Path | None, *, stdin: TextIO, stdout: TextIO) -> int:
+    setup = demo_setup(scenario_file=scenario_file)
+    with tempfile.TemporaryDirectory(prefix="deliverybot-demo-") as data_dir:
+        options = DemoOptions(
+            scenario=setup.scenario, data_dir=Path(data_dir), echo=stdout, live=True
+        )
+        print(BANNER.format(org=setup.scenario.organization.name), file=stdout)
+        async with DemoStack(options) as demo:
+            demo.screen.take()
+            print(PROMPT, end="", file=stdout, flush=True)
+            async for line in _lines(stdin):
+                await demo.type_line(line.rstrip("\r\n"))
+                if demo.quit:
+                    break
+                print(PROMPT, end="", file=stdout, flush=True)
+    return EXIT_OK
+
+
+async def replay(
+    script: Path, scenario_file: Path | None, *, stdout: TextIO, stderr: TextIO
+) -> int:
+    try:
+        transcript = load_transcript(script)
+        setup = demo_setup(
+            transcript.setup,
+            source=str(script),
+            base_dir=script.parent,
+            scenario_file=scenario_file,
+        )
+    except (TranscriptError, ScenarioError) as problem:
+        print(problem, file=stderr)
+        return EXIT_USAGE
+    if setup.flow is not None and setup.flow not in default_registry().names:
+        print(f"{script}: @flow {setup.flow}: no such flow", file=stderr)
+        return EXIT_USAGE
+    with tempfile.TemporaryDirectory(prefix="deliverybot-demo-") as data_dir:
+        options = DemoOptions(
+            scenario=setup.scenario,
+            data_dir=Path(data_dir),
+            stale=setup.stale,
+            entry_flow=setup.flow or ENTRY_FLOW,
+            photo_dir=script.parent,
+            echo=stdout,
+        )
+        async with DemoStack(options) as demo:
+            greeting = demo.screen.take()
+            try:
+                await run_transcript(
+                    transcript,
+                    demo,
+                    screen=greeting,
+                    echo=lambda line: print(line, file=stdout, flush=True),
+                )
+            except TranscriptMismatch as mismatch:
+                print(f"MISMATCH {mismatch}", file=stderr)
+                return EXIT_MISMATCH
+    print(f"ok: {script} replayed, every check matched", file=stdout)
+    return EXIT_OK
+
+
+def main(scenario_file: Path | None, script: Path | None) -> int:
+    """Run the demo; the CLI's ``demo`` command calls this."""
+    try:
+        if script is not None:
+            return asyncio.run(replay(script, scenario_file, stdout=sys.stdout, stderr=sys.stderr))
+        with contextlib.suppress(KeyboardInterrupt):
+            return asyncio.run(interactive(scenario_file, stdin=sys.stdin, stdout=sys.stdout))
+    except ScenarioError as problem:
+        print(problem, file=sys.stderr)
+        return EXIT_USAGE
+    return EXIT_OK

@@ -1,0 +1,299 @@
+"""``DemoStack``: the whole bot in one process against the sandbox, for the terminal demo, the
+transcript replays and the tests.
+
+::
+
+    sandbox (default scenario) <── PartnerClient over ASGITransport ── CapabilityCache
+       │  webhooks, photo downloads                                       │
+       └──> AppSwitch ──> the bot's web app (/hooks/partner, /media)     ChatService ── store
+                               │ inbox                                    │   (SQLite, temp dir)
+                               └──> Relay ──> ConsoleChannel ──> Screen <─┴── ConsoleChat
+
+Nothing leaves the process: the Partner API is the sandbox, photos are served to it by the
+bot's own web app at ``https://localhost/media/<token>``, typed addresses are looked up in an
+offline gazetteer. ``restart()`` replaces the whole bot side (client, cache, store connection,
+web app, relay, chat service) over the same SQLite file while the sandbox keeps running, which
+is what a redeploy in the middle of a conversation looks like.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TextIO
+from urllib.parse import urlsplit
+
+import httpx
+
+from bot.console import ConsoleChannel, ConsoleChat, Screen, said
+from bot.demo.commands import run_command
+from bot.demo.facts import read_fact
+from bot.demo.gazetteer import offline_geocoder
+from bot.demo.transports import AppSwitch, StaleCapabilities, loopback_resolver
+from bot.geo.nominatim import NominatimGeocoder
+from bot.ordering import ChatService, build_engine
+from bot.partner.capabilities import CapabilityCache
+from bot.partner.client import PartnerClient
+from bot.partner.options import ClientOptions
+from bot.relay import Relay
+from bot.sandbox import Sandbox, Scenario
+from bot.store import Store
+from bot.web import create_web_app
+from conversations import Turn
+from conversations.flow import FlowRegistry
+from conversations.flows import ENTRY_FLOW
+
+CUSTOMER_CHAT = 1001  # the customer's chat and user id
+OPERATOR_CHAT = 9001  # the business's operator chat
+PUBLIC_BASE_URL = "https://localhost"  # where the bot's web app serves photos to the sandbox
+DEFAULT_WEBHOOK_PATH = "/hooks/partner"
+DEMO = "demo"
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class DemoOptions:
+    """What a demo run is made of. ``live`` starts the background workers (the sandbox's
+    webhook sender, the relay loop) for an interactive terminal; without it everything moves
+    only when a line is typed, which makes replays deterministic."""
+
+    scenario: Scenario
+    data_dir: Path
+    stale: Mapping[str, Any] = field(default_factory=dict)
+    clock: Callable[[], float] = time.time
+    sleep: Sleep = asyncio.sleep
+    client_options: ClientOptions = field(default_factory=ClientOptions)
+    geocoder: bool = True
+    phone_region: str = "NG"
+    new_idempotency_key: Callable[[], str] | None = None
+    registry: FlowRegistry | None = None
+    entry_flow: str = ENTRY_FLOW
+    photo_dir: Path | None = None
+    echo: TextIO | None = None
+    live: bool = False
+
+
+class _Bot:
+    """One run of the bot process: everything that a restart replaces."""
+
+    def __init__(self, stack: DemoStack, store: Store) -> None:
+        options, sandbox = stack.options, stack.sandbox
+        self.store = store
+        transport: httpx.AsyncBaseTransport = httpx.ASGITransport(app=sandbox.app)
+        if stack.stale_left:
+            transport = StaleCapabilities(transport, options.stale, times=stack.stale_left)
+        self.stale = transport if isinstance(transport, StaleCapabilities) else None
+        self.client = PartnerClient(
+            sandbox.base_url,
+            sandbox.api_key,
+            options=options.client_options,
+            transport=transport,
+            clock=options.clock,
+            sleep=options.sleep,
+        )
+        self.cache = CapabilityCache.for_client(self.client, clock=options.clock)
+        self.geocoder: NominatimGeocoder | None = offline_geocoder() if options.geocoder else None
+        channel = ConsoleChannel(stack.screen, {CUSTOMER_CHAT: "bot", OPERATOR_CHAT: "ops"})
+        self.relay = Relay(
+            store,
+            channel,
+            operators=[OPERATOR_CHAT],
+            clock=options.clock,
+            sleep=options.sleep,
+            phone_region=options.phone_region,
+        )
+        self.web_app = create_web_app(
+            store=store,
+            signing_secrets=[hook.secret for hook in sandbox.scenario.webhooks],
+            webhook_path=stack.webhook_path,
+            on_event=self.relay.wake,
+            clock=options.clock,
+        )
+        engine = build_engine(
+            self.client,
+            self.cache,
+            geocoder=self.geocoder,
+            phone_region=options.phone_region,
+            registry=options.registry,
+            new_idempotency_key=options.new_idempotency_key,
+        )
+
+        async def alert_operators(text: str) -> None:
+            await channel.send(OPERATOR_CHAT, text)
+
+        self.chats = ChatService(
+            engine,
+            store,
+            alert_operators=alert_operators,
+            clock=options.clock,
+            entry_flow=options.entry_flow,
+            deliver_later=stack.deliver_later,
+            sleep=options.sleep,
+        )
+        self.console = ConsoleChat(
+            self.chats,
+            stack.screen,
+            chat_id=CUSTOMER_CHAT,
+            user_id=CUSTOMER_CHAT,
+            public_base_url=PUBLIC_BASE_URL,
+            base_dir=options.photo_dir,
+        )
+        self.relay_task: asyncio.Task[None] | None = None
+
+    async def aclose(self) -> None:
+        if self.relay_task is not None:
+            self.relay_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.relay_task
+        await self.chats.aclose()
+        await self.client.aclose()
+        if self.geocoder is not None:
+            await self.geocoder.aclose()
+        await self.store.close()
+
+
+class DemoStack:
+    """The sandbox and the bot, wired together; use ``async with DemoStack(options) as demo``.
+
+    ``type_line`` is what the customer (or the demo commands, lines starting with ``:``)
+    types; every line is answered on ``screen``. It is also a ``TranscriptDriver``.
+    """
+
+    def __init__(self, options: DemoOptions) -> None:
+        self.options = options
+        self.customer_chat = CUSTOMER_CHAT
+        self.screen = Screen(options.echo)
+        self.switch = AppSwitch()
+        self.sandbox = Sandbox(
+            options.scenario,
+            clock=options.clock,
+            sleep=options.sleep,
+            webhook_transport=httpx.ASGITransport(app=self.switch),
+            image_transport=httpx.ASGITransport(app=self.switch),
+            resolver=loopback_resolver,
+        )
+        hooks = options.scenario.webhooks
+        self.webhook_path = urlsplit(hooks[0].url).path if hooks else DEFAULT_WEBHOOK_PATH
+        self.db_path = options.data_dir / "bot.sqlite3"
+        self.stale_left = 1 if options.stale else 0
+        self.quit = False
+        self._bot: _Bot | None = None
+        self._known_deliveries: set[str] = set()
+
+    # --- lifecycle ----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start the sandbox and the bot, and open the customer's chat."""
+        if self.options.live:
+            await self.sandbox.start()
+        await self._start_bot()
+
+    async def restart(self) -> None:
+        """Stop the bot side and start it again over the same SQLite file."""
+        await self._stop_bot()
+        self.screen.write(said("the bot restarted; the sandbox kept running", DEMO))
+        await self._start_bot()
+
+    async def aclose(self) -> None:
+        await self._stop_bot()
+        await self.sandbox.aclose()
+
+    async def __aenter__(self) -> DemoStack:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def _start_bot(self) -> None:
+        store = await Store.connect(self.db_path, clock=self.options.clock, synchronous="NORMAL")
+        bot = _Bot(self, store)
+        self._bot = bot
+        self.switch.app = bot.web_app
+        if self.options.live:
+            bot.relay_task = asyncio.create_task(bot.relay.run())
+        await bot.console.open()
+        await self._catch_up()
+
+    async def _stop_bot(self) -> None:
+        bot, self._bot = self._bot, None
+        self.switch.app = None
+        if bot is not None:
+            if bot.stale is not None:
+                self.stale_left = bot.stale.left
+            await bot.aclose()
+
+    @property
+    def bot(self) -> _Bot:
+        if self._bot is None:
+            raise RuntimeError("the bot is not running")
+        return self._bot
+
+    # --- typing -------------------------------------------------------------------------------
+
+    async def type_line(self, line: str) -> list[str]:
+        """Type ``line`` (a customer answer, or a ``:command``); the screen lines it produced."""
+        if line.strip().startswith(":"):
+            await run_command(self, line.strip())
+        else:
+            await self.bot.console.send(line)
+        await self._catch_up()
+        return self.screen.take()
+
+    async def deliver_later(self, chat_id: int, turn: Turn) -> None:
+        await self.bot.console.deliver_later(chat_id, turn)
+
+    async def _catch_up(self) -> None:
+        """Let what the line set off finish: re-sent creates (when not live), the sandbox's
+        webhooks, and the relay's messages about them."""
+        if self._bot is None:
+            return
+        if not self.options.live:
+            await self.bot.chats.settle()
+        await self.sandbox.drain_webhooks()
+        await self.bot.relay.process_pending()
+        await self._announce_new_deliveries()
+
+    async def _announce_new_deliveries(self) -> None:
+        links = await self.bot.store.deliveries.for_user(self.customer_chat, 5)
+        for link in reversed(links):
+            if link.delivery_id in self._known_deliveries:
+                continue
+            self._known_deliveries.add(link.delivery_id)
+            self.screen.write(
+                said(
+                    f"delivery {link.delivery_id} is {link.status}. Play the business with "
+                    ":paid, :advance, :status (:help lists everything).",
+                    DEMO,
+                )
+            )
+
+    # --- what transcripts check ---------------------------------------------------------------
+
+    async def last_delivery_id(self) -> str | None:
+        links = await self.bot.store.deliveries.for_user(self.customer_chat, 1)
+        return links[0].delivery_id if links else None
+
+    def option_labels(self) -> list[str]:
+        prompt = self.bot.console.prompt
+        return [option.label for option in prompt.options] if prompt else []
+
+    async def position(self) -> str | None:
+        session = await self.bot.chats.session(self.customer_chat)
+        if session is not None and session.step is not None:
+            return session.step
+        return self.bot.console.status
+
+    async def fact(self, path: str) -> str:
+        return await read_fact(self, path)

@@ -1,0 +1,34 @@
+"""The bot side of the conversations: the flows' services over the Partner API, and the
+per-chat runner every adapter (Telegram, the console) shares.
+
+::
+
+    cache = CapabilityCache.for_client(client)
+    engine = build_engine(client, cache, geocoder=geocoder_from_config(config.geocoding))
+    chats = ChatService(engine, store, alert_operators=tell_operators)
+    turn = await chats.start(chat_id, user_id)
+    turn = await chats.handle(chat_id, user_id, TextAnswer(text="Ada Obi"))
+
+* ``PartnerCatalog``: ``conversations.CapabilitySource`` over the shared ``CapabilityCache``;
+* ``PartnerCreator``: ``conversations.DeliveryCreator``; every ``PartnerError`` of a create
+  becomes a ``conversations.Rejected`` (``rejection_for``);
+* ``geocoder_from_config``: the configured geocoder, or None;
+* ``ChatService``: sessions in ``store.sessions`` after every turn, a lock per chat, created
+  deliveries linked in ``store.deliveries``, operator alerts.
+"""
+
+from bot.ordering.catalog import PartnerCatalog
+from bot.ordering.chats import ChatService, DeliverLater
+from bot.ordering.creator import PartnerCreator, rejection_for
+from bot.ordering.engine import build_engine
+from bot.ordering.geocoding import geocoder_from_config
+
+__all__ = [
+    "ChatService",
+    "DeliverLater",
+    "PartnerCatalog",
+    "PartnerCreator",
+    "build_engine",
+    "geocoder_from_config",
+    "rejection_for",
+]

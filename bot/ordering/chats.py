@@ -1,0 +1,252 @@
+"""``ChatService``: runs the conversation engine for every chat, with the sessions in SQLite.
+
+One per process, shared by every adapter (Telegram, the console). It holds no conversation in
+memory: each call loads the chat's session from ``store.sessions``, runs one turn, and saves it
+again (or deletes it once the conversation is over), so a restart resumes every chat at its
+step. Calls for one chat run one at a time (a per-chat lock); different chats run concurrently.
+
+Around each turn it does what the engine leaves to its runner:
+
+* the idempotency key is saved *before* the create goes out (the engine's checkpoint), so a
+  crash during the create cannot lead to a second delivery after the restart;
+* a created delivery is linked to the chat in ``store.deliveries`` (the relay finds the chat
+  of each webhook event there);
+* an ``operator_alert`` (e.g. the photo host is not allowlisted) goes to ``alert_operators``;
+* after a rate limit the create is sent again once the service allows it, when the adapter
+  gave ``deliver_later`` to show the customer that later turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import pydantic
+
+from bot.store import Store
+from conversations import CONFIRM, ChoiceAnswer, CommandAnswer, Engine, Session, Turn, wording
+from conversations.dialog import Answer
+from conversations.flows import ENTRY_FLOW
+
+logger = logging.getLogger(__name__)
+
+AlertOperators = Callable[[str], Awaitable[None]]
+DeliverLater = Callable[[int, Turn], Awaitable[None]]
+Sleep = Callable[[float], Awaitable[None]]
+
+NO_OPEN_ORDER = Turn(messages=(wording.CLOSED,), status="ended")
+
+
+class _ChatLocks:
+    """One lock per chat that someone holds or waits for; forgotten when nobody does."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._users: Counter[int] = Counter()
+
+    @contextlib.asynccontextmanager
+    async def hold(self, chat_id: int) -> AsyncIterator[None]:
+        lock = self._locks.setdefault(chat_id, asyncio.Lock())
+        self._users[chat_id] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._users[chat_id] -= 1
+            if not self._users[chat_id]:
+                del self._users[chat_id]
+                del self._locks[chat_id]
+
+
+class ChatService:
+    """The engine behind every chat. See the module docstring for what happens around a turn.
+
+    ``engine`` is used with its registry, services and id makers; the service adds its own
+    checkpoint (the engine's own one, if any, still runs after it). ``deliver_later(chat_id,
+    turn)`` shows a turn that happens without a customer message (the create re-sent after a
+    rate limit); without it the customer re-sends from the summary. ``sleep`` waits for that.
+    """
+
+    def __init__(
+        self,
+        engine: Engine,
+        store: Store,
+        *,
+        alert_operators: AlertOperators | None = None,
+        clock: Callable[[], float] = time.time,
+        entry_flow: str = ENTRY_FLOW,
+        deliver_later: DeliverLater | None = None,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
+        self._outer_checkpoint = engine.services.checkpoint
+        self.engine = Engine(
+            engine.registry,
+            dataclasses.replace(engine.services, checkpoint=self._checkpoint),
+            default_phone_region=engine.phone_region,
+            new_idempotency_key=engine.new_idempotency_key,
+            new_session_id=engine.new_session_id,
+        )
+        self.store = store
+        self._alert_operators = alert_operators
+        self._clock = clock
+        self._entry_flow = entry_flow
+        self._deliver_later = deliver_later
+        self._sleep = sleep
+        self._locks = _ChatLocks()
+        # Which chat a session belongs to, while one of its turns runs (for the checkpoint).
+        self._owners: dict[str, tuple[int, int]] = {}
+        self._later: set[asyncio.Task[None]] = set()
+
+    # --- the adapters' calls ----------------------------------------------------------------
+
+    async def start(self, chat_id: int, user_id: int, *, flow: str | None = None) -> Turn:
+        """A new order in the entry flow (or ``flow``, a registered name, e.g. from a deep
+        link); an order still open in this chat is dropped."""
+        async with self._locks.hold(chat_id):
+            session_id = self.engine.new_session_id()
+            self._owners[session_id] = (chat_id, user_id)
+            try:
+                session, turn = await self.engine.start(
+                    flow or self._entry_flow, session_id=session_id
+                )
+                await self._after_turn(chat_id, user_id, session, turn)
+            finally:
+                del self._owners[session_id]
+            return turn
+
+    async def resume(self, chat_id: int, user_id: int) -> Turn | None:
+        """The open question again (after a restart, or /start), or None with no open order."""
+        async with self._locks.hold(chat_id):
+            session = await self._load(chat_id)
+            if session is None:
+                return None
+            return await self._run(chat_id, user_id, session, self.engine.resume(session))
+
+    async def handle(self, chat_id: int, user_id: int, answer: Answer) -> Turn:
+        """One customer answer; with no open order, the turn says so and nothing else."""
+        async with self._locks.hold(chat_id):
+            session = await self._load(chat_id)
+            if session is None:
+                return NO_OPEN_ORDER
+            return await self._run(chat_id, user_id, session, self.engine.handle(session, answer))
+
+    async def cancel(self, chat_id: int, user_id: int) -> Turn | None:
+        """Cancel the open order; None when there is none."""
+        async with self._locks.hold(chat_id):
+            session = await self._load(chat_id)
+            if session is None:
+                return None
+            answer = CommandAnswer(name="cancel")
+            return await self._run(chat_id, user_id, session, self.engine.handle(session, answer))
+
+    async def session(self, chat_id: int) -> Session | None:
+        """The chat's open session, as saved after its last turn."""
+        return await self._load(chat_id)
+
+    async def settle(self) -> None:
+        """Return once every turn scheduled for later (re-sent creates) has run."""
+        while self._later:
+            await asyncio.gather(*self._later, return_exceptions=True)
+
+    async def aclose(self) -> None:
+        """Drop the turns scheduled for later (a restart resumes from the saved sessions)."""
+        for task in list(self._later):
+            task.cancel()
+        await asyncio.gather(*self._later, return_exceptions=True)
+
+    # --- around each turn -------------------------------------------------------------------
+
+    async def _run(
+        self, chat_id: int, user_id: int, session: Session, turn_done: Awaitable[Turn]
+    ) -> Turn:
+        self._owners[session.id] = (chat_id, user_id)
+        try:
+            turn = await turn_done
+            await self._after_turn(chat_id, user_id, session, turn)
+        finally:
+            del self._owners[session.id]
+        return turn
+
+    async def _after_turn(self, chat_id: int, user_id: int, session: Session, turn: Turn) -> None:
+        delivery = turn.delivery
+        if delivery is not None:
+            created = delivery.created_at.timestamp() if delivery.created_at else self._clock()
+            customer = delivery.customer
+            await self.store.deliveries.add(
+                delivery.id,
+                chat_id,
+                user_id,
+                created,
+                customer.receiver_phone if customer else None,
+                delivery.tracking_url,
+                delivery.status,
+            )
+        if session.finished:
+            await self.store.sessions.delete(chat_id)
+        else:
+            await self.store.sessions.save(chat_id, user_id, session.model_dump_json())
+        if turn.operator_alert is not None:
+            await self._alert(turn.operator_alert)
+        if turn.retry_after is not None and self._deliver_later is not None:
+            self._resend_later(chat_id, user_id, session, turn.retry_after)
+
+    async def _checkpoint(self, session: Session) -> None:
+        owner = self._owners.get(session.id)
+        if owner is not None:
+            await self.store.sessions.save(owner[0], owner[1], session.model_dump_json())
+        if self._outer_checkpoint is not None:
+            await self._outer_checkpoint(session)
+
+    async def _alert(self, text: str) -> None:
+        if self._alert_operators is None:
+            logger.error("operator alert (no operator channel): %s", text)
+            return
+        try:
+            await self._alert_operators(text)
+        except Exception:
+            # The customer's turn is saved already; a failed alert must not undo it.
+            logger.exception("could not alert the operators: %s", text)
+
+    async def _load(self, chat_id: int) -> Session | None:
+        record = await self.store.sessions.get(chat_id)
+        if record is None:
+            return None
+        try:
+            return Session.model_validate_json(record.data)
+        except pydantic.ValidationError:
+            logger.warning("chat %s had an unreadable session; it was dropped", chat_id)
+            await self.store.sessions.delete(chat_id)
+            return None
+
+    # --- the create re-sent after a rate limit ------------------------------------------------
+
+    def _resend_later(self, chat_id: int, user_id: int, session: Session, delay: float) -> None:
+        step, version, key = session.step, session.prompt_version, session.idempotency_key
+        if step is None or key is None:
+            return
+
+        async def resend() -> None:
+            await self._sleep(delay)
+            async with self._locks.hold(chat_id):
+                current = await self._load(chat_id)
+                untouched = current is not None and (
+                    (current.step, current.prompt_version, current.idempotency_key)
+                    == (step, version, key)
+                )
+                if current is None or not untouched:
+                    return  # the customer moved on (or sent it again) meanwhile
+                confirm = ChoiceAnswer(option=CONFIRM, step=step, version=version)
+                turn = await self._run(
+                    chat_id, user_id, current, self.engine.handle(current, confirm)
+                )
+            assert self._deliver_later is not None
+            await self._deliver_later(chat_id, turn)
+
+        task = asyncio.create_task(resend())
+        self._later.add(task)
+        task.add_done_callback(self._later.discard)

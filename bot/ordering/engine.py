@@ -1,0 +1,40 @@
+"""The conversation engine wired to the Partner API: one call instead of five imports."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.ordering.catalog import PartnerCatalog
+from bot.ordering.creator import PartnerCreator
+from bot.partner.capabilities import CapabilityCache
+from bot.partner.client import PartnerClient
+from conversations import Engine, Geocoder, Services
+from conversations.flow import FlowRegistry
+from conversations.flows import default_registry
+
+
+def build_engine(
+    client: PartnerClient,
+    cache: CapabilityCache,
+    *,
+    geocoder: Geocoder | None = None,
+    phone_region: str = "NG",
+    registry: FlowRegistry | None = None,
+    new_idempotency_key: Callable[[], str] | None = None,
+) -> Engine:
+    """An engine over ``client`` and the shared ``cache`` (every shipped flow by default).
+
+    ``new_idempotency_key`` replaces the engine's own key maker (tests pass predictable keys).
+    """
+    services = Services(
+        catalog=PartnerCatalog(cache),
+        creator=PartnerCreator(client, cache),
+        geocoder=geocoder,
+    )
+    extra = {"new_idempotency_key": new_idempotency_key} if new_idempotency_key else {}
+    return Engine(
+        registry if registry is not None else default_registry(),
+        services,
+        default_phone_region=phone_region,
+        **extra,
+    )

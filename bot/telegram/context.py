@@ -1,0 +1,30 @@
+"""Everything a Telegram handler needs, built once per process and shared by all handlers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.ordering.chats import ChatService
+from bot.partner.capabilities import CapabilityCache
+from bot.partner.client import PartnerClient
+from bot.store import Store
+from bot.telegram.photos import PhotoReceiver
+from bot.telegram.sender import TelegramSender
+
+
+@dataclass(frozen=True)
+class BotContext:
+    """The bot's long-lived parts; handlers receive it instead of reaching for globals."""
+
+    store: Store
+    chats: ChatService
+    client: PartnerClient
+    cache: CapabilityCache
+    sender: TelegramSender
+    photos: PhotoReceiver
+    operators: frozenset[int]
+    phone_region: str
+
+    def is_operator(self, chat_id: int) -> bool:
+        """Operator commands are answered only in the chats listed in ``[operators]``."""
+        return chat_id in self.operators

@@ -1,0 +1,139 @@
+"""parse_line: what a typed line means, given the open question."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.console import NewOrder, PhotoFiles, Unclear, parse_line
+from conversations import (
+    ChoiceAnswer,
+    CommandAnswer,
+    ContactAnswer,
+    LocationAnswer,
+    Option,
+    PhotoCount,
+    Prompt,
+    TextAnswer,
+)
+
+CHOICE = Prompt(
+    step="package_size",
+    version=7,
+    text="How big is it?",
+    input="choice",
+    accepts=("choice",),
+    options=(Option(id="small", label="Small"), Option(id="large", label="Large")),
+    default="small",
+)
+PHONE = Prompt(step="sender_phone", version=3, text="Phone?", input="phone", accepts=("text",))
+PHOTOS = Prompt(
+    step="photos",
+    version=9,
+    text="Photos?",
+    input="photos",
+    accepts=("photos",),
+    photos=PhotoCount(have=0, min=1, max=6),
+)
+SUMMARY = Prompt(
+    step="summary",
+    version=12,
+    text="Please check",
+    input="confirm",
+    accepts=("choice",),
+    options=(
+        Option(id="confirm", label="Confirm and send"),
+        Option(id="edit:receiver_phone", label="Change receiver's phone"),
+    ),
+)
+
+
+def test_a_number_picks_an_option_like_a_tapped_button() -> None:
+    assert parse_line(" 2 ", CHOICE) == ChoiceAnswer(option="large", step="package_size", version=7)
+
+
+def test_a_number_out_of_range_is_text() -> None:
+    assert parse_line("3", CHOICE) == TextAnswer(text="3")
+    assert parse_line("08031234567", PHONE) == TextAnswer(text="08031234567")
+
+
+def test_an_empty_line_takes_the_default_or_does_nothing() -> None:
+    assert parse_line("", CHOICE) == ChoiceAnswer(option="small", step="package_size", version=7)
+    assert parse_line("   ", PHONE) is None
+
+
+@pytest.mark.parametrize("typed", ["back", "BACK", "/back"])
+def test_commands_carry_the_question_they_answer(typed: str) -> None:
+    assert parse_line(typed, PHONE) == CommandAnswer(name="back", step="sender_phone", version=3)
+
+
+def test_every_navigation_command() -> None:
+    for name in ("back", "cancel", "help", "done", "skip"):
+        parsed = parse_line(name, PHONE)
+        assert isinstance(parsed, CommandAnswer) and parsed.name == name
+
+
+def test_a_command_word_inside_a_sentence_is_text() -> None:
+    assert parse_line("back door of the shop", PHONE) == TextAnswer(text="back door of the shop")
+
+
+def test_edit_by_step_name_or_by_title() -> None:
+    wanted = ChoiceAnswer(option="edit:receiver_phone", step="summary", version=12)
+    assert parse_line("edit receiver_phone", SUMMARY) == wanted
+    assert parse_line("edit Receiver's phone", SUMMARY) == wanted
+    assert parse_line("edit size", SUMMARY) == CommandAnswer(
+        name="edit", target="size", step="summary", version=12
+    )
+
+
+def test_contact() -> None:
+    assert parse_line("contact 08031234567 Ada Obi", PHONE) == ContactAnswer(
+        phone="08031234567", first_name="Ada", last_name="Obi"
+    )
+    assert parse_line("contact +2348031234567", PHONE) == ContactAnswer(phone="+2348031234567")
+    assert isinstance(parse_line("contact Ada Obi", PHONE), Unclear)
+
+
+@pytest.mark.parametrize(
+    ("typed", "lat", "lng", "address"),
+    [
+        ("location 6.5244 3.3792", 6.5244, 3.3792, None),
+        ("location 6.5244,3.3792", 6.5244, 3.3792, None),
+        ("location -6.5, -3.25 5 Awolowo Road, Ikoyi", -6.5, -3.25, "5 Awolowo Road, Ikoyi"),
+    ],
+)
+def test_location(typed: str, lat: float, lng: float, address: str | None) -> None:
+    assert parse_line(typed, PHONE) == LocationAnswer(lat=lat, lng=lng, address=address)
+
+
+def test_a_location_without_numbers_says_how_to_type_it() -> None:
+    parsed = parse_line("location Yaba", PHONE)
+    assert isinstance(parsed, Unclear) and "location 6.5244 3.3792" in parsed.message
+
+
+def test_photo_paths_on_a_photo_question(tmp_path: Path) -> None:
+    (tmp_path / "a.png").write_bytes(b"x")
+    (tmp_path / "b c.jpg").write_bytes(b"x")
+    parsed = parse_line("a.png 'b c.jpg'", PHOTOS, base_dir=tmp_path)
+    assert parsed == PhotoFiles((tmp_path / "a.png", tmp_path / "b c.jpg"))
+    absolute = parse_line(str(tmp_path / "a.png"), PHOTOS, base_dir=Path("/nowhere"))
+    assert absolute == PhotoFiles((tmp_path / "a.png",))
+
+
+def test_missing_photo_files_are_named(tmp_path: Path) -> None:
+    parsed = parse_line("a.png gone.png " + "x" * 300, PHOTOS, base_dir=tmp_path)
+    assert isinstance(parsed, Unclear)
+    assert "a.png, gone.png" in parsed.message
+
+
+def test_paths_are_text_on_other_questions(tmp_path: Path) -> None:
+    (tmp_path / "a.png").write_bytes(b"x")
+    assert parse_line("a.png", PHONE, base_dir=tmp_path) == TextAnswer(text="a.png")
+
+
+def test_new_order_and_no_question() -> None:
+    assert parse_line("new", None) == NewOrder()
+    assert parse_line("/start", CHOICE) == NewOrder()
+    assert parse_line("hello", None) == TextAnswer(text="hello")
+    assert parse_line("", None) is None

@@ -1,0 +1,73 @@
+"""The demo's commands: the business, its riders and faults, around the customer's chat."""
+
+from __future__ import annotations
+
+from .conftest import TO_SUMMARY, MakeStack
+
+
+async def order(stack, *extra: str) -> list[str]:
+    for line in TO_SUMMARY:
+        await stack.type_line(line)
+    screen: list[str] = []
+    for line in ("1", *extra):
+        screen = await stack.type_line(line)
+    return screen
+
+
+async def test_help_lists_every_command(make_stack: MakeStack) -> None:
+    stack = await make_stack()
+    text = "\n".join(await stack.type_line(":help"))
+    for name in ("paid", "advance", "fee", "status", "riders", "assign", "otp", "fault", "quit"):
+        assert f":{name}" in text
+
+
+async def test_commands_explain_what_they_need(make_stack: MakeStack) -> None:
+    stack = await make_stack()
+    assert await stack.type_line(":paid") == [
+        "demo: there is no delivery yet: finish an order first"
+    ]
+    assert "unknown command :fly" in (await stack.type_line(":fly"))[0]
+    assert "type the fee" in (await stack.type_line(":fee"))[0]
+    assert "must be a number" in (await stack.type_line(":fee lots"))[0]
+    assert "type the rider's id" in (await stack.type_line(":assign"))[0]
+    refused = await stack.type_line(":fault create_delivery explode")
+    assert refused[0].startswith("demo: the sandbox refused: validation_error")
+    assert "unknown fault option" in (await stack.type_line(":fault create_delivery status x=1"))[0]
+
+
+async def test_a_delivery_played_to_the_end(make_stack: MakeStack) -> None:
+    stack = await make_stack(**{"capabilities.publicRequest.autoDispatch": False})
+    created = "\n".join(await order(stack))
+    assert "waiting for a rider" in created
+    assert "is pending. Play the business with :paid" in created
+    refused = await stack.type_line(":advance")
+    assert refused[0].startswith("demo: the sandbox refused: advance_not_allowed")
+    riders = "\n".join(await stack.type_line(":riders"))
+    assert "rdr_tunde: Tunde Bakare (motorbike), available" in riders
+    assert "rdr_aisha" not in riders  # a pending invite is never listed
+    assigned = "\n".join(await stack.type_line(":assign rdr_tunde"))
+    assert "assigned:" in assigned and "Tunde is your rider" in assigned
+    status = (await stack.type_line(":status"))[0]
+    assert " is matched · fee NGN " in status and "rider Tunde Bakare (motorbike)" in status
+    assert "none yet" in (await stack.type_line(":otp"))[0]
+    await stack.type_line(":paid")
+    code = (await stack.type_line(":otp"))[0].rsplit(" ", 1)[1]
+    assert code.isdigit() and len(code) == 6
+    for _ in range(3):
+        screen = "\n".join(await stack.type_line(":advance"))
+    assert "Your package has been delivered." in screen
+    assert "refused: advance_not_allowed" in (await stack.type_line(":advance"))[0]
+
+
+async def test_a_fee_for_an_order_awaiting_a_price(make_stack: MakeStack) -> None:
+    stack = await make_stack(**{"pricing.rules": []})
+    await order(stack)
+    screen = "\n".join(await stack.type_line(":fee 2,500"))
+    assert "staff set the fee of" in screen and "NGN 2,500" in screen
+    assert "Your delivery is booked and waiting for a rider." in screen
+
+
+async def test_quit(make_stack: MakeStack) -> None:
+    stack = await make_stack()
+    assert await stack.type_line(":quit") == ["demo: bye"]
+    assert stack.quit

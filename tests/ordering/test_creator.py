@@ -1,0 +1,172 @@
+"""PartnerCreator: every Partner error of a create becomes the Rejected reason the engine
+recovers from, and the shared capability cache is dropped when the error says it is stale."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from bot.ordering import PartnerCreator, rejection_for
+from bot.partner import errors
+from bot.partner.models import CreateDeliveryRequest
+from conversations import Created, Rejected
+
+from .conftest import PHOTO_URL, MakeOrg, Org
+
+
+def _cause(error: errors.PartnerError, cause: BaseException) -> errors.PartnerError:
+    error.__cause__ = cause
+    return error
+
+
+@pytest.mark.parametrize(
+    ("error", "reason"),
+    [
+        (errors.ValidationError(field_errors={"receiverPhone": ["bad"]}), "validation"),
+        (errors.ValidationError(field_errors={"customerCollectionMethod": ["no"]}), "payment"),
+        (
+            errors.ValidationError(field_errors={"isPODEnabled": ["no"], "podAmount": ["no"]}),
+            "payment",
+        ),
+        (
+            errors.ValidationError(field_errors={"podAmount": ["no"], "receiverName": ["empty"]}),
+            "validation",
+        ),
+        (errors.ValidationError("checked before sending", status=0), "validation"),
+        (errors.ServiceDisabled(status=403), "service_disabled"),
+        (
+            errors.CreateRejected(
+                "outside the area",
+                status=403,
+                code="outside_coverage",
+                field_errors={"deliveryCoords": ["outside"]},
+            ),
+            "coverage",
+        ),
+        (errors.CreateRejected("trust check failed", status=403), "coverage"),
+        (errors.CreateRejected("Cash collection is not allowed", status=403), "payment"),
+        (errors.CreateRejected(status=403, code="payment_method_blocked"), "payment"),
+        (errors.ImageHostRejected(status=400), "image_host"),
+        (errors.CreateFailed(status=503), "unavailable"),
+        (errors.UpstreamUnavailable(status=503, code="auth_lookup_failed"), "unavailable"),
+        (errors.OperationFailed(status=500, code="internal_error"), "unavailable"),
+        (errors.ServerError(status=502), "unavailable"),
+        (_cause(errors.ConnectError(), httpx.ConnectError("refused")), "unavailable"),
+        (errors.RequestTimeout(), "unavailable"),
+        (errors.PartnerError("an answer of an unexpected shape", status=201), "unavailable"),
+        (errors.InvalidApiKey(status=401), "other"),
+        (errors.MissingScope(status=403), "other"),
+        (errors.BillingTerminated(status=403), "other"),
+        (errors.NotFound(status=404), "other"),
+    ],
+    ids=lambda value: value if isinstance(value, str) else type(value).__name__,
+)
+def test_each_error_has_one_reason(error: errors.PartnerError, reason: str) -> None:
+    assert rejection_for(error).reason == reason
+
+
+def test_what_the_customer_may_be_told_is_kept() -> None:
+    limited = rejection_for(errors.RateLimited(status=429, retry_after=42.0))
+    assert (limited.reason, limited.retry_after) == ("rate_limited", 42.0)
+    invalid = rejection_for(errors.ValidationError(field_errors={"receiverPhone": ["too short"]}))
+    assert invalid.field_errors == {"receiverPhone": ["too short"]}
+    # A key or billing problem is the business's to fix: its wording is not for customers.
+    assert rejection_for(errors.InvalidApiKey(status=401)).message == ""
+
+
+def _request(**overrides: object) -> CreateDeliveryRequest:
+    body: dict[str, object] = {
+        "serviceKind": "pickup_delivery",
+        "deliveryMode": "pickup",
+        "senderName": "Ada Obi",
+        "senderPhone": "+2348031234567",
+        "receiverName": "Bola Ahmed",
+        "receiverPhone": "+2348022223333",
+        "pickupAddress": "Ozone Cinema, Yaba",
+        "pickupCoords": {"lat": 6.5095, "lng": 3.3711},
+        "deliveryAddress": "5 Awolowo Road, Ikoyi",
+        "deliveryCoords": {"lat": 6.45, "lng": 3.438},
+        "packageDescription": "Shoes",
+        "packageSize": "small",
+        "packageImages": [PHOTO_URL],
+        "customerCollectionMethod": "cash_on_delivery",
+        "idempotencyKey": "test-key-0001",
+    }
+    return CreateDeliveryRequest.model_validate(body | overrides)
+
+
+async def test_an_accepted_create_is_created(org: Org) -> None:
+    outcome = await PartnerCreator(org.client, org.cache).create(_request())
+    assert isinstance(outcome, Created)
+    assert outcome.delivery.status == "matched"
+
+
+async def test_an_outage_is_retried_with_one_key_then_unavailable(org: Org) -> None:
+    org.sandbox.inject_fault("create_delivery", "status", count=4)
+    creator = PartnerCreator(org.client, org.cache)
+    outcome = await creator.create(_request())
+    assert isinstance(outcome, Rejected) and outcome.reason == "unavailable"
+    assert org.calls("create_delivery") == 4
+    again = await creator.create(_request())
+    assert isinstance(again, Created)
+
+
+async def test_a_coverage_rejection_drops_the_shared_capabilities(org: Org) -> None:
+    await org.cache.get()
+    outcome = await PartnerCreator(org.client, org.cache).create(
+        _request(deliveryCoords={"lat": 9.065, "lng": 7.47})
+    )
+    assert isinstance(outcome, Rejected) and outcome.reason == "coverage"
+    assert "deliveryCoords" in outcome.field_errors
+    await org.cache.get()
+    assert org.calls("get_capabilities") == 2
+
+
+async def test_a_stale_allow_list_is_dropped_but_a_typo_is_not(
+    make_org: MakeOrg, scenario_data: dict[str, object]
+) -> None:
+    caps = scenario_data["capabilities"]
+    assert isinstance(caps, dict)
+    caps["paymentCollection"]["onlineCheckout"] = False
+    org = make_org(scenario_data)
+    creator = PartnerCreator(org.client, org.cache)
+    await org.cache.get()
+    paid_online = await creator.create(_request(customerCollectionMethod="online_checkout"))
+    assert isinstance(paid_online, Rejected) and paid_online.reason == "payment"
+    await org.cache.get()
+    assert org.calls("get_capabilities") == 2
+    # A key reused for another body: refused, but nothing about the allow-list.
+    assert isinstance(await creator.create(_request(idempotencyKey="test-key-2")), Created)
+    reused = await creator.create(_request(idempotencyKey="test-key-2", packageDescription="Hat"))
+    assert isinstance(reused, Rejected) and reused.reason == "validation"
+    assert list(reused.field_errors) == ["idempotencyKey"]
+    await org.cache.get()
+    assert org.calls("get_capabilities") == 2
+
+
+async def test_a_removed_curated_link_drops_the_shared_capabilities(org: Org) -> None:
+    await org.cache.get()
+    errand = _request(
+        serviceKind="errand",
+        receiverName=None,
+        receiverPhone=None,
+        packageImages=[],
+        errandMode="link",
+        errandLinks=[{"url": "https://gone.example.com", "note": "", "curatedId": "link_gone"}],
+        errandBudgetNgn="",
+        errandSubstituteOk=True,
+        shopPhone="",
+        pickupLocationUnknown=False,
+    )
+    outcome = await PartnerCreator(org.client, org.cache).create(errand)
+    assert isinstance(outcome, Rejected) and outcome.reason == "validation"
+    await org.cache.get()
+    assert org.calls("get_capabilities") == 2
+
+
+async def test_a_long_rate_limit_is_reported_with_its_wait(make_org: MakeOrg) -> None:
+    org = make_org(rate_limit_retries=0)
+    org.sandbox.inject_fault("create_delivery", "status", status=429, code="rate_limited")
+    outcome = await PartnerCreator(org.client).create(_request())
+    assert isinstance(outcome, Rejected) and outcome.reason == "rate_limited"
+    assert outcome.retry_after is not None and outcome.retry_after > 0
