@@ -58,6 +58,12 @@ _GET = """SELECT delivery_id, token, code, receiver_phone, created, delivered_at
 _GET_BY_LINK = """SELECT delivery_id, token, code, receiver_phone, created, delivered_at,
         delivered_chat_id
     FROM otp_handoffs WHERE token = ?"""
+# No index on receiver_phone (adding one needs a schema migration): the table holds one row
+# per delivery whose code was issued and is pruned, so the scan stays small.
+_PENDING_FOR_PHONE = """SELECT delivery_id, token, code, receiver_phone, created, delivered_at,
+        delivered_chat_id
+    FROM otp_handoffs WHERE receiver_phone = ? AND code IS NOT NULL
+    ORDER BY created, delivery_id"""
 _MARK_DELIVERED = """UPDATE otp_handoffs SET code = NULL, delivered_at = ?, delivered_chat_id = ?
     WHERE delivery_id = ? AND code = ?"""
 _DISCARD = "DELETE FROM otp_handoffs WHERE delivery_id = ?"
@@ -101,6 +107,16 @@ class OtpHandoffs:
         """
         row = await self._db.fetch_one(_GET_BY_LINK, (token,))
         return _handoff(row) if row else None
+
+    async def pending_for_phone(self, phone_e164: str) -> list[OtpHandoff]:
+        """Hand-offs whose code still waits for the receiver with this (normalised) phone,
+        oldest code first.
+
+        The relay stores ``receiver_phone`` in E.164 whenever it parses, so pass the number a
+        user proved with their own contact, normalised the same way.
+        """
+        rows = await self._db.fetch_all(_PENDING_FOR_PHONE, (phone_e164,))
+        return [_handoff(row) for row in rows]
 
     async def mark_delivered(self, delivery_id: str, code: str, chat_id: int) -> bool:
         """Erase ``code`` after it reached the receiver's chat ``chat_id``.

@@ -107,3 +107,17 @@ async def test_neither_code_nor_token_shows_in_a_logged_record(linked: Store) ->
     assert "4821" not in repr(handoff)
     assert handoff.token not in repr(handoff)
     assert "d1" in repr(handoff)
+
+
+async def test_pending_for_phone_finds_only_waiting_codes_for_that_receiver(linked: Store) -> None:
+    other = "+2348011111111"
+    await linked.deliveries.add("d2", 10, 10, 100.0, RECEIVER, None)
+    await linked.deliveries.add("d3", 10, 10, 100.0, other, None)
+    await linked.otp.put("d2", "2222", RECEIVER, 900)
+    await linked.otp.put("d1", "1111", RECEIVER, 500)
+    await linked.otp.put("d3", "3333", other, 500)
+    waiting = await linked.otp.pending_for_phone(RECEIVER)
+    assert [(h.delivery_id, h.code) for h in waiting] == [("d1", "1111"), ("d2", "2222")]
+    await linked.otp.mark_delivered("d1", "1111", chat_id=99)
+    assert [h.delivery_id for h in await linked.otp.pending_for_phone(RECEIVER)] == ["d2"]
+    assert await linked.otp.pending_for_phone("+2348000000000") == []

@@ -1,0 +1,205 @@
+"""The PTB ``Application`` of the bot: built from ``[telegram]``, with its handlers installed.
+
+::
+
+    application = build_application(config.telegram)
+    install_handlers(application, ctx, handlers)
+
+Updates are processed concurrently across chats and in order within a chat
+(``ChatOrderedProcessor``): a customer's second message waits for the answer to their first,
+while every other chat goes on. Before any handler runs, the gatekeeper (group -1) drops an
+``update_id`` seen before (Telegram repeats updates after a lost webhook answer or around a
+restart; the ids live in ``store.updates``, so a repeat across a restart is caught too) and
+clears the "blocked" mark of a chat whose user writes again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from typing import Any, Final, TypeAlias
+
+from telegram import Update
+from telegram.error import TelegramError
+from telegram.ext import (
+    Application,
+    ApplicationBuilder,
+    ApplicationHandlerStop,
+    BaseHandler,
+    BaseUpdateProcessor,
+    ContextTypes,
+    ExtBot,
+    TypeHandler,
+)
+from telegram.request import BaseRequest
+
+from bot.config import TelegramConfig
+from bot.store import Store
+from bot.telegram.context import BotContext
+
+log = logging.getLogger(__name__)
+
+BotApplication: TypeAlias = Application[
+    ExtBot[None],
+    ContextTypes.DEFAULT_TYPE,
+    dict[Any, Any],
+    dict[Any, Any],
+    dict[Any, Any],
+    Any,
+]
+Handler: TypeAlias = BaseHandler[Update, ContextTypes.DEFAULT_TYPE, None]
+
+# Updates in flight at once, across all chats. Above it PTB queues them: the bound keeps a
+# flood from opening thousands of SQLite and HTTP calls together.
+MAX_CONCURRENT_UPDATES: Final = 256
+# What the bot asks Telegram for; everything else is never even sent.
+ALLOWED_UPDATES: Final = (Update.MESSAGE, Update.CALLBACK_QUERY)
+
+GATEKEEPER_GROUP: Final = -1
+HANDLER_GROUP: Final = 0
+
+SORRY: Final = "Sorry, something went wrong on my side. Please try again in a moment."
+
+
+class ChatLocks:
+    """One ``asyncio.Lock`` per chat that someone holds or waits for; forgotten after."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._users: Counter[int] = Counter()
+
+    @contextlib.asynccontextmanager
+    async def hold(self, chat_id: int) -> AsyncIterator[None]:
+        """Hold ``chat_id``'s lock; waiters get it in the order they asked (FIFO)."""
+        lock = self._locks.setdefault(chat_id, asyncio.Lock())
+        self._users[chat_id] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._users[chat_id] -= 1
+            if not self._users[chat_id]:
+                del self._users[chat_id], self._locks[chat_id]
+
+
+class ChatOrderedProcessor(BaseUpdateProcessor):
+    """PTB's update processor: concurrent across chats, one update at a time per chat.
+
+    PTB starts one task per update in the order the updates arrived; each takes one of the
+    ``max_concurrent_updates`` slots and then queues on its chat's lock (FIFO), so a chat's
+    updates run in arrival order. Updates without a chat run without a lock. ``hold`` lets
+    other work for a chat (a turn that happens without an update) take its place in the line.
+    A slot is held while waiting for the chat: one chat sending hundreds of updates at once
+    slows the others down, but cannot reorder or lose them.
+    """
+
+    def __init__(self, max_concurrent_updates: int = MAX_CONCURRENT_UPDATES) -> None:
+        super().__init__(max_concurrent_updates)
+        self.locks = ChatLocks()
+
+    def hold(self, chat_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """Wait for ``chat_id``'s turn and keep it for the block."""
+        return self.locks.hold(chat_id)
+
+    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        chat_id = chat_of(update)
+        if chat_id is None:
+            await coroutine
+            return
+        async with self.locks.hold(chat_id):
+            await coroutine
+
+    async def initialize(self) -> None:
+        """Nothing to set up: the locks are made as chats need them."""
+
+    async def shutdown(self) -> None:
+        """Nothing to free: the locks go once nobody holds them."""
+
+
+def chat_of(update: object) -> int | None:
+    """The chat an update belongs to (for a tap, the chat of the tapped message), or None."""
+    if isinstance(update, Update) and update.effective_chat is not None:
+        return update.effective_chat.id
+    return None
+
+
+def build_application(
+    settings: TelegramConfig,
+    *,
+    request: BaseRequest | None = None,
+    get_updates_request: BaseRequest | None = None,
+    processor: ChatOrderedProcessor | None = None,
+) -> BotApplication:
+    """The Application for ``[telegram]``: its token, Bot API server and update mode.
+
+    In webhook mode it has no updater (updates arrive through ``webhook_route``). ``request``
+    and ``get_updates_request`` replace PTB's HTTP layer (tests, benchmarks); ``processor``
+    replaces the update processor (a subclass that observes processing, in tests).
+    """
+    builder = (
+        ApplicationBuilder()
+        .token(settings.token.get_secret_value())
+        .base_url(settings.api_base_url)
+        .base_file_url(settings.file_base_url)
+        .concurrent_updates(processor or ChatOrderedProcessor())
+    )
+    if request is not None:
+        builder = builder.request(request)
+    if get_updates_request is not None:
+        builder = builder.get_updates_request(get_updates_request)
+    if settings.mode == "webhook":
+        builder = builder.updater(None)
+    application: BotApplication = builder.build()
+    return application
+
+
+def install_handlers(
+    application: BotApplication, ctx: BotContext, handlers: Sequence[Handler]
+) -> None:
+    """The gatekeeper first, then ``handlers`` in one group (the first that matches answers),
+    and an error handler that logs without personal data and apologises to the chat."""
+    application.add_handler(TypeHandler(Update, gatekeeper(ctx.store)), group=GATEKEEPER_GROUP)
+    application.add_handlers(list(handlers), group=HANDLER_GROUP)
+    application.add_error_handler(error_handler(ctx))
+
+
+def gatekeeper(
+    store: Store,
+) -> Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]:
+    """The group -1 callback: repeated updates stop here; returning users are unblocked."""
+
+    async def check(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if await store.updates.seen(update.update_id):
+            log.info("update %s was delivered again; ignored", update.update_id)
+            raise ApplicationHandlerStop
+        chat, user = update.effective_chat, update.effective_user
+        # Only the user's own action proves they unblocked the bot.
+        if chat is not None and user is not None and await store.blocked.is_blocked(chat.id):
+            await store.blocked.clear(chat.id)
+            log.info("chat %s writes again; no longer marked blocked", chat.id)
+
+    return check
+
+
+def error_handler(
+    ctx: BotContext,
+) -> Callable[[object, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]:
+    """Log a failed update by id (never its content) and tell its chat, briefly."""
+
+    async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        error = context.error
+        update_id = update.update_id if isinstance(update, Update) else None
+        if isinstance(error, TelegramError):
+            # A network error's text may quote a request URL, and those carry the bot token.
+            log.warning("update %s: Telegram call failed (%s)", update_id, type(error).__name__)
+        else:
+            log.error("update %s failed", update_id, exc_info=error)
+        chat_id = chat_of(update)
+        if chat_id is not None and isinstance(update, Update) and update.effective_user:
+            with contextlib.suppress(Exception):
+                await ctx.sender.send(chat_id, SORRY)
+
+    return on_error

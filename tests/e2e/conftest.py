@@ -1,0 +1,399 @@
+"""The whole bot, end to end: ``make_stack`` / ``stack`` start every part for real.
+
+::
+
+    PTB Application (bot.runtime) ──HTTP──> FakeTelegram on 127.0.0.1 (records every call)
+        │ PartnerClient over ASGITransport
+        v
+    Sandbox (in process) ── webhooks, photo downloads ──> AppSwitch ──> the bot's web app
+                                                                   (/hooks/partner, /media,
+                                                                    /telegram in webhook mode)
+    SQLite store in tmp_path (the same file across restarts)
+
+The runtime is the production one (``Runtime.build`` + ``start``), built from a real ``Config``;
+only the seams differ: the Partner API is the sandbox, PTB's HTTP clients skip loading the CA
+bundle, and the send limiter keeps Telegram's limits in instant fake time. Nothing sleeps:
+helpers await what they wait for.
+
+Helpers on ``BotStack`` (for every e2e test module):
+
+* ``await stack.send(update)``: push an update (``stack.tg.updates...``) and wait until the bot
+  has processed it; returns the messages the bot sent to that chat meanwhile.
+  ``text(user, "...")``, ``command(user, "status", "id")``, ``tap(message, "label")``,
+  ``contact(user, phone)``, ``location(user, lat, lng)``, ``photo(user, data)`` wrap it.
+* ``await stack.order(user)``: a whole pickup & delivery order (photo included) through the
+  chat, from ``/new`` to the created delivery; returns its id. ``receiver_phone=`` chooses the
+  receiver (the OTP goes to whoever proves this phone). ``fill_order`` stops at the summary.
+* ``await stack.deliver_events()``: the sandbox sends every due webhook into the web app, then
+  one relay pass runs; returns how many events were relayed.
+* ``await stack.restart()``: the bot process stops and a new one starts over the same SQLite
+  file; the sandbox and the fake Telegram keep running.
+* ``stack.prompt(chat_id)``: the last message with buttons sent to the chat.
+* ``stack.partner.creates``: the JSON bodies of the creates the running bot sent.
+
+The users: ``ADA`` orders, ``BOLA`` is her receiver (``RECEIVER_PHONE``), ``CHIDI`` is another
+customer, ``OLU`` is an operator writing in ``OPERATORS`` (the operator group chat in config).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import ssl
+import struct
+import zlib
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import httpx
+import pytest
+from telegram import Update
+from telegram.request import HTTPXRequest
+
+from bot.config import Config
+from bot.demo.transports import AppSwitch, loopback_resolver
+from bot.runtime import Runtime, Seams
+from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
+from bot.telegram.application import ChatOrderedProcessor
+from bot.telegram.limits import RateLimiter
+from tests.fakes import FakeTelegram, SentMessage, TgChat, TgUser
+
+ADA = TgUser(1001, "Ada", last_name="Obi", username="ada")
+BOLA = TgUser(1002, "Bola", last_name="Ahmed")
+CHIDI = TgUser(1003, "Chidi")
+OLU = TgUser(1900, "Olu")
+OPERATORS = TgChat.group(-100500, "Dispatch")
+PUBLIC_BASE_URL = "https://localhost"  # on the default scenario's image allowlist
+SECRET_TOKEN = "e2e-telegram-secret-token_0123456789"
+ADA_PHONE = "+2348031234567"
+RECEIVER_PHONE = "+2348022223333"
+
+Mode = Literal["polling", "webhook"]
+ScenarioEdit = Callable[[dict[str, Any]], None]
+
+# PTB builds two httpx clients per Bot and each would load the CA bundle although the fake is
+# plain http on loopback; one shared context keeps the suite fast.
+_TLS = ssl.create_default_context()
+
+
+def tiny_png(red: int = 200) -> bytes:
+    """A valid 1x1 PNG (the bot checks pictures by their bytes)."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        crc = zlib.crc32(kind + data) & 0xFFFFFFFF
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
+    pixels = zlib.compress(bytes([0, red, 0, 0]))
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
+    )
+
+
+class InstantTime:
+    """The send limiter's monotonic clock and sleep: a sleep moves time on and returns.
+
+    Telegram's limits are still booked slot by slot, so a 429's ``retry_after`` is honoured,
+    but nobody waits for real.
+    """
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.slept: list[float] = []
+
+    def clock(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += max(seconds, 0.0)
+        await asyncio.sleep(0)
+
+
+class PartnerRecorder(httpx.AsyncBaseTransport):
+    """The bot's way to the sandbox, keeping the JSON body of every create it sends."""
+
+    def __init__(self, sandbox: Sandbox) -> None:
+        self._inner = httpx.ASGITransport(app=sandbox.app)
+        self.creates: list[dict[str, Any]] = []
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.method == "POST" and request.url.path.endswith("/deliveries"):
+            self.creates.append(json.loads(await request.aread()))
+        return await self._inner.handle_async_request(request)
+
+
+class TrackingProcessor(ChatOrderedProcessor):
+    """The production update processor, telling tests when an update has been processed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.done: Counter[int] = Counter()
+        self._changed = asyncio.Condition()
+
+    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        try:
+            await super().do_process_update(update, coroutine)
+        finally:
+            if isinstance(update, Update):
+                async with self._changed:
+                    self.done[update.update_id] += 1
+                    self._changed.notify_all()
+
+    async def processed(self, update_id: int, *, times: int = 1, timeout: float = 5.0) -> None:
+        """Return once update ``update_id`` has gone through the handlers ``times`` times
+        (counting deliveries the gatekeeper dropped as repeats)."""
+        async with self._changed:
+            async with asyncio.timeout(timeout):
+                await self._changed.wait_for(lambda: self.done[update_id] >= times)
+
+
+def stack_config(
+    tmp_path: Path, tg: FakeTelegram, sandbox: Sandbox, *, mode: Mode, operators: list[int]
+) -> Config:
+    """The config an operator would write for this stack (secrets inline, no env vars)."""
+    telegram: dict[str, Any] = {
+        "token": tg.token,
+        "mode": mode,
+        "public_base_url": PUBLIC_BASE_URL,
+        "api_base_url": tg.api_base_url,
+        "file_base_url": tg.file_base_url,
+    }
+    if mode == "webhook":
+        telegram["secret_token"] = SECRET_TOKEN
+    data = {
+        "partner": {"base_url": sandbox.base_url, "api_key": sandbox.api_key},
+        "telegram": telegram,
+        "webhooks": {"enabled": True, "signing_secret": sandbox.signing_secret},
+        "operators": {"chat_ids": operators},
+        "storage": {"path": "bot.sqlite3", "media_dir": "media"},
+        "geocoding": {"provider": "none"},
+        "relay": {},
+    }
+    return Config.model_validate(data, context={"environ": {}, "base_dir": tmp_path})
+
+
+@dataclass
+class BotStack:
+    """FakeTelegram, the sandbox and the bot; see the module docstring for the helpers."""
+
+    tg: FakeTelegram
+    sandbox: Sandbox
+    switch: AppSwitch
+    config: Config
+    workers: bool = True
+    time: InstantTime = field(default_factory=InstantTime)
+    runtime: Runtime | None = None
+    processor: TrackingProcessor | None = None
+    partner: PartnerRecorder | None = None
+
+    # --- the bot process -------------------------------------------------------------------
+
+    async def start(self, *, workers: bool | None = None) -> Runtime:
+        """Start a bot process (``workers=False``: the relay only runs when a test asks)."""
+        if workers is not None:
+            self.workers = workers
+        self.processor = TrackingProcessor()
+        self.partner = PartnerRecorder(self.sandbox)
+        seams = Seams(
+            partner_transport=self.partner,
+            telegram_request=HTTPXRequest(httpx_kwargs={"verify": _TLS}),
+            telegram_updates_request=HTTPXRequest(httpx_kwargs={"verify": _TLS}),
+            processor=self.processor,
+            limiter=RateLimiter(clock=self.time.clock, sleep=self.time.sleep),
+            synchronous="NORMAL",
+        )
+        runtime = await Runtime.build(self.config, seams)
+        self.switch.app = runtime.web_app
+        self.runtime = runtime
+        await runtime.start(workers=self.workers)
+        return runtime
+
+    async def stop(self) -> None:
+        """Stop the bot process (its web app answers 503 until the next start)."""
+        runtime, self.runtime = self.runtime, None
+        self.switch.app = None
+        if runtime is not None:
+            await runtime.stop()
+
+    async def restart(self, *, workers: bool | None = None) -> Runtime:
+        """A redeploy: the bot stops and starts again over the same SQLite file."""
+        await self.stop()
+        return await self.start(workers=workers)
+
+    @property
+    def bot(self) -> Runtime:
+        if self.runtime is None:
+            raise RuntimeError("the bot is not running")
+        return self.runtime
+
+    # --- users acting in Telegram -----------------------------------------------------------
+
+    async def send(self, update: dict[str, Any], *, timeout: float = 5.0) -> list[SentMessage]:
+        """Push ``update`` and wait until it is processed; the bot's messages to its chat."""
+        chat_id = _chat_of(update)
+        before = len(self.tg.sent_messages(chat_id))
+        self.tg.push_update(update)
+        assert self.processor is not None, "the bot is not running"
+        await self.processor.processed(update["update_id"], timeout=timeout)
+        return self.tg.sent_messages(chat_id)[before:]
+
+    async def text(
+        self, user: TgUser, text: str, *, chat: TgChat | None = None
+    ) -> list[SentMessage]:
+        return await self.send(self.tg.updates.text(user, text, chat=chat))
+
+    async def command(
+        self, user: TgUser, name: str, payload: str | None = None, *, chat: TgChat | None = None
+    ) -> list[SentMessage]:
+        in_group = chat is not None and chat.type != "private"
+        update = self.tg.updates.command(user, name, payload, chat=chat, mention_bot=in_group)
+        return await self.send(update)
+
+    async def tap(
+        self, message: SentMessage, label: str, *, user: TgUser | None = None
+    ) -> list[SentMessage]:
+        """Tap the button ``label`` on ``message`` as it stands now (after the bot's edits)."""
+        return await self.send(self.tg.updates.tap(message, label, user=user))
+
+    async def contact(self, user: TgUser, phone: str, **options: Any) -> list[SentMessage]:
+        return await self.send(self.tg.updates.contact(user, phone, **options))
+
+    async def location(self, user: TgUser, lat: float, lng: float) -> list[SentMessage]:
+        return await self.send(self.tg.updates.location(user, lat, lng))
+
+    async def photo(self, user: TgUser, data: bytes | None = None) -> list[SentMessage]:
+        return await self.send(self.tg.updates.photo(user, data or tiny_png()))
+
+    def prompt(self, chat_id: int) -> SentMessage:
+        """The last message with an inline keyboard sent to ``chat_id``."""
+        for message in reversed(self.tg.sent_messages(chat_id)):
+            markup = message.reply_markup or {}
+            if "inline_keyboard" in markup:
+                return message
+        raise LookupError(f"no message with buttons was sent to chat {chat_id}")
+
+    # --- the service side --------------------------------------------------------------------
+
+    async def deliver_events(self) -> int:
+        """Every due sandbox webhook into the web app, then one relay pass."""
+        await self.sandbox.drain_webhooks()
+        return await self.bot.relay.process_pending()
+
+    async def order(
+        self,
+        user: TgUser,
+        *,
+        receiver_phone: str = RECEIVER_PHONE,
+        photos: Sequence[bytes] = (tiny_png(),),
+        begin: str | None = "new",
+    ) -> str:
+        """A pickup & delivery ordered through the chat; the created delivery's id.
+
+        ``begin`` is the command that opens the order (None: the first question is showing).
+        """
+        await self.fill_order(user, receiver_phone=receiver_phone, photos=photos, begin=begin)
+        await self.tap(self.prompt(user.id), "Confirm and send")
+        links = await self.bot.store.deliveries.for_user(user.id, 1)
+        assert links, "the order was not created"
+        return links[0].delivery_id
+
+    async def fill_order(
+        self,
+        user: TgUser,
+        *,
+        receiver_phone: str = RECEIVER_PHONE,
+        photos: Sequence[bytes] = (tiny_png(),),
+        begin: str | None = "new",
+    ) -> SentMessage:
+        """Answer every question of a pickup & delivery; the summary (not confirmed yet)."""
+        chat = user.id
+        if begin is not None:
+            await self.command(user, begin)
+        await self.tap(self.prompt(chat), "✓ Pickup & delivery")
+        await self.tap(self.prompt(chat), "A rider picks it up from an address")
+        await self.location(user, 6.5095, 3.3711)
+        await self.text(user, "12 Herbert Macaulay Way, Yaba")
+        await self.tap(self.prompt(chat), "UNILAG Main Gate")
+        await self.contact(user, ADA_PHONE if user == ADA else "+2348035550000")
+        await self.tap(self.prompt(chat), "Skip")  # no email
+        await self.tap(self.prompt(chat), "Me")  # who hands the package over
+        await self.text(user, "Bola Ahmed")
+        await self.text(user, receiver_phone)
+        await self.text(user, "A pair of shoes in a box")
+        await self.tap(self.prompt(chat), "Small")
+        await self.tap(self.prompt(chat), "No")  # not fragile
+        for picture in photos:
+            await self.photo(user, picture)
+        await self.tap(self.prompt(chat), "Done")
+        await self.tap(self.prompt(chat), "Cash on delivery")
+        await self.tap(self.prompt(chat), "No cash to collect")
+        return self.prompt(chat)
+
+
+def _chat_of(update: dict[str, Any]) -> int:
+    message = update.get("message") or (update.get("callback_query") or {}).get("message")
+    if not message:
+        raise ValueError("the helpers push messages and taps only")
+    return int(message["chat"]["id"])
+
+
+MakeStack = Callable[..., Awaitable[BotStack]]
+
+
+@pytest.fixture
+async def make_stack(tmp_path: Path) -> AsyncIterator[MakeStack]:
+    """``await make_stack(mode="polling", edit=None, operators=[OPERATORS.id], workers=True)``.
+
+    ``edit(data)`` changes the default scenario's TOML data before the sandbox is built.
+    Everything started is stopped when the test ends.
+    """
+    async with contextlib.AsyncExitStack() as exits:
+
+        async def make(
+            *,
+            mode: Mode = "polling",
+            edit: ScenarioEdit | None = None,
+            operators: list[int] | None = None,
+            workers: bool = True,
+        ) -> BotStack:
+            data = default_scenario_data()
+            if edit is not None:
+                edit(data)
+            switch = AppSwitch()
+            sandbox = Sandbox(
+                parse_scenario(data),
+                webhook_transport=httpx.ASGITransport(app=switch),
+                image_transport=httpx.ASGITransport(app=switch),
+                resolver=loopback_resolver,
+            )
+            exits.push_async_callback(sandbox.aclose)
+            tg = await exits.enter_async_context(
+                FakeTelegram.running(webhook_transport=httpx.ASGITransport(app=switch))
+            )
+            for user in (ADA, BOLA, CHIDI, OLU):
+                tg.add_chat(user)
+            tg.add_chat(OPERATORS)
+            config = stack_config(
+                tmp_path,
+                tg,
+                sandbox,
+                mode=mode,
+                operators=[OPERATORS.id] if operators is None else operators,
+            )
+            stack = BotStack(tg, sandbox, switch, config, workers=workers)
+            exits.push_async_callback(stack.stop)
+            await stack.start()
+            return stack
+
+        yield make
+
+
+@pytest.fixture
+async def stack(make_stack: MakeStack) -> BotStack:
+    """The usual stack: polling mode, default scenario, one operator group, workers running."""
+    return await make_stack()
