@@ -1,5 +1,5 @@
-"""What a step may look at while it asks or parses: the org's allow-list, its places, and
-the answers so far."""
+"""What a step may look at while it asks or parses: the org's allow-list, its places, the
+answers so far, and the services it may call."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pydantic import BaseModel, JsonValue
 from pydantic import ValidationError as ModelError
 
 from bot.partner.models import Capabilities, ServiceLocation, Warehouse
-from conversations.services import Geocoder
+from conversations.services import Geocoder, OrderHistory
 from conversations.session import Session
 
 if TYPE_CHECKING:
@@ -59,7 +59,8 @@ class Answers:
 
 @dataclass(frozen=True)
 class Context:
-    """Everything a step may look at: the org's allow-list, its places and the answers."""
+    """Everything a step may look at: the org's allow-list, its places and the answers, and
+    the services a step may call (the geocoder, the customer's order history)."""
 
     session: Session
     flow: Flow
@@ -68,6 +69,7 @@ class Context:
     locations: tuple[ServiceLocation, ...]
     phone_region: str
     geocoder: Geocoder | None
+    history: OrderHistory | None = None
 
     @property
     def answers(self) -> Answers:

@@ -181,6 +181,7 @@ async def submit(run: Run) -> None:
     run.work.delivery_status = outcome.delivery.status
     run.work.tracking_url = outcome.delivery.tracking_url
     run.delivery = outcome.delivery
+    run.request = request
     run.messages.extend(explain_created(outcome.delivery))
     run.prompt = None
 

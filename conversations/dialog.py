@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
-from bot.partner.models import Delivery
+from bot.partner.models import CreateDeliveryRequest, Delivery
 
 InputKind = Literal["choice", "text", "phone", "contact", "place", "photos", "confirm"]
 AnswerKind = Literal["text", "choice", "contact", "location", "photos", "command"]
@@ -164,13 +164,15 @@ class Turn(_Out):
     conversation has ended (created, cancelled, or ended because it could not go on).
     ``operator_alert`` is set when the business's operators must fix a configuration problem
     (the customer is told in plainer words); ``retry_after`` is the service's wait in seconds
-    after a rate limit, after which the runner may re-send the confirm answer.
+    after a rate limit, after which the runner may re-send the confirm answer. ``request`` is
+    what was sent to create ``delivery`` (the runner may keep it: "repeat my last delivery").
     """
 
     messages: tuple[str, ...] = ()
     prompt: Prompt | None = None
     status: SessionStatus = "open"
     delivery: Delivery | None = None
+    request: CreateDeliveryRequest | None = None
     operator_alert: str | None = None
     retry_after: float | None = None
 

@@ -3,7 +3,7 @@
 ::
 
     engine = Engine(default_registry(), services, default_phone_region="NG")
-    session, turn = await engine.start("order")
+    session, turn = await engine.start("order", customer="42")
     turn = await engine.handle(session, ChoiceAnswer(option="errand", step=..., version=...))
     turn = await engine.resume(session)  # after a restart: the open question again
 
@@ -55,14 +55,21 @@ class Engine:
         self.new_idempotency_key = new_idempotency_key
         self.new_session_id = new_session_id
 
-    async def start(self, flow: str, session_id: str | None = None) -> tuple[Session, Turn]:
-        """A new session of ``flow`` (a registered name; KeyError otherwise) and its first turn."""
+    async def start(
+        self, flow: str, session_id: str | None = None, *, customer: str | None = None
+    ) -> tuple[Session, Turn]:
+        """A new session of ``flow`` (a registered name; KeyError otherwise) and its first turn.
+
+        ``customer`` is who is ordering, an opaque reference the session keeps for the
+        services (``OrderHistory``); without it, the customer has no earlier orders.
+        """
         entry = self.registry[flow]
         session = Session(
             id=session_id or self.new_session_id(),
             entry_flow=entry.name,
             flow=entry.name,
             flow_version=entry.version,
+            customer=customer,
         )
         return session, await self._turn(session, lambda run: run.begin())
 

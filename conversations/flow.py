@@ -16,10 +16,12 @@ A flow is one value, readable in one place, in the spirit of python-telegram-bot
     )
 
 A step's ``ask`` looks at the context (capabilities, places, answers so far) and returns a
-``Question``, an ``AutoAnswer`` (only one option is allowed: the step answers itself), or a
-``Stop`` (the business's settings make it impossible to go on). Its ``accept`` turns an answer
-into a ``Result``: ``Accept`` (a value, maybe filling other steps too), ``Invalid`` (re-ask with a
-reason), ``Partial`` (stay: photos so far) or ``Redo`` (go back to another step).
+``Question``, an ``AutoAnswer`` (only one option is allowed, or the bot looked the answer up:
+the step answers itself), or a ``Stop`` (the business's settings make it impossible to go on).
+It may be a coroutine function when the question needs I/O through a service. Its ``accept``
+turns an answer into a ``Result``: ``Accept`` (a value, maybe filling other steps too),
+``Invalid`` (re-ask with a reason), ``Partial`` (stay: photos so far) or ``Redo`` (go back to
+another step).
 """
 
 from __future__ import annotations
@@ -56,10 +58,13 @@ class Question:
 
 @dataclass(frozen=True)
 class AutoAnswer:
-    """Only one option is allowed: it is the answer, and ``note`` tells the customer so."""
+    """The step answers itself (only one option is allowed, or the bot looked the answer up):
+    ``value`` is the answer and ``note`` tells the customer so. ``fills`` answers other steps
+    too, as a shared contact does; the walk then passes over them (they stay editable)."""
 
     value: JsonValue
     note: str
+    fills: Mapping[str, JsonValue] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -164,13 +169,14 @@ class Step:
     ``depends_on`` names the steps whose answers this one was built from: when one of them
     changes, this answer is cleared. ``fields`` names the request fields it fills, so a
     validation error from the service brings the customer back here. ``summary`` marks the
-    step that shows the draft and confirms it.
+    step that shows the draft and confirms it. ``ask`` may return an awaitable (a lookup
+    through a service, such as the customer's last order); the engine awaits it.
     """
 
     name: str
     title: str
     input: InputKind
-    ask: Callable[[Context], Ask]
+    ask: Callable[[Context], Ask | Awaitable[Ask]]
     accept: Callable[[Context, Answer], Awaitable[Result]]
     next: Next
     when: Condition | None = None

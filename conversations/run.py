@@ -14,7 +14,13 @@ from typing import TYPE_CHECKING
 
 from pydantic import JsonValue
 
-from bot.partner.models import Capabilities, Delivery, ServiceLocation, Warehouse
+from bot.partner.models import (
+    Capabilities,
+    CreateDeliveryRequest,
+    Delivery,
+    ServiceLocation,
+    Warehouse,
+)
 from conversations import ledger, wording
 from conversations.context import Context
 from conversations.creating import submit
@@ -30,6 +36,7 @@ from conversations.dialog import (
 )
 from conversations.flow import (
     Accept,
+    Ask,
     AutoAnswer,
     CreateDelivery,
     Flow,
@@ -66,6 +73,7 @@ class Run:
         self.messages: list[str] = []
         self.prompt: Prompt | None = None
         self.delivery: Delivery | None = None
+        self.request: CreateDeliveryRequest | None = None
         self.operator_alert: str | None = None
         self.retry_after: float | None = None
         self._catalog: tuple[Capabilities, list[Warehouse], list[ServiceLocation]] | None = None
@@ -96,6 +104,7 @@ class Run:
             locations=tuple(locations),
             phone_region=self.phone_region,
             geocoder=self.services.geocoder,
+            history=self.services.history,
         )
 
     def turn(self) -> Turn:
@@ -104,6 +113,7 @@ class Run:
             prompt=self.prompt,
             status=self.work.status,
             delivery=self.delivery,
+            request=self.request,
             operator_alert=self.operator_alert,
             retry_after=self.retry_after,
         )
@@ -155,6 +165,7 @@ class Run:
             entry_flow=self.work.entry_flow,
             flow=self.work.entry_flow,
             flow_version=entry.version if entry else 0,
+            customer=self.work.customer,
             prompt_version=self.work.prompt_version,
         )
         for name in Session.model_fields:
@@ -184,7 +195,7 @@ class Run:
         if step.summary and picked.startswith(EDIT_PREFIX):
             await self.edit(picked.removeprefix(EDIT_PREFIX))
             return
-        asked = step.ask(self.ctx())
+        asked = await self.ask(step, self.ctx())
         if not isinstance(asked, Question):
             await self.move(step.name, revisit=True)  # the settings changed under this step
             return
@@ -284,14 +295,14 @@ class Run:
             if step.summary and self.drop_outdated_answers(ctx):
                 target = self.flow.start
                 continue
-            asked = step.ask(ctx)
+            asked = await self.ask(step, ctx)
             if isinstance(asked, Stop):
                 self.end(asked.message)
                 return
             if isinstance(asked, AutoAnswer):
-                if self.work.answers.get(step.name) != asked.value:
+                if asked.note and self.work.answers.get(step.name) != asked.value:
                     self.messages.append(asked.note)
-                self.record(step.name, asked.value, auto=True)
+                self.record(step.name, asked.value, asked.fills, auto=True)
                 target = self.flow.next_target(step, ctx)
                 continue
             self.work.step = step.name
@@ -303,6 +314,13 @@ class Run:
             self.prompt = build_prompt(self.ctx(), step, asked)
             return
         raise FlowError(f"{self.work.flow}: the flow loops")
+
+    async def ask(self, step: Step, ctx: Context) -> Ask:
+        """What ``step`` asks now, awaited when the step looks something up."""
+        asked = step.ask(ctx)
+        if isinstance(asked, Question | AutoAnswer | Stop):
+            return asked
+        return await asked
 
     def passes_over(self, step: Step, ctx: Context, revisit: bool) -> bool:
         if not step.applies(ctx):
@@ -335,7 +353,7 @@ class Run:
     async def reshow(self) -> None:
         """Ask the current step again without starting a new visit (the version stays)."""
         step = self.flow.step(self.current_step())
-        asked = step.ask(self.ctx())
+        asked = await self.ask(step, self.ctx())
         if isinstance(asked, Question):
             self.prompt = build_prompt(self.ctx(), step, asked)
         else:

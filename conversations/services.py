@@ -59,6 +59,18 @@ class DeliveryCreator(Protocol):
         ...
 
 
+class OrderHistory(Protocol):
+    """The orders a customer made before, for flows that start from one ("repeat my last")."""
+
+    async def last_order(self, customer: str) -> CreateDeliveryRequest | None:
+        """The request of ``customer``'s newest created delivery (no idempotency key), or None.
+
+        ``customer`` is the opaque reference the session was started with (the bot passes the
+        user id as text).
+        """
+        ...
+
+
 class SessionCheckpoint(Protocol):
     async def __call__(self, session: Session) -> None:
         """Save ``session`` now: called after the idempotency key is made, before the create."""
@@ -67,9 +79,11 @@ class SessionCheckpoint(Protocol):
 
 @dataclass(frozen=True)
 class Services:
-    """Everything with I/O a flow may use. Without a geocoder, typed addresses are not offered."""
+    """Everything with I/O a flow may use. Without a geocoder, typed addresses are not offered;
+    without a history, flows that start from an earlier order cannot run."""
 
     catalog: CapabilitySource
     creator: DeliveryCreator
     geocoder: Geocoder | None = None
     checkpoint: SessionCheckpoint | None = None
+    history: OrderHistory | None = None

@@ -31,7 +31,8 @@ class Session(BaseModel):
     received so far). ``editing`` is set while the customer fixes something from the summary:
     steps that still have answers are passed over on the way back to it.
     ``idempotency_key`` is made once, when the draft is first confirmed, and reused by every
-    retry of the same create.
+    retry of the same create. ``customer`` is an opaque reference to who is ordering, set by
+    whoever starts the session (the bot uses the user id); flows pass it to ``OrderHistory``.
     """
 
     model_config = ConfigDict(extra="ignore")
@@ -40,6 +41,7 @@ class Session(BaseModel):
     entry_flow: str
     flow: str
     flow_version: int
+    customer: str | None = None
     step: str | None = None
     answers: dict[str, JsonValue] = Field(default_factory=dict)
     filled_by: dict[str, str] = Field(default_factory=dict)

@@ -1,6 +1,6 @@
-"""Reusable steps: choice, yes/no, text, email, amount and the summary (phone and person are in
-``contacts``, photos in ``photos``, places in ``place_steps``). Each builder returns a ``Step``;
-a flow file only says what to ask.
+"""Reusable steps: choice, yes/no, text, email, amount, lookup and the summary (phone and person
+are in ``contacts``, photos in ``photos``, places in ``place_steps``). Each builder returns a
+``Step``; a flow file only says what to ask.
 
 Every text that reaches the service is trimmed, its inner whitespace collapsed, and bounded,
 so a create never fails on length.
@@ -9,7 +9,7 @@ so a create never fails on length.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 from pydantic import JsonValue
 
@@ -351,6 +351,36 @@ def amount(
         fields=tuple(fields),
         describe=describe,
         help="Type the amount in numbers, like 5000.",
+    )
+
+
+def lookup(
+    name: str,
+    *,
+    title: str,
+    find: Callable[[Context], Awaitable[AutoAnswer | Stop]],
+    next: Next,
+) -> Step:
+    """A step the bot answers itself with what ``find`` looks up through a service (the
+    customer's last order, say); the customer is never asked. The answer's value routes
+    ``next``; its ``fills`` answer later steps, which the walk then passes over (they can still
+    be changed from the summary). A ``Stop`` ends the flow with its message."""
+
+    async def ask(ctx: Context) -> Ask:
+        return await find(ctx)
+
+    async def accept(ctx: Context, answer: Answer) -> Result:
+        return unexpected("wait a moment")  # never asked: find answers or stops
+
+    return Step(
+        name=str(name),
+        title=title,
+        input="choice",
+        ask=ask,
+        accept=accept,
+        next=next,
+        summarize=False,
+        editable=False,
     )
 
 

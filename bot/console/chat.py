@@ -9,15 +9,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.console.parse import NewOrder, PhotoFiles, Unclear, parse_line
+from bot.console.parse import NewOrder, PhotoFiles, RepeatLast, Unclear, parse_line
 from bot.console.photos import PhotoProblem, host_photos
 from bot.console.render import render_prompt, render_turn, said
 from bot.console.screen import Screen
 from bot.ordering import ChatService
 from conversations import PhotosAnswer, Prompt, SessionStatus, Turn
+from conversations.flows import REPEAT_FLOW
 
 WELCOME_BACK = "Welcome back! Here is where we were:"
-ORDER_AGAIN = "(type new to start another order)"
+ORDER_AGAIN = "(type new to start another order, or repeat to order the same again)"
+NO_REPEAT = "Repeating an order is not available here; type new to start one."
 
 
 class ConsoleChat:
@@ -67,6 +69,12 @@ class ConsoleChat:
             return
         if isinstance(parsed, NewOrder):
             self.show(await self.chats.start(self.chat_id, self.user_id))
+            return
+        if isinstance(parsed, RepeatLast):
+            if self.chats.engine.registry.get(REPEAT_FLOW) is None:
+                self.screen.write(said(NO_REPEAT))
+                return
+            self.show(await self.chats.start(self.chat_id, self.user_id, flow=REPEAT_FLOW))
             return
         if isinstance(parsed, PhotoFiles):
             try:

@@ -12,6 +12,7 @@ typed                           becomes
 ``location <lat> <lng> [addr]`` a shared map pin (``location 6.52,3.38`` works too)
 file paths (photo questions)    package photos, checked and hosted by the bot
 ``new``                         start a new order
+``repeat``                      order the same as last time (the ``repeat_last`` flow)
 anything else                   text
 ==============================  =======================================================
 
@@ -47,6 +48,7 @@ COMMANDS: dict[str, CommandName] = {
     "skip": "skip",
 }
 NEW_ORDER_WORDS = frozenset({"new", "/new", "/start"})
+REPEAT_WORDS = frozenset({"repeat", "/repeat"})
 LOCATION_USAGE = "Share a location like this: location 6.5244 3.3792 (an address may follow)."
 CONTACT_USAGE = "Share a contact like this: contact 08031234567 Ada Obi"
 _NUMBER = r"[-+]?\d+(?:\.\d+)?"
@@ -72,7 +74,12 @@ class NewOrder:
     """The customer asked for a new order."""
 
 
-Parsed = Answer | PhotoFiles | Unclear | NewOrder
+@dataclass(frozen=True)
+class RepeatLast:
+    """The customer asked to order the same as last time."""
+
+
+Parsed = Answer | PhotoFiles | Unclear | NewOrder | RepeatLast
 
 
 def parse_line(line: str, prompt: Prompt | None, *, base_dir: Path | None = None) -> Parsed | None:
@@ -91,6 +98,8 @@ def parse_line(line: str, prompt: Prompt | None, *, base_dir: Path | None = None
     rest = rest.strip()
     if word in NEW_ORDER_WORDS and not rest:
         return NewOrder()
+    if word in REPEAT_WORDS and not rest:
+        return RepeatLast()
     command = COMMANDS.get(word.removeprefix("/"))
     if command is not None and not rest:
         return CommandAnswer(name=command, **stamp)

@@ -34,7 +34,8 @@ PROMPT = "you> "
 BANNER = """\
 deliverybot demo: {org}, with the Partner API sandbox in this process (no token, no network).
 You are the customer. Answer with an option's number or type the answer; `help` explains the
-question, `back` and `cancel` always work. Photos are image files: type their paths.
+question, `back` and `cancel` always work; `new` starts another order and `repeat` orders the
+same as last time. Photos are image files: type their paths.
 Lines starting with `:` play the business and its riders: `:help` lists them, `:quit` leaves.
 """
 

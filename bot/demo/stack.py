@@ -185,6 +185,9 @@ class DemoStack:
         self.quit = False
         self._bot: _Bot | None = None
         self._known_deliveries: set[str] = set()
+        # The delivery created last in this run: orders placed in the same second (a fake
+        # clock, a quick repeat) tie in the store's newest-first order.
+        self._latest_delivery: str | None = None
 
     # --- lifecycle ----------------------------------------------------------------------------
 
@@ -271,6 +274,7 @@ class DemoStack:
             if link.delivery_id in self._known_deliveries:
                 continue
             self._known_deliveries.add(link.delivery_id)
+            self._latest_delivery = link.delivery_id
             self.screen.write(
                 said(
                     f"delivery {link.delivery_id} is {link.status}. Play the business with "
@@ -282,6 +286,8 @@ class DemoStack:
     # --- what transcripts check ---------------------------------------------------------------
 
     async def last_delivery_id(self) -> str | None:
+        if self._latest_delivery is not None:
+            return self._latest_delivery
         links = await self.bot.store.deliveries.for_user(self.customer_chat, 1)
         return links[0].delivery_id if links else None
 

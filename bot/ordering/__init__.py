@@ -14,7 +14,9 @@ per-chat runner every adapter (Telegram, the console) shares.
   becomes a ``conversations.Rejected`` (``rejection_for``);
 * ``geocoder_from_config``: the configured geocoder, or None;
 * ``ChatService``: sessions in ``store.sessions`` after every turn, a lock per chat, created
-  deliveries linked in ``store.deliveries``, operator alerts.
+  deliveries linked in ``store.deliveries`` with their requests, operator alerts;
+* ``StoredOrderHistory``: ``conversations.OrderHistory`` over those requests (the customer's
+  last order, for ``chats.start(chat_id, user_id, flow=REPEAT_FLOW)``).
 """
 
 from bot.ordering.catalog import PartnerCatalog
@@ -22,12 +24,14 @@ from bot.ordering.chats import ChatService, DeliverLater
 from bot.ordering.creator import PartnerCreator, rejection_for
 from bot.ordering.engine import build_engine
 from bot.ordering.geocoding import geocoder_from_config
+from bot.ordering.history import StoredOrderHistory
 
 __all__ = [
     "ChatService",
     "DeliverLater",
     "PartnerCatalog",
     "PartnerCreator",
+    "StoredOrderHistory",
     "build_engine",
     "geocoder_from_config",
     "rejection_for",

@@ -10,7 +10,8 @@ Around each turn it does what the engine leaves to its runner:
 * the idempotency key is saved *before* the create goes out (the engine's checkpoint), so a
   crash during the create cannot lead to a second delivery after the restart;
 * a created delivery is linked to the chat in ``store.deliveries`` (the relay finds the chat
-  of each webhook event there);
+  of each webhook event there), with the request it was made from, which is the customer's
+  order history (``StoredOrderHistory``: the "repeat my last delivery" flow starts from it);
 * an ``operator_alert`` (e.g. the photo host is not allowlisted) goes to ``alert_operators``;
 * after a rate limit the create is sent again once the service allows it, when the adapter
   gave ``deliver_later`` to show the customer that later turn.
@@ -28,6 +29,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pydantic
 
+from bot.ordering.history import StoredOrderHistory, customer_ref, kept_request
 from bot.store import Store
 from conversations import CONFIRM, ChoiceAnswer, CommandAnswer, Engine, Session, Turn, wording
 from conversations.dialog import Answer
@@ -67,7 +69,8 @@ class ChatService:
     """The engine behind every chat. See the module docstring for what happens around a turn.
 
     ``engine`` is used with its registry, services and id makers; the service adds its own
-    checkpoint (the engine's own one, if any, still runs after it). ``deliver_later(chat_id,
+    checkpoint (the engine's own one, if any, still runs after it), and the order history
+    over ``store`` unless the engine has one. ``deliver_later(chat_id,
     turn)`` shows a turn that happens without a customer message (the create re-sent after a
     rate limit); without it the customer re-sends from the summary. ``sleep`` waits for that.
     """
@@ -86,7 +89,11 @@ class ChatService:
         self._outer_checkpoint = engine.services.checkpoint
         self.engine = Engine(
             engine.registry,
-            dataclasses.replace(engine.services, checkpoint=self._checkpoint),
+            dataclasses.replace(
+                engine.services,
+                checkpoint=self._checkpoint,
+                history=engine.services.history or StoredOrderHistory(store),
+            ),
             default_phone_region=engine.phone_region,
             new_idempotency_key=engine.new_idempotency_key,
             new_session_id=engine.new_session_id,
@@ -106,13 +113,15 @@ class ChatService:
 
     async def start(self, chat_id: int, user_id: int, *, flow: str | None = None) -> Turn:
         """A new order in the entry flow (or ``flow``, a registered name, e.g. from a deep
-        link); an order still open in this chat is dropped."""
+        link, or ``REPEAT_FLOW`` for /repeat); an order still open in this chat is dropped."""
         async with self._locks.hold(chat_id):
             session_id = self.engine.new_session_id()
             self._owners[session_id] = (chat_id, user_id)
             try:
                 session, turn = await self.engine.start(
-                    flow or self._entry_flow, session_id=session_id
+                    flow or self._entry_flow,
+                    session_id=session_id,
+                    customer=customer_ref(user_id),
                 )
                 await self._after_turn(chat_id, user_id, session, turn)
             finally:
@@ -185,6 +194,7 @@ class ChatService:
                 customer.receiver_phone if customer else None,
                 delivery.tracking_url,
                 delivery.status,
+                request=kept_request(turn.request) if turn.request else None,
             )
         if session.finished:
             await self.store.sessions.delete(chat_id)

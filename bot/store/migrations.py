@@ -119,7 +119,20 @@ _INITIAL_SCHEMA = (
     )""",
 )
 
-MIGRATIONS: tuple[Migration, ...] = (Migration(1, "initial schema", _INITIAL_SCHEMA),)
+_CREATE_REQUESTS = (
+    # The create request a delivery was made from (JSON, without its idempotency key), so a
+    # customer can order the same again; NULL for deliveries linked before this step.
+    "ALTER TABLE deliveries ADD COLUMN request TEXT",
+    # A user's kept requests, newest last; the implicit rowid breaks ties of created_at in
+    # the order the rows were linked.
+    """CREATE INDEX deliveries_requests_by_user ON deliveries (user_id, created_at)
+        WHERE request IS NOT NULL""",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "initial schema", _INITIAL_SCHEMA),
+    Migration(2, "create requests of deliveries", _CREATE_REQUESTS),
+)
 """Every schema step, oldest first. Append only."""
 
 LATEST_VERSION = MIGRATIONS[-1].version

@@ -48,6 +48,7 @@ from conversations.steps import amount, choice, email, summary, text, yes_no
 
 KIND: ServiceKind = "errand"
 CURATED_PREFIX = "curated:"
+UNKNOWN_SHOP = "Shop location unknown — rider to find: "  # the pickup text, then the note
 MAX_BUDGET = 100_000_000.0
 
 
@@ -235,10 +236,7 @@ def build(ctx: Context) -> CreateDeliveryRequest:
         pickup_address, pickup_coords = f"Online order: {what}", dropoff.coords
     elif unknown:
         note = answers.text(State.SHOP_NOTE)
-        pickup_address, pickup_coords = (
-            f"Shop location unknown — rider to find: {note}",
-            dropoff.coords,
-        )
+        pickup_address, pickup_coords = f"{UNKNOWN_SHOP}{note}", dropoff.coords
     else:
         raise FlowError("errand: the shop is not settled")
     budget = answers.number(State.BUDGET)

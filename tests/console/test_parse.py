@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import NewOrder, PhotoFiles, Unclear, parse_line
+from bot.console import NewOrder, PhotoFiles, RepeatLast, Unclear, parse_line
 from conversations import (
     ChoiceAnswer,
     CommandAnswer,
@@ -137,3 +137,9 @@ def test_new_order_and_no_question() -> None:
     assert parse_line("/start", CHOICE) == NewOrder()
     assert parse_line("hello", None) == TextAnswer(text="hello")
     assert parse_line("", None) is None
+
+
+def test_repeat_asks_for_the_last_order_again() -> None:
+    assert parse_line("repeat", CHOICE) == RepeatLast()
+    assert parse_line("/Repeat", None) == RepeatLast()
+    assert parse_line("repeat the shoes", None) == TextAnswer(text="repeat the shoes")

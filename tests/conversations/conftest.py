@@ -250,6 +250,21 @@ def delivery_for(request: CreateDeliveryRequest, status: str = "pending", **extr
 _ids = itertools.count(1)
 
 
+class FakeHistory:
+    """An ``OrderHistory``: each customer's last request, set by the test (or ``remember``)."""
+
+    def __init__(self) -> None:
+        self.last: dict[str, CreateDeliveryRequest] = {}
+        self.asked: list[str] = []
+
+    def remember(self, customer: str, request: CreateDeliveryRequest) -> None:
+        self.last[customer] = request.model_copy(update={"idempotencyKey": None})
+
+    async def last_order(self, customer: str) -> CreateDeliveryRequest | None:
+        self.asked.append(customer)
+        return self.last.get(customer)
+
+
 class FakeCreator:
     """A ``DeliveryCreator`` that validates like the service and answers from a script."""
 
@@ -305,8 +320,8 @@ class Chat:
         assert self.session.model_dump_json() == saved
         return turn
 
-    async def start(self, flow: str = "order") -> Turn:
-        self.session, turn = await self.engine.start(flow, session_id="chat-1")
+    async def start(self, flow: str = "order", customer: str | None = None) -> Turn:
+        self.session, turn = await self.engine.start(flow, session_id="chat-1", customer=customer)
         return self._keep(turn)
 
     async def send(self, answer: Answer) -> Turn:
@@ -412,6 +427,7 @@ class World:
             }
         )
         self.creator = FakeCreator(self.catalog)
+        self.history = FakeHistory()
         self.saved_keys: list[str | None] = []
         self.registry: FlowRegistry = default_registry()
 
@@ -424,12 +440,14 @@ class World:
             creator=self.creator,
             geocoder=self.geocoder,
             checkpoint=self.checkpoint,
+            history=self.history,
         )
         keys = (f"key-{n:04d}-chat" for n in itertools.count(1))
         return Engine(self.registry, services, new_idempotency_key=lambda: next(keys))
 
-    def chat(self) -> Chat:
-        return Chat(self.engine())
+    def chat(self, engine: Engine | None = None) -> Chat:
+        """A chat on a new engine, or on ``engine`` (shared keys: a second order of a customer)."""
+        return Chat(engine or self.engine())
 
 
 ANSWERS: TypeAdapter[Answer] = TypeAdapter(Answer)

@@ -10,10 +10,11 @@ import pytest
 from conversations import wording
 from conversations.dialog import KEEP, ChoiceAnswer, LocationAnswer, PhotosAnswer, TextAnswer
 from conversations.engine import Engine
-from conversations.flow import FlowRegistry
-from conversations.flows import ERRAND, ORDER, PICKUP_DELIVERY
+from conversations.flow import AutoAnswer, Flow, FlowRegistry, Stop
+from conversations.flows import ERRAND, FLOWS, ORDER, PICKUP_DELIVERY
 from conversations.services import Services
 from conversations.session import Session
+from conversations.steps import lookup, summary, text
 
 # --- back -------------------------------------------------------------------------------------
 
@@ -391,7 +392,80 @@ async def test_an_answer_the_business_no_longer_allows_is_asked_again_before_the
     assert chat.session.answers["payment"] == "cash_on_delivery"
 
 
-@pytest.mark.parametrize("flow", [ORDER, PICKUP_DELIVERY, ERRAND])
+@pytest.mark.parametrize("flow", FLOWS, ids=lambda flow: flow.name)
 def test_every_flow_step_name_is_plain_text(flow):
     for step in flow.steps:
         assert type(step.name) is str
+
+
+# --- the customer, lookups and the request that was sent ---------------------------------------
+
+
+def looked_up_flow(find) -> Flow:
+    """lookup -> name (filled by the lookup) -> phone -> summary."""
+    return Flow(
+        name="looked_up",
+        title="Looked up",
+        version=1,
+        start="found",
+        build=lambda ctx: pytest.fail("never created"),
+        steps=(
+            lookup("found", title="Found", find=find, next="name"),
+            text("name", title="Name", question="Your name?", next="phone"),
+            text("phone", title="Phone", question="Your phone?", next="summary"),
+            summary("summary", title="Summary", heading="Check:", hints=lambda ctx: []),
+        ),
+    )
+
+
+async def test_a_lookup_answers_itself_and_fills_later_steps_which_stay_editable(world):
+    seen: list[str | None] = []
+
+    async def find(ctx) -> AutoAnswer:
+        seen.append(ctx.session.customer)
+        return AutoAnswer("yes", "Found you.", fills={"name": "Ada Obi"})
+
+    world.registry = FlowRegistry([looked_up_flow(find)])
+    chat = world.chat()
+    await chat.start("looked_up", customer="7")
+
+    assert seen == ["7"]
+    assert chat.said == "Found you."
+    assert chat.step == "phone"  # the filled name is passed over
+    await chat.say("0803 123 4567")
+    assert "• Name: Ada Obi" in chat.prompt.text
+    assert "edit:name" in chat.option_ids() and "edit:found" not in chat.option_ids()
+    await chat.tap("edit:name")
+    assert chat.prompt.current == "Ada Obi"
+
+
+async def test_a_lookup_may_stop_the_flow(world):
+    async def find(ctx) -> Stop:
+        return Stop("Nothing to do here.")
+
+    world.registry = FlowRegistry([looked_up_flow(find)])
+    chat = world.chat()
+    await chat.start("looked_up")
+
+    assert chat.said == "Nothing to do here."
+    assert chat.turn.status == "ended"
+
+
+async def test_the_customer_is_kept_through_json_and_a_polite_restart(world, chat):
+    await chat.start(customer="7")
+    assert chat.session.customer == "7"
+    chat.session.step = "gone"
+
+    await chat.say("hello")
+
+    assert wording.RESTARTED in chat.said
+    assert chat.session.customer == "7"
+
+
+async def test_the_turn_that_creates_carries_the_request_it_sent(world, chat):
+    await chat.pickup_delivery_to_summary()
+    assert chat.turn.request is None
+    await chat.tap("confirm")
+
+    assert chat.turn.request == world.creator.requests[0]
+    assert chat.turn.request.idempotencyKey == "key-0001-chat"

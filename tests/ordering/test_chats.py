@@ -19,6 +19,7 @@ from conversations import (
     Turn,
 )
 from conversations.dialog import Answer
+from conversations.flows import REPEAT_FLOW
 
 from .conftest import CONFIRM_ANSWER, TO_SUMMARY, MakeOrg, Org
 
@@ -273,3 +274,33 @@ async def test_a_flow_can_be_started_directly(org: Org) -> None:
     assert turn.prompt is not None and turn.prompt.step == "errand_mode"
     session = await chats.session(CHAT)
     assert session is not None and session.entry_flow == "errand"
+
+
+async def test_the_created_request_is_kept_and_repeated_for_the_same_user(org: Org) -> None:
+    chats = service(org)
+    assert org.store is not None
+    await answer_all(chats, TO_SUMMARY)
+    first = await chats.handle(CHAT, USER, CONFIRM_ANSWER)
+    assert first.delivery is not None and first.request is not None
+    kept = await org.store.deliveries.last_request_for(USER)
+    assert kept is not None and "idempotencyKey" not in json.loads(kept)
+    assert CreateDeliveryRequest.model_validate_json(kept) == first.request.model_copy(
+        update={"idempotencyKey": None}
+    )
+
+    turn = await chats.start(CHAT, USER, flow=REPEAT_FLOW)
+    assert "Your last order" in turn.messages[0]
+    assert turn.prompt is not None and turn.prompt.step == "photos"
+    session = await chats.session(CHAT)
+    assert session is not None and session.customer == str(USER)
+    # Another user of the same bot has nothing to repeat.
+    other = await chats.start(CHAT + 1, USER + 1, flow=REPEAT_FLOW)
+    assert other.prompt is not None and other.prompt.step == "no_last_order"
+
+
+async def test_an_unreadable_kept_request_is_not_repeated(org: Org) -> None:
+    chats = service(org)
+    assert org.store is not None
+    await org.store.deliveries.add("old", CHAT, USER, 1.0, None, None, request='{"from": "v0"}')
+    turn = await chats.start(CHAT, USER, flow=REPEAT_FLOW)
+    assert turn.prompt is not None and turn.prompt.step == "no_last_order"

@@ -150,3 +150,21 @@ async def test_a_step_another_process_applied_meanwhile_is_not_applied_again(
         assert await db.fetch_all("SELECT version FROM schema_version") == [(1,)]
     finally:
         await db.close()
+
+
+async def test_a_version_1_file_keeps_its_deliveries_and_can_keep_requests(db_path: Path) -> None:
+    make_file_by_hand(db_path, MIGRATIONS[:1])
+    with closing(sqlite3.connect(db_path, isolation_level=None)) as raw:
+        raw.execute(
+            "INSERT INTO deliveries (delivery_id, chat_id, user_id, created_at, status,"
+            " updated_at) VALUES ('old', 7, 7, 100.0, 'delivered', 100.0)"
+        )
+    async with Store.open(db_path) as store:
+        assert store.schema_version == LATEST_VERSION
+        old = await store.deliveries.get("old")
+        assert old is not None and old.status == "delivered"
+        # The delivery linked before the upgrade has no request to repeat...
+        assert await store.deliveries.last_request_for(7) is None
+        # ...a new one has.
+        await store.deliveries.add("new", 7, 7, 200.0, None, None, request='{"a": 1}')
+        assert await store.deliveries.last_request_for(7) == '{"a": 1}'

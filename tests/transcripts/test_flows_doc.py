@@ -1,5 +1,7 @@
-"""docs/flows.md cannot drift: its diagrams are the ones generated from the flows, and its worked
-example (a flow file and its transcript) builds and replays against the in-process stack."""
+"""docs/flows.md cannot drift: its diagrams are the ones generated from the flows, its worked
+example is the shipped flow and transcript word for word (its excerpts are lines of the shipped
+files), and its example of a flow that is not shipped builds and replays against the in-process
+stack."""
 
 from __future__ import annotations
 
@@ -13,10 +15,14 @@ from conversations.diagram import mermaid
 from conversations.flow import FlowRegistry
 from conversations.flows import FLOWS
 
-DOC = Path(__file__).parents[2] / "docs" / "flows.md"
+ROOT = Path(__file__).parents[2]
+DOC = ROOT / "docs" / "flows.md"
 _BLOCK = re.compile(
-    r"<!-- (?P<kind>diagram|example): (?P<name>[\w./-]+) -->\n```\w*\n(?P<body>.*?)```", re.S
+    r"<!-- (?P<kind>diagram|example|excerpt): (?P<name>[\w./-]+) -->\n```\w*\n(?P<body>.*?)```",
+    re.S,
 )
+# The worked example: the shipped "repeat my last delivery" flow and its transcript.
+WORKED_EXAMPLE = ("conversations/flows/repeat_last.py", "tests/transcripts/repeat_last.txt")
 
 
 def blocks(kind: str) -> dict[str, str]:
@@ -35,7 +41,31 @@ def test_the_doc_draws_no_flow_that_does_not_exist() -> None:
     assert set(blocks("diagram")) == {flow.name for flow in FLOWS}
 
 
-async def test_the_worked_example_builds_and_its_transcript_passes(replay, tmp_path: Path) -> None:
+def test_the_worked_example_is_the_shipped_flow_and_transcript() -> None:
+    examples = blocks("example")
+    for path in WORKED_EXAMPLE:
+        assert path in examples, f"docs/flows.md no longer shows {path}"
+        assert examples[path] == (ROOT / path).read_text(encoding="utf-8"), path
+
+
+def test_an_example_of_a_shipped_file_is_that_file() -> None:
+    for path, body in blocks("example").items():
+        if (ROOT / path).exists():
+            assert body == (ROOT / path).read_text(encoding="utf-8"), path
+
+
+def test_each_line_of_an_excerpt_is_a_line_of_its_file() -> None:
+    excerpts = blocks("excerpt")
+    assert excerpts, "docs/flows.md shows no excerpt (the registration of the worked example)"
+    for path, body in excerpts.items():
+        lines = set((ROOT / path).read_text(encoding="utf-8").splitlines())
+        missing = [line for line in body.splitlines() if line.strip() and line not in lines]
+        assert missing == [], f"{path} no longer has {missing}"
+
+
+async def test_the_unshipped_example_builds_and_its_transcript_passes(
+    replay, tmp_path: Path
+) -> None:
     examples = blocks("example")
     module_file = tmp_path / "documents.py"
     module_file.write_text(examples["conversations/flows/documents.py"], encoding="utf-8")
