@@ -129,9 +129,17 @@ _CREATE_REQUESTS = (
         WHERE request IS NOT NULL""",
 )
 
+_OTP_BY_RECEIVER = (
+    # The codes still waiting for a receiver, by phone, oldest first: what a user's proven
+    # contact is matched against (``store.otp.pending_for_phone``) without reading the table.
+    """CREATE INDEX otp_handoffs_pending_by_phone
+        ON otp_handoffs (receiver_phone, created, delivery_id) WHERE code IS NOT NULL""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL_SCHEMA),
     Migration(2, "create requests of deliveries", _CREATE_REQUESTS),
+    Migration(3, "pending drop-off codes by receiver phone", _OTP_BY_RECEIVER),
 )
 """Every schema step, oldest first. Append only."""
 

@@ -58,8 +58,7 @@ _GET = """SELECT delivery_id, token, code, receiver_phone, created, delivered_at
 _GET_BY_LINK = """SELECT delivery_id, token, code, receiver_phone, created, delivered_at,
         delivered_chat_id
     FROM otp_handoffs WHERE token = ?"""
-# No index on receiver_phone (adding one needs a schema migration): the table holds one row
-# per delivery whose code was issued and is pruned, so the scan stays small.
+# Answered from the partial index otp_handoffs_pending_by_phone (migration 3), in its order.
 _PENDING_FOR_PHONE = """SELECT delivery_id, token, code, receiver_phone, created, delivered_at,
         delivered_chat_id
     FROM otp_handoffs WHERE receiver_phone = ? AND code IS NOT NULL

@@ -20,6 +20,7 @@ log = logging.getLogger(__name__)
 ORDERING_COMMANDS: Final = (
     BotCommand("start", "Start an order, or continue yours"),
     BotCommand("new", "Start a new order"),
+    BotCommand("repeat", "Order your last delivery again"),
     BotCommand("cancel", "Stop the order you are filling in"),
     BotCommand("back", "Go back to the previous question"),
     BotCommand("help", "What I can do, and the commands"),

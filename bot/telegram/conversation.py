@@ -52,6 +52,7 @@ from bot.telegram.render import (
 from bot.telegram.sender import Delivered
 from bot.telegram.text import escape
 from conversations import Answer, CommandAnswer, PhotosAnswer, Prompt, Turn
+from conversations.flows import REPEAT_FLOW
 
 log = logging.getLogger(__name__)
 
@@ -62,10 +63,12 @@ UNKNOWN_COMMAND: Final = "I don't know that command. /help lists what I can do."
 UNREADABLE: Final = "I can read text, taps, locations, contacts and photos here."
 DEAD_BUTTON: Final = "That button no longer works."
 PRIVATE_ONLY: Final = "I take orders in a private chat: please message me directly."
+NO_REPEAT: Final = "Repeating an order is not available here. Send /new to start one."
 HELP: Final = (
     "I take delivery orders, one question at a time.\n\n"
-    "/new starts an order and /start continues yours. While ordering: /back goes to the "
-    "previous question, /cancel stops, /help explains the question.\n\n"
+    "/new starts an order, /repeat orders your last delivery again, and /start continues "
+    "yours. While ordering: /back goes to the previous question, /cancel stops, /help "
+    "explains the question.\n\n"
     "/deliveries lists your deliveries, /status <id> shows one, and "
     "/cancel_delivery <id> <reason> cancels one while that is still possible."
 )
@@ -99,9 +102,10 @@ class Conversation:
         return [
             CommandHandler("start", self.on_start, filters=private),
             CommandHandler("new", self.on_new, filters=private),
+            CommandHandler("repeat", self.on_repeat, filters=private),
             CommandHandler("cancel", self.on_cancel, filters=private),
             CommandHandler("help", self.on_help, filters=private),
-            CommandHandler(["start", "new"], self.on_group_order, filters=~private),
+            CommandHandler(["start", "new", "repeat"], self.on_group_order, filters=~private),
             CallbackQueryHandler(self.on_tap, pattern=PATTERN),
             MessageHandler(private & ~filters.UpdateType.EDITED, self.on_message),
             CallbackQueryHandler(self.on_unknown_tap),
@@ -127,6 +131,14 @@ class Conversation:
         """``/new``: a fresh order (an open one is dropped)."""
         await self._begin(*_ids(update))
 
+    async def on_repeat(self, update: Update, context: Context) -> None:
+        """``/repeat``: the customer's last delivery, filled in again (an open one is dropped)."""
+        chat_id, user_id = _ids(update)
+        if self.ctx.chats.engine.registry.get(REPEAT_FLOW) is None:
+            await self._say(chat_id, NO_REPEAT)
+            return
+        await self._begin(chat_id, user_id, flow=REPEAT_FLOW)
+
     async def on_cancel(self, update: Update, context: Context) -> None:
         """``/cancel``: stop the order being filled in."""
         chat_id, user_id = _ids(update)
@@ -145,7 +157,7 @@ class Conversation:
         await self._answer(chat_id, user_id, CommandAnswer(name="help"))
 
     async def on_group_order(self, update: Update, context: Context) -> None:
-        """``/start`` or ``/new`` in a group: orders carry personal details, so not here."""
+        """An order command in a group: orders carry personal details, so not here."""
         await self._say(_ids(update)[0], PRIVATE_ONLY)
 
     # --- answers --------------------------------------------------------------------------
@@ -214,8 +226,10 @@ class Conversation:
             return
         await self._show(chat_id, turn, answer)
 
-    async def _begin(self, chat_id: int, user_id: int, *, greet: bool = False) -> None:
-        turn = await self.ctx.chats.start(chat_id, user_id)
+    async def _begin(
+        self, chat_id: int, user_id: int, *, greet: bool = False, flow: str | None = None
+    ) -> None:
+        turn = await self.ctx.chats.start(chat_id, user_id, flow=flow)
         self._remember(chat_id).session_id = None  # a new session: its buttons get a new tag
         if greet:
             turn = turn.model_copy(update={"messages": (GREETING, *turn.messages)})

@@ -168,3 +168,41 @@ async def test_a_version_1_file_keeps_its_deliveries_and_can_keep_requests(db_pa
         # ...a new one has.
         await store.deliveries.add("new", 7, 7, 200.0, None, None, request='{"a": 1}')
         assert await store.deliveries.last_request_for(7) == '{"a": 1}'
+
+
+async def test_a_version_2_file_keeps_its_codes_and_finds_the_pending_ones_by_index(
+    db_path: Path,
+) -> None:
+    make_file_by_hand(db_path, MIGRATIONS[:2])
+    with closing(sqlite3.connect(db_path, isolation_level=None)) as raw:
+        for delivery_id in ("d-late", "d-early", "d-done"):
+            raw.execute(
+                "INSERT INTO deliveries (delivery_id, chat_id, user_id, created_at, status,"
+                " updated_at) VALUES (?, 7, 7, 100.0, 'in_transit', 100.0)",
+                (delivery_id,),
+            )
+        raw.executemany(
+            "INSERT INTO otp_handoffs (delivery_id, token, code, receiver_phone, created)"
+            " VALUES (?, ?, ?, '+2348022223333', ?)",
+            [
+                ("d-late", "t1", "1111", 20),
+                ("d-early", "t2", "2222", 10),
+                ("d-done", "t3", None, 5),
+            ],
+        )
+    async with Store.open(db_path) as store:
+        assert store.schema_version == LATEST_VERSION
+        pending = await store.otp.pending_for_phone("+2348022223333")
+        assert [(h.delivery_id, h.code) for h in pending] == [
+            ("d-early", "2222"),
+            ("d-late", "1111"),
+        ]
+    with closing(sqlite3.connect(db_path)) as raw:
+        plan = raw.execute(
+            "EXPLAIN QUERY PLAN SELECT delivery_id FROM otp_handoffs"
+            " WHERE receiver_phone = ? AND code IS NOT NULL ORDER BY created, delivery_id",
+            ("+2348022223333",),
+        ).fetchall()
+    assert [str(row[3]) for row in plan] == [
+        "SEARCH otp_handoffs USING INDEX otp_handoffs_pending_by_phone (receiver_phone=?)"
+    ]

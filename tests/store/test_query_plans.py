@@ -57,6 +57,7 @@ INDEXED_QUERIES: list[tuple[ModuleType, str]] = [
     (otp, "_DELIVERY_EXISTS"),
     (otp, "_GET"),
     (otp, "_GET_BY_LINK"),
+    (otp, "_PENDING_FOR_PHONE"),
     (otp, "_MARK_DELIVERED"),
     (otp, "_DISCARD"),
     (otp, "_PRUNE"),

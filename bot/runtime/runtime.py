@@ -1,0 +1,110 @@
+"""``Runtime``: the bot's parts, built from one ``Config``, started and stopped together."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.applications import Starlette
+
+from bot.config import Config
+from bot.geo.nominatim import NominatimGeocoder
+from bot.partner.client import PartnerClient
+from bot.relay import Relay, StatusPoller
+from bot.runtime.housekeeping import housekeeping
+from bot.runtime.receiving import close_application, start_receiving, stop_receiving
+from bot.runtime.seams import Seams
+from bot.runtime.wiring import wire
+from bot.store import Store
+from bot.telegram.application import BotApplication
+from bot.telegram.context import BotContext
+from bot.telegram.conversation import Conversation
+from conversations import Geocoder
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Runtime:
+    """The bot's parts; build with ``Runtime.build``. See ``bot.runtime``'s docstring."""
+
+    config: Config
+    store: Store
+    client: PartnerClient
+    ctx: BotContext
+    application: BotApplication
+    conversation: Conversation
+    relay: Relay
+    poller: StatusPoller | None
+    web_app: Starlette
+    geocoder: Geocoder | None = None
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+
+    @classmethod
+    async def build(cls, config: Config, seams: Seams | None = None) -> Runtime:
+        """Open the store and wire every part (nothing talks to Telegram yet)."""
+        seams = seams or Seams()
+        config.storage.path.parent.mkdir(parents=True, exist_ok=True)
+        store = await Store.connect(
+            config.storage.path,
+            media_dir=config.storage.media_dir,
+            clock=seams.clock,
+            synchronous=seams.synchronous
+            if seams.synchronous != "FULL"
+            else config.storage.sqlite_synchronous,
+        )
+        try:
+            parts = wire(config, seams, store)
+        except BaseException:
+            await store.close()
+            raise
+        return cls(
+            config=config,
+            store=store,
+            client=parts.client,
+            ctx=parts.ctx,
+            application=parts.application,
+            conversation=parts.conversation,
+            relay=parts.relay,
+            poller=parts.poller,
+            web_app=parts.web_app,
+            geocoder=parts.geocoder,
+        )
+
+    @property
+    def serves_web(self) -> bool:
+        """Whether the web app must listen: only a public host can be reached by anyone."""
+        return self.config.telegram.public_base_url is not None
+
+    async def start(self, *, workers: bool = True) -> None:
+        """Connect to Telegram, register the commands, and start receiving updates.
+
+        ``workers`` starts the relay, the status poller and housekeeping as tasks (tests that
+        drive the relay by hand pass False). Raises ``StartupError`` when Telegram refuses.
+        """
+        await start_receiving(self.application, self.config.telegram, self.ctx.operators)
+        if workers:
+            self._spawn("relay", self.relay.run())
+            if self.poller is not None:
+                self._spawn("status-poller", self.poller.run())
+            self._spawn("housekeeping", housekeeping(self.store))
+
+    async def stop(self) -> None:
+        """Stop receiving, finish what runs, close everything. Safe after a failed start."""
+        await stop_receiving(self.application)
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        self.tasks.clear()
+        await self.ctx.chats.aclose()
+        await close_application(self.application)
+        await self.client.aclose()
+        if isinstance(self.geocoder, NominatimGeocoder):
+            await self.geocoder.aclose()
+        await self.store.close()
+
+    def _spawn(self, name: str, work: Coroutine[Any, Any, None]) -> None:
+        self.tasks.append(asyncio.create_task(work, name=name))

@@ -1,0 +1,59 @@
+"""Operator commands: dispatching riders and watching every delivery, from operator chats only.
+
+=======================================  ==========================================================
+``/riders <id> [idle] [radius <km>]``    the fleet around the delivery's pickup, closest first
+                                         (``riders``)
+``/assign <id> <rider id>``              give the delivery to a rider (``dispatch``)
+``/unassign <id>``                       take the rider off again, only while ``matched``
+                                         (``dispatch``)
+``/deliveries [status]``                 every delivery, newest first, paged (``listing``; the
+                                         command itself is registered by ``deliveries``)
+=======================================  ==========================================================
+
+Only the chats listed in ``[operators]`` are answered; anyone else gets a polite refusal and
+nothing more (``chat``). Every refusal of the Partner API is said in plain words (``refusals``).
+"""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes
+
+from bot.telegram.application import Handler
+from bot.telegram.context import BotContext
+from bot.telegram.operators.chat import REFUSED
+from bot.telegram.operators.dispatch import Dispatch
+from bot.telegram.operators.listing import PATTERN, DeliveryList
+from bot.telegram.operators.refusals import explain
+from bot.telegram.operators.riders import RidersView, riders_text
+
+
+class OperatorCommands:
+    """Every operator command over one ``BotContext``; ``operator_handlers`` registers them."""
+
+    def __init__(self, ctx: BotContext) -> None:
+        self.riders = RidersView(ctx)
+        self.dispatch = Dispatch(ctx)
+        self.listing = DeliveryList(ctx)
+
+    async def deliveries(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/deliveries [status]`` in an operator chat (``delivery_handlers`` hands it over)."""
+        await self.listing.deliveries(update, context)
+
+
+def operator_handlers(ctx: BotContext) -> list[Handler]:
+    """The handlers of ``/riders``, ``/assign``, ``/unassign`` and the operator list's pages.
+
+    ``/deliveries`` itself is registered by ``delivery_handlers``, which hands operator chats
+    over to ``OperatorCommands.deliveries``.
+    """
+    commands = OperatorCommands(ctx)
+    return [
+        CommandHandler("riders", commands.riders.riders),
+        CommandHandler("assign", commands.dispatch.assign),
+        CommandHandler("unassign", commands.dispatch.unassign),
+        CallbackQueryHandler(commands.listing.turn_page, pattern=PATTERN),
+    ]
+
+
+__all__ = ["REFUSED", "OperatorCommands", "explain", "operator_handlers", "riders_text"]

@@ -1,0 +1,43 @@
+"""What every operator command shares: answered in operator chats only, and how it replies."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from telegram import Message, Update
+
+from bot.telegram.context import BotContext
+from bot.telegram.render import OutgoingMessage
+from bot.telegram.text import escape, split
+
+REFUSED: Final = "Sorry, that command is only for the team's operators."
+
+
+class OperatorChat:
+    """The base of the operator commands: the gate to operator chats, and replies."""
+
+    def __init__(self, ctx: BotContext) -> None:
+        self.ctx = ctx
+
+    async def operator_message(self, update: Update) -> Message | None:
+        """The command's message when it came from an operator chat; a refusal otherwise.
+
+        The refusal comes before any Partner API call, so not even whether an id exists leaks.
+        """
+        message = update.effective_message
+        if message is None:
+            return None
+        if self.ctx.is_operator(message.chat_id):
+            return message
+        await self.say(message, REFUSED)
+        return None
+
+    async def say(self, message: Message, text: str) -> None:
+        """Plain ``text`` into the message's chat."""
+        await self.say_html(message, escape(text))
+
+    async def say_html(self, message: Message, html: str) -> None:
+        """``html`` into the message's chat, in as many messages as it needs."""
+        # Pieces are cut at line ends, and no tag here spans a line.
+        pieces = [OutgoingMessage(piece) for piece in split(html)]
+        await self.ctx.sender.send_messages(message.chat_id, pieces)

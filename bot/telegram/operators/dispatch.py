@@ -1,0 +1,61 @@
+"""``/assign <id> <rider id>`` and ``/unassign <id>``: the API's rules, refusals said plainly."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot.partner import errors
+from bot.relay.wording import short_ref, status_label
+from bot.telegram.operators.chat import OperatorChat
+from bot.telegram.operators.refusals import explain
+
+ASSIGN_USAGE: Final = (
+    "Usage: /assign <delivery id> <rider id>  (/riders <delivery id> lists riders)"
+)
+UNASSIGN_USAGE: Final = "Usage: /unassign <delivery id>"
+
+
+class Dispatch(OperatorChat):
+    """Giving a delivery to a rider, and taking it back while that is still allowed."""
+
+    async def assign(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/assign <id> <rider id>``."""
+        message = await self.operator_message(update)
+        if message is None:
+            return
+        args = context.args or []
+        if len(args) != 2:
+            return await self.say(message, ASSIGN_USAGE)
+        delivery_id, rider_id = args
+        try:
+            delivery = await self.ctx.client.assign_rider(delivery_id, rider_id)
+        except errors.PartnerError as error:
+            return await self.say(message, explain(error, delivery_id, rider_id))
+        rider = delivery.rider
+        name = (rider.name if rider else None) or rider_id
+        await self.say(
+            message,
+            f"{name} is assigned to delivery {short_ref(delivery.id)}; "
+            f"it is now {status_label(delivery.status)}.",
+        )
+
+    async def unassign(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/unassign <id>`` (only while the delivery is ``matched``)."""
+        message = await self.operator_message(update)
+        if message is None:
+            return
+        args = context.args or []
+        if len(args) != 1:
+            return await self.say(message, UNASSIGN_USAGE)
+        try:
+            delivery = await self.ctx.client.unassign_rider(args[0])
+        except errors.PartnerError as error:
+            return await self.say(message, explain(error, delivery_id=args[0]))
+        await self.say(
+            message,
+            f"The rider was taken off delivery {short_ref(delivery.id)}; "
+            f"it is {status_label(delivery.status)} again.",
+        )

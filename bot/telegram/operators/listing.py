@@ -1,0 +1,104 @@
+"""``/deliveries [status]`` in an operator chat: every delivery, newest first, paged.
+
+The API pages deliveries with forward-only cursors, so the list offers "Next ›" and "« First"
+(``op1:<status>:<page>:<cursor>`` on the button; nothing to remember, a restart changes nothing).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram.ext import ContextTypes
+
+from bot.partner import errors
+from bot.partner.models import DELIVERY_STATUSES, Delivery
+from bot.relay.wording import status_label
+from bot.telegram.operators.chat import REFUSED, OperatorChat
+from bot.telegram.operators.refusals import explain
+from bot.telegram.render import NEXT_PAGE, OutgoingMessage
+from bot.telegram.sender import Delivered
+from bot.telegram.text import escape
+from conversations.rules import format_money
+
+LIST_PAGE_SIZE: Final = 10
+PATTERN: Final = re.compile(r"^op1:")
+_LIST_DATA: Final = re.compile(r"op1:(\d):(\d{1,5}):([A-Za-z0-9_-]{0,48})")
+FIRST_PAGE: Final = "« First"
+STATUS_WORDS: Final = ", ".join(DELIVERY_STATUSES)
+
+
+class DeliveryList(OperatorChat):
+    """Every delivery of the business, a page at a time, optionally of one status."""
+
+    async def deliveries(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/deliveries [status]`` in an operator chat: every delivery, newest first."""
+        message = await self.operator_message(update)
+        if message is None:
+            return
+        args = context.args or []
+        wanted = args[0].casefold() if args else None
+        if len(args) > 1 or (wanted is not None and wanted not in DELIVERY_STATUSES):
+            return await self.say(message, f"Usage: /deliveries [status], one of: {STATUS_WORDS}")
+        status = 0 if wanted is None else DELIVERY_STATUSES.index(wanted) + 1
+        drawn = await self.list_page(status, 0, None)
+        await self.ctx.sender.send_message(message.chat_id, drawn)
+
+    async def turn_page(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A tap on "Next ›" / "« First" under an operator list."""
+        query = update.callback_query
+        if query is None:
+            return
+        shown = query.message if isinstance(query.message, Message) else None
+        if shown is None or not self.ctx.is_operator(shown.chat_id):
+            await query.answer(REFUSED)
+            return
+        match = _LIST_DATA.fullmatch(query.data or "")
+        if match is None or int(match[1]) > len(DELIVERY_STATUSES):
+            await query.answer("This button no longer works. Send /deliveries again.")
+            return
+        await query.answer()
+        drawn = await self.list_page(int(match[1]), int(match[2]), match[3] or None)
+        edited = await self.ctx.sender.edit_message(shown.chat_id, shown.message_id, drawn)
+        if not isinstance(edited, Delivered):
+            await self.ctx.sender.send_message(shown.chat_id, drawn)
+
+    async def list_page(self, status: int, page: int, cursor: str | None) -> OutgoingMessage:
+        """One page of every delivery (``status`` 0: any, else ``DELIVERY_STATUSES[status-1]``)."""
+        wanted = DELIVERY_STATUSES[status - 1] if status else None
+        try:
+            found = await self.ctx.client.list_deliveries(
+                limit=LIST_PAGE_SIZE, status=wanted, cursor=cursor
+            )
+        except errors.PartnerError as error:
+            return OutgoingMessage(escape(explain(error)))
+        which = f"{status_label(wanted).capitalize()} deliveries" if wanted else "All deliveries"
+        if not found.deliveries:
+            empty = "none" if page == 0 else "no more"
+            return OutgoingMessage(escape(f"{which}: {empty}."))
+        lines = [escape(f"{which}, newest first (page {page + 1}):")]
+        lines += [_delivery_line(delivery) for delivery in found.deliveries]
+        buttons = []
+        if page > 0:
+            buttons.append(InlineKeyboardButton(FIRST_PAGE, callback_data=f"op1:{status}:0:"))
+        data = f"op1:{status}:{page + 1}:{found.next_cursor}"
+        if found.next_cursor and _LIST_DATA.fullmatch(data):
+            buttons.append(InlineKeyboardButton(NEXT_PAGE, callback_data=data))
+        elif found.next_cursor:  # a cursor too long for a button: say there is more
+            lines.append(escape("More deliveries exist; filter by status to see them."))
+        return OutgoingMessage(
+            "\n".join(lines), InlineKeyboardMarkup([buttons]) if buttons else None
+        )
+
+
+def _delivery_line(delivery: Delivery) -> str:
+    facts = [status_label(delivery.status)]
+    payment = delivery.payment
+    if payment is not None and payment.delivery_fee is not None:
+        facts.append(format_money(payment.delivery_fee, payment.currency_code or "").strip())
+    rider = delivery.rider
+    facts.append(f"rider {rider.name or rider.id}" if rider else "no rider")
+    if delivery.dropoff is not None and delivery.dropoff.address:
+        facts.append(f"to {delivery.dropoff.address}")
+    return f"• <code>{escape(delivery.id)}</code>\n    {escape(' · '.join(facts))}"
