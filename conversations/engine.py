@@ -82,7 +82,7 @@ class Engine:
         return await self._turn(session, lambda run: run.resume())
 
     async def _turn(self, session: Session, act: Callable[[Run], Awaitable[None]]) -> Turn:
-        work = session.model_copy(deep=True)
+        work = session.working_copy()
         run = Run(self, work)
         try:
             await act(run)

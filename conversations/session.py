@@ -60,3 +60,28 @@ class Session(BaseModel):
     @property
     def finished(self) -> bool:
         return self.status != "open"
+
+    def working_copy(self) -> Session:
+        """A copy that shares nothing mutable with this session (what a turn works on).
+
+        Equal to ``model_copy(deep=True)``, several times faster (the engine makes one per
+        turn): answers are JSON values, copied by a walk over their dicts and lists instead of
+        ``copy.deepcopy``'s generic machinery, and ``Visit`` is frozen, so visits are shared.
+        """
+        return self.model_copy(
+            update={
+                "answers": {name: _copy_json(value) for name, value in self.answers.items()},
+                "filled_by": dict(self.filled_by),
+                "auto_answered": list(self.auto_answered),
+                "history": list(self.history),
+                "pending": _copy_json(self.pending),
+            }
+        )
+
+
+def _copy_json(value: JsonValue) -> JsonValue:
+    if isinstance(value, dict):
+        return {key: _copy_json(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copy_json(item) for item in value]
+    return value  # str, int, float, bool, None: immutable

@@ -113,7 +113,11 @@ def test_a_full_file_loads_with_every_value(tmp_path: Path) -> None:
         "partner": {"base_url": "https://app.example.com/api/v1/", "auth_header": "x-api-key"},
         "webhooks": {"previous_signing_secret": OLD_SIGNING_SECRET, "path": "/hooks/svc"},
         "telegram": {"default_phone_region": "gh", "listen_port": 9000},
-        "storage": {"path": "data/bot.sqlite3", "media_dir": "/var/lib/bot/media"},
+        "storage": {
+            "path": "data/bot.sqlite3",
+            "media_dir": "/var/lib/bot/media",
+            "synchronous": "normal",
+        },
         "geocoding": {"nominatim": {"country_codes": ["NG", "gh"], "domain": "geo.local:8080"}},
         "relay": {"customer": {"tracking_link": False}, "operators": {"events": []}},
     }
@@ -134,6 +138,7 @@ def test_a_full_file_loads_with_every_value(tmp_path: Path) -> None:
     assert config.operators.chat_ids == [42, -1001234]
     assert config.storage.path == tmp_path.absolute() / "data" / "bot.sqlite3"
     assert config.storage.media_dir == Path("/var/lib/bot/media")
+    assert config.storage.sqlite_synchronous == "NORMAL"
     assert config.geocoding.nominatim is not None
     assert config.geocoding.nominatim.country_codes == ["ng", "gh"]
     assert config.geocoding.nominatim.domain == "geo.local:8080"
@@ -156,6 +161,7 @@ def test_defaults_come_from_the_client_options_and_the_documented_values(tmp_pat
     assert config.webhooks.enabled is False
     assert config.webhooks.path == "/hooks/partner"
     assert config.storage.path == tmp_path.absolute() / "deliverybot.sqlite3"
+    assert config.storage.sqlite_synchronous == "FULL"
     assert config.geocoding == GeocodingConfig(provider="none", nominatim=None)
     assert config.relay.operators == OperatorRelay()
     assert len(config.relay.operators.events) == 6
@@ -329,6 +335,8 @@ PROBLEMS: list[tuple[str, dict[str, Any], list[str]]] = [
      ["[operators] chat_ids[1]: must be a valid integer (got a string)"]),
     ("photos that never last", {"storage.media_ttl_hours": 0},
      ["[storage] media_ttl_hours: must be greater than 0"]),
+    ("durability SQLite does not offer here", {"storage.synchronous": "off"},
+     ['[storage] synchronous: must be "full" or "normal"']),
     # [geocoding]
     ("nominatim without its table", {"geocoding.nominatim": DROP},
      ['[geocoding.nominatim]: required when provider = "nominatim": add the table with at '

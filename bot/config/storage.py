@@ -7,7 +7,7 @@ Relative paths are resolved against the config file's directory (the validation 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field, ValidationInfo
 
@@ -28,3 +28,13 @@ class StorageConfig(Section):
     path: StoragePath = Field(Path("deliverybot.sqlite3"), validate_default=True)
     media_dir: StoragePath = Field(Path("media"), validate_default=True)
     media_ttl_hours: float = Field(48.0, gt=0, le=24 * 30)
+    # SQLite's durability. "full": a commit is on the disk when it returns, so an acknowledged
+    # webhook survives a power cut. "normal": commits reach the disk at WAL checkpoints; they
+    # survive the bot crashing or being killed, but a power cut or OS crash may lose the last
+    # ones (an acknowledged webhook, a sent marker). In exchange no commit waits for the disk.
+    synchronous: Literal["full", "normal"] = "full"
+
+    @property
+    def sqlite_synchronous(self) -> Literal["FULL", "NORMAL"]:
+        """``synchronous`` as SQLite spells it (``Store.connect``'s argument)."""
+        return "NORMAL" if self.synchronous == "normal" else "FULL"

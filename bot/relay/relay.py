@@ -10,7 +10,9 @@ Each pass reads the pending events in the inbox's order (the service's ``created
 arrival) and handles them one by one. An event is marked processed only after every message it
 owes went out (see ``bot.relay.planner`` for what is owed), so a crash at any point means the
 event is handled again after a restart, and the sent markers (``bot.relay.sender``) keep a
-chat from seeing a message twice.
+chat from seeing a message twice. Each message is claimed (its own commit) before it is sent;
+once the event's messages are out, marking them sent, the chat's new view, the tracking link and
+"processed" are one commit (``store.relayed``) instead of one each.
 
 Order per delivery: while an event waits (its delivery is not linked yet, or a message failed),
 the later events of the same delivery wait behind it; other deliveries go on.
@@ -38,9 +40,9 @@ from bot.config import RelayConfig
 from bot.partner.models import WebhookEvent
 from bot.relay.channel import Channel
 from bot.relay.planner import Plan, Planner
-from bot.relay.sender import Sender, SendFailed
+from bot.relay.sender import Outgoing, Sender, SendFailed
 from bot.relay.tuning import RelayTuning
-from bot.store import InboxEvent, Store
+from bot.store import InboxEvent, SentReceipt, Store, ViewChange
 
 logger = logging.getLogger(__name__)
 
@@ -175,42 +177,66 @@ class Relay:
                 stored.event_id,
             )
         plan = await self._planner.plan(event, link)
+        sent: list[SentReceipt] = []  # sent and not yet marked
+        try:
+            failed = await self._send(plan.messages, sent)
+            if failed:
+                # Marked now, so the retry sends only what is still missing.
+                await self._store.relayed.record_sent(sent)
+                sent.clear()
+                attempts = await self._retry_later(stored, f"{failed} message(s) not sent")
+                if attempts < self._tuning.max_attempts:
+                    return False
+                logger.error(
+                    "event %s given up after %d attempts: %d message(s) never sent",
+                    stored.event_id,
+                    attempts,
+                    failed,
+                )
+            await self._finish(stored, plan, sent)
+            sent.clear()
+        finally:
+            if sent:
+                # The commit that marks them did not happen (the store failed, or the relay was
+                # cancelled): mark what went out on its own, or this process would hold their
+                # claims unmarked. If this fails too, a restart sends them again, once.
+                with contextlib.suppress(Exception):
+                    await self._store.relayed.record_sent(sent)
+        return True
+
+    async def _send(self, messages: list[Outgoing], sent: list[SentReceipt]) -> int:
+        """Send each message, adding what went out to ``sent``; how many failed."""
         failed = 0
-        for message in plan.messages:
+        for message in messages:
             try:
-                await self._sender.deliver(message)
+                receipt = await self._sender.send(message)
             except SendFailed:
                 failed += 1
-        if failed:
-            attempts = await self._retry_later(stored, f"{failed} message(s) not sent")
-            if attempts < self._tuning.max_attempts:
-                return False
-            logger.error(
-                "event %s given up after %d attempts: %d message(s) never sent",
-                stored.event_id,
-                attempts,
-                failed,
-            )
-        await self._finish(stored, plan)
-        return True
+                continue
+            if receipt is not None:
+                sent.append(receipt)
+        return failed
 
     async def _retry_later(self, stored: InboxEvent, reason: str) -> int:
         attempts = await self._store.inbox.record_failure(stored.event_id, reason)
         self._retry_at[stored.event_id] = self._clock() + self._tuning.retry_delay(attempts)
         return attempts
 
-    async def _finish(self, stored: InboxEvent, plan: Plan) -> None:
-        deliveries = self._store.deliveries
-        if plan.view is not None:
-            view = plan.view
-            await deliveries.update_view(
-                stored.delivery_id, view.status, view.created, tracking_url=view.tracking_url
-            )
-        if plan.tracking_sent:
-            await deliveries.mark_tracking_sent(stored.delivery_id)
+    async def _finish(
+        self, stored: InboxEvent, plan: Plan, sent: Sequence[SentReceipt] = ()
+    ) -> None:
         if plan.finished:
+            # Its own commit, before the event's: a crash between them handles the event
+            # again, and discarding twice is harmless.
             await self._store.otp.discard(stored.delivery_id)
-        await self._store.inbox.mark_processed(stored.event_id)
+        view = plan.view
+        await self._store.relayed.finish_event(
+            stored.event_id,
+            stored.delivery_id,
+            sent=sent,
+            view=None if view is None else ViewChange(view.status, view.created, view.tracking_url),
+            tracking_sent=plan.tracking_sent,
+        )
         self._retry_at.pop(stored.event_id, None)
 
     def _remember_foreign(self, delivery_id: str) -> None:

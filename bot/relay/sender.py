@@ -3,6 +3,10 @@
 A message already marked sent is skipped, so an event retried after a crash or a failure sends
 only what is still missing. A chat that blocked the bot is recorded in ``store.blocked`` and its
 messages count as done: a blocked chat would otherwise hold its event back for ever.
+
+``deliver`` marks the message sent at once. ``send`` stops after the send and returns a
+``SentReceipt``: the relay marks an event's messages in the same commit as the rest of the
+event's bookkeeping (``store.relayed``).
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import logging
 from dataclasses import dataclass, field
 
 from bot.relay.channel import Channel, ChatUnreachable
-from bot.store import SendKey, Store, StoreError
+from bot.store import SendKey, SentReceipt, Store, StoreError
 
 logger = logging.getLogger(__name__)
 
@@ -37,17 +41,28 @@ class Sender:
         self._channel = channel
 
     async def deliver(self, message: Outgoing) -> None:
-        """Send ``message`` unless it was sent before or its chat is blocked.
+        """Send ``message`` unless it was sent before or its chat is blocked, and mark it sent.
 
         Raises ``SendFailed`` when the channel failed (the claim is released, so a later
         attempt sends it).
         """
+        receipt = await self.send(message)
+        if receipt is not None:
+            await self._store.sent.mark_sent(receipt.key, receipt.message_id)
+
+    async def send(self, message: Outgoing) -> SentReceipt | None:
+        """Like ``deliver``, but the message is left claimed, not marked: the caller marks it
+        (``store.relayed``). None when nothing was sent (sent before, or the chat is blocked).
+
+        Until it is marked, this store's claim keeps it from being sent again here, and a
+        crash leaves a claim that the next process takes over (and sends again).
+        """
         key = message.key
         if await self._store.blocked.is_blocked(key.chat_id):
-            return
+            return None
         if not await self._store.sent.claim(key):
             if await self._store.sent.was_sent(key):
-                return
+                return None
             # Claimed by this store and not marked: another send of it is in flight.
             raise SendFailed(f"{key.kind} message for event {key.event_id} is being sent")
         sent = False
@@ -57,7 +72,7 @@ class Sender:
         except ChatUnreachable:
             await self._store.blocked.mark(key.chat_id)
             logger.info("chat %s cannot be messaged; marked blocked", key.chat_id)
-            return
+            return None
         except Exception as exc:
             # The exception's text may quote the message: only its type is logged.
             logger.warning(
@@ -73,4 +88,4 @@ class Sender:
                 # store may be closing underneath: the claim then dies with this holder anyway.
                 with contextlib.suppress(StoreError):
                     await self._store.sent.release(key)
-        await self._store.sent.mark_sent(key, message_id)
+        return SentReceipt(key, message_id)

@@ -7,6 +7,7 @@
 ``store.deliveries``      delivery <-> chat/user link; the chat's view, never moved backwards
 ``store.inbox``           verified Partner webhook events, durable before the 2xx
 ``store.sent``            claim / mark markers: each relay message sent once in effect
+``store.relayed``         the relay's bookkeeping after an event's sends, in one commit
 ``store.media``           re-hosted photos behind unguessable tokens, with expiry
 ``store.updates``         Telegram ``update_id`` dedupe
 ``store.contacts``        phone numbers users proved by sharing their own contact
@@ -24,6 +25,7 @@ from bot.store.inbox import Inbox, InboxCounts, InboxEvent
 from bot.store.media import MediaFile, MediaStore
 from bot.store.migrations import LATEST_VERSION, MIGRATIONS, Migration
 from bot.store.otp import OtpHandoff, OtpHandoffs
+from bot.store.relayed import RelayedEvents, SentReceipt, ViewChange
 from bot.store.sent import SendKey, SentMessages
 from bot.store.sessions import SessionRecord, Sessions
 from bot.store.store import Store
@@ -46,13 +48,16 @@ __all__ = [
     "Migration",
     "OtpHandoff",
     "OtpHandoffs",
+    "RelayedEvents",
     "SchemaTooNewError",
     "SeenUpdates",
     "SendKey",
     "SentMessages",
+    "SentReceipt",
     "SessionRecord",
     "Sessions",
     "Store",
     "StoreError",
     "UnknownDeliveryError",
+    "ViewChange",
 ]

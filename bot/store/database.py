@@ -19,7 +19,7 @@ import contextlib
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, Literal, Protocol, cast
 
 import aiosqlite
 
@@ -36,6 +36,18 @@ Synchronous = Literal["NORMAL", "FULL"]
 MIN_SQLITE_VERSION = (3, 35, 0)
 _PREPARED_STATEMENT_CACHE = 256
 _BUSY_TIMEOUT_MS = 5000
+
+
+class Executor(Protocol):
+    """Where a repository runs its statements: the ``Database`` (each statement its own
+    transaction), or the ``Statements`` of an open ``Database.transaction()`` (every statement
+    part of it, so several repositories' changes commit together)."""
+
+    async def execute(self, sql: str, params: Params = ()) -> int: ...
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]: ...
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None: ...
 
 
 class Statements:

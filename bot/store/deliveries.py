@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.store.database import Clock, Database, Row
+from bot.store.database import Clock, Executor, Row
 
 FINAL_STATUSES: frozenset[str] = frozenset({"delivered", "cancelled"})
 """Statuses after which a delivery is no longer polled."""
@@ -81,7 +81,7 @@ _LIST_OPEN = """SELECT delivery_id, chat_id, user_id, created_at, receiver_phone
 class Deliveries:
     """``store.deliveries``: delivery <-> chat links and each chat's view of its deliveries."""
 
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Executor, clock: Clock) -> None:
         self._db = db
         self._clock = clock
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.store.database import Clock, Database, Row
+from bot.store.database import Clock, Executor, Row
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ _MAX_ERROR_LENGTH = 500
 class Inbox:
     """``store.inbox``: webhook events between the 2xx and the relay."""
 
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Executor, clock: Clock) -> None:
         self._db = db
         self._clock = clock
 

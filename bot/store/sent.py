@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.store.database import Clock, Database
+from bot.store.database import Clock, Executor
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ _PRUNE = "DELETE FROM sent_messages WHERE claimed_at < ?"
 class SentMessages:
     """``store.sent``: claim, send, mark; see the module docstring for the protocol."""
 
-    def __init__(self, db: Database, clock: Clock, holder: str) -> None:
+    def __init__(self, db: Executor, clock: Clock, holder: str) -> None:
         self._db = db
         self._clock = clock
         # Identifies this open Store: claims by any other holder are leftovers of a crash.

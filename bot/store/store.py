@@ -34,6 +34,7 @@ from bot.store.inbox import Inbox
 from bot.store.media import MediaStore
 from bot.store.migrations import migrate
 from bot.store.otp import OtpHandoffs
+from bot.store.relayed import RelayedEvents
 from bot.store.sent import SentMessages
 from bot.store.sessions import Sessions
 from bot.store.updates import SeenUpdates
@@ -51,7 +52,9 @@ class Store:
         self.sessions = Sessions(db, clock)
         self.deliveries = Deliveries(db, clock)
         self.inbox = Inbox(db, clock)
-        self.sent = SentMessages(db, clock, holder=secrets.token_hex(8))
+        holder = secrets.token_hex(8)  # this open Store, as the owner of its send claims
+        self.sent = SentMessages(db, clock, holder=holder)
+        self.relayed = RelayedEvents(db, clock, holder=holder)
         self.media = MediaStore(db, clock, media_dir)
         self.updates = SeenUpdates(db, clock)
         self.contacts = Contacts(db, clock)

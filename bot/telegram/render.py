@@ -1,19 +1,22 @@
-"""Drawing a turn in Telegram: the engine's messages, then its prompt with a keyboard.
+"""Drawing a turn in Telegram: the engine's messages and its prompt, as few messages as fit.
 
 Everything the engine says is plain text; here it is escaped for ``parse_mode=HTML`` (so a
 customer's "<3" or "&" can never break a message) and split below Telegram's 4096-character
-limit. The prompt becomes one message with an inline keyboard: its options one per row (the
+limit. A turn's notices ("Got 1 photo.", "That is not a phone number.") and its prompt go out
+as ONE message, separated by blank lines: less noise in the chat, and one send instead of
+several. The prompt's inline keyboard rides on that message: its options one per row (the
 pre-selected one marked), page buttons when the options are too many for one screen, and the
-navigation commands it offers.
+navigation commands it offers. When the prompt message is later edited (a page turn, or the
+answered question losing its buttons) it shows the question only.
 
 Sharing a location or a contact needs a *reply* keyboard (``request_location`` /
-``request_contact`` buttons), and a message carries one keyboard only. So the reply keyboard
-rides on the last message of the turn that has no inline keyboard, or, when there is none, on
-a short hint after the prompt. When the chat moves on to a step that shares nothing, the
-keyboard is taken away (``ReplyKeyboardRemove``) the same way, or with a short "OK." before
-the prompt. The caller keeps which reply
-keyboard is showing (``RenderedTurn.reply_keyboard``) and passes it to the next render, so
-an unchanged keyboard is not sent again.
+``request_contact`` buttons), and a message carries one keyboard only. So when the reply
+keyboard changes and the prompt has inline buttons, the notices stay a message of their own
+that carries the reply keyboard; with no notices, a short hint after the prompt carries it.
+When the chat moves on to a step that shares nothing, the keyboard is taken away
+(``ReplyKeyboardRemove``) the same way, or with a short "OK." before the prompt. The caller
+keeps which reply keyboard is showing (``RenderedTurn.reply_keyboard``) and passes it to the
+next render, so an unchanged keyboard is not sent again.
 """
 
 from __future__ import annotations
@@ -102,16 +105,22 @@ def render_turn(
 
     ``session_id`` goes into the buttons' tag (see ``callbacks``); pass the same to ``resolve``.
     """
-    messages = [OutgoingMessage(escape(chunk)) for text in turn.messages for chunk in split(text)]
-    prompt_index: int | None = None
-    if turn.prompt is not None:
-        *lead, last = _prompt_chunks(turn.prompt, _first_page(turn.prompt))
-        messages += [OutgoingMessage(escape(chunk)) for chunk in lead]
-        messages.append(
-            OutgoingMessage(escape(last), prompt_keyboard(turn.prompt, session_id=session_id))
-        )
-        prompt_index = len(messages) - 1
     needed = share_requests(turn.prompt)
+    notices = "\n\n".join(text.strip() for text in turn.messages if text.strip())
+    messages: list[OutgoingMessage] = []
+    prompt_index: int | None = None
+    if turn.prompt is None:
+        messages = _plain(notices)
+    else:
+        keyboard = prompt_keyboard(turn.prompt, session_id=session_id)
+        question = _question(turn.prompt, _first_page(turn.prompt))
+        if keyboard is not None and needed != reply_keyboard:
+            # The notices carry the reply keyboard's change: it cannot share the inline one's.
+            messages = _plain(notices) + _plain(question)
+        else:
+            messages = _plain(f"{notices}\n\n{question}" if notices else question)
+        messages[-1] = replace(messages[-1], markup=keyboard)
+        prompt_index = len(messages) - 1
     if needed == reply_keyboard:
         return RenderedTurn(tuple(messages), prompt_index, needed)
     change: Markup = share_keyboard(needed) if needed else ReplyKeyboardRemove()
@@ -139,7 +148,7 @@ def render_prompt(
     shown = _first_page(prompt) if page is None else page
     if not 0 <= shown < page_count(prompt):
         raise IndexError(f"{prompt.step} has no page {shown}")
-    text = _prompt_chunks(prompt, shown)[-1]
+    text = split(_question(prompt, shown))[-1]
     return OutgoingMessage(escape(text), prompt_keyboard(prompt, page=shown, session_id=session_id))
 
 
@@ -197,7 +206,12 @@ def share_keyboard(requests: Sequence[ShareRequest]) -> ReplyKeyboardMarkup:
     )
 
 
-def _prompt_chunks(prompt: Prompt, page: int) -> list[str]:
+def _plain(text: str) -> list[OutgoingMessage]:
+    return [OutgoingMessage(escape(chunk)) for chunk in split(text)]
+
+
+def _question(prompt: Prompt, page: int) -> str:
+    """The prompt's text at ``page``: the question, the shown options' details, the page."""
     start = page * PAGE_SIZE if prompt.paged else 0
     shown = prompt.options[start : start + PAGE_SIZE] if prompt.paged else prompt.options
     lines = [prompt.text]
@@ -206,7 +220,7 @@ def _prompt_chunks(prompt: Prompt, page: int) -> list[str]:
         lines += ["", *details]
     if prompt.paged:
         lines += ["", f"Page {page + 1} of {page_count(prompt)}"]
-    return split("\n".join(lines)) or [prompt.step]
+    return "\n".join(lines).strip() or prompt.step
 
 
 def _first_page(prompt: Prompt) -> int:

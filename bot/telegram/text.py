@@ -22,6 +22,9 @@ def split(text: str, limit: int = MAX_TEXT_LENGTH) -> list[str]:
 
     Blank text gives no pieces (Telegram refuses empty messages).
     """
+    stripped = text.strip()
+    if 2 * len(stripped) <= limit:  # fits whatever it holds: no character counts more than 2
+        return [stripped] if stripped else []
     pieces: list[str] = []
     current = ""
     for line in text.strip().splitlines(keepends=True):

@@ -13,7 +13,7 @@ async def test_an_order_goes_from_start_to_delivered(stack: BotStack) -> None:
     photo = tiny_png(red=77)
     first = await stack.command(ADA, "start")
     assert [m.text for m in first] == [
-        "Hello! I take delivery orders here, one question at a time.",
+        "Hello! I take delivery orders here, one question at a time.\n\n"
         "What would you like to order?",
     ]
 
@@ -22,8 +22,8 @@ async def test_an_order_goes_from_start_to_delivered(stack: BotStack) -> None:
     # The photo came through PTB's getFile and download, and the sandbox fetched it from the
     # bot's own /media route while it checked the create (a create without it is refused).
     assert [f.data for f in stack.tg.downloads] == [photo]
-    done = [m.text or "" for m in stack.tg.sent_messages(ADA.id)[-3:]]
-    assert delivery_id in done[0] and done[2].startswith("Track it here: https://")
+    done = (stack.tg.sent_messages(ADA.id)[-1].text or "").split("\n\n")
+    assert delivery_id in done[0] and done[-1].startswith("Track it here: https://")
     link = await stack.bot.store.deliveries.get(delivery_id)
     assert link is not None and (link.chat_id, link.user_id) == (ADA.id, ADA.id)
 

@@ -42,8 +42,9 @@ async def test_start_after_a_restart_shows_where_the_order_was(stack: BotStack) 
     await stack.restart()
     reply = await stack.command(ADA, "start")
 
-    assert reply[0].text == "Welcome back! Here is where we were:"
-    assert reply[1].text == stack.prompt(ADA.id).text
+    (message,) = reply
+    assert message.text == "Welcome back! Here is where we were:\n\nWhat kind of errand?"
+    assert message.message_id == stack.prompt(ADA.id).message_id
 
 
 async def test_events_stored_before_a_crash_are_sent_once_after_it(make_stack: MakeStack) -> None:

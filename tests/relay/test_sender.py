@@ -9,14 +9,16 @@ import pytest
 
 from bot.relay.planner import CUSTOMER_UPDATE, OPERATOR_UPDATE
 from bot.relay.sender import Outgoing, Sender, SendFailed
-from bot.store import SendKey, Store
+from bot.store import SendKey, Store, StoreError
 
 from .support import (
     CUSTOMER_CHAT,
     DELIVERY,
     OPERATOR,
     OPERATOR_2,
+    OPERATORS,
     TUNDE,
+    FakeClock,
     MakeRelay,
     OpenStore,
     RecordingChannel,
@@ -105,6 +107,86 @@ async def test_a_crash_after_every_send_but_before_processed_sends_nothing_twice
 
     assert channel.sent == []
     assert (await after.inbox.counts()).pending == 0
+
+
+async def test_a_crash_after_a_send_but_before_the_events_commit_resends_it_once(
+    open_store: OpenStore, make_relay: MakeRelay, channel: RecordingChannel
+) -> None:
+    before = await open_store()
+    await link(before, "pending")
+    await put(before, ASSIGNED)
+    # The customer's message went out; the process died before the commit that marks it.
+    receipt = await Sender(before, channel).send(Outgoing(CUSTOMER_KEY, "Tunde is your rider."))
+    assert receipt is not None and not await before.sent.was_sent(CUSTOMER_KEY)
+    await before.close()
+
+    after = await open_store()
+    relay = make_relay(after)
+    assert await relay.process_pending() == 1
+    assert await relay.process_pending() == 0
+
+    assert len(channel.texts(CUSTOMER_CHAT)) == 2  # the one resend the window allows
+    assert channel.texts(OPERATOR) == channel.texts(OPERATOR_2) == ["Assigned."]
+    assert await after.sent.was_sent(CUSTOMER_KEY)
+
+
+async def test_when_the_events_commit_fails_what_went_out_is_still_marked(
+    store: Store, make_relay: MakeRelay, channel: RecordingChannel, clock: FakeClock
+) -> None:
+    relay = make_relay(store)
+    await link(store, "pending")
+    await put(store, ASSIGNED)
+    finish_event = store.relayed.finish_event
+    calls = 0
+
+    async def failing_once(*args: object, **kwargs: object) -> bool:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise StoreError("database is locked")
+        return await finish_event(*args, **kwargs)  # type: ignore[arg-type]
+
+    store.relayed.finish_event = failing_once  # type: ignore[method-assign]
+    assert await relay.process_pending() == 0
+    assert await store.sent.was_sent(CUSTOMER_KEY)
+    assert (await store.inbox.counts()).pending == 1
+
+    clock.advance(relay.retry_in() or 0)
+    assert await relay.process_pending() == 1
+
+    assert len(channel.texts(CUSTOMER_CHAT)) == 1
+    assert channel.texts(OPERATOR) == channel.texts(OPERATOR_2) == ["Assigned."]
+    view = await store.deliveries.get(DELIVERY)
+    assert view is not None and view.status == "matched"
+
+
+async def test_a_relay_stopped_mid_event_keeps_what_went_out(
+    open_store: OpenStore, make_relay: MakeRelay, channel: RecordingChannel
+) -> None:
+    hanging = asyncio.Event()
+
+    class HangsForTheLastOperator(RecordingChannel):
+        async def send(self, chat_id: int, text: str) -> int | None:
+            if chat_id == OPERATORS[-1]:
+                hanging.set()
+                await asyncio.Event().wait()
+            return await channel.send(chat_id, text)
+
+    before = await open_store()
+    await link(before, "pending")
+    await put(before, ASSIGNED)
+    stopping = make_relay(before, channel=HangsForTheLastOperator())
+    task = asyncio.create_task(stopping.process_pending())
+    await hanging.wait()
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    await before.close()
+
+    after = await open_store()
+    assert await make_relay(after).process_pending() == 1
+
+    assert len(channel.texts(CUSTOMER_CHAT)) == 1  # sent before the stop, and marked
+    assert channel.texts(OPERATORS[0]) == channel.texts(OPERATORS[-1]) == ["Assigned."]
 
 
 async def test_a_blocked_chat_is_recorded_and_its_message_counts_as_done(

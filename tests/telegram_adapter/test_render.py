@@ -176,16 +176,44 @@ def test_everything_the_engine_says_is_escaped_and_button_labels_stay_plain() ->
         options=(Option(id="a", label="A <3 & co", detail="<i>x</i>"),),
     )
     drawn = render_turn(Turn(messages=("Fish & <chips>",), prompt=asked))
-    note, question = drawn.messages
-    assert note.text == "Fish &amp; &lt;chips&gt;"
+    (question,) = drawn.messages
     assert question.text == (
+        "Fish &amp; &lt;chips&gt;\n\n"
         "Is &lt;b&gt;this&lt;/b&gt; &amp; that right?\n\n• A &lt;3 &amp; co: &lt;i&gt;x&lt;/i&gt;"
     )
     assert inline(question) == [["A <3 & co"]]
 
 
 def test_blank_messages_are_dropped() -> None:
-    assert render_turn(Turn(messages=("", "Hi"))).messages == (OutgoingMessage("Hi"),)
+    assert render_turn(Turn(messages=("", "Hi", "  "))).messages == (OutgoingMessage("Hi"),)
+
+
+# --- one message per turn where the keyboards allow ---------------------------------------------
+
+
+def test_a_turns_notices_and_its_prompt_are_one_message_with_the_keyboard() -> None:
+    asked = prompt(options=options(2))
+    drawn = render_turn(Turn(messages=("Got 1 photo.", "Nice."), prompt=asked))
+    (message,) = drawn.messages
+    assert message.text == "Got 1 photo.\n\nNice.\n\nHow big is it?"
+    assert inline(message) == [["Option 0"], ["Option 1"]] and drawn.prompt_index == 0
+
+
+def test_notices_without_a_prompt_are_one_message() -> None:
+    drawn = render_turn(Turn(messages=("Done!", "A rider is on the way.", "Track it here: x")))
+    assert drawn.messages == (
+        OutgoingMessage("Done!\n\nA rider is on the way.\n\nTrack it here: x"),
+    )
+    assert drawn.prompt_index is None
+
+
+def test_a_long_turn_is_split_and_the_keyboard_stays_on_the_last_piece() -> None:
+    asked = prompt(options=options(1))
+    drawn = render_turn(Turn(messages=("n" * 3000, "o" * 3000), prompt=asked))
+    assert [m.text[0] for m in drawn.messages] == ["n", "o"]
+    assert drawn.messages[-1].text.endswith("How big is it?")
+    assert drawn.messages[0].markup is None and inline(drawn.messages[1]) == [["Option 0"]]
+    assert drawn.prompt_index == 1
 
 
 def test_a_long_prompt_keeps_its_keyboard_on_the_last_piece() -> None:
@@ -262,6 +290,14 @@ def test_leaving_a_sharing_step_removes_the_keyboard_on_a_plain_message() -> Non
     assert drawn.reply_keyboard == ()
 
 
+def test_a_prompt_without_buttons_carries_the_notices_and_the_new_reply_keyboard() -> None:
+    asked = prompt(input="phone", accepts=("text", "contact"), text="Receiver's phone?")
+    drawn = render_turn(Turn(messages=("Noted.",), prompt=asked))
+    (message,) = drawn.messages
+    assert message.text == "Noted.\n\nReceiver's phone?"
+    assert reply_buttons(message)[0]["request_contact"] is True
+
+
 def test_leaving_for_a_prompt_with_buttons_removes_the_keyboard_with_a_short_note() -> None:
     asked = prompt(options=options(2))
     drawn = render_turn(Turn(prompt=asked), reply_keyboard=("location",))
@@ -274,8 +310,9 @@ def test_a_conversation_that_ends_takes_the_keyboard_away_on_its_last_words() ->
     drawn = render_turn(
         Turn(messages=("Cancelled.", "Bye."), status="cancelled"), reply_keyboard=("contact",)
     )
-    assert drawn.messages[0].markup is None
-    assert isinstance(drawn.messages[1].markup, ReplyKeyboardRemove)
+    (last_words,) = drawn.messages
+    assert last_words.text == "Cancelled.\n\nBye."
+    assert isinstance(last_words.markup, ReplyKeyboardRemove)
     assert drawn.prompt_index is None and drawn.reply_keyboard == ()
 
 

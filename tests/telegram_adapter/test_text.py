@@ -37,3 +37,8 @@ def test_a_piece_may_fill_the_limit_exactly() -> None:
 
 def test_utf16_length_counts_astral_characters_twice() -> None:
     assert utf16_length("a😀é") == 4
+
+
+def test_text_of_half_the_limit_fits_even_in_astral_characters() -> None:
+    assert split("😀" * (MAX_TEXT_LENGTH // 2)) == ["😀" * (MAX_TEXT_LENGTH // 2)]
+    assert [len(p) for p in split("😀" * (MAX_TEXT_LENGTH // 2 + 1))] == [2048, 1]

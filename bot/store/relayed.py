@@ -1,0 +1,95 @@
+"""The relay's bookkeeping after an event's messages went out, in one commit.
+
+Relaying an event used to commit once per step: each message marked sent, the chat's view
+moved, the tracking link noted, the event marked processed. With ``synchronous=FULL`` every
+commit waits for the disk, and at a steady event rate those waits are what the next event queues
+behind. ``finish_event`` applies all of it in one transaction, with the same statements as the
+repositories' own methods (they run over the transaction's ``Statements``)::
+
+    if await store.sent.claim(key):                         # its own commit, before the send
+        message_id = await channel.send(chat_id, text)
+        await store.relayed.finish_event(event_id, delivery_id,
+                                         sent=[SentReceipt(key, message_id)], ...)
+
+What happens on a crash is what happened before: a crash between a send and the commit that
+marks it leaves the claim of a dead holder, so the message is sent again after the restart, at
+most once; the event is still pending, so the rest of its bookkeeping is applied then. A
+process that keeps running but cannot finish the event (another of its messages failed) calls
+``record_sent`` for what did go out, so its retry sends only what is missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.store.database import Clock, Database
+from bot.store.deliveries import Deliveries
+from bot.store.inbox import Inbox
+from bot.store.sent import SendKey, SentMessages
+
+
+@dataclass(frozen=True)
+class SentReceipt:
+    """A claimed message that Telegram took: ``message_id`` is its id there, when known."""
+
+    key: SendKey
+    message_id: int | None
+
+
+@dataclass(frozen=True)
+class ViewChange:
+    """The chat's new view of a delivery: ``store.deliveries.update_view``'s arguments."""
+
+    status: str
+    created: int
+    tracking_url: str | None = None
+
+
+class RelayedEvents:
+    """``store.relayed``: the relay's per-event writes, committed together."""
+
+    def __init__(self, db: Database, clock: Clock, holder: str) -> None:
+        self._db = db
+        self._clock = clock
+        self._holder = holder  # the same holder as ``store.sent``: its claims are these
+
+    async def finish_event(
+        self,
+        event_id: str,
+        delivery_id: str,
+        *,
+        sent: Sequence[SentReceipt] = (),
+        view: ViewChange | None = None,
+        tracking_sent: bool = False,
+    ) -> bool:
+        """In one transaction: mark ``sent`` (``store.sent.mark_sent``), apply ``view``
+        (``deliveries.update_view``, never backwards), note the tracking link
+        (``deliveries.mark_tracking_sent``) and take the event out of the inbox's pending set
+        (``inbox.mark_processed``).
+
+        Returns what ``mark_processed`` returns: False when the event was not pending. Nothing
+        is applied when any statement fails.
+        """
+        async with self._db.transaction() as tx:
+            await self._mark_sent(SentMessages(tx, self._clock, self._holder), sent)
+            deliveries = Deliveries(tx, self._clock)
+            if view is not None:
+                await deliveries.update_view(
+                    delivery_id, view.status, view.created, tracking_url=view.tracking_url
+                )
+            if tracking_sent:
+                await deliveries.mark_tracking_sent(delivery_id)
+            return await Inbox(tx, self._clock).mark_processed(event_id)
+
+    async def record_sent(self, sent: Sequence[SentReceipt]) -> None:
+        """Mark several messages sent in one transaction (``store.sent.mark_sent`` each)."""
+        if not sent:
+            return
+        async with self._db.transaction() as tx:
+            await self._mark_sent(SentMessages(tx, self._clock, self._holder), sent)
+
+    @staticmethod
+    async def _mark_sent(markers: SentMessages, sent: Sequence[SentReceipt]) -> None:
+        for receipt in sent:
+            await markers.mark_sent(receipt.key, receipt.message_id)
