@@ -82,10 +82,12 @@ class Store:
         db = await Database.connect(path, synchronous=synchronous)
         try:
             version = await migrate(db, now=clock())
+            store = cls(db, media_dir=media, clock=clock, schema_version=version)
+            await store.blocked.load()
         except BaseException:
             await db.close()
             raise
-        return cls(db, media_dir=media, clock=clock, schema_version=version)
+        return store
 
     @classmethod
     @contextlib.asynccontextmanager
@@ -105,7 +107,8 @@ class Store:
             await store.close()
 
     async def close(self) -> None:
-        """Close the connection; every repository call afterwards raises ``StoreError``."""
+        """Close the connection; every repository call that reads or writes the database
+        afterwards raises ``StoreError`` (``blocked.is_blocked`` answers from memory)."""
         await self._db.close()
 
     async def __aenter__(self) -> Store:

@@ -15,11 +15,9 @@ clears the "blocked" mark of a chat whose user writes again.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
-from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, Final, TypeAlias
 
 from telegram import Update
@@ -39,6 +37,7 @@ from telegram.request import BaseRequest
 from bot.config import TelegramConfig
 from bot.store import Store
 from bot.telegram.context import BotContext
+from bot.telegram.locks import ChatLocks
 
 log = logging.getLogger(__name__)
 
@@ -62,27 +61,6 @@ GATEKEEPER_GROUP: Final = -1
 HANDLER_GROUP: Final = 0
 
 SORRY: Final = "Sorry, something went wrong on my side. Please try again in a moment."
-
-
-class ChatLocks:
-    """One ``asyncio.Lock`` per chat that someone holds or waits for; forgotten after."""
-
-    def __init__(self) -> None:
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._users: Counter[int] = Counter()
-
-    @contextlib.asynccontextmanager
-    async def hold(self, chat_id: int) -> AsyncIterator[None]:
-        """Hold ``chat_id``'s lock; waiters get it in the order they asked (FIFO)."""
-        lock = self._locks.setdefault(chat_id, asyncio.Lock())
-        self._users[chat_id] += 1
-        try:
-            async with lock:
-                yield
-        finally:
-            self._users[chat_id] -= 1
-            if not self._users[chat_id]:
-                del self._users[chat_id], self._locks[chat_id]
 
 
 class ChatOrderedProcessor(BaseUpdateProcessor):
@@ -177,8 +155,7 @@ def gatekeeper(
             raise ApplicationHandlerStop
         chat, user = update.effective_chat, update.effective_user
         # Only the user's own action proves they unblocked the bot.
-        if chat is not None and user is not None and await store.blocked.is_blocked(chat.id):
-            await store.blocked.clear(chat.id)
+        if chat is not None and user is not None and await store.blocked.clear(chat.id):
             log.info("chat %s writes again; no longer marked blocked", chat.id)
 
     return check

@@ -2,19 +2,9 @@
 
 Every handler turns what the customer did into one ``Answer`` (``answers`` for messages,
 ``callbacks`` for taps, ``photos`` for pictures), hands it to the shared ``ChatService`` and
-draws the turn it returns (``render``) through the ``sender``. It never decides what to ask.
-
-What it remembers per chat (``ChatView``) is only how the chat looks: the open prompt, the
-message that shows it, the session id its buttons carry and which reply keyboard is up. The
-conversation itself is in SQLite; after a restart (or when a view was dropped to bound memory)
-the view is rebuilt from the saved session, so a tap on a keyboard drawn before the restart
-still answers the question it belongs to.
-
-To keep the chat readable, the previous prompt is edited in place once the chat moves on (after
-the reply is out, so the customer sees the next question first): its buttons go, and a tapped
-choice is written under the question. Page turns redraw the prompt in
-place. A tap on an older keyboard goes to the engine like any answer, and the engine refuses it
-kindly and shows where the chat is.
+has the turn it returns drawn by the chat's ``ChatScreen`` (``screen``), which also remembers
+how the chat looks. It never decides what to ask. A tap on an older keyboard goes to the
+engine like any answer, and the engine refuses it kindly and shows where the chat is.
 
 Handlers run under the chat's turn in the update processor (``application``), so one chat's
 updates are handled one at a time; ``deliver_later`` takes the same turn.
@@ -25,14 +15,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
 from typing import Final
 
-from telegram import CallbackQuery, InlineKeyboardMarkup, Update
-from telegram.error import TelegramError
+from telegram import Update
 from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes, MessageHandler, filters
 
 from bot.ordering.chats import NO_OPEN_ORDER
@@ -42,16 +29,11 @@ from bot.telegram.application import Handler
 from bot.telegram.callbacks import PATTERN, PageTurn, UnknownButton, resolve
 from bot.telegram.context import BotContext
 from bot.telegram.photos import IncomingPhoto, PhotoRefused
-from bot.telegram.render import (
-    OutgoingMessage,
-    ShareRequest,
-    render_answered,
-    render_prompt,
-    render_turn,
-)
-from bot.telegram.sender import Delivered
+from bot.telegram.render import OutgoingMessage
+from bot.telegram.screen import ChatScreen, answers
+from bot.telegram.sender import answer_tap
 from bot.telegram.text import escape
-from conversations import Answer, CommandAnswer, PhotosAnswer, Prompt, Turn
+from conversations import Answer, CommandAnswer, PhotosAnswer, Turn
 from conversations.flows import REPEAT_FLOW
 
 log = logging.getLogger(__name__)
@@ -75,17 +57,6 @@ HELP: Final = (
 
 ChatTurn = Callable[[int], AbstractAsyncContextManager[None]]
 Context = ContextTypes.DEFAULT_TYPE
-_MAX_VIEWS = 10_000  # chats whose look is kept in memory; older ones are rebuilt on demand
-
-
-@dataclass
-class ChatView:
-    """How a chat looks now. ``message_id`` is the prompt's message while its buttons work."""
-
-    session_id: str | None = None
-    prompt: Prompt | None = None
-    message_id: int | None = None
-    reply_keyboard: tuple[ShareRequest, ...] = ()
 
 
 class Conversation:
@@ -94,7 +65,7 @@ class Conversation:
     def __init__(self, ctx: BotContext, *, chat_turn: ChatTurn | None = None) -> None:
         self.ctx = ctx
         self._chat_turn = chat_turn
-        self._views: OrderedDict[int, ChatView] = OrderedDict()
+        self.screen = ChatScreen(ctx)
 
     def handlers(self) -> list[Handler]:
         """The handlers, in the order PTB should try them (after other features' commands)."""
@@ -125,7 +96,7 @@ class Conversation:
             await self._begin(chat_id, user_id, greet=True)
             return
         welcome = turn.model_copy(update={"messages": (WELCOME_BACK, *turn.messages)})
-        await self._show(chat_id, welcome)
+        await self.screen.show(chat_id, welcome)
 
     async def on_new(self, update: Update, context: Context) -> None:
         """``/new``: a fresh order (an open one is dropped)."""
@@ -146,7 +117,7 @@ class Conversation:
         if turn is None:
             await self._say(chat_id, NO_ORDER)
             return
-        await self._show(chat_id, turn, answered=CommandAnswer(name="cancel"))
+        await self.screen.show(chat_id, turn, answered=CommandAnswer(name="cancel"))
 
     async def on_help(self, update: Update, context: Context) -> None:
         """``/help``: about the open question, or about the bot when nothing is open."""
@@ -188,19 +159,19 @@ class Conversation:
         if query is None or query.message is None:
             return
         chat_id, user_id, tapped = query.message.chat.id, query.from_user.id, query.message
-        view = await self._view(chat_id, user_id)
+        view = await self.screen.view(chat_id, user_id)
         meant = resolve(query.data, view.prompt, session_id=view.session_id)
         if isinstance(meant, UnknownButton):
             log.info("chat %s tapped a button that points nowhere: %s", chat_id, meant.reason)
-            await _answer_query(query, DEAD_BUTTON)
+            await answer_tap(query, DEAD_BUTTON)
             return
         # Answered alongside the turn: the client's spinner stops without delaying the reply.
-        answering = asyncio.create_task(_answer_query(query))
+        answering = asyncio.create_task(answer_tap(query))
         try:
             if isinstance(meant, PageTurn):
-                await self._turn_page(chat_id, tapped.message_id, view, meant.page)
+                await self.screen.turn_page(chat_id, tapped.message_id, view, meant.page)
                 return
-            if _answers(view.prompt, meant):
+            if answers(view.prompt, meant):
                 view.message_id = tapped.message_id  # known even when the view was rebuilt
             await self._answer(chat_id, user_id, meant)
         finally:
@@ -209,71 +180,36 @@ class Conversation:
     async def on_unknown_tap(self, update: Update, context: Context) -> None:
         """A button no handler knows (an old release's): stop the client's spinner, kindly."""
         if update.callback_query is not None:
-            await _answer_query(update.callback_query, DEAD_BUTTON)
+            await answer_tap(update.callback_query, DEAD_BUTTON)
 
     async def deliver_later(self, chat_id: int, turn: Turn) -> None:
         """Show a turn that happened without an update (a create re-sent after a rate limit)."""
         held = self._chat_turn(chat_id) if self._chat_turn else contextlib.nullcontext()
         async with held:
-            await self._show(chat_id, turn)
+            await self.screen.show(chat_id, turn)
 
-    # --- drawing --------------------------------------------------------------------------
+    # --- turns ----------------------------------------------------------------------------
 
     async def _answer(self, chat_id: int, user_id: int, answer: Answer) -> None:
         turn = await self.ctx.chats.handle(chat_id, user_id, answer)
         if turn == NO_OPEN_ORDER:  # the engine's "has ended" reads oddly to someone just saying hi
             await self._say(chat_id, NO_ORDER)
             return
-        await self._show(chat_id, turn, answer)
+        await self.screen.show(chat_id, turn, answer)
 
     async def _begin(
         self, chat_id: int, user_id: int, *, greet: bool = False, flow: str | None = None
     ) -> None:
         turn = await self.ctx.chats.start(chat_id, user_id, flow=flow)
-        self._remember(chat_id).session_id = None  # a new session: its buttons get a new tag
+        self.screen.remember(chat_id).session_id = None  # a new session: its buttons get a new tag
         if greet:
             turn = turn.model_copy(update={"messages": (GREETING, *turn.messages)})
-        await self._show(chat_id, turn)
-
-    async def _show(self, chat_id: int, turn: Turn, answered: Answer | None = None) -> None:
-        view = self._remember(chat_id)
-        moves_on = turn.prompt is not None or turn.finished
-        previous = (view.prompt, view.message_id) if moves_on else (None, None)
-        if turn.prompt is not None and view.session_id is None:
-            session = await self.ctx.chats.session(chat_id)
-            view.session_id = session.id if session is not None else None
-        rendered = render_turn(turn, session_id=view.session_id, reply_keyboard=view.reply_keyboard)
-        results = await self.ctx.sender.send_messages(chat_id, rendered.messages)
-        sent = [r.message_id for r in results if isinstance(r, Delivered)]
-        if len(sent) == len(rendered.messages):
-            view.reply_keyboard = rendered.reply_keyboard
-        if moves_on:
-            view.prompt, view.message_id = turn.prompt, None
-        index = rendered.prompt_index
-        if index is not None and index < len(sent):
-            has_buttons = isinstance(rendered.messages[index].markup, InlineKeyboardMarkup)
-            view.message_id = sent[index] if has_buttons else None
-        if turn.finished:
-            view.session_id, view.prompt, view.message_id = None, None, None
-        # The reply first, then the tidying: the answered prompt loses its buttons.
-        prompt, message_id = previous
-        if prompt is not None and message_id is not None:
-            shown = answered if _answers(prompt, answered) else None
-            await self.ctx.sender.edit_message(chat_id, message_id, render_answered(prompt, shown))
-
-    async def _turn_page(self, chat_id: int, message_id: int, view: ChatView, page: int) -> None:
-        assert view.prompt is not None  # resolve() gives page turns for the open prompt only
-        drawn = render_prompt(view.prompt, page=page, session_id=view.session_id)
-        result = await self.ctx.sender.edit_message(chat_id, message_id, drawn)
-        if not isinstance(result, Delivered):  # too old to edit: draw the page anew
-            result = await self.ctx.sender.send_message(chat_id, drawn)
-        if isinstance(result, Delivered):
-            view.message_id = result.message_id
+        await self.screen.show(chat_id, turn)
 
     async def _photo_answer(
         self, chat_id: int, user_id: int, photo: IncomingPhoto
     ) -> PhotosAnswer | PhotoRefused:
-        prompt = (await self._view(chat_id, user_id)).prompt
+        prompt = (await self.screen.view(chat_id, user_id)).prompt
         if prompt is None or "photos" not in prompt.accepts:
             # Nothing to download for: the engine says what the question wants instead.
             return PhotosAnswer(urls=[])
@@ -282,33 +218,6 @@ class Conversation:
         if isinstance(received, PhotoRefused):
             return received
         return PhotosAnswer(urls=[received.url])
-
-    async def _view(self, chat_id: int, user_id: int) -> ChatView:
-        """The chat's view, rebuilt from its saved session when it is not in memory."""
-        view = self._views.get(chat_id)
-        if view is not None:
-            self._views.move_to_end(chat_id)
-            return view
-        view = self._remember(chat_id)
-        session = await self.ctx.chats.session(chat_id)
-        if session is None:
-            return view
-        view.session_id = session.id
-        turn = await self.ctx.chats.resume(chat_id, user_id)
-        if turn is not None and turn.messages:
-            await self._show(chat_id, turn)  # the order form changed meanwhile: say so first
-        elif turn is not None:
-            view.prompt = turn.prompt
-        return view
-
-    def _remember(self, chat_id: int) -> ChatView:
-        view = self._views.get(chat_id)
-        if view is None:
-            view = self._views[chat_id] = ChatView()
-            if len(self._views) > _MAX_VIEWS:
-                self._views.popitem(last=False)
-        self._views.move_to_end(chat_id)
-        return view
 
     async def _say(self, chat_id: int, text: str) -> None:
         await self.ctx.sender.send_message(chat_id, OutgoingMessage(escape(text)))
@@ -319,17 +228,3 @@ def _ids(update: Update) -> tuple[int, int]:
     if chat is None or user is None:
         raise ValueError("the conversation's handlers only get updates from a user in a chat")
     return chat.id, user.id
-
-
-def _answers(prompt: Prompt | None, answer: Answer | None) -> bool:
-    """Whether ``answer`` answers ``prompt`` (typed answers name no step: they always do)."""
-    if prompt is None or answer is None:
-        return False
-    return answer.step in (None, prompt.step) and answer.version in (None, prompt.version)
-
-
-async def _answer_query(query: CallbackQuery, text: str | None = None) -> None:
-    try:
-        await query.answer(text)
-    except TelegramError as error:  # too old to answer, or the network: the tap still counts
-        log.info("callback query not answered (%s)", type(error).__name__)

@@ -32,7 +32,7 @@ from bot.store import DeliveryLink
 from bot.telegram.context import BotContext
 from bot.telegram.operators import OperatorCommands
 from bot.telegram.render import NEXT_PAGE, PREVIOUS_PAGE, OutgoingMessage
-from bot.telegram.sender import Delivered
+from bot.telegram.sender import Delivered, answer_tap
 from bot.telegram.text import escape
 from conversations.rules import format_money
 
@@ -134,13 +134,13 @@ class DeliveryCommands:
         match = _PAGE_DATA.fullmatch(query.data or "")
         shown = query.message if isinstance(query.message, Message) else None
         if match is None or shown is None:
-            await query.answer("This button no longer works. Send /deliveries again.")
+            await answer_tap(query, "This button no longer works. Send /deliveries again.")
             return
         owner, page = int(match[1]), int(match[2])
         if query.from_user.id != owner:
-            await query.answer(NOT_YOUR_LIST)
+            await answer_tap(query, NOT_YOUR_LIST)
             return
-        await query.answer()
+        await answer_tap(query)
         drawn = await self.page(owner, page)
         edited = await self.ctx.sender.edit_message(shown.chat_id, shown.message_id, drawn)
         if not isinstance(edited, Delivered):  # too old to edit: draw it anew

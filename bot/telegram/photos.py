@@ -22,6 +22,7 @@ from telegram import Bot, Message
 from telegram.error import TelegramError
 
 from bot.store import MediaFile, Store
+from bot.web import media_url
 
 MAX_PHOTO_BYTES: Final = 5 * 1024 * 1024
 MAX_PHOTOS: Final = 6
@@ -100,11 +101,6 @@ def image_type(data: bytes) -> str | None:
     if len(data) >= 12 and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "image/webp"
     return None
-
-
-def media_url(public_base_url: str, token: str) -> str:
-    """Where the web app serves the photo behind ``token``."""
-    return f"{public_base_url.rstrip('/')}/media/{token}"
 
 
 class PhotoReceiver:

@@ -19,20 +19,20 @@ blocked chat and ``SendFailed`` for anything to try again later.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import timedelta
 
-from telegram import Bot, InlineKeyboardMarkup, Message
+from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
 from bot.relay.channel import ChatUnreachable
 from bot.store import Store
 from bot.telegram.limits import RateLimiter
+from bot.telegram.locks import ChatLocks
 from bot.telegram.render import OutgoingMessage
 from bot.telegram.text import split
 
@@ -79,8 +79,7 @@ class TelegramSender:
         self._bot = bot
         self._store = store
         self.limiter = limiter or RateLimiter()
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._users: dict[int, int] = {}
+        self._locks = ChatLocks()
 
     async def send_message(self, chat_id: int, message: OutgoingMessage) -> SendResult:
         """Send one rendered message (HTML) to ``chat_id``."""
@@ -211,19 +210,21 @@ class TelegramSender:
         log.warning("Telegram refused a message to chat %s: %s", chat_id, reason)
         return NotDelivered(reason)
 
-    @asynccontextmanager
-    async def _chat_turn(self, chat_id: int) -> AsyncIterator[None]:
+    def _chat_turn(self, chat_id: int) -> AbstractAsyncContextManager[None]:
         """Hold ``chat_id``'s lock: its sends go one at a time, in the order they came."""
-        # One lock per chat that someone is using; forgotten when the last user leaves.
-        lock = self._locks.setdefault(chat_id, asyncio.Lock())
-        self._users[chat_id] = self._users.get(chat_id, 0) + 1
-        try:
-            async with lock:
-                yield
-        finally:
-            self._users[chat_id] -= 1
-            if self._users[chat_id] == 0:
-                del self._users[chat_id], self._locks[chat_id]
+        return self._locks.hold(chat_id)
+
+
+async def answer_tap(query: CallbackQuery, text: str | None = None) -> None:
+    """Answer a button tap (stops the client's spinner; ``text`` shows as a toast).
+
+    A query too old to answer, or a network error, is logged and dropped: the tap itself is
+    still handled, and the customer has no use for an apology about a spinner.
+    """
+    try:
+        await query.answer(text)
+    except TelegramError as error:
+        log.info("callback query not answered (%s)", type(error).__name__)
 
 
 def _seconds(retry_after: int | timedelta) -> float:

@@ -61,7 +61,6 @@ INDEXED_QUERIES: list[tuple[ModuleType, str]] = [
     (otp, "_MARK_DELIVERED"),
     (otp, "_DISCARD"),
     (otp, "_PRUNE"),
-    (blocked, "_IS_BLOCKED"),
     (blocked, "_CLEAR"),
 ]
 

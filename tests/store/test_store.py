@@ -43,14 +43,14 @@ async def test_connect_and_close_for_frameworks_that_own_the_lifecycle(db_path: 
     await store.close()
     await store.close()  # a second close is harmless
     with pytest.raises(StoreError, match="closed"):
-        await store.blocked.is_blocked(1)
+        await store.blocked.mark(2)
 
 
 async def test_store_is_its_own_async_context_manager(db_path: Path) -> None:
     async with await Store.connect(db_path) as store:
         await store.blocked.mark(7)
     with pytest.raises(StoreError):
-        await store.blocked.is_blocked(7)
+        await store.blocked.mark(8)
 
 
 async def test_synchronous_must_be_a_known_level(db_path: Path) -> None:

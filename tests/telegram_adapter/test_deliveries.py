@@ -206,3 +206,16 @@ async def test_cancel_after_pickup_is_explained(world: HandlerWorld) -> None:
         "the rider already has the package."
     )
     assert world.sandbox.delivery(delivery.id)["status"] == "picked_up"
+
+
+async def test_a_tap_too_old_to_answer_still_turns_the_page(world: HandlerWorld) -> None:
+    await link_fake_deliveries(world, ALICE, 6)
+    first = await world.ask(world.tg.updates.command(ALICE, "deliveries"))
+    too_old = "Bad Request: query is too old and response timeout expired or query ID is invalid"
+    world.tg.fail_next("answerCallbackQuery", error_code=400, description=too_old)
+    world.tg.push_update(world.tg.updates.tap(first, "Next ›"))
+    await world.tg.wait_for_call("editMessageText")
+    await world.app.update_queue.join()
+    page = world.tg.message(ALICE.id, first.message_id)
+    assert page is not None and page["text"].startswith("Your deliveries (page 2 of 2):")
+    assert world.errors == []

@@ -17,7 +17,6 @@ from bot.telegram.photos import (
     PhotoRefused,
     Rehosted,
     image_type,
-    media_url,
 )
 from tests.fakes import FakeTelegram
 
@@ -188,10 +187,6 @@ def test_magic_numbers() -> None:
     assert image_type(b"RIFF\x00\x00\x00\x00WAVE") is None
     assert image_type(b"GIF89a") is None
     assert image_type(b"") is None
-
-
-def test_media_urls() -> None:
-    assert media_url("https://bot.example.com/", "tok") == "https://bot.example.com/media/tok"
 
 
 def test_the_ttl_must_be_positive(bot: telegram.Bot, store: Store) -> None:

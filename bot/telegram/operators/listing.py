@@ -18,7 +18,7 @@ from bot.relay.wording import status_label
 from bot.telegram.operators.chat import REFUSED, OperatorChat
 from bot.telegram.operators.refusals import explain
 from bot.telegram.render import NEXT_PAGE, OutgoingMessage
-from bot.telegram.sender import Delivered
+from bot.telegram.sender import Delivered, answer_tap
 from bot.telegram.text import escape
 from conversations.rules import format_money
 
@@ -52,13 +52,13 @@ class DeliveryList(OperatorChat):
             return
         shown = query.message if isinstance(query.message, Message) else None
         if shown is None or not self.ctx.is_operator(shown.chat_id):
-            await query.answer(REFUSED)
+            await answer_tap(query, REFUSED)
             return
         match = _LIST_DATA.fullmatch(query.data or "")
         if match is None or int(match[1]) > len(DELIVERY_STATUSES):
-            await query.answer("This button no longer works. Send /deliveries again.")
+            await answer_tap(query, "This button no longer works. Send /deliveries again.")
             return
-        await query.answer()
+        await answer_tap(query)
         drawn = await self.list_page(int(match[1]), int(match[2]), match[3] or None)
         edited = await self.ctx.sender.edit_message(shown.chat_id, shown.message_id, drawn)
         if not isinstance(edited, Delivered):

@@ -1,0 +1,34 @@
+"""``ChatLocks``: one ``asyncio.Lock`` per chat, made on demand and forgotten after use.
+
+The update processor (``application``) uses it to run one chat's updates in order, and the
+sender (``sender``) to keep one chat's messages together; both need the same shape of lock
+table, bounded by the chats in use rather than every chat ever seen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import Counter
+from collections.abc import AsyncIterator
+
+
+class ChatLocks:
+    """One ``asyncio.Lock`` per chat that someone holds or waits for; forgotten after."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._users: Counter[int] = Counter()
+
+    @contextlib.asynccontextmanager
+    async def hold(self, chat_id: int) -> AsyncIterator[None]:
+        """Hold ``chat_id``'s lock; waiters get it in the order they asked (FIFO)."""
+        lock = self._locks.setdefault(chat_id, asyncio.Lock())
+        self._users[chat_id] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._users[chat_id] -= 1
+            if not self._users[chat_id]:
+                del self._users[chat_id], self._locks[chat_id]
