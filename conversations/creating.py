@@ -70,8 +70,10 @@ def recover(rejected: Rejected) -> Recovery:
                 reask_service_kind=True,
             )
         case "payment":
+            # The service's own words here are often its generic validation text ("Some fields
+            # are missing or invalid."); the field lines that follow say what was wrong.
             return Recovery(
-                [f"That payment method can't be used for this order{said}. Please pick again."],
+                ["That payment method can't be used for this order any more. Please choose again."],
                 refresh=True,
                 reask_fields=["customerCollectionMethod", "isPODEnabled", "podAmount"],
             )
@@ -103,7 +105,7 @@ def recover(rejected: Rejected) -> Recovery:
             )
         case "rate_limited":
             wait = rejected.retry_after
-            when = f"about {max(1, round(wait))} seconds" if wait else "a moment"
+            when = f"about {_seconds(wait)}" if wait else "a moment"
             return Recovery(
                 [f"The delivery service is busy. Please wait {when}, then send it again."],
                 keep_key=True,
@@ -114,6 +116,11 @@ def recover(rejected: Rejected) -> Recovery:
                 [f"The delivery service refused this order{said}. Nothing was created."],
                 refresh=True,
             )
+
+
+def _seconds(wait: float) -> str:
+    whole = max(1, round(wait))
+    return "1 second" if whole == 1 else f"{whole} seconds"
 
 
 def _after_validation(rejected: Rejected) -> Recovery:
@@ -231,8 +238,7 @@ async def _reask_service_kind(run: Run) -> bool:
             summary = run.flow.summary_step
             if summary is not None:
                 run.remember_visit(summary.name)
-            run.work.flow = flow.name
-            run.work.flow_version = flow.version
+            run.work.flow = flow.name  # so the answer is cleared in the flow it belongs to
             run.clear(visit.step)
             run.work.editing = True
             await run.enter_flow(flow.name)

@@ -193,7 +193,7 @@ def _unit_step(names: PlaceNames, title: str, next: Target, fields: tuple[str, s
 
     def ask(ctx: Context) -> Ask:
         unit = _saved_unit(ctx, names) or LocationUnit()
-        label = unit.label or "Unit"
+        label = _unit_label(unit)
         optional = "" if unit.required else " (or skip)"
         if _listed(unit):
             options = tuple(Option(id=v, label=v) for v in unit.choices())
@@ -213,13 +213,14 @@ def _unit_step(names: PlaceNames, title: str, next: Target, fields: tuple[str, s
 
     async def accept(ctx: Context, answer: Answer) -> Result:
         unit = _saved_unit(ctx, names) or LocationUnit()
+        label = _unit_label(unit).lower()
         if isinstance(answer, ChoiceAnswer):
             return Accept(answer.option)
         if not isinstance(answer, TextAnswer):
-            return Invalid(f"Please give the {unit.label.lower()}.")
+            return Invalid(f"Please give the {label}.")
         if _listed(unit) and not unit.allowCustom:
-            return Invalid(f"Please pick one of the listed {unit.label.lower()} options.")
-        value = bounded(answer.text, *UNIT_LENGTH, what=unit.label.lower())
+            return Invalid(f"Please pick one of the listed {label} options.")
+        value = bounded(answer.text, *UNIT_LENGTH, what=label)
         return value if isinstance(value, Invalid) else Accept(value)
 
     return Step(
@@ -236,6 +237,10 @@ def _unit_step(names: PlaceNames, title: str, next: Target, fields: tuple[str, s
         summarize=False,
         editable=False,
     )
+
+
+def _unit_label(unit: LocationUnit) -> str:
+    return unit.label.strip() or "Unit"  # the service may send an empty label
 
 
 def _listed(unit: LocationUnit) -> bool:

@@ -75,8 +75,12 @@ def ordering_problem(caps: Capabilities, kind: ServiceKind | None = None) -> str
     return None
 
 
+# The kinds as a sentence names them (the labels are written for buttons).
+_KIND_NAMES: dict[ServiceKind, str] = {"pickup_delivery": "pickup & delivery", "errand": "errands"}
+
+
 def kind_not_offered(kind: ServiceKind) -> str:
-    return f"Sorry, {SERVICE_KIND_LABELS[kind].lower()} is not offered by this business right now."
+    return f"Sorry, this business doesn't offer {_KIND_NAMES[kind]} right now."
 
 
 def usable_warehouses(caps: Capabilities, rows: Sequence[Warehouse]) -> list[Warehouse]:

@@ -76,7 +76,9 @@ class Run:
         self.request: CreateDeliveryRequest | None = None
         self.operator_alert: str | None = None
         self.retry_after: float | None = None
-        self._catalog: tuple[Capabilities, list[Warehouse], list[ServiceLocation]] | None = None
+        self._catalog: (
+            tuple[Capabilities, tuple[Warehouse, ...], tuple[ServiceLocation, ...]] | None
+        ) = None
 
     # --- plumbing -----------------------------------------------------------------------------
 
@@ -91,7 +93,8 @@ class Run:
         caps, warehouses, locations = await asyncio.gather(
             catalog.capabilities(), catalog.warehouses(), catalog.service_locations()
         )
-        self._catalog = (caps, warehouses, locations)
+        # Tuples once per load: ``ctx()`` is built at every step of a walk.
+        self._catalog = (caps, tuple(warehouses), tuple(locations))
 
     def ctx(self) -> Context:
         assert self._catalog is not None, "load() first"
@@ -100,8 +103,8 @@ class Run:
             session=self.work,
             flow=self.flow,
             caps=caps,
-            warehouses=tuple(warehouses),
-            locations=tuple(locations),
+            warehouses=warehouses,
+            locations=locations,
             phone_region=self.phone_region,
             geocoder=self.services.geocoder,
             history=self.services.history,
@@ -311,7 +314,7 @@ class Run:
             self.work.pending = None
             if step.summary:
                 self.work.editing = False
-            self.prompt = build_prompt(self.ctx(), step, asked)
+            self.prompt = build_prompt(ctx, step, asked)
             return
         raise FlowError(f"{self.work.flow}: the flow loops")
 
@@ -352,10 +355,10 @@ class Run:
 
     async def reshow(self) -> None:
         """Ask the current step again without starting a new visit (the version stays)."""
-        step = self.flow.step(self.current_step())
-        asked = await self.ask(step, self.ctx())
+        step, ctx = self.flow.step(self.current_step()), self.ctx()
+        asked = await self.ask(step, ctx)
         if isinstance(asked, Question):
-            self.prompt = build_prompt(self.ctx(), step, asked)
+            self.prompt = build_prompt(ctx, step, asked)
         else:
             await self.move(step.name, revisit=True)
 
@@ -396,11 +399,11 @@ class Run:
 
     async def edit(self, target: str) -> None:
         step = self.flow.step(self.current_step())
-        editable = editable_steps(self.ctx())
         if not step.summary:
             self.messages.append(wording.EDIT_FROM_SUMMARY)
             await self.reshow()
             return
+        editable = editable_steps(self.ctx())
         if target not in {s.name for s in editable}:
             self.messages.append(wording.can_change([s.title for s in editable]))
             await self.reshow()

@@ -241,7 +241,7 @@ def text(
     def parse(ctx: Context, answer: Answer) -> Result:
         if not isinstance(answer, TextAnswer):
             return unexpected("type your answer")
-        value = bounded(answer.text, *length, what=title.lower())
+        value = bounded(answer.text, *length)  # titles ("What to buy") do not read as nouns
         return value if isinstance(value, Invalid) else Accept(value)
 
     return typed_step(
@@ -332,7 +332,7 @@ def amount(
             return Invalid("Please type an amount in numbers, like 5000.")
         if value > maximum:
             limit = format_money(maximum, ctx.caps.currency)
-            return Invalid(f"That's more than this chat can take ({limit}).")
+            return Invalid(f"Please type an amount up to {limit}.")
         return Accept(int(value) if value.is_integer() else value)
 
     def describe(ctx: Context, value: JsonValue) -> str:

@@ -136,11 +136,11 @@ async def riders(stack: DemoStack, args: list[str]) -> None:
     delivery = await stack.bot.client.get_delivery(await _delivery_id(stack, args))
     pickup = delivery.pickup
     lat = pickup.latitude if pickup is not None else None
-    lng = pickup.longitude if pickup is not None and lat is not None else None
+    lng = pickup.longitude if pickup is not None else None
+    if lat is None or lng is None:
+        lat = lng = None  # the pickup pin goes with both coordinates or not at all
     lines = [f"riders for {_ref(delivery.id)}, nearest first (:assign <id> to dispatch):"]
-    found = await stack.bot.client.list_riders(
-        pickup_lat=lat if lng is not None else None, pickup_lng=lng
-    )
+    found = await stack.bot.client.list_riders(pickup_lat=lat, pickup_lng=lng)
     for rider in found:
         distance = f"{rider.distance_km:.1f} km" if rider.distance_km is not None else "? km"
         fresh = "fresh GPS" if rider.location and rider.location.fresh else "no fresh GPS"

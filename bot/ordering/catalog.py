@@ -28,10 +28,6 @@ class PartnerCatalog:
     def __init__(self, cache: CapabilityCache) -> None:
         self._cache = cache
 
-    @property
-    def cache(self) -> CapabilityCache:
-        return self._cache
-
     async def capabilities(self) -> Capabilities:
         return await _read("capabilities", self._cache.get)
 

@@ -25,7 +25,7 @@ import dataclasses
 import logging
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 
 import pydantic
 
@@ -116,16 +116,13 @@ class ChatService:
         link, or ``REPEAT_FLOW`` for /repeat); an order still open in this chat is dropped."""
         async with self._locks.hold(chat_id):
             session_id = self.engine.new_session_id()
-            self._owners[session_id] = (chat_id, user_id)
-            try:
+            with self._owning(session_id, chat_id, user_id):
                 session, turn = await self.engine.start(
                     flow or self._entry_flow,
                     session_id=session_id,
                     customer=customer_ref(user_id),
                 )
                 await self._after_turn(chat_id, user_id, session, turn)
-            finally:
-                del self._owners[session_id]
             return turn
 
     async def resume(self, chat_id: int, user_id: int) -> Turn | None:
@@ -173,13 +170,19 @@ class ChatService:
     async def _run(
         self, chat_id: int, user_id: int, session: Session, turn_done: Awaitable[Turn]
     ) -> Turn:
-        self._owners[session.id] = (chat_id, user_id)
-        try:
+        with self._owning(session.id, chat_id, user_id):
             turn = await turn_done
             await self._after_turn(chat_id, user_id, session, turn)
-        finally:
-            del self._owners[session.id]
         return turn
+
+    @contextlib.contextmanager
+    def _owning(self, session_id: str, chat_id: int, user_id: int) -> Iterator[None]:
+        """While a turn runs, the checkpoint knows which chat its session belongs to."""
+        self._owners[session_id] = (chat_id, user_id)
+        try:
+            yield
+        finally:
+            del self._owners[session_id]
 
     async def _after_turn(self, chat_id: int, user_id: int, session: Session, turn: Turn) -> None:
         delivery = turn.delivery
@@ -244,11 +247,10 @@ class ChatService:
             await self._sleep(delay)
             async with self._locks.hold(chat_id):
                 current = await self._load(chat_id)
-                untouched = current is not None and (
+                if current is None or (
                     (current.step, current.prompt_version, current.idempotency_key)
-                    == (step, version, key)
-                )
-                if current is None or not untouched:
+                    != (step, version, key)
+                ):
                     return  # the customer moved on (or sent it again) meanwhile
                 confirm = ChoiceAnswer(option=CONFIRM, step=step, version=version)
                 turn = await self._run(

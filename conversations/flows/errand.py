@@ -41,6 +41,7 @@ from conversations.flow import (
     Result,
     Step,
 )
+from conversations.flows.shared import SIZES, fee_hints, payment_options
 from conversations.photos import photos
 from conversations.place_steps import place_steps
 from conversations.places import PlaceNames, PlacePick, resolve
@@ -73,11 +74,6 @@ class State(StrEnum):
 
 SHOP = PlaceNames.of(State.SHOP)
 DROPOFF = PlaceNames.of(State.DROPOFF)
-SIZES = (
-    Option(id="small", label="Small", detail="fits in a bag"),
-    Option(id="medium", label="Medium", detail="a box you can carry"),
-    Option(id="large", label="Large", detail="needs both arms or a carrier"),
-)
 
 
 class LinkPick(BaseModel):
@@ -96,10 +92,6 @@ def mode(ctx: Context) -> str:
 
 def mode_options(ctx: Context) -> list[Option]:
     return [Option(id=m, label=rules.ERRAND_MODE_LABELS[m]) for m in rules.errand_modes(ctx.caps)]
-
-
-def payment_options(ctx: Context) -> list[Option]:
-    return [Option(id=m, label=rules.PAYMENT_LABELS[m]) for m in rules.payment_methods(ctx.caps)]
 
 
 def items_question(ctx: Context) -> str:
@@ -136,10 +128,6 @@ def unknown_shop_allowed(ctx: Context) -> bool:
 
 def guard(ctx: Context) -> str | None:
     return rules.ordering_problem(ctx.caps, KIND)
-
-
-def fee_hints(ctx: Context) -> list[str]:
-    return rules.fee_hints(ctx.caps)
 
 
 # --- the link step ----------------------------------------------------------------------------
@@ -319,7 +307,7 @@ ERRAND = Flow(
         ),
         text(
             State.SHOP_NOTE,
-            title="About the shop",
+            title="Shop details",
             question="What do you know about the shop? Its name, the street or the area.",
             length=(3, 300),
             when=Condition("the shop's place is not known", shop_unknown),

@@ -23,6 +23,7 @@ from conversations.contacts import person, phone
 from conversations.context import Context
 from conversations.dialog import Option
 from conversations.flow import Branch, Condition, Flow, FlowError, by_answer
+from conversations.flows.shared import SIZES, fee_hints, payment_options
 from conversations.photos import photos
 from conversations.place_steps import place_steps
 from conversations.places import PlaceNames, resolve, warehouse_options, warehouse_place
@@ -55,11 +56,6 @@ class State(StrEnum):
 
 PICKUP = PlaceNames.of(State.PICKUP)
 DROPOFF = PlaceNames.of(State.DROPOFF)
-SIZES = (
-    Option(id="small", label="Small", detail="fits in a bag"),
-    Option(id="medium", label="Medium", detail="a box you can carry"),
-    Option(id="large", label="Large", detail="needs both arms or a carrier"),
-)
 MAX_POD = 5_000_000.0
 
 
@@ -68,10 +64,6 @@ def delivery_modes(ctx: Context) -> list[Option]:
     if warehouse_options(ctx):
         modes.append(Option(id="warehouse", label="I'll drop it at a warehouse"))
     return modes
-
-
-def payment_options(ctx: Context) -> list[Option]:
-    return [Option(id=m, label=rules.PAYMENT_LABELS[m]) for m in rules.payment_methods(ctx.caps)]
 
 
 def in_pickup_mode(ctx: Context) -> bool:
@@ -84,10 +76,6 @@ def guard(ctx: Context) -> str | None:
 
 def heading(ctx: Context) -> str:
     return "Please check your pickup & delivery:"
-
-
-def fee_hints(ctx: Context) -> list[str]:
-    return rules.fee_hints(ctx.caps)
 
 
 def build(ctx: Context) -> CreateDeliveryRequest:

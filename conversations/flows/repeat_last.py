@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 from pydantic import JsonValue
 
-from bot.partner.models import Coords, CreateDeliveryRequest
+from bot.partner.models import Coords, CreateDeliveryRequest, ServiceKind
 from conversations import rules
 from conversations.context import Context
 from conversations.dialog import Option
@@ -38,6 +38,13 @@ NOTHING_YET = "You haven't ordered anything here yet, so there is nothing to rep
 NOT_AVAILABLE = "Sorry, repeating an order is not available here. Start a new order instead."
 PHOTOS_AGAIN = "Photos are not kept between orders, so you'll be asked for them again."
 NO_MORE_POD = "The business no longer collects cash for the goods, so this order carries none."
+
+
+# The kinds as the recap names them (the labels are written for buttons).
+_KIND_NOUNS: dict[ServiceKind, str] = {
+    "pickup_delivery": "pickup & delivery",
+    "errand": "an errand",
+}
 
 
 class State(StrEnum):
@@ -138,7 +145,7 @@ def recap(request: CreateDeliveryRequest) -> str:
     phone = request.receiverPhone or request.senderPhone
     return "\n".join(
         [
-            f"Your last order, {rules.SERVICE_KIND_LABELS[request.serviceKind].lower()}:",
+            f"Your last order, {_KIND_NOUNS[request.serviceKind]}:",
             f"• From: {request.pickupAddress}",
             f"• To: {request.deliveryAddress}",
             f"• Package: {request.packageDescription} ({request.packageSize})",

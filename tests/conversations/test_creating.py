@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.partner.models import Delivery
-from conversations.creating import IMAGE_HOST_ALERT
+from conversations.creating import IMAGE_HOST_ALERT, recover
 from conversations.outcome import Created, Rejected
 from conversations.services import ServiceUnavailable
 
@@ -127,7 +127,7 @@ async def test_service_disabled_in_a_directly_started_flow_ends_it(world, chat, 
     await chat.tap("cash_on_delivery")
     await chat.tap("confirm")
     assert chat.turn.status == "ended"
-    assert "errand: we buy it for you is not offered" in chat.said
+    assert "Sorry, this business doesn't offer errands right now." in chat.said
 
 
 async def test_a_payment_rejection_refreshes_and_asks_the_payment_again(world, chat, caps):
@@ -137,7 +137,8 @@ async def test_a_payment_rejection_refreshes_and_asks_the_payment_again(world, c
     await chat.tap("confirm")
 
     assert world.catalog.refreshes == 1
-    assert "That payment method can't be used for this order (cash is off)." in chat.said
+    assert "That payment method can't be used for this order any more." in chat.said
+    assert "cash is off" not in chat.said  # the service's own wording is not the customer's
     assert "Payment: Pay online." in chat.said  # the one method left answers itself
     assert chat.step == "pod_amount"  # asked again: it was cleared with the payment
     await chat.tap("none")
@@ -204,6 +205,20 @@ async def test_rate_limited_says_how_long_to_wait_and_retries_with_the_same_key(
     await chat.tap("confirm")
     first, second = world.creator.requests
     assert first.idempotencyKey == second.idempotencyKey
+
+
+@pytest.mark.parametrize(
+    ("retry_after", "wait"),
+    [
+        (0.6, "about 1 second,"),
+        (1.4, "about 1 second,"),
+        (2, "about 2 seconds,"),
+        (None, "a moment,"),
+    ],
+)
+def test_the_wait_reads_as_plain_english(retry_after: float | None, wait: str) -> None:
+    (message,) = recover(Rejected(reason="rate_limited", retry_after=retry_after)).messages
+    assert f"Please wait {wait}" in message
 
 
 async def test_another_refusal_is_shown_and_the_draft_kept(world, chat):

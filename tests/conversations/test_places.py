@@ -95,6 +95,14 @@ async def test_a_required_free_text_unit_cannot_be_skipped(world, chat):
     assert chat.step == "dropoff_unit"
 
 
+async def test_a_unit_with_an_empty_label_is_called_unit(world, chat):
+    world.catalog.locations = [_location({"label": " ", "mode": "free_text"})]
+    await _at_dropoff_with(chat, "saved:loc-x")
+    assert chat.prompt.text == "Unit? Type it (or skip)."
+    await chat.say("x" * 61)
+    assert chat.said.startswith("Please keep the unit under 60 characters")
+
+
 async def _at_dropoff_with(chat, option):
     await chat.start()
     await chat.tap("pickup_delivery")

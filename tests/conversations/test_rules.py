@@ -54,7 +54,7 @@ async def test_a_flow_of_a_disabled_kind_ends_at_once(new_world):
     chat = world.chat()
     await chat.start("errand")
     assert chat.turn.status == "ended"
-    assert "errand: we buy it for you is not offered" in chat.said
+    assert "Sorry, this business doesn't offer errands right now." in chat.said
     assert world.creator.requests == []
 
 

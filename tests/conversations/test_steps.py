@@ -101,6 +101,15 @@ async def test_an_amount_over_the_limit_is_refused(chat):
     await chat.pickup_delivery_to_summary()
     await chat.tap("edit:pod_amount")
     await chat.say("999999999")
-    assert "That's more than this chat can take (NGN 5,000,000)." in chat.said
+    assert "Please type an amount up to NGN 5,000,000." in chat.said
     await chat.say("2500")
     assert "• Cash to collect: NGN 2,500" in chat.prompt.text
+
+
+async def test_a_free_text_too_long_names_no_step_title(chat):
+    await chat.start()
+    await chat.tap("errand")
+    await chat.tap("at_place")
+    await chat.say("rice " * 250)
+    assert chat.said == "Please keep the answer under 1000 characters (that was 1249)."
+    assert chat.step == "errand_items"
