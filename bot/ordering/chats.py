@@ -24,11 +24,11 @@ import contextlib
 import dataclasses
 import logging
 import time
-from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 
 import pydantic
 
+from bot.chatlocks import ChatLocks
 from bot.ordering.history import StoredOrderHistory, customer_ref, kept_request
 from bot.store import Store
 from conversations import CONFIRM, ChoiceAnswer, CommandAnswer, Engine, Session, Turn, wording
@@ -42,27 +42,6 @@ DeliverLater = Callable[[int, Turn], Awaitable[None]]
 Sleep = Callable[[float], Awaitable[None]]
 
 NO_OPEN_ORDER = Turn(messages=(wording.CLOSED,), status="ended")
-
-
-class _ChatLocks:
-    """One lock per chat that someone holds or waits for; forgotten when nobody does."""
-
-    def __init__(self) -> None:
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._users: Counter[int] = Counter()
-
-    @contextlib.asynccontextmanager
-    async def hold(self, chat_id: int) -> AsyncIterator[None]:
-        lock = self._locks.setdefault(chat_id, asyncio.Lock())
-        self._users[chat_id] += 1
-        try:
-            async with lock:
-                yield
-        finally:
-            self._users[chat_id] -= 1
-            if not self._users[chat_id]:
-                del self._users[chat_id]
-                del self._locks[chat_id]
 
 
 class ChatService:
@@ -104,7 +83,7 @@ class ChatService:
         self._entry_flow = entry_flow
         self._deliver_later = deliver_later
         self._sleep = sleep
-        self._locks = _ChatLocks()
+        self._locks = ChatLocks()
         # Which chat a session belongs to, while one of its turns runs (for the checkpoint).
         self._owners: dict[str, tuple[int, int]] = {}
         self._later: set[asyncio.Task[None]] = set()

@@ -34,10 +34,10 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
+from bot.chatlocks import ChatLocks
 from bot.config import TelegramConfig
 from bot.store import Store
 from bot.telegram.context import BotContext
-from bot.telegram.locks import ChatLocks
 
 log = logging.getLogger(__name__)
 

@@ -29,10 +29,10 @@ from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
+from bot.chatlocks import ChatLocks
 from bot.relay.channel import ChatUnreachable
 from bot.store import Store
 from bot.telegram.limits import RateLimiter
-from bot.telegram.locks import ChatLocks
 from bot.telegram.render import OutgoingMessage
 from bot.telegram.text import split
 

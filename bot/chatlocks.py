@@ -1,8 +1,8 @@
 """``ChatLocks``: one ``asyncio.Lock`` per chat, made on demand and forgotten after use.
 
-The update processor (``application``) uses it to run one chat's updates in order, and the
-sender (``sender``) to keep one chat's messages together; both need the same shape of lock
-table, bounded by the chats in use rather than every chat ever seen.
+The chat service (``bot.ordering``) runs one chat's turns in order with it, the Telegram update
+processor one chat's updates, and the Telegram sender keeps one chat's messages together: all
+need the same shape of lock table, bounded by the chats in use rather than every chat ever seen.
 """
 
 from __future__ import annotations
