@@ -37,6 +37,7 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic import ValidationError as PydanticValidationError
 
 # --- enumerations ----------------------------------------------------------------------------
 
@@ -699,8 +700,27 @@ class WarehousesResponse(ResponseModel):
 
 
 class ServiceLocationsResponse(ResponseModel):
+    """The saved places; a row the bot cannot read (say a unit mode added later) is left out.
+
+    One unreadable place must not take every saved place away from the customers: the flows
+    could not offer that place correctly anyway, and the others stay usable.
+    """
+
     ok: Literal[True]
     serviceLocations: list[ServiceLocation]
+
+    @field_validator("serviceLocations", mode="before")
+    @classmethod
+    def _readable_rows(cls, rows: Any) -> Any:
+        if not isinstance(rows, list):
+            return rows
+        readable = []
+        for row in rows:
+            try:
+                readable.append(ServiceLocation.model_validate(row))
+            except PydanticValidationError:
+                continue
+        return readable
 
 
 class DeliveryResponse(ResponseModel):

@@ -17,6 +17,7 @@ from bot.partner.models import (
     LocationUnit,
     Rider,
     ServiceLocation,
+    ServiceLocationsResponse,
     UnitRange,
     WebhookEvent,
 )
@@ -120,6 +121,16 @@ def test_a_new_rider_presence_parses(payloads):
 def test_a_new_service_location_category_parses(payloads):
     location = ServiceLocation.model_validate(payloads.service_location(category="canteen"))
     assert location.category == "canteen"
+
+
+def test_a_saved_place_the_bot_cannot_read_leaves_the_others_usable(payloads):
+    readable = payloads.service_location()
+    unreadable = payloads.service_location(id="sl_unreadable")
+    unreadable["unit"] = {**unreadable.get("unit", {}), "mode": "voice_directions"}
+    answer = ServiceLocationsResponse.model_validate(
+        {"ok": True, "serviceLocations": [unreadable, readable]}
+    )
+    assert [location.id for location in answer.serviceLocations] == [readable["id"]]
 
 
 def test_request_enums_stay_strict(payloads):
