@@ -17,12 +17,12 @@ from __future__ import annotations
 import uuid
 from collections.abc import Awaitable, Callable
 
-from conversations import wording
 from conversations.dialog import Answer, Turn
 from conversations.flow import FlowRegistry
 from conversations.run import Run
 from conversations.services import Services, ServiceUnavailable
 from conversations.session import Session
+from conversations.texts import dialogue as wording
 
 
 def _new_key() -> str:

@@ -8,10 +8,10 @@ done once enough photos came, and help and cancel after repeated failures).
 
 from __future__ import annotations
 
-from conversations import wording
 from conversations.context import Context
 from conversations.dialog import EDIT_PREFIX, KEEP, CommandName, Option, Prompt
 from conversations.flow import Question, Step
+from conversations.texts import dialogue as wording
 
 MAX_FAILURES = 3
 

@@ -21,7 +21,7 @@ from bot.partner.models import (
     ServiceLocation,
     Warehouse,
 )
-from conversations import ledger, wording
+from conversations import ledger
 from conversations.context import Context
 from conversations.creating import submit
 from conversations.dialog import (
@@ -54,6 +54,7 @@ from conversations.flow import (
 from conversations.ledger import own_fills
 from conversations.prompting import MAX_FAILURES, build_prompt, editable_steps
 from conversations.session import Session
+from conversations.texts import dialogue as wording
 
 if TYPE_CHECKING:
     from conversations.engine import Engine

@@ -31,9 +31,10 @@ import pydantic
 from bot.chatlocks import ChatLocks
 from bot.ordering.history import StoredOrderHistory, customer_ref, kept_request
 from bot.store import Store
-from conversations import CONFIRM, ChoiceAnswer, CommandAnswer, Engine, Session, Turn, wording
+from conversations import CONFIRM, ChoiceAnswer, CommandAnswer, Engine, Session, Turn
 from conversations.dialog import Answer
 from conversations.flows import ENTRY_FLOW
+from conversations.texts import dialogue as wording
 
 logger = logging.getLogger(__name__)
 

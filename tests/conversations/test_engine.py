@@ -7,7 +7,6 @@ from dataclasses import replace
 
 import pytest
 
-from conversations import wording
 from conversations.dialog import KEEP, ChoiceAnswer, LocationAnswer, PhotosAnswer, TextAnswer
 from conversations.engine import Engine
 from conversations.flow import AutoAnswer, Flow, FlowRegistry, Stop
@@ -15,6 +14,7 @@ from conversations.flows import ERRAND, FLOWS, ORDER, PICKUP_DELIVERY
 from conversations.services import Services
 from conversations.session import Session
 from conversations.steps import lookup, summary, text
+from conversations.texts import dialogue as wording
 
 # --- back -------------------------------------------------------------------------------------
 

@@ -33,7 +33,7 @@ from conversations import (
     Option,
     Prompt,
 )
-from conversations.wording import STALE
+from conversations.texts.dialogue import STALE
 
 
 def prompt(
