@@ -6,8 +6,9 @@ What an adapter or a runner needs, in one place::
     from conversations.flows import default_registry, ENTRY_FLOW
 
     engine = Engine(default_registry(), Services(catalog=..., creator=..., geocoder=...))
-    session, turn = await engine.start(ENTRY_FLOW)
-    turn = await engine.handle(session, TextAnswer(text="Ada Obi"))
+    session, turn = await engine.start()  # the entry flow; or start("return_parcel")
+    turn = await engine.handle(session, TextAnswer(text="Ada Obi"), before_create=save)
+    session, turn = await engine.replay(turn.order)  # order the same again
 """
 
 from conversations.dialog import (
@@ -26,21 +27,21 @@ from conversations.dialog import (
     PhotoCount,
     PhotosAnswer,
     Prompt,
+    SavedOrder,
     SessionStatus,
     TextAnswer,
     Turn,
 )
 from conversations.engine import Engine
-from conversations.outcome import Created, CreateOutcome, Rejected, RejectionReason
+from conversations.outcome import Created, CreateOutcome, RefusalReason, Refused
 from conversations.services import (
+    BeforeCreate,
     CapabilitySource,
     DeliveryCreator,
     GeocodedPlace,
     Geocoder,
-    OrderHistory,
     Services,
     ServiceUnavailable,
-    SessionCheckpoint,
 )
 from conversations.session import Session, Visit
 
@@ -50,6 +51,7 @@ __all__ = [
     "KEEP",
     "Answer",
     "AnswerKind",
+    "BeforeCreate",
     "CapabilitySource",
     "ChoiceAnswer",
     "CommandAnswer",
@@ -64,16 +66,15 @@ __all__ = [
     "InputKind",
     "LocationAnswer",
     "Option",
-    "OrderHistory",
     "PhotoCount",
     "PhotosAnswer",
     "Prompt",
-    "Rejected",
-    "RejectionReason",
+    "RefusalReason",
+    "Refused",
+    "SavedOrder",
     "ServiceUnavailable",
     "Services",
     "Session",
-    "SessionCheckpoint",
     "SessionStatus",
     "TextAnswer",
     "Turn",

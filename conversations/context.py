@@ -5,17 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar
 
 from pydantic import BaseModel, JsonValue
 from pydantic import ValidationError as ModelError
 
 from bot.partner.models import Capabilities, ServiceLocation, Warehouse
-from conversations.services import Geocoder, OrderHistory
+from conversations.services import Geocoder
 from conversations.session import Session
-
-if TYPE_CHECKING:
-    from conversations.flow import Flow
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -57,19 +54,28 @@ class Answers:
             return None
 
 
+class Route(Protocol):
+    """What a step may ask of the flow it belongs to (``Flow`` is one; this module cannot
+    import it, since a flow's steps are declared over this context)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def summary_lines(self, ctx: Context) -> list[tuple[str, str]]: ...
+
+
 @dataclass(frozen=True)
 class Context:
     """Everything a step may look at: the org's allow-list, its places and the answers, and
-    the services a step may call (the geocoder, the customer's order history)."""
+    the services a step may call (the geocoder)."""
 
     session: Session
-    flow: Flow
+    flow: Route
     caps: Capabilities
     warehouses: tuple[Warehouse, ...]
     locations: tuple[ServiceLocation, ...]
     phone_region: str
     geocoder: Geocoder | None
-    history: OrderHistory | None = None
 
     @property
     def answers(self) -> Answers:
@@ -81,8 +87,4 @@ class Context:
 
     def summary_lines(self) -> list[tuple[str, str]]:
         """(title, description) of every answered step on the current route, in order."""
-        lines = []
-        for step in self.flow.path(self):
-            if step.summarize and step.name in self.session.answers:
-                lines.append((step.title, step.describe(self, self.session.answers[step.name])))
-        return lines
+        return self.flow.summary_lines(self)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, computed_field
 
 from bot.partner.models import CreateDeliveryRequest, Delivery
 
@@ -157,6 +157,15 @@ class Prompt(_Out):
         return len(self.options) > PAGE_SIZE
 
 
+class SavedOrder(_Out):
+    """The answers that made a delivery, in the flow (and its version) that asked them: what a
+    runner keeps with the delivery, and what "repeat my last delivery" replays."""
+
+    flow: str
+    flow_version: int
+    answers: dict[str, JsonValue]
+
+
 class Turn(_Out):
     """The engine's reply to one answer: messages to say, then the next prompt (if any).
 
@@ -165,7 +174,8 @@ class Turn(_Out):
     ``operator_alert`` is set when the business's operators must fix a configuration problem
     (the customer is told in plainer words); ``retry_after`` is the service's wait in seconds
     after a rate limit, after which the runner may re-send the confirm answer. ``request`` is
-    what was sent to create ``delivery`` (the runner may keep it: "repeat my last delivery").
+    what was sent to create ``delivery``, and ``order`` the answers that made it (the runner
+    keeps them with the delivery: "repeat my last delivery" replays them).
     """
 
     messages: tuple[str, ...] = ()
@@ -173,6 +183,7 @@ class Turn(_Out):
     status: SessionStatus = "open"
     delivery: Delivery | None = None
     request: CreateDeliveryRequest | None = None
+    order: SavedOrder | None = None
     operator_alert: str | None = None
     retry_after: float | None = None
 

@@ -12,7 +12,7 @@ A flow is one value, readable in one place, in the spirit of python-telegram-bot
             ...
             summary(State.SUMMARY, ...),  # leads to CREATE
         ),
-        build=build,  # answers -> CreateDeliveryRequest
+        service_kind="pickup_delivery",  # the request's serviceKind
     )
 
 A step's ``ask`` looks at the context (capabilities, places, answers so far) and returns a
@@ -22,20 +22,27 @@ It may be a coroutine function when the question needs I/O through a service. It
 turns an answer into a ``Result``: ``Accept`` (a value, maybe filling other steps too),
 ``Invalid`` (re-ask with a reason), ``Partial`` (stay: photos so far) or ``Redo`` (go back to
 another step).
+
+A step declares the request fields it fills (``fields``) and how its answer fills them
+(``write``), once: ``Flow.assemble`` builds the create request from those declarations alone,
+so no flow maps answers to a request by hand and a stored draft can be replayed into the flow
+that made it ("repeat my last delivery").
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from pydantic import JsonValue
 
-from bot.partner.models import CreateDeliveryRequest
+from bot.partner.models import CreateDeliveryRequest, ServiceKind
 from conversations.context import Context
 from conversations.dialog import Answer, AnswerKind, InputKind, Option, PhotoCount
 
 REQUEST_FIELDS = frozenset(CreateDeliveryRequest.model_fields)
+_COMMAND = re.compile(r"[a-z0-9_]{1,32}")  # what Telegram accepts as a bot command
 
 
 class FlowError(Exception):
@@ -156,6 +163,9 @@ def by_answer(step: str) -> Callable[[Context], str]:
     return decide
 
 
+Write = Callable[[Context, JsonValue], Mapping[str, object]]
+
+
 def describe_plain(ctx: Context, value: JsonValue) -> str:
     return "none" if value in ("", None, []) else str(value)
 
@@ -168,7 +178,10 @@ class Step:
     ``next`` branches on the step's own answer, which a skipped step does not have).
     ``depends_on`` names the steps whose answers this one was built from: when one of them
     changes, this answer is cleared. ``fields`` names the request fields it fills, so a
-    validation error from the service brings the customer back here. ``summary`` marks the
+    validation error from the service brings the customer back here; ``write`` turns its
+    answer into those fields' values (a step of a group may name fields and leave the writing
+    to the group's main step). ``replay`` is False for answers that cannot be reused in a new
+    order (re-hosted photos expire). ``summary`` marks the
     step that shows the draft and confirms it. ``ask`` may return an awaitable (a lookup
     through a service, such as the customer's last order); the engine awaits it.
     """
@@ -183,6 +196,8 @@ class Step:
     skip_to: Target | None = None
     depends_on: tuple[str, ...] = ()
     fields: tuple[str, ...] = ()
+    write: Write | None = None
+    replay: bool = True
     help: str = ""
     describe: Callable[[Context, JsonValue], str] = describe_plain
     still_valid: Callable[[Context, JsonValue], bool] | None = None
@@ -206,10 +221,15 @@ def targets_of(next_: Next) -> list[tuple[str, Target]]:
 class Flow:
     """A declared graph of steps, checked when it is built.
 
-    ``version`` is stored in each session; raise it when steps are renamed or removed (a
-    session parked on a step that is gone restarts politely either way). ``guard`` says why
-    the flow cannot run for this org (then it ends at once); ``build`` turns the answers into
-    the create request, and is required when a step leads to ``CREATE``, as is a summary.
+    ``version`` is stored in each session and with each delivery the flow made; raise it when
+    steps are renamed or removed or their answers change shape (a session parked on a step
+    that is gone restarts politely, and an order of another version is not replayed).
+    ``guard`` says why the flow cannot run for this org (then it ends at once). A flow that
+    creates (a step leads to ``CREATE``, always its summary) names its ``service_kind``; the
+    request is that kind, the ``fixed`` values, and what each answered step on the route
+    writes (``assemble``). ``label`` is how the entry menu offers the flow (its title when
+    empty) and ``listed`` puts it there; ``command`` is a channel's shortcut for starting it
+    (``/return`` in Telegram's menu). Every registered flow can also be started by name.
     """
 
     name: str
@@ -217,8 +237,12 @@ class Flow:
     version: int
     start: str
     steps: tuple[Step, ...]
-    build: Callable[[Context], CreateDeliveryRequest] | None = None
+    service_kind: ServiceKind | None = None
+    fixed: Mapping[str, object] = field(default_factory=dict)
     guard: Callable[[Context], str | None] | None = None
+    label: str = ""
+    listed: bool = False
+    command: str | None = None
     _index: dict[str, Step] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -240,8 +264,8 @@ class Flow:
             for _, target in targets_of(step.next) + self.skip_edges(step):
                 if isinstance(target, str) and target not in self._index:
                     raise FlowError(f"{self.name}: {step.name} leads to unknown {target!r}")
-                if isinstance(target, CreateDelivery) and self.build is None:
-                    raise FlowError(f"{self.name}: {step.name} creates but the flow has no build")
+                if isinstance(target, CreateDelivery) and self.service_kind is None:
+                    raise FlowError(f"{self.name}: {step.name} creates but names no service_kind")
                 if isinstance(target, CreateDelivery) and not step.summary:
                     raise FlowError(f"{self.name}: only the summary may create ({step.name})")
             for name in step.depends_on:
@@ -250,6 +274,18 @@ class Flow:
             unknown = set(step.fields) - REQUEST_FIELDS
             if unknown:
                 raise FlowError(f"{self.name}: {step.name} names unknown fields {sorted(unknown)}")
+            if step.write is not None and not step.fields:
+                raise FlowError(f"{self.name}: {step.name} writes but names no fields")
+        unknown = set(self.fixed) - REQUEST_FIELDS
+        if unknown:
+            raise FlowError(f"{self.name}: fixed values for unknown fields {sorted(unknown)}")
+        if self.command is not None and not _COMMAND.fullmatch(self.command):
+            raise FlowError(f"{self.name}: command {self.command!r} is not 1-32 of a-z, 0-9, _")
+
+    @property
+    def menu_label(self) -> str:
+        """How the entry menu and a channel's command list name this flow."""
+        return self.label or self.title
 
     def __contains__(self, name: object) -> bool:
         return name in self._index
@@ -307,16 +343,52 @@ class Flow:
         base = field_name.split(".", 1)[0].split("[", 1)[0]
         return [step.name for step in self.path(ctx) if base in step.fields]
 
+    def summary_lines(self, ctx: Context) -> list[tuple[str, str]]:
+        """(title, description) of every answered step on the current route, in order."""
+        answers = ctx.session.answers
+        return [
+            (step.title, step.describe(ctx, answers[step.name]))
+            for step in self.path(ctx)
+            if step.summarize and step.name in answers
+        ]
+
+    def assemble(self, ctx: Context) -> CreateDeliveryRequest:
+        """The create request: the kind, the fixed values, then what each answered step on the
+        route writes, in route order (a later step may refine an earlier one's value).
+
+        Raises pydantic's ``ValidationError`` when the result breaks a rule of the request
+        model; the engine treats that like the service's own validation refusal.
+        """
+        body: dict[str, object] = {"serviceKind": self.service_kind, **self.fixed}
+        answers = ctx.session.answers
+        for step in self.path(ctx):
+            if step.write is not None and step.name in answers:
+                body.update(step.write(ctx, answers[step.name]))
+        return CreateDeliveryRequest.model_validate(body)
+
 
 class FlowRegistry:
-    """The flows a bot offers, by name; checks that every hand-off lands on a known flow."""
+    """The flows a bot offers, by name; checks that every hand-off lands on a known flow.
 
-    def __init__(self, flows: Iterable[Flow]) -> None:
+    ``entry`` is the flow a plain "new order" starts (the first flow when not named). Every
+    registered flow can be started by name; ``with_commands`` are those a channel may put in
+    its command menu.
+    """
+
+    def __init__(self, flows: Iterable[Flow], *, entry: str | None = None) -> None:
         self._flows: dict[str, Flow] = {}
         for flow in flows:
             if flow.name in self._flows:
                 raise FlowError(f"flow {flow.name!r} is registered twice")
             self._flows[flow.name] = flow
+        if not self._flows:
+            raise FlowError("a registry needs at least one flow")
+        self.entry = entry if entry is not None else next(iter(self._flows))
+        if self.entry not in self._flows:
+            raise FlowError(f"the entry flow {self.entry!r} is not registered")
+        commands = [flow.command for flow in self._flows.values() if flow.command]
+        if len(commands) != len(set(commands)):
+            raise FlowError(f"two flows declare the same command: {sorted(commands)}")
         for flow in self._flows.values():
             for step in flow.steps:
                 for _, target in targets_of(step.next) + flow.skip_edges(step):
@@ -337,6 +409,18 @@ class FlowRegistry:
     def __getitem__(self, name: str) -> Flow:
         return self._flows[name]
 
+    def __contains__(self, name: object) -> bool:
+        return name in self._flows
+
     @property
     def names(self) -> list[str]:
         return list(self._flows)
+
+    @property
+    def with_commands(self) -> list[Flow]:
+        """Flows that declare a command, in registration order."""
+        return [flow for flow in self._flows.values() if flow.command]
+
+    def by_command(self, command: str) -> Flow | None:
+        """The flow started by ``command`` (without its slash), if one declares it."""
+        return next((f for f in self._flows.values() if f.command == command), None)

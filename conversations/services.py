@@ -9,6 +9,7 @@ without knowing where the failure came from.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -55,35 +56,19 @@ class Geocoder(Protocol):
 
 class DeliveryCreator(Protocol):
     async def create(self, request: CreateDeliveryRequest) -> CreateOutcome:
-        """Send the create; every refusal comes back as a ``Rejected`` value, never raised."""
+        """Send the create; every refusal comes back as a ``Refused`` value, never raised."""
         ...
 
 
-class OrderHistory(Protocol):
-    """The orders a customer made before, for flows that start from one ("repeat my last")."""
-
-    async def last_order(self, customer: str) -> CreateDeliveryRequest | None:
-        """The request of ``customer``'s newest created delivery (no idempotency key), or None.
-
-        ``customer`` is the opaque reference the session was started with (the bot passes the
-        user id as text).
-        """
-        ...
-
-
-class SessionCheckpoint(Protocol):
-    async def __call__(self, session: Session) -> None:
-        """Save ``session`` now: called after the idempotency key is made, before the create."""
-        ...
+# Saves the session now: the engine calls it after it made the idempotency key and before the
+# create goes out, so a crash during the create cannot lead to a second delivery.
+BeforeCreate = Callable[[Session], Awaitable[None]]
 
 
 @dataclass(frozen=True)
 class Services:
-    """Everything with I/O a flow may use. Without a geocoder, typed addresses are not offered;
-    without a history, flows that start from an earlier order cannot run."""
+    """Everything with I/O a flow may use. Without a geocoder, typed addresses are not offered."""
 
     catalog: CapabilitySource
     creator: DeliveryCreator
     geocoder: Geocoder | None = None
-    checkpoint: SessionCheckpoint | None = None
-    history: OrderHistory | None = None

@@ -14,19 +14,19 @@ from bot.console.photos import PhotoProblem, host_photos
 from bot.console.render import render_prompt, render_turn, said
 from bot.console.screen import Screen
 from bot.ordering import ChatService
-from conversations import PhotosAnswer, Prompt, SessionStatus, Turn
-from conversations.flows import REPEAT_FLOW
+from conversations import PhotosAnswer, Prompt, SessionStatus, TextAnswer, Turn
+from conversations.texts import dialogue
 
 WELCOME_BACK = "Welcome back! Here is where we were:"
 ORDER_AGAIN = "(type new to start another order, or repeat to order the same again)"
-NO_REPEAT = "Repeating an order is not available here; type new to start one."
 
 
 class ConsoleChat:
     """The chat ``chat_id`` of user ``user_id``, drawn on ``screen``.
 
     ``public_base_url`` is where the bot's web app serves hosted photos; relative photo paths
-    are read from ``base_dir`` (default: the working directory).
+    are read from ``base_dir`` (default: the working directory). ``first_flow`` is the flow
+    the first order starts in (the entry flow when None), as a deep link would choose.
     """
 
     def __init__(
@@ -38,6 +38,7 @@ class ConsoleChat:
         user_id: int,
         public_base_url: str,
         base_dir: Path | None = None,
+        first_flow: str | None = None,
     ) -> None:
         self.chats = chats
         self.screen = screen
@@ -45,6 +46,7 @@ class ConsoleChat:
         self.user_id = user_id
         self.public_base_url = public_base_url
         self.base_dir = base_dir
+        self.first_flow = first_flow
         self.prompt: Prompt | None = None
         self.status: SessionStatus | None = None
 
@@ -52,7 +54,7 @@ class ConsoleChat:
         """Show the open question again (after a restart), or start a new order."""
         turn = await self.chats.resume(self.chat_id, self.user_id)
         if turn is None:
-            turn = await self.chats.start(self.chat_id, self.user_id)
+            turn = await self.chats.start(self.chat_id, self.user_id, flow=self.first_flow)
         else:
             self.screen.write(said(WELCOME_BACK))
         self.show(turn)
@@ -68,13 +70,19 @@ class ConsoleChat:
             self.screen.write(said(parsed.message))
             return
         if isinstance(parsed, NewOrder):
-            self.show(await self.chats.start(self.chat_id, self.user_id))
+            if parsed.flow is not None and parsed.flow not in self.chats.engine.registry:
+                if self.prompt is not None and self.prompt.input in ("text", "place"):
+                    # "new shoes" typed where words are asked is an answer, not a flow's name.
+                    typed = TextAnswer(text=line.strip())
+                    self.show(await self.chats.handle(self.chat_id, self.user_id, typed))
+                    return
+                names = self.chats.engine.registry.names
+                self.screen.write(said(dialogue.no_such_flow(parsed.flow, names)))
+                return
+            self.show(await self.chats.start(self.chat_id, self.user_id, flow=parsed.flow))
             return
         if isinstance(parsed, RepeatLast):
-            if self.chats.engine.registry.get(REPEAT_FLOW) is None:
-                self.screen.write(said(NO_REPEAT))
-                return
-            self.show(await self.chats.start(self.chat_id, self.user_id, flow=REPEAT_FLOW))
+            self.show(await self.chats.repeat(self.chat_id, self.user_id))
             return
         if isinstance(parsed, PhotoFiles):
             try:

@@ -48,6 +48,7 @@ COMMANDS: dict[str, CommandName] = {
     "skip": "skip",
 }
 NEW_ORDER_WORDS = frozenset({"new", "/new", "/start"})
+_FLOW_NAME = re.compile(r"[a-z0-9_]{1,64}")
 REPEAT_WORDS = frozenset({"repeat", "/repeat"})
 LOCATION_USAGE = "Share a location like this: location 6.5244 3.3792 (an address may follow)."
 CONTACT_USAGE = "Share a contact like this: contact 08031234567 Ada Obi"
@@ -71,7 +72,10 @@ class Unclear:
 
 @dataclass(frozen=True)
 class NewOrder:
-    """The customer asked for a new order."""
+    """The customer asked for a new order: in the entry flow, or in ``flow`` by name
+    (``new return_parcel``)."""
+
+    flow: str | None = None
 
 
 @dataclass(frozen=True)
@@ -96,8 +100,8 @@ def parse_line(line: str, prompt: Prompt | None, *, base_dir: Path | None = None
     word, _, rest = text.partition(" ")
     word = word.casefold()
     rest = rest.strip()
-    if word in NEW_ORDER_WORDS and not rest:
-        return NewOrder()
+    if word in NEW_ORDER_WORDS and (not rest or _FLOW_NAME.fullmatch(rest)):
+        return NewOrder(rest or None)
     if word in REPEAT_WORDS and not rest:
         return RepeatLast()
     command = COMMANDS.get(word.removeprefix("/"))

@@ -24,7 +24,7 @@ from bot.console.transcript import (
 from bot.demo.setup import demo_setup
 from bot.demo.stack import DemoOptions, DemoStack
 from bot.sandbox import ScenarioError
-from conversations.flows import ENTRY_FLOW, default_registry
+from conversations.flows import default_registry
 
 EXIT_OK = 0
 EXIT_MISMATCH = 1
@@ -104,7 +104,7 @@ async def replay(
             scenario=setup.scenario,
             data_dir=Path(data_dir),
             stale=setup.stale,
-            entry_flow=setup.flow or ENTRY_FLOW,
+            first_flow=setup.flow,
             photo_dir=script.parent,
             echo=stdout,
         )

@@ -46,7 +46,6 @@ from bot.store import Store
 from bot.web import create_web_app
 from conversations import Turn
 from conversations.flow import FlowRegistry
-from conversations.flows import ENTRY_FLOW
 
 CUSTOMER_CHAT = 1001  # the customer's chat and user id
 OPERATOR_CHAT = 9001  # the business's operator chat
@@ -73,7 +72,7 @@ class DemoOptions:
     phone_region: str = "NG"
     new_idempotency_key: Callable[[], str] | None = None
     registry: FlowRegistry | None = None
-    entry_flow: str = ENTRY_FLOW
+    first_flow: str | None = None
     photo_dir: Path | None = None
     echo: TextIO | None = None
     live: bool = False
@@ -132,7 +131,6 @@ class _Bot:
             store,
             alert_operators=alert_operators,
             clock=options.clock,
-            entry_flow=options.entry_flow,
             deliver_later=stack.deliver_later,
             sleep=options.sleep,
         )
@@ -143,6 +141,7 @@ class _Bot:
             user_id=CUSTOMER_CHAT,
             public_base_url=PUBLIC_BASE_URL,
             base_dir=options.photo_dir,
+            first_flow=options.first_flow,
         )
         self.relay_task: asyncio.Task[None] | None = None
 

@@ -11,28 +11,28 @@ per-chat runner every adapter (Telegram, the console) shares.
 
 * ``PartnerCatalog``: ``conversations.CapabilitySource`` over the shared ``CapabilityCache``;
 * ``PartnerCreator``: ``conversations.DeliveryCreator``; every ``PartnerError`` of a create
-  becomes a ``conversations.Rejected`` (``rejection_for``);
+  becomes a ``conversations.Refused`` carrying its decision (``refusal_for``);
 * ``geocoder_from_config``: the configured geocoder, or None;
 * ``ChatService``: sessions in ``store.sessions`` after every turn, a lock per chat, created
-  deliveries linked in ``store.deliveries`` with their requests, operator alerts;
-* ``StoredOrderHistory``: ``conversations.OrderHistory`` over those requests (the customer's
-  last order, for ``chats.start(chat_id, user_id, flow=REPEAT_FLOW)``).
+  deliveries linked in ``store.deliveries`` with the answers that made them, operator alerts,
+  and ``repeat`` (the last order replayed into its flow);
+* ``OrderHistory``: those saved orders, read back.
 """
 
 from bot.ordering.catalog import PartnerCatalog
 from bot.ordering.chats import ChatService, DeliverLater
-from bot.ordering.creator import PartnerCreator, rejection_for
+from bot.ordering.creator import PartnerCreator, refusal_for
 from bot.ordering.engine import build_engine
 from bot.ordering.geocoding import geocoder_from_config
-from bot.ordering.history import StoredOrderHistory
+from bot.ordering.history import OrderHistory
 
 __all__ = [
     "ChatService",
     "DeliverLater",
+    "OrderHistory",
     "PartnerCatalog",
     "PartnerCreator",
-    "StoredOrderHistory",
     "build_engine",
     "geocoder_from_config",
-    "rejection_for",
+    "refusal_for",
 ]

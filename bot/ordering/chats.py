@@ -10,8 +10,8 @@ Around each turn it does what the engine leaves to its runner:
 * the idempotency key is saved *before* the create goes out (the engine's checkpoint), so a
   crash during the create cannot lead to a second delivery after the restart;
 * a created delivery is linked to the chat in ``store.deliveries`` (the relay finds the chat
-  of each webhook event there), with the request it was made from, which is the customer's
-  order history (``StoredOrderHistory``: the "repeat my last delivery" flow starts from it);
+  of each webhook event there), with the flow and answers that made it, which is the
+  customer's order history (``repeat`` replays the last one into the same flow);
 * an ``operator_alert`` (e.g. the photo host is not allowlisted) goes to ``alert_operators``;
 * after a rate limit the create is sent again once the service allows it, when the adapter
   gave ``deliver_later`` to show the customer that later turn.
@@ -20,21 +20,18 @@ Around each turn it does what the engine leaves to its runner:
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import dataclasses
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 
 import pydantic
 
 from bot.chatlocks import ChatLocks
-from bot.ordering.history import StoredOrderHistory, customer_ref, kept_request
+from bot.ordering.history import OrderHistory, customer_ref
 from bot.store import Store
 from conversations import CONFIRM, ChoiceAnswer, CommandAnswer, Engine, Session, Turn
 from conversations.dialog import Answer
-from conversations.flows import ENTRY_FLOW
-from conversations.texts import dialogue as wording
+from conversations.texts import dialogue
 
 logger = logging.getLogger(__name__)
 
@@ -42,17 +39,15 @@ AlertOperators = Callable[[str], Awaitable[None]]
 DeliverLater = Callable[[int, Turn], Awaitable[None]]
 Sleep = Callable[[float], Awaitable[None]]
 
-NO_OPEN_ORDER = Turn(messages=(wording.CLOSED,), status="ended")
+NO_OPEN_ORDER = Turn(messages=(dialogue.CLOSED,), status="ended")
 
 
 class ChatService:
     """The engine behind every chat. See the module docstring for what happens around a turn.
 
-    ``engine`` is used with its registry, services and id makers; the service adds its own
-    checkpoint (the engine's own one, if any, still runs after it), and the order history
-    over ``store`` unless the engine has one. ``deliver_later(chat_id,
-    turn)`` shows a turn that happens without a customer message (the create re-sent after a
-    rate limit); without it the customer re-sends from the summary. ``sleep`` waits for that.
+    ``deliver_later(chat_id, turn)`` shows a turn that happens without a customer message (the
+    create re-sent after a rate limit); without it the customer re-sends from the summary.
+    ``sleep`` waits for that.
     """
 
     def __init__(
@@ -62,47 +57,48 @@ class ChatService:
         *,
         alert_operators: AlertOperators | None = None,
         clock: Callable[[], float] = time.time,
-        entry_flow: str = ENTRY_FLOW,
         deliver_later: DeliverLater | None = None,
         sleep: Sleep = asyncio.sleep,
     ) -> None:
-        self._outer_checkpoint = engine.services.checkpoint
-        self.engine = Engine(
-            engine.registry,
-            dataclasses.replace(
-                engine.services,
-                checkpoint=self._checkpoint,
-                history=engine.services.history or StoredOrderHistory(store),
-            ),
-            default_phone_region=engine.phone_region,
-            new_idempotency_key=engine.new_idempotency_key,
-            new_session_id=engine.new_session_id,
-        )
+        self.engine = engine
         self.store = store
+        self.history = OrderHistory(store)
         self._alert_operators = alert_operators
         self._clock = clock
-        self._entry_flow = entry_flow
         self._deliver_later = deliver_later
         self._sleep = sleep
         self._locks = ChatLocks()
-        # Which chat a session belongs to, while one of its turns runs (for the checkpoint).
-        self._owners: dict[str, tuple[int, int]] = {}
         self._later: set[asyncio.Task[None]] = set()
 
     # --- the adapters' calls ----------------------------------------------------------------
 
     async def start(self, chat_id: int, user_id: int, *, flow: str | None = None) -> Turn:
-        """A new order in the entry flow (or ``flow``, a registered name, e.g. from a deep
-        link, or ``REPEAT_FLOW`` for /repeat); an order still open in this chat is dropped."""
+        """A new order in the entry flow (or ``flow``, a registered name: a deep link, a menu
+        command); an order still open in this chat is dropped."""
         async with self._locks.hold(chat_id):
-            session_id = self.engine.new_session_id()
-            with self._owning(session_id, chat_id, user_id):
-                session, turn = await self.engine.start(
-                    flow or self._entry_flow,
-                    session_id=session_id,
-                    customer=customer_ref(user_id),
-                )
-                await self._after_turn(chat_id, user_id, session, turn)
+            session, turn = await self.engine.start(
+                flow,
+                customer=customer_ref(user_id),
+                before_create=self._saver(chat_id, user_id),
+            )
+            await self._after_turn(chat_id, user_id, session, turn)
+            return turn
+
+    async def repeat(self, chat_id: int, user_id: int) -> Turn:
+        """The user's last order again, in the flow that made it (a new order when there is
+        none to repeat, saying so); an order still open in this chat is dropped."""
+        order = await self.history.last_order(user_id)
+        if order is None:
+            turn = await self.start(chat_id, user_id)
+            said = (dialogue.NOTHING_TO_REPEAT, *turn.messages)
+            return turn.model_copy(update={"messages": said})
+        async with self._locks.hold(chat_id):
+            session, turn = await self.engine.replay(
+                order,
+                customer=customer_ref(user_id),
+                before_create=self._saver(chat_id, user_id),
+            )
+            await self._after_turn(chat_id, user_id, session, turn)
             return turn
 
     async def resume(self, chat_id: int, user_id: int) -> Turn | None:
@@ -111,7 +107,9 @@ class ChatService:
             session = await self._load(chat_id)
             if session is None:
                 return None
-            return await self._run(chat_id, user_id, session, self.engine.resume(session))
+            turn = await self.engine.resume(session)
+            await self._after_turn(chat_id, user_id, session, turn)
+            return turn
 
     async def handle(self, chat_id: int, user_id: int, answer: Answer) -> Turn:
         """One customer answer; with no open order, the turn says so and nothing else."""
@@ -119,7 +117,7 @@ class ChatService:
             session = await self._load(chat_id)
             if session is None:
                 return NO_OPEN_ORDER
-            return await self._run(chat_id, user_id, session, self.engine.handle(session, answer))
+            return await self._answer(chat_id, user_id, session, answer)
 
     async def cancel(self, chat_id: int, user_id: int) -> Turn | None:
         """Cancel the open order; None when there is none."""
@@ -127,8 +125,7 @@ class ChatService:
             session = await self._load(chat_id)
             if session is None:
                 return None
-            answer = CommandAnswer(name="cancel")
-            return await self._run(chat_id, user_id, session, self.engine.handle(session, answer))
+            return await self._answer(chat_id, user_id, session, CommandAnswer(name="cancel"))
 
     async def session(self, chat_id: int) -> Session | None:
         """The chat's open session, as saved after its last turn."""
@@ -147,22 +144,21 @@ class ChatService:
 
     # --- around each turn -------------------------------------------------------------------
 
-    async def _run(
-        self, chat_id: int, user_id: int, session: Session, turn_done: Awaitable[Turn]
-    ) -> Turn:
-        with self._owning(session.id, chat_id, user_id):
-            turn = await turn_done
-            await self._after_turn(chat_id, user_id, session, turn)
+    async def _answer(self, chat_id: int, user_id: int, session: Session, answer: Answer) -> Turn:
+        turn = await self.engine.handle(
+            session, answer, before_create=self._saver(chat_id, user_id)
+        )
+        await self._after_turn(chat_id, user_id, session, turn)
         return turn
 
-    @contextlib.contextmanager
-    def _owning(self, session_id: str, chat_id: int, user_id: int) -> Iterator[None]:
-        """While a turn runs, the checkpoint knows which chat its session belongs to."""
-        self._owners[session_id] = (chat_id, user_id)
-        try:
-            yield
-        finally:
-            del self._owners[session_id]
+    def _saver(self, chat_id: int, user_id: int) -> Callable[[Session], Awaitable[None]]:
+        """The engine's ``before_create`` for this chat: the session with its new idempotency
+        key is saved before the create goes out."""
+
+        async def save(session: Session) -> None:
+            await self.store.sessions.save(chat_id, user_id, session.model_dump_json())
+
+        return save
 
     async def _after_turn(self, chat_id: int, user_id: int, session: Session, turn: Turn) -> None:
         delivery = turn.delivery
@@ -177,7 +173,7 @@ class ChatService:
                 customer.receiver_phone if customer else None,
                 delivery.tracking_url,
                 delivery.status,
-                request=kept_request(turn.request) if turn.request else None,
+                saved_order=self.history.kept(turn.order) if turn.order else None,
             )
         if session.finished:
             await self.store.sessions.delete(chat_id)
@@ -187,13 +183,6 @@ class ChatService:
             await self._alert(turn.operator_alert)
         if turn.retry_after is not None and self._deliver_later is not None:
             self._resend_later(chat_id, user_id, session, turn.retry_after)
-
-    async def _checkpoint(self, session: Session) -> None:
-        owner = self._owners.get(session.id)
-        if owner is not None:
-            await self.store.sessions.save(owner[0], owner[1], session.model_dump_json())
-        if self._outer_checkpoint is not None:
-            await self._outer_checkpoint(session)
 
     async def _alert(self, text: str) -> None:
         if self._alert_operators is None:
@@ -233,9 +222,7 @@ class ChatService:
                 ):
                     return  # the customer moved on (or sent it again) meanwhile
                 confirm = ChoiceAnswer(option=CONFIRM, step=step, version=version)
-                turn = await self._run(
-                    chat_id, user_id, current, self.engine.handle(current, confirm)
-                )
+                turn = await self._answer(chat_id, user_id, current, confirm)
             assert self._deliver_later is not None
             await self._deliver_later(chat_id, turn)
 

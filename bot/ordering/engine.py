@@ -28,7 +28,7 @@ def build_engine(
     """
     services = Services(
         catalog=PartnerCatalog(cache),
-        creator=PartnerCreator(client, cache),
+        creator=PartnerCreator(client),
         geocoder=geocoder,
     )
     extra = {"new_idempotency_key": new_idempotency_key} if new_idempotency_key else {}

@@ -53,24 +53,12 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
-_MAX_MESSAGE = 300
-REDACTED = "<redacted>"
-
 # Request fields whose rejection means the capabilities the bot holds may be stale (spec: "After
 # service_disabled, payment errors or coverage errors, the client re-fetches capabilities").
-CAPABILITY_FIELDS = frozenset(
-    {
-        "serviceKind",
-        "deliveryMode",
-        "warehouseId",
-        "customerCollectionMethod",
-        "isPODEnabled",
-        "podAmount",
-        "errandMode",
-        "pickupLocationUnknown",
-    }
-)
+from bot.partner.models import CAPABILITY_FIELDS
 
+_MAX_MESSAGE = 300
+REDACTED = "<redacted>"
 
 class PartnerError(Exception):
     """Base of every Partner API failure.

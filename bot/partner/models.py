@@ -112,6 +112,36 @@ ERRAND_FIELDS: tuple[str, ...] = (
     "pickupLocationUnknown",
 )
 
+# Request fields grouped by what a refusal naming them means (the create path decides once,
+# in ``conversations.refusals``, what to do for each group).
+# The org's allow-list decides these: a refusal naming one means the cached capabilities may
+# be out of date.
+CAPABILITY_FIELDS: frozenset[str] = frozenset(
+    {
+        "serviceKind",
+        "deliveryMode",
+        "warehouseId",
+        "customerCollectionMethod",
+        "isPODEnabled",
+        "podAmount",
+        "errandMode",
+        "errandLinks",  # curated links come from the capabilities
+        "pickupLocationUnknown",
+    }
+)
+# How the delivery is paid: a refusal naming only these is a payment refusal.
+PAYMENT_FIELDS: frozenset[str] = frozenset(
+    {"customerCollectionMethod", "isPODEnabled", "podAmount"}
+)
+# Where the rider goes: a coverage refusal asks for these again.
+PLACE_FIELDS: tuple[str, ...] = (
+    "pickupAddress",
+    "pickupCoords",
+    "deliveryAddress",
+    "deliveryCoords",
+)
+COORDINATE_FIELDS: frozenset[str] = frozenset({"pickupCoords", "deliveryCoords"})
+
 # What an errand without one of them is told (the sandbox answers the same words).
 ERRAND_FIELD_MISSING: dict[str, str] = {
     "errandMode": "is required for errands",

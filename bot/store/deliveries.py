@@ -2,7 +2,7 @@
 
 This is the ownership record: a customer only ever sees their own deliveries, so every lookup a
 customer can trigger is keyed by their user id (``for_user``, ``owned_by``, and
-``last_request_for``: the request of the user's last order, to order the same again).
+``last_order_for``: the flow and answers of the user's last order, to order it again).
 
 Webhook events can arrive out of order. ``update_view`` keeps the ``created`` time of the last
 event it applied and refuses an older one, so a chat's view of a delivery never moves backwards.
@@ -49,7 +49,7 @@ class DeliveryLink:
 
 
 _ADD = """INSERT INTO deliveries (delivery_id, chat_id, user_id, created_at, receiver_phone,
-        tracking_url, status, status_created, tracking_sent_at, updated_at, request)
+        tracking_url, status, status_created, tracking_sent_at, updated_at, saved_order)
     VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?)
     ON CONFLICT (delivery_id) DO NOTHING"""
 _GET = """SELECT delivery_id, chat_id, user_id, created_at, receiver_phone,
@@ -59,10 +59,10 @@ _FOR_USER = """SELECT delivery_id, chat_id, user_id, created_at, receiver_phone,
         tracking_url, status, status_created, tracking_sent_at, updated_at
     FROM deliveries WHERE user_id = ?
     ORDER BY created_at DESC, delivery_id DESC LIMIT ? OFFSET ?"""
-# One step back along the partial index deliveries_requests_by_user; the WHERE clause repeats
+# One step back along the partial index deliveries_orders_by_user; the WHERE clause repeats
 # its condition so SQLite uses it. Among rows of the same second the last linked wins (rowid).
-_LAST_REQUEST_FOR = """SELECT request FROM deliveries
-    WHERE user_id = ? AND request IS NOT NULL
+_LAST_ORDER_FOR = """SELECT saved_order FROM deliveries
+    WHERE user_id = ? AND saved_order IS NOT NULL
     ORDER BY created_at DESC, rowid DESC LIMIT 1"""
 _COUNT_FOR_USER = "SELECT count(*) FROM deliveries WHERE user_id = ?"
 _OWNED_BY = "SELECT 1 FROM deliveries WHERE delivery_id = ? AND user_id = ?"
@@ -95,12 +95,12 @@ class Deliveries:
         tracking_url: str | None,
         status: str = "pending",
         *,
-        request: str | None = None,
+        saved_order: str | None = None,
     ) -> bool:
         """Link a newly created delivery to the chat and user that ordered it.
 
-        ``status`` is the one in the create response; ``request`` the create request it was
-        made from, as JSON text (without the idempotency key), for ``last_request_for``.
+        ``status`` is the one in the create response; ``saved_order`` the flow and answers it
+        was made from, as JSON text, for ``last_order_for``.
         Returns False when the delivery was already linked (a create retried with its
         idempotency key): the first link is kept, so a delivery can never change owner.
         """
@@ -115,7 +115,7 @@ class Deliveries:
                 tracking_url,
                 status,
                 self._clock(),
-                request,
+                saved_order,
             ),
         )
         return changed > 0
@@ -132,9 +132,9 @@ class Deliveries:
         rows = await self._db.fetch_all(_FOR_USER, (user_id, limit, offset))
         return [_link(row) for row in rows]
 
-    async def last_request_for(self, user_id: int) -> str | None:
-        """The create request (JSON text) of the user's newest delivery that kept one."""
-        row = await self._db.fetch_one(_LAST_REQUEST_FOR, (user_id,))
+    async def last_order_for(self, user_id: int) -> str | None:
+        """The saved order (JSON text) of the user's newest delivery that kept one."""
+        row = await self._db.fetch_one(_LAST_ORDER_FOR, (user_id,))
         return None if row is None else str(row[0])
 
     async def count_for_user(self, user_id: int) -> int:

@@ -136,10 +136,22 @@ _OTP_BY_RECEIVER = (
         ON otp_handoffs (receiver_phone, created, delivery_id) WHERE code IS NOT NULL""",
 )
 
+_SAVED_ORDERS = (
+    # A delivery keeps the flow and the answers that made it (``SavedOrder`` JSON), which is
+    # what "repeat my last delivery" replays; the create request it kept before is dropped
+    # (nothing maps a request back into answers any more).
+    "DROP INDEX deliveries_requests_by_user",
+    "ALTER TABLE deliveries DROP COLUMN request",
+    "ALTER TABLE deliveries ADD COLUMN saved_order TEXT",
+    """CREATE INDEX deliveries_orders_by_user ON deliveries (user_id, created_at)
+        WHERE saved_order IS NOT NULL""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL_SCHEMA),
     Migration(2, "create requests of deliveries", _CREATE_REQUESTS),
     Migration(3, "pending drop-off codes by receiver phone", _OTP_BY_RECEIVER),
+    Migration(4, "the answers that made each delivery", _SAVED_ORDERS),
 )
 """Every schema step, oldest first. Append only."""
 

@@ -34,7 +34,6 @@ from bot.telegram.screen import ChatScreen, answers
 from bot.telegram.sender import answer_tap
 from bot.telegram.text import escape
 from conversations import Answer, CommandAnswer, PhotosAnswer, Turn
-from conversations.flows import REPEAT_FLOW
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +44,6 @@ UNKNOWN_COMMAND: Final = "I don't know that command. /help lists what I can do."
 UNREADABLE: Final = "I can read text, taps, locations, contacts and photos here."
 DEAD_BUTTON: Final = "That button no longer works."
 PRIVATE_ONLY: Final = "I take orders in a private chat: please message me directly."
-NO_REPEAT: Final = "Repeating an order is not available here. Send /new to start one."
 HELP: Final = (
     "I take delivery orders, one question at a time.\n\n"
     "/new starts an order, /repeat orders your last delivery again, and /start continues "
@@ -105,10 +103,9 @@ class Conversation:
     async def on_repeat(self, update: Update, context: Context) -> None:
         """``/repeat``: the customer's last delivery, filled in again (an open one is dropped)."""
         chat_id, user_id = _ids(update)
-        if self.ctx.chats.engine.registry.get(REPEAT_FLOW) is None:
-            await self._say(chat_id, NO_REPEAT)
-            return
-        await self._begin(chat_id, user_id, flow=REPEAT_FLOW)
+        turn = await self.ctx.chats.repeat(chat_id, user_id)
+        self.screen.remember(chat_id).session_id = None  # a new session: its buttons get a new tag
+        await self.screen.show(chat_id, turn)
 
     async def on_cancel(self, update: Update, context: Context) -> None:
         """``/cancel``: stop the order being filled in."""

@@ -1,33 +1,35 @@
-"""The flows a bot offers. ``order`` is the entry: it asks for the service kind (or says which
-one there is) and hands off to ``pickup_delivery`` or ``errand``; both can also be started
-directly (a deep link to "errand", say). ``repeat_last`` starts from the customer's last order
-(a /repeat command) and hands off to the flow of its kind."""
+"""The flows a bot offers. ``order`` (``entry``) is the entry: it lists every flow marked
+``listed`` that the business can use now and hands off to the one chosen; every flow can also
+be started by name (a deep link, a menu command, ``new <flow>`` in the console).
+
+A new flow is one file in this package and one entry in ``FLOWS``; see docs/flows.md.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from conversations.flow import Flow, FlowRegistry
+from conversations.flows.entry import ENTRY, entry_flow
 from conversations.flows.errand import ERRAND
-from conversations.flows.order import ORDER
 from conversations.flows.pickup_delivery import PICKUP_DELIVERY
-from conversations.flows.repeat_last import REPEAT_LAST
+from conversations.flows.return_parcel import RETURN_PARCEL
 
-ENTRY_FLOW = ORDER.name
-REPEAT_FLOW = REPEAT_LAST.name
-FLOWS: tuple[Flow, ...] = (ORDER, PICKUP_DELIVERY, ERRAND, REPEAT_LAST)
+ENTRY_FLOW = ENTRY
+# The shipped flows, in the order the entry offers them.
+FLOWS: tuple[Flow, ...] = (PICKUP_DELIVERY, ERRAND, RETURN_PARCEL)
 
 
-def default_registry() -> FlowRegistry:
-    """A registry of every flow shipped with the bot."""
-    return FlowRegistry(FLOWS)
+def default_registry(flows: Sequence[Flow] = FLOWS) -> FlowRegistry:
+    """A registry of ``flows`` (every shipped flow by default) behind the entry flow."""
+    return FlowRegistry((entry_flow(flows), *flows), entry=ENTRY)
 
 
 __all__ = [
     "ENTRY_FLOW",
     "ERRAND",
     "FLOWS",
-    "ORDER",
     "PICKUP_DELIVERY",
-    "REPEAT_FLOW",
-    "REPEAT_LAST",
+    "RETURN_PARCEL",
     "default_registry",
 ]

@@ -18,15 +18,15 @@ The customer is the receiver.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 from pydantic import ValidationError as ModelError
 
-from bot.partner.models import MAX_PACKAGE_IMAGES, CreateDeliveryRequest, ErrandLink, ServiceKind
+from bot.partner.models import MAX_PACKAGE_IMAGES, ErrandLink, ServiceKind
 from conversations import rules
-from conversations.contacts import person, phone
 from conversations.context import Context
 from conversations.dialog import Answer, ChoiceAnswer, Option, TextAnswer
 from conversations.flow import (
@@ -35,17 +35,30 @@ from conversations.flow import (
     Branch,
     Condition,
     Flow,
-    FlowError,
     Invalid,
     Question,
     Result,
     Step,
 )
-from conversations.flows.shared import SIZES, fee_hints, payment_options
-from conversations.photos import photos
-from conversations.place_steps import place_steps
-from conversations.places import PlaceNames, PlacePick, resolve
-from conversations.steps import amount, choice, email, summary, text, yes_no
+from conversations.places import PlaceNames, PlacePick, cut_address, resolve
+from conversations.steps import (
+    amount,
+    choice,
+    package_size,
+    payment,
+    phone,
+    photos,
+    place_steps,
+    sender,
+    summary,
+    text,
+    yes_no,
+)
+from conversations.steps.package import PACKAGE_SIZE
+from conversations.steps.parties import SENDER_NAME
+from conversations.steps.payment import PAYMENT
+from conversations.steps.summary_step import SUMMARY
+from conversations.steps.typed import amount_value
 
 KIND: ServiceKind = "errand"
 CURATED_PREFIX = "curated:"
@@ -63,13 +76,7 @@ class State(StrEnum):
     SHOP_PHONE = "shop_phone"
     BUDGET = "errand_budget"
     SUBSTITUTES = "errand_substitutes"
-    SIZE = "package_size"
     DROPOFF = "dropoff"
-    SENDER_NAME = "sender_name"
-    SENDER_PHONE = "sender_phone"
-    SENDER_EMAIL = "sender_email"
-    PAYMENT = "payment"
-    SUMMARY = "summary"
 
 
 SHOP = PlaceNames.of(State.SHOP)
@@ -189,13 +196,14 @@ def link_step() -> Step:
             "curated or own link", link_route, {"curated": State.SHOP_PHONE, "own": SHOP.place}
         ),
         depends_on=(State.ERRAND_MODE,),
-        fields=("errandLinks",),
+        fields=("errandLinks", "pickupAddress", "pickupCoords"),
+        write=write_link,
         describe=describe,
         still_valid=still_valid,
     )
 
 
-# --- the request ------------------------------------------------------------------------------
+# --- what the errand-only steps write ---------------------------------------------------------
 
 
 def _plain_amount(value: float | None) -> str:
@@ -205,65 +213,54 @@ def _plain_amount(value: float | None) -> str:
     return str(int(value)) if value.is_integer() else f"{value:.2f}"
 
 
-def build(ctx: Context) -> CreateDeliveryRequest:
-    """The create request; all six errand fields are always sent (empty where skipped)."""
-    answers = ctx.answers
-    dropoff = resolve(answers, State.DROPOFF)
-    if dropoff is None:
-        raise FlowError("errand: the drop-off place is not settled")
-    errand_mode = mode(ctx)
-    link = answers.model(State.LINK, LinkPick) if errand_mode == "link" else None
-    pick = answers.model(SHOP.place, PlacePick)
-    on_shop_route = link is None or link.curated_id is None
-    shop = resolve(answers, State.SHOP) if on_shop_route else None
-    unknown = on_shop_route and pick is not None and pick.kind == "unknown"
-    if shop is not None:
-        pickup_address, pickup_coords = shop.address, shop.coords
-    elif link is not None:
-        what = link.name if link.curated_id else f"{link.name}, rider to find the shop"
-        pickup_address, pickup_coords = f"Online order: {what}", dropoff.coords
-    elif unknown:
-        note = answers.text(State.SHOP_NOTE)
-        pickup_address, pickup_coords = f"{UNKNOWN_SHOP}{note}", dropoff.coords
-    else:
-        raise FlowError("errand: the shop is not settled")
-    budget = answers.number(State.BUDGET)
-    items = answers.text(State.ITEMS)
-    links = [{"url": link.url, "note": items[:500], "curatedId": link.curated_id}] if link else []
-    return CreateDeliveryRequest.model_validate(
-        {
-            "serviceKind": KIND,
-            "deliveryMode": "pickup",
-            "senderName": answers.text(State.SENDER_NAME),
-            "senderPhone": answers.text(State.SENDER_PHONE),
-            "senderEmail": answers.text(State.SENDER_EMAIL),
-            "receiverName": answers.text(State.SENDER_NAME),
-            "receiverPhone": answers.text(State.SENDER_PHONE),
-            "pickupAddress": pickup_address[:500],
-            "pickupCoords": pickup_coords,
-            "deliveryAddress": dropoff.address,
-            "deliveryCoords": dropoff.coords,
-            "packageDescription": items,
-            "packageSize": answers.option(State.SIZE),
-            "packageImages": answers.texts(State.PHOTOS),
-            "customerCollectionMethod": answers.option(State.PAYMENT),
-            "errandMode": errand_mode,
-            "errandLinks": links,
-            "errandBudgetNgn": _plain_amount(budget),
-            "errandSubstituteOk": answers.yes(State.SUBSTITUTES),
-            "shopPhone": answers.text(State.SHOP_PHONE),
-            "pickupLocationUnknown": unknown,
-        }
-    )
+def _dropoff_coords(ctx: Context) -> object:
+    """The drop-off's real pin: the pickup of a shop nobody can pin (never a made-up one)."""
+    dropoff = resolve(ctx.answers, State.DROPOFF)
+    return dropoff.coords if dropoff is not None else None
+
+
+def write_link(ctx: Context, value: JsonValue) -> Mapping[str, object]:
+    """The link, and an honest pickup for an online order (the shop place, when the customer
+    gives one later on the route, replaces it)."""
+    link = ctx.answers.model(State.LINK, LinkPick)
+    if link is None:
+        return {}
+    items = ctx.answers.text(State.ITEMS)
+    what = link.name if link.curated_id else f"{link.name}, rider to find the shop"
+    return {
+        "errandLinks": [{"url": link.url, "note": items[:500], "curatedId": link.curated_id}],
+        "pickupAddress": cut_address(f"Online order: {what}"),
+        "pickupCoords": _dropoff_coords(ctx),
+    }
+
+
+def write_shop_note(ctx: Context, value: JsonValue) -> Mapping[str, object]:
+    note = ctx.answers.text(State.SHOP_NOTE)
+    return {
+        "pickupAddress": cut_address(f"{UNKNOWN_SHOP}{note}"),
+        "pickupCoords": _dropoff_coords(ctx),
+    }
+
+
+def write_budget(ctx: Context, value: JsonValue) -> Mapping[str, object]:
+    return {"errandBudgetNgn": _plain_amount(amount_value(value))}
 
 
 ERRAND = Flow(
     name=KIND,
     title="Errand",
-    version=1,
+    label=rules.SERVICE_KIND_LABELS[KIND],
+    listed=True,
+    version=2,
     start=State.ERRAND_MODE,
     guard=guard,
-    build=build,
+    service_kind=KIND,
+    # Every errand field is sent, empty where the customer skipped it.
+    fixed={
+        "deliveryMode": "pickup",
+        "errandLinks": [],
+        "pickupLocationUnknown": False,
+    },
     steps=(
         choice(
             State.ERRAND_MODE,
@@ -299,6 +296,7 @@ ERRAND = Flow(
             title="Shop",
             question="Where is the shop?",
             fields=("pickupAddress", "pickupCoords"),
+            unknown_flag="pickupLocationUnknown",
             saved=False,
             unknown=unknown_shop_allowed,
             unknown_next=State.SHOP_NOTE,
@@ -312,7 +310,8 @@ ERRAND = Flow(
             length=(3, 300),
             when=Condition("the shop's place is not known", shop_unknown),
             depends_on=(SHOP.place,),
-            fields=("pickupAddress",),
+            fields=("pickupAddress", "pickupCoords"),
+            write=write_shop_note,
             next=State.SHOP_PHONE,
         ),
         phone(
@@ -330,6 +329,7 @@ ERRAND = Flow(
             maximum=MAX_BUDGET,
             optional=True,
             fields=("errandBudgetNgn",),
+            write=write_budget,
             next=State.SUBSTITUTES,
         ),
         yes_no(
@@ -341,57 +341,23 @@ ERRAND = Flow(
                 Option(id="no", label="No, only what I asked for"),
             ),
             fields=("errandSubstituteOk",),
-            next=State.SIZE,
+            next=PACKAGE_SIZE,
         ),
-        choice(
-            State.SIZE,
-            title="Size",
-            question="Roughly how big will it all be?",
-            options=SIZES,
-            fields=("packageSize",),
-            next=DROPOFF.place,
-        ),
+        package_size(question="Roughly how big will it all be?", next=DROPOFF.place),
         *place_steps(
             State.DROPOFF,
             title="Drop-off place",
             question="Where should the rider bring it?",
             fields=("deliveryAddress", "deliveryCoords"),
-            next=State.SENDER_NAME,
+            next=SENDER_NAME,
         ),
-        person(
-            State.SENDER_NAME,
-            title="Your name",
-            question="What is your name? You can also share your contact.",
-            phone_step=State.SENDER_PHONE,
-            fields=("senderName", "receiverName"),
-            next=State.SENDER_PHONE,
-        ),
-        phone(
-            State.SENDER_PHONE,
-            title="Your phone",
-            question="What is your phone number? The rider will call it on arrival.",
-            fields=("senderPhone", "receiverPhone"),
-            next=State.SENDER_EMAIL,
-        ),
-        email(
-            State.SENDER_EMAIL,
-            title="Your email",
-            question="An email address for updates? (optional)",
-            fields=("senderEmail",),
-            next=State.PAYMENT,
-        ),
-        choice(
-            State.PAYMENT,
-            title="Payment",
-            question="How will the delivery be paid?",
-            options=payment_options,
-            single="Payment: {label}.",
-            empty=rules.SETTINGS_BROKEN,
-            fields=("customerCollectionMethod",),
-            next=State.SUMMARY,
-        ),
-        summary(
-            State.SUMMARY, title="Summary", heading="Please check your errand:", hints=fee_hints
-        ),
+        # The customer receives what the rider bought.
+        *sender(
+            next=PAYMENT,
+            phone_question="What is your phone number? The rider will call it on arrival.",
+            is_receiver=True,
+        ).steps,
+        *payment(kind=KIND, next=SUMMARY, cash_to_collect=False).steps,
+        summary(heading="Please check your errand:"),
     ),
 )

@@ -135,6 +135,11 @@ def test_paths_are_text_on_other_questions(tmp_path: Path) -> None:
 def test_new_order_and_no_question() -> None:
     assert parse_line("new", None) == NewOrder()
     assert parse_line("/start", CHOICE) == NewOrder()
+    assert parse_line("new return_parcel", CHOICE) == NewOrder("return_parcel")
+    assert parse_line("/new  errand ", None) == NewOrder("errand")
+    # Not a flow's name: the words are an answer.
+    assert parse_line("new phone case", None) == TextAnswer(text="new phone case")
+    assert parse_line("new Return", None) == TextAnswer(text="new Return")
     assert parse_line("hello", None) == TextAnswer(text="hello")
     assert parse_line("", None) is None
 

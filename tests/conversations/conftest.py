@@ -32,6 +32,7 @@ from conversations.dialog import (
     LocationAnswer,
     PhotosAnswer,
     Prompt,
+    SavedOrder,
     TextAnswer,
     Turn,
 )
@@ -40,7 +41,7 @@ from conversations.flow import FlowRegistry
 from conversations.flows import default_registry
 from conversations.outcome import Created, CreateOutcome
 from conversations.rules import usable_warehouses
-from conversations.services import GeocodedPlace, Services, ServiceUnavailable
+from conversations.services import BeforeCreate, GeocodedPlace, Services, ServiceUnavailable
 from conversations.session import Session
 
 LAGOS = (6.5244, 3.3792)
@@ -250,21 +251,6 @@ def delivery_for(request: CreateDeliveryRequest, status: str = "pending", **extr
 _ids = itertools.count(1)
 
 
-class FakeHistory:
-    """An ``OrderHistory``: each customer's last request, set by the test (or ``remember``)."""
-
-    def __init__(self) -> None:
-        self.last: dict[str, CreateDeliveryRequest] = {}
-        self.asked: list[str] = []
-
-    def remember(self, customer: str, request: CreateDeliveryRequest) -> None:
-        self.last[customer] = request.model_copy(update={"idempotencyKey": None})
-
-    async def last_order(self, customer: str) -> CreateDeliveryRequest | None:
-        self.asked.append(customer)
-        return self.last.get(customer)
-
-
 class FakeCreator:
     """A ``DeliveryCreator`` that validates like the service and answers from a script."""
 
@@ -286,8 +272,9 @@ class FakeCreator:
 class Chat:
     """Drives an engine like an adapter: buttons carry step and version, typed text does not."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, before_create: BeforeCreate | None = None) -> None:
         self.engine = engine
+        self.before_create = before_create
         self.session: Session | None = None
         self.turns: list[Turn] = []
         self.prompt: Prompt | None = None
@@ -321,12 +308,22 @@ class Chat:
         return turn
 
     async def start(self, flow: str = "order", customer: str | None = None) -> Turn:
-        self.session, turn = await self.engine.start(flow, session_id="chat-1", customer=customer)
+        self.session, turn = await self.engine.start(
+            flow, session_id="chat-1", customer=customer, before_create=self.before_create
+        )
+        return self._keep(turn)
+
+    async def replay(self, order: SavedOrder, customer: str | None = None) -> Turn:
+        """Order ``order`` again, in a new session (what "repeat my last delivery" does)."""
+        self.session, turn = await self.engine.replay(
+            order, session_id="chat-1", customer=customer, before_create=self.before_create
+        )
         return self._keep(turn)
 
     async def send(self, answer: Answer) -> Turn:
         assert self.session is not None
-        return self._keep(await self.engine.handle(self.session, answer))
+        turn = await self.engine.handle(self.session, answer, before_create=self.before_create)
+        return self._keep(turn)
 
     def _stamp(self) -> dict[str, Any]:
         assert self.prompt is not None, "no open prompt"
@@ -427,7 +424,6 @@ class World:
             }
         )
         self.creator = FakeCreator(self.catalog)
-        self.history = FakeHistory()
         self.saved_keys: list[str | None] = []
         self.registry: FlowRegistry = default_registry()
 
@@ -439,15 +435,13 @@ class World:
             catalog=self.catalog,
             creator=self.creator,
             geocoder=self.geocoder,
-            checkpoint=self.checkpoint,
-            history=self.history,
         )
         keys = (f"key-{n:04d}-chat" for n in itertools.count(1))
         return Engine(self.registry, services, new_idempotency_key=lambda: next(keys))
 
     def chat(self, engine: Engine | None = None) -> Chat:
         """A chat on a new engine, or on ``engine`` (shared keys: a second order of a customer)."""
-        return Chat(engine or self.engine())
+        return Chat(engine or self.engine(), before_create=self.checkpoint)
 
 
 ANSWERS: TypeAdapter[Answer] = TypeAdapter(Answer)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from bot.partner.models import Delivery
-from conversations.creating import IMAGE_HOST_ALERT, recover
-from conversations.outcome import Created, Rejected
+from conversations.outcome import Created
+from conversations.refusals import decide
 from conversations.services import ServiceUnavailable
+from conversations.texts.dialogue import IMAGE_HOST_ALERT, refusal
 
 
 async def test_the_key_is_made_once_and_saved_before_the_first_call(world, chat):
@@ -47,8 +48,8 @@ async def test_each_status_after_create_is_explained_with_the_tracking_link(
 
 async def test_validation_errors_send_the_customer_to_each_field_then_back(world, chat):
     world.creator.script = [
-        Rejected(
-            reason="validation",
+        decide(
+            "validation",
             message="Invalid request",
             field_errors={
                 "receiverPhone": ["Not a reachable number"],
@@ -80,8 +81,8 @@ async def test_validation_errors_send_the_customer_to_each_field_then_back(world
 
 async def test_a_validation_error_on_an_unknown_field_is_shown_at_the_summary(world, chat):
     world.creator.script = [
-        Rejected(reason="validation", field_errors={"distanceKm": ["Must be positive"]}),
-        Rejected(reason="validation", message="Something is off"),
+        decide("validation", field_errors={"distanceKm": ["Must be positive"]}),
+        decide("validation", message="Something is off"),
     ]
     await chat.errand_to_summary()
     await chat.tap("confirm")
@@ -93,14 +94,17 @@ async def test_a_validation_error_on_an_unknown_field_is_shown_at_the_summary(wo
 
 
 async def test_service_disabled_refreshes_and_asks_the_service_kind_again(world, chat, caps):
-    world.creator.script = [Rejected(reason="service_disabled", message="errand is off")]
+    world.creator.script = [decide("service_disabled", message="errand is off")]
     world.catalog.after_refresh = caps(enabledServiceKinds=["pickup_delivery"])
     await chat.errand_to_summary()
     await chat.tap("confirm")
 
     assert world.catalog.refreshes == 1
     assert "no longer offers this service" in chat.said
-    assert "Only one service is available: Pickup & delivery." in chat.said
+    # errands are gone: the entry asks between the flows still usable
+    assert (chat.session.flow, chat.step) == ("order", "service_kind")
+    assert chat.option_ids() == ["pickup_delivery", "return_parcel"]
+    await chat.tap("pickup_delivery")
     assert chat.session.flow == "pickup_delivery"
     assert chat.step == "delivery_mode"
     await chat.tap("pickup")
@@ -110,7 +114,7 @@ async def test_service_disabled_refreshes_and_asks_the_service_kind_again(world,
 
 
 async def test_service_disabled_in_a_directly_started_flow_ends_it(world, chat, caps):
-    world.creator.script = [Rejected(reason="service_disabled")]
+    world.creator.script = [decide("service_disabled")]
     world.catalog.after_refresh = caps(enabledServiceKinds=["pickup_delivery"])
     await chat.start("errand")
     await chat.tap("at_place")
@@ -131,7 +135,7 @@ async def test_service_disabled_in_a_directly_started_flow_ends_it(world, chat, 
 
 
 async def test_a_payment_rejection_refreshes_and_asks_the_payment_again(world, chat, caps):
-    world.creator.script = [Rejected(reason="payment", message="cash is off")]
+    world.creator.script = [decide("payment", message="cash is off")]
     world.catalog.after_refresh = caps(paymentCollection={"cashOnDelivery": False})
     await chat.pickup_delivery_to_summary()
     await chat.tap("confirm")
@@ -147,7 +151,7 @@ async def test_a_payment_rejection_refreshes_and_asks_the_payment_again(world, c
 
 
 async def test_a_coverage_rejection_asks_for_the_places_again(world, chat):
-    world.creator.script = [Rejected(reason="coverage", message="outside the delivery area")]
+    world.creator.script = [decide("coverage", message="outside the delivery area")]
     await chat.pickup_delivery_to_summary()
     await chat.tap("confirm")
     assert world.catalog.refreshes == 1
@@ -161,9 +165,7 @@ async def test_a_coverage_rejection_asks_for_the_places_again(world, chat):
 
 
 async def test_a_coverage_rejection_naming_a_field_asks_only_that_place(world, chat):
-    world.creator.script = [
-        Rejected(reason="coverage", field_errors={"deliveryCoords": ["Out of area"]})
-    ]
+    world.creator.script = [decide("coverage", field_errors={"deliveryCoords": ["Out of area"]})]
     await chat.pickup_delivery_to_summary()
     await chat.tap("confirm")
     assert chat.step == "dropoff_place"
@@ -171,7 +173,7 @@ async def test_a_coverage_rejection_naming_a_field_asks_only_that_place(world, c
 
 
 async def test_a_refused_image_host_tells_the_customer_and_alerts_operators(world, chat):
-    world.creator.script = [Rejected(reason="image_host", message="host not allowlisted")]
+    world.creator.script = [decide("image_host", message="host not allowlisted")]
     await chat.pickup_delivery_to_summary()
     await chat.tap("confirm")
     assert "could not accept the photos" in chat.said
@@ -181,7 +183,7 @@ async def test_a_refused_image_host_tells_the_customer_and_alerts_operators(worl
 
 
 async def test_unavailable_keeps_the_draft_and_the_key_for_a_retry(world, chat):
-    world.creator.script = [Rejected(reason="unavailable")]
+    world.creator.script = [decide("unavailable")]
     await chat.pickup_delivery_to_summary()
     await chat.tap("confirm")
     assert "not answering right now. Your order is saved" in chat.said
@@ -197,7 +199,7 @@ async def test_unavailable_keeps_the_draft_and_the_key_for_a_retry(world, chat):
 
 
 async def test_rate_limited_says_how_long_to_wait_and_retries_with_the_same_key(world, chat):
-    world.creator.script = [Rejected(reason="rate_limited", retry_after=12.4)]
+    world.creator.script = [decide("rate_limited", retry_after=12.4)]
     await chat.errand_to_summary()
     await chat.tap("confirm")
     assert "The delivery service is busy. Please wait about 12 seconds" in chat.said
@@ -217,17 +219,19 @@ async def test_rate_limited_says_how_long_to_wait_and_retries_with_the_same_key(
     ],
 )
 def test_the_wait_reads_as_plain_english(retry_after: float | None, wait: str) -> None:
-    (message,) = recover(Rejected(reason="rate_limited", retry_after=retry_after)).messages
+    message = refusal(decide("rate_limited", retry_after=retry_after))
     assert f"Please wait {wait}" in message
 
 
 async def test_another_refusal_is_shown_and_the_draft_kept(world, chat):
-    world.creator.script = [Rejected(reason="other", message="Trust check failed")]
+    world.creator.script = [decide("other", message="Trust check failed")]
     await chat.errand_to_summary()
     await chat.tap("confirm")
     assert "The delivery service refused this order (Trust check failed)." in chat.said
     assert chat.step == "summary"
     assert chat.session.idempotency_key is None
+    assert world.catalog.refreshes == 1
+    assert "Trust check failed" in chat.turn.operator_alert  # only the business can fix it
 
 
 async def test_a_creator_that_is_down_counts_as_unavailable(world, chat):
@@ -242,9 +246,7 @@ async def test_a_creator_that_is_down_counts_as_unavailable(world, chat):
 
 
 async def test_a_validation_error_on_the_service_kind_asks_it_again(world, chat):
-    world.creator.script = [
-        Rejected(reason="validation", field_errors={"serviceKind": ["Not enabled"]})
-    ]
+    world.creator.script = [decide("validation", field_errors={"serviceKind": ["Not enabled"]})]
     await chat.errand_to_summary()
     await chat.tap("confirm")
     assert "• serviceKind: Not enabled" in chat.said

@@ -7,14 +7,37 @@ from dataclasses import replace
 
 import pytest
 
-from conversations.dialog import KEEP, ChoiceAnswer, LocationAnswer, PhotosAnswer, TextAnswer
+from conversations.context import Context
+from conversations.dialog import (
+    KEEP,
+    Answer,
+    ChoiceAnswer,
+    LocationAnswer,
+    PhotosAnswer,
+    TextAnswer,
+)
 from conversations.engine import Engine
-from conversations.flow import AutoAnswer, Flow, FlowRegistry, Stop
-from conversations.flows import ERRAND, FLOWS, ORDER, PICKUP_DELIVERY
+from conversations.flow import (
+    Ask,
+    AutoAnswer,
+    Flow,
+    FlowRegistry,
+    Result,
+    Step,
+    Stop,
+)
+from conversations.flows import ERRAND, FLOWS, PICKUP_DELIVERY, default_registry
 from conversations.services import Services
 from conversations.session import Session
-from conversations.steps import lookup, summary, text
+from conversations.steps import summary, text
 from conversations.texts import dialogue as wording
+
+# One service and no usable warehouse: no choice of flow (no return), nothing to drop off.
+ONE_FLOW = {
+    "enabledServiceKinds": ["pickup_delivery"],
+    "allowWarehouseDropoff": False,
+    "features": {"maxWarehouses": 0},
+}
 
 # --- back -------------------------------------------------------------------------------------
 
@@ -80,7 +103,7 @@ async def test_back_crosses_into_the_flow_that_handed_off(chat):
 
 
 async def test_back_skips_questions_that_answered_themselves(new_world):
-    chat = new_world(enabledServiceKinds=["pickup_delivery"], allowWarehouseDropoff=False).chat()
+    chat = new_world(**ONE_FLOW).chat()
     await chat.start()
     assert chat.step == "pickup_place"
     assert chat.prompt.commands == ()
@@ -248,8 +271,7 @@ async def test_a_tap_from_an_earlier_visit_of_the_same_step_is_stale(chat):
 
 async def test_single_options_answer_themselves_and_say_so(new_world):
     chat = new_world(
-        enabledServiceKinds=["pickup_delivery"],
-        allowWarehouseDropoff=False,
+        **ONE_FLOW,
         paymentCollection={"onlineCheckout": False},
         pod={"enabled": False},
     ).chat()
@@ -307,7 +329,7 @@ async def test_a_flow_that_lost_a_step_in_a_new_version_restarts_politely(world,
         steps=(replace(mode, next="errand_what"), replace(items, name="errand_what"), *rest),
     )
     services = Services(catalog=world.catalog, creator=world.creator, geocoder=world.geocoder)
-    engine = Engine(FlowRegistry([ORDER, PICKUP_DELIVERY, renamed]), services)
+    engine = Engine(default_registry((PICKUP_DELIVERY, renamed)), services)
 
     turn = await engine.handle(chat.session, TextAnswer(text="rice"))
 
@@ -401,6 +423,26 @@ def test_every_flow_step_name_is_plain_text(flow):
 # --- the customer, lookups and the request that was sent ---------------------------------------
 
 
+def lookup_step(find) -> Step:
+    """A step whose ``ask`` looks the answer up through a service (an awaitable ``Ask``)."""
+
+    async def ask(ctx: Context) -> Ask:
+        return await find(ctx)
+
+    async def accept(ctx: Context, answer: Answer) -> Result:
+        pytest.fail("never asked: find answers or stops")
+
+    return Step(
+        name="found",
+        title="Found",
+        input="choice",
+        ask=ask,
+        accept=accept,
+        next="name",
+        summarize=False,
+    )  # editable: an answer the step gave itself is still never offered for change
+
+
 def looked_up_flow(find) -> Flow:
     """lookup -> name (filled by the lookup) -> phone -> summary."""
     return Flow(
@@ -408,12 +450,12 @@ def looked_up_flow(find) -> Flow:
         title="Looked up",
         version=1,
         start="found",
-        build=lambda ctx: pytest.fail("never created"),
+        service_kind="pickup_delivery",  # never confirmed here
         steps=(
-            lookup("found", title="Found", find=find, next="name"),
+            lookup_step(find),
             text("name", title="Name", question="Your name?", next="phone"),
             text("phone", title="Phone", question="Your phone?", next="summary"),
-            summary("summary", title="Summary", heading="Check:", hints=lambda ctx: []),
+            summary(heading="Check:", hints=lambda ctx: []),
         ),
     )
 

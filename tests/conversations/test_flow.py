@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
+from conversations.context import Context
 from conversations.flow import CREATE, Branch, Condition, Flow, FlowError, FlowRegistry, Handoff
+from conversations.session import Session
 from conversations.steps import summary, text, yes_no
 
 
@@ -13,11 +16,19 @@ def _text(name, next, **extra):
 
 
 def _summary():
-    return summary("summary", title="Summary", heading="Check:", hints=lambda ctx: [])
+    return summary(heading="Check:", hints=lambda ctx: [])
 
 
-def _flow(*steps, name="f", build=lambda ctx: None, start="a"):
-    return Flow(name=name, title=name, version=1, start=start, steps=steps, build=build)
+def _flow(*steps, name="f", service_kind="pickup_delivery", start="a", **extra):
+    return Flow(
+        name=name,
+        title=name,
+        version=1,
+        start=start,
+        steps=steps,
+        service_kind=service_kind,
+        **extra,
+    )
 
 
 def test_a_well_formed_flow_is_accepted():
@@ -34,6 +45,11 @@ def test_a_well_formed_flow_is_accepted():
         ((_text("a", "summary"), _summary()), "z", "start step 'z' is not declared"),
         ((_text("a", "summary", depends_on=("q",)), _summary()), "a", "depends on unknown"),
         ((_text("a", "summary", fields=("senderNmae",)), _summary()), "a", "unknown fields"),
+        (
+            (_text("a", "summary", write=lambda ctx, value: {}), _summary()),
+            "a",
+            "writes but names no fields",
+        ),
     ],
 )
 def test_mistakes_are_found_when_the_flow_is_built(steps, start, message):
@@ -53,15 +69,24 @@ def test_a_skippable_step_that_branches_on_itself_needs_somewhere_to_go():
         _flow(branching, _summary())
 
 
-def test_creating_needs_a_build_and_is_done_by_the_summary():
-    with pytest.raises(FlowError, match="has no build"):
-        _flow(_text("a", "summary"), _summary(), build=None)
+def test_creating_needs_a_service_kind_and_is_done_by_the_summary():
+    with pytest.raises(FlowError, match="creates but names no service_kind"):
+        _flow(_text("a", "summary"), _summary(), service_kind=None)
     with pytest.raises(FlowError, match="only the summary may create"):
         _flow(_text("a", CREATE))
 
 
+def test_fixed_values_and_commands_are_checked_too():
+    with pytest.raises(FlowError, match=r"fixed values for unknown fields \['deliveryMod'\]"):
+        _flow(_text("a", "summary"), _summary(), fixed={"deliveryMod": "pickup"})
+    for bad in ("Return", "/return", "", "r" * 33, "re-turn"):
+        with pytest.raises(FlowError, match="is not 1-32 of a-z, 0-9, _"):
+            _flow(_text("a", "summary"), _summary(), command=bad)
+    assert _flow(_text("a", "summary"), _summary(), command="return_2").command == "return_2"
+
+
 def test_handoffs_must_land_on_a_registered_flow_with_its_own_step_names():
-    source = _flow(_text("a", Handoff("g")), name="f", build=None)
+    source = _flow(_text("a", Handoff("g")), name="f", service_kind=None)
     with pytest.raises(FlowError, match="unknown flow 'g'"):
         FlowRegistry([source])
     clash = _flow(_text("a", "summary"), _summary(), name="g")
@@ -71,3 +96,102 @@ def test_handoffs_must_land_on_a_registered_flow_with_its_own_step_names():
     assert FlowRegistry([source, fine]).names == ["f", "g"]
     with pytest.raises(FlowError, match="registered twice"):
         FlowRegistry([fine, fine])
+
+
+def test_a_registry_knows_its_entry_and_its_commands():
+    f = _flow(_text("a", "summary"), _summary(), name="f")
+    g = _flow(_text("a", "summary"), _summary(), name="g", command="gee", label="Gee!")
+    h = _flow(_text("a", "summary"), _summary(), name="h", command="aitch")
+    registry = FlowRegistry([f, g, h])
+    assert registry.entry == "f"  # the first flow unless named
+    assert FlowRegistry([f, g], entry="g").entry == "g"
+    assert "g" in registry and "z" not in registry
+    assert [flow.name for flow in registry.with_commands] == ["g", "h"]
+    assert registry.by_command("gee") is g
+    assert registry.by_command("f") is None
+    assert (g.menu_label, h.menu_label) == ("Gee!", "h")  # the title when no label
+    with pytest.raises(FlowError, match="entry flow 'z' is not registered"):
+        FlowRegistry([f, g], entry="z")
+    with pytest.raises(FlowError, match="at least one flow"):
+        FlowRegistry([])
+
+
+def test_two_flows_may_not_declare_the_same_command():
+    g = _flow(_text("a", "summary"), _summary(), name="g", command="go")
+    h = _flow(_text("a", "summary"), _summary(), name="h", command="go")
+    with pytest.raises(FlowError, match="two flows declare the same command"):
+        FlowRegistry([g, h])
+
+
+# --- assembling the request ---------------------------------------------------------------------
+
+BASE = {
+    "senderName": "Base",
+    "senderPhone": "+2348031234567",
+    "receiverName": "Bola Ade",
+    "receiverPhone": "+2348022223333",
+    "pickupAddress": "12 Marina Road",
+    "pickupCoords": {"lat": 6.5, "lng": 3.3},
+    "deliveryAddress": "1 Admiralty Way",
+    "deliveryCoords": {"lat": 6.4, "lng": 3.4},
+    "packageDescription": "Books",
+    "packageImages": ["https://media.example/p/1.jpg"],
+    "customerCollectionMethod": "cash_on_delivery",
+}
+
+
+def _assembling_flow() -> Flow:
+    """Declared out of route order: the route is base -> name -> never -> summary."""
+    return _flow(
+        _text("name", "never", fields=("senderName",)),
+        _text(
+            "never",
+            "summary",
+            fields=("packageDescription",),
+            when=Condition("never", lambda ctx: False),
+        ),
+        _text("base", "name", fields=tuple(BASE), write=lambda ctx, value: BASE),
+        _text("unused", "summary", fields=("senderEmail",)),  # not on the route
+        _summary(),
+        start="base",
+        fixed={"packageSize": "small", "deliveryMode": "pickup"},
+    )
+
+
+def _ctx(flow: Flow, answers, caps) -> Context:
+    session = Session(id="s", entry_flow=flow.name, flow=flow.name, flow_version=1)
+    session.answers.update(answers)
+    return Context(
+        session=session,
+        flow=flow,
+        caps=caps(),
+        warehouses=(),
+        locations=(),
+        phone_region="NG",
+        geocoder=None,
+    )
+
+
+def test_assemble_writes_the_kind_the_fixed_values_then_each_answer_in_route_order(caps):
+    flow = _assembling_flow()
+    answers = {
+        "base": "anything",
+        "name": "Ada Obi",
+        "never": "not on the route",
+        "unused": "ada@example.com",
+    }
+    request = flow.assemble(_ctx(flow, answers, caps))
+
+    assert request.serviceKind == "pickup_delivery"
+    assert (request.packageSize, request.deliveryMode) == ("small", "pickup")  # fixed
+    assert request.senderName == "Ada Obi"  # name comes after base on the route: it wins
+    assert request.packageDescription == "Books"  # the skipped step writes nothing
+    assert request.senderEmail == ""  # an answer off the route writes nothing
+    assert request.receiverPhone == "+2348022223333"
+
+
+def test_assemble_leaves_out_unanswered_steps_and_fails_like_the_model(caps):
+    flow = _assembling_flow()
+    assert flow.assemble(_ctx(flow, {"base": "x"}, caps)).senderName == "Base"
+    with pytest.raises(ValidationError):
+        flow.assemble(_ctx(flow, {"name": "Ada Obi"}, caps))  # base unanswered: no route

@@ -1,4 +1,4 @@
-"""Both flows end to end: what is asked, in which order, and the request that goes out."""
+"""Every flow end to end: what is asked, in which order, and the request that goes out."""
 
 from __future__ import annotations
 
@@ -249,3 +249,48 @@ async def test_a_flow_can_be_started_directly(world, chat):
     await chat.start("errand")
     assert chat.step == "errand_mode"
     assert chat.prompt.default == "at_place"
+
+
+async def test_return_parcel_end_to_end(world, chat):
+    await chat.start()
+    await chat.tap("return_parcel")
+    assert "The parcel goes back to Yaba Hub, 5 Herbert Macaulay Way." in chat.said
+    assert chat.step == "pickup_place"
+    await chat.location(6.5244, 3.3792, address="Tafawa Balewa Square")
+    await chat.contact("+2348031234567", "Ada", "Obi")
+    await chat.command("skip")
+    await chat.tap("no")
+    await chat.contact("+2348055555555", "Chidi", "Eze")
+    assert chat.step == "package_description"
+    await chat.say("Wrong size shoes, order 1234")
+    await chat.tap("small")
+    await chat.photos(1)
+    await chat.command("done")
+    assert chat.step == "payment"
+    await chat.tap("online_checkout")
+    assert chat.step == "summary"  # no cash to collect on a return
+    assert chat.prompt.text.startswith("Please check your return:")
+    await chat.tap("confirm")
+
+    [request] = world.creator.requests
+    assert request.serviceKind == "pickup_delivery"
+    assert request.deliveryMode == "pickup"
+    assert request.pickupAddress == "Tafawa Balewa Square"
+    assert request.deliveryAddress == "5 Herbert Macaulay Way"
+    assert request.deliveryCoords == Coords(lat=6.51, lng=3.37)
+    assert request.receiverName == "Swift Riders — Yaba Hub"
+    assert request.receiverPhone == "+2348031234567"  # the customer's own
+    assert request.pickupContactSameAsSender is False
+    assert request.pickupContactName == "Chidi Eze"
+    assert request.isPODEnabled is None
+    assert request.warehouseId is None
+    assert chat.turn.order.flow == "return_parcel"
+
+
+async def test_a_return_goes_to_the_first_usable_warehouse_with_a_pin(new_world):
+    world = new_world()
+    world.catalog.rows = [world.catalog.rows[2], *world.catalog.rows[:2]]  # pinless first
+    chat = world.chat()
+    await chat.start("return_parcel")
+    assert "The parcel goes back to Yaba Hub" in chat.said
+    assert chat.session.answers["return_to"] == "wh-1"

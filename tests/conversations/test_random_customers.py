@@ -18,7 +18,7 @@ from conversations.dialog import (
     PhotosAnswer,
     TextAnswer,
 )
-from conversations.outcome import Rejected
+from conversations.refusals import decide
 
 ORGS = [
     {},
@@ -46,12 +46,14 @@ TEXTS = [
     "yes",
 ]
 REFUSALS = [
-    Rejected(reason="validation", field_errors={"receiverPhone": ["bad"], "x": ["?"]}),
-    Rejected(reason="unavailable"),
-    Rejected(reason="rate_limited", retry_after=3),
-    Rejected(reason="coverage"),
-    Rejected(reason="image_host"),
-    Rejected(reason="payment"),
+    decide("validation", field_errors={"receiverPhone": ["bad"], "x": ["?"]}),
+    decide("unavailable"),
+    decide("rate_limited", retry_after=3),
+    decide("coverage"),
+    decide("image_host"),
+    decide("payment"),
+    decide("service_disabled"),
+    decide("other", message="key revoked"),
 ]
 
 

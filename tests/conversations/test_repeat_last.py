@@ -1,113 +1,21 @@
-"""Repeat my last delivery: the last request filled in again, only what cannot be reused asked,
-today's capabilities re-checked, and a create with a new key."""
+"""Repeat my last delivery (``Engine.replay``): the answers that made an order are given again
+in the flow that asked them, so only what cannot be reused (photos) or what today's settings no
+longer allow is asked; the create goes out with a new key. An order of another flow version
+starts a new order instead."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
 from bot.partner.models import CreateDeliveryRequest
-from conversations.dialog import TextAnswer
-from conversations.flows import REPEAT_FLOW
-from conversations.flows.repeat_last import NO_MORE_POD, NOT_AVAILABLE, NOTHING_YET, PHOTOS_AGAIN
-from conversations.services import Services
+from conversations.dialog import SavedOrder
+from conversations.flows import ERRAND, PICKUP_DELIVERY, RETURN_PARCEL
+from conversations.texts import dialogue
 
 CUSTOMER = "7"
-OLD_PHOTO = "https://media.example/p/expired.jpg"
-UNITY_HALL_A02 = "Unity Hall — Unity Hall Road, University of Lagos — A02"
-
-PICKUP: dict[str, Any] = {
-    "serviceKind": "pickup_delivery",
-    "deliveryMode": "pickup",
-    "pickupContactSameAsSender": True,
-    "senderName": "Ada Obi",
-    "senderPhone": "+2348031234567",
-    "senderEmail": "ada@example.com",
-    "receiverName": "Bola Ade",
-    "receiverPhone": "+2348022223333",
-    "pickupAddress": "12 Marina Road, Lagos Island",
-    "pickupCoords": {"lat": 6.5244, "lng": 3.3792},
-    "deliveryAddress": UNITY_HALL_A02,
-    "deliveryCoords": {"lat": 6.515, "lng": 3.389},
-    "packageDescription": "Two books",
-    "packageSize": "small",
-    "isFragile": False,
-    "packageImages": [OLD_PHOTO],
-    "customerCollectionMethod": "cash_on_delivery",
-}
-WAREHOUSE = PICKUP | {
-    "deliveryMode": "warehouse",
-    "warehouseId": "wh-2",
-    "pickupContactSameAsSender": None,
-    "pickupAddress": "1 Admiralty Way",
-    "pickupCoords": {"lat": 6.44, "lng": 3.47},
-}
-ERRAND: dict[str, Any] = {
-    "serviceKind": "errand",
-    "deliveryMode": "pickup",
-    "senderName": "Ada Obi",
-    "senderPhone": "+2348031234567",
-    "senderEmail": "",
-    "receiverName": "Ada Obi",
-    "receiverPhone": "+2348031234567",
-    "pickupAddress": "Shoprite, Ikeja City Mall",
-    "pickupCoords": {"lat": 6.6018, "lng": 3.3515},
-    "deliveryAddress": "Main Gate — Main Gate Road, University of Lagos",
-    "deliveryCoords": {"lat": 6.517, "lng": 3.385},
-    "packageDescription": "A bag of rice",
-    "packageSize": "medium",
-    "packageImages": [],
-    "customerCollectionMethod": "online_checkout",
-    "errandMode": "at_place",
-    "errandLinks": [],
-    "errandBudgetNgn": "15000",
-    "errandSubstituteOk": True,
-    "shopPhone": "",
-    "pickupLocationUnknown": False,
-}
-NO_PIN = {"pickupCoords": ERRAND["deliveryCoords"], "pickupLocationUnknown": True}
-
-REQUESTS: dict[str, dict[str, Any]] = {
-    "pickup": PICKUP,
-    "someone else hands over, cash to collect, fragile": PICKUP
-    | {
-        "pickupContactSameAsSender": False,
-        "pickupContactName": "Chidi Eze",
-        "pickupContactPhone": "+2348055555555",
-        "isPODEnabled": True,
-        "podAmount": 5000,
-        "isFragile": True,
-    },
-    "warehouse": WAREHOUSE,
-    "errand at a shop": ERRAND,
-    "errand, shop unknown": ERRAND
-    | NO_PIN
-    | {"pickupAddress": "Shop location unknown — rider to find: Mallam Musa's spot"},
-    "errand from a curated link": ERRAND
-    | {
-        "errandMode": "link",
-        "errandLinks": [
-            {"url": "https://www.konga.com", "note": "A bag of rice", "curatedId": "cl-2"}
-        ],
-        "pickupAddress": "Online order: Konga",
-        "pickupCoords": ERRAND["deliveryCoords"],
-        "errandBudgetNgn": "",
-        "shopPhone": "+2348030001111",
-    },
-    "errand from the customer's own link": ERRAND
-    | NO_PIN
-    | {
-        "errandMode": "link",
-        "errandLinks": [{"url": "https://shop.example.ng/cases/42", "note": "A bag of rice"}],
-        "pickupAddress": "Online order: shop.example.ng, rider to find the shop",
-    },
-    "errand from a photo": ERRAND | {"errandMode": "photo", "packageImages": [OLD_PHOTO]},
-}
-
-
-def request(data: dict[str, Any]) -> CreateDeliveryRequest:
-    return CreateDeliveryRequest.model_validate(data)
 
 
 def same_order(request: CreateDeliveryRequest) -> dict[str, Any]:
@@ -115,10 +23,140 @@ def same_order(request: CreateDeliveryRequest) -> dict[str, Any]:
     return request.model_dump(exclude={"idempotencyKey", "packageImages"})
 
 
-async def repeat(world, chat, last: dict[str, Any] | None = None):
-    if last is not None:
-        world.history.remember(CUSTOMER, request(last))
-    return await chat.start(REPEAT_FLOW, customer=CUSTOMER)
+# --- orders made the ordinary way, to be repeated ------------------------------------------------
+
+
+async def pickup(chat) -> None:
+    await chat.pickup_delivery_to_summary()
+
+
+async def pickup_someone_else_cash_fragile(chat) -> None:
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    await chat.tap("pickup")
+    await chat.location(6.5244, 3.3792, address="Tafawa Balewa Square")
+    await chat.location(6.45, 3.40)
+    await chat.say("Plot 7, Admiralty Way")
+    await chat.say("Ada Obi")
+    await chat.say("0803 123 4567")
+    await chat.say("ada@example.com")
+    await chat.tap("no")
+    await chat.contact("+2348055555555", "Chidi", "Eze")
+    await chat.say("Bola Ade")
+    await chat.say("+234 802 222 3333")
+    await chat.say("A laptop")
+    await chat.tap("medium")
+    await chat.tap("yes")
+    await chat.photos(6)
+    await chat.tap("online_checkout")
+    await chat.say("₦25,000")
+
+
+async def warehouse(chat) -> None:
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    await chat.tap("warehouse")
+    await chat.tap("wh-2")
+    await chat.tap("saved:loc-gate")
+    await chat.contact("08031234567", "Ada")
+    await chat.command("skip")
+    await chat.say("Bola")
+    await chat.say("08022223333")
+    await chat.say("Shoes")
+    await chat.tap("small")
+    await chat.tap("no")
+    await chat.photos(1)
+    await chat.command("done")
+    await chat.tap("cash_on_delivery")
+    await chat.tap("none")
+
+
+async def errand_at_a_shop(chat) -> None:
+    await chat.errand_to_summary("at_place")
+
+
+async def errand_from_a_curated_link(chat) -> None:
+    await chat.errand_to_summary("link")
+
+
+async def errand_from_a_photo(chat) -> None:
+    await chat.errand_to_summary("photo")
+
+
+async def errand_shop_unknown(chat) -> None:
+    await chat.start()
+    await chat.tap("errand")
+    await chat.tap("at_place")
+    await chat.say("Suya for four")
+    await chat.command("skip")
+    await chat.tap("unknown")
+    await chat.say("Mallam Musa's spot near the bus stop")
+    await chat.say("0803 000 1111")
+    await chat.command("skip")
+    await chat.tap("no")
+    await chat.tap("small")
+    await chat.location(6.52, 3.38)
+    await chat.say("Room 4, Jaja Hall")
+    await chat.say("Ada Obi")
+    await chat.say("08031234567")
+    await chat.command("skip")
+    await chat.tap("cash_on_delivery")
+
+
+async def errand_from_own_link(chat) -> None:
+    await chat.start()
+    await chat.tap("errand")
+    await chat.tap("link")
+    await chat.say("A phone case")
+    await chat.command("skip")
+    await chat.say("shop.example.ng/cases/42")
+    await chat.tap("unknown")
+    await chat.command("skip")
+    await chat.command("skip")
+    await chat.tap("yes")
+    await chat.tap("small")
+    await chat.tap("saved:loc-gate")
+    await chat.contact("+2348031234567", "Ada", "Obi")
+    await chat.command("skip")
+    await chat.tap("cash_on_delivery")
+
+
+async def return_parcel(chat) -> None:
+    await chat.start()
+    await chat.tap("return_parcel")
+    await chat.location(6.5244, 3.3792, address="Tafawa Balewa Square")
+    await chat.contact("+2348031234567", "Ada", "Obi")
+    await chat.command("skip")
+    await chat.tap("yes")
+    await chat.say("Wrong size shoes, order 1234")
+    await chat.tap("small")
+    await chat.photos(1)
+    await chat.command("done")
+    await chat.tap("online_checkout")
+
+
+ORDERS: dict[str, Callable[[Any], Awaitable[None]]] = {
+    "pickup": pickup,
+    "someone else hands over, cash to collect, fragile": pickup_someone_else_cash_fragile,
+    "warehouse": warehouse,
+    "errand at a shop": errand_at_a_shop,
+    "errand, shop unknown": errand_shop_unknown,
+    "errand from a curated link": errand_from_a_curated_link,
+    "errand from the customer's own link": errand_from_own_link,
+    "errand from a photo": errand_from_a_photo,
+    "return a parcel": return_parcel,
+}
+
+
+async def ordered(world, engine, make=pickup) -> tuple[SavedOrder, CreateDeliveryRequest]:
+    """An order made in a first chat: what the runner keeps, and the request it sent."""
+    first = world.chat(engine)
+    await make(first)
+    assert first.step == "summary", first.said
+    await first.tap("confirm")
+    assert first.turn.status == "created"
+    assert first.turn.order is not None
+    return first.turn.order, first.turn.request
 
 
 async def send_photos_if_asked(chat) -> None:
@@ -131,77 +169,130 @@ async def send_photos_if_asked(chat) -> None:
         await chat.command("skip")
 
 
-@pytest.mark.parametrize("last", REQUESTS.values(), ids=REQUESTS.keys())
-async def test_the_last_order_goes_out_again_as_it_was(world, chat, last):
-    await repeat(world, chat, last)
+# --- what the created turn keeps ----------------------------------------------------------------
 
-    assert "Your last order" in chat.said
+
+async def test_the_created_turn_carries_the_answers_of_the_flow_that_made_it(world):
+    order, _ = await ordered(world, world.engine())
+    assert (order.flow, order.flow_version) == ("pickup_delivery", PICKUP_DELIVERY.version)
+    assert "service_kind" not in order.answers  # the entry's answer belongs to the entry
+    assert order.answers["receiver_name"] == "Bola Ade"
+    assert set(order.answers) <= {step.name for step in PICKUP_DELIVERY.steps}
+    assert SavedOrder.model_validate_json(order.model_dump_json()) == order
+
+
+# --- the same order again -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("make", ORDERS.values(), ids=ORDERS.keys())
+async def test_the_last_order_goes_out_again_as_it_was(world, make):
+    engine = world.engine()
+    order, old = await ordered(world, engine, make)
+    chat = world.chat(engine)
+
+    await chat.replay(order, customer=CUSTOMER)
+
+    assert "is filled in again" in chat.said
     assert chat.step == "photos"  # the only question: the rest is filled in
     await send_photos_if_asked(chat)
     assert chat.step == "summary", chat.said
     await chat.tap("confirm")
 
-    [sent] = world.creator.requests
-    assert same_order(sent) == same_order(request(last))
-    assert OLD_PHOTO not in sent.packageImages
-    assert world.history.asked == [CUSTOMER]
+    assert chat.turn.status == "created"
+    new = world.creator.requests[-1]
+    assert same_order(new) == same_order(old)
+    assert not set(new.packageImages) & set(old.packageImages)  # old photos never reused
+    assert new.idempotencyKey != old.idempotencyKey
+    assert chat.session.customer == CUSTOMER
 
 
-async def test_the_last_order_is_shown_then_photos_are_asked_again(world, chat):
-    await repeat(world, chat, PICKUP)
+async def test_the_replay_says_so_then_asks_for_photos_again(world):
+    engine = world.engine()
+    order, _ = await ordered(world, engine)
+    chat = world.chat(engine)
 
-    assert chat.turn.messages[0].splitlines() == [
-        "Your last order, pickup & delivery:",
-        "• From: 12 Marina Road, Lagos Island",
-        f"• To: {UNITY_HALL_A02}",
-        "• Package: Two books (small)",
-        "• Receiver: Bola Ade, +2348022223333",
-        "• Payment: Cash on delivery",
-        PHOTOS_AGAIN,
-    ]
+    await chat.replay(order)
+
+    assert chat.turn.messages == (
+        dialogue.repeating("Pickup & delivery"),
+        dialogue.not_reused(["Photos"]),
+    )
+    assert chat.session.flow == "pickup_delivery"
+    assert "photos" not in chat.session.answers
     assert chat.prompt.photos.have == 0
     assert "back" not in chat.prompt.commands  # nothing was asked before
 
 
-async def test_a_repeat_has_a_new_key_and_any_answer_can_be_changed(world):
+async def test_a_repeat_is_saved_with_its_new_key_before_it_is_sent(world):
     engine = world.engine()
-    first = world.chat(engine)
-    await first.pickup_delivery_to_summary()
-    await first.tap("confirm")
-    world.history.remember(CUSTOMER, world.creator.requests[0])
+    order, _ = await ordered(world, engine)
+    chat = world.chat(engine)
+    await chat.replay(order)
+    await send_photos_if_asked(chat)
+    await chat.tap("confirm")
+    assert world.saved_keys == ["key-0001-chat", "key-0002-chat"]
+    assert world.creator.requests[-1].idempotencyKey == "key-0002-chat"
 
+
+async def test_any_answer_of_a_repeat_can_be_changed(world):
+    engine = world.engine()
+    order, old = await ordered(world, engine)
     again = world.chat(engine)
-    await again.start(REPEAT_FLOW, customer=CUSTOMER)
+    await again.replay(order, customer=CUSTOMER)
     await send_photos_if_asked(again)
+
     assert {"edit:receiver_name", "edit:pickup_place", "edit:payment"} <= set(again.option_ids())
-    assert "edit:last_order" not in again.option_ids()
     await again.tap("edit:package_description")
     assert again.prompt.current == "Two books"
     await again.say("Three books")
     assert again.step == "summary"
     await again.tap("confirm")
 
-    old, new = world.creator.requests
+    new = world.creator.requests[-1]
     assert new.packageDescription == "Three books"
-    assert new.idempotencyKey != old.idempotencyKey
     assert same_order(new) == same_order(old) | {"packageDescription": "Three books"}
 
 
-async def test_a_payment_method_no_longer_allowed_is_asked_again(world, chat, caps):
+async def test_a_repeated_order_can_be_repeated_again(world):
+    engine = world.engine()
+    order, old = await ordered(world, engine)
+    second = world.chat(engine)
+    await second.replay(order)
+    await send_photos_if_asked(second)
+    await second.tap("confirm")
+    assert second.turn.order is not None
+
+    third = world.chat(engine)
+    await third.replay(second.turn.order)
+    await send_photos_if_asked(third)
+    await third.tap("confirm")
+    assert same_order(world.creator.requests[-1]) == same_order(old)
+
+
+# --- what today's settings no longer allow is asked again ---------------------------------------
+
+
+async def test_a_payment_method_no_longer_allowed_is_asked_again(world, caps):
+    engine = world.engine()
+    order, _ = await ordered(world, engine)
     world.catalog.caps = caps(paymentCollection={"cashOnDelivery": False})
-    await repeat(world, chat, PICKUP)
+    chat = world.chat(engine)
+    await chat.replay(order)
     await send_photos_if_asked(chat)
 
     assert "Payment: your choice is no longer offered" in chat.said
     assert "Payment: Pay online." in chat.said  # the one method left answers itself
     assert chat.step == "summary"
     await chat.tap("confirm")
-    assert world.creator.requests[0].customerCollectionMethod == "online_checkout"
+    assert world.creator.requests[-1].customerCollectionMethod == "online_checkout"
 
 
-async def test_a_warehouse_no_longer_allowed_asks_for_a_pickup_place(world, chat, caps):
+async def test_a_warehouse_no_longer_allowed_asks_for_a_pickup_place(world, caps):
+    engine = world.engine()
+    order, _ = await ordered(world, engine, warehouse)
     world.catalog.caps = caps(allowWarehouseDropoff=False)
-    await repeat(world, chat, WAREHOUSE)
+    chat = world.chat(engine)
+    await chat.replay(order)
     await send_photos_if_asked(chat)
 
     assert "How it's picked up: your choice is no longer offered" in chat.said
@@ -211,26 +302,67 @@ async def test_a_warehouse_no_longer_allowed_asks_for_a_pickup_place(world, chat
     await chat.tap("yes")
     assert chat.step == "summary"
     await chat.tap("confirm")
-    [sent] = world.creator.requests
+    sent = world.creator.requests[-1]
     assert (sent.deliveryMode, sent.warehouseId) == ("pickup", None)
     assert sent.pickupAddress == "Tafawa Balewa Square"
 
 
-async def test_cash_to_collect_is_left_out_when_pod_is_off(world, chat, caps):
-    world.catalog.caps = caps(pod={"enabled": False})
-    await repeat(world, chat, PICKUP | {"isPODEnabled": True, "podAmount": 5000})
-
-    assert NO_MORE_POD in chat.said
+async def test_a_saved_place_the_business_removed_is_asked_again(world):
+    engine = world.engine()
+    order, old = await ordered(world, engine)  # delivered to Unity Hall, room A02
+    world.catalog.locations = [row for row in world.catalog.locations if row.id != "loc-hall"]
+    chat = world.chat(engine)
+    await chat.replay(order)
     await send_photos_if_asked(chat)
+
+    assert "Drop-off place: your choice is no longer offered" in chat.said
+    assert chat.step == "dropoff_place"
+    await chat.tap("saved:loc-gate")
+    assert chat.step == "summary"
+    await chat.tap("confirm")
+    sent = world.creator.requests[-1]
+    assert sent.deliveryAddress == "Main Gate — Main Gate Road, University of Lagos"
+    assert sent.pickupAddress == old.pickupAddress
+
+
+async def test_an_answer_that_is_not_an_option_any_more_is_asked_again(world):
+    engine = world.engine()
+    order, _ = await ordered(world, engine)
+    stored = order.model_copy(update={"answers": order.answers | {"package_size": "huge"}})
+    chat = world.chat(engine)
+    await chat.replay(stored)
+    await send_photos_if_asked(chat)
+
+    assert "Size: your choice is no longer offered" in chat.said
+    assert chat.step == "package_size"
+    await chat.tap("large")
+    assert chat.step == "summary"
+    await chat.tap("confirm")
+    assert world.creator.requests[-1].packageSize == "large"
+
+
+async def test_cash_to_collect_is_left_out_when_pod_is_off(world, caps):
+    engine = world.engine()
+    order, old = await ordered(world, engine, pickup_someone_else_cash_fragile)
+    assert (old.isPODEnabled, old.podAmount) == (True, 25000)
+    world.catalog.caps = caps(pod={"enabled": False})
+    chat = world.chat(engine)
+    await chat.replay(order)
+    await send_photos_if_asked(chat)
+
+    assert chat.step == "summary"
     assert "Cash to collect" not in chat.prompt.text
     await chat.tap("confirm")
-    [sent] = world.creator.requests
+    sent = world.creator.requests[-1]
     assert (sent.isPODEnabled, sent.podAmount) == (None, None)
 
 
-async def test_an_errand_mode_no_longer_enabled_is_asked_again(world, chat, caps):
+async def test_an_errand_mode_no_longer_enabled_is_asked_again(world, caps):
+    engine = world.engine()
+    order, _ = await ordered(world, engine, errand_from_a_curated_link)
     world.catalog.caps = caps(errand={"enabledModes": ["at_place", "photo"]})
-    await repeat(world, chat, REQUESTS["errand from a curated link"])
+    chat = world.chat(engine)
+    await chat.replay(order)
     await chat.command("skip")  # photos
 
     assert "Errand type: your choice is no longer offered" in chat.said
@@ -241,56 +373,50 @@ async def test_an_errand_mode_no_longer_enabled_is_asked_again(world, chat, caps
     assert chat.step == "shop_place"  # the link went with the errand type
     await chat.location(6.6018, 3.3515, address="Shoprite, Ikeja City Mall")
     assert chat.step == "summary"
+    await chat.tap("confirm")
+    sent = world.creator.requests[-1]
+    assert (sent.errandMode, sent.errandLinks) == ("at_place", [])
 
 
-async def test_a_service_kind_no_longer_offered_is_asked_again(world, chat, caps):
-    world.catalog.caps = caps(enabledServiceKinds=["pickup_delivery"])
-    await repeat(world, chat, ERRAND)
-
-    assert "this business doesn't offer errands right now." in chat.said
-    assert "Only one service is available: Pickup & delivery." in chat.said
-    assert chat.step == "delivery_mode"
-    await chat.tap("pickup")
-    await chat.location(6.5244, 3.3792, address="Tafawa Balewa Square")
-    await chat.tap("saved:loc-gate")
-    assert chat.step == "pickup_contact"  # who you are was kept: name, phone and email
-
-
-async def test_without_an_earlier_order_a_new_one_is_offered(world, chat):
-    await repeat(world, chat)
-
-    assert chat.said.startswith(NOTHING_YET)
-    assert chat.step == "no_last_order"
-    assert [o.label for o in chat.prompt.options] == ["Start a new order"]
-    await chat.tap("new")
-    assert chat.step == "service_kind"
-    assert world.creator.requests == []
-
-
-async def test_a_session_without_a_customer_has_no_earlier_order(world, chat):
-    world.history.remember(CUSTOMER, request(PICKUP))
-    await chat.start(REPEAT_FLOW)
-
-    assert chat.said.startswith(NOTHING_YET)
-    assert world.history.asked == []
-
-
-async def test_without_an_order_history_the_flow_is_not_available(world):
+async def test_a_flow_the_business_no_longer_offers_ends_at_once(world, caps):
     engine = world.engine()
-    engine.services = Services(catalog=world.catalog, creator=world.creator)
+    order, _ = await ordered(world, engine, errand_at_a_shop)
+    world.catalog.caps = caps(enabledServiceKinds=["pickup_delivery"])
     chat = world.chat(engine)
-    await chat.start(REPEAT_FLOW, customer=CUSTOMER)
+    await chat.replay(order)
 
-    assert chat.said == NOT_AVAILABLE
     assert chat.turn.status == "ended"
+    assert "Sorry, this business doesn't offer errands right now." in chat.said
+    assert len(world.creator.requests) == 1
 
 
-async def test_a_restart_looks_the_last_order_up_again(world, chat):
-    await repeat(world, chat, PICKUP)
-    chat.session.step = "a_step_from_an_old_release"
+# --- an order of another form --------------------------------------------------------------------
 
-    await chat.send(TextAnswer(text="hello"))
 
+@pytest.mark.parametrize(
+    "order",
+    [
+        SavedOrder(flow="errand", flow_version=ERRAND.version - 1, answers={"errand_mode": "link"}),
+        SavedOrder(flow="errand", flow_version=ERRAND.version + 1, answers={}),
+        SavedOrder(flow="no_such_flow", flow_version=1, answers={"x": 1}),
+    ],
+    ids=["older version", "newer version", "unknown flow"],
+)
+async def test_an_order_of_another_version_starts_a_new_order_instead(world, chat, order):
+    await chat.replay(order, customer=CUSTOMER)
+
+    assert chat.turn.messages[0] == dialogue.CANNOT_REPEAT
+    assert (chat.session.flow, chat.step) == ("order", "service_kind")
+    assert chat.session.answers == {}
     assert chat.session.customer == CUSTOMER
-    assert world.history.asked == [CUSTOMER, CUSTOMER]
-    assert chat.step == "photos"
+    assert "errand_mode" not in chat.session.answers
+
+
+async def test_a_return_is_replayed_into_the_return_flow(world):
+    engine = world.engine()
+    order, _ = await ordered(world, engine, return_parcel)
+    assert (order.flow, order.flow_version) == ("return_parcel", RETURN_PARCEL.version)
+    chat = world.chat(engine)
+    await chat.replay(order)
+    assert chat.turn.messages[0] == dialogue.repeating("Return a parcel to us")
+    assert chat.session.flow == "return_parcel"

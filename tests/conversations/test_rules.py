@@ -22,6 +22,14 @@ async def test_enabled_kinds_win_over_the_presence_of_an_errand_object(new_world
     assert world.catalog.caps.errand is not None
     chat = world.chat()
     await chat.start()
+    # a warehouse to return to: the pickup & delivery kind makes two flows, never an errand
+    assert chat.step == "service_kind"
+    assert chat.option_ids() == ["pickup_delivery", "return_parcel"]
+
+    world = new_world(enabledServiceKinds=["pickup_delivery"], features={"maxWarehouses": 0})
+    assert world.catalog.caps.errand is not None
+    chat = world.chat()
+    await chat.start()
     assert chat.turn.messages[0] == "Only one service is available: Pickup & delivery."
     assert chat.session.flow == "pickup_delivery"
 
@@ -29,16 +37,56 @@ async def test_enabled_kinds_win_over_the_presence_of_an_errand_object(new_world
 async def test_an_errand_kind_without_any_mode_is_not_offered(new_world):
     chat = new_world(errand={"enabledModes": [], "defaultMode": None}).chat()
     await chat.start()
+    assert chat.option_ids() == ["pickup_delivery", "return_parcel"]
+
+    chat = new_world(
+        errand={"enabledModes": [], "defaultMode": None}, features={"maxWarehouses": 0}
+    ).chat()
+    await chat.start()
     assert chat.session.answers["service_kind"] == "pickup_delivery"
     assert chat.session.flow == "pickup_delivery"
 
 
-async def test_both_kinds_are_asked_with_the_default_pre_selected(new_world):
+async def test_every_usable_flow_is_asked_with_the_default_kind_pre_selected(new_world):
     chat = new_world(defaultServiceKind="errand").chat()
     await chat.start()
     assert chat.step == "service_kind"
-    assert [o.id for o in chat.prompt.options] == ["pickup_delivery", "errand"]
+    assert [(o.id, o.label) for o in chat.prompt.options] == [
+        ("pickup_delivery", "Pickup & delivery"),
+        ("errand", "Errand: we buy it for you"),
+        ("return_parcel", "Return a parcel to us"),
+    ]
     assert chat.prompt.default == "errand"
+
+
+async def test_of_two_flows_of_the_default_kind_the_first_listed_is_pre_selected(chat):
+    await chat.start()
+    assert chat.prompt.default == "pickup_delivery"  # not return_parcel, of the same kind
+
+
+async def test_a_return_is_offered_only_with_a_pinned_warehouse_within_the_limit(new_world):
+    world = new_world()
+    world.catalog.rows = [Warehouse(id="x", name="X", address="x")]  # no pin
+    chat = world.chat()
+    await chat.start()
+    assert chat.option_ids() == ["pickup_delivery", "errand"]
+
+    chat = new_world(features={"maxWarehouses": 0}).chat()
+    await chat.start()
+    assert chat.option_ids() == ["pickup_delivery", "errand"]
+
+    # allowWarehouseDropoff governs dropping a package at a warehouse, not a return
+    chat = new_world(allowWarehouseDropoff=False).chat()
+    await chat.start()
+    assert "return_parcel" in chat.option_ids()
+
+
+async def test_a_return_started_directly_without_a_warehouse_ends_at_once(new_world):
+    world = new_world(features={"maxWarehouses": 0})
+    chat = world.chat()
+    await chat.start("return_parcel")
+    assert chat.turn.status == "ended"
+    assert "no warehouse to return to" in chat.said
 
 
 async def test_a_default_kind_that_is_not_offered_is_not_pre_selected(new_world):

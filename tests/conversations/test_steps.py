@@ -7,7 +7,8 @@ from pydantic import TypeAdapter
 
 from conversations.dialog import Answer, ChoiceAnswer, CommandAnswer, PhotosAnswer, Turn
 from conversations.flow import Invalid
-from conversations.steps import bounded, clean, parse_amount
+from conversations.steps.common import bounded, clean
+from conversations.steps.typed import amount_value, parse_amount
 
 
 @pytest.mark.parametrize(
@@ -25,6 +26,14 @@ from conversations.steps import bounded, clean, parse_amount
 )
 def test_amounts(typed, value):
     assert parse_amount(typed) == value
+
+
+@pytest.mark.parametrize(
+    ("stored", "value"),
+    [(5000, 5000.0), (2500.5, 2500.5), (None, None), (True, None), ("5000", None)],
+)
+def test_an_amount_answer_reads_back_as_a_number(stored, value):
+    assert amount_value(stored) == value
 
 
 def test_texts_are_cleaned_and_bounded():

@@ -1,9 +1,10 @@
-"""/repeat in Telegram: the last delivery filled in again; only the photos are asked anew."""
+"""/repeat in Telegram: the last order's answers replayed into the flow that made it; only the
+photos are asked anew."""
 
 from __future__ import annotations
 
 from bot.telegram.commands import CUSTOMER_COMMANDS
-from conversations.flows.repeat_last import NOTHING_YET, PHOTOS_AGAIN
+from conversations.texts import dialogue
 from tests.e2e.conftest import ADA, CHIDI, BotStack, tiny_png
 
 
@@ -11,12 +12,13 @@ async def test_repeat_orders_the_last_delivery_again(stack: BotStack) -> None:
     first_id = await stack.order(ADA)
 
     shown = [m.text or "" for m in await stack.command(ADA, "repeat")]
-    assert shown[0].startswith("Your last order, pickup & delivery:")
-    assert "A pair of shoes in a box" in shown[0] and PHOTOS_AGAIN in shown[0]
+    assert shown[0].startswith(dialogue.repeating("Pickup & delivery"))
+    assert dialogue.not_reused(["Photos"]) in shown[0]
     await stack.photo(ADA, tiny_png(red=31))  # re-hosted photos expire: asked again
     await stack.tap(stack.prompt(ADA.id), "Done")
     summary = stack.prompt(ADA.id)
-    assert summary.text is not None and "Bola Ahmed" in summary.text
+    assert summary.text is not None
+    assert "Bola Ahmed" in summary.text and "A pair of shoes in a box" in summary.text
     await stack.tap(summary, "Confirm and send")
 
     links = await stack.bot.store.deliveries.for_user(ADA.id, 10)
@@ -29,11 +31,13 @@ async def test_repeat_orders_the_last_delivery_again(stack: BotStack) -> None:
     assert again == first  # every other field of the request is the last order's
 
 
-async def test_repeat_with_nothing_ordered_offers_a_new_order(stack: BotStack) -> None:
+async def test_repeat_with_nothing_ordered_starts_a_new_order(stack: BotStack) -> None:
     (shown,) = await stack.command(CHIDI, "repeat")
-    assert shown.text is not None and shown.text.startswith(NOTHING_YET)
-    await stack.tap(shown, "Start a new order")
-    assert stack.prompt(CHIDI.id).text == "What would you like to order?"
+    assert shown.text is not None and shown.text.startswith(dialogue.NOTHING_TO_REPEAT)
+    assert "What would you like to order?" in shown.text
+    assert stack.prompt(CHIDI.id) == shown
+    await stack.tap(shown, "Errand: we buy it for you")  # the new order is open: it goes on
+    assert (stack.prompt(CHIDI.id).text or "").startswith("What kind of errand?")
     assert not await stack.bot.store.deliveries.for_user(CHIDI.id, 10)
 
 

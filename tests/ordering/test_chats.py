@@ -1,6 +1,7 @@
 """ChatService: sessions in SQLite after every turn, one turn at a time per chat, created
-deliveries linked to their chat, the key saved before the create, operator alerts, and the
-create re-sent after a rate limit."""
+deliveries linked to their chat with the order that made them, the key saved before the create,
+operator alerts, the create re-sent after a rate limit, and ``repeat`` (the last order replayed
+into the flow that made it)."""
 
 from __future__ import annotations
 
@@ -12,18 +13,39 @@ from bot.ordering import ChatService
 from bot.partner.models import CreateDeliveryRequest
 from bot.store import Store
 from conversations import (
+    ChoiceAnswer,
     CommandAnswer,
+    ContactAnswer,
     CreateOutcome,
+    LocationAnswer,
+    PhotosAnswer,
+    SavedOrder,
     Session,
     TextAnswer,
     Turn,
 )
 from conversations.dialog import Answer
-from conversations.flows import REPEAT_FLOW
+from conversations.flows import PICKUP_DELIVERY
+from conversations.texts import dialogue
 
-from .conftest import CONFIRM_ANSWER, TO_SUMMARY, MakeOrg, Org
+from .conftest import CONFIRM_ANSWER, PHOTO_URL, TO_SUMMARY, MakeOrg, Org
 
 CHAT, USER = 42, 7
+
+# A return to the business's warehouse on the default scenario, up to the summary (the
+# warehouse answers itself: the first usable one).
+RETURN_TO_SUMMARY: list[Answer] = [
+    ChoiceAnswer(option="return_parcel"),
+    LocationAnswer(lat=6.5095, lng=3.3711, address="12 Herbert Macaulay Way, Yaba"),
+    ContactAnswer(phone="08031234567", first_name="Ada", last_name="Obi"),
+    CommandAnswer(name="skip"),
+    ChoiceAnswer(option="yes"),
+    TextAnswer(text="Wrong size shoes, order 1182"),
+    ChoiceAnswer(option="small"),
+    PhotosAnswer(urls=[PHOTO_URL]),
+    CommandAnswer(name="done"),
+    ChoiceAnswer(option="cash_on_delivery"),
+]
 
 
 def service(org: Org, store: Store | None = None, **kwargs: object) -> ChatService:
@@ -147,20 +169,6 @@ async def test_the_key_is_saved_before_the_create_goes_out(org: Org) -> None:
     assert sent is not None and sent == saved
 
 
-async def test_the_engines_own_checkpoint_still_runs(org: Org) -> None:
-    seen: list[str | None] = []
-
-    async def checkpoint(session: Session) -> None:
-        seen.append(session.idempotency_key)
-
-    engine = org.engine()
-    engine.services = replace(engine.services, checkpoint=checkpoint)
-    assert org.store is not None
-    chats = ChatService(engine, org.store, clock=org.clock)
-    await answer_all(chats, [*TO_SUMMARY, CONFIRM_ANSWER])
-    assert len(seen) == 1 and seen[0] is not None
-
-
 async def test_one_chat_waits_for_its_own_turn_and_no_other(org: Org) -> None:
     chats, watcher = watched(org)
     await answer_all(chats, TO_SUMMARY)
@@ -276,31 +284,133 @@ async def test_a_flow_can_be_started_directly(org: Org) -> None:
     assert session is not None and session.entry_flow == "errand"
 
 
-async def test_the_created_request_is_kept_and_repeated_for_the_same_user(org: Org) -> None:
+async def test_the_order_is_kept_with_its_delivery_for_the_same_user(org: Org) -> None:
     chats = service(org)
     assert org.store is not None
-    await answer_all(chats, TO_SUMMARY)
-    first = await chats.handle(CHAT, USER, CONFIRM_ANSWER)
-    assert first.delivery is not None and first.request is not None
-    kept = await org.store.deliveries.last_request_for(USER)
-    assert kept is not None and "idempotencyKey" not in json.loads(kept)
-    assert CreateDeliveryRequest.model_validate_json(kept) == first.request.model_copy(
-        update={"idempotencyKey": None}
-    )
+    first = await answer_all(chats, [*TO_SUMMARY, CONFIRM_ANSWER])
+    assert first.delivery is not None and first.order is not None
+    kept = await org.store.deliveries.last_order_for(USER)
+    assert kept is not None
+    order = SavedOrder.model_validate_json(kept)
+    assert order == first.order == await chats.history.last_order(USER)
+    # The flow that made it, not the entry flow that handed off to it.
+    assert (order.flow, order.flow_version) == (PICKUP_DELIVERY.name, PICKUP_DELIVERY.version)
+    assert "service_kind" not in order.answers
+    assert order.answers["package_description"] == "A pair of shoes"
+    assert await chats.history.last_order(USER + 1) is None
 
-    turn = await chats.start(CHAT, USER, flow=REPEAT_FLOW)
-    assert "Your last order" in turn.messages[0]
+
+async def test_repeat_replays_the_last_order_into_the_same_flow(org: Org) -> None:
+    chats = service(org)
+    assert org.store is not None
+    first = await answer_all(chats, [*TO_SUMMARY, CONFIRM_ANSWER])
+    assert first.delivery is not None and first.request is not None
+
+    turn = await chats.repeat(CHAT, USER)
+    assert turn.messages[0] == dialogue.repeating("Pickup & delivery")
+    # Re-hosted photos expire: the only question asked again.
     assert turn.prompt is not None and turn.prompt.step == "photos"
     session = await chats.session(CHAT)
-    assert session is not None and session.customer == str(USER)
-    # Another user of the same bot has nothing to repeat.
-    other = await chats.start(CHAT + 1, USER + 1, flow=REPEAT_FLOW)
-    assert other.prompt is not None and other.prompt.step == "no_last_order"
+    assert session is not None
+    assert (session.flow, session.customer) == ("pickup_delivery", str(USER))
+    await chats.handle(CHAT, USER, PhotosAnswer(urls=[PHOTO_URL]))
+    summary = await chats.handle(CHAT, USER, CommandAnswer(name="done"))
+    assert summary.prompt is not None and summary.prompt.step == "summary"
+    again = await chats.handle(CHAT, USER, CONFIRM_ANSWER)
+    assert again.status == "created" and again.delivery is not None
+    assert again.delivery.id != first.delivery.id
+    assert again.request is not None
+    assert again.request.idempotencyKey != first.request.idempotencyKey  # a new order, a new key
+    keyless = {"idempotencyKey": None}
+    assert again.request.model_copy(update=keyless) == first.request.model_copy(update=keyless)
+    links = await org.store.deliveries.for_user(USER, 10)
+    assert {link.delivery_id for link in links} == {first.delivery.id, again.delivery.id}
+    assert all((link.chat_id, link.user_id) == (CHAT, USER) for link in links)
 
 
-async def test_an_unreadable_kept_request_is_not_repeated(org: Org) -> None:
+async def test_a_return_is_repeated_as_a_return(org: Org) -> None:
     chats = service(org)
     assert org.store is not None
-    await org.store.deliveries.add("old", CHAT, USER, 1.0, None, None, request='{"from": "v0"}')
-    turn = await chats.start(CHAT, USER, flow=REPEAT_FLOW)
-    assert turn.prompt is not None and turn.prompt.step == "no_last_order"
+    first = await answer_all(chats, [*RETURN_TO_SUMMARY, CONFIRM_ANSWER])
+    assert first.status == "created" and first.order is not None
+    assert first.order.flow == "return_parcel"
+    assert first.request is not None and first.request.serviceKind == "pickup_delivery"
+
+    turn = await chats.repeat(CHAT, USER)
+    assert turn.messages[0] == dialogue.repeating("Return a parcel to us")
+    assert turn.prompt is not None and turn.prompt.step == "photos"
+    session = await chats.session(CHAT)
+    assert session is not None and session.flow == "return_parcel"
+    await chats.handle(CHAT, USER, PhotosAnswer(urls=[PHOTO_URL]))
+    await chats.handle(CHAT, USER, CommandAnswer(name="done"))
+    again = await chats.handle(CHAT, USER, CONFIRM_ANSWER)
+    assert again.status == "created" and again.request is not None
+    # Sent back to the same warehouse, received by the business, not a plain pickup & delivery.
+    for field in ("deliveryAddress", "deliveryCoords", "receiverName", "receiverPhone"):
+        assert getattr(again.request, field) == getattr(first.request, field), field
+    assert again.order is not None and again.order.flow == "return_parcel"
+    kept = await org.store.deliveries.last_order_for(USER)
+    assert kept is not None and SavedOrder.model_validate_json(kept).flow == "return_parcel"
+
+
+async def test_repeat_drops_the_order_open_in_the_chat(org: Org) -> None:
+    chats = service(org)
+    await answer_all(chats, [*TO_SUMMARY, CONFIRM_ANSWER])
+    await answer_all(chats, TO_SUMMARY[:3])
+    turn = await chats.repeat(CHAT, USER)
+    assert turn.prompt is not None and turn.prompt.step == "photos"
+    session = await chats.session(CHAT)
+    assert session is not None and session.answers["package_description"] == "A pair of shoes"
+
+
+async def test_with_nothing_to_repeat_a_new_order_starts(org: Org) -> None:
+    chats = service(org)
+    assert org.store is not None
+    await answer_all(chats, [*TO_SUMMARY, CONFIRM_ANSWER])
+    # Another user of the same bot has nothing to repeat.
+    other = await chats.repeat(CHAT + 1, USER + 1)
+    assert other.messages[0] == dialogue.NOTHING_TO_REPEAT
+    assert other.prompt is not None and other.prompt.step == "service_kind"
+    session = await chats.session(CHAT + 1)
+    assert session is not None
+    assert (session.flow, session.customer) == ("order", str(USER + 1))
+    assert org.calls("create_delivery") == 1
+
+
+async def test_an_unreadable_kept_order_is_not_repeated(org: Org) -> None:
+    chats = service(org)
+    assert org.store is not None
+    await org.store.deliveries.add("old", CHAT, USER, 1.0, None, None, saved_order='{"from": "v0"}')
+    turn = await chats.repeat(CHAT, USER)
+    assert turn.messages[0] == dialogue.NOTHING_TO_REPEAT
+    assert turn.prompt is not None and turn.prompt.step == "service_kind"
+
+
+async def test_an_order_from_a_changed_flow_starts_a_new_order(org: Org) -> None:
+    chats = service(org)
+    assert org.store is not None
+    older = SavedOrder(
+        flow="pickup_delivery",
+        flow_version=PICKUP_DELIVERY.version - 1,
+        answers={"sender_name": "Ada"},
+    )
+    await org.store.deliveries.add(
+        "old", CHAT, USER, 1.0, None, None, saved_order=chats.history.kept(older)
+    )
+    turn = await chats.repeat(CHAT, USER)
+    assert turn.messages[0] == dialogue.CANNOT_REPEAT
+    assert turn.prompt is not None and turn.prompt.step == "service_kind"
+    session = await chats.session(CHAT)
+    assert session is not None and "sender_name" not in session.answers
+
+
+async def test_a_refusal_that_makes_the_capabilities_stale_refreshes_them(org: Org) -> None:
+    chats = service(org)
+    await answer_all(chats, TO_SUMMARY)
+    fetched = org.calls("get_capabilities")
+    org.sandbox.inject_fault("create_delivery", "status", status=403, code="service_disabled")
+    turn = await chats.handle(CHAT, USER, CONFIRM_ANSWER)
+    assert turn.status == "open" and turn.delivery is None
+    # The engine dropped the shared copy (through the catalog) and read it again.
+    assert org.calls("get_capabilities") == fetched + 1
+    assert turn.prompt is not None and turn.prompt.step == "service_kind"

@@ -1,15 +1,17 @@
-"""PartnerCreator: every Partner error of a create becomes the Rejected reason the engine
-recovers from, and the shared capability cache is dropped when the error says it is stale."""
+"""PartnerCreator: every Partner error of a create becomes one refusal reason, and the
+``Refused`` value carries its decision: the capabilities are to be refreshed when the error says
+they are stale (the engine does it, through the catalog; the creator leaves the cache alone)."""
 
 from __future__ import annotations
 
 import httpx
 import pytest
 
-from bot.ordering import PartnerCreator, rejection_for
+from bot.ordering import PartnerCreator, refusal_for
+from bot.ordering.creator import reason_for
 from bot.partner import errors
-from bot.partner.models import CreateDeliveryRequest
-from conversations import Created, Rejected
+from bot.partner.models import PLACE_FIELDS, CreateDeliveryRequest
+from conversations import Created, Refused
 
 from .conftest import PHOTO_URL, MakeOrg, Org
 
@@ -62,16 +64,27 @@ def _cause(error: errors.PartnerError, cause: BaseException) -> errors.PartnerEr
     ids=lambda value: value if isinstance(value, str) else type(value).__name__,
 )
 def test_each_error_has_one_reason(error: errors.PartnerError, reason: str) -> None:
-    assert rejection_for(error).reason == reason
+    assert reason_for(error) == reason
+    assert refusal_for(error).reason == reason
 
 
 def test_what_the_customer_may_be_told_is_kept() -> None:
-    limited = rejection_for(errors.RateLimited(status=429, retry_after=42.0))
+    limited = refusal_for(errors.RateLimited(status=429, retry_after=42.0))
     assert (limited.reason, limited.retry_after) == ("rate_limited", 42.0)
-    invalid = rejection_for(errors.ValidationError(field_errors={"receiverPhone": ["too short"]}))
+    assert limited.keep_key and limited.reask == ()
+    invalid = refusal_for(errors.ValidationError(field_errors={"receiverPhone": ["too short"]}))
     assert invalid.field_errors == {"receiverPhone": ["too short"]}
+    assert invalid.reask == ("receiverPhone",) and not invalid.refresh
     # A key or billing problem is the business's to fix: its wording is not for customers.
-    assert rejection_for(errors.InvalidApiKey(status=401)).message == ""
+    assert refusal_for(errors.InvalidApiKey("API key revoked", status=401)).message == ""
+
+
+def test_a_refusal_the_business_must_fix_alerts_the_operators() -> None:
+    billing = refusal_for(errors.BillingTerminated(status=403))
+    assert billing.alert_operators and not billing.keep_key
+    photos = refusal_for(errors.ImageHostRejected(status=400))
+    assert photos.alert_operators and photos.reask == ()
+    assert not refusal_for(errors.ServiceDisabled(status=403)).alert_operators
 
 
 def _request(**overrides: object) -> CreateDeliveryRequest:
@@ -96,56 +109,58 @@ def _request(**overrides: object) -> CreateDeliveryRequest:
 
 
 async def test_an_accepted_create_is_created(org: Org) -> None:
-    outcome = await PartnerCreator(org.client, org.cache).create(_request())
+    outcome = await PartnerCreator(org.client).create(_request())
     assert isinstance(outcome, Created)
     assert outcome.delivery.status == "matched"
 
 
 async def test_an_outage_is_retried_with_one_key_then_unavailable(org: Org) -> None:
     org.sandbox.inject_fault("create_delivery", "status", count=4)
-    creator = PartnerCreator(org.client, org.cache)
+    creator = PartnerCreator(org.client)
     outcome = await creator.create(_request())
-    assert isinstance(outcome, Rejected) and outcome.reason == "unavailable"
+    assert isinstance(outcome, Refused) and outcome.reason == "unavailable"
+    assert outcome.keep_key and not outcome.refresh
     assert org.calls("create_delivery") == 4
     again = await creator.create(_request())
     assert isinstance(again, Created)
 
 
-async def test_a_coverage_rejection_drops_the_shared_capabilities(org: Org) -> None:
+async def test_a_coverage_refusal_asks_to_refresh_and_names_the_places(org: Org) -> None:
     await org.cache.get()
-    outcome = await PartnerCreator(org.client, org.cache).create(
+    outcome = await PartnerCreator(org.client).create(
         _request(deliveryCoords={"lat": 9.065, "lng": 7.47})
     )
-    assert isinstance(outcome, Rejected) and outcome.reason == "coverage"
+    assert isinstance(outcome, Refused) and outcome.reason == "coverage"
     assert "deliveryCoords" in outcome.field_errors
+    assert outcome.refresh and not outcome.keep_key
+    assert outcome.reask and set(outcome.reask) <= set(PLACE_FIELDS)
+    # The creator leaves the shared cache alone: the engine refreshes through the catalog.
     await org.cache.get()
-    assert org.calls("get_capabilities") == 2
+    assert org.calls("get_capabilities") == 1
 
 
-async def test_a_stale_allow_list_is_dropped_but_a_typo_is_not(
+async def test_a_stale_allow_list_asks_to_refresh_but_a_typo_does_not(
     make_org: MakeOrg, scenario_data: dict[str, object]
 ) -> None:
     caps = scenario_data["capabilities"]
     assert isinstance(caps, dict)
     caps["paymentCollection"]["onlineCheckout"] = False
     org = make_org(scenario_data)
-    creator = PartnerCreator(org.client, org.cache)
-    await org.cache.get()
+    creator = PartnerCreator(org.client)
     paid_online = await creator.create(_request(customerCollectionMethod="online_checkout"))
-    assert isinstance(paid_online, Rejected) and paid_online.reason == "payment"
-    await org.cache.get()
-    assert org.calls("get_capabilities") == 2
+    assert isinstance(paid_online, Refused) and paid_online.reason == "payment"
+    assert paid_online.refresh
+    assert "customerCollectionMethod" in paid_online.reask
     # A key reused for another body: refused, but nothing about the allow-list.
     assert isinstance(await creator.create(_request(idempotencyKey="test-key-2")), Created)
     reused = await creator.create(_request(idempotencyKey="test-key-2", packageDescription="Hat"))
-    assert isinstance(reused, Rejected) and reused.reason == "validation"
+    assert isinstance(reused, Refused) and reused.reason == "validation"
     assert list(reused.field_errors) == ["idempotencyKey"]
-    await org.cache.get()
-    assert org.calls("get_capabilities") == 2
+    assert not reused.refresh
+    assert org.calls("get_capabilities") == 0
 
 
-async def test_a_removed_curated_link_drops_the_shared_capabilities(org: Org) -> None:
-    await org.cache.get()
+async def test_a_removed_curated_link_asks_to_refresh(org: Org) -> None:
     errand = _request(
         serviceKind="errand",
         receiverName=None,
@@ -158,15 +173,16 @@ async def test_a_removed_curated_link_drops_the_shared_capabilities(org: Org) ->
         shopPhone="",
         pickupLocationUnknown=False,
     )
-    outcome = await PartnerCreator(org.client, org.cache).create(errand)
-    assert isinstance(outcome, Rejected) and outcome.reason == "validation"
-    await org.cache.get()
-    assert org.calls("get_capabilities") == 2
+    outcome = await PartnerCreator(org.client).create(errand)
+    assert isinstance(outcome, Refused) and outcome.reason == "validation"
+    assert outcome.refresh
+    assert any(name.startswith("errandLinks") for name in outcome.reask)
 
 
 async def test_a_long_rate_limit_is_reported_with_its_wait(make_org: MakeOrg) -> None:
     org = make_org(rate_limit_retries=0)
     org.sandbox.inject_fault("create_delivery", "status", status=429, code="rate_limited")
     outcome = await PartnerCreator(org.client).create(_request())
-    assert isinstance(outcome, Rejected) and outcome.reason == "rate_limited"
+    assert isinstance(outcome, Refused) and outcome.reason == "rate_limited"
     assert outcome.retry_after is not None and outcome.retry_after > 0
+    assert outcome.keep_key

@@ -17,7 +17,7 @@ from bot.demo import DemoOptions, DemoStack
 from bot.demo.transports import set_path
 from bot.partner.models import CreateDeliveryRequest
 from bot.sandbox import default_scenario_data, parse_scenario
-from conversations import CreateOutcome, Prompt, Rejected
+from conversations import CreateOutcome, Prompt, Refused
 
 from .conftest import JPEG, FakeClock
 
@@ -43,7 +43,7 @@ ORGS: list[dict[str, Any]] = [
 NOISE = [
     "back", "help", "skip", "done", "", "999", "x", "🙂" * 300, "notes.txt", "cancel",
     "edit receiver_phone", "edit photos", "location 0 0", "location 95 3", "contact 12",
-    "new",
+    "new", "repeat", "new return_parcel", "new errand", "new no_such_flow",
 ]  # fmt: skip
 PLACES = [
     "location 6.5095 3.3711 Ozone Cinema, Yaba",
@@ -145,9 +145,9 @@ def test_random_customers_only_ever_send_valid_creates() -> None:
     def customer(org: dict[str, Any], moves: list[tuple[int, int]]) -> None:
         made = asyncio.run(one_customer(org, moves))
         for outcome in made:
-            if isinstance(outcome, Rejected):
+            if isinstance(outcome, Refused):
                 assert outcome.reason in ACCEPTED_REFUSALS, outcome
         outcomes.extend(made)
 
     customer()
-    assert any(not isinstance(outcome, Rejected) for outcome in outcomes), "nothing was created"
+    assert any(not isinstance(outcome, Refused) for outcome in outcomes), "nothing was created"

@@ -154,29 +154,29 @@ async def test_list_open_leaves_out_delivered_and_cancelled(store: Store) -> Non
     assert {"delivered", "cancelled"} == FINAL_STATUSES
 
 
-async def test_last_request_for_is_the_users_newest_kept_request(store: Store) -> None:
-    assert await store.deliveries.last_request_for(1) is None
-    await store.deliveries.add("d1", 1, 1, 100.0, None, None, request='{"n": 1}')
-    await store.deliveries.add("d2", 1, 1, 300.0, None, None, request='{"n": 2}')
-    await store.deliveries.add("d3", 1, 1, 200.0, None, None, request='{"n": 3}')
-    await store.deliveries.add("other", 2, 2, 400.0, None, None, request='{"n": 4}')
-    assert await store.deliveries.last_request_for(1) == '{"n": 2}'
-    # A newer delivery without a request (linked by an older bot) is passed over.
+async def test_last_order_for_is_the_users_newest_saved_order(store: Store) -> None:
+    assert await store.deliveries.last_order_for(1) is None
+    await store.deliveries.add("d1", 1, 1, 100.0, None, None, saved_order='{"n": 1}')
+    await store.deliveries.add("d2", 1, 1, 300.0, None, None, saved_order='{"n": 2}')
+    await store.deliveries.add("d3", 1, 1, 200.0, None, None, saved_order='{"n": 3}')
+    await store.deliveries.add("other", 2, 2, 400.0, None, None, saved_order='{"n": 4}')
+    assert await store.deliveries.last_order_for(1) == '{"n": 2}'
+    # A newer delivery without a saved order (linked by an older bot) is passed over.
     await add(store, "d4", user_id=1, created_at=500.0)
-    assert await store.deliveries.last_request_for(1) == '{"n": 2}'
-    assert await store.deliveries.last_request_for(2) == '{"n": 4}'
-    assert await store.deliveries.last_request_for(3) is None
+    assert await store.deliveries.last_order_for(1) == '{"n": 2}'
+    assert await store.deliveries.last_order_for(2) == '{"n": 4}'
+    assert await store.deliveries.last_order_for(3) is None
 
 
-async def test_of_two_requests_in_the_same_second_the_last_linked_is_the_last(
+async def test_of_two_orders_in_the_same_second_the_last_linked_is_the_last(
     store: Store,
 ) -> None:
-    await store.deliveries.add("b", 1, 1, 100.0, None, None, request='{"n": 1}')
-    await store.deliveries.add("a", 1, 1, 100.0, None, None, request='{"n": 2}')
-    assert await store.deliveries.last_request_for(1) == '{"n": 2}'
+    await store.deliveries.add("b", 1, 1, 100.0, None, None, saved_order='{"n": 1}')
+    await store.deliveries.add("a", 1, 1, 100.0, None, None, saved_order='{"n": 2}')
+    assert await store.deliveries.last_order_for(1) == '{"n": 2}'
 
 
-async def test_a_retried_add_keeps_the_first_request(store: Store) -> None:
-    await store.deliveries.add("d1", 1, 1, 100.0, None, None, request='{"first": true}')
-    await store.deliveries.add("d1", 1, 1, 100.0, None, None, request='{"second": true}')
-    assert await store.deliveries.last_request_for(1) == '{"first": true}'
+async def test_a_retried_add_keeps_the_first_saved_order(store: Store) -> None:
+    await store.deliveries.add("d1", 1, 1, 100.0, None, None, saved_order='{"first": true}')
+    await store.deliveries.add("d1", 1, 1, 100.0, None, None, saved_order='{"second": true}')
+    assert await store.deliveries.last_order_for(1) == '{"first": true}'

@@ -152,7 +152,7 @@ async def test_a_step_another_process_applied_meanwhile_is_not_applied_again(
         await db.close()
 
 
-async def test_a_version_1_file_keeps_its_deliveries_and_can_keep_requests(db_path: Path) -> None:
+async def test_a_version_1_file_keeps_its_deliveries_and_can_keep_orders(db_path: Path) -> None:
     make_file_by_hand(db_path, MIGRATIONS[:1])
     with closing(sqlite3.connect(db_path, isolation_level=None)) as raw:
         raw.execute(
@@ -163,11 +163,45 @@ async def test_a_version_1_file_keeps_its_deliveries_and_can_keep_requests(db_pa
         assert store.schema_version == LATEST_VERSION
         old = await store.deliveries.get("old")
         assert old is not None and old.status == "delivered"
-        # The delivery linked before the upgrade has no request to repeat...
-        assert await store.deliveries.last_request_for(7) is None
+        # The delivery linked before the upgrade has no order to repeat...
+        assert await store.deliveries.last_order_for(7) is None
         # ...a new one has.
-        await store.deliveries.add("new", 7, 7, 200.0, None, None, request='{"a": 1}')
-        assert await store.deliveries.last_request_for(7) == '{"a": 1}'
+        await store.deliveries.add("new", 7, 7, 200.0, None, None, saved_order='{"a": 1}')
+        assert await store.deliveries.last_order_for(7) == '{"a": 1}'
+
+
+async def test_a_version_3_file_drops_kept_requests_and_keeps_orders_by_index(
+    db_path: Path,
+) -> None:
+    make_file_by_hand(db_path, MIGRATIONS[:3])
+    with closing(sqlite3.connect(db_path, isolation_level=None)) as raw:
+        raw.execute(
+            "INSERT INTO deliveries (delivery_id, chat_id, user_id, created_at, status,"
+            " updated_at, request) VALUES ('kept', 7, 7, 100.0, 'delivered', 100.0, '{\"r\": 1}')"
+        )
+    async with Store.open(db_path) as store:
+        assert store.schema_version == LATEST_VERSION
+        kept = await store.deliveries.get("kept")
+        assert kept is not None and kept.status == "delivered"
+        # A kept create request is not an order: nothing maps a request back into answers.
+        assert await store.deliveries.last_order_for(7) is None
+        await store.deliveries.add("new", 7, 7, 200.0, None, None, saved_order='{"a": 1}')
+        assert await store.deliveries.last_order_for(7) == '{"a": 1}'
+    with closing(sqlite3.connect(db_path)) as raw:
+        columns = [str(row[1]) for row in raw.execute("PRAGMA table_info(deliveries)")]
+        indexes = [str(row[1]) for row in raw.execute("PRAGMA index_list(deliveries)")]
+        plan = raw.execute(
+            "EXPLAIN QUERY PLAN SELECT saved_order FROM deliveries"
+            " WHERE user_id = ? AND saved_order IS NOT NULL"
+            " ORDER BY created_at DESC, rowid DESC LIMIT 1",
+            (7,),
+        ).fetchall()
+    assert "request" not in columns and "saved_order" in columns
+    assert "deliveries_requests_by_user" not in indexes
+    assert "deliveries_orders_by_user" in indexes
+    assert [str(row[3]) for row in plan] == [
+        "SEARCH deliveries USING INDEX deliveries_orders_by_user (user_id=?)"
+    ]
 
 
 async def test_a_version_2_file_keeps_its_codes_and_finds_the_pending_ones_by_index(

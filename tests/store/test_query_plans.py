@@ -33,7 +33,7 @@ INDEXED_QUERIES: list[tuple[ModuleType, str]] = [
     (sessions, "_PURGE_IDLE"),
     (deliveries, "_GET"),
     (deliveries, "_FOR_USER"),
-    (deliveries, "_LAST_REQUEST_FOR"),
+    (deliveries, "_LAST_ORDER_FOR"),
     (deliveries, "_COUNT_FOR_USER"),
     (deliveries, "_OWNED_BY"),
     (deliveries, "_UPDATE_VIEW"),

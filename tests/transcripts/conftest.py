@@ -18,7 +18,6 @@ import pytest
 from bot.console.transcript import load_transcript, run_transcript
 from bot.demo import DemoOptions, DemoStack, demo_setup
 from conversations.flow import FlowRegistry
-from conversations.flows import ENTRY_FLOW
 
 HERE = Path(__file__).parent
 START = 1_800_000_000.0
@@ -85,7 +84,7 @@ def replay(tmp_path: Path) -> Replay:
             scenario=setup.scenario,
             data_dir=tmp_path,
             stale=setup.stale,
-            entry_flow=setup.flow or ENTRY_FLOW,
+            first_flow=setup.flow,
             clock=clock,
             sleep=clock.sleep,
             new_idempotency_key=lambda: next(keys),

@@ -12,17 +12,20 @@ from pathlib import Path
 import pytest
 
 from conversations.diagram import mermaid
-from conversations.flow import FlowRegistry
-from conversations.flows import FLOWS
+from conversations.flows import FLOWS, default_registry
+from conversations.refusals import table_markdown
 
 ROOT = Path(__file__).parents[2]
 DOC = ROOT / "docs" / "flows.md"
 _BLOCK = re.compile(
-    r"<!-- (?P<kind>diagram|example|excerpt): (?P<name>[\w./-]+) -->\n```\w*\n(?P<body>.*?)```",
+    r"<!-- (?P<kind>diagram|example|excerpt|table): (?P<name>[\w./-]+) -->\n"
+    r"```\w*\n(?P<body>.*?)```",
     re.S,
 )
-# The worked example: the shipped "repeat my last delivery" flow and its transcript.
-WORKED_EXAMPLE = ("conversations/flows/repeat_last.py", "tests/transcripts/repeat_last.txt")
+# The worked example: the shipped "return a parcel" flow and its transcript.
+WORKED_EXAMPLE = ("conversations/flows/return_parcel.py", "tests/transcripts/return_parcel.txt")
+REGISTRY = default_registry()
+ALL_FLOWS = [REGISTRY[name] for name in REGISTRY.names]  # the entry flow, then FLOWS
 
 
 def blocks(kind: str) -> dict[str, str]:
@@ -30,15 +33,22 @@ def blocks(kind: str) -> dict[str, str]:
     return {m["name"]: m["body"] for m in _BLOCK.finditer(text) if m["kind"] == kind}
 
 
-@pytest.mark.parametrize("flow", FLOWS, ids=lambda flow: flow.name)
+@pytest.mark.parametrize("flow", ALL_FLOWS, ids=lambda flow: flow.name)
 def test_the_diagram_in_the_doc_is_the_generated_one(flow) -> None:
     drawn = blocks("diagram")
-    assert flow.name in drawn, f"docs/flows.md has no diagram of {flow.name}"
+    assert flow.name in drawn, (
+        f"docs/flows.md has no diagram of {flow.name}; add this under Diagrams:\n"
+        f"<!-- diagram: {flow.name} -->\n```mermaid\n{mermaid(flow)}```"
+    )
     assert drawn[flow.name] == mermaid(flow)
 
 
 def test_the_doc_draws_no_flow_that_does_not_exist() -> None:
-    assert set(blocks("diagram")) == {flow.name for flow in FLOWS}
+    assert set(blocks("diagram")) == {flow.name for flow in ALL_FLOWS}
+
+
+def test_the_refusal_table_is_the_one_the_engine_follows() -> None:
+    assert blocks("table")["refusals"] == table_markdown()
 
 
 def test_the_worked_example_is_the_shipped_flow_and_transcript() -> None:
@@ -75,4 +85,4 @@ async def test_the_unshipped_example_builds_and_its_transcript_passes(
     spec.loader.exec_module(module)
     transcript = tmp_path / "documents.txt"
     transcript.write_text(examples["tests/transcripts/documents.txt"], encoding="utf-8")
-    await replay(transcript, registry=FlowRegistry((*FLOWS, module.DOCUMENTS)))
+    await replay(transcript, registry=default_registry((*FLOWS, module.DOCUMENTS)))

@@ -3,7 +3,8 @@
 An answer is recorded under its step's name. When it changes, every answer declared as built on
 it (``Step.depends_on``, followed transitively) is forgotten, and so is whatever those steps
 filled in for other steps (a shared contact fills the phone step). A step's own answer always
-wins over a filled one.
+wins over a filled one. Answers an earlier order gave ("repeat my last delivery") are recorded as
+filled by ``REPLAYED``, so the walk passes over them the same way.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from pydantic import JsonValue
 
 from conversations.flow import Flow
 from conversations.session import Session, Visit
+
+REPLAYED = "@replayed"  # the source of answers an earlier order gave (not a step name)
 
 
 def record(

@@ -9,7 +9,8 @@ from conversations.context import Context
 from conversations.dialog import Answer, ContactAnswer, TextAnswer
 from conversations.flow import Accept, Condition, Invalid, Next, Result, Step
 from conversations.phones import example_phone, normalise_phone
-from conversations.steps import Text, bounded, typed_step, unexpected
+from conversations.steps.common import Text, bounded, unexpected
+from conversations.steps.typed import typed_step
 
 NAME_LENGTH = (2, 100)
 

@@ -10,18 +10,18 @@ from __future__ import annotations
 
 from conversations.context import Context
 from conversations.dialog import EDIT_PREFIX, KEEP, CommandName, Option, Prompt
-from conversations.flow import Question, Step
-from conversations.texts import dialogue as wording
+from conversations.flow import Flow, Question, Step
+from conversations.texts import dialogue
 
 MAX_FAILURES = 3
 
 
-def editable_steps(ctx: Context) -> list[Step]:
+def editable_steps(flow: Flow, ctx: Context) -> list[Step]:
     """Steps the summary may send the customer back to: answered by them, on the route."""
     session = ctx.session
     return [
         step
-        for step in ctx.flow.path(ctx)
+        for step in flow.path(ctx)
         if step.editable
         and not step.summary
         and step.name in session.answers
@@ -29,7 +29,7 @@ def editable_steps(ctx: Context) -> list[Step]:
     ]
 
 
-def build_prompt(ctx: Context, step: Step, asked: Question) -> Prompt:
+def build_prompt(flow: Flow, ctx: Context, step: Step, asked: Question) -> Prompt:
     session = ctx.session
     options = list(asked.options)
     default = asked.default
@@ -40,11 +40,11 @@ def build_prompt(ctx: Context, step: Step, asked: Question) -> Prompt:
         if isinstance(value, str) and any(option.id == value for option in options):
             default = value
         elif step.still_valid is None or step.still_valid(ctx, value):
-            options.insert(0, Option(id=KEEP, label=wording.keep_label(current)))
+            options.insert(0, Option(id=KEEP, label=dialogue.keep_label(current)))
     if step.summary:
         options += [
             Option(id=f"{EDIT_PREFIX}{s.name}", label=f"Change {s.title.lower()}")
-            for s in editable_steps(ctx)
+            for s in editable_steps(flow, ctx)
         ]
     commands: list[CommandName] = ["back"] if session.history else []
     if asked.allow_skip:

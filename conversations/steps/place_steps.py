@@ -12,7 +12,7 @@ Saved places are offered only when the plan has them, and never for an errand's 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from pydantic import JsonValue
 
@@ -41,7 +41,7 @@ from conversations.flow import (
 from conversations.places import PlaceNames, PlacePick, real_coords, resolve
 from conversations.rules import saved_places
 from conversations.services import GeocodedPlace, ServiceUnavailable
-from conversations.steps import bounded
+from conversations.steps.common import bounded
 
 UNIT_LENGTH = (1, 60)
 PIN_ADDRESS_LENGTH = (3, 300)
@@ -69,11 +69,17 @@ def place_steps(
     next: Target,
     fields: tuple[str, str],
     saved: bool = True,
+    unknown_flag: str | None = None,
     unknown: Callable[[Context], bool] | None = None,
     unknown_next: Target | None = None,
     depends_on: Sequence[str] = (),
 ) -> tuple[Step, ...]:
-    """The steps that settle the ``role`` place, then lead to ``next``.
+    """The steps that settle the ``role`` place, then lead to ``next``. ``fields`` are the
+    request's address and coordinates fields; the place step writes both once the group has
+    settled the place (``places.resolve``), whatever way it was given.
+
+    ``unknown_flag`` names a request field the place step sets to whether the customer said
+    they don't know where the place is (an errand's ``pickupLocationUnknown``).
 
     ``saved`` offers the business's saved places (never for an errand's shop). ``unknown``
     (when it holds) offers "I don't know where it is", which leads to ``unknown_next``.
@@ -135,7 +141,25 @@ def place_steps(
 
     def still_valid(ctx: Context, value: JsonValue) -> bool:
         pick = _pick(ctx, names)
-        return pick is None or pick.kind != UNKNOWN or (unknown is not None and unknown(ctx))
+        if pick is None:
+            return True
+        if pick.kind == "saved":
+            # A saved place the business removed (or a repeated order's) is not used again.
+            return pick.location is not None and any(
+                row.id == pick.location.id for row in offered(ctx)
+            )
+        return pick.kind != UNKNOWN or (unknown is not None and unknown(ctx))
+
+    def write(ctx: Context, value: JsonValue) -> Mapping[str, object]:
+        pick = _pick(ctx, names)
+        written: dict[str, object] = {}
+        if unknown_flag is not None:
+            written[unknown_flag] = pick is not None and pick.kind == UNKNOWN
+        place = resolve(ctx.answers, role)
+        if place is not None:  # not known: the step that describes it writes the pickup
+            address_field, coords_field = fields
+            written |= {address_field: place.address, coords_field: place.coords}
+        return written
 
     place = Step(
         name=names.place,
@@ -145,7 +169,8 @@ def place_steps(
         accept=accept,
         next=Branch("how the place was given", lambda ctx: _kind(ctx, names), routes),
         depends_on=tuple(str(d) for d in depends_on),
-        fields=fields,
+        fields=(*fields, unknown_flag) if unknown_flag else fields,
+        write=write,
         describe=describe,
         still_valid=still_valid,
     )

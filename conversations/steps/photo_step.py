@@ -1,5 +1,6 @@
 """Package photos, collected over several messages: the adapter has already re-hosted each one
-on an https URL the service may download; this step only counts and checks them."""
+on an https URL the service may download; this step only counts and checks them. Re-hosted
+photos expire, so a repeated order asks for them again (``replay=False``)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from conversations.flow import (
     Result,
     Step,
 )
-from conversations.steps import Text, question_text, unexpected
+from conversations.steps.common import Text, question_text, unexpected, value_writer
 
 
 def is_https_url(url: str) -> bool:
@@ -96,6 +97,8 @@ def photos(
         when=when,
         depends_on=tuple(str(d) for d in depends_on),
         fields=tuple(fields),
+        write=value_writer(fields),
+        replay=False,
         describe=describe,
         skip_value=[],
         help=f"Send up to {maximum} photos, then tap Done.",

@@ -1,0 +1,370 @@
+"""One turn of the engine: check the answer, apply it, walk on; create the delivery and follow
+the decision a refused create carries.
+
+``TurnRun`` works on a copy of the session; the engine copies it back only when the turn
+completes. Creating and recovering are methods here, so nothing outside the engine edits a
+turn's state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pydantic import JsonValue
+from pydantic import ValidationError as ModelError
+
+from conversations.dialog import (
+    EDIT_PREFIX,
+    KEEP,
+    Answer,
+    ChoiceAnswer,
+    CommandAnswer,
+    SavedOrder,
+    TextAnswer,
+)
+from conversations.engine.ledger import REPLAYED, own_fills
+from conversations.engine.prompting import MAX_FAILURES, editable_steps
+from conversations.engine.walker import Walker
+from conversations.flow import Accept, FlowRegistry, Invalid, Partial, Question, Redo, Result, Step
+from conversations.outcome import CreateOutcome, Refused
+from conversations.refusals import decide
+from conversations.services import BeforeCreate, Services, ServiceUnavailable
+from conversations.session import Session
+from conversations.texts import dialogue
+
+
+class TurnRun(Walker):
+    """One turn in progress over a working copy of the session (the engine's inside).
+
+    ``before_create`` saves the session once the idempotency key is made, before the create
+    goes out; ``new_idempotency_key`` makes that key.
+    """
+
+    def __init__(
+        self,
+        registry: FlowRegistry,
+        services: Services,
+        phone_region: str,
+        work: Session,
+        *,
+        new_idempotency_key: Callable[[], str],
+        before_create: BeforeCreate | None = None,
+    ) -> None:
+        super().__init__(registry, services, phone_region, work)
+        self.new_idempotency_key = new_idempotency_key
+        self.before_create = before_create
+
+    # --- entry points -------------------------------------------------------------------------
+
+    async def begin(self) -> None:
+        await self.load()
+        await self.enter_flow(self.work.flow)
+
+    async def replay(self, order: SavedOrder) -> None:
+        """Start this session's flow with ``order``'s answers given again: the walk passes over
+        them, asks what cannot be reused (photos), and the summary drops what today's
+        allow-list no longer permits and asks it again."""
+        await self.load()
+        flow = self.flow
+        dropped: list[str] = []
+        for step in flow.steps:
+            if step.name not in order.answers:
+                continue
+            if not step.replay:
+                dropped.append(step.title)
+                continue
+            self.work.answers[step.name] = order.answers[step.name]
+            self.work.filled_by[step.name] = REPLAYED
+        self.messages.append(dialogue.repeating(flow.menu_label))
+        if dropped:
+            self.messages.append(dialogue.not_reused(dropped))
+        await self.enter_flow(flow.name)
+
+    async def resume(self) -> None:
+        if self.work.finished:
+            self.messages.append(dialogue.CLOSED)
+            return
+        if not await self.still_current():
+            return
+        await self.reshow()
+
+    async def still_current(self) -> bool:
+        """False (after restarting politely) when the stored position no longer exists."""
+        flow = self.registry.get(self.work.flow)
+        if flow is not None and self.work.step is not None and self.work.step in flow:
+            await self.load()
+            return True
+        await self.restart()
+        return False
+
+    async def restart(self) -> None:
+        entry = self.registry.get(self.work.entry_flow)
+        lost = self.work.step is not None
+        fresh = Session(
+            id=self.work.id,
+            entry_flow=self.work.entry_flow,
+            flow=self.work.entry_flow,
+            flow_version=entry.version if entry else 0,
+            customer=self.work.customer,
+            prompt_version=self.work.prompt_version,
+        )
+        for name in Session.model_fields:
+            setattr(self.work, name, getattr(fresh, name))
+        if entry is None:
+            self.end(dialogue.FLOW_GONE)
+            return
+        if lost:
+            self.messages.append(dialogue.RESTARTED)
+        await self.begin()
+
+    async def handle(self, answer: Answer) -> None:
+        if self.work.finished:
+            self.messages.append(dialogue.CLOSED)
+            return
+        if not await self.still_current():
+            return
+        if self.is_stale(answer):
+            self.messages.append(dialogue.STALE)
+            await self.reshow()
+            return
+        if isinstance(answer, CommandAnswer) and answer.name not in ("skip", "done"):
+            await self.command(answer)
+            return
+        step = self.flow.step(self.current_step())
+        picked = answer.option if isinstance(answer, ChoiceAnswer) else ""
+        if step.summary and picked.startswith(EDIT_PREFIX):
+            await self.edit(picked.removeprefix(EDIT_PREFIX))
+            return
+        asked = await self.ask(step, self.ctx())
+        if not isinstance(asked, Question):
+            await self.move(step.name, revisit=True)  # the settings changed under this step
+            return
+        await self.apply(step, await self.answer_step(step, asked, answer))
+
+    def is_stale(self, answer: Answer) -> bool:
+        if answer.step is not None and answer.step != self.work.step:
+            return True
+        return answer.version is not None and answer.version != self.work.prompt_version
+
+    # --- answering a step ---------------------------------------------------------------------
+
+    async def answer_step(self, step: Step, asked: Question, answer: Answer) -> Result:
+        answer = _as_option(asked, answer)
+        keep = isinstance(answer, ChoiceAnswer) and answer.option == KEEP
+        if keep and step.name in self.work.answers:
+            return Accept(self.work.answers[step.name], fills=own_fills(self.work, step.name))
+        if isinstance(answer, CommandAnswer) and answer.name == "skip":
+            if asked.allow_skip:
+                return Accept(step.skip_value)
+            return Invalid(dialogue.NO_SKIP)
+        if isinstance(answer, ChoiceAnswer):
+            if answer.option not in {o.id for o in asked.options}:
+                return Invalid(dialogue.PICK_AN_OPTION)
+        elif isinstance(answer, CommandAnswer):
+            if answer.name == "done" and asked.photos is None:
+                return Invalid(dialogue.wrong_kind(asked.accepts))
+        elif answer.kind not in asked.accepts:
+            return Invalid(dialogue.wrong_kind(asked.accepts))
+        return await step.accept(self.ctx(), answer)
+
+    async def apply(self, step: Step, result: Result) -> None:
+        match result:
+            case Invalid(reason=reason):
+                self.work.failures += 1
+                self.messages.append(reason)
+                if self.work.failures >= MAX_FAILURES:
+                    self.messages.append(dialogue.STUCK)
+                await self.reshow()
+            case Partial(pending=pending, note=note):
+                self.work.pending = pending
+                self.messages.append(note)
+                await self.reshow()
+            case Redo(step=target, note=note):
+                self.clear(target)
+                self.messages.append(note)
+                await self.move(target, revisit=True)
+            case Accept(value=value, fills=fills, note=note):
+                if note:
+                    self.messages.append(note)
+                if not step.summary:
+                    self.record(step.name, value, fills)
+                    self.remember_visit(step.name)
+                await self.move(self.flow.next_target(step, self.ctx()))
+
+    # --- commands -----------------------------------------------------------------------------
+
+    async def command(self, answer: CommandAnswer) -> None:
+        match answer.name:
+            case "cancel":
+                self.work.status = "cancelled"
+                self.work.step = None
+                self.messages.append(dialogue.CANCELLED)
+            case "help":
+                step = self.flow.step(self.current_step())
+                self.messages.append(step.help or dialogue.help_for(step.input))
+                self.messages.append(dialogue.COMMANDS)
+                await self.reshow()
+            case "back":
+                await self.back()
+            case "edit":
+                await self.edit(answer.target or "")
+
+    async def back(self) -> None:
+        if not self.work.history:
+            self.messages.append(dialogue.FIRST_QUESTION)
+            await self.reshow()
+            return
+        visit = self.work.history.pop()
+        if visit.flow != self.work.flow:
+            if self.registry.get(visit.flow) is None:
+                await self.restart()
+                return
+            self.work.flow = visit.flow
+            self.work.flow_version = self.flow.version
+        if visit.step not in self.flow:
+            await self.restart()
+            return
+        await self.move(visit.step, revisit=True)
+
+    async def edit(self, target: str) -> None:
+        step = self.flow.step(self.current_step())
+        if not step.summary:
+            self.messages.append(dialogue.EDIT_FROM_SUMMARY)
+            await self.reshow()
+            return
+        editable = editable_steps(self.flow, self.ctx())
+        if target not in {s.name for s in editable}:
+            self.messages.append(dialogue.can_change([s.title for s in editable]))
+            await self.reshow()
+            return
+        self.remember_visit(step.name)
+        self.work.editing = True
+        await self.move(target, revisit=True)
+
+    # --- creating -----------------------------------------------------------------------------
+
+    async def submit(self) -> None:
+        """Build the request from the draft and create it (the summary was confirmed)."""
+        problem = self.guard_problem()
+        if problem:
+            self.end(problem)
+            return
+        ctx = self.ctx()
+        if self.drop_outdated_answers(ctx) or not self.draft_complete(ctx):
+            # The allow-list changed since the summary was shown: ask what it now needs.
+            self.work.editing = True
+            await self.move(self.flow.start)
+            return
+        try:
+            draft = self.flow.assemble(ctx)
+        except ModelError as error:
+            await self.recover(_refused_by_model(error))
+            return
+        if self.work.idempotency_key is None:
+            self.work.idempotency_key = self.new_idempotency_key()
+            if self.before_create is not None:
+                await self.before_create(self.work)
+        request = draft.model_copy(update={"idempotencyKey": self.work.idempotency_key})
+        outcome: CreateOutcome
+        try:
+            outcome = await self.services.creator.create(request)
+        except ServiceUnavailable:
+            outcome = decide("unavailable")
+        if isinstance(outcome, Refused):
+            await self.recover(outcome)
+            return
+        self.work.status = "created"
+        self.work.step = None
+        self.work.delivery_id = outcome.delivery.id
+        self.work.delivery_status = outcome.delivery.status
+        self.work.tracking_url = outcome.delivery.tracking_url
+        self.delivery = outcome.delivery
+        self.request = request
+        self.order = self.saved_order()
+        self.messages.extend(dialogue.created(outcome.delivery))
+        self.prompt = None
+
+    def saved_order(self) -> SavedOrder:
+        """The answers of the flow that made the delivery (what "repeat" replays)."""
+        flow = self.flow
+        answers: dict[str, JsonValue] = {
+            name: value for name, value in self.work.answers.items() if name in flow
+        }
+        return SavedOrder(flow=flow.name, flow_version=flow.version, answers=answers)
+
+    async def recover(self, refused: Refused) -> None:
+        """Follow the refusal's decision: tell the customer (and maybe the operators), refresh
+        what must be, and ask again the answers it concerns."""
+        self.messages.append(dialogue.refusal(refused))
+        self.operator_alert = dialogue.operator_alert(refused)
+        self.retry_after = refused.retry_after
+        if not refused.keep_key:
+            self.work.idempotency_key = None
+        if refused.refresh:
+            await self.load(fresh=True)
+        ctx = self.ctx()
+        steps: list[str] = []
+        elsewhere = False
+        for name in refused.reask:
+            found = self.flow.steps_for_field(name, ctx)
+            elsewhere = elsewhere or not found
+            steps += [step for step in found if step not in steps]
+            title = self.flow.step(found[0]).title if found else (name or "Order")
+            said = refused.field_errors.get(name, [])
+            self.messages += [dialogue.field_problem(title, text) for text in said]
+        if elsewhere and await self.reask_in_earlier_flow(refused.reask):
+            return
+        problem = self.guard_problem()
+        if problem:
+            self.end(problem)
+            return
+        summary = self.flow.summary_step
+        assert summary is not None, "a flow that creates has a summary (checked when declared)"
+        if not steps:
+            await self.move(summary.name, revisit=True)
+            return
+        for name in steps:
+            self.clear(name)
+        self.remember_visit(summary.name)
+        self.work.editing = True
+        await self.move(self.flow.start)
+
+    async def reask_in_earlier_flow(self, fields: tuple[str, ...]) -> bool:
+        """Back to a step of a flow that handed off to this one (the entry's choice of service)
+        when it is what fills one of ``fields``; False when no earlier step does."""
+        wanted = {name.split(".", 1)[0] for name in fields}
+        for visit in reversed(self.work.history):
+            flow = self.registry.get(visit.flow)
+            if flow is None or flow.name == self.work.flow or visit.step not in flow:
+                continue
+            if wanted & set(flow.step(visit.step).fields):
+                summary = self.flow.summary_step
+                if summary is not None:
+                    self.remember_visit(summary.name)
+                self.work.flow = flow.name  # so the answer is cleared in the flow it belongs to
+                self.clear(visit.step)
+                self.work.editing = True
+                await self.enter_flow(flow.name)
+                return True
+        return False
+
+
+def _refused_by_model(error: ModelError) -> Refused:
+    """A request the flow built fails our own model: the same decision as the service's
+    validation refusal naming those fields."""
+    field_errors: dict[str, list[str]] = {}
+    for item in error.errors():
+        name = ".".join(str(part) for part in item["loc"])
+        field_errors.setdefault(name, []).append(str(item["msg"]))
+    return decide("validation", field_errors=field_errors)
+
+
+def _as_option(asked: Question, answer: Answer) -> Answer:
+    """Typed text that names an option (its label or id) counts as tapping it."""
+    if not isinstance(answer, TextAnswer) or not asked.options:
+        return answer
+    typed = " ".join(answer.text.split()).casefold()
+    for option in asked.options:
+        if typed in (option.id.casefold(), option.label.casefold()):
+            return ChoiceAnswer(option=option.id, step=answer.step, version=answer.version)
+    return answer

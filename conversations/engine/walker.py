@@ -1,0 +1,245 @@
+"""The walk through a flow's graph over a working copy of the session.
+
+``Walker`` holds what one turn works on: the session copy, the org's allow-list and places,
+and what the turn will say. ``move`` walks to the next step that needs the customer, passing
+over steps that do not apply, steps another answer already filled (or an earlier order gave),
+steps that answer themselves (one allowed option), and, while the customer fixes something
+from the summary, steps that still have their answers. Reaching ``CREATE`` calls ``submit``,
+which ``TurnRun`` provides.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+
+from pydantic import JsonValue
+
+from bot.partner.models import (
+    Capabilities,
+    CreateDeliveryRequest,
+    Delivery,
+    ServiceLocation,
+    Warehouse,
+)
+from conversations.context import Context
+from conversations.dialog import Prompt, SavedOrder, Turn
+from conversations.engine import ledger
+from conversations.engine.prompting import build_prompt
+from conversations.flow import (
+    Ask,
+    AutoAnswer,
+    CreateDelivery,
+    Flow,
+    FlowError,
+    FlowRegistry,
+    Handoff,
+    Question,
+    Step,
+    Stop,
+    Target,
+)
+from conversations.services import Services
+from conversations.session import Session
+from conversations.texts import dialogue
+
+_MAX_MOVES = 500  # more steps than any flow has: a loop in a flow is a bug, not a hang
+
+Catalog = tuple[Capabilities, tuple[Warehouse, ...], tuple[ServiceLocation, ...]]
+
+
+class Walker(ABC):
+    """A turn's state and the graph walk; ``TurnRun`` adds answering, commands and creating."""
+
+    def __init__(
+        self, registry: FlowRegistry, services: Services, phone_region: str, work: Session
+    ) -> None:
+        self.registry = registry
+        self.services = services
+        self.phone_region = phone_region
+        self.work = work
+        self.messages: list[str] = []
+        self.prompt: Prompt | None = None
+        self.delivery: Delivery | None = None
+        self.request: CreateDeliveryRequest | None = None
+        self.order: SavedOrder | None = None
+        self.operator_alert: str | None = None
+        self.retry_after: float | None = None
+        self._catalog: Catalog | None = None
+
+    # --- plumbing -----------------------------------------------------------------------------
+
+    @property
+    def flow(self) -> Flow:
+        return self.registry[self.work.flow]
+
+    async def load(self, *, fresh: bool = False) -> None:
+        catalog = self.services.catalog
+        if fresh:
+            await catalog.refresh()
+        caps, warehouses, locations = await asyncio.gather(
+            catalog.capabilities(), catalog.warehouses(), catalog.service_locations()
+        )
+        # Tuples once per load: ``ctx()`` is built at every step of a walk.
+        self._catalog = (caps, tuple(warehouses), tuple(locations))
+
+    def ctx(self) -> Context:
+        assert self._catalog is not None, "load() first"
+        caps, warehouses, locations = self._catalog
+        return Context(
+            session=self.work,
+            flow=self.flow,
+            caps=caps,
+            warehouses=warehouses,
+            locations=locations,
+            phone_region=self.phone_region,
+            geocoder=self.services.geocoder,
+        )
+
+    def turn(self) -> Turn:
+        return Turn(
+            messages=tuple(self.messages),
+            prompt=self.prompt,
+            status=self.work.status,
+            delivery=self.delivery,
+            request=self.request,
+            order=self.order,
+            operator_alert=self.operator_alert,
+            retry_after=self.retry_after,
+        )
+
+    def end(self, message: str) -> None:
+        self.work.status = "ended"
+        self.work.step = None
+        self.messages.append(message)
+        self.prompt = None
+
+    def current_step(self) -> str:
+        assert self.work.step is not None
+        return self.work.step
+
+    def guard_problem(self) -> str | None:
+        guard = self.flow.guard
+        return guard(self.ctx()) if guard else None
+
+    async def enter_flow(self, name: str) -> None:
+        self.work.flow = name
+        self.work.flow_version = self.flow.version
+        problem = self.guard_problem()
+        if problem:
+            self.end(problem)
+            return
+        await self.move(self.flow.start)
+
+    @abstractmethod
+    async def submit(self) -> None:
+        """The summary was confirmed: build the request and create the delivery."""
+
+    # --- answers, through the ledger ---------------------------------------------------------
+
+    def record(
+        self,
+        name: str,
+        value: JsonValue,
+        fills: Mapping[str, JsonValue] | None = None,
+        *,
+        auto: bool = False,
+    ) -> None:
+        ledger.record(self.work, self.flow, name, value, fills, auto=auto)
+
+    def clear(self, name: str) -> None:
+        ledger.clear(self.work, self.flow, name)
+
+    def remember_visit(self, name: str) -> None:
+        ledger.remember_visit(self.work, self.flow, name)
+
+    # --- moving through the graph -------------------------------------------------------------
+
+    async def move(self, target: Target | None, *, revisit: bool = False) -> None:
+        """Walk to the next step that needs the customer, answering what answers itself."""
+        for _ in range(_MAX_MOVES):
+            first, revisit = revisit, False
+            if target is None:
+                raise FlowError(f"{self.work.flow}: a branch after {self.work.step} has no route")
+            if isinstance(target, Handoff):
+                await self.enter_flow(target.flow)
+                return
+            if isinstance(target, CreateDelivery):
+                await self.submit()
+                return
+            step = self.flow.step(target)
+            ctx = self.ctx()
+            if self.passes_over(step, ctx, first):
+                target = self.flow.onward(step, ctx)
+                continue
+            if step.summary and self.drop_outdated_answers(ctx):
+                target = self.flow.start
+                continue
+            asked = await self.ask(step, ctx)
+            if isinstance(asked, Stop):
+                self.end(asked.message)
+                return
+            if isinstance(asked, AutoAnswer):
+                if asked.note and self.work.answers.get(step.name) != asked.value:
+                    self.messages.append(asked.note)
+                self.record(step.name, asked.value, asked.fills, auto=True)
+                target = self.flow.next_target(step, ctx)
+                continue
+            self.open_step(step, ctx, asked)
+            return
+        raise FlowError(f"{self.work.flow}: the flow loops")
+
+    def open_step(self, step: Step, ctx: Context, asked: Question) -> None:
+        """Ask ``step``: a new visit, so a new prompt version."""
+        self.work.step = step.name
+        self.work.prompt_version += 1
+        self.work.failures = 0
+        self.work.pending = None
+        if step.summary:
+            self.work.editing = False
+        self.prompt = build_prompt(self.flow, ctx, step, asked)
+
+    async def ask(self, step: Step, ctx: Context) -> Ask:
+        """What ``step`` asks now, awaited when the step looks something up."""
+        asked = step.ask(ctx)
+        if isinstance(asked, Question | AutoAnswer | Stop):
+            return asked
+        return await asked
+
+    def passes_over(self, step: Step, ctx: Context, revisit: bool) -> bool:
+        if not step.applies(ctx):
+            return True
+        if revisit or step.summary or step.name not in self.work.answers:
+            return False
+        return step.name in self.work.filled_by or self.work.editing
+
+    def drop_outdated_answers(self, ctx: Context) -> bool:
+        """Before the summary: clear answers the (refreshed) allow-list no longer permits."""
+        outdated = [
+            step
+            for step in self.flow.path(ctx)
+            if step.still_valid is not None
+            and step.name in self.work.answers
+            and not step.still_valid(ctx, self.work.answers[step.name])
+        ]
+        for step in outdated:
+            self.messages.append(dialogue.no_longer_offered(step.title))
+            self.clear(step.name)
+        if outdated:
+            self.work.editing = True
+        return bool(outdated)
+
+    def draft_complete(self, ctx: Context) -> bool:
+        """Every step on the route is answered, up to the summary."""
+        route = self.flow.path(ctx)
+        return bool(route) and route[-1].summary
+
+    async def reshow(self) -> None:
+        """Ask the current step again without starting a new visit (the version stays)."""
+        step, ctx = self.flow.step(self.current_step()), self.ctx()
+        asked = await self.ask(step, ctx)
+        if isinstance(asked, Question):
+            self.prompt = build_prompt(self.flow, ctx, step, asked)
+        else:
+            await self.move(step.name, revisit=True)

@@ -1,0 +1,148 @@
+"""Return a parcel: a rider collects a parcel from the customer and brings it back to the
+business, at its first usable warehouse.
+
+The whole graph, in the order the customer meets it::
+
+    return_to (answers itself: the first usable warehouse)
+    pickup_place (+ unit / address / found place)
+    sender_name ─ sender_phone ─ sender_email
+    pickup_contact ─┬─ me
+                    └─ someone else ─ pickup_contact_name ─ pickup_contact_phone
+    package_description ─ package_size ─ photos ─ payment ─ summary ─> create
+
+What the spec leaves open, and what this flow does about it:
+
+* Which warehouse: ``features.maxWarehouses`` says only the first ones are usable; the flow
+  takes the first listed warehouse within that limit that has a pin (its address and pin are
+  copied, never geocoded). ``allowWarehouseDropoff`` is not needed: it governs a customer
+  dropping a package *at* a warehouse (``deliveryMode`` ``warehouse``); a return is an
+  ordinary pickup whose drop-off is the warehouse's address.
+* Who receives it: the capabilities name the business and the warehouse but carry no phone,
+  and ``receiverPhone`` is required. The receiver is named after the business's warehouse;
+  the phone is the customer's own, so the rider (and a drop-off code, when the business
+  requires one) reaches someone who knows about the parcel.
+* It is a ``pickup_delivery`` as far as the service knows: no cash is collected on a return.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pydantic import JsonValue
+
+from bot.partner.models import MAX_PACKAGE_IMAGES, ServiceKind, Warehouse
+from conversations import rules
+from conversations.context import Context
+from conversations.dialog import Option
+from conversations.flow import Flow
+from conversations.places import cut_address
+from conversations.steps import (
+    choice,
+    package_size,
+    payment,
+    photos,
+    pickup_contact,
+    place_steps,
+    sender,
+    summary,
+    text,
+)
+from conversations.steps.package import PACKAGE_SIZE
+from conversations.steps.parties import PICKUP_CONTACT, SENDER_NAME
+from conversations.steps.payment import PAYMENT
+from conversations.steps.summary_step import SUMMARY
+
+KIND: ServiceKind = "pickup_delivery"
+RETURN_TO = "return_to"
+PICKUP = "pickup"
+DESCRIPTION = "package_description"
+PHOTOS = "photos"
+
+SENDER = sender(next=PICKUP_CONTACT)
+
+
+def return_warehouse(ctx: Context) -> Warehouse | None:
+    """The first usable warehouse (within ``maxWarehouses``) that has a pin."""
+    limit = ctx.caps.features.maxWarehouses
+    rows = ctx.warehouses if limit is None else ctx.warehouses[: max(limit, 0)]
+    return next((row for row in rows if row.coords is not None), None)
+
+
+def destination(ctx: Context) -> list[Option]:
+    row = return_warehouse(ctx)
+    return [Option(id=row.id, label=f"{row.name}, {row.address}")] if row else []
+
+
+def guard(ctx: Context) -> str | None:
+    problem = rules.ordering_problem(ctx.caps, KIND)
+    if problem is None and return_warehouse(ctx) is None:
+        return "Sorry, returns can't be ordered here: the business has no warehouse to return to."
+    return problem
+
+
+def write_destination(ctx: Context, value: JsonValue) -> Mapping[str, object]:
+    row = return_warehouse(ctx)
+    customer = SENDER.result(ctx)
+    if row is None or row.coords is None or row.id != value:
+        return {}  # the warehouse changed: the summary asks again before anything is sent
+    return {
+        "deliveryAddress": cut_address(row.address),
+        "deliveryCoords": row.coords,
+        "receiverName": f"{ctx.caps.organization.name} — {row.name}"[:100],
+        "receiverPhone": customer.phone if customer else "",
+    }
+
+
+RETURN_PARCEL = Flow(
+    name="return_parcel",
+    title="Return a parcel",
+    label="Return a parcel to us",
+    listed=True,
+    command="return",
+    version=1,
+    start=RETURN_TO,
+    guard=guard,
+    service_kind=KIND,
+    fixed={"deliveryMode": "pickup"},
+    steps=(
+        choice(
+            RETURN_TO,
+            title="Returned to",
+            question="Where does the parcel go back to?",
+            options=destination,
+            single="The parcel goes back to {label}.",
+            fields=("deliveryAddress", "deliveryCoords", "receiverName", "receiverPhone"),
+            write=write_destination,
+            next=f"{PICKUP}_place",
+        ),
+        *place_steps(
+            PICKUP,
+            title="Pickup place",
+            question="Where should the rider collect the parcel?",
+            fields=("pickupAddress", "pickupCoords"),
+            next=SENDER_NAME,
+        ),
+        *SENDER.steps,
+        *pickup_contact(next=DESCRIPTION).steps,
+        text(
+            DESCRIPTION,
+            title="Parcel",
+            question="What are you returning? A few words, and an order number if you have one.",
+            length=(2, 500),
+            fields=("packageDescription",),
+            next=PACKAGE_SIZE,
+        ),
+        package_size(question="How big is it?", next=PHOTOS),
+        photos(
+            PHOTOS,
+            title="Photos",
+            question=f"Please send 1 to {MAX_PACKAGE_IMAGES} photos of the parcel.",
+            minimum=lambda ctx: 1,
+            maximum=MAX_PACKAGE_IMAGES,
+            fields=("packageImages",),
+            next=PAYMENT,
+        ),
+        *payment(kind=KIND, next=SUMMARY, cash_to_collect=False).steps,
+        summary(heading="Please check your return:"),
+    ),
+)

@@ -1,0 +1,144 @@
+"""Steps answered by tapping: ``choice`` (one of several options) and ``yes_no``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from pydantic import JsonValue
+
+from conversations.context import Context
+from conversations.dialog import Answer, ChoiceAnswer, Option
+from conversations.flow import (
+    Accept,
+    Ask,
+    AutoAnswer,
+    Condition,
+    FlowError,
+    Next,
+    Question,
+    Result,
+    Step,
+    Stop,
+    Target,
+    Write,
+)
+from conversations.steps.common import (
+    Options,
+    Text,
+    options_of,
+    question_text,
+    unexpected,
+    value_writer,
+)
+
+
+def describe_as_label(options: Options) -> Callable[[Context, JsonValue], str]:
+    def describe(ctx: Context, value: JsonValue) -> str:
+        for option in options_of(options, ctx):
+            if option.id == value:
+                return option.label
+        return str(value)
+
+    return describe
+
+
+def choice(
+    name: str,
+    *,
+    title: str,
+    question: Text,
+    options: Options,
+    next: Next,
+    default: Callable[[Context], str | None] | None = None,
+    single: str | None = None,
+    empty: Text | None = None,
+    when: Condition | None = None,
+    skip_to: Target | None = None,
+    depends_on: Sequence[str] = (),
+    fields: Sequence[str] = (),
+    write: Write | None = None,
+    writes: bool = True,
+    help: str = "",
+) -> Step:
+    """Pick one option. With ``single``, a lone option answers itself (``{label}`` in the note);
+    with ``empty``, no option at all stops the flow with that message. The option id is the
+    value of each of ``fields`` unless ``write`` says otherwise (``writes=False``: the step
+    names its fields, for re-asking, but another step writes them)."""
+
+    def ask(ctx: Context) -> Ask:
+        offered = options_of(options, ctx)
+        if not offered:
+            if empty is None:
+                raise FlowError(f"{name}: no option to offer")
+            return Stop(question_text(empty, ctx))
+        if single is not None and len(offered) == 1:
+            return AutoAnswer(offered[0].id, single.format(label=offered[0].label))
+        picked = default(ctx) if default else None
+        return Question(
+            question_text(question, ctx),
+            accepts=("choice",),
+            options=tuple(offered),
+            default=picked if any(o.id == picked for o in offered) else None,
+        )
+
+    async def accept(ctx: Context, answer: Answer) -> Result:
+        if isinstance(answer, ChoiceAnswer):
+            return Accept(answer.option)
+        return unexpected("tap one of the options")
+
+    def still_valid(ctx: Context, value: JsonValue) -> bool:
+        return any(option.id == value for option in options_of(options, ctx))
+
+    return Step(
+        name=str(name),
+        title=title,
+        input="choice",
+        ask=ask,
+        accept=accept,
+        next=next,
+        when=when,
+        skip_to=skip_to,
+        depends_on=tuple(str(d) for d in depends_on),
+        fields=tuple(fields),
+        write=(write or value_writer(fields)) if writes else None,
+        help=help,
+        describe=describe_as_label(options),
+        still_valid=still_valid,
+    )
+
+
+YES_NO = (Option(id="yes", label="Yes"), Option(id="no", label="No"))
+
+
+def is_yes(value: JsonValue) -> bool:
+    return value == "yes"
+
+
+def yes_no(
+    name: str,
+    *,
+    title: str,
+    question: Text,
+    next: Next,
+    options: Sequence[Option] = YES_NO,
+    when: Condition | None = None,
+    skip_to: Target | None = None,
+    fields: Sequence[str] = (),
+    depends_on: Sequence[str] = (),
+) -> Step:
+    """A choice between the ids "yes" and "no" (labels may say it more kindly); each of
+    ``fields`` gets True or False."""
+    if {o.id for o in options} != {"yes", "no"}:
+        raise FlowError(f"{name}: yes_no options must have the ids yes and no")
+    return choice(
+        name,
+        title=title,
+        question=question,
+        options=options,
+        next=next,
+        when=when,
+        skip_to=skip_to,
+        fields=fields,
+        write=value_writer(fields, is_yes),
+        depends_on=depends_on,
+    )

@@ -1,0 +1,64 @@
+"""What every step builder shares: questions given as text or as a function of the context,
+cleaning typed text, the reason for an answer of the wrong kind, and the default way a step
+writes its answer into the request.
+
+Every text that reaches the service is trimmed, its inner whitespace collapsed, and bounded,
+so a create never fails on length.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from pydantic import JsonValue
+
+from conversations.context import Context
+from conversations.dialog import Option
+from conversations.flow import Invalid, Write
+
+Text = str | Callable[[Context], str]
+Options = Sequence[Option] | Callable[[Context], Sequence[Option]]
+
+
+def question_text(text: Text, ctx: Context) -> str:
+    """A question given as text, or as a function of the context."""
+    return text(ctx) if callable(text) else text
+
+
+def options_of(options: Options, ctx: Context) -> list[Option]:
+    return list(options(ctx) if callable(options) else options)
+
+
+def clean(raw: str) -> str:
+    """Trimmed, with runs of whitespace (newlines too) made one space."""
+    return " ".join(raw.split())
+
+
+def bounded(raw: str, low: int, high: int, what: str = "answer") -> str | Invalid:
+    """``raw`` cleaned, or the reason it is too short or too long."""
+    text = clean(raw)
+    if len(text) < low:
+        return Invalid(f"That's too short: please type at least {low} characters.")
+    if len(text) > high:
+        return Invalid(f"Please keep the {what} under {high} characters (that was {len(text)}).")
+    return text
+
+
+def unexpected(kinds: str) -> Invalid:
+    """The reason for an answer of a kind the step does not take."""
+    return Invalid(f"Please {kinds}.")
+
+
+def value_writer(
+    fields: Sequence[str], convert: Callable[[JsonValue], object] | None = None
+) -> Write | None:
+    """The usual ``Step.write``: the answer (converted) is the value of each of ``fields``."""
+    if not fields:
+        return None
+    names = tuple(fields)
+
+    def write(ctx: Context, value: JsonValue) -> Mapping[str, object]:
+        written = convert(value) if convert is not None else value
+        return dict.fromkeys(names, written)
+
+    return write

@@ -1,0 +1,150 @@
+"""The people of an order, as pieces: the sender (who orders), the receiver, and who hands
+the package to the rider. Each hands back a ``Person``.
+
+The step names are the same in every flow that uses them (``sender_name``, ``receiver_phone``,
+...), so "edit receiver_name" and a repeated order mean the same step everywhere.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from conversations.context import Context
+from conversations.dialog import Option
+from conversations.flow import Branch, Condition, Target, by_answer
+from conversations.steps.choices import yes_no
+from conversations.steps.people import person, phone
+from conversations.steps.piece import Piece
+from conversations.steps.typed import email
+
+SENDER_NAME = "sender_name"
+SENDER_PHONE = "sender_phone"
+SENDER_EMAIL = "sender_email"
+RECEIVER_NAME = "receiver_name"
+RECEIVER_PHONE = "receiver_phone"
+PICKUP_CONTACT = "pickup_contact"
+PICKUP_CONTACT_NAME = "pickup_contact_name"
+PICKUP_CONTACT_PHONE = "pickup_contact_phone"
+
+
+class Person(BaseModel):
+    """A party of the order as the steps settled it; ``email`` is "" when not given."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    phone: str
+    email: str = ""
+
+
+def _person(ctx: Context, name_step: str, phone_step: str, email_step: str = "") -> Person | None:
+    answers = ctx.answers
+    name, number = answers.text(name_step), answers.text(phone_step)
+    if not name or not number:
+        return None
+    return Person(name=name, phone=number, email=answers.text(email_step) if email_step else "")
+
+
+def sender(
+    *,
+    next: Target,
+    phone_question: str = "What is your phone number?",
+    is_receiver: bool = False,
+) -> Piece[Person]:
+    """Who orders: name (a shared contact gives the phone too), phone, optional email.
+    ``is_receiver``: the sender also receives (an errand), so their name and phone are the
+    receiver's too."""
+    also = ("receiverName",) if is_receiver else ()
+    also_phone = ("receiverPhone",) if is_receiver else ()
+    steps = (
+        person(
+            SENDER_NAME,
+            title="Your name",
+            question="What is your name? You can also share your contact.",
+            phone_step=SENDER_PHONE,
+            fields=("senderName", *also),
+            next=SENDER_PHONE,
+        ),
+        phone(
+            SENDER_PHONE,
+            title="Your phone",
+            question=phone_question,
+            fields=("senderPhone", *also_phone),
+            next=SENDER_EMAIL,
+        ),
+        email(
+            SENDER_EMAIL,
+            title="Your email",
+            question="An email address for updates? (optional)",
+            fields=("senderEmail",),
+            next=next,
+        ),
+    )
+    return Piece(
+        steps, SENDER_NAME, lambda ctx: _person(ctx, SENDER_NAME, SENDER_PHONE, SENDER_EMAIL)
+    )
+
+
+def receiver(*, next: Target) -> Piece[Person]:
+    """Who receives the package: name (or a shared contact) and phone."""
+    steps = (
+        person(
+            RECEIVER_NAME,
+            title="Receiver",
+            question="Who receives the package? Type their name, or share their contact.",
+            phone_step=RECEIVER_PHONE,
+            fields=("receiverName",),
+            next=RECEIVER_PHONE,
+        ),
+        phone(
+            RECEIVER_PHONE,
+            title="Receiver's phone",
+            question="The receiver's phone number?",
+            fields=("receiverPhone",),
+            next=next,
+        ),
+    )
+    return Piece(steps, RECEIVER_NAME, lambda ctx: _person(ctx, RECEIVER_NAME, RECEIVER_PHONE))
+
+
+def pickup_contact(*, next: Target, when: Condition | None = None) -> Piece[Person]:
+    """Who hands the package to the rider: "Me" (the sender; the result is None then) or
+    someone else, by name and phone. ``when`` limits it (a rider picks up from an address)."""
+    steps = (
+        yes_no(
+            PICKUP_CONTACT,
+            title="Pickup contact",
+            question="Who will hand the package to the rider?",
+            options=(Option(id="yes", label="Me"), Option(id="no", label="Someone else")),
+            when=when,
+            skip_to=next if when is not None else None,
+            fields=("pickupContactSameAsSender",),
+            next=Branch(
+                "who hands it over",
+                by_answer(PICKUP_CONTACT),
+                {"yes": next, "no": PICKUP_CONTACT_NAME},
+            ),
+        ),
+        person(
+            PICKUP_CONTACT_NAME,
+            title="Pickup contact name",
+            question="Who will hand it over? Type their name, or share their contact.",
+            phone_step=PICKUP_CONTACT_PHONE,
+            depends_on=(PICKUP_CONTACT,),
+            fields=("pickupContactName",),
+            next=PICKUP_CONTACT_PHONE,
+        ),
+        phone(
+            PICKUP_CONTACT_PHONE,
+            title="Pickup contact phone",
+            question="Their phone number?",
+            depends_on=(PICKUP_CONTACT,),
+            fields=("pickupContactPhone",),
+            next=next,
+        ),
+    )
+    return Piece(
+        steps,
+        PICKUP_CONTACT,
+        lambda ctx: _person(ctx, PICKUP_CONTACT_NAME, PICKUP_CONTACT_PHONE),
+    )

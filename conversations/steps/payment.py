@@ -1,0 +1,85 @@
+"""How the delivery is paid, as a piece: the collection method the business allows (one allowed
+method answers itself), then, where cash-to-collect (POD) is allowed for the kind, the amount
+the rider collects from the receiver. It hands back a ``Payment``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pydantic import BaseModel, ConfigDict, JsonValue
+
+from bot.partner.models import CollectionMethod, ServiceKind
+from conversations import rules
+from conversations.context import Context
+from conversations.dialog import Option
+from conversations.flow import Condition, Step, Target
+from conversations.steps.choices import choice
+from conversations.steps.piece import Piece
+from conversations.steps.typed import amount, amount_value
+
+PAYMENT = "payment"
+POD_AMOUNT = "pod_amount"
+MAX_POD = 5_000_000.0
+
+
+class Payment(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    method: CollectionMethod
+    cash_to_collect: float | None = None
+
+
+def payment_options(ctx: Context) -> list[Option]:
+    return [Option(id=m, label=rules.PAYMENT_LABELS[m]) for m in rules.payment_methods(ctx.caps)]
+
+
+def _write_pod(ctx: Context, value: JsonValue) -> Mapping[str, object]:
+    cash = amount_value(value)
+    return {"isPODEnabled": True, "podAmount": cash} if cash else {}
+
+
+def payment(*, kind: ServiceKind, next: Target, cash_to_collect: bool = True) -> Piece[Payment]:
+    """The payment method, then the cash to collect when ``cash_to_collect`` and the
+    business allows POD for ``kind`` (never on errands)."""
+
+    def pod_on(ctx: Context) -> bool:
+        return cash_to_collect and rules.pod_allowed(ctx.caps, kind)
+
+    method = choice(
+        PAYMENT,
+        title="Payment",
+        question="How will the delivery be paid?",
+        options=payment_options,
+        single="Payment: {label}.",
+        empty=rules.SETTINGS_BROKEN,
+        fields=("customerCollectionMethod",),
+        next=POD_AMOUNT if cash_to_collect else next,
+    )
+    steps: tuple[Step, ...] = (method,)
+    if cash_to_collect:
+        steps += (
+            amount(
+                POD_AMOUNT,
+                title="Cash to collect",
+                question=lambda ctx: (
+                    "Should the rider collect cash from the receiver for the goods? "
+                    f"Type the amount in {ctx.caps.currency}, or tap No cash."
+                ),
+                none_option=Option(id="none", label="No cash to collect"),
+                maximum=MAX_POD,
+                when=Condition("POD is enabled", pod_on),
+                fields=("isPODEnabled", "podAmount"),
+                write=_write_pod,
+                next=next,
+            ),
+        )
+
+    def result(ctx: Context) -> Payment | None:
+        chosen = ctx.answers.option(PAYMENT)
+        methods: dict[str, CollectionMethod] = {m: m for m in rules.payment_methods(ctx.caps)}
+        if chosen not in methods:
+            return None
+        cash = ctx.answers.number(POD_AMOUNT) if pod_on(ctx) else None
+        return Payment(method=methods[chosen], cash_to_collect=cash)
+
+    return Piece(steps, PAYMENT, result)

@@ -1,0 +1,56 @@
+"""The summary: the draft with every answer on a line, the fee hints, and Confirm (or
+Change ...). Confirming it creates the delivery."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from conversations import rules
+from conversations.context import Context
+from conversations.dialog import CONFIRM, Answer, ChoiceAnswer, Option
+from conversations.flow import CREATE, Accept, Ask, Question, Result, Step
+from conversations.steps.common import Text, question_text, unexpected
+
+SUMMARY = "summary"
+
+
+def fee_hints(ctx: Context) -> list[str]:
+    return rules.fee_hints(ctx.caps)
+
+
+def summary(
+    *,
+    heading: Text,
+    name: str = SUMMARY,
+    title: str = "Summary",
+    hints: Callable[[Context], list[str]] = fee_hints,
+) -> Step:
+    """The draft, every answer on a line, the hints (the business's fee hints by default),
+    and Confirm (or Change ...)."""
+
+    def ask(ctx: Context) -> Ask:
+        lines = [question_text(heading, ctx)]
+        lines += [f"• {label}: {value}" for label, value in ctx.summary_lines()]
+        lines += ["", *hints(ctx)]
+        retry = ctx.session.idempotency_key is not None
+        label = "Try sending it again" if retry else "Confirm and send"
+        return Question(
+            "\n".join(lines), accepts=("choice",), options=(Option(id=CONFIRM, label=label),)
+        )
+
+    async def accept(ctx: Context, answer: Answer) -> Result:
+        if isinstance(answer, ChoiceAnswer) and answer.option == CONFIRM:
+            return Accept(None)
+        return unexpected("confirm the order, or pick what to change")
+
+    return Step(
+        name=str(name),
+        title=title,
+        input="confirm",
+        ask=ask,
+        accept=accept,
+        next=CREATE,
+        summary=True,
+        summarize=False,
+        editable=False,
+    )
