@@ -21,10 +21,10 @@ The modules, one concept each:
 * ``root``: ``Config``, the whole file; ``partner``, ``telegram``, ``storage``, ``geocoding``
   and ``relay``: the models of its sections, on the shared base in ``section``;
 * ``secrets``: a secret from the file or from the environment; ``urls``: the https rule;
-* ``errors``: ``ConfigError``.
+* ``config_errors``: ``ConfigError``, and ``KeyProblems`` for a table-level check.
 """
 
-from bot.config.errors import ConfigError
+from bot.config.config_errors import ConfigError
 from bot.config.geocoding import NOMINATIM_PUBLIC_DOMAIN, GeocodingConfig, NominatimConfig
 from bot.config.loader import load_config
 from bot.config.partner import RESERVED_WEB_PATHS, PartnerConfig, WebhooksConfig

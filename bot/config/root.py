@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationInfo, field_validator
 
-from bot.config.errors import KeyProblems
+from bot.config.config_errors import KeyProblems
 from bot.config.geocoding import GeocodingConfig
 from bot.config.partner import PartnerConfig, WebhooksConfig
 from bot.config.relay import RelayConfig

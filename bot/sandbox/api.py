@@ -22,7 +22,7 @@ from bot.sandbox.auth import authenticate, require_scope
 from bot.sandbox.core import Core
 from bot.sandbox.coverage import check_coverage
 from bot.sandbox.create_rules import read_create
-from bot.sandbox.errors import ApiError, error_response, validation_error
+from bot.sandbox.error_envelope import ApiError, error_response, validation_error
 from bot.sandbox.idempotency import fingerprint
 from bot.sandbox.operations import API_PREFIX, OPERATIONS, Operation
 from bot.sandbox.ratelimit import rate_limited

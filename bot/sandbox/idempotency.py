@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from bot.sandbox.clock import Clock
-from bot.sandbox.errors import validation_error
+from bot.sandbox.error_envelope import validation_error
 from bot.sandbox.state import IdempotencyEntry
 
 

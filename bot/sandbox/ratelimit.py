@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 
 from bot.sandbox.clock import Clock
-from bot.sandbox.errors import ApiError
+from bot.sandbox.error_envelope import ApiError
 
 WINDOW_SECONDS = 60
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from bot.sandbox.clock import Clock
 from bot.sandbox.dispatch import may_auto_dispatch, nearest_free_rider, release_job, take_job
-from bot.sandbox.errors import ApiError, not_found, validation_error
+from bot.sandbox.error_envelope import ApiError, not_found, validation_error
 from bot.sandbox.events import Event, EventFactory
 from bot.sandbox.order import CreateOrder
 from bot.sandbox.pricing import quote

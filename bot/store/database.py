@@ -23,7 +23,7 @@ from typing import Any, Literal, Protocol, cast
 
 import aiosqlite
 
-from bot.store.errors import StoreError
+from bot.store.store_errors import StoreError
 
 Clock = Callable[[], float]
 """Returns the current time in unix seconds; injected so tests control time."""
