@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.store.database import Clock, Database
-from bot.store.deliveries import Deliveries
+from bot.store.delivery_links import Deliveries
 from bot.store.inbox import Inbox
 from bot.store.sent import SendKey, SentMessages
 
