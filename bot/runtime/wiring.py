@@ -32,12 +32,12 @@ from bot.telegram.application import (
     build_application,
     install_handlers,
 )
-from bot.telegram.context import BotContext
+from bot.telegram.bot_context import BotContext
 from bot.telegram.conversation import Conversation
 from bot.telegram.deliveries import delivery_handlers
+from bot.telegram.message_sender import SendFailed, TelegramSender
 from bot.telegram.operators import operator_handlers
-from bot.telegram.photos import PhotoReceiver
-from bot.telegram.sender import SendFailed, TelegramSender
+from bot.telegram.photo_receiver import PhotoReceiver
 from bot.telegram.webhook_route import telegram_route
 from bot.web import create_web_app
 from conversations import Geocoder, Turn

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.telegram.commands import CUSTOMER_COMMANDS
+from bot.telegram.command_menus import CUSTOMER_COMMANDS
 from conversations.flows.repeat_last import NOTHING_YET, PHOTOS_AGAIN
 from tests.e2e.conftest import ADA, CHIDI, BotStack, tiny_png
 

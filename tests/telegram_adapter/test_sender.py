@@ -11,14 +11,14 @@ from telegram import ReplyKeyboardRemove
 from bot.relay.channel import Channel, ChatUnreachable
 from bot.store import Store
 from bot.telegram.limits import RateLimiter, SendLimits, Window
-from bot.telegram.render import (
+from bot.telegram.message_sender import Blocked, Delivered, NotDelivered, SendFailed, TelegramSender
+from bot.telegram.turn_messages import (
     OutgoingMessage,
     escape,
     render_answered,
     render_prompt,
     render_turn,
 )
-from bot.telegram.sender import Blocked, Delivered, NotDelivered, SendFailed, TelegramSender
 from conversations import Option, Prompt, Turn
 from tests.fakes import FakeTelegram, TgUser
 

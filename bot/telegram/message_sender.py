@@ -33,8 +33,8 @@ from bot.chatlocks import ChatLocks
 from bot.relay.channel import ChatUnreachable
 from bot.store import Store
 from bot.telegram.limits import RateLimiter
-from bot.telegram.render import OutgoingMessage
 from bot.telegram.text import split
+from bot.telegram.turn_messages import OutgoingMessage
 
 log = logging.getLogger(__name__)
 
