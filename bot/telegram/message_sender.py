@@ -30,7 +30,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
 from bot.chatlocks import ChatLocks
-from bot.relay.channel import ChatUnreachable
+from bot.relay.channel_protocol import ChatUnreachable
 from bot.store import Store
 from bot.telegram.limits import RateLimiter
 from bot.telegram.text import split

@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 
+from bot.relay.outbox import Outgoing, Sender, SendFailed
 from bot.relay.planner import CUSTOMER_UPDATE, OPERATOR_UPDATE
-from bot.relay.sender import Outgoing, Sender, SendFailed
 from bot.store import SendKey, Store, StoreError
 
 from .support import (

@@ -8,7 +8,7 @@ import pytest
 import telegram
 from telegram import ReplyKeyboardRemove
 
-from bot.relay.channel import Channel, ChatUnreachable
+from bot.relay.channel_protocol import Channel, ChatUnreachable
 from bot.store import Store
 from bot.telegram.limits import RateLimiter, SendLimits, Window
 from bot.telegram.message_sender import Blocked, Delivered, NotDelivered, SendFailed, TelegramSender

@@ -15,7 +15,7 @@ import contextlib
 import logging
 from dataclasses import dataclass, field
 
-from bot.relay.channel import Channel, ChatUnreachable
+from bot.relay.channel_protocol import Channel, ChatUnreachable
 from bot.store import SendKey, SentReceipt, Store, StoreError
 
 logger = logging.getLogger(__name__)
