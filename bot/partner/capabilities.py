@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from bot.partner.errors import PartnerError
 from bot.partner.models import Capabilities, ServiceLocation, Warehouse
-from bot.partner.ratelimit import RequestLimiter
+from bot.partner.request_limiter import RequestLimiter
 
 if TYPE_CHECKING:
     from bot.partner.client import PartnerClient

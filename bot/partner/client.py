@@ -50,7 +50,7 @@ from bot.partner.models import (
     WarehousesResponse,
 )
 from bot.partner.options import ClientOptions
-from bot.partner.ratelimit import RequestLimiter
+from bot.partner.request_limiter import RequestLimiter
 from bot.partner.transport import CallState, Clock, Json, PartnerTransport, Sleep, surely_unsent
 
 logger = logging.getLogger(__name__)

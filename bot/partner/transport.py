@@ -30,7 +30,7 @@ import httpx
 
 from bot.partner import errors, retry
 from bot.partner.options import ClientOptions
-from bot.partner.ratelimit import RequestLimiter
+from bot.partner.request_limiter import RequestLimiter
 
 logger = logging.getLogger(__name__)
 

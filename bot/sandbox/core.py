@@ -11,7 +11,7 @@ from bot.sandbox.events import Event
 from bot.sandbox.faults import CallCounter, FaultPlan
 from bot.sandbox.idempotency import IdempotencyRegistry
 from bot.sandbox.images import ImageFetcher
-from bot.sandbox.ratelimit import RateLimiter
+from bot.sandbox.key_rate_limit import RateLimiter
 from bot.sandbox.scenario import Scenario
 from bot.sandbox.state import Store
 from bot.sandbox.transitions import Lifecycle

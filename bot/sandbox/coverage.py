@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from bot.sandbox.error_envelope import ApiError
 from bot.sandbox.geo import distance_km
-from bot.sandbox.order import CreateOrder
 from bot.sandbox.scenario_parts import CoverageSettings
+from bot.sandbox.validated_order import CreateOrder
 
 OUTSIDE_COVERAGE = "outside_coverage"
 

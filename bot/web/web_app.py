@@ -2,7 +2,7 @@
 
 =========================  =====================================================================
 ``POST {webhook_path}``    the Partner API's signed events into the inbox (``partner_webhook``)
-``GET /media/{token}``     re-hosted package photos (``media``)
+``GET /media/{token}``     re-hosted package photos (``media_endpoint``)
 ``GET /health``            liveness and the inbox's pending count (``health``)
 ``extra_routes``           what adapters add, e.g. Telegram's ``POST /telegram``
 =========================  =====================================================================
@@ -21,7 +21,7 @@ from starlette.routing import BaseRoute, Route
 
 from bot.store import Store
 from bot.web.health import HealthEndpoint
-from bot.web.media import MediaEndpoint
+from bot.web.media_endpoint import MediaEndpoint
 from bot.web.partner_webhook import PartnerWebhook
 
 DEFAULT_WEBHOOK_PATH = "/hooks/partner"
