@@ -4,6 +4,7 @@
 ``Relay``              the inbox worker: each event's messages, once, in order per delivery
 ``Channel``            how a message reaches a chat (Telegram, the terminal demo)
 ``ChatUnreachable``    raised by a channel for a chat that blocked the bot
+``SendFailed``         raised by a channel (or the relay's outbox) for a message to retry later
 ``StatusPoller``       polling mode: status changes read from the API into the same inbox
 ``RelayTuning``        batch size, retry delays and give-up points
 =====================  ========================================================================
@@ -13,9 +14,9 @@ Modules: ``inbox_worker`` (``Relay``), ``planner`` (what each chat is owed for a
 errors), ``wording`` (the texts), ``poller``, ``tuning``.
 """
 
-from bot.relay.channel_protocol import Channel, ChatUnreachable
+from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
 from bot.relay.inbox_worker import Relay
 from bot.relay.poller import StatusPoller
 from bot.relay.tuning import RelayTuning
 
-__all__ = ["Channel", "ChatUnreachable", "Relay", "RelayTuning", "StatusPoller"]
+__all__ = ["Channel", "ChatUnreachable", "Relay", "RelayTuning", "SendFailed", "StatusPoller"]

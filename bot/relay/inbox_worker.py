@@ -38,8 +38,8 @@ import pydantic
 
 from bot.config import RelayConfig
 from bot.partner.models import WebhookEvent
-from bot.relay.channel_protocol import Channel
-from bot.relay.outbox import Outgoing, Sender, SendFailed
+from bot.relay.channel_protocol import Channel, SendFailed
+from bot.relay.outbox import Outgoing, Sender
 from bot.relay.planner import Plan, Planner
 from bot.relay.tuning import RelayTuning
 from bot.store import InboxEvent, SentReceipt, Store, ViewChange

@@ -30,7 +30,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
 from bot.chatlocks import ChatLocks
-from bot.relay.channel_protocol import ChatUnreachable
+from bot.relay.channel_protocol import ChatUnreachable, SendFailed
 from bot.store import Store
 from bot.telegram.limits import RateLimiter
 from bot.telegram.text import split
@@ -66,10 +66,6 @@ class NotDelivered:
 
 
 SendResult = Delivered | Blocked | NotDelivered
-
-
-class SendFailed(Exception):
-    """Raised by ``send`` (the relay's Channel) for a message to try again later."""
 
 
 class TelegramSender:

@@ -8,10 +8,10 @@ import pytest
 import telegram
 from telegram import ReplyKeyboardRemove
 
-from bot.relay.channel_protocol import Channel, ChatUnreachable
+from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
 from bot.store import Store
 from bot.telegram.limits import RateLimiter, SendLimits, Window
-from bot.telegram.message_sender import Blocked, Delivered, NotDelivered, SendFailed, TelegramSender
+from bot.telegram.message_sender import Blocked, Delivered, NotDelivered, TelegramSender
 from bot.telegram.turn_messages import (
     OutgoingMessage,
     escape,
