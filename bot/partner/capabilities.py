@@ -19,6 +19,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
+from bot.clocks import Clock
 from bot.partner.errors import PartnerError
 from bot.partner.models import Capabilities, ServiceLocation, Warehouse
 from bot.partner.request_limiter import RequestLimiter
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
-Clock = Callable[[], float]
 
 
 class CatalogSource(Protocol):

@@ -32,10 +32,11 @@ import logging
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 
 import pydantic
 
+from bot.clocks import Clock, Sleep
 from bot.config import RelayConfig
 from bot.partner.models import WebhookEvent
 from bot.relay.channel_protocol import Channel, SendFailed
@@ -46,8 +47,6 @@ from bot.store import InboxEvent, SentReceipt, Store, ViewChange
 
 logger = logging.getLogger(__name__)
 
-Clock = Callable[[], float]
-Sleep = Callable[[float], Awaitable[None]]
 
 # Deliveries found to be ordered elsewhere, so their later events skip the wait for a link.
 _FOREIGN_MEMORY = 10_000

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from starlette.background import BackgroundTask
 
-from bot.sandbox.clock import Clock, Sleep
+from bot.clocks import Clock, Sleep
 from bot.sandbox.events import Event
 from bot.sandbox.faults import CallCounter, FaultPlan
 from bot.sandbox.idempotency import IdempotencyRegistry

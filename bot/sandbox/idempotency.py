@@ -17,7 +17,7 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-from bot.sandbox.clock import Clock
+from bot.clocks import Clock
 from bot.sandbox.error_envelope import validation_error
 from bot.sandbox.state import IdempotencyEntry
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from bot.sandbox.clock import Clock
+from bot.clocks import Clock
 from bot.sandbox.error_envelope import ApiError
 
 WINDOW_SECONDS = 60

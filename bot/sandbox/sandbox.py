@@ -22,9 +22,9 @@ from typing import Any
 
 import httpx
 
+from bot.clocks import Clock, Sleep, system_clock, system_sleep
 from bot.sandbox.admin import AdminActions
 from bot.sandbox.asgi_app import build_app
-from bot.sandbox.clock import Clock, Sleep, system_clock, system_sleep
 from bot.sandbox.core import Core
 from bot.sandbox.events import Event, EventFactory
 from bot.sandbox.faults import CallCounter, FaultPlan

@@ -18,8 +18,8 @@ Each method returns the record and the events to send once the caller's response
 
 from __future__ import annotations
 
+from bot.clocks import Clock
 from bot.sandbox.auto_dispatch import may_auto_dispatch, nearest_free_rider, release_job, take_job
-from bot.sandbox.clock import Clock
 from bot.sandbox.error_envelope import ApiError, not_found, validation_error
 from bot.sandbox.events import Event, EventFactory
 from bot.sandbox.pricing import quote

@@ -17,7 +17,6 @@
 """
 
 from bot.store.blocked import BlockedChats
-from bot.store.database import Clock
 from bot.store.delivery_links import FINAL_STATUSES, Deliveries, DeliveryLink
 from bot.store.inbox import Inbox, InboxCounts, InboxEvent
 from bot.store.media_files import MediaFile, MediaStore
@@ -36,7 +35,6 @@ __all__ = [
     "LATEST_VERSION",
     "MIGRATIONS",
     "BlockedChats",
-    "Clock",
     "Contacts",
     "Deliveries",
     "DeliveryLink",

@@ -26,8 +26,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from types import TracebackType
 
+from bot.clocks import Clock
 from bot.store.blocked import BlockedChats
-from bot.store.database import Clock, Database, Synchronous
+from bot.store.database import Database, Synchronous
 from bot.store.delivery_links import Deliveries
 from bot.store.inbox import Inbox
 from bot.store.media_files import MediaStore

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute, Route
 
+from bot.clocks import Clock
 from bot.store import Store
 from bot.web.health import HealthEndpoint
 from bot.web.media_endpoint import MediaEndpoint
@@ -36,7 +37,7 @@ def create_web_app(
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     on_event: Callable[[], None] | None = None,
     extra_routes: Sequence[BaseRoute] = (),
-    clock: Callable[[], float] = time.time,
+    clock: Clock = time.time,
 ) -> Starlette:
     """The web app over ``store``; see the module docstring for its routes.
 

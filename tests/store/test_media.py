@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Clock, MediaFile, Store
+from bot.clocks import Clock
+from bot.store import MediaFile, Store
 from bot.store import media_files as media_module
 
 JPEG = b"\xff\xd8\xff\xe0" + bytes(range(256)) * 40
