@@ -9,9 +9,3 @@
 ``message_sender``  sends and edits within the limits; 429 / 403 as results; the relay Channel
 ==================  ===========================================================================
 """
-
-import os
-
-# PTB 22 deprecates reading RetryAfter.retry_after as int seconds and warns on every read
-# unless this opt-in is set; the sender reads it as a timedelta (and copes with either).
-os.environ.setdefault("PTB_TIMEDELTA", "true")
