@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 from importlib.metadata import PackageNotFoundError, version
@@ -116,6 +117,10 @@ def _add_demo(subparsers: Subparsers) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    # Before PTB is used: durations as timedelta (RetryAfter.retry_after among them), PTB 23's
+    # default, instead of int seconds with a deprecation warning on every read. This process is
+    # the bot's own, so its environment is ours to set; importing the bot never changes it.
+    os.environ.setdefault("PTB_TIMEDELTA", "true")
     try:
         config = load_config(args.config)
     except ConfigError as exc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -184,6 +185,30 @@ def test_python_dash_m_bot_runs_the_same_command(tmp_path: Path) -> None:
     )
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr == f"{tmp_path / 'absent.toml'}: file not found\n"
+
+
+def test_importing_the_bot_leaves_the_environment_alone() -> None:
+    code = (
+        "import os; before = dict(os.environ); "
+        "import bot.cli, bot.demo, bot.runtime, bot.telegram.message_sender; "
+        "print(dict(os.environ) == before)"
+    )
+    env = {name: value for name, value in os.environ.items() if name != "PTB_TIMEDELTA"}
+    result = subprocess.run(  # noqa: S603 - a fixed argument list, no shell
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (0, "True\n", "")
+
+
+def test_run_opts_in_to_ptb_timedeltas_before_anything_else(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("PTB_TIMEDELTA")
+    bad = tmp_path / "bot.toml"
+    bad.write_text('[partner]\nbase_url = "ftp://nowhere"\n')
+
+    assert main(["run", "--config", str(bad)]) == 2
+    assert os.environ["PTB_TIMEDELTA"] == "true"  # monkeypatch puts the session's value back
 
 
 def test_sandbox_refuses_a_bad_scenario_file(

@@ -17,19 +17,20 @@ The modules, one concept each:
 
 * ``loader``: ``load_config`` (reading the file, TOML errors);
 * ``problems``: pydantic errors as ``[section] key: reason`` lines, unknown-key suggestions;
-* ``render``: ``render_redacted`` and ``redact``;
-* ``root``: ``Config``, the whole file; ``partner``, ``telegram``, ``storage``, ``geocoding``
-  and ``relay``: the models of its sections, on the shared base in ``section``;
+* ``redaction``: ``render_redacted`` and ``redact``;
+* ``root``: ``Config``, the whole file; ``partner``, ``telegram``, ``storage``,
+  ``geocoding_section`` and ``relay_section``: the models of its sections, on the shared base in
+  ``section``;
 * ``secrets``: a secret from the file or from the environment; ``urls``: the https rule;
-* ``errors``: ``ConfigError``.
+* ``config_errors``: ``ConfigError``, and ``KeyProblems`` for a table-level check.
 """
 
-from bot.config.errors import ConfigError
-from bot.config.geocoding import NOMINATIM_PUBLIC_DOMAIN, GeocodingConfig, NominatimConfig
+from bot.config.config_errors import ConfigError
+from bot.config.geocoding_section import NOMINATIM_PUBLIC_DOMAIN, GeocodingConfig, NominatimConfig
 from bot.config.loader import load_config
 from bot.config.partner import RESERVED_WEB_PATHS, PartnerConfig, WebhooksConfig
-from bot.config.relay import CustomerRelay, OperatorRelay, RelayConfig
-from bot.config.render import redact, render_redacted
+from bot.config.redaction import redact, render_redacted
+from bot.config.relay_section import CustomerRelay, OperatorRelay, RelayConfig
 from bot.config.root import Config
 from bot.config.secrets import EnvName
 from bot.config.storage import StorageConfig, StoragePath

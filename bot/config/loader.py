@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.config.errors import ConfigError
+from bot.config.config_errors import ConfigError
 from bot.config.problems import problem_lines
 from bot.config.root import Config
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from bot.config.errors import KeyProblems
+from bot.config.config_errors import KeyProblems
 from bot.config.root import Config
 from bot.config.section import submodel
 

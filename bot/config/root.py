@@ -6,10 +6,10 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationInfo, field_validator
 
-from bot.config.errors import KeyProblems
-from bot.config.geocoding import GeocodingConfig
+from bot.config.config_errors import KeyProblems
+from bot.config.geocoding_section import GeocodingConfig
 from bot.config.partner import PartnerConfig, WebhooksConfig
-from bot.config.relay import RelayConfig
+from bot.config.relay_section import RelayConfig
 from bot.config.section import Section
 from bot.config.storage import StorageConfig
 from bot.config.telegram import OperatorsConfig, TelegramConfig

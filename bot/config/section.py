@@ -1,6 +1,6 @@
 """``Section``: the base of every model of a TOML table, and how to walk their nesting.
 
-``submodel`` tells a sub-table apart from a plain key; ``problems`` and ``render`` use it to
+``submodel`` tells a sub-table apart from a plain key; ``problems`` and ``redaction`` use it to
 name locations and draw tables the way the file writes them.
 """
 

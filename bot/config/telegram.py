@@ -7,7 +7,7 @@ from typing import Literal
 import phonenumbers
 from pydantic import Field, SecretStr, ValidationInfo, ValidatorFunctionWrapHandler, field_validator
 
-from bot.config.errors import KeyProblems
+from bot.config.config_errors import KeyProblems
 from bot.config.secrets import BOT_TOKEN_SHAPE, SECRET_TOKEN_SHAPE, EnvName, resolve_secret
 from bot.config.section import Section
 from bot.config.urls import LOOPBACK_HTTP, check_url

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bot.partner.models import MAX_IMAGE_BYTES, MAX_PACKAGE_IMAGES
 from bot.store import Store
-from bot.web.app import media_url
+from bot.web.web_app import media_url
 
 MEDIA_TTL_SECONDS = 7 * 24 * 3600  # long enough for a draft to be finished days later
 _HEAD_BYTES = 12

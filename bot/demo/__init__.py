@@ -2,13 +2,13 @@
 
 ``DemoStack`` wires the sandbox, the Partner client and capability cache, the SQLite store (in
 a temporary directory), the web app (webhooks and photos, reached in process), the relay and
-the chat service to a ``ConsoleChat``. ``deliverybot demo`` runs it in a terminal;
+the chat service to a ``ConsoleChat``. ``deliverybot demo`` (``demo_cli``) runs it in a terminal;
 ``deliverybot demo --script FILE`` replays a transcript (``bot.console.transcript``) on it.
 Demo commands (``:paid``, ``:advance`` ...) are in ``commands``; transcript setup lines
 (``@scenario``, ``@set``, ``@stale``) in ``setup``.
 """
 
-from bot.demo.run import main
+from bot.demo.demo_cli import main
 from bot.demo.setup import DemoSetup, demo_setup
 from bot.demo.stack import CUSTOMER_CHAT, OPERATOR_CHAT, DemoOptions, DemoStack
 

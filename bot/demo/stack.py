@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from bot.clocks import Clock, Sleep
 from bot.console import ConsoleChannel, ConsoleChat, Screen, said
 from bot.demo.commands import run_command
 from bot.demo.facts import read_fact
@@ -53,7 +54,6 @@ PUBLIC_BASE_URL = "https://localhost"  # where the bot's web app serves photos t
 DEFAULT_WEBHOOK_PATH = "/hooks/partner"
 DEMO = "demo"
 
-Sleep = Callable[[float], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ class DemoOptions:
     scenario: Scenario
     data_dir: Path
     stale: Mapping[str, Any] = field(default_factory=dict)
-    clock: Callable[[], float] = time.time
+    clock: Clock = time.time
     sleep: Sleep = asyncio.sleep
     client_options: ClientOptions = field(default_factory=ClientOptions)
     geocoder: bool = True

@@ -11,13 +11,14 @@ import asyncio
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import httpx
 from geopy.exc import GeopyError
 from geopy.geocoders import Nominatim
 
+from bot.clocks import Clock, Sleep
 from bot.geo.httpx_adapter import HttpxAdapter
 from conversations.services import GeocodedPlace, ServiceUnavailable
 
@@ -38,8 +39,8 @@ class NominatimGeocoder:
         timeout: float = 10.0,
         min_delay_seconds: float = 1.0,
         transport: httpx.AsyncBaseTransport | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = asyncio.sleep,
     ) -> None:
         self._geocoder = Nominatim(
             user_agent=user_agent,

@@ -19,9 +19,10 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
+from bot.clocks import Clock
 from bot.partner.errors import PartnerError
 from bot.partner.models import Capabilities, ServiceLocation, Warehouse
-from bot.partner.ratelimit import RequestLimiter
+from bot.partner.request_limiter import RequestLimiter
 
 if TYPE_CHECKING:
     from bot.partner.client import PartnerClient
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
-Clock = Callable[[], float]
 
 
 class CatalogSource(Protocol):

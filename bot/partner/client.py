@@ -33,6 +33,7 @@ from urllib.parse import urlsplit
 import httpx
 import pydantic
 
+from bot.clocks import Clock, Sleep
 from bot.partner import checks, errors, retry
 from bot.partner.models import (
     LIST_LIMIT_RANGE,
@@ -50,8 +51,8 @@ from bot.partner.models import (
     WarehousesResponse,
 )
 from bot.partner.options import ClientOptions
-from bot.partner.ratelimit import RequestLimiter
-from bot.partner.transport import CallState, Clock, Json, PartnerTransport, Sleep, surely_unsent
+from bot.partner.request_limiter import RequestLimiter
+from bot.partner.transport import CallState, Json, PartnerTransport, surely_unsent
 
 logger = logging.getLogger(__name__)
 

@@ -22,20 +22,18 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
+from bot.clocks import Clock, Sleep
 from bot.partner import errors, retry
 from bot.partner.options import ClientOptions
-from bot.partner.ratelimit import RequestLimiter
+from bot.partner.request_limiter import RequestLimiter
 
 logger = logging.getLogger(__name__)
 
-Clock = Callable[[], float]
-Sleep = Callable[[float], Awaitable[None]]
 Json = dict[str, Any]
 
 # Failures that happen before a single byte of the request is written: safe to send again.

@@ -4,17 +4,19 @@
 ``Relay``              the inbox worker: each event's messages, once, in order per delivery
 ``Channel``            how a message reaches a chat (Telegram, the terminal demo)
 ``ChatUnreachable``    raised by a channel for a chat that blocked the bot
+``SendFailed``         raised by a channel (or the relay's outbox) for a message to retry later
 ``StatusPoller``       polling mode: status changes read from the API into the same inbox
 ``RelayTuning``        batch size, retry delays and give-up points
 =====================  ========================================================================
 
-Modules: ``planner`` (what each chat is owed for an event), ``sender`` (claim, send, mark),
-``wording`` (the texts), ``poller``, ``relay``, ``channel``, ``tuning``.
+Modules: ``inbox_worker`` (``Relay``), ``planner`` (what each chat is owed for an event),
+``outbox`` (each message claimed, sent, marked), ``channel_protocol`` (``Channel`` and its
+errors), ``wording`` (the texts), ``poller``, ``tuning``.
 """
 
-from bot.relay.channel import Channel, ChatUnreachable
+from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
+from bot.relay.inbox_worker import Relay
 from bot.relay.poller import StatusPoller
-from bot.relay.relay import Relay
 from bot.relay.tuning import RelayTuning
 
-__all__ = ["Channel", "ChatUnreachable", "Relay", "RelayTuning", "StatusPoller"]
+__all__ = ["Channel", "ChatUnreachable", "Relay", "RelayTuning", "SendFailed", "StatusPoller"]

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from bot.config import RelayConfig
 from bot.partner.models import Delivery, WebhookEvent
 from bot.relay import wording
-from bot.relay.channel import Channel
-from bot.relay.sender import Outgoing
+from bot.relay.channel_protocol import Channel
+from bot.relay.outbox import Outgoing
 from bot.store import FINAL_STATUSES, DeliveryLink, SendKey, Store
 from conversations.phones import normalise_phone
 

@@ -37,8 +37,9 @@ import json
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
+from bot.clocks import Clock, Sleep
 from bot.partner import errors
 from bot.partner.client import PartnerClient
 from bot.partner.models import Delivery
@@ -47,8 +48,6 @@ from bot.store import DeliveryLink, Store
 
 logger = logging.getLogger(__name__)
 
-Clock = Callable[[], float]
-Sleep = Callable[[float], Awaitable[None]]
 
 _ASSUMED_REQUESTS_PER_MINUTE = 60
 _FINAL_EVENT_TYPES = {"delivered": "delivery.completed", "cancelled": "delivery.cancelled"}

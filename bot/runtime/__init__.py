@@ -35,7 +35,6 @@ transport, PTB's HTTP layer, the send limiter's clock.
 
 from __future__ import annotations
 
-from bot.runtime.errors import StartupError
 from bot.runtime.housekeeping import (
     HOUSEKEEPING_SECONDS,
     RELAYED_KEPT_SECONDS,
@@ -46,6 +45,7 @@ from bot.runtime.receiving import DRAIN_SECONDS
 from bot.runtime.runtime import Runtime
 from bot.runtime.seams import Seams
 from bot.runtime.serving import listening_socket, serve, start_web_server
+from bot.runtime.startup_error import StartupError
 from bot.runtime.wiring import send_to_operators
 
 __all__ = [

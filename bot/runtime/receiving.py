@@ -21,9 +21,9 @@ from typing import Final
 from telegram.error import InvalidToken, NetworkError, TelegramError
 
 from bot.config import TelegramConfig
-from bot.runtime.errors import StartupError
+from bot.runtime.startup_error import StartupError
 from bot.telegram.application import ALLOWED_UPDATES, BotApplication
-from bot.telegram.commands import register_commands
+from bot.telegram.command_menus import register_commands
 from bot.telegram.webhook_route import TELEGRAM_PATH
 
 log = logging.getLogger(__name__)

@@ -20,7 +20,7 @@ from bot.runtime.seams import Seams
 from bot.runtime.wiring import wire
 from bot.store import Store
 from bot.telegram.application import BotApplication
-from bot.telegram.context import BotContext
+from bot.telegram.bot_context import BotContext
 from bot.telegram.conversation import Conversation
 from conversations import Geocoder
 

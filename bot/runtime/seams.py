@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import httpx
 from telegram.request import BaseRequest
 
+from bot.clocks import Clock
 from bot.store.database import Synchronous
 from bot.telegram.application import ChatOrderedProcessor
 from bot.telegram.limits import RateLimiter
@@ -28,6 +29,6 @@ class Seams:
     telegram_updates_request: BaseRequest | None = None
     processor: ChatOrderedProcessor | None = None
     limiter: RateLimiter | None = None
-    clock: Callable[[], float] = time.time
+    clock: Clock = time.time
     synchronous: Synchronous = "FULL"
     new_idempotency_key: Callable[[], str] | None = None

@@ -11,8 +11,8 @@ import uvicorn
 from starlette.applications import Starlette
 
 from bot.config import Config
-from bot.runtime.errors import StartupError
 from bot.runtime.runtime import Runtime
+from bot.runtime.startup_error import StartupError
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ from bot.config import Config
 from bot.ordering import ChatService, build_engine, geocoder_from_config
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
-from bot.relay import ChatUnreachable, Relay, StatusPoller
+from bot.relay import ChatUnreachable, Relay, SendFailed, StatusPoller
 from bot.runtime.seams import Seams
 from bot.store import Store
 from bot.telegram.application import (
@@ -32,12 +32,12 @@ from bot.telegram.application import (
     build_application,
     install_handlers,
 )
-from bot.telegram.context import BotContext
+from bot.telegram.bot_context import BotContext
 from bot.telegram.conversation import Conversation
 from bot.telegram.deliveries import delivery_handlers
+from bot.telegram.message_sender import TelegramSender
 from bot.telegram.operators import operator_handlers
-from bot.telegram.photos import PhotoReceiver
-from bot.telegram.sender import SendFailed, TelegramSender
+from bot.telegram.photo_receiver import PhotoReceiver
 from bot.telegram.webhook_route import telegram_route
 from bot.web import create_web_app
 from conversations import Geocoder, Turn

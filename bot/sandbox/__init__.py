@@ -5,7 +5,7 @@ sends signed webhooks, and lets tests play staff and riders. ``docs/sandbox.md``
 scenarios and lists every choice the sandbox makes where the spec says "not shown".
 """
 
-from bot.sandbox.errors import ApiError
+from bot.sandbox.error_envelope import ApiError
 from bot.sandbox.sandbox import IN_PROCESS_BASE_URL, Sandbox
 from bot.sandbox.scenario import (
     Scenario,

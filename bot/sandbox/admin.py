@@ -18,7 +18,7 @@ from starlette.routing import Route
 
 from bot.partner.models import RiderPresence
 from bot.sandbox.core import Core
-from bot.sandbox.errors import ApiError, error_response, validation_error
+from bot.sandbox.error_envelope import ApiError, error_response, validation_error
 from bot.sandbox.events import Event
 from bot.sandbox.faults import FAULT_TIMINGS
 from bot.sandbox.geo import coordinate_problem

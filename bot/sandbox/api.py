@@ -22,12 +22,12 @@ from bot.sandbox.auth import authenticate, require_scope
 from bot.sandbox.core import Core
 from bot.sandbox.coverage import check_coverage
 from bot.sandbox.create_rules import read_create
-from bot.sandbox.errors import ApiError, error_response, validation_error
+from bot.sandbox.error_envelope import ApiError, error_response, validation_error
 from bot.sandbox.idempotency import fingerprint
+from bot.sandbox.key_rate_limit import rate_limited
 from bot.sandbox.operations import API_PREFIX, OPERATIONS, Operation
-from bot.sandbox.ratelimit import rate_limited
-from bot.sandbox.riders import QUERY_PARAMS as RIDER_QUERY_PARAMS
-from bot.sandbox.riders import list_riders, parse_rider_query
+from bot.sandbox.rider_query import QUERY_PARAMS as RIDER_QUERY_PARAMS
+from bot.sandbox.rider_query import list_riders, parse_rider_query
 from bot.sandbox.state import KeyRecord
 from bot.sandbox.validation import (
     FieldReader,

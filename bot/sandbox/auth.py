@@ -18,7 +18,7 @@ import re
 from starlette.datastructures import Headers
 
 from bot.partner.models import API_KEY_PREFIX
-from bot.sandbox.errors import ApiError
+from bot.sandbox.error_envelope import ApiError
 from bot.sandbox.scenario import OrganizationSettings
 from bot.sandbox.state import KeyRecord, Store
 

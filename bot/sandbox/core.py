@@ -6,12 +6,12 @@ from dataclasses import dataclass
 
 from starlette.background import BackgroundTask
 
-from bot.sandbox.clock import Clock, Sleep
+from bot.clocks import Clock, Sleep
 from bot.sandbox.events import Event
 from bot.sandbox.faults import CallCounter, FaultPlan
 from bot.sandbox.idempotency import IdempotencyRegistry
 from bot.sandbox.images import ImageFetcher
-from bot.sandbox.ratelimit import RateLimiter
+from bot.sandbox.key_rate_limit import RateLimiter
 from bot.sandbox.scenario import Scenario
 from bot.sandbox.state import Store
 from bot.sandbox.transitions import Lifecycle

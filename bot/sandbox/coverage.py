@@ -8,10 +8,10 @@ default), only the ``pickup`` or only the ``dropoff``. A rejection is 403 ``outs
 
 from __future__ import annotations
 
-from bot.sandbox.errors import ApiError
+from bot.sandbox.error_envelope import ApiError
 from bot.sandbox.geo import distance_km
-from bot.sandbox.order import CreateOrder
 from bot.sandbox.scenario_parts import CoverageSettings
+from bot.sandbox.validated_order import CreateOrder
 
 OUTSIDE_COVERAGE = "outside_coverage"
 

@@ -12,10 +12,10 @@ from typing import Any, TypeVar
 
 from bot.partner.models import ERRAND_FIELDS, IDEMPOTENCY_KEY_LENGTH, MAX_PACKAGE_IMAGES
 from bot.sandbox.errand_rules import read_errand, refuse_errand_fields
-from bot.sandbox.errors import ApiError
+from bot.sandbox.error_envelope import ApiError
 from bot.sandbox.geo import distance_km
-from bot.sandbox.order import CreateOrder
 from bot.sandbox.scenario import Scenario
+from bot.sandbox.validated_order import CreateOrder
 from bot.sandbox.validation import FieldReader, is_uuid
 
 CREATE_FIELDS = (

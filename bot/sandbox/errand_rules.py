@@ -18,8 +18,8 @@ from bot.partner.models import (
     MAX_ERRAND_LINKS,
     errand_budget_problem,
 )
-from bot.sandbox.order import ErrandLinkOrder, ErrandOrder
 from bot.sandbox.scenario import Scenario
+from bot.sandbox.validated_order import ErrandLinkOrder, ErrandOrder
 from bot.sandbox.validation import FieldReader
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from bot.sandbox.clock import Clock
+from bot.clocks import Clock
 from bot.sandbox.narration import Story, narrate
 from bot.sandbox.scenario import Scenario
 from bot.sandbox.state import DeliveryRecord, RiderRecord

@@ -28,8 +28,8 @@ from typing import Literal
 import httpx
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from bot.sandbox.clock import Sleep
-from bot.sandbox.errors import ApiError, error_response, validation_error
+from bot.clocks import Sleep
+from bot.sandbox.error_envelope import ApiError, error_response, validation_error
 from bot.sandbox.operations import OPERATIONS_BY_NAME, Operation, find_operation
 
 FaultKind = Literal["status", "latency", "drop"]

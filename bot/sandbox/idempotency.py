@@ -17,8 +17,8 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-from bot.sandbox.clock import Clock
-from bot.sandbox.errors import validation_error
+from bot.clocks import Clock
+from bot.sandbox.error_envelope import validation_error
 from bot.sandbox.state import IdempotencyEntry
 
 

@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 import httpx
 
-from bot.sandbox.errors import ApiError
+from bot.sandbox.error_envelope import ApiError
 from bot.sandbox.scenario import NetworkSettings
 from bot.sandbox.scenario_parts import ImageSettings
 from bot.sandbox.state import StoredImage

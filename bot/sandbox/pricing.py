@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 
 from bot.sandbox.geo import distance_km
-from bot.sandbox.order import CreateOrder
 from bot.sandbox.scenario_parts import PricingSettings
+from bot.sandbox.validated_order import CreateOrder
 
 
 def quote(settings: PricingSettings, order: CreateOrder) -> float | None:

@@ -22,16 +22,16 @@ from typing import Any
 
 import httpx
 
+from bot.clocks import Clock, Sleep, system_clock, system_sleep
 from bot.sandbox.admin import AdminActions
-from bot.sandbox.app import build_app
-from bot.sandbox.clock import Clock, Sleep, system_clock, system_sleep
+from bot.sandbox.asgi_app import build_app
 from bot.sandbox.core import Core
 from bot.sandbox.events import Event, EventFactory
 from bot.sandbox.faults import CallCounter, FaultPlan
 from bot.sandbox.idempotency import IdempotencyRegistry
 from bot.sandbox.images import ImageFetcher, Resolver
+from bot.sandbox.key_rate_limit import RateLimiter
 from bot.sandbox.operations import API_PREFIX
-from bot.sandbox.ratelimit import RateLimiter
 from bot.sandbox.scenario import Scenario
 from bot.sandbox.state import Store
 from bot.sandbox.transitions import Lifecycle

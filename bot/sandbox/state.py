@@ -1,7 +1,7 @@
 """The sandbox's memory: deliveries, riders and API keys.
 
 Plain mutable records owned by one ``Store``; the rules that change them live in
-``transitions`` (deliveries), ``auth`` (keys) and ``dispatch`` (riders), and ``views`` turns
+``transitions`` (deliveries), ``auth`` (keys) and ``auto_dispatch`` (riders), and ``views`` turns
 them into wire JSON.
 """
 
@@ -14,9 +14,9 @@ import uuid
 from dataclasses import dataclass, field
 
 from bot.partner.models import RIDER_GPS_FRESH_MINUTES
-from bot.sandbox.order import CreateOrder
 from bot.sandbox.scenario import Scenario
 from bot.sandbox.scenario_places import RiderSettings
+from bot.sandbox.validated_order import CreateOrder
 
 _ACCESS_CODE_ALPHABET = string.ascii_letters + string.digits
 ACCESS_CODE_LENGTH = 12

@@ -18,11 +18,10 @@ Each method returns the record and the events to send once the caller's response
 
 from __future__ import annotations
 
-from bot.sandbox.clock import Clock
-from bot.sandbox.dispatch import may_auto_dispatch, nearest_free_rider, release_job, take_job
-from bot.sandbox.errors import ApiError, not_found, validation_error
+from bot.clocks import Clock
+from bot.sandbox.auto_dispatch import may_auto_dispatch, nearest_free_rider, release_job, take_job
+from bot.sandbox.error_envelope import ApiError, not_found, validation_error
 from bot.sandbox.events import Event, EventFactory
-from bot.sandbox.order import CreateOrder
 from bot.sandbox.pricing import quote
 from bot.sandbox.scenario import Scenario
 from bot.sandbox.state import (
@@ -33,6 +32,7 @@ from bot.sandbox.state import (
     new_access_code,
     new_otp_code,
 )
+from bot.sandbox.validated_order import CreateOrder
 from bot.sandbox.validation import as_number
 from bot.sandbox.views import delivery_view
 

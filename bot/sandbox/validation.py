@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from bot.partner.models import phone_problem
-from bot.sandbox.errors import validation_error
+from bot.sandbox.error_envelope import validation_error
 from bot.sandbox.geo import coordinate_problem
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")

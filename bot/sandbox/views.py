@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.sandbox.clock import iso
 from bot.sandbox.scenario import Scenario
 from bot.sandbox.scenario_places import ServiceLocationSettings, WarehouseSettings
 from bot.sandbox.state import DeliveryRecord, RiderRecord
+from bot.sandbox.timestamps import iso
 
 
 def tracking_path(record: DeliveryRecord) -> str:

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 import httpx
 
+from bot.clocks import Clock
 from bot.partner.signing import EVENT_HEADER, SIGNATURE_HEADER, sign
-from bot.sandbox.clock import Clock
 from bot.sandbox.events import Event
 from bot.sandbox.scenario import WebhookEndpointSettings
 

@@ -17,26 +17,24 @@
 """
 
 from bot.store.blocked import BlockedChats
-from bot.store.contacts import Contacts
-from bot.store.database import Clock
-from bot.store.deliveries import FINAL_STATUSES, Deliveries, DeliveryLink
-from bot.store.errors import SchemaTooNewError, StoreError, UnknownDeliveryError
+from bot.store.delivery_links import FINAL_STATUSES, Deliveries, DeliveryLink
 from bot.store.inbox import Inbox, InboxCounts, InboxEvent
-from bot.store.media import MediaFile, MediaStore
+from bot.store.media_files import MediaFile, MediaStore
 from bot.store.migrations import LATEST_VERSION, MIGRATIONS, Migration
-from bot.store.otp import OtpHandoff, OtpHandoffs
+from bot.store.otp_handoffs import OtpHandoff, OtpHandoffs
 from bot.store.relayed import RelayedEvents, SentReceipt, ViewChange
 from bot.store.sent import SendKey, SentMessages
 from bot.store.sessions import SessionRecord, Sessions
 from bot.store.store import Store
+from bot.store.store_errors import SchemaTooNewError, StoreError, UnknownDeliveryError
 from bot.store.updates import SeenUpdates
+from bot.store.verified_phones import Contacts
 
 __all__ = [
     "FINAL_STATUSES",
     "LATEST_VERSION",
     "MIGRATIONS",
     "BlockedChats",
-    "Clock",
     "Contacts",
     "Deliveries",
     "DeliveryLink",

@@ -8,7 +8,8 @@ no SQL: one process owns the store, and every mark and clear goes through this o
 
 from __future__ import annotations
 
-from bot.store.database import Clock, Database
+from bot.clocks import Clock
+from bot.store.database import Database
 
 _MARK = """INSERT INTO blocked_chats (chat_id, blocked_at) VALUES (?, ?)
     ON CONFLICT (chat_id) DO NOTHING"""

@@ -17,16 +17,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any, Literal, Protocol, cast
 
 import aiosqlite
 
-from bot.store.errors import StoreError
-
-Clock = Callable[[], float]
-"""Returns the current time in unix seconds; injected so tests control time."""
+from bot.store.store_errors import StoreError
 
 Row = tuple[Any, ...]
 Params = Sequence[object]

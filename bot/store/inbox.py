@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.store.database import Clock, Executor, Row
+from bot.clocks import Clock
+from bot.store.database import Executor, Row
 
 
 @dataclass(frozen=True)

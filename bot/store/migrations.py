@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.store.database import Database
-from bot.store.errors import SchemaTooNewError
+from bot.store.store_errors import SchemaTooNewError
 
 
 @dataclass(frozen=True)

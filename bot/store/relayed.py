@@ -23,8 +23,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.store.database import Clock, Database
-from bot.store.deliveries import Deliveries
+from bot.clocks import Clock
+from bot.store.database import Database
+from bot.store.delivery_links import Deliveries
 from bot.store.inbox import Inbox
 from bot.store.sent import SendKey, SentMessages
 

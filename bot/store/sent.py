@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.store.database import Clock, Executor
+from bot.clocks import Clock
+from bot.store.database import Executor
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.store.database import Clock, Database, Row
+from bot.clocks import Clock
+from bot.store.database import Database, Row
 
 
 @dataclass(frozen=True)

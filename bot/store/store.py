@@ -26,18 +26,19 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from types import TracebackType
 
+from bot.clocks import Clock
 from bot.store.blocked import BlockedChats
-from bot.store.contacts import Contacts
-from bot.store.database import Clock, Database, Synchronous
-from bot.store.deliveries import Deliveries
+from bot.store.database import Database, Synchronous
+from bot.store.delivery_links import Deliveries
 from bot.store.inbox import Inbox
-from bot.store.media import MediaStore
+from bot.store.media_files import MediaStore
 from bot.store.migrations import migrate
-from bot.store.otp import OtpHandoffs
+from bot.store.otp_handoffs import OtpHandoffs
 from bot.store.relayed import RelayedEvents
 from bot.store.sent import SentMessages
 from bot.store.sessions import Sessions
 from bot.store.updates import SeenUpdates
+from bot.store.verified_phones import Contacts
 
 
 class Store:

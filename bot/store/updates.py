@@ -7,7 +7,8 @@ restart its numbering at random after a week without updates, so age, not id, sa
 
 from __future__ import annotations
 
-from bot.store.database import Clock, Database
+from bot.clocks import Clock
+from bot.store.database import Database
 
 _RECORD = "INSERT INTO seen_updates (update_id, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING"
 _PRUNE = "DELETE FROM seen_updates WHERE seen_at < ?"

@@ -1,17 +1,11 @@
 """The Telegram adapter's building blocks (python-telegram-bot 22).
 
 ==================  ===========================================================================
-``render``          a ``Turn`` as HTML messages with inline / reply keyboards, paged options
+``turn_messages``   a ``Turn`` as HTML messages with inline / reply keyboards, paged options
 ``callbacks``       the 64-byte callback data of prompt buttons, and what a tap means now
 ``answers``         an ``Update`` as the ``Answer`` it gives (or a picture to fetch)
-``photos``          pictures fetched through PTB, checked, and re-hosted under ``/media/``
+``photo_receiver``  pictures fetched through PTB, checked, and re-hosted under ``/media/``
 ``limits``          Telegram's sending limits as sliding windows, with per-chat holds
-``sender``          sends and edits within the limits; 429 / 403 as results; the relay Channel
+``message_sender``  sends and edits within the limits; 429 / 403 as results; the relay Channel
 ==================  ===========================================================================
 """
-
-import os
-
-# PTB 22 deprecates reading RetryAfter.retry_after as int seconds and warns on every read
-# unless this opt-in is set; the sender reads it as a timedelta (and copes with either).
-os.environ.setdefault("PTB_TIMEDELTA", "true")

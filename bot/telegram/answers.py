@@ -3,7 +3,7 @@
 Typed text, a shared contact, a location or venue, and the navigation commands (/back,
 /cancel, /help, /skip, /done) become answers. None of them carries a step or version: what a
 customer types answers whatever is asked now (buttons carry both; see ``callbacks``). A
-picture becomes an ``IncomingPhoto`` for ``photos`` to fetch and re-host; only its https URL
+picture becomes an ``IncomingPhoto`` for ``photo_receiver`` to fetch and re-host; only its https URL
 may reach the engine, as a ``PhotosAnswer``.
 
 Everything else gives None: edits, stickers and voice notes, callback queries (``callbacks``
@@ -17,7 +17,7 @@ from typing import Final
 
 from telegram import Message, MessageEntity, Update
 
-from bot.telegram.photos import IncomingPhoto
+from bot.telegram.photo_receiver import IncomingPhoto
 from conversations import (
     Answer,
     CommandAnswer,

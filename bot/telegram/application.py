@@ -37,7 +37,7 @@ from telegram.request import BaseRequest
 from bot.chatlocks import ChatLocks
 from bot.config import TelegramConfig
 from bot.store import Store
-from bot.telegram.context import BotContext
+from bot.telegram.bot_context import BotContext
 
 log = logging.getLogger(__name__)
 

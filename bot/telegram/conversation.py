@@ -1,9 +1,9 @@
 """The customer's conversation in Telegram: updates in, the engine's turns drawn back.
 
 Every handler turns what the customer did into one ``Answer`` (``answers`` for messages,
-``callbacks`` for taps, ``photos`` for pictures), hands it to the shared ``ChatService`` and
-has the turn it returns drawn by the chat's ``ChatScreen`` (``screen``), which also remembers
-how the chat looks. It never decides what to ask. A tap on an older keyboard goes to the
+``callbacks`` for taps, ``photo_receiver`` for pictures), hands it to the shared ``ChatService``
+and has the turn it returns drawn by the chat's ``ChatScreen`` (``chat_screen``), which also
+remembers how the chat looks. It never decides what to ask. A tap on an older keyboard goes to the
 engine like any answer, and the engine refuses it kindly and shows where the chat is.
 
 Handlers run under the chat's turn in the update processor (``application``), so one chat's
@@ -26,13 +26,13 @@ from bot.ordering.chats import NO_OPEN_ORDER
 from bot.telegram import otp
 from bot.telegram.answers import answer_from_update, command_in
 from bot.telegram.application import Handler
+from bot.telegram.bot_context import BotContext
 from bot.telegram.callbacks import PATTERN, PageTurn, UnknownButton, resolve
-from bot.telegram.context import BotContext
-from bot.telegram.photos import IncomingPhoto, PhotoRefused
-from bot.telegram.render import OutgoingMessage
-from bot.telegram.screen import ChatScreen, answers
-from bot.telegram.sender import answer_tap
+from bot.telegram.chat_screen import ChatScreen, answers
+from bot.telegram.message_sender import answer_tap
+from bot.telegram.photo_receiver import IncomingPhoto, PhotoRefused
 from bot.telegram.text import escape
+from bot.telegram.turn_messages import OutgoingMessage
 from conversations import Answer, CommandAnswer, PhotosAnswer, Turn
 
 log = logging.getLogger(__name__)

@@ -29,11 +29,11 @@ from bot.partner import errors
 from bot.partner.models import CANCEL_REASON_LENGTH, Delivery
 from bot.relay.wording import short_ref, status_label, status_sentence
 from bot.store import DeliveryLink
-from bot.telegram.context import BotContext
+from bot.telegram.bot_context import BotContext
+from bot.telegram.message_sender import Delivered, answer_tap
 from bot.telegram.operators import OperatorCommands
-from bot.telegram.render import NEXT_PAGE, PREVIOUS_PAGE, OutgoingMessage
-from bot.telegram.sender import Delivered, answer_tap
 from bot.telegram.text import escape
+from bot.telegram.turn_messages import NEXT_PAGE, PREVIOUS_PAGE, OutgoingMessage
 from conversations.rules import format_money
 
 log = logging.getLogger(__name__)

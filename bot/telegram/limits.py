@@ -15,12 +15,10 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Final
 
-Clock = Callable[[], float]
-Sleep = Callable[[float], Awaitable[None]]
+from bot.clocks import Clock, Sleep
 
 _PRUNE_ABOVE: Final = 1024  # chats remembered before idle ones are forgotten
 

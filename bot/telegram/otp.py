@@ -33,10 +33,10 @@ from telegram.constants import ChatType
 from bot.relay import wording
 from bot.store import OtpHandoff, Store
 from bot.telegram.answers import is_own_contact
-from bot.telegram.context import BotContext
-from bot.telegram.render import Markup, OutgoingMessage, share_keyboard
-from bot.telegram.sender import Delivered
+from bot.telegram.bot_context import BotContext
+from bot.telegram.message_sender import Delivered
 from bot.telegram.text import escape
+from bot.telegram.turn_messages import Markup, OutgoingMessage, share_keyboard
 from conversations.phones import normalise_phone
 
 log = logging.getLogger(__name__)

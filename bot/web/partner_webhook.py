@@ -20,6 +20,7 @@ import pydantic
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
+from bot.clocks import Clock
 from bot.partner.models import WebhookEvent
 from bot.partner.signing import SIGNATURE_HEADER, SignatureError, verify
 from bot.store import Store
@@ -27,7 +28,6 @@ from bot.web.body import BodyTooLarge, MalformedBody, read_limited
 
 logger = logging.getLogger(__name__)
 
-Clock = Callable[[], float]
 
 
 def _refused(status: int = 400) -> Response:

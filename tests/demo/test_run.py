@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.demo.run import interactive
+from bot.demo.demo_cli import interactive
 
 SCRIPT = """\
 # A whole order in a script: the greeting, a warehouse drop-off, then delivered.

@@ -3,7 +3,7 @@ photos are asked anew."""
 
 from __future__ import annotations
 
-from bot.telegram.commands import CUSTOMER_COMMANDS
+from bot.telegram.command_menus import CUSTOMER_COMMANDS
 from conversations.texts import dialogue
 from tests.e2e.conftest import ADA, CHIDI, BotStack, tiny_png
 

@@ -21,7 +21,7 @@ import mimetypes
 import secrets
 import socket
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from typing import Any
 
@@ -31,6 +31,8 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+
+from bot.clocks import Clock
 
 from .telegram_delivery import UpdateQueue, Webhook, WebhookPusher
 from .telegram_failures import FailurePlan
@@ -55,7 +57,7 @@ class FakeTelegram(CallLog):
         token: str = FAKE_BOT_TOKEN,
         bot_username: str = "fake_delivery_bot",
         bot_first_name: str = "Delivery Bot",
-        clock: Callable[[], float] | None = None,
+        clock: Clock | None = None,
         webhook_transport: httpx.AsyncBaseTransport | None = None,
         webhook_retry_delay: float = 0.2,
     ) -> None:

@@ -11,9 +11,10 @@ import copy
 import itertools
 import secrets
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
+
+from bot.clocks import Clock
 
 from .telegram_wire import JSONDict, bad_request
 
@@ -114,7 +115,7 @@ class World:
     """Mutable state of the fake, owned by one FakeTelegram."""
 
     bot: TgUser
-    clock: Callable[[], float] = time.time
+    clock: Clock = time.time
     chats: dict[int, TgChat] = field(default_factory=dict)
     blocked_chats: set[int] = field(default_factory=set)
     callback_answers: dict[str, JSONDict | None] = field(default_factory=dict)

@@ -15,7 +15,7 @@ import pytest
 from bot.partner.client import PartnerClient
 from bot.partner.models import CreateDeliveryRequest
 from bot.partner.options import ClientOptions
-from bot.partner.ratelimit import RequestLimiter
+from bot.partner.request_limiter import RequestLimiter
 
 BASE_URL = "https://partner.test/api/v1"
 API_KEY = "sk_live_TESTKEY0123456789abcdef"

@@ -10,7 +10,7 @@ from bot.partner import errors
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.models import Capabilities, ServiceLocation, Warehouse
 from bot.partner.options import ClientOptions
-from bot.partner.ratelimit import RequestLimiter
+from bot.partner.request_limiter import RequestLimiter
 
 TTL = 300.0
 

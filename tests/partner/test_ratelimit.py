@@ -7,7 +7,7 @@ import tracemalloc
 
 import pytest
 
-from bot.partner.ratelimit import RequestLimiter
+from bot.partner.request_limiter import RequestLimiter
 
 
 @pytest.fixture

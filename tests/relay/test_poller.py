@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot.partner.client import PartnerClient
-from bot.partner.ratelimit import RequestLimiter
+from bot.partner.request_limiter import RequestLimiter
 from bot.relay import StatusPoller
 from bot.store import Store
 

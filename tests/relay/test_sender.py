@@ -7,8 +7,9 @@ import asyncio
 
 import pytest
 
+from bot.relay.channel_protocol import SendFailed
+from bot.relay.outbox import Outgoing, Sender
 from bot.relay.planner import CUSTOMER_UPDATE, OPERATOR_UPDATE
-from bot.relay.sender import Outgoing, Sender, SendFailed
 from bot.store import SendKey, Store, StoreError
 
 from .support import (
@@ -246,6 +247,22 @@ async def test_a_failed_send_releases_its_claim(store: Store, channel: Recording
     with pytest.raises(SendFailed):
         await sender.deliver(Outgoing(key, "hello"))
     await sender.deliver(Outgoing(key, "hello"))
+    await sender.deliver(Outgoing(key, "hello"))
+
+    assert channel.texts(OPERATOR) == ["hello"]
+
+
+async def test_a_channels_send_failed_reaches_the_caller_as_it_is(
+    store: Store, channel: RecordingChannel
+) -> None:
+    sender = Sender(store, channel)
+    key = SendKey("evt_x", OPERATOR, OPERATOR_UPDATE)
+    refused = SendFailed("Bad Request: message is too long")
+    channel.fail_next(OPERATOR, refused)
+
+    with pytest.raises(SendFailed) as caught:
+        await sender.deliver(Outgoing(key, "hello"))
+    assert caught.value is refused  # one exception type: nothing translates it on the way
     await sender.deliver(Outgoing(key, "hello"))
 
     assert channel.texts(OPERATOR) == ["hello"]

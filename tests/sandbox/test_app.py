@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from bot.sandbox import Sandbox
-from bot.sandbox import app as app_module
+from bot.sandbox import asgi_app as app_module
 
 
 async def test_unknown_route_is_a_404_envelope(api: httpx.AsyncClient) -> None:

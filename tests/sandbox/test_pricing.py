@@ -4,9 +4,9 @@ from typing import Any
 
 import pytest
 
-from bot.sandbox.order import CreateOrder
 from bot.sandbox.pricing import quote
 from bot.sandbox.scenario_parts import PricingSettings
+from bot.sandbox.validated_order import CreateOrder
 
 from .support import Connect, CreateDelivery, MakeSandbox
 

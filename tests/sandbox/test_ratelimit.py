@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.sandbox.ratelimit import RateLimiter
+from bot.sandbox.key_rate_limit import RateLimiter
 
 from .support import START, Connect, FakeClock, MakeSandbox
 

@@ -188,8 +188,8 @@ async def test_unassign_returns_to_pending(partner: PartnerClient, reach: Reach)
 def test_unassign_without_a_fee_returns_to_awaiting_price(box: Sandbox) -> None:
     # Only reachable when a matched job loses its fee (staff cleared it in the dashboard);
     # the sandbox never does that itself, so the record is edited directly.
-    from bot.sandbox.order import CreateOrder
     from bot.sandbox.state import DeliveryRecord
+    from bot.sandbox.validated_order import CreateOrder
 
     core = box._core
     order = CreateOrder(

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Clock, Store
+from bot.clocks import Clock
+from bot.store import Store
 
 START = 1_700_000_000.0
 

@@ -1,6 +1,7 @@
 from pathlib import Path
 
-from bot.store import Clock, Store
+from bot.clocks import Clock
+from bot.store import Store
 
 
 async def test_mark_is_blocked_and_clear(store: Store) -> None:

@@ -2,7 +2,8 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.store import FINAL_STATUSES, Clock, DeliveryLink, Store
+from bot.clocks import Clock
+from bot.store import FINAL_STATUSES, DeliveryLink, Store
 
 TRACK = "https://track.example/track/d1/abc"
 

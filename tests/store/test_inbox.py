@@ -3,7 +3,8 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.store import Clock, InboxCounts, Store
+from bot.clocks import Clock
+from bot.store import InboxCounts, Store
 
 
 def body(event_id: str) -> bytes:

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Clock, MediaFile, Store
-from bot.store import media as media_module
+from bot.clocks import Clock
+from bot.store import MediaFile, Store
+from bot.store import media_files as media_module
 
 JPEG = b"\xff\xd8\xff\xe0" + bytes(range(256)) * 40
 HOUR = 3600.0

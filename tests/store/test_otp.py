@@ -2,7 +2,8 @@ import re
 
 import pytest
 
-from bot.store import Clock, Store, UnknownDeliveryError
+from bot.clocks import Clock
+from bot.store import Store, UnknownDeliveryError
 
 RECEIVER = "+2348099999999"
 

@@ -5,7 +5,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.store import Clock, InboxCounts, SendKey, Store
+from bot.clocks import Clock
+from bot.store import InboxCounts, SendKey, Store
 
 SENT = SendKey("evt_sent", 10, "status")
 CLAIMED = SendKey("evt_claimed", 10, "status")

@@ -1,7 +1,8 @@
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.store import Clock, SendKey, Store
+from bot.clocks import Clock
+from bot.store import SendKey, Store
 
 KEY = SendKey(event_id="evt_1", chat_id=42, kind="status")
 

@@ -1,7 +1,8 @@
 import json
 from collections.abc import Callable
 
-from bot.store import Clock, SessionRecord, Store
+from bot.clocks import Clock
+from bot.store import SessionRecord, Store
 
 
 async def test_a_saved_session_comes_back_with_its_time(store: Store, clock: Clock) -> None:

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import LATEST_VERSION, Clock, Store, StoreError
+from bot.clocks import Clock
+from bot.store import LATEST_VERSION, Store, StoreError
 
 
 async def test_open_creates_a_wal_file_with_foreign_keys_and_the_latest_schema(

@@ -1,6 +1,7 @@
 from collections.abc import Callable
 
-from bot.store import Clock, Store
+from bot.clocks import Clock
+from bot.store import Store
 
 
 async def test_seen_records_an_update_and_flags_its_repeat(store: Store) -> None:

@@ -4,7 +4,6 @@ time the tests move by hand, and a real engine over a tiny in-memory catalog."""
 from __future__ import annotations
 
 import asyncio
-import os
 import ssl
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -19,9 +18,6 @@ from conversations import Engine, Services
 from conversations.flows import default_registry
 from conversations.outcome import CreateOutcome
 from tests.fakes import FakeTelegram, TgChat, TgUser
-
-# Also set project-wide in tests/conftest.py; repeated so this folder stands on its own.
-os.environ.setdefault("PTB_TIMEDELTA", "true")
 
 ALICE = TgUser(1001, "Alice", last_name="Obi", username="alice")
 BOB = TgUser(1002, "Bob")

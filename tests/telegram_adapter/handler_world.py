@@ -39,13 +39,13 @@ from bot.partner.models import Coords, CreateDeliveryRequest, Delivery
 from bot.relay import Relay
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.store import Store
-from bot.telegram.context import BotContext
+from bot.telegram.bot_context import BotContext
 from bot.telegram.deliveries import delivery_handlers
 from bot.telegram.limits import RateLimiter, SendLimits, Window
+from bot.telegram.message_sender import TelegramSender
 from bot.telegram.operators import operator_handlers
 from bot.telegram.otp import contact_shared, otp_token, start_otp_handoff
-from bot.telegram.photos import PhotoReceiver
-from bot.telegram.sender import TelegramSender
+from bot.telegram.photo_receiver import PhotoReceiver
 from bot.web import create_web_app
 from tests.fakes import FakeTelegram, SentMessage, TgChat, TgUser
 from tests.fakes.telegram_wire import JSONDict

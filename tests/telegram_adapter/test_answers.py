@@ -8,7 +8,7 @@ import pytest
 from telegram import Update
 
 from bot.telegram.answers import answer_from_update, command_in, is_own_contact, venue_address
-from bot.telegram.photos import IncomingPhoto
+from bot.telegram.photo_receiver import IncomingPhoto
 from conversations import CommandAnswer, ContactAnswer, LocationAnswer, TextAnswer
 from tests.fakes import FakeTelegram, TgChat, TgUser, UpdateFactory
 

@@ -24,7 +24,7 @@ from bot.telegram.callbacks import (
     resolve,
     step_tag,
 )
-from bot.telegram.render import render_turn
+from bot.telegram.turn_messages import render_turn
 from conversations import (
     ChoiceAnswer,
     CommandAnswer,

@@ -10,7 +10,7 @@ import telegram
 from telegram import Update
 
 from bot.store import Store
-from bot.telegram.photos import (
+from bot.telegram.photo_receiver import (
     MAX_PHOTO_BYTES,
     IncomingPhoto,
     PhotoReceiver,

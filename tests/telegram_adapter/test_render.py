@@ -8,7 +8,7 @@ import pytest
 from telegram import InlineKeyboardMarkup, ReplyKeyboardMarkup, ReplyKeyboardRemove
 
 from bot.telegram.callbacks import PageTurn, resolve
-from bot.telegram.render import (
+from bot.telegram.turn_messages import (
     KEYBOARD_REMOVED,
     SHARE_HINTS,
     OutgoingMessage,

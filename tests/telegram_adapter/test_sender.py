@@ -7,18 +7,19 @@ import asyncio
 import pytest
 import telegram
 from telegram import ReplyKeyboardRemove
+from telegram.warnings import PTBDeprecationWarning
 
-from bot.relay.channel import Channel, ChatUnreachable
+from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
 from bot.store import Store
 from bot.telegram.limits import RateLimiter, SendLimits, Window
-from bot.telegram.render import (
+from bot.telegram.message_sender import Blocked, Delivered, NotDelivered, TelegramSender
+from bot.telegram.turn_messages import (
     OutgoingMessage,
     escape,
     render_answered,
     render_prompt,
     render_turn,
 )
-from bot.telegram.sender import Blocked, Delivered, NotDelivered, SendFailed, TelegramSender
 from conversations import Option, Prompt, Turn
 from tests.fakes import FakeTelegram, TgUser
 
@@ -128,6 +129,17 @@ async def test_a_very_long_wait_is_not_waited_for(
     result = await sender.send_message(ALICE.id, OutgoingMessage("hi"))
     assert result == NotDelivered("rate limited", retry_after=600.0)
     assert manual_time.slept == [] and len(tg.calls("sendMessage")) == 1
+
+
+async def test_a_process_that_did_not_opt_in_to_timedeltas_reads_the_wait_too(
+    tg: FakeTelegram, sender: TelegramSender, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A program embedding the bot without ``deliverybot run``: PTB hands int seconds, and warns.
+    monkeypatch.delenv("PTB_TIMEDELTA")
+    tg.fail_next("sendMessage", retry_after=600, chat_id=ALICE.id)
+    with pytest.warns(PTBDeprecationWarning, match="retry_after"):
+        result = await sender.send_message(ALICE.id, OutgoingMessage("hi"))
+    assert result == NotDelivered("rate limited", retry_after=600.0)
 
 
 async def test_a_chat_that_blocked_the_bot_is_recorded_not_raised(

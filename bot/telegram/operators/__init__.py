@@ -2,16 +2,17 @@
 
 =======================================  ==========================================================
 ``/riders <id> [idle] [radius <km>]``    the fleet around the delivery's pickup, closest first
-                                         (``riders``)
-``/assign <id> <rider id>``              give the delivery to a rider (``dispatch``)
+                                         (``rider_list``)
+``/assign <id> <rider id>``              give the delivery to a rider (``rider_assignment``)
 ``/unassign <id>``                       take the rider off again, only while ``matched``
-                                         (``dispatch``)
+                                         (``rider_assignment``)
 ``/deliveries [status]``                 every delivery, newest first, paged (``listing``; the
                                          command itself is registered by ``deliveries``)
 =======================================  ==========================================================
 
 Only the chats listed in ``[operators]`` are answered; anyone else gets a polite refusal and
-nothing more (``chat``). Every refusal of the Partner API is said in plain words (``refusals``).
+nothing more (``operator_chat``). Every refusal of the Partner API is said in plain words
+(``refusals``).
 """
 
 from __future__ import annotations
@@ -20,12 +21,12 @@ from telegram import Update
 from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes
 
 from bot.telegram.application import Handler
-from bot.telegram.context import BotContext
-from bot.telegram.operators.chat import REFUSED
-from bot.telegram.operators.dispatch import Dispatch
+from bot.telegram.bot_context import BotContext
 from bot.telegram.operators.listing import PATTERN, DeliveryList
-from bot.telegram.operators.refusals import explain
-from bot.telegram.operators.riders import RidersView, riders_text
+from bot.telegram.operators.operator_chat import REFUSED
+from bot.telegram.operators.operator_refusals import explain
+from bot.telegram.operators.rider_assignment import Dispatch
+from bot.telegram.operators.rider_list import RidersView, riders_text
 
 
 class OperatorCommands:

@@ -15,11 +15,11 @@ from telegram.ext import ContextTypes
 from bot.partner import errors
 from bot.partner.models import DELIVERY_STATUSES, Delivery
 from bot.relay.wording import status_label
-from bot.telegram.operators.chat import REFUSED, OperatorChat
-from bot.telegram.operators.refusals import explain
-from bot.telegram.render import NEXT_PAGE, OutgoingMessage
-from bot.telegram.sender import Delivered, answer_tap
+from bot.telegram.message_sender import Delivered, answer_tap
+from bot.telegram.operators.operator_chat import REFUSED, OperatorChat
+from bot.telegram.operators.operator_refusals import explain
 from bot.telegram.text import escape
+from bot.telegram.turn_messages import NEXT_PAGE, OutgoingMessage
 from conversations.rules import format_money
 
 LIST_PAGE_SIZE: Final = 10

@@ -19,9 +19,9 @@ from typing import Final
 
 from telegram import InlineKeyboardMarkup
 
-from bot.telegram.context import BotContext
-from bot.telegram.render import ShareRequest, render_answered, render_prompt, render_turn
-from bot.telegram.sender import Delivered
+from bot.telegram.bot_context import BotContext
+from bot.telegram.message_sender import Delivered
+from bot.telegram.turn_messages import ShareRequest, render_answered, render_prompt, render_turn
 from conversations import Answer, Prompt, Turn
 
 _MAX_VIEWS: Final = 10_000  # chats whose look is kept in memory; older ones are rebuilt on demand

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from bot.config.errors import KeyProblems
+from bot.config.config_errors import KeyProblems
 from bot.config.section import Section
 
 NOMINATIM_PUBLIC_DOMAIN = "nominatim.openstreetmap.org"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.partner.models import RADIUS_KM_RANGE
-from bot.sandbox.errors import validation_error
+from bot.sandbox.error_envelope import validation_error
 from bot.sandbox.geo import coordinate_problem, distance_km
 from bot.sandbox.state import RiderRecord
 from bot.sandbox.views import rider_view

@@ -15,7 +15,7 @@ import contextlib
 import logging
 from dataclasses import dataclass, field
 
-from bot.relay.channel import Channel, ChatUnreachable
+from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
 from bot.store import SendKey, SentReceipt, Store, StoreError
 
 logger = logging.getLogger(__name__)
@@ -27,10 +27,6 @@ class Outgoing:
 
     key: SendKey
     text: str = field(repr=False)  # may hold a drop-off code
-
-
-class SendFailed(Exception):
-    """A message could not be sent this time and stays owed; the relay retries it later."""
 
 
 class Sender:
@@ -73,6 +69,11 @@ class Sender:
             await self._store.blocked.mark(key.chat_id)
             logger.info("chat %s cannot be messaged; marked blocked", key.chat_id)
             return None
+        except SendFailed as failed:
+            logger.warning(
+                "sending the %s message of event %s failed (%s)", key.kind, key.event_id, failed
+            )
+            raise
         except Exception as exc:
             # The exception's text may quote the message: only its type is logged.
             logger.warning(

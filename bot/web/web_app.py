@@ -2,7 +2,7 @@
 
 =========================  =====================================================================
 ``POST {webhook_path}``    the Partner API's signed events into the inbox (``partner_webhook``)
-``GET /media/{token}``     re-hosted package photos (``media``)
+``GET /media/{token}``     re-hosted package photos (``media_endpoint``)
 ``GET /health``            liveness and the inbox's pending count (``health``)
 ``extra_routes``           what adapters add, e.g. Telegram's ``POST /telegram``
 =========================  =====================================================================
@@ -19,9 +19,10 @@ from collections.abc import Callable, Sequence
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute, Route
 
+from bot.clocks import Clock
 from bot.store import Store
 from bot.web.health import HealthEndpoint
-from bot.web.media import MediaEndpoint
+from bot.web.media_endpoint import MediaEndpoint
 from bot.web.partner_webhook import PartnerWebhook
 
 DEFAULT_WEBHOOK_PATH = "/hooks/partner"
@@ -36,7 +37,7 @@ def create_web_app(
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     on_event: Callable[[], None] | None = None,
     extra_routes: Sequence[BaseRoute] = (),
-    clock: Callable[[], float] = time.time,
+    clock: Clock = time.time,
 ) -> Starlette:
     """The web app over ``store``; see the module docstring for its routes.
 

@@ -8,8 +8,8 @@ from bot.ordering.chats import ChatService
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
 from bot.store import Store
-from bot.telegram.photos import PhotoReceiver
-from bot.telegram.sender import TelegramSender
+from bot.telegram.message_sender import TelegramSender
+from bot.telegram.photo_receiver import PhotoReceiver
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@
 Each pass reads the pending events in the inbox's order (the service's ``created``, then
 arrival) and handles them one by one. An event is marked processed only after every message it
 owes went out (see ``bot.relay.planner`` for what is owed), so a crash at any point means the
-event is handled again after a restart, and the sent markers (``bot.relay.sender``) keep a
+event is handled again after a restart, and the sent markers (``bot.relay.outbox``) keep a
 chat from seeing a message twice. Each message is claimed (its own commit) before it is sent;
 once the event's messages are out, marking them sent, the chat's new view, the tracking link and
 "processed" are one commit (``store.relayed``) instead of one each.
@@ -32,22 +32,21 @@ import logging
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 
 import pydantic
 
+from bot.clocks import Clock, Sleep
 from bot.config import RelayConfig
 from bot.partner.models import WebhookEvent
-from bot.relay.channel import Channel
+from bot.relay.channel_protocol import Channel, SendFailed
+from bot.relay.outbox import Outgoing, Sender
 from bot.relay.planner import Plan, Planner
-from bot.relay.sender import Outgoing, Sender, SendFailed
 from bot.relay.tuning import RelayTuning
 from bot.store import InboxEvent, SentReceipt, Store, ViewChange
 
 logger = logging.getLogger(__name__)
 
-Clock = Callable[[], float]
-Sleep = Callable[[float], Awaitable[None]]
 
 # Deliveries found to be ordered elsewhere, so their later events skip the wait for a link.
 _FOREIGN_MEMORY = 10_000

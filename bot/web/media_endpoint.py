@@ -8,14 +8,12 @@ Responses may be cached privately until the photo expires, and are never content
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
 
+from bot.clocks import Clock
 from bot.store import Store
-
-Clock = Callable[[], float]
 
 # store.media tokens are secrets.token_urlsafe(32): anything else is refused without a lookup.
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{16,128}")

@@ -30,11 +30,11 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
 from bot.chatlocks import ChatLocks
-from bot.relay.channel import ChatUnreachable
+from bot.relay.channel_protocol import ChatUnreachable, SendFailed
 from bot.store import Store
 from bot.telegram.limits import RateLimiter
-from bot.telegram.render import OutgoingMessage
 from bot.telegram.text import split
+from bot.telegram.turn_messages import OutgoingMessage
 
 log = logging.getLogger(__name__)
 
@@ -66,10 +66,6 @@ class NotDelivered:
 
 
 SendResult = Delivered | Blocked | NotDelivered
-
-
-class SendFailed(Exception):
-    """Raised by ``send`` (the relay's Channel) for a message to try again later."""
 
 
 class TelegramSender:
@@ -179,7 +175,7 @@ class TelegramSender:
             try:
                 sent = await call()
             except RetryAfter as error:
-                wait = _seconds(error.retry_after)
+                wait = retry_after_seconds(error)
                 self.limiter.hold(chat_id, wait)
                 log.info("Telegram asked to wait %.0fs for chat %s", wait, chat_id)
                 if attempt == limits.max_attempts or wait > limits.longest_wait:
@@ -227,5 +223,12 @@ async def answer_tap(query: CallbackQuery, text: str | None = None) -> None:
         log.info("callback query not answered (%s)", type(error).__name__)
 
 
-def _seconds(retry_after: int | timedelta) -> float:
-    return retry_after.total_seconds() if isinstance(retry_after, timedelta) else float(retry_after)
+def retry_after_seconds(error: RetryAfter) -> float:
+    """The seconds Telegram asked to wait, whichever way PTB 22 hands them over.
+
+    ``retry_after`` is a ``timedelta`` when the process opted in with ``PTB_TIMEDELTA=true``
+    (``deliverybot run`` does; PTB 23 will by default) and int seconds otherwise, with a
+    ``PTBDeprecationWarning`` on each read.
+    """
+    wait: float | timedelta = error.retry_after
+    return wait.total_seconds() if isinstance(wait, timedelta) else float(wait)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from bot.store.database import Clock, Database
+from bot.clocks import Clock
+from bot.store.database import Database
 
 _E164 = re.compile(r"^\+[1-9][0-9]{6,14}$")
 

@@ -1,9 +1,10 @@
-"""``Channel``: how the relay reaches a chat, whatever the messenger.
+"""``Channel``: how the relay reaches a chat, whatever the messenger, and its two errors.
 
 The relay decides what each chat is told; a channel only delivers text. Telegram's adapter and
 the terminal demo each provide one. A channel reports a chat that can no longer be messaged
-(the user blocked the bot) as ``ChatUnreachable``, which the relay records and never retries;
-any other exception is taken as a passing failure and the message is tried again later.
+(the user blocked the bot) as ``ChatUnreachable``, which the relay records and never retries,
+and a message it could not send this time as ``SendFailed``, which the relay tries again later.
+Any other exception is taken as ``SendFailed`` too.
 """
 
 from __future__ import annotations
@@ -15,14 +16,21 @@ class ChatUnreachable(Exception):
     """The chat blocked the bot, or otherwise cannot be messaged until its user returns."""
 
 
+class SendFailed(Exception):
+    """A message was not sent this time and stays owed; the relay tries it again later.
+
+    The text is a reason safe to log (the messenger's refusal, an error type), never the message.
+    """
+
+
 class Channel(Protocol):
     """Where relay messages go."""
 
     async def send(self, chat_id: int, text: str) -> int | None:
         """Send plain ``text`` to ``chat_id``; return the message id when the channel knows it.
 
-        Raise ``ChatUnreachable`` for a chat that cannot be messaged; any other exception means
-        "try again later".
+        Raise ``ChatUnreachable`` for a chat that cannot be messaged, ``SendFailed`` for a
+        message to try again later (any other exception is taken the same way).
         """
         ...
 

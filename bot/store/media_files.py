@@ -26,7 +26,8 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.store.database import Clock, Database, Row
+from bot.clocks import Clock
+from bot.store.database import Database, Row
 
 _TOKEN_BYTES = 32
 _CONTENT_TYPE = re.compile(r"^[a-z0-9][a-z0-9.+-]*/[a-z0-9][a-z0-9.+-]*$")

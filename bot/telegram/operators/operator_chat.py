@@ -6,9 +6,9 @@ from typing import Final
 
 from telegram import Message, Update
 
-from bot.telegram.context import BotContext
-from bot.telegram.render import OutgoingMessage
+from bot.telegram.bot_context import BotContext
 from bot.telegram.text import escape, split
+from bot.telegram.turn_messages import OutgoingMessage
 
 REFUSED: Final = "Sorry, that command is only for the team's operators."
 

@@ -10,8 +10,8 @@ from telegram.ext import ContextTypes
 from bot.partner import errors
 from bot.partner.models import Delivery, Rider
 from bot.relay.wording import short_ref, status_label
-from bot.telegram.operators.chat import OperatorChat
-from bot.telegram.operators.refusals import explain
+from bot.telegram.operators.operator_chat import OperatorChat
+from bot.telegram.operators.operator_refusals import explain
 from bot.telegram.text import escape
 
 RIDERS_USAGE: Final = "Usage: /riders <delivery id> [idle] [radius <km>]"

@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from bot.sandbox.clock import Clock
-from bot.sandbox.errors import ApiError
+from bot.clocks import Clock
+from bot.sandbox.error_envelope import ApiError
 
 WINDOW_SECONDS = 60
 

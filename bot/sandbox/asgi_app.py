@@ -21,7 +21,7 @@ from starlette.types import ASGIApp, Scope
 from bot.sandbox.admin import AdminActions, admin_routes
 from bot.sandbox.api import api_routes
 from bot.sandbox.core import Core
-from bot.sandbox.errors import ApiError, error_response
+from bot.sandbox.error_envelope import ApiError, error_response
 from bot.sandbox.faults import FaultGate
 from bot.sandbox.operations import API_PREFIX, OPERATIONS_BY_NAME
 

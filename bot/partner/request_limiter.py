@@ -16,10 +16,8 @@ import asyncio
 import math
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
 
-Clock = Callable[[], float]
-Sleep = Callable[[float], Awaitable[None]]
+from bot.clocks import Clock, Sleep
 
 DEFAULT_WINDOW_SECONDS = 60.0
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.store.database import Clock, Executor, Row
+from bot.clocks import Clock
+from bot.store.database import Executor, Row
 
 FINAL_STATUSES: frozenset[str] = frozenset({"delivered", "cancelled"})
 """Statuses after which a delivery is no longer polled."""

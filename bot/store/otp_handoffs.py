@@ -18,8 +18,9 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 
-from bot.store.database import Clock, Database, Row
-from bot.store.errors import UnknownDeliveryError
+from bot.clocks import Clock
+from bot.store.database import Database, Row
+from bot.store.store_errors import UnknownDeliveryError
 
 # token_urlsafe(32) is 43 characters: with a short prefix it fits Telegram's 64-character
 # /start payload, which allows only A-Z, a-z, 0-9, _ and -, all of which the token uses.
