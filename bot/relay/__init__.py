@@ -9,7 +9,8 @@
 =====================  ========================================================================
 
 Modules: ``planner`` (what each chat is owed for an event), ``sender`` (claim, send, mark),
-``wording`` (the texts), ``poller``, ``relay``, ``channel``, ``tuning``.
+``poller``, ``relay``, ``channel``, ``tuning``; the texts are in
+``conversations.texts.deliveries_texts``.
 """
 
 from bot.relay.channel import Channel, ChatUnreachable

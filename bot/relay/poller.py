@@ -42,8 +42,8 @@ from collections.abc import Awaitable, Callable
 from bot.partner import errors
 from bot.partner.client import PartnerClient
 from bot.partner.models import Delivery
-from bot.relay import wording
 from bot.store import DeliveryLink, Store
+from conversations.texts import deliveries_texts as wording
 
 logger = logging.getLogger(__name__)
 

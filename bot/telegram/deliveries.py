@@ -27,7 +27,6 @@ from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, Cont
 
 from bot.partner import errors
 from bot.partner.models import CANCEL_REASON_LENGTH, Delivery
-from bot.relay.wording import short_ref, status_label, status_sentence
 from bot.store import DeliveryLink
 from bot.telegram.context import BotContext
 from bot.telegram.operators import OperatorCommands
@@ -35,6 +34,7 @@ from bot.telegram.render import NEXT_PAGE, PREVIOUS_PAGE, OutgoingMessage
 from bot.telegram.sender import Delivered, answer_tap
 from bot.telegram.text import escape
 from conversations.rules import format_money
+from conversations.texts.deliveries_texts import short_ref, status_label, status_sentence
 
 log = logging.getLogger(__name__)
 

@@ -5,9 +5,9 @@ When the customer is not (or not provably) the receiver, the relay keeps the cod
 forward. Whoever opens it (``start_otp_handoff``) is asked to share their *own* contact with
 the reply keyboard's contact button. The code is sent only when that contact is the sender's
 own (Telegram vouches for the number only then) and its number equals the hand-off's
-``receiver_phone``; the text comes from ``bot.relay.wording`` and the code only from what the
-relay stored from ``data.otp.code``. Codes are handed over in private chats only: in a group,
-everyone would read them.
+``receiver_phone``; the text comes from ``conversations.texts.deliveries_texts`` and the code
+only from what the relay stored from ``data.otp.code``. Codes are handed over in private chats
+only: in a group, everyone would read them.
 
 The phone match is the whole proof; the link is only an invitation. That is why "who opened
 which link" (``HandoffInvitations``) is kept in memory and need not survive a restart: it
@@ -30,7 +30,6 @@ from weakref import WeakKeyDictionary
 from telegram import ReplyKeyboardRemove, Update
 from telegram.constants import ChatType
 
-from bot.relay import wording
 from bot.store import OtpHandoff, Store
 from bot.telegram.answers import is_own_contact
 from bot.telegram.context import BotContext
@@ -38,6 +37,7 @@ from bot.telegram.render import Markup, OutgoingMessage, share_keyboard
 from bot.telegram.sender import Delivered
 from bot.telegram.text import escape
 from conversations.phones import normalise_phone
+from conversations.texts import deliveries_texts as wording
 
 log = logging.getLogger(__name__)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import uuid
 
-from bot.relay.wording import short_ref
 from bot.telegram.deliveries import NONE_YET, UNKNOWN
+from conversations.texts.deliveries_texts import short_ref
 from tests.e2e.conftest import ADA, CHIDI, BotStack
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from bot.relay.wording import short_ref
 from bot.telegram.otp import NOT_OWN_CONTACT, WRONG_PHONE
+from conversations.texts.deliveries_texts import short_ref
 from tests.e2e.conftest import ADA, BOLA, CHIDI, OPERATORS, RECEIVER_PHONE, BotStack
 
 LINK = re.compile(r"https://t\.me/fake_delivery_bot\?start=otp_([A-Za-z0-9_-]+)")

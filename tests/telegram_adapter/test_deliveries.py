@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.relay.wording import short_ref
 from bot.telegram.deliveries import NONE_YET, NOT_YOUR_LIST, PRIVATE_ONLY, UNKNOWN
+from conversations.texts.deliveries_texts import short_ref
 from tests.fakes import TgChat, TgUser
 
 from .handler_world import HandlerWorld, handler_world

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.relay.wording import short_ref
 from bot.telegram.otp import (
     ALREADY_SENT,
     NOT_OWN_CONTACT,
@@ -19,6 +18,7 @@ from bot.telegram.otp import (
     WRONG_PHONE,
     HandoffInvitations,
 )
+from conversations.texts.deliveries_texts import short_ref
 from tests.fakes import SentMessage, TgChat, TgUser
 
 from .handler_world import (
