@@ -8,6 +8,9 @@ One module per audience and topic:
 ``deliveries_texts``  a delivery in plain words: short reference, status label and sentence,
                       and the relay's texts (the customer's update, the operators' summary,
                       drop-off code notices)
+``desk_texts``        the customer desk's answers: one delivery, the list, cancelling; and
+                      ``ChannelWords``, how a channel names its commands in these sentences
+``handoff_texts``     the receiver's steps of a drop-off code hand-off
 ====================  ===========================================================================
 
 Flows keep their own questions beside their steps, since a question is part of what a step
