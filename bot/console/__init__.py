@@ -7,12 +7,12 @@ draws each turn (``render_turn``);
 runs them against the in-process sandbox (``bot.demo``).
 """
 
-from bot.console.channel import ConsoleChannel
-from bot.console.chat import ConsoleChat
+from bot.console.console_channel import ConsoleChannel
+from bot.console.console_chat import ConsoleChat
+from bot.console.console_render import render_prompt, render_turn, said
+from bot.console.console_screen import Screen
 from bot.console.parse import NewOrder, Parsed, PhotoFiles, RepeatLast, Unclear, parse_line
-from bot.console.photos import PhotoProblem, check_photos, host_photos, sniff_image_type
-from bot.console.render import render_prompt, render_turn, said
-from bot.console.screen import Screen
+from bot.console.photo_files import PhotoProblem, check_photos, host_photos, sniff_image_type
 
 __all__ = [
     "ConsoleChannel",

@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from bot.console import ConsoleChannel, ConsoleChat, Screen, said
-from bot.demo.commands import run_command
+from bot.demo.demo_commands import run_command
 from bot.demo.facts import read_fact
 from bot.demo.gazetteer import offline_geocoder
 from bot.demo.transports import AppSwitch, StaleCapabilities, loopback_resolver

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.console.render import said
-from bot.console.screen import Screen
+from bot.console.console_render import said
+from bot.console.console_screen import Screen
 
 
 class ConsoleChannel:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.console.console_render import render_prompt, render_turn, said
+from bot.console.console_screen import Screen
 from bot.console.parse import NewOrder, PhotoFiles, RepeatLast, Unclear, parse_line
-from bot.console.photos import PhotoProblem, host_photos
-from bot.console.render import render_prompt, render_turn, said
-from bot.console.screen import Screen
+from bot.console.photo_files import PhotoProblem, host_photos
 from bot.ordering import ChatService
 from conversations import PhotosAnswer, Prompt, SessionStatus, Turn
 from conversations.flows import REPEAT_FLOW
