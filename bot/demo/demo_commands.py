@@ -171,6 +171,11 @@ async def show_help(stack: DemoStack, args: list[str]) -> None:
     width = max(len(command.usage) for command in COMMANDS.values())
     lines = ["demo commands (the customer's answers need no colon):"]
     lines += [f"  {c.usage.ljust(width)}  {c.help}" for c in COMMANDS.values()]
+    lines += [
+        "as the customer, about the deliveries you ordered (no colon):",
+        "  status [ref] · deliveries [page] · cancel_delivery <ref> <reason>",
+        "  /start otp_<token> (a drop-off code link), then contact <the receiver's phone>",
+    ]
     _say(stack, "\n".join(lines))
 
 
