@@ -12,9 +12,16 @@ typed                           becomes
 ``location <lat> <lng> [addr]`` a shared map pin (``location 6.52,3.38`` works too)
 file paths (photo questions)    package photos, checked and hosted by the bot
 ``new``                         start a new order
-``repeat``                      order the same as last time (the ``repeat_last`` flow)
+``repeat``                      order the same as last time (the last order replayed into its flow)
+``status [ref]``                one of the customer's deliveries (no ref: the latest)
+``deliveries [page]``           the customer's deliveries, newest first, a page at a time
+``cancel_delivery <ref> <why>`` cancel one of them, with a reason of 3 to 500 characters
+``/start otp_<token>``          open a drop-off code link (the demo prints one)
 anything else                   text
 ==============================  =======================================================
+
+``status``, ``deliveries`` and ``cancel_delivery`` (a leading ``/`` is fine) are the customer
+desk's (``bot.ordering.CustomerDesk``), answered whatever question is open.
 
 Options and commands carry the open question's step and version, like a tapped button, so an
 answer to a question that is no longer open is refused kindly; typed text answers whatever is
@@ -28,6 +35,7 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.ordering.receiver_handoff import handoff_token
 from conversations import (
     EDIT_PREFIX,
     ChoiceAnswer,
@@ -50,6 +58,7 @@ COMMANDS: dict[str, CommandName] = {
 NEW_ORDER_WORDS = frozenset({"new", "/new", "/start"})
 _FLOW_NAME = re.compile(r"[a-z0-9_]{1,64}")
 REPEAT_WORDS = frozenset({"repeat", "/repeat"})
+START_WORDS = frozenset({"start", "/start"})
 LOCATION_USAGE = "Share a location like this: location 6.5244 3.3792 (an address may follow)."
 CONTACT_USAGE = "Share a contact like this: contact 08031234567 Ada Obi"
 _NUMBER = r"[-+]?\d+(?:\.\d+)?"
@@ -83,7 +92,37 @@ class RepeatLast:
     """The customer asked to order the same as last time."""
 
 
-Parsed = Answer | PhotoFiles | Unclear | NewOrder | RepeatLast
+@dataclass(frozen=True)
+class AskStatus:
+    """``status [ref]``: one of the customer's deliveries (``ref`` empty: the latest)."""
+
+    ref: str = ""
+
+
+@dataclass(frozen=True)
+class ListDeliveries:
+    """``deliveries [page]``: a page of the customer's deliveries (``page`` from 1)."""
+
+    page: int = 1
+
+
+@dataclass(frozen=True)
+class CancelDelivery:
+    """``cancel_delivery <ref> <reason>`` (either may be missing: the desk says how)."""
+
+    ref: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class OpenHandoff:
+    """``/start otp_<token>``: a drop-off code link, opened."""
+
+    token: str
+
+
+DeskRequest = AskStatus | ListDeliveries | CancelDelivery
+Parsed = Answer | PhotoFiles | Unclear | NewOrder | RepeatLast | DeskRequest | OpenHandoff
 
 
 def parse_line(line: str, prompt: Prompt | None, *, base_dir: Path | None = None) -> Parsed | None:
@@ -100,10 +139,16 @@ def parse_line(line: str, prompt: Prompt | None, *, base_dir: Path | None = None
     word, _, rest = text.partition(" ")
     word = word.casefold()
     rest = rest.strip()
+    token = handoff_token(rest) if word in START_WORDS and " " not in rest else None
+    if token is not None:
+        return OpenHandoff(token)
     if word in NEW_ORDER_WORDS and (not rest or _FLOW_NAME.fullmatch(rest)):
         return NewOrder(rest or None)
     if word in REPEAT_WORDS and not rest:
         return RepeatLast()
+    desk = _desk_request(word.removeprefix("/"), rest)
+    if desk is not None:
+        return desk
     command = COMMANDS.get(word.removeprefix("/"))
     if command is not None and not rest:
         return CommandAnswer(name=command, **stamp)
@@ -120,6 +165,19 @@ def parse_line(line: str, prompt: Prompt | None, *, base_dir: Path | None = None
     if prompt is not None and "photos" in prompt.accepts:
         return _photo_files(text, base_dir or Path.cwd())
     return TextAnswer(text=text)
+
+
+def _desk_request(word: str, rest: str) -> DeskRequest | None:
+    """``status [ref]``, ``deliveries [page]``, ``cancel_delivery [ref [reason]]``; None for
+    anything else (``status`` followed by several words is an answer, not a command)."""
+    if word == "status" and " " not in rest:
+        return AskStatus(rest)
+    if word == "deliveries" and (not rest or rest.isdigit()):
+        return ListDeliveries(int(rest) if rest else 1)
+    if word == "cancel_delivery":
+        ref, _, reason = rest.partition(" ")
+        return CancelDelivery(ref, reason.strip())
+    return None
 
 
 def _edit(target: str, prompt: Prompt | None) -> Parsed:

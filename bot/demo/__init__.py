@@ -4,7 +4,7 @@
 a temporary directory), the web app (webhooks and photos, reached in process), the relay and
 the chat service to a ``ConsoleChat``. ``deliverybot demo`` (``demo_cli``) runs it in a terminal;
 ``deliverybot demo --script FILE`` replays a transcript (``bot.console.transcript``) on it.
-Demo commands (``:paid``, ``:advance`` ...) are in ``commands``; transcript setup lines
+Demo commands (``:paid``, ``:advance`` ...) are in ``demo_commands``; transcript setup lines
 (``@scenario``, ``@set``, ``@stale``) in ``setup``.
 """
 

@@ -35,7 +35,9 @@ BANNER = """\
 deliverybot demo: {org}, with the Partner API sandbox in this process (no token, no network).
 You are the customer. Answer with an option's number or type the answer; `help` explains the
 question, `back` and `cancel` always work; `new` starts another order and `repeat` orders the
-same as last time. Photos are image files: type their paths.
+same as last time. Photos are image files: type their paths. `status [ref]`, `deliveries` and
+`cancel_delivery <ref> <reason>` are about the deliveries you ordered; type a drop-off code link
+(`/start otp_...`) back in to claim the code as its receiver.
 Lines starting with `:` play the business and its riders: `:help` lists them, `:quit` leaves.
 """
 

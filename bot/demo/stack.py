@@ -9,6 +9,8 @@ transcript replays and the tests.
                                │ inbox                                    │   (SQLite, temp dir)
                                └──> Relay ──> ConsoleChannel ──> Screen <─┴── ConsoleChat
 
+The ``ConsoleChat`` also asks a ``CustomerDesk`` over the same client and store (status, the
+customer's deliveries, cancel, drop-off code links typed back in).
 Nothing leaves the process: the Partner API is the sandbox, photos are served to it by the
 bot's own web app at ``https://localhost/media/<token>``, typed addresses are looked up in an
 offline gazetteer. ``restart()`` replaces the whole bot side (client, cache, store connection,
@@ -31,13 +33,13 @@ from urllib.parse import urlsplit
 import httpx
 
 from bot.clocks import Clock, Sleep
-from bot.console import ConsoleChannel, ConsoleChat, Screen, said
-from bot.demo.commands import run_command
+from bot.console import CONSOLE_WORDS, ConsoleChannel, ConsoleChat, Screen, said
+from bot.demo.demo_commands import run_command
 from bot.demo.facts import read_fact
 from bot.demo.gazetteer import offline_geocoder
 from bot.demo.transports import AppSwitch, StaleCapabilities, loopback_resolver
 from bot.geo.nominatim import NominatimGeocoder
-from bot.ordering import ChatService, build_engine
+from bot.ordering import ChatService, CustomerDesk, build_engine
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
 from bot.partner.options import ClientOptions
@@ -134,8 +136,16 @@ class _Bot:
             deliver_later=stack.deliver_later,
             sleep=options.sleep,
         )
+        self.desk = CustomerDesk(
+            store,
+            self.client,
+            CONSOLE_WORDS,
+            phone_region=options.phone_region,
+            chats=self.chats,
+        )
         self.console = ConsoleChat(
             self.chats,
+            self.desk,
             stack.screen,
             chat_id=CUSTOMER_CHAT,
             user_id=CUSTOMER_CHAT,

@@ -1,5 +1,6 @@
-"""The bot side of the conversations: the flows' services over the Partner API, and the
-per-chat runner every adapter (Telegram, the console) shares.
+"""The bot side of the conversations: the flows' services over the Partner API, the per-chat
+runner every adapter (Telegram, the console) shares, and the desk that answers customers about
+the deliveries they ordered.
 
 ::
 
@@ -8,6 +9,8 @@ per-chat runner every adapter (Telegram, the console) shares.
     chats = ChatService(engine, store, alert_operators=tell_operators)
     turn = await chats.start(chat_id, user_id)
     turn = await chats.handle(chat_id, user_id, TextAnswer(text="Ada Obi"))
+    desk = CustomerDesk(store, client, words, phone_region="NG", chats=chats)
+    reply = await desk.status(user_id, "3F2A9C1E")  # reply.text, reply.delivery
 
 * ``PartnerCatalog``: ``conversations.CapabilitySource`` over the shared ``CapabilityCache``;
 * ``PartnerCreator``: ``conversations.DeliveryCreator``; every ``PartnerError`` of a create
@@ -16,22 +19,42 @@ per-chat runner every adapter (Telegram, the console) shares.
 * ``ChatService``: sessions in ``store.sessions`` after every turn, a lock per chat, created
   deliveries linked in ``store.deliveries`` with the answers that made them, operator alerts,
   and ``repeat`` (the last order replayed into its flow);
-* ``OrderHistory``: those saved orders, read back.
+* ``OrderHistory``: those saved orders, read back;
+* ``CustomerDesk``: one delivery's status, the customer's deliveries (paged), cancel with a
+  reason, and the receiver's side of the drop-off code hand-off, for every channel; plain
+  replies (``desk_replies``) worded by ``conversations.texts`` with the channel's
+  ``ChannelWords``.
 """
 
 from bot.ordering.catalog import PartnerCatalog
 from bot.ordering.chats import ChatService, DeliverLater
 from bot.ordering.creator import PartnerCreator, refusal_for
+from bot.ordering.customer_desk import CustomerDesk
+from bot.ordering.desk_replies import (
+    CancelReply,
+    DeliveryEntry,
+    DeliveryPage,
+    HandoffCode,
+    HandoffReply,
+    StatusReply,
+)
 from bot.ordering.engine import build_engine
 from bot.ordering.geocoding import geocoder_from_config
 from bot.ordering.history import OrderHistory
 
 __all__ = [
+    "CancelReply",
     "ChatService",
+    "CustomerDesk",
     "DeliverLater",
+    "DeliveryEntry",
+    "DeliveryPage",
+    "HandoffCode",
+    "HandoffReply",
     "OrderHistory",
     "PartnerCatalog",
     "PartnerCreator",
+    "StatusReply",
     "build_engine",
     "geocoder_from_config",
     "refusal_for",

@@ -11,7 +11,7 @@
 
 Modules: ``inbox_worker`` (``Relay``), ``planner`` (what each chat is owed for an event),
 ``outbox`` (each message claimed, sent, marked), ``channel_protocol`` (``Channel`` and its
-errors), ``wording`` (the texts), ``poller``, ``tuning``.
+errors), ``poller``, ``tuning``; the texts are in ``conversations.texts.deliveries_texts``.
 """
 
 from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed

@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 
 from bot.config import RelayConfig
 from bot.partner.models import Delivery, WebhookEvent
-from bot.relay import wording
 from bot.relay.channel_protocol import Channel
 from bot.relay.outbox import Outgoing
 from bot.store import FINAL_STATUSES, DeliveryLink, SendKey, Store
 from conversations.phones import normalise_phone
+from conversations.texts import deliveries_texts as wording
 
 # Kinds of message, the last part of a SendKey.
 CUSTOMER_UPDATE = "update"

@@ -43,8 +43,8 @@ from bot.clocks import Clock, Sleep
 from bot.partner import errors
 from bot.partner.client import PartnerClient
 from bot.partner.models import Delivery
-from bot.relay import wording
 from bot.store import DeliveryLink, Store
+from conversations.texts import deliveries_texts as wording
 
 logger = logging.getLogger(__name__)
 

@@ -3,6 +3,7 @@
 ::
 
     PartnerClient ─> CapabilityCache ─> engine ─> ChatService ─┐
+    PartnerClient ─> CustomerDesk ─────────────────────────────┤
     PTB Application ─> TelegramSender ─> PhotoReceiver ────────┴─> BotContext ─> handlers
     Relay (+ StatusPoller when partner webhooks are off) ─> web app (/hooks/partner, /media,
                                                             /telegram in webhook mode)
@@ -20,7 +21,7 @@ from starlette.applications import Starlette
 from starlette.routing import BaseRoute
 
 from bot.config import Config
-from bot.ordering import ChatService, build_engine, geocoder_from_config
+from bot.ordering import ChatService, CustomerDesk, build_engine, geocoder_from_config
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
 from bot.relay import ChatUnreachable, Relay, SendFailed, StatusPoller
@@ -34,7 +35,7 @@ from bot.telegram.application import (
 )
 from bot.telegram.bot_context import BotContext
 from bot.telegram.conversation import Conversation
-from bot.telegram.deliveries import delivery_handlers
+from bot.telegram.delivery_commands import TELEGRAM_WORDS, delivery_handlers
 from bot.telegram.message_sender import TelegramSender
 from bot.telegram.operators import operator_handlers
 from bot.telegram.photo_receiver import PhotoReceiver
@@ -116,6 +117,13 @@ def wire(config: Config, seams: Seams, store: Store) -> Parts:
         photos=photos,
         operators=operators,
         phone_region=telegram.default_phone_region,
+        desk=CustomerDesk(
+            store,
+            client,
+            TELEGRAM_WORDS,
+            phone_region=telegram.default_phone_region,
+            chats=chats,
+        ),
     )
     conversation = Conversation(ctx, chat_turn=processor.hold)
     # One group: the first handler that matches answers. Feature commands and their buttons

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.ordering.chats import ChatService
+from bot.ordering.customer_desk import CustomerDesk
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
 from bot.store import Store
@@ -24,6 +25,7 @@ class BotContext:
     photos: PhotoReceiver
     operators: frozenset[int]
     phone_region: str
+    desk: CustomerDesk
 
     def is_operator(self, chat_id: int) -> bool:
         """Operator commands are answered only in the chats listed in ``[operators]``."""

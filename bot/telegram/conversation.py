@@ -23,7 +23,7 @@ from telegram import Update
 from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes, MessageHandler, filters
 
 from bot.ordering.chats import NO_OPEN_ORDER
-from bot.telegram import otp
+from bot.telegram import otp_receiver as otp
 from bot.telegram.answers import answer_from_update, command_in
 from bot.telegram.application import Handler
 from bot.telegram.bot_context import BotContext

@@ -1,8 +1,19 @@
 """Every sentence a customer or an operator reads, in one place.
 
-One module per audience and topic: ``dialogue`` is what the engine says around any flow's
-questions (navigation, re-asks, service trouble). Flows keep their own questions beside their
-steps, since a question is part of what a step declares; everything said *about* an order or a
-delivery lives here, so the channels (Telegram, the console, the JSON API) and the relay all
-say the same thing the same way.
+One module per audience and topic:
+
+====================  ===========================================================================
+``dialogue``          what the engine says around any flow's questions (navigation, re-asks,
+                      service trouble)
+``deliveries_texts``  a delivery in plain words: short reference, status label and sentence,
+                      and the relay's texts (the customer's update, the operators' summary,
+                      drop-off code notices)
+``desk_texts``        the customer desk's answers: one delivery, the list, cancelling; and
+                      ``ChannelWords``, how a channel names its commands in these sentences
+``handoff_texts``     the receiver's steps of a drop-off code hand-off
+====================  ===========================================================================
+
+Flows keep their own questions beside their steps, since a question is part of what a step
+declares; everything said *about* an order or a delivery lives here, so the channels
+(Telegram, the console, the JSON API) and the relay all say the same thing the same way.
 """

@@ -6,7 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import NewOrder, PhotoFiles, RepeatLast, Unclear, parse_line
+from bot.console import (
+    AskStatus,
+    CancelDelivery,
+    ListDeliveries,
+    NewOrder,
+    OpenHandoff,
+    PhotoFiles,
+    RepeatLast,
+    Unclear,
+    parse_line,
+)
 from conversations import (
     ChoiceAnswer,
     CommandAnswer,
@@ -148,3 +158,37 @@ def test_repeat_asks_for_the_last_order_again() -> None:
     assert parse_line("repeat", CHOICE) == RepeatLast()
     assert parse_line("/Repeat", None) == RepeatLast()
     assert parse_line("repeat the shoes", None) == TextAnswer(text="repeat the shoes")
+
+
+@pytest.mark.parametrize(
+    ("line", "meant"),
+    [
+        ("status", AskStatus()),
+        ("/status 3F2A9C1E", AskStatus("3F2A9C1E")),
+        ("STATUS 3f2a9c1e", AskStatus("3f2a9c1e")),
+        ("deliveries", ListDeliveries()),
+        ("/deliveries 3", ListDeliveries(3)),
+        ("cancel_delivery", CancelDelivery("", "")),
+        ("cancel_delivery 3F2A9C1E", CancelDelivery("3F2A9C1E", "")),
+        (
+            "/cancel_delivery 3F2A9C1E  I ordered it twice ",
+            CancelDelivery("3F2A9C1E", "I ordered it twice"),
+        ),
+        ("/start otp_" + "a" * 43, OpenHandoff("a" * 43)),
+        ("start otp_abc", OpenHandoff("abc")),
+    ],
+)
+def test_the_customer_desk_commands_work_whatever_is_asked(line: str, meant: object) -> None:
+    for prompt in (None, CHOICE, PHONE, PHOTOS):
+        assert parse_line(line, prompt) == meant
+
+
+def test_desk_words_in_a_sentence_are_an_answer() -> None:
+    assert parse_line("status symbol of mine", PHONE) == TextAnswer(text="status symbol of mine")
+    assert parse_line("deliveries to Ikoyi", PHONE) == TextAnswer(text="deliveries to Ikoyi")
+    assert parse_line("/start somewhere else", None) == TextAnswer(text="/start somewhere else")
+
+
+def test_start_with_a_code_link_opens_the_handoff_and_with_a_word_names_a_flow() -> None:
+    assert parse_line("/start otp_abc123", None) == OpenHandoff("abc123")
+    assert parse_line("/start return_parcel", None) == NewOrder("return_parcel")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.console import render_turn, said
-from bot.console.render import ways_to_answer
+from bot.console.console_render import ways_to_answer
 from conversations import Option, PhotoCount, Prompt, Turn
 
 

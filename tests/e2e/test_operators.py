@@ -3,8 +3,8 @@ answered in the operators' group (commands addressed ``/riders@bot`` as group cl
 
 from __future__ import annotations
 
-from bot.relay.wording import short_ref
 from bot.telegram.operators import REFUSED
+from conversations.texts.deliveries_texts import short_ref
 from tests.e2e.conftest import ADA, CHIDI, OLU, OPERATORS, BotStack
 from tests.fakes import TgChat
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import httpx
 
-from bot.relay.wording import short_ref
 from bot.telegram.command_menus import CUSTOMER_COMMANDS, OPERATOR_GROUP_COMMANDS
+from conversations.texts.deliveries_texts import short_ref
 from tests.e2e.conftest import ADA, OPERATORS, PUBLIC_BASE_URL, BotStack, tiny_png
 
 

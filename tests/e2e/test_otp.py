@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 
-from bot.relay.wording import short_ref
-from bot.telegram.otp import NOT_OWN_CONTACT, WRONG_PHONE
+from bot.telegram.delivery_commands import TELEGRAM_WORDS
+from conversations.texts.deliveries_texts import short_ref
+from conversations.texts.handoff_texts import WRONG_PHONE, not_own_contact
 from tests.e2e.conftest import ADA, BOLA, CHIDI, OPERATORS, RECEIVER_PHONE, BotStack
 
 LINK = re.compile(r"https://t\.me/fake_delivery_bot\?start=otp_([A-Za-z0-9_-]+)")
@@ -55,7 +56,7 @@ async def test_whoever_cannot_prove_the_receivers_phone_gets_no_code(stack: BotS
     delivery_id, code, token = await paid_with_a_code(stack)
     await stack.command(CHIDI, "start", f"otp_{token}")
     (not_own,) = await stack.contact(CHIDI, RECEIVER_PHONE, user_id=BOLA.id)
-    assert not_own.text == NOT_OWN_CONTACT
+    assert not_own.text == not_own_contact(TELEGRAM_WORDS)
     (wrong,) = await stack.contact(CHIDI, "+2348035550000")
     assert wrong.text == WRONG_PHONE
     assert code not in everything_sent_to(stack, CHIDI.id, ADA.id, OPERATORS.id)

@@ -32,7 +32,7 @@ from telegram.ext import (
 )
 from telegram.request import HTTPXRequest
 
-from bot.ordering import ChatService, build_engine
+from bot.ordering import ChatService, CustomerDesk, build_engine
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
 from bot.partner.models import Coords, CreateDeliveryRequest, Delivery
@@ -40,11 +40,11 @@ from bot.relay import Relay
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.store import Store
 from bot.telegram.bot_context import BotContext
-from bot.telegram.deliveries import delivery_handlers
+from bot.telegram.delivery_commands import TELEGRAM_WORDS, delivery_handlers
 from bot.telegram.limits import RateLimiter, SendLimits, Window
 from bot.telegram.message_sender import TelegramSender
 from bot.telegram.operators import operator_handlers
-from bot.telegram.otp import contact_shared, otp_token, start_otp_handoff
+from bot.telegram.otp_receiver import contact_shared, otp_token, start_otp_handoff
 from bot.telegram.photo_receiver import PhotoReceiver
 from bot.web import create_web_app
 from tests.fakes import FakeTelegram, SentMessage, TgChat, TgUser
@@ -193,15 +193,17 @@ async def handler_world(tmp_path: Path, edit: Edit | None = None) -> AsyncIterat
         limits = SendLimits(overall=_ROOMY, private_chat=_ROOMY, group_chat=_ROOMY)
         sender = TelegramSender(app.bot, store, limiter=RateLimiter(limits))
         cache = CapabilityCache.for_client(client)
+        chats = ChatService(build_engine(client, cache), store)
         ctx = BotContext(
             store=store,
-            chats=ChatService(build_engine(client, cache), store),
+            chats=chats,
             client=client,
             cache=cache,
             sender=sender,
             photos=PhotoReceiver(app.bot, store, public_base_url=None, ttl_seconds=3600),
             operators=frozenset({OPERATORS.id}),
             phone_region="NG",
+            desk=CustomerDesk(store, client, TELEGRAM_WORDS, phone_region="NG", chats=chats),
         )
         relay = Relay(store, sender, operators=[OPERATORS.id], phone_region="NG")
         world = HandlerWorld(tg, app, ctx, sandbox, client, store, relay)

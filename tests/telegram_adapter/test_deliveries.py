@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.relay.wording import short_ref
-from bot.telegram.deliveries import NONE_YET, NOT_YOUR_LIST, PRIVATE_ONLY, UNKNOWN
+from conversations.texts.deliveries_texts import short_ref
 from tests.fakes import TgChat, TgUser
 
 from .handler_world import HandlerWorld, handler_world
@@ -18,6 +17,11 @@ from .handler_world import HandlerWorld, handler_world
 ALICE = TgUser(1001, "Alice", username="alice")
 BOB = TgUser(1002, "Bob")
 FRIENDS = TgChat.group(-100300, "Friends")
+# The customer's sentences, word for word (CustomerDesk with TELEGRAM_WORDS words them).
+UNKNOWN = "I can't find a delivery {ref} among yours. /deliveries lists them."
+NONE_YET = "You have no deliveries yet. Send /new to order one."
+PRIVATE_ONLY = "Please ask me in a private chat: your deliveries are not shown in groups."
+NOT_YOUR_LIST = "This list belongs to someone else. Send /deliveries for yours."
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.relay.wording import short_ref
 from bot.telegram.operators import REFUSED
+from conversations.texts.deliveries_texts import short_ref
 from tests.fakes import TgChat, TgUser
 
 from .handler_world import (

@@ -10,15 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.relay.wording import short_ref
-from bot.telegram.otp import (
-    ALREADY_SENT,
-    NOT_OWN_CONTACT,
-    PRIVATE_ONLY,
-    UNKNOWN_LINK,
-    WRONG_PHONE,
-    HandoffInvitations,
-)
+from bot.ordering.receiver_handoff import HandoffInvitations
+from conversations.texts.deliveries_texts import short_ref
 from tests.fakes import SentMessage, TgChat, TgUser
 
 from .handler_world import (
@@ -37,6 +30,21 @@ FRIENDS = TgChat.group(-100300, "Friends")
 LINK = re.compile(r"https://t\.me/fake_delivery_bot\?start=otp_([A-Za-z0-9_-]+)")
 # As Telegram clients send a contact's number: often without the "+".
 RECEIVER_AS_SHARED = RECEIVER.removeprefix("+")
+# The hand-off's sentences, word for word.
+UNKNOWN_LINK = (
+    "This drop-off code link is not valid any more: the delivery may be finished, or the "
+    "link was copied incompletely. Please ask the sender for a new one."
+)
+ALREADY_SENT = "The drop-off code for this delivery was already sent to its receiver."
+PRIVATE_ONLY = "Please open the link in a private chat with me: codes are never sent to groups."
+NOT_OWN_CONTACT = (
+    "That is someone else's contact. To get the code, share your own number with the "
+    "“Share my contact” button below."
+)
+WRONG_PHONE = (
+    "Sorry, your number is not the receiver's number for this delivery, so I can't send the "
+    "code to you. If you are the receiver, ask the sender to check the receiver's number."
+)
 
 
 @pytest.fixture

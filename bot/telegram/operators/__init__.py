@@ -7,7 +7,7 @@
 ``/unassign <id>``                       take the rider off again, only while ``matched``
                                          (``rider_assignment``)
 ``/deliveries [status]``                 every delivery, newest first, paged (``listing``; the
-                                         command itself is registered by ``deliveries``)
+                                         command itself is registered by ``delivery_commands``)
 =======================================  ==========================================================
 
 Only the chats listed in ``[operators]`` are answered; anyone else gets a polite refusal and

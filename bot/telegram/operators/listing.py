@@ -14,13 +14,13 @@ from telegram.ext import ContextTypes
 
 from bot.partner import errors
 from bot.partner.models import DELIVERY_STATUSES, Delivery
-from bot.relay.wording import status_label
 from bot.telegram.message_sender import Delivered, answer_tap
 from bot.telegram.operators.operator_chat import REFUSED, OperatorChat
 from bot.telegram.operators.operator_refusals import explain
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import NEXT_PAGE, OutgoingMessage
 from conversations.rules import format_money
+from conversations.texts.deliveries_texts import status_label
 
 LIST_PAGE_SIZE: Final = 10
 PATTERN: Final = re.compile(r"^op1:")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.partner import errors
-from bot.relay.wording import short_ref
+from conversations.texts.deliveries_texts import short_ref
 
 
 def explain(

@@ -8,9 +8,9 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from bot.partner import errors
-from bot.relay.wording import short_ref, status_label
 from bot.telegram.operators.operator_chat import OperatorChat
 from bot.telegram.operators.operator_refusals import explain
+from conversations.texts.deliveries_texts import short_ref, status_label
 
 ASSIGN_USAGE: Final = (
     "Usage: /assign <delivery id> <rider id>  (/riders <delivery id> lists riders)"

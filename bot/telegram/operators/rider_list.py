@@ -9,10 +9,10 @@ from telegram.ext import ContextTypes
 
 from bot.partner import errors
 from bot.partner.models import Delivery, Rider
-from bot.relay.wording import short_ref, status_label
 from bot.telegram.operators.operator_chat import OperatorChat
 from bot.telegram.operators.operator_refusals import explain
 from bot.telegram.text import escape
+from conversations.texts.deliveries_texts import short_ref, status_label
 
 RIDERS_USAGE: Final = "Usage: /riders <delivery id> [idle] [radius <km>]"
 NO_PICKUP_COORDS: Final = "This delivery has no pickup coordinates, so there is no radius."

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 from bot.console import said
 from bot.partner.errors import PartnerError
 from bot.partner.models import Delivery
-from bot.relay.wording import status_label
 from bot.sandbox import ApiError
 from conversations.rules import format_money
+from conversations.texts.deliveries_texts import short_ref, status_label
 
 if TYPE_CHECKING:
     from bot.demo.stack import DemoStack
@@ -49,17 +49,13 @@ async def _delivery_id(stack: DemoStack, args: list[str], position: int = 0) -> 
     return latest
 
 
-def _ref(delivery_id: str) -> str:
-    return delivery_id.split("-")[0].upper()
-
-
 # --- the business's staff and riders (sandbox admin) --------------------------------------------
 
 
 async def paid(stack: DemoStack, args: list[str]) -> None:
     delivery_id = await _delivery_id(stack, args)
     stack.sandbox.mark_paid(delivery_id)
-    _say(stack, f"staff marked the fee of {_ref(delivery_id)} as paid")
+    _say(stack, f"staff marked the fee of {short_ref(delivery_id)} as paid")
 
 
 async def fee(stack: DemoStack, args: list[str]) -> None:
@@ -72,19 +68,20 @@ async def fee(stack: DemoStack, args: list[str]) -> None:
     delivery_id = await _delivery_id(stack, args, 1)
     view = stack.sandbox.set_fee(delivery_id, amount)
     currency = (view.get("payment") or {}).get("currency_code") or ""
-    _say(stack, f"staff set the fee of {_ref(delivery_id)} to {format_money(amount, currency)}")
+    money = format_money(amount, currency)
+    _say(stack, f"staff set the fee of {short_ref(delivery_id)} to {money}")
 
 
 async def advance(stack: DemoStack, args: list[str]) -> None:
     delivery_id = await _delivery_id(stack, args)
     view = stack.sandbox.advance_status(delivery_id)
-    _say(stack, f"the rider moved {_ref(delivery_id)} to {status_label(str(view['status']))}")
+    _say(stack, f"the rider moved {short_ref(delivery_id)} to {status_label(str(view['status']))}")
 
 
 async def otp(stack: DemoStack, args: list[str]) -> None:
     delivery_id = await _delivery_id(stack, args)
     code = stack.sandbox.otp_code(delivery_id)
-    _say(stack, f"the sandbox's drop-off code for {_ref(delivery_id)}: {code or 'none yet'}")
+    _say(stack, f"the sandbox's drop-off code for {short_ref(delivery_id)}: {code or 'none yet'}")
 
 
 async def fault(stack: DemoStack, args: list[str]) -> None:
@@ -114,7 +111,7 @@ async def fault(stack: DemoStack, args: list[str]) -> None:
 
 
 def describe(delivery: Delivery) -> str:
-    parts = [f"{_ref(delivery.id)} is {status_label(delivery.status)}"]
+    parts = [f"{short_ref(delivery.id)} is {status_label(delivery.status)}"]
     payment = delivery.payment
     if payment is not None and payment.delivery_fee is not None:
         money = format_money(payment.delivery_fee, payment.currency_code or "")
@@ -139,7 +136,7 @@ async def riders(stack: DemoStack, args: list[str]) -> None:
     lng = pickup.longitude if pickup is not None else None
     if lat is None or lng is None:
         lat = lng = None  # the pickup pin goes with both coordinates or not at all
-    lines = [f"riders for {_ref(delivery.id)}, nearest first (:assign <id> to dispatch):"]
+    lines = [f"riders for {short_ref(delivery.id)}, nearest first (:assign <id> to dispatch):"]
     found = await stack.bot.client.list_riders(pickup_lat=lat, pickup_lng=lng)
     for rider in found:
         distance = f"{rider.distance_km:.1f} km" if rider.distance_km is not None else "? km"
@@ -174,6 +171,11 @@ async def show_help(stack: DemoStack, args: list[str]) -> None:
     width = max(len(command.usage) for command in COMMANDS.values())
     lines = ["demo commands (the customer's answers need no colon):"]
     lines += [f"  {c.usage.ljust(width)}  {c.help}" for c in COMMANDS.values()]
+    lines += [
+        "as the customer, about the deliveries you ordered (no colon):",
+        "  status [ref] · deliveries [page] · cancel_delivery <ref> <reason>",
+        "  /start otp_<token> (a drop-off code link), then contact <the receiver's phone>",
+    ]
     _say(stack, "\n".join(lines))
 
 

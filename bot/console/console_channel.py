@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.console.render import said
-from bot.console.screen import Screen
+from bot.console.console_render import said
+from bot.console.console_screen import Screen
+from bot.ordering.receiver_handoff import handoff_payload
 
 
 class ConsoleChannel:
@@ -24,4 +25,5 @@ class ConsoleChannel:
         return self._sent
 
     def otp_link(self, token: str) -> str:
-        return f"/start otp_{token}"
+        # Typed back into the console, it opens the hand-off (``parse_line``).
+        return f"/start {handoff_payload(token)}"

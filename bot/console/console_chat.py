@@ -1,24 +1,53 @@
-"""``ConsoleChat``: one customer's chat in the terminal, over the shared ``ChatService``.
+"""``ConsoleChat``: one customer's chat in the terminal, over the shared ``ChatService`` and
+``CustomerDesk``.
 
 It reads a typed line (``parse_line``), hosts photo files in ``store.media``, hands the answer
-to the chat service and draws the turn it gets back. Like the Telegram adapter, it never
-decides what to ask.
+to the chat service and draws the turn it gets back. ``status``, ``deliveries`` and
+``cancel_delivery`` go to the desk, as Telegram's ``/status``, ``/deliveries`` and
+``/cancel_delivery`` do, and so does a drop-off code link typed in (``/start otp_<token>``):
+while the desk waits for the receiver's own contact, the next ``contact <phone>`` is taken as
+the typist's own. Like the Telegram adapter, it never decides what to ask or what to answer.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from bot.console.parse import NewOrder, PhotoFiles, RepeatLast, Unclear, parse_line
-from bot.console.photos import PhotoProblem, host_photos
-from bot.console.render import render_prompt, render_turn, said
-from bot.console.screen import Screen
-from bot.ordering import ChatService
-from conversations import PhotosAnswer, Prompt, SessionStatus, TextAnswer, Turn
+from bot.console.console_render import render_prompt, render_turn, said
+from bot.console.console_screen import Screen
+from bot.console.parse import (
+    AskStatus,
+    CancelDelivery,
+    DeskRequest,
+    ListDeliveries,
+    NewOrder,
+    OpenHandoff,
+    PhotoFiles,
+    RepeatLast,
+    Unclear,
+    parse_line,
+)
+from bot.console.photo_files import PhotoProblem, host_photos
+from bot.ordering import ChatService, CustomerDesk, HandoffReply
+from conversations import ContactAnswer, PhotosAnswer, Prompt, SessionStatus, TextAnswer, Turn
 from conversations.texts import dialogue
+from conversations.texts.desk_texts import ChannelWords, other_pages
 
 WELCOME_BACK = "Welcome back! Here is where we were:"
-ORDER_AGAIN = "(type new to start another order, or repeat to order the same again)"
+ORDER_AGAIN = (
+    "(type new to start another order, or repeat to order the same again; status, deliveries "
+    "and cancel_delivery <ref> <reason> are about the deliveries you ordered)"
+)
+
+CONSOLE_WORDS = ChannelWords(
+    new="new",
+    status="status",
+    deliveries="deliveries",
+    cancel_delivery="cancel_delivery",
+    share_contact="a line like: contact +2348022223333",
+    share_own_contact="a line like: contact +2348022223333",
+)
+"""How the texts name the console's commands (typed without a slash) and its contact line."""
 
 
 class ConsoleChat:
@@ -32,6 +61,7 @@ class ConsoleChat:
     def __init__(
         self,
         chats: ChatService,
+        desk: CustomerDesk,
         screen: Screen,
         *,
         chat_id: int,
@@ -41,6 +71,7 @@ class ConsoleChat:
         first_flow: str | None = None,
     ) -> None:
         self.chats = chats
+        self.desk = desk
         self.screen = screen
         self.chat_id = chat_id
         self.user_id = user_id
@@ -49,6 +80,8 @@ class ConsoleChat:
         self.first_flow = first_flow
         self.prompt: Prompt | None = None
         self.status: SessionStatus | None = None
+        # The desk asked for the typist's own contact (a drop-off code link was opened).
+        self.own_contact_wanted = False
 
     async def open(self) -> None:
         """Show the open question again (after a restart), or start a new order."""
@@ -84,6 +117,21 @@ class ConsoleChat:
         if isinstance(parsed, RepeatLast):
             self.show(await self.chats.repeat(self.chat_id, self.user_id))
             return
+        if isinstance(parsed, AskStatus | ListDeliveries | CancelDelivery):
+            await self.ask_desk(parsed)
+            return
+        if isinstance(parsed, OpenHandoff):
+            opened = await self.desk.open_handoff(self.chat_id, self.user_id, parsed.token)
+            await self.hand_over(opened)
+            return
+        if isinstance(parsed, ContactAnswer):
+            own = self.user_id if self.own_contact_wanted else None
+            reply = await self.desk.share_contact(
+                self.chat_id, self.user_id, parsed.phone, contact_user_id=own
+            )
+            await self.hand_over(reply)
+            if reply.answered:
+                return
         if isinstance(parsed, PhotoFiles):
             try:
                 urls = await host_photos(
@@ -99,6 +147,28 @@ class ConsoleChat:
             self.show(await self.chats.handle(self.chat_id, self.user_id, answer))
             return
         self.show(await self.chats.handle(self.chat_id, self.user_id, parsed))
+
+    async def ask_desk(self, request: DeskRequest) -> None:
+        """``status``, ``deliveries`` or ``cancel_delivery``, answered by the desk."""
+        if isinstance(request, AskStatus):
+            reply = await self.desk.status(self.user_id, request.ref)
+            self.screen.write(said(reply.text))
+        elif isinstance(request, ListDeliveries):
+            page = await self.desk.deliveries(self.user_id, request.page - 1)
+            more = other_pages(page.page, page.pages, self.desk.words)
+            self.screen.write(said(page.text + (f"\n{more}" if more else "")))
+        else:
+            cancelled = await self.desk.cancel(self.user_id, request.ref, request.reason)
+            self.screen.write(said(cancelled.text))
+
+    async def hand_over(self, reply: HandoffReply) -> None:
+        """Show the hand-off's codes and its answer; each code shown is erased by the desk."""
+        for code in reply.codes:
+            self.screen.write(said(code.text))
+            await self.desk.code_handed_over(self.chat_id, code)
+        if reply.text is not None:
+            self.screen.write(said(reply.text))
+        self.own_contact_wanted = reply.wants_contact
 
     async def deliver_later(self, chat_id: int, turn: Turn) -> None:
         """A turn that happened without a typed line (the create re-sent after a rate limit)."""

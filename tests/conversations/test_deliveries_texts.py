@@ -1,4 +1,5 @@
-"""The relay's words: statuses in plain language, short references, operator texts."""
+"""A delivery's words, for the relay and every channel: statuses in plain language, short
+references, operator texts."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot.partner.models import Delivery
-from bot.relay import wording
+from conversations.texts import deliveries_texts as wording
 
 
 def delivery(status: str, **fields: Any) -> Delivery:

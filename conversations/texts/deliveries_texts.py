@@ -1,7 +1,11 @@
-"""What the relay says: a delivery's status in plain words, and the texts it builds around events.
+"""A delivery in plain words, wherever it is spoken of: the short reference chats use, its status
+as a label and as a sentence for its customer, and the texts the relay builds around the
+service's events (the customer's update, the operators' summary, the drop-off code notices).
 
-Texts that carry a drop-off code are built only here and only from the event's
-``data.otp.code``; nothing else in the relay sees the code as text.
+Every channel and the relay say a delivery's status through ``status_sentence`` and
+``status_label``, so a customer reads the same words in an update and in an answer to a
+question. Texts that carry a drop-off code are built only here, from the code the caller was
+given (the event's ``data.otp.code``, or the code a hand-off kept for the receiver).
 """
 
 from __future__ import annotations

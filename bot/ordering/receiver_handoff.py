@@ -1,0 +1,185 @@
+"""The receiver's side of a drop-off code hand-off: open the link, prove the phone, get the code.
+
+When the customer is not (or not provably) the receiver, the relay keeps the code in
+``store.otp`` and gives the customer a link carrying the hand-off's token to forward (in
+Telegram ``https://t.me/<bot>?start=otp_<token>``: ``handoff_payload``). Whoever opens it
+(``open``) is asked to share their *own* contact. The code goes out only when that contact is
+the sharer's own (the channel vouches for the number only then: in Telegram, the contact's
+user id is the sender's) and its number equals the hand-off's ``receiver_phone``. The code
+comes only from what the relay stored from ``data.otp.code``; it is erased once the channel
+says it reached the chat (``handed_over``).
+
+The phone match is the whole proof; the link is only an invitation. That is why "who opened
+which link" (``HandoffInvitations``) is kept in memory and need not survive a restart: it
+decides only whether a contact that does *not* match gets a plain refusal rather than going to
+the order conversation. After a restart the receiver's matching contact still gets the code
+(``share_contact`` looks hand-offs up by phone), and opening the link again restores the rest.
+A verified receiver who shares their contact for any reason gets every code waiting for their
+number.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Awaitable, Callable
+from typing import Final
+
+from bot.ordering.desk_replies import HandoffCode, HandoffReply
+from bot.store import OtpHandoff, Store
+from conversations.phones import normalise_phone
+from conversations.texts import handoff_texts
+from conversations.texts.deliveries_texts import otp_for_receiver, short_ref
+from conversations.texts.desk_texts import ChannelWords
+
+PAYLOAD_PREFIX: Final = "otp_"
+_TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+OrderOpen = Callable[[int], Awaitable[bool]]
+
+
+def handoff_payload(token: str) -> str:
+    """What a hand-off link carries (Telegram's ``/start`` payload): ``otp_<token>``."""
+    return PAYLOAD_PREFIX + token
+
+
+def handoff_token(payload: str) -> str | None:
+    """The token of a payload that is a hand-off link (``otp_<token>``), else None."""
+    return payload.removeprefix(PAYLOAD_PREFIX) if payload.startswith(PAYLOAD_PREFIX) else None
+
+
+class HandoffInvitations:
+    """Which chat opened which hand-off link, for ``ttl`` seconds (memory only)."""
+
+    def __init__(self, ttl: float = 1800.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self._ttl = ttl
+        self._clock = clock
+        self._opened: dict[int, tuple[str, float]] = {}
+
+    def open(self, chat_id: int, token: str) -> None:
+        """``chat_id`` opened the link of ``token``; a later link replaces an earlier one."""
+        now = self._clock()
+        # Forget expired invitations now and then, so the map stays as small as the traffic.
+        self._opened = {c: v for c, v in self._opened.items() if v[1] > now}
+        self._opened[chat_id] = (token, now + self._ttl)
+
+    def token_for(self, chat_id: int) -> str | None:
+        """The token of the link ``chat_id`` opened and has not finished with, if any."""
+        opened = self._opened.get(chat_id)
+        if opened is None or opened[1] <= self._clock():
+            return None
+        return opened[0]
+
+    def close(self, chat_id: int) -> None:
+        """The hand-off in ``chat_id`` is over (code sent, or refused for good)."""
+        self._opened.pop(chat_id, None)
+
+
+class ReceiverHandoffs:
+    """The hand-off steps over ``store``; ``CustomerDesk`` offers them to the channels.
+
+    ``order_open(chat_id)`` says whether an order is being filled in in the chat: a contact
+    shared there without a link opened belongs to that order too.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        words: ChannelWords,
+        *,
+        phone_region: str,
+        order_open: OrderOpen | None = None,
+        invitations: HandoffInvitations | None = None,
+    ) -> None:
+        self._store = store
+        self._words = words
+        self._region = phone_region
+        self._order_open = order_open
+        self.invitations = invitations or HandoffInvitations()
+
+    async def open(self, chat_id: int, user_id: int, token: str) -> HandoffReply:
+        """``user_id`` opened the link of ``token`` in ``chat_id``."""
+        handoff = await self._store.otp.get_by_token(token) if _TOKEN.fullmatch(token) else None
+        if handoff is None:
+            return HandoffReply(outcome="unknown_link", text=handoff_texts.UNKNOWN_LINK)
+        if not handoff.pending:
+            return HandoffReply(outcome="already_sent", text=handoff_texts.ALREADY_SENT)
+        known = await self._store.contacts.phone_for(user_id)
+        if known is not None and known == self._receiver(handoff):
+            # This user proved this very number before: no need to ask again.
+            return HandoffReply(outcome="handed_over", codes=_codes([handoff]))
+        self.invitations.open(chat_id, token)
+        return HandoffReply(
+            outcome="ask_for_contact",
+            text=handoff_texts.ask_for_contact(handoff.delivery_id, self._words),
+            wants_contact=True,
+        )
+
+    async def share_contact(
+        self, chat_id: int, user_id: int, phone: str, contact_user_id: int | None
+    ) -> HandoffReply:
+        """A contact with ``phone`` arrived in ``chat_id``; ``contact_user_id`` is whose it is.
+
+        The sharer's own contact is recorded in ``store.contacts``; every code waiting for its
+        number is for this chat. A chat in the middle of a hand-off is told plainly why a
+        contact that is not their own, or not the receiver's number, gets no code. Outside a
+        hand-off the contact stays the order conversation's when an order is open in the
+        chat, even if codes were handed over for it.
+        """
+        own = contact_user_id == user_id
+        verified = normalise_phone(phone, self._region) if own else None
+        if verified is not None:
+            await self._store.contacts.record(user_id, verified, contact_user_id=contact_user_id)
+        token = self.invitations.token_for(chat_id)
+        invited = await self._store.otp.get_by_token(token) if token else None
+        waiting = await self._store.otp.pending_for_phone(verified) if verified else []
+        if (
+            invited is not None
+            and invited.pending
+            and verified is not None
+            and self._receiver(invited) == verified
+            and invited.delivery_id not in {handoff.delivery_id for handoff in waiting}
+        ):
+            waiting.append(invited)  # a receiver phone the relay could not normalise
+        if waiting:
+            self.invitations.close(chat_id)
+            # Without a link opened, the contact may also answer the chat's open order (its
+            # phone question): the receiver gets the codes either way, so the order has it too.
+            alone = token is not None or not await self._order_is_open(chat_id)
+            return HandoffReply(outcome="handed_over", codes=_codes(waiting), answered=alone)
+        if token is None:
+            return HandoffReply(outcome="not_for_handoff", answered=False)
+        if not own:
+            text = handoff_texts.not_own_contact(self._words)
+            return HandoffReply(outcome="not_own_contact", text=text, wants_contact=True)
+        if verified is None:
+            text = handoff_texts.unreadable_phone(self._words)
+            return HandoffReply(outcome="unreadable_phone", text=text, wants_contact=True)
+        self.invitations.close(chat_id)
+        if invited is None or not invited.pending:
+            text = handoff_texts.ALREADY_SENT
+            return HandoffReply(outcome="already_sent", text=text, ended=True)
+        return HandoffReply(outcome="wrong_phone", text=handoff_texts.WRONG_PHONE, ended=True)
+
+    async def handed_over(self, chat_id: int, code: HandoffCode) -> bool:
+        """``code`` reached ``chat_id``: erase it (False when a resend replaced it meanwhile)."""
+        return await self._store.otp.mark_delivered(code.delivery_id, code.code, chat_id)
+
+    def _receiver(self, handoff: OtpHandoff) -> str | None:
+        return normalise_phone(handoff.receiver_phone, self._region)
+
+    async def _order_is_open(self, chat_id: int) -> bool:
+        return self._order_open is not None and await self._order_open(chat_id)
+
+
+def _codes(handoffs: list[OtpHandoff]) -> tuple[HandoffCode, ...]:
+    return tuple(
+        HandoffCode(
+            delivery_id=handoff.delivery_id,
+            ref=short_ref(handoff.delivery_id),
+            code=handoff.code,
+            text=otp_for_receiver(handoff.delivery_id, handoff.code),
+        )
+        for handoff in handoffs
+        if handoff.code is not None
+    )

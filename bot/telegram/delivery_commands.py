@@ -1,0 +1,162 @@
+"""A customer's own deliveries in Telegram: ``/status [id]``, ``/deliveries`` (paged),
+``/cancel_delivery <id> <reason>``.
+
+Drawing only: each handler reads the command, asks ``ctx.desk`` (``bot.ordering.CustomerDesk``,
+which decides what the customer may see and words every answer) and draws the reply, escaped
+for HTML, with page buttons for the list.
+
+These commands answer in private chats only: in a group everyone would read the answer. In an
+operator chat ``/deliveries`` is the operators' view of every delivery (``operators``).
+
+Page buttons carry ``dl1:p:<user id>:<page>`` (never the conversation's ``q1:`` namespace); a
+tap by anyone but that user is refused, so a list shown in one chat cannot be paged by others.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram.constants import ChatType
+from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, ContextTypes
+
+from bot.ordering.desk_replies import DeliveryPage
+from bot.telegram.bot_context import BotContext
+from bot.telegram.message_sender import Delivered, answer_tap
+from bot.telegram.operators import OperatorCommands
+from bot.telegram.text import escape
+from bot.telegram.turn_messages import NEXT_PAGE, PREVIOUS_PAGE, OutgoingMessage
+from conversations.texts import desk_texts
+from conversations.texts.desk_texts import ChannelWords
+
+Handler = BaseHandler[Update, ContextTypes.DEFAULT_TYPE, None]
+
+TELEGRAM_WORDS: Final = ChannelWords(
+    new="/new",
+    status="/status",
+    deliveries="/deliveries",
+    cancel_delivery="/cancel_delivery",
+    share_contact="the button below",
+    share_own_contact="the “Share my contact” button below",
+)
+"""How the texts name Telegram's commands and its contact button."""
+
+PATTERN: Final = re.compile(r"^dl1:")
+_PAGE_DATA: Final = re.compile(r"dl1:p:(\d{1,20}):(\d{1,6})")
+
+
+class DeliveryCommands:
+    """The customer commands over one ``BotContext``; ``delivery_handlers`` registers them."""
+
+    def __init__(self, ctx: BotContext) -> None:
+        self.ctx = ctx
+        self.operators = OperatorCommands(ctx)
+
+    async def status(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/status [id]``: the delivery as the service has it now (no id: the latest)."""
+        message, user_id = _private(update)
+        if message is None or user_id is None:
+            return await self._say_private_only(update)
+        reply = await self.ctx.desk.status(user_id, " ".join(context.args or []))
+        await self._say(message, reply.text)
+
+    async def deliveries(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/deliveries``: the customer's own, newest first; every delivery in operator chats."""
+        message = update.effective_message
+        if message is not None and self.ctx.is_operator(message.chat_id):
+            return await self.operators.deliveries(update, context)
+        message, user_id = _private(update)
+        if message is None or user_id is None:
+            return await self._say_private_only(update)
+        page = await self.page(user_id, 0)
+        await self.ctx.sender.send_message(message.chat_id, page)
+
+    async def cancel(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/cancel_delivery <id> <reason>``: cancel one of the customer's own deliveries."""
+        message, user_id = _private(update)
+        if message is None or user_id is None:
+            return await self._say_private_only(update)
+        _, typed, reason = [*(message.text or "").split(maxsplit=2), "", ""][:3]
+        reply = await self.ctx.desk.cancel(user_id, typed, reason)
+        await self._say(message, reply.text)
+
+    async def turn_page(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A tap on a page button of a ``/deliveries`` list."""
+        query = update.callback_query
+        if query is None:
+            return
+        match = _PAGE_DATA.fullmatch(query.data or "")
+        shown = query.message if isinstance(query.message, Message) else None
+        words = self.ctx.desk.words
+        if match is None or shown is None:
+            await answer_tap(query, desk_texts.stale_list_button(words))
+            return
+        owner, page = int(match[1]), int(match[2])
+        if query.from_user.id != owner:
+            await answer_tap(query, desk_texts.not_your_list(words))
+            return
+        await answer_tap(query)
+        drawn = await self.page(owner, page)
+        edited = await self.ctx.sender.edit_message(shown.chat_id, shown.message_id, drawn)
+        if not isinstance(edited, Delivered):  # too old to edit: draw it anew
+            await self.ctx.sender.send_message(shown.chat_id, drawn)
+
+    async def page(self, user_id: int, page: int) -> OutgoingMessage:
+        """Page ``page`` (from 0, clamped to the last) of the user's deliveries, drawn."""
+        return draw_page(await self.ctx.desk.deliveries(user_id, page), user_id)
+
+    async def _say(self, message: Message, text: str) -> None:
+        await self.ctx.sender.send_message(message.chat_id, OutgoingMessage(escape(text)))
+
+    async def _say_private_only(self, update: Update) -> None:
+        message = update.effective_message
+        if message is not None:
+            await self._say(message, desk_texts.DELIVERIES_PRIVATE_ONLY)
+
+
+def delivery_handlers(ctx: BotContext) -> list[Handler]:
+    """The handlers of ``/status``, ``/deliveries``, ``/cancel_delivery`` and list paging."""
+    commands = DeliveryCommands(ctx)
+    return [
+        CommandHandler("status", commands.status),
+        CommandHandler("deliveries", commands.deliveries),
+        CommandHandler("cancel_delivery", commands.cancel),
+        CallbackQueryHandler(commands.turn_page, pattern=PATTERN),
+    ]
+
+
+def draw_page(page: DeliveryPage, user_id: int) -> OutgoingMessage:
+    """The list as HTML, each reference as code, with ‹ Prev / Next › buttons for ``user_id``."""
+    if not page.entries:
+        return OutgoingMessage(escape(page.text))
+    lines = [escape(page.title)]
+    lines += [
+        desk_texts.LIST_ENTRY.format(
+            ref=f"<code>{escape(entry.ref)}</code>",
+            status=escape(entry.status_text),
+            date=escape(entry.ordered_on),
+        )
+        for entry in page.entries
+    ]
+    if page.hint is not None:
+        lines += ["", escape(page.hint)]
+    buttons = []
+    if page.has_previous:
+        buttons.append(_page_button(PREVIOUS_PAGE, user_id, page.page - 1))
+    if page.has_next:
+        buttons.append(_page_button(NEXT_PAGE, user_id, page.page + 1))
+    markup = InlineKeyboardMarkup([buttons]) if buttons else None
+    return OutgoingMessage("\n".join(lines), markup)
+
+
+def _private(update: Update) -> tuple[Message | None, int | None]:
+    """The message and its sender's id, when it was written in a private chat."""
+    message, user = update.effective_message, update.effective_user
+    if message is None or user is None or message.chat.type != ChatType.PRIVATE:
+        return None, None
+    return message, user.id
+
+
+def _page_button(label: str, user_id: int, page: int) -> InlineKeyboardButton:
+    return InlineKeyboardButton(label, callback_data=f"dl1:p:{user_id}:{page}")
