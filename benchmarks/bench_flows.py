@@ -24,9 +24,10 @@ from pathlib import Path
 
 import httpx
 
-from bot.ordering import ChatService, PartnerCatalog, build_engine
+from bot.bot_core import BotCore, CoreSeams, CoreSettings, build_core
+from bot.console import CONSOLE_WORDS
+from bot.ordering import ChatService, PartnerCatalog
 from bot.partner.capabilities import CapabilityCache
-from bot.partner.client import PartnerClient
 from bot.partner.models import Capabilities, CreateDeliveryRequest, ServiceLocation, Warehouse
 from bot.sandbox import Sandbox, default_scenario
 from bot.store import Store
@@ -119,9 +120,21 @@ async def _public(host: str) -> list[str]:
     return ["93.184.216.34"]
 
 
-def _client(sandbox: Sandbox) -> PartnerClient:
-    transport = httpx.ASGITransport(app=sandbox.app)
-    return PartnerClient(sandbox.base_url, sandbox.api_key, transport=transport)
+class _Silent:
+    """The bot's channel here: the figures are about turns, not about relayed news."""
+
+    async def send(self, chat_id: int, text: str) -> int | None:
+        return None
+
+    def otp_link(self, token: str) -> str:
+        return f"/start otp_{token}"
+
+
+def _core(sandbox: Sandbox, store: Store) -> BotCore:
+    """The bot as ``deliverybot run`` wires it, over the sandbox (a fresh client and cache)."""
+    settings = CoreSettings(partner_base_url=sandbox.base_url, partner_api_key=sandbox.api_key)
+    seams = CoreSeams(partner_transport=httpx.ASGITransport(app=sandbox.app))
+    return build_core(settings, store, _Silent(), CONSOLE_WORDS, seams=seams)
 
 
 async def main() -> None:
@@ -131,14 +144,14 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         store = await Store.connect(Path(scratch) / "bench.sqlite3", synchronous="NORMAL")
         try:
-            async with _client(sandbox) as client:
-                cache = CapabilityCache.for_client(client)
-                await _engine_figure(cache)
-                await _chat_figure(ChatService(build_engine(client, cache), store))
+            core = _core(sandbox, store)
+            await _engine_figure(core.cache)
+            await _chat_figure(core.chats)
+            await core.aclose()
             # A bot that starts now: its own client and an empty cache.
-            async with _client(sandbox) as client:
-                chats = ChatService(build_engine(client, CapabilityCache.for_client(client)), store)
-                await _calls_figure(chats, sandbox)
+            core = _core(sandbox, store)
+            await _calls_figure(core.chats, sandbox)
+            await core.aclose()
         finally:
             await store.close()
             await sandbox.aclose()

@@ -45,10 +45,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from bot.bot_core import CoreSettings, build_core
+from bot.console import CONSOLE_WORDS
 from bot.partner.signing import SIGNATURE_HEADER, SignatureError, sign, verify
-from bot.relay import Relay
 from bot.store import Store
-from bot.web import create_web_app
 
 SECRET = "whsec_benchmark_ingest_secret_01"
 REQUESTS_PER_ENDPOINT = 2_000
@@ -136,20 +136,21 @@ class Recorder:
 async def serve_bot(with_relay: bool, database: Path, sync: Synchronous, ready: Queue[int]) -> None:
     store = await Store.connect(database, synchronous=sync)
     recorder = Recorder()
-    relay = Relay(store, recorder, operators=[])
-    worker = asyncio.create_task(relay.run()) if with_relay else None
-    for n in range(RELAY_EVENTS if with_relay else 0):
-        await store.deliveries.add(f"dlv-relay-{n}", n + 1, n + 1, time.time(), None, None)
+    settings = CoreSettings(
+        partner_base_url="http://127.0.0.1:9/api/v1",  # never called: this figure is ingest
+        partner_api_key="sk_live_bench_never_sent",
+        signing_secrets=(SECRET,),
+    )
 
     async def sent_times(request: Request) -> Response:
         return JSONResponse({str(chat): at for chat, at in recorder.sent_at.items()})
 
-    app = create_web_app(
-        store=store,
-        signing_secrets=[SECRET],
-        on_event=relay.wake,
-        extra_routes=[minimal_route(store), Route("/bench/sent", sent_times)],
-    )
+    routes = [minimal_route(store), Route("/bench/sent", sent_times)]
+    core = build_core(settings, store, recorder, CONSOLE_WORDS, web_routes=routes)
+    relay, app = core.relay, core.web_app
+    worker = asyncio.create_task(relay.run()) if with_relay else None
+    for n in range(RELAY_EVENTS if with_relay else 0):
+        await store.deliveries.add(f"dlv-relay-{n}", n + 1, n + 1, time.time(), None, None)
     # IPPROTO_TCP spelled out: asyncio sets TCP_NODELAY only on sockets that say so, and
     # without it every response waits ~40 ms for the peer's delayed ACK (Nagle).
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
@@ -161,6 +162,7 @@ async def serve_bot(with_relay: bool, database: Path, sync: Synchronous, ready: 
         worker.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await worker
+    await core.aclose()
     await store.close()
 
 

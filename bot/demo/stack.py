@@ -32,6 +32,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from bot.bot_core import CoreSeams, CoreSettings, build_core
 from bot.clocks import Clock, Sleep
 from bot.console import CONSOLE_WORDS, ConsoleChannel, ConsoleChat, Screen, said
 from bot.demo.demo_commands import run_command
@@ -39,14 +40,9 @@ from bot.demo.facts import read_fact
 from bot.demo.gazetteer import offline_geocoder
 from bot.demo.transports import AppSwitch, StaleCapabilities, loopback_resolver
 from bot.geo.nominatim import NominatimGeocoder
-from bot.ordering import ChatService, CustomerDesk, build_engine
-from bot.partner.capabilities import CapabilityCache
-from bot.partner.client import PartnerClient
 from bot.partner.options import ClientOptions
-from bot.relay import Relay
 from bot.sandbox import Sandbox, Scenario
 from bot.store import Store
-from bot.web import create_web_app
 from conversations import Turn
 from conversations.flow import FlowRegistry
 
@@ -90,59 +86,33 @@ class _Bot:
         if stack.stale_left:
             transport = StaleCapabilities(transport, options.stale, times=stack.stale_left)
         self.stale = transport if isinstance(transport, StaleCapabilities) else None
-        self.client = PartnerClient(
-            sandbox.base_url,
-            sandbox.api_key,
-            options=options.client_options,
-            transport=transport,
-            clock=options.clock,
-            sleep=options.sleep,
-        )
-        self.cache = CapabilityCache.for_client(self.client, clock=options.clock)
         self.geocoder: NominatimGeocoder | None = offline_geocoder() if options.geocoder else None
         channel = ConsoleChannel(stack.screen, {CUSTOMER_CHAT: "bot", OPERATOR_CHAT: "ops"})
-        self.relay = Relay(
+        self.core = build_core(
+            CoreSettings(
+                partner_base_url=sandbox.base_url,
+                partner_api_key=sandbox.api_key,
+                client_options=options.client_options,
+                phone_region=options.phone_region,
+                operators=(OPERATOR_CHAT,),
+                signing_secrets=tuple(hook.secret for hook in sandbox.scenario.webhooks),
+                webhook_path=stack.webhook_path,
+            ),
             store,
             channel,
-            operators=[OPERATOR_CHAT],
-            clock=options.clock,
-            sleep=options.sleep,
-            phone_region=options.phone_region,
-        )
-        self.web_app = create_web_app(
-            store=store,
-            signing_secrets=[hook.secret for hook in sandbox.scenario.webhooks],
-            webhook_path=stack.webhook_path,
-            on_event=self.relay.wake,
-            clock=options.clock,
-        )
-        engine = build_engine(
-            self.client,
-            self.cache,
-            geocoder=self.geocoder,
-            phone_region=options.phone_region,
-            registry=options.registry,
-            new_idempotency_key=options.new_idempotency_key,
-        )
-
-        async def alert_operators(text: str) -> None:
-            await channel.send(OPERATOR_CHAT, text)
-
-        self.chats = ChatService(
-            engine,
-            store,
-            alert_operators=alert_operators,
-            clock=options.clock,
-            deliver_later=stack.deliver_later,
-            sleep=options.sleep,
-        )
-        self.desk = CustomerDesk(
-            store,
-            self.client,
             CONSOLE_WORDS,
-            phone_region=options.phone_region,
-            chats=self.chats,
+            seams=CoreSeams(
+                partner_transport=transport,
+                geocoder=self.geocoder,
+                clock=options.clock,
+                sleep=options.sleep,
+                registry=options.registry,
+                new_idempotency_key=options.new_idempotency_key,
+            ),
+            deliver_later=stack.deliver_later,
         )
+        self.client, self.relay, self.web_app = self.core.client, self.core.relay, self.core.web_app
+        self.chats, self.desk = self.core.chats, self.core.desk
         self.console = ConsoleChat(
             self.chats,
             self.desk,
@@ -160,8 +130,7 @@ class _Bot:
             self.relay_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.relay_task
-        await self.chats.aclose()
-        await self.client.aclose()
+        await self.core.aclose()
         if self.geocoder is not None:
             await self.geocoder.aclose()
         await self.store.close()

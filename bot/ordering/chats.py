@@ -27,6 +27,7 @@ from collections.abc import Awaitable, Callable
 import pydantic
 
 from bot.chatlocks import ChatLocks
+from bot.clocks import Clock, Sleep
 from bot.ordering.history import OrderHistory, customer_ref
 from bot.store import Store
 from conversations import CONFIRM, ChoiceAnswer, CommandAnswer, Engine, Session, Turn
@@ -37,7 +38,6 @@ logger = logging.getLogger(__name__)
 
 AlertOperators = Callable[[str], Awaitable[None]]
 DeliverLater = Callable[[int, Turn], Awaitable[None]]
-Sleep = Callable[[float], Awaitable[None]]
 
 NO_OPEN_ORDER = Turn(messages=(dialogue.CLOSED,), status="ended")
 
@@ -56,7 +56,7 @@ class ChatService:
         store: Store,
         *,
         alert_operators: AlertOperators | None = None,
-        clock: Callable[[], float] = time.time,
+        clock: Clock = time.time,
         deliver_later: DeliverLater | None = None,
         sleep: Sleep = asyncio.sleep,
     ) -> None:

@@ -25,6 +25,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Final
 
+from bot.clocks import Clock
 from bot.ordering.desk_replies import HandoffCode, HandoffReply
 from bot.store import OtpHandoff, Store
 from conversations.phones import normalise_phone
@@ -51,7 +52,7 @@ def handoff_token(payload: str) -> str | None:
 class HandoffInvitations:
     """Which chat opened which hand-off link, for ``ttl`` seconds (memory only)."""
 
-    def __init__(self, ttl: float = 1800.0, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, ttl: float = 1800.0, clock: Clock = time.monotonic) -> None:
         self._ttl = ttl
         self._clock = clock
         self._opened: dict[int, tuple[str, float]] = {}

@@ -24,7 +24,7 @@ transport, PTB's HTTP layer, the send limiter's clock.
 
 =================  ============================================================================
 ``runtime``        ``Runtime``: build, start, stop
-``wiring``         every part built from the config (``wire``), ``send_to_operators``
+``wiring``         the core (``bot.bot_core``) with the Telegram channel, from the config
 ``receiving``      polling or webhook: starting and stopping Telegram's updates
 ``serving``        ``serve``: uvicorn on a pre-bound socket, until SIGINT or SIGTERM
 ``housekeeping``   the hourly pruning of what the store keeps only for a while
@@ -46,7 +46,6 @@ from bot.runtime.runtime import Runtime
 from bot.runtime.seams import Seams
 from bot.runtime.serving import listening_socket, serve, start_web_server
 from bot.runtime.startup_error import StartupError
-from bot.runtime.wiring import send_to_operators
 
 __all__ = [
     "DRAIN_SECONDS",
@@ -59,7 +58,6 @@ __all__ = [
     "StartupError",
     "configure_logging",
     "listening_socket",
-    "send_to_operators",
     "serve",
     "start_web_server",
 ]

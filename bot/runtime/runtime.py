@@ -10,6 +10,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 
+from bot.bot_core import BotCore
 from bot.config import Config
 from bot.geo.nominatim import NominatimGeocoder
 from bot.partner.client import PartnerClient
@@ -22,7 +23,6 @@ from bot.store import Store
 from bot.telegram.application import BotApplication
 from bot.telegram.bot_context import BotContext
 from bot.telegram.conversation import Conversation
-from conversations import Geocoder
 
 log = logging.getLogger(__name__)
 
@@ -33,14 +33,10 @@ class Runtime:
 
     config: Config
     store: Store
-    client: PartnerClient
+    core: BotCore
     ctx: BotContext
     application: BotApplication
     conversation: Conversation
-    relay: Relay
-    poller: StatusPoller | None
-    web_app: Starlette
-    geocoder: Geocoder | None = None
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     @classmethod
@@ -61,18 +57,27 @@ class Runtime:
         except BaseException:
             await store.close()
             raise
-        return cls(
-            config=config,
-            store=store,
-            client=parts.client,
-            ctx=parts.ctx,
-            application=parts.application,
-            conversation=parts.conversation,
-            relay=parts.relay,
-            poller=parts.poller,
-            web_app=parts.web_app,
-            geocoder=parts.geocoder,
-        )
+        return cls(config, store, parts.core, parts.ctx, parts.application, parts.conversation)
+
+    @property
+    def client(self) -> PartnerClient:
+        """The Partner API client."""
+        return self.core.client
+
+    @property
+    def relay(self) -> Relay:
+        """The relay: inbox events to chat messages."""
+        return self.core.relay
+
+    @property
+    def poller(self) -> StatusPoller | None:
+        """The status poller, when partner webhooks are off."""
+        return self.core.poller
+
+    @property
+    def web_app(self) -> Starlette:
+        """The web app: partner webhooks, photos, and Telegram's webhook in webhook mode."""
+        return self.core.web_app
 
     @property
     def serves_web(self) -> bool:
@@ -99,11 +104,10 @@ class Runtime:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
         self.tasks.clear()
-        await self.ctx.chats.aclose()
+        await self.core.aclose()
         await close_application(self.application)
-        await self.client.aclose()
-        if isinstance(self.geocoder, NominatimGeocoder):
-            await self.geocoder.aclose()
+        if isinstance(self.core.geocoder, NominatimGeocoder):
+            await self.core.geocoder.aclose()
         await self.store.close()
 
     def _spawn(self, name: str, work: Coroutine[Any, Any, None]) -> None:

@@ -32,8 +32,8 @@ from telegram.ext import (
 )
 from telegram.request import HTTPXRequest
 
-from bot.ordering import ChatService, CustomerDesk, build_engine
-from bot.partner.capabilities import CapabilityCache
+from bot.bot_core import CoreSeams, CoreSettings, build_core
+from bot.demo.transports import AppSwitch
 from bot.partner.client import PartnerClient
 from bot.partner.models import Coords, CreateDeliveryRequest, Delivery
 from bot.relay import Relay
@@ -46,7 +46,6 @@ from bot.telegram.message_sender import TelegramSender
 from bot.telegram.operators import operator_handlers
 from bot.telegram.otp_receiver import contact_shared, otp_token, start_otp_handoff
 from bot.telegram.photo_receiver import PhotoReceiver
-from bot.web import create_web_app
 from tests.fakes import FakeTelegram, SentMessage, TgChat, TgUser
 from tests.fakes.telegram_wire import JSONDict
 
@@ -167,7 +166,7 @@ async def handler_world(tmp_path: Path, edit: Edit | None = None) -> AsyncIterat
         FakeTelegram.running() as tg,
         Store.open(tmp_path / "bot.db", synchronous="NORMAL") as store,
     ):
-        web = create_web_app(store=store, signing_secrets=[scenario.webhooks[0].secret])
+        web = AppSwitch()  # the core's web app, once the core is built over the sandbox
         sandbox = Sandbox(
             scenario,
             webhook_transport=httpx.ASGITransport(app=web),
@@ -177,9 +176,6 @@ async def handler_world(tmp_path: Path, edit: Edit | None = None) -> AsyncIterat
                 )
             ),
             resolver=_public_address,
-        )
-        client = PartnerClient(
-            sandbox.base_url, sandbox.api_key, transport=httpx.ASGITransport(app=sandbox.app)
         )
         app = (
             ApplicationBuilder()
@@ -192,20 +188,31 @@ async def handler_world(tmp_path: Path, edit: Edit | None = None) -> AsyncIterat
         )
         limits = SendLimits(overall=_ROOMY, private_chat=_ROOMY, group_chat=_ROOMY)
         sender = TelegramSender(app.bot, store, limiter=RateLimiter(limits))
-        cache = CapabilityCache.for_client(client)
-        chats = ChatService(build_engine(client, cache), store)
+        core = build_core(
+            CoreSettings(
+                partner_base_url=sandbox.base_url,
+                partner_api_key=sandbox.api_key,
+                operators=(OPERATORS.id,),
+                signing_secrets=(scenario.webhooks[0].secret,),
+            ),
+            store,
+            sender,
+            TELEGRAM_WORDS,
+            seams=CoreSeams(partner_transport=httpx.ASGITransport(app=sandbox.app)),
+        )
+        web.app = core.web_app
+        client, relay = core.client, core.relay
         ctx = BotContext(
             store=store,
-            chats=chats,
+            chats=core.chats,
             client=client,
-            cache=cache,
+            cache=core.cache,
             sender=sender,
             photos=PhotoReceiver(app.bot, store, public_base_url=None, ttl_seconds=3600),
             operators=frozenset({OPERATORS.id}),
             phone_region="NG",
-            desk=CustomerDesk(store, client, TELEGRAM_WORDS, phone_region="NG", chats=chats),
+            desk=core.desk,
         )
-        relay = Relay(store, sender, operators=[OPERATORS.id], phone_region="NG")
         world = HandlerWorld(tg, app, ctx, sandbox, client, store, relay)
         _register(world)
         tg.add_chat(OPERATORS)
@@ -220,7 +227,7 @@ async def handler_world(tmp_path: Path, edit: Edit | None = None) -> AsyncIterat
                     await app.updater.stop()
                     await app.stop()
         finally:
-            await client.aclose()
+            await core.aclose()
             await sandbox.aclose()
 
 

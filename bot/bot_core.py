@@ -1,0 +1,224 @@
+"""The bot without its channel: ``build_core(settings, store, channel, words, seams)``.
+
+::
+
+    PartnerClient ─> CapabilityCache ─> engine ─> ChatService ─┐
+    PartnerClient ─> CustomerDesk ─────────────────────────────┤─> the channel draws them
+    Relay (+ StatusPoller when partner webhooks are off) ─> channel.send
+    web app: /hooks/partner (inbox, wakes the relay), /media, the channel's own routes
+
+Every way the bot runs builds these parts here and only here: ``deliverybot run`` (with the
+Telegram channel, ``bot.runtime.wiring``), the terminal demo (the console channel), the
+benchmarks and the test fixtures. A service a flow needs is added to ``build_core`` once.
+What differs between those callers is only the ``CoreSettings`` (from the config, or from the
+demo's sandbox) and the ``CoreSeams`` (transports, clocks, keys), never the wiring.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+import httpx
+from starlette.applications import Starlette
+from starlette.routing import BaseRoute
+
+from bot.clocks import Clock, Sleep
+from bot.config import Config
+from bot.config.relay_section import RelayConfig
+from bot.ordering import ChatService, CustomerDesk, build_engine, geocoder_from_config
+from bot.ordering.chats import DeliverLater
+from bot.partner.capabilities import CapabilityCache
+from bot.partner.client import PartnerClient
+from bot.partner.options import ClientOptions
+from bot.relay import ChatUnreachable, Relay, SendFailed, StatusPoller
+from bot.relay.channel_protocol import Channel
+from bot.store import Store
+from bot.web import create_web_app
+from bot.web.web_app import DEFAULT_MAX_BODY_BYTES, DEFAULT_WEBHOOK_PATH
+from conversations import Geocoder
+from conversations.flow import FlowRegistry
+from conversations.texts.desk_texts import ChannelWords
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class CoreSettings:
+    """What the channel-independent parts need to know; ``from_config`` reads it from the TOML.
+
+    ``signing_secrets`` empty means partner webhooks are off: a ``StatusPoller`` asks for the
+    news every ``polling_interval_seconds`` instead.
+    """
+
+    partner_base_url: str
+    partner_api_key: str
+    client_options: ClientOptions = field(default_factory=ClientOptions)
+    phone_region: str = "NG"
+    operators: tuple[int, ...] = ()
+    signing_secrets: tuple[str, ...] = ()
+    webhook_path: str = DEFAULT_WEBHOOK_PATH
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    relay: RelayConfig | None = None
+    polling_interval_seconds: float = 60.0
+
+    @classmethod
+    def from_config(cls, config: Config) -> CoreSettings:
+        """The settings a ``deliverybot run`` takes from its config file."""
+        webhooks = config.webhooks
+        secrets = webhooks.signing_secrets() if webhooks.enabled else []
+        return cls(
+            partner_base_url=config.partner.base_url,
+            partner_api_key=config.partner.api_key.get_secret_value(),
+            client_options=config.partner.client_options(),
+            phone_region=config.telegram.default_phone_region,
+            operators=tuple(sorted(set(config.operators.chat_ids))),
+            signing_secrets=tuple(secret.get_secret_value() for secret in secrets),
+            webhook_path=webhooks.path,
+            max_body_bytes=webhooks.max_body_bytes,
+            relay=config.relay,
+            polling_interval_seconds=config.relay.polling_interval_seconds,
+        )
+
+
+@dataclass(frozen=True)
+class CoreSeams:
+    """What a test, a benchmark or the demo replaces; ``deliverybot run`` uses the defaults.
+
+    ``geocoder`` replaces the one the config describes (the demo's offline gazetteer);
+    ``registry`` the shipped flows; ``new_idempotency_key`` the engine's key maker.
+    """
+
+    partner_transport: httpx.AsyncBaseTransport | None = None
+    geocoder: Geocoder | None = None
+    clock: Clock = time.time
+    sleep: Sleep = asyncio.sleep
+    registry: FlowRegistry | None = None
+    new_idempotency_key: Callable[[], str] | None = None
+
+
+@dataclass(frozen=True)
+class BotCore:
+    """Everything ``build_core`` made; ``aclose`` closes what it opened (not the store)."""
+
+    client: PartnerClient
+    cache: CapabilityCache
+    geocoder: Geocoder | None
+    chats: ChatService
+    desk: CustomerDesk
+    relay: Relay
+    poller: StatusPoller | None
+    web_app: Starlette
+
+    async def aclose(self) -> None:
+        """Stop the chat service's background work and close the Partner API client."""
+        await self.chats.aclose()
+        await self.client.aclose()
+
+
+def build_core(
+    settings: CoreSettings,
+    store: Store,
+    channel: Channel,
+    words: ChannelWords,
+    *,
+    seams: CoreSeams | None = None,
+    deliver_later: DeliverLater | None = None,
+    web_routes: Sequence[BaseRoute] = (),
+) -> BotCore:
+    """Every channel-independent part over ``store``, speaking through ``channel``.
+
+    ``words`` names the channel's commands in the customer desk's answers; ``deliver_later``
+    shows a turn that happens without a customer message (the create re-sent after a rate
+    limit); ``web_routes`` are the channel's own routes on the web app (Telegram's webhook).
+    """
+    seams = seams or CoreSeams()
+    client = PartnerClient(
+        settings.partner_base_url,
+        settings.partner_api_key,
+        options=settings.client_options,
+        transport=seams.partner_transport,
+        clock=seams.clock,
+        sleep=seams.sleep,
+    )
+    cache = CapabilityCache.for_client(client, clock=seams.clock)
+    engine = build_engine(
+        client,
+        cache,
+        geocoder=seams.geocoder,
+        phone_region=settings.phone_region,
+        registry=seams.registry,
+        new_idempotency_key=seams.new_idempotency_key,
+    )
+
+    async def alert_operators(text: str) -> None:
+        await send_to_operators(channel, settings.operators, text)
+
+    chats = ChatService(
+        engine,
+        store,
+        alert_operators=alert_operators if settings.operators else None,
+        clock=seams.clock,
+        deliver_later=deliver_later,
+        sleep=seams.sleep,
+    )
+    desk = CustomerDesk(store, client, words, phone_region=settings.phone_region, chats=chats)
+    relay = Relay(
+        store,
+        channel,
+        operators=settings.operators,
+        settings=settings.relay,
+        clock=seams.clock,
+        sleep=seams.sleep,
+        phone_region=settings.phone_region,
+    )
+    poller = None
+    if not settings.signing_secrets:
+        poller = StatusPoller(
+            store,
+            client,
+            interval_seconds=settings.polling_interval_seconds,
+            on_event=relay.wake,
+            clock=seams.clock,
+            sleep=seams.sleep,
+        )
+    web_app = create_web_app(
+        store=store,
+        signing_secrets=settings.signing_secrets,
+        webhook_path=settings.webhook_path,
+        max_body_bytes=settings.max_body_bytes,
+        on_event=relay.wake,
+        extra_routes=web_routes,
+        clock=seams.clock,
+    )
+    return BotCore(client, cache, seams.geocoder, chats, desk, relay, poller, web_app)
+
+
+def core_seams_from_config(
+    config: Config,
+    *,
+    partner_transport: httpx.AsyncBaseTransport | None = None,
+    geocoder_transport: httpx.AsyncBaseTransport | None = None,
+    clock: Clock = time.time,
+    new_idempotency_key: Callable[[], str] | None = None,
+) -> CoreSeams:
+    """The seams of a ``deliverybot run``: the geocoder the config describes (over
+    ``geocoder_transport`` when given) and the transports and clock tests replace."""
+    return CoreSeams(
+        partner_transport=partner_transport,
+        geocoder=geocoder_from_config(config.geocoding, transport=geocoder_transport),
+        clock=clock,
+        new_idempotency_key=new_idempotency_key,
+    )
+
+
+async def send_to_operators(channel: Channel, operators: Iterable[int], text: str) -> None:
+    """``text`` to every operator chat; one that cannot be reached does not stop the others."""
+    for chat_id in sorted(operators):
+        try:
+            await channel.send(chat_id, text)
+        except (ChatUnreachable, SendFailed) as error:
+            log.warning("operator chat %s not told (%s)", chat_id, type(error).__name__)
