@@ -58,13 +58,17 @@ class TurnRun(Walker):
 
     async def begin(self) -> None:
         await self.load()
-        await self.enter_flow(self.work.flow)
+        await self.enter_flow(self.usable_flow())
 
     async def replay(self, order: SavedOrder) -> None:
         """Start this session's flow with ``order``'s answers given again: the walk passes over
         them, asks what cannot be reused (photos), and the summary drops what today's
         allow-list no longer permits and asks it again."""
         await self.load()
+        usable = self.usable_flow()
+        if usable != self.work.flow:
+            await self.enter_flow(usable)
+            return
         flow = self.flow
         dropped: list[str] = []
         for step in flow.steps:
@@ -79,6 +83,17 @@ class TurnRun(Walker):
         if dropped:
             self.messages.append(dialogue.not_reused(dropped))
         await self.enter_flow(flow.name)
+
+    def usable_flow(self) -> str:
+        """This session's flow, or the entry flow when the business cannot use the one asked
+        for by name (a link, a command, a repeat) today: the customer is told why, and the
+        entry flow offers only what can be used."""
+        problem = self.guard_problem()
+        if not problem or self.work.flow == self.registry.entry:
+            return self.work.flow
+        self.messages.append(problem)
+        self.work.entry_flow = self.registry.entry
+        return self.registry.entry
 
     async def resume(self) -> None:
         if self.work.finished:

@@ -378,16 +378,22 @@ async def test_an_errand_mode_no_longer_enabled_is_asked_again(world, caps):
     assert (sent.errandMode, sent.errandLinks) == ("at_place", [])
 
 
-async def test_a_flow_the_business_no_longer_offers_ends_at_once(world, caps):
+async def test_a_flow_the_business_no_longer_offers_starts_a_new_order_in_what_it_offers(
+    world, caps
+):
     engine = world.engine()
     order, _ = await ordered(world, engine, errand_at_a_shop)
     world.catalog.caps = caps(enabledServiceKinds=["pickup_delivery"])
     chat = world.chat(engine)
     await chat.replay(order)
 
-    assert chat.turn.status == "ended"
+    assert chat.turn.status == "open"
     assert "Sorry, this business doesn't offer errands right now." in chat.said
+    assert chat.step == "service_kind"
+    assert chat.turn.prompt is not None
+    assert "errand" not in [option.id for option in chat.turn.prompt.options]
     assert len(world.creator.requests) == 1
+
 
 
 # --- an order of another form --------------------------------------------------------------------

@@ -81,12 +81,15 @@ async def test_a_return_is_offered_only_with_a_pinned_warehouse_within_the_limit
     assert "return_parcel" in chat.option_ids()
 
 
-async def test_a_return_started_directly_without_a_warehouse_ends_at_once(new_world):
+async def test_a_return_started_directly_without_a_warehouse_says_why_and_offers_the_rest(
+    new_world,
+):
     world = new_world(features={"maxWarehouses": 0})
     chat = world.chat()
     await chat.start("return_parcel")
-    assert chat.turn.status == "ended"
     assert "no warehouse to return to" in chat.said
+    assert chat.step == "service_kind"
+    assert "return_parcel" not in chat.option_ids()
 
 
 async def test_a_default_kind_that_is_not_offered_is_not_pre_selected(new_world):
@@ -97,12 +100,14 @@ async def test_a_default_kind_that_is_not_offered_is_not_pre_selected(new_world)
     assert chat.prompt.default is None
 
 
-async def test_a_flow_of_a_disabled_kind_ends_at_once(new_world):
+async def test_a_flow_of_a_disabled_kind_says_why_and_offers_what_there_is(new_world):
     world = new_world(enabledServiceKinds=["pickup_delivery"])
     chat = world.chat()
     await chat.start("errand")
-    assert chat.turn.status == "ended"
+    assert chat.turn.status == "open"
     assert "Sorry, this business doesn't offer errands right now." in chat.said
+    assert chat.step == "service_kind"
+    assert "errand" not in chat.option_ids()
     assert world.creator.requests == []
 
 
