@@ -18,6 +18,7 @@ import logging
 from collections.abc import Iterable
 from typing import Final
 
+from telegram import BotCommand
 from telegram.error import InvalidToken, NetworkError, TelegramError
 
 from bot.config import TelegramConfig
@@ -32,16 +33,20 @@ DRAIN_SECONDS: Final = 10.0  # at shutdown, for the updates already received
 
 
 async def start_receiving(
-    application: BotApplication, telegram: TelegramConfig, operators: Iterable[int]
+    application: BotApplication,
+    telegram: TelegramConfig,
+    operators: Iterable[int],
+    flows: tuple[BotCommand, ...] = (),
 ) -> None:
-    """Connect to Telegram, register the commands, and start receiving updates.
+    """Connect to Telegram, register the commands (``flows``: the flows' own, from
+    ``flow_commands``), and start receiving updates.
 
     Raises ``StartupError`` when Telegram refuses.
     """
     bot = application.bot
     try:
         await application.initialize()  # getMe: checks the token, learns the username
-        await register_commands(bot, operators)
+        await register_commands(bot, operators, flows)
         await application.start()
         if telegram.mode == "webhook":
             assert telegram.public_base_url and telegram.secret_token  # config ensures it

@@ -90,7 +90,8 @@ class Runtime:
         ``workers`` starts the relay, the status poller and housekeeping as tasks (tests that
         drive the relay by hand pass False). Raises ``StartupError`` when Telegram refuses.
         """
-        await start_receiving(self.application, self.config.telegram, self.ctx.operators)
+        flows = self.conversation.flow_menu
+        await start_receiving(self.application, self.config.telegram, self.ctx.operators, flows)
         if workers:
             self._spawn("relay", self.relay.run())
             if self.poller is not None:

@@ -29,6 +29,7 @@ from bot.telegram.application import Handler
 from bot.telegram.bot_context import BotContext
 from bot.telegram.callbacks import PATTERN, PageTurn, UnknownButton, resolve
 from bot.telegram.chat_screen import ChatScreen, answers
+from bot.telegram.command_menus import flow_commands
 from bot.telegram.message_sender import answer_tap
 from bot.telegram.photo_receiver import IncomingPhoto, PhotoRefused
 from bot.telegram.text import escape
@@ -64,17 +65,23 @@ class Conversation:
         self.ctx = ctx
         self._chat_turn = chat_turn
         self.screen = ChatScreen(ctx)
+        self.registry = ctx.chats.engine.registry
+        # Checked here, while the bot is wired: a flow's command that clashes fails the start.
+        self.flow_menu = flow_commands(self.registry)
 
     def handlers(self) -> list[Handler]:
         """The handlers, in the order PTB should try them (after other features' commands)."""
         private = filters.ChatType.PRIVATE
+        flows = [command.command for command in self.flow_menu]
+        ordering = ["start", "new", "repeat", *flows]
         return [
             CommandHandler("start", self.on_start, filters=private),
             CommandHandler("new", self.on_new, filters=private),
             CommandHandler("repeat", self.on_repeat, filters=private),
             CommandHandler("cancel", self.on_cancel, filters=private),
             CommandHandler("help", self.on_help, filters=private),
-            CommandHandler(["start", "new", "repeat"], self.on_group_order, filters=~private),
+            *([CommandHandler(flows, self.on_flow_command, filters=private)] if flows else []),
+            CommandHandler(ordering, self.on_group_order, filters=~private),
             CallbackQueryHandler(self.on_tap, pattern=PATTERN),
             MessageHandler(private & ~filters.UpdateType.EDITED, self.on_message),
             CallbackQueryHandler(self.on_unknown_tap),
@@ -83,11 +90,15 @@ class Conversation:
     # --- commands -------------------------------------------------------------------------
 
     async def on_start(self, update: Update, context: Context) -> None:
-        """``/start``: a deep link's hand-off, the open order again, or a new order."""
+        """``/start``: a deep link's hand-off (``otp_<token>``) or flow (``t.me/<bot>?start=
+        return_parcel``), else the open order again, or a new order."""
         chat_id, user_id = _ids(update)
         payload = (context.args or [""])[0]
         if payload.startswith("otp_"):
             await otp.start_otp_handoff(self.ctx, update, payload.removeprefix("otp_"))
+            return
+        if payload in self.registry:
+            await self._begin(chat_id, user_id, greet=True, flow=payload)
             return
         turn = await self.ctx.chats.resume(chat_id, user_id)
         if turn is None:
@@ -107,6 +118,15 @@ class Conversation:
         self.screen.remember(chat_id).session_id = None  # a new session: its buttons get a new tag
         await self.screen.show(chat_id, turn)
 
+    async def on_flow_command(self, update: Update, context: Context) -> None:
+        """A flow's own command (``/return``): a fresh order in that flow (an open one is
+        dropped, as with ``/new``)."""
+        message = update.effective_message
+        word = (message.text or "") if message is not None else ""
+        command = word.split(maxsplit=1)[0].removeprefix("/").split("@", 1)[0].casefold()
+        flow = self.registry.by_command(command)
+        await self._begin(*_ids(update), flow=flow.name if flow is not None else None)
+
     async def on_cancel(self, update: Update, context: Context) -> None:
         """``/cancel``: stop the order being filled in."""
         chat_id, user_id = _ids(update)
@@ -120,7 +140,10 @@ class Conversation:
         """``/help``: about the open question, or about the bot when nothing is open."""
         chat_id, user_id = _ids(update)
         if await self.ctx.chats.session(chat_id) is None:
-            await self._say(chat_id, HELP)
+            shortcuts = [f"/{command.command}: {command.description}" for command in self.flow_menu]
+            await self._say(
+                chat_id, "\n\n".join([HELP, *(["\n".join(shortcuts)] if shortcuts else [])])
+            )
             return
         await self._answer(chat_id, user_id, CommandAnswer(name="help"))
 

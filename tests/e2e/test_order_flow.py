@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import httpx
 
-from bot.telegram.command_menus import CUSTOMER_COMMANDS, OPERATOR_GROUP_COMMANDS
+from bot.telegram.command_menus import (
+    OPERATOR_GROUP_COMMANDS,
+    customer_menu,
+    flow_commands,
+)
+from conversations.flows import default_registry
 from conversations.texts.deliveries_texts import short_ref
 from tests.e2e.conftest import ADA, OPERATORS, PUBLIC_BASE_URL, BotStack, tiny_png
 
@@ -78,7 +83,7 @@ async def test_the_command_menus_are_registered(stack: BotStack) -> None:
     operator_scope = {"type": "chat", "chat_id": OPERATORS.id}
     operators = [c["command"] for c in stack.tg.commands(operator_scope)]
 
-    assert customer == [c.command for c in CUSTOMER_COMMANDS]
+    assert customer == [c.command for c in customer_menu(flow_commands(default_registry()))]
     assert {"start", "new", "cancel", "back", "help"} <= set(customer)
     assert {"status", "deliveries", "cancel_delivery"} <= set(customer)
     assert operators == [c.command for c in OPERATOR_GROUP_COMMANDS]
