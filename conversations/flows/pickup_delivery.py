@@ -20,7 +20,7 @@ from enum import StrEnum
 
 from pydantic import JsonValue
 
-from bot.partner.models import MAX_PACKAGE_IMAGES, ServiceKind
+from bot.partner.models import ServiceKind
 from conversations import rules
 from conversations.context import Context
 from conversations.dialog import Option
@@ -28,9 +28,9 @@ from conversations.flow import Branch, Condition, Flow, by_answer
 from conversations.places import PlaceNames, warehouse_options, warehouse_place
 from conversations.steps import (
     choice,
+    package_photos,
     package_size,
     payment,
-    photos,
     pickup_contact,
     place_steps,
     receiver,
@@ -39,7 +39,7 @@ from conversations.steps import (
     text,
     yes_no,
 )
-from conversations.steps.package import PACKAGE_SIZE
+from conversations.steps.package import PACKAGE_PHOTOS, PACKAGE_SIZE
 from conversations.steps.parties import PICKUP_CONTACT, RECEIVER_NAME, SENDER_NAME
 from conversations.steps.payment import PAYMENT
 from conversations.steps.summary_step import SUMMARY
@@ -54,7 +54,6 @@ class State(StrEnum):
     DROPOFF = "dropoff"
     DESCRIPTION = "package_description"
     FRAGILE = "fragile"
-    PHOTOS = "photos"
 
 
 PICKUP = PlaceNames.of(State.PICKUP)
@@ -154,17 +153,9 @@ PICKUP_DELIVERY = Flow(
             title="Fragile",
             question="Is it fragile?",
             fields=("isFragile",),
-            next=State.PHOTOS,
+            next=PACKAGE_PHOTOS,
         ),
-        photos(
-            State.PHOTOS,
-            title="Photos",
-            question=f"Please send 1 to {MAX_PACKAGE_IMAGES} photos of the package.",
-            minimum=lambda ctx: 1,
-            maximum=MAX_PACKAGE_IMAGES,
-            fields=("packageImages",),
-            next=PAYMENT,
-        ),
+        package_photos(called="package", next=PAYMENT),
         *payment(kind=KIND, next=SUMMARY).steps,
         summary(heading="Please check your pickup & delivery:"),
     ),

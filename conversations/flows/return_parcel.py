@@ -30,7 +30,7 @@ from collections.abc import Mapping
 
 from pydantic import JsonValue
 
-from bot.partner.models import MAX_PACKAGE_IMAGES, ServiceKind, Warehouse
+from bot.partner.models import ServiceKind, Warehouse
 from conversations import rules
 from conversations.context import Context
 from conversations.dialog import Option
@@ -38,16 +38,16 @@ from conversations.flow import Flow
 from conversations.places import cut_address
 from conversations.steps import (
     choice,
+    package_photos,
     package_size,
     payment,
-    photos,
     pickup_contact,
     place_steps,
     sender,
     summary,
     text,
 )
-from conversations.steps.package import PACKAGE_SIZE
+from conversations.steps.package import PACKAGE_PHOTOS, PACKAGE_SIZE
 from conversations.steps.parties import PICKUP_CONTACT, SENDER_NAME
 from conversations.steps.payment import PAYMENT
 from conversations.steps.summary_step import SUMMARY
@@ -56,7 +56,7 @@ KIND: ServiceKind = "pickup_delivery"
 RETURN_TO = "return_to"
 PICKUP = "pickup"
 DESCRIPTION = "package_description"
-PHOTOS = "photos"
+
 
 SENDER = sender(next=PICKUP_CONTACT)
 
@@ -132,16 +132,8 @@ RETURN_PARCEL = Flow(
             fields=("packageDescription",),
             next=PACKAGE_SIZE,
         ),
-        package_size(question="How big is it?", next=PHOTOS),
-        photos(
-            PHOTOS,
-            title="Photos",
-            question=f"Please send 1 to {MAX_PACKAGE_IMAGES} photos of the parcel.",
-            minimum=lambda ctx: 1,
-            maximum=MAX_PACKAGE_IMAGES,
-            fields=("packageImages",),
-            next=PAYMENT,
-        ),
+        package_size(question="How big is it?", next=PACKAGE_PHOTOS),
+        package_photos(called="parcel", next=PAYMENT),
         *payment(kind=KIND, next=SUMMARY, cash_to_collect=False).steps,
         summary(heading="Please check your return:"),
     ),

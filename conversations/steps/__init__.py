@@ -8,11 +8,11 @@ that hand back a result); a flow file only says what to ask.
 * ``place_steps``: the group that settles a place (saved place and unit, pin, typed address)
 * ``summary_step``: ``summary``, which confirms and creates
 * pieces: ``parties`` (``sender``, ``receiver``, ``pickup_contact``), ``payment``,
-  ``package`` (``package_size``)
+  ``package`` (``package_size``, ``package_photos``)
 """
 
 from conversations.steps.choices import choice, yes_no
-from conversations.steps.package import package_size
+from conversations.steps.package import package_photos, package_size
 from conversations.steps.parties import Person, pickup_contact, receiver, sender
 from conversations.steps.payment import Payment, payment
 from conversations.steps.people import person, phone
@@ -29,6 +29,7 @@ __all__ = [
     "amount",
     "choice",
     "email",
+    "package_photos",
     "package_size",
     "payment",
     "person",
