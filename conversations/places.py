@@ -21,6 +21,7 @@ from bot.partner.models import Coords, ServiceLocation, Warehouse
 from conversations.context import Answers, Context
 from conversations.dialog import Option
 from conversations.rules import usable_warehouses
+from conversations.service_area import place_key
 from conversations.services import GeocodedPlace
 
 ADDRESS_LIMIT = 500  # the request's pickupAddress / deliveryAddress limit
@@ -96,6 +97,17 @@ def resolve(answers: Answers, role: str) -> Place | None:
             return None
         return Place(address=cut_address(found.address), coords=coords)
     return None
+
+
+def remembered_key(answers: Answers, place_step: str) -> str | None:
+    """The ``coverage.place_key`` of the place a ``<role>_place`` step settled, or None."""
+    role = place_step.removesuffix("_place")
+    pick = answers.model(place_step, PlacePick) if role != place_step else None
+    if pick is None:
+        return None
+    saved = pick.location.id if pick.kind == "saved" and pick.location is not None else None
+    place = resolve(answers, role)
+    return place_key(saved, place.coords if place is not None else None)
 
 
 # --- warehouses ---------------------------------------------------------------------------------

@@ -33,6 +33,8 @@ class Session(BaseModel):
     ``idempotency_key`` is made once, when the draft is first confirmed, and reused by every
     retry of the same create. ``customer`` is an opaque reference to who is ordering, set by
     whoever starts the session (the bot uses the user id); flows pass it to ``OrderHistory``.
+    ``out_of_area`` holds the places a create was refused for (``coverage.place_key``), which
+    this order neither offers nor takes again.
     """
 
     model_config = ConfigDict(extra="ignore")
@@ -56,6 +58,7 @@ class Session(BaseModel):
     delivery_id: str | None = None
     delivery_status: str | None = None
     tracking_url: str | None = None
+    out_of_area: list[str] = Field(default_factory=list)
 
     @property
     def finished(self) -> bool:
@@ -75,6 +78,7 @@ class Session(BaseModel):
                 "auto_answered": list(self.auto_answered),
                 "history": list(self.history),
                 "pending": _copy_json(self.pending),
+                "out_of_area": list(self.out_of_area),
             }
         )
 

@@ -27,6 +27,7 @@ from conversations.engine.prompting import MAX_FAILURES, editable_steps
 from conversations.engine.walker import Walker
 from conversations.flow import Accept, FlowRegistry, Invalid, Partial, Question, Redo, Result, Step
 from conversations.outcome import CreateOutcome, Refused
+from conversations.places import remembered_key
 from conversations.refusals import decide
 from conversations.services import BeforeCreate, Services, ServiceUnavailable
 from conversations.session import Session
@@ -338,11 +339,21 @@ class TurnRun(Walker):
         if not steps:
             await self.move(summary.name, revisit=True)
             return
+        if refused.reason == "coverage":
+            self.remember_out_of_area(steps)
         for name in steps:
             self.clear(name)
         self.remember_visit(summary.name)
         self.work.editing = True
         await self.move(self.flow.start)
+
+    def remember_out_of_area(self, steps: list[str]) -> None:
+        """The places of ``steps`` the service refused as out of its area: not again."""
+        answers = self.ctx().answers
+        for name in steps:
+            key = remembered_key(answers, name)
+            if key is not None and key not in self.work.out_of_area:
+                self.work.out_of_area.append(key)
 
     async def reask_in_earlier_flow(self, fields: tuple[str, ...]) -> bool:
         """Back to a step of a flow that handed off to this one (the entry's choice of service)

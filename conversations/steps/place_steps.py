@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from pydantic import JsonValue
 
-from bot.partner.models import LocationUnit, ServiceLocation
+from bot.partner.models import Coords, LocationUnit, ServiceLocation
 from conversations.context import Context
 from conversations.dialog import (
     Answer,
@@ -40,8 +40,10 @@ from conversations.flow import (
 )
 from conversations.places import PlaceNames, PlacePick, real_coords, resolve
 from conversations.rules import saved_places
+from conversations.service_area import clearly_outside, place_key
 from conversations.services import GeocodedPlace, ServiceUnavailable
 from conversations.steps.common import bounded
+from conversations.texts import dialogue
 
 UNIT_LENGTH = (1, 60)
 PIN_ADDRESS_LENGTH = (3, 300)
@@ -92,7 +94,9 @@ def place_steps(
         routes[UNKNOWN] = unknown_next or next
 
     def offered(ctx: Context) -> list[ServiceLocation]:
-        return saved_places(ctx.caps, ctx.locations) if saved else []
+        if not saved:
+            return []
+        return [row for row in saved_places(ctx.caps, ctx.locations) if _in_area(ctx, row)]
 
     def ask(ctx: Context) -> Ask:
         options = [
@@ -112,8 +116,12 @@ def place_steps(
 
     async def accept(ctx: Context, answer: Answer) -> Result:
         if isinstance(answer, LocationAnswer):
-            if real_coords(answer.lat, answer.lng) is None:
+            at = real_coords(answer.lat, answer.lng)
+            if at is None:
                 return Invalid("That pin is not a real place. Please share the location again.")
+            outside = _outside(ctx, at)
+            if outside is not None:
+                return outside
             pick = PlacePick(kind="location", lat=answer.lat, lng=answer.lng)
             venue = bounded(answer.address or "", *PIN_ADDRESS_LENGTH)
             fills: dict[str, JsonValue] = (
@@ -184,6 +192,23 @@ def place_steps(
     return tuple(steps)
 
 
+def _in_area(ctx: Context, row: ServiceLocation) -> bool:
+    """A saved place this order may offer: not refused by the service, not clearly outside."""
+    if place_key(row.id, None) in ctx.session.out_of_area:
+        return False
+    return not clearly_outside(ctx.caps, ctx.warehouses, row.coords)
+
+
+def _outside(ctx: Context, at: Coords) -> Invalid | None:
+    """Why a place at ``at`` cannot be taken (refused by the service, or clearly outside the
+    area), or None."""
+    if place_key(None, at) in ctx.session.out_of_area:
+        return Invalid(dialogue.REFUSED_PLACE)
+    if clearly_outside(ctx.caps, ctx.warehouses, at):
+        return Invalid(dialogue.outside_area(ctx.caps.coverage.radiusKm or 0))
+    return None
+
+
 def _kind(ctx: Context, names: PlaceNames) -> str:
     pick = _pick(ctx, names)
     return pick.kind if pick else ""
@@ -200,11 +225,16 @@ async def _geocode(ctx: Context, typed: str) -> Result:
     except ServiceUnavailable:
         return Invalid("The address search is not working right now. Please share a location pin.")
     usable: list[GeocodedPlace] = []
+    outside: Invalid | None = None
     for place in found:
-        if real_coords(place.lat, place.lng) and place.address.strip() and place not in usable:
+        at = real_coords(place.lat, place.lng)
+        if at is None or not place.address.strip() or place in usable:
+            continue
+        outside = _outside(ctx, at)
+        if outside is None:
             usable.append(place)
     if not usable:
-        return Invalid(
+        return outside or Invalid(
             f"I couldn't find “{query}”. Try adding the area or city, or share a location pin."
         )
     pick = PlacePick(kind="typed", query=query, candidates=usable[:MAX_CANDIDATES])

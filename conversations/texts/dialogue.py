@@ -80,6 +80,22 @@ def can_change(titles: list[str]) -> str:
     return "You can change: " + ", ".join(titles) + "."
 
 
+# --- places outside the business's area --------------------------------------------------------
+
+REFUSED_PLACE = (
+    "The delivery service said that place is outside the area this business covers. "
+    "Please choose another place."
+)
+
+
+def outside_area(radius_km: float) -> str:
+    """A place farther than the business could cover (see ``conversations.service_area``)."""
+    return (
+        f"That place is outside the area this business covers (about {radius_km:g} km around "
+        "its base). Please choose a place nearer, or share another pin."
+    )
+
+
 # --- "repeat my last delivery" ---------------------------------------------------------------
 
 NOTHING_TO_REPEAT = "You haven't ordered anything here yet, so there is nothing to repeat."

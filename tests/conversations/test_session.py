@@ -7,7 +7,7 @@ from pydantic import JsonValue
 from conversations.session import Session, Visit
 
 # Fields that hold containers (the ones working_copy must copy); the rest are immutable.
-CONTAINERS = {"answers", "filled_by", "auto_answered", "history", "pending"}
+CONTAINERS = {"answers", "filled_by", "auto_answered", "history", "pending", "out_of_area"}
 
 
 def a_session() -> Session:
@@ -29,6 +29,7 @@ def a_session() -> Session:
         prompt_version=7,
         pending={"photos": ["https://example.invalid/media/a"]},
         idempotency_key="chat-1",
+        out_of_area=["saved:loc-1"],
     )
 
 

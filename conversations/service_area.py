@@ -1,0 +1,51 @@
+"""Whether a place is clearly outside the business's area, before the create says so.
+
+The capabilities' ``coverage`` is a soft hint (the create still decides), and for
+``radius_from_hub`` they give the radius but not the hub. The business's warehouses are taken
+to lie inside its own area, which is enough for a certain answer in one direction: if the hub
+is within ``r`` of a warehouse and of a place, the two are within ``2r`` of each other (the
+triangle inequality). So a place farther than ``2r`` from *every* warehouse is outside, whatever
+the hub; anything nearer may be inside and is left for the create to judge. With
+``selected_regions`` or ``worldwide`` the capabilities give nothing to measure by, so nothing
+is refused early.
+
+A place the create refused for coverage is remembered in the session (``out_of_area``) by
+``place_key`` so that the same place is neither offered nor taken again in that order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from geopy.distance import great_circle
+
+from bot.partner.models import Capabilities, Coords, Warehouse
+
+# Half a kilometre of slack for the rounding of pins and addresses.
+_SLACK_KM = 0.5
+
+
+def clearly_outside(caps: Capabilities, warehouses: Iterable[Warehouse], at: Coords) -> bool:
+    """True only when ``at`` cannot be inside a ``radius_from_hub`` area (see the module)."""
+    radius = caps.coverage.radiusKm
+    if caps.coverage.mode != "radius_from_hub" or not radius or radius <= 0:
+        return False
+    anchors = [row.coords for row in warehouses if row.coords is not None]
+    if not anchors:
+        return False
+    limit = 2 * radius + _SLACK_KM
+    return all(_km(anchor, at) > limit for anchor in anchors)
+
+
+def place_key(saved_id: str | None, at: Coords | None) -> str | None:
+    """How a place is remembered after a coverage refusal: a saved place by its id, any other
+    by its coordinates to about 10 metres; None when there is neither."""
+    if saved_id:
+        return f"saved:{saved_id}"
+    if at is not None:
+        return f"at:{at.lat:.4f},{at.lng:.4f}"
+    return None
+
+
+def _km(a: Coords, b: Coords) -> float:
+    return float(great_circle((a.lat, a.lng), (b.lat, b.lng)).km)
