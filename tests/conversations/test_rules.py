@@ -6,6 +6,8 @@ import pytest
 
 from bot.partner.models import Warehouse
 from conversations import rules
+from conversations.dialog import TRY_AGAIN
+from conversations.texts import dialogue
 
 # --- enabledServiceKinds / defaultServiceKind -------------------------------------------------
 
@@ -250,23 +252,63 @@ async def test_a_single_payment_method_answers_itself(new_world):
     assert chat.step == "summary"
 
 
-async def test_no_payment_method_means_the_business_must_fix_its_settings(new_world):
+async def test_no_payment_method_holds_ordering_until_the_business_fixes_it(new_world, caps):
     world = new_world(paymentCollection={"onlineCheckout": False, "cashOnDelivery": False})
     chat = world.chat()
     await chat.start()
-    assert chat.turn.status == "ended"
-    assert chat.said == rules.SETTINGS_BROKEN
+    assert chat.turn.status == "open"  # nothing ends: the customer can come back
+    assert chat.turn.messages == ()
+    assert chat.prompt.text == dialogue.order_held(kept=False)  # one plain sentence
+    assert [o.label for o in chat.prompt.options] == ["Try again"]
+    assert chat.turn.operator_alert == dialogue.NO_PAYMENT_METHOD_ALERT
+    assert "Settings, Delivery" in chat.turn.operator_alert
+
+    await chat.tap(TRY_AGAIN)
+    assert chat.prompt.text == dialogue.order_held(kept=False)  # still off
+
+    world.catalog.caps = caps()
+    await chat.tap(TRY_AGAIN)
+    assert chat.step == "service_kind"
+    assert chat.prompt.text == "What would you like to order?"
     assert world.creator.requests == []
 
 
-async def test_payment_switched_off_mid_flow_ends_without_creating(world, chat, caps):
+async def test_payment_switched_off_mid_flow_keeps_the_draft(world, chat, caps):
     await chat.errand_to_summary()
     await chat.tap("edit:payment")
     world.catalog.caps = caps(paymentCollection={"onlineCheckout": False, "cashOnDelivery": False})
-    await chat.command("help")
-    assert chat.turn.status == "ended"
-    assert rules.SETTINGS_BROKEN in chat.said
+    await chat.tap("online_checkout")
+    assert chat.turn.status == "open"
+    assert chat.prompt.text == dialogue.order_held(kept=True)
+    assert chat.turn.operator_alert == dialogue.NO_PAYMENT_METHOD_ALERT
+    assert chat.session.answers["errand_items"] == "A bag of rice and two tins of tomato paste"
     assert world.creator.requests == []
+
+    world.catalog.caps = caps()
+    await chat.tap(TRY_AGAIN)
+    assert chat.step == "payment"  # where the customer was: asked again
+    await chat.tap("online_checkout")
+    assert chat.step == "summary"
+    await chat.tap("confirm")
+    assert chat.turn.status == "created"
+
+
+async def test_cancel_still_cancels_an_order_on_hold(world, chat, caps):
+    await chat.errand_to_summary()
+    world.catalog.caps = caps(paymentCollection={"onlineCheckout": False, "cashOnDelivery": False})
+    await chat.tap("confirm")
+    assert chat.prompt.text == dialogue.order_held(kept=True)
+    await chat.command("cancel")
+    assert chat.turn.status == "cancelled"
+
+
+async def test_a_service_switched_off_mid_flow_ends_at_the_next_answer(world, chat, caps):
+    await chat.start()
+    await chat.tap("errand")
+    world.catalog.caps = caps(enabledServiceKinds=["pickup_delivery"])
+    await chat.tap("at_place")
+    assert chat.turn.status == "ended"
+    assert chat.said == rules.kind_not_offered("errand")
 
 
 # --- POD --------------------------------------------------------------------------------------
