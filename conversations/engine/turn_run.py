@@ -32,7 +32,7 @@ from conversations.outcome import CreateOutcome, Refused
 from conversations.refusals import decide
 from conversations.services import BeforeCreate, Services, ServiceUnavailable
 from conversations.session import Session
-from conversations.texts import dialogue
+from conversations.texts import dialogue, money_texts
 
 
 class TurnRun(Walker):
@@ -310,7 +310,10 @@ class TurnRun(Walker):
         self.delivery = outcome.delivery
         self.request = request
         self.order = self.saved_order()
-        self.messages.extend(dialogue.created(outcome.delivery))
+        paying = money_texts.after_create(
+            ctx.caps, outcome.delivery, request.customerCollectionMethod
+        )
+        self.messages.extend(dialogue.created(outcome.delivery, paying))
         self.prompt = None
 
     def saved_order(self) -> SavedOrder:

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from bot.partner.models import Delivery
 from conversations.dialog import AnswerKind, InputKind
 from conversations.outcome import Refused
+from conversations.texts.deliveries_texts import status_label
 
 SERVICE_DOWN = (
     "I can't reach the delivery service right now. Please try again in a moment; "
@@ -222,15 +223,19 @@ _CREATED_STATUS = {
 }
 
 
-def created(delivery: Delivery) -> list[str]:
-    """Plain sentences for a freshly created delivery: status, reference and tracking link."""
+def created(delivery: Delivery, then: Sequence[str] = ()) -> list[str]:
+    """Plain sentences for a freshly created delivery: status, reference, what happens next
+    (``then``: the fee, see ``money_texts.after_create``) and the tracking link."""
     lines = [f"Done! Your order reference is {delivery.id}."]
     if delivery.status == "matched":
         rider = delivery.rider.name if delivery.rider and delivery.rider.name else None
         who = f"{rider} has" if rider else "A rider has"
         lines.append(f"{who} already been assigned and will head to the pickup soon.")
     else:
-        lines.append(_CREATED_STATUS.get(delivery.status, f"Status: {delivery.status}."))
+        lines.append(
+            _CREATED_STATUS.get(delivery.status, f"Status: {status_label(delivery.status)}.")
+        )
+    lines += then
     if delivery.tracking_url:
         lines.append(f"Track it here: {delivery.tracking_url}")
     return lines

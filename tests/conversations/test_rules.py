@@ -374,31 +374,52 @@ async def test_no_saved_places_when_the_list_is_empty(new_world):
         ({"pricingMode": "fixed", "pricingAmountNgn": 1500}, "Delivery fee: GHS 1,500."),
         (
             {"pricingMode": "starting_from", "pricingAmountNgn": 999.5},
-            "Delivery fee: from GHS 999.50.",
+            "Delivery fee: from GHS 999.50; the final fee is set by distance.",
         ),
-        ({"pricingMode": "quote_on_review"}, "The delivery fee will be quoted after the team"),
+        ({"pricingMode": "quote_on_review"}, "Delivery fee: quoted by the team after they review"),
     ],
 )
 def test_pricing_hints_show_the_amount_in_the_currency(caps, pricing, hint):
     hints = rules.fee_hints(caps(currency="GHS", publicRequest=pricing))
-    assert any(line.startswith(hint) for line in hints)
+    assert hints[0].startswith(hint)
 
 
 def test_hidden_pricing_shows_no_amount(caps):
-    hints = rules.fee_hints(caps(publicRequest={"pricingMode": "hidden"}))
-    assert not any("fee:" in line or "quoted" in line for line in hints)
+    hints = rules.fee_hints(caps(publicRequest={"pricingMode": "hidden", "pricingAmountNgn": 777}))
+    assert hints[0] == "Delivery fee: set by the business, not shown here."
+    assert not any("777" in line for line in hints)
 
 
 @pytest.mark.parametrize(
-    ("timing", "hint"),
+    ("method", "timing", "hint"),
     [
-        ("before_dispatch", "The fee is paid before dispatch: the rider may wait until it is."),
-        ("after_delivery", "The fee is collected after the delivery."),
-        ("off_platform", "The fee is settled directly with the business."),
+        (
+            "cash_on_delivery",
+            "before_dispatch",
+            "in cash to the rider when they collect the package",
+        ),
+        (
+            "cash_on_delivery",
+            "after_delivery",
+            "in cash to the rider once the package is delivered",
+        ),
+        ("cash_on_delivery", "off_platform", "in cash, directly to the business"),
+        ("online_checkout", "before_dispatch", "online before the rider sets off (the rider may"),
+        ("online_checkout", "after_delivery", "online after the delivery; the business will send"),
+        ("online_checkout", "off_platform", "directly to the business, outside this service"),
+        (None, "before_dispatch", "The fee is paid before the rider sets off"),
+        (None, "after_delivery", "The fee is collected after the delivery."),
+        (None, "off_platform", "The fee is settled directly with the business."),
     ],
 )
-def test_payment_timing_is_explained(caps, timing, hint):
-    assert hint in rules.fee_hints(caps(paymentTiming=timing))
+def test_who_pays_when_and_how_is_explained(caps, method, timing, hint):
+    paying = rules.fee_hints(caps(paymentTiming=timing), method)[1]
+    assert hint in paying
+    if method is not None:
+        assert paying.startswith("You pay it ")  # who: the customer who orders
+    if method == "cash_on_delivery":
+        assert "before dispatch" not in paying
+        assert "before the rider sets off" not in paying
 
 
 def test_approval_dispatch_otp_and_coverage_hints(caps):
@@ -418,7 +439,8 @@ async def test_the_summary_carries_the_fee_hints(new_world):
     chat = new_world(currency="NGN", paymentTiming="before_dispatch").chat()
     await chat.errand_to_summary()
     assert "Delivery fee: NGN 1,500." in chat.prompt.text
-    assert "the rider may wait until it is" in chat.prompt.text
+    # The errand was paid online: who pays, when and how, for that method.
+    assert "You pay it online before the rider sets off" in chat.prompt.text
 
 
 def test_money_is_formatted_with_the_currency():
