@@ -27,6 +27,8 @@ SessionStatus = Literal["open", "created", "cancelled", "ended"]
 KEEP = "keep"
 # The option id of the summary that sends the order.
 CONFIRM = "confirm"
+# The option id of an order on hold (the business can't take it yet): look again.
+TRY_AGAIN = "try_again"
 # Summary option ids "edit:<step>" jump to that step and come back to the summary.
 EDIT_PREFIX = "edit:"
 # Above this many options an adapter with little room should page them.

@@ -18,6 +18,8 @@ from bot.partner.models import (
     ServiceLocation,
     Warehouse,
 )
+from conversations.texts import money_texts
+from conversations.texts.money_texts import format_money as format_money  # kept for callers
 
 SERVICE_KIND_LABELS: dict[ServiceKind, str] = {
     "pickup_delivery": "Pickup & delivery",
@@ -127,30 +129,12 @@ def saved_places(caps: Capabilities, rows: Sequence[ServiceLocation]) -> list[Se
     return list(rows) if caps.features.serviceLocations else []
 
 
-def format_money(amount: float, currency: str) -> str:
-    """``NGN 1,500`` (kobo shown only when there are any)."""
-    text = f"{amount:,.0f}" if float(amount).is_integer() else f"{amount:,.2f}"
-    return f"{currency} {text}"
-
-
-def fee_hints(caps: Capabilities) -> list[str]:
-    """What the customer should know about the fee and the dispatch before confirming."""
-    hints: list[str] = []
+def fee_hints(caps: Capabilities, method: CollectionMethod | None = None) -> list[str]:
+    """What the customer should know before confirming: the fee, who pays it, when and how
+    (for the chosen ``method``), then the approval, the dispatch, the drop-off proof and the
+    area."""
+    hints = money_texts.summary_lines(caps, method)
     pricing = caps.publicRequest
-    amount = format_money(pricing.pricingAmountNgn, caps.currency)
-    if pricing.pricingMode == "fixed":
-        hints.append(f"Delivery fee: {amount}.")
-    elif pricing.pricingMode == "starting_from":
-        hints.append(f"Delivery fee: from {amount}.")
-    elif pricing.pricingMode == "quote_on_review":
-        hints.append("The delivery fee will be quoted after the team reviews your order.")
-    hints.append(
-        {
-            "before_dispatch": "The fee is paid before dispatch: the rider may wait until it is.",
-            "after_delivery": "The fee is collected after the delivery.",
-            "off_platform": "The fee is settled directly with the business.",
-        }[caps.paymentTiming]
-    )
     if pricing.requireApproval:
         hints.append("Staff may need to price and approve the order before it goes out.")
     elif pricing.autoDispatch:

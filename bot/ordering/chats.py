@@ -12,7 +12,9 @@ Around each turn it does what the engine leaves to its runner:
 * a created delivery is linked to the chat in ``store.deliveries`` (the relay finds the chat
   of each webhook event there), with the flow and answers that made it, which is the
   customer's order history (``repeat`` replays the last one into the same flow);
-* an ``operator_alert`` (e.g. the photo host is not allowlisted) goes to ``alert_operators``;
+* an ``operator_alert`` (e.g. the photo host is not allowlisted) goes to ``alert_operators``,
+  the same text at most once every ``ALERT_REPEAT_SECONDS`` (a misconfigured business is met
+  by every customer who tries, and the operators need to hear it once, not once a customer);
 * after a rate limit the create is sent again once the service allows it, when the adapter
   gave ``deliver_later`` to show the customer that later turn.
 """
@@ -40,6 +42,7 @@ AlertOperators = Callable[[str], Awaitable[None]]
 DeliverLater = Callable[[int, Turn], Awaitable[None]]
 
 NO_OPEN_ORDER = Turn(messages=(dialogue.CLOSED,), status="ended")
+ALERT_REPEAT_SECONDS = 15 * 60
 
 
 class ChatService:
@@ -69,6 +72,7 @@ class ChatService:
         self._sleep = sleep
         self._locks = ChatLocks()
         self._later: set[asyncio.Task[None]] = set()
+        self._alerted: dict[str, float] = {}  # alert text -> when it was last sent
 
     # --- the adapters' calls ----------------------------------------------------------------
 
@@ -185,6 +189,14 @@ class ChatService:
             self._resend_later(chat_id, user_id, session, turn.retry_after)
 
     async def _alert(self, text: str) -> None:
+        now = self._clock()
+        self._alerted = {
+            said: at for said, at in self._alerted.items() if now - at < ALERT_REPEAT_SECONDS
+        }
+        if text in self._alerted:
+            logger.info("operator alert not repeated (sent %.0f s ago)", now - self._alerted[text])
+            return
+        self._alerted[text] = now
         if self._alert_operators is None:
             logger.error("operator alert (no operator channel): %s", text)
             return

@@ -71,12 +71,11 @@ def reason_for(error: errors.PartnerError) -> RefusalReason:
 
 def refusal_for(error: errors.PartnerError) -> Refused:
     """The ``Refused`` value, with its decision, for a create that failed with ``error``."""
-    reason = reason_for(error)
     return decide(
-        reason,
-        # A key, scope or billing problem: the service's wording means nothing to a customer
-        # (the customer's refusal text quotes ``message``); it is in the log line of the create.
-        message="" if reason == "other" else error.message,
+        reason_for(error),
+        # The service's words, for the log and the operators' alert; a customer is told in the
+        # bot's own words whatever they are (``conversations.texts.dialogue.refusal``).
+        message=error.message,
         field_errors=error.field_errors,
         retry_after=error.retry_after,
     )

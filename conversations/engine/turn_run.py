@@ -13,9 +13,11 @@ from collections.abc import Callable
 from pydantic import JsonValue
 from pydantic import ValidationError as ModelError
 
+from conversations import rules
 from conversations.dialog import (
     EDIT_PREFIX,
     KEEP,
+    TRY_AGAIN,
     Answer,
     ChoiceAnswer,
     CommandAnswer,
@@ -31,7 +33,7 @@ from conversations.places import remembered_key
 from conversations.refusals import decide
 from conversations.services import BeforeCreate, Services, ServiceUnavailable
 from conversations.session import Session
-from conversations.texts import dialogue
+from conversations.texts import dialogue, money_texts
 
 
 class TurnRun(Walker):
@@ -90,8 +92,8 @@ class TurnRun(Walker):
         for by name (a link, a command, a repeat) today: the customer is told why, and the
         entry flow offers only what can be used."""
         problem = self.guard_problem()
-        if not problem or self.work.flow == self.registry.entry:
-            return self.work.flow
+        if not problem or problem == rules.SETTINGS_BROKEN or self.work.flow == self.registry.entry:
+            return self.work.flow  # a business with no payment method holds any flow's order
         self.messages.append(problem)
         self.work.entry_flow = self.registry.entry
         return self.registry.entry
@@ -100,7 +102,7 @@ class TurnRun(Walker):
         if self.work.finished:
             self.messages.append(dialogue.CLOSED)
             return
-        if not await self.still_current():
+        if not await self.still_current() or self.blocked():
             return
         await self.reshow()
 
@@ -139,9 +141,15 @@ class TurnRun(Walker):
             return
         if not await self.still_current():
             return
+        cancelling = isinstance(answer, CommandAnswer) and answer.name == "cancel"
+        if not cancelling and self.blocked():
+            return
         if self.is_stale(answer):
             self.messages.append(dialogue.STALE)
             await self.reshow()
+            return
+        if isinstance(answer, ChoiceAnswer) and answer.option == TRY_AGAIN:
+            await self.move(self.current_step(), revisit=True)  # the hold is over: ask again
             return
         if isinstance(answer, CommandAnswer) and answer.name not in ("skip", "done"):
             await self.command(answer)
@@ -156,6 +164,14 @@ class TurnRun(Walker):
             await self.move(step.name, revisit=True)  # the settings changed under this step
             return
         await self.apply(step, await self.answer_step(step, asked, answer))
+
+    def blocked(self) -> bool:
+        """True (after holding or ending the order) when the business's settings no longer let
+        this flow go on: checked at every turn, so nobody answers questions for nothing."""
+        problem = self.guard_problem()
+        if problem:
+            self.halt(problem)
+        return problem is not None
 
     def is_stale(self, answer: Answer) -> bool:
         if answer.step is not None and answer.step != self.work.step:
@@ -261,9 +277,7 @@ class TurnRun(Walker):
 
     async def submit(self) -> None:
         """Build the request from the draft and create it (the summary was confirmed)."""
-        problem = self.guard_problem()
-        if problem:
-            self.end(problem)
+        if self.blocked():
             return
         ctx = self.ctx()
         if self.drop_outdated_answers(ctx) or not self.draft_complete(ctx):
@@ -297,7 +311,10 @@ class TurnRun(Walker):
         self.delivery = outcome.delivery
         self.request = request
         self.order = self.saved_order()
-        self.messages.extend(dialogue.created(outcome.delivery))
+        paying = money_texts.after_create(
+            ctx.caps, outcome.delivery, request.customerCollectionMethod
+        )
+        self.messages.extend(dialogue.created(outcome.delivery, paying))
         self.prompt = None
 
     def saved_order(self) -> SavedOrder:
@@ -311,28 +328,32 @@ class TurnRun(Walker):
     async def recover(self, refused: Refused) -> None:
         """Follow the refusal's decision: tell the customer (and maybe the operators), refresh
         what must be, and ask again the answers it concerns."""
-        self.messages.append(dialogue.refusal(refused))
         self.operator_alert = dialogue.operator_alert(refused)
         self.retry_after = refused.retry_after
         if not refused.keep_key:
             self.work.idempotency_key = None
         if refused.refresh:
             await self.load(fresh=True)
+        if self.guard_problem() == rules.SETTINGS_BROKEN:
+            self.hold()  # one sentence: no payment method at all, whatever was refused
+            return
         ctx = self.ctx()
         steps: list[str] = []
+        titles: list[str] = []
         elsewhere = False
         for name in refused.reask:
             found = self.flow.steps_for_field(name, ctx)
             elsewhere = elsewhere or not found
             steps += [step for step in found if step not in steps]
-            title = self.flow.step(found[0]).title if found else (name or "Order")
-            said = refused.field_errors.get(name, [])
-            self.messages += [dialogue.field_problem(title, text) for text in said]
+            # Named by the step's title; a field no step asks is not named at all (its request
+            # name means nothing to a customer). The service's words stay in the log.
+            title = self.flow.step(found[0]).title if found else self.earlier_title(name)
+            if title and title not in titles:
+                titles.append(title)
+        self.messages.append(dialogue.refusal(refused, titles))
         if elsewhere and await self.reask_in_earlier_flow(refused.reask):
             return
-        problem = self.guard_problem()
-        if problem:
-            self.end(problem)
+        if self.blocked():
             return
         summary = self.flow.summary_step
         assert summary is not None, "a flow that creates has a summary (checked when declared)"
@@ -354,6 +375,17 @@ class TurnRun(Walker):
             key = remembered_key(answers, name)
             if key is not None and key not in self.work.out_of_area:
                 self.work.out_of_area.append(key)
+
+    def earlier_title(self, field: str) -> str | None:
+        """The title of the step of an earlier flow (the entry's choice of service) that
+        fills ``field``, or None when no step the customer went through does."""
+        for visit in reversed(self.work.history):
+            flow = self.registry.get(visit.flow)
+            if flow is not None and visit.step in flow:
+                step = flow.step(visit.step)
+                if field.split(".", 1)[0] in step.fields:
+                    return step.title
+        return None
 
     async def reask_in_earlier_flow(self, fields: tuple[str, ...]) -> bool:
         """Back to a step of a flow that handed off to this one (the entry's choice of service)

@@ -23,8 +23,9 @@ from bot.partner.models import (
     ServiceLocation,
     Warehouse,
 )
+from conversations import rules
 from conversations.context import Context
-from conversations.dialog import Prompt, SavedOrder, Turn
+from conversations.dialog import TRY_AGAIN, Option, Prompt, SavedOrder, Turn
 from conversations.engine import ledger
 from conversations.engine.prompting import build_prompt
 from conversations.flow import (
@@ -115,6 +116,34 @@ class Walker(ABC):
         self.messages.append(message)
         self.prompt = None
 
+    def halt(self, problem: str) -> None:
+        """The flow cannot go on, for ``problem`` (a guard's or a ``Stop``'s message): a
+        business with no payment method switched on holds the order, anything else ends it."""
+        if problem == rules.SETTINGS_BROKEN:
+            self.hold()
+        else:
+            self.end(problem)
+
+    def hold(self) -> None:
+        """No payment method is switched on, so nothing can be created until the business
+        fixes its settings: the draft stays where it is (the session stays open), the customer
+        is told in one sentence with a Try again option, and the operators what to fix."""
+        kept = bool(self.work.answers)
+        if self.work.step is None or self.work.step not in self.flow:
+            self.work.step = self.flow.start
+        self.work.prompt_version += 1  # older buttons are stale now
+        self.work.pending = None
+        self.operator_alert = dialogue.NO_PAYMENT_METHOD_ALERT
+        self.prompt = Prompt(
+            step=self.work.step,
+            version=self.work.prompt_version,
+            text=dialogue.order_held(kept=kept),
+            input="choice",
+            accepts=("choice",),
+            options=(Option(id=TRY_AGAIN, label=dialogue.TRY_AGAIN),),
+            commands=("cancel",),
+        )
+
     def current_step(self) -> str:
         assert self.work.step is not None
         return self.work.step
@@ -128,7 +157,7 @@ class Walker(ABC):
         self.work.flow_version = self.flow.version
         problem = self.guard_problem()
         if problem:
-            self.end(problem)
+            self.halt(problem)
             return
         await self.move(self.flow.start)
 
@@ -178,7 +207,7 @@ class Walker(ABC):
                 continue
             asked = await self.ask(step, ctx)
             if isinstance(asked, Stop):
-                self.end(asked.message)
+                self.halt(asked.message)
                 return
             if isinstance(asked, AutoAnswer):
                 if asked.note and self.work.answers.get(step.name) != asked.value:

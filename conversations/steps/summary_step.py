@@ -5,17 +5,26 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.partner.models import CollectionMethod
 from conversations import rules
 from conversations.context import Context
 from conversations.dialog import CONFIRM, Answer, ChoiceAnswer, Option
 from conversations.flow import CREATE, Accept, Ask, Question, Result, Step
 from conversations.steps.common import Text, question_text, unexpected
+from conversations.steps.payment import PAYMENT
 
 SUMMARY = "summary"
 
 
 def fee_hints(ctx: Context) -> list[str]:
-    return rules.fee_hints(ctx.caps)
+    """The business's fee hints, with who pays, when and how for the payment chosen."""
+    return rules.fee_hints(ctx.caps, chosen_method(ctx))
+
+
+def chosen_method(ctx: Context) -> CollectionMethod | None:
+    """The payment method of the draft, while the business still allows it."""
+    chosen = ctx.answers.option(PAYMENT)
+    return next((m for m in rules.payment_methods(ctx.caps) if m == chosen), None)
 
 
 def summary(

@@ -11,6 +11,8 @@ One module per audience and topic:
 ``desk_texts``        the customer desk's answers: one delivery, the list, cancelling; and
                       ``ChannelWords``, how a channel names its commands in these sentences
 ``handoff_texts``     the receiver's steps of a drop-off code hand-off
+``money_texts``       the delivery fee, who pays it, when and how: the summary's lines and
+                      what happens next after a create
 ====================  ===========================================================================
 
 Flows keep their own questions beside their steps, since a question is part of what a step

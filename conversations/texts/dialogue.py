@@ -5,11 +5,12 @@ Adapter-neutral: no slash commands or button glyphs; "tap" covers a button and a
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from bot.partner.models import Delivery
 from conversations.dialog import AnswerKind, InputKind
 from conversations.outcome import Refused
+from conversations.texts.deliveries_texts import status_label
 
 SERVICE_DOWN = (
     "I can't reach the delivery service right now. Please try again in a moment; "
@@ -120,6 +121,30 @@ def not_reused(titles: Iterable[str]) -> str:
     return f"{', '.join(titles)}: not kept between orders, so you'll be asked again."
 
 
+# --- a business with no payment method switched on -------------------------------------------
+
+TRY_AGAIN = "Try again"
+NO_PAYMENT_METHOD_ALERT = (
+    "Customers can't order: no payment method is switched on for deliveries. Turn on cash on "
+    "delivery or online checkout in the dashboard (Settings, Delivery: payment collection, "
+    "paymentCollection in the capabilities). Orders in progress are kept and go on once one "
+    "is on."
+)
+
+
+def order_held(*, kept: bool) -> str:
+    """The one sentence a customer reads while the business has no payment method on."""
+    if kept:
+        return (
+            "Sorry, this business can't take payment for deliveries right now, so your order "
+            "is kept here until it can: come back later and tap Try again to carry on."
+        )
+    return (
+        "Sorry, this business can't take payment for deliveries right now, so orders can't "
+        "be placed yet: please come back later and tap Try again."
+    )
+
+
 # --- a refused create ------------------------------------------------------------------------
 
 IMAGE_HOST_ALERT = (
@@ -144,22 +169,33 @@ def operator_alert(refused: Refused) -> str | None:
     return IMAGE_HOST_ALERT if refused.reason == "image_host" else other_refusal_alert(refused)
 
 
-def refusal(refused: Refused) -> str:
-    """What the customer is told first after ``refused``."""
-    said = f" ({refused.message})" if refused.message else ""
+def refusal(refused: Refused, titles: Sequence[str] = ()) -> str:
+    """What the customer is told first after ``refused``; ``titles`` name the answers asked
+    again, as the flow's steps call them.
+
+    Always the bot's own words: the service's ``message`` and ``field_errors`` (developer
+    text such as "Re-fetch capabilities.", request field names, enum values) are for the log
+    and the operators, never for the chat.
+    """
+    named = f": {', '.join(titles)}" if titles else ""
     match refused.reason:
-        case "validation" if refused.field_errors:
-            return "The delivery service could not accept some details. Please fix them:"
+        case "validation" if titles:
+            return (
+                f"The delivery service could not accept some of your answers{named}. "
+                "Please give them again."
+            )
         case "validation":
-            colon = f": {refused.message}" if refused.message else "."
-            return f"The delivery service could not accept this order{colon}"
+            return (
+                "The delivery service could not accept this order as it is. Nothing was "
+                "created; please check the details and send it again."
+            )
         case "service_disabled":
             return "Sorry, the business no longer offers this service here."
         case "payment":
             return "That payment method can't be used for this order any more. Please choose again."
         case "coverage":
             return (
-                f"The delivery service does not cover one of these places{said}. "
+                f"The delivery service does not cover one of these places{named}. "
                 "Please give the places again."
             )
         case "image_host":
@@ -177,11 +213,10 @@ def refusal(refused: Refused) -> str:
             when = f"about {_seconds(wait)}" if wait else "a moment"
             return f"The delivery service is busy. Please wait {when}, then send it again."
         case _:
-            return f"The delivery service refused this order{said}. Nothing was created."
-
-
-def field_problem(title: str, text: str) -> str:
-    return f"• {title}: {text}"
+            return (
+                "The delivery service refused this order for a reason only the business can "
+                "fix; they have been told. Nothing was created."
+            )
 
 
 def _seconds(wait: float) -> str:
@@ -204,15 +239,19 @@ _CREATED_STATUS = {
 }
 
 
-def created(delivery: Delivery) -> list[str]:
-    """Plain sentences for a freshly created delivery: status, reference and tracking link."""
+def created(delivery: Delivery, then: Sequence[str] = ()) -> list[str]:
+    """Plain sentences for a freshly created delivery: status, reference, what happens next
+    (``then``: the fee, see ``money_texts.after_create``) and the tracking link."""
     lines = [f"Done! Your order reference is {delivery.id}."]
     if delivery.status == "matched":
         rider = delivery.rider.name if delivery.rider and delivery.rider.name else None
         who = f"{rider} has" if rider else "A rider has"
         lines.append(f"{who} already been assigned and will head to the pickup soon.")
     else:
-        lines.append(_CREATED_STATUS.get(delivery.status, f"Status: {delivery.status}."))
+        lines.append(
+            _CREATED_STATUS.get(delivery.status, f"Status: {status_label(delivery.status)}.")
+        )
+    lines += then
     if delivery.tracking_url:
         lines.append(f"Track it here: {delivery.tracking_url}")
     return lines

@@ -60,8 +60,10 @@ async def test_validation_errors_send_the_customer_to_each_field_then_back(world
     await chat.pickup_delivery_to_summary()
     await chat.tap("confirm")
 
-    assert "• Receiver's phone: Not a reachable number" in chat.said
-    assert "• Drop-off place: Outside the map" in chat.said
+    # The answers to fix, named in the bot's words; the service's texts stay out of the chat.
+    assert "some of your answers: Receiver's phone, Drop-off place." in chat.said
+    assert "Not a reachable number" not in chat.said
+    assert "Outside the map" not in chat.said
     assert chat.step == "dropoff_place"  # the first of them on the route
     assert chat.session.answers["sender_name"] == "Ada Obi"  # everything else is kept
     assert chat.session.idempotency_key is None  # a new body gets a new key
@@ -79,17 +81,22 @@ async def test_validation_errors_send_the_customer_to_each_field_then_back(world
     assert first.idempotencyKey != second.idempotencyKey
 
 
-async def test_a_validation_error_on_an_unknown_field_is_shown_at_the_summary(world, chat):
+async def test_a_validation_error_on_a_field_no_step_asks_is_said_plainly_at_the_summary(
+    world, chat
+):
     world.creator.script = [
         decide("validation", field_errors={"distanceKm": ["Must be positive"]}),
         decide("validation", message="Something is off"),
     ]
     await chat.errand_to_summary()
     await chat.tap("confirm")
-    assert "• distanceKm: Must be positive" in chat.said
+    assert "could not accept this order as it is" in chat.said
+    assert "distanceKm" not in chat.said
+    assert "Must be positive" not in chat.said
     assert chat.step == "summary"
     await chat.tap("confirm")
-    assert "could not accept this order: Something is off" in chat.said
+    assert "could not accept this order as it is" in chat.said
+    assert "Something is off" not in chat.said
     assert chat.step == "summary"
 
 
@@ -155,7 +162,8 @@ async def test_a_coverage_rejection_asks_for_the_places_again(world, chat):
     await chat.pickup_delivery_to_summary()
     await chat.tap("confirm")
     assert world.catalog.refreshes == 1
-    assert "does not cover one of these places (outside the delivery area)" in chat.said
+    assert "does not cover one of these places: Pickup place, Drop-off place." in chat.said
+    assert "outside the delivery area" not in chat.said
     assert chat.step == "pickup_place"
     await chat.tap("saved:loc-gate")
     assert chat.step == "dropoff_place"
@@ -227,7 +235,8 @@ async def test_another_refusal_is_shown_and_the_draft_kept(world, chat):
     world.creator.script = [decide("other", message="Trust check failed")]
     await chat.errand_to_summary()
     await chat.tap("confirm")
-    assert "The delivery service refused this order (Trust check failed)." in chat.said
+    assert "refused this order for a reason only the business can fix" in chat.said
+    assert "Trust check failed" not in chat.said
     assert chat.step == "summary"
     assert chat.session.idempotency_key is None
     assert world.catalog.refreshes == 1
@@ -249,7 +258,9 @@ async def test_a_validation_error_on_the_service_kind_asks_it_again(world, chat)
     world.creator.script = [decide("validation", field_errors={"serviceKind": ["Not enabled"]})]
     await chat.errand_to_summary()
     await chat.tap("confirm")
-    assert "• serviceKind: Not enabled" in chat.said
+    assert "some of your answers: Service." in chat.said
+    assert "serviceKind" not in chat.said
+    assert "Not enabled" not in chat.said
     assert world.catalog.refreshes == 1
     assert (chat.session.flow, chat.step) == ("order", "service_kind")
 

@@ -6,6 +6,8 @@ import pytest
 
 from bot.partner.models import Warehouse
 from conversations import rules
+from conversations.dialog import TRY_AGAIN
+from conversations.texts import dialogue
 
 # --- enabledServiceKinds / defaultServiceKind -------------------------------------------------
 
@@ -250,23 +252,63 @@ async def test_a_single_payment_method_answers_itself(new_world):
     assert chat.step == "summary"
 
 
-async def test_no_payment_method_means_the_business_must_fix_its_settings(new_world):
+async def test_no_payment_method_holds_ordering_until_the_business_fixes_it(new_world, caps):
     world = new_world(paymentCollection={"onlineCheckout": False, "cashOnDelivery": False})
     chat = world.chat()
     await chat.start()
-    assert chat.turn.status == "ended"
-    assert chat.said == rules.SETTINGS_BROKEN
+    assert chat.turn.status == "open"  # nothing ends: the customer can come back
+    assert chat.turn.messages == ()
+    assert chat.prompt.text == dialogue.order_held(kept=False)  # one plain sentence
+    assert [o.label for o in chat.prompt.options] == ["Try again"]
+    assert chat.turn.operator_alert == dialogue.NO_PAYMENT_METHOD_ALERT
+    assert "Settings, Delivery" in chat.turn.operator_alert
+
+    await chat.tap(TRY_AGAIN)
+    assert chat.prompt.text == dialogue.order_held(kept=False)  # still off
+
+    world.catalog.caps = caps()
+    await chat.tap(TRY_AGAIN)
+    assert chat.step == "service_kind"
+    assert chat.prompt.text == "What would you like to order?"
     assert world.creator.requests == []
 
 
-async def test_payment_switched_off_mid_flow_ends_without_creating(world, chat, caps):
+async def test_payment_switched_off_mid_flow_keeps_the_draft(world, chat, caps):
     await chat.errand_to_summary()
     await chat.tap("edit:payment")
     world.catalog.caps = caps(paymentCollection={"onlineCheckout": False, "cashOnDelivery": False})
-    await chat.command("help")
-    assert chat.turn.status == "ended"
-    assert rules.SETTINGS_BROKEN in chat.said
+    await chat.tap("online_checkout")
+    assert chat.turn.status == "open"
+    assert chat.prompt.text == dialogue.order_held(kept=True)
+    assert chat.turn.operator_alert == dialogue.NO_PAYMENT_METHOD_ALERT
+    assert chat.session.answers["errand_items"] == "A bag of rice and two tins of tomato paste"
     assert world.creator.requests == []
+
+    world.catalog.caps = caps()
+    await chat.tap(TRY_AGAIN)
+    assert chat.step == "payment"  # where the customer was: asked again
+    await chat.tap("online_checkout")
+    assert chat.step == "summary"
+    await chat.tap("confirm")
+    assert chat.turn.status == "created"
+
+
+async def test_cancel_still_cancels_an_order_on_hold(world, chat, caps):
+    await chat.errand_to_summary()
+    world.catalog.caps = caps(paymentCollection={"onlineCheckout": False, "cashOnDelivery": False})
+    await chat.tap("confirm")
+    assert chat.prompt.text == dialogue.order_held(kept=True)
+    await chat.command("cancel")
+    assert chat.turn.status == "cancelled"
+
+
+async def test_a_service_switched_off_mid_flow_ends_at_the_next_answer(world, chat, caps):
+    await chat.start()
+    await chat.tap("errand")
+    world.catalog.caps = caps(enabledServiceKinds=["pickup_delivery"])
+    await chat.tap("at_place")
+    assert chat.turn.status == "ended"
+    assert chat.said == rules.kind_not_offered("errand")
 
 
 # --- POD --------------------------------------------------------------------------------------
@@ -332,31 +374,52 @@ async def test_no_saved_places_when_the_list_is_empty(new_world):
         ({"pricingMode": "fixed", "pricingAmountNgn": 1500}, "Delivery fee: GHS 1,500."),
         (
             {"pricingMode": "starting_from", "pricingAmountNgn": 999.5},
-            "Delivery fee: from GHS 999.50.",
+            "Delivery fee: from GHS 999.50; the final fee is set by distance.",
         ),
-        ({"pricingMode": "quote_on_review"}, "The delivery fee will be quoted after the team"),
+        ({"pricingMode": "quote_on_review"}, "Delivery fee: quoted by the team after they review"),
     ],
 )
 def test_pricing_hints_show_the_amount_in_the_currency(caps, pricing, hint):
     hints = rules.fee_hints(caps(currency="GHS", publicRequest=pricing))
-    assert any(line.startswith(hint) for line in hints)
+    assert hints[0].startswith(hint)
 
 
 def test_hidden_pricing_shows_no_amount(caps):
-    hints = rules.fee_hints(caps(publicRequest={"pricingMode": "hidden"}))
-    assert not any("fee:" in line or "quoted" in line for line in hints)
+    hints = rules.fee_hints(caps(publicRequest={"pricingMode": "hidden", "pricingAmountNgn": 777}))
+    assert hints[0] == "Delivery fee: set by the business, not shown here."
+    assert not any("777" in line for line in hints)
 
 
 @pytest.mark.parametrize(
-    ("timing", "hint"),
+    ("method", "timing", "hint"),
     [
-        ("before_dispatch", "The fee is paid before dispatch: the rider may wait until it is."),
-        ("after_delivery", "The fee is collected after the delivery."),
-        ("off_platform", "The fee is settled directly with the business."),
+        (
+            "cash_on_delivery",
+            "before_dispatch",
+            "in cash to the rider when they collect the package",
+        ),
+        (
+            "cash_on_delivery",
+            "after_delivery",
+            "in cash to the rider once the package is delivered",
+        ),
+        ("cash_on_delivery", "off_platform", "in cash, directly to the business"),
+        ("online_checkout", "before_dispatch", "online before the rider sets off (the rider may"),
+        ("online_checkout", "after_delivery", "online after the delivery; the business will send"),
+        ("online_checkout", "off_platform", "directly to the business, outside this service"),
+        (None, "before_dispatch", "The fee is paid before the rider sets off"),
+        (None, "after_delivery", "The fee is collected after the delivery."),
+        (None, "off_platform", "The fee is settled directly with the business."),
     ],
 )
-def test_payment_timing_is_explained(caps, timing, hint):
-    assert hint in rules.fee_hints(caps(paymentTiming=timing))
+def test_who_pays_when_and_how_is_explained(caps, method, timing, hint):
+    paying = rules.fee_hints(caps(paymentTiming=timing), method)[1]
+    assert hint in paying
+    if method is not None:
+        assert paying.startswith("You pay it ")  # who: the customer who orders
+    if method == "cash_on_delivery":
+        assert "before dispatch" not in paying
+        assert "before the rider sets off" not in paying
 
 
 def test_approval_dispatch_otp_and_coverage_hints(caps):
@@ -376,7 +439,8 @@ async def test_the_summary_carries_the_fee_hints(new_world):
     chat = new_world(currency="NGN", paymentTiming="before_dispatch").chat()
     await chat.errand_to_summary()
     assert "Delivery fee: NGN 1,500." in chat.prompt.text
-    assert "the rider may wait until it is" in chat.prompt.text
+    # The errand was paid online: who pays, when and how, for that method.
+    assert "You pay it online before the rider sets off" in chat.prompt.text
 
 
 def test_money_is_formatted_with_the_currency():

@@ -12,6 +12,7 @@ from bot.ordering.creator import reason_for
 from bot.partner import errors
 from bot.partner.models import PLACE_FIELDS, CreateDeliveryRequest
 from conversations import Created, Refused
+from conversations.texts import dialogue
 
 from .conftest import PHOTO_URL, MakeOrg, Org
 
@@ -75,8 +76,11 @@ def test_what_the_customer_may_be_told_is_kept() -> None:
     invalid = refusal_for(errors.ValidationError(field_errors={"receiverPhone": ["too short"]}))
     assert invalid.field_errors == {"receiverPhone": ["too short"]}
     assert invalid.reask == ("receiverPhone",) and not invalid.refresh
-    # A key or billing problem is the business's to fix: its wording is not for customers.
-    assert refusal_for(errors.InvalidApiKey("API key revoked", status=401)).message == ""
+    # A key or billing problem is the business's to fix: its wording goes to the operators,
+    # and never to the customer.
+    revoked = refusal_for(errors.InvalidApiKey("API key revoked", status=401))
+    assert "API key revoked" in (dialogue.operator_alert(revoked) or "")
+    assert "API key revoked" not in dialogue.refusal(revoked)
 
 
 def test_a_refusal_the_business_must_fix_alerts_the_operators() -> None:
