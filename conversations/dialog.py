@@ -93,7 +93,7 @@ class LocationAnswer(_AnswerBase):
 
 
 class PhotosAnswer(_AnswerBase):
-    """Photos already re-hosted by the adapter: https URLs the service may download."""
+    """Photos already re-hosted by the adapter: URLs the service may download (``is_image_url``)."""
 
     kind: Literal["photos"] = "photos"
     urls: list[str]
