@@ -8,6 +8,9 @@ commands to show.
 Every answer may carry the ``step`` and prompt ``version`` it answers. Buttons should always
 carry both, so a tap on an old keyboard is recognised and refused kindly. Free text typed into
 the chat may leave them out: it answers whatever is being asked now.
+
+Whatever a customer sent is a ``CustomerText`` (``typed_text``): half an emoji or a control
+character is dropped on the way in, so an answer can always be saved with the session.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, computed_field
 
 from bot.partner.models import CreateDeliveryRequest, Delivery
+from conversations.typed_text import CustomerText
 
 InputKind = Literal["choice", "text", "phone", "contact", "place", "photos", "confirm"]
 AnswerKind = Literal["text", "choice", "contact", "location", "photos", "command"]
@@ -57,23 +61,23 @@ class TextAnswer(_AnswerBase):
     """Text the customer typed."""
 
     kind: Literal["text"] = "text"
-    text: str
+    text: CustomerText
 
 
 class ChoiceAnswer(_AnswerBase):
     """A tapped option, by its id."""
 
     kind: Literal["choice"] = "choice"
-    option: str
+    option: CustomerText
 
 
 class ContactAnswer(_AnswerBase):
     """A shared contact card: fills a name and a phone at once."""
 
     kind: Literal["contact"] = "contact"
-    phone: str
-    first_name: str = ""
-    last_name: str = ""
+    phone: CustomerText
+    first_name: CustomerText = ""
+    last_name: CustomerText = ""
     user_id: int | None = None
 
     @property
@@ -87,11 +91,11 @@ class LocationAnswer(_AnswerBase):
     kind: Literal["location"] = "location"
     lat: float
     lng: float
-    address: str | None = None
+    address: CustomerText | None = None
 
 
 class PhotosAnswer(_AnswerBase):
-    """Photos already re-hosted by the adapter: https URLs the service may download."""
+    """Photos already re-hosted by the adapter: URLs the service may download (``is_image_url``)."""
 
     kind: Literal["photos"] = "photos"
     urls: list[str]
@@ -102,7 +106,7 @@ class CommandAnswer(_AnswerBase):
 
     kind: Literal["command"] = "command"
     name: CommandName
-    target: str | None = None
+    target: CustomerText | None = None
 
 
 Answer = Annotated[

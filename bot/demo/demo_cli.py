@@ -1,7 +1,8 @@
 """``deliverybot demo``: the whole bot in a terminal, or a transcript replayed without one.
 
 Exit codes: 0 done (or every line of the script matched), 1 the script did not match,
-2 a bad scenario or script file.
+2 a bad scenario or script file. The interactive demo reads standard input to its end, whatever
+it is (a terminal, a pipe, a file, /dev/null), and then exits 0; ``--script`` never reads it.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import AsyncIterator
@@ -43,17 +45,20 @@ Lines starting with `:` play the business and its riders: `:help` lists them, `:
 
 
 async def _lines(stream: TextIO) -> AsyncIterator[str]:
-    """Lines typed on ``stream``, read without blocking the event loop."""
+    """Lines typed on ``stream``, read without blocking the event loop, until end of input."""
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     try:
         fd = stream.fileno()
+        if not _watchable(fd):
+            raise ValueError("the event loop cannot watch this input")
         was_blocking = os.get_blocking(fd)
         transport, _ = await loop.connect_read_pipe(
             lambda: asyncio.StreamReaderProtocol(reader), stream
         )
     except (OSError, ValueError, NotImplementedError):
-        while line := await asyncio.to_thread(stream.readline):  # a platform without pipes
+        # A file, /dev/null, or a platform without pipes: each read is short or ends at once.
+        while line := await asyncio.to_thread(stream.readline):
             yield line
         return
     try:
@@ -64,6 +69,16 @@ async def _lines(stream: TextIO) -> AsyncIterator[str]:
         with contextlib.suppress(OSError):
             os.set_blocking(fd, was_blocking)
         transport.close()
+
+
+def _watchable(fd: int) -> bool:
+    """Whether the event loop can wait on ``fd``: a terminal, a pipe or a socket.
+
+    epoll refuses regular files and devices such as /dev/null; a reader registered for one
+    would never be told anything, and the demo would wait for ever.
+    """
+    mode = os.fstat(fd).st_mode
+    return os.isatty(fd) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 async def interactive(scenario_file: Path | None, *, stdin: TextIO, stdout: TextIO) -> int:

@@ -539,6 +539,26 @@ class Rider(ResponseModel):
 # --- requests ----------------------------------------------------------------------------------
 
 
+LOOPBACK_HOSTS: frozenset[str] = frozenset({"127.0.0.1", "localhost", "::1"})
+"""Hosts that only this machine reaches: the one place plain http is taken (local tests)."""
+
+
+def is_image_url(url: str) -> bool:
+    """Whether ``url`` may go into ``packageImages``: https with a host, or plain http to a
+    loopback host.
+
+    The spec takes https only, and the real service refuses anything else. Plain http to a
+    loopback host is the exception the config makes for the bot's own ``public_base_url``
+    (``bot.config.urls``): a bot run against a local sandbox hosts its photos there, and the
+    sandbox downloads them only when its scenario sets ``[network] allow_http`` and
+    ``allow_loopback``.
+    """
+    parts = urlsplit(url)
+    if parts.scheme == "https":
+        return bool(parts.hostname)
+    return parts.scheme == "http" and parts.hostname in LOOPBACK_HOSTS
+
+
 class ErrandLink(RequestModel):
     url: str = Field(min_length=1, max_length=2000)
     note: str = Field(default="", max_length=500)
@@ -649,9 +669,8 @@ class CreateDeliveryRequest(RequestModel):
     @classmethod
     def _https_images(cls, urls: list[str]) -> list[str]:
         for url in urls:
-            parts = urlsplit(url)
-            if parts.scheme != "https" or not parts.hostname:
-                raise ValueError("each image must be an https URL")
+            if not is_image_url(url):
+                raise ValueError("each image must be an https URL (plain http only to loopback)")
         return urls
 
     @model_validator(mode="after")

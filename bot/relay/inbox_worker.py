@@ -233,7 +233,9 @@ class Relay:
             stored.event_id,
             stored.delivery_id,
             sent=sent,
-            view=None if view is None else ViewChange(view.status, view.created, view.tracking_url),
+            view=None
+            if view is None
+            else ViewChange(view.status, view.created, view.tracking_url, view.previous_status),
             tracking_sent=plan.tracking_sent,
         )
         self._retry_at.pop(stored.event_id, None)

@@ -5,8 +5,9 @@ message went out, so a retry after a crash or a failed send composes the same me
 and the sent markers let only the missing ones through.
 
 * The customer (the chat that ordered the delivery) gets one update per event that is not older
-  than what the chat was last shown: the status in plain words when it changed, the service's
-  ``customer_message_hint``, and the tracking link until they have had it.
+  than what the chat was last shown (``bot.store.status_progress``: by second, then by the
+  status progression and ``previous_status``): the status in plain words when it changed, the
+  service's ``customer_message_hint``, and the tracking link until they have had it.
 * Operators get the event's ``summary`` and ``agent_notes`` for the event types configured.
 * ``data.otp`` (``delivery.otp_issued``): the code goes only to the receiver. When the customer's
   own verified phone is the receiver phone the code goes to the customer's chat; otherwise it is
@@ -24,6 +25,7 @@ from bot.partner.models import Delivery, WebhookEvent
 from bot.relay.channel_protocol import Channel
 from bot.relay.outbox import Outgoing
 from bot.store import FINAL_STATUSES, DeliveryLink, SendKey, Store
+from bot.store.status_progress import StatusEvent, moves_forward
 from conversations.phones import normalise_phone
 from conversations.texts import deliveries_texts as wording
 
@@ -46,6 +48,7 @@ class ViewUpdate:
     status: str
     created: int
     tracking_url: str | None
+    previous_status: str | None = None
 
 
 @dataclass(frozen=True)
@@ -83,7 +86,9 @@ class Planner:
         view: ViewUpdate | None = None
         tracking_sent = False
         if link is not None and _not_older(event, link):
-            view = ViewUpdate(delivery.status, event.created, delivery.tracking_url)
+            view = ViewUpdate(
+                delivery.status, event.created, delivery.tracking_url, event.data.previous_status
+            )
             text, tracking_sent = self._customer_update(event, link)
             if text is not None:
                 messages.append(Outgoing(SendKey(event.id, link.chat_id, CUSTOMER_UPDATE), text))
@@ -171,7 +176,8 @@ class Planner:
 
 def _not_older(event: WebhookEvent, link: DeliveryLink) -> bool:
     """Whether ``store.deliveries.update_view`` will apply the event (same rule, read first)."""
-    return link.status_created is None or event.created >= link.status_created
+    status = StatusEvent(event.data.object.status, event.created, event.data.previous_status)
+    return moves_forward(link.shown, status)
 
 
 def _finished(delivery: Delivery, link: DeliveryLink | None) -> bool:

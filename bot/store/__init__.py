@@ -17,7 +17,7 @@
 """
 
 from bot.store.blocked import BlockedChats
-from bot.store.delivery_links import FINAL_STATUSES, Deliveries, DeliveryLink
+from bot.store.delivery_links import Deliveries, DeliveryLink
 from bot.store.inbox import Inbox, InboxCounts, InboxEvent
 from bot.store.media_files import MediaFile, MediaStore
 from bot.store.migrations import LATEST_VERSION, MIGRATIONS, Migration
@@ -25,6 +25,7 @@ from bot.store.otp_handoffs import OtpHandoff, OtpHandoffs
 from bot.store.relayed import RelayedEvents, SentReceipt, ViewChange
 from bot.store.sent import SendKey, SentMessages
 from bot.store.sessions import SessionRecord, Sessions
+from bot.store.status_progress import FINAL_STATUSES
 from bot.store.store import Store
 from bot.store.store_errors import SchemaTooNewError, StoreError, UnknownDeliveryError
 from bot.store.updates import SeenUpdates

@@ -6,9 +6,10 @@ customer can trigger is keyed by their user id (``for_user``, ``owned_by``, and
 
 Webhook events can arrive out of order. ``update_view`` keeps the ``created`` time of the last
 event it applied and refuses an older one, so a chat's view of a delivery never moves backwards.
-Events with the same ``created`` second apply in the order they are processed (the inbox hands
-them out by ``created``, then arrival), and re-applying the same event is allowed, so a relay
-that crashed after ``update_view`` but before sending gets True again and resends.
+Events with the same ``created`` second are ordered by the delivery's status progression and
+their ``previous_status`` (``bot.store.status_progress``), and a final status is never left.
+Re-applying the same event is allowed, so a relay that crashed after ``update_view`` but before
+sending gets True again and resends.
 """
 
 from __future__ import annotations
@@ -17,9 +18,7 @@ from dataclasses import dataclass
 
 from bot.clocks import Clock
 from bot.store.database import Executor, Row
-
-FINAL_STATUSES: frozenset[str] = frozenset({"delivered", "cancelled"})
-"""Statuses after which a delivery is no longer polled."""
+from bot.store.status_progress import FINAL_STATUSES, ShownStatus, StatusEvent, moves_forward
 
 
 @dataclass(frozen=True)
@@ -48,6 +47,11 @@ class DeliveryLink:
         """Whether the delivery can still change status."""
         return self.status not in FINAL_STATUSES
 
+    @property
+    def shown(self) -> ShownStatus:
+        """The status the chat was last shown, for ``status_progress.moves_forward``."""
+        return ShownStatus(self.status, self.status_created)
+
 
 _ADD = """INSERT INTO deliveries (delivery_id, chat_id, user_id, created_at, receiver_phone,
         tracking_url, status, status_created, tracking_sent_at, updated_at, saved_order)
@@ -67,9 +71,12 @@ _LAST_ORDER_FOR = """SELECT saved_order FROM deliveries
     ORDER BY created_at DESC, rowid DESC LIMIT 1"""
 _COUNT_FOR_USER = "SELECT count(*) FROM deliveries WHERE user_id = ?"
 _OWNED_BY = "SELECT 1 FROM deliveries WHERE delivery_id = ? AND user_id = ?"
+_SHOWN = "SELECT status, status_created FROM deliveries WHERE delivery_id = ?"
+# Compare-and-set on the view that was read and judged, so a concurrent writer cannot slip an
+# older event in between (``IS`` because status_created may be NULL).
 _UPDATE_VIEW = """UPDATE deliveries
     SET status = ?, status_created = ?, tracking_url = coalesce(?, tracking_url), updated_at = ?
-    WHERE delivery_id = ? AND (status_created IS NULL OR status_created <= ?)"""
+    WHERE delivery_id = ? AND status = ? AND status_created IS ?"""
 _MARK_TRACKING_SENT = """UPDATE deliveries SET tracking_sent_at = ?
     WHERE delivery_id = ? AND tracking_sent_at IS NULL"""
 # The WHERE clause repeats the partial index's condition word for word so SQLite uses it.
@@ -153,19 +160,39 @@ class Deliveries:
         status: str,
         event_created: int,
         *,
+        previous_status: str | None = None,
         tracking_url: str | None = None,
     ) -> bool:
         """Apply a webhook event's status unless a newer event was applied already.
 
         Returns True when applied (also when the same event is applied again), False when the
-        event is older than the chat's view or the delivery is unknown. ``tracking_url``, when
-        given, fills in or refreshes the stored link.
+        event is older than the chat's view (``status_progress.moves_forward``: by second, then
+        by progression and ``previous_status``) or the delivery is unknown. ``tracking_url``,
+        when given, fills in or refreshes the stored link.
         """
-        changed = await self._db.execute(
-            _UPDATE_VIEW,
-            (status, event_created, tracking_url, self._clock(), delivery_id, event_created),
-        )
-        return changed > 0
+        event = StatusEvent(status, event_created, previous_status)
+        while True:
+            row = await self._db.fetch_one(_SHOWN, (delivery_id,))
+            if row is None:
+                return False
+            shown = ShownStatus(str(row[0]), None if row[1] is None else int(row[1]))
+            if not moves_forward(shown, event):
+                return False
+            changed = await self._db.execute(
+                _UPDATE_VIEW,
+                (
+                    status,
+                    event_created,
+                    tracking_url,
+                    self._clock(),
+                    delivery_id,
+                    shown.status,
+                    shown.created,
+                ),
+            )
+            if changed > 0:
+                return True
+            # Another writer moved the view between the read and the write: judge again.
 
     async def mark_tracking_sent(self, delivery_id: str) -> bool:
         """Record that the customer got the tracking link; True only for the first time."""

@@ -45,6 +45,7 @@ class ViewChange:
     status: str
     created: int
     tracking_url: str | None = None
+    previous_status: str | None = None
 
 
 class RelayedEvents:
@@ -77,7 +78,11 @@ class RelayedEvents:
             deliveries = Deliveries(tx, self._clock)
             if view is not None:
                 await deliveries.update_view(
-                    delivery_id, view.status, view.created, tracking_url=view.tracking_url
+                    delivery_id,
+                    view.status,
+                    view.created,
+                    previous_status=view.previous_status,
+                    tracking_url=view.tracking_url,
                 )
             if tracking_sent:
                 await deliveries.mark_tracking_sent(delivery_id)

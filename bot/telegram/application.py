@@ -10,7 +10,9 @@ Updates are processed concurrently across chats and in order within a chat
 while every other chat goes on. Before any handler runs, the gatekeeper (group -1) drops an
 ``update_id`` seen before (Telegram repeats updates after a lost webhook answer or around a
 restart; the ids live in ``store.updates``, so a repeat across a restart is caught too) and
-clears the "blocked" mark of a chat whose user writes again.
+clears the "blocked" mark of a chat whose user writes again. An update no handler can serve
+(``malformed``: no integer ``update_id``, or no message or tap from a user in a chat) is
+dropped there with a warning, in polling and webhook mode alike.
 """
 
 from __future__ import annotations
@@ -150,6 +152,11 @@ def gatekeeper(
     """The group -1 callback: repeated updates stop here; returning users are unblocked."""
 
     async def check(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        flaw = malformed(update)
+        if flaw is not None:
+            # Not a customer's message (Telegram never sends these): nobody to answer.
+            log.warning("update dropped: %s", flaw)
+            raise ApplicationHandlerStop
         if await store.updates.seen(update.update_id):
             log.info("update %s was delivered again; ignored", update.update_id)
             raise ApplicationHandlerStop
@@ -159,6 +166,28 @@ def gatekeeper(
             log.info("chat %s writes again; no longer marked blocked", chat.id)
 
     return check
+
+
+def malformed(update: Update) -> str | None:
+    """Why ``update`` cannot be handled, or None when it can.
+
+    Only what the handlers need is checked: an integer ``update_id`` (the dedupe key, an integer
+    column) and a message in a chat, or a tap, from a user. Everything else (an edit, a kind the
+    bot never asked for, a forged body) is dropped before it reaches a handler.
+    """
+    update_id: object = update.update_id
+    if not isinstance(update_id, int) or isinstance(update_id, bool):
+        return f"update_id is a {type(update_id).__name__}, not an integer"
+    message = update.message
+    if message is None:
+        if update.callback_query is None:
+            return f"update {update_id} carries neither a message nor a tap"
+        return None  # a tap always names who tapped
+    # PTB reads a body without these keys as None although its types say otherwise.
+    chat: object = message.chat
+    if chat is None or message.from_user is None:
+        return f"update {update_id} has a message without a chat or a sender"
+    return None
 
 
 def error_handler(

@@ -106,8 +106,9 @@ def image_type(data: bytes) -> str | None:
 class PhotoReceiver:
     """Re-hosts customers' photos: ``await receiver.receive(photo, chat_id=..., already=n)``.
 
-    ``public_base_url`` is the bot's https host (None when it has none: every photo is then
-    refused with ``no_public_host``, before anything is downloaded). Photos expire
+    ``public_base_url`` is the bot's https host, or a plain http loopback host for local tests
+    (None when it has none: every photo is then refused with ``no_public_host``, before
+    anything is downloaded). Photos expire
     ``ttl_seconds`` after they arrive, by the store's clock.
     """
 

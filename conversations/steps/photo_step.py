@@ -1,14 +1,15 @@
 """Package photos, collected over several messages: the adapter has already re-hosted each one
-on an https URL the service may download; this step only counts and checks them. Re-hosted
-photos expire, so a repeated order asks for them again (``replay=False``)."""
+on an https URL the service may download (plain http only to a loopback host, for a bot run
+against a local sandbox: ``bot.partner.models.is_image_url``); this step only counts and checks
+them. Re-hosted photos expire, so a repeated order asks for them again (``replay=False``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from urllib.parse import urlsplit
 
 from pydantic import JsonValue
 
+from bot.partner.models import is_image_url
 from conversations.context import Context
 from conversations.dialog import Answer, CommandAnswer, PhotoCount, PhotosAnswer
 from conversations.flow import (
@@ -23,11 +24,6 @@ from conversations.flow import (
     Step,
 )
 from conversations.steps.common import Text, question_text, unexpected, value_writer
-
-
-def is_https_url(url: str) -> bool:
-    parts = urlsplit(url)
-    return parts.scheme == "https" and bool(parts.hostname)
 
 
 def _count(photos: int) -> str:
@@ -73,7 +69,7 @@ def photos(
             return Accept(_urls(have))
         if not isinstance(answer, PhotosAnswer):
             return unexpected("send photos")
-        if not answer.urls or not all(is_https_url(u) for u in answer.urls):
+        if not answer.urls or not all(is_image_url(u) for u in answer.urls):
             return Invalid("Those photos could not be received. Please send them again.")
         added = [u for u in dict.fromkeys(answer.urls) if u not in have]
         kept = (have + added)[:maximum]

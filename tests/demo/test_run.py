@@ -1,10 +1,13 @@
 """`deliverybot demo`: a script replayed without a terminal (exit 0, 1 on the first mismatch,
-2 for a bad file), and the interactive loop reading typed lines from a pipe."""
+2 for a bad file), and the interactive loop reading typed lines from a pipe, a file or
+/dev/null, to their end."""
 
 from __future__ import annotations
 
 import io
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -115,3 +118,40 @@ async def test_the_interactive_demo_reads_typed_lines(photo_dir: Path) -> None:
     assert text.count("What would you like to order?") == 2
     assert "demo: there is no delivery yet" in text
     assert text.rstrip().endswith("demo: bye")
+
+
+def _deliverybot(
+    *args: str, stdin: int | None = subprocess.DEVNULL
+) -> subprocess.CompletedProcess[str]:
+    """``deliverybot <args>`` in its own process, its input /dev/null: no terminal at all."""
+    return subprocess.run(  # noqa: S603 - a fixed argument list, no shell
+        [sys.executable, "-m", "bot", *args],
+        stdin=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+
+
+def test_the_interactive_demo_exits_0_at_the_end_of_dev_null() -> None:
+    result = _deliverybot("demo")
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.startswith("deliverybot demo: Swift Lagos Deliveries")
+    assert result.stdout.rstrip().endswith("you>")
+
+
+def test_the_interactive_demo_reads_a_file_to_its_end(tmp_path: Path) -> None:
+    typed = tmp_path / "typed.txt"
+    typed.write_text("1\ncancel\n", encoding="utf-8")
+    with typed.open("rb") as stdin:
+        result = _deliverybot("demo", stdin=stdin.fileno())
+    assert (result.returncode, result.stderr) == (0, "")
+    assert "Cancelled. Nothing was ordered." in result.stdout
+
+
+def test_a_script_needs_no_terminal(tmp_path: Path, photo_dir: Path) -> None:
+    script = write_script(tmp_path, SCRIPT, (photo_dir / "parcel.png").read_bytes())
+    result = _deliverybot("demo", "--script", str(script))
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.rstrip().endswith(f"ok: {script} replayed, every check matched")

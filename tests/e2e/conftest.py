@@ -153,13 +153,19 @@ class TrackingProcessor(ChatOrderedProcessor):
 
 
 def stack_config(
-    tmp_path: Path, tg: FakeTelegram, sandbox: Sandbox, *, mode: Mode, operators: list[int]
+    tmp_path: Path,
+    tg: FakeTelegram,
+    sandbox: Sandbox,
+    *,
+    mode: Mode,
+    operators: list[int],
+    public_base_url: str = PUBLIC_BASE_URL,
 ) -> Config:
     """The config an operator would write for this stack (secrets inline, no env vars)."""
     telegram: dict[str, Any] = {
         "token": tg.token,
         "mode": mode,
-        "public_base_url": PUBLIC_BASE_URL,
+        "public_base_url": public_base_url,
         "api_base_url": tg.api_base_url,
         "file_base_url": tg.file_base_url,
     }
@@ -347,7 +353,8 @@ MakeStack = Callable[..., Awaitable[BotStack]]
 
 @pytest.fixture
 async def make_stack(tmp_path: Path) -> AsyncIterator[MakeStack]:
-    """``await make_stack(mode="polling", edit=None, operators=[OPERATORS.id], workers=True)``.
+    """``await make_stack(mode="polling", edit=None, operators=[OPERATORS.id], workers=True,
+    public_base_url=PUBLIC_BASE_URL)``.
 
     ``edit(data)`` changes the default scenario's TOML data before the sandbox is built.
     Everything started is stopped when the test ends.
@@ -360,6 +367,7 @@ async def make_stack(tmp_path: Path) -> AsyncIterator[MakeStack]:
             edit: ScenarioEdit | None = None,
             operators: list[int] | None = None,
             workers: bool = True,
+            public_base_url: str = PUBLIC_BASE_URL,
         ) -> BotStack:
             data = default_scenario_data()
             if edit is not None:
@@ -384,6 +392,7 @@ async def make_stack(tmp_path: Path) -> AsyncIterator[MakeStack]:
                 sandbox,
                 mode=mode,
                 operators=[OPERATORS.id] if operators is None else operators,
+                public_base_url=public_base_url,
             )
             stack = BotStack(tg, sandbox, switch, config, workers=workers)
             exits.push_async_callback(stack.stop)

@@ -1,4 +1,5 @@
-"""Partner webhooks at the running bot's web app: only genuine, fresh events get in."""
+"""Partner webhooks at the running bot's web app: only genuine, fresh events get in, and an
+older one never moves a chat back."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import time
 import httpx
 
 from bot.partner.signing import SIGNATURE_HEADER, sign
-from tests.e2e.conftest import ADA, BotStack
+from tests.e2e.conftest import ADA, BotStack, MakeStack
 
 
 async def _post(stack: BotStack, body: bytes, signature: str | None) -> httpx.Response:
@@ -60,3 +61,41 @@ async def test_forged_and_stale_signatures_are_refused_and_nothing_is_relayed(
     await stack.tg.wait_for_message(ADA.id, after=before)
     assert await stack.deliver_events() == 0
     assert len(stack.tg.sent_messages(ADA.id)[before:]) == 1
+
+
+async def test_a_reversed_same_second_pair_never_moves_the_chat_back(
+    make_stack: MakeStack,
+) -> None:
+    stack = await make_stack(workers=False)
+    delivery_id = await stack.order(ADA)
+    await stack.deliver_events()
+    delivery = stack.sandbox.delivery(delivery_id)
+    second = int(time.time())
+
+    def status_event(event_id: str, status: str, previous: str) -> bytes:
+        event = {
+            "id": event_id,
+            "type": "delivery.status_changed",
+            "created": second,
+            "data": {"object": {**delivery, "status": status}, "previous_status": previous},
+            "summary": f"Now {status}.",
+            "customer_message_hint": None,
+            "docs_url": None,
+            "agent_notes": [],
+        }
+        return json.dumps(event).encode()
+
+    picked_up = status_event("evt_same_second_1", "picked_up", "matched")
+    in_transit = status_event("evt_same_second_2", "in_transit", "picked_up")
+    secret = stack.sandbox.signing_secret
+    before = len(stack.tg.sent_messages(ADA.id))
+
+    # The later move arrives first and is relayed; then the earlier one, of the same second.
+    for body in (in_transit, picked_up):
+        assert (await _post(stack, body, sign(body, secret, int(time.time())))).status_code == 200
+        assert await stack.deliver_events() == 1
+
+    told = [message.text for message in stack.tg.sent_messages(ADA.id)[before:]]
+    assert len(told) == 1 and "on its way" in told[0].lower()
+    link = await stack.bot.store.deliveries.get(delivery_id)
+    assert link is not None and (link.status, link.status_created) == ("in_transit", second)

@@ -17,6 +17,7 @@ for a blocked chat, anything else via ``fail_next``).
 from __future__ import annotations
 
 import asyncio
+import json
 import mimetypes
 import secrets
 import socket
@@ -43,6 +44,17 @@ from .telegram_wire import BotApiError, JSONDict, ParsedRequest, ok_envelope, pa
 from .telegram_world import StoredFile, TgChat, TgUser, World
 
 FAKE_BOT_TOKEN = "7000000001:AAFakeTelegramTokenForTests_0123456"
+
+
+class AsciiJSONResponse(JSONResponse):
+    """JSON with non-ASCII characters escaped, which JSON allows and the Bot API may send.
+
+    Starlette writes UTF-8, which cannot carry a lone surrogate (half an emoji cut by a client);
+    as a ``\\ud83d`` escape it reaches the bot the way it would from Telegram.
+    """
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, separators=(",", ":")).encode("ascii")
 
 
 class FakeTelegram(CallLog):
@@ -288,7 +300,7 @@ class FakeTelegram(CallLog):
         except BotApiError as error:
             status, body = error.error_code, error.envelope()
         await self._record_call(method, parsed, status, body)
-        return JSONResponse(body, status_code=status)
+        return AsciiJSONResponse(body, status_code=status)
 
     async def _file_endpoint(self, request: Request) -> Response:
         if not secrets.compare_digest(request.path_params["token"], self.token):

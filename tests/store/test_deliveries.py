@@ -8,7 +8,13 @@ from bot.store import FINAL_STATUSES, DeliveryLink, Store
 TRACK = "https://track.example/track/d1/abc"
 
 
-async def add(store: Store, delivery_id: str, user_id: int = 1, created_at: float = 100.0) -> None:
+async def add(
+    store: Store,
+    delivery_id: str,
+    user_id: int = 1,
+    created_at: float = 100.0,
+    status: str = "pending",
+) -> None:
     await store.deliveries.add(
         delivery_id,
         chat_id=user_id,
@@ -16,6 +22,7 @@ async def add(store: Store, delivery_id: str, user_id: int = 1, created_at: floa
         created_at=created_at,
         receiver_phone="+2348011111111",
         tracking_url=TRACK,
+        status=status,
     )
 
 
@@ -116,6 +123,46 @@ async def test_update_view_applies_same_second_events_in_processing_order(store:
     assert await store.deliveries.update_view("d1", "picked_up", 200)
     link = await store.deliveries.get("d1")
     assert link is not None and link.status == "picked_up"
+
+
+async def test_update_view_orders_a_reversed_same_second_pair_by_progression(
+    store: Store,
+) -> None:
+    await add(store, "d1")
+    # picked_up (from matched) and the assign before it share a second and arrive reversed.
+    assert await store.deliveries.update_view("d1", "picked_up", 200, previous_status="matched")
+    assert not await store.deliveries.update_view("d1", "matched", 200, previous_status="pending")
+    link = await store.deliveries.get("d1")
+    assert link is not None and (link.status, link.status_created) == ("picked_up", 200)
+
+
+async def test_update_view_lets_an_unassign_in_the_same_second_move_back(store: Store) -> None:
+    await add(store, "d1")
+    assert await store.deliveries.update_view("d1", "matched", 200, previous_status="pending")
+    # The one move back the spec allows: it names the status shown as its previous one.
+    assert await store.deliveries.update_view("d1", "pending", 200, previous_status="matched")
+    link = await store.deliveries.get("d1")
+    assert link is not None and link.status == "pending"
+
+
+@pytest.mark.parametrize("final", ["delivered", "cancelled"])
+async def test_update_view_never_leaves_a_final_status(store: Store, final: str) -> None:
+    await add(store, "d1")
+    assert await store.deliveries.update_view("d1", final, 200, previous_status="in_transit")
+    assert await store.deliveries.update_view("d1", final, 200)  # the same event again
+    assert not await store.deliveries.update_view("d1", "in_transit", 201)
+    assert not await store.deliveries.update_view("d1", "pending", 300, previous_status=final)
+    link = await store.deliveries.get("d1")
+    assert link is not None and (link.status, link.status_created) == (final, 200)
+
+
+async def test_update_view_refuses_an_older_status_over_the_create_response(
+    store: Store,
+) -> None:
+    # Auto-dispatch: the create response already said matched; delivery.created says pending.
+    await add(store, "d1", status="matched")
+    assert not await store.deliveries.update_view("d1", "pending", 200)
+    assert await store.deliveries.update_view("d1", "picked_up", 200, previous_status="matched")
 
 
 async def test_update_view_of_an_unknown_delivery_does_nothing(store: Store) -> None:
