@@ -24,7 +24,7 @@ from bot.partner.models import (
     Warehouse,
 )
 from conversations.context import Context
-from conversations.dialog import Prompt, SavedOrder, Turn
+from conversations.dialog import Prompt, SavedOrder, Turn, UnconfirmedOrder
 from conversations.engine import ledger
 from conversations.engine.prompting import build_prompt
 from conversations.flow import (
@@ -64,6 +64,7 @@ class Walker(ABC):
         self.delivery: Delivery | None = None
         self.request: CreateDeliveryRequest | None = None
         self.order: SavedOrder | None = None
+        self.unconfirmed: UnconfirmedOrder | None = None
         self.operator_alert: str | None = None
         self.retry_after: float | None = None
         self._catalog: Catalog | None = None
@@ -105,6 +106,7 @@ class Walker(ABC):
             delivery=self.delivery,
             request=self.request,
             order=self.order,
+            unconfirmed=self.unconfirmed,
             operator_alert=self.operator_alert,
             retry_after=self.retry_after,
         )
