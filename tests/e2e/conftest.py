@@ -153,9 +153,16 @@ class TrackingProcessor(ChatOrderedProcessor):
 
 
 def stack_config(
-    tmp_path: Path, tg: FakeTelegram, sandbox: Sandbox, *, mode: Mode, operators: list[int]
+    tmp_path: Path,
+    tg: FakeTelegram,
+    sandbox: Sandbox,
+    *,
+    mode: Mode,
+    operators: list[int],
+    partner: dict[str, Any] | None = None,
 ) -> Config:
-    """The config an operator would write for this stack (secrets inline, no env vars)."""
+    """The config an operator would write for this stack (secrets inline, no env vars);
+    ``partner`` adds ``[partner]`` settings (the client's retries)."""
     telegram: dict[str, Any] = {
         "token": tg.token,
         "mode": mode,
@@ -166,7 +173,7 @@ def stack_config(
     if mode == "webhook":
         telegram["secret_token"] = SECRET_TOKEN
     data = {
-        "partner": {"base_url": sandbox.base_url, "api_key": sandbox.api_key},
+        "partner": {"base_url": sandbox.base_url, "api_key": sandbox.api_key, **(partner or {})},
         "telegram": telegram,
         "webhooks": {"enabled": True, "signing_secret": sandbox.signing_secret},
         "operators": {"chat_ids": operators},
@@ -347,9 +354,11 @@ MakeStack = Callable[..., Awaitable[BotStack]]
 
 @pytest.fixture
 async def make_stack(tmp_path: Path) -> AsyncIterator[MakeStack]:
-    """``await make_stack(mode="polling", edit=None, operators=[OPERATORS.id], workers=True)``.
+    """``await make_stack(mode="polling", edit=None, operators=[OPERATORS.id], workers=True,
+    partner=None)``.
 
-    ``edit(data)`` changes the default scenario's TOML data before the sandbox is built.
+    ``edit(data)`` changes the default scenario's TOML data before the sandbox is built;
+    ``partner`` adds ``[partner]`` settings to the config.
     Everything started is stopped when the test ends.
     """
     async with contextlib.AsyncExitStack() as exits:
@@ -360,6 +369,7 @@ async def make_stack(tmp_path: Path) -> AsyncIterator[MakeStack]:
             edit: ScenarioEdit | None = None,
             operators: list[int] | None = None,
             workers: bool = True,
+            partner: dict[str, Any] | None = None,
         ) -> BotStack:
             data = default_scenario_data()
             if edit is not None:
@@ -384,6 +394,7 @@ async def make_stack(tmp_path: Path) -> AsyncIterator[MakeStack]:
                 sandbox,
                 mode=mode,
                 operators=[OPERATORS.id] if operators is None else operators,
+                partner=partner,
             )
             stack = BotStack(tg, sandbox, switch, config, workers=workers)
             exits.push_async_callback(stack.stop)
