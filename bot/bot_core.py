@@ -5,6 +5,7 @@
     PartnerClient ─> CapabilityCache ─> engine ─> ChatService ─┐
     PartnerClient ─> CustomerDesk ─────────────────────────────┤─> the channel draws them
     Relay (+ StatusPoller when partner webhooks are off) ─> channel.send
+    CreateFollowUp (creates whose answer was lost, woken by ChatService) ─> channel.send
     web app: /hooks/partner (inbox, wakes the relay), /media, the channel's own routes
 
 Every way the bot runs builds these parts here and only here: ``deliverybot run`` (with the
@@ -31,6 +32,7 @@ from bot.config import Config
 from bot.config.relay_section import RelayConfig
 from bot.ordering import ChatService, CustomerDesk, build_engine, geocoder_from_config
 from bot.ordering.chats import DeliverLater
+from bot.ordering.unconfirmed_worker import CreateFollowUp
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
 from bot.partner.options import ClientOptions
@@ -112,6 +114,7 @@ class BotCore:
     relay: Relay
     poller: StatusPoller | None
     web_app: Starlette
+    follow_up: CreateFollowUp
 
     async def aclose(self) -> None:
         """Stop the chat service's background work and close the Partner API client."""
@@ -152,11 +155,20 @@ def build_core(
         phone_region=settings.phone_region,
         registry=seams.registry,
         new_idempotency_key=seams.new_idempotency_key,
+        store=store,
     )
 
     async def alert_operators(text: str) -> None:
         await send_to_operators(channel, settings.operators, text)
 
+    follow_up = CreateFollowUp(
+        store,
+        client,
+        channel,
+        alert_operators=alert_operators if settings.operators else None,
+        clock=seams.clock,
+        sleep=seams.sleep,
+    )
     chats = ChatService(
         engine,
         store,
@@ -164,6 +176,7 @@ def build_core(
         clock=seams.clock,
         deliver_later=deliver_later,
         sleep=seams.sleep,
+        on_unconfirmed=follow_up.wake,
     )
     desk = CustomerDesk(store, client, words, phone_region=settings.phone_region, chats=chats)
     relay = Relay(
@@ -194,7 +207,9 @@ def build_core(
         extra_routes=web_routes,
         clock=seams.clock,
     )
-    return BotCore(client, cache, seams.geocoder, chats, desk, relay, poller, web_app)
+    return BotCore(
+        client, cache, seams.geocoder, chats, desk, relay, poller, web_app, follow_up=follow_up
+    )
 
 
 def core_seams_from_config(

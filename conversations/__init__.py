@@ -31,6 +31,7 @@ from conversations.dialog import (
     SessionStatus,
     TextAnswer,
     Turn,
+    UnconfirmedOrder,
 )
 from conversations.engine import Engine
 from conversations.outcome import Created, CreateOutcome, RefusalReason, Refused
@@ -78,5 +79,6 @@ __all__ = [
     "SessionStatus",
     "TextAnswer",
     "Turn",
+    "UnconfirmedOrder",
     "Visit",
 ]

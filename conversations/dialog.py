@@ -25,7 +25,8 @@ from conversations.typed_text import CustomerText
 InputKind = Literal["choice", "text", "phone", "contact", "place", "photos", "confirm"]
 AnswerKind = Literal["text", "choice", "contact", "location", "photos", "command"]
 CommandName = Literal["back", "cancel", "help", "edit", "done", "skip"]
-SessionStatus = Literal["open", "created", "cancelled", "ended"]
+# "unconfirmed": the create was sent and its answer lost; the runner finishes it in the background.
+SessionStatus = Literal["open", "created", "cancelled", "ended", "unconfirmed"]
 
 # The option id that keeps the answer a step already has, when the step is asked again.
 KEEP = "keep"
@@ -172,6 +173,16 @@ class SavedOrder(_Out):
     answers: dict[str, JsonValue]
 
 
+class UnconfirmedOrder(_Out):
+    """A create whose answer was lost: the request exactly as it was sent (its idempotency key
+    included) and the answers that made it. The runner keeps both and sends the same request
+    again until the service answers for certain, then links the delivery as after ``created``.
+    """
+
+    request: CreateDeliveryRequest
+    order: SavedOrder
+
+
 class Turn(_Out):
     """The engine's reply to one answer: messages to say, then the next prompt (if any).
 
@@ -181,7 +192,9 @@ class Turn(_Out):
     (the customer is told in plainer words); ``retry_after`` is the service's wait in seconds
     after a rate limit, after which the runner may re-send the confirm answer. ``request`` is
     what was sent to create ``delivery``, and ``order`` the answers that made it (the runner
-    keeps them with the delivery: "repeat my last delivery" replays them).
+    keeps them with the delivery: "repeat my last delivery" replays them). ``unconfirmed`` is
+    set instead when the create's answer was lost (status ``unconfirmed``): the customer is told
+    it is being checked, and the runner finishes it.
     """
 
     messages: tuple[str, ...] = ()
@@ -190,6 +203,7 @@ class Turn(_Out):
     delivery: Delivery | None = None
     request: CreateDeliveryRequest | None = None
     order: SavedOrder | None = None
+    unconfirmed: UnconfirmedOrder | None = None
     operator_alert: str | None = None
     retry_after: float | None = None
 

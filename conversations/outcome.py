@@ -21,9 +21,10 @@ RefusalReason = Literal[
     "payment",  # the payment method or cash-to-collect is no longer allowed
     "coverage",  # 403: a place is outside the business's area
     "image_host",  # 400 image_host_rejected: the photos' host is not allowlisted
-    "unavailable",  # 503 / timeouts after the client's own retries: try again later
+    "unavailable",  # 503 / time-outs / a lost answer after the client's retries: outcome unknown
     "rate_limited",  # 429 longer than the client waits: retry_after says how long
     "other",  # any other refusal (trust checks, a key problem): the business must act
+    "duplicate_held",  # not sent: an identical order of the customer's is still unconfirmed
 ]
 
 
@@ -39,7 +40,8 @@ class Refused(BaseModel):
 
     ``reask`` names the request fields whose steps are asked again (none: back to the
     summary). ``message`` and ``field_errors`` are the service's own words, for logs and
-    operators.
+    operators. ``outcome_unknown`` is set when the delivery may exist after all (the answer was
+    lost): the order then ends and its runner finishes the create in the background.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -50,6 +52,7 @@ class Refused(BaseModel):
     refresh: bool = False
     keep_key: bool = False
     alert_operators: bool = False
+    outcome_unknown: bool = False
     message: str = ""
     field_errors: dict[str, list[str]] = Field(default_factory=dict)
     retry_after: float | None = None

@@ -6,9 +6,12 @@ The bot classifies each Partner API error into a reason (``bot.ordering.creator`
 own. ``TABLE`` is the decision table; ``docs/flows.md`` shows it as ``table_markdown()`` draws
 it, and a test keeps the two equal.
 
-The key is kept only when the delivery may exist after all (the answer was lost, or the service
-asked us to wait), so resending can never create the order twice; after a real refusal the
-draft changes, and a new key goes with the new body.
+The key is kept only when the delivery may exist after all (the answer was lost) or nothing was
+sent yet (the service asked us to wait; an identical order is still being checked), so resending
+can never create the order twice; after a real refusal the draft changes, and a new key goes
+with the new body. An answer that was lost is not a refusal the customer can act on: the order
+ends ("checked", ``Refused.outcome_unknown``) and the bot retries the create with the same key
+in the background until the service gives a definite answer (``bot.ordering.unconfirmed_worker``).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import Literal
 from bot.partner.models import CAPABILITY_FIELDS, PAYMENT_FIELDS, PLACE_FIELDS
 from conversations.outcome import RefusalReason, Refused
 
-Reask = Literal["named", "payment", "service", "places", "none"]
+Reask = Literal["named", "payment", "service", "places", "none", "checked"]
 Refresh = Literal["yes", "no", "named capability field"]
 
 _REASK_WORDS: dict[Reask, str] = {
@@ -29,6 +32,7 @@ _REASK_WORDS: dict[Reask, str] = {
     "service": "the choice of service",
     "places": "the places it named (all places when none)",
     "none": "nothing: back to the summary",
+    "checked": "nothing: the order ends, the same key is retried in the background",
 }
 _REFRESH_WORDS: dict[Refresh, str] = {
     "yes": "yes",
@@ -60,9 +64,11 @@ TABLE: tuple[Decision, ...] = (
     Decision("service_disabled", "403 `service_disabled`", "service", "yes", False, False),
     Decision("coverage", "403 other (coverage, trust)", "places", "yes", False, False),
     Decision("image_host", "400 `image_host_rejected`", "none", "no", False, True),
-    Decision("unavailable", "503, 5xx, time-outs, a lost answer", "none", "no", True, False),
+    Decision("unavailable", "503, 5xx, time-outs, a lost answer", "checked", "no", True, False),
     Decision("rate_limited", "429 longer than the client waits", "none", "no", True, False),
     Decision("other", "anything else (key, scope, billing)", "none", "yes", False, True),
+    Decision("duplicate_held", "not sent: an identical order is still being checked", "none",
+             "no", True, False),
 )  # fmt: skip
 DECISIONS: Mapping[RefusalReason, Decision] = {row.reason: row for row in TABLE}
 
@@ -83,7 +89,7 @@ def _reask(rule: Reask, named: Sequence[str]) -> tuple[str, ...]:
         case "places":
             places = tuple(n for n in named if field_base(n) in PLACE_FIELDS)
             return places or PLACE_FIELDS
-        case "none":
+        case "none" | "checked":
             return ()
 
 
@@ -108,6 +114,7 @@ def decide(
         refresh=refresh,
         keep_key=row.keep_key,
         alert_operators=row.alert_operators,
+        outcome_unknown=row.reask == "checked",
         message=message,
         field_errors=errors,
         retry_after=retry_after if reason == "rate_limited" else None,

@@ -96,10 +96,12 @@ async def fault(stack: DemoStack, args: list[str]) -> None:
                 options[name] = int(value)
             elif name == "latency":
                 options["latency_seconds"] = float(value)
-            elif name == "code":
-                options["code"] = value
+            elif name in ("code", "when"):
+                options[name] = value
             else:
-                raise CommandProblem(f"unknown fault option {name!r}: count, status, code, latency")
+                raise CommandProblem(
+                    f"unknown fault option {name!r}: count, status, code, latency, when"
+                )
         except ValueError:
             raise CommandProblem(f"{name} must be a number") from None
     count = options.pop("count", 1)
@@ -165,6 +167,7 @@ async def restart(stack: DemoStack, args: list[str]) -> None:
 
 async def wait(stack: DemoStack, args: list[str]) -> None:
     await stack.bot.chats.settle()
+    await stack.bot.follow_up.settle()
 
 
 async def show_help(stack: DemoStack, args: list[str]) -> None:
@@ -195,12 +198,17 @@ COMMANDS: dict[str, Command] = {
     "assign": Command(":assign <rider> [id]", "dispatch a rider (as an operator)", assign),
     "otp": Command(":otp [id]", "the drop-off code, as the sandbox's staff see it", otp),
     "fault": Command(
-        ":fault <operation> <kind> [count=N status=S code=C]",
+        ":fault <operation> <kind> [count=N status=S code=C when=after]",
         "make the sandbox fail the next calls (e.g. create_delivery status status=503 count=4)",
         fault,
     ),
     "restart": Command(":restart", "restart the bot mid-conversation (the sandbox stays)", restart),
-    "wait": Command(":wait", "wait for a create the bot will re-send after a rate limit", wait),
+    "wait": Command(
+        ":wait",
+        "wait for what the bot finishes by itself: a create re-sent after a rate limit, "
+        "an order whose answer was lost",
+        wait,
+    ),
     "help": Command(":help", "this list", show_help),
     "quit": Command(":quit", "leave the demo", quit_demo),
 }

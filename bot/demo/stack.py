@@ -123,13 +123,14 @@ class _Bot:
             base_dir=options.photo_dir,
             first_flow=options.first_flow,
         )
-        self.relay_task: asyncio.Task[None] | None = None
+        self.follow_up = self.core.follow_up
+        self.tasks: list[asyncio.Task[None]] = []
 
     async def aclose(self) -> None:
-        if self.relay_task is not None:
-            self.relay_task.cancel()
+        for task in self.tasks:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self.relay_task
+                await task
         await self.core.aclose()
         if self.geocoder is not None:
             await self.geocoder.aclose()
@@ -203,7 +204,8 @@ class DemoStack:
         self._bot = bot
         self.switch.app = bot.web_app
         if self.options.live:
-            bot.relay_task = asyncio.create_task(bot.relay.run())
+            bot.tasks.append(asyncio.create_task(bot.relay.run()))
+            bot.tasks.append(asyncio.create_task(bot.follow_up.run()))
         await bot.console.open()
         await self._catch_up()
 
@@ -236,12 +238,14 @@ class DemoStack:
         await self.bot.console.deliver_later(chat_id, turn)
 
     async def _catch_up(self) -> None:
-        """Let what the line set off finish: re-sent creates (when not live), the sandbox's
-        webhooks, and the relay's messages about them."""
+        """Let what the line set off finish: re-sent creates and the follow-ups of lost create
+        answers that are due (when not live), the sandbox's webhooks, and the relay's messages
+        about them."""
         if self._bot is None:
             return
         if not self.options.live:
             await self.bot.chats.settle()
+            await self.bot.follow_up.process_due()
         await self.sandbox.drain_webhooks()
         await self.bot.relay.process_pending()
         await self._announce_new_deliveries()

@@ -20,6 +20,9 @@ the deliveries they ordered.
   deliveries linked in ``store.deliveries`` with the answers that made them, operator alerts,
   and ``repeat`` (the last order replayed into its flow);
 * ``OrderHistory``: those saved orders, read back;
+* ``CreateFollowUp`` (``unconfirmed_worker``): the creates whose answer was lost, kept in
+  ``store.unconfirmed``, read back and retried with the same key until the service answers for
+  certain; ``HoldingCreator`` (``duplicate_hold``) holds an identical order once meanwhile;
 * ``CustomerDesk``: one delivery's status, the customer's deliveries (paged), cancel with a
   reason, and the receiver's side of the drop-off code hand-off, for every channel; plain
   replies (``desk_replies``) worded by ``conversations.texts`` with the channel's

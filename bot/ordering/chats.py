@@ -12,6 +12,9 @@ Around each turn it does what the engine leaves to its runner:
 * a created delivery is linked to the chat in ``store.deliveries`` (the relay finds the chat
   of each webhook event there), with the flow and answers that made it, which is the
   customer's order history (``repeat`` replays the last one into the same flow);
+* a create whose answer was lost (``turn.unconfirmed``: the customer was told it is being
+  checked) is kept in ``store.unconfirmed`` with the request, its key and the saved order, and
+  ``on_unconfirmed`` wakes the worker that finishes it (``bot.ordering.unconfirmed_worker``);
 * an ``operator_alert`` (e.g. the photo host is not allowlisted) goes to ``alert_operators``,
   the same text at most once every ``ALERT_REPEAT_SECONDS`` (a misconfigured business is met
   by every customer who tries, and the operators need to hear it once, not once a customer);
@@ -30,9 +33,18 @@ import pydantic
 
 from bot.chatlocks import ChatLocks
 from bot.clocks import Clock, Sleep
+from bot.ordering.duplicate_hold import content_fingerprint
 from bot.ordering.history import OrderHistory, customer_ref
 from bot.store import Store
-from conversations import CONFIRM, ChoiceAnswer, CommandAnswer, Engine, Session, Turn
+from conversations import (
+    CONFIRM,
+    ChoiceAnswer,
+    CommandAnswer,
+    Engine,
+    Session,
+    Turn,
+    UnconfirmedOrder,
+)
 from conversations.dialog import Answer
 from conversations.texts import dialogue
 
@@ -50,7 +62,8 @@ class ChatService:
 
     ``deliver_later(chat_id, turn)`` shows a turn that happens without a customer message (the
     create re-sent after a rate limit); without it the customer re-sends from the summary.
-    ``sleep`` waits for that.
+    ``sleep`` waits for that. ``on_unconfirmed`` is called once a create whose answer was lost
+    is kept (the follow-up worker's ``wake``).
     """
 
     def __init__(
@@ -62,6 +75,7 @@ class ChatService:
         clock: Clock = time.time,
         deliver_later: DeliverLater | None = None,
         sleep: Sleep = asyncio.sleep,
+        on_unconfirmed: Callable[[], None] | None = None,
     ) -> None:
         self.engine = engine
         self.store = store
@@ -70,6 +84,7 @@ class ChatService:
         self._clock = clock
         self._deliver_later = deliver_later
         self._sleep = sleep
+        self._on_unconfirmed = on_unconfirmed
         self._locks = ChatLocks()
         self._later: set[asyncio.Task[None]] = set()
         self._alerted: dict[str, float] = {}  # alert text -> when it was last sent
@@ -80,12 +95,13 @@ class ChatService:
         """A new order in the entry flow (or ``flow``, a registered name: a deep link, a menu
         command); an order still open in this chat is dropped."""
         async with self._locks.hold(chat_id):
+            started = self._clock()
             session, turn = await self.engine.start(
                 flow,
                 customer=customer_ref(user_id),
                 before_create=self._saver(chat_id, user_id),
             )
-            await self._after_turn(chat_id, user_id, session, turn)
+            await self._after_turn(chat_id, user_id, session, turn, started)
             return turn
 
     async def repeat(self, chat_id: int, user_id: int) -> Turn:
@@ -97,12 +113,13 @@ class ChatService:
             said = (dialogue.NOTHING_TO_REPEAT, *turn.messages)
             return turn.model_copy(update={"messages": said})
         async with self._locks.hold(chat_id):
+            started = self._clock()
             session, turn = await self.engine.replay(
                 order,
                 customer=customer_ref(user_id),
                 before_create=self._saver(chat_id, user_id),
             )
-            await self._after_turn(chat_id, user_id, session, turn)
+            await self._after_turn(chat_id, user_id, session, turn, started)
             return turn
 
     async def resume(self, chat_id: int, user_id: int) -> Turn | None:
@@ -112,7 +129,7 @@ class ChatService:
             if session is None:
                 return None
             turn = await self.engine.resume(session)
-            await self._after_turn(chat_id, user_id, session, turn)
+            await self._after_turn(chat_id, user_id, session, turn, self._clock())
             return turn
 
     async def handle(self, chat_id: int, user_id: int, answer: Answer) -> Turn:
@@ -149,10 +166,11 @@ class ChatService:
     # --- around each turn -------------------------------------------------------------------
 
     async def _answer(self, chat_id: int, user_id: int, session: Session, answer: Answer) -> Turn:
+        started = self._clock()
         turn = await self.engine.handle(
             session, answer, before_create=self._saver(chat_id, user_id)
         )
-        await self._after_turn(chat_id, user_id, session, turn)
+        await self._after_turn(chat_id, user_id, session, turn, started)
         return turn
 
     def _saver(self, chat_id: int, user_id: int) -> Callable[[Session], Awaitable[None]]:
@@ -164,7 +182,10 @@ class ChatService:
 
         return save
 
-    async def _after_turn(self, chat_id: int, user_id: int, session: Session, turn: Turn) -> None:
+    async def _after_turn(
+        self, chat_id: int, user_id: int, session: Session, turn: Turn, started: float
+    ) -> None:
+        """``started``: when the turn began, before any create of it went out."""
         delivery = turn.delivery
         if delivery is not None:
             created = delivery.created_at.timestamp() if delivery.created_at else self._clock()
@@ -179,6 +200,8 @@ class ChatService:
                 delivery.status,
                 saved_order=self.history.kept(turn.order) if turn.order else None,
             )
+        if turn.unconfirmed is not None:
+            await self._keep_unconfirmed(chat_id, user_id, turn.unconfirmed, started)
         if session.finished:
             await self.store.sessions.delete(chat_id)
         else:
@@ -187,6 +210,26 @@ class ChatService:
             await self._alert(turn.operator_alert)
         if turn.retry_after is not None and self._deliver_later is not None:
             self._resend_later(chat_id, user_id, session, turn.retry_after)
+
+    async def _keep_unconfirmed(
+        self, chat_id: int, user_id: int, unconfirmed: UnconfirmedOrder, started: float
+    ) -> None:
+        """Keep a create whose answer was lost, due at once, and wake its worker. Before the
+        session is deleted: a crash in between leaves the key in the saved session."""
+        request = unconfirmed.request
+        assert request.idempotencyKey is not None  # the engine always sends its key
+        await self.store.unconfirmed.add(
+            request.idempotencyKey,
+            chat_id,
+            user_id,
+            request=request.model_dump_json(),
+            saved_order=self.history.kept(unconfirmed.order),
+            fingerprint=content_fingerprint(request),
+            created_at=started,
+            next_attempt_at=self._clock(),
+        )
+        if self._on_unconfirmed is not None:
+            self._on_unconfirmed()
 
     async def _alert(self, text: str) -> None:
         now = self._clock()

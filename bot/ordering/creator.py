@@ -20,8 +20,9 @@ anything else (key, scope, billing)         ``other``
 
 The client has already retried what may be retried (with the same idempotency key) before an
 error reaches this module. Any failure after which the delivery *may* exist (a 5xx, a broken
-connection, an answer that cannot be read) is ``unavailable``, which keeps the key: the
-customer's retry then returns that delivery instead of making a second one.
+connection, an answer that cannot be read) is ``unavailable``: its outcome is unknown, so the
+order ends as "being checked" and ``bot.ordering.unconfirmed_worker`` finishes it with the same
+key in the background (it classifies its own retries here too).
 """
 
 from __future__ import annotations

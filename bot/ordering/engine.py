@@ -6,9 +6,11 @@ from collections.abc import Callable
 
 from bot.ordering.catalog import PartnerCatalog
 from bot.ordering.creator import PartnerCreator
+from bot.ordering.duplicate_hold import HoldingCreator
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
-from conversations import Engine, Geocoder, Services
+from bot.store import Store
+from conversations import DeliveryCreator, Engine, Geocoder, Services
 from conversations.flow import FlowRegistry
 from conversations.flows import default_registry
 
@@ -21,14 +23,20 @@ def build_engine(
     phone_region: str = "NG",
     registry: FlowRegistry | None = None,
     new_idempotency_key: Callable[[], str] | None = None,
+    store: Store | None = None,
 ) -> Engine:
     """An engine over ``client`` and the shared ``cache`` (every shipped flow by default).
 
     ``new_idempotency_key`` replaces the engine's own key maker (tests pass predictable keys).
+    With ``store``, an order identical to one whose create answer was lost is held once
+    (``HoldingCreator``).
     """
+    creator: DeliveryCreator = PartnerCreator(client)
+    if store is not None:
+        creator = HoldingCreator(creator, store.unconfirmed)
     services = Services(
         catalog=PartnerCatalog(cache),
-        creator=PartnerCreator(client),
+        creator=creator,
         geocoder=geocoder,
     )
     extra = {"new_idempotency_key": new_idempotency_key} if new_idempotency_key else {}

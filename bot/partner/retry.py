@@ -66,9 +66,15 @@ def may_retry(policy: RetryPolicy, error: errors.PartnerError, *, surely_unsent:
     return True
 
 
-def _exponential(attempt: int, options: ClientOptions) -> float:
+def exponential_delay(attempt: int, base: float, cap: float) -> float:
+    """``base * 2**(attempt-1)`` seconds, at most ``cap``: the back-off ceiling before attempt
+    ``attempt + 1`` (also the follow-up of a lost create, ``bot.ordering.unconfirmed_worker``)."""
     exponent = min(max(attempt - 1, 0), 30)  # bounded so 2**n stays a small float
-    return float(min(options.backoff_cap_seconds, options.backoff_base_seconds * 2**exponent))
+    return float(min(cap, base * 2**exponent))
+
+
+def _exponential(attempt: int, options: ClientOptions) -> float:
+    return exponential_delay(attempt, options.backoff_base_seconds, options.backoff_cap_seconds)
 
 
 def backoff_delay(attempt: int, options: ClientOptions, rng: random.Random) -> float:

@@ -87,13 +87,15 @@ class Runtime:
     async def start(self, *, workers: bool = True) -> None:
         """Connect to Telegram, register the commands, and start receiving updates.
 
-        ``workers`` starts the relay, the status poller and housekeeping as tasks (tests that
-        drive the relay by hand pass False). Raises ``StartupError`` when Telegram refuses.
+        ``workers`` starts the relay, the status poller, the follow-up of creates whose answer
+        was lost and housekeeping as tasks (tests that drive the relay by hand pass False).
+        Raises ``StartupError`` when Telegram refuses.
         """
         flows = self.conversation.flow_menu
         await start_receiving(self.application, self.config.telegram, self.ctx.operators, flows)
         if workers:
             self._spawn("relay", self.relay.run())
+            self._spawn("create-follow-up", self.core.follow_up.run())
             if self.poller is not None:
                 self._spawn("status-poller", self.poller.run())
             self._spawn("housekeeping", housekeeping(self.store))

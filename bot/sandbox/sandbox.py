@@ -152,6 +152,12 @@ class Sandbox:
         lifecycle = self._core.lifecycle
         return lifecycle.view(lifecycle.get(delivery_id))
 
+    def deliveries(self) -> list[dict[str, Any]]:
+        """Every delivery as ``GET /deliveries`` shows it, newest first, without paging (and
+        without counting as a call: what a test counts)."""
+        lifecycle = self._core.lifecycle
+        return [lifecycle.view(record) for record in self._core.store.newest_first()]
+
     def otp_code(self, delivery_id: str) -> str | None:
         return self._core.lifecycle.get(delivery_id).otp_code
 

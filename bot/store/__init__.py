@@ -13,6 +13,7 @@
 ``store.contacts``        phone numbers users proved by sharing their own contact
 ``store.otp``             drop-off codes waiting for the receiver, erased once delivered
 ``store.blocked``         chats that blocked the bot
+``store.unconfirmed``     creates whose answer was lost, until the service answers for certain
 ========================  ====================================================================
 """
 
@@ -28,6 +29,7 @@ from bot.store.sessions import SessionRecord, Sessions
 from bot.store.status_progress import FINAL_STATUSES
 from bot.store.store import Store
 from bot.store.store_errors import SchemaTooNewError, StoreError, UnknownDeliveryError
+from bot.store.unconfirmed_creates import CreatedLink, UnconfirmedCreate, UnconfirmedCreates
 from bot.store.updates import SeenUpdates
 from bot.store.verified_phones import Contacts
 
@@ -37,6 +39,7 @@ __all__ = [
     "MIGRATIONS",
     "BlockedChats",
     "Contacts",
+    "CreatedLink",
     "Deliveries",
     "DeliveryLink",
     "Inbox",
@@ -57,6 +60,8 @@ __all__ = [
     "Sessions",
     "Store",
     "StoreError",
+    "UnconfirmedCreate",
+    "UnconfirmedCreates",
     "UnknownDeliveryError",
     "ViewChange",
 ]

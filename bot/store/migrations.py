@@ -147,11 +147,36 @@ _SAVED_ORDERS = (
         WHERE saved_order IS NOT NULL""",
 )
 
+_UNCONFIRMED_CREATES = (
+    # Creates whose answer was lost: retried with the same key until the service answers for
+    # certain. request is the wire request (its idempotencyKey included); fingerprint is its
+    # content without the key, photos, distance and duration, to hold an identical new order.
+    # Once settled, delivery_id (when it was created) and notice (what the customer is told)
+    # are set, and the row lives on only until that notice went out.
+    """CREATE TABLE unconfirmed_creates (
+        idempotency_key TEXT PRIMARY KEY,
+        chat_id         INTEGER NOT NULL,
+        user_id         INTEGER NOT NULL,
+        request         TEXT NOT NULL,
+        saved_order     TEXT NOT NULL,
+        fingerprint     TEXT NOT NULL,
+        created_at      REAL NOT NULL,
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at REAL NOT NULL,
+        delivery_id     TEXT,
+        notice          TEXT
+    ) WITHOUT ROWID""",
+    "CREATE INDEX unconfirmed_creates_due ON unconfirmed_creates (next_attempt_at)",
+    """CREATE INDEX unconfirmed_creates_open ON unconfirmed_creates (fingerprint)
+        WHERE notice IS NULL""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL_SCHEMA),
     Migration(2, "create requests of deliveries", _CREATE_REQUESTS),
     Migration(3, "pending drop-off codes by receiver phone", _OTP_BY_RECEIVER),
     Migration(4, "the answers that made each delivery", _SAVED_ORDERS),
+    Migration(5, "creates whose answer was lost", _UNCONFIRMED_CREATES),
 )
 """Every schema step, oldest first. Append only."""
 

@@ -37,6 +37,7 @@ from bot.store.otp_handoffs import OtpHandoffs
 from bot.store.relayed import RelayedEvents
 from bot.store.sent import SentMessages
 from bot.store.sessions import Sessions
+from bot.store.unconfirmed_creates import UnconfirmedCreates
 from bot.store.updates import SeenUpdates
 from bot.store.verified_phones import Contacts
 
@@ -61,6 +62,7 @@ class Store:
         self.contacts = Contacts(db, clock)
         self.otp = OtpHandoffs(db, clock)
         self.blocked = BlockedChats(db, clock)
+        self.unconfirmed = UnconfirmedCreates(db, clock)
 
     @classmethod
     async def connect(

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pydantic import JsonValue
 from pydantic import ValidationError as ModelError
 
+from bot.partner.models import CreateDeliveryRequest
 from conversations import rules
 from conversations.dialog import (
     EDIT_PREFIX,
@@ -23,6 +24,7 @@ from conversations.dialog import (
     CommandAnswer,
     SavedOrder,
     TextAnswer,
+    UnconfirmedOrder,
 )
 from conversations.engine.ledger import REPLAYED, own_fills
 from conversations.engine.prompting import MAX_FAILURES, editable_steps
@@ -300,6 +302,9 @@ class TurnRun(Walker):
             outcome = await self.services.creator.create(request)
         except ServiceUnavailable:
             outcome = decide("unavailable")
+        if isinstance(outcome, Refused) and outcome.outcome_unknown:
+            self.await_outcome(request)
+            return
         if isinstance(outcome, Refused):
             await self.recover(outcome)
             return
@@ -315,6 +320,16 @@ class TurnRun(Walker):
             ctx.caps, outcome.delivery, request.customerCollectionMethod
         )
         self.messages.extend(dialogue.created(outcome.delivery, paying))
+        self.prompt = None
+
+    def await_outcome(self, request: CreateDeliveryRequest) -> None:
+        """The create's answer was lost, so the delivery may exist: never "not sent". The order
+        ends here, and the turn hands the runner what it needs to finish the create (the same
+        request, the same key) and to link the delivery when the service answers."""
+        self.work.status = "unconfirmed"
+        self.work.step = None
+        self.unconfirmed = UnconfirmedOrder(request=request, order=self.saved_order())
+        self.messages.append(dialogue.CHECKING)
         self.prompt = None
 
     def saved_order(self) -> SavedOrder:

@@ -25,7 +25,7 @@ from bot.partner.models import (
 )
 from conversations import rules
 from conversations.context import Context
-from conversations.dialog import TRY_AGAIN, Option, Prompt, SavedOrder, Turn
+from conversations.dialog import TRY_AGAIN, Option, Prompt, SavedOrder, Turn, UnconfirmedOrder
 from conversations.engine import ledger
 from conversations.engine.prompting import build_prompt
 from conversations.flow import (
@@ -65,6 +65,7 @@ class Walker(ABC):
         self.delivery: Delivery | None = None
         self.request: CreateDeliveryRequest | None = None
         self.order: SavedOrder | None = None
+        self.unconfirmed: UnconfirmedOrder | None = None
         self.operator_alert: str | None = None
         self.retry_after: float | None = None
         self._catalog: Catalog | None = None
@@ -106,6 +107,7 @@ class Walker(ABC):
             delivery=self.delivery,
             request=self.request,
             order=self.order,
+            unconfirmed=self.unconfirmed,
             operator_alert=self.operator_alert,
             retry_after=self.retry_after,
         )

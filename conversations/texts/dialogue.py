@@ -204,10 +204,9 @@ def refusal(refused: Refused, titles: Sequence[str] = ()) -> str:
                 "business must fix; they have been told. Your order is kept here."
             )
         case "unavailable":
-            return (
-                "The delivery service is not answering right now. Your order is saved: "
-                "please try again in a little while."
-            )
+            return CHECKING
+        case "duplicate_held":
+            return DUPLICATE_HELD
         case "rate_limited":
             wait = refused.retry_after
             when = f"about {_seconds(wait)}" if wait else "a moment"
@@ -255,3 +254,40 @@ def created(delivery: Delivery, then: Sequence[str] = ()) -> list[str]:
     if delivery.tracking_url:
         lines.append(f"Track it here: {delivery.tracking_url}")
     return lines
+
+
+# --- an order whose answer was lost ----------------------------------------------------------
+
+CHECKING = (
+    "I sent your order, but the delivery service's answer did not reach me, so I can't tell yet "
+    "whether it went through. I'm checking and will tell you here as soon as I know; please "
+    "don't order it again meanwhile."
+)
+DUPLICATE_HELD = (
+    "You sent an order with these same details a little while ago and I'm still checking "
+    "whether it went through, so it may already exist. Wait for my message about it, or send "
+    "this one again to place a second order."
+)
+NOT_PLACED = (
+    "About the order I was checking: the delivery service did not accept it, so it was not "
+    "placed and nothing was created. You can start a new order whenever you like."
+)
+STILL_UNKNOWN = (
+    "I still can't tell whether your order went through: the delivery service has not given a "
+    "clear answer. The business has been told and will check it for you; please don't order it "
+    "again until they reply."
+)
+
+
+def went_through(delivery: Delivery) -> str:
+    """What the customer is told once the order whose answer was lost is found to exist."""
+    return "\n".join(["Good news: the order I was checking went through.", *created(delivery)])
+
+
+def still_unknown_alert(key: str, chat_id: int, place: str, package: str, attempts: int) -> str:
+    """What the operators are told when a lost answer could not be settled by retrying."""
+    return (
+        f"An order could not be confirmed after {attempts} attempts: the delivery service gave "
+        f"no definite answer to its create (idempotency key {key}, chat {chat_id}, {package}, "
+        f"{place}). Check the dashboard for it and tell the customer; the bot stopped retrying."
+    )

@@ -8,6 +8,7 @@ from bot.partner.models import Delivery
 from conversations.outcome import Created
 from conversations.refusals import decide
 from conversations.services import ServiceUnavailable
+from conversations.texts import dialogue
 from conversations.texts.dialogue import IMAGE_HOST_ALERT, refusal
 
 
@@ -190,20 +191,37 @@ async def test_a_refused_image_host_tells_the_customer_and_alerts_operators(worl
     assert chat.turn.status == "open"
 
 
-async def test_unavailable_keeps_the_draft_and_the_key_for_a_retry(world, chat):
+async def test_a_lost_answer_ends_the_order_as_unconfirmed_never_as_not_sent(world, chat):
     world.creator.script = [decide("unavailable")]
     await chat.pickup_delivery_to_summary()
     await chat.tap("confirm")
-    assert "not answering right now. Your order is saved" in chat.said
-    assert chat.step == "summary"
-    assert chat.prompt.options[0].label == "Try sending it again"
 
+    assert chat.said == dialogue.CHECKING
+    turn = chat.turn
+    assert turn.status == "unconfirmed" and turn.finished and turn.prompt is None
+    (sent,) = world.creator.requests
+    assert turn.unconfirmed is not None
+    assert turn.unconfirmed.request == sent  # the very body and key, for the retries
+    assert sent.idempotencyKey == "key-0001-chat"
+    assert turn.unconfirmed.order.flow == "pickup_delivery"
+    assert turn.unconfirmed.order.answers["package_description"] == sent.packageDescription
+    assert turn.delivery is None and turn.order is None
+    assert world.saved_keys == ["key-0001-chat"]  # saved before the create went out
+
+
+async def test_an_identical_order_held_goes_back_to_the_summary_with_its_key(world, chat):
+    world.creator.script = [decide("duplicate_held")]
+    await chat.pickup_delivery_to_summary()
     await chat.tap("confirm")
+    assert chat.said == dialogue.DUPLICATE_HELD
+    assert chat.step == "summary"
+    assert chat.session.idempotency_key == "key-0001-chat"
+
+    await chat.tap("confirm")  # a second order, on purpose
 
     assert chat.turn.status == "created"
     first, second = world.creator.requests
-    assert first == second  # the same body with the same key: never a double order
-    assert world.saved_keys == ["key-0001-chat"]
+    assert first == second
 
 
 async def test_rate_limited_says_how_long_to_wait_and_retries_with_the_same_key(world, chat):
@@ -250,8 +268,9 @@ async def test_a_creator_that_is_down_counts_as_unavailable(world, chat):
     world.creator.create = down
     await chat.errand_to_summary()
     await chat.tap("confirm")
-    assert "not answering right now" in chat.said
-    assert chat.session.idempotency_key == "key-0001-chat"
+    assert chat.said == dialogue.CHECKING
+    assert chat.turn.status == "unconfirmed"
+    assert chat.turn.unconfirmed.request.idempotencyKey == "key-0001-chat"
 
 
 async def test_a_validation_error_on_the_service_kind_asks_it_again(world, chat):

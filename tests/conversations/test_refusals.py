@@ -36,6 +36,7 @@ def test_every_reason_has_exactly_one_row():
         ("unavailable", {}, (), False, True, False),
         ("rate_limited", {"retry_after": 3.0}, (), False, True, False),
         ("other", {"message": "key revoked"}, (), True, False, True),
+        ("duplicate_held", {}, (), False, True, False),
     ],
 )  # fmt: skip
 def test_each_reason_decides_what_is_asked_refreshed_kept_and_told(
@@ -52,6 +53,12 @@ def test_each_reason_decides_what_is_asked_refreshed_kept_and_told(
     assert refused.message == kwargs.get("message", "")
     assert refused.field_errors == kwargs.get("field_errors", {})
     assert (dialogue.operator_alert(refused) is not None) is alert
+
+
+def test_only_a_lost_answer_leaves_the_outcome_unknown():
+    unknown = [row.reason for row in TABLE if decide(row.reason).outcome_unknown]
+    assert unknown == ["unavailable"]
+    assert decide("unavailable").keep_key  # the background retries send the same key
 
 
 def test_only_a_rate_limit_carries_a_wait():

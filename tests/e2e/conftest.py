@@ -160,8 +160,10 @@ def stack_config(
     mode: Mode,
     operators: list[int],
     public_base_url: str = PUBLIC_BASE_URL,
+    partner: dict[str, Any] | None = None,
 ) -> Config:
-    """The config an operator would write for this stack (secrets inline, no env vars)."""
+    """The config an operator would write for this stack (secrets inline, no env vars);
+    ``partner`` adds ``[partner]`` settings (the client's retries)."""
     telegram: dict[str, Any] = {
         "token": tg.token,
         "mode": mode,
@@ -172,7 +174,7 @@ def stack_config(
     if mode == "webhook":
         telegram["secret_token"] = SECRET_TOKEN
     data = {
-        "partner": {"base_url": sandbox.base_url, "api_key": sandbox.api_key},
+        "partner": {"base_url": sandbox.base_url, "api_key": sandbox.api_key, **(partner or {})},
         "telegram": telegram,
         "webhooks": {"enabled": True, "signing_secret": sandbox.signing_secret},
         "operators": {"chat_ids": operators},
@@ -354,9 +356,10 @@ MakeStack = Callable[..., Awaitable[BotStack]]
 @pytest.fixture
 async def make_stack(tmp_path: Path) -> AsyncIterator[MakeStack]:
     """``await make_stack(mode="polling", edit=None, operators=[OPERATORS.id], workers=True,
-    public_base_url=PUBLIC_BASE_URL)``.
+    public_base_url=PUBLIC_BASE_URL, partner=None)``.
 
-    ``edit(data)`` changes the default scenario's TOML data before the sandbox is built.
+    ``edit(data)`` changes the default scenario's TOML data before the sandbox is built;
+    ``partner`` adds ``[partner]`` settings to the config.
     Everything started is stopped when the test ends.
     """
     async with contextlib.AsyncExitStack() as exits:
@@ -368,6 +371,7 @@ async def make_stack(tmp_path: Path) -> AsyncIterator[MakeStack]:
             operators: list[int] | None = None,
             workers: bool = True,
             public_base_url: str = PUBLIC_BASE_URL,
+            partner: dict[str, Any] | None = None,
         ) -> BotStack:
             data = default_scenario_data()
             if edit is not None:
@@ -393,6 +397,7 @@ async def make_stack(tmp_path: Path) -> AsyncIterator[MakeStack]:
                 mode=mode,
                 operators=[OPERATORS.id] if operators is None else operators,
                 public_base_url=public_base_url,
+                partner=partner,
             )
             stack = BotStack(tg, sandbox, switch, config, workers=workers)
             exits.push_async_callback(stack.stop)

@@ -1,0 +1,282 @@
+"""``CreateFollowUp``: finishes the creates whose answer was lost.
+
+::
+
+    follow_up = CreateFollowUp(store, client, channel, alert_operators=tell_operators)
+    chats = ChatService(engine, store, on_unconfirmed=follow_up.wake)
+    task = asyncio.create_task(follow_up.run())     # until cancelled
+
+``ChatService`` keeps each create whose answer was lost in ``store.unconfirmed`` (the customer
+was told it is being checked). For each one that falls due this worker:
+
+1. reads back (``lost_create_lookup.find_created``): a delivery that the lost answer made is
+   found even if the service does not deduplicate idempotency keys;
+2. otherwise sends the create again with the **same** request and key (the client's own
+   retries included);
+3. on a delivery (found or created), links it to the chat exactly as a normal create does
+   (``store.deliveries`` with the saved order, so the relay and "repeat" work) and tells the
+   customer; on a definite refusal, tells them plainly that it was not placed (and the
+   operators when the refusal table says so); on another unknown outcome, or a list that
+   cannot be read, tries again later, ``FollowUpTuning.retry_delay`` growing up to its cap;
+4. after ``max_attempts`` tells the customer it could not be confirmed and alerts operators.
+
+The rows live in SQLite, so a restart resumes every follow-up where it was. The customer's
+notice goes out through the relay's ``Sender`` under a sent marker: settling and the notice
+are two steps, and a crash between them sends the notice after the restart, once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.clocks import Clock, Sleep
+from bot.ordering.creator import refusal_for
+from bot.ordering.lost_create_lookup import find_created
+from bot.partner import errors
+from bot.partner.client import PartnerClient
+from bot.partner.models import CreateDeliveryRequest, Delivery
+from bot.partner.retry import exponential_delay
+from bot.relay.channel_protocol import Channel, SendFailed
+from bot.relay.outbox import Outgoing, Sender
+from bot.store import CreatedLink, SendKey, Store, UnconfirmedCreate
+from conversations.texts import dialogue
+
+logger = logging.getLogger(__name__)
+
+AlertOperators = Callable[[str], Awaitable[None]]
+NOTICE_KIND = "order_outcome"
+
+
+@dataclass(frozen=True)
+class FollowUpTuning:
+    """How long a lost create is followed up.
+
+    * after the n-th attempt the next waits ``base * 2**(n-1)`` seconds, at most ``cap``;
+    * ``max_attempts`` bounds it: 10 attempts at 15 s .. 600 s span about 40 minutes;
+    * ``readback_pages`` pages of 50 of the newest deliveries are searched before each retry;
+    * ``clock_skew_seconds``: a delivery the service stamped up to this long before the bot
+      first sent the create still counts (the two clocks differ).
+    """
+
+    base_seconds: float = 15.0
+    cap_seconds: float = 600.0
+    max_attempts: int = 10
+    readback_pages: int = 4
+    clock_skew_seconds: float = 120.0
+    batch_size: int = 50
+
+    def __post_init__(self) -> None:
+        if not 0 < self.base_seconds <= self.cap_seconds:
+            raise ValueError("need 0 < base_seconds <= cap_seconds")
+        if self.max_attempts < 1 or self.readback_pages < 1 or self.batch_size < 1:
+            raise ValueError("max_attempts, readback_pages and batch_size must be at least 1")
+
+    def retry_delay(self, attempts: int) -> float:
+        """Seconds to wait after ``attempts`` attempts."""
+        return exponential_delay(attempts, self.base_seconds, self.cap_seconds)
+
+
+class CreateFollowUp:
+    """Follows up ``store.unconfirmed``; see the module docstring."""
+
+    def __init__(
+        self,
+        store: Store,
+        client: PartnerClient,
+        channel: Channel,
+        *,
+        alert_operators: AlertOperators | None = None,
+        clock: Clock = time.time,
+        sleep: Sleep = asyncio.sleep,
+        tuning: FollowUpTuning | None = None,
+    ) -> None:
+        self._store = store
+        self._client = client
+        self._sender = Sender(store, channel)
+        self._alert_operators = alert_operators
+        self._clock = clock
+        self._sleep = sleep
+        self.tuning = tuning or FollowUpTuning()
+        self._wake = asyncio.Event()
+        self._lock = asyncio.Lock()
+
+    def wake(self) -> None:
+        """Tell ``run`` that a create was kept (``ChatService`` calls this)."""
+        self._wake.set()
+
+    async def run(self) -> None:
+        """Follow up whatever falls due, whenever woken or due, until cancelled."""
+        failures = 0
+        while True:
+            self._wake.clear()
+            try:
+                await self.process_due()
+                failures = 0
+                due = await self._store.unconfirmed.next_due()
+                delay = None if due is None else due - self._clock()
+            except Exception:
+                # A store failure must not end the worker; the rows wait in the file.
+                failures += 1
+                logger.exception("follow-up pass failed")
+                delay = self.tuning.retry_delay(failures)
+            await self._idle(delay)
+
+    async def process_due(self) -> int:
+        """One pass over the rows due now; returns how many were handled."""
+        async with self._lock:
+            rows = await self._store.unconfirmed.due(self._clock(), self.tuning.batch_size)
+            for row in rows:
+                try:
+                    await self._follow(row)
+                except Exception:
+                    logger.exception("following up create %s failed", row.idempotency_key)
+                    await (self._later(row) if row.settled else self._unknown(row))
+            return len(rows)
+
+    async def settle(self) -> None:
+        """Follow up until no row is left, sleeping (the injected ``sleep``) until each falls
+        due: the demo's ``:wait`` and tests over a fake clock."""
+        while True:
+            await self.process_due()
+            due = await self._store.unconfirmed.next_due()
+            if due is None:
+                return
+            await self._sleep(max(due - self._clock(), 0.0))
+
+    # --- one row ----------------------------------------------------------------------------
+
+    async def _follow(self, row: UnconfirmedCreate) -> None:
+        if row.settled:
+            await self._tell(row)
+            return
+        request = CreateDeliveryRequest.model_validate_json(row.request)
+        since = row.created_at - self.tuning.clock_skew_seconds
+        try:
+            found = await find_created(
+                self._client,
+                request,
+                since=since,
+                pages=self.tuning.readback_pages,
+                skip=self._linked,
+            )
+        except errors.PartnerError as error:
+            # Without the read-back a retry could duplicate on a service that does not
+            # deduplicate keys: wait for the list instead.
+            logger.info("read-back for create %s failed: %s", row.idempotency_key, error)
+            await self._unknown(row)
+            return
+        if found is not None:
+            logger.info("create %s found by read-back: %s", row.idempotency_key, found.id)
+            await self._created(row, found)
+            return
+        try:
+            delivery = await self._client.create_delivery(request)
+        except errors.PartnerError as error:
+            await self._refused(row, error)
+            return
+        await self._created(row, delivery)
+
+    async def _linked(self, delivery_id: str) -> bool:
+        return await self._store.deliveries.get(delivery_id) is not None
+
+    async def _created(self, row: UnconfirmedCreate, delivery: Delivery) -> None:
+        created = delivery.created_at.timestamp() if delivery.created_at else row.created_at
+        customer = delivery.customer
+        link = CreatedLink(
+            delivery_id=delivery.id,
+            created_at=created,
+            receiver_phone=customer.receiver_phone if customer else None,
+            tracking_url=delivery.tracking_url,
+            status=delivery.status,
+        )
+        await self._settle(row, dialogue.went_through(delivery), link)
+
+    async def _refused(self, row: UnconfirmedCreate, error: errors.PartnerError) -> None:
+        refused = refusal_for(error)
+        if refused.outcome_unknown:
+            logger.info("create %s still unanswered: %s", row.idempotency_key, error)
+            await self._unknown(row)
+            return
+        if refused.reason == "rate_limited":
+            wait = max(refused.retry_after or 0.0, self.tuning.retry_delay(row.attempts + 1))
+            await self._store.unconfirmed.retry_later(
+                row.idempotency_key, row.attempts + 1, self._clock() + wait
+            )
+            return
+        logger.warning("create %s refused on follow-up (%s)", row.idempotency_key, refused.reason)
+        await self._settle(row, dialogue.NOT_PLACED)
+        alert = dialogue.operator_alert(refused)
+        if alert is not None:
+            await self._alert(alert)
+
+    async def _unknown(self, row: UnconfirmedCreate) -> None:
+        attempts = row.attempts + 1
+        if attempts < self.tuning.max_attempts:
+            at = self._clock() + self.tuning.retry_delay(attempts)
+            await self._store.unconfirmed.retry_later(row.idempotency_key, attempts, at)
+            return
+        logger.error("create %s unconfirmed after %d attempts", row.idempotency_key, attempts)
+        await self._settle(row, dialogue.STILL_UNKNOWN)
+        request = CreateDeliveryRequest.model_validate_json(row.request)
+        place = f"{request.pickupAddress} to {request.deliveryAddress}"
+        await self._alert(
+            dialogue.still_unknown_alert(
+                row.idempotency_key, row.chat_id, place, request.packageDescription, attempts
+            )
+        )
+
+    async def _settle(
+        self, row: UnconfirmedCreate, notice: str, link: CreatedLink | None = None
+    ) -> None:
+        if await self._store.unconfirmed.settle(row, notice, link):
+            settled = await self._store.unconfirmed.get(row.idempotency_key)
+            if settled is not None:
+                await self._tell(settled)
+
+    async def _tell(self, row: UnconfirmedCreate) -> None:
+        assert row.notice is not None
+        key = SendKey(f"create:{row.idempotency_key}", row.chat_id, NOTICE_KIND)
+        try:
+            await self._sender.deliver(Outgoing(key, row.notice))
+        except SendFailed:
+            if row.attempts + 1 < 2 * self.tuning.max_attempts:
+                await self._later(row)
+                return
+            logger.error("the outcome of create %s could not be told", row.idempotency_key)
+        await self._store.unconfirmed.remove(row.idempotency_key)
+
+    async def _later(self, row: UnconfirmedCreate) -> None:
+        """Try a settled row's notice (or an open row after a bug) again later."""
+        attempts = row.attempts + 1
+        at = self._clock() + self.tuning.retry_delay(attempts)
+        await self._store.unconfirmed.retry_later(row.idempotency_key, attempts, at)
+
+    async def _alert(self, text: str) -> None:
+        if self._alert_operators is None:
+            logger.error("operator alert (no operator channel): %s", text)
+            return
+        try:
+            await self._alert_operators(text)
+        except Exception:
+            logger.exception("could not alert the operators: %s", text)
+
+    async def _idle(self, delay: float | None) -> None:
+        """Wait for ``wake()``, or at most ``delay`` seconds when a row falls due then."""
+        if delay is not None and delay <= 0:
+            return
+        waits: set[asyncio.Future[Any]] = {asyncio.ensure_future(self._wake.wait())}
+        if delay is not None:
+            waits.add(asyncio.ensure_future(self._sleep(delay)))
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in waits:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task

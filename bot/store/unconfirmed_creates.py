@@ -1,0 +1,182 @@
+"""Creates whose answer was lost, kept until the service answers for certain.
+
+A create that timed out, lost its connection or got a 5xx may have made the delivery. The row
+keeps what is needed to finish it across restarts: the request exactly as sent (its
+idempotency key is the row's key), the chat and user, the saved order to link with the
+delivery, and when to try next. ``settle`` records the end in one commit with the delivery's
+link (``store.deliveries``), so a crash can never link a delivery without settling its row or
+the reverse; the row is removed once its ``notice`` reached the customer.
+
+While a row is open (not settled), an order with the same ``fingerprint`` is held at confirm
+(``bot.ordering.duplicate_hold``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.clocks import Clock
+from bot.store.database import Database, Row
+from bot.store.delivery_links import Deliveries
+
+
+@dataclass(frozen=True)
+class UnconfirmedCreate:
+    """One create waiting for a definite answer (``notice`` None), or settled and waiting for
+    its notice to go out."""
+
+    idempotency_key: str
+    chat_id: int
+    user_id: int
+    request: str  # CreateDeliveryRequest JSON, idempotencyKey included
+    saved_order: str  # SavedOrder JSON
+    fingerprint: str
+    created_at: float
+    attempts: int
+    next_attempt_at: float
+    delivery_id: str | None
+    notice: str | None
+
+    @property
+    def settled(self) -> bool:
+        return self.notice is not None
+
+
+@dataclass(frozen=True)
+class CreatedLink:
+    """What ``store.deliveries.add`` keeps of the delivery a settled create made."""
+
+    delivery_id: str
+    created_at: float
+    receiver_phone: str | None
+    tracking_url: str | None
+    status: str
+
+
+_ADD = """INSERT INTO unconfirmed_creates (idempotency_key, chat_id, user_id, request,
+        saved_order, fingerprint, created_at, attempts, next_attempt_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)
+    ON CONFLICT (idempotency_key) DO NOTHING"""
+_GET = """SELECT idempotency_key, chat_id, user_id, request, saved_order, fingerprint,
+        created_at, attempts, next_attempt_at, delivery_id, notice
+    FROM unconfirmed_creates WHERE idempotency_key = ?"""
+_DUE = """SELECT idempotency_key, chat_id, user_id, request, saved_order, fingerprint,
+        created_at, attempts, next_attempt_at, delivery_id, notice
+    FROM unconfirmed_creates
+    WHERE next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?"""
+_NEXT_DUE = "SELECT min(next_attempt_at) FROM unconfirmed_creates"
+# The WHERE clause repeats the partial index's condition so SQLite uses it.
+_OPEN_WITH = """SELECT idempotency_key FROM unconfirmed_creates
+    WHERE fingerprint = ? AND notice IS NULL"""
+_RETRY_LATER = """UPDATE unconfirmed_creates SET attempts = ?, next_attempt_at = ?
+    WHERE idempotency_key = ?"""
+_SETTLE = """UPDATE unconfirmed_creates SET delivery_id = ?, notice = ?, next_attempt_at = ?
+    WHERE idempotency_key = ? AND notice IS NULL"""
+_REMOVE = "DELETE FROM unconfirmed_creates WHERE idempotency_key = ?"
+_COUNT_OPEN = "SELECT count(*) FROM unconfirmed_creates WHERE notice IS NULL"
+
+
+class UnconfirmedCreates:
+    """``store.unconfirmed``: creates whose answer was lost; see the module docstring."""
+
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    async def add(
+        self,
+        idempotency_key: str,
+        chat_id: int,
+        user_id: int,
+        *,
+        request: str,
+        saved_order: str,
+        fingerprint: str,
+        created_at: float,
+        next_attempt_at: float,
+    ) -> bool:
+        """Keep a create whose answer was lost; False when its key is kept already."""
+        params = (
+            idempotency_key,
+            chat_id,
+            user_id,
+            request,
+            saved_order,
+            fingerprint,
+            created_at,
+            next_attempt_at,
+        )
+        return await self._db.execute(_ADD, params) > 0
+
+    async def get(self, idempotency_key: str) -> UnconfirmedCreate | None:
+        row = await self._db.fetch_one(_GET, (idempotency_key,))
+        return _row(row) if row else None
+
+    async def due(self, now: float, limit: int = 100) -> list[UnconfirmedCreate]:
+        """Rows whose next attempt (or whose notice) is due at ``now``, the earliest first."""
+        return [_row(row) for row in await self._db.fetch_all(_DUE, (now, limit))]
+
+    async def next_due(self) -> float | None:
+        """When the earliest row falls due; None when there is none."""
+        row = await self._db.fetch_one(_NEXT_DUE)
+        return None if row is None or row[0] is None else float(row[0])
+
+    async def open_with(self, fingerprint: str) -> list[str]:
+        """The keys of the unsettled creates with this content."""
+        rows = await self._db.fetch_all(_OPEN_WITH, (fingerprint,))
+        return [str(row[0]) for row in rows]
+
+    async def count_open(self) -> int:
+        """How many creates still wait for a definite answer."""
+        row = await self._db.fetch_one(_COUNT_OPEN)
+        return int(row[0]) if row else 0
+
+    async def retry_later(self, idempotency_key: str, attempts: int, at: float) -> None:
+        """Record ``attempts`` made so far (of the create, or of its notice once settled) and
+        try again at ``at``."""
+        await self._db.execute(_RETRY_LATER, (attempts, at, idempotency_key))
+
+    async def settle(
+        self, entry: UnconfirmedCreate, notice: str, created: CreatedLink | None = None
+    ) -> bool:
+        """End ``entry`` with ``notice`` for its customer, due at once; with ``created``, link
+        that delivery to the entry's chat and user (with its saved order) in the same commit.
+
+        False when the entry was settled already (nothing is changed then).
+        """
+        async with self._db.transaction() as tx:
+            params = (created.delivery_id if created else None, notice, self._clock())
+            if await tx.execute(_SETTLE, (*params, entry.idempotency_key)) == 0:
+                return False
+            if created is not None:
+                await Deliveries(tx, self._clock).add(
+                    created.delivery_id,
+                    entry.chat_id,
+                    entry.user_id,
+                    created.created_at,
+                    created.receiver_phone,
+                    created.tracking_url,
+                    created.status,
+                    saved_order=entry.saved_order,
+                )
+            return True
+
+    async def remove(self, idempotency_key: str) -> bool:
+        """Forget the entry (its notice went out)."""
+        return await self._db.execute(_REMOVE, (idempotency_key,)) > 0
+
+
+def _row(row: Row) -> UnconfirmedCreate:
+    return UnconfirmedCreate(
+        idempotency_key=str(row[0]),
+        chat_id=int(row[1]),
+        user_id=int(row[2]),
+        request=str(row[3]),
+        saved_order=str(row[4]),
+        fingerprint=str(row[5]),
+        created_at=float(row[6]),
+        attempts=int(row[7]),
+        next_attempt_at=float(row[8]),
+        delivery_id=None if row[9] is None else str(row[9]),
+        notice=None if row[10] is None else str(row[10]),
+    )

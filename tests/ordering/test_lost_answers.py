@@ -1,0 +1,206 @@
+"""A create whose answer was lost: "checking", never "not sent"; kept in SQLite, read back and
+retried with the same key by ``CreateFollowUp`` until the service answers for certain, then
+linked to the chat and told; an identical order held meanwhile; a restart resumes it.
+
+Everything is real but the chat: the sandbox (faults after the handler: the delivery is made,
+the answer lost), the Partner client, SQLite; the customer's notices go to a recording channel.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.ordering import ChatService
+from bot.ordering.duplicate_hold import content_fingerprint
+from bot.ordering.unconfirmed_worker import CreateFollowUp, FollowUpTuning
+from bot.partner.models import CreateDeliveryRequest
+from bot.store import Store
+from conversations import SavedOrder, Turn
+from conversations.texts import dialogue
+from tests.relay.support import RecordingChannel
+
+from .conftest import CONFIRM_ANSWER, TO_SUMMARY, MakeOrg, Org
+
+CHAT, USER = 42, 7
+
+
+class Bot:
+    """One bot process over ``store``: the chat service and its follow-up worker."""
+
+    def __init__(self, org: Org, store: Store, channel: RecordingChannel, **tuning: Any) -> None:
+        self.alerts: list[str] = []
+        self.follow_up = CreateFollowUp(
+            store,
+            org.client,
+            channel,
+            alert_operators=self._alert,
+            clock=org.clock,
+            sleep=org.clock.sleep,
+            tuning=FollowUpTuning(**tuning),
+        )
+        self.chats = ChatService(
+            org.engine(store=store), store, clock=org.clock, on_unconfirmed=self.follow_up.wake
+        )
+
+    async def _alert(self, text: str) -> None:
+        self.alerts.append(text)
+
+    async def order(self, chat: int = CHAT, description: str | None = None) -> Turn:
+        turn = await self.chats.start(chat, USER)
+        for answer in TO_SUMMARY:
+            if description and answer.kind == "text" and answer.text == "A pair of shoes":
+                answer = answer.model_copy(update={"text": description})
+            turn = await self.chats.handle(chat, USER, answer)
+        assert turn.prompt is not None and turn.prompt.step == "summary"
+        return await self.chats.handle(chat, USER, CONFIRM_ANSWER)
+
+
+def lose_create_answers(org: Org, count: int = 4, kind: str = "status") -> None:
+    """The next ``count`` creates are applied, then their answers lost (4: every client try)."""
+    org.sandbox.inject_fault("create_delivery", kind, count, when="after")
+
+
+def sandbox_deliveries(org: Org) -> list[dict[str, Any]]:
+    return org.sandbox.deliveries()
+
+
+async def test_a_lost_answer_is_checking_then_found_linked_and_told(org: Org) -> None:
+    assert org.store is not None
+    channel = RecordingChannel()
+    bot = Bot(org, org.store, channel)
+    lose_create_answers(org)
+
+    turn = await bot.order()
+
+    assert turn.status == "unconfirmed" and turn.messages == (dialogue.CHECKING,)
+    assert "not sent" not in " ".join(turn.messages)
+    assert await org.store.sessions.get(CHAT) is None  # the conversation is over
+    (row,) = await org.store.unconfirmed.due(org.clock())
+    assert turn.unconfirmed is not None
+    sent = turn.unconfirmed.request
+    assert row.idempotency_key == sent.idempotencyKey
+    assert CreateDeliveryRequest.model_validate_json(row.request) == sent
+    assert row.fingerprint == content_fingerprint(sent)
+    assert (row.chat_id, row.user_id, row.attempts) == (CHAT, USER, 0)
+    assert len(sandbox_deliveries(org)) == 1  # it does exist, linked to no chat yet
+
+    assert await bot.follow_up.process_due() == 1
+
+    (made,) = sandbox_deliveries(org)
+    link = await org.store.deliveries.get(made["id"])
+    assert link is not None and (link.chat_id, link.user_id) == (CHAT, USER)
+    last = await bot.chats.history.last_order(USER)
+    assert last == SavedOrder.model_validate_json(row.saved_order)  # "repeat" works
+    (told,) = channel.texts(CHAT)
+    assert told.startswith("Good news: the order I was checking went through.")
+    assert made["id"] in told
+    assert org.calls("create_delivery") == 4  # found by the read-back: no create sent again
+    assert await org.store.unconfirmed.count_open() == 0
+    assert await org.store.unconfirmed.next_due() is None
+
+
+async def test_without_key_deduplication_the_read_back_prevents_a_duplicate(
+    make_org: MakeOrg, scenario_data: dict[str, Any]
+) -> None:
+    # A key is forgotten after 3.6 microseconds: the client's back-off outlives it, so every
+    # retry with the same key makes a new delivery, as on a service that does not deduplicate.
+    scenario_data["sandbox"]["idempotency_ttl_hours"] = 1e-9
+    org = make_org(scenario_data)
+    store = await org.open_store()
+    channel = RecordingChannel()
+    bot = Bot(org, store, channel)
+    lose_create_answers(org)
+    turn = await bot.order()
+    assert turn.status == "unconfirmed"
+    made_by_the_lost_answers = len(sandbox_deliveries(org))
+    assert made_by_the_lost_answers == 4  # the service really does not deduplicate here
+
+    org.clock.advance(3600)
+    await bot.follow_up.settle()
+
+    assert len(sandbox_deliveries(org)) == made_by_the_lost_answers  # nothing new was created
+    assert org.calls("create_delivery") == 4
+    assert len(await store.deliveries.for_user(USER, 10)) == 1
+
+
+async def test_a_definite_refusal_on_the_retry_says_plainly_it_was_not_placed(org: Org) -> None:
+    assert org.store is not None
+    channel = RecordingChannel()
+    bot = Bot(org, org.store, channel)
+    org.sandbox.inject_fault("create_delivery", "status", 4)  # 503 before the handler
+    org.sandbox.inject_fault("create_delivery", "status", 1, status=400, code="validation_error")
+
+    turn = await bot.order()
+    assert turn.status == "unconfirmed"
+    await bot.follow_up.settle()
+
+    assert channel.texts(CHAT) == [dialogue.NOT_PLACED]
+    assert sandbox_deliveries(org) == []
+    assert await org.store.unconfirmed.count_open() == 0
+
+
+async def test_the_bound_tells_the_customer_and_alerts_the_operators(org: Org) -> None:
+    assert org.store is not None
+    channel = RecordingChannel()
+    bot = Bot(org, org.store, channel, max_attempts=3)
+    org.sandbox.inject_fault("create_delivery", "status", 4 + 3 * 4)  # every try, 503
+
+    await bot.order()
+    await bot.follow_up.settle()
+
+    assert channel.texts(CHAT) == [dialogue.STILL_UNKNOWN]
+    (alert,) = bot.alerts
+    assert "could not be confirmed after 3 attempts" in alert
+    assert org.calls("create_delivery") == 4 + 3 * 4
+    assert org.calls("list_deliveries") == 3  # a read-back before every retry
+    assert {15.0, 30.0} <= set(org.clock.slept)  # the follow-up's back-off
+    assert await org.store.unconfirmed.count_open() == 0
+
+
+async def test_a_restart_in_the_middle_resumes_the_follow_up(make_org: MakeOrg) -> None:
+    org = make_org()
+    store = await org.open_store()
+    bot = Bot(org, store, RecordingChannel())
+    lose_create_answers(org)
+    org.sandbox.inject_fault("list_deliveries", "status", 4)  # the first read-back fails
+
+    await bot.order()
+    await bot.follow_up.process_due()
+    (row,) = await store.unconfirmed.due(org.clock() + 3600)
+    assert row.attempts == 1 and row.next_attempt_at == org.clock() + 15.0
+    await store.close()  # the process dies; the row is in the file
+
+    store = await org.open_store()
+    channel = RecordingChannel()
+    after = Bot(org, store, channel)
+    await after.follow_up.settle()
+
+    (made,) = sandbox_deliveries(org)
+    assert (await store.deliveries.get(made["id"])) is not None
+    assert org.calls("create_delivery") == 4  # found by the new process's read-back
+    (told,) = channel.texts(CHAT)
+    assert made["id"] in told
+
+
+async def test_an_identical_order_is_held_once_then_sent_on_purpose(org: Org) -> None:
+    assert org.store is not None
+    channel = RecordingChannel()
+    bot = Bot(org, org.store, channel)
+    lose_create_answers(org)
+    first = await bot.order()
+    assert first.status == "unconfirmed"
+
+    held = await bot.order()
+
+    assert held.messages[0] == dialogue.DUPLICATE_HELD, held.messages
+    assert held.prompt is not None and held.prompt.step == "summary"
+    assert org.calls("create_delivery") == 4  # nothing sent
+    other = await bot.order(chat=CHAT + 1, description="Another parcel")
+    assert other.status == "created"  # a different order is not held
+
+    second = await bot.chats.handle(CHAT, USER, CONFIRM_ANSWER)  # "send it again": on purpose
+
+    assert second.status == "created"
+    await bot.follow_up.process_due()
+    assert len(sandbox_deliveries(org)) == 3  # the lost one, the other, the chosen second
+    assert len(await org.store.deliveries.for_user(USER, 10)) == 3
