@@ -33,36 +33,39 @@ def said(text: str, who: str = BOT) -> list[str]:
     return [head + lines[0], *(_INDENT + line if line else "" for line in lines[1:])]
 
 
-def render_turn(turn: Turn) -> list[str]:
-    """Every message of ``turn``, then its prompt (if one is open)."""
+def render_turn(turn: Turn, *, typed_places: str | None = None) -> list[str]:
+    """Every message of ``turn``, then its prompt (if one is open); ``typed_places`` is said
+    beside "type the address" (where the addresses a typist may type are listed)."""
     lines: list[str] = []
     for message in turn.messages:
         lines += said(message)
     if turn.prompt is not None:
-        lines += render_prompt(turn.prompt)
+        lines += render_prompt(turn.prompt, typed_places=typed_places)
     return lines
 
 
-def render_prompt(prompt: Prompt) -> list[str]:
+def render_prompt(prompt: Prompt, *, typed_places: str | None = None) -> list[str]:
     lines = said(prompt.text)
     lines += _options(prompt)
     if prompt.photos is not None:
         have, low, high = prompt.photos.have, prompt.photos.min, prompt.photos.max
         need = f"at least {low}, " if low else ""
         lines.append(f"{_INDENT}(photos so far: {have}; {need}up to {high})")
-    lines.append(f"{_INDENT}(reply: {' · '.join(ways_to_answer(prompt))})")
+    lines.append(f"{_INDENT}(reply: {' · '.join(ways_to_answer(prompt, typed_places))})")
     return lines
 
 
-def ways_to_answer(prompt: Prompt) -> list[str]:
+def ways_to_answer(prompt: Prompt, typed_places: str | None = None) -> list[str]:
     """How this question can be answered at the keyboard, then the commands worth showing."""
     ways: list[str] = []
     if prompt.options:
         ways.append("a number" if len(prompt.options) > 1 else "1")
         if prompt.default is not None:
             ways.append("Enter for the default")
-    if "text" in prompt.accepts:
-        ways.append("type the address" if prompt.input == "place" else "type your answer")
+    if "text" in prompt.accepts and prompt.input == "place":
+        ways.append(f"type the address ({typed_places})" if typed_places else "type the address")
+    elif "text" in prompt.accepts:
+        ways.append("type your answer")
     if "location" in prompt.accepts:
         ways.append("location <lat> <lng> [address]")
     if "contact" in prompt.accepts:

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from bot.partner.models import Delivery
 from conversations.dialog import AnswerKind, InputKind
 from conversations.outcome import Refused
+from conversations.texts.deliveries_texts import short_ref
 
 SERVICE_DOWN = (
     "I can't reach the delivery service right now. Please try again in a moment; "
@@ -189,8 +190,11 @@ _CREATED_STATUS = {
 
 
 def created(delivery: Delivery) -> list[str]:
-    """Plain sentences for a freshly created delivery: status, reference and tracking link."""
-    lines = [f"Done! Your order reference is {delivery.id}."]
+    """Plain sentences for a freshly created delivery: status, reference and tracking link.
+
+    The tracking link is given here, once: the relay does not repeat it to this chat.
+    """
+    lines = [f"Done! Your order reference is {short_ref(delivery.id)}."]
     if delivery.status == "matched":
         rider = delivery.rider.name if delivery.rider and delivery.rider.name else None
         who = f"{rider} has" if rider else "A rider has"
