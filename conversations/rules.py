@@ -133,8 +133,9 @@ def format_money(amount: float, currency: str) -> str:
     return f"{currency} {text}"
 
 
-def fee_hints(caps: Capabilities) -> list[str]:
-    """What the customer should know about the fee and the dispatch before confirming."""
+def fee_hints(caps: Capabilities, *, customer_receives: bool = False) -> list[str]:
+    """What the customer should know about the fee and the dispatch before confirming;
+    ``customer_receives`` when the customer is the receiver (an errand: no receiver is asked)."""
     hints: list[str] = []
     pricing = caps.publicRequest
     amount = format_money(pricing.pricingAmountNgn, caps.currency)
@@ -156,7 +157,8 @@ def fee_hints(caps: Capabilities) -> list[str]:
     elif pricing.autoDispatch:
         hints.append("A nearby rider may be assigned straight away.")
     if caps.requireDeliveryOtp:
-        hints.append("The receiver gets a drop-off code to give the rider.")
+        who = "You get" if customer_receives else "The receiver gets"
+        hints.append(f"{who} a drop-off code to give the rider.")
     else:
         hints.append("No drop-off code: the rider takes a photo as proof of delivery.")
     if caps.coverage.mode == "radius_from_hub" and caps.coverage.radiusKm:

@@ -9,7 +9,9 @@ and a line saying how to answer.
          (reply: a number · back · cancel · help)
 
 Long option lists (saved places, 81 hostel rooms) are laid out in columns. Nothing here decides
-what to ask: the prompt says which inputs make sense, and this module only draws them.
+what to ask: the prompt says which inputs make sense, and this module only draws them. Where the
+engine's sentences ask to choose (``conversations.texts.taps``), the console says "type", with
+commands as they are typed and options by their number.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import textwrap
 
 from conversations import Option, Prompt, Turn
+from conversations.texts.taps import KEYBOARD, for_channel
 
 BOT = "bot"
 WIDTH = 100
@@ -37,15 +40,16 @@ def render_turn(turn: Turn, *, typed_places: str | None = None) -> list[str]:
     """Every message of ``turn``, then its prompt (if one is open); ``typed_places`` is said
     beside "type the address" (where the addresses a typist may type are listed)."""
     lines: list[str] = []
+    labels = _labels(turn.prompt)
     for message in turn.messages:
-        lines += said(message)
+        lines += said(for_channel(message, KEYBOARD, labels))
     if turn.prompt is not None:
         lines += render_prompt(turn.prompt, typed_places=typed_places)
     return lines
 
 
 def render_prompt(prompt: Prompt, *, typed_places: str | None = None) -> list[str]:
-    lines = said(prompt.text)
+    lines = said(for_channel(prompt.text, KEYBOARD, _labels(prompt)))
     lines += _options(prompt)
     if prompt.photos is not None:
         have, low, high = prompt.photos.have, prompt.photos.min, prompt.photos.max
@@ -77,6 +81,10 @@ def ways_to_answer(prompt: Prompt, typed_places: str | None = None) -> list[str]
         ways.append("edit <step>")
     commands += [name for name in ("cancel", "help") if name not in commands]
     return ways + commands
+
+
+def _labels(prompt: Prompt | None) -> list[str]:
+    return [option.label for option in prompt.options] if prompt is not None else []
 
 
 def _label(option: Option, default: str | None) -> str:

@@ -171,9 +171,12 @@ class Planner:
         handoff = await self._store.otp.put(
             delivery.id, code, receiver or otp.receiver_phone.strip(), event.created
         )
-        link_text = wording.otp_link_for_customer(
-            delivery.id, self._channel.otp_link(handoff.token)
-        )
+        opener = self._channel.otp_link(handoff.token)
+        sender = (delivery.customer.sender_phone if delivery.customer else None) or ""
+        if receiver is not None and normalise_phone(sender, self._region) == receiver:
+            link_text = wording.otp_link_for_self(delivery.id, opener)  # an errand: no one else
+        else:
+            link_text = wording.otp_link_for_customer(delivery.id, opener)
         waiting = wording.otp_waiting_for_operators(delivery.id)
         return [
             Outgoing(SendKey(event.id, link.chat_id, OTP_LINK), link_text),

@@ -358,6 +358,10 @@ ERRAND = Flow(
             is_receiver=True,
         ).steps,
         *payment(kind=KIND, next=SUMMARY, cash_to_collect=False).steps,
-        summary(heading="Please check your errand:"),
+        summary(
+            heading="Please check your errand:",
+            # The customer is the receiver here: no other receiver was asked.
+            hints=lambda ctx: rules.fee_hints(ctx.caps, customer_receives=True),
+        ),
     ),
 )

@@ -42,6 +42,8 @@ from conversations.places import PlaceNames, PlacePick, real_coords, resolve
 from conversations.rules import saved_places
 from conversations.services import GeocodedPlace, ServiceUnavailable
 from conversations.steps.common import bounded
+from conversations.texts import dialogue
+from conversations.texts.taps import ANY_OPTION, tap
 
 UNIT_LENGTH = (1, 60)
 PIN_ADDRESS_LENGTH = (3, 300)
@@ -204,9 +206,7 @@ async def _geocode(ctx: Context, typed: str) -> Result:
         if real_coords(place.lat, place.lng) and place.address.strip() and place not in usable:
             usable.append(place)
     if not usable:
-        return Invalid(
-            f"I couldn't find “{query}”. Try adding the area or city, or share a location pin."
-        )
+        return Invalid(dialogue.address_not_found(query))
     pick = PlacePick(kind="typed", query=query, candidates=usable[:MAX_CANDIDATES])
     return Accept(pick.model_dump(mode="json"))
 
@@ -314,12 +314,10 @@ def _confirm_step(names: PlaceNames, title: str, next: Target, fields: tuple[str
 
     async def accept(ctx: Context, answer: Answer) -> Result:
         if not isinstance(answer, ChoiceAnswer):
-            return Invalid("Please tap the right place, or None of these.")
+            return Invalid(f"Please {tap(ANY_OPTION)}: the right place, or None of these.")
         if answer.option == RETYPE:
-            return Redo(
-                names.place,
-                "Okay. Type the address again with the area or city, or share a location pin.",
-            )
+            pick = _pick(ctx, names)
+            return Redo(names.place, dialogue.address_again((pick.query if pick else None) or ""))
         found = candidates(ctx)
         return Accept(found[int(answer.option)].model_dump(mode="json"))
 

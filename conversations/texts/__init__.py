@@ -11,6 +11,8 @@ One module per audience and topic:
 ``desk_texts``        the customer desk's answers: one delivery, the list, cancelling; and
                       ``ChannelWords``, how a channel names its commands in these sentences
 ``handoff_texts``     the receiver's steps of a drop-off code hand-off
+``taps``              how a sentence asks to choose an option or a command, said by each
+                      channel its way ("tap Done" in Telegram, "type done" in the console)
 ====================  ===========================================================================
 
 Flows keep their own questions beside their steps, since a question is part of what a step

@@ -110,6 +110,16 @@ def otp_link_for_customer(delivery_id: str, link: str) -> str:
     )
 
 
+def otp_link_for_self(delivery_id: str, link: str) -> str:
+    """The hand-off link, for a customer who is the receiver (an errand) but whose own phone
+    is not proven yet: no one else is named."""
+    return (
+        f"The drop-off code for delivery {short_ref(delivery_id)} is ready. It goes only to the "
+        f"receiver's phone, which is yours: open this link and share your own contact to get "
+        f"it:\n{link}"
+    )
+
+
 def otp_waiting_for_operators(delivery_id: str) -> str:
     """Tells operators a code is held back, without the code."""
     return (
