@@ -129,10 +129,13 @@ def saved_places(caps: Capabilities, rows: Sequence[ServiceLocation]) -> list[Se
     return list(rows) if caps.features.serviceLocations else []
 
 
-def fee_hints(caps: Capabilities, method: CollectionMethod | None = None) -> list[str]:
+def fee_hints(
+    caps: Capabilities, method: CollectionMethod | None = None, *, customer_receives: bool = False
+) -> list[str]:
     """What the customer should know before confirming: the fee, who pays it, when and how
     (for the chosen ``method``), then the approval, the dispatch, the drop-off proof and the
-    area."""
+    area; ``customer_receives`` when the customer is the receiver (an errand: no receiver is
+    asked)."""
     hints = money_texts.summary_lines(caps, method)
     pricing = caps.publicRequest
     if pricing.requireApproval:
@@ -140,7 +143,8 @@ def fee_hints(caps: Capabilities, method: CollectionMethod | None = None) -> lis
     elif pricing.autoDispatch:
         hints.append("A nearby rider may be assigned straight away.")
     if caps.requireDeliveryOtp:
-        hints.append("The receiver gets a drop-off code to give the rider.")
+        who = "You get" if customer_receives else "The receiver gets"
+        hints.append(f"{who} a drop-off code to give the rider.")
     else:
         hints.append("No drop-off code: the rider takes a photo as proof of delivery.")
     if caps.coverage.mode == "radius_from_hub" and caps.coverage.radiusKm:

@@ -56,6 +56,7 @@ class ConsoleChat:
     ``public_base_url`` is where the bot's web app serves hosted photos; relative photo paths
     are read from ``base_dir`` (default: the working directory). ``first_flow`` is the flow
     the first order starts in (the entry flow when None), as a deep link would choose.
+    ``typed_places`` is said beside "type the address" (the demo: where its addresses are).
     """
 
     def __init__(
@@ -69,6 +70,7 @@ class ConsoleChat:
         public_base_url: str,
         base_dir: Path | None = None,
         first_flow: str | None = None,
+        typed_places: str | None = None,
     ) -> None:
         self.chats = chats
         self.desk = desk
@@ -78,6 +80,7 @@ class ConsoleChat:
         self.public_base_url = public_base_url
         self.base_dir = base_dir
         self.first_flow = first_flow
+        self.typed_places = typed_places
         self.prompt: Prompt | None = None
         self.status: SessionStatus | None = None
         # The desk asked for the typist's own contact (a drop-off code link was opened).
@@ -97,7 +100,7 @@ class ConsoleChat:
         parsed = parse_line(line, self.prompt, base_dir=self.base_dir)
         if parsed is None:
             if self.prompt is not None:
-                self.screen.write(render_prompt(self.prompt))
+                self.screen.write(render_prompt(self.prompt, typed_places=self.typed_places))
             return
         if isinstance(parsed, Unclear):
             self.screen.write(said(parsed.message))
@@ -176,7 +179,7 @@ class ConsoleChat:
             self.show(turn)
 
     def show(self, turn: Turn) -> None:
-        self.screen.write(render_turn(turn))
+        self.screen.write(render_turn(turn, typed_places=self.typed_places))
         if turn.prompt is not None or turn.finished:
             self.prompt = turn.prompt
         self.status = turn.status

@@ -9,7 +9,9 @@ and a line saying how to answer.
          (reply: a number · back · cancel · help)
 
 Long option lists (saved places, 81 hostel rooms) are laid out in columns. Nothing here decides
-what to ask: the prompt says which inputs make sense, and this module only draws them.
+what to ask: the prompt says which inputs make sense, and this module only draws them. Where the
+engine's sentences ask to choose (``conversations.texts.taps``), the console says "type", with
+commands as they are typed and options by their number.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import textwrap
 
 from conversations import Option, Prompt, Turn
+from conversations.texts.taps import KEYBOARD, for_channel
 
 BOT = "bot"
 WIDTH = 100
@@ -33,36 +36,40 @@ def said(text: str, who: str = BOT) -> list[str]:
     return [head + lines[0], *(_INDENT + line if line else "" for line in lines[1:])]
 
 
-def render_turn(turn: Turn) -> list[str]:
-    """Every message of ``turn``, then its prompt (if one is open)."""
+def render_turn(turn: Turn, *, typed_places: str | None = None) -> list[str]:
+    """Every message of ``turn``, then its prompt (if one is open); ``typed_places`` is said
+    beside "type the address" (where the addresses a typist may type are listed)."""
     lines: list[str] = []
+    labels = _labels(turn.prompt)
     for message in turn.messages:
-        lines += said(message)
+        lines += said(for_channel(message, KEYBOARD, labels))
     if turn.prompt is not None:
-        lines += render_prompt(turn.prompt)
+        lines += render_prompt(turn.prompt, typed_places=typed_places)
     return lines
 
 
-def render_prompt(prompt: Prompt) -> list[str]:
-    lines = said(prompt.text)
+def render_prompt(prompt: Prompt, *, typed_places: str | None = None) -> list[str]:
+    lines = said(for_channel(prompt.text, KEYBOARD, _labels(prompt)))
     lines += _options(prompt)
     if prompt.photos is not None:
         have, low, high = prompt.photos.have, prompt.photos.min, prompt.photos.max
         need = f"at least {low}, " if low else ""
         lines.append(f"{_INDENT}(photos so far: {have}; {need}up to {high})")
-    lines.append(f"{_INDENT}(reply: {' · '.join(ways_to_answer(prompt))})")
+    lines.append(f"{_INDENT}(reply: {' · '.join(ways_to_answer(prompt, typed_places))})")
     return lines
 
 
-def ways_to_answer(prompt: Prompt) -> list[str]:
+def ways_to_answer(prompt: Prompt, typed_places: str | None = None) -> list[str]:
     """How this question can be answered at the keyboard, then the commands worth showing."""
     ways: list[str] = []
     if prompt.options:
         ways.append("a number" if len(prompt.options) > 1 else "1")
         if prompt.default is not None:
             ways.append("Enter for the default")
-    if "text" in prompt.accepts:
-        ways.append("type the address" if prompt.input == "place" else "type your answer")
+    if "text" in prompt.accepts and prompt.input == "place":
+        ways.append(f"type the address ({typed_places})" if typed_places else "type the address")
+    elif "text" in prompt.accepts:
+        ways.append("type your answer")
     if "location" in prompt.accepts:
         ways.append("location <lat> <lng> [address]")
     if "contact" in prompt.accepts:
@@ -74,6 +81,10 @@ def ways_to_answer(prompt: Prompt) -> list[str]:
         ways.append("edit <step>")
     commands += [name for name in ("cancel", "help") if name not in commands]
     return ways + commands
+
+
+def _labels(prompt: Prompt | None) -> list[str]:
+    return [option.label for option in prompt.options] if prompt is not None else []
 
 
 def _label(option: Option, default: str | None) -> str:

@@ -13,6 +13,9 @@ transcript tests). ``docs/flows.md`` documents the format; in short::
                                        cancelled, ended once the conversation is over)
     $ delivery.status = matched        a fact about the run equals a value (``~``: contains)
 
+``{ref}`` in any line is the short reference of the chat's latest delivery (``3F2A9C1E``), the
+way the bot shows it: ``> cancel_delivery {ref} I ordered it twice``.
+
 Text is compared case-insensitively with runs of white space made one space. The first check
 that fails stops the run with ``TranscriptMismatch``, which names the line and shows the screen.
 """
@@ -21,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -35,6 +38,7 @@ _MARKERS: tuple[tuple[str, Kind], ...] = (
     ("=", "at"),
     ("$", "fact"),
 )
+REF = "{ref}"  # in any line: the short reference of the chat's latest delivery
 _FACT = re.compile(r"^(?P<path>[\w.\[\]-]+)\s*(?P<op>=|~)\s*(?P<value>.*)$")
 
 
@@ -157,6 +161,9 @@ async def run_transcript(
     """
     shown = list(screen)
     for entry in transcript.entries:
+        if REF in entry.text:
+            # The delivery's reference is made by the service: a transcript names it so.
+            entry = replace(entry, text=entry.text.replace(REF, await driver.fact("ref")))
         if entry.kind == "say":
             if echo is not None:
                 echo(f"> {entry.text}")

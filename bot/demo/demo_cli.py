@@ -37,9 +37,11 @@ BANNER = """\
 deliverybot demo: {org}, with the Partner API sandbox in this process (no token, no network).
 You are the customer. Answer with an option's number or type the answer; `help` explains the
 question, `back` and `cancel` always work; `new` starts another order and `repeat` orders the
-same as last time. Photos are image files: type their paths. `status [ref]`, `deliveries` and
-`cancel_delivery <ref> <reason>` are about the deliveries you ordered; type a drop-off code link
-(`/start otp_...`) back in to claim the code as its receiver.
+same as last time. Photos are image files: type their paths. Typed addresses are looked up
+offline: `:places` lists the ones known; share a pin for anywhere else. As in Telegram,
+`status [ref]`, `deliveries` and `cancel_delivery <ref> <reason>` check and cancel the deliveries
+you ordered; type a drop-off code link (`/start otp_...`, or `:link`) back in to claim the code
+as its receiver.
 Lines starting with `:` play the business and its riders: `:help` lists them, `:quit` leaves.
 """
 

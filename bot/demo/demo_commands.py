@@ -2,7 +2,8 @@
 service around the customer's chat, through the sandbox's Python admin methods (what staff and
 riders do in the real product) and the bot's Partner client (what an operator's tools call).
 
-Each command acts on the customer's latest delivery unless a delivery id is given.
+Each command acts on the customer's latest delivery unless a delivery is named (its id, or
+the short reference the chats show). A command that cannot move a delivery on says what would.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.console import said
+from bot.demo.gazetteer import PLACES
+from bot.demo.next_moves import next_moves
 from bot.partner.errors import PartnerError
 from bot.partner.models import Delivery
 from bot.sandbox import ApiError
@@ -23,6 +26,7 @@ if TYPE_CHECKING:
     from bot.demo.stack import DemoStack
 
 DEMO = "demo"
+ADVANCING = ("matched", "picked_up", "in_transit")  # what a rider can move on
 
 
 class CommandProblem(Exception):
@@ -41,8 +45,10 @@ def _say(stack: DemoStack, text: str) -> None:
 
 
 async def _delivery_id(stack: DemoStack, args: list[str], position: int = 0) -> str:
+    """The delivery named at ``position`` (its full id, or the short reference the chats
+    show), else the customer's latest."""
     if len(args) > position:
-        return args[position]
+        return await stack.delivery_id_for(args[position])
     latest = await stack.last_delivery_id()
     if latest is None:
         raise CommandProblem("there is no delivery yet: finish an order first")
@@ -74,8 +80,31 @@ async def fee(stack: DemoStack, args: list[str]) -> None:
 
 async def advance(stack: DemoStack, args: list[str]) -> None:
     delivery_id = await _delivery_id(stack, args)
+    delivery = await stack.bot.client.get_delivery(delivery_id)
+    if delivery.status not in ADVANCING:
+        # Nothing for a rider to move on: say what would (a fee, a rider), not "no further".
+        raise CommandProblem(await next_moves(stack.bot.client, delivery))
     view = stack.sandbox.advance_status(delivery_id)
     _say(stack, f"the rider moved {short_ref(delivery_id)} to {status_label(str(view['status']))}")
+
+
+async def link(stack: DemoStack, args: list[str]) -> None:
+    delivery_id = await _delivery_id(stack, args)
+    handoff = await stack.bot.store.otp.get(delivery_id)
+    if handoff is None:
+        raise CommandProblem(
+            f"{short_ref(delivery_id)} has no drop-off code link yet (:paid issues the code)"
+        )
+    typed = stack.bot.channel.otp_link(handoff.token)
+    _say(stack, f"the receiver opens the link: {typed}")
+    await stack.bot.console.send(typed)
+
+
+async def places(stack: DemoStack, args: list[str]) -> None:
+    lines = ["addresses the demo's offline geocoder knows (type one, or part of one):"]
+    lines += [f"  {place.name}" for place in PLACES]
+    lines.append("anywhere else: share a pin, e.g. location 6.5095 3.3711 Ozone Cinema, Yaba")
+    _say(stack, "\n".join(lines))
 
 
 async def otp(stack: DemoStack, args: list[str]) -> None:
@@ -175,9 +204,9 @@ async def show_help(stack: DemoStack, args: list[str]) -> None:
     lines = ["demo commands (the customer's answers need no colon):"]
     lines += [f"  {c.usage.ljust(width)}  {c.help}" for c in COMMANDS.values()]
     lines += [
-        "as the customer, about the deliveries you ordered (no colon):",
+        "as the customer, about the deliveries you ordered (no colon), as in Telegram:",
         "  status [ref] · deliveries [page] · cancel_delivery <ref> <reason>",
-        "  /start otp_<token> (a drop-off code link), then contact <the receiver's phone>",
+        "  /start otp_<token> (a drop-off code link, or :link), then contact <receiver's phone>",
     ]
     _say(stack, "\n".join(lines))
 
@@ -197,6 +226,10 @@ COMMANDS: dict[str, Command] = {
     "riders": Command(":riders [id]", "the fleet, nearest to the pickup first", riders),
     "assign": Command(":assign <rider> [id]", "dispatch a rider (as an operator)", assign),
     "otp": Command(":otp [id]", "the drop-off code, as the sandbox's staff see it", otp),
+    "link": Command(
+        ":link [id]", "open the drop-off code link printed for it, as its receiver would", link
+    ),
+    "places": Command(":places", "the addresses typed addresses are looked up in", places),
     "fault": Command(
         ":fault <operation> <kind> [count=N status=S code=C when=after]",
         "make the sandbox fail the next calls (e.g. create_delivery status status=503 count=4)",

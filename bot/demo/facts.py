@@ -7,6 +7,7 @@
 ``session.<field>``             the chat's open session (``session.step``,
                                 ``session.idempotency_key``); ``none`` when there is none
 ``deliveries``                  how many deliveries the chat has ordered
+``ref``                         the short reference of the latest delivery, as chats show it
 ==============================  ==============================================================
 
 Values are written as JSON would write them (``true``, ``null``, ``1500`` also for 1500.0),
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 import json
 from typing import TYPE_CHECKING, Any
+
+from conversations.texts.deliveries_texts import short_ref
 
 if TYPE_CHECKING:
     from bot.demo.stack import DemoStack
@@ -53,6 +56,9 @@ async def read_fact(stack: DemoStack, path: str) -> str:
         if session is None:
             return "none"
         return as_text(_walk(session.model_dump(mode="json"), rest, path))
+    if head == "ref" and not rest:
+        delivery_id = await stack.last_delivery_id()
+        return "<no delivery>" if delivery_id is None else short_ref(delivery_id)
     if head == "deliveries" and not rest:
         return str(await stack.bot.store.deliveries.count_for_user(stack.customer_chat))
-    return f"<unknown fact {path}: delivery., calls., session., deliveries>"
+    return f"<unknown fact {path}: delivery., calls., session., deliveries, ref>"

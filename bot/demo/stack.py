@@ -38,19 +38,23 @@ from bot.console import CONSOLE_WORDS, ConsoleChannel, ConsoleChat, Screen, said
 from bot.demo.demo_commands import run_command
 from bot.demo.facts import read_fact
 from bot.demo.gazetteer import offline_geocoder
+from bot.demo.next_moves import next_moves
 from bot.demo.transports import AppSwitch, StaleCapabilities, loopback_resolver
 from bot.geo.nominatim import NominatimGeocoder
+from bot.partner.errors import PartnerError
 from bot.partner.options import ClientOptions
 from bot.sandbox import Sandbox, Scenario
 from bot.store import Store
 from conversations import Turn
 from conversations.flow import FlowRegistry
+from conversations.texts.deliveries_texts import short_ref, status_label
 
 CUSTOMER_CHAT = 1001  # the customer's chat and user id
 OPERATOR_CHAT = 9001  # the business's operator chat
 PUBLIC_BASE_URL = "https://localhost"  # where the bot's web app serves photos to the sandbox
 DEFAULT_WEBHOOK_PATH = "/hooks/partner"
 DEMO = "demo"
+PLACES_HINT = ":places lists the ones the demo knows"  # its offline geocoder's few addresses
 
 
 
@@ -88,6 +92,7 @@ class _Bot:
         self.stale = transport if isinstance(transport, StaleCapabilities) else None
         self.geocoder: NominatimGeocoder | None = offline_geocoder() if options.geocoder else None
         channel = ConsoleChannel(stack.screen, {CUSTOMER_CHAT: "bot", OPERATOR_CHAT: "ops"})
+        self.channel = channel
         self.core = build_core(
             CoreSettings(
                 partner_base_url=sandbox.base_url,
@@ -122,6 +127,7 @@ class _Bot:
             public_base_url=PUBLIC_BASE_URL,
             base_dir=options.photo_dir,
             first_flow=options.first_flow,
+            typed_places=PLACES_HINT if self.geocoder is not None else None,
         )
         self.follow_up = self.core.follow_up
         self.tasks: list[asyncio.Task[None]] = []
@@ -257,13 +263,26 @@ class DemoStack:
                 continue
             self._known_deliveries.add(link.delivery_id)
             self._latest_delivery = link.delivery_id
-            self.screen.write(
-                said(
-                    f"delivery {link.delivery_id} is {link.status}. Play the business with "
-                    ":paid, :advance, :status (:help lists everything).",
-                    DEMO,
-                )
-            )
+            self.screen.write(said(await self._moves(link.delivery_id, link.status), DEMO))
+
+    async def _moves(self, delivery_id: str, status: str) -> str:
+        """How to play the business around a new delivery (a rider to assign when none was)."""
+        if status in ("pending", "awaiting_price"):
+            with contextlib.suppress(PartnerError):  # a fault armed for the demo: say less
+                delivery = await self.bot.client.get_delivery(delivery_id)
+                return f"{await next_moves(self.bot.client, delivery)} (:help lists everything)"
+        return (
+            f"delivery {short_ref(delivery_id)} is {status_label(status)}. Play the business "
+            "with :paid, :advance, :status (:help lists everything)."
+        )
+
+    async def delivery_id_for(self, typed: str) -> str:
+        """The customer's delivery whose id starts with ``typed`` (a short reference), else
+        ``typed`` as it is (an id of a delivery ordered elsewhere)."""
+        wanted = typed.strip().casefold()
+        links = await self.bot.store.deliveries.for_user(self.customer_chat, 100)
+        found = [link.delivery_id for link in links if link.delivery_id.startswith(wanted)]
+        return found[0] if len(found) == 1 else typed
 
     # --- what transcripts check ---------------------------------------------------------------
 

@@ -199,6 +199,8 @@ class ChatService:
                 delivery.tracking_url,
                 delivery.status,
                 saved_order=self.history.kept(turn.order) if turn.order else None,
+                # The created turn's message carries the link (``dialogue.created``): once.
+                tracking_sent=delivery.tracking_url is not None,
             )
         if turn.unconfirmed is not None:
             await self._keep_unconfirmed(chat_id, user_id, turn.unconfirmed, started)

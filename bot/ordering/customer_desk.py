@@ -169,6 +169,8 @@ class CustomerDesk:
             log.info("cancel of %s failed: %r", delivery_id, error)
             outcome = _trouble_kind(error)
             return CancelReply(outcome=outcome, text=_trouble(error), delivery_id=delivery_id)
+        # The customer is told here: the relay's cancelled event is then no news to them.
+        await self.store.deliveries.note_status(delivery_id, "cancelled")
         return CancelReply(
             outcome="cancelled", text=texts.cancelled(delivery_id), delivery_id=delivery_id
         )

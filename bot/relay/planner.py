@@ -4,10 +4,13 @@ Nothing is written to the chat's view here: the view moves (``Plan.view``) only 
 message went out, so a retry after a crash or a failed send composes the same messages again,
 and the sent markers let only the missing ones through.
 
-* The customer (the chat that ordered the delivery) gets one update per event that is not older
-  than what the chat was last shown (``bot.store.status_progress``: by second, then by the
-  status progression and ``previous_status``): the status in plain words when it changed, the
-  service's ``customer_message_hint``, and the tracking link until they have had it.
+* The customer (the chat that ordered the delivery) gets one message per event that is not
+  older than what the chat was last shown (``bot.store.status_progress``: by second, then by
+  the status progression and ``previous_status``), saying each thing once: the status in plain
+  words when it changed, unless the service's ``customer_message_hint`` already tells it; the
+  hint; and the tracking link until they have had it (a hint's sentence repeating a link they
+  have is left out). ``delivery.created`` brings them nothing but a missing tracking link: the
+  chat's answer to its create already said the delivery is booked.
 * Operators get the event's ``summary`` and ``agent_notes`` for the event types configured.
 * ``data.otp`` (``delivery.otp_issued``): the code goes only to the receiver. When the customer's
   own verified phone is the receiver phone the code goes to the customer's chat; otherwise it is
@@ -17,6 +20,7 @@ and the sent markers let only the missing ones through.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -36,6 +40,9 @@ OTP_CODE = "otp"
 OTP_LINK = "otp_link"
 OTP_WAITING = "otp_waiting"
 OTP_UNRELAYED = "otp_unrelayed"
+
+CREATED_EVENT = "delivery.created"
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 # phonenumbers' "unknown region": only numbers with a country code parse.
 _NO_REGION = "ZZ"
@@ -101,15 +108,24 @@ class Planner:
 
     def _customer_update(self, event: WebhookEvent, link: DeliveryLink) -> tuple[str | None, bool]:
         settings, delivery = self._settings.customer, event.data.object
-        parts: list[str] = []
-        hint = (event.customer_message_hint or "").strip() if settings.customer_message_hint else ""
-        if settings.status_updates and delivery.status != link.status:
-            sentence = wording.status_sentence(delivery)
-            if sentence not in hint:  # the service's hint may already say it word for word
-                parts.append(sentence)
-        if hint:
-            parts.append(hint)
         url = delivery.tracking_url or link.tracking_url
+        parts: list[str] = []
+        # The chat that ordered the delivery was told it is created (and given the tracking
+        # link) in the answer to its create: the service's own "we received it" is not news;
+        # nor is a final status the chat was told already (the answer to its own cancel).
+        told = delivery.status in FINAL_STATUSES and delivery.status == link.status
+        if event.type != CREATED_EVENT and not told:
+            hint = (event.customer_message_hint or "").strip()
+            if not settings.customer_message_hint:
+                hint = ""
+            if hint and url and link.tracking_sent:
+                hint = _without(hint, url)
+            moved = settings.status_updates and delivery.status != link.status
+            # A hint that tells the new status says the news: ours would only repeat it.
+            if moved and not wording.says_status(hint, delivery.status):
+                parts.append(wording.status_sentence(delivery))
+            if hint:
+                parts.append(hint)
         with_tracking = bool(
             settings.tracking_link
             and url
@@ -160,9 +176,12 @@ class Planner:
         handoff = await self._store.otp.put(
             delivery.id, code, receiver or otp.receiver_phone.strip(), event.created
         )
-        link_text = wording.otp_link_for_customer(
-            delivery.id, self._channel.otp_link(handoff.token)
-        )
+        opener = self._channel.otp_link(handoff.token)
+        sender = (delivery.customer.sender_phone if delivery.customer else None) or ""
+        if receiver is not None and normalise_phone(sender, self._region) == receiver:
+            link_text = wording.otp_link_for_self(delivery.id, opener)  # an errand: no one else
+        else:
+            link_text = wording.otp_link_for_customer(delivery.id, opener)
         waiting = wording.otp_waiting_for_operators(delivery.id)
         return [
             Outgoing(SendKey(event.id, link.chat_id, OTP_LINK), link_text),
@@ -172,6 +191,12 @@ class Planner:
     async def _customer_phone(self, link: DeliveryLink) -> str | None:
         phone = await self._store.contacts.phone_for(link.user_id)
         return None if phone is None else normalise_phone(phone, self._region)
+
+
+def _without(hint: str, url: str) -> str:
+    """``hint`` without its sentences that carry ``url`` (a link the chat already has)."""
+    sentences = _SENTENCE_END.split(hint)
+    return " ".join(sentence for sentence in sentences if url not in sentence).strip()
 
 
 def _not_older(event: WebhookEvent, link: DeliveryLink) -> bool:

@@ -55,7 +55,7 @@ class DeliveryLink:
 
 _ADD = """INSERT INTO deliveries (delivery_id, chat_id, user_id, created_at, receiver_phone,
         tracking_url, status, status_created, tracking_sent_at, updated_at, saved_order)
-    VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?)
+    VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)
     ON CONFLICT (delivery_id) DO NOTHING"""
 _GET = """SELECT delivery_id, chat_id, user_id, created_at, receiver_phone,
         tracking_url, status, status_created, tracking_sent_at, updated_at
@@ -77,6 +77,7 @@ _SHOWN = "SELECT status, status_created FROM deliveries WHERE delivery_id = ?"
 _UPDATE_VIEW = """UPDATE deliveries
     SET status = ?, status_created = ?, tracking_url = coalesce(?, tracking_url), updated_at = ?
     WHERE delivery_id = ? AND status = ? AND status_created IS ?"""
+_NOTE_STATUS = "UPDATE deliveries SET status = ?, updated_at = ? WHERE delivery_id = ?"
 _MARK_TRACKING_SENT = """UPDATE deliveries SET tracking_sent_at = ?
     WHERE delivery_id = ? AND tracking_sent_at IS NULL"""
 # The WHERE clause repeats the partial index's condition word for word so SQLite uses it.
@@ -104,11 +105,13 @@ class Deliveries:
         status: str = "pending",
         *,
         saved_order: str | None = None,
+        tracking_sent: bool = False,
     ) -> bool:
         """Link a newly created delivery to the chat and user that ordered it.
 
         ``status`` is the one in the create response; ``saved_order`` the flow and answers it
-        was made from, as JSON text, for ``last_order_for``.
+        was made from, as JSON text, for ``last_order_for``; ``tracking_sent`` when the chat's
+        answer to the create already gave the tracking link (the relay then never repeats it).
         Returns False when the delivery was already linked (a create retried with its
         idempotency key): the first link is kept, so a delivery can never change owner.
         """
@@ -122,6 +125,7 @@ class Deliveries:
                 receiver_phone,
                 tracking_url,
                 status,
+                self._clock() if tracking_sent else None,
                 self._clock(),
                 saved_order,
             ),
@@ -193,6 +197,12 @@ class Deliveries:
             if changed > 0:
                 return True
             # Another writer moved the view between the read and the write: judge again.
+
+    async def note_status(self, delivery_id: str, status: str) -> bool:
+        """Record that the chat was told ``status`` outside any event (the answer to its own
+        cancel), so the event that reports it is no news to the chat. The event still applies
+        (its ``created`` is kept as it was)."""
+        return await self._db.execute(_NOTE_STATUS, (status, self._clock(), delivery_id)) > 0
 
     async def mark_tracking_sent(self, delivery_id: str) -> bool:
         """Record that the customer got the tracking link; True only for the first time."""

@@ -17,6 +17,8 @@ When the chat moves on to a step that shares nothing, the keyboard is taken away
 (``ReplyKeyboardRemove``) the same way, or with a short "OK." before the prompt. The caller
 keeps which reply keyboard is showing (``RenderedTurn.reply_keyboard``) and passes it to the
 next render, so an unchanged keyboard is not sent again.
+
+Where the engine's sentences ask to choose (``conversations.texts.taps``), Telegram says "tap".
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from bot.telegram.callbacks import command_data, option_data, page_count, page_d
 from bot.telegram.text import escape, split
 from conversations import Answer, ChoiceAnswer, CommandAnswer, CommandName, Prompt, Turn
 from conversations.dialog import PAGE_SIZE
+from conversations.texts.taps import BUTTONS, for_channel
 
 MAX_BUTTON_LABEL: Final = 60  # longer labels are cut: clients elide them anyway
 COMMANDS_PER_ROW: Final = 3
@@ -106,7 +109,7 @@ def render_turn(
     ``session_id`` goes into the buttons' tag (see ``callbacks``); pass the same to ``resolve``.
     """
     needed = share_requests(turn.prompt)
-    notices = "\n\n".join(text.strip() for text in turn.messages if text.strip())
+    notices = "\n\n".join(_said(text).strip() for text in turn.messages if text.strip())
     messages: list[OutgoingMessage] = []
     prompt_index: int | None = None
     if turn.prompt is None:
@@ -160,7 +163,8 @@ def render_answered(prompt: Prompt, answer: Answer | None = None) -> OutgoingMes
     (a ``ChoiceAnswer`` or ``CommandAnswer``) are written under the question.
     """
     picked = _tapped_label(prompt, answer)
-    text = prompt.text if picked is None else f"{prompt.text}\n\n{DEFAULT_MARK}{picked}"
+    question = _said(prompt.text)
+    text = question if picked is None else f"{question}\n\n{DEFAULT_MARK}{picked}"
     return OutgoingMessage(escape(split(text)[-1]))
 
 
@@ -206,6 +210,11 @@ def share_keyboard(requests: Sequence[ShareRequest]) -> ReplyKeyboardMarkup:
     )
 
 
+def _said(text: str) -> str:
+    """The engine's ``text`` in Telegram's words: options and commands are tapped."""
+    return for_channel(text, BUTTONS)
+
+
 def _plain(text: str) -> list[OutgoingMessage]:
     return [OutgoingMessage(escape(chunk)) for chunk in split(text)]
 
@@ -214,7 +223,7 @@ def _question(prompt: Prompt, page: int) -> str:
     """The prompt's text at ``page``: the question, the shown options' details, the page."""
     start = page * PAGE_SIZE if prompt.paged else 0
     shown = prompt.options[start : start + PAGE_SIZE] if prompt.paged else prompt.options
-    lines = [prompt.text]
+    lines = [_said(prompt.text)]
     details = [f"• {o.label}: {o.detail}" for o in shown if o.detail]
     if details:
         lines += ["", *details]

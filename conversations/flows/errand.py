@@ -57,7 +57,7 @@ from conversations.steps import (
 from conversations.steps.package import PACKAGE_SIZE
 from conversations.steps.parties import SENDER_NAME
 from conversations.steps.payment import PAYMENT
-from conversations.steps.summary_step import SUMMARY
+from conversations.steps.summary_step import SUMMARY, chosen_method
 from conversations.steps.typed import amount_value
 
 KIND: ServiceKind = "errand"
@@ -358,6 +358,12 @@ ERRAND = Flow(
             is_receiver=True,
         ).steps,
         *payment(kind=KIND, next=SUMMARY, cash_to_collect=False).steps,
-        summary(heading="Please check your errand:"),
+        summary(
+            heading="Please check your errand:",
+            # The customer is the receiver here: no other receiver was asked.
+            hints=lambda ctx: rules.fee_hints(
+                ctx.caps, chosen_method(ctx), customer_receives=True
+            ),
+        ),
     ),
 )

@@ -30,6 +30,7 @@ from conversations.steps.common import (
     unexpected,
     value_writer,
 )
+from conversations.texts.taps import ANY_OPTION, tap
 
 
 def describe_as_label(options: Options) -> Callable[[Context, JsonValue], str]:
@@ -60,7 +61,8 @@ def choice(
     writes: bool = True,
     help: str = "",
 ) -> Step:
-    """Pick one option. With ``single``, a lone option answers itself (``{label}`` in the note);
+    """Pick one option. With ``single``, a lone option answers itself (``{label}`` in the note,
+    or ``{named}``: the label and, in brackets, the option's detail, such as an address);
     with ``empty``, no option at all stops the flow with that message. The option id is the
     value of each of ``fields`` unless ``write`` says otherwise (``writes=False``: the step
     names its fields, for re-asking, but another step writes them)."""
@@ -72,7 +74,9 @@ def choice(
                 raise FlowError(f"{name}: no option to offer")
             return Stop(question_text(empty, ctx))
         if single is not None and len(offered) == 1:
-            return AutoAnswer(offered[0].id, single.format(label=offered[0].label))
+            only = offered[0]
+            named = f"{only.label} ({only.detail})" if only.detail else only.label
+            return AutoAnswer(only.id, single.format(label=only.label, named=named))
         picked = default(ctx) if default else None
         return Question(
             question_text(question, ctx),
@@ -84,7 +88,7 @@ def choice(
     async def accept(ctx: Context, answer: Answer) -> Result:
         if isinstance(answer, ChoiceAnswer):
             return Accept(answer.option)
-        return unexpected("tap one of the options")
+        return unexpected(tap(ANY_OPTION))
 
     def still_valid(ctx: Context, value: JsonValue) -> bool:
         return any(option.id == value for option in options_of(options, ctx))

@@ -16,6 +16,9 @@ from conversations.flow import Condition, Step, Target
 from conversations.steps.choices import choice
 from conversations.steps.piece import Piece
 from conversations.steps.typed import amount, amount_value
+from conversations.texts.taps import tap
+
+NO_CASH = "No cash to collect"
 
 PAYMENT = "payment"
 POD_AMOUNT = "pod_amount"
@@ -63,9 +66,9 @@ def payment(*, kind: ServiceKind, next: Target, cash_to_collect: bool = True) ->
                 title="Cash to collect",
                 question=lambda ctx: (
                     "Should the rider collect cash from the receiver for the goods? "
-                    f"Type the amount in {ctx.caps.currency}, or tap No cash."
+                    f"Type the amount in {ctx.caps.currency}, or {tap(NO_CASH)}."
                 ),
-                none_option=Option(id="none", label="No cash to collect"),
+                none_option=Option(id="none", label=NO_CASH),
                 maximum=MAX_POD,
                 when=Condition("POD is enabled", pod_on),
                 fields=("isPODEnabled", "podAmount"),

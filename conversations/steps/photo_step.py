@@ -24,6 +24,7 @@ from conversations.flow import (
     Step,
 )
 from conversations.steps.common import Text, question_text, unexpected, value_writer
+from conversations.texts.taps import tap
 
 
 def _count(photos: int) -> str:
@@ -76,7 +77,7 @@ def photos(
         note = "" if len(have) + len(added) <= maximum else f"I kept the first {maximum}. "
         if len(kept) == maximum:
             return Accept(_urls(kept), note=f"{note}Got {_count(maximum)}.")
-        more = f"{note}Got {_count(len(kept))}. Send more (up to {maximum}) or tap Done."
+        more = f"{note}Got {_count(len(kept))}. Send more (up to {maximum}) or {tap('!done')}."
         return Partial(_urls(kept), more)
 
     def describe(ctx: Context, value: JsonValue) -> str:
@@ -97,5 +98,5 @@ def photos(
         replay=False,
         describe=describe,
         skip_value=[],
-        help=f"Send up to {maximum} photos, then tap Done.",
+        help=f"Send up to {maximum} photos, then {tap('!done')}.",
     )

@@ -44,6 +44,7 @@ from conversations.service_area import clearly_outside, place_key
 from conversations.services import GeocodedPlace, ServiceUnavailable
 from conversations.steps.common import bounded
 from conversations.texts import dialogue
+from conversations.texts.taps import ANY_OPTION, tap
 
 UNIT_LENGTH = (1, 60)
 PIN_ADDRESS_LENGTH = (3, 300)
@@ -234,9 +235,7 @@ async def _geocode(ctx: Context, typed: str) -> Result:
         if outside is None:
             usable.append(place)
     if not usable:
-        return outside or Invalid(
-            f"I couldn't find “{query}”. Try adding the area or city, or share a location pin."
-        )
+        return outside or Invalid(dialogue.address_not_found(query))
     pick = PlacePick(kind="typed", query=query, candidates=usable[:MAX_CANDIDATES])
     return Accept(pick.model_dump(mode="json"))
 
@@ -344,12 +343,10 @@ def _confirm_step(names: PlaceNames, title: str, next: Target, fields: tuple[str
 
     async def accept(ctx: Context, answer: Answer) -> Result:
         if not isinstance(answer, ChoiceAnswer):
-            return Invalid("Please tap the right place, or None of these.")
+            return Invalid(f"Please {tap(ANY_OPTION)}: the right place, or None of these.")
         if answer.option == RETYPE:
-            return Redo(
-                names.place,
-                "Okay. Type the address again with the area or city, or share a location pin.",
-            )
+            pick = _pick(ctx, names)
+            return Redo(names.place, dialogue.address_again((pick.query if pick else None) or ""))
         found = candidates(ctx)
         return Accept(found[int(answer.option)].model_dump(mode="json"))
 

@@ -195,7 +195,8 @@ def amount(
             return unexpected("type an amount")
         value = parse_amount(answer.text)
         if value is None:
-            return Invalid("Please type an amount in numbers, like 5000.")
+            example = format_money(5000, ctx.caps.currency)
+            return Invalid(f"Please type the amount in {ctx.caps.currency}, like {example}.")
         if value > maximum:
             limit = format_money(maximum, ctx.caps.currency)
             return Invalid(f"Please type an amount up to {limit}.")
@@ -218,5 +219,5 @@ def amount(
         fields=tuple(fields),
         write=write,
         describe=describe,
-        help="Type the amount in numbers, like 5000.",
+        help="Type the amount in the business's currency, in numbers (5000 or 5,000).",
     )

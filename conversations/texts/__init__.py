@@ -13,6 +13,8 @@ One module per audience and topic:
 ``handoff_texts``     the receiver's steps of a drop-off code hand-off
 ``money_texts``       the delivery fee, who pays it, when and how: the summary's lines and
                       what happens next after a create
+``taps``              how a sentence asks to choose an option or a command, said by each
+                      channel its way ("tap Done" in Telegram, "type done" in the console)
 ====================  ===========================================================================
 
 Flows keep their own questions beside their steps, since a question is part of what a step

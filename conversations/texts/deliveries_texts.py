@@ -23,6 +23,25 @@ _STATUS_SENTENCES = {
 }
 
 
+# Words by which a sentence (the service's customer_message_hint) tells a status: a hint that
+# has them says the news, and ``status_sentence`` would only repeat it.
+_STATUS_WORDS = {
+    "awaiting_price": ("fee", "price"),
+    "pending": ("waiting for a rider", "booked"),
+    "matched": ("rider",),
+    "picked_up": ("picked up", "collected"),
+    "in_transit": ("on its way", "in transit"),
+    "delivered": ("delivered",),
+    "cancelled": ("cancel",),
+}
+
+
+def says_status(text: str, status: str) -> bool:
+    """Whether ``text`` tells a customer the delivery is now ``status``."""
+    said = text.casefold()
+    return any(word in said for word in _STATUS_WORDS.get(status, (status_label(status),)))
+
+
 def short_ref(delivery_id: str) -> str:
     """A short reference for chats: the id's first block, upper-cased (``3F2A9C1E``).
 
@@ -91,19 +110,29 @@ def otp_link_for_customer(delivery_id: str, link: str) -> str:
     )
 
 
+def otp_link_for_self(delivery_id: str, link: str) -> str:
+    """The hand-off link, for a customer who is the receiver (an errand) but whose own phone
+    is not proven yet: no one else is named."""
+    return (
+        f"The drop-off code for delivery {short_ref(delivery_id)} is ready. It goes only to the "
+        f"receiver's phone, which is yours: open this link and share your own contact to get "
+        f"it:\n{link}"
+    )
+
+
 def otp_waiting_for_operators(delivery_id: str) -> str:
     """Tells operators a code is held back, without the code."""
     return (
-        f"The drop-off code for delivery {delivery_id} is waiting for the receiver to verify "
-        "their phone number."
+        f"The drop-off code for delivery {short_ref(delivery_id)} is waiting for the receiver "
+        "to verify their phone number."
     )
 
 
 def otp_unrelayed_for_operators(delivery_id: str) -> str:
     """Tells operators a code arrived for a delivery no chat of this bot ordered."""
     return (
-        f"The drop-off code for delivery {delivery_id} arrived, but that delivery was not "
-        "ordered through this bot, so the bot did not send the code to anyone."
+        f"The drop-off code for delivery {short_ref(delivery_id)} arrived, but that delivery "
+        "was not ordered through this bot, so the bot did not send the code to anyone."
     )
 
 

@@ -1,6 +1,8 @@
 """What the engine itself says, in one place, so every flow sounds the same.
 
-Adapter-neutral: no slash commands or button glyphs; "tap" covers a button and a typed option.
+Channel-independent: no slash commands or button glyphs, and where a sentence asks to choose
+an option or a command it holds a ``taps`` mark, which each channel says its way ("tap Done" in
+Telegram, "type done" in the console).
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from collections.abc import Iterable, Sequence
 from bot.partner.models import Delivery
 from conversations.dialog import AnswerKind, InputKind
 from conversations.outcome import Refused
-from conversations.texts.deliveries_texts import status_label
+from conversations.texts.deliveries_texts import short_ref, status_label
+from conversations.texts.taps import ANY_COMMAND, ANY_OPTION, tap
 
 SERVICE_DOWN = (
     "I can't reach the delivery service right now. Please try again in a moment; "
@@ -27,24 +30,24 @@ CANCELLED = "Cancelled. Nothing was ordered."
 FIRST_QUESTION = "This is the first question; there is nothing to go back to."
 EDIT_FROM_SUMMARY = (
     "You can change any answer from the summary at the end. To go to the previous question, "
-    "tap Back."
+    f"{tap('!back')}."
 )
-STUCK = "Having trouble? Tap Help for tips, or Cancel to stop."
+STUCK = f"Having trouble? {tap('!help', capital=True)} for tips, or {tap('!cancel')} to stop."
 NO_SKIP = "This one is needed; it can't be skipped."
-PICK_AN_OPTION = "Please tap one of the options."
+PICK_AN_OPTION = f"Please {tap(ANY_OPTION)}."
 COMMANDS = "You can always say Back (previous question), Cancel (stop) or Help."
 
 _VERBS: dict[AnswerKind, str] = {
-    "choice": "tap one of the options",
+    "choice": tap(ANY_OPTION),
     "text": "type your answer",
     "contact": "share a contact",
     "location": "share a location",
     "photos": "send photos",
-    "command": "tap a button",
+    "command": tap(ANY_COMMAND),
 }
 
 _HELP: dict[InputKind, str] = {
-    "choice": "Tap one of the options, or type its name.",
+    "choice": f"{tap(ANY_OPTION, capital=True)}, or type its name.",
     "text": "Type your answer as a message.",
     "phone": "Type a phone number, or share a contact.",
     "contact": "Type the name, or share a contact to give the name and phone at once.",
@@ -52,7 +55,7 @@ _HELP: dict[InputKind, str] = {
         "Share a location pin, or type the street address: I will look it up and show you "
         "what I found before using it. Saved places, when there are any, are the options."
     ),
-    "photos": "Send photos one by one or together, then tap Done.",
+    "photos": f"Send photos one by one or together, then {tap('!done')}.",
     "confirm": "Check the details. Confirm to send the order, or pick what to change.",
 }
 
@@ -66,6 +69,34 @@ def wrong_kind(accepts: Iterable[AnswerKind]) -> str:
 
 def help_for(kind: InputKind) -> str:
     return _HELP[kind]
+
+
+# --- a typed address the geocoder looked up ------------------------------------------------
+
+
+def _names_an_area(typed: str) -> bool:
+    """Whether ``typed`` already names an area after the street ("Allen Avenue, Ikeja")."""
+    return "," in typed.strip(" ,")
+
+
+def address_not_found(typed: str) -> str:
+    """Nothing was found for ``typed``: what to add, without asking again for what it has."""
+    if _names_an_area(typed):
+        return (
+            f"I couldn't find “{typed}”. Please check the spelling or name a landmark near it, "
+            "or share a location pin."
+        )
+    return f"I couldn't find “{typed}”. Try adding the area or city, or share a location pin."
+
+
+def address_again(typed: str) -> str:
+    """None of the places found for ``typed`` was right: how to type it again."""
+    if _names_an_area(typed):
+        return (
+            "Okay. Type the address again with more detail (a house number or a landmark near "
+            "it), or share a location pin."
+        )
+    return "Okay. Type the address again with the area or city, or share a location pin."
 
 
 def keep_label(current: str) -> str:
@@ -240,8 +271,11 @@ _CREATED_STATUS = {
 
 def created(delivery: Delivery, then: Sequence[str] = ()) -> list[str]:
     """Plain sentences for a freshly created delivery: status, reference, what happens next
-    (``then``: the fee, see ``money_texts.after_create``) and the tracking link."""
-    lines = [f"Done! Your order reference is {delivery.id}."]
+    (``then``: the fee, see ``money_texts.after_create``) and the tracking link.
+
+    The tracking link is given here, once: the relay does not repeat it to this chat.
+    """
+    lines = [f"Done! Your order reference is {short_ref(delivery.id)}."]
     if delivery.status == "matched":
         rider = delivery.rider.name if delivery.rider and delivery.rider.name else None
         who = f"{rider} has" if rider else "A rider has"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.console import render_turn, said
 from bot.console.console_render import ways_to_answer
 from conversations import Option, PhotoCount, Prompt, Turn
+from conversations.texts.taps import tap
 
 
 def test_messages_then_the_question_with_numbered_options() -> None:
@@ -83,3 +84,18 @@ def test_how_to_answer_follows_what_the_question_accepts() -> None:
         options=(Option(id="confirm", label="Confirm"),),
     )  # fmt: skip
     assert "edit <step>" in ways_to_answer(summary)
+
+
+def test_the_console_says_type_where_the_engine_asks_to_choose() -> None:
+    prompt = Prompt(
+        step="pod_amount",
+        version=1,
+        text=f"Type the amount in NGN, or {tap('No cash to collect')}.",
+        input="text",
+        accepts=("text", "choice"),
+        options=(Option(id="none", label="No cash to collect"),),
+    )
+    said = f"Got 1 photo. Send more or {tap('!done')}."
+    lines = render_turn(Turn(messages=(said,), prompt=prompt))
+    assert lines[0] == "bot: Got 1 photo. Send more or type done."
+    assert lines[1] == "bot: Type the amount in NGN, or type 1 (No cash to collect)."

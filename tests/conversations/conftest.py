@@ -43,6 +43,7 @@ from conversations.outcome import Created, CreateOutcome
 from conversations.rules import usable_warehouses
 from conversations.services import BeforeCreate, GeocodedPlace, Services, ServiceUnavailable
 from conversations.session import Session
+from conversations.texts.taps import BUTTONS, for_channel
 
 LAGOS = (6.5244, 3.3792)
 IKEJA = (6.6018, 3.3515)
@@ -290,12 +291,12 @@ class Chat:
 
     @property
     def said(self) -> str:
-        """Every message of the last turn, one per line."""
-        return "\n".join(self.turn.messages)
+        """Every message of the last turn, one per line, as a channel of buttons says it."""
+        return "\n".join(for_channel(m, BUTTONS) for m in self.turn.messages)
 
     @property
     def said_ever(self) -> str:
-        return "\n".join(m for t in self.turns for m in t.messages)
+        return "\n".join(for_channel(m, BUTTONS) for t in self.turns for m in t.messages)
 
     def _keep(self, turn: Turn) -> Turn:
         self.turns.append(turn)

@@ -31,6 +31,7 @@ from conversations.services import Services
 from conversations.session import Session
 from conversations.steps import summary, text
 from conversations.texts import dialogue as wording
+from conversations.texts.taps import BUTTONS, for_channel
 
 # One service and no usable warehouse: no choice of flow (no return), nothing to drop off.
 ONE_FLOW = {
@@ -161,7 +162,7 @@ async def test_edit_is_refused_away_from_the_summary_and_for_unknown_steps(chat)
     await chat.start()
     await chat.tap("pickup_delivery")
     await chat.command("edit", "service_kind")
-    assert wording.EDIT_FROM_SUMMARY in chat.said
+    assert for_channel(wording.EDIT_FROM_SUMMARY, BUTTONS) in chat.said
     assert chat.step == "delivery_mode"
 
 
@@ -213,7 +214,7 @@ async def test_a_wrong_answer_is_reasked_and_after_three_help_and_cancel_are_off
     assert "help" not in chat.prompt.commands
     await chat.say("abc")
     await chat.say("999")
-    assert wording.STUCK in chat.said
+    assert for_channel(wording.STUCK, BUTTONS) in chat.said
     assert {"help", "cancel"} <= set(chat.prompt.commands)
     await chat.say("08099990000")
     assert chat.step == "summary"

@@ -143,7 +143,7 @@ async def test_only_the_first_warehouse_is_usable_when_the_plan_allows_one(new_w
     await chat.start()
     await chat.tap("pickup_delivery")
     await chat.tap("warehouse")
-    assert "You'll drop the package at Yaba Hub." in chat.said
+    assert "You'll drop the package at Yaba Hub (5 Herbert Macaulay Way)." in chat.said
     assert chat.step == "dropoff_place"
 
 

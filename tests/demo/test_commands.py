@@ -17,7 +17,8 @@ async def order(stack, *extra: str) -> list[str]:
 async def test_help_lists_every_command(make_stack: MakeStack) -> None:
     stack = await make_stack()
     text = "\n".join(await stack.type_line(":help"))
-    for name in ("paid", "advance", "fee", "status", "riders", "assign", "otp", "fault", "quit"):
+    names = ("paid", "advance", "fee", "status", "riders", "assign", "otp", "link", "places")
+    for name in (*names, "fault", "quit"):
         assert f":{name}" in text
 
 
@@ -39,9 +40,12 @@ async def test_a_delivery_played_to_the_end(make_stack: MakeStack) -> None:
     stack = await make_stack(**{"capabilities.publicRequest.autoDispatch": False})
     created = "\n".join(await order(stack))
     assert "waiting for a rider" in created
-    assert "is pending. Play the business with :paid" in created
+    # No dead end: the demo says how to move a pending delivery on, with the nearest riders.
+    moves = "waits for a rider: dispatch one with :assign <rider>, e.g. :assign rdr_tunde."
+    assert moves in created
+    assert "Nearest to the pickup: rdr_tunde (Tunde Bakare, available, 0.0 km);" in created
     refused = await stack.type_line(":advance")
-    assert refused[0].startswith("demo: the sandbox refused: advance_not_allowed")
+    assert moves in refused[0] and "no further" not in refused[0]
     riders = "\n".join(await stack.type_line(":riders"))
     assert "rdr_tunde: Tunde Bakare (motorbike), available" in riders
     assert "rdr_aisha" not in riders  # a pending invite is never listed
@@ -56,7 +60,8 @@ async def test_a_delivery_played_to_the_end(make_stack: MakeStack) -> None:
     for _ in range(3):
         screen = "\n".join(await stack.type_line(":advance"))
     assert "Your package has been delivered." in screen
-    assert "refused: advance_not_allowed" in (await stack.type_line(":advance"))[0]
+    finished = (await stack.type_line(":advance"))[0]
+    assert finished.endswith("is delivered: it moves no further; `new` orders another")
 
 
 async def test_a_fee_for_an_order_awaiting_a_price(make_stack: MakeStack) -> None:
@@ -65,6 +70,29 @@ async def test_a_fee_for_an_order_awaiting_a_price(make_stack: MakeStack) -> Non
     screen = "\n".join(await stack.type_line(":fee 2,500"))
     assert "staff set the fee of" in screen and "NGN 2,500" in screen
     assert "Your delivery is booked and waiting for a rider." in screen
+
+
+async def test_a_fee_to_set_is_named_before_a_rider_can_move_it(make_stack: MakeStack) -> None:
+    stack = await make_stack(**{"pricing.rules": []})
+    created = "\n".join(await order(stack))
+    assert "waits for its fee: set it with :fee <amount>, e.g. :fee 2500" in created
+    assert "waits for its fee" in (await stack.type_line(":advance"))[0]
+
+
+async def test_a_delivery_is_named_by_its_short_reference(make_stack: MakeStack) -> None:
+    stack = await make_stack()
+    await order(stack)
+    delivery_id = await stack.last_delivery_id()
+    assert delivery_id is not None
+    ref = delivery_id.split("-")[0].upper()
+    assert (await stack.type_line(f":status {ref}"))[0].startswith(f"demo: {ref} is matched")
+
+
+async def test_places_lists_what_the_offline_geocoder_knows(make_stack: MakeStack) -> None:
+    stack = await make_stack()
+    places = "\n".join(await stack.type_line(":places"))
+    assert "Ozone Cinema, Herbert Macaulay Way, Yaba, Lagos" in places
+    assert "share a pin" in places
 
 
 async def test_quit(make_stack: MakeStack) -> None:

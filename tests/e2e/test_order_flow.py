@@ -28,7 +28,8 @@ async def test_an_order_goes_from_start_to_delivered(stack: BotStack) -> None:
     # bot's own /media route while it checked the create (a create without it is refused).
     assert [f.data for f in stack.tg.downloads] == [photo]
     done = (stack.tg.sent_messages(ADA.id)[-1].text or "").split("\n\n")
-    assert delivery_id in done[0] and done[-1].startswith("Track it here: https://")
+    assert short_ref(delivery_id) in done[0] and done[-1].startswith("Track it here: https://")
+    tracking = done[-1].removeprefix("Track it here: ")
     link = await stack.bot.store.deliveries.get(delivery_id)
     assert link is not None and (link.chat_id, link.user_id) == (ADA.id, ADA.id)
 
@@ -40,7 +41,7 @@ async def test_an_order_goes_from_start_to_delivered(stack: BotStack) -> None:
     # the web app stores and the background relay turns into a message.
     for act, news in (
         (stack.sandbox.mark_paid, "received your payment"),
-        (stack.sandbox.advance_status, "picked up your package"),
+        (stack.sandbox.advance_status, "has been picked up"),
         (stack.sandbox.advance_status, "on its way"),
         (stack.sandbox.advance_status, "has been delivered"),
     ):
@@ -60,6 +61,8 @@ async def test_an_order_goes_from_start_to_delivered(stack: BotStack) -> None:
         m.text for m in stack.tg.sent_messages(ADA.id) if (m.text or "").startswith("Delivery")
     ]
     assert len(relayed) == len(set(relayed)) >= 4
+    # The tracking link was given once, with the answer to the order.
+    assert sum(tracking in (m.text or "") for m in stack.tg.sent_messages(ADA.id)) == 1
 
 
 async def test_package_photos_are_rehosted_on_the_bots_host_without_the_token(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from bot.config import RelayConfig
@@ -166,11 +167,31 @@ async def test_an_unverified_customer_gets_a_link_for_the_receiver_and_operators
         "They open it and share their own phone number to get the code."
     )
     waiting = (
-        f"The drop-off code for delivery {DELIVERY} is waiting for the receiver to verify "
+        "The drop-off code for delivery 3F2A9C1E is waiting for the receiver to verify "
         "their phone number."
     )
     assert channel.texts(OPERATOR)[1:] == channel.texts(OPERATOR_2)[1:] == [waiting]
     assert all("482913" not in text for _, text in channel.sent)
+
+
+async def test_an_errand_customer_who_is_the_receiver_is_not_told_of_another_receiver(
+    store: Store, make_relay: MakeRelay, channel: RecordingChannel
+) -> None:
+    await link(store, "matched")
+    await store.deliveries.mark_tracking_sent(DELIVERY)
+    errand = copy.deepcopy(OTP_ISSUED)
+    errand["data"]["object"]["customer"]["sender_phone"] = "+234 809 876 5432"  # the receiver's
+    await put(store, errand)
+
+    await make_relay(store).process_pending()
+
+    handoff = await store.otp.get(DELIVERY)
+    assert handoff is not None
+    assert channel.texts(CUSTOMER_CHAT)[1] == (
+        "The drop-off code for delivery 3F2A9C1E is ready. It goes only to the receiver's "
+        "phone, which is yours: open this link and share your own contact to get it:\n"
+        f"{BOT_LINK}{handoff.token}"
+    )
 
 
 async def test_a_customer_with_another_verified_phone_gets_the_link_not_the_code(
@@ -250,7 +271,7 @@ async def test_a_code_for_a_delivery_ordered_elsewhere_is_sent_to_no_one(
 
     assert channel.texts(CUSTOMER_CHAT) == []
     assert channel.texts(OPERATOR)[1] == (
-        f"The drop-off code for delivery {DELIVERY} arrived, but that delivery was not ordered "
+        "The drop-off code for delivery 3F2A9C1E arrived, but that delivery was not ordered "
         "through this bot, so the bot did not send the code to anyone."
     )
     assert all("482913" not in text for _, text in channel.sent)

@@ -50,9 +50,9 @@ async def test_a_status_change_reaches_the_customer_and_the_operators(
 
     assert await relay.process_pending() == 1
 
+    # One message: the service's hint says the news, so our own sentence does not repeat it.
     assert channel.texts(CUSTOMER_CHAT) == [
         "Delivery 3F2A9C1E\n"
-        "A rider (Tunde, motorbike) is assigned and heading to pickup.\n"
         "Good news: Tunde is your rider and is heading to the pickup.\n"
         f"Track it here: {TRACKING}"
     ]
@@ -86,8 +86,8 @@ async def test_a_hint_that_carries_the_link_is_not_followed_by_it_again(
     store: Store, relay: Relay, channel: RecordingChannel
 ) -> None:
     await link(store, "pending")
-    hint = f"We have received your delivery request. You can follow it here: {TRACKING}"
-    await put(store, event("evt_created", "pending", event_type="delivery.created", hint=hint))
+    hint = f"Tunde is your rider. You can follow it here: {TRACKING}"
+    await put(store, event("evt_assigned", "matched", hint=hint))
 
     await relay.process_pending()
 
@@ -96,16 +96,110 @@ async def test_a_hint_that_carries_the_link_is_not_followed_by_it_again(
     assert view is not None and view.tracking_sent
 
 
-async def test_a_hint_that_says_the_status_word_for_word_is_not_repeated(
+async def test_a_hint_repeating_a_link_the_chat_has_says_the_rest(
     store: Store, relay: Relay, channel: RecordingChannel
 ) -> None:
-    await link(store, "in_transit")
-    hint = "Your package has been delivered. Thank you for using Swift Lagos Deliveries!"
-    await put(store, event("evt_done", "delivered", event_type="delivery.completed", hint=hint))
+    await link(store, "pending")
+    await store.deliveries.mark_tracking_sent(DELIVERY)
+    hint = f"Tunde is your rider. You can follow it here: {TRACKING}. See you soon!"
+    await put(store, event("evt_assigned", "matched", hint=hint))
 
     await relay.process_pending()
 
-    assert channel.texts(CUSTOMER_CHAT) == [f"Delivery 3F2A9C1E\n{hint}"]
+    assert channel.texts(CUSTOMER_CHAT) == ["Delivery 3F2A9C1E\nTunde is your rider. See you soon!"]
+
+
+async def test_a_hint_that_is_only_a_link_the_chat_has_leaves_the_status_sentence(
+    store: Store, relay: Relay, channel: RecordingChannel
+) -> None:
+    await link(store, "pending")
+    await store.deliveries.mark_tracking_sent(DELIVERY)
+    await put(store, event("evt_assigned", "matched", rider=TUNDE, hint=f"Track: {TRACKING}"))
+
+    await relay.process_pending()
+
+    assert channel.texts(CUSTOMER_CHAT) == [
+        "Delivery 3F2A9C1E\nA rider (Tunde, motorbike) is assigned and heading to pickup."
+    ]
+
+
+async def test_the_created_event_is_no_news_to_the_chat_that_ordered(
+    store: Store, relay: Relay, channel: RecordingChannel
+) -> None:
+    # The answer to the create told the customer it is booked and gave them the tracking link.
+    await store.deliveries.add(
+        DELIVERY, CUSTOMER_CHAT, CUSTOMER_USER, START - 60, None, TRACKING, "pending",
+        tracking_sent=True,
+    )
+    hint = f"We have received your delivery request. You can follow it here: {TRACKING}"
+    await put(store, event("evt_created", "pending", event_type="delivery.created", hint=hint))
+
+    await relay.process_pending()
+
+    assert channel.texts(CUSTOMER_CHAT) == []
+    view = await store.deliveries.get(DELIVERY)
+    assert view is not None and view.status_created == START  # the view still moves
+
+
+async def test_the_created_event_brings_a_tracking_link_the_create_had_not(
+    store: Store, relay: Relay, channel: RecordingChannel
+) -> None:
+    await link(store, "pending", tracking_url=None)
+    hint = f"We have received your delivery request. You can follow it here: {TRACKING}"
+    await put(store, event("evt_created", "pending", event_type="delivery.created", hint=hint))
+
+    await relay.process_pending()
+
+    assert channel.texts(CUSTOMER_CHAT) == [f"Delivery 3F2A9C1E\nTrack it here: {TRACKING}"]
+    view = await store.deliveries.get(DELIVERY)
+    assert view is not None and view.tracking_sent
+
+
+async def test_a_cancel_the_chat_was_told_of_is_not_told_again(
+    store: Store, relay: Relay, channel: RecordingChannel
+) -> None:
+    await link(store, "matched")
+    await store.deliveries.note_status(DELIVERY, "cancelled")  # the answer to its own cancel
+    cancelled = event(
+        "evt_cancel", "cancelled", event_type="delivery.cancelled", hint="Cancelled.", summary="C"
+    )
+    await put(store, cancelled)
+
+    await relay.process_pending()
+
+    assert channel.texts(CUSTOMER_CHAT) == []
+    assert channel.texts(OPERATOR) == ["C"]
+    view = await store.deliveries.get(DELIVERY)
+    assert view is not None and (view.status, view.status_created) == ("cancelled", START)
+
+
+async def test_a_hint_that_does_not_tell_the_new_status_follows_our_sentence(
+    store: Store, relay: Relay, channel: RecordingChannel
+) -> None:
+    await link(store, "awaiting_price")
+    await store.deliveries.mark_tracking_sent(DELIVERY)
+    hint = "The delivery fee for your request is NGN 2,500."
+    await put(store, event("evt_priced", "pending", hint=hint))
+
+    await relay.process_pending()
+
+    assert channel.texts(CUSTOMER_CHAT) == [
+        f"Delivery 3F2A9C1E\nYour delivery is booked and waiting for a rider.\n{hint}"
+    ]
+
+
+async def test_without_a_hint_the_status_is_said_in_our_words(
+    store: Store, relay: Relay, channel: RecordingChannel
+) -> None:
+    await link(store, "matched")
+    await store.deliveries.mark_tracking_sent(DELIVERY)
+    await put(store, event("evt_picked", "picked_up", rider=TUNDE))
+
+    await relay.process_pending()
+
+    assert channel.texts(CUSTOMER_CHAT) == [
+        "Delivery 3F2A9C1E\nThe rider has picked up your package."
+    ]
 
 
 async def test_an_event_without_news_for_the_customer_sends_them_nothing(
@@ -154,7 +248,7 @@ async def test_an_older_event_after_a_newer_one_never_moves_the_chat_backwards(
     assert await relay.process_pending() == 1
 
     assert channel.texts(CUSTOMER_CHAT) == [
-        "Delivery 3F2A9C1E\nYour package is on its way to the drop-off.\nOn its way."
+        "Delivery 3F2A9C1E\nOn its way."
     ]
     assert channel.texts(OPERATOR) == ["B", "A"]  # operators hear every event
     view = await store.deliveries.get(DELIVERY)
@@ -172,7 +266,7 @@ async def test_events_of_one_second_apply_in_arrival_order(
     await relay.process_pending()
 
     texts = channel.texts(CUSTOMER_CHAT)
-    assert len(texts) == 2 and "assigned" in texts[0]
+    assert len(texts) == 2 and "your rider" in texts[0]
     assert texts[1] == "Delivery 3F2A9C1E\nPaid."
 
 

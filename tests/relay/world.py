@@ -103,6 +103,8 @@ class World:
             RECEIVER,
             delivery.tracking_url,
             delivery.status,
+            # The customer's answer to the create gives the link, as in ``ChatService``.
+            tracking_sent=delivery.tracking_url is not None,
         )
         self.created.append(delivery)
         return delivery

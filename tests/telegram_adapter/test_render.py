@@ -27,6 +27,7 @@ from conversations import (
     TextAnswer,
     Turn,
 )
+from conversations.texts.taps import tap
 
 
 def prompt(**fields: Any) -> Prompt:
@@ -348,3 +349,11 @@ def test_long_button_labels_are_cut_and_blank_ones_never_empty() -> None:
     asked = prompt(options=(Option(id="a", label="x" * 100), Option(id="b", label="  ")))
     long_label, blank = inline(the_prompt(Turn(prompt=asked)))
     assert long_label == ["x" * 59 + "…"] and blank == ["…"]
+
+
+def test_telegram_says_tap_where_the_engine_asks_to_choose() -> None:
+    asked = prompt(text=f"How big is it? {tap('!help', capital=True)} for tips.")
+    turn = Turn(messages=(f"Send more or {tap('!done')}.",), prompt=asked)
+    (message,) = render_turn(turn).messages
+    assert message.text == "Send more or tap Done.\n\nHow big is it? Tap Help for tips."
+    assert render_answered(asked).text == "How big is it? Tap Help for tips."

@@ -1,0 +1,81 @@
+"""How the engine's sentences name choosing an option or a command, so each channel says it
+its own way: "tap Done" in Telegram, where options and commands are buttons; "type done" in the
+console, where they are typed as they are shown (options by their number).
+
+The engine's texts stay channel-independent: where a sentence asks the customer to choose, it
+holds a mark made here (``tap("!done")``), and the channel that draws the sentence turns every
+mark into its words with ``for_channel`` and its ``Taps``. A mark is plain text
+(``[[tap:!done]]``), so it survives being kept in a session or a catalogue.
+
+Targets of a mark:
+
+=================  =========================================  ===================================
+``tap("*")``       any of the open question's options         "tap one of the options" /
+                                                              "type an option's number"
+``tap("!")``       any command                                "tap a button" / "type a command"
+``tap("!done")``   one command, by its name                   "tap Done" / "type done"
+``tap("No cash")`` one option, by its label as shown          "tap No cash" / "type 1 (No cash)"
+=================  =========================================  ===================================
+
+``tap(..., capital=True)`` starts a sentence ("Tap Done" / "Type done").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+ANY_OPTION = "*"
+ANY_COMMAND = "!"
+_MARK = re.compile(r"\[\[(tap|Tap):([^\]]+)\]\]")
+
+
+@dataclass(frozen=True)
+class Taps:
+    """A channel's words for choosing; the defaults are a channel of buttons (Telegram)."""
+
+    verb: str = "tap"
+    any_option: str = "one of the options"
+    any_command: str = "a button"
+    commands_in_lower_case: bool = False  # "done" as typed, not "Done" as on a button
+    options_by_number: bool = False  # "1 (No cash)": the options are numbered where shown
+
+
+BUTTONS = Taps()
+KEYBOARD = Taps(
+    verb="type",
+    any_option="an option's number",
+    any_command="a command",
+    commands_in_lower_case=True,
+    options_by_number=True,
+)
+
+
+def tap(target: str, *, capital: bool = False) -> str:
+    """The mark for choosing ``target`` (see the module's table)."""
+    return f"[[{'Tap' if capital else 'tap'}:{target}]]"
+
+
+def for_channel(text: str, taps: Taps, options: Sequence[str] = ()) -> str:
+    """``text`` with every mark in ``taps``' words; ``options`` are the labels of the open
+    question's options, in the order shown (to name an option by its number)."""
+
+    def said(match: re.Match[str]) -> str:
+        verb = taps.verb.capitalize() if match[1] == "Tap" else taps.verb
+        return f"{verb} {_target(match[2], taps, options)}"
+
+    return _MARK.sub(said, text)
+
+
+def _target(target: str, taps: Taps, options: Sequence[str]) -> str:
+    if target == ANY_OPTION:
+        return taps.any_option
+    if target == ANY_COMMAND:
+        return taps.any_command
+    if target.startswith(ANY_COMMAND):
+        name = target[1:]
+        return name.lower() if taps.commands_in_lower_case else name.capitalize()
+    if taps.options_by_number and target in options:
+        return f"{options.index(target) + 1} ({target})"
+    return target

@@ -1,0 +1,45 @@
+"""Choosing, in each channel's words: the engine's marks said as buttons or as typing."""
+
+from __future__ import annotations
+
+from conversations.texts import dialogue
+from conversations.texts.taps import (
+    ANY_COMMAND,
+    ANY_OPTION,
+    BUTTONS,
+    KEYBOARD,
+    for_channel,
+    tap,
+)
+
+OPTIONS = ["Cash on delivery", "No cash to collect"]
+
+
+def test_buttons_are_tapped() -> None:
+    text = f"Send more or {tap('!done')}. {tap(ANY_OPTION, capital=True)}, or {tap(ANY_COMMAND)}."
+    assert for_channel(text, BUTTONS) == (
+        "Send more or tap Done. Tap one of the options, or tap a button."
+    )
+
+
+def test_the_keyboard_types_commands_as_typed_and_options_by_number() -> None:
+    text = f"Send more or {tap('!done')}. {tap(ANY_OPTION, capital=True)}, or {tap(ANY_COMMAND)}."
+    assert for_channel(text, KEYBOARD) == (
+        "Send more or type done. Type an option's number, or type a command."
+    )
+    amount = f"Type the amount, or {tap('No cash to collect')}."
+    numbered = "Type the amount, or type 2 (No cash to collect)."
+    assert for_channel(amount, KEYBOARD, OPTIONS) == numbered
+    assert for_channel(amount, BUTTONS, OPTIONS) == "Type the amount, or tap No cash to collect."
+    # An option not on screen is named by its label.
+    assert for_channel(amount, KEYBOARD) == "Type the amount, or type No cash to collect."
+
+
+def test_no_engine_sentence_says_tap_outside_a_mark() -> None:
+    texts = [dialogue.EDIT_FROM_SUMMARY, dialogue.STUCK, dialogue.PICK_AN_OPTION]
+    texts += [dialogue.help_for(kind) for kind in ("choice", "photos", "place", "confirm")]
+    texts.append(dialogue.wrong_kind(("choice", "command", "location")))
+    for text in texts:
+        said = for_channel(text, KEYBOARD)
+        assert "tap" not in said.casefold() and "[[" not in said, said
+        assert "[[" not in for_channel(text, BUTTONS)
