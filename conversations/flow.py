@@ -61,6 +61,9 @@ class Question:
     allow_skip: bool = False
     photos: PhotoCount | None = None
     input: InputKind | None = None  # overrides the step's kind for this question
+    # Typed text, numbers too, is a value matched to the options (a room "12"), never an
+    # option's position; see ``Prompt.numbers_are_values``.
+    numbers_are_values: bool = False
 
 
 @dataclass(frozen=True)
@@ -98,10 +101,16 @@ class Invalid:
 
 @dataclass(frozen=True)
 class Partial:
-    """Keep collecting on this step (``pending`` so far) and say ``note``."""
+    """Keep collecting on this step (``pending`` so far) and say ``note`` (when not empty).
+
+    ``new_options``: the question now offers other options (a search narrowed them), so it is
+    drawn as a new prompt version and a tap on the old keyboard is refused as stale instead of
+    picking whatever option now sits at its place.
+    """
 
     pending: JsonValue
-    note: str
+    note: str = ""
+    new_options: bool = False
 
 
 @dataclass(frozen=True)

@@ -65,4 +65,5 @@ def build_prompt(flow: Flow, ctx: Context, step: Step, asked: Question) -> Promp
         commands=tuple(commands),
         current=current,
         photos=asked.photos,
+        numbers_are_values=asked.numbers_are_values,
     )

@@ -190,9 +190,12 @@ class TurnRun(Walker):
                 if self.work.failures >= MAX_FAILURES:
                     self.messages.append(dialogue.STUCK)
                 await self.reshow()
-            case Partial(pending=pending, note=note):
+            case Partial(pending=pending, note=note, new_options=new_options):
                 self.work.pending = pending
-                self.messages.append(note)
+                if note:
+                    self.messages.append(note)
+                if new_options:
+                    self.work.prompt_version += 1
                 await self.reshow()
             case Redo(step=target, note=note):
                 self.clear(target)

@@ -83,3 +83,17 @@ def test_how_to_answer_follows_what_the_question_accepts() -> None:
         options=(Option(id="confirm", label="Confirm"),),
     )  # fmt: skip
     assert "edit <step>" in ways_to_answer(summary)
+
+
+def test_options_are_not_numbered_where_a_typed_number_is_an_answer() -> None:
+    rooms = Prompt(
+        step="dropoff_unit", version=1, text="Which room?", input="choice",
+        accepts=("choice", "text"), numbers_are_values=True,
+        options=(Option(id="A012", label="A012"), Option(id="B012", label="B012")),
+    )  # fmt: skip
+    assert render_turn(Turn(prompt=rooms)) == [
+        "bot: Which room?",
+        "       A012",
+        "       B012",
+        "     (reply: type one as shown · cancel · help)",
+    ]
