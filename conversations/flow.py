@@ -193,6 +193,9 @@ class Step:
     order (re-hosted photos expire). ``summary`` marks the
     step that shows the draft and confirms it. ``ask`` may return an awaitable (a lookup
     through a service, such as the customer's last order); the engine awaits it.
+    ``titled`` is the title as the customer reads it now, when it depends on the answers (a
+    saved place's unit is its "room" or its "floor"); ``title`` stays the step's name in
+    diagrams and docs.
     """
 
     name: str
@@ -214,9 +217,14 @@ class Step:
     summarize: bool = True
     editable: bool = True
     summary: bool = False
+    titled: Callable[[Context], str] | None = None
 
     def applies(self, ctx: Context) -> bool:
         return self.when is None or self.when.test(ctx)
+
+    def title_in(self, ctx: Context) -> str:
+        """The title the customer reads (``titled`` when the step has one)."""
+        return self.titled(ctx) if self.titled is not None else self.title
 
 
 def targets_of(next_: Next) -> list[tuple[str, Target]]:

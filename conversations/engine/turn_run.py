@@ -154,7 +154,9 @@ class TurnRun(Walker):
         if not isinstance(asked, Question):
             await self.move(step.name, revisit=True)  # the settings changed under this step
             return
-        await self.apply(step, await self.answer_step(step, asked, answer))
+        answer = _as_option(asked, answer)
+        kept = isinstance(answer, ChoiceAnswer) and answer.option == KEEP
+        await self.apply(step, await self.answer_step(step, asked, answer), kept=kept)
 
     def is_stale(self, answer: Answer) -> bool:
         if answer.step is not None and answer.step != self.work.step:
@@ -164,7 +166,6 @@ class TurnRun(Walker):
     # --- answering a step ---------------------------------------------------------------------
 
     async def answer_step(self, step: Step, asked: Question, answer: Answer) -> Result:
-        answer = _as_option(asked, answer)
         keep = isinstance(answer, ChoiceAnswer) and answer.option == KEEP
         if keep and step.name in self.work.answers:
             return Accept(self.work.answers[step.name], fills=own_fills(self.work, step.name))
@@ -182,7 +183,9 @@ class TurnRun(Walker):
             return Invalid(dialogue.wrong_kind(asked.accepts))
         return await step.accept(self.ctx(), answer)
 
-    async def apply(self, step: Step, result: Result) -> None:
+    async def apply(self, step: Step, result: Result, *, kept: bool = False) -> None:
+        """Follow ``result``; ``kept``: the customer kept the answer the step had, so what was
+        built on it is not asked again."""
         match result:
             case Invalid(reason=reason):
                 self.work.failures += 1
@@ -207,7 +210,8 @@ class TurnRun(Walker):
                 if not step.summary:
                     self.record(step.name, value, fills)
                     self.remember_visit(step.name)
-                await self.move(self.flow.next_target(step, self.ctx()))
+                after = None if kept else step.name
+                await self.move(self.flow.next_target(step, self.ctx()), after=after)
 
     # --- commands -----------------------------------------------------------------------------
 
@@ -250,9 +254,10 @@ class TurnRun(Walker):
             self.messages.append(dialogue.EDIT_FROM_SUMMARY)
             await self.reshow()
             return
-        editable = editable_steps(self.flow, self.ctx())
+        ctx = self.ctx()
+        editable = editable_steps(self.flow, ctx)
         if target not in {s.name for s in editable}:
-            self.messages.append(dialogue.can_change([s.title for s in editable]))
+            self.messages.append(dialogue.can_change([s.title_in(ctx) for s in editable]))
             await self.reshow()
             return
         self.remember_visit(step.name)

@@ -10,13 +10,17 @@ and a number is the unit's number, never an option's position (the prompt says s
 options to those (a search: ``B`` offers ``B001`` .. ``B040``); text that means none is asked
 again with what the units look like and whether other text is taken. A long list says that
 typing searches it, so nobody pages through 81 rooms.
+
+The unit can be changed from the summary on its own ("Change drop-off place: room"), and
+picking the same saved place again asks it again; the unit given is pre-selected (or offered
+to keep, when it was typed), so Enter or one tap keeps it.
 """
 
 from __future__ import annotations
 
 from bot.partner.models import LocationUnit
 from conversations.context import Context
-from conversations.dialog import PAGE_SIZE, Answer, ChoiceAnswer, Option, TextAnswer
+from conversations.dialog import KEEP, PAGE_SIZE, Answer, ChoiceAnswer, Option, TextAnswer
 from conversations.flow import (
     Accept,
     Ask,
@@ -64,6 +68,13 @@ def unit_step(names: PlaceNames, title: str, next: Target, fields: tuple[str, st
         typed = pending.get(_SEARCH)
         return typed if isinstance(typed, str) else None
 
+    def kept(ctx: Context, offered: list[str]) -> str | None:
+        """Pre-select the unit already given: itself when listed, else "Keep: ..."."""
+        given = ctx.session.answers.get(names.unit)
+        if not isinstance(given, str):
+            return None
+        return given if given in offered else KEEP
+
     def ask(ctx: Context) -> Ask:
         unit = rules(ctx)
         label = unit_label(unit).lower()
@@ -72,12 +83,14 @@ def unit_step(names: PlaceNames, title: str, next: Target, fields: tuple[str, st
             return Question(
                 f"{unit_label(unit)}? Type it{optional}.",
                 accepts=("text",),
+                default=kept(ctx, []),
                 allow_skip=not unit.required,
                 input="text",
                 numbers_are_values=True,
             )
         choices = unit.choices()
         typed = search(ctx)
+        default = None
         if typed is not None:
             match = match_unit(typed, choices, unit.label)
             found = [match.value] if match.value is not None else list(match.candidates)
@@ -90,10 +103,12 @@ def unit_step(names: PlaceNames, title: str, next: Target, fields: tuple[str, st
         else:
             options = [Option(id=value, label=value) for value in choices]
             text = _list_question(unit, label, optional)
+            default = kept(ctx, choices)
         return Question(
             text,
             accepts=("choice", "text"),
             options=tuple(options),
+            default=default,
             allow_skip=not unit.required,
             numbers_are_values=True,
         )
@@ -115,6 +130,7 @@ def unit_step(names: PlaceNames, title: str, next: Target, fields: tuple[str, st
     return Step(
         name=names.unit,
         title=f"{title}: unit",
+        titled=lambda ctx: f"{title}: {unit_label(rules(ctx)).lower()}",
         input="choice",
         ask=ask,
         accept=accept,
@@ -123,8 +139,7 @@ def unit_step(names: PlaceNames, title: str, next: Target, fields: tuple[str, st
         depends_on=(names.place,),
         fields=fields,
         skip_value="",
-        summarize=False,
-        editable=False,
+        summarize=False,  # the place's line shows it: "Moremi Hall — ... — B012"
     )
 
 

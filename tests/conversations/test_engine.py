@@ -157,6 +157,34 @@ async def test_back_from_an_edited_step_returns_to_the_summary(chat):
     assert chat.step == "summary"
 
 
+async def test_a_saved_places_unit_is_changed_on_its_own_from_the_summary(chat):
+    await chat.pickup_delivery_to_summary()
+    labels = {o.id: o.label for o in chat.prompt.options}
+    assert labels["edit:dropoff_unit"] == "Change drop-off place: room"
+    await chat.tap("edit:dropoff_unit")
+    assert chat.prompt.default == "A02"
+    await chat.tap("A03")
+    assert chat.step == "summary"
+    assert chat.session.answers["dropoff_unit"] == "A03"
+
+
+async def test_picking_the_same_saved_place_again_asks_its_unit_again(chat):
+    await chat.pickup_delivery_to_summary()
+    await chat.tap("edit:dropoff_place")
+    await chat.tap("saved:loc-hall")
+    assert chat.step == "dropoff_unit"
+    assert chat.prompt.default == "A02"  # one tap (Enter) keeps it
+    await chat.tap("A02")
+    assert chat.step == "summary"
+
+
+async def test_only_the_steps_built_on_the_answer_given_again_are_asked_again(chat):
+    await chat.pickup_delivery_to_summary()
+    await chat.tap("edit:sender_name")
+    await chat.tap("keep")
+    assert chat.step == "summary"  # the phone the contact gave is not built on the name
+
+
 async def test_edit_is_refused_away_from_the_summary_and_for_unknown_steps(chat):
     await chat.start()
     await chat.tap("pickup_delivery")
@@ -169,7 +197,8 @@ async def test_summary_offers_only_steps_the_customer_answered(chat):
     await chat.pickup_delivery_to_summary()
     edits = [o.id for o in chat.prompt.options if o.id.startswith("edit:")]
     assert "edit:sender_name" in edits
-    assert "edit:pickup_unit" not in edits  # part of the place, changed through it
+    assert "edit:dropoff_unit" in edits  # the saved place's room, changed on its own
+    assert "edit:pickup_unit" not in edits  # a pin has no unit
     assert "edit:summary" not in edits
     await chat.command("edit", "no_such_step")
     assert "You can change: " in chat.said
