@@ -236,6 +236,10 @@ class TurnRun(Walker):
             self.messages.append(dialogue.FIRST_QUESTION)
             await self.reshow()
             return
+        if self.flow.step(self.current_step()).summary:
+            # Back from the summary fixes one answer: once it is given, the walk passes over
+            # everything still answered, straight back to the summary.
+            self.work.editing = True
         visit = self.work.history.pop()
         if visit.flow != self.work.flow:
             if self.registry.get(visit.flow) is None:

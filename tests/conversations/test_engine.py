@@ -185,6 +185,16 @@ async def test_only_the_steps_built_on_the_answer_given_again_are_asked_again(ch
     assert chat.step == "summary"  # the phone the contact gave is not built on the name
 
 
+async def test_back_from_the_summary_comes_straight_back_once_answered(chat):
+    await chat.pickup_delivery_to_summary()
+    await chat.command("back")
+    assert chat.step == "pod_amount"
+    await chat.command("back")
+    assert chat.step == "payment"
+    await chat.tap("online_checkout")
+    assert chat.step == "summary"  # the cash to collect still has its answer: not asked
+
+
 async def test_edit_is_refused_away_from_the_summary_and_for_unknown_steps(chat):
     await chat.start()
     await chat.tap("pickup_delivery")
