@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from bot.partner.models import Delivery
 from conversations.dialog import AnswerKind, InputKind
 from conversations.outcome import Refused
+from conversations.shortening import shorten
 
 SERVICE_DOWN = (
     "I can't reach the delivery service right now. Please try again in a moment; "
@@ -67,9 +68,11 @@ def help_for(kind: InputKind) -> str:
     return _HELP[kind]
 
 
+KEEP_LABEL_LENGTH = 40  # of the answer, after "Keep: "
+
+
 def keep_label(current: str) -> str:
-    short = current if len(current) <= 40 else current[:39] + "…"
-    return f"Keep: {short}"
+    return f"Keep: {shorten(current, KEEP_LABEL_LENGTH)}"
 
 
 def no_longer_offered(title: str) -> str:

@@ -348,3 +348,11 @@ def test_long_button_labels_are_cut_and_blank_ones_never_empty() -> None:
     asked = prompt(options=(Option(id="a", label="x" * 100), Option(id="b", label="  ")))
     long_label, blank = inline(the_prompt(Turn(prompt=asked)))
     assert long_label == ["x" * 59 + "…"] and blank == ["…"]
+
+
+def test_a_long_composed_address_on_a_button_keeps_its_unit() -> None:
+    address = "Moremi Hall — Block 4, Faculty Road, University of Lagos, Akoka, Yaba, Lagos — B012"
+    asked = prompt(options=(Option(id="a", label=address),), default="a")
+    [[label]] = inline(the_prompt(Turn(prompt=asked)))
+    assert len(label) == 60
+    assert label.startswith("✓ Moremi Hall — Block 4") and label.endswith("… — B012")
