@@ -23,7 +23,13 @@ from conversations.dialog import (
     TextAnswer,
 )
 from conversations.engine.ledger import REPLAYED, own_fills
-from conversations.engine.prompting import MAX_FAILURES, editable_steps
+from conversations.engine.prompting import (
+    CANCEL_NO,
+    CANCEL_YES,
+    MAX_FAILURES,
+    cancel_prompt,
+    editable_steps,
+)
 from conversations.engine.walker import Walker
 from conversations.flow import Accept, FlowRegistry, Invalid, Partial, Question, Redo, Result, Step
 from conversations.outcome import CreateOutcome, Refused
@@ -142,6 +148,8 @@ class TurnRun(Walker):
             self.messages.append(dialogue.STALE)
             await self.reshow()
             return
+        if self.work.cancel_asked and await self.answer_cancel_question(answer):
+            return
         if isinstance(answer, CommandAnswer) and answer.name not in ("skip", "done"):
             await self.command(answer)
             return
@@ -217,10 +225,12 @@ class TurnRun(Walker):
 
     async def command(self, answer: CommandAnswer) -> None:
         match answer.name:
+            case "cancel" if self.answers_to_lose():
+                self.work.cancel_asked = True
+                self.work.prompt_version += 1
+                self.prompt = cancel_prompt(self.work)
             case "cancel":
-                self.work.status = "cancelled"
-                self.work.step = None
-                self.messages.append(dialogue.CANCELLED)
+                self.cancel_order()
             case "help":
                 step = self.flow.step(self.current_step())
                 self.messages.append(step.help or dialogue.help_for(step.input))
@@ -230,6 +240,33 @@ class TurnRun(Walker):
                 await self.back()
             case "edit":
                 await self.edit(answer.target or "")
+
+    def answers_to_lose(self) -> bool:
+        """Whether cancelling loses something the customer gave (not only answers that
+        answered themselves)."""
+        given = any(name not in self.work.auto_answered for name in self.work.answers)
+        return given or bool(self.work.pending)
+
+    def cancel_order(self) -> None:
+        self.work.status = "cancelled"
+        self.work.step = None
+        self.work.cancel_asked = False
+        self.messages.append(dialogue.CANCELLED)
+
+    async def answer_cancel_question(self, answer: Answer) -> bool:
+        """The reply to "Cancel this order?": yes (or cancel again) cancels; no (or back) goes
+        on at the open step, everything kept. Anything else goes on too, and is the answer to
+        the open step (False: not handled here)."""
+        self.work.cancel_asked = False
+        reply = _cancel_reply(answer)
+        if reply == CANCEL_YES:
+            self.cancel_order()
+            return True
+        self.work.prompt_version += 1  # the step's question again, as a new prompt
+        if reply == CANCEL_NO:
+            await self.reshow()
+            return True
+        return False
 
     async def back(self) -> None:
         if not self.work.history:
@@ -395,3 +432,22 @@ def _as_option(asked: Question, answer: Answer) -> Answer:
         if typed in (option.id.casefold(), option.label.casefold()):
             return ChoiceAnswer(option=option.id, step=answer.step, version=answer.version)
     return answer
+
+
+_YES_WORDS = frozenset({"yes", "y", dialogue.CANCEL_YES.casefold()})
+_NO_WORDS = frozenset({"no", "n", dialogue.CANCEL_NO.casefold()})
+
+
+def _cancel_reply(answer: Answer) -> str | None:
+    """``CANCEL_YES`` or ``CANCEL_NO`` when ``answer`` replies to the cancel question."""
+    if isinstance(answer, ChoiceAnswer) and answer.option in (CANCEL_YES, CANCEL_NO):
+        return answer.option
+    if isinstance(answer, CommandAnswer):
+        return {"cancel": CANCEL_YES, "back": CANCEL_NO}.get(answer.name)
+    if isinstance(answer, TextAnswer):
+        typed = " ".join(answer.text.split()).casefold()
+        if typed in _YES_WORDS:
+            return CANCEL_YES
+        if typed in _NO_WORDS:
+            return CANCEL_NO
+    return None

@@ -27,7 +27,7 @@ from bot.partner.models import (
 from conversations.context import Context
 from conversations.dialog import Prompt, SavedOrder, Turn
 from conversations.engine import ledger
-from conversations.engine.prompting import build_prompt
+from conversations.engine.prompting import build_prompt, cancel_prompt
 from conversations.flow import (
     Ask,
     AutoAnswer,
@@ -203,6 +203,7 @@ class Walker(ABC):
         self.work.prompt_version += 1
         self.work.failures = 0
         self.work.pending = None
+        self.work.cancel_asked = False
         if step.summary:
             self.work.editing = False
         self.prompt = build_prompt(self.flow, ctx, step, asked)
@@ -251,7 +252,11 @@ class Walker(ABC):
         return bool(route) and route[-1].summary
 
     async def reshow(self) -> None:
-        """Ask the current step again without starting a new visit (the version stays)."""
+        """Ask the current step again without starting a new visit (the version stays); while
+        the customer is asked whether to cancel, that question."""
+        if self.work.cancel_asked:
+            self.prompt = cancel_prompt(self.work)
+            return
         step, ctx = self.flow.step(self.current_step()), self.ctx()
         asked = await self.ask(step, ctx)
         if isinstance(asked, Question):

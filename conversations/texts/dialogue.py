@@ -24,6 +24,9 @@ RESTARTED = (
 FLOW_GONE = "Sorry: this kind of order is no longer available here."
 STALE = "That answer was for an earlier question, so I left it out. Here is where we are:"
 CANCELLED = "Cancelled. Nothing was ordered."
+CANCEL_QUESTION = "Cancel this order? The answers you gave so far will be lost."
+CANCEL_YES = "Yes, cancel it"
+CANCEL_NO = "No, go on"
 FIRST_QUESTION = "This is the first question; there is nothing to go back to."
 EDIT_FROM_SUMMARY = (
     "You can change any answer from the summary at the end. To go to the previous question, "

@@ -17,6 +17,7 @@ from conversations.dialog import (
     TextAnswer,
 )
 from conversations.engine import Engine
+from conversations.engine.prompting import CANCEL_NO, CANCEL_YES
 from conversations.flow import (
     Ask,
     AutoAnswer,
@@ -218,10 +219,57 @@ async def test_summary_offers_only_steps_the_customer_answered(chat):
 # --- cancel, help, failures -------------------------------------------------------------------
 
 
+async def test_cancel_with_nothing_given_ends_at_once(chat):
+    await chat.start()
+    await chat.command("cancel")
+    assert chat.turn.status == "cancelled"
+
+
+async def test_cancel_asks_first_when_answers_would_be_lost_and_no_keeps_everything(chat):
+    await chat.pickup_delivery_to_summary()
+    before = chat.session.model_copy(deep=True)
+    await chat.command("cancel")
+    assert chat.turn.status == "open"
+    assert chat.prompt.step == "summary"
+    assert chat.prompt.text == wording.CANCEL_QUESTION
+    assert [o.label for o in chat.prompt.options] == [wording.CANCEL_YES, wording.CANCEL_NO]
+    await chat.tap(CANCEL_NO)
+    assert chat.step == "summary"
+    assert chat.prompt.text.startswith("Please check your pickup & delivery")
+    assert chat.session.answers == before.answers
+    assert chat.prompt.version > before.prompt_version + 1  # the old keyboards are stale
+
+
+async def test_while_asked_to_cancel_an_answer_to_the_question_goes_on_with_the_order(chat):
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    await chat.tap("pickup")
+    await chat.location(6.52, 3.38, address="Shop 3, Tejuosho Market")
+    places = chat.prompt
+    await chat.command("cancel")
+    await chat.send(ChoiceAnswer(option="saved:loc-gate", step=places.step, version=places.version))
+    assert wording.STALE in chat.said  # a tap on the place's keyboard shown before the question
+    assert chat.prompt.text == wording.CANCEL_QUESTION
+    await chat.say("no")
+    assert chat.step == "dropoff_place"
+    await chat.command("cancel")
+    await chat.location(6.53, 3.39, address="Ozone Cinema, Yaba")  # answers the place
+    assert chat.step == "sender_name"
+
+
+async def test_cancel_again_or_yes_cancels(chat):
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    await chat.command("cancel")
+    await chat.say("Yes")
+    assert chat.turn.status == "cancelled"
+
+
 async def test_cancel_ends_the_conversation_and_later_answers_are_politely_refused(world, chat):
     await chat.start()
     await chat.tap("pickup_delivery")
     await chat.command("cancel")
+    await chat.tap(CANCEL_YES)
     assert chat.turn.status == "cancelled"
     assert chat.turn.finished
     assert chat.turn.prompt is None

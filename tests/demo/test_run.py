@@ -102,7 +102,7 @@ def test_a_bad_scenario_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 async def test_the_interactive_demo_reads_typed_lines(photo_dir: Path) -> None:
     read_end, write_end = os.pipe()
-    typed = ["1", "cancel", "new", ":status", ":quit", "never read"]
+    typed = ["1", "cancel", "yes", "new", ":status", ":quit", "never read"]
     os.write(write_end, "".join(f"{line}\n" for line in typed).encode())
     os.close(write_end)
     out = io.StringIO()
