@@ -143,6 +143,10 @@ class Prompt(_Out):
     step they are shortcuts such as "Keep ...". ``default`` is the pre-selected option id.
     ``commands`` are the navigation buttons worth showing now; back, cancel and help are always
     accepted, shown or not. ``current`` describes the answer this step already has.
+
+    ``numbers_are_values``: a number the customer types is an answer in its own right (room
+    "12"), matched to the options by the step, not an option's position. An adapter that lets
+    a typed number pick an option (the console) must not do so here.
     """
 
     step: str
@@ -156,6 +160,7 @@ class Prompt(_Out):
     commands: tuple[CommandName, ...] = ()
     current: str | None = None
     photos: PhotoCount | None = None
+    numbers_are_values: bool = False
 
     @computed_field  # type: ignore[prop-decorator]
     @property

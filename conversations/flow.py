@@ -61,6 +61,9 @@ class Question:
     allow_skip: bool = False
     photos: PhotoCount | None = None
     input: InputKind | None = None  # overrides the step's kind for this question
+    # Typed text, numbers too, is a value matched to the options (a room "12"), never an
+    # option's position; see ``Prompt.numbers_are_values``.
+    numbers_are_values: bool = False
 
 
 @dataclass(frozen=True)
@@ -98,10 +101,16 @@ class Invalid:
 
 @dataclass(frozen=True)
 class Partial:
-    """Keep collecting on this step (``pending`` so far) and say ``note``."""
+    """Keep collecting on this step (``pending`` so far) and say ``note`` (when not empty).
+
+    ``new_options``: the question now offers other options (a search narrowed them), so it is
+    drawn as a new prompt version and a tap on the old keyboard is refused as stale instead of
+    picking whatever option now sits at its place.
+    """
 
     pending: JsonValue
-    note: str
+    note: str = ""
+    new_options: bool = False
 
 
 @dataclass(frozen=True)
@@ -184,6 +193,9 @@ class Step:
     order (re-hosted photos expire). ``summary`` marks the
     step that shows the draft and confirms it. ``ask`` may return an awaitable (a lookup
     through a service, such as the customer's last order); the engine awaits it.
+    ``titled`` is the title as the customer reads it now, when it depends on the answers (a
+    saved place's unit is its "room" or its "floor"); ``title`` stays the step's name in
+    diagrams and docs.
     """
 
     name: str
@@ -205,9 +217,14 @@ class Step:
     summarize: bool = True
     editable: bool = True
     summary: bool = False
+    titled: Callable[[Context], str] | None = None
 
     def applies(self, ctx: Context) -> bool:
         return self.when is None or self.when.test(ctx)
+
+    def title_in(self, ctx: Context) -> str:
+        """The title the customer reads (``titled`` when the step has one)."""
+        return self.titled(ctx) if self.titled is not None else self.title
 
 
 def targets_of(next_: Next) -> list[tuple[str, Target]]:

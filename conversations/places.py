@@ -2,7 +2,8 @@
 
 ``resolve(answers, "dropoff")`` turns the answers of the ``dropoff`` place group (see
 ``place_steps``) into one ``Place``: a saved place's text is ``{name} — {address} — {unit}``
-with the coordinates copied from ``coords`` whatever the unit, never re-geocoded; a shared pin
+(shortened in its address, never in its unit, when it is over the request's limit) with the
+coordinates copied from ``coords`` whatever the unit, never re-geocoded; a shared pin
 keeps the customer's coordinates with the address text they gave; a typed address uses the
 place the customer confirmed among those the geocoder found. A warehouse's pickup is copied from
 its row. Nothing here ever makes up a coordinate: a zero pin is refused, and a place without a
@@ -23,6 +24,7 @@ from conversations.dialog import Option
 from conversations.rules import usable_warehouses
 from conversations.service_area import place_key
 from conversations.services import GeocodedPlace
+from conversations.shortening import shorten
 
 ADDRESS_LIMIT = 500  # the request's pickupAddress / deliveryAddress limit
 
@@ -62,8 +64,8 @@ class PlaceNames:
 
 
 def cut_address(text: str) -> str:
-    """The address text within the request's limit."""
-    return text if len(text) <= ADDRESS_LIMIT else text[: ADDRESS_LIMIT - 1] + "…"
+    """The address text within the request's limit; a saved place's unit is never cut off."""
+    return shorten(text, ADDRESS_LIMIT)
 
 
 def real_coords(lat: float | None, lng: float | None) -> Coords | None:

@@ -29,7 +29,8 @@ class Session(BaseModel):
     order used by "back". ``prompt_version`` grows each time a step is entered, so an answer to
     an older prompt is recognised. ``pending`` is a partial answer of the current step (photos
     received so far). ``editing`` is set while the customer fixes something from the summary:
-    steps that still have answers are passed over on the way back to it.
+    steps that still have answers are passed over on the way back to it. ``cancel_asked`` is
+    set while the customer is asked whether to cancel (the answers given would be lost).
     ``idempotency_key`` is made once, when the draft is first confirmed, and reused by every
     retry of the same create. ``customer`` is an opaque reference to who is ordering, set by
     whoever starts the session (the bot uses the user id); flows pass it to ``OrderHistory``.
@@ -53,6 +54,7 @@ class Session(BaseModel):
     failures: int = 0
     pending: JsonValue = None
     editing: bool = False
+    cancel_asked: bool = False
     idempotency_key: str | None = None
     status: SessionStatus = "open"
     delivery_id: str | None = None

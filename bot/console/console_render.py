@@ -8,10 +8,12 @@ and a line saying how to answer.
            2. I'll drop it at a warehouse
          (reply: a number · back · cancel · help)
 
-Long option lists (saved places, 81 hostel rooms) are laid out in columns. Nothing here decides
-what to ask: the prompt says which inputs make sense, and this module only draws them. Where the
-engine's sentences ask to choose (``conversations.texts.taps``), the console says "type", with
-commands as they are typed and options by their number.
+Long option lists (saved places, 81 hostel rooms) are laid out in columns. When the question
+takes typed numbers as answers (a room "12", ``Prompt.numbers_are_values``), its options are
+not numbered: they are typed as they are shown. Nothing here decides what to ask: the prompt
+says which inputs make sense, and this module only draws them. Where the engine's sentences ask
+to choose (``conversations.texts.taps``), the console says "type", with commands as they are
+typed and options by their number.
 """
 
 from __future__ import annotations
@@ -63,12 +65,16 @@ def ways_to_answer(prompt: Prompt, typed_places: str | None = None) -> list[str]
     """How this question can be answered at the keyboard, then the commands worth showing."""
     ways: list[str] = []
     if prompt.options:
-        ways.append("a number" if len(prompt.options) > 1 else "1")
+        if prompt.numbers_are_values:
+            ways.append("type one as shown")
+        else:
+            ways.append("a number" if len(prompt.options) > 1 else "1")
         if prompt.default is not None:
             ways.append("Enter for the default")
+    typed_number = bool(prompt.options) and prompt.numbers_are_values
     if "text" in prompt.accepts and prompt.input == "place":
         ways.append(f"type the address ({typed_places})" if typed_places else "type the address")
-    elif "text" in prompt.accepts:
+    elif "text" in prompt.accepts and not typed_number:
         ways.append("type your answer")
     if "location" in prompt.accepts:
         ways.append("location <lat> <lng> [address]")
@@ -98,7 +104,9 @@ def _label(option: Option, default: str | None) -> str:
 
 def _options(prompt: Prompt) -> list[str]:
     labels = [
-        f"{number}. {_label(option, prompt.default)}"
+        _label(option, prompt.default)
+        if prompt.numbers_are_values
+        else f"{number}. {_label(option, prompt.default)}"
         for number, option in enumerate(prompt.options, start=1)
     ]
     if not labels:

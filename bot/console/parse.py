@@ -3,7 +3,8 @@
 ==============================  =======================================================
 typed                           becomes
 ==============================  =======================================================
-``2``                           the second option of the open question
+``2``                           the second option of the open question (unless the question
+                                takes numbers as answers: a room "12" is text)
 (an empty line)                 the pre-selected option, when there is one
 ``back`` ``cancel`` ``help``    navigation (a leading ``/`` is fine)
 ``done`` ``skip``               finish the photos / skip an optional question
@@ -158,7 +159,7 @@ def parse_line(line: str, prompt: Prompt | None, *, base_dir: Path | None = None
         return _contact(rest)
     if word == "location" and rest:
         return _location(rest)
-    if prompt is not None and text.isdigit() and prompt.options:
+    if prompt is not None and text.isdigit() and prompt.options and not prompt.numbers_are_values:
         number = int(text)
         if 1 <= number <= len(prompt.options):
             return ChoiceAnswer(option=prompt.options[number - 1].id, **stamp)

@@ -141,7 +141,8 @@ class ChatService:
             return await self._answer(chat_id, user_id, session, answer)
 
     async def cancel(self, chat_id: int, user_id: int) -> Turn | None:
-        """Cancel the open order; None when there is none."""
+        """Cancel the open order (the engine asks first when answers would be lost: the turn
+        then carries that question); None when there is none."""
         async with self._locks.hold(chat_id):
             session = await self._load(chat_id)
             if session is None:

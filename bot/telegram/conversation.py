@@ -128,7 +128,8 @@ class Conversation:
         await self._begin(*_ids(update), flow=flow.name if flow is not None else None)
 
     async def on_cancel(self, update: Update, context: Context) -> None:
-        """``/cancel``: stop the order being filled in."""
+        """``/cancel``: stop the order being filled in (asked to confirm when answers would
+        be lost)."""
         chat_id, user_id = _ids(update)
         turn = await self.ctx.chats.cancel(chat_id, user_id)
         if turn is None:

@@ -39,9 +39,10 @@ from bot.telegram.callbacks import command_data, option_data, page_count, page_d
 from bot.telegram.text import escape, split
 from conversations import Answer, ChoiceAnswer, CommandAnswer, CommandName, Prompt, Turn
 from conversations.dialog import PAGE_SIZE
+from conversations.shortening import ELLIPSIS, shorten
 from conversations.texts.taps import BUTTONS, for_channel
 
-MAX_BUTTON_LABEL: Final = 60  # longer labels are cut: clients elide them anyway
+MAX_BUTTON_LABEL: Final = 60  # longer labels are shortened: clients elide them anyway
 COMMANDS_PER_ROW: Final = 3
 
 ShareRequest = Literal["location", "contact"]
@@ -264,5 +265,5 @@ def _tapped_label(prompt: Prompt, answer: Answer | None) -> str | None:
 
 
 def _cut(label: str) -> str:
-    label = " ".join(label.split()) or "…"
-    return label if len(label) <= MAX_BUTTON_LABEL else label[: MAX_BUTTON_LABEL - 1] + "…"
+    """The label within the limit; a saved place's unit at its end stays (``shorten``)."""
+    return shorten(label, MAX_BUTTON_LABEL) or ELLIPSIS

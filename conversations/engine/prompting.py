@@ -4,6 +4,9 @@ The engine adds what the step cannot know: the prompt's version, the answer the 
 has (pre-selected when it is an option, otherwise offered as "Keep: ..."), the summary's
 "Change ..." options, and the navigation worth showing (back when there is history, skip,
 done once enough photos came, and help and cancel after repeated failures).
+
+``cancel_prompt`` is the engine's own question, asked over the open step when the customer
+cancels an order whose answers would be lost: yes cancels, no goes on where they were.
 """
 
 from __future__ import annotations
@@ -11,9 +14,13 @@ from __future__ import annotations
 from conversations.context import Context
 from conversations.dialog import EDIT_PREFIX, KEEP, CommandName, Option, Prompt
 from conversations.flow import Flow, Question, Step
+from conversations.session import Session
 from conversations.texts import dialogue
 
 MAX_FAILURES = 3
+# The options of the cancel question (``cancel_prompt``).
+CANCEL_YES = "cancel:yes"
+CANCEL_NO = "cancel:no"
 
 
 def editable_steps(flow: Flow, ctx: Context) -> list[Step]:
@@ -43,7 +50,7 @@ def build_prompt(flow: Flow, ctx: Context, step: Step, asked: Question) -> Promp
             options.insert(0, Option(id=KEEP, label=dialogue.keep_label(current)))
     if step.summary:
         options += [
-            Option(id=f"{EDIT_PREFIX}{s.name}", label=f"Change {s.title.lower()}")
+            Option(id=f"{EDIT_PREFIX}{s.name}", label=f"Change {s.title_in(ctx).lower()}")
             for s in editable_steps(flow, ctx)
         ]
     commands: list[CommandName] = ["back"] if session.history else []
@@ -65,4 +72,22 @@ def build_prompt(flow: Flow, ctx: Context, step: Step, asked: Question) -> Promp
         commands=tuple(commands),
         current=current,
         photos=asked.photos,
+        numbers_are_values=asked.numbers_are_values,
+    )
+
+
+def cancel_prompt(session: Session) -> Prompt:
+    """Cancel the order, losing its answers? Drawn over the open step, as a new version of it,
+    so taps on the step's own keyboard are refused as stale until it is answered."""
+    assert session.step is not None, "asked only while a step is open"
+    return Prompt(
+        step=session.step,
+        version=session.prompt_version,
+        text=dialogue.CANCEL_QUESTION,
+        input="choice",
+        accepts=("choice",),
+        options=(
+            Option(id=CANCEL_YES, label=dialogue.CANCEL_YES),
+            Option(id=CANCEL_NO, label=dialogue.CANCEL_NO),
+        ),
     )

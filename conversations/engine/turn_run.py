@@ -27,7 +27,13 @@ from conversations.dialog import (
     UnconfirmedOrder,
 )
 from conversations.engine.ledger import REPLAYED, own_fills
-from conversations.engine.prompting import MAX_FAILURES, editable_steps
+from conversations.engine.prompting import (
+    CANCEL_NO,
+    CANCEL_YES,
+    MAX_FAILURES,
+    cancel_prompt,
+    editable_steps,
+)
 from conversations.engine.walker import Walker
 from conversations.flow import Accept, FlowRegistry, Invalid, Partial, Question, Redo, Result, Step
 from conversations.outcome import CreateOutcome, Refused
@@ -150,6 +156,8 @@ class TurnRun(Walker):
             self.messages.append(dialogue.STALE)
             await self.reshow()
             return
+        if self.work.cancel_asked and await self.answer_cancel_question(answer):
+            return
         if isinstance(answer, ChoiceAnswer) and answer.option == TRY_AGAIN:
             await self.move(self.current_step(), revisit=True)  # the hold is over: ask again
             return
@@ -165,7 +173,9 @@ class TurnRun(Walker):
         if not isinstance(asked, Question):
             await self.move(step.name, revisit=True)  # the settings changed under this step
             return
-        await self.apply(step, await self.answer_step(step, asked, answer))
+        answer = _as_option(asked, answer)
+        kept = isinstance(answer, ChoiceAnswer) and answer.option == KEEP
+        await self.apply(step, await self.answer_step(step, asked, answer), kept=kept)
 
     def blocked(self) -> bool:
         """True (after holding or ending the order) when the business's settings no longer let
@@ -183,7 +193,6 @@ class TurnRun(Walker):
     # --- answering a step ---------------------------------------------------------------------
 
     async def answer_step(self, step: Step, asked: Question, answer: Answer) -> Result:
-        answer = _as_option(asked, answer)
         keep = isinstance(answer, ChoiceAnswer) and answer.option == KEEP
         if keep and step.name in self.work.answers:
             return Accept(self.work.answers[step.name], fills=own_fills(self.work, step.name))
@@ -201,7 +210,9 @@ class TurnRun(Walker):
             return Invalid(dialogue.wrong_kind(asked.accepts))
         return await step.accept(self.ctx(), answer)
 
-    async def apply(self, step: Step, result: Result) -> None:
+    async def apply(self, step: Step, result: Result, *, kept: bool = False) -> None:
+        """Follow ``result``; ``kept``: the customer kept the answer the step had, so what was
+        built on it is not asked again."""
         match result:
             case Invalid(reason=reason):
                 self.work.failures += 1
@@ -209,9 +220,12 @@ class TurnRun(Walker):
                 if self.work.failures >= MAX_FAILURES:
                     self.messages.append(dialogue.STUCK)
                 await self.reshow()
-            case Partial(pending=pending, note=note):
+            case Partial(pending=pending, note=note, new_options=new_options):
                 self.work.pending = pending
-                self.messages.append(note)
+                if note:
+                    self.messages.append(note)
+                if new_options:
+                    self.work.prompt_version += 1
                 await self.reshow()
             case Redo(step=target, note=note):
                 self.clear(target)
@@ -223,16 +237,19 @@ class TurnRun(Walker):
                 if not step.summary:
                     self.record(step.name, value, fills)
                     self.remember_visit(step.name)
-                await self.move(self.flow.next_target(step, self.ctx()))
+                after = None if kept else step.name
+                await self.move(self.flow.next_target(step, self.ctx()), after=after)
 
     # --- commands -----------------------------------------------------------------------------
 
     async def command(self, answer: CommandAnswer) -> None:
         match answer.name:
+            case "cancel" if self.answers_to_lose():
+                self.work.cancel_asked = True
+                self.work.prompt_version += 1
+                self.prompt = cancel_prompt(self.work)
             case "cancel":
-                self.work.status = "cancelled"
-                self.work.step = None
-                self.messages.append(dialogue.CANCELLED)
+                self.cancel_order()
             case "help":
                 step = self.flow.step(self.current_step())
                 self.messages.append(step.help or dialogue.help_for(step.input))
@@ -243,11 +260,42 @@ class TurnRun(Walker):
             case "edit":
                 await self.edit(answer.target or "")
 
+    def answers_to_lose(self) -> bool:
+        """Whether cancelling loses something the customer gave (not only answers that
+        answered themselves)."""
+        given = any(name not in self.work.auto_answered for name in self.work.answers)
+        return given or bool(self.work.pending)
+
+    def cancel_order(self) -> None:
+        self.work.status = "cancelled"
+        self.work.step = None
+        self.work.cancel_asked = False
+        self.messages.append(dialogue.CANCELLED)
+
+    async def answer_cancel_question(self, answer: Answer) -> bool:
+        """The reply to "Cancel this order?": yes (or cancel again) cancels; no (or back) goes
+        on at the open step, everything kept. Anything else goes on too, and is the answer to
+        the open step (False: not handled here)."""
+        self.work.cancel_asked = False
+        reply = _cancel_reply(answer)
+        if reply == CANCEL_YES:
+            self.cancel_order()
+            return True
+        self.work.prompt_version += 1  # the step's question again, as a new prompt
+        if reply == CANCEL_NO:
+            await self.reshow()
+            return True
+        return False
+
     async def back(self) -> None:
         if not self.work.history:
             self.messages.append(dialogue.FIRST_QUESTION)
             await self.reshow()
             return
+        if self.flow.step(self.current_step()).summary:
+            # Back from the summary fixes one answer: once it is given, the walk passes over
+            # everything still answered, straight back to the summary.
+            self.work.editing = True
         visit = self.work.history.pop()
         if visit.flow != self.work.flow:
             if self.registry.get(visit.flow) is None:
@@ -266,9 +314,10 @@ class TurnRun(Walker):
             self.messages.append(dialogue.EDIT_FROM_SUMMARY)
             await self.reshow()
             return
-        editable = editable_steps(self.flow, self.ctx())
+        ctx = self.ctx()
+        editable = editable_steps(self.flow, ctx)
         if target not in {s.name for s in editable}:
-            self.messages.append(dialogue.can_change([s.title for s in editable]))
+            self.messages.append(dialogue.can_change([s.title_in(ctx) for s in editable]))
             await self.reshow()
             return
         self.remember_visit(step.name)
@@ -441,3 +490,22 @@ def _as_option(asked: Question, answer: Answer) -> Answer:
         if typed in (option.id.casefold(), option.label.casefold()):
             return ChoiceAnswer(option=option.id, step=answer.step, version=answer.version)
     return answer
+
+
+_YES_WORDS = frozenset({"yes", "y", dialogue.CANCEL_YES.casefold()})
+_NO_WORDS = frozenset({"no", "n", dialogue.CANCEL_NO.casefold()})
+
+
+def _cancel_reply(answer: Answer) -> str | None:
+    """``CANCEL_YES`` or ``CANCEL_NO`` when ``answer`` replies to the cancel question."""
+    if isinstance(answer, ChoiceAnswer) and answer.option in (CANCEL_YES, CANCEL_NO):
+        return answer.option
+    if isinstance(answer, CommandAnswer):
+        return {"cancel": CANCEL_YES, "back": CANCEL_NO}.get(answer.name)
+    if isinstance(answer, TextAnswer):
+        typed = " ".join(answer.text.split()).casefold()
+        if typed in _YES_WORDS:
+            return CANCEL_YES
+        if typed in _NO_WORDS:
+            return CANCEL_NO
+    return None

@@ -4,8 +4,9 @@
 and what the turn will say. ``move`` walks to the next step that needs the customer, passing
 over steps that do not apply, steps another answer already filled (or an earlier order gave),
 steps that answer themselves (one allowed option), and, while the customer fixes something
-from the summary, steps that still have their answers. Reaching ``CREATE`` calls ``submit``,
-which ``TurnRun`` provides.
+from the summary, steps that still have their answers, except those built on the answer just
+given (picking the same saved place again asks its unit again, its answer offered to keep).
+Reaching ``CREATE`` calls ``submit``, which ``TurnRun`` provides.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from conversations import rules
 from conversations.context import Context
 from conversations.dialog import TRY_AGAIN, Option, Prompt, SavedOrder, Turn, UnconfirmedOrder
 from conversations.engine import ledger
-from conversations.engine.prompting import build_prompt
+from conversations.engine.prompting import build_prompt, cancel_prompt
 from conversations.flow import (
     Ask,
     AutoAnswer,
@@ -187,8 +188,14 @@ class Walker(ABC):
 
     # --- moving through the graph -------------------------------------------------------------
 
-    async def move(self, target: Target | None, *, revisit: bool = False) -> None:
-        """Walk to the next step that needs the customer, answering what answers itself."""
+    async def move(
+        self, target: Target | None, *, revisit: bool = False, after: str | None = None
+    ) -> None:
+        """Walk to the next step that needs the customer, answering what answers itself.
+
+        ``after`` is the step the customer just answered: while they fix the order from the
+        summary, steps built on it are asked again (see ``passes_over``).
+        """
         for _ in range(_MAX_MOVES):
             first, revisit = revisit, False
             if target is None:
@@ -201,7 +208,7 @@ class Walker(ABC):
                 return
             step = self.flow.step(target)
             ctx = self.ctx()
-            if self.passes_over(step, ctx, first):
+            if self.passes_over(step, ctx, first, after):
                 target = self.flow.onward(step, ctx)
                 continue
             if step.summary and self.drop_outdated_answers(ctx):
@@ -227,6 +234,7 @@ class Walker(ABC):
         self.work.prompt_version += 1
         self.work.failures = 0
         self.work.pending = None
+        self.work.cancel_asked = False
         if step.summary:
             self.work.editing = False
         self.prompt = build_prompt(self.flow, ctx, step, asked)
@@ -238,12 +246,20 @@ class Walker(ABC):
             return asked
         return await asked
 
-    def passes_over(self, step: Step, ctx: Context, revisit: bool) -> bool:
+    def passes_over(
+        self, step: Step, ctx: Context, revisit: bool, after: str | None = None
+    ) -> bool:
         if not step.applies(ctx):
             return True
         if revisit or step.summary or step.name not in self.work.answers:
             return False
-        return step.name in self.work.filled_by or self.work.editing
+        filled_by = self.work.filled_by.get(step.name)
+        if self.work.editing and after in step.depends_on and filled_by != after:
+            # Built on the answer just given again while fixing the order, even if it did not
+            # change: what follows from it is the customer's to confirm (a hostel's room).
+            # What that answer filled itself (a venue pin's address) needs no confirming.
+            return False
+        return filled_by is not None or self.work.editing
 
     def drop_outdated_answers(self, ctx: Context) -> bool:
         """Before the summary: clear answers the (refreshed) allow-list no longer permits."""
@@ -267,7 +283,11 @@ class Walker(ABC):
         return bool(route) and route[-1].summary
 
     async def reshow(self) -> None:
-        """Ask the current step again without starting a new visit (the version stays)."""
+        """Ask the current step again without starting a new visit (the version stays); while
+        the customer is asked whether to cancel, that question."""
+        if self.work.cancel_asked:
+            self.prompt = cancel_prompt(self.work)
+            return
         step, ctx = self.flow.step(self.current_step()), self.ctx()
         asked = await self.ask(step, ctx)
         if isinstance(asked, Question):

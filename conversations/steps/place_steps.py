@@ -2,8 +2,9 @@
 
 * ``dropoff_place``: pick a saved place, share a location, or type an address;
 * ``dropoff_unit``: the saved place's unit (``none`` skips it; ``free_text`` asks for
-  ``unit.label``; ``list`` offers ``values`` and the expanded ``ranges``, custom text only
-  with ``allowCustom``; skippable unless ``unit.required``);
+  ``unit.label``; ``list`` offers ``values`` and the expanded ``ranges`` and matches typed
+  text to them, custom text only with ``allowCustom``; skippable unless ``unit.required``;
+  see ``unit_step``);
 * ``dropoff_address``: the address text for a shared pin (a venue's own address fills it);
 * ``dropoff_confirm``: the places the geocoder found, shown back before one is used.
 
@@ -16,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from pydantic import JsonValue
 
-from bot.partner.models import Coords, LocationUnit, ServiceLocation
+from bot.partner.models import Coords, ServiceLocation
 from conversations.context import Context
 from conversations.dialog import (
     Answer,
@@ -30,7 +31,6 @@ from conversations.flow import (
     Accept,
     Ask,
     Branch,
-    Condition,
     Invalid,
     Question,
     Redo,
@@ -43,10 +43,10 @@ from conversations.rules import saved_places
 from conversations.service_area import clearly_outside, place_key
 from conversations.services import GeocodedPlace, ServiceUnavailable
 from conversations.steps.common import bounded
+from conversations.steps.unit_step import unit_step
 from conversations.texts import dialogue
 from conversations.texts.taps import ANY_OPTION, tap
 
-UNIT_LENGTH = (1, 60)
 PIN_ADDRESS_LENGTH = (3, 300)
 QUERY_LENGTH = (3, 200)
 MAX_CANDIDATES = 5
@@ -57,11 +57,6 @@ RETYPE = "retype"
 
 def _pick(ctx: Context, names: PlaceNames) -> PlacePick | None:
     return ctx.answers.model(names.place, PlacePick)
-
-
-def _saved_unit(ctx: Context, names: PlaceNames) -> LocationUnit | None:
-    pick = _pick(ctx, names)
-    return pick.location.unit if pick and pick.location else None
 
 
 def place_steps(
@@ -185,7 +180,7 @@ def place_steps(
     )
     steps = [place]
     if saved:
-        steps.append(_unit_step(names, title, next, fields))
+        steps.append(unit_step(names, title, next, fields))
     steps += [
         _pin_address_step(names, title, next, fields),
         _confirm_step(names, title, next, fields),
@@ -238,68 +233,6 @@ async def _geocode(ctx: Context, typed: str) -> Result:
         return outside or Invalid(dialogue.address_not_found(query))
     pick = PlacePick(kind="typed", query=query, candidates=usable[:MAX_CANDIDATES])
     return Accept(pick.model_dump(mode="json"))
-
-
-def _unit_step(names: PlaceNames, title: str, next: Target, fields: tuple[str, str]) -> Step:
-    def has_units(ctx: Context) -> bool:
-        unit = _saved_unit(ctx, names)
-        return unit is not None and unit.mode != "none"
-
-    def ask(ctx: Context) -> Ask:
-        unit = _saved_unit(ctx, names) or LocationUnit()
-        label = _unit_label(unit)
-        optional = "" if unit.required else " (or skip)"
-        if _listed(unit):
-            options = tuple(Option(id=v, label=v) for v in unit.choices())
-            typed = " or type it" if unit.allowCustom else ""
-            return Question(
-                f"Which {label.lower()}? Pick one{typed}{optional}.",
-                accepts=("choice", "text") if unit.allowCustom else ("choice",),
-                options=options,
-                allow_skip=not unit.required,
-            )
-        return Question(
-            f"{label}? Type it{optional}.",
-            accepts=("text",),
-            allow_skip=not unit.required,
-            input="text",
-        )
-
-    async def accept(ctx: Context, answer: Answer) -> Result:
-        unit = _saved_unit(ctx, names) or LocationUnit()
-        label = _unit_label(unit).lower()
-        if isinstance(answer, ChoiceAnswer):
-            return Accept(answer.option)
-        if not isinstance(answer, TextAnswer):
-            return Invalid(f"Please give the {label}.")
-        if _listed(unit) and not unit.allowCustom:
-            return Invalid(f"Please pick one of the listed {label} options.")
-        value = bounded(answer.text, *UNIT_LENGTH, what=label)
-        return value if isinstance(value, Invalid) else Accept(value)
-
-    return Step(
-        name=names.unit,
-        title=f"{title}: unit",
-        input="choice",
-        ask=ask,
-        accept=accept,
-        next=next,
-        when=Condition("the saved place has units", has_units),
-        depends_on=(names.place,),
-        fields=fields,
-        skip_value="",
-        summarize=False,
-        editable=False,
-    )
-
-
-def _unit_label(unit: LocationUnit) -> str:
-    return unit.label.strip() or "Unit"  # the service may send an empty label
-
-
-def _listed(unit: LocationUnit) -> bool:
-    """A list unit with something to list (an empty list can only be typed: see the docs)."""
-    return unit.mode == "list" and bool(unit.choices())
 
 
 def _pin_address_step(names: PlaceNames, title: str, next: Target, fields: tuple[str, str]) -> Step:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from bot.partner.models import Delivery
 from conversations.dialog import AnswerKind, InputKind
 from conversations.outcome import Refused
+from conversations.shortening import shorten
 from conversations.texts.deliveries_texts import short_ref, status_label
 from conversations.texts.taps import ANY_COMMAND, ANY_OPTION, tap
 
@@ -27,6 +28,9 @@ RESTARTED = (
 FLOW_GONE = "Sorry: this kind of order is no longer available here."
 STALE = "That answer was for an earlier question, so I left it out. Here is where we are:"
 CANCELLED = "Cancelled. Nothing was ordered."
+CANCEL_QUESTION = "Cancel this order? The answers you gave so far will be lost."
+CANCEL_YES = "Yes, cancel it"
+CANCEL_NO = "No, go on"
 FIRST_QUESTION = "This is the first question; there is nothing to go back to."
 EDIT_FROM_SUMMARY = (
     "You can change any answer from the summary at the end. To go to the previous question, "
@@ -99,9 +103,11 @@ def address_again(typed: str) -> str:
     return "Okay. Type the address again with the area or city, or share a location pin."
 
 
+KEEP_LABEL_LENGTH = 40  # of the answer, after "Keep: "
+
+
 def keep_label(current: str) -> str:
-    short = current if len(current) <= 40 else current[:39] + "…"
-    return f"Keep: {short}"
+    return f"Keep: {shorten(current, KEEP_LABEL_LENGTH)}"
 
 
 def no_longer_offered(title: str) -> str:

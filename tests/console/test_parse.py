@@ -63,6 +63,16 @@ def test_a_number_picks_an_option_like_a_tapped_button() -> None:
     assert parse_line(" 2 ", CHOICE) == ChoiceAnswer(option="large", step="package_size", version=7)
 
 
+def test_a_number_is_text_where_numbers_are_answers() -> None:
+    rooms = Prompt(
+        step="dropoff_unit", version=4, text="Which room?", input="choice",
+        accepts=("choice", "text"), options=(Option(id="A001", label="A001"),),
+        numbers_are_values=True,
+    )  # fmt: skip
+    assert parse_line("1", rooms) == TextAnswer(text="1")
+    assert parse_line("12", rooms) == TextAnswer(text="12")
+
+
 def test_a_number_out_of_range_is_text() -> None:
     assert parse_line("3", CHOICE) == TextAnswer(text="3")
     assert parse_line("08031234567", PHONE) == TextAnswer(text="08031234567")

@@ -99,3 +99,17 @@ def test_the_console_says_type_where_the_engine_asks_to_choose() -> None:
     lines = render_turn(Turn(messages=(said,), prompt=prompt))
     assert lines[0] == "bot: Got 1 photo. Send more or type done."
     assert lines[1] == "bot: Type the amount in NGN, or type 1 (No cash to collect)."
+
+
+def test_options_are_not_numbered_where_a_typed_number_is_an_answer() -> None:
+    rooms = Prompt(
+        step="dropoff_unit", version=1, text="Which room?", input="choice",
+        accepts=("choice", "text"), numbers_are_values=True,
+        options=(Option(id="A012", label="A012"), Option(id="B012", label="B012")),
+    )  # fmt: skip
+    assert render_turn(Turn(prompt=rooms)) == [
+        "bot: Which room?",
+        "       A012",
+        "       B012",
+        "     (reply: type one as shown · cancel · help)",
+    ]

@@ -17,6 +17,7 @@ from conversations.dialog import (
     TextAnswer,
 )
 from conversations.engine import Engine
+from conversations.engine.prompting import CANCEL_NO, CANCEL_YES
 from conversations.flow import (
     Ask,
     AutoAnswer,
@@ -158,6 +159,44 @@ async def test_back_from_an_edited_step_returns_to_the_summary(chat):
     assert chat.step == "summary"
 
 
+async def test_a_saved_places_unit_is_changed_on_its_own_from_the_summary(chat):
+    await chat.pickup_delivery_to_summary()
+    labels = {o.id: o.label for o in chat.prompt.options}
+    assert labels["edit:dropoff_unit"] == "Change drop-off place: room"
+    await chat.tap("edit:dropoff_unit")
+    assert chat.prompt.default == "A02"
+    await chat.tap("A03")
+    assert chat.step == "summary"
+    assert chat.session.answers["dropoff_unit"] == "A03"
+
+
+async def test_picking_the_same_saved_place_again_asks_its_unit_again(chat):
+    await chat.pickup_delivery_to_summary()
+    await chat.tap("edit:dropoff_place")
+    await chat.tap("saved:loc-hall")
+    assert chat.step == "dropoff_unit"
+    assert chat.prompt.default == "A02"  # one tap (Enter) keeps it
+    await chat.tap("A02")
+    assert chat.step == "summary"
+
+
+async def test_only_the_steps_built_on_the_answer_given_again_are_asked_again(chat):
+    await chat.pickup_delivery_to_summary()
+    await chat.tap("edit:sender_name")
+    await chat.tap("keep")
+    assert chat.step == "summary"  # the phone the contact gave is not built on the name
+
+
+async def test_back_from_the_summary_comes_straight_back_once_answered(chat):
+    await chat.pickup_delivery_to_summary()
+    await chat.command("back")
+    assert chat.step == "pod_amount"
+    await chat.command("back")
+    assert chat.step == "payment"
+    await chat.tap("online_checkout")
+    assert chat.step == "summary"  # the cash to collect still has its answer: not asked
+
+
 async def test_edit_is_refused_away_from_the_summary_and_for_unknown_steps(chat):
     await chat.start()
     await chat.tap("pickup_delivery")
@@ -170,7 +209,8 @@ async def test_summary_offers_only_steps_the_customer_answered(chat):
     await chat.pickup_delivery_to_summary()
     edits = [o.id for o in chat.prompt.options if o.id.startswith("edit:")]
     assert "edit:sender_name" in edits
-    assert "edit:pickup_unit" not in edits  # part of the place, changed through it
+    assert "edit:dropoff_unit" in edits  # the saved place's room, changed on its own
+    assert "edit:pickup_unit" not in edits  # a pin has no unit
     assert "edit:summary" not in edits
     await chat.command("edit", "no_such_step")
     assert "You can change: " in chat.said
@@ -180,10 +220,57 @@ async def test_summary_offers_only_steps_the_customer_answered(chat):
 # --- cancel, help, failures -------------------------------------------------------------------
 
 
+async def test_cancel_with_nothing_given_ends_at_once(chat):
+    await chat.start()
+    await chat.command("cancel")
+    assert chat.turn.status == "cancelled"
+
+
+async def test_cancel_asks_first_when_answers_would_be_lost_and_no_keeps_everything(chat):
+    await chat.pickup_delivery_to_summary()
+    before = chat.session.model_copy(deep=True)
+    await chat.command("cancel")
+    assert chat.turn.status == "open"
+    assert chat.prompt.step == "summary"
+    assert chat.prompt.text == wording.CANCEL_QUESTION
+    assert [o.label for o in chat.prompt.options] == [wording.CANCEL_YES, wording.CANCEL_NO]
+    await chat.tap(CANCEL_NO)
+    assert chat.step == "summary"
+    assert chat.prompt.text.startswith("Please check your pickup & delivery")
+    assert chat.session.answers == before.answers
+    assert chat.prompt.version > before.prompt_version + 1  # the old keyboards are stale
+
+
+async def test_while_asked_to_cancel_an_answer_to_the_question_goes_on_with_the_order(chat):
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    await chat.tap("pickup")
+    await chat.location(6.52, 3.38, address="Shop 3, Tejuosho Market")
+    places = chat.prompt
+    await chat.command("cancel")
+    await chat.send(ChoiceAnswer(option="saved:loc-gate", step=places.step, version=places.version))
+    assert wording.STALE in chat.said  # a tap on the place's keyboard shown before the question
+    assert chat.prompt.text == wording.CANCEL_QUESTION
+    await chat.say("no")
+    assert chat.step == "dropoff_place"
+    await chat.command("cancel")
+    await chat.location(6.53, 3.39, address="Ozone Cinema, Yaba")  # answers the place
+    assert chat.step == "sender_name"
+
+
+async def test_cancel_again_or_yes_cancels(chat):
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    await chat.command("cancel")
+    await chat.say("Yes")
+    assert chat.turn.status == "cancelled"
+
+
 async def test_cancel_ends_the_conversation_and_later_answers_are_politely_refused(world, chat):
     await chat.start()
     await chat.tap("pickup_delivery")
     await chat.command("cancel")
+    await chat.tap(CANCEL_YES)
     assert chat.turn.status == "cancelled"
     assert chat.turn.finished
     assert chat.turn.prompt is None

@@ -8,6 +8,7 @@ import pytest
 from bot.partner.models import Coords, ServiceLocation
 from conversations.context import Answers
 from conversations.places import PlacePick, resolve
+from conversations.steps.unit_step import WHOLE_LIST
 
 
 async def _at_dropoff(chat):
@@ -42,19 +43,68 @@ async def test_unit_mode_list_offers_values_then_expanded_ranges(chat):
     await chat.tap("Unity Hall")
     assert chat.step == "dropoff_unit"
     assert chat.option_ids() == ["Porter's lodge", "A01", "A02", "A03"]
-    assert chat.prompt.accepts == ("choice",)
+    assert chat.prompt.accepts == ("choice", "text")  # typed text is matched to the list
+    assert chat.prompt.numbers_are_values is True  # "2" is a room, not the second option
     assert chat.prompt.allow_skip is False  # the unit is required here
 
 
-async def test_unit_list_without_custom_refuses_other_text(chat):
+async def test_unit_list_without_custom_refuses_other_text_saying_what_the_list_holds(chat):
     await _at_dropoff(chat)
     await chat.tap("saved:loc-hall")
     await chat.say("B7")
-    assert "Please tap one of the options." in chat.said
+    assert chat.said == (
+        "“B7” is not on the list. The room must be one of: Porter's lodge, A01 to A03."
+    )
     await chat.command("skip")
     assert "can't be skipped" in chat.said
     await chat.say("a03")  # typing a listed value is the same as tapping it
     assert _dropoff(chat).address == "Unity Hall — Unity Hall Road, University of Lagos — A03"
+
+
+@pytest.mark.parametrize("typed", ["a 2", "A-02", "room a2", "2", "A002"])
+async def test_a_unit_typed_loosely_is_the_listed_unit(chat, typed):
+    await _at_dropoff(chat)
+    await chat.tap("saved:loc-hall")
+    await chat.say(typed)
+    assert chat.step == "sender_name"
+    assert _dropoff(chat).address.endswith(" — A02")
+
+
+async def test_a_part_of_the_unit_offers_only_the_units_it_may_mean(world, chat):
+    world.catalog.locations = [_location(MOREMI)]
+    await _at_dropoff_with(chat, "saved:loc-x")
+    whole = chat.prompt
+    await chat.say("12")
+    assert chat.step == "dropoff_unit"
+    assert chat.option_ids() == ["A012", "B012", WHOLE_LIST]
+    assert chat.prompt.text == "These match “12”. Pick the room, or type it again."
+    assert chat.prompt.version > whole.version  # a tap on the whole list's keyboard is stale
+    await chat.tap(WHOLE_LIST)
+    assert len(chat.prompt.options) == 81
+    await chat.say("B")
+    assert len(chat.prompt.options) == 41
+    await chat.say("b12")  # typing again searches the whole list, not only what is shown
+    assert _dropoff(chat).address.endswith(" — B012")
+
+
+async def test_a_long_list_says_typing_searches_it(world, chat):
+    world.catalog.locations = [_location(MOREMI)]
+    await _at_dropoff_with(chat, "saved:loc-x")
+    assert chat.prompt.text == (
+        "Which room? Type it (like A001 or B001), or a part of it to search; "
+        "or pick it from the list of 81."
+    )
+
+
+async def test_a_search_at_a_list_taking_custom_text_also_offers_the_text_as_typed(chat):
+    await _at_dropoff(chat)
+    await chat.tap("saved:loc-block")
+    await chat.say("C")
+    assert [o.label for o in chat.prompt.options] == [
+        "C1", "C2", "Use “C” as typed", "Show the whole list"
+    ]  # fmt: skip
+    await chat.tap("C")
+    assert _dropoff(chat).address.endswith(" — C")
 
 
 async def test_unit_list_with_custom_accepts_typed_units_and_may_be_skipped(chat):
@@ -73,6 +123,18 @@ async def test_unit_free_text_asks_for_the_label_and_is_optional_unless_required
     assert chat.prompt.input == "text"
     await chat.say("  Desk   14 ")
     assert _dropoff(chat).address == "Library — Library Road, University of Lagos — Desk 14"
+
+
+MOREMI = {
+    "label": "Room",
+    "mode": "list",
+    "values": ["Warden's office"],
+    "ranges": [
+        {"prefix": "A", "start": 1, "end": 40, "pad": 3},
+        {"prefix": "B", "start": 1, "end": 40, "pad": 3},
+    ],
+    "required": True,
+}
 
 
 def _location(unit):

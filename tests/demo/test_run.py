@@ -105,7 +105,7 @@ def test_a_bad_scenario_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 async def test_the_interactive_demo_reads_typed_lines(photo_dir: Path) -> None:
     read_end, write_end = os.pipe()
-    typed = ["1", "cancel", "new", ":status", ":quit", "never read"]
+    typed = ["1", "cancel", "yes", "new", ":status", ":quit", "never read"]
     os.write(write_end, "".join(f"{line}\n" for line in typed).encode())
     os.close(write_end)
     out = io.StringIO()
@@ -143,7 +143,7 @@ def test_the_interactive_demo_exits_0_at_the_end_of_dev_null() -> None:
 
 def test_the_interactive_demo_reads_a_file_to_its_end(tmp_path: Path) -> None:
     typed = tmp_path / "typed.txt"
-    typed.write_text("1\ncancel\n", encoding="utf-8")
+    typed.write_text("1\ncancel\ncancel\n", encoding="utf-8")  # cancel, then yes: lose it
     with typed.open("rb") as stdin:
         result = _deliverybot("demo", stdin=stdin.fileno())
     assert (result.returncode, result.stderr) == (0, "")

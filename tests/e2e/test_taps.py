@@ -97,3 +97,24 @@ async def test_answers_without_an_open_order_point_to_new(stack: BotStack) -> No
         stack.tg.updates.callback_query(ADA, first, first.callback_data("✓ Pickup & delivery"))
     )
     assert late.text == "There is no order in progress. Send /new to start one."
+
+
+async def test_cancel_mid_order_asks_first_with_buttons_and_no_keeps_the_order(
+    stack: BotStack,
+) -> None:
+    summary = await stack.fill_order(ADA)
+    confirm = summary.callback_data("Confirm and send")  # kept, as a client would
+    (asked,) = await stack.command(ADA, "cancel")
+    assert asked.text == "Cancel this order? The answers you gave so far will be lost."
+    assert asked.button_texts == ["Yes, cancel it", "No, go on"]
+
+    (stale,) = await stack.send(stack.tg.updates.callback_query(ADA, summary, confirm))
+    assert stale.text == f"{STALE}\n\nCancel this order? The answers you gave so far will be lost."
+    assert await stack.bot.store.deliveries.count_for_user(ADA.id) == 0
+    (shown_again,) = await stack.tap(stack.prompt(ADA.id), "No, go on")
+    assert shown_again.text is not None and shown_again.text.startswith("Please check")
+
+    await stack.command(ADA, "cancel")
+    (cancelled,) = await stack.tap(stack.prompt(ADA.id), "Yes, cancel it")
+    assert cancelled.text == "Cancelled. Nothing was ordered."
+    assert await stack.bot.ctx.chats.session(ADA.id) is None

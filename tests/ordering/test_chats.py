@@ -119,9 +119,12 @@ async def test_without_an_open_order(org: Org) -> None:
     assert org.calls("get_capabilities") == 0
 
 
-async def test_cancel_ends_the_order(org: Org) -> None:
+async def test_cancel_asks_first_then_ends_the_order(org: Org) -> None:
     chats = service(org)
     await answer_all(chats, TO_SUMMARY[:3])
+    asked = await chats.cancel(CHAT, USER)
+    assert asked is not None and asked.status == "open" and asked.prompt is not None
+    assert asked.prompt.text == "Cancel this order? The answers you gave so far will be lost."
     turn = await chats.cancel(CHAT, USER)
     assert turn is not None and turn.status == "cancelled"
     assert org.store is not None and await org.store.sessions.get(CHAT) is None

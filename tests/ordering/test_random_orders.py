@@ -123,6 +123,8 @@ async def one_customer(org: dict[str, Any], moves: list[tuple[int, int]]) -> lis
                 await demo.type_line(line_for(console.prompt, pick, noise))
             if console.status == "open":
                 await demo.type_line("cancel")
+            if console.status == "open":
+                await demo.type_line("yes")  # cancel the order, losing its answers
             assert console.status in ("created", "cancelled"), demo.screen.take()
     return recording.outcomes
 

@@ -357,3 +357,11 @@ def test_telegram_says_tap_where_the_engine_asks_to_choose() -> None:
     (message,) = render_turn(turn).messages
     assert message.text == "Send more or tap Done.\n\nHow big is it? Tap Help for tips."
     assert render_answered(asked).text == "How big is it? Tap Help for tips."
+
+
+def test_a_long_composed_address_on_a_button_keeps_its_unit() -> None:
+    address = "Moremi Hall — Block 4, Faculty Road, University of Lagos, Akoka, Yaba, Lagos — B012"
+    asked = prompt(options=(Option(id="a", label=address),), default="a")
+    [[label]] = inline(the_prompt(Turn(prompt=asked)))
+    assert len(label) == 60
+    assert label.startswith("✓ Moremi Hall — Block 4") and label.endswith("… — B012")
