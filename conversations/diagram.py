@@ -4,8 +4,9 @@
 
     print(mermaid(PICKUP_DELIVERY))
 
-Each step is a node (title, input kind, and the condition when it is only sometimes asked; such
-steps are drawn dashed); each route of ``next`` is an arrow, labelled with the branch key.
+Each step is a node (title, input kind, the condition when it is only sometimes asked, and
+whether it takes a pre-set default without asking; sometimes-asked steps are drawn dashed);
+each route of ``next`` is an arrow, labelled with the branch key.
 A hand-off to another flow and the final create are drawn as their own nodes.
 """
 
@@ -54,6 +55,8 @@ def _step_node(step: Step) -> str:
     parts = [step.title, f"<i>{step.input}</i>"]
     if step.when is not None:
         parts.append(f"only when {step.when.label}")
+    if step.preset is not None:
+        parts.append("pre-set, changed from the summary")
     return f"{step.name}[{_quoted('<br/>'.join(parts))}]"
 
 

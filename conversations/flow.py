@@ -88,6 +88,15 @@ Ask = Question | AutoAnswer | Stop
 
 
 @dataclass(frozen=True)
+class Preset:
+    """A sensible default a step takes without asking on the way to the summary ("Me" hands
+    the package over, not fragile): the summary shows it, the customer's confirm accepts it,
+    and "Change ..." from the summary asks the step like any other."""
+
+    value: JsonValue
+
+
+@dataclass(frozen=True)
 class Accept:
     value: JsonValue
     fills: Mapping[str, JsonValue] = field(default_factory=dict)
@@ -115,10 +124,13 @@ class Partial:
 
 @dataclass(frozen=True)
 class Redo:
-    """Go to ``step`` of this flow instead, clearing its answer, and say ``note``."""
+    """Go to ``step`` of this flow instead, clearing its answer, and say ``note`` (when any).
+    With ``answer`` (an option id), ``step`` is answered with it and the walk goes on from
+    there: the pickup place's "I'll drop it at a warehouse" answers the delivery mode."""
 
     step: str
     note: str
+    answer: str | None = None
 
 
 Result = Accept | Invalid | Partial | Redo
@@ -190,7 +202,8 @@ class Step:
     validation error from the service brings the customer back here; ``write`` turns its
     answer into those fields' values (a step of a group may name fields and leave the writing
     to the group's main step). ``replay`` is False for answers that cannot be reused in a new
-    order (re-hosted photos expire). ``summary`` marks the
+    order (re-hosted photos expire). ``preset`` gives the answer the step takes without
+    asking (None: ask); the customer changes it from the summary. ``summary`` marks the
     step that shows the draft and confirms it. ``ask`` may return an awaitable (a lookup
     through a service, such as the customer's last order); the engine awaits it.
     ``titled`` is the title as the customer reads it now, when it depends on the answers (a
@@ -218,6 +231,7 @@ class Step:
     editable: bool = True
     summary: bool = False
     titled: Callable[[Context], str] | None = None
+    preset: Callable[[Context], Preset | None] | None = None
 
     def applies(self, ctx: Context) -> bool:
         return self.when is None or self.when.test(ctx)

@@ -231,9 +231,11 @@ class Conversation:
         self, chat_id: int, user_id: int, photo: IncomingPhoto
     ) -> PhotosAnswer | PhotoRefused:
         prompt = (await self.screen.view(chat_id, user_id)).prompt
-        if prompt is None or "photos" not in prompt.accepts:
-            # Nothing to download for: the engine says what the question wants instead.
+        if prompt is None:
+            # Nothing to download for: the engine says there is no order open.
             return PhotosAnswer(urls=[])
+        # Downloaded at any question of an open order: the photo step is answered by the
+        # first photo of an album, and the engine adds the rest (or says what it wants).
         have = prompt.photos.have if prompt.photos is not None else 0
         received = await self.ctx.photos.receive(photo, chat_id=chat_id, already=have)
         if isinstance(received, PhotoRefused):

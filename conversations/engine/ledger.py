@@ -4,7 +4,8 @@ An answer is recorded under its step's name. When it changes, every answer decla
 it (``Step.depends_on``, followed transitively) is forgotten, and so is whatever those steps
 filled in for other steps (a shared contact fills the phone step). A step's own answer always
 wins over a filled one. Answers an earlier order gave ("repeat my last delivery") are recorded as
-filled by ``REPLAYED``, so the walk passes over them the same way.
+filled by ``REPLAYED``, and a step's pre-set default (``Step.preset``) as filled by ``PRESET``,
+so the walk passes over them the same way; both stay editable from the summary.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from conversations.flow import Flow
 from conversations.session import Session, Visit
 
 REPLAYED = "@replayed"  # the source of answers an earlier order gave (not a step name)
+PRESET = "@preset"  # the source of a default a step took without asking (not a step name)
 
 
 def record(
@@ -42,6 +44,12 @@ def record(
     for other, other_value in fills.items():
         _set(session, flow, other, other_value)
         session.filled_by[other] = name
+
+
+def preset(session: Session, flow: Flow, name: str, value: JsonValue) -> None:
+    """Store ``name``'s pre-set default: taken without asking, changed from the summary."""
+    record(session, flow, name, value)
+    session.filled_by[name] = PRESET
 
 
 def own_fills(session: Session, name: str) -> dict[str, JsonValue]:

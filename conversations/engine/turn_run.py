@@ -22,6 +22,7 @@ from conversations.dialog import (
     Answer,
     ChoiceAnswer,
     CommandAnswer,
+    PhotosAnswer,
     SavedOrder,
     TextAnswer,
     UnconfirmedOrder,
@@ -174,6 +175,12 @@ class TurnRun(Walker):
             await self.move(step.name, revisit=True)  # the settings changed under this step
             return
         answer = _as_option(asked, answer)
+        if (
+            isinstance(answer, PhotosAnswer)
+            and "photos" not in asked.accepts
+            and await self.add_photos(answer)
+        ):
+            return
         kept = isinstance(answer, ChoiceAnswer) and answer.option == KEEP
         await self.apply(step, await self.answer_step(step, asked, answer), kept=kept)
 
@@ -184,6 +191,31 @@ class TurnRun(Walker):
         if problem:
             self.halt(problem)
         return problem is not None
+
+    async def add_photos(self, answer: PhotosAnswer) -> bool:
+        """Photos that come after the photo step went on (the rest of a Telegram album, or
+        more sent on second thought) are added to its answer, and the open question is asked
+        again; False when the route has no answered photo step."""
+        ctx = self.ctx()
+        found = [
+            s for s in self.flow.path(ctx) if s.input == "photos" and s.name in ctx.session.answers
+        ]
+        if not found:
+            return False
+        step = found[-1]
+        open_pending, self.work.pending = self.work.pending, self.work.answers[step.name]
+        try:
+            result = await step.accept(self.ctx(), answer)
+        finally:
+            self.work.pending = open_pending
+        if isinstance(result, Accept):
+            self.record(step.name, result.value)
+            if result.note:
+                self.messages.append(result.note)
+        elif isinstance(result, Invalid):
+            self.messages.append(result.reason)
+        await self.reshow()
+        return True
 
     def is_stale(self, answer: Answer) -> bool:
         if answer.step is not None and answer.step != self.work.step:
@@ -227,10 +259,16 @@ class TurnRun(Walker):
                 if new_options:
                     self.work.prompt_version += 1
                 await self.reshow()
-            case Redo(step=target, note=note):
+            case Redo(step=target, note=note, answer=answer):
                 self.clear(target)
-                self.messages.append(note)
-                await self.move(target, revisit=True)
+                if note:
+                    self.messages.append(note)
+                if answer is None:
+                    await self.move(target, revisit=True)
+                    return
+                self.record(target, answer)
+                self.remember_visit(target)
+                await self.move(self.flow.next_target(self.flow.step(target), self.ctx()))
             case Accept(value=value, fills=fills, note=note):
                 if note:
                     self.messages.append(note)

@@ -3,9 +3,10 @@
 ``Walker`` holds what one turn works on: the session copy, the org's allow-list and places,
 and what the turn will say. ``move`` walks to the next step that needs the customer, passing
 over steps that do not apply, steps another answer already filled (or an earlier order gave),
-steps that answer themselves (one allowed option), and, while the customer fixes something
-from the summary, steps that still have their answers, except those built on the answer just
-given (picking the same saved place again asks its unit again, its answer offered to keep).
+steps that answer themselves (one allowed option), steps that take their pre-set default
+without asking (changed from the summary), and, while the customer fixes something from the
+summary, steps that still have their answers, except those built on the answer just given
+(picking the same saved place again asks its unit again, its answer offered to keep).
 Reaching ``CREATE`` calls ``submit``, which ``TurnRun`` provides.
 """
 
@@ -37,6 +38,7 @@ from conversations.flow import (
     FlowError,
     FlowRegistry,
     Handoff,
+    Preset,
     Question,
     Step,
     Stop,
@@ -214,6 +216,11 @@ class Walker(ABC):
             if step.summary and self.drop_outdated_answers(ctx):
                 target = self.flow.start
                 continue
+            preset = self.preset_of(step, ctx, first)
+            if preset is not None:
+                ledger.preset(self.work, self.flow, step.name, preset.value)
+                target = self.flow.next_target(step, ctx)
+                continue
             asked = await self.ask(step, ctx)
             if isinstance(asked, Stop):
                 self.halt(asked.message)
@@ -245,6 +252,13 @@ class Walker(ABC):
         if isinstance(asked, Question | AutoAnswer | Stop):
             return asked
         return await asked
+
+    def preset_of(self, step: Step, ctx: Context, revisit: bool) -> Preset | None:
+        """The default ``step`` takes without asking: only on the way through, never when the
+        customer comes back to it or it already has an answer."""
+        if revisit or step.preset is None or step.name in self.work.answers:
+            return None
+        return step.preset(ctx)
 
     def passes_over(
         self, step: Step, ctx: Context, revisit: bool, after: str | None = None

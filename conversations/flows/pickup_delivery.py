@@ -11,6 +11,12 @@ The whole graph, in the order the customer meets it::
     receiver_name ─ receiver_phone
     package_description ─ package_size ─ fragile ─ photos
     payment ─ pod_amount (when POD is on) ─ summary ─> create
+
+Pre-set, not asked on the way (the summary shows them and changes them): a rider picks the
+package up (the pickup place also offers "I'll drop it at a warehouse", which answers the
+delivery mode when the business allows it), "Me" hands it over, not fragile, no cash to
+collect, and no email. The capabilities name no default delivery mode; a rider going to an
+address is the service's ordinary ``pickup``.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ from conversations.steps import (
 from conversations.steps.package import PACKAGE_PHOTOS, PACKAGE_SIZE
 from conversations.steps.parties import PICKUP_CONTACT, RECEIVER_NAME, SENDER_NAME
 from conversations.steps.payment import PAYMENT
+from conversations.steps.place_steps import Instead
 from conversations.steps.summary_step import SUMMARY
 
 KIND: ServiceKind = "pickup_delivery"
@@ -65,6 +72,12 @@ def delivery_modes(ctx: Context) -> list[Option]:
     if warehouse_options(ctx):
         modes.append(Option(id="warehouse", label="I'll drop it at a warehouse"))
     return modes
+
+
+def drop_at_warehouse(ctx: Context) -> Option | None:
+    """The pickup place's way to the warehouse drop-off, when the business allows it."""
+    offered = [option for option in delivery_modes(ctx) if option.id == "warehouse"]
+    return offered[0] if offered else None
 
 
 def in_pickup_mode(ctx: Context) -> bool:
@@ -99,6 +112,7 @@ PICKUP_DELIVERY = Flow(
             title="How it's picked up",
             question="How will the rider get the package?",
             options=delivery_modes,
+            preset=lambda ctx: "pickup",
             single="The rider will pick the package up from an address you give.",
             fields=("deliveryMode",),
             next=Branch(
@@ -123,6 +137,7 @@ PICKUP_DELIVERY = Flow(
             title="Pickup place",
             question="Where should the rider pick the package up?",
             fields=("pickupAddress", "pickupCoords"),
+            instead=Instead(State.DELIVERY_MODE, drop_at_warehouse),
             depends_on=(State.DELIVERY_MODE,),
             next=DROPOFF.place,
         ),
@@ -152,6 +167,7 @@ PICKUP_DELIVERY = Flow(
             State.FRAGILE,
             title="Fragile",
             question="Is it fragile?",
+            preset="no",
             fields=("isFragile",),
             next=PACKAGE_PHOTOS,
         ),

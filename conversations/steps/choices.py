@@ -15,6 +15,7 @@ from conversations.flow import (
     Condition,
     FlowError,
     Next,
+    Preset,
     Question,
     Result,
     Step,
@@ -51,6 +52,7 @@ def choice(
     options: Options,
     next: Next,
     default: Callable[[Context], str | None] | None = None,
+    preset: Callable[[Context], str | None] | None = None,
     single: str | None = None,
     empty: Text | None = None,
     when: Condition | None = None,
@@ -63,9 +65,12 @@ def choice(
 ) -> Step:
     """Pick one option. With ``single``, a lone option answers itself (``{label}`` in the note,
     or ``{named}``: the label and, in brackets, the option's detail, such as an address);
-    with ``empty``, no option at all stops the flow with that message. The option id is the
-    value of each of ``fields`` unless ``write`` says otherwise (``writes=False``: the step
-    names its fields, for re-asking, but another step writes them)."""
+    with ``empty``, no option at all stops the flow with that message. ``default`` is the
+    option pre-selected when the step is asked; ``preset`` the option taken without asking
+    (when offered, and not the lone one), shown in the summary and changed from there. The
+    option id is the value of each of ``fields`` unless ``write`` says otherwise
+    (``writes=False``: the step names its fields, for re-asking, but another step writes
+    them)."""
 
     def ask(ctx: Context) -> Ask:
         offered = options_of(options, ctx)
@@ -93,6 +98,13 @@ def choice(
     def still_valid(ctx: Context, value: JsonValue) -> bool:
         return any(option.id == value for option in options_of(options, ctx))
 
+    def take(ctx: Context) -> Preset | None:
+        offered = options_of(options, ctx)
+        if preset is None or (single is not None and len(offered) == 1):
+            return None  # a lone option answers itself, saying so
+        picked = preset(ctx)
+        return Preset(picked) if any(o.id == picked for o in offered) else None
+
     return Step(
         name=str(name),
         title=title,
@@ -108,6 +120,7 @@ def choice(
         help=help,
         describe=describe_as_label(options),
         still_valid=still_valid,
+        preset=take if preset is not None else None,
     )
 
 
@@ -125,13 +138,15 @@ def yes_no(
     question: Text,
     next: Next,
     options: Sequence[Option] = YES_NO,
+    preset: str | None = None,
     when: Condition | None = None,
     skip_to: Target | None = None,
     fields: Sequence[str] = (),
     depends_on: Sequence[str] = (),
 ) -> Step:
     """A choice between the ids "yes" and "no" (labels may say it more kindly); each of
-    ``fields`` gets True or False."""
+    ``fields`` gets True or False. ``preset`` ("yes" or "no") is taken without asking and
+    changed from the summary."""
     if {o.id for o in options} != {"yes", "no"}:
         raise FlowError(f"{name}: yes_no options must have the ids yes and no")
     return choice(
@@ -145,4 +160,5 @@ def yes_no(
         fields=fields,
         write=value_writer(fields, is_yes),
         depends_on=depends_on,
+        preset=(lambda ctx: preset) if preset is not None else None,
     )

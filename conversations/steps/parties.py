@@ -51,7 +51,8 @@ def sender(
     phone_question: str = "What is your phone number?",
     is_receiver: bool = False,
 ) -> Piece[Person]:
-    """Who orders: name (a shared contact gives the phone too), phone, optional email.
+    """Who orders: name (a shared contact gives the phone too), phone, and an optional email
+    that is not asked on the way (offered from the summary).
     ``is_receiver``: the sender also receives (an errand), so their name and phone are the
     receiver's too."""
     also = ("receiverName",) if is_receiver else ()
@@ -77,6 +78,7 @@ def sender(
             title="Your email",
             question="An email address for updates? (optional)",
             fields=("senderEmail",),
+            ask=False,
             next=next,
         ),
     )
@@ -108,14 +110,16 @@ def receiver(*, next: Target) -> Piece[Person]:
 
 
 def pickup_contact(*, next: Target, when: Condition | None = None) -> Piece[Person]:
-    """Who hands the package to the rider: "Me" (the sender; the result is None then) or
-    someone else, by name and phone. ``when`` limits it (a rider picks up from an address)."""
+    """Who hands the package to the rider: "Me" (the sender; the result is None then), taken
+    without asking and changed from the summary to someone else, by name and phone. ``when``
+    limits it (a rider picks up from an address)."""
     steps = (
         yes_no(
             PICKUP_CONTACT,
             title="Pickup contact",
             question="Who will hand the package to the rider?",
             options=(Option(id="yes", label="Me"), Option(id="no", label="Someone else")),
+            preset="yes",
             when=when,
             skip_to=next if when is not None else None,
             fields=("pickupContactSameAsSender",),

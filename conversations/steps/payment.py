@@ -43,7 +43,7 @@ def _write_pod(ctx: Context, value: JsonValue) -> Mapping[str, object]:
 
 def payment(*, kind: ServiceKind, next: Target, cash_to_collect: bool = True) -> Piece[Payment]:
     """The payment method, then the cash to collect when ``cash_to_collect`` and the
-    business allows POD for ``kind`` (never on errands)."""
+    business allows POD for ``kind`` (never on errands): none, changed from the summary."""
 
     def pod_on(ctx: Context) -> bool:
         return cash_to_collect and rules.pod_allowed(ctx.caps, kind)
@@ -69,6 +69,7 @@ def payment(*, kind: ServiceKind, next: Target, cash_to_collect: bool = True) ->
                     f"Type the amount in {ctx.caps.currency}, or {tap(NO_CASH)}."
                 ),
                 none_option=Option(id="none", label=NO_CASH),
+                none_preset=True,
                 maximum=MAX_POD,
                 when=Condition("POD is enabled", pod_on),
                 fields=("isPODEnabled", "podAmount"),

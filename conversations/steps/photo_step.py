@@ -1,7 +1,8 @@
-"""Package photos, collected over several messages: the adapter has already re-hosted each one
-on an https URL the service may download (plain http only to a loopback host, for a bot run
-against a local sandbox: ``bot.partner.models.is_image_url``); this step only counts and checks
-them. Re-hosted photos expire, so a repeated order asks for them again (``replay=False``)."""
+"""Package photos: the adapter has already re-hosted each one on an https URL the service may
+download (plain http only to a loopback host, for a bot run against a local sandbox:
+``bot.partner.models.is_image_url``); this step only counts and checks them. Sending them is
+the answer (no "done"). Re-hosted photos expire, so a repeated order asks for them again
+(``replay=False``)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,6 @@ from conversations.flow import (
     Step,
 )
 from conversations.steps.common import Text, question_text, unexpected, value_writer
-from conversations.texts.taps import tap
 
 
 def _count(photos: int) -> str:
@@ -47,7 +47,9 @@ def photos(
     depends_on: Sequence[str] = (),
     fields: Sequence[str] = (),
 ) -> Step:
-    """Between ``minimum`` and ``maximum`` photos, collected over several messages until Done."""
+    """Between ``minimum`` and ``maximum`` photos: the photos sent are the answer as soon as
+    there are ``minimum`` of them (several at once, an album, are one answer); fewer are kept
+    while the rest come. More are added by changing the photos from the summary."""
 
     def so_far(ctx: Context) -> list[str]:
         pending = ctx.pending
@@ -65,6 +67,8 @@ def photos(
     async def accept(ctx: Context, answer: Answer) -> Result:
         have, needed = so_far(ctx), max(minimum(ctx), 1)
         if isinstance(answer, CommandAnswer) and answer.name == "done":
+            # Photos are the answer once there are enough; "done" still closes a session
+            # saved while it waited for one.
             if len(have) < needed:
                 return Invalid(f"Please send at least {_count(needed)} first.")
             return Accept(_urls(have))
@@ -75,9 +79,9 @@ def photos(
         added = [u for u in dict.fromkeys(answer.urls) if u not in have]
         kept = (have + added)[:maximum]
         note = "" if len(have) + len(added) <= maximum else f"I kept the first {maximum}. "
-        if len(kept) == maximum:
-            return Accept(_urls(kept), note=f"{note}Got {_count(maximum)}.")
-        more = f"{note}Got {_count(len(kept))}. Send more (up to {maximum}) or {tap('!done')}."
+        if len(kept) >= needed:
+            return Accept(_urls(kept), note=f"{note}Got {_count(len(kept))}.")
+        more = f"{note}Got {_count(len(kept))}. Please send {needed - len(kept)} more."
         return Partial(_urls(kept), more)
 
     def describe(ctx: Context, value: JsonValue) -> str:
@@ -98,5 +102,5 @@ def photos(
         replay=False,
         describe=describe,
         skip_value=[],
-        help=f"Send up to {maximum} photos, then {tap('!done')}.",
+        help=f"Send the photos all at once (up to {maximum}); an album of several is fine.",
     )

@@ -14,6 +14,7 @@ Saved places are offered only when the plan has them, and never for an errand's 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from pydantic import JsonValue
 
@@ -55,6 +56,15 @@ UNKNOWN = "unknown"
 RETYPE = "retype"
 
 
+@dataclass(frozen=True)
+class Instead:
+    """An option a place step offers that answers ``step`` with the option's id instead of
+    giving the place (``option`` returns None when it is not offered now)."""
+
+    step: str
+    option: Callable[[Context], Option | None]
+
+
 def _pick(ctx: Context, names: PlaceNames) -> PlacePick | None:
     return ctx.answers.model(names.place, PlacePick)
 
@@ -70,6 +80,7 @@ def place_steps(
     unknown_flag: str | None = None,
     unknown: Callable[[Context], bool] | None = None,
     unknown_next: Target | None = None,
+    instead: Instead | None = None,
     depends_on: Sequence[str] = (),
 ) -> tuple[Step, ...]:
     """The steps that settle the ``role`` place, then lead to ``next``. ``fields`` are the
@@ -81,6 +92,8 @@ def place_steps(
 
     ``saved`` offers the business's saved places (never for an errand's shop). ``unknown``
     (when it holds) offers "I don't know where it is", which leads to ``unknown_next``.
+    ``instead`` offers an option that answers an earlier step instead (the pickup place
+    offers dropping the package at a warehouse, which answers the delivery mode).
     """
     names = PlaceNames.of(role)
     routes: dict[str, Target] = {"location": names.address, "typed": names.confirm}
@@ -102,6 +115,9 @@ def place_steps(
         if unknown is not None and unknown(ctx):
             options.append(Option(id=UNKNOWN, label="I don't know where it is"))
         ways = ["pick one below"] if options else []
+        other = instead.option(ctx) if instead is not None else None
+        if other is not None:
+            options.append(other)  # not a place: the question does not count it as a way
         ways.append("share a location pin")
         accepts: tuple[AnswerKind, ...] = ("location", "choice")
         if ctx.geocoder is not None:
@@ -127,6 +143,9 @@ def place_steps(
         if isinstance(answer, ChoiceAnswer):
             if answer.option == UNKNOWN:
                 return Accept(PlacePick(kind=UNKNOWN).model_dump(mode="json"))
+            other = instead.option(ctx) if instead is not None else None
+            if instead is not None and other is not None and answer.option == other.id:
+                return Redo(instead.step, "", answer=other.id)
             row_id = answer.option.removeprefix(SAVED_PREFIX)
             for row in offered(ctx):
                 if row.id == row_id:

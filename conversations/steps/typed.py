@@ -16,6 +16,7 @@ from conversations.flow import (
     Condition,
     Invalid,
     Next,
+    Preset,
     Question,
     Result,
     Step,
@@ -46,6 +47,7 @@ def typed_step(
     write: Write | None = None,
     describe: Callable[[Context, JsonValue], str] | None = None,
     skip_value: JsonValue = "",
+    preset: Callable[[Context], Preset | None] | None = None,
 ) -> Step:
     """A step answered by typing (or sharing) rather than tapping; ``parse`` reads the answer.
     The answer is the value of each of ``fields`` unless ``write`` says otherwise."""
@@ -74,6 +76,7 @@ def typed_step(
         help=help,
         skip_value=skip_value,
         describe=describe or describe_plain,
+        preset=preset,
     )
 
 
@@ -116,8 +119,17 @@ def text(
     )
 
 
-def email(name: str, *, title: str, question: Text, next: Next, fields: Sequence[str]) -> Step:
-    """An optional email address: valid, or skipped (stored as "")."""
+def email(
+    name: str,
+    *,
+    title: str,
+    question: Text,
+    next: Next,
+    fields: Sequence[str],
+    ask: bool = True,
+) -> Step:
+    """An optional email address: valid, or skipped (stored as ""). Without ``ask`` it is
+    left out on the way (taken as "") and offered from the summary instead."""
 
     def parse(ctx: Context, answer: Answer) -> Result:
         if not isinstance(answer, TextAnswer):
@@ -144,7 +156,12 @@ def email(name: str, *, title: str, question: Text, next: Next, fields: Sequence
         fields=fields,
         help="Type an email address for updates, or skip it.",
         describe=describe,
+        preset=None if ask else _no_email,
     )
+
+
+def _no_email(ctx: Context) -> Preset:
+    return Preset("")
 
 
 def parse_amount(raw: str) -> float | None:
@@ -172,11 +189,13 @@ def amount(
     maximum: float,
     write: Write,
     none_option: Option | None = None,
+    none_preset: bool = False,
     optional: bool = False,
     when: Condition | None = None,
     fields: Sequence[str] = (),
 ) -> Step:
     """An amount of money in the org's currency; ``none_option`` (or skipping) gives None.
+    With ``none_preset`` no amount (None) is taken without asking, changed from the summary.
     How an amount reaches the request differs (a number, a text, a flag beside it), so the
     step is always given its ``write``."""
 
@@ -220,4 +239,9 @@ def amount(
         write=write,
         describe=describe,
         help="Type the amount in the business's currency, in numbers (5000 or 5,000).",
+        preset=_no_amount if none_preset else None,
     )
+
+
+def _no_amount(ctx: Context) -> Preset:
+    return Preset(None)

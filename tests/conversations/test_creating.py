@@ -114,11 +114,10 @@ async def test_service_disabled_refreshes_and_asks_the_service_kind_again(world,
     assert chat.option_ids() == ["pickup_delivery", "return_parcel"]
     await chat.tap("pickup_delivery")
     assert chat.session.flow == "pickup_delivery"
-    assert chat.step == "delivery_mode"
-    await chat.tap("pickup")
+    assert chat.step == "pickup_place"  # a rider picking up is pre-set
     await chat.location(6.6018, 3.3515, address="Shoprite, Ikeja City Mall")
-    # the drop-off, name, phone and email carry over from the errand
-    assert chat.step == "pickup_contact"
+    # the drop-off, name, phone and email carry over from the errand; "Me" is pre-set
+    assert chat.step == "receiver_name"
 
 
 async def test_service_disabled_in_a_directly_started_flow_ends_it(world, chat, caps):
@@ -152,8 +151,9 @@ async def test_a_payment_rejection_refreshes_and_asks_the_payment_again(world, c
     assert "That payment method can't be used for this order any more." in chat.said
     assert "cash is off" not in chat.said  # the service's own wording is not the customer's
     assert "Payment: Pay online." in chat.said  # the one method left answers itself
-    assert chat.step == "pod_amount"  # asked again: it was cleared with the payment
-    await chat.tap("none")
+    # cleared with the payment, the cash to collect takes its default (none) again
+    assert chat.step == "summary"
+    assert chat.session.answers["pod_amount"] is None
     await chat.tap("confirm")
     assert world.creator.requests[-1].customerCollectionMethod == "online_checkout"
 
@@ -316,27 +316,25 @@ async def test_a_step_that_newly_applies_is_asked_before_creating(new_world, cap
     chat = world.chat()
     await chat.start()
     await chat.tap("pickup_delivery")
-    await chat.tap("pickup")
     await chat.tap("saved:loc-gate")
     await chat.tap("saved:loc-library")
     await chat.command("skip")
     await chat.contact("2348031234567", "Ada")
-    await chat.command("skip")
-    await chat.tap("yes")
     await chat.contact("2348022223333", "Bola")
     await chat.say("Books")
     await chat.tap("small")
-    await chat.tap("no")
     await chat.photos(1)
-    await chat.command("done")
     await chat.tap("cash_on_delivery")
     assert chat.step == "summary"
     world.catalog.caps = caps(pod={"enabled": True})
 
     await chat.tap("confirm")
 
+    # Nothing is sent: the summary shows the newly applying step with its default first.
     assert world.creator.requests == []
-    assert chat.step == "pod_amount"
+    assert chat.step == "summary"
+    assert "Cash to collect: No cash to collect" in chat.prompt.text
+    await chat.tap("edit:pod_amount")
     await chat.say("3000")
     await chat.tap("confirm")
     assert world.creator.requests[0].podAmount == 3000

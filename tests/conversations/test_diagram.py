@@ -50,6 +50,9 @@ def test_the_diagram_has_a_node_for_every_step_and_every_node_is_reached(flow):
 
 def test_conditional_steps_say_when_they_are_asked():
     text = mermaid(PICKUP_DELIVERY)
-    assert 'pod_amount["Cash to collect<br/><i>text</i><br/>only when POD is enabled"]' in text
+    assert (
+        'pod_amount["Cash to collect<br/><i>text</i><br/>only when POD is enabled<br/>'
+        'pre-set, changed from the summary"]'
+    ) in text
     assert "class pickup_unit,dropoff_unit,pickup_contact,pod_amount sometimes" in text
     assert 'pickup_contact -.->|"skipped"| receiver_name' in text

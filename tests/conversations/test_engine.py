@@ -47,7 +47,6 @@ ONE_FLOW = {
 async def test_back_returns_to_the_previous_question_and_keeps_its_answer(chat):
     await chat.start()
     await chat.tap("pickup_delivery")
-    await chat.tap("pickup")
     await chat.location(6.5244, 3.3792)
     await chat.say("12 Marina Road")
     assert chat.step == "dropoff_place"
@@ -64,7 +63,6 @@ async def test_back_returns_to_the_previous_question_and_keeps_its_answer(chat):
 async def test_changing_an_answer_clears_the_answers_built_on_it(chat):
     await chat.start()
     await chat.tap("pickup_delivery")
-    await chat.tap("pickup")
     await chat.location(6.5244, 3.3792)
     await chat.say("12 Marina Road")
     await chat.command("back")
@@ -78,12 +76,8 @@ async def test_changing_an_answer_clears_the_answers_built_on_it(chat):
 
 
 async def test_changing_the_delivery_mode_forgets_the_pickup_place(chat):
-    await chat.start()
-    await chat.tap("pickup_delivery")
-    await chat.tap("pickup")
-    await chat.tap("saved:loc-gate")
-    await chat.command("back")
-    await chat.command("back")
+    await chat.pickup_delivery_to_summary()
+    await chat.tap("edit:delivery_mode")  # pre-set, so changed from the summary
     assert chat.step == "delivery_mode"
     assert chat.prompt.default == "pickup"  # the current choice is pre-selected
 
@@ -202,7 +196,7 @@ async def test_edit_is_refused_away_from_the_summary_and_for_unknown_steps(chat)
     await chat.tap("pickup_delivery")
     await chat.command("edit", "service_kind")
     assert for_channel(wording.EDIT_FROM_SUMMARY, BUTTONS) in chat.said
-    assert chat.step == "delivery_mode"
+    assert chat.step == "pickup_place"
 
 
 async def test_summary_offers_only_steps_the_customer_answered(chat):
@@ -284,7 +278,6 @@ async def test_cancel_ends_the_conversation_and_later_answers_are_politely_refus
 async def test_help_explains_and_shows_the_same_prompt(chat):
     await chat.start()
     await chat.tap("pickup_delivery")
-    await chat.tap("pickup")
     version = chat.prompt.version
     await chat.command("help")
     assert "Share a location pin, or type the street address" in chat.said
@@ -310,13 +303,12 @@ async def test_a_wrong_answer_is_reasked_and_after_three_help_and_cancel_are_off
 
 async def test_wrong_kinds_of_answer_are_reasked_with_what_is_expected(chat):
     await chat.start()
-    await chat.tap("pickup_delivery")
     await chat.send(LocationAnswer(lat=6.5, lng=3.3))
     assert "Please tap one of the options." in chat.said
     await chat.send(PhotosAnswer(urls=["https://media.example/x.jpg"]))
-    assert chat.step == "delivery_mode"
+    assert chat.step == "service_kind"
     await chat.command("done")
-    assert chat.step == "delivery_mode"
+    assert chat.step == "service_kind"
 
 
 async def test_typed_text_that_names_an_option_counts_as_the_option(chat):
@@ -380,7 +372,6 @@ async def test_a_session_reloaded_from_json_continues_where_it_was(world, chat):
     await chat.tap("pickup_delivery")
     await chat.pickup_delivery_to_summary(start=False)
     await chat.tap("edit:photos")
-    await chat.photos(1, start=10)
     stored = chat.session.model_dump_json()
 
     engine = world.engine()  # a new process: a new engine over the same services
@@ -388,10 +379,11 @@ async def test_a_session_reloaded_from_json_continues_where_it_was(world, chat):
     resumed = await engine.resume(session)
     assert resumed.prompt is not None
     assert (resumed.prompt.step, resumed.prompt.version) == ("photos", chat.prompt.version)
-    assert resumed.prompt.photos.have == 1
 
-    turn = await engine.handle(session, PhotosAnswer(urls=["https://media.example/p/11.jpg"]))
-    assert "Got 2 photos" in turn.messages[0]
+    urls = ["https://media.example/p/10.jpg", "https://media.example/p/11.jpg"]
+    turn = await engine.handle(session, PhotosAnswer(urls=urls))
+    assert "Got 2 photos." in turn.messages[0]
+    assert turn.prompt is not None and turn.prompt.step == "summary"
 
 
 async def test_a_stored_step_that_no_longer_exists_restarts_politely(world, chat):
@@ -457,7 +449,7 @@ async def test_a_service_that_is_down_leaves_the_session_as_it_was(world, chat):
     await chat.send(
         ChoiceAnswer(option="pickup_delivery", step=prompt.step, version=prompt.version)
     )
-    assert chat.step == "delivery_mode"
+    assert chat.step == "pickup_place"
 
 
 async def test_a_start_while_the_service_is_down_starts_over_on_the_next_message(world, chat):
@@ -479,22 +471,19 @@ async def test_an_answer_the_business_no_longer_allows_is_asked_again_before_the
 ):
     await chat.start()
     await chat.tap("pickup_delivery")
-    await chat.tap("pickup")
     await chat.tap("saved:loc-gate")
     await chat.tap("saved:loc-gate")
     await chat.contact("2348031234567", "Ada", "Obi")
-    await chat.command("skip")
-    await chat.tap("yes")
     await chat.contact("2348022223333", "Bola", "Ade")
     await chat.say("Books")
     await chat.tap("small")
-    await chat.tap("no")
     await chat.photos(1)
-    await chat.command("done")
     await chat.tap("online_checkout")
+    assert chat.step == "summary"
     world.catalog.caps = caps(paymentCollection={"onlineCheckout": False}, pod={"enabled": False})
 
-    await chat.tap("none")  # the POD step was still open; the summary comes next
+    await chat.tap("edit:package_size")
+    await chat.tap("medium")  # on the way back to the summary
 
     assert "Payment: your choice is no longer offered" in chat.said
     assert "Payment: Cash on delivery." in chat.said

@@ -42,7 +42,6 @@ async def test_pickup_delivery_end_to_end(world, chat):
 async def test_pickup_delivery_with_someone_else_handing_over_and_cash_to_collect(world, chat):
     await chat.start()
     await chat.tap("pickup_delivery")
-    await chat.tap("pickup")
     await chat.location(6.5244, 3.3792, address="Tafawa Balewa Square")
     assert chat.step == "dropoff_place"  # the venue's address filled the pin's address
     await chat.location(6.45, 3.40)
@@ -50,18 +49,26 @@ async def test_pickup_delivery_with_someone_else_handing_over_and_cash_to_collec
     await chat.say("Ada Obi")
     assert chat.step == "sender_phone"
     await chat.say("0803 123 4567")
-    await chat.say("ada@example.com")
-    await chat.tap("no")
-    await chat.contact("+2348055555555", "Chidi", "Eze")
-    assert chat.step == "receiver_name"  # the contact filled the pickup contact's phone
+    assert chat.step == "receiver_name"  # the email and "Me" are pre-set
     await chat.say("Bola Ade")
     await chat.say("+234 802 222 3333")
     await chat.say("A laptop")
     await chat.tap("medium")
-    await chat.tap("yes")
+    assert chat.step == "photos"  # not fragile is pre-set
     await chat.photos(6)
-    assert chat.step == "payment"  # six photos is the most: no Done needed
+    assert chat.step == "payment"
     await chat.tap("online_checkout")
+    assert chat.step == "summary"  # no cash to collect is pre-set
+    # Each pre-set answer is changed from the summary, which comes back after each.
+    await chat.tap("edit:sender_email")
+    await chat.say("ada@example.com")
+    await chat.tap("edit:pickup_contact")
+    await chat.tap("no")
+    await chat.contact("+2348055555555", "Chidi", "Eze")
+    assert chat.step == "summary"  # the contact filled the pickup contact's phone
+    await chat.tap("edit:fragile")
+    await chat.tap("yes")
+    await chat.tap("edit:pod_amount")
     await chat.say("₦25,000")
     await chat.tap("confirm")
 
@@ -258,18 +265,18 @@ async def test_return_parcel_end_to_end(world, chat):
     assert chat.step == "pickup_place"
     await chat.location(6.5244, 3.3792, address="Tafawa Balewa Square")
     await chat.contact("+2348031234567", "Ada", "Obi")
-    await chat.command("skip")
-    await chat.tap("no")
-    await chat.contact("+2348055555555", "Chidi", "Eze")
-    assert chat.step == "package_description"
+    assert chat.step == "package_description"  # "Me" hands it over, unless changed
     await chat.say("Wrong size shoes, order 1234")
     await chat.tap("small")
     await chat.photos(1)
-    await chat.command("done")
     assert chat.step == "payment"
     await chat.tap("online_checkout")
     assert chat.step == "summary"  # no cash to collect on a return
     assert chat.prompt.text.startswith("Please check your return:")
+    await chat.tap("edit:pickup_contact")
+    await chat.tap("no")
+    await chat.contact("+2348055555555", "Chidi", "Eze")
+    assert chat.step == "summary"
     await chat.tap("confirm")
 
     [request] = world.creator.requests

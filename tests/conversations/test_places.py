@@ -14,7 +14,6 @@ from conversations.steps.unit_step import WHOLE_LIST
 async def _at_dropoff(chat):
     await chat.start()
     await chat.tap("pickup_delivery")
-    await chat.tap("pickup")
     await chat.tap("saved:loc-gate")
     assert chat.step == "dropoff_place"
 
@@ -168,7 +167,6 @@ async def test_a_unit_with_an_empty_label_is_called_unit(world, chat):
 async def _at_dropoff_with(chat, option):
     await chat.start()
     await chat.tap("pickup_delivery")
-    await chat.tap("pickup")
     await chat.location(6.52, 3.38, address="Shop 3, Tejuosho Market")
     await chat.tap(option)
 

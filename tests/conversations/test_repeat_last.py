@@ -33,42 +33,42 @@ async def pickup(chat) -> None:
 async def pickup_someone_else_cash_fragile(chat) -> None:
     await chat.start()
     await chat.tap("pickup_delivery")
-    await chat.tap("pickup")
     await chat.location(6.5244, 3.3792, address="Tafawa Balewa Square")
     await chat.location(6.45, 3.40)
     await chat.say("Plot 7, Admiralty Way")
     await chat.say("Ada Obi")
     await chat.say("0803 123 4567")
-    await chat.say("ada@example.com")
-    await chat.tap("no")
-    await chat.contact("+2348055555555", "Chidi", "Eze")
     await chat.say("Bola Ade")
     await chat.say("+234 802 222 3333")
     await chat.say("A laptop")
     await chat.tap("medium")
-    await chat.tap("yes")
     await chat.photos(6)
     await chat.tap("online_checkout")
+    # the email, who hands it over, fragile and the cash are pre-set: changed at the summary
+    await chat.tap("edit:sender_email")
+    await chat.say("ada@example.com")
+    await chat.tap("edit:pickup_contact")
+    await chat.tap("no")
+    await chat.contact("+2348055555555", "Chidi", "Eze")
+    await chat.tap("edit:fragile")
+    await chat.tap("yes")
+    await chat.tap("edit:pod_amount")
     await chat.say("₦25,000")
 
 
 async def warehouse(chat) -> None:
     await chat.start()
     await chat.tap("pickup_delivery")
-    await chat.tap("warehouse")
+    await chat.tap("warehouse")  # offered by the pickup place question
     await chat.tap("wh-2")
     await chat.tap("saved:loc-gate")
     await chat.contact("08031234567", "Ada")
-    await chat.command("skip")
     await chat.say("Bola")
     await chat.say("08022223333")
     await chat.say("Shoes")
     await chat.tap("small")
-    await chat.tap("no")
     await chat.photos(1)
-    await chat.command("done")
     await chat.tap("cash_on_delivery")
-    await chat.tap("none")
 
 
 async def errand_at_a_shop(chat) -> None:
@@ -99,7 +99,6 @@ async def errand_shop_unknown(chat) -> None:
     await chat.say("Room 4, Jaja Hall")
     await chat.say("Ada Obi")
     await chat.say("08031234567")
-    await chat.command("skip")
     await chat.tap("cash_on_delivery")
 
 
@@ -117,7 +116,6 @@ async def errand_from_own_link(chat) -> None:
     await chat.tap("small")
     await chat.tap("saved:loc-gate")
     await chat.contact("+2348031234567", "Ada", "Obi")
-    await chat.command("skip")
     await chat.tap("cash_on_delivery")
 
 
@@ -126,12 +124,9 @@ async def return_parcel(chat) -> None:
     await chat.tap("return_parcel")
     await chat.location(6.5244, 3.3792, address="Tafawa Balewa Square")
     await chat.contact("+2348031234567", "Ada", "Obi")
-    await chat.command("skip")
-    await chat.tap("yes")
     await chat.say("Wrong size shoes, order 1234")
     await chat.tap("small")
     await chat.photos(1)
-    await chat.command("done")
     await chat.tap("online_checkout")
 
 
@@ -164,7 +159,6 @@ async def send_photos_if_asked(chat) -> None:
         return
     if chat.prompt.photos.min:
         await chat.photos(1, start=50)
-        await chat.command("done")
     else:
         await chat.command("skip")
 
@@ -298,9 +292,8 @@ async def test_a_warehouse_no_longer_allowed_asks_for_a_pickup_place(world, caps
     assert "How it's picked up: your choice is no longer offered" in chat.said
     assert chat.step == "pickup_place"
     await chat.location(6.5244, 3.3792, address="Tafawa Balewa Square")
-    assert chat.step == "pickup_contact"  # asked now that a rider picks up from an address
-    await chat.tap("yes")
-    assert chat.step == "summary"
+    assert chat.step == "summary"  # "Me" hands it over, pre-set now a rider picks up
+    assert chat.session.answers["pickup_contact"] == "yes"
     await chat.tap("confirm")
     sent = world.creator.requests[-1]
     assert (sent.deliveryMode, sent.warehouseId) == ("pickup", None)
@@ -393,7 +386,6 @@ async def test_a_flow_the_business_no_longer_offers_starts_a_new_order_in_what_i
     assert chat.turn.prompt is not None
     assert "errand" not in [option.id for option in chat.turn.prompt.options]
     assert len(world.creator.requests) == 1
-
 
 
 # --- an order of another form --------------------------------------------------------------------

@@ -135,7 +135,12 @@ async def test_without_warehouse_dropoff_no_warehouse_is_offered(new_world):
 async def test_with_warehouse_dropoff_warehouses_are_offered(world, chat):
     await chat.start()
     await chat.tap("pickup_delivery")
-    assert [o.id for o in chat.prompt.options] == ["pickup", "warehouse"]
+    # A rider picking up is pre-set; the pickup place offers the warehouse drop-off instead.
+    assert chat.step == "pickup_place"
+    assert chat.option_ids()[-1] == "warehouse"
+    await chat.tap("warehouse")
+    assert chat.session.answers["delivery_mode"] == "warehouse"
+    assert chat.step == "warehouse"
 
 
 async def test_only_the_first_warehouse_is_usable_when_the_plan_allows_one(new_world):
@@ -247,7 +252,6 @@ async def test_a_single_payment_method_answers_itself(new_world):
     await chat.tap("small")
     await chat.tap("saved:loc-gate")
     await chat.contact("2348031234567", "Ada")
-    await chat.command("skip")
     assert "Payment: Cash on delivery." in chat.said
     assert chat.step == "summary"
 
@@ -320,7 +324,6 @@ async def test_without_pod_no_cash_to_collect_is_asked(new_world):
     chat = world.chat()
     await chat.start()
     await chat.tap("pickup_delivery")
-    await chat.tap("pickup")
     await chat.tap("saved:loc-gate")
     await chat.tap("saved:loc-gate")
     await chat.contact("2348031234567", "Ada")
@@ -351,8 +354,7 @@ async def test_no_saved_places_without_service_locations_on_the_plan(new_world):
     chat = new_world(plan="basic", features={"serviceLocations": False}).chat()
     await chat.start()
     await chat.tap("pickup_delivery")
-    await chat.tap("pickup")
-    assert chat.prompt.options == ()
+    assert chat.option_ids() == ["warehouse"]  # no saved place; the warehouse drop-off
     assert "pick one below" not in chat.prompt.text
 
 
@@ -362,8 +364,7 @@ async def test_no_saved_places_when_the_list_is_empty(new_world):
     chat = world.chat()
     await chat.start()
     await chat.tap("pickup_delivery")
-    await chat.tap("pickup")
-    assert chat.prompt.options == ()
+    assert chat.option_ids() == ["warehouse"]  # no saved place; the warehouse drop-off
 
 
 # --- fee hints: currency, pricingMode, paymentTiming, approval, dispatch, OTP, coverage -------

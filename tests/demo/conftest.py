@@ -84,7 +84,7 @@ async def make_stack(tmp_path: Path, photo_dir: Path) -> AsyncIterator[MakeStack
 
 # The default scenario's pickup & delivery, typed line by line up to the summary.
 TO_SUMMARY = [
-    "1", "1", "location 6.5095 3.3711 Ozone Cinema, Yaba", "1",
-    "contact 08031234567 Ada Obi", "skip", "1", "Bola Ahmed", "08022223333",
-    "Shoes", "1", "2", "parcel.png", "done", "1", "1",
+    "1", "location 6.5095 3.3711 Ozone Cinema, Yaba", "1",
+    "contact 08031234567 Ada Obi", "Bola Ahmed", "08022223333",
+    "Shoes", "1", "parcel.png", "1",
 ]  # fmt: skip

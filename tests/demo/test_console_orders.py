@@ -52,7 +52,7 @@ async def test_repeat_orders_the_last_order_again(make_stack: MakeStack) -> None
     again = "\n".join(await stack.type_line("repeat"))
     assert dialogue.repeating("Pickup & delivery") in again
     assert stack.bot.console.prompt is not None and stack.bot.console.prompt.step == "photos"
-    for line in ("parcel.png", "done", "1"):
+    for line in ("parcel.png", "1"):
         await stack.type_line(line)
     assert stack.bot.console.status == "created"
     links = await stack.bot.store.deliveries.for_user(stack.bot.console.user_id, 10)

@@ -49,7 +49,6 @@ async def test_a_tap_edits_its_prompt_in_place_and_a_typed_answer_clears_old_but
     assert tapped is not None and "reply_markup" not in tapped
     assert tapped["text"] == "What would you like to order?\n\n✓ Pickup & delivery"
 
-    await stack.tap(stack.prompt(ADA.id), "A rider picks it up from an address")
     await stack.location(ADA, 6.5095, 3.3711)
     address_prompt = stack.prompt(ADA.id)
     await stack.text(ADA, "12 Herbert Macaulay Way, Yaba")

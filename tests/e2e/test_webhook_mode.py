@@ -24,7 +24,9 @@ async def test_the_bot_registers_its_webhook_and_answers_pushed_updates(
     reply = await stack.command(ADA, "new")  # the fake pushes it to /telegram
     assert [m.text for m in reply] == ["What would you like to order?"]
     await stack.tap(reply[0], "✓ Pickup & delivery")
-    assert stack.prompt(ADA.id).text == "How will the rider get the package?"
+    assert (stack.prompt(ADA.id).text or "").startswith(
+        "Where should the rider pick the package up?"
+    )
 
 
 async def test_a_wrong_or_missing_secret_token_is_refused(make_stack: MakeStack) -> None:

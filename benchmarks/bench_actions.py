@@ -1,0 +1,175 @@
+"""Customer actions to a created delivery: how many times a customer must act (type a line,
+tap, share a contact or a location, send an album of photos; accepting a pre-selected option
+is a tap too) to order the default scenario's pickup & delivery, from a typed or shared
+address to a saved place with a room.
+
+Each persona is a customer with a way of answering: for each question (by step name) the
+answers they would give, best first; the first one the open question allows is given. They
+order through the terminal demo's ``DemoStack``: the sandbox, the Partner client, the SQLite
+store and the ``ChatService`` that Telegram uses too, so what is counted is what a customer
+meets. One line typed into the demo is one action (a tap, a shared contact or pin, one
+message; several photo files on one line are one album).
+
+* ``shares``: shares pins and contacts wherever they can;
+* ``types``: types every address, name and phone;
+* ``returning``: the ``shares`` customer's second order, taking what the bot offers from
+  the first one.
+
+Prints figures only (the issue's goal: at most 12 actions for ``shares``, 14 for ``types``).
+Run: ``PYTHONPATH=. .venv/bin/python benchmarks/bench_actions.py [-v]`` (``-v`` prints each
+question and the answer given).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.demo import DemoOptions, DemoStack
+from bot.sandbox import default_scenario
+from conversations import Prompt
+
+JPEG = b"\xff\xd8\xff\xe0" + b"\x00" * 64
+ALBUM = "parcel-1.jpg parcel-2.jpg parcel-3.jpg"
+MAX_ACTIONS = 60  # a persona that needs more than this is stuck, not slow
+
+
+@dataclass(frozen=True)
+class Tap:
+    """Tap the option whose id is ``option`` (or starts with it, when ``prefix``)."""
+
+    option: str
+    prefix: bool = False
+
+
+@dataclass(frozen=True)
+class Type:
+    """Type (or share) ``line`` as the terminal demo reads it."""
+
+    line: str
+
+
+Way = Tap | Type
+Persona = Mapping[str, Sequence[Way]]
+
+SHARES: Persona = {
+    "service_kind": [Tap("pickup_delivery")],
+    "delivery_mode": [Tap("pickup")],
+    "pickup_place": [Type("location 6.5095 3.3711")],
+    "pickup_address": [Type("12 Herbert Macaulay Way, Yaba")],
+    "dropoff_place": [Tap("saved:loc_moremi_hall")],
+    "dropoff_unit": [Tap("A017")],
+    "sender_name": [Type("contact 08031234567 Ada Obi")],
+    "sender_phone": [Type("08031234567")],
+    "sender_email": [Type("skip")],
+    "pickup_contact": [Tap("yes")],
+    "receiver_name": [Type("contact 08022223333 Bola Ahmed")],
+    "receiver_phone": [Type("08022223333")],
+    "package_description": [Type("A pair of shoes in a box")],
+    "package_size": [Tap("small")],
+    "fragile": [Tap("no")],
+    "photos": [Type("done"), Type(ALBUM)],
+    "payment": [Tap("cash_on_delivery")],
+    "pod_amount": [Tap("none")],
+    "summary": [Tap("confirm")],
+}
+
+TYPES: Persona = {
+    **SHARES,
+    "pickup_place": [Type("15 Allen Avenue Ikeja")],
+    "pickup_confirm": [Tap("0")],
+    "dropoff_unit": [Type("A017"), Tap("A017")],
+    "sender_name": [Type("Ada Obi")],
+    "receiver_name": [Type("Bola Ahmed")],
+}
+
+# The same customer again: whatever the bot offers from the first order is taken.
+RETURNING: Persona = {
+    **SHARES,
+    "pickup_place": [Tap("last:", prefix=True), *SHARES["pickup_place"]],
+    "dropoff_place": [Tap("last:", prefix=True), *SHARES["dropoff_place"]],
+    "sender_name": [Tap("returning"), *SHARES["sender_name"]],
+}
+
+
+@dataclass
+class Run:
+    """One order: the actions taken, the questions met, and how it ended."""
+
+    actions: int = 0
+    steps: list[str] | None = None
+    ended: str = ""
+
+
+def _line(prompt: Prompt, ways: Sequence[Way]) -> str | None:
+    """The line that gives the first of ``ways`` the prompt allows; None when none fits."""
+    has_photos = prompt.photos is not None and prompt.photos.have >= prompt.photos.min
+    for way in ways:
+        if isinstance(way, Type):
+            if way.line == "done" and not has_photos:
+                continue  # "done" only once photos came; the album is sent first
+            if way.line == "skip" and not prompt.allow_skip:
+                continue
+            return way.line
+        for number, option in enumerate(prompt.options, start=1):
+            hit = option.id.startswith(way.option) if way.prefix else option.id == way.option
+            if hit:
+                return "" if option.id == prompt.default else str(number)
+    return None
+
+
+async def order(demo: DemoStack, persona: Persona, *, verbose: bool) -> Run:
+    """Order once as ``persona``; each line typed is one action."""
+    run = Run(steps=[])
+    assert run.steps is not None
+    await demo.type_line("new")
+    while run.actions < MAX_ACTIONS:
+        step = await demo.position()
+        prompt = demo.bot.console.prompt
+        if prompt is None or step != prompt.step:
+            run.ended = step or "no question"
+            return run
+        line = _line(prompt, persona.get(prompt.step, ()))
+        if line is None:
+            run.ended = f"no answer for {prompt.step}"
+            return run
+        run.actions += 1
+        run.steps.append(prompt.step)
+        if verbose:
+            print(f"  {run.actions:2}. {prompt.step:20} > {line or '(Enter: the default)'}")
+        await demo.type_line(line)
+    run.ended = "gave up"
+    return run
+
+
+async def main(verbose: bool) -> None:
+    with tempfile.TemporaryDirectory() as scratch:
+        files = Path(scratch) / "files"
+        files.mkdir()
+        for name in ALBUM.split():
+            (files / name).write_bytes(JPEG)
+        # Each persona is its own customer (a fresh chat and store); "returning" is the
+        # "shares" customer ordering a second time.
+        for name, first, second in (
+            ("shares", SHARES, None),
+            ("types", TYPES, None),
+            ("returning", SHARES, RETURNING),
+        ):
+            data = Path(scratch) / name
+            data.mkdir()
+            options = DemoOptions(scenario=default_scenario(), data_dir=data, photo_dir=files)
+            async with DemoStack(options) as demo:
+                if verbose:
+                    print(f"{name}:")
+                run = await order(demo, first, verbose=verbose and second is None)
+                if second is not None:
+                    run = await order(demo, second, verbose=verbose)
+            print(f"{name:10} {run.actions:3} actions  ({run.ended}): {' '.join(run.steps or [])}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main(verbose="-v" in sys.argv[1:]))
