@@ -117,8 +117,12 @@ def _line(prompt: Prompt, ways: Sequence[Way]) -> str | None:
             return way.line
         for number, option in enumerate(prompt.options, start=1):
             hit = option.id.startswith(way.option) if way.prefix else option.id == way.option
+            if hit and option.id == prompt.default:
+                return ""
             if hit:
-                return "" if option.id == prompt.default else str(number)
+                # Where typed numbers are values (a room "12"), options are typed as shown; in
+                # Telegram it is the same one tap.
+                return option.label if prompt.numbers_are_values else str(number)
     return None
 
 
