@@ -158,6 +158,9 @@ class UnconfirmedCreates:
                     created.tracking_url,
                     created.status,
                     saved_order=entry.saved_order,
+                    # The notice gives the link (durably: it is sent even after a crash), so
+                    # the relay must not repeat it.
+                    tracking_sent=created.tracking_url is not None,
                 )
             return True
 
