@@ -89,6 +89,7 @@ async def test_a_lost_answer_is_checking_then_found_linked_and_told(org: Org) ->
     (made,) = sandbox_deliveries(org)
     link = await org.store.deliveries.get(made["id"])
     assert link is not None and (link.chat_id, link.user_id) == (CHAT, USER)
+    assert link.tracking_sent  # the notice below gives the link: the relay must not repeat it
     last = await bot.chats.history.last_order(USER)
     assert last == SavedOrder.model_validate_json(row.saved_order)  # "repeat" works
     (told,) = channel.texts(CHAT)
