@@ -50,6 +50,7 @@ from conversations.steps.parties import PICKUP_CONTACT, RECEIVER_NAME, SENDER_NA
 from conversations.steps.payment import PAYMENT
 from conversations.steps.place_steps import Instead
 from conversations.steps.summary_step import SUMMARY
+from conversations.texts import dialogue
 
 KIND: ServiceKind = "pickup_delivery"
 
@@ -127,6 +128,8 @@ PICKUP_DELIVERY = Flow(
             question="Which warehouse will you drop the package at?",
             options=warehouse_options,
             single="You'll drop the package at {named}.",  # chosen for them: say where
+            # The business stopped warehouse drop-off after it was chosen (settings changed).
+            empty=dialogue.NO_WAREHOUSE_NOW,
             depends_on=(State.DELIVERY_MODE,),
             fields=("warehouseId", "pickupAddress", "pickupCoords"),
             write=write_warehouse,

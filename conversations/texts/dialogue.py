@@ -26,6 +26,10 @@ RESTARTED = (
     "from the beginning."
 )
 FLOW_GONE = "Sorry: this kind of order is no longer available here."
+NO_WAREHOUSE_NOW = (
+    "Sorry: the business no longer takes packages at a warehouse, so this order can't go on. "
+    "Start a new one to have a rider pick it up."
+)
 STALE = "That answer was for an earlier question, so I left it out. Here is where we are:"
 CANCELLED = "Cancelled. Nothing was ordered."
 CANCEL_QUESTION = "Cancel this order? The answers you gave so far will be lost."

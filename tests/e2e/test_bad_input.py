@@ -25,8 +25,7 @@ async def at_pin(request: pytest.FixtureRequest, make_stack: MakeStack) -> BotSt
     """A stack in each mode with ADA's order at the pickup pin question."""
     stack = await make_stack(mode=request.param)
     await stack.command(ADA, "new")
-    await stack.tap(stack.prompt(ADA.id), "✓ Pickup & delivery")
-    await stack.tap(stack.prompt(ADA.id), "A rider picks it up from an address")
+    await stack.tap(stack.prompt(ADA.id), "✓ Pickup & delivery")  # a rider picks up: pre-set
     return stack
 
 
