@@ -68,7 +68,7 @@ def _match(typed: str, values: Sequence[str]) -> UnitMatch:
         same = [value for value in values if _key(value) == key]
         if same:
             return _meant(same)
-    if text.isdigit():
+    if text.isdecimal():
         number = int(text)
         numbered = [value for value in values if number in _numbers(value)]
         if numbered:
@@ -99,7 +99,8 @@ def _split_digits(word: str) -> list[str]:
 
 
 def _unpadded(word: str) -> str:
-    return str(int(word)) if word.isdigit() else word
+    # isdecimal, not isdigit: "²" is a digit that int() refuses; every decimal int() reads.
+    return str(int(word)) if word.isdecimal() else word
 
 
 def _numbers(value: str) -> set[int]:
@@ -119,6 +120,6 @@ def _starts(typed: str, value: str) -> bool:
 
 
 def _begins(typed_word: str, own: str) -> bool:
-    if typed_word.isdigit() and own.isdigit():
+    if typed_word.isdecimal() and own.isdigit():
         return int(typed_word) == int(own)  # a number is a whole word: 1 does not start 12
     return own.startswith(typed_word)

@@ -106,3 +106,13 @@ def test_prefix_and_number_typed_any_way_find_the_padded_unit(prefix, number, pa
 def test_a_number_alone_finds_its_unit_in_a_list_with_one_prefix(prefix, number, pad) -> None:
     values = UnitRange(prefix=prefix, start=1, end=40, pad=pad).expand()
     assert match_unit(str(number), values).value == values[number - 1]
+
+
+@pytest.mark.parametrize("typed", ["²", "B²", "b1²", "¹²"])
+def test_digit_signs_that_are_not_decimals_are_typed_text_not_numbers(typed: str) -> None:
+    # "²" is a digit to str.isdigit but not a number int() reads (found by a hypothesis walk).
+    assert match_unit(typed, ONE_BLOCK, "Room").value is None
+
+
+def test_decimals_of_other_scripts_are_numbers() -> None:
+    assert match_unit("١٢", ONE_BLOCK, "Room") == UnitMatch(value="B012")
