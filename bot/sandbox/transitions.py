@@ -92,7 +92,11 @@ class Lifecycle:
         caps = self._scenario.capabilities
         # With approval required, staff price every request themselves: it waits in
         # awaiting_price, unpriced, even when a pricing rule would cover it.
-        fee = None if caps.publicRequest.requireApproval else quote(self._scenario.pricing, order)
+        fee = (
+            None
+            if caps.publicRequest.requireApproval
+            else quote(self._scenario.pricing, order, caps.publicRequest)
+        )
         record = DeliveryRecord(
             id=self._store.new_delivery_id(),
             seq=self._store.next_seq(),

@@ -4,6 +4,7 @@ from typing import Any
 
 import pytest
 
+from bot.partner.models import PublicRequest
 from bot.sandbox.pricing import quote
 from bot.sandbox.scenario_parts import PricingSettings
 from bot.sandbox.validated_order import CreateOrder
@@ -104,3 +105,23 @@ async def test_approval_required_waits_for_staff_even_when_a_rule_prices_it(
     assert refused.json()["code"] == "fee_required"  # not before staff approve it
     approved = box.set_fee(delivery["id"], 2400)
     assert approved["status"] == "pending" and approved["payment"]["delivery_fee"] == 2400
+
+
+@pytest.mark.parametrize(
+    ("mode", "amount", "km", "fee"),
+    [
+        ("fixed", 2000, 1, 2000.0),  # the rule says 1,500; the business charges a fixed 2,000
+        ("fixed", 2000, 20, 2000.0),
+        ("fixed", 2000, 45, None),  # fixed pricing does not cover a job no rule covers
+        ("starting_from", 1800, 1, 1800.0),  # never below the advertised starting amount
+        ("starting_from", 1800, 20, 4400.0),
+        ("quote_on_review", 2000, 1, 1500.0),
+        ("hidden", 2000, 1, 1500.0),
+        ("fixed", 0, 1, 1500.0),  # no amount set: the rules decide
+    ],
+)
+def test_public_pricing_has_the_last_word(
+    mode: str, amount: float, km: float, fee: float | None
+) -> None:
+    public = PublicRequest(pricingMode=mode, pricingAmountNgn=amount)
+    assert quote(PricingSettings.model_validate(RULES), order("pickup_delivery", km), public) == fee
