@@ -32,6 +32,7 @@ from bot.config import Config
 from bot.config.relay_section import RelayConfig
 from bot.ordering import ChatService, CustomerDesk, build_engine, geocoder_from_config
 from bot.ordering.chats import DeliverLater
+from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.unconfirmed_worker import CreateFollowUp
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
@@ -177,6 +178,7 @@ def build_core(
         deliver_later=deliver_later,
         sleep=seams.sleep,
         on_unconfirmed=follow_up.wake,
+        create_wait=CreateWaitNotice(client.limiter, channel),
     )
     desk = CustomerDesk(store, client, words, phone_region=settings.phone_region, chats=chats)
     relay = Relay(

@@ -3,21 +3,23 @@
 Each subcommand is one ``_add_<name>`` function that registers its parser and sets ``run`` to
 the function doing the work; ``COMMANDS`` lists them in the order ``--help`` shows them.
 Exit codes: 0 success, 1 the bot could not start, 2 bad usage or a bad configuration file.
+
+Each command imports what it needs when it runs: ``--help`` and ``--version`` load no pydantic
+model, no asyncio and no PTB, so they answer at once (``benchmarks/bench_startup.py``).
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import os
 import sys
 from collections.abc import Callable, Sequence
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
-from bot.config import ConfigError, load_config, render_redacted
+if TYPE_CHECKING:
+    from bot.config import Config
 
 EXIT_OK = 0
 EXIT_FAILURE = 1  # the bot could not start
@@ -27,12 +29,23 @@ EXIT_USAGE = 2  # argparse's own code for bad usage; a bad config file is bad us
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
-def _check_config(args: argparse.Namespace) -> int:
+def _load(path: Path) -> Config | None:
+    """The configuration at ``path``; None once its problems are printed, one per line."""
+    from bot.config import ConfigError, load_config
+
     try:
-        config = load_config(args.path)
+        return load_config(path)
     except ConfigError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
+        return None
+
+
+def _check_config(args: argparse.Namespace) -> int:
+    from bot.config import render_redacted
+
+    config = _load(args.path)
+    if config is None:
         return EXIT_USAGE
     print(f"# {args.path}: valid. Effective settings, secrets redacted:")
     print(render_redacted(config), end="")
@@ -57,6 +70,8 @@ def _add_check_config(subparsers: Subparsers) -> None:
 
 def _sandbox(args: argparse.Namespace) -> int:
     # Imported here so check-config stays fast and does not load uvicorn.
+    import asyncio
+
     from bot.sandbox import ScenarioError, default_scenario, load_scenario
     from bot.sandbox.server import serve
 
@@ -121,12 +136,11 @@ def _run(args: argparse.Namespace) -> int:
     # default, instead of int seconds with a deprecation warning on every read. This process is
     # the bot's own, so its environment is ours to set; importing the bot never changes it.
     os.environ.setdefault("PTB_TIMEDELTA", "true")
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
+    config = _load(args.config)
+    if config is None:
         return EXIT_USAGE
+    import asyncio
+
     # Imported here: the bot (PTB, uvicorn, the engine) is not needed to check a config.
     from bot.runtime import StartupError, configure_logging, serve
 
@@ -168,10 +182,23 @@ COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
 
 
 def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("deliverybot")
     except PackageNotFoundError:  # running from a source tree that was never installed
         return "unknown"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``, reading the installed version only when asked (it costs an import)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        print(f"{parser.prog} {_version()}")
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -180,7 +207,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="deliverybot",
         description="A Telegram bot for ordering deliveries through the Delivery Partner API.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     for add_command in COMMANDS:
         add_command(subparsers)

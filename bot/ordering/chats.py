@@ -19,7 +19,9 @@ Around each turn it does what the engine leaves to its runner:
   the same text at most once every ``ALERT_REPEAT_SECONDS`` (a misconfigured business is met
   by every customer who tries, and the operators need to hear it once, not once a customer);
 * after a rate limit the create is sent again once the service allows it, when the adapter
-  gave ``deliver_later`` to show the customer that later turn.
+  gave ``deliver_later`` to show the customer that later turn;
+* a create the API key's request limit will hold back for more than a few seconds is said to
+  the customer first (``create_wait``: ``bot.ordering.create_wait.CreateWaitNotice``).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import pydantic
 
 from bot.chatlocks import ChatLocks
 from bot.clocks import Clock, Sleep
+from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.duplicate_hold import content_fingerprint
 from bot.ordering.history import OrderHistory, customer_ref
 from bot.store import Store
@@ -76,6 +79,7 @@ class ChatService:
         deliver_later: DeliverLater | None = None,
         sleep: Sleep = asyncio.sleep,
         on_unconfirmed: Callable[[], None] | None = None,
+        create_wait: CreateWaitNotice | None = None,
     ) -> None:
         self.engine = engine
         self.store = store
@@ -85,6 +89,7 @@ class ChatService:
         self._deliver_later = deliver_later
         self._sleep = sleep
         self._on_unconfirmed = on_unconfirmed
+        self._create_wait = create_wait
         self._locks = ChatLocks()
         self._later: set[asyncio.Task[None]] = set()
         self._alerted: dict[str, float] = {}  # alert text -> when it was last sent
@@ -180,6 +185,8 @@ class ChatService:
 
         async def save(session: Session) -> None:
             await self.store.sessions.save(chat_id, user_id, session.model_dump_json())
+            if self._create_wait is not None:
+                await self._create_wait.before_create(chat_id)
 
         return save
 

@@ -5,6 +5,10 @@ limiter keeps a sliding log of the last *N* request starts and lets a new reques
 when fewer than *N* started in the last window. That bounds every 60-second span, so however
 the service aligns its windows, it never sees more than *N* from this process.
 
+Every start is counted, also while no cap is known: the first request (the capabilities that
+tell the cap) goes out before the cap is set, and starts made then count against it once it
+is, so the first window admits *N*, not *N* + 1.
+
 One limiter exists per API key; the ``PartnerClient`` holds it and every call goes through it.
 Waiters are served first come, first served (an ``asyncio.Lock`` queues them in order), and any
 chat can ask ``wait_time()`` first to say "one moment" instead of going quiet.
@@ -20,6 +24,9 @@ from collections import deque
 from bot.clocks import Clock, Sleep
 
 DEFAULT_WINDOW_SECONDS = 60.0
+# Starts remembered while no cap is known: more than any plan's published cap (Growth: 180),
+# few enough that a process without a cap holds a few kB, however long it runs.
+UNCAPPED_MEMORY = 256
 
 
 class RequestLimiter:
@@ -64,11 +71,9 @@ class RequestLimiter:
                 raise ValueError("window_seconds must be a positive number")
             self._window = float(window_seconds)
         self._limit = requests_per_minute
-        # Only the last N starts can hold a new one back; with no cap none are kept at all.
-        if requests_per_minute is None:
-            self._starts = deque()
-        else:
-            self._starts = deque(self._starts, maxlen=requests_per_minute)
+        # Only the last N starts can hold a new one back. With no cap the last few hundred of
+        # the last window are kept (``acquire`` drops older ones), so a cap set later counts them.
+        self._starts = deque(self._starts, maxlen=requests_per_minute or UNCAPPED_MEMORY)
 
     def block_for(self, seconds: float) -> None:
         """Hold every request back for ``seconds`` (the service answered 429 and asked so)."""
@@ -92,8 +97,10 @@ class RequestLimiter:
                         break
                     # Re-checked after the sleep: set_rate or block_for may have moved the goal.
                     await self._sleep(wait)
-                if self._limit is not None:
-                    self._starts.append(now)
+                if self._limit is None:
+                    while self._starts and self._starts[0] <= now - self._window:
+                        self._starts.popleft()
+                self._starts.append(now)
         finally:
             self._in_line -= 1
 

@@ -6,13 +6,19 @@ conversation itself is in SQLite; after a restart (or when a view was dropped to
 the view is rebuilt from the saved session, so a tap on a keyboard drawn before the restart
 still answers the question it belongs to.
 
-To keep the chat readable, the previous prompt is edited in place once the chat moves on (after
-the reply is out, so the customer sees the next question first): its buttons go, and a tapped
-choice is written under the question. Page turns redraw the prompt in place.
+To keep the chat readable, the previous prompt is edited in place once the chat moves on: its
+buttons go, and a tapped choice is written under the question. That tidy-up is not part of the
+turn: it starts once the reply is out (the customer sees the next question first) and runs on
+its own, so the chat's next update need not wait for Telegram's answer to it. It is still
+tracked: the chat's next turn waits for it first (so nothing overtakes it), a failure is
+logged, and ``settle`` waits for every one still running (at shutdown). Page turns redraw the
+prompt in place.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Final
@@ -21,8 +27,16 @@ from telegram import InlineKeyboardMarkup
 
 from bot.telegram.bot_context import BotContext
 from bot.telegram.message_sender import Delivered
-from bot.telegram.turn_messages import ShareRequest, render_answered, render_prompt, render_turn
+from bot.telegram.turn_messages import (
+    OutgoingMessage,
+    ShareRequest,
+    render_answered,
+    render_prompt,
+    render_turn,
+)
 from conversations import Answer, Prompt, Turn
+
+log = logging.getLogger(__name__)
 
 _MAX_VIEWS: Final = 10_000  # chats whose look is kept in memory; older ones are rebuilt on demand
 
@@ -43,10 +57,12 @@ class ChatScreen:
     def __init__(self, ctx: BotContext) -> None:
         self.ctx = ctx
         self._views: OrderedDict[int, ChatView] = OrderedDict()
+        self._tidying: dict[int, asyncio.Task[None]] = {}  # per chat: its tidy-up in flight
 
     async def show(self, chat_id: int, turn: Turn, answered: Answer | None = None) -> None:
         """Draw ``turn`` in the chat; ``answered`` is what the customer answered the last prompt
         with, written under it once its buttons go."""
+        await self._tidied(chat_id)
         view = self.remember(chat_id)
         moves_on = turn.prompt is not None or turn.finished
         previous = (view.prompt, view.message_id) if moves_on else (None, None)
@@ -70,10 +86,16 @@ class ChatScreen:
         prompt, message_id = previous
         if prompt is not None and message_id is not None:
             shown = answered if answers(prompt, answered) else None
-            await self.ctx.sender.edit_message(chat_id, message_id, render_answered(prompt, shown))
+            self._tidy_later(chat_id, message_id, render_answered(prompt, shown))
+
+    async def settle(self) -> None:
+        """Wait until every tidy-up edit still running is done (at shutdown, in tests)."""
+        while self._tidying:
+            await asyncio.gather(*self._tidying.values())
 
     async def turn_page(self, chat_id: int, message_id: int, view: ChatView, page: int) -> None:
         """Redraw the open prompt, shown in ``message_id``, at ``page``."""
+        await self._tidied(chat_id)
         assert view.prompt is not None  # resolve() gives page turns for the open prompt only
         drawn = render_prompt(view.prompt, page=page, session_id=view.session_id)
         result = await self.ctx.sender.edit_message(chat_id, message_id, drawn)
@@ -99,6 +121,28 @@ class ChatScreen:
         elif turn is not None:
             view.prompt = turn.prompt
         return view
+
+    def _tidy_later(self, chat_id: int, message_id: int, drawn: OutgoingMessage) -> None:
+        task = asyncio.create_task(self._tidy(chat_id, message_id, drawn))
+        self._tidying[chat_id] = task
+        task.add_done_callback(lambda done: self._forget(chat_id, done))
+
+    async def _tidy(self, chat_id: int, message_id: int, drawn: OutgoingMessage) -> None:
+        try:
+            await self.ctx.sender.edit_message(chat_id, message_id, drawn)
+        except Exception:
+            # Only stale buttons stay behind (the engine refuses their taps kindly).
+            log.exception("chat %s: the answered prompt could not be tidied", chat_id)
+
+    def _forget(self, chat_id: int, done: asyncio.Task[None]) -> None:
+        if self._tidying.get(chat_id) is done:
+            del self._tidying[chat_id]
+
+    async def _tidied(self, chat_id: int) -> None:
+        """Wait for the chat's tidy-up in flight, so this turn's messages come after it."""
+        pending = self._tidying.get(chat_id)
+        if pending is not None:
+            await asyncio.shield(pending)
 
     def remember(self, chat_id: int) -> ChatView:
         """The chat's view in memory (a blank one when there is none), as the most recent."""

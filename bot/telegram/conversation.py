@@ -209,6 +209,10 @@ class Conversation:
         async with held:
             await self.screen.show(chat_id, turn)
 
+    async def settle(self) -> None:
+        """Wait for the work turns left running (the answered prompts' tidy-up edits)."""
+        await self.screen.settle()
+
     # --- turns ----------------------------------------------------------------------------
 
     async def _answer(self, chat_id: int, user_id: int, answer: Answer) -> None:

@@ -7,6 +7,7 @@ Telegram, "type done" in the console).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 
 from bot.partner.models import Delivery
@@ -334,4 +335,17 @@ def still_unknown_alert(key: str, chat_id: int, place: str, package: str, attemp
         f"An order could not be confirmed after {attempts} attempts: the delivery service gave "
         f"no definite answer to its create (idempotency key {key}, chat {chat_id}, {package}, "
         f"{place}). Check the dashboard for it and tell the customer; the bot stopped retrying."
+    )
+
+
+def create_waiting(seconds: float) -> str:
+    """Said before a create that the service's request limit holds back for ``seconds``."""
+    if seconds < 90:
+        wait = f"about {max(5, 5 * math.ceil(seconds / 5))} seconds"
+    else:
+        minutes = math.ceil(seconds / 60)
+        wait = "about a minute" if minutes == 1 else f"about {minutes} minutes"
+    return (
+        f"Many orders are going out right now, so yours goes in {wait}. "
+        "Please stay here: I'll answer as soon as it is sent."
     )

@@ -242,12 +242,14 @@ class BotStack:
     # --- users acting in Telegram -----------------------------------------------------------
 
     async def send(self, update: dict[str, Any], *, timeout: float = 5.0) -> list[SentMessage]:
-        """Push ``update`` and wait until it is processed; the bot's messages to its chat."""
+        """Push ``update`` and wait until it is processed and the answered prompt is tidied
+        (that edit runs after the turn); the bot's messages to its chat."""
         chat_id = _chat_of(update)
         before = len(self.tg.sent_messages(chat_id))
         self.tg.push_update(update)
         assert self.processor is not None, "the bot is not running"
         await self.processor.processed(update["update_id"], timeout=timeout)
+        await self.bot.conversation.settle()
         return self.tg.sent_messages(chat_id)[before:]
 
     async def text(

@@ -86,7 +86,7 @@ async def test_no_cap_never_waits(clock, sleeper):
     assert limiter.wait_time() == 0.0
 
 
-async def test_no_cap_keeps_no_record_of_starts(clock, sleeper):
+async def test_no_cap_keeps_a_bounded_record_of_starts(clock, sleeper):
     # A bot without a cap may run for months: uncapped starts must not pile up in memory.
     limiter = RequestLimiter(None, clock=clock, sleep=sleeper)
     await limiter.acquire()  # the first call sets up asyncio's lock machinery
@@ -101,12 +101,28 @@ async def test_no_cap_keeps_no_record_of_starts(clock, sleeper):
     assert grown < 50_000  # recording each start would hold ~600 kB here
 
 
-async def test_a_cap_set_later_starts_counting_then(clock, sleeper):
+async def test_starts_before_the_cap_is_known_count_against_it(clock, sleeper):
+    # The capabilities call that tells the cap goes out before the cap is set: the first
+    # window must still admit the cap, not the cap plus that call.
+    limiter = RequestLimiter(None, clock=clock, sleep=sleeper)
+    await limiter.acquire()
+    starts = [clock.now]
+    limiter.set_rate(3)
+    for _ in range(3):
+        await limiter.acquire()
+        starts.append(clock.now)
+    assert [s - starts[0] for s in starts] == [0, 0, 0, 60]
+    assert most_in_any_window(starts) == 3
+
+
+async def test_uncapped_starts_older_than_the_window_are_forgotten(clock, sleeper):
     limiter = RequestLimiter(None, clock=clock, sleep=sleeper)
     for _ in range(5):
         await limiter.acquire()
-    limiter.set_rate(2)
+    clock.advance(60)
     await limiter.acquire()
+    limiter.set_rate(2)
+    assert limiter.wait_time() == 0.0
     await limiter.acquire()
     assert limiter.wait_time() == 60.0
 
