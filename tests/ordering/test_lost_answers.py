@@ -269,3 +269,24 @@ async def test_an_identical_order_is_held_once_then_sent_on_purpose(org: Org) ->
     await bot.follow_up.settle()
     assert len(sandbox_deliveries(org)) == 3  # the lost one, the other, the chosen second
     assert len(await org.store.deliveries.for_user(USER, 10)) == 3
+
+
+async def test_the_hold_is_asked_once_even_across_a_restart(make_org: MakeOrg) -> None:
+    org = make_org()
+    store = await org.open_store()
+    bot = Bot(org, store, RecordingChannel())
+    lose_create_answers(org)
+    await bot.order()
+    held = await bot.order()
+    assert held.messages[0] == dialogue.DUPLICATE_HELD
+    await store.close()  # the process dies with the second order held at its summary
+
+    store = await org.open_store()
+    after = Bot(org, store, RecordingChannel())
+    second = await after.chats.handle(CHAT, USER, CONFIRM_ANSWER)  # "send it again"
+
+    assert second.status == "created"  # not asked a second time
+    assert org.calls("create_delivery") == 2
+    await after.follow_up.settle()
+    assert len(sandbox_deliveries(org)) == 2
+    assert len(await store.deliveries.for_user(USER, 10)) == 2
