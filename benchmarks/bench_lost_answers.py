@@ -1,17 +1,21 @@
 """Lost create answers: duplicates and orders in limbo over 200 orders at ~20 % faults.
 
-Each create call the bot sends is, with probability 0.2, applied by the sandbox and then its
-answer lost (a 503 or a dropped connection, ``when="after"``). Every customer whose order ends
-"being checked" orders the same again at once (the probe of issue 10) and, when held, waits.
-The follow-up worker runs after each order and once more at the end. Counted:
+Each create call the bot sends (the customer's, and the follow-up's retries) fails with
+probability 0.2: applied by the sandbox and then its answer lost (a 503 or a dropped connection,
+``when="after"``), or, in the last row, half of them refused before the handler (a brief
+outage: nothing made). Every customer whose order ends "being checked" orders the same again at
+once (the probe of issue 10) and, when held, waits. Customers come 30 s apart; in between, the
+follow-up worker runs each row when it falls due, as the running bot does. Counted:
 
 * duplicates: deliveries beyond one per order (each order has its own package description);
 * limbo: orders whose delivery exists but is not linked to the customer's chat, or whose
-  customer was last told something other than what happened (created / not placed).
+  customer was last told something other than what happened (created / not placed);
+* told after: seconds from the lost answer to the customer's notice (median and max).
 
-Two services: one that deduplicates idempotency keys (the sandbox's default), and one that does
-not (keys forgotten at once) with ``[partner] max_attempts = 1``, the setting docs/operators.md
-gives for such a service, so that every retry goes through the read-back.
+Services: one that deduplicates idempotency keys (the sandbox's default), and one that does not
+(keys forgotten at once), both with the client's default settings (``[partner] max_attempts =
+4``: the client repeats a create only when it surely never left, so every retry of one that may
+have landed goes through the read-back).
 Prints figures only. Run: ``PYTHONPATH=. .venv/bin/python benchmarks/bench_lost_answers.py``.
 """
 
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import statistics
 import tempfile
 from collections import Counter
 from pathlib import Path
@@ -29,7 +34,6 @@ from bot.ordering import ChatService, build_engine
 from bot.ordering.unconfirmed_worker import CreateFollowUp
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
-from bot.partner.options import ClientOptions
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.store import Store
 from conversations import (
@@ -85,31 +89,40 @@ class Clock:
 
 
 class LosingAnswers(httpx.AsyncBaseTransport):
-    """The bot's way to the sandbox; each create is applied and its answer lost at the rate."""
+    """The bot's way to the sandbox; creates fail at the rate, after the handler (the answer
+    lost) or, with ``outages``, half of them before it (nothing made)."""
 
-    def __init__(self, sandbox: Sandbox, rng: random.Random) -> None:
+    def __init__(self, sandbox: Sandbox, rng: random.Random, *, outages: bool) -> None:
         self._inner = httpx.ASGITransport(app=sandbox.app)
         self._sandbox = sandbox
         self._rng = rng
+        self._outages = outages
         self.lost = 0
+        self.refused = 0
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         creating = request.method == "POST" and request.url.path.endswith("/deliveries")
         if creating and self._rng.random() < FAULT_RATE:
-            self.lost += 1
             kind = self._rng.choice(["status", "drop"])
-            self._sandbox.inject_fault("create_delivery", kind, 1, when="after")
+            before = self._outages and self._rng.random() < 0.5
+            self.refused += before
+            self.lost += not before
+            when = "before" if before else "after"
+            self._sandbox.inject_fault("create_delivery", kind, 1, when=when)
         return await self._inner.handle_async_request(request)
 
 
 class Chat:
-    """The channel: what each chat was told last by the follow-up."""
+    """The channel: what each chat was told last by the follow-up, and when."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Clock) -> None:
+        self._clock = clock
         self.told: dict[int, str] = {}
+        self.told_at: dict[int, float] = {}
 
     async def send(self, chat_id: int, text: str) -> int | None:
         self.told[chat_id] = text
+        self.told_at[chat_id] = self._clock()
         return 1
 
     def otp_link(self, token: str) -> str:
@@ -124,7 +137,7 @@ async def _public(host: str) -> list[str]:
     return ["93.184.216.34"]
 
 
-async def run(*, deduplicates: bool, max_attempts: int, seed: int = 10) -> dict[str, int]:
+async def run(*, deduplicates: bool, outages: bool, seed: int = 10) -> dict[str, float]:
     data = default_scenario_data()
     if not deduplicates:
         data["sandbox"]["idempotency_ttl_hours"] = 1e-9  # a key is forgotten at once
@@ -136,11 +149,10 @@ async def run(*, deduplicates: bool, max_attempts: int, seed: int = 10) -> dict[
         image_transport=httpx.MockTransport(_photo),
         resolver=_public,
     )
-    transport = LosingAnswers(sandbox, rng)
+    transport = LosingAnswers(sandbox, rng, outages=outages)
     client = PartnerClient(
         sandbox.base_url,
         sandbox.api_key,
-        options=ClientOptions(max_attempts=max_attempts),
         transport=transport,
         clock=clock,
         sleep=clock.sleep,
@@ -148,11 +160,21 @@ async def run(*, deduplicates: bool, max_attempts: int, seed: int = 10) -> dict[
     )
     with tempfile.TemporaryDirectory() as tmp:
         store = await Store.connect(Path(tmp) / "bench.sqlite3", clock=clock, synchronous="NORMAL")
-        channel = Chat()
+        channel = Chat(clock)
         follow_up = CreateFollowUp(store, client, channel, clock=clock, sleep=clock.sleep)
         engine = build_engine(client, CapabilityCache.for_client(client, clock=clock), store=store)
         chats = ChatService(engine, store, clock=clock, on_unconfirmed=follow_up.wake)
+
+        async def pass_time(seconds: float) -> None:
+            """``seconds`` go by; each follow-up runs when it falls due, as the worker does."""
+            end = clock.now + seconds
+            while (due := await store.unconfirmed.next_due()) is not None and due <= end:
+                clock.now = max(clock.now, due)
+                await follow_up.process_due()
+            clock.now = end
+
         last: dict[int, Turn] = {}
+        lost_at: dict[int, float] = {}
         held = 0
         for number in range(ORDERS):
             chat = 10_000 + number
@@ -162,6 +184,7 @@ async def run(*, deduplicates: bool, max_attempts: int, seed: int = 10) -> dict[
                 turn = await chats.handle(chat, chat, answer)
             last[chat] = turn
             if turn.status == "unconfirmed":  # the probe: the same order again at once
+                lost_at[chat] = clock.now
                 again = await chats.start(chat, chat)
                 for answer in answers(description):
                     again = await chats.handle(chat, chat, answer)
@@ -170,11 +193,17 @@ async def run(*, deduplicates: bool, max_attempts: int, seed: int = 10) -> dict[
                     await chats.cancel(chat, chat)  # they wait, as asked
                 else:
                     last[chat] = again
-            await follow_up.process_due()
-            clock.now += 30  # the next customer comes along
+            await pass_time(30)  # the next customer comes along
         await follow_up.settle()
-        figures = await _count(sandbox, store, channel, last)
-        figures.update(lost_answers=transport.lost, held=held)
+        figures: dict[str, float] = dict(await _count(sandbox, store, channel, last))
+        waits = [channel.told_at[chat] - at for chat, at in lost_at.items()]
+        figures.update(
+            lost_answers=transport.lost,
+            refused_before=transport.refused,
+            held=held,
+            told_after_median_s=statistics.median(waits) if waits else 0.0,
+            told_after_max_s=max(waits, default=0.0),
+        )
         await store.close()
     await client.aclose()
     await sandbox.aclose()
@@ -214,14 +243,15 @@ async def _count(
 
 
 async def main() -> None:
-    print(f"{ORDERS} orders, {FAULT_RATE:.0%} of creates applied and their answer lost")
-    for label, deduplicates, attempts in (
-        ("service deduplicates keys, client retries 4x", True, 4),
-        ("service does not deduplicate, [partner] max_attempts = 1", False, 1),
-        ("service does not deduplicate, client retries 4x (not advised)", False, 4),
+    print(f"{ORDERS} orders, {FAULT_RATE:.0%} of create calls fail (customers 30 s apart)")
+    print("default client settings in every row")
+    for label, deduplicates, outages in (
+        ("service deduplicates keys, answers lost", True, False),
+        ("service does not deduplicate, answers lost", False, False),
+        ("service does not deduplicate, answers lost or refused before", False, True),
     ):
-        figures = await run(deduplicates=deduplicates, max_attempts=attempts)
-        shown = ", ".join(f"{name} {value}" for name, value in figures.items())
+        figures = await run(deduplicates=deduplicates, outages=outages)
+        shown = ", ".join(f"{name} {value:g}" for name, value in figures.items())
         print(f"  {label}: {shown}")
 
 

@@ -13,8 +13,9 @@ Around each turn it does what the engine leaves to its runner:
   of each webhook event there), with the flow and answers that made it, which is the
   customer's order history (``repeat`` replays the last one into the same flow);
 * a create whose answer was lost (``turn.unconfirmed``: the customer was told it is being
-  checked) is kept in ``store.unconfirmed`` with the request, its key and the saved order, and
-  ``on_unconfirmed`` wakes the worker that finishes it (``bot.ordering.unconfirmed_worker``);
+  checked) is kept in ``store.unconfirmed`` with the request, its key and the saved order, its
+  first follow-up due ``first_follow_up_seconds`` later, and ``on_unconfirmed`` wakes the
+  worker that finishes it (``bot.ordering.unconfirmed_worker``);
 * an ``operator_alert`` (e.g. the photo host is not allowlisted) goes to ``alert_operators``,
   the same text at most once every ``ALERT_REPEAT_SECONDS`` (a misconfigured business is met
   by every customer who tries, and the operators need to hear it once, not once a customer);
@@ -38,6 +39,7 @@ from bot.clocks import Clock, Sleep
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.duplicate_hold import content_fingerprint
 from bot.ordering.history import OrderHistory, customer_ref
+from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS
 from bot.store import Store
 from conversations import (
     CONFIRM,
@@ -66,7 +68,8 @@ class ChatService:
     ``deliver_later(chat_id, turn)`` shows a turn that happens without a customer message (the
     create re-sent after a rate limit); without it the customer re-sends from the summary.
     ``sleep`` waits for that. ``on_unconfirmed`` is called once a create whose answer was lost
-    is kept (the follow-up worker's ``wake``).
+    is kept (the follow-up worker's ``wake``); its first follow-up falls due
+    ``first_follow_up_seconds`` later (see ``FIRST_FOLLOW_UP_SECONDS``).
     """
 
     def __init__(
@@ -80,6 +83,7 @@ class ChatService:
         sleep: Sleep = asyncio.sleep,
         on_unconfirmed: Callable[[], None] | None = None,
         create_wait: CreateWaitNotice | None = None,
+        first_follow_up_seconds: float = FIRST_FOLLOW_UP_SECONDS,
     ) -> None:
         self.engine = engine
         self.store = store
@@ -90,6 +94,7 @@ class ChatService:
         self._sleep = sleep
         self._on_unconfirmed = on_unconfirmed
         self._create_wait = create_wait
+        self._first_follow_up = first_follow_up_seconds
         self._locks = ChatLocks()
         self._later: set[asyncio.Task[None]] = set()
         self._alerted: dict[str, float] = {}  # alert text -> when it was last sent
@@ -224,7 +229,7 @@ class ChatService:
     async def _keep_unconfirmed(
         self, chat_id: int, user_id: int, unconfirmed: UnconfirmedOrder, started: float
     ) -> None:
-        """Keep a create whose answer was lost, due at once, and wake its worker. Before the
+        """Keep a create whose answer was lost, due soon, and wake its worker. Before the
         session is deleted: a crash in between leaves the key in the saved session."""
         request = unconfirmed.request
         assert request.idempotencyKey is not None  # the engine always sends its key
@@ -236,7 +241,7 @@ class ChatService:
             saved_order=self.history.kept(unconfirmed.order),
             fingerprint=content_fingerprint(request),
             created_at=started,
-            next_attempt_at=self._clock(),
+            next_attempt_at=self._clock() + self._first_follow_up,
         )
         if self._on_unconfirmed is not None:
             self._on_unconfirmed()

@@ -18,11 +18,13 @@ Partner API answer                          reason
 anything else (key, scope, billing)         ``other``
 ==========================================  ======================
 
-The client has already retried what may be retried (with the same idempotency key) before an
-error reaches this module. Any failure after which the delivery *may* exist (a 5xx, a broken
-connection, an answer that cannot be read) is ``unavailable``: its outcome is unknown, so the
-order ends as "being checked" and ``bot.ordering.unconfirmed_worker`` finishes it with the same
-key in the background (it classifies its own retries here too).
+Before an error reaches this module the client has waited out short rate limits and re-sent a
+create that surely never left (the connection could not be opened), with the same idempotency
+key; it never repeats one that may have landed. Any failure after which the delivery *may*
+exist (a 5xx, a time-out, a broken connection, an answer that cannot be read) is
+``unavailable``: its outcome is unknown, so the order ends as "being checked" and
+``bot.ordering.unconfirmed_worker`` reads back and finishes it with the same key in the
+background, seconds later (it classifies its own retries here too).
 """
 
 from __future__ import annotations

@@ -11,17 +11,21 @@ customer chose a second order knowingly.
 (the idempotency key, the photo URLs, distance and duration): sender and receiver (names and
 phones), places, package, payment. The sender's name and phone are how the service knows the
 customer, so orders of the same parcel from two chats of the same sender are held alike.
-Which keys were held is kept in memory: after a restart the customer is asked once more.
+
+Whether a key was held already is kept in the store, not in memory, so a restart does not ask
+the customer once more: the hold is an answer told once per key, recorded as a sent marker
+(``store.sent``, ``held:<key>``, kept as long as the relay's markers). Its condition itself is
+derived from ``store.unconfirmed`` on every confirm: once the earlier create is settled, nothing
+is held.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections import OrderedDict
 
 from bot.partner.models import CreateDeliveryRequest
-from bot.store import UnconfirmedCreates
+from bot.store import SendKey, SentMessages, UnconfirmedCreates
 from conversations import CreateOutcome, DeliveryCreator
 from conversations.refusals import decide
 
@@ -29,8 +33,9 @@ from conversations.refusals import decide
 _NOT_CONTENT = frozenset(
     {"idempotencyKey", "packageImages", "distanceKm", "estimatedDurationMinutes"}
 )
-# Keys held once and allowed through on their next confirm; more than any burst of chats.
-_HELD_MEMORY = 10_000
+# The marker's kind; its chat is not known here, and the key alone is unique.
+HELD_KIND = "duplicate_held"
+_NO_CHAT = 0
 
 
 def content_fingerprint(request: CreateDeliveryRequest) -> str:
@@ -43,21 +48,20 @@ def content_fingerprint(request: CreateDeliveryRequest) -> str:
 class HoldingCreator:
     """A ``DeliveryCreator`` that holds an order identical to an unconfirmed one, once."""
 
-    def __init__(self, inner: DeliveryCreator, unconfirmed: UnconfirmedCreates) -> None:
+    def __init__(
+        self, inner: DeliveryCreator, unconfirmed: UnconfirmedCreates, told: SentMessages
+    ) -> None:
         self._inner = inner
         self._unconfirmed = unconfirmed
-        self._held: OrderedDict[str, None] = OrderedDict()
+        self._told = told
 
     async def create(self, request: CreateDeliveryRequest) -> CreateOutcome:
         key = request.idempotencyKey
-        if key is not None and key not in self._held:
+        if key is not None:
             waiting = await self._unconfirmed.open_with(content_fingerprint(request))
-            if any(other != key for other in waiting):
-                self._remember(key)
+            # mark_sent is True only the first time: the hold is told once per key.
+            if any(other != key for other in waiting) and await self._told.mark_sent(
+                SendKey(f"held:{key}", _NO_CHAT, HELD_KIND), None
+            ):
                 return decide("duplicate_held")
         return await self._inner.create(request)
-
-    def _remember(self, key: str) -> None:
-        self._held[key] = None
-        if len(self._held) > _HELD_MEMORY:
-            self._held.popitem(last=False)

@@ -33,7 +33,7 @@ def build_engine(
     """
     creator: DeliveryCreator = PartnerCreator(client)
     if store is not None:
-        creator = HoldingCreator(creator, store.unconfirmed)
+        creator = HoldingCreator(creator, store.unconfirmed, store.sent)
     services = Services(
         catalog=PartnerCatalog(cache),
         creator=creator,

@@ -6,13 +6,16 @@
     chats = ChatService(engine, store, on_unconfirmed=follow_up.wake)
     task = asyncio.create_task(follow_up.run())     # until cancelled
 
-``ChatService`` keeps each create whose answer was lost in ``store.unconfirmed`` (the customer
-was told it is being checked). For each one that falls due this worker:
+The Partner client sends a create again only when it surely never left or was rate limited
+(``bot.partner.client``); every other failure (a time-out after sending, a dropped connection,
+a 5xx) may have made the delivery, so it comes here. ``ChatService`` keeps each such create in
+``store.unconfirmed`` (the customer was told it is being checked), due
+``FIRST_FOLLOW_UP_SECONDS`` later. For each one that falls due this worker:
 
 1. reads back (``lost_create_lookup.find_created``): a delivery that the lost answer made is
    found even if the service does not deduplicate idempotency keys;
-2. otherwise sends the create again with the **same** request and key (the client's own
-   retries included);
+2. otherwise sends the create again with the **same** request and key (once: any failure that
+   may have landed comes back here, to be read back before the next try);
 3. on a delivery (found or created), links it to the chat exactly as a normal create does
    (``store.deliveries`` with the saved order, so the relay and "repeat" work) and tells the
    customer; on a definite refusal, tells them plainly that it was not placed (and the
@@ -52,13 +55,22 @@ logger = logging.getLogger(__name__)
 AlertOperators = Callable[[str], Awaitable[None]]
 NOTICE_KIND = "order_outcome"
 
+#: When the first follow-up of a lost create falls due, in seconds after the failure: soon, so
+#: a brief outage costs the customer seconds (the client no longer retries such a create by
+#: itself), yet not at once, so that a create the service was still finishing when its answer
+#: was lost has landed and shows in the read-back.
+FIRST_FOLLOW_UP_SECONDS = 2.0
+
 
 @dataclass(frozen=True)
 class FollowUpTuning:
     """How long a lost create is followed up.
 
-    * after the n-th attempt the next waits ``base * 2**(n-1)`` seconds, at most ``cap``;
-    * ``max_attempts`` bounds it: 10 attempts at 15 s .. 600 s span about 40 minutes;
+    * the first attempt falls due ``FIRST_FOLLOW_UP_SECONDS`` after the failure (set by
+      ``ChatService``); after the n-th the next waits ``base * 2**(n-1)`` seconds, at most
+      ``cap``;
+    * ``max_attempts`` bounds it: 10 attempts at 2 s, then 15 s .. 600 s apart, span about 46
+      minutes;
     * ``readback_pages`` pages of 50 of the newest deliveries are searched before each retry;
     * ``clock_skew_seconds``: a delivery the service stamped up to this long before the bot
       first sent the create still counts (the two clocks differ).

@@ -8,8 +8,14 @@ client's choices:
 
 * GETs are retried after 502/503/504, connect errors and time-outs.
 * ``create_delivery`` always sends an ``idempotencyKey``: the caller's, or one made here once,
-  before the first attempt. Only then is it retried, always with that same key. Callers that
-  must survive a restart should set the key themselves and keep it with the order.
+  before the first attempt. It is sent again only when the request surely never left (the
+  connection could not be opened) or after a 429, which the service refuses before doing
+  anything; both with that same key. Any other failure (a time-out after sending, a dropped
+  connection, a 5xx) may have created the delivery, and the spec does not say the service
+  deduplicates a reused key, so an immediate retry could make a second delivery: the error is
+  raised instead, and the caller keeps the key and reads back before sending again
+  (``bot.ordering.unconfirmed_worker``). Callers that must survive a restart should set the
+  key themselves and keep it with the order.
 * ``cancel_delivery`` is retried like a GET: cancelling twice leaves the delivery cancelled. If
   a retry is refused with ``cancel_not_allowed`` after an earlier attempt may have landed, the
   delivery is re-read and returned when it is cancelled.
@@ -168,13 +174,14 @@ class PartnerClient:
     # --- deliveries ----------------------------------------------------------------------
 
     async def create_delivery(self, request: CreateDeliveryRequest) -> Delivery:
-        """``POST /deliveries``. Retried only with one idempotency key (see the module doc)."""
+        """``POST /deliveries``, re-sent (with its one idempotency key) only when it surely
+        never left or was rate limited; any other failure is raised (see the module doc)."""
         checked = checks.create_request(request)
         body = checked.to_wire()
         if checked.idempotencyKey is None:
             body["idempotencyKey"] = uuid.uuid4().hex
         data, status = await self._transport.call(
-            "POST", "/deliveries", json=body, policy=retry.RetryPolicy.IDEMPOTENT, on_create=True
+            "POST", "/deliveries", json=body, policy=retry.RetryPolicy.UNSENT_ONLY, on_create=True
         )
         return _parse(DeliveryResponse, data, status).delivery
 

@@ -21,7 +21,8 @@ class ClientOptions:
     read_timeout: float = 20.0
     write_timeout: float = 20.0
     pool_timeout: float = 5.0
-    # Attempts for a failure that may be retried (GETs; create with its idempotency key).
+    # Attempts for a failure that may be retried (GETs, cancel; a create, assign or unassign
+    # only when it surely never left).
     max_attempts: int = 4
     backoff_base_seconds: float = 0.5
     backoff_cap_seconds: float = 8.0

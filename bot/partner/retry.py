@@ -11,7 +11,9 @@ Two kinds of failure are waited out, each with its own budget from ``ClientOptio
   ``retry_after`` and can tell the user.
 * **Upstream failures** (502, 503, 504, connect errors, time-outs): exponential back-off with
   full jitter, at most ``max_attempts`` attempts, and only as the endpoint's ``RetryPolicy``
-  allows.
+  allows. Unlike a 429, a 5xx is no proof that nothing was done (the spec's 503
+  ``create_failed`` is an "upstream failure", which may come after the delivery was made), so
+  only a connection that could not even be opened counts as surely unsent.
 """
 
 from __future__ import annotations
@@ -39,10 +41,12 @@ class RetryPolicy(Enum):
 
     #: GETs: reading twice changes nothing.
     READ = "read"
-    #: create (always sent with one idempotency key) and cancel (a cancelled delivery stays
-    #: cancelled): repeating a request that may have landed has the same effect as sending it once.
+    #: cancel (a cancelled delivery stays cancelled): repeating a request that may have landed
+    #: has the same effect as sending it once.
     IDEMPOTENT = "idempotent"
-    #: assign and unassign: repeated only when the request surely never left this process.
+    #: create, assign and unassign: repeated only when the request surely never left this
+    #: process. A create that may have landed is not repeated even with its idempotency key:
+    #: the spec does not say the service deduplicates keys, so only a read-back can tell.
     UNSENT_ONLY = "unsent_only"
 
 

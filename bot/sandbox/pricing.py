@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import math
 
-from bot.partner.models import PublicRequest
 from bot.sandbox.geo import distance_km
-from bot.sandbox.scenario_parts import PricingSettings
+from bot.sandbox.scenario_parts import PricingSettings, PublicRequestSettings
 from bot.sandbox.validated_order import CreateOrder
 
 
 def quote(
-    settings: PricingSettings, order: CreateOrder, public: PublicRequest | None = None
+    settings: PricingSettings, order: CreateOrder, public: PublicRequestSettings | None = None
 ) -> float | None:
     """The fee for ``order``, or None when no rule covers it (status ``awaiting_price``)."""
     fee = _rule_fee(settings, order)

@@ -1,6 +1,8 @@
-"""A create whose answer was lost: "checking", never "not sent"; kept in SQLite, read back and
-retried with the same key by ``CreateFollowUp`` until the service answers for certain, then
-linked to the chat and told; an identical order held meanwhile; a restart resumes it.
+"""A create whose answer was lost: "checking", never "not sent"; not repeated by the client but
+kept in SQLite, read back and retried with the same key by ``CreateFollowUp`` (first seconds
+after the failure) until the service answers for certain, then linked to the chat and told; an
+identical order held meanwhile; a restart resumes it. With or without key deduplication by the
+service, no duplicate.
 
 Everything is real but the chat: the sandbox (faults after the handler: the delivery is made,
 the answer lost), the Partner client, SQLite; the customer's notices go to a recording channel.
@@ -12,7 +14,11 @@ from typing import Any
 
 from bot.ordering import ChatService
 from bot.ordering.duplicate_hold import content_fingerprint
-from bot.ordering.unconfirmed_worker import CreateFollowUp, FollowUpTuning
+from bot.ordering.unconfirmed_worker import (
+    FIRST_FOLLOW_UP_SECONDS,
+    CreateFollowUp,
+    FollowUpTuning,
+)
 from bot.partner.models import CreateDeliveryRequest
 from bot.store import Store
 from conversations import SavedOrder, Turn
@@ -55,13 +61,20 @@ class Bot:
         return await self.chats.handle(chat, USER, CONFIRM_ANSWER)
 
 
-def lose_create_answers(org: Org, count: int = 4, kind: str = "status") -> None:
-    """The next ``count`` creates are applied, then their answers lost (4: every client try)."""
+def lose_create_answers(org: Org, count: int = 1, kind: str = "status") -> None:
+    """The next ``count`` creates are applied, then their answers lost."""
     org.sandbox.inject_fault("create_delivery", kind, count, when="after")
 
 
 def sandbox_deliveries(org: Org) -> list[dict[str, Any]]:
     return org.sandbox.deliveries()
+
+
+def without_key_deduplication(make_org: MakeOrg, scenario_data: dict[str, Any]) -> Org:
+    """A service that does not deduplicate idempotency keys: the sandbox forgets each key after
+    3.6 microseconds, so every create sent with a reused key makes a new delivery."""
+    scenario_data["sandbox"]["idempotency_ttl_hours"] = 1e-9
+    return make_org(scenario_data)
 
 
 async def test_a_lost_answer_is_checking_then_found_linked_and_told(org: Org) -> None:
@@ -75,15 +88,19 @@ async def test_a_lost_answer_is_checking_then_found_linked_and_told(org: Org) ->
     assert turn.status == "unconfirmed" and turn.messages == (dialogue.CHECKING,)
     assert "not sent" not in " ".join(turn.messages)
     assert await org.store.sessions.get(CHAT) is None  # the conversation is over
-    (row,) = await org.store.unconfirmed.due(org.clock())
+    (row,) = await org.store.unconfirmed.due(org.clock() + FIRST_FOLLOW_UP_SECONDS)
     assert turn.unconfirmed is not None
     sent = turn.unconfirmed.request
     assert row.idempotency_key == sent.idempotencyKey
     assert CreateDeliveryRequest.model_validate_json(row.request) == sent
     assert row.fingerprint == content_fingerprint(sent)
     assert (row.chat_id, row.user_id, row.attempts) == (CHAT, USER, 0)
+    assert row.next_attempt_at == org.clock() + FIRST_FOLLOW_UP_SECONDS  # seconds, not minutes
     assert len(sandbox_deliveries(org)) == 1  # it does exist, linked to no chat yet
+    assert org.calls("create_delivery") == 1  # the client did not repeat it
 
+    assert await bot.follow_up.process_due() == 0  # not due yet
+    org.clock.advance(FIRST_FOLLOW_UP_SECONDS)
     assert await bot.follow_up.process_due() == 1
 
     (made,) = sandbox_deliveries(org)
@@ -95,7 +112,7 @@ async def test_a_lost_answer_is_checking_then_found_linked_and_told(org: Org) ->
     (told,) = channel.texts(CHAT)
     assert told.startswith("Good news: the order I was checking went through.")
     assert made["id"] in told
-    assert org.calls("create_delivery") == 4  # found by the read-back: no create sent again
+    assert org.calls("create_delivery") == 1  # found by the read-back: no create sent again
     assert await org.store.unconfirmed.count_open() == 0
     assert await org.store.unconfirmed.next_due() is None
 
@@ -103,32 +120,78 @@ async def test_a_lost_answer_is_checking_then_found_linked_and_told(org: Org) ->
 async def test_without_key_deduplication_the_read_back_prevents_a_duplicate(
     make_org: MakeOrg, scenario_data: dict[str, Any]
 ) -> None:
-    # A key is forgotten after 3.6 microseconds: the client's back-off outlives it, so every
-    # retry with the same key makes a new delivery, as on a service that does not deduplicate.
-    scenario_data["sandbox"]["idempotency_ttl_hours"] = 1e-9
-    org = make_org(scenario_data)
+    org = without_key_deduplication(make_org, scenario_data)
     store = await org.open_store()
     channel = RecordingChannel()
     bot = Bot(org, store, channel)
     lose_create_answers(org)
     turn = await bot.order()
     assert turn.status == "unconfirmed"
-    made_by_the_lost_answers = len(sandbox_deliveries(org))
-    assert made_by_the_lost_answers == 4  # the service really does not deduplicate here
+    # Default client settings: the create is not repeated, so the lost answer made one delivery.
+    assert org.client.options.max_attempts > 1
+    assert len(sandbox_deliveries(org)) == 1
+    assert org.calls("create_delivery") == 1
 
     org.clock.advance(3600)
     await bot.follow_up.settle()
 
-    assert len(sandbox_deliveries(org)) == made_by_the_lost_answers  # nothing new was created
-    assert org.calls("create_delivery") == 4
+    assert len(sandbox_deliveries(org)) == 1  # nothing new was created
+    assert org.calls("create_delivery") == 1
     assert len(await store.deliveries.for_user(USER, 10)) == 1
+    (told,) = channel.texts(CHAT)
+    assert told.startswith("Good news")
+    # The service really does not deduplicate here: the same key again is a second delivery.
+    assert turn.unconfirmed is not None
+    await org.client.create_delivery(turn.unconfirmed.request)
+    assert len(sandbox_deliveries(org)) == 2
+
+
+async def test_without_key_deduplication_each_retry_is_read_back_before_the_next(
+    make_org: MakeOrg, scenario_data: dict[str, Any]
+) -> None:
+    org = without_key_deduplication(make_org, scenario_data)
+    store = await org.open_store()
+    channel = RecordingChannel()
+    bot = Bot(org, store, channel)
+    org.sandbox.inject_fault("create_delivery", "status", 1)  # refused before the handler
+    turn = await bot.order()
+    assert turn.status == "unconfirmed" and sandbox_deliveries(org) == []
+    lose_create_answers(org, kind="drop")  # the follow-up's retry lands, its answer is lost
+
+    await bot.follow_up.settle()
+
+    (made,) = sandbox_deliveries(org)
+    assert org.calls("create_delivery") == 2  # the order's try and one retry
+    assert org.calls("list_deliveries") == 2  # a read-back before the retry and after it
+    assert (await store.deliveries.get(made["id"])) is not None
+    (told,) = channel.texts(CHAT)
+    assert made["id"] in told
+
+
+async def test_a_brief_outage_costs_the_customer_seconds(org: Org) -> None:
+    assert org.store is not None
+    channel = RecordingChannel()
+    bot = Bot(org, org.store, channel)
+    org.sandbox.inject_fault("create_delivery", "status", 1)  # a 503, nothing created
+    turn = await bot.order()
+    assert turn.messages == (dialogue.CHECKING,)
+    failed_at = org.clock()
+
+    await bot.follow_up.settle()
+
+    (made,) = sandbox_deliveries(org)
+    (told,) = channel.texts(CHAT)
+    assert told.startswith("Good news") and made["id"] in told
+    assert org.clock() - failed_at == FIRST_FOLLOW_UP_SECONDS
+    assert org.calls("create_delivery") == 2
 
 
 async def test_a_definite_refusal_on_the_retry_says_plainly_it_was_not_placed(org: Org) -> None:
     assert org.store is not None
     channel = RecordingChannel()
     bot = Bot(org, org.store, channel)
-    org.sandbox.inject_fault("create_delivery", "status", 4)  # 503 before the handler
+    # 503 before the handler: the order's try and the first follow-up's retry.
+    org.sandbox.inject_fault("create_delivery", "status", 2)
     org.sandbox.inject_fault("create_delivery", "status", 1, status=400, code="validation_error")
 
     turn = await bot.order()
@@ -144,7 +207,7 @@ async def test_the_bound_tells_the_customer_and_alerts_the_operators(org: Org) -
     assert org.store is not None
     channel = RecordingChannel()
     bot = Bot(org, org.store, channel, max_attempts=3)
-    org.sandbox.inject_fault("create_delivery", "status", 4 + 3 * 4)  # every try, 503
+    org.sandbox.inject_fault("create_delivery", "status", 1 + 3)  # every try, 503
 
     await bot.order()
     await bot.follow_up.settle()
@@ -152,9 +215,9 @@ async def test_the_bound_tells_the_customer_and_alerts_the_operators(org: Org) -
     assert channel.texts(CHAT) == [dialogue.STILL_UNKNOWN]
     (alert,) = bot.alerts
     assert "could not be confirmed after 3 attempts" in alert
-    assert org.calls("create_delivery") == 4 + 3 * 4
+    assert org.calls("create_delivery") == 1 + 3  # the order's try, then one per follow-up
     assert org.calls("list_deliveries") == 3  # a read-back before every retry
-    assert {15.0, 30.0} <= set(org.clock.slept)  # the follow-up's back-off
+    assert org.clock.slept == [FIRST_FOLLOW_UP_SECONDS, 15.0, 30.0]  # the follow-up's back-off
     assert await org.store.unconfirmed.count_open() == 0
 
 
@@ -166,6 +229,7 @@ async def test_a_restart_in_the_middle_resumes_the_follow_up(make_org: MakeOrg) 
     org.sandbox.inject_fault("list_deliveries", "status", 4)  # the first read-back fails
 
     await bot.order()
+    org.clock.advance(FIRST_FOLLOW_UP_SECONDS)
     await bot.follow_up.process_due()
     (row,) = await store.unconfirmed.due(org.clock() + 3600)
     assert row.attempts == 1 and row.next_attempt_at == org.clock() + 15.0
@@ -178,7 +242,7 @@ async def test_a_restart_in_the_middle_resumes_the_follow_up(make_org: MakeOrg) 
 
     (made,) = sandbox_deliveries(org)
     assert (await store.deliveries.get(made["id"])) is not None
-    assert org.calls("create_delivery") == 4  # found by the new process's read-back
+    assert org.calls("create_delivery") == 1  # found by the new process's read-back
     (told,) = channel.texts(CHAT)
     assert made["id"] in told
 
@@ -195,13 +259,34 @@ async def test_an_identical_order_is_held_once_then_sent_on_purpose(org: Org) ->
 
     assert held.messages[0] == dialogue.DUPLICATE_HELD, held.messages
     assert held.prompt is not None and held.prompt.step == "summary"
-    assert org.calls("create_delivery") == 4  # nothing sent
+    assert org.calls("create_delivery") == 1  # nothing sent
     other = await bot.order(chat=CHAT + 1, description="Another parcel")
     assert other.status == "created"  # a different order is not held
 
     second = await bot.chats.handle(CHAT, USER, CONFIRM_ANSWER)  # "send it again": on purpose
 
     assert second.status == "created"
-    await bot.follow_up.process_due()
+    await bot.follow_up.settle()
     assert len(sandbox_deliveries(org)) == 3  # the lost one, the other, the chosen second
     assert len(await org.store.deliveries.for_user(USER, 10)) == 3
+
+
+async def test_the_hold_is_asked_once_even_across_a_restart(make_org: MakeOrg) -> None:
+    org = make_org()
+    store = await org.open_store()
+    bot = Bot(org, store, RecordingChannel())
+    lose_create_answers(org)
+    await bot.order()
+    held = await bot.order()
+    assert held.messages[0] == dialogue.DUPLICATE_HELD
+    await store.close()  # the process dies with the second order held at its summary
+
+    store = await org.open_store()
+    after = Bot(org, store, RecordingChannel())
+    second = await after.chats.handle(CHAT, USER, CONFIRM_ANSWER)  # "send it again"
+
+    assert second.status == "created"  # not asked a second time
+    assert org.calls("create_delivery") == 2
+    await after.follow_up.settle()
+    assert len(sandbox_deliveries(org)) == 2
+    assert len(await store.deliveries.for_user(USER, 10)) == 2

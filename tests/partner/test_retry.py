@@ -78,9 +78,12 @@ def test_backoff_is_full_jitter_under_a_growing_capped_ceiling():
         (RetryPolicy.READ, errors.GetFailed(status=500), False, False),
         (RetryPolicy.READ, errors.NotFound(status=404), False, False),
         (RetryPolicy.READ, errors.TransportError(), False, False),
-        (RetryPolicy.IDEMPOTENT, errors.CreateFailed(status=503), False, True),
+        (RetryPolicy.IDEMPOTENT, errors.UpstreamUnavailable(status=503), False, True),
         (RetryPolicy.IDEMPOTENT, errors.RequestTimeout(), False, True),
         (RetryPolicy.IDEMPOTENT, errors.ValidationError(status=400), False, False),
+        (RetryPolicy.UNSENT_ONLY, errors.CreateFailed(status=503), False, False),
+        (RetryPolicy.UNSENT_ONLY, errors.ServerError(status=502), False, False),
+        (RetryPolicy.UNSENT_ONLY, errors.ServerError(status=504), False, False),
         (RetryPolicy.UNSENT_ONLY, errors.ConnectError(), True, True),
         (RetryPolicy.UNSENT_ONLY, errors.RequestTimeout(), True, True),
         (RetryPolicy.UNSENT_ONLY, errors.ConnectError(), False, False),
@@ -232,16 +235,16 @@ async def test_other_failures_are_not_retried(client, api, sleeper, failure):
     assert len(api.requests) == 1 and sleeper.delays == []
 
 
-# --- create: one idempotency key for every attempt ------------------------------------------------
+# --- create: one idempotency key, re-sent only when it surely never left ------------------------
 
 
-async def test_create_makes_one_key_and_keeps_it_across_retries(client, api, payloads):
+async def test_create_makes_one_key_and_keeps_it_across_retries(client, api, payloads, sleeper):
     api.on(
         "POST",
         "/deliveries",
-        api.error(503, "create_failed"),
-        httpx.ReadTimeout("slow"),
-        httpx.RemoteProtocolError("dropped"),
+        httpx.ConnectError("refused"),
+        httpx.ConnectTimeout("no route"),
+        api.error(429, "rate_limited", "Too many requests", headers={"Retry-After": "1"}),
         api.reply(201, {"ok": True, "delivery": payloads.delivery()}),
     )
     request = payloads.create_request()
@@ -252,17 +255,61 @@ async def test_create_makes_one_key_and_keeps_it_across_retries(client, api, pay
     assert len(set(keys)) == 1
     assert len(keys[0]) == 32 and int(keys[0], 16) >= 0
     assert request.idempotencyKey is None  # the caller's model is left alone
+    assert len(sleeper.delays) == 3  # backed off each time, never a tight loop
 
 
 async def test_create_keeps_the_callers_key(client, api, payloads):
     api.on(
         "POST",
         "/deliveries",
-        api.error(503, "create_failed"),
+        httpx.ConnectError("refused"),
         api.reply(201, {"ok": True, "delivery": payloads.delivery()}),
     )
     await client.create_delivery(payloads.create_request(idempotencyKey="order-42-attempt"))
     assert [b["idempotencyKey"] for b in api.bodies()] == ["order-42-attempt"] * 2
+
+
+async def test_a_create_that_never_connects_gives_up_after_max_attempts(
+    make_client, api, payloads, sleeper
+):
+    client = make_client(options=ClientOptions(max_attempts=3))
+    api.on("POST", "/deliveries", httpx.ConnectError("refused"))
+    with pytest.raises(errors.ConnectError) as caught:
+        await client.create_delivery(payloads.create_request())
+    assert caught.value.surely_unsent
+    assert len(api.requests) == 3 and len(sleeper.delays) == 2
+
+
+@pytest.mark.parametrize(
+    ("failure", "raised"),
+    [
+        ("create_failed", errors.CreateFailed),
+        ("bad_gateway", errors.ServerError),
+        ("gateway_timeout", errors.ServerError),
+        (httpx.ReadTimeout("slow"), errors.RequestTimeout),
+        (httpx.WriteTimeout("slow"), errors.RequestTimeout),
+        (httpx.RemoteProtocolError("dropped"), errors.ConnectError),
+        (httpx.ReadError("reset"), errors.ConnectError),
+    ],
+    ids=["503", "502", "504", "read time-out", "write time-out", "dropped", "reset"],
+)
+async def test_a_create_that_may_have_landed_is_not_repeated(
+    client, api, payloads, sleeper, failure, raised
+):
+    # The spec does not say a reused key is deduplicated: a second try could be a second
+    # delivery, so the caller gets the error (and its kept key) and reads back first.
+    statuses = {"create_failed": 503, "bad_gateway": 502, "gateway_timeout": 504}
+    reply = api.error(statuses[failure], failure) if isinstance(failure, str) else failure
+    api.on(
+        "POST",
+        "/deliveries",
+        reply,
+        api.reply(201, {"ok": True, "delivery": payloads.delivery()}),
+    )
+    with pytest.raises(raised) as caught:
+        await client.create_delivery(payloads.create_request(idempotencyKey="order-42-attempt"))
+    assert not (isinstance(caught.value, errors.TransportError) and caught.value.surely_unsent)
+    assert len(api.requests) == 1 and sleeper.delays == []
 
 
 async def test_two_creates_get_two_keys(client, api, payloads):

@@ -1,7 +1,8 @@
 """The foundation's PartnerClient against the sandbox: the models parse what the sandbox sends,
 the sandbox's errors land on the right classes of the error tree, the request model refuses
-exactly what the sandbox refuses, and the client's answers to a lost response (idempotency key,
-re-reads) hold when the sandbox applies a call and then loses its answer."""
+exactly what the sandbox refuses, and the client's answers to a lost response (a create not
+repeated but finished by its key, re-reads) hold when the sandbox applies a call and then loses
+its answer."""
 
 from __future__ import annotations
 
@@ -111,10 +112,26 @@ async def test_fee_required_and_service_disabled(
         await partner.create_delivery(CreateDeliveryRequest.model_validate(errand_body))
 
 
-async def test_client_retries_a_failed_create_with_one_idempotency_key(
+async def test_a_create_the_service_failed_is_not_repeated_and_its_key_finishes_it(
     manual_sandbox: Sandbox, partner: PartnerClient, pickup_body: Body
 ) -> None:
+    # A 503 may come after the delivery was made: the client does not guess, the caller (the
+    # follow-up worker) reads back and sends the same request with the same key.
+    request = CreateDeliveryRequest.model_validate({**pickup_body, "idempotencyKey": "order-0007"})
     manual_sandbox.inject_fault("create_delivery", "status", count=1)
+    with pytest.raises(errors.CreateFailed):
+        await partner.create_delivery(request)
+    assert manual_sandbox.call_counts()["create_delivery"] == 1
+    assert [d.id async for d in partner.iter_deliveries()] == []
+    delivery = await partner.create_delivery(request)
+    assert [d.id async for d in partner.iter_deliveries()] == [delivery.id]
+
+
+async def test_a_rate_limited_create_is_waited_out_with_one_idempotency_key(
+    manual_sandbox: Sandbox, partner: PartnerClient, pickup_body: Body
+) -> None:
+    # A 429 is refused before anything is done: the one failure a create is re-sent after.
+    manual_sandbox.inject_fault("create_delivery", "status", status=429, code="rate_limited")
     delivery = await partner.create_delivery(CreateDeliveryRequest.model_validate(pickup_body))
     assert manual_sandbox.call_counts()["create_delivery"] == 2
     assert [d.id async for d in partner.iter_deliveries()] == [delivery.id]
@@ -132,15 +149,29 @@ async def test_client_survives_a_dropped_connection_on_a_read(
 # --- a call that was applied, but whose answer was lost -------------------------------------------
 
 
-@pytest.mark.parametrize("kind", ["status", "drop"])
+@pytest.mark.parametrize(
+    ("kind", "raised"), [("status", errors.CreateFailed), ("drop", errors.ConnectError)]
+)
 async def test_a_create_whose_answer_was_lost_is_not_made_twice(
-    manual_sandbox: Sandbox, partner: PartnerClient, pickup_body: Body, kind: str
+    manual_sandbox: Sandbox,
+    partner: PartnerClient,
+    pickup_body: Body,
+    kind: str,
+    raised: type[errors.PartnerError],
 ) -> None:
+    request = CreateDeliveryRequest.model_validate({**pickup_body, "idempotencyKey": "order-0008"})
     manual_sandbox.inject_fault("create_delivery", kind, when="after")
-    delivery = await partner.create_delivery(CreateDeliveryRequest.model_validate(pickup_body))
-    assert manual_sandbox.call_counts()["create_delivery"] == 2  # the retry, same key
-    assert [d.id async for d in partner.iter_deliveries()] == [delivery.id]
-    assert delivery.status == "pending"
+    with pytest.raises(raised):
+        await partner.create_delivery(request)
+    # Not repeated by the client: on a service that does not deduplicate keys that would be a
+    # second delivery. The one the lost answer made is there to be read back.
+    assert manual_sandbox.call_counts()["create_delivery"] == 1
+    (made,) = [d async for d in partner.iter_deliveries()]
+    assert made.status == "pending"
+    # Sent again with the same key (the follow-up's retry): this service returns that delivery.
+    again = await partner.create_delivery(request)
+    assert again.id == made.id
+    assert [d.id async for d in partner.iter_deliveries()] == [made.id]
 
 
 @pytest.mark.parametrize(("kind", "status"), [("status", 503), ("drop", None)])

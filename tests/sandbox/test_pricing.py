@@ -4,9 +4,8 @@ from typing import Any
 
 import pytest
 
-from bot.partner.models import PublicRequest
 from bot.sandbox.pricing import quote
-from bot.sandbox.scenario_parts import PricingSettings
+from bot.sandbox.scenario_parts import PricingSettings, PublicRequestSettings
 from bot.sandbox.validated_order import CreateOrder
 
 from .support import Connect, CreateDelivery, MakeSandbox
@@ -123,5 +122,5 @@ async def test_approval_required_waits_for_staff_even_when_a_rule_prices_it(
 def test_public_pricing_has_the_last_word(
     mode: str, amount: float, km: float, fee: float | None
 ) -> None:
-    public = PublicRequest(pricingMode=mode, pricingAmountNgn=amount)
+    public = PublicRequestSettings(pricingMode=mode, pricingAmountNgn=amount)
     assert quote(PricingSettings.model_validate(RULES), order("pickup_delivery", km), public) == fee
