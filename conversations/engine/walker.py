@@ -303,6 +303,11 @@ class Walker(ABC):
             self.prompt = cancel_prompt(self.work)
             return
         step, ctx = self.flow.step(self.current_step()), self.ctx()
+        if step.summary and self.drop_outdated_answers(ctx):
+            # The business changed its settings since the summary was drawn: never show an
+            # answer it no longer allows (a raw "cash_on_delivery"); ask for it again.
+            await self.move(self.flow.start)
+            return
         asked = await self.ask(step, ctx)
         if isinstance(asked, Question):
             self.prompt = build_prompt(self.flow, ctx, step, asked)

@@ -491,6 +491,30 @@ async def test_an_answer_the_business_no_longer_allows_is_asked_again_before_the
     assert chat.session.answers["payment"] == "cash_on_delivery"
 
 
+async def test_a_summary_shown_again_never_shows_an_answer_no_longer_allowed(world, chat, caps):
+    """Found by the random walk: ``help`` at the summary redrew it, after the business switched
+    off the chosen payment method, with the raw ``online_checkout`` in it."""
+    await chat.start()
+    await chat.tap("pickup_delivery")
+    await chat.tap("saved:loc-gate")
+    await chat.tap("saved:loc-gate")
+    await chat.contact("2348031234567", "Ada", "Obi")
+    await chat.contact("2348022223333", "Bola", "Ade")
+    await chat.say("Books")
+    await chat.tap("small")
+    await chat.photos(1)
+    await chat.tap("online_checkout")
+    assert chat.step == "summary"
+    world.catalog.caps = caps(paymentCollection={"onlineCheckout": False}, pod={"enabled": False})
+
+    await chat.command("help")
+
+    assert "online_checkout" not in chat.turn.prompt.text
+    assert "Payment: your choice is no longer offered" in chat.said
+    assert chat.step == "summary"
+    assert chat.session.answers["payment"] == "cash_on_delivery"
+
+
 @pytest.mark.parametrize("flow", FLOWS, ids=lambda flow: flow.name)
 def test_every_flow_step_name_is_plain_text(flow):
     for step in flow.steps:
