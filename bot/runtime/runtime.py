@@ -96,6 +96,8 @@ class Runtime:
         if workers:
             self._spawn("relay", self.relay.run())
             self._spawn("create-follow-up", self.core.follow_up.run())
+            if self.core.agents is not None and self.core.agents.webhooks is not None:
+                self._spawn("agent-webhooks", self.core.agents.webhooks.run())
             if self.poller is not None:
                 self._spawn("status-poller", self.poller.run())
             self._spawn("housekeeping", housekeeping(self.store))

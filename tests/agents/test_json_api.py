@@ -1,0 +1,82 @@
+"""The JSON API end to end: real HTTP on loopback, the in-process sandbox, a real SQLite file."""
+
+from __future__ import annotations
+
+from .conftest import CONFIRM, SHOP_KEY, TO_SUMMARY, AgentWorld
+
+
+async def test_a_full_order_over_the_json_api(world: AgentWorld) -> None:
+    started = await world.start_order()
+    prompt = started["prompt"]
+    assert prompt["input"] == "choice"
+    assert prompt["answer_schema"]["oneOf"][0]["properties"]["option"]["enum"] == [
+        option["id"] for option in prompt["options"]
+    ]
+    for answer in TO_SUMMARY:
+        response = await world.answer(started["id"], answer)
+        assert response.status_code == 200, response.text
+        said = response.json()
+        assert not said["reask"], (answer, said["messages"])
+    summary = response.json()["prompt"]
+    assert summary["input"] == "confirm"
+    response = await world.answer(started["id"], CONFIRM)
+    created = response.json()
+    assert created["status"] == "created" and created["finished"]
+    assert created["delivery"]["status"] in ("pending", "matched")
+    assert world.sandbox.call_counts()["create_delivery"] == 1
+
+
+async def test_a_wrong_answer_is_asked_again_with_the_chats_reason(world: AgentWorld) -> None:
+    started = await world.start_order()
+    for answer in TO_SUMMARY[:6]:  # up to the receiver's phone
+        await world.answer(started["id"], answer)
+    asked = (await world.api.get(f"/api/conversations/{started['id']}")).json()["prompt"]
+
+    response = await world.answer(started["id"], {"kind": "text", "text": "call me maybe"})
+
+    said = response.json()
+    assert response.status_code == 200
+    assert said["reask"] and said["refused"] is None
+    assert said["messages"] and "number" in " ".join(said["messages"]).lower()
+    assert (said["prompt"]["step"], said["prompt"]["version"]) == (asked["step"], asked["version"])
+
+
+async def test_an_invented_option_id_is_refused_and_nothing_changes(world: AgentWorld) -> None:
+    started = await world.start_order()
+    response = await world.answer(started["id"], {"kind": "choice", "option": "drone_delivery"})
+
+    said = response.json()
+    assert response.status_code == 422
+    assert said["refused"] and "not one of the options" in said["refused"]
+    assert said["prompt"] == started["prompt"]
+    transcript = (await world.api.get(f"/api/conversations/{started['id']}/transcript")).json()
+    assert [entry["answer"] for entry in transcript["entries"]] == [
+        None,
+        {"kind": "choice", "option": "drone_delivery"},
+    ]
+    assert world.sandbox.call_counts().get("create_delivery", 0) == 0
+
+
+async def test_another_channels_key_gets_the_same_answer_as_an_unknown_id(
+    world: AgentWorld,
+) -> None:
+    started = await world.start_order()
+    assert world.other is not None
+    path = f"/api/conversations/{started['id']}"
+    theirs = await world.other.get(path)
+    unknown = await world.other.get("/api/conversations/conv_doesnotexist")
+    assert theirs.status_code == unknown.status_code == 404
+    assert theirs.json() == unknown.json()
+    answered = await world.other.post(path + "/answers", json={"answer": TO_SUMMARY[0]})
+    assert answered.status_code == 404
+    assert (await world.other.get(path + "/events")).status_code == 404
+    # The owner still sees it untouched.
+    assert (await world.api.get(path)).json()["prompt"] == started["prompt"]
+
+
+async def test_no_key_or_a_wrong_key_is_unauthorized(world: AgentWorld) -> None:
+    assert world.server is not None
+    async with world._client("not-a-key-0123456789abcdefgh") as stranger:
+        response = await stranger.post("/api/conversations", json={"customer": "x"})
+    assert response.status_code == 401
+    assert SHOP_KEY not in response.text
