@@ -251,8 +251,9 @@ class HeadlessConversations:
         await self._store.agents.add_entry(conversation, json.dumps(entry, ensure_ascii=False))
 
     async def _last(self, conversation: AgentConversation) -> dict[str, Any]:
-        entries = await self._store.agents.transcript(conversation)
-        last: dict[str, Any] = json.loads(entries[-1])
+        entry = await self._store.agents.last_entry(conversation)
+        assert entry is not None  # every conversation has its first turn
+        last: dict[str, Any] = json.loads(entry)
         return last
 
     async def _open_prompt(self, conversation: AgentConversation) -> Prompt | None:

@@ -81,8 +81,11 @@ class Runtime:
 
     @property
     def serves_web(self) -> bool:
-        """Whether the web app must listen: only a public host can be reached by anyone."""
-        return self.config.telegram.public_base_url is not None
+        """Whether the web app must listen: only a public host can be reached by anyone, but
+        agent channels (``/api``) are often local programs."""
+        return self.config.telegram.public_base_url is not None or bool(
+            self.config.agents.configured
+        )
 
     async def start(self, *, workers: bool = True) -> None:
         """Connect to Telegram, register the commands, and start receiving updates.

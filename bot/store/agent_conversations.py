@@ -51,6 +51,8 @@ _BY_SEQ = _SELECT + " WHERE c.seq = ?"
 _ADD_ENTRY = """INSERT INTO agent_transcript (conversation_seq, n, entry, at)
     SELECT ?, COALESCE(MAX(n), 0) + 1, ?, ? FROM agent_transcript WHERE conversation_seq = ?"""
 _TRANSCRIPT = "SELECT entry FROM agent_transcript WHERE conversation_seq = ? ORDER BY n"
+_LAST = """SELECT entry FROM agent_transcript WHERE conversation_seq = ?
+    ORDER BY n DESC LIMIT 1"""
 
 
 class AgentConversations:
@@ -99,6 +101,11 @@ class AgentConversations:
         """The conversation's transcript entries, oldest first."""
         rows = await self._db.fetch_all(_TRANSCRIPT, (AGENT_ID_BASE - conversation.chat_id,))
         return [str(row[0]) for row in rows]
+
+    async def last_entry(self, conversation: AgentConversation) -> str | None:
+        """The conversation's newest transcript entry (None before its first turn)."""
+        row = await self._db.fetch_one(_LAST, (AGENT_ID_BASE - conversation.chat_id,))
+        return None if row is None else str(row[0])
 
 
 def _conversation(row: Row) -> AgentConversation:

@@ -75,10 +75,3 @@ def otp_sent_to_receiver(delivery_id: str, receiver_link: str) -> str:
         f"verify their own phone number to see it: {receiver_link}"
     )
 
-
-def otp_held_for_receiver(delivery_id: str) -> str:
-    """The drop-off code is waiting for the receiver to verify their phone number."""
-    return (
-        f"The drop-off code for delivery {short_ref(delivery_id)} is held for the verified "
-        "receiver only: it is never given to you, so never make one up or repeat one."
-    )

@@ -34,6 +34,7 @@ from bot.store import Store
 
 SHOP_KEY = "shop-key-0123456789abcdef0123"
 OTHER_KEY = "other-key-0123456789abcdef012"
+TINY_KEY = "tiny-key-0123456789abcdef01234"  # a channel allowed 2 requests a minute
 HOOK_SECRET = "hook-secret-0123456789abcdef01"
 HOOK_URL = "https://agents.shop.example/events"
 OPERATOR = 9001
@@ -147,7 +148,7 @@ class AgentWorld:
         self.shop: httpx.AsyncClient | None = None
         self.other: httpx.AsyncClient | None = None
 
-    async def start(self) -> None:
+    async def start(self, *, serve: bool = True) -> None:
         self.store = await Store.connect(self.db_path, synchronous="NORMAL")
         hooks = self.sandbox.scenario.webhooks
         settings = CoreSettings(
@@ -160,6 +161,7 @@ class AgentWorld:
                 channels=(
                     AgentChannel("shop", key_hash(SHOP_KEY), 10_000),
                     AgentChannel("other", key_hash(OTHER_KEY), 10_000),
+                    AgentChannel("tiny", key_hash(TINY_KEY), 2),
                 ),
                 hooks={"shop": ChannelHook(HOOK_URL, HOOK_SECRET)},
             ),
@@ -170,6 +172,8 @@ class AgentWorld:
         )
         self.core = build_core(settings, self.store, self.channel, CONSOLE_WORDS, seams=seams)
         self.switch.app = self.core.web_app
+        if not serve:
+            return
         self.server = LoopbackServer(self.core.web_app)
         await self.server.start()
         self.shop = self._client(SHOP_KEY)

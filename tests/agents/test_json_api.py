@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .conftest import CONFIRM, SHOP_KEY, TO_SUMMARY, AgentWorld
+from .conftest import CONFIRM, SHOP_KEY, TINY_KEY, TO_SUMMARY, AgentWorld
 
 
 async def test_a_full_order_over_the_json_api(world: AgentWorld) -> None:
@@ -80,3 +80,64 @@ async def test_no_key_or_a_wrong_key_is_unauthorized(world: AgentWorld) -> None:
         response = await stranger.post("/api/conversations", json={"customer": "x"})
     assert response.status_code == 401
     assert SHOP_KEY not in response.text
+
+
+async def test_a_key_over_its_budget_is_told_when_to_come_back(world: AgentWorld) -> None:
+    async with world._client(TINY_KEY) as tiny:
+        answers = [await tiny.get("/api/customers/c1/deliveries") for _ in range(3)]
+        other = await world.api.get("/api/customers/c1/deliveries")
+    assert [response.status_code for response in answers] == [200, 200, 429]
+    assert answers[2].json()["error"] == "rate_limited"
+    assert 1 <= int(answers[2].headers["Retry-After"]) <= 30
+    assert other.status_code == 200  # another key's budget is its own
+
+
+async def test_deliveries_status_and_cancel_are_the_customers_own(world: AgentWorld) -> None:
+    created = await world.order("cust-9")
+    ref = created["delivery"]["ref"]
+    listed = (await world.api.get("/api/customers/cust-9/deliveries")).json()
+    assert [entry["ref"] for entry in listed["entries"]] == [ref]
+    assert (await world.api.get("/api/customers/cust-8/deliveries")).json()["total"] == 0
+    assert (await world.api.get(f"/api/customers/cust-8/deliveries/{ref}")).status_code == 404
+    assert world.other is not None
+    assert (await world.other.get(f"/api/customers/cust-9/deliveries/{ref}")).status_code == 404
+    status = await world.api.get(f"/api/customers/cust-9/deliveries/{ref}")
+    assert status.status_code == 200 and status.json()["outcome"] == "found"
+
+    short = await world.api.post(
+        f"/api/customers/cust-9/deliveries/{ref}/cancel", json={"reason": "no"}
+    )
+    cancelled = await world.api.post(
+        f"/api/customers/cust-9/deliveries/{ref}/cancel", json={"reason": "Ordered by mistake"}
+    )
+
+    assert short.status_code == 422 and short.json()["outcome"] == "bad_reason"
+    assert cancelled.status_code == 200 and cancelled.json()["outcome"] == "cancelled"
+
+
+async def test_back_edit_and_cancel_of_an_order(world: AgentWorld) -> None:
+    started = await world.start_order()
+    conversation = f"/api/conversations/{started['id']}"
+    for answer in TO_SUMMARY:
+        await world.answer(started["id"], answer)
+    summary = (await world.api.get(conversation)).json()["prompt"]
+    edits = [option["id"] for option in summary["options"] if option["id"].startswith("edit:")]
+    assert "edit:receiver_phone" in edits
+
+    edited = (await world.api.post(conversation + "/edit", json={"step": "receiver_phone"})).json()
+    assert edited["prompt"]["step"] == "receiver_phone"
+    back_at_summary = await world.answer(started["id"], {"kind": "text", "text": "08099998888"})
+    assert back_at_summary.json()["prompt"]["input"] == "confirm"
+    unknown = await world.api.post(conversation + "/edit", json={"step": "price"})
+    assert unknown.status_code == 422
+
+    went_back = (await world.api.post(conversation + "/back")).json()
+    assert went_back["prompt"]["step"] != "summary"
+    cancelling = (await world.api.post(conversation + "/cancel")).json()
+    if not cancelling["finished"]:  # answers would be lost: the flow asks first
+        yes = cancelling["prompt"]["options"][0]["id"]
+        cancelling = (await world.answer(started["id"], {"kind": "choice", "option": yes})).json()
+    assert cancelling["status"] == "cancelled"
+    after = await world.answer(started["id"], {"kind": "text", "text": "hello"})
+    assert after.status_code == 422 and "has ended" in after.json()["refused"]
+    assert world.sandbox.call_counts().get("create_delivery", 0) == 0
