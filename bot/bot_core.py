@@ -86,7 +86,7 @@ class CoreSettings:
             max_body_bytes=webhooks.max_body_bytes,
             relay=config.relay,
             polling_interval_seconds=config.relay.polling_interval_seconds,
-            agents=AgentsSettings.from_config(config.agents),
+            agents=AgentsSettings.from_config(config),
         )
 
 

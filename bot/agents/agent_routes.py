@@ -6,11 +6,11 @@ reference and the delivery's id or short reference; another channel's conversati
 customer is answered exactly like an unknown one. ``docs/agents-openapi.json`` describes every
 route; ``docs/agents.md`` walks through an order with curl.
 
-Status codes: 201 a conversation started; 200 a turn (``reask`` true when the flow asked again);
-422 an answer that does not fit the open question (nothing changed: ``refused`` says why and
-``prompt`` is the same question); 400 a body that is not the JSON asked for; 401 no or an
-unknown key; 404 unknown (or not this channel's); 413 a body over 64 KiB; 429 over the
-channel's budget (``Retry-After``).
+Status codes: 201 a conversation started (or a photo kept); 200 a turn (``reask`` true when
+the flow asked again); 422 an answer that does not fit the open question (nothing changed:
+``refused`` says why and ``prompt`` is the same question), or a photo not taken; 400 a body that
+is not the JSON asked for; 401 no or an unknown key; 404 unknown (or not this channel's); 413 a
+body over 64 KiB (a photo: 5 MB); 429 over the channel's budget (``Retry-After``).
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from starlette.routing import BaseRoute, Route
 from bot.agents.agent_channel import EventBell
 from bot.agents.channel_keys import AgentChannel, ChannelKeys, RateLimits, bearer_key
 from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
+from bot.agents.photo_uploads import PhotoUploads, UploadRefused
+from bot.partner.models import MAX_IMAGE_BYTES
 from bot.web.body import BodyTooLarge, MalformedBody, read_limited
 
 MAX_BODY_BYTES = 64 * 1024
@@ -49,6 +51,7 @@ def agent_routes(
     keys: ChannelKeys,
     limits: RateLimits,
     bell: EventBell,
+    uploads: PhotoUploads,
     *,
     stream_poll_seconds: float = STREAM_POLL_SECONDS,
 ) -> list[BaseRoute]:
@@ -72,7 +75,7 @@ def agent_routes(
             except BadRequest as problem:
                 return _error(400, "bad_request", str(problem))
             except BodyTooLarge:
-                return _error(413, "too_large", f"the body is over {MAX_BODY_BYTES} bytes")
+                return _error(413, "too_large", "the body is too large for this route")
             except MalformedBody as problem:
                 return _error(400, "bad_request", str(problem))
 
@@ -114,6 +117,15 @@ def agent_routes(
 
     async def cancel(request: Request, channel: AgentChannel) -> Response:
         return _view(await conversations.cancel(channel.name, _id(request)))
+
+    async def photos(request: Request, channel: AgentChannel) -> Response:
+        conversation = await conversations.conversation(channel.name, _id(request))
+        data = await read_limited(request, MAX_IMAGE_BYTES)
+        try:
+            uploaded = await uploads.put(conversation, data)
+        except UploadRefused as refused:
+            return _error(422, "photo_refused", refused.reason)
+        return JSONResponse({"url": uploaded.url, "expires_at": uploaded.expires_at}, 201)
 
     async def events(request: Request, channel: AgentChannel) -> Response:
         conversation_id = _id(request)
@@ -175,6 +187,7 @@ def agent_routes(
         Route(conv + "/back", guarded(back), methods=["POST"]),
         Route(conv + "/edit", guarded(edit), methods=["POST"]),
         Route(conv + "/cancel", guarded(cancel), methods=["POST"]),
+        Route(conv + "/photos", guarded(photos), methods=["POST"]),
         Route(conv + "/events", guarded(events), methods=["GET"]),
         Route(customer, guarded(deliveries), methods=["GET"]),
         Route(customer + "/{ref}", guarded(status), methods=["GET"]),

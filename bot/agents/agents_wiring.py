@@ -22,8 +22,9 @@ from bot.agents.agent_routes import agent_routes
 from bot.agents.channel_keys import AgentChannel, ChannelKeys, RateLimits
 from bot.agents.event_webhooks import ChannelHook, EventWebhooks
 from bot.agents.headless import HeadlessConversations
+from bot.agents.photo_uploads import PhotoUploads
 from bot.clocks import Clock, Sleep
-from bot.config import AgentsConfig
+from bot.config import Config
 from bot.ordering import ChatService, CustomerDesk
 from bot.ordering.chats import DeliverLater
 from bot.partner.client import PartnerClient
@@ -40,21 +41,30 @@ class AgentsSettings:
 
     channels: tuple[AgentChannel, ...]
     hooks: Mapping[str, ChannelHook] = field(default_factory=dict)
+    # Where uploaded photos are served from (None: no uploads), and for how long.
+    public_base_url: str | None = None
+    media_ttl_seconds: float = 48 * 3600
 
     @classmethod
-    def from_config(cls, config: AgentsConfig) -> AgentsSettings | None:
+    def from_config(cls, config: Config) -> AgentsSettings | None:
         """None when no channel is configured: the bot then has no ``/api``."""
-        if not config.configured:
+        agents = config.agents
+        if not agents.configured:
             return None
         hooks = {
             channel.name: ChannelHook(
                 channel.webhook_url, channel.webhook_secret.get_secret_value()
             )
-            for channel in config.configured
+            for channel in agents.configured
             if channel.webhook_url is not None and channel.webhook_secret is not None
         }
-        channels = tuple(AgentChannel.from_config(channel) for channel in config.configured)
-        return cls(channels, hooks)
+        channels = tuple(AgentChannel.from_config(channel) for channel in agents.configured)
+        return cls(
+            channels,
+            hooks,
+            public_base_url=config.telegram.public_base_url,
+            media_ttl_seconds=config.storage.media_ttl_hours * 3600,
+        )
 
 
 class AgentParts:
@@ -99,7 +109,10 @@ class AgentParts:
         desk = CustomerDesk(self.store, client, AGENT_WORDS, phone_region=phone_region, chats=chats)
         self._conversations = HeadlessConversations(self.store, chats, desk, registry)
         keys = ChannelKeys(self.settings.channels)
-        self.routes = agent_routes(self._conversations, keys, RateLimits(), self.bell)
+        uploads = PhotoUploads(
+            self.store, self.settings.public_base_url, self.settings.media_ttl_seconds
+        )
+        self.routes = agent_routes(self._conversations, keys, RateLimits(), self.bell, uploads)
         self.webhooks = EventWebhooks(
             self.store, self.settings.hooks, transport=webhook_transport, clock=clock, sleep=sleep
         )

@@ -181,6 +181,37 @@ def build_document() -> dict[str, Any]:
             ),
         },
         conv + "/cancel": {"parameters": [CONVERSATION], "post": _turn("Cancel the order")},
+        conv + "/photos": {
+            "parameters": [CONVERSATION],
+            "post": {
+                "summary": "Upload a package photo (the image itself); answer the photo question "
+                "with the URL it gets",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        kind: {"schema": {"type": "string", "format": "binary"}}
+                        for kind in ("image/jpeg", "image/png", "image/webp")
+                    },
+                },
+                "responses": {
+                    "201": {
+                        "description": "Kept: where the service will fetch it, and until when",
+                        **_json(
+                            {
+                                "type": "object",
+                                "properties": {
+                                    "url": {"type": "string"},
+                                    "expires_at": {"type": "number"},
+                                },
+                                "required": ["url", "expires_at"],
+                            }
+                        ),
+                    },
+                    "422": _answer("Not an image, too large, or no public host", "Error"),
+                    **_errors("400", "401", "404", "413", "429"),
+                },
+            },
+        },
         conv + "/events": {
             "parameters": [CONVERSATION],
             "get": {

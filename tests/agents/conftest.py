@@ -150,6 +150,8 @@ class AgentWorld:
 
     async def start(self, *, serve: bool = True) -> None:
         self.store = await Store.connect(self.db_path, synchronous="NORMAL")
+        # Bound first: its URL is the bot's public host for uploaded photos.
+        self.server = LoopbackServer(self.switch) if serve else None
         hooks = self.sandbox.scenario.webhooks
         settings = CoreSettings(
             partner_base_url=self.sandbox.base_url,
@@ -164,6 +166,7 @@ class AgentWorld:
                     AgentChannel("tiny", key_hash(TINY_KEY), 2),
                 ),
                 hooks={"shop": ChannelHook(HOOK_URL, HOOK_SECRET)},
+                public_base_url=None if self.server is None else self.server.url,
             ),
         )
         seams = CoreSeams(
@@ -172,9 +175,8 @@ class AgentWorld:
         )
         self.core = build_core(settings, self.store, self.channel, CONSOLE_WORDS, seams=seams)
         self.switch.app = self.core.web_app
-        if not serve:
+        if self.server is None:
             return
-        self.server = LoopbackServer(self.core.web_app)
         await self.server.start()
         self.shop = self._client(SHOP_KEY)
         self.other = self._client(OTHER_KEY)

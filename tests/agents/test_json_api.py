@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .conftest import CONFIRM, SHOP_KEY, TINY_KEY, TO_SUMMARY, AgentWorld
+import httpx
+
+from .conftest import CONFIRM, JPEG, SHOP_KEY, TINY_KEY, TO_SUMMARY, AgentWorld
 
 
 async def test_a_full_order_over_the_json_api(world: AgentWorld) -> None:
@@ -141,3 +143,31 @@ async def test_back_edit_and_cancel_of_an_order(world: AgentWorld) -> None:
     after = await world.answer(started["id"], {"kind": "text", "text": "hello"})
     assert after.status_code == 422 and "has ended" in after.json()["refused"]
     assert world.sandbox.call_counts().get("create_delivery", 0) == 0
+
+
+async def test_an_uploaded_photo_answers_the_photo_question(world: AgentWorld) -> None:
+    started = await world.start_order()
+    photos = f"/api/conversations/{started['id']}/photos"
+    not_an_image = await world.api.post(
+        photos, content=b"hello", headers={"Content-Type": "text/plain"}
+    )
+    assert not_an_image.status_code == 422
+    assert world.other is not None
+    assert (await world.other.post(photos, content=JPEG)).status_code == 404
+
+    uploaded = await world.api.post(photos, content=JPEG, headers={"Content-Type": "image/jpeg"})
+
+    assert uploaded.status_code == 201, uploaded.text
+    url = uploaded.json()["url"]
+    assert world.server is not None and url.startswith(world.server.url + "/media/")
+    async with httpx.AsyncClient() as anyone:  # the service fetches it without a key
+        fetched = await anyone.get(url)
+    assert fetched.content == JPEG
+    answers = [
+        {"kind": "photos", "urls": [url]} if answer["kind"] == "photos" else answer
+        for answer in [*TO_SUMMARY, CONFIRM]
+    ]
+    for answer in answers:
+        response = await world.answer(started["id"], answer)
+        assert response.status_code == 200 and not response.json()["reask"], response.text
+    assert response.json()["status"] == "created"

@@ -3,6 +3,7 @@ an answer outside the open question's schema refused with the question again."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import jsonschema
@@ -84,3 +85,24 @@ async def test_another_channels_conversation_is_no_such_conversation(world: Agen
         )
     assert result.is_error and unknown.is_error
     assert result.content == unknown.content
+
+
+async def test_delivery_events_reach_the_agent_as_a_tool_and_a_resource(world: AgentWorld) -> None:
+    created = await world.order("mcp-3")
+    await world.settle()
+    world.sandbox.mark_paid(created["delivery"]["id"])
+    await world.settle()
+    code = world.sandbox.otp_code(created["delivery"]["id"])
+    assert code is not None
+    server = build_mcp_server(conversations(world), "shop")
+    async with Client(server) as client:
+        result = await client.call_tool("delivery_events", {"conversation_id": created["id"]})
+        uri = f"deliverybot://conversations/{created['id']}/events"
+        resource = await client.read_resource(uri)
+    assert result.structured_content is not None
+    events = result.structured_content["events"]
+    assert events[0]["type"] == "delivery.created"
+    assert any(event["drop_off_code"] for event in events)
+    text = resource.contents[0].text  # type: ignore[union-attr]
+    assert [e["event_id"] for e in json.loads(text)["events"]] == [e["event_id"] for e in events]
+    assert code not in text and code not in json.dumps(events)
