@@ -17,9 +17,10 @@ import asyncio
 import contextlib
 import hmac
 import logging
-from typing import Literal
+from typing import Any, Literal
 
 import uvicorn
+from mcp.server.mcpserver import MCPServer
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from bot.agents.channel_keys import AgentChannel, bearer_key
@@ -72,6 +73,11 @@ class KeyGuard:
         await self._app(scope, receive, send)
 
 
+def mcp_http_app(server: MCPServer[Any], channel: AgentChannel, host: str) -> ASGIApp:
+    """The streamable HTTP app (at ``/mcp``) behind ``channel``'s key."""
+    return KeyGuard(server.streamable_http_app(host=host), channel)
+
+
 async def serve_mcp(
     config: Config,
     channel_name: str,
@@ -105,7 +111,7 @@ async def serve_mcp(
         if transport == "stdio":
             await server.run_stdio_async()
         else:
-            app = KeyGuard(server.streamable_http_app(host=host), channel)
+            app = mcp_http_app(server, channel, host)
             uvicorn_config = uvicorn.Config(app, host=host, port=port, log_level="warning")
             await uvicorn.Server(uvicorn_config).serve()
     finally:

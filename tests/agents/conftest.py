@@ -93,11 +93,11 @@ class HookReceiver:
 class LoopbackServer:
     """An ASGI app served by uvicorn on 127.0.0.1 and a free port."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, *, lifespan: str = "off") -> None:
         self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         self._socket.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self._socket.getsockname()[1]}"
-        config = uvicorn.Config(app, log_level="warning", lifespan="off")
+        config = uvicorn.Config(app, log_level="warning", lifespan=lifespan)
         self._server = uvicorn.Server(config)
         self._task: asyncio.Task[None] | None = None
 

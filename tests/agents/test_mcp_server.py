@@ -6,12 +6,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import httpx
+import httpx2
 import jsonschema
 from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 
+from bot.agents import AgentChannel
+from bot.agents.mcp_command import mcp_http_app
 from bot.agents.mcp_tools import build_mcp_server
+from bot.config import key_hash
 
-from .conftest import CONFIRM, TO_SUMMARY, AgentWorld
+from .conftest import CONFIRM, SHOP_KEY, TO_SUMMARY, AgentWorld, LoopbackServer
 
 
 def conversations(world: AgentWorld) -> Any:
@@ -106,3 +112,32 @@ async def test_delivery_events_reach_the_agent_as_a_tool_and_a_resource(world: A
     text = resource.contents[0].text  # type: ignore[union-attr]
     assert [e["event_id"] for e in json.loads(text)["events"]] == [e["event_id"] for e in events]
     assert code not in text and code not in json.dumps(events)
+
+
+async def test_an_order_over_streamable_http_with_the_channels_key(world: AgentWorld) -> None:
+    server = build_mcp_server(conversations(world), "shop")
+    app = mcp_http_app(server, AgentChannel("shop", key_hash(SHOP_KEY), 60), "127.0.0.1")
+    http = LoopbackServer(app, lifespan="on")
+    await http.start()
+    try:
+        headers = {"Authorization": f"Bearer {SHOP_KEY}"}
+        async with (
+            httpx2.AsyncClient(headers=headers) as keyed,
+            Client(streamable_http_client(http.url + "/mcp", http_client=keyed)) as client,
+        ):
+            started = await client.call_tool("start_order", {"customer": "http-1"})
+            view = started.structured_content
+            assert view is not None
+            for answer in [*TO_SUMMARY, CONFIRM]:
+                result = await client.call_tool(
+                    "answer", {"conversation_id": view["id"], "answer": answer}
+                )
+                assert not result.is_error, result.content
+                view = result.structured_content
+                assert view is not None
+        assert view["status"] == "created"
+        async with httpx.AsyncClient() as stranger:
+            refused = await stranger.post(http.url + "/mcp", json={})
+        assert refused.status_code == 401
+    finally:
+        await http.stop()
