@@ -7,6 +7,7 @@
     Relay (+ StatusPoller when partner webhooks are off) ─> channel.send
     CreateFollowUp (creates whose answer was lost, woken by ChatService) ─> channel.send
     web app: /hooks/partner (inbox, wakes the relay), /media, the channel's own routes
+    AgentParts (when [agents] lists channels): /api, agent events to the store and webhooks
 
 Every way the bot runs builds these parts here and only here: ``deliverybot run`` (with the
 Telegram channel, ``bot.runtime.wiring``), the terminal demo (the console channel), the
@@ -27,6 +28,7 @@ import httpx
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute
 
+from bot.agents.agents_wiring import AgentParts, AgentsSettings
 from bot.clocks import Clock, Sleep
 from bot.config import Config
 from bot.config.relay_section import RelayConfig
@@ -67,6 +69,7 @@ class CoreSettings:
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     relay: RelayConfig | None = None
     polling_interval_seconds: float = 60.0
+    agents: AgentsSettings | None = None
 
     @classmethod
     def from_config(cls, config: Config) -> CoreSettings:
@@ -84,6 +87,7 @@ class CoreSettings:
             max_body_bytes=webhooks.max_body_bytes,
             relay=config.relay,
             polling_interval_seconds=config.relay.polling_interval_seconds,
+            agents=AgentsSettings.from_config(config),
         )
 
 
@@ -101,6 +105,7 @@ class CoreSeams:
     sleep: Sleep = asyncio.sleep
     registry: FlowRegistry | None = None
     new_idempotency_key: Callable[[], str] | None = None
+    agent_webhook_transport: httpx.AsyncBaseTransport | None = None
 
 
 @dataclass(frozen=True)
@@ -116,11 +121,14 @@ class BotCore:
     poller: StatusPoller | None
     web_app: Starlette
     follow_up: CreateFollowUp
+    agents: AgentParts | None = None
 
     async def aclose(self) -> None:
         """Stop the chat service's background work and close the Partner API client."""
         await self.chats.aclose()
         await self.client.aclose()
+        if self.agents is not None:
+            await self.agents.aclose()
 
 
 def build_core(
@@ -140,6 +148,11 @@ def build_core(
     limit); ``web_routes`` are the channel's own routes on the web app (Telegram's webhook).
     """
     seams = seams or CoreSeams()
+    agents = None
+    if settings.agents is not None:
+        # Agent conversations' events and later turns go to the JSON API, not to the channel.
+        agents = AgentParts(settings.agents, store, channel, deliver_later)
+        channel, deliver_later = agents.channel, agents.deliver_later
     client = PartnerClient(
         settings.partner_base_url,
         settings.partner_api_key,
@@ -181,6 +194,17 @@ def build_core(
         create_wait=CreateWaitNotice(client.limiter, channel),
     )
     desk = CustomerDesk(store, client, words, phone_region=settings.phone_region, chats=chats)
+    if agents is not None:
+        agents.finish(
+            chats,
+            client,
+            engine.registry,
+            phone_region=settings.phone_region,
+            webhook_transport=seams.agent_webhook_transport,
+            clock=seams.clock,
+            sleep=seams.sleep,
+        )
+        web_routes = [*web_routes, *agents.routes]
     relay = Relay(
         store,
         channel,
@@ -210,7 +234,16 @@ def build_core(
         clock=seams.clock,
     )
     return BotCore(
-        client, cache, seams.geocoder, chats, desk, relay, poller, web_app, follow_up=follow_up
+        client,
+        cache,
+        seams.geocoder,
+        chats,
+        desk,
+        relay,
+        poller,
+        web_app,
+        follow_up=follow_up,
+        agents=agents,
     )
 
 

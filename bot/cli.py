@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -173,9 +174,62 @@ def _add_run(subparsers: Subparsers) -> None:
     parser.set_defaults(run=_run)
 
 
+def _mcp(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return EXIT_USAGE
+    # Imported here: the MCP SDK and the bot are not needed to check a config.
+    from bot.agents.mcp_command import serve_mcp
+
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)  # stdout is the protocol
+    try:
+        asyncio.run(
+            serve_mcp(
+                config, args.channel, transport=args.transport, host=args.host, port=args.port
+            )
+        )
+    except LookupError as exc:
+        print(f"mcp: {exc.args[0]}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:
+        print(f"mcp: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAILURE
+    except KeyboardInterrupt:
+        pass
+    return EXIT_OK
+
+
+def _add_mcp(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "mcp",
+        help="serve the ordering flows to an LLM agent as an MCP server",
+        description="An MCP server for one [[agents.channels]] entry of --config: tools to "
+        "order a delivery step by step, list, follow and cancel the customer's deliveries. "
+        "Over stdio (an agent host starts it) or streamable HTTP at http://HOST:PORT/mcp "
+        "(every request needs the channel's key as Authorization: Bearer). Run it beside "
+        "deliverybot run, which relays the deliveries' events. See docs/agents.md.",
+    )
+    parser.add_argument(
+        "--config", required=True, type=Path, metavar="FILE", help="the TOML configuration file"
+    )
+    parser.add_argument(
+        "--channel", required=True, metavar="NAME", help="the [[agents.channels]] name to serve"
+    )
+    parser.add_argument(
+        "--transport", choices=("stdio", "streamable-http"), default="stdio", help="default: stdio"
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="HTTP only (default: 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8765, help="HTTP only (default: 8765)")
+    parser.set_defaults(run=_mcp)
+
+
 COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_check_config,
     _add_run,
+    _add_mcp,
     _add_sandbox,
     _add_demo,
 )

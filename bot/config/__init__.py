@@ -21,10 +21,12 @@ The modules, one concept each:
 * ``root``: ``Config``, the whole file; ``partner``, ``telegram``, ``storage``,
   ``geocoding_section`` and ``relay_section``: the models of its sections, on the shared base in
   ``section``;
+* ``agents_section``: ``[agents]``, the channels of the JSON API and MCP server;
 * ``secrets``: a secret from the file or from the environment; ``urls``: the https rule;
 * ``config_errors``: ``ConfigError``, and ``KeyProblems`` for a table-level check.
 """
 
+from bot.config.agents_section import AgentChannelConfig, AgentsConfig, key_hash
 from bot.config.config_errors import ConfigError
 from bot.config.geocoding_section import NOMINATIM_PUBLIC_DOMAIN, GeocodingConfig, NominatimConfig
 from bot.config.loader import load_config
@@ -42,6 +44,8 @@ __all__ = [
     "LOOPBACK_HOSTS",
     "NOMINATIM_PUBLIC_DOMAIN",
     "RESERVED_WEB_PATHS",
+    "AgentChannelConfig",
+    "AgentsConfig",
     "Config",
     "ConfigError",
     "CustomerRelay",
@@ -56,6 +60,7 @@ __all__ = [
     "StoragePath",
     "TelegramConfig",
     "WebhooksConfig",
+    "key_hash",
     "load_config",
     "redact",
     "render_redacted",

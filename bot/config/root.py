@@ -6,6 +6,7 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationInfo, field_validator
 
+from bot.config.agents_section import AgentsConfig
 from bot.config.config_errors import KeyProblems
 from bot.config.geocoding_section import GeocodingConfig
 from bot.config.partner import PartnerConfig, WebhooksConfig
@@ -26,6 +27,7 @@ class Config(Section):
     storage: StorageConfig
     geocoding: GeocodingConfig
     relay: RelayConfig
+    agents: AgentsConfig
 
     @field_validator("webhooks")
     @classmethod

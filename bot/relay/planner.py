@@ -26,11 +26,13 @@ from dataclasses import dataclass, field
 
 from bot.config import RelayConfig
 from bot.partner.models import Delivery, WebhookEvent
+from bot.relay.agent_updates import AGENT_UPDATE, agent_event_body
 from bot.relay.channel_protocol import Channel
 from bot.relay.outbox import Outgoing
-from bot.store import FINAL_STATUSES, DeliveryLink, SendKey, Store
+from bot.store import FINAL_STATUSES, DeliveryLink, SendKey, Store, is_agent_id
 from bot.store.status_progress import StatusEvent, moves_forward
 from conversations.phones import normalise_phone
+from conversations.texts import agent_texts
 from conversations.texts import deliveries_texts as wording
 
 # Kinds of message, the last part of a SendKey.
@@ -88,6 +90,8 @@ class Planner:
 
     async def plan(self, event: WebhookEvent, link: DeliveryLink | None) -> Plan:
         """The plan for ``event``; ``link`` is None for a delivery no chat of this bot ordered."""
+        if link is not None and is_agent_id(link.chat_id):
+            return await self._agent_plan(event, link)
         delivery = event.data.object
         messages: list[Outgoing] = []
         view: ViewUpdate | None = None
@@ -103,6 +107,32 @@ class Planner:
         messages += await self._otp_messages(event, link)
         finished = view is not None and view.status in FINAL_STATUSES
         return Plan(messages, view, tracking_sent, finished)
+
+    async def _agent_plan(self, event: WebhookEvent, link: DeliveryLink) -> Plan:
+        """An agent conversation's delivery (``agent_updates``): every event as data, once;
+        the operators as for any delivery; the drop-off code held for the receiver."""
+        delivery = event.data.object
+        view = None
+        if _not_older(event, link):
+            view = ViewUpdate(
+                delivery.status, event.created, delivery.tracking_url, event.data.previous_status
+            )
+        messages = self._operator_updates(event)
+        notice = None
+        otp = event.data.otp
+        if otp is not None and otp.code.strip() and not _finished(delivery, link):
+            receiver = normalise_phone(otp.receiver_phone, self._region)
+            handoff = await self._store.otp.put(
+                delivery.id, otp.code.strip(), receiver or otp.receiver_phone.strip(), event.created
+            )
+            opener = self._channel.otp_link(handoff.token)
+            notice = agent_texts.otp_sent_to_receiver(delivery.id, opener)
+            waiting = wording.otp_waiting_for_operators(delivery.id)
+            messages += self._to_operators(event, OTP_WAITING, waiting)
+        body = agent_event_body(event, drop_off_code=notice)
+        messages.insert(0, Outgoing(SendKey(event.id, link.chat_id, AGENT_UPDATE), body))
+        finished = view is not None and view.status in FINAL_STATUSES
+        return Plan(messages, view, False, finished)
 
     # --- the customer --------------------------------------------------------------------
 

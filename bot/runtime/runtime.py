@@ -81,8 +81,11 @@ class Runtime:
 
     @property
     def serves_web(self) -> bool:
-        """Whether the web app must listen: only a public host can be reached by anyone."""
-        return self.config.telegram.public_base_url is not None
+        """Whether the web app must listen: only a public host can be reached by anyone, but
+        agent channels (``/api``) are often local programs."""
+        return self.config.telegram.public_base_url is not None or bool(
+            self.config.agents.configured
+        )
 
     async def start(self, *, workers: bool = True) -> None:
         """Connect to Telegram, register the commands, and start receiving updates.
@@ -96,6 +99,8 @@ class Runtime:
         if workers:
             self._spawn("relay", self.relay.run())
             self._spawn("create-follow-up", self.core.follow_up.run())
+            if self.core.agents is not None and self.core.agents.webhooks is not None:
+                self._spawn("agent-webhooks", self.core.agents.webhooks.run())
             if self.poller is not None:
                 self._spawn("status-poller", self.poller.run())
             self._spawn("housekeeping", housekeeping(self.store))

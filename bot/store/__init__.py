@@ -14,9 +14,18 @@
 ``store.otp``             drop-off codes waiting for the receiver, erased once delivered
 ``store.blocked``         chats that blocked the bot
 ``store.unconfirmed``     creates whose answer was lost, until the service answers for certain
+``store.agents``          agent channels' conversations (ids, owners) and transcripts
+``store.agent_events``    events for agent conversations: SSE order, webhook outbox
 ========================  ====================================================================
 """
 
+from bot.store.agent_conversations import (
+    AGENT_ID_BASE,
+    AgentConversation,
+    AgentConversations,
+    is_agent_id,
+)
+from bot.store.agent_events import AgentEvent, AgentEvents, DueHook
 from bot.store.blocked import BlockedChats
 from bot.store.delivery_links import Deliveries, DeliveryLink
 from bot.store.inbox import Inbox, InboxCounts, InboxEvent
@@ -34,14 +43,20 @@ from bot.store.updates import SeenUpdates
 from bot.store.verified_phones import Contacts
 
 __all__ = [
+    "AGENT_ID_BASE",
     "FINAL_STATUSES",
     "LATEST_VERSION",
     "MIGRATIONS",
+    "AgentConversation",
+    "AgentConversations",
+    "AgentEvent",
+    "AgentEvents",
     "BlockedChats",
     "Contacts",
     "CreatedLink",
     "Deliveries",
     "DeliveryLink",
+    "DueHook",
     "Inbox",
     "InboxCounts",
     "InboxEvent",
@@ -64,4 +79,5 @@ __all__ = [
     "UnconfirmedCreates",
     "UnknownDeliveryError",
     "ViewChange",
+    "is_agent_id",
 ]

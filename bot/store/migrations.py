@@ -171,12 +171,57 @@ _UNCONFIRMED_CREATES = (
         WHERE notice IS NULL""",
 )
 
+_AGENT_CHANNELS = (
+    # Customers of an agent channel (JSON API, MCP): the channel's own reference for them, and
+    # the user id the bot's services know them by (AGENT_ID_BASE - seq: never a Telegram id).
+    """CREATE TABLE agent_customers (
+        seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+        channel    TEXT NOT NULL,
+        customer   TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        UNIQUE (channel, customer)
+    )""",
+    # One conversation of such a customer: its public id (unguessable), and the chat id the
+    # bot's services know it by (AGENT_ID_BASE - seq).
+    """CREATE TABLE agent_conversations (
+        seq          INTEGER PRIMARY KEY AUTOINCREMENT,
+        id           TEXT NOT NULL UNIQUE,
+        customer_seq INTEGER NOT NULL REFERENCES agent_customers (seq),
+        flow         TEXT,
+        created_at   REAL NOT NULL
+    )""",
+    # What was asked and answered, in order: the conversation's transcript.
+    """CREATE TABLE agent_transcript (
+        conversation_seq INTEGER NOT NULL,
+        n                INTEGER NOT NULL,
+        entry            TEXT NOT NULL,
+        at               REAL NOT NULL,
+        PRIMARY KEY (conversation_seq, n)
+    ) WITHOUT ROWID""",
+    # Events for a conversation's deliveries, once each (chat_id, event_key), in seq order for
+    # the SSE stream; hook_* is the channel's signed webhook delivery of each.
+    """CREATE TABLE agent_events (
+        seq          INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_id      INTEGER NOT NULL,
+        event_key    TEXT NOT NULL,
+        body         TEXT NOT NULL,
+        created_at   REAL NOT NULL,
+        hook_sent_at REAL,
+        hook_attempts INTEGER NOT NULL DEFAULT 0,
+        hook_next_at REAL NOT NULL,
+        UNIQUE (chat_id, event_key)
+    )""",
+    "CREATE INDEX agent_events_by_chat ON agent_events (chat_id, seq)",
+    "CREATE INDEX agent_events_hooks_due ON agent_events (hook_next_at) WHERE hook_sent_at IS NULL",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL_SCHEMA),
     Migration(2, "create requests of deliveries", _CREATE_REQUESTS),
     Migration(3, "pending drop-off codes by receiver phone", _OTP_BY_RECEIVER),
     Migration(4, "the answers that made each delivery", _SAVED_ORDERS),
     Migration(5, "creates whose answer was lost", _UNCONFIRMED_CREATES),
+    Migration(6, "agent channels: customers, conversations, events", _AGENT_CHANNELS),
 )
 """Every schema step, oldest first. Append only."""
 

@@ -27,6 +27,8 @@ from pathlib import Path
 from types import TracebackType
 
 from bot.clocks import Clock
+from bot.store.agent_conversations import AgentConversations
+from bot.store.agent_events import AgentEvents
 from bot.store.blocked import BlockedChats
 from bot.store.database import Database, Synchronous
 from bot.store.delivery_links import Deliveries
@@ -63,6 +65,8 @@ class Store:
         self.otp = OtpHandoffs(db, clock)
         self.blocked = BlockedChats(db, clock)
         self.unconfirmed = UnconfirmedCreates(db, clock)
+        self.agents = AgentConversations(db, clock)
+        self.agent_events = AgentEvents(db, clock)
 
     @classmethod
     async def connect(

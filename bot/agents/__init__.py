@@ -1,0 +1,35 @@
+"""Agent channels: the bot's ordering flows over a JSON API and as an MCP server.
+
+=========================  =====================================================================
+``HeadlessConversations``  the flows, the customer's deliveries and their events, as data
+``prompt_data``            the open question as data, with a JSON Schema of allowed answers
+``agent_routes``           the JSON API under ``/api`` (starlette), SSE for events
+``ChannelKeys``            channel keys (hashed) to channels; ``RateLimits`` per channel
+``AgentRouting``           the relay's channel: agent conversations' events into the store
+``EventWebhooks``          each event POSTed, signed, to the channel's own webhook
+``AgentParts``             what ``build_core`` adds when ``[agents]`` lists channels
+``mcp_tools``              the MCP server (``deliverybot mcp``) over the same service
+=========================  =====================================================================
+
+``docs/agents.md`` shows an order through each.
+"""
+
+from bot.agents.agents_wiring import AgentParts, AgentsSettings
+from bot.agents.channel_keys import AgentChannel, ChannelKeys, RateLimits
+from bot.agents.event_webhooks import SIGNATURE_HEADER, ChannelHook, EventWebhooks
+from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
+
+__all__ = [
+    "SIGNATURE_HEADER",
+    "AgentChannel",
+    "AgentParts",
+    "AgentsSettings",
+    "ChannelHook",
+    "ChannelKeys",
+    "ConversationView",
+    "EventWebhooks",
+    "HeadlessConversations",
+    "NotFound",
+    "RateLimits",
+    "UnknownFlow",
+]

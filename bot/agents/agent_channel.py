@@ -1,0 +1,79 @@
+"""``AgentRouting``: the relay's ``Channel`` in front of the bot's own, taking what is sent to an
+agent conversation into ``store.agent_events`` instead of a messenger.
+
+The relay sends an agent conversation its events as JSON (``bot.relay.agent_updates``), under
+its sent markers; a plain message (the follow-up of a create whose answer was lost) is kept as
+``{"type": "message", "text": ...}``. Each kept event rings ``EventBell``: the SSE streams of
+that conversation and the webhook sender wake up. Everything else goes to the inner channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections.abc import Callable
+
+from bot.relay.channel_protocol import Channel
+from bot.store import Store, is_agent_id
+
+
+class EventBell:
+    """Wakes whoever waits for new agent events in this process."""
+
+    def __init__(self) -> None:
+        self._changed = asyncio.Condition()
+        self._listeners: list[Callable[[], None]] = []
+
+    def on_ring(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` (no arguments, not awaited) on every ring."""
+        self._listeners.append(listener)
+
+    async def ring(self) -> None:
+        """New events were kept."""
+        async with self._changed:
+            self._changed.notify_all()
+        for listener in self._listeners:
+            listener()
+
+    async def wait(self, timeout: float) -> None:
+        """Return on the next ring, or after ``timeout`` seconds (events another process
+        kept ring nobody here)."""
+        async with self._changed:
+            try:
+                await asyncio.wait_for(self._changed.wait(), timeout)
+            except TimeoutError:
+                return
+
+
+class AgentRouting:
+    """A ``Channel``: agent conversations to the store and the bell, other chats to ``inner``."""
+
+    def __init__(self, inner: Channel, store: Store, bell: EventBell) -> None:
+        self._inner = inner
+        self._store = store
+        self._bell = bell
+
+    async def send(self, chat_id: int, text: str) -> int | None:
+        if not is_agent_id(chat_id):
+            return await self._inner.send(chat_id, text)
+        key, body = _as_event(text)
+        if await self._store.agent_events.add(chat_id, key, body):
+            await self._bell.ring()
+        return None
+
+    def otp_link(self, token: str) -> str:
+        return self._inner.otp_link(token)
+
+
+def _as_event(text: str) -> tuple[str, str]:
+    """The event key and JSON body of what the relay sent."""
+    try:
+        event = json.loads(text)
+    except ValueError:
+        event = None
+    if isinstance(event, dict) and isinstance(event.get("event_id"), str):
+        return event["event_id"], text
+    # A plain message has no id of its own: the relay's markers keep it from being sent twice.
+    message = json.dumps({"type": "message", "text": text}, ensure_ascii=False)
+    return "message:" + secrets.token_hex(8), message

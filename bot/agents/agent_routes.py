@@ -1,0 +1,251 @@
+"""The JSON API's routes under ``/api`` (starlette), for ``HeadlessConversations``.
+
+Every route needs a channel key (``channel_keys``) and takes one token of that channel's
+budget. Conversations are addressed by their id, deliveries by the channel's own customer
+reference and the delivery's id or short reference; another channel's conversation or
+customer is answered exactly like an unknown one. ``docs/agents-openapi.json`` describes every
+route; ``docs/agents.md`` walks through an order with curl.
+
+Status codes: 201 a conversation started (or a photo kept); 200 a turn (``reask`` true when
+the flow asked again); 422 an answer that does not fit the open question (nothing changed:
+``refused`` says why and ``prompt`` is the same question), or a photo not taken; 400 a body that
+is not the JSON asked for; 401 no or an unknown key; 404 unknown (or not this channel's); 413 a
+body over 64 KiB (a photo: 5 MB); 429 over the channel's budget (``Retry-After``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from sse_starlette import EventSourceResponse
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from bot.agents.agent_channel import EventBell
+from bot.agents.channel_keys import AgentChannel, ChannelKeys, RateLimits, bearer_key
+from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
+from bot.agents.photo_uploads import PhotoUploads, UploadRefused
+from bot.partner.models import MAX_IMAGE_BYTES
+from bot.web.body import BodyTooLarge, MalformedBody, read_limited
+
+MAX_BODY_BYTES = 64 * 1024
+MAX_CUSTOMER_LENGTH = 200
+EVENTS_PER_READ = 200
+# An SSE stream also looks for events every so often: another process may have kept them.
+STREAM_POLL_SECONDS = 5.0
+STREAM_PING_SECONDS = 15.0
+
+Handler = Callable[[Request, AgentChannel], Awaitable[Response]]
+
+
+class BadRequest(Exception):
+    """The body or a parameter is not what the route takes; the text says what (no values)."""
+
+
+def agent_routes(
+    conversations: HeadlessConversations,
+    keys: ChannelKeys,
+    limits: RateLimits,
+    bell: EventBell,
+    uploads: PhotoUploads,
+    *,
+    stream_poll_seconds: float = STREAM_POLL_SECONDS,
+) -> list[BaseRoute]:
+    """The routes to add to the bot's web app."""
+
+    def guarded(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            presented = bearer_key(request.headers.get("authorization"))
+            channel = keys.channel_for(presented) if presented else None
+            if channel is None:
+                headers = {"WWW-Authenticate": "Bearer"}
+                return _error(401, "unauthorized", "a channel key is needed", headers)
+            wait = limits.take(channel)
+            if wait is not None:
+                headers = {"Retry-After": str(max(1, math.ceil(wait)))}
+                return _error(429, "rate_limited", "too many requests for this key", headers)
+            try:
+                return await handler(request, channel)
+            except NotFound:
+                return _error(404, "not_found", "no such conversation or delivery")
+            except BadRequest as problem:
+                return _error(400, "bad_request", str(problem))
+            except BodyTooLarge:
+                return _error(413, "too_large", "the body is too large for this route")
+            except MalformedBody as problem:
+                return _error(400, "bad_request", str(problem))
+
+        return endpoint
+
+    async def start(request: Request, channel: AgentChannel) -> Response:
+        body = await _json_object(request)
+        customer = _customer(body.get("customer"))
+        flow = body.get("flow")
+        if flow is not None and not isinstance(flow, str):
+            raise BadRequest("flow must be a string")
+        try:
+            view = await conversations.start(channel.name, customer, flow)
+        except UnknownFlow:
+            raise BadRequest(f"flow must be one of {conversations.flows}") from None
+        return _view(view, status=201)
+
+    async def show(request: Request, channel: AgentChannel) -> Response:
+        return _view(await conversations.view(channel.name, _id(request)))
+
+    async def transcript(request: Request, channel: AgentChannel) -> Response:
+        entries = await conversations.transcript(channel.name, _id(request))
+        return JSONResponse({"id": _id(request), "entries": entries})
+
+    async def answer(request: Request, channel: AgentChannel) -> Response:
+        body = await _json_object(request)
+        raw = body.get("answer", body)
+        return _view(await conversations.answer(channel.name, _id(request), raw))
+
+    async def back(request: Request, channel: AgentChannel) -> Response:
+        return _view(await conversations.back(channel.name, _id(request)))
+
+    async def edit(request: Request, channel: AgentChannel) -> Response:
+        body = await _json_object(request)
+        step = body.get("step")
+        if not isinstance(step, str) or not step:
+            raise BadRequest("step must be the name of an answer to change")
+        return _view(await conversations.edit(channel.name, _id(request), step))
+
+    async def cancel(request: Request, channel: AgentChannel) -> Response:
+        return _view(await conversations.cancel(channel.name, _id(request)))
+
+    async def photos(request: Request, channel: AgentChannel) -> Response:
+        conversation = await conversations.conversation(channel.name, _id(request))
+        data = await read_limited(request, MAX_IMAGE_BYTES)
+        try:
+            uploaded = await uploads.put(conversation, data)
+        except UploadRefused as refused:
+            return _error(422, "photo_refused", refused.reason)
+        return JSONResponse({"url": uploaded.url, "expires_at": uploaded.expires_at}, 201)
+
+    async def events(request: Request, channel: AgentChannel) -> Response:
+        conversation_id = _id(request)
+        await conversations.conversation(channel.name, conversation_id)  # 404 first
+        after = _after(request)
+        if "text/event-stream" not in request.headers.get("accept", ""):
+            found = await conversations.events(
+                channel.name, conversation_id, after, EVENTS_PER_READ
+            )
+            return JSONResponse({"events": found})
+
+        async def stream() -> AsyncIterator[dict[str, Any]]:
+            seen = after
+            while True:
+                found = await conversations.events(
+                    channel.name, conversation_id, seen, EVENTS_PER_READ
+                )
+                for event in found:
+                    seen = int(event["seq"])
+                    yield {"id": str(seen), "event": "delivery", "data": json.dumps(event)}
+                if not found:
+                    await bell.wait(stream_poll_seconds)
+
+        return EventSourceResponse(stream(), ping=STREAM_PING_SECONDS)
+
+    async def deliveries(request: Request, channel: AgentChannel) -> Response:
+        page = _int_param(request, "page", 0)
+        reply = await conversations.deliveries(channel.name, _customer_of(request), page)
+        return JSONResponse(reply.model_dump(mode="json"))
+
+    async def status(request: Request, channel: AgentChannel) -> Response:
+        ref = request.path_params["ref"]
+        reply = await conversations.status(channel.name, _customer_of(request), ref)
+        if reply.outcome == "unknown":
+            raise NotFound(ref)
+        return JSONResponse(reply.model_dump(mode="json"))
+
+    async def cancel_delivery(request: Request, channel: AgentChannel) -> Response:
+        body = await _json_object(request)
+        reason = body.get("reason")
+        if not isinstance(reason, str):
+            raise BadRequest("reason must be a string of 3 to 500 characters")
+        ref = request.path_params["ref"]
+        reply = await conversations.cancel_delivery(
+            channel.name, _customer_of(request), ref, reason
+        )
+        if reply.outcome == "unknown":
+            raise NotFound(ref)
+        code = 422 if reply.outcome in ("bad_reason", "usage") else 200
+        return JSONResponse(reply.model_dump(mode="json"), status_code=code)
+
+    conv = "/api/conversations/{conversation_id}"
+    customer = "/api/customers/{customer}/deliveries"
+    return [
+        Route("/api/conversations", guarded(start), methods=["POST"]),
+        Route(conv, guarded(show), methods=["GET"]),
+        Route(conv + "/transcript", guarded(transcript), methods=["GET"]),
+        Route(conv + "/answers", guarded(answer), methods=["POST"]),
+        Route(conv + "/back", guarded(back), methods=["POST"]),
+        Route(conv + "/edit", guarded(edit), methods=["POST"]),
+        Route(conv + "/cancel", guarded(cancel), methods=["POST"]),
+        Route(conv + "/photos", guarded(photos), methods=["POST"]),
+        Route(conv + "/events", guarded(events), methods=["GET"]),
+        Route(customer, guarded(deliveries), methods=["GET"]),
+        Route(customer + "/{ref}", guarded(status), methods=["GET"]),
+        Route(customer + "/{ref}/cancel", guarded(cancel_delivery), methods=["POST"]),
+    ]
+
+
+def _error(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status, headers=headers)
+
+
+def _view(view: ConversationView, *, status: int = 200) -> JSONResponse:
+    code = 422 if view.refused is not None else status
+    return JSONResponse(view.model_dump(mode="json"), status_code=code)
+
+
+async def _json_object(request: Request) -> dict[str, Any]:
+    raw = await read_limited(request, MAX_BODY_BYTES)
+    try:
+        body = json.loads(raw) if raw else {}
+    except ValueError:
+        raise BadRequest("the body must be a JSON object") from None
+    if not isinstance(body, dict):
+        raise BadRequest("the body must be a JSON object")
+    return body
+
+
+def _id(request: Request) -> str:
+    return str(request.path_params["conversation_id"])
+
+
+def _customer(value: object) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_CUSTOMER_LENGTH:
+        raise BadRequest(
+            f"customer must be your reference for the customer (1 to "
+            f"{MAX_CUSTOMER_LENGTH} characters)"
+        )
+    return value.strip()
+
+
+def _customer_of(request: Request) -> str:
+    return _customer(request.path_params["customer"])
+
+
+def _int_param(request: Request, name: str, default: int) -> int:
+    text = request.query_params.get(name)
+    if text is None:
+        return default
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:
+        raise BadRequest(f"{name} must be a whole number")
+    return int(text)
+
+
+def _after(request: Request) -> int:
+    """Where to resume: ``Last-Event-ID`` (an SSE reconnect), else ``?after=``, else 0."""
+    last = request.headers.get("last-event-id")
+    if last is not None and last.isascii() and last.isdigit() and len(last) <= 18:
+        return int(last)
+    return _int_param(request, "after", 0)

@@ -1,0 +1,83 @@
+"""Who is calling: a channel's key (``Authorization: Bearer <key>``) to its channel, and each
+channel's request budget.
+
+Only SHA-256 hashes of the keys are held (``[[agents.channels]]``); a presented key is hashed
+and compared with every channel's hash in constant time, so neither timing nor an error says
+which part matched. ``RateLimits`` is a token bucket per channel: ``requests_per_minute``
+tokens, refilled evenly; a request without a token is told how long to wait.
+"""
+
+from __future__ import annotations
+
+import hmac
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from bot.clocks import Clock
+from bot.config import AgentChannelConfig, key_hash
+
+
+@dataclass(frozen=True)
+class AgentChannel:
+    """A configured channel as the API knows it (no secret but the key's hash)."""
+
+    name: str
+    key_sha256: str
+    requests_per_minute: int
+
+    @classmethod
+    def from_config(cls, config: AgentChannelConfig) -> AgentChannel:
+        return cls(config.name, config.expected_hash(), config.requests_per_minute)
+
+
+class ChannelKeys:
+    """The configured channels, found by a presented key."""
+
+    def __init__(self, channels: Iterable[AgentChannel]) -> None:
+        self._channels = tuple(channels)
+
+    @property
+    def names(self) -> list[str]:
+        return [channel.name for channel in self._channels]
+
+    def channel_for(self, presented: str) -> AgentChannel | None:
+        """The channel whose key ``presented`` is, or None."""
+        digest = key_hash(presented)
+        found = None
+        for channel in self._channels:  # every one compared: the time does not tell which
+            if hmac.compare_digest(digest, channel.key_sha256):
+                found = channel
+        return found
+
+    def by_name(self, name: str) -> AgentChannel | None:
+        return next((channel for channel in self._channels if channel.name == name), None)
+
+
+def bearer_key(header: str | None) -> str | None:
+    """The key of an ``Authorization: Bearer <key>`` header value."""
+    if not header:
+        return None
+    scheme, _, key = header.partition(" ")
+    key = key.strip()
+    return key if scheme.lower() == "bearer" and key else None
+
+
+class RateLimits:
+    """A token bucket per channel; ``take`` answers None (go on) or the seconds to wait."""
+
+    def __init__(self, clock: Clock = time.monotonic) -> None:
+        self._clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}  # name -> (tokens, at)
+
+    def take(self, channel: AgentChannel) -> float | None:
+        capacity = float(channel.requests_per_minute)
+        rate = capacity / 60.0
+        now = self._clock()
+        tokens, at = self._buckets.get(channel.name, (capacity, now))
+        tokens = min(capacity, tokens + (now - at) * rate)
+        if tokens >= 1.0:
+            self._buckets[channel.name] = (tokens - 1.0, now)
+            return None
+        self._buckets[channel.name] = (tokens, now)
+        return (1.0 - tokens) / rate

@@ -1,0 +1,144 @@
+"""``EventWebhooks``: each agent event POSTed to its channel's own webhook URL, signed, once in
+effect.
+
+The body is the event's JSON as kept in ``store.agent_events`` (its ``event_id`` lets the
+receiver drop a repeat). The signature is the Partner API's own scheme
+(``bot.partner.signing``): ``Deliverybot-Signature: t=<unix>,v1=<hex>``, HMAC-SHA256 over
+``<t>.<raw body>`` keyed by the channel's ``webhook_secret``. A 2xx marks the event sent; anything
+else (or no answer) tries it again later, waiting longer each time, up to ``max_attempts``;
+events of one channel go out in order. The rows are the outbox, so a restart resumes where the
+last process stopped; a crash between the 2xx and the mark sends that one event again, which
+its ``event_id`` makes harmless.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import httpx
+
+from bot.clocks import Clock, Sleep
+from bot.partner.signing import sign
+from bot.store import DueHook, Store
+
+logger = logging.getLogger(__name__)
+
+SIGNATURE_HEADER = "Deliverybot-Signature"
+EVENT_ID_HEADER = "Deliverybot-Event"
+
+
+@dataclass(frozen=True)
+class ChannelHook:
+    """Where one channel's events go, and the secret that signs them."""
+
+    url: str
+    secret: str
+
+    def __repr__(self) -> str:  # the secret stays out of logs
+        return f"ChannelHook(url={self.url!r})"
+
+
+class EventWebhooks:
+    """Posts due agent events to their channel's webhook; ``run`` until cancelled."""
+
+    def __init__(
+        self,
+        store: Store,
+        hooks: Mapping[str, ChannelHook],
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        clock: Clock = time.time,
+        sleep: Sleep = asyncio.sleep,
+        max_attempts: int = 12,
+        batch_size: int = 50,
+    ) -> None:
+        self._store = store
+        self._hooks = dict(hooks)
+        self._client = httpx.AsyncClient(transport=transport, timeout=10.0)
+        self._clock = clock
+        self._sleep = sleep
+        self._max_attempts = max_attempts
+        self._batch_size = batch_size
+        self._wake = asyncio.Event()
+        self._lock = asyncio.Lock()
+
+    def wake(self) -> None:
+        """New events were kept: post them now."""
+        self._wake.set()
+
+    async def run(self) -> None:
+        """Post due events whenever woken or a retry falls due, until cancelled."""
+        while True:
+            self._wake.clear()
+            try:
+                await self.process_due()
+                next_at = await self._store.agent_events.next_hook_at(list(self._hooks))
+            except Exception:
+                logger.exception("agent webhook pass failed")
+                next_at = self._clock() + 30.0
+            await self._idle(None if next_at is None else next_at - self._clock())
+
+    async def process_due(self) -> int:
+        """One pass; how many events the channels took."""
+        async with self._lock:
+            due = await self._store.agent_events.due_hooks(list(self._hooks), self._batch_size)
+            failed_channels: set[str] = set()
+            taken = 0
+            for hook in due:
+                if hook.channel in failed_channels:
+                    continue  # in order per channel: wait behind the one that failed
+                if await self._post(hook):
+                    taken += 1
+                else:
+                    failed_channels.add(hook.channel)
+            return taken
+
+    async def aclose(self) -> None:
+        """Close the HTTP client."""
+        await self._client.aclose()
+
+    async def _post(self, due: DueHook) -> bool:
+        hook = self._hooks[due.channel]
+        body = due.body.encode("utf-8")
+        headers = {
+            "Content-Type": "application/json",
+            SIGNATURE_HEADER: sign(body, hook.secret, int(self._clock())),
+        }
+        try:
+            response = await self._client.post(hook.url, content=body, headers=headers)
+            ok = 200 <= response.status_code < 300
+            reason = f"HTTP {response.status_code}"
+        except httpx.HTTPError as error:
+            ok, reason = False, type(error).__name__
+        if ok:
+            await self._store.agent_events.hook_sent(due.seq)
+            return True
+        attempts = due.attempts + 1
+        if attempts >= self._max_attempts:
+            logger.error("agent event %s for %s given up (%s)", due.seq, due.channel, reason)
+            await self._store.agent_events.hook_given_up(due.seq)
+            return False
+        delay = min(2.0**attempts, 3600.0)
+        logger.warning("agent event %s for %s not taken (%s)", due.seq, due.channel, reason)
+        await self._store.agent_events.hook_failed(due.seq, self._clock() + delay)
+        return False
+
+    async def _idle(self, delay: float | None) -> None:
+        if delay is not None and delay <= 0:
+            return
+        woken: asyncio.Future[object] = asyncio.ensure_future(self._wake.wait())
+        tasks = {woken}
+        if delay is not None:
+            tasks.add(asyncio.ensure_future(self._sleep(delay)))
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task

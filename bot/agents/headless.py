@@ -1,0 +1,266 @@
+"""``HeadlessConversations``: the bot's ordering flows for agent channels, as data.
+
+Every channel (the JSON API, the MCP server) calls this, never the engine: a conversation is
+``ChatService``'s chat under an agent id (``store.agents``), its customer a user id of the
+channel's own, and each turn comes back as a ``ConversationView`` (the messages, the open
+question as data, the delivery once created). An answer is checked against the open question
+first (``prompt_data.check_answer``): an invented option id or a kind the question does not
+take is refused with the question again, and never reaches the flow. Each turn is kept in the
+conversation's transcript, whose last entry is also the open question.
+
+Ownership: a conversation, a delivery or an event is found only by the channel that made it;
+another channel's id is answered exactly like an unknown one (``NotFound``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from bot.agents.prompt_data import Refusal, check_answer, prompt_data
+from bot.ordering import CancelReply, ChatService, CustomerDesk, DeliveryPage, StatusReply
+from bot.store import AgentConversation, Store
+from conversations import EDIT_PREFIX, ChoiceAnswer, CommandAnswer, Prompt, Turn
+from conversations.dialog import Answer, SessionStatus
+from conversations.flow import FlowRegistry
+from conversations.texts import agent_texts
+from conversations.texts.deliveries_texts import short_ref
+
+
+class NotFound(Exception):
+    """No such conversation for this channel (it does not exist, or is another channel's)."""
+
+
+class UnknownFlow(Exception):
+    """The flow named is not one the bot offers."""
+
+
+class ConversationView(BaseModel):
+    """One conversation after a turn (or as it stands): what to say, and what is asked now.
+
+    ``refused`` is set when the answer did not fit the open question (nothing changed; the
+    same question is open); ``reask`` when the flow asked the same question again because of
+    the answer (its reason is in ``messages``). ``prompt`` is None once ``finished``.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    status: SessionStatus
+    finished: bool
+    messages: list[str]
+    prompt: dict[str, Any] | None = None
+    refused: str | None = None
+    reask: bool = False
+    delivery: dict[str, Any] | None = None
+
+
+class HeadlessConversations:
+    """See the module docstring. ``registry`` names the flows a conversation may start."""
+
+    def __init__(
+        self,
+        store: Store,
+        chats: ChatService,
+        desk: CustomerDesk,
+        registry: FlowRegistry,
+    ) -> None:
+        self._store = store
+        self._chats = chats
+        self._desk = desk
+        self._registry = registry
+
+    @property
+    def flows(self) -> list[str]:
+        """The flow names a conversation may be started with."""
+        return self._registry.names
+
+    # --- conversations ---------------------------------------------------------------------
+
+    async def start(self, channel: str, customer: str, flow: str | None = None) -> ConversationView:
+        """A new conversation of ``channel``'s ``customer`` in ``flow`` (the entry flow when
+        None)."""
+        if flow is not None and flow not in self._registry:
+            raise UnknownFlow(flow)
+        conversation = await self._store.agents.open(channel, customer, flow)
+        turn = await self._chats.start(conversation.chat_id, conversation.user_id, flow=flow)
+        return await self._record(conversation, None, turn, prompt_before=None)
+
+    async def view(self, channel: str, conversation_id: str) -> ConversationView:
+        """The conversation as it stands: the last turn's messages and the open question."""
+        conversation = await self._find(channel, conversation_id)
+        last = await self._last(conversation)
+        return ConversationView.model_validate(last["view"])
+
+    async def transcript(self, channel: str, conversation_id: str) -> list[dict[str, Any]]:
+        """Every answer and every turn of the conversation, oldest first."""
+        conversation = await self._find(channel, conversation_id)
+        entries = [json.loads(text) for text in await self._store.agents.transcript(conversation)]
+        return [{key: value for key, value in e.items() if key != "open"} for e in entries]
+
+    async def answer(self, channel: str, conversation_id: str, raw: object) -> ConversationView:
+        """Answer the open question with ``raw`` (a typed answer as parsed JSON)."""
+        conversation = await self._find(channel, conversation_id)
+        prompt = await self._open_prompt(conversation)
+        if prompt is None:
+            return await self._refuse(conversation, raw, None, agent_texts.NO_OPEN_QUESTION)
+        checked = check_answer(prompt, raw)
+        if isinstance(checked, Refusal):
+            return await self._refuse(conversation, raw, prompt, checked.reason)
+        return await self._handle(conversation, checked, prompt)
+
+    async def back(self, channel: str, conversation_id: str) -> ConversationView:
+        """Go back to the question before the open one."""
+        return await self.answer(channel, conversation_id, {"kind": "command", "name": "back"})
+
+    async def edit(self, channel: str, conversation_id: str, step: str) -> ConversationView:
+        """From the summary, change the answer of ``step`` (one of its edit options)."""
+        option = step if step.startswith(EDIT_PREFIX) else EDIT_PREFIX + step
+        conversation = await self._find(channel, conversation_id)
+        prompt = await self._open_prompt(conversation)
+        raw = {"kind": "choice", "option": option}
+        if prompt is None or option not in {o.id for o in prompt.options}:
+            reason = agent_texts.UNKNOWN_FIELD if prompt else agent_texts.NO_OPEN_QUESTION
+            return await self._refuse(conversation, raw, prompt, reason)
+        return await self._handle(conversation, ChoiceAnswer(option=option), prompt)
+
+    async def cancel(self, channel: str, conversation_id: str) -> ConversationView:
+        """Cancel the order being made (the flow asks first when answers would be lost)."""
+        conversation = await self._find(channel, conversation_id)
+        prompt = await self._open_prompt(conversation)
+        if prompt is None:
+            raw = {"kind": "command", "name": "cancel"}
+            return await self._refuse(conversation, raw, None, agent_texts.NO_OPEN_QUESTION)
+        return await self._handle(conversation, CommandAnswer(name="cancel"), prompt)
+
+    async def deliver_later(self, chat_id: int, turn: Turn) -> None:
+        """A turn that happened without an answer (a create re-sent after a rate limit)."""
+        conversation = await self._store.agents.by_chat(chat_id)
+        if conversation is not None:
+            prompt = await self._open_prompt(conversation)
+            await self._record(conversation, None, turn, prompt_before=prompt)
+
+    # --- the customer's deliveries -----------------------------------------------------------
+
+    async def deliveries(self, channel: str, customer: str, page: int = 0) -> DeliveryPage:
+        """A page of the customer's deliveries (none for a customer the channel never had)."""
+        user_id = await self._store.agents.user_id(channel, customer)
+        return await self._desk.deliveries(_nobody() if user_id is None else user_id, page)
+
+    async def status(self, channel: str, customer: str, ref: str = "") -> StatusReply:
+        """One of the customer's deliveries (full id or short reference) as it is now."""
+        user_id = await self._store.agents.user_id(channel, customer)
+        return await self._desk.status(_nobody() if user_id is None else user_id, ref)
+
+    async def cancel_delivery(
+        self, channel: str, customer: str, ref: str, reason: str
+    ) -> CancelReply:
+        """Cancel one of the customer's deliveries for ``reason`` (3 to 500 characters)."""
+        user_id = await self._store.agents.user_id(channel, customer)
+        return await self._desk.cancel(_nobody() if user_id is None else user_id, ref, reason)
+
+    async def events(
+        self, channel: str, conversation_id: str, after: int, limit: int
+    ) -> list[dict[str, Any]]:
+        """Events of the conversation's deliveries after stream position ``after``."""
+        conversation = await self._find(channel, conversation_id)
+        stored = await self._store.agent_events.after(conversation.chat_id, after, limit)
+        return [{"seq": event.seq, **json.loads(event.body)} for event in stored]
+
+    async def conversation(self, channel: str, conversation_id: str) -> AgentConversation:
+        """The conversation itself; ``NotFound`` unless it is ``channel``'s."""
+        return await self._find(channel, conversation_id)
+
+    # --- around each turn --------------------------------------------------------------------
+
+    async def _find(self, channel: str, conversation_id: str) -> AgentConversation:
+        found = await self._store.agents.get(conversation_id, channel)
+        if found is None:
+            raise NotFound(conversation_id)
+        return found
+
+    async def _handle(
+        self, conversation: AgentConversation, answer: Answer, prompt: Prompt
+    ) -> ConversationView:
+        if isinstance(answer, CommandAnswer) and answer.name == "cancel":
+            turn = await self._chats.cancel(conversation.chat_id, conversation.user_id)
+        else:
+            turn = await self._chats.handle(conversation.chat_id, conversation.user_id, answer)
+        if turn is None:
+            turn = Turn(status="ended")
+        raw = answer.model_dump(mode="json", exclude_none=True)
+        return await self._record(conversation, raw, turn, prompt_before=prompt)
+
+    async def _record(
+        self,
+        conversation: AgentConversation,
+        raw: object,
+        turn: Turn,
+        *,
+        prompt_before: Prompt | None,
+    ) -> ConversationView:
+        prompt = turn.prompt
+        reask = bool(
+            prompt is not None
+            and prompt_before is not None
+            and (prompt.step, prompt.version) == (prompt_before.step, prompt_before.version)
+            and turn.messages
+        )
+        delivery = None
+        if turn.delivery is not None:
+            made = turn.delivery
+            delivery = {
+                "id": made.id,
+                "ref": short_ref(made.id),
+                "status": made.status,
+                "tracking_url": made.tracking_url,
+            }
+        view = ConversationView(
+            id=conversation.id,
+            status=turn.status,
+            finished=turn.finished,
+            messages=list(turn.messages),
+            prompt=None if prompt is None else prompt_data(prompt),
+            reask=reask,
+            delivery=delivery,
+        )
+        opened = None if prompt is None else prompt.model_dump(mode="json")
+        await self._keep(conversation, raw, view, opened)
+        return view
+
+    async def _refuse(
+        self, conversation: AgentConversation, raw: object, prompt: Prompt | None, reason: str
+    ) -> ConversationView:
+        last = await self._last(conversation)
+        before = ConversationView.model_validate(last["view"])
+        view = before.model_copy(update={"messages": [reason], "refused": reason, "reask": True})
+        opened = None if prompt is None else prompt.model_dump(mode="json")
+        await self._keep(conversation, raw, view, opened)
+        return view
+
+    async def _keep(
+        self,
+        conversation: AgentConversation,
+        raw: object,
+        view: ConversationView,
+        opened: dict[str, Any] | None,
+    ) -> None:
+        entry = {"answer": raw, "view": view.model_dump(mode="json"), "open": opened}
+        await self._store.agents.add_entry(conversation, json.dumps(entry, ensure_ascii=False))
+
+    async def _last(self, conversation: AgentConversation) -> dict[str, Any]:
+        entry = await self._store.agents.last_entry(conversation)
+        assert entry is not None  # every conversation has its first turn
+        last: dict[str, Any] = json.loads(entry)
+        return last
+
+    async def _open_prompt(self, conversation: AgentConversation) -> Prompt | None:
+        opened = (await self._last(conversation)).get("open")
+        return None if opened is None else Prompt.model_validate(opened)
+
+
+def _nobody() -> int:
+    """A user id no delivery belongs to (a customer the channel never ordered for)."""
+    return 0

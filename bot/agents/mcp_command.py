@@ -1,0 +1,122 @@
+"""``deliverybot mcp``: the MCP server for one channel, over stdio or streamable HTTP.
+
+It opens the bot's own store and builds the same core as ``deliverybot run`` (``build_core``),
+so conversations, deliveries and events are the bot's; it runs no relay and receives no partner
+webhooks (``deliverybot run`` does, and keeps the events the agent reads here). It does run the
+follow-up of creates whose answer was lost, for the orders it took. Operator alerts it cannot
+deliver (it has no chat channel) are logged.
+
+Over streamable HTTP every request needs the channel's key (``Authorization: Bearer <key>``);
+stdio is for an agent host that starts this process itself, so whoever can start it already
+holds the config file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+from typing import Any, Literal
+
+import uvicorn
+from mcp.server.mcpserver import MCPServer
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from bot.agents.channel_keys import AgentChannel, bearer_key
+from bot.agents.mcp_tools import build_mcp_server
+from bot.bot_core import CoreSettings, build_core, core_seams_from_config
+from bot.config import Config, key_hash
+from bot.store import Store
+from conversations.texts.agent_texts import AGENT_WORDS
+
+log = logging.getLogger(__name__)
+Transport = Literal["stdio", "streamable-http"]
+
+
+class NoChatChannel:
+    """The relay channel of a process without chats: operator alerts go to the log."""
+
+    async def send(self, chat_id: int, text: str) -> int | None:
+        log.warning(
+            "not delivered to chat %s (this process has no chat channel): %s", chat_id, text
+        )
+        return None
+
+    def otp_link(self, token: str) -> str:
+        # The relay, which alone makes hand-off links, runs in ``deliverybot run``, not here.
+        raise RuntimeError("deliverybot mcp makes no drop-off code links")
+
+
+class KeyGuard:
+    """ASGI middleware: only requests carrying ``channel``'s key reach ``app``."""
+
+    def __init__(self, app: ASGIApp, channel: AgentChannel) -> None:
+        self._app = app
+        self._channel = channel
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            headers = dict(scope["headers"])
+            presented = bearer_key(headers.get(b"authorization", b"").decode("latin-1"))
+            digest = key_hash(presented) if presented else ""
+            if not hmac.compare_digest(digest, self._channel.key_sha256):
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 401,
+                        "headers": [(b"www-authenticate", b"Bearer")],
+                    }
+                )
+                await send({"type": "http.response.body", "body": b""})
+                return
+        await self._app(scope, receive, send)
+
+
+def mcp_http_app(server: MCPServer[Any], channel: AgentChannel, host: str) -> ASGIApp:
+    """The streamable HTTP app (at ``/mcp``) behind ``channel``'s key."""
+    return KeyGuard(server.streamable_http_app(host=host), channel)
+
+
+async def serve_mcp(
+    config: Config,
+    channel_name: str,
+    *,
+    transport: Transport = "stdio",
+    host: str = "127.0.0.1",
+    port: int = 8765,
+) -> None:
+    """Serve the MCP server for ``channel_name`` until stopped."""
+    settings = CoreSettings.from_config(config)
+    agents = settings.agents
+    channel = (
+        None
+        if agents is None
+        else next((c for c in agents.channels if c.name == channel_name), None)
+    )
+    if channel is None:
+        raise LookupError(f"no [[agents.channels]] entry is named {channel_name!r}")
+    store = await Store.connect(
+        config.storage.path,
+        media_dir=config.storage.media_dir,
+        synchronous=config.storage.sqlite_synchronous,
+    )
+    core = build_core(
+        settings, store, NoChatChannel(), AGENT_WORDS, seams=core_seams_from_config(config)
+    )
+    follow_up = asyncio.create_task(core.follow_up.run(), name="create-follow-up")
+    try:
+        assert core.agents is not None  # settings.agents is set
+        server = build_mcp_server(core.agents.conversations, channel.name)
+        if transport == "stdio":
+            await server.run_stdio_async()
+        else:
+            app = mcp_http_app(server, channel, host)
+            uvicorn_config = uvicorn.Config(app, host=host, port=port, log_level="warning")
+            await uvicorn.Server(uvicorn_config).serve()
+    finally:
+        follow_up.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await follow_up
+        await core.aclose()
+        await store.close()

@@ -1,0 +1,160 @@
+"""The MCP server: the bot's ordering flows as tools for an LLM agent (the official ``mcp`` SDK).
+
+One server speaks for one channel (``[[agents.channels]]``): every tool goes through
+``HeadlessConversations`` with that channel's name, so the agent sees only that channel's
+customers, conversations and deliveries. The open question comes back as structured content
+(``prompt_data``: options with ids, the default, hints and ``answer_schema``, a JSON Schema of
+the allowed answer with an enum of the option ids); an answer outside it is refused (an error
+result) with the same question, and never reaches the flow. Delivery events are a resource the
+agent reads (``deliverybot://conversations/{id}/events``) and the ``delivery_events`` tool. The
+drop-off code is never among them. The descriptions tell the model the rules it must follow.
+
+``deliverybot mcp`` runs it over stdio or streamable HTTP (``mcp_command``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.types import CallToolResult, TextContent
+
+from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
+
+INSTRUCTIONS = """\
+You order deliveries for a customer through a business's delivery bot, one question at a time.
+Rules:
+- Start with start_order, then answer only the open question (answer), with one of its accepted
+  kinds; for options use an option id exactly as given. Never invent ids, addresses, phone
+  numbers, units, prices, payment methods or coordinates: ask the customer.
+- Say each question and its options to the customer in your own words and wait for their reply.
+- At the summary, read the summary back to the customer and confirm only once they agreed.
+- Never make up or repeat a drop-off code (OTP). It goes only to the verified receiver; you are
+  told when it was sent.
+- Deliveries, their status and cancelling one are by the customer's reference you chose."""
+
+_CONVERSATION = "The conversation id start_order returned."
+_CUSTOMER = "Your own stable reference for the customer (the same one start_order used)."
+
+START = """Start a new delivery order for a customer. Returns the first question as structured
+content: `prompt.question`, `prompt.options` (id and label), `prompt.default` (pre-selected),
+`prompt.hints`, and `prompt.answer_schema`, the JSON Schema every answer must match."""
+ANSWER = """Answer the open question of a conversation. `answer` must match the open prompt's
+answer_schema, e.g. {"kind": "choice", "option": "<an option id as given>"},
+{"kind": "text", "text": "..."}, {"kind": "location", "lat": 6.5, "lng": 3.37},
+{"kind": "contact", "phone": "...", "first_name": "..."}, {"kind": "photos", "urls": ["https://..."]}
+or {"kind": "command", "name": "skip"}. An answer outside the schema is refused with the same
+question (isError); an answer the business cannot take is asked again with the reason in
+`messages`: tell the customer. At the summary (input "confirm"), read the summary back to the
+customer and send the confirm option only once they agreed. Never invent an option id."""
+BACK = "Go back to the question before the open one (the customer wants to change it)."
+EDIT = """From the summary, change one answer: `step` is one of the summary's edit options
+(their ids start with "edit:"). The flow asks that question again, then returns to the summary."""
+CANCEL = """Cancel the order being made, when the customer asks to. If answers would be lost the
+flow asks to confirm first: answer that question."""
+DELIVERIES = "The customer's deliveries, newest first (page from 0)."
+STATUS = """One of the customer's deliveries as it is now: `delivery` is its id or the short
+reference (e.g. 3F2A9C1E). Without `delivery`, the latest."""
+CANCEL_DELIVERY = """Cancel one of the customer's deliveries, only when the customer asked to and
+gave a reason (3 to 500 characters, their words). The business may refuse once a rider has the
+package: then tell the customer what `text` says."""
+EVENTS = """News about the deliveries ordered in a conversation, oldest first, after stream
+position `after` (each event's `seq`): status in words, the service's customer_message_hint,
+summary and agent_notes (for you, not to read out verbatim). A drop-off code is never included:
+`drop_off_code` says where it went."""
+
+
+def build_mcp_server(conversations: HeadlessConversations, channel: str) -> MCPServer[Any]:
+    """The MCP server for ``channel``'s agent, over ``conversations``."""
+    server: MCPServer[Any] = MCPServer(name="deliverybot", instructions=INSTRUCTIONS, version="1")
+
+    async def start_order(customer: str, flow: str | None = None) -> CallToolResult:
+        try:
+            view = await conversations.start(channel, customer.strip() or "customer", flow)
+        except UnknownFlow:
+            return _error(f"flow must be one of {conversations.flows}")
+        return _turn(view)
+
+    async def answer(conversation_id: str, answer: dict[str, Any]) -> CallToolResult:
+        return await _guarded(conversations.answer(channel, conversation_id, answer))
+
+    async def go_back(conversation_id: str) -> CallToolResult:
+        return await _guarded(conversations.back(channel, conversation_id))
+
+    async def edit_answer(conversation_id: str, step: str) -> CallToolResult:
+        return await _guarded(conversations.edit(channel, conversation_id, step))
+
+    async def cancel_order(conversation_id: str) -> CallToolResult:
+        return await _guarded(conversations.cancel(channel, conversation_id))
+
+    async def my_deliveries(customer: str, page: int = 0) -> CallToolResult:
+        reply = await conversations.deliveries(channel, customer, max(page, 0))
+        return _data(reply.text, reply.model_dump(mode="json"))
+
+    async def delivery_status(customer: str, delivery: str = "") -> CallToolResult:
+        reply = await conversations.status(channel, customer, delivery)
+        return _data(reply.text, reply.model_dump(mode="json"))
+
+    async def cancel_delivery(customer: str, delivery: str, reason: str) -> CallToolResult:
+        reply = await conversations.cancel_delivery(channel, customer, delivery, reason)
+        failed = reply.outcome not in ("cancelled",)
+        return _data(reply.text, reply.model_dump(mode="json"), error=failed)
+
+    async def delivery_events(conversation_id: str, after: int = 0) -> CallToolResult:
+        try:
+            found = await conversations.events(channel, conversation_id, max(after, 0), 200)
+        except NotFound:
+            return _error("no such conversation")
+        return _data(json.dumps(found, ensure_ascii=False), {"events": found})
+
+    async def events_resource(conversation_id: str) -> str:
+        found = await conversations.events(channel, conversation_id, 0, 1000)
+        return json.dumps({"events": found}, ensure_ascii=False)
+
+    tools: list[tuple[Callable[..., Awaitable[CallToolResult]], str]] = [
+        (start_order, START),
+        (answer, ANSWER),
+        (go_back, BACK),
+        (edit_answer, EDIT),
+        (cancel_order, CANCEL),
+        (my_deliveries, DELIVERIES),
+        (delivery_status, STATUS),
+        (cancel_delivery, CANCEL_DELIVERY),
+        (delivery_events, EVENTS),
+    ]
+    for tool, description in tools:
+        server.add_tool(tool, description=description)
+    server.resource(
+        "deliverybot://conversations/{conversation_id}/events",
+        name="delivery_events",
+        description=EVENTS,
+        mime_type="application/json",
+    )(events_resource)
+    return server
+
+
+async def _guarded(call: Any) -> CallToolResult:
+    try:
+        view: ConversationView = await call
+    except NotFound:
+        return _error("no such conversation")
+    return _turn(view)
+
+
+def _turn(view: ConversationView) -> CallToolResult:
+    said = list(view.messages)
+    if view.prompt is not None:
+        said.append(view.prompt["question"])
+    return _data("\n".join(said), view.model_dump(mode="json"), error=view.refused is not None)
+
+
+def _data(text: str, data: dict[str, Any], *, error: bool = False) -> CallToolResult:
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)], structured_content=data, is_error=error
+    )
+
+
+def _error(text: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)

@@ -1,0 +1,318 @@
+"""The JSON API's OpenAPI 3.1 document, made from the routes' own models so it cannot drift.
+
+``docs/agents-openapi.json`` is this document written out (``python -m
+bot.agents.openapi_document > docs/agents-openapi.json``); a test keeps the file equal to it,
+and schemathesis checks the running API against it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel
+
+from bot.agents.agent_routes import MAX_CUSTOMER_LENGTH
+from bot.agents.headless import ConversationView
+from bot.ordering import CancelReply, DeliveryPage, StatusReply
+
+_REF = "#/components/schemas/{model}"
+
+
+def _schemas() -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    models: list[type[BaseModel]] = [ConversationView, DeliveryPage, StatusReply, CancelReply]
+    for model in models:
+        schema = model.model_json_schema(ref_template=_REF)
+        found.update(schema.pop("$defs", {}))
+        found[model.__name__] = schema
+    found["Error"] = {
+        "type": "object",
+        "properties": {"error": {"type": "string"}, "message": {"type": "string"}},
+        "required": ["error", "message"],
+    }
+    found["Event"] = {
+        "type": "object",
+        "description": "One event of a conversation's delivery; never a drop-off code.",
+        "properties": {
+            "seq": {"type": "integer"},
+            "event_id": {"type": "string"},
+            "type": {"type": "string"},
+            "delivery_id": {"type": "string"},
+            "status": {"type": "string"},
+            "status_text": {"type": "string"},
+            "customer_message_hint": {"type": ["string", "null"]},
+            "summary": {"type": ["string", "null"]},
+            "agent_notes": {"type": "array", "items": {"type": "string"}},
+            "drop_off_code": {"type": ["string", "null"]},
+        },
+        "required": ["seq"],
+    }
+    return found
+
+
+def _json(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"content": {"application/json": {"schema": schema}}}
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": _REF.format(model=name)}
+
+
+def _answer(description: str, name: str) -> dict[str, Any]:
+    return {"description": description, **_json(_ref(name))}
+
+
+ERRORS = {
+    "400": _answer("The body or a parameter is not what the route takes", "Error"),
+    "401": _answer("No channel key, or an unknown one", "Error"),
+    "404": _answer("No such conversation or delivery for this channel", "Error"),
+    "413": _answer("The body is over 64 KiB", "Error"),
+    "429": {
+        **_answer("Over this key's requests per minute", "Error"),
+        "headers": {"Retry-After": {"schema": {"type": "string"}}},
+    },
+}
+
+
+def _errors(*codes: str) -> dict[str, Any]:
+    return {code: ERRORS[code] for code in codes}
+
+
+def _body(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    schema = {"type": "object", "properties": properties, "required": required}
+    return {"required": True, **_json(schema)}
+
+
+def _turn(summary: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    operation: dict[str, Any] = {
+        "summary": summary,
+        "responses": {
+            "200": _answer("The turn: messages and the open question", "ConversationView"),
+            "422": _answer(
+                "Refused: the answer does not fit the open question", "ConversationView"
+            ),
+            **_errors("400", "401", "404", "413", "429"),
+        },
+    }
+    if body is not None:
+        operation["requestBody"] = body
+    return operation
+
+
+CONVERSATION = {
+    "name": "conversation_id",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "string"},
+}
+CUSTOMER = {
+    "name": "customer",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "string", "minLength": 1, "maxLength": MAX_CUSTOMER_LENGTH},
+}
+REF = {"name": "ref", "in": "path", "required": True, "schema": {"type": "string"}}
+
+
+def build_document() -> dict[str, Any]:
+    """The whole OpenAPI document."""
+    customer_text = {"type": "string", "minLength": 1, "maxLength": MAX_CUSTOMER_LENGTH}
+    conv = "/api/conversations/{conversation_id}"
+    deliveries = "/api/customers/{customer}/deliveries"
+    paths: dict[str, Any] = {
+        "/api/conversations": {
+            "post": {
+                "summary": "Start a conversation (an order) for one of the channel's customers",
+                "requestBody": _body(
+                    {"customer": customer_text, "flow": {"type": "string"}}, ["customer"]
+                ),
+                "responses": {
+                    "201": _answer("Started: the first question", "ConversationView"),
+                    **_errors("400", "401", "413", "429"),
+                },
+            }
+        },
+        conv: {
+            "parameters": [CONVERSATION],
+            "get": {
+                "summary": "The conversation as it stands: the open question",
+                "responses": {
+                    "200": _answer("The last turn", "ConversationView"),
+                    **_errors("401", "404", "429"),
+                },
+            },
+        },
+        conv + "/transcript": {
+            "parameters": [CONVERSATION],
+            "get": {
+                "summary": "Every answer and turn, oldest first",
+                "responses": {
+                    "200": {
+                        "description": "The transcript",
+                        **_json(
+                            {
+                                "type": "object",
+                                "properties": {
+                                    "id": {"type": "string"},
+                                    "entries": {"type": "array", "items": {"type": "object"}},
+                                },
+                                "required": ["id", "entries"],
+                            }
+                        ),
+                    },
+                    **_errors("401", "404", "429"),
+                },
+            },
+        },
+        conv + "/answers": {
+            "parameters": [CONVERSATION],
+            "post": _turn(
+                "Answer the open question (a typed answer matching its answer_schema)",
+                _body({"answer": {"type": "object"}}, ["answer"]),
+            ),
+        },
+        conv + "/back": {"parameters": [CONVERSATION], "post": _turn("Back one question")},
+        conv + "/edit": {
+            "parameters": [CONVERSATION],
+            "post": _turn(
+                "From the summary, change one answer",
+                _body({"step": {"type": "string", "minLength": 1}}, ["step"]),
+            ),
+        },
+        conv + "/cancel": {"parameters": [CONVERSATION], "post": _turn("Cancel the order")},
+        conv + "/photos": {
+            "parameters": [CONVERSATION],
+            "post": {
+                "summary": "Upload a package photo (the image itself); answer the photo question "
+                "with the URL it gets",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        kind: {"schema": {"type": "string", "format": "binary"}}
+                        for kind in ("image/jpeg", "image/png", "image/webp")
+                    },
+                },
+                "responses": {
+                    "201": {
+                        "description": "Kept: where the service will fetch it, and until when",
+                        **_json(
+                            {
+                                "type": "object",
+                                "properties": {
+                                    "url": {"type": "string"},
+                                    "expires_at": {"type": "number"},
+                                },
+                                "required": ["url", "expires_at"],
+                            }
+                        ),
+                    },
+                    "422": _answer("Not an image, too large, or no public host", "Error"),
+                    **_errors("400", "401", "404", "413", "429"),
+                },
+            },
+        },
+        conv + "/events": {
+            "parameters": [CONVERSATION],
+            "get": {
+                "summary": "Events of the conversation's deliveries (JSON, or SSE with "
+                "Accept: text/event-stream and Last-Event-ID)",
+                "parameters": [
+                    {
+                        "name": "after",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "integer", "minimum": 0, "maximum": 999_999_999},
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "Events after the position given",
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "properties": {
+                                        "events": {"type": "array", "items": _ref("Event")}
+                                    },
+                                    "required": ["events"],
+                                }
+                            },
+                            "text/event-stream": {"schema": {"type": "string"}},
+                        },
+                    },
+                    **_errors("400", "401", "404", "429"),
+                },
+            },
+        },
+        deliveries: {
+            "parameters": [CUSTOMER],
+            "get": {
+                "summary": "The customer's deliveries, newest first",
+                "parameters": [
+                    {
+                        "name": "page",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "integer", "minimum": 0, "maximum": 999_999_999},
+                    }
+                ],
+                "responses": {
+                    "200": _answer("One page", "DeliveryPage"),
+                    **_errors("400", "401", "429"),
+                },
+            },
+        },
+        deliveries + "/{ref}": {
+            "parameters": [CUSTOMER, REF],
+            "get": {
+                "summary": "One of the customer's deliveries as it is now",
+                "responses": {
+                    "200": _answer("The delivery", "StatusReply"),
+                    **_errors("400", "401", "404", "429"),
+                },
+            },
+        },
+        deliveries + "/{ref}/cancel": {
+            "parameters": [CUSTOMER, REF],
+            "post": {
+                "summary": "Cancel one of the customer's deliveries, with the customer's reason",
+                "requestBody": _body(
+                    {"reason": {"type": "string", "minLength": 3, "maxLength": 500}}, ["reason"]
+                ),
+                "responses": {
+                    "200": _answer("Cancelled, or why not", "CancelReply"),
+                    "422": _answer("The reason is too short or too long", "CancelReply"),
+                    **_errors("400", "401", "404", "413", "429"),
+                },
+            },
+        },
+    }
+    for item in paths.values():
+        shared = item.pop("parameters", [])
+        for operation in item.values():
+            operation["parameters"] = [*shared, *operation.get("parameters", [])]
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "deliverybot agent API",
+            "version": "1",
+            "description": "The bot's ordering flows for apps and LLM agents: see docs/agents.md.",
+        },
+        "servers": [{"url": "http://127.0.0.1:8080"}],
+        "security": [{"channelKey": []}],
+        "paths": paths,
+        "components": {
+            "schemas": _schemas(),
+            "securitySchemes": {"channelKey": {"type": "http", "scheme": "bearer"}},
+        },
+    }
+
+
+def document_text() -> str:
+    """The document as ``docs/agents-openapi.json`` holds it."""
+    return json.dumps(build_document(), indent=2, sort_keys=True) + "\n"
+
+
+if __name__ == "__main__":
+    print(document_text(), end="")

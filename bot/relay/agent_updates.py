@@ -1,0 +1,39 @@
+"""What an event tells an agent conversation (JSON API, MCP) about its delivery: the facts as
+data, for a program that answers a customer, instead of the sentences a chat is sent.
+
+The conversation that started the delivery gets the status (as the service's value and in
+words), the service's ``customer_message_hint``, ``summary`` and ``agent_notes``, and the
+tracking link: that channel only, since the event reaches the chat of the delivery's link and
+nothing else. The drop-off code never: ``data.otp`` becomes ``drop_off_code``, a sentence
+saying the code went to the verified receiver only (``agent_texts``).
+"""
+
+from __future__ import annotations
+
+import json
+
+from bot.partner.models import WebhookEvent
+from conversations.texts.deliveries_texts import short_ref, status_label
+
+AGENT_UPDATE = "agent"  # the SendKey kind of an agent conversation's event
+
+
+def agent_event_body(event: WebhookEvent, *, drop_off_code: str | None) -> str:
+    """The JSON text kept for the conversation (``store.agent_events``) and sent on."""
+    delivery = event.data.object
+    body = {
+        "event_id": event.id,
+        "type": event.type,
+        "created": event.created,
+        "delivery_id": delivery.id,
+        "ref": short_ref(delivery.id),
+        "status": delivery.status,
+        "status_text": status_label(delivery.status),
+        "previous_status": event.data.previous_status,
+        "customer_message_hint": event.customer_message_hint,
+        "summary": event.summary or None,
+        "agent_notes": list(event.agent_notes),
+        "tracking_url": delivery.tracking_url,
+        "drop_off_code": drop_off_code,
+    }
+    return json.dumps(body, ensure_ascii=False)

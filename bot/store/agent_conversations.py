@@ -1,0 +1,120 @@
+"""Conversations of agent channels (the JSON API, the MCP server), and their transcripts.
+
+An agent channel orders for its own customers, named by the channel's own reference
+(``customer``). The bot's services (``ChatService``, ``CustomerDesk``, the relay) know a
+customer by a user id and a conversation by a chat id; here both are made from this table's
+sequence numbers, below ``AGENT_ID_BASE`` (far below any Telegram chat or user id), so the
+relay can tell an agent's chat by its id alone (``is_agent_id``).
+
+A conversation's public ``id`` is unguessable, and every read is by (``id``, ``channel``): a
+conversation of another channel is not found, exactly like one that does not exist.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from bot.clocks import Clock
+from bot.store.database import Database, Row
+
+AGENT_ID_BASE = -(2**50)
+
+
+def is_agent_id(chat_or_user_id: int) -> bool:
+    """Whether a chat or user id belongs to an agent channel's customer or conversation."""
+    return chat_or_user_id <= AGENT_ID_BASE
+
+
+@dataclass(frozen=True)
+class AgentConversation:
+    """One conversation of one channel's customer, with the ids the bot's services use."""
+
+    id: str
+    channel: str
+    customer: str
+    chat_id: int
+    user_id: int
+    flow: str | None
+    created_at: float
+
+
+_ADD_CUSTOMER = """INSERT INTO agent_customers (channel, customer, created_at) VALUES (?, ?, ?)
+    ON CONFLICT (channel, customer) DO NOTHING"""
+_CUSTOMER = "SELECT seq FROM agent_customers WHERE channel = ? AND customer = ?"
+_ADD = """INSERT INTO agent_conversations (id, customer_seq, flow, created_at)
+    VALUES (?, ?, ?, ?)"""
+_SELECT = """SELECT c.id, k.channel, k.customer, c.seq, k.seq, c.flow, c.created_at
+    FROM agent_conversations c JOIN agent_customers k ON k.seq = c.customer_seq"""
+_BY_ID = _SELECT + " WHERE c.id = ? AND k.channel = ?"
+_BY_SEQ = _SELECT + " WHERE c.seq = ?"
+_ADD_ENTRY = """INSERT INTO agent_transcript (conversation_seq, n, entry, at)
+    SELECT ?, COALESCE(MAX(n), 0) + 1, ?, ? FROM agent_transcript WHERE conversation_seq = ?"""
+_TRANSCRIPT = "SELECT entry FROM agent_transcript WHERE conversation_seq = ? ORDER BY n"
+_LAST = """SELECT entry FROM agent_transcript WHERE conversation_seq = ?
+    ORDER BY n DESC LIMIT 1"""
+
+
+class AgentConversations:
+    """``store.agents``: agent conversations by (id, channel), and what was said in them."""
+
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+
+    async def user_id(self, channel: str, customer: str, *, create: bool = False) -> int | None:
+        """The user id of ``channel``'s customer ``customer``; made when ``create``."""
+        if create:
+            await self._db.execute(_ADD_CUSTOMER, (channel, customer, self._clock()))
+        row = await self._db.fetch_one(_CUSTOMER, (channel, customer))
+        return None if row is None else AGENT_ID_BASE - int(row[0])
+
+    async def open(self, channel: str, customer: str, flow: str | None) -> AgentConversation:
+        """A new conversation of ``channel``'s ``customer``, with a fresh unguessable id."""
+        user_id = await self.user_id(channel, customer, create=True)
+        assert user_id is not None  # just made
+        public_id = "conv_" + secrets.token_urlsafe(18)
+        params = (public_id, AGENT_ID_BASE - user_id, flow, self._clock())
+        await self._db.execute(_ADD, params)
+        found = await self.get(public_id, channel)
+        assert found is not None
+        return found
+
+    async def get(self, conversation_id: str, channel: str) -> AgentConversation | None:
+        """The conversation ``conversation_id`` if it is ``channel``'s, else None."""
+        row = await self._db.fetch_one(_BY_ID, (conversation_id, channel))
+        return None if row is None else _conversation(row)
+
+    async def by_chat(self, chat_id: int) -> AgentConversation | None:
+        """The conversation the services know as ``chat_id``."""
+        if not is_agent_id(chat_id):
+            return None
+        row = await self._db.fetch_one(_BY_SEQ, (AGENT_ID_BASE - chat_id,))
+        return None if row is None else _conversation(row)
+
+    async def add_entry(self, conversation: AgentConversation, entry_json: str) -> None:
+        """Append one transcript entry (JSON text) to the conversation."""
+        seq = AGENT_ID_BASE - conversation.chat_id
+        await self._db.execute(_ADD_ENTRY, (seq, entry_json, self._clock(), seq))
+
+    async def transcript(self, conversation: AgentConversation) -> list[str]:
+        """The conversation's transcript entries, oldest first."""
+        rows = await self._db.fetch_all(_TRANSCRIPT, (AGENT_ID_BASE - conversation.chat_id,))
+        return [str(row[0]) for row in rows]
+
+    async def last_entry(self, conversation: AgentConversation) -> str | None:
+        """The conversation's newest transcript entry (None before its first turn)."""
+        row = await self._db.fetch_one(_LAST, (AGENT_ID_BASE - conversation.chat_id,))
+        return None if row is None else str(row[0])
+
+
+def _conversation(row: Row) -> AgentConversation:
+    return AgentConversation(
+        id=str(row[0]),
+        channel=str(row[1]),
+        customer=str(row[2]),
+        chat_id=AGENT_ID_BASE - int(row[3]),
+        user_id=AGENT_ID_BASE - int(row[4]),
+        flow=None if row[5] is None else str(row[5]),
+        created_at=float(row[6]),
+    )

@@ -1,0 +1,77 @@
+"""What an agent channel (the JSON API, the MCP server) is told besides the flows' own questions.
+
+The flows' prompts and re-asks are the same sentences a chat shows (``dialogue``); these are the
+few things only a program that answers on a customer's behalf needs: how to answer each kind of
+question, why an answer that does not fit the open question was refused, and what it is told
+instead of a drop-off code. Like every customer-facing sentence, none names an error code, a
+request field or an enum value of the Partner API.
+"""
+
+from __future__ import annotations
+
+from conversations.texts.deliveries_texts import short_ref
+from conversations.texts.desk_texts import ChannelWords
+
+# How an agent names what the customer can do, in the desk's answers ("use /status").
+AGENT_WORDS = ChannelWords(
+    new="the start order call",
+    status="the delivery status call",
+    deliveries="the my deliveries call",
+    cancel_delivery="the cancel delivery call",
+    share_contact="a contact answer",
+    share_own_contact="a contact answer with the receiver's own number",
+)
+
+# --- how to answer each kind of question (the prompt's hints) ---------------------------------
+
+HINT_CHOICE = "Answer with the id of one of the options; never make up an id."
+HINT_TEXT = "Answer with the customer's words as text."
+HINT_PHONE = (
+    "Answer with the phone number as the customer gave it (text), or as a contact with a name "
+    "and a phone number."
+)
+HINT_CONTACT = "Answer with a contact: a phone number and the person's name."
+HINT_PLACE = (
+    "Answer with the address as the customer said it (text), or with a location pin "
+    "(latitude and longitude); options are places the business already knows."
+)
+HINT_PHOTOS = (
+    "Answer with photos as https URLs on an image host the business allows; send the done "
+    "command once every photo is in."
+)
+HINT_CONFIRM = (
+    "Read this summary back to the customer and confirm only once they agreed to it; an edit "
+    "option changes one answer and comes back here."
+)
+HINT_DEFAULT = "The pre-selected option is what the customer gets when they have no preference."
+HINT_SKIP = "This question may be skipped with the skip command."
+
+
+def photo_count(have: int, low: int, high: int) -> str:
+    """How many photos the step has and takes."""
+    return f"{have} photo(s) so far; at least {low} and at most {high} in all."
+
+
+# --- an answer that does not fit the open question --------------------------------------------
+
+NOT_AN_OPTION = (
+    "That is not one of the options of this question. Answer with one of the option ids given, "
+    "exactly as given."
+)
+WRONG_KIND = "This question does not take that kind of answer. The accepted kinds are listed."
+STALE_ANSWER = "That answer was for an earlier question. The open question is the one given here."
+NO_OPEN_QUESTION = "This conversation has no open question: it has ended."
+UNKNOWN_FIELD = "That answer cannot be changed here. The summary's edit options list what can."
+
+# --- the drop-off code ---------------------------------------------------------------------------
+
+
+def otp_sent_to_receiver(delivery_id: str, receiver_link: str) -> str:
+    """Instead of the drop-off code: where it went. The agent never gets the code itself."""
+    return (
+        f"The drop-off code for delivery {short_ref(delivery_id)} was sent to the verified "
+        "receiver only: it is never given to you, so never make one up or repeat one. If the "
+        "receiver has not got it yet, the customer can forward them this link, where they "
+        f"verify their own phone number to see it: {receiver_link}"
+    )
+

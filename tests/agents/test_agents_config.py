@@ -1,0 +1,95 @@
+"""``[agents]`` in the TOML file: channels, their keys (hash, environment, file) and webhooks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.agents import AgentsSettings
+from bot.config import ConfigError, key_hash, load_config
+from tests.test_config import ENV, write
+
+KEY = "shop-key-0123456789abcdef0123"
+HOOK_SECRET = "hook-secret-0123456789abcdef01"
+
+
+@pytest.fixture(autouse=True)
+def _environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name, value in ENV.items():
+        monkeypatch.setenv(name, value)
+
+
+def with_agents(tmp_path: Path, text: str) -> Path:
+    file = write(tmp_path)
+    file.write_text(file.read_text(encoding="utf-8") + "\n" + text, encoding="utf-8")
+    return file
+
+
+def test_no_agents_table_means_no_channels(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path))
+    assert config.agents.configured == []
+    assert AgentsSettings.from_config(config) is None
+
+
+def test_channels_with_a_hash_an_environment_key_and_a_webhook(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SHOP_KEY", KEY)
+    file = with_agents(
+        tmp_path,
+        f"""
+[[agents.channels]]
+name = "shop"
+key_env = "SHOP_KEY"
+webhook_url = "https://shop.example/events"
+webhook_secret = "{HOOK_SECRET}"
+requests_per_minute = 30
+
+[[agents.channels]]
+name = "voice"
+key_sha256 = "{key_hash("voice-key-0123456789abcdef012")}"
+""",
+    )
+    config = load_config(file)
+    settings = AgentsSettings.from_config(config)
+    assert settings is not None
+    assert [(c.name, c.key_sha256, c.requests_per_minute) for c in settings.channels] == [
+        ("shop", key_hash(KEY), 30),
+        ("voice", key_hash("voice-key-0123456789abcdef012"), 120),
+    ]
+    assert settings.hooks["shop"].url == "https://shop.example/events"
+    assert KEY not in repr(config) and HOOK_SECRET not in repr(settings.hooks)
+
+
+@pytest.mark.parametrize(
+    ("table", "problem"),
+    [
+        ('name = "Shop App"\nkey = "' + KEY + '"', "[agents] channels[0][name]: must be 1 to 40"),
+        ('name = "shop"', "give exactly one of key_sha256, key_env or key"),
+        ('name = "shop"\nkey = "short"', "must be 24 to 128 characters"),
+        ('name = "shop"\nkey_sha256 = "abc"', "must be 64 lower-case hex digits"),
+        (
+            'name = "shop"\nkey = "' + KEY + '"\nwebhook_url = "http://shop.example/e"',
+            "[webhook_url]: must be https",
+        ),
+        (
+            'name = "shop"\nkey = "' + KEY + '"\nwebhook_url = "https://shop.example/e"',
+            "[webhook_secret]: required when webhook_url is set",
+        ),
+    ],
+)
+def test_a_bad_channel_is_named_by_its_key(tmp_path: Path, table: str, problem: str) -> None:
+    with pytest.raises(ConfigError) as raised:
+        load_config(with_agents(tmp_path, f"[[agents.channels]]\n{table}\n"))
+    assert any(problem in line for line in raised.value.problems), raised.value.problems
+    assert all(KEY not in line for line in raised.value.problems)
+
+
+def test_two_channels_may_not_share_a_name_or_a_key(tmp_path: Path) -> None:
+    table = f'[[agents.channels]]\nname = "shop"\nkey = "{KEY}"\n'
+    with pytest.raises(ConfigError) as raised:
+        load_config(with_agents(tmp_path, table + "\n" + table))
+    lines = "\n".join(raised.value.problems)
+    assert "another channel has this name" in lines
+    assert "another channel has the same key" in lines

@@ -1,0 +1,63 @@
+"""``deliverybot mcp``: the SDK's own client over stdio lists the tools of a real process; the
+streamable HTTP app refuses a request without the channel's key; an unknown channel is a usage
+error."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+from mcp import Client, StdioServerParameters
+
+from bot.agents import AgentChannel
+from bot.agents.mcp_command import KeyGuard
+from bot.cli import main
+from bot.config import key_hash
+from tests.test_config import ENV, write
+
+KEY = "shop-key-0123456789abcdef0123"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def config_file(tmp_path: Path) -> Path:
+    file = write(tmp_path)
+    agents = f'\n[[agents.channels]]\nname = "shop"\nkey_sha256 = "{key_hash(KEY)}"\n'
+    file.write_text(file.read_text(encoding="utf-8") + agents, encoding="utf-8")
+    return file
+
+
+async def test_the_mcp_command_serves_the_tools_over_stdio(tmp_path: Path) -> None:
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "bot", "mcp", "--config", str(config_file(tmp_path)), "--channel", "shop"],
+        env={**os.environ, **ENV, "PYTHONPATH": str(ROOT)},
+        cwd=str(tmp_path),
+    )
+    async with Client(params) as client:
+        names = {tool.name for tool in (await client.list_tools()).tools}
+    assert {"start_order", "answer", "delivery_status", "cancel_delivery"} <= names
+
+
+def test_an_unknown_channel_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name, value in ENV.items():
+        monkeypatch.setenv(name, value)
+    code = main(["mcp", "--config", str(config_file(tmp_path)), "--channel", "nope"])
+    assert code == 2
+    assert "no [[agents.channels]] entry is named 'nope'" in capsys.readouterr().err
+
+
+async def test_the_http_transport_needs_the_channels_key() -> None:
+    async def app(scope: object, receive: object, send: object) -> None:
+        raise AssertionError("reached the MCP app")
+
+    guard = KeyGuard(app, AgentChannel("shop", key_hash(KEY), 60))  # type: ignore[arg-type]
+    transport = httpx.ASGITransport(app=guard)
+    async with httpx.AsyncClient(transport=transport, base_url="http://mcp.local") as client:
+        missing = await client.post("/mcp", json={})
+        wrong = await client.post("/mcp", json={}, headers={"Authorization": "Bearer x" * 3})
+    assert missing.status_code == wrong.status_code == 401
