@@ -175,12 +175,11 @@ def _add_run(subparsers: Subparsers) -> None:
 
 
 def _mcp(args: argparse.Namespace) -> int:
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
+    config = _load(args.config)
+    if config is None:
         return EXIT_USAGE
+    import asyncio
+
     # Imported here: the MCP SDK and the bot are not needed to check a config.
     from bot.agents.mcp_command import serve_mcp
 
