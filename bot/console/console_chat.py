@@ -31,21 +31,16 @@ from bot.console.photo_files import PhotoProblem, host_photos
 from bot.ordering import ChatService, CustomerDesk, HandoffReply
 from conversations import ContactAnswer, PhotosAnswer, Prompt, SessionStatus, TextAnswer, Turn
 from conversations.texts import dialogue
+from conversations.texts.catalogue import say
 from conversations.texts.desk_texts import ChannelWords, other_pages
-
-WELCOME_BACK = "Welcome back! Here is where we were:"
-ORDER_AGAIN = (
-    "(type new to start another order, or repeat to order the same again; status, deliveries "
-    "and cancel_delivery <ref> <reason> are about the deliveries you ordered)"
-)
 
 CONSOLE_WORDS = ChannelWords(
     new="new",
     status="status",
     deliveries="deliveries",
     cancel_delivery="cancel_delivery",
-    share_contact="a line like: contact +2348022223333",
-    share_own_contact="a line like: contact +2348022223333",
+    share_contact="console.share_contact",
+    share_own_contact="console.share_contact",
 )
 """How the texts name the console's commands (typed without a slash) and its contact line."""
 
@@ -92,7 +87,7 @@ class ConsoleChat:
         if turn is None:
             turn = await self.chats.start(self.chat_id, self.user_id, flow=self.first_flow)
         else:
-            self.screen.write(said(WELCOME_BACK))
+            self.screen.write(said(say("console.welcome_back")))
         self.show(turn)
 
     async def send(self, line: str) -> None:
@@ -144,7 +139,7 @@ class ConsoleChat:
                     public_base_url=self.public_base_url,
                 )
             except PhotoProblem as problem:
-                self.screen.write(said(f"I can't send these as photos:\n{problem}"))
+                self.screen.write(said(say("console.photos_refused", problems=str(problem))))
                 return
             answer = PhotosAnswer(urls=urls)
             self.show(await self.chats.handle(self.chat_id, self.user_id, answer))
@@ -184,4 +179,4 @@ class ConsoleChat:
             self.prompt = turn.prompt
         self.status = turn.status
         if turn.finished:
-            self.screen.write([ORDER_AGAIN])
+            self.screen.write([say("console.order_again")])

@@ -40,6 +40,7 @@ from bot.chatlocks import ChatLocks
 from bot.config import TelegramConfig
 from bot.store import Store
 from bot.telegram.bot_context import BotContext
+from conversations.texts.catalogue import say
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +62,6 @@ ALLOWED_UPDATES: Final = (Update.MESSAGE, Update.CALLBACK_QUERY)
 
 GATEKEEPER_GROUP: Final = -1
 HANDLER_GROUP: Final = 0
-
-SORRY: Final = "Sorry, something went wrong on my side. Please try again in a moment."
 
 
 class ChatOrderedProcessor(BaseUpdateProcessor):
@@ -206,6 +205,6 @@ def error_handler(
         chat_id = chat_of(update)
         if chat_id is not None and isinstance(update, Update) and update.effective_user:
             with contextlib.suppress(Exception):
-                await ctx.sender.send(chat_id, SORRY)
+                await ctx.sender.send(chat_id, say("telegram.sorry"))
 
     return on_error

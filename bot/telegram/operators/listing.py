@@ -18,7 +18,7 @@ from bot.telegram.message_sender import Delivered, answer_tap
 from bot.telegram.operators.operator_chat import REFUSED, OperatorChat
 from bot.telegram.operators.operator_refusals import explain
 from bot.telegram.text import escape
-from bot.telegram.turn_messages import NEXT_PAGE, OutgoingMessage
+from bot.telegram.turn_messages import OutgoingMessage, next_page
 from conversations.rules import format_money
 from conversations.texts.deliveries_texts import status_label
 
@@ -84,7 +84,7 @@ class DeliveryList(OperatorChat):
             buttons.append(InlineKeyboardButton(FIRST_PAGE, callback_data=f"op1:{status}:0:"))
         data = f"op1:{status}:{page + 1}:{found.next_cursor}"
         if found.next_cursor and _LIST_DATA.fullmatch(data):
-            buttons.append(InlineKeyboardButton(NEXT_PAGE, callback_data=data))
+            buttons.append(InlineKeyboardButton(next_page(), callback_data=data))
         elif found.next_cursor:  # a cursor too long for a button: say there is more
             lines.append(escape("More deliveries exist; filter by status to see them."))
         return OutgoingMessage(
