@@ -43,6 +43,7 @@ from bot.web import create_web_app
 from bot.web.web_app import DEFAULT_MAX_BODY_BYTES, DEFAULT_WEBHOOK_PATH
 from conversations import Geocoder
 from conversations.flow import FlowRegistry
+from conversations.texts.catalogue import DEFAULT_TEXTS, Texts, install
 from conversations.texts.desk_texts import ChannelWords
 
 log = logging.getLogger(__name__)
@@ -66,6 +67,7 @@ class CoreSettings:
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     relay: RelayConfig | None = None
     polling_interval_seconds: float = 60.0
+    texts: Texts = DEFAULT_TEXTS
 
     @classmethod
     def from_config(cls, config: Config) -> CoreSettings:
@@ -83,6 +85,7 @@ class CoreSettings:
             max_body_bytes=webhooks.max_body_bytes,
             relay=config.relay,
             polling_interval_seconds=config.relay.polling_interval_seconds,
+            texts=config.texts.texts(),
         )
 
 
@@ -137,8 +140,11 @@ def build_core(
     ``words`` names the channel's commands in the customer desk's answers; ``deliver_later``
     shows a turn that happens without a customer message (the create re-sent after a rate
     limit); ``web_routes`` are the channel's own routes on the web app (Telegram's webhook).
+    ``settings.texts`` (the ``[texts]`` locale and overrides) is installed for the process:
+    every sentence, in a turn or outside one (the relay, alerts), is said from it.
     """
     seams = seams or CoreSeams()
+    install(settings.texts)
     client = PartnerClient(
         settings.partner_base_url,
         settings.partner_api_key,

@@ -13,6 +13,7 @@ from bot.config.relay_section import RelayConfig
 from bot.config.section import Section
 from bot.config.storage import StorageConfig
 from bot.config.telegram import OperatorsConfig, TelegramConfig
+from bot.config.texts_section import TextsConfig
 from bot.config.urls import LOOPBACK_HOSTS
 
 
@@ -26,6 +27,7 @@ class Config(Section):
     storage: StorageConfig
     geocoding: GeocodingConfig
     relay: RelayConfig
+    texts: TextsConfig
 
     @field_validator("webhooks")
     @classmethod

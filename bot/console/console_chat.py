@@ -31,7 +31,7 @@ from bot.console.photo_files import PhotoProblem, host_photos
 from bot.ordering import ChatService, CustomerDesk, HandoffReply
 from conversations import ContactAnswer, PhotosAnswer, Prompt, SessionStatus, TextAnswer, Turn
 from conversations.texts import dialogue
-from conversations.texts.catalogue import say
+from conversations.texts.catalogue import say, speaking_language
 from conversations.texts.desk_texts import ChannelWords, other_pages
 
 CONSOLE_WORDS = ChannelWords(
@@ -52,6 +52,8 @@ class ConsoleChat:
     are read from ``base_dir`` (default: the working directory). ``first_flow`` is the flow
     the first order starts in (the entry flow when None), as a deep link would choose.
     ``typed_places`` is said beside "type the address" (the demo: where its addresses are).
+    ``language`` is the typist's language code (``fr``): what the bot says in this chat is in
+    that shipped language, or in the business default.
     """
 
     def __init__(
@@ -66,6 +68,7 @@ class ConsoleChat:
         base_dir: Path | None = None,
         first_flow: str | None = None,
         typed_places: str | None = None,
+        language: str | None = None,
     ) -> None:
         self.chats = chats
         self.desk = desk
@@ -76,6 +79,7 @@ class ConsoleChat:
         self.base_dir = base_dir
         self.first_flow = first_flow
         self.typed_places = typed_places
+        self.language = language
         self.prompt: Prompt | None = None
         self.status: SessionStatus | None = None
         # The desk asked for the typist's own contact (a drop-off code link was opened).
@@ -83,6 +87,15 @@ class ConsoleChat:
 
     async def open(self) -> None:
         """Show the open question again (after a restart), or start a new order."""
+        with speaking_language(self.language):
+            await self._open()
+
+    async def send(self, line: str) -> None:
+        """One typed line, answered on the screen, in the typist's ``language``."""
+        with speaking_language(self.language):
+            await self._send(line)
+
+    async def _open(self) -> None:
         turn = await self.chats.resume(self.chat_id, self.user_id)
         if turn is None:
             turn = await self.chats.start(self.chat_id, self.user_id, flow=self.first_flow)
@@ -90,8 +103,7 @@ class ConsoleChat:
             self.screen.write(said(say("console.welcome_back")))
         self.show(turn)
 
-    async def send(self, line: str) -> None:
-        """One typed line, answered on the screen."""
+    async def _send(self, line: str) -> None:
         parsed = parse_line(line, self.prompt, base_dir=self.base_dir)
         if parsed is None:
             if self.prompt is not None:

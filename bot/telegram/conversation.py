@@ -21,7 +21,7 @@ from contextlib import AbstractAsyncContextManager
 from telegram import Update
 from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes, MessageHandler, filters
 
-from bot.ordering.chats import NO_OPEN_ORDER
+from bot.ordering.chats import no_open_order
 from bot.telegram import otp_receiver as otp
 from bot.telegram.answers import answer_from_update, command_in
 from bot.telegram.application import Handler
@@ -205,7 +205,9 @@ class Conversation:
 
     async def _answer(self, chat_id: int, user_id: int, answer: Answer) -> None:
         turn = await self.ctx.chats.handle(chat_id, user_id, answer)
-        if turn == NO_OPEN_ORDER:  # the engine's "has ended" reads oddly to someone just saying hi
+        if (
+            turn == no_open_order()
+        ):  # the engine's "has ended" reads oddly to someone just saying hi
             await self._say(chat_id, say("telegram.no_order"))
             return
         await self.screen.show(chat_id, turn, answer)

@@ -9,17 +9,19 @@ lookup and one ``format_map``: nothing is read from a file per message.
 Money and numbers are formatted by Babel in the turn's locale (``money``, ``number``, ``day``):
 a French customer of a Nigerian business reads ``1 500 NGN``, an English one ``NGN 1,500``.
 
-Who picks the language: whoever handles a turn (``ChatService``, ``CustomerDesk``, the relay,
-an adapter for its own sentences) enters ``speaking(texts.catalogue_for(language_code))``; code
-below it only calls ``say``. Outside any ``speaking`` block the shipped English catalogue in
-``en_NG`` is used, so tests and tools that do not care about languages read English.
+Who picks the language: whoever handles a customer's input enters
+``speaking_language(language_code)`` (the Telegram adapter around each update, the console
+around each line, ``ChatService``'s calls given ``language=``); code below it only calls
+``say``. The business's catalogues (its locale and ``[texts]`` overrides) are ``install``-ed
+once by ``build_core``; outside any turn (the relay, operator alerts) its default language is
+spoken. Until then the shipped English catalogue in ``en_NG`` is used.
 """
 
 from __future__ import annotations
 
 import string
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date
@@ -173,12 +175,25 @@ def _formatting_locale(language: str, business_locale: str) -> str:
 
 
 DEFAULT_TEXTS = Texts()
+_installed: list[Texts] = [DEFAULT_TEXTS]
 _speaking: ContextVar[Catalogue | None] = ContextVar("speaking", default=None)
 
 
+def install(texts: Texts) -> None:
+    """Make ``texts`` the business's catalogues for this process (``build_core`` does, from
+    the ``[texts]`` config): what every turn is said from, and what is said outside any turn
+    (the relay, the follow-up of a lost create, operator alerts) in its default language."""
+    _installed[0] = texts
+
+
+def installed() -> Texts:
+    """The business's catalogues (the shipped ones until ``install``)."""
+    return _installed[0]
+
+
 def current() -> Catalogue:
-    """The catalogue of the turn being handled (the shipped English one outside any)."""
-    return _speaking.get() or DEFAULT_TEXTS.catalogue_for(None)
+    """The catalogue of the turn being handled (the business default outside any)."""
+    return _speaking.get() or _installed[0].catalogue_for(None)
 
 
 @contextmanager
@@ -189,6 +204,13 @@ def speaking(catalogue: Catalogue) -> Iterator[Catalogue]:
         yield catalogue
     finally:
         _speaking.reset(token)
+
+
+def speaking_language(language_code: str | None) -> AbstractContextManager[Catalogue]:
+    """Render every ``say`` inside the block for a customer whose client says
+    ``language_code`` (Telegram's ``language_code``, an agent's ``language``): the business's
+    catalogue in that language, or in its default when the code is missing or not shipped."""
+    return speaking(_installed[0].catalogue_for(language_code))
 
 
 def say(message_id: str, /, **values: object) -> str:
