@@ -25,11 +25,11 @@ from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date
-from functools import cache
+from functools import cache, lru_cache
 
 from babel import Locale, UnknownLocaleError
 from babel.dates import format_date
-from babel.numbers import format_currency, format_decimal
+from babel.numbers import NumberPattern, format_decimal, parse_pattern
 
 from conversations.texts import messages_en, messages_fr
 
@@ -126,6 +126,9 @@ class Texts:
 
     locale: str = DEFAULT_LOCALE
     overrides: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    _by_code: dict[str | None, Catalogue] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
     _built: dict[str, Catalogue] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -148,13 +151,21 @@ class Texts:
     def catalogue_for(self, language_code: str | None = None) -> Catalogue:
         """The catalogue for a customer whose client says ``language_code`` (``fr``, ``fr-CA``,
         ``en_GB``), or the business default when it is missing or not shipped."""
+        found = self._by_code.get(language_code)
+        if found is not None:  # every turn asks: answered from a dict after the first time
+            return found
         language = _shipped_language(language_code) or self.default_language
         built = self._built.get(language)
         if built is None:
             messages = {**SHIPPED[language], **self.overrides.get(language, {})}
             built = Catalogue.build(language, _formatting_locale(language, self.locale), messages)
             self._built[language] = built
+        if len(self._by_code) < _CODES_KEPT:
+            self._by_code[language_code] = built
         return built
+
+
+_CODES_KEPT = 256  # language codes remembered (a client may send any string)
 
 
 def _shipped_language(code: str | None) -> str | None:
@@ -225,21 +236,23 @@ def money(amount: float, currency: str) -> str:
 
 
 @cache
-def _currency_patterns(locale: str) -> tuple[str, str]:
+def _currency_patterns(locale: str) -> tuple[Locale, NumberPattern, NumberPattern]:
     """The locale's currency pattern with the ISO code (never a symbol several currencies
-    share), as (whole amounts, amounts with minor units)."""
-    pattern = Locale.parse(locale).currency_formats["standard"].pattern.split(";")[0]
+    share), parsed once: (the locale, whole amounts, amounts with minor units)."""
+    parsed = Locale.parse(locale)
+    pattern = parsed.currency_formats["standard"].pattern.split(";")[0]
     if pattern.startswith("¤") and not pattern.startswith("¤\xa0"):
         pattern = "¤ " + pattern[1:]
     pattern = pattern.replace("¤", "¤¤")
-    return pattern.replace(".00", ""), pattern
+    return parsed, parse_pattern(pattern.replace(".00", "")), parse_pattern(pattern)
 
 
+@lru_cache(maxsize=4096)  # a business's fees repeat: most amounts are said many times
 def _money(amount: float, currency: str, locale: str) -> str:
-    whole, fractional = _currency_patterns(locale)
+    parsed, whole, fractional = _currency_patterns(locale)
     if amount.is_integer():
-        return format_currency(amount, currency, format=whole, locale=locale, currency_digits=False)
-    return format_currency(amount, currency, format=fractional, locale=locale)
+        return whole.apply(amount, parsed, currency=currency, currency_digits=False)
+    return fractional.apply(amount, parsed, currency=currency)
 
 
 def number(value: float) -> str:
