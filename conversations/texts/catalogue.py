@@ -251,8 +251,10 @@ def _currency_patterns(locale: str) -> tuple[Locale, NumberPattern, NumberPatter
 def _money(amount: float, currency: str, locale: str) -> str:
     parsed, whole, fractional = _currency_patterns(locale)
     if amount.is_integer():
-        return whole.apply(amount, parsed, currency=currency, currency_digits=False)
-    return fractional.apply(amount, parsed, currency=currency)
+        said: str = whole.apply(amount, parsed, currency=currency, currency_digits=False)
+        return said
+    said = fractional.apply(amount, parsed, currency=currency)
+    return said
 
 
 def number(value: float) -> str:
