@@ -257,9 +257,10 @@ def _money(amount: float, currency: str, locale: str) -> str:
     return said
 
 
-def number(value: float) -> str:
-    """A number as the turn's locale writes it (``2.5`` / ``2,5``)."""
-    return format_decimal(value, locale=current().locale)
+def number(value: float, pattern: str | None = None) -> str:
+    """A number as the turn's locale writes it (``2.5`` / ``2,5``); ``pattern`` is a Babel
+    number pattern (``"0.0"``: one decimal always)."""
+    return format_decimal(value, format=pattern, locale=current().locale)
 
 
 def day(when: date) -> str:

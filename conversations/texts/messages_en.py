@@ -389,6 +389,78 @@ MESSAGES: Final[dict[str, str]] = {
     "money.it": "it",
     "money.it_capital": "It",
     "money.fee_then": "Delivery fee: {amount}. {then}",
+    # --- operator chats (bot/telegram/operators) ----------------------------------------------
+    "ops.refused": "Sorry, that command is only for the team's operators.",
+    "ops.the_delivery": "The delivery",
+    "ops.the_delivery_ref": "Delivery {ref}",
+    "ops.fee_required": (
+        "{delivery} has no delivery fee yet (it is awaiting a price). Set the fee first."
+    ),
+    "ops.rider_not_found": (
+        "There is no rider {rider} on this fleet. /riders <delivery id> lists the riders."
+    ),
+    "ops.that_rider_not_found": (
+        "That rider is not on this fleet. /riders <delivery id> lists the riders."
+    ),
+    "ops.rider_not_active": (
+        "The rider {rider} has not accepted the fleet invite yet, so cannot be assigned."
+    ),
+    "ops.that_rider_not_active": (
+        "That rider has not accepted the fleet invite yet, so cannot be assigned."
+    ),
+    "ops.assign_not_allowed": (
+        "{delivery}: the pickup has started, so its rider can no longer change."
+    ),
+    "ops.unassign_not_allowed": (
+        "{delivery} has no rider to take off: a rider can only be unassigned while the "
+        "delivery is matched (assigned, not picked up yet)."
+    ),
+    "ops.cancel_not_allowed": "{delivery} can no longer be cancelled.",
+    "ops.no_such_delivery_named": "There is no delivery {typed}.",
+    "ops.no_such_delivery": "No such delivery.",
+    "ops.slow_down_in": (
+        "The Partner API asks the bot to slow down; try again in {seconds} seconds."
+    ),
+    "ops.slow_down": "The Partner API asks the bot to slow down; try again in a minute.",
+    "ops.not_accepted": "Not accepted: {problems}",
+    "ops.key_refused": "The Partner API refused the bot's key ({code}): check it.",
+    "ops.api_failed": "The Partner API failed ({code}); try again shortly.",
+    "ops.api_refused": "The Partner API refused: {message}",
+    "ops.assign_usage": (
+        "Usage: /assign <delivery id> <rider id>  (/riders <delivery id> lists riders)"
+    ),
+    "ops.unassign_usage": "Usage: /unassign <delivery id>",
+    "ops.assigned": "{rider} is assigned to delivery {ref}; it is now {status}.",
+    "ops.unassigned": "The rider was taken off delivery {ref}; it is {status} again.",
+    "ops.riders_usage": "Usage: /riders <delivery id> [idle] [radius <km>]",
+    "ops.no_pickup_coords": "This delivery has no pickup coordinates, so there is no radius.",
+    "ops.riders_title": "Riders for delivery {ref}",
+    "ops.riders_title_pickup": "Riders for delivery {ref} (pickup: {pickup})",
+    "ops.idle_only": "idle only",
+    "ops.within": "within {km} km",
+    "ops.none_match": "{title}: none match.",
+    "ops.listed": "{title}:",
+    "ops.unnamed_rider": "Unnamed rider",
+    "ops.assign_with": "Assign with /assign {delivery_id} <rider id>",
+    "ops.km_away": "{km} km away",
+    "ops.distance_unknown": "distance unknown",
+    "ops.no_location": "no location",
+    "ops.fresh_location": "fresh location",
+    "ops.stale_location": "stale location",
+    "ops.active_delivery": "1 active delivery",
+    "ops.active_deliveries": "{count} active deliveries",
+    "ops.list_usage": "Usage: /deliveries [status], one of: {statuses}",
+    "ops.dead_list_button": "This button no longer works. Send /deliveries again.",
+    "ops.all_deliveries": "All deliveries",
+    "ops.deliveries_of": "{status} deliveries",
+    "ops.list_none": "{which}: none.",
+    "ops.list_no_more": "{which}: no more.",
+    "ops.list_title": "{which}, newest first (page {page}):",
+    "ops.first_page": "« First",
+    "ops.more_exist": "More deliveries exist; filter by status to see them.",
+    "ops.rider": "rider {name}",
+    "ops.no_rider": "no rider",
+    "ops.to": "to {address}",
     # --- Telegram, the adapter's own sentences -------------------------------------------------
     "telegram.greeting": "Hello! I take delivery orders here, one question at a time.",
     "telegram.welcome_back": "Welcome back! Here is where we were:",

@@ -427,6 +427,87 @@ MESSAGES: Final[dict[str, str]] = {
     "money.it": "ce montant",
     "money.it_capital": "Ils",
     "money.fee_then": "Frais de livraison : {amount}. {then}",
+    # --- operator chats (bot/telegram/operators) ----------------------------------------------
+    "ops.refused": "Désolé, cette commande est réservée aux opérateurs de l'équipe.",
+    "ops.the_delivery": "La livraison",
+    "ops.the_delivery_ref": "La livraison {ref}",
+    "ops.fee_required": (
+        "{delivery} n'a pas encore de frais de livraison (elle attend un prix). Fixez d'abord "
+        "les frais."
+    ),
+    "ops.rider_not_found": (
+        "Il n'y a pas de livreur {rider} dans cette flotte. /riders <id de livraison> liste "
+        "les livreurs."
+    ),
+    "ops.that_rider_not_found": (
+        "Ce livreur n'est pas dans cette flotte. /riders <id de livraison> liste les livreurs."
+    ),
+    "ops.rider_not_active": (
+        "Le livreur {rider} n'a pas encore accepté l'invitation de la flotte : il ne peut pas "
+        "être attribué."
+    ),
+    "ops.that_rider_not_active": (
+        "Ce livreur n'a pas encore accepté l'invitation de la flotte : il ne peut pas être "
+        "attribué."
+    ),
+    "ops.assign_not_allowed": (
+        "{delivery} : l'enlèvement a commencé, son livreur ne peut plus changer."
+    ),
+    "ops.unassign_not_allowed": (
+        "{delivery} n'a pas de livreur à retirer : on ne peut retirer un livreur que tant que "
+        "la livraison est attribuée (pas encore récupérée)."
+    ),
+    "ops.cancel_not_allowed": "{delivery} ne peut plus être annulée.",
+    "ops.no_such_delivery_named": "Il n'y a pas de livraison {typed}.",
+    "ops.no_such_delivery": "Livraison inconnue.",
+    "ops.slow_down_in": (
+        "L'API partenaire demande au bot de ralentir ; réessayez dans {seconds} secondes."
+    ),
+    "ops.slow_down": "L'API partenaire demande au bot de ralentir ; réessayez dans une minute.",
+    "ops.not_accepted": "Refusé : {problems}",
+    "ops.key_refused": "L'API partenaire a refusé la clé du bot ({code}) : vérifiez-la.",
+    "ops.api_failed": "L'API partenaire a échoué ({code}) ; réessayez bientôt.",
+    "ops.api_refused": "L'API partenaire a refusé : {message}",
+    "ops.assign_usage": (
+        "Usage : /assign <id de livraison> <id de livreur>  (/riders <id de livraison> liste "
+        "les livreurs)"
+    ),
+    "ops.unassign_usage": "Usage : /unassign <id de livraison>",
+    "ops.assigned": "{rider} est attribué à la livraison {ref} ; elle est maintenant : {status}.",
+    "ops.unassigned": (
+        "Le livreur a été retiré de la livraison {ref} ; elle est de nouveau : {status}."
+    ),
+    "ops.riders_usage": "Usage : /riders <id de livraison> [idle] [radius <km>]",
+    "ops.no_pickup_coords": (
+        "Cette livraison n'a pas de coordonnées d'enlèvement : pas de rayon possible."
+    ),
+    "ops.riders_title": "Livreurs pour la livraison {ref}",
+    "ops.riders_title_pickup": "Livreurs pour la livraison {ref} (enlèvement : {pickup})",
+    "ops.idle_only": "libres seulement",
+    "ops.within": "à moins de {km} km",
+    "ops.none_match": "{title} : aucun.",
+    "ops.listed": "{title} :",
+    "ops.unnamed_rider": "Livreur sans nom",
+    "ops.assign_with": "Attribuez avec /assign {delivery_id} <id de livreur>",
+    "ops.km_away": "à {km} km",
+    "ops.distance_unknown": "distance inconnue",
+    "ops.no_location": "pas de position",
+    "ops.fresh_location": "position récente",
+    "ops.stale_location": "position ancienne",
+    "ops.active_delivery": "1 livraison en cours",
+    "ops.active_deliveries": "{count} livraisons en cours",
+    "ops.list_usage": "Usage : /deliveries [statut], parmi : {statuses}",
+    "ops.dead_list_button": "Ce bouton ne fonctionne plus. Envoyez à nouveau /deliveries.",
+    "ops.all_deliveries": "Toutes les livraisons",
+    "ops.deliveries_of": "Livraisons : {status}",
+    "ops.list_none": "{which} : aucune.",
+    "ops.list_no_more": "{which} : plus aucune.",
+    "ops.list_title": "{which}, les plus récentes d'abord (page {page}) :",
+    "ops.first_page": "« Début",
+    "ops.more_exist": "D'autres livraisons existent ; filtrez par statut pour les voir.",
+    "ops.rider": "livreur {name}",
+    "ops.no_rider": "pas de livreur",
+    "ops.to": "vers {address}",
     # --- Telegram, the adapter's own sentences -------------------------------------------------
     "telegram.greeting": (
         "Bonjour ! Je prends ici les commandes de livraison, une question à la fois."
