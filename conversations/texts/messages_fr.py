@@ -427,6 +427,54 @@ MESSAGES: Final[dict[str, str]] = {
     "money.it": "ce montant",
     "money.it_capital": "Ils",
     "money.fee_then": "Frais de livraison : {amount}. {then}",
+    # --- the steps' own re-asks and notes (conversations/steps) --------------------------------
+    "steps.none": "aucun",
+    "steps.too_short": "C'est trop court : tapez au moins {low} caractères.",
+    "steps.too_long": "Restez sous {high} caractères pour : {what} (il y en avait {length}).",
+    "steps.what.answer": "la réponse",
+    "steps.what.name": "le nom",
+    "steps.what.address": "l'adresse",
+    "steps.please": "Veuillez {ways}.",
+    "steps.way.answer": "taper votre réponse",
+    "steps.way.phone": "taper le numéro de téléphone, ou partager un contact",
+    "steps.way.name": "taper le nom, ou partager un contact",
+    "steps.way.email": "taper une adresse e-mail, ou passer",
+    "steps.way.amount": "taper un montant",
+    "steps.way.photos": "envoyer des photos",
+    "steps.way.choice": "[[tap:*]]",
+    "steps.way.confirm": "confirmer la commande, ou choisir ce qu'il faut modifier",
+    "steps.bad_phone": (
+        "Ce numéro de téléphone ne semble pas utilisable. Essayez comme ceci : {example}."
+    ),
+    "steps.no_usable_name": "Ce contact n'a pas de nom utilisable. Tapez le nom.",
+    "steps.contact_phone_unusable": "Je n'ai pas pu utiliser le numéro de ce contact.",
+    "steps.bad_email": "Cela ne ressemble pas à une adresse e-mail (comme nom@exemple.com).",
+    "steps.amount_format": "Tapez le montant en {currency}, par exemple {example}.",
+    "steps.amount_too_high": "Tapez un montant d'au plus {limit}.",
+    "steps.one_photo": "1 photo",
+    "steps.photos": "{count} photos",
+    "steps.photos_first": "Envoyez d'abord au moins {photos}.",
+    "steps.photos_unreceived": "Ces photos n'ont pas pu être reçues. Renvoyez-les.",
+    "steps.photos_kept_first": "J'ai gardé les {maximum} premières.",
+    "steps.photos_got": "Reçu : {photos}.",
+    "steps.photos_more": "Reçu : {photos}. Envoyez-en encore {more}.",
+    "steps.pin_not_real": "Cette position n'est pas un vrai lieu. Partagez-la à nouveau.",
+    "steps.saved_place_gone": "Ce lieu enregistré n'est plus proposé. Choisissez-en un autre.",
+    "steps.place_ways": (
+        "Partagez une position, choisissez un lieu enregistré, ou tapez l'adresse."
+    ),
+    "steps.no_address_search": (
+        "Je ne peux pas chercher d'adresse tapée ici. Partagez une position."
+    ),
+    "steps.address_search_down": (
+        "La recherche d'adresse ne fonctionne pas pour le moment. Partagez une position."
+    ),
+    "steps.address_as_message": "Tapez l'adresse dans un message.",
+    "steps.right_place": "Veuillez [[tap:*]] : le bon lieu, ou None of these.",
+    "steps.give_unit": "Veuillez indiquer : {unit}.",
+    "steps.unit_not_listed": (
+        "« {typed} » n'est pas dans la liste. Valeurs possibles ({unit}) : {units}."
+    ),
     # --- operator chats (bot/telegram/operators) ----------------------------------------------
     "ops.refused": "Désolé, cette commande est réservée aux opérateurs de l'équipe.",
     "ops.the_delivery": "La livraison",
