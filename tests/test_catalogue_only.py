@@ -35,9 +35,6 @@ SCANNED = (
 CATALOGUES = frozenset({"conversations/texts/messages_en.py", "conversations/texts/messages_fr.py"})
 NOT_YET = frozenset(
     {
-        "bot/telegram/command_menus.py",  # the command menu's descriptions
-        "bot/console/console_render.py",  # the console's input hints
-        "bot/console/photo_files.py",  # why a photo file was refused
         # The flows' declarations: questions, titles, option labels, help, written where the
         # step is declared (at import), so they cannot be said per turn by ``say`` as they are.
         "conversations/flows/entry.py",

@@ -475,6 +475,19 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.unit_not_listed": (
         "« {typed} » n'est pas dans la liste. Valeurs possibles ({unit}) : {units}."
     ),
+    # --- Telegram's command menus (the descriptions beside each command) ----------------------
+    "menu.start": "Commencer une commande, ou reprendre la vôtre",
+    "menu.new": "Commencer une nouvelle commande",
+    "menu.repeat": "Recommander votre dernière livraison",
+    "menu.cancel": "Arrêter la commande en cours",
+    "menu.back": "Revenir à la question précédente",
+    "menu.help": "Ce que je sais faire, et les commandes",
+    "menu.status": "Statut d'une livraison : /status [id]",
+    "menu.deliveries": "Vos livraisons",
+    "menu.cancel_delivery": "Annuler une livraison : /cancel_delivery <id> <motif>",
+    "menu.riders": "Livreurs proches d'une livraison : /riders <id> [rayon km]",
+    "menu.assign": "Attribuer un livreur : /assign <id livraison> <id livreur>",
+    "menu.unassign": "Retirer le livreur : /unassign <id livraison>",
     # --- operator chats (bot/telegram/operators) ----------------------------------------------
     "ops.refused": "Désolé, cette commande est réservée aux opérateurs de l'équipe.",
     "ops.the_delivery": "La livraison",
@@ -624,5 +637,21 @@ MESSAGES: Final[dict[str, str]] = {
         "Fichier introuvable : {files}. Tapez le chemin d'une photo JPEG, PNG ou WebP "
         "(plusieurs par ligne possible), ou done quand vous les avez toutes envoyées."
     ),
+    "console.photos_so_far": "(photos jusqu'ici : {have} ; {need}au plus {high})",
+    "console.photos_at_least": "au moins {low}, ",
+    "console.reply": "(réponse : {ways})",
+    "console.way.as_shown": "tapez-en une telle qu'affichée",
+    "console.way.a_number": "un numéro",
+    "console.way.default": "Entrée pour la valeur par défaut",
+    "console.way.address": "tapez l'adresse",
+    "console.way.address_in": "tapez l'adresse ({places})",
+    "console.way.answer": "tapez votre réponse",
+    "console.way.photos": "chemins de fichiers photo",
+    "console.photo.not_a_file": "{path} : ce n'est pas un fichier",
+    "console.photo.unreadable": "{path} : illisible ({reason})",
+    "console.photo.empty": "{path} : le fichier est vide",
+    "console.photo.too_large": "{path} : {megabytes} Mo dépasse la limite de 5 Mo",
+    "console.photo.not_an_image": "{path} : ce n'est pas une image JPEG, PNG ou WebP",
+    "console.photo.too_many": "Au plus {maximum} photos à la fois ({given} données).",
     "console.photos_refused": "Je ne peux pas envoyer ceci comme photos :\n{problems}",
 }

@@ -42,3 +42,12 @@ async def test_the_chat_service_takes_the_language_as_a_plain_parameter(stack: B
         assert turn == no_open_order()
     english = await chats.handle(4242, 4242, TextAnswer(text="hi"))
     assert english.messages[0].startswith("This conversation has ended.")
+
+
+async def test_the_command_menus_are_set_in_every_shipped_language(stack: BotStack) -> None:
+    english = {c["command"]: c["description"] for c in stack.tg.commands()}
+    french = {c["command"]: c["description"] for c in stack.tg.commands(language_code="fr")}
+    assert english["new"] == "Start a new order"
+    assert french["new"] == "Commencer une nouvelle commande"
+    assert french.keys() == english.keys()
+    assert french["return"] == english["return"]  # a flow's own label, as the flow declares it
