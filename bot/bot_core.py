@@ -46,6 +46,7 @@ from bot.web import create_web_app
 from bot.web.web_app import DEFAULT_MAX_BODY_BYTES, DEFAULT_WEBHOOK_PATH
 from conversations import Geocoder
 from conversations.flow import FlowRegistry
+from conversations.texts.catalogue import DEFAULT_TEXTS, Texts, install
 from conversations.texts.desk_texts import ChannelWords
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,7 @@ class CoreSettings:
     relay: RelayConfig | None = None
     polling_interval_seconds: float = 60.0
     agents: AgentsSettings | None = None
+    texts: Texts = DEFAULT_TEXTS
 
     @classmethod
     def from_config(cls, config: Config) -> CoreSettings:
@@ -88,6 +90,7 @@ class CoreSettings:
             relay=config.relay,
             polling_interval_seconds=config.relay.polling_interval_seconds,
             agents=AgentsSettings.from_config(config),
+            texts=config.texts.texts(),
         )
 
 
@@ -146,6 +149,8 @@ def build_core(
     ``words`` names the channel's commands in the customer desk's answers; ``deliver_later``
     shows a turn that happens without a customer message (the create re-sent after a rate
     limit); ``web_routes`` are the channel's own routes on the web app (Telegram's webhook).
+    ``settings.texts`` (the ``[texts]`` locale and overrides) is installed for the process:
+    every sentence, in a turn or outside one (the relay, alerts), is said from it.
     """
     seams = seams or CoreSeams()
     agents = None
@@ -153,6 +158,7 @@ def build_core(
         # Agent conversations' events and later turns go to the JSON API, not to the channel.
         agents = AgentParts(settings.agents, store, channel, deliver_later)
         channel, deliver_later = agents.channel, agents.deliver_later
+    install(settings.texts)
     client = PartnerClient(
         settings.partner_base_url,
         settings.partner_api_key,

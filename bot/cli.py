@@ -111,7 +111,7 @@ def _demo(args: argparse.Namespace) -> int:
     # Imported here: the demo loads the whole bot, which check-config does not need.
     from bot.demo import main as run_demo
 
-    return run_demo(args.scenario, args.script)
+    return run_demo(args.scenario, args.script, args.language)
 
 
 def _add_demo(subparsers: Subparsers) -> None:
@@ -128,6 +128,11 @@ def _add_demo(subparsers: Subparsers) -> None:
     )
     parser.add_argument(
         "--script", type=Path, default=None, help="a transcript to replay without a terminal"
+    )
+    parser.add_argument(
+        "--language",
+        default=None,
+        help="the customer's language, as a Telegram app would give it (en, fr; default: en)",
     )
     parser.set_defaults(run=_demo)
 

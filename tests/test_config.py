@@ -361,6 +361,20 @@ PROBLEMS: list[tuple[str, dict[str, Any], list[str]]] = [
      ["[relay] polling_interval_seconds: must be greater than or equal to 10"]),
     ("typo in a sub-table", {"relay.customers.tracking_link": True},
      ["[relay.customers]: unknown table (did you mean [relay.customer]?)"]),
+    # [texts]
+    ("a locale Babel does not know", {"texts.locale": "english"},
+     ["[texts] locale: 'english' is not a locale Babel knows (like en_NG, en_GB or fr_FR)"]),
+    ("an override of a message that does not exist", {"texts.en": {"desk.nope": "Hi"}},
+     ["[texts.en] desk.nope: no such message id"]),
+    ("an override with a placeholder the message does not have",
+     {"texts.en": {"desk.cancelled": "Order {reference} is off."}},
+     ["[texts.en] desk.cancelled: unknown placeholder {reference} (the message has {ref})",
+      "[texts.en] desk.cancelled: drops the placeholder {ref} (the message has {ref})"]),
+    ("a French override that drops a placeholder",
+     {"texts.fr": {"delivery.tracking": "Suivez-la ici."}},
+     ["[texts.fr] delivery.tracking: drops the placeholder {url} (the message has {url})"]),
+    ("overrides for a language that is not shipped", {"texts.de": {"desk.busy": "Moment."}},
+     ["[texts.de]: no shipped language de (shipped: en, fr)"]),
 ]
 # fmt: on
 
@@ -514,3 +528,18 @@ def test_the_example_file_documents_every_key() -> None:
             if table + "." + key in sections:
                 continue  # a sub-table, documented under its own header
             assert re.search(rf"^(# )?{key} = ", sections[table], re.MULTILINE), (table, key)
+
+
+def test_texts_overrides_load_and_show_in_the_effective_settings(tmp_path: Path) -> None:
+    override = {"texts.locale": "en_GB", "texts.en": {"desk.busy": "One moment, please."}}
+    config = load_config(write(tmp_path, override))
+    texts = config.texts.texts()
+    assert texts.locale == "en_GB"
+    assert texts.catalogue_for("en").say("desk.busy") == "One moment, please."
+    assert texts.catalogue_for("fr").say("desk.busy").startswith("Le service de livraison")
+    rendered = render_redacted(config)
+    assert (
+        '[texts]\nlocale = "en_GB"\nen = { "desk.busy" = "One moment, please." }\nfr = {}'
+        in rendered
+    )
+    assert tomllib.loads(rendered)["texts"]["en"] == {"desk.busy": "One moment, please."}

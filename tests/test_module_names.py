@@ -13,9 +13,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("bot", "conversations")
 
-def shared_names(
-    root: Path, packages: Iterable[str]
-) -> dict[str, list[str]]:
+
+def shared_names(root: Path, packages: Iterable[str]) -> dict[str, list[str]]:
     """Each module file name (without ``.py``) found more than once, with its paths."""
     found: defaultdict[str, list[str]] = defaultdict(list)
     for package in packages:

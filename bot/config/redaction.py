@@ -65,4 +65,9 @@ def _toml_value(value: object) -> str:
         return repr(value)
     if isinstance(value, list):
         return "[" + ", ".join(_toml_value(item) for item in value) + "]"
+    if isinstance(value, dict):  # an inline table: [texts] overrides by message id
+        pairs = [
+            f"{json.dumps(str(k), ensure_ascii=False)} = {_toml_value(v)}" for k, v in value.items()
+        ]
+        return "{ " + ", ".join(pairs) + " }" if pairs else "{}"
     return json.dumps(str(value), ensure_ascii=False)  # a JSON string is a TOML basic string

@@ -14,6 +14,7 @@ from bot.config.relay_section import RelayConfig
 from bot.config.section import Section
 from bot.config.storage import StorageConfig
 from bot.config.telegram import OperatorsConfig, TelegramConfig
+from bot.config.texts_section import TextsConfig
 from bot.config.urls import LOOPBACK_HOSTS
 
 
@@ -28,6 +29,7 @@ class Config(Section):
     geocoding: GeocodingConfig
     relay: RelayConfig
     agents: AgentsConfig
+    texts: TextsConfig
 
     @field_validator("webhooks")
     @classmethod

@@ -31,21 +31,16 @@ from bot.console.photo_files import PhotoProblem, host_photos
 from bot.ordering import ChatService, CustomerDesk, HandoffReply
 from conversations import ContactAnswer, PhotosAnswer, Prompt, SessionStatus, TextAnswer, Turn
 from conversations.texts import dialogue
+from conversations.texts.catalogue import say, speaking_language
 from conversations.texts.desk_texts import ChannelWords, other_pages
-
-WELCOME_BACK = "Welcome back! Here is where we were:"
-ORDER_AGAIN = (
-    "(type new to start another order, or repeat to order the same again; status, deliveries "
-    "and cancel_delivery <ref> <reason> are about the deliveries you ordered)"
-)
 
 CONSOLE_WORDS = ChannelWords(
     new="new",
     status="status",
     deliveries="deliveries",
     cancel_delivery="cancel_delivery",
-    share_contact="a line like: contact +2348022223333",
-    share_own_contact="a line like: contact +2348022223333",
+    share_contact="console.share_contact",
+    share_own_contact="console.share_contact",
 )
 """How the texts name the console's commands (typed without a slash) and its contact line."""
 
@@ -57,6 +52,8 @@ class ConsoleChat:
     are read from ``base_dir`` (default: the working directory). ``first_flow`` is the flow
     the first order starts in (the entry flow when None), as a deep link would choose.
     ``typed_places`` is said beside "type the address" (the demo: where its addresses are).
+    ``language`` is the typist's language code (``fr``): what the bot says in this chat is in
+    that shipped language, or in the business default.
     """
 
     def __init__(
@@ -71,6 +68,7 @@ class ConsoleChat:
         base_dir: Path | None = None,
         first_flow: str | None = None,
         typed_places: str | None = None,
+        language: str | None = None,
     ) -> None:
         self.chats = chats
         self.desk = desk
@@ -81,6 +79,7 @@ class ConsoleChat:
         self.base_dir = base_dir
         self.first_flow = first_flow
         self.typed_places = typed_places
+        self.language = language
         self.prompt: Prompt | None = None
         self.status: SessionStatus | None = None
         # The desk asked for the typist's own contact (a drop-off code link was opened).
@@ -88,15 +87,23 @@ class ConsoleChat:
 
     async def open(self) -> None:
         """Show the open question again (after a restart), or start a new order."""
+        with speaking_language(self.language):
+            await self._open()
+
+    async def send(self, line: str) -> None:
+        """One typed line, answered on the screen, in the typist's ``language``."""
+        with speaking_language(self.language):
+            await self._send(line)
+
+    async def _open(self) -> None:
         turn = await self.chats.resume(self.chat_id, self.user_id)
         if turn is None:
             turn = await self.chats.start(self.chat_id, self.user_id, flow=self.first_flow)
         else:
-            self.screen.write(said(WELCOME_BACK))
+            self.screen.write(said(say("console.welcome_back")))
         self.show(turn)
 
-    async def send(self, line: str) -> None:
-        """One typed line, answered on the screen."""
+    async def _send(self, line: str) -> None:
         parsed = parse_line(line, self.prompt, base_dir=self.base_dir)
         if parsed is None:
             if self.prompt is not None:
@@ -144,7 +151,7 @@ class ConsoleChat:
                     public_base_url=self.public_base_url,
                 )
             except PhotoProblem as problem:
-                self.screen.write(said(f"I can't send these as photos:\n{problem}"))
+                self.screen.write(said(say("console.photos_refused", problems=str(problem))))
                 return
             answer = PhotosAnswer(urls=urls)
             self.show(await self.chats.handle(self.chat_id, self.user_id, answer))
@@ -184,4 +191,4 @@ class ConsoleChat:
             self.prompt = turn.prompt
         self.status = turn.status
         if turn.finished:
-            self.screen.write([ORDER_AGAIN])
+            self.screen.write([say("console.order_again")])

@@ -21,6 +21,7 @@ from __future__ import annotations
 import textwrap
 
 from conversations import Option, Prompt, Turn
+from conversations.texts.catalogue import say
 from conversations.texts.taps import KEYBOARD, for_channel
 
 BOT = "bot"
@@ -55,9 +56,10 @@ def render_prompt(prompt: Prompt, *, typed_places: str | None = None) -> list[st
     lines += _options(prompt)
     if prompt.photos is not None:
         have, low, high = prompt.photos.have, prompt.photos.min, prompt.photos.max
-        need = f"at least {low}, " if low else ""
-        lines.append(f"{_INDENT}(photos so far: {have}; {need}up to {high})")
-    lines.append(f"{_INDENT}(reply: {' · '.join(ways_to_answer(prompt, typed_places))})")
+        need = say("console.photos_at_least", low=low) if low else ""
+        lines.append(_INDENT + say("console.photos_so_far", have=have, need=need, high=high))
+    ways = " · ".join(ways_to_answer(prompt, typed_places))
+    lines.append(_INDENT + say("console.reply", ways=ways))
     return lines
 
 
@@ -66,22 +68,25 @@ def ways_to_answer(prompt: Prompt, typed_places: str | None = None) -> list[str]
     ways: list[str] = []
     if prompt.options:
         if prompt.numbers_are_values:
-            ways.append("type one as shown")
+            ways.append(say("console.way.as_shown"))
         else:
-            ways.append("a number" if len(prompt.options) > 1 else "1")
+            ways.append(say("console.way.a_number") if len(prompt.options) > 1 else "1")
         if prompt.default is not None:
-            ways.append("Enter for the default")
+            ways.append(say("console.way.default"))
     typed_number = bool(prompt.options) and prompt.numbers_are_values
     if "text" in prompt.accepts and prompt.input == "place":
-        ways.append(f"type the address ({typed_places})" if typed_places else "type the address")
+        if typed_places:
+            ways.append(say("console.way.address_in", places=typed_places))
+        else:
+            ways.append(say("console.way.address"))
     elif "text" in prompt.accepts and not typed_number:
-        ways.append("type your answer")
+        ways.append(say("console.way.answer"))
     if "location" in prompt.accepts:
         ways.append("location <lat> <lng> [address]")
     if "contact" in prompt.accepts:
         ways.append("contact <phone> [name]")
     if "photos" in prompt.accepts:
-        ways.append("photo file paths")
+        ways.append(say("console.way.photos"))
     commands = list(prompt.commands)
     if prompt.input == "confirm":
         ways.append("edit <step>")

@@ -48,6 +48,7 @@ from conversations import (
     TextAnswer,
 )
 from conversations.dialog import Answer
+from conversations.texts.catalogue import say
 
 COMMANDS: dict[str, CommandName] = {
     "back": "back",
@@ -60,8 +61,6 @@ NEW_ORDER_WORDS = frozenset({"new", "/new", "/start"})
 _FLOW_NAME = re.compile(r"[a-z0-9_]{1,64}")
 REPEAT_WORDS = frozenset({"repeat", "/repeat"})
 START_WORDS = frozenset({"start", "/start"})
-LOCATION_USAGE = "Share a location like this: location 6.5244 3.3792 (an address may follow)."
-CONTACT_USAGE = "Share a contact like this: contact 08031234567 Ada Obi"
 _NUMBER = r"[-+]?\d+(?:\.\d+)?"
 _LOCATION = re.compile(rf"^(?P<lat>{_NUMBER})\s*[,\s]\s*(?P<lng>{_NUMBER})(?:\s+(?P<address>.*))?$")
 
@@ -194,18 +193,18 @@ def _contact(rest: str) -> Parsed:
     phone, _, name = rest.partition(" ")
     first, _, last = name.strip().partition(" ")
     if not any(ch.isdigit() for ch in phone):
-        return Unclear(CONTACT_USAGE)
+        return Unclear(say("console.contact_usage"))
     return ContactAnswer(phone=phone, first_name=first, last_name=last.strip())
 
 
 def _location(rest: str) -> Parsed:
     found = _LOCATION.match(rest)
     if found is None:
-        return Unclear(LOCATION_USAGE)
+        return Unclear(say("console.location_usage"))
     try:
         lat, lng = float(found["lat"]), float(found["lng"])
     except ValueError:
-        return Unclear(LOCATION_USAGE)
+        return Unclear(say("console.location_usage"))
     return LocationAnswer(lat=lat, lng=lng, address=(found["address"] or "").strip() or None)
 
 
@@ -225,8 +224,5 @@ def _photo_files(text: str, base_dir: Path) -> Parsed:
     paths = [path if path.is_absolute() else base_dir / path for path in paths]
     missing = [word for word, path in zip(words, paths, strict=True) if not _is_file(path)]
     if missing:
-        return Unclear(
-            f"No such file: {', '.join(missing)}. Type the path of a JPEG, PNG or WebP photo "
-            "(several may go on one line), or done when you have sent them all."
-        )
+        return Unclear(say("console.no_such_file", files=", ".join(missing)))
     return PhotoFiles(tuple(paths))

@@ -16,6 +16,7 @@ from pathlib import Path
 from bot.partner.models import MAX_IMAGE_BYTES, MAX_PACKAGE_IMAGES
 from bot.store import Store
 from bot.web.web_app import media_url
+from conversations.texts.catalogue import number, say
 
 MEDIA_TTL_SECONDS = 7 * 24 * 3600  # long enough for a draft to be finished days later
 _HEAD_BYTES = 12
@@ -46,25 +47,28 @@ def _check_one(path: Path) -> CheckedPhoto | str:
     try:
         size = path.stat().st_size
         if not path.is_file():
-            return f"{path}: not a file"
+            return say("console.photo.not_a_file", path=path)
         with path.open("rb") as handle:
             head = handle.read(_HEAD_BYTES)
     except OSError as exc:
-        return f"{path}: cannot be read ({exc.strerror or exc})"
+        return say("console.photo.unreadable", path=path, reason=exc.strerror or exc)
     if size == 0:
-        return f"{path}: the file is empty"
+        return say("console.photo.empty", path=path)
     if size > MAX_IMAGE_BYTES:
-        return f"{path}: {size / 1_048_576:.1f} MB is over the 5 MB limit"
+        megabytes = number(size / 1_048_576, "0.0")
+        return say("console.photo.too_large", path=path, megabytes=megabytes)
     content_type = sniff_image_type(head)
     if content_type is None:
-        return f"{path}: not a JPEG, PNG or WebP image"
+        return say("console.photo.not_an_image", path=path)
     return CheckedPhoto(path, content_type)
 
 
 def check_photos(paths: Sequence[Path]) -> list[CheckedPhoto]:
     """Every file checked; ``PhotoProblem`` lists each one that cannot be sent."""
     if len(paths) > MAX_PACKAGE_IMAGES:
-        raise PhotoProblem(f"At most {MAX_PACKAGE_IMAGES} photos at a time ({len(paths)} given).")
+        raise PhotoProblem(
+            say("console.photo.too_many", maximum=MAX_PACKAGE_IMAGES, given=len(paths))
+        )
     results = [_check_one(path) for path in paths]
     problems = [r for r in results if isinstance(r, str)]
     if problems:

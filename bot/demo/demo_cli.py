@@ -83,11 +83,17 @@ def _watchable(fd: int) -> bool:
     return os.isatty(fd) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
-async def interactive(scenario_file: Path | None, *, stdin: TextIO, stdout: TextIO) -> int:
+async def interactive(
+    scenario_file: Path | None, *, stdin: TextIO, stdout: TextIO, language: str | None = None
+) -> int:
     setup = demo_setup(scenario_file=scenario_file)
     with tempfile.TemporaryDirectory(prefix="deliverybot-demo-") as data_dir:
         options = DemoOptions(
-            scenario=setup.scenario, data_dir=Path(data_dir), echo=stdout, live=True
+            scenario=setup.scenario,
+            data_dir=Path(data_dir),
+            echo=stdout,
+            live=True,
+            language=language,
         )
         print(BANNER.format(org=setup.scenario.organization.name), file=stdout)
         async with DemoStack(options) as demo:
@@ -102,7 +108,12 @@ async def interactive(scenario_file: Path | None, *, stdin: TextIO, stdout: Text
 
 
 async def replay(
-    script: Path, scenario_file: Path | None, *, stdout: TextIO, stderr: TextIO
+    script: Path,
+    scenario_file: Path | None,
+    *,
+    stdout: TextIO,
+    stderr: TextIO,
+    language: str | None = None,
 ) -> int:
     try:
         transcript = load_transcript(script)
@@ -126,6 +137,7 @@ async def replay(
             first_flow=setup.flow,
             photo_dir=script.parent,
             echo=stdout,
+            language=language,
         )
         async with DemoStack(options) as demo:
             greeting = demo.screen.take()
@@ -143,13 +155,20 @@ async def replay(
     return EXIT_OK
 
 
-def main(scenario_file: Path | None, script: Path | None) -> int:
-    """Run the demo; the CLI's ``demo`` command calls this."""
+def main(scenario_file: Path | None, script: Path | None, language: str | None = None) -> int:
+    """Run the demo; the CLI's ``demo`` command calls this. ``language`` is the customer's
+    (``fr``: the bot speaks French to them; missing or not shipped: English)."""
     try:
         if script is not None:
-            return asyncio.run(replay(script, scenario_file, stdout=sys.stdout, stderr=sys.stderr))
+            return asyncio.run(
+                replay(
+                    script, scenario_file, stdout=sys.stdout, stderr=sys.stderr, language=language
+                )
+            )
         with contextlib.suppress(KeyboardInterrupt):
-            return asyncio.run(interactive(scenario_file, stdin=sys.stdin, stdout=sys.stdout))
+            return asyncio.run(
+                interactive(scenario_file, stdin=sys.stdin, stdout=sys.stdout, language=language)
+            )
     except ScenarioError as problem:
         print(problem, file=sys.stderr)
         return EXIT_USAGE

@@ -47,6 +47,7 @@ from bot.sandbox import Sandbox, Scenario
 from bot.store import Store
 from conversations import Turn
 from conversations.flow import FlowRegistry
+from conversations.texts.catalogue import DEFAULT_TEXTS, Texts
 from conversations.texts.deliveries_texts import short_ref, status_label
 
 CUSTOMER_CHAT = 1001  # the customer's chat and user id
@@ -55,7 +56,6 @@ PUBLIC_BASE_URL = "https://localhost"  # where the bot's web app serves photos t
 DEFAULT_WEBHOOK_PATH = "/hooks/partner"
 DEMO = "demo"
 PLACES_HINT = ":places lists the ones the demo knows"  # its offline geocoder's few addresses
-
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,8 @@ class DemoOptions:
     photo_dir: Path | None = None
     echo: TextIO | None = None
     live: bool = False
+    language: str | None = None  # the customer's language code, as Telegram's language_code
+    texts: Texts = DEFAULT_TEXTS  # the business's locale and overrides, as [texts] gives them
 
 
 class _Bot:
@@ -102,6 +104,7 @@ class _Bot:
                 operators=(OPERATOR_CHAT,),
                 signing_secrets=tuple(hook.secret for hook in sandbox.scenario.webhooks),
                 webhook_path=stack.webhook_path,
+                texts=options.texts,
             ),
             store,
             channel,
@@ -128,6 +131,7 @@ class _Bot:
             base_dir=options.photo_dir,
             first_flow=options.first_flow,
             typed_places=PLACES_HINT if self.geocoder is not None else None,
+            language=options.language,
         )
         self.follow_up = self.core.follow_up
         self.tasks: list[asyncio.Task[None]] = []

@@ -30,7 +30,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 
 import pydantic
 
@@ -52,13 +53,30 @@ from conversations import (
 )
 from conversations.dialog import Answer
 from conversations.texts import dialogue
+from conversations.texts.catalogue import speaking_language
 
 logger = logging.getLogger(__name__)
 
 AlertOperators = Callable[[str], Awaitable[None]]
 DeliverLater = Callable[[int, Turn], Awaitable[None]]
 
-NO_OPEN_ORDER = Turn(messages=(dialogue.CLOSED,), status="ended")
+
+def no_open_order() -> Turn:
+    """The turn for an answer when no order is open, in the language being spoken."""
+    return Turn(messages=(dialogue.CLOSED,), status="ended")
+
+
+@asynccontextmanager
+async def _spoken(language: str | None) -> AsyncIterator[None]:
+    """The turn in ``language`` (a client's code: ``fr``, ``en-GB``); None keeps the one
+    already being spoken (the adapter's, or the business default)."""
+    if language is None:
+        yield
+        return
+    with speaking_language(language):
+        yield
+
+
 ALERT_REPEAT_SECONDS = 15 * 60
 
 
@@ -70,6 +88,12 @@ class ChatService:
     ``sleep`` waits for that. ``on_unconfirmed`` is called once a create whose answer was lost
     is kept (the follow-up worker's ``wake``); its first follow-up falls due
     ``first_follow_up_seconds`` later (see ``FIRST_FOLLOW_UP_SECONDS``).
+
+    Every call takes ``language``, the customer's language code as their client gives it
+    (Telegram's ``language_code``, an agent's ``language``): the turn is said in that shipped
+    language, or in the business default (``[texts] locale``) when it is missing or not
+    shipped. Left out, the turn is said in the language already being spoken
+    (``conversations.texts.catalogue.speaking_language``, entered by the adapter).
     """
 
     def __init__(
@@ -101,10 +125,12 @@ class ChatService:
 
     # --- the adapters' calls ----------------------------------------------------------------
 
-    async def start(self, chat_id: int, user_id: int, *, flow: str | None = None) -> Turn:
+    async def start(
+        self, chat_id: int, user_id: int, *, flow: str | None = None, language: str | None = None
+    ) -> Turn:
         """A new order in the entry flow (or ``flow``, a registered name: a deep link, a menu
         command); an order still open in this chat is dropped."""
-        async with self._locks.hold(chat_id):
+        async with self._locks.hold(chat_id), _spoken(language):
             started = self._clock()
             session, turn = await self.engine.start(
                 flow,
@@ -114,15 +140,16 @@ class ChatService:
             await self._after_turn(chat_id, user_id, session, turn, started)
             return turn
 
-    async def repeat(self, chat_id: int, user_id: int) -> Turn:
+    async def repeat(self, chat_id: int, user_id: int, *, language: str | None = None) -> Turn:
         """The user's last order again, in the flow that made it (a new order when there is
         none to repeat, saying so); an order still open in this chat is dropped."""
         order = await self.history.last_order(user_id)
         if order is None:
-            turn = await self.start(chat_id, user_id)
-            said = (dialogue.NOTHING_TO_REPEAT, *turn.messages)
+            turn = await self.start(chat_id, user_id, language=language)
+            async with _spoken(language):
+                said = (dialogue.NOTHING_TO_REPEAT, *turn.messages)
             return turn.model_copy(update={"messages": said})
-        async with self._locks.hold(chat_id):
+        async with self._locks.hold(chat_id), _spoken(language):
             started = self._clock()
             session, turn = await self.engine.replay(
                 order,
@@ -132,9 +159,11 @@ class ChatService:
             await self._after_turn(chat_id, user_id, session, turn, started)
             return turn
 
-    async def resume(self, chat_id: int, user_id: int) -> Turn | None:
+    async def resume(
+        self, chat_id: int, user_id: int, *, language: str | None = None
+    ) -> Turn | None:
         """The open question again (after a restart, or /start), or None with no open order."""
-        async with self._locks.hold(chat_id):
+        async with self._locks.hold(chat_id), _spoken(language):
             session = await self._load(chat_id)
             if session is None:
                 return None
@@ -142,18 +171,22 @@ class ChatService:
             await self._after_turn(chat_id, user_id, session, turn, self._clock())
             return turn
 
-    async def handle(self, chat_id: int, user_id: int, answer: Answer) -> Turn:
+    async def handle(
+        self, chat_id: int, user_id: int, answer: Answer, *, language: str | None = None
+    ) -> Turn:
         """One customer answer; with no open order, the turn says so and nothing else."""
-        async with self._locks.hold(chat_id):
+        async with self._locks.hold(chat_id), _spoken(language):
             session = await self._load(chat_id)
             if session is None:
-                return NO_OPEN_ORDER
+                return no_open_order()
             return await self._answer(chat_id, user_id, session, answer)
 
-    async def cancel(self, chat_id: int, user_id: int) -> Turn | None:
+    async def cancel(
+        self, chat_id: int, user_id: int, *, language: str | None = None
+    ) -> Turn | None:
         """Cancel the open order (the engine asks first when answers would be lost: the turn
         then carries that question); None when there is none."""
-        async with self._locks.hold(chat_id):
+        async with self._locks.hold(chat_id), _spoken(language):
             session = await self._load(chat_id)
             if session is None:
                 return None

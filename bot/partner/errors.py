@@ -60,6 +60,7 @@ from bot.partner.models import CAPABILITY_FIELDS
 _MAX_MESSAGE = 300
 REDACTED = "<redacted>"
 
+
 class PartnerError(Exception):
     """Base of every Partner API failure.
 

@@ -40,6 +40,7 @@ from bot.chatlocks import ChatLocks
 from bot.config import TelegramConfig
 from bot.store import Store
 from bot.telegram.bot_context import BotContext
+from conversations.texts.catalogue import say, speaking_language
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +62,6 @@ ALLOWED_UPDATES: Final = (Update.MESSAGE, Update.CALLBACK_QUERY)
 
 GATEKEEPER_GROUP: Final = -1
 HANDLER_GROUP: Final = 0
-
-SORRY: Final = "Sorry, something went wrong on my side. Please try again in a moment."
 
 
 class ChatOrderedProcessor(BaseUpdateProcessor):
@@ -86,11 +85,13 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         chat_id = chat_of(update)
-        if chat_id is None:
-            await coroutine
-            return
-        async with self.locks.hold(chat_id):
-            await coroutine
+        # Everything said while handling the update is in its sender's language.
+        with speaking_language(language_of(update)):
+            if chat_id is None:
+                await coroutine
+                return
+            async with self.locks.hold(chat_id):
+                await coroutine
 
     async def initialize(self) -> None:
         """Nothing to set up: the locks are made as chats need them."""
@@ -103,6 +104,13 @@ def chat_of(update: object) -> int | None:
     """The chat an update belongs to (for a tap, the chat of the tapped message), or None."""
     if isinstance(update, Update) and update.effective_chat is not None:
         return update.effective_chat.id
+    return None
+
+
+def language_of(update: object) -> str | None:
+    """The language of the user who sent ``update`` (their app's ``language_code``), if given."""
+    if isinstance(update, Update) and update.effective_user is not None:
+        return update.effective_user.language_code
     return None
 
 
@@ -206,6 +214,6 @@ def error_handler(
         chat_id = chat_of(update)
         if chat_id is not None and isinstance(update, Update) and update.effective_user:
             with contextlib.suppress(Exception):
-                await ctx.sender.send(chat_id, SORRY)
+                await ctx.sender.send(chat_id, say("telegram.sorry"))
 
     return on_error

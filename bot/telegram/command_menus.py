@@ -1,5 +1,10 @@
 """The command menus Telegram shows: customers' by default, operators' in their own chats.
 
+Each menu is set once per shipped language: in the business's default language for everyone,
+and with ``language_code`` for users whose app is in another shipped language (Telegram shows
+them that one). The descriptions are catalogue messages (``menu.<command>``); the constants
+below carry the English source's.
+
 ``register_commands`` sends them with ``set_my_commands``: the customer menu in the default
 scope, and for each operator chat (``BotCommandScopeChat``) the operator commands added. A flow
 that declares a ``command`` (``/return``) is in both private menus, after the ordering commands
@@ -17,26 +22,34 @@ from telegram import Bot, BotCommand, BotCommandScopeChat, BotCommandScopeDefaul
 from telegram.error import TelegramError
 
 from conversations.flow import FlowRegistry
+from conversations.texts.catalogue import SHIPPED, current, installed, say, speaking_language
+from conversations.texts.messages_en import MESSAGES as SOURCE
 
 log = logging.getLogger(__name__)
 
+
+def _source(command: str) -> BotCommand:
+    """A command with its description from the English source catalogue."""
+    return BotCommand(command, SOURCE[f"menu.{command}"])
+
+
 ORDERING_COMMANDS: Final = (
-    BotCommand("start", "Start an order, or continue yours"),
-    BotCommand("new", "Start a new order"),
-    BotCommand("repeat", "Order your last delivery again"),
-    BotCommand("cancel", "Stop the order you are filling in"),
-    BotCommand("back", "Go back to the previous question"),
-    BotCommand("help", "What I can do, and the commands"),
+    _source("start"),
+    _source("new"),
+    _source("repeat"),
+    _source("cancel"),
+    _source("back"),
+    _source("help"),
 )
 DELIVERY_COMMANDS: Final = (
-    BotCommand("status", "Status of a delivery: /status [id]"),
-    BotCommand("deliveries", "Your deliveries"),
-    BotCommand("cancel_delivery", "Cancel a delivery: /cancel_delivery <id> <reason>"),
+    _source("status"),
+    _source("deliveries"),
+    _source("cancel_delivery"),
 )
 DISPATCH_COMMANDS: Final = (
-    BotCommand("riders", "Riders near a delivery: /riders <id> [radius km]"),
-    BotCommand("assign", "Assign a rider: /assign <delivery id> <rider id>"),
-    BotCommand("unassign", "Take the rider off: /unassign <delivery id>"),
+    _source("riders"),
+    _source("assign"),
+    _source("unassign"),
 )
 
 CUSTOMER_COMMANDS: Final = ORDERING_COMMANDS + DELIVERY_COMMANDS
@@ -77,22 +90,42 @@ def commands_for(chat_id: int, flows: tuple[BotCommand, ...] = ()) -> tuple[BotC
     return OPERATOR_GROUP_COMMANDS
 
 
+def said(menu: Iterable[BotCommand]) -> tuple[BotCommand, ...]:
+    """``menu`` with each description in the current language (a flow's own command keeps its
+    label, which its flow declares)."""
+    messages = current().messages
+    return tuple(
+        BotCommand(command.command, say(f"menu.{command.command}"))
+        if f"menu.{command.command}" in messages
+        else command
+        for command in menu
+    )
+
+
 async def register_commands(
     bot: Bot, operators: Iterable[int], flows: tuple[BotCommand, ...] = ()
 ) -> None:
-    """Set the customer menu and each operator chat's menu; ``flows`` from ``flow_commands``.
+    """Set the customer menu and each operator chat's menu, in every shipped language;
+    ``flows`` from ``flow_commands``.
 
     A menu Telegram refuses (the bot is not in that group yet) is logged and skipped: the
     commands still work there, only the menu is missing.
     """
-    await bot.set_my_commands(customer_menu(flows), scope=BotCommandScopeDefault())
-    for chat_id in operators:
-        try:
-            menu = commands_for(chat_id, flows)
-            await bot.set_my_commands(menu, scope=BotCommandScopeChat(chat_id))
-        except TelegramError as error:
-            log.warning(
-                "operator chat %s: command menu not set (%s); has the bot been added there?",
-                chat_id,
-                type(error).__name__,
-            )
+    default = installed().default_language
+    for language in sorted(SHIPPED, key=lambda code: code != default):
+        code = None if language == default else language
+        with speaking_language(language):
+            menu = said(customer_menu(flows))
+            await bot.set_my_commands(menu, scope=BotCommandScopeDefault(), language_code=code)
+            for chat_id in operators:
+                try:
+                    menu = said(commands_for(chat_id, flows))
+                    scope = BotCommandScopeChat(chat_id)
+                    await bot.set_my_commands(menu, scope=scope, language_code=code)
+                except TelegramError as error:
+                    log.warning(
+                        "operator chat %s: command menu not set (%s); has the bot been added "
+                        "there?",
+                        chat_id,
+                        type(error).__name__,
+                    )

@@ -17,12 +17,11 @@ import contextlib
 import logging
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
-from typing import Final
 
 from telegram import Update
 from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes, MessageHandler, filters
 
-from bot.ordering.chats import NO_OPEN_ORDER
+from bot.ordering.chats import no_open_order
 from bot.telegram import otp_receiver as otp
 from bot.telegram.answers import answer_from_update, command_in
 from bot.telegram.application import Handler
@@ -35,24 +34,9 @@ from bot.telegram.photo_receiver import IncomingPhoto, PhotoRefused
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage
 from conversations import Answer, CommandAnswer, PhotosAnswer, Turn
+from conversations.texts.catalogue import say
 
 log = logging.getLogger(__name__)
-
-GREETING: Final = "Hello! I take delivery orders here, one question at a time."
-WELCOME_BACK: Final = "Welcome back! Here is where we were:"
-NO_ORDER: Final = "There is no order in progress. Send /new to start one."
-UNKNOWN_COMMAND: Final = "I don't know that command. /help lists what I can do."
-UNREADABLE: Final = "I can read text, taps, locations, contacts and photos here."
-DEAD_BUTTON: Final = "That button no longer works."
-PRIVATE_ONLY: Final = "I take orders in a private chat: please message me directly."
-HELP: Final = (
-    "I take delivery orders, one question at a time.\n\n"
-    "/new starts an order, /repeat orders your last delivery again, and /start continues "
-    "yours. While ordering: /back goes to the previous question, /cancel stops, /help "
-    "explains the question.\n\n"
-    "/deliveries lists your deliveries, /status <id> shows one, and "
-    "/cancel_delivery <id> <reason> cancels one while that is still possible."
-)
 
 ChatTurn = Callable[[int], AbstractAsyncContextManager[None]]
 Context = ContextTypes.DEFAULT_TYPE
@@ -104,7 +88,9 @@ class Conversation:
         if turn is None:
             await self._begin(chat_id, user_id, greet=True)
             return
-        welcome = turn.model_copy(update={"messages": (WELCOME_BACK, *turn.messages)})
+        welcome = turn.model_copy(
+            update={"messages": (say("telegram.welcome_back"), *turn.messages)}
+        )
         await self.screen.show(chat_id, welcome)
 
     async def on_new(self, update: Update, context: Context) -> None:
@@ -133,7 +119,7 @@ class Conversation:
         chat_id, user_id = _ids(update)
         turn = await self.ctx.chats.cancel(chat_id, user_id)
         if turn is None:
-            await self._say(chat_id, NO_ORDER)
+            await self._say(chat_id, say("telegram.no_order"))
             return
         await self.screen.show(chat_id, turn, answered=CommandAnswer(name="cancel"))
 
@@ -143,14 +129,15 @@ class Conversation:
         if await self.ctx.chats.session(chat_id) is None:
             shortcuts = [f"/{command.command}: {command.description}" for command in self.flow_menu]
             await self._say(
-                chat_id, "\n\n".join([HELP, *(["\n".join(shortcuts)] if shortcuts else [])])
+                chat_id,
+                "\n\n".join([say("telegram.help"), *(["\n".join(shortcuts)] if shortcuts else [])]),
             )
             return
         await self._answer(chat_id, user_id, CommandAnswer(name="help"))
 
     async def on_group_order(self, update: Update, context: Context) -> None:
         """An order command in a group: orders carry personal details, so not here."""
-        await self._say(_ids(update)[0], PRIVATE_ONLY)
+        await self._say(_ids(update)[0], say("telegram.private_only"))
 
     # --- answers --------------------------------------------------------------------------
 
@@ -164,7 +151,12 @@ class Conversation:
             return
         found = answer_from_update(update, bot_username=context.bot.username)
         if found is None:
-            await self._say(chat_id, UNKNOWN_COMMAND if command_in(message) else UNREADABLE)
+            await self._say(
+                chat_id,
+                say("telegram.unknown_command")
+                if command_in(message)
+                else say("telegram.unreadable"),
+            )
             return
         if isinstance(found, IncomingPhoto):
             photos = await self._photo_answer(chat_id, user_id, found)
@@ -184,7 +176,7 @@ class Conversation:
         meant = resolve(query.data, view.prompt, session_id=view.session_id)
         if isinstance(meant, UnknownButton):
             log.info("chat %s tapped a button that points nowhere: %s", chat_id, meant.reason)
-            await answer_tap(query, DEAD_BUTTON)
+            await answer_tap(query, say("telegram.dead_button"))
             return
         # Answered alongside the turn: the client's spinner stops without delaying the reply.
         answering = asyncio.create_task(answer_tap(query))
@@ -201,7 +193,7 @@ class Conversation:
     async def on_unknown_tap(self, update: Update, context: Context) -> None:
         """A button no handler knows (an old release's): stop the client's spinner, kindly."""
         if update.callback_query is not None:
-            await answer_tap(update.callback_query, DEAD_BUTTON)
+            await answer_tap(update.callback_query, say("telegram.dead_button"))
 
     async def deliver_later(self, chat_id: int, turn: Turn) -> None:
         """Show a turn that happened without an update (a create re-sent after a rate limit)."""
@@ -217,8 +209,10 @@ class Conversation:
 
     async def _answer(self, chat_id: int, user_id: int, answer: Answer) -> None:
         turn = await self.ctx.chats.handle(chat_id, user_id, answer)
-        if turn == NO_OPEN_ORDER:  # the engine's "has ended" reads oddly to someone just saying hi
-            await self._say(chat_id, NO_ORDER)
+        if (
+            turn == no_open_order()
+        ):  # the engine's "has ended" reads oddly to someone just saying hi
+            await self._say(chat_id, say("telegram.no_order"))
             return
         await self.screen.show(chat_id, turn, answer)
 
@@ -228,7 +222,7 @@ class Conversation:
         turn = await self.ctx.chats.start(chat_id, user_id, flow=flow)
         self.screen.remember(chat_id).session_id = None  # a new session: its buttons get a new tag
         if greet:
-            turn = turn.model_copy(update={"messages": (GREETING, *turn.messages)})
+            turn = turn.model_copy(update={"messages": (say("telegram.greeting"), *turn.messages)})
         await self.screen.show(chat_id, turn)
 
     async def _photo_answer(

@@ -26,7 +26,7 @@ from bot.telegram.bot_context import BotContext
 from bot.telegram.message_sender import Delivered, answer_tap
 from bot.telegram.operators import OperatorCommands
 from bot.telegram.text import escape
-from bot.telegram.turn_messages import NEXT_PAGE, PREVIOUS_PAGE, OutgoingMessage
+from bot.telegram.turn_messages import OutgoingMessage, next_page, previous_page
 from conversations.texts import desk_texts
 from conversations.texts.desk_texts import ChannelWords
 
@@ -37,8 +37,8 @@ TELEGRAM_WORDS: Final = ChannelWords(
     status="/status",
     deliveries="/deliveries",
     cancel_delivery="/cancel_delivery",
-    share_contact="the button below",
-    share_own_contact="the “Share my contact” button below",
+    share_contact="telegram.share_contact",
+    share_own_contact="telegram.share_own_contact",
 )
 """How the texts name Telegram's commands and its contact button."""
 
@@ -143,9 +143,9 @@ def draw_page(page: DeliveryPage, user_id: int) -> OutgoingMessage:
         lines += ["", escape(page.hint)]
     buttons = []
     if page.has_previous:
-        buttons.append(_page_button(PREVIOUS_PAGE, user_id, page.page - 1))
+        buttons.append(_page_button(previous_page(), user_id, page.page - 1))
     if page.has_next:
-        buttons.append(_page_button(NEXT_PAGE, user_id, page.page + 1))
+        buttons.append(_page_button(next_page(), user_id, page.page + 1))
     markup = InlineKeyboardMarkup([buttons]) if buttons else None
     return OutgoingMessage("\n".join(lines), markup)
 

@@ -26,7 +26,7 @@ from bot.telegram.bot_context import BotContext
 from bot.telegram.message_sender import Delivered
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import Markup, OutgoingMessage, share_keyboard
-from conversations.texts.handoff_texts import HANDOFF_PRIVATE_ONLY
+from conversations.texts import handoff_texts
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ async def start_otp_handoff(ctx: BotContext, update: Update, token: str) -> None
     if message is None or user is None:
         return
     if message.chat.type != ChatType.PRIVATE:
-        return await _say(ctx, message.chat_id, HANDOFF_PRIVATE_ONLY)
+        return await _say(ctx, message.chat_id, handoff_texts.HANDOFF_PRIVATE_ONLY)
     reply = await ctx.desk.open_handoff(message.chat_id, user.id, token)
     await _draw(ctx, message.chat_id, reply)
 

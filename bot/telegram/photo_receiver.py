@@ -23,6 +23,7 @@ from telegram.error import TelegramError
 
 from bot.store import MediaFile, Store
 from bot.web import media_url
+from conversations.texts.catalogue import say
 
 MAX_PHOTO_BYTES: Final = 5 * 1024 * 1024
 MAX_PHOTOS: Final = 6
@@ -76,20 +77,8 @@ class PhotoRefused:
 
 def refusal(problem: PhotoProblem, *, max_photos: int = MAX_PHOTOS) -> PhotoRefused:
     """The customer-facing refusal for ``problem``."""
-    texts: dict[PhotoProblem, str] = {
-        "no_public_host": (
-            "I can't take photos here yet: photos need the bot's public https host. "
-            "Please ask the business to set it."
-        ),
-        "too_many": f"An order takes at most {max_photos} photos, so I left this one out.",
-        "not_an_image": "Please send a picture: a JPEG, PNG or WebP image.",
-        "too_large": (
-            f"That picture is larger than {MAX_PHOTO_BYTES // (1024 * 1024)} MB. "
-            "Please send a smaller one."
-        ),
-        "download_failed": "I couldn't receive that picture. Please send it again.",
-    }
-    return PhotoRefused(problem, texts[problem])
+    values = {"max_photos": max_photos, "megabytes": MAX_PHOTO_BYTES // (1024 * 1024)}
+    return PhotoRefused(problem, say(f"telegram.photo.{problem}", **values))
 
 
 def image_type(data: bytes) -> str | None:

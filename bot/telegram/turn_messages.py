@@ -40,6 +40,7 @@ from bot.telegram.text import escape, split
 from conversations import Answer, ChoiceAnswer, CommandAnswer, CommandName, Prompt, Turn
 from conversations.dialog import PAGE_SIZE
 from conversations.shortening import ELLIPSIS, shorten
+from conversations.texts.catalogue import say
 from conversations.texts.taps import BUTTONS, for_channel
 
 MAX_BUTTON_LABEL: Final = 60  # longer labels are shortened: clients elide them anyway
@@ -49,27 +50,38 @@ ShareRequest = Literal["location", "contact"]
 Markup = InlineKeyboardMarkup | ReplyKeyboardMarkup | ReplyKeyboardRemove
 
 DEFAULT_MARK: Final = "✓ "
-COMMAND_LABELS: Final[dict[CommandName, str]] = {
-    "back": "↩ Back",
-    "skip": "Skip",
-    "done": "Done",
-    "help": "Help",
-    "cancel": "Cancel",
-    "edit": "Change",
+# Labels, hints and page buttons are catalogue messages (``command.*``, ``telegram.*``), said
+# in the customer's language when the turn is drawn.
+COMMAND_GLYPHS: Final[dict[CommandName, str]] = {"back": "↩ "}
+SHARE_BUTTON_TEXTS: Final[dict[ShareRequest, str]] = {
+    "location": "telegram.share_location_button",
+    "contact": "telegram.share_contact_button",
 }
-PREVIOUS_PAGE: Final = "‹ Prev"
-NEXT_PAGE: Final = "Next ›"
-SHARE_BUTTONS: Final[dict[ShareRequest, KeyboardButton]] = {
-    "location": KeyboardButton("📍 Share my location", request_location=True),
-    "contact": KeyboardButton("📱 Share my contact", request_contact=True),
-}
-# Carries a keyboard change when no message of the turn is free to carry it.
 SHARE_HINTS: Final[dict[tuple[ShareRequest, ...], str]] = {
-    ("location",): "You can also share a location with the button below.",
-    ("contact",): "You can also share a contact with the button below.",
-    ("location", "contact"): "You can also share a location or a contact with the buttons below.",
+    ("location",): "telegram.share_location_hint",
+    ("contact",): "telegram.share_contact_hint",
+    ("location", "contact"): "telegram.share_both_hint",
 }
-KEYBOARD_REMOVED: Final = "OK."
+
+
+def command_label(name: CommandName) -> str:
+    """A command's button label: ``↩ Back``, ``Done``."""
+    return COMMAND_GLYPHS.get(name, "") + say(f"command.{name}")
+
+
+def previous_page() -> str:
+    return say("telegram.previous_page")
+
+
+def next_page() -> str:
+    return say("telegram.next_page")
+
+
+def _share_button(kind: ShareRequest) -> KeyboardButton:
+    text = say(SHARE_BUTTON_TEXTS[kind])
+    if kind == "location":
+        return KeyboardButton(text, request_location=True)
+    return KeyboardButton(text, request_contact=True)
 
 
 @dataclass(frozen=True)
@@ -132,9 +144,11 @@ def render_turn(
     if carrier is not None:
         messages[carrier] = replace(messages[carrier], markup=change)
     elif needed:
-        messages.append(OutgoingMessage(escape(SHARE_HINTS[needed]), change))
+        messages.append(OutgoingMessage(escape(say(SHARE_HINTS[needed])), change))
     elif prompt_index is not None:
-        messages.insert(prompt_index, OutgoingMessage(escape(KEYBOARD_REMOVED), change))
+        messages.insert(
+            prompt_index, OutgoingMessage(escape(say("telegram.keyboard_removed")), change)
+        )
         prompt_index += 1
     else:  # nothing is sent at all, so nothing can take the keyboard away yet
         needed = reply_keyboard
@@ -183,13 +197,13 @@ def prompt_keyboard(
     if prompt.paged:
         pages: list[InlineKeyboardButton] = []
         if shown > 0:
-            pages.append(_page_button(prompt, PREVIOUS_PAGE, shown - 1, session_id))
+            pages.append(_page_button(prompt, previous_page(), shown - 1, session_id))
         if shown + 1 < page_count(prompt):
-            pages.append(_page_button(prompt, NEXT_PAGE, shown + 1, session_id))
+            pages.append(_page_button(prompt, next_page(), shown + 1, session_id))
         rows.append(pages)
     commands = [
         InlineKeyboardButton(
-            COMMAND_LABELS[name], callback_data=command_data(prompt, name, session_id=session_id)
+            command_label(name), callback_data=command_data(prompt, name, session_id=session_id)
         )
         for name in prompt.commands
     ]
@@ -201,13 +215,13 @@ def share_requests(prompt: Prompt | None) -> tuple[ShareRequest, ...]:
     """The reply-keyboard buttons ``prompt`` wants: location and/or contact, in that order."""
     if prompt is None:
         return ()
-    return tuple(kind for kind in SHARE_BUTTONS if kind in prompt.accepts)
+    return tuple(kind for kind in SHARE_BUTTON_TEXTS if kind in prompt.accepts)
 
 
 def share_keyboard(requests: Sequence[ShareRequest]) -> ReplyKeyboardMarkup:
     """A reply keyboard with one request button per row."""
     return ReplyKeyboardMarkup(
-        [[SHARE_BUTTONS[kind]] for kind in requests], resize_keyboard=True, one_time_keyboard=True
+        [[_share_button(kind)] for kind in requests], resize_keyboard=True, one_time_keyboard=True
     )
 
 
@@ -260,7 +274,7 @@ def _tapped_label(prompt: Prompt, answer: Answer | None) -> str | None:
     if isinstance(answer, ChoiceAnswer):
         return next((o.label for o in prompt.options if o.id == answer.option), None)
     if isinstance(answer, CommandAnswer):
-        return COMMAND_LABELS[answer.name]
+        return command_label(answer.name)
     return None
 
 

@@ -29,7 +29,6 @@ from bot.web.body import BodyTooLarge, MalformedBody, read_limited
 logger = logging.getLogger(__name__)
 
 
-
 def _refused(status: int = 400) -> Response:
     return PlainTextResponse("Payload Too Large" if status == 413 else "Bad Request", status)
 

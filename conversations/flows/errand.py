@@ -361,9 +361,7 @@ ERRAND = Flow(
         summary(
             heading="Please check your errand:",
             # The customer is the receiver here: no other receiver was asked.
-            hints=lambda ctx: rules.fee_hints(
-                ctx.caps, chosen_method(ctx), customer_receives=True
-            ),
+            hints=lambda ctx: rules.fee_hints(ctx.caps, chosen_method(ctx), customer_receives=True),
         ),
     ),
 )

@@ -31,7 +31,6 @@ from conversations.steps.common import (
     unexpected,
     value_writer,
 )
-from conversations.texts.taps import ANY_OPTION, tap
 
 
 def describe_as_label(options: Options) -> Callable[[Context, JsonValue], str]:
@@ -93,7 +92,7 @@ def choice(
     async def accept(ctx: Context, answer: Answer) -> Result:
         if isinstance(answer, ChoiceAnswer):
             return Accept(answer.option)
-        return unexpected(tap(ANY_OPTION))
+        return unexpected("steps.way.choice")
 
     def still_valid(ctx: Context, value: JsonValue) -> bool:
         return any(option.id == value for option in options_of(options, ctx))

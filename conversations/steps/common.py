@@ -15,6 +15,7 @@ from pydantic import JsonValue
 from conversations.context import Context
 from conversations.dialog import Option
 from conversations.flow import Invalid, Write
+from conversations.texts.catalogue import say
 
 Text = str | Callable[[Context], str]
 Options = Sequence[Option] | Callable[[Context], Sequence[Option]]
@@ -34,19 +35,23 @@ def clean(raw: str) -> str:
     return " ".join(raw.split())
 
 
-def bounded(raw: str, low: int, high: int, what: str = "answer") -> str | Invalid:
-    """``raw`` cleaned, or the reason it is too short or too long."""
+def bounded(raw: str, low: int, high: int, what: str | None = None) -> str | Invalid:
+    """``raw`` cleaned, or the reason it is too short or too long (``what`` names it:
+    ``steps.what.name`` by id, or words already said, such as a unit's label)."""
     text = clean(raw)
     if len(text) < low:
-        return Invalid(f"That's too short: please type at least {low} characters.")
+        return Invalid(say("steps.too_short", low=low))
     if len(text) > high:
-        return Invalid(f"Please keep the {what} under {high} characters (that was {len(text)}).")
+        named = say(what) if what and what.startswith("steps.") else what
+        named = named or say("steps.what.answer")
+        return Invalid(say("steps.too_long", what=named, high=high, length=len(text)))
     return text
 
 
-def unexpected(kinds: str) -> Invalid:
-    """The reason for an answer of a kind the step does not take."""
-    return Invalid(f"Please {kinds}.")
+def unexpected(ways: str) -> Invalid:
+    """The reason for an answer of a kind the step does not take; ``ways`` is the id of how to
+    answer (``steps.way.phone``)."""
+    return Invalid(say("steps.please", ways=say(ways)))
 
 
 def value_writer(

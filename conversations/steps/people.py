@@ -11,15 +11,13 @@ from conversations.flow import Accept, Condition, Invalid, Next, Result, Step
 from conversations.phones import example_phone, normalise_phone
 from conversations.steps.common import Text, bounded, unexpected
 from conversations.steps.typed import typed_step
+from conversations.texts.catalogue import say
 
 NAME_LENGTH = (2, 100)
 
 
 def bad_phone(ctx: Context) -> Invalid:
-    return Invalid(
-        "That doesn't look like a phone number I can use. "
-        f"Try it like this: {example_phone(ctx.phone_region)}."
-    )
+    return Invalid(say("steps.bad_phone", example=example_phone(ctx.phone_region)))
 
 
 def phone(
@@ -41,7 +39,7 @@ def phone(
         elif isinstance(answer, TextAnswer):
             raw = answer.text
         else:
-            return unexpected("type the phone number, or share a contact")
+            return unexpected("steps.way.phone")
         number = normalise_phone(raw, ctx.phone_region)
         return Accept(number) if number else bad_phone(ctx)
 
@@ -76,16 +74,16 @@ def person(
 
     def parse(ctx: Context, answer: Answer) -> Result:
         if isinstance(answer, TextAnswer):
-            value = bounded(answer.text, *NAME_LENGTH, what="name")
+            value = bounded(answer.text, *NAME_LENGTH, what="steps.what.name")
             return value if isinstance(value, Invalid) else Accept(value)
         if not isinstance(answer, ContactAnswer):
-            return unexpected("type the name, or share a contact")
-        full = bounded(answer.full_name, *NAME_LENGTH, what="name")
+            return unexpected("steps.way.name")
+        full = bounded(answer.full_name, *NAME_LENGTH, what="steps.what.name")
         if isinstance(full, Invalid):
-            return Invalid("That contact has no usable name. Please type the name.")
+            return Invalid(say("steps.no_usable_name"))
         number = normalise_phone(answer.phone, ctx.phone_region)
         if number is None:
-            return Accept(full, note="I couldn't use the phone number on that contact.")
+            return Accept(full, note=say("steps.contact_phone_unusable"))
         return Accept(full, fills={str(phone_step): number})
 
     return typed_step(

@@ -25,10 +25,11 @@ from conversations.flow import (
     Step,
 )
 from conversations.steps.common import Text, question_text, unexpected, value_writer
+from conversations.texts.catalogue import say
 
 
 def _count(photos: int) -> str:
-    return f"{photos} photo{'s' if photos != 1 else ''}"
+    return say("steps.one_photo") if photos == 1 else say("steps.photos", count=photos)
 
 
 def _urls(urls: list[str]) -> list[JsonValue]:
@@ -70,23 +71,26 @@ def photos(
             # Photos are the answer once there are enough; "done" still closes a session
             # saved while it waited for one.
             if len(have) < needed:
-                return Invalid(f"Please send at least {_count(needed)} first.")
+                return Invalid(say("steps.photos_first", photos=_count(needed)))
             return Accept(_urls(have))
         if not isinstance(answer, PhotosAnswer):
-            return unexpected("send photos")
+            return unexpected("steps.way.photos")
         if not answer.urls or not all(is_image_url(u) for u in answer.urls):
-            return Invalid("Those photos could not be received. Please send them again.")
+            return Invalid(say("steps.photos_unreceived"))
         added = [u for u in dict.fromkeys(answer.urls) if u not in have]
         kept = (have + added)[:maximum]
-        note = "" if len(have) + len(added) <= maximum else f"I kept the first {maximum}. "
+        kept_first = len(have) + len(added) > maximum
+        note = say("steps.photos_kept_first", maximum=maximum) + " " if kept_first else ""
         if len(kept) >= needed:
-            return Accept(_urls(kept), note=f"{note}Got {_count(len(kept))}.")
-        more = f"{note}Got {_count(len(kept))}. Please send {needed - len(kept)} more."
-        return Partial(_urls(kept), more)
+            return Accept(
+                _urls(kept), note=note + say("steps.photos_got", photos=_count(len(kept)))
+            )
+        more = say("steps.photos_more", photos=_count(len(kept)), more=needed - len(kept))
+        return Partial(_urls(kept), note + more)
 
     def describe(ctx: Context, value: JsonValue) -> str:
         count = len(value) if isinstance(value, list) else 0
-        return "none" if count == 0 else _count(count)
+        return say("steps.none") if count == 0 else _count(count)
 
     return Step(
         name=str(name),

@@ -46,7 +46,7 @@ from conversations.services import GeocodedPlace, ServiceUnavailable
 from conversations.steps.common import bounded
 from conversations.steps.unit_step import unit_step
 from conversations.texts import dialogue
-from conversations.texts.taps import ANY_OPTION, tap
+from conversations.texts.catalogue import say
 
 PIN_ADDRESS_LENGTH = (3, 300)
 QUERY_LENGTH = (3, 200)
@@ -130,7 +130,7 @@ def place_steps(
         if isinstance(answer, LocationAnswer):
             at = real_coords(answer.lat, answer.lng)
             if at is None:
-                return Invalid("That pin is not a real place. Please share the location again.")
+                return Invalid(say("steps.pin_not_real"))
             outside = _outside(ctx, at)
             if outside is not None:
                 return outside
@@ -150,10 +150,10 @@ def place_steps(
             for row in offered(ctx):
                 if row.id == row_id:
                     return Accept(PlacePick(kind="saved", location=row).model_dump(mode="json"))
-            return Invalid("That saved place is no longer offered. Please pick another.")
+            return Invalid(say("steps.saved_place_gone"))
         if isinstance(answer, TextAnswer):
             return await _geocode(ctx, answer.text)
-        return Invalid("Please share a location, pick a saved place, or type the address.")
+        return Invalid(say("steps.place_ways"))
 
     def describe(ctx: Context, value: JsonValue) -> str:
         place = resolve(ctx.answers, role)
@@ -231,14 +231,14 @@ def _kind(ctx: Context, names: PlaceNames) -> str:
 
 async def _geocode(ctx: Context, typed: str) -> Result:
     if ctx.geocoder is None:
-        return Invalid("I can't look up typed addresses here. Please share a location pin.")
-    query = bounded(typed, *QUERY_LENGTH, what="address")
+        return Invalid(say("steps.no_address_search"))
+    query = bounded(typed, *QUERY_LENGTH, what="steps.what.address")
     if isinstance(query, Invalid):
         return query
     try:
         found = await ctx.geocoder.geocode(query)
     except ServiceUnavailable:
-        return Invalid("The address search is not working right now. Please share a location pin.")
+        return Invalid(say("steps.address_search_down"))
     usable: list[GeocodedPlace] = []
     outside: Invalid | None = None
     for place in found:
@@ -263,8 +263,8 @@ def _pin_address_step(names: PlaceNames, title: str, next: Target, fields: tuple
 
     async def accept(ctx: Context, answer: Answer) -> Result:
         if not isinstance(answer, TextAnswer):
-            return Invalid("Please type the address as a message.")
-        value = bounded(answer.text, *PIN_ADDRESS_LENGTH, what="address")
+            return Invalid(say("steps.address_as_message"))
+        value = bounded(answer.text, *PIN_ADDRESS_LENGTH, what="steps.what.address")
         return value if isinstance(value, Invalid) else Accept(value)
 
     return Step(
@@ -295,7 +295,7 @@ def _confirm_step(names: PlaceNames, title: str, next: Target, fields: tuple[str
 
     async def accept(ctx: Context, answer: Answer) -> Result:
         if not isinstance(answer, ChoiceAnswer):
-            return Invalid(f"Please {tap(ANY_OPTION)}: the right place, or None of these.")
+            return Invalid(say("steps.right_place"))
         if answer.option == RETYPE:
             pick = _pick(ctx, names)
             return Redo(names.place, dialogue.address_again((pick.query if pick else None) or ""))

@@ -50,7 +50,7 @@ def summary(
     async def accept(ctx: Context, answer: Answer) -> Result:
         if isinstance(answer, ChoiceAnswer) and answer.option == CONFIRM:
             return Accept(None)
-        return unexpected("confirm the order, or pick what to change")
+        return unexpected("steps.way.confirm")
 
     return Step(
         name=str(name),

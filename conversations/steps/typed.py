@@ -25,6 +25,7 @@ from conversations.flow import (
 )
 from conversations.rules import format_money
 from conversations.steps.common import Text, bounded, clean, question_text, unexpected, value_writer
+from conversations.texts.catalogue import say
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _AMOUNT = re.compile(r"^\d+(\.\d{1,2})?$")
@@ -98,7 +99,7 @@ def text(
 
     def parse(ctx: Context, answer: Answer) -> Result:
         if not isinstance(answer, TextAnswer):
-            return unexpected("type your answer")
+            return unexpected("steps.way.answer")
         value = bounded(answer.text, *length)  # titles ("What to buy") do not read as nouns
         return value if isinstance(value, Invalid) else Accept(value)
 
@@ -133,14 +134,14 @@ def email(
 
     def parse(ctx: Context, answer: Answer) -> Result:
         if not isinstance(answer, TextAnswer):
-            return unexpected("type an email address, or skip")
+            return unexpected("steps.way.email")
         value = clean(answer.text)
         if len(value) > 200 or not _EMAIL.match(value):
-            return Invalid("That doesn't look like an email address (like name@example.com).")
+            return Invalid(say("steps.bad_email"))
         return Accept(value)
 
     def describe(ctx: Context, value: JsonValue) -> str:
-        return str(value) if value else "none"
+        return str(value) if value else say("steps.none")
 
     return typed_step(
         name,
@@ -211,21 +212,21 @@ def amount(
         if isinstance(answer, ChoiceAnswer):
             return Accept(None)
         if not isinstance(answer, TextAnswer):
-            return unexpected("type an amount")
+            return unexpected("steps.way.amount")
         value = parse_amount(answer.text)
         if value is None:
             example = format_money(5000, ctx.caps.currency)
-            return Invalid(f"Please type the amount in {ctx.caps.currency}, like {example}.")
+            return Invalid(say("steps.amount_format", currency=ctx.caps.currency, example=example))
         if value > maximum:
             limit = format_money(maximum, ctx.caps.currency)
-            return Invalid(f"Please type an amount up to {limit}.")
+            return Invalid(say("steps.amount_too_high", limit=limit))
         return Accept(int(value) if value.is_integer() else value)
 
     def describe(ctx: Context, value: JsonValue) -> str:
         number = amount_value(value)
         if number is not None:
             return format_money(number, ctx.caps.currency)
-        return none_option.label if none_option else "none"
+        return none_option.label if none_option else say("steps.none")
 
     return Step(
         name=str(name),

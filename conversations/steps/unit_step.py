@@ -34,6 +34,7 @@ from conversations.flow import (
 )
 from conversations.places import PlaceNames, PlacePick
 from conversations.steps.common import bounded
+from conversations.texts.catalogue import say
 from conversations.unit_match import match_unit
 
 UNIT_LENGTH = (1, 60)
@@ -122,7 +123,7 @@ def unit_step(names: PlaceNames, title: str, next: Target, fields: tuple[str, st
                 return Partial(None, new_options=True)
             return Accept(answer.option)
         if not isinstance(answer, TextAnswer):
-            return Invalid(f"Please give the {label}.")
+            return Invalid(say("steps.give_unit", unit=label))
         if not listed(unit):
             value = bounded(answer.text, *UNIT_LENGTH, what=label)
             return value if isinstance(value, Invalid) else Accept(value)
@@ -157,7 +158,7 @@ def _typed_in_list(unit: LocationUnit, label: str, typed: str) -> Result:
     if unit.allowCustom:
         value = bounded(text, *UNIT_LENGTH, what=label)
         return value if isinstance(value, Invalid) else Accept(value)
-    return Invalid(f"“{text}” is not on the list. The {label} must be one of: {list_form(unit)}.")
+    return Invalid(say("steps.unit_not_listed", typed=text, unit=label, units=list_form(unit)))
 
 
 def _own(unit: LocationUnit, typed: str) -> str | None:

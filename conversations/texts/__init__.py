@@ -1,6 +1,9 @@
 """Every sentence a customer or an operator reads, in one place.
 
-One module per audience and topic:
+The sentences themselves are messages of one catalogue, by stable id: ``messages_en`` (the
+English source) and ``messages_fr`` (its translation); ``catalogue`` renders them in the
+language of the turn (``say``), formats money, numbers and days with Babel, and holds the
+business's ``[texts]`` overrides. The modules below say them, one per audience and topic:
 
 ====================  ===========================================================================
 ``dialogue``          what the engine says around any flow's questions (navigation, re-asks,
@@ -18,6 +21,7 @@ One module per audience and topic:
 ====================  ===========================================================================
 
 Flows keep their own questions beside their steps, since a question is part of what a step
-declares; everything said *about* an order or a delivery lives here, so the channels
-(Telegram, the console, the JSON API) and the relay all say the same thing the same way.
+declares (not in the catalogue yet); everything said *about* an order or a delivery lives
+here, so the channels (Telegram, the console, the JSON API) and the relay all say the same
+thing the same way.
 """

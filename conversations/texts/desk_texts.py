@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bot.partner.models import CANCEL_REASON_LENGTH, Delivery
-from conversations.rules import format_money
+from conversations.texts.catalogue import day, money, say
 from conversations.texts.deliveries_texts import (
+    heading,
     short_ref,
     status_label,
     status_sentence,
@@ -24,30 +25,41 @@ from conversations.texts.deliveries_texts import (
 
 @dataclass(frozen=True)
 class ChannelWords:
-    """How a channel names what a customer can do, for the sentences that point to it."""
+    """How a channel names what a customer can do, for the sentences that point to it.
+
+    The commands are the channel's own words in every language (``/status``); the two ways
+    to share a contact are catalogue message ids (``telegram.share_contact``), said in the
+    customer's language.
+    """
 
     new: str  # start an order: "/new"
     status: str  # one delivery: "/status"
     deliveries: str  # the list: "/deliveries"
     cancel_delivery: str  # "/cancel_delivery"
-    share_contact: str  # where to share one's own contact: "the button below"
+    share_contact: str  # message id of where to share one's own contact: "the button below"
     share_own_contact: str  # the same, named: "the “Share my contact” button below"
 
 
-# --- when the service cannot answer -------------------------------------------------------------
+_CONSTANTS = {
+    "BUSY": "desk.busy",
+    "UNREACHABLE": "desk.unreachable",
+    "NOT_ACCEPTED": "desk.not_accepted",
+    "DELIVERIES_PRIVATE_ONLY": "desk.private_only",
+}
 
-BUSY = "The delivery service is busy right now. Please try again in a minute."
-UNREACHABLE = "I couldn't reach the delivery service just now. Please try again in a few minutes."
-NOT_ACCEPTED = (
-    "The delivery service did not accept that just now. Please try again later; if it keeps "
-    "happening, please contact the business."
-)
+
+def __getattr__(name: str) -> str:
+    """``desk_texts.BUSY`` and the other constant sentences, in the current language."""
+    if name == "LIST_ENTRY":
+        return list_entry_template()
+    message_id = _CONSTANTS.get(name)
+    if message_id is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return say(message_id)
+
 
 # --- finding one of the customer's deliveries ---------------------------------------------------
 
-DELIVERIES_PRIVATE_ONLY = (
-    "Please ask me in a private chat: your deliveries are not shown in groups."
-)
 _ECHO_LENGTH = 40
 
 
@@ -58,11 +70,11 @@ def echo(typed: str) -> str:
 
 def unknown_delivery(typed: str, words: ChannelWords) -> str:
     """The answer to a reference that is none of the customer's: unknown or someone else's."""
-    return f"I can't find a delivery {echo(typed)} among yours. {words.deliveries} lists them."
+    return say("desk.unknown_delivery", typed=echo(typed), deliveries=words.deliveries)
 
 
 def none_yet(words: ChannelWords) -> str:
-    return f"You have no deliveries yet. Send {words.new} to order one."
+    return say("desk.none_yet", new=words.new)
 
 
 # --- one delivery -------------------------------------------------------------------------------
@@ -71,22 +83,28 @@ def none_yet(words: ChannelWords) -> str:
 def delivery_details(delivery: Delivery, tracking_url: str | None = None) -> str:
     """A delivery for its customer: status, rider, fee, route, tracking (``tracking_url`` when
     the service's view has none)."""
-    lines = [f"Delivery {short_ref(delivery.id)}", status_sentence(delivery)]
+    lines = [heading(delivery.id), status_sentence(delivery)]
     rider = delivery.rider
     if rider is not None:
-        vehicle = f" ({rider.vehicle_type})" if rider.vehicle_type else ""
-        lines.append(f"Rider: {rider.name or 'assigned'}{vehicle}")
+        name = rider.name or say("desk.rider_assigned")
+        if rider.vehicle_type:
+            lines.append(say("desk.rider_with_vehicle", name=name, vehicle=rider.vehicle_type))
+        else:
+            lines.append(say("desk.rider", name=name))
     payment = delivery.payment
     if payment is not None and payment.delivery_fee is not None:
-        fee = format_money(payment.delivery_fee, payment.currency_code or "").strip()
+        fee = money(payment.delivery_fee, payment.currency_code or "")
         paid = payment.delivery_payment_status
-        lines.append(f"Fee: {fee}" + (f" (payment {status_label(paid)})" if paid else ""))
+        if paid:
+            lines.append(say("desk.fee_with_payment", amount=fee, payment=status_label(paid)))
+        else:
+            lines.append(say("desk.fee", amount=fee))
     elif delivery.status == "awaiting_price":
-        lines.append("Fee: not set yet")
+        lines.append(say("desk.fee_not_set"))
     if delivery.pickup is not None and delivery.pickup.address:
-        lines.append(f"From: {delivery.pickup.address}")
+        lines.append(say("desk.from", address=delivery.pickup.address))
     if delivery.dropoff is not None and delivery.dropoff.address:
-        lines.append(f"To: {delivery.dropoff.address}")
+        lines.append(say("desk.to", address=delivery.dropoff.address))
     tracking = delivery.tracking_url or tracking_url
     if tracking:
         lines.append(tracking_line(tracking))
@@ -95,7 +113,7 @@ def delivery_details(delivery: Delivery, tracking_url: str | None = None) -> str
 
 def last_known(delivery_id: str, status: str, tracking_url: str | None, trouble: str) -> str:
     """What the chat was last told, when the service cannot be asked now; ``trouble`` says why."""
-    lines = [f"Delivery {short_ref(delivery_id)}", f"Last known status: {status_label(status)}."]
+    lines = [heading(delivery_id), say("desk.last_known", status=status_label(status))]
     if tracking_url:
         lines.append(tracking_line(tracking_url))
     return "\n".join([*lines, "", trouble])
@@ -103,74 +121,72 @@ def last_known(delivery_id: str, status: str, tracking_url: str | None, trouble:
 
 # --- the list -----------------------------------------------------------------------------------
 
-LIST_ENTRY = "• {ref}: {status}, ordered {date}"
-"""One delivery in the list; a channel may mark up the fields (Telegram shows ``ref`` as code)."""
+
+def list_entry_template() -> str:
+    """One delivery in the list, ``{ref}``, ``{status}`` and ``{date}`` unfilled, so a channel
+    may mark up the fields (Telegram shows ``ref`` as code)."""
+    return say("desk.list_entry", ref="{ref}", status="{status}", date="{date}")
 
 
 def list_title(page: int, pages: int) -> str:
     """The list's first line; ``page`` counts from 0."""
-    return f"Your deliveries (page {page + 1} of {pages}):" if pages > 1 else "Your deliveries:"
+    if pages > 1:
+        return say("desk.list_title_paged", page=page + 1, pages=pages)
+    return say("desk.list_title")
 
 
 def ordered_on(created_at: float) -> str:
     """The day a delivery was ordered, as the list shows it (``07 Jan 2027``)."""
-    return datetime.fromtimestamp(created_at, UTC).strftime("%d %b %Y")
+    return day(datetime.fromtimestamp(created_at, UTC).date())
 
 
 def list_entry(ref: str, status: str, created_at: float) -> str:
-    return LIST_ENTRY.format(ref=ref, status=status_label(status), date=ordered_on(created_at))
+    return say("desk.list_entry", ref=ref, status=status_label(status), date=ordered_on(created_at))
 
 
 def details_hint(example_ref: str, words: ChannelWords) -> str:
-    return f"Send {words.status} {example_ref} (or any reference above) for details."
+    return say("desk.details_hint", status=words.status, ref=example_ref)
 
 
 def other_pages(page: int, pages: int, words: ChannelWords) -> str | None:
     """For channels without page buttons: how to see the next and previous pages (from 0)."""
     ways = []
     if page + 1 < pages:
-        ways.append(f"{words.deliveries} {page + 2} for the next page")
+        ways.append(say("desk.next_page", deliveries=words.deliveries, page=page + 2))
     if page > 0:
-        ways.append(f"{words.deliveries} {page} for the previous one")
-    return f"Send {' or '.join(ways)}." if ways else None
+        ways.append(say("desk.previous_page", deliveries=words.deliveries, page=page))
+    return say("desk.other_pages", ways=say("desk.or").join(ways)) if ways else None
 
 
 def not_your_list(words: ChannelWords) -> str:
-    return f"This list belongs to someone else. Send {words.deliveries} for yours."
+    return say("desk.not_your_list", deliveries=words.deliveries)
 
 
 def stale_list_button(words: ChannelWords) -> str:
-    return f"This button no longer works. Send {words.deliveries} again."
+    return say("desk.stale_list_button", deliveries=words.deliveries)
 
 
 # --- cancelling ---------------------------------------------------------------------------------
 
 
 def cancel_usage(words: ChannelWords) -> str:
-    command = words.cancel_delivery
-    return (
-        f"To cancel, send {command}, the delivery and your reason, e.g.\n"
-        f"{command} 3F2A9C1E I ordered it twice"
-    )
+    return say("desk.cancel_usage", command=words.cancel_delivery)
 
 
 def bad_reason(length: int, words: ChannelWords) -> str:
     low, high = CANCEL_REASON_LENGTH
-    return (
-        f"Please give a reason of {low} to {high} characters (yours has {length}).\n\n"
-        f"{cancel_usage(words)}"
-    )
+    return say("desk.bad_reason", low=low, high=high, length=length, usage=cancel_usage(words))
 
 
 def cancelled(delivery_id: str) -> str:
-    return f"Delivery {short_ref(delivery_id)} is cancelled."
+    return say("desk.cancelled", ref=short_ref(delivery_id))
 
 
 def not_cancellable(delivery_id: str, status: str) -> str:
     """The service's ``cancel_not_allowed``, said by what the chat last knew of the status."""
     ref = short_ref(delivery_id)
     if status == "cancelled":
-        return f"Delivery {ref} is already cancelled."
+        return say("desk.already_cancelled", ref=ref)
     if status == "delivered":
-        return f"Delivery {ref} was delivered, so it can no longer be cancelled."
-    return f"Delivery {ref} can no longer be cancelled: the rider already has the package."
+        return say("desk.delivered_not_cancellable", ref=ref)
+    return say("desk.not_cancellable", ref=ref)

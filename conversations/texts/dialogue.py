@@ -1,8 +1,14 @@
-"""What the engine itself says, in one place, so every flow sounds the same.
+"""What the engine itself says, so every flow sounds the same: sentences of the catalogue
+(``messages_en``, ids ``dialogue.*``), rendered in the language of the turn being handled.
 
 Channel-independent: no slash commands or button glyphs, and where a sentence asks to choose
 an option or a command it holds a ``taps`` mark, which each channel says its way ("tap Done" in
 Telegram, "type done" in the console).
+
+The sentences without placeholders read as module constants (``dialogue.CLOSED``): each read
+renders the catalogue's message in the current language, so read them at the moment they are
+said (``dialogue.CLOSED``), never bind them at import (``from ... import CLOSED`` freezes
+English).
 """
 
 from __future__ import annotations
@@ -14,70 +20,59 @@ from bot.partner.models import Delivery
 from conversations.dialog import AnswerKind, InputKind
 from conversations.outcome import Refused
 from conversations.shortening import shorten
+from conversations.texts.catalogue import number, say
 from conversations.texts.deliveries_texts import short_ref, status_label
-from conversations.texts.taps import ANY_COMMAND, ANY_OPTION, tap
 
-SERVICE_DOWN = (
-    "I can't reach the delivery service right now. Please try again in a moment; "
-    "nothing you told me is lost."
-)
-CLOSED = "This conversation has ended. Start a new order whenever you like."
-RESTARTED = (
-    "Sorry: this order form changed since your last message, so we have to start again "
-    "from the beginning."
-)
-FLOW_GONE = "Sorry: this kind of order is no longer available here."
-NO_WAREHOUSE_NOW = (
-    "Sorry: the business no longer takes packages at a warehouse, so this order can't go on. "
-    "Start a new one to have a rider pick it up."
-)
-STALE = "That answer was for an earlier question, so I left it out. Here is where we are:"
-CANCELLED = "Cancelled. Nothing was ordered."
-CANCEL_QUESTION = "Cancel this order? The answers you gave so far will be lost."
-CANCEL_YES = "Yes, cancel it"
-CANCEL_NO = "No, go on"
-FIRST_QUESTION = "This is the first question; there is nothing to go back to."
-EDIT_FROM_SUMMARY = (
-    "You can change any answer from the summary at the end. To go to the previous question, "
-    f"{tap('!back')}."
-)
-STUCK = f"Having trouble? {tap('!help', capital=True)} for tips, or {tap('!cancel')} to stop."
-NO_SKIP = "This one is needed; it can't be skipped."
-PICK_AN_OPTION = f"Please {tap(ANY_OPTION)}."
-COMMANDS = "You can always say Back (previous question), Cancel (stop) or Help."
-
-_VERBS: dict[AnswerKind, str] = {
-    "choice": tap(ANY_OPTION),
-    "text": "type your answer",
-    "contact": "share a contact",
-    "location": "share a location",
-    "photos": "send photos",
-    "command": tap(ANY_COMMAND),
+_CONSTANTS = {
+    name: f"dialogue.{name.lower()}"
+    for name in (
+        "SERVICE_DOWN",
+        "CLOSED",
+        "RESTARTED",
+        "FLOW_GONE",
+        "NO_WAREHOUSE_NOW",
+        "STALE",
+        "CANCELLED",
+        "CANCEL_QUESTION",
+        "CANCEL_YES",
+        "CANCEL_NO",
+        "FIRST_QUESTION",
+        "EDIT_FROM_SUMMARY",
+        "STUCK",
+        "NO_SKIP",
+        "PICK_AN_OPTION",
+        "COMMANDS",
+        "REFUSED_PLACE",
+        "NOTHING_TO_REPEAT",
+        "CANNOT_REPEAT",
+        "TRY_AGAIN",
+        "NO_PAYMENT_METHOD_ALERT",
+        "IMAGE_HOST_ALERT",
+        "CHECKING",
+        "DUPLICATE_HELD",
+        "NOT_PLACED",
+        "STILL_UNKNOWN",
+    )
 }
 
-_HELP: dict[InputKind, str] = {
-    "choice": f"{tap(ANY_OPTION, capital=True)}, or type its name.",
-    "text": "Type your answer as a message.",
-    "phone": "Type a phone number, or share a contact.",
-    "contact": "Type the name, or share a contact to give the name and phone at once.",
-    "place": (
-        "Share a location pin, or type the street address: I will look it up and show you "
-        "what I found before using it. Saved places, when there are any, are the options."
-    ),
-    "photos": f"Send photos one by one or together, then {tap('!done')}.",
-    "confirm": "Check the details. Confirm to send the order, or pick what to change.",
-}
+
+def __getattr__(name: str) -> str:
+    """``dialogue.CLOSED`` and the other constant sentences, in the current language."""
+    message_id = _CONSTANTS.get(name)
+    if message_id is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return say(message_id)
 
 
 def wrong_kind(accepts: Iterable[AnswerKind]) -> str:
-    verbs = [_VERBS[kind] for kind in accepts]
-    if not verbs:
-        return PICK_AN_OPTION
-    return "Please " + ", or ".join(verbs) + "."
+    ways = [say(f"dialogue.way.{kind}") for kind in accepts]
+    if not ways:
+        return say("dialogue.pick_an_option")
+    return say("dialogue.wrong_kind", ways=say("dialogue.ways_joiner").join(ways))
 
 
 def help_for(kind: InputKind) -> str:
-    return _HELP[kind]
+    return say(f"dialogue.help.{kind}")
 
 
 # --- a typed address the geocoder looked up ------------------------------------------------
@@ -91,124 +86,83 @@ def _names_an_area(typed: str) -> bool:
 def address_not_found(typed: str) -> str:
     """Nothing was found for ``typed``: what to add, without asking again for what it has."""
     if _names_an_area(typed):
-        return (
-            f"I couldn't find “{typed}”. Please check the spelling or name a landmark near it, "
-            "or share a location pin."
-        )
-    return f"I couldn't find “{typed}”. Try adding the area or city, or share a location pin."
+        return say("dialogue.address_not_found_with_area", typed=typed)
+    return say("dialogue.address_not_found", typed=typed)
 
 
 def address_again(typed: str) -> str:
     """None of the places found for ``typed`` was right: how to type it again."""
     if _names_an_area(typed):
-        return (
-            "Okay. Type the address again with more detail (a house number or a landmark near "
-            "it), or share a location pin."
-        )
-    return "Okay. Type the address again with the area or city, or share a location pin."
+        return say("dialogue.address_again_with_area")
+    return say("dialogue.address_again")
 
 
 KEEP_LABEL_LENGTH = 40  # of the answer, after "Keep: "
 
 
 def keep_label(current: str) -> str:
-    return f"Keep: {shorten(current, KEEP_LABEL_LENGTH)}"
+    return say("dialogue.keep_label", answer=shorten(current, KEEP_LABEL_LENGTH))
 
 
 def no_longer_offered(title: str) -> str:
-    return f"{title}: your choice is no longer offered by the business; please choose again."
+    return say("dialogue.no_longer_offered", title=title)
+
+
+def _listed(items: Iterable[str]) -> str:
+    return say("dialogue.list_joiner").join(items)
 
 
 def can_change(titles: list[str]) -> str:
-    return "You can change: " + ", ".join(titles) + "."
+    return say("dialogue.can_change", titles=_listed(titles))
 
 
 # --- places outside the business's area --------------------------------------------------------
 
-REFUSED_PLACE = (
-    "The delivery service said that place is outside the area this business covers. "
-    "Please choose another place."
-)
-
 
 def outside_area(radius_km: float) -> str:
     """A place farther than the business could cover (see ``conversations.service_area``)."""
-    return (
-        f"That place is outside the area this business covers (about {radius_km:g} km around "
-        "its base). Please choose a place nearer, or share another pin."
-    )
+    return say("dialogue.outside_area", radius_km=number(radius_km))
 
 
 # --- "repeat my last delivery" ---------------------------------------------------------------
 
-NOTHING_TO_REPEAT = "You haven't ordered anything here yet, so there is nothing to repeat."
-CANNOT_REPEAT = (
-    "Sorry: your last order was made with an order form that has changed since, so it can't be "
-    "filled in again. Here is a new order instead."
-)
-
 
 def no_such_flow(name: str, names: Iterable[str]) -> str:
-    return f"There is no order form called {name}. These are: {', '.join(names)}."
+    return say("dialogue.no_such_flow", name=name, names=_listed(names))
 
 
 def repeating(label: str) -> str:
-    return (
-        f"Your last order ({label}) is filled in again: I'll ask only what can't be reused, "
-        "and you can change anything at the summary."
-    )
+    return say("dialogue.repeating", label=label)
 
 
 def not_reused(titles: Iterable[str]) -> str:
-    return f"{', '.join(titles)}: not kept between orders, so you'll be asked again."
+    return say("dialogue.not_reused", titles=_listed(titles))
 
 
 # --- a business with no payment method switched on -------------------------------------------
 
-TRY_AGAIN = "Try again"
-NO_PAYMENT_METHOD_ALERT = (
-    "Customers can't order: no payment method is switched on for deliveries. Turn on cash on "
-    "delivery or online checkout in the dashboard (Settings, Delivery: payment collection, "
-    "paymentCollection in the capabilities). Orders in progress are kept and go on once one "
-    "is on."
-)
-
 
 def order_held(*, kept: bool) -> str:
     """The one sentence a customer reads while the business has no payment method on."""
-    if kept:
-        return (
-            "Sorry, this business can't take payment for deliveries right now, so your order "
-            "is kept here until it can: come back later and tap Try again to carry on."
-        )
-    return (
-        "Sorry, this business can't take payment for deliveries right now, so orders can't "
-        "be placed yet: please come back later and tap Try again."
-    )
+    return say("dialogue.order_held_kept" if kept else "dialogue.order_held")
 
 
 # --- a refused create ------------------------------------------------------------------------
 
-IMAGE_HOST_ALERT = (
-    "The delivery service refused the package photos (image_host_rejected). The bot's media "
-    "host must be on the image-host allowlist in the dashboard (Settings, API & Webhooks), "
-    "and the photos must be reachable over https."
-)
-
 
 def other_refusal_alert(refused: Refused) -> str:
-    said = f": {refused.message}" if refused.message else "."
-    return (
-        "The delivery service refused an order for a reason only the business can fix "
-        f"(the API key, its scopes or billing){said}"
-    )
+    if refused.message:
+        return say("dialogue.other_refusal_alert_said", said=refused.message)
+    return say("dialogue.other_refusal_alert")
 
 
 def operator_alert(refused: Refused) -> str | None:
     """What the operators are told about ``refused``, when its decision says to tell them."""
     if not refused.alert_operators:
         return None
-    return IMAGE_HOST_ALERT if refused.reason == "image_host" else other_refusal_alert(refused)
+    if refused.reason == "image_host":
+        return say("dialogue.image_host_alert")
+    return other_refusal_alert(refused)
 
 
 def refusal(refused: Refused, titles: Sequence[str] = ()) -> str:
@@ -219,65 +173,45 @@ def refusal(refused: Refused, titles: Sequence[str] = ()) -> str:
     text such as "Re-fetch capabilities.", request field names, enum values) are for the log
     and the operators, never for the chat.
     """
-    named = f": {', '.join(titles)}" if titles else ""
     match refused.reason:
         case "validation" if titles:
-            return (
-                f"The delivery service could not accept some of your answers{named}. "
-                "Please give them again."
-            )
+            return say("dialogue.refused_answers", titles=_listed(titles))
         case "validation":
-            return (
-                "The delivery service could not accept this order as it is. Nothing was "
-                "created; please check the details and send it again."
-            )
+            return say("dialogue.refused_order")
         case "service_disabled":
-            return "Sorry, the business no longer offers this service here."
+            return say("dialogue.refused_service")
         case "payment":
-            return "That payment method can't be used for this order any more. Please choose again."
+            return say("dialogue.refused_payment")
+        case "coverage" if titles:
+            return say("dialogue.refused_places", titles=_listed(titles))
         case "coverage":
-            return (
-                f"The delivery service does not cover one of these places{named}. "
-                "Please give the places again."
-            )
+            return say("dialogue.refused_a_place")
         case "image_host":
-            return (
-                "The delivery service could not accept the photos. This is a setting the "
-                "business must fix; they have been told. Your order is kept here."
-            )
+            return say("dialogue.refused_photos")
         case "unavailable":
-            return CHECKING
+            return say("dialogue.checking")
         case "duplicate_held":
-            return DUPLICATE_HELD
+            return say("dialogue.duplicate_held")
+        case "rate_limited" if refused.retry_after:
+            return say("dialogue.busy_wait", seconds=_seconds(refused.retry_after))
         case "rate_limited":
-            wait = refused.retry_after
-            when = f"about {_seconds(wait)}" if wait else "a moment"
-            return f"The delivery service is busy. Please wait {when}, then send it again."
+            return say("dialogue.busy")
         case _:
-            return (
-                "The delivery service refused this order for a reason only the business can "
-                "fix; they have been told. Nothing was created."
-            )
+            return say("dialogue.refused_other")
 
 
 def _seconds(wait: float) -> str:
     whole = max(1, round(wait))
-    return "1 second" if whole == 1 else f"{whole} seconds"
+    if whole == 1:
+        return say("dialogue.one_second")
+    return say("dialogue.seconds", count=number(whole))
 
 
 # --- a created delivery ----------------------------------------------------------------------
 
-_CREATED_STATUS = {
-    "awaiting_price": (
-        "Your request is in. The team will set the delivery fee and approve it; "
-        "you will get a message as soon as it is priced."
-    ),
-    "pending": "Your delivery is booked and waiting for a rider to be assigned.",
-    "picked_up": "The rider has already picked up the package.",
-    "in_transit": "The package is on its way.",
-    "delivered": "The package has been delivered.",
-    "cancelled": "This delivery was cancelled.",
-}
+_CREATED_STATUSES = frozenset(
+    {"awaiting_price", "pending", "picked_up", "in_transit", "delivered", "cancelled"}
+)
 
 
 def created(delivery: Delivery, then: Sequence[str] = ()) -> list[str]:
@@ -286,66 +220,52 @@ def created(delivery: Delivery, then: Sequence[str] = ()) -> list[str]:
 
     The tracking link is given here, once: the relay does not repeat it to this chat.
     """
-    lines = [f"Done! Your order reference is {short_ref(delivery.id)}."]
+    lines = [say("dialogue.created", ref=short_ref(delivery.id))]
     if delivery.status == "matched":
         rider = delivery.rider.name if delivery.rider and delivery.rider.name else None
-        who = f"{rider} has" if rider else "A rider has"
-        lines.append(f"{who} already been assigned and will head to the pickup soon.")
+        if rider:
+            lines.append(say("dialogue.created.rider_named", rider=rider))
+        else:
+            lines.append(say("dialogue.created.rider"))
+    elif delivery.status in _CREATED_STATUSES:
+        lines.append(say(f"dialogue.created.{delivery.status}"))
     else:
-        lines.append(
-            _CREATED_STATUS.get(delivery.status, f"Status: {status_label(delivery.status)}.")
-        )
+        lines.append(say("dialogue.created.other", status=status_label(delivery.status)))
     lines += then
     if delivery.tracking_url:
-        lines.append(f"Track it here: {delivery.tracking_url}")
+        lines.append(say("delivery.tracking", url=delivery.tracking_url))
     return lines
 
 
 # --- an order whose answer was lost ----------------------------------------------------------
 
-CHECKING = (
-    "I sent your order, but the delivery service's answer did not reach me, so I can't tell yet "
-    "whether it went through. I'm checking and will tell you here as soon as I know; please "
-    "don't order it again meanwhile."
-)
-DUPLICATE_HELD = (
-    "You sent an order with these same details a little while ago and I'm still checking "
-    "whether it went through, so it may already exist. Wait for my message about it, or send "
-    "this one again to place a second order."
-)
-NOT_PLACED = (
-    "About the order I was checking: the delivery service did not accept it, so it was not "
-    "placed and nothing was created. You can start a new order whenever you like."
-)
-STILL_UNKNOWN = (
-    "I still can't tell whether your order went through: the delivery service has not given a "
-    "clear answer. The business has been told and will check it for you; please don't order it "
-    "again until they reply."
-)
-
 
 def went_through(delivery: Delivery) -> str:
     """What the customer is told once the order whose answer was lost is found to exist."""
-    return "\n".join(["Good news: the order I was checking went through.", *created(delivery)])
+    return "\n".join([say("dialogue.went_through"), *created(delivery)])
 
 
 def still_unknown_alert(key: str, chat_id: int, place: str, package: str, attempts: int) -> str:
     """What the operators are told when a lost answer could not be settled by retrying."""
-    return (
-        f"An order could not be confirmed after {attempts} attempts: the delivery service gave "
-        f"no definite answer to its create (idempotency key {key}, chat {chat_id}, {package}, "
-        f"{place}). Check the dashboard for it and tell the customer; the bot stopped retrying."
+    return say(
+        "dialogue.still_unknown_alert",
+        attempts=attempts,
+        key=key,
+        chat_id=chat_id,
+        package=package,
+        place=place,
     )
 
 
 def create_waiting(seconds: float) -> str:
     """Said before a create that the service's request limit holds back for ``seconds``."""
     if seconds < 90:
-        wait = f"about {max(5, 5 * math.ceil(seconds / 5))} seconds"
+        wait = say("dialogue.seconds", count=number(max(5, 5 * math.ceil(seconds / 5))))
     else:
         minutes = math.ceil(seconds / 60)
-        wait = "about a minute" if minutes == 1 else f"about {minutes} minutes"
-    return (
-        f"Many orders are going out right now, so yours goes in {wait}. "
-        "Please stay here: I'll answer as soon as it is sent."
-    )
+        wait = (
+            say("dialogue.one_minute")
+            if minutes == 1
+            else say("dialogue.minutes", count=number(minutes))
+        )
+    return say("dialogue.create_waiting", wait=wait)

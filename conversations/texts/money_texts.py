@@ -21,60 +21,51 @@ fee marked paid says that (relayed by ``bot.relay``).
 from __future__ import annotations
 
 from bot.partner.models import Capabilities, CollectionMethod, Delivery
+from conversations.texts.catalogue import money, say
 
 
 def format_money(amount: float, currency: str) -> str:
-    """``NGN 1,500`` (kobo shown only when there are any)."""
-    text = f"{amount:,.0f}" if float(amount).is_integer() else f"{amount:,.2f}"
-    return f"{currency} {text}"
+    """``NGN 1,500`` (minor units shown only when there are any), in the turn's locale."""
+    return money(amount, currency)
 
 
 def fee_line(caps: Capabilities) -> str:
     """The fee as the business shows it before an order is priced."""
     pricing = caps.publicRequest
-    amount = format_money(pricing.pricingAmountNgn, caps.currency)
+    amount = money(pricing.pricingAmountNgn, caps.currency)
     match pricing.pricingMode:
         case "fixed":
-            return f"Delivery fee: {amount}."
+            return say("money.fee_fixed", amount=amount)
         case "starting_from":
-            return f"Delivery fee: from {amount}; the final fee is set by distance."
+            return say("money.fee_from", amount=amount)
         case "quote_on_review":
-            return "Delivery fee: quoted by the team after they review your order."
+            return say("money.fee_quoted")
         case _:
-            return "Delivery fee: set by the business, not shown here."
+            return say("money.fee_hidden")
 
 
-# How and when the fee is paid, by method and ``paymentTiming``; "{it}" is the fee.
-_PAYING: dict[tuple[CollectionMethod, str], str] = {
-    ("cash_on_delivery", "before_dispatch"): "in cash to the rider when they collect the package",
-    ("cash_on_delivery", "after_delivery"): "in cash to the rider once the package is delivered",
-    ("cash_on_delivery", "off_platform"): (
-        "in cash, directly to the business (not through this service)"
-    ),
-    ("online_checkout", "before_dispatch"): (
-        "online before the rider sets off (the rider may wait until it is paid); the business "
-        "will send you how to pay"
-    ),
-    ("online_checkout", "after_delivery"): (
-        "online after the delivery; the business will send you how to pay"
-    ),
-    ("online_checkout", "off_platform"): (
-        "directly to the business, outside this service; they will tell you how to pay"
-    ),
+_METHODS: dict[CollectionMethod, str] = {
+    "cash_on_delivery": "cash",
+    "online_checkout": "online",
 }
-_TIMING_ONLY = {
-    "before_dispatch": "The fee is paid before the rider sets off: the rider may wait until it is.",
-    "after_delivery": "The fee is collected after the delivery.",
-    "off_platform": "The fee is settled directly with the business.",
-}
+_TIMINGS = frozenset({"before_dispatch", "after_delivery", "off_platform"})
+
+
+def _by_method(kind: str, method: CollectionMethod | None, timing: str) -> str | None:
+    """The id of ``money.<kind>.<method>.<timing>``, when the catalogue says that case."""
+    if method is None or method not in _METHODS or timing not in _TIMINGS:
+        return None
+    return f"money.{kind}.{_METHODS[method]}.{timing}"
 
 
 def paying_line(caps: Capabilities, method: CollectionMethod | None) -> str | None:
     """Who pays the fee, when and how, for the chosen ``method`` (None: not chosen yet)."""
-    how = _PAYING.get((method, caps.paymentTiming)) if method else None
+    how = _by_method("how", method, caps.paymentTiming)
     if how is not None:
-        return f"You pay it {how}."
-    return _TIMING_ONLY.get(caps.paymentTiming)
+        return say("money.you_pay", how=say(how))
+    if caps.paymentTiming in _TIMINGS:
+        return say(f"money.timing.{caps.paymentTiming}")
+    return None
 
 
 def summary_lines(caps: Capabilities, method: CollectionMethod | None) -> list[str]:
@@ -83,41 +74,19 @@ def summary_lines(caps: Capabilities, method: CollectionMethod | None) -> list[s
     return [fee_line(caps), *([paying] if paying else [])]
 
 
-# What happens next after the create; "{it}" is the fee ("it" once its amount was said).
-_NEXT: dict[tuple[CollectionMethod, str], str] = {
-    ("cash_on_delivery", "before_dispatch"): (
-        "Please have {it} ready in cash for the rider when they collect the package."
-    ),
-    ("cash_on_delivery", "after_delivery"): (
-        "{It} is paid in cash to the rider once the package is delivered."
-    ),
-    ("cash_on_delivery", "off_platform"): "{It} is paid in cash, directly to the business.",
-    ("online_checkout", "before_dispatch"): (
-        "Next, pay {it} online before the rider sets off: the business will send you how to "
-        "pay, and the rider may wait until it is paid."
-    ),
-    ("online_checkout", "after_delivery"): (
-        "After the delivery, pay {it} online: the business will send you how to pay."
-    ),
-    ("online_checkout", "off_platform"): (
-        "The business will tell you how to pay {it} directly to them."
-    ),
-}
-
-
 def after_create(caps: Capabilities, delivery: Delivery, method: CollectionMethod) -> list[str]:
     """What the customer does about the fee now that the delivery exists (nothing once the
-    service has it marked paid)."""
+    service has it marked paid). The ``money.next.*`` messages take ``{it}`` and ``{It}``: the
+    fee, named in full, or as "it" once its amount was said."""
     payment = delivery.payment
     if payment is not None and (payment.delivery_payment_status or "").casefold() == "paid":
         return []
     fee = payment.delivery_fee if payment is not None else None
-    template = _NEXT.get((method, caps.paymentTiming))
+    template = _by_method("next", method, caps.paymentTiming)
     if template is None:
         return []
     if fee is None or fee <= 0:
-        sentence = template.format(it="the delivery fee", It="The delivery fee")
-        return [sentence]
+        return [say(template, it=say("money.the_fee"), It=say("money.the_fee_capital"))]
     currency = (payment.currency_code if payment is not None else None) or caps.currency
-    amount = format_money(fee, currency)
-    return [f"Delivery fee: {amount}. " + template.format(it="it", It="It")]
+    then = say(template, it=say("money.it"), It=say("money.it_capital"))
+    return [say("money.fee_then", amount=money(fee, currency), then=then)]

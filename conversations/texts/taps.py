@@ -26,6 +26,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from conversations.texts.catalogue import current, say
+
 ANY_OPTION = "*"
 ANY_COMMAND = "!"
 _MARK = re.compile(r"\[\[(tap|Tap):([^\]]+)\]\]")
@@ -33,23 +35,17 @@ _MARK = re.compile(r"\[\[(tap|Tap):([^\]]+)\]\]")
 
 @dataclass(frozen=True)
 class Taps:
-    """A channel's words for choosing; the defaults are a channel of buttons (Telegram)."""
+    """A channel's words for choosing, as catalogue ids under ``words`` (``<words>.verb``,
+    ``.any_option``, ``.any_command``); the defaults are a channel of buttons (Telegram), whose
+    commands are named by their button labels (``command.<name>``)."""
 
-    verb: str = "tap"
-    any_option: str = "one of the options"
-    any_command: str = "a button"
+    words: str = "taps.buttons"
     commands_in_lower_case: bool = False  # "done" as typed, not "Done" as on a button
     options_by_number: bool = False  # "1 (No cash)": the options are numbered where shown
 
 
 BUTTONS = Taps()
-KEYBOARD = Taps(
-    verb="type",
-    any_option="an option's number",
-    any_command="a command",
-    commands_in_lower_case=True,
-    options_by_number=True,
-)
+KEYBOARD = Taps(words="taps.keyboard", commands_in_lower_case=True, options_by_number=True)
 
 
 def tap(target: str, *, capital: bool = False) -> str:
@@ -62,7 +58,8 @@ def for_channel(text: str, taps: Taps, options: Sequence[str] = ()) -> str:
     question's options, in the order shown (to name an option by its number)."""
 
     def said(match: re.Match[str]) -> str:
-        verb = taps.verb.capitalize() if match[1] == "Tap" else taps.verb
+        verb = say(f"{taps.words}.verb")
+        verb = verb[:1].upper() + verb[1:] if match[1] == "Tap" else verb
         return f"{verb} {_target(match[2], taps, options)}"
 
     return _MARK.sub(said, text)
@@ -70,12 +67,15 @@ def for_channel(text: str, taps: Taps, options: Sequence[str] = ()) -> str:
 
 def _target(target: str, taps: Taps, options: Sequence[str]) -> str:
     if target == ANY_OPTION:
-        return taps.any_option
+        return say(f"{taps.words}.any_option")
     if target == ANY_COMMAND:
-        return taps.any_command
+        return say(f"{taps.words}.any_command")
     if target.startswith(ANY_COMMAND):
         name = target[1:]
-        return name.lower() if taps.commands_in_lower_case else name.capitalize()
+        if taps.commands_in_lower_case:  # typed as the parser reads it, in every language
+            return name.lower()
+        label = f"command.{name.lower()}"
+        return say(label) if label in current().messages else name.capitalize()
     if taps.options_by_number and target in options:
         return f"{options.index(target) + 1} ({target})"
     return target

@@ -8,9 +8,9 @@ from dataclasses import replace
 import pytest
 
 from bot.telegram.command_menus import customer_menu, flow_commands
-from bot.telegram.conversation import GREETING, PRIVATE_ONLY
 from conversations.flow import FlowRegistry
 from conversations.flows import default_registry
+from conversations.texts.catalogue import say
 from tests.e2e.conftest import ADA, CHIDI, OPERATORS, BotStack
 
 RETURN_FIRST = "The parcel goes back to Ikeja Hub, 14 Allen Avenue, Ikeja, Lagos."
@@ -20,7 +20,7 @@ ENTRY_ASKS = "What would you like to order?"
 
 async def test_a_deep_link_starts_its_flow(stack: BotStack) -> None:
     said = [m.text or "" for m in await stack.command(ADA, "start", "return_parcel")]
-    assert said[0].startswith(GREETING) and RETURN_FIRST in said[0]
+    assert said[0].startswith(say("telegram.greeting")) and RETURN_FIRST in said[0]
     assert said[-1].startswith(RETURN_ASKS)
 
 
@@ -39,7 +39,7 @@ async def test_a_flows_command_starts_it_and_drops_the_open_order(stack: BotStac
 
 async def test_a_flows_command_in_a_group_is_sent_to_a_private_chat(stack: BotStack) -> None:
     (shown,) = await stack.command(CHIDI, "return", chat=OPERATORS)
-    assert shown.text == PRIVATE_ONLY
+    assert shown.text == say("telegram.private_only")
 
 
 async def test_help_names_the_flows_commands(stack: BotStack) -> None:

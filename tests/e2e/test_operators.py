@@ -3,7 +3,7 @@ answered in the operators' group (commands addressed ``/riders@bot`` as group cl
 
 from __future__ import annotations
 
-from bot.telegram.operators import REFUSED
+from conversations.texts.catalogue import say
 from conversations.texts.deliveries_texts import short_ref
 from tests.e2e.conftest import ADA, CHIDI, OLU, OPERATORS, BotStack
 from tests.fakes import TgChat
@@ -22,7 +22,7 @@ async def test_a_non_operator_is_refused_and_nothing_leaks(stack: BotStack) -> N
             ("unassign", delivery_id),
         ):
             replies = await stack.command(CHIDI, command, payload, chat=chat)
-            assert [m.text for m in replies] == [REFUSED]
+            assert [m.text for m in replies] == [say("ops.refused")]
             assert all(m.reply_markup is None for m in replies)
     assert stack.sandbox.call_counts() == calls
     assert stack.sandbox.delivery(delivery_id)["rider"]["id"] == "rdr_tunde"

@@ -21,8 +21,8 @@ WORDS = ChannelWords(
     status="/status",
     deliveries="/deliveries",
     cancel_delivery="/cancel_delivery",
-    share_contact="the button below",
-    share_own_contact="the contact button below",
+    share_contact="telegram.share_contact",
+    share_own_contact="telegram.share_own_contact",
 )
 ADA, BOB, BOLA = 1001, 1002, 1003
 RECEIVER = "+2348098765432"

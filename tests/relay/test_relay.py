@@ -128,7 +128,13 @@ async def test_the_created_event_is_no_news_to_the_chat_that_ordered(
 ) -> None:
     # The answer to the create told the customer it is booked and gave them the tracking link.
     await store.deliveries.add(
-        DELIVERY, CUSTOMER_CHAT, CUSTOMER_USER, START - 60, None, TRACKING, "pending",
+        DELIVERY,
+        CUSTOMER_CHAT,
+        CUSTOMER_USER,
+        START - 60,
+        None,
+        TRACKING,
+        "pending",
         tracking_sent=True,
     )
     hint = f"We have received your delivery request. You can follow it here: {TRACKING}"
@@ -247,9 +253,7 @@ async def test_an_older_event_after_a_newer_one_never_moves_the_chat_backwards(
 
     assert await relay.process_pending() == 1
 
-    assert channel.texts(CUSTOMER_CHAT) == [
-        "Delivery 3F2A9C1E\nOn its way."
-    ]
+    assert channel.texts(CUSTOMER_CHAT) == ["Delivery 3F2A9C1E\nOn its way."]
     assert channel.texts(OPERATOR) == ["B", "A"]  # operators hear every event
     view = await store.deliveries.get(DELIVERY)
     assert view is not None and (view.status, view.status_created) == ("in_transit", START + 20)

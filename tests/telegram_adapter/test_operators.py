@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.telegram.operators import REFUSED
+from conversations.texts.catalogue import say
 from conversations.texts.deliveries_texts import short_ref
 from tests.fakes import TgChat, TgUser
 
@@ -64,7 +64,7 @@ async def test_non_operators_are_refused_and_nothing_is_asked_of_the_api(
     for chat in (ALICE.private_chat, FRIENDS):
         update = world.tg.updates.command(ALICE, command, real_payload, chat=chat)
         reply = await world.ask(update)
-        assert reply.text == REFUSED
+        assert reply.text == say("ops.refused")
         assert reply.button_texts == []
     assert world.api_calls() == calls
     assert world.sandbox.delivery(delivery.id)["rider_assigned"] is False
@@ -151,7 +151,7 @@ async def test_assign_and_unassign_follow_the_apis_rules(world: HandlerWorld) ->
     await operator_says(world, "assign", f"{delivery.id} rdr_chiamaka")  # busy riders may be
     world.sandbox.advance_status(delivery.id, "picked_up")
     assert await operator_says(world, "assign", f"{delivery.id} rdr_tunde") == (
-        f"The pickup of delivery {ref.lower()} has started, so its rider can no longer change."
+        f"Delivery {ref}: the pickup has started, so its rider can no longer change."
     )
     assert (await operator_says(world, "unassign", delivery.id)).startswith(
         f"Delivery {ref} has no rider to take off"
@@ -218,6 +218,6 @@ async def test_operator_page_buttons_do_nothing_outside_operator_chats(
     calls = world.api_calls()
     world.tg.push_update(world.tg.updates.callback_query(ALICE, mine, "op1:0:1:"))
     answer = await world.tg.wait_for_call("answerCallbackQuery")
-    assert answer.params.get("text") == REFUSED
+    assert answer.params.get("text") == say("ops.refused")
     assert world.api_calls() == calls
     assert world.tg.calls("editMessageText") == []

@@ -9,7 +9,6 @@ from telegram import InlineKeyboardMarkup, ReplyKeyboardMarkup, ReplyKeyboardRem
 
 from bot.telegram.callbacks import PageTurn, resolve
 from bot.telegram.turn_messages import (
-    KEYBOARD_REMOVED,
     SHARE_HINTS,
     OutgoingMessage,
     render_answered,
@@ -27,6 +26,7 @@ from conversations import (
     TextAnswer,
     Turn,
 )
+from conversations.texts.catalogue import say
 from conversations.texts.taps import tap
 
 
@@ -109,7 +109,7 @@ def test_a_place_step_with_saved_places_puts_the_location_button_on_a_hint() -> 
     first, hint = drawn.messages
     assert drawn.prompt_index == 0
     assert inline(first) == [["Home"]]
-    assert hint.text == SHARE_HINTS[("location",)]
+    assert hint.text == say(SHARE_HINTS[("location",)])
     assert reply_buttons(hint) == [{"text": "📍 Share my location", "request_location": True}]
     assert drawn.reply_keyboard == ("location",)
 
@@ -303,7 +303,9 @@ def test_leaving_for_a_prompt_with_buttons_removes_the_keyboard_with_a_short_not
     asked = prompt(options=options(2))
     drawn = render_turn(Turn(prompt=asked), reply_keyboard=("location",))
     note, question = drawn.messages
-    assert note.text == KEYBOARD_REMOVED and isinstance(note.markup, ReplyKeyboardRemove)
+    assert note.text == say("telegram.keyboard_removed") and isinstance(
+        note.markup, ReplyKeyboardRemove
+    )
     assert drawn.prompt_index == 1 and isinstance(question.markup, InlineKeyboardMarkup)
 
 

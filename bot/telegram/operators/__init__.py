@@ -23,7 +23,6 @@ from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes
 from bot.telegram.application import Handler
 from bot.telegram.bot_context import BotContext
 from bot.telegram.operators.listing import PATTERN, DeliveryList
-from bot.telegram.operators.operator_chat import REFUSED
 from bot.telegram.operators.operator_refusals import explain
 from bot.telegram.operators.rider_assignment import Dispatch
 from bot.telegram.operators.rider_list import RidersView, riders_text
@@ -57,4 +56,4 @@ def operator_handlers(ctx: BotContext) -> list[Handler]:
     ]
 
 
-__all__ = ["REFUSED", "OperatorCommands", "explain", "operator_handlers", "riders_text"]
+__all__ = ["OperatorCommands", "explain", "operator_handlers", "riders_text"]

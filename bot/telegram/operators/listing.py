@@ -15,17 +15,16 @@ from telegram.ext import ContextTypes
 from bot.partner import errors
 from bot.partner.models import DELIVERY_STATUSES, Delivery
 from bot.telegram.message_sender import Delivered, answer_tap
-from bot.telegram.operators.operator_chat import REFUSED, OperatorChat
+from bot.telegram.operators.operator_chat import OperatorChat
 from bot.telegram.operators.operator_refusals import explain
 from bot.telegram.text import escape
-from bot.telegram.turn_messages import NEXT_PAGE, OutgoingMessage
-from conversations.rules import format_money
+from bot.telegram.turn_messages import OutgoingMessage, next_page
+from conversations.texts.catalogue import money, say
 from conversations.texts.deliveries_texts import status_label
 
 LIST_PAGE_SIZE: Final = 10
 PATTERN: Final = re.compile(r"^op1:")
 _LIST_DATA: Final = re.compile(r"op1:(\d):(\d{1,5}):([A-Za-z0-9_-]{0,48})")
-FIRST_PAGE: Final = "« First"
 STATUS_WORDS: Final = ", ".join(DELIVERY_STATUSES)
 
 
@@ -40,7 +39,7 @@ class DeliveryList(OperatorChat):
         args = context.args or []
         wanted = args[0].casefold() if args else None
         if len(args) > 1 or (wanted is not None and wanted not in DELIVERY_STATUSES):
-            return await self.say(message, f"Usage: /deliveries [status], one of: {STATUS_WORDS}")
+            return await self.say(message, say("ops.list_usage", statuses=STATUS_WORDS))
         status = 0 if wanted is None else DELIVERY_STATUSES.index(wanted) + 1
         drawn = await self.list_page(status, 0, None)
         await self.ctx.sender.send_message(message.chat_id, drawn)
@@ -52,11 +51,11 @@ class DeliveryList(OperatorChat):
             return
         shown = query.message if isinstance(query.message, Message) else None
         if shown is None or not self.ctx.is_operator(shown.chat_id):
-            await answer_tap(query, REFUSED)
+            await answer_tap(query, say("ops.refused"))
             return
         match = _LIST_DATA.fullmatch(query.data or "")
         if match is None or int(match[1]) > len(DELIVERY_STATUSES):
-            await answer_tap(query, "This button no longer works. Send /deliveries again.")
+            await answer_tap(query, say("ops.dead_list_button"))
             return
         await answer_tap(query)
         drawn = await self.list_page(int(match[1]), int(match[2]), match[3] or None)
@@ -73,20 +72,26 @@ class DeliveryList(OperatorChat):
             )
         except errors.PartnerError as error:
             return OutgoingMessage(escape(explain(error)))
-        which = f"{status_label(wanted).capitalize()} deliveries" if wanted else "All deliveries"
+        if wanted:
+            which = say("ops.deliveries_of", status=status_label(wanted))
+            which = which[:1].upper() + which[1:]
+        else:
+            which = say("ops.all_deliveries")
         if not found.deliveries:
-            empty = "none" if page == 0 else "no more"
-            return OutgoingMessage(escape(f"{which}: {empty}."))
-        lines = [escape(f"{which}, newest first (page {page + 1}):")]
+            empty = "ops.list_none" if page == 0 else "ops.list_no_more"
+            return OutgoingMessage(escape(say(empty, which=which)))
+        lines = [escape(say("ops.list_title", which=which, page=page + 1))]
         lines += [_delivery_line(delivery) for delivery in found.deliveries]
         buttons = []
         if page > 0:
-            buttons.append(InlineKeyboardButton(FIRST_PAGE, callback_data=f"op1:{status}:0:"))
+            buttons.append(
+                InlineKeyboardButton(say("ops.first_page"), callback_data=f"op1:{status}:0:")
+            )
         data = f"op1:{status}:{page + 1}:{found.next_cursor}"
         if found.next_cursor and _LIST_DATA.fullmatch(data):
-            buttons.append(InlineKeyboardButton(NEXT_PAGE, callback_data=data))
+            buttons.append(InlineKeyboardButton(next_page(), callback_data=data))
         elif found.next_cursor:  # a cursor too long for a button: say there is more
-            lines.append(escape("More deliveries exist; filter by status to see them."))
+            lines.append(escape(say("ops.more_exist")))
         return OutgoingMessage(
             "\n".join(lines), InlineKeyboardMarkup([buttons]) if buttons else None
         )
@@ -96,9 +101,9 @@ def _delivery_line(delivery: Delivery) -> str:
     facts = [status_label(delivery.status)]
     payment = delivery.payment
     if payment is not None and payment.delivery_fee is not None:
-        facts.append(format_money(payment.delivery_fee, payment.currency_code or "").strip())
+        facts.append(money(payment.delivery_fee, payment.currency_code or ""))
     rider = delivery.rider
-    facts.append(f"rider {rider.name or rider.id}" if rider else "no rider")
+    facts.append(say("ops.rider", name=rider.name or rider.id) if rider else say("ops.no_rider"))
     if delivery.dropoff is not None and delivery.dropoff.address:
-        facts.append(f"to {delivery.dropoff.address}")
+        facts.append(say("ops.to", address=delivery.dropoff.address))
     return f"• <code>{escape(delivery.id)}</code>\n    {escape(' · '.join(facts))}"

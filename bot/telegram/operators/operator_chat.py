@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Final
-
 from telegram import Message, Update
 
 from bot.telegram.bot_context import BotContext
 from bot.telegram.text import escape, split
 from bot.telegram.turn_messages import OutgoingMessage
-
-REFUSED: Final = "Sorry, that command is only for the team's operators."
+from conversations.texts.catalogue import say
 
 
 class OperatorChat:
@@ -29,7 +26,7 @@ class OperatorChat:
             return None
         if self.ctx.is_operator(message.chat_id):
             return message
-        await self.say(message, REFUSED)
+        await self.say(message, say("ops.refused"))
         return None
 
     async def say(self, message: Message, text: str) -> None:

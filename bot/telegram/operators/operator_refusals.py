@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.partner import errors
+from conversations.texts.catalogue import say
 from conversations.texts.deliveries_texts import short_ref
 
 
@@ -10,40 +11,47 @@ def explain(
     error: errors.PartnerError, delivery_id: str | None = None, rider_id: str | None = None
 ) -> str:
     """A Partner API refusal in plain words, for operators."""
-    ref = f"Delivery {short_ref(delivery_id)}" if delivery_id else "The delivery"
-    rider = f"rider {rider_id}" if rider_id else "that rider"
+    if delivery_id:
+        delivery = say("ops.the_delivery_ref", ref=short_ref(delivery_id))
+    else:
+        delivery = say("ops.the_delivery")
     if isinstance(error, errors.FeeRequired):
-        return f"{ref} has no delivery fee yet (it is awaiting a price). Set the fee first."
+        return say("ops.fee_required", delivery=delivery)
     if isinstance(error, errors.RiderNotFound):
-        return f"There is no {rider} on this fleet. /riders <delivery id> lists the riders."
+        if rider_id:
+            return say("ops.rider_not_found", rider=rider_id)
+        return say("ops.that_rider_not_found")
     if isinstance(error, errors.RiderNotActive):
-        return f"The {rider} has not accepted the fleet invite yet, so cannot be assigned."
+        if rider_id:
+            return say("ops.rider_not_active", rider=rider_id)
+        return say("ops.that_rider_not_active")
     if isinstance(error, errors.AssignNotAllowed):
-        return f"The pickup of {ref.lower()} has started, so its rider can no longer change."
+        return say("ops.assign_not_allowed", delivery=delivery)
     if isinstance(error, errors.UnassignNotAllowed):
-        return (
-            f"{ref} has no rider to take off: a rider can only be unassigned while the "
-            "delivery is matched (assigned, not picked up yet)."
-        )
+        return say("ops.unassign_not_allowed", delivery=delivery)
     if isinstance(error, errors.CancelNotAllowed):
-        return f"{ref} can no longer be cancelled."
+        return say("ops.cancel_not_allowed", delivery=delivery)
     if isinstance(error, errors.NotFound):
-        return f"There is no delivery {_echo(delivery_id)}." if delivery_id else "No such delivery."
+        if delivery_id:
+            return say("ops.no_such_delivery_named", typed=_echo(delivery_id))
+        return say("ops.no_such_delivery")
     return _general(error)
 
 
 def _general(error: errors.PartnerError) -> str:
+    # Operators may read the service's own words: they fix what it says.
     if isinstance(error, errors.RateLimited):
-        wait = f" in {error.retry_after:.0f} seconds" if error.retry_after else " in a minute"
-        return f"The Partner API asks the bot to slow down; try again{wait}."
+        if error.retry_after:
+            return say("ops.slow_down_in", seconds=f"{error.retry_after:.0f}")
+        return say("ops.slow_down")
     if isinstance(error, errors.ValidationError):
         problems = [f"{field} {'; '.join(texts)}" for field, texts in error.field_errors.items()]
-        return "Not accepted: " + ("; ".join(problems) if problems else error.message)
+        return say("ops.not_accepted", problems="; ".join(problems) if problems else error.message)
     if isinstance(error, errors.AuthenticationError | errors.ForbiddenError):
-        return f"The Partner API refused the bot's key ({error.code or error.status}): check it."
+        return say("ops.key_refused", code=error.code or error.status)
     if isinstance(error, errors.ServerError | errors.TransportError):
-        return f"The Partner API failed ({error.code or error.message}); try again shortly."
-    return f"The Partner API refused: {error.message}"
+        return say("ops.api_failed", code=error.code or error.message)
+    return say("ops.api_refused", message=error.message)
 
 
 def _echo(typed: str) -> str:

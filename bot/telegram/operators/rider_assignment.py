@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Final
-
 from telegram import Update
 from telegram.ext import ContextTypes
 
 from bot.partner import errors
 from bot.telegram.operators.operator_chat import OperatorChat
 from bot.telegram.operators.operator_refusals import explain
+from conversations.texts.catalogue import say
 from conversations.texts.deliveries_texts import short_ref, status_label
-
-ASSIGN_USAGE: Final = (
-    "Usage: /assign <delivery id> <rider id>  (/riders <delivery id> lists riders)"
-)
-UNASSIGN_USAGE: Final = "Usage: /unassign <delivery id>"
 
 
 class Dispatch(OperatorChat):
@@ -28,7 +22,7 @@ class Dispatch(OperatorChat):
             return
         args = context.args or []
         if len(args) != 2:
-            return await self.say(message, ASSIGN_USAGE)
+            return await self.say(message, say("ops.assign_usage"))
         delivery_id, rider_id = args
         try:
             delivery = await self.ctx.client.assign_rider(delivery_id, rider_id)
@@ -36,11 +30,8 @@ class Dispatch(OperatorChat):
             return await self.say(message, explain(error, delivery_id, rider_id))
         rider = delivery.rider
         name = (rider.name if rider else None) or rider_id
-        await self.say(
-            message,
-            f"{name} is assigned to delivery {short_ref(delivery.id)}; "
-            f"it is now {status_label(delivery.status)}.",
-        )
+        ref, status = short_ref(delivery.id), status_label(delivery.status)
+        await self.say(message, say("ops.assigned", rider=name, ref=ref, status=status))
 
     async def unassign(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/unassign <id>`` (only while the delivery is ``matched``)."""
@@ -49,13 +40,10 @@ class Dispatch(OperatorChat):
             return
         args = context.args or []
         if len(args) != 1:
-            return await self.say(message, UNASSIGN_USAGE)
+            return await self.say(message, say("ops.unassign_usage"))
         try:
             delivery = await self.ctx.client.unassign_rider(args[0])
         except errors.PartnerError as error:
             return await self.say(message, explain(error, delivery_id=args[0]))
-        await self.say(
-            message,
-            f"The rider was taken off delivery {short_ref(delivery.id)}; "
-            f"it is {status_label(delivery.status)} again.",
-        )
+        ref, status = short_ref(delivery.id), status_label(delivery.status)
+        await self.say(message, say("ops.unassigned", ref=ref, status=status))

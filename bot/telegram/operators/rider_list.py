@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Final
-
 from telegram import Update
 from telegram.ext import ContextTypes
 
@@ -12,10 +10,9 @@ from bot.partner.models import Delivery, Rider
 from bot.telegram.operators.operator_chat import OperatorChat
 from bot.telegram.operators.operator_refusals import explain
 from bot.telegram.text import escape
+from conversations.texts.catalogue import number as format_decimal
+from conversations.texts.catalogue import say
 from conversations.texts.deliveries_texts import short_ref, status_label
-
-RIDERS_USAGE: Final = "Usage: /riders <delivery id> [idle] [radius <km>]"
-NO_PICKUP_COORDS: Final = "This delivery has no pickup coordinates, so there is no radius."
 
 
 class RidersView(OperatorChat):
@@ -29,7 +26,7 @@ class RidersView(OperatorChat):
         args = context.args or []
         parsed = rider_filters(args[1:]) if args else None
         if parsed is None:
-            return await self.say(message, RIDERS_USAGE)
+            return await self.say(message, say("ops.riders_usage"))
         idle, radius = parsed
         delivery_id = args[0]
         try:
@@ -37,7 +34,7 @@ class RidersView(OperatorChat):
             pickup = delivery.pickup
             lat, lng = (pickup.latitude, pickup.longitude) if pickup else (None, None)
             if radius is not None and (lat is None or lng is None):
-                return await self.say(message, NO_PICKUP_COORDS)
+                return await self.say(message, say("ops.no_pickup_coords"))
             found = await self.ctx.client.list_riders(
                 pickup_lat=lat, pickup_lng=lng, radius_km=radius, idle_only=idle
             )
@@ -50,22 +47,25 @@ def riders_text(
     delivery: Delivery, riders: list[Rider], *, idle: bool, radius: float | None
 ) -> str:
     """The rider list as HTML, in the API's order (closest first, presence as tiebreak)."""
-    filters = [part for part in ("idle only" if idle else "", _within(radius)) if part]
+    filters = [part for part in (say("ops.idle_only") if idle else "", _within(radius)) if part]
     pickup = delivery.pickup.address if delivery.pickup and delivery.pickup.address else None
-    title = f"Riders for delivery {short_ref(delivery.id)}"
-    title += f" (pickup: {pickup})" if pickup else ""
+    ref = short_ref(delivery.id)
+    if pickup:
+        title = say("ops.riders_title_pickup", ref=ref, pickup=pickup)
+    else:
+        title = say("ops.riders_title", ref=ref)
     title += f", {', '.join(filters)}" if filters else ""
     if not riders:
-        return escape(f"{title}: none match.")
-    lines = [escape(f"{title}:")]
+        return escape(say("ops.none_match", title=title))
+    lines = [escape(say("ops.listed", title=title))]
     for number, rider in enumerate(riders, 1):
         vehicle = f" ({rider.vehicle_type})" if rider.vehicle_type else ""
         lines.append(
-            f"{number}. {escape((rider.name or 'Unnamed rider') + vehicle)}"
+            f"{number}. {escape((rider.name or say('ops.unnamed_rider')) + vehicle)}"
             f" · <code>{escape(rider.id)}</code>"
         )
         lines.append(escape(f"    {_rider_facts(rider)}"))
-    lines.append(escape(f"Assign with /assign {delivery.id} <rider id>"))
+    lines.append(escape(say("ops.assign_with", delivery_id=delivery.id)))
     return "\n".join(lines)
 
 
@@ -90,16 +90,20 @@ def rider_filters(words: list[str]) -> tuple[bool, float | None] | None:
 
 
 def _rider_facts(rider: Rider) -> str:
-    distance = f"{rider.distance_km:.1f} km away" if rider.distance_km is not None else None
-    if rider.location is None:
-        located = "no location"
+    if rider.distance_km is not None:
+        distance = say("ops.km_away", km=format_decimal(rider.distance_km, "0.0"))
     else:
-        located = "fresh location" if rider.location.fresh else "stale location"
+        distance = say("ops.distance_unknown")
+    if rider.location is None:
+        located = say("ops.no_location")
+    else:
+        located = say("ops.fresh_location" if rider.location.fresh else "ops.stale_location")
     count = rider.active_delivery_count
-    active = f"{count} active deliver{'y' if count == 1 else 'ies'}"
-    facts = [status_label(str(rider.presence)), distance or "distance unknown", located, active]
+    one = count == 1
+    active = say("ops.active_delivery") if one else say("ops.active_deliveries", count=count)
+    facts = [status_label(str(rider.presence)), distance, located, active]
     return " · ".join(facts)
 
 
 def _within(radius: float | None) -> str:
-    return "" if radius is None else f"within {radius:g} km"
+    return "" if radius is None else say("ops.within", km=format_decimal(radius))

@@ -1,0 +1,83 @@
+"""``[texts]``: the business's locale and its own wording of any customer or operator message.
+
+``locale`` (``en_NG``) sets the default language and how money, numbers and days are written;
+``[texts.en]`` and ``[texts.fr]`` replace shipped messages by id (``conversations/texts``'s
+catalogue) for customers reading that language. Every override is checked here, so a bad one
+stops ``check-config`` and the start with the key named: an unknown message id, a placeholder
+the message does not have, or one it needs that the override dropped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from babel import Locale, UnknownLocaleError
+from pydantic import Field, field_validator, model_validator
+
+from bot.config.config_errors import KeyProblems
+from bot.config.section import Section
+from conversations.texts.catalogue import DEFAULT_LOCALE, SHIPPED, Texts, problems_with
+
+Overrides = dict[str, str]
+
+
+class TextsConfig(Section):
+    """``[texts]``: locale, and overrides by language (``[texts.en]``: ``"desk.none_yet" =
+    "..."``)."""
+
+    locale: str = DEFAULT_LOCALE
+    en: Overrides = Field(default_factory=dict)
+    fr: Overrides = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _dotted_ids(cls, data: object) -> object:
+        # ``desk.none_yet = "..."`` unquoted is a nested table in TOML: read it as the id.
+        if not isinstance(data, dict):
+            return data
+        shipped = ", ".join(SHIPPED)
+        unknown: list[tuple[tuple[str | int, ...], str]] = [
+            ((str(key),), f"no shipped language {key} (shipped: {shipped})")
+            for key, value in data.items()
+            if isinstance(value, dict) and key not in cls.model_fields
+        ]
+        if unknown:
+            raise KeyProblems(unknown)
+        return {
+            key: _flatten(value) if key in ("en", "fr") and isinstance(value, dict) else value
+            for key, value in data.items()
+        }
+
+    @field_validator("locale")
+    @classmethod
+    def _locale(cls, value: str) -> str:
+        try:
+            Locale.parse(value)
+        except (UnknownLocaleError, ValueError):
+            raise ValueError(
+                f"{value!r} is not a locale Babel knows (like en_NG, en_GB or fr_FR)"
+            ) from None
+        return value
+
+    @field_validator("en", "fr")
+    @classmethod
+    def _overrides(cls, value: Overrides, info: Any) -> Overrides:
+        found = problems_with(value, info.field_name)
+        if found:
+            raise KeyProblems([((message_id,), why) for message_id, why in found])
+        return value
+
+    def texts(self) -> Texts:
+        """The business's catalogues, ready to ``install``."""
+        tables = {"en": self.en, "fr": self.fr}
+        return Texts(self.locale, {language: table for language, table in tables.items() if table})
+
+
+def _flatten(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in table.items():
+        if isinstance(value, dict):
+            flat.update(_flatten(value, f"{prefix}{key}."))
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat

@@ -1,0 +1,268 @@
+"""The message catalogue: every sentence by a stable id, in each shipped language, with the
+business's overrides, and the language a turn is spoken in.
+
+A message is a ``str.format`` template with named placeholders (``"Delivery {ref} is
+cancelled."``); ``say("desk.cancelled", ref="3F2A9C1E")`` renders one in the language of the turn
+being handled. Templates are parsed once, when a catalogue is built, so rendering is a dict
+lookup and one ``format_map``: nothing is read from a file per message.
+
+Money and numbers are formatted by Babel in the turn's locale (``money``, ``number``, ``day``):
+a French customer of a Nigerian business reads ``1 500 NGN``, an English one ``NGN 1,500``.
+
+Who picks the language: whoever handles a customer's input enters
+``speaking_language(language_code)`` (the Telegram adapter around each update, the console
+around each line, ``ChatService``'s calls given ``language=``); code below it only calls
+``say``. The business's catalogues (its locale and ``[texts]`` overrides) are ``install``-ed
+once by ``build_core``; outside any turn (the relay, operator alerts) its default language is
+spoken. Until then the shipped English catalogue in ``en_NG`` is used.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from datetime import date
+from functools import cache, lru_cache
+
+from babel import Locale, UnknownLocaleError
+from babel.dates import format_date
+from babel.numbers import NumberPattern, format_decimal, parse_pattern
+
+from conversations.texts import messages_en, messages_fr
+
+DEFAULT_LOCALE = "en_NG"
+
+SHIPPED: Mapping[str, Mapping[str, str]] = {
+    "en": messages_en.MESSAGES,
+    "fr": messages_fr.MESSAGES,
+}
+"""The shipped catalogues by language; English is the source every other one translates."""
+
+SOURCE_LANGUAGE = "en"
+
+
+def placeholders(template: str) -> frozenset[str]:
+    """The named placeholders of ``template`` (``{ref}`` -> ``ref``); raises ``ValueError`` for
+    a template ``str.format`` could not render (an unclosed brace, a positional ``{}``)."""
+    names = set()
+    for _, name, _, _ in string.Formatter().parse(template):
+        if name is None:
+            continue
+        if not name.isidentifier():
+            raise ValueError(f"placeholder {{{name}}} is not a name")
+        names.add(name)
+    return frozenset(names)
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """One language's messages, ready to render; ``locale`` formats money and numbers."""
+
+    language: str
+    locale: str
+    messages: Mapping[str, str]
+    fields: Mapping[str, frozenset[str]] = field(repr=False)
+
+    @classmethod
+    def build(cls, language: str, locale: str, messages: Mapping[str, str]) -> Catalogue:
+        """A catalogue of ``messages``; every template is parsed here, once."""
+        return cls(
+            language, locale, dict(messages), {k: placeholders(v) for k, v in messages.items()}
+        )
+
+    def say(self, message_id: str, /, **values: object) -> str:
+        """Message ``message_id`` with its placeholders filled from ``values``."""
+        return self.messages[message_id].format_map(values)
+
+
+def problems_with(
+    overrides: Mapping[str, str], language: str = SOURCE_LANGUAGE
+) -> list[tuple[str, str]]:
+    """What is wrong with each override of the ``language`` catalogue: ``(message id, why)``.
+
+    An override must name a shipped message, and use exactly that message's placeholders: an
+    unknown one could not be filled, and a dropped one would hide what the customer must read
+    (a reference, an amount, a link).
+    """
+    shipped = SHIPPED.get(language, SHIPPED[SOURCE_LANGUAGE])
+    found = []
+    for message_id, template in overrides.items():
+        if message_id not in shipped:
+            found.append((message_id, "no such message id"))
+            continue
+        try:
+            used = placeholders(template)
+        except ValueError as error:
+            found.append((message_id, f"not a valid template ({error})"))
+            continue
+        wanted = placeholders(shipped[message_id])
+        unknown, missing = sorted(used - wanted), sorted(wanted - used)
+        if unknown:
+            found.append((message_id, f"unknown placeholder {_braced(unknown)}" + _has(wanted)))
+        if missing:
+            found.append((message_id, f"drops the placeholder {_braced(missing)}" + _has(wanted)))
+    return found
+
+
+def _braced(names: list[str]) -> str:
+    return ", ".join("{" + name + "}" for name in names)
+
+
+def _has(wanted: frozenset[str]) -> str:
+    return f" (the message has {_braced(sorted(wanted))})" if wanted else " (the message has none)"
+
+
+@dataclass(frozen=True)
+class Texts:
+    """A business's catalogues: the shipped languages with its overrides, and its locale.
+
+    ``locale`` (``en_NG``) is the business's language and region: its language is the default
+    for customers whose own is missing or not shipped, and its region formats every language's
+    money and numbers (``fr`` for a Nigerian business formats as ``fr_NG`` where Babel knows it).
+    """
+
+    locale: str = DEFAULT_LOCALE
+    overrides: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    _by_code: dict[str | None, Catalogue] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    _built: dict[str, Catalogue] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        wrong = [
+            f"{language}.{message_id}: {why}"
+            for language, table in self.overrides.items()
+            for message_id, why in problems_with(table, language)
+        ]
+        unknown = [language for language in self.overrides if language not in SHIPPED]
+        if wrong or unknown:
+            raise ValueError("; ".join(wrong + [f"{code}: no such language" for code in unknown]))
+
+    @property
+    def default_language(self) -> str:
+        language = Locale.parse(self.locale).language
+        return language if language in SHIPPED else SOURCE_LANGUAGE
+
+    def catalogue_for(self, language_code: str | None = None) -> Catalogue:
+        """The catalogue for a customer whose client says ``language_code`` (``fr``, ``fr-CA``,
+        ``en_GB``), or the business default when it is missing or not shipped."""
+        found = self._by_code.get(language_code)
+        if found is not None:  # every turn asks: answered from a dict after the first time
+            return found
+        language = _shipped_language(language_code) or self.default_language
+        built = self._built.get(language)
+        if built is None:
+            messages = {**SHIPPED[language], **self.overrides.get(language, {})}
+            built = Catalogue.build(language, _formatting_locale(language, self.locale), messages)
+            self._built[language] = built
+        if len(self._by_code) < _CODES_KEPT:
+            self._by_code[language_code] = built
+        return built
+
+
+_CODES_KEPT = 256  # language codes remembered (a client may send any string)
+
+
+def _shipped_language(code: str | None) -> str | None:
+    if not code:
+        return None
+    language = code.replace("-", "_").split("_")[0].casefold()
+    return language if language in SHIPPED else None
+
+
+def _formatting_locale(language: str, business_locale: str) -> str:
+    territory = Locale.parse(business_locale).territory
+    if territory:
+        try:
+            return str(Locale(language, territory))
+        except UnknownLocaleError:
+            pass
+    return business_locale if Locale.parse(business_locale).language == language else language
+
+
+DEFAULT_TEXTS = Texts()
+_installed: list[Texts] = [DEFAULT_TEXTS]
+_speaking: ContextVar[Catalogue | None] = ContextVar("speaking", default=None)
+
+
+def install(texts: Texts) -> None:
+    """Make ``texts`` the business's catalogues for this process (``build_core`` does, from
+    the ``[texts]`` config): what every turn is said from, and what is said outside any turn
+    (the relay, the follow-up of a lost create, operator alerts) in its default language."""
+    _installed[0] = texts
+
+
+def installed() -> Texts:
+    """The business's catalogues (the shipped ones until ``install``)."""
+    return _installed[0]
+
+
+def current() -> Catalogue:
+    """The catalogue of the turn being handled (the business default outside any)."""
+    return _speaking.get() or _installed[0].catalogue_for(None)
+
+
+@contextmanager
+def speaking(catalogue: Catalogue) -> Iterator[Catalogue]:
+    """Render every ``say`` inside the block from ``catalogue``."""
+    token = _speaking.set(catalogue)
+    try:
+        yield catalogue
+    finally:
+        _speaking.reset(token)
+
+
+def speaking_language(language_code: str | None) -> AbstractContextManager[Catalogue]:
+    """Render every ``say`` inside the block for a customer whose client says
+    ``language_code`` (Telegram's ``language_code``, an agent's ``language``): the business's
+    catalogue in that language, or in its default when the code is missing or not shipped."""
+    return speaking(_installed[0].catalogue_for(language_code))
+
+
+def say(message_id: str, /, **values: object) -> str:
+    """Message ``message_id`` in the language of the turn being handled."""
+    return current().say(message_id, **values)
+
+
+def money(amount: float, currency: str) -> str:
+    """An amount with its currency, as the turn's locale writes it: ``NGN 1,500``,
+    ``NGN 1,500.50`` (minor units only when there are any), ``1 500 NGN`` in French."""
+    return _money(float(amount), currency, current().locale)
+
+
+@cache
+def _currency_patterns(locale: str) -> tuple[Locale, NumberPattern, NumberPattern]:
+    """The locale's currency pattern with the ISO code (never a symbol several currencies
+    share), parsed once: (the locale, whole amounts, amounts with minor units)."""
+    parsed = Locale.parse(locale)
+    pattern = parsed.currency_formats["standard"].pattern.split(";")[0]
+    if pattern.startswith("¤") and not pattern.startswith("¤\xa0"):
+        pattern = "¤ " + pattern[1:]
+    pattern = pattern.replace("¤", "¤¤")
+    return parsed, parse_pattern(pattern.replace(".00", "")), parse_pattern(pattern)
+
+
+@lru_cache(maxsize=4096)  # a business's fees repeat: most amounts are said many times
+def _money(amount: float, currency: str, locale: str) -> str:
+    parsed, whole, fractional = _currency_patterns(locale)
+    if amount.is_integer():
+        said: str = whole.apply(amount, parsed, currency=currency, currency_digits=False)
+        return said
+    said = fractional.apply(amount, parsed, currency=currency)
+    return said
+
+
+def number(value: float, pattern: str | None = None) -> str:
+    """A number as the turn's locale writes it (``2.5`` / ``2,5``); ``pattern`` is a Babel
+    number pattern (``"0.0"``: one decimal always)."""
+    return format_decimal(value, format=pattern, locale=current().locale)
+
+
+def day(when: date) -> str:
+    """A day as the turn's locale writes it, short (``07 Jan 2027`` / ``07 janv. 2027``)."""
+    return format_date(when, "dd MMM yyyy", locale=current().locale)

@@ -1,0 +1,600 @@
+"""The source catalogue: every sentence a customer or an operator reads, in English, by id.
+
+Ids are ``<topic>.<name>`` and never change once shipped (a business's ``[texts]`` overrides
+name them); placeholders are ``{named}`` (``str.format``) and are part of a message's contract:
+a translation or an override uses exactly the same ones. ``[[tap:...]]`` marks are said by each
+channel its way (``taps``). Money, numbers and days arrive already formatted for the locale.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+MESSAGES: Final[dict[str, str]] = {
+    # --- how a channel says "choose" (taps) ---------------------------------------------------
+    "taps.buttons.verb": "tap",
+    "taps.buttons.any_option": "one of the options",
+    "taps.buttons.any_command": "a button",
+    "taps.keyboard.verb": "type",
+    "taps.keyboard.any_option": "an option's number",
+    "taps.keyboard.any_command": "a command",
+    "command.back": "Back",
+    "command.skip": "Skip",
+    "command.done": "Done",
+    "command.help": "Help",
+    "command.cancel": "Cancel",
+    "command.edit": "Change",
+    # --- the engine, around any flow's questions (dialogue) -----------------------------------
+    "dialogue.service_down": (
+        "I can't reach the delivery service right now. Please try again in a moment; "
+        "nothing you told me is lost."
+    ),
+    "dialogue.closed": "This conversation has ended. Start a new order whenever you like.",
+    "dialogue.restarted": (
+        "Sorry: this order form changed since your last message, so we have to start again "
+        "from the beginning."
+    ),
+    "dialogue.flow_gone": "Sorry: this kind of order is no longer available here.",
+    "dialogue.no_warehouse_now": (
+        "Sorry: the business no longer takes packages at a warehouse, so this order can't go "
+        "on. Start a new one to have a rider pick it up."
+    ),
+    "dialogue.stale": (
+        "That answer was for an earlier question, so I left it out. Here is where we are:"
+    ),
+    "dialogue.cancelled": "Cancelled. Nothing was ordered.",
+    "dialogue.cancel_question": "Cancel this order? The answers you gave so far will be lost.",
+    "dialogue.cancel_yes": "Yes, cancel it",
+    "dialogue.cancel_no": "No, go on",
+    "dialogue.first_question": "This is the first question; there is nothing to go back to.",
+    "dialogue.edit_from_summary": (
+        "You can change any answer from the summary at the end. To go to the previous "
+        "question, [[tap:!back]]."
+    ),
+    "dialogue.stuck": "Having trouble? [[Tap:!help]] for tips, or [[tap:!cancel]] to stop.",
+    "dialogue.no_skip": "This one is needed; it can't be skipped.",
+    "dialogue.pick_an_option": "Please [[tap:*]].",
+    "dialogue.commands": "You can always say Back (previous question), Cancel (stop) or Help.",
+    "dialogue.wrong_kind": "Please {ways}.",
+    "dialogue.ways_joiner": ", or ",
+    "dialogue.way.choice": "[[tap:*]]",
+    "dialogue.way.text": "type your answer",
+    "dialogue.way.contact": "share a contact",
+    "dialogue.way.location": "share a location",
+    "dialogue.way.photos": "send photos",
+    "dialogue.way.command": "[[tap:!]]",
+    "dialogue.help.choice": "[[Tap:*]], or type its name.",
+    "dialogue.help.text": "Type your answer as a message.",
+    "dialogue.help.phone": "Type a phone number, or share a contact.",
+    "dialogue.help.contact": (
+        "Type the name, or share a contact to give the name and phone at once."
+    ),
+    "dialogue.help.place": (
+        "Share a location pin, or type the street address: I will look it up and show you "
+        "what I found before using it. Saved places, when there are any, are the options."
+    ),
+    "dialogue.help.photos": "Send photos one by one or together, then [[tap:!done]].",
+    "dialogue.help.confirm": (
+        "Check the details. Confirm to send the order, or pick what to change."
+    ),
+    "dialogue.address_not_found_with_area": (
+        "I couldn't find “{typed}”. Please check the spelling or name a landmark near it, "
+        "or share a location pin."
+    ),
+    "dialogue.address_not_found": (
+        "I couldn't find “{typed}”. Try adding the area or city, or share a location pin."
+    ),
+    "dialogue.address_again_with_area": (
+        "Okay. Type the address again with more detail (a house number or a landmark near "
+        "it), or share a location pin."
+    ),
+    "dialogue.address_again": (
+        "Okay. Type the address again with the area or city, or share a location pin."
+    ),
+    "dialogue.keep_label": "Keep: {answer}",
+    "dialogue.no_longer_offered": (
+        "{title}: your choice is no longer offered by the business; please choose again."
+    ),
+    "dialogue.can_change": "You can change: {titles}.",
+    "dialogue.list_joiner": ", ",
+    "dialogue.refused_place": (
+        "The delivery service said that place is outside the area this business covers. "
+        "Please choose another place."
+    ),
+    "dialogue.outside_area": (
+        "That place is outside the area this business covers (about {radius_km} km around "
+        "its base). Please choose a place nearer, or share another pin."
+    ),
+    "dialogue.nothing_to_repeat": (
+        "You haven't ordered anything here yet, so there is nothing to repeat."
+    ),
+    "dialogue.cannot_repeat": (
+        "Sorry: your last order was made with an order form that has changed since, so it "
+        "can't be filled in again. Here is a new order instead."
+    ),
+    "dialogue.no_such_flow": "There is no order form called {name}. These are: {names}.",
+    "dialogue.repeating": (
+        "Your last order ({label}) is filled in again: I'll ask only what can't be reused, "
+        "and you can change anything at the summary."
+    ),
+    "dialogue.not_reused": "{titles}: not kept between orders, so you'll be asked again.",
+    "dialogue.try_again": "Try again",
+    "dialogue.no_payment_method_alert": (
+        "Customers can't order: no payment method is switched on for deliveries. Turn on cash "
+        "on delivery or online checkout in the dashboard (Settings, Delivery: payment "
+        "collection, paymentCollection in the capabilities). Orders in progress are kept and "
+        "go on once one is on."
+    ),
+    "dialogue.order_held_kept": (
+        "Sorry, this business can't take payment for deliveries right now, so your order "
+        "is kept here until it can: come back later and tap Try again to carry on."
+    ),
+    "dialogue.order_held": (
+        "Sorry, this business can't take payment for deliveries right now, so orders can't "
+        "be placed yet: please come back later and tap Try again."
+    ),
+    "dialogue.image_host_alert": (
+        "The delivery service refused the package photos (image_host_rejected). The bot's "
+        "media host must be on the image-host allowlist in the dashboard (Settings, API & "
+        "Webhooks), and the photos must be reachable over https."
+    ),
+    "dialogue.other_refusal_alert": (
+        "The delivery service refused an order for a reason only the business can fix "
+        "(the API key, its scopes or billing)."
+    ),
+    "dialogue.other_refusal_alert_said": (
+        "The delivery service refused an order for a reason only the business can fix "
+        "(the API key, its scopes or billing): {said}"
+    ),
+    "dialogue.refused_answers": (
+        "The delivery service could not accept some of your answers: {titles}. "
+        "Please give them again."
+    ),
+    "dialogue.refused_order": (
+        "The delivery service could not accept this order as it is. Nothing was "
+        "created; please check the details and send it again."
+    ),
+    "dialogue.refused_service": "Sorry, the business no longer offers this service here.",
+    "dialogue.refused_payment": (
+        "That payment method can't be used for this order any more. Please choose again."
+    ),
+    "dialogue.refused_places": (
+        "The delivery service does not cover one of these places: {titles}. "
+        "Please give the places again."
+    ),
+    "dialogue.refused_a_place": (
+        "The delivery service does not cover one of these places. Please give the places again."
+    ),
+    "dialogue.refused_photos": (
+        "The delivery service could not accept the photos. This is a setting the "
+        "business must fix; they have been told. Your order is kept here."
+    ),
+    "dialogue.busy_wait": (
+        "The delivery service is busy. Please wait about {seconds}, then send it again."
+    ),
+    "dialogue.busy": "The delivery service is busy. Please wait a moment, then send it again.",
+    "dialogue.one_second": "1 second",
+    "dialogue.seconds": "{count} seconds",
+    "dialogue.one_minute": "a minute",
+    "dialogue.minutes": "{count} minutes",
+    "dialogue.create_waiting": (
+        "Many orders are going out right now, so yours goes in about {wait}. "
+        "Please stay here: I'll answer as soon as it is sent."
+    ),
+    "dialogue.refused_other": (
+        "The delivery service refused this order for a reason only the business can "
+        "fix; they have been told. Nothing was created."
+    ),
+    "dialogue.created": "Done! Your order reference is {ref}.",
+    "dialogue.created.awaiting_price": (
+        "Your request is in. The team will set the delivery fee and approve it; "
+        "you will get a message as soon as it is priced."
+    ),
+    "dialogue.created.pending": "Your delivery is booked and waiting for a rider to be assigned.",
+    "dialogue.created.picked_up": "The rider has already picked up the package.",
+    "dialogue.created.in_transit": "The package is on its way.",
+    "dialogue.created.delivered": "The package has been delivered.",
+    "dialogue.created.cancelled": "This delivery was cancelled.",
+    "dialogue.created.other": "Status: {status}.",
+    "dialogue.created.rider_named": (
+        "{rider} has already been assigned and will head to the pickup soon."
+    ),
+    "dialogue.created.rider": "A rider has already been assigned and will head to the pickup soon.",
+    "dialogue.checking": (
+        "I sent your order, but the delivery service's answer did not reach me, so I can't "
+        "tell yet whether it went through. I'm checking and will tell you here as soon as I "
+        "know; please don't order it again meanwhile."
+    ),
+    "dialogue.duplicate_held": (
+        "You sent an order with these same details a little while ago and I'm still checking "
+        "whether it went through, so it may already exist. Wait for my message about it, or "
+        "send this one again to place a second order."
+    ),
+    "dialogue.not_placed": (
+        "About the order I was checking: the delivery service did not accept it, so it was "
+        "not placed and nothing was created. You can start a new order whenever you like."
+    ),
+    "dialogue.still_unknown": (
+        "I still can't tell whether your order went through: the delivery service has not "
+        "given a clear answer. The business has been told and will check it for you; please "
+        "don't order it again until they reply."
+    ),
+    "dialogue.went_through": "Good news: the order I was checking went through.",
+    "dialogue.still_unknown_alert": (
+        "An order could not be confirmed after {attempts} attempts: the delivery service gave "
+        "no definite answer to its create (idempotency key {key}, chat {chat_id}, {package}, "
+        "{place}). Check the dashboard for it and tell the customer; the bot stopped retrying."
+    ),
+    # --- a delivery in plain words (deliveries_texts) -----------------------------------------
+    "status.awaiting_price": "awaiting price",
+    "status.pending": "pending",
+    "status.matched": "matched",
+    "status.picked_up": "picked up",
+    "status.in_transit": "in transit",
+    "status.delivered": "delivered",
+    "status.cancelled": "cancelled",
+    "status.paid": "paid",
+    "status.unpaid": "unpaid",
+    "status.unknown": "unknown",
+    "delivery.status.awaiting_price": (
+        "Your request is waiting for the team to set the delivery fee."
+    ),
+    "delivery.status.pending": "Your delivery is booked and waiting for a rider.",
+    "delivery.status.matched": "{rider} is assigned and heading to pickup.",
+    "delivery.status.picked_up": "The rider has picked up your package.",
+    "delivery.status.in_transit": "Your package is on its way to the drop-off.",
+    "delivery.status.delivered": "Your package has been delivered.",
+    "delivery.status.cancelled": "Your delivery was cancelled.",
+    "delivery.status.cancelled_reason": "Your delivery was cancelled. Reason: {reason}",
+    "delivery.status.other": "Your delivery's status is now {status}.",
+    "delivery.a_rider": "A rider",
+    "delivery.a_rider_with": "A rider ({details})",
+    "delivery.heading": "Delivery {ref}",
+    "delivery.tracking": "Track it here: {url}",
+    "delivery.note": "• {note}",
+    "delivery.otp_for_receiver": (
+        "Your drop-off code for delivery {ref} is {code}. "
+        "Give it to the rider only once the package is in your hands."
+    ),
+    "delivery.otp_link_for_customer": (
+        "The drop-off code for delivery {ref} is ready. Only the receiver may see it, so "
+        "please forward this link to them:\n{link}\n"
+        "They open it and share their own phone number to get the code."
+    ),
+    "delivery.otp_link_for_self": (
+        "The drop-off code for delivery {ref} is ready. It goes only to the receiver's phone, "
+        "which is yours: open this link and share your own contact to get it:\n{link}"
+    ),
+    "delivery.otp_waiting_for_operators": (
+        "The drop-off code for delivery {ref} is waiting for the receiver to verify their "
+        "phone number."
+    ),
+    "delivery.otp_unrelayed_for_operators": (
+        "The drop-off code for delivery {ref} arrived, but that delivery was not ordered "
+        "through this bot, so the bot did not send the code to anyone."
+    ),
+    "delivery.polled_summary": "Delivery {ref} is now {status} (seen by polling).",
+    # --- the customer desk (desk_texts) -------------------------------------------------------
+    "desk.busy": "The delivery service is busy right now. Please try again in a minute.",
+    "desk.unreachable": (
+        "I couldn't reach the delivery service just now. Please try again in a few minutes."
+    ),
+    "desk.not_accepted": (
+        "The delivery service did not accept that just now. Please try again later; if it "
+        "keeps happening, please contact the business."
+    ),
+    "desk.private_only": (
+        "Please ask me in a private chat: your deliveries are not shown in groups."
+    ),
+    "desk.unknown_delivery": (
+        "I can't find a delivery {typed} among yours. {deliveries} lists them."
+    ),
+    "desk.none_yet": "You have no deliveries yet. Send {new} to order one.",
+    "desk.rider": "Rider: {name}",
+    "desk.rider_with_vehicle": "Rider: {name} ({vehicle})",
+    "desk.rider_assigned": "assigned",
+    "desk.fee": "Fee: {amount}",
+    "desk.fee_with_payment": "Fee: {amount} (payment {payment})",
+    "desk.fee_not_set": "Fee: not set yet",
+    "desk.from": "From: {address}",
+    "desk.to": "To: {address}",
+    "desk.last_known": "Last known status: {status}.",
+    "desk.list_entry": "• {ref}: {status}, ordered {date}",
+    "desk.list_title": "Your deliveries:",
+    "desk.list_title_paged": "Your deliveries (page {page} of {pages}):",
+    "desk.details_hint": "Send {status} {ref} (or any reference above) for details.",
+    "desk.next_page": "{deliveries} {page} for the next page",
+    "desk.previous_page": "{deliveries} {page} for the previous one",
+    "desk.other_pages": "Send {ways}.",
+    "desk.or": " or ",
+    "desk.not_your_list": "This list belongs to someone else. Send {deliveries} for yours.",
+    "desk.stale_list_button": "This button no longer works. Send {deliveries} again.",
+    "desk.cancel_usage": (
+        "To cancel, send {command}, the delivery and your reason, e.g.\n"
+        "{command} 3F2A9C1E I ordered it twice"
+    ),
+    "desk.bad_reason": (
+        "Please give a reason of {low} to {high} characters (yours has {length}).\n\n{usage}"
+    ),
+    "desk.cancelled": "Delivery {ref} is cancelled.",
+    "desk.already_cancelled": "Delivery {ref} is already cancelled.",
+    "desk.delivered_not_cancellable": (
+        "Delivery {ref} was delivered, so it can no longer be cancelled."
+    ),
+    "desk.not_cancellable": (
+        "Delivery {ref} can no longer be cancelled: the rider already has the package."
+    ),
+    # --- the receiver's drop-off code hand-off (handoff_texts) --------------------------------
+    "handoff.unknown_link": (
+        "This drop-off code link is not valid any more: the delivery may be finished, or the "
+        "link was copied incompletely. Please ask the sender for a new one."
+    ),
+    "handoff.already_sent": "The drop-off code for this delivery was already sent to its receiver.",
+    "handoff.private_only": (
+        "Please open the link in a private chat with me: codes are never sent to groups."
+    ),
+    "handoff.wrong_phone": (
+        "Sorry, your number is not the receiver's number for this delivery, so I can't send "
+        "the code to you. If you are the receiver, ask the sender to check the receiver's "
+        "number."
+    ),
+    "handoff.ask_for_contact": (
+        "You were sent this link to receive the drop-off code for delivery {ref}.\n"
+        "The code may only go to the receiver, so please share your own phone number with "
+        "{where}. I use it only to check that it is the receiver's number."
+    ),
+    "handoff.not_own_contact": (
+        "That is someone else's contact. To get the code, share your own number with {where}."
+    ),
+    "handoff.unreadable_phone": (
+        "I couldn't read a phone number from that contact. Please try {where}."
+    ),
+    # --- money (money_texts) -------------------------------------------------------------------
+    "money.fee_fixed": "Delivery fee: {amount}.",
+    "money.fee_from": "Delivery fee: from {amount}; the final fee is set by distance.",
+    "money.fee_quoted": "Delivery fee: quoted by the team after they review your order.",
+    "money.fee_hidden": "Delivery fee: set by the business, not shown here.",
+    "money.you_pay": "You pay it {how}.",
+    "money.how.cash.before_dispatch": "in cash to the rider when they collect the package",
+    "money.how.cash.after_delivery": "in cash to the rider once the package is delivered",
+    "money.how.cash.off_platform": "in cash, directly to the business (not through this service)",
+    "money.how.online.before_dispatch": (
+        "online before the rider sets off (the rider may wait until it is paid); the business "
+        "will send you how to pay"
+    ),
+    "money.how.online.after_delivery": (
+        "online after the delivery; the business will send you how to pay"
+    ),
+    "money.how.online.off_platform": (
+        "directly to the business, outside this service; they will tell you how to pay"
+    ),
+    "money.timing.before_dispatch": (
+        "The fee is paid before the rider sets off: the rider may wait until it is."
+    ),
+    "money.timing.after_delivery": "The fee is collected after the delivery.",
+    "money.timing.off_platform": "The fee is settled directly with the business.",
+    "money.next.cash.before_dispatch": (
+        "Please have {it} ready in cash for the rider when they collect the package."
+    ),
+    "money.next.cash.after_delivery": (
+        "{It} is paid in cash to the rider once the package is delivered."
+    ),
+    "money.next.cash.off_platform": "{It} is paid in cash, directly to the business.",
+    "money.next.online.before_dispatch": (
+        "Next, pay {it} online before the rider sets off: the business will send you how to "
+        "pay, and the rider may wait until it is paid."
+    ),
+    "money.next.online.after_delivery": (
+        "After the delivery, pay {it} online: the business will send you how to pay."
+    ),
+    "money.next.online.off_platform": (
+        "The business will tell you how to pay {it} directly to them."
+    ),
+    "money.the_fee": "the delivery fee",
+    "money.the_fee_capital": "The delivery fee",
+    "money.it": "it",
+    "money.it_capital": "It",
+    "money.fee_then": "Delivery fee: {amount}. {then}",
+    # --- the steps' own re-asks and notes (conversations/steps) --------------------------------
+    "steps.none": "none",
+    "steps.too_short": "That's too short: please type at least {low} characters.",
+    "steps.too_long": "Please keep the {what} under {high} characters (that was {length}).",
+    "steps.what.answer": "answer",
+    "steps.what.name": "name",
+    "steps.what.address": "address",
+    "steps.please": "Please {ways}.",
+    "steps.way.answer": "type your answer",
+    "steps.way.phone": "type the phone number, or share a contact",
+    "steps.way.name": "type the name, or share a contact",
+    "steps.way.email": "type an email address, or skip",
+    "steps.way.amount": "type an amount",
+    "steps.way.photos": "send photos",
+    "steps.way.choice": "[[tap:*]]",
+    "steps.way.confirm": "confirm the order, or pick what to change",
+    "steps.bad_phone": (
+        "That doesn't look like a phone number I can use. Try it like this: {example}."
+    ),
+    "steps.no_usable_name": "That contact has no usable name. Please type the name.",
+    "steps.contact_phone_unusable": "I couldn't use the phone number on that contact.",
+    "steps.bad_email": "That doesn't look like an email address (like name@example.com).",
+    "steps.amount_format": "Please type the amount in {currency}, like {example}.",
+    "steps.amount_too_high": "Please type an amount up to {limit}.",
+    "steps.one_photo": "1 photo",
+    "steps.photos": "{count} photos",
+    "steps.photos_first": "Please send at least {photos} first.",
+    "steps.photos_unreceived": "Those photos could not be received. Please send them again.",
+    "steps.photos_kept_first": "I kept the first {maximum}.",
+    "steps.photos_got": "Got {photos}.",
+    "steps.photos_more": "Got {photos}. Please send {more} more.",
+    "steps.pin_not_real": "That pin is not a real place. Please share the location again.",
+    "steps.saved_place_gone": "That saved place is no longer offered. Please pick another.",
+    "steps.place_ways": "Please share a location, pick a saved place, or type the address.",
+    "steps.no_address_search": (
+        "I can't look up typed addresses here. Please share a location pin."
+    ),
+    "steps.address_search_down": (
+        "The address search is not working right now. Please share a location pin."
+    ),
+    "steps.address_as_message": "Please type the address as a message.",
+    "steps.right_place": "Please [[tap:*]]: the right place, or None of these.",
+    "steps.give_unit": "Please give the {unit}.",
+    "steps.unit_not_listed": "“{typed}” is not on the list. The {unit} must be one of: {units}.",
+    # --- Telegram's command menus (the descriptions beside each command) ----------------------
+    "menu.start": "Start an order, or continue yours",
+    "menu.new": "Start a new order",
+    "menu.repeat": "Order your last delivery again",
+    "menu.cancel": "Stop the order you are filling in",
+    "menu.back": "Go back to the previous question",
+    "menu.help": "What I can do, and the commands",
+    "menu.status": "Status of a delivery: /status [id]",
+    "menu.deliveries": "Your deliveries",
+    "menu.cancel_delivery": "Cancel a delivery: /cancel_delivery <id> <reason>",
+    "menu.riders": "Riders near a delivery: /riders <id> [radius km]",
+    "menu.assign": "Assign a rider: /assign <delivery id> <rider id>",
+    "menu.unassign": "Take the rider off: /unassign <delivery id>",
+    # --- operator chats (bot/telegram/operators) ----------------------------------------------
+    "ops.refused": "Sorry, that command is only for the team's operators.",
+    "ops.the_delivery": "The delivery",
+    "ops.the_delivery_ref": "Delivery {ref}",
+    "ops.fee_required": (
+        "{delivery} has no delivery fee yet (it is awaiting a price). Set the fee first."
+    ),
+    "ops.rider_not_found": (
+        "There is no rider {rider} on this fleet. /riders <delivery id> lists the riders."
+    ),
+    "ops.that_rider_not_found": (
+        "That rider is not on this fleet. /riders <delivery id> lists the riders."
+    ),
+    "ops.rider_not_active": (
+        "The rider {rider} has not accepted the fleet invite yet, so cannot be assigned."
+    ),
+    "ops.that_rider_not_active": (
+        "That rider has not accepted the fleet invite yet, so cannot be assigned."
+    ),
+    "ops.assign_not_allowed": (
+        "{delivery}: the pickup has started, so its rider can no longer change."
+    ),
+    "ops.unassign_not_allowed": (
+        "{delivery} has no rider to take off: a rider can only be unassigned while the "
+        "delivery is matched (assigned, not picked up yet)."
+    ),
+    "ops.cancel_not_allowed": "{delivery} can no longer be cancelled.",
+    "ops.no_such_delivery_named": "There is no delivery {typed}.",
+    "ops.no_such_delivery": "No such delivery.",
+    "ops.slow_down_in": (
+        "The Partner API asks the bot to slow down; try again in {seconds} seconds."
+    ),
+    "ops.slow_down": "The Partner API asks the bot to slow down; try again in a minute.",
+    "ops.not_accepted": "Not accepted: {problems}",
+    "ops.key_refused": "The Partner API refused the bot's key ({code}): check it.",
+    "ops.api_failed": "The Partner API failed ({code}); try again shortly.",
+    "ops.api_refused": "The Partner API refused: {message}",
+    "ops.assign_usage": (
+        "Usage: /assign <delivery id> <rider id>  (/riders <delivery id> lists riders)"
+    ),
+    "ops.unassign_usage": "Usage: /unassign <delivery id>",
+    "ops.assigned": "{rider} is assigned to delivery {ref}; it is now {status}.",
+    "ops.unassigned": "The rider was taken off delivery {ref}; it is {status} again.",
+    "ops.riders_usage": "Usage: /riders <delivery id> [idle] [radius <km>]",
+    "ops.no_pickup_coords": "This delivery has no pickup coordinates, so there is no radius.",
+    "ops.riders_title": "Riders for delivery {ref}",
+    "ops.riders_title_pickup": "Riders for delivery {ref} (pickup: {pickup})",
+    "ops.idle_only": "idle only",
+    "ops.within": "within {km} km",
+    "ops.none_match": "{title}: none match.",
+    "ops.listed": "{title}:",
+    "ops.unnamed_rider": "Unnamed rider",
+    "ops.assign_with": "Assign with /assign {delivery_id} <rider id>",
+    "ops.km_away": "{km} km away",
+    "ops.distance_unknown": "distance unknown",
+    "ops.no_location": "no location",
+    "ops.fresh_location": "fresh location",
+    "ops.stale_location": "stale location",
+    "ops.active_delivery": "1 active delivery",
+    "ops.active_deliveries": "{count} active deliveries",
+    "ops.list_usage": "Usage: /deliveries [status], one of: {statuses}",
+    "ops.dead_list_button": "This button no longer works. Send /deliveries again.",
+    "ops.all_deliveries": "All deliveries",
+    "ops.deliveries_of": "{status} deliveries",
+    "ops.list_none": "{which}: none.",
+    "ops.list_no_more": "{which}: no more.",
+    "ops.list_title": "{which}, newest first (page {page}):",
+    "ops.first_page": "« First",
+    "ops.more_exist": "More deliveries exist; filter by status to see them.",
+    "ops.rider": "rider {name}",
+    "ops.no_rider": "no rider",
+    "ops.to": "to {address}",
+    # --- Telegram, the adapter's own sentences -------------------------------------------------
+    "telegram.greeting": "Hello! I take delivery orders here, one question at a time.",
+    "telegram.welcome_back": "Welcome back! Here is where we were:",
+    "telegram.no_order": "There is no order in progress. Send /new to start one.",
+    "telegram.unknown_command": "I don't know that command. /help lists what I can do.",
+    "telegram.unreadable": "I can read text, taps, locations, contacts and photos here.",
+    "telegram.dead_button": "That button no longer works.",
+    "telegram.private_only": "I take orders in a private chat: please message me directly.",
+    "telegram.help": (
+        "I take delivery orders, one question at a time.\n\n"
+        "/new starts an order, /repeat orders your last delivery again, and /start continues "
+        "yours. While ordering: /back goes to the previous question, /cancel stops, /help "
+        "explains the question.\n\n"
+        "/deliveries lists your deliveries, /status <id> shows one, and "
+        "/cancel_delivery <id> <reason> cancels one while that is still possible."
+    ),
+    "telegram.sorry": "Sorry, something went wrong on my side. Please try again in a moment.",
+    "telegram.share_contact": "the button below",
+    "telegram.share_own_contact": "the “Share my contact” button below",
+    "telegram.share_location_button": "📍 Share my location",
+    "telegram.share_contact_button": "📱 Share my contact",
+    "telegram.share_location_hint": "You can also share a location with the button below.",
+    "telegram.share_contact_hint": "You can also share a contact with the button below.",
+    "telegram.share_both_hint": (
+        "You can also share a location or a contact with the buttons below."
+    ),
+    "telegram.keyboard_removed": "OK.",
+    "telegram.previous_page": "‹ Prev",
+    "telegram.next_page": "Next ›",
+    "telegram.photo.no_public_host": (
+        "I can't take photos here yet: photos need the bot's public https host. "
+        "Please ask the business to set it."
+    ),
+    "telegram.photo.too_many": (
+        "An order takes at most {max_photos} photos, so I left this one out."
+    ),
+    "telegram.photo.not_an_image": "Please send a picture: a JPEG, PNG or WebP image.",
+    "telegram.photo.too_large": (
+        "That picture is larger than {megabytes} MB. Please send a smaller one."
+    ),
+    "telegram.photo.download_failed": "I couldn't receive that picture. Please send it again.",
+    # --- the console, the adapter's own sentences ----------------------------------------------
+    "console.welcome_back": "Welcome back! Here is where we were:",
+    "console.order_again": (
+        "(type new to start another order, or repeat to order the same again; status, "
+        "deliveries and cancel_delivery <ref> <reason> are about the deliveries you ordered)"
+    ),
+    "console.share_contact": "a line like: contact +2348022223333",
+    "console.location_usage": (
+        "Share a location like this: location 6.5244 3.3792 (an address may follow)."
+    ),
+    "console.contact_usage": "Share a contact like this: contact 08031234567 Ada Obi",
+    "console.no_such_file": (
+        "No such file: {files}. Type the path of a JPEG, PNG or WebP photo (several may go "
+        "on one line), or done when you have sent them all."
+    ),
+    "console.photos_so_far": "(photos so far: {have}; {need}up to {high})",
+    "console.photos_at_least": "at least {low}, ",
+    "console.reply": "(reply: {ways})",
+    "console.way.as_shown": "type one as shown",
+    "console.way.a_number": "a number",
+    "console.way.default": "Enter for the default",
+    "console.way.address": "type the address",
+    "console.way.address_in": "type the address ({places})",
+    "console.way.answer": "type your answer",
+    "console.way.photos": "photo file paths",
+    "console.photo.not_a_file": "{path}: not a file",
+    "console.photo.unreadable": "{path}: cannot be read ({reason})",
+    "console.photo.empty": "{path}: the file is empty",
+    "console.photo.too_large": "{path}: {megabytes} MB is over the 5 MB limit",
+    "console.photo.not_an_image": "{path}: not a JPEG, PNG or WebP image",
+    "console.photo.too_many": "At most {maximum} photos at a time ({given} given).",
+    "console.photos_refused": "I can't send these as photos:\n{problems}",
+}

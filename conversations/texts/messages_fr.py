@@ -1,0 +1,663 @@
+"""The French catalogue: ``messages_en`` translated, id for id, with the same placeholders
+(``tests/conversations/test_catalogue.py`` keeps the two equal).
+
+What is typed stays as the parser reads it (``location``, ``contact``, ``done``, ``/status``):
+those are commands, not words of the sentence. French punctuation takes a no-break space
+(U+00A0, typed as such) before ``: ; ? !`` and inside « », so a line never starts with
+one.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+MESSAGES: Final[dict[str, str]] = {
+    # --- how a channel says "choose" (taps) ---------------------------------------------------
+    "taps.buttons.verb": "touchez",
+    "taps.buttons.any_option": "l'une des options",
+    "taps.buttons.any_command": "un bouton",
+    "taps.keyboard.verb": "tapez",
+    "taps.keyboard.any_option": "le numéro d'une option",
+    "taps.keyboard.any_command": "une commande",
+    "command.back": "Retour",
+    "command.skip": "Passer",
+    "command.done": "Terminé",
+    "command.help": "Aide",
+    "command.cancel": "Annuler",
+    "command.edit": "Modifier",
+    # --- the engine, around any flow's questions (dialogue) -----------------------------------
+    "dialogue.service_down": (
+        "Je n'arrive pas à joindre le service de livraison pour le moment. Réessayez dans "
+        "un instant ; rien de ce que vous m'avez dit n'est perdu."
+    ),
+    "dialogue.closed": (
+        "Cette conversation est terminée. Commencez une nouvelle commande quand vous voulez."
+    ),
+    "dialogue.restarted": (
+        "Désolé : ce formulaire de commande a changé depuis votre dernier message, nous "
+        "devons donc reprendre depuis le début."
+    ),
+    "dialogue.flow_gone": "Désolé : ce type de commande n'est plus proposé ici.",
+    "dialogue.no_warehouse_now": (
+        "Désolé : l'entreprise ne reçoit plus de colis en entrepôt, cette commande ne peut "
+        "donc pas continuer. Commencez-en une nouvelle pour qu'un livreur vienne le chercher."
+    ),
+    "dialogue.stale": (
+        "Cette réponse concernait une question précédente, je l'ai donc laissée de côté. "
+        "Voici où nous en sommes :"
+    ),
+    "dialogue.cancelled": "Annulé. Rien n'a été commandé.",
+    "dialogue.cancel_question": (
+        "Annuler cette commande ? Les réponses données jusqu'ici seront perdues."
+    ),
+    "dialogue.cancel_yes": "Oui, annuler",
+    "dialogue.cancel_no": "Non, continuer",
+    "dialogue.first_question": ("C'est la première question ; il n'y a rien avant."),
+    "dialogue.edit_from_summary": (
+        "Vous pourrez modifier chaque réponse depuis le récapitulatif, à la fin. Pour revenir "
+        "à la question précédente, [[tap:!back]]."
+    ),
+    "dialogue.stuck": (
+        "Un souci ? [[Tap:!help]] pour des conseils, ou [[tap:!cancel]] pour arrêter."
+    ),
+    "dialogue.no_skip": "Cette réponse est nécessaire ; on ne peut pas la passer.",
+    "dialogue.pick_an_option": "Veuillez [[tap:*]].",
+    "dialogue.commands": (
+        "Vous pouvez toujours dire Retour (question précédente), Annuler (arrêter) ou Aide."
+    ),
+    "dialogue.wrong_kind": "Veuillez {ways}.",
+    "dialogue.ways_joiner": ", ou ",
+    "dialogue.way.choice": "[[tap:*]]",
+    "dialogue.way.text": "taper votre réponse",
+    "dialogue.way.contact": "partager un contact",
+    "dialogue.way.location": "partager une position",
+    "dialogue.way.photos": "envoyer des photos",
+    "dialogue.way.command": "[[tap:!]]",
+    "dialogue.help.choice": "[[Tap:*]], ou tapez son nom.",
+    "dialogue.help.text": "Tapez votre réponse dans un message.",
+    "dialogue.help.phone": "Tapez un numéro de téléphone, ou partagez un contact.",
+    "dialogue.help.contact": (
+        "Tapez le nom, ou partagez un contact pour donner le nom et le téléphone d'un coup."
+    ),
+    "dialogue.help.place": (
+        "Partagez une position, ou tapez l'adresse : je la cherche et vous montre ce que "
+        "j'ai trouvé avant de l'utiliser. Les lieux enregistrés, s'il y en a, sont les options."
+    ),
+    "dialogue.help.photos": ("Envoyez les photos une par une ou ensemble, puis [[tap:!done]]."),
+    "dialogue.help.confirm": (
+        "Vérifiez les détails. Confirmez pour envoyer la commande, ou choisissez ce qu'il "
+        "faut modifier."
+    ),
+    "dialogue.address_not_found_with_area": (
+        "Je n'ai pas trouvé « {typed} ». Vérifiez l'orthographe ou citez un repère proche, "
+        "ou partagez une position."
+    ),
+    "dialogue.address_not_found": (
+        "Je n'ai pas trouvé « {typed} ». Ajoutez le quartier ou la ville, ou partagez une position."
+    ),
+    "dialogue.address_again_with_area": (
+        "D'accord. Retapez l'adresse avec plus de détails (un numéro ou un repère proche), "
+        "ou partagez une position."
+    ),
+    "dialogue.address_again": (
+        "D'accord. Retapez l'adresse avec le quartier ou la ville, ou partagez une position."
+    ),
+    "dialogue.keep_label": "Garder : {answer}",
+    "dialogue.no_longer_offered": (
+        "{title} : l'entreprise ne propose plus votre choix ; veuillez choisir à nouveau."
+    ),
+    "dialogue.can_change": "Vous pouvez modifier : {titles}.",
+    "dialogue.list_joiner": ", ",
+    "dialogue.refused_place": (
+        "Le service de livraison indique que ce lieu est hors de la zone desservie par "
+        "l'entreprise. Veuillez choisir un autre lieu."
+    ),
+    "dialogue.outside_area": (
+        "Ce lieu est hors de la zone desservie par l'entreprise (environ {radius_km} km "
+        "autour de sa base). Choisissez un lieu plus proche, ou partagez une autre position."
+    ),
+    "dialogue.nothing_to_repeat": (
+        "Vous n'avez encore rien commandé ici, il n'y a donc rien à refaire."
+    ),
+    "dialogue.cannot_repeat": (
+        "Désolé : votre dernière commande a été faite avec un formulaire qui a changé depuis, "
+        "elle ne peut donc pas être reprise. Voici une nouvelle commande à la place."
+    ),
+    "dialogue.no_such_flow": (
+        "Il n'y a pas de formulaire de commande appelé {name}. Les voici : {names}."
+    ),
+    "dialogue.repeating": (
+        "Votre dernière commande ({label}) est reprise : je ne demande que ce qui ne peut pas "
+        "être réutilisé, et vous pourrez tout modifier au récapitulatif."
+    ),
+    "dialogue.not_reused": (
+        "{titles} : non conservé d'une commande à l'autre, on vous le redemandera."
+    ),
+    "dialogue.try_again": "Réessayer",
+    "dialogue.no_payment_method_alert": (
+        "Les clients ne peuvent pas commander : aucun moyen de paiement n'est activé pour les "
+        "livraisons. Activez le paiement à la livraison ou le paiement en ligne dans le tableau "
+        "de bord (Settings, Delivery: payment collection, paymentCollection dans les "
+        "capabilities). Les commandes en cours sont conservées et reprennent dès qu'un moyen "
+        "est activé."
+    ),
+    "dialogue.order_held_kept": (
+        "Désolé, cette entreprise ne peut pas encaisser de livraison pour le moment ; votre "
+        "commande est donc conservée ici : revenez plus tard et touchez Réessayer pour "
+        "continuer."
+    ),
+    "dialogue.order_held": (
+        "Désolé, cette entreprise ne peut pas encaisser de livraison pour le moment, les "
+        "commandes ne peuvent donc pas encore être passées : revenez plus tard et touchez "
+        "Réessayer."
+    ),
+    "dialogue.image_host_alert": (
+        "Le service de livraison a refusé les photos du colis (image_host_rejected). L'hôte "
+        "des médias du bot doit figurer dans la liste des hôtes d'images autorisés du tableau "
+        "de bord (Settings, API & Webhooks), et les photos doivent être accessibles en https."
+    ),
+    "dialogue.other_refusal_alert": (
+        "Le service de livraison a refusé une commande pour une raison que seule l'entreprise "
+        "peut corriger (la clé d'API, ses droits ou la facturation)."
+    ),
+    "dialogue.other_refusal_alert_said": (
+        "Le service de livraison a refusé une commande pour une raison que seule l'entreprise "
+        "peut corriger (la clé d'API, ses droits ou la facturation) : {said}"
+    ),
+    "dialogue.refused_answers": (
+        "Le service de livraison n'a pas pu accepter certaines de vos réponses : {titles}. "
+        "Veuillez les donner à nouveau."
+    ),
+    "dialogue.refused_order": (
+        "Le service de livraison n'a pas pu accepter cette commande telle quelle. Rien n'a "
+        "été créé ; vérifiez les détails et renvoyez-la."
+    ),
+    "dialogue.refused_service": "Désolé, l'entreprise ne propose plus ce service ici.",
+    "dialogue.refused_payment": (
+        "Ce moyen de paiement n'est plus possible pour cette commande. Veuillez choisir à nouveau."
+    ),
+    "dialogue.refused_places": (
+        "Le service de livraison ne dessert pas l'un de ces lieux : {titles}. Veuillez "
+        "redonner les lieux."
+    ),
+    "dialogue.refused_a_place": (
+        "Le service de livraison ne dessert pas l'un de ces lieux. Veuillez redonner les lieux."
+    ),
+    "dialogue.refused_photos": (
+        "Le service de livraison n'a pas pu accepter les photos. C'est un réglage que "
+        "l'entreprise doit corriger ; elle a été prévenue. Votre commande est conservée ici."
+    ),
+    "dialogue.busy_wait": (
+        "Le service de livraison est saturé. Attendez environ {seconds}, puis renvoyez-la."
+    ),
+    "dialogue.busy": ("Le service de livraison est saturé. Attendez un instant, puis renvoyez-la."),
+    "dialogue.one_second": "1 seconde",
+    "dialogue.seconds": "{count} secondes",
+    "dialogue.one_minute": "une minute",
+    "dialogue.minutes": "{count} minutes",
+    "dialogue.create_waiting": (
+        "Beaucoup de commandes partent en ce moment : la vôtre part dans environ {wait}. "
+        "Restez ici : je vous réponds dès qu'elle est envoyée."
+    ),
+    "dialogue.refused_other": (
+        "Le service de livraison a refusé cette commande pour une raison que seule "
+        "l'entreprise peut corriger ; elle a été prévenue. Rien n'a été créé."
+    ),
+    "dialogue.created": "C'est fait ! La référence de votre commande est {ref}.",
+    "dialogue.created.awaiting_price": (
+        "Votre demande est enregistrée. L'équipe va fixer les frais de livraison et "
+        "l'approuver ; vous recevrez un message dès que le prix sera fixé."
+    ),
+    "dialogue.created.pending": (
+        "Votre livraison est réservée et attend qu'un livreur lui soit attribué."
+    ),
+    "dialogue.created.picked_up": "Le livreur a déjà récupéré le colis.",
+    "dialogue.created.in_transit": "Le colis est en route.",
+    "dialogue.created.delivered": "Le colis a été livré.",
+    "dialogue.created.cancelled": "Cette livraison a été annulée.",
+    "dialogue.created.other": "Statut : {status}.",
+    "dialogue.created.rider_named": (
+        "{rider} a déjà été désigné et partira bientôt vers le lieu d'enlèvement."
+    ),
+    "dialogue.created.rider": (
+        "Un livreur a déjà été désigné et partira bientôt vers le lieu d'enlèvement."
+    ),
+    "dialogue.checking": (
+        "J'ai envoyé votre commande, mais la réponse du service de livraison ne m'est pas "
+        "parvenue : je ne sais donc pas encore si elle est passée. Je vérifie et vous le dirai "
+        "ici dès que je le saurai ; ne la recommandez pas en attendant."
+    ),
+    "dialogue.duplicate_held": (
+        "Vous avez envoyé une commande avec ces mêmes détails il y a peu et je vérifie encore "
+        "si elle est passée : elle existe donc peut-être déjà. Attendez mon message à son "
+        "sujet, ou renvoyez celle-ci pour passer une seconde commande."
+    ),
+    "dialogue.not_placed": (
+        "À propos de la commande que je vérifiais : le service de livraison ne l'a pas "
+        "acceptée, elle n'a donc pas été passée et rien n'a été créé. Vous pouvez commencer "
+        "une nouvelle commande quand vous voulez."
+    ),
+    "dialogue.still_unknown": (
+        "Je ne sais toujours pas si votre commande est passée : le service de livraison n'a "
+        "pas donné de réponse claire. L'entreprise a été prévenue et va vérifier pour vous ; "
+        "ne la recommandez pas avant sa réponse."
+    ),
+    "dialogue.went_through": "Bonne nouvelle : la commande que je vérifiais est bien passée.",
+    "dialogue.still_unknown_alert": (
+        "Une commande n'a pas pu être confirmée après {attempts} tentatives : le service de "
+        "livraison n'a donné aucune réponse certaine à sa création (clé d'idempotence {key}, "
+        "chat {chat_id}, {package}, {place}). Cherchez-la dans le tableau de bord et prévenez "
+        "le client ; le bot a cessé de réessayer."
+    ),
+    # --- a delivery in plain words (deliveries_texts) -----------------------------------------
+    "status.awaiting_price": "en attente de prix",
+    "status.pending": "en attente",
+    "status.matched": "livreur attribué",
+    "status.picked_up": "récupéré",
+    "status.in_transit": "en route",
+    "status.delivered": "livré",
+    "status.cancelled": "annulé",
+    "status.paid": "payé",
+    "status.unpaid": "non payé",
+    "status.unknown": "inconnu",
+    "delivery.status.awaiting_price": (
+        "Votre demande attend que l'équipe fixe les frais de livraison."
+    ),
+    "delivery.status.pending": "Votre livraison est réservée et attend un livreur.",
+    "delivery.status.matched": "{rider} est attribué et se rend au lieu d'enlèvement.",
+    "delivery.status.picked_up": "Le livreur a récupéré votre colis.",
+    "delivery.status.in_transit": "Votre colis est en route vers le lieu de livraison.",
+    "delivery.status.delivered": "Votre colis a été livré.",
+    "delivery.status.cancelled": "Votre livraison a été annulée.",
+    "delivery.status.cancelled_reason": "Votre livraison a été annulée. Motif : {reason}",
+    "delivery.status.other": "Le statut de votre livraison est maintenant : {status}.",
+    "delivery.a_rider": "Un livreur",
+    "delivery.a_rider_with": "Un livreur ({details})",
+    "delivery.heading": "Livraison {ref}",
+    "delivery.tracking": "Suivez-la ici : {url}",
+    "delivery.note": "• {note}",
+    "delivery.otp_for_receiver": (
+        "Votre code de remise pour la livraison {ref} est {code}. Ne le donnez au livreur "
+        "qu'une fois le colis entre vos mains."
+    ),
+    "delivery.otp_link_for_customer": (
+        "Le code de remise de la livraison {ref} est prêt. Seul le destinataire peut le voir : "
+        "transférez-lui ce lien :\n{link}\n"
+        "Il l'ouvre et partage son propre numéro de téléphone pour obtenir le code."
+    ),
+    "delivery.otp_link_for_self": (
+        "Le code de remise de la livraison {ref} est prêt. Il ne va qu'au téléphone du "
+        "destinataire, qui est le vôtre : ouvrez ce lien et partagez votre propre contact "
+        "pour l'obtenir :\n{link}"
+    ),
+    "delivery.otp_waiting_for_operators": (
+        "Le code de remise de la livraison {ref} attend que le destinataire vérifie son "
+        "numéro de téléphone."
+    ),
+    "delivery.otp_unrelayed_for_operators": (
+        "Le code de remise de la livraison {ref} est arrivé, mais cette livraison n'a pas été "
+        "commandée par ce bot : le bot n'a envoyé le code à personne."
+    ),
+    "delivery.polled_summary": ("La livraison {ref} est maintenant : {status} (vu par sondage)."),
+    # --- the customer desk (desk_texts) -------------------------------------------------------
+    "desk.busy": ("Le service de livraison est saturé pour le moment. Réessayez dans une minute."),
+    "desk.unreachable": (
+        "Je n'ai pas pu joindre le service de livraison. Réessayez dans quelques minutes."
+    ),
+    "desk.not_accepted": (
+        "Le service de livraison n'a pas accepté cela pour l'instant. Réessayez plus tard ; "
+        "si cela se répète, contactez l'entreprise."
+    ),
+    "desk.private_only": (
+        "Demandez-moi en conversation privée : vos livraisons ne sont pas montrées dans les "
+        "groupes."
+    ),
+    "desk.unknown_delivery": (
+        "Je ne trouve pas de livraison {typed} parmi les vôtres. {deliveries} les liste."
+    ),
+    "desk.none_yet": ("Vous n'avez pas encore de livraison. Envoyez {new} pour en commander une."),
+    "desk.rider": "Livreur : {name}",
+    "desk.rider_with_vehicle": "Livreur : {name} ({vehicle})",
+    "desk.rider_assigned": "attribué",
+    "desk.fee": "Frais : {amount}",
+    "desk.fee_with_payment": "Frais : {amount} (paiement : {payment})",
+    "desk.fee_not_set": "Frais : pas encore fixés",
+    "desk.from": "De : {address}",
+    "desk.to": "À : {address}",
+    "desk.last_known": "Dernier statut connu : {status}.",
+    "desk.list_entry": "• {ref} : {status}, commandée le {date}",
+    "desk.list_title": "Vos livraisons :",
+    "desk.list_title_paged": "Vos livraisons (page {page} sur {pages}) :",
+    "desk.details_hint": (
+        "Envoyez {status} {ref} (ou une autre référence ci-dessus) pour les détails."
+    ),
+    "desk.next_page": "{deliveries} {page} pour la page suivante",
+    "desk.previous_page": "{deliveries} {page} pour la précédente",
+    "desk.other_pages": "Envoyez {ways}.",
+    "desk.or": " ou ",
+    "desk.not_your_list": (
+        "Cette liste appartient à quelqu'un d'autre. Envoyez {deliveries} pour la vôtre."
+    ),
+    "desk.stale_list_button": "Ce bouton ne fonctionne plus. Envoyez à nouveau {deliveries}.",
+    "desk.cancel_usage": (
+        "Pour annuler, envoyez {command}, la livraison et votre motif, par exemple\n"
+        "{command} 3F2A9C1E commandée deux fois"
+    ),
+    "desk.bad_reason": (
+        "Donnez un motif de {low} à {high} caractères (le vôtre en a {length}).\n\n{usage}"
+    ),
+    "desk.cancelled": "La livraison {ref} est annulée.",
+    "desk.already_cancelled": "La livraison {ref} est déjà annulée.",
+    "desk.delivered_not_cancellable": (
+        "La livraison {ref} a été livrée : elle ne peut plus être annulée."
+    ),
+    "desk.not_cancellable": (
+        "La livraison {ref} ne peut plus être annulée : le livreur a déjà le colis."
+    ),
+    # --- the receiver's drop-off code hand-off (handoff_texts) --------------------------------
+    "handoff.unknown_link": (
+        "Ce lien de code de remise n'est plus valable : la livraison est peut-être terminée, "
+        "ou le lien a été copié en partie. Demandez-en un nouveau à l'expéditeur."
+    ),
+    "handoff.already_sent": (
+        "Le code de remise de cette livraison a déjà été envoyé à son destinataire."
+    ),
+    "handoff.private_only": (
+        "Ouvrez le lien dans une conversation privée avec moi : les codes ne sont jamais "
+        "envoyés dans les groupes."
+    ),
+    "handoff.wrong_phone": (
+        "Désolé, votre numéro n'est pas celui du destinataire de cette livraison : je ne peux "
+        "donc pas vous envoyer le code. Si vous êtes le destinataire, demandez à l'expéditeur "
+        "de vérifier son numéro."
+    ),
+    "handoff.ask_for_contact": (
+        "On vous a envoyé ce lien pour recevoir le code de remise de la livraison {ref}.\n"
+        "Le code ne peut aller qu'au destinataire : partagez votre propre numéro de téléphone "
+        "avec {where}. Je ne m'en sers que pour vérifier que c'est celui du destinataire."
+    ),
+    "handoff.not_own_contact": (
+        "C'est le contact de quelqu'un d'autre. Pour obtenir le code, partagez votre propre "
+        "numéro avec {where}."
+    ),
+    "handoff.unreadable_phone": (
+        "Je n'ai pas pu lire de numéro de téléphone dans ce contact. Essayez {where}."
+    ),
+    # --- money (money_texts) -------------------------------------------------------------------
+    "money.fee_fixed": "Frais de livraison : {amount}.",
+    "money.fee_from": (
+        "Frais de livraison : à partir de {amount} ; le montant final dépend de la distance."
+    ),
+    "money.fee_quoted": (
+        "Frais de livraison : chiffrés par l'équipe après examen de votre commande."
+    ),
+    "money.fee_hidden": "Frais de livraison : fixés par l'entreprise, non affichés ici.",
+    "money.you_pay": "Vous les payez {how}.",
+    "money.how.cash.before_dispatch": ("en espèces au livreur quand il récupère le colis"),
+    "money.how.cash.after_delivery": "en espèces au livreur une fois le colis livré",
+    "money.how.cash.off_platform": ("en espèces, directement à l'entreprise (pas par ce service)"),
+    "money.how.online.before_dispatch": (
+        "en ligne avant le départ du livreur (il peut attendre que ce soit payé) ; "
+        "l'entreprise vous indiquera comment payer"
+    ),
+    "money.how.online.after_delivery": (
+        "en ligne après la livraison ; l'entreprise vous indiquera comment payer"
+    ),
+    "money.how.online.off_platform": (
+        "directement à l'entreprise, hors de ce service ; elle vous indiquera comment payer"
+    ),
+    "money.timing.before_dispatch": (
+        "Les frais se paient avant le départ du livreur : il peut attendre qu'ils le soient."
+    ),
+    "money.timing.after_delivery": "Les frais sont perçus après la livraison.",
+    "money.timing.off_platform": "Les frais se règlent directement avec l'entreprise.",
+    "money.next.cash.before_dispatch": (
+        "Préparez {it} en espèces pour le livreur quand il récupère le colis."
+    ),
+    "money.next.cash.after_delivery": (
+        "{It} se paient en espèces au livreur une fois le colis livré."
+    ),
+    "money.next.cash.off_platform": "{It} se paient en espèces, directement à l'entreprise.",
+    "money.next.online.before_dispatch": (
+        "Ensuite, payez {it} en ligne avant le départ du livreur : l'entreprise vous indiquera "
+        "comment payer, et le livreur peut attendre que ce soit payé."
+    ),
+    "money.next.online.after_delivery": (
+        "Après la livraison, payez {it} en ligne : l'entreprise vous indiquera comment payer."
+    ),
+    "money.next.online.off_platform": (
+        "L'entreprise vous dira comment lui payer {it} directement."
+    ),
+    "money.the_fee": "les frais de livraison",
+    "money.the_fee_capital": "Les frais de livraison",
+    "money.it": "ce montant",
+    "money.it_capital": "Ils",
+    "money.fee_then": "Frais de livraison : {amount}. {then}",
+    # --- the steps' own re-asks and notes (conversations/steps) --------------------------------
+    "steps.none": "aucun",
+    "steps.too_short": "C'est trop court : tapez au moins {low} caractères.",
+    "steps.too_long": "Restez sous {high} caractères pour : {what} (il y en avait {length}).",
+    "steps.what.answer": "la réponse",
+    "steps.what.name": "le nom",
+    "steps.what.address": "l'adresse",
+    "steps.please": "Veuillez {ways}.",
+    "steps.way.answer": "taper votre réponse",
+    "steps.way.phone": "taper le numéro de téléphone, ou partager un contact",
+    "steps.way.name": "taper le nom, ou partager un contact",
+    "steps.way.email": "taper une adresse e-mail, ou passer",
+    "steps.way.amount": "taper un montant",
+    "steps.way.photos": "envoyer des photos",
+    "steps.way.choice": "[[tap:*]]",
+    "steps.way.confirm": "confirmer la commande, ou choisir ce qu'il faut modifier",
+    "steps.bad_phone": (
+        "Ce numéro de téléphone ne semble pas utilisable. Essayez comme ceci : {example}."
+    ),
+    "steps.no_usable_name": "Ce contact n'a pas de nom utilisable. Tapez le nom.",
+    "steps.contact_phone_unusable": "Je n'ai pas pu utiliser le numéro de ce contact.",
+    "steps.bad_email": "Cela ne ressemble pas à une adresse e-mail (comme nom@exemple.com).",
+    "steps.amount_format": "Tapez le montant en {currency}, par exemple {example}.",
+    "steps.amount_too_high": "Tapez un montant d'au plus {limit}.",
+    "steps.one_photo": "1 photo",
+    "steps.photos": "{count} photos",
+    "steps.photos_first": "Envoyez d'abord au moins {photos}.",
+    "steps.photos_unreceived": "Ces photos n'ont pas pu être reçues. Renvoyez-les.",
+    "steps.photos_kept_first": "J'ai gardé les {maximum} premières.",
+    "steps.photos_got": "Reçu : {photos}.",
+    "steps.photos_more": "Reçu : {photos}. Envoyez-en encore {more}.",
+    "steps.pin_not_real": "Cette position n'est pas un vrai lieu. Partagez-la à nouveau.",
+    "steps.saved_place_gone": "Ce lieu enregistré n'est plus proposé. Choisissez-en un autre.",
+    "steps.place_ways": (
+        "Partagez une position, choisissez un lieu enregistré, ou tapez l'adresse."
+    ),
+    "steps.no_address_search": (
+        "Je ne peux pas chercher d'adresse tapée ici. Partagez une position."
+    ),
+    "steps.address_search_down": (
+        "La recherche d'adresse ne fonctionne pas pour le moment. Partagez une position."
+    ),
+    "steps.address_as_message": "Tapez l'adresse dans un message.",
+    "steps.right_place": "Veuillez [[tap:*]] : le bon lieu, ou None of these.",
+    "steps.give_unit": "Veuillez indiquer : {unit}.",
+    "steps.unit_not_listed": (
+        "« {typed} » n'est pas dans la liste. Valeurs possibles ({unit}) : {units}."
+    ),
+    # --- Telegram's command menus (the descriptions beside each command) ----------------------
+    "menu.start": "Commencer une commande, ou reprendre la vôtre",
+    "menu.new": "Commencer une nouvelle commande",
+    "menu.repeat": "Recommander votre dernière livraison",
+    "menu.cancel": "Arrêter la commande en cours",
+    "menu.back": "Revenir à la question précédente",
+    "menu.help": "Ce que je sais faire, et les commandes",
+    "menu.status": "Statut d'une livraison : /status [id]",
+    "menu.deliveries": "Vos livraisons",
+    "menu.cancel_delivery": "Annuler une livraison : /cancel_delivery <id> <motif>",
+    "menu.riders": "Livreurs proches d'une livraison : /riders <id> [rayon km]",
+    "menu.assign": "Attribuer un livreur : /assign <id livraison> <id livreur>",
+    "menu.unassign": "Retirer le livreur : /unassign <id livraison>",
+    # --- operator chats (bot/telegram/operators) ----------------------------------------------
+    "ops.refused": "Désolé, cette commande est réservée aux opérateurs de l'équipe.",
+    "ops.the_delivery": "La livraison",
+    "ops.the_delivery_ref": "La livraison {ref}",
+    "ops.fee_required": (
+        "{delivery} n'a pas encore de frais de livraison (elle attend un prix). Fixez d'abord "
+        "les frais."
+    ),
+    "ops.rider_not_found": (
+        "Il n'y a pas de livreur {rider} dans cette flotte. /riders <id de livraison> liste "
+        "les livreurs."
+    ),
+    "ops.that_rider_not_found": (
+        "Ce livreur n'est pas dans cette flotte. /riders <id de livraison> liste les livreurs."
+    ),
+    "ops.rider_not_active": (
+        "Le livreur {rider} n'a pas encore accepté l'invitation de la flotte : il ne peut pas "
+        "être attribué."
+    ),
+    "ops.that_rider_not_active": (
+        "Ce livreur n'a pas encore accepté l'invitation de la flotte : il ne peut pas être "
+        "attribué."
+    ),
+    "ops.assign_not_allowed": (
+        "{delivery} : l'enlèvement a commencé, son livreur ne peut plus changer."
+    ),
+    "ops.unassign_not_allowed": (
+        "{delivery} n'a pas de livreur à retirer : on ne peut retirer un livreur que tant que "
+        "la livraison est attribuée (pas encore récupérée)."
+    ),
+    "ops.cancel_not_allowed": "{delivery} ne peut plus être annulée.",
+    "ops.no_such_delivery_named": "Il n'y a pas de livraison {typed}.",
+    "ops.no_such_delivery": "Livraison inconnue.",
+    "ops.slow_down_in": (
+        "L'API partenaire demande au bot de ralentir ; réessayez dans {seconds} secondes."
+    ),
+    "ops.slow_down": "L'API partenaire demande au bot de ralentir ; réessayez dans une minute.",
+    "ops.not_accepted": "Refusé : {problems}",
+    "ops.key_refused": "L'API partenaire a refusé la clé du bot ({code}) : vérifiez-la.",
+    "ops.api_failed": "L'API partenaire a échoué ({code}) ; réessayez bientôt.",
+    "ops.api_refused": "L'API partenaire a refusé : {message}",
+    "ops.assign_usage": (
+        "Usage : /assign <id de livraison> <id de livreur>  (/riders <id de livraison> liste "
+        "les livreurs)"
+    ),
+    "ops.unassign_usage": "Usage : /unassign <id de livraison>",
+    "ops.assigned": "{rider} est attribué à la livraison {ref} ; elle est maintenant : {status}.",
+    "ops.unassigned": (
+        "Le livreur a été retiré de la livraison {ref} ; elle est de nouveau : {status}."
+    ),
+    "ops.riders_usage": "Usage : /riders <id de livraison> [idle] [radius <km>]",
+    "ops.no_pickup_coords": (
+        "Cette livraison n'a pas de coordonnées d'enlèvement : pas de rayon possible."
+    ),
+    "ops.riders_title": "Livreurs pour la livraison {ref}",
+    "ops.riders_title_pickup": "Livreurs pour la livraison {ref} (enlèvement : {pickup})",
+    "ops.idle_only": "libres seulement",
+    "ops.within": "à moins de {km} km",
+    "ops.none_match": "{title} : aucun.",
+    "ops.listed": "{title} :",
+    "ops.unnamed_rider": "Livreur sans nom",
+    "ops.assign_with": "Attribuez avec /assign {delivery_id} <id de livreur>",
+    "ops.km_away": "à {km} km",
+    "ops.distance_unknown": "distance inconnue",
+    "ops.no_location": "pas de position",
+    "ops.fresh_location": "position récente",
+    "ops.stale_location": "position ancienne",
+    "ops.active_delivery": "1 livraison en cours",
+    "ops.active_deliveries": "{count} livraisons en cours",
+    "ops.list_usage": "Usage : /deliveries [statut], parmi : {statuses}",
+    "ops.dead_list_button": "Ce bouton ne fonctionne plus. Envoyez à nouveau /deliveries.",
+    "ops.all_deliveries": "Toutes les livraisons",
+    "ops.deliveries_of": "Livraisons : {status}",
+    "ops.list_none": "{which} : aucune.",
+    "ops.list_no_more": "{which} : plus aucune.",
+    "ops.list_title": "{which}, les plus récentes d'abord (page {page}) :",
+    "ops.first_page": "« Début",
+    "ops.more_exist": "D'autres livraisons existent ; filtrez par statut pour les voir.",
+    "ops.rider": "livreur {name}",
+    "ops.no_rider": "pas de livreur",
+    "ops.to": "vers {address}",
+    # --- Telegram, the adapter's own sentences -------------------------------------------------
+    "telegram.greeting": (
+        "Bonjour ! Je prends ici les commandes de livraison, une question à la fois."
+    ),
+    "telegram.welcome_back": "Bon retour ! Voici où nous en étions :",
+    "telegram.no_order": "Aucune commande en cours. Envoyez /new pour en commencer une.",
+    "telegram.unknown_command": (
+        "Je ne connais pas cette commande. /help liste ce que je sais faire."
+    ),
+    "telegram.unreadable": (
+        "Je sais lire ici du texte, des boutons, des positions, des contacts et des photos."
+    ),
+    "telegram.dead_button": "Ce bouton ne fonctionne plus.",
+    "telegram.private_only": (
+        "Je prends les commandes en conversation privée : écrivez-moi directement."
+    ),
+    "telegram.help": (
+        "Je prends les commandes de livraison, une question à la fois.\n\n"
+        "/new commence une commande, /repeat recommande votre dernière livraison, et /start "
+        "reprend la vôtre. Pendant la commande : /back revient à la question précédente, "
+        "/cancel arrête, /help explique la question.\n\n"
+        "/deliveries liste vos livraisons, /status <id> en montre une, et "
+        "/cancel_delivery <id> <motif> en annule une tant que c'est encore possible."
+    ),
+    "telegram.sorry": (
+        "Désolé, quelque chose s'est mal passé de mon côté. Réessayez dans un instant."
+    ),
+    "telegram.share_contact": "le bouton ci-dessous",
+    "telegram.share_own_contact": "le bouton « Partager mon contact » ci-dessous",
+    "telegram.share_location_button": "📍 Partager ma position",
+    "telegram.share_contact_button": "📱 Partager mon contact",
+    "telegram.share_location_hint": (
+        "Vous pouvez aussi partager une position avec le bouton ci-dessous."
+    ),
+    "telegram.share_contact_hint": (
+        "Vous pouvez aussi partager un contact avec le bouton ci-dessous."
+    ),
+    "telegram.share_both_hint": (
+        "Vous pouvez aussi partager une position ou un contact avec les boutons ci-dessous."
+    ),
+    "telegram.keyboard_removed": "OK.",
+    "telegram.previous_page": "‹ Préc.",
+    "telegram.next_page": "Suiv. ›",
+    "telegram.photo.no_public_host": (
+        "Je ne peux pas encore prendre de photos ici : il faut l'hôte https public du bot. "
+        "Demandez à l'entreprise de le configurer."
+    ),
+    "telegram.photo.too_many": (
+        "Une commande prend au plus {max_photos} photos, j'ai donc laissé celle-ci de côté."
+    ),
+    "telegram.photo.not_an_image": "Envoyez une image : JPEG, PNG ou WebP.",
+    "telegram.photo.too_large": ("Cette image dépasse {megabytes} Mo. Envoyez-en une plus petite."),
+    "telegram.photo.download_failed": "Je n'ai pas pu recevoir cette image. Renvoyez-la.",
+    # --- the console, the adapter's own sentences ----------------------------------------------
+    "console.welcome_back": "Bon retour ! Voici où nous en étions :",
+    "console.order_again": (
+        "(tapez new pour une autre commande, ou repeat pour recommander la même ; status, "
+        "deliveries et cancel_delivery <ref> <motif> concernent vos livraisons)"
+    ),
+    "console.share_contact": "une ligne comme : contact +2348022223333",
+    "console.location_usage": (
+        "Partagez une position ainsi : location 6.5244 3.3792 (une adresse peut suivre)."
+    ),
+    "console.contact_usage": "Partagez un contact ainsi : contact 08031234567 Ada Obi",
+    "console.no_such_file": (
+        "Fichier introuvable : {files}. Tapez le chemin d'une photo JPEG, PNG ou WebP "
+        "(plusieurs par ligne possible), ou done quand vous les avez toutes envoyées."
+    ),
+    "console.photos_so_far": "(photos jusqu'ici : {have} ; {need}au plus {high})",
+    "console.photos_at_least": "au moins {low}, ",
+    "console.reply": "(réponse : {ways})",
+    "console.way.as_shown": "tapez-en une telle qu'affichée",
+    "console.way.a_number": "un numéro",
+    "console.way.default": "Entrée pour la valeur par défaut",
+    "console.way.address": "tapez l'adresse",
+    "console.way.address_in": "tapez l'adresse ({places})",
+    "console.way.answer": "tapez votre réponse",
+    "console.way.photos": "chemins de fichiers photo",
+    "console.photo.not_a_file": "{path} : ce n'est pas un fichier",
+    "console.photo.unreadable": "{path} : illisible ({reason})",
+    "console.photo.empty": "{path} : le fichier est vide",
+    "console.photo.too_large": "{path} : {megabytes} Mo dépasse la limite de 5 Mo",
+    "console.photo.not_an_image": "{path} : ce n'est pas une image JPEG, PNG ou WebP",
+    "console.photo.too_many": "Au plus {maximum} photos à la fois ({given} données).",
+    "console.photos_refused": "Je ne peux pas envoyer ceci comme photos :\n{problems}",
+}

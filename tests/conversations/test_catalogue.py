@@ -1,0 +1,96 @@
+"""The message catalogue: shipped languages agree, money is Babel's, overrides are checked."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+import pytest
+
+from conversations.texts import dialogue, money_texts
+from conversations.texts.catalogue import (
+    SHIPPED,
+    SOURCE_LANGUAGE,
+    Texts,
+    day,
+    money,
+    number,
+    placeholders,
+    problems_with,
+    say,
+    speaking,
+)
+
+_MARK = re.compile(r"\[\[(?:tap|Tap):[^\]]+\]\]")
+
+
+@pytest.mark.parametrize("language", sorted(set(SHIPPED) - {SOURCE_LANGUAGE}))
+def test_every_language_has_the_source_ids_placeholders_and_marks(language: str) -> None:
+    source, translated = SHIPPED[SOURCE_LANGUAGE], SHIPPED[language]
+    assert sorted(translated) == sorted(source)
+    for message_id, template in source.items():
+        assert placeholders(translated[message_id]) == placeholders(template), message_id
+        marks = sorted(_MARK.findall(template))
+        assert sorted(_MARK.findall(translated[message_id])) == marks, message_id
+
+
+@pytest.mark.parametrize("language", sorted(SHIPPED))
+def test_every_message_renders_with_its_placeholders(language: str) -> None:
+    catalogue = Texts().catalogue_for(language)
+    for message_id, names in catalogue.fields.items():
+        rendered = catalogue.say(message_id, **{name: f"<{name}>" for name in names})
+        assert "{" not in rendered and "}" not in rendered, message_id
+
+
+def test_money_carries_the_currency_in_the_locale_of_the_turn() -> None:
+    assert money(1500, "NGN") == "NGN 1,500"
+    assert money(1500.5, "KES") == "KES 1,500.50"
+    assert money_texts.format_money(2_000_000, "NGN") == "NGN 2,000,000"
+    with speaking(Texts().catalogue_for("fr")):
+        assert money(1500, "NGN") == "1\u202f500\xa0NGN"
+        assert money(1500.5, "NGN") == "1\u202f500,50\xa0NGN"
+        assert number(2.5) == "2,5"
+        assert day(date(2027, 1, 7)) == "07 janv. 2027"
+    assert day(date(2027, 1, 7)) == "07 Jan 2027"
+
+
+def test_the_language_comes_from_the_customer_with_the_business_default_as_fallback() -> None:
+    texts = Texts(locale="en_NG")
+    assert texts.catalogue_for("fr").language == "fr"
+    assert texts.catalogue_for("fr-CA").language == "fr"
+    assert texts.catalogue_for("yo").language == "en"  # Yoruba is not shipped
+    assert texts.catalogue_for(None).language == "en"
+    assert Texts(locale="fr_CM").catalogue_for("").language == "fr"
+    with speaking(texts.catalogue_for("fr")):
+        assert dialogue.CLOSED.startswith("Cette conversation est terminée")
+    assert dialogue.CLOSED.startswith("This conversation has ended")
+
+
+def test_an_override_replaces_a_message_for_that_language_only() -> None:
+    texts = Texts(overrides={"en": {"desk.cancelled": "Order {ref} is off."}})
+    with speaking(texts.catalogue_for("en")):
+        assert say("desk.cancelled", ref="3F2A9C1E") == "Order 3F2A9C1E is off."
+    with speaking(texts.catalogue_for("fr")):
+        assert say("desk.cancelled", ref="3F2A9C1E") == "La livraison 3F2A9C1E est annulée."
+
+
+def test_wrong_overrides_are_named_with_what_is_wrong() -> None:
+    found = problems_with(
+        {
+            "desk.nope": "Hi",
+            "desk.cancelled": "Order {reference} is off.",
+            "desk.none_yet": "Nothing yet.",
+            "delivery.tracking": "Track {url",
+        }
+    )
+    assert found == [
+        ("desk.nope", "no such message id"),
+        ("desk.cancelled", "unknown placeholder {reference} (the message has {ref})"),
+        ("desk.cancelled", "drops the placeholder {ref} (the message has {ref})"),
+        ("desk.none_yet", "drops the placeholder {new} (the message has {new})"),
+        ("delivery.tracking", "not a valid template (expected '}' before end of string)"),
+    ]
+    with pytest.raises(ValueError, match=r"en.desk.nope: no such message id"):
+        Texts(overrides={"en": {"desk.nope": "Hi"}})
+    with pytest.raises(ValueError, match="xx: no such language"):
+        Texts(overrides={"xx": {}})

@@ -1,0 +1,91 @@
+"""The console in the customer's language, with the business's own wording from ``[texts]``."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.demo import DemoOptions, DemoStack
+from bot.sandbox import default_scenario_data, parse_scenario
+from conversations.texts.catalogue import DEFAULT_TEXTS, Texts, install
+
+from .conftest import TO_SUMMARY, FakeClock
+
+
+@pytest.fixture
+async def stacks(tmp_path: Path, photo_dir: Path) -> AsyncIterator[list[DemoStack]]:
+    made: list[DemoStack] = []
+    yield made
+    for stack in made:
+        await stack.aclose()
+    install(DEFAULT_TEXTS)  # build_core installed the stack's texts for the process
+
+
+async def started(
+    made: list[DemoStack], tmp_path: Path, photo_dir: Path, **options: object
+) -> DemoStack:
+    clock = FakeClock()
+    stack = DemoStack(
+        DemoOptions(
+            scenario=parse_scenario(default_scenario_data()),
+            data_dir=tmp_path,
+            clock=clock,
+            sleep=clock.sleep,
+            photo_dir=photo_dir,
+            **options,  # type: ignore[arg-type]
+        )
+    )
+    await stack.start()
+    made.append(stack)
+    stack.screen.take()
+    return stack
+
+
+async def test_a_french_customer_reads_french_with_money_as_french_writes_it(
+    stacks: list[DemoStack], tmp_path: Path, photo_dir: Path
+) -> None:
+    stack = await started(stacks, tmp_path, photo_dir, language="fr")
+    assert await stack.type_line("deliveries") == [
+        "bot: Vous n'avez pas encore de livraison. Envoyez new pour en commander une."
+    ]
+    for line in TO_SUMMARY:
+        said = await stack.type_line(line)
+    summary = "\n".join(said)
+    assert "Frais de livraison\u00a0: à partir de 1\u202f500\xa0NGN" in summary
+    said = await stack.type_line("1")
+    assert any(
+        line.startswith("bot: C'est fait\u00a0! La référence de votre commande est")
+        for line in said
+    )
+
+
+async def test_a_language_that_is_not_shipped_falls_back_to_the_business_default(
+    stacks: list[DemoStack], tmp_path: Path, photo_dir: Path
+) -> None:
+    stack = await started(stacks, tmp_path, photo_dir, language="yo")
+    assert await stack.type_line("deliveries") == [
+        "bot: You have no deliveries yet. Send new to order one."
+    ]
+
+
+async def test_the_business_wording_replaces_the_shipped_one(
+    stacks: list[DemoStack], tmp_path: Path, photo_dir: Path
+) -> None:
+    texts = Texts(
+        overrides={
+            "en": {"desk.none_yet": "Nothing ordered yet: {new} starts your first delivery."},
+            "fr": {
+                "desk.none_yet": "Rien pour l'instant\u00a0: {new} lance votre première livraison."
+            },
+        }
+    )
+    english = await started(stacks, tmp_path / "en", photo_dir, texts=texts)
+    assert await english.type_line("status") == [
+        "bot: Nothing ordered yet: new starts your first delivery."
+    ]
+    french = await started(stacks, tmp_path / "fr", photo_dir, texts=texts, language="fr")
+    assert await french.type_line("status") == [
+        "bot: Rien pour l'instant\u00a0: new lance votre première livraison."
+    ]
