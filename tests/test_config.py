@@ -361,6 +361,19 @@ PROBLEMS: list[tuple[str, dict[str, Any], list[str]]] = [
      ["[relay] polling_interval_seconds: must be greater than or equal to 10"]),
     ("typo in a sub-table", {"relay.customers.tracking_link": True},
      ["[relay.customers]: unknown table (did you mean [relay.customer]?)"]),
+    ("a backend nobody wrote", {"storage.backend": "mysql"},
+     ['[storage] backend: must be "sqlite" or "postgres"']),
+    ("postgres without its table", {"storage.backend": "postgres"},
+     ['[storage]: backend = "postgres" needs a [storage.postgres] table with dsn or dsn_env']),
+    ("a dsn that is no URL", {"storage.backend": "postgres", "storage.postgres.dsn": "host=db"},
+     ["[storage.postgres] dsn: must be a PostgreSQL connection URL: "
+      "postgresql://user:password@host:5432/database"]),
+    ("a dsn variable that is unset", {"storage.postgres.dsn_env": "TEST_UNSET"},
+     ["[storage.postgres] dsn: environment variable TEST_UNSET (named by dsn_env) "
+      "is empty or not set"]),
+    ("a tiny pool", {"storage.postgres.dsn": "postgresql://bot:pw@db/bot",
+                     "storage.postgres.pool_size": 1},
+     ["[storage.postgres] pool_size: must be greater than or equal to 2"]),
 ]
 # fmt: on
 
@@ -514,3 +527,21 @@ def test_the_example_file_documents_every_key() -> None:
             if table + "." + key in sections:
                 continue  # a sub-table, documented under its own header
             assert re.search(rf"^(# )?{key} = ", sections[table], re.MULTILINE), (table, key)
+
+
+def test_a_postgres_dsn_loads_from_the_environment_and_is_never_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dsn = "postgresql://bot:pg-s3cret@db.internal:5432/deliverybot"
+    monkeypatch.setenv("TEST_PG_DSN", dsn)
+    override = {"storage.backend": "postgres", "storage.postgres.dsn_env": "TEST_PG_DSN"}
+    path = write(tmp_path, override)
+
+    config = load_config(path)
+    assert config.storage.postgres is not None
+    assert config.storage.postgres.dsn.get_secret_value() == dsn
+    assert main(["check-config", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert 'backend = "postgres"' in out
+    assert 'dsn = "***"  # from environment variable TEST_PG_DSN' in out
+    assert "pg-s3cret" not in out + err

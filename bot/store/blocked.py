@@ -9,7 +9,7 @@ no SQL: one process owns the store, and every mark and clear goes through this o
 from __future__ import annotations
 
 from bot.clocks import Clock
-from bot.store.database import Database
+from bot.store.store_backend import StoreDatabase
 
 _MARK = """INSERT INTO blocked_chats (chat_id, blocked_at) VALUES (?, ?)
     ON CONFLICT (chat_id) DO NOTHING"""
@@ -20,7 +20,7 @@ _CLEAR = "DELETE FROM blocked_chats WHERE chat_id = ?"
 class BlockedChats:
     """``store.blocked``: mark on ``Forbidden``, clear when the user writes to the bot again."""
 
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: StoreDatabase, clock: Clock) -> None:
         self._db = db
         self._clock = clock
         self._marked: set[int] = set()
