@@ -80,8 +80,14 @@ class LocalPostgres:
     run_as: str | None
 
     @classmethod
-    def start(cls, base_dir: Path) -> LocalPostgres:
-        """``initdb`` a cluster under ``base_dir`` and start it on a free loopback port."""
+    def start(cls, base_dir: Path, *, durable: bool = False) -> LocalPostgres:
+        """``initdb`` a cluster under ``base_dir`` and start it on a free loopback port.
+
+        ``base_dir`` should be a fresh directory (``tempfile.mkdtemp``): as root it is handed to
+        the server's user, who must be able to reach it. Tests want speed: commits do not wait
+        for the disk. ``durable=True`` keeps the server's
+        defaults (every commit flushed), for benchmarks that compare with SQLite's ``FULL``.
+        """
         bin_dir = find_bin_dir()
         run_as = _SERVER_USER if os.geteuid() == 0 else None
         data_dir = base_dir / "pgdata"
@@ -108,8 +114,10 @@ class LocalPostgres:
         )
         options = (
             f"-c listen_addresses=127.0.0.1 -c port={server.port} -c unix_socket_directories='' "
-            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
+            "-c max_connections=300"
         )
+        if not durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         server._run(
             "pg_ctl",
             "-D",

@@ -14,6 +14,9 @@ holds every instance back.
 
 from __future__ import annotations
 
+from bot.clocks import Clock
+from bot.store.database import Executor
+from bot.store.inbox import NOT_WAITING_FOR_THE_DISK
 from bot.store.pg_database import PgDatabase
 from bot.store.pg_migrations import ADVISORY_NAMESPACE
 
@@ -24,8 +27,7 @@ _FORGET_OLD = "DELETE FROM partner_request_starts WHERE key_id = ? AND started_a
 _RECENT = """SELECT started_at FROM partner_request_starts WHERE key_id = ?
     ORDER BY started_at DESC LIMIT ?"""
 _RECORD = "INSERT INTO partner_request_starts (key_id, started_at) VALUES (?, ?)"
-_BLOCK = """INSERT INTO partner_rate_blocks (key_id, blocked_until)
-    VALUES (?, extract(epoch FROM clock_timestamp())::double precision + ?)
+_BLOCK = """INSERT INTO partner_rate_blocks (key_id, blocked_until) VALUES (?, ?)
     ON CONFLICT (key_id) DO UPDATE
     SET blocked_until = greatest(partner_rate_blocks.blocked_until, excluded.blocked_until)"""
 
@@ -33,29 +35,42 @@ _BLOCK = """INSERT INTO partner_rate_blocks (key_id, blocked_until)
 class PgRateBudget:
     """Grants request starts against a key's shared budget; see the module docstring."""
 
-    def __init__(self, db: PgDatabase) -> None:
+    def __init__(self, db: PgDatabase, *, clock: Clock | None = None) -> None:
         self._db = db
+        # None: the database server's clock, the one every instance shares (tests that run
+        # the instances in one process on a fake clock pass it here).
+        self._clock = clock
 
     async def try_start(self, key_id: str, limit: int | None, window: float) -> float:
         """Record a request start now and return 0, or return the seconds to wait first
         (nothing recorded). ``limit`` None means no cap (a shared block still holds)."""
         async with self._db.transaction() as tx:
+            # A start lost in a server crash lets a few more requests through once: a 429 the
+            # client waits out, not worth a disk flush before every request.
+            await tx.execute(NOT_WAITING_FOR_THE_DISK)
             await tx.fetch_one(_LOCK_KEY, (ADVISORY_NAMESPACE, key_id))
-            now_row = await tx.fetch_one(_NOW)
-            assert now_row is not None
-            now = float(now_row[0])
+            now = await self._now(tx)
             blocked = await tx.fetch_one(_BLOCKED_UNTIL, (key_id,))
             if blocked is not None and float(blocked[0]) > now:
                 return float(blocked[0]) - now
-            if limit is None:
-                return 0.0
             await tx.execute(_FORGET_OLD, (key_id, now - window))
-            recent = await tx.fetch_all(_RECENT, (key_id, limit))
-            if len(recent) >= limit:
-                return max(float(recent[-1][0]) + window - now, 0.001)
+            if limit is not None:
+                recent = await tx.fetch_all(_RECENT, (key_id, limit))
+                if len(recent) >= limit:
+                    return max(float(recent[-1][0]) + window - now, 0.001)
+            # Recorded even with no cap known here (before this instance has read the key's
+            # rateLimits), so the instances that know it count this start too.
             await tx.execute(_RECORD, (key_id, now))
             return 0.0
 
     async def block_for(self, key_id: str, seconds: float) -> None:
         """Hold every instance back for ``seconds`` (the service answered 429)."""
-        await self._db.execute(_BLOCK, (key_id, seconds))
+        async with self._db.transaction() as tx:
+            await tx.execute(_BLOCK, (key_id, await self._now(tx) + seconds))
+
+    async def _now(self, tx: Executor) -> float:
+        if self._clock is not None:
+            return self._clock()
+        row = await tx.fetch_one(_NOW)
+        assert row is not None
+        return float(row[0])

@@ -19,11 +19,12 @@ before ``mark_sent`` committed: that message is sent twice, the price of never l
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from bot.clocks import Clock
 from bot.store.database import Executor
-from bot.store.inbox import DEFAULT_LEASE_SECONDS
-from bot.store.store_backend import dialect_of
+from bot.store.inbox import DEFAULT_LEASE_SECONDS, NOT_WAITING_FOR_THE_DISK
+from bot.store.store_backend import StoreDatabase, dialect_of
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,11 @@ class SentMessages:
         params = (key.event_id, key.chat_id, key.kind, self._holder, now)
         if dialect_of(self._db) == "postgres":
             stale = now - self._lease_seconds
-            return await self._db.execute(_CLAIM_PG, (*params, stale)) > 0
+            async with cast(StoreDatabase, self._db).transaction() as tx:
+                # Lost only when the server itself crashes: then the message may go out twice,
+                # as after any crash between a send and its mark.
+                await tx.execute(NOT_WAITING_FOR_THE_DISK)
+                return await tx.execute(_CLAIM_PG, (*params, stale)) > 0
         return await self._db.execute(_CLAIM, params) > 0
 
     async def was_sent(self, key: SendKey) -> bool:

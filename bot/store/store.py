@@ -141,6 +141,7 @@ class Store:
         media = Path(media_dir)
         await asyncio.to_thread(media.mkdir, mode=0o700, parents=True, exist_ok=True)
         db = await PgDatabase.connect(dsn, pool_size=pool_size)
+        store: Store | None = None
         try:
             version = await migrate_postgres(db, now=clock())
             store = cls(
@@ -154,6 +155,8 @@ class Store:
             store.rate_budget = PgRateBudget(db)
             await store.blocked.load()
         except BaseException:
+            if store is not None and store.chat_locks is not None:
+                await store.chat_locks.close()
             await db.close()
             raise
         return store
@@ -177,7 +180,8 @@ class Store:
 
     async def close(self) -> None:
         """Close the connection; every repository call that reads or writes the database
-        afterwards raises ``StoreError`` (``blocked.is_blocked`` answers from memory)."""
+        afterwards raises ``StoreError`` (on SQLite ``blocked.is_blocked`` answers from
+        memory)."""
         if self.chat_locks is not None:
             await self.chat_locks.close()
         await self._db.close()

@@ -195,3 +195,12 @@ async def test_a_holder_renews_its_leases_while_a_long_batch_is_relayed(
     assert await b.inbox.claim_batch(b.holder) == []
     fake_clock.advance(DEFAULT_LEASE_SECONDS * 0.5)
     assert len(await b.inbox.claim_batch(b.holder)) == 2
+
+
+async def test_a_chat_cleared_through_one_instance_is_not_blocked_in_the_other(two: Pair) -> None:
+    a, b = two
+    await a.blocked.mark(42)
+    assert await b.blocked.is_blocked(42)
+    assert await b.blocked.clear(42)  # the user wrote again, through b
+    assert not await a.blocked.is_blocked(42)
+    assert not await a.blocked.clear(42)
