@@ -24,6 +24,7 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -33,6 +34,7 @@ from bot.sandbox import default_scenario
 from bot.sandbox.server import SandboxServer
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres, free_loopback_port
+from bot.telegram.webhook_route import SECRET_TOKEN_HEADER, TELEGRAM_PATH
 from tests.fakes import FakeTelegram, TgUser
 
 SIGNING_SECRET = "whsec_several_instances_secret_01"
@@ -147,9 +149,6 @@ async def cluster(
     dsn = await postgres_server.create_database("several_instances")
     media = tmp_path / "media"
     store = await Store.connect_postgres(dsn, media_dir=media)  # migrates before the instances
-    for number in range(DELIVERIES):
-        await store.deliveries.add(f"dlv-{number:04d}", chat_of(number), chat_of(number), 1.0,
-                                   None, None)  # fmt: skip
     async with (
         SandboxServer(default_scenario(), port=0) as partner,
         FakeTelegram.running() as tg,
@@ -184,6 +183,9 @@ async def test_a_killed_instance_loses_no_event_and_repeats_only_what_was_in_fli
     cluster: tuple[list[Instance], FakeTelegram, Store],
 ) -> None:
     instances, tg, store = cluster
+    for number in range(DELIVERIES):
+        await store.deliveries.add(f"dlv-{number:04d}", chat_of(number), chat_of(number), 1.0,
+                                   None, None)  # fmt: skip
     events = [(number, step) for step in range(len(STEPS)) for number in range(DELIVERIES)]
     alive = list(instances)
     turn = itertools.count()
@@ -246,3 +248,34 @@ async def test_a_killed_instance_loses_no_event_and_repeats_only_what_was_in_fli
     for number in range(DELIVERIES):
         link = await store.deliveries.get(f"dlv-{number:04d}")
         assert link is not None and link.status == "delivered"
+
+
+async def test_an_update_delivered_to_every_instance_is_answered_once(
+    cluster: tuple[list[Instance], FakeTelegram, Store],
+) -> None:
+    instances, tg, _ = cluster
+    dara, eze = TgUser(9001, "Dara"), TgUser(9002, "Eze")
+    followers = [TgUser(9100 + index, f"Follower {index}") for index in range(len(instances))]
+    for user in (dara, eze, *followers):
+        tg.add_chat(user)
+    headers = {SECRET_TOKEN_HEADER: SECRET_TOKEN}
+
+    async def push(client: httpx.AsyncClient, instance: Instance, update: dict[str, Any]) -> None:
+        url = f"{instance.base_url}{TELEGRAM_PATH}"
+        answer = await client.post(url, json=update, headers=headers)
+        assert answer.status_code == 200
+
+    async with httpx.AsyncClient(timeout=10) as client:
+        # Telegram repeating one update (a lost answer) lands on every instance at once.
+        repeated = tg.updates.command(dara, "new")
+        await asyncio.gather(*(push(client, instance, repeated) for instance in instances))
+        # The same command once, for comparison; then one update per instance, queued after
+        # the repeats, whose answers say each instance got through its queue.
+        await push(client, instances[0], tg.updates.command(eze, "new"))
+        for instance, follower in zip(instances, followers, strict=True):
+            await push(client, instance, tg.updates.command(follower, "new"))
+        for user in (dara, eze, *followers):
+            await tg.wait_for_message(user.id, timeout=20)
+
+    once = [message.text for message in tg.sent_messages(eze.id)]
+    assert once and [message.text for message in tg.sent_messages(dara.id)] == once
