@@ -545,3 +545,15 @@ def test_a_postgres_dsn_loads_from_the_environment_and_is_never_shown(
     assert 'backend = "postgres"' in out
     assert 'dsn = "***"  # from environment variable TEST_PG_DSN' in out
     assert "pg-s3cret" not in out + err
+
+
+def test_postgres_in_polling_mode_is_warned_about(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    override = {
+        "storage.backend": "postgres",
+        "storage.postgres.dsn": "postgresql://bot:pw@db.internal/bot",
+        "telegram.mode": "polling",
+    }
+    assert main(["check-config", str(write(tmp_path, override))]) == 0
+    assert 'with [telegram] mode = "polling": run one instance only' in capsys.readouterr().err

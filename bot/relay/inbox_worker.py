@@ -14,6 +14,12 @@ chat from seeing a message twice. Each message is claimed (its own commit) befor
 once the event's messages are out, marking them sent, the chat's new view, the tracking link and
 "processed" are one commit (``store.relayed``) instead of one each.
 
+Several instances on one PostgreSQL database: each pass *claims* its events
+(``inbox.claim_batch``, leased to this store's holder and renewed while a long batch runs), so
+the relays of all instances share the inbox and one delivery's events stay with one of them;
+an idle relay also looks at the inbox every half lease, for the events of an instance that died.
+On SQLite a claim is a plain read.
+
 Order per delivery: while an event waits (its delivery is not linked yet, or a message failed),
 the later events of the same delivery wait behind it; other deliveries go on.
 
