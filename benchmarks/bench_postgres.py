@@ -172,7 +172,12 @@ async def main() -> None:
     base = Path(tempfile.mkdtemp(prefix="bench-postgres-"))
     # A directory of its own: when run as root it is handed to the server's user.
     server_dir = Path(tempfile.mkdtemp(prefix="bench-postgres-server-"))
-    server = LocalPostgres.start(server_dir, durable=True)
+    try:
+        server = LocalPostgres.start(server_dir, durable=True)
+    except BaseException:
+        shutil.rmtree(base, ignore_errors=True)
+        shutil.rmtree(server_dir, ignore_errors=True)
+        raise
     try:
         targets: list[Target] = [
             ("SQLite synchronous=FULL", "sqlite:FULL", str(base / "full")),
