@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench clean
+.PHONY: demo test lint typecheck pytest bench clean postgres-server
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,10 +26,21 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict bot conversations
 
-pytest: $(STAMP)
+pytest: $(STAMP) postgres-server
 	$(BIN)/pytest
 
-bench: $(STAMP)
+# The PostgreSQL tests and benchmarks start a throwaway server from the system's binaries
+# (initdb, pg_ctl); install them when missing (sudo only when not root). The tests fail, never
+# skip, when no server can be started.
+postgres-server:
+	@if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+		sudo=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+		echo "installing the PostgreSQL server binaries for the tests"; \
+		$$sudo apt-get update -q && \
+		{ $$sudo apt-get install -y -q postgresql-15 || $$sudo apt-get install -y -q postgresql; }; \
+	fi
+
+bench: $(STAMP) postgres-server
 	@for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 
 clean:

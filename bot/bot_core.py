@@ -39,6 +39,7 @@ from bot.ordering.unconfirmed_worker import CreateFollowUp
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
 from bot.partner.options import ClientOptions
+from bot.partner.shared_request_limiter import SharedRequestLimiter, key_fingerprint
 from bot.relay import ChatUnreachable, Relay, SendFailed, StatusPoller
 from bot.relay.channel_protocol import Channel
 from bot.store import Store
@@ -164,6 +165,7 @@ def build_core(
         settings.partner_api_key,
         options=settings.client_options,
         transport=seams.partner_transport,
+        limiter=_shared_limiter(settings, store, seams),
         clock=seams.clock,
         sleep=seams.sleep,
     )
@@ -278,3 +280,18 @@ async def send_to_operators(channel: Channel, operators: Iterable[int], text: st
             await channel.send(chat_id, text)
         except (ChatUnreachable, SendFailed) as error:
             log.warning("operator chat %s not told (%s)", chat_id, type(error).__name__)
+
+
+def _shared_limiter(
+    settings: CoreSettings, store: Store, seams: CoreSeams
+) -> SharedRequestLimiter | None:
+    """With several instances on one database, the key's budget is kept there (None: the
+    client's own in-process limiter is the whole budget)."""
+    if store.rate_budget is None:
+        return None
+    return SharedRequestLimiter(
+        store.rate_budget,
+        key_fingerprint(settings.partner_api_key),
+        clock=seams.clock,
+        sleep=seams.sleep,
+    )

@@ -11,6 +11,16 @@ import asyncio
 import contextlib
 from collections import Counter
 from collections.abc import AsyncIterator
+from typing import Protocol
+
+
+class ChatTurnLocks(Protocol):
+    """What keeps one chat's work one at a time: ``ChatLocks`` in one process,
+    ``bot.store.pg_chat_locks.PgChatLocks`` across instances on PostgreSQL."""
+
+    def hold(self, chat_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """Wait for the chat's turn and keep it for the block."""
+        ...
 
 
 class ChatLocks:

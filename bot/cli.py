@@ -55,6 +55,38 @@ def _check_config(args: argparse.Namespace) -> int:
         print(f"\n# Register this webhook endpoint in the dashboard: {webhook_url}")
     for warning in config.warnings():
         print(f"warning: {warning}", file=sys.stderr)
+    if args.connect:
+        return _check_connection(config)
+    return EXIT_OK
+
+
+def _check_connection(config: Config) -> int:
+    """``check-config --connect``: open the configured database the way ``run`` would."""
+    # Imported here so a plain check-config does not load the store.
+    import asyncio
+
+    from bot.store import StoreError
+    from bot.store.pg_database import PgDatabase
+
+    settings = config.storage.postgres
+    if config.storage.backend != "postgres" or settings is None:
+        print(f"# storage: SQLite file {config.storage.path}; nothing to connect to")
+        return EXIT_OK
+
+    async def connect() -> str:
+        db = await PgDatabase.connect(settings.dsn.get_secret_value(), pool_size=2)
+        try:
+            row = await db.fetch_one("SELECT current_setting('server_version')")
+            return f"{db.label} (PostgreSQL {row[0] if row else '?'})"
+        finally:
+            await db.close()
+
+    try:
+        reached = asyncio.run(connect())
+    except StoreError as exc:
+        print(f"storage.postgres.dsn: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
+    print(f"# storage: connected to {reached}")
     return EXIT_OK
 
 
@@ -66,6 +98,11 @@ def _add_check_config(subparsers: Subparsers) -> None:
         "Problems are printed one per line on stderr, with exit code 2.",
     )
     parser.add_argument("path", metavar="PATH", type=Path, help="the TOML configuration file")
+    parser.add_argument(
+        "--connect",
+        action="store_true",
+        help="also connect to the configured PostgreSQL database (exit code 1 when it fails)",
+    )
     parser.set_defaults(run=_check_config)
 
 

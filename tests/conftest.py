@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+
+from bot.store.pg_local_server import LocalPostgres
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -19,3 +24,24 @@ def _ptb_timedelta() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("PTB_TIMEDELTA", "true")
         yield
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[LocalPostgres]:
+    """One throwaway PostgreSQL server for the whole session (``initdb`` + ``pg_ctl`` on a
+    temporary directory and a free loopback port; as the ``postgres`` user when run as root).
+
+    When it cannot start, every test that needs it errors with the reason: the PostgreSQL
+    tests fail loudly rather than being skipped (``make test`` installs the server).
+    """
+    base = Path(tempfile.mkdtemp(prefix="deliverybot-pg-"))
+    try:
+        server = LocalPostgres.start(base)
+    except BaseException:
+        shutil.rmtree(base, ignore_errors=True)
+        raise
+    try:
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(base, ignore_errors=True)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import build_parser, main
+from bot.store.pg_local_server import LocalPostgres
 
 API_KEY = "sk_live_CLIkey0123456789abcdef"
 BOT_TOKEN = "987654321:AAGcliSECRETtokenVALUE0123456789abcd"
@@ -223,3 +224,40 @@ def test_sandbox_refuses_a_bad_scenario_file(
 def test_sandbox_only_listens_on_loopback(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sandbox", "--host", "0.0.0.0", "--port", "0"]) == 2  # noqa: S104
     assert "loopback" in capsys.readouterr().err
+
+
+def with_postgres(config_file: Path, dsn: str) -> Path:
+    config_file.write_text(
+        WEBHOOK_MODE + f'\n[storage]\nbackend = "postgres"\n\n[storage.postgres]\ndsn = "{dsn}"\n',
+        encoding="utf-8",
+    )
+    return config_file
+
+
+def test_check_config_connect_reaches_the_database(
+    config_file: Path, postgres_server: LocalPostgres, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dsn = postgres_server.dsn().replace("deliverybot@", "deliverybot:unused-pw@")
+    assert main(["check-config", "--connect", str(with_postgres(config_file, dsn))]) == 0
+    out, err = capsys.readouterr()
+    reached = f"# storage: connected to postgresql://127.0.0.1:{postgres_server.port}/postgres"
+    assert reached + " (PostgreSQL " in out
+    assert "unused-pw" not in out + err
+
+
+def test_check_config_connect_fails_naming_the_key_and_not_the_password(
+    config_file: Path, postgres_server: LocalPostgres, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dsn = f"postgresql://nobody:pg-s3cret@127.0.0.1:{postgres_server.port}/postgres"
+    assert main(["check-config", "--connect", str(with_postgres(config_file, dsn))]) == 1
+    out, err = capsys.readouterr()
+    assert err.startswith("storage.postgres.dsn: cannot connect to postgresql://127.0.0.1:")
+    assert "nobody" in err  # the server's own reason: no such role
+    assert "pg-s3cret" not in out + err
+
+
+def test_check_config_connect_with_sqlite_has_nothing_to_reach(
+    config_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check-config", "--connect", str(config_file)]) == 0
+    assert "nothing to connect to" in capsys.readouterr().out

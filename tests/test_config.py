@@ -375,6 +375,19 @@ PROBLEMS: list[tuple[str, dict[str, Any], list[str]]] = [
      ["[texts.fr] delivery.tracking: drops the placeholder {url} (the message has {url})"]),
     ("overrides for a language that is not shipped", {"texts.de": {"desk.busy": "Moment."}},
      ["[texts.de]: no shipped language de (shipped: en, fr)"]),
+    ("a backend nobody wrote", {"storage.backend": "mysql"},
+     ['[storage] backend: must be "sqlite" or "postgres"']),
+    ("postgres without its table", {"storage.backend": "postgres"},
+     ['[storage]: backend = "postgres" needs a [storage.postgres] table with dsn or dsn_env']),
+    ("a dsn that is no URL", {"storage.backend": "postgres", "storage.postgres.dsn": "host=db"},
+     ["[storage.postgres] dsn: must be a PostgreSQL connection URL: "
+      "postgresql://user:password@host:5432/database"]),
+    ("a dsn variable that is unset", {"storage.postgres.dsn_env": "TEST_UNSET"},
+     ["[storage.postgres] dsn: environment variable TEST_UNSET (named by dsn_env) "
+      "is empty or not set"]),
+    ("a tiny pool", {"storage.postgres.dsn": "postgresql://bot:pw@db/bot",
+                     "storage.postgres.pool_size": 1},
+     ["[storage.postgres] pool_size: must be greater than or equal to 2"]),
 ]
 # fmt: on
 
@@ -543,3 +556,33 @@ def test_texts_overrides_load_and_show_in_the_effective_settings(tmp_path: Path)
         in rendered
     )
     assert tomllib.loads(rendered)["texts"]["en"] == {"desk.busy": "One moment, please."}
+
+
+def test_a_postgres_dsn_loads_from_the_environment_and_is_never_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dsn = "postgresql://bot:pg-s3cret@db.internal:5432/deliverybot"
+    monkeypatch.setenv("TEST_PG_DSN", dsn)
+    override = {"storage.backend": "postgres", "storage.postgres.dsn_env": "TEST_PG_DSN"}
+    path = write(tmp_path, override)
+
+    config = load_config(path)
+    assert config.storage.postgres is not None
+    assert config.storage.postgres.dsn.get_secret_value() == dsn
+    assert main(["check-config", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert 'backend = "postgres"' in out
+    assert 'dsn = "***"  # from environment variable TEST_PG_DSN' in out
+    assert "pg-s3cret" not in out + err
+
+
+def test_postgres_in_polling_mode_is_warned_about(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    override = {
+        "storage.backend": "postgres",
+        "storage.postgres.dsn": "postgresql://bot:pw@db.internal/bot",
+        "telegram.mode": "polling",
+    }
+    assert main(["check-config", str(write(tmp_path, override))]) == 0
+    assert 'with [telegram] mode = "polling": run one instance only' in capsys.readouterr().err

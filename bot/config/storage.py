@@ -1,4 +1,9 @@
-"""``[storage]``: where the bot keeps its files.
+"""``[storage]``: where the bot keeps its state and files.
+
+``backend = "sqlite"`` (the default) keeps everything in one file beside the bot and needs
+nothing else. ``backend = "postgres"`` keeps it in the PostgreSQL database of
+``[storage.postgres]``, which several instances of the bot share (docs/operators.md, "Running
+several instances"); ``media_dir`` must then be one directory every instance mounts.
 
 Relative paths are resolved against the config file's directory (the validation context's
 ``base_dir``), so the bot finds the same files whatever directory it is started from.
@@ -6,12 +11,27 @@ Relative paths are resolved against the config file's directory (the validation 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field, ValidationInfo
+from pydantic import (
+    AfterValidator,
+    Field,
+    SecretStr,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+    model_validator,
+)
 
+from bot.config.secrets import EnvName, SecretShape, resolve_secret
 from bot.config.section import Section
+
+DSN_SHAPE: SecretShape = (
+    re.compile(r"postgres(ql)?://\S+"),
+    "must be a PostgreSQL connection URL: postgresql://user:password@host:5432/database",
+)
 
 
 def _resolve_path(value: Path, info: ValidationInfo) -> Path:
@@ -22,9 +42,32 @@ def _resolve_path(value: Path, info: ValidationInfo) -> Path:
 StoragePath = Annotated[Path, Field(strict=False), AfterValidator(_resolve_path)]
 
 
-class StorageConfig(Section):
-    """``[storage]``: the SQLite file and the re-hosted package photos."""
+class PostgresConfig(Section):
+    """``[storage.postgres]``: the database several instances share."""
 
+    dsn_env: EnvName | None = None
+    # The password is in the DSN: like every secret, never logged or shown (check-config
+    # prints ***), and best given through ``dsn_env``.
+    dsn: SecretStr
+    pool_size: int = Field(10, ge=2, le=100)
+    # How long an instance's claim on a webhook event outlives the instance: when one dies
+    # mid-send, another takes its events over this much later (and may repeat the messages
+    # that were in flight). Longer than any send takes, including Telegram's retry-after waits.
+    lease_seconds: float = Field(60.0, ge=2, le=3600)
+
+    @field_validator("dsn", mode="wrap")
+    @classmethod
+    def _dsn(
+        cls, value: object, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+    ) -> SecretStr | None:
+        return resolve_secret(value, handler, info, required=True, shape=DSN_SHAPE)
+
+
+class StorageConfig(Section):
+    """``[storage]``: the backend, the SQLite file and the re-hosted package photos."""
+
+    backend: Literal["sqlite", "postgres"] = "sqlite"
+    postgres: PostgresConfig | None = None
     path: StoragePath = Field(Path("deliverybot.sqlite3"), validate_default=True)
     media_dir: StoragePath = Field(Path("media"), validate_default=True)
     media_ttl_hours: float = Field(48.0, gt=0, le=24 * 30)
@@ -33,6 +76,14 @@ class StorageConfig(Section):
     # survive the bot crashing or being killed, but a power cut or OS crash may lose the last
     # ones (an acknowledged webhook, a sent marker). In exchange no commit waits for the disk.
     synchronous: Literal["full", "normal"] = "full"
+
+    @model_validator(mode="after")
+    def _postgres_needs_its_table(self) -> StorageConfig:
+        if self.backend == "postgres" and self.postgres is None:
+            raise ValueError(
+                'backend = "postgres" needs a [storage.postgres] table with dsn or dsn_env'
+            )
+        return self
 
     @property
     def sqlite_synchronous(self) -> Literal["FULL", "NORMAL"]:

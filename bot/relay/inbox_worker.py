@@ -14,6 +14,12 @@ chat from seeing a message twice. Each message is claimed (its own commit) befor
 once the event's messages are out, marking them sent, the chat's new view, the tracking link and
 "processed" are one commit (``store.relayed``) instead of one each.
 
+Several instances on one PostgreSQL database: each pass *claims* its events
+(``inbox.claim_batch``, leased to this store's holder and renewed while a long batch runs), so
+the relays of all instances share the inbox and one delivery's events stay with one of them;
+an idle relay also looks at the inbox every half lease, for the events of an instance that died.
+On SQLite a claim is a plain read.
+
 Order per delivery: while an event waits (its delivery is not linked yet, or a message failed),
 the later events of the same delivery wait behind it; other deliveries go on.
 
@@ -110,7 +116,7 @@ class Relay:
             try:
                 await self.process_pending()
                 failures = 0
-                delay = self.retry_in()
+                delay = self._next_look(self.retry_in())
             except Exception:
                 # A store error must not end the worker; the next pass retries, later each time.
                 failures += 1
@@ -124,7 +130,9 @@ class Relay:
             done = 0
             limit = self._tuning.batch_size
             while True:
-                batch = await self._store.inbox.next_batch(limit)
+                batch = await self._store.inbox.claim_batch(
+                    self._store.holder, limit, self._store.lease_seconds
+                )
                 handled, waiting = await self._pass(batch)
                 done += handled
                 if len(batch) < limit:
@@ -135,8 +143,12 @@ class Relay:
     async def _pass(self, batch: list[InboxEvent]) -> tuple[int, int]:
         held: set[str] = set()  # deliveries with an earlier event still pending
         handled = waiting = 0
-        now = self._clock()
+        now = renewed = self._clock()
         for stored in batch:
+            if self._clock() - renewed > self._store.lease_seconds / 2:
+                # A long batch (slow sends): keep the other instances off the rest of it.
+                await self._store.inbox.renew_leases(self._store.holder, self._store.lease_seconds)
+                renewed = self._clock()
             due = self._retry_at.get(stored.event_id, -math.inf) <= now
             if stored.delivery_id in held or not due or not await self._try(stored):
                 held.add(stored.delivery_id)
@@ -244,6 +256,15 @@ class Relay:
         self._foreign[delivery_id] = None
         if len(self._foreign) > _FOREIGN_MEMORY:
             self._foreign.popitem(last=False)
+
+    def _next_look(self, retry_in: float | None) -> float | None:
+        """When to look at the inbox again unwoken: at the next retry; and with several
+        instances (PostgreSQL) at least twice a lease, since an instance that died leaves
+        events whose lease runs out without anyone waking this relay."""
+        if self._store.dialect != "postgres":
+            return retry_in
+        half_lease = self._store.lease_seconds / 2
+        return half_lease if retry_in is None else min(retry_in, half_lease)
 
     async def _idle(self, delay: float | None) -> None:
         """Wait for ``wake()``, or at most ``delay`` seconds when a retry is due then."""

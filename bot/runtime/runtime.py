@@ -43,15 +43,7 @@ class Runtime:
     async def build(cls, config: Config, seams: Seams | None = None) -> Runtime:
         """Open the store and wire every part (nothing talks to Telegram yet)."""
         seams = seams or Seams()
-        config.storage.path.parent.mkdir(parents=True, exist_ok=True)
-        store = await Store.connect(
-            config.storage.path,
-            media_dir=config.storage.media_dir,
-            clock=seams.clock,
-            synchronous=seams.synchronous
-            if seams.synchronous != "FULL"
-            else config.storage.sqlite_synchronous,
-        )
+        store = await _open_store(config, seams)
         try:
             parts = wire(config, seams, store)
         except BaseException:
@@ -121,3 +113,25 @@ class Runtime:
 
     def _spawn(self, name: str, work: Coroutine[Any, Any, None]) -> None:
         self.tasks.append(asyncio.create_task(work, name=name))
+
+
+async def _open_store(config: Config, seams: Seams) -> Store:
+    """The store ``[storage]`` names: the SQLite file, or the shared PostgreSQL database."""
+    storage = config.storage
+    if storage.backend == "postgres" and storage.postgres is not None:
+        return await Store.connect_postgres(
+            storage.postgres.dsn.get_secret_value(),
+            media_dir=storage.media_dir,
+            clock=seams.clock,
+            pool_size=storage.postgres.pool_size,
+            lease_seconds=storage.postgres.lease_seconds,
+        )
+    await asyncio.to_thread(storage.path.parent.mkdir, parents=True, exist_ok=True)
+    return await Store.connect(
+        storage.path,
+        media_dir=storage.media_dir,
+        clock=seams.clock,
+        synchronous=(
+            seams.synchronous if seams.synchronous != "FULL" else storage.sqlite_synchronous
+        ),
+    )

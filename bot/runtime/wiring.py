@@ -48,7 +48,7 @@ class Parts:
 def wire(config: Config, seams: Seams, store: Store) -> Parts:
     """Build every part over ``store``; the seams replace what tests must not reach."""
     telegram = config.telegram
-    processor = seams.processor or ChatOrderedProcessor()
+    processor = seams.processor or ChatOrderedProcessor(locks=store.chat_locks)
     application = build_application(
         telegram,
         request=seams.telegram_request,

@@ -1,6 +1,9 @@
-"""Persistence for the bot: one SQLite file through aiosqlite, in WAL mode.
+"""Persistence for the bot: one SQLite file through aiosqlite, in WAL mode (the default), or
+one PostgreSQL database through asyncpg shared by several instances (``Store.connect_postgres``;
+``pg_database``, ``pg_migrations``, ``pg_chat_locks``, ``pg_rate_budget``).
 
-``Store`` opens the file, migrates it, and exposes one repository per concept:
+``Store`` opens the database, migrates it, and exposes one repository per concept (the same
+repositories and SQL on both backends, see ``store_backend``):
 
 ========================  ====================================================================
 ``store.sessions``        conversation session of each chat (JSON text), resumed after restart

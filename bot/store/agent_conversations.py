@@ -16,7 +16,8 @@ import secrets
 from dataclasses import dataclass
 
 from bot.clocks import Clock
-from bot.store.database import Database, Row
+from bot.store.database import Row
+from bot.store.store_backend import StoreDatabase
 
 AGENT_ID_BASE = -(2**50)
 
@@ -58,7 +59,7 @@ _LAST = """SELECT entry FROM agent_transcript WHERE conversation_seq = ?
 class AgentConversations:
     """``store.agents``: agent conversations by (id, channel), and what was said in them."""
 
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: StoreDatabase, clock: Clock) -> None:
         self._db = db
         self._clock = clock
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from bot.clocks import Clock
 from bot.store.agent_conversations import AGENT_ID_BASE
-from bot.store.database import Database
+from bot.store.store_backend import StoreDatabase
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ _GIVE_UP = "UPDATE agent_events SET hook_sent_at = -1 WHERE seq = ? AND hook_sen
 class AgentEvents:
     """``store.agent_events``: see the module docstring."""
 
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: StoreDatabase, clock: Clock) -> None:
         self._db = db
         self._clock = clock
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from bot.clocks import Clock
 from bot.store.database import Executor, Row
 from bot.store.status_progress import FINAL_STATUSES, ShownStatus, StatusEvent, moves_forward
+from bot.store.store_backend import dialect_of
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,10 @@ _FOR_USER = """SELECT delivery_id, chat_id, user_id, created_at, receiver_phone,
 _LAST_ORDER_FOR = """SELECT saved_order FROM deliveries
     WHERE user_id = ? AND saved_order IS NOT NULL
     ORDER BY created_at DESC, rowid DESC LIMIT 1"""
+# PostgreSQL has no rowid: link_seq numbers the rows in the order they were linked.
+_LAST_ORDER_FOR_PG = """SELECT saved_order FROM deliveries
+    WHERE user_id = ? AND saved_order IS NOT NULL
+    ORDER BY created_at DESC, link_seq DESC LIMIT 1"""
 _COUNT_FOR_USER = "SELECT count(*) FROM deliveries WHERE user_id = ?"
 _OWNED_BY = "SELECT 1 FROM deliveries WHERE delivery_id = ? AND user_id = ?"
 _SHOWN = "SELECT status, status_created FROM deliveries WHERE delivery_id = ?"
@@ -146,7 +151,8 @@ class Deliveries:
 
     async def last_order_for(self, user_id: int) -> str | None:
         """The saved order (JSON text) of the user's newest delivery that kept one."""
-        row = await self._db.fetch_one(_LAST_ORDER_FOR, (user_id,))
+        sql = _LAST_ORDER_FOR_PG if dialect_of(self._db) == "postgres" else _LAST_ORDER_FOR
+        row = await self._db.fetch_one(sql, (user_id,))
         return None if row is None else str(row[0])
 
     async def count_for_user(self, user_id: int) -> int:

@@ -10,6 +10,14 @@ Ordering: ``next_batch`` returns pending events by the service's ``created`` tim
 arrival, which is in order per delivery. It is meant for one consumer that finishes (or gives up
 on) a batch before asking for the next.
 
+Several consumers (instances on one PostgreSQL database): ``claim_batch`` hands each pending
+event to one holder at a time, with a lease. It skips rows another claim has locked
+(``FOR UPDATE SKIP LOCKED``), events leased by another live holder, and every event of a
+delivery another holder is relaying (so one delivery's events stay in order). An instance that
+dies mid-send stops renewing its leases; when they run out another instance takes the events
+over (the sent markers keep what did go out from going out twice). On SQLite, one process owns
+the file and ``claim_batch`` is ``next_batch``.
+
 Privacy: a body holds the customer's personal data and, for ``delivery.otp_issued``, the
 drop-off code. ``mark_processed`` drops the body and keeps only what redelivery detection and
 diagnosis need; ``purge_processed`` removes old rows entirely.
@@ -18,9 +26,17 @@ diagnosis need; ``purge_processed`` removes old rows entirely.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 from bot.clocks import Clock
 from bot.store.database import Executor, Row
+from bot.store.store_backend import StoreDatabase, dialect_of
+
+DEFAULT_LEASE_SECONDS = 60.0
+# pg_advisory_xact_lock(ADVISORY_NAMESPACE, _CLAIM_LOCK): claims run one at a time, so the
+# "another holder relays this delivery" test sees every committed lease.
+_CLAIM_LOCK = 2
+_ADVISORY_NAMESPACE = 0x646C7662  # the same namespace as bot.store.pg_migrations
 
 
 @dataclass(frozen=True)
@@ -51,6 +67,35 @@ _ADD = """INSERT INTO inbox (event_id, delivery_id, event_type, created, raw_bod
 _NEXT_BATCH = """SELECT seq, event_id, delivery_id, event_type, created, raw_body, received_at,
         attempts, last_error
     FROM inbox WHERE processed_at IS NULL ORDER BY created, seq LIMIT ?"""
+_SERIALISE_CLAIMS = "SELECT pg_advisory_xact_lock(?, ?)"
+# A lease or a claim is bookkeeping between live instances: if the database server crashes and
+# loses the last ones, events are claimed again (the sent markers still stop repeats). So their
+# commits need not wait for the disk, and a relayed event costs one flush less.
+NOT_WAITING_FOR_THE_DISK = "SET LOCAL synchronous_commit = off"
+# Only leases that are new or past half their time are written: a relay reads past events that
+# wait (their delivery is not linked yet) on every pass, and rewriting all of them each time
+# would cost a write per waiting event per pass. The rows picked stay locked (FOR UPDATE) until
+# the claim commits either way.
+_CLAIM_BATCH_PG = """WITH picked AS (
+        SELECT seq, lease_holder, lease_until FROM inbox AS waiting
+        WHERE processed_at IS NULL
+          AND (lease_until IS NULL OR lease_until <= ? OR lease_holder = ?)
+          AND NOT EXISTS (
+            SELECT 1 FROM inbox AS held
+            WHERE held.delivery_id = waiting.delivery_id AND held.processed_at IS NULL
+              AND held.lease_holder <> ? AND held.lease_until > ?)
+        ORDER BY created, seq LIMIT ?
+        FOR UPDATE SKIP LOCKED),
+    renewed AS (
+        UPDATE inbox SET lease_holder = ?, lease_until = ?
+        FROM picked WHERE inbox.seq = picked.seq
+          AND (picked.lease_holder IS DISTINCT FROM ? OR picked.lease_until < ?)
+        RETURNING inbox.seq)
+    SELECT inbox.seq, event_id, delivery_id, event_type, created, raw_body, received_at,
+        attempts, last_error
+    FROM inbox JOIN picked ON inbox.seq = picked.seq"""
+_RENEW_LEASES = """UPDATE inbox SET lease_until = ?
+    WHERE lease_holder = ? AND processed_at IS NULL"""
 _MARK_PROCESSED = """UPDATE inbox SET processed_at = ?, raw_body = NULL
     WHERE event_id = ? AND processed_at IS NULL"""
 _RECORD_FAILURE = """UPDATE inbox SET attempts = attempts + 1, last_error = ?
@@ -87,6 +132,35 @@ class Inbox:
         if limit < 1:
             raise ValueError("limit must be at least 1")
         return [_event(row) for row in await self._db.fetch_all(_NEXT_BATCH, (limit,))]
+
+    async def claim_batch(
+        self, holder: str, limit: int = 100, lease_seconds: float = DEFAULT_LEASE_SECONDS
+    ) -> list[InboxEvent]:
+        """Up to ``limit`` pending events for ``holder`` to relay, in ``next_batch``'s order,
+        leased to it for ``lease_seconds`` (renewed by its next claim); see the module doc."""
+        if dialect_of(self._db) != "postgres":
+            return await self.next_batch(limit)
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        db = cast(StoreDatabase, self._db)
+        now = self._clock()
+        async with db.transaction() as tx:
+            await tx.execute(NOT_WAITING_FOR_THE_DISK)
+            await tx.fetch_one(_SERIALISE_CLAIMS, (_ADVISORY_NAMESPACE, _CLAIM_LOCK))
+            renew_before = now + lease_seconds / 2
+            lease_until = now + lease_seconds
+            params = (now, holder, holder, now, limit, holder, lease_until, holder, renew_before)
+            rows = await tx.fetch_all(_CLAIM_BATCH_PG, params)
+        events = [_event(row) for row in rows]
+        events.sort(key=lambda event: (event.created, event.seq))
+        return events
+
+    async def renew_leases(self, holder: str, lease_seconds: float = DEFAULT_LEASE_SECONDS) -> int:
+        """Extend every lease ``holder`` has on pending events (a long batch is still being
+        relayed); return how many. Nothing to do on SQLite."""
+        if dialect_of(self._db) != "postgres":
+            return 0
+        return await self._db.execute(_RENEW_LEASES, (self._clock() + lease_seconds, holder))
 
     async def mark_processed(self, event_id: str) -> bool:
         """Take the event out of the pending set and drop its body; False if it was not pending."""

@@ -13,26 +13,35 @@ deleted, and ``purge_expired`` also removes files whose row never got committed 
 middle of ``put``). File names are random and unrelated to tokens, and files are private to the
 bot's user (0600 in a 0700 directory).
 
-One process owns a media directory; two stores sharing one are not supported.
+On SQLite one process owns the media directory. On PostgreSQL every instance mounts the same
+shared directory (``[storage] media_dir``), so any instance serves a photo another stored, with
+the same token and expiry rules; a purge then counts a file without a row as an orphan only
+once it is ``ORPHAN_GRACE_SECONDS`` old, since another instance may be between its write and
+its commit.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import secrets
 import shutil
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.clocks import Clock
-from bot.store.database import Database, Row
+from bot.store.database import Row
+from bot.store.store_backend import StoreDatabase, dialect_of
 
 _TOKEN_BYTES = 32
 _CONTENT_TYPE = re.compile(r"^[a-z0-9][a-z0-9.+-]*/[a-z0-9][a-z0-9.+-]*$")
 _FILE_NAME = re.compile(r"^([0-9a-f]{32})(\.part)?$")
 _PART = ".part"
+# Longer than any photo write takes, however slow the disk or the shared file system.
+ORPHAN_GRACE_SECONDS = 3600.0
 
 
 @dataclass(frozen=True)
@@ -61,7 +70,7 @@ _ALL_FILE_NAMES = "SELECT file_name FROM media"
 class MediaStore:
     """``store.media``: photos kept until they expire."""
 
-    def __init__(self, db: Database, clock: Clock, directory: Path) -> None:
+    def __init__(self, db: StoreDatabase, clock: Clock, directory: Path) -> None:
         self._db = db
         self._clock = clock
         self.directory = directory
@@ -124,6 +133,10 @@ class MediaStore:
         orphans = [
             name for name, stem in on_disk.items() if stem not in referenced and stem not in writing
         ]
+        if dialect_of(self._db) == "postgres":
+            # Other instances write into the shared directory too, and their writes in flight
+            # are not in ``_writing``: only a file untouched for a while is an orphan.
+            orphans = await asyncio.to_thread(self._untouched_since, orphans, ORPHAN_GRACE_SECONDS)
         await asyncio.to_thread(self._unlink_all, [*expired, *orphans])
         return len(expired)
 
@@ -137,6 +150,16 @@ class MediaStore:
             created_at=float(row[5]),
             expires_at=float(row[6]),
         )
+
+    def _untouched_since(self, file_names: list[str], seconds: float) -> list[str]:
+        """The files last modified more than ``seconds`` ago (by the file system's clock)."""
+        cutoff = time.time() - seconds
+        old: list[str] = []
+        for name in file_names:
+            with contextlib.suppress(FileNotFoundError):
+                if (self.directory / name).stat().st_mtime < cutoff:
+                    old.append(name)
+        return old
 
     def _unlink_all(self, file_names: list[str]) -> None:
         for name in file_names:

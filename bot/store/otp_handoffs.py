@@ -19,7 +19,8 @@ import secrets
 from dataclasses import dataclass, field
 
 from bot.clocks import Clock
-from bot.store.database import Database, Row
+from bot.store.database import Row
+from bot.store.store_backend import StoreDatabase
 from bot.store.store_errors import UnknownDeliveryError
 
 # token_urlsafe(32) is 43 characters: with a short prefix it fits Telegram's 64-character
@@ -73,7 +74,7 @@ _PRUNE = "DELETE FROM otp_handoffs WHERE created < ?"
 class OtpHandoffs:
     """``store.otp``: codes between the ``otp_issued`` event and the receiver's chat."""
 
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: StoreDatabase, clock: Clock) -> None:
         self._db = db
         self._clock = clock
 

@@ -24,10 +24,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.clocks import Clock
-from bot.store.database import Database
 from bot.store.delivery_links import Deliveries
 from bot.store.inbox import Inbox
 from bot.store.sent import SendKey, SentMessages
+from bot.store.store_backend import StoreDatabase
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class ViewChange:
 class RelayedEvents:
     """``store.relayed``: the relay's per-event writes, committed together."""
 
-    def __init__(self, db: Database, clock: Clock, holder: str) -> None:
+    def __init__(self, db: StoreDatabase, clock: Clock, holder: str) -> None:
         self._db = db
         self._clock = clock
         self._holder = holder  # the same holder as ``store.sent``: its claims are these

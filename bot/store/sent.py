@@ -10,17 +10,21 @@ does::
 
 A claim is exclusive within one open ``Store``, so two tasks cannot send the same message. A
 claim left by an earlier process (it crashed between claim and mark_sent) is taken over, so the
-message is sent on restart. Once marked sent, a key is never claimable again. The one window
-left is a crash after Telegram accepted the message but before ``mark_sent`` committed: that
-message is sent twice, the price of never losing one.
+message is sent on restart. On PostgreSQL, where the other holder may be a live instance, its
+claim is taken over only once it is older than the relay's lease. Once marked sent, a key is
+never claimable again. The one window left is a crash after Telegram accepted the message but
+before ``mark_sent`` committed: that message is sent twice, the price of never losing one.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from bot.clocks import Clock
 from bot.store.database import Executor
+from bot.store.inbox import DEFAULT_LEASE_SECONDS, NOT_WAITING_FOR_THE_DISK
+from bot.store.store_backend import StoreDatabase, dialect_of
 
 
 @dataclass(frozen=True)
@@ -36,7 +40,16 @@ _CLAIM = """INSERT INTO sent_messages (event_id, chat_id, kind, claimed_by, clai
     VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (event_id, chat_id, kind) DO UPDATE
     SET claimed_by = excluded.claimed_by, claimed_at = excluded.claimed_at
-    WHERE sent_at IS NULL AND claimed_by IS NOT excluded.claimed_by"""
+    WHERE sent_messages.sent_at IS NULL AND sent_messages.claimed_by IS NOT excluded.claimed_by"""
+# Several instances: another holder's claim is taken over only once it is older than the
+# relay's lease (that holder died mid-send, or gave up); a live holder's claim is respected.
+_CLAIM_PG = """INSERT INTO sent_messages (event_id, chat_id, kind, claimed_by, claimed_at)
+    VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (event_id, chat_id, kind) DO UPDATE
+    SET claimed_by = excluded.claimed_by, claimed_at = excluded.claimed_at
+    WHERE sent_messages.sent_at IS NULL
+      AND sent_messages.claimed_by IS DISTINCT FROM excluded.claimed_by
+      AND (sent_messages.claimed_by IS NULL OR sent_messages.claimed_at <= ?)"""
 _WAS_SENT = """SELECT 1 FROM sent_messages
     WHERE event_id = ? AND chat_id = ? AND kind = ? AND sent_at IS NOT NULL"""
 _MARK_SENT = """INSERT INTO sent_messages
@@ -44,7 +57,7 @@ _MARK_SENT = """INSERT INTO sent_messages
     VALUES (?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (event_id, chat_id, kind) DO UPDATE
     SET sent_at = excluded.sent_at, message_id = excluded.message_id
-    WHERE sent_at IS NULL"""
+    WHERE sent_messages.sent_at IS NULL"""
 _MESSAGE_ID = """SELECT message_id FROM sent_messages
     WHERE event_id = ? AND chat_id = ? AND kind = ? AND sent_at IS NOT NULL"""
 _RELEASE = """UPDATE sent_messages SET claimed_by = NULL
@@ -55,15 +68,31 @@ _PRUNE = "DELETE FROM sent_messages WHERE claimed_at < ?"
 class SentMessages:
     """``store.sent``: claim, send, mark; see the module docstring for the protocol."""
 
-    def __init__(self, db: Executor, clock: Clock, holder: str) -> None:
+    def __init__(
+        self,
+        db: Executor,
+        clock: Clock,
+        holder: str,
+        *,
+        lease_seconds: float = DEFAULT_LEASE_SECONDS,
+    ) -> None:
         self._db = db
         self._clock = clock
+        self._lease_seconds = lease_seconds
         # Identifies this open Store: claims by any other holder are leftovers of a crash.
         self._holder = holder
 
     async def claim(self, key: SendKey) -> bool:
         """Take the right to send ``key``; False when it was sent or another task holds it."""
-        params = (key.event_id, key.chat_id, key.kind, self._holder, self._clock())
+        now = self._clock()
+        params = (key.event_id, key.chat_id, key.kind, self._holder, now)
+        if dialect_of(self._db) == "postgres":
+            stale = now - self._lease_seconds
+            async with cast(StoreDatabase, self._db).transaction() as tx:
+                # Lost only when the server itself crashes: then the message may go out twice,
+                # as after any crash between a send and its mark.
+                await tx.execute(NOT_WAITING_FOR_THE_DISK)
+                return await tx.execute(_CLAIM_PG, (*params, stale)) > 0
         return await self._db.execute(_CLAIM, params) > 0
 
     async def was_sent(self, key: SendKey) -> bool:

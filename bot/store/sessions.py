@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.clocks import Clock
-from bot.store.database import Database, Row
+from bot.store.database import Row
+from bot.store.store_backend import StoreDatabase
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ _PURGE_IDLE = "DELETE FROM sessions WHERE updated_at < ?"
 class Sessions:
     """``store.sessions``: the open conversation of each chat."""
 
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: StoreDatabase, clock: Clock) -> None:
         self._db = db
         self._clock = clock
 

@@ -1,9 +1,16 @@
-"""``Store``: one SQLite file (plus a media directory) and the repositories over it.
+"""``Store``: one SQLite file or PostgreSQL database (plus a media directory) and the
+repositories over it.
 
 ::
 
     async with Store.open(path) as store:
         await store.sessions.save(chat_id, user_id, session.model_dump_json())
+
+``Store.connect_postgres(dsn, media_dir=...)`` opens the same repositories on PostgreSQL, for
+several instances sharing one database; it also gives ``store.chat_locks`` (advisory locks that
+keep one chat's turns one at a time across instances) and ``store.rate_budget`` (the Partner
+API's per-key budget, shared by every instance). On SQLite both are None: one process owns the
+file, and its memory is enough.
 
 or, where a framework owns start-up and shut-down (PTB's post_init / post_shutdown)::
 
@@ -19,6 +26,7 @@ elsewhere (an event's ``created``, an expiry) and the cut-offs of every prune ar
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import secrets
 import time
@@ -32,13 +40,18 @@ from bot.store.agent_events import AgentEvents
 from bot.store.blocked import BlockedChats
 from bot.store.database import Database, Synchronous
 from bot.store.delivery_links import Deliveries
-from bot.store.inbox import Inbox
+from bot.store.inbox import DEFAULT_LEASE_SECONDS, Inbox
 from bot.store.media_files import MediaStore
 from bot.store.migrations import migrate
 from bot.store.otp_handoffs import OtpHandoffs
+from bot.store.pg_chat_locks import PgChatLocks
+from bot.store.pg_database import DEFAULT_POOL_SIZE, PgDatabase
+from bot.store.pg_migrations import migrate_postgres
+from bot.store.pg_rate_budget import PgRateBudget
 from bot.store.relayed import RelayedEvents
 from bot.store.sent import SentMessages
 from bot.store.sessions import Sessions
+from bot.store.store_backend import Dialect, StoreDatabase, dialect_of
 from bot.store.unconfirmed_creates import UnconfirmedCreates
 from bot.store.updates import SeenUpdates
 from bot.store.verified_phones import Contacts
@@ -47,17 +60,32 @@ from bot.store.verified_phones import Contacts
 class Store:
     """The bot's persistent state; build it with ``Store.open`` or ``Store.connect``."""
 
-    def __init__(self, db: Database, *, media_dir: Path, clock: Clock, schema_version: int) -> None:
+    def __init__(
+        self,
+        db: StoreDatabase,
+        *,
+        media_dir: Path,
+        clock: Clock,
+        schema_version: int,
+        lease_seconds: float = DEFAULT_LEASE_SECONDS,
+    ) -> None:
         self._db = db
         self.path = db.path
+        self.dialect: Dialect = dialect_of(db)
+        self.chat_locks: PgChatLocks | None = None
+        self.rate_budget: PgRateBudget | None = None
         self.media_dir = media_dir
         self.clock = clock
         self.schema_version = schema_version
         self.sessions = Sessions(db, clock)
         self.deliveries = Deliveries(db, clock)
         self.inbox = Inbox(db, clock)
-        holder = secrets.token_hex(8)  # this open Store, as the owner of its send claims
-        self.sent = SentMessages(db, clock, holder=holder)
+        # This open Store, as the owner of its send claims and its inbox leases.
+        self.holder = holder = secrets.token_hex(8)
+        # How long a relay's claim on an event (and on a message) outlives an instance that
+        # died holding it; claims are renewed by each relay pass.
+        self.lease_seconds = lease_seconds
+        self.sent = SentMessages(db, clock, holder=holder, lease_seconds=lease_seconds)
         self.relayed = RelayedEvents(db, clock, holder=holder)
         self.media = MediaStore(db, clock, media_dir)
         self.updates = SeenUpdates(db, clock)
@@ -97,6 +125,47 @@ class Store:
         return store
 
     @classmethod
+    async def connect_postgres(
+        cls,
+        dsn: str,
+        *,
+        media_dir: str | Path,
+        clock: Clock = time.time,
+        pool_size: int = DEFAULT_POOL_SIZE,
+        lease_seconds: float = DEFAULT_LEASE_SECONDS,
+    ) -> Store:
+        """Open (migrating) the PostgreSQL database at ``dsn``; call ``close()`` when done.
+
+        ``media_dir`` must be the same shared directory for every instance, so any of them can
+        serve a photo another one stored. ``pool_size`` connections serve the repositories;
+        the chat locks hold a pool of their own, so a chat waiting for its turn never takes a
+        connection a turn needs. ``lease_seconds``: how soon another instance takes over the
+        webhook events (and their messages) of an instance that died relaying them.
+        """
+        media = Path(media_dir)
+        await asyncio.to_thread(media.mkdir, mode=0o700, parents=True, exist_ok=True)
+        db = await PgDatabase.connect(dsn, pool_size=pool_size)
+        store: Store | None = None
+        try:
+            version = await migrate_postgres(db, now=clock())
+            store = cls(
+                db,
+                media_dir=media,
+                clock=clock,
+                schema_version=version,
+                lease_seconds=lease_seconds,
+            )
+            store.chat_locks = await PgChatLocks.connect(dsn, pool_size=pool_size)
+            store.rate_budget = PgRateBudget(db)
+            await store.blocked.load()
+        except BaseException:
+            if store is not None and store.chat_locks is not None:
+                await store.chat_locks.close()
+            await db.close()
+            raise
+        return store
+
+    @classmethod
     @contextlib.asynccontextmanager
     async def open(
         cls,
@@ -115,7 +184,10 @@ class Store:
 
     async def close(self) -> None:
         """Close the connection; every repository call that reads or writes the database
-        afterwards raises ``StoreError`` (``blocked.is_blocked`` answers from memory)."""
+        afterwards raises ``StoreError`` (on SQLite ``blocked.is_blocked`` answers from
+        memory)."""
+        if self.chat_locks is not None:
+            await self.chat_locks.close()
         await self._db.close()
 
     async def __aenter__(self) -> Store:

@@ -16,8 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.clocks import Clock
-from bot.store.database import Database, Row
+from bot.store.database import Row
 from bot.store.delivery_links import Deliveries
+from bot.store.store_backend import StoreDatabase
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ _COUNT_OPEN = "SELECT count(*) FROM unconfirmed_creates WHERE notice IS NULL"
 class UnconfirmedCreates:
     """``store.unconfirmed``: creates whose answer was lost; see the module docstring."""
 
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: StoreDatabase, clock: Clock) -> None:
         self._db = db
         self._clock = clock
 

@@ -8,7 +8,7 @@ restart its numbering at random after a week without updates, so age, not id, sa
 from __future__ import annotations
 
 from bot.clocks import Clock
-from bot.store.database import Database
+from bot.store.store_backend import StoreDatabase
 
 _RECORD = "INSERT INTO seen_updates (update_id, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING"
 _PRUNE = "DELETE FROM seen_updates WHERE seen_at < ?"
@@ -17,7 +17,7 @@ _PRUNE = "DELETE FROM seen_updates WHERE seen_at < ?"
 class SeenUpdates:
     """``store.updates``: dedupe of Telegram updates."""
 
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: StoreDatabase, clock: Clock) -> None:
         self._db = db
         self._clock = clock
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from bot.clocks import Clock
-from bot.store.database import Database
+from bot.store.store_backend import StoreDatabase
 
 _E164 = re.compile(r"^\+[1-9][0-9]{6,14}$")
 
@@ -25,7 +25,7 @@ _FORGET = "DELETE FROM contacts WHERE user_id = ?"
 class Contacts:
     """``store.contacts``: each user's verified phone number."""
 
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: StoreDatabase, clock: Clock) -> None:
         self._db = db
         self._clock = clock
 

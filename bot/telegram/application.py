@@ -36,7 +36,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
-from bot.chatlocks import ChatLocks
+from bot.chatlocks import ChatLocks, ChatTurnLocks
 from bot.config import TelegramConfig
 from bot.store import Store
 from bot.telegram.bot_context import BotContext
@@ -75,9 +75,15 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
     slows the others down, but cannot reorder or lose them.
     """
 
-    def __init__(self, max_concurrent_updates: int = MAX_CONCURRENT_UPDATES) -> None:
+    def __init__(
+        self,
+        max_concurrent_updates: int = MAX_CONCURRENT_UPDATES,
+        *,
+        locks: ChatTurnLocks | None = None,
+    ) -> None:
         super().__init__(max_concurrent_updates)
-        self.locks = ChatLocks()
+        # With several instances on PostgreSQL: the store's locks, held across instances.
+        self.locks: ChatTurnLocks = locks if locks is not None else ChatLocks()
 
     def hold(self, chat_id: int) -> contextlib.AbstractAsyncContextManager[None]:
         """Wait for ``chat_id``'s turn and keep it for the block."""

@@ -1,8 +1,9 @@
 import asyncio
+import os
 import re
-import sqlite3
 import stat
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 from bot.clocks import Clock
 from bot.store import MediaFile, Store
 from bot.store import media_files as media_module
+from tests.store.conftest import MISSING_TABLE_ERRORS
 
 JPEG = b"\xff\xd8\xff\xe0" + bytes(range(256)) * 40
 HOUR = 3600.0
@@ -93,6 +95,10 @@ async def test_purge_removes_files_a_crashed_put_left_without_a_row(
     (store.media_dir / ("ab" * 16)).write_bytes(b"orphan")
     (store.media_dir / ("cd" * 16 + ".part")).write_bytes(b"half")
     (store.media_dir / "README.txt").write_text("not ours: left alone")
+    # Left long ago (on PostgreSQL a fresh file may be another instance's write in flight).
+    long_ago = time.time() - 2 * media_module.ORPHAN_GRACE_SECONDS
+    for name in ("ab" * 16, "cd" * 16 + ".part"):
+        os.utime(store.media_dir / name, (long_ago, long_ago))
     assert await store.media.purge_expired(now=clock()) == 0
     assert files_in(store.media_dir) == sorted([kept.path.name, "README.txt"])
 
@@ -160,6 +166,6 @@ async def test_expiry_must_be_in_the_future(store: Store, clock: Clock) -> None:
 
 async def test_a_failed_insert_removes_the_written_file(store: Store, clock: Clock) -> None:
     await store._db.execute("DROP TABLE media")
-    with pytest.raises(sqlite3.OperationalError, match="no such table"):
+    with pytest.raises(MISSING_TABLE_ERRORS, match=r"no such table|does not exist"):
         await store.media.put(JPEG, content_type="image/jpeg", chat_id=5, expires_at=clock() + 1)
     assert files_in(store.media_dir) == []

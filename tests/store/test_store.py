@@ -7,6 +7,7 @@ import pytest
 
 from bot.clocks import Clock
 from bot.store import LATEST_VERSION, Store, StoreError
+from tests.store.conftest import INTEGRITY_ERRORS
 
 
 async def test_open_creates_a_wal_file_with_foreign_keys_and_the_latest_schema(
@@ -25,7 +26,7 @@ async def test_open_creates_a_wal_file_with_foreign_keys_and_the_latest_schema(
 
 async def test_foreign_keys_are_enforced_on_the_store_connection(store: Store) -> None:
     # An OTP hand-off must belong to a linked delivery; the raw constraint is the backstop.
-    with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):
+    with pytest.raises(INTEGRITY_ERRORS, match=r"(?i)foreign key"):
         await store._db.execute(
             "INSERT INTO otp_handoffs (delivery_id, token, code, receiver_phone, created)"
             " VALUES ('nope', 't', '1234', '+2348000000000', 1)"

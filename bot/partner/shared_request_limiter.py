@@ -1,0 +1,93 @@
+"""``SharedRequestLimiter``: the process's ``RequestLimiter``, plus a budget shared by every
+instance of the bot (``bot.store.pg_rate_budget`` on PostgreSQL).
+
+Each request first waits its turn at this process's sliding log (so a burst of local requests
+queues in memory, in order), then asks the shared budget for a start. The shared budget answers
+"go" (the start is recorded for every instance to see) or "wait this long"; this process then
+sleeps that long and asks again. A 429's ``Retry-After`` holds back this process at once and
+every other instance through the shared budget.
+
+The key is known to the budget by ``key_fingerprint(api_key)`` only, so the database never
+holds the secret.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import time
+from typing import Protocol
+
+from bot.clocks import Clock, Sleep
+from bot.partner.request_limiter import DEFAULT_WINDOW_SECONDS, RequestLimiter
+
+log = logging.getLogger(__name__)
+
+
+class SharedBudget(Protocol):
+    """Where instances share a key's request starts."""
+
+    async def try_start(self, key_id: str, limit: int | None, window: float) -> float:
+        """Record a start and return 0, or return the seconds to wait before asking again."""
+        ...
+
+    async def block_for(self, key_id: str, seconds: float) -> None:
+        """Hold every instance back for ``seconds``."""
+        ...
+
+
+def key_fingerprint(api_key: str) -> str:
+    """A stable name for an API key that reveals nothing of it."""
+    return hashlib.sha256(b"deliverybot-rate-budget:" + api_key.encode()).hexdigest()[:32]
+
+
+class SharedRequestLimiter(RequestLimiter):
+    """A ``RequestLimiter`` whose starts also count against ``budget``; see the module doc."""
+
+    def __init__(
+        self,
+        budget: SharedBudget,
+        key_id: str,
+        requests_per_minute: int | None = None,
+        *,
+        window_seconds: float = DEFAULT_WINDOW_SECONDS,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = asyncio.sleep,
+    ) -> None:
+        super().__init__(
+            requests_per_minute, window_seconds=window_seconds, clock=clock, sleep=sleep
+        )
+        self._budget = budget
+        self._key_id = key_id
+        self._shared_turn = asyncio.Lock()
+        self._pending_blocks: set[asyncio.Task[None]] = set()
+
+    def __repr__(self) -> str:
+        return f"Shared{super().__repr__()}"
+
+    async def acquire(self) -> None:
+        """Wait for this process's slot, then for a start in the shared budget."""
+        await super().acquire()
+        async with self._shared_turn:
+            while True:
+                wait = await self._budget.try_start(
+                    self._key_id, self.requests_per_minute, self._window
+                )
+                if wait <= 0:
+                    return
+                await self._sleep(wait)
+
+    def block_for(self, seconds: float) -> None:
+        """Hold back this process now, and every instance once the budget has the block."""
+        super().block_for(seconds)
+        task = asyncio.get_running_loop().create_task(self._share_block(seconds))
+        self._pending_blocks.add(task)
+        task.add_done_callback(self._pending_blocks.discard)
+
+    async def _share_block(self, seconds: float) -> None:
+        try:
+            await self._budget.block_for(self._key_id, seconds)
+        except Exception:
+            # This process is held back anyway; the others learn from their own 429.
+            log.warning("could not share a rate-limit block with the other instances")

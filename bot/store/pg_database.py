@@ -1,0 +1,218 @@
+"""``PgDatabase``: the store's ``Executor`` and ``transaction()`` over an asyncpg pool.
+
+The repositories are written once, in the SQL both databases understand, with SQLite's ``?``
+placeholders. ``pg_sql`` turns such a text into PostgreSQL's once (the result is cached by text,
+and the repositories use constant strings, so every call after the first is a dict hit; asyncpg
+then keeps the prepared statement per connection):
+
+* ``?`` -> ``$1``, ``$2`` ... in order (never inside a quoted literal);
+* SQLite's null-safe ``a IS b`` / ``a IS NOT b`` -> ``IS NOT DISTINCT FROM`` / ``IS DISTINCT
+  FROM`` (``IS NULL`` and ``IS NOT NULL`` stay);
+* ``INSERT OR IGNORE`` -> ``INSERT ... ON CONFLICT DO NOTHING``.
+
+What cannot be translated word for word (``rowid``) is chosen by the repository itself with
+``store_backend.dialect_of``.
+
+Why asyncpg: it is asyncio-native (no thread per connection, unlike aiosqlite), speaks the
+binary protocol with a per-connection prepared statement cache, and exposes everything the
+several-instances design needs (advisory locks, ``FOR UPDATE SKIP LOCKED``) as plain SQL.
+
+Unlike the SQLite ``Database`` there is no process-wide lock: each lone statement borrows a pool
+connection (autocommit), and ``transaction()`` holds one connection from ``BEGIN`` to ``COMMIT``,
+so transactions of different tasks run side by side and the server keeps them apart.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+import asyncpg
+
+from bot.store.database import Params, Row
+from bot.store.store_errors import StoreError
+
+# The oldest server the schema and the SQL are written for (``GENERATED ... AS IDENTITY``,
+# ``ON CONFLICT``, ``SKIP LOCKED`` are older; 13 is the oldest major still supported upstream).
+MIN_SERVER_VERSION = 13
+DEFAULT_POOL_SIZE = 10
+
+_NULL_SAFE_IS = re.compile(r"\bIS\s+(?!NOT\b|NULL\b|DISTINCT\b|TRUE\b|FALSE\b)", re.IGNORECASE)
+_NULL_SAFE_IS_NOT = re.compile(
+    r"\bIS\s+NOT\s+(?!NULL\b|DISTINCT\b|TRUE\b|FALSE\b)", re.IGNORECASE
+)
+_INSERT_OR_IGNORE = re.compile(r"^\s*INSERT\s+OR\s+IGNORE\s+INTO\b", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=1024)
+def pg_sql(sql: str) -> str:
+    """``sql`` (SQLite dialect, ``?`` placeholders) as PostgreSQL runs it; see the module doc."""
+    ignore = _INSERT_OR_IGNORE.match(sql) is not None
+    if ignore:
+        sql = _INSERT_OR_IGNORE.sub("INSERT INTO", sql, count=1)
+    parts: list[str] = []
+    number = 0
+    # Split on single-quoted literals: odd pieces are literals and are kept as they are.
+    for index, piece in enumerate(re.split(r"('(?:[^']|'')*')", sql)):
+        if index % 2:
+            parts.append(piece)
+            continue
+        piece = _NULL_SAFE_IS_NOT.sub("IS DISTINCT FROM ", piece)
+        piece = _NULL_SAFE_IS.sub("IS NOT DISTINCT FROM ", piece)
+        out: list[str] = []
+        for char in piece:
+            if char == "?":
+                number += 1
+                out.append(f"${number}")
+            else:
+                out.append(char)
+        parts.append("".join(out))
+    translated = "".join(parts)
+    if ignore:
+        translated = translated.rstrip() + " ON CONFLICT DO NOTHING"
+    return translated
+
+
+def redacted_dsn(dsn: str) -> str:
+    """The DSN without its user and password, for logs and error messages."""
+    try:
+        parts = urlsplit(dsn)
+        host = parts.hostname or "localhost"
+        port = f":{parts.port}" if parts.port else ""
+    except ValueError:
+        return "postgresql://<unparsable dsn>"
+    return f"postgresql://{host}{port}{parts.path}"
+
+
+def _without_password(text: str, dsn: str) -> str:
+    """``text`` with the DSN's password (if any) blotted out."""
+    try:
+        password = urlsplit(dsn).password
+    except ValueError:
+        return "the DSN could not be parsed"
+    return text.replace(password, "***") if password else text
+
+
+async def _keep_session(conn: Any) -> None:
+    """The pool's reset on release: nothing to do.
+
+    asyncpg's default runs ``RESET ALL`` & co. on every release, one more round trip per lone
+    statement. The store leaves no session state behind: its settings are ``SET LOCAL``, its
+    advisory locks transaction-scoped, and it never listens. (The chat locks' own pool keeps
+    the default reset: there it releases a lock a cancelled turn left.)
+    """
+
+
+def _rowcount(status: str) -> int:
+    """Rows changed, from a command status such as ``INSERT 0 1`` or ``UPDATE 3``."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class PgStatements:
+    """Runs statements on one connection (inside a transaction the caller holds)."""
+
+    dialect: Literal["postgres"] = "postgres"
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """Run one statement; return the number of rows it changed."""
+        return _rowcount(await self._conn.execute(pg_sql(sql), *params))
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        """Run one statement and return all its rows."""
+        return [tuple(record) for record in await self._conn.fetch(pg_sql(sql), *params)]
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+        """Run one statement and return its first row, if any."""
+        record = await self._conn.fetchrow(pg_sql(sql), *params)
+        return None if record is None else tuple(record)
+
+
+class PgDatabase:
+    """A pool of connections to one PostgreSQL database, used the way ``Database`` is."""
+
+    dialect: Literal["postgres"] = "postgres"
+
+    def __init__(self, pool: Any, dsn: str) -> None:
+        self._pool = pool
+        self._dsn = dsn
+        self._closed = False
+        # Where the data lives, without secrets: ``label`` for messages, ``path`` for the
+        # store's interface (a Path folds the URL's "//" into "/").
+        self.label = redacted_dsn(dsn)
+        self.path = Path(self.label)
+
+    @classmethod
+    async def connect(cls, dsn: str, *, pool_size: int = DEFAULT_POOL_SIZE) -> PgDatabase:
+        """Open a pool to ``dsn``; refuses a server older than ``MIN_SERVER_VERSION``.
+
+        Connection errors are re-raised as ``StoreError`` naming the server without the
+        DSN's user and password (asyncpg's own message may quote the DSN).
+        """
+        try:
+            pool = await asyncpg.create_pool(
+                dsn, min_size=1, max_size=pool_size, reset=_keep_session
+            )
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
+            reason = _without_password(f"{type(exc).__name__}: {exc}", dsn)
+            raise StoreError(f"cannot connect to {redacted_dsn(dsn)}: {reason}") from None
+        db = cls(pool, dsn)
+        try:
+            version = await pool.fetchval("SHOW server_version_num")
+            if int(version) // 10000 < MIN_SERVER_VERSION:
+                raise StoreError(
+                    f"{db.label}: PostgreSQL {int(version) // 10000} is too old; "
+                    f"{MIN_SERVER_VERSION} or newer is needed"
+                )
+        except BaseException:
+            await db.close()
+            raise
+        return db
+
+    @property
+    def pool(self) -> Any:
+        """The asyncpg pool (for the advisory locks that need a connection of their own)."""
+        self._check_open()
+        return self._pool
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """Run one statement as its own transaction; return the number of rows it changed."""
+        self._check_open()
+        return _rowcount(await self._pool.execute(pg_sql(sql), *params))
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        """Run one statement and return all its rows."""
+        self._check_open()
+        return [tuple(record) for record in await self._pool.fetch(pg_sql(sql), *params)]
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+        """Run one statement and return its first row, if any."""
+        self._check_open()
+        record = await self._pool.fetchrow(pg_sql(sql), *params)
+        return None if record is None else tuple(record)
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[PgStatements]:
+        """One connection from ``BEGIN`` to ``COMMIT``; rolled back on any exception."""
+        self._check_open()
+        async with self._pool.acquire() as conn, conn.transaction():
+            yield PgStatements(conn)
+
+    async def close(self) -> None:
+        """Close every connection of the pool. Safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        await self._pool.close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreError("the store is closed")

@@ -1,0 +1,76 @@
+"""``PgRateBudget``: the Partner API's per-key request budget, kept in PostgreSQL for every
+instance (``bot.partner.shared_request_limiter`` asks it before each request).
+
+The service allows ``rateLimits`` requests per key in any 60-second window. Each instance's own
+limiter would let N instances together send N times that. Here every request start is a row
+(``partner_request_starts``) and a start is granted only while fewer than the limit started in
+the last window, judged under a transaction-scoped advisory lock per key so two instances never
+both take the last slot. Times are the database server's clock, the one clock all instances
+share. A 429's ``Retry-After`` is shared too (``partner_rate_blocks``), so one instance's refusal
+holds every instance back.
+
+``key_id`` is a fingerprint of the API key, never the key.
+"""
+
+from __future__ import annotations
+
+from bot.clocks import Clock
+from bot.store.database import Executor
+from bot.store.inbox import NOT_WAITING_FOR_THE_DISK
+from bot.store.pg_database import PgDatabase
+from bot.store.pg_migrations import ADVISORY_NAMESPACE
+
+_LOCK_KEY = "SELECT pg_advisory_xact_lock(?, hashtext(?))"
+_NOW = "SELECT extract(epoch FROM clock_timestamp())::double precision"
+_BLOCKED_UNTIL = "SELECT blocked_until FROM partner_rate_blocks WHERE key_id = ?"
+_FORGET_OLD = "DELETE FROM partner_request_starts WHERE key_id = ? AND started_at <= ?"
+_RECENT = """SELECT started_at FROM partner_request_starts WHERE key_id = ?
+    ORDER BY started_at DESC LIMIT ?"""
+_RECORD = "INSERT INTO partner_request_starts (key_id, started_at) VALUES (?, ?)"
+_BLOCK = """INSERT INTO partner_rate_blocks (key_id, blocked_until) VALUES (?, ?)
+    ON CONFLICT (key_id) DO UPDATE
+    SET blocked_until = greatest(partner_rate_blocks.blocked_until, excluded.blocked_until)"""
+
+
+class PgRateBudget:
+    """Grants request starts against a key's shared budget; see the module docstring."""
+
+    def __init__(self, db: PgDatabase, *, clock: Clock | None = None) -> None:
+        self._db = db
+        # None: the database server's clock, the one every instance shares (tests that run
+        # the instances in one process on a fake clock pass it here).
+        self._clock = clock
+
+    async def try_start(self, key_id: str, limit: int | None, window: float) -> float:
+        """Record a request start now and return 0, or return the seconds to wait first
+        (nothing recorded). ``limit`` None means no cap (a shared block still holds)."""
+        async with self._db.transaction() as tx:
+            # A start lost in a server crash lets a few more requests through once: a 429 the
+            # client waits out, not worth a disk flush before every request.
+            await tx.execute(NOT_WAITING_FOR_THE_DISK)
+            await tx.fetch_one(_LOCK_KEY, (ADVISORY_NAMESPACE, key_id))
+            now = await self._now(tx)
+            blocked = await tx.fetch_one(_BLOCKED_UNTIL, (key_id,))
+            if blocked is not None and float(blocked[0]) > now:
+                return float(blocked[0]) - now
+            await tx.execute(_FORGET_OLD, (key_id, now - window))
+            if limit is not None:
+                recent = await tx.fetch_all(_RECENT, (key_id, limit))
+                if len(recent) >= limit:
+                    return max(float(recent[-1][0]) + window - now, 0.001)
+            # Recorded even with no cap known here (before this instance has read the key's
+            # rateLimits), so the instances that know it count this start too.
+            await tx.execute(_RECORD, (key_id, now))
+            return 0.0
+
+    async def block_for(self, key_id: str, seconds: float) -> None:
+        """Hold every instance back for ``seconds`` (the service answered 429)."""
+        async with self._db.transaction() as tx:
+            await tx.execute(_BLOCK, (key_id, await self._now(tx) + seconds))
+
+    async def _now(self, tx: Executor) -> float:
+        if self._clock is not None:
+            return self._clock()
+        row = await tx.fetch_one(_NOW)
+        assert row is not None
+        return float(row[0])

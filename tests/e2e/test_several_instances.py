@@ -1,0 +1,281 @@
+"""Three real ``deliverybot run`` processes on one PostgreSQL database, one killed mid-way.
+
+Each instance is a subprocess (``python -m bot run``) in webhook mode on its own loopback port,
+with the same config and secrets: the fake Bot API and the Partner sandbox run in this process,
+the database on the session's throwaway server. 1,000 signed Partner events (200 deliveries,
+five events each, in order) are posted round-robin to the instances, a few at a time, as the
+service would (an event an instance does not acknowledge is sent to another). Half-way one
+instance is killed with SIGKILL. Then every acknowledged event must reach its chat (0 lost),
+messages sent twice must be no more than the events that were leased (in flight) at the kill,
+and no chat may be told an older update after a newer one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import os
+import re
+import signal
+import sys
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from bot.partner.signing import sign
+from bot.sandbox import default_scenario
+from bot.sandbox.server import SandboxServer
+from bot.store import Store
+from bot.store.pg_local_server import LocalPostgres, free_loopback_port
+from bot.telegram.webhook_route import SECRET_TOKEN_HEADER, TELEGRAM_PATH
+from tests.fakes import FakeTelegram, TgUser
+
+SIGNING_SECRET = "whsec_several_instances_secret_01"
+SECRET_TOKEN = "several-instances-secret-token"
+DELIVERIES = 200
+STEPS = ("matched", "picked_up", "in_transit", "in_transit", "delivered")
+LEASE_SECONDS = 4.0
+START_TIMEOUT = 60.0
+REPO = Path(__file__).resolve().parents[2]
+HINT = re.compile(r"Update (\d+)-(\d+)\.")
+
+
+@dataclass
+class Instance:
+    port: int
+    process: asyncio.subprocess.Process
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+def config_text(
+    partner: SandboxServer, tg: FakeTelegram, dsn: str, port: int, media: Path
+) -> str:
+    return f"""
+[partner]
+base_url = "{partner.sandbox.base_url}"
+api_key = "{partner.sandbox.api_key}"
+
+[telegram]
+token = "{tg.token}"
+api_base_url = "{tg.api_base_url}"
+mode = "webhook"
+public_base_url = "http://127.0.0.1:{port}"
+listen_port = {port}
+secret_token = "{SECRET_TOKEN}"
+
+[webhooks]
+enabled = true
+signing_secret = "{SIGNING_SECRET}"
+
+[operators]
+
+[storage]
+backend = "postgres"
+media_dir = "{media}"
+
+[storage.postgres]
+dsn = "{dsn}"
+pool_size = 4
+lease_seconds = {LEASE_SECONDS}
+
+[geocoding]
+
+[relay]
+"""
+
+
+async def start_instance(config: Path, port: int, log: Path) -> Instance:
+    env = {**os.environ, "PYTHONPATH": str(REPO), "PTB_TIMEDELTA": "true"}
+    with log.open("wb") as out:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "run", "--config", str(config),
+            cwd=REPO, env=env, stdout=out, stderr=out,
+        )  # fmt: skip
+    return Instance(port, process)
+
+
+def tail(log: Path) -> str:
+    return log.read_text(errors="replace")[-3000:]
+
+
+async def wait_until_serving(instance: Instance, client: httpx.AsyncClient, log: Path) -> None:
+    # No event crosses the process boundary: ask /health until it answers.
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if instance.process.returncode is not None:
+            pytest.fail(f"instance on {instance.port} exited:\n{tail(log)}")
+        with contextlib.suppress(httpx.HTTPError):
+            if (await client.get(f"{instance.base_url}/health")).status_code == 200:
+                return
+        await asyncio.sleep(0.1)
+    pytest.fail(f"instance on {instance.port} did not start:\n{tail(log)}")
+
+
+def event_body(number: int, step: int) -> bytes:
+    body = {
+        "id": f"evt_{number:04d}_{step}",
+        "type": "delivery.status_changed",
+        "created": 1_800_000_000 + step * 60,
+        "data": {
+            "object": {"id": f"dlv-{number:04d}", "status": STEPS[step], "rider_assigned": True},
+            "previous_status": STEPS[step - 1] if step else "pending",
+        },
+        "summary": f"Delivery {number} is {STEPS[step]}.",
+        "customer_message_hint": f"Update {number}-{step}.",
+        "docs_url": "https://docs.example/webhooks",
+        "agent_notes": [],
+    }
+    return json.dumps(body, separators=(",", ":")).encode()
+
+
+def chat_of(number: int) -> int:
+    return 700_000 + number
+
+
+@pytest.fixture
+async def cluster(
+    postgres_server: LocalPostgres, tmp_path: Path
+) -> AsyncIterator[tuple[list[Instance], FakeTelegram, Store]]:
+    dsn = await postgres_server.create_database("several_instances")
+    media = tmp_path / "media"
+    store = await Store.connect_postgres(dsn, media_dir=media)  # migrates before the instances
+    async with (
+        SandboxServer(default_scenario(), port=0) as partner,
+        FakeTelegram.running() as tg,
+        httpx.AsyncClient(timeout=10) as client,
+    ):
+        for number in range(DELIVERIES):
+            tg.add_chat(TgUser(chat_of(number), f"Customer {number}"))
+        instances: list[Instance] = []
+        try:
+            for index in range(3):
+                port = free_loopback_port()
+                config = tmp_path / f"bot{index}.toml"
+                config.write_text(config_text(partner, tg, dsn, port, media), encoding="utf-8")
+                instances.append(await start_instance(config, port, tmp_path / f"bot{index}.log"))
+            for index, instance in enumerate(instances):
+                await wait_until_serving(instance, client, tmp_path / f"bot{index}.log")
+            yield instances, tg, store
+        finally:
+            for instance in instances:
+                if instance.process.returncode is None:
+                    instance.process.send_signal(signal.SIGTERM)
+            for instance in instances:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(instance.process.wait(), timeout=15)
+                if instance.process.returncode is None:
+                    instance.process.kill()
+                    await instance.process.wait()
+            await store.close()
+
+
+async def test_a_killed_instance_loses_no_event_and_repeats_only_what_was_in_flight(
+    cluster: tuple[list[Instance], FakeTelegram, Store],
+) -> None:
+    instances, tg, store = cluster
+    for number in range(DELIVERIES):
+        await store.deliveries.add(f"dlv-{number:04d}", chat_of(number), chat_of(number), 1.0,
+                                   None, None)  # fmt: skip
+    events = [(number, step) for step in range(len(STEPS)) for number in range(DELIVERIES)]
+    alive = list(instances)
+    turn = itertools.count()
+    acknowledged: set[tuple[int, int]] = set()
+    in_flight_at_kill = -1
+
+    async def post(client: httpx.AsyncClient, number: int, step: int) -> None:
+        body = event_body(number, step)
+        while True:  # as the service does: an event not acknowledged is sent again
+            target = alive[next(turn) % len(alive)]
+            headers = {
+                "Content-Type": "application/json",
+                "Service-Event": "delivery.status_changed",
+                "Service-Signature": sign(body, SIGNING_SECRET, int(time.time())),
+            }
+            with contextlib.suppress(httpx.HTTPError):
+                answer = await client.post(f"{target.base_url}/hooks/partner",
+                                           content=body, headers=headers)  # fmt: skip
+                if answer.status_code == 200:
+                    acknowledged.add((number, step))
+                    return
+
+    async with httpx.AsyncClient(timeout=10) as client:
+        for start in range(0, len(events), 10):
+            if start == len(events) // 2:
+                victim = alive.pop(0)
+                victim.process.send_signal(signal.SIGKILL)
+                await victim.process.wait()
+                row = await store._db.fetch_one(
+                    "SELECT count(*) FROM inbox WHERE processed_at IS NULL"
+                    " AND lease_until > extract(epoch FROM clock_timestamp())"
+                )
+                assert row is not None
+                in_flight_at_kill = int(row[0])
+            await asyncio.gather(*(post(client, *event) for event in events[start : start + 10]))
+
+    # Every event must be relayed: wait for the inbox to drain (the leases of the killed
+    # instance run out first). Nothing crosses the process boundary to wait on but the table.
+    for _ in range(300):
+        if not (await store.inbox.counts()).pending:
+            break
+        await asyncio.sleep(0.2)
+    assert (await store.inbox.counts()).pending == 0
+
+    told: dict[int, list[int]] = {}
+    for message in tg.sent_messages():
+        found = HINT.search(message.text or "")
+        if found:
+            told.setdefault(int(found.group(1)), []).append(int(found.group(2)))
+    assert len(acknowledged) == len(events)
+    lost = [event for event in acknowledged if event[1] not in told.get(event[0], [])]
+    assert lost == []
+    duplicates = sum(len(steps) - len(set(steps)) for steps in told.values())
+    print(f"{len(events)} events, {in_flight_at_kill} leased at the kill, {duplicates} sent twice")
+    assert duplicates <= in_flight_at_kill
+    # Never backwards: with repeats removed, each chat heard its updates in order.
+    for steps in told.values():
+        unique = [step for index, step in enumerate(steps) if step not in steps[:index]]
+        assert unique == sorted(unique)
+    for number in range(DELIVERIES):
+        link = await store.deliveries.get(f"dlv-{number:04d}")
+        assert link is not None and link.status == "delivered"
+
+
+async def test_an_update_delivered_to_every_instance_is_answered_once(
+    cluster: tuple[list[Instance], FakeTelegram, Store],
+) -> None:
+    instances, tg, _ = cluster
+    dara, eze = TgUser(9001, "Dara"), TgUser(9002, "Eze")
+    followers = [TgUser(9100 + index, f"Follower {index}") for index in range(len(instances))]
+    for user in (dara, eze, *followers):
+        tg.add_chat(user)
+    headers = {SECRET_TOKEN_HEADER: SECRET_TOKEN}
+
+    async def push(client: httpx.AsyncClient, instance: Instance, update: dict[str, Any]) -> None:
+        url = f"{instance.base_url}{TELEGRAM_PATH}"
+        answer = await client.post(url, json=update, headers=headers)
+        assert answer.status_code == 200
+
+    async with httpx.AsyncClient(timeout=10) as client:
+        # Telegram repeating one update (a lost answer) lands on every instance at once.
+        repeated = tg.updates.command(dara, "new")
+        await asyncio.gather(*(push(client, instance, repeated) for instance in instances))
+        # The same command once, for comparison; then one update per instance, queued after
+        # the repeats, whose answers say each instance got through its queue.
+        await push(client, instances[0], tg.updates.command(eze, "new"))
+        for instance, follower in zip(instances, followers, strict=True):
+            await push(client, instance, tg.updates.command(follower, "new"))
+        for user in (dara, eze, *followers):
+            await tg.wait_for_message(user.id, timeout=20)
+
+    once = [message.text for message in tg.sent_messages(eze.id)]
+    assert once and [message.text for message in tg.sent_messages(dara.id)] == once

@@ -1,0 +1,206 @@
+"""Several instances on one PostgreSQL database: what they coordinate through the database.
+
+Each test opens two ``Store``s on one database (two instances, two holders) with one shared
+fake clock: inbox claims and their leases, send claims, chat locks, the shared rate budget,
+photos served by either instance.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.partner.shared_request_limiter import SharedRequestLimiter, key_fingerprint
+from bot.store import SendKey, Store
+from bot.store.inbox import DEFAULT_LEASE_SECONDS
+from bot.store.pg_local_server import LocalPostgres
+from tests.store.conftest import FakeClock, empty_postgres_database
+
+Pair = tuple[Store, Store]
+
+
+@pytest.fixture
+async def two(
+    postgres_server: LocalPostgres, tmp_path: Path, fake_clock: FakeClock
+) -> AsyncIterator[Pair]:
+    dsn = await empty_postgres_database(postgres_server)
+    media = tmp_path / "shared-media"
+    first = await Store.connect_postgres(dsn, media_dir=media, clock=fake_clock)
+    second = await Store.connect_postgres(dsn, media_dir=media, clock=fake_clock)
+    try:
+        yield first, second
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def add_events(store: Store, *events: tuple[str, str, int]) -> None:
+    for event_id, delivery_id, created in events:
+        added = await store.inbox.add(event_id, delivery_id, "status", created, b"{}")
+        assert added
+
+
+async def test_an_event_is_claimed_by_one_instance_until_its_lease_runs_out(
+    two: Pair, fake_clock: FakeClock
+) -> None:
+    a, b = two
+    await add_events(a, ("e1", "d1", 100), ("e2", "d2", 101))
+    assert [e.event_id for e in await a.inbox.claim_batch(a.holder)] == ["e1", "e2"]
+    assert await b.inbox.claim_batch(b.holder) == []
+    # The holder renews its own lease by claiming again.
+    assert [e.event_id for e in await a.inbox.claim_batch(a.holder)] == ["e1", "e2"]
+    assert await a.inbox.mark_processed("e1")
+    fake_clock.advance(DEFAULT_LEASE_SECONDS + 1)  # a died mid-send: b takes over what is left
+    assert [e.event_id for e in await b.inbox.claim_batch(b.holder)] == ["e2"]
+    assert await a.inbox.claim_batch(a.holder) == []
+
+
+async def test_a_delivery_being_relayed_by_one_instance_is_left_whole_to_it(two: Pair) -> None:
+    a, b = two
+    await add_events(a, ("e1", "d1", 100), ("e2", "d1", 102), ("e3", "d2", 101))
+    assert [e.event_id for e in await a.inbox.claim_batch(a.holder, limit=1)] == ["e1"]
+    # e2 is d1's too: relaying it beside e1 could reorder d1's messages.
+    assert [e.event_id for e in await b.inbox.claim_batch(b.holder)] == ["e3"]
+
+
+async def test_concurrent_claims_never_hand_one_event_to_two_instances(two: Pair) -> None:
+    a, b = two
+    await add_events(a, *((f"e{i}", f"d{i}", 100 + i) for i in range(60)))
+    # Ten relays (holders) on two connection pools, all claiming at once.
+    claims = await asyncio.gather(
+        *(
+            store.inbox.claim_batch(f"{store.holder}-{n}", limit=7)
+            for store in (a, b)
+            for n in range(5)
+        )
+    )
+    handed = [event.event_id for batch in claims for event in batch]
+    assert len(handed) == len(set(handed)) == 60
+
+
+async def test_a_live_instances_send_claim_is_respected_a_dead_ones_taken_over(
+    two: Pair, fake_clock: FakeClock
+) -> None:
+    a, b = two
+    key = SendKey("e1", 10, "status")
+    assert await a.sent.claim(key)
+    assert not await b.sent.claim(key)
+    fake_clock.advance(DEFAULT_LEASE_SECONDS + 1)
+    assert await b.sent.claim(key)
+    assert await b.sent.mark_sent(key, 77)
+    assert not await a.sent.claim(key)
+
+
+async def test_a_photo_stored_by_one_instance_is_served_by_the_other(two: Pair) -> None:
+    a, b = two
+    photo = await a.media.put(
+        b"\xff\xd8photo", content_type="image/jpeg", chat_id=5, expires_at=a.clock() + 60
+    )
+    served = await b.media.get(photo.token)
+    assert served is not None and served.path.read_bytes() == b"\xff\xd8photo"
+    assert await b.media.purge_expired(now=a.clock() + 61) == 1
+    assert await a.media.get(photo.token) is None
+
+
+async def waiting_advisory_locks(store: Store) -> int:
+    row = await store._db.fetch_one(
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+    )
+    assert row is not None
+    return int(row[0])
+
+
+async def test_one_chat_is_held_by_one_instance_at_a_time_in_order(two: Pair) -> None:
+    a, b = two
+    assert a.chat_locks is not None and b.chat_locks is not None
+    order: list[str] = []
+    b_waits = asyncio.Event()
+
+    async def in_b() -> None:
+        assert b.chat_locks is not None
+        b_waits.set()
+        async with b.chat_locks.hold(42):
+            order.append("b")
+
+    async with a.chat_locks.hold(42):
+        task = asyncio.create_task(in_b())
+        await b_waits.wait()
+        # No event crosses processes: watch the server until b's lock request queues.
+        for _ in range(500):
+            if await waiting_advisory_locks(a):
+                break
+            await asyncio.sleep(0.01)
+        assert await waiting_advisory_locks(a) == 1
+        async with b.chat_locks.hold(43):  # another chat is not held up
+            order.append("b-other-chat")
+        order.append("a")
+    await task
+    assert order == ["b-other-chat", "a", "b"]
+
+
+async def test_the_rate_budget_is_shared_by_the_instances(two: Pair) -> None:
+    a, b = two
+    assert a.rate_budget is not None and b.rate_budget is not None
+    key = key_fingerprint("sk_test_key")
+    assert await a.rate_budget.try_start(key, 3, 60.0) == 0
+    assert await b.rate_budget.try_start(key, 3, 60.0) == 0
+    assert await a.rate_budget.try_start(key, 3, 60.0) == 0
+    wait = await b.rate_budget.try_start(key, 3, 60.0)
+    assert 59.0 < wait <= 60.0
+    assert await b.rate_budget.try_start(key_fingerprint("another key"), 3, 60.0) == 0
+
+
+async def test_a_429_in_one_instance_holds_back_the_other(two: Pair) -> None:
+    a, b = two
+    assert a.rate_budget is not None and b.rate_budget is not None
+    key = key_fingerprint("sk_test_key")
+    await a.rate_budget.block_for(key, 30.0)
+    assert 29.0 < await b.rate_budget.try_start(key, None, 60.0) <= 30.0
+
+
+async def test_shared_limiters_wait_for_the_budget_the_other_instance_used(two: Pair) -> None:
+    a, b = two
+    assert a.rate_budget is not None and b.rate_budget is not None
+    waits: list[float] = []
+
+    class Stop(Exception):
+        pass
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        raise Stop
+
+    key = key_fingerprint("sk_test_key")
+    first = SharedRequestLimiter(a.rate_budget, key, 2, sleep=sleep)
+    second = SharedRequestLimiter(b.rate_budget, key, 2, sleep=sleep)
+    await first.acquire()
+    await second.acquire()
+    with pytest.raises(Stop):
+        await first.acquire()  # its own log has room; the shared budget has none
+    assert len(waits) == 1 and 59.0 < waits[0] <= 60.0
+
+
+async def test_a_holder_renews_its_leases_while_a_long_batch_is_relayed(
+    two: Pair, fake_clock: FakeClock
+) -> None:
+    a, b = two
+    await add_events(a, ("e1", "d1", 100), ("e2", "d2", 101))
+    assert len(await a.inbox.claim_batch(a.holder)) == 2
+    fake_clock.advance(DEFAULT_LEASE_SECONDS * 0.75)
+    assert await a.inbox.renew_leases(a.holder) == 2
+    fake_clock.advance(DEFAULT_LEASE_SECONDS * 0.75)
+    assert await b.inbox.claim_batch(b.holder) == []
+    fake_clock.advance(DEFAULT_LEASE_SECONDS * 0.5)
+    assert len(await b.inbox.claim_batch(b.holder)) == 2
+
+
+async def test_a_chat_cleared_through_one_instance_is_not_blocked_in_the_other(two: Pair) -> None:
+    a, b = two
+    await a.blocked.mark(42)
+    assert await b.blocked.is_blocked(42)
+    assert await b.blocked.clear(42)  # the user wrote again, through b
+    assert not await a.blocked.is_blocked(42)
+    assert not await a.blocked.clear(42)
