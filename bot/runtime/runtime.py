@@ -4,22 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import Any
 
 from starlette.applications import Starlette
 
 from bot.bot_core import BotCore
+from bot.clocks import Clock
 from bot.config import Config
 from bot.geo.nominatim import NominatimGeocoder
 from bot.partner.client import PartnerClient
 from bot.relay import Relay, StatusPoller
-from bot.runtime.housekeeping import housekeeping
 from bot.runtime.receiving import close_application, start_receiving, stop_receiving
 from bot.runtime.seams import Seams
 from bot.runtime.wiring import wire
+from bot.runtime.workers import spawn_workers
 from bot.store import Store
+from bot.store.database import Synchronous
 from bot.telegram.application import BotApplication
 from bot.telegram.bot_context import BotContext
 from bot.telegram.conversation import Conversation
@@ -43,15 +43,7 @@ class Runtime:
     async def build(cls, config: Config, seams: Seams | None = None) -> Runtime:
         """Open the store and wire every part (nothing talks to Telegram yet)."""
         seams = seams or Seams()
-        config.storage.path.parent.mkdir(parents=True, exist_ok=True)
-        store = await Store.connect(
-            config.storage.path,
-            media_dir=config.storage.media_dir,
-            clock=seams.clock,
-            synchronous=seams.synchronous
-            if seams.synchronous != "FULL"
-            else config.storage.sqlite_synchronous,
-        )
+        store = await open_store(config, seams.clock, seams.synchronous)
         try:
             parts = wire(config, seams, store)
         except BaseException:
@@ -97,13 +89,7 @@ class Runtime:
         flows = self.conversation.flow_menu
         await start_receiving(self.application, self.config.telegram, self.ctx.operators, flows)
         if workers:
-            self._spawn("relay", self.relay.run())
-            self._spawn("create-follow-up", self.core.follow_up.run())
-            if self.core.agents is not None and self.core.agents.webhooks is not None:
-                self._spawn("agent-webhooks", self.core.agents.webhooks.run())
-            if self.poller is not None:
-                self._spawn("status-poller", self.poller.run())
-            self._spawn("housekeeping", housekeeping(self.store))
+            self.tasks += spawn_workers(self.core, self.store)
 
     async def stop(self) -> None:
         """Stop receiving, finish what runs, close everything. Safe after a failed start."""
@@ -119,5 +105,15 @@ class Runtime:
             await self.core.geocoder.aclose()
         await self.store.close()
 
-    def _spawn(self, name: str, work: Coroutine[Any, Any, None]) -> None:
-        self.tasks.append(asyncio.create_task(work, name=name))
+
+
+async def open_store(config: Config, clock: Clock, synchronous: Synchronous = "FULL") -> Store:
+    """The store ``[storage]`` names, its directory made; ``synchronous`` other than FULL (a
+    test's seam) overrides the config's."""
+    config.storage.path.parent.mkdir(parents=True, exist_ok=True)
+    return await Store.connect(
+        config.storage.path,
+        media_dir=config.storage.media_dir,
+        clock=clock,
+        synchronous=synchronous if synchronous != "FULL" else config.storage.sqlite_synchronous,
+    )
