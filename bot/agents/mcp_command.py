@@ -15,6 +15,8 @@ holds the config file.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hmac
 import logging
 from typing import Any, Literal
@@ -25,6 +27,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from bot.agents.channel_keys import AgentChannel, bearer_key
 from bot.agents.chatless_channel import ChatlessChannel, log_operator_alert
+from bot.agents.mcp_push import EventPush
 from bot.agents.mcp_tools import build_mcp_server
 from bot.bot_core import CoreSettings, build_core, core_seams_from_config
 from bot.config import Config, key_hash
@@ -96,9 +99,11 @@ async def serve_mcp(
         seams=core_seams_from_config(config),
         alert_operators=log_operator_alert,
     )
+    assert core.agents is not None  # settings.agents is set
+    push = EventPush(core.agents.conversations, channel.name, core.agents.bell)
+    watching = asyncio.create_task(push.run(), name="mcp-event-push")
     try:
-        assert core.agents is not None  # settings.agents is set
-        server = build_mcp_server(core.agents.conversations, channel.name)
+        server = build_mcp_server(core.agents.conversations, channel.name, push)
         if transport == "stdio":
             await server.run_stdio_async()
         else:
@@ -106,5 +111,8 @@ async def serve_mcp(
             uvicorn_config = uvicorn.Config(app, host=host, port=port, log_level="warning")
             await uvicorn.Server(uvicorn_config).serve()
     finally:
+        watching.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watching
         await core.aclose()
         await store.close()
