@@ -1,7 +1,8 @@
-"""Delivery events pushed to an MCP client (the SDK's own, in memory): it subscribes to a
-conversation's events resource, a partner event arrives, the client is notified, and reading
-the resource gives that event once. Both ways the SDK subscribes: ``resources/subscribe``
-(protocol 2025-11-25) and ``subscriptions/listen`` (2026-07-28)."""
+"""Delivery events pushed to an MCP client (the SDK's own, in memory and over streamable HTTP
+on loopback): it subscribes to a conversation's events resource, a partner event arrives, the
+client is notified, and reading the resource gives that event once. Both ways the SDK
+subscribes: ``resources/subscribe`` (protocol 2025-11-25) and ``subscriptions/listen``
+(2026-07-28)."""
 
 from __future__ import annotations
 
@@ -12,16 +13,21 @@ import warnings
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
+import httpx2
 import pytest
 from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp.shared.subscriptions import ResourceUpdated
 from mcp.types import ResourceUpdatedNotification
 
+from bot.agents import AgentChannel
+from bot.agents.mcp_command import mcp_http_app
 from bot.agents.mcp_push import EventPush
 from bot.agents.mcp_tools import build_mcp_server
+from bot.config import key_hash
 
-from .conftest import AgentWorld
+from .conftest import SHOP_KEY, AgentWorld, LoopbackServer
 
 
 def _push(world: AgentWorld, channel: str = "shop") -> EventPush:
@@ -139,3 +145,38 @@ async def test_another_channels_conversation_cannot_be_subscribed(world: AgentWo
 def _push_conversations(world: AgentWorld) -> Any:
     assert world.core is not None and world.core.agents is not None
     return world.core.agents.conversations
+
+
+async def test_a_subscription_over_streamable_http_is_notified(world: AgentWorld) -> None:
+    created = await world.order("push-4")
+    uri = _uri(created)
+    push = _push(world)
+    server = build_mcp_server(_push_conversations(world), "shop", push)
+    app = mcp_http_app(server, AgentChannel("shop", key_hash(SHOP_KEY), 60), "127.0.0.1")
+    http = LoopbackServer(app, lifespan="on")
+    await http.start()
+    notified: asyncio.Queue[str] = asyncio.Queue()
+
+    async def on_message(message: Any) -> None:
+        if isinstance(message, ResourceUpdatedNotification):
+            notified.put_nowait(message.params.uri)
+
+    try:
+        headers = {"Authorization": f"Bearer {SHOP_KEY}"}
+        async with (
+            _running(push),
+            httpx2.AsyncClient(headers=headers) as keyed,
+            Client(
+                streamable_http_client(http.url + "/mcp", http_client=keyed),
+                mode="legacy",
+                message_handler=on_message,
+            ) as client,
+        ):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", MCPDeprecationWarning)
+                await client.subscribe_resource(uri)
+            await world.settle()
+            types = await _next_reading(client, uri, notified)
+    finally:
+        await http.stop()
+    assert types[0] == "delivery.created"
