@@ -35,7 +35,7 @@ from bot.config.relay_section import RelayConfig
 from bot.ordering import ChatService, CustomerDesk, build_engine, geocoder_from_config
 from bot.ordering.chats import DeliverLater
 from bot.ordering.create_wait import CreateWaitNotice
-from bot.ordering.unconfirmed_worker import CreateFollowUp
+from bot.ordering.unconfirmed_worker import AlertOperators, CreateFollowUp
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
 from bot.partner.options import ClientOptions
@@ -144,14 +144,17 @@ def build_core(
     seams: CoreSeams | None = None,
     deliver_later: DeliverLater | None = None,
     web_routes: Sequence[BaseRoute] = (),
+    alert_operators: AlertOperators | None = None,
 ) -> BotCore:
     """Every channel-independent part over ``store``, speaking through ``channel``.
 
     ``words`` names the channel's commands in the customer desk's answers; ``deliver_later``
     shows a turn that happens without a customer message (the create re-sent after a rate
-    limit); ``web_routes`` are the channel's own routes on the web app (Telegram's webhook).
-    ``settings.texts`` (the ``[texts]`` locale and overrides) is installed for the process:
-    every sentence, in a turn or outside one (the relay, alerts), is said from it.
+    limit); ``web_routes`` are the channel's own routes on the web app (Telegram's webhook);
+    ``alert_operators`` replaces sending operator alerts to the operator chats (a bot without
+    Telegram logs them). ``settings.texts`` (the ``[texts]`` locale and overrides) is installed
+    for the process: every sentence, in a turn or outside one (the relay, alerts), is said
+    from it.
     """
     seams = seams or CoreSeams()
     agents = None
@@ -180,21 +183,23 @@ def build_core(
         store=store,
     )
 
-    async def alert_operators(text: str) -> None:
+    async def alert_operator_chats(text: str) -> None:
         await send_to_operators(channel, settings.operators, text)
 
+    if alert_operators is None and settings.operators:
+        alert_operators = alert_operator_chats
     follow_up = CreateFollowUp(
         store,
         client,
         channel,
-        alert_operators=alert_operators if settings.operators else None,
+        alert_operators=alert_operators,
         clock=seams.clock,
         sleep=seams.sleep,
     )
     chats = ChatService(
         engine,
         store,
-        alert_operators=alert_operators if settings.operators else None,
+        alert_operators=alert_operators,
         clock=seams.clock,
         deliver_later=deliver_later,
         sleep=seams.sleep,

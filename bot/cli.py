@@ -204,9 +204,11 @@ def _run(args: argparse.Namespace) -> int:
 def _add_run(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "run",
-        help="run the Telegram bot (the production command)",
+        help="run the bot (the production command)",
         description="Run the bot with the settings in --config: Telegram (polling or webhook "
-        "mode), the web app, the relay of Partner API events. Stops on Ctrl-C or SIGTERM. A bad "
+        "mode; left out when [telegram] has no token and [[agents.channels]] lists a channel), "
+        "the web app, the relay of Partner API events and the other background work, which "
+        "this process alone runs. Stops on Ctrl-C or SIGTERM. A bad "
         "configuration is reported like check-config does, with exit code 2; a bot that cannot "
         "start (Telegram refuses the token, the port is taken) exits with 1.",
     )
@@ -251,7 +253,8 @@ def _add_mcp(subparsers: Subparsers) -> None:
         "order a delivery step by step, list, follow and cancel the customer's deliveries. "
         "Over stdio (an agent host starts it) or streamable HTTP at http://HOST:PORT/mcp "
         "(every request needs the channel's key as Authorization: Bearer). Run it beside "
-        "deliverybot run, which relays the deliveries' events. See docs/agents.md.",
+        "deliverybot run on the same config, which alone relays the deliveries' events and "
+        "follows up lost creates. See docs/agents.md.",
     )
     parser.add_argument(
         "--config", required=True, type=Path, metavar="FILE", help="the TOML configuration file"

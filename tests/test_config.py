@@ -286,8 +286,12 @@ PROBLEMS: list[tuple[str, dict[str, Any], list[str]]] = [
     ("malformed bot token", {"telegram.token_env": DROP, "telegram.token": "12345-not-a-token"},
      ["[telegram] token: does not look like a bot token from @BotFather (<digits>:<about 35 "
       "letters, digits, _ or ->)"]),
-    ("token missing", {"telegram.token_env": DROP},
-     ["[telegram] token: required: " + _SET_ENV.format("token")]),
+    ("token missing in webhook mode", {"telegram.token_env": DROP},
+     ['[telegram] token: required when mode = "webhook": ' + _SET_ENV.format("token")]),
+    ("neither Telegram nor an agent channel",
+     {"telegram.token_env": DROP, "telegram.mode": "polling", "telegram.secret_token_env": DROP},
+     ["[telegram] token: required unless [[agents.channels]] lists a channel: "
+      + _SET_ENV.format("token")]),
     ("webhook mode without a host or secret token",
      {"telegram.public_base_url": DROP, "telegram.secret_token_env": DROP,
       "webhooks.enabled": False, "webhooks.signing_secret": DROP},

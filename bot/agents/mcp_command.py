@@ -1,10 +1,12 @@
 """``deliverybot mcp``: the MCP server for one channel, over stdio or streamable HTTP.
 
 It opens the bot's own store and builds the same core as ``deliverybot run`` (``build_core``),
-so conversations, deliveries and events are the bot's; it runs no relay and receives no partner
-webhooks (``deliverybot run`` does, and keeps the events the agent reads here). It does run the
-follow-up of creates whose answer was lost, for the orders it took. Operator alerts it cannot
-deliver (it has no chat channel) are logged.
+so conversations, deliveries and events are the bot's. It runs no background work at all: the
+relay, the partner webhooks, the follow-up of creates whose answer was lost and the channels'
+event webhooks belong to ``deliverybot run`` on the same config (with or without Telegram), so
+no entry is worked by two processes and no customer is told twice. That process finds the
+lost creates this one keeps (``bot.runtime.workers``), and the events it keeps reach this
+one's subscribers (``mcp_push``). Operator alerts raised here are logged.
 
 Over streamable HTTP every request needs the channel's key (``Authorization: Bearer <key>``);
 stdio is for an agent host that starts this process itself, so whoever can start it already
@@ -24,6 +26,8 @@ from mcp.server.mcpserver import MCPServer
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from bot.agents.channel_keys import AgentChannel, bearer_key
+from bot.agents.chatless_channel import ChatlessChannel, log_operator_alert
+from bot.agents.mcp_push import EventPush
 from bot.agents.mcp_tools import build_mcp_server
 from bot.bot_core import CoreSettings, build_core, core_seams_from_config
 from bot.config import Config, key_hash
@@ -32,20 +36,6 @@ from conversations.texts.agent_texts import AGENT_WORDS
 
 log = logging.getLogger(__name__)
 Transport = Literal["stdio", "streamable-http"]
-
-
-class NoChatChannel:
-    """The relay channel of a process without chats: operator alerts go to the log."""
-
-    async def send(self, chat_id: int, text: str) -> int | None:
-        log.warning(
-            "not delivered to chat %s (this process has no chat channel): %s", chat_id, text
-        )
-        return None
-
-    def otp_link(self, token: str) -> str:
-        # The relay, which alone makes hand-off links, runs in ``deliverybot run``, not here.
-        raise RuntimeError("deliverybot mcp makes no drop-off code links")
 
 
 class KeyGuard:
@@ -102,12 +92,18 @@ async def serve_mcp(
         synchronous=config.storage.sqlite_synchronous,
     )
     core = build_core(
-        settings, store, NoChatChannel(), AGENT_WORDS, seams=core_seams_from_config(config)
+        settings,
+        store,
+        ChatlessChannel(),
+        AGENT_WORDS,
+        seams=core_seams_from_config(config),
+        alert_operators=log_operator_alert,
     )
-    follow_up = asyncio.create_task(core.follow_up.run(), name="create-follow-up")
+    assert core.agents is not None  # settings.agents is set
+    push = EventPush(core.agents.conversations, channel.name, core.agents.bell)
+    watching = asyncio.create_task(push.run(), name="mcp-event-push")
     try:
-        assert core.agents is not None  # settings.agents is set
-        server = build_mcp_server(core.agents.conversations, channel.name)
+        server = build_mcp_server(core.agents.conversations, channel.name, push)
         if transport == "stdio":
             await server.run_stdio_async()
         else:
@@ -115,8 +111,8 @@ async def serve_mcp(
             uvicorn_config = uvicorn.Config(app, host=host, port=port, log_level="warning")
             await uvicorn.Server(uvicorn_config).serve()
     finally:
-        follow_up.cancel()
+        watching.cancel()
         with contextlib.suppress(asyncio.CancelledError):
-            await follow_up
+            await watching
         await core.aclose()
         await store.close()

@@ -6,8 +6,10 @@ customers, conversations and deliveries. The open question comes back as structu
 (``prompt_data``: options with ids, the default, hints and ``answer_schema``, a JSON Schema of
 the allowed answer with an enum of the option ids); an answer outside it is refused (an error
 result) with the same question, and never reaches the flow. Delivery events are a resource the
-agent reads (``deliverybot://conversations/{id}/events``) and the ``delivery_events`` tool. The
-drop-off code is never among them. The descriptions tell the model the rules it must follow.
+agent reads (``deliverybot://conversations/{id}/events``) and the ``delivery_events`` tool; with
+an ``EventPush`` (``mcp_push``) the client may subscribe to the resource and is notified when a
+new event is kept. The drop-off code is never among them. The descriptions tell the model the
+rules it must follow.
 
 ``deliverybot mcp`` runs it over stdio or streamable HTTP (``mcp_command``).
 """
@@ -22,6 +24,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
 
 from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
+from bot.agents.mcp_push import EVENTS_URI, EventPush
 
 INSTRUCTIONS = """\
 You order deliveries for a customer through a business's delivery bot, one question at a time.
@@ -63,12 +66,21 @@ package: then tell the customer what `text` says."""
 EVENTS = """News about the deliveries ordered in a conversation, oldest first, after stream
 position `after` (each event's `seq`): status in words, the service's customer_message_hint,
 summary and agent_notes (for you, not to read out verbatim). A drop-off code is never included:
-`drop_off_code` says where it went."""
+`drop_off_code` says where it went. Subscribe to the resource
+deliverybot://conversations/{id}/events to be notified when one arrives, then read it."""
 
 
-def build_mcp_server(conversations: HeadlessConversations, channel: str) -> MCPServer[Any]:
-    """The MCP server for ``channel``'s agent, over ``conversations``."""
-    server: MCPServer[Any] = MCPServer(name="deliverybot", instructions=INSTRUCTIONS, version="1")
+def build_mcp_server(
+    conversations: HeadlessConversations, channel: str, push: EventPush | None = None
+) -> MCPServer[Any]:
+    """The MCP server for ``channel``'s agent, over ``conversations``; with ``push`` (whose
+    ``run`` the caller runs), subscriptions to the events resource are served."""
+    server: MCPServer[Any] = MCPServer(
+        name="deliverybot",
+        instructions=INSTRUCTIONS,
+        version="1",
+        subscriptions=None if push is None else push.bus,
+    )
 
     async def start_order(customer: str, flow: str | None = None) -> CallToolResult:
         try:
@@ -127,11 +139,13 @@ def build_mcp_server(conversations: HeadlessConversations, channel: str) -> MCPS
     for tool, description in tools:
         server.add_tool(tool, description=description)
     server.resource(
-        "deliverybot://conversations/{conversation_id}/events",
+        EVENTS_URI,
         name="delivery_events",
         description=EVENTS,
         mime_type="application/json",
     )(events_resource)
+    if push is not None:
+        push.install(server)
     return server
 
 

@@ -16,8 +16,12 @@ class ConfigError(Exception):
 
 
 class KeyProblems(ValueError):
-    """Problems found by a table-level check, each reported at its own key (a relative loc)."""
+    """Problems found by a table-level check, each reported at its own key (a relative loc;
+    from the file's top with ``absolute``, for a check that spans tables)."""
 
-    def __init__(self, problems: list[tuple[tuple[str | int, ...], str]]) -> None:
+    def __init__(
+        self, problems: list[tuple[tuple[str | int, ...], str]], *, absolute: bool = False
+    ) -> None:
         self.problems = problems
+        self.absolute = absolute
         super().__init__("; ".join(message for _, message in problems))

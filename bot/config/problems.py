@@ -37,7 +37,8 @@ def problem_lines(exc: ValidationError, data: dict[str, Any]) -> list[str]:
         loc = tuple(error["loc"])
         cause = error.get("ctx", {}).get("error")
         if isinstance(cause, KeyProblems):
-            lines += [f"{_where(loc + sub, data)}: {text}" for sub, text in cause.problems]
+            base = () if cause.absolute else loc
+            lines += [f"{_where(base + sub, data)}: {text}" for sub, text in cause.problems]
         else:
             lines.append(f"{_where(loc, data)}: {_message(error, loc, data)}")
     return lines

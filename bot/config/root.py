@@ -13,7 +13,7 @@ from bot.config.partner import PartnerConfig, WebhooksConfig
 from bot.config.relay_section import RelayConfig
 from bot.config.section import Section
 from bot.config.storage import StorageConfig
-from bot.config.telegram import OperatorsConfig, TelegramConfig
+from bot.config.telegram import BOT_CREDENTIAL_HOW, OperatorsConfig, TelegramConfig
 from bot.config.texts_section import TextsConfig
 from bot.config.urls import LOOPBACK_HOSTS
 
@@ -42,6 +42,22 @@ class Config(Section):
             raise KeyProblems([(("enabled",), problem)])
         return value
 
+    @field_validator("agents")
+    @classmethod
+    def _takes_orders_somewhere(cls, value: AgentsConfig, info: ValidationInfo) -> AgentsConfig:
+        # Orders come through Telegram, an agent channel, or both; with neither the bot is idle.
+        # Checked here, not after the whole model, so it is reported with every other problem.
+        telegram = info.data.get("telegram")
+        if telegram is not None and telegram.token is None and not value.configured:
+            problem = f"required unless [[agents.channels]] lists a channel: {BOT_CREDENTIAL_HOW}"
+            raise KeyProblems([(("telegram", "token"), problem)], absolute=True)
+        return value
+
+    @property
+    def has_telegram(self) -> bool:
+        """Whether the bot runs on Telegram (a token is set); without it, agent channels only."""
+        return self.telegram.token is not None
+
     def partner_webhook_url(self) -> str | None:
         """The URL to register in the dashboard (Settings, API & Webhooks), if webhooks are on."""
         if not self.webhooks.enabled or self.telegram.public_base_url is None:
@@ -51,7 +67,9 @@ class Config(Section):
     def warnings(self) -> list[str]:
         """Settings that are valid but probably not what the operator wants, one line each."""
         found = []
-        if not self.operators.chat_ids:
+        if not self.has_telegram:
+            found += _without_telegram(self)
+        elif not self.operators.chat_ids:
             found.append(
                 "[operators] chat_ids: empty: nobody may use operator commands, and "
                 "event summaries and agent notes go nowhere"
@@ -84,3 +102,20 @@ class Config(Section):
         if self.storage.backend == "postgres" and self.storage.synchronous != "full":
             found.append('[storage] synchronous: ignored while backend = "postgres"')
         return found
+
+
+def _without_telegram(config: Config) -> list[str]:
+    """What a bot without Telegram cannot do, said where the operator would look for it."""
+    found = [
+        "[telegram] token: not set: orders come only through [[agents.channels]]; operator "
+        "alerts and event summaries are logged (WARNING) instead of sent to operator chats",
+        "[telegram] token: not set: a drop-off code sent by delivery.otp_issued cannot be "
+        "handed to the receiver; keep OTP via webhook only switched off in the dashboard, so "
+        "the service sends the code itself",
+    ]
+    if config.operators.chat_ids:
+        found.append(
+            "[operators] chat_ids: Telegram chats, not reached without [telegram] token: "
+            "what they would be told is logged"
+        )
+    return found

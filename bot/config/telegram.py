@@ -5,7 +5,14 @@ from __future__ import annotations
 from typing import Literal
 
 import phonenumbers
-from pydantic import Field, SecretStr, ValidationInfo, ValidatorFunctionWrapHandler, field_validator
+from pydantic import (
+    Field,
+    SecretStr,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+    model_validator,
+)
 
 from bot.config.config_errors import KeyProblems
 from bot.config.secrets import BOT_TOKEN_SHAPE, SECRET_TOKEN_SHAPE, EnvName, resolve_secret
@@ -14,13 +21,22 @@ from bot.config.urls import LOOPBACK_HTTP, check_url
 
 DEFAULT_TELEGRAM_API_BASE_URL = "https://api.telegram.org/bot"
 _DEFAULT_FILE_BASE_URL = "https://api.telegram.org/file/bot"
+# How to give the bot token, in the problem line when it is missing.
+BOT_CREDENTIAL_HOW = (
+    "set token_env to the name of an environment variable holding it (or token in the file)"
+)
 
 
 class TelegramConfig(Section):
-    """``[telegram]``: the bot's token and how updates reach it."""
+    """``[telegram]``: the bot's token and how updates reach it, and where its web app listens.
+
+    The token may be left out when the bot takes orders only through agent channels
+    (``Config`` checks that at least one of the two is there): the other keys then still place
+    the web app (``listen_host``, ``listen_port``, ``public_base_url``).
+    """
 
     token_env: EnvName | None = None
-    token: SecretStr
+    token: SecretStr | None = None
     mode: Literal["polling", "webhook"] = "polling"
     public_base_url: str | None = Field(None, validate_default=True)
     secret_token_env: EnvName | None = None
@@ -36,7 +52,8 @@ class TelegramConfig(Section):
     def _token(
         cls, value: object, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
     ) -> SecretStr | None:
-        return resolve_secret(value, handler, info, required=True, shape=BOT_TOKEN_SHAPE)
+        # Required unless agent channels take the orders: ``Config`` decides, knowing both.
+        return resolve_secret(value, handler, info, required=False, shape=BOT_TOKEN_SHAPE)
 
     @field_validator("public_base_url")
     @classmethod
@@ -78,6 +95,13 @@ class TelegramConfig(Section):
             return api_base_url.removesuffix("/bot") + "/file/bot"
         rule = f"must be https ({LOOPBACK_HTTP}) and end with /bot, e.g. {_DEFAULT_FILE_BASE_URL}"
         return check_url(value, rule=rule, path_suffix="/bot")
+
+    @model_validator(mode="after")
+    def _webhook_needs_token(self) -> TelegramConfig:
+        if self.mode == "webhook" and self.token is None:
+            problem = f'required when mode = "webhook": {BOT_CREDENTIAL_HOW}'
+            raise KeyProblems([(("token",), problem)])
+        return self
 
     @field_validator("default_phone_region")
     @classmethod

@@ -4,22 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import Any
 
 from starlette.applications import Starlette
 
 from bot.bot_core import BotCore
+from bot.clocks import Clock
 from bot.config import Config
 from bot.geo.nominatim import NominatimGeocoder
 from bot.partner.client import PartnerClient
 from bot.relay import Relay, StatusPoller
-from bot.runtime.housekeeping import housekeeping
 from bot.runtime.receiving import close_application, start_receiving, stop_receiving
 from bot.runtime.seams import Seams
 from bot.runtime.wiring import wire
+from bot.runtime.workers import spawn_workers
 from bot.store import Store
+from bot.store.database import Synchronous
 from bot.telegram.application import BotApplication
 from bot.telegram.bot_context import BotContext
 from bot.telegram.conversation import Conversation
@@ -43,7 +43,7 @@ class Runtime:
     async def build(cls, config: Config, seams: Seams | None = None) -> Runtime:
         """Open the store and wire every part (nothing talks to Telegram yet)."""
         seams = seams or Seams()
-        store = await _open_store(config, seams)
+        store = await open_store(config, seams.clock, seams.synchronous)
         try:
             parts = wire(config, seams, store)
         except BaseException:
@@ -89,13 +89,7 @@ class Runtime:
         flows = self.conversation.flow_menu
         await start_receiving(self.application, self.config.telegram, self.ctx.operators, flows)
         if workers:
-            self._spawn("relay", self.relay.run())
-            self._spawn("create-follow-up", self.core.follow_up.run())
-            if self.core.agents is not None and self.core.agents.webhooks is not None:
-                self._spawn("agent-webhooks", self.core.agents.webhooks.run())
-            if self.poller is not None:
-                self._spawn("status-poller", self.poller.run())
-            self._spawn("housekeeping", housekeeping(self.store))
+            self.tasks += spawn_workers(self.core, self.store)
 
     async def stop(self) -> None:
         """Stop receiving, finish what runs, close everything. Safe after a failed start."""
@@ -111,18 +105,17 @@ class Runtime:
             await self.core.geocoder.aclose()
         await self.store.close()
 
-    def _spawn(self, name: str, work: Coroutine[Any, Any, None]) -> None:
-        self.tasks.append(asyncio.create_task(work, name=name))
 
 
-async def _open_store(config: Config, seams: Seams) -> Store:
-    """The store ``[storage]`` names: the SQLite file, or the shared PostgreSQL database."""
+async def open_store(config: Config, clock: Clock, synchronous: Synchronous = "FULL") -> Store:
+    """The store ``[storage]`` names: the shared PostgreSQL database, or the SQLite file (its
+    directory made); ``synchronous`` other than FULL (a test's seam) overrides the config's."""
     storage = config.storage
     if storage.backend == "postgres" and storage.postgres is not None:
         return await Store.connect_postgres(
             storage.postgres.dsn.get_secret_value(),
             media_dir=storage.media_dir,
-            clock=seams.clock,
+            clock=clock,
             pool_size=storage.postgres.pool_size,
             lease_seconds=storage.postgres.lease_seconds,
         )
@@ -130,8 +123,6 @@ async def _open_store(config: Config, seams: Seams) -> Store:
     return await Store.connect(
         storage.path,
         media_dir=storage.media_dir,
-        clock=seams.clock,
-        synchronous=(
-            seams.synchronous if seams.synchronous != "FULL" else storage.sqlite_synchronous
-        ),
+        clock=clock,
+        synchronous=synchronous if synchronous != "FULL" else storage.sqlite_synchronous,
     )

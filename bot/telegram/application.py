@@ -133,6 +133,8 @@ def build_application(
     and ``get_updates_request`` replace PTB's HTTP layer (tests, benchmarks); ``processor``
     replaces the update processor (a subclass that observes processing, in tests).
     """
+    if settings.token is None:  # the config allows that only for a bot without Telegram
+        raise ValueError("[telegram] token is not set: this bot has no Telegram")
     builder = (
         ApplicationBuilder()
         .token(settings.token.get_secret_value())

@@ -75,3 +75,22 @@ def otp_sent_to_receiver(delivery_id: str, receiver_link: str) -> str:
         f"verify their own phone number to see it: {receiver_link}"
     )
 
+
+
+def otp_not_handed_off(delivery_id: str) -> str:
+    """Instead of the drop-off code, when this bot has no way to pass it to the receiver."""
+    return (
+        f"A drop-off code for delivery {short_ref(delivery_id)} was issued for the verified "
+        "receiver only: it is never given to you, so never make one up or repeat one. This "
+        "service cannot pass it on to the receiver: if they have not got it, the customer "
+        "should contact the business."
+    )
+
+
+def otp_not_handed_off_for_operators(delivery_id: str) -> str:
+    """Operators of a bot without Telegram: a drop-off code came that no receiver can claim."""
+    return (
+        f"The drop-off code for delivery {short_ref(delivery_id)} came by webhook, but this "
+        "bot has no Telegram to hand it to the receiver. Switch OTP via webhook only off in "
+        "the dashboard, then use Resend delivery OTP: the service sends the code itself."
+    )

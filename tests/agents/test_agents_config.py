@@ -8,7 +8,7 @@ import pytest
 
 from bot.agents import AgentsSettings
 from bot.config import ConfigError, key_hash, load_config
-from tests.test_config import ENV, write
+from tests.test_config import DROP, ENV, write
 
 KEY = "shop-key-0123456789abcdef0123"
 HOOK_SECRET = "hook-secret-0123456789abcdef01"
@@ -93,3 +93,38 @@ def test_two_channels_may_not_share_a_name_or_a_key(tmp_path: Path) -> None:
     lines = "\n".join(raised.value.problems)
     assert "another channel has this name" in lines
     assert "another channel has the same key" in lines
+
+
+def test_agent_channels_alone_need_no_telegram_token(tmp_path: Path) -> None:
+    file = write(
+        tmp_path,
+        {
+            "telegram.token_env": DROP,
+            "telegram.secret_token_env": DROP,
+            "telegram.mode": "polling",
+            "telegram.listen_port": 8090,
+            "webhooks.enabled": False,
+            "webhooks.signing_secret": DROP,
+            "operators.chat_ids": [42],
+        },
+    )
+    file.write_text(
+        file.read_text(encoding="utf-8")
+        + f'\n[[agents.channels]]\nname = "shop"\nkey_sha256 = "{key_hash(KEY)}"\n',
+        encoding="utf-8",
+    )
+    config = load_config(file)
+    assert not config.has_telegram and config.telegram.listen_port == 8090
+    warnings = config.warnings()
+    assert warnings[0].startswith("[telegram] token: not set: orders come only through")
+    assert "keep OTP via webhook only switched off" in warnings[1]
+    assert "[operators] chat_ids: Telegram chats, not reached" in warnings[2]
+
+
+def test_webhook_mode_still_needs_the_token_with_agent_channels(tmp_path: Path) -> None:
+    file = with_agents(tmp_path, f'[[agents.channels]]\nname = "shop"\nkey = "{KEY}"\n')
+    text = file.read_text(encoding="utf-8").replace('token_env = "TEST_BOT_TOKEN"\n', "", 1)
+    file.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as raised:
+        load_config(file)
+    assert raised.value.problems[0].startswith('[telegram] token: required when mode = "webhook"')
