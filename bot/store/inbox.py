@@ -1,6 +1,7 @@
 """The durable webhook inbox: Partner events are stored here before the 2xx goes back.
 
-The web app verifies a signature, calls ``add`` and answers; the relay worker takes
+The web app verifies a signature, calls ``add`` (events arriving together are committed
+together, each before its caller answers) and answers; the relay worker takes
 ``next_batch``, handles each event and calls ``mark_processed``. Because the row is committed
 before the 2xx and only leaves the pending set when marked, a crash anywhere in between means
 the event is handed out again after a restart; the relay's sent markers (``store.sent``) stop
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 
 from bot.clocks import Clock
 from bot.store.database import Executor, Row
+from bot.store.grouped_inserts import GroupedInserts
 
 
 @dataclass(frozen=True)
@@ -46,8 +48,7 @@ class InboxCounts:
     processed: int
 
 
-_ADD = """INSERT INTO inbox (event_id, delivery_id, event_type, created, raw_body, received_at)
-    VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING"""
+_ADDED_COLUMNS = ("event_id", "delivery_id", "event_type", "created", "raw_body", "received_at")
 _NEXT_BATCH = """SELECT seq, event_id, delivery_id, event_type, created, raw_body, received_at,
         attempts, last_error
     FROM inbox WHERE processed_at IS NULL ORDER BY created, seq LIMIT ?"""
@@ -69,18 +70,18 @@ class Inbox:
     def __init__(self, db: Executor, clock: Clock) -> None:
         self._db = db
         self._clock = clock
+        self._adds = GroupedInserts(db, "inbox", _ADDED_COLUMNS, "event_id")
 
     async def add(
         self, event_id: str, delivery_id: str, event_type: str, created: int, raw_body: bytes
     ) -> bool:
         """Store a verified event; False when its id is already stored (a redelivery).
 
-        The row is committed when this returns, so the webhook can be acknowledged.
+        The row is committed when this returns, so the webhook can be acknowledged. Events
+        added concurrently are committed together (``GroupedInserts``: one fsync for a burst).
         """
-        changed = await self._db.execute(
-            _ADD, (event_id, delivery_id, event_type, created, raw_body, self._clock())
-        )
-        return changed > 0
+        row = (event_id, delivery_id, event_type, created, raw_body, self._clock())
+        return await self._adds.add(row)
 
     async def next_batch(self, limit: int = 100) -> list[InboxEvent]:
         """Up to ``limit`` unprocessed events, oldest ``created`` first, then by arrival."""
