@@ -3,7 +3,7 @@
 ::
 
     async with Store.open(path) as store:
-        await store.sessions.save(chat_id, user_id, session.model_dump_json())
+        await store.sessions.save(chat_id, user_id, session.stored_json())
 
 or, where a framework owns start-up and shut-down (PTB's post_init / post_shutdown)::
 
@@ -51,14 +51,14 @@ class Store:
         self.media_dir = media_dir
         self.clock = clock
         self.schema_version = schema_version
-        self.sessions = Sessions(db, clock)
+        self.updates = SeenUpdates(db, clock)
+        self.sessions = Sessions(db, clock, self.updates)
         self.deliveries = Deliveries(db, clock)
         self.inbox = Inbox(db, clock)
         holder = secrets.token_hex(8)  # this open Store, as the owner of its send claims
         self.sent = SentMessages(db, clock, holder=holder)
         self.relayed = RelayedEvents(db, clock, holder=holder)
         self.media = MediaStore(db, clock, media_dir)
-        self.updates = SeenUpdates(db, clock)
         self.contacts = Contacts(db, clock)
         self.otp = OtpHandoffs(db, clock)
         self.blocked = BlockedChats(db, clock)
