@@ -179,7 +179,7 @@ class ChatService:
         key is saved before the create goes out."""
 
         async def save(session: Session) -> None:
-            await self.store.sessions.save(chat_id, user_id, session.model_dump_json())
+            await self.store.sessions.save(chat_id, user_id, session.stored_json())
 
         return save
 
@@ -208,7 +208,7 @@ class ChatService:
         if session.finished:
             await self.store.sessions.delete(chat_id)
         else:
-            await self.store.sessions.save(chat_id, user_id, session.model_dump_json())
+            await self.store.sessions.save(chat_id, user_id, session.stored_json())
         if turn.operator_alert is not None:
             await self._alert(turn.operator_alert)
         if turn.retry_after is not None and self._deliver_later is not None:
