@@ -7,6 +7,11 @@ A row exists while a conversation is open: the adapter deletes it when the conve
 A save or delete made while answering a Telegram update (``SeenUpdates.begin``) also records
 that update's id, in the same transaction: one commit per turn, and the update counts as
 handled exactly when its effect on the session is stored.
+
+While such an update is answered, its chat's session is also kept in memory: read at most once
+per turn, whatever asks for it (the adapter, then the chat service), and replaced by every
+save or delete of that chat. It is forgotten when the update's handlers are done, which is
+when the adapter lets go of the chat, so only the chats being answered right now are held.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from dataclasses import dataclass
 
 from bot.clocks import Clock
 from bot.store.database import Database, Row
-from bot.store.updates import SeenUpdates
+from bot.store.updates import AnsweredUpdate, SeenUpdates
 
 
 @dataclass(frozen=True)
@@ -44,19 +49,33 @@ class Sessions:
         self._db = db
         self._clock = clock
         self._updates = updates
+        # chat -> (the update being answered in it, its session as stored; None: no session)
+        self._held: dict[int, tuple[AnsweredUpdate, SessionRecord | None]] = {}
+        updates.on_finish(self._let_go)
 
     async def get(self, chat_id: int) -> SessionRecord | None:
         """The chat's saved session, or None when it has no open conversation."""
+        held = self._held.get(chat_id)
+        answering = self._updates.answering()
+        if held is not None and held[0] is answering:
+            return held[1]
         row = await self._db.fetch_one(_GET, (chat_id,))
-        return _record(row) if row else None
+        record = _record(row) if row else None
+        if answering is not None and answering.chat_id == chat_id:
+            self._held[chat_id] = (answering, record)
+        return record
 
     async def save(self, chat_id: int, user_id: int, data_json: str) -> None:
         """Replace the chat's session with ``data_json`` (stamped with the store's clock)."""
-        await self._write(_SAVE, (chat_id, user_id, data_json, self._clock()))
+        now = self._clock()
+        await self._write(_SAVE, (chat_id, user_id, data_json, now))
+        self._written(chat_id, SessionRecord(chat_id, user_id, data_json, now))
 
     async def delete(self, chat_id: int) -> bool:
         """Forget the chat's session; True when there was one."""
-        return await self._write(_DELETE, (chat_id,)) > 0
+        deleted = await self._write(_DELETE, (chat_id,)) > 0
+        self._written(chat_id, None)
+        return deleted
 
     async def list_open(self) -> list[SessionRecord]:
         """Every saved session, least recently updated first (to resume after a restart)."""
@@ -64,8 +83,23 @@ class Sessions:
 
     async def purge_idle(self, before: float) -> int:
         """Delete sessions last saved before ``before`` (abandoned chats); return how many."""
+        self._held.clear()  # rare (a daily prune): the turns under way read once more
         return await self._db.execute(_PURGE_IDLE, (before,))
 
+    def _written(self, chat_id: int, record: SessionRecord | None) -> None:
+        """``record`` is now stored for ``chat_id``: the update answered there keeps it; a write
+        from elsewhere (another task) drops what that update held rather than leave it stale."""
+        answering = self._updates.answering()
+        if answering is not None and answering.chat_id == chat_id:
+            self._held[chat_id] = (answering, record)
+        else:
+            self._held.pop(chat_id, None)
+
+    def _let_go(self, answered: AnsweredUpdate) -> None:
+        if answered.chat_id is not None:
+            held = self._held.get(answered.chat_id)
+            if held is not None and held[0] is answered:
+                del self._held[answered.chat_id]
 
     async def _write(self, sql: str, params: tuple[object, ...]) -> int:
         """One statement, together with the id of the update being answered, if unrecorded."""

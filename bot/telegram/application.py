@@ -160,7 +160,7 @@ def gatekeeper(
             # Not a customer's message (Telegram never sends these): nobody to answer.
             log.warning("update dropped: %s", flaw)
             raise ApplicationHandlerStop
-        if not await store.updates.begin(update.update_id):
+        if not await store.updates.begin(update.update_id, chat_of(update)):
             log.info("update %s was delivered again; ignored", update.update_id)
             raise ApplicationHandlerStop
         chat, user = update.effective_chat, update.effective_user
