@@ -24,7 +24,9 @@ from bot.telegram.message_sender import Delivered
 from bot.telegram.turn_messages import ShareRequest, render_answered, render_prompt, render_turn
 from conversations import Answer, Prompt, Turn
 
-_MAX_VIEWS: Final = 10_000  # chats whose look is kept in memory; older ones are rebuilt on demand
+# Chats whose look is kept in memory; older ones are rebuilt from the saved session on their
+# next tap. A view holds its prompt, about 5 KB: 2,000 of them are ~11 MB (bench_storage.py).
+_MAX_VIEWS: Final = 2_000
 
 
 @dataclass
