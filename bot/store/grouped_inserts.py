@@ -2,12 +2,13 @@
 for its own commit.
 
 Under ``synchronous=FULL`` every commit waits for an fsync, and a burst of webhook events each
-committed alone spends most of its time there. So while one insert is on its way to SQLite,
-the rows that arrive meanwhile queue up, and the next statement inserts all of them at once: a
-single multi-row ``INSERT .. ON CONFLICT DO NOTHING RETURNING key`` is one statement in
-autocommit mode, so one commit (one fsync) covers the group. Each caller's ``add`` returns only
+committed alone spends most of its time there. So while inserts are on their way to SQLite
+(``MAX_IN_FLIGHT`` statements at most), the rows that arrive meanwhile queue up, and the next
+statement inserts all of them at once: a single multi-row
+``INSERT .. ON CONFLICT DO NOTHING RETURNING key`` is one statement in autocommit mode, so one
+commit (one fsync) covers the group. Each caller's ``add`` returns only
 once the statement holding its row has committed, so whatever a caller acknowledges is durable
-(the same promise as a lone insert). A lone caller, with nothing in flight, is inserted at once
+(the same promise as a lone insert). A caller that finds room in flight is inserted at once
 without waiting for company: no latency is added when there is no burst.
 
 Every caller of one group shares its fate: if the statement fails, each of them gets the error
@@ -23,6 +24,9 @@ from bot.store.database import Executor
 
 # 6 columns x 64 rows stays far below SQLite's bound on parameters per statement (32,766).
 MAX_GROUP_ROWS = 64
+# Statements on their way at once: with two, aiosqlite's thread has the next one queued when
+# it finishes one, instead of idling while the event loop gathers the next group.
+MAX_IN_FLIGHT = 2
 
 
 class GroupedInserts:
@@ -45,7 +49,7 @@ class GroupedInserts:
         self._key_index = list(columns).index(key)
         self._width = len(columns)
         self._sql: dict[int, str] = {}  # rows -> statement text (one prepared statement each)
-        self._busy = False
+        self._in_flight = 0
         self._waiting: list[tuple[Sequence[object], asyncio.Future[bool]]] = []
         self._flushes: set[asyncio.Task[None]] = set()
 
@@ -53,32 +57,27 @@ class GroupedInserts:
         """Insert ``row`` (values in column order) once it is committed; True when it is new."""
         if len(row) != self._width:
             raise ValueError(f"a row has {self._width} values, not {len(row)}")
-        if self._busy:
+        if self._in_flight >= MAX_IN_FLIGHT:
             future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
             self._waiting.append((row, future))
             return await future
-        self._busy = True
+        self._in_flight += 1
         try:
             return (await self._insert([row]))[0]
         finally:
+            self._in_flight -= 1
             self._hand_over()
-
-    async def settle(self) -> None:
-        """Return once no group is on its way (for a clean close)."""
-        while self._flushes:
-            await asyncio.gather(*self._flushes, return_exceptions=True)
 
     def _hand_over(self) -> None:
         """The rows that queued meanwhile go next, as one group, in a task of their own (so no
         caller waits for a later group than its own)."""
-        if not self._waiting:
-            self._busy = False
-            return
-        group = self._waiting[:MAX_GROUP_ROWS]
-        del self._waiting[:MAX_GROUP_ROWS]
-        task = asyncio.create_task(self._flush(group))
-        self._flushes.add(task)
-        task.add_done_callback(self._flushes.discard)
+        while self._waiting and self._in_flight < MAX_IN_FLIGHT:
+            group = self._waiting[:MAX_GROUP_ROWS]
+            del self._waiting[:MAX_GROUP_ROWS]
+            self._in_flight += 1
+            task = asyncio.create_task(self._flush(group))
+            self._flushes.add(task)
+            task.add_done_callback(self._flushes.discard)
 
     async def _flush(self, group: list[tuple[Sequence[object], asyncio.Future[bool]]]) -> None:
         try:
@@ -96,6 +95,7 @@ class GroupedInserts:
                 if not future.done():  # its caller may have given up (a dropped connection)
                     future.set_result(new)
         finally:
+            self._in_flight -= 1
             self._hand_over()
 
     async def _insert(self, rows: list[Sequence[object]]) -> list[bool]:

@@ -10,7 +10,7 @@ import pytest
 
 from bot.store import Store
 from bot.store.database import Database
-from bot.store.grouped_inserts import MAX_GROUP_ROWS, GroupedInserts
+from bot.store.grouped_inserts import MAX_GROUP_ROWS, MAX_IN_FLIGHT, GroupedInserts
 
 
 class CountingDatabase:
@@ -44,8 +44,10 @@ async def test_a_burst_is_committed_in_fewer_statements_than_rows(
     inserts = GroupedInserts(counted, "t", ("k", "v"), "k")  # type: ignore[arg-type]
     results = await asyncio.gather(*(inserts.add((f"k{n}", n)) for n in range(200)))
     assert results == [True] * 200
-    # The first goes alone; the rest queue behind it and go in groups of at most 64.
-    assert counted.statements == 1 + -(-199 // MAX_GROUP_ROWS)
+    # The first ones go alone while there is room in flight; the rest queue behind them and
+    # go in groups of at most 64.
+    grouped = 200 - MAX_IN_FLIGHT
+    assert counted.statements == MAX_IN_FLIGHT + -(-grouped // MAX_GROUP_ROWS)
     rows = await counted.db.fetch_all("SELECT k, v FROM t ORDER BY v")
     assert rows == [(f"k{n}", n) for n in range(200)]
     await counted.db.close()
@@ -63,11 +65,14 @@ async def test_each_caller_learns_whether_its_own_row_was_new(counted: CountingD
 
 async def test_a_failing_group_fails_every_caller_in_it(counted: CountingDatabase) -> None:
     inserts = GroupedInserts(counted, "t", ("k", "v"), "k")  # type: ignore[arg-type]
-    rows = [("x", 1), ("y", None), ("z", 3)]  # v is NOT NULL: the group holding y fails
-    results = await asyncio.gather(*(inserts.add(row) for row in rows), return_exceptions=True)
-    assert results[0] is True
-    assert all(isinstance(result, sqlite3.IntegrityError) for result in results[1:])
-    assert await counted.db.fetch_all("SELECT k FROM t") == [("x",)]
+    alone = [(f"a{n}", n) for n in range(MAX_IN_FLIGHT)]  # these go at once, one each
+    group = [("x", 1), ("y", None), ("z", 3)]  # v is NOT NULL: the group holding y fails
+    results = await asyncio.gather(
+        *(inserts.add(row) for row in alone + group), return_exceptions=True
+    )
+    assert results[:MAX_IN_FLIGHT] == [True] * MAX_IN_FLIGHT
+    assert all(isinstance(r, sqlite3.IntegrityError) for r in results[MAX_IN_FLIGHT:])
+    assert await counted.db.fetch_all("SELECT k FROM t WHERE k IN ('x', 'y', 'z')") == []
     assert await inserts.add(("w", 4))  # the next caller is not stuck behind the failure
     await counted.db.close()
 
