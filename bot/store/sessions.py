@@ -83,8 +83,9 @@ class Sessions:
 
     async def purge_idle(self, before: float) -> int:
         """Delete sessions last saved before ``before`` (abandoned chats); return how many."""
-        self._held.clear()  # rare (a daily prune): the turns under way read once more
-        return await self._db.execute(_PURGE_IDLE, (before,))
+        purged = await self._db.execute(_PURGE_IDLE, (before,))
+        self._held.clear()  # rare: the turns under way read their chat once more
+        return purged
 
     def _written(self, chat_id: int, record: SessionRecord | None) -> None:
         """``record`` is now stored for ``chat_id``: the update answered there keeps it; a write

@@ -122,3 +122,14 @@ async def test_a_task_started_by_the_turn_reads_afresh_once_the_turn_is_over(
     await in_turn(store, 5, 8, lambda: store.sessions.save(8, 8, '{"step": "next turn"}'))
     go_on.set()
     assert await later[0] == '{"step": "next turn"}'
+
+
+async def test_a_purge_of_idle_sessions_is_seen_by_the_turn(store: Store) -> None:
+    await store.sessions.save(9, 9, '{"step": "a"}')
+
+    async def turn() -> None:
+        assert await store.sessions.get(9) is not None
+        assert await store.sessions.purge_idle(before=store.clock() + 1) == 1
+        assert await store.sessions.get(9) is None
+
+    await in_turn(store, 6, 9, turn)
