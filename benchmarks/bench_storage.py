@@ -38,6 +38,7 @@ from bench_flows import ANSWERS, _core, _photo, _public
 from bot.ordering import ChatService
 from bot.sandbox import Sandbox, default_scenario
 from bot.store import Store
+from bot.store.blocked import MEMORY_LIMIT
 from bot.telegram.bot_context import BotContext
 from bot.telegram.chat_screen import ChatScreen
 from conversations import ChoiceAnswer, Session
@@ -162,9 +163,8 @@ async def memory_at_chats(database: str) -> None:
         print(f"    ChatService chat locks     {len(chats._locks._locks):6d} (only while in use)")
         print(f"    store held sessions        {len(store.sessions._held):6d} (only mid-update)")
         print(f"    ChatScreen views           {len(screen._views):6d} (LRU, newest kept)")
-        print(
-            f"    blocked chats              {len(store.blocked._marked):6d} (mirror of the table)"
-        )
+        marks = len(store.blocked._marked or ())
+        print(f"    blocked chats              {marks:6d} (at most {MEMORY_LIMIT:,}, then SQL)")
     finally:
         await core.aclose()
         await store.close()
