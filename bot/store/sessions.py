@@ -5,8 +5,9 @@ and never imports the model, so the persistence layer does not depend on the flo
 A row exists while a conversation is open: the adapter deletes it when the conversation ends.
 
 A save or delete made while answering a Telegram update (``SeenUpdates.begin``) also records
-that update's id, in the same transaction: one commit per turn, and the update counts as
-handled exactly when its effect on the session is stored.
+that update's id in the same commit (a save: in the same statement, through a view's trigger):
+one commit per turn, and the update counts as handled exactly when its effect on the session
+is stored.
 
 While such an update is answered, its chat's session is also kept in memory: read at most once
 per turn, whatever asks for it (the adapter, then the chat service), and replaced by every
@@ -38,6 +39,22 @@ _SAVE = """INSERT INTO sessions (chat_id, user_id, data, updated_at) VALUES (?, 
     ON CONFLICT (chat_id) DO UPDATE
     SET user_id = excluded.user_id, data = excluded.data, updated_at = excluded.updated_at"""
 _DELETE = "DELETE FROM sessions WHERE chat_id = ?"
+# A turn's save and its update id in one statement, so in one trip to aiosqlite's thread and one
+# commit: an INSTEAD OF trigger on a view does both writes, and a statement is atomic with its
+# triggers. TEMP objects live with the connection: no schema change, made again at each open.
+_TURN_SAVE_VIEW = """CREATE TEMP VIEW IF NOT EXISTS session_turn_saves AS SELECT
+    NULL AS chat_id, NULL AS user_id, NULL AS data, NULL AS updated_at, NULL AS update_id"""
+_TURN_SAVE_TRIGGER = """CREATE TEMP TRIGGER IF NOT EXISTS session_turn_save
+    INSTEAD OF INSERT ON session_turn_saves BEGIN
+        INSERT INTO sessions (chat_id, user_id, data, updated_at)
+            VALUES (NEW.chat_id, NEW.user_id, NEW.data, NEW.updated_at)
+            ON CONFLICT (chat_id) DO UPDATE SET user_id = excluded.user_id,
+                data = excluded.data, updated_at = excluded.updated_at;
+        INSERT INTO seen_updates (update_id, seen_at) VALUES (NEW.update_id, NEW.updated_at)
+            ON CONFLICT DO NOTHING;
+    END"""
+_TURN_SAVE = """INSERT INTO session_turn_saves (chat_id, user_id, data, updated_at, update_id)
+    VALUES (?, ?, ?, ?, ?)"""
 _LIST = "SELECT chat_id, user_id, data, updated_at FROM sessions ORDER BY updated_at, chat_id"
 _PURGE_IDLE = "DELETE FROM sessions WHERE updated_at < ?"
 
@@ -68,14 +85,28 @@ class Sessions:
     async def save(self, chat_id: int, user_id: int, data_json: str) -> None:
         """Replace the chat's session with ``data_json`` (stamped with the store's clock)."""
         now = self._clock()
-        await self._write(_SAVE, (chat_id, user_id, data_json, now))
+        answering = self._updates.unrecorded()
+        if answering is None:
+            await self._db.execute(_SAVE, (chat_id, user_id, data_json, now))
+        else:
+            await self._db.execute(
+                _TURN_SAVE, (chat_id, user_id, data_json, now, answering.update_id)
+            )
+            answering.recorded = True
         self._written(chat_id, SessionRecord(chat_id, user_id, data_json, now))
 
     async def delete(self, chat_id: int) -> bool:
         """Forget the chat's session; True when there was one."""
-        deleted = await self._write(_DELETE, (chat_id,)) > 0
+        answering = self._updates.unrecorded()
+        if answering is None:
+            deleted = await self._db.execute(_DELETE, (chat_id,))
+        else:  # once per order: a transaction is cheap enough here
+            async with self._db.transaction() as tx:
+                deleted = await tx.execute(_DELETE, (chat_id,))
+                await self._updates.record(tx, answering)
+            answering.recorded = True
         self._written(chat_id, None)
-        return deleted
+        return deleted > 0
 
     async def list_open(self) -> list[SessionRecord]:
         """Every saved session, least recently updated first (to resume after a restart)."""
@@ -102,16 +133,10 @@ class Sessions:
             if held is not None and held[0] is answered:
                 del self._held[answered.chat_id]
 
-    async def _write(self, sql: str, params: tuple[object, ...]) -> int:
-        """One statement, together with the id of the update being answered, if unrecorded."""
-        answering = self._updates.unrecorded()
-        if answering is None:
-            return await self._db.execute(sql, params)
-        async with self._db.transaction() as tx:
-            changed = await tx.execute(sql, params)
-            await self._updates.record(tx, answering)
-        answering.recorded = True
-        return changed
+    async def prepare(self) -> None:
+        """Make the connection's view for a turn's save (the store calls it when it opens)."""
+        await self._db.execute(_TURN_SAVE_VIEW)
+        await self._db.execute(_TURN_SAVE_TRIGGER)
 
 
 def _record(row: Row) -> SessionRecord:

@@ -87,6 +87,7 @@ class Store:
             version = await migrate(db, now=clock())
             store = cls(db, media_dir=media, clock=clock, schema_version=version)
             await store.blocked.load()
+            await store.sessions.prepare()
         except BaseException:
             await db.close()
             raise

@@ -6,8 +6,8 @@ restart its numbering at random after a week without updates, so age, not id, sa
 
 One commit per turn: ``begin`` only reads. It notes the update as the one the current task
 answers (a context variable, so it follows the turn through its awaits and nothing else), and
-the turn's first session write (``store.sessions``) records the id in the same transaction as
-the session. ``finish``, after the handlers, records it alone when no session write did (a
+the turn's first session write (``store.sessions``) records the id in the same commit as the
+session. ``finish``, after the handlers, records it alone when no session write did (a
 command that changes no session). An update is thus marked handled together with its effect:
 a crash before that commit leaves it unmarked, and Telegram's repeat is handled then. Repeats
 of one chat never race: the Telegram adapter runs a chat's updates one at a time, each from

@@ -49,7 +49,7 @@ async def test_a_turn_that_saves_its_session_commits_once(
 ) -> None:
     commits = Commits(store, monkeypatch)
     assert await answer(store, 7001, lambda: store.sessions.save(1, 1, '{"step": "a"}'))
-    assert (commits.transactions, commits.lone) == (1, 0)
+    assert (commits.transactions, commits.lone) == (0, 1)  # one statement does both writes
     assert not await answer(store, 7001, lambda: store.sessions.save(1, 1, '{"step": "b"}'))
     record = await store.sessions.get(1)
     assert record is not None and record.data == '{"step": "a"}'
@@ -65,7 +65,7 @@ async def test_only_the_first_write_of_a_turn_records_the_update(
         await store.sessions.delete(1)
 
     assert await answer(store, 7002, two_writes)
-    assert (commits.transactions, commits.lone) == (1, 1)
+    assert (commits.transactions, commits.lone) == (0, 2)
     assert not await store.updates.begin(7002)
 
 
@@ -98,3 +98,14 @@ async def test_writes_outside_a_turn_record_nothing(store: Store) -> None:
     await store.sessions.save(1, 1, "{}")
     assert store.updates.unrecorded() is None
     assert await store.updates.begin(1)
+
+
+async def test_a_turn_that_ends_its_session_records_the_update_with_the_delete(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await store.sessions.save(2, 2, "{}")
+    commits = Commits(store, monkeypatch)
+    assert await answer(store, 7005, lambda: store.sessions.delete(2))
+    assert (commits.transactions, commits.lone) == (1, 0)
+    assert await store.sessions.get(2) is None
+    assert not await store.updates.begin(7005)
