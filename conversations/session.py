@@ -2,11 +2,19 @@
 
 A session holds answers by step name, never objects of the flow, so it survives a restart and a
 new release: a step that no longer exists is noticed and the flow restarts politely.
+
+Stored compactly (``stored_json``), since one is kept per open chat: fields still at their
+default are left out, and the visit history is written as runs of one flow,
+``[["order", "service_kind"], ["pickup_delivery", "pickup_place", "dropoff_place"]]``, instead
+of one ``{"flow": .., "step": ..}`` object per visit. It stays plain JSON, readable in the
+database as it is; the longer form of earlier releases is still read.
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_serializer, field_validator
 
 from conversations.dialog import SessionStatus
 
@@ -65,6 +73,35 @@ class Session(BaseModel):
     @property
     def finished(self) -> bool:
         return self.status != "open"
+
+    def stored_json(self) -> str:
+        """The session as the store keeps it: JSON without the fields at their default."""
+        return self.model_dump_json(exclude_defaults=True)
+
+    @field_serializer("history")
+    def _history_as_runs(self, history: list[Visit]) -> list[list[str]]:
+        runs: list[list[str]] = []
+        for visit in history:
+            if runs and runs[-1][0] == visit.flow:
+                runs[-1].append(visit.step)
+            else:
+                runs.append([visit.flow, visit.step])
+        return runs
+
+    @field_validator("history", mode="before")
+    @classmethod
+    def _history_from_runs(cls, value: Any) -> Any:
+        """Runs of one flow (``[flow, step, step ..]``) or, as earlier releases wrote them,
+        one ``{"flow": .., "step": ..}`` per visit."""
+        if not isinstance(value, list):
+            return value
+        visits: list[Any] = []
+        for item in value:
+            if isinstance(item, list) and len(item) >= 2:
+                visits.extend({"flow": item[0], "step": step} for step in item[1:])
+            else:
+                visits.append(item)
+        return visits
 
     def working_copy(self) -> Session:
         """A copy that shares nothing mutable with this session (what a turn works on).

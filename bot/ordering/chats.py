@@ -222,7 +222,7 @@ class ChatService:
         key is saved before the create goes out."""
 
         async def save(session: Session) -> None:
-            await self.store.sessions.save(chat_id, user_id, session.model_dump_json())
+            await self.store.sessions.save(chat_id, user_id, session.stored_json())
             if self._create_wait is not None:
                 await self._create_wait.before_create(chat_id)
 
@@ -253,7 +253,7 @@ class ChatService:
         if session.finished:
             await self.store.sessions.delete(chat_id)
         else:
-            await self.store.sessions.save(chat_id, user_id, session.model_dump_json())
+            await self.store.sessions.save(chat_id, user_id, session.stored_json())
         if turn.operator_alert is not None:
             await self._alert(turn.operator_alert)
         if turn.retry_after is not None and self._deliver_later is not None:

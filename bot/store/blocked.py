@@ -5,9 +5,11 @@ and every relayed message asks before it is sent; almost always the answer is no
 ids are therefore kept in memory too, read once when the store opens, so those questions cost
 no SQL: one process owns the store, and every mark and clear goes through this object.
 
-On PostgreSQL other instances mark and clear too, so a memory of this instance's could keep
-dropping the messages of a chat that wrote again through another one: there each question is a
-primary-key lookup instead.
+The memory copy is bounded: past ``memory_limit`` marks (a bot blocked by that many chats is
+rare, and a set of them would grow with every one) it is dropped and the table is asked
+instead, one indexed lookup per question. On PostgreSQL other instances mark and clear too, so
+a memory of this instance's could keep dropping the messages of a chat that wrote again through
+another one: there the table always answers.
 """
 
 from __future__ import annotations
@@ -17,42 +19,55 @@ from bot.store.store_backend import StoreDatabase, dialect_of
 
 _MARK = """INSERT INTO blocked_chats (chat_id, blocked_at) VALUES (?, ?)
     ON CONFLICT (chat_id) DO NOTHING"""
-_ALL = "SELECT chat_id FROM blocked_chats"
-_CLEAR = "DELETE FROM blocked_chats WHERE chat_id = ?"
+_FIRST = "SELECT chat_id FROM blocked_chats LIMIT ?"
 _IS_MARKED = "SELECT 1 FROM blocked_chats WHERE chat_id = ?"
+_CLEAR = "DELETE FROM blocked_chats WHERE chat_id = ?"
+
+MEMORY_LIMIT = 50_000  # marks kept in memory (a few MB at most); beyond it SQLite answers
 
 
 class BlockedChats:
     """``store.blocked``: mark on ``Forbidden``, clear when the user writes to the bot again."""
 
-    def __init__(self, db: StoreDatabase, clock: Clock) -> None:
+    def __init__(
+        self, db: StoreDatabase, clock: Clock, *, memory_limit: int = MEMORY_LIMIT
+    ) -> None:
         self._db = db
         self._clock = clock
-        self._marked: set[int] = set()
+        self._memory_limit = memory_limit
         self._shared = dialect_of(db) == "postgres"  # several instances mark and clear
+        # None: the table answers (too many to keep, or shared with other instances).
+        self._marked: set[int] | None = None if self._shared else set()
 
     async def load(self) -> None:
         """Read the marks already in the database (the store calls it once, when it opens)."""
-        self._marked = {int(row[0]) for row in await self._db.fetch_all(_ALL)}
+        if self._shared:
+            return
+        rows = await self._db.fetch_all(_FIRST, (self._memory_limit + 1,))
+        marked = {int(row[0]) for row in rows}
+        self._marked = marked if len(marked) <= self._memory_limit else None
 
     async def mark(self, chat_id: int) -> None:
         """Record that sending to ``chat_id`` is forbidden (keeps the first time it happened)."""
         await self._db.execute(_MARK, (chat_id, self._clock()))
-        self._marked.add(chat_id)
+        if self._marked is not None:
+            self._marked.add(chat_id)
+            if len(self._marked) > self._memory_limit:
+                self._marked = None
 
     async def is_blocked(self, chat_id: int) -> bool:
         """Whether the chat is marked blocked."""
-        if self._shared:
-            return await self._db.fetch_one(_IS_MARKED, (chat_id,)) is not None
-        return chat_id in self._marked
+        if self._marked is not None:
+            return chat_id in self._marked
+        return await self._db.fetch_one(_IS_MARKED, (chat_id,)) is not None
 
     async def clear(self, chat_id: int) -> bool:
-        """Unmark the chat; True when it was marked (on SQLite no SQL at all when it was not)."""
-        if self._shared:
+        """Unmark the chat; True when it was marked (no SQL at all when it was not and the
+        marks are in memory)."""
+        if self._marked is not None:
+            if chat_id not in self._marked:
+                return False
+            await self._db.execute(_CLEAR, (chat_id,))
             self._marked.discard(chat_id)
-            return await self._db.execute(_CLEAR, (chat_id,)) > 0
-        if chat_id not in self._marked:
-            return False
-        await self._db.execute(_CLEAR, (chat_id,))
-        self._marked.discard(chat_id)
-        return True
+            return True
+        return await self._db.execute(_CLEAR, (chat_id,)) > 0

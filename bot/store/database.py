@@ -1,10 +1,12 @@
 """One aiosqlite connection, its pragmas, and the lock that keeps transactions whole.
 
-aiosqlite runs every statement of a connection on one thread, in order. That serialises
-statements but not transactions: while one coroutine is between ``BEGIN`` and ``COMMIT``,
-another coroutine's statement would land inside the open transaction (and be rolled back with
-it). So every statement goes through ``Database``, which holds an ``asyncio.Lock`` for a single
-statement or for a whole ``transaction()``.
+aiosqlite runs every statement of a connection on one thread, in the order they were queued,
+and queues a statement before its first ``await`` yields. That already serialises lone
+statements, so they take no lock: back-to-back commits reach SQLite with no asyncio hop in
+between. It does not keep transactions whole: while one coroutine is between ``BEGIN`` and
+``COMMIT``, another coroutine's statement would land inside the open transaction (and be rolled
+back with it). So ``transaction()`` holds an ``asyncio.Lock``, and a lone statement waits for
+that lock only while it is held (a transaction is open, or waiting to open).
 
 The connection runs in autocommit mode: a lone statement is its own transaction, and
 ``transaction()`` issues ``BEGIN IMMEDIATE`` so a writer never has to upgrade a read lock.
@@ -48,7 +50,7 @@ class Executor(Protocol):
 
 
 class Statements:
-    """Runs statements on the connection; the caller holds ``Database``'s lock."""
+    """Runs statements on the connection; inside a transaction the caller holds the lock."""
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
@@ -69,7 +71,7 @@ class Statements:
 
 
 class Database:
-    """The store's single connection; every statement is serialised through its lock."""
+    """The store's single connection: lone statements run as queued, transactions whole."""
 
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self._conn = conn
@@ -103,18 +105,24 @@ class Database:
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement as its own transaction; return the number of rows it changed."""
-        async with self._locked():
-            return await self._statements.execute(sql, params)
+        if self._lock.locked():
+            async with self._locked():
+                return await self._statements.execute(sql, params)
+        self._check_open()
+        return await self._statements.execute(sql, params)
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
         """Run one statement and return all its rows."""
-        async with self._locked():
-            return await self._statements.fetch_all(sql, params)
+        if self._lock.locked():
+            async with self._locked():
+                return await self._statements.fetch_all(sql, params)
+        self._check_open()
+        return await self._statements.fetch_all(sql, params)
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
         """Run one statement and return its first row, if any."""
-        async with self._locked():
-            return await self._statements.fetch_one(sql, params)
+        rows = await self.fetch_all(sql, params)
+        return rows[0] if rows else None
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[Statements]:
@@ -145,6 +153,11 @@ class Database:
     @contextlib.asynccontextmanager
     async def _locked(self) -> AsyncIterator[None]:
         async with self._lock:
-            if self._closed:
-                raise StoreError("the store is closed")
+            self._check_open()
             yield
+
+    def _check_open(self) -> None:
+        # Nothing may yield between this check and the statement being queued: that is what
+        # keeps a lone statement out of a transaction opened by another coroutine meanwhile.
+        if self._closed:
+            raise StoreError("the store is closed")

@@ -1,6 +1,7 @@
 """The durable webhook inbox: Partner events are stored here before the 2xx goes back.
 
-The web app verifies a signature, calls ``add`` and answers; the relay worker takes
+The web app verifies a signature, calls ``add`` (events arriving together are committed
+together, each before its caller answers) and answers; the relay worker takes
 ``next_batch``, handles each event and calls ``mark_processed``. Because the row is committed
 before the 2xx and only leaves the pending set when marked, a crash anywhere in between means
 the event is handed out again after a restart; the relay's sent markers (``store.sent``) stop
@@ -30,6 +31,7 @@ from typing import cast
 
 from bot.clocks import Clock
 from bot.store.database import Executor, Row
+from bot.store.grouped_inserts import GroupedInserts
 from bot.store.store_backend import StoreDatabase, dialect_of
 
 DEFAULT_LEASE_SECONDS = 60.0
@@ -62,8 +64,7 @@ class InboxCounts:
     processed: int
 
 
-_ADD = """INSERT INTO inbox (event_id, delivery_id, event_type, created, raw_body, received_at)
-    VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING"""
+_ADDED_COLUMNS = ("event_id", "delivery_id", "event_type", "created", "raw_body", "received_at")
 _NEXT_BATCH = """SELECT seq, event_id, delivery_id, event_type, created, raw_body, received_at,
         attempts, last_error
     FROM inbox WHERE processed_at IS NULL ORDER BY created, seq LIMIT ?"""
@@ -114,18 +115,22 @@ class Inbox:
     def __init__(self, db: Executor, clock: Clock) -> None:
         self._db = db
         self._clock = clock
+        # One group at a time on PostgreSQL: its pool would commit two groups in either order.
+        side_by_side = dialect_of(cast(StoreDatabase, db)) == "postgres"
+        self._adds = GroupedInserts(
+            db, "inbox", _ADDED_COLUMNS, "event_id", max_in_flight=1 if side_by_side else 2
+        )
 
     async def add(
         self, event_id: str, delivery_id: str, event_type: str, created: int, raw_body: bytes
     ) -> bool:
         """Store a verified event; False when its id is already stored (a redelivery).
 
-        The row is committed when this returns, so the webhook can be acknowledged.
+        The row is committed when this returns, so the webhook can be acknowledged. Events
+        added concurrently are committed together (``GroupedInserts``: one fsync for a burst).
         """
-        changed = await self._db.execute(
-            _ADD, (event_id, delivery_id, event_type, created, raw_body, self._clock())
-        )
-        return changed > 0
+        row = (event_id, delivery_id, event_type, created, raw_body, self._clock())
+        return await self._adds.add(row)
 
     async def next_batch(self, limit: int = 100) -> list[InboxEvent]:
         """Up to ``limit`` unprocessed events, oldest ``created`` first, then by arrival."""

@@ -3,6 +3,16 @@
 The session itself is the conversations package's pydantic model; the store keeps its JSON text
 and never imports the model, so the persistence layer does not depend on the flow engine.
 A row exists while a conversation is open: the adapter deletes it when the conversation ends.
+
+A save or delete made while answering a Telegram update (``SeenUpdates.begin``) also records
+that update's id in the same commit (a save: in the same statement, through a view's trigger):
+one commit per turn, and the update counts as handled exactly when its effect on the session
+is stored.
+
+While such an update is answered, its chat's session is also kept in memory: read at most once
+per turn, whatever asks for it (the adapter, then the chat service), and replaced by every
+save or delete of that chat. It is forgotten when the update's handlers are done, which is
+when the adapter lets go of the chat, so only the chats being answered right now are held.
 """
 
 from __future__ import annotations
@@ -11,7 +21,8 @@ from dataclasses import dataclass
 
 from bot.clocks import Clock
 from bot.store.database import Row
-from bot.store.store_backend import StoreDatabase
+from bot.store.store_backend import StoreDatabase, dialect_of
+from bot.store.updates import AnsweredUpdate, SeenUpdates
 
 
 @dataclass(frozen=True)
@@ -29,6 +40,29 @@ _SAVE = """INSERT INTO sessions (chat_id, user_id, data, updated_at) VALUES (?, 
     ON CONFLICT (chat_id) DO UPDATE
     SET user_id = excluded.user_id, data = excluded.data, updated_at = excluded.updated_at"""
 _DELETE = "DELETE FROM sessions WHERE chat_id = ?"
+# A turn's save and its update id in one statement, so in one trip to aiosqlite's thread and one
+# commit: an INSTEAD OF trigger on a view does both writes, and a statement is atomic with its
+# triggers. TEMP objects live with the connection: no schema change, made again at each open.
+_TURN_SAVE_VIEW = """CREATE TEMP VIEW IF NOT EXISTS session_turn_saves AS SELECT
+    NULL AS chat_id, NULL AS user_id, NULL AS data, NULL AS updated_at, NULL AS update_id"""
+_TURN_SAVE_TRIGGER = """CREATE TEMP TRIGGER IF NOT EXISTS session_turn_save
+    INSTEAD OF INSERT ON session_turn_saves BEGIN
+        INSERT INTO sessions (chat_id, user_id, data, updated_at)
+            VALUES (NEW.chat_id, NEW.user_id, NEW.data, NEW.updated_at)
+            ON CONFLICT (chat_id) DO UPDATE SET user_id = excluded.user_id,
+                data = excluded.data, updated_at = excluded.updated_at;
+        INSERT INTO seen_updates (update_id, seen_at) VALUES (NEW.update_id, NEW.updated_at)
+            ON CONFLICT DO NOTHING;
+    END"""
+_TURN_SAVE = """INSERT INTO session_turn_saves (chat_id, user_id, data, updated_at, update_id)
+    VALUES (?, ?, ?, ?, ?)"""
+# PostgreSQL does the same with a data-modifying CTE: both writes are one statement there too.
+_PG_TURN_SAVE = """WITH saved AS (
+        INSERT INTO sessions (chat_id, user_id, data, updated_at) VALUES (?, ?, ?, ?)
+        ON CONFLICT (chat_id) DO UPDATE SET user_id = excluded.user_id,
+            data = excluded.data, updated_at = excluded.updated_at
+    )
+    INSERT INTO seen_updates (update_id, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING"""
 _LIST = "SELECT chat_id, user_id, data, updated_at FROM sessions ORDER BY updated_at, chat_id"
 _PURGE_IDLE = "DELETE FROM sessions WHERE updated_at < ?"
 
@@ -36,22 +70,56 @@ _PURGE_IDLE = "DELETE FROM sessions WHERE updated_at < ?"
 class Sessions:
     """``store.sessions``: the open conversation of each chat."""
 
-    def __init__(self, db: StoreDatabase, clock: Clock) -> None:
+    def __init__(self, db: StoreDatabase, clock: Clock, updates: SeenUpdates) -> None:
         self._db = db
+        self._postgres = dialect_of(db) == "postgres"
         self._clock = clock
+        self._updates = updates
+        # chat -> (the update being answered in it, its session as stored; None: no session)
+        self._held: dict[int, tuple[AnsweredUpdate, SessionRecord | None]] = {}
+        updates.on_finish(self._let_go)
 
     async def get(self, chat_id: int) -> SessionRecord | None:
         """The chat's saved session, or None when it has no open conversation."""
+        held = self._held.get(chat_id)
+        answering = self._updates.answering()
+        if held is not None and held[0] is answering:
+            return held[1]
         row = await self._db.fetch_one(_GET, (chat_id,))
-        return _record(row) if row else None
+        record = _record(row) if row else None
+        if answering is not None and answering.chat_id == chat_id:
+            self._held[chat_id] = (answering, record)
+        return record
 
     async def save(self, chat_id: int, user_id: int, data_json: str) -> None:
         """Replace the chat's session with ``data_json`` (stamped with the store's clock)."""
-        await self._db.execute(_SAVE, (chat_id, user_id, data_json, self._clock()))
+        now = self._clock()
+        answering = self._updates.unrecorded()
+        if answering is None:
+            await self._db.execute(_SAVE, (chat_id, user_id, data_json, now))
+        else:
+            if self._postgres:
+                params: tuple[object, ...] = (chat_id, user_id, data_json, now)
+                await self._db.execute(_PG_TURN_SAVE, (*params, answering.update_id, now))
+            else:
+                await self._db.execute(
+                    _TURN_SAVE, (chat_id, user_id, data_json, now, answering.update_id)
+                )
+            answering.recorded = True
+        self._written(chat_id, SessionRecord(chat_id, user_id, data_json, now))
 
     async def delete(self, chat_id: int) -> bool:
         """Forget the chat's session; True when there was one."""
-        return await self._db.execute(_DELETE, (chat_id,)) > 0
+        answering = self._updates.unrecorded()
+        if answering is None:
+            deleted = await self._db.execute(_DELETE, (chat_id,))
+        else:  # once per order: a transaction is cheap enough here
+            async with self._db.transaction() as tx:
+                deleted = await tx.execute(_DELETE, (chat_id,))
+                await self._updates.record(tx, answering)
+            answering.recorded = True
+        self._written(chat_id, None)
+        return deleted > 0
 
     async def list_open(self) -> list[SessionRecord]:
         """Every saved session, least recently updated first (to resume after a restart)."""
@@ -59,7 +127,32 @@ class Sessions:
 
     async def purge_idle(self, before: float) -> int:
         """Delete sessions last saved before ``before`` (abandoned chats); return how many."""
-        return await self._db.execute(_PURGE_IDLE, (before,))
+        purged = await self._db.execute(_PURGE_IDLE, (before,))
+        self._held.clear()  # rare: the turns under way read their chat once more
+        return purged
+
+    def _written(self, chat_id: int, record: SessionRecord | None) -> None:
+        """``record`` is now stored for ``chat_id``: the update answered there keeps it; a write
+        from elsewhere (another task) drops what that update held rather than leave it stale."""
+        answering = self._updates.answering()
+        if answering is not None and answering.chat_id == chat_id:
+            self._held[chat_id] = (answering, record)
+        else:
+            self._held.pop(chat_id, None)
+
+    def _let_go(self, answered: AnsweredUpdate) -> None:
+        if answered.chat_id is not None:
+            held = self._held.get(answered.chat_id)
+            if held is not None and held[0] is answered:
+                del self._held[answered.chat_id]
+
+    async def prepare(self) -> None:
+        """Make the connection's view for a turn's save (the store calls it when it opens; on
+        PostgreSQL a turn's save needs none)."""
+        if self._postgres:
+            return
+        await self._db.execute(_TURN_SAVE_VIEW)
+        await self._db.execute(_TURN_SAVE_TRIGGER)
 
 
 def _record(row: Row) -> SessionRecord:

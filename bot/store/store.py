@@ -4,7 +4,7 @@ repositories over it.
 ::
 
     async with Store.open(path) as store:
-        await store.sessions.save(chat_id, user_id, session.model_dump_json())
+        await store.sessions.save(chat_id, user_id, session.stored_json())
 
 ``Store.connect_postgres(dsn, media_dir=...)`` opens the same repositories on PostgreSQL, for
 several instances sharing one database; it also gives ``store.chat_locks`` (advisory locks that
@@ -77,7 +77,8 @@ class Store:
         self.media_dir = media_dir
         self.clock = clock
         self.schema_version = schema_version
-        self.sessions = Sessions(db, clock)
+        self.updates = SeenUpdates(db, clock)
+        self.sessions = Sessions(db, clock, self.updates)
         self.deliveries = Deliveries(db, clock)
         self.inbox = Inbox(db, clock)
         # This open Store, as the owner of its send claims and its inbox leases.
@@ -88,7 +89,6 @@ class Store:
         self.sent = SentMessages(db, clock, holder=holder, lease_seconds=lease_seconds)
         self.relayed = RelayedEvents(db, clock, holder=holder)
         self.media = MediaStore(db, clock, media_dir)
-        self.updates = SeenUpdates(db, clock)
         self.contacts = Contacts(db, clock)
         self.otp = OtpHandoffs(db, clock)
         self.blocked = BlockedChats(db, clock)
@@ -119,6 +119,7 @@ class Store:
             version = await migrate(db, now=clock())
             store = cls(db, media_dir=media, clock=clock, schema_version=version)
             await store.blocked.load()
+            await store.sessions.prepare()
         except BaseException:
             await db.close()
             raise

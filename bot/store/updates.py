@@ -3,15 +3,45 @@
 Telegram resends an update when a webhook answer was lost or slow, and long polling can hand
 one out twice around a restart. Ids are kept for a while and then pruned by age: Telegram may
 restart its numbering at random after a week without updates, so age, not id, says what is old.
+
+One commit per turn: ``begin`` only reads. It notes the update as the one the current task
+answers (a context variable, so it follows the turn through its awaits and nothing else), and
+the turn's first session write (``store.sessions``) records the id in the same commit as the
+session. ``finish``, after the handlers, records it alone when no session write did (a
+command that changes no session). An update is thus marked handled together with its effect:
+a crash before that commit leaves it unmarked, and Telegram's repeat is handled then. Repeats
+of one chat never race: the Telegram adapter runs a chat's updates one at a time, each from
+``begin`` to ``finish``, and that is also how long ``store.sessions`` keeps the chat's session
+in memory (read once per turn).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import dataclass
+
 from bot.clocks import Clock
+from bot.store.database import Executor
 from bot.store.store_backend import StoreDatabase
 
 _RECORD = "INSERT INTO seen_updates (update_id, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING"
+_IS_SEEN = "SELECT 1 FROM seen_updates WHERE update_id = ?"
 _PRUNE = "DELETE FROM seen_updates WHERE seen_at < ?"
+
+
+@dataclass(eq=False)
+class AnsweredUpdate:
+    """The update the current task answers (in ``chat_id``, when it has a chat), whether its
+    id is recorded yet, and whether its handlers are still running."""
+
+    update_id: int
+    chat_id: int | None = None
+    recorded: bool = False
+    running: bool = True
+
+
+_answering: ContextVar[AnsweredUpdate | None] = ContextVar("answering_update", default=None)
 
 
 class SeenUpdates:
@@ -20,10 +50,55 @@ class SeenUpdates:
     def __init__(self, db: StoreDatabase, clock: Clock) -> None:
         self._db = db
         self._clock = clock
+        self._on_finish: list[Callable[[AnsweredUpdate], None]] = []
 
     async def seen(self, update_id: int) -> bool:
         """Record ``update_id``; True when it had been recorded before (a repeat to ignore)."""
         return await self._db.execute(_RECORD, (update_id, self._clock())) == 0
+
+    async def begin(self, update_id: int, chat_id: int | None = None) -> bool:
+        """Start answering ``update_id`` (from ``chat_id``) in this task; False when it was
+        handled before.
+
+        Nothing is written: the id is recorded with the turn's first session write, or by
+        ``finish``. Call ``finish`` once the update's handlers are done.
+        """
+        if await self._db.fetch_one(_IS_SEEN, (update_id,)) is not None:
+            return False
+        _answering.set(AnsweredUpdate(update_id, chat_id))
+        return True
+
+    def answering(self) -> AnsweredUpdate | None:
+        """The update this task answers, while its handlers run."""
+        answering = _answering.get()
+        return answering if answering is not None and answering.running else None
+
+    def unrecorded(self) -> AnsweredUpdate | None:
+        """The update this task answers, when its id is not recorded yet."""
+        answering = self.answering()
+        return answering if answering is not None and not answering.recorded else None
+
+    def on_finish(self, listener: Callable[[AnsweredUpdate], None]) -> None:
+        """Call ``listener`` with each update once its handlers are done."""
+        self._on_finish.append(listener)
+
+    async def record(self, executor: Executor, answering: AnsweredUpdate) -> None:
+        """Record ``answering``'s id through ``executor`` (an open transaction, usually)."""
+        await executor.execute(_RECORD, (answering.update_id, self._clock()))
+
+    async def finish(self) -> None:
+        """The update's handlers are done: record its id if no session write did."""
+        answering = self.answering()
+        _answering.set(None)
+        if answering is None:
+            return
+        # Tasks the handlers started still see the update; from now on it is over for them.
+        answering.running = False
+        for listener in self._on_finish:
+            listener(answering)
+        if not answering.recorded:
+            await self.record(self._db, answering)
+            answering.recorded = True
 
     async def prune(self, before: float) -> int:
         """Forget ids first seen before ``before``; return how many."""

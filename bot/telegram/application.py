@@ -9,7 +9,8 @@ Updates are processed concurrently across chats and in order within a chat
 (``ChatOrderedProcessor``): a customer's second message waits for the answer to their first,
 while every other chat goes on. Before any handler runs, the gatekeeper (group -1) drops an
 ``update_id`` seen before (Telegram repeats updates after a lost webhook answer or around a
-restart; the ids live in ``store.updates``, so a repeat across a restart is caught too) and
+restart; the ids live in ``store.updates``, so a repeat across a restart is caught too; the id
+is recorded with the turn's session save, or by the recorder in group 1 after the handlers) and
 clears the "blocked" mark of a chat whose user writes again. An update no handler can serve
 (``malformed``: no integer ``update_id``, or no message or tap from a user in a chat) is
 dropped there with a warning, in polling and webhook mode alike.
@@ -62,6 +63,7 @@ ALLOWED_UPDATES: Final = (Update.MESSAGE, Update.CALLBACK_QUERY)
 
 GATEKEEPER_GROUP: Final = -1
 HANDLER_GROUP: Final = 0
+RECORDER_GROUP: Final = 1
 
 
 class ChatOrderedProcessor(BaseUpdateProcessor):
@@ -159,6 +161,7 @@ def install_handlers(
     and an error handler that logs without personal data and apologises to the chat."""
     application.add_handler(TypeHandler(Update, gatekeeper(ctx.store)), group=GATEKEEPER_GROUP)
     application.add_handlers(list(handlers), group=HANDLER_GROUP)
+    application.add_handler(TypeHandler(Update, recorder(ctx.store)), group=RECORDER_GROUP)
     application.add_error_handler(error_handler(ctx))
 
 
@@ -173,7 +176,7 @@ def gatekeeper(
             # Not a customer's message (Telegram never sends these): nobody to answer.
             log.warning("update dropped: %s", flaw)
             raise ApplicationHandlerStop
-        if await store.updates.seen(update.update_id):
+        if not await store.updates.begin(update.update_id, chat_of(update)):
             log.info("update %s was delivered again; ignored", update.update_id)
             raise ApplicationHandlerStop
         chat, user = update.effective_chat, update.effective_user
@@ -182,6 +185,18 @@ def gatekeeper(
             log.info("chat %s writes again; no longer marked blocked", chat.id)
 
     return check
+
+
+def recorder(
+    store: Store,
+) -> Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]:
+    """The group 1 callback: the update's id is recorded, if its turn's session save did not
+    (``store.updates``: one commit per turn)."""
+
+    async def record(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await store.updates.finish()
+
+    return record
 
 
 def malformed(update: Update) -> str | None:

@@ -38,7 +38,9 @@ from conversations import Answer, Prompt, Turn
 
 log = logging.getLogger(__name__)
 
-_MAX_VIEWS: Final = 10_000  # chats whose look is kept in memory; older ones are rebuilt on demand
+# Chats whose look is kept in memory; older ones are rebuilt from the saved session on their
+# next tap. A view holds its prompt, about 5 KB: 2,000 of them are ~11 MB (bench_storage.py).
+_MAX_VIEWS: Final = 2_000
 
 
 @dataclass

@@ -84,3 +84,21 @@ async def test_what_is_not_an_update_is_refused_without_detail(make_stack: MakeS
             TELEGRAM_URL, content=too_large, headers={SECRET_TOKEN_HEADER: SECRET_TOKEN}
         )
     assert response.status_code == 413
+
+
+async def test_a_repeated_update_that_changed_no_session_is_handled_once(
+    make_stack: MakeStack,
+) -> None:
+    stack = await make_stack(mode="webhook")
+    update = stack.tg.updates.command(ADA, "help")  # no order open: no session is written
+
+    for times in (1, 2):
+        response = await post_update(
+            TELEGRAM_URL, update, secret_token=SECRET_TOKEN, app=stack.bot.web_app
+        )
+        assert response.status_code == 200
+        assert stack.processor is not None
+        await stack.processor.processed(update["update_id"], times=times)
+
+    assert len(stack.tg.sent_messages(ADA.id)) == 1
+    assert await stack.bot.store.sessions.get(ADA.id) is None

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from bot.store.database import Database
+from bot.store.store_errors import StoreError
 
 
 @pytest.fixture
@@ -58,3 +59,32 @@ async def test_another_coroutine_never_lands_inside_an_open_transaction(db: Data
 
 async def test_fetch_one_returns_none_without_rows(db: Database) -> None:
     assert await db.fetch_one("SELECT k FROM t") is None
+
+
+async def test_lone_statements_racing_failing_transactions_are_all_kept(db: Database) -> None:
+    # Lone statements take no lock unless a transaction holds it: whichever way the tasks
+    # interleave, none may be queued between another task's BEGIN and its ROLLBACK.
+    async def lone(k: int) -> None:
+        await db.execute("INSERT INTO t VALUES (?, 'lone')", (k,))
+
+    async def failing(k: int) -> None:
+        with pytest.raises(RuntimeError):
+            async with db.transaction() as tx:
+                await tx.execute("INSERT INTO t VALUES (?, 'rolled back')", (k,))
+                await asyncio.sleep(0)
+                await tx.execute("INSERT INTO t VALUES (?, 'rolled back')", (k + 1,))
+                raise RuntimeError("abort")
+
+    tasks = [lone(k) if k % 3 else failing(k * 1000) for k in range(1, 61)]
+    await asyncio.gather(*tasks)
+    kept = await db.fetch_all("SELECT k, v FROM t ORDER BY k")
+    assert kept == [(k, "lone") for k in range(1, 61) if k % 3]
+
+
+async def test_a_lone_statement_after_close_is_a_store_error(tmp_path: Path) -> None:
+    database = await Database.connect(tmp_path / "closed.db", synchronous="NORMAL")
+    await database.close()
+    with pytest.raises(StoreError):
+        await database.execute("SELECT 1")
+    with pytest.raises(StoreError):
+        await database.fetch_one("SELECT 1")

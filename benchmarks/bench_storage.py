@@ -1,0 +1,189 @@
+"""P6, storage and memory: bytes per stored session at the summary, and RSS at 10,000 chats.
+
+1. Bytes per session. ``SAMPLE`` pickup & delivery orders are answered up to the summary
+   through ``ChatService`` against the in-process sandbox (the real engine, client and store).
+   Their sessions, copied to 10,000 chats (each copy with its own session id), are written
+   into two fresh databases with the bot's schema, side by side: one in the stored form
+   (``Session.stored_json``), one in the full form earlier releases stored (every field, one
+   ``{"flow", "step"}`` object per visit: the anchor). Each line gives the JSON's median
+   size, then what the ``sessions`` table and its index take on disk per session, read from
+   SQLite's ``dbstat``
+   (whole pages, so a row that leaves half a page empty is counted with it). Goal: at most
+   2 KB per session at the summary.
+2. RSS at 10,000 chats, in a fresh process: the bot core over the sandbox, then 10,000 chats
+   (100 at a time, concurrently) each start an order and answer its first question through
+   ``ChatService``, and each chat's look is remembered in a ``ChatScreen`` as the Telegram
+   adapter does after a turn (its prompt). Printed: RSS before and after, the growth per chat,
+   and the size of every per-chat map the bot keeps, each bounded (goal: at most 100 MB RSS).
+   The PTB ``Application`` itself is not in this figure (its per-update objects do not stay).
+
+Prints figures only. Run: ``.venv/bin/python benchmarks/bench_storage.py`` (about a minute).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing
+import resource
+import statistics
+import tempfile
+import uuid
+from pathlib import Path
+from typing import cast
+
+import httpx
+from bench_flows import ANSWERS, _core, _photo, _public
+
+from bot.ordering import ChatService
+from bot.sandbox import Sandbox, default_scenario
+from bot.store import Store
+from bot.store.blocked import MEMORY_LIMIT
+from bot.telegram.bot_context import BotContext
+from bot.telegram.chat_screen import ChatScreen
+from conversations import ChoiceAnswer, Session
+
+SAMPLE = 40
+CHATS = 10_000
+AT_ONCE = 100
+SUMMARY_ANSWERS = ANSWERS[:-1]  # everything but the confirmation: the summary is asked
+
+
+def sandbox() -> Sandbox:
+    return Sandbox(
+        default_scenario(), image_transport=httpx.MockTransport(_photo), resolver=_public
+    )
+
+
+async def summary_sessions(directory: Path) -> list[Session]:
+    """``SAMPLE`` real sessions at the summary step."""
+    service = sandbox()
+    store = await Store.connect(directory / "orders.db", synchronous="NORMAL")
+    core = _core(service, store)
+    sessions = []
+    try:
+        for chat in range(1, SAMPLE + 1):
+            await core.chats.start(chat, chat)
+            for answer in SUMMARY_ANSWERS:
+                turn = await core.chats.handle(chat, chat, answer)
+            assert turn.prompt is not None and turn.prompt.step == "summary", turn.messages
+            session = await core.chats.session(chat)
+            assert session is not None
+            sessions.append(session)
+    finally:
+        await core.aclose()
+        await store.close()
+        await service.aclose()
+    return sessions
+
+
+def earlier_form(session: Session) -> str:
+    """The JSON earlier releases stored: every field, and one object per visit."""
+    data = session.model_dump(mode="json")
+    data["history"] = [{"flow": visit.flow, "step": visit.step} for visit in session.history]
+    return json.dumps(data, separators=(",", ":"))
+
+
+async def stored_bytes(path: Path, texts: list[str]) -> tuple[float, float]:
+    """Table bytes and index bytes per session, with ``texts`` saved for ``CHATS`` chats."""
+    store = await Store.connect(path, synchronous="NORMAL")
+    try:
+        for chat in range(CHATS):
+            await store.sessions.save(chat, chat, texts[chat])
+        db = store._db
+        row = await db.fetch_one(
+            "SELECT (SELECT sum(pgsize) FROM dbstat WHERE name = 'sessions'),"
+            " (SELECT sum(pgsize) FROM dbstat WHERE name = 'sessions_by_updated')"
+        )
+        assert row is not None
+        return int(row[0]) / CHATS, int(row[1]) / CHATS
+    finally:
+        await store.close()
+
+
+async def bytes_per_session(directory: Path) -> None:
+    sessions = await summary_sessions(directory)
+    copies = []
+    for chat in range(CHATS):
+        copy = sessions[chat % SAMPLE].model_copy(update={"id": uuid.uuid4().hex})
+        copy.customer = str(chat)
+        copies.append(copy)
+    forms = (
+        ("earlier form", [earlier_form(copy) for copy in copies]),
+        ("stored form (stored_json)", [copy.stored_json() for copy in copies]),
+    )
+    print(f"P6 bytes per stored session at the summary ({SAMPLE} real orders, {CHATS} chats)")
+    for number, (label, texts) in enumerate(forms):
+        table, index = await stored_bytes(directory / f"form{number}.db", texts)
+        json_bytes = statistics.median(len(text.encode()) for text in texts)
+        print(
+            f"  {label:31} JSON {json_bytes:5.0f} B   table {table:5.0f} B/session"
+            f"   + index {index:3.0f} B   = {table + index:5.0f} B"
+        )
+    print("  (goal: at most 2,048 B per session)")
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+async def memory_at_chats(database: str) -> None:
+    service = sandbox()
+    store = await Store.connect(Path(database), synchronous="NORMAL")
+    core = _core(service, store)
+    chats: ChatService = core.chats
+    # Only remember() and the views are used: no Telegram calls are made here.
+    screen = ChatScreen(cast(BotContext, None))
+    first_answer = ChoiceAnswer(option="pickup_delivery")
+
+    async def chat(chat_id: int) -> None:
+        await chats.start(chat_id, chat_id)
+        turn = await chats.handle(chat_id, chat_id, first_answer)
+        view = screen.remember(chat_id)
+        view.prompt, view.message_id = turn.prompt, chat_id
+
+    try:
+        for warm in range(-AT_ONCE, 0):  # imports, caches and the capability catalogue
+            await chat(warm)
+        before = rss_mb()
+        for start in range(1, CHATS + 1, AT_ONCE):
+            await asyncio.gather(*(chat(n) for n in range(start, start + AT_ONCE)))
+        after = rss_mb()
+        open_sessions = len(await store.sessions.list_open())
+        print(f"P6 memory at {CHATS} chats (each started an order and answered once)")
+        print(
+            f"  RSS {before:6.1f} MB before, {after:6.1f} MB after: "
+            f"{(after - before) * 1024 * 1024 / CHATS:6.0f} B per chat   (goal: at most 100 MB)"
+        )
+        print(f"  open sessions stored: {open_sessions}")
+        print("  per-chat maps held in memory now (each bounded):")
+        print(f"    ChatService chat locks     {len(chats._locks._locks):6d} (only while in use)")
+        print(f"    store held sessions        {len(store.sessions._held):6d} (only mid-update)")
+        print(f"    ChatScreen views           {len(screen._views):6d} (LRU, newest kept)")
+        marks = len(store.blocked._marked or ())
+        print(f"    blocked chats              {marks:6d} (at most {MEMORY_LIMIT:,}, then SQL)")
+    finally:
+        await core.aclose()
+        await store.close()
+        await service.aclose()
+
+
+def memory_process(database: str) -> None:
+    asyncio.run(memory_at_chats(database))
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory(prefix="bench-storage-") as directory:
+        asyncio.run(bytes_per_session(Path(directory)))
+        process = multiprocessing.get_context("spawn").Process(
+            target=memory_process, args=(str(Path(directory) / "memory.db"),)
+        )
+        process.start()
+        process.join()
+
+
+if __name__ == "__main__":
+    main()
