@@ -98,8 +98,16 @@ NOT_FOR_CHATS: dict[str, frozenset[str]] = {
     # what could not be read, for the log; why an event waits, kept in the inbox
     "bot/ordering/catalog.py": frozenset({"service locations"}),
     "bot/relay/inbox_worker.py": frozenset(
-        {"delivery not linked to a chat yet", "relay error: ", " message(s) not sent"}
+        {
+            "delivery not linked to a chat yet",
+            "relay error: ",
+            " message(s) not sent",
+            "relay delivery ",  # an asyncio task's name
+        }
     ),
+    # an asyncio task's name; why a send was skipped, for the log
+    "bot/relay/chat_queues.py": frozenset({"relay chat "}),
+    "bot/relay/outbox.py": frozenset({" message for event ", " is being sent"}),
     # a bad [texts] override, for check-config; a Babel date pattern
     "conversations/texts/catalogue.py": frozenset(
         {

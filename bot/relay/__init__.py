@@ -10,6 +10,7 @@
 =====================  ========================================================================
 
 Modules: ``inbox_worker`` (``Relay``), ``planner`` (what each chat is owed for an event),
+``chat_queues`` (per-chat queues served fairly, a backlog sent as one message),
 ``outbox`` (each message claimed, sent, marked), ``channel_protocol`` (``Channel`` and its
 errors), ``poller``, ``tuning``; the texts are in ``conversations.texts.deliveries_texts``.
 """

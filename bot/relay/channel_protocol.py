@@ -5,11 +5,16 @@ the terminal demo each provide one. A channel reports a chat that can no longer 
 (the user blocked the bot) as ``ChatUnreachable``, which the relay records and never retries,
 and a message it could not send this time as ``SendFailed``, which the relay tries again later.
 Any other exception is taken as ``SendFailed`` too.
+
+A channel with sending limits (Telegram's: about 30 messages a second in all, one a second per
+chat) is also a ``PacedChannel``: it tells how long a message to a chat would wait for its
+turn. The relay reads that as the chat's backlog, and then sends the chat's pending news as one
+message instead of one message each.
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 
 class ChatUnreachable(Exception):
@@ -37,4 +42,13 @@ class Channel(Protocol):
     def otp_link(self, token: str) -> str:
         """The link a receiver opens to claim a drop-off code hand-off (``token`` from
         ``store.otp``), e.g. a Telegram deep link ``https://t.me/<bot>?start=otp_<token>``."""
+        ...
+
+
+@runtime_checkable
+class PacedChannel(Protocol):
+    """A ``Channel`` that paces its sends, and says how far behind a chat is."""
+
+    def send_delay(self, chat_id: int) -> float:
+        """Seconds a message to ``chat_id`` would wait for its turn if sent now (0: none)."""
         ...

@@ -7,21 +7,27 @@
     task = asyncio.create_task(relay.run())      # until cancelled
 
 Each pass reads the pending events in the inbox's order (the service's ``created``, then
-arrival) and handles them one by one. An event is marked processed only after every message it
-owes went out (see ``bot.relay.planner`` for what is owed), so a crash at any point means the
-event is handled again after a restart, and the sent markers (``bot.relay.outbox``) keep a
-chat from seeing a message twice. Each message is claimed (its own commit) before it is sent;
-once the event's messages are out, marking them sent, the chat's new view, the tracking link and
-"processed" are one commit (``store.relayed``) instead of one each.
+arrival), plans what each owes the chats (``bot.relay.planner``) and queues those messages per
+chat (``bot.relay.chat_queues``: each chat served on its own, in turn with the others, a chat's
+backlog sent as one message), then goes on to the next event without waiting for the sends.
+An event is marked processed only after every message it owes went out (alone, or inside a
+message that gathered a backlog), so a crash at any point means the event is handled again
+after a restart, and the sent markers (``bot.relay.outbox``) keep a chat from seeing a message
+twice. Each message is claimed (its own commit) before it is sent; once the event's messages
+are out, marking them sent, the chat's new view, the tracking link and "processed" are one
+commit (``store.relayed``) instead of one each. At most ``RelayTuning.max_in_flight`` events
+are queued or being sent at once, which also bounds what a crash can repeat.
 
 Several instances on one PostgreSQL database: each pass *claims* its events
-(``inbox.claim_batch``, leased to this store's holder and renewed while a long batch runs), so
-the relays of all instances share the inbox and one delivery's events stay with one of them;
-an idle relay also looks at the inbox every half lease, for the events of an instance that died.
-On SQLite a claim is a plain read.
+(``inbox.claim_batch``, leased to this store's holder; each pass renews the leases of what is
+still in flight), so the relays of all instances share the inbox and one delivery's events stay
+with one of them; a relay also looks at the inbox every half lease, for the events of an
+instance that died and to keep its own leases. On SQLite a claim is a plain read.
 
-Order per delivery: while an event waits (its delivery is not linked yet, or a message failed),
-the later events of the same delivery wait behind it; other deliveries go on.
+Order per delivery: a delivery's events are planned in order, each against the chat's view as
+it will be once the earlier ones are out, and finished in that order. While an event waits
+(its delivery is not linked yet, or a message failed), the later events of the same delivery
+wait behind it; other deliveries go on.
 
 Failures: a channel error other than ``ChatUnreachable`` leaves the event pending, recorded with
 ``inbox.record_failure``, and it is retried after a growing, capped delay (``RelayTuning``);
@@ -34,11 +40,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import math
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import pydantic
 
@@ -46,10 +54,11 @@ from bot.clocks import Clock, Sleep
 from bot.config import RelayConfig
 from bot.partner.models import WebhookEvent
 from bot.relay.channel_protocol import Channel, SendFailed
-from bot.relay.outbox import Outgoing, Sender
+from bot.relay.chat_queues import ChatQueues
+from bot.relay.outbox import Outcome, Sender
 from bot.relay.planner import Plan, Planner
 from bot.relay.tuning import RelayTuning
-from bot.store import InboxEvent, SentReceipt, Store, ViewChange
+from bot.store import DeliveryLink, InboxEvent, SentReceipt, Store, ViewChange
 
 logger = logging.getLogger(__name__)
 
@@ -58,12 +67,22 @@ logger = logging.getLogger(__name__)
 _FOREIGN_MEMORY = 10_000
 
 
+@dataclass(frozen=True)
+class _InFlight:
+    """An event whose messages are queued: what it owes, and what became of each message."""
+
+    stored: InboxEvent
+    plan: Plan
+    outcomes: list[asyncio.Future[Outcome]]
+
+
 class Relay:
     """Relays the inbox to chats; see the module docstring.
 
     ``operators`` are the operator chat ids; ``settings`` the ``[relay]`` section (its defaults
-    when None). ``clock`` and ``sleep`` drive the retry delays (tests inject fakes);
-    ``phone_region`` lets receiver phones written without a country code be compared.
+    when None). ``clock`` and ``sleep`` drive the retry delays and a chat's wait for its turn
+    (tests inject fakes); ``phone_region`` lets receiver phones written without a country code
+    be compared.
     """
 
     def __init__(
@@ -89,11 +108,20 @@ class Relay:
             settings=settings or RelayConfig.model_validate({}),
             phone_region=phone_region,
         )
-        self._sender = Sender(store, channel)
+        self._queues = ChatQueues(
+            Sender(store, channel), channel, sleep=sleep, coalesce_chars=self._tuning.coalesce_chars
+        )
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
         self._retry_at: dict[str, float] = {}
         self._foreign: OrderedDict[str, None] = OrderedDict()
+        # Per delivery with events in flight: those events in order, the task finishing them,
+        # and the chat's view as it will be once they are all out.
+        self._chains: dict[str, deque[_InFlight]] = {}
+        self._finishers: dict[str, asyncio.Task[None]] = {}
+        self._projected: dict[str, DeliveryLink | None] = {}
+        self._in_flight: set[str] = set()
+        self._finish_watchers: list[set[str]] = []  # process_pending's: ids finished
 
     def wake(self) -> None:
         """Tell ``run`` that new events are in the inbox (the web app calls this)."""
@@ -108,67 +136,105 @@ class Relay:
         now = self._clock()
         return min((at - now for at in self._retry_at.values() if at > now), default=None)
 
+    def in_flight(self) -> int:
+        """Events whose messages are queued or being sent."""
+        return len(self._in_flight)
+
     async def run(self) -> None:
         """Process the inbox whenever woken or a retry falls due, until cancelled."""
         failures = 0
-        while True:
-            self._wake.clear()
-            try:
-                await self.process_pending()
-                failures = 0
-                delay = self._next_look(self.retry_in())
-            except Exception:
-                # A store error must not end the worker; the next pass retries, later each time.
-                failures += 1
-                logger.exception("relay pass failed")
-                delay = self._tuning.retry_delay(failures)
-            await self._idle(delay)
+        try:
+            while True:
+                self._wake.clear()
+                try:
+                    await self._plan_pending()
+                    failures = 0
+                    delay = self._next_look(self.retry_in())
+                except Exception:
+                    # A store error must not end the worker; the next pass retries, later
+                    # each time.
+                    failures += 1
+                    logger.exception("relay pass failed")
+                    delay = self._tuning.retry_delay(failures)
+                await self._idle(delay)
+        finally:
+            await self._stop()
 
     async def process_pending(self) -> int:
-        """One pass over the inbox; returns how many events were processed."""
+        """Relay what is pending and wait until it is out; returns how many events were
+        processed (taken out of the inbox, given up included)."""
+        started: set[str] = set()
+        finished: set[str] = set()
+        self._finish_watchers.append(finished)
+        try:
+            while True:
+                capped = await self._plan_pending(started)
+                while self._finishers:
+                    await asyncio.gather(*self._finishers.values())
+                if not capped:
+                    # Events ``run`` had in flight may have finished meanwhile: not counted.
+                    return len(started & finished)
+        except BaseException:
+            # Cancelled (or the process is going down): nothing of this pass runs on.
+            await self._stop()
+            raise
+        finally:
+            self._finish_watchers.remove(finished)
+
+    async def _plan_pending(self, started: set[str] | None = None) -> bool:
+        """One pass over the inbox: queue the messages of every event that may go now (their
+        ids added to ``started``). True when it stopped at ``max_in_flight`` with events left
+        to plan."""
         async with self._lock:
-            done = 0
-            limit = self._tuning.batch_size
+            limit = len(self._in_flight) + self._tuning.batch_size
+            if self._in_flight:
+                # Sends still under way: keep the other instances off their events.
+                await self._store.inbox.renew_leases(self._store.holder, self._store.lease_seconds)
             while True:
                 batch = await self._store.inbox.claim_batch(
                     self._store.holder, limit, self._store.lease_seconds
                 )
-                handled, waiting = await self._pass(batch)
-                done += handled
-                if len(batch) < limit:
-                    return done
-                # Waiting events stay at the head of the inbox's order: read past them.
-                limit = waiting + self._tuning.batch_size
+                waiting, capped = await self._pass(batch, set() if started is None else started)
+                if capped or len(batch) < limit:
+                    return capped
+                # Waiting and in-flight events stay at the head of the inbox's order: read
+                # past them.
+                limit = waiting + len(self._in_flight) + self._tuning.batch_size
 
-    async def _pass(self, batch: list[InboxEvent]) -> tuple[int, int]:
-        held: set[str] = set()  # deliveries with an earlier event still pending
-        handled = waiting = 0
-        now = renewed = self._clock()
+    async def _pass(self, batch: list[InboxEvent], started: set[str]) -> tuple[int, bool]:
+        """Plan the batch's events that may go; returns (events left waiting, capped)."""
+        held: set[str] = set()  # deliveries with an earlier event still waiting
+        waiting = 0
+        now = self._clock()
         for stored in batch:
-            if self._clock() - renewed > self._store.lease_seconds / 2:
-                # A long batch (slow sends): keep the other instances off the rest of it.
-                await self._store.inbox.renew_leases(self._store.holder, self._store.lease_seconds)
-                renewed = self._clock()
+            if stored.event_id in self._in_flight:
+                continue
             due = self._retry_at.get(stored.event_id, -math.inf) <= now
-            if stored.delivery_id in held or not due or not await self._try(stored):
+            if stored.delivery_id in held or not due:
                 held.add(stored.delivery_id)
                 waiting += 1
+                continue
+            if len(self._in_flight) >= self._tuning.max_in_flight:
+                return waiting, True
+            if await self._try(stored):
+                started.add(stored.event_id)
             else:
-                handled += 1
-        return handled, waiting
+                held.add(stored.delivery_id)
+                waiting += 1
+        return waiting, False
 
     async def _try(self, stored: InboxEvent) -> bool:
-        """``_handle``, with an unexpected failure kept to its own event (retried later)."""
+        """``_start``, with an unexpected failure kept to its own event (retried later)."""
         try:
-            return await self._handle(stored)
+            return await self._start(stored)
         except Exception as exc:
             logger.exception("relaying event %s failed", stored.event_id)
             # If the store itself is failing this raises too, and ``run`` backs off.
             await self._retry_later(stored, f"relay error: {type(exc).__name__}")
             return False
 
-    async def _handle(self, stored: InboxEvent) -> bool:
-        """Handle one event; True when it is processed, False when it waits for a retry."""
+    async def _start(self, stored: InboxEvent) -> bool:
+        """Plan one event and queue its messages; False when it waits for a retry."""
         try:
             event = WebhookEvent.model_validate_json(stored.raw_body)
         except pydantic.ValidationError:
@@ -176,25 +242,74 @@ class Relay:
             logger.error("inbox event %s is not a webhook event; dropped", stored.event_id)
             await self._finish(stored, Plan())
             return True
-        link = await self._store.deliveries.get(stored.delivery_id)
-        if link is None and stored.delivery_id not in self._foreign:
+        delivery_id = stored.delivery_id
+        if delivery_id in self._chains:
+            link = self._projected[delivery_id]
+        else:
+            link = await self._store.deliveries.get(delivery_id)
+        if link is None and delivery_id not in self._foreign:
             if stored.attempts + 1 < self._tuning.link_attempts:
                 await self._retry_later(stored, "delivery not linked to a chat yet")
                 return False
-            self._remember_foreign(stored.delivery_id)
+            self._remember_foreign(delivery_id)
             logger.info(
                 "delivery %s is not linked to a chat: event %s goes to operators only",
-                stored.delivery_id,
+                delivery_id,
                 stored.event_id,
             )
         plan = await self._planner.plan(event, link)
-        sent: list[SentReceipt] = []  # sent and not yet marked
+        outcomes = [self._queues.submit(message) for message in plan.messages]
+        self._in_flight.add(stored.event_id)
+        self._chains.setdefault(delivery_id, deque()).append(_InFlight(stored, plan, outcomes))
+        self._projected[delivery_id] = _projected(link, plan, self._clock())
+        if delivery_id not in self._finishers:
+            self._finishers[delivery_id] = asyncio.create_task(
+                self._finish_chain(delivery_id), name=f"relay delivery {delivery_id}"
+            )
+        return True
+
+    async def _finish_chain(self, delivery_id: str) -> None:
+        """Finish the delivery's in-flight events in order, as their messages go out.
+
+        After one of them has to wait for a retry, the later ones are not finished: what they
+        sent is marked, and they wait behind it in the inbox.
+        """
+        chain = self._chains[delivery_id]
+        stopped = False
         try:
-            failed = await self._send(plan.messages, sent)
+            while chain:
+                item = chain[0]
+                outcomes = [await outcome for outcome in item.outcomes]
+                sent = [outcome for outcome in outcomes if isinstance(outcome, SentReceipt)]
+                failed = sum(isinstance(outcome, SendFailed) for outcome in outcomes)
+                if stopped:
+                    await self._record_sent(sent)
+                else:
+                    stopped = not await self._conclude(item, sent, failed)
+                    if stopped:
+                        self._wake.set()  # ``run`` learns the retry time
+                chain.popleft()
+                self._in_flight.discard(item.stored.event_id)
+        except BaseException:
+            # Stopping (or going down): mark what did go out, so it is not sent again.
+            await self._record_sent([sent for item in chain for sent in _sent_so_far(item)])
+            raise
+        finally:
+            for item in chain:
+                self._in_flight.discard(item.stored.event_id)
+            del self._chains[delivery_id], self._projected[delivery_id]
+            del self._finishers[delivery_id]
+            self._wake.set()  # room under ``max_in_flight``; later events of the delivery
+
+    async def _conclude(self, item: _InFlight, sent: list[SentReceipt], failed: int) -> bool:
+        """Bookkeeping once an event's messages are out (or some failed); True when it is
+        processed, False when it waits for a retry."""
+        stored = item.stored
+        try:
             if failed:
                 # Marked now, so the retry sends only what is still missing.
                 await self._store.relayed.record_sent(sent)
-                sent.clear()
+                sent = []
                 attempts = await self._retry_later(stored, f"{failed} message(s) not sent")
                 if attempts < self._tuning.max_attempts:
                     return False
@@ -204,29 +319,20 @@ class Relay:
                     attempts,
                     failed,
                 )
-            await self._finish(stored, plan, sent)
-            sent.clear()
-        finally:
-            if sent:
-                # The commit that marks them did not happen (the store failed, or the relay was
-                # cancelled): mark what went out on its own, or this process would hold their
-                # claims unmarked. If this fails too, a restart sends them again, once.
-                with contextlib.suppress(Exception):
-                    await self._store.relayed.record_sent(sent)
-        return True
+            await self._finish(stored, item.plan, sent)
+            return True
+        except Exception as exc:
+            logger.exception("finishing event %s failed", stored.event_id)
+            # What went out is marked on its own if the store lets it, or a restart sends it
+            # again, once.
+            await self._record_sent(sent)
+            with contextlib.suppress(Exception):
+                await self._retry_later(stored, f"relay error: {type(exc).__name__}")
+            return False
 
-    async def _send(self, messages: list[Outgoing], sent: list[SentReceipt]) -> int:
-        """Send each message, adding what went out to ``sent``; how many failed."""
-        failed = 0
-        for message in messages:
-            try:
-                receipt = await self._sender.send(message)
-            except SendFailed:
-                failed += 1
-                continue
-            if receipt is not None:
-                sent.append(receipt)
-        return failed
+    async def _record_sent(self, sent: list[SentReceipt]) -> None:
+        with contextlib.suppress(Exception):
+            await self._store.relayed.record_sent(sent)
 
     async def _retry_later(self, stored: InboxEvent, reason: str) -> int:
         attempts = await self._store.inbox.record_failure(stored.event_id, reason)
@@ -251,6 +357,8 @@ class Relay:
             tracking_sent=plan.tracking_sent,
         )
         self._retry_at.pop(stored.event_id, None)
+        for watcher in self._finish_watchers:
+            watcher.add(stored.event_id)
 
     def _remember_foreign(self, delivery_id: str) -> None:
         self._foreign[delivery_id] = None
@@ -260,11 +368,21 @@ class Relay:
     def _next_look(self, retry_in: float | None) -> float | None:
         """When to look at the inbox again unwoken: at the next retry; and with several
         instances (PostgreSQL) at least twice a lease, since an instance that died leaves
-        events whose lease runs out without anyone waking this relay."""
+        events whose lease runs out without anyone waking this relay, and this relay's own
+        leases on events still being sent need renewing."""
         if self._store.dialect != "postgres":
             return retry_in
         half_lease = self._store.lease_seconds / 2
         return half_lease if retry_in is None else min(retry_in, half_lease)
+
+    async def _stop(self) -> None:
+        """Cancel the queues and the finishers (the relay is stopping): their events stay
+        pending, and what went out is marked as far as the store allows."""
+        await self._queues.close()
+        finishers = list(self._finishers.values())
+        for finisher in finishers:
+            finisher.cancel()
+        await asyncio.gather(*finishers, return_exceptions=True)
 
     async def _idle(self, delay: float | None) -> None:
         """Wait for ``wake()``, or at most ``delay`` seconds when a retry is due then."""
@@ -282,3 +400,30 @@ class Relay:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+
+
+def _projected(link: DeliveryLink | None, plan: Plan, now: float) -> DeliveryLink | None:
+    """``link`` as ``store.relayed.finish_event`` will leave it after ``plan``'s event."""
+    if link is None:
+        return None
+    view = plan.view
+    if view is not None:
+        link = dataclasses.replace(
+            link,
+            status=view.status,
+            status_created=view.created,
+            tracking_url=view.tracking_url or link.tracking_url,
+        )
+    if plan.tracking_sent and link.tracking_sent_at is None:
+        link = dataclasses.replace(link, tracking_sent_at=now)
+    return link
+
+
+def _sent_so_far(item: _InFlight) -> list[SentReceipt]:
+    """The receipts of ``item``'s messages that went out already."""
+    done = [
+        future
+        for future in item.outcomes
+        if future.done() and not future.cancelled() and future.exception() is None
+    ]
+    return [receipt for future in done if isinstance(receipt := future.result(), SentReceipt)]

@@ -6,19 +6,26 @@ messages count as done: a blocked chat would otherwise hold its event back for e
 
 ``deliver`` marks the message sent at once. ``send`` stops after the send and returns a
 ``SentReceipt``: the relay marks an event's messages in the same commit as the rest of the
-event's bookkeeping (``store.relayed``).
+event's bookkeeping (``store.relayed``). ``send_together`` sends several pending messages of one
+chat as one (their texts joined by a blank line), each under its own marker: the relay does
+that for a chat with a backlog (``bot.relay.chat_queues``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
 from bot.store import SendKey, SentReceipt, Store, StoreError
 
 logger = logging.getLogger(__name__)
+
+COALESCED_SEPARATOR: Final = "\n\n"
+"""Between the texts of messages sent together: each keeps its own paragraph."""
 
 
 @dataclass(frozen=True)
@@ -27,6 +34,10 @@ class Outgoing:
 
     key: SendKey
     text: str = field(repr=False)  # may hold a drop-off code
+
+
+Outcome = SentReceipt | SendFailed | None
+"""What became of one message: sent (its receipt), failed, or nothing to send (None)."""
 
 
 class Sender:
@@ -46,6 +57,10 @@ class Sender:
         if receipt is not None:
             await self._store.sent.mark_sent(receipt.key, receipt.message_id)
 
+    async def mark(self, receipts: Sequence[SentReceipt]) -> None:
+        """Mark ``receipts`` sent, in one commit (``store.relayed.record_sent``)."""
+        await self._store.relayed.record_sent(receipts)
+
     async def send(self, message: Outgoing) -> SentReceipt | None:
         """Like ``deliver``, but the message is left claimed, not marked: the caller marks it
         (``store.relayed``). None when nothing was sent (sent before, or the chat is blocked).
@@ -53,40 +68,76 @@ class Sender:
         Until it is marked, this store's claim keeps it from being sent again here, and a
         crash leaves a claim that the next process takes over (and sends again).
         """
-        key = message.key
-        if await self._store.blocked.is_blocked(key.chat_id):
-            return None
-        if not await self._store.sent.claim(key):
-            if await self._store.sent.was_sent(key):
-                return None
-            # Claimed by this store and not marked: another send of it is in flight.
-            raise SendFailed(f"{key.kind} message for event {key.event_id} is being sent")
+        (outcome,) = await self.send_together([message])
+        if isinstance(outcome, SendFailed):
+            raise outcome
+        return outcome
+
+    async def send_together(self, messages: Sequence[Outgoing]) -> list[Outcome]:
+        """Send ``messages`` (all to one chat) as one message, their texts joined in order.
+
+        Each is claimed first, as in ``send``; those sent before are left out (None), and one
+        another task is sending is ``SendFailed`` on its own. Returns one outcome per message:
+        its receipt (all carry the one message's id), None, or ``SendFailed`` when the channel
+        failed (every claim is then released, so a later attempt sends them).
+        """
+        if not messages:
+            return []
+        chat_id = messages[0].key.chat_id
+        if any(message.key.chat_id != chat_id for message in messages):
+            raise ValueError("messages sent together go to one chat")
+        outcomes: list[Outcome] = [None] * len(messages)
+        if await self._store.blocked.is_blocked(chat_id):
+            return outcomes
+        claimed: list[int] = []
+        for index, message in enumerate(messages):
+            key = message.key
+            if await self._store.sent.claim(key):
+                claimed.append(index)
+            elif not await self._store.sent.was_sent(key):
+                # Claimed by this store and not marked: another send of it is in flight.
+                outcomes[index] = SendFailed(
+                    f"{key.kind} message for event {key.event_id} is being sent"
+                )
+        if not claimed:
+            return outcomes
+        first = messages[claimed[0]].key
+        text = COALESCED_SEPARATOR.join(messages[index].text for index in claimed)
         sent = False
         try:
-            message_id = await self._channel.send(key.chat_id, message.text)
+            message_id = await self._channel.send(chat_id, text)
             sent = True
         except ChatUnreachable:
-            await self._store.blocked.mark(key.chat_id)
-            logger.info("chat %s cannot be messaged; marked blocked", key.chat_id)
-            return None
+            await self._store.blocked.mark(chat_id)
+            logger.info("chat %s cannot be messaged; marked blocked", chat_id)
+            return outcomes
         except SendFailed as failed:
             logger.warning(
-                "sending the %s message of event %s failed (%s)", key.kind, key.event_id, failed
+                "sending the %s message of event %s failed (%s)", first.kind, first.event_id, failed
             )
-            raise
+            for index in claimed:
+                outcomes[index] = failed
+            return outcomes
         except Exception as exc:
             # The exception's text may quote the message: only its type is logged.
             logger.warning(
                 "sending the %s message of event %s failed (%s)",
-                key.kind,
-                key.event_id,
+                first.kind,
+                first.event_id,
                 type(exc).__name__,
             )
-            raise SendFailed(type(exc).__name__) from exc
+            failure = SendFailed(type(exc).__name__)
+            failure.__cause__ = exc
+            for index in claimed:
+                outcomes[index] = failure
+            return outcomes
         finally:
             if not sent:
-                # Also on cancellation, so a later attempt may claim the message again. The
-                # store may be closing underneath: the claim then dies with this holder anyway.
+                # Also on cancellation, so a later attempt may claim the messages again. The
+                # store may be closing underneath: the claims then die with this holder anyway.
                 with contextlib.suppress(StoreError):
-                    await self._store.sent.release(key)
-        return SentReceipt(key, message_id)
+                    for index in claimed:
+                        await self._store.sent.release(messages[index].key)
+        for index in claimed:
+            outcomes[index] = SentReceipt(messages[index].key, message_id)
+        return outcomes

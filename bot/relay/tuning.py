@@ -20,6 +20,10 @@ class RelayTuning:
       is tried this many times, the wait growing as above (1 + 2 + 4 + 8 = 15 s by default);
       on the last try it is relayed to operators only, as for deliveries ordered elsewhere
       (dashboard, public portal).
+    * ``max_in_flight``: events whose messages are queued or being sent at once. Past it, new
+      events wait in the inbox; a crash repeats at most the messages of these.
+    * ``coalesce_chars``: the longest text a chat's backlog is gathered into (Telegram takes
+      4,096 characters in one message).
     """
 
     batch_size: int = 100
@@ -27,6 +31,8 @@ class RelayTuning:
     retry_cap_seconds: float = 300.0
     max_attempts: int = 30
     link_attempts: int = 5
+    max_in_flight: int = 1_000
+    coalesce_chars: int = 4_000
 
     def __post_init__(self) -> None:
         if self.batch_size < 1:
@@ -35,6 +41,8 @@ class RelayTuning:
             raise ValueError("need 0 < retry_base_seconds <= retry_cap_seconds")
         if self.link_attempts < 1 or self.max_attempts < self.link_attempts:
             raise ValueError("need 1 <= link_attempts <= max_attempts")
+        if self.max_in_flight < 1 or self.coalesce_chars < 1:
+            raise ValueError("max_in_flight and coalesce_chars must be at least 1")
 
     def retry_delay(self, attempts: int) -> float:
         """Seconds to wait after ``attempts`` failed attempts."""

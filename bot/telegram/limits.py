@@ -65,11 +65,16 @@ class SlidingWindow:
 
     def book(self, now: float, not_before: float = 0.0) -> float:
         """Book the earliest slot at or after ``now`` and ``not_before``; return its time."""
+        slot = self.next_slot(now, not_before)
+        # Slots only grow (now and the oldest booking do), so the deque stays sorted.
+        self._booked.append(slot)
+        return slot
+
+    def next_slot(self, now: float, not_before: float = 0.0) -> float:
+        """The slot ``book`` would give now, without booking it."""
         slot = max(now, not_before)
         if len(self._booked) == self.window.count:
             slot = max(slot, self._booked[0] + self.window.seconds)
-        # Slots only grow (now and the oldest booking do), so the deque stays sorted.
-        self._booked.append(slot)
         return slot
 
     def idle(self, now: float) -> bool:
@@ -101,6 +106,18 @@ class RateLimiter:
         held = self._held_until.get(chat_id, 0.0)
         await self._until(self._chat_window(chat_id).book(self.clock(), held))
         await self._until(self._overall.book(self.clock()))
+
+    def delay_for(self, chat_id: int) -> float:
+        """Seconds a message to ``chat_id`` would wait for its turn if sent now (0: none).
+
+        Nothing is booked: the relay asks this to learn whether a chat has a backlog, and then
+        gathers the chat's pending news into one message instead of queueing each.
+        """
+        now = self.clock()
+        held = self._held_until.get(chat_id, 0.0)
+        chat = self._chats.get(chat_id)
+        slot = held if chat is None else chat.next_slot(now, held)
+        return max(0.0, self._overall.next_slot(now, slot) - now)
 
     def hold(self, chat_id: int, seconds: float) -> None:
         """Send nothing more to ``chat_id`` for ``seconds`` (Telegram's ``retry_after``)."""

@@ -13,8 +13,9 @@ become results:
   the log. Network errors are not retried here: a timed-out send may have arrived, and a
   duplicate is worse than a resend decided by the caller.
 
-``TelegramSender`` is also the relay's ``Channel``: ``send`` raises ``ChatUnreachable`` for a
-blocked chat and ``SendFailed`` for anything to try again later.
+``TelegramSender`` is also the relay's ``Channel`` (and ``PacedChannel``: ``send_delay`` tells
+the relay when a chat has a backlog): ``send`` raises ``ChatUnreachable`` for a blocked chat
+and ``SendFailed`` for anything to try again later.
 """
 
 from __future__ import annotations
@@ -137,6 +138,10 @@ class TelegramSender:
                     raise SendFailed(result.reason)
                 message_id = result.message_id
         return message_id
+
+    def send_delay(self, chat_id: int) -> float:
+        """Seconds a message to ``chat_id`` would wait for Telegram's limits if sent now."""
+        return self.limiter.delay_for(chat_id)
 
     def otp_link(self, token: str) -> str:
         """The deep link that opens the bot with ``/start otp_<token>``.

@@ -29,7 +29,7 @@ MARKED = "SELECT count(*) FROM sent_messages WHERE sent_at IS NOT NULL"
 class SlowBotApi:
     """Telegram as the chats see it: ``delivered`` holds every message the moment it is sent.
     The answer to send number ``kill_at`` never comes back: the process is killed while that
-    send is in flight (a slow Bot API makes that window wide)."""
+    send is in flight (a slow Bot API makes that window wide), and sends nothing after it."""
 
     def __init__(self, delivered: list[tuple[int, str]], *, kill_at: int | None = None) -> None:
         self.delivered = delivered
@@ -39,8 +39,11 @@ class SlowBotApi:
         self._never = asyncio.Event()
 
     async def send(self, chat_id: int, text: str) -> int | None:
-        self.delivered.append((chat_id, text))
         self._taken += 1
+        if self.kill_at is not None and self._taken > self.kill_at:
+            await self._never.wait()  # killed: the relay sends to other chats at once, but a
+            # dead process sends nothing more
+        self.delivered.append((chat_id, text))
         if self._taken == self.kill_at:
             self.in_flight.set()
             await self._never.wait()

@@ -21,6 +21,8 @@ def test_the_delay_doubles_up_to_the_cap() -> None:
         {"retry_base_seconds": 10, "retry_cap_seconds": 5},
         {"link_attempts": 0},
         {"link_attempts": 5, "max_attempts": 4},
+        {"max_in_flight": 0},
+        {"coalesce_chars": 0},
     ],
 )
 def test_nonsense_is_refused(options: dict[str, float]) -> None:

@@ -103,3 +103,19 @@ async def test_idle_chats_are_forgotten_when_many_were_seen(manual_time: ManualT
     manual_time.advance(2.0)
     await limits.acquire(5000)
     assert len(limits._chats) == 1  # only the chat just served is remembered
+
+
+async def test_the_delay_a_chat_would_wait_is_told_without_booking(
+    manual_time: ManualTime,
+) -> None:
+    limits = limiter(manual_time, overall=Window(4, 1.0))
+    assert limits.delay_for(1001) == 0.0
+    for _ in range(3):
+        await limits.acquire(1001)
+    assert limits.delay_for(1001) == 3.0  # its own burst is spent
+    assert limits.delay_for(1002) == 0.0  # another chat is not behind
+    await limits.acquire(1002)
+    assert limits.delay_for(1003) == 1.0  # the overall window is full for everyone
+    assert limits.delay_for(1003) == 1.0  # asking booked nothing
+    limits.hold(1004, 5.0)
+    assert limits.delay_for(1004) == 5.0
