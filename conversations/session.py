@@ -9,6 +9,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from conversations.dialog import SessionStatus
+from conversations.returning import Remembered
 
 
 class Visit(BaseModel):
@@ -35,7 +36,8 @@ class Session(BaseModel):
     retry of the same create. ``customer`` is an opaque reference to who is ordering, set by
     whoever starts the session (the bot uses the user id); flows pass it to ``OrderHistory``.
     ``out_of_area`` holds the places a create was refused for (``coverage.place_key``), which
-    this order neither offers nor takes again.
+    this order neither offers nor takes again. ``remembered`` is what the customer's last
+    orders gave (``returning``): their name and phone are pre-set and their last places offered.
     """
 
     model_config = ConfigDict(extra="ignore")
@@ -61,6 +63,7 @@ class Session(BaseModel):
     delivery_status: str | None = None
     tracking_url: str | None = None
     out_of_area: list[str] = Field(default_factory=list)
+    remembered: Remembered | None = None
 
     @property
     def finished(self) -> bool:

@@ -11,7 +11,8 @@ Around each turn it does what the engine leaves to its runner:
   crash during the create cannot lead to a second delivery after the restart;
 * a created delivery is linked to the chat in ``store.deliveries`` (the relay finds the chat
   of each webhook event there), with the flow and answers that made it, which is the
-  customer's order history (``repeat`` replays the last one into the same flow);
+  customer's order history (``repeat`` replays the last one into the same flow), and the
+  customer's name, phone and places are remembered for their next order (``CustomerMemory``);
 * a create whose answer was lost (``turn.unconfirmed``: the customer was told it is being
   checked) is kept in ``store.unconfirmed`` with the request, its key and the saved order, and
   ``on_unconfirmed`` wakes the worker that finishes it (``bot.ordering.unconfirmed_worker``);
@@ -35,6 +36,7 @@ from bot.chatlocks import ChatLocks
 from bot.clocks import Clock, Sleep
 from bot.ordering.duplicate_hold import content_fingerprint
 from bot.ordering.history import OrderHistory, customer_ref
+from bot.ordering.returning_customers import CustomerMemory
 from bot.store import Store
 from conversations import (
     CONFIRM,
@@ -80,6 +82,7 @@ class ChatService:
         self.engine = engine
         self.store = store
         self.history = OrderHistory(store)
+        self.memory = CustomerMemory(store)
         self._alert_operators = alert_operators
         self._clock = clock
         self._deliver_later = deliver_later
@@ -100,6 +103,7 @@ class ChatService:
                 flow,
                 customer=customer_ref(user_id),
                 before_create=self._saver(chat_id, user_id),
+                remembered=await self.memory.recall(user_id),
             )
             await self._after_turn(chat_id, user_id, session, turn, started)
             return turn
@@ -118,6 +122,7 @@ class ChatService:
                 order,
                 customer=customer_ref(user_id),
                 before_create=self._saver(chat_id, user_id),
+                remembered=await self.memory.recall(user_id),
             )
             await self._after_turn(chat_id, user_id, session, turn, started)
             return turn
@@ -203,6 +208,8 @@ class ChatService:
                 # The created turn's message carries the link (``dialogue.created``): once.
                 tracking_sent=delivery.tracking_url is not None,
             )
+            if turn.order is not None:
+                await self.memory.remember(user_id, turn.order)
         if turn.unconfirmed is not None:
             await self._keep_unconfirmed(chat_id, user_id, turn.unconfirmed, started)
         if session.finished:

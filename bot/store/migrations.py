@@ -171,12 +171,23 @@ _UNCONFIRMED_CREATES = (
         WHERE notice IS NULL""",
 )
 
+_CUSTOMER_DETAILS = (
+    # What a returning customer is offered again: their name, phone and last places, as the
+    # conversations package's ``Remembered`` JSON, one row per Telegram user (never shared).
+    """CREATE TABLE customer_details (
+        user_id    INTEGER PRIMARY KEY,
+        data       TEXT NOT NULL,
+        updated_at REAL NOT NULL
+    )""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL_SCHEMA),
     Migration(2, "create requests of deliveries", _CREATE_REQUESTS),
     Migration(3, "pending drop-off codes by receiver phone", _OTP_BY_RECEIVER),
     Migration(4, "the answers that made each delivery", _SAVED_ORDERS),
     Migration(5, "creates whose answer was lost", _UNCONFIRMED_CREATES),
+    Migration(6, "what returning customers are offered again", _CUSTOMER_DETAILS),
 )
 """Every schema step, oldest first. Append only."""
 

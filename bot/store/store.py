@@ -28,6 +28,7 @@ from types import TracebackType
 
 from bot.clocks import Clock
 from bot.store.blocked import BlockedChats
+from bot.store.customer_details import CustomerDetails
 from bot.store.database import Database, Synchronous
 from bot.store.delivery_links import Deliveries
 from bot.store.inbox import Inbox
@@ -63,6 +64,7 @@ class Store:
         self.otp = OtpHandoffs(db, clock)
         self.blocked = BlockedChats(db, clock)
         self.unconfirmed = UnconfirmedCreates(db, clock)
+        self.customers = CustomerDetails(db, clock)
 
     @classmethod
     async def connect(

@@ -134,6 +134,7 @@ class TurnRun(Walker):
             flow_version=entry.version if entry else 0,
             customer=self.work.customer,
             prompt_version=self.work.prompt_version,
+            remembered=self.work.remembered,
         )
         for name in Session.model_fields:
             setattr(self.work, name, getattr(fresh, name))

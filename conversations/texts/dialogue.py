@@ -114,6 +114,16 @@ def keep_label(current: str) -> str:
     return f"Keep: {shorten(current, KEEP_LABEL_LENGTH)}"
 
 
+# --- a returning customer's last places -----------------------------------------------------
+
+LAST_PLACE_LENGTH = 60  # of the address, after "Same as last time: "
+
+
+def same_place_as_last(address: str) -> str:
+    """The option that gives the customer's last place of this kind again."""
+    return f"Same as last time: {shorten(address, LAST_PLACE_LENGTH)}"
+
+
 def no_longer_offered(title: str) -> str:
     return f"{title}: your choice is no longer offered by the business; please choose again."
 
