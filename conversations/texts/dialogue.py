@@ -27,8 +27,8 @@ RESTARTED = (
 )
 FLOW_GONE = "Sorry: this kind of order is no longer available here."
 NO_WAREHOUSE_NOW = (
-    "Sorry: the business no longer takes packages at a warehouse, so this order can't go on. "
-    "Start a new one to have a rider pick it up."
+    "Sorry: the business no longer takes packages at a warehouse, so a rider will pick yours "
+    "up instead. Everything else you told me is kept."
 )
 STALE = "That answer was for an earlier question, so I left it out. Here is where we are:"
 CANCELLED = "Cancelled. Nothing was ordered."
