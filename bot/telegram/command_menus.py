@@ -35,8 +35,8 @@ DELIVERY_COMMANDS: Final = (
 )
 DISPATCH_COMMANDS: Final = (
     BotCommand("riders", "Riders near a delivery: /riders <id> [radius km]"),
-    BotCommand("assign", "Assign a rider: /assign <delivery id> <rider id>"),
-    BotCommand("unassign", "Take the rider off: /unassign <delivery id>"),
+    BotCommand("assign", "Assign a rider: /assign <delivery ref> <rider id>"),
+    BotCommand("unassign", "Take the rider off: /unassign <delivery ref>"),
 )
 
 CUSTOMER_COMMANDS: Final = ORDERING_COMMANDS + DELIVERY_COMMANDS

@@ -15,7 +15,7 @@ def explain(
     if isinstance(error, errors.FeeRequired):
         return f"{ref} has no delivery fee yet (it is awaiting a price). Set the fee first."
     if isinstance(error, errors.RiderNotFound):
-        return f"There is no {rider} on this fleet. /riders <delivery id> lists the riders."
+        return f"There is no {rider} on this fleet. /riders <delivery ref> lists the riders."
     if isinstance(error, errors.RiderNotActive):
         return f"The {rider} has not accepted the fleet invite yet, so cannot be assigned."
     if isinstance(error, errors.AssignNotAllowed):

@@ -1,4 +1,5 @@
-"""``/assign <id> <rider id>`` and ``/unassign <id>``: the API's rules, refusals said plainly."""
+"""``/assign <ref> <rider id>`` and ``/unassign <ref>``: the API's rules, refusals said plainly.
+``<ref>`` is the short reference chats show, or the full id (``delivery_refs``)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ from bot.telegram.operators.operator_refusals import explain
 from conversations.texts.deliveries_texts import short_ref, status_label
 
 ASSIGN_USAGE: Final = (
-    "Usage: /assign <delivery id> <rider id>  (/riders <delivery id> lists riders)"
+    "Usage: /assign <delivery ref> <rider id>  (/riders <delivery ref> lists riders)"
 )
-UNASSIGN_USAGE: Final = "Usage: /unassign <delivery id>"
+UNASSIGN_USAGE: Final = "Usage: /unassign <delivery ref>"
 
 
 class Dispatch(OperatorChat):
@@ -29,7 +30,10 @@ class Dispatch(OperatorChat):
         args = context.args or []
         if len(args) != 2:
             return await self.say(message, ASSIGN_USAGE)
-        delivery_id, rider_id = args
+        typed, rider_id = args
+        delivery_id = await self.delivery_named(message, typed)
+        if delivery_id is None:
+            return None
         try:
             delivery = await self.ctx.client.assign_rider(delivery_id, rider_id)
         except errors.PartnerError as error:
@@ -50,10 +54,13 @@ class Dispatch(OperatorChat):
         args = context.args or []
         if len(args) != 1:
             return await self.say(message, UNASSIGN_USAGE)
+        delivery_id = await self.delivery_named(message, args[0])
+        if delivery_id is None:
+            return None
         try:
-            delivery = await self.ctx.client.unassign_rider(args[0])
+            delivery = await self.ctx.client.unassign_rider(delivery_id)
         except errors.PartnerError as error:
-            return await self.say(message, explain(error, delivery_id=args[0]))
+            return await self.say(message, explain(error, delivery_id=delivery_id))
         await self.say(
             message,
             f"The rider was taken off delivery {short_ref(delivery.id)}; "

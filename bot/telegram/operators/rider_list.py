@@ -14,7 +14,7 @@ from bot.telegram.operators.operator_refusals import explain
 from bot.telegram.text import escape
 from conversations.texts.deliveries_texts import short_ref, status_label
 
-RIDERS_USAGE: Final = "Usage: /riders <delivery id> [idle] [radius <km>]"
+RIDERS_USAGE: Final = "Usage: /riders <delivery ref> [idle] [radius <km>]"
 NO_PICKUP_COORDS: Final = "This delivery has no pickup coordinates, so there is no radius."
 
 
@@ -31,7 +31,9 @@ class RidersView(OperatorChat):
         if parsed is None:
             return await self.say(message, RIDERS_USAGE)
         idle, radius = parsed
-        delivery_id = args[0]
+        delivery_id = await self.delivery_named(message, args[0])
+        if delivery_id is None:
+            return None
         try:
             delivery = await self.ctx.client.get_delivery(delivery_id)
             pickup = delivery.pickup
@@ -65,7 +67,7 @@ def riders_text(
             f" · <code>{escape(rider.id)}</code>"
         )
         lines.append(escape(f"    {_rider_facts(rider)}"))
-    lines.append(escape(f"Assign with /assign {delivery.id} <rider id>"))
+    lines.append(escape(f"Assign with /assign {short_ref(delivery.id)} <rider id>"))
     return "\n".join(lines)
 
 
