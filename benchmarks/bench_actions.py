@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.console.parse import numbered
 from bot.demo import DemoOptions, DemoStack
 from bot.sandbox import default_scenario
 from conversations import Prompt
@@ -116,7 +117,7 @@ def _line(prompt: Prompt, ways: Sequence[Way]) -> str | None:
             if way.line == "skip" and not prompt.allow_skip:
                 continue
             return way.line
-        for number, option in enumerate(prompt.options, start=1):
+        for number, option in numbered(prompt):  # as the console numbers them
             hit = option.id.startswith(way.option) if way.prefix else option.id == way.option
             if hit and option.id == prompt.default:
                 return ""

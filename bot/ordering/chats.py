@@ -108,6 +108,21 @@ class ChatService:
             await self._after_turn(chat_id, user_id, session, turn, started)
             return turn
 
+    async def new_order(self, chat_id: int, user_id: int, *, flow: str | None = None) -> Turn:
+        """What a customer's "new order" does (``/new``, a flow's command): a new order in the
+        entry flow (or ``flow``), but over an open order whose answers would be lost the turn
+        asks first (yes starts the new one, no goes on), as ``cancel`` does."""
+        async with self._locks.hold(chat_id):
+            session = await self._load(chat_id)
+            if session is not None and not session.finished:
+                started = self._clock()
+                turn = await self.engine.start_over(
+                    session, flow, before_create=self._saver(chat_id, user_id)
+                )
+                await self._after_turn(chat_id, user_id, session, turn, started)
+                return turn
+        return await self.start(chat_id, user_id, flow=flow)
+
     async def repeat(self, chat_id: int, user_id: int) -> Turn:
         """The user's last order again, in the flow that made it (a new order when there is
         none to repeat, saying so); an order still open in this chat is dropped."""

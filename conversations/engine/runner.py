@@ -112,6 +112,18 @@ class Engine:
         """Apply one answer to ``session`` (updated in place) and say what comes next."""
         return await self._turn(session, lambda run: run.handle(answer), before_create)
 
+    async def start_over(
+        self,
+        session: Session,
+        flow: str | None = None,
+        *,
+        before_create: BeforeCreate | None = None,
+    ) -> Turn:
+        """A new order in ``flow`` (the entry flow when None) in place of ``session``'s (updated
+        in place): when answers would be lost the turn asks first, as ``cancel`` does, and the
+        customer's yes starts it."""
+        return await self._turn(session, lambda run: run.start_over(flow), before_create)
+
     async def resume(self, session: Session) -> Turn:
         """The open question again, e.g. after the bot restarted or the customer said /start."""
         return await self._turn(session, lambda run: run.resume(), None)

@@ -252,6 +252,7 @@ class Walker(ABC):
         self.work.failures = 0
         self.work.pending = None
         self.work.cancel_asked = False
+        self.work.starting_over = None
         if step.summary:
             self.work.editing = False
         self.prompt = build_prompt(self.flow, ctx, step, asked)

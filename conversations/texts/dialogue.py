@@ -35,6 +35,8 @@ CANCELLED = "Cancelled. Nothing was ordered."
 CANCEL_QUESTION = "Cancel this order? The answers you gave so far will be lost."
 CANCEL_YES = "Yes, cancel it"
 CANCEL_NO = "No, go on"
+NEW_ORDER_QUESTION = "Start a new order? The answers you gave for this one will be lost."
+NEW_ORDER_YES = "Yes, start a new one"
 FIRST_QUESTION = "This is the first question; there is nothing to go back to."
 EDIT_FROM_SUMMARY = (
     "You can change any answer from the summary at the end. To go to the previous question, "
@@ -63,7 +65,7 @@ _HELP: dict[InputKind, str] = {
         "Share a location pin, or type the street address: I will look it up and show you "
         "what I found before using it. Saved places, when there are any, are the options."
     ),
-    "photos": f"Send photos one by one or together, then {tap('!done')}.",
+    "photos": "Send the photos, one by one or together: sending them is the answer.",
     "confirm": "Check the details. Confirm to send the order, or pick what to change.",
 }
 

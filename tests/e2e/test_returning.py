@@ -49,3 +49,16 @@ async def test_another_customer_is_offered_nothing_of_hers(stack: BotStack) -> N
     await stack.tap(stack.prompt(CHIDI.id), "✓ Pickup & delivery")
     shown = labels(stack.prompt(CHIDI.id))
     assert shown and not any("last time" in label for label in shown)
+
+
+async def test_new_in_the_middle_of_an_order_asks_first(stack: BotStack) -> None:
+    await stack.command(ADA, "new")
+    await stack.tap(stack.prompt(ADA.id), "✓ Pickup & delivery")
+    await stack.location(ADA, 6.5095, 3.3711)
+    (asked,) = await stack.command(ADA, "new")
+    assert (asked.text or "").startswith("Start a new order?")
+    await stack.tap(asked, "No, go on")
+    assert "address at this pin" in (stack.prompt(ADA.id).text or "")
+    await stack.command(ADA, "new")
+    await stack.tap(stack.prompt(ADA.id), "Yes, start a new one")
+    assert (stack.prompt(ADA.id).text or "").startswith("What would you like to order?")

@@ -28,8 +28,8 @@ async def place_prompt(chats: ChatService, chat: int, user: int) -> Turn:
 
 
 async def test_a_created_delivery_leaves_the_customer_remembered(org: Org) -> None:
-    chats = ChatService(org.engine(), await org.open_store(), clock=org.clock)
     assert org.store is not None
+    chats = ChatService(org.engine(), org.store, clock=org.clock)
     assert await chats.memory.recall(USER) is None
     await ordered(chats)
     kept = await org.store.customers.get(USER)
@@ -41,7 +41,8 @@ async def test_a_created_delivery_leaves_the_customer_remembered(org: Org) -> No
 
 
 async def test_only_the_same_user_is_offered_them(org: Org) -> None:
-    chats = ChatService(org.engine(), await org.open_store(), clock=org.clock)
+    assert org.store is not None
+    chats = ChatService(org.engine(), org.store, clock=org.clock)
     await ordered(chats)
     mine = await place_prompt(chats, CHAT, USER)
     assert mine.prompt is not None and mine.prompt.default == "last:pickup"
@@ -55,7 +56,8 @@ async def test_only_the_same_user_is_offered_them(org: Org) -> None:
 
 
 async def test_details_that_cannot_be_read_are_not_offered(org: Org) -> None:
-    store = await org.open_store()
+    store = org.store
+    assert store is not None
     chats = ChatService(org.engine(), store, clock=org.clock)
     await store.customers.put(USER, '{"name": ["not", "a", "name"]}')
     turn = await place_prompt(chats, CHAT, USER)
