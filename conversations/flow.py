@@ -17,7 +17,8 @@ A flow is one value, readable in one place, in the spirit of python-telegram-bot
 
 A step's ``ask`` looks at the context (capabilities, places, answers so far) and returns a
 ``Question``, an ``AutoAnswer`` (only one option is allowed, or the bot looked the answer up:
-the step answers itself), or a ``Stop`` (the business's settings make it impossible to go on).
+the step answers itself), a ``Reask`` (nothing to offer now: an earlier answer is asked again)
+or a ``Stop`` (the business's settings make it impossible to go on).
 It may be a coroutine function when the question needs I/O through a service. Its ``accept``
 turns an answer into a ``Result``: ``Accept`` (a value, maybe filling other steps too),
 ``Invalid`` (re-ask with a reason), ``Partial`` (stay: photos so far) or ``Redo`` (go back to
@@ -84,7 +85,18 @@ class Stop:
     message: str
 
 
-Ask = Question | AutoAnswer | Stop
+@dataclass(frozen=True)
+class Reask:
+    """The step has nothing to offer now, but an earlier answer can be given again: ``step``
+    is cleared (with what was built on it) and the walk goes on from there after ``note``;
+    every other answer is kept (warehouse drop-off switched off mid-order re-asks how the
+    package is picked up, not the whole order)."""
+
+    step: str
+    note: str
+
+
+Ask = Question | AutoAnswer | Stop | Reask
 
 
 @dataclass(frozen=True)

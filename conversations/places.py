@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 from pydantic import ValidationError as ModelError
 
 from bot.partner.models import Coords, ServiceLocation, Warehouse
@@ -120,6 +120,15 @@ def warehouse_options(ctx: Context) -> list[Option]:
         Option(id=row.id, label=row.name, detail=row.address)
         for row in usable_warehouses(ctx.caps, ctx.warehouses)
     ]
+
+
+def warehouse_named(ctx: Context, value: JsonValue) -> str:
+    """A chosen warehouse as the summary names it: its name and address ("Ikeja Hub, 12 Allen
+    Avenue"), so a warehouse the bot chose on its own says where the package goes."""
+    for row in usable_warehouses(ctx.caps, ctx.warehouses):
+        if row.id == value:
+            return f"{row.name}, {row.address}" if row.address else row.name
+    return "-"  # no longer usable: never its raw id; the summary asks again before sending
 
 
 def warehouse_place(ctx: Context, warehouse_id: str) -> tuple[Warehouse, Place] | None:

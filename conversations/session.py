@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_serializer, field_validator
 
 from conversations.dialog import SessionStatus
+from conversations.returning import Remembered
 
 
 class Visit(BaseModel):
@@ -38,12 +39,15 @@ class Session(BaseModel):
     an older prompt is recognised. ``pending`` is a partial answer of the current step (photos
     received so far). ``editing`` is set while the customer fixes something from the summary:
     steps that still have answers are passed over on the way back to it. ``cancel_asked`` is
-    set while the customer is asked whether to cancel (the answers given would be lost).
+    set while the customer is asked whether to cancel (the answers given would be lost);
+    ``starting_over`` names the flow of the new order they asked for meanwhile, when the
+    question is whether to drop this order for that one.
     ``idempotency_key`` is made once, when the draft is first confirmed, and reused by every
     retry of the same create. ``customer`` is an opaque reference to who is ordering, set by
     whoever starts the session (the bot uses the user id); flows pass it to ``OrderHistory``.
     ``out_of_area`` holds the places a create was refused for (``coverage.place_key``), which
-    this order neither offers nor takes again.
+    this order neither offers nor takes again. ``remembered`` is what the customer's last
+    orders gave (``returning``): their name and phone are pre-set and their last places offered.
     """
 
     model_config = ConfigDict(extra="ignore")
@@ -63,12 +67,14 @@ class Session(BaseModel):
     pending: JsonValue = None
     editing: bool = False
     cancel_asked: bool = False
+    starting_over: str | None = None
     idempotency_key: str | None = None
     status: SessionStatus = "open"
     delivery_id: str | None = None
     delivery_status: str | None = None
     tracking_url: str | None = None
     out_of_area: list[str] = Field(default_factory=list)
+    remembered: Remembered | None = None
 
     @property
     def finished(self) -> bool:

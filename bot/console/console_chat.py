@@ -122,7 +122,8 @@ class ConsoleChat:
                 names = self.chats.engine.registry.names
                 self.screen.write(said(dialogue.no_such_flow(parsed.flow, names)))
                 return
-            self.show(await self.chats.start(self.chat_id, self.user_id, flow=parsed.flow))
+            # Over an open order whose answers would be lost, the turn asks first.
+            self.show(await self.chats.new_order(self.chat_id, self.user_id, flow=parsed.flow))
             return
         if isinstance(parsed, RepeatLast):
             self.show(await self.chats.repeat(self.chat_id, self.user_id))

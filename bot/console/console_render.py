@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import textwrap
 
+from bot.console.parse import numbered
 from conversations import Option, Prompt, Turn
 from conversations.texts.catalogue import say
 from conversations.texts.taps import KEYBOARD, for_channel
@@ -70,7 +71,8 @@ def ways_to_answer(prompt: Prompt, typed_places: str | None = None) -> list[str]
         if prompt.numbers_are_values:
             ways.append(say("console.way.as_shown"))
         else:
-            ways.append(say("console.way.a_number") if len(prompt.options) > 1 else "1")
+            only = str(numbered(prompt)[0][0])
+            ways.append(say("console.way.a_number") if len(prompt.options) > 1 else only)
         if prompt.default is not None:
             ways.append(say("console.way.default"))
     typed_number = bool(prompt.options) and prompt.numbers_are_values
@@ -95,7 +97,9 @@ def ways_to_answer(prompt: Prompt, typed_places: str | None = None) -> list[str]
 
 
 def _labels(prompt: Prompt | None) -> list[str]:
-    return [option.label for option in prompt.options] if prompt is not None else []
+    # By number: the option numbered n is at n - 1 ("Keep ...", numbered 0, is named as is).
+    numbers = numbered(prompt) if prompt is not None else []
+    return [option.label for number, option in sorted(numbers, key=lambda n: n[0]) if number]
 
 
 def _label(option: Option, default: str | None) -> str:
@@ -112,7 +116,7 @@ def _options(prompt: Prompt) -> list[str]:
         _label(option, prompt.default)
         if prompt.numbers_are_values
         else f"{number}. {_label(option, prompt.default)}"
-        for number, option in enumerate(prompt.options, start=1)
+        for number, option in numbered(prompt)
     ]
     if not labels:
         return []

@@ -4,7 +4,8 @@
 typed                           becomes
 ==============================  =======================================================
 ``2``                           the second option of the open question (unless the question
-                                takes numbers as answers: a room "12" is text)
+                                takes numbers as answers: a room "12" is text); ``0`` keeps
+                                the answer the question already has ("Keep ...")
 (an empty line)                 the pre-selected option, when there is one
 ``back`` ``cancel`` ``help``    navigation (a leading ``/`` is fine)
 ``done`` ``skip``               finish the photos / skip an optional question
@@ -31,6 +32,7 @@ being asked now.
 
 from __future__ import annotations
 
+import itertools
 import re
 import shlex
 from dataclasses import dataclass
@@ -39,11 +41,13 @@ from pathlib import Path
 from bot.ordering.receiver_handoff import handoff_token
 from conversations import (
     EDIT_PREFIX,
+    KEEP,
     ChoiceAnswer,
     CommandAnswer,
     CommandName,
     ContactAnswer,
     LocationAnswer,
+    Option,
     Prompt,
     TextAnswer,
 )
@@ -159,12 +163,21 @@ def parse_line(line: str, prompt: Prompt | None, *, base_dir: Path | None = None
     if word == "location" and rest:
         return _location(rest)
     if prompt is not None and text.isdigit() and prompt.options and not prompt.numbers_are_values:
-        number = int(text)
-        if 1 <= number <= len(prompt.options):
-            return ChoiceAnswer(option=prompt.options[number - 1].id, **stamp)
+        by_number = dict(numbered(prompt))
+        if int(text) in by_number:
+            return ChoiceAnswer(option=by_number[int(text)].id, **stamp)
     if prompt is not None and "photos" in prompt.accepts:
         return _photo_files(text, base_dir or Path.cwd())
     return TextAnswer(text=text)
+
+
+def numbered(prompt: Prompt) -> list[tuple[int, Option]]:
+    """The options as the console numbers them: "Keep ..." is 0, so the others keep the
+    numbers they have when the question is first asked (a number typed means the option shown
+    with it, whether or not there is an answer to keep)."""
+    others = (option for option in prompt.options if option.id != KEEP)
+    numbers = dict(zip((o.id for o in others), itertools.count(1), strict=False))
+    return [(numbers.get(option.id, 0), option) for option in prompt.options]
 
 
 def _desk_request(word: str, rest: str) -> DeskRequest | None:

@@ -11,7 +11,8 @@ Around each turn it does what the engine leaves to its runner:
   crash during the create cannot lead to a second delivery after the restart;
 * a created delivery is linked to the chat in ``store.deliveries`` (the relay finds the chat
   of each webhook event there), with the flow and answers that made it, which is the
-  customer's order history (``repeat`` replays the last one into the same flow);
+  customer's order history (``repeat`` replays the last one into the same flow), and the
+  customer's name, phone and places are remembered for their next order (``CustomerMemory``);
 * a create whose answer was lost (``turn.unconfirmed``: the customer was told it is being
   checked) is kept in ``store.unconfirmed`` with the request, its key and the saved order, its
   first follow-up due ``first_follow_up_seconds`` later, and ``on_unconfirmed`` wakes the
@@ -40,6 +41,7 @@ from bot.clocks import Clock, Sleep
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.duplicate_hold import content_fingerprint
 from bot.ordering.history import OrderHistory, customer_ref
+from bot.ordering.returning_customers import CustomerMemory
 from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS
 from bot.store import Store
 from conversations import (
@@ -112,6 +114,7 @@ class ChatService:
         self.engine = engine
         self.store = store
         self.history = OrderHistory(store)
+        self.memory = CustomerMemory(store)
         self._alert_operators = alert_operators
         self._clock = clock
         self._deliver_later = deliver_later
@@ -136,9 +139,27 @@ class ChatService:
                 flow,
                 customer=customer_ref(user_id),
                 before_create=self._saver(chat_id, user_id),
+                remembered=await self.memory.recall(user_id),
             )
             await self._after_turn(chat_id, user_id, session, turn, started)
             return turn
+
+    async def new_order(
+        self, chat_id: int, user_id: int, *, flow: str | None = None, language: str | None = None
+    ) -> Turn:
+        """What a customer's "new order" does (``/new``, a flow's command): a new order in the
+        entry flow (or ``flow``), but over an open order whose answers would be lost the turn
+        asks first (yes starts the new one, no goes on), as ``cancel`` does."""
+        async with self._locks.hold(chat_id), _spoken(language):
+            session = await self._load(chat_id)
+            if session is not None and not session.finished:
+                started = self._clock()
+                turn = await self.engine.start_over(
+                    session, flow, before_create=self._saver(chat_id, user_id)
+                )
+                await self._after_turn(chat_id, user_id, session, turn, started)
+                return turn
+        return await self.start(chat_id, user_id, flow=flow, language=language)
 
     async def repeat(self, chat_id: int, user_id: int, *, language: str | None = None) -> Turn:
         """The user's last order again, in the flow that made it (a new order when there is
@@ -155,6 +176,7 @@ class ChatService:
                 order,
                 customer=customer_ref(user_id),
                 before_create=self._saver(chat_id, user_id),
+                remembered=await self.memory.recall(user_id),
             )
             await self._after_turn(chat_id, user_id, session, turn, started)
             return turn
@@ -248,6 +270,8 @@ class ChatService:
                 # The created turn's message carries the link (``dialogue.created``): once.
                 tracking_sent=delivery.tracking_url is not None,
             )
+            if turn.order is not None:
+                await self.memory.remember(user_id, turn.order)
         if turn.unconfirmed is not None:
             await self._keep_unconfirmed(chat_id, user_id, turn.unconfirmed, started)
         if session.finished:

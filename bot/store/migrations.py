@@ -215,6 +215,16 @@ _AGENT_CHANNELS = (
     "CREATE INDEX agent_events_hooks_due ON agent_events (hook_next_at) WHERE hook_sent_at IS NULL",
 )
 
+_CUSTOMER_DETAILS = (
+    # What a returning customer is offered again: their name, phone and last places, as the
+    # conversations package's ``Remembered`` JSON, one row per Telegram user (never shared).
+    """CREATE TABLE customer_details (
+        user_id    INTEGER PRIMARY KEY,
+        data       TEXT NOT NULL,
+        updated_at REAL NOT NULL
+    )""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL_SCHEMA),
     Migration(2, "create requests of deliveries", _CREATE_REQUESTS),
@@ -222,6 +232,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "the answers that made each delivery", _SAVED_ORDERS),
     Migration(5, "creates whose answer was lost", _UNCONFIRMED_CREATES),
     Migration(6, "agent channels: customers, conversations, events", _AGENT_CHANNELS),
+    Migration(7, "what returning customers are offered again", _CUSTOMER_DETAILS),
 )
 """Every schema step, oldest first. Append only."""
 

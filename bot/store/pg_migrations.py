@@ -208,6 +208,14 @@ _AGENT_CHANNELS = (
     "CREATE INDEX agent_events_hooks_due ON agent_events (hook_next_at) WHERE hook_sent_at IS NULL",
 )
 
+_CUSTOMER_DETAILS = (
+    """CREATE TABLE customer_details (
+        user_id    BIGINT PRIMARY KEY,
+        data       TEXT NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL
+    )""",
+)
+
 PG_ONLY_TABLES = frozenset({"partner_request_starts", "partner_rate_blocks"})
 """Tables several instances coordinate through; one SQLite process keeps this in memory."""
 
@@ -224,6 +232,7 @@ _TWINS: Mapping[int, tuple[str, ...]] = {
     4: _SAVED_ORDERS,
     5: _UNCONFIRMED_CREATES,
     6: _AGENT_CHANNELS,
+    7: _CUSTOMER_DETAILS,
 }
 
 

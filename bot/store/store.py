@@ -38,6 +38,7 @@ from bot.clocks import Clock
 from bot.store.agent_conversations import AgentConversations
 from bot.store.agent_events import AgentEvents
 from bot.store.blocked import BlockedChats
+from bot.store.customer_details import CustomerDetails
 from bot.store.database import Database, Synchronous
 from bot.store.delivery_links import Deliveries
 from bot.store.inbox import DEFAULT_LEASE_SECONDS, Inbox
@@ -95,6 +96,7 @@ class Store:
         self.unconfirmed = UnconfirmedCreates(db, clock)
         self.agents = AgentConversations(db, clock)
         self.agent_events = AgentEvents(db, clock)
+        self.customers = CustomerDetails(db, clock)
 
     @classmethod
     async def connect(

@@ -94,7 +94,7 @@ class Conversation:
         await self.screen.show(chat_id, welcome)
 
     async def on_new(self, update: Update, context: Context) -> None:
-        """``/new``: a fresh order (an open one is dropped)."""
+        """``/new``: a fresh order (over an open one, asked first when answers would be lost)."""
         await self._begin(*_ids(update))
 
     async def on_repeat(self, update: Update, context: Context) -> None:
@@ -105,8 +105,8 @@ class Conversation:
         await self.screen.show(chat_id, turn)
 
     async def on_flow_command(self, update: Update, context: Context) -> None:
-        """A flow's own command (``/return``): a fresh order in that flow (an open one is
-        dropped, as with ``/new``)."""
+        """A flow's own command (``/return``): a fresh order in that flow (over an open one,
+        asked first, as with ``/new``)."""
         message = update.effective_message
         word = (message.text or "") if message is not None else ""
         command = word.split(maxsplit=1)[0].removeprefix("/").split("@", 1)[0].casefold()
@@ -219,8 +219,9 @@ class Conversation:
     async def _begin(
         self, chat_id: int, user_id: int, *, greet: bool = False, flow: str | None = None
     ) -> None:
-        turn = await self.ctx.chats.start(chat_id, user_id, flow=flow)
-        self.screen.remember(chat_id).session_id = None  # a new session: its buttons get a new tag
+        # Over an open order whose answers would be lost, the turn asks first (yes starts it).
+        turn = await self.ctx.chats.new_order(chat_id, user_id, flow=flow)
+        self.screen.remember(chat_id).session_id = None  # maybe a new session: read it again
         if greet:
             turn = turn.model_copy(update={"messages": (say("telegram.greeting"), *turn.messages)})
         await self.screen.show(chat_id, turn)

@@ -6,7 +6,8 @@ has (pre-selected when it is an option, otherwise offered as "Keep: ..."), the s
 done once enough photos came, and help and cancel after repeated failures).
 
 ``cancel_prompt`` is the engine's own question, asked over the open step when the customer
-cancels an order whose answers would be lost: yes cancels, no goes on where they were.
+cancels an order whose answers would be lost, or starts a new one over it: yes cancels (or
+starts the new order), no goes on where they were.
 """
 
 from __future__ import annotations
@@ -44,8 +45,13 @@ def build_prompt(flow: Flow, ctx: Context, step: Step, asked: Question) -> Promp
     if step.name in session.answers and not step.summary:
         value = session.answers[step.name]
         current = step.describe(ctx, value)
+        same = [option.id for option in options if option.label == current]
         if isinstance(value, str) and any(option.id == value for option in options):
             default = value
+        elif same:
+            # The answer is one of the options in other words (no cash to collect: ``None``
+            # shown as that option): pre-selected, never offered twice as "Keep: ...".
+            default = same[0]
         elif step.still_valid is None or step.still_valid(ctx, value):
             options.insert(0, Option(id=KEEP, label=dialogue.keep_label(current)))
     if step.summary:
@@ -80,14 +86,17 @@ def cancel_prompt(session: Session) -> Prompt:
     """Cancel the order, losing its answers? Drawn over the open step, as a new version of it,
     so taps on the step's own keyboard are refused as stale until it is answered."""
     assert session.step is not None, "asked only while a step is open"
+    new_order = session.starting_over is not None
     return Prompt(
         step=session.step,
         version=session.prompt_version,
-        text=dialogue.CANCEL_QUESTION,
+        text=dialogue.NEW_ORDER_QUESTION if new_order else dialogue.CANCEL_QUESTION,
         input="choice",
         accepts=("choice",),
         options=(
-            Option(id=CANCEL_YES, label=dialogue.CANCEL_YES),
+            Option(
+                id=CANCEL_YES, label=dialogue.NEW_ORDER_YES if new_order else dialogue.CANCEL_YES
+            ),
             Option(id=CANCEL_NO, label=dialogue.CANCEL_NO),
         ),
     )

@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from conversations.dialog import Answer, SavedOrder, Turn
 from conversations.engine.turn_run import TurnRun
 from conversations.flow import FlowRegistry
+from conversations.returning import Remembered
 from conversations.services import BeforeCreate, Services, ServiceUnavailable
 from conversations.session import Session
 from conversations.texts import dialogue
@@ -65,14 +66,16 @@ class Engine:
         *,
         customer: str | None = None,
         before_create: BeforeCreate | None = None,
+        remembered: Remembered | None = None,
     ) -> tuple[Session, Turn]:
         """A new session of ``flow`` (a registered name, KeyError otherwise; the registry's
         entry flow when None) and its first turn.
 
         ``customer`` is who is ordering, an opaque reference the session keeps for whoever
-        runs it (the bot uses the user id).
+        runs it (the bot uses the user id). ``remembered`` is what this customer's last orders
+        gave (``conversations.returning``): offered again, never asked for.
         """
-        session = self._new_session(flow or self.registry.entry, session_id, customer)
+        session = self._new_session(flow or self.registry.entry, session_id, customer, remembered)
         turn = await self._turn(session, lambda run: run.begin(), before_create)
         return session, turn
 
@@ -83,6 +86,7 @@ class Engine:
         *,
         customer: str | None = None,
         before_create: BeforeCreate | None = None,
+        remembered: Remembered | None = None,
     ) -> tuple[Session, Turn]:
         """A new session that orders ``order`` again, in the flow that made it: its answers are
         given again and only what cannot be reused, or today's settings no longer allow, is
@@ -91,11 +95,14 @@ class Engine:
         flow = self.registry.get(order.flow)
         if flow is None or flow.version != order.flow_version:
             session, turn = await self.start(
-                session_id=session_id, customer=customer, before_create=before_create
+                session_id=session_id,
+                customer=customer,
+                before_create=before_create,
+                remembered=remembered,
             )
             said = (dialogue.CANNOT_REPEAT, *turn.messages)
             return session, turn.model_copy(update={"messages": said})
-        session = self._new_session(flow.name, session_id, customer)
+        session = self._new_session(flow.name, session_id, customer, remembered)
         turn = await self._turn(session, lambda run: run.replay(order), before_create)
         return session, turn
 
@@ -105,11 +112,29 @@ class Engine:
         """Apply one answer to ``session`` (updated in place) and say what comes next."""
         return await self._turn(session, lambda run: run.handle(answer), before_create)
 
+    async def start_over(
+        self,
+        session: Session,
+        flow: str | None = None,
+        *,
+        before_create: BeforeCreate | None = None,
+    ) -> Turn:
+        """A new order in ``flow`` (the entry flow when None) in place of ``session``'s (updated
+        in place): when answers would be lost the turn asks first, as ``cancel`` does, and the
+        customer's yes starts it."""
+        return await self._turn(session, lambda run: run.start_over(flow), before_create)
+
     async def resume(self, session: Session) -> Turn:
         """The open question again, e.g. after the bot restarted or the customer said /start."""
         return await self._turn(session, lambda run: run.resume(), None)
 
-    def _new_session(self, flow: str, session_id: str | None, customer: str | None) -> Session:
+    def _new_session(
+        self,
+        flow: str,
+        session_id: str | None,
+        customer: str | None,
+        remembered: Remembered | None = None,
+    ) -> Session:
         entry = self.registry[flow]
         return Session(
             id=session_id or self.new_session_id(),
@@ -117,6 +142,7 @@ class Engine:
             flow=entry.name,
             flow_version=entry.version,
             customer=customer,
+            remembered=remembered,
         )
 
     async def _turn(

@@ -134,6 +134,7 @@ class TurnRun(Walker):
             flow_version=entry.version if entry else 0,
             customer=self.work.customer,
             prompt_version=self.work.prompt_version,
+            remembered=self.work.remembered,
         )
         for name in Session.model_fields:
             setattr(self.work, name, getattr(fresh, name))
@@ -308,14 +309,53 @@ class TurnRun(Walker):
         self.work.status = "cancelled"
         self.work.step = None
         self.work.cancel_asked = False
+        self.work.starting_over = None
         self.messages.append(dialogue.CANCELLED)
 
+    async def start_over(self, flow: str | None) -> None:
+        """A new order in ``flow`` (the entry flow when None) instead of this one: asked first
+        when answers would be lost, as cancelling is; asked again (``/new`` twice), it is yes."""
+        wanted = flow or self.registry.entry
+        if self.work.cancel_asked and self.work.starting_over is not None:
+            await self.begin_new(self.work.starting_over)
+            return
+        if not self.work.finished and self.work.step is not None and self.answers_to_lose():
+            self.work.cancel_asked = True
+            self.work.starting_over = wanted
+            self.work.prompt_version += 1
+            self.prompt = cancel_prompt(self.work)
+            return
+        await self.begin_new(wanted)
+
+    async def begin_new(self, flow: str) -> None:
+        """This session becomes a new order of ``flow``: the same id, customer and what they
+        are remembered by; the prompt version goes on, so older buttons are stale."""
+        entry = self.registry[flow]
+        fresh = Session(
+            id=self.work.id,
+            entry_flow=entry.name,
+            flow=entry.name,
+            flow_version=entry.version,
+            customer=self.work.customer,
+            prompt_version=self.work.prompt_version,
+            remembered=self.work.remembered,
+        )
+        for name in Session.model_fields:
+            setattr(self.work, name, getattr(fresh, name))
+        await self.begin()
+
     async def answer_cancel_question(self, answer: Answer) -> bool:
-        """The reply to "Cancel this order?": yes (or cancel again) cancels; no (or back) goes
-        on at the open step, everything kept. Anything else goes on too, and is the answer to
-        the open step (False: not handled here)."""
+        """The reply to "Cancel this order?" (or "Start a new order?"): yes (or cancel again)
+        cancels (or starts the new order); no (or back) goes on at the open step, everything
+        kept. Anything else goes on too, and is the answer to the open step (False: not
+        handled here)."""
         self.work.cancel_asked = False
+        starting_over, self.work.starting_over = self.work.starting_over, None
         reply = _cancel_reply(answer)
+        cancelling = isinstance(answer, CommandAnswer) and answer.name == "cancel"
+        if reply == CANCEL_YES and starting_over is not None and not cancelling:
+            await self.begin_new(starting_over)
+            return True
         if reply == CANCEL_YES:
             self.cancel_order()
             return True

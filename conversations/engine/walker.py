@@ -40,6 +40,7 @@ from conversations.flow import (
     Handoff,
     Preset,
     Question,
+    Reask,
     Step,
     Stop,
     Target,
@@ -225,6 +226,15 @@ class Walker(ABC):
             if isinstance(asked, Stop):
                 self.halt(asked.message)
                 return
+            if isinstance(asked, Reask):
+                self.messages.append(asked.note)
+                self.clear(asked.step)
+                # Back to the summary once the cleared answer is given again, when it was met.
+                self.work.editing = self.flow.summary_step is not None and any(
+                    visit.step == self.flow.summary_step.name for visit in self.work.history
+                )
+                target = asked.step
+                continue
             if isinstance(asked, AutoAnswer):
                 if asked.note and self.work.answers.get(step.name) != asked.value:
                     self.messages.append(asked.note)
@@ -242,6 +252,7 @@ class Walker(ABC):
         self.work.failures = 0
         self.work.pending = None
         self.work.cancel_asked = False
+        self.work.starting_over = None
         if step.summary:
             self.work.editing = False
         self.prompt = build_prompt(self.flow, ctx, step, asked)
@@ -249,7 +260,7 @@ class Walker(ABC):
     async def ask(self, step: Step, ctx: Context) -> Ask:
         """What ``step`` asks now, awaited when the step looks something up."""
         asked = step.ask(ctx)
-        if isinstance(asked, Question | AutoAnswer | Stop):
+        if isinstance(asked, Question | AutoAnswer | Stop | Reask):
             return asked
         return await asked
 

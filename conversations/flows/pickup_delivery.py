@@ -31,7 +31,7 @@ from conversations import rules
 from conversations.context import Context
 from conversations.dialog import Option
 from conversations.flow import Branch, Condition, Flow, by_answer
-from conversations.places import PlaceNames, warehouse_options, warehouse_place
+from conversations.places import PlaceNames, warehouse_named, warehouse_options, warehouse_place
 from conversations.steps import (
     choice,
     package_photos,
@@ -128,11 +128,14 @@ PICKUP_DELIVERY = Flow(
             question="Which warehouse will you drop the package at?",
             options=warehouse_options,
             single="You'll drop the package at {named}.",  # chosen for them: say where
-            # The business stopped warehouse drop-off after it was chosen (settings changed).
+            # The business stopped warehouse drop-off after it was chosen (settings changed):
+            # a rider picks up instead, and only the pickup place is asked again.
             empty=dialogue.NO_WAREHOUSE_NOW,
+            empty_reasks=State.DELIVERY_MODE,
             depends_on=(State.DELIVERY_MODE,),
             fields=("warehouseId", "pickupAddress", "pickupCoords"),
             write=write_warehouse,
+            describe=warehouse_named,
             next=DROPOFF.place,
         ),
         *place_steps(

@@ -17,6 +17,7 @@ from conversations.flow import (
     Next,
     Preset,
     Question,
+    Reask,
     Result,
     Step,
     Stop,
@@ -61,21 +62,27 @@ def choice(
     write: Write | None = None,
     writes: bool = True,
     help: str = "",
+    describe: Callable[[Context, JsonValue], str] | None = None,
+    empty_reasks: str | None = None,
 ) -> Step:
     """Pick one option. With ``single``, a lone option answers itself (``{label}`` in the note,
     or ``{named}``: the label and, in brackets, the option's detail, such as an address);
-    with ``empty``, no option at all stops the flow with that message. ``default`` is the
-    option pre-selected when the step is asked; ``preset`` the option taken without asking
-    (when offered, and not the lone one), shown in the summary and changed from there. The
+    with ``empty``, no option at all stops the flow with that message (or, with
+    ``empty_reasks``, says it and asks that earlier step again, keeping every other answer).
+    ``default`` is the option pre-selected when the step is asked; ``preset`` the option taken
+    without asking (when offered, and not the lone one), shown in the summary and changed from
+    there. The
     option id is the value of each of ``fields`` unless ``write`` says otherwise
     (``writes=False``: the step names its fields, for re-asking, but another step writes
-    them)."""
+    them). The summary shows the option's label, or what ``describe`` says."""
 
     def ask(ctx: Context) -> Ask:
         offered = options_of(options, ctx)
         if not offered:
             if empty is None:
                 raise FlowError(f"{name}: no option to offer")
+            if empty_reasks is not None:
+                return Reask(str(empty_reasks), question_text(empty, ctx))
             return Stop(question_text(empty, ctx))
         if single is not None and len(offered) == 1:
             only = offered[0]
@@ -117,7 +124,7 @@ def choice(
         fields=tuple(fields),
         write=(write or value_writer(fields)) if writes else None,
         help=help,
-        describe=describe_as_label(options),
+        describe=describe or describe_as_label(options),
         still_valid=still_valid,
         preset=take if preset is not None else None,
     )

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict
 
 from conversations.context import Context
 from conversations.dialog import Option
-from conversations.flow import Branch, Condition, Target, by_answer
+from conversations.flow import Branch, Condition, Preset, Target, by_answer
 from conversations.steps.choices import yes_no
 from conversations.steps.people import person, phone
 from conversations.steps.piece import Piece
@@ -45,6 +45,20 @@ def _person(ctx: Context, name_step: str, phone_step: str, email_step: str = "")
     return Person(name=name, phone=number, email=answers.text(email_step) if email_step else "")
 
 
+def _own_name(ctx: Context) -> Preset | None:
+    """A returning customer's name from their last order (their phone comes with it)."""
+    known = ctx.session.remembered
+    return Preset(known.name) if known is not None and known.name and known.phone else None
+
+
+def _own_phone(ctx: Context) -> Preset | None:
+    """A returning customer's phone, when their remembered name was taken too."""
+    known = ctx.session.remembered
+    if known is None or not known.phone or ctx.answers.text(SENDER_NAME) != known.name:
+        return None
+    return Preset(known.phone)
+
+
 def sender(
     *,
     next: Target,
@@ -52,7 +66,8 @@ def sender(
     is_receiver: bool = False,
 ) -> Piece[Person]:
     """Who orders: name (a shared contact gives the phone too), phone, and an optional email
-    that is not asked on the way (offered from the summary).
+    that is not asked on the way (offered from the summary). A returning customer's name and
+    phone are pre-set from their last order: the summary shows them and changes them.
     ``is_receiver``: the sender also receives (an errand), so their name and phone are the
     receiver's too."""
     also = ("receiverName",) if is_receiver else ()
@@ -65,6 +80,7 @@ def sender(
             phone_step=SENDER_PHONE,
             fields=("senderName", *also),
             next=SENDER_PHONE,
+            preset=_own_name,
         ),
         phone(
             SENDER_PHONE,
@@ -72,6 +88,7 @@ def sender(
             question=phone_question,
             fields=("senderPhone", *also_phone),
             next=SENDER_EMAIL,
+            preset=_own_phone,
         ),
         email(
             SENDER_EMAIL,

@@ -36,6 +36,15 @@ def payment_options(ctx: Context) -> list[Option]:
     return [Option(id=m, label=rules.PAYMENT_LABELS[m]) for m in rules.payment_methods(ctx.caps)]
 
 
+def _method_named(ctx: Context, value: JsonValue) -> str:
+    """The method by its label, offered or not: a summary shown again after the business
+    switched a method off must not fall back to the raw value."""
+    for method, label in rules.PAYMENT_LABELS.items():
+        if method == value:
+            return label
+    return "-"
+
+
 def _write_pod(ctx: Context, value: JsonValue) -> Mapping[str, object]:
     cash = amount_value(value)
     return {"isPODEnabled": True, "podAmount": cash} if cash else {}
@@ -55,6 +64,7 @@ def payment(*, kind: ServiceKind, next: Target, cash_to_collect: bool = True) ->
         options=payment_options,
         single="Payment: {label}.",
         empty=rules.SETTINGS_BROKEN,
+        describe=_method_named,
         fields=("customerCollectionMethod",),
         next=POD_AMOUNT if cash_to_collect else next,
     )

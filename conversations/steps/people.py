@@ -3,11 +3,11 @@ fills together with the phone."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from conversations.context import Context
 from conversations.dialog import Answer, ContactAnswer, TextAnswer
-from conversations.flow import Accept, Condition, Invalid, Next, Result, Step
+from conversations.flow import Accept, Condition, Invalid, Next, Preset, Result, Step
 from conversations.phones import example_phone, normalise_phone
 from conversations.steps.common import Text, bounded, unexpected
 from conversations.steps.typed import typed_step
@@ -30,8 +30,10 @@ def phone(
     when: Condition | None = None,
     depends_on: Sequence[str] = (),
     fields: Sequence[str] = (),
+    preset: Callable[[Context], Preset | None] | None = None,
 ) -> Step:
-    """A phone number, typed or from a shared contact, stored in E.164."""
+    """A phone number, typed or from a shared contact, stored in E.164; ``preset`` gives
+    the number taken without asking (a returning customer's own)."""
 
     def parse(ctx: Context, answer: Answer) -> Result:
         if isinstance(answer, ContactAnswer):
@@ -56,6 +58,7 @@ def phone(
         depends_on=depends_on,
         fields=fields,
         help="Type the number the local way or with the country code, or share a contact.",
+        preset=preset,
     )
 
 
@@ -69,8 +72,10 @@ def person(
     when: Condition | None = None,
     depends_on: Sequence[str] = (),
     fields: Sequence[str] = (),
+    preset: Callable[[Context], Preset | None] | None = None,
 ) -> Step:
-    """A person's name; a shared contact gives the name and fills ``phone_step`` at once."""
+    """A person's name; a shared contact gives the name and fills ``phone_step`` at once.
+    ``preset`` gives the name taken without asking (a returning customer's own)."""
 
     def parse(ctx: Context, answer: Answer) -> Result:
         if isinstance(answer, TextAnswer):
@@ -99,4 +104,5 @@ def person(
         depends_on=depends_on,
         fields=fields,
         help="Type the full name, or share a contact to give the name and phone together.",
+        preset=preset,
     )

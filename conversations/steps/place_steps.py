@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pydantic import JsonValue
 
 from bot.partner.models import Coords, ServiceLocation
-from conversations.context import Context
+from conversations.context import Answers, Context
 from conversations.dialog import (
     Answer,
     AnswerKind,
@@ -44,7 +44,7 @@ from conversations.rules import saved_places
 from conversations.service_area import clearly_outside, place_key
 from conversations.services import GeocodedPlace, ServiceUnavailable
 from conversations.steps.common import bounded
-from conversations.steps.unit_step import unit_step
+from conversations.steps.unit_step import unit_fits, unit_step
 from conversations.texts import dialogue
 from conversations.texts.catalogue import say
 
@@ -52,6 +52,7 @@ PIN_ADDRESS_LENGTH = (3, 300)
 QUERY_LENGTH = (3, 200)
 MAX_CANDIDATES = 5
 SAVED_PREFIX = "saved:"
+LAST_PREFIX = "last:"  # "last:dropoff": the customer's last drop-off place again
 UNKNOWN = "unknown"
 RETYPE = "retype"
 
@@ -96,6 +97,7 @@ def place_steps(
     offers dropping the package at a warehouse, which answers the delivery mode).
     """
     names = PlaceNames.of(role)
+    last_id = f"{LAST_PREFIX}{role}"
     routes: dict[str, Target] = {"location": names.address, "typed": names.confirm}
     if saved:
         routes["saved"] = names.unit
@@ -107,11 +109,40 @@ def place_steps(
             return []
         return [row for row in saved_places(ctx.caps, ctx.locations) if _in_area(ctx, row)]
 
+    def last(ctx: Context) -> dict[str, JsonValue] | None:
+        """The answers that gave the customer's last place of this role, while it may still
+        be offered (a saved place still listed, a place still inside the area)."""
+        known = ctx.session.remembered
+        group = known.place(role) if known is not None else None
+        if group is None:
+            return None
+        pick = Answers(group).model(names.place, PlacePick)
+        place = resolve(Answers(group), role)
+        if pick is None or place is None or _outside(ctx, place.coords) is not None:
+            return None
+        if pick.kind == "saved" and not any(
+            pick.location is not None and row.id == pick.location.id for row in offered(ctx)
+        ):
+            return None
+        if pick.kind == "saved" and pick.location is not None:
+            unit = group.get(names.unit)
+            if isinstance(unit, str) and not unit_fits(pick.location.unit, unit):
+                group = {name: value for name, value in group.items() if name != names.unit}
+        return group
+
     def ask(ctx: Context) -> Ask:
         options = [
             Option(id=f"{SAVED_PREFIX}{row.id}", label=row.name, detail=row.address)
             for row in offered(ctx)
         ]
+        again = last(ctx)
+        default = None
+        if again is not None:
+            place = resolve(Answers(again), role)
+            assert place is not None  # ``last`` offers only a place that resolves
+            options.insert(0, Option(id=last_id, label=dialogue.same_place_as_last(place.address)))
+            # Pre-selected on the way through; from the summary the answer given is kept.
+            default = last_id if names.place not in ctx.session.answers else None
         if unknown is not None and unknown(ctx):
             options.append(Option(id=UNKNOWN, label="I don't know where it is"))
         ways = ["pick one below"] if options else []
@@ -124,7 +155,9 @@ def place_steps(
             ways.append("type the address")
             accepts += ("text",)
         either = ways[0] if len(ways) == 1 else f"{', '.join(ways[:-1])} or {ways[-1]}"
-        return Question(f"{question} Please {either}.", accepts=accepts, options=tuple(options))
+        return Question(
+            f"{question} Please {either}.", accepts=accepts, options=tuple(options), default=default
+        )
 
     async def accept(ctx: Context, answer: Answer) -> Result:
         if isinstance(answer, LocationAnswer):
@@ -140,6 +173,10 @@ def place_steps(
                 {} if isinstance(venue, Invalid) else {names.address: venue}
             )
             return Accept(pick.model_dump(mode="json"), fills=fills)
+        again = last(ctx) if isinstance(answer, ChoiceAnswer) and answer.option == last_id else None
+        if again is not None:
+            fills = {name: value for name, value in again.items() if name != names.place}
+            return Accept(again[names.place], fills=fills)
         if isinstance(answer, ChoiceAnswer):
             if answer.option == UNKNOWN:
                 return Accept(PlacePick(kind=UNKNOWN).model_dump(mode="json"))

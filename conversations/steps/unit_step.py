@@ -145,6 +145,17 @@ def unit_step(names: PlaceNames, title: str, next: Target, fields: tuple[str, st
     )
 
 
+def unit_fits(unit: LocationUnit, value: str) -> bool:
+    """Whether ``value``, a unit given for this place before, is still one it takes."""
+    if unit.mode == "none":
+        return False
+    if not value:
+        return not unit.required  # skipped last time: still skippable
+    if listed(unit) and not unit.allowCustom:
+        return value in unit.choices()
+    return isinstance(bounded(value, *UNIT_LENGTH), str)
+
+
 def _typed_in_list(unit: LocationUnit, label: str, typed: str) -> Result:
     """Typed text at a list: the unit it means, the units it may mean, or custom text."""
     text = " ".join(typed.split())

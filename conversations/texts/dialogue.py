@@ -36,6 +36,8 @@ _CONSTANTS = {
         "CANCEL_QUESTION",
         "CANCEL_YES",
         "CANCEL_NO",
+        "NEW_ORDER_QUESTION",
+        "NEW_ORDER_YES",
         "FIRST_QUESTION",
         "EDIT_FROM_SUMMARY",
         "STUCK",
@@ -102,6 +104,16 @@ KEEP_LABEL_LENGTH = 40  # of the answer, after "Keep: "
 
 def keep_label(current: str) -> str:
     return say("dialogue.keep_label", answer=shorten(current, KEEP_LABEL_LENGTH))
+
+
+# --- a returning customer's last places -----------------------------------------------------
+
+LAST_PLACE_LENGTH = 60  # of the address, after "Same as last time: "
+
+
+def same_place_as_last(address: str) -> str:
+    """The option that gives the customer's last place of this kind again."""
+    return say("dialogue.same_place_as_last", place=shorten(address, LAST_PLACE_LENGTH))
 
 
 def no_longer_offered(title: str) -> str:

@@ -36,8 +36,8 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "dialogue.flow_gone": "Sorry: this kind of order is no longer available here.",
     "dialogue.no_warehouse_now": (
-        "Sorry: the business no longer takes packages at a warehouse, so this order can't go "
-        "on. Start a new one to have a rider pick it up."
+        "Sorry: the business no longer takes packages at a warehouse, so a rider will pick "
+        "yours up instead. Everything else you told me is kept."
     ),
     "dialogue.stale": (
         "That answer was for an earlier question, so I left it out. Here is where we are:"
@@ -46,6 +46,11 @@ MESSAGES: Final[dict[str, str]] = {
     "dialogue.cancel_question": "Cancel this order? The answers you gave so far will be lost.",
     "dialogue.cancel_yes": "Yes, cancel it",
     "dialogue.cancel_no": "No, go on",
+    "dialogue.new_order_question": (
+        "Start a new order? The answers you gave for this one will be lost."
+    ),
+    "dialogue.new_order_yes": "Yes, start a new one",
+    "dialogue.same_place_as_last": "Same as last time: {place}",
     "dialogue.first_question": "This is the first question; there is nothing to go back to.",
     "dialogue.edit_from_summary": (
         "You can change any answer from the summary at the end. To go to the previous "
@@ -73,7 +78,7 @@ MESSAGES: Final[dict[str, str]] = {
         "Share a location pin, or type the street address: I will look it up and show you "
         "what I found before using it. Saved places, when there are any, are the options."
     ),
-    "dialogue.help.photos": "Send photos one by one or together, then [[tap:!done]].",
+    "dialogue.help.photos": "Send the photos, one by one or together: sending them is the answer.",
     "dialogue.help.confirm": (
         "Check the details. Confirm to send the order, or pick what to change."
     ),
@@ -449,9 +454,9 @@ MESSAGES: Final[dict[str, str]] = {
     "menu.status": "Status of a delivery: /status [id]",
     "menu.deliveries": "Your deliveries",
     "menu.cancel_delivery": "Cancel a delivery: /cancel_delivery <id> <reason>",
-    "menu.riders": "Riders near a delivery: /riders <id> [radius km]",
-    "menu.assign": "Assign a rider: /assign <delivery id> <rider id>",
-    "menu.unassign": "Take the rider off: /unassign <delivery id>",
+    "menu.riders": "Riders near a delivery: /riders <delivery ref> [radius km]",
+    "menu.assign": "Assign a rider: /assign <delivery ref> <rider id>",
+    "menu.unassign": "Take the rider off: /unassign <delivery ref>",
     # --- operator chats (bot/telegram/operators) ----------------------------------------------
     "ops.refused": "Sorry, that command is only for the team's operators.",
     "ops.the_delivery": "The delivery",
@@ -460,10 +465,10 @@ MESSAGES: Final[dict[str, str]] = {
         "{delivery} has no delivery fee yet (it is awaiting a price). Set the fee first."
     ),
     "ops.rider_not_found": (
-        "There is no rider {rider} on this fleet. /riders <delivery id> lists the riders."
+        "There is no rider {rider} on this fleet. /riders <delivery ref> lists the riders."
     ),
     "ops.that_rider_not_found": (
-        "That rider is not on this fleet. /riders <delivery id> lists the riders."
+        "That rider is not on this fleet. /riders <delivery ref> lists the riders."
     ),
     "ops.rider_not_active": (
         "The rider {rider} has not accepted the fleet invite yet, so cannot be assigned."
@@ -479,6 +484,17 @@ MESSAGES: Final[dict[str, str]] = {
         "delivery is matched (assigned, not picked up yet)."
     ),
     "ops.cancel_not_allowed": "{delivery} can no longer be cancelled.",
+    "ops.not_a_reference": (
+        "“{typed}” is not a delivery reference: type the reference the chats show (like "
+        "3F2A9C1E, at least {shortest} characters) or the full id."
+    ),
+    "ops.no_delivery_among_newest": (
+        "There is no delivery {ref} among the newest {count}: check the reference, or type "
+        "the full id."
+    ),
+    "ops.ambiguous_reference": (
+        "{ref} is the start of more than one delivery ({ids}): type more of the id."
+    ),
     "ops.no_such_delivery_named": "There is no delivery {typed}.",
     "ops.no_such_delivery": "No such delivery.",
     "ops.slow_down_in": (
@@ -490,12 +506,12 @@ MESSAGES: Final[dict[str, str]] = {
     "ops.api_failed": "The Partner API failed ({code}); try again shortly.",
     "ops.api_refused": "The Partner API refused: {message}",
     "ops.assign_usage": (
-        "Usage: /assign <delivery id> <rider id>  (/riders <delivery id> lists riders)"
+        "Usage: /assign <delivery ref> <rider id>  (/riders <delivery ref> lists riders)"
     ),
-    "ops.unassign_usage": "Usage: /unassign <delivery id>",
+    "ops.unassign_usage": "Usage: /unassign <delivery ref>",
     "ops.assigned": "{rider} is assigned to delivery {ref}; it is now {status}.",
     "ops.unassigned": "The rider was taken off delivery {ref}; it is {status} again.",
-    "ops.riders_usage": "Usage: /riders <delivery id> [idle] [radius <km>]",
+    "ops.riders_usage": "Usage: /riders <delivery ref> [idle] [radius <km>]",
     "ops.no_pickup_coords": "This delivery has no pickup coordinates, so there is no radius.",
     "ops.riders_title": "Riders for delivery {ref}",
     "ops.riders_title_pickup": "Riders for delivery {ref} (pickup: {pickup})",
@@ -504,7 +520,7 @@ MESSAGES: Final[dict[str, str]] = {
     "ops.none_match": "{title}: none match.",
     "ops.listed": "{title}:",
     "ops.unnamed_rider": "Unnamed rider",
-    "ops.assign_with": "Assign with /assign {delivery_id} <rider id>",
+    "ops.assign_with": "Assign with /assign {ref} <rider id>",
     "ops.km_away": "{km} km away",
     "ops.distance_unknown": "distance unknown",
     "ops.no_location": "no location",
@@ -578,7 +594,7 @@ MESSAGES: Final[dict[str, str]] = {
     "console.contact_usage": "Share a contact like this: contact 08031234567 Ada Obi",
     "console.no_such_file": (
         "No such file: {files}. Type the path of a JPEG, PNG or WebP photo (several may go "
-        "on one line), or done when you have sent them all."
+        "on one line)."
     ),
     "console.photos_so_far": "(photos so far: {have}; {need}up to {high})",
     "console.photos_at_least": "at least {low}, ",

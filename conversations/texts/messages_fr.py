@@ -39,8 +39,8 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "dialogue.flow_gone": "Désolé : ce type de commande n'est plus proposé ici.",
     "dialogue.no_warehouse_now": (
-        "Désolé : l'entreprise ne reçoit plus de colis en entrepôt, cette commande ne peut "
-        "donc pas continuer. Commencez-en une nouvelle pour qu'un livreur vienne le chercher."
+        "Désolé : l'entreprise ne reçoit plus de colis en entrepôt, un livreur viendra donc "
+        "chercher le vôtre. Tout ce que vous m'avez dit est conservé."
     ),
     "dialogue.stale": (
         "Cette réponse concernait une question précédente, je l'ai donc laissée de côté. "
@@ -52,6 +52,11 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "dialogue.cancel_yes": "Oui, annuler",
     "dialogue.cancel_no": "Non, continuer",
+    "dialogue.new_order_question": (
+        "Commencer une nouvelle commande ? Les réponses données pour celle-ci seront perdues."
+    ),
+    "dialogue.new_order_yes": "Oui, en commencer une nouvelle",
+    "dialogue.same_place_as_last": "Comme la dernière fois : {place}",
     "dialogue.first_question": ("C'est la première question ; il n'y a rien avant."),
     "dialogue.edit_from_summary": (
         "Vous pourrez modifier chaque réponse depuis le récapitulatif, à la fin. Pour revenir "
@@ -83,7 +88,9 @@ MESSAGES: Final[dict[str, str]] = {
         "Partagez une position, ou tapez l'adresse : je la cherche et vous montre ce que "
         "j'ai trouvé avant de l'utiliser. Les lieux enregistrés, s'il y en a, sont les options."
     ),
-    "dialogue.help.photos": ("Envoyez les photos une par une ou ensemble, puis [[tap:!done]]."),
+    "dialogue.help.photos": (
+        "Envoyez les photos, une par une ou ensemble : les envoyer, c'est répondre."
+    ),
     "dialogue.help.confirm": (
         "Vérifiez les détails. Confirmez pour envoyer la commande, ou choisissez ce qu'il "
         "faut modifier."
@@ -491,9 +498,9 @@ MESSAGES: Final[dict[str, str]] = {
     "menu.status": "Statut d'une livraison : /status [id]",
     "menu.deliveries": "Vos livraisons",
     "menu.cancel_delivery": "Annuler une livraison : /cancel_delivery <id> <motif>",
-    "menu.riders": "Livreurs proches d'une livraison : /riders <id> [rayon km]",
-    "menu.assign": "Attribuer un livreur : /assign <id livraison> <id livreur>",
-    "menu.unassign": "Retirer le livreur : /unassign <id livraison>",
+    "menu.riders": "Livreurs proches d'une livraison : /riders <réf. livraison> [rayon km]",
+    "menu.assign": "Attribuer un livreur : /assign <réf. livraison> <id livreur>",
+    "menu.unassign": "Retirer le livreur : /unassign <réf. livraison>",
     # --- operator chats (bot/telegram/operators) ----------------------------------------------
     "ops.refused": "Désolé, cette commande est réservée aux opérateurs de l'équipe.",
     "ops.the_delivery": "La livraison",
@@ -503,11 +510,11 @@ MESSAGES: Final[dict[str, str]] = {
         "les frais."
     ),
     "ops.rider_not_found": (
-        "Il n'y a pas de livreur {rider} dans cette flotte. /riders <id de livraison> liste "
+        "Il n'y a pas de livreur {rider} dans cette flotte. /riders <réf. de livraison> liste "
         "les livreurs."
     ),
     "ops.that_rider_not_found": (
-        "Ce livreur n'est pas dans cette flotte. /riders <id de livraison> liste les livreurs."
+        "Ce livreur n'est pas dans cette flotte. /riders <réf. de livraison> liste les livreurs."
     ),
     "ops.rider_not_active": (
         "Le livreur {rider} n'a pas encore accepté l'invitation de la flotte : il ne peut pas "
@@ -525,6 +532,19 @@ MESSAGES: Final[dict[str, str]] = {
         "la livraison est attribuée (pas encore récupérée)."
     ),
     "ops.cancel_not_allowed": "{delivery} ne peut plus être annulée.",
+    "ops.not_a_reference": (
+        "« {typed} » n'est pas une référence de livraison : tapez la référence que "
+        "montrent les discussions (comme 3F2A9C1E, au moins {shortest} caractères) ou l'id "
+        "complet."
+    ),
+    "ops.no_delivery_among_newest": (
+        "Aucune livraison {ref} parmi les {count} plus récentes : vérifiez la référence, "
+        "ou tapez l'id complet."
+    ),
+    "ops.ambiguous_reference": (
+        "{ref} est le début de plusieurs livraisons ({ids}) : tapez une plus grande "
+        "partie de l'id."
+    ),
     "ops.no_such_delivery_named": "Il n'y a pas de livraison {typed}.",
     "ops.no_such_delivery": "Livraison inconnue.",
     "ops.slow_down_in": (
@@ -536,15 +556,15 @@ MESSAGES: Final[dict[str, str]] = {
     "ops.api_failed": "L'API partenaire a échoué ({code}) ; réessayez bientôt.",
     "ops.api_refused": "L'API partenaire a refusé : {message}",
     "ops.assign_usage": (
-        "Usage : /assign <id de livraison> <id de livreur>  (/riders <id de livraison> liste "
+        "Usage : /assign <réf. de livraison> <id de livreur>  (/riders <réf. de livraison> liste "
         "les livreurs)"
     ),
-    "ops.unassign_usage": "Usage : /unassign <id de livraison>",
+    "ops.unassign_usage": "Usage : /unassign <réf. de livraison>",
     "ops.assigned": "{rider} est attribué à la livraison {ref} ; elle est maintenant : {status}.",
     "ops.unassigned": (
         "Le livreur a été retiré de la livraison {ref} ; elle est de nouveau : {status}."
     ),
-    "ops.riders_usage": "Usage : /riders <id de livraison> [idle] [radius <km>]",
+    "ops.riders_usage": "Usage : /riders <réf. de livraison> [idle] [radius <km>]",
     "ops.no_pickup_coords": (
         "Cette livraison n'a pas de coordonnées d'enlèvement : pas de rayon possible."
     ),
@@ -555,7 +575,7 @@ MESSAGES: Final[dict[str, str]] = {
     "ops.none_match": "{title} : aucun.",
     "ops.listed": "{title} :",
     "ops.unnamed_rider": "Livreur sans nom",
-    "ops.assign_with": "Attribuez avec /assign {delivery_id} <id de livreur>",
+    "ops.assign_with": "Attribuez avec /assign {ref} <id de livreur>",
     "ops.km_away": "à {km} km",
     "ops.distance_unknown": "distance inconnue",
     "ops.no_location": "pas de position",
@@ -641,7 +661,7 @@ MESSAGES: Final[dict[str, str]] = {
     "console.contact_usage": "Partagez un contact ainsi : contact 08031234567 Ada Obi",
     "console.no_such_file": (
         "Fichier introuvable : {files}. Tapez le chemin d'une photo JPEG, PNG ou WebP "
-        "(plusieurs par ligne possible), ou done quand vous les avez toutes envoyées."
+        "(plusieurs par ligne possible)."
     ),
     "console.photos_so_far": "(photos jusqu'ici : {have} ; {need}au plus {high})",
     "console.photos_at_least": "au moins {low}, ",

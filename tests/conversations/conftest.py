@@ -40,6 +40,7 @@ from conversations.engine import Engine
 from conversations.flow import FlowRegistry
 from conversations.flows import default_registry
 from conversations.outcome import Created, CreateOutcome
+from conversations.returning import Remembered
 from conversations.rules import usable_warehouses
 from conversations.services import BeforeCreate, GeocodedPlace, Services, ServiceUnavailable
 from conversations.session import Session
@@ -308,9 +309,18 @@ class Chat:
         assert self.session.model_dump_json() == saved
         return turn
 
-    async def start(self, flow: str = "order", customer: str | None = None) -> Turn:
+    async def start(
+        self,
+        flow: str = "order",
+        customer: str | None = None,
+        remembered: Remembered | None = None,
+    ) -> Turn:
         self.session, turn = await self.engine.start(
-            flow, session_id="chat-1", customer=customer, before_create=self.before_create
+            flow,
+            session_id="chat-1",
+            customer=customer,
+            before_create=self.before_create,
+            remembered=remembered,
         )
         return self._keep(turn)
 

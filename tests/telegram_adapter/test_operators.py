@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.sandbox.state import Store as SandboxState
 from conversations.texts.catalogue import say
 from conversations.texts.deliveries_texts import short_ref
 from tests.fakes import TgChat, TgUser
@@ -95,7 +96,7 @@ async def test_riders_closest_first_with_presence_distance_and_freshness(
     assert facts["rdr_segun"] == (
         "unavailable · distance unknown · no location · 0 active deliveries"
     )
-    assert text.splitlines()[-1] == f"Assign with /assign {delivery.id} <rider id>"
+    assert text.splitlines()[-1] == f"Assign with /assign {short_ref(delivery.id)} <rider id>"
 
 
 async def test_idle_and_radius_filters(world: HandlerWorld) -> None:
@@ -115,7 +116,7 @@ async def test_idle_and_radius_filters(world: HandlerWorld) -> None:
 
 async def test_riders_arguments_are_checked(world: HandlerWorld) -> None:
     delivery = await world.order(ALICE)
-    usage = "Usage: /riders <delivery id> [idle] [radius <km>]"
+    usage = "Usage: /riders <delivery ref> [idle] [radius <km>]"
     assert await operator_says(world, "riders") == usage
     assert await operator_says(world, "riders", f"{delivery.id} radius far") == usage
     assert await operator_says(world, "riders", f"{delivery.id} nearby") == usage
@@ -124,7 +125,8 @@ async def test_riders_arguments_are_checked(world: HandlerWorld) -> None:
     unknown = str(uuid.uuid4())
     assert await operator_says(world, "riders", unknown) == f"There is no delivery {unknown}."
     assert await operator_says(world, "riders", "no-such-id") == (
-        "Not accepted: deliveryId must be a delivery id (UUID)"
+        "“no-such-id” is not a delivery reference: type the reference the chats show "
+        "(like 3F2A9C1E, at least 6 characters) or the full id."
     )
 
 
@@ -139,7 +141,7 @@ async def test_assign_and_unassign_follow_the_apis_rules(world: HandlerWorld) ->
         "The rider rdr_aisha has not accepted the fleet invite yet, so cannot be assigned."
     )
     assert await operator_says(world, "assign", f"{delivery.id} rdr_nobody") == (
-        "There is no rider rdr_nobody on this fleet. /riders <delivery id> lists the riders."
+        "There is no rider rdr_nobody on this fleet. /riders <delivery ref> lists the riders."
     )
     assert await operator_says(world, "assign", f"{delivery.id} rdr_tunde") == (
         f"Tunde Bakare is assigned to delivery {ref}; it is now matched."
@@ -161,7 +163,7 @@ async def test_assign_and_unassign_follow_the_apis_rules(world: HandlerWorld) ->
 
 async def test_assign_usage(world: HandlerWorld) -> None:
     assert (await operator_says(world, "assign", "only-one")).startswith("Usage: /assign")
-    assert await operator_says(world, "unassign") == "Usage: /unassign <delivery id>"
+    assert await operator_says(world, "unassign") == "Usage: /unassign <delivery ref>"
 
 
 async def test_a_delivery_awaiting_its_price_cannot_be_assigned(tmp_path: Path) -> None:
@@ -221,3 +223,50 @@ async def test_operator_page_buttons_do_nothing_outside_operator_chats(
     assert answer.params.get("text") == say("ops.refused")
     assert world.api_calls() == calls
     assert world.tg.calls("editMessageText") == []
+
+
+async def test_the_short_reference_the_chats_show_names_the_delivery(world: HandlerWorld) -> None:
+    delivery = await world.order(ALICE)
+    await world.order(ALICE)  # another delivery, so the reference must pick the right one
+    ref = short_ref(delivery.id)
+    riders = await operator_says(world, "riders", ref)
+    assert riders.startswith(f"Riders for delivery {ref} ")
+    assert await operator_says(world, "assign", f"{ref.lower()} rdr_tunde") == (
+        f"Tunde Bakare is assigned to delivery {ref}; it is now matched."
+    )
+    assert world.sandbox.delivery(delivery.id)["rider"]["id"] == "rdr_tunde"
+    assert await operator_says(world, "unassign", ref) == (
+        f"The rider was taken off delivery {ref}; it is pending again."
+    )
+
+
+async def test_a_reference_of_no_delivery_or_of_several_is_refused_plainly(
+    world: HandlerWorld, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two ids that share their first block: the short reference alone cannot tell them apart.
+    twins = iter(["5ab1e000-0000-4000-8000-000000000001", "5ab1e000-0000-4000-8000-000000000002"])
+    monkeypatch.setattr(SandboxState, "new_delivery_id", staticmethod(lambda: next(twins)))
+    first = await world.order(ALICE)
+    second = await world.order(ALICE)
+    calls = world.api_calls()
+    assert await operator_says(world, "riders", "5AB1E000") == (
+        f"5AB1E000 is the start of more than one delivery ({second.id}, {first.id}): "
+        "type more of the id."
+    )
+    assert await operator_says(world, "assign", "5ab1e0 rdr_tunde") == (
+        f"5AB1E0 is the start of more than one delivery ({second.id}, {first.id}): "
+        "type more of the id."
+    )
+    assert await operator_says(world, "unassign", "ABCDEF12") == (
+        "There is no delivery ABCDEF12 among the newest 500: check the reference, or type the "
+        "full id."
+    )
+    assert await operator_says(world, "riders", "5AB1") == (
+        "“5AB1” is not a delivery reference: type the reference the chats show "
+        "(like 3F2A9C1E, at least 6 characters) or the full id."
+    )
+    # Only the lists were read: nothing was assigned or looked up by a guessed id.
+    assert world.sandbox.call_counts().get("assign_rider", 0) == 0
+    assert world.api_calls() > calls
+    # The whole id names one.
+    assert (await operator_says(world, "riders", first.id)).startswith("Riders for delivery")

@@ -1,17 +1,18 @@
 """Operator commands: dispatching riders and watching every delivery, from operator chats only.
 
 =======================================  ==========================================================
-``/riders <id> [idle] [radius <km>]``    the fleet around the delivery's pickup, closest first
+``/riders <ref> [idle] [radius <km>]``   the fleet around the delivery's pickup, closest first
                                          (``rider_list``)
-``/assign <id> <rider id>``              give the delivery to a rider (``rider_assignment``)
-``/unassign <id>``                       take the rider off again, only while ``matched``
+``/assign <ref> <rider id>``             give the delivery to a rider (``rider_assignment``)
+``/unassign <ref>``                      take the rider off again, only while ``matched``
                                          (``rider_assignment``)
 ``/deliveries [status]``                 every delivery, newest first, paged (``listing``; the
                                          command itself is registered by ``delivery_commands``)
 =======================================  ==========================================================
 
 Only the chats listed in ``[operators]`` are answered; anyone else gets a polite refusal and
-nothing more (``operator_chat``). Every refusal of the Partner API is said in plain words
+nothing more (``operator_chat``). ``<ref>`` is the short reference every chat shows, or the
+full id (``delivery_refs``). Every refusal of the Partner API is said in plain words
 (``refusals``).
 """
 

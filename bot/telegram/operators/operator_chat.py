@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from telegram import Message, Update
 
+from bot.partner import errors
 from bot.telegram.bot_context import BotContext
+from bot.telegram.operators.delivery_refs import RefRefused, delivery_id_for
+from bot.telegram.operators.operator_refusals import explain
 from bot.telegram.text import escape, split
 from bot.telegram.turn_messages import OutgoingMessage
 from conversations.texts.catalogue import say
@@ -28,6 +31,19 @@ class OperatorChat:
             return message
         await self.say(message, say("ops.refused"))
         return None
+
+    async def delivery_named(self, message: Message, typed: str) -> str | None:
+        """The id of the delivery ``typed`` names (full id or the short reference chats show);
+        None after saying why it names none (or the list could not be read)."""
+        try:
+            found = await delivery_id_for(self.ctx.client, typed)
+        except errors.PartnerError as error:
+            await self.say(message, explain(error))
+            return None
+        if isinstance(found, RefRefused):
+            await self.say(message, found.reason)
+            return None
+        return found
 
     async def say(self, message: Message, text: str) -> None:
         """Plain ``text`` into the message's chat."""

@@ -1,4 +1,5 @@
-"""``/assign <id> <rider id>`` and ``/unassign <id>``: the API's rules, refusals said plainly."""
+"""``/assign <ref> <rider id>`` and ``/unassign <ref>``: the API's rules, refusals said plainly.
+``<ref>`` is the short reference chats show, or the full id (``delivery_refs``)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,10 @@ class Dispatch(OperatorChat):
         args = context.args or []
         if len(args) != 2:
             return await self.say(message, say("ops.assign_usage"))
-        delivery_id, rider_id = args
+        typed, rider_id = args
+        delivery_id = await self.delivery_named(message, typed)
+        if delivery_id is None:
+            return None
         try:
             delivery = await self.ctx.client.assign_rider(delivery_id, rider_id)
         except errors.PartnerError as error:
@@ -41,9 +45,12 @@ class Dispatch(OperatorChat):
         args = context.args or []
         if len(args) != 1:
             return await self.say(message, say("ops.unassign_usage"))
+        delivery_id = await self.delivery_named(message, args[0])
+        if delivery_id is None:
+            return None
         try:
-            delivery = await self.ctx.client.unassign_rider(args[0])
+            delivery = await self.ctx.client.unassign_rider(delivery_id)
         except errors.PartnerError as error:
-            return await self.say(message, explain(error, delivery_id=args[0]))
+            return await self.say(message, explain(error, delivery_id=delivery_id))
         ref, status = short_ref(delivery.id), status_label(delivery.status)
         await self.say(message, say("ops.unassigned", ref=ref, status=status))

@@ -28,7 +28,9 @@ class RidersView(OperatorChat):
         if parsed is None:
             return await self.say(message, say("ops.riders_usage"))
         idle, radius = parsed
-        delivery_id = args[0]
+        delivery_id = await self.delivery_named(message, args[0])
+        if delivery_id is None:
+            return None
         try:
             delivery = await self.ctx.client.get_delivery(delivery_id)
             pickup = delivery.pickup
@@ -65,7 +67,7 @@ def riders_text(
             f" · <code>{escape(rider.id)}</code>"
         )
         lines.append(escape(f"    {_rider_facts(rider)}"))
-    lines.append(escape(say("ops.assign_with", delivery_id=delivery.id)))
+    lines.append(escape(say("ops.assign_with", ref=short_ref(delivery.id))))
     return "\n".join(lines)
 
 

@@ -1,0 +1,163 @@
+"""A returning customer (``conversations.returning``): the next order pre-sets their name and
+phone and offers their last places with one tap, pre-selected; what the business no longer
+allows (a saved place it removed, a room off the list, a place outside its area) is not
+offered."""
+
+from __future__ import annotations
+
+from conversations.dialog import SavedOrder
+from conversations.returning import Remembered, remembered_from
+
+from .conftest import LOCATIONS, World
+
+
+async def first_order(world: World) -> Remembered:
+    chat = world.chat()
+    await chat.pickup_delivery_to_summary()
+    await chat.tap("confirm")
+    assert chat.turn.order is not None
+    known = remembered_from(chat.turn.order)
+    assert known is not None
+    return known
+
+
+async def test_what_an_order_leaves_to_remember(world: World) -> None:
+    known = await first_order(world)
+    assert (known.name, known.phone) == ("Ada Obi", "+2348031234567")
+    assert set(known.places) == {"pickup", "dropoff"}
+    pickup = known.place("pickup")
+    assert pickup is not None and set(pickup) == {"pickup_place", "pickup_address"}
+    dropoff = known.place("dropoff")
+    assert dropoff is not None and dropoff["dropoff_unit"] == "A02"
+
+
+def test_a_later_order_keeps_the_places_it_did_not_use() -> None:
+    before = Remembered(name="Ada", phone="+2348031234567", places={"pickup": {"pickup_place": {}}})
+    warehouse_order = SavedOrder(
+        flow="pickup_delivery",
+        flow_version=2,
+        answers={
+            "sender_name": "Ada Obi",
+            "sender_phone": "+2348030000000",
+            "dropoff_place": {"kind": "location", "lat": 6.5, "lng": 3.4},
+            "dropoff_address": "5 Awolowo Road",
+        },
+    )
+    after = remembered_from(warehouse_order, before)
+    assert after is not None
+    assert (after.name, after.phone) == ("Ada Obi", "+2348030000000")
+    assert set(after.places) == {"pickup", "dropoff"}
+    unknown_shop = SavedOrder(
+        flow="errand", flow_version=1, answers={"shop_place": {"kind": "unknown"}}
+    )
+    assert remembered_from(unknown_shop) is None
+
+
+async def test_the_next_order_takes_one_tap_per_place_and_none_for_the_sender(
+    world: World,
+) -> None:
+    known = await first_order(world)
+    first = world.creator.requests[-1]
+    chat = world.chat()
+    await chat.start(customer="7", remembered=known)
+    await chat.tap("pickup_delivery")
+    assert chat.step == "pickup_place" and chat.prompt is not None
+    assert chat.prompt.default == "last:pickup"
+    assert chat.prompt.options[0].label == "Same as last time: 12 Marina Road, Lagos Island"
+    await chat.tap("last:pickup")
+    assert chat.step == "dropoff_place" and chat.prompt is not None
+    assert chat.prompt.default == "last:dropoff"
+    await chat.tap("last:dropoff")
+    # The room came with the place; the name and phone are pre-set.
+    assert chat.step == "receiver_name"
+    assert chat.session is not None
+    assert chat.session.filled_by["sender_name"] == chat.session.filled_by["sender_phone"]
+    await chat.say("Chidi Eze")
+    await chat.say("0803 555 0000")
+    await chat.say("Books")
+    await chat.tap("small")
+    await chat.photos(1)
+    await chat.tap("cash_on_delivery")
+    assert chat.step == "summary" and chat.prompt is not None
+    assert "Your name: Ada Obi" in chat.prompt.text
+    await chat.tap("confirm")
+    again = world.creator.requests[-1]
+    for field in ("pickupAddress", "pickupCoords", "deliveryAddress", "deliveryCoords"):
+        assert getattr(again, field) == getattr(first, field), field
+    assert (again.senderName, again.senderPhone) == ("Ada Obi", "+2348031234567")
+
+
+async def test_the_sender_can_be_changed_from_the_summary(world: World) -> None:
+    known = await first_order(world)
+    chat = world.chat()
+    await chat.start(customer="7", remembered=known)
+    await chat.tap("pickup_delivery")
+    await chat.tap("last:pickup")
+    await chat.tap("last:dropoff")
+    await chat.say("Chidi Eze")
+    await chat.say("0803 555 0000")
+    await chat.say("Books")
+    await chat.tap("small")
+    await chat.photos(1)
+    await chat.tap("cash_on_delivery")
+    await chat.tap("edit:sender_name")
+    assert chat.step == "sender_name"
+    await chat.contact("+2348035550000", "Ngozi", "Obi")
+    assert chat.step == "summary"
+    await chat.tap("confirm")
+    sent = world.creator.requests[-1]
+    assert (sent.senderName, sent.senderPhone) == ("Ngozi Obi", "+2348035550000")
+
+
+async def test_a_new_customer_is_offered_nothing_of_anyone(world: World) -> None:
+    await first_order(world)
+    chat = world.chat()
+    await chat.start(customer="8")
+    await chat.tap("pickup_delivery")
+    assert not any(o.startswith("last:") for o in chat.option_ids())
+    assert chat.prompt is not None and chat.prompt.default is None
+
+
+async def test_a_saved_place_the_business_removed_is_not_offered(world: World) -> None:
+    known = await first_order(world)
+    world.catalog.locations = [row for row in LOCATIONS if row.id != "loc-hall"]
+    chat = world.chat()
+    await chat.start(customer="7", remembered=known)
+    await chat.tap("pickup_delivery")
+    await chat.tap("last:pickup")
+    assert chat.step == "dropoff_place"
+    assert "last:dropoff" not in chat.option_ids()
+    assert chat.prompt is not None and chat.prompt.default is None
+
+
+async def test_a_room_no_longer_listed_is_asked_again(world: World) -> None:
+    known = await first_order(world)
+    dropoff = dict(known.place("dropoff") or {})
+    dropoff["dropoff_unit"] = "A09"  # not on Unity Hall's list (A01 to A03)
+    known = known.model_copy(update={"places": {**known.places, "dropoff": dropoff}})
+    chat = world.chat()
+    await chat.start(customer="7", remembered=known)
+    await chat.tap("pickup_delivery")
+    await chat.tap("last:pickup")
+    await chat.tap("last:dropoff")
+    assert chat.step == "dropoff_unit"
+
+
+async def test_a_place_outside_the_area_now_is_not_offered(new_world) -> None:
+    world = new_world(coverage={"mode": "radius_from_hub", "radiusKm": 20, "regionCount": 0})
+    known = await first_order(world)
+    far = known.model_copy(
+        update={
+            "places": {
+                **known.places,
+                "pickup": {
+                    "pickup_place": {"kind": "location", "lat": 9.05, "lng": 7.49},  # Abuja
+                    "pickup_address": "Wuse 2, Abuja",
+                },
+            }
+        }
+    )
+    chat = world.chat()
+    await chat.start(customer="7", remembered=far)
+    await chat.tap("pickup_delivery")
+    assert "last:pickup" not in chat.option_ids()
