@@ -111,6 +111,7 @@ class AlbumCollector:
         self.quiet_seconds = quiet_seconds
         self._albums: dict[tuple[int, str], Album] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._stopping = False
 
     @property
     def open_albums(self) -> int:
@@ -152,6 +153,7 @@ class AlbumCollector:
 
     async def flush(self) -> None:
         """Answer every album now, without waiting for its window (the bot is stopping)."""
+        self._stopping = True  # a wait not begun yet is skipped
         for album in self._albums.values():
             if album.waiting is not None:  # only a sleep is cut short, never an answer
                 album.waiting.cancel()
@@ -174,7 +176,7 @@ class AlbumCollector:
     async def _wait_then_answer(self, key: tuple[int, str], album: Album) -> None:
         while True:
             left = album.last_seen + self.quiet_seconds - self._clock()
-            if left > 0:
+            if left > 0 and not self._stopping:
                 album.waiting = asyncio.current_task()
                 try:
                     await self._sleep(left)
@@ -183,7 +185,7 @@ class AlbumCollector:
                 continue
             async with self._turn(album.chat_id):
                 # A photo handled while this waited for the turn opens the window again.
-                if album.last_seen + self.quiet_seconds > self._clock():
+                if not self._stopping and album.last_seen + self.quiet_seconds > self._clock():
                     continue
                 await self._answer(key, album)
                 return
