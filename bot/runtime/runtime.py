@@ -94,7 +94,7 @@ class Runtime:
     async def stop(self) -> None:
         """Stop receiving, finish what runs, close everything. Safe after a failed start."""
         await stop_receiving(self.application)
-        await self.conversation.settle()
+        await self.conversation.close()  # albums still in their quiet window are answered
         for task in self.tasks:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)

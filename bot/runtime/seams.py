@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -9,7 +10,7 @@ from dataclasses import dataclass
 import httpx
 from telegram.request import BaseRequest
 
-from bot.clocks import Clock
+from bot.clocks import Clock, Sleep
 from bot.store.database import Synchronous
 from bot.telegram.application import ChatOrderedProcessor
 from bot.telegram.limits import RateLimiter
@@ -20,7 +21,8 @@ class Seams:
     """What a test or a benchmark replaces; production uses the defaults.
 
     The Partner API's and the geocoder's transports, PTB's HTTP layer, the update processor,
-    the send limiter (and so its clock), the store's clock and durability, idempotency keys.
+    the send limiter (and so its clock), the store's clock and durability, idempotency keys,
+    and the monotonic clock and sleep of the Telegram adapter's waits (an album's quiet window).
     """
 
     partner_transport: httpx.AsyncBaseTransport | None = None
@@ -32,3 +34,5 @@ class Seams:
     clock: Clock = time.time
     synchronous: Synchronous = "FULL"
     new_idempotency_key: Callable[[], str] | None = None
+    monotonic: Clock = time.monotonic
+    sleep: Sleep = asyncio.sleep

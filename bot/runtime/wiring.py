@@ -97,7 +97,9 @@ def wire(config: Config, seams: Seams, store: Store) -> Parts:
         phone_region=telegram.default_phone_region,
         desk=core.desk,
     )
-    conversation = Conversation(ctx, chat_turn=processor.hold)
+    conversation = Conversation(
+        ctx, chat_turn=processor.hold, clock=seams.monotonic, sleep=seams.sleep
+    )
     # One group: the first handler that matches answers. Feature commands and their buttons
     # come before the conversation, whose message handler takes everything else.
     handlers = [*delivery_handlers(ctx), *operator_handlers(ctx), *conversation.handlers()]

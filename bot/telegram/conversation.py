@@ -1,7 +1,8 @@
 """The customer's conversation in Telegram: updates in, the engine's turns drawn back.
 
 Every handler turns what the customer did into one ``Answer`` (``answers`` for messages,
-``callbacks`` for taps, ``photo_receiver`` for pictures), hands it to the shared ``ChatService``
+``callbacks`` for taps, ``photo_receiver`` for pictures, ``album_collector`` for the photos of
+an album, which are one answer), hands it to the shared ``ChatService``
 and has the turn it returns drawn by the chat's ``ChatScreen`` (``chat_screen``), which also
 remembers how the chat looks. It never decides what to ask. A tap on an older keyboard goes to the
 engine like any answer, and the engine refuses it kindly and shows where the chat is.
@@ -15,14 +16,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 
 from telegram import Update
 from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes, MessageHandler, filters
 
+from bot.clocks import Clock, Sleep, system_sleep
 from bot.ordering.chats import no_open_order
 from bot.telegram import otp_receiver as otp
+from bot.telegram.album_collector import Album, AlbumCollector
 from bot.telegram.answers import answer_from_update, command_in
 from bot.telegram.application import Handler
 from bot.telegram.bot_context import BotContext
@@ -30,10 +34,10 @@ from bot.telegram.callbacks import PATTERN, PageTurn, UnknownButton, resolve
 from bot.telegram.chat_screen import ChatScreen, answers
 from bot.telegram.command_menus import flow_commands
 from bot.telegram.message_sender import answer_tap
-from bot.telegram.photo_receiver import IncomingPhoto, PhotoRefused
+from bot.telegram.photo_receiver import IncomingPhoto, PhotoRefused, Rehosted
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage
-from conversations import Answer, CommandAnswer, PhotosAnswer, Turn
+from conversations import Answer, CommandAnswer, PhotosAnswer, Prompt, Turn
 from conversations.texts.catalogue import say
 
 log = logging.getLogger(__name__)
@@ -43,11 +47,22 @@ Context = ContextTypes.DEFAULT_TYPE
 
 
 class Conversation:
-    """The customer handlers; ``chat_turn(chat_id)`` is the update processor's per-chat turn."""
+    """The customer handlers; ``chat_turn(chat_id)`` is the update processor's per-chat turn;
+    ``clock`` (monotonic) and ``sleep`` time an album's quiet window (``album_collector``)."""
 
-    def __init__(self, ctx: BotContext, *, chat_turn: ChatTurn | None = None) -> None:
+    def __init__(
+        self,
+        ctx: BotContext,
+        *,
+        chat_turn: ChatTurn | None = None,
+        clock: Clock = time.monotonic,
+        sleep: Sleep = system_sleep,
+    ) -> None:
         self.ctx = ctx
         self._chat_turn = chat_turn
+        self.albums = AlbumCollector(
+            self._answer_album, chat_turn=chat_turn, clock=clock, sleep=sleep
+        )
         self.screen = ChatScreen(ctx)
         self.registry = ctx.chats.engine.registry
         # Checked here, while the bot is wired: a flow's command that clashes fails the start.
@@ -159,6 +174,9 @@ class Conversation:
             )
             return
         if isinstance(found, IncomingPhoto):
+            if message.media_group_id is not None:
+                await self._album_photo(chat_id, user_id, message.media_group_id, found)
+                return
             photos = await self._photo_answer(chat_id, user_id, found)
             if isinstance(photos, PhotoRefused):
                 await self._say(chat_id, photos.message)
@@ -205,15 +223,24 @@ class Conversation:
         """Wait for the work turns left running (the answered prompts' tidy-up edits)."""
         await self.screen.settle()
 
+    async def close(self) -> None:
+        """Answer the albums still in their quiet window now, then settle (the bot stops)."""
+        await self.albums.flush()
+        await self.settle()
+
     # --- turns ----------------------------------------------------------------------------
 
-    async def _answer(self, chat_id: int, user_id: int, answer: Answer) -> None:
+    async def _answer(
+        self, chat_id: int, user_id: int, answer: Answer, *, note: str | None = None
+    ) -> None:
         turn = await self.ctx.chats.handle(chat_id, user_id, answer)
         if (
             turn == no_open_order()
         ):  # the engine's "has ended" reads oddly to someone just saying hi
             await self._say(chat_id, say("telegram.no_order"))
             return
+        if note is not None:  # with the turn, in the same message: one reply
+            turn = turn.model_copy(update={"messages": (note, *turn.messages)})
         await self.screen.show(chat_id, turn, answer)
 
     async def _begin(
@@ -233,16 +260,61 @@ class Conversation:
         if prompt is None:
             # Nothing to download for: the engine says there is no order open.
             return PhotosAnswer(urls=[])
-        # Downloaded at any question of an open order: the photo step is answered by the
-        # first photo of an album, and the engine adds the rest (or says what it wants).
-        have = prompt.photos.have if prompt.photos is not None else 0
+        # Downloaded at any question of an open order: the photo step is answered by it, and
+        # a photo sent after that step is added to it (or the engine says what it wants).
+        have = _photos_had(prompt)
         received = await self.ctx.photos.receive(photo, chat_id=chat_id, already=have)
         if isinstance(received, PhotoRefused):
             return received
         return PhotosAnswer(urls=[received.url])
 
+    async def _album_photo(
+        self, chat_id: int, user_id: int, group_id: str, photo: IncomingPhoto
+    ) -> None:
+        prompt = (await self.screen.view(chat_id, user_id)).prompt
+
+        async def receive(already: int) -> Rehosted | PhotoRefused:
+            return await self.ctx.photos.receive(photo, chat_id=chat_id, already=already)
+
+        await self.albums.add(
+            chat_id,
+            user_id,
+            group_id,
+            receive,
+            have=None if prompt is None else _photos_had(prompt),
+            limit=self._photo_limit(prompt),
+        )
+
+    def _photo_limit(self, prompt: Prompt | None) -> int:
+        # At the photo step its own maximum counts; elsewhere (photos added after the step)
+        # the engine keeps what its step takes and says so.
+        most = self.ctx.photos.max_photos
+        if prompt is not None and prompt.photos is not None:
+            return min(most, prompt.photos.max)
+        return most
+
+    async def _answer_album(self, album: Album) -> None:
+        """A whole album, once its quiet window is over: one answer, one reply."""
+        note = album.note()
+        try:
+            if not album.urls and note is not None:
+                await self._say(album.chat_id, note)
+                return
+            # With no photo taken and nothing refused, no order was open: the engine says so.
+            answer = PhotosAnswer(urls=list(album.urls))
+            await self._answer(album.chat_id, album.user_id, answer, note=note)
+        except Exception:
+            # As PTB's error handler does for an update (the collector logs the error).
+            with contextlib.suppress(Exception):
+                await self.ctx.sender.send(album.chat_id, say("telegram.sorry"))
+            raise
+
     async def _say(self, chat_id: int, text: str) -> None:
         await self.ctx.sender.send_message(chat_id, OutgoingMessage(escape(text)))
+
+
+def _photos_had(prompt: Prompt) -> int:
+    return prompt.photos.have if prompt.photos is not None else 0
 
 
 def _ids(update: Update) -> tuple[int, int]:

@@ -194,8 +194,8 @@ class TurnRun(Walker):
         return problem is not None
 
     async def add_photos(self, answer: PhotosAnswer) -> bool:
-        """Photos that come after the photo step went on (the rest of a Telegram album, or
-        more sent on second thought) are added to its answer, and the open question is asked
+        """Photos that come after the photo step went on (more sent on second thought, or an
+        album split across bot instances) are added to its answer, and the open question is asked
         again; False when the route has no answered photo step."""
         ctx = self.ctx()
         found = [

@@ -581,6 +581,24 @@ MESSAGES: Final[dict[str, str]] = {
         "That picture is larger than {megabytes} MB. Please send a smaller one."
     ),
     "telegram.photo.download_failed": "I couldn't receive that picture. Please send it again.",
+    # An album's photos are one answer; these say what happened to the ones left out.
+    "telegram.album.partly": "I took {taken} of the {sent} pictures in that album.",
+    "telegram.album.why.too_many": "An order takes at most {max_photos} photos.",
+    "telegram.album.why.not_an_image": "The others were not JPEG, PNG or WebP images.",
+    "telegram.album.why.too_large": "The others were larger than {megabytes} MB.",
+    "telegram.album.why.download_failed": "I couldn't receive the others: please send them again.",
+    "telegram.album.none.too_many": (
+        "An order takes at most {max_photos} photos, so I left that album out."
+    ),
+    "telegram.album.none.not_an_image": (
+        "I couldn't take that album: please send JPEG, PNG or WebP images."
+    ),
+    "telegram.album.none.too_large": (
+        "The pictures in that album are larger than {megabytes} MB. Please send smaller ones."
+    ),
+    "telegram.album.none.download_failed": (
+        "I couldn't receive the pictures in that album. Please send them again."
+    ),
     # --- the console, the adapter's own sentences ----------------------------------------------
     "console.welcome_back": "Welcome back! Here is where we were:",
     "console.order_again": (

@@ -648,6 +648,26 @@ MESSAGES: Final[dict[str, str]] = {
     "telegram.photo.not_an_image": "Envoyez une image : JPEG, PNG ou WebP.",
     "telegram.photo.too_large": ("Cette image dépasse {megabytes} Mo. Envoyez-en une plus petite."),
     "telegram.photo.download_failed": "Je n'ai pas pu recevoir cette image. Renvoyez-la.",
+    # An album's photos are one answer; these say what happened to the ones left out.
+    "telegram.album.partly": "J'ai pris {taken} des {sent} images de cet album.",
+    "telegram.album.why.too_many": "Une commande prend au plus {max_photos} photos.",
+    "telegram.album.why.not_an_image": "Les autres n'étaient pas des images JPEG, PNG ou WebP.",
+    "telegram.album.why.too_large": "Les autres dépassaient {megabytes} Mo.",
+    "telegram.album.why.download_failed": (
+        "Je n'ai pas pu recevoir les autres : renvoyez-les, s'il vous plaît."
+    ),
+    "telegram.album.none.too_many": (
+        "Une commande prend au plus {max_photos} photos, j'ai donc laissé cet album de côté."
+    ),
+    "telegram.album.none.not_an_image": (
+        "Je n'ai pas pu prendre cet album : envoyez des images JPEG, PNG ou WebP."
+    ),
+    "telegram.album.none.too_large": (
+        "Les images de cet album dépassent {megabytes} Mo. Envoyez-en de plus petites."
+    ),
+    "telegram.album.none.download_failed": (
+        "Je n'ai pas pu recevoir les images de cet album. Renvoyez-les, s'il vous plaît."
+    ),
     # --- the console, the adapter's own sentences ----------------------------------------------
     "console.welcome_back": "Bon retour ! Voici où nous en étions :",
     "console.order_again": (

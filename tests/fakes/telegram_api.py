@@ -235,6 +235,15 @@ class FakeTelegram(CallLog):
                     return
                 await changed.wait()
 
+    async def wait_for_updates_taken(self, *, timeout: float = 5.0) -> None:
+        """Return once the bot has confirmed every update pushed so far (it has them all)."""
+        async with asyncio.timeout(timeout):
+            while True:
+                changed = self._queue.changed
+                if not self._queue.pending:
+                    return
+                await changed.wait()
+
     @property
     def pending_updates(self) -> list[JSONDict]:
         """Updates not yet confirmed by the bot."""

@@ -8,6 +8,10 @@ delivery, operator and OTP handlers over a real store, and the sandbox in proces
 The sandbox's webhooks reach the bot's real web app (``create_web_app``) in process, and
 ``world.settle()`` runs the real relay once over the inbox, sending through the bot's own
 ``TelegramSender``; so an OTP link is made exactly as in production.
+
+``handler_world(tmp_path, conversation=ManualTime())`` installs the customer's conversation
+too (``bot.telegram.conversation``, its album window timed by that clock and sleep) instead
+of the stand-ins for /start and shared contacts, and re-hosts photos on ``PUBLIC_BASE_URL``.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 from telegram import Update
@@ -33,6 +37,7 @@ from telegram.ext import (
 from telegram.request import HTTPXRequest
 
 from bot.bot_core import CoreSeams, CoreSettings, build_core
+from bot.clocks import Clock, Sleep
 from bot.demo.transports import AppSwitch
 from bot.partner.client import PartnerClient
 from bot.partner.models import Coords, CreateDeliveryRequest, Delivery
@@ -40,6 +45,7 @@ from bot.relay import Relay
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.store import Store
 from bot.telegram.bot_context import BotContext
+from bot.telegram.conversation import Conversation
 from bot.telegram.delivery_commands import TELEGRAM_WORDS, delivery_handlers
 from bot.telegram.limits import RateLimiter, SendLimits, Window
 from bot.telegram.message_sender import TelegramSender
@@ -52,6 +58,7 @@ from tests.fakes.telegram_wire import JSONDict
 OPERATORS = TgChat.group(-100200, "Operators")
 RECEIVER = "+2348098765432"
 IMAGE_URL = "https://media.swift-lagos.example/parcel.jpg"
+PUBLIC_BASE_URL = "https://localhost"  # on the default scenario's image allowlist
 JPEG = b"\xff\xd8\xff\xe0" + b"handler-test-parcel" * 20
 # Stands in for the conversation: what a contact the OTP hand-off declined would reach.
 TO_CONVERSATION = "(the order conversation got the contact)"
@@ -60,6 +67,14 @@ _TLS = ssl.create_default_context()
 _ROOMY = Window(1000, 1.0)  # no waiting for Telegram's limits in these tests
 
 Edit = Callable[[dict[str, Any]], None]
+
+
+class Timing(Protocol):
+    """A clock and a sleep a test moves by hand (``conftest.ManualTime``)."""
+
+    def clock(self) -> float: ...
+
+    async def sleep(self, seconds: float) -> None: ...
 
 
 def order_request(*, receiver_phone: str = RECEIVER) -> CreateDeliveryRequest:
@@ -106,6 +121,7 @@ class HandlerWorld:
     client: PartnerClient
     store: Store
     relay: Relay
+    conversation: Conversation | None = None
     errors: list[object] = field(default_factory=list)
     _created: float = field(default_factory=time.time)
 
@@ -156,8 +172,11 @@ def _chat_of(update: JSONDict) -> int:
 
 
 @asynccontextmanager
-async def handler_world(tmp_path: Path, edit: Edit | None = None) -> AsyncIterator[HandlerWorld]:
-    """The world above, with the default scenario changed by ``edit``."""
+async def handler_world(
+    tmp_path: Path, edit: Edit | None = None, *, conversation: Timing | None = None
+) -> AsyncIterator[HandlerWorld]:
+    """The world above, with the default scenario changed by ``edit``; with the customer's
+    conversation when ``conversation`` gives its time (see the module docstring)."""
     data = default_scenario_data()
     if edit is not None:
         edit(data)
@@ -208,13 +227,21 @@ async def handler_world(tmp_path: Path, edit: Edit | None = None) -> AsyncIterat
             client=client,
             cache=core.cache,
             sender=sender,
-            photos=PhotoReceiver(app.bot, store, public_base_url=None, ttl_seconds=3600),
+            photos=PhotoReceiver(
+                app.bot,
+                store,
+                public_base_url=PUBLIC_BASE_URL if conversation is not None else None,
+                ttl_seconds=3600,
+            ),
             operators=frozenset({OPERATORS.id}),
             phone_region="NG",
             desk=core.desk,
         )
         world = HandlerWorld(tg, app, ctx, sandbox, client, store, relay)
-        _register(world)
+        if conversation is None:
+            _register(world)
+        else:
+            _register_conversation(world, conversation.clock, conversation.sleep)
         tg.add_chat(OPERATORS)
         try:
             async with app:
@@ -226,6 +253,8 @@ async def handler_world(tmp_path: Path, edit: Edit | None = None) -> AsyncIterat
                 finally:
                     await app.updater.stop()
                     await app.stop()
+                    if world.conversation is not None:
+                        await world.conversation.close()
         finally:
             await core.aclose()
             await sandbox.aclose()
@@ -251,6 +280,22 @@ def _register(world: HandlerWorld) -> None:
     world.app.add_handlers([*delivery_handlers(ctx), *operator_handlers(ctx)])
     world.app.add_handler(CommandHandler("start", start))
     world.app.add_handler(MessageHandler(filters.CONTACT, contact))
+    world.app.add_error_handler(record_error)
+
+
+def _register_conversation(world: HandlerWorld, clock: Clock, sleep: Sleep) -> None:
+    world.conversation = Conversation(world.ctx, clock=clock, sleep=sleep)
+
+    async def record_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        world.errors.append(context.error)
+
+    world.app.add_handlers(
+        [
+            *delivery_handlers(world.ctx),
+            *operator_handlers(world.ctx),
+            *world.conversation.handlers(),
+        ]
+    )
     world.app.add_error_handler(record_error)
 
 
