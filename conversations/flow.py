@@ -41,6 +41,7 @@ from pydantic import JsonValue
 from bot.partner.models import CreateDeliveryRequest, ServiceKind
 from conversations.context import Context
 from conversations.dialog import Answer, AnswerKind, InputKind, Option, PhotoCount
+from conversations.texts.said import Words, words
 
 REQUEST_FIELDS = frozenset(CreateDeliveryRequest.model_fields)
 _COMMAND = re.compile(r"[a-z0-9_]{1,32}")  # what Telegram accepts as a bot command
@@ -220,11 +221,12 @@ class Step:
     through a service, such as the customer's last order); the engine awaits it.
     ``titled`` is the title as the customer reads it now, when it depends on the answers (a
     saved place's unit is its "room" or its "floor"); ``title`` stays the step's name in
-    diagrams and docs.
+    diagrams and docs. ``title`` and ``help`` are usually catalogue messages (``said``),
+    said in the language of the turn that reads them.
     """
 
     name: str
-    title: str
+    title: Words
     input: InputKind
     ask: Callable[[Context], Ask | Awaitable[Ask]]
     accept: Callable[[Context, Answer], Awaitable[Result]]
@@ -235,7 +237,7 @@ class Step:
     fields: tuple[str, ...] = ()
     write: Write | None = None
     replay: bool = True
-    help: str = ""
+    help: Words = ""
     describe: Callable[[Context, JsonValue], str] = describe_plain
     still_valid: Callable[[Context, JsonValue], bool] | None = None
     skip_value: JsonValue = None
@@ -250,7 +252,17 @@ class Step:
 
     def title_in(self, ctx: Context) -> str:
         """The title the customer reads (``titled`` when the step has one)."""
-        return self.titled(ctx) if self.titled is not None else self.title
+        return self.titled(ctx) if self.titled is not None else self.said_title
+
+    @property
+    def said_title(self) -> str:
+        """The step's title in the language of the turn."""
+        return words(self.title)
+
+    @property
+    def said_help(self) -> str:
+        """The step's own help in the language of the turn (empty: the input kind's help)."""
+        return words(self.help)
 
 
 def targets_of(next_: Next) -> list[tuple[str, Target]]:
@@ -276,14 +288,14 @@ class Flow:
     """
 
     name: str
-    title: str
+    title: Words
     version: int
     start: str
     steps: tuple[Step, ...]
     service_kind: ServiceKind | None = None
     fixed: Mapping[str, object] = field(default_factory=dict)
     guard: Callable[[Context], str | None] | None = None
-    label: str = ""
+    label: Words = ""
     listed: bool = False
     command: str | None = None
     _index: dict[str, Step] = field(init=False, repr=False, compare=False)
@@ -327,8 +339,9 @@ class Flow:
 
     @property
     def menu_label(self) -> str:
-        """How the entry menu and a channel's command list name this flow."""
-        return self.label or self.title
+        """How the entry menu and a channel's command list name this flow, in the language
+        of the turn."""
+        return words(self.label) or words(self.title)
 
     def __contains__(self, name: object) -> bool:
         return name in self._index
@@ -390,7 +403,7 @@ class Flow:
         """(title, description) of every answered step on the current route, in order."""
         answers = ctx.session.answers
         return [
-            (step.title, step.describe(ctx, answers[step.name]))
+            (step.said_title, step.describe(ctx, answers[step.name]))
             for step in self.path(ctx)
             if step.summarize and step.name in answers
         ]

@@ -19,30 +19,27 @@ from bot.partner.models import (
     Warehouse,
 )
 from conversations.texts import money_texts
+from conversations.texts.catalogue import number, say
 from conversations.texts.money_texts import format_money as format_money  # kept for callers
+from conversations.texts.said import Said, said
 
-SERVICE_KIND_LABELS: dict[ServiceKind, str] = {
-    "pickup_delivery": "Pickup & delivery",
-    "errand": "Errand: we buy it for you",
+# Labels and sentences are catalogue messages (``rules.*``), said in the turn's language.
+SERVICE_KIND_LABELS: dict[ServiceKind, Said] = {
+    "pickup_delivery": said("rules.kind.pickup_delivery"),
+    "errand": said("rules.kind.errand"),
 }
-ERRAND_MODE_LABELS: dict[ErrandMode, str] = {
-    "at_place": "Buy it at a shop",
-    "link": "Buy it from a link",
-    "photo": "Buy what's in my photo",
+ERRAND_MODE_LABELS: dict[ErrandMode, Said] = {
+    "at_place": said("rules.errand_mode.at_place"),
+    "link": said("rules.errand_mode.link"),
+    "photo": said("rules.errand_mode.photo"),
 }
-PAYMENT_LABELS: dict[CollectionMethod, str] = {
-    "cash_on_delivery": "Cash on delivery",
-    "online_checkout": "Pay online",
+PAYMENT_LABELS: dict[CollectionMethod, Said] = {
+    "cash_on_delivery": said("rules.payment.cash_on_delivery"),
+    "online_checkout": said("rules.payment.online_checkout"),
 }
 
-SETTINGS_BROKEN = (
-    "Sorry, this business can't take orders here right now: its delivery settings need "
-    "fixing (no payment method is switched on). Please contact the business directly."
-)
-NOTHING_OFFERED = (
-    "Sorry, this business doesn't offer any delivery service here right now. "
-    "Please contact the business directly."
-)
+SETTINGS_BROKEN = said("rules.settings_broken")
+NOTHING_OFFERED = said("rules.nothing_offered")
 
 
 def service_kinds(caps: Capabilities) -> list[ServiceKind]:
@@ -69,20 +66,18 @@ def ordering_problem(caps: Capabilities, kind: ServiceKind | None = None) -> str
     """Why nothing (or not ``kind``) can be ordered, or None when ordering can go ahead."""
     offered = service_kinds(caps)
     if not offered:
-        return NOTHING_OFFERED
+        return NOTHING_OFFERED()
     if kind is not None and kind not in offered:
         return kind_not_offered(kind)
     if not payment_methods(caps):
-        return SETTINGS_BROKEN
+        return SETTINGS_BROKEN()
     return None
 
 
-# The kinds as a sentence names them (the labels are written for buttons).
-_KIND_NAMES: dict[ServiceKind, str] = {"pickup_delivery": "pickup & delivery", "errand": "errands"}
-
-
 def kind_not_offered(kind: ServiceKind) -> str:
-    return f"Sorry, this business doesn't offer {_KIND_NAMES[kind]} right now."
+    """Why ``kind`` cannot be ordered (the kind named as a sentence names it, not as its
+    button does)."""
+    return say(f"rules.not_offered.{kind}")
 
 
 def usable_warehouses(caps: Capabilities, rows: Sequence[Warehouse]) -> list[Warehouse]:
@@ -139,14 +134,13 @@ def fee_hints(
     hints = money_texts.summary_lines(caps, method)
     pricing = caps.publicRequest
     if pricing.requireApproval:
-        hints.append("Staff may need to price and approve the order before it goes out.")
+        hints.append(say("rules.hint.approval"))
     elif pricing.autoDispatch:
-        hints.append("A nearby rider may be assigned straight away.")
+        hints.append(say("rules.hint.auto_dispatch"))
     if caps.requireDeliveryOtp:
-        who = "You get" if customer_receives else "The receiver gets"
-        hints.append(f"{who} a drop-off code to give the rider.")
+        hints.append(say("rules.hint.otp_you" if customer_receives else "rules.hint.otp_receiver"))
     else:
-        hints.append("No drop-off code: the rider takes a photo as proof of delivery.")
+        hints.append(say("rules.hint.no_otp"))
     if caps.coverage.mode == "radius_from_hub" and caps.coverage.radiusKm:
-        hints.append(f"The business delivers within about {caps.coverage.radiusKm:g} km.")
+        hints.append(say("rules.hint.radius", km=number(caps.coverage.radiusKm)))
     return hints

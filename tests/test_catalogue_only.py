@@ -9,8 +9,9 @@ said with ``say(...)``.
 
 The flows' declarations (questions, titles, option labels and help written where a step is
 declared, in ``conversations/flows``, ``conversations/steps`` and ``conversations/rules.py``)
-are not in the catalogue yet: the scanned modules that still hold sentences are listed in
-``NOT_YET``, and the test checks that list only shrinks. The demo's business-side lines
+name catalogue messages too (``said``), said in the language of the turn that reads them; a
+module that still held sentences would be listed in ``NOT_YET``, and the test checks that list
+only shrinks (it is empty). The demo's business-side lines
 (``bot/demo``) are not scanned.
 """
 
@@ -33,26 +34,7 @@ SCANNED = (
     "conversations/rules.py",
 )
 CATALOGUES = frozenset({"conversations/texts/messages_en.py", "conversations/texts/messages_fr.py"})
-NOT_YET = frozenset(
-    {
-        # The flows' declarations: questions, titles, option labels, help, written where the
-        # step is declared (at import), so they cannot be said per turn by ``say`` as they are.
-        "conversations/flows/entry.py",
-        "conversations/flows/errand.py",
-        "conversations/flows/pickup_delivery.py",
-        "conversations/flows/return_parcel.py",
-        "conversations/rules.py",  # service and payment labels, why a flow is not offered
-        "conversations/steps/package.py",
-        "conversations/steps/parties.py",
-        "conversations/steps/payment.py",
-        "conversations/steps/people.py",
-        "conversations/steps/photo_step.py",
-        "conversations/steps/place_steps.py",
-        "conversations/steps/summary_step.py",
-        "conversations/steps/typed.py",
-        "conversations/steps/unit_step.py",
-    }
-)
+NOT_YET: frozenset[str] = frozenset()
 # Read by a program or a language model answering for a customer (the agents' JSON API and MCP
 # server), not by a person in a chat: how to answer each kind of question, in English, like an
 # API's own documentation. What the customer reads through an agent (questions, re-asks,
@@ -120,6 +102,17 @@ NOT_FOR_CHATS: dict[str, frozenset[str]] = {
             "dd MMM yyyy",
         }
     ),
+    # what a branch decides and when a step is asked: labels of the flow diagrams (docs/flows.md)
+    "conversations/flows/errand.py": frozenset(
+        {"curated or own link", "errand type", "the shop's place is not known"}
+    ),
+    "conversations/flows/pickup_delivery.py": frozenset(
+        {"delivery mode", "the rider picks up from an address"}
+    ),
+    "conversations/steps/parties.py": frozenset({"who hands it over"}),
+    "conversations/steps/payment.py": frozenset({"POD is enabled"}),
+    "conversations/steps/place_steps.py": frozenset({"how the place was given"}),
+    "conversations/steps/unit_step.py": frozenset({"the saved place has units"}),
     # words by which the service's own customer_message_hint tells a status
     "conversations/texts/deliveries_texts.py": frozenset(
         {"waiting for a rider", "picked up", "on its way", "in transit"}

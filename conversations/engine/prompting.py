@@ -56,7 +56,7 @@ def build_prompt(flow: Flow, ctx: Context, step: Step, asked: Question) -> Promp
             options.insert(0, Option(id=KEEP, label=dialogue.keep_label(current)))
     if step.summary:
         options += [
-            Option(id=f"{EDIT_PREFIX}{s.name}", label=f"Change {s.title_in(ctx).lower()}")
+            Option(id=f"{EDIT_PREFIX}{s.name}", label=dialogue.change_label(s.title_in(ctx)))
             for s in editable_steps(flow, ctx)
         ]
     commands: list[CommandName] = ["back"] if session.history else []

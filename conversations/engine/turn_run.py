@@ -87,7 +87,7 @@ class TurnRun(Walker):
             if step.name not in order.answers:
                 continue
             if not step.replay:
-                dropped.append(step.title)
+                dropped.append(step.said_title)
                 continue
             self.work.answers[step.name] = order.answers[step.name]
             self.work.filled_by[step.name] = REPLAYED
@@ -101,7 +101,8 @@ class TurnRun(Walker):
         for by name (a link, a command, a repeat) today: the customer is told why, and the
         entry flow offers only what can be used."""
         problem = self.guard_problem()
-        if not problem or problem == rules.SETTINGS_BROKEN or self.work.flow == self.registry.entry:
+        held = problem == rules.SETTINGS_BROKEN()
+        if not problem or held or self.work.flow == self.registry.entry:
             return self.work.flow  # a business with no payment method holds any flow's order
         self.messages.append(problem)
         self.work.entry_flow = self.registry.entry
@@ -291,7 +292,7 @@ class TurnRun(Walker):
                 self.cancel_order()
             case "help":
                 step = self.flow.step(self.current_step())
-                self.messages.append(step.help or dialogue.help_for(step.input))
+                self.messages.append(step.said_help or dialogue.help_for(step.input))
                 self.messages.append(dialogue.COMMANDS)
                 await self.reshow()
             case "back":
@@ -476,7 +477,7 @@ class TurnRun(Walker):
             self.work.idempotency_key = None
         if refused.refresh:
             await self.load(fresh=True)
-        if self.guard_problem() == rules.SETTINGS_BROKEN:
+        if self.guard_problem() == rules.SETTINGS_BROKEN():
             self.hold()  # one sentence: no payment method at all, whatever was refused
             return
         ctx = self.ctx()
@@ -489,7 +490,7 @@ class TurnRun(Walker):
             steps += [step for step in found if step not in steps]
             # Named by the step's title; a field no step asks is not named at all (its request
             # name means nothing to a customer). The service's words stay in the log.
-            title = self.flow.step(found[0]).title if found else self.earlier_title(name)
+            title = self.flow.step(found[0]).said_title if found else self.earlier_title(name)
             if title and title not in titles:
                 titles.append(title)
         self.messages.append(dialogue.refusal(refused, titles))
@@ -526,7 +527,7 @@ class TurnRun(Walker):
             if flow is not None and visit.step in flow:
                 step = flow.step(visit.step)
                 if field.split(".", 1)[0] in step.fields:
-                    return step.title
+                    return step.said_title
         return None
 
     async def reask_in_earlier_flow(self, fields: tuple[str, ...]) -> bool:

@@ -125,7 +125,7 @@ class Walker(ABC):
     def halt(self, problem: str) -> None:
         """The flow cannot go on, for ``problem`` (a guard's or a ``Stop``'s message): a
         business with no payment method switched on holds the order, anything else ends it."""
-        if problem == rules.SETTINGS_BROKEN:
+        if problem == rules.SETTINGS_BROKEN():
             self.hold()
         else:
             self.end(problem)
@@ -296,7 +296,7 @@ class Walker(ABC):
             and not step.still_valid(ctx, self.work.answers[step.name])
         ]
         for step in outdated:
-            self.messages.append(dialogue.no_longer_offered(step.title))
+            self.messages.append(dialogue.no_longer_offered(step.said_title))
             self.clear(step.name)
         if outdated:
             self.work.editing = True

@@ -17,6 +17,7 @@ from conversations.context import Context
 from conversations.dialog import Option
 from conversations.flow import Branch, Flow, Handoff, by_answer
 from conversations.steps import choice
+from conversations.texts.said import said
 
 ENTRY = "order"
 
@@ -44,18 +45,18 @@ def entry_flow(flows: Sequence[Flow]) -> Flow:
 
     return Flow(
         name=ENTRY,
-        title="New order",
+        title=said("flows.entry.title"),
         version=1,
         start=State.SERVICE_KIND,
         guard=ordering_problem,
         steps=(
             choice(
                 State.SERVICE_KIND,
-                title="Service",
-                question="What would you like to order?",
+                title=said("flows.entry.title.service"),
+                question=said("flows.entry.question"),
                 options=options,
                 default=default,
-                single="Only one service is available: {label}.",
+                single=said("flows.entry.single"),
                 empty=rules.NOTHING_OFFERED,
                 # The chosen flow sends its own kind; this is where a refusal of the kind
                 # (``service_disabled``) comes back to.

@@ -54,15 +54,17 @@ from conversations.steps import (
     text,
     yes_no,
 )
+from conversations.steps.common import Offer
 from conversations.steps.package import PACKAGE_SIZE
 from conversations.steps.parties import SENDER_NAME
 from conversations.steps.payment import PAYMENT
 from conversations.steps.summary_step import SUMMARY, chosen_method
 from conversations.steps.typed import amount_value
+from conversations.texts.catalogue import say, say_to_business
+from conversations.texts.said import said
 
 KIND: ServiceKind = "errand"
 CURATED_PREFIX = "curated:"
-UNKNOWN_SHOP = "Shop location unknown — rider to find: "  # the pickup text, then the note
 MAX_BUDGET = 100_000_000.0
 
 
@@ -98,21 +100,19 @@ def mode(ctx: Context) -> str:
 
 
 def mode_options(ctx: Context) -> list[Option]:
-    return [Option(id=m, label=rules.ERRAND_MODE_LABELS[m]) for m in rules.errand_modes(ctx.caps)]
+    return [Option(id=m, label=rules.ERRAND_MODE_LABELS[m]()) for m in rules.errand_modes(ctx.caps)]
 
 
 def items_question(ctx: Context) -> str:
     if mode(ctx) == "photo":
-        return "What should the rider buy? A few words; you'll send the photo next."
-    return "What should the rider buy? List the items (quantity, size, colour...)."
+        return say("flows.errand.items_question.photo")
+    return say("flows.errand.items_question")
 
 
 def photos_question(ctx: Context) -> str:
     if mode(ctx) == "photo":
-        return f"Send a photo of what you need (1 to {MAX_PACKAGE_IMAGES} photos)."
-    return (
-        f"Any photos that help the rider get the right thing? Up to {MAX_PACKAGE_IMAGES}, or skip."
-    )
+        return say("flows.errand.photos_question.photo", high=MAX_PACKAGE_IMAGES)
+    return say("flows.errand.photos_question", high=MAX_PACKAGE_IMAGES)
 
 
 def shop_route(ctx: Context) -> str:
@@ -147,10 +147,10 @@ def _own_link(typed: str) -> LinkPick | Invalid:
     try:
         link = ErrandLink(url=url)
     except ModelError:
-        return Invalid("That doesn't look like a web link. Please paste the full link.")
+        return Invalid(say("flows.errand.not_a_link"))
     host = urlsplit(link.url).hostname or ""
     if "." not in host:
-        return Invalid("That doesn't look like a web link. Please paste the full link.")
+        return Invalid(say("flows.errand.not_a_link"))
     return LinkPick(url=link.url, name=host)
 
 
@@ -160,10 +160,8 @@ def link_step() -> Step:
         options = tuple(
             Option(id=f"{CURATED_PREFIX}{c.id}", label=c.name, detail=c.url) for c in curated
         )
-        text = "Pick a shop below, or paste a link" if options else "Paste the link"
-        return Question(
-            f"{text} to what you want bought.", accepts=("choice", "text"), options=options
-        )
+        text = say("flows.errand.link_question" + (".curated" if options else ""))
+        return Question(text, accepts=("choice", "text"), options=options)
 
     async def accept(ctx: Context, answer: Answer) -> Result:
         if isinstance(answer, ChoiceAnswer):
@@ -171,9 +169,9 @@ def link_step() -> Step:
             for c in rules.curated_links(ctx.caps):
                 if c.id == wanted:
                     return Accept(LinkPick(url=c.url, name=c.name, curated_id=c.id).model_dump())
-            return Invalid("That shop is no longer offered. Please pick another or paste a link.")
+            return Invalid(say("flows.errand.shop_gone"))
         if not isinstance(answer, TextAnswer):
-            return Invalid("Please pick a shop, or paste a link.")
+            return Invalid(say("flows.errand.link_ways"))
         link = _own_link(answer.text)
         return link if isinstance(link, Invalid) else Accept(link.model_dump())
 
@@ -188,7 +186,7 @@ def link_step() -> Step:
 
     return Step(
         name=State.LINK.value,
-        title="Shop link",
+        title=said("flows.errand.title.link"),
         input="choice",
         ask=ask,
         accept=accept,
@@ -226,10 +224,11 @@ def write_link(ctx: Context, value: JsonValue) -> Mapping[str, object]:
     if link is None:
         return {}
     items = ctx.answers.text(State.ITEMS)
-    what = link.name if link.curated_id else f"{link.name}, rider to find the shop"
+    # The pickup text is read by the business's staff and riders: in its language.
+    online = "flows.errand.online_order" + (".curated" if link.curated_id else "")
     return {
         "errandLinks": [{"url": link.url, "note": items[:500], "curatedId": link.curated_id}],
-        "pickupAddress": cut_address(f"Online order: {what}"),
+        "pickupAddress": cut_address(say_to_business(online, shop=link.name)),
         "pickupCoords": _dropoff_coords(ctx),
     }
 
@@ -237,7 +236,7 @@ def write_link(ctx: Context, value: JsonValue) -> Mapping[str, object]:
 def write_shop_note(ctx: Context, value: JsonValue) -> Mapping[str, object]:
     note = ctx.answers.text(State.SHOP_NOTE)
     return {
-        "pickupAddress": cut_address(f"{UNKNOWN_SHOP}{note}"),
+        "pickupAddress": cut_address(say_to_business("flows.errand.unknown_shop", note=note)),
         "pickupCoords": _dropoff_coords(ctx),
     }
 
@@ -248,7 +247,7 @@ def write_budget(ctx: Context, value: JsonValue) -> Mapping[str, object]:
 
 ERRAND = Flow(
     name=KIND,
-    title="Errand",
+    title=said("flows.errand.title"),
     label=rules.SERVICE_KIND_LABELS[KIND],
     listed=True,
     version=2,
@@ -264,17 +263,17 @@ ERRAND = Flow(
     steps=(
         choice(
             State.ERRAND_MODE,
-            title="Errand type",
-            question="What kind of errand?",
+            title=said("flows.errand.title.mode"),
+            question=said("flows.errand.mode_question"),
             options=mode_options,
             default=lambda ctx: rules.default_errand_mode(ctx.caps),
-            single="Errand type: {label}.",
+            single=said("flows.errand.mode_single"),
             fields=("errandMode",),
             next=State.ITEMS,
         ),
         text(
             State.ITEMS,
-            title="What to buy",
+            title=said("flows.errand.title.items"),
             question=items_question,
             length=(2, 1000),
             fields=("packageDescription",),
@@ -282,7 +281,7 @@ ERRAND = Flow(
         ),
         photos(
             State.PHOTOS,
-            title="Photos",
+            title=said("steps.title.photos"),
             question=photos_question,
             minimum=lambda ctx: 1 if mode(ctx) == "photo" else 0,
             maximum=MAX_PACKAGE_IMAGES,
@@ -293,8 +292,8 @@ ERRAND = Flow(
         link_step(),
         *place_steps(
             State.SHOP,
-            title="Shop",
-            question="Where is the shop?",
+            title=said("flows.errand.title.shop"),
+            question=said("flows.errand.shop_question"),
             fields=("pickupAddress", "pickupCoords"),
             unknown_flag="pickupLocationUnknown",
             saved=False,
@@ -305,8 +304,8 @@ ERRAND = Flow(
         ),
         text(
             State.SHOP_NOTE,
-            title="Shop details",
-            question="What do you know about the shop? Its name, the street or the area.",
+            title=said("flows.errand.title.shop_note"),
+            question=said("flows.errand.shop_note_question"),
             length=(3, 300),
             when=Condition("the shop's place is not known", shop_unknown),
             depends_on=(SHOP.place,),
@@ -316,16 +315,16 @@ ERRAND = Flow(
         ),
         phone(
             State.SHOP_PHONE,
-            title="Shop phone",
-            question="The shop's phone number, if you have it? (optional)",
+            title=said("flows.errand.title.shop_phone"),
+            question=said("flows.errand.shop_phone_question"),
             optional=True,
             fields=("shopPhone",),
             next=State.BUDGET,
         ),
         amount(
             State.BUDGET,
-            title="Budget",
-            question=lambda ctx: f"Your budget for the items, in {ctx.caps.currency}? (optional)",
+            title=said("flows.errand.title.budget"),
+            question=lambda ctx: say("flows.errand.budget_question", currency=ctx.caps.currency),
             maximum=MAX_BUDGET,
             optional=True,
             fields=("errandBudgetNgn",),
@@ -334,32 +333,32 @@ ERRAND = Flow(
         ),
         yes_no(
             State.SUBSTITUTES,
-            title="Substitutes",
-            question="If something isn't available, may the rider buy a close substitute?",
+            title=said("flows.errand.title.substitutes"),
+            question=said("flows.errand.substitutes_question"),
             options=(
-                Option(id="yes", label="Yes, a close substitute is fine"),
-                Option(id="no", label="No, only what I asked for"),
+                Offer("yes", said("flows.errand.substitutes.yes")),
+                Offer("no", said("flows.errand.substitutes.no")),
             ),
             fields=("errandSubstituteOk",),
             next=PACKAGE_SIZE,
         ),
-        package_size(question="Roughly how big will it all be?", next=DROPOFF.place),
+        package_size(question=said("flows.errand.size_question"), next=DROPOFF.place),
         *place_steps(
             State.DROPOFF,
-            title="Drop-off place",
-            question="Where should the rider bring it?",
+            title=said("flows.title.dropoff_place"),
+            question=said("flows.errand.dropoff_question"),
             fields=("deliveryAddress", "deliveryCoords"),
             next=SENDER_NAME,
         ),
         # The customer receives what the rider bought.
         *sender(
             next=PAYMENT,
-            phone_question="What is your phone number? The rider will call it on arrival.",
+            phone_question=said("flows.errand.phone_question"),
             is_receiver=True,
         ).steps,
         *payment(kind=KIND, next=SUMMARY, cash_to_collect=False).steps,
         summary(
-            heading="Please check your errand:",
+            heading=said("flows.errand.summary"),
             # The customer is the receiver here: no other receiver was asked.
             hints=lambda ctx: rules.fee_hints(ctx.caps, chosen_method(ctx), customer_receives=True),
         ),

@@ -51,6 +51,8 @@ from conversations.steps.payment import PAYMENT
 from conversations.steps.place_steps import Instead
 from conversations.steps.summary_step import SUMMARY
 from conversations.texts import dialogue
+from conversations.texts.catalogue import say
+from conversations.texts.said import said
 
 KIND: ServiceKind = "pickup_delivery"
 
@@ -69,9 +71,9 @@ DROPOFF = PlaceNames.of(State.DROPOFF)
 
 
 def delivery_modes(ctx: Context) -> list[Option]:
-    modes = [Option(id="pickup", label="A rider picks it up from an address")]
+    modes = [Option(id="pickup", label=say("flows.pickup_delivery.mode.pickup"))]
     if warehouse_options(ctx):
-        modes.append(Option(id="warehouse", label="I'll drop it at a warehouse"))
+        modes.append(Option(id="warehouse", label=say("flows.pickup_delivery.mode.warehouse")))
     return modes
 
 
@@ -100,7 +102,7 @@ def write_warehouse(ctx: Context, value: JsonValue) -> Mapping[str, object]:
 
 PICKUP_DELIVERY = Flow(
     name=KIND,
-    title="Pickup & delivery",
+    title=said("flows.pickup_delivery.title"),
     label=rules.SERVICE_KIND_LABELS[KIND],
     listed=True,
     version=2,
@@ -110,11 +112,11 @@ PICKUP_DELIVERY = Flow(
     steps=(
         choice(
             State.DELIVERY_MODE,
-            title="How it's picked up",
-            question="How will the rider get the package?",
+            title=said("flows.pickup_delivery.title.mode"),
+            question=said("flows.pickup_delivery.mode_question"),
             options=delivery_modes,
             preset=lambda ctx: "pickup",
-            single="The rider will pick the package up from an address you give.",
+            single=said("flows.pickup_delivery.mode_single"),
             fields=("deliveryMode",),
             next=Branch(
                 "delivery mode",
@@ -124,10 +126,10 @@ PICKUP_DELIVERY = Flow(
         ),
         choice(
             State.WAREHOUSE,
-            title="Warehouse",
-            question="Which warehouse will you drop the package at?",
+            title=said("flows.pickup_delivery.title.warehouse"),
+            question=said("flows.pickup_delivery.warehouse_question"),
             options=warehouse_options,
-            single="You'll drop the package at {named}.",  # chosen for them: say where
+            single=said("flows.pickup_delivery.warehouse_single"),  # chosen for them: say where
             # The business stopped warehouse drop-off after it was chosen (settings changed):
             # a rider picks up instead, and only the pickup place is asked again.
             empty=dialogue.NO_WAREHOUSE_NOW,
@@ -140,8 +142,8 @@ PICKUP_DELIVERY = Flow(
         ),
         *place_steps(
             State.PICKUP,
-            title="Pickup place",
-            question="Where should the rider pick the package up?",
+            title=said("flows.title.pickup_place"),
+            question=said("flows.pickup_delivery.pickup_question"),
             fields=("pickupAddress", "pickupCoords"),
             instead=Instead(State.DELIVERY_MODE, drop_at_warehouse),
             depends_on=(State.DELIVERY_MODE,),
@@ -149,8 +151,8 @@ PICKUP_DELIVERY = Flow(
         ),
         *place_steps(
             State.DROPOFF,
-            title="Drop-off place",
-            question="Where should the rider deliver it?",
+            title=said("flows.title.dropoff_place"),
+            question=said("flows.pickup_delivery.dropoff_question"),
             fields=("deliveryAddress", "deliveryCoords"),
             next=SENDER_NAME,
         ),
@@ -162,23 +164,23 @@ PICKUP_DELIVERY = Flow(
         *receiver(next=State.DESCRIPTION).steps,
         text(
             State.DESCRIPTION,
-            title="Package",
-            question="What is in the package? A few words are enough.",
+            title=said("flows.pickup_delivery.title.package"),
+            question=said("flows.pickup_delivery.description_question"),
             length=(2, 500),
             fields=("packageDescription",),
             next=PACKAGE_SIZE,
         ),
-        package_size(question="How big is it?", next=State.FRAGILE),
+        package_size(question=said("flows.size_question"), next=State.FRAGILE),
         yes_no(
             State.FRAGILE,
-            title="Fragile",
-            question="Is it fragile?",
+            title=said("flows.pickup_delivery.title.fragile"),
+            question=said("flows.pickup_delivery.fragile_question"),
             preset="no",
             fields=("isFragile",),
             next=PACKAGE_PHOTOS,
         ),
-        package_photos(called="package", next=PAYMENT),
+        package_photos(called=said("flows.called.package"), next=PAYMENT),
         *payment(kind=KIND, next=SUMMARY).steps,
-        summary(heading="Please check your pickup & delivery:"),
+        summary(heading=said("flows.pickup_delivery.summary")),
     ),
 )

@@ -51,6 +51,8 @@ from conversations.steps.package import PACKAGE_PHOTOS, PACKAGE_SIZE
 from conversations.steps.parties import PICKUP_CONTACT, SENDER_NAME
 from conversations.steps.payment import PAYMENT
 from conversations.steps.summary_step import SUMMARY
+from conversations.texts.catalogue import say
+from conversations.texts.said import said
 
 KIND: ServiceKind = "pickup_delivery"
 RETURN_TO = "return_to"
@@ -76,7 +78,7 @@ def destination(ctx: Context) -> list[Option]:
 def guard(ctx: Context) -> str | None:
     problem = rules.ordering_problem(ctx.caps, KIND)
     if problem is None and return_warehouse(ctx) is None:
-        return "Sorry, returns can't be ordered here: the business has no warehouse to return to."
+        return say("flows.return_parcel.no_warehouse")
     return problem
 
 
@@ -95,8 +97,8 @@ def write_destination(ctx: Context, value: JsonValue) -> Mapping[str, object]:
 
 RETURN_PARCEL = Flow(
     name="return_parcel",
-    title="Return a parcel",
-    label="Return a parcel to us",
+    title=said("flows.return_parcel.title"),
+    label=said("flows.return_parcel.label"),
     listed=True,
     command="return",
     version=1,
@@ -107,18 +109,18 @@ RETURN_PARCEL = Flow(
     steps=(
         choice(
             RETURN_TO,
-            title="Returned to",
-            question="Where does the parcel go back to?",
+            title=said("flows.return_parcel.title.returned_to"),
+            question=said("flows.return_parcel.returned_to_question"),
             options=destination,
-            single="The parcel goes back to {label}.",
+            single=said("flows.return_parcel.returned_to_single"),
             fields=("deliveryAddress", "deliveryCoords", "receiverName", "receiverPhone"),
             write=write_destination,
             next=f"{PICKUP}_place",
         ),
         *place_steps(
             PICKUP,
-            title="Pickup place",
-            question="Where should the rider collect the parcel?",
+            title=said("flows.title.pickup_place"),
+            question=said("flows.return_parcel.pickup_question"),
             fields=("pickupAddress", "pickupCoords"),
             next=SENDER_NAME,
         ),
@@ -126,15 +128,15 @@ RETURN_PARCEL = Flow(
         *pickup_contact(next=DESCRIPTION).steps,
         text(
             DESCRIPTION,
-            title="Parcel",
-            question="What are you returning? A few words, and an order number if you have one.",
+            title=said("flows.return_parcel.title.parcel"),
+            question=said("flows.return_parcel.description_question"),
             length=(2, 500),
             fields=("packageDescription",),
             next=PACKAGE_SIZE,
         ),
-        package_size(question="How big is it?", next=PACKAGE_PHOTOS),
-        package_photos(called="parcel", next=PAYMENT),
+        package_size(question=said("flows.size_question"), next=PACKAGE_PHOTOS),
+        package_photos(called=said("flows.called.parcel"), next=PAYMENT),
         *payment(kind=KIND, next=SUMMARY, cash_to_collect=False).steps,
-        summary(heading="Please check your return:"),
+        summary(heading=said("flows.return_parcel.summary")),
     ),
 )

@@ -25,6 +25,7 @@ from conversations.flow import (
     Write,
 )
 from conversations.steps.common import (
+    Offer,
     Options,
     Text,
     options_of,
@@ -32,6 +33,7 @@ from conversations.steps.common import (
     unexpected,
     value_writer,
 )
+from conversations.texts.said import Words, filled, said
 
 
 def describe_as_label(options: Options) -> Callable[[Context, JsonValue], str]:
@@ -47,13 +49,13 @@ def describe_as_label(options: Options) -> Callable[[Context, JsonValue], str]:
 def choice(
     name: str,
     *,
-    title: str,
+    title: Words,
     question: Text,
     options: Options,
     next: Next,
     default: Callable[[Context], str | None] | None = None,
     preset: Callable[[Context], str | None] | None = None,
-    single: str | None = None,
+    single: Words | None = None,
     empty: Text | None = None,
     when: Condition | None = None,
     skip_to: Target | None = None,
@@ -61,7 +63,7 @@ def choice(
     fields: Sequence[str] = (),
     write: Write | None = None,
     writes: bool = True,
-    help: str = "",
+    help: Words = "",
     describe: Callable[[Context, JsonValue], str] | None = None,
     empty_reasks: str | None = None,
 ) -> Step:
@@ -87,7 +89,7 @@ def choice(
         if single is not None and len(offered) == 1:
             only = offered[0]
             named = f"{only.label} ({only.detail})" if only.detail else only.label
-            return AutoAnswer(only.id, single.format(label=only.label, named=named))
+            return AutoAnswer(only.id, filled(single, label=only.label, named=named))
         picked = default(ctx) if default else None
         return Question(
             question_text(question, ctx),
@@ -130,7 +132,7 @@ def choice(
     )
 
 
-YES_NO = (Option(id="yes", label="Yes"), Option(id="no", label="No"))
+YES_NO = (Offer("yes", said("steps.yes")), Offer("no", said("steps.no")))
 
 
 def is_yes(value: JsonValue) -> bool:
@@ -140,10 +142,10 @@ def is_yes(value: JsonValue) -> bool:
 def yes_no(
     name: str,
     *,
-    title: str,
+    title: Words,
     question: Text,
     next: Next,
-    options: Sequence[Option] = YES_NO,
+    options: Sequence[Option | Offer] = YES_NO,
     preset: str | None = None,
     when: Condition | None = None,
     skip_to: Target | None = None,

@@ -9,6 +9,7 @@ so a create never fails on length.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from pydantic import JsonValue
 
@@ -16,9 +17,27 @@ from conversations.context import Context
 from conversations.dialog import Option
 from conversations.flow import Invalid, Write
 from conversations.texts.catalogue import say
+from conversations.texts.said import Words, words
 
 Text = str | Callable[[Context], str]
-Options = Sequence[Option] | Callable[[Context], Sequence[Option]]
+
+
+@dataclass(frozen=True)
+class Offer:
+    """An option declared with its step: the label (and detail) are said when the step is
+    asked, in the language of that turn (``said("steps.size.small")``)."""
+
+    id: str
+    label: Words
+    detail: Words | None = None
+
+    def now(self) -> Option:
+        """The option as the current turn offers it."""
+        detail = words(self.detail) if self.detail is not None else None
+        return Option(id=self.id, label=words(self.label), detail=detail)
+
+
+Options = Sequence[Option | Offer] | Callable[[Context], Sequence[Option]]
 
 
 def question_text(text: Text, ctx: Context) -> str:
@@ -27,7 +46,10 @@ def question_text(text: Text, ctx: Context) -> str:
 
 
 def options_of(options: Options, ctx: Context) -> list[Option]:
-    return list(options(ctx) if callable(options) else options)
+    """The options offered now: declared ``Offer``s said in the turn's language."""
+    if callable(options):
+        return list(options(ctx))
+    return [option.now() if isinstance(option, Offer) else option for option in options]
 
 
 def clean(raw: str) -> str:

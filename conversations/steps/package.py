@@ -3,25 +3,26 @@
 from __future__ import annotations
 
 from bot.partner.models import MAX_PACKAGE_IMAGES
-from conversations.dialog import Option
 from conversations.flow import Step, Target
 from conversations.steps.choices import choice
+from conversations.steps.common import Offer
 from conversations.steps.photo_step import photos
+from conversations.texts.catalogue import say
+from conversations.texts.said import Words, said, words
 
 PACKAGE_SIZE = "package_size"
 PACKAGE_PHOTOS = "photos"
-SIZES = (
-    Option(id="small", label="Small", detail="fits in a bag"),
-    Option(id="medium", label="Medium", detail="a box you can carry"),
-    Option(id="large", label="Large", detail="needs both arms or a carrier"),
+SIZES = tuple(
+    Offer(size, said(f"steps.size.{size}"), said(f"steps.size.{size}.detail"))
+    for size in ("small", "medium", "large")
 )
 
 
-def package_size(*, question: str, next: Target) -> Step:
+def package_size(*, question: Words, next: Target) -> Step:
     """Small, medium or large: the request's ``packageSize``."""
     return choice(
         PACKAGE_SIZE,
-        title="Size",
+        title=said("steps.title.size"),
         question=question,
         options=SIZES,
         fields=("packageSize",),
@@ -29,13 +30,15 @@ def package_size(*, question: str, next: Target) -> Step:
     )
 
 
-def package_photos(*, called: str, next: Target) -> Step:
-    """One to the API's most photos of what is carried (``called``: "package", "parcel"): the
-    request's ``packageImages``."""
+def package_photos(*, called: Words, next: Target) -> Step:
+    """One to the API's most photos of what is carried (``called``: the package, the parcel,
+    as the question names it): the request's ``packageImages``."""
     return photos(
         PACKAGE_PHOTOS,
-        title="Photos",
-        question=f"Please send 1 to {MAX_PACKAGE_IMAGES} photos of the {called}.",
+        title=said("steps.title.photos"),
+        question=lambda ctx: say(
+            "steps.package_photos", high=MAX_PACKAGE_IMAGES, called=words(called)
+        ),
         minimum=lambda ctx: 1,
         maximum=MAX_PACKAGE_IMAGES,
         fields=("packageImages",),

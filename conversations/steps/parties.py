@@ -10,12 +10,13 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from conversations.context import Context
-from conversations.dialog import Option
 from conversations.flow import Branch, Condition, Preset, Target, by_answer
 from conversations.steps.choices import yes_no
+from conversations.steps.common import Offer
 from conversations.steps.people import person, phone
 from conversations.steps.piece import Piece
 from conversations.steps.typed import email
+from conversations.texts.said import Words, said
 
 SENDER_NAME = "sender_name"
 SENDER_PHONE = "sender_phone"
@@ -25,6 +26,7 @@ RECEIVER_PHONE = "receiver_phone"
 PICKUP_CONTACT = "pickup_contact"
 PICKUP_CONTACT_NAME = "pickup_contact_name"
 PICKUP_CONTACT_PHONE = "pickup_contact_phone"
+OWN_PHONE_QUESTION = said("steps.sender.phone_question")
 
 
 class Person(BaseModel):
@@ -62,7 +64,7 @@ def _own_phone(ctx: Context) -> Preset | None:
 def sender(
     *,
     next: Target,
-    phone_question: str = "What is your phone number?",
+    phone_question: Words = OWN_PHONE_QUESTION,
     is_receiver: bool = False,
 ) -> Piece[Person]:
     """Who orders: name (a shared contact gives the phone too), phone, and an optional email
@@ -75,8 +77,8 @@ def sender(
     steps = (
         person(
             SENDER_NAME,
-            title="Your name",
-            question="What is your name? You can also share your contact.",
+            title=said("steps.title.own_name"),
+            question=said("steps.sender.name_question"),
             phone_step=SENDER_PHONE,
             fields=("senderName", *also),
             next=SENDER_PHONE,
@@ -84,7 +86,7 @@ def sender(
         ),
         phone(
             SENDER_PHONE,
-            title="Your phone",
+            title=said("steps.title.own_phone"),
             question=phone_question,
             fields=("senderPhone", *also_phone),
             next=SENDER_EMAIL,
@@ -92,8 +94,8 @@ def sender(
         ),
         email(
             SENDER_EMAIL,
-            title="Your email",
-            question="An email address for updates? (optional)",
+            title=said("steps.title.own_email"),
+            question=said("steps.sender.email_question"),
             fields=("senderEmail",),
             ask=False,
             next=next,
@@ -109,16 +111,16 @@ def receiver(*, next: Target) -> Piece[Person]:
     steps = (
         person(
             RECEIVER_NAME,
-            title="Receiver",
-            question="Who receives the package? Type their name, or share their contact.",
+            title=said("steps.title.receiver"),
+            question=said("steps.receiver.name_question"),
             phone_step=RECEIVER_PHONE,
             fields=("receiverName",),
             next=RECEIVER_PHONE,
         ),
         phone(
             RECEIVER_PHONE,
-            title="Receiver's phone",
-            question="The receiver's phone number?",
+            title=said("steps.title.receiver_phone"),
+            question=said("steps.receiver.phone_question"),
             fields=("receiverPhone",),
             next=next,
         ),
@@ -133,9 +135,12 @@ def pickup_contact(*, next: Target, when: Condition | None = None) -> Piece[Pers
     steps = (
         yes_no(
             PICKUP_CONTACT,
-            title="Pickup contact",
-            question="Who will hand the package to the rider?",
-            options=(Option(id="yes", label="Me"), Option(id="no", label="Someone else")),
+            title=said("steps.title.pickup_contact"),
+            question=said("steps.pickup_contact.question"),
+            options=(
+                Offer("yes", said("steps.pickup_contact.me")),
+                Offer("no", said("steps.pickup_contact.someone_else")),
+            ),
             preset="yes",
             when=when,
             skip_to=next if when is not None else None,
@@ -148,8 +153,8 @@ def pickup_contact(*, next: Target, when: Condition | None = None) -> Piece[Pers
         ),
         person(
             PICKUP_CONTACT_NAME,
-            title="Pickup contact name",
-            question="Who will hand it over? Type their name, or share their contact.",
+            title=said("steps.title.pickup_contact_name"),
+            question=said("steps.pickup_contact.name_question"),
             phone_step=PICKUP_CONTACT_PHONE,
             depends_on=(PICKUP_CONTACT,),
             fields=("pickupContactName",),
@@ -157,8 +162,8 @@ def pickup_contact(*, next: Target, when: Condition | None = None) -> Piece[Pers
         ),
         phone(
             PICKUP_CONTACT_PHONE,
-            title="Pickup contact phone",
-            question="Their phone number?",
+            title=said("steps.title.pickup_contact_phone"),
+            question=said("steps.pickup_contact.phone_question"),
             depends_on=(PICKUP_CONTACT,),
             fields=("pickupContactPhone",),
             next=next,

@@ -14,11 +14,14 @@ from conversations.context import Context
 from conversations.dialog import Option
 from conversations.flow import Condition, Step, Target
 from conversations.steps.choices import choice
+from conversations.steps.common import Offer
 from conversations.steps.piece import Piece
 from conversations.steps.typed import amount, amount_value
+from conversations.texts.catalogue import say
+from conversations.texts.said import said
 from conversations.texts.taps import tap
 
-NO_CASH = "No cash to collect"
+NO_CASH = said("steps.payment.no_cash")
 
 PAYMENT = "payment"
 POD_AMOUNT = "pod_amount"
@@ -33,7 +36,7 @@ class Payment(BaseModel):
 
 
 def payment_options(ctx: Context) -> list[Option]:
-    return [Option(id=m, label=rules.PAYMENT_LABELS[m]) for m in rules.payment_methods(ctx.caps)]
+    return [Option(id=m, label=rules.PAYMENT_LABELS[m]()) for m in rules.payment_methods(ctx.caps)]
 
 
 def _method_named(ctx: Context, value: JsonValue) -> str:
@@ -41,7 +44,7 @@ def _method_named(ctx: Context, value: JsonValue) -> str:
     switched a method off must not fall back to the raw value."""
     for method, label in rules.PAYMENT_LABELS.items():
         if method == value:
-            return label
+            return label()
     return "-"
 
 
@@ -59,10 +62,10 @@ def payment(*, kind: ServiceKind, next: Target, cash_to_collect: bool = True) ->
 
     method = choice(
         PAYMENT,
-        title="Payment",
-        question="How will the delivery be paid?",
+        title=said("steps.title.payment"),
+        question=said("steps.payment.question"),
         options=payment_options,
-        single="Payment: {label}.",
+        single=said("steps.payment.single"),
         empty=rules.SETTINGS_BROKEN,
         describe=_method_named,
         fields=("customerCollectionMethod",),
@@ -73,12 +76,11 @@ def payment(*, kind: ServiceKind, next: Target, cash_to_collect: bool = True) ->
         steps += (
             amount(
                 POD_AMOUNT,
-                title="Cash to collect",
-                question=lambda ctx: (
-                    "Should the rider collect cash from the receiver for the goods? "
-                    f"Type the amount in {ctx.caps.currency}, or {tap(NO_CASH)}."
+                title=said("steps.title.cash_to_collect"),
+                question=lambda ctx: say(
+                    "steps.payment.cash_question", currency=ctx.caps.currency, no=tap(NO_CASH())
                 ),
-                none_option=Option(id="none", label=NO_CASH),
+                none_option=Offer("none", NO_CASH),
                 none_preset=True,
                 maximum=MAX_POD,
                 when=Condition("POD is enabled", pod_on),

@@ -12,6 +12,7 @@ from conversations.phones import example_phone, normalise_phone
 from conversations.steps.common import Text, bounded, unexpected
 from conversations.steps.typed import typed_step
 from conversations.texts.catalogue import say
+from conversations.texts.said import Words, said
 
 NAME_LENGTH = (2, 100)
 
@@ -23,7 +24,7 @@ def bad_phone(ctx: Context) -> Invalid:
 def phone(
     name: str,
     *,
-    title: str,
+    title: Words,
     question: Text,
     next: Next,
     optional: bool = False,
@@ -57,7 +58,7 @@ def phone(
         when=when,
         depends_on=depends_on,
         fields=fields,
-        help="Type the number the local way or with the country code, or share a contact.",
+        help=said("steps.help.phone"),
         preset=preset,
     )
 
@@ -65,7 +66,7 @@ def phone(
 def person(
     name: str,
     *,
-    title: str,
+    title: Words,
     question: Text,
     phone_step: str,
     next: Next,
@@ -103,6 +104,6 @@ def person(
         when=when,
         depends_on=depends_on,
         fields=fields,
-        help="Type the full name, or share a contact to give the name and phone together.",
+        help=said("steps.help.person"),
         preset=preset,
     )

@@ -26,6 +26,7 @@ from conversations.flow import (
 )
 from conversations.steps.common import Text, question_text, unexpected, value_writer
 from conversations.texts.catalogue import say
+from conversations.texts.said import Words, said
 
 
 def _count(photos: int) -> str:
@@ -39,7 +40,7 @@ def _urls(urls: list[str]) -> list[JsonValue]:
 def photos(
     name: str,
     *,
-    title: str,
+    title: Words,
     question: Text,
     next: Next,
     minimum: Callable[[Context], int],
@@ -106,5 +107,5 @@ def photos(
         replay=False,
         describe=describe,
         skip_value=[],
-        help=f"Send the photos all at once (up to {maximum}); an album of several is fine.",
+        help=said("steps.help.photos", maximum=maximum),
     )

@@ -47,6 +47,7 @@ from conversations.steps.common import bounded
 from conversations.steps.unit_step import unit_fits, unit_step
 from conversations.texts import dialogue
 from conversations.texts.catalogue import say
+from conversations.texts.said import Words, said, words
 
 PIN_ADDRESS_LENGTH = (3, 300)
 QUERY_LENGTH = (3, 200)
@@ -73,8 +74,8 @@ def _pick(ctx: Context, names: PlaceNames) -> PlacePick | None:
 def place_steps(
     role: str,
     *,
-    title: str,
-    question: str,
+    title: Words,
+    question: Words,
     next: Target,
     fields: tuple[str, str],
     saved: bool = True,
@@ -144,20 +145,22 @@ def place_steps(
             # Pre-selected on the way through; from the summary the answer given is kept.
             default = last_id if names.place not in ctx.session.answers else None
         if unknown is not None and unknown(ctx):
-            options.append(Option(id=UNKNOWN, label="I don't know where it is"))
-        ways = ["pick one below"] if options else []
+            options.append(Option(id=UNKNOWN, label=say("steps.place.unknown")))
+        ways = [say("steps.place.way.pick")] if options else []
         other = instead.option(ctx) if instead is not None else None
         if other is not None:
             options.append(other)  # not a place: the question does not count it as a way
-        ways.append("share a location pin")
+        ways.append(say("steps.place.way.pin"))
         accepts: tuple[AnswerKind, ...] = ("location", "choice")
         if ctx.geocoder is not None:
-            ways.append("type the address")
+            ways.append(say("steps.place.way.type"))
             accepts += ("text",)
-        either = ways[0] if len(ways) == 1 else f"{', '.join(ways[:-1])} or {ways[-1]}"
-        return Question(
-            f"{question} Please {either}.", accepts=accepts, options=tuple(options), default=default
-        )
+        either = ways[-1]
+        if len(ways) > 1:
+            first = say("steps.place.way.joiner").join(ways[:-1])
+            either = say("steps.place.way.last", first=first, last=ways[-1])
+        text = say("steps.place.question", question=words(question), ways=either)
+        return Question(text, accepts=accepts, options=tuple(options), default=default)
 
     async def accept(ctx: Context, answer: Answer) -> Result:
         if isinstance(answer, LocationAnswer):
@@ -197,7 +200,7 @@ def place_steps(
         if place is not None:
             return place.address
         pick = _pick(ctx, names)
-        return "not known: the rider will find it" if pick and pick.kind == UNKNOWN else "-"
+        return say("steps.place.not_known") if pick and pick.kind == UNKNOWN else "-"
 
     def still_valid(ctx: Context, value: JsonValue) -> bool:
         pick = _pick(ctx, names)
@@ -291,12 +294,11 @@ async def _geocode(ctx: Context, typed: str) -> Result:
     return Accept(pick.model_dump(mode="json"))
 
 
-def _pin_address_step(names: PlaceNames, title: str, next: Target, fields: tuple[str, str]) -> Step:
+def _pin_address_step(
+    names: PlaceNames, title: Words, next: Target, fields: tuple[str, str]
+) -> Step:
     def ask(ctx: Context) -> Ask:
-        return Question(
-            "What is the address at this pin? Street, building or landmark: it helps the rider.",
-            accepts=("text",),
-        )
+        return Question(say("steps.place.pin_address"), accepts=("text",))
 
     async def accept(ctx: Context, answer: Answer) -> Result:
         if not isinstance(answer, TextAnswer):
@@ -306,7 +308,7 @@ def _pin_address_step(names: PlaceNames, title: str, next: Target, fields: tuple
 
     return Step(
         name=names.address,
-        title=f"{title}: address",
+        title=said("steps.place.address_title", title=title),
         input="text",
         ask=ask,
         accept=accept,
@@ -318,7 +320,7 @@ def _pin_address_step(names: PlaceNames, title: str, next: Target, fields: tuple
     )
 
 
-def _confirm_step(names: PlaceNames, title: str, next: Target, fields: tuple[str, str]) -> Step:
+def _confirm_step(names: PlaceNames, title: Words, next: Target, fields: tuple[str, str]) -> Step:
     def candidates(ctx: Context) -> list[GeocodedPlace]:
         pick = _pick(ctx, names)
         return list(pick.candidates) if pick else []
@@ -326,8 +328,8 @@ def _confirm_step(names: PlaceNames, title: str, next: Target, fields: tuple[str
     def ask(ctx: Context) -> Ask:
         found = candidates(ctx)
         options = [Option(id=str(i), label=place.address) for i, place in enumerate(found)]
-        options.append(Option(id=RETYPE, label="None of these: type it again"))
-        text = "I found this place. Is it right?" if len(found) == 1 else "Which one is it?"
+        options.append(Option(id=RETYPE, label=say("steps.place.retype")))
+        text = say("steps.place.found_one" if len(found) == 1 else "steps.place.found_several")
         return Question(text, accepts=("choice",), options=tuple(options))
 
     async def accept(ctx: Context, answer: Answer) -> Result:
@@ -341,7 +343,7 @@ def _confirm_step(names: PlaceNames, title: str, next: Target, fields: tuple[str
 
     return Step(
         name=names.confirm,
-        title=f"{title}: found place",
+        title=said("steps.place.found_title", title=title),
         input="choice",
         ask=ask,
         accept=accept,

@@ -12,8 +12,12 @@ from conversations.dialog import CONFIRM, Answer, ChoiceAnswer, Option
 from conversations.flow import CREATE, Accept, Ask, Question, Result, Step
 from conversations.steps.common import Text, question_text, unexpected
 from conversations.steps.payment import PAYMENT
+from conversations.texts.catalogue import say
+from conversations.texts.said import Words, said
 
 SUMMARY = "summary"
+
+SUMMARY_TITLE = said("steps.title.summary")
 
 
 def fee_hints(ctx: Context) -> list[str]:
@@ -31,7 +35,7 @@ def summary(
     *,
     heading: Text,
     name: str = SUMMARY,
-    title: str = "Summary",
+    title: Words = SUMMARY_TITLE,
     hints: Callable[[Context], list[str]] = fee_hints,
 ) -> Step:
     """The draft, every answer on a line, the hints (the business's fee hints by default),
@@ -39,10 +43,10 @@ def summary(
 
     def ask(ctx: Context) -> Ask:
         lines = [question_text(heading, ctx)]
-        lines += [f"• {label}: {value}" for label, value in ctx.summary_lines()]
+        lines += [say("steps.summary.line", title=t, value=v) for t, v in ctx.summary_lines()]
         lines += ["", *hints(ctx)]
         retry = ctx.session.idempotency_key is not None
-        label = "Try sending it again" if retry else "Confirm and send"
+        label = say("steps.summary.retry" if retry else "steps.summary.confirm")
         return Question(
             "\n".join(lines), accepts=("choice",), options=(Option(id=CONFIRM, label=label),)
         )

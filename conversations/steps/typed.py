@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from pydantic import JsonValue
 
 from conversations.context import Context
-from conversations.dialog import Answer, AnswerKind, ChoiceAnswer, InputKind, Option, TextAnswer
+from conversations.dialog import Answer, AnswerKind, ChoiceAnswer, InputKind, TextAnswer
 from conversations.flow import (
     Accept,
     Ask,
@@ -24,8 +24,17 @@ from conversations.flow import (
     describe_plain,
 )
 from conversations.rules import format_money
-from conversations.steps.common import Text, bounded, clean, question_text, unexpected, value_writer
+from conversations.steps.common import (
+    Offer,
+    Text,
+    bounded,
+    clean,
+    question_text,
+    unexpected,
+    value_writer,
+)
 from conversations.texts.catalogue import say
+from conversations.texts.said import Words, said, words
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _AMOUNT = re.compile(r"^\d+(\.\d{1,2})?$")
@@ -34,7 +43,7 @@ _AMOUNT = re.compile(r"^\d+(\.\d{1,2})?$")
 def typed_step(
     name: str,
     *,
-    title: str,
+    title: Words,
     input: InputKind,
     question: Text,
     accepts: tuple[AnswerKind, ...],
@@ -44,7 +53,7 @@ def typed_step(
     when: Condition | None,
     depends_on: Sequence[str],
     fields: Sequence[str],
-    help: str,
+    help: Words,
     write: Write | None = None,
     describe: Callable[[Context, JsonValue], str] | None = None,
     skip_value: JsonValue = "",
@@ -84,7 +93,7 @@ def typed_step(
 def text(
     name: str,
     *,
-    title: str,
+    title: Words,
     question: Text,
     next: Next,
     length: tuple[int, int] = (1, 500),
@@ -93,7 +102,7 @@ def text(
     depends_on: Sequence[str] = (),
     fields: Sequence[str] = (),
     write: Write | None = None,
-    help: str = "",
+    help: Words = "",
 ) -> Step:
     """Free text, cleaned and kept within ``length``; skipping (when optional) gives ""."""
 
@@ -123,7 +132,7 @@ def text(
 def email(
     name: str,
     *,
-    title: str,
+    title: Words,
     question: Text,
     next: Next,
     fields: Sequence[str],
@@ -155,7 +164,7 @@ def email(
         when=None,
         depends_on=(),
         fields=fields,
-        help="Type an email address for updates, or skip it.",
+        help=said("steps.help.email"),
         describe=describe,
         preset=None if ask else _no_email,
     )
@@ -184,12 +193,12 @@ def amount_value(value: JsonValue) -> float | None:
 def amount(
     name: str,
     *,
-    title: str,
+    title: Words,
     question: Text,
     next: Next,
     maximum: float,
     write: Write,
-    none_option: Option | None = None,
+    none_option: Offer | None = None,
     none_preset: bool = False,
     optional: bool = False,
     when: Condition | None = None,
@@ -204,7 +213,7 @@ def amount(
         return Question(
             question_text(question, ctx),
             accepts=("text", "choice") if none_option else ("text",),
-            options=(none_option,) if none_option else (),
+            options=(none_option.now(),) if none_option else (),
             allow_skip=optional,
         )
 
@@ -226,7 +235,7 @@ def amount(
         number = amount_value(value)
         if number is not None:
             return format_money(number, ctx.caps.currency)
-        return none_option.label if none_option else say("steps.none")
+        return words(none_option.label) if none_option else say("steps.none")
 
     return Step(
         name=str(name),
@@ -239,7 +248,7 @@ def amount(
         fields=tuple(fields),
         write=write,
         describe=describe,
-        help="Type the amount in the business's currency, in numbers (5000 or 5,000).",
+        help=said("steps.help.amount"),
         preset=_no_amount if none_preset else None,
     )
 

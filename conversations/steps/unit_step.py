@@ -34,7 +34,8 @@ from conversations.flow import (
 )
 from conversations.places import PlaceNames, PlacePick
 from conversations.steps.common import bounded
-from conversations.texts.catalogue import say
+from conversations.texts.catalogue import number, say
+from conversations.texts.said import Words, said
 from conversations.unit_match import match_unit
 
 UNIT_LENGTH = (1, 60)
@@ -52,7 +53,7 @@ def saved_unit(ctx: Context, names: PlaceNames) -> LocationUnit | None:
     return pick.location.unit if pick and pick.location else None
 
 
-def unit_step(names: PlaceNames, title: str, next: Target, fields: tuple[str, str]) -> Step:
+def unit_step(names: PlaceNames, title: Words, next: Target, fields: tuple[str, str]) -> Step:
     """The ``<role>_unit`` step of a place group (see the module)."""
 
     def rules(ctx: Context) -> LocationUnit:
@@ -80,10 +81,10 @@ def unit_step(names: PlaceNames, title: str, next: Target, fields: tuple[str, st
     def ask(ctx: Context) -> Ask:
         unit = rules(ctx)
         label = unit_label(unit).lower()
-        optional = "" if unit.required else " (or skip)"
+        optional = "" if unit.required else say("steps.unit.or_skip")
         if not listed(unit):
             return Question(
-                f"{unit_label(unit)}? Type it{optional}.",
+                say("steps.unit.type_it", unit=unit_label(unit), optional=optional),
                 accepts=("text",),
                 default=kept(ctx, []),
                 allow_skip=not unit.required,
@@ -99,9 +100,9 @@ def unit_step(names: PlaceNames, title: str, next: Target, fields: tuple[str, st
             options = [Option(id=value, label=value) for value in found]
             own = _own(unit, typed)
             if own is not None:
-                options.append(Option(id=own, label=f"Use “{own}” as typed"))
-            options.append(Option(id=WHOLE_LIST, label="Show the whole list"))
-            text = f"These match “{typed}”. Pick the {label}, or type it again{optional}."
+                options.append(Option(id=own, label=say("steps.unit.as_typed", own=own)))
+            options.append(Option(id=WHOLE_LIST, label=say("steps.unit.whole_list")))
+            text = say("steps.unit.matches", typed=typed, unit=label, optional=optional)
         else:
             options = [Option(id=value, label=value) for value in choices]
             text = _list_question(unit, label, optional)
@@ -131,8 +132,10 @@ def unit_step(names: PlaceNames, title: str, next: Target, fields: tuple[str, st
 
     return Step(
         name=names.unit,
-        title=f"{title}: unit",
-        titled=lambda ctx: f"{title}: {unit_label(rules(ctx)).lower()}",
+        title=said("steps.unit.title", title=title),
+        titled=lambda ctx: say(
+            "steps.unit.titled", title=title, unit=unit_label(rules(ctx)).lower()
+        ),
         input="choice",
         ask=ask,
         accept=accept,
@@ -182,14 +185,16 @@ def _own(unit: LocationUnit, typed: str) -> str | None:
 
 def _list_question(unit: LocationUnit, label: str, optional: str) -> str:
     choices = unit.choices()
-    own = "type your own" if unit.allowCustom else "type it"
+    custom = "custom" if unit.allowCustom else "listed"
     if len(choices) <= PAGE_SIZE:
-        return f"Which {label}? Pick one or {own}{optional}."
-    like = " or ".join(_examples(unit))
-    yours = ", or your own" if unit.allowCustom else ""
-    return (
-        f"Which {label}? Type it (like {like}{yours}), or a part of it to search; "
-        f"or pick it from the list of {len(choices)}{optional}."
+        return say(f"steps.unit.pick_{custom}", unit=label, optional=optional)
+    like = say("steps.unit.examples_joiner").join(_examples(unit))
+    return say(
+        f"steps.unit.search_{custom}",
+        unit=label,
+        like=like,
+        count=number(len(choices)),
+        optional=optional,
     )
 
 
@@ -206,7 +211,8 @@ def list_form(unit: LocationUnit) -> str:
         expanded = unit_range.expand()
         if expanded:
             first, last = expanded[0], expanded[-1]
-            parts.append(first if first == last else f"{first} to {last}")
+            ranged = say("steps.unit.range", first=first, last=last)
+            parts.append(first if first == last else ranged)
     shown = parts[:_FORM_PARTS]
     more = ", …" if len(parts) > len(shown) else ""
     return ", ".join(shown) + more

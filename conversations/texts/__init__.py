@@ -16,12 +16,13 @@ business's ``[texts]`` overrides. The modules below say them, one per audience a
 ``handoff_texts``     the receiver's steps of a drop-off code hand-off
 ``money_texts``       the delivery fee, who pays it, when and how: the summary's lines and
                       what happens next after a create
+``said``              a message named where a flow is declared, said when a turn reads it
 ``taps``              how a sentence asks to choose an option or a command, said by each
                       channel its way ("tap Done" in Telegram, "type done" in the console)
 ====================  ===========================================================================
 
-Flows keep their own questions beside their steps, since a question is part of what a step
-declares (not in the catalogue yet); everything said *about* an order or a delivery lives
-here, so the channels (Telegram, the console, the JSON API) and the relay all say the same
-thing the same way.
+A flow's own questions, titles and option labels are messages of the catalogue too
+(``flows.*``, ``steps.*``, ``rules.*``), named where the step is declared with ``said`` and
+said per turn; everything said *about* an order or a delivery lives here, so the channels
+(Telegram, the console, the JSON API) and the relay all say the same thing the same way.
 """

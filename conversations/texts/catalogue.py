@@ -229,6 +229,13 @@ def say(message_id: str, /, **values: object) -> str:
     return current().say(message_id, **values)
 
 
+def say_to_business(message_id: str, /, **values: object) -> str:
+    """Message ``message_id`` in the business's default language, whoever's turn it is: words
+    the service's staff and riders read in a request (an errand's pickup text), not the
+    customer."""
+    return _installed[0].catalogue_for(None).say(message_id, **values)
+
+
 def money(amount: float, currency: str) -> str:
     """An amount with its currency, as the turn's locale writes it: ``NGN 1,500``,
     ``NGN 1,500.50`` (minor units only when there are any), ``1 500 NGN`` in French."""

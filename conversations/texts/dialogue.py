@@ -281,3 +281,8 @@ def create_waiting(seconds: float) -> str:
             else say("dialogue.minutes", count=number(minutes))
         )
     return say("dialogue.create_waiting", wait=wait)
+
+
+def change_label(title: str) -> str:
+    """The summary's option that changes the step titled ``title`` ("Change pickup place")."""
+    return say("dialogue.change_step", what=title.lower())

@@ -444,6 +444,214 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.right_place": "Please [[tap:*]]: the right place, or None of these.",
     "steps.give_unit": "Please give the {unit}.",
     "steps.unit_not_listed": "“{typed}” is not on the list. The {unit} must be one of: {units}.",
+    # --- the flows' own questions, titles, options and help (flows, steps, rules) ---------
+    "rules.kind.pickup_delivery": "Pickup & delivery",
+    "rules.kind.errand": "Errand: we buy it for you",
+    "rules.errand_mode.at_place": "Buy it at a shop",
+    "rules.errand_mode.link": "Buy it from a link",
+    "rules.errand_mode.photo": "Buy what's in my photo",
+    "rules.payment.cash_on_delivery": "Cash on delivery",
+    "rules.payment.online_checkout": "Pay online",
+    "rules.settings_broken": (
+        "Sorry, this business can't take orders here right now: its delivery settings need "
+        "fixing (no payment method is switched on). Please contact the business directly."
+    ),
+    "rules.nothing_offered": (
+        "Sorry, this business doesn't offer any delivery service here right now. Please contact "
+        "the business directly."
+    ),
+    "rules.not_offered.pickup_delivery": (
+        "Sorry, this business doesn't offer pickup & delivery right now."
+    ),
+    "rules.not_offered.errand": "Sorry, this business doesn't offer errands right now.",
+    "rules.hint.approval": "Staff may need to price and approve the order before it goes out.",
+    "rules.hint.auto_dispatch": "A nearby rider may be assigned straight away.",
+    "rules.hint.otp_you": "You get a drop-off code to give the rider.",
+    "rules.hint.otp_receiver": "The receiver gets a drop-off code to give the rider.",
+    "rules.hint.no_otp": "No drop-off code: the rider takes a photo as proof of delivery.",
+    "rules.hint.radius": "The business delivers within about {km} km.",
+    "steps.yes": "Yes",
+    "steps.no": "No",
+    "steps.help.phone": (
+        "Type the number the local way or with the country code, or share a contact."
+    ),
+    "steps.help.person": (
+        "Type the full name, or share a contact to give the name and phone together."
+    ),
+    "steps.help.photos": (
+        "Send the photos all at once (up to {maximum}); an album of several is fine."
+    ),
+    "steps.help.email": "Type an email address for updates, or skip it.",
+    "steps.help.amount": "Type the amount in the business's currency, in numbers (5000 or 5,000).",
+    "steps.title.summary": "Summary",
+    "steps.summary.confirm": "Confirm and send",
+    "steps.summary.retry": "Try sending it again",
+    "steps.title.size": "Size",
+    "steps.size.small": "Small",
+    "steps.size.small.detail": "fits in a bag",
+    "steps.size.medium": "Medium",
+    "steps.size.medium.detail": "a box you can carry",
+    "steps.size.large": "Large",
+    "steps.size.large.detail": "needs both arms or a carrier",
+    "steps.title.photos": "Photos",
+    "steps.package_photos": "Please send 1 to {high} photos of the {called}.",
+    "steps.title.payment": "Payment",
+    "steps.payment.question": "How will the delivery be paid?",
+    "steps.payment.single": "Payment: {label}.",
+    "steps.title.cash_to_collect": "Cash to collect",
+    "steps.payment.no_cash": "No cash to collect",
+    "steps.payment.cash_question": (
+        "Should the rider collect cash from the receiver for the goods? Type the amount in "
+        "{currency}, or {no}."
+    ),
+    "steps.place.unknown": "I don't know where it is",
+    "steps.place.way.pick": "pick one below",
+    "steps.place.way.pin": "share a location pin",
+    "steps.place.way.type": "type the address",
+    "steps.place.way.joiner": ", ",
+    "steps.place.way.last": "{first} or {last}",
+    "steps.place.question": "{question} Please {ways}.",
+    "steps.place.not_known": "not known: the rider will find it",
+    "steps.place.pin_address": (
+        "What is the address at this pin? Street, building or landmark: it helps the rider."
+    ),
+    "steps.place.address_title": "{title}: address",
+    "steps.place.retype": "None of these: type it again",
+    "steps.place.found_one": "I found this place. Is it right?",
+    "steps.place.found_several": "Which one is it?",
+    "steps.place.found_title": "{title}: found place",
+    "steps.unit.or_skip": " (or skip)",
+    "steps.unit.type_it": "{unit}? Type it{optional}.",
+    "steps.unit.as_typed": "Use “{own}” as typed",
+    "steps.unit.whole_list": "Show the whole list",
+    "steps.unit.matches": "These match “{typed}”. Pick the {unit}, or type it again{optional}.",
+    "steps.unit.title": "{title}: unit",
+    "steps.unit.titled": "{title}: {unit}",
+    "steps.unit.pick_custom": "Which {unit}? Pick one or type your own{optional}.",
+    "steps.unit.pick_listed": "Which {unit}? Pick one or type it{optional}.",
+    "steps.unit.examples_joiner": " or ",
+    "steps.unit.search_custom": (
+        "Which {unit}? Type it (like {like}, or your own), or a part of it to search; or pick "
+        "it from the list of {count}{optional}."
+    ),
+    "steps.unit.search_listed": (
+        "Which {unit}? Type it (like {like}), or a part of it to search; or pick it from the "
+        "list of {count}{optional}."
+    ),
+    "steps.unit.range": "{first} to {last}",
+    "steps.title.own_name": "Your name",
+    "steps.sender.name_question": "What is your name? You can also share your contact.",
+    "steps.title.own_phone": "Your phone",
+    "steps.sender.phone_question": "What is your phone number?",
+    "steps.title.own_email": "Your email",
+    "steps.sender.email_question": "An email address for updates? (optional)",
+    "steps.title.receiver": "Receiver",
+    "steps.receiver.name_question": (
+        "Who receives the package? Type their name, or share their contact."
+    ),
+    "steps.title.receiver_phone": "Receiver's phone",
+    "steps.receiver.phone_question": "The receiver's phone number?",
+    "steps.title.pickup_contact": "Pickup contact",
+    "steps.pickup_contact.question": "Who will hand the package to the rider?",
+    "steps.pickup_contact.me": "Me",
+    "steps.pickup_contact.someone_else": "Someone else",
+    "steps.title.pickup_contact_name": "Pickup contact name",
+    "steps.pickup_contact.name_question": (
+        "Who will hand it over? Type their name, or share their contact."
+    ),
+    "steps.title.pickup_contact_phone": "Pickup contact phone",
+    "steps.pickup_contact.phone_question": "Their phone number?",
+    "flows.entry.title": "New order",
+    "flows.entry.title.service": "Service",
+    "flows.entry.question": "What would you like to order?",
+    "flows.entry.single": "Only one service is available: {label}.",
+    "flows.title.pickup_place": "Pickup place",
+    "flows.title.dropoff_place": "Drop-off place",
+    "flows.size_question": "How big is it?",
+    "flows.called.package": "package",
+    "flows.called.parcel": "parcel",
+    "flows.pickup_delivery.title": "Pickup & delivery",
+    "flows.pickup_delivery.mode.pickup": "A rider picks it up from an address",
+    "flows.pickup_delivery.mode.warehouse": "I'll drop it at a warehouse",
+    "flows.pickup_delivery.title.mode": "How it's picked up",
+    "flows.pickup_delivery.mode_question": "How will the rider get the package?",
+    "flows.pickup_delivery.mode_single": (
+        "The rider will pick the package up from an address you give."
+    ),
+    "flows.pickup_delivery.title.warehouse": "Warehouse",
+    "flows.pickup_delivery.warehouse_question": "Which warehouse will you drop the package at?",
+    "flows.pickup_delivery.warehouse_single": "You'll drop the package at {named}.",
+    "flows.pickup_delivery.pickup_question": "Where should the rider pick the package up?",
+    "flows.pickup_delivery.dropoff_question": "Where should the rider deliver it?",
+    "flows.pickup_delivery.title.package": "Package",
+    "flows.pickup_delivery.description_question": "What is in the package? A few words are enough.",
+    "flows.pickup_delivery.title.fragile": "Fragile",
+    "flows.pickup_delivery.fragile_question": "Is it fragile?",
+    "flows.pickup_delivery.summary": "Please check your pickup & delivery:",
+    "flows.return_parcel.no_warehouse": (
+        "Sorry, returns can't be ordered here: the business has no warehouse to return to."
+    ),
+    "flows.return_parcel.title": "Return a parcel",
+    "flows.return_parcel.label": "Return a parcel to us",
+    "flows.return_parcel.title.returned_to": "Returned to",
+    "flows.return_parcel.returned_to_question": "Where does the parcel go back to?",
+    "flows.return_parcel.returned_to_single": "The parcel goes back to {label}.",
+    "flows.return_parcel.pickup_question": "Where should the rider collect the parcel?",
+    "flows.return_parcel.title.parcel": "Parcel",
+    "flows.return_parcel.description_question": (
+        "What are you returning? A few words, and an order number if you have one."
+    ),
+    "flows.return_parcel.summary": "Please check your return:",
+    "flows.errand.title": "Errand",
+    "flows.errand.title.mode": "Errand type",
+    "flows.errand.mode_question": "What kind of errand?",
+    "flows.errand.mode_single": "Errand type: {label}.",
+    "flows.errand.title.items": "What to buy",
+    "flows.errand.items_question.photo": (
+        "What should the rider buy? A few words; you'll send the photo next."
+    ),
+    "flows.errand.items_question": (
+        "What should the rider buy? List the items (quantity, size, colour...)."
+    ),
+    "flows.errand.photos_question.photo": "Send a photo of what you need (1 to {high} photos).",
+    "flows.errand.photos_question": (
+        "Any photos that help the rider get the right thing? Up to {high}, or skip."
+    ),
+    "flows.errand.not_a_link": "That doesn't look like a web link. Please paste the full link.",
+    "flows.errand.link_question.curated": (
+        "Pick a shop below, or paste a link to what you want bought."
+    ),
+    "flows.errand.link_question": "Paste the link to what you want bought.",
+    "flows.errand.shop_gone": (
+        "That shop is no longer offered. Please pick another or paste a link."
+    ),
+    "flows.errand.link_ways": "Please pick a shop, or paste a link.",
+    "flows.errand.title.link": "Shop link",
+    "flows.errand.online_order": "Online order: {shop}, rider to find the shop",
+    "flows.errand.online_order.curated": "Online order: {shop}",
+    "flows.errand.unknown_shop": "Shop location unknown — rider to find: {note}",
+    "flows.errand.title.shop": "Shop",
+    "flows.errand.shop_question": "Where is the shop?",
+    "flows.errand.title.shop_note": "Shop details",
+    "flows.errand.shop_note_question": (
+        "What do you know about the shop? Its name, the street or the area."
+    ),
+    "flows.errand.title.shop_phone": "Shop phone",
+    "flows.errand.shop_phone_question": "The shop's phone number, if you have it? (optional)",
+    "flows.errand.title.budget": "Budget",
+    "flows.errand.budget_question": "Your budget for the items, in {currency}? (optional)",
+    "flows.errand.title.substitutes": "Substitutes",
+    "flows.errand.substitutes_question": (
+        "If something isn't available, may the rider buy a close substitute?"
+    ),
+    "flows.errand.substitutes.yes": "Yes, a close substitute is fine",
+    "flows.errand.substitutes.no": "No, only what I asked for",
+    "flows.errand.size_question": "Roughly how big will it all be?",
+    "flows.errand.dropoff_question": "Where should the rider bring it?",
+    "flows.errand.phone_question": "What is your phone number? The rider will call it on arrival.",
+    "flows.errand.summary": "Please check your errand:",
+    "steps.summary.line": "• {title}: {value}",
+    "dialogue.change_step": "Change {what}",
     # --- Telegram's command menus (the descriptions beside each command) ----------------------
     "menu.start": "Start an order, or continue yours",
     "menu.new": "Start a new order",

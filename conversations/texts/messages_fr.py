@@ -488,6 +488,241 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.unit_not_listed": (
         "« {typed} » n'est pas dans la liste. Valeurs possibles ({unit}) : {units}."
     ),
+    # --- the flows' own questions, titles, options and help (flows, steps, rules) ---------
+    "rules.kind.pickup_delivery": "Enlèvement et livraison",
+    "rules.kind.errand": "Course : nous l'achetons pour vous",
+    "rules.errand_mode.at_place": "L'acheter dans une boutique",
+    "rules.errand_mode.link": "L'acheter depuis un lien",
+    "rules.errand_mode.photo": "Acheter ce qui est sur ma photo",
+    "rules.payment.cash_on_delivery": "Espèces à la livraison",
+    "rules.payment.online_checkout": "Payer en ligne",
+    "rules.settings_broken": (
+        "Désolé, cette entreprise ne peut pas prendre de commandes ici pour le moment : ses "
+        "réglages de livraison sont à corriger (aucun moyen de paiement n'est activé). Veuillez "
+        "contacter l'entreprise directement."
+    ),
+    "rules.nothing_offered": (
+        "Désolé, cette entreprise ne propose aucun service de livraison ici pour le moment. "
+        "Veuillez contacter l'entreprise directement."
+    ),
+    "rules.not_offered.pickup_delivery": (
+        "Désolé, cette entreprise ne propose pas l'enlèvement et la livraison pour le moment."
+    ),
+    "rules.not_offered.errand": (
+        "Désolé, cette entreprise ne propose pas de courses pour le moment."
+    ),
+    "rules.hint.approval": (
+        "L'équipe devra peut-être fixer le prix et valider la commande avant son départ."
+    ),
+    "rules.hint.auto_dispatch": "Un livreur proche peut être assigné tout de suite.",
+    "rules.hint.otp_you": "Vous recevez un code de remise à donner au livreur.",
+    "rules.hint.otp_receiver": "Le destinataire reçoit un code de remise à donner au livreur.",
+    "rules.hint.no_otp": (
+        "Pas de code de remise : le livreur prend une photo comme preuve de livraison."
+    ),
+    "rules.hint.radius": "L'entreprise livre dans un rayon d'environ {km} km.",
+    "steps.yes": "Oui",
+    "steps.no": "Non",
+    "steps.help.phone": (
+        "Tapez le numéro à la manière locale ou avec l'indicatif du pays, ou partagez un "
+        "contact."
+    ),
+    "steps.help.person": (
+        "Tapez le nom complet, ou partagez un contact pour donner le nom et le téléphone d'un "
+        "coup."
+    ),
+    "steps.help.photos": (
+        "Envoyez les photos en une fois (jusqu'à {maximum}) ; un album de plusieurs photos "
+        "convient."
+    ),
+    "steps.help.email": "Tapez une adresse e-mail pour les nouvelles, ou passez.",
+    "steps.help.amount": (
+        "Tapez le montant dans la devise de l'entreprise, en chiffres (5000 ou 5 000)."
+    ),
+    "steps.title.summary": "Récapitulatif",
+    "steps.summary.confirm": "Confirmer et envoyer",
+    "steps.summary.retry": "Réessayer l'envoi",
+    "steps.title.size": "Taille",
+    "steps.size.small": "Petit",
+    "steps.size.small.detail": "tient dans un sac",
+    "steps.size.medium": "Moyen",
+    "steps.size.medium.detail": "un carton qu'on porte seul",
+    "steps.size.large": "Grand",
+    "steps.size.large.detail": "il faut les deux bras ou un chariot",
+    "steps.title.photos": "Photos",
+    "steps.package_photos": "Veuillez envoyer de 1 à {high} photos {called}.",
+    "steps.title.payment": "Paiement",
+    "steps.payment.question": "Comment la livraison sera-t-elle payée ?",
+    "steps.payment.single": "Paiement : {label}.",
+    "steps.title.cash_to_collect": "Espèces à encaisser",
+    "steps.payment.no_cash": "Rien à encaisser",
+    "steps.payment.cash_question": (
+        "Le livreur doit-il encaisser de l'argent auprès du destinataire pour la marchandise ? "
+        "Tapez le montant en {currency}, ou {no}."
+    ),
+    "steps.place.unknown": "Je ne sais pas où c'est",
+    "steps.place.way.pick": "en choisir un ci-dessous",
+    "steps.place.way.pin": "partager une position",
+    "steps.place.way.type": "taper l'adresse",
+    "steps.place.way.joiner": ", ",
+    "steps.place.way.last": "{first} ou {last}",
+    "steps.place.question": "{question} Vous pouvez {ways}.",
+    "steps.place.not_known": "inconnu : le livreur le trouvera",
+    "steps.place.pin_address": (
+        "Quelle est l'adresse à cette position ? Rue, bâtiment ou repère : cela aide le "
+        "livreur."
+    ),
+    "steps.place.address_title": "{title} : adresse",
+    "steps.place.retype": "Aucun de ceux-ci : la retaper",
+    "steps.place.found_one": "J'ai trouvé ce lieu. Est-ce le bon ?",
+    "steps.place.found_several": "Lequel est-ce ?",
+    "steps.place.found_title": "{title} : lieu trouvé",
+    "steps.unit.or_skip": " (ou passez)",
+    "steps.unit.type_it": "{unit} ? Tapez-le{optional}.",
+    "steps.unit.as_typed": "Utiliser « {own} » tel que tapé",
+    "steps.unit.whole_list": "Afficher toute la liste",
+    "steps.unit.matches": (
+        "Ceux-ci correspondent à « {typed} ». Choisissez : {unit}, ou tapez à "
+        "nouveau{optional}."
+    ),
+    "steps.unit.title": "{title} : unité",
+    "steps.unit.titled": "{title} : {unit}",
+    "steps.unit.pick_custom": "{unit} : lequel ? Choisissez-en un ou tapez le vôtre{optional}.",
+    "steps.unit.pick_listed": "{unit} : lequel ? Choisissez-en un ou tapez-le{optional}.",
+    "steps.unit.examples_joiner": " ou ",
+    "steps.unit.search_custom": (
+        "{unit} : lequel ? Tapez-le (comme {like}, ou le vôtre), ou une partie pour chercher ; "
+        "ou choisissez-le dans la liste de {count}{optional}."
+    ),
+    "steps.unit.search_listed": (
+        "{unit} : lequel ? Tapez-le (comme {like}), ou une partie pour chercher ; ou "
+        "choisissez-le dans la liste de {count}{optional}."
+    ),
+    "steps.unit.range": "{first} à {last}",
+    "steps.title.own_name": "Votre nom",
+    "steps.sender.name_question": "Quel est votre nom ? Vous pouvez aussi partager votre contact.",
+    "steps.title.own_phone": "Votre téléphone",
+    "steps.sender.phone_question": "Quel est votre numéro de téléphone ?",
+    "steps.title.own_email": "Votre e-mail",
+    "steps.sender.email_question": "Une adresse e-mail pour les nouvelles ? (facultatif)",
+    "steps.title.receiver": "Destinataire",
+    "steps.receiver.name_question": "Qui reçoit le colis ? Tapez son nom, ou partagez son contact.",
+    "steps.title.receiver_phone": "Téléphone du destinataire",
+    "steps.receiver.phone_question": "Le numéro de téléphone du destinataire ?",
+    "steps.title.pickup_contact": "Contact à l'enlèvement",
+    "steps.pickup_contact.question": "Qui remettra le colis au livreur ?",
+    "steps.pickup_contact.me": "Moi",
+    "steps.pickup_contact.someone_else": "Quelqu'un d'autre",
+    "steps.title.pickup_contact_name": "Nom du contact à l'enlèvement",
+    "steps.pickup_contact.name_question": (
+        "Qui le remettra ? Tapez son nom, ou partagez son contact."
+    ),
+    "steps.title.pickup_contact_phone": "Téléphone du contact à l'enlèvement",
+    "steps.pickup_contact.phone_question": "Son numéro de téléphone ?",
+    "flows.entry.title": "Nouvelle commande",
+    "flows.entry.title.service": "Service",
+    "flows.entry.question": "Que souhaitez-vous commander ?",
+    "flows.entry.single": "Un seul service est disponible : {label}.",
+    "flows.title.pickup_place": "Lieu d'enlèvement",
+    "flows.title.dropoff_place": "Lieu de livraison",
+    "flows.size_question": "Quelle taille fait-il ?",
+    "flows.called.package": "du colis",
+    "flows.called.parcel": "du colis",
+    "flows.pickup_delivery.title": "Enlèvement et livraison",
+    "flows.pickup_delivery.mode.pickup": "Un livreur l'enlève à une adresse",
+    "flows.pickup_delivery.mode.warehouse": "Je le dépose dans un entrepôt",
+    "flows.pickup_delivery.title.mode": "Mode d'enlèvement",
+    "flows.pickup_delivery.mode_question": "Comment le livreur récupère-t-il le colis ?",
+    "flows.pickup_delivery.mode_single": (
+        "Le livreur enlèvera le colis à l'adresse que vous donnerez."
+    ),
+    "flows.pickup_delivery.title.warehouse": "Entrepôt",
+    "flows.pickup_delivery.warehouse_question": "Dans quel entrepôt déposerez-vous le colis ?",
+    "flows.pickup_delivery.warehouse_single": "Vous déposerez le colis à {named}.",
+    "flows.pickup_delivery.pickup_question": "Où le livreur doit-il enlever le colis ?",
+    "flows.pickup_delivery.dropoff_question": "Où le livreur doit-il le livrer ?",
+    "flows.pickup_delivery.title.package": "Colis",
+    "flows.pickup_delivery.description_question": (
+        "Que contient le colis ? Quelques mots suffisent."
+    ),
+    "flows.pickup_delivery.title.fragile": "Fragile",
+    "flows.pickup_delivery.fragile_question": "Est-il fragile ?",
+    "flows.pickup_delivery.summary": "Veuillez vérifier votre enlèvement et livraison :",
+    "flows.return_parcel.no_warehouse": (
+        "Désolé, les retours ne peuvent pas être commandés ici : l'entreprise n'a pas "
+        "d'entrepôt où retourner les colis."
+    ),
+    "flows.return_parcel.title": "Retourner un colis",
+    "flows.return_parcel.label": "Nous retourner un colis",
+    "flows.return_parcel.title.returned_to": "Retourné à",
+    "flows.return_parcel.returned_to_question": "Où le colis doit-il retourner ?",
+    "flows.return_parcel.returned_to_single": "Le colis retourne à {label}.",
+    "flows.return_parcel.pickup_question": "Où le livreur doit-il récupérer le colis ?",
+    "flows.return_parcel.title.parcel": "Colis",
+    "flows.return_parcel.description_question": (
+        "Que retournez-vous ? Quelques mots, et un numéro de commande si vous en avez un."
+    ),
+    "flows.return_parcel.summary": "Veuillez vérifier votre retour :",
+    "flows.errand.title": "Course",
+    "flows.errand.title.mode": "Type de course",
+    "flows.errand.mode_question": "Quel type de course ?",
+    "flows.errand.mode_single": "Type de course : {label}.",
+    "flows.errand.title.items": "À acheter",
+    "flows.errand.items_question.photo": (
+        "Que doit acheter le livreur ? Quelques mots ; vous enverrez la photo ensuite."
+    ),
+    "flows.errand.items_question": (
+        "Que doit acheter le livreur ? Listez les articles (quantité, taille, couleur...)."
+    ),
+    "flows.errand.photos_question.photo": (
+        "Envoyez une photo de ce qu'il vous faut (de 1 à {high} photos)."
+    ),
+    "flows.errand.photos_question": (
+        "Des photos pour aider le livreur à prendre le bon article ? Jusqu'à {high}, ou passez."
+    ),
+    "flows.errand.not_a_link": (
+        "Cela ne ressemble pas à un lien web. Veuillez coller le lien complet."
+    ),
+    "flows.errand.link_question.curated": (
+        "Choisissez une boutique ci-dessous, ou collez un lien vers ce que vous voulez acheter."
+    ),
+    "flows.errand.link_question": "Collez le lien vers ce que vous voulez acheter.",
+    "flows.errand.shop_gone": (
+        "Cette boutique n'est plus proposée. Veuillez en choisir une autre ou coller un lien."
+    ),
+    "flows.errand.link_ways": "Veuillez choisir une boutique, ou coller un lien.",
+    "flows.errand.title.link": "Lien de la boutique",
+    "flows.errand.online_order": "Commande en ligne : {shop}, boutique à trouver par le livreur",
+    "flows.errand.online_order.curated": "Commande en ligne : {shop}",
+    "flows.errand.unknown_shop": (
+        "Emplacement de la boutique inconnu — à trouver par le livreur : {note}"
+    ),
+    "flows.errand.title.shop": "Boutique",
+    "flows.errand.shop_question": "Où se trouve la boutique ?",
+    "flows.errand.title.shop_note": "Détails de la boutique",
+    "flows.errand.shop_note_question": (
+        "Que savez-vous de la boutique ? Son nom, la rue ou le quartier."
+    ),
+    "flows.errand.title.shop_phone": "Téléphone de la boutique",
+    "flows.errand.shop_phone_question": (
+        "Le numéro de téléphone de la boutique, si vous l'avez ? (facultatif)"
+    ),
+    "flows.errand.title.budget": "Budget",
+    "flows.errand.budget_question": "Votre budget pour les articles, en {currency} ? (facultatif)",
+    "flows.errand.title.substitutes": "Remplacements",
+    "flows.errand.substitutes_question": (
+        "Si un article n'est pas disponible, le livreur peut-il acheter un article proche ?"
+    ),
+    "flows.errand.substitutes.yes": "Oui, un article proche convient",
+    "flows.errand.substitutes.no": "Non, seulement ce que j'ai demandé",
+    "flows.errand.size_question": "Quelle taille fera l'ensemble, à peu près ?",
+    "flows.errand.dropoff_question": "Où le livreur doit-il l'apporter ?",
+    "flows.errand.phone_question": (
+        "Quel est votre numéro de téléphone ? Le livreur vous appellera à son arrivée."
+    ),
+    "flows.errand.summary": "Veuillez vérifier votre course :",
+    "steps.summary.line": "• {title} : {value}",
+    "dialogue.change_step": "Modifier : {what}",
     # --- Telegram's command menus (the descriptions beside each command) ----------------------
     "menu.start": "Commencer une commande, ou reprendre la vôtre",
     "menu.new": "Commencer une nouvelle commande",

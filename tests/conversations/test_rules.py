@@ -117,7 +117,7 @@ async def test_nothing_offered_ends_at_once(new_world):
     chat = new_world(enabledServiceKinds=[]).chat()
     await chat.start()
     assert chat.turn.status == "ended"
-    assert chat.said == rules.NOTHING_OFFERED
+    assert chat.said == rules.NOTHING_OFFERED()
 
 
 # --- allowWarehouseDropoff / features.maxWarehouses -------------------------------------------
