@@ -141,6 +141,18 @@ async def test_one_chat_is_held_by_one_instance_at_a_time_in_order(two: Pair) ->
     assert order == ["b-other-chat", "a", "b"]
 
 
+async def test_the_task_holding_a_chat_holds_it_again_without_waiting_for_itself(
+    two: Pair,
+) -> None:
+    a, b = two
+    assert a.chat_locks is not None and b.chat_locks is not None
+    # A second hold would take another pooled connection, whose session waits for the first's.
+    async with asyncio.timeout(5), a.chat_locks.hold(42), a.chat_locks.hold(42):
+        assert await waiting_advisory_locks(a) == 0
+    async with asyncio.timeout(5), b.chat_locks.hold(42):  # and it was let go of
+        pass
+
+
 async def test_the_rate_budget_is_shared_by_the_instances(two: Pair) -> None:
     a, b = two
     assert a.rate_budget is not None and b.rate_budget is not None
