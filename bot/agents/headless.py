@@ -6,7 +6,9 @@ channel's own, and each turn comes back as a ``ConversationView`` (the messages,
 question as data, the delivery once created). An answer is checked against the open question
 first (``prompt_data.check_answer``): an invented option id or a kind the question does not
 take is refused with the question again, and never reaches the flow. Each turn is kept in the
-conversation's transcript, whose last entry is also the open question.
+conversation's transcript, whose last entry is also the open question. An answer holds the
+conversation's chat (``ChatService.hold``, across instances on PostgreSQL) from that check to
+the transcript, so two answers at once are taken one after the other.
 
 Ownership: a conversation, a delivery or an event is found only by the channel that made it;
 another channel's id is answered exactly like an unknown one (``NotFound``).
@@ -103,13 +105,16 @@ class HeadlessConversations:
     async def answer(self, channel: str, conversation_id: str, raw: object) -> ConversationView:
         """Answer the open question with ``raw`` (a typed answer as parsed JSON)."""
         conversation = await self._find(channel, conversation_id)
-        prompt = await self._open_prompt(conversation)
-        if prompt is None:
-            return await self._refuse(conversation, raw, None, agent_texts.NO_OPEN_QUESTION)
-        checked = check_answer(prompt, raw)
-        if isinstance(checked, Refusal):
-            return await self._refuse(conversation, raw, prompt, checked.reason)
-        return await self._handle(conversation, checked, prompt)
+        # The chat's turn (across instances on PostgreSQL) from the check to the transcript:
+        # two answers at once are each checked against the question the other left open.
+        async with self._chats.hold(conversation.chat_id):
+            prompt = await self._open_prompt(conversation)
+            if prompt is None:
+                return await self._refuse(conversation, raw, None, agent_texts.NO_OPEN_QUESTION)
+            checked = check_answer(prompt, raw)
+            if isinstance(checked, Refusal):
+                return await self._refuse(conversation, raw, prompt, checked.reason)
+            return await self._handle(conversation, checked, prompt)
 
     async def back(self, channel: str, conversation_id: str) -> ConversationView:
         """Go back to the question before the open one."""
@@ -119,28 +124,31 @@ class HeadlessConversations:
         """From the summary, change the answer of ``step`` (one of its edit options)."""
         option = step if step.startswith(EDIT_PREFIX) else EDIT_PREFIX + step
         conversation = await self._find(channel, conversation_id)
-        prompt = await self._open_prompt(conversation)
-        raw = {"kind": "choice", "option": option}
-        if prompt is None or option not in {o.id for o in prompt.options}:
-            reason = agent_texts.UNKNOWN_FIELD if prompt else agent_texts.NO_OPEN_QUESTION
-            return await self._refuse(conversation, raw, prompt, reason)
-        return await self._handle(conversation, ChoiceAnswer(option=option), prompt)
+        async with self._chats.hold(conversation.chat_id):
+            prompt = await self._open_prompt(conversation)
+            raw = {"kind": "choice", "option": option}
+            if prompt is None or option not in {o.id for o in prompt.options}:
+                reason = agent_texts.UNKNOWN_FIELD if prompt else agent_texts.NO_OPEN_QUESTION
+                return await self._refuse(conversation, raw, prompt, reason)
+            return await self._handle(conversation, ChoiceAnswer(option=option), prompt)
 
     async def cancel(self, channel: str, conversation_id: str) -> ConversationView:
         """Cancel the order being made (the flow asks first when answers would be lost)."""
         conversation = await self._find(channel, conversation_id)
-        prompt = await self._open_prompt(conversation)
-        if prompt is None:
-            raw = {"kind": "command", "name": "cancel"}
-            return await self._refuse(conversation, raw, None, agent_texts.NO_OPEN_QUESTION)
-        return await self._handle(conversation, CommandAnswer(name="cancel"), prompt)
+        async with self._chats.hold(conversation.chat_id):
+            prompt = await self._open_prompt(conversation)
+            if prompt is None:
+                raw = {"kind": "command", "name": "cancel"}
+                return await self._refuse(conversation, raw, None, agent_texts.NO_OPEN_QUESTION)
+            return await self._handle(conversation, CommandAnswer(name="cancel"), prompt)
 
     async def deliver_later(self, chat_id: int, turn: Turn) -> None:
         """A turn that happened without an answer (a create re-sent after a rate limit)."""
         conversation = await self._store.agents.by_chat(chat_id)
         if conversation is not None:
-            prompt = await self._open_prompt(conversation)
-            await self._record(conversation, None, turn, prompt_before=prompt)
+            async with self._chats.hold(chat_id):
+                prompt = await self._open_prompt(conversation)
+                await self._record(conversation, None, turn, prompt_before=prompt)
 
     # --- the customer's deliveries -----------------------------------------------------------
 

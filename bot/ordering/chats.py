@@ -4,6 +4,10 @@ One per process, shared by every adapter (Telegram, the console). It holds no co
 memory: each call loads the chat's session from ``store.sessions``, runs one turn, and saves it
 again (or deletes it once the conversation is over), so a restart resumes every chat at its
 step. Calls for one chat run one at a time (a per-chat lock); different chats run concurrently.
+On PostgreSQL the lock is the store's ``chat_locks``, held across every instance on the database,
+so a turn that does not come through Telegram's update processor (an agent's answer over the
+JSON API or MCP, a create re-sent after a rate limit) waits for the chat's turn in every instance
+too. The lock is re-entrant for the task holding it: a Telegram turn already holds its chat.
 
 Around each turn it does what the engine leaves to its runner:
 
@@ -29,6 +33,7 @@ Around each turn it does what the engine leaves to its runner:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -36,7 +41,7 @@ from contextlib import asynccontextmanager
 
 import pydantic
 
-from bot.chatlocks import ChatLocks
+from bot.chatlocks import ChatLocks, ChatTurnLocks
 from bot.clocks import Clock, Sleep
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.duplicate_hold import content_fingerprint
@@ -122,7 +127,8 @@ class ChatService:
         self._on_unconfirmed = on_unconfirmed
         self._create_wait = create_wait
         self._first_follow_up = first_follow_up_seconds
-        self._locks = ChatLocks()
+        # On PostgreSQL the store's locks serialise a chat across instances; else this process's.
+        self._locks: ChatTurnLocks = store.chat_locks or ChatLocks()
         self._later: set[asyncio.Task[None]] = set()
         self._alerted: dict[str, float] = {}  # alert text -> when it was last sent
 
@@ -213,6 +219,12 @@ class ChatService:
             if session is None:
                 return None
             return await self._answer(chat_id, user_id, session, CommandAnswer(name="cancel"))
+
+    def hold(self, chat_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """The chat's turn for the block: a caller that reads and writes around a turn (an
+        agent channel's transcript) keeps it whole. The calls above, made inside, go on at
+        once (the lock is the current task's already)."""
+        return self._locks.hold(chat_id)
 
     async def session(self, chat_id: int) -> Session | None:
         """The chat's open session, as saved after its last turn."""

@@ -4,8 +4,9 @@ The Partner API allows a key so many requests a minute, and the client's ``Reque
 holds a create back rather than let the service refuse it. When many customers confirm at once
 that wait can be long; silence that long reads like a broken bot. So just before a create
 goes out (the engine's ``before_create``), the limiter is asked how long a request starting now
-would wait, and a wait over ``threshold_seconds`` is said to the chat, with how long; then the
-create goes on, in its turn.
+would wait (across every instance, when they share the key's budget on PostgreSQL), and a
+wait over ``threshold_seconds`` is said to the chat, with how long; then the create goes on, in
+its turn.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ class CreateWaitNotice:
 
     async def before_create(self, chat_id: int) -> float:
         """Say the wait to ``chat_id`` when it is over the threshold; the wait, in seconds."""
-        wait = self._limiter.wait_time()
+        wait = await self._limiter.expected_wait()
         if wait <= self._threshold:
             return wait
         try:

@@ -85,6 +85,11 @@ class RequestLimiter:
         now = self._clock()
         return max(self._start_time(self._in_line, now) - now, 0.0)
 
+    async def expected_wait(self) -> float:
+        """``wait_time()``, where a limiter shared by several instances also asks what the
+        others have used (``SharedRequestLimiter``)."""
+        return self.wait_time()
+
     async def acquire(self) -> None:
         """Wait for a free slot, in arrival order, and record this request's start."""
         self._in_line += 1

@@ -7,6 +7,10 @@ queues in memory, in order), then asks the shared budget for a start. The shared
 sleeps that long and asks again. A 429's ``Retry-After`` holds back this process at once and
 every other instance through the shared budget.
 
+``expected_wait`` (what the create-wait notice tells a customer) asks the shared budget too:
+this process's own log holds only its own starts, and three instances sharing 60 requests a
+minute each see a third of them.
+
 The key is known to the budget by ``key_fingerprint(api_key)`` only, so the database never
 holds the secret.
 """
@@ -36,6 +40,10 @@ class SharedBudget(Protocol):
         """Hold every instance back for ``seconds``."""
         ...
 
+    async def wait_time(self, key_id: str, limit: int | None, window: float, ahead: int) -> float:
+        """Seconds a start asked for now would wait behind ``ahead`` others (nothing recorded)."""
+        ...
+
 
 def key_fingerprint(api_key: str) -> str:
     """A stable name for an API key that reveals nothing of it."""
@@ -61,6 +69,7 @@ class SharedRequestLimiter(RequestLimiter):
         self._budget = budget
         self._key_id = key_id
         self._shared_turn = asyncio.Lock()
+        self._sharing = 0  # requests past the local log, waiting for a shared start
         self._pending_blocks: set[asyncio.Task[None]] = set()
 
     def __repr__(self) -> str:
@@ -69,14 +78,33 @@ class SharedRequestLimiter(RequestLimiter):
     async def acquire(self) -> None:
         """Wait for this process's slot, then for a start in the shared budget."""
         await super().acquire()
-        async with self._shared_turn:
-            while True:
-                wait = await self._budget.try_start(
-                    self._key_id, self.requests_per_minute, self._window
-                )
-                if wait <= 0:
-                    return
-                await self._sleep(wait)
+        self._sharing += 1
+        try:
+            async with self._shared_turn:
+                while True:
+                    wait = await self._budget.try_start(
+                        self._key_id, self.requests_per_minute, self._window
+                    )
+                    if wait <= 0:
+                        return
+                    await self._sleep(wait)
+        finally:
+            self._sharing -= 1
+
+    async def expected_wait(self) -> float:
+        """Seconds a request asking now would wait: the longer of this process's line and
+        the shared budget's (with this process's waiters ahead of it)."""
+        local = self.wait_time()
+        ahead = self._in_line + self._sharing
+        try:
+            shared = await self._budget.wait_time(
+                self._key_id, self.requests_per_minute, self._window, ahead
+            )
+        except Exception:
+            # Only a notice depends on it: the request itself still asks the budget.
+            log.warning("could not ask the shared request budget how long a request waits")
+            return local
+        return max(local, shared)
 
     def block_for(self, seconds: float) -> None:
         """Hold back this process now, and every instance once the budget has the block."""

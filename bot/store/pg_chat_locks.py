@@ -12,6 +12,11 @@ waiting for its lock holds a connection while it waits, and must never take one 
 turn needs for its statements (that would deadlock once every pooled connection waited).
 asyncpg releases all advisory locks of a connection when it goes back to the pool, so a turn
 cancelled half-way cannot leave its chat locked.
+
+A task that holds a chat already goes on at once (the update processor holds the chat, then the
+chat service holds it again for the turn). That is checked before a connection is taken: the
+held advisory lock belongs to another pooled connection's session, so asking for it again on a
+second connection would wait for itself forever.
 """
 
 from __future__ import annotations
@@ -43,7 +48,11 @@ class PgChatLocks:
 
     @contextlib.asynccontextmanager
     async def hold(self, chat_id: int) -> AsyncIterator[None]:
-        """This instance's queue for the chat first, then the database-wide lock."""
+        """This instance's queue for the chat first, then the database-wide lock; at once
+        when the current task holds the chat already."""
+        if self._local.holds(chat_id):
+            yield
+            return
         async with self._local.hold(chat_id), self._pool.acquire() as conn:
             await conn.execute(_LOCK, chat_id)
             try:

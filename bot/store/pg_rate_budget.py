@@ -7,7 +7,8 @@ limiter would let N instances together send N times that. Here every request sta
 the last window, judged under a transaction-scoped advisory lock per key so two instances never
 both take the last slot. Times are the database server's clock, the one clock all instances
 share. A 429's ``Retry-After`` is shared too (``partner_rate_blocks``), so one instance's refusal
-holds every instance back.
+holds every instance back. ``wait_time`` reads how long a start would wait now, for the notice
+a customer gets when their create is held back.
 
 ``key_id`` is a fingerprint of the API key, never the key.
 """
@@ -26,6 +27,8 @@ _BLOCKED_UNTIL = "SELECT blocked_until FROM partner_rate_blocks WHERE key_id = ?
 _FORGET_OLD = "DELETE FROM partner_request_starts WHERE key_id = ? AND started_at <= ?"
 _RECENT = """SELECT started_at FROM partner_request_starts WHERE key_id = ?
     ORDER BY started_at DESC LIMIT ?"""
+_RECENT_IN_WINDOW = """SELECT started_at FROM partner_request_starts
+    WHERE key_id = ? AND started_at > ? ORDER BY started_at DESC LIMIT ?"""
 _RECORD = "INSERT INTO partner_request_starts (key_id, started_at) VALUES (?, ?)"
 _BLOCK = """INSERT INTO partner_rate_blocks (key_id, blocked_until) VALUES (?, ?)
     ON CONFLICT (key_id) DO UPDATE
@@ -62,6 +65,23 @@ class PgRateBudget:
             # rateLimits), so the instances that know it count this start too.
             await tx.execute(_RECORD, (key_id, now))
             return 0.0
+
+    async def wait_time(self, key_id: str, limit: int | None, window: float, ahead: int) -> float:
+        """Seconds a start asked for now would wait, behind ``ahead`` others that will start
+        first (a read: nothing recorded, no lock taken)."""
+        now = await self._now(self._db)
+        blocked = await self._db.fetch_one(_BLOCKED_UNTIL, (key_id,))
+        start = max(now, float(blocked[0]) if blocked is not None else now)
+        if limit is None:
+            return start - now
+        rows = await self._db.fetch_all(_RECENT_IN_WINDOW, (key_id, now - window, limit))
+        starts = sorted(float(row[0]) for row in rows)
+        # The others ahead take the first free slots, in turn; this one the next.
+        for _ in range(ahead + 1):
+            if len(starts) >= limit:
+                start = max(start, starts[-limit] + window)
+            starts.append(start)
+        return start - now
 
     async def block_for(self, key_id: str, seconds: float) -> None:
         """Hold every instance back for ``seconds`` (the service answered 429)."""

@@ -141,6 +141,18 @@ async def test_one_chat_is_held_by_one_instance_at_a_time_in_order(two: Pair) ->
     assert order == ["b-other-chat", "a", "b"]
 
 
+async def test_the_task_holding_a_chat_holds_it_again_without_waiting_for_itself(
+    two: Pair,
+) -> None:
+    a, b = two
+    assert a.chat_locks is not None and b.chat_locks is not None
+    # A second hold would take another pooled connection, whose session waits for the first's.
+    async with asyncio.timeout(5), a.chat_locks.hold(42), a.chat_locks.hold(42):
+        assert await waiting_advisory_locks(a) == 0
+    async with asyncio.timeout(5), b.chat_locks.hold(42):  # and it was let go of
+        pass
+
+
 async def test_the_rate_budget_is_shared_by_the_instances(two: Pair) -> None:
     a, b = two
     assert a.rate_budget is not None and b.rate_budget is not None
@@ -181,6 +193,27 @@ async def test_shared_limiters_wait_for_the_budget_the_other_instance_used(two: 
     with pytest.raises(Stop):
         await first.acquire()  # its own log has room; the shared budget has none
     assert len(waits) == 1 and 59.0 < waits[0] <= 60.0
+
+
+async def test_the_wait_a_customer_is_told_counts_what_the_other_instance_used(
+    two: Pair,
+) -> None:
+    a, b = two
+    assert a.rate_budget is not None and b.rate_budget is not None
+    key = key_fingerprint("sk_test_key")
+    here = SharedRequestLimiter(a.rate_budget, key, 2)
+    there = SharedRequestLimiter(b.rate_budget, key, 2)
+    await there.acquire()
+    assert await here.expected_wait() == 0.0  # one start left in the shared window
+    # ... which goes to whoever is ahead in line.
+    assert 59.0 < await a.rate_budget.wait_time(key, 2, 60.0, ahead=1) <= 60.0
+    await there.acquire()
+    assert here.wait_time() == 0.0  # its own log is empty: it alone would say nothing
+    assert 59.0 < await here.expected_wait() <= 60.0
+    # A 429 one instance saw is a wait for the other's customers too.
+    other_key = key_fingerprint("another key")
+    await b.rate_budget.block_for(other_key, 30.0)
+    assert 29.0 < await SharedRequestLimiter(a.rate_budget, other_key, 2).expected_wait() <= 30.0
 
 
 async def test_a_holder_renews_its_leases_while_a_long_batch_is_relayed(
