@@ -119,17 +119,18 @@ class InstantBotApi(BaseRequest):
                 "text": params["text"],
             }
             markup = params.get("reply_markup")
-            if isinstance(markup, dict) and "inline_keyboard" in markup:
+            if isinstance(markup, dict) and ("inline_keyboard" in markup or "keyboard" in markup):
                 self.last_keyboard[chat_id] = (message, markup)
             return message
         return True  # setMyCommands, setWebhook, answerCallbackQuery ...
 
-    def callback_data(self, chat_id: int, label: str) -> tuple[JSON, str]:
+    def button(self, chat_id: int, label: str) -> tuple[JSON, JSON]:
+        """The last keyboard's message and its button labelled ``label``."""
         message, markup = self.last_keyboard[chat_id]
-        for row in markup["inline_keyboard"]:
+        for row in markup.get("inline_keyboard") or markup["keyboard"]:
             for button in row:
                 if button["text"] == label:
-                    return message, button["callback_data"]
+                    return message, button
         raise LookupError(f"no button {label!r}")
 
 
@@ -193,8 +194,10 @@ Step = Callable[[Updates, InstantBotApi, int], JSON]
 
 def _tap(label: str) -> Step:
     def step(updates: Updates, api: InstantBotApi, chat_id: int) -> JSON:
-        message, data = api.callback_data(chat_id, label)
-        return updates.tap(chat_id, message, data)
+        message, button = api.button(chat_id, label)
+        if "callback_data" not in button:  # a reply keyboard's button sends its label
+            return updates.text(chat_id, label)
+        return updates.tap(chat_id, message, button["callback_data"])
 
     return step
 

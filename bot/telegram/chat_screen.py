@@ -11,8 +11,10 @@ buttons go, and a tapped choice is written under the question. That tidy-up is n
 turn: it starts once the reply is out (the customer sees the next question first) and runs on
 its own, so the chat's next update need not wait for Telegram's answer to it. It is still
 tracked: the chat's next turn waits for it first (so nothing overtakes it), a failure is
-logged, and ``settle`` waits for every one still running (at shutdown). Page turns redraw the
-prompt in place.
+logged, and ``settle`` waits for every one still running (at shutdown). A prompt drawn on a
+reply keyboard (one that asks for a location or contact) has nothing to tidy: its keyboard
+goes with the next message, and the customer's own message shows what they chose. Page turns
+redraw the prompt in place.
 """
 
 from __future__ import annotations

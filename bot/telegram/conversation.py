@@ -36,8 +36,8 @@ from bot.telegram.command_menus import flow_commands
 from bot.telegram.message_sender import answer_tap
 from bot.telegram.photo_receiver import IncomingPhoto, PhotoRefused, Rehosted
 from bot.telegram.text import escape
-from bot.telegram.turn_messages import OutgoingMessage
-from conversations import Answer, CommandAnswer, PhotosAnswer, Prompt, Turn
+from bot.telegram.turn_messages import OutgoingMessage, reply_answer
+from conversations import Answer, CommandAnswer, PhotosAnswer, Prompt, TextAnswer, Turn
 from conversations.texts.catalogue import say
 
 log = logging.getLogger(__name__)
@@ -173,6 +173,10 @@ class Conversation:
                 else say("telegram.unreadable"),
             )
             return
+        if isinstance(found, TextAnswer):
+            # A button of a prompt drawn on a reply keyboard sends its label: read it as the tap.
+            view = await self.screen.view(chat_id, user_id)
+            found = reply_answer(view.prompt, found.text) or found
         if isinstance(found, IncomingPhoto):
             if message.media_group_id is not None:
                 await self._album_photo(chat_id, user_id, message.media_group_id, found)

@@ -10,13 +10,17 @@ navigation commands it offers. When the prompt message is later edited (a page t
 answered question losing its buttons) it shows the question only.
 
 Sharing a location or a contact needs a *reply* keyboard (``request_location`` /
-``request_contact`` buttons), and a message carries one keyboard only. So when the reply
-keyboard changes and the prompt has inline buttons, the notices stay a message of their own
-that carries the reply keyboard; with no notices, a short hint after the prompt carries it.
-When the chat moves on to a step that shares nothing, the keyboard is taken away
-(``ReplyKeyboardRemove``) the same way, or with a short "OK." before the prompt. The caller
-keeps which reply keyboard is showing (``RenderedTurn.reply_keyboard``) and passes it to the
-next render, so an unchanged keyboard is not sent again.
+``request_contact`` buttons), and a message carries one keyboard only. So a prompt that asks
+for a location or a contact is drawn on a reply keyboard of its own (``on_reply_keyboard``):
+the share buttons first, then its options and commands as plain buttons, which send their
+label as text; ``reply_answer`` reads such a label back as the tap it stands for. One message,
+and no buttons left behind to tidy (the customer's own message shows what they chose). Only a
+paged prompt keeps its inline keyboard (a reply keyboard has no pages), with a short hint
+after it carrying the share buttons. When the chat moves on to a step that shares nothing, the
+reply keyboard is taken away (``ReplyKeyboardRemove``) by the first message of the turn that
+has no inline keyboard (the notices), or, when there is none, by a short "OK." before the
+prompt. The caller keeps which reply keyboard is showing (``RenderedTurn.reply_keyboard``)
+and passes it to the next render.
 
 Where the engine's sentences ask to choose (``conversations.texts.taps``), Telegram says "tap".
 """
@@ -127,6 +131,11 @@ def render_turn(
     prompt_index: int | None = None
     if turn.prompt is None:
         messages = _plain(notices)
+    elif on_reply_keyboard(turn.prompt):
+        question = _question(turn.prompt, 0)
+        messages = _plain(f"{notices}\n\n{question}" if notices else question)
+        messages[-1] = replace(messages[-1], markup=reply_prompt_keyboard(turn.prompt))
+        return RenderedTurn(tuple(messages), len(messages) - 1, needed)
     else:
         keyboard = prompt_keyboard(turn.prompt, session_id=session_id)
         question = _question(turn.prompt, _first_page(turn.prompt))
@@ -209,6 +218,37 @@ def prompt_keyboard(
     ]
     rows += [commands[i : i + COMMANDS_PER_ROW] for i in range(0, len(commands), COMMANDS_PER_ROW)]
     return InlineKeyboardMarkup(rows) if rows else None
+
+
+def on_reply_keyboard(prompt: Prompt) -> bool:
+    """Whether ``prompt`` is drawn on a reply keyboard: it asks for a location or a contact
+    (only a reply keyboard has those buttons) and its options need no pages."""
+    return not prompt.paged and bool(share_requests(prompt))
+
+
+def reply_prompt_keyboard(prompt: Prompt) -> ReplyKeyboardMarkup:
+    """The reply keyboard of a prompt ``on_reply_keyboard``: its share buttons, one per row,
+    then its options, one per row, then its commands."""
+    rows: list[list[KeyboardButton]] = [[_share_button(kind)] for kind in share_requests(prompt)]
+    rows += [[KeyboardButton(_option_label(prompt, i))] for i in range(len(prompt.options))]
+    commands = [KeyboardButton(command_label(name)) for name in prompt.commands]
+    rows += [commands[i : i + COMMANDS_PER_ROW] for i in range(0, len(commands), COMMANDS_PER_ROW)]
+    return ReplyKeyboardMarkup(rows, resize_keyboard=True, one_time_keyboard=True)
+
+
+def reply_answer(prompt: Prompt | None, text: str) -> Answer | None:
+    """The tap a reply-keyboard button stands for, when ``text`` is the label of one that
+    ``prompt`` is drawn with (``reply_prompt_keyboard``); None for anything else, which is
+    typed text. Like an inline tap, it names the prompt's step and version."""
+    if prompt is None or not on_reply_keyboard(prompt):
+        return None
+    for index, option in enumerate(prompt.options):
+        if text == _option_label(prompt, index):
+            return ChoiceAnswer(option=option.id, step=prompt.step, version=prompt.version)
+    for name in prompt.commands:
+        if text == command_label(name):
+            return CommandAnswer(name=name, step=prompt.step, version=prompt.version)
+    return None
 
 
 def share_requests(prompt: Prompt | None) -> tuple[ShareRequest, ...]:

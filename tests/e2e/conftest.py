@@ -61,6 +61,7 @@ from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.telegram.application import ChatOrderedProcessor
 from bot.telegram.limits import RateLimiter
 from tests.fakes import FakeTelegram, SentMessage, TgChat, TgUser
+from tests.fakes.telegram_keyboards import buttons
 
 ADA = TgUser(1001, "Ada", last_name="Obi", username="ada")
 BOLA = TgUser(1002, "Bola", last_name="Ahmed")
@@ -280,10 +281,13 @@ class BotStack:
         return await self.send(self.tg.updates.photo(user, data or tiny_png()))
 
     def prompt(self, chat_id: int) -> SentMessage:
-        """The last message with an inline keyboard sent to ``chat_id``."""
+        """The last message sent to ``chat_id`` with buttons to tap: an inline keyboard, or a
+        reply keyboard with a plain button (a prompt drawn on a reply keyboard)."""
         for message in reversed(self.tg.sent_messages(chat_id)):
             markup = message.reply_markup or {}
-            if "inline_keyboard" in markup:
+            if "inline_keyboard" in markup or any(
+                not any(key.startswith("request_") for key in button) for button in buttons(markup)
+            ):
                 return message
         raise LookupError(f"no message with buttons was sent to chat {chat_id}")
 

@@ -9,8 +9,7 @@ from tests.fakes import SentMessage
 
 
 def labels(message: SentMessage) -> list[str]:
-    markup = message.reply_markup or {}
-    return [button["text"] for row in markup.get("inline_keyboard", []) for button in row]
+    return message.button_texts
 
 
 async def test_the_second_order_offers_what_the_first_gave(stack: BotStack) -> None:

@@ -33,8 +33,10 @@ async def test_a_blocked_chat_is_recorded_and_unblocked_when_the_user_returns(
 
     assert not await stack.bot.store.blocked.is_blocked(ADA.id)
     # The tap still counted: the next question (the pickup place) is shown.
-    assert reply[0].text == "Welcome back! Here is where we were:"
-    assert (reply[1].text or "").startswith("Where should the rider pick the package up?")
+    (shown,) = reply
+    assert (shown.text or "").startswith(
+        "Welcome back! Here is where we were:\n\nWhere should the rider pick the package up?"
+    )
 
 
 async def test_relayed_news_to_a_blocked_chat_is_dropped_without_holding_others(

@@ -79,20 +79,28 @@ class UpdateFactory:
         *,
         user: TgUser | None = None,
     ) -> JSONDict:
-        """A tap on the inline button labelled ``button_text`` of the message's current keyboard.
+        """A tap on the button labelled ``button_text`` of the message's current keyboard: a
+        callback query for an inline button; for a plain reply-keyboard button, the text message
+        with its label that Telegram sends.
 
         In a private chat the user defaults to the chat's owner. LookupError if the message is
-        gone or has no such callback button (the keyboard may have been edited away).
+        gone or has no such button (the keyboard may have been edited away), or the button
+        requests a contact or location (send those with ``contact`` / ``location``).
         """
         current = self._current(message)
-        button = find_button(current.get("reply_markup"), button_text)
-        if "callback_data" not in button:
-            raise LookupError(f"button {button_text!r} is not a callback button")
+        # Telegram echoes inline keyboards only: a reply keyboard is read from the send.
+        sent = message.reply_markup if isinstance(message, SentMessage) else None
+        markup = current.get("reply_markup") or (sent if sent and "keyboard" in sent else {})
+        button = find_button(markup, button_text)
         if user is None:
             chat = current["chat"]
             if chat["type"] != "private":
                 raise ValueError("say which user taps in a group chat")
             user = TgUser(chat["id"], chat.get("first_name", ""), username=chat.get("username"))
+        if "keyboard" in markup and not any(key.startswith("request_") for key in button):
+            return self.text(user, button_text)
+        if "callback_data" not in button:
+            raise LookupError(f"button {button_text!r} is not a callback button")
         return self.callback_query(user, current, button["callback_data"])
 
     def contact(

@@ -14,6 +14,7 @@ from bot.telegram.turn_messages import (
     render_answered,
     render_prompt,
     render_turn,
+    reply_answer,
 )
 from conversations import (
     CONFIRM,
@@ -102,25 +103,68 @@ def test_phone_and_contact_steps_ask_for_a_contact_with_a_reply_keyboard(kind: s
     assert drawn.reply_keyboard == ("contact",)
 
 
-def test_a_place_step_with_saved_places_puts_the_location_button_on_a_hint() -> None:
+def test_a_place_step_with_saved_places_draws_them_on_its_reply_keyboard() -> None:
     saved = (Option(id="saved:1", label="Home", detail="12 Allen Ave"),)
-    asked = prompt(input="place", accepts=("location", "choice"), options=saved, text="Where?")
+    asked = prompt(
+        input="place",
+        accepts=("location", "choice"),
+        options=saved,
+        default="saved:1",
+        commands=("back",),
+        text="Where?",
+    )
+    drawn = render_turn(Turn(messages=("Noted.",), prompt=asked))
+    (message,) = drawn.messages
+    assert drawn.prompt_index == 0 and drawn.reply_keyboard == ("location",)
+    assert message.text == "Noted.\n\nWhere?\n\n• Home: 12 Allen Ave"
+    assert reply_buttons(message) == [
+        {"text": "📍 Share my location", "request_location": True},
+        {"text": "✓ Home"},
+        {"text": "↩ Back"},
+    ]
+
+
+def test_a_reply_keyboard_button_reads_back_as_the_tap_it_stands_for() -> None:
+    saved = (Option(id="saved:1", label="Home"),)
+    asked = prompt(
+        input="place",
+        accepts=("location", "choice", "text"),
+        options=saved,
+        default="saved:1",
+        commands=("back",),
+    )
+    assert reply_answer(asked, "✓ Home") == ChoiceAnswer(
+        option="saved:1", step=asked.step, version=4
+    )
+    assert reply_answer(asked, "↩ Back") == CommandAnswer(name="back", step=asked.step, version=4)
+    assert reply_answer(asked, "Home") is None  # typed: the engine reads it
+    assert reply_answer(prompt(options=saved), "Home") is None  # an inline prompt's label
+
+
+def test_a_paged_place_step_keeps_its_inline_keyboard_and_puts_the_location_button_on_a_hint() -> (
+    None
+):
+    asked = prompt(
+        input="place", accepts=("location", "choice"), options=options(12), text="Where?"
+    )
+    assert asked.paged
     drawn = render_turn(Turn(prompt=asked))
     first, hint = drawn.messages
     assert drawn.prompt_index == 0
-    assert inline(first) == [["Home"]]
+    assert isinstance(first.markup, InlineKeyboardMarkup)
     assert hint.text == say(SHARE_HINTS[("location",)])
     assert reply_buttons(hint) == [{"text": "📍 Share my location", "request_location": True}]
     assert drawn.reply_keyboard == ("location",)
 
 
-def test_a_place_step_puts_the_location_button_on_a_note_before_it_when_there_is_one() -> None:
-    saved = (Option(id="saved:1", label="Home"),)
-    asked = prompt(input="place", accepts=("location", "choice", "text"), options=saved)
+def test_a_paged_place_step_puts_the_location_button_on_a_note_before_it_when_there_is_one() -> (
+    None
+):
+    asked = prompt(input="place", accepts=("location", "choice", "text"), options=options(12))
     drawn = render_turn(Turn(messages=("Noted.",), prompt=asked))
     note, question = drawn.messages
     assert reply_buttons(note)[0]["request_location"] is True
-    assert inline(question) == [["Home"]]
+    assert isinstance(question.markup, InlineKeyboardMarkup)
 
 
 def test_a_photos_step_shows_done_and_skip() -> None:
@@ -274,12 +318,14 @@ def test_only_the_shown_pages_details_are_listed() -> None:
 # --- reply keyboards over several turns ----------------------------------------------------------
 
 
-def test_an_unchanged_reply_keyboard_is_not_sent_again() -> None:
+def test_a_sharing_prompt_carries_its_keyboard_even_when_unchanged() -> None:
     asked = prompt(input="place", accepts=("location",), text="Where?")
     drawn = render_turn(
         Turn(messages=("Not a real place.",), prompt=asked), reply_keyboard=("location",)
     )
-    assert all(m.markup is None for m in drawn.messages)
+    (message,) = drawn.messages
+    assert message.text == "Not a real place.\n\nWhere?"
+    assert reply_buttons(message) == [{"text": "📍 Share my location", "request_location": True}]
     assert drawn.reply_keyboard == ("location",)
 
 

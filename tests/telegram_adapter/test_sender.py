@@ -50,15 +50,20 @@ async def test_a_rendered_turn_reaches_the_chat_as_telegram_reads_it(
     drawn = render_turn(Turn(messages=("Got it: 3 < 4 & all.",), prompt=place_prompt(options=2)))
     results = await sender.send_messages(ALICE.id, drawn.messages)
     assert all(isinstance(r, Delivered) for r in results)
-    note, question = tg.sent_messages(ALICE.id)
-    assert note.text == "Got it: 3 < 4 & all."
-    assert note.reply_markup == {
-        "keyboard": [[{"text": "📍 Share my location", "request_location": True}]],
+    (question,) = tg.sent_messages(ALICE.id)
+    assert question.text == (
+        "Got it: 3 < 4 & all.\n\nWhere should the rider pick it up? <Share a pin> & we'll find it."
+    )
+    assert question.reply_markup == {
+        "keyboard": [
+            [{"text": "📍 Share my location", "request_location": True}],
+            [{"text": "Place 0"}],
+            [{"text": "Place 1"}],
+            [{"text": "↩ Back"}],
+        ],
         "resize_keyboard": True,
         "one_time_keyboard": True,
     }
-    assert question.text == "Where should the rider pick it up? <Share a pin> & we'll find it."
-    assert question.button_texts == ["Place 0", "Place 1", "↩ Back"]
     assert drawn.prompt_index is not None
     prompt_result = results[drawn.prompt_index]
     assert prompt_result == Delivered(question.message_id)
