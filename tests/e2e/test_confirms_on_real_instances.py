@@ -30,7 +30,6 @@ import asyncio
 import contextlib
 import itertools
 import json
-import signal
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -55,6 +54,7 @@ from tests.e2e.test_several_instances import (
     SECRET_TOKEN,
     Instance,
     start_instance,
+    stop_instances,
     wait_until_serving,
 )
 from tests.fakes import FakeTelegram, SentMessage, TgUser
@@ -193,15 +193,7 @@ async def cluster(
                 await wait_until_serving(instance, client, tmp_path / f"bot{index}.log")
             yield instances, tg, store, partner
         finally:
-            for instance in instances:
-                if instance.process.returncode is None:
-                    instance.process.send_signal(signal.SIGTERM)
-            for instance in instances:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(instance.process.wait(), timeout=15)
-                if instance.process.returncode is None:
-                    instance.process.kill()
-                    await instance.process.wait()
+            await stop_instances(instances)
             await store.close()
 
 

@@ -121,6 +121,19 @@ async def wait_until_serving(instance: Instance, client: httpx.AsyncClient, log:
     pytest.fail(f"instance on {instance.port} did not start:\n{tail(log)}")
 
 
+async def stop_instances(instances: list[Instance]) -> None:
+    """SIGTERM to every instance still running, then SIGKILL to any not gone within 15 s."""
+    for instance in instances:
+        if instance.process.returncode is None:
+            instance.process.send_signal(signal.SIGTERM)
+    for instance in instances:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(instance.process.wait(), timeout=15)
+        if instance.process.returncode is None:
+            instance.process.kill()
+            await instance.process.wait()
+
+
 def event_body(number: int, step: int) -> bytes:
     body = {
         "id": f"evt_{number:04d}_{step}",
@@ -167,15 +180,7 @@ async def cluster(
                 await wait_until_serving(instance, client, tmp_path / f"bot{index}.log")
             yield instances, tg, store
         finally:
-            for instance in instances:
-                if instance.process.returncode is None:
-                    instance.process.send_signal(signal.SIGTERM)
-            for instance in instances:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(instance.process.wait(), timeout=15)
-                if instance.process.returncode is None:
-                    instance.process.kill()
-                    await instance.process.wait()
+            await stop_instances(instances)
             await store.close()
 
 
