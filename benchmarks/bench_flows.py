@@ -93,6 +93,9 @@ class HeldCatalog:
     async def service_locations(self) -> list[ServiceLocation]:
         return self._places
 
+    async def catalogue(self) -> tuple[Capabilities, list[Warehouse], list[ServiceLocation]]:
+        return await self.capabilities(), await self.warehouses(), await self.service_locations()
+
     async def refresh(self) -> None:
         return None
 

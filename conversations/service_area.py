@@ -15,6 +15,7 @@ A place the create refused for coverage is remembered in the session (``out_of_a
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from geopy.distance import great_circle
@@ -23,6 +24,9 @@ from bot.partner.models import Capabilities, Coords, Warehouse
 
 # Half a kilometre of slack for the rounding of pins and addresses.
 _SLACK_KM = 0.5
+# Verdicts kept: every offered saved place is checked at every place question, against the
+# same warehouses, so the same few answers are asked for again and again.
+_VERDICTS_KEPT = 4096
 
 
 def clearly_outside(caps: Capabilities, warehouses: Iterable[Warehouse], at: Coords) -> bool:
@@ -30,11 +34,8 @@ def clearly_outside(caps: Capabilities, warehouses: Iterable[Warehouse], at: Coo
     radius = caps.coverage.radiusKm
     if caps.coverage.mode != "radius_from_hub" or not radius or radius <= 0:
         return False
-    anchors = [row.coords for row in warehouses if row.coords is not None]
-    if not anchors:
-        return False
-    limit = 2 * radius + _SLACK_KM
-    return all(_km(anchor, at) > limit for anchor in anchors)
+    pins = tuple((row.latitude, row.longitude) for row in warehouses)
+    return _farther_than_all(pins, (at.lat, at.lng), 2 * radius + _SLACK_KM)
 
 
 def place_key(saved_id: str | None, at: Coords | None) -> str | None:
@@ -47,5 +48,28 @@ def place_key(saved_id: str | None, at: Coords | None) -> str | None:
     return None
 
 
-def _km(a: Coords, b: Coords) -> float:
-    return float(great_circle((a.lat, a.lng), (b.lat, b.lng)).km)
+@functools.lru_cache(maxsize=_VERDICTS_KEPT)
+def _farther_than_all(
+    pins: tuple[tuple[float | None, float | None], ...], at: tuple[float, float], limit: float
+) -> bool:
+    """True when every usable pin is more than ``limit`` km from ``at`` (False with none)."""
+    anchors = [_usable(lat, lng) for lat, lng in pins]
+    usable = [anchor for anchor in anchors if anchor is not None]
+    if not usable:
+        return False
+    return all(_km(anchor, at) > limit for anchor in usable)
+
+
+def _usable(lat: float | None, lng: float | None) -> tuple[float, float] | None:
+    """A warehouse's pin as ``Warehouse.coords`` reads it (None: the row has no usable pin)."""
+    if lat is None or lng is None:
+        return None
+    try:
+        coords = Coords(lng=lng, lat=lat)
+    except ValueError:
+        return None
+    return (coords.lat, coords.lng)
+
+
+def _km(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return float(great_circle(a, b).km)

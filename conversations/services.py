@@ -33,6 +33,10 @@ class CapabilitySource(Protocol):
 
     async def service_locations(self) -> list[ServiceLocation]: ...
 
+    async def catalogue(self) -> tuple[Capabilities, list[Warehouse], list[ServiceLocation]]:
+        """The three above together, as one read (fetched together when any must be)."""
+        ...
+
     async def refresh(self) -> None:
         """Forget cached values: the service rejected a create as the allow-list changed."""
         ...

@@ -8,6 +8,7 @@ to try again, with nothing they said lost.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -36,6 +37,20 @@ class PartnerCatalog:
 
     async def service_locations(self) -> list[ServiceLocation]:
         return await _read("service locations", self._cache.service_locations)
+
+    async def catalogue(self) -> tuple[Capabilities, list[Warehouse], list[ServiceLocation]]:
+        """The three together; read one after the other when all are kept (a gather's tasks
+        cost more than the reads), fetched at once when any must be."""
+        if self._cache.all_fresh():
+            return (
+                await self.capabilities(),
+                await self.warehouses(),
+                await self.service_locations(),
+            )
+        caps, rows, places = await asyncio.gather(
+            self.capabilities(), self.warehouses(), self.service_locations()
+        )
+        return caps, rows, places
 
     async def refresh(self) -> None:
         """Drop the shared copies; the next read of any chat fetches them again."""

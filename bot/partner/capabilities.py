@@ -54,6 +54,10 @@ class _SharedValue(Generic[T]):
         # Bumped by invalidate(), so a load that started before it is not kept as fresh.
         self._generation = 0
 
+    def fresh(self) -> bool:
+        """True when a kept value is still within its TTL (``get`` returns it at once)."""
+        return self._kept is not None and self._clock() < self._kept[1]
+
     async def get(self) -> T:
         if self._kept is not None and self._clock() < self._kept[1]:
             return self._kept[0]
@@ -125,6 +129,12 @@ class CapabilityCache:
     async def service_locations(self) -> list[ServiceLocation]:
         """The org's service locations (a copy)."""
         return list(await self._locations.get())
+
+    def all_fresh(self) -> bool:
+        """True when all three are kept and within their TTL: reading them waits for nothing."""
+        return all(
+            value.fresh() for value in (self._capabilities, self._warehouses, self._locations)
+        )
 
     def invalidate(self) -> None:
         """Forget all three; the next ask fetches again."""

@@ -12,7 +12,6 @@ Reaching ``CREATE`` calls ``submit``, which ``TurnRun`` provides.
 
 from __future__ import annotations
 
-import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 
@@ -84,9 +83,7 @@ class Walker(ABC):
         catalog = self.services.catalog
         if fresh:
             await catalog.refresh()
-        caps, warehouses, locations = await asyncio.gather(
-            catalog.capabilities(), catalog.warehouses(), catalog.service_locations()
-        )
+        caps, warehouses, locations = await catalog.catalogue()
         # Tuples once per load: ``ctx()`` is built at every step of a walk.
         self._catalog = (caps, tuple(warehouses), tuple(locations))
 

@@ -181,6 +181,9 @@ class FakeCatalog:
     async def service_locations(self) -> list[ServiceLocation]:
         return list(self.locations)
 
+    async def catalogue(self) -> tuple[Capabilities, list[Warehouse], list[ServiceLocation]]:
+        return await self.capabilities(), await self.warehouses(), await self.service_locations()
+
     async def refresh(self) -> None:
         self.refreshes += 1
         if self.after_refresh is not None:

@@ -54,3 +54,27 @@ async def test_a_refused_key_is_unavailable_to_the_flows(make_org: MakeOrg) -> N
     org.sandbox.revoke_key("key_sandbox_demo")
     with pytest.raises(ServiceUnavailable):
         await PartnerCatalog(org.cache).service_locations()
+
+
+async def test_the_whole_catalogue_is_one_read_and_kept(org: Org) -> None:
+    catalog = PartnerCatalog(org.cache)
+    caps, warehouses, locations = await catalog.catalogue()
+    assert caps.organization.slug == "swift-lagos"
+    assert [w.name for w in warehouses] == ["Ikeja Hub", "Lekki Depot"]
+    assert locations[0].id == "loc_unilag_gate"
+    # Kept: the next turns read the copies without asking again, and without waiting.
+    again = catalog.catalogue()
+    try:
+        again.send(None)
+    except StopIteration as done:
+        assert done.value[0] is caps
+    else:
+        raise AssertionError("a kept catalogue was read with a wait")
+    assert [org.calls(name) for name in ("get_capabilities", "list_warehouses")] == [1, 1]
+    assert org.calls("list_service_locations") == 1
+
+
+async def test_a_catalogue_read_during_an_outage_is_unavailable(org: Org) -> None:
+    org.sandbox.inject_fault("list_warehouses", "status", count=4)
+    with pytest.raises(ServiceUnavailable):
+        await PartnerCatalog(org.cache).catalogue()

@@ -127,6 +127,9 @@ class _Catalog:
     async def service_locations(self) -> list[ServiceLocation]:
         return []
 
+    async def catalogue(self) -> tuple[Capabilities, list[Warehouse], list[ServiceLocation]]:
+        return await self.capabilities(), await self.warehouses(), await self.service_locations()
+
     async def refresh(self) -> None:
         return None
 
