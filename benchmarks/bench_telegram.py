@@ -221,16 +221,41 @@ ORDER: list[Step] = [
 
 @dataclass
 class Run:
-    """One variant's run: its wall time, per-update reply latencies and Bot API calls."""
+    """One variant's run: its wall time, per-update reply latencies and Bot API calls.
+
+    ``partner_seconds``: the time the in-process sandbox spent serving the Partner API (less
+    the bot's own web app serving it the order's photo), which a deployment's Partner API
+    spends on another machine."""
 
     updates: int = 0
     seconds: float = 0.0
     reply: list[float] = field(default_factory=list)
     calls: Counter[str] = field(default_factory=Counter)
+    partner_seconds: float = 0.0
 
     @property
     def us_per_update(self) -> float:
         return self.seconds / self.updates * 1e6
+
+    @property
+    def bot_us_per_update(self) -> float:
+        """``us_per_update`` less the simulated Partner API's own work."""
+        return (self.seconds - self.partner_seconds) / self.updates * 1e6
+
+
+class TimedApp:
+    """An ASGI app's wall time while it serves, summed (its requests never overlap here)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.seconds = 0.0
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        started = time.perf_counter()
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.seconds += time.perf_counter() - started
 
 
 async def feed(
@@ -268,15 +293,17 @@ def bench_config(directory: Path, sandbox: Sandbox) -> Config:
 
 async def run_full(directory: Path, synchronous: Synchronous) -> Run:
     switch = AppSwitch()
+    photos_served = TimedApp(switch)  # the bot's web app, serving the sandbox the photo
     sandbox = Sandbox(
         default_scenario(),
-        image_transport=httpx.ASGITransport(app=switch),
+        image_transport=httpx.ASGITransport(app=photos_served),
         resolver=loopback_resolver,
     )
+    partner_served = TimedApp(sandbox.app)
     api, processor = InstantBotApi(), TimedProcessor()
     unlimited = Window(10**9, 1.0)
     seams = Seams(
-        partner_transport=httpx.ASGITransport(app=sandbox.app),
+        partner_transport=httpx.ASGITransport(app=partner_served),
         telegram_request=api,
         telegram_updates_request=api,
         processor=processor,
@@ -297,6 +324,7 @@ async def run_full(directory: Path, synchronous: Synchronous) -> Run:
         await settle(runtime)
         run.seconds = time.perf_counter() - started
         run.calls = Counter(api.calls)
+        run.partner_seconds = partner_served.seconds - photos_served.seconds
         for order in range(ORDERS):
             assert await runtime.store.deliveries.count_for_user(10_000 + order) == 1
     finally:
@@ -391,6 +419,15 @@ async def main() -> None:
             ratio = median / base
             verdict = "meets" if ratio <= goal else "misses"
             print(f"  {name} / {anchor}: {ratio:4.2f}x ({verdict} the goal <= {goal}x)")
+    print("  the same less the in-process sandbox's own work (a real Partner API's, elsewhere):")
+    for name in ("full turn, synchronous=full", "full turn, synchronous=normal"):
+        own = statistics.median(run.bot_us_per_update for run in runs[name])
+        base = statistics.median(run.us_per_update for run in runs["bare echo"])
+        traffic = statistics.median(run.us_per_update for run in runs["same-traffic echo"])
+        print(
+            f"  {name}: {own:5.0f} µs/update, {own / base:4.2f}x the bare echo,"
+            f" {own / traffic:4.2f}x the same-traffic echo"
+        )
     full = runs["full turn, synchronous=normal"][0]
     per_method = ", ".join(
         f"{name} {count / full.updates:.2f}" for name, count in sorted(full.calls.items())
