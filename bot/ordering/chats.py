@@ -66,6 +66,7 @@ logger = logging.getLogger(__name__)
 
 AlertOperators = Callable[[str], Awaitable[None]]
 DeliverLater = Callable[[int, Turn], Awaitable[None]]
+Reply = Callable[[Turn], Awaitable[None]]
 
 
 def no_open_order() -> Turn:
@@ -200,14 +201,27 @@ class ChatService:
             return turn
 
     async def handle(
-        self, chat_id: int, user_id: int, answer: Answer, *, language: str | None = None
+        self,
+        chat_id: int,
+        user_id: int,
+        answer: Answer,
+        *,
+        language: str | None = None,
+        reply: Reply | None = None,
     ) -> Turn:
-        """One customer answer; with no open order, the turn says so and nothing else."""
+        """One customer answer; with no open order, the turn says so and nothing else.
+
+        ``reply``, when given, shows the turn (it is called only when there was an order to
+        answer) while the turn's session is being written, so the customer's reply does not
+        wait for the commit. That keeps to what a turn's commit promises (docs/operators.md):
+        until it is done the update counts as not handled, so a crash in between repeats the
+        update, and the customer may see a reply twice but never loses an answer.
+        """
         async with self._locks.hold(chat_id), _spoken(language):
             session = await self._load(chat_id)
             if session is None:
                 return no_open_order()
-            return await self._answer(chat_id, user_id, session, answer)
+            return await self._answer(chat_id, user_id, session, answer, reply)
 
     async def cancel(
         self, chat_id: int, user_id: int, *, language: str | None = None
@@ -243,12 +257,19 @@ class ChatService:
 
     # --- around each turn -------------------------------------------------------------------
 
-    async def _answer(self, chat_id: int, user_id: int, session: Session, answer: Answer) -> Turn:
+    async def _answer(
+        self,
+        chat_id: int,
+        user_id: int,
+        session: Session,
+        answer: Answer,
+        reply: Reply | None = None,
+    ) -> Turn:
         started = self._clock()
         turn = await self.engine.handle(
             session, answer, before_create=self._saver(chat_id, user_id)
         )
-        await self._after_turn(chat_id, user_id, session, turn, started)
+        await self._after_turn(chat_id, user_id, session, turn, started, reply)
         return turn
 
     def _saver(self, chat_id: int, user_id: int) -> Callable[[Session], Awaitable[None]]:
@@ -263,9 +284,16 @@ class ChatService:
         return save
 
     async def _after_turn(
-        self, chat_id: int, user_id: int, session: Session, turn: Turn, started: float
+        self,
+        chat_id: int,
+        user_id: int,
+        session: Session,
+        turn: Turn,
+        started: float,
+        reply: Reply | None = None,
     ) -> None:
-        """``started``: when the turn began, before any create of it went out."""
+        """``started``: when the turn began, before any create of it went out; ``reply``
+        shows the turn while its session is written (see ``handle``)."""
         delivery = turn.delivery
         if delivery is not None:
             created = delivery.created_at.timestamp() if delivery.created_at else self._clock()
@@ -286,10 +314,15 @@ class ChatService:
                 await self.memory.remember(user_id, turn.order)
         if turn.unconfirmed is not None:
             await self._keep_unconfirmed(chat_id, user_id, turn.unconfirmed, started)
-        if session.finished:
-            await self.store.sessions.delete(chat_id)
+        written: Awaitable[object] = (
+            self.store.sessions.delete(chat_id)
+            if session.finished
+            else self.store.sessions.save(chat_id, user_id, session.stored_json())
+        )
+        if reply is None:
+            await written
         else:
-            await self.store.sessions.save(chat_id, user_id, session.stored_json())
+            await _while_written(written, reply(turn))
         if turn.operator_alert is not None:
             await self._alert(turn.operator_alert)
         if turn.retry_after is not None and self._deliver_later is not None:
@@ -368,3 +401,15 @@ class ChatService:
         task = asyncio.create_task(resend())
         self._later.add(task)
         task.add_done_callback(self._later.discard)
+
+
+async def _while_written(written: Awaitable[object], reply: Awaitable[None]) -> None:
+    """Await ``reply`` while ``written`` runs, then ``written`` (its failure is raised)."""
+    writing = asyncio.ensure_future(written)
+    # One step for the write, which queues its statement on the database's thread and waits:
+    # the reply is then drawn and sent while the database works.
+    await asyncio.sleep(0)
+    try:
+        await reply
+    finally:
+        await writing

@@ -10,7 +10,9 @@ that lock only while it is held (a transaction is open, or waiting to open).
 
 Lone ``SELECT``s are answered on the event loop's thread by a second, read-only connection
 (``bot.store.loop_reads``): a read by key takes microseconds there, against a trip to the
-worker thread that costs twenty times the read.
+worker thread that costs twenty times the read. Only while nothing is queued on the worker and
+no transaction is open or waiting: the read then sees exactly what it would have seen queued
+behind the others (a write another task started but has not seen finish included).
 
 The connection runs in autocommit mode: a lone statement is its own transaction, and
 ``transaction()`` issues ``BEGIN IMMEDIATE`` so a writer never has to upgrade a read lock.
@@ -84,6 +86,7 @@ class Database:
         self._conn = conn
         self._statements = Statements(conn)
         self._reader = reader
+        self._queued = 0  # lone statements sent to the worker thread and not finished
         self._lock = asyncio.Lock()
         self._closed = False
         self.path = path
@@ -115,26 +118,40 @@ class Database:
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement as its own transaction; return the number of rows it changed."""
-        if self._lock.locked():
-            async with self._locked():
-                return await self._statements.execute(sql, params)
-        self._check_open()
-        return await self._statements.execute(sql, params)
+        self._queued += 1
+        try:
+            if self._lock.locked():
+                async with self._locked():
+                    return await self._statements.execute(sql, params)
+            self._check_open()
+            return await self._statements.execute(sql, params)
+        finally:
+            self._queued -= 1
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
-        """Run one statement and return all its rows (a short ``SELECT`` on this thread)."""
+        """Run one statement and return all its rows (a short ``SELECT`` on this thread when
+        the worker has nothing queued)."""
         reader = self._reader
-        if reader is not None and reader.takes(sql):
+        if (
+            reader is not None
+            and not self._queued
+            and not self._lock.locked()
+            and reader.takes(sql)
+        ):
             self._check_open()
             try:
                 return reader.fetch_all(sql, params)
             except TooLongForTheLoop:
                 pass  # the worker thread's turn
-        if self._lock.locked():
-            async with self._locked():
-                return await self._statements.fetch_all(sql, params)
-        self._check_open()
-        return await self._statements.fetch_all(sql, params)
+        self._queued += 1
+        try:
+            if self._lock.locked():
+                async with self._locked():
+                    return await self._statements.fetch_all(sql, params)
+            self._check_open()
+            return await self._statements.fetch_all(sql, params)
+        finally:
+            self._queued -= 1
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
         """Run one statement and return its first row, if any."""

@@ -6,9 +6,10 @@ trip costs far more than the read (about 90 µs against 4 µs on a 2-core machin
 Telegram turn makes several such reads (the update's dedupe, the chat's session, ...).
 
 So lone ``SELECT``s go to a second, read-only connection to the same file, run on the loop's
-thread. WAL mode makes that safe: a reader never waits for the writer and sees every commit
-finished before its statement began, which is exactly what the writer's queue gave (a read
-that was awaited after a write's commit sees it). Two guards keep the loop from stalling:
+thread, when the writer's queue is empty (``Database`` checks): WAL mode makes that safe, as a
+reader never waits for the writer and sees every commit finished before its statement began,
+which is what the read would have seen queued behind the writer's statements. Two guards keep
+the loop from stalling:
 
 * a step budget: SQLite calls back every ``_STEPS_PER_CHECK`` virtual-machine steps, and a
   statement that runs past ``step_budget`` steps is interrupted and sent to the worker thread

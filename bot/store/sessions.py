@@ -94,6 +94,7 @@ class Sessions:
     async def save(self, chat_id: int, user_id: int, data_json: str) -> None:
         """Replace the chat's session with ``data_json`` (stamped with the store's clock)."""
         now = self._clock()
+        own = self._hold(chat_id, SessionRecord(chat_id, user_id, data_json, now))
         answering = self._updates.unrecorded()
         if answering is None:
             await self._db.execute(_SAVE, (chat_id, user_id, data_json, now))
@@ -106,10 +107,12 @@ class Sessions:
                     _TURN_SAVE, (chat_id, user_id, data_json, now, answering.update_id)
                 )
             answering.recorded = True
-        self._written(chat_id, SessionRecord(chat_id, user_id, data_json, now))
+        if not own:
+            self._let_go_of(chat_id)
 
     async def delete(self, chat_id: int) -> bool:
         """Forget the chat's session; True when there was one."""
+        own = self._hold(chat_id, None)
         answering = self._updates.unrecorded()
         if answering is None:
             deleted = await self._db.execute(_DELETE, (chat_id,))
@@ -118,7 +121,8 @@ class Sessions:
                 deleted = await tx.execute(_DELETE, (chat_id,))
                 await self._updates.record(tx, answering)
             answering.recorded = True
-        self._written(chat_id, None)
+        if not own:
+            self._let_go_of(chat_id)
         return deleted > 0
 
     async def list_open(self) -> list[SessionRecord]:
@@ -131,14 +135,21 @@ class Sessions:
         self._held.clear()  # rare: the turns under way read their chat once more
         return purged
 
-    def _written(self, chat_id: int, record: SessionRecord | None) -> None:
-        """``record`` is now stored for ``chat_id``: the update answered there keeps it; a write
-        from elsewhere (another task) drops what that update held rather than leave it stale."""
+    def _hold(self, chat_id: int, record: SessionRecord | None) -> bool:
+        """Before a write of ``record``: when this task answers an update in ``chat_id``, that
+        update holds ``record`` at once (its turn reads what it is writing, even while the
+        write is under way: ``ChatService`` draws the reply meanwhile); True then."""
         answering = self._updates.answering()
         if answering is not None and answering.chat_id == chat_id:
             self._held[chat_id] = (answering, record)
-        else:
-            self._held.pop(chat_id, None)
+            return True
+        return False
+
+    def _let_go_of(self, chat_id: int) -> None:
+        """After a write from elsewhere (another task): the update answered in the chat drops
+        what it held rather than keep it stale (after the write, so that a read in between
+        cannot hold the old row again)."""
+        self._held.pop(chat_id, None)
 
     def _let_go(self, answered: AnsweredUpdate) -> None:
         if answered.chat_id is not None:

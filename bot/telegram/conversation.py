@@ -237,15 +237,17 @@ class Conversation:
     async def _answer(
         self, chat_id: int, user_id: int, answer: Answer, *, note: str | None = None
     ) -> None:
-        turn = await self.ctx.chats.handle(chat_id, user_id, answer)
+        async def reply(turn: Turn) -> None:
+            if note is not None:  # with the turn, in the same message: one reply
+                turn = turn.model_copy(update={"messages": (note, *turn.messages)})
+            await self.screen.show(chat_id, turn, answer)
+
+        # The reply is drawn and sent while the turn's session is written.
+        turn = await self.ctx.chats.handle(chat_id, user_id, answer, reply=reply)
         if (
             turn == no_open_order()
         ):  # the engine's "has ended" reads oddly to someone just saying hi
             await self._say(chat_id, say("telegram.no_order"))
-            return
-        if note is not None:  # with the turn, in the same message: one reply
-            turn = turn.model_copy(update={"messages": (note, *turn.messages)})
-        await self.screen.show(chat_id, turn, answer)
 
     async def _begin(
         self, chat_id: int, user_id: int, *, greet: bool = False, flow: str | None = None

@@ -27,10 +27,14 @@ TEXTS = [
 ]  # fmt: skip
 COMMANDS = ["back", "skip", "done", "help", "cancel", "edit"]
 ACCEPTED_REFUSALS = {"coverage"}  # a pin outside the area is the customer's, not the flow's
+# A photo URL on a host the service does not allowlist is the agent's too: the bot cannot know
+# the allowlist (the capabilities do not give it), so the service refuses that create itself.
+FOREIGN_PHOTO = "https://elsewhere.example/p.jpg"
 
 
 class Recording:
-    """Every create outcome the flows get."""
+    """Every create outcome the flows get, but the service's refusal of the agent's own photo
+    host (``FOREIGN_PHOTO``)."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
@@ -38,7 +42,9 @@ class Recording:
 
     async def create(self, request: CreateDeliveryRequest) -> CreateOutcome:
         outcome: CreateOutcome = await self.inner.create(request)
-        self.outcomes.append(outcome)
+        foreign = FOREIGN_PHOTO in request.packageImages
+        if not (foreign and isinstance(outcome, Refused) and outcome.reason == "image_host"):
+            self.outcomes.append(outcome)
         return outcome
 
 
@@ -65,7 +71,7 @@ def answer_for(prompt: dict[str, Any] | None, move: tuple[int, int, float, float
     if kind < 91:
         return {"kind": "contact", "phone": TEXTS[pick % 4], "first_name": "Ada"}
     if kind < 93:
-        return {"kind": "photos", "urls": ["https://elsewhere.example/p.jpg"]}
+        return {"kind": "photos", "urls": [FOREIGN_PHOTO]}
     if kind < 99:
         return {"kind": "command", "name": COMMANDS[pick % len(COMMANDS)]}
     return ["not", "an", "answer"]
