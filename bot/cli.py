@@ -5,14 +5,16 @@ the function doing the work; ``COMMANDS`` lists them in the order ``--help`` sho
 Exit codes: 0 success, 1 the bot could not start, 2 bad usage or a bad configuration file.
 
 Each command imports what it needs when it runs: ``--help`` and ``--version`` load no pydantic
-model, no asyncio and no PTB, so they answer at once (``benchmarks/bench_startup.py``).
+model, no asyncio and no PTB, so they answer at once; ``check-config`` loads the configuration's
+models and nothing of the running bot (no PTB, httpx, Starlette, store, Partner API models or
+flow engine), so an operator can run it in a loop while editing. ``benchmarks/bench_startup.py``
+times them; ``tests/test_startup_imports.py`` keeps the heavy modules out.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -62,16 +64,15 @@ def _check_config(args: argparse.Namespace) -> int:
 
 def _check_connection(config: Config) -> int:
     """``check-config --connect``: open the configured database the way ``run`` would."""
-    # Imported here so a plain check-config does not load the store.
-    import asyncio
-
-    from bot.store import StoreError
-    from bot.store.pg_database import PgDatabase
-
     settings = config.storage.postgres
     if config.storage.backend != "postgres" or settings is None:
         print(f"# storage: SQLite file {config.storage.path}; nothing to connect to")
         return EXIT_OK
+    # Imported here, once there is a database to reach: checking a file needs no store.
+    import asyncio
+
+    from bot.store import StoreError
+    from bot.store.pg_database import PgDatabase
 
     async def connect() -> str:
         db = await PgDatabase.connect(settings.dsn.get_secret_value(), pool_size=2)
@@ -223,6 +224,7 @@ def _mcp(args: argparse.Namespace) -> int:
     if config is None:
         return EXIT_USAGE
     import asyncio
+    import logging
 
     # Imported here: the MCP SDK and the bot are not needed to check a config.
     from bot.agents.mcp_command import serve_mcp

@@ -13,7 +13,7 @@ from pydantic import BaseModel, SecretStr
 
 from bot.config.root import Config
 from bot.config.section import submodel
-from bot.partner.models import API_KEY_PREFIX, SIGNING_SECRET_PREFIX
+from bot.partner.vocabulary import API_KEY_PREFIX, SIGNING_SECRET_PREFIX
 
 
 def redact(secret: SecretStr) -> str:

@@ -7,7 +7,7 @@ from typing import get_args
 from pydantic import Field
 
 from bot.config.section import Section
-from bot.partner.models import EventType
+from bot.partner.vocabulary import EventType
 
 
 class CustomerRelay(Section):

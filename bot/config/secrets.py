@@ -15,7 +15,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, SecretStr, ValidationInfo, ValidatorFunctionWrapHandler
 
-from bot.partner.models import API_KEY_PREFIX, SIGNING_SECRET_PREFIX
+from bot.partner.vocabulary import API_KEY_PREFIX, SIGNING_SECRET_PREFIX
 
 _ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
 

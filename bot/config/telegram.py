@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-import phonenumbers
 from pydantic import (
     Field,
     SecretStr,
@@ -106,6 +105,10 @@ class TelegramConfig(Section):
     @field_validator("default_phone_region")
     @classmethod
     def _region(cls, value: str) -> str:
+        # Imported when the key is given: phonenumbers' tables are not needed to check a file
+        # that keeps the default.
+        import phonenumbers
+
         region = value.upper()
         if region not in phonenumbers.SUPPORTED_REGIONS:
             raise ValueError(

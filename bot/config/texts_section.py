@@ -5,20 +5,29 @@
 catalogue) for customers reading that language. Every override is checked here, so a bad one
 stops ``check-config`` and the start with the key named: an unknown message id, a placeholder
 the message does not have, or one it needs that the override dropped.
+
+The catalogue (``conversations.texts.catalogue``) and Babel are imported only when a check
+needs them: importing ``conversations`` loads the whole flow engine, which a file without
+overrides does not need to be checked (``deliverybot check-config`` stays quick).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from babel import Locale, UnknownLocaleError
 from pydantic import Field, field_validator, model_validator
 
 from bot.config.config_errors import KeyProblems
 from bot.config.section import Section
-from conversations.texts.catalogue import DEFAULT_LOCALE, SHIPPED, Texts, problems_with
+
+if TYPE_CHECKING:
+    from conversations.texts.catalogue import Texts
 
 Overrides = dict[str, str]
+
+DEFAULT_LOCALE = "en_NG"
+"""The catalogue's own default (``conversations.texts.catalogue.DEFAULT_LOCALE``), written here
+so the default does not import the catalogue; a test keeps the two equal."""
 
 
 class TextsConfig(Section):
@@ -35,14 +44,18 @@ class TextsConfig(Section):
         # ``desk.none_yet = "..."`` unquoted is a nested table in TOML: read it as the id.
         if not isinstance(data, dict):
             return data
-        shipped = ", ".join(SHIPPED)
-        unknown: list[tuple[tuple[str | int, ...], str]] = [
-            ((str(key),), f"no shipped language {key} (shipped: {shipped})")
+        unknown = [
+            str(key)
             for key, value in data.items()
             if isinstance(value, dict) and key not in cls.model_fields
         ]
         if unknown:
-            raise KeyProblems(unknown)
+            from conversations.texts.catalogue import SHIPPED
+
+            shipped = ", ".join(SHIPPED)
+            raise KeyProblems(
+                [((key,), f"no shipped language {key} (shipped: {shipped})") for key in unknown]
+            )
         return {
             key: _flatten(value) if key in ("en", "fr") and isinstance(value, dict) else value
             for key, value in data.items()
@@ -51,6 +64,8 @@ class TextsConfig(Section):
     @field_validator("locale")
     @classmethod
     def _locale(cls, value: str) -> str:
+        from babel import Locale, UnknownLocaleError
+
         try:
             Locale.parse(value)
         except (UnknownLocaleError, ValueError):
@@ -62,6 +77,10 @@ class TextsConfig(Section):
     @field_validator("en", "fr")
     @classmethod
     def _overrides(cls, value: Overrides, info: Any) -> Overrides:
+        if not value:  # nothing to check against the catalogue
+            return value
+        from conversations.texts.catalogue import problems_with
+
         found = problems_with(value, info.field_name)
         if found:
             raise KeyProblems([((message_id,), why) for message_id, why in found])
@@ -69,6 +88,8 @@ class TextsConfig(Section):
 
     def texts(self) -> Texts:
         """The business's catalogues, ready to ``install``."""
+        from conversations.texts.catalogue import Texts
+
         tables = {"en": self.en, "fr": self.fr}
         return Texts(self.locale, {language: table for language, table in tables.items() if table})
 

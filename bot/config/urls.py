@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from bot.partner.models import LOOPBACK_HOSTS
+from bot.partner.vocabulary import LOOPBACK_HOSTS
 
 __all__ = ["LOOPBACK_HOSTS", "LOOPBACK_HTTP", "check_url"]
 LOOPBACK_HTTP = "plain http only for 127.0.0.1 or localhost"

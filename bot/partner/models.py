@@ -18,7 +18,8 @@ Two families of models live here:
   org's capabilities, so a bad create fails here, in the caller's process, with the field named.
 
 This module is the domain vocabulary shared with ``conversations``: it imports nothing else of
-``bot``.
+``bot`` but ``bot.partner.vocabulary``, the enumerations and fixed strings it re-exports (kept
+apart, free of pydantic, so the configuration reads them without building these models).
 """
 
 from __future__ import annotations
@@ -39,54 +40,31 @@ from pydantic import (
 )
 from pydantic import ValidationError as PydanticValidationError
 
-# --- enumerations ----------------------------------------------------------------------------
-
-ServiceKind = Literal["pickup_delivery", "errand"]
-DeliveryMode = Literal["pickup", "warehouse"]
-ErrandMode = Literal["at_place", "link", "photo"]
-PackageSize = Literal["small", "medium", "large"]
-CollectionMethod = Literal["cash_on_delivery", "online_checkout"]
-Plan = Literal["basic", "pro", "scale", "global"]
-PaymentTiming = Literal["before_dispatch", "after_delivery", "off_platform"]
-CoverageMode = Literal["worldwide", "selected_regions", "radius_from_hub"]
-PricingMode = Literal["quote_on_review", "fixed", "starting_from", "hidden"]
-LocationCategory = Literal["hostel", "building", "library", "gate", "landmark", "other"]
-UnitMode = Literal["none", "free_text", "list"]
-RiderPresence = Literal["available", "on_delivery", "unavailable", "not_in_app"]
-OtpReason = Literal["payment", "resend"]
-EventType = Literal[
-    "delivery.created",
-    "delivery.updated",
-    "delivery.status_changed",
-    "delivery.cancelled",
-    "delivery.completed",
-    "delivery.otp_issued",
-]
-
-# Open enums: the spec lists known values "or other string". Typed as ``str`` so an unknown value
-# from a newer service parses; the known values are kept for callers that want to switch on them.
-OpenServiceKind = str
-OpenPackageSize = str
-OpenCollectionMethod = str
-OpenRequestSource = str
-
-DELIVERY_STATUSES: tuple[str, ...] = (
-    "awaiting_price",
-    "pending",
-    "matched",
-    "picked_up",
-    "in_transit",
-    "delivered",
-    "cancelled",
-)
-EVENT_TYPES: tuple[str, ...] = (
-    "delivery.created",
-    "delivery.updated",
-    "delivery.status_changed",
-    "delivery.cancelled",
-    "delivery.completed",
-    "delivery.otp_issued",
-)
+# The plain vocabulary lives in its own module so that the configuration can use it without
+# building these models; it is re-exported here, where every other module looks for it.
+from bot.partner.vocabulary import API_KEY_PREFIX as API_KEY_PREFIX
+from bot.partner.vocabulary import DELIVERY_STATUSES as DELIVERY_STATUSES
+from bot.partner.vocabulary import EVENT_TYPES as EVENT_TYPES
+from bot.partner.vocabulary import LOOPBACK_HOSTS as LOOPBACK_HOSTS
+from bot.partner.vocabulary import SIGNING_SECRET_PREFIX as SIGNING_SECRET_PREFIX
+from bot.partner.vocabulary import CollectionMethod as CollectionMethod
+from bot.partner.vocabulary import CoverageMode as CoverageMode
+from bot.partner.vocabulary import DeliveryMode as DeliveryMode
+from bot.partner.vocabulary import ErrandMode as ErrandMode
+from bot.partner.vocabulary import EventType as EventType
+from bot.partner.vocabulary import LocationCategory as LocationCategory
+from bot.partner.vocabulary import OpenCollectionMethod as OpenCollectionMethod
+from bot.partner.vocabulary import OpenPackageSize as OpenPackageSize
+from bot.partner.vocabulary import OpenRequestSource as OpenRequestSource
+from bot.partner.vocabulary import OpenServiceKind as OpenServiceKind
+from bot.partner.vocabulary import OtpReason as OtpReason
+from bot.partner.vocabulary import PackageSize as PackageSize
+from bot.partner.vocabulary import PaymentTiming as PaymentTiming
+from bot.partner.vocabulary import Plan as Plan
+from bot.partner.vocabulary import PricingMode as PricingMode
+from bot.partner.vocabulary import RiderPresence as RiderPresence
+from bot.partner.vocabulary import ServiceKind as ServiceKind
+from bot.partner.vocabulary import UnitMode as UnitMode
 
 # Limits from the spec's Limits table, in one place for the client, the sandbox and the flows.
 MAX_PACKAGE_IMAGES = 6
@@ -98,8 +76,6 @@ LIST_LIMIT_DEFAULT = 20
 RADIUS_KM_RANGE = (0.0, 500.0)
 WEBHOOK_TOLERANCE_SECONDS = 300
 RIDER_GPS_FRESH_MINUTES = 30
-API_KEY_PREFIX = "sk_live_"
-SIGNING_SECRET_PREFIX = "whsec_"  # noqa: S105 - a public prefix, not a secret
 
 MAX_ERRAND_LINKS = 10
 PHONE_DIGITS = (7, 15)
@@ -537,10 +513,6 @@ class Rider(ResponseModel):
 
 
 # --- requests ----------------------------------------------------------------------------------
-
-
-LOOPBACK_HOSTS: frozenset[str] = frozenset({"127.0.0.1", "localhost", "::1"})
-"""Hosts that only this machine reaches: the one place plain http is taken (local tests)."""
 
 
 def is_image_url(url: str) -> bool:
