@@ -102,12 +102,19 @@ class RequestLimiter:
                         break
                     # Re-checked after the sleep: set_rate or block_for may have moved the goal.
                     await self._sleep(wait)
+                await self._wait_for_shared_start()
+                # Read again: the shared budget may have held this request back a while.
+                now = self._clock()
                 if self._limit is None:
                     while self._starts and self._starts[0] <= now - self._window:
                         self._starts.popleft()
                 self._starts.append(now)
         finally:
             self._in_line -= 1
+
+    async def _wait_for_shared_start(self) -> None:
+        """Wait, in this process's turn, for a start granted by a budget shared with other
+        processes (``SharedRequestLimiter``); none here."""
 
     def _start_time(self, ahead: int, now: float) -> float:
         """When the request with ``ahead`` others in front of it may start."""
