@@ -29,7 +29,8 @@ stopped: stopping one half-way (say, between a create and the saving of its answ
 more harm than the rare moment it may now overlap another instance's turn of the same chat. Each
 such chat is logged at ERROR the moment the loss is seen, so no turn runs on a lock it lost
 without a trace; the next hold opens a new shared connection. A release that fails for any
-other reason closes the shared connection, so nothing it may still hold stays locked.
+other reason, or a lock request cancelled half-way (the server may have granted it), closes
+the shared connection, so nothing it may still hold stays locked.
 
 A task that holds a chat already goes on at once (the update processor holds the chat, then the
 chat service holds it again for the turn). That is checked before the database is asked: a
@@ -112,6 +113,11 @@ class PgChatLocks:
             try:
                 shared = await self._shared_connection()
                 taken = await shared.fetchval(_TRY_LOCK, chat_id)
+            except asyncio.CancelledError:
+                # The server may have granted the lock as the wait was cancelled: closing the
+                # connection is the one way to be sure the chat is not left locked.
+                self._forget(self._shared)
+                raise
             except _CONNECTION_ERRORS as error:
                 # The pooled way still serves the turn; the next hold opens a new connection.
                 logger.warning("shared chat-lock connection unusable (%s)", type(error).__name__)
