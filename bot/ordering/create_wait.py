@@ -6,15 +6,20 @@ that wait can be long; silence that long reads like a broken bot. So just before
 goes out (the engine's ``before_create``), the limiter is asked how long a request starting now
 would wait (across every instance, when they share the key's budget on PostgreSQL), and a
 wait over ``threshold_seconds`` is said to the chat, with how long; then the create goes on, in
-its turn.
+its turn. That look ahead cannot see the creates other instances ask for at the same moment
+(100 customers confirming at once across three instances), so when it says "no wait" the
+create's request is watched instead (``when_held_back``): still waiting for its start after
+half the threshold, the customer is told then, with the wait as it looks by that time.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
+import math
 from typing import Final
 
-from bot.partner.request_limiter import RequestLimiter
+from bot.partner.request_limiter import RequestLimiter, when_held_back
 from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
 from conversations.texts import dialogue
 
@@ -41,10 +46,19 @@ class CreateWaitNotice:
         """Say the wait to ``chat_id`` when it is over the threshold; the wait, in seconds."""
         wait = await self._limiter.expected_wait()
         if wait <= self._threshold:
+            if math.isfinite(self._threshold):  # an infinite threshold: never told
+                when_held_back(self._threshold / 2, functools.partial(self._held_back, chat_id))
             return wait
+        await self._say(chat_id, wait)
+        return wait
+
+    async def _held_back(self, chat_id: int) -> None:
+        """The create's request still waits although none was foreseen: say it now."""
+        await self._say(chat_id, await self._limiter.expected_wait())
+
+    async def _say(self, chat_id: int, wait: float) -> None:
         try:
             await self._channel.send(chat_id, dialogue.create_waiting(wait))
         except (ChatUnreachable, SendFailed) as error:
             # The create goes on regardless: its answer is what matters to the customer.
             logger.info("chat %s not told of its create's wait (%s)", chat_id, error)
-        return wait

@@ -11,15 +11,21 @@ is, so the first window admits *N*, not *N* + 1.
 
 One limiter exists per API key; the ``PartnerClient`` holds it and every call goes through it.
 Waiters are served first come, first served (an ``asyncio.Lock`` queues them in order), and any
-chat can ask ``wait_time()`` first to say "one moment" instead of going quiet.
+chat can ask ``wait_time()`` first to say "one moment" instead of going quiet. That answer is a
+forecast: requests asked for at the same moment elsewhere (other instances) are not in it. So a
+task may also arm ``when_held_back``: its next request calls back if it is still waiting for
+its start after a few seconds, whatever the forecast said.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import math
 import time
 from collections import deque
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from bot.clocks import Clock, Sleep
 
@@ -27,6 +33,18 @@ DEFAULT_WINDOW_SECONDS = 60.0
 # Starts remembered while no cap is known: more than any plan's published cap (Growth: 180),
 # few enough that a process without a cap holds a few kB, however long it runs.
 UNCAPPED_MEMORY = 256
+
+# (seconds, callback) armed by ``when_held_back`` for the current task's next request.
+_held_back: contextvars.ContextVar[tuple[float, Callable[[], Coroutine[Any, Any, None]]] | None] = (
+    contextvars.ContextVar("held_back", default=None)
+)
+
+
+def when_held_back(after_seconds: float, callback: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Arm ``callback`` for the next request the current task makes: it runs (once, beside
+    the request, which goes on regardless) if that request still waits for its start
+    ``after_seconds`` after asking. Timed on the event loop's clock."""
+    _held_back.set((after_seconds, callback))
 
 
 class RequestLimiter:
@@ -51,6 +69,7 @@ class RequestLimiter:
         self._starts: deque[float] = deque()
         self._blocked_until = -math.inf
         self._in_line = 0
+        self._callbacks: set[asyncio.Task[None]] = set()  # ``when_held_back`` ones running
         self.set_rate(requests_per_minute, window_seconds=window_seconds)
 
     def __repr__(self) -> str:
@@ -93,6 +112,7 @@ class RequestLimiter:
     async def acquire(self) -> None:
         """Wait for a free slot, in arrival order, and record this request's start."""
         self._in_line += 1
+        watch = self._watch_held_back()
         try:
             async with self._lock:
                 while True:
@@ -102,12 +122,36 @@ class RequestLimiter:
                         break
                     # Re-checked after the sleep: set_rate or block_for may have moved the goal.
                     await self._sleep(wait)
+                await self._wait_for_shared_start()
+                # Read again: the shared budget may have held this request back a while.
+                now = self._clock()
                 if self._limit is None:
                     while self._starts and self._starts[0] <= now - self._window:
                         self._starts.popleft()
                 self._starts.append(now)
         finally:
             self._in_line -= 1
+            if watch is not None:
+                watch.cancel()
+
+    def _watch_held_back(self) -> asyncio.TimerHandle | None:
+        armed = _held_back.get()
+        if armed is None:
+            return None
+        _held_back.set(None)  # for this request only
+        after_seconds, callback = armed
+        loop = asyncio.get_running_loop()
+
+        def call_back() -> None:
+            task = loop.create_task(callback())
+            self._callbacks.add(task)
+            task.add_done_callback(self._callbacks.discard)
+
+        return loop.call_later(after_seconds, call_back)
+
+    async def _wait_for_shared_start(self) -> None:
+        """Wait, in this process's turn, for a start granted by a budget shared with other
+        processes (``SharedRequestLimiter``); none here."""
 
     def _start_time(self, ahead: int, now: float) -> float:
         """When the request with ``ahead`` others in front of it may start."""

@@ -2,10 +2,11 @@
 instance of the bot (``bot.store.pg_rate_budget`` on PostgreSQL).
 
 Each request first waits its turn at this process's sliding log (so a burst of local requests
-queues in memory, in order), then asks the shared budget for a start. The shared budget answers
-"go" (the start is recorded for every instance to see) or "wait this long"; this process then
-sleeps that long and asks again. A 429's ``Retry-After`` holds back this process at once and
-every other instance through the shared budget.
+queues in memory, in order), then, still in that turn, asks the shared budget for a start. The
+shared budget answers "go" (the start is recorded for every instance to see, and in this
+process's log) or "wait this long"; this process then sleeps that long and asks again. A
+429's ``Retry-After`` holds back this process at once and every other instance through the
+shared budget.
 
 ``expected_wait`` (what the create-wait notice tells a customer) asks the shared budget too:
 this process's own log holds only its own starts, and three instances sharing 60 requests a
@@ -68,34 +69,31 @@ class SharedRequestLimiter(RequestLimiter):
         )
         self._budget = budget
         self._key_id = key_id
-        self._shared_turn = asyncio.Lock()
-        self._sharing = 0  # requests past the local log, waiting for a shared start
         self._pending_blocks: set[asyncio.Task[None]] = set()
 
     def __repr__(self) -> str:
         return f"Shared{super().__repr__()}"
 
-    async def acquire(self) -> None:
-        """Wait for this process's slot, then for a start in the shared budget."""
-        await super().acquire()
-        self._sharing += 1
-        try:
-            async with self._shared_turn:
-                while True:
-                    wait = await self._budget.try_start(
-                        self._key_id, self.requests_per_minute, self._window
-                    )
-                    if wait <= 0:
-                        return
-                    await self._sleep(wait)
-        finally:
-            self._sharing -= 1
+    async def _wait_for_shared_start(self) -> None:
+        """Ask the shared budget for a start, sleeping as long as it says, until granted.
+
+        Asked in this process's FIFO turn, after its own log let the request through; the
+        request's start goes into that log only once granted, so a local backlog waiting for
+        the shared budget never counts as starts made (it would hold the process back a whole
+        window for requests that never went out)."""
+        while True:
+            wait = await self._budget.try_start(
+                self._key_id, self.requests_per_minute, self._window
+            )
+            if wait <= 0:
+                return
+            await self._sleep(wait)
 
     async def expected_wait(self) -> float:
         """Seconds a request asking now would wait: the longer of this process's line and
         the shared budget's (with this process's waiters ahead of it)."""
         local = self.wait_time()
-        ahead = self._in_line + self._sharing
+        ahead = self._in_line
         try:
             shared = await self._budget.wait_time(
                 self._key_id, self.requests_per_minute, self._window, ahead

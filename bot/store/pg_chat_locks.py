@@ -3,48 +3,80 @@
 Telegram may hand two updates of one chat to two instances behind the load balancer. Each
 instance first queues the chat's work on its own ``ChatLocks`` (FIFO, no database traffic for
 work that waits behind a turn of the same instance), then takes the chat's PostgreSQL advisory
-lock (``pg_advisory_lock(chat_id)``) and holds it for the whole turn: load the session, run the
-engine, save it. The other instance waits in the server's lock queue.
+lock and holds it for the whole turn: load the session, run the engine, save it. The other
+instance waits in the server's lock queue.
 
-The lock belongs to a database session, so an instance that dies mid-turn loses it with its
-connections and the next instance goes on at once. The locks use a pool of their own: a chat
-waiting for its lock holds a connection while it waits, and must never take one that a running
-turn needs for its statements (that would deadlock once every pooled connection waited).
-asyncpg releases all advisory locks of a connection when it goes back to the pool, so a turn
-cancelled half-way cannot leave its chat locked.
+**Uncontended: one shared connection.** A turn spends most of its time elsewhere (the engine,
+the Partner API, asleep in the request limit when many customers confirm at once), so holding
+a connection per running turn would cap the turns in flight at the lock pool's size: the
+turns behind them could not even start to tell their customer they must wait. So the lock is
+first tried with ``pg_try_advisory_lock`` on one connection the instance shares for that
+(one statement at a time), which holds the session locks of all its chats at once and costs no
+connection per turn. It is released there too, with ``pg_advisory_unlock``: a session lock
+belongs to the connection that took it.
+
+**Contended: a pooled connection that waits.** When another instance holds the chat, the turn
+takes a connection from a pool of its own and waits in the server's queue with
+``pg_advisory_lock``, holding that connection for the turn, as FIFO as the server makes it.
+The pool is separate from the store's, so a chat waiting for its lock never takes a connection
+a running turn needs for its statements. asyncpg releases all advisory locks of a pooled
+connection when it goes back to the pool, so a turn cancelled half-way cannot leave its chat
+locked.
+
+**When the shared connection breaks** (the server restarts, a network cut, an administrator
+ends the backend), the server lets go of every lock it held. The turns that held them are not
+stopped: stopping one half-way (say, between a create and the saving of its answer) would do
+more harm than the rare moment it may now overlap another instance's turn of the same chat. Each
+such chat is logged at ERROR the moment the loss is seen, so no turn runs on a lock it lost
+without a trace; the next hold opens a new shared connection. A release that fails for any
+other reason, or a lock request cancelled half-way (the server may have granted it), closes
+the shared connection, so nothing it may still hold stays locked.
 
 A task that holds a chat already goes on at once (the update processor holds the chat, then the
-chat service holds it again for the turn). That is checked before a connection is taken: the
-held advisory lock belongs to another pooled connection's session, so asking for it again on a
-second connection would wait for itself forever.
+chat service holds it again for the turn). That is checked before the database is asked: a
+lock held by a pooled connection's session would wait for itself on another connection.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+import functools
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import asyncpg
 
 from bot.chatlocks import ChatLocks
 
+logger = logging.getLogger(__name__)
+
 _LOCK = "SELECT pg_advisory_lock($1)"
+_TRY_LOCK = "SELECT pg_try_advisory_lock($1)"
 _UNLOCK = "SELECT pg_advisory_unlock($1)"
+# What a dead or unusable connection raises; a server error in a statement is a PostgresError.
+_CONNECTION_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
 
 
 class PgChatLocks:
     """``hold(chat_id)`` for the length of a turn; see the module docstring."""
 
-    def __init__(self, pool: Any) -> None:
+    def __init__(self, pool: Any, connect: Callable[[], Awaitable[Any]]) -> None:
         self._pool = pool
+        self._connect = connect
         self._local = ChatLocks()
+        self._shared: Any = None  # the shared lock connection, opened on first use
+        self._shared_turn = asyncio.Lock()  # one statement at a time on it
+        self._on_shared: dict[int, Any] = {}  # chat -> the shared connection holding its lock
 
     @classmethod
     async def connect(cls, dsn: str, *, pool_size: int) -> PgChatLocks:
-        """A pool of ``pool_size`` lock connections: that many chats may hold or wait for
-        their lock at once in this instance; the others wait for a connection."""
-        return cls(await asyncpg.create_pool(dsn, min_size=1, max_size=pool_size))
+        """One shared lock connection, plus a pool of ``pool_size`` for contended chats: that
+        many chats held by another instance may wait for their lock at once in this instance;
+        the others wait for a connection."""
+        pool = await asyncpg.create_pool(dsn, min_size=1, max_size=pool_size)
+        return cls(pool, functools.partial(asyncpg.connect, dsn))
 
     @contextlib.asynccontextmanager
     async def hold(self, chat_id: int) -> AsyncIterator[None]:
@@ -53,15 +85,115 @@ class PgChatLocks:
         if self._local.holds(chat_id):
             yield
             return
-        async with self._local.hold(chat_id), self._pool.acquire() as conn:
+        async with self._local.hold(chat_id):
+            shared = await self._try_on_shared(chat_id)
+            if shared is None:
+                async with self._hold_on_pooled(chat_id):
+                    yield
+                return
+            try:
+                yield
+            finally:
+                # Shielded: a second cancellation must not leave the chat locked on a
+                # connection that lives on.
+                await asyncio.shield(self._release_on_shared(chat_id, shared))
+
+    async def close(self) -> None:
+        """Close the lock connections (any lock still held is released with them)."""
+        async with self._shared_turn:
+            shared, self._shared = self._shared, None
+        if shared is not None:
+            await shared.close()
+        await self._pool.close()
+
+    async def _try_on_shared(self, chat_id: int) -> Any:
+        """The shared connection, now holding ``chat_id``'s lock; None when another instance
+        holds the chat (or the shared connection cannot be used)."""
+        async with self._shared_turn:
+            try:
+                shared = await self._shared_connection()
+                taken = await shared.fetchval(_TRY_LOCK, chat_id)
+            except asyncio.CancelledError:
+                # The server may have granted the lock as the wait was cancelled: closing the
+                # connection is the one way to be sure the chat is not left locked.
+                self._forget(self._shared)
+                raise
+            except _CONNECTION_ERRORS as error:
+                # The pooled way still serves the turn; the next hold opens a new connection.
+                logger.warning("shared chat-lock connection unusable (%s)", type(error).__name__)
+                self._forget(self._shared)
+                return None
+            if not taken:
+                return None
+            self._on_shared[chat_id] = shared
+            return shared
+
+    async def _shared_connection(self) -> Any:
+        if self._shared is None or self._shared.is_closed():
+            connection = await self._connect()
+            connection.add_termination_listener(self._lost)
+            self._shared = connection
+        return self._shared
+
+    @contextlib.asynccontextmanager
+    async def _hold_on_pooled(self, chat_id: int) -> AsyncIterator[None]:
+        async with self._pool.acquire() as conn:
             await conn.execute(_LOCK, chat_id)
             try:
                 yield
             finally:
                 # A failed unlock is undone by the pool's reset of the connection on release.
-                with contextlib.suppress(asyncpg.PostgresError, asyncpg.InterfaceError):
+                with contextlib.suppress(*_CONNECTION_ERRORS):
                     await conn.execute(_UNLOCK, chat_id)
 
-    async def close(self) -> None:
-        """Close the lock connections (any lock still held is released with them)."""
-        await self._pool.close()
+    async def _release_on_shared(self, chat_id: int, shared: Any) -> None:
+        if self._on_shared.pop(chat_id, None) is not shared:
+            return  # lost with its connection, and logged then
+        if not shared.is_closed():
+            try:
+                async with self._shared_turn:
+                    released = await shared.fetchval(_UNLOCK, chat_id)
+            except _CONNECTION_ERRORS as error:
+                if not shared.is_closed():
+                    # Whether the lock is still held cannot be known: closing the connection
+                    # is the one way to be sure nothing stays locked (its other chats are
+                    # logged as lost).
+                    logger.warning(
+                        "chat %s: its lock could not be released (%s); closing the shared "
+                        "chat-lock connection",
+                        chat_id,
+                        type(error).__name__,
+                    )
+                    self._forget(shared)
+                    return
+            else:
+                if not released:
+                    logger.error("chat %s: its lock was no longer held at its release", chat_id)
+                return
+        # The connection died before its termination listener ran: the loss is said here.
+        self._say_lost(chat_id)
+
+    def _lost(self, connection: Any) -> None:
+        """The termination listener of the shared connection: log every chat it held."""
+        lost = sorted(chat for chat, held_on in self._on_shared.items() if held_on is connection)
+        for chat_id in lost:
+            del self._on_shared[chat_id]
+            self._say_lost(chat_id)
+        self._forget(connection)
+
+    @staticmethod
+    def _say_lost(chat_id: int) -> None:
+        logger.error(
+            "chat %s: its lock was lost with the shared chat-lock connection; its turn is "
+            "unguarded against the other instances",
+            chat_id,
+        )
+
+    def _forget(self, connection: Any) -> None:
+        """Stop using ``connection`` for locks; closed, so the server lets go of its locks."""
+        if connection is None:
+            return
+        if connection is self._shared:
+            self._shared = None
+        if not connection.is_closed():
+            connection.terminate()

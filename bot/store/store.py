@@ -141,7 +141,8 @@ class Store:
 
         ``media_dir`` must be the same shared directory for every instance, so any of them can
         serve a photo another one stored. ``pool_size`` connections serve the repositories;
-        the chat locks hold a pool of their own, so a chat waiting for its turn never takes a
+        the chat locks hold one connection of their own, plus a pool of their own for chats
+        that wait for another instance, so a chat waiting for its turn never takes a
         connection a turn needs. ``lease_seconds``: how soon another instance takes over the
         webhook events (and their messages) of an instance that died relaying them.
         """

@@ -15,13 +15,13 @@ shown again) and all 100 tap "Confirm and send" at once.
 
 Expected, and asserted: 100 deliveries, one per customer (0 duplicates), and not one 429 from
 the sandbox. Printed, not asserted: how many customers waited more than 3 s for their answer and
-how many of them were told first. The notice is decided just before each create from the key's
-shared budget (``SharedRequestLimiter.expected_wait``), which cannot see two things: the turns
-that asked at the same moment and will start first on other instances, and a customer whose turn
-waits for one of the instance's chat-lock connections (``[storage.postgres] pool_size``) while
-other chats' turns hold them, asleep in the rate limit. So some customers still wait untold.
-Real time: one to two minutes (the key's budget is spent in the first window; the rest go in
-the next).
+how many of them were told first (and who was not). The notice is decided just before each
+create from the key's shared budget (``SharedRequestLimiter.expected_wait``); the turns that
+asked at the same moment on other instances are not in that forecast, so a create it saw no
+wait for is watched and its customer told if it still waits 1.5 s later. Not asserted because
+it is a matter of time on a loaded machine: a turn slower than 3 s to reach its create would
+count as untold. Real time: one to two minutes (the key's budget is spent in the first
+window; the rest go in the next).
 """
 
 from __future__ import annotations
@@ -261,6 +261,6 @@ async def test_a_hundred_customers_confirming_at_once_on_three_processes(
     assert counts == [1] * CUSTOMERS
     assert partner.sandbox.call_counts()["create_delivery"] == CUSTOMERS
     assert partner.counter.refused == 0
-    # Not asserted: that every customer who waited more than 3 s was told. Printed instead,
-    # with who was not: see the module docstring for why that does not hold yet.
+    # Not asserted: that every customer who waited more than 3 s was told (a matter of time on
+    # a loaded machine, see the module docstring). Printed instead, with who was not.
     print(f"waited > {QUIET_SECONDS} s without being told: {untold}")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.ordering.create_wait import CreateWaitNotice
@@ -66,6 +68,49 @@ async def test_a_long_wait_is_said_with_how_long() -> None:
 async def test_a_failed_notice_does_not_stop_the_create() -> None:
     limiter = await full_limiter(Clock(), 60)
     assert await CreateWaitNotice(limiter, Chats(failing=True)).before_create(7) == 60.0
+
+
+class Unforeseen(RequestLimiter):
+    """One request a minute, its slot already taken; a request waits until ``go`` is set. Its
+    forecast sees no wait until a request is in line (as another instance's starts, asked for
+    at the same moment, are not in the shared budget's forecast yet)."""
+
+    def __init__(self, clock: Clock) -> None:
+        super().__init__(1, clock=clock, sleep=self._until_go)
+        self.clock = clock
+        self.go = asyncio.Event()
+
+    async def _until_go(self, seconds: float) -> None:
+        await self.go.wait()
+        self.clock.now += seconds
+
+    async def expected_wait(self) -> float:
+        return 0.0 if not self._in_line else 42.0
+
+
+class Told(Chats):
+    def __init__(self) -> None:
+        super().__init__()
+        self.told = asyncio.Event()
+
+    async def send(self, chat_id: int, text: str) -> int | None:
+        self.told.set()
+        return await super().send(chat_id, text)
+
+
+async def test_a_wait_nobody_foresaw_is_said_while_the_request_still_waits() -> None:
+    limiter, chats = Unforeseen(Clock()), Told()
+    await limiter.acquire()  # the minute's one start, taken
+    notice = CreateWaitNotice(limiter, chats, threshold_seconds=0.02)
+    assert await notice.before_create(7) == 0.0
+    assert chats.sent == []
+    create = asyncio.create_task(limiter.acquire())  # the create's request, in this context
+    async with asyncio.timeout(5):
+        await chats.told.wait()
+    assert chats.sent == [(7, dialogue.create_waiting(42.0))]
+    assert not create.done()
+    limiter.go.set()
+    await create
 
 
 @pytest.mark.parametrize(
