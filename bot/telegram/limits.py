@@ -170,14 +170,15 @@ class RateLimiter:
         self._overall = SlidingWindow(self.limits.overall, self.limits.margin)
         self._chats: dict[int, SlidingWindow] = {}
         self._held_until: dict[int, float] = {}
-        self._reserved: dict[int, bool] = {}  # chats whose turn ``reserve`` keeps
+        self._reserved: set[int] = set()  # chats whose turn ``reserve`` keeps
 
     async def acquire(self, chat_id: int) -> None:
         """Wait until a message may go to ``chat_id``, and count it as sent then.
 
         A turn ``reserve``d for the chat is used instead of waiting again.
         """
-        if self._reserved.pop(chat_id, False):
+        if chat_id in self._reserved:
+            self._reserved.discard(chat_id)
             self._settle(chat_id)
             return
         await self._take_turn(chat_id)
@@ -193,14 +194,14 @@ class RateLimiter:
         """
         if chat_id in self._reserved:
             return 0.0
-        started = self.clock()
-        await self._take_turn(chat_id)
-        self._reserved[chat_id] = True
-        return self.clock() - started
+        waited = await self._take_turn(chat_id)
+        self._reserved.add(chat_id)
+        return waited
 
     def release(self, chat_id: int) -> None:
         """Give back a turn ``reserve`` kept for ``chat_id`` and no send used (no-op if none)."""
-        if self._reserved.pop(chat_id, False):
+        if chat_id in self._reserved:
+            self._reserved.discard(chat_id)
             self._chat_window(chat_id).cancel(None, taken=True)
             self._overall.cancel(None, taken=True)
 
@@ -245,22 +246,23 @@ class RateLimiter:
         for chat_id in [c for c, until in self._held_until.items() if until <= now]:
             del self._held_until[chat_id]
 
-    async def _take_turn(self, chat_id: int) -> None:
+    async def _take_turn(self, chat_id: int) -> float:
         """Wait in line for the chat's window, then the overall one, then until both really
-        allow a send now; both slots are then taken (counted as now until ``_settle``)."""
+        allow a send now; both slots are then taken (counted as now until ``_settle``).
+        Returns the seconds slept (0: the turn was free)."""
         chat = self._chat_window(chat_id)
         # The chat's turn first, then the overall one: booking an overall slot for a chat that
         # is still held would keep that slot from every other chat.
         chat_slot = chat.book(self.clock(), self._held_until.get(chat_id, 0.0))
         try:
-            await self._until(chat_slot)
+            slept = await self._until(chat_slot)
             overall_slot = self._overall.book(self.clock())
             try:
-                await self._until(overall_slot)
+                slept += await self._until(overall_slot)
                 # Judged on the sends really made: a send booked before this one may have gone
                 # later than its slot, and the window counts when a send went.
                 while (ready := self._opens_at(chat_id, chat)) > self.clock():
-                    await self._until(ready)
+                    slept += await self._until(ready)
             except BaseException:
                 self._overall.cancel(overall_slot, taken=False)
                 raise
@@ -269,6 +271,7 @@ class RateLimiter:
             raise
         chat.take(chat_slot)
         self._overall.take(overall_slot)
+        return slept
 
     def _opens_at(self, chat_id: int, chat: SlidingWindow) -> float:
         now = self.clock()
@@ -280,7 +283,10 @@ class RateLimiter:
         self._chat_window(chat_id).settle(now)
         self._overall.settle(now)
 
-    async def _until(self, moment: float) -> None:
+    async def _until(self, moment: float) -> float:
+        """Sleep until ``moment``; the seconds it meant to sleep (0 when it is past)."""
         delay = moment - self.clock()
-        if delay > 0:
-            await self.sleep(delay)
+        if delay <= 0:
+            return 0.0
+        await self.sleep(delay)
+        return delay

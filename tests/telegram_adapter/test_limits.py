@@ -188,3 +188,10 @@ async def test_a_cancelled_wait_gives_its_slots_back(manual_time: ManualTime) ->
     with pytest.raises(asyncio.CancelledError):
         await waiting
     assert limits.delay_for(1003) == 1.0  # only the send really made limits the next
+
+
+async def test_a_free_turn_reserved_reports_no_wait_though_time_moves() -> None:
+    ticks = iter(range(1000))
+    moving = RateLimiter(SendLimits(), clock=lambda: 1000.0 + next(ticks) / 1000)
+    assert await moving.reserve(1001) == 0.0  # no backlog: the chat keeps up
+    await moving.acquire(1001)
