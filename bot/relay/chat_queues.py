@@ -19,10 +19,11 @@ same message, so a busy neighbour cannot push a chat back for ever.
 
 A backlog longer than one message becomes a digest: the first pending messages in full, then
 every following one that may be abridged (operators' news, ``Outgoing.abridged_as``) counted in
-one closing line naming their deliveries. An operator group, allowed 20 messages a minute, thus
-gets one message per turn that covers all its news, instead of falling further behind at each
-turn and holding those events back for minutes. Customers' messages and codes are never
-abridged: what does not fit waits for the chat's next turn.
+one closing line naming their deliveries. An operator group (20 messages a minute, spread by
+the limiter to one every 3 s when busy) thus gets one message per turn that covers all its
+news, instead of falling further behind at each turn and holding those events back for
+minutes. Customers' messages and codes are never abridged: what does not fit waits for the
+chat's next turn.
 
 Each message sent is marked at once (one commit per Telegram message), so a crash repeats only
 what was being sent at that moment, whatever other chats the same events still wait for.

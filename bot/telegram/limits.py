@@ -1,12 +1,12 @@
 """Telegram's sending limits, kept before each send instead of learned from 429s.
 
 Telegram allows about 30 messages a second in all, about one a second in a private chat
-(short bursts pass) and 20 a minute in a group. Each limit is a sliding window: at most
-``count`` sends in any ``seconds``. A send books the earliest slot every window allows and
-waits for it; booking is synchronous, so concurrent senders never share a slot. When its slot
-comes, the send is judged again on the moments earlier sends were really made (a sleeper can
-wake late, a send can go later than booked) and is counted from the moment it goes: the window
-a send is judged by is the one Telegram counts, not a plan of it.
+(short bursts pass) and 20 a minute in a group (which the bot spreads: 3 in any 9 s). Each
+limit is a sliding window: at most ``count`` sends in any ``seconds``. A send books the earliest
+slot every window allows and waits for it; booking is synchronous, so concurrent senders never
+share a slot. When its slot comes, the send is judged again on the moments earlier sends were
+really made (a sleeper can wake late, a send can go later than booked) and is counted from the
+moment it goes: the window a send is judged by is the one Telegram counts, not a plan of it.
 
 The relay waits for a chat's turn before composing its message (``reserve``; the send then
 uses that turn), so news that reached the chat during the wait goes in the same message.
@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import time
 from bisect import bisect_left, insort
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -50,6 +51,11 @@ class SendLimits:
     retried up to ``max_attempts`` sends in all, unless Telegram asks for a wait longer than
     ``longest_wait`` seconds (then the send gives up at once; the chat stays held).
 
+    A group is also kept to ``group_burst``: 20 a minute alone would let a busy group have 20
+    messages in a second and then nothing for a minute (the relay's operator news held back
+    all that minute); 3 in any 9 s spreads them to one every 3 s, and a reply of up to three
+    messages still goes at once.
+
     ``margin``: each window is kept this much longer than Telegram's. A send is counted when
     its turn comes, and reaches Telegram a moment later (PTB builds the request, the loop may
     run another task first): a fraction of a millisecond usually, more now and then. Without
@@ -60,6 +66,7 @@ class SendLimits:
     overall: Window = field(default_factory=lambda: Window(30, 1.0))
     private_chat: Window = field(default_factory=lambda: Window(3, 3.0))
     group_chat: Window = field(default_factory=lambda: Window(20, 60.0))
+    group_burst: Window = field(default_factory=lambda: Window(3, 9.0))
     max_attempts: int = 3
     longest_wait: float = 60.0
     margin: float = 0.002
@@ -154,6 +161,59 @@ class SlidingWindow:
             del self._booked[index]
 
 
+class ChatWindows:
+    """A chat's windows kept together: a slot is one every window allows."""
+
+    def __init__(self, windows: Sequence[Window], margin: float = 0.0) -> None:
+        self._windows = [SlidingWindow(window, margin) for window in windows]
+
+    def book(self, now: float, not_before: float = 0.0) -> float:
+        """Book the earliest slot every window allows; return its time."""
+        slot = self.next_slot(now, not_before)
+        for window in self._windows:
+            window.book(now, slot)
+        return slot
+
+    def next_slot(self, now: float, not_before: float = 0.0) -> float:
+        """The slot ``book`` would give now, without booking it."""
+        return _agreed(lambda at: max(w.next_slot(now, at) for w in self._windows), now, not_before)
+
+    def opens_at(self, now: float) -> float:
+        """The earliest moment at or after ``now`` every window lets a send be made."""
+        return _agreed(lambda at: max(w.opens_at(at) for w in self._windows), now)
+
+    def take(self, slot: float) -> None:
+        """The sender of ``slot`` is about to send."""
+        for window in self._windows:
+            window.take(slot)
+
+    def settle(self, at: float) -> None:
+        """The send of a taken slot was made at ``at``."""
+        for window in self._windows:
+            window.settle(at)
+
+    def cancel(self, slot: float | None, *, taken: bool) -> None:
+        """Give back ``slot`` unused (see ``SlidingWindow.cancel``)."""
+        for window in self._windows:
+            window.cancel(slot, taken=taken)
+
+    def idle(self, now: float) -> bool:
+        """True when no window still limits a send at ``now``."""
+        return all(window.idle(now) for window in self._windows)
+
+
+def _agreed(latest: Callable[[float], float], *moments: float) -> float:
+    """The first moment from ``max(moments)`` on that ``latest`` keeps (each window's answer
+    can push it past another's limit, so ask again, a few times at most)."""
+    moment = max(moments)
+    for _ in range(8):
+        later = latest(moment)
+        if later <= moment:
+            break
+        moment = later
+    return moment
+
+
 class RateLimiter:
     """The overall window, one window per chat (groups have negative ids), and holds."""
 
@@ -168,7 +228,7 @@ class RateLimiter:
         self.clock = clock
         self.sleep = sleep
         self._overall = SlidingWindow(self.limits.overall, self.limits.margin)
-        self._chats: dict[int, SlidingWindow] = {}
+        self._chats: dict[int, ChatWindows] = {}
         self._held_until: dict[int, float] = {}
         self._reserved: set[int] = set()  # chats whose turn ``reserve`` keeps
 
@@ -230,14 +290,15 @@ class RateLimiter:
         """The per-chat limit of ``chat_id``: group chats have negative ids."""
         return self.limits.group_chat if chat_id < 0 else self.limits.private_chat
 
-    def _chat_window(self, chat_id: int) -> SlidingWindow:
+    def _chat_window(self, chat_id: int) -> ChatWindows:
         window = self._chats.get(chat_id)
         if window is None:
             if len(self._chats) >= _PRUNE_ABOVE:
                 self._forget_idle(self.clock())
-            window = self._chats[chat_id] = SlidingWindow(
-                self.window_for(chat_id), self.limits.margin
-            )
+            windows = [self.window_for(chat_id)]
+            if chat_id < 0:
+                windows.append(self.limits.group_burst)
+            window = self._chats[chat_id] = ChatWindows(windows, self.limits.margin)
         return window
 
     def _forget_idle(self, now: float) -> None:
@@ -273,7 +334,7 @@ class RateLimiter:
         self._overall.take(overall_slot)
         return slept
 
-    def _opens_at(self, chat_id: int, chat: SlidingWindow) -> float:
+    def _opens_at(self, chat_id: int, chat: ChatWindows) -> float:
         now = self.clock()
         held = self._held_until.get(chat_id, 0.0)
         return max(held, chat.opens_at(now), self._overall.opens_at(now))

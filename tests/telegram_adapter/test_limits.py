@@ -65,7 +65,7 @@ async def test_a_private_chat_gets_a_short_burst_then_one_a_second(manual_time: 
 
 
 async def test_a_group_gets_twenty_a_minute(manual_time: ManualTime) -> None:
-    limits = limiter(manual_time)
+    limits = limiter(manual_time, group_burst=Window(20, 60.0))  # the minute's limit alone
     for _ in range(20):
         await limits.acquire(-100200)
     assert manual_time.slept == []
@@ -74,6 +74,25 @@ async def test_a_group_gets_twenty_a_minute(manual_time: ManualTime) -> None:
     assert manual_time.slept == [60.0]
     manual_time.advance(60.0)
     await later
+
+
+async def test_a_busy_group_gets_its_twenty_spread_over_the_minute(
+    manual_time: ManualTime,
+) -> None:
+    limits = limiter(manual_time)
+    for _ in range(3):
+        await limits.acquire(-100200)  # a reply of three messages goes at once
+    sent_at = []
+    for _ in range(6):
+        wait = limits.delay_for(-100200)
+        turn = asyncio.create_task(limits.acquire(-100200))
+        if wait:
+            await manual_time.sleepers(1)
+            manual_time.advance(wait)
+        await turn
+        sent_at.append(manual_time.now - 1000.0)
+    assert sent_at == [9.0, 9.0, 9.0, 18.0, 18.0, 18.0]  # 3 in any 9 s: never a minute's gap
+    assert limits.delay_for(-100100) == 0.0  # another group is not held by this one
 
 
 async def test_thirty_a_second_overall(manual_time: ManualTime) -> None:
