@@ -185,7 +185,7 @@ def delivery_of(chat: int) -> str:
 
 
 async def run_load(load: Load, directory: Path) -> dict[str, Any]:
-    database = directory / f"{load.rate}-{load.hot_share}.db"
+    database = directory / f"{load.rate}-{load.hot_share}-{load.operators}.db"
     store = await Store.connect(database, synchronous="NORMAL")
     for chat in range(CHATS):
         await store.deliveries.add(
