@@ -21,7 +21,7 @@ bot's sent markers, and its messages.
 Before/after in one run: ``--before REV`` (default: ``2badefa``, the relay before its messages
 were composed after the wait) exports that revision's tree with ``git archive`` and runs the
 same loads against it in a subprocess, alternating with the working tree. Run:
-``PYTHONPATH=. .venv/bin/python benchmarks/bench_relay.py`` (about four minutes).
+``PYTHONPATH=. .venv/bin/python benchmarks/bench_relay.py`` (about five minutes).
 """
 
 from __future__ import annotations
