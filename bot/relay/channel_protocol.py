@@ -10,6 +10,11 @@ A channel with sending limits (Telegram's: about 30 messages a second in all, on
 chat) is also a ``PacedChannel``: it tells how long a message to a chat would wait for its
 turn. The relay reads that as the chat's backlog, and then sends the chat's pending news as one
 message instead of one message each.
+
+Better still, a paced channel lets the relay take a chat's turn before it composes the message
+(``ChatTurns``, found as the channel's ``limiter``: ``TelegramSender``'s ``RateLimiter``): the
+relay waits for the turn first, then says everything pending for the chat by then, so news that
+arrived during the wait is not left for another message.
 """
 
 from __future__ import annotations
@@ -52,3 +57,24 @@ class PacedChannel(Protocol):
     def send_delay(self, chat_id: int) -> float:
         """Seconds a message to ``chat_id`` would wait for its turn if sent now (0: none)."""
         ...
+
+
+@runtime_checkable
+class ChatTurns(Protocol):
+    """A chat's turn to be sent to, taken before the message is composed."""
+
+    async def reserve(self, chat_id: int) -> float:
+        """Wait for ``chat_id``'s turn and keep it for the next send to the chat; return the
+        seconds waited (0: the chat keeps up)."""
+        ...
+
+    def release(self, chat_id: int) -> None:
+        """Give back a turn ``reserve`` kept and no send used (nothing if none is kept)."""
+        ...
+
+
+def chat_turns(channel: Channel) -> ChatTurns | None:
+    """The ``ChatTurns`` a channel offers as its ``limiter`` (``TelegramSender`` does); None
+    for a channel without."""
+    turns = getattr(channel, "limiter", None)
+    return turns if isinstance(turns, ChatTurns) else None

@@ -7,11 +7,23 @@ who goes next (``bot.telegram.limits`` books the overall window in the order cha
 chat asks again only after its previous message went out, so each chat with news gets its turn
 in a round, however much news another chat has.
 
-One message per piece of news while the chat keeps up. When the channel says a message to the
-chat would have to wait (``PacedChannel.send_delay``: the chat has a backlog), the server waits
-for the chat's turn once, then sends every message still pending for it as one
-(``Sender.send_together``, up to ``coalesce_chars``), each under its own sent marker. It never
-waits twice for the same message, so a busy neighbour cannot push a chat back for ever.
+One message per piece of news while the chat keeps up. When the chat has to wait for its
+turn (it has a backlog), what it is sent is composed after the wait: the server takes the
+chat's turn first (``ChatTurns.reserve``, the channel's limiter: the chat's own window and the
+overall one), then sends every message pending for it by then as one (``Sender.send_together``,
+up to ``coalesce_chars``), each under its own sent marker, and the send uses the turn taken. So
+news that arrived while the chat waited, for the overall window too, rides along instead of
+waiting for a turn of its own. A channel that only tells the wait (``PacedChannel.send_delay``)
+is waited on the same way, the wait then being its estimate. A server never waits twice for the
+same message, so a busy neighbour cannot push a chat back for ever.
+
+A backlog longer than one message becomes a digest: the first pending messages in full, then
+every following one that may be abridged (operators' news, ``Outgoing.abridged_as``) counted in
+one closing line naming their deliveries. An operator group (20 messages a minute, spread by
+the limiter to one every 3 s when busy) thus gets one message per turn that covers all its
+news, instead of falling further behind at each turn and holding those events back for
+minutes. Customers' messages and codes are never abridged: what does not fit waits for the
+chat's next turn.
 
 Each message sent is marked at once (one commit per Telegram message), so a crash repeats only
 what was being sent at that moment, whatever other chats the same events still wait for.
@@ -28,11 +40,14 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.relay.channel_protocol import Channel, PacedChannel, SendFailed
+from bot.relay.channel_protocol import Channel, PacedChannel, SendFailed, chat_turns
 from bot.relay.outbox import COALESCED_SEPARATOR, Outcome, Outgoing, Sender
 from bot.store import SentReceipt
 
 logger = logging.getLogger(__name__)
+
+# Characters of a digest kept for its closing line (a sentence and up to 20 references).
+DIGEST_TAIL_ROOM = 400
 
 
 @dataclass(frozen=True)
@@ -53,6 +68,7 @@ class ChatQueues:
         coalesce_chars: int,
     ) -> None:
         self._sender = sender
+        self._turns = chat_turns(channel)
         self._paced = channel if isinstance(channel, PacedChannel) else None
         self._sleep = sleep
         self._coalesce_chars = coalesce_chars
@@ -85,33 +101,47 @@ class ChatQueues:
         queue = self._queues[chat_id]
         try:
             while queue:
+                if self._turns is not None:
+                    waited = await self._turns.reserve(chat_id)
+                    try:
+                        await self._send(*self._next_message(queue, backlog=waited > 0))
+                    finally:
+                        self._turns.release(chat_id)  # nothing when the send used the turn
+                    continue
                 delay = 0.0 if self._paced is None else self._paced.send_delay(chat_id)
                 if delay > 0:
-                    # A backlog: wait for the chat's turn once, then say all that is pending.
                     await self._sleep(delay)
-                    batch = self._take_backlog(queue)
-                else:
-                    batch = [queue.popleft()]
-                await self._send(batch)
+                await self._send(*self._next_message(queue, backlog=delay > 0))
         finally:
             # Left over only when closed: nobody serves it now; its events stay in the inbox.
             for queued in queue:
                 queued.outcome.cancel()
             del self._servers[chat_id], self._queues[chat_id]
 
-    def _take_backlog(self, queue: deque[_Queued]) -> list[_Queued]:
-        batch = [queue.popleft()]
-        length = len(batch[0].message.text)
-        while queue:
-            length += len(COALESCED_SEPARATOR) + len(queue[0].message.text)
-            if length > self._coalesce_chars:
-                break
-            batch.append(queue.popleft())
-        return batch
+    def _next_message(
+        self, queue: deque[_Queued], *, backlog: bool
+    ) -> tuple[list[_Queued], int | None]:
+        """What the chat's next message carries, and how many of those are said in full (None:
+        all): the next piece of news while the chat keeps up; after a wait, all that is pending
+        (in full when it fits, as a digest when the rest may be abridged)."""
+        if not backlog:
+            return [queue.popleft()], None
+        pending = [queued.message for queued in queue]
+        in_full = _fitting(pending, self._coalesce_chars)
+        if in_full == len(pending) or pending[in_full].abridged_as is None:
+            return [queue.popleft() for _ in range(max(in_full, 1))], None
+        in_full = _fitting(pending, max(0, self._coalesce_chars - DIGEST_TAIL_ROOM))
+        told = in_full
+        while told < len(pending) and pending[told].abridged_as is not None:
+            told += 1
+        if told == 0:  # the first piece may not be abridged, and is longer than a digest's room
+            return [queue.popleft()], None
+        return [queue.popleft() for _ in range(told)], in_full
 
-    async def _send(self, batch: list[_Queued]) -> None:
+    async def _send(self, batch: list[_Queued], in_full: int | None) -> None:
+        messages = [queued.message for queued in batch]
         try:
-            outcomes = await self._sender.send_together([queued.message for queued in batch])
+            outcomes = await self._sender.send_together(messages, in_full=in_full)
         except asyncio.CancelledError:
             for queued in batch:
                 queued.outcome.cancel()
@@ -137,6 +167,16 @@ class ChatQueues:
             except Exception as exc:
                 # Still claimed: the event's finishing commit marks them.
                 logger.warning("relay messages not marked yet (%s)", type(exc).__name__)
+
+
+def _fitting(messages: list[Outgoing], limit: int) -> int:
+    """How many of ``messages``, from the first, fit in one text of ``limit`` characters."""
+    length = -len(COALESCED_SEPARATOR)
+    for count, message in enumerate(messages):
+        length += len(COALESCED_SEPARATOR) + len(message.text)
+        if length > limit:
+            return count
+    return len(messages)
 
 
 def _seen(server: asyncio.Task[None]) -> None:

@@ -8,7 +8,10 @@ messages count as done: a blocked chat would otherwise hold its event back for e
 ``SentReceipt``: the relay marks an event's messages in the same commit as the rest of the
 event's bookkeeping (``store.relayed``). ``send_together`` sends several pending messages of one
 chat as one (their texts joined by a blank line), each under its own marker: the relay does
-that for a chat with a backlog (``bot.relay.chat_queues``).
+that for a chat with a backlog (``bot.relay.chat_queues``). A backlog too long for one message
+is sent as a digest: the first messages in full, the rest (operator news only: each has its
+``abridged_as``) counted in one closing line that names their deliveries; each is marked sent,
+since the digest told it.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Final
 
 from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
 from bot.store import SendKey, SentReceipt, Store, StoreError
+from conversations.texts import deliveries_texts as wording
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +38,9 @@ class Outgoing:
 
     key: SendKey
     text: str = field(repr=False)  # may hold a drop-off code
+    abridged_as: str | None = None
+    """How a digest names this message when it leaves the text out (the delivery's short
+    reference); None for a message that is always said in full (a customer's, a code's)."""
 
 
 Outcome = SentReceipt | SendFailed | None
@@ -73,8 +80,13 @@ class Sender:
             raise outcome
         return outcome
 
-    async def send_together(self, messages: Sequence[Outgoing]) -> list[Outcome]:
+    async def send_together(
+        self, messages: Sequence[Outgoing], *, in_full: int | None = None
+    ) -> list[Outcome]:
         """Send ``messages`` (all to one chat) as one message, their texts joined in order.
+
+        With ``in_full``, only the first ``in_full`` are said in full and the rest (each with
+        its ``abridged_as``) are counted in a closing line: a digest.
 
         Each is claimed first, as in ``send``; those sent before are left out (None), and one
         another task is sending is ``SendFailed`` on its own. Returns one outcome per message:
@@ -102,7 +114,7 @@ class Sender:
         if not claimed:
             return outcomes
         first = messages[claimed[0]].key
-        text = COALESCED_SEPARATOR.join(messages[index].text for index in claimed)
+        text = _composed([(index, messages[index]) for index in claimed], in_full)
         sent = False
         try:
             message_id = await self._channel.send(chat_id, text)
@@ -141,3 +153,14 @@ class Sender:
         for index in claimed:
             outcomes[index] = SentReceipt(messages[index].key, message_id)
         return outcomes
+
+
+def _composed(claimed: Sequence[tuple[int, Outgoing]], in_full: int | None) -> str:
+    """The one text of the ``claimed`` messages (each with its place in the batch): those
+    placed before ``in_full`` in full, the later ones counted in a closing line."""
+    said = [message.text for index, message in claimed if in_full is None or index < in_full]
+    told = [message for index, message in claimed if in_full is not None and index >= in_full]
+    if told:
+        refs = [message.abridged_as or "" for message in told]
+        said.append(wording.operator_digest_more(len(told), refs))
+    return COALESCED_SEPARATOR.join(said)

@@ -11,7 +11,8 @@ and the sent markers let only the missing ones through.
   hint; and the tracking link until they have had it (a hint's sentence repeating a link they
   have is left out). ``delivery.created`` brings them nothing but a missing tracking link: the
   chat's answer to its create already said the delivery is booked.
-* Operators get the event's ``summary`` and ``agent_notes`` for the event types configured.
+* Operators get the event's ``summary`` and ``agent_notes`` for the event types configured
+  (which a digest may count instead of quoting when the operator chat is behind).
 * ``data.otp`` (``delivery.otp_issued``): the code goes only to the receiver. When the customer's
   own verified phone is the receiver phone the code goes to the customer's chat; otherwise it is
   held in ``store.otp`` and the customer gets a link to forward to the receiver, and operators
@@ -185,10 +186,17 @@ class Planner:
         )
         if text is None:
             return []
-        return self._to_operators(event, OPERATOR_UPDATE, text)
+        # Operators follow every delivery: when their chat falls behind, these are the news a
+        # digest may count instead of quoting (``outbox``); notices about codes never are.
+        ref = wording.short_ref(event.data.object.id)
+        return self._to_operators(event, OPERATOR_UPDATE, text, abridged_as=ref)
 
-    def _to_operators(self, event: WebhookEvent, kind: str, text: str) -> list[Outgoing]:
-        return [Outgoing(SendKey(event.id, chat, kind), text) for chat in self._operators]
+    def _to_operators(
+        self, event: WebhookEvent, kind: str, text: str, *, abridged_as: str | None = None
+    ) -> list[Outgoing]:
+        return [
+            Outgoing(SendKey(event.id, chat, kind), text, abridged_as) for chat in self._operators
+        ]
 
     # --- drop-off codes ------------------------------------------------------------------
 

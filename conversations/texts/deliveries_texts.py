@@ -102,6 +102,18 @@ def operator_update(summary: str | None, notes: Sequence[str]) -> str | None:
     return "\n".join(lines) if lines else None
 
 
+# A digest names at most this many deliveries; /deliveries lists every one.
+DIGEST_REFS = 20
+
+
+def operator_digest_more(count: int, refs: Sequence[str]) -> str:
+    """The closing line of an operator digest: ``count`` more updates, left out so the chat
+    keeps up with the news, and the deliveries they were about (the first ``DIGEST_REFS``)."""
+    named = list(dict.fromkeys(ref for ref in refs if ref))
+    shown = ", ".join(named[:DIGEST_REFS]) + (", …" if len(named) > DIGEST_REFS else "")
+    return say("delivery.operator_digest_more", count=count, refs=shown)
+
+
 def otp_for_receiver(delivery_id: str, code: str) -> str:
     """The drop-off code, for a chat proven to belong to the receiver."""
     return say("delivery.otp_for_receiver", ref=short_ref(delivery_id), code=code)

@@ -278,6 +278,10 @@ MESSAGES: Final[dict[str, str]] = {
         "The drop-off code for delivery {ref} arrived, but that delivery was not ordered "
         "through this bot, so the bot did not send the code to anyone."
     ),
+    "delivery.operator_digest_more": (
+        "…and {count} more updates, left out to keep up with the news, about deliveries "
+        "{refs}. /deliveries shows where each delivery stands."
+    ),
     "delivery.polled_summary": "Delivery {ref} is now {status} (seen by polling).",
     # --- the customer desk (desk_texts) -------------------------------------------------------
     "desk.busy": "The delivery service is busy right now. Please try again in a minute.",

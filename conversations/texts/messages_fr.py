@@ -305,6 +305,10 @@ MESSAGES: Final[dict[str, str]] = {
         "Le code de remise de la livraison {ref} est arrivé, mais cette livraison n'a pas été "
         "commandée par ce bot : le bot n'a envoyé le code à personne."
     ),
+    "delivery.operator_digest_more": (
+        "…et {count} autres mises à jour, omises pour suivre le rythme des nouvelles, sur les "
+        "livraisons {refs}. /deliveries montre où en est chaque livraison."
+    ),
     "delivery.polled_summary": ("La livraison {ref} est maintenant : {status} (vu par sondage)."),
     # --- the customer desk (desk_texts) -------------------------------------------------------
     "desk.busy": ("Le service de livraison est saturé pour le moment. Réessayez dans une minute."),

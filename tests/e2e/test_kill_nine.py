@@ -154,8 +154,8 @@ path = "bot.sqlite3"
 async def inbox_drained(base_url: str, *, timeout: float = 5.0) -> None:
     """Return once the running bot's ``/health`` reports nothing pending in its inbox.
 
-    Called once the fake answered the last message: the child then only has its commit left,
-    and a child process has no event this test could await, so its health check is read.
+    The relay finishes an event only once the fake answered its messages, and a child process
+    has no event this test could await, so its health check is read.
     """
     async with httpx.AsyncClient() as web, asyncio.timeout(timeout):
         while (await web.get(f"{base_url}/health")).json()["inbox_pending"]:  # noqa: ASYNC110
@@ -206,8 +206,10 @@ async def test_kill_nine_mid_send_repeats_at_most_the_sends_in_flight(
                 run_start = len(slow.arrivals)
                 await bot.start()
             await asyncio.wait_for(posting, timeout=20)
-            await slow.all_answered(len(owed))
-            await inbox_drained(base_url)
+            # Every event relayed; the operators' group, allowed 3 messages in any 9 s, gets
+            # its later news gathered (one message may carry several marked ones).
+            await inbox_drained(base_url, timeout=30)
+            await slow.all_answered(0)
             assert await bot.stop() == 0
         finally:
             if posting is not None:
@@ -218,7 +220,7 @@ async def test_kill_nine_mid_send_repeats_at_most_the_sends_in_flight(
 
     sent = tg.sent_messages()
     marks = marked(db_path)
-    duplicates = len(sent) - len(marks)
+    duplicates = len(sent) - len({(m.chat_id, m.message_id) for m in marks})
     print(
         f"{len(events)} events, {len(marks)} messages, {len(KILL_AT)} kills; in flight at "
         f"each kill {in_flight} (unanswered {unanswered}): {duplicates} messages sent twice "

@@ -205,7 +205,9 @@ async def handler_world(
             .get_updates_request(HTTPXRequest(httpx_kwargs={"verify": _TLS}))
             .build()
         )
-        limits = SendLimits(overall=_ROOMY, private_chat=_ROOMY, group_chat=_ROOMY)
+        limits = SendLimits(
+            overall=_ROOMY, private_chat=_ROOMY, group_chat=_ROOMY, group_burst=_ROOMY
+        )
         sender = TelegramSender(app.bot, store, limiter=RateLimiter(limits))
         core = build_core(
             CoreSettings(
