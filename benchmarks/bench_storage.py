@@ -3,13 +3,17 @@
 1. Bytes per session. ``SAMPLE`` pickup & delivery orders are answered up to the summary
    through ``ChatService`` against the in-process sandbox (the real engine, client and store).
    Their sessions, copied to 10,000 chats (each copy with its own session id), are written
-   into two fresh databases with the bot's schema, side by side: one in the stored form
-   (``Session.stored_json``), one in the full form earlier releases stored (every field, one
-   ``{"flow", "step"}`` object per visit: the anchor). Each line gives the JSON's median
-   size, then what the ``sessions`` table and its index take on disk per session, read from
-   SQLite's ``dbstat``
-   (whole pages, so a row that leaves half a page empty is counted with it). Goal: at most
-   2 KB per session at the summary.
+   in three forms: the stored form (``Session.stored_json``); the same with its place answers
+   in the full form earlier releases stored (every ``PlacePick`` field, defaults and nulls
+   included); and, as the anchor, the full form of earlier releases (every field, full place
+   answers, one ``{"flow", "step"}`` object per visit). Each form goes into two databases
+   with the bot's schema: one with SQLite's default 4 KB pages (the store's), one with 8 KB
+   pages. Printed: the JSON's median size, then per database what the ``sessions`` table and
+   its index take on disk per session, read from SQLite's ``dbstat`` (whole pages, so a row
+   that leaves part of a page empty is counted with it). Goal: at most 2 KB per session at
+   the summary. Then what the larger page costs: µs per session save (one commit) for each
+   page size and ``synchronous`` setting, alternating runs, min and median (a WAL commit
+   writes every page it changed whole, so larger pages write more per commit).
 2. RSS at 10,000 chats, in a fresh process: the bot core over the sandbox, then 10,000 chats
    (100 at a time, concurrently) each start an order and answer its first question through
    ``ChatService``, and each chat's look is remembered in a ``ChatScreen`` as the Telegram
@@ -26,8 +30,10 @@ import asyncio
 import json
 import multiprocessing
 import resource
+import sqlite3
 import statistics
 import tempfile
+import time
 import uuid
 from pathlib import Path
 from typing import cast
@@ -39,14 +45,21 @@ from bot.ordering import ChatService
 from bot.sandbox import Sandbox, default_scenario
 from bot.store import Store
 from bot.store.blocked import MEMORY_LIMIT
+from bot.store.database import Synchronous
 from bot.telegram.bot_context import BotContext
 from bot.telegram.chat_screen import ChatScreen
 from conversations import ChoiceAnswer, Session
+from conversations.places import PlacePick
 
 SAMPLE = 40
 CHATS = 10_000
 AT_ONCE = 100
 SUMMARY_ANSWERS = ANSWERS[:-1]  # everything but the confirmation: the summary is asked
+# SQLite's default page size, which the store keeps, and the larger one measured beside it.
+PAGE_SIZES = (4096, 8192)
+SAVE_ROUNDS = 3
+SYNCHRONOUS: tuple[Synchronous, ...] = ("FULL", "NORMAL")
+SAVES = 1_000
 
 
 def sandbox() -> Sandbox:
@@ -77,15 +90,40 @@ async def summary_sessions(directory: Path) -> list[Session]:
     return sessions
 
 
+def with_full_places(session: Session) -> Session:
+    """``session`` with its place answers in the full form earlier releases stored (every
+    ``PlacePick`` field, defaults included, down to the saved place's record)."""
+    answers = {
+        name: PlacePick.model_validate(value).model_dump(mode="json")
+        if name.endswith("_place") and isinstance(value, dict) and "kind" in value
+        else value
+        for name, value in session.answers.items()
+    }
+    return session.model_copy(update={"answers": answers})
+
+
 def earlier_form(session: Session) -> str:
     """The JSON earlier releases stored: every field, and one object per visit."""
-    data = session.model_dump(mode="json")
-    data["history"] = [{"flow": visit.flow, "step": visit.step} for visit in session.history]
+    full = with_full_places(session)
+    data = full.model_dump(mode="json")
+    data["history"] = [{"flow": visit.flow, "step": visit.step} for visit in full.history]
     return json.dumps(data, separators=(",", ":"))
 
 
-async def stored_bytes(path: Path, texts: list[str]) -> tuple[float, float]:
-    """Table bytes and index bytes per session, with ``texts`` saved for ``CHATS`` chats."""
+def empty_store(path: Path, page_size: int) -> None:
+    """An empty database file with ``page_size`` pages, in WAL mode (the store then opens it
+    as it is: an existing file keeps its page size)."""
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute(f"PRAGMA page_size={page_size}")
+        conn.execute("PRAGMA journal_mode=WAL")
+    finally:
+        conn.close()
+
+
+async def stored_bytes(path: Path, texts: list[str]) -> tuple[int, float, float]:
+    """The file's page size, then table bytes and index bytes per session, with ``texts``
+    saved for ``CHATS`` chats."""
     store = await Store.connect(path, synchronous="NORMAL")
     try:
         for chat in range(CHATS):
@@ -95,8 +133,9 @@ async def stored_bytes(path: Path, texts: list[str]) -> tuple[float, float]:
             "SELECT (SELECT sum(pgsize) FROM dbstat WHERE name = 'sessions'),"
             " (SELECT sum(pgsize) FROM dbstat WHERE name = 'sessions_by_updated')"
         )
-        assert row is not None
-        return int(row[0]) / CHATS, int(row[1]) / CHATS
+        page = await db.fetch_one("PRAGMA page_size")
+        assert row is not None and page is not None
+        return int(page[0]), int(row[0]) / CHATS, int(row[1]) / CHATS
     finally:
         await store.close()
 
@@ -110,17 +149,51 @@ async def bytes_per_session(directory: Path) -> None:
         copies.append(copy)
     forms = (
         ("earlier form", [earlier_form(copy) for copy in copies]),
+        ("stored, full place answers", [with_full_places(c).stored_json() for c in copies]),
         ("stored form (stored_json)", [copy.stored_json() for copy in copies]),
     )
     print(f"P6 bytes per stored session at the summary ({SAMPLE} real orders, {CHATS} chats)")
     for number, (label, texts) in enumerate(forms):
-        table, index = await stored_bytes(directory / f"form{number}.db", texts)
         json_bytes = statistics.median(len(text.encode()) for text in texts)
+        print(f"  {label}: JSON {json_bytes:.0f} B (median)")
+        for page_size in PAGE_SIZES:
+            path = directory / f"form{number}-{page_size}.db"
+            empty_store(path, page_size)
+            page, table, index = await stored_bytes(path, texts)
+            print(
+                f"    {page // 1024} KB pages: table {table:5.0f} B/session"
+                f"   + index {index:3.0f} B   = {table + index:5.0f} B"
+            )
+    print("  (goal: at most 2,048 B per session; the store uses 4 KB pages)")
+    await save_cost(directory, copies[0].stored_json())
+
+
+async def save_cost(directory: Path, text: str) -> None:
+    """What a larger page costs each commit: µs per session save (one statement, one commit)
+    over a table of 2,000 sessions, per page size and ``synchronous`` setting, alternating."""
+    timings: dict[tuple[str, int], list[float]] = {}
+    for run in range(SAVE_ROUNDS):
+        for synchronous in SYNCHRONOUS:
+            for page_size in PAGE_SIZES:
+                path = directory / f"save-{run}-{synchronous}-{page_size}.db"
+                empty_store(path, page_size)
+                store = await Store.connect(path, synchronous=synchronous)
+                try:
+                    for chat in range(2_000):
+                        await store.sessions.save(chat, chat, text)
+                    started = time.perf_counter()
+                    for save in range(SAVES):
+                        await store.sessions.save(save, save, text)
+                    elapsed = time.perf_counter() - started
+                finally:
+                    await store.close()
+                timings.setdefault((synchronous, page_size), []).append(elapsed / SAVES * 1e6)
+    print(f"P6 page size against the cost of a commit ({SAVE_ROUNDS} alternating runs, min/median)")
+    for (setting, page_size), runs in timings.items():
         print(
-            f"  {label:31} JSON {json_bytes:5.0f} B   table {table:5.0f} B/session"
-            f"   + index {index:3.0f} B   = {table + index:5.0f} B"
+            f"  synchronous={setting:6} {page_size // 1024} KB pages: "
+            f"{min(runs):5.0f} {statistics.median(runs):5.0f} µs per session save"
         )
-    print("  (goal: at most 2,048 B per session)")
 
 
 def rss_mb() -> float:

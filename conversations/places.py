@@ -30,7 +30,11 @@ ADDRESS_LIMIT = 500  # the request's pickupAddress / deliveryAddress limit
 
 
 class PlacePick(BaseModel):
-    """How the customer gave a place (the answer of the ``<role>_place`` step)."""
+    """How the customer gave a place (the answer of the ``<role>_place`` step).
+
+    A saved place keeps its whole ``ServiceLocation`` record, so the order stays as the customer
+    saw it even if the business changes its catalogue mid-order.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -40,6 +44,14 @@ class PlacePick(BaseModel):
     location: ServiceLocation | None = None
     query: str | None = None
     candidates: list[GeocodedPlace] = Field(default_factory=list)
+
+    def stored(self) -> dict[str, JsonValue]:
+        """The answer as a session keeps it: every field still at its default is left out,
+        down to the saved place's record (its empty unit rules, unknown state names ...), since
+        it reads back the same. A session is saved on every turn and kept per open chat, so its
+        size is what a page of the store holds; the full form earlier releases wrote is read
+        the same way."""
+        return self.model_dump(mode="json", exclude_defaults=True)
 
 
 class Place(BaseModel):

@@ -71,6 +71,18 @@ def _pick(ctx: Context, names: PlaceNames) -> PlacePick | None:
     return ctx.answers.model(names.place, PlacePick)
 
 
+def _answer(ctx: Context, names: PlaceNames, pick: PlacePick) -> JsonValue:
+    """``pick`` as the place step's answer, in its stored form (``PlacePick.stored``).
+
+    When it is the place already given, the value already stored is kept as it is: a session
+    saved in the full form of earlier releases compares equal, so the answers built on the
+    place (its unit, its address text) are not dropped as if the place had changed.
+    """
+    if pick == _pick(ctx, names):
+        return ctx.session.answers[names.place]
+    return pick.stored()
+
+
 def place_steps(
     role: str,
     *,
@@ -175,24 +187,26 @@ def place_steps(
             fills: dict[str, JsonValue] = (
                 {} if isinstance(venue, Invalid) else {names.address: venue}
             )
-            return Accept(pick.model_dump(mode="json"), fills=fills)
+            return Accept(_answer(ctx, names, pick), fills=fills)
         again = last(ctx) if isinstance(answer, ChoiceAnswer) and answer.option == last_id else None
         if again is not None:
             fills = {name: value for name, value in again.items() if name != names.place}
-            return Accept(again[names.place], fills=fills)
+            last_pick = Answers(again).model(names.place, PlacePick)
+            assert last_pick is not None  # ``last`` gives only a group whose place resolves
+            return Accept(_answer(ctx, names, last_pick), fills=fills)
         if isinstance(answer, ChoiceAnswer):
             if answer.option == UNKNOWN:
-                return Accept(PlacePick(kind=UNKNOWN).model_dump(mode="json"))
+                return Accept(_answer(ctx, names, PlacePick(kind=UNKNOWN)))
             other = instead.option(ctx) if instead is not None else None
             if instead is not None and other is not None and answer.option == other.id:
                 return Redo(instead.step, "", answer=other.id)
             row_id = answer.option.removeprefix(SAVED_PREFIX)
             for row in offered(ctx):
                 if row.id == row_id:
-                    return Accept(PlacePick(kind="saved", location=row).model_dump(mode="json"))
+                    return Accept(_answer(ctx, names, PlacePick(kind="saved", location=row)))
             return Invalid(say("steps.saved_place_gone"))
         if isinstance(answer, TextAnswer):
-            return await _geocode(ctx, answer.text)
+            return await _geocode(ctx, names, answer.text)
         return Invalid(say("steps.place_ways"))
 
     def describe(ctx: Context, value: JsonValue) -> str:
@@ -269,7 +283,7 @@ def _kind(ctx: Context, names: PlaceNames) -> str:
     return pick.kind if pick else ""
 
 
-async def _geocode(ctx: Context, typed: str) -> Result:
+async def _geocode(ctx: Context, names: PlaceNames, typed: str) -> Result:
     if ctx.geocoder is None:
         return Invalid(say("steps.no_address_search"))
     query = bounded(typed, *QUERY_LENGTH, what="steps.what.address")
@@ -291,7 +305,7 @@ async def _geocode(ctx: Context, typed: str) -> Result:
     if not usable:
         return outside or Invalid(dialogue.address_not_found(query))
     pick = PlacePick(kind="typed", query=query, candidates=usable[:MAX_CANDIDATES])
-    return Accept(pick.model_dump(mode="json"))
+    return Accept(_answer(ctx, names, pick))
 
 
 def _pin_address_step(
