@@ -118,15 +118,8 @@ class Database:
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement as its own transaction; return the number of rows it changed."""
-        self._queued += 1
-        try:
-            if self._lock.locked():
-                async with self._locked():
-                    return await self._statements.execute(sql, params)
-            self._check_open()
+        async with self._on_worker():
             return await self._statements.execute(sql, params)
-        finally:
-            self._queued -= 1
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
         """Run one statement and return all its rows (a short ``SELECT`` on this thread when
@@ -143,15 +136,8 @@ class Database:
                 return reader.fetch_all(sql, params)
             except TooLongForTheLoop:
                 pass  # the worker thread's turn
-        self._queued += 1
-        try:
-            if self._lock.locked():
-                async with self._locked():
-                    return await self._statements.fetch_all(sql, params)
-            self._check_open()
+        async with self._on_worker():
             return await self._statements.fetch_all(sql, params)
-        finally:
-            self._queued -= 1
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
         """Run one statement and return its first row, if any."""
@@ -185,6 +171,21 @@ class Database:
                 if self._reader is not None:
                     self._reader.close()
                 await self._conn.close()
+
+    @contextlib.asynccontextmanager
+    async def _on_worker(self) -> AsyncIterator[None]:
+        """A lone statement's way to the worker thread: counted as queued until it is done,
+        and behind the transaction that holds (or waits for) the lock."""
+        self._queued += 1
+        try:
+            if self._lock.locked():
+                async with self._locked():
+                    yield
+            else:
+                self._check_open()
+                yield
+        finally:
+            self._queued -= 1
 
     @contextlib.asynccontextmanager
     async def _locked(self) -> AsyncIterator[None]:
