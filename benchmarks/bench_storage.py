@@ -3,12 +3,13 @@
 1. Bytes per session. ``SAMPLE`` pickup & delivery orders are answered up to the summary
    through ``ChatService`` against the in-process sandbox (the real engine, client and store).
    Their sessions, copied to 10,000 chats (each copy with its own session id), are written
-   in three forms: the stored form (``Session.stored_json``); the same with its place answers
-   in the full form earlier releases stored (every ``PlacePick`` field, defaults and nulls
-   included); and, as the anchor, the full form of earlier releases (every field, full place
-   answers, one ``{"flow", "step"}`` object per visit). Each form goes into two databases
-   with the bot's schema: one with SQLite's default 4 KB pages (the store's), one with 8 KB
-   pages. Printed: the JSON's median size, then per database what the ``sessions`` table and
+   in three forms: as the anchor, the full form of earlier releases (every field, full place
+   answers, one ``{"flow", "step"}`` object per visit) as JSON text; the stored form
+   (``Session.stored_json``) as JSON text, as kept before packing; and the stored form saved
+   through the store, which keeps it deflated (``bot.store.session_packing``). Each form
+   goes into two databases with the bot's schema: one with SQLite's default 4 KB pages (the
+   store's), one with 8 KB pages. Printed: the JSON's median size (and the packed one), then
+   per database what the ``sessions`` table and
    its index take on disk per session, read from SQLite's ``dbstat`` (whole pages, so a row
    that leaves part of a page empty is counted with it). Goal: at most 2 KB per session at
    the summary. Then what the larger page costs: µs per session save (one commit) for each
@@ -46,6 +47,7 @@ from bot.sandbox import Sandbox, default_scenario
 from bot.store import Store
 from bot.store.blocked import MEMORY_LIMIT
 from bot.store.database import Synchronous
+from bot.store.session_packing import pack
 from bot.telegram.bot_context import BotContext
 from bot.telegram.chat_screen import ChatScreen
 from conversations import ChoiceAnswer, Session
@@ -110,6 +112,9 @@ def earlier_form(session: Session) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
+_SAVE_AS_TEXT = "INSERT INTO sessions (chat_id, user_id, data, updated_at) VALUES (?, ?, ?, ?)"
+
+
 def empty_store(path: Path, page_size: int) -> None:
     """An empty database file with ``page_size`` pages, in WAL mode (the store then opens it
     as it is: an existing file keeps its page size)."""
@@ -121,14 +126,18 @@ def empty_store(path: Path, page_size: int) -> None:
         conn.close()
 
 
-async def stored_bytes(path: Path, texts: list[str]) -> tuple[int, float, float]:
+async def stored_bytes(path: Path, texts: list[str], packed: bool) -> tuple[int, float, float]:
     """The file's page size, then table bytes and index bytes per session, with ``texts``
-    saved for ``CHATS`` chats."""
+    saved for ``CHATS`` chats: through the store (``packed``: deflated, as it keeps them), or
+    as the JSON text itself (as releases before packing kept them)."""
     store = await Store.connect(path, synchronous="NORMAL")
     try:
-        for chat in range(CHATS):
-            await store.sessions.save(chat, chat, texts[chat])
         db = store._db
+        for chat in range(CHATS):
+            if packed:
+                await store.sessions.save(chat, chat, texts[chat])
+            else:
+                await db.execute(_SAVE_AS_TEXT, (chat, chat, texts[chat], time.time()))
         row = await db.fetch_one(
             "SELECT (SELECT sum(pgsize) FROM dbstat WHERE name = 'sessions'),"
             " (SELECT sum(pgsize) FROM dbstat WHERE name = 'sessions_by_updated')"
@@ -147,19 +156,26 @@ async def bytes_per_session(directory: Path) -> None:
         copy = sessions[chat % SAMPLE].model_copy(update={"id": uuid.uuid4().hex})
         copy.customer = str(chat)
         copies.append(copy)
+    stored = [copy.stored_json() for copy in copies]
     forms = (
-        ("earlier form", [earlier_form(copy) for copy in copies]),
-        ("stored, full place answers", [with_full_places(c).stored_json() for c in copies]),
-        ("stored form (stored_json)", [copy.stored_json() for copy in copies]),
+        ("earlier form, as text", [earlier_form(copy) for copy in copies], False),
+        ("stored form, as text (before packing)", stored, False),
+        ("stored form, packed (the store's)", stored, True),
     )
     print(f"P6 bytes per stored session at the summary ({SAMPLE} real orders, {CHATS} chats)")
-    for number, (label, texts) in enumerate(forms):
+    for number, (label, texts, packed) in enumerate(forms):
         json_bytes = statistics.median(len(text.encode()) for text in texts)
-        print(f"  {label}: JSON {json_bytes:.0f} B (median)")
+        packed_bytes = statistics.median(len(pack(text)) for text in texts)
+        size = (
+            f"packed {packed_bytes:.0f} B of JSON {json_bytes:.0f} B"
+            if packed
+            else (f"JSON {json_bytes:.0f} B")
+        )
+        print(f"  {label}: {size} (median)")
         for page_size in PAGE_SIZES:
             path = directory / f"form{number}-{page_size}.db"
             empty_store(path, page_size)
-            page, table, index = await stored_bytes(path, texts)
+            page, table, index = await stored_bytes(path, texts, packed)
             print(
                 f"    {page // 1024} KB pages: table {table:5.0f} B/session"
                 f"   + index {index:3.0f} B   = {table + index:5.0f} B"

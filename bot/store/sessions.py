@@ -1,7 +1,8 @@
 """Conversation sessions, one per chat, saved after every turn so a restart resumes each chat.
 
-The session itself is the conversations package's pydantic model; the store keeps its JSON text
-and never imports the model, so the persistence layer does not depend on the flow engine.
+The session itself is the conversations package's pydantic model; the store is handed its JSON
+text and never imports the model, so the persistence layer does not depend on the flow engine.
+SQLite keeps that text deflated (``session_packing``); PostgreSQL keeps it as it is.
 A row exists while a conversation is open: the adapter deletes it when the conversation ends.
 
 A save or delete made while answering a Telegram update (``SeenUpdates.begin``) also records
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 
 from bot.clocks import Clock
 from bot.store.database import Row
+from bot.store.session_packing import pack, unpack
 from bot.store.store_backend import StoreDatabase, dialect_of
 from bot.store.updates import AnsweredUpdate, SeenUpdates
 
@@ -95,16 +97,17 @@ class Sessions:
         """Replace the chat's session with ``data_json`` (stamped with the store's clock)."""
         now = self._clock()
         own = self._hold(chat_id, SessionRecord(chat_id, user_id, data_json, now))
+        stored: str | bytes = data_json if self._postgres else pack(data_json)
         answering = self._updates.unrecorded()
         if answering is None:
-            await self._db.execute(_SAVE, (chat_id, user_id, data_json, now))
+            await self._db.execute(_SAVE, (chat_id, user_id, stored, now))
         else:
             if self._postgres:
-                params: tuple[object, ...] = (chat_id, user_id, data_json, now)
+                params: tuple[object, ...] = (chat_id, user_id, stored, now)
                 await self._db.execute(_PG_TURN_SAVE, (*params, answering.update_id, now))
             else:
                 await self._db.execute(
-                    _TURN_SAVE, (chat_id, user_id, data_json, now, answering.update_id)
+                    _TURN_SAVE, (chat_id, user_id, stored, now, answering.update_id)
                 )
             answering.recorded = True
         if not own:
@@ -168,5 +171,8 @@ class Sessions:
 
 def _record(row: Row) -> SessionRecord:
     return SessionRecord(
-        chat_id=int(row[0]), user_id=int(row[1]), data=str(row[2]), updated_at=float(row[3])
+        chat_id=int(row[0]),
+        user_id=int(row[1]),
+        data=unpack(row[2]),
+        updated_at=float(row[3]),
     )
