@@ -19,9 +19,10 @@ when the adapter lets go of the chat, so only the chats being answered right now
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from bot.clocks import Clock
-from bot.store.database import Row
+from bot.store.database import Database, Row
 from bot.store.session_packing import pack, unpack
 from bot.store.store_backend import StoreDatabase, dialect_of
 from bot.store.updates import AnsweredUpdate, SeenUpdates
@@ -165,8 +166,9 @@ class Sessions:
         PostgreSQL a turn's save needs none)."""
         if self._postgres:
             return
-        await self._db.execute(_TURN_SAVE_VIEW)
-        await self._db.execute(_TURN_SAVE_TRIGGER)
+        sqlite = cast(Database, self._db)
+        await sqlite.prepare_connections(_TURN_SAVE_VIEW)
+        await sqlite.prepare_connections(_TURN_SAVE_TRIGGER)
 
 
 def _record(row: Row) -> SessionRecord:
