@@ -29,8 +29,10 @@ stopped: stopping one half-way (say, between a create and the saving of its answ
 more harm than the rare moment it may now overlap another instance's turn of the same chat. Each
 such chat is logged at ERROR the moment the loss is seen, so no turn runs on a lock it lost
 without a trace; the next hold opens a new shared connection. A release that fails for any
-other reason, or a lock request cancelled half-way (the server may have granted it), closes
-the shared connection, so nothing it may still hold stays locked.
+other reason closes the shared connection, so nothing it may still hold stays locked. A turn
+cancelled while its ``pg_try_advisory_lock`` is in flight (which answers at once, granted or
+not) lets the answer come on its own and releases the lock if it was granted, so the other
+chats on the shared connection keep theirs.
 
 A task that holds a chat already goes on at once (the update processor holds the chat, then the
 chat service holds it again for the turn). That is checked before the database is asked: a
@@ -69,6 +71,7 @@ class PgChatLocks:
         self._shared: Any = None  # the shared lock connection, opened on first use
         self._shared_turn = asyncio.Lock()  # one statement at a time on it
         self._on_shared: dict[int, Any] = {}  # chat -> the shared connection holding its lock
+        self._give_backs: set[asyncio.Task[None]] = set()  # cancelled requests being settled
 
     @classmethod
     async def connect(cls, dsn: str, *, pool_size: int) -> PgChatLocks:
@@ -109,24 +112,57 @@ class PgChatLocks:
     async def _try_on_shared(self, chat_id: int) -> Any:
         """The shared connection, now holding ``chat_id``'s lock; None when another instance
         holds the chat (or the shared connection cannot be used)."""
-        async with self._shared_turn:
+        await self._shared_turn.acquire()
+        handed_over = False
+        try:
+            shared = await self._shared_connection()
+            request = asyncio.ensure_future(shared.fetchval(_TRY_LOCK, chat_id))
             try:
-                shared = await self._shared_connection()
-                taken = await shared.fetchval(_TRY_LOCK, chat_id)
+                taken = await asyncio.shield(request)
             except asyncio.CancelledError:
-                # The server may have granted the lock as the wait was cancelled: closing the
-                # connection is the one way to be sure the chat is not left locked.
-                self._forget(self._shared)
+                # The server may grant the lock all the same. pg_try_advisory_lock never
+                # waits, so its answer is one round trip away: let it come and give back
+                # what it granted, keeping the connection to itself until then, rather than
+                # close the connection and with it every other chat's lock.
+                self._give_backs.add(
+                    asyncio.create_task(self._give_back(chat_id, shared, request))
+                )
+                handed_over = True
                 raise
-            except _CONNECTION_ERRORS as error:
-                # The pooled way still serves the turn; the next hold opens a new connection.
-                logger.warning("shared chat-lock connection unusable (%s)", type(error).__name__)
-                self._forget(self._shared)
-                return None
-            if not taken:
-                return None
-            self._on_shared[chat_id] = shared
-            return shared
+        except _CONNECTION_ERRORS as error:
+            # The pooled way still serves the turn; the next hold opens a new connection.
+            logger.warning("shared chat-lock connection unusable (%s)", type(error).__name__)
+            self._forget(self._shared)
+            return None
+        finally:
+            if not handed_over:
+                self._shared_turn.release()
+        if not taken:
+            return None
+        self._on_shared[chat_id] = shared
+        return shared
+
+    async def _give_back(self, chat_id: int, shared: Any, request: asyncio.Future[Any]) -> None:
+        """After a lock request was cancelled in flight: release the lock if it was granted,
+        then let the next statement onto the shared connection (``_shared_turn``, held until
+        now). If the answer or the release fails, the connection is closed, which is the one
+        way left to be sure the chat is not left locked."""
+        try:
+            if await request:
+                await shared.fetchval(_UNLOCK, chat_id)
+        except _CONNECTION_ERRORS as error:
+            logger.warning(
+                "chat %s: a cancelled lock request could not be settled (%s); closing the "
+                "shared chat-lock connection",
+                chat_id,
+                type(error).__name__,
+            )
+            self._forget(shared)
+        finally:
+            self._shared_turn.release()
+            task = asyncio.current_task()
+            if task is not None:
+                self._give_backs.discard(task)
 
     async def _shared_connection(self) -> Any:
         if self._shared is None or self._shared.is_closed():

@@ -148,3 +148,65 @@ async def test_the_task_holding_a_chat_holds_it_again_at_once(two: Pair) -> None
     async with asyncio.timeout(5), first.hold(11), first.hold(11):
         assert len(await holders(watcher, 11)) == 1
     assert await holders(watcher, 11) == []
+
+
+class HeldAnswers:
+    """A real lock connection whose answers to one chat's lock requests are held back until
+    ``let_answers_through``: the request is at the server, its answer not yet read."""
+
+    def __init__(self, conn: asyncpg.Connection, chat_id: int) -> None:
+        self._conn = conn
+        self._chat_id = chat_id
+        self.asked = asyncio.Event()
+        self._through = asyncio.Event()
+
+    def let_answers_through(self) -> None:
+        self._through.set()
+
+    async def fetchval(self, sql: str, *args: object) -> object:
+        answer = await self._conn.fetchval(sql, *args)
+        if args == (self._chat_id,) and "try_advisory_lock" in sql:
+            self.asked.set()
+            await self._through.wait()
+        return answer
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._conn, name)
+
+
+async def test_a_turn_cancelled_while_its_lock_is_asked_keeps_the_other_chats_locked(
+    postgres_server: LocalPostgres, caplog: pytest.LogCaptureFixture
+) -> None:
+    dsn = await postgres_server.create_database("chat_locks_cancelled")
+    shared: list[HeldAnswers] = []
+
+    async def connect() -> HeldAnswers:
+        shared.append(HeldAnswers(await asyncpg.connect(dsn), chat_id=8))
+        return shared[-1]
+
+    pool = await asyncpg.create_pool(dsn, min_size=1, max_size=LOCK_POOL)
+    first = PgChatLocks(pool, connect)
+    second = await PgChatLocks.connect(dsn, pool_size=LOCK_POOL)
+    watcher = await asyncpg.connect(dsn)
+    caplog.set_level(logging.WARNING, logger="bot.store.pg_chat_locks")
+    try:
+        async with asyncio.timeout(5), first.hold(9):  # another turn holds chat 9 meanwhile
+            [(pid, _)] = await holders(watcher, 9)
+            asking = asyncio.create_task(first.hold(8).__aenter__())
+            await shared[0].asked.wait()  # granted at the server, the answer on its way
+            asking.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await asking
+            shared[0].let_answers_through()
+            # Chat 8 is given back, and chat 9 is still held on the same connection.
+            async with second.hold(8):
+                assert [held for held, _ in await holders(watcher, 8)] != [pid]
+            assert await holders(watcher, 9) == [(pid, True)]
+        async with asyncio.timeout(5), first.hold(10):
+            assert await holders(watcher, 10) == [(pid, True)]  # the same shared connection
+    finally:
+        await watcher.close()
+        await first.close()
+        await second.close()
+    assert len(shared) == 1
+    assert caplog.records == []
