@@ -13,8 +13,10 @@ Who picks the language: whoever handles a customer's input enters
 ``speaking_language(language_code)`` (the Telegram adapter around each update, the console
 around each line, ``ChatService``'s calls given ``language=``); code below it only calls
 ``say``. The business's catalogues (its locale and ``[texts]`` overrides) are ``install``-ed
-once by ``build_core``; outside any turn (the relay, operator alerts) its default language is
-spoken. Until then the shipped English catalogue in ``en_NG`` is used.
+once by ``build_core``; outside any turn (operator alerts) its default language is spoken. What
+is said to a customer outside their turns (the relay's news of a delivery) is said in the
+language they ordered in, kept with the delivery (``spoken_language``). Until ``install`` the
+shipped English catalogue in ``en_NG`` is used.
 """
 
 from __future__ import annotations
@@ -222,6 +224,14 @@ def speaking_language(language_code: str | None) -> AbstractContextManager[Catal
     ``language_code`` (Telegram's ``language_code``, an agent's ``language``): the business's
     catalogue in that language, or in its default when the code is missing or not shipped."""
     return speaking(_installed[0].catalogue_for(language_code))
+
+
+def spoken_language() -> str | None:
+    """The shipped language (``fr``) of the turn being handled, or None outside any turn (the
+    business default): what a delivery keeps, so what is said to its customer later, outside
+    their turns (the relay), is said in it with ``speaking_language``."""
+    speaking_now = _speaking.get()
+    return None if speaking_now is None else speaking_now.language
 
 
 def say(message_id: str, /, **values: object) -> str:
