@@ -134,18 +134,14 @@ class Planner:
                 delivery.id, otp.code.strip(), receiver or otp.receiver_phone.strip(), event.created
             )
             opener = self._channel.otp_link(handoff.token)
-            with _customers_language(link):
-                notice = (
-                    agent_texts.otp_sent_to_receiver(delivery.id, opener)
-                    if opener  # a bot without a messenger has no hand-off: nobody claims it
-                    else agent_texts.otp_not_handed_off(delivery.id)
-                )
+            # The notice is written for the agent program (``agent_texts``), not its customer.
             with _business_language():
-                waiting = (
-                    wording.otp_waiting_for_operators(delivery.id)
-                    if opener
-                    else agent_texts.otp_not_handed_off_for_operators(delivery.id)
-                )
+                if opener:
+                    notice = agent_texts.otp_sent_to_receiver(delivery.id, opener)
+                    waiting = wording.otp_waiting_for_operators(delivery.id)
+                else:  # a bot without a messenger has no hand-off: nobody can claim the code
+                    notice = agent_texts.otp_not_handed_off(delivery.id)
+                    waiting = agent_texts.otp_not_handed_off_for_operators(delivery.id)
             messages += self._to_operators(event, OTP_WAITING, waiting)
         with _customers_language(link):
             body = agent_event_body(event, drop_off_code=notice)
