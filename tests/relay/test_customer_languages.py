@@ -20,9 +20,9 @@ from bot.ordering import ChatService, build_engine
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.models import Delivery
 from bot.store import AGENT_ID_BASE, Store
+from bot.store.pg_local_server import LocalPostgres
 from conversations.texts.catalogue import Texts, install, installed, speaking_language
 from tests.ordering.conftest import CONFIRM_ANSWER, TO_SUMMARY
-from tests.store.conftest import empty_postgres_database
 
 from .support import (
     BOT_LINK,
@@ -50,7 +50,9 @@ async def open_store(
     opened: list[Store] = []
     dsn = None
     if request.param == "postgres":
-        dsn = await empty_postgres_database(request.getfixturevalue("postgres_server"))
+        # A database of its own: the store tests' shared one is theirs to break and mend.
+        server: LocalPostgres = request.getfixturevalue("postgres_server")
+        dsn = await server.create_database("relay_languages")
 
     async def open_() -> Store:
         if dsn is None:
