@@ -14,7 +14,8 @@ Around each turn it does what the engine leaves to its runner:
 * the idempotency key is saved *before* the create goes out (the engine's checkpoint), so a
   crash during the create cannot lead to a second delivery after the restart;
 * a created delivery is linked to the chat in ``store.deliveries`` (the relay finds the chat
-  of each webhook event there), with the flow and answers that made it, which is the
+  of each webhook event there, and the language the order was said in, which it speaks to the
+  customer), with the flow and answers that made it, which is the
   customer's order history (``repeat`` replays the last one into the same flow), and the
   customer's name, phone and places are remembered for their next order (``CustomerMemory``);
 * a create whose answer was lost (``turn.unconfirmed``: the customer was told it is being
@@ -60,7 +61,7 @@ from conversations import (
 )
 from conversations.dialog import Answer
 from conversations.texts import dialogue
-from conversations.texts.catalogue import speaking_language
+from conversations.texts.catalogue import speaking_language, spoken_language
 
 logger = logging.getLogger(__name__)
 
@@ -309,6 +310,8 @@ class ChatService:
                 saved_order=self.history.kept(turn.order) if turn.order else None,
                 # The created turn's message carries the link (``dialogue.created``): once.
                 tracking_sent=delivery.tracking_url is not None,
+                # The relay says the delivery's news in the language the order was said in.
+                language=spoken_language(),
             )
             if turn.order is not None:
                 await self.memory.remember(user_id, turn.order)
@@ -344,6 +347,7 @@ class ChatService:
             fingerprint=content_fingerprint(request),
             created_at=started,
             next_attempt_at=self._clock() + self._first_follow_up,
+            language=spoken_language(),
         )
         if self._on_unconfirmed is not None:
             self._on_unconfirmed()

@@ -24,8 +24,9 @@ a 5xx) may have made the delivery, so it comes here. ``ChatService`` keeps each 
 4. after ``max_attempts`` tells the customer it could not be confirmed and alerts operators.
 
 The rows live in SQLite, so a restart resumes every follow-up where it was. The customer's
-notice goes out through the relay's ``Sender`` under a sent marker: settling and the notice
-are two steps, and a crash between them sends the notice after the restart, once.
+notice is said in the language they ordered in (kept with the row; operator alerts are in the
+business's default), and goes out through the relay's ``Sender`` under a sent marker: settling
+and the notice are two steps, and a crash between them sends the notice after the restart, once.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from bot.relay.channel_protocol import Channel, SendFailed
 from bot.relay.outbox import Outgoing, Sender
 from bot.store import CreatedLink, SendKey, Store, UnconfirmedCreate
 from conversations.texts import dialogue
+from conversations.texts.catalogue import speaking_language
 
 logger = logging.getLogger(__name__)
 
@@ -207,7 +209,9 @@ class CreateFollowUp:
             tracking_url=delivery.tracking_url,
             status=delivery.status,
         )
-        await self._settle(row, dialogue.went_through(delivery), link)
+        with speaking_language(row.language):
+            notice = dialogue.went_through(delivery)
+        await self._settle(row, notice, link)
 
     async def _refused(self, row: UnconfirmedCreate, error: errors.PartnerError) -> None:
         refused = refusal_for(error)
@@ -222,7 +226,9 @@ class CreateFollowUp:
             )
             return
         logger.warning("create %s refused on follow-up (%s)", row.idempotency_key, refused.reason)
-        await self._settle(row, dialogue.NOT_PLACED)
+        with speaking_language(row.language):
+            notice = dialogue.NOT_PLACED
+        await self._settle(row, notice)
         alert = dialogue.operator_alert(refused)
         if alert is not None:
             await self._alert(alert)
@@ -234,7 +240,9 @@ class CreateFollowUp:
             await self._store.unconfirmed.retry_later(row.idempotency_key, attempts, at)
             return
         logger.error("create %s unconfirmed after %d attempts", row.idempotency_key, attempts)
-        await self._settle(row, dialogue.STILL_UNKNOWN)
+        with speaking_language(row.language):
+            notice = dialogue.STILL_UNKNOWN
+        await self._settle(row, notice)
         request = CreateDeliveryRequest.model_validate_json(row.request)
         place = f"{request.pickupAddress} to {request.deliveryAddress}"
         await self._alert(

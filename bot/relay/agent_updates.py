@@ -2,7 +2,8 @@
 data, for a program that answers a customer, instead of the sentences a chat is sent.
 
 The conversation that started the delivery gets the status (as the service's value and in
-words), the service's ``customer_message_hint``, ``summary`` and ``agent_notes``, and the
+words, said in the language the conversation ordered in: the relay's ``planner`` speaks it
+around this), the service's ``customer_message_hint``, ``summary`` and ``agent_notes``, and the
 tracking link: that channel only, since the event reaches the chat of the delivery's link and
 nothing else. The drop-off code never: ``data.otp`` becomes ``drop_off_code``, a sentence
 saying the code went to the verified receiver only (``agent_texts``).

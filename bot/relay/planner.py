@@ -17,12 +17,17 @@ and the sent markers let only the missing ones through.
   own verified phone is the receiver phone the code goes to the customer's chat; otherwise it is
   held in ``store.otp`` and the customer gets a link to forward to the receiver, and operators
   are told the code is waiting (never the code itself).
+
+What goes to the customer's chat is said in the language they ordered in (``link.language``,
+kept when the delivery was created; the business default for links without one); what goes to
+operators is said in the business's default language, whoever's delivery it is about.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 
 from bot.config import RelayConfig
@@ -35,6 +40,7 @@ from bot.store.status_progress import StatusEvent, moves_forward
 from conversations.phones import normalise_phone
 from conversations.texts import agent_texts
 from conversations.texts import deliveries_texts as wording
+from conversations.texts.catalogue import Catalogue, speaking_language
 
 # Kinds of message, the last part of a SendKey.
 CUSTOMER_UPDATE = "update"
@@ -101,7 +107,8 @@ class Planner:
             view = ViewUpdate(
                 delivery.status, event.created, delivery.tracking_url, event.data.previous_status
             )
-            text, tracking_sent = self._customer_update(event, link)
+            with _customers_language(link):
+                text, tracking_sent = self._customer_update(event, link)
             if text is not None:
                 messages.append(Outgoing(SendKey(event.id, link.chat_id, CUSTOMER_UPDATE), text))
         messages += self._operator_updates(event)
@@ -127,14 +134,17 @@ class Planner:
                 delivery.id, otp.code.strip(), receiver or otp.receiver_phone.strip(), event.created
             )
             opener = self._channel.otp_link(handoff.token)
-            if opener:
-                notice = agent_texts.otp_sent_to_receiver(delivery.id, opener)
-                waiting = wording.otp_waiting_for_operators(delivery.id)
-            else:  # a bot without a messenger has no hand-off: nobody can claim the code
-                notice = agent_texts.otp_not_handed_off(delivery.id)
-                waiting = agent_texts.otp_not_handed_off_for_operators(delivery.id)
+            # The notice is written for the agent program (``agent_texts``), not its customer.
+            with _business_language():
+                if opener:
+                    notice = agent_texts.otp_sent_to_receiver(delivery.id, opener)
+                    waiting = wording.otp_waiting_for_operators(delivery.id)
+                else:  # a bot without a messenger has no hand-off: nobody can claim the code
+                    notice = agent_texts.otp_not_handed_off(delivery.id)
+                    waiting = agent_texts.otp_not_handed_off_for_operators(delivery.id)
             messages += self._to_operators(event, OTP_WAITING, waiting)
-        body = agent_event_body(event, drop_off_code=notice)
+        with _customers_language(link):
+            body = agent_event_body(event, drop_off_code=notice)
         messages.insert(0, Outgoing(SendKey(event.id, link.chat_id, AGENT_UPDATE), body))
         finished = view is not None and view.status in FINAL_STATUSES
         return Plan(messages, view, False, finished)
@@ -180,10 +190,11 @@ class Planner:
         settings = self._settings.operators
         if event.type not in settings.events:
             return []
-        text = wording.operator_update(
-            event.summary if settings.summary else None,
-            event.agent_notes if settings.agent_notes else (),
-        )
+        with _business_language():
+            text = wording.operator_update(
+                event.summary if settings.summary else None,
+                event.agent_notes if settings.agent_notes else (),
+            )
         if text is None:
             return []
         # Operators follow every delivery: when their chat falls behind, these are the news a
@@ -208,23 +219,26 @@ class Planner:
         if not code or _finished(delivery, link):
             return []
         if link is None:
-            return self._to_operators(
-                event, OTP_UNRELAYED, wording.otp_unrelayed_for_operators(delivery.id)
-            )
+            with _business_language():
+                unrelayed = wording.otp_unrelayed_for_operators(delivery.id)
+            return self._to_operators(event, OTP_UNRELAYED, unrelayed)
         receiver = normalise_phone(otp.receiver_phone, self._region)
         if receiver is not None and receiver == await self._customer_phone(link):
-            text = wording.otp_for_receiver(delivery.id, code)
+            with _customers_language(link):
+                text = wording.otp_for_receiver(delivery.id, code)
             return [Outgoing(SendKey(event.id, link.chat_id, OTP_CODE), text)]
         handoff = await self._store.otp.put(
             delivery.id, code, receiver or otp.receiver_phone.strip(), event.created
         )
         opener = self._channel.otp_link(handoff.token)
         sender = (delivery.customer.sender_phone if delivery.customer else None) or ""
-        if receiver is not None and normalise_phone(sender, self._region) == receiver:
-            link_text = wording.otp_link_for_self(delivery.id, opener)  # an errand: no one else
-        else:
-            link_text = wording.otp_link_for_customer(delivery.id, opener)
-        waiting = wording.otp_waiting_for_operators(delivery.id)
+        with _customers_language(link):
+            if receiver is not None and normalise_phone(sender, self._region) == receiver:
+                link_text = wording.otp_link_for_self(delivery.id, opener)  # an errand
+            else:
+                link_text = wording.otp_link_for_customer(delivery.id, opener)
+        with _business_language():
+            waiting = wording.otp_waiting_for_operators(delivery.id)
         return [
             Outgoing(SendKey(event.id, link.chat_id, OTP_LINK), link_text),
             *self._to_operators(event, OTP_WAITING, waiting),
@@ -233,6 +247,17 @@ class Planner:
     async def _customer_phone(self, link: DeliveryLink) -> str | None:
         phone = await self._store.contacts.phone_for(link.user_id)
         return None if phone is None else normalise_phone(phone, self._region)
+
+
+def _customers_language(link: DeliveryLink) -> AbstractContextManager[Catalogue]:
+    """Say what goes to the delivery's chat in the language its customer ordered in."""
+    return speaking_language(link.language)
+
+
+def _business_language() -> AbstractContextManager[Catalogue]:
+    """Say what goes to operators in the business's default language (a relay pass run
+    inside some customer's turn must not lend them that customer's)."""
+    return speaking_language(None)
 
 
 def _without(hint: str, url: str) -> str:

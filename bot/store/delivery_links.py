@@ -37,6 +37,9 @@ class DeliveryLink:
     status_created: int | None
     tracking_sent_at: float | None
     updated_at: float
+    # The shipped language the customer ordered in (``fr``), what the relay says their news
+    # in; None for the business default (no turn's language, or linked before it was kept).
+    language: str | None = None
 
     @property
     def tracking_sent(self) -> bool:
@@ -55,14 +58,14 @@ class DeliveryLink:
 
 
 _ADD = """INSERT INTO deliveries (delivery_id, chat_id, user_id, created_at, receiver_phone,
-        tracking_url, status, status_created, tracking_sent_at, updated_at, saved_order)
-    VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)
+        tracking_url, status, status_created, tracking_sent_at, updated_at, saved_order, language)
+    VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
     ON CONFLICT (delivery_id) DO NOTHING"""
 _GET = """SELECT delivery_id, chat_id, user_id, created_at, receiver_phone,
-        tracking_url, status, status_created, tracking_sent_at, updated_at
+        tracking_url, status, status_created, tracking_sent_at, updated_at, language
     FROM deliveries WHERE delivery_id = ?"""
 _FOR_USER = """SELECT delivery_id, chat_id, user_id, created_at, receiver_phone,
-        tracking_url, status, status_created, tracking_sent_at, updated_at
+        tracking_url, status, status_created, tracking_sent_at, updated_at, language
     FROM deliveries WHERE user_id = ?
     ORDER BY created_at DESC, delivery_id DESC LIMIT ? OFFSET ?"""
 # One step back along the partial index deliveries_orders_by_user; the WHERE clause repeats
@@ -87,7 +90,7 @@ _MARK_TRACKING_SENT = """UPDATE deliveries SET tracking_sent_at = ?
     WHERE delivery_id = ? AND tracking_sent_at IS NULL"""
 # The WHERE clause repeats the partial index's condition word for word so SQLite uses it.
 _LIST_OPEN = """SELECT delivery_id, chat_id, user_id, created_at, receiver_phone,
-        tracking_url, status, status_created, tracking_sent_at, updated_at
+        tracking_url, status, status_created, tracking_sent_at, updated_at, language
     FROM deliveries
     WHERE status NOT IN ('delivered', 'cancelled') ORDER BY created_at, delivery_id"""
 
@@ -111,12 +114,15 @@ class Deliveries:
         *,
         saved_order: str | None = None,
         tracking_sent: bool = False,
+        language: str | None = None,
     ) -> bool:
         """Link a newly created delivery to the chat and user that ordered it.
 
         ``status`` is the one in the create response; ``saved_order`` the flow and answers it
         was made from, as JSON text, for ``last_order_for``; ``tracking_sent`` when the chat's
-        answer to the create already gave the tracking link (the relay then never repeats it).
+        answer to the create already gave the tracking link (the relay then never repeats it);
+        ``language`` the shipped language the customer ordered in (``catalogue.spoken_language``),
+        which the relay speaks to them, None for the business default.
         Returns False when the delivery was already linked (a create retried with its
         idempotency key): the first link is kept, so a delivery can never change owner.
         """
@@ -133,6 +139,7 @@ class Deliveries:
                 self._clock() if tracking_sent else None,
                 self._clock(),
                 saved_order,
+                language,
             ),
         )
         return changed > 0
@@ -231,4 +238,5 @@ def _link(row: Row) -> DeliveryLink:
         status_created=None if row[7] is None else int(row[7]),
         tracking_sent_at=None if row[8] is None else float(row[8]),
         updated_at=float(row[9]),
+        language=None if row[10] is None else str(row[10]),
     )

@@ -225,6 +225,14 @@ _CUSTOMER_DETAILS = (
     )""",
 )
 
+_CUSTOMER_LANGUAGES = (
+    # The shipped language (``fr``) the customer ordered in, so what is said to them later,
+    # outside their own turns (the relay's news, the outcome of a lost create), is in it;
+    # NULL for the business default (and for rows from before this step).
+    "ALTER TABLE deliveries ADD COLUMN language TEXT",
+    "ALTER TABLE unconfirmed_creates ADD COLUMN language TEXT",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL_SCHEMA),
     Migration(2, "create requests of deliveries", _CREATE_REQUESTS),
@@ -233,6 +241,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "creates whose answer was lost", _UNCONFIRMED_CREATES),
     Migration(6, "agent channels: customers, conversations, events", _AGENT_CHANNELS),
     Migration(7, "what returning customers are offered again", _CUSTOMER_DETAILS),
+    Migration(8, "the language each customer ordered in", _CUSTOMER_LANGUAGES),
 )
 """Every schema step, oldest first. Append only."""
 

@@ -216,6 +216,11 @@ _CUSTOMER_DETAILS = (
     )""",
 )
 
+_CUSTOMER_LANGUAGES = (
+    "ALTER TABLE deliveries ADD COLUMN language TEXT",
+    "ALTER TABLE unconfirmed_creates ADD COLUMN language TEXT",
+)
+
 PG_ONLY_TABLES = frozenset({"partner_request_starts", "partner_rate_blocks"})
 """Tables several instances coordinate through; one SQLite process keeps this in memory."""
 
@@ -233,6 +238,7 @@ _TWINS: Mapping[int, tuple[str, ...]] = {
     5: _UNCONFIRMED_CREATES,
     6: _AGENT_CHANNELS,
     7: _CUSTOMER_DETAILS,
+    8: _CUSTOMER_LANGUAGES,
 }
 
 

@@ -37,6 +37,9 @@ class UnconfirmedCreate:
     next_attempt_at: float
     delivery_id: str | None
     notice: str | None
+    # The shipped language the customer ordered in: the notice and the delivery's later news
+    # are said in it (None: the business default).
+    language: str | None = None
 
     @property
     def settled(self) -> bool:
@@ -55,14 +58,14 @@ class CreatedLink:
 
 
 _ADD = """INSERT INTO unconfirmed_creates (idempotency_key, chat_id, user_id, request,
-        saved_order, fingerprint, created_at, attempts, next_attempt_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)
+        saved_order, fingerprint, created_at, attempts, next_attempt_at, language)
+    VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
     ON CONFLICT (idempotency_key) DO NOTHING"""
 _GET = """SELECT idempotency_key, chat_id, user_id, request, saved_order, fingerprint,
-        created_at, attempts, next_attempt_at, delivery_id, notice
+        created_at, attempts, next_attempt_at, delivery_id, notice, language
     FROM unconfirmed_creates WHERE idempotency_key = ?"""
 _DUE = """SELECT idempotency_key, chat_id, user_id, request, saved_order, fingerprint,
-        created_at, attempts, next_attempt_at, delivery_id, notice
+        created_at, attempts, next_attempt_at, delivery_id, notice, language
     FROM unconfirmed_creates
     WHERE next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?"""
 _NEXT_DUE = "SELECT min(next_attempt_at) FROM unconfirmed_creates"
@@ -95,8 +98,10 @@ class UnconfirmedCreates:
         fingerprint: str,
         created_at: float,
         next_attempt_at: float,
+        language: str | None = None,
     ) -> bool:
-        """Keep a create whose answer was lost; False when its key is kept already."""
+        """Keep a create whose answer was lost; False when its key is kept already.
+        ``language`` is the shipped language the customer ordered in (None: the default)."""
         params = (
             idempotency_key,
             chat_id,
@@ -106,6 +111,7 @@ class UnconfirmedCreates:
             fingerprint,
             created_at,
             next_attempt_at,
+            language,
         )
         return await self._db.execute(_ADD, params) > 0
 
@@ -162,6 +168,7 @@ class UnconfirmedCreates:
                     # The notice gives the link (durably: it is sent even after a crash), so
                     # the relay must not repeat it.
                     tracking_sent=created.tracking_url is not None,
+                    language=entry.language,
                 )
             return True
 
@@ -183,4 +190,5 @@ def _row(row: Row) -> UnconfirmedCreate:
         next_attempt_at=float(row[8]),
         delivery_id=None if row[9] is None else str(row[9]),
         notice=None if row[10] is None else str(row[10]),
+        language=None if row[11] is None else str(row[11]),
     )

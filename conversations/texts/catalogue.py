@@ -13,8 +13,10 @@ Who picks the language: whoever handles a customer's input enters
 ``speaking_language(language_code)`` (the Telegram adapter around each update, the console
 around each line, ``ChatService``'s calls given ``language=``); code below it only calls
 ``say``. The business's catalogues (its locale and ``[texts]`` overrides) are ``install``-ed
-once by ``build_core``; outside any turn (the relay, operator alerts) its default language is
-spoken. Until then the shipped English catalogue in ``en_NG`` is used.
+once by ``build_core``; outside any turn (operator alerts) its default language is spoken. What
+is said to a customer outside their turns (the relay's news of a delivery) is said in the
+language they ordered in, kept with the delivery (``spoken_language``). Until ``install`` the
+shipped English catalogue in ``en_NG`` is used.
 """
 
 from __future__ import annotations
@@ -188,6 +190,8 @@ def _formatting_locale(language: str, business_locale: str) -> str:
 DEFAULT_TEXTS = Texts()
 _installed: list[Texts] = [DEFAULT_TEXTS]
 _speaking: ContextVar[Catalogue | None] = ContextVar("speaking", default=None)
+# The shipped language the turn's speaker asked for (None: they named none, or none shipped).
+_chosen: ContextVar[str | None] = ContextVar("chosen_language", default=None)
 
 
 def install(texts: Texts) -> None:
@@ -207,21 +211,36 @@ def current() -> Catalogue:
     return _speaking.get() or _installed[0].catalogue_for(None)
 
 
-@contextmanager
-def speaking(catalogue: Catalogue) -> Iterator[Catalogue]:
+def speaking(catalogue: Catalogue) -> AbstractContextManager[Catalogue]:
     """Render every ``say`` inside the block from ``catalogue``."""
-    token = _speaking.set(catalogue)
-    try:
-        yield catalogue
-    finally:
-        _speaking.reset(token)
+    return _speaking_as(catalogue, catalogue.language)
 
 
 def speaking_language(language_code: str | None) -> AbstractContextManager[Catalogue]:
     """Render every ``say`` inside the block for a customer whose client says
     ``language_code`` (Telegram's ``language_code``, an agent's ``language``): the business's
     catalogue in that language, or in its default when the code is missing or not shipped."""
-    return speaking(_installed[0].catalogue_for(language_code))
+    catalogue = _installed[0].catalogue_for(language_code)
+    return _speaking_as(catalogue, _shipped_language(language_code))
+
+
+@contextmanager
+def _speaking_as(catalogue: Catalogue, chosen: str | None) -> Iterator[Catalogue]:
+    token, chosen_token = _speaking.set(catalogue), _chosen.set(chosen)
+    try:
+        yield catalogue
+    finally:
+        _chosen.reset(chosen_token)
+        _speaking.reset(token)
+
+
+def spoken_language() -> str | None:
+    """The shipped language (``fr``) the turn being handled is said in because its customer's
+    client asked for it; None when it is the business default (no code, one not shipped, or
+    outside any turn). A delivery keeps it, so what is said to its customer later, outside
+    their turns (the relay), is said in it with ``speaking_language``; None keeps following
+    the business default, should its locale change."""
+    return _chosen.get()
 
 
 def say(message_id: str, /, **values: object) -> str:

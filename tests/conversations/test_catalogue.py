@@ -19,6 +19,8 @@ from conversations.texts.catalogue import (
     problems_with,
     say,
     speaking,
+    speaking_language,
+    spoken_language,
 )
 
 _MARK = re.compile(r"\[\[(?:tap|Tap):[^\]]+\]\]")
@@ -64,6 +66,22 @@ def test_the_language_comes_from_the_customer_with_the_business_default_as_fallb
     with speaking(texts.catalogue_for("fr")):
         assert dialogue.CLOSED.startswith("Cette conversation est terminée")
     assert dialogue.CLOSED.startswith("This conversation has ended")
+
+
+def test_the_language_kept_for_later_is_the_one_the_customer_asked_for_or_none() -> None:
+    """What a delivery keeps (``spoken_language``): None stands for the business default, so
+    a customer who named no shipped language follows the business, should its locale change."""
+    assert spoken_language() is None  # outside any turn
+    with speaking_language("fr-CA"):
+        assert spoken_language() == "fr"
+        with speaking_language("yo"):  # Yoruba is not shipped
+            assert spoken_language() is None
+        assert spoken_language() == "fr"
+    with speaking_language(None):
+        assert spoken_language() is None
+    with speaking_language("en"):
+        assert spoken_language() == "en"  # asked for, even where English is the default
+    assert spoken_language() is None
 
 
 def test_an_override_replaces_a_message_for_that_language_only() -> None:

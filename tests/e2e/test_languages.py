@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from bot.ordering.chats import no_open_order
 from conversations import TextAnswer
-from conversations.texts.catalogue import speaking_language
-from tests.e2e.conftest import BotStack
+from conversations.texts.catalogue import say, speaking_language
+from conversations.texts.deliveries_texts import short_ref
+from tests.e2e.conftest import OPERATORS, RECEIVER_PHONE, BotStack, tiny_png
 from tests.fakes.telegram_world import TgUser
 
 AMINA = TgUser(1201, "Amina", language_code="fr")
@@ -51,3 +54,53 @@ async def test_the_command_menus_are_set_in_every_shipped_language(stack: BotSta
     assert french["new"] == "Commencer une nouvelle commande"
     assert french.keys() == english.keys()
     assert french["return"] == english["return"]  # a flow's own label, as the flow declares it
+
+
+async def french_order(stack: BotStack, user: TgUser) -> str:
+    """A pickup & delivery ordered in Telegram by a user whose app is in French, tapping the
+    French labels; the created delivery's id."""
+    with speaking_language("fr"):
+        kind, size = say("rules.kind.pickup_delivery"), say("steps.size.small")
+        cash, confirm = say("rules.payment.cash_on_delivery"), say("steps.summary.confirm")
+    chat = user.id
+    await stack.command(user, "new")
+    await stack.tap(stack.prompt(chat), f"✓ {kind}", user=user)
+    await stack.location(user, 6.5095, 3.3711)
+    await stack.text(user, "12 Herbert Macaulay Way, Yaba")
+    await stack.tap(stack.prompt(chat), "UNILAG Main Gate", user=user)
+    await stack.contact(user, "+2348035550000")
+    await stack.text(user, "Bola Ahmed")
+    await stack.text(user, RECEIVER_PHONE)
+    await stack.text(user, "Une paire de chaussures")
+    await stack.tap(stack.prompt(chat), size, user=user)
+    await stack.photo(user, tiny_png())
+    await stack.tap(stack.prompt(chat), cash, user=user)
+    await stack.tap(stack.prompt(chat), confirm, user=user)
+    (link,) = await stack.bot.store.deliveries.for_user(user.id, 1)
+    return link.delivery_id
+
+
+async def test_a_french_customers_later_news_is_french_and_the_operators_stays_english(
+    stack: BotStack,
+) -> None:
+    delivery_id = await french_order(stack, AMINA)
+    ref = short_ref(delivery_id)
+    stack.sandbox.mark_paid(delivery_id)  # the rider was assigned automatically
+    await stack.sandbox.drain_webhooks()
+
+    handoff = await stack.tg.wait_for_message(
+        AMINA.id, lambda m: re.search(r"\?start=otp_", m.text or "") is not None
+    )
+    assert f"Le code de remise de la livraison {ref} est prêt." in (handoff.text or "")
+    # The bot's heading in French; the service's own hint as the service wrote it.
+    await stack.tg.wait_for_message(
+        AMINA.id, lambda m: f"Livraison {ref}\nGood news: Tunde is your rider" in (m.text or "")
+    )
+    assert not any(f"Delivery {ref}" in (m.text or "") for m in stack.tg.sent_messages(AMINA.id))
+    await stack.tg.wait_for_message(
+        OPERATORS.id,
+        lambda m: (
+            f"The drop-off code for delivery {ref} is waiting for the receiver to verify "
+            "their phone number." in (m.text or "")
+        ),
+    )

@@ -27,6 +27,7 @@ from conversations import (
 from conversations.dialog import Answer
 from conversations.flows import PICKUP_DELIVERY
 from conversations.texts import dialogue
+from conversations.texts.catalogue import speaking_language
 
 from .conftest import CONFIRM_ANSWER, PHOTO_URL, TO_SUMMARY, MakeOrg, Org
 
@@ -237,6 +238,35 @@ async def test_a_rate_limited_create_goes_out_when_allowed(org: Org) -> None:
     assert chat_id == CHAT and resent.status == "created"
     assert org.clock.now - waited_from >= turn.retry_after
     assert org.calls("create_delivery") == 5
+
+
+async def test_a_create_resent_later_speaks_and_links_in_the_customers_language(
+    org: Org,
+) -> None:
+    """The re-sent create's turn runs outside any update, yet in the language of the turn
+    that was rate limited (its task copies that turn's context)."""
+    later: list[Turn] = []
+
+    async def deliver_later(chat_id: int, turn: Turn) -> None:
+        later.append(turn)
+
+    chats = service(org, deliver_later=deliver_later, sleep=org.clock.sleep)
+    await chats.start(CHAT, USER, language="fr")
+    for answer in TO_SUMMARY:
+        await chats.handle(CHAT, USER, answer, language="fr")
+    # More 429s than the client's own retries: the create is re-sent once the service allows.
+    org.sandbox.inject_fault("create_delivery", "status", count=4, status=429, code="rate_limited")
+    waiting = await chats.handle(CHAT, USER, CONFIRM_ANSWER, language="fr")
+    assert waiting.retry_after is not None
+    await chats.settle()
+
+    [resent] = later
+    assert resent.delivery is not None
+    with speaking_language("fr"):
+        said_first = dialogue.created(resent.delivery)[0]
+    assert resent.messages[0] == said_first != dialogue.created(resent.delivery)[0]
+    link = await org.store.deliveries.get(resent.delivery.id)
+    assert link is not None and link.language == "fr"
 
 
 async def test_no_resend_once_the_customer_moved_on(org: Org) -> None:

@@ -10,6 +10,7 @@ from bot.ordering.create_wait import CreateWaitNotice
 from bot.partner.request_limiter import RequestLimiter
 from bot.relay.channel_protocol import SendFailed
 from conversations.texts import dialogue
+from conversations.texts.catalogue import speaking_language
 
 
 class Clock:
@@ -109,6 +110,21 @@ async def test_a_wait_nobody_foresaw_is_said_while_the_request_still_waits() -> 
         await chats.told.wait()
     assert chats.sent == [(7, dialogue.create_waiting(42.0))]
     assert not create.done()
+    limiter.go.set()
+    await create
+
+
+async def test_a_late_notice_is_said_in_the_language_of_the_turn_that_armed_it() -> None:
+    limiter, chats = Unforeseen(Clock()), Told()
+    await limiter.acquire()
+    notice = CreateWaitNotice(limiter, chats, threshold_seconds=0.02)
+    with speaking_language("fr"):  # the customer's turn, as the Telegram adapter enters it
+        await notice.before_create(7)
+        create = asyncio.create_task(limiter.acquire())
+        french = dialogue.create_waiting(42.0)
+    async with asyncio.timeout(5):
+        await chats.told.wait()
+    assert chats.sent == [(7, french)] and french != dialogue.create_waiting(42.0)
     limiter.go.set()
     await create
 

@@ -23,6 +23,7 @@ from bot.partner.models import CreateDeliveryRequest
 from bot.store import Store
 from conversations import SavedOrder, Turn
 from conversations.texts import dialogue
+from conversations.texts.catalogue import speaking_language
 from tests.relay.support import RecordingChannel
 
 from .conftest import CONFIRM_ANSWER, TO_SUMMARY, MakeOrg, Org
@@ -51,14 +52,16 @@ class Bot:
     async def _alert(self, text: str) -> None:
         self.alerts.append(text)
 
-    async def order(self, chat: int = CHAT, description: str | None = None) -> Turn:
-        turn = await self.chats.start(chat, USER)
+    async def order(
+        self, chat: int = CHAT, description: str | None = None, language: str | None = None
+    ) -> Turn:
+        turn = await self.chats.start(chat, USER, language=language)
         for answer in TO_SUMMARY:
             if description and answer.kind == "text" and answer.text == "A pair of shoes":
                 answer = answer.model_copy(update={"text": description})
-            turn = await self.chats.handle(chat, USER, answer)
+            turn = await self.chats.handle(chat, USER, answer, language=language)
         assert turn.prompt is not None and turn.prompt.step == "summary"
-        return await self.chats.handle(chat, USER, CONFIRM_ANSWER)
+        return await self.chats.handle(chat, USER, CONFIRM_ANSWER, language=language)
 
 
 def lose_create_answers(org: Org, count: int = 1, kind: str = "status") -> None:
@@ -219,6 +222,47 @@ async def test_the_bound_tells_the_customer_and_alerts_the_operators(org: Org) -
     assert org.calls("list_deliveries") == 3  # a read-back before every retry
     assert org.clock.slept == [FIRST_FOLLOW_UP_SECONDS, 15.0, 30.0]  # the follow-up's back-off
     assert await org.store.unconfirmed.count_open() == 0
+
+
+async def test_a_french_customer_hears_the_outcome_in_french_and_the_delivery_keeps_it(
+    org: Org,
+) -> None:
+    """The follow-up runs outside any turn: the language is the one the order was said in."""
+    assert org.store is not None
+    channel = RecordingChannel()
+    bot = Bot(org, org.store, channel)
+    lose_create_answers(org)
+
+    turn = await bot.order(language="fr")
+    with speaking_language("fr"):
+        assert turn.messages == (dialogue.CHECKING,)
+    (row,) = await org.store.unconfirmed.due(org.clock() + FIRST_FOLLOW_UP_SECONDS)
+    assert row.language == "fr"
+    org.clock.advance(FIRST_FOLLOW_UP_SECONDS)
+    assert await bot.follow_up.process_due() == 1
+
+    (told,) = channel.texts(CHAT)
+    assert told.startswith("Bonne nouvelle\u00a0: la commande que je vérifiais est bien passée.")
+    (made,) = sandbox_deliveries(org)
+    link = await org.store.deliveries.get(made["id"])
+    assert link is not None and link.language == "fr"  # the relay's news will be French too
+
+
+async def test_the_bound_tells_a_french_customer_in_french_and_operators_in_english(
+    org: Org,
+) -> None:
+    assert org.store is not None
+    channel = RecordingChannel()
+    bot = Bot(org, org.store, channel, max_attempts=2)
+    org.sandbox.inject_fault("create_delivery", "status", 1 + 2)  # every try, 503
+
+    await bot.order(language="fr")
+    await bot.follow_up.settle()
+
+    with speaking_language("fr"):
+        assert channel.texts(CHAT) == [dialogue.STILL_UNKNOWN]
+    (alert,) = bot.alerts
+    assert "could not be confirmed after 2 attempts" in alert
 
 
 async def test_a_restart_in_the_middle_resumes_the_follow_up(make_org: MakeOrg) -> None:

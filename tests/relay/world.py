@@ -91,9 +91,14 @@ class World:
     created: list[Delivery] = field(default_factory=list)
 
     async def order(
-        self, *, chat_id: int = CUSTOMER_CHAT, user_id: int = CUSTOMER_USER
+        self,
+        *,
+        chat_id: int = CUSTOMER_CHAT,
+        user_id: int = CUSTOMER_USER,
+        language: str | None = None,
     ) -> Delivery:
-        """Create a delivery through the Partner API and link it, as the ordering flow does."""
+        """Create a delivery through the Partner API and link it, as the ordering flow does
+        (``language``: the one the customer ordered in; None, the business default)."""
         delivery = await self.client.create_delivery(order())
         await self.store.deliveries.add(
             delivery.id,
@@ -105,6 +110,7 @@ class World:
             delivery.status,
             # The customer's answer to the create gives the link, as in ``ChatService``.
             tracking_sent=delivery.tracking_url is not None,
+            language=language,
         )
         self.created.append(delivery)
         return delivery

@@ -3,7 +3,7 @@ from collections.abc import Callable
 import pytest
 
 from bot.clocks import Clock
-from bot.store import FINAL_STATUSES, DeliveryLink, Store
+from bot.store import FINAL_STATUSES, CreatedLink, DeliveryLink, Store
 
 TRACK = "https://track.example/track/d1/abc"
 
@@ -228,3 +228,35 @@ async def test_a_retried_add_keeps_the_first_saved_order(store: Store) -> None:
     await store.deliveries.add("d1", 1, 1, 100.0, None, None, saved_order='{"first": true}')
     await store.deliveries.add("d1", 1, 1, 100.0, None, None, saved_order='{"second": true}')
     assert await store.deliveries.last_order_for(1) == '{"first": true}'
+
+
+async def test_the_language_the_customer_ordered_in_is_kept_with_the_link(store: Store) -> None:
+    await store.deliveries.add("fr-order", 1, 1, 100.0, None, TRACK, language="fr")
+    await add(store, "no-language", user_id=1, created_at=200.0)
+    french = await store.deliveries.get("fr-order")
+    assert french is not None and french.language == "fr"
+    # Every read the relay and the desk make gives it, with no extra query.
+    assert [link.language for link in await store.deliveries.for_user(1, 10)] == [None, "fr"]
+    assert [link.language for link in await store.deliveries.list_open()] == ["fr", None]
+
+
+async def test_a_settled_lost_create_links_its_delivery_in_the_customers_language(
+    store: Store,
+) -> None:
+    await store.unconfirmed.add(
+        "key-1",
+        5,
+        6,
+        request="{}",
+        saved_order="{}",
+        fingerprint="f",
+        created_at=100.0,
+        next_attempt_at=100.0,
+        language="fr",
+    )
+    entry = await store.unconfirmed.get("key-1")
+    assert entry is not None and entry.language == "fr"
+    created = CreatedLink("d-lost", 100.0, None, None, "pending")
+    assert await store.unconfirmed.settle(entry, "Bonne nouvelle", created)
+    link = await store.deliveries.get("d-lost")
+    assert link is not None and (link.chat_id, link.language) == (5, "fr")

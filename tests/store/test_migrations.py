@@ -240,3 +240,26 @@ async def test_a_version_2_file_keeps_its_codes_and_finds_the_pending_ones_by_in
     assert [str(row[3]) for row in plan] == [
         "SEARCH otp_handoffs USING INDEX otp_handoffs_pending_by_phone (receiver_phone=?)"
     ]
+
+
+async def test_a_version_7_file_keeps_its_links_and_unconfirmed_creates_without_a_language(
+    db_path: Path,
+) -> None:
+    """Rows from before languages were kept read as NULL: the business default is spoken."""
+    make_file_by_hand(db_path, MIGRATIONS[:7])
+    with closing(sqlite3.connect(db_path, isolation_level=None)) as raw:
+        raw.execute(
+            "INSERT INTO deliveries (delivery_id, chat_id, user_id, created_at, status,"
+            " updated_at) VALUES ('old', 7, 7, 100.0, 'pending', 100.0)"
+        )
+        raw.execute(
+            "INSERT INTO unconfirmed_creates (idempotency_key, chat_id, user_id, request,"
+            " saved_order, fingerprint, created_at, next_attempt_at)"
+            " VALUES ('k', 7, 7, '{}', '{}', 'f', 100.0, 100.0)"
+        )
+    async with Store.open(db_path) as store:
+        assert store.schema_version == LATEST_VERSION
+        old = await store.deliveries.get("old")
+        assert old is not None and old.language is None
+        kept = await store.unconfirmed.get("k")
+        assert kept is not None and kept.language is None
