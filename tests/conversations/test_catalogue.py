@@ -21,7 +21,7 @@ from conversations.texts.catalogue import (
     speaking,
 )
 
-_MARK = re.compile(r"\[\[(?:tap|Tap):[^\]]+\]\]")
+_MARK = re.compile(r"\[\[(?:tap|Tap|way):[^\]]+\]\]")
 
 
 @pytest.mark.parametrize("language", sorted(set(SHIPPED) - {SOURCE_LANGUAGE}))
