@@ -24,11 +24,12 @@ MESSAGES: Final[dict[str, str]] = {
     "taps.agent.any_command": "une commande",
     "taps.buttons.way.photos": "les envoyer ici en images",
     "taps.keyboard.way.photos": "taper les chemins des fichiers photo",
+    # after "Merci de": each starts with a consonant, so "de" never needs its elision
     "taps.api.way.photos": (
-        "envoyer les images elles-mêmes (l'appel d'envoi de photo les prend), ou des liens "
+        "renvoyer les images elles-mêmes (l'appel d'envoi de photo les prend), ou des liens "
         "vers elles sur un site que l'entreprise accepte"
     ),
-    "taps.mcp.way.photos": "envoyer des liens vers elles sur un site que l'entreprise accepte",
+    "taps.mcp.way.photos": "renvoyer des liens vers elles sur un site que l'entreprise accepte",
     "command.back": "Retour",
     "command.skip": "Passer",
     "command.done": "Terminé",
