@@ -35,6 +35,7 @@ from bot.config.relay_section import RelayConfig
 from bot.ordering import ChatService, CustomerDesk, build_engine, geocoder_from_config
 from bot.ordering.chats import DeliverLater
 from bot.ordering.create_wait import CreateWaitNotice
+from bot.ordering.photo_origin import RehostedPhotos
 from bot.ordering.unconfirmed_worker import AlertOperators, CreateFollowUp
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
@@ -58,7 +59,9 @@ class CoreSettings:
     """What the channel-independent parts need to know; ``from_config`` reads it from the TOML.
 
     ``signing_secrets`` empty means partner webhooks are off: a ``StatusPoller`` asks for the
-    news every ``polling_interval_seconds`` instead.
+    news every ``polling_interval_seconds`` instead. ``public_base_url`` is the bot's own https
+    host (``[telegram] public_base_url``), where it re-hosts package photos: the service
+    refusing that host is the operators' to fix, any other photo host the customer's.
     """
 
     partner_base_url: str
@@ -73,6 +76,7 @@ class CoreSettings:
     polling_interval_seconds: float = 60.0
     agents: AgentsSettings | None = None
     texts: Texts = DEFAULT_TEXTS
+    public_base_url: str | None = None
 
     @classmethod
     def from_config(cls, config: Config) -> CoreSettings:
@@ -92,6 +96,7 @@ class CoreSettings:
             polling_interval_seconds=config.relay.polling_interval_seconds,
             agents=AgentsSettings.from_config(config),
             texts=config.texts.texts(),
+            public_base_url=config.telegram.public_base_url,
         )
 
 
@@ -181,6 +186,7 @@ def build_core(
         registry=seams.registry,
         new_idempotency_key=seams.new_idempotency_key,
         store=store,
+        public_base_url=settings.public_base_url,
     )
 
     async def alert_operator_chats(text: str) -> None:
@@ -195,6 +201,7 @@ def build_core(
         alert_operators=alert_operators,
         clock=seams.clock,
         sleep=seams.sleep,
+        rehosted=RehostedPhotos(settings.public_base_url),
     )
     chats = ChatService(
         engine,

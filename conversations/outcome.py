@@ -20,7 +20,8 @@ RefusalReason = Literal[
     "service_disabled",  # 403 service_disabled: the service kind was switched off
     "payment",  # the payment method or cash-to-collect is no longer allowed
     "coverage",  # 403: a place is outside the business's area
-    "image_host",  # 400 image_host_rejected: the photos' host is not allowlisted
+    "image_host",  # 400 image_host_rejected: the bot's own photo host is not allowlisted
+    "photo_link",  # 400 image_host_rejected for photos the customer gave as links
     "unavailable",  # 503 / time-outs / a lost answer after the client's retries: outcome unknown
     "rate_limited",  # 429 longer than the client waits: retry_after says how long
     "other",  # any other refusal (trust checks, a key problem): the business must act

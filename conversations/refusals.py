@@ -12,6 +12,13 @@ can never create the order twice; after a real refusal the draft changes, and a 
 with the new body. An answer that was lost is not a refusal the customer can act on: the order
 ends ("checked", ``Refused.outcome_unknown``) and the bot retries the create with the same key
 in the background until the service gives a definite answer (``bot.ordering.unconfirmed_worker``).
+
+Photos the service could not fetch (400 ``image_host_rejected``) are one of two things, which
+the bot tells apart by where they are (``bot.ordering.photo_origin``): photos it re-hosted
+itself on its media host (``image_host``: that host is missing from the business's allowlist,
+which only the operators can fix, so they are told), or links the customer (an agent) gave as
+they are (``photo_link``: the customer's to fix, so the photos are asked again and nobody is
+alerted).
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ from typing import Literal
 from bot.partner.models import CAPABILITY_FIELDS, PAYMENT_FIELDS, PLACE_FIELDS
 from conversations.outcome import RefusalReason, Refused
 
-Reask = Literal["named", "payment", "service", "places", "none", "checked"]
+Reask = Literal["named", "payment", "service", "places", "photos", "none", "checked"]
 Refresh = Literal["yes", "no", "named capability field"]
 
 _REASK_WORDS: dict[Reask, str] = {
@@ -31,6 +38,7 @@ _REASK_WORDS: dict[Reask, str] = {
     "payment": "payment method and cash to collect",
     "service": "the choice of service",
     "places": "the places it named (all places when none)",
+    "photos": "the photos",
     "none": "nothing: back to the summary",
     "checked": "nothing: the order ends, the same key is retried in the background",
 }
@@ -63,7 +71,10 @@ TABLE: tuple[Decision, ...] = (
              False, False),
     Decision("service_disabled", "403 `service_disabled`", "service", "yes", False, False),
     Decision("coverage", "403 other (coverage, trust)", "places", "yes", False, False),
-    Decision("image_host", "400 `image_host_rejected`", "none", "no", False, True),
+    Decision("image_host", "400 `image_host_rejected`, photos the bot re-hosted", "none", "no",
+             False, True),
+    Decision("photo_link", "400 `image_host_rejected`, photos given as links", "photos", "no",
+             False, False),
     Decision("unavailable", "503, 5xx, time-outs, a lost answer", "checked", "no", True, False),
     Decision("rate_limited", "429 longer than the client waits", "none", "no", True, False),
     Decision("other", "anything else (key, scope, billing)", "none", "yes", False, True),
@@ -71,6 +82,7 @@ TABLE: tuple[Decision, ...] = (
              "no", True, False),
 )  # fmt: skip
 DECISIONS: Mapping[RefusalReason, Decision] = {row.reason: row for row in TABLE}
+PHOTO_FIELD = "packageImages"  # the request field the photo steps fill
 
 
 def field_base(name: str) -> str:
@@ -89,6 +101,8 @@ def _reask(rule: Reask, named: Sequence[str]) -> tuple[str, ...]:
         case "places":
             places = tuple(n for n in named if field_base(n) in PLACE_FIELDS)
             return places or PLACE_FIELDS
+        case "photos":
+            return (PHOTO_FIELD,)
         case "none" | "checked":
             return ()
 

@@ -31,6 +31,7 @@ from bot.agents.headless import ConversationView, HeadlessConversations, NotFoun
 from bot.agents.photo_uploads import PhotoUploads, UploadRefused
 from bot.partner.models import MAX_IMAGE_BYTES
 from bot.web.body import BodyTooLarge, MalformedBody, read_limited
+from conversations.texts.agent_texts import API_TAPS
 
 MAX_BODY_BYTES = 64 * 1024
 MAX_CUSTOMER_LENGTH = 200
@@ -97,7 +98,7 @@ def agent_routes(
         return _view(await conversations.view(channel.name, _id(request)))
 
     async def transcript(request: Request, channel: AgentChannel) -> Response:
-        entries = await conversations.transcript(channel.name, _id(request))
+        entries = await conversations.transcript(channel.name, _id(request), API_TAPS)
         return JSONResponse({"id": _id(request), "entries": entries})
 
     async def answer(request: Request, channel: AgentChannel) -> Response:
@@ -203,7 +204,7 @@ def _error(
 
 def _view(view: ConversationView, *, status: int = 200) -> JSONResponse:
     code = 422 if view.refused is not None else status
-    return JSONResponse(view.model_dump(mode="json"), status_code=code)
+    return JSONResponse(view.drawn(API_TAPS).model_dump(mode="json"), status_code=code)
 
 
 async def _json_object(request: Request) -> dict[str, Any]:

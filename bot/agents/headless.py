@@ -29,6 +29,7 @@ from conversations.dialog import Answer, SessionStatus
 from conversations.flow import FlowRegistry
 from conversations.texts import agent_texts
 from conversations.texts.deliveries_texts import short_ref
+from conversations.texts.taps import Taps, for_channel
 
 
 class NotFound(Exception):
@@ -57,6 +58,15 @@ class ConversationView(BaseModel):
     refused: str | None = None
     reask: bool = False
     delivery: dict[str, Any] | None = None
+
+    def drawn(self, taps: Taps) -> ConversationView:
+        """The view as a channel shows it: the flows' marks ("tap Done", how to give photos)
+        in ``taps``' words. Views are kept with their marks, so each channel draws its own."""
+        update: dict[str, Any] = {"messages": [for_channel(m, taps) for m in self.messages]}
+        if self.prompt is not None:
+            question = for_channel(self.prompt["question"], taps)
+            update["prompt"] = {**self.prompt, "question": question}
+        return self.model_copy(update=update)
 
 
 class HeadlessConversations:
@@ -96,11 +106,22 @@ class HeadlessConversations:
         last = await self._last(conversation)
         return ConversationView.model_validate(last["view"])
 
-    async def transcript(self, channel: str, conversation_id: str) -> list[dict[str, Any]]:
-        """Every answer and every turn of the conversation, oldest first."""
+    async def transcript(
+        self, channel: str, conversation_id: str, taps: Taps
+    ) -> list[dict[str, Any]]:
+        """Every answer and every turn of the conversation, oldest first, each view drawn
+        in ``taps``' words."""
         conversation = await self._find(channel, conversation_id)
         entries = [json.loads(text) for text in await self._store.agents.transcript(conversation)]
-        return [{key: value for key, value in e.items() if key != "open"} for e in entries]
+        return [
+            {
+                "answer": entry["answer"],
+                "view": ConversationView.model_validate(entry["view"])
+                .drawn(taps)
+                .model_dump(mode="json"),
+            }
+            for entry in entries
+        ]
 
     async def answer(self, channel: str, conversation_id: str, raw: object) -> ConversationView:
         """Answer the open question with ``raw`` (a typed answer as parsed JSON)."""

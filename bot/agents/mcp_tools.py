@@ -25,6 +25,7 @@ from mcp.types import CallToolResult, TextContent
 
 from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
 from bot.agents.mcp_push import EVENTS_URI, EventPush
+from conversations.texts.agent_texts import MCP_TAPS
 
 INSTRUCTIONS = """\
 You order deliveries for a customer through a business's delivery bot, one question at a time.
@@ -158,6 +159,7 @@ async def _guarded(call: Any) -> CallToolResult:
 
 
 def _turn(view: ConversationView) -> CallToolResult:
+    view = view.drawn(MCP_TAPS)  # MCP takes photos as links only: no upload call to name
     said = list(view.messages)
     if view.prompt is not None:
         said.append(view.prompt["question"])

@@ -105,6 +105,7 @@ class _Bot:
                 signing_secrets=tuple(hook.secret for hook in sandbox.scenario.webhooks),
                 webhook_path=stack.webhook_path,
                 texts=options.texts,
+                public_base_url=PUBLIC_BASE_URL,
             ),
             store,
             channel,

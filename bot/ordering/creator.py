@@ -11,7 +11,10 @@ Partner API answer                          reason
 400 ``validation_error``                    ``validation``
   ... naming only payment / POD fields      ``payment``
 403 ``service_disabled``                    ``service_disabled``
-400 ``image_host_rejected``                 ``image_host``
+400 ``image_host_rejected``, photos the     ``image_host``
+  bot re-hosted only
+400 ``image_host_rejected``, a photo the     ``photo_link``
+  customer gave as a link
 403 other, about money                      ``payment``
 403 other (coverage, trust)                 ``coverage``
 503, 5xx, time-outs, dropped connections    ``unavailable``
@@ -25,6 +28,9 @@ exist (a 5xx, a time-out, a broken connection, an answer that cannot be read) is
 ``unavailable``: its outcome is unknown, so the order ends as "being checked" and
 ``bot.ordering.unconfirmed_worker`` reads back and finishes it with the same key in the
 background, seconds later (it classifies its own retries here too).
+
+Whose photos were refused is read from the request's ``packageImages`` by ``RehostedPhotos``
+(``photo_origin``): the bot's own media URLs, or links the customer gave.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from __future__ import annotations
 import logging
 import re
 
+from bot.ordering.photo_origin import RehostedPhotos
 from bot.partner import errors
 from bot.partner.client import PartnerClient
 from bot.partner.models import COORDINATE_FIELDS, PAYMENT_FIELDS, CreateDeliveryRequest
@@ -52,8 +59,9 @@ def _about_money(error: errors.PartnerError) -> bool:
     return bool(_fields(error) & PAYMENT_FIELDS) or bool(_MONEY_WORDS.search(said))
 
 
-def reason_for(error: errors.PartnerError) -> RefusalReason:
-    """The refusal reason a create that failed with ``error`` comes to."""
+def reason_for(error: errors.PartnerError, *, given_photos: bool = False) -> RefusalReason:
+    """The refusal reason a create that failed with ``error`` comes to; ``given_photos``
+    says the request held photos the customer gave as links (not re-hosted by the bot)."""
     if isinstance(error, errors.RateLimited):
         return "rate_limited"
     if isinstance(error, errors.ValidationError):
@@ -62,7 +70,7 @@ def reason_for(error: errors.PartnerError) -> RefusalReason:
     if isinstance(error, errors.ServiceDisabled):
         return "service_disabled"
     if isinstance(error, errors.ImageHostRejected):
-        return "image_host"
+        return "photo_link" if given_photos else "image_host"
     if isinstance(error, errors.CreateRejected):
         money = _about_money(error) and not _fields(error) & COORDINATE_FIELDS
         return "payment" if money else "coverage"
@@ -72,10 +80,11 @@ def reason_for(error: errors.PartnerError) -> RefusalReason:
     return "other"
 
 
-def refusal_for(error: errors.PartnerError) -> Refused:
-    """The ``Refused`` value, with its decision, for a create that failed with ``error``."""
+def refusal_for(error: errors.PartnerError, *, given_photos: bool = False) -> Refused:
+    """The ``Refused`` value, with its decision, for a create that failed with ``error``
+    (``given_photos`` as for ``reason_for``)."""
     return decide(
-        reason_for(error),
+        reason_for(error, given_photos=given_photos),
         # The service's words, for the log and the operators' alert; a customer is told in the
         # bot's own words whatever they are (``conversations.texts.dialogue.refusal``).
         message=error.message,
@@ -85,16 +94,22 @@ def refusal_for(error: errors.PartnerError) -> Refused:
 
 
 class PartnerCreator:
-    """Creates deliveries (``conversations.DeliveryCreator``); refusals come back as values."""
+    """Creates deliveries (``conversations.DeliveryCreator``); refusals come back as values.
 
-    def __init__(self, client: PartnerClient) -> None:
+    ``rehosted`` knows the bot's own photo URLs; without it the bot re-hosts nothing, and every
+    photo is one the customer gave.
+    """
+
+    def __init__(self, client: PartnerClient, rehosted: RehostedPhotos | None = None) -> None:
         self._client = client
+        self._rehosted = rehosted or RehostedPhotos(None)
 
     async def create(self, request: CreateDeliveryRequest) -> CreateOutcome:
         try:
             delivery = await self._client.create_delivery(request)
         except errors.PartnerError as error:
-            refused = refusal_for(error)
+            given = bool(self._rehosted.given(request.packageImages))
+            refused = refusal_for(error, given_photos=given)
             level = logging.ERROR if refused.alert_operators else logging.INFO
             logger.log(level, "create refused (%s): %s", refused.reason, error)
             return refused

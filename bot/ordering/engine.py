@@ -7,6 +7,7 @@ from collections.abc import Callable
 from bot.ordering.catalog import PartnerCatalog
 from bot.ordering.creator import PartnerCreator
 from bot.ordering.duplicate_hold import HoldingCreator
+from bot.ordering.photo_origin import RehostedPhotos
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
 from bot.store import Store
@@ -24,14 +25,16 @@ def build_engine(
     registry: FlowRegistry | None = None,
     new_idempotency_key: Callable[[], str] | None = None,
     store: Store | None = None,
+    public_base_url: str | None = None,
 ) -> Engine:
     """An engine over ``client`` and the shared ``cache`` (every shipped flow by default).
 
     ``new_idempotency_key`` replaces the engine's own key maker (tests pass predictable keys).
     With ``store``, an order identical to one whose create answer was lost is held once
-    (``HoldingCreator``).
+    (``HoldingCreator``). ``public_base_url`` is the bot's own host, where it re-hosts photos:
+    a refused host there is the operators' to fix, any other the customer's (``photo_origin``).
     """
-    creator: DeliveryCreator = PartnerCreator(client)
+    creator: DeliveryCreator = PartnerCreator(client, RehostedPhotos(public_base_url))
     if store is not None:
         creator = HoldingCreator(creator, store.unconfirmed, store.sent)
     services = Services(

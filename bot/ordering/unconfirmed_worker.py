@@ -42,6 +42,7 @@ from typing import Any
 from bot.clocks import Clock, Sleep
 from bot.ordering.creator import refusal_for
 from bot.ordering.lost_create_lookup import find_created
+from bot.ordering.photo_origin import RehostedPhotos
 from bot.partner import errors
 from bot.partner.client import PartnerClient
 from bot.partner.models import CreateDeliveryRequest, Delivery
@@ -109,8 +110,10 @@ class CreateFollowUp:
         clock: Clock = time.time,
         sleep: Sleep = asyncio.sleep,
         tuning: FollowUpTuning | None = None,
+        rehosted: RehostedPhotos | None = None,
     ) -> None:
         self._store = store
+        self._rehosted = rehosted or RehostedPhotos(None)
         self._client = client
         self._sender = Sender(store, channel)
         self._alert_operators = alert_operators
@@ -192,7 +195,8 @@ class CreateFollowUp:
         try:
             delivery = await self._client.create_delivery(request)
         except errors.PartnerError as error:
-            await self._refused(row, error)
+            given = bool(self._rehosted.given(request.packageImages))
+            await self._refused(row, error, given_photos=given)
             return
         await self._created(row, delivery)
 
@@ -213,8 +217,10 @@ class CreateFollowUp:
             notice = dialogue.went_through(delivery)
         await self._settle(row, notice, link)
 
-    async def _refused(self, row: UnconfirmedCreate, error: errors.PartnerError) -> None:
-        refused = refusal_for(error)
+    async def _refused(
+        self, row: UnconfirmedCreate, error: errors.PartnerError, *, given_photos: bool
+    ) -> None:
+        refused = refusal_for(error, given_photos=given_photos)
         if refused.outcome_unknown:
             logger.info("create %s still unanswered: %s", row.idempotency_key, error)
             await self._unknown(row)

@@ -11,6 +11,12 @@ from __future__ import annotations
 
 from conversations.texts.deliveries_texts import short_ref
 from conversations.texts.desk_texts import ChannelWords
+from conversations.texts.taps import Taps
+
+# How the flows' marks are said to an agent (``taps``): choosing is answering with an option's
+# id or a command; photos are uploaded to the JSON API, and only linked over MCP.
+API_TAPS = Taps(words="taps.agent", commands_in_lower_case=True, ways="taps.api.way")
+MCP_TAPS = Taps(words="taps.agent", commands_in_lower_case=True, ways="taps.mcp.way")
 
 # How an agent names what the customer can do, in the desk's answers ("use /status").
 AGENT_WORDS = ChannelWords(

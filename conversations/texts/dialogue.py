@@ -200,6 +200,8 @@ def refusal(refused: Refused, titles: Sequence[str] = ()) -> str:
             return say("dialogue.refused_a_place")
         case "image_host":
             return say("dialogue.refused_photos")
+        case "photo_link":
+            return say("dialogue.refused_photo_link")
         case "unavailable":
             return say("dialogue.checking")
         case "duplicate_held":

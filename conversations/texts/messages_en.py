@@ -2,8 +2,9 @@
 
 Ids are ``<topic>.<name>`` and never change once shipped (a business's ``[texts]`` overrides
 name them); placeholders are ``{named}`` (``str.format``) and are part of a message's contract:
-a translation or an override uses exactly the same ones. ``[[tap:...]]`` marks are said by each
-channel its way (``taps``). Money, numbers and days arrive already formatted for the locale.
+a translation or an override uses exactly the same ones. ``[[tap:...]]`` and ``[[way:...]]``
+marks are said by each channel its way (``taps``). Money, numbers and days arrive already
+formatted for the locale.
 """
 
 from __future__ import annotations
@@ -18,6 +19,18 @@ MESSAGES: Final[dict[str, str]] = {
     "taps.keyboard.verb": "type",
     "taps.keyboard.any_option": "an option's number",
     "taps.keyboard.any_command": "a command",
+    # how an agent channel (the JSON API, the MCP server) is told to choose
+    "taps.agent.verb": "answer with",
+    "taps.agent.any_option": "one of the options",
+    "taps.agent.any_command": "a command",
+    # how each channel's customer gives package photos, after "Please" ([[way:photos]])
+    "taps.buttons.way.photos": "send them here as pictures",
+    "taps.keyboard.way.photos": "type the paths of the photo files",
+    "taps.api.way.photos": (
+        "send the pictures themselves (the photo upload call takes them), or links to them on "
+        "a website the business accepts"
+    ),
+    "taps.mcp.way.photos": "send links to them on a website the business accepts",
     "command.back": "Back",
     "command.skip": "Skip",
     "command.done": "Done",
@@ -173,6 +186,11 @@ MESSAGES: Final[dict[str, str]] = {
     "dialogue.refused_photos": (
         "The delivery service could not accept the photos. This is a setting the "
         "business must fix; they have been told. Your order is kept here."
+    ),
+    "dialogue.refused_photo_link": (
+        "The delivery service could not fetch the photos from the links given: the business "
+        "does not take photos from that website. Your other answers are kept. "
+        "Please [[way:photos]]."
     ),
     "dialogue.busy_wait": (
         "The delivery service is busy. Please wait about {seconds}, then send it again."

@@ -19,6 +19,17 @@ MESSAGES: Final[dict[str, str]] = {
     "taps.keyboard.verb": "tapez",
     "taps.keyboard.any_option": "le numéro d'une option",
     "taps.keyboard.any_command": "une commande",
+    "taps.agent.verb": "répondez par",
+    "taps.agent.any_option": "l'une des options",
+    "taps.agent.any_command": "une commande",
+    "taps.buttons.way.photos": "les envoyer ici en images",
+    "taps.keyboard.way.photos": "taper les chemins des fichiers photo",
+    # after "Merci de": each starts with a consonant, so "de" never needs its elision
+    "taps.api.way.photos": (
+        "renvoyer les images elles-mêmes (l'appel d'envoi de photo les prend), ou des liens "
+        "vers elles sur un site que l'entreprise accepte"
+    ),
+    "taps.mcp.way.photos": "renvoyer des liens vers elles sur un site que l'entreprise accepte",
     "command.back": "Retour",
     "command.skip": "Passer",
     "command.done": "Terminé",
@@ -193,6 +204,11 @@ MESSAGES: Final[dict[str, str]] = {
     "dialogue.refused_photos": (
         "Le service de livraison n'a pas pu accepter les photos. C'est un réglage que "
         "l'entreprise doit corriger ; elle a été prévenue. Votre commande est conservée ici."
+    ),
+    "dialogue.refused_photo_link": (
+        "Le service de livraison n'a pas pu récupérer les photos aux liens donnés : "
+        "l'entreprise n'accepte pas les photos de ce site. Vos autres réponses sont "
+        "conservées. Merci de [[way:photos]]."
     ),
     "dialogue.busy_wait": (
         "Le service de livraison est saturé. Attendez environ {seconds}, puis renvoyez-la."

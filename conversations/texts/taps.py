@@ -18,6 +18,10 @@ Targets of a mark:
 =================  =========================================  ===================================
 
 ``tap(..., capital=True)`` starts a sentence ("Tap Done" / "Type done").
+
+A second kind of mark, ``way("photos")`` (``[[way:photos]]``), names how the channel's customer
+gives something, as a whole phrase after "Please": "send them here as pictures" in Telegram,
+"type the paths of the photo files" in the console; the agent channels name their own calls.
 """
 
 from __future__ import annotations
@@ -30,7 +34,9 @@ from conversations.texts.catalogue import current, say
 
 ANY_OPTION = "*"
 ANY_COMMAND = "!"
+PHOTOS = "photos"  # the way a customer gives package photos
 _MARK = re.compile(r"\[\[(tap|Tap):([^\]]+)\]\]")
+_WAY = re.compile(r"\[\[way:([a-z_]+)\]\]")
 
 
 @dataclass(frozen=True)
@@ -42,15 +48,26 @@ class Taps:
     words: str = "taps.buttons"
     commands_in_lower_case: bool = False  # "done" as typed, not "Done" as on a button
     options_by_number: bool = False  # "1 (No cash)": the options are numbered where shown
+    ways: str = "taps.buttons.way"  # catalogue ids of the ``way`` marks: ``<ways>.<name>``
 
 
 BUTTONS = Taps()
-KEYBOARD = Taps(words="taps.keyboard", commands_in_lower_case=True, options_by_number=True)
+KEYBOARD = Taps(
+    words="taps.keyboard",
+    commands_in_lower_case=True,
+    options_by_number=True,
+    ways="taps.keyboard.way",
+)
 
 
 def tap(target: str, *, capital: bool = False) -> str:
     """The mark for choosing ``target`` (see the module's table)."""
     return f"[[{'Tap' if capital else 'tap'}:{target}]]"
+
+
+def way(name: str) -> str:
+    """The mark for how the channel's customer gives ``name`` (only ``PHOTOS`` so far)."""
+    return f"[[way:{name}]]"
 
 
 def for_channel(text: str, taps: Taps, options: Sequence[str] = ()) -> str:
@@ -62,7 +79,10 @@ def for_channel(text: str, taps: Taps, options: Sequence[str] = ()) -> str:
         verb = verb[:1].upper() + verb[1:] if match[1] == "Tap" else verb
         return f"{verb} {_target(match[2], taps, options)}"
 
-    return _MARK.sub(said, text)
+    def way_said(match: re.Match[str]) -> str:
+        return say(f"{taps.ways}.{match[1]}")
+
+    return _WAY.sub(way_said, _MARK.sub(said, text))
 
 
 def _target(target: str, taps: Taps, options: Sequence[str]) -> str:

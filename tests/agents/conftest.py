@@ -130,9 +130,9 @@ async def _public_resolver(host: str) -> list[str]:
 class AgentWorld:
     """The sandbox, the bot (core + agents) on loopback, and HTTP clients for both channels."""
 
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, scenario_data: dict[str, Any] | None = None) -> None:
         self.switch = AppSwitch()
-        data = default_scenario_data()
+        data = default_scenario_data() if scenario_data is None else scenario_data
         self.sandbox = Sandbox(
             parse_scenario(data),
             webhook_transport=httpx.ASGITransport(app=self.switch),
@@ -153,6 +153,7 @@ class AgentWorld:
         # Bound first: its URL is the bot's public host for uploaded photos.
         self.server = LoopbackServer(self.switch) if serve else None
         hooks = self.sandbox.scenario.webhooks
+        public_base_url = None if self.server is None else self.server.url
         settings = CoreSettings(
             partner_base_url=self.sandbox.base_url,
             partner_api_key=self.sandbox.api_key,
@@ -166,8 +167,9 @@ class AgentWorld:
                     AgentChannel("tiny", key_hash(TINY_KEY), 2),
                 ),
                 hooks={"shop": ChannelHook(HOOK_URL, HOOK_SECRET)},
-                public_base_url=None if self.server is None else self.server.url,
+                public_base_url=public_base_url,
             ),
+            public_base_url=public_base_url,
         )
         seams = CoreSeams(
             partner_transport=httpx.ASGITransport(app=self.sandbox.app),

@@ -2,7 +2,9 @@
 contacts, photo URLs, commands), every create the flows send passes the sandbox's validation.
 
 Each example is a fresh bot over a fresh SQLite file, driven through ``HeadlessConversations``
-(what the JSON API and the MCP server call) with answers drawn against the open question.
+(what the JSON API and the MCP server call) with answers drawn against the open question. A
+photo link on a host the business does not allow is refused by the service itself: that create
+must come back as the photo question asked again, never as an operator alert.
 """
 
 from __future__ import annotations
@@ -28,23 +30,21 @@ TEXTS = [
 COMMANDS = ["back", "skip", "done", "help", "cancel", "edit"]
 ACCEPTED_REFUSALS = {"coverage"}  # a pin outside the area is the customer's, not the flow's
 # A photo URL on a host the service does not allowlist is the agent's too: the bot cannot know
-# the allowlist (the capabilities do not give it), so the service refuses that create itself.
+# the allowlist (the capabilities do not give it), so the service refuses that create itself,
+# and the photo question is asked again (``photo_link``) without alerting anyone.
 FOREIGN_PHOTO = "https://elsewhere.example/p.jpg"
 
 
 class Recording:
-    """Every create outcome the flows get, but the service's refusal of the agent's own photo
-    host (``FOREIGN_PHOTO``)."""
+    """Every create outcome the flows get, with whether it sent ``FOREIGN_PHOTO``."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
-        self.outcomes: list[CreateOutcome] = []
+        self.outcomes: list[tuple[CreateOutcome, bool]] = []
 
     async def create(self, request: CreateDeliveryRequest) -> CreateOutcome:
         outcome: CreateOutcome = await self.inner.create(request)
-        foreign = FOREIGN_PHOTO in request.packageImages
-        if not (foreign and isinstance(outcome, Refused) and outcome.reason == "image_host"):
-            self.outcomes.append(outcome)
+        self.outcomes.append((outcome, FOREIGN_PHOTO in request.packageImages))
         return outcome
 
 
@@ -88,7 +88,8 @@ def fitting(prompt: dict[str, Any], pick: int, lat: float, lng: float) -> Any:
         have = (prompt["photos"] or {}).get("have", 0)
         if have and pick % 2:
             return {"kind": "command", "name": "done"}
-        return {"kind": "photos", "urls": [PHOTO_URL]}
+        # Now and then the agent's own link, which the service will refuse at the create.
+        return {"kind": "photos", "urls": [FOREIGN_PHOTO if pick % 5 == 0 else PHOTO_URL]}
     if "location" in accepts and pick % 2:
         near = pick % 5 != 0  # mostly in the service area, sometimes anywhere
         return {
@@ -100,7 +101,9 @@ def fitting(prompt: dict[str, Any], pick: int, lat: float, lng: float) -> Any:
     return {"kind": "text", "text": texts[pick % len(texts)]}
 
 
-async def one_agent(moves: list[tuple[int, int, float, float]]) -> list[CreateOutcome]:
+async def one_agent(
+    moves: list[tuple[int, int, float, float]],
+) -> list[tuple[CreateOutcome, bool]]:
     with tempfile.TemporaryDirectory() as scratch:
         world = AgentWorld(Path(scratch))
         await world.start(serve=False)
@@ -114,7 +117,16 @@ async def one_agent(moves: list[tuple[int, int, float, float]]) -> list[CreateOu
             for move in moves:
                 if view.finished:
                     break
+                made = len(recording.outcomes)
                 view = await service.answer("shop", view.id, answer_for(view.prompt, move))
+                if recording.outcomes[made:] and recording.outcomes[-1][1]:
+                    # The refused link's create: the photo question is open again, the order
+                    # is not over, and the agent is told why in the bot's words.
+                    assert not view.finished and view.prompt is not None
+                    assert view.prompt["input"] == "photos", view
+                    assert "links given" in " ".join(view.messages)
+            # Nothing an agent answers makes the bot alert the business's operators.
+            assert world.channel.sent == []
         finally:
             await world.stop()
             await world.sandbox.aclose()
@@ -144,10 +156,17 @@ def test_random_agent_answers_only_ever_send_valid_creates() -> None:
     )
     def agent(moves: list[tuple[int, int, float, float]]) -> None:
         made = asyncio.run(one_agent(moves))
-        for outcome in made:
-            if isinstance(outcome, Refused):
+        for outcome, foreign in made:
+            if isinstance(outcome, Refused) and foreign:
+                assert outcome.reason == "photo_link", outcome
+                assert outcome.reask == ("packageImages",) and not outcome.alert_operators
+            elif isinstance(outcome, Refused):
                 assert outcome.reason in ACCEPTED_REFUSALS, outcome
+            else:
+                assert not foreign, "the sandbox took a photo from a host it does not allow"
         outcomes.extend(made)
 
     agent()
     assert outcomes, "no random agent ever reached a create"
+    refused_links = [o for o, foreign in outcomes if foreign and isinstance(o, Refused)]
+    assert refused_links, "no random agent ever gave a photo link the service refuses"

@@ -23,7 +23,7 @@ from conversations.texts.catalogue import (
     spoken_language,
 )
 
-_MARK = re.compile(r"\[\[(?:tap|Tap):[^\]]+\]\]")
+_MARK = re.compile(r"\[\[(?:tap|Tap|way):[^\]]+\]\]")
 
 
 @pytest.mark.parametrize("language", sorted(set(SHIPPED) - {SOURCE_LANGUAGE}))

@@ -33,6 +33,8 @@ def test_every_reason_has_exactly_one_row():
         ("coverage", {"field_errors": {"deliveryCoords.lat": ["out"], "senderName": ["?"]}},
          ("deliveryCoords.lat",), True, False, False),
         ("image_host", {}, (), False, False, True),
+        ("photo_link", {"message": "host not allowlisted"}, ("packageImages",), False, False,
+         False),
         ("unavailable", {}, (), False, True, False),
         ("rate_limited", {"retry_after": 3.0}, (), False, True, False),
         ("other", {"message": "key revoked"}, (), True, False, True),

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from conversations.refusals import decide
 from conversations.texts import dialogue
+from conversations.texts.agent_texts import API_TAPS, MCP_TAPS
 from conversations.texts.taps import (
     ANY_COMMAND,
     ANY_OPTION,
     BUTTONS,
     KEYBOARD,
+    PHOTOS,
     for_channel,
     tap,
+    way,
 )
 
 OPTIONS = ["Cash on delivery", "No cash to collect"]
@@ -43,3 +47,20 @@ def test_no_engine_sentence_says_tap_outside_a_mark() -> None:
         said = for_channel(text, KEYBOARD)
         assert "tap" not in said.casefold() and "[[" not in said, said
         assert "[[" not in for_channel(text, BUTTONS)
+
+
+def test_each_channel_says_its_own_way_to_give_photos() -> None:
+    text = f"Please {way(PHOTOS)}."
+    assert for_channel(text, BUTTONS) == "Please send them here as pictures."
+    assert for_channel(text, KEYBOARD) == "Please type the paths of the photo files."
+    api = for_channel(text, API_TAPS)
+    assert "photo upload call" in api and "website the business accepts" in api
+    mcp = for_channel(text, MCP_TAPS)
+    assert "upload" not in mcp and "website the business accepts" in mcp
+
+
+def test_an_agent_is_told_to_answer_not_to_tap() -> None:
+    for taps in (API_TAPS, MCP_TAPS):
+        said = for_channel(dialogue.STUCK + " " + dialogue.refusal(decide("photo_link")), taps)
+        assert "tap" not in said.casefold() and "[[" not in said, said
+        assert "Answer with help" in said

@@ -18,6 +18,7 @@ from bot.partner.client import PartnerClient
 from bot.partner.options import ClientOptions
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.store import Store
+from bot.web import media_url
 from conversations import (
     CONFIRM,
     ChoiceAnswer,
@@ -31,7 +32,10 @@ from conversations import (
 
 START = 1_800_000_000.0
 JPEG = b"\xff\xd8\xff\xe0" + b"ordering-test-photo" * 4
-PHOTO_URL = "https://media.swift-lagos.example/parcel.jpg"
+# The bot's own public host, on the scenario's image allowlist; photos reach the flows as an
+# adapter hands them over: re-hosted there (``bot.web.media_url``).
+BOT_HOST = "https://media.swift-lagos.example"
+PHOTO_URL = media_url(BOT_HOST, "parcel-photo-token")
 
 # A pickup & delivery on the default scenario, answer by answer, up to the summary.
 TO_SUMMARY = [
@@ -113,6 +117,7 @@ class Org:
         return self.store
 
     def engine(self, **kwargs: Any) -> Engine:
+        kwargs.setdefault("public_base_url", BOT_HOST)
         return build_engine(self.client, self.cache, **kwargs)
 
     def calls(self, operation: str) -> int:

@@ -9,6 +9,7 @@ import pytest
 
 from bot.ordering import PartnerCreator, refusal_for
 from bot.ordering.creator import reason_for
+from bot.ordering.photo_origin import RehostedPhotos
 from bot.partner import errors
 from bot.partner.models import PLACE_FIELDS, CreateDeliveryRequest
 from conversations import Created, Refused
@@ -89,6 +90,14 @@ def test_a_refusal_the_business_must_fix_alerts_the_operators() -> None:
     photos = refusal_for(errors.ImageHostRejected(status=400))
     assert photos.alert_operators and photos.reask == ()
     assert not refusal_for(errors.ServiceDisabled(status=403)).alert_operators
+
+
+def test_a_refused_link_the_customer_gave_asks_for_the_photos_again() -> None:
+    given = refusal_for(errors.ImageHostRejected(status=400), given_photos=True)
+    assert given.reason == "photo_link" and given.reask == ("packageImages",)
+    assert not given.alert_operators and dialogue.operator_alert(given) is None
+    # Given photos change nothing for any other refusal.
+    assert reason_for(errors.ServiceDisabled(status=403), given_photos=True) == "service_disabled"
 
 
 def _request(**overrides: object) -> CreateDeliveryRequest:
@@ -192,3 +201,26 @@ async def test_a_long_rate_limit_is_reported_with_its_wait(make_org: MakeOrg) ->
     assert isinstance(outcome, Refused) and outcome.reason == "rate_limited"
     assert outcome.retry_after is not None and outcome.retry_after > 0
     assert outcome.keep_key
+
+
+async def test_whose_refused_photos_they_were_decides_the_reason(
+    make_org: MakeOrg, scenario_data: dict[str, object]
+) -> None:
+    images = scenario_data["images"]
+    assert isinstance(images, dict)
+    images["allowlist"] = ["media.swift-lagos.example"]  # not the bot's own host
+    org = make_org(scenario_data)
+    creator = PartnerCreator(org.client, RehostedPhotos("https://bot.shop.example"))
+    own = "https://bot.shop.example/media/tok123"
+    foreign = "https://elsewhere.example/p.jpg"
+    cases = [([own], "image_host"), ([foreign], "photo_link"), ([own, foreign], "photo_link")]
+    for number, (photos, reason) in enumerate(cases):
+        outcome = await creator.create(
+            _request(packageImages=photos, idempotencyKey=f"photo-key-{number:04}")
+        )
+        assert isinstance(outcome, Refused) and outcome.reason == reason, photos
+    # Without the bot's own host (no public host: nothing is re-hosted), every photo is given.
+    alone = await PartnerCreator(org.client).create(
+        _request(packageImages=[own], idempotencyKey="photo-key-0099")
+    )
+    assert isinstance(alone, Refused) and alone.reason == "photo_link"

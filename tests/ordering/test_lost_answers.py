@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.ordering import ChatService
 from bot.ordering.duplicate_hold import content_fingerprint
+from bot.ordering.photo_origin import RehostedPhotos
 from bot.ordering.unconfirmed_worker import (
     FIRST_FOLLOW_UP_SECONDS,
     CreateFollowUp,
@@ -26,7 +29,7 @@ from conversations.texts import dialogue
 from conversations.texts.catalogue import speaking_language
 from tests.relay.support import RecordingChannel
 
-from .conftest import CONFIRM_ANSWER, TO_SUMMARY, MakeOrg, Org
+from .conftest import BOT_HOST, CONFIRM_ANSWER, TO_SUMMARY, MakeOrg, Org
 
 CHAT, USER = 42, 7
 
@@ -34,7 +37,14 @@ CHAT, USER = 42, 7
 class Bot:
     """One bot process over ``store``: the chat service and its follow-up worker."""
 
-    def __init__(self, org: Org, store: Store, channel: RecordingChannel, **tuning: Any) -> None:
+    def __init__(
+        self,
+        org: Org,
+        store: Store,
+        channel: RecordingChannel,
+        own_host: str = BOT_HOST,
+        **tuning: Any,
+    ) -> None:
         self.alerts: list[str] = []
         self.follow_up = CreateFollowUp(
             store,
@@ -44,6 +54,7 @@ class Bot:
             clock=org.clock,
             sleep=org.clock.sleep,
             tuning=FollowUpTuning(**tuning),
+            rehosted=RehostedPhotos(own_host),
         )
         self.chats = ChatService(
             org.engine(store=store), store, clock=org.clock, on_unconfirmed=self.follow_up.wake
@@ -204,6 +215,27 @@ async def test_a_definite_refusal_on_the_retry_says_plainly_it_was_not_placed(or
     assert channel.texts(CHAT) == [dialogue.NOT_PLACED]
     assert sandbox_deliveries(org) == []
     assert await org.store.unconfirmed.count_open() == 0
+
+
+@pytest.mark.parametrize(
+    ("own_host", "alerted"), [(BOT_HOST, True), ("https://another-bot.example", False)]
+)
+async def test_a_refused_photo_host_on_the_retry_alerts_only_for_the_bots_own_photos(
+    org: Org, own_host: str, alerted: bool
+) -> None:
+    assert org.store is not None
+    channel = RecordingChannel()
+    bot = Bot(org, org.store, channel, own_host=own_host)
+    org.sandbox.inject_fault("create_delivery", "status", 2)
+    org.sandbox.inject_fault("create_delivery", "status", 1, status=400, code="image_host_rejected")
+
+    await bot.order()
+    await bot.follow_up.settle()
+
+    assert channel.texts(CHAT) == [dialogue.NOT_PLACED]
+    # The bot's own media host refused is the operators' setting; a photo from anywhere else
+    # was the customer's, told to them already.
+    assert bot.alerts == ([dialogue.IMAGE_HOST_ALERT] if alerted else [])
 
 
 async def test_the_bound_tells_the_customer_and_alerts_the_operators(org: Org) -> None:

@@ -215,6 +215,7 @@ async def handler_world(
                 partner_api_key=sandbox.api_key,
                 operators=(OPERATORS.id,),
                 signing_secrets=(scenario.webhooks[0].secret,),
+                public_base_url=PUBLIC_BASE_URL,
             ),
             store,
             sender,
