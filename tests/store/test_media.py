@@ -165,7 +165,14 @@ async def test_expiry_must_be_in_the_future(store: Store, clock: Clock) -> None:
 
 
 async def test_a_failed_insert_removes_the_written_file(store: Store, clock: Clock) -> None:
-    await store._db.execute("DROP TABLE media")
-    with pytest.raises(MISSING_TABLE_ERRORS, match=r"no such table|does not exist"):
-        await store.media.put(JPEG, content_type="image/jpeg", chat_id=5, expires_at=clock() + 1)
+    # The table is moved aside, not dropped: on PostgreSQL the database is shared by the store
+    # tests (emptied, not rebuilt, between them), so the schema must be whole again after.
+    await store._db.execute("ALTER TABLE media RENAME TO media_aside")
+    try:
+        with pytest.raises(MISSING_TABLE_ERRORS, match=r"no such table|does not exist"):
+            await store.media.put(
+                JPEG, content_type="image/jpeg", chat_id=5, expires_at=clock() + 1
+            )
+    finally:
+        await store._db.execute("ALTER TABLE media_aside RENAME TO media")
     assert files_in(store.media_dir) == []
