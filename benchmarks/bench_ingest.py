@@ -60,6 +60,7 @@ from starlette.routing import Route
 from bot.bot_core import CoreSettings, build_core
 from bot.console import CONSOLE_WORDS
 from bot.partner.signing import SIGNATURE_HEADER, SignatureError, sign, verify
+from bot.runtime.heap import freeze_start_up_heap
 from bot.store import Inbox, Store
 
 SECRET = "whsec_benchmark_ingest_secret_01"
@@ -146,6 +147,7 @@ async def serve_bot(with_relay: bool, database: Path, sync: Synchronous, ready: 
     worker = asyncio.create_task(relay.run()) if with_relay else None
     for n in range(RELAY_EVENTS if with_relay else 0):
         await store.deliveries.add(f"dlv-relay-{n}", n + 1, n + 1, time.time(), None, None)
+    freeze_start_up_heap()  # as ``deliverybot run`` does once started
     await serve(app, ready)
     if worker is not None:
         worker.cancel()

@@ -12,6 +12,7 @@ from starlette.applications import Starlette
 
 from bot.config import Config
 from bot.runtime.headless_runtime import HeadlessRuntime
+from bot.runtime.heap import freeze_start_up_heap
 from bot.runtime.runtime import Runtime
 from bot.runtime.startup_error import StartupError
 
@@ -37,6 +38,7 @@ async def serve(config: Config) -> None:
             sockets = [listening_socket(config.telegram.listen_host, config.telegram.listen_port)]
             server = await start_web_server(runtime.web_app, sockets)
         await runtime.start()
+        log.debug("start-up heap frozen: %d objects", freeze_start_up_heap())
         await stopping.wait()
         log.info("stopping")
     finally:
