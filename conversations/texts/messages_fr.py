@@ -77,17 +77,17 @@ MESSAGES: Final[dict[str, str]] = {
         "Un souci ? [[Tap:!help]] pour des conseils, ou [[tap:!cancel]] pour arrêter."
     ),
     "dialogue.no_skip": "Cette réponse est nécessaire ; on ne peut pas la passer.",
-    "dialogue.pick_an_option": "Veuillez [[tap:*]].",
+    "dialogue.pick_an_option": "[[Tap:*]], s'il vous plaît.",
     "dialogue.commands": (
         "Vous pouvez toujours dire Retour (question précédente), Annuler (arrêter) ou Aide."
     ),
-    "dialogue.wrong_kind": "Veuillez {ways}.",
+    "dialogue.wrong_kind": "Pour répondre : {ways}.",
     "dialogue.ways_joiner": ", ou ",
     "dialogue.way.choice": "[[tap:*]]",
-    "dialogue.way.text": "taper votre réponse",
-    "dialogue.way.contact": "partager un contact",
-    "dialogue.way.location": "partager une position",
-    "dialogue.way.photos": "envoyer des photos",
+    "dialogue.way.text": "tapez votre réponse",
+    "dialogue.way.contact": "partagez un contact",
+    "dialogue.way.location": "partagez une position",
+    "dialogue.way.photos": "envoyez des photos",
     "dialogue.way.command": "[[tap:!]]",
     "dialogue.help.choice": "[[Tap:*]], ou tapez son nom.",
     "dialogue.help.text": "Tapez votre réponse dans un message.",
@@ -467,15 +467,15 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.what.answer": "la réponse",
     "steps.what.name": "le nom",
     "steps.what.address": "l'adresse",
-    "steps.please": "Veuillez {ways}.",
-    "steps.way.answer": "taper votre réponse",
-    "steps.way.phone": "taper le numéro de téléphone, ou partager un contact",
-    "steps.way.name": "taper le nom, ou partager un contact",
-    "steps.way.email": "taper une adresse e-mail, ou passer",
-    "steps.way.amount": "taper un montant",
-    "steps.way.photos": "envoyer des photos",
+    "steps.please": "Pour répondre : {ways}.",
+    "steps.way.answer": "tapez votre réponse",
+    "steps.way.phone": "tapez le numéro de téléphone, ou partagez un contact",
+    "steps.way.name": "tapez le nom, ou partagez un contact",
+    "steps.way.email": "tapez une adresse e-mail, ou passez",
+    "steps.way.amount": "tapez un montant",
+    "steps.way.photos": "envoyez des photos",
     "steps.way.choice": "[[tap:*]]",
-    "steps.way.confirm": "confirmer la commande, ou choisir ce qu'il faut modifier",
+    "steps.way.confirm": "confirmez la commande, ou choisissez ce qu'il faut modifier",
     "steps.bad_phone": (
         "Ce numéro de téléphone ne semble pas utilisable. Essayez comme ceci : {example}."
     ),
@@ -503,7 +503,7 @@ MESSAGES: Final[dict[str, str]] = {
         "La recherche d'adresse ne fonctionne pas pour le moment. Partagez une position."
     ),
     "steps.address_as_message": "Tapez l'adresse dans un message.",
-    "steps.right_place": "Veuillez [[tap:*]] : le bon lieu, ou None of these.",
+    "steps.right_place": "[[Tap:*]] : le bon lieu, ou « Aucun de ceux-ci ».",
     "steps.give_unit": "Veuillez indiquer : {unit}.",
     "steps.unit_not_listed": (
         "« {typed} » n'est pas dans la liste. Valeurs possibles ({unit}) : {units}."

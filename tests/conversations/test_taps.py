@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from conversations.refusals import decide
 from conversations.texts import dialogue
 from conversations.texts.agent_texts import API_TAPS, MCP_TAPS
+from conversations.texts.catalogue import speaking_language
+from conversations.texts.messages_fr import MESSAGES as FRENCH
 from conversations.texts.taps import (
     ANY_COMMAND,
     ANY_OPTION,
@@ -64,3 +68,15 @@ def test_an_agent_is_told_to_answer_not_to_tap() -> None:
         said = for_channel(dialogue.STUCK + " " + dialogue.refusal(decide("photo_link")), taps)
         assert "tap" not in said.casefold() and "[[" not in said, said
         assert "Answer with help" in said
+
+
+def test_french_never_puts_a_command_form_after_veuillez_or_merci_de() -> None:
+    """French asks politely with an infinitive ("Veuillez toucher", "Merci de taper") or
+    with the command form alone ("Touchez ..."); the tap words are command forms, so a
+    message that puts one after "Veuillez" or "Merci de" reads wrong in every channel."""
+    wrong = re.compile(r"\b(Veuillez|Merci de)\s+(\w+ez)\b")
+    with speaking_language("fr"):
+        for channel in (BUTTONS, KEYBOARD, API_TAPS, MCP_TAPS):
+            for message_id, template in FRENCH.items():
+                said = for_channel(template, channel)
+                assert not wrong.search(said), (message_id, said)
