@@ -15,7 +15,14 @@ does not wait for the disk, lone ``INSERT``/``UPDATE``/``DELETE``s run there too
 save: about 30 µs against a 300 µs wait for the trip). Only while nothing is queued on the
 worker and no transaction is open or waiting: the statement then sees and leaves exactly what
 it would have queued behind the others (a write another task started but has not seen finish
-included). Writes made there are checkpointed by the worker, every ``CHECKPOINT_EVERY``.
+included).
+
+Under ``synchronous=NORMAL`` no statement of the store checkpoints the WAL (that would make it
+take milliseconds, and the statements queued behind it with it, or stop the loop for a write
+made there): ``bot.store.wal_checkpoints`` does it on a connection and thread of its own,
+every ``CHECKPOINT_EVERY`` statements. Under ``FULL`` every commit waits for the disk anyway
+and all writes are on the worker, whose commits checkpoint as SQLite does by default (a
+checkpoint beside them measured no better: its fsyncs compete with theirs).
 
 The connection runs in autocommit mode: a lone statement is its own transaction, and
 ``transaction()`` issues ``BEGIN IMMEDIATE`` so a writer never has to upgrade a read lock.
@@ -34,8 +41,9 @@ from typing import Any, Literal, Protocol, cast
 
 import aiosqlite
 
-from bot.store.loop_statements import CHECKPOINT_EVERY, LoopConnection, TooLongForTheLoop
+from bot.store.loop_statements import LoopConnection, TooLongForTheLoop
 from bot.store.store_errors import StoreError
+from bot.store.wal_checkpoints import WalCheckpointer
 
 Row = tuple[Any, ...]
 Params = Sequence[object]
@@ -84,14 +92,17 @@ class Database:
     """The store's single connection: lone statements run as queued, transactions whole."""
 
     def __init__(
-        self, conn: aiosqlite.Connection, path: Path, on_loop: LoopConnection | None = None
+        self,
+        conn: aiosqlite.Connection,
+        path: Path,
+        on_loop: LoopConnection | None = None,
+        checkpointer: WalCheckpointer | None = None,
     ) -> None:
         self._conn = conn
         self._statements = Statements(conn)
         self._on_loop = on_loop
+        self._checkpointer = checkpointer
         self._queued = 0  # lone statements sent to the worker thread and not finished
-        self._loop_writes = 0  # writes made on the loop's connection since the last checkpoint
-        self._checkpoint: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
         self._closed = False
         self.path = path
@@ -107,6 +118,7 @@ class Database:
         conn = await aiosqlite.connect(
             path, isolation_level=None, cached_statements=_PREPARED_STATEMENT_CACHE
         )
+        checkpointer: WalCheckpointer | None = None
         try:
             mode = await conn.execute_fetchall("PRAGMA journal_mode=WAL")
             if [tuple(row) for row in mode] != [("wal",)]:
@@ -114,6 +126,9 @@ class Database:
             await conn.execute("PRAGMA foreign_keys=ON")
             await conn.execute(f"PRAGMA synchronous={synchronous}")
             await conn.execute(f"PRAGMA busy_timeout={_BUSY_TIMEOUT_MS}")
+            if synchronous == "NORMAL":
+                await conn.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer's work
+                checkpointer = WalCheckpointer(path)
             # Opened once the file is in WAL mode: its reads then never wait for the writer.
             on_loop = LoopConnection(
                 path,
@@ -121,9 +136,11 @@ class Database:
                 writes=synchronous == "NORMAL",
             )
         except BaseException:
+            if checkpointer is not None:
+                await checkpointer.close()
             await conn.close()
             raise
-        return cls(conn, path, on_loop)
+        return cls(conn, path, on_loop, checkpointer)
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement as its own transaction; return the number of rows it changed (a
@@ -136,7 +153,7 @@ class Database:
             except TooLongForTheLoop:
                 pass  # the worker thread's turn
             else:
-                self._wrote_on_loop()
+                self._counted()
                 return changed
         async with self._on_worker():
             return await self._statements.execute(sql, params)
@@ -175,6 +192,7 @@ class Database:
             try:
                 yield self._statements
                 await self._conn.execute("COMMIT")
+                self._counted()
             except BaseException:
                 # If COMMIT itself was interrupted it still runs on the worker thread, and this
                 # ROLLBACK then finds no transaction: nothing is left to undo either way.
@@ -186,8 +204,8 @@ class Database:
         """Let SQLite refresh its planner statistics, then close. Safe to call twice."""
         if self._closed:
             return
-        if self._checkpoint is not None:
-            await self._checkpoint
+        if self._checkpointer is not None:
+            await self._checkpointer.close()
         async with self._lock:
             self._closed = True
             try:
@@ -202,31 +220,16 @@ class Database:
         the loop's connection now is in its right place among the others."""
         return not self._queued and not self._lock.locked()
 
-    def _wrote_on_loop(self) -> None:
-        """Count a write made on the loop's connection, which never checkpoints; every
-        ``CHECKPOINT_EVERY`` of them the worker copies the WAL back into the database (a
-        ``PASSIVE`` checkpoint: it waits for no reader or writer), off the loop's thread."""
-        self._loop_writes += 1
-        if self._loop_writes >= CHECKPOINT_EVERY and self._checkpoint is None:
-            self._loop_writes = 0
-            self._checkpoint = asyncio.get_running_loop().create_task(self._checkpoint_wal())
-
-    async def _checkpoint_wal(self) -> None:
-        try:
-            async with self._on_worker():
-                await self._statements.fetch_all("PRAGMA wal_checkpoint(PASSIVE)")
-        except (StoreError, sqlite3.Error, ValueError):
-            # Closed meanwhile, or the file is busy: the next hundred writes try again, and
-            # the worker's own commits keep checkpointing past SQLite's threshold.
-            pass
-        finally:
-            self._checkpoint = None
+    def _counted(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.counted()
 
     @contextlib.asynccontextmanager
     async def _on_worker(self) -> AsyncIterator[None]:
         """A lone statement's way to the worker thread: counted as queued until it is done,
         and behind the transaction that holds (or waits for) the lock."""
         self._queued += 1
+        self._counted()
         try:
             if self._lock.locked():
                 async with self._locked():

@@ -27,8 +27,8 @@ Guards that keep the loop from stalling:
   whose busy timeout waits for it, rather than blocking the loop (a refused write changed
   nothing);
 * no checkpoint here: a commit that finds the WAL past its threshold would copy it into the
-  database and fsync, so this connection never checkpoints (``wal_autocheckpoint=0``) and
-  ``Database`` has the worker checkpoint after every ``CHECKPOINT_EVERY`` writes made here.
+  database and fsync, so this connection never checkpoints (``wal_autocheckpoint=0``); the
+  store's ``WalCheckpointer`` does, on a thread of its own.
 
 ``RETURNING`` statements, DDL, pragmas and everything inside a transaction keep using aiosqlite.
 """
@@ -49,9 +49,6 @@ DEFAULT_STEP_BUDGET: Final = 200_000
 # is past this.
 DEFAULT_WRITE_STEP_BUDGET: Final = 5_000
 _STEPS_PER_CHECK: Final = 1_000
-# A turn's commit changes a few pages: a hundred of them is a few hundred WAL frames, below
-# SQLite's own automatic threshold of 1,000.
-CHECKPOINT_EVERY: Final = 100
 _WRITES = ("INSERT", "UPDATE", "DELETE")
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.store.database import Database
-from bot.store.loop_statements import CHECKPOINT_EVERY, LoopConnection, TooLongForTheLoop
+from bot.store.loop_statements import LoopConnection, TooLongForTheLoop
 
 ROWS = 100_000
 
@@ -133,27 +133,6 @@ async def test_a_write_on_a_busy_file_goes_to_the_worker_and_waits_there(
     finally:
         other.close()
     assert await db.fetch_all("SELECT k FROM t") == [(5,)]
-
-
-async def test_the_loop_connection_does_not_checkpoint_the_worker_does(db: Database) -> None:
-    checkpoints = []
-    statements = db._statements
-    run = statements.fetch_all
-
-    async def counted(sql: str, params: object = ()) -> object:
-        if "wal_checkpoint" in sql:
-            checkpoints.append(sql)
-        return await run(sql, params)  # type: ignore[arg-type]
-
-    statements.fetch_all = counted  # type: ignore[method-assign]
-    for k in range(CHECKPOINT_EVERY - 1):
-        await db.execute("INSERT INTO t VALUES (?, 'x')", (k,))
-    assert checkpoints == []
-    await db.execute("INSERT INTO t VALUES (?, 'x')", (CHECKPOINT_EVERY,))
-    while db._checkpoint is not None:
-        await db._checkpoint
-    assert checkpoints == ["PRAGMA wal_checkpoint(PASSIVE)"]
-    assert await db.fetch_one("SELECT count(*) FROM t") == (CHECKPOINT_EVERY,)
 
 
 async def test_a_long_scan_goes_to_the_worker_and_is_sent_there_after(db: Database) -> None:
