@@ -148,6 +148,15 @@ class ChatScreen:
         if pending is not None:
             await asyncio.shield(pending)
 
+    def asking(self, chat_id: int) -> bool:
+        """Whether the chat shows an open question, as far as memory knows (nothing is read)."""
+        view = self._views.get(chat_id)
+        return view is not None and view.prompt is not None
+
+    def forget(self, chat_id: int) -> None:
+        """Drop the chat's view: what it showed belongs to an order that is gone."""
+        self._views.pop(chat_id, None)
+
     def remember(self, chat_id: int) -> ChatView:
         """The chat's view in memory (a blank one when there is none), as the most recent."""
         view = self._views.get(chat_id)

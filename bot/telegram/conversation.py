@@ -244,19 +244,37 @@ class Conversation:
 
         # The reply is drawn and sent while the turn's session is written.
         turn = await self.ctx.chats.handle(chat_id, user_id, answer, reply=reply)
-        if (
-            turn == no_open_order()
-        ):  # the engine's "has ended" reads oddly to someone just saying hi
-            await self._say(chat_id, say("telegram.no_order"))
+        if turn != no_open_order():
+            return
+        # No order is open, yet the chat still shows its question (a tap on its buttons, an
+        # answer to it): housekeeping dropped the unfinished order while the chat waited
+        # ([storage] session_idle_days). The customer is told, and a new order starts. (A view
+        # is cleared when an order ends, so a late tap on a sent or cancelled order's keyboard
+        # is not taken for this; after a restart nothing shows, and "no order" is said.)
+        if self.screen.asking(chat_id):
+            self.screen.forget(chat_id)
+            await self._begin(chat_id, user_id, opening=say("telegram.draft_gone"))
+            return
+        # The engine's "has ended" reads oddly to someone just saying hi.
+        await self._say(chat_id, say("telegram.no_order"))
 
     async def _begin(
-        self, chat_id: int, user_id: int, *, greet: bool = False, flow: str | None = None
+        self,
+        chat_id: int,
+        user_id: int,
+        *,
+        greet: bool = False,
+        flow: str | None = None,
+        opening: str | None = None,
     ) -> None:
+        """A new order; ``greet`` says hello first, ``opening`` says that sentence first."""
         # Over an open order whose answers would be lost, the turn asks first (yes starts it).
         turn = await self.ctx.chats.new_order(chat_id, user_id, flow=flow)
         self.screen.remember(chat_id).session_id = None  # maybe a new session: read it again
         if greet:
-            turn = turn.model_copy(update={"messages": (say("telegram.greeting"), *turn.messages)})
+            opening = say("telegram.greeting")
+        if opening is not None:
+            turn = turn.model_copy(update={"messages": (opening, *turn.messages)})
         await self.screen.show(chat_id, turn)
 
     async def _photo_answer(

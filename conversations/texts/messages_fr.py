@@ -855,6 +855,10 @@ MESSAGES: Final[dict[str, str]] = {
         "Bonjour ! Je prends ici les commandes de livraison, une question à la fois."
     ),
     "telegram.welcome_back": "Bon retour ! Voici où nous en étions :",
+    "telegram.draft_gone": (
+        "Cette commande n'est plus ouverte : une commande laissée inachevée trop longtemps "
+        "est effacée. Commençons-en une nouvelle."
+    ),
     "telegram.no_order": "Aucune commande en cours. Envoyez /new pour en commencer une.",
     "telegram.unknown_command": (
         "Je ne connais pas cette commande. /help liste ce que je sais faire."
