@@ -192,6 +192,11 @@ MESSAGES: Final[dict[str, str]] = {
         "does not take photos from that website. Your other answers are kept. "
         "Please [[way:photos]]."
     ),
+    "dialogue.refused_photos_expired": (
+        "The photos of this order are no longer kept: photos are kept only for a while, and "
+        "the order waited longer than that. Your other answers are kept. "
+        "Please [[way:photos]]."
+    ),
     "dialogue.busy_wait": (
         "The delivery service is busy. Please wait about {seconds}, then send it again."
     ),

@@ -210,6 +210,11 @@ MESSAGES: Final[dict[str, str]] = {
         "l'entreprise n'accepte pas les photos de ce site. Vos autres réponses sont "
         "conservées. Merci de [[way:photos]]."
     ),
+    "dialogue.refused_photos_expired": (
+        "Les photos de cette commande ne sont plus conservées : elles ne sont gardées qu'un "
+        "temps, et la commande a attendu plus longtemps. Vos autres réponses sont "
+        "conservées. Merci de [[way:photos]]."
+    ),
     "dialogue.busy_wait": (
         "Le service de livraison est saturé. Attendez environ {seconds}, puis renvoyez-la."
     ),

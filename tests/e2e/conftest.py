@@ -117,15 +117,19 @@ class InstantTime:
 
 
 class PartnerRecorder(httpx.AsyncBaseTransport):
-    """The bot's way to the sandbox, keeping the JSON body of every create it sends."""
+    """The bot's way to the sandbox, keeping the JSON body of every create it sends;
+    ``before_create``, when set, runs as each create leaves the bot (a test's race)."""
 
     def __init__(self, sandbox: Sandbox) -> None:
         self._inner = httpx.ASGITransport(app=sandbox.app)
         self.creates: list[dict[str, Any]] = []
+        self.before_create: Callable[[], Awaitable[None]] | None = None
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         if request.method == "POST" and request.url.path.endswith("/deliveries"):
             self.creates.append(json.loads(await request.aread()))
+            if self.before_create is not None:
+                await self.before_create()
         return await self._inner.handle_async_request(request)
 
 
