@@ -48,7 +48,9 @@ Context = ContextTypes.DEFAULT_TYPE
 
 class Conversation:
     """The customer handlers; ``chat_turn(chat_id)`` is the update processor's per-chat turn;
-    ``clock`` (monotonic) and ``sleep`` time an album's quiet window (``album_collector``)."""
+    ``clock`` (monotonic) and ``sleep`` time an album's quiet window (``album_collector``);
+    ``session_idle_seconds`` is ``[storage] session_idle_days``: a question shown at least that
+    long ago whose order is gone was dropped by housekeeping, and the customer is told so."""
 
     def __init__(
         self,
@@ -57,8 +59,10 @@ class Conversation:
         chat_turn: ChatTurn | None = None,
         clock: Clock = time.monotonic,
         sleep: Sleep = system_sleep,
+        session_idle_seconds: float = 0.0,
     ) -> None:
         self.ctx = ctx
+        self._session_idle_seconds = session_idle_seconds
         self._chat_turn = chat_turn
         self.albums = AlbumCollector(
             self._answer_album, chat_turn=chat_turn, clock=clock, sleep=sleep
@@ -246,12 +250,12 @@ class Conversation:
         turn = await self.ctx.chats.handle(chat_id, user_id, answer, reply=reply)
         if turn != no_open_order():
             return
-        # No order is open, yet the chat still shows its question (a tap on its buttons, an
-        # answer to it): housekeeping dropped the unfinished order while the chat waited
-        # ([storage] session_idle_days). The customer is told, and a new order starts. (A view
-        # is cleared when an order ends, so a late tap on a sent or cancelled order's keyboard
-        # is not taken for this; after a restart nothing shows, and "no order" is said.)
-        if self.screen.asking(chat_id):
+        # No order is open, yet the chat still shows its question, drawn longer ago than an
+        # order is kept unanswered (a tap on its buttons, an answer to it): housekeeping
+        # dropped it while the chat waited. The customer is told, and a new order starts. (A
+        # view is cleared when an order ends here, and a younger one may only be stale, the
+        # order having ended on another instance; after a restart nothing shows: "no order".)
+        if self.screen.asking_since(chat_id, self._session_idle_seconds):
             self.screen.forget(chat_id)
             await self._begin(chat_id, user_id, opening=say("telegram.draft_gone"))
             return

@@ -86,6 +86,22 @@ async def test_a_tap_on_a_dropped_drafts_button_says_so_and_starts_afresh(
     assert (next_question.text or "").startswith(PICKUP_QUESTION)
 
 
+async def test_a_recent_question_whose_order_ended_elsewhere_is_not_called_dropped(
+    make_stack: MakeStack,
+) -> None:
+    wall = WallClock()
+    stack = await make_stack(clock=wall)
+    await stack.command(ADA, "new")
+    old_keyboard = stack.prompt(ADA.id)
+    # The order ended without this process drawing it (another instance, on PostgreSQL).
+    assert await stack.bot.store.sessions.delete(ADA.id)
+    wall.now += 3600
+
+    reply = await stack.tap(old_keyboard, "✓ Pickup & delivery")
+
+    assert _said(reply) == say("telegram.no_order")
+
+
 async def test_after_a_restart_a_tap_on_a_dropped_drafts_button_points_to_new(
     make_stack: MakeStack,
 ) -> None:
