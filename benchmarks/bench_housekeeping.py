@@ -87,8 +87,10 @@ async def main() -> None:
             for _ in range(ROUNDS):
                 for name, purge in variants.items():
                     figures[name].append(await one_round(store, clock, purge))
-    print(f"purging {IDLE:,} idle sessions beside {ACTIVE:,} active ones, SQLite "
-          f"synchronous=FULL, {ROUNDS} alternating rounds (min / median)")
+    print(
+        f"purging {IDLE:,} idle sessions beside {ACTIVE:,} active ones, SQLite "
+        f"synchronous=FULL, {ROUNDS} alternating rounds (min / median)"
+    )
     for name, runs in figures.items():
         took = [run[0] for run in runs]
         longest = [run[1] for run in runs]
