@@ -22,6 +22,7 @@ RefusalReason = Literal[
     "coverage",  # 403: a place is outside the business's area
     "image_host",  # 400 image_host_rejected: the bot's own photo host is not allowlisted
     "photo_link",  # 400 image_host_rejected for photos the customer gave as links
+    "photos_expired",  # the bot's own re-hosted photos are no longer stored (sent or not)
     "unavailable",  # 503 / time-outs / a lost answer after the client's retries: outcome unknown
     "rate_limited",  # 429 longer than the client waits: retry_after says how long
     "other",  # any other refusal (trust checks, a key problem): the business must act

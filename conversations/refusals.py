@@ -18,7 +18,9 @@ the bot tells apart by where they are (``bot.ordering.photo_origin``): photos it
 itself on its media host (``image_host``: that host is missing from the business's allowlist,
 which only the operators can fix, so they are told), or links the customer (an agent) gave as
 they are (``photo_link``: the customer's to fix, so the photos are asked again and nobody is
-alerted).
+alerted). A third case is nobody's mistake: the bot's own photos expired (``[storage]
+media_ttl_hours``) or were purged while the draft waited (``photos_expired``): the photos are
+asked again, nobody is alerted, and the create is not even sent when the bot sees it first.
 """
 
 from __future__ import annotations
@@ -75,6 +77,8 @@ TABLE: tuple[Decision, ...] = (
              False, True),
     Decision("photo_link", "400 `image_host_rejected`, photos given as links", "photos", "no",
              False, False),
+    Decision("photos_expired", "not sent, or 400 `image_host_rejected`: the bot's own photos "
+             "are no longer stored", "photos", "no", False, False),
     Decision("unavailable", "503, 5xx, time-outs, a lost answer", "checked", "no", True, False),
     Decision("rate_limited", "429 longer than the client waits", "none", "no", True, False),
     Decision("other", "anything else (key, scope, billing)", "none", "yes", False, True),

@@ -339,6 +339,10 @@ PROBLEMS: list[tuple[str, dict[str, Any], list[str]]] = [
      ["[operators] chat_ids[1]: must be a valid integer (got a string)"]),
     ("photos that never last", {"storage.media_ttl_hours": 0},
      ["[storage] media_ttl_hours: must be greater than 0"]),
+    ("unfinished orders dropped within the day", {"storage.session_idle_days": 0.5},
+     ["[storage] session_idle_days: must be greater than or equal to 1"]),
+    ("unfinished orders kept for years", {"storage.session_idle_days": 400},
+     ["[storage] session_idle_days: must be less than or equal to 365"]),
     ("durability SQLite does not offer here", {"storage.synchronous": "off"},
      ['[storage] synchronous: must be "full" or "normal"']),
     # [geocoding]

@@ -64,13 +64,18 @@ class PostgresConfig(Section):
 
 
 class StorageConfig(Section):
-    """``[storage]``: the backend, the SQLite file and the re-hosted package photos."""
+    """``[storage]``: the backend, the SQLite file, the re-hosted package photos and how long
+    an unfinished order is kept."""
 
     backend: Literal["sqlite", "postgres"] = "sqlite"
     postgres: PostgresConfig | None = None
     path: StoragePath = Field(Path("deliverybot.sqlite3"), validate_default=True)
     media_dir: StoragePath = Field(Path("media"), validate_default=True)
     media_ttl_hours: float = Field(48.0, gt=0, le=24 * 30)
+    # An order left unfinished this long is dropped by the hourly housekeeping: a customer who
+    # writes after that starts afresh instead of finding a stale draft. At least a day, so a
+    # draft left overnight is still there in the morning.
+    session_idle_days: float = Field(14.0, ge=1, le=365)
     # SQLite's durability. "full": a commit is on the disk when it returns, so an acknowledged
     # webhook survives a power cut. "normal": commits reach the disk at WAL checkpoints; they
     # survive the bot crashing or being killed, but a power cut or OS crash may lose the last
@@ -84,6 +89,11 @@ class StorageConfig(Section):
                 'backend = "postgres" needs a [storage.postgres] table with dsn or dsn_env'
             )
         return self
+
+    @property
+    def session_idle_seconds(self) -> float:
+        """``session_idle_days`` in seconds (what housekeeping purges by)."""
+        return self.session_idle_days * 86_400
 
     @property
     def sqlite_synchronous(self) -> Literal["FULL", "NORMAL"]:

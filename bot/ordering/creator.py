@@ -15,6 +15,10 @@ Partner API answer                          reason
   bot re-hosted only
 400 ``image_host_rejected``, a photo the     ``photo_link``
   customer gave as a link
+400 ``image_host_rejected``, the bot's own   ``photos_expired``
+  photos no longer stored
+not sent: the bot's own photos no longer    ``photos_expired``
+  stored (or about to expire)
 403 other, about money                      ``payment``
 403 other (coverage, trust)                 ``coverage``
 503, 5xx, time-outs, dropped connections    ``unavailable``
@@ -30,7 +34,9 @@ exist (a 5xx, a time-out, a broken connection, an answer that cannot be read) is
 background, seconds later (it classifies its own retries here too).
 
 Whose photos were refused is read from the request's ``packageImages`` by ``RehostedPhotos``
-(``photo_origin``): the bot's own media URLs, or links the customer gave.
+(``photo_origin``): the bot's own media URLs, or links the customer gave. Whether the bot's own
+are still stored is asked of ``KeptPhotos`` (``kept_photos``), before the create is sent and
+after a refusal of the photos.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from __future__ import annotations
 import logging
 import re
 
+from bot.ordering.kept_photos import EXPIRY_MARGIN_SECONDS, KeptPhotos
 from bot.ordering.photo_origin import RehostedPhotos
 from bot.partner import errors
 from bot.partner.client import PartnerClient
@@ -59,9 +66,12 @@ def _about_money(error: errors.PartnerError) -> bool:
     return bool(_fields(error) & PAYMENT_FIELDS) or bool(_MONEY_WORDS.search(said))
 
 
-def reason_for(error: errors.PartnerError, *, given_photos: bool = False) -> RefusalReason:
+def reason_for(
+    error: errors.PartnerError, *, given_photos: bool = False, gone_photos: bool = False
+) -> RefusalReason:
     """The refusal reason a create that failed with ``error`` comes to; ``given_photos``
-    says the request held photos the customer gave as links (not re-hosted by the bot)."""
+    says the request held photos the customer gave as links (not re-hosted by the bot),
+    ``gone_photos`` that some of the bot's own are no longer stored."""
     if isinstance(error, errors.RateLimited):
         return "rate_limited"
     if isinstance(error, errors.ValidationError):
@@ -70,6 +80,8 @@ def reason_for(error: errors.PartnerError, *, given_photos: bool = False) -> Ref
     if isinstance(error, errors.ServiceDisabled):
         return "service_disabled"
     if isinstance(error, errors.ImageHostRejected):
+        if gone_photos:  # nobody's mistake: the photos outlived their keeping
+            return "photos_expired"
         return "photo_link" if given_photos else "image_host"
     if isinstance(error, errors.CreateRejected):
         money = _about_money(error) and not _fields(error) & COORDINATE_FIELDS
@@ -80,11 +92,13 @@ def reason_for(error: errors.PartnerError, *, given_photos: bool = False) -> Ref
     return "other"
 
 
-def refusal_for(error: errors.PartnerError, *, given_photos: bool = False) -> Refused:
+def refusal_for(
+    error: errors.PartnerError, *, given_photos: bool = False, gone_photos: bool = False
+) -> Refused:
     """The ``Refused`` value, with its decision, for a create that failed with ``error``
-    (``given_photos`` as for ``reason_for``)."""
+    (``given_photos`` and ``gone_photos`` as for ``reason_for``)."""
     return decide(
-        reason_for(error, given_photos=given_photos),
+        reason_for(error, given_photos=given_photos, gone_photos=gone_photos),
         # The service's words, for the log and the operators' alert; a customer is told in the
         # bot's own words whatever they are (``conversations.texts.dialogue.refusal``).
         message=error.message,
@@ -97,20 +111,39 @@ class PartnerCreator:
     """Creates deliveries (``conversations.DeliveryCreator``); refusals come back as values.
 
     ``rehosted`` knows the bot's own photo URLs; without it the bot re-hosts nothing, and every
-    photo is one the customer gave.
+    photo is one the customer gave. ``kept`` knows which of them are still stored: with it, a
+    create whose own photos are gone (or about to go) is not sent, and the customer is asked
+    for the photos again (``photos_expired``).
     """
 
-    def __init__(self, client: PartnerClient, rehosted: RehostedPhotos | None = None) -> None:
+    def __init__(
+        self,
+        client: PartnerClient,
+        rehosted: RehostedPhotos | None = None,
+        kept: KeptPhotos | None = None,
+    ) -> None:
         self._client = client
         self._rehosted = rehosted or RehostedPhotos(None)
+        self._kept = kept
 
     async def create(self, request: CreateDeliveryRequest) -> CreateOutcome:
+        photos = request.packageImages
+        if self._kept is not None and await self._kept.gone(photos, within=EXPIRY_MARGIN_SECONDS):
+            logger.info("create not sent: the photos the bot re-hosted for it expired")
+            return decide("photos_expired")
         try:
             delivery = await self._client.create_delivery(request)
         except errors.PartnerError as error:
-            given = bool(self._rehosted.given(request.packageImages))
-            refused = refusal_for(error, given_photos=given)
+            given = bool(self._rehosted.given(photos))
+            gone = await self._gone_since(error, photos)
+            refused = refusal_for(error, given_photos=given, gone_photos=gone)
             level = logging.ERROR if refused.alert_operators else logging.INFO
             logger.log(level, "create refused (%s): %s", refused.reason, error)
             return refused
         return Created(delivery=delivery)
+
+    async def _gone_since(self, error: errors.PartnerError, photos: list[str]) -> bool:
+        """After a refusal of the photos: whether some of the bot's own expired meanwhile."""
+        if self._kept is None or not isinstance(error, errors.ImageHostRejected):
+            return False
+        return bool(await self._kept.gone(photos))

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from bot.ordering.catalog import PartnerCatalog
 from bot.ordering.creator import PartnerCreator
 from bot.ordering.duplicate_hold import HoldingCreator
+from bot.ordering.kept_photos import KeptPhotos
 from bot.ordering.photo_origin import RehostedPhotos
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
@@ -31,10 +32,13 @@ def build_engine(
 
     ``new_idempotency_key`` replaces the engine's own key maker (tests pass predictable keys).
     With ``store``, an order identical to one whose create answer was lost is held once
-    (``HoldingCreator``). ``public_base_url`` is the bot's own host, where it re-hosts photos:
+    (``HoldingCreator``), and one whose re-hosted photos expired asks for them again
+    (``KeptPhotos``). ``public_base_url`` is the bot's own host, where it re-hosts photos:
     a refused host there is the operators' to fix, any other the customer's (``photo_origin``).
     """
-    creator: DeliveryCreator = PartnerCreator(client, RehostedPhotos(public_base_url))
+    rehosted = RehostedPhotos(public_base_url)
+    kept = KeptPhotos(rehosted, store.media, store.clock) if store is not None else None
+    creator: DeliveryCreator = PartnerCreator(client, rehosted, kept)
     if store is not None:
         creator = HoldingCreator(creator, store.unconfirmed, store.sent)
     services = Services(

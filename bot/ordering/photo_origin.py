@@ -36,6 +36,10 @@ class RehostedPhotos:
             and len(url) > len(self._prefix)
         )
 
+    def token(self, url: str) -> str | None:
+        """The media token of one of the bot's own photo URLs; None for any other URL."""
+        return url[len(self._prefix) :] if self._prefix is not None and self.rehosted(url) else None
+
     def given(self, urls: Iterable[str]) -> list[str]:
         """The URLs of ``urls`` the bot did not re-host: links the customer gave as they are."""
         return [url for url in urls if not self.rehosted(url)]

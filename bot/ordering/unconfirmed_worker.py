@@ -41,6 +41,7 @@ from typing import Any
 
 from bot.clocks import Clock, Sleep
 from bot.ordering.creator import refusal_for
+from bot.ordering.kept_photos import KeptPhotos
 from bot.ordering.lost_create_lookup import find_created
 from bot.ordering.photo_origin import RehostedPhotos
 from bot.partner import errors
@@ -114,6 +115,7 @@ class CreateFollowUp:
     ) -> None:
         self._store = store
         self._rehosted = rehosted or RehostedPhotos(None)
+        self._kept = KeptPhotos(self._rehosted, store.media, store.clock)
         self._client = client
         self._sender = Sender(store, channel)
         self._alert_operators = alert_operators
@@ -195,8 +197,13 @@ class CreateFollowUp:
         try:
             delivery = await self._client.create_delivery(request)
         except errors.PartnerError as error:
-            given = bool(self._rehosted.given(request.packageImages))
-            await self._refused(row, error, given_photos=given)
+            photos = request.packageImages
+            given = bool(self._rehosted.given(photos))
+            # Photos that expired while the answer was lost are nobody's setting to fix.
+            gone = isinstance(error, errors.ImageHostRejected) and bool(
+                await self._kept.gone(photos)
+            )
+            await self._refused(row, error, given_photos=given, gone_photos=gone)
             return
         await self._created(row, delivery)
 
@@ -218,9 +225,14 @@ class CreateFollowUp:
         await self._settle(row, notice, link)
 
     async def _refused(
-        self, row: UnconfirmedCreate, error: errors.PartnerError, *, given_photos: bool
+        self,
+        row: UnconfirmedCreate,
+        error: errors.PartnerError,
+        *,
+        given_photos: bool,
+        gone_photos: bool,
     ) -> None:
-        refused = refusal_for(error, given_photos=given_photos)
+        refused = refusal_for(error, given_photos=given_photos, gone_photos=gone_photos)
         if refused.outcome_unknown:
             logger.info("create %s still unanswered: %s", row.idempotency_key, error)
             await self._unknown(row)

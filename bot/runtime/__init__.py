@@ -39,6 +39,7 @@ from bot.runtime.housekeeping import (
     HOUSEKEEPING_SECONDS,
     RELAYED_KEPT_SECONDS,
     UPDATE_IDS_KEPT_SECONDS,
+    housekeep,
 )
 from bot.runtime.logs import RedactSecrets, configure_logging
 from bot.runtime.receiving import DRAIN_SECONDS
@@ -57,6 +58,7 @@ __all__ = [
     "Seams",
     "StartupError",
     "configure_logging",
+    "housekeep",
     "listening_socket",
     "serve",
     "start_web_server",

@@ -78,7 +78,8 @@ class HeadlessRuntime:
     async def start(self, *, workers: bool = True) -> None:
         """Start the background work (``workers``; tests that drive it by hand pass False)."""
         if workers:
-            self.tasks += spawn_workers(self.core, self.store)
+            idle = self.config.storage.session_idle_seconds
+            self.tasks += spawn_workers(self.core, self.store, session_idle_seconds=idle)
         names = ", ".join(channel.name for channel in self.config.agents.configured)
         log.info("bot running without Telegram, for agent channels: %s", names)
 

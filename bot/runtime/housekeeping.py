@@ -1,4 +1,10 @@
-"""Housekeeping: what the store keeps only for a while is pruned, once an hour."""
+"""Housekeeping: what the store keeps only for a while is pruned, once an hour.
+
+Every pass is a set of deletes by age, so it is idempotent: on PostgreSQL every instance runs
+its own housekeeping on the shared database, and two passes at once simply find less to do
+(a row another instance deleted, or a session a customer just saved, is left alone: each
+``DELETE`` re-checks its condition on the row it locks).
+"""
 
 from __future__ import annotations
 
@@ -15,15 +21,25 @@ UPDATE_IDS_KEPT_SECONDS: Final = 8 * 86_400  # Telegram may reuse ids after a we
 RELAYED_KEPT_SECONDS: Final = 30 * 86_400  # far beyond the service's webhook retries
 
 
-async def housekeeping(store: Store) -> None:
-    """Forever: expired media, old update ids, relayed events and sent marks are dropped."""
+async def housekeep(store: Store, *, session_idle_seconds: float) -> None:
+    """One pass: expired media, old update ids, relayed events and sent marks are dropped,
+    and so are the sessions (unfinished orders) nobody answered for ``session_idle_seconds``."""
+    now = store.clock()
+    await store.media.purge_expired(now)
+    await store.updates.prune(now - UPDATE_IDS_KEPT_SECONDS)
+    await store.inbox.purge_processed(now - RELAYED_KEPT_SECONDS)
+    await store.sent.prune(now - RELAYED_KEPT_SECONDS)
+    abandoned = await store.sessions.purge_idle(now - session_idle_seconds)
+    if abandoned:
+        days = session_idle_seconds / 86_400
+        log.info("dropped %d unfinished orders idle for %g days", abandoned, days)
+
+
+async def housekeeping(store: Store, *, session_idle_seconds: float) -> None:
+    """Forever: a ``housekeep`` pass every ``HOUSEKEEPING_SECONDS``."""
     while True:
-        now = store.clock()
         try:
-            await store.media.purge_expired(now)
-            await store.updates.prune(now - UPDATE_IDS_KEPT_SECONDS)
-            await store.inbox.purge_processed(now - RELAYED_KEPT_SECONDS)
-            await store.sent.prune(now - RELAYED_KEPT_SECONDS)
+            await housekeep(store, session_idle_seconds=session_idle_seconds)
         except Exception:
             log.exception("housekeeping failed; tried again in an hour")
         await asyncio.sleep(HOUSEKEEPING_SECONDS)

@@ -89,7 +89,8 @@ class Runtime:
         flows = self.conversation.flow_menu
         await start_receiving(self.application, self.config.telegram, self.ctx.operators, flows)
         if workers:
-            self.tasks += spawn_workers(self.core, self.store)
+            idle = self.config.storage.session_idle_seconds
+            self.tasks += spawn_workers(self.core, self.store, session_idle_seconds=idle)
 
     async def stop(self) -> None:
         """Stop receiving, finish what runs, close everything. Safe after a failed start."""

@@ -98,7 +98,11 @@ def wire(config: Config, seams: Seams, store: Store) -> Parts:
         desk=core.desk,
     )
     conversation = Conversation(
-        ctx, chat_turn=processor.hold, clock=seams.monotonic, sleep=seams.sleep
+        ctx,
+        chat_turn=processor.hold,
+        clock=seams.monotonic,
+        sleep=seams.sleep,
+        session_idle_seconds=config.storage.session_idle_seconds,
     )
     # One group: the first handler that matches answers. Feature commands and their buttons
     # come before the conversation, whose message handler takes everything else.

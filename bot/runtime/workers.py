@@ -20,13 +20,16 @@ from bot.store import Store
 FOLLOW_UP_LOOK_SECONDS = FIRST_FOLLOW_UP_SECONDS
 
 
-def spawn_workers(core: BotCore, store: Store) -> list[asyncio.Task[None]]:
+def spawn_workers(
+    core: BotCore, store: Store, *, session_idle_seconds: float
+) -> list[asyncio.Task[None]]:
     """Start the relay, the status poller, the follow-up of lost creates, the agent webhooks
-    and housekeeping; the caller cancels the tasks to stop them."""
+    and housekeeping (which drops sessions idle for ``session_idle_seconds``); the caller
+    cancels the tasks to stop them."""
     work: dict[str, Coroutine[Any, Any, None]] = {
         "relay": core.relay.run(),
         "create-follow-up": core.follow_up.run(),
-        "housekeeping": housekeeping(store),
+        "housekeeping": housekeeping(store, session_idle_seconds=session_idle_seconds),
     }
     if core.agents is not None:
         work["follow-up-look"] = _look_for_other_processes(core.follow_up)

@@ -67,7 +67,13 @@ _PG_TURN_SAVE = """WITH saved AS (
     )
     INSERT INTO seen_updates (update_id, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING"""
 _LIST = "SELECT chat_id, user_id, data, updated_at FROM sessions ORDER BY updated_at, chat_id"
-_PURGE_IDLE = "DELETE FROM sessions WHERE updated_at < ?"
+# A batch at a time, oldest first, so one long DELETE never holds the writer while turns wait
+# (a first pass after an upgrade may find years of abandoned chats). The outer condition is
+# checked again on each row: on PostgreSQL a session saved meanwhile by another instance's turn
+# is re-read under its row lock and kept.
+_PURGE_IDLE = """DELETE FROM sessions WHERE updated_at < ? AND chat_id IN (
+    SELECT chat_id FROM sessions WHERE updated_at < ? ORDER BY updated_at LIMIT ?)"""
+PURGE_BATCH = 500
 
 
 class Sessions:
@@ -133,11 +139,18 @@ class Sessions:
         """Every saved session, least recently updated first (to resume after a restart)."""
         return [_record(row) for row in await self._db.fetch_all(_LIST)]
 
-    async def purge_idle(self, before: float) -> int:
-        """Delete sessions last saved before ``before`` (abandoned chats); return how many."""
-        purged = await self._db.execute(_PURGE_IDLE, (before,))
-        self._held.clear()  # rare: the turns under way read their chat once more
-        return purged
+    async def purge_idle(self, before: float, *, batch: int = PURGE_BATCH) -> int:
+        """Delete sessions last saved before ``before`` (abandoned chats), ``batch`` rows a
+        statement so the turns' writes go on in between; return how many."""
+        purged = 0
+        try:
+            while True:
+                deleted = await self._db.execute(_PURGE_IDLE, (before, before, batch))
+                purged += deleted
+                if deleted < batch:
+                    return purged
+        finally:
+            self._held.clear()  # rare: the turns under way read their chat once more
 
     def _hold(self, chat_id: int, record: SessionRecord | None) -> bool:
         """Before a write of ``record``: when this task answers an update in ``chat_id``, that

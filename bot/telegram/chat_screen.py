@@ -47,12 +47,14 @@ _MAX_VIEWS: Final = 2_000
 
 @dataclass
 class ChatView:
-    """How a chat looks now. ``message_id`` is the prompt's message while its buttons work."""
+    """How a chat looks now. ``message_id`` is the prompt's message while its buttons work;
+    ``shown_at`` is when the prompt was drawn (or read back), by the store's clock."""
 
     session_id: str | None = None
     prompt: Prompt | None = None
     message_id: int | None = None
     reply_keyboard: tuple[ShareRequest, ...] = ()
+    shown_at: float = 0.0
 
 
 class ChatScreen:
@@ -80,6 +82,7 @@ class ChatScreen:
             view.reply_keyboard = rendered.reply_keyboard
         if moves_on:
             view.prompt, view.message_id = turn.prompt, None
+            view.shown_at = self.ctx.store.clock()
         index = rendered.prompt_index
         if index is not None and index < len(sent):
             has_buttons = isinstance(rendered.messages[index].markup, InlineKeyboardMarkup)
@@ -123,7 +126,7 @@ class ChatScreen:
         if turn is not None and turn.messages:
             await self.show(chat_id, turn)  # the order form changed meanwhile: say so first
         elif turn is not None:
-            view.prompt = turn.prompt
+            view.prompt, view.shown_at = turn.prompt, self.ctx.store.clock()
         return view
 
     def _tidy_later(self, chat_id: int, message_id: int, drawn: OutgoingMessage) -> None:
@@ -147,6 +150,20 @@ class ChatScreen:
         pending = self._tidying.get(chat_id)
         if pending is not None:
             await asyncio.shield(pending)
+
+    def asking_since(self, chat_id: int, seconds: float) -> bool:
+        """Whether the chat shows an open question drawn at least ``seconds`` ago, as far as
+        memory knows (nothing is read)."""
+        view = self._views.get(chat_id)
+        return (
+            view is not None
+            and view.prompt is not None
+            and self.ctx.store.clock() - view.shown_at >= seconds
+        )
+
+    def forget(self, chat_id: int) -> None:
+        """Drop the chat's view: what it showed belongs to an order that is gone."""
+        self._views.pop(chat_id, None)
 
     def remember(self, chat_id: int) -> ChatView:
         """The chat's view in memory (a blank one when there is none), as the most recent."""

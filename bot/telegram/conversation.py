@@ -48,7 +48,9 @@ Context = ContextTypes.DEFAULT_TYPE
 
 class Conversation:
     """The customer handlers; ``chat_turn(chat_id)`` is the update processor's per-chat turn;
-    ``clock`` (monotonic) and ``sleep`` time an album's quiet window (``album_collector``)."""
+    ``clock`` (monotonic) and ``sleep`` time an album's quiet window (``album_collector``);
+    ``session_idle_seconds`` is ``[storage] session_idle_days``: a question shown at least that
+    long ago whose order is gone was dropped by housekeeping, and the customer is told so."""
 
     def __init__(
         self,
@@ -57,8 +59,10 @@ class Conversation:
         chat_turn: ChatTurn | None = None,
         clock: Clock = time.monotonic,
         sleep: Sleep = system_sleep,
+        session_idle_seconds: float = 0.0,
     ) -> None:
         self.ctx = ctx
+        self._session_idle_seconds = session_idle_seconds
         self._chat_turn = chat_turn
         self.albums = AlbumCollector(
             self._answer_album, chat_turn=chat_turn, clock=clock, sleep=sleep
@@ -244,19 +248,37 @@ class Conversation:
 
         # The reply is drawn and sent while the turn's session is written.
         turn = await self.ctx.chats.handle(chat_id, user_id, answer, reply=reply)
-        if (
-            turn == no_open_order()
-        ):  # the engine's "has ended" reads oddly to someone just saying hi
-            await self._say(chat_id, say("telegram.no_order"))
+        if turn != no_open_order():
+            return
+        # No order is open, yet the chat still shows its question, drawn longer ago than an
+        # order is kept unanswered (a tap on its buttons, an answer to it): housekeeping
+        # dropped it while the chat waited. The customer is told, and a new order starts. (A
+        # view is cleared when an order ends here, and a younger one may only be stale, the
+        # order having ended on another instance; after a restart nothing shows: "no order".)
+        if self.screen.asking_since(chat_id, self._session_idle_seconds):
+            self.screen.forget(chat_id)
+            await self._begin(chat_id, user_id, opening=say("telegram.draft_gone"))
+            return
+        # The engine's "has ended" reads oddly to someone just saying hi.
+        await self._say(chat_id, say("telegram.no_order"))
 
     async def _begin(
-        self, chat_id: int, user_id: int, *, greet: bool = False, flow: str | None = None
+        self,
+        chat_id: int,
+        user_id: int,
+        *,
+        greet: bool = False,
+        flow: str | None = None,
+        opening: str | None = None,
     ) -> None:
+        """A new order; ``greet`` says hello first, ``opening`` says that sentence first."""
         # Over an open order whose answers would be lost, the turn asks first (yes starts it).
         turn = await self.ctx.chats.new_order(chat_id, user_id, flow=flow)
         self.screen.remember(chat_id).session_id = None  # maybe a new session: read it again
         if greet:
-            turn = turn.model_copy(update={"messages": (say("telegram.greeting"), *turn.messages)})
+            opening = say("telegram.greeting")
+        if opening is not None:
+            turn = turn.model_copy(update={"messages": (opening, *turn.messages)})
         await self.screen.show(chat_id, turn)
 
     async def _photo_answer(

@@ -202,6 +202,8 @@ def refusal(refused: Refused, titles: Sequence[str] = ()) -> str:
             return say("dialogue.refused_photos")
         case "photo_link":
             return say("dialogue.refused_photo_link")
+        case "photos_expired":
+            return say("dialogue.refused_photos_expired")
         case "unavailable":
             return say("dialogue.checking")
         case "duplicate_held":

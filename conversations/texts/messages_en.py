@@ -192,6 +192,11 @@ MESSAGES: Final[dict[str, str]] = {
         "does not take photos from that website. Your other answers are kept. "
         "Please [[way:photos]]."
     ),
+    "dialogue.refused_photos_expired": (
+        "The photos of this order are no longer kept: photos are kept only for a while, and "
+        "the order waited longer than that. Your other answers are kept. "
+        "Please [[way:photos]]."
+    ),
     "dialogue.busy_wait": (
         "The delivery service is busy. Please wait about {seconds}, then send it again."
     ),
@@ -773,6 +778,10 @@ MESSAGES: Final[dict[str, str]] = {
     # --- Telegram, the adapter's own sentences -------------------------------------------------
     "telegram.greeting": "Hello! I take delivery orders here, one question at a time.",
     "telegram.welcome_back": "Welcome back! Here is where we were:",
+    "telegram.draft_gone": (
+        "That order is no longer open: an order left unfinished for a long time is cleared. "
+        "Let's start a new one."
+    ),
     "telegram.no_order": "There is no order in progress. Send /new to start one.",
     "telegram.unknown_command": "I don't know that command. /help lists what I can do.",
     "telegram.unreadable": "I can read text, taps, locations, contacts and photos here.",

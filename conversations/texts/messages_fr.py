@@ -210,6 +210,11 @@ MESSAGES: Final[dict[str, str]] = {
         "l'entreprise n'accepte pas les photos de ce site. Vos autres réponses sont "
         "conservées. Merci de [[way:photos]]."
     ),
+    "dialogue.refused_photos_expired": (
+        "Les photos de cette commande ne sont plus conservées : elles ne sont gardées qu'un "
+        "temps, et la commande a attendu plus longtemps. Vos autres réponses sont "
+        "conservées. Merci de [[way:photos]]."
+    ),
     "dialogue.busy_wait": (
         "Le service de livraison est saturé. Attendez environ {seconds}, puis renvoyez-la."
     ),
@@ -855,6 +860,10 @@ MESSAGES: Final[dict[str, str]] = {
         "Bonjour ! Je prends ici les commandes de livraison, une question à la fois."
     ),
     "telegram.welcome_back": "Bon retour ! Voici où nous en étions :",
+    "telegram.draft_gone": (
+        "Cette commande n'est plus ouverte : une commande laissée inachevée trop longtemps "
+        "est effacée. Commençons-en une nouvelle."
+    ),
     "telegram.no_order": "Aucune commande en cours. Envoyez /new pour en commencer une.",
     "telegram.unknown_command": (
         "Je ne connais pas cette commande. /help liste ce que je sais faire."

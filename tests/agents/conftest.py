@@ -25,6 +25,7 @@ from starlette.routing import Route
 
 from bot.agents import AgentChannel, AgentsSettings, ChannelHook
 from bot.bot_core import BotCore, CoreSeams, CoreSettings, build_core
+from bot.clocks import Clock, system_clock
 from bot.config import key_hash
 from bot.console import CONSOLE_WORDS
 from bot.demo.transports import AppSwitch
@@ -140,6 +141,7 @@ class AgentWorld:
             resolver=_public_resolver,
         )
         self.db_path = tmp_path / "bot.sqlite3"
+        self.clock: Clock = system_clock  # the store's; a test may swap it before a restart
         self.channel = RecordingChannel()
         self.hooks = HookReceiver()
         self.core: BotCore | None = None
@@ -149,7 +151,7 @@ class AgentWorld:
         self.other: httpx.AsyncClient | None = None
 
     async def start(self, *, serve: bool = True) -> None:
-        self.store = await Store.connect(self.db_path, synchronous="NORMAL")
+        self.store = await Store.connect(self.db_path, clock=self.clock, synchronous="NORMAL")
         # Bound first: its URL is the bot's public host for uploaded photos.
         self.server = LoopbackServer(self.switch) if serve else None
         hooks = self.sandbox.scenario.webhooks

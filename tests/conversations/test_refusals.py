@@ -35,6 +35,7 @@ def test_every_reason_has_exactly_one_row():
         ("image_host", {}, (), False, False, True),
         ("photo_link", {"message": "host not allowlisted"}, ("packageImages",), False, False,
          False),
+        ("photos_expired", {}, ("packageImages",), False, False, False),
         ("unavailable", {}, (), False, True, False),
         ("rate_limited", {"retry_after": 3.0}, (), False, True, False),
         ("other", {"message": "key revoked"}, (), True, False, True),

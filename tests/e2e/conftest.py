@@ -54,6 +54,7 @@ import pytest
 from telegram import Update
 from telegram.request import HTTPXRequest
 
+from bot.clocks import Clock, system_clock
 from bot.config import Config
 from bot.demo.transports import AppSwitch, loopback_resolver
 from bot.runtime import Runtime, Seams
@@ -116,15 +117,19 @@ class InstantTime:
 
 
 class PartnerRecorder(httpx.AsyncBaseTransport):
-    """The bot's way to the sandbox, keeping the JSON body of every create it sends."""
+    """The bot's way to the sandbox, keeping the JSON body of every create it sends;
+    ``before_create``, when set, runs as each create leaves the bot (a test's race)."""
 
     def __init__(self, sandbox: Sandbox) -> None:
         self._inner = httpx.ASGITransport(app=sandbox.app)
         self.creates: list[dict[str, Any]] = []
+        self.before_create: Callable[[], Awaitable[None]] | None = None
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         if request.method == "POST" and request.url.path.endswith("/deliveries"):
             self.creates.append(json.loads(await request.aread()))
+            if self.before_create is not None:
+                await self.before_create()
         return await self._inner.handle_async_request(request)
 
 
@@ -196,6 +201,7 @@ class BotStack:
     config: Config
     workers: bool = True
     time: InstantTime = field(default_factory=InstantTime)
+    clock: Clock = system_clock  # the store's (wall) clock
     runtime: Runtime | None = None
     processor: TrackingProcessor | None = None
     partner: PartnerRecorder | None = None
@@ -215,6 +221,7 @@ class BotStack:
             processor=self.processor,
             limiter=RateLimiter(clock=self.time.clock, sleep=self.time.sleep),
             synchronous="NORMAL",
+            clock=self.clock,
         )
         runtime = await Runtime.build(self.config, seams)
         self.switch.app = runtime.web_app
@@ -358,7 +365,7 @@ MakeStack = Callable[..., Awaitable[BotStack]]
 @pytest.fixture
 async def make_stack(tmp_path: Path) -> AsyncIterator[MakeStack]:
     """``await make_stack(mode="polling", edit=None, operators=[OPERATORS.id], workers=True,
-    public_base_url=PUBLIC_BASE_URL, partner=None)``.
+    public_base_url=PUBLIC_BASE_URL, partner=None, clock=system_clock)``.
 
     ``edit(data)`` changes the default scenario's TOML data before the sandbox is built;
     ``partner`` adds ``[partner]`` settings to the config.
@@ -374,6 +381,7 @@ async def make_stack(tmp_path: Path) -> AsyncIterator[MakeStack]:
             workers: bool = True,
             public_base_url: str = PUBLIC_BASE_URL,
             partner: dict[str, Any] | None = None,
+            clock: Clock = system_clock,
         ) -> BotStack:
             data = default_scenario_data()
             if edit is not None:
@@ -401,7 +409,7 @@ async def make_stack(tmp_path: Path) -> AsyncIterator[MakeStack]:
                 public_base_url=public_base_url,
                 partner=partner,
             )
-            stack = BotStack(tg, sandbox, switch, config, workers=workers)
+            stack = BotStack(tg, sandbox, switch, config, workers=workers, clock=clock)
             exits.push_async_callback(stack.stop)
             await stack.start()
             return stack

@@ -35,7 +35,10 @@ JPEG = b"\xff\xd8\xff\xe0" + b"ordering-test-photo" * 4
 # The bot's own public host, on the scenario's image allowlist; photos reach the flows as an
 # adapter hands them over: re-hosted there (``bot.web.media_url``).
 BOT_HOST = "https://media.swift-lagos.example"
-PHOTO_URL = media_url(BOT_HOST, "parcel-photo-token")
+PHOTO_TOKEN = "parcel-photo-token"
+PHOTO_URL = media_url(BOT_HOST, PHOTO_TOKEN)
+# The test photo is kept that long: whatever a test's clock does, it never expires.
+PHOTO_KEPT_SECONDS = 365 * 86_400.0
 
 # A pickup & delivery on the default scenario, answer by answer, up to the summary.
 TO_SUMMARY = [
@@ -86,6 +89,18 @@ def _photo(request: httpx.Request) -> httpx.Response:
     return httpx.Response(200, headers={"Content-Type": "image/jpeg"}, content=JPEG)
 
 
+async def keep_test_photo(store: Store) -> None:
+    """Store the test photo as the bot keeps a photo it re-hosted, at ``PHOTO_URL``: the
+    engine checks its own photos are still stored before each create (``KeptPhotos``)."""
+    if await store.media.get(PHOTO_TOKEN) is not None:
+        return  # the same file opened again (a restart)
+    kept = await store.media.put(
+        JPEG, content_type="image/jpeg", chat_id=0, expires_at=store.clock() + PHOTO_KEPT_SECONDS
+    )
+    # put() draws a random token; the flows' answers carry the fixed PHOTO_URL.
+    await store._db.execute("UPDATE media SET token = ? WHERE token = ?", (PHOTO_TOKEN, kept.token))
+
+
 class Org:
     """One business in the sandbox and the bot's view of it (client, cache, store)."""
 
@@ -114,6 +129,7 @@ class Org:
 
     async def open_store(self) -> Store:
         self.store = await Store.connect(self.db_path, clock=self.clock)
+        await keep_test_photo(self.store)
         return self.store
 
     def engine(self, **kwargs: Any) -> Engine:

@@ -9,13 +9,15 @@ import pytest
 
 from bot.ordering import PartnerCreator, refusal_for
 from bot.ordering.creator import reason_for
+from bot.ordering.kept_photos import EXPIRY_MARGIN_SECONDS, KeptPhotos
 from bot.ordering.photo_origin import RehostedPhotos
 from bot.partner import errors
 from bot.partner.models import PLACE_FIELDS, CreateDeliveryRequest
+from bot.web import media_url
 from conversations import Created, Refused
 from conversations.texts import dialogue
 
-from .conftest import PHOTO_URL, MakeOrg, Org
+from .conftest import BOT_HOST, JPEG, PHOTO_URL, MakeOrg, Org
 
 
 def _cause(error: errors.PartnerError, cause: BaseException) -> errors.PartnerError:
@@ -224,3 +226,57 @@ async def test_whose_refused_photos_they_were_decides_the_reason(
         _request(packageImages=[own], idempotencyKey="photo-key-0099")
     )
     assert isinstance(alone, Refused) and alone.reason == "photo_link"
+
+
+async def _creator_over_the_store(org: Org) -> tuple[PartnerCreator, str, float]:
+    """A creator that checks the bot's own photos in ``org``'s store, one photo stored there
+    (its URL) and when that photo expires."""
+    assert org.store is not None
+    rehosted = RehostedPhotos(BOT_HOST)
+    creator = PartnerCreator(org.client, rehosted, KeptPhotos(rehosted, org.store.media, org.clock))
+    photo = await org.store.media.put(
+        JPEG, content_type="image/jpeg", chat_id=42, expires_at=org.clock() + 3600
+    )
+    return creator, media_url(BOT_HOST, photo.token), photo.expires_at
+
+
+async def test_a_create_whose_own_photo_expired_is_not_sent_and_asks_for_photos(
+    org: Org,
+) -> None:
+    creator, photo, expires_at = await _creator_over_the_store(org)
+    org.clock.advance(expires_at - org.clock() + 1)
+
+    outcome = await creator.create(_request(packageImages=[photo]))
+
+    assert isinstance(outcome, Refused) and outcome.reason == "photos_expired"
+    assert outcome.reask == ("packageImages",) and not outcome.alert_operators
+    assert org.calls("create_delivery") == 0
+
+
+async def test_a_photo_about_to_expire_counts_as_gone_and_a_fresh_one_is_sent(org: Org) -> None:
+    creator, photo, expires_at = await _creator_over_the_store(org)
+    org.clock.advance(expires_at - org.clock() - EXPIRY_MARGIN_SECONDS + 1)
+    outcome = await creator.create(_request(packageImages=[photo]))
+    assert isinstance(outcome, Refused) and outcome.reason == "photos_expired"
+
+    creator, fresh, _ = await _creator_over_the_store(org)
+    outcome = await creator.create(_request(packageImages=[fresh], idempotencyKey="test-key-0002"))
+    assert isinstance(outcome, Created)
+    assert org.calls("create_delivery") == 1
+
+
+async def test_a_refused_host_with_the_photos_still_stored_is_the_operators(
+    make_org: MakeOrg, scenario_data: dict[str, object]
+) -> None:
+    images = scenario_data["images"]
+    assert isinstance(images, dict)
+    images["allowlist"] = ["elsewhere.example"]  # not the bot's own host
+    org = make_org(scenario_data)
+    await org.open_store()
+    creator, photo, _ = await _creator_over_the_store(org)
+
+    outcome = await creator.create(_request(packageImages=[photo]))
+
+    assert isinstance(outcome, Refused) and outcome.reason == "image_host"
+    assert outcome.alert_operators
+    assert reason_for(errors.ImageHostRejected(status=400), gone_photos=True) == "photos_expired"

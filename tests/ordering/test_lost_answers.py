@@ -29,7 +29,7 @@ from conversations.texts import dialogue
 from conversations.texts.catalogue import speaking_language
 from tests.relay.support import RecordingChannel
 
-from .conftest import BOT_HOST, CONFIRM_ANSWER, TO_SUMMARY, MakeOrg, Org
+from .conftest import BOT_HOST, CONFIRM_ANSWER, PHOTO_TOKEN, TO_SUMMARY, MakeOrg, Org
 
 CHAT, USER = 42, 7
 
@@ -236,6 +236,22 @@ async def test_a_refused_photo_host_on_the_retry_alerts_only_for_the_bots_own_ph
     # The bot's own media host refused is the operators' setting; a photo from anywhere else
     # was the customer's, told to them already.
     assert bot.alerts == ([dialogue.IMAGE_HOST_ALERT] if alerted else [])
+
+
+async def test_photos_that_expired_before_the_retry_alert_nobody(org: Org) -> None:
+    assert org.store is not None
+    channel = RecordingChannel()
+    bot = Bot(org, org.store, channel)
+    org.sandbox.inject_fault("create_delivery", "status", 2)
+    org.sandbox.inject_fault("create_delivery", "status", 1, status=400, code="image_host_rejected")
+
+    await bot.order()
+    assert await org.store.media.delete(PHOTO_TOKEN)  # expired and purged meanwhile
+    await bot.follow_up.settle()
+
+    # Not placed (the order had ended as "being checked"), and nothing for the operators to fix.
+    assert channel.texts(CHAT) == [dialogue.NOT_PLACED]
+    assert bot.alerts == []
 
 
 async def test_the_bound_tells_the_customer_and_alerts_the_operators(org: Org) -> None:

@@ -50,3 +50,16 @@ async def test_purge_idle_drops_only_abandoned_sessions(
     await store.sessions.save(2, 2, "{}")
     assert await store.sessions.purge_idle(before=cutoff) == 1
     assert [record.chat_id for record in await store.sessions.list_open()] == [2]
+
+
+async def test_purge_idle_goes_batch_by_batch_to_the_end(
+    store: Store, clock: Clock, advance: Callable[[float], None]
+) -> None:
+    for chat in range(1, 8):
+        await store.sessions.save(chat, chat, "{}")
+        advance(1)
+    cutoff = clock()
+    await store.sessions.save(99, 99, "{}")
+    assert await store.sessions.purge_idle(before=cutoff, batch=3) == 7  # 3 + 3 + 1
+    assert [record.chat_id for record in await store.sessions.list_open()] == [99]
+    assert await store.sessions.purge_idle(before=cutoff, batch=3) == 0

@@ -1,0 +1,151 @@
+"""An order a customer walked away from is dropped by housekeeping after ``[storage]
+session_idle_days``, and the customer who comes back starts afresh: a tap on the old draft's
+buttons, or an answer to its question, is told so in one sentence with the first question
+(while the chat's view is in memory; after a restart "no order" is said)."""
+
+from __future__ import annotations
+
+import time
+
+from bot.runtime import housekeep
+from conversations.texts.catalogue import say
+from tests.e2e.conftest import ADA, BotStack, MakeStack
+
+FIRST_QUESTION = "What would you like to order?"
+PICKUP_QUESTION = "Where should the rider pick the package up?"
+
+
+class WallClock:
+    """The store's clock, moved on by hand (a fortnight passes in no time)."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def _idle(stack: BotStack, wall: WallClock, seconds: float) -> None:
+    """``seconds`` pass without a word from anyone, then a housekeeping pass runs."""
+    wall.now += seconds
+    idle = stack.config.storage.session_idle_seconds
+    await housekeep(stack.bot.store, session_idle_seconds=idle)
+
+
+def _said(messages: list[object]) -> str:
+    return "\n".join(getattr(message, "text", None) or "" for message in messages)
+
+
+async def test_a_draft_idle_for_less_than_the_limit_is_resumed(make_stack: MakeStack) -> None:
+    wall = WallClock()
+    stack = await make_stack(clock=wall)
+    await stack.command(ADA, "new")
+    await stack.tap(stack.prompt(ADA.id), "✓ Pickup & delivery")
+
+    await _idle(stack, wall, stack.config.storage.session_idle_seconds - 60)
+    reply = await stack.command(ADA, "start")
+
+    assert _said(reply).startswith(f"Welcome back! Here is where we were:\n\n{PICKUP_QUESTION}")
+    assert await stack.bot.store.sessions.get(ADA.id) is not None
+
+
+async def test_a_draft_idle_past_the_limit_is_dropped_and_start_begins_afresh(
+    make_stack: MakeStack,
+) -> None:
+    wall = WallClock()
+    stack = await make_stack(clock=wall)
+    await stack.command(ADA, "new")
+    await stack.tap(stack.prompt(ADA.id), "✓ Pickup & delivery")
+
+    await _idle(stack, wall, stack.config.storage.session_idle_seconds + 60)
+    assert await stack.bot.store.sessions.get(ADA.id) is None
+    reply = await stack.command(ADA, "start")
+
+    said = _said(reply)
+    assert said.startswith(say("telegram.greeting"))
+    assert FIRST_QUESTION in said and "Welcome back" not in said
+
+
+async def test_a_tap_on_a_dropped_drafts_button_says_so_and_starts_afresh(
+    make_stack: MakeStack,
+) -> None:
+    wall = WallClock()
+    stack = await make_stack(clock=wall)
+    await stack.command(ADA, "new")
+    old_keyboard = stack.prompt(ADA.id)
+
+    await _idle(stack, wall, stack.config.storage.session_idle_seconds + 60)
+    reply = await stack.tap(old_keyboard, "✓ Pickup & delivery")
+
+    said = _said(reply)
+    assert said.startswith(say("telegram.draft_gone"))
+    assert FIRST_QUESTION in said and PICKUP_QUESTION not in said
+    # A new draft is open, and its own buttons work.
+    assert await stack.bot.store.sessions.get(ADA.id) is not None
+    (next_question,) = await stack.tap(stack.prompt(ADA.id), "✓ Pickup & delivery")
+    assert (next_question.text or "").startswith(PICKUP_QUESTION)
+
+
+async def test_a_recent_question_whose_order_ended_elsewhere_is_not_called_dropped(
+    make_stack: MakeStack,
+) -> None:
+    wall = WallClock()
+    stack = await make_stack(clock=wall)
+    await stack.command(ADA, "new")
+    old_keyboard = stack.prompt(ADA.id)
+    # The order ended without this process drawing it (another instance, on PostgreSQL).
+    assert await stack.bot.store.sessions.delete(ADA.id)
+    wall.now += 3600
+
+    reply = await stack.tap(old_keyboard, "✓ Pickup & delivery")
+
+    assert _said(reply) == say("telegram.no_order")
+
+
+async def test_after_a_restart_a_tap_on_a_dropped_drafts_button_points_to_new(
+    make_stack: MakeStack,
+) -> None:
+    wall = WallClock()
+    stack = await make_stack(clock=wall)
+    await stack.command(ADA, "new")
+    old_keyboard = stack.prompt(ADA.id)
+    await stack.restart()  # nothing of the chat is left in memory
+
+    await _idle(stack, wall, stack.config.storage.session_idle_seconds + 60)
+    reply = await stack.tap(old_keyboard, "✓ Pickup & delivery")
+
+    # Nothing tells this tap from one on a cancelled order's keyboard: "no order" is said.
+    assert _said(reply) == say("telegram.no_order")
+    (fresh,) = await stack.command(ADA, "new")
+    assert fresh.text == FIRST_QUESTION
+
+
+async def test_an_answer_to_a_dropped_drafts_question_says_so_and_starts_afresh(
+    make_stack: MakeStack,
+) -> None:
+    wall = WallClock()
+    stack = await make_stack(clock=wall)
+    await stack.command(ADA, "new")
+    await stack.tap(stack.prompt(ADA.id), "✓ Pickup & delivery")
+
+    await _idle(stack, wall, stack.config.storage.session_idle_seconds + 60)
+    reply = await stack.text(ADA, "12 Herbert Macaulay Way, Yaba")
+
+    said = _said(reply)
+    assert said.startswith(say("telegram.draft_gone"))
+    assert FIRST_QUESTION in said
+    assert "There is no order in progress" not in said
+
+
+async def test_a_french_customer_is_told_in_french(make_stack: MakeStack) -> None:
+    wall = WallClock()
+    stack = await make_stack(clock=wall)
+    await stack.command(ADA, "new")
+    old_keyboard = stack.prompt(ADA.id)
+
+    await _idle(stack, wall, stack.config.storage.session_idle_seconds + 60)
+    update = stack.tg.updates.tap(old_keyboard, "✓ Pickup & delivery")
+    update["callback_query"]["from"]["language_code"] = "fr"
+    reply = await stack.send(update)
+
+    assert _said(reply).startswith("Cette commande n'est plus ouverte")

@@ -1,0 +1,73 @@
+"""Housekeeping's pass (``bot.runtime.housekeep``) on each backend: unfinished orders idle past
+the limit are dropped, not a second earlier; on PostgreSQL several instances may pass at once."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+from bot.runtime import housekeep
+from bot.store import Store
+from bot.store.pg_local_server import LocalPostgres
+from tests.store.conftest import FakeClock, empty_postgres_database
+
+IDLE = 14 * 86_400.0
+
+
+async def _chats(store: Store) -> list[int]:
+    return sorted(record.chat_id for record in await store.sessions.list_open())
+
+
+async def test_sessions_idle_past_the_limit_are_dropped_and_not_before(
+    store: Store, advance: Callable[[float], None]
+) -> None:
+    await store.sessions.save(1, 1, '{"step": "pickup"}')
+    advance(3 * 86_400)
+    await store.sessions.save(2, 2, '{"step": "dropoff"}')
+
+    advance(IDLE - 3 * 86_400 - 1)  # chat 1: one second short of the limit
+    await housekeep(store, session_idle_seconds=IDLE)
+    assert await _chats(store) == [1, 2]
+
+    advance(2)  # chat 1: one second past it; chat 2 answered three days later
+    await housekeep(store, session_idle_seconds=IDLE)
+    assert await _chats(store) == [2]
+    assert await store.sessions.get(1) is None
+
+    await housekeep(store, session_idle_seconds=IDLE)  # a second pass finds nothing more
+    assert await _chats(store) == [2]
+
+
+async def test_a_session_saved_again_is_idle_from_its_last_save(
+    store: Store, advance: Callable[[float], None]
+) -> None:
+    await store.sessions.save(1, 1, '{"step": "pickup"}')
+    advance(IDLE - 60)
+    await store.sessions.save(1, 1, '{"step": "dropoff"}')  # the customer answered
+    advance(120)
+    await housekeep(store, session_idle_seconds=IDLE)
+    assert await _chats(store) == [1]
+
+
+async def test_instances_passing_at_once_on_postgres_each_finish_cleanly(
+    postgres_server: LocalPostgres, tmp_path: Path, fake_clock: FakeClock
+) -> None:
+    dsn = await empty_postgres_database(postgres_server)
+    media = tmp_path / "shared-media"
+    first = await Store.connect_postgres(dsn, media_dir=media, clock=fake_clock)
+    second = await Store.connect_postgres(dsn, media_dir=media, clock=fake_clock)
+    try:
+        for chat in range(1, 41):
+            await first.sessions.save(chat, chat, "{}")
+        fake_clock.advance(IDLE + 1)
+        await second.sessions.save(99, 99, "{}")  # answered just now: kept
+
+        passes = [housekeep(store, session_idle_seconds=IDLE) for store in (first, second)] * 2
+        await asyncio.gather(*passes)
+
+        assert await _chats(first) == [99]
+        assert await _chats(second) == [99]
+    finally:
+        await first.close()
+        await second.close()
