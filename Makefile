@@ -22,6 +22,7 @@ test: $(STAMP) lint typecheck pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check bot conversations tests benchmarks
+	$(BIN)/ruff format --check bot conversations tests benchmarks
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict bot conversations

@@ -225,8 +225,9 @@ async def _count(
         description = f"Parcel number {number}"
         exists = bool(made[description])
         linked = [
-            i for i in ids.get(description, []) if (link := await store.deliveries.get(i))
-            and link.chat_id == chat
+            i
+            for i in ids.get(description, [])
+            if (link := await store.deliveries.get(i)) and link.chat_id == chat
         ]
         turn = last[chat]
         told = channel.told.get(chat, "")

@@ -107,7 +107,6 @@ class Runtime:
         await self.store.close()
 
 
-
 async def open_store(config: Config, clock: Clock, synchronous: Synchronous = "FULL") -> Store:
     """The store ``[storage]`` names: the shared PostgreSQL database, or the SQLite file (its
     directory made); ``synchronous`` other than FULL (a test's seam) overrides the config's."""

@@ -124,9 +124,7 @@ class PgChatLocks:
                 # waits, so its answer is one round trip away: let it come and give back
                 # what it granted, keeping the connection to itself until then, rather than
                 # close the connection and with it every other chat's lock.
-                self._give_backs.add(
-                    asyncio.create_task(self._give_back(chat_id, shared, request))
-                )
+                self._give_backs.add(asyncio.create_task(self._give_back(chat_id, shared, request)))
                 handed_over = True
                 raise
         except _CONNECTION_ERRORS as error:

@@ -37,9 +37,7 @@ class WalCheckpointer:
 
     def __init__(self, path: Path, *, every: int = CHECKPOINT_EVERY) -> None:
         # Used from an executor thread, one checkpoint at a time; never waits for a lock.
-        self._conn = sqlite3.connect(
-            path, isolation_level=None, timeout=0, check_same_thread=False
-        )
+        self._conn = sqlite3.connect(path, isolation_level=None, timeout=0, check_same_thread=False)
         self._every = every
         self._since = 0
         self._running: asyncio.Task[None] | None = None

@@ -82,7 +82,6 @@ def otp_sent_to_receiver(delivery_id: str, receiver_link: str) -> str:
     )
 
 
-
 def otp_not_handed_off(delivery_id: str) -> str:
     """Instead of the drop-off code, when this bot has no way to pass it to the receiver."""
     return (

@@ -549,12 +549,10 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.yes": "Oui",
     "steps.no": "Non",
     "steps.help.phone": (
-        "Tapez le numéro à la manière locale ou avec l'indicatif du pays, ou partagez un "
-        "contact."
+        "Tapez le numéro à la manière locale ou avec l'indicatif du pays, ou partagez un contact."
     ),
     "steps.help.person": (
-        "Tapez le nom complet, ou partagez un contact pour donner le nom et le téléphone d'un "
-        "coup."
+        "Tapez le nom complet, ou partagez un contact pour donner le nom et le téléphone d'un coup."
     ),
     "steps.help.photos": (
         "Envoyez les photos en une fois (jusqu'à {maximum}) ; un album de plusieurs photos "
@@ -594,8 +592,7 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.place.question": "{question} Vous pouvez {ways}.",
     "steps.place.not_known": "inconnu : le livreur le trouvera",
     "steps.place.pin_address": (
-        "Quelle est l'adresse à cette position ? Rue, bâtiment ou repère : cela aide le "
-        "livreur."
+        "Quelle est l'adresse à cette position ? Rue, bâtiment ou repère : cela aide le livreur."
     ),
     "steps.place.address_title": "{title} : adresse",
     "steps.place.retype": "Aucun de ceux-ci : la retaper",
@@ -607,8 +604,7 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.unit.as_typed": "Utiliser « {own} » tel que tapé",
     "steps.unit.whole_list": "Afficher toute la liste",
     "steps.unit.matches": (
-        "Ceux-ci correspondent à « {typed} ». Choisissez : {unit}, ou tapez à "
-        "nouveau{optional}."
+        "Ceux-ci correspondent à « {typed} ». Choisissez : {unit}, ou tapez à nouveau{optional}."
     ),
     "steps.unit.title": "{title} : unité",
     "steps.unit.titled": "{title} : {unit}",
@@ -802,8 +798,7 @@ MESSAGES: Final[dict[str, str]] = {
         "ou tapez l'id complet."
     ),
     "ops.ambiguous_reference": (
-        "{ref} est le début de plusieurs livraisons ({ids}) : tapez une plus grande "
-        "partie de l'id."
+        "{ref} est le début de plusieurs livraisons ({ids}) : tapez une plus grande partie de l'id."
     ),
     "ops.no_such_delivery_named": "Il n'y a pas de livraison {typed}.",
     "ops.no_such_delivery": "Livraison inconnue.",

@@ -57,9 +57,7 @@ class Instance:
         return f"http://127.0.0.1:{self.port}"
 
 
-def config_text(
-    partner: SandboxServer, tg: FakeTelegram, dsn: str, port: int, media: Path
-) -> str:
+def config_text(partner: SandboxServer, tg: FakeTelegram, dsn: str, port: int, media: Path) -> str:
     return f"""
 [partner]
 base_url = "{partner.sandbox.base_url}"

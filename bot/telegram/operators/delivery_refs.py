@@ -51,9 +51,7 @@ async def delivery_id_for(client: PartnerClient, typed: str) -> str | RefRefused
             say("ops.no_delivery_among_newest", ref=typed.upper(), count=number(SEARCHED))
         )
     if len(found) > 1:
-        return RefRefused(
-            say("ops.ambiguous_reference", ref=typed.upper(), ids=", ".join(found))
-        )
+        return RefRefused(say("ops.ambiguous_reference", ref=typed.upper(), ids=", ".join(found)))
     return found[0]
 
 
