@@ -31,13 +31,9 @@ import asyncio
 import contextlib
 import itertools
 import json
-import os
 import re
 import sqlite3
 import statistics
-import subprocess
-import sys
-import tarfile
 import tempfile
 import time
 from collections import defaultdict, deque
@@ -46,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from revision_trees import export, run_json
 from telegram import Bot
 from telegram.request import BaseRequest, RequestData
 
@@ -305,22 +302,7 @@ def settle_heap() -> None:
 
 def run_tree(tree: Path) -> list[dict[str, Any]]:
     """This script's loads against the code in ``tree``, in a fresh process."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    script = Path(__file__).resolve()
-    argv = [sys.executable, str(script), "--json"]
-    done = subprocess.run(argv, env=env, check=True, capture_output=True, text=True)  # noqa: S603
-    result: list[dict[str, Any]] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
-
-
-def export(revision: str, into: Path) -> Path:
-    archive = into / "tree.tar"
-    with archive.open("wb") as out:
-        argv = ["git", "archive", revision]
-        subprocess.run(argv, stdout=out, check=True, cwd=Path(__file__).parent)  # noqa: S603
-    with tarfile.open(archive) as tar:
-        tar.extractall(into / "tree", filter="data")
-    return into / "tree"
+    return run_json(__file__, tree)
 
 
 def ms(seconds: float) -> str:

@@ -31,12 +31,8 @@ import argparse
 import asyncio
 import json
 import logging
-import os
 import shutil
 import statistics
-import subprocess
-import sys
-import tarfile
 import tempfile
 import time
 import uuid
@@ -45,6 +41,7 @@ from typing import Any
 
 import httpx
 from bench_flows import ANSWERS, _photo, _public
+from revision_trees import export, run_json
 
 from bot.bot_core import BotCore, CoreSeams, CoreSettings, build_core
 from bot.console import CONSOLE_WORDS
@@ -177,21 +174,7 @@ async def measure(directory: Path) -> list[dict[str, Any]]:
 
 def run_tree(tree: Path) -> list[dict[str, Any]]:
     """This script's patterns against the code in ``tree``, in a fresh process."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    argv = [sys.executable, str(Path(__file__).resolve()), "--json"]
-    done = subprocess.run(argv, env=env, check=True, capture_output=True, text=True)  # noqa: S603
-    result: list[dict[str, Any]] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
-
-
-def export(revision: str, into: Path) -> Path:
-    archive = into / "tree.tar"
-    with archive.open("wb") as out:
-        argv = ["git", "archive", revision]
-        subprocess.run(argv, stdout=out, check=True, cwd=Path(__file__).parent)  # noqa: S603
-    with tarfile.open(archive) as tar:
-        tar.extractall(into / "tree", filter="data")
-    return into / "tree"
+    return run_json(__file__, tree)
 
 
 def line(name: str, outcome: dict[str, Any]) -> str:
