@@ -1,15 +1,22 @@
 """Keep the whole process under the API key's request limit, instead of discovering it by 429s.
 
-The service counts requests per key over a 60-second window (capabilities ``rateLimits``). The
-limiter keeps a sliding log of the last *N* request starts and lets a new request start only
-when fewer than *N* started in the last window. That bounds every 60-second span, so however
-the service aligns its windows, it never sees more than *N* from this process.
+The service counts requests per key over a 60-second window (capabilities ``rateLimits``),
+counting each when it arrives. The limiter keeps a sliding log of request slots and lets a new
+request start only while fewer than *N* slots were in use in the last window. A slot is in use
+from its request's start until its answer is back: the service saw the request somewhere in
+between, and only the answer's time is surely after it. So a slot frees one window after its
+answer, never after its start; counting from the start, a request slowed on its way (a burst of
+60 on a busy machine takes seconds to arrive) and its slot's next request, let go one window
+after the first one's start, could land in the same service window, and the service would
+refuse the 61st. That bounds every 60-second span of arrivals, so however the service aligns
+its windows, it never sees more than *N* from this process.
 
 Every start is counted, also while no cap is known: the first request (the capabilities that
 tell the cap) goes out before the cap is set, and starts made then count against it once it
 is, so the first window admits *N*, not *N* + 1.
 
-One limiter exists per API key; the ``PartnerClient`` holds it and every call goes through it.
+One limiter exists per API key; the ``PartnerClient`` holds it and every call goes through it:
+``acquire()`` for a slot before sending, ``release(slot)`` once the answer (or the failure) is in.
 Waiters are served first come, first served (an ``asyncio.Lock`` queues them in order), and any
 chat can ask ``wait_time()`` first to say "one moment" instead of going quiet. That answer is a
 forecast: requests asked for at the same moment elsewhere (other instances) are not in it. So a
@@ -24,7 +31,9 @@ import contextvars
 import math
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 from bot.clocks import Clock, Sleep
@@ -33,6 +42,12 @@ DEFAULT_WINDOW_SECONDS = 60.0
 # Starts remembered while no cap is known: more than any plan's published cap (Growth: 180),
 # few enough that a process without a cap holds a few kB, however long it runs.
 UNCAPPED_MEMORY = 256
+
+# How long a slot not released counts as in use: longer than a request lives under the
+# client's timeouts (``bot.partner.options``: 5 s connect, 20 s write, 20 s read, 5 s pool).
+# Past it the slot counts as answered then, so a request that never ends (a server dripping its
+# answer a byte at a time) cannot hold the key's budget for ever.
+IN_USE_LIMIT_SECONDS = 120.0
 
 # (seconds, callback) armed by ``when_held_back`` for the current task's next request.
 _held_back: contextvars.ContextVar[tuple[float, Callable[[], Coroutine[Any, Any, None]]] | None] = (
@@ -45,6 +60,21 @@ def when_held_back(after_seconds: float, callback: Callable[[], Coroutine[Any, A
     the request, which goes on regardless) if that request still waits for its start
     ``after_seconds`` after asking. Timed on the event loop's clock."""
     _held_back.set((after_seconds, callback))
+
+
+@dataclass(eq=False)
+class RequestSlot:
+    """One request's place in the log: in use (counted as "now") until released, then counted
+    at the time its answer came back."""
+
+    at: float
+    released: bool = False
+    # What a budget shared with other instances knows this start by (``SharedRequestLimiter``).
+    ticket: float | None = None
+
+    def counted_at(self, now: float) -> float:
+        """When this slot was last in use, as the window counts it."""
+        return self.at if self.released else min(now, self.at + IN_USE_LIMIT_SECONDS)
 
 
 class RequestLimiter:
@@ -66,7 +96,9 @@ class RequestLimiter:
         self._lock = asyncio.Lock()
         self._limit: int | None = None
         self._window = DEFAULT_WINDOW_SECONDS
-        self._starts: deque[float] = deque()
+        self._slots: deque[RequestSlot] = deque()
+        # Resolved when a slot is released, for the request waiting on slots still in use.
+        self._a_release: asyncio.Future[None] | None = None
         self._blocked_until = -math.inf
         self._in_line = 0
         self._callbacks: set[asyncio.Task[None]] = set()  # ``when_held_back`` ones running
@@ -90,9 +122,6 @@ class RequestLimiter:
                 raise ValueError("window_seconds must be a positive number")
             self._window = float(window_seconds)
         self._limit = requests_per_minute
-        # Only the last N starts can hold a new one back. With no cap the last few hundred of
-        # the last window are kept (``acquire`` drops older ones), so a cap set later counts them.
-        self._starts = deque(self._starts, maxlen=requests_per_minute or UNCAPPED_MEMORY)
 
     def block_for(self, seconds: float) -> None:
         """Hold every request back for ``seconds`` (the service answered 429 and asked so)."""
@@ -109,8 +138,9 @@ class RequestLimiter:
         others have used (``SharedRequestLimiter``)."""
         return self.wait_time()
 
-    async def acquire(self) -> None:
-        """Wait for a free slot, in arrival order, and record this request's start."""
+    async def acquire(self) -> RequestSlot:
+        """Wait for a free slot, in arrival order, and take it; ``release`` it once the
+        request's answer (or failure) is in."""
         self._in_line += 1
         watch = self._watch_held_back()
         try:
@@ -121,18 +151,71 @@ class RequestLimiter:
                     if wait <= 0:
                         break
                     # Re-checked after the sleep: set_rate or block_for may have moved the goal.
-                    await self._sleep(wait)
-                await self._wait_for_shared_start()
+                    await self._sleep_or_until_a_release(wait)
+                ticket = await self._wait_for_shared_start()
                 # Read again: the shared budget may have held this request back a while.
-                now = self._clock()
-                if self._limit is None:
-                    while self._starts and self._starts[0] <= now - self._window:
-                        self._starts.popleft()
-                self._starts.append(now)
+                slot = RequestSlot(self._clock(), ticket=ticket)
+                self._forget_old(slot.at)
+                self._slots.append(slot)
+                return slot
         finally:
             self._in_line -= 1
             if watch is not None:
                 watch.cancel()
+
+    def release(self, slot: RequestSlot) -> None:
+        """The slot's request has its answer (or failed, or was given up): its slot now counts
+        from this moment, for one window."""
+        if slot.released:
+            return
+        slot.at = max(slot.at, self._clock())
+        slot.released = True
+        if self._a_release is not None and not self._a_release.done():
+            self._a_release.set_result(None)
+
+    async def settle(self) -> None:
+        """Wait for the work this limiter started beside the requests (a ``when_held_back``
+        callback running), before what it uses closes."""
+        await asyncio.gather(*self._callbacks, return_exceptions=True)
+
+    @asynccontextmanager
+    async def request(self) -> AsyncIterator[RequestSlot]:
+        """``acquire`` a slot for the ``async with`` body, released when the body ends."""
+        slot = await self.acquire()
+        try:
+            yield slot
+        finally:
+            self.release(slot)
+
+    async def _sleep_or_until_a_release(self, seconds: float) -> None:
+        """Sleep ``seconds``, or less if a slot in use is released meanwhile (the wait was
+        counted from now for it, and its answer may free the slot much sooner)."""
+        if all(slot.released for slot in self._slots):
+            await self._sleep(seconds)
+            return
+        loop = asyncio.get_running_loop()
+        self._a_release = loop.create_future()
+        sleeping: asyncio.Future[None] = asyncio.ensure_future(self._sleep(seconds))
+        try:
+            await asyncio.wait((sleeping, self._a_release), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            sleeping.cancel()
+            self._a_release = None
+        if sleeping.done() and not sleeping.cancelled():
+            sleeping.result()  # a failing sleep fails the acquire, as when awaited directly
+
+    def _forget_old(self, now: float) -> None:
+        """Drop released slots older than a window from the front of the log (the one holding
+        out behind a slot still in use goes once that one does). With no cap, at most the last
+        few hundred are kept, so a cap set later counts them and a long uncapped run does not
+        pile them up."""
+        horizon = now - self._window
+        slots = self._slots
+        while slots and slots[0].released and slots[0].at <= horizon:
+            slots.popleft()
+        if self._limit is None:
+            while len(slots) >= UNCAPPED_MEMORY:
+                slots.popleft()
 
     def _watch_held_back(self) -> asyncio.TimerHandle | None:
         armed = _held_back.get()
@@ -149,18 +232,20 @@ class RequestLimiter:
 
         return loop.call_later(after_seconds, call_back)
 
-    async def _wait_for_shared_start(self) -> None:
+    async def _wait_for_shared_start(self) -> float | None:
         """Wait, in this process's turn, for a start granted by a budget shared with other
-        processes (``SharedRequestLimiter``); none here."""
+        processes (``SharedRequestLimiter``), and return its ticket; none here."""
+        return None
 
     def _start_time(self, ahead: int, now: float) -> float:
         """When the request with ``ahead`` others in front of it may start."""
         start = max(now, self._blocked_until)
         if self._limit is None:
             return start
-        starts = list(self._starts)
+        # Every slot's time is at most now, so each start appended stays the latest.
+        counted = sorted(slot.counted_at(now) for slot in self._slots)
         for _ in range(ahead + 1):
-            if len(starts) >= self._limit:
-                start = max(start, starts[-self._limit] + self._window)
-            starts.append(start)
+            if len(counted) >= self._limit:
+                start = max(start, counted[-self._limit] + self._window)
+            counted.append(start)
         return start

@@ -4,7 +4,9 @@ instance of the bot (``bot.store.pg_rate_budget`` on PostgreSQL).
 Each request first waits its turn at this process's sliding log (so a burst of local requests
 queues in memory, in order), then, still in that turn, asks the shared budget for a start. The
 shared budget answers "go" (the start is recorded for every instance to see, and in this
-process's log) or "wait this long"; this process then sleeps that long and asks again. A
+process's log) or "wait this long"; this process then sleeps that long and asks again. As in
+the process's own log, a start holds its place in the shared budget until its answer is back:
+``release`` tells the budget when (``finish``), and a window from then the place is free. A
 429's ``Retry-After`` holds back this process at once and every other instance through the
 shared budget.
 
@@ -22,10 +24,11 @@ import asyncio
 import hashlib
 import logging
 import time
+from collections.abc import Coroutine
 from typing import Protocol
 
 from bot.clocks import Clock, Sleep
-from bot.partner.request_limiter import DEFAULT_WINDOW_SECONDS, RequestLimiter
+from bot.partner.request_limiter import DEFAULT_WINDOW_SECONDS, RequestLimiter, RequestSlot
 
 log = logging.getLogger(__name__)
 
@@ -33,8 +36,15 @@ log = logging.getLogger(__name__)
 class SharedBudget(Protocol):
     """Where instances share a key's request starts."""
 
-    async def try_start(self, key_id: str, limit: int | None, window: float) -> float:
-        """Record a start and return 0, or return the seconds to wait before asking again."""
+    async def try_start(
+        self, key_id: str, limit: int | None, window: float
+    ) -> tuple[float, float | None]:
+        """``(0, ticket)``: a start recorded, in use until ``finish(ticket)``; or
+        ``(seconds, None)``: how long to wait before asking again."""
+        ...
+
+    async def finish(self, key_id: str, ticket: float) -> None:
+        """The start ``ticket`` names has its answer: it counts from now, for one window."""
         ...
 
     async def block_for(self, key_id: str, seconds: float) -> None:
@@ -69,25 +79,35 @@ class SharedRequestLimiter(RequestLimiter):
         )
         self._budget = budget
         self._key_id = key_id
-        self._pending_blocks: set[asyncio.Task[None]] = set()
+        self._pending: set[asyncio.Task[None]] = set()  # blocks and finishes being shared
 
     def __repr__(self) -> str:
         return f"Shared{super().__repr__()}"
 
-    async def _wait_for_shared_start(self) -> None:
-        """Ask the shared budget for a start, sleeping as long as it says, until granted.
+    async def _wait_for_shared_start(self) -> float | None:
+        """Ask the shared budget for a start, sleeping as long as it says, until granted, and
+        return the start's ticket.
 
         Asked in this process's FIFO turn, after its own log let the request through; the
         request's start goes into that log only once granted, so a local backlog waiting for
         the shared budget never counts as starts made (it would hold the process back a whole
         window for requests that never went out)."""
         while True:
-            wait = await self._budget.try_start(
+            wait, ticket = await self._budget.try_start(
                 self._key_id, self.requests_per_minute, self._window
             )
             if wait <= 0:
-                return
+                return ticket
             await self._sleep(wait)
+
+    def release(self, slot: RequestSlot) -> None:
+        """Release the slot here now, and in the shared budget once it has heard (until then,
+        and if it never does, the budget counts the start as in use: the safe side)."""
+        if slot.released:
+            return
+        super().release(slot)
+        if slot.ticket is not None:
+            self._share(self._share_finish(slot.ticket))
 
     async def expected_wait(self) -> float:
         """Seconds a request asking now would wait: the longer of this process's line and
@@ -107,9 +127,25 @@ class SharedRequestLimiter(RequestLimiter):
     def block_for(self, seconds: float) -> None:
         """Hold back this process now, and every instance once the budget has the block."""
         super().block_for(seconds)
-        task = asyncio.get_running_loop().create_task(self._share_block(seconds))
-        self._pending_blocks.add(task)
-        task.add_done_callback(self._pending_blocks.discard)
+        self._share(self._share_block(seconds))
+
+    async def settle(self) -> None:
+        """Also wait until the shared budget has heard every release and block told it (a
+        release it never hears holds its place there until the budget's limit for that runs out)."""
+        await super().settle()
+        await asyncio.gather(*self._pending, return_exceptions=True)
+
+    def _share(self, telling: Coroutine[None, None, None]) -> None:
+        task = asyncio.get_running_loop().create_task(telling)
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def _share_finish(self, ticket: float) -> None:
+        try:
+            await self._budget.finish(self._key_id, ticket)
+        except Exception:
+            # The budget counts the start as in use until its limit for that runs out.
+            log.warning("could not tell the shared request budget that a request finished")
 
     async def _share_block(self, seconds: float) -> None:
         try:

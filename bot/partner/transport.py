@@ -111,7 +111,8 @@ class PartnerTransport:
         )
 
     async def aclose(self) -> None:
-        """Close the connection pool."""
+        """Close the connection pool, once the limiter has finished what it started."""
+        await self._limiter.settle()
         await self._http.aclose()
 
     async def call(
@@ -131,9 +132,8 @@ class PartnerTransport:
         failures = 0
         rate_limited = 0
         while True:
-            await self._limiter.acquire()
             try:
-                response = await self._send(method, path, params, json)
+                response = await self._limited_send(method, path, params, json)
             except errors.TransportError as exc:
                 unsent = surely_unsent(exc)
                 failures += 1
@@ -190,6 +190,13 @@ class PartnerTransport:
             delay,
         )
         await self._sleep(delay)
+
+    async def _limited_send(
+        self, method: str, path: str, params: dict[str, str] | None, json: Json | None
+    ) -> httpx.Response:
+        """One attempt in a slot of the limiter, held until its answer (or failure) is in."""
+        async with self._limiter.request():
+            return await self._send(method, path, params, json)
 
     async def _send(
         self, method: str, path: str, params: dict[str, str] | None, json: Json | None

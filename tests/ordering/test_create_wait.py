@@ -44,8 +44,8 @@ class Chats:
 
 async def full_limiter(clock: Clock, starts: int) -> RequestLimiter:
     limiter = RequestLimiter(60, clock=clock, sleep=no_sleep)
-    for _ in range(starts):
-        await limiter.acquire()
+    for _ in range(starts):  # each answered at once
+        limiter.release(await limiter.acquire())
     return limiter
 
 

@@ -11,7 +11,9 @@ import pytest
 
 from bot.partner import errors, retry
 from bot.partner.options import ClientOptions
+from bot.partner.request_limiter import RequestLimiter
 from bot.partner.retry import RetryPolicy
+from bot.sandbox.key_rate_limit import RateLimiter as ServiceWindows
 
 OPTIONS = ClientOptions()
 NOW = 1_700_000_000.0
@@ -475,3 +477,26 @@ async def test_every_attempt_waits_its_turn_at_the_limiter(make_client, api, clo
     # Three requests at a limit of two per minute: the third waited for the window.
     assert len(api.requests) == 3
     assert clock.now == pytest.approx(NOW + 60.0)
+
+
+async def test_a_slow_request_does_not_make_the_next_one_a_429(make_client, api, clock, sleeper):
+    # One request a minute, the service counting in fixed windows when a request arrives.
+    # The first starts 2 s before a window ends but arrives 3 s into the next; counted from
+    # its start, the second would go 58 s into that same window and be refused.
+    service = ServiceWindows(1, clock)
+    client = make_client(limiter=RequestLimiter(1, clock=clock, sleep=sleeper))
+    delays = iter([5.0, 0.0])
+
+    def warehouses(request: httpx.Request) -> httpx.Response:
+        clock.advance(next(delays))  # on its way
+        counted = service.hit("key")
+        assert counted is not None
+        if not counted.allowed:
+            return rate_limited(api, counted.headers())
+        return ok_warehouses(api)
+
+    api.on("GET", "/warehouses", warehouses)
+    clock.now = (clock.now // 60 + 1) * 60 - 2
+    assert await client.list_warehouses() == []
+    assert await client.list_warehouses() == []
+    assert len(api.requests) == 2  # neither refused

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.partner.shared_request_limiter import SharedRequestLimiter
 
 
@@ -23,13 +25,21 @@ class Budget:
         self.held = held
         self.seconds = seconds
         self.asked: list[float] = []
+        self.granted = 0
+        self.finished: list[float] = []
 
-    async def try_start(self, key_id: str, limit: int | None, window: float) -> float:
+    async def try_start(
+        self, key_id: str, limit: int | None, window: float
+    ) -> tuple[float, float | None]:
         self.asked.append(window)
         if self.held:
             self.held -= 1
-            return self.seconds
-        return 0.0
+            return self.seconds, None
+        self.granted += 1
+        return 0.0, float(self.granted)
+
+    async def finish(self, key_id: str, ticket: float) -> None:
+        self.finished.append(ticket)
 
     async def block_for(self, key_id: str, seconds: float) -> None:
         raise AssertionError("no 429 here")
@@ -41,8 +51,22 @@ class Budget:
 async def test_a_start_the_shared_budget_held_back_counts_from_when_it_went_out() -> None:
     clock = Clock()
     limiter = SharedRequestLimiter(Budget(1, 10.0), "key", 2, clock=clock, sleep=clock.sleep)
-    await limiter.acquire()  # asked at 0, held back by the other instances' starts until 10
-    await limiter.acquire()
+    for _ in range(2):  # asked at 0, held back by the other instances' starts until 10
+        async with limiter.request():
+            pass
     assert clock.now == 10.0
     # Both went out at 10, so this process's own log frees its next start at 70, not 60.
     assert limiter.wait_time() == 60.0
+
+
+async def test_a_released_slot_is_released_in_the_shared_budget_too() -> None:
+    clock = Clock()
+    budget = Budget(0, 0.0)
+    limiter = SharedRequestLimiter(budget, "key", 2, clock=clock, sleep=clock.sleep)
+    first = await limiter.acquire()
+    second = await limiter.acquire()
+    assert (first.ticket, second.ticket) == (1.0, 2.0)
+    limiter.release(second)
+    limiter.release(second)  # once is enough
+    await asyncio.sleep(0)  # the budget is told in a task of its own
+    assert budget.finished == [2.0]

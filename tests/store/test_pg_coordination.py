@@ -17,6 +17,7 @@ from bot.partner.shared_request_limiter import SharedRequestLimiter, key_fingerp
 from bot.store import SendKey, Store
 from bot.store.inbox import DEFAULT_LEASE_SECONDS
 from bot.store.pg_local_server import LocalPostgres
+from bot.store.pg_rate_budget import IN_USE_RECHECK, PgRateBudget
 from tests.store.conftest import FakeClock, empty_postgres_database
 
 Pair = tuple[Store, Store]
@@ -157,12 +158,33 @@ async def test_the_rate_budget_is_shared_by_the_instances(two: Pair) -> None:
     a, b = two
     assert a.rate_budget is not None and b.rate_budget is not None
     key = key_fingerprint("sk_test_key")
-    assert await a.rate_budget.try_start(key, 3, 60.0) == 0
-    assert await b.rate_budget.try_start(key, 3, 60.0) == 0
-    assert await a.rate_budget.try_start(key, 3, 60.0) == 0
-    wait = await b.rate_budget.try_start(key, 3, 60.0)
-    assert 59.0 < wait <= 60.0
-    assert await b.rate_budget.try_start(key_fingerprint("another key"), 3, 60.0) == 0
+    granted = []
+    for store in (a, b, a):
+        assert store.rate_budget is not None
+        wait, ticket = await store.rate_budget.try_start(key, 3, 60.0)
+        assert wait == 0 and ticket is not None
+        granted.append((store.rate_budget, ticket))
+    assert len({ticket for _, ticket in granted}) == 3
+    # All three still wait for their answers, which may come any moment: ask again soon.
+    assert await b.rate_budget.try_start(key, 3, 60.0) == (IN_USE_RECHECK, None)
+    for budget, ticket in granted:
+        await budget.finish(key, ticket)
+    wait, ticket = await b.rate_budget.try_start(key, 3, 60.0)
+    assert 59.0 < wait <= 60.0 and ticket is None  # a window after the first answer
+    wait, ticket = await b.rate_budget.try_start(key_fingerprint("another key"), 3, 60.0)
+    assert wait == 0 and ticket is not None
+
+
+async def test_a_start_never_finished_is_freed_after_the_in_flight_limit(two: Pair) -> None:
+    a, _ = two
+    assert a.rate_budget is not None
+    key = key_fingerprint("sk_test_key")
+    _, ticket = await a.rate_budget.try_start(key, 1, 60.0)
+    assert ticket is not None
+    # Its instance died mid-request: the row keeps its ticket, IN_FLIGHT_LIMIT ahead of then.
+    later = PgRateBudget(a._db, clock=lambda: ticket + 1.0)  # type: ignore[arg-type]
+    wait, _ = await later.try_start(key, 1, 60.0)
+    assert wait == pytest.approx(59.0)  # counted as answered at its ticket
 
 
 async def test_a_429_in_one_instance_holds_back_the_other(two: Pair) -> None:
@@ -170,7 +192,8 @@ async def test_a_429_in_one_instance_holds_back_the_other(two: Pair) -> None:
     assert a.rate_budget is not None and b.rate_budget is not None
     key = key_fingerprint("sk_test_key")
     await a.rate_budget.block_for(key, 30.0)
-    assert 29.0 < await b.rate_budget.try_start(key, None, 60.0) <= 30.0
+    wait, ticket = await b.rate_budget.try_start(key, None, 60.0)
+    assert 29.0 < wait <= 30.0 and ticket is None
 
 
 async def test_shared_limiters_wait_for_the_budget_the_other_instance_used(two: Pair) -> None:
@@ -188,8 +211,10 @@ async def test_shared_limiters_wait_for_the_budget_the_other_instance_used(two: 
     key = key_fingerprint("sk_test_key")
     first = SharedRequestLimiter(a.rate_budget, key, 2, sleep=sleep)
     second = SharedRequestLimiter(b.rate_budget, key, 2, sleep=sleep)
-    await first.acquire()
-    await second.acquire()
+    async with first.request(), second.request():
+        pass
+    await first.settle()
+    await second.settle()
     with pytest.raises(Stop):
         await first.acquire()  # its own log has room; the shared budget has none
     assert len(waits) == 1 and 59.0 < waits[0] <= 60.0
