@@ -133,10 +133,12 @@ class RequestLimiter:
         now = self._clock()
         return max(self._start_time(self._in_line, now) - now, 0.0)
 
-    async def expected_wait(self) -> float:
+    async def expected_wait(self, *, ahead: int = 0) -> float:
         """``wait_time()``, where a limiter shared by several instances also asks what the
-        others have used (``SharedRequestLimiter``)."""
-        return self.wait_time()
+        others have used (``SharedRequestLimiter``). ``ahead``: starts to leave to others
+        first, beyond those already in line (background work keeping room for customers)."""
+        now = self._clock()
+        return max(self._start_time(self._in_line + ahead, now) - now, 0.0)
 
     async def acquire(self) -> RequestSlot:
         """Wait for a free slot, in arrival order, and take it; ``release`` it once the

@@ -109,11 +109,11 @@ class SharedRequestLimiter(RequestLimiter):
         if slot.ticket is not None:
             self._share(self._share_finish(slot.ticket))
 
-    async def expected_wait(self) -> float:
+    async def expected_wait(self, *, ahead: int = 0) -> float:
         """Seconds a request asking now would wait: the longer of this process's line and
-        the shared budget's (with this process's waiters ahead of it)."""
-        local = self.wait_time()
-        ahead = self._in_line
+        the shared budget's (with this process's waiters, and ``ahead`` more, before it)."""
+        local = await super().expected_wait(ahead=ahead)
+        ahead += self._in_line
         try:
             shared = await self._budget.wait_time(
                 self._key_id, self.requests_per_minute, self._window, ahead

@@ -14,8 +14,11 @@ by the same path, once, in order::
 
 Rate budget: the API key's per-minute limit is shared with every customer chat, so a round
 reads at most ``budget_fraction`` of one minute's requests, scaled to the interval (at 60 s and
-the default 0.5, half the limit per minute), and stops early whenever the shared limiter says a
-request would have to wait. An unknown limit counts as the smallest plan's 60 per minute.
+the default 0.5, half the limit per minute), and only while the key has room for the customers'
+share (the rest of the minute) on top: it stops as soon as a request would have to wait behind
+that many others. So a customer who confirms right after a round finds the key free, and with
+several instances the forecast is the budget they share (``expected_wait``), which counts what
+the other instances used. An unknown limit counts as the smallest plan's 60 per minute.
 Deliveries polled least recently go first, so with more open deliveries than one round allows
 every delivery is still read in turn.
 
@@ -96,6 +99,11 @@ class StatusPoller:
         share = per_minute * self._fraction * min(self._interval, 60.0) / 60.0
         return max(1, math.floor(share))
 
+    def customers_share(self) -> int:
+        """Requests of a minute the poller leaves to customers: the rest of the key's limit."""
+        per_minute = self._client.limiter.requests_per_minute or _ASSUMED_REQUESTS_PER_MINUTE
+        return per_minute - max(1, math.floor(per_minute * self._fraction))
+
     async def run(self) -> None:
         """Poll every interval until cancelled."""
         while True:
@@ -114,7 +122,7 @@ class StatusPoller:
         open_links.sort(key=lambda link: self._last_polled.get(link.delivery_id, -math.inf))
         stored = 0
         for link in open_links[: self.round_budget()]:
-            if self._client.limiter.wait_time() > 0:
+            if await self._client.limiter.expected_wait(ahead=self.customers_share()) > 0:
                 break  # the key is busy: customers' requests go first
             self._last_polled[link.delivery_id] = self._clock()
             try:

@@ -166,3 +166,19 @@ def test_arguments_are_checked() -> None:
         StatusPoller(None, None, interval_seconds=0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="budget_fraction"):
         StatusPoller(None, None, budget_fraction=1.5)  # type: ignore[arg-type]
+
+
+async def test_a_round_leaves_the_customers_share_of_the_key_free(make_world: MakeWorld) -> None:
+    world = await make_world(manual_dispatch)
+    for _ in range(3):
+        await world.order(chat_id=OTHER_CHAT, user_id=OTHER_USER)
+    used = sum(world.sandbox.call_counts().values())  # all within this minute
+    # A key with room for 4 more: half the limit is the customers' share, so 2 reads go.
+    world.client.limiter.set_rate(2 * used + 4)
+    poller = StatusPoller(world.store, world.client, max_per_round=5, clock=world.clock)
+    reads = world.sandbox.call_counts().get("get_delivery", 0)
+
+    await poller.poll_once()
+
+    assert world.sandbox.call_counts().get("get_delivery", 0) - reads == 2
+    assert world.client.limiter.wait_time() == 0.0  # a customer now goes at once
