@@ -241,6 +241,7 @@ def build_core(
             client,
             interval_seconds=settings.polling_interval_seconds,
             on_event=relay.wake,
+            leads=store.poller_leadership.leads if store.poller_leadership else None,
             clock=seams.clock,
             sleep=seams.sleep,
         )

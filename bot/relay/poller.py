@@ -40,7 +40,7 @@ import json
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from bot.clocks import Clock, Sleep
 from bot.partner import errors
@@ -60,7 +60,9 @@ class StatusPoller:
     """Feeds status changes read from the Partner API into the inbox; see the module docstring.
 
     ``on_event`` is called after a round stored new events (pass ``relay.wake``).
-    ``max_per_round`` overrides the computed budget.
+    ``max_per_round`` overrides the computed budget. ``leads``, when given, is asked before
+    each round, which runs only if it answers True: with several instances on one database,
+    one polls for all (``store.poller_leadership``).
     """
 
     def __init__(
@@ -72,6 +74,7 @@ class StatusPoller:
         budget_fraction: float = 0.5,
         max_per_round: int | None = None,
         on_event: Callable[[], None] | None = None,
+        leads: Callable[[], Awaitable[bool]] | None = None,
         clock: Clock = time.time,
         sleep: Sleep = asyncio.sleep,
     ) -> None:
@@ -87,6 +90,7 @@ class StatusPoller:
         self._fraction = budget_fraction
         self._max_per_round = max_per_round
         self._on_event = on_event
+        self._leads = leads
         self._clock = clock
         self._sleep = sleep
         self._last_polled: dict[str, float] = {}
@@ -114,7 +118,10 @@ class StatusPoller:
             await self._sleep(self._interval)
 
     async def poll_once(self) -> int:
-        """One round; returns how many status changes were stored in the inbox."""
+        """One round; returns how many status changes were stored in the inbox (none when
+        another instance polls for all)."""
+        if self._leads is not None and not await self._leads():
+            return 0
         open_links = await self._store.deliveries.list_open()
         still_open = {link.delivery_id for link in open_links}
         for delivery_id in set(self._last_polled) - still_open:

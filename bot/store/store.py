@@ -8,8 +8,9 @@ repositories over it.
 
 ``Store.connect_postgres(dsn, media_dir=...)`` opens the same repositories on PostgreSQL, for
 several instances sharing one database; it also gives ``store.chat_locks`` (advisory locks that
-keep one chat's turns one at a time across instances) and ``store.rate_budget`` (the Partner
-API's per-key budget, shared by every instance). On SQLite both are None: one process owns the
+keep one chat's turns one at a time across instances), ``store.rate_budget`` (the Partner
+API's per-key budget, shared by every instance) and ``store.poller_leadership`` (which one
+instance runs the status poller for all). On SQLite all three are None: one process owns the
 file, and its memory is enough.
 
 or, where a framework owns start-up and shut-down (PTB's post_init / post_shutdown)::
@@ -47,6 +48,7 @@ from bot.store.migrations import migrate
 from bot.store.otp_handoffs import OtpHandoffs
 from bot.store.pg_chat_locks import PgChatLocks
 from bot.store.pg_database import DEFAULT_POOL_SIZE, PgDatabase
+from bot.store.pg_leadership import STATUS_POLLER, PgLeadership
 from bot.store.pg_migrations import migrate_postgres
 from bot.store.pg_rate_budget import PgRateBudget
 from bot.store.relayed import RelayedEvents
@@ -75,6 +77,7 @@ class Store:
         self.dialect: Dialect = dialect_of(db)
         self.chat_locks: PgChatLocks | None = None
         self.rate_budget: PgRateBudget | None = None
+        self.poller_leadership: PgLeadership | None = None
         self.media_dir = media_dir
         self.clock = clock
         self.schema_version = schema_version
@@ -161,6 +164,7 @@ class Store:
             )
             store.chat_locks = await PgChatLocks.connect(dsn, pool_size=pool_size)
             store.rate_budget = PgRateBudget(db)
+            store.poller_leadership = PgLeadership.for_dsn(dsn, STATUS_POLLER)
             await store.blocked.load()
         except BaseException:
             if store is not None and store.chat_locks is not None:
@@ -192,6 +196,8 @@ class Store:
         memory)."""
         if self.chat_locks is not None:
             await self.chat_locks.close()
+        if self.poller_leadership is not None:
+            await self.poller_leadership.close()
         await self._db.close()
 
     async def __aenter__(self) -> Store:

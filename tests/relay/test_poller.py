@@ -182,3 +182,20 @@ async def test_a_round_leaves_the_customers_share_of_the_key_free(make_world: Ma
 
     assert world.sandbox.call_counts().get("get_delivery", 0) - reads == 2
     assert world.client.limiter.wait_time() == 0.0  # a customer now goes at once
+
+
+async def test_an_instance_that_does_not_lead_reads_nothing(make_world: MakeWorld) -> None:
+    world = await make_world(manual_dispatch)
+    await world.order(chat_id=OTHER_CHAT, user_id=OTHER_USER)
+    leading = False
+
+    async def leads() -> bool:
+        return leading
+
+    poller = StatusPoller(world.store, world.client, leads=leads, clock=world.clock)
+    reads = world.sandbox.call_counts().get("get_delivery", 0)
+    assert await poller.poll_once() == 0
+    assert world.sandbox.call_counts().get("get_delivery", 0) == reads  # another polls for all
+    leading = True
+    await poller.poll_once()
+    assert world.sandbox.call_counts().get("get_delivery", 0) == reads + 1

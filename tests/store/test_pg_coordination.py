@@ -262,3 +262,28 @@ async def test_a_chat_cleared_through_one_instance_is_not_blocked_in_the_other(t
     assert await b.blocked.clear(42)  # the user wrote again, through b
     assert not await a.blocked.is_blocked(42)
     assert not await a.blocked.clear(42)
+
+
+async def test_one_instance_leads_the_status_poller_until_it_stops(two: Pair) -> None:
+    a, b = two
+    assert a.poller_leadership is not None and b.poller_leadership is not None
+    assert await a.poller_leadership.leads()
+    assert await a.poller_leadership.leads()  # and goes on leading
+    assert not await b.poller_leadership.leads()
+    await a.poller_leadership.close()  # a stops (or its connection is gone)
+    assert await b.poller_leadership.leads()
+    assert not await a.poller_leadership.leads()  # back, it follows
+
+
+async def test_a_leader_whose_connection_broke_says_so_and_another_takes_over(
+    two: Pair,
+) -> None:
+    a, b = two
+    assert a.poller_leadership is not None and b.poller_leadership is not None
+    assert await a.poller_leadership.leads()
+    leader_pid = a.poller_leadership._connection.get_server_pid()
+    # The server ends a's session, and says so once it has gone (waiting up to 5 s).
+    await b._db.execute("SELECT pg_terminate_backend(?, 5000)", (leader_pid,))
+    assert await b.poller_leadership.leads()  # the lock went with the session: b takes it
+    assert not await a.poller_leadership.leads()  # a's next round does not go on leading
+    assert not await a.poller_leadership.leads()

@@ -1,0 +1,92 @@
+"""``PgLeadership``: the one instance that does a job every instance could do alone.
+
+Several instances on one database each run the same background work. Some of it must run once
+for all of them: the status poller reads every open delivery, so three pollers would read each
+three times, from the API key's one budget. Before each round such a job asks ``leads()``.
+
+The leader is the instance holding a session advisory lock (the two-int form, in the
+namespace of the migration lock, so it never meets a chat's lock) on a connection of its own.
+It leads while that connection lives: when it stops, crashes or loses the connection, the
+server lets the lock go, and the next instance to ask takes it. Each ask on the leader runs one
+statement on the connection, so a connection that died quietly (a server restart) is seen at
+the next round, not after it: an instance never goes on leading on a lock it lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import asyncpg
+
+from bot.store.pg_migrations import ADVISORY_NAMESPACE
+
+logger = logging.getLogger(__name__)
+
+STATUS_POLLER = 2
+"""The status poller's lock key (1 is the migration lock)."""
+
+_TRY_LOCK = "SELECT pg_try_advisory_lock($1, $2)"
+_STILL_HERE = "SELECT 1"
+# What a dead or unusable connection raises; a server error in a statement is a PostgresError.
+# A statement on a session the server ended may find asyncpg's protocol mid-way through the
+# goodbye, and raise its InternalClientError instead.
+_CONNECTION_ERRORS = (
+    asyncpg.PostgresError,
+    asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
+    OSError,
+)
+
+
+class PgLeadership:
+    """``leads()``: whether this instance does the job named by ``key``; see the module doc."""
+
+    def __init__(self, connect: Callable[[], Awaitable[Any]], key: int) -> None:
+        self._connect = connect
+        self._key = key
+        self._connection: Any = None  # opened on the first ask
+        self._held = False
+        self._turn = asyncio.Lock()  # one statement at a time on the connection
+
+    @classmethod
+    def for_dsn(cls, dsn: str, key: int) -> PgLeadership:
+        """Leadership of the job ``key`` among the instances on the database at ``dsn``."""
+        return cls(functools.partial(asyncpg.connect, dsn), key)
+
+    async def leads(self) -> bool:
+        """True when this instance holds the job's lock, taking it if nobody does."""
+        async with self._turn:
+            try:
+                if self._connection is None or self._connection.is_closed():
+                    self._held = False
+                    self._connection = await self._connect()
+                if self._held:
+                    await self._connection.fetchval(_STILL_HERE)
+                else:
+                    self._held = bool(
+                        await self._connection.fetchval(_TRY_LOCK, ADVISORY_NAMESPACE, self._key)
+                    )
+            except _CONNECTION_ERRORS as error:
+                # Whatever it held went with the session; the next ask starts again.
+                logger.warning("leadership of job %s unknown (%s)", self._key, type(error).__name__)
+                self._drop()
+                return False
+            return self._held
+
+    async def close(self) -> None:
+        """Close the connection: the server lets go of the lock, for another instance."""
+        async with self._turn:
+            connection, self._connection = self._connection, None
+            self._held = False
+            if connection is not None and not connection.is_closed():
+                await connection.close()
+
+    def _drop(self) -> None:
+        connection, self._connection = self._connection, None
+        self._held = False
+        if connection is not None and not connection.is_closed():
+            connection.terminate()
