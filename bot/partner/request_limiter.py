@@ -207,14 +207,16 @@ class RequestLimiter:
             sleeping.result()  # a failing sleep fails the acquire, as when awaited directly
 
     def _forget_old(self, now: float) -> None:
-        """Drop released slots older than a window from the front of the log (the one holding
-        out behind a slot still in use goes once that one does). With no cap, at most the last
-        few hundred are kept, so a cap set later counts them and a long uncapped run does not
-        pile them up."""
+        """Drop the released slots older than a window: from the front of the log, where they
+        usually are, or from anywhere once a slot still in use (a request that takes long)
+        holds the front. With no cap, at most the last few hundred are kept, so a cap set later
+        counts them and a long uncapped run does not pile them up."""
         horizon = now - self._window
         slots = self._slots
         while slots and slots[0].released and slots[0].at <= horizon:
             slots.popleft()
+        if slots and not slots[0].released and len(slots) > (self._limit or UNCAPPED_MEMORY):
+            self._slots = slots = deque(s for s in slots if not s.released or s.at > horizon)
         if self._limit is None:
             while len(slots) >= UNCAPPED_MEMORY:
                 slots.popleft()

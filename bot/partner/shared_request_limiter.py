@@ -56,6 +56,10 @@ class SharedBudget(Protocol):
         ...
 
 
+# Pauses between the tries to tell the shared budget a request finished (None: the last try).
+FINISH_RETRY_PAUSES: tuple[float | None, ...] = (0.5, 2.0, None)
+
+
 def key_fingerprint(api_key: str) -> str:
     """A stable name for an API key that reveals nothing of it."""
     return hashlib.sha256(b"deliverybot-rate-budget:" + api_key.encode()).hexdigest()[:32]
@@ -141,11 +145,17 @@ class SharedRequestLimiter(RequestLimiter):
         task.add_done_callback(self._pending.discard)
 
     async def _share_finish(self, ticket: float) -> None:
-        try:
-            await self._budget.finish(self._key_id, ticket)
-        except Exception:
-            # The budget counts the start as in use until its limit for that runs out.
-            log.warning("could not tell the shared request budget that a request finished")
+        # Told again after a failure (a database blip): until the budget hears it, every
+        # instance counts the start as in use, for up to the budget's limit for that.
+        for pause in FINISH_RETRY_PAUSES:
+            try:
+                await self._budget.finish(self._key_id, ticket)
+                return
+            except Exception:
+                if pause is None:
+                    log.warning("could not tell the shared request budget a request finished")
+                    return
+            await self._sleep(pause)
 
     async def _share_block(self, seconds: float) -> None:
         try:

@@ -30,15 +30,14 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from bot.clocks import Clock
+from bot.store.advisory_locks import ADVISORY_NAMESPACE, INBOX_CLAIM_LOCK
 from bot.store.database import Executor, Row
 from bot.store.grouped_inserts import GroupedInserts
 from bot.store.store_backend import StoreDatabase, dialect_of
 
 DEFAULT_LEASE_SECONDS = 60.0
-# pg_advisory_xact_lock(ADVISORY_NAMESPACE, _CLAIM_LOCK): claims run one at a time, so the
-# "another holder relays this delivery" test sees every committed lease.
-_CLAIM_LOCK = 2
-_ADVISORY_NAMESPACE = 0x646C7662  # the same namespace as bot.store.pg_migrations
+# pg_advisory_xact_lock(ADVISORY_NAMESPACE, INBOX_CLAIM_LOCK): claims run one at a time, so
+# the "another holder relays this delivery" test sees every committed lease.
 
 
 @dataclass(frozen=True)
@@ -151,7 +150,7 @@ class Inbox:
         now = self._clock()
         async with db.transaction() as tx:
             await tx.execute(NOT_WAITING_FOR_THE_DISK)
-            await tx.fetch_one(_SERIALISE_CLAIMS, (_ADVISORY_NAMESPACE, _CLAIM_LOCK))
+            await tx.fetch_one(_SERIALISE_CLAIMS, (ADVISORY_NAMESPACE, INBOX_CLAIM_LOCK))
             renew_before = now + lease_seconds / 2
             lease_until = now + lease_seconds
             params = (now, holder, holder, now, limit, holder, lease_until, holder, renew_before)

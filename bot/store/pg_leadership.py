@@ -4,12 +4,13 @@ Several instances on one database each run the same background work. Some of it 
 for all of them: the status poller reads every open delivery, so three pollers would read each
 three times, from the API key's one budget. Before each round such a job asks ``leads()``.
 
-The leader is the instance holding a session advisory lock (the two-int form, in the
-namespace of the migration lock, so it never meets a chat's lock) on a connection of its own.
-It leads while that connection lives: when it stops, crashes or loses the connection, the
-server lets the lock go, and the next instance to ask takes it. Each ask on the leader runs one
-statement on the connection, so a connection that died quietly (a server restart) is seen at
-the next round, not after it: an instance never goes on leading on a lock it lost.
+The leader is the instance holding a session advisory lock (its key in
+``bot.store.advisory_locks``) on a connection of its own. It leads while that connection
+lives: when it stops, crashes or loses the connection, the server lets the lock go, and the
+next instance to ask takes it. Each ask on the leader runs one statement on the connection, so
+a connection that died quietly (a server restart) is seen at the next round, not after it, and
+a connection that hangs (a network gone quiet) is given up after ``TIMEOUT_SECONDS``: an
+instance never goes on leading on a lock it may have lost.
 """
 
 from __future__ import annotations
@@ -22,12 +23,12 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.pg_migrations import ADVISORY_NAMESPACE
+from bot.store.advisory_locks import ADVISORY_NAMESPACE
 
 logger = logging.getLogger(__name__)
 
-STATUS_POLLER = 2
-"""The status poller's lock key (1 is the migration lock)."""
+TIMEOUT_SECONDS = 5.0
+"""How long one ask waits for the server (connecting, or a statement) before it gives up."""
 
 _TRY_LOCK = "SELECT pg_try_advisory_lock($1, $2)"
 _STILL_HERE = "SELECT 1"
@@ -39,6 +40,7 @@ _CONNECTION_ERRORS = (
     asyncpg.InterfaceError,
     asyncpg.InternalClientError,
     OSError,
+    TimeoutError,
 )
 
 
@@ -51,24 +53,30 @@ class PgLeadership:
         self._connection: Any = None  # opened on the first ask
         self._held = False
         self._turn = asyncio.Lock()  # one statement at a time on the connection
+        self._closed = False
 
     @classmethod
     def for_dsn(cls, dsn: str, key: int) -> PgLeadership:
         """Leadership of the job ``key`` among the instances on the database at ``dsn``."""
-        return cls(functools.partial(asyncpg.connect, dsn), key)
+        return cls(functools.partial(asyncpg.connect, dsn, timeout=TIMEOUT_SECONDS), key)
 
     async def leads(self) -> bool:
-        """True when this instance holds the job's lock, taking it if nobody does."""
+        """True when this instance holds the job's lock, taking it if nobody does (never
+        once closed)."""
         async with self._turn:
+            if self._closed:
+                return False
             try:
                 if self._connection is None or self._connection.is_closed():
                     self._held = False
                     self._connection = await self._connect()
                 if self._held:
-                    await self._connection.fetchval(_STILL_HERE)
+                    await self._connection.fetchval(_STILL_HERE, timeout=TIMEOUT_SECONDS)
                 else:
                     self._held = bool(
-                        await self._connection.fetchval(_TRY_LOCK, ADVISORY_NAMESPACE, self._key)
+                        await self._connection.fetchval(
+                            _TRY_LOCK, ADVISORY_NAMESPACE, self._key, timeout=TIMEOUT_SECONDS
+                        )
                     )
             except _CONNECTION_ERRORS as error:
                 # Whatever it held went with the session; the next ask starts again.
@@ -80,6 +88,7 @@ class PgLeadership:
     async def close(self) -> None:
         """Close the connection: the server lets go of the lock, for another instance."""
         async with self._turn:
+            self._closed = True
             connection, self._connection = self._connection, None
             self._held = False
             if connection is not None and not connection.is_closed():

@@ -20,14 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from bot.store.advisory_locks import ADVISORY_NAMESPACE, MIGRATION_LOCK
 from bot.store.migrations import MIGRATIONS, Migration
 from bot.store.pg_database import PgDatabase
 from bot.store.store_errors import SchemaTooNewError
-
-# pg_advisory_xact_lock(namespace, key): the two-int form never meets the chats' one-bigint
-# locks. The namespace spells "dlvb".
-ADVISORY_NAMESPACE = 0x646C7662
-MIGRATION_LOCK = 1
 
 _INITIAL_SCHEMA = (
     """CREATE TABLE sessions (

@@ -20,10 +20,10 @@ now, for the notice a customer gets when their create is held back.
 from __future__ import annotations
 
 from bot.clocks import Clock
+from bot.store.advisory_locks import RATE_BUDGET_NAMESPACE
 from bot.store.database import Executor
 from bot.store.inbox import NOT_WAITING_FOR_THE_DISK
 from bot.store.pg_database import PgDatabase
-from bot.store.pg_migrations import ADVISORY_NAMESPACE
 
 _LOCK_KEY = "SELECT pg_advisory_xact_lock(?, hashtext(?))"
 _NOW = "SELECT extract(epoch FROM clock_timestamp())::double precision"
@@ -68,7 +68,7 @@ class PgRateBudget:
             # A start lost in a server crash lets a few more requests through once: a 429 the
             # client waits out, not worth a disk flush before every request.
             await tx.execute(NOT_WAITING_FOR_THE_DISK)
-            await tx.fetch_one(_LOCK_KEY, (ADVISORY_NAMESPACE, key_id))
+            await tx.fetch_one(_LOCK_KEY, (RATE_BUDGET_NAMESPACE, key_id))
             now = await self._now(tx)
             blocked = await tx.fetch_one(_BLOCKED_UNTIL, (key_id,))
             if blocked is not None and float(blocked[0]) > now:

@@ -36,6 +36,7 @@ from pathlib import Path
 from types import TracebackType
 
 from bot.clocks import Clock
+from bot.store.advisory_locks import STATUS_POLLER_LOCK
 from bot.store.agent_conversations import AgentConversations
 from bot.store.agent_events import AgentEvents
 from bot.store.blocked import BlockedChats
@@ -48,7 +49,7 @@ from bot.store.migrations import migrate
 from bot.store.otp_handoffs import OtpHandoffs
 from bot.store.pg_chat_locks import PgChatLocks
 from bot.store.pg_database import DEFAULT_POOL_SIZE, PgDatabase
-from bot.store.pg_leadership import STATUS_POLLER, PgLeadership
+from bot.store.pg_leadership import PgLeadership
 from bot.store.pg_migrations import migrate_postgres
 from bot.store.pg_rate_budget import PgRateBudget
 from bot.store.relayed import RelayedEvents
@@ -164,7 +165,7 @@ class Store:
             )
             store.chat_locks = await PgChatLocks.connect(dsn, pool_size=pool_size)
             store.rate_budget = PgRateBudget(db)
-            store.poller_leadership = PgLeadership.for_dsn(dsn, STATUS_POLLER)
+            store.poller_leadership = PgLeadership.for_dsn(dsn, STATUS_POLLER_LOCK)
             await store.blocked.load()
         except BaseException:
             if store is not None and store.chat_locks is not None:

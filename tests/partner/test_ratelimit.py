@@ -231,3 +231,12 @@ def test_a_cap_below_one_is_refused(bad):
 
 def test_repr_shows_the_rate():
     assert repr(RequestLimiter(60)) == "RequestLimiter(requests_per_minute=60, window=60.0)"
+
+
+async def test_a_request_that_never_ends_does_not_make_the_log_grow(clock, sleeper):
+    limiter = RequestLimiter(3, clock=clock, sleep=sleeper)
+    await limiter.acquire()  # in use for ever, at the front of the log
+    for _ in range(200):
+        await one_request(limiter)
+    # The slot in use, and what the last window's released slots need: never all 201.
+    assert len(limiter._slots) <= 4

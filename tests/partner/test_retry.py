@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from email.utils import formatdate
 
@@ -500,3 +501,37 @@ async def test_a_slow_request_does_not_make_the_next_one_a_429(make_client, api,
     assert await client.list_warehouses() == []
     assert await client.list_warehouses() == []
     assert len(api.requests) == 2  # neither refused
+
+
+@pytest.mark.parametrize("first", ["answered", "refused", "unreachable", "cancelled"])
+async def test_every_attempt_gives_its_slot_back(make_client, api, clock, sleeper, first):
+    # One request a minute: a slot given back at once frees the next start a minute later;
+    # one kept in use would hold it for the in-use limit, then a minute.
+    client = make_client(
+        limiter=RequestLimiter(1, clock=clock, sleep=sleeper),
+        options=ClientOptions(max_attempts=1),
+    )
+    sent = asyncio.Event()
+    never = asyncio.Event()
+
+    async def hangs(request: httpx.Request) -> httpx.Response:
+        sent.set()
+        await never.wait()
+        raise AssertionError("cancelled before its answer")
+
+    answers = {
+        "answered": ok_warehouses(api),
+        "refused": api.error(400, "validation_error", "no"),
+        "unreachable": httpx.ConnectError("down"),
+        "cancelled": hangs,
+    }
+    api.on("GET", "/warehouses", answers[first], ok_warehouses(api))
+    started = clock.now
+    call = asyncio.create_task(client.list_warehouses())
+    if first == "cancelled":
+        await sent.wait()
+        call.cancel()
+    with contextlib.suppress(errors.PartnerError, asyncio.CancelledError):
+        await call
+    assert await client.list_warehouses() == []
+    assert clock.now - started == 60

@@ -19,14 +19,16 @@ class Clock:
 
 
 class Budget:
-    """A shared budget that holds back the first ``held`` asks for ``seconds`` each."""
+    """A shared budget that holds back the first ``held`` asks for ``seconds`` each, and
+    fails the first ``failing_finishes`` finishes."""
 
-    def __init__(self, held: int, seconds: float) -> None:
+    def __init__(self, held: int, seconds: float, failing_finishes: int = 0) -> None:
         self.held = held
         self.seconds = seconds
         self.asked: list[float] = []
         self.granted = 0
         self.finished: list[float] = []
+        self.failing_finishes = failing_finishes
 
     async def try_start(
         self, key_id: str, limit: int | None, window: float
@@ -39,6 +41,9 @@ class Budget:
         return 0.0, float(self.granted)
 
     async def finish(self, key_id: str, ticket: float) -> None:
+        if self.failing_finishes:
+            self.failing_finishes -= 1
+            raise ConnectionError("the database blinked")
         self.finished.append(ticket)
 
     async def block_for(self, key_id: str, seconds: float) -> None:
@@ -70,3 +75,25 @@ async def test_a_released_slot_is_released_in_the_shared_budget_too() -> None:
     limiter.release(second)  # once is enough
     await asyncio.sleep(0)  # the budget is told in a task of its own
     assert budget.finished == [2.0]
+
+
+async def test_a_release_the_budget_missed_is_told_again() -> None:
+    clock = Clock()
+    budget = Budget(0, 0.0, failing_finishes=2)
+    limiter = SharedRequestLimiter(budget, "key", 2, clock=clock, sleep=clock.sleep)
+    async with limiter.request():
+        pass
+    await limiter.settle()
+    assert budget.finished == [1.0]  # the third try got through
+    assert clock.now == 2.5  # after pausing 0.5 s, then 2 s
+
+
+async def test_a_release_the_budget_never_hears_is_given_up_and_logged(caplog) -> None:
+    clock = Clock()
+    budget = Budget(0, 0.0, failing_finishes=3)
+    limiter = SharedRequestLimiter(budget, "key", 2, clock=clock, sleep=clock.sleep)
+    async with limiter.request():
+        pass
+    await limiter.settle()
+    assert budget.finished == []
+    assert "could not tell the shared request budget" in caplog.text

@@ -230,8 +230,9 @@ async def test_the_wait_a_customer_is_told_counts_what_the_other_instance_used(
     there = SharedRequestLimiter(b.rate_budget, key, 2)
     await there.acquire()
     assert await here.expected_wait() == 0.0  # one start left in the shared window
-    # ... which goes to whoever is ahead in line.
+    # ... which goes to whoever is ahead in line (the status poller leaves it to customers).
     assert 59.0 < await a.rate_budget.wait_time(key, 2, 60.0, ahead=1) <= 60.0
+    assert here.wait_time() == 0.0 and 59.0 < await here.expected_wait(ahead=1) <= 60.0
     await there.acquire()
     assert here.wait_time() == 0.0  # its own log is empty: it alone would say nothing
     assert 59.0 < await here.expected_wait() <= 60.0
@@ -270,9 +271,14 @@ async def test_one_instance_leads_the_status_poller_until_it_stops(two: Pair) ->
     assert await a.poller_leadership.leads()
     assert await a.poller_leadership.leads()  # and goes on leading
     assert not await b.poller_leadership.leads()
+    # The leader's lock is no other job's: both instances still claim relay work.
+    await add_events(a, ("e1", "d1", 100), ("e2", "d2", 101))
+    async with asyncio.timeout(5):
+        assert len(await a.inbox.claim_batch(a.holder, limit=1)) == 1
+        assert len(await b.inbox.claim_batch(b.holder)) == 1
     await a.poller_leadership.close()  # a stops (or its connection is gone)
     assert await b.poller_leadership.leads()
-    assert not await a.poller_leadership.leads()  # back, it follows
+    assert not await a.poller_leadership.leads()  # closed, it never leads again
 
 
 async def test_a_leader_whose_connection_broke_says_so_and_another_takes_over(

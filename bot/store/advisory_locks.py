@@ -1,0 +1,27 @@
+"""Every PostgreSQL advisory lock key the bot takes, in one place, so no two jobs share one.
+
+A chat's lock (``pg_chat_locks``) is the one-bigint form, keyed by the chat id. Everything
+else is the two-int form, ``(namespace, key)``, which never meets a one-bigint lock: the
+fixed jobs below in ``ADVISORY_NAMESPACE``, and each API key's rate budget in a namespace of
+its own, keyed by a hash of the key's fingerprint (any int may come out of a hash, so it must
+not share a namespace with the fixed keys).
+
+Pure constants: the SQLite code that shares repositories with PostgreSQL imports it too.
+"""
+
+from __future__ import annotations
+
+ADVISORY_NAMESPACE = 0x646C7662
+"""The fixed jobs' namespace; spells "dlvb"."""
+
+MIGRATION_LOCK = 1
+"""Held while a migration is applied (transaction-scoped)."""
+
+INBOX_CLAIM_LOCK = 2
+"""Serialises the relay's inbox claims (transaction-scoped)."""
+
+STATUS_POLLER_LOCK = 3
+"""Held by the instance that runs the status poller, for as long as it leads (session)."""
+
+RATE_BUDGET_NAMESPACE = 0x646C7672
+"""The Partner API's per-key budgets (transaction-scoped); spells "dlvr"."""
