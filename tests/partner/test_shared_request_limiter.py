@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.partner.shared_request_limiter import SharedRequestLimiter
 
 
@@ -77,23 +79,21 @@ async def test_a_released_slot_is_released_in_the_shared_budget_too() -> None:
     assert budget.finished == [2.0]
 
 
-async def test_a_release_the_budget_missed_is_told_again() -> None:
+@pytest.mark.parametrize(
+    ("failures", "heard", "paused"),
+    [(2, [1.0], 2.5), (3, [], 2.5)],
+    ids=["heard at the third try", "never heard: given up, logged"],
+)
+async def test_a_release_the_budget_missed_is_told_again(
+    caplog: pytest.LogCaptureFixture, failures: int, heard: list[float], paused: float
+) -> None:
     clock = Clock()
-    budget = Budget(0, 0.0, failing_finishes=2)
+    budget = Budget(0, 0.0, failing_finishes=failures)
     limiter = SharedRequestLimiter(budget, "key", 2, clock=clock, sleep=clock.sleep)
     async with limiter.request():
         pass
     await limiter.settle()
-    assert budget.finished == [1.0]  # the third try got through
-    assert clock.now == 2.5  # after pausing 0.5 s, then 2 s
-
-
-async def test_a_release_the_budget_never_hears_is_given_up_and_logged(caplog) -> None:
-    clock = Clock()
-    budget = Budget(0, 0.0, failing_finishes=3)
-    limiter = SharedRequestLimiter(budget, "key", 2, clock=clock, sleep=clock.sleep)
-    async with limiter.request():
-        pass
-    await limiter.settle()
-    assert budget.finished == []
-    assert "could not tell the shared request budget" in caplog.text
+    assert budget.finished == heard
+    assert clock.now == paused  # 0.5 s, then 2 s between the tries
+    given_up = "could not tell the shared request budget" in caplog.text
+    assert given_up == (not heard)
