@@ -27,7 +27,10 @@ instance that died and to keep its own leases. On SQLite a claim is a plain read
 Order per delivery: a delivery's events are planned in order, each against the chat's view as
 it will be once the earlier ones are out, and finished in that order. While an event waits
 (its delivery is not linked yet, or a message failed), the later events of the same delivery
-wait behind it; other deliveries go on.
+wait behind it; other deliveries go on. That holds within one pass too: an event whose chain
+stopped for a retry while the pass was still starting other events holds back its delivery's
+later ones in that pass, which would otherwise start a chain of their own, move the chat's view
+past it, and leave it to be planned as older and never said.
 
 Failures: a channel error other than ``ChatUnreachable`` leaves the event pending, recorded with
 ``inbox.record_failure``, and it is retried after a growing, capped delay (``RelayTuning``);
@@ -121,6 +124,10 @@ class Relay:
         self._finishers: dict[str, asyncio.Task[None]] = {}
         self._projected: dict[str, DeliveryLink | None] = {}
         self._in_flight: set[str] = set()
+        # Deliveries whose chain stopped for a retry since this pass began: their later events
+        # in the pass must not start a fresh chain ahead of the one left waiting (the next
+        # pass reads the inbox again, where that one's retry time holds them).
+        self._stopped: set[str] = set()
         self._finish_watchers: list[set[str]] = []  # process_pending's: ids finished
 
     def wake(self) -> None:
@@ -186,6 +193,7 @@ class Relay:
         ids added to ``started``). True when it stopped at ``max_in_flight`` with events left
         to plan."""
         async with self._lock:
+            self._stopped.clear()
             limit = len(self._in_flight) + self._tuning.batch_size
             if self._in_flight:
                 # Sends still under way: keep the other instances off their events.
@@ -207,11 +215,14 @@ class Relay:
         waiting = 0
         now = self._clock()
         for stored in batch:
+            delivery_id = stored.delivery_id
             if stored.event_id in self._in_flight:
                 continue
             due = self._retry_at.get(stored.event_id, -math.inf) <= now
-            if stored.delivery_id in held or not due:
-                held.add(stored.delivery_id)
+            # ``_stopped``: an earlier event of the delivery, started in this pass or before,
+            # has since been left for a retry (its chain closed): this one waits behind it.
+            if delivery_id in held or not due or delivery_id in self._stopped:
+                held.add(delivery_id)
                 waiting += 1
                 continue
             if len(self._in_flight) >= self._tuning.max_in_flight:
@@ -219,7 +230,7 @@ class Relay:
             if await self._try(stored):
                 started.add(stored.event_id)
             else:
-                held.add(stored.delivery_id)
+                held.add(delivery_id)
                 waiting += 1
         return waiting, False
 
@@ -258,6 +269,9 @@ class Relay:
                 stored.event_id,
             )
         plan = await self._planner.plan(event, link)
+        if delivery_id in self._stopped:
+            # The chain it was planned behind stopped for a retry meanwhile: it waits too.
+            return False
         outcomes = [self._queues.submit(message) for message in plan.messages]
         self._in_flight.add(stored.event_id)
         self._chains.setdefault(delivery_id, deque()).append(_InFlight(stored, plan, outcomes))
@@ -287,6 +301,7 @@ class Relay:
                 else:
                     stopped = not await self._conclude(item, sent, failed)
                     if stopped:
+                        self._stopped.add(delivery_id)
                         self._wake.set()  # ``run`` learns the retry time
                 chain.popleft()
                 self._in_flight.discard(item.stored.event_id)

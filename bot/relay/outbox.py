@@ -107,7 +107,10 @@ class Sender:
             if await self._store.sent.claim(key):
                 claimed.append(index)
             elif not await self._store.sent.was_sent(key):
-                # Claimed by this store and not marked: another send of it is in flight.
+                # Claimed and not marked: another send of it is in flight (here, or on an
+                # instance that may have died; its claim is taken over after one lease).
+                logger.info("the %s message of event %s is being sent elsewhere; retried later",
+                            key.kind, key.event_id)  # fmt: skip
                 outcomes[index] = SendFailed(
                     f"{key.kind} message for event {key.event_id} is being sent"
                 )
