@@ -29,7 +29,10 @@ Each message sent is marked at once (one commit per Telegram message), so a cras
 what was being sent at that moment, whatever other chats the same events still wait for.
 
 ``submit`` returns a future that the chat's server resolves with the message's ``Outcome``;
-it never raises into that future.
+it never raises into that future. A message may name its ``group`` (the relay: its delivery):
+when one fails, the chat's queued messages of the same group fail with it instead of going
+out, so a delivery's later news never reaches the chat before earlier news that waits for a
+retry.
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ DIGEST_TAIL_ROOM = 400
 class _Queued:
     message: Outgoing
     outcome: asyncio.Future[Outcome]
+    group: str | None = None
 
 
 class ChatQueues:
@@ -75,11 +79,12 @@ class ChatQueues:
         self._queues: dict[int, deque[_Queued]] = {}
         self._servers: dict[int, asyncio.Task[None]] = {}
 
-    def submit(self, message: Outgoing) -> asyncio.Future[Outcome]:
-        """Queue ``message`` behind its chat's earlier ones; the future tells what became of it."""
+    def submit(self, message: Outgoing, *, group: str | None = None) -> asyncio.Future[Outcome]:
+        """Queue ``message`` behind its chat's earlier ones; the future tells what became of it.
+        A failure of a message of ``group`` fails the chat's later ones of that group too."""
         chat_id = message.key.chat_id
         outcome: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
-        self._queues.setdefault(chat_id, deque()).append(_Queued(message, outcome))
+        self._queues.setdefault(chat_id, deque()).append(_Queued(message, outcome, group))
         if chat_id not in self._servers:
             server = asyncio.create_task(self._serve(chat_id), name=f"relay chat {chat_id}")
             server.add_done_callback(_seen)
@@ -158,6 +163,13 @@ class ChatQueues:
         for queued, outcome in zip(batch, outcomes, strict=True):
             if not queued.outcome.done():
                 queued.outcome.set_result(outcome)
+        failed = {
+            queued.group
+            for queued, outcome in zip(batch, outcomes, strict=True)
+            if isinstance(outcome, SendFailed) and queued.group is not None
+        }
+        if failed:
+            self._fail_behind(messages[0].key.chat_id, failed)
         receipts = [outcome for outcome in outcomes if isinstance(outcome, SentReceipt)]
         if receipts:
             # Marked at once, not only when their events finish: an event may wait for a
@@ -167,6 +179,19 @@ class ChatQueues:
             except Exception as exc:
                 # Still claimed: the event's finishing commit marks them.
                 logger.warning("relay messages not marked yet (%s)", type(exc).__name__)
+
+    def _fail_behind(self, chat_id: int, groups: set[str]) -> None:
+        """Fail the chat's queued messages of ``groups``: they wait behind the failed one."""
+        queue = self._queues.get(chat_id)
+        if not queue:
+            return
+        behind = SendFailed("an earlier message of its group was not sent")
+        kept = [queued for queued in queue if queued.group is None or queued.group not in groups]
+        for queued in queue:
+            if queued.group is not None and queued.group in groups and not queued.outcome.done():
+                queued.outcome.set_result(behind)
+        queue.clear()
+        queue.extend(kept)
 
 
 def _fitting(messages: list[Outgoing], limit: int) -> int:

@@ -272,7 +272,7 @@ class Relay:
         if delivery_id in self._stopped:
             # The chain it was planned behind stopped for a retry meanwhile: it waits too.
             return False
-        outcomes = [self._queues.submit(message) for message in plan.messages]
+        outcomes = [self._queues.submit(message, group=delivery_id) for message in plan.messages]
         self._in_flight.add(stored.event_id)
         self._chains.setdefault(delivery_id, deque()).append(_InFlight(stored, plan, outcomes))
         self._projected[delivery_id] = _projected(link, plan, self._clock())

@@ -397,6 +397,35 @@ async def test_a_failed_send_keeps_the_event_and_retries_only_what_is_missing(
     assert view is not None and (view.status, view.tracking_sent) == ("matched", True)
 
 
+async def test_later_news_of_a_delivery_waits_behind_news_left_for_a_retry(
+    store: Store, relay: Relay, channel: RecordingChannel, clock: FakeClock
+) -> None:
+    # The first update's message fails; the second's, queued behind it in the same chat,
+    # must not go out first: the customer would read "picked up", then "assigned".
+    await link(store, "pending")
+    channel.fail_next(CUSTOMER_CHAT, RuntimeError("Telegram is down"))
+    await put(store, event("evt_1", "matched", previous_status="pending", hint="Update 1."))
+    await put(
+        store,
+        event(
+            "evt_2", "picked_up", previous_status="matched", created=START + 60, hint="Update 2."
+        ),
+    )
+
+    await relay.process_pending()
+    assert channel.texts(CUSTOMER_CHAT) == []
+    [first, second] = await store.inbox.next_batch()
+    assert (first.event_id, first.attempts, second.event_id, second.attempts) == (
+        "evt_1", 1, "evt_2", 0
+    )  # fmt: skip
+    clock.advance(relay.retry_in() or 0)
+    await relay.process_pending()
+
+    said = " ".join(channel.texts(CUSTOMER_CHAT))
+    assert "Update 1." in said and said.index("Update 1.") < said.index("Update 2.")
+    assert (await store.inbox.counts()).pending == 0
+
+
 async def test_retries_back_off_up_to_the_cap(
     store: Store, make_relay: MakeRelay, channel: RecordingChannel, clock: FakeClock
 ) -> None:
