@@ -32,15 +32,23 @@ async def _idle(stack: BotStack, wall: WallClock, seconds: float) -> None:
     await housekeep(stack.bot.store, session_idle_seconds=idle)
 
 
+async def _a_draft(make_stack: MakeStack, *, at_pickup: bool) -> tuple[BotStack, WallClock]:
+    """Ada's new order on a bot whose store reads ``WallClock``: at its first question, or
+    (``at_pickup``) one answer further, at the pickup question."""
+    wall = WallClock()
+    stack = await make_stack(clock=wall)
+    await stack.command(ADA, "new")
+    if at_pickup:
+        await stack.tap(stack.prompt(ADA.id), "✓ Pickup & delivery")
+    return stack, wall
+
+
 def _said(messages: list[object]) -> str:
     return "\n".join(getattr(message, "text", None) or "" for message in messages)
 
 
 async def test_a_draft_idle_for_less_than_the_limit_is_resumed(make_stack: MakeStack) -> None:
-    wall = WallClock()
-    stack = await make_stack(clock=wall)
-    await stack.command(ADA, "new")
-    await stack.tap(stack.prompt(ADA.id), "✓ Pickup & delivery")
+    stack, wall = await _a_draft(make_stack, at_pickup=True)
 
     await _idle(stack, wall, stack.config.storage.session_idle_seconds - 60)
     reply = await stack.command(ADA, "start")
@@ -52,10 +60,7 @@ async def test_a_draft_idle_for_less_than_the_limit_is_resumed(make_stack: MakeS
 async def test_a_draft_idle_past_the_limit_is_dropped_and_start_begins_afresh(
     make_stack: MakeStack,
 ) -> None:
-    wall = WallClock()
-    stack = await make_stack(clock=wall)
-    await stack.command(ADA, "new")
-    await stack.tap(stack.prompt(ADA.id), "✓ Pickup & delivery")
+    stack, wall = await _a_draft(make_stack, at_pickup=True)
 
     await _idle(stack, wall, stack.config.storage.session_idle_seconds + 60)
     assert await stack.bot.store.sessions.get(ADA.id) is None
@@ -69,9 +74,7 @@ async def test_a_draft_idle_past_the_limit_is_dropped_and_start_begins_afresh(
 async def test_a_tap_on_a_dropped_drafts_button_says_so_and_starts_afresh(
     make_stack: MakeStack,
 ) -> None:
-    wall = WallClock()
-    stack = await make_stack(clock=wall)
-    await stack.command(ADA, "new")
+    stack, wall = await _a_draft(make_stack, at_pickup=False)
     old_keyboard = stack.prompt(ADA.id)
 
     await _idle(stack, wall, stack.config.storage.session_idle_seconds + 60)
@@ -89,9 +92,7 @@ async def test_a_tap_on_a_dropped_drafts_button_says_so_and_starts_afresh(
 async def test_a_recent_question_whose_order_ended_elsewhere_is_not_called_dropped(
     make_stack: MakeStack,
 ) -> None:
-    wall = WallClock()
-    stack = await make_stack(clock=wall)
-    await stack.command(ADA, "new")
+    stack, wall = await _a_draft(make_stack, at_pickup=False)
     old_keyboard = stack.prompt(ADA.id)
     # The order ended without this process drawing it (another instance, on PostgreSQL).
     assert await stack.bot.store.sessions.delete(ADA.id)
@@ -105,9 +106,7 @@ async def test_a_recent_question_whose_order_ended_elsewhere_is_not_called_dropp
 async def test_after_a_restart_a_tap_on_a_dropped_drafts_button_points_to_new(
     make_stack: MakeStack,
 ) -> None:
-    wall = WallClock()
-    stack = await make_stack(clock=wall)
-    await stack.command(ADA, "new")
+    stack, wall = await _a_draft(make_stack, at_pickup=False)
     old_keyboard = stack.prompt(ADA.id)
     await stack.restart()  # nothing of the chat is left in memory
 
@@ -123,10 +122,7 @@ async def test_after_a_restart_a_tap_on_a_dropped_drafts_button_points_to_new(
 async def test_an_answer_to_a_dropped_drafts_question_says_so_and_starts_afresh(
     make_stack: MakeStack,
 ) -> None:
-    wall = WallClock()
-    stack = await make_stack(clock=wall)
-    await stack.command(ADA, "new")
-    await stack.tap(stack.prompt(ADA.id), "✓ Pickup & delivery")
+    stack, wall = await _a_draft(make_stack, at_pickup=True)
 
     await _idle(stack, wall, stack.config.storage.session_idle_seconds + 60)
     reply = await stack.text(ADA, "12 Herbert Macaulay Way, Yaba")
@@ -138,9 +134,7 @@ async def test_an_answer_to_a_dropped_drafts_question_says_so_and_starts_afresh(
 
 
 async def test_a_french_customer_is_told_in_french(make_stack: MakeStack) -> None:
-    wall = WallClock()
-    stack = await make_stack(clock=wall)
-    await stack.command(ADA, "new")
+    stack, wall = await _a_draft(make_stack, at_pickup=False)
     old_keyboard = stack.prompt(ADA.id)
 
     await _idle(stack, wall, stack.config.storage.session_idle_seconds + 60)
