@@ -128,17 +128,17 @@ class RequestLimiter:
         if math.isfinite(seconds) and seconds > 0:
             self._blocked_until = max(self._blocked_until, self._clock() + seconds)
 
-    def wait_time(self) -> float:
-        """Seconds a request asking now would wait, counting everyone already in line."""
+    def wait_time(self, *, ahead: int = 0) -> float:
+        """Seconds a request asking now would wait, counting everyone already in line, and
+        ``ahead`` more starts left to others first."""
         now = self._clock()
-        return max(self._start_time(self._in_line, now) - now, 0.0)
+        return max(self._start_time(self._in_line + ahead, now) - now, 0.0)
 
     async def expected_wait(self, *, ahead: int = 0) -> float:
         """``wait_time()``, where a limiter shared by several instances also asks what the
         others have used (``SharedRequestLimiter``). ``ahead``: starts to leave to others
         first, beyond those already in line (background work keeping room for customers)."""
-        now = self._clock()
-        return max(self._start_time(self._in_line + ahead, now) - now, 0.0)
+        return self.wait_time(ahead=ahead)
 
     async def acquire(self) -> RequestSlot:
         """Wait for a free slot, in arrival order, and take it; ``release`` it once the
