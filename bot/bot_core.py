@@ -44,6 +44,7 @@ from bot.partner.shared_request_limiter import SharedRequestLimiter, key_fingerp
 from bot.relay import ChatUnreachable, Relay, SendFailed, StatusPoller
 from bot.relay.channel_protocol import Channel
 from bot.store import Store
+from bot.store.database import Synchronous
 from bot.web import create_web_app
 from bot.web.web_app import DEFAULT_MAX_BODY_BYTES, DEFAULT_WEBHOOK_PATH
 from conversations import Geocoder
@@ -283,6 +284,27 @@ def core_seams_from_config(
         geocoder=geocoder_from_config(config.geocoding, transport=geocoder_transport),
         clock=clock,
         new_idempotency_key=new_idempotency_key,
+    )
+
+
+async def open_store(config: Config, clock: Clock, synchronous: Synchronous = "FULL") -> Store:
+    """The store ``[storage]`` names: the shared PostgreSQL database, or the SQLite file (its
+    directory made); ``synchronous`` other than FULL (a test's seam) overrides the config's."""
+    storage = config.storage
+    if storage.backend == "postgres" and storage.postgres is not None:
+        return await Store.connect_postgres(
+            storage.postgres.dsn.get_secret_value(),
+            media_dir=storage.media_dir,
+            clock=clock,
+            pool_size=storage.postgres.pool_size,
+            lease_seconds=storage.postgres.lease_seconds,
+        )
+    await asyncio.to_thread(storage.path.parent.mkdir, parents=True, exist_ok=True)
+    return await Store.connect(
+        storage.path,
+        media_dir=storage.media_dir,
+        clock=clock,
+        synchronous=synchronous if synchronous != "FULL" else storage.sqlite_synchronous,
     )
 
 

@@ -594,3 +594,25 @@ def test_postgres_in_polling_mode_is_warned_about(
     }
     assert main(["check-config", str(write(tmp_path, override))]) == 0
     assert 'with [telegram] mode = "polling": run one instance only' in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("uncommented", "message_id", "starts"),
+    [
+        (("en = {", "fr = {"), "desk.none_yet", "No deliveries yet!"),
+        (("[texts.en]", '"telegram.greeting" = '), "telegram.greeting", "Welcome to Acme"),
+    ],
+    ids=["inline", "table"],
+)
+def test_the_example_files_texts_overrides_load_as_written(
+    tmp_path: Path, uncommented: tuple[str, ...], message_id: str, starts: str
+) -> None:
+    lines = EXAMPLE.read_text(encoding="utf-8").splitlines()
+    opened = [
+        line[2:] if line.startswith("# ") and line[2:].startswith(uncommented) else line
+        for line in lines
+    ]
+    assert len([a for a, b in zip(lines, opened, strict=True) if a != b]) == 2
+    environ = {"DELIVERYBOT_PARTNER_API_KEY": API_KEY, "DELIVERYBOT_TELEGRAM_TOKEN": BOT_TOKEN}
+    config = load_config(write(tmp_path, text="\n".join(opened)), environ=environ)
+    assert config.texts.texts().catalogue_for("en").say(message_id, new="/new").startswith(starts)

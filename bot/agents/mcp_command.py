@@ -1,6 +1,7 @@
 """``deliverybot mcp``: the MCP server for one channel, over stdio or streamable HTTP.
 
-It opens the bot's own store and builds the same core as ``deliverybot run`` (``build_core``),
+It opens the bot's own store (the SQLite file or the shared PostgreSQL database that
+``[storage]`` names) and builds the same core as ``deliverybot run`` (``build_core``),
 so conversations, deliveries and events are the bot's. It runs no background work at all: the
 relay, the partner webhooks, the follow-up of creates whose answer was lost and the channels'
 event webhooks belong to ``deliverybot run`` on the same config (with or without Telegram), so
@@ -19,6 +20,7 @@ import asyncio
 import contextlib
 import hmac
 import logging
+import time
 from typing import Any, Literal
 
 import uvicorn
@@ -29,9 +31,8 @@ from bot.agents.channel_keys import AgentChannel, bearer_key
 from bot.agents.chatless_channel import ChatlessChannel, log_operator_alert
 from bot.agents.mcp_push import EventPush
 from bot.agents.mcp_tools import build_mcp_server
-from bot.bot_core import CoreSettings, build_core, core_seams_from_config
+from bot.bot_core import CoreSettings, build_core, core_seams_from_config, open_store
 from bot.config import Config, key_hash
-from bot.store import Store
 from conversations.texts.agent_texts import AGENT_WORDS
 
 log = logging.getLogger(__name__)
@@ -86,11 +87,7 @@ async def serve_mcp(
     )
     if channel is None:
         raise LookupError(f"no [[agents.channels]] entry is named {channel_name!r}")
-    store = await Store.connect(
-        config.storage.path,
-        media_dir=config.storage.media_dir,
-        synchronous=config.storage.sqlite_synchronous,
-    )
+    store = await open_store(config, time.time)
     core = build_core(
         settings,
         store,

@@ -16,10 +16,9 @@ from dataclasses import dataclass, field, replace
 from starlette.applications import Starlette
 
 from bot.agents.chatless_channel import OPERATOR_LOG, ChatlessChannel, log_operator_alert
-from bot.bot_core import BotCore, CoreSettings, build_core, core_seams_from_config
+from bot.bot_core import BotCore, CoreSettings, build_core, core_seams_from_config, open_store
 from bot.config import Config
 from bot.geo.nominatim import NominatimGeocoder
-from bot.runtime.runtime import open_store
 from bot.runtime.seams import Seams
 from bot.runtime.workers import spawn_workers
 from bot.store import Store

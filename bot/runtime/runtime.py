@@ -8,8 +8,7 @@ from dataclasses import dataclass, field
 
 from starlette.applications import Starlette
 
-from bot.bot_core import BotCore
-from bot.clocks import Clock
+from bot.bot_core import BotCore, open_store
 from bot.config import Config
 from bot.geo.nominatim import NominatimGeocoder
 from bot.partner.client import PartnerClient
@@ -19,7 +18,6 @@ from bot.runtime.seams import Seams
 from bot.runtime.wiring import wire
 from bot.runtime.workers import spawn_workers
 from bot.store import Store
-from bot.store.database import Synchronous
 from bot.telegram.application import BotApplication
 from bot.telegram.bot_context import BotContext
 from bot.telegram.conversation import Conversation
@@ -105,24 +103,3 @@ class Runtime:
         if isinstance(self.core.geocoder, NominatimGeocoder):
             await self.core.geocoder.aclose()
         await self.store.close()
-
-
-async def open_store(config: Config, clock: Clock, synchronous: Synchronous = "FULL") -> Store:
-    """The store ``[storage]`` names: the shared PostgreSQL database, or the SQLite file (its
-    directory made); ``synchronous`` other than FULL (a test's seam) overrides the config's."""
-    storage = config.storage
-    if storage.backend == "postgres" and storage.postgres is not None:
-        return await Store.connect_postgres(
-            storage.postgres.dsn.get_secret_value(),
-            media_dir=storage.media_dir,
-            clock=clock,
-            pool_size=storage.postgres.pool_size,
-            lease_seconds=storage.postgres.lease_seconds,
-        )
-    await asyncio.to_thread(storage.path.parent.mkdir, parents=True, exist_ok=True)
-    return await Store.connect(
-        storage.path,
-        media_dir=storage.media_dir,
-        clock=clock,
-        synchronous=synchronous if synchronous != "FULL" else storage.sqlite_synchronous,
-    )

@@ -1,6 +1,6 @@
 """``deliverybot mcp``: the SDK's own client over stdio lists the tools of a real process; the
 streamable HTTP app refuses a request without the channel's key; an unknown channel is a usage
-error."""
+error; with ``backend = "postgres"`` it opens the shared database, not a SQLite file."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 
+import asyncpg
 import httpx
 import pytest
 from mcp import Client, StdioServerParameters
@@ -16,29 +17,58 @@ from bot.agents import AgentChannel
 from bot.agents.mcp_command import KeyGuard
 from bot.cli import main
 from bot.config import key_hash
+from bot.store.pg_local_server import LocalPostgres
 from tests.test_config import ENV, write
 
 KEY = "shop-key-0123456789abcdef0123"
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def config_file(tmp_path: Path) -> Path:
-    file = write(tmp_path)
+def config_file(tmp_path: Path, storage: dict[str, object] | None = None) -> Path:
+    file = write(tmp_path, {"storage": storage} if storage else None)
     agents = f'\n[[agents.channels]]\nname = "shop"\nkey_sha256 = "{key_hash(KEY)}"\n'
     file.write_text(file.read_text(encoding="utf-8") + agents, encoding="utf-8")
     return file
 
 
-async def test_the_mcp_command_serves_the_tools_over_stdio(tmp_path: Path) -> None:
-    params = StdioServerParameters(
+def stdio_server(config: Path, env: dict[str, str] | None = None) -> StdioServerParameters:
+    return StdioServerParameters(
         command=sys.executable,
-        args=["-m", "bot", "mcp", "--config", str(config_file(tmp_path)), "--channel", "shop"],
-        env={**os.environ, **ENV, "PYTHONPATH": str(ROOT)},
-        cwd=str(tmp_path),
+        args=["-m", "bot", "mcp", "--config", str(config), "--channel", "shop"],
+        env={**os.environ, **ENV, **(env or {}), "PYTHONPATH": str(ROOT)},
+        cwd=str(config.parent),
     )
-    async with Client(params) as client:
+
+
+async def test_the_mcp_command_serves_the_tools_over_stdio(tmp_path: Path) -> None:
+    async with Client(stdio_server(config_file(tmp_path))) as client:
         names = {tool.name for tool in (await client.list_tools()).tools}
     assert {"start_order", "answer", "delivery_status", "cancel_delivery"} <= names
+
+
+async def test_with_postgres_it_opens_the_shared_database(
+    tmp_path: Path, postgres_server: LocalPostgres
+) -> None:
+    dsn = await postgres_server.create_database("mcp_command")
+    storage = {
+        "backend": "postgres",
+        "path": "bot.sqlite3",
+        "media_dir": "media",
+        "postgres": {"dsn_env": "TEST_POSTGRES_DSN"},
+    }
+    config = config_file(tmp_path, storage)
+    async with Client(stdio_server(config, {"TEST_POSTGRES_DSN": dsn})) as client:
+        await client.list_tools()
+    connection = await asyncpg.connect(dsn)
+    try:
+        tables = await connection.fetchval(
+            "SELECT count(*) FROM information_schema.tables"
+            " WHERE table_name = 'agent_conversations'"
+        )
+    finally:
+        await connection.close()
+    assert tables == 1  # the store it opened made its tables there
+    assert not (tmp_path / "bot.sqlite3").exists()
 
 
 def test_an_unknown_channel_is_a_usage_error(
