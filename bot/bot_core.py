@@ -29,6 +29,7 @@ from starlette.applications import Starlette
 from starlette.routing import BaseRoute
 
 from bot.agents.agents_wiring import AgentParts, AgentsSettings
+from bot.agents.event_webhooks import OTHER_INSTANCES_LOOK_SECONDS
 from bot.clocks import Clock, Sleep
 from bot.config import Config
 from bot.config.relay_section import RelayConfig
@@ -36,7 +37,11 @@ from bot.ordering import ChatService, CustomerDesk, build_engine, geocoder_from_
 from bot.ordering.chats import DeliverLater
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.photo_origin import RehostedPhotos
-from bot.ordering.unconfirmed_worker import AlertOperators, CreateFollowUp
+from bot.ordering.unconfirmed_worker import (
+    FIRST_FOLLOW_UP_SECONDS,
+    AlertOperators,
+    CreateFollowUp,
+)
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
 from bot.partner.options import ClientOptions
@@ -195,6 +200,10 @@ def build_core(
 
     if alert_operators is None and settings.operators:
         alert_operators = alert_operator_chats
+    # With several instances on one database some jobs run on one for all (the leader);
+    # other processes on the store (instances, MCP servers) keep work that cannot wake it.
+    leads = store.leadership.leads if store.leadership is not None else None
+    shared = store.leadership is not None
     follow_up = CreateFollowUp(
         store,
         client,
@@ -203,6 +212,8 @@ def build_core(
         clock=seams.clock,
         sleep=seams.sleep,
         rehosted=RehostedPhotos(settings.public_base_url),
+        leads=leads,
+        look_seconds=FIRST_FOLLOW_UP_SECONDS if shared or settings.agents else None,
     )
     chats = ChatService(
         engine,
@@ -224,6 +235,8 @@ def build_core(
             webhook_transport=seams.agent_webhook_transport,
             clock=seams.clock,
             sleep=seams.sleep,
+            leads=leads,
+            look_seconds=OTHER_INSTANCES_LOOK_SECONDS if shared else None,
         )
         web_routes = [*web_routes, *agents.routes]
     relay = Relay(
@@ -242,7 +255,7 @@ def build_core(
             client,
             interval_seconds=settings.polling_interval_seconds,
             on_event=relay.wake,
-            leads=store.poller_leadership.leads if store.poller_leadership else None,
+            leads=leads,
             clock=seams.clock,
             sleep=seams.sleep,
         )

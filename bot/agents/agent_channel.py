@@ -74,6 +74,8 @@ def _as_event(text: str) -> tuple[str, str]:
         event = None
     if isinstance(event, dict) and isinstance(event.get("event_id"), str):
         return event["event_id"], text
-    # A plain message has no id of its own: the relay's markers keep it from being sent twice.
-    message = json.dumps({"type": "message", "text": text}, ensure_ascii=False)
-    return "message:" + secrets.token_hex(8), message
+    # A plain message has no id of its own: the relay's markers keep it from being kept twice,
+    # and the key made here is its id, so a webhook post repeated after a crash can be dropped.
+    key = "message:" + secrets.token_hex(8)
+    message = json.dumps({"event_id": key, "type": "message", "text": text}, ensure_ascii=False)
+    return key, message

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 
 import httpx
@@ -105,6 +105,8 @@ class AgentParts:
         webhook_transport: httpx.AsyncBaseTransport | None = None,
         clock: Clock = time.time,
         sleep: Sleep = asyncio.sleep,
+        leads: Callable[[], Awaitable[bool]] | None = None,
+        look_seconds: float | None = None,
     ) -> None:
         desk = CustomerDesk(self.store, client, AGENT_WORDS, phone_region=phone_region, chats=chats)
         self._conversations = HeadlessConversations(self.store, chats, desk, registry)
@@ -114,7 +116,13 @@ class AgentParts:
         )
         self.routes = agent_routes(self._conversations, keys, RateLimits(), self.bell, uploads)
         self.webhooks = EventWebhooks(
-            self.store, self.settings.hooks, transport=webhook_transport, clock=clock, sleep=sleep
+            self.store,
+            self.settings.hooks,
+            transport=webhook_transport,
+            clock=clock,
+            sleep=sleep,
+            leads=leads,
+            look_seconds=look_seconds,
         )
         self.bell.on_ring(self.webhooks.wake)
 

@@ -8,7 +8,12 @@ receiver drop a repeat). The signature is the Partner API's own scheme
 else (or no answer) tries it again later, waiting longer each time, up to ``max_attempts``;
 events of one channel go out in order. The rows are the outbox, so a restart resumes where the
 last process stopped; a crash between the 2xx and the mark sends that one event again, which
-its ``event_id`` makes harmless.
+its ``event_id`` (in the body, and in the ``Deliverybot-Event`` header) makes harmless.
+
+With several instances on one store, one posts for all (``leads``: the instance holding
+``store.leadership``), or each would post every event, and a channel's events would no longer
+arrive in order. Events the other instances' relays keep cannot wake it, so it also looks every
+``look_seconds``.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
 import httpx
@@ -30,6 +35,8 @@ logger = logging.getLogger(__name__)
 
 SIGNATURE_HEADER = "Deliverybot-Signature"
 EVENT_ID_HEADER = "Deliverybot-Event"
+OTHER_INSTANCES_LOOK_SECONDS = 1.0
+"""How often the posting instance looks for events other instances' relays kept."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +63,8 @@ class EventWebhooks:
         sleep: Sleep = asyncio.sleep,
         max_attempts: int = 12,
         batch_size: int = 50,
+        leads: Callable[[], Awaitable[bool]] | None = None,
+        look_seconds: float | None = None,
     ) -> None:
         self._store = store
         self._hooks = dict(hooks)
@@ -64,6 +73,8 @@ class EventWebhooks:
         self._sleep = sleep
         self._max_attempts = max_attempts
         self._batch_size = batch_size
+        self._leads = leads
+        self._look_seconds = look_seconds
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
 
@@ -72,16 +83,22 @@ class EventWebhooks:
         self._wake.set()
 
     async def run(self) -> None:
-        """Post due events whenever woken or a retry falls due, until cancelled."""
+        """Post due events whenever woken or a retry falls due (or every ``look_seconds``),
+        while this instance leads, until cancelled."""
         while True:
             self._wake.clear()
+            next_at: float | None = None
             try:
-                await self.process_due()
-                next_at = await self._store.agent_events.next_hook_at(list(self._hooks))
+                if self._leads is None or await self._leads():
+                    await self.process_due()
+                    next_at = await self._store.agent_events.next_hook_at(list(self._hooks))
             except Exception:
                 logger.exception("agent webhook pass failed")
                 next_at = self._clock() + 30.0
-            await self._idle(None if next_at is None else next_at - self._clock())
+            delay = None if next_at is None else next_at - self._clock()
+            if self._look_seconds is not None:
+                delay = self._look_seconds if delay is None else min(delay, self._look_seconds)
+            await self._idle(delay)
 
     async def process_due(self) -> int:
         """One pass; how many events the channels took."""
@@ -108,6 +125,7 @@ class EventWebhooks:
         headers = {
             "Content-Type": "application/json",
             SIGNATURE_HEADER: sign(body, hook.secret, int(self._clock())),
+            EVENT_ID_HEADER: due.event_id,
         }
         try:
             response = await self._client.post(hook.url, content=body, headers=headers)

@@ -23,7 +23,12 @@ a 5xx) may have made the delivery, so it comes here. ``ChatService`` keeps each 
    cannot be read, tries again later, ``FollowUpTuning.retry_delay`` growing up to its cap;
 4. after ``max_attempts`` tells the customer it could not be confirmed and alerts operators.
 
-The rows live in SQLite, so a restart resumes every follow-up where it was. The customer's
+The rows live in the store, so a restart resumes every follow-up where it was. With several
+processes on one store (instances on PostgreSQL; ``deliverybot mcp`` beside ``deliverybot run``)
+the rows are shared and only one process may work them, or two would read back and send one
+create again at once (and alert the operators twice): ``leads`` names that process (the one
+holding ``store.leadership``; the MCP process never runs this worker), and ``look_seconds``
+makes it look for rows the others kept, which cannot wake it. The customer's
 notice is said in the language they ordered in (kept with the row; operator alerts are in the
 business's default), and goes out through the relay's ``Sender`` under a sent marker: settling
 and the notice are two steps, and a crash between them sends the notice after the restart, once.
@@ -112,6 +117,8 @@ class CreateFollowUp:
         sleep: Sleep = asyncio.sleep,
         tuning: FollowUpTuning | None = None,
         rehosted: RehostedPhotos | None = None,
+        leads: Callable[[], Awaitable[bool]] | None = None,
+        look_seconds: float | None = None,
     ) -> None:
         self._store = store
         self._rehosted = rehosted or RehostedPhotos(None)
@@ -122,6 +129,8 @@ class CreateFollowUp:
         self._clock = clock
         self._sleep = sleep
         self.tuning = tuning or FollowUpTuning()
+        self._leads = leads
+        self._look_seconds = look_seconds
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
 
@@ -130,20 +139,25 @@ class CreateFollowUp:
         self._wake.set()
 
     async def run(self) -> None:
-        """Follow up whatever falls due, whenever woken or due, until cancelled."""
+        """Follow up whatever falls due, whenever woken or due (or every ``look_seconds``),
+        while this process leads, until cancelled."""
         failures = 0
         while True:
             self._wake.clear()
+            delay: float | None = None
             try:
-                await self.process_due()
-                failures = 0
-                due = await self._store.unconfirmed.next_due()
-                delay = None if due is None else due - self._clock()
+                if self._leads is None or await self._leads():
+                    await self.process_due()
+                    failures = 0
+                    due = await self._store.unconfirmed.next_due()
+                    delay = None if due is None else due - self._clock()
             except Exception:
-                # A store failure must not end the worker; the rows wait in the file.
+                # A store failure must not end the worker; the rows wait in the store.
                 failures += 1
                 logger.exception("follow-up pass failed")
                 delay = self.tuning.retry_delay(failures)
+            if self._look_seconds is not None:
+                delay = self._look_seconds if delay is None else min(delay, self._look_seconds)
             await self._idle(delay)
 
     async def process_due(self) -> int:
@@ -246,7 +260,8 @@ class CreateFollowUp:
         logger.warning("create %s refused on follow-up (%s)", row.idempotency_key, refused.reason)
         with speaking_language(row.language):
             notice = dialogue.NOT_PLACED
-        await self._settle(row, notice)
+        if not await self._settle(row, notice):
+            return  # settled elsewhere, and the operators told there
         alert = dialogue.operator_alert(refused)
         if alert is not None:
             await self._alert(alert)
@@ -260,7 +275,8 @@ class CreateFollowUp:
         logger.error("create %s unconfirmed after %d attempts", row.idempotency_key, attempts)
         with speaking_language(row.language):
             notice = dialogue.STILL_UNKNOWN
-        await self._settle(row, notice)
+        if not await self._settle(row, notice):
+            return
         request = CreateDeliveryRequest.model_validate_json(row.request)
         place = f"{request.pickupAddress} to {request.deliveryAddress}"
         await self._alert(
@@ -271,11 +287,14 @@ class CreateFollowUp:
 
     async def _settle(
         self, row: UnconfirmedCreate, notice: str, link: CreatedLink | None = None
-    ) -> None:
-        if await self._store.unconfirmed.settle(row, notice, link):
-            settled = await self._store.unconfirmed.get(row.idempotency_key)
-            if settled is not None:
-                await self._tell(settled)
+    ) -> bool:
+        """Settle ``row`` and tell its customer; False when it was settled already."""
+        if not await self._store.unconfirmed.settle(row, notice, link):
+            return False
+        settled = await self._store.unconfirmed.get(row.idempotency_key)
+        if settled is not None:
+            await self._tell(settled)
+        return True
 
     async def _tell(self, row: UnconfirmedCreate) -> None:
         assert row.notice is not None

@@ -62,7 +62,7 @@ class StatusPoller:
     ``on_event`` is called after a round stored new events (pass ``relay.wake``).
     ``max_per_round`` overrides the computed budget. ``leads``, when given, is asked before
     each round, which runs only if it answers True: with several instances on one database,
-    one polls for all (``store.poller_leadership``).
+    one polls for all (``store.leadership``).
     """
 
     def __init__(

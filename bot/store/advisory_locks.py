@@ -20,8 +20,9 @@ MIGRATION_LOCK = 1
 INBOX_CLAIM_LOCK = 2
 """Serialises the relay's inbox claims (transaction-scoped)."""
 
-STATUS_POLLER_LOCK = 3
-"""Held by the instance that runs the status poller, for as long as it leads (session)."""
+BACKGROUND_JOBS_LOCK = 3
+"""Held by the instance that runs the jobs only one instance may run, for as long as it leads
+(session): the status poller, the follow-up of lost creates and the agent event webhooks."""
 
 RATE_BUDGET_NAMESPACE = 0x646C7672
 """The Partner API's per-key budgets (transaction-scoped); spells "dlvr"."""

@@ -35,13 +35,14 @@ class DueHook:
     channel: str
     body: str
     attempts: int
+    event_id: str
 
 
 _ADD = """INSERT INTO agent_events (chat_id, event_key, body, created_at, hook_next_at)
     VALUES (?, ?, ?, ?, ?) ON CONFLICT (chat_id, event_key) DO NOTHING"""
 _AFTER = """SELECT seq, chat_id, body FROM agent_events
     WHERE chat_id = ? AND seq > ? ORDER BY seq LIMIT ?"""
-_DUE = """SELECT e.seq, k.channel, e.body, e.hook_attempts FROM agent_events e
+_DUE = """SELECT e.seq, k.channel, e.body, e.hook_attempts, e.event_key FROM agent_events e
     JOIN agent_conversations c ON c.seq = ? - e.chat_id
     JOIN agent_customers k ON k.seq = c.customer_seq
     WHERE e.hook_sent_at IS NULL AND e.hook_next_at <= ? AND k.channel IN ({channels})
@@ -79,7 +80,7 @@ class AgentEvents:
             return []
         sql = _DUE.format(channels=", ".join("?" * len(channels)))
         rows = await self._db.fetch_all(sql, (AGENT_ID_BASE, self._clock(), *channels, limit))
-        return [DueHook(int(r[0]), str(r[1]), str(r[2]), int(r[3])) for r in rows]
+        return [DueHook(int(r[0]), str(r[1]), str(r[2]), int(r[3]), str(r[4])) for r in rows]
 
     async def next_hook_at(self, channels: list[str]) -> float | None:
         """When the next owed webhook falls due (None: none is owed)."""

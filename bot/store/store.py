@@ -9,8 +9,9 @@ repositories over it.
 ``Store.connect_postgres(dsn, media_dir=...)`` opens the same repositories on PostgreSQL, for
 several instances sharing one database; it also gives ``store.chat_locks`` (advisory locks that
 keep one chat's turns one at a time across instances), ``store.rate_budget`` (the Partner
-API's per-key budget, shared by every instance) and ``store.poller_leadership`` (which one
-instance runs the status poller for all). On SQLite all three are None: one process owns the
+API's per-key budget, shared by every instance) and ``store.leadership`` (which one
+instance runs the jobs only one may run: the status poller, the follow-up of lost creates, the
+agent event webhooks). On SQLite all three are None: one process owns the
 file, and its memory is enough.
 
 or, where a framework owns start-up and shut-down (PTB's post_init / post_shutdown)::
@@ -36,7 +37,7 @@ from pathlib import Path
 from types import TracebackType
 
 from bot.clocks import Clock
-from bot.store.advisory_locks import STATUS_POLLER_LOCK
+from bot.store.advisory_locks import BACKGROUND_JOBS_LOCK
 from bot.store.agent_conversations import AgentConversations
 from bot.store.agent_events import AgentEvents
 from bot.store.blocked import BlockedChats
@@ -78,7 +79,7 @@ class Store:
         self.dialect: Dialect = dialect_of(db)
         self.chat_locks: PgChatLocks | None = None
         self.rate_budget: PgRateBudget | None = None
-        self.poller_leadership: PgLeadership | None = None
+        self.leadership: PgLeadership | None = None
         self.media_dir = media_dir
         self.clock = clock
         self.schema_version = schema_version
@@ -165,7 +166,7 @@ class Store:
             )
             store.chat_locks = await PgChatLocks.connect(dsn, pool_size=pool_size)
             store.rate_budget = PgRateBudget(db)
-            store.poller_leadership = PgLeadership.for_dsn(dsn, STATUS_POLLER_LOCK)
+            store.leadership = PgLeadership.for_dsn(dsn, BACKGROUND_JOBS_LOCK)
             await store.blocked.load()
         except BaseException:
             if store is not None and store.chat_locks is not None:
@@ -197,8 +198,8 @@ class Store:
         memory)."""
         if self.chat_locks is not None:
             await self.chat_locks.close()
-        if self.poller_leadership is not None:
-            await self.poller_leadership.close()
+        if self.leadership is not None:
+            await self.leadership.close()
         await self._db.close()
 
     async def __aenter__(self) -> Store:

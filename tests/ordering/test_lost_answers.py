@@ -10,6 +10,7 @@ the answer lost), the Partner client, SQLite; the customer's notices go to a rec
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -43,6 +44,8 @@ class Bot:
         store: Store,
         channel: RecordingChannel,
         own_host: str = BOT_HOST,
+        leads: Callable[[], Awaitable[bool]] | None = None,
+        look_seconds: float | None = None,
         **tuning: Any,
     ) -> None:
         self.alerts: list[str] = []
@@ -55,6 +58,8 @@ class Bot:
             sleep=org.clock.sleep,
             tuning=FollowUpTuning(**tuning),
             rehosted=RehostedPhotos(own_host),
+            leads=leads,
+            look_seconds=look_seconds,
         )
         self.chats = ChatService(
             org.engine(store=store), store, clock=org.clock, on_unconfirmed=self.follow_up.wake

@@ -267,29 +267,29 @@ async def test_a_chat_cleared_through_one_instance_is_not_blocked_in_the_other(t
 
 async def test_one_instance_leads_the_status_poller_until_it_stops(two: Pair) -> None:
     a, b = two
-    assert a.poller_leadership is not None and b.poller_leadership is not None
-    assert await a.poller_leadership.leads()
-    assert await a.poller_leadership.leads()  # and goes on leading
-    assert not await b.poller_leadership.leads()
+    assert a.leadership is not None and b.leadership is not None
+    assert await a.leadership.leads()
+    assert await a.leadership.leads()  # and goes on leading
+    assert not await b.leadership.leads()
     # The leader's lock is no other job's: both instances still claim relay work.
     await add_events(a, ("e1", "d1", 100), ("e2", "d2", 101))
     async with asyncio.timeout(5):
         assert len(await a.inbox.claim_batch(a.holder, limit=1)) == 1
         assert len(await b.inbox.claim_batch(b.holder)) == 1
-    await a.poller_leadership.close()  # a stops (or its connection is gone)
-    assert await b.poller_leadership.leads()
-    assert not await a.poller_leadership.leads()  # closed, it never leads again
+    await a.leadership.close()  # a stops (or its connection is gone)
+    assert await b.leadership.leads()
+    assert not await a.leadership.leads()  # closed, it never leads again
 
 
 async def test_a_leader_whose_connection_broke_says_so_and_another_takes_over(
     two: Pair,
 ) -> None:
     a, b = two
-    assert a.poller_leadership is not None and b.poller_leadership is not None
-    assert await a.poller_leadership.leads()
-    leader_pid = a.poller_leadership._connection.get_server_pid()
+    assert a.leadership is not None and b.leadership is not None
+    assert await a.leadership.leads()
+    leader_pid = a.leadership._connection.get_server_pid()
     # The server ends a's session, and says so once it has gone (waiting up to 5 s).
     await b._db.execute("SELECT pg_terminate_backend(?, 5000)", (leader_pid,))
-    assert await b.poller_leadership.leads()  # the lock went with the session: b takes it
-    assert not await a.poller_leadership.leads()  # a's next round does not go on leading
-    assert not await a.poller_leadership.leads()
+    assert await b.leadership.leads()  # the lock went with the session: b takes it
+    assert not await a.leadership.leads()  # a's next round does not go on leading
+    assert not await a.leadership.leads()
