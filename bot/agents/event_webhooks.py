@@ -37,6 +37,8 @@ SIGNATURE_HEADER = "Deliverybot-Signature"
 EVENT_ID_HEADER = "Deliverybot-Event"
 OTHER_INSTANCES_LOOK_SECONDS = 1.0
 """How often the posting instance looks for events other instances' relays kept."""
+FAILED_PASS_PAUSE_SECONDS = 30.0
+"""The pause after a pass that failed (the store), before the next."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,9 @@ class EventWebhooks:
         self._sleep = sleep
         self._max_attempts = max_attempts
         self._batch_size = batch_size
+        if leads is not None and look_seconds is None:
+            # A poster that does not lead would never ask again.
+            raise ValueError("a poster that asks whether it leads needs look_seconds")
         self._leads = leads
         self._look_seconds = look_seconds
         self._wake = asyncio.Event()
@@ -94,7 +99,8 @@ class EventWebhooks:
                     next_at = await self._store.agent_events.next_hook_at(list(self._hooks))
             except Exception:
                 logger.exception("agent webhook pass failed")
-                next_at = self._clock() + 30.0
+                await self._idle(FAILED_PASS_PAUSE_SECONDS)  # not looking again meanwhile
+                continue
             delay = None if next_at is None else next_at - self._clock()
             if self._look_seconds is not None:
                 delay = self._look_seconds if delay is None else min(delay, self._look_seconds)

@@ -31,8 +31,9 @@ from bot.agents.channel_keys import AgentChannel, bearer_key
 from bot.agents.chatless_channel import ChatlessChannel, log_operator_alert
 from bot.agents.mcp_push import EventPush
 from bot.agents.mcp_tools import build_mcp_server
-from bot.bot_core import CoreSettings, build_core, core_seams_from_config, open_store
+from bot.bot_core import BotCore, CoreSettings, build_core, core_seams_from_config, open_store
 from bot.config import Config, key_hash
+from bot.geo.nominatim import NominatimGeocoder
 from conversations.texts.agent_texts import AGENT_WORDS
 
 log = logging.getLogger(__name__)
@@ -87,16 +88,28 @@ async def serve_mcp(
     )
     if channel is None:
         raise LookupError(f"no [[agents.channels]] entry is named {channel_name!r}")
-    store = await open_store(config, time.time)
-    core = build_core(
-        settings,
-        store,
-        ChatlessChannel(),
-        AGENT_WORDS,
-        seams=core_seams_from_config(config),
-        alert_operators=log_operator_alert,
-    )
-    assert core.agents is not None  # settings.agents is set
+    async with contextlib.AsyncExitStack() as opened:  # closed in reverse, on any exit
+        store = await open_store(config, time.time)
+        opened.push_async_callback(store.close)
+        seams = core_seams_from_config(config)
+        if isinstance(seams.geocoder, NominatimGeocoder):
+            opened.push_async_callback(seams.geocoder.aclose)
+        core = build_core(
+            settings,
+            store,
+            ChatlessChannel(),
+            AGENT_WORDS,
+            seams=seams,
+            alert_operators=log_operator_alert,
+        )
+        opened.push_async_callback(core.aclose)
+        await _serve(core, channel, transport, host, port)
+
+
+async def _serve(
+    core: BotCore, channel: AgentChannel, transport: Transport, host: str, port: int
+) -> None:
+    assert core.agents is not None  # the config names the channel
     push = EventPush(core.agents.conversations, channel.name, core.agents.bell)
     watching = asyncio.create_task(push.run(), name="mcp-event-push")
     try:
@@ -111,5 +124,3 @@ async def serve_mcp(
         watching.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await watching
-        await core.aclose()
-        await store.close()

@@ -70,6 +70,12 @@ NOTICE_KIND = "order_outcome"
 #: was lost has landed and shows in the read-back.
 FIRST_FOLLOW_UP_SECONDS = 2.0
 
+#: How long a worker holds a row it follows up: far longer than one follow-up takes (a read-back
+#: of a few pages and one create, each within the client's time-outs and the rate budget's
+#: wait), so no other worker starts the same attempt; a worker that died mid-way leaves it due
+#: again after this.
+CLAIM_SECONDS = 300.0
+
 
 @dataclass(frozen=True)
 class FollowUpTuning:
@@ -129,6 +135,9 @@ class CreateFollowUp:
         self._clock = clock
         self._sleep = sleep
         self.tuning = tuning or FollowUpTuning()
+        if leads is not None and look_seconds is None:
+            # A worker that does not lead would never ask again.
+            raise ValueError("a worker that asks whether it leads needs look_seconds")
         self._leads = leads
         self._look_seconds = look_seconds
         self._wake = asyncio.Event()
@@ -152,10 +161,12 @@ class CreateFollowUp:
                     due = await self._store.unconfirmed.next_due()
                     delay = None if due is None else due - self._clock()
             except Exception:
-                # A store failure must not end the worker; the rows wait in the store.
+                # A store failure must not end the worker; the rows wait in the store. It
+                # backs off, not looking again meanwhile.
                 failures += 1
                 logger.exception("follow-up pass failed")
-                delay = self.tuning.retry_delay(failures)
+                await self._idle(self.tuning.retry_delay(failures))
+                continue
             if self._look_seconds is not None:
                 delay = self._look_seconds if delay is None else min(delay, self._look_seconds)
             await self._idle(delay)
@@ -164,13 +175,20 @@ class CreateFollowUp:
         """One pass over the rows due now; returns how many were handled."""
         async with self._lock:
             rows = await self._store.unconfirmed.due(self._clock(), self.tuning.batch_size)
+            handled = 0
             for row in rows:
+                # Another worker may have it (a leader that lost its lock mid-pass, and the
+                # next one): one read-back and one re-send per attempt, whoever makes it.
+                until = self._clock() + CLAIM_SECONDS
+                if not await self._store.unconfirmed.claim(row, until):
+                    continue
+                handled += 1
                 try:
                     await self._follow(row)
                 except Exception:
                     logger.exception("following up create %s failed", row.idempotency_key)
                     await (self._later(row) if row.settled else self._unknown(row))
-            return len(rows)
+            return handled
 
     async def settle(self) -> None:
         """Follow up until no row is left, sleeping (the injected ``sleep``) until each falls

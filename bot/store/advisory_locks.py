@@ -26,3 +26,13 @@ BACKGROUND_JOBS_LOCK = 3
 
 RATE_BUDGET_NAMESPACE = 0x646C7672
 """The Partner API's per-key budgets (transaction-scoped); spells "dlvr"."""
+
+LOCK_SESSION_KEEPALIVES = {
+    "tcp_keepalives_idle": "10",
+    "tcp_keepalives_interval": "5",
+    "tcp_keepalives_count": "3",
+}
+"""Server settings of every connection that holds (or waits for) a session lock: when its
+instance vanishes without closing it (a machine or network gone), the server notices within
+about 25 s and lets the locks go, instead of after the system's default of about two hours,
+which would stop that chat, or every job only one instance runs, for as long."""

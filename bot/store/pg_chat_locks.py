@@ -51,6 +51,7 @@ from typing import Any
 import asyncpg
 
 from bot.chatlocks import ChatLocks
+from bot.store.advisory_locks import LOCK_SESSION_KEEPALIVES
 
 logger = logging.getLogger(__name__)
 
@@ -78,8 +79,11 @@ class PgChatLocks:
         """One shared lock connection, plus a pool of ``pool_size`` for contended chats: that
         many chats held by another instance may wait for their lock at once in this instance;
         the others wait for a connection."""
-        pool = await asyncpg.create_pool(dsn, min_size=1, max_size=pool_size)
-        return cls(pool, functools.partial(asyncpg.connect, dsn))
+        settings = LOCK_SESSION_KEEPALIVES
+        pool = await asyncpg.create_pool(
+            dsn, min_size=1, max_size=pool_size, server_settings=settings
+        )
+        return cls(pool, functools.partial(asyncpg.connect, dsn, server_settings=settings))
 
     @contextlib.asynccontextmanager
     async def hold(self, chat_id: int) -> AsyncIterator[None]:

@@ -23,7 +23,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.advisory_locks import ADVISORY_NAMESPACE
+from bot.store.advisory_locks import ADVISORY_NAMESPACE, LOCK_SESSION_KEEPALIVES
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +58,13 @@ class PgLeadership:
     @classmethod
     def for_dsn(cls, dsn: str, key: int) -> PgLeadership:
         """Leadership of the job ``key`` among the instances on the database at ``dsn``."""
-        return cls(functools.partial(asyncpg.connect, dsn, timeout=TIMEOUT_SECONDS), key)
+        connect = functools.partial(
+            asyncpg.connect,
+            dsn,
+            timeout=TIMEOUT_SECONDS,
+            server_settings=LOCK_SESSION_KEEPALIVES,
+        )
+        return cls(connect, key)
 
     async def leads(self) -> bool:
         """True when this instance holds the job's lock, taking it if nobody does (never

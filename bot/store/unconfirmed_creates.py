@@ -74,6 +74,8 @@ _OPEN_WITH = """SELECT idempotency_key FROM unconfirmed_creates
     WHERE fingerprint = ? AND notice IS NULL"""
 _RETRY_LATER = """UPDATE unconfirmed_creates SET attempts = ?, next_attempt_at = ?
     WHERE idempotency_key = ?"""
+_CLAIM = """UPDATE unconfirmed_creates SET next_attempt_at = ?
+    WHERE idempotency_key = ? AND next_attempt_at = ?"""
 _SETTLE = """UPDATE unconfirmed_creates SET delivery_id = ?, notice = ?, next_attempt_at = ?
     WHERE idempotency_key = ? AND notice IS NULL"""
 _REMOVE = "DELETE FROM unconfirmed_creates WHERE idempotency_key = ?"
@@ -137,6 +139,12 @@ class UnconfirmedCreates:
         """How many creates still wait for a definite answer."""
         row = await self._db.fetch_one(_COUNT_OPEN)
         return int(row[0]) if row else 0
+
+    async def claim(self, entry: UnconfirmedCreate, until: float) -> bool:
+        """Take ``entry`` (as it was read, due) for a follow-up until ``until``, when it falls
+        due again if that follow-up never ended; False when another worker took it since."""
+        params = (until, entry.idempotency_key, entry.next_attempt_at)
+        return await self._db.execute(_CLAIM, params) > 0
 
     async def retry_later(self, idempotency_key: str, attempts: int, at: float) -> None:
         """Record ``attempts`` made so far (of the create, or of its notice once settled) and

@@ -10,6 +10,7 @@ the answer lost), the Partner client, SQLite; the customer's notices go to a rec
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -387,3 +388,43 @@ async def test_the_hold_is_asked_once_even_across_a_restart(make_org: MakeOrg) -
     await after.follow_up.settle()
     assert len(sandbox_deliveries(org)) == 2
     assert len(await store.deliveries.for_user(USER, 10)) == 2
+
+
+async def test_a_failing_store_is_backed_off_not_looked_at_every_few_seconds(
+    org: Org, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert org.store is not None
+    store = org.store
+
+    async def leads() -> bool:
+        return True
+
+    bot = Bot(org, store, RecordingChannel(), leads=leads, look_seconds=FIRST_FOLLOW_UP_SECONDS)
+
+    passes: list[float] = []
+    fourth = asyncio.Event()
+
+    async def broken(now: float, limit: int = 100) -> list[Any]:
+        passes.append(now)
+        if len(passes) == 4:  # three failed passes, each followed by its pause
+            fourth.set()
+        raise OSError("the disk is gone")
+
+    monkeypatch.setattr(store.unconfirmed, "due", broken)
+    worker = asyncio.create_task(bot.follow_up.run())
+    try:
+        async with asyncio.timeout(5):
+            await fourth.wait()
+    finally:
+        worker.cancel()
+        await asyncio.gather(worker, return_exceptions=True)
+    assert org.clock.slept[:3] == [15.0, 30.0, 60.0]  # the tuning's back-off, not 2 s looks
+
+
+def test_a_worker_that_asks_whether_it_leads_must_look_again(org: Org) -> None:
+    async def leads() -> bool:
+        return False
+
+    assert org.store is not None
+    with pytest.raises(ValueError, match="look_seconds"):
+        Bot(org, org.store, RecordingChannel(), leads=leads)

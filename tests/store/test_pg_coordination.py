@@ -293,3 +293,21 @@ async def test_a_leader_whose_connection_broke_says_so_and_another_takes_over(
     assert await b.leadership.leads()  # the lock went with the session: b takes it
     assert not await a.leadership.leads()  # a's next round does not go on leading
     assert not await a.leadership.leads()
+
+
+async def test_the_sessions_holding_locks_are_dropped_soon_when_their_instance_vanishes(
+    two: Pair,
+) -> None:
+    # A vanished holder is noticed by the server's TCP keepalives within about 25 s, not the
+    # system's two hours (which would stop that chat, or the jobs one instance runs, as long).
+    a, _ = two
+    assert a.leadership is not None and a.chat_locks is not None
+    assert await a.leadership.leads()
+    async with a.chat_locks.hold(42):
+        pass
+    sessions = [a.leadership._connection, a.chat_locks._shared]
+    async with a.chat_locks._pool.acquire() as waiting:  # where a turn waits for a busy chat
+        sessions.append(waiting)
+        for session in sessions:
+            assert await session.fetchval("SHOW tcp_keepalives_idle") == "10"
+            assert await session.fetchval("SHOW tcp_keepalives_count") == "3"
