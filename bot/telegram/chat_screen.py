@@ -2,9 +2,14 @@
 
 ``ChatScreen`` keeps, per chat, only what the chat shows (``ChatView``): the open prompt, the
 message that shows it, the session id its buttons carry and which reply keyboard is up. The
-conversation itself is in SQLite; after a restart (or when a view was dropped to bound memory)
-the view is rebuilt from the saved session, so a tap on a keyboard drawn before the restart
-still answers the question it belongs to.
+conversation itself is in the store; after a restart (or when a view was dropped to bound
+memory) the view is rebuilt from the saved session, so a tap on a keyboard drawn before the
+restart still answers the question it belongs to. With several instances on one database a
+chat's turns may run on any of them, so there a remembered view is used only while it shows
+the saved session's open prompt (same session, same prompt version), and rebuilt otherwise
+(``Conversation`` asks for the view before every answer there):
+a view this instance drew before the chat's last turns ran elsewhere would refuse a tap on
+the prompt the customer sees now.
 
 To keep the chat readable, the previous prompt is edited in place once the chat moves on: its
 buttons go, and a tapped choice is written under the question. That tidy-up is not part of the
@@ -36,7 +41,7 @@ from bot.telegram.turn_messages import (
     render_prompt,
     render_turn,
 )
-from conversations import Answer, Prompt, Turn
+from conversations import Answer, Prompt, Session, Turn
 
 log = logging.getLogger(__name__)
 
@@ -111,14 +116,24 @@ class ChatScreen:
         if isinstance(result, Delivered):
             view.message_id = result.message_id
 
+    @property
+    def shared(self) -> bool:
+        """Whether other instances on the store may run this bot's chats' turns too."""
+        return self.ctx.store.chat_locks is not None
+
     async def view(self, chat_id: int, user_id: int) -> ChatView:
-        """The chat's view, rebuilt from its saved session when it is not in memory."""
+        """The chat's view, rebuilt from its saved session when it is not in memory (or, on a
+        store several instances share, no longer shows that session's open prompt)."""
         view = self._views.get(chat_id)
-        if view is not None:
+        if view is not None and not self.shared:
             self._views.move_to_end(chat_id)
             return view
-        view = self.remember(chat_id)
         session = await self.ctx.chats.session(chat_id)
+        if view is not None and _shows(view, session):
+            self._views.move_to_end(chat_id)
+            return view
+        self._views.pop(chat_id, None)
+        view = self.remember(chat_id)
         if session is None:
             return view
         view.session_id = session.id
@@ -181,3 +196,16 @@ def answers(prompt: Prompt | None, answer: Answer | None) -> bool:
     if prompt is None or answer is None:
         return False
     return answer.step in (None, prompt.step) and answer.version in (None, prompt.version)
+
+
+def _shows(view: ChatView, session: Session | None) -> bool:
+    """Whether ``view`` shows ``session``'s open prompt. With no session it is kept as it is:
+    an answer to its prompt finds no order, which ``Conversation`` tells apart by the prompt's
+    age (a draft housekeeping dropped, or an order that ended)."""
+    if session is None:
+        return True
+    return (
+        view.prompt is not None
+        and view.session_id == session.id
+        and view.prompt.version == session.prompt_version
+    )

@@ -246,6 +246,10 @@ class Conversation:
                 turn = turn.model_copy(update={"messages": (note, *turn.messages)})
             await self.screen.show(chat_id, turn, answer)
 
+        if self.screen.shared:
+            # The chat's last turns may have run on another instance: draw this one over
+            # what the chat shows now (the prompt to tidy, the reply keyboard that is up).
+            await self.screen.view(chat_id, user_id)
         # The reply is drawn and sent while the turn's session is written.
         turn = await self.ctx.chats.handle(chat_id, user_id, answer, reply=reply)
         if turn != no_open_order():

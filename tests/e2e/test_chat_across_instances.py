@@ -1,0 +1,150 @@
+"""One customer's chat served by two instances on one PostgreSQL database, its updates landing
+on either (the reverse proxy spreads Telegram's webhook): each instance draws its turns over
+what the chat shows now, not over what it drew itself before the chat's last turns ran on the
+other.
+
+Two in-process ``Runtime``s in webhook mode (updates handed to the chosen instance's
+Application, as its ``/telegram`` route does), one FakeTelegram, one sandbox, real PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from telegram import Update
+from telegram.request import HTTPXRequest
+
+from bot.config import Config
+from bot.demo.transports import AppSwitch, loopback_resolver
+from bot.runtime import Runtime, Seams
+from bot.sandbox import Sandbox, default_scenario
+from bot.store.pg_local_server import LocalPostgres
+from bot.telegram.limits import RateLimiter
+from tests.fakes import FakeTelegram, SentMessage
+from tests.fakes.telegram_keyboards import buttons
+
+from .conftest import (
+    _TLS,
+    ADA,
+    ADA_PHONE,
+    RECEIVER_PHONE,
+    SECRET_TOKEN,
+    InstantTime,
+    PartnerRecorder,
+    TrackingProcessor,
+)
+
+
+@dataclass
+class Instance:
+    runtime: Runtime
+    processor: TrackingProcessor
+
+
+class Pair:
+    """Two instances of the bot and the Telegram they share."""
+
+    def __init__(self, tg: FakeTelegram, instances: list[Instance]) -> None:
+        self.tg = tg
+        self.a, self.b = instances
+
+    async def send(self, instance: Instance, update: dict[str, Any]) -> list[SentMessage]:
+        """``update`` handled by ``instance``; the bot's messages to Ada it caused."""
+        before = len(self.tg.sent_messages(ADA.id))
+        application = instance.runtime.application
+        await application.update_queue.put(Update.de_json(update, application.bot))
+        await instance.processor.processed(update["update_id"], timeout=20)
+        await instance.runtime.conversation.settle()
+        return self.tg.sent_messages(ADA.id)[before:]
+
+    def prompt(self) -> SentMessage:
+        """The last message to Ada with buttons to tap (as ``BotStack.prompt``)."""
+        for message in reversed(self.tg.sent_messages(ADA.id)):
+            markup = message.reply_markup or {}
+            if "inline_keyboard" in markup or any(
+                not any(key.startswith("request_") for key in button) for button in buttons(markup)
+            ):
+                return message
+        raise LookupError("no message with buttons was sent")
+
+
+@pytest.fixture
+async def pair(postgres_server: LocalPostgres, tmp_path: Path) -> AsyncIterator[Pair]:
+    dsn = await postgres_server.create_database("chat_across_instances")
+    async with contextlib.AsyncExitStack() as exits:
+        switch = AppSwitch()
+        sandbox = Sandbox(
+            default_scenario(),
+            webhook_transport=httpx.ASGITransport(app=switch),
+            image_transport=httpx.ASGITransport(app=switch),
+            resolver=loopback_resolver,
+        )
+        exits.push_async_callback(sandbox.aclose)
+        tg = await exits.enter_async_context(
+            FakeTelegram.running(webhook_transport=httpx.ASGITransport(app=switch))
+        )
+        tg.add_chat(ADA)
+        data = {
+            "partner": {"base_url": sandbox.base_url, "api_key": sandbox.api_key},
+            "telegram": {
+                "token": tg.token,
+                "mode": "webhook",
+                "public_base_url": "https://localhost",
+                "api_base_url": tg.api_base_url,
+                "file_base_url": tg.file_base_url,
+                "secret_token": SECRET_TOKEN,
+            },
+            "webhooks": {"enabled": True, "signing_secret": sandbox.signing_secret},
+            "storage": {
+                "backend": "postgres",
+                "media_dir": "media",
+                "postgres": {"dsn": dsn, "pool_size": 4},
+            },
+            "geocoding": {"provider": "none"},
+        }
+        config = Config.model_validate(data, context={"environ": {}, "base_dir": tmp_path})
+        instances: list[Instance] = []
+        for _ in range(2):
+            processor, time = TrackingProcessor(), InstantTime()
+            seams = Seams(
+                partner_transport=PartnerRecorder(sandbox),
+                telegram_request=HTTPXRequest(httpx_kwargs={"verify": _TLS}),
+                telegram_updates_request=HTTPXRequest(httpx_kwargs={"verify": _TLS}),
+                processor=processor,
+                limiter=RateLimiter(clock=time.clock, sleep=time.sleep),
+            )
+            runtime = await Runtime.build(config, seams)
+            processor.locks = runtime.store.chat_locks  # as wiring does without a test's own
+            await runtime.start(workers=False)
+            exits.push_async_callback(runtime.stop)
+            instances.append(Instance(runtime, processor))
+        switch.app = instances[0].runtime.web_app
+        yield Pair(tg, instances)
+
+
+async def test_a_tap_on_the_prompt_another_instance_drew_is_taken(pair: Pair) -> None:
+    a, b, tg = pair.a, pair.b, pair.tg
+    first = (await pair.send(a, tg.updates.command(ADA, "new")))[-1]
+    await pair.send(b, tg.updates.tap(first, "✓ Pickup & delivery"))
+    await pair.send(b, tg.updates.location(ADA, 6.5095, 3.3711))
+    await pair.send(b, tg.updates.text(ADA, "12 Herbert Macaulay Way, Yaba"))
+    await pair.send(b, tg.updates.tap(pair.prompt(), "UNILAG Main Gate"))
+    await pair.send(b, tg.updates.contact(ADA, ADA_PHONE))
+    await pair.send(b, tg.updates.text(ADA, "Bola Ahmed"))
+    await pair.send(b, tg.updates.text(ADA, RECEIVER_PHONE))
+    await pair.send(b, tg.updates.text(ADA, "A pair of shoes in a box"))
+    tidied_by_b = tg.message(ADA.id, first.message_id)["text"]
+
+    replies = await pair.send(a, tg.updates.tap(pair.prompt(), "Small"))  # drawn by b
+
+    assert not any("earlier question" in reply.text for reply in replies)
+    session = await a.runtime.ctx.chats.session(ADA.id)
+    assert session is not None and "package_size" in session.answers
+    # a did not tidy its own old prompt again (b wrote the tapped choice under it).
+    assert tg.message(ADA.id, first.message_id)["text"] == tidied_by_b
