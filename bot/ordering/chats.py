@@ -23,7 +23,8 @@ Around each turn it does what the engine leaves to its runner:
   first follow-up due ``first_follow_up_seconds`` later, and ``on_unconfirmed`` wakes the
   worker that finishes it (``bot.ordering.unconfirmed_worker``);
 * an ``operator_alert`` (e.g. the photo host is not allowlisted) goes to ``alert_operators``,
-  the same text at most once every ``ALERT_REPEAT_SECONDS`` (a misconfigured business is met
+  the same text at most once every ``ALERT_REPEAT_SECONDS``, by any instance
+  (``store.operator_alerts``; a misconfigured business is met
   by every customer who tries, and the operators need to hear it once, not once a customer);
 * after a rate limit the create is sent again once the service allows it, when the adapter
   gave ``deliver_later`` to show the customer that later turn;
@@ -132,7 +133,6 @@ class ChatService:
         # On PostgreSQL the store's locks serialise a chat across instances; else this process's.
         self._locks: ChatTurnLocks = store.chat_locks or ChatLocks()
         self._later: set[asyncio.Task[None]] = set()
-        self._alerted: dict[str, float] = {}  # alert text -> when it was last sent
 
     # --- the adapters' calls ----------------------------------------------------------------
 
@@ -353,14 +353,10 @@ class ChatService:
             self._on_unconfirmed()
 
     async def _alert(self, text: str) -> None:
-        now = self._clock()
-        self._alerted = {
-            said: at for said, at in self._alerted.items() if now - at < ALERT_REPEAT_SECONDS
-        }
-        if text in self._alerted:
-            logger.info("operator alert not repeated (sent %.0f s ago)", now - self._alerted[text])
+        # Kept in the store: with several instances each would otherwise send it once more.
+        if not await self.store.operator_alerts.take(text, repeat_after=ALERT_REPEAT_SECONDS):
+            logger.info("operator alert not repeated (sent in the last %d s)", ALERT_REPEAT_SECONDS)
             return
-        self._alerted[text] = now
         if self._alert_operators is None:
             logger.error("operator alert (no operator channel): %s", text)
             return

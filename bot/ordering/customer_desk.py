@@ -33,7 +33,7 @@ from bot.ordering.desk_replies import (
     HandoffReply,
     StatusReply,
 )
-from bot.ordering.receiver_handoff import HandoffInvitations, ReceiverHandoffs
+from bot.ordering.receiver_handoff import ReceiverHandoffs
 from bot.partner import errors
 from bot.partner.client import PartnerClient
 from bot.partner.models import CANCEL_REASON_LENGTH
@@ -68,7 +68,6 @@ class CustomerDesk:
         phone_region: str,
         chats: ChatService | None = None,
         page_size: int = PAGE_SIZE,
-        invitations: HandoffInvitations | None = None,
     ) -> None:
         self.store = store
         self.client = client
@@ -80,7 +79,6 @@ class CustomerDesk:
             words,
             phone_region=phone_region,
             order_open=self._order_open,
-            invitations=invitations,
         )
 
     # --- one delivery ---------------------------------------------------------------------------

@@ -9,23 +9,21 @@ user id is the sender's) and its number equals the hand-off's ``receiver_phone``
 comes only from what the relay stored from ``data.otp.code``; it is erased once the channel
 says it reached the chat (``handed_over``).
 
-The phone match is the whole proof; the link is only an invitation. That is why "who opened
-which link" (``HandoffInvitations``) is kept in memory and need not survive a restart: it
-decides only whether a contact that does *not* match gets a plain refusal rather than going to
-the order conversation. After a restart the receiver's matching contact still gets the code
-(``share_contact`` looks hand-offs up by phone), and opening the link again restores the rest.
-A verified receiver who shares their contact for any reason gets every code waiting for their
-number.
+The phone match is the whole proof; the link is only an invitation. "Who opened which link"
+(``store.otp_invitations``, for ``INVITATION_SECONDS``) decides whether a contact that does
+*not* match gets a plain refusal rather than going to the order conversation, and lets a
+receiver phone the relay could not normalise still match; it is in the store because with
+several instances the contact may reach another one than the link did. The receiver's matching
+contact gets the code in any case (``share_contact`` looks hand-offs up by phone). A verified
+receiver who shares their contact for any reason gets every code waiting for their number.
 """
 
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Awaitable, Callable
 from typing import Final
 
-from bot.clocks import Clock
 from bot.ordering.desk_replies import HandoffCode, HandoffReply
 from bot.store import OtpHandoff, Store
 from conversations.phones import normalise_phone
@@ -34,6 +32,8 @@ from conversations.texts.deliveries_texts import otp_for_receiver, short_ref
 from conversations.texts.desk_texts import ChannelWords
 
 PAYLOAD_PREFIX: Final = "otp_"
+INVITATION_SECONDS: Final = 1800.0
+"""How long an opened link waits for the chat's contact."""
 _TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 OrderOpen = Callable[[int], Awaitable[bool]]
@@ -47,33 +47,6 @@ def handoff_payload(token: str) -> str:
 def handoff_token(payload: str) -> str | None:
     """The token of a payload that is a hand-off link (``otp_<token>``), else None."""
     return payload.removeprefix(PAYLOAD_PREFIX) if payload.startswith(PAYLOAD_PREFIX) else None
-
-
-class HandoffInvitations:
-    """Which chat opened which hand-off link, for ``ttl`` seconds (memory only)."""
-
-    def __init__(self, ttl: float = 1800.0, clock: Clock = time.monotonic) -> None:
-        self._ttl = ttl
-        self._clock = clock
-        self._opened: dict[int, tuple[str, float]] = {}
-
-    def open(self, chat_id: int, token: str) -> None:
-        """``chat_id`` opened the link of ``token``; a later link replaces an earlier one."""
-        now = self._clock()
-        # Forget expired invitations now and then, so the map stays as small as the traffic.
-        self._opened = {c: v for c, v in self._opened.items() if v[1] > now}
-        self._opened[chat_id] = (token, now + self._ttl)
-
-    def token_for(self, chat_id: int) -> str | None:
-        """The token of the link ``chat_id`` opened and has not finished with, if any."""
-        opened = self._opened.get(chat_id)
-        if opened is None or opened[1] <= self._clock():
-            return None
-        return opened[0]
-
-    def close(self, chat_id: int) -> None:
-        """The hand-off in ``chat_id`` is over (code sent, or refused for good)."""
-        self._opened.pop(chat_id, None)
 
 
 class ReceiverHandoffs:
@@ -90,13 +63,12 @@ class ReceiverHandoffs:
         *,
         phone_region: str,
         order_open: OrderOpen | None = None,
-        invitations: HandoffInvitations | None = None,
     ) -> None:
         self._store = store
         self._words = words
         self._region = phone_region
         self._order_open = order_open
-        self.invitations = invitations or HandoffInvitations()
+        self._invitations = store.otp_invitations
 
     async def open(self, chat_id: int, user_id: int, token: str) -> HandoffReply:
         """``user_id`` opened the link of ``token`` in ``chat_id``."""
@@ -109,7 +81,7 @@ class ReceiverHandoffs:
         if known is not None and known == self._receiver(handoff):
             # This user proved this very number before: no need to ask again.
             return HandoffReply(outcome="handed_over", codes=_codes([handoff]))
-        self.invitations.open(chat_id, token)
+        await self._invitations.open(chat_id, token, ttl=INVITATION_SECONDS)
         return HandoffReply(
             outcome="ask_for_contact",
             text=handoff_texts.ask_for_contact(handoff.delivery_id, self._words),
@@ -131,7 +103,7 @@ class ReceiverHandoffs:
         verified = normalise_phone(phone, self._region) if own else None
         if verified is not None:
             await self._store.contacts.record(user_id, verified, contact_user_id=contact_user_id)
-        token = self.invitations.token_for(chat_id)
+        token = await self._invitations.token_for(chat_id)
         invited = await self._store.otp.get_by_token(token) if token else None
         waiting = await self._store.otp.pending_for_phone(verified) if verified else []
         if (
@@ -143,7 +115,7 @@ class ReceiverHandoffs:
         ):
             waiting.append(invited)  # a receiver phone the relay could not normalise
         if waiting:
-            self.invitations.close(chat_id)
+            await self._invitations.close(chat_id)
             # Without a link opened, the contact may also answer the chat's open order (its
             # phone question): the receiver gets the codes either way, so the order has it too.
             alone = token is not None or not await self._order_is_open(chat_id)
@@ -156,7 +128,7 @@ class ReceiverHandoffs:
         if verified is None:
             text = handoff_texts.unreadable_phone(self._words)
             return HandoffReply(outcome="unreadable_phone", text=text, wants_contact=True)
-        self.invitations.close(chat_id)
+        await self._invitations.close(chat_id)
         if invited is None or not invited.pending:
             text = handoff_texts.ALREADY_SENT
             return HandoffReply(outcome="already_sent", text=text, ended=True)

@@ -19,16 +19,20 @@ log = logging.getLogger(__name__)
 HOUSEKEEPING_SECONDS: Final = 3600.0
 UPDATE_IDS_KEPT_SECONDS: Final = 8 * 86_400  # Telegram may reuse ids after a week of silence
 RELAYED_KEPT_SECONDS: Final = 30 * 86_400  # far beyond the service's webhook retries
+ALERTS_KEPT_SECONDS: Final = 86_400  # far beyond the time an alert is not repeated
 
 
 async def housekeep(store: Store, *, session_idle_seconds: float) -> None:
-    """One pass: expired media, old update ids, relayed events and sent marks are dropped,
-    and so are the sessions (unfinished orders) nobody answered for ``session_idle_seconds``."""
+    """One pass: expired media, old update ids, relayed events and sent marks, expired
+    hand-off invitations and old operator alert times are dropped, and so are the sessions
+    (unfinished orders) nobody answered for ``session_idle_seconds``."""
     now = store.clock()
     await store.media.purge_expired(now)
     await store.updates.prune(now - UPDATE_IDS_KEPT_SECONDS)
     await store.inbox.purge_processed(now - RELAYED_KEPT_SECONDS)
     await store.sent.prune(now - RELAYED_KEPT_SECONDS)
+    await store.otp_invitations.prune(now)
+    await store.operator_alerts.prune(now - ALERTS_KEPT_SECONDS)
     abandoned = await store.sessions.purge_idle(now - session_idle_seconds)
     if abandoned:
         days = session_idle_seconds / 86_400

@@ -233,6 +233,22 @@ _CUSTOMER_LANGUAGES = (
     "ALTER TABLE unconfirmed_creates ADD COLUMN language TEXT",
 )
 
+_SHARED_BY_INSTANCES = (
+    # Which chat opened which drop-off code hand-off link (its token), until ``expires_at``:
+    # the contact that chat shares next may reach another instance.
+    """CREATE TABLE otp_invitations (
+        chat_id    INTEGER PRIMARY KEY,
+        token      TEXT NOT NULL,
+        expires_at REAL NOT NULL
+    )""",
+    # When each operator alert (by a hash of its text) was last sent, so it is not repeated
+    # within a while by any instance.
+    """CREATE TABLE operator_alerts (
+        alert   TEXT PRIMARY KEY,
+        sent_at REAL NOT NULL
+    ) WITHOUT ROWID""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _INITIAL_SCHEMA),
     Migration(2, "create requests of deliveries", _CREATE_REQUESTS),
@@ -242,6 +258,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "agent channels: customers, conversations, events", _AGENT_CHANNELS),
     Migration(7, "what returning customers are offered again", _CUSTOMER_DETAILS),
     Migration(8, "the language each customer ordered in", _CUSTOMER_LANGUAGES),
+    Migration(9, "hand-off links opened and operator alerts sent", _SHARED_BY_INSTANCES),
 )
 """Every schema step, oldest first. Append only."""
 

@@ -217,6 +217,18 @@ _CUSTOMER_LANGUAGES = (
     "ALTER TABLE unconfirmed_creates ADD COLUMN language TEXT",
 )
 
+_SHARED_BY_INSTANCES = (
+    """CREATE TABLE otp_invitations (
+        chat_id    BIGINT PRIMARY KEY,
+        token      TEXT NOT NULL,
+        expires_at DOUBLE PRECISION NOT NULL
+    )""",
+    """CREATE TABLE operator_alerts (
+        alert   TEXT PRIMARY KEY,
+        sent_at DOUBLE PRECISION NOT NULL
+    )""",
+)
+
 PG_ONLY_TABLES = frozenset({"partner_request_starts", "partner_rate_blocks"})
 """Tables several instances coordinate through; one SQLite process keeps this in memory."""
 
@@ -235,6 +247,7 @@ _TWINS: Mapping[int, tuple[str, ...]] = {
     6: _AGENT_CHANNELS,
     7: _CUSTOMER_DETAILS,
     8: _CUSTOMER_LANGUAGES,
+    9: _SHARED_BY_INSTANCES,
 }
 
 

@@ -47,7 +47,9 @@ from bot.store.delivery_links import Deliveries
 from bot.store.inbox import DEFAULT_LEASE_SECONDS, Inbox
 from bot.store.media_files import MediaStore
 from bot.store.migrations import migrate
+from bot.store.operator_alerts import OperatorAlerts
 from bot.store.otp_handoffs import OtpHandoffs
+from bot.store.otp_invitations import OtpInvitations
 from bot.store.pg_chat_locks import PgChatLocks
 from bot.store.pg_database import DEFAULT_POOL_SIZE, PgDatabase
 from bot.store.pg_leadership import PgLeadership
@@ -102,6 +104,8 @@ class Store:
         self.agents = AgentConversations(db, clock)
         self.agent_events = AgentEvents(db, clock)
         self.customers = CustomerDetails(db, clock)
+        self.otp_invitations = OtpInvitations(db, clock)
+        self.operator_alerts = OperatorAlerts(db, clock)
 
     @classmethod
     async def connect(

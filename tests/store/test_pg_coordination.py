@@ -311,3 +311,28 @@ async def test_the_sessions_holding_locks_are_dropped_soon_when_their_instance_v
         for session in sessions:
             assert await session.fetchval("SHOW tcp_keepalives_idle") == "10"
             assert await session.fetchval("SHOW tcp_keepalives_count") == "3"
+
+
+async def test_a_hand_off_link_opened_on_one_instance_is_known_on_the_other(two: Pair) -> None:
+    a, b = two
+    await a.otp_invitations.open(7, "token-of-the-link", ttl=60)
+    assert await b.otp_invitations.token_for(7) == "token-of-the-link"
+    await b.otp_invitations.close(7)  # the receiver's contact, answered by b
+    assert await a.otp_invitations.token_for(7) is None
+
+
+async def test_an_operator_alert_is_sent_once_a_while_by_all_instances_together(
+    two: Pair, fake_clock: FakeClock
+) -> None:
+    a, b = two
+    taken = await asyncio.gather(
+        a.operator_alerts.take("Photos refused", repeat_after=900),
+        b.operator_alerts.take("Photos refused", repeat_after=900),
+    )
+    assert sorted(taken) == [False, True]  # raised on both at once: sent by one
+    assert await b.operator_alerts.take("Another alert", repeat_after=900)
+    fake_clock.advance(899)
+    assert not await a.operator_alerts.take("Photos refused", repeat_after=900)
+    fake_clock.advance(1)
+    assert await b.operator_alerts.take("Photos refused", repeat_after=900)
+    assert await a.operator_alerts.prune(fake_clock() - 1) == 1  # "Another alert"

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.ordering.receiver_handoff import HandoffInvitations
 from conversations.texts.deliveries_texts import short_ref
 from tests.fakes import SentMessage, TgChat, TgUser
 
@@ -191,21 +190,6 @@ async def test_no_hand_off_when_the_business_uses_photo_proof(tmp_path: Path) ->
         assert not any(LINK.search(text) for text in texts(world, ALICE.id))
         reply = await world.ask(world.tg.updates.contact(BOLA, RECEIVER_AS_SHARED))
         assert reply.text == TO_CONVERSATION
-
-
-def test_an_invitation_lasts_its_time_and_a_newer_link_replaces_it() -> None:
-    now = [0.0]
-    links = HandoffInvitations(ttl=60, clock=lambda: now[0])
-    links.open(7, "first")
-    links.open(7, "second")
-    assert links.token_for(7) == "second" and links.token_for(8) is None
-    now[0] = 59.0
-    assert links.token_for(7) == "second"
-    now[0] = 60.0
-    assert links.token_for(7) is None
-    links.open(8, "third")
-    links.close(8)
-    assert links.token_for(8) is None
 
 
 async def test_a_receiver_answering_her_own_order_gets_the_code_and_the_order_the_contact(
