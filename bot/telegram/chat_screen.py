@@ -7,7 +7,8 @@ memory) the view is rebuilt from the saved session, so a tap on a keyboard drawn
 restart still answers the question it belongs to. With several instances on one database a
 chat's turns may run on any of them, so there a remembered view is used only while it shows
 the saved session's open prompt (same session, same prompt version), and rebuilt otherwise
-(``Conversation`` asks for the view before every answer there):
+(``Conversation`` asks for the view before every answer there, and has a stale one forgotten
+before a command's own turn):
 a view this instance drew before the chat's last turns ran elsewhere would refuse a tap on
 the prompt the customer sees now.
 
@@ -40,6 +41,7 @@ from bot.telegram.turn_messages import (
     render_answered,
     render_prompt,
     render_turn,
+    share_requests,
 )
 from conversations import Answer, Prompt, Session, Turn
 
@@ -138,11 +140,29 @@ class ChatScreen:
             return view
         view.session_id = session.id
         turn = await self.ctx.chats.resume(chat_id, user_id)
-        if turn is not None and turn.messages:
+        if turn is None or turn.prompt is None:
+            return view  # no question to show (the service is down): the answer's turn says so
+        if turn.messages:
             await self.show(chat_id, turn)  # the order form changed meanwhile: say so first
-        elif turn is not None:
+        else:
             view.prompt, view.shown_at = turn.prompt, self.ctx.store.clock()
+            # What its last drawing left up, so the next reply takes it away when it should.
+            view.reply_keyboard = share_requests(turn.prompt)
         return view
+
+    async def forget_if_stale(self, chat_id: int) -> None:
+        """On a store several instances share, forget the chat's view when it no longer shows
+        the saved session's open prompt, without drawing anything: before a command's own turn
+        (``/new``, ``/cancel`` ...), which must not tidy a prompt another instance has tidied,
+        nor tag its buttons with an ended session's id."""
+        view = self._views.get(chat_id)
+        if view is None or not self.shared:
+            return
+        session = await self.ctx.chats.session(chat_id)
+        # With no session the order ended (here or elsewhere): a command starts afresh.
+        if session is None or not _shows(view, session):
+            self._views.pop(chat_id, None)
+            self.remember(chat_id).session_id = session.id if session is not None else None
 
     def _tidy_later(self, chat_id: int, message_id: int, drawn: OutgoingMessage) -> None:
         task = asyncio.create_task(self._tidy(chat_id, message_id, drawn))

@@ -96,6 +96,7 @@ class Conversation:
         """``/start``: a deep link's hand-off (``otp_<token>``) or flow (``t.me/<bot>?start=
         return_parcel``), else the open order again, or a new order."""
         chat_id, user_id = _ids(update)
+        await self.screen.forget_if_stale(chat_id)
         payload = (context.args or [""])[0]
         if payload.startswith("otp_"):
             await otp.start_otp_handoff(self.ctx, update, payload.removeprefix("otp_"))
@@ -119,6 +120,7 @@ class Conversation:
     async def on_repeat(self, update: Update, context: Context) -> None:
         """``/repeat``: the customer's last delivery, filled in again (an open one is dropped)."""
         chat_id, user_id = _ids(update)
+        await self.screen.forget_if_stale(chat_id)
         turn = await self.ctx.chats.repeat(chat_id, user_id)
         self.screen.remember(chat_id).session_id = None  # a new session: its buttons get a new tag
         await self.screen.show(chat_id, turn)
@@ -136,6 +138,7 @@ class Conversation:
         """``/cancel``: stop the order being filled in (asked to confirm when answers would
         be lost)."""
         chat_id, user_id = _ids(update)
+        await self.screen.forget_if_stale(chat_id)
         turn = await self.ctx.chats.cancel(chat_id, user_id)
         if turn is None:
             await self._say(chat_id, say("telegram.no_order"))
@@ -276,6 +279,7 @@ class Conversation:
         opening: str | None = None,
     ) -> None:
         """A new order; ``greet`` says hello first, ``opening`` says that sentence first."""
+        await self.screen.forget_if_stale(chat_id)
         # Over an open order whose answers would be lost, the turn asks first (yes starts it).
         turn = await self.ctx.chats.new_order(chat_id, user_id, flow=flow)
         self.screen.remember(chat_id).session_id = None  # maybe a new session: read it again

@@ -26,6 +26,8 @@ from bot.runtime import Runtime, Seams
 from bot.sandbox import Sandbox, default_scenario
 from bot.store.pg_local_server import LocalPostgres
 from bot.telegram.limits import RateLimiter
+from conversations.services import ServiceUnavailable
+from conversations.texts import dialogue
 from tests.fakes import FakeTelegram, SentMessage
 from tests.fakes.telegram_keyboards import buttons
 
@@ -148,3 +150,51 @@ async def test_a_tap_on_the_prompt_another_instance_drew_is_taken(pair: Pair) ->
     assert session is not None and "package_size" in session.answers
     # a did not tidy its own old prompt again (b wrote the tapped choice under it).
     assert tg.message(ADA.id, first.message_id)["text"] == tidied_by_b
+
+
+async def test_a_command_draws_over_the_order_the_chat_has_now(pair: Pair) -> None:
+    a, b, tg = pair.a, pair.b, pair.tg
+    first = (await pair.send(a, tg.updates.command(ADA, "new")))[-1]
+    await pair.send(b, tg.updates.tap(first, "✓ Pickup & delivery"))
+    asked = (await pair.send(b, tg.updates.command(ADA, "cancel")))[-1]
+    await pair.send(b, tg.updates.tap(asked, "Yes, cancel it"))
+    second = (await pair.send(b, tg.updates.command(ADA, "new")))[-1]  # a new order, on b
+    await pair.send(b, tg.updates.tap(second, "✓ Pickup & delivery"))
+    tidied_by_b = tg.message(ADA.id, first.message_id)["text"]
+
+    asked = (await pair.send(a, tg.updates.command(ADA, "cancel")))[-1]
+    done = await pair.send(b, tg.updates.tap(asked, "Yes, cancel it"))
+
+    # a's buttons carried the open order's tag, not the first order's: the tap was taken.
+    assert [reply.text for reply in done] == ["Cancelled. Nothing was ordered."]
+    assert await b.runtime.ctx.chats.session(ADA.id) is None
+    assert tg.message(ADA.id, first.message_id)["text"] == tidied_by_b
+
+
+async def test_the_reply_keyboard_another_instance_put_up_is_taken_away(pair: Pair) -> None:
+    a, b, tg = pair.a, pair.b, pair.tg
+    first = (await pair.send(a, tg.updates.command(ADA, "new")))[-1]
+    drawn = await pair.send(b, tg.updates.tap(first, "✓ Pickup & delivery"))
+    assert "keyboard" in (drawn[-1].reply_markup or {})  # the pickup question, shared on b
+
+    replies = await pair.send(a, tg.updates.location(ADA, 6.5095, 3.3711))
+
+    assert (replies[0].reply_markup or {}).get("remove_keyboard") is True
+    assert "inline_keyboard" in (replies[-1].reply_markup or {})  # the next question
+
+
+async def test_an_outage_met_while_catching_up_is_said_once(
+    pair: Pair, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b, tg = pair.a, pair.b, pair.tg
+    first = (await pair.send(a, tg.updates.command(ADA, "new")))[-1]
+    await pair.send(b, tg.updates.tap(first, "✓ Pickup & delivery"))
+    await pair.send(b, tg.updates.location(ADA, 6.5095, 3.3711))
+
+    async def down() -> None:
+        raise ServiceUnavailable("the catalogue cannot be read")
+
+    monkeypatch.setattr(a.runtime.ctx.chats.engine.services.catalog, "catalogue", down)
+    replies = await pair.send(a, tg.updates.text(ADA, "12 Herbert Macaulay Way, Yaba"))
+
+    assert [reply.text for reply in replies] == [dialogue.SERVICE_DOWN]
