@@ -19,7 +19,6 @@ arrive in order. Events the other instances' relays keep cannot wake it, so it a
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -27,7 +26,7 @@ from dataclasses import dataclass
 
 import httpx
 
-from bot.clocks import Clock, Sleep
+from bot.clocks import Clock, Sleep, wake_or_sleep
 from bot.partner.signing import sign
 from bot.store import DueHook, Store
 
@@ -153,16 +152,4 @@ class EventWebhooks:
         return False
 
     async def _idle(self, delay: float | None) -> None:
-        if delay is not None and delay <= 0:
-            return
-        woken: asyncio.Future[object] = asyncio.ensure_future(self._wake.wait())
-        tasks = {woken}
-        if delay is not None:
-            tasks.add(asyncio.ensure_future(self._sleep(delay)))
-        try:
-            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in tasks:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        await wake_or_sleep(self._wake, delay, self._sleep)

@@ -37,14 +37,12 @@ and the notice are two steps, and a crash between them sends the notice after th
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
 
-from bot.clocks import Clock, Sleep
+from bot.clocks import Clock, Sleep, wake_or_sleep
 from bot.ordering.creator import refusal_for
 from bot.ordering.kept_photos import KeptPhotos
 from bot.ordering.lost_create_lookup import find_created
@@ -343,15 +341,4 @@ class CreateFollowUp:
 
     async def _idle(self, delay: float | None) -> None:
         """Wait for ``wake()``, or at most ``delay`` seconds when a row falls due then."""
-        if delay is not None and delay <= 0:
-            return
-        waits: set[asyncio.Future[Any]] = {asyncio.ensure_future(self._wake.wait())}
-        if delay is not None:
-            waits.add(asyncio.ensure_future(self._sleep(delay)))
-        try:
-            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in waits:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        await wake_or_sleep(self._wake, delay, self._sleep)

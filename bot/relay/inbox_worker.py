@@ -53,7 +53,7 @@ from dataclasses import dataclass
 
 import pydantic
 
-from bot.clocks import Clock, Sleep
+from bot.clocks import Clock, Sleep, wake_or_sleep
 from bot.config import RelayConfig
 from bot.partner.models import WebhookEvent
 from bot.relay.channel_protocol import Channel, SendFailed
@@ -401,20 +401,7 @@ class Relay:
 
     async def _idle(self, delay: float | None) -> None:
         """Wait for ``wake()``, or at most ``delay`` seconds when a retry is due then."""
-        if delay is None:
-            await self._wake.wait()
-            return
-        if delay <= 0:
-            return
-        woken = asyncio.ensure_future(self._wake.wait())
-        slept = asyncio.ensure_future(self._sleep(delay))
-        try:
-            await asyncio.wait({woken, slept}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in (woken, slept):
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        await wake_or_sleep(self._wake, delay, self._sleep)
 
 
 def _projected(link: DeliveryLink | None, plan: Plan, now: float) -> DeliveryLink | None:

@@ -98,7 +98,10 @@ class PgLeadership:
             connection, self._connection = self._connection, None
             self._held = False
             if connection is not None and not connection.is_closed():
-                await connection.close()
+                try:
+                    await connection.close(timeout=TIMEOUT_SECONDS)
+                except _CONNECTION_ERRORS:
+                    connection.terminate()  # the server frees the lock when it sees it gone
 
     def _drop(self) -> None:
         connection, self._connection = self._connection, None
