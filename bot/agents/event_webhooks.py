@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import httpx
 
 from bot.clocks import Clock, Sleep, wake_or_sleep
+from bot.job_turns import JobTurns
 from bot.partner.signing import sign
 from bot.store import DueHook, Store
 
@@ -74,11 +75,7 @@ class EventWebhooks:
         self._sleep = sleep
         self._max_attempts = max_attempts
         self._batch_size = batch_size
-        if leads is not None and look_seconds is None:
-            # A poster that does not lead would never ask again.
-            raise ValueError("a poster that asks whether it leads needs look_seconds")
-        self._leads = leads
-        self._look_seconds = look_seconds
+        self._turns = JobTurns(leads, look_seconds)
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
 
@@ -93,7 +90,7 @@ class EventWebhooks:
             self._wake.clear()
             next_at: float | None = None
             try:
-                if self._leads is None or await self._leads():
+                if await self._turns.leading():
                     await self.process_due()
                     next_at = await self._store.agent_events.next_hook_at(list(self._hooks))
             except Exception:
@@ -101,9 +98,7 @@ class EventWebhooks:
                 await self._idle(FAILED_PASS_PAUSE_SECONDS)  # not looking again meanwhile
                 continue
             delay = None if next_at is None else next_at - self._clock()
-            if self._look_seconds is not None:
-                delay = self._look_seconds if delay is None else min(delay, self._look_seconds)
-            await self._idle(delay)
+            await self._idle(self._turns.wait(delay))
 
     async def process_due(self) -> int:
         """One pass; how many events the channels took."""

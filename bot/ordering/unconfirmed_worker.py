@@ -43,6 +43,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.clocks import Clock, Sleep, wake_or_sleep
+from bot.job_turns import JobTurns
 from bot.ordering.creator import refusal_for
 from bot.ordering.kept_photos import KeptPhotos
 from bot.ordering.lost_create_lookup import find_created
@@ -133,11 +134,7 @@ class CreateFollowUp:
         self._clock = clock
         self._sleep = sleep
         self.tuning = tuning or FollowUpTuning()
-        if leads is not None and look_seconds is None:
-            # A worker that does not lead would never ask again.
-            raise ValueError("a worker that asks whether it leads needs look_seconds")
-        self._leads = leads
-        self._look_seconds = look_seconds
+        self._turns = JobTurns(leads, look_seconds)
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
 
@@ -153,7 +150,7 @@ class CreateFollowUp:
             self._wake.clear()
             delay: float | None = None
             try:
-                if self._leads is None or await self._leads():
+                if await self._turns.leading():
                     await self.process_due()
                     failures = 0
                     due = await self._store.unconfirmed.next_due()
@@ -165,9 +162,7 @@ class CreateFollowUp:
                 logger.exception("follow-up pass failed")
                 await self._idle(self.tuning.retry_delay(failures))
                 continue
-            if self._look_seconds is not None:
-                delay = self._look_seconds if delay is None else min(delay, self._look_seconds)
-            await self._idle(delay)
+            await self._idle(self._turns.wait(delay))
 
     async def process_due(self) -> int:
         """One pass over the rows due now; returns how many were handled."""

@@ -362,6 +362,28 @@ def _chat_of(update: dict[str, Any]) -> int:
 MakeStack = Callable[..., Awaitable[BotStack]]
 
 
+async def sandbox_and_telegram(
+    exits: contextlib.AsyncExitStack, edit: ScenarioEdit | None = None
+) -> tuple[AppSwitch, Sandbox, FakeTelegram]:
+    """The sandbox (its scenario changed by ``edit``) and FakeTelegram, both reaching the bot's
+    web app through the returned switch (set it once the bot runs), closed by ``exits``."""
+    data = default_scenario_data()
+    if edit is not None:
+        edit(data)
+    switch = AppSwitch()
+    sandbox = Sandbox(
+        parse_scenario(data),
+        webhook_transport=httpx.ASGITransport(app=switch),
+        image_transport=httpx.ASGITransport(app=switch),
+        resolver=loopback_resolver,
+    )
+    exits.push_async_callback(sandbox.aclose)
+    tg = await exits.enter_async_context(
+        FakeTelegram.running(webhook_transport=httpx.ASGITransport(app=switch))
+    )
+    return switch, sandbox, tg
+
+
 @pytest.fixture
 async def make_stack(tmp_path: Path) -> AsyncIterator[MakeStack]:
     """``await make_stack(mode="polling", edit=None, operators=[OPERATORS.id], workers=True,
@@ -383,20 +405,7 @@ async def make_stack(tmp_path: Path) -> AsyncIterator[MakeStack]:
             partner: dict[str, Any] | None = None,
             clock: Clock = system_clock,
         ) -> BotStack:
-            data = default_scenario_data()
-            if edit is not None:
-                edit(data)
-            switch = AppSwitch()
-            sandbox = Sandbox(
-                parse_scenario(data),
-                webhook_transport=httpx.ASGITransport(app=switch),
-                image_transport=httpx.ASGITransport(app=switch),
-                resolver=loopback_resolver,
-            )
-            exits.push_async_callback(sandbox.aclose)
-            tg = await exits.enter_async_context(
-                FakeTelegram.running(webhook_transport=httpx.ASGITransport(app=switch))
-            )
+            switch, sandbox, tg = await sandbox_and_telegram(exits, edit)
             for user in (ADA, BOLA, CHIDI, OLU):
                 tg.add_chat(user)
             tg.add_chat(OPERATORS)

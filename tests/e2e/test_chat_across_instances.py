@@ -15,15 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from telegram import Update
 from telegram.request import HTTPXRequest
 
 from bot.config import Config
-from bot.demo.transports import AppSwitch, loopback_resolver
 from bot.runtime import Runtime, Seams
-from bot.sandbox import Sandbox, default_scenario
 from bot.store.pg_local_server import LocalPostgres
 from bot.telegram.limits import RateLimiter
 from conversations.services import ServiceUnavailable
@@ -40,6 +37,7 @@ from .conftest import (
     InstantTime,
     PartnerRecorder,
     TrackingProcessor,
+    sandbox_and_telegram,
 )
 
 
@@ -80,17 +78,7 @@ class Pair:
 async def pair(postgres_server: LocalPostgres, tmp_path: Path) -> AsyncIterator[Pair]:
     dsn = await postgres_server.create_database("chat_across_instances")
     async with contextlib.AsyncExitStack() as exits:
-        switch = AppSwitch()
-        sandbox = Sandbox(
-            default_scenario(),
-            webhook_transport=httpx.ASGITransport(app=switch),
-            image_transport=httpx.ASGITransport(app=switch),
-            resolver=loopback_resolver,
-        )
-        exits.push_async_callback(sandbox.aclose)
-        tg = await exits.enter_async_context(
-            FakeTelegram.running(webhook_transport=httpx.ASGITransport(app=switch))
-        )
+        switch, sandbox, tg = await sandbox_and_telegram(exits)
         tg.add_chat(ADA)
         data = {
             "partner": {"base_url": sandbox.base_url, "api_key": sandbox.api_key},
