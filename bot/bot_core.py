@@ -202,8 +202,8 @@ def build_core(
         alert_operators = alert_operator_chats
     # With several instances on one database some jobs run on one for all (the leader);
     # other processes on the store (instances, MCP servers) keep work that cannot wake it.
-    leads = store.leadership.leads if store.leadership is not None else None
-    shared = store.leadership is not None
+    shared = store.shared
+    leads = store.leadership.leads if shared else None
     follow_up = CreateFollowUp(
         store,
         client,
@@ -330,13 +330,9 @@ async def send_to_operators(channel: Channel, operators: Iterable[int], text: st
             log.warning("operator chat %s not told (%s)", chat_id, type(error).__name__)
 
 
-def _shared_limiter(
-    settings: CoreSettings, store: Store, seams: CoreSeams
-) -> SharedRequestLimiter | None:
-    """With several instances on one database, the key's budget is kept there (None: the
-    client's own in-process limiter is the whole budget)."""
-    if store.rate_budget is None:
-        return None
+def _shared_limiter(settings: CoreSettings, store: Store, seams: CoreSeams) -> SharedRequestLimiter:
+    """The client's limiter, whose starts also count against the store's budget for the key
+    (every start granted at once where the store is this process's alone)."""
     return SharedRequestLimiter(
         store.rate_budget,
         key_fingerprint(settings.partner_api_key),

@@ -4,10 +4,10 @@ One per process, shared by every adapter (Telegram, the console). It holds no co
 memory: each call loads the chat's session from ``store.sessions``, runs one turn, and saves it
 again (or deletes it once the conversation is over), so a restart resumes every chat at its
 step. Calls for one chat run one at a time (a per-chat lock); different chats run concurrently.
-On PostgreSQL the lock is the store's ``chat_locks``, held across every instance on the database,
-so a turn that does not come through Telegram's update processor (an agent's answer over the
-JSON API or MCP, a create re-sent after a rate limit) waits for the chat's turn in every instance
-too. The lock is re-entrant for the task holding it: a Telegram turn already holds its chat.
+The lock is the store's ``chat_locks``, held by every process on the store, so a turn that does
+not come through Telegram's update processor (an agent's answer over the JSON API or MCP, a
+create re-sent after a rate limit) waits for the chat's turn everywhere too. The lock is
+re-entrant for the task holding it: a Telegram turn already holds its chat.
 
 Around each turn it does what the engine leaves to its runner:
 
@@ -43,7 +43,7 @@ from contextlib import asynccontextmanager
 
 import pydantic
 
-from bot.chatlocks import ChatLocks, ChatTurnLocks
+from bot.chatlocks import ChatTurnLocks
 from bot.clocks import Clock, Sleep
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.duplicate_hold import content_fingerprint
@@ -130,8 +130,7 @@ class ChatService:
         self._on_unconfirmed = on_unconfirmed
         self._create_wait = create_wait
         self._first_follow_up = first_follow_up_seconds
-        # On PostgreSQL the store's locks serialise a chat across instances; else this process's.
-        self._locks: ChatTurnLocks = store.chat_locks or ChatLocks()
+        self._locks: ChatTurnLocks = store.chat_locks
         self._later: set[asyncio.Task[None]] = set()
 
     # --- the adapters' calls ----------------------------------------------------------------

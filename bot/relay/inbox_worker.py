@@ -385,7 +385,7 @@ class Relay:
         instances (PostgreSQL) at least twice a lease, since an instance that died leaves
         events whose lease runs out without anyone waking this relay, and this relay's own
         leases on events still being sent need renewing."""
-        if self._store.dialect != "postgres":
+        if not self._store.shared:
             return retry_in
         half_lease = self._store.lease_seconds / 2
         return half_lease if retry_in is None else min(retry_in, half_lease)

@@ -121,7 +121,7 @@ class ChatScreen:
     @property
     def shared(self) -> bool:
         """Whether other instances on the store may run this bot's chats' turns too."""
-        return self.ctx.store.chat_locks is not None
+        return self.ctx.store.shared
 
     async def view(self, chat_id: int, user_id: int) -> ChatView:
         """The chat's view, rebuilt from its saved session when it is not in memory (or, on a
