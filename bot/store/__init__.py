@@ -33,9 +33,10 @@ from bot.store.blocked import BlockedChats
 from bot.store.delivery_links import Deliveries, DeliveryLink
 from bot.store.inbox import Inbox, InboxCounts, InboxEvent
 from bot.store.media_files import MediaFile, MediaStore
-from bot.store.migrations import LATEST_VERSION, MIGRATIONS, Migration
+from bot.store.migrations import LATEST_VERSION, MIGRATIONS
 from bot.store.otp_handoffs import OtpHandoff, OtpHandoffs
 from bot.store.relayed import RelayedEvents, SentReceipt, ViewChange
+from bot.store.schema import Migration
 from bot.store.sent import SendKey, SentMessages
 from bot.store.sessions import SessionRecord, Sessions
 from bot.store.status_progress import FINAL_STATUSES

@@ -9,7 +9,20 @@ from __future__ import annotations
 
 from bot.store.advisory_locks import ADVISORY_NAMESPACE, INBOX_CLAIM_LOCK
 from bot.store.database import Executor, Row
+from bot.store.schema import SchemaWords
 from bot.store.store_backend import StoreDatabase
+
+SCHEMA_WORDS = SchemaWords(
+    int="BIGINT",  # Telegram ids pass 2**31
+    real="DOUBLE PRECISION",
+    blob="BYTEA",
+    rowid_key="BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+    serial_key="BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+    without_rowid="",
+    link_order=", link_seq",  # the column that stands in for SQLite's rowid
+    shared=True,
+)
+"""The schema in PostgreSQL's words, with what several instances coordinate through."""
 
 # A lease or a claim is bookkeeping between live instances: if the database server crashes and
 # loses the last ones, events are claimed again (the sent markers still stop repeats). So their

@@ -8,7 +8,20 @@ from __future__ import annotations
 
 from bot.store.database import Database, Executor, Row
 from bot.store.inbox import NEXT_BATCH
+from bot.store.schema import SchemaWords
 from bot.store.store_backend import StoreDatabase
+
+SCHEMA_WORDS = SchemaWords(
+    int="INTEGER",
+    real="REAL",
+    blob="BLOB",
+    rowid_key="INTEGER PRIMARY KEY",
+    serial_key="INTEGER PRIMARY KEY AUTOINCREMENT",
+    without_rowid=" WITHOUT ROWID",
+    link_order="",  # every index ends with the rowid
+    shared=False,
+)
+"""The schema in SQLite's words: the text every migration shipped with."""
 
 # A turn's save and its update id in one statement, so in one trip to aiosqlite's thread and one
 # commit: an INSTEAD OF trigger on a view does both writes, and a statement is atomic with its

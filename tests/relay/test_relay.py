@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 import pytest
 
@@ -524,17 +525,17 @@ async def test_run_survives_a_failing_pass(
     relay = make_relay(store)
     await link(store, "pending")
     await put(store, ASSIGNED)
-    original = store.inbox.next_batch
+    original = store.inbox.claim_batch
     calls = 0
 
-    async def flaky_next_batch(limit: int = 100) -> list:  # type: ignore[type-arg]
+    async def flaky_claim_batch(*args: Any, **kwargs: Any) -> list:  # type: ignore[type-arg]
         nonlocal calls
         calls += 1
         if calls == 1:
             raise OSError("disk hiccup")
-        return await original(limit)
+        return await original(*args, **kwargs)
 
-    store.inbox.next_batch = flaky_next_batch  # type: ignore[method-assign]
+    store.inbox.claim_batch = flaky_claim_batch  # type: ignore[method-assign]
     worker = asyncio.create_task(relay.run())
     try:
         await channel.wait_for(3)
