@@ -1,9 +1,14 @@
 """Persistence for the bot: one SQLite file through aiosqlite, in WAL mode (the default), or
-one PostgreSQL database through asyncpg shared by several instances (``Store.connect_postgres``;
-``pg_database``, ``pg_migrations``, ``pg_chat_locks``, ``pg_rate_budget``).
+one PostgreSQL database through asyncpg shared by several instances (``Store.connect_postgres``).
+
+Each backend is a database (``database`` / ``pg_database``), the few statements it words its
+own way (``sqlite_backend`` / ``pg_backend``, behind ``store_backend.Backend``), the schema
+rendered in its words (``schema``, applied by ``migrations`` / ``pg_migrations``) and its
+coordination (``coordination``: chat locks, leadership, the rate budget; in memory on SQLite,
+``pg_chat_locks``, ``pg_leadership`` and ``pg_rate_budget`` on PostgreSQL).
 
 ``Store`` opens the database, migrates it, and exposes one repository per concept (the same
-repositories and SQL on both backends, see ``store_backend``):
+repositories and SQL on both backends):
 
 ========================  ====================================================================
 ``store.sessions``        conversation session of each chat (JSON text), resumed after restart
