@@ -10,6 +10,7 @@ from __future__ import annotations
 from bot.store.advisory_locks import ADVISORY_NAMESPACE, INBOX_CLAIM_LOCK
 from bot.store.database import Executor, Row
 from bot.store.schema import SchemaWords
+from bot.store.sent import CLAIM
 from bot.store.store_backend import StoreDatabase
 
 SCHEMA_WORDS = SchemaWords(
@@ -42,13 +43,11 @@ _LAST_ORDER_FOR = """SELECT saved_order FROM deliveries
     ORDER BY created_at DESC, link_seq DESC LIMIT 1"""
 # Another holder's claim is taken over only once it is older than the relay's lease (that
 # holder died mid-send, or gave up); a live holder's claim is respected.
-_CLAIM = """INSERT INTO sent_messages (event_id, chat_id, kind, claimed_by, claimed_at)
-    VALUES (?, ?, ?, ?, ?)
-    ON CONFLICT (event_id, chat_id, kind) DO UPDATE
-    SET claimed_by = excluded.claimed_by, claimed_at = excluded.claimed_at
-    WHERE sent_messages.sent_at IS NULL
-      AND sent_messages.claimed_by IS DISTINCT FROM excluded.claimed_by
+_CLAIM = (
+    CLAIM
+    + """
       AND (sent_messages.claimed_by IS NULL OR sent_messages.claimed_at <= ?)"""
+)
 _SERIALISE_CLAIMS = "SELECT pg_advisory_xact_lock(?, ?)"
 # Only leases that are new or past half their time are written: a relay reads past events that
 # wait (their delivery is not linked yet) on every pass, and rewriting all of them each time

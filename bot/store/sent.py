@@ -35,6 +35,14 @@ class SendKey:
     kind: str
 
 
+CLAIM = """INSERT INTO sent_messages (event_id, chat_id, kind, claimed_by, claimed_at)
+    VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (event_id, chat_id, kind) DO UPDATE
+    SET claimed_by = excluded.claimed_by, claimed_at = excluded.claimed_at
+    WHERE sent_messages.sent_at IS NULL
+      AND sent_messages.claimed_by IS DISTINCT FROM excluded.claimed_by"""
+"""A send claim, taken from any other holder; a backend whose holders may be alive narrows
+it (``Backend.claim_send``)."""
 _WAS_SENT = """SELECT 1 FROM sent_messages
     WHERE event_id = ? AND chat_id = ? AND kind = ? AND sent_at IS NOT NULL"""
 _MARK_SENT = """INSERT INTO sent_messages

@@ -9,6 +9,7 @@ from __future__ import annotations
 from bot.store.database import Database, Executor, Row
 from bot.store.inbox import NEXT_BATCH
 from bot.store.schema import SchemaWords
+from bot.store.sent import CLAIM
 from bot.store.store_backend import StoreDatabase
 
 SCHEMA_WORDS = SchemaWords(
@@ -44,12 +45,6 @@ _TURN_SAVE = """INSERT INTO session_turn_saves (chat_id, user_id, data, updated_
 _LAST_ORDER_FOR = """SELECT saved_order FROM deliveries
     WHERE user_id = ? AND saved_order IS NOT NULL
     ORDER BY created_at DESC, rowid DESC LIMIT 1"""
-_CLAIM = """INSERT INTO sent_messages (event_id, chat_id, kind, claimed_by, claimed_at)
-    VALUES (?, ?, ?, ?, ?)
-    ON CONFLICT (event_id, chat_id, kind) DO UPDATE
-    SET claimed_by = excluded.claimed_by, claimed_at = excluded.claimed_at
-    WHERE sent_messages.sent_at IS NULL
-      AND sent_messages.claimed_by IS DISTINCT FROM excluded.claimed_by"""
 
 
 class SqliteBackend:
@@ -78,7 +73,7 @@ class SqliteBackend:
         self, db: StoreDatabase, claim: tuple[str, int, str, str, float], stale_before: float
     ) -> bool:
         """Any other holder's claim was left by a process that is gone."""
-        return await db.execute(_CLAIM, claim) > 0
+        return await db.execute(CLAIM, claim) > 0
 
     async def claim_inbox(
         self, db: StoreDatabase, holder: str, limit: int, lease_seconds: float, now: float
