@@ -19,14 +19,12 @@ from pydantic import JsonValue
 
 from bot.partner.models import (
     Capabilities,
-    CreateDeliveryRequest,
-    Delivery,
     ServiceLocation,
     Warehouse,
 )
 from conversations import rules
 from conversations.context import Context
-from conversations.dialog import TRY_AGAIN, Option, Prompt, SavedOrder, Turn, UnconfirmedOrder
+from conversations.dialog import TRY_AGAIN, Effect, Option, Prompt, Turn
 from conversations.engine import ledger
 from conversations.engine.prompting import build_prompt, cancel_prompt
 from conversations.flow import (
@@ -65,12 +63,7 @@ class Walker(ABC):
         self.work = work
         self.messages: list[str] = []
         self.prompt: Prompt | None = None
-        self.delivery: Delivery | None = None
-        self.request: CreateDeliveryRequest | None = None
-        self.order: SavedOrder | None = None
-        self.unconfirmed: UnconfirmedOrder | None = None
-        self.operator_alert: str | None = None
-        self.retry_after: float | None = None
+        self.effects: list[Effect] = []  # what the runner must do (``Turn.effects``)
         self._catalog: Catalog | None = None
 
     # --- plumbing -----------------------------------------------------------------------------
@@ -105,12 +98,7 @@ class Walker(ABC):
             messages=tuple(self.messages),
             prompt=self.prompt,
             status=self.work.status,
-            delivery=self.delivery,
-            request=self.request,
-            order=self.order,
-            unconfirmed=self.unconfirmed,
-            operator_alert=self.operator_alert,
-            retry_after=self.retry_after,
+            effects=tuple(self.effects),
         )
 
     def end(self, message: str) -> None:
