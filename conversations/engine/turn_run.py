@@ -24,7 +24,6 @@ from conversations.dialog import (
     ChoiceAnswer,
     CommandAnswer,
     DeliveryCreated,
-    OperatorAlert,
     PhotosAnswer,
     ResendAfter,
     SavedOrder,
@@ -477,10 +476,8 @@ class TurnRun(Walker):
         """Follow the refusal's decision: tell the customer (and maybe the operators), refresh
         what must be, and ask again the answers it concerns."""
         # The last refusal of the turn says what the operators and the runner must do.
-        self.effects = [e for e in self.effects if not isinstance(e, OperatorAlert | ResendAfter)]
-        alert = dialogue.operator_alert(refused)
-        if alert is not None:
-            self.effects.append(OperatorAlert(text=alert))
+        self.alert_operators(dialogue.operator_alert(refused))
+        self.effects = [e for e in self.effects if not isinstance(e, ResendAfter)]
         if refused.retry_after is not None:
             self.effects.append(ResendAfter(seconds=refused.retry_after))
         if not refused.keep_key:

@@ -24,7 +24,7 @@ from bot.partner.models import (
 )
 from conversations import rules
 from conversations.context import Context
-from conversations.dialog import TRY_AGAIN, Effect, Option, Prompt, Turn
+from conversations.dialog import TRY_AGAIN, Effect, OperatorAlert, Option, Prompt, Turn
 from conversations.engine import ledger
 from conversations.engine.prompting import build_prompt, cancel_prompt
 from conversations.flow import (
@@ -115,6 +115,12 @@ class Walker(ABC):
         else:
             self.end(problem)
 
+    def alert_operators(self, text: str | None) -> None:
+        """The turn's operator alert is ``text`` (None: none); the last one of a turn wins."""
+        self.effects = [e for e in self.effects if not isinstance(e, OperatorAlert)]
+        if text is not None:
+            self.effects.append(OperatorAlert(text=text))
+
     def hold(self) -> None:
         """No payment method is switched on, so nothing can be created until the business
         fixes its settings: the draft stays where it is (the session stays open), the customer
@@ -124,7 +130,7 @@ class Walker(ABC):
             self.work.step = self.flow.start
         self.work.prompt_version += 1  # older buttons are stale now
         self.work.pending = None
-        self.operator_alert = dialogue.NO_PAYMENT_METHOD_ALERT
+        self.alert_operators(dialogue.NO_PAYMENT_METHOD_ALERT)
         self.prompt = Prompt(
             step=self.work.step,
             version=self.work.prompt_version,
