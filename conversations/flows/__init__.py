@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from conversations.flow import Flow, FlowRegistry
+from conversations.flow import Flow, FlowError, FlowRegistry
 from conversations.flows.entry import ENTRY, entry_flow
 from conversations.flows.errand import ERRAND
 from conversations.flows.pickup_delivery import PICKUP_DELIVERY
@@ -20,9 +20,20 @@ ENTRY_FLOW = ENTRY
 FLOWS: tuple[Flow, ...] = (PICKUP_DELIVERY, ERRAND, RETURN_PARCEL)
 
 
-def default_registry(flows: Sequence[Flow] = FLOWS) -> FlowRegistry:
-    """A registry of ``flows`` (every shipped flow by default) behind the entry flow."""
-    return FlowRegistry((entry_flow(flows), *flows), entry=ENTRY)
+def default_registry(
+    flows: Sequence[Flow] = FLOWS, *, menu: Sequence[Flow] | None = None
+) -> FlowRegistry:
+    """A registry of ``flows`` (every shipped flow by default) behind the entry flow, which
+    offers the listed ones among ``menu`` (all of ``flows`` by default), in that order.
+
+    A test that asserts the entry menu names its ``menu``, so a flow shipped later, listed in
+    the shipped menu, changes nothing it sees (it can still be started by name).
+    """
+    offered = flows if menu is None else menu
+    unknown = [flow.name for flow in offered if flow not in flows]
+    if unknown:
+        raise FlowError(f"the menu offers flows that are not registered: {unknown}")
+    return FlowRegistry((entry_flow(offered), *flows), entry=ENTRY)
 
 
 __all__ = [

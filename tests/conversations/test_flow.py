@@ -7,6 +7,7 @@ from pydantic import ValidationError
 
 from conversations.context import Context
 from conversations.flow import CREATE, Branch, Condition, Flow, FlowError, FlowRegistry, Handoff
+from conversations.flows import ENTRY_FLOW, ERRAND, FLOWS, PICKUP_DELIVERY, default_registry
 from conversations.session import Session
 from conversations.steps import choice, summary, text, yes_no
 
@@ -266,3 +267,15 @@ def test_a_step_that_names_a_field_but_does_not_write_it_does_not_fill_it():
     )
     with pytest.raises(FlowError, match=r"\['senderName'\]"):
         _flow(names_only, _summary(), fixed=without_name)
+
+
+# --- the shipped registry and a menu of a test's own ---------------------------------------------
+
+
+def test_a_registry_with_a_menu_of_its_own_offers_only_that_menu_but_starts_every_flow():
+    registry = default_registry(menu=(ERRAND,))
+    offered = registry[ENTRY_FLOW].step("service_kind").next
+    assert isinstance(offered, Branch) and list(offered.routes) == ["errand"]
+    assert registry.names == [ENTRY_FLOW, *(flow.name for flow in FLOWS)]
+    with pytest.raises(FlowError, match=r"not registered: \['errand'\]"):
+        default_registry((PICKUP_DELIVERY,), menu=(ERRAND,))
