@@ -12,12 +12,13 @@ from collections.abc import Sequence
 from conversations.flow import Flow, FlowError, FlowRegistry
 from conversations.flows.entry import ENTRY, entry_flow
 from conversations.flows.errand import ERRAND
+from conversations.flows.pharmacy_errand import PHARMACY_ERRAND
 from conversations.flows.pickup_delivery import PICKUP_DELIVERY
 from conversations.flows.return_parcel import RETURN_PARCEL
 
 ENTRY_FLOW = ENTRY
 # The shipped flows, in the order the entry offers them.
-FLOWS: tuple[Flow, ...] = (PICKUP_DELIVERY, ERRAND, RETURN_PARCEL)
+FLOWS: tuple[Flow, ...] = (PICKUP_DELIVERY, ERRAND, PHARMACY_ERRAND, RETURN_PARCEL)
 
 
 def default_registry(
@@ -40,6 +41,7 @@ __all__ = [
     "ENTRY_FLOW",
     "ERRAND",
     "FLOWS",
+    "PHARMACY_ERRAND",
     "PICKUP_DELIVERY",
     "RETURN_PARCEL",
     "default_registry",
