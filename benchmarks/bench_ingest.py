@@ -57,10 +57,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from bot.bot_core import CoreSettings, build_core
-from bot.console import CONSOLE_WORDS
+from bot.bot_core import build_core
+from bot.channels import ChannelRegistration
 from bot.partner.signing import SIGNATURE_HEADER, SignatureError, sign, verify
 from bot.runtime.heap import freeze_start_up_heap
+from bot.settings import CoreSettings
 from bot.store import Inbox, Store
 
 SECRET = "whsec_benchmark_ingest_secret_01"
@@ -142,7 +143,8 @@ async def serve_bot(with_relay: bool, database: Path, sync: Synchronous, ready: 
         return JSONResponse({"stored": counts.pending + counts.processed})
 
     routes = [Route("/bench/sent", sent_times), Route("/bench/stored", stored)]
-    core = build_core(settings, store, recorder, CONSOLE_WORDS, web_routes=routes)
+    core = build_core(settings, store)
+    core.register(ChannelRegistration("bench", recorder, routes=routes))
     relay, app = core.relay, core.web_app
     worker = asyncio.create_task(relay.run()) if with_relay else None
     for n in range(RELAY_EVENTS if with_relay else 0):

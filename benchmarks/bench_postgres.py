@@ -45,9 +45,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from bot.bot_core import CoreSettings, build_core
-from bot.console import CONSOLE_WORDS
+from bot.bot_core import build_core
+from bot.channels import ChannelRegistration
 from bot.partner.signing import SIGNATURE_HEADER, sign
+from bot.settings import CoreSettings
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 
@@ -81,9 +82,8 @@ async def serve_bot(
     async def sent_times(request: Request) -> Response:
         return JSONResponse({str(chat): at for chat, at in recorder.sent_at.items()})
 
-    core = build_core(
-        settings, store, recorder, CONSOLE_WORDS, web_routes=[Route("/bench/sent", sent_times)]
-    )
+    core = build_core(settings, store)
+    core.register(ChannelRegistration("bench", recorder, routes=[Route("/bench/sent", sent_times)]))
     worker = asyncio.create_task(core.relay.run()) if with_relay else None
     for n in range(RELAY_EVENTS if with_relay else 0):
         await store.deliveries.add(f"dlv-relay-{n}", n + 1, n + 1, time.time(), None, None)

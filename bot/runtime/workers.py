@@ -21,16 +21,9 @@ from bot.store import Store
 def spawn_workers(
     core: BotCore, store: Store, *, session_idle_seconds: float
 ) -> list[asyncio.Task[None]]:
-    """Start the relay, the status poller, the follow-up of lost creates, the agent webhooks
-    and housekeeping (which drops sessions idle for ``session_idle_seconds``); the caller
-    cancels the tasks to stop them."""
-    work: dict[str, Coroutine[Any, Any, None]] = {
-        "relay": core.relay.run(),
-        "create-follow-up": core.follow_up.run(),
-        "housekeeping": housekeeping(store, session_idle_seconds=session_idle_seconds),
-    }
-    if core.agents is not None and core.agents.webhooks is not None:
-        work["agent-webhooks"] = core.agents.webhooks.run()
-    if core.poller is not None:
-        work["status-poller"] = core.poller.run()
+    """Start the core's jobs and its channels' (``BotCore.jobs``: the relay, the status
+    poller, the follow-up of lost creates, the agent webhooks) and housekeeping (which drops
+    sessions idle for ``session_idle_seconds``); the caller cancels the tasks to stop them."""
+    work: dict[str, Coroutine[Any, Any, None]] = {name: job() for name, job in core.jobs().items()}
+    work["housekeeping"] = housekeeping(store, session_idle_seconds=session_idle_seconds)
     return [asyncio.create_task(coroutine, name=name) for name, coroutine in work.items()]

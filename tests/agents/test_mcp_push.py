@@ -31,8 +31,8 @@ from .conftest import SHOP_KEY, AgentWorld, LoopbackServer
 
 
 def _push(world: AgentWorld, channel: str = "shop") -> EventPush:
-    assert world.core is not None and world.core.agents is not None
-    agents = world.core.agents
+    assert world.agents is not None
+    agents = world.agents
     return EventPush(agents.conversations, channel, agents.bell, poll_seconds=60)
 
 
@@ -143,8 +143,8 @@ async def test_another_channels_conversation_cannot_be_subscribed(world: AgentWo
 
 
 def _push_conversations(world: AgentWorld) -> Any:
-    assert world.core is not None and world.core.agents is not None
-    return world.core.agents.conversations
+    assert world.agents is not None
+    return world.agents.conversations
 
 
 async def test_a_subscription_over_streamable_http_is_notified(world: AgentWorld) -> None:
