@@ -76,7 +76,7 @@ class Runtime:
                 channel = register_telegram(
                     core,
                     bot,
-                    operators=frozenset(config.operators.chat_ids),
+                    operators=frozenset(settings.operators),
                     session_idle_seconds=config.storage.session_idle_seconds,
                 )
             agents = None
