@@ -1,12 +1,15 @@
 """Injected faults and per-operation call counters, applied in front of the whole API.
 
 A fault is armed for the next N calls of one operation. By default (``when="before"``) it
-applies before authentication and the handler, as an upstream or network failure would, and the
-call changes nothing:
+applies before authentication and the handler, as an upstream or network failure would.
+``status`` and ``drop`` leave the call unhandled (it changes nothing); ``latency`` only delays it:
 
 * ``status``: answer the error envelope with the given status (default: the operation's own
   failure status, 503 or 500) and the operation's failure code (``create_failed`` ...);
-* ``latency``: wait ``latency_seconds`` (through the injected sleep) and then answer normally;
+* ``latency``: wait ``latency_seconds`` (through the injected sleep) and then handle the call and
+  answer normally. The request has been read in full before the wait, so a client that gives up
+  meanwhile does not take its request with it: the call is still applied (its webhooks go out,
+  an idempotency key remembers it) and only the answer is lost, as when a real server is slow;
 * ``drop``: start the response and abort it, so the client sees the connection break with no
   usable answer (``httpx.RemoteProtocolError`` in process; a closed socket under uvicorn).
 
@@ -155,10 +158,17 @@ class FaultGate:
         elif fault.when == "after":
             await self._after(fault, scope, receive, send)
         elif fault.kind == "latency":
-            await self._sleep(fault.latency_seconds)
-            await self._app(scope, receive, send)
+            await self._held(fault, scope, receive, send)
         else:
             await self._fail(fault, scope, receive, send)
+
+    async def _held(self, fault: Fault, scope: Scope, receive: Receive, send: Send) -> None:
+        """Wait, then handle the call, whether or not the client is still there to hear it."""
+        request = await _read_request(receive)
+        if request is None:
+            return  # the client left before its request had arrived: there is nothing to apply
+        await self._sleep(fault.latency_seconds)
+        await self._app(scope, _replay(request, receive), _ignoring_gone_client(send))
 
     async def _after(self, fault: Fault, scope: Scope, receive: Receive, send: Send) -> None:
         """Handle the call in full, then lose (or hold back) its answer."""
@@ -186,3 +196,46 @@ class FaultGate:
         # answering 500, which is what a dropped connection looks like to a client.
         await send({"type": "http.response.start", "status": 200, "headers": []})
         raise ConnectionDropped("sandbox fault: the connection was dropped")
+
+
+async def _read_request(receive: Receive) -> list[Message] | None:
+    """Every body message of the request, or None if the client disconnected first."""
+    messages: list[Message] = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        messages.append(message)
+        if not message.get("more_body", False):
+            return messages
+
+
+def _replay(request: list[Message], receive: Receive) -> Receive:
+    """A ``receive`` that gives the already read request again, then listens to the client."""
+    pending = list(request)
+
+    async def replayed() -> Message:
+        return pending.pop(0) if pending else await receive()
+
+    return replayed
+
+
+def _ignoring_gone_client(send: Send) -> Send:
+    """A ``send`` that drops the answer once the client has gone, instead of raising.
+
+    ASGI 2.4 servers raise an ``OSError`` from ``send`` on a closed connection (uvicorn returns
+    quietly). Either way the answer is lost but the call has been applied, and the rest of the
+    response cycle, such as the background task that queues its webhooks, must still run.
+    """
+    gone = False
+
+    async def send_while_connected(message: Message) -> None:
+        nonlocal gone
+        if gone:
+            return
+        try:
+            await send(message)
+        except OSError:
+            gone = True
+
+    return send_while_connected

@@ -17,6 +17,7 @@ from typing import TextIO
 import httpx
 import uvicorn
 
+from bot.clocks import Sleep
 from bot.sandbox.faults import ConnectionDropped
 from bot.sandbox.operations import API_PREFIX
 from bot.sandbox.sandbox import Sandbox
@@ -45,7 +46,10 @@ def _require_loopback(host: str) -> None:
 
 
 class SandboxServer:
-    """A ``Sandbox`` served by uvicorn on ``host:port`` (port 0 picks a free port)."""
+    """A ``Sandbox`` served by uvicorn on ``host:port`` (port 0 picks a free port).
+
+    ``sleep`` is what latency faults wait with (real time by default).
+    """
 
     def __init__(
         self,
@@ -54,6 +58,7 @@ class SandboxServer:
         port: int = 8787,
         *,
         webhook_transport: httpx.AsyncBaseTransport | None = None,
+        sleep: Sleep | None = None,
     ) -> None:
         _require_loopback(host)
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -70,6 +75,7 @@ class SandboxServer:
         self.sandbox = Sandbox(
             scenario,
             webhook_transport=webhook_transport,
+            sleep=sleep,
             base_url=f"http://{url_host}:{bound_port}{API_PREFIX}",
         )
         config = uvicorn.Config(self.sandbox.app, log_level="warning", lifespan="off")
@@ -80,6 +86,11 @@ class SandboxServer:
     @property
     def base_url(self) -> str:
         return self.sandbox.base_url
+
+    @property
+    def open_connections(self) -> int:
+        """Client connections open now; a client that has hung up is no longer counted."""
+        return len(self._server.server_state.connections)
 
     async def __aenter__(self) -> SandboxServer:
         logging.getLogger("uvicorn.error").addFilter(self._log_filter)

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
+from starlette.types import Scope
 
 from bot.partner.client import PartnerClient
 from bot.sandbox import Sandbox
@@ -22,6 +23,28 @@ YABA = {"lng": 3.3792, "lat": 6.5090}
 IKOYI = {"lng": 3.4380, "lat": 6.4500}
 WAREHOUSE_IKEJA = "5b0c8f3e-2d4a-4f0b-9a52-6f1d2c3b4a01"
 WAREHOUSE_LEKKI = "9e7d6c5b-4a3f-4e2d-8c1b-0a9f8e7d6c02"
+
+
+def create_scope(box: Sandbox) -> Scope:
+    """A raw ASGI ``POST /deliveries`` scope, for calls no HTTP client can make."""
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0", "spec_version": "2.4"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "https",
+        "path": "/api/v1/deliveries",
+        "raw_path": b"/api/v1/deliveries",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [
+            (b"host", b"sandbox.invalid"),
+            (b"authorization", f"Bearer {box.api_key}".encode()),
+            (b"content-type", b"application/json"),
+        ],
+        "client": ("127.0.0.1", 50000),
+        "server": ("sandbox.invalid", 443),
+    }
 
 
 class FakeClock:

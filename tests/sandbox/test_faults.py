@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpx
 import pytest
+from starlette.types import Message
 
 from bot.sandbox import ApiError, Sandbox
 
-from .support import Connect, CreateDelivery, FakeClock, MakeSandbox, Receiver
+from .support import Connect, CreateDelivery, FakeClock, MakeSandbox, Receiver, create_scope
 
 
 async def test_status_fault_uses_the_operations_failure_code(
@@ -83,6 +85,47 @@ async def test_latency_fault_waits_through_the_injected_sleep(
     assert clock() - before == 12.5
     await api.get("/riders")
     assert clock.slept == [12.5]
+
+
+async def test_a_held_call_is_applied_though_its_answer_cannot_be_written(
+    manual_sandbox: Sandbox, pickup_body: dict[str, Any], receiver: Receiver, clock: FakeClock
+) -> None:
+    """The client hung up during the wait: the server gets the request, fails the answer."""
+    raw = json.dumps(pickup_body).encode()
+    arriving: list[Message] = [
+        {"type": "http.request", "body": raw[:100], "more_body": True},
+        {"type": "http.request", "body": raw[100:], "more_body": False},
+    ]
+
+    async def receive() -> Message:
+        return arriving.pop(0) if arriving else {"type": "http.disconnect"}
+
+    async def send(message: Message) -> None:
+        raise OSError("the client has gone")  # what an ASGI 2.4 server raises then
+
+    manual_sandbox.inject_fault("create_delivery", "latency", latency_seconds=20)
+    await manual_sandbox.app(create_scope(manual_sandbox), receive, send)
+    assert clock.slept == [20]
+    (delivery,) = manual_sandbox.deliveries()
+    assert delivery["status"] == "pending"
+    await manual_sandbox.drain_webhooks()
+    assert receiver.types() == ["delivery.created"]
+
+
+async def test_a_held_call_whose_client_left_before_sending_it_changes_nothing(
+    manual_sandbox: Sandbox, clock: FakeClock
+) -> None:
+    sent: list[Message] = []
+
+    async def receive() -> Message:
+        return {"type": "http.disconnect"}
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    manual_sandbox.inject_fault("create_delivery", "latency", latency_seconds=20)
+    await manual_sandbox.app(create_scope(manual_sandbox), receive, send)
+    assert (sent, clock.slept, manual_sandbox.deliveries()) == ([], [], [])
 
 
 async def test_dropped_connection_reaches_the_client_as_a_protocol_error(

@@ -13,7 +13,7 @@ from bot.partner.models import WebhookEvent
 from bot.partner.signing import SignatureError, verify
 from bot.sandbox import RETRY_DELAYS_SECONDS, Sandbox
 
-from .support import Connect, CreateDelivery, FakeClock, MakeSandbox, Receiver
+from .support import Connect, CreateDelivery, FakeClock, MakeSandbox, Receiver, create_scope
 
 Body = dict[str, Any]
 
@@ -93,25 +93,7 @@ async def test_nothing_is_queued_before_the_response_is_sent(
         if message["type"] == "http.response.body" and not message.get("more_body"):
             queued_when_answered.append(sandbox.pending_webhooks)
 
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "https",
-        "path": "/api/v1/deliveries",
-        "raw_path": b"/api/v1/deliveries",
-        "query_string": b"",
-        "root_path": "",
-        "headers": [
-            (b"host", b"sandbox.invalid"),
-            (b"content-type", b"application/json"),
-            (b"authorization", f"Bearer {sandbox.api_key}".encode()),
-        ],
-        "client": ("127.0.0.1", 1234),
-        "server": ("sandbox.invalid", 443),
-    }
-    await sandbox.app(scope, receive, send)  # type: ignore[arg-type]
+    await sandbox.app(create_scope(sandbox), receive, send)  # type: ignore[arg-type]
     assert queued_when_answered == [0]
     assert sandbox.pending_webhooks == 2  # created + status_changed (auto-dispatch)
 
