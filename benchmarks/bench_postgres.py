@@ -47,6 +47,7 @@ from starlette.routing import Route
 
 from bot.bot_core import CoreSettings, build_core
 from bot.console import CONSOLE_WORDS
+from bot.jobs import Scheduler
 from bot.partner.signing import SIGNATURE_HEADER, sign
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
@@ -84,7 +85,10 @@ async def serve_bot(
     core = build_core(
         settings, store, recorder, CONSOLE_WORDS, web_routes=[Route("/bench/sent", sent_times)]
     )
-    worker = asyncio.create_task(core.relay.run()) if with_relay else None
+    jobs = Scheduler()
+    if with_relay:
+        jobs.add(core.relay)
+    jobs.start()
     for n in range(RELAY_EVENTS if with_relay else 0):
         await store.deliveries.add(f"dlv-relay-{n}", n + 1, n + 1, time.time(), None, None)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
@@ -92,10 +96,7 @@ async def serve_bot(
     ready.put(sock.getsockname()[1])
     server = uvicorn.Server(uvicorn.Config(core.web_app, log_level="warning", access_log=False))
     await server.serve(sockets=[sock])
-    if worker is not None:
-        worker.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await worker
+    await jobs.stop()
     await core.aclose()
     await store.close()
 

@@ -6,6 +6,7 @@
     PartnerClient ─> CustomerDesk ─────────────────────────────┤─> the channel draws them
     Relay (+ StatusPoller when partner webhooks are off) ─> channel.send
     CreateFollowUp (creates whose answer was lost, woken by ChatService) ─> channel.send
+      (these are jobs of bot.jobs: built here, run by a scheduler, bot.runtime.workers)
     web app: /hooks/partner (inbox, wakes the relay), /media, the channel's own routes
     AgentParts (when [agents] lists channels): /api, agent events to the store and webhooks
 
@@ -200,9 +201,9 @@ def build_core(
 
     if alert_operators is None and settings.operators:
         alert_operators = alert_operator_chats
-    # With several instances on one database some jobs run on one for all (the leader);
-    # other processes on the store (instances, MCP servers) keep work that cannot wake it.
-    leads = store.leadership.leads if store.leadership is not None else None
+    # With several instances on one database the leader-only jobs run on one for all (the
+    # scheduler asks the store's leadership); other processes on the store (instances, MCP
+    # servers) keep work that cannot wake it, so those jobs also look every so often.
     shared = store.leadership is not None
     follow_up = CreateFollowUp(
         store,
@@ -212,7 +213,6 @@ def build_core(
         clock=seams.clock,
         sleep=seams.sleep,
         rehosted=RehostedPhotos(settings.public_base_url),
-        leads=leads,
         look_seconds=FIRST_FOLLOW_UP_SECONDS if shared or settings.agents else None,
     )
     chats = ChatService(
@@ -234,8 +234,6 @@ def build_core(
             phone_region=settings.phone_region,
             webhook_transport=seams.agent_webhook_transport,
             clock=seams.clock,
-            sleep=seams.sleep,
-            leads=leads,
             look_seconds=OTHER_INSTANCES_LOOK_SECONDS if shared else None,
         )
         web_routes = [*web_routes, *agents.routes]
@@ -255,9 +253,7 @@ def build_core(
             client,
             interval_seconds=settings.polling_interval_seconds,
             on_event=relay.wake,
-            leads=leads,
             clock=seams.clock,
-            sleep=seams.sleep,
         )
     web_app = create_web_app(
         store=store,

@@ -9,9 +9,8 @@ the routes, and the webhook sender woken by every kept event.
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import httpx
@@ -23,7 +22,7 @@ from bot.agents.channel_keys import AgentChannel, ChannelKeys, RateLimits
 from bot.agents.event_webhooks import ChannelHook, EventWebhooks
 from bot.agents.headless import HeadlessConversations
 from bot.agents.photo_uploads import PhotoUploads
-from bot.clocks import Clock, Sleep
+from bot.clocks import Clock
 from bot.config import Config
 from bot.ordering import ChatService, CustomerDesk
 from bot.ordering.chats import DeliverLater
@@ -104,8 +103,6 @@ class AgentParts:
         phone_region: str,
         webhook_transport: httpx.AsyncBaseTransport | None = None,
         clock: Clock = time.time,
-        sleep: Sleep = asyncio.sleep,
-        leads: Callable[[], Awaitable[bool]] | None = None,
         look_seconds: float | None = None,
     ) -> None:
         desk = CustomerDesk(self.store, client, AGENT_WORDS, phone_region=phone_region, chats=chats)
@@ -120,8 +117,6 @@ class AgentParts:
             self.settings.hooks,
             transport=webhook_transport,
             clock=clock,
-            sleep=sleep,
-            leads=leads,
             look_seconds=look_seconds,
         )
         self.bell.on_ring(self.webhooks.wake)

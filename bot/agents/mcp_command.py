@@ -2,9 +2,10 @@
 
 It opens the bot's own store (the SQLite file or the shared PostgreSQL database that
 ``[storage]`` names) and builds the same core as ``deliverybot run`` (``build_core``),
-so conversations, deliveries and events are the bot's. It runs no background work at all: the
-relay, the partner webhooks, the follow-up of creates whose answer was lost and the channels'
-event webhooks belong to ``deliverybot run`` on the same config (with or without Telegram), so
+so conversations, deliveries and events are the bot's. Its only background job is the push to
+its MCP subscribers (``mcp_push``, on a ``bot.jobs`` scheduler): the relay, the partner
+webhooks, the follow-up of creates whose answer was lost and the channels' event webhooks
+belong to ``deliverybot run`` on the same config (with or without Telegram), so
 no entry is worked by two processes and no customer is told twice. That process finds the
 lost creates this one keeps (``bot.runtime.workers``), and the events it keeps reach this
 one's subscribers (``mcp_push``). Operator alerts raised here are logged.
@@ -16,7 +17,6 @@ holds the config file.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import hmac
 import logging
@@ -34,6 +34,7 @@ from bot.agents.mcp_tools import build_mcp_server
 from bot.bot_core import BotCore, CoreSettings, build_core, core_seams_from_config, open_store
 from bot.config import Config, key_hash
 from bot.geo.nominatim import NominatimGeocoder
+from bot.jobs import Scheduler
 from conversations.texts.agent_texts import AGENT_WORDS
 
 log = logging.getLogger(__name__)
@@ -111,8 +112,9 @@ async def _serve(
 ) -> None:
     assert core.agents is not None  # the config names the channel
     push = EventPush(core.agents.conversations, channel.name, core.agents.bell)
-    watching = asyncio.create_task(push.run(), name="mcp-event-push")
-    try:
+    jobs = Scheduler()  # MCP push only: not leader-only, every MCP process pushes its own
+    jobs.add(push)
+    async with jobs:
         server = build_mcp_server(core.agents.conversations, channel.name, push)
         if transport == "stdio":
             await server.run_stdio_async()
@@ -120,7 +122,3 @@ async def _serve(
             app = mcp_http_app(server, channel, host)
             uvicorn_config = uvicorn.Config(app, host=host, port=port, log_level="warning")
             await uvicorn.Server(uvicorn_config).serve()
-    finally:
-        watching.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await watching

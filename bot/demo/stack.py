@@ -41,6 +41,7 @@ from bot.demo.gazetteer import offline_geocoder
 from bot.demo.next_moves import next_moves
 from bot.demo.transports import AppSwitch, StaleCapabilities, loopback_resolver
 from bot.geo.nominatim import NominatimGeocoder
+from bot.jobs import Scheduler
 from bot.partner.errors import PartnerError
 from bot.partner.options import ClientOptions
 from bot.sandbox import Sandbox, Scenario
@@ -135,13 +136,12 @@ class _Bot:
             language=options.language,
         )
         self.follow_up = self.core.follow_up
-        self.tasks: list[asyncio.Task[None]] = []
+        self.jobs = Scheduler(sleep=options.sleep)  # started in a live demo only
+        self.jobs.add(self.relay)
+        self.jobs.add(self.follow_up)
 
     async def aclose(self) -> None:
-        for task in self.tasks:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await self.jobs.stop()
         await self.core.aclose()
         if self.geocoder is not None:
             await self.geocoder.aclose()
@@ -215,8 +215,7 @@ class DemoStack:
         self._bot = bot
         self.switch.app = bot.web_app
         if self.options.live:
-            bot.tasks.append(asyncio.create_task(bot.relay.run()))
-            bot.tasks.append(asyncio.create_task(bot.follow_up.run()))
+            bot.jobs.start()
         await bot.console.open()
         await self._catch_up()
 

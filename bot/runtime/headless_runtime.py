@@ -9,9 +9,8 @@ Telegram operators is logged (WARNING, one line each).
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from starlette.applications import Starlette
 
@@ -19,8 +18,9 @@ from bot.agents.chatless_channel import OPERATOR_LOG, ChatlessChannel, log_opera
 from bot.bot_core import BotCore, CoreSettings, build_core, core_seams_from_config, open_store
 from bot.config import Config
 from bot.geo.nominatim import NominatimGeocoder
+from bot.jobs import Scheduler
 from bot.runtime.seams import Seams
-from bot.runtime.workers import spawn_workers
+from bot.runtime.workers import background_jobs
 from bot.store import Store
 from conversations.texts.agent_texts import AGENT_WORDS
 
@@ -34,7 +34,7 @@ class HeadlessRuntime:
     config: Config
     store: Store
     core: BotCore
-    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    jobs: Scheduler | None = None
 
     @classmethod
     async def build(cls, config: Config, seams: Seams | None = None) -> HeadlessRuntime:
@@ -78,16 +78,16 @@ class HeadlessRuntime:
         """Start the background work (``workers``; tests that drive it by hand pass False)."""
         if workers:
             idle = self.config.storage.session_idle_seconds
-            self.tasks += spawn_workers(self.core, self.store, session_idle_seconds=idle)
+            self.jobs = background_jobs(self.core, self.store, session_idle_seconds=idle)
+            self.jobs.start()
         names = ", ".join(channel.name for channel in self.config.agents.configured)
         log.info("bot running without Telegram, for agent channels: %s", names)
 
     async def stop(self) -> None:
         """Stop the background work and close everything."""
-        for task in self.tasks:
-            task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
-        self.tasks.clear()
+        if self.jobs is not None:
+            await self.jobs.stop()
+            self.jobs = None
         await self.core.aclose()
         if isinstance(self.core.geocoder, NominatimGeocoder):
             await self.core.geocoder.aclose()

@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from starlette.applications import Starlette
 
 from bot.bot_core import BotCore, open_store
 from bot.config import Config
 from bot.geo.nominatim import NominatimGeocoder
+from bot.jobs import Scheduler
 from bot.partner.client import PartnerClient
 from bot.relay import Relay, StatusPoller
 from bot.runtime.receiving import close_application, start_receiving, stop_receiving
 from bot.runtime.seams import Seams
 from bot.runtime.wiring import wire
-from bot.runtime.workers import spawn_workers
+from bot.runtime.workers import background_jobs
 from bot.store import Store
 from bot.telegram.application import BotApplication
 from bot.telegram.bot_context import BotContext
@@ -35,7 +35,7 @@ class Runtime:
     ctx: BotContext
     application: BotApplication
     conversation: Conversation
-    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    jobs: Scheduler | None = None
 
     @classmethod
     async def build(cls, config: Config, seams: Seams | None = None) -> Runtime:
@@ -80,24 +80,25 @@ class Runtime:
     async def start(self, *, workers: bool = True) -> None:
         """Connect to Telegram, register the commands, and start receiving updates.
 
-        ``workers`` starts the relay, the status poller, the follow-up of creates whose answer
-        was lost and housekeeping as tasks (tests that drive the relay by hand pass False).
+        ``workers`` starts the background jobs on their scheduler (``bot.runtime.workers``:
+        the relay, the status poller, the follow-up of creates whose answer was lost, the agent
+        webhooks, housekeeping); tests that drive the relay by hand pass False.
         Raises ``StartupError`` when Telegram refuses.
         """
         flows = self.conversation.flow_menu
         await start_receiving(self.application, self.config.telegram, self.ctx.operators, flows)
         if workers:
             idle = self.config.storage.session_idle_seconds
-            self.tasks += spawn_workers(self.core, self.store, session_idle_seconds=idle)
+            self.jobs = background_jobs(self.core, self.store, session_idle_seconds=idle)
+            self.jobs.start()
 
     async def stop(self) -> None:
         """Stop receiving, finish what runs, close everything. Safe after a failed start."""
         await stop_receiving(self.application)
         await self.conversation.close()  # albums still in their quiet window are answered
-        for task in self.tasks:
-            task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
-        self.tasks.clear()
+        if self.jobs is not None:
+            await self.jobs.stop()
+            self.jobs = None
         await self.core.aclose()
         await close_application(self.application)
         if isinstance(self.core.geocoder, NominatimGeocoder):

@@ -1,36 +1,35 @@
-"""The background work of a running bot, with or without Telegram: one task each.
+"""The background jobs of a running bot, with or without Telegram, on one scheduler.
 
-``deliverybot run`` owns this work on its store; ``deliverybot mcp`` beside it runs none of it.
-With several instances on PostgreSQL every one starts every task, and the jobs that must run
-once for all (the status poller, the follow-up of lost creates, the agent webhooks) work only
-on the instance holding ``store.leadership``, looking for what the others kept
-(``bot_core.build_core`` sets that up).
+``deliverybot run`` owns this work on its store; ``deliverybot mcp`` beside it runs only its
+MCP push (``bot.agents.mcp_command``). With several instances on PostgreSQL every one runs
+every job, and the leader-only ones (the status poller, the follow-up of lost creates, the agent
+webhooks) pass only on the instance holding ``store.leadership``, looking for what the others
+kept (``bot_core.build_core`` sets their ``look_seconds``).
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Coroutine
-from typing import Any
-
 from bot.bot_core import BotCore
-from bot.runtime.housekeeping import housekeeping
+from bot.jobs import AlwaysLeads, Leadership, Scheduler
+from bot.runtime.housekeeping import Housekeeping
 from bot.store import Store
 
 
-def spawn_workers(
-    core: BotCore, store: Store, *, session_idle_seconds: float
-) -> list[asyncio.Task[None]]:
-    """Start the relay, the status poller, the follow-up of lost creates, the agent webhooks
-    and housekeeping (which drops sessions idle for ``session_idle_seconds``); the caller
-    cancels the tasks to stop them."""
-    work: dict[str, Coroutine[Any, Any, None]] = {
-        "relay": core.relay.run(),
-        "create-follow-up": core.follow_up.run(),
-        "housekeeping": housekeeping(store, session_idle_seconds=session_idle_seconds),
-    }
+def background_jobs(core: BotCore, store: Store, *, session_idle_seconds: float) -> Scheduler:
+    """The relay, the status poller, the follow-up of lost creates, the agent webhooks and
+    housekeeping (which drops sessions idle for ``session_idle_seconds``), registered on one
+    scheduler; the caller starts and stops it."""
+    scheduler = Scheduler(leadership=store_leadership(store))
+    scheduler.add(core.relay)
+    scheduler.add(core.follow_up)
+    scheduler.add(Housekeeping(store, session_idle_seconds=session_idle_seconds))
     if core.agents is not None and core.agents.webhooks is not None:
-        work["agent-webhooks"] = core.agents.webhooks.run()
+        scheduler.add(core.agents.webhooks)
     if core.poller is not None:
-        work["status-poller"] = core.poller.run()
-    return [asyncio.create_task(coroutine, name=name) for name, coroutine in work.items()]
+        scheduler.add(core.poller)
+    return scheduler
+
+
+def store_leadership(store: Store) -> Leadership:
+    """The store's leadership; a SQLite store offers none yet, and its one process leads."""
+    return store.leadership if store.leadership is not None else AlwaysLeads()

@@ -38,7 +38,7 @@ class Instance:
             org,
             store,
             channel,
-            leads=store.leadership.leads,
+            leadership=store.leadership,
             look_seconds=FIRST_FOLLOW_UP_SECONDS,
         )
         self.passes = 0
@@ -49,15 +49,12 @@ class Instance:
             return await process_due()
 
         self.bot.follow_up.process_due = counted  # type: ignore[method-assign]
-        self.worker: asyncio.Task[None] | None = None
 
     def start(self) -> None:
-        self.worker = asyncio.create_task(self.bot.follow_up.run())
+        self.bot.jobs.start()
 
     async def stop(self) -> None:
-        if self.worker is not None:
-            self.worker.cancel()
-            await asyncio.gather(self.worker, return_exceptions=True)
+        await self.bot.jobs.stop()
 
 
 @pytest.fixture
