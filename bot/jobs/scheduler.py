@@ -62,11 +62,6 @@ class Scheduler:
             raise ValueError(f"a job named {job.name!r} is registered already")
         self._jobs[job.name] = job
 
-    @property
-    def jobs(self) -> list[Job]:
-        """The registered jobs, in the order they were added."""
-        return list(self._jobs.values())
-
     def wake(self, name: str) -> None:
         """Wake the job named ``name`` (same as its own ``wake()``)."""
         self._jobs[name].wake()
@@ -118,7 +113,7 @@ class Scheduler:
                     _log_failure(job.name, failures, wait, error)
                 else:
                     if failures:
-                        log.info("%s: a pass worked again after %d failures", job.name, failures)
+                        log.info("%s: working again after %d failed passes", job.name, failures)
                     failures = 0
                 await wake_or_sleep(job.woken, wait, self._sleep)
         finally:

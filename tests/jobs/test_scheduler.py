@@ -182,7 +182,7 @@ async def test_a_failing_pass_is_backed_off_and_logged_once_with_the_jobs_name(
     assert second.getMessage() == (
         "scripted: a pass failed again (2 in a row, OSError); the next in 20 s"
     )
-    assert recovered.getMessage() == "scripted: a pass worked again after 3 failures"
+    assert recovered.getMessage() == "scripted: working again after 3 failed passes"
 
 
 async def test_a_wake_ends_a_back_off_early() -> None:
