@@ -24,11 +24,14 @@ from typing import Any
 import httpx
 import uvicorn
 
-from bot.agents import AgentChannel, AgentsSettings
-from bot.bot_core import CoreSeams, CoreSettings, build_core
+from bot.agents import AgentChannel
+from bot.agents.agents_wiring import register_agents
+from bot.bot_core import build_core
+from bot.channels import ChannelRegistration
 from bot.config import key_hash
-from bot.console import CONSOLE_WORDS
 from bot.sandbox import Sandbox, default_scenario
+from bot.seams import Seams
+from bot.settings import AgentsSettings, CoreSettings
 from bot.store import Store
 from conversations import TextAnswer
 
@@ -69,9 +72,10 @@ async def main() -> None:
             partner_api_key=sandbox.api_key,
             agents=AgentsSettings(channels=(AgentChannel("bench", key_hash(KEY), 1_000_000),)),
         )
-        seams = CoreSeams(partner_transport=httpx.ASGITransport(app=sandbox.app))
-        core = build_core(settings, store, NoChats(), CONSOLE_WORDS, seams=seams)
-        assert core.agents is not None
+        seams = Seams(partner_transport=httpx.ASGITransport(app=sandbox.app))
+        core = build_core(settings, store, seams)
+        core.register(ChannelRegistration("bench", NoChats()))
+        agents = register_agents(core)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.bind(("127.0.0.1", 0))
         url = f"http://127.0.0.1:{sock.getsockname()[1]}"
@@ -88,9 +92,9 @@ async def main() -> None:
             for answer in TO_PHONE:
                 assert (await api.post(path, json={"answer": answer})).status_code == 200
             # The same conversation's chat, driven directly: the same step, the same store.
-            direct = await core.agents.conversations.start("bench", "direct")
+            direct = await agents.conversations.start("bench", "direct")
             for answer in TO_PHONE:
-                direct = await core.agents.conversations.answer("bench", direct.id, answer)
+                direct = await agents.conversations.answer("bench", direct.id, answer)
             chat = await store.agents.get(direct.id, "bench")
             assert chat is not None
             through_api: list[float] = []
@@ -107,7 +111,7 @@ async def main() -> None:
                 through_chats.append(time.perf_counter() - began)
                 assert turn.prompt is not None and turn.prompt.step == "receiver_phone"
                 began = time.perf_counter()
-                view = await core.agents.conversations.answer("bench", direct.id, WRONG_PHONE)
+                view = await agents.conversations.answer("bench", direct.id, WRONG_PHONE)
                 through_service.append(time.perf_counter() - began)
                 assert view.reask
         print(f"One re-asked turn, {TURNS} times each, alternating:")

@@ -24,12 +24,14 @@ from pathlib import Path
 
 import httpx
 
-from bot.bot_core import BotCore, CoreSeams, CoreSettings, build_core
-from bot.console import CONSOLE_WORDS
+from bot.bot_core import BotCore, build_core
+from bot.channels import ChannelRegistration
 from bot.ordering import ChatService, PartnerCatalog
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.models import Capabilities, CreateDeliveryRequest, ServiceLocation, Warehouse
 from bot.sandbox import Sandbox, default_scenario
+from bot.seams import Seams
+from bot.settings import CoreSettings
 from bot.store import Store
 from conversations import (
     CONFIRM,
@@ -136,8 +138,11 @@ class _Silent:
 def _core(sandbox: Sandbox, store: Store) -> BotCore:
     """The bot as ``deliverybot run`` wires it, over the sandbox (a fresh client and cache)."""
     settings = CoreSettings(partner_base_url=sandbox.base_url, partner_api_key=sandbox.api_key)
-    seams = CoreSeams(partner_transport=httpx.ASGITransport(app=sandbox.app))
-    return build_core(settings, store, _Silent(), CONSOLE_WORDS, seams=seams)
+    core = build_core(
+        settings, store, Seams(partner_transport=httpx.ASGITransport(app=sandbox.app))
+    )
+    core.register(ChannelRegistration("bench", _Silent()))
+    return core
 
 
 async def main() -> None:

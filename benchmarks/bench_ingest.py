@@ -57,11 +57,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from bot.bot_core import CoreSettings, build_core
-from bot.console import CONSOLE_WORDS
+from bot.bot_core import build_core
+from bot.channels import ChannelRegistration
 from bot.jobs import Scheduler
 from bot.partner.signing import SIGNATURE_HEADER, SignatureError, sign, verify
 from bot.runtime.heap import freeze_start_up_heap
+from bot.settings import CoreSettings
 from bot.store import Inbox, Store
 
 SECRET = "whsec_benchmark_ingest_secret_01"
@@ -143,9 +144,10 @@ async def serve_bot(with_relay: bool, database: Path, sync: Synchronous, ready: 
         return JSONResponse({"stored": counts.pending + counts.processed})
 
     routes = [Route("/bench/sent", sent_times), Route("/bench/stored", stored)]
-    core = build_core(settings, store, recorder, CONSOLE_WORDS, web_routes=routes)
+    core = build_core(settings, store)
+    core.register(ChannelRegistration("bench", recorder, routes=routes))
     relay, app = core.relay, core.web_app
-    jobs = Scheduler()
+    jobs = Scheduler(leadership=store.leadership)
     if with_relay:
         jobs.add(relay)
     jobs.start()

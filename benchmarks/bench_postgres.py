@@ -12,7 +12,9 @@ For each, as ``bench_ingest`` does and each on a fresh database: (1) ingest, sig
 posted to the real ``POST /hooks/partner`` by a few concurrent senders with the relay off
 (events per second, p99 per request); (2) relay latency, events posted at a steady rate with
 the relay running, from posting each to the relay calling ``Channel.send`` for it (median,
-p99). The senders and helpers are ``bench_ingest``'s. Prints figures only.
+p99). The event bodies, the recording channel and ``p99`` are ``bench_ingest``'s (which
+now drives its own ingest with wrk); the concurrent senders are this file's. Prints figures
+only.
 Run: ``.venv/bin/python benchmarks/bench_postgres.py`` (about a minute; needs the PostgreSQL
 server binaries, which ``make bench`` installs).
 """
@@ -27,34 +29,29 @@ import socket
 import statistics
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from multiprocessing.queues import Queue
 from pathlib import Path
 
 import httpx
 import uvicorn
-from bench_ingest import (
-    SECRET,
-    SENDERS,
-    Recorder,
-    event_body,
-    p99,
-    send_all,
-)
+from bench_ingest import SECRET, Recorder, event_body, p99
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from bot.bot_core import CoreSettings, build_core
-from bot.console import CONSOLE_WORDS
+from bot.bot_core import build_core
+from bot.channels import ChannelRegistration
 from bot.jobs import Scheduler
 from bot.partner.signing import SIGNATURE_HEADER, sign
+from bot.settings import CoreSettings
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 
 INGEST_EVENTS = 1_500
 RELAY_EVENTS = 400
 RELAY_RATE_PER_SECOND = 100
+SENDERS = 4  # concurrent senders of the ingest phase
 
 # (label, backend, where): where is a SQLite file name or a PostgreSQL DSN.
 Target = tuple[str, str, str]
@@ -82,10 +79,9 @@ async def serve_bot(
     async def sent_times(request: Request) -> Response:
         return JSONResponse({str(chat): at for chat, at in recorder.sent_at.items()})
 
-    core = build_core(
-        settings, store, recorder, CONSOLE_WORDS, web_routes=[Route("/bench/sent", sent_times)]
-    )
-    jobs = Scheduler()
+    core = build_core(settings, store)
+    core.register(ChannelRegistration("bench", recorder, routes=[Route("/bench/sent", sent_times)]))
+    jobs = Scheduler(leadership=store.leadership)
     if with_relay:
         jobs.add(core.relay)
     jobs.start()
@@ -126,6 +122,29 @@ async def running_bot(
     finally:
         process.terminate()
         await asyncio.to_thread(process.join, 10)
+
+
+async def send_all(
+    client: httpx.AsyncClient, path: str, bodies: Sequence[bytes]
+) -> tuple[float, list[float]]:
+    """Post ``bodies`` signed, from ``SENDERS`` concurrent senders; (seconds taken, the time
+    of each request)."""
+    queue = list(reversed(bodies))
+    latencies: list[float] = []
+
+    async def sender() -> None:
+        while queue:
+            body = queue.pop()
+            headers = {SIGNATURE_HEADER: sign(body, SECRET, int(time.time()))}
+            started = time.perf_counter()
+            response = await client.post(path, content=body, headers=headers)
+            latencies.append(time.perf_counter() - started)
+            if response.status_code != 200:
+                raise RuntimeError(f"{path} answered {response.status_code}")
+
+    started = time.perf_counter()
+    await asyncio.gather(*(sender() for _ in range(SENDERS)))
+    return time.perf_counter() - started, latencies
 
 
 async def ingest(backend: str, where: str, media: Path) -> tuple[float, float]:

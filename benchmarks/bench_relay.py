@@ -195,7 +195,7 @@ async def run_load(load: Load, directory: Path) -> dict[str, Any]:
     sender = TelegramSender(bot, store)
     relay = Relay(store, sender, operators=(OPERATOR_GROUP,) if load.operators else ())
     app = create_web_app(store=store, signing_secrets=[SECRET], on_event=relay.wake)
-    jobs = Scheduler()
+    jobs = Scheduler(leadership=store.leadership)
     jobs.add(relay)
     jobs.start()
     posted: dict[int, tuple[float, int]] = {}  # event number -> (posted at, chat)

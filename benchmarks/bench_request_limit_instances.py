@@ -43,9 +43,11 @@ import httpx
 from bench_flows import ANSWERS, _photo, _public
 from revision_trees import export, run_json
 
-from bot.bot_core import BotCore, CoreSeams, CoreSettings, build_core
-from bot.console import CONSOLE_WORDS
+from bot.bot_core import BotCore, build_core
+from bot.channels import ChannelRegistration
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
+from bot.seams import Seams
+from bot.settings import CoreSettings
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 from conversations.texts import dialogue
@@ -119,8 +121,8 @@ async def run_pattern(server: LocalPostgres, media: Path, pattern: str) -> dict[
     try:
         for _ in range(INSTANCES):
             store = await Store.connect_postgres(dsn, media_dir=media)
-            core = build_core(settings, store, chats, CONSOLE_WORDS,
-                              seams=CoreSeams(partner_transport=transport))  # fmt: skip
+            core = build_core(settings, store, Seams(partner_transport=transport))
+            core.register(ChannelRegistration("bench", chats))
             nodes.append((store, core))
         customers = [FIRST_CHAT + number for number in range(CUSTOMERS)]
         await seed_summaries(nodes[0][1], nodes[0][0], customers)

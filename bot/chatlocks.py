@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 class ChatTurnLocks(Protocol):
     """What keeps one chat's work one at a time: ``ChatLocks`` in one process,
-    ``bot.store.pg_chat_locks.PgChatLocks`` across instances on PostgreSQL."""
+    ``bot.store.pg_chat_locks.PgChatLocks`` on a store several processes share."""
 
     def hold(self, chat_id: int) -> contextlib.AbstractAsyncContextManager[None]:
         """Wait for the chat's turn and keep it for the block (at once when the current task

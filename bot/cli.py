@@ -227,15 +227,13 @@ def _mcp(args: argparse.Namespace) -> int:
     import logging
 
     # Imported here: the MCP SDK and the bot are not needed to check a config.
-    from bot.agents.mcp_command import serve_mcp
+    from bot.agents.mcp_command import McpListen
+    from bot.runtime.mcp_serving import serve_mcp
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)  # stdout is the protocol
+    listen = McpListen(args.transport, args.host, args.port)
     try:
-        asyncio.run(
-            serve_mcp(
-                config, args.channel, transport=args.transport, host=args.host, port=args.port
-            )
-        )
+        asyncio.run(serve_mcp(config, args.channel, listen))
     except LookupError as exc:
         print(f"mcp: {exc.args[0]}", file=sys.stderr)
         return EXIT_USAGE

@@ -15,12 +15,14 @@ character is dropped on the way in, so an answer can always be saved with the se
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, computed_field
 
 from bot.partner.models import CreateDeliveryRequest, Delivery
 from conversations.typed_text import CustomerText
+
+E = TypeVar("E", bound="DeliveryCreated | AnswerLost | OperatorAlert | ResendAfter")
 
 InputKind = Literal["choice", "text", "phone", "contact", "place", "photos", "confirm"]
 AnswerKind = Literal["text", "choice", "contact", "location", "photos", "command"]
@@ -188,31 +190,99 @@ class UnconfirmedOrder(_Out):
     order: SavedOrder
 
 
+# --- what a turn asks its runner to do -----------------------------------------------------------
+
+
+class DeliveryCreated(_Out):
+    """The delivery was created: link ``delivery`` to the chat with ``order``, the answers that
+    made it ("repeat my last delivery" replays them), and remember the customer for their next
+    order. ``request`` is what was sent."""
+
+    effect: Literal["created"] = "created"
+    delivery: Delivery
+    request: CreateDeliveryRequest
+    order: SavedOrder
+
+
+class AnswerLost(_Out):
+    """The create's answer was lost (status ``unconfirmed``): the customer was told it is being
+    checked; keep ``unconfirmed`` and finish it in the background."""
+
+    effect: Literal["answer_lost"] = "answer_lost"
+    unconfirmed: UnconfirmedOrder
+
+
+class OperatorAlert(_Out):
+    """The business's operators must fix a configuration problem (the customer is told in
+    plainer words)."""
+
+    effect: Literal["alert_operators"] = "alert_operators"
+    text: str
+
+
+class ResendAfter(_Out):
+    """The service asked to wait ``seconds`` after a rate limit: the confirm may be sent again
+    then."""
+
+    effect: Literal["resend_after"] = "resend_after"
+    seconds: float
+
+
+Effect = Annotated[
+    DeliveryCreated | AnswerLost | OperatorAlert | ResendAfter, Field(discriminator="effect")
+]
+
+
 class Turn(_Out):
-    """The engine's reply to one answer: messages to say, then the next prompt (if any).
+    """The engine's reply to one answer: messages to say, then the next prompt (if any), and
+    ``effects``: what the runner must do about it, handled in one place (``ChatService``).
 
     ``status`` is the session's status after the turn; ``finished`` is True once the
-    conversation has ended (created, cancelled, or ended because it could not go on).
-    ``operator_alert`` is set when the business's operators must fix a configuration problem
-    (the customer is told in plainer words); ``retry_after`` is the service's wait in seconds
-    after a rate limit, after which the runner may re-send the confirm answer. ``request`` is
-    what was sent to create ``delivery``, and ``order`` the answers that made it (the runner
-    keeps them with the delivery: "repeat my last delivery" replays them). ``unconfirmed`` is
-    set instead when the create's answer was lost (status ``unconfirmed``): the customer is told
-    it is being checked, and the runner finishes it.
+    conversation has ended (created, cancelled, or ended because it could not go on). The
+    properties below read one kind of effect each, for callers that only look (an adapter
+    showing the created delivery, a test).
     """
 
     messages: tuple[str, ...] = ()
     prompt: Prompt | None = None
     status: SessionStatus = "open"
-    delivery: Delivery | None = None
-    request: CreateDeliveryRequest | None = None
-    order: SavedOrder | None = None
-    unconfirmed: UnconfirmedOrder | None = None
-    operator_alert: str | None = None
-    retry_after: float | None = None
+    effects: tuple[Effect, ...] = ()
 
     @computed_field  # type: ignore[prop-decorator]
     @property
     def finished(self) -> bool:
         return self.status != "open"
+
+    def effect(self, kind: type[E]) -> E | None:
+        """The turn's effect of ``kind``, if it has one (a turn has at most one of each)."""
+        return next((e for e in self.effects if isinstance(e, kind)), None)
+
+    @property
+    def delivery(self) -> Delivery | None:
+        created = self.effect(DeliveryCreated)
+        return created.delivery if created else None
+
+    @property
+    def request(self) -> CreateDeliveryRequest | None:
+        created = self.effect(DeliveryCreated)
+        return created.request if created else None
+
+    @property
+    def order(self) -> SavedOrder | None:
+        created = self.effect(DeliveryCreated)
+        return created.order if created else None
+
+    @property
+    def unconfirmed(self) -> UnconfirmedOrder | None:
+        lost = self.effect(AnswerLost)
+        return lost.unconfirmed if lost else None
+
+    @property
+    def operator_alert(self) -> str | None:
+        alert = self.effect(OperatorAlert)
+        return alert.text if alert else None
+
+    @property
+    def retry_after(self) -> float | None:
+        wait = self.effect(ResendAfter)
+        return wait.seconds if wait else None

@@ -41,6 +41,7 @@ from pydantic import JsonValue
 from bot.partner.models import CreateDeliveryRequest, ServiceKind
 from conversations.context import Context
 from conversations.dialog import Answer, AnswerKind, InputKind, Option, PhotoCount
+from conversations.request_fields import required_fields
 from conversations.texts.said import Words, words
 
 REQUEST_FIELDS = frozenset(CreateDeliveryRequest.model_fields)
@@ -336,6 +337,47 @@ class Flow:
             raise FlowError(f"{self.name}: fixed values for unknown fields {sorted(unknown)}")
         if self.command is not None and not _COMMAND.fullmatch(self.command):
             raise FlowError(f"{self.name}: command {self.command!r} is not 1-32 of a-z, 0-9, _")
+        if self.service_kind is not None:
+            self._check_required_fields(self.service_kind)
+
+    def _check_required_fields(self, kind: ServiceKind) -> None:
+        """Every route from the start to the create fills each field ``kind`` requires (see
+        ``request_fields``): a step on it that writes the field, or a ``fixed`` value. A step
+        with a ``when`` may be passed over, so it fills nothing on the route that skips it."""
+        needed = set(required_fields(kind)) - {"serviceKind"} - set(self.fixed)
+        for route, filled in self._routes_to_create():
+            missing = [name for name in required_fields(kind) if name in needed - filled]
+            if missing:
+                raise FlowError(
+                    f"{self.name}: the {kind} request must carry {missing}, but the route "
+                    f"{' > '.join(route)} fills none of them; add a step that writes them, "
+                    f'or fixed={{...}} values (errands send theirs even when empty: "")'
+                )
+
+    def _routes_to_create(self) -> Iterable[tuple[list[str], set[str]]]:
+        """Each route from the start to a step leading to ``CREATE``: its step names (a step
+        passed over in brackets) and the fields its steps write."""
+        stack: list[tuple[str, list[str], set[str]]] = [(self.start, [], set())]
+        while stack:
+            name, route, filled = stack.pop()
+            if name in route or f"({name})" in route:
+                continue  # a loop leads nowhere new
+            step = self._index[name]
+            asked = [*route, name]
+            ways = [(asked, filled | self._written(step), to) for _, to in targets_of(step.next)]
+            if step.when is not None:
+                passed_over = [*route, f"({name})"]
+                skipped = step.skip_to if step.skip_to is not None else step.next
+                ways += [(passed_over, filled, to) for _, to in targets_of(skipped)]
+            for way, written, target in ways:
+                if isinstance(target, CreateDelivery):
+                    yield way, written
+                elif isinstance(target, str):
+                    stack.append((target, way, written))
+
+    @staticmethod
+    def _written(step: Step) -> set[str]:
+        return set(step.fields) if step.write is not None else set()
 
     @property
     def menu_label(self) -> str:

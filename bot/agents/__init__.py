@@ -5,16 +5,16 @@
 ``prompt_data``            the open question as data, with a JSON Schema of allowed answers
 ``agent_routes``           the JSON API under ``/api`` (starlette), SSE for events
 ``ChannelKeys``            channel keys (hashed) to channels; ``RateLimits`` per channel
-``AgentRouting``           the relay's channel: agent conversations' events into the store
+``AgentEvents``            the channels' ``Channel``: agent conversations' events into the store
 ``EventWebhooks``          each event POSTed, signed, to the channel's own webhook
-``AgentParts``             what ``build_core`` adds when ``[agents]`` lists channels
+``register_agents``        the ``agents`` channel on the core (``agents_wiring``)
 ``mcp_tools``              the MCP server (``deliverybot mcp``) over the same service
 =========================  =====================================================================
 
-``docs/agents.md`` shows an order through each.
+``docs/agents.md`` shows an order through each. The wiring is imported from its module, not
+from here: it stands on the core's services, which read the settings these types make up.
 """
 
-from bot.agents.agents_wiring import AgentParts, AgentsSettings
 from bot.agents.channel_keys import AgentChannel, ChannelKeys, RateLimits
 from bot.agents.event_webhooks import SIGNATURE_HEADER, ChannelHook, EventWebhooks
 from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
@@ -22,8 +22,6 @@ from bot.agents.headless import ConversationView, HeadlessConversations, NotFoun
 __all__ = [
     "SIGNATURE_HEADER",
     "AgentChannel",
-    "AgentParts",
-    "AgentsSettings",
     "ChannelHook",
     "ChannelKeys",
     "ConversationView",

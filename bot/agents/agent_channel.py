@@ -1,10 +1,10 @@
-"""``AgentRouting``: the relay's ``Channel`` in front of the bot's own, taking what is sent to an
-agent conversation into ``store.agent_events`` instead of a messenger.
+"""``AgentEvents``: the agent channels' ``Channel``, keeping what is sent to an agent
+conversation in ``store.agent_events`` instead of a messenger.
 
 The relay sends an agent conversation its events as JSON (``bot.relay.agent_updates``), under
 its sent markers; a plain message (the follow-up of a create whose answer was lost) is kept as
 ``{"type": "message", "text": ...}``. Each kept event rings ``EventBell``: the SSE streams of
-that conversation and the webhook sender wake up. Everything else goes to the inner channel.
+that conversation and the webhook sender wake up.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import json
 import secrets
 from collections.abc import Callable
 
-from bot.relay.channel_protocol import Channel
-from bot.store import Store, is_agent_id
+from bot.channels import NO_HANDOFF
+from bot.store import Store
 
 
 class EventBell:
@@ -46,24 +46,25 @@ class EventBell:
                 return
 
 
-class AgentRouting:
-    """A ``Channel``: agent conversations to the store and the bell, other chats to ``inner``."""
+class AgentEvents:
+    """A ``Channel``: an agent conversation's messages to the store, ringing the bell.
 
-    def __init__(self, inner: Channel, store: Store, bell: EventBell) -> None:
-        self._inner = inner
+    ``otp_link`` is the messenger's (``bot.channels.Channels`` asks it there): a receiver
+    claims a drop-off code in a messenger chat, whoever ordered.
+    """
+
+    def __init__(self, store: Store, bell: EventBell) -> None:
         self._store = store
         self._bell = bell
 
     async def send(self, chat_id: int, text: str) -> int | None:
-        if not is_agent_id(chat_id):
-            return await self._inner.send(chat_id, text)
         key, body = _as_event(text)
         if await self._store.agent_events.add(chat_id, key, body):
             await self._bell.ring()
         return None
 
     def otp_link(self, token: str) -> str:
-        return self._inner.otp_link(token)
+        return NO_HANDOFF
 
 
 def _as_event(text: str) -> tuple[str, str]:

@@ -1,15 +1,17 @@
 """``ChatlessChannel``: the relay's channel in a process without a messenger (a bot that takes
 orders only through agent channels, and ``deliverybot mcp``).
 
-Agent conversations never reach it (``AgentRouting`` keeps their events in the store). What
+It is registered as the messenger (``log_messenger``): agent conversations never reach it (the
+agent channels own them and keep their events in the store). What
 would have gone to Telegram operators is logged instead, one WARNING line each: event
 summaries, agent notes, alerts. A message for any other chat (a Telegram customer's, from a
 time this bot had a token) is not delivered and its text is not logged, since it may carry a
 drop-off code; the log says only that it was dropped. There is no drop-off code hand-off
 without a messenger: ``otp_link`` is empty, and the relay tells the agent so.
 
-The relay addresses operators' messages to ``OPERATOR_LOG`` (the core's only operator in such
-a bot), so each is logged once, under the relay's sent markers like any message.
+The relay and the operator alerts address operators' messages to ``OPERATOR_LOG`` (the only
+operator ``CoreSettings.from_config`` gives such a bot), so each is logged once, the relay's
+under its sent markers like any message.
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
+from bot.channels import NO_HANDOFF, ChannelRegistration
+
 log = logging.getLogger(__name__)
 
-NO_HANDOFF = ""  # what ``otp_link`` gives: no link a receiver could open
 # The one operator "chat" of a bot without Telegram: the log. 0 is no Telegram chat's id.
 OPERATOR_LOG = 0
 
@@ -27,11 +30,6 @@ OPERATOR_LOG = 0
 def one_line(text: str) -> str:
     """``text`` on one log line: its lines joined by `` / ``."""
     return " / ".join(part.strip() for part in text.splitlines() if part.strip())
-
-
-async def log_operator_alert(text: str) -> None:
-    """An operator alert (``ChatService``, the follow-up worker) written to the log."""
-    log.warning("operator alert (no Telegram): %s", one_line(text))
 
 
 class ChatlessChannel:
@@ -49,3 +47,8 @@ class ChatlessChannel:
 
     def otp_link(self, token: str) -> str:
         return NO_HANDOFF
+
+
+def log_messenger() -> ChannelRegistration:
+    """The messenger of a bot without one: operators' messages to the log."""
+    return ChannelRegistration("log", ChatlessChannel())

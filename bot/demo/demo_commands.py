@@ -11,9 +11,10 @@ from __future__ import annotations
 import shlex
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.console import said
+from bot.demo.demo_world import DemoWorld
 from bot.demo.gazetteer import PLACES
 from bot.demo.next_moves import next_moves
 from bot.partner.errors import PartnerError
@@ -21,9 +22,6 @@ from bot.partner.models import Delivery
 from bot.sandbox import ApiError
 from conversations.rules import format_money
 from conversations.texts.deliveries_texts import short_ref, status_label
-
-if TYPE_CHECKING:
-    from bot.demo.stack import DemoStack
 
 DEMO = "demo"
 ADVANCING = ("matched", "picked_up", "in_transit")  # what a rider can move on
@@ -37,14 +35,14 @@ class CommandProblem(Exception):
 class Command:
     usage: str
     help: str
-    run: Callable[[DemoStack, list[str]], Awaitable[None]]
+    run: Callable[[DemoWorld, list[str]], Awaitable[None]]
 
 
-def _say(stack: DemoStack, text: str) -> None:
+def _say(stack: DemoWorld, text: str) -> None:
     stack.screen.write(said(text, DEMO))
 
 
-async def _delivery_id(stack: DemoStack, args: list[str], position: int = 0) -> str:
+async def _delivery_id(stack: DemoWorld, args: list[str], position: int = 0) -> str:
     """The delivery named at ``position`` (its full id, or the short reference the chats
     show), else the customer's latest."""
     if len(args) > position:
@@ -58,13 +56,13 @@ async def _delivery_id(stack: DemoStack, args: list[str], position: int = 0) -> 
 # --- the business's staff and riders (sandbox admin) --------------------------------------------
 
 
-async def paid(stack: DemoStack, args: list[str]) -> None:
+async def paid(stack: DemoWorld, args: list[str]) -> None:
     delivery_id = await _delivery_id(stack, args)
     stack.sandbox.mark_paid(delivery_id)
     _say(stack, f"staff marked the fee of {short_ref(delivery_id)} as paid")
 
 
-async def fee(stack: DemoStack, args: list[str]) -> None:
+async def fee(stack: DemoWorld, args: list[str]) -> None:
     if not args:
         raise CommandProblem("type the fee, e.g. :fee 2500")
     try:
@@ -78,7 +76,7 @@ async def fee(stack: DemoStack, args: list[str]) -> None:
     _say(stack, f"staff set the fee of {short_ref(delivery_id)} to {money}")
 
 
-async def advance(stack: DemoStack, args: list[str]) -> None:
+async def advance(stack: DemoWorld, args: list[str]) -> None:
     delivery_id = await _delivery_id(stack, args)
     delivery = await stack.bot.client.get_delivery(delivery_id)
     if delivery.status not in ADVANCING:
@@ -88,7 +86,7 @@ async def advance(stack: DemoStack, args: list[str]) -> None:
     _say(stack, f"the rider moved {short_ref(delivery_id)} to {status_label(str(view['status']))}")
 
 
-async def link(stack: DemoStack, args: list[str]) -> None:
+async def link(stack: DemoWorld, args: list[str]) -> None:
     delivery_id = await _delivery_id(stack, args)
     handoff = await stack.bot.store.otp.get(delivery_id)
     if handoff is None:
@@ -100,20 +98,20 @@ async def link(stack: DemoStack, args: list[str]) -> None:
     await stack.bot.console.send(typed)
 
 
-async def places(stack: DemoStack, args: list[str]) -> None:
+async def places(stack: DemoWorld, args: list[str]) -> None:
     lines = ["addresses the demo's offline geocoder knows (type one, or part of one):"]
     lines += [f"  {place.name}" for place in PLACES]
     lines.append("anywhere else: share a pin, e.g. location 6.5095 3.3711 Ozone Cinema, Yaba")
     _say(stack, "\n".join(lines))
 
 
-async def otp(stack: DemoStack, args: list[str]) -> None:
+async def otp(stack: DemoWorld, args: list[str]) -> None:
     delivery_id = await _delivery_id(stack, args)
     code = stack.sandbox.otp_code(delivery_id)
     _say(stack, f"the sandbox's drop-off code for {short_ref(delivery_id)}: {code or 'none yet'}")
 
 
-async def fault(stack: DemoStack, args: list[str]) -> None:
+async def fault(stack: DemoWorld, args: list[str]) -> None:
     if len(args) < 2:
         raise CommandProblem("type it like :fault create_delivery status count=4 status=503")
     operation, kind, *rest = args
@@ -155,12 +153,12 @@ def describe(delivery: Delivery) -> str:
     return " · ".join(parts)
 
 
-async def status(stack: DemoStack, args: list[str]) -> None:
+async def status(stack: DemoWorld, args: list[str]) -> None:
     delivery = await stack.bot.client.get_delivery(await _delivery_id(stack, args))
     _say(stack, describe(delivery))
 
 
-async def riders(stack: DemoStack, args: list[str]) -> None:
+async def riders(stack: DemoWorld, args: list[str]) -> None:
     delivery = await stack.bot.client.get_delivery(await _delivery_id(stack, args))
     pickup = delivery.pickup
     lat = pickup.latitude if pickup is not None else None
@@ -179,7 +177,7 @@ async def riders(stack: DemoStack, args: list[str]) -> None:
     _say(stack, "\n".join(lines))
 
 
-async def assign(stack: DemoStack, args: list[str]) -> None:
+async def assign(stack: DemoWorld, args: list[str]) -> None:
     if not args:
         raise CommandProblem("type the rider's id, e.g. :assign rdr_tunde (see :riders)")
     delivery_id = await _delivery_id(stack, args, 1)
@@ -190,16 +188,16 @@ async def assign(stack: DemoStack, args: list[str]) -> None:
 # --- the demo itself ------------------------------------------------------------------------------
 
 
-async def restart(stack: DemoStack, args: list[str]) -> None:
+async def restart(stack: DemoWorld, args: list[str]) -> None:
     await stack.restart()
 
 
-async def wait(stack: DemoStack, args: list[str]) -> None:
+async def wait(stack: DemoWorld, args: list[str]) -> None:
     await stack.bot.chats.settle()
     await stack.bot.follow_up.settle()
 
 
-async def show_help(stack: DemoStack, args: list[str]) -> None:
+async def show_help(stack: DemoWorld, args: list[str]) -> None:
     width = max(len(command.usage) for command in COMMANDS.values())
     lines = ["demo commands (the customer's answers need no colon):"]
     lines += [f"  {c.usage.ljust(width)}  {c.help}" for c in COMMANDS.values()]
@@ -211,7 +209,7 @@ async def show_help(stack: DemoStack, args: list[str]) -> None:
     _say(stack, "\n".join(lines))
 
 
-async def quit_demo(stack: DemoStack, args: list[str]) -> None:
+async def quit_demo(stack: DemoWorld, args: list[str]) -> None:
     stack.quit = True
     _say(stack, "bye")
 
@@ -247,7 +245,7 @@ COMMANDS: dict[str, Command] = {
 }
 
 
-async def run_command(stack: DemoStack, line: str) -> None:
+async def run_command(stack: DemoWorld, line: str) -> None:
     """Run one ``:command`` line; problems and refusals are shown, never raised."""
     try:
         name, *args = shlex.split(line.removeprefix(":"))

@@ -17,12 +17,10 @@ text as is.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from bot.demo.demo_world import DemoWorld
 from conversations.texts.deliveries_texts import short_ref
-
-if TYPE_CHECKING:
-    from bot.demo.stack import DemoStack
 
 
 def as_text(value: Any) -> str:
@@ -42,7 +40,7 @@ def _walk(value: Any, path: list[str], whole: str) -> Any:
     return value
 
 
-async def read_fact(stack: DemoStack, path: str) -> str:
+async def read_fact(stack: DemoWorld, path: str) -> str:
     head, *rest = path.split(".")
     if head == "delivery":
         delivery_id = await stack.last_delivery_id()

@@ -20,132 +20,27 @@ is what a redeploy in the middle of a conversation looks like.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
 from types import TracebackType
-from typing import Any, TextIO
 from urllib.parse import urlsplit
 
 import httpx
 
-from bot.bot_core import CoreSeams, CoreSettings, build_core
-from bot.clocks import Clock, Sleep
-from bot.console import CONSOLE_WORDS, ConsoleChannel, ConsoleChat, Screen, said
+from bot.console import Screen, said
+from bot.demo.demo_bot import CUSTOMER_CHAT, OPERATOR_CHAT, DemoBot, DemoOptions
 from bot.demo.demo_commands import run_command
 from bot.demo.facts import read_fact
-from bot.demo.gazetteer import offline_geocoder
 from bot.demo.next_moves import next_moves
-from bot.demo.transports import AppSwitch, StaleCapabilities, loopback_resolver
-from bot.geo.nominatim import NominatimGeocoder
-from bot.jobs import Scheduler
+from bot.demo.transports import AppSwitch, loopback_resolver
 from bot.partner.errors import PartnerError
-from bot.partner.options import ClientOptions
-from bot.sandbox import Sandbox, Scenario
+from bot.sandbox import Sandbox
 from bot.store import Store
-from conversations import Turn
-from conversations.flow import FlowRegistry
-from conversations.texts.catalogue import DEFAULT_TEXTS, Texts
 from conversations.texts.deliveries_texts import short_ref, status_label
 
-CUSTOMER_CHAT = 1001  # the customer's chat and user id
-OPERATOR_CHAT = 9001  # the business's operator chat
-PUBLIC_BASE_URL = "https://localhost"  # where the bot's web app serves photos to the sandbox
+__all__ = ["CUSTOMER_CHAT", "OPERATOR_CHAT", "DemoOptions", "DemoStack"]
+
 DEFAULT_WEBHOOK_PATH = "/hooks/partner"
 DEMO = "demo"
-PLACES_HINT = ":places lists the ones the demo knows"  # its offline geocoder's few addresses
-
-
-@dataclass(frozen=True)
-class DemoOptions:
-    """What a demo run is made of. ``live`` starts the background workers (the sandbox's
-    webhook sender, the relay loop) for an interactive terminal; without it everything moves
-    only when a line is typed, which makes replays deterministic."""
-
-    scenario: Scenario
-    data_dir: Path
-    stale: Mapping[str, Any] = field(default_factory=dict)
-    clock: Clock = time.time
-    sleep: Sleep = asyncio.sleep
-    client_options: ClientOptions = field(default_factory=ClientOptions)
-    geocoder: bool = True
-    phone_region: str = "NG"
-    new_idempotency_key: Callable[[], str] | None = None
-    registry: FlowRegistry | None = None
-    first_flow: str | None = None
-    photo_dir: Path | None = None
-    echo: TextIO | None = None
-    live: bool = False
-    language: str | None = None  # the customer's language code, as Telegram's language_code
-    texts: Texts = DEFAULT_TEXTS  # the business's locale and overrides, as [texts] gives them
-
-
-class _Bot:
-    """One run of the bot process: everything that a restart replaces."""
-
-    def __init__(self, stack: DemoStack, store: Store) -> None:
-        options, sandbox = stack.options, stack.sandbox
-        self.store = store
-        transport: httpx.AsyncBaseTransport = httpx.ASGITransport(app=sandbox.app)
-        if stack.stale_left:
-            transport = StaleCapabilities(transport, options.stale, times=stack.stale_left)
-        self.stale = transport if isinstance(transport, StaleCapabilities) else None
-        self.geocoder: NominatimGeocoder | None = offline_geocoder() if options.geocoder else None
-        channel = ConsoleChannel(stack.screen, {CUSTOMER_CHAT: "bot", OPERATOR_CHAT: "ops"})
-        self.channel = channel
-        self.core = build_core(
-            CoreSettings(
-                partner_base_url=sandbox.base_url,
-                partner_api_key=sandbox.api_key,
-                client_options=options.client_options,
-                phone_region=options.phone_region,
-                operators=(OPERATOR_CHAT,),
-                signing_secrets=tuple(hook.secret for hook in sandbox.scenario.webhooks),
-                webhook_path=stack.webhook_path,
-                texts=options.texts,
-                public_base_url=PUBLIC_BASE_URL,
-            ),
-            store,
-            channel,
-            CONSOLE_WORDS,
-            seams=CoreSeams(
-                partner_transport=transport,
-                geocoder=self.geocoder,
-                clock=options.clock,
-                sleep=options.sleep,
-                registry=options.registry,
-                new_idempotency_key=options.new_idempotency_key,
-            ),
-            deliver_later=stack.deliver_later,
-        )
-        self.client, self.relay, self.web_app = self.core.client, self.core.relay, self.core.web_app
-        self.chats, self.desk = self.core.chats, self.core.desk
-        self.console = ConsoleChat(
-            self.chats,
-            self.desk,
-            stack.screen,
-            chat_id=CUSTOMER_CHAT,
-            user_id=CUSTOMER_CHAT,
-            public_base_url=PUBLIC_BASE_URL,
-            base_dir=options.photo_dir,
-            first_flow=options.first_flow,
-            typed_places=PLACES_HINT if self.geocoder is not None else None,
-            language=options.language,
-        )
-        self.follow_up = self.core.follow_up
-        self.jobs = Scheduler(sleep=options.sleep)  # started in a live demo only
-        self.jobs.add(self.relay)
-        self.jobs.add(self.follow_up)
-
-    async def aclose(self) -> None:
-        await self.jobs.stop()
-        await self.core.aclose()
-        if self.geocoder is not None:
-            await self.geocoder.aclose()
-        await self.store.close()
 
 
 class DemoStack:
@@ -173,7 +68,7 @@ class DemoStack:
         self.db_path = options.data_dir / "bot.sqlite3"
         self.stale_left = 1 if options.stale else 0
         self.quit = False
-        self._bot: _Bot | None = None
+        self._bot: DemoBot | None = None
         self._known_deliveries: set[str] = set()
         # The delivery created last in this run: orders placed in the same second (a fake
         # clock, a quick repeat) tie in the store's newest-first order.
@@ -211,7 +106,14 @@ class DemoStack:
 
     async def _start_bot(self) -> None:
         store = await Store.connect(self.db_path, clock=self.options.clock, synchronous="NORMAL")
-        bot = _Bot(self, store)
+        bot = DemoBot(
+            self.options,
+            self.sandbox,
+            self.screen,
+            store,
+            stale_left=self.stale_left,
+            webhook_path=self.webhook_path,
+        )
         self._bot = bot
         self.switch.app = bot.web_app
         if self.options.live:
@@ -228,7 +130,7 @@ class DemoStack:
             await bot.aclose()
 
     @property
-    def bot(self) -> _Bot:
+    def bot(self) -> DemoBot:
         if self._bot is None:
             raise RuntimeError("the bot is not running")
         return self._bot
@@ -243,9 +145,6 @@ class DemoStack:
             await self.bot.console.send(line)
         await self._catch_up()
         return self.screen.take()
-
-    async def deliver_later(self, chat_id: int, turn: Turn) -> None:
-        await self.bot.console.deliver_later(chat_id, turn)
 
     async def _catch_up(self) -> None:
         """Let what the line set off finish: re-sent creates and the follow-ups of lost create

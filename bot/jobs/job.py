@@ -27,18 +27,13 @@ FAILED_PASS_PAUSE_SECONDS: Final = 30.0
 
 
 class Leadership(Protocol):
-    """Whether this process is the one, of all on its store, that runs the leader-only jobs."""
+    """Whether this process is the one, of all on its store, that runs the leader-only jobs:
+    the store's ``leadership`` (``bot.store.coordination``; on SQLite its one process always
+    leads), of which the scheduler asks only this."""
 
     async def leads(self) -> bool:
         """True while this process leads; asked before each pass of a leader-only job."""
         ...
-
-
-class AlwaysLeads:
-    """The ``Leadership`` of a process alone on its store: it always leads."""
-
-    async def leads(self) -> bool:
-        return True
 
 
 class Job(abc.ABC):

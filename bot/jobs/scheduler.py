@@ -2,7 +2,7 @@
 
 ::
 
-    scheduler = Scheduler(leadership=leadership)
+    scheduler = Scheduler(leadership=store.leadership)
     scheduler.add(relay)                       # one line per job
     scheduler.add(follow_up)
     async with scheduler:                      # start(); stop() on the way out
@@ -30,7 +30,7 @@ import logging
 from typing import Final
 
 from bot.clocks import Sleep
-from bot.jobs.job import AlwaysLeads, Job, Leadership
+from bot.jobs.job import Job, Leadership
 
 log = logging.getLogger(__name__)
 
@@ -40,17 +40,17 @@ FOLLOWER_LOOK_SECONDS: Final = 5.0
 
 class Scheduler:
     """See the module docstring. ``leadership`` is asked before each pass of a leader-only
-    job (a process alone on its store: ``AlwaysLeads``); ``sleep`` is the jobs' wait (tests
-    inject one that moves a fake clock)."""
+    job (the store's: a process alone on its store always leads); ``sleep`` is the jobs' wait
+    (tests inject one that moves a fake clock)."""
 
     def __init__(
         self,
         *,
-        leadership: Leadership | None = None,
+        leadership: Leadership,
         sleep: Sleep = asyncio.sleep,
         follower_look_seconds: float = FOLLOWER_LOOK_SECONDS,
     ) -> None:
-        self._leadership: Leadership = leadership or AlwaysLeads()
+        self._leadership = leadership
         self._sleep = sleep
         self._follower_look_seconds = follower_look_seconds
         self._jobs: dict[str, Job] = {}

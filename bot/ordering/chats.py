@@ -4,10 +4,10 @@ One per process, shared by every adapter (Telegram, the console). It holds no co
 memory: each call loads the chat's session from ``store.sessions``, runs one turn, and saves it
 again (or deletes it once the conversation is over), so a restart resumes every chat at its
 step. Calls for one chat run one at a time (a per-chat lock); different chats run concurrently.
-On PostgreSQL the lock is the store's ``chat_locks``, held across every instance on the database,
-so a turn that does not come through Telegram's update processor (an agent's answer over the
-JSON API or MCP, a create re-sent after a rate limit) waits for the chat's turn in every instance
-too. The lock is re-entrant for the task holding it: a Telegram turn already holds its chat.
+The lock is the store's ``chat_locks``, held by every process on the store, so a turn that does
+not come through Telegram's update processor (an agent's answer over the JSON API or MCP, a
+create re-sent after a rate limit) waits for the chat's turn everywhere too. The lock is
+re-entrant for the task holding it: a Telegram turn already holds its chat.
 
 Around each turn it does what the engine leaves to its runner:
 
@@ -18,11 +18,11 @@ Around each turn it does what the engine leaves to its runner:
   customer), with the flow and answers that made it, which is the
   customer's order history (``repeat`` replays the last one into the same flow), and the
   customer's name, phone and places are remembered for their next order (``CustomerMemory``);
-* a create whose answer was lost (``turn.unconfirmed``: the customer was told it is being
+* a create whose answer was lost (``AnswerLost``: the customer was told it is being
   checked) is kept in ``store.unconfirmed`` with the request, its key and the saved order, its
   first follow-up due ``first_follow_up_seconds`` later, and ``on_unconfirmed`` wakes the
   worker that finishes it (``bot.ordering.unconfirmed_worker``);
-* an ``operator_alert`` (e.g. the photo host is not allowlisted) goes to ``alert_operators``,
+* an ``OperatorAlert`` (e.g. the photo host is not allowlisted) goes to ``alert_operators``,
   the same text at most once every ``ALERT_REPEAT_SECONDS``, by any instance
   (``store.operator_alerts``; a misconfigured business is met
   by every customer who tries, and the operators need to hear it once, not once a customer);
@@ -30,6 +30,9 @@ Around each turn it does what the engine leaves to its runner:
   gave ``deliver_later`` to show the customer that later turn;
 * a create the API key's request limit will hold back for more than a few seconds is said to
   the customer first (``create_wait``: ``bot.ordering.create_wait.CreateWaitNotice``).
+
+A turn says what it needs as typed ``effects`` (``DeliveryCreated``, ``AnswerLost``,
+``OperatorAlert``, ``ResendAfter``), all carried out in one place, ``_carry_out``.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ from contextlib import asynccontextmanager
 
 import pydantic
 
-from bot.chatlocks import ChatLocks, ChatTurnLocks
+from bot.chatlocks import ChatTurnLocks
 from bot.clocks import Clock, Sleep
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.duplicate_hold import content_fingerprint
@@ -53,9 +56,14 @@ from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS
 from bot.store import Store
 from conversations import (
     CONFIRM,
+    AnswerLost,
     ChoiceAnswer,
     CommandAnswer,
+    DeliveryCreated,
+    Effect,
     Engine,
+    OperatorAlert,
+    ResendAfter,
     Session,
     Turn,
     UnconfirmedOrder,
@@ -130,8 +138,7 @@ class ChatService:
         self._on_unconfirmed = on_unconfirmed
         self._create_wait = create_wait
         self._first_follow_up = first_follow_up_seconds
-        # On PostgreSQL the store's locks serialise a chat across instances; else this process's.
-        self._locks: ChatTurnLocks = store.chat_locks or ChatLocks()
+        self._locks: ChatTurnLocks = store.chat_locks
         self._later: set[asyncio.Task[None]] = set()
 
     # --- the adapters' calls ----------------------------------------------------------------
@@ -295,28 +302,11 @@ class ChatService:
     ) -> None:
         """``started``: when the turn began, before any create of it went out; ``reply``
         shows the turn while its session is written (see ``handle``)."""
-        delivery = turn.delivery
-        if delivery is not None:
-            created = delivery.created_at.timestamp() if delivery.created_at else self._clock()
-            customer = delivery.customer
-            await self.store.deliveries.add(
-                delivery.id,
-                chat_id,
-                user_id,
-                created,
-                customer.receiver_phone if customer else None,
-                delivery.tracking_url,
-                delivery.status,
-                saved_order=self.history.kept(turn.order) if turn.order else None,
-                # The created turn's message carries the link (``dialogue.created``): once.
-                tracking_sent=delivery.tracking_url is not None,
-                # The relay says the delivery's news in the language the order was said in.
-                language=spoken_language(),
-            )
-            if turn.order is not None:
-                await self.memory.remember(user_id, turn.order)
-        if turn.unconfirmed is not None:
-            await self._keep_unconfirmed(chat_id, user_id, turn.unconfirmed, started)
+        # What must outlive the session is kept before it is written (or deleted): a crash
+        # in between leaves the key in the saved session. The rest waits for the write.
+        first = [e for e in turn.effects if isinstance(e, DeliveryCreated | AnswerLost)]
+        for kept in first:
+            await self._carry_out(kept, chat_id, user_id, session, started)
         written: Awaitable[object] = (
             self.store.sessions.delete(chat_id)
             if session.finished
@@ -326,10 +316,40 @@ class ChatService:
             await written
         else:
             await _while_written(written, reply(turn))
-        if turn.operator_alert is not None:
-            await self._alert(turn.operator_alert)
-        if turn.retry_after is not None and self._deliver_later is not None:
-            self._resend_later(chat_id, user_id, session, turn.retry_after)
+        for effect in turn.effects:
+            if effect not in first:
+                await self._carry_out(effect, chat_id, user_id, session, started)
+
+    async def _carry_out(
+        self, effect: Effect, chat_id: int, user_id: int, session: Session, started: float
+    ) -> None:
+        """What the runner does for each effect of a turn (``Turn.effects``), in one place."""
+        match effect:
+            case DeliveryCreated(delivery=delivery, order=order):
+                created = delivery.created_at.timestamp() if delivery.created_at else self._clock()
+                customer = delivery.customer
+                await self.store.deliveries.add(
+                    delivery.id,
+                    chat_id,
+                    user_id,
+                    created,
+                    customer.receiver_phone if customer else None,
+                    delivery.tracking_url,
+                    delivery.status,
+                    saved_order=self.history.kept(order),
+                    # The created turn's message carries the link (``dialogue.created``): once.
+                    tracking_sent=delivery.tracking_url is not None,
+                    # The relay says the delivery's news in the language the order was said in.
+                    language=spoken_language(),
+                )
+                await self.memory.remember(user_id, order)
+            case AnswerLost(unconfirmed=unconfirmed):
+                await self._keep_unconfirmed(chat_id, user_id, unconfirmed, started)
+            case OperatorAlert(text=text):
+                await self._alert(text)
+            case ResendAfter(seconds=seconds):
+                if self._deliver_later is not None:
+                    self._resend_later(chat_id, user_id, session, seconds)
 
     async def _keep_unconfirmed(
         self, chat_id: int, user_id: int, unconfirmed: UnconfirmedOrder, started: float

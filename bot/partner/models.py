@@ -118,6 +118,15 @@ PLACE_FIELDS: tuple[str, ...] = (
 )
 COORDINATE_FIELDS: frozenset[str] = frozenset({"pickupCoords", "deliveryCoords"})
 
+# What a pickup & delivery must carry beyond every request's fields, and what it is told
+# without one (the sandbox answers the same words).
+PICKUP_DELIVERY_FIELDS: tuple[str, ...] = ("receiverName", "receiverPhone", "packageImages")
+PICKUP_DELIVERY_FIELD_MISSING: dict[str, str] = {
+    "receiverName": "is required",
+    "receiverPhone": "is required",
+    "packageImages": "needs at least 1 image for pickup_delivery",
+}
+
 # What an errand without one of them is told (the sandbox answers the same words).
 ERRAND_FIELD_MISSING: dict[str, str] = {
     "errandMode": "is required for errands",
@@ -678,11 +687,9 @@ class CreateDeliveryRequest(RequestModel):
             )
 
     def _pickup_delivery_rules(self, problems: list[tuple[str, str]]) -> None:
-        for name in ("receiverName", "receiverPhone"):
+        for name in PICKUP_DELIVERY_FIELDS:
             if not getattr(self, name):
-                problems.append((name, "is required"))
-        if not self.packageImages:
-            problems.append(("packageImages", "needs at least 1 image for pickup_delivery"))
+                problems.append((name, PICKUP_DELIVERY_FIELD_MISSING[name]))
         for name in ERRAND_FIELDS:
             if getattr(self, name) is not None:
                 problems.append((name, "is only sent for errands"))

@@ -105,11 +105,10 @@ class Relay(Job):
         tuning: RelayTuning | None = None,
         phone_region: str | None = None,
     ) -> None:
-        # With several instances (PostgreSQL) an instance that died leaves events whose lease
+        # With several instances on one store an instance that died leaves events whose lease
         # runs out without anyone waking this relay, and this relay's own leases on events
         # still being sent need renewing: it looks at least twice a lease.
-        shared = store.dialect == "postgres"
-        super().__init__(look_seconds=store.lease_seconds / 2 if shared else None)
+        super().__init__(look_seconds=store.lease_seconds / 2 if store.shared else None)
         self._store = store
         self._clock = clock
         self._tuning = tuning or RelayTuning()

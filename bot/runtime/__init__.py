@@ -2,10 +2,10 @@
 
 ::
 
-    runtime = await Runtime.build(config)     # store, Partner client, engine, PTB, relay, web app
-    await runtime.start()                     # Telegram (polling or webhook) and the workers
+    runtime = await Runtime.build(config)     # store, core, channels (Telegram when a token is set)
+    await runtime.start()                     # each channel's start, then the background jobs
     ...
-    await runtime.stop()
+    await runtime.stop()                      # what started, stopped in reverse
 
 ``serve(config)`` is ``deliverybot run``: it also serves the web app with uvicorn and stops on
 SIGINT or SIGTERM.
@@ -19,17 +19,19 @@ Telegram ``webhook``     ``setWebhook({public_base_url}/telegram, secret_token)`
 ``[webhooks]`` disabled  ``StatusPoller`` reads open deliveries into the same inbox instead
 =======================  =====================================================================
 
-``Seams`` replaces what tests and benchmarks must not reach for real: the Partner API's
-transport, PTB's HTTP layer, the send limiter's clock.
+``Seams`` (``bot.seams``) replaces what tests and benchmarks must not reach for real: the
+Partner API's transport, PTB's HTTP layer, the send limiter's clock.
 
 =================  ============================================================================
-``runtime``        ``Runtime``: build, start, stop
-``wiring``         the core (``bot.bot_core``) with the Telegram channel, from the config
+``runtime``        ``Runtime``: build, start, stop, as one ordered stack
+``wiring``         the Telegram channel: PTB's Application and its registration on the core
+``mcp_serving``    ``serve_mcp``: the runtime without Telegram, serving one MCP channel (its
+                   one job: MCP push)
 ``receiving``      polling or webhook: starting and stopping Telegram's updates
 ``serving``        ``serve``: uvicorn on a pre-bound socket, until SIGINT or SIGTERM
 ``housekeeping``   the hourly pruning of what the store keeps only for a while
 ``logs``           ``configure_logging``, ``RedactSecrets``
-``seams``          ``Seams``
+``workers``        the background jobs, registered on the runtime's one scheduler
 =================  ============================================================================
 """
 
@@ -44,9 +46,9 @@ from bot.runtime.housekeeping import (
 from bot.runtime.logs import RedactSecrets, configure_logging
 from bot.runtime.receiving import DRAIN_SECONDS
 from bot.runtime.runtime import Runtime
-from bot.runtime.seams import Seams
 from bot.runtime.serving import listening_socket, serve, start_web_server
 from bot.runtime.startup_error import StartupError
+from bot.seams import Seams
 
 __all__ = [
     "DRAIN_SECONDS",

@@ -1,23 +1,34 @@
-"""``Runtime``: the bot's parts, built from one ``Config``, started and stopped together."""
+"""``Runtime``: the bot's parts, built from one ``Config``, started and stopped as one stack.
+
+Built in order, each part's undoing pushed on one ``AsyncExitStack`` as it is made: the store,
+PTB's Application (with Telegram), the core, the channels (Telegram or, without it, the log as
+messenger; the agent channels when ``[agents]`` lists some). ``start`` pushes what runs: each
+channel's ``running`` (Telegram connects and receives) and then the one ``Scheduler`` of the
+background jobs (``bot.jobs``).
+``stop`` (or a failed build or start) unwinds the stack: what started is stopped in reverse.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import dataclass
 
 from starlette.applications import Starlette
 
-from bot.bot_core import BotCore, open_store
+from bot.agents.agents_wiring import AgentChannels, register_agents
+from bot.agents.chatless_channel import log_messenger
+from bot.bot_core import BotCore, build_core
 from bot.config import Config
-from bot.geo.nominatim import NominatimGeocoder
 from bot.jobs import Scheduler
 from bot.partner.client import PartnerClient
 from bot.relay import Relay, StatusPoller
-from bot.runtime.receiving import close_application, start_receiving, stop_receiving
-from bot.runtime.seams import Seams
-from bot.runtime.wiring import wire
-from bot.runtime.workers import background_jobs
+from bot.runtime.wiring import TelegramBot, TelegramChannel, register_telegram
+from bot.runtime.workers import add_background_jobs
+from bot.seams import Seams
+from bot.settings import CoreSettings
 from bot.store import Store
+from bot.store_from_config import open_store
 from bot.telegram.application import BotApplication
 from bot.telegram.bot_context import BotContext
 from bot.telegram.conversation import Conversation
@@ -27,27 +38,61 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Runtime:
-    """The bot's parts; build with ``Runtime.build``. See ``bot.runtime``'s docstring."""
+    """The bot's parts; build with ``Runtime.build``. See the module docstring."""
 
     config: Config
+    settings: CoreSettings
     store: Store
     core: BotCore
-    ctx: BotContext
-    application: BotApplication
-    conversation: Conversation
-    jobs: Scheduler | None = None
+    telegram: TelegramChannel | None
+    agents: AgentChannels | None
+    scheduler: Scheduler
+    _stack: contextlib.AsyncExitStack
+    _application: BotApplication | None = None
 
     @classmethod
-    async def build(cls, config: Config, seams: Seams | None = None) -> Runtime:
-        """Open the store and wire every part (nothing talks to Telegram yet)."""
+    async def build(
+        cls, config: Config, seams: Seams | None = None, *, telegram: bool = True
+    ) -> Runtime:
+        """Open the store and wire every part (nothing talks to Telegram yet).
+
+        Telegram is wired when the config has a token and ``telegram`` is True
+        (``deliverybot mcp`` passes False: its process never takes Telegram's updates).
+        """
         seams = seams or Seams()
-        store = await open_store(config, seams.clock, seams.synchronous)
+        settings = CoreSettings.from_config(config)
+        stack = contextlib.AsyncExitStack()
         try:
-            parts = wire(config, seams, store)
+            store = await open_store(config.storage, seams.clock, seams.synchronous)
+            stack.push_async_callback(store.close)
+            bot = None
+            if telegram and config.has_telegram:
+                bot = TelegramBot.build(config.telegram, seams, store)
+                stack.push_async_callback(bot.aclose)
+            core = build_core(settings, store, seams)
+            stack.push_async_callback(core.aclose)
+            channel = None
+            if bot is None:
+                core.register(log_messenger())
+            else:
+                channel = register_telegram(
+                    core,
+                    bot,
+                    operators=frozenset(settings.operators),
+                    session_idle_seconds=config.storage.session_idle_seconds,
+                )
+            agents = None
+            if settings.agents is not None:
+                agents = register_agents(core)
         except BaseException:
-            await store.close()
+            await stack.aclose()
             raise
-        return cls(config, store, parts.core, parts.ctx, parts.application, parts.conversation)
+        application = None if bot is None else bot.application
+        # The one scheduler of every background job; leader-only ones ask the store who leads.
+        scheduler = Scheduler(leadership=store.leadership, sleep=seams.sleep)
+        return cls(config, settings, store, core, channel, agents, scheduler, stack, application)
+
+    # --- what tests and benchmarks reach -----------------------------------------------------
 
     @property
     def client(self) -> PartnerClient:
@@ -66,41 +111,57 @@ class Runtime:
 
     @property
     def web_app(self) -> Starlette:
-        """The web app: partner webhooks, photos, and Telegram's webhook in webhook mode."""
+        """The web app: partner webhooks, photos, each channel's routes (Telegram's webhook in
+        webhook mode, the agents' ``/api``)."""
         return self.core.web_app
+
+    @property
+    def application(self) -> BotApplication:
+        """PTB's Application (a runtime with Telegram only)."""
+        assert self._application is not None, "this runtime has no Telegram"
+        return self._application
+
+    @property
+    def ctx(self) -> BotContext:
+        """The Telegram handlers' context (a runtime with Telegram only)."""
+        assert self.telegram is not None, "this runtime has no Telegram"
+        return self.telegram.ctx
+
+    @property
+    def conversation(self) -> Conversation:
+        """The Telegram conversation (a runtime with Telegram only)."""
+        assert self.telegram is not None, "this runtime has no Telegram"
+        return self.telegram.conversation
 
     @property
     def serves_web(self) -> bool:
         """Whether the web app must listen: only a public host can be reached by anyone, but
-        agent channels (``/api``) are often local programs."""
-        return self.config.telegram.public_base_url is not None or bool(
-            self.config.agents.configured
-        )
+        agent channels (``/api``) are often local programs, and a bot without Telegram is
+        reached only there."""
+        return self.settings.public_base_url is not None or self.agents is not None
+
+    # --- start and stop ----------------------------------------------------------------------
 
     async def start(self, *, workers: bool = True) -> None:
-        """Connect to Telegram, register the commands, and start receiving updates.
-
-        ``workers`` starts the background jobs on their scheduler (``bot.runtime.workers``:
-        the relay, the status poller, the follow-up of creates whose answer was lost, the agent
-        webhooks, housekeeping); tests that drive the relay by hand pass False.
-        Raises ``StartupError`` when Telegram refuses.
+        """Start each channel (Telegram connects, registers its commands and receives updates)
+        and then ``scheduler``: with ``workers`` it runs the background jobs
+        (``bot.runtime.workers``: the core's, every channel's and housekeeping), besides any
+        job added to it by hand (``deliverybot mcp``'s push; tests that drive the relay by hand
+        pass False). Raises ``StartupError`` when Telegram refuses; ``stop`` then undoes the
+        rest, the jobs first.
         """
-        flows = self.conversation.flow_menu
-        await start_receiving(self.application, self.config.telegram, self.ctx.operators, flows)
+        for registration in self.core.channels:
+            if registration.running is not None:
+                await self._stack.enter_async_context(registration.running())
         if workers:
             idle = self.config.storage.session_idle_seconds
-            self.jobs = background_jobs(self.core, self.store, session_idle_seconds=idle)
-            self.jobs.start()
+            add_background_jobs(self.scheduler, self.core, session_idle_seconds=idle)
+        await self._stack.enter_async_context(self.scheduler)
+        if self.telegram is None:
+            names = ", ".join(channel.name for channel in self.config.agents.configured)
+            log.info("bot running without Telegram, for agent channels: %s", names)
 
     async def stop(self) -> None:
-        """Stop receiving, finish what runs, close everything. Safe after a failed start."""
-        await stop_receiving(self.application)
-        await self.conversation.close()  # albums still in their quiet window are answered
-        if self.jobs is not None:
-            await self.jobs.stop()
-            self.jobs = None
-        await self.core.aclose()
-        await close_application(self.application)
-        if isinstance(self.core.geocoder, NominatimGeocoder):
-            await self.core.geocoder.aclose()
-        await self.store.close()
+        """Stop what started and close what was built, in reverse. Safe after a failed start,
+        and more than once."""
+        await self._stack.aclose()

@@ -11,7 +11,6 @@ import uvicorn
 from starlette.applications import Starlette
 
 from bot.config import Config
-from bot.runtime.headless_runtime import HeadlessRuntime
 from bot.runtime.heap import freeze_start_up_heap
 from bot.runtime.runtime import Runtime
 from bot.runtime.startup_error import StartupError
@@ -21,12 +20,8 @@ log = logging.getLogger(__name__)
 
 async def serve(config: Config) -> None:
     """Run the bot until SIGINT or SIGTERM (``deliverybot run``); without a Telegram token,
-    for its agent channels only (``HeadlessRuntime``)."""
-    runtime: Runtime | HeadlessRuntime
-    if config.has_telegram:
-        runtime = await Runtime.build(config)
-    else:
-        runtime = await HeadlessRuntime.build(config)
+    for its agent channels only."""
+    runtime = await Runtime.build(config)
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):

@@ -1,23 +1,31 @@
-"""``deliverybot run``'s parts: the core (``bot.bot_core``) speaking through Telegram.
+"""The Telegram channel: PTB's Application, made before the core and closed after it, and its
+registration on the core.
 
 ::
 
-    PTB Application ─> TelegramSender (the core's channel) ─┐
-    build_core(settings from the config) ───────────────────┴─> BotContext ─> handlers
-    the core's web app + /telegram in webhook mode
+    TelegramBot (PTB Application) ─> TelegramSender (the channel's sender) ─┐
+    the core's services ───────────────────────────────────────────────────┴─> BotContext
+    /telegram on the core's web app in webhook mode
 
-Nothing here talks to Telegram or the Partner API yet; ``Runtime.start`` does.
+``register_telegram`` registers the messenger ``telegram``: its sender (paced by its limiter),
+the turns it shows later (``Conversation.deliver_later``), the webhook route, and ``running``:
+connecting to Telegram, the command menus and the updates (``bot.runtime.receiving``), then at
+the end the updates already taken answered and the albums in their quiet window too.
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from starlette.routing import BaseRoute
 
-from bot.bot_core import BotCore, CoreSettings, build_core, core_seams_from_config
-from bot.config import Config
-from bot.runtime.seams import Seams
+from bot.channels import ChannelRegistration
+from bot.config import TelegramConfig
+from bot.core_services import CoreServices
+from bot.runtime.receiving import close_application, start_receiving, stop_receiving
+from bot.seams import Seams
 from bot.store import Store
 from bot.telegram.application import (
     BotApplication,
@@ -32,80 +40,103 @@ from bot.telegram.message_sender import TelegramSender
 from bot.telegram.operators import operator_handlers
 from bot.telegram.photo_receiver import PhotoReceiver
 from bot.telegram.webhook_route import telegram_route
-from conversations import Turn
+
+TELEGRAM = "telegram"  # the channel's name on the core
 
 
 @dataclass(frozen=True)
-class Parts:
-    """What ``wire`` builds over an open store."""
+class TelegramBot:
+    """PTB's Application over ``store`` and the processor taking its updates in chat order.
 
-    core: BotCore
-    ctx: BotContext
+    Nothing talks to Telegram yet; ``aclose`` releases it (safe when it never started).
+    """
+
+    telegram: TelegramConfig
     application: BotApplication
+    processor: ChatOrderedProcessor
+
+    @classmethod
+    def build(cls, telegram: TelegramConfig, seams: Seams, store: Store) -> TelegramBot:
+        processor = seams.processor or ChatOrderedProcessor(locks=store.chat_locks)
+        application = build_application(
+            telegram,
+            request=seams.telegram_request,
+            get_updates_request=seams.telegram_updates_request,
+            processor=processor,
+        )
+        return cls(telegram, application, processor)
+
+    async def aclose(self) -> None:
+        await close_application(self.application)
+
+
+@dataclass(frozen=True)
+class TelegramChannel:
+    """What ``register_telegram`` made: the handlers' context and the conversation."""
+
+    ctx: BotContext
     conversation: Conversation
 
 
-def wire(config: Config, seams: Seams, store: Store) -> Parts:
-    """Build every part over ``store``; the seams replace what tests must not reach."""
-    telegram = config.telegram
-    processor = seams.processor or ChatOrderedProcessor(locks=store.chat_locks)
-    application = build_application(
-        telegram,
-        request=seams.telegram_request,
-        get_updates_request=seams.telegram_updates_request,
-        processor=processor,
-    )
-    sender = TelegramSender(application.bot, store, limiter=seams.limiter)
-    conversation: Conversation | None = None
-
-    async def deliver_later(chat_id: int, turn: Turn) -> None:
-        assert conversation is not None  # set below, before any update is taken
-        await conversation.deliver_later(chat_id, turn)
-
-    routes: list[BaseRoute] = []
-    if telegram.mode == "webhook" and telegram.secret_token is not None:
-        routes.append(telegram_route(application, telegram.secret_token.get_secret_value()))
-    core = build_core(
-        CoreSettings.from_config(config),
-        store,
-        sender,
-        TELEGRAM_WORDS,
-        seams=core_seams_from_config(
-            config,
-            partner_transport=seams.partner_transport,
-            geocoder_transport=seams.geocoder_transport,
-            clock=seams.clock,
-            new_idempotency_key=seams.new_idempotency_key,
-        ),
-        deliver_later=deliver_later,
-        web_routes=routes,
-    )
+def register_telegram(
+    core: CoreServices,
+    bot: TelegramBot,
+    *,
+    operators: frozenset[int],
+    session_idle_seconds: float,
+) -> TelegramChannel:
+    """Build the Telegram channel over ``core`` and register it as the messenger."""
+    telegram, application, seams = bot.telegram, bot.application, core.seams
+    sender = TelegramSender(application.bot, core.store, limiter=seams.limiter)
     photos = PhotoReceiver(
         application.bot,
-        store,
+        core.store,
         public_base_url=telegram.public_base_url,
-        ttl_seconds=config.storage.media_ttl_hours * 3600,
+        ttl_seconds=core.settings.media_ttl_seconds,
     )
     ctx = BotContext(
-        store=store,
+        store=core.store,
         chats=core.chats,
         client=core.client,
         cache=core.cache,
         sender=sender,
         photos=photos,
-        operators=frozenset(config.operators.chat_ids),
+        operators=operators,
         phone_region=telegram.default_phone_region,
-        desk=core.desk,
+        desk=core.desk(TELEGRAM_WORDS),
     )
     conversation = Conversation(
         ctx,
-        chat_turn=processor.hold,
+        chat_turn=bot.processor.hold,
         clock=seams.monotonic,
         sleep=seams.sleep,
-        session_idle_seconds=config.storage.session_idle_seconds,
+        session_idle_seconds=session_idle_seconds,
     )
     # One group: the first handler that matches answers. Feature commands and their buttons
     # come before the conversation, whose message handler takes everything else.
     handlers = [*delivery_handlers(ctx), *operator_handlers(ctx), *conversation.handlers()]
     install_handlers(application, ctx, handlers)
-    return Parts(core, ctx, application, conversation)
+
+    @contextlib.asynccontextmanager
+    async def running() -> AsyncIterator[None]:
+        try:  # a start that fails halfway is stopped too: whatever began is undone
+            await start_receiving(application, telegram, operators, conversation.flow_menu)
+            yield
+        finally:
+            await stop_receiving(application)
+            await conversation.close()  # albums still in their quiet window are answered
+
+    routes: list[BaseRoute] = []
+    if telegram.mode == "webhook" and telegram.secret_token is not None:
+        routes.append(telegram_route(application, telegram.secret_token.get_secret_value()))
+    core.register(
+        ChannelRegistration(
+            TELEGRAM,
+            sender,
+            turns=sender.limiter,
+            deliver_later=conversation.deliver_later,
+            routes=routes,
+            running=running,
+        )
+    )
+    return TelegramChannel(ctx, conversation)

@@ -1,9 +1,14 @@
 """Persistence for the bot: one SQLite file through aiosqlite, in WAL mode (the default), or
-one PostgreSQL database through asyncpg shared by several instances (``Store.connect_postgres``;
-``pg_database``, ``pg_migrations``, ``pg_chat_locks``, ``pg_rate_budget``).
+one PostgreSQL database through asyncpg shared by several instances (``Store.connect_postgres``).
+
+Each backend is a database (``database`` / ``pg_database``), the few statements it words its
+own way (``sqlite_backend`` / ``pg_backend``, behind ``store_backend.Backend``), the schema
+rendered in its words (``schema``, applied by ``migrations`` / ``pg_migrations``) and its
+coordination (``coordination``: chat locks, leadership, the rate budget; in memory on SQLite,
+``pg_chat_locks``, ``pg_leadership`` and ``pg_rate_budget`` on PostgreSQL).
 
 ``Store`` opens the database, migrates it, and exposes one repository per concept (the same
-repositories and SQL on both backends, see ``store_backend``):
+repositories and SQL on both backends):
 
 ========================  ====================================================================
 ``store.sessions``        conversation session of each chat (JSON text), resumed after restart
@@ -33,9 +38,10 @@ from bot.store.blocked import BlockedChats
 from bot.store.delivery_links import Deliveries, DeliveryLink
 from bot.store.inbox import Inbox, InboxCounts, InboxEvent
 from bot.store.media_files import MediaFile, MediaStore
-from bot.store.migrations import LATEST_VERSION, MIGRATIONS, Migration
+from bot.store.migrations import LATEST_VERSION, MIGRATIONS
 from bot.store.otp_handoffs import OtpHandoff, OtpHandoffs
 from bot.store.relayed import RelayedEvents, SentReceipt, ViewChange
+from bot.store.schema import Migration
 from bot.store.sent import SendKey, SentMessages
 from bot.store.sessions import SessionRecord, Sessions
 from bot.store.status_progress import FINAL_STATUSES

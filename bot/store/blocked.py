@@ -15,7 +15,7 @@ another one: there the table always answers.
 from __future__ import annotations
 
 from bot.clocks import Clock
-from bot.store.store_backend import StoreDatabase, dialect_of
+from bot.store.store_backend import StoreDatabase
 
 _MARK = """INSERT INTO blocked_chats (chat_id, blocked_at) VALUES (?, ?)
     ON CONFLICT (chat_id) DO NOTHING"""
@@ -30,12 +30,17 @@ class BlockedChats:
     """``store.blocked``: mark on ``Forbidden``, clear when the user writes to the bot again."""
 
     def __init__(
-        self, db: StoreDatabase, clock: Clock, *, memory_limit: int = MEMORY_LIMIT
+        self,
+        db: StoreDatabase,
+        clock: Clock,
+        *,
+        shared: bool = False,
+        memory_limit: int = MEMORY_LIMIT,
     ) -> None:
         self._db = db
         self._clock = clock
         self._memory_limit = memory_limit
-        self._shared = dialect_of(db) == "postgres"  # several instances mark and clear
+        self._shared = shared  # several instances mark and clear
         # None: the table answers (too many to keep, or shared with other instances).
         self._marked: set[int] | None = None if self._shared else set()
 

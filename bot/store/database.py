@@ -49,8 +49,8 @@ Row = tuple[Any, ...]
 Params = Sequence[object]
 Synchronous = Literal["NORMAL", "FULL"]
 
-# RETURNING (3.35) is the newest feature the repositories use.
-MIN_SQLITE_VERSION = (3, 35, 0)
+# IS [NOT] DISTINCT FROM (3.39) is the newest feature the repositories use.
+MIN_SQLITE_VERSION = (3, 39, 0)
 _PREPARED_STATEMENT_CACHE = 256
 _BUSY_TIMEOUT_MS = 5000
 

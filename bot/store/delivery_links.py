@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from bot.clocks import Clock
 from bot.store.database import Executor, Row
 from bot.store.status_progress import FINAL_STATUSES, ShownStatus, StatusEvent, moves_forward
-from bot.store.store_backend import dialect_of
+from bot.store.store_backend import Backend
 
 
 @dataclass(frozen=True)
@@ -68,23 +68,14 @@ _FOR_USER = """SELECT delivery_id, chat_id, user_id, created_at, receiver_phone,
         tracking_url, status, status_created, tracking_sent_at, updated_at, language
     FROM deliveries WHERE user_id = ?
     ORDER BY created_at DESC, delivery_id DESC LIMIT ? OFFSET ?"""
-# One step back along the partial index deliveries_orders_by_user; the WHERE clause repeats
-# its condition so SQLite uses it. Among rows of the same second the last linked wins (rowid).
-_LAST_ORDER_FOR = """SELECT saved_order FROM deliveries
-    WHERE user_id = ? AND saved_order IS NOT NULL
-    ORDER BY created_at DESC, rowid DESC LIMIT 1"""
-# PostgreSQL has no rowid: link_seq numbers the rows in the order they were linked.
-_LAST_ORDER_FOR_PG = """SELECT saved_order FROM deliveries
-    WHERE user_id = ? AND saved_order IS NOT NULL
-    ORDER BY created_at DESC, link_seq DESC LIMIT 1"""
 _COUNT_FOR_USER = "SELECT count(*) FROM deliveries WHERE user_id = ?"
 _OWNED_BY = "SELECT 1 FROM deliveries WHERE delivery_id = ? AND user_id = ?"
 _SHOWN = "SELECT status, status_created FROM deliveries WHERE delivery_id = ?"
 # Compare-and-set on the view that was read and judged, so a concurrent writer cannot slip an
-# older event in between (``IS`` because status_created may be NULL).
+# older event in between (null-safe: status_created may be NULL).
 _UPDATE_VIEW = """UPDATE deliveries
     SET status = ?, status_created = ?, tracking_url = coalesce(?, tracking_url), updated_at = ?
-    WHERE delivery_id = ? AND status = ? AND status_created IS ?"""
+    WHERE delivery_id = ? AND status = ? AND status_created IS NOT DISTINCT FROM ?"""
 _NOTE_STATUS = "UPDATE deliveries SET status = ?, updated_at = ? WHERE delivery_id = ?"
 _MARK_TRACKING_SENT = """UPDATE deliveries SET tracking_sent_at = ?
     WHERE delivery_id = ? AND tracking_sent_at IS NULL"""
@@ -98,9 +89,10 @@ _LIST_OPEN = """SELECT delivery_id, chat_id, user_id, created_at, receiver_phone
 class Deliveries:
     """``store.deliveries``: delivery <-> chat links and each chat's view of its deliveries."""
 
-    def __init__(self, db: Executor, clock: Clock) -> None:
+    def __init__(self, db: Executor, clock: Clock, backend: Backend) -> None:
         self._db = db
         self._clock = clock
+        self._backend = backend
 
     async def add(
         self,
@@ -158,8 +150,7 @@ class Deliveries:
 
     async def last_order_for(self, user_id: int) -> str | None:
         """The saved order (JSON text) of the user's newest delivery that kept one."""
-        sql = _LAST_ORDER_FOR_PG if dialect_of(self._db) == "postgres" else _LAST_ORDER_FOR
-        row = await self._db.fetch_one(sql, (user_id,))
+        row = await self._db.fetch_one(self._backend.last_order_sql, (user_id,))
         return None if row is None else str(row[0])
 
     async def count_for_user(self, user_id: int) -> int:

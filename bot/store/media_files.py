@@ -34,7 +34,7 @@ from pathlib import Path
 
 from bot.clocks import Clock
 from bot.store.database import Row
-from bot.store.store_backend import StoreDatabase, dialect_of
+from bot.store.store_backend import StoreDatabase
 
 _TOKEN_BYTES = 32
 _CONTENT_TYPE = re.compile(r"^[a-z0-9][a-z0-9.+-]*/[a-z0-9][a-z0-9.+-]*$")
@@ -70,8 +70,11 @@ _ALL_FILE_NAMES = "SELECT file_name FROM media"
 class MediaStore:
     """``store.media``: photos kept until they expire."""
 
-    def __init__(self, db: StoreDatabase, clock: Clock, directory: Path) -> None:
+    def __init__(
+        self, db: StoreDatabase, clock: Clock, directory: Path, *, shared: bool = False
+    ) -> None:
         self._db = db
+        self._shared = shared  # other instances write into the directory too
         self._clock = clock
         self.directory = directory
         # Files being written whose row is not committed yet: not orphans, whatever a purge sees.
@@ -133,7 +136,7 @@ class MediaStore:
         orphans = [
             name for name, stem in on_disk.items() if stem not in referenced and stem not in writing
         ]
-        if dialect_of(self._db) == "postgres":
+        if self._shared:
             # Other instances write into the shared directory too, and their writes in flight
             # are not in ``_writing``: only a file untouched for a while is an orphan.
             orphans = await asyncio.to_thread(self._untouched_since, orphans, ORPHAN_GRACE_SECONDS)

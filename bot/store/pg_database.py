@@ -1,17 +1,12 @@
 """``PgDatabase``: the store's ``Executor`` and ``transaction()`` over an asyncpg pool.
 
-The repositories are written once, in the SQL both databases understand, with SQLite's ``?``
-placeholders. ``pg_sql`` turns such a text into PostgreSQL's once (the result is cached by text,
-and the repositories use constant strings, so every call after the first is a dict hit; asyncpg
-then keeps the prepared statement per connection):
-
-* ``?`` -> ``$1``, ``$2`` ... in order (never inside a quoted literal);
-* SQLite's null-safe ``a IS b`` / ``a IS NOT b`` -> ``IS NOT DISTINCT FROM`` / ``IS DISTINCT
-  FROM`` (``IS NULL`` and ``IS NOT NULL`` stay);
-* ``INSERT OR IGNORE`` -> ``INSERT ... ON CONFLICT DO NOTHING``.
-
-What cannot be translated word for word (``rowid``) is chosen by the repository itself with
-``store_backend.dialect_of``.
+The repositories' SQL is written once, in what both databases understand (``ON CONFLICT``,
+``RETURNING``, ``IS [NOT] DISTINCT FROM``), with ``?`` for each parameter in order; what truly
+differs is each backend's own (``pg_backend``, ``sqlite_backend``). asyncpg binds ``$1``,
+``$2`` ..., so ``numbered`` numbers the ``?`` marks (never one inside a quoted literal) and
+changes nothing else. It is cached by text, and the repositories use constant strings, so
+every call after the first is a dict hit; asyncpg then keeps the prepared statement per
+connection.
 
 Why asyncpg: it is asyncio-native (no thread per connection, unlike aiosqlite), speaks the
 binary protocol with a per-connection prepared statement cache, and exposes everything the
@@ -26,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Literal
@@ -42,38 +36,23 @@ from bot.store.store_errors import StoreError
 MIN_SERVER_VERSION = 13
 DEFAULT_POOL_SIZE = 10
 
-_NULL_SAFE_IS = re.compile(r"\bIS\s+(?!NOT\b|NULL\b|DISTINCT\b|TRUE\b|FALSE\b)", re.IGNORECASE)
-_NULL_SAFE_IS_NOT = re.compile(r"\bIS\s+NOT\s+(?!NULL\b|DISTINCT\b|TRUE\b|FALSE\b)", re.IGNORECASE)
-_INSERT_OR_IGNORE = re.compile(r"^\s*INSERT\s+OR\s+IGNORE\s+INTO\b", re.IGNORECASE)
-
 
 @functools.lru_cache(maxsize=1024)
-def pg_sql(sql: str) -> str:
-    """``sql`` (SQLite dialect, ``?`` placeholders) as PostgreSQL runs it; see the module doc."""
-    ignore = _INSERT_OR_IGNORE.match(sql) is not None
-    if ignore:
-        sql = _INSERT_OR_IGNORE.sub("INSERT INTO", sql, count=1)
-    parts: list[str] = []
+def numbered(sql: str) -> str:
+    """``sql`` with its ``?`` parameters numbered ``$1``, ``$2`` ... in order (a ``?`` inside
+    a single-quoted literal is text, and stays)."""
+    out: list[str] = []
     number = 0
-    # Split on single-quoted literals: odd pieces are literals and are kept as they are.
-    for index, piece in enumerate(re.split(r"('(?:[^']|'')*')", sql)):
-        if index % 2:
-            parts.append(piece)
+    in_literal = False
+    for char in sql:
+        if char == "'":
+            in_literal = not in_literal  # a doubled '' closes and reopens: still inside
+        elif char == "?" and not in_literal:
+            number += 1
+            out.append(f"${number}")
             continue
-        piece = _NULL_SAFE_IS_NOT.sub("IS DISTINCT FROM ", piece)
-        piece = _NULL_SAFE_IS.sub("IS NOT DISTINCT FROM ", piece)
-        out: list[str] = []
-        for char in piece:
-            if char == "?":
-                number += 1
-                out.append(f"${number}")
-            else:
-                out.append(char)
-        parts.append("".join(out))
-    translated = "".join(parts)
-    if ignore:
-        translated = translated.rstrip() + " ON CONFLICT DO NOTHING"
-    return translated
+        out.append(char)
+    return "".join(out)
 
 
 def redacted_dsn(dsn: str) -> str:
@@ -122,15 +101,15 @@ class PgStatements:
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement; return the number of rows it changed."""
-        return _rowcount(await self._conn.execute(pg_sql(sql), *params))
+        return _rowcount(await self._conn.execute(numbered(sql), *params))
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
         """Run one statement and return all its rows."""
-        return [tuple(record) for record in await self._conn.fetch(pg_sql(sql), *params)]
+        return [tuple(record) for record in await self._conn.fetch(numbered(sql), *params)]
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
         """Run one statement and return its first row, if any."""
-        record = await self._conn.fetchrow(pg_sql(sql), *params)
+        record = await self._conn.fetchrow(numbered(sql), *params)
         return None if record is None else tuple(record)
 
 
@@ -184,17 +163,17 @@ class PgDatabase:
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement as its own transaction; return the number of rows it changed."""
         self._check_open()
-        return _rowcount(await self._pool.execute(pg_sql(sql), *params))
+        return _rowcount(await self._pool.execute(numbered(sql), *params))
 
     async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
         """Run one statement and return all its rows."""
         self._check_open()
-        return [tuple(record) for record in await self._pool.fetch(pg_sql(sql), *params)]
+        return [tuple(record) for record in await self._pool.fetch(numbered(sql), *params)]
 
     async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
         """Run one statement and return its first row, if any."""
         self._check_open()
-        record = await self._pool.fetchrow(pg_sql(sql), *params)
+        record = await self._pool.fetchrow(numbered(sql), *params)
         return None if record is None else tuple(record)
 
     @contextlib.asynccontextmanager

@@ -22,7 +22,7 @@ from __future__ import annotations
 from bot.clocks import Clock
 from bot.store.advisory_locks import RATE_BUDGET_NAMESPACE
 from bot.store.database import Executor
-from bot.store.inbox import NOT_WAITING_FOR_THE_DISK
+from bot.store.pg_backend import NOT_WAITING_FOR_THE_DISK
 from bot.store.pg_database import PgDatabase
 
 _LOCK_KEY = "SELECT pg_advisory_xact_lock(?, hashtext(?))"

@@ -24,10 +24,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.clocks import Clock
+from bot.store.database import Executor
 from bot.store.delivery_links import Deliveries
-from bot.store.inbox import Inbox
-from bot.store.sent import SendKey, SentMessages
-from bot.store.store_backend import StoreDatabase
+from bot.store.inbox import mark_processed
+from bot.store.sent import SendKey, mark_sent
+from bot.store.store_backend import Backend, StoreDatabase
 
 
 @dataclass(frozen=True)
@@ -51,8 +52,9 @@ class ViewChange:
 class RelayedEvents:
     """``store.relayed``: the relay's per-event writes, committed together."""
 
-    def __init__(self, db: StoreDatabase, clock: Clock, holder: str) -> None:
+    def __init__(self, db: StoreDatabase, clock: Clock, holder: str, backend: Backend) -> None:
         self._db = db
+        self._backend = backend
         self._clock = clock
         self._holder = holder  # the same holder as ``store.sent``: its claims are these
 
@@ -74,8 +76,8 @@ class RelayedEvents:
         is applied when any statement fails.
         """
         async with self._db.transaction() as tx:
-            await self._mark_sent(SentMessages(tx, self._clock, self._holder), sent)
-            deliveries = Deliveries(tx, self._clock)
+            await self._mark_sent(tx, sent)
+            deliveries = Deliveries(tx, self._clock, self._backend)
             if view is not None:
                 await deliveries.update_view(
                     delivery_id,
@@ -86,16 +88,15 @@ class RelayedEvents:
                 )
             if tracking_sent:
                 await deliveries.mark_tracking_sent(delivery_id)
-            return await Inbox(tx, self._clock).mark_processed(event_id)
+            return await mark_processed(tx, event_id, self._clock())
 
     async def record_sent(self, sent: Sequence[SentReceipt]) -> None:
         """Mark several messages sent in one transaction (``store.sent.mark_sent`` each)."""
         if not sent:
             return
         async with self._db.transaction() as tx:
-            await self._mark_sent(SentMessages(tx, self._clock, self._holder), sent)
+            await self._mark_sent(tx, sent)
 
-    @staticmethod
-    async def _mark_sent(markers: SentMessages, sent: Sequence[SentReceipt]) -> None:
+    async def _mark_sent(self, tx: Executor, sent: Sequence[SentReceipt]) -> None:
         for receipt in sent:
-            await markers.mark_sent(receipt.key, receipt.message_id)
+            await mark_sent(tx, self._holder, self._clock(), receipt.key, receipt.message_id)

@@ -19,12 +19,11 @@ before ``mark_sent`` committed: that message is sent twice, the price of never l
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
 
 from bot.clocks import Clock
 from bot.store.database import Executor
-from bot.store.inbox import DEFAULT_LEASE_SECONDS, NOT_WAITING_FOR_THE_DISK
-from bot.store.store_backend import StoreDatabase, dialect_of
+from bot.store.inbox import DEFAULT_LEASE_SECONDS
+from bot.store.store_backend import Backend, StoreDatabase
 
 
 @dataclass(frozen=True)
@@ -36,20 +35,14 @@ class SendKey:
     kind: str
 
 
-_CLAIM = """INSERT INTO sent_messages (event_id, chat_id, kind, claimed_by, claimed_at)
-    VALUES (?, ?, ?, ?, ?)
-    ON CONFLICT (event_id, chat_id, kind) DO UPDATE
-    SET claimed_by = excluded.claimed_by, claimed_at = excluded.claimed_at
-    WHERE sent_messages.sent_at IS NULL AND sent_messages.claimed_by IS NOT excluded.claimed_by"""
-# Several instances: another holder's claim is taken over only once it is older than the
-# relay's lease (that holder died mid-send, or gave up); a live holder's claim is respected.
-_CLAIM_PG = """INSERT INTO sent_messages (event_id, chat_id, kind, claimed_by, claimed_at)
+CLAIM = """INSERT INTO sent_messages (event_id, chat_id, kind, claimed_by, claimed_at)
     VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (event_id, chat_id, kind) DO UPDATE
     SET claimed_by = excluded.claimed_by, claimed_at = excluded.claimed_at
     WHERE sent_messages.sent_at IS NULL
-      AND sent_messages.claimed_by IS DISTINCT FROM excluded.claimed_by
-      AND (sent_messages.claimed_by IS NULL OR sent_messages.claimed_at <= ?)"""
+      AND sent_messages.claimed_by IS DISTINCT FROM excluded.claimed_by"""
+"""A send claim, taken from any other holder; a backend whose holders may be alive narrows
+it (``Backend.claim_send``)."""
 _WAS_SENT = """SELECT 1 FROM sent_messages
     WHERE event_id = ? AND chat_id = ? AND kind = ? AND sent_at IS NOT NULL"""
 _MARK_SENT = """INSERT INTO sent_messages
@@ -70,14 +63,16 @@ class SentMessages:
 
     def __init__(
         self,
-        db: Executor,
+        db: StoreDatabase,
         clock: Clock,
         holder: str,
+        backend: Backend,
         *,
         lease_seconds: float = DEFAULT_LEASE_SECONDS,
     ) -> None:
         self._db = db
         self._clock = clock
+        self._backend = backend  # whose claims they are: one process's, or leased
         self._lease_seconds = lease_seconds
         # Identifies this open Store: claims by any other holder are leftovers of a crash.
         self._holder = holder
@@ -85,15 +80,8 @@ class SentMessages:
     async def claim(self, key: SendKey) -> bool:
         """Take the right to send ``key``; False when it was sent or another task holds it."""
         now = self._clock()
-        params = (key.event_id, key.chat_id, key.kind, self._holder, now)
-        if dialect_of(self._db) == "postgres":
-            stale = now - self._lease_seconds
-            async with cast(StoreDatabase, self._db).transaction() as tx:
-                # Lost only when the server itself crashes: then the message may go out twice,
-                # as after any crash between a send and its mark.
-                await tx.execute(NOT_WAITING_FOR_THE_DISK)
-                return await tx.execute(_CLAIM_PG, (*params, stale)) > 0
-        return await self._db.execute(_CLAIM, params) > 0
+        claim = (key.event_id, key.chat_id, key.kind, self._holder, now)
+        return await self._backend.claim_send(self._db, claim, now - self._lease_seconds)
 
     async def was_sent(self, key: SendKey) -> bool:
         """Whether ``key`` is marked sent."""
@@ -104,9 +92,7 @@ class SentMessages:
 
         Returns False when it was already marked (the first message id is kept).
         """
-        now = self._clock()
-        params = (*_key(key), self._holder, now, now, message_id)
-        return await self._db.execute(_MARK_SENT, params) > 0
+        return await mark_sent(self._db, self._holder, self._clock(), key, message_id)
 
     async def message_id(self, key: SendKey) -> int | None:
         """The Telegram message id recorded by ``mark_sent`` (None if unsent or unknown)."""
@@ -124,6 +110,14 @@ class SentMessages:
         be relayed again.
         """
         return await self._db.execute(_PRUNE, (before,))
+
+
+async def mark_sent(
+    db: Executor, holder: str, now: float, key: SendKey, message_id: int | None
+) -> bool:
+    """``SentMessages.mark_sent`` on ``db`` (another repository's transaction)."""
+    params = (*_key(key), holder, now, now, message_id)
+    return await db.execute(_MARK_SENT, params) > 0
 
 
 def _key(key: SendKey) -> tuple[str, int, str]:

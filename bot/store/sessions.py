@@ -6,7 +6,7 @@ SQLite keeps that text deflated (``session_packing``); PostgreSQL keeps it as it
 A row exists while a conversation is open: the adapter deletes it when the conversation ends.
 
 A save or delete made while answering a Telegram update (``SeenUpdates.begin``) also records
-that update's id in the same commit (a save: in the same statement, through a view's trigger):
+that update's id in the same commit (a save: in the same statement, the backend's ``save_turn``):
 one commit per turn, and the update counts as handled exactly when its effect on the session
 is stored.
 
@@ -19,12 +19,11 @@ when the adapter lets go of the chat, so only the chats being answered right now
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
 
 from bot.clocks import Clock
-from bot.store.database import Database, Row
+from bot.store.database import Row
 from bot.store.session_packing import pack, unpack
-from bot.store.store_backend import StoreDatabase, dialect_of
+from bot.store.store_backend import Backend, StoreDatabase
 from bot.store.updates import AnsweredUpdate, SeenUpdates
 
 
@@ -43,29 +42,6 @@ _SAVE = """INSERT INTO sessions (chat_id, user_id, data, updated_at) VALUES (?, 
     ON CONFLICT (chat_id) DO UPDATE
     SET user_id = excluded.user_id, data = excluded.data, updated_at = excluded.updated_at"""
 _DELETE = "DELETE FROM sessions WHERE chat_id = ?"
-# A turn's save and its update id in one statement, so in one trip to aiosqlite's thread and one
-# commit: an INSTEAD OF trigger on a view does both writes, and a statement is atomic with its
-# triggers. TEMP objects live with the connection: no schema change, made again at each open.
-_TURN_SAVE_VIEW = """CREATE TEMP VIEW IF NOT EXISTS session_turn_saves AS SELECT
-    NULL AS chat_id, NULL AS user_id, NULL AS data, NULL AS updated_at, NULL AS update_id"""
-_TURN_SAVE_TRIGGER = """CREATE TEMP TRIGGER IF NOT EXISTS session_turn_save
-    INSTEAD OF INSERT ON session_turn_saves BEGIN
-        INSERT INTO sessions (chat_id, user_id, data, updated_at)
-            VALUES (NEW.chat_id, NEW.user_id, NEW.data, NEW.updated_at)
-            ON CONFLICT (chat_id) DO UPDATE SET user_id = excluded.user_id,
-                data = excluded.data, updated_at = excluded.updated_at;
-        INSERT INTO seen_updates (update_id, seen_at) VALUES (NEW.update_id, NEW.updated_at)
-            ON CONFLICT DO NOTHING;
-    END"""
-_TURN_SAVE = """INSERT INTO session_turn_saves (chat_id, user_id, data, updated_at, update_id)
-    VALUES (?, ?, ?, ?, ?)"""
-# PostgreSQL does the same with a data-modifying CTE: both writes are one statement there too.
-_PG_TURN_SAVE = """WITH saved AS (
-        INSERT INTO sessions (chat_id, user_id, data, updated_at) VALUES (?, ?, ?, ?)
-        ON CONFLICT (chat_id) DO UPDATE SET user_id = excluded.user_id,
-            data = excluded.data, updated_at = excluded.updated_at
-    )
-    INSERT INTO seen_updates (update_id, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING"""
 _LIST = "SELECT chat_id, user_id, data, updated_at FROM sessions ORDER BY updated_at, chat_id"
 # A batch at a time, oldest first, so one long DELETE never holds the writer while turns wait
 # (a first pass after an upgrade may find years of abandoned chats). The outer condition is
@@ -79,9 +55,11 @@ PURGE_BATCH = 500
 class Sessions:
     """``store.sessions``: the open conversation of each chat."""
 
-    def __init__(self, db: StoreDatabase, clock: Clock, updates: SeenUpdates) -> None:
+    def __init__(
+        self, db: StoreDatabase, clock: Clock, updates: SeenUpdates, backend: Backend
+    ) -> None:
         self._db = db
-        self._postgres = dialect_of(db) == "postgres"
+        self._backend = backend
         self._clock = clock
         self._updates = updates
         # chat -> (the update being answered in it, its session as stored; None: no session)
@@ -104,18 +82,13 @@ class Sessions:
         """Replace the chat's session with ``data_json`` (stamped with the store's clock)."""
         now = self._clock()
         own = self._hold(chat_id, SessionRecord(chat_id, user_id, data_json, now))
-        stored: str | bytes = data_json if self._postgres else pack(data_json)
+        stored: str | bytes = pack(data_json) if self._backend.packs_sessions else data_json
         answering = self._updates.unrecorded()
         if answering is None:
             await self._db.execute(_SAVE, (chat_id, user_id, stored, now))
         else:
-            if self._postgres:
-                params: tuple[object, ...] = (chat_id, user_id, stored, now)
-                await self._db.execute(_PG_TURN_SAVE, (*params, answering.update_id, now))
-            else:
-                await self._db.execute(
-                    _TURN_SAVE, (chat_id, user_id, stored, now, answering.update_id)
-                )
+            session = (chat_id, user_id, stored, now)
+            await self._backend.save_turn(self._db, session, answering.update_id)
             answering.recorded = True
         if not own:
             self._let_go_of(chat_id)
@@ -173,15 +146,6 @@ class Sessions:
             held = self._held.get(answered.chat_id)
             if held is not None and held[0] is answered:
                 del self._held[answered.chat_id]
-
-    async def prepare(self) -> None:
-        """Make the connection's view for a turn's save (the store calls it when it opens; on
-        PostgreSQL a turn's save needs none)."""
-        if self._postgres:
-            return
-        sqlite = cast(Database, self._db)
-        await sqlite.prepare_connections(_TURN_SAVE_VIEW)
-        await sqlite.prepare_connections(_TURN_SAVE_TRIGGER)
 
 
 def _record(row: Row) -> SessionRecord:

@@ -7,12 +7,12 @@ repositories over it.
         await store.sessions.save(chat_id, user_id, session.stored_json())
 
 ``Store.connect_postgres(dsn, media_dir=...)`` opens the same repositories on PostgreSQL, for
-several instances sharing one database; it also gives ``store.chat_locks`` (advisory locks that
-keep one chat's turns one at a time across instances), ``store.rate_budget`` (the Partner
-API's per-key budget, shared by every instance) and ``store.leadership`` (which one
-instance runs the jobs only one may run: the status poller, the follow-up of lost creates, the
-agent event webhooks). On SQLite all three are None: one process owns the
-file, and its memory is enough.
+several instances sharing one database. Either way the store offers ``store.chat_locks`` (one
+chat's turns one at a time), ``store.leadership`` (who runs the jobs only one may run: the
+status poller, the follow-up of lost creates, the agent event webhooks), ``store.rate_budget``
+(the Partner API's per-key budget) and ``store.shared`` (whether other processes work on the
+same data): held across instances on PostgreSQL, in this process's memory on SQLite, where one
+process owns the file (``bot.store.coordination``).
 
 or, where a framework owns start-up and shut-down (PTB's post_init / post_shutdown)::
 
@@ -37,10 +37,10 @@ from pathlib import Path
 from types import TracebackType
 
 from bot.clocks import Clock
-from bot.store.advisory_locks import BACKGROUND_JOBS_LOCK
 from bot.store.agent_conversations import AgentConversations
 from bot.store.agent_events import AgentEvents
 from bot.store.blocked import BlockedChats
+from bot.store.coordination import Coordination, in_process
 from bot.store.customer_details import CustomerDetails
 from bot.store.database import Database, Synchronous
 from bot.store.delivery_links import Deliveries
@@ -50,15 +50,15 @@ from bot.store.migrations import migrate
 from bot.store.operator_alerts import OperatorAlerts
 from bot.store.otp_handoffs import OtpHandoffs
 from bot.store.otp_invitations import OtpInvitations
-from bot.store.pg_chat_locks import PgChatLocks
+from bot.store.pg_backend import PgBackend
+from bot.store.pg_coordination import pg_coordination
 from bot.store.pg_database import DEFAULT_POOL_SIZE, PgDatabase
-from bot.store.pg_leadership import PgLeadership
 from bot.store.pg_migrations import migrate_postgres
-from bot.store.pg_rate_budget import PgRateBudget
 from bot.store.relayed import RelayedEvents
 from bot.store.sent import SentMessages
 from bot.store.sessions import Sessions
-from bot.store.store_backend import Dialect, StoreDatabase, dialect_of
+from bot.store.sqlite_backend import SqliteBackend
+from bot.store.store_backend import Backend, StoreDatabase
 from bot.store.unconfirmed_creates import UnconfirmedCreates
 from bot.store.updates import SeenUpdates
 from bot.store.verified_phones import Contacts
@@ -70,6 +70,8 @@ class Store:
     def __init__(
         self,
         db: StoreDatabase,
+        backend: Backend,
+        coordination: Coordination,
         *,
         media_dir: Path,
         clock: Clock,
@@ -78,29 +80,31 @@ class Store:
     ) -> None:
         self._db = db
         self.path = db.path
-        self.dialect: Dialect = dialect_of(db)
-        self.chat_locks: PgChatLocks | None = None
-        self.rate_budget: PgRateBudget | None = None
-        self.leadership: PgLeadership | None = None
+        self._backend = backend
+        self._coordination = coordination
+        self.chat_locks = coordination.chat_locks
+        self.leadership = coordination.leadership
+        self.rate_budget = coordination.rate_budget
+        self.shared = shared = coordination.shared
         self.media_dir = media_dir
         self.clock = clock
         self.schema_version = schema_version
         self.updates = SeenUpdates(db, clock)
-        self.sessions = Sessions(db, clock, self.updates)
-        self.deliveries = Deliveries(db, clock)
-        self.inbox = Inbox(db, clock)
+        self.sessions = Sessions(db, clock, self.updates, backend)
+        self.deliveries = Deliveries(db, clock, backend)
+        self.inbox = Inbox(db, clock, backend)
         # This open Store, as the owner of its send claims and its inbox leases.
         self.holder = holder = secrets.token_hex(8)
         # How long a relay's claim on an event (and on a message) outlives an instance that
         # died holding it; claims are renewed by each relay pass.
         self.lease_seconds = lease_seconds
-        self.sent = SentMessages(db, clock, holder=holder, lease_seconds=lease_seconds)
-        self.relayed = RelayedEvents(db, clock, holder=holder)
-        self.media = MediaStore(db, clock, media_dir)
+        self.sent = SentMessages(db, clock, holder, backend, lease_seconds=lease_seconds)
+        self.relayed = RelayedEvents(db, clock, holder, backend)
+        self.media = MediaStore(db, clock, media_dir, shared=shared)
         self.contacts = Contacts(db, clock)
         self.otp = OtpHandoffs(db, clock)
-        self.blocked = BlockedChats(db, clock)
-        self.unconfirmed = UnconfirmedCreates(db, clock)
+        self.blocked = BlockedChats(db, clock, shared=shared)
+        self.unconfirmed = UnconfirmedCreates(db, clock, backend)
         self.agents = AgentConversations(db, clock)
         self.agent_events = AgentEvents(db, clock)
         self.customers = CustomerDetails(db, clock)
@@ -128,9 +132,12 @@ class Store:
         db = await Database.connect(path, synchronous=synchronous)
         try:
             version = await migrate(db, now=clock())
-            store = cls(db, media_dir=media, clock=clock, schema_version=version)
+            backend = SqliteBackend(db)
+            await backend.prepare()
+            store = cls(
+                db, backend, in_process(), media_dir=media, clock=clock, schema_version=version
+            )
             await store.blocked.load()
-            await store.sessions.prepare()
         except BaseException:
             await db.close()
             raise
@@ -158,23 +165,23 @@ class Store:
         media = Path(media_dir)
         await asyncio.to_thread(media.mkdir, mode=0o700, parents=True, exist_ok=True)
         db = await PgDatabase.connect(dsn, pool_size=pool_size)
-        store: Store | None = None
+        coordination: Coordination | None = None
         try:
             version = await migrate_postgres(db, now=clock())
+            coordination = await pg_coordination(dsn, db, pool_size=pool_size)
             store = cls(
                 db,
+                PgBackend(),
+                coordination,
                 media_dir=media,
                 clock=clock,
                 schema_version=version,
                 lease_seconds=lease_seconds,
             )
-            store.chat_locks = await PgChatLocks.connect(dsn, pool_size=pool_size)
-            store.rate_budget = PgRateBudget(db)
-            store.leadership = PgLeadership.for_dsn(dsn, BACKGROUND_JOBS_LOCK)
             await store.blocked.load()
         except BaseException:
-            if store is not None and store.chat_locks is not None:
-                await store.chat_locks.close()
+            if coordination is not None:
+                await coordination.close()
             await db.close()
             raise
         return store
@@ -200,10 +207,7 @@ class Store:
         """Close the connection; every repository call that reads or writes the database
         afterwards raises ``StoreError`` (on SQLite ``blocked.is_blocked`` answers from
         memory)."""
-        if self.chat_locks is not None:
-            await self.chat_locks.close()
-        if self.leadership is not None:
-            await self.leadership.close()
+        await self._coordination.close()
         await self._db.close()
 
     async def __aenter__(self) -> Store:

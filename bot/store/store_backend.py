@@ -1,4 +1,4 @@
-"""What every store backend offers the repositories: ``StoreDatabase`` and ``dialect_of``.
+"""What every store backend offers the repositories: ``StoreDatabase`` and ``Backend``.
 
 The SQLite ``Database`` (``bot.store.database``) and the PostgreSQL ``PgDatabase``
 (``bot.store.pg_database``) both run single statements (the ``Executor`` calls) and open
@@ -6,20 +6,19 @@ transactions whose statements commit together. A repository takes a ``StoreDatab
 opens transactions, an ``Executor`` when it only runs statements (so it also works inside
 another repository's transaction).
 
-Most SQL is shared: ``PgDatabase`` translates placeholders and SQLite's null-safe ``IS`` once
-per text. Where the two databases need different SQL (SQLite's ``rowid``; the claims several
-instances compete for) the repository asks ``dialect_of(executor)``.
+The repositories' SQL is written once, in what both databases understand. The few things
+that truly differ (SQLite's ``rowid``, a turn's save in one statement, the claims several
+instances compete for) are the ``Backend``'s: ``bot.store.sqlite_backend`` and
+``bot.store.pg_backend`` each hold their own, and a repository that needs one is handed it.
 """
 
 from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Protocol
 
-from bot.store.database import Executor
-
-Dialect = Literal["sqlite", "postgres"]
+from bot.store.database import Executor, Row
 
 
 class StoreDatabase(Executor, Protocol):
@@ -33,6 +32,51 @@ class StoreDatabase(Executor, Protocol):
     async def close(self) -> None: ...
 
 
-def dialect_of(executor: object) -> Dialect:
-    """``"postgres"`` for ``PgDatabase`` and its transactions, ``"sqlite"`` otherwise."""
-    return "postgres" if getattr(executor, "dialect", "sqlite") == "postgres" else "sqlite"
+class Backend(Protocol):
+    """The statements one database needs in its own words, and how many inserts it keeps
+    on their way at once (``GroupedInserts``)."""
+
+    @property
+    def packs_sessions(self) -> bool:
+        """Whether session JSON is stored deflated (``session_packing``)."""
+        ...
+
+    @property
+    def last_order_sql(self) -> str:
+        """``SELECT saved_order`` of a user's (``?``) newest delivery that kept one, the last
+        linked first among rows of the same second."""
+        ...
+
+    @property
+    def inserts_in_flight(self) -> int:
+        """Grouped inserts on their way at once, keeping the groups' commit order."""
+        ...
+
+    async def prepare(self) -> None:
+        """Make what the statements below need on each connection, when the store opens."""
+        ...
+
+    async def save_turn(
+        self, db: Executor, session: tuple[int, int, object, float], update_id: int
+    ) -> None:
+        """Save ``(chat_id, user_id, data, updated_at)`` and record ``update_id`` as seen at
+        ``updated_at``, in one statement."""
+        ...
+
+    async def claim_send(
+        self, db: StoreDatabase, claim: tuple[str, int, str, str, float], stale_before: float
+    ) -> bool:
+        """Claim ``(event_id, chat_id, kind, holder, now)`` in ``sent_messages``: False when it
+        was sent or a live holder has it (a claim from before ``stale_before`` is a dead one's)."""
+        ...
+
+    async def claim_inbox(
+        self, db: StoreDatabase, holder: str, limit: int, lease_seconds: float, now: float
+    ) -> list[Row]:
+        """Up to ``limit`` pending inbox rows for ``holder`` (``inbox.NEXT_BATCH``'s columns
+        and order), leased to it for ``lease_seconds``."""
+        ...
+
+    async def renew_leases(self, db: Executor, holder: str, until: float) -> int:
+        """Extend ``holder``'s leases on pending events to ``until``; return how many."""
+        ...

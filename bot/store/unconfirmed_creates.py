@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from bot.clocks import Clock
 from bot.store.database import Row
 from bot.store.delivery_links import Deliveries
-from bot.store.store_backend import StoreDatabase
+from bot.store.store_backend import Backend, StoreDatabase
 
 
 @dataclass(frozen=True)
@@ -85,9 +85,10 @@ _COUNT_OPEN = "SELECT count(*) FROM unconfirmed_creates WHERE notice IS NULL"
 class UnconfirmedCreates:
     """``store.unconfirmed``: creates whose answer was lost; see the module docstring."""
 
-    def __init__(self, db: StoreDatabase, clock: Clock) -> None:
+    def __init__(self, db: StoreDatabase, clock: Clock, backend: Backend) -> None:
         self._db = db
         self._clock = clock
+        self._backend = backend
 
     async def add(
         self,
@@ -164,7 +165,7 @@ class UnconfirmedCreates:
             if await tx.execute(_SETTLE, (*params, entry.idempotency_key)) == 0:
                 return False
             if created is not None:
-                await Deliveries(tx, self._clock).add(
+                await Deliveries(tx, self._clock, self._backend).add(
                     created.delivery_id,
                     entry.chat_id,
                     entry.user_id,

@@ -4,12 +4,12 @@
 message that shows it, the session id its buttons carry and which reply keyboard is up. The
 conversation itself is in the store; after a restart (or when a view was dropped to bound
 memory) the view is rebuilt from the saved session, so a tap on a keyboard drawn before the
-restart still answers the question it belongs to. With several instances on one database a
-chat's turns may run on any of them, so there a remembered view is used only while it shows
+restart still answers the question it belongs to. On a shared store (``store.shared``) a
+chat's turns may run in any process on it, so there a remembered view is used only while it shows
 the saved session's open prompt (same session, same prompt version), and rebuilt otherwise
 (``Conversation`` asks for the view before every answer there, and has a stale one forgotten
 before a command's own turn):
-a view this instance drew before the chat's last turns ran elsewhere would refuse a tap on
+a view this process drew before the chat's last turns ran elsewhere would refuse a tap on
 the prompt the customer sees now.
 
 To keep the chat readable, the previous prompt is edited in place once the chat moves on: its
@@ -120,12 +120,12 @@ class ChatScreen:
 
     @property
     def shared(self) -> bool:
-        """Whether other instances on the store may run this bot's chats' turns too."""
-        return self.ctx.store.chat_locks is not None
+        """Whether other processes on the store may run this bot's chats' turns too."""
+        return self.ctx.store.shared
 
     async def view(self, chat_id: int, user_id: int) -> ChatView:
         """The chat's view, rebuilt from its saved session when it is not in memory (or, on a
-        store several instances share, no longer shows that session's open prompt)."""
+        shared store, no longer shows that session's open prompt)."""
         view = self._views.get(chat_id)
         if view is not None and not self.shared:
             self._views.move_to_end(chat_id)
@@ -151,9 +151,9 @@ class ChatScreen:
         return view
 
     async def forget_if_stale(self, chat_id: int) -> None:
-        """On a store several instances share, forget the chat's view when it no longer shows
+        """On a shared store, forget the chat's view when it no longer shows
         the saved session's open prompt, without drawing anything: before a command's own turn
-        (``/new``, ``/cancel`` ...), which must not tidy a prompt another instance has tidied,
+        (``/new``, ``/cancel`` ...), which must not tidy a prompt another process has tidied,
         nor tag its buttons with an ended session's id."""
         view = self._views.get(chat_id)
         if view is None or not self.shared:

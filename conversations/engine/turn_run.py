@@ -20,9 +20,12 @@ from conversations.dialog import (
     KEEP,
     TRY_AGAIN,
     Answer,
+    AnswerLost,
     ChoiceAnswer,
     CommandAnswer,
+    DeliveryCreated,
     PhotosAnswer,
+    ResendAfter,
     SavedOrder,
     TextAnswer,
     UnconfirmedOrder,
@@ -441,9 +444,9 @@ class TurnRun(Walker):
         self.work.delivery_id = outcome.delivery.id
         self.work.delivery_status = outcome.delivery.status
         self.work.tracking_url = outcome.delivery.tracking_url
-        self.delivery = outcome.delivery
-        self.request = request
-        self.order = self.saved_order()
+        self.effects.append(
+            DeliveryCreated(delivery=outcome.delivery, request=request, order=self.saved_order())
+        )
         paying = money_texts.after_create(
             ctx.caps, outcome.delivery, request.customerCollectionMethod
         )
@@ -456,7 +459,8 @@ class TurnRun(Walker):
         request, the same key) and to link the delivery when the service answers."""
         self.work.status = "unconfirmed"
         self.work.step = None
-        self.unconfirmed = UnconfirmedOrder(request=request, order=self.saved_order())
+        lost = UnconfirmedOrder(request=request, order=self.saved_order())
+        self.effects.append(AnswerLost(unconfirmed=lost))
         self.messages.append(dialogue.CHECKING)
         self.prompt = None
 
@@ -471,8 +475,11 @@ class TurnRun(Walker):
     async def recover(self, refused: Refused) -> None:
         """Follow the refusal's decision: tell the customer (and maybe the operators), refresh
         what must be, and ask again the answers it concerns."""
-        self.operator_alert = dialogue.operator_alert(refused)
-        self.retry_after = refused.retry_after
+        # The last refusal of the turn says what the operators and the runner must do.
+        self.alert_operators(dialogue.operator_alert(refused))
+        self.effects = [e for e in self.effects if not isinstance(e, ResendAfter)]
+        if refused.retry_after is not None:
+            self.effects.append(ResendAfter(seconds=refused.retry_after))
         if not refused.keep_key:
             self.work.idempotency_key = None
         if refused.refresh:

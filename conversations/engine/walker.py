@@ -19,14 +19,12 @@ from pydantic import JsonValue
 
 from bot.partner.models import (
     Capabilities,
-    CreateDeliveryRequest,
-    Delivery,
     ServiceLocation,
     Warehouse,
 )
 from conversations import rules
 from conversations.context import Context
-from conversations.dialog import TRY_AGAIN, Option, Prompt, SavedOrder, Turn, UnconfirmedOrder
+from conversations.dialog import TRY_AGAIN, Effect, OperatorAlert, Option, Prompt, Turn
 from conversations.engine import ledger
 from conversations.engine.prompting import build_prompt, cancel_prompt
 from conversations.flow import (
@@ -65,12 +63,7 @@ class Walker(ABC):
         self.work = work
         self.messages: list[str] = []
         self.prompt: Prompt | None = None
-        self.delivery: Delivery | None = None
-        self.request: CreateDeliveryRequest | None = None
-        self.order: SavedOrder | None = None
-        self.unconfirmed: UnconfirmedOrder | None = None
-        self.operator_alert: str | None = None
-        self.retry_after: float | None = None
+        self.effects: list[Effect] = []  # what the runner must do (``Turn.effects``)
         self._catalog: Catalog | None = None
 
     # --- plumbing -----------------------------------------------------------------------------
@@ -105,12 +98,7 @@ class Walker(ABC):
             messages=tuple(self.messages),
             prompt=self.prompt,
             status=self.work.status,
-            delivery=self.delivery,
-            request=self.request,
-            order=self.order,
-            unconfirmed=self.unconfirmed,
-            operator_alert=self.operator_alert,
-            retry_after=self.retry_after,
+            effects=tuple(self.effects),
         )
 
     def end(self, message: str) -> None:
@@ -127,6 +115,12 @@ class Walker(ABC):
         else:
             self.end(problem)
 
+    def alert_operators(self, text: str | None) -> None:
+        """The turn's operator alert is ``text`` (None: none); the last one of a turn wins."""
+        self.effects = [e for e in self.effects if not isinstance(e, OperatorAlert)]
+        if text is not None:
+            self.effects.append(OperatorAlert(text=text))
+
     def hold(self) -> None:
         """No payment method is switched on, so nothing can be created until the business
         fixes its settings: the draft stays where it is (the session stays open), the customer
@@ -136,7 +130,7 @@ class Walker(ABC):
             self.work.step = self.flow.start
         self.work.prompt_version += 1  # older buttons are stale now
         self.work.pending = None
-        self.operator_alert = dialogue.NO_PAYMENT_METHOD_ALERT
+        self.alert_operators(dialogue.NO_PAYMENT_METHOD_ALERT)
         self.prompt = Prompt(
             step=self.work.step,
             version=self.work.prompt_version,

@@ -40,7 +40,7 @@ from conversations.flow import (
     Result,
     Step,
 )
-from conversations.places import PlaceNames, PlacePick, cut_address, resolve
+from conversations.places import PlacePick, cut_address
 from conversations.steps import (
     amount,
     choice,
@@ -55,10 +55,8 @@ from conversations.steps import (
     yes_no,
 )
 from conversations.steps.common import Offer
-from conversations.steps.package import PACKAGE_SIZE
-from conversations.steps.parties import SENDER_NAME
-from conversations.steps.payment import PAYMENT
-from conversations.steps.summary_step import SUMMARY, chosen_method
+from conversations.steps.names import PACKAGE_SIZE, PAYMENT, SENDER_NAME, SUMMARY
+from conversations.steps.summary_step import chosen_method
 from conversations.steps.typed import amount_value
 from conversations.texts.catalogue import say, say_to_business
 from conversations.texts.said import said
@@ -79,10 +77,6 @@ class State(StrEnum):
     BUDGET = "errand_budget"
     SUBSTITUTES = "errand_substitutes"
     DROPOFF = "dropoff"
-
-
-SHOP = PlaceNames.of(State.SHOP)
-DROPOFF = PlaceNames.of(State.DROPOFF)
 
 
 class LinkPick(BaseModel):
@@ -191,7 +185,7 @@ def link_step() -> Step:
         ask=ask,
         accept=accept,
         next=Branch(
-            "curated or own link", link_route, {"curated": State.SHOP_PHONE, "own": SHOP.place}
+            "curated or own link", link_route, {"curated": State.SHOP_PHONE, "own": SHOP.first}
         ),
         depends_on=(State.ERRAND_MODE,),
         fields=("errandLinks", "pickupAddress", "pickupCoords"),
@@ -213,7 +207,7 @@ def _plain_amount(value: float | None) -> str:
 
 def _dropoff_coords(ctx: Context) -> object:
     """The drop-off's real pin: the pickup of a shop nobody can pin (never a made-up one)."""
-    dropoff = resolve(ctx.answers, State.DROPOFF)
+    dropoff = DROPOFF.result(ctx)
     return dropoff.coords if dropoff is not None else None
 
 
@@ -244,6 +238,26 @@ def write_shop_note(ctx: Context, value: JsonValue) -> Mapping[str, object]:
 def write_budget(ctx: Context, value: JsonValue) -> Mapping[str, object]:
     return {"errandBudgetNgn": _plain_amount(amount_value(value))}
 
+
+SHOP = place_steps(
+    State.SHOP,
+    title=said("flows.errand.title.shop"),
+    question=said("flows.errand.shop_question"),
+    fields=("pickupAddress", "pickupCoords"),
+    unknown_flag="pickupLocationUnknown",
+    saved=False,
+    unknown=unknown_shop_allowed,
+    unknown_next=State.SHOP_NOTE,
+    depends_on=(State.ERRAND_MODE, State.LINK),
+    next=State.SHOP_PHONE,
+)
+DROPOFF = place_steps(
+    State.DROPOFF,
+    title=said("flows.title.dropoff_place"),
+    question=said("flows.errand.dropoff_question"),
+    fields=("deliveryAddress", "deliveryCoords"),
+    next=SENDER_NAME,
+)
 
 ERRAND = Flow(
     name=KIND,
@@ -287,21 +301,10 @@ ERRAND = Flow(
             maximum=MAX_PACKAGE_IMAGES,
             depends_on=(State.ERRAND_MODE,),
             fields=("packageImages",),
-            next=Branch("errand type", shop_route, {"shop": SHOP.place, "link": State.LINK}),
+            next=Branch("errand type", shop_route, {"shop": SHOP.first, "link": State.LINK}),
         ),
         link_step(),
-        *place_steps(
-            State.SHOP,
-            title=said("flows.errand.title.shop"),
-            question=said("flows.errand.shop_question"),
-            fields=("pickupAddress", "pickupCoords"),
-            unknown_flag="pickupLocationUnknown",
-            saved=False,
-            unknown=unknown_shop_allowed,
-            unknown_next=State.SHOP_NOTE,
-            depends_on=(State.ERRAND_MODE, State.LINK),
-            next=State.SHOP_PHONE,
-        ),
+        *SHOP.steps,
         text(
             State.SHOP_NOTE,
             title=said("flows.errand.title.shop_note"),
@@ -342,14 +345,8 @@ ERRAND = Flow(
             fields=("errandSubstituteOk",),
             next=PACKAGE_SIZE,
         ),
-        package_size(question=said("flows.errand.size_question"), next=DROPOFF.place),
-        *place_steps(
-            State.DROPOFF,
-            title=said("flows.title.dropoff_place"),
-            question=said("flows.errand.dropoff_question"),
-            fields=("deliveryAddress", "deliveryCoords"),
-            next=SENDER_NAME,
-        ),
+        package_size(question=said("flows.errand.size_question"), next=DROPOFF.first),
+        *DROPOFF.steps,
         # The customer receives what the rider bought.
         *sender(
             next=PAYMENT,

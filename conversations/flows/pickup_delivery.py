@@ -31,7 +31,7 @@ from conversations import rules
 from conversations.context import Context
 from conversations.dialog import Option
 from conversations.flow import Branch, Condition, Flow, by_answer
-from conversations.places import PlaceNames, warehouse_named, warehouse_options, warehouse_place
+from conversations.places import warehouse_named, warehouse_options, warehouse_place
 from conversations.steps import (
     choice,
     package_photos,
@@ -45,11 +45,16 @@ from conversations.steps import (
     text,
     yes_no,
 )
-from conversations.steps.package import PACKAGE_PHOTOS, PACKAGE_SIZE
-from conversations.steps.parties import PICKUP_CONTACT, RECEIVER_NAME, SENDER_NAME
-from conversations.steps.payment import PAYMENT
+from conversations.steps.names import (
+    PACKAGE_PHOTOS,
+    PACKAGE_SIZE,
+    PAYMENT,
+    PICKUP_CONTACT,
+    RECEIVER_NAME,
+    SENDER_NAME,
+    SUMMARY,
+)
 from conversations.steps.place_steps import Instead
-from conversations.steps.summary_step import SUMMARY
 from conversations.texts import dialogue
 from conversations.texts.catalogue import say
 from conversations.texts.said import said
@@ -64,10 +69,6 @@ class State(StrEnum):
     DROPOFF = "dropoff"
     DESCRIPTION = "package_description"
     FRAGILE = "fragile"
-
-
-PICKUP = PlaceNames.of(State.PICKUP)
-DROPOFF = PlaceNames.of(State.DROPOFF)
 
 
 def delivery_modes(ctx: Context) -> list[Option]:
@@ -100,6 +101,23 @@ def write_warehouse(ctx: Context, value: JsonValue) -> Mapping[str, object]:
     return {"warehouseId": row.id, "pickupAddress": place.address, "pickupCoords": place.coords}
 
 
+DROPOFF = place_steps(
+    State.DROPOFF,
+    title=said("flows.title.dropoff_place"),
+    question=said("flows.pickup_delivery.dropoff_question"),
+    fields=("deliveryAddress", "deliveryCoords"),
+    next=SENDER_NAME,
+)
+PICKUP = place_steps(
+    State.PICKUP,
+    title=said("flows.title.pickup_place"),
+    question=said("flows.pickup_delivery.pickup_question"),
+    fields=("pickupAddress", "pickupCoords"),
+    instead=Instead(State.DELIVERY_MODE, drop_at_warehouse),
+    depends_on=(State.DELIVERY_MODE,),
+    next=DROPOFF.first,
+)
+
 PICKUP_DELIVERY = Flow(
     name=KIND,
     title=said("flows.pickup_delivery.title"),
@@ -121,7 +139,7 @@ PICKUP_DELIVERY = Flow(
             next=Branch(
                 "delivery mode",
                 by_answer(State.DELIVERY_MODE),
-                {"pickup": PICKUP.place, "warehouse": State.WAREHOUSE},
+                {"pickup": PICKUP.first, "warehouse": State.WAREHOUSE},
             ),
         ),
         choice(
@@ -138,24 +156,10 @@ PICKUP_DELIVERY = Flow(
             fields=("warehouseId", "pickupAddress", "pickupCoords"),
             write=write_warehouse,
             describe=warehouse_named,
-            next=DROPOFF.place,
+            next=DROPOFF.first,
         ),
-        *place_steps(
-            State.PICKUP,
-            title=said("flows.title.pickup_place"),
-            question=said("flows.pickup_delivery.pickup_question"),
-            fields=("pickupAddress", "pickupCoords"),
-            instead=Instead(State.DELIVERY_MODE, drop_at_warehouse),
-            depends_on=(State.DELIVERY_MODE,),
-            next=DROPOFF.place,
-        ),
-        *place_steps(
-            State.DROPOFF,
-            title=said("flows.title.dropoff_place"),
-            question=said("flows.pickup_delivery.dropoff_question"),
-            fields=("deliveryAddress", "deliveryCoords"),
-            next=SENDER_NAME,
-        ),
+        *PICKUP.steps,
+        *DROPOFF.steps,
         *sender(next=PICKUP_CONTACT).steps,
         *pickup_contact(
             when=Condition("the rider picks up from an address", in_pickup_mode),

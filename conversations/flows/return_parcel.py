@@ -47,20 +47,30 @@ from conversations.steps import (
     summary,
     text,
 )
-from conversations.steps.package import PACKAGE_PHOTOS, PACKAGE_SIZE
-from conversations.steps.parties import PICKUP_CONTACT, SENDER_NAME
-from conversations.steps.payment import PAYMENT
-from conversations.steps.summary_step import SUMMARY
+from conversations.steps.names import (
+    PACKAGE_PHOTOS,
+    PACKAGE_SIZE,
+    PAYMENT,
+    PICKUP_CONTACT,
+    SENDER_NAME,
+    SUMMARY,
+)
 from conversations.texts.catalogue import say
 from conversations.texts.said import said
 
 KIND: ServiceKind = "pickup_delivery"
 RETURN_TO = "return_to"
-PICKUP = "pickup"
 DESCRIPTION = "package_description"
 
 
 SENDER = sender(next=PICKUP_CONTACT)
+PICKUP = place_steps(
+    "pickup",
+    title=said("flows.title.pickup_place"),
+    question=said("flows.return_parcel.pickup_question"),
+    fields=("pickupAddress", "pickupCoords"),
+    next=SENDER_NAME,
+)
 
 
 def return_warehouse(ctx: Context) -> Warehouse | None:
@@ -115,15 +125,9 @@ RETURN_PARCEL = Flow(
             single=said("flows.return_parcel.returned_to_single"),
             fields=("deliveryAddress", "deliveryCoords", "receiverName", "receiverPhone"),
             write=write_destination,
-            next=f"{PICKUP}_place",
+            next=PICKUP.first,
         ),
-        *place_steps(
-            PICKUP,
-            title=said("flows.title.pickup_place"),
-            question=said("flows.return_parcel.pickup_question"),
-            fields=("pickupAddress", "pickupCoords"),
-            next=SENDER_NAME,
-        ),
+        *PICKUP.steps,
         *SENDER.steps,
         *pickup_contact(next=DESCRIPTION).steps,
         text(

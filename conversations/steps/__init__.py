@@ -5,7 +5,9 @@ that hand back a result); a flow file only says what to ask.
 * ``typed``: ``text``, ``email``, ``amount`` (and ``typed_step``, their shape)
 * ``people``: ``phone``, ``person`` (a shared contact fills name and phone)
 * ``photo_step``: ``photos``
-* ``place_steps``: the group that settles a place (saved place and unit, pin, typed address)
+* ``place_steps``: the group that settles a place (saved place and unit, pin, typed address),
+  a ``PlacePiece`` whose step names are attributes
+* ``names``: the names of the shared steps a flow points to (``SENDER_NAME``, ``SUMMARY`` ...)
 * ``summary_step``: ``summary``, which confirms and creates
 * pieces: ``parties`` (``sender``, ``receiver``, ``pickup_contact``), ``payment``,
   ``package`` (``package_size``, ``package_photos``)
@@ -18,7 +20,7 @@ from conversations.steps.payment import Payment, payment
 from conversations.steps.people import person, phone
 from conversations.steps.photo_step import photos
 from conversations.steps.piece import Piece
-from conversations.steps.place_steps import place_steps
+from conversations.steps.place_steps import PlacePiece, place_steps
 from conversations.steps.summary_step import summary
 from conversations.steps.typed import amount, email, text
 
@@ -26,6 +28,7 @@ __all__ = [
     "Payment",
     "Person",
     "Piece",
+    "PlacePiece",
     "amount",
     "choice",
     "email",

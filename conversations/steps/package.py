@@ -6,12 +6,11 @@ from bot.partner.models import MAX_PACKAGE_IMAGES
 from conversations.flow import Step, Target
 from conversations.steps.choices import choice
 from conversations.steps.common import Offer
+from conversations.steps.names import PACKAGE_PHOTOS, PACKAGE_SIZE
 from conversations.steps.photo_step import photos
 from conversations.texts.catalogue import say
 from conversations.texts.said import Words, said, words
 
-PACKAGE_SIZE = "package_size"
-PACKAGE_PHOTOS = "photos"
 SIZES = tuple(
     Offer(size, said(f"steps.size.{size}"), said(f"steps.size.{size}.detail"))
     for size in ("small", "medium", "large")

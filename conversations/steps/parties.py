@@ -1,8 +1,7 @@
 """The people of an order, as pieces: the sender (who orders), the receiver, and who hands
 the package to the rider. Each hands back a ``Person``.
 
-The step names are the same in every flow that uses them (``sender_name``, ``receiver_phone``,
-...), so "edit receiver_name" and a repeated order mean the same step everywhere.
+The step names are the same in every flow that uses them (``steps.names``).
 """
 
 from __future__ import annotations
@@ -13,19 +12,21 @@ from conversations.context import Context
 from conversations.flow import Branch, Condition, Preset, Target, by_answer
 from conversations.steps.choices import yes_no
 from conversations.steps.common import Offer
+from conversations.steps.names import (
+    PICKUP_CONTACT,
+    PICKUP_CONTACT_NAME,
+    PICKUP_CONTACT_PHONE,
+    RECEIVER_NAME,
+    RECEIVER_PHONE,
+    SENDER_EMAIL,
+    SENDER_NAME,
+    SENDER_PHONE,
+)
 from conversations.steps.people import person, phone
 from conversations.steps.piece import Piece
 from conversations.steps.typed import email
 from conversations.texts.said import Words, said
 
-SENDER_NAME = "sender_name"
-SENDER_PHONE = "sender_phone"
-SENDER_EMAIL = "sender_email"
-RECEIVER_NAME = "receiver_name"
-RECEIVER_PHONE = "receiver_phone"
-PICKUP_CONTACT = "pickup_contact"
-PICKUP_CONTACT_NAME = "pickup_contact_name"
-PICKUP_CONTACT_PHONE = "pickup_contact_phone"
 OWN_PHONE_QUESTION = said("steps.sender.phone_question")
 
 

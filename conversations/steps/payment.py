@@ -15,6 +15,7 @@ from conversations.dialog import Option
 from conversations.flow import Condition, Step, Target
 from conversations.steps.choices import choice
 from conversations.steps.common import Offer
+from conversations.steps.names import PAYMENT, POD_AMOUNT
 from conversations.steps.piece import Piece
 from conversations.steps.typed import amount, amount_value
 from conversations.texts.catalogue import say
@@ -23,8 +24,6 @@ from conversations.texts.taps import tap
 
 NO_CASH = said("steps.payment.no_cash")
 
-PAYMENT = "payment"
-POD_AMOUNT = "pod_amount"
 MAX_POD = 5_000_000.0
 
 

@@ -1,4 +1,6 @@
-"""The group of steps that settles one place, declared with ``place_steps("dropoff", ...)``:
+"""The group of steps that settles one place, declared with ``place_steps("dropoff", ...)``,
+which returns a ``PlacePiece``: its ``steps`` go in the flow, and its step names are attributes
+(``piece.first`` to lead to it, ``piece.place``, ``piece.unit`` ...), never spelt by hand:
 
 * ``dropoff_place``: pick a saved place, share a location, or type an address;
 * ``dropoff_unit``: the saved place's unit (``none`` skips it; ``free_text`` asks for
@@ -39,11 +41,12 @@ from conversations.flow import (
     Step,
     Target,
 )
-from conversations.places import PlaceNames, PlacePick, real_coords, resolve
+from conversations.places import Place, PlaceNames, PlacePick, real_coords, resolve
 from conversations.rules import saved_places
 from conversations.service_area import clearly_outside, place_key
 from conversations.services import GeocodedPlace, ServiceUnavailable
 from conversations.steps.common import bounded
+from conversations.steps.piece import Piece
 from conversations.steps.unit_step import unit_fits, unit_step
 from conversations.texts import dialogue
 from conversations.texts.catalogue import say
@@ -83,6 +86,31 @@ def _answer(ctx: Context, names: PlaceNames, pick: PlacePick) -> JsonValue:
     return pick.stored()
 
 
+@dataclass(frozen=True)
+class PlacePiece(Piece[Place]):
+    """The steps that settle one place; ``result`` is the settled ``Place`` (None while it is
+    not settled, or when the customer does not know where it is). Lead to ``first`` (the
+    place step); ``unit`` is None when the group offers no saved places."""
+
+    names: PlaceNames
+
+    @property
+    def place(self) -> str:
+        return self.names.place
+
+    @property
+    def unit(self) -> str | None:
+        return self.names.unit if self.names.unit in {s.name for s in self.steps} else None
+
+    @property
+    def address(self) -> str:
+        return self.names.address
+
+    @property
+    def confirm(self) -> str:
+        return self.names.confirm
+
+
 def place_steps(
     role: str,
     *,
@@ -96,7 +124,7 @@ def place_steps(
     unknown_next: Target | None = None,
     instead: Instead | None = None,
     depends_on: Sequence[str] = (),
-) -> tuple[Step, ...]:
+) -> PlacePiece:
     """The steps that settle the ``role`` place, then lead to ``next``. ``fields`` are the
     request's address and coordinates fields; the place step writes both once the group has
     settled the place (``places.resolve``), whatever way it was given.
@@ -258,7 +286,7 @@ def place_steps(
         _pin_address_step(names, title, next, fields),
         _confirm_step(names, title, next, fields),
     ]
-    return tuple(steps)
+    return PlacePiece(tuple(steps), names.place, lambda ctx: resolve(ctx.answers, role), names)
 
 
 def _in_area(ctx: Context, row: ServiceLocation) -> bool:

@@ -11,11 +11,9 @@ from conversations.context import Context
 from conversations.dialog import CONFIRM, Answer, ChoiceAnswer, Option
 from conversations.flow import CREATE, Accept, Ask, Question, Result, Step
 from conversations.steps.common import Text, question_text, unexpected
-from conversations.steps.payment import PAYMENT
+from conversations.steps.names import PAYMENT, SUMMARY
 from conversations.texts.catalogue import say
 from conversations.texts.said import Words, said
-
-SUMMARY = "summary"
 
 SUMMARY_TITLE = said("steps.title.summary")
 

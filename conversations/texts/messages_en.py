@@ -629,6 +629,21 @@ MESSAGES: Final[dict[str, str]] = {
         "What are you returning? A few words, and an order number if you have one."
     ),
     "flows.return_parcel.summary": "Please check your return:",
+    "flows.pharmacy_errand.title": "Pharmacy errand",
+    "flows.pharmacy_errand.label": "Medicine from a pharmacy",
+    "flows.pharmacy_errand.no_at_place": "Errands bought at a shop are not available right now.",
+    "flows.pharmacy_errand.title.medicine": "Medicine",
+    "flows.pharmacy_errand.medicine_question": (
+        "Which medicine should the rider buy? Its name, strength and how many."
+    ),
+    "flows.pharmacy_errand.title.prescription": "Prescription",
+    "flows.pharmacy_errand.prescription_question": (
+        "If it needs a prescription, send a photo of it (up to {high}), or skip."
+    ),
+    "flows.pharmacy_errand.title.pharmacy": "Pharmacy",
+    "flows.pharmacy_errand.pharmacy_question": "Which pharmacy should the rider go to?",
+    "flows.pharmacy_errand.dropoff_question": "Where should the rider bring the medicine?",
+    "flows.pharmacy_errand.summary": "Please check your pharmacy errand:",
     "flows.errand.title": "Errand",
     "flows.errand.title.mode": "Errand type",
     "flows.errand.mode_question": "What kind of errand?",

@@ -684,6 +684,23 @@ MESSAGES: Final[dict[str, str]] = {
         "Que retournez-vous ? Quelques mots, et un numéro de commande si vous en avez un."
     ),
     "flows.return_parcel.summary": "Veuillez vérifier votre retour :",
+    "flows.pharmacy_errand.title": "Course en pharmacie",
+    "flows.pharmacy_errand.label": "Des médicaments en pharmacie",
+    "flows.pharmacy_errand.no_at_place": (
+        "Les courses achetées en boutique ne sont pas disponibles pour le moment."
+    ),
+    "flows.pharmacy_errand.title.medicine": "Médicament",
+    "flows.pharmacy_errand.medicine_question": (
+        "Quel médicament le livreur doit-il acheter ? Son nom, son dosage et la quantité."
+    ),
+    "flows.pharmacy_errand.title.prescription": "Ordonnance",
+    "flows.pharmacy_errand.prescription_question": (
+        "S'il faut une ordonnance, envoyez-en une photo (jusqu'à {high}), ou passez."
+    ),
+    "flows.pharmacy_errand.title.pharmacy": "Pharmacie",
+    "flows.pharmacy_errand.pharmacy_question": "À quelle pharmacie le livreur doit-il aller ?",
+    "flows.pharmacy_errand.dropoff_question": "Où le livreur doit-il apporter le médicament ?",
+    "flows.pharmacy_errand.summary": "Veuillez vérifier votre course en pharmacie :",
     "flows.errand.title": "Course",
     "flows.errand.title.mode": "Type de course",
     "flows.errand.mode_question": "Quel type de course ?",

@@ -23,14 +23,17 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from bot.agents import AgentChannel, AgentsSettings, ChannelHook
-from bot.bot_core import BotCore, CoreSeams, CoreSettings, build_core
+from bot.agents import AgentChannel, ChannelHook
+from bot.agents.agents_wiring import AgentChannels, register_agents
+from bot.bot_core import BotCore, build_core
+from bot.channels import ChannelRegistration
 from bot.clocks import Clock, system_clock
 from bot.config import key_hash
-from bot.console import CONSOLE_WORDS
 from bot.demo.transports import AppSwitch
 from bot.partner.signing import verify
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
+from bot.seams import Seams
+from bot.settings import AgentsSettings, CoreSettings
 from bot.store import Store
 
 SHOP_KEY = "shop-key-0123456789abcdef0123"
@@ -145,6 +148,7 @@ class AgentWorld:
         self.channel = RecordingChannel()
         self.hooks = HookReceiver()
         self.core: BotCore | None = None
+        self.agents: AgentChannels | None = None
         self.store: Store | None = None
         self.server: LoopbackServer | None = None
         self.shop: httpx.AsyncClient | None = None
@@ -169,15 +173,16 @@ class AgentWorld:
                     AgentChannel("tiny", key_hash(TINY_KEY), 2),
                 ),
                 hooks={"shop": ChannelHook(HOOK_URL, HOOK_SECRET)},
-                public_base_url=public_base_url,
             ),
             public_base_url=public_base_url,
         )
-        seams = CoreSeams(
+        seams = Seams(
             partner_transport=httpx.ASGITransport(app=self.sandbox.app),
             agent_webhook_transport=httpx.ASGITransport(app=self.hooks.app),
         )
-        self.core = build_core(settings, self.store, self.channel, CONSOLE_WORDS, seams=seams)
+        self.core = build_core(settings, self.store, seams)
+        self.core.register(ChannelRegistration("chat", self.channel))
+        self.agents = register_agents(self.core)
         self.switch.app = self.core.web_app
         if self.server is None:
             return
@@ -201,7 +206,7 @@ class AgentWorld:
             await self.core.aclose()
         if self.store is not None:
             await self.store.close()
-        self.core = self.store = self.server = self.shop = self.other = None
+        self.core = self.agents = self.store = self.server = self.shop = self.other = None
 
     async def restart(self) -> None:
         await self.stop()
@@ -213,11 +218,10 @@ class AgentWorld:
         return self.shop
 
     async def settle(self) -> None:
-        assert self.core is not None and self.core.agents is not None
-        assert self.core.agents.webhooks is not None
+        assert self.core is not None and self.agents is not None
         await self.sandbox.drain_webhooks()
         await self.core.relay.process_pending()
-        await self.core.agents.webhooks.process_due()
+        await self.agents.webhooks.process_due()
 
     async def start_order(self, customer: str = "cust-1") -> dict[str, Any]:
         response = await self.api.post("/api/conversations", json={"customer": customer})

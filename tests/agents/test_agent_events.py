@@ -77,19 +77,18 @@ async def test_a_webhook_refused_once_is_posted_again_later_and_only_once(
     created = await world.order()
     await world.settle()
     assert world.hooks.bodies == []
-    assert world.core is not None and world.core.agents is not None
+    assert world.agents is not None
     next_at = await world.store.agent_events.next_hook_at(["shop"])  # type: ignore[union-attr]
     assert next_at is not None
     await world.restart()
     assert world.store is not None
     # Due again (the retry delay lives in the store, so advance it rather than wait).
     await world.store._db.execute("UPDATE agent_events SET hook_next_at = 0")
-    assert world.core is not None and world.core.agents is not None
-    assert world.core.agents.webhooks is not None
+    assert world.agents is not None
     owed = len((await world.api.get(f"/api/conversations/{created['id']}/events")).json()["events"])
     assert owed >= 2  # created, and the rider's match
-    assert await world.core.agents.webhooks.process_due() == owed
-    assert await world.core.agents.webhooks.process_due() == 0
+    assert await world.agents.webhooks.process_due() == owed
+    assert await world.agents.webhooks.process_due() == 0
     hooked = [json.loads(body) for body in world.hooks.bodies]
     assert len({event["event_id"] for event in hooked}) == len(hooked) == owed
     assert {event["delivery_id"] for event in hooked} == {created["delivery"]["id"]}

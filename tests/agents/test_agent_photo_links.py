@@ -107,8 +107,8 @@ async def test_an_uploaded_photo_replaces_a_refused_link(
 
 
 async def test_a_refused_link_asks_for_the_photos_again_over_mcp(world: AgentWorld) -> None:
-    assert world.core is not None and world.core.agents is not None
-    server = build_mcp_server(world.core.agents.conversations, "shop")
+    assert world.agents is not None
+    server = build_mcp_server(world.agents.conversations, "shop")
     async with Client(server) as client:
         started = await client.call_tool("start_order", {"customer": "links-mcp"})
         assert started.structured_content is not None

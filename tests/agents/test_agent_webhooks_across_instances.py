@@ -3,7 +3,7 @@ holding ``store.leadership`` posts, so each event reaches the channel once and i
 events the other instance's relay kept included (found by looking); every body, a plain
 message's too, carries its ``event_id``, also sent as the ``Deliverybot-Event`` header.
 
-Real PostgreSQL and the real ``AgentRouting`` channel keeping the events; the channel's
+Real PostgreSQL and the real ``AgentEvents`` channel keeping the events; the channel's
 endpoint is an ``httpx.MockTransport`` that records what it is posted.
 """
 
@@ -17,12 +17,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bot.agents.agent_channel import AgentRouting, EventBell
+from bot.agents.agent_channel import AgentEvents, EventBell
 from bot.agents.event_webhooks import EVENT_ID_HEADER, ChannelHook, EventWebhooks
 from bot.jobs import Scheduler
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
-from tests.agents.conftest import RecordingChannel
 
 HOOK = ChannelHook("https://agent.example/events", "hook-secret-0123456789")
 
@@ -53,7 +52,7 @@ class Instance:
         assert store.leadership is not None
         self.store = store
         bell = EventBell()
-        self.routing = AgentRouting(RecordingChannel(), store, bell)
+        self.routing = AgentEvents(store, bell)
         self.webhooks = EventWebhooks(
             store,
             {"shop": HOOK},

@@ -17,11 +17,14 @@ from typing import Any
 import httpx
 import pytest
 
-from bot.agents import AgentChannel, AgentsSettings
-from bot.bot_core import BotCore, CoreSeams, CoreSettings, build_core
+from bot.agents import AgentChannel
+from bot.agents.agents_wiring import register_agents
+from bot.bot_core import BotCore, build_core
+from bot.channels import ChannelRegistration
 from bot.config import key_hash
-from bot.console import CONSOLE_WORDS
 from bot.sandbox import Sandbox, default_scenario
+from bot.seams import Seams
+from bot.settings import AgentsSettings, CoreSettings
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 from conversations import Session, Turn
@@ -44,8 +47,11 @@ async def nodes(postgres_server: LocalPostgres, tmp_path: Path) -> AsyncIterator
     try:
         for _ in range(2):
             store = await Store.connect_postgres(dsn, media_dir=tmp_path / "media")
-            seams = CoreSeams(partner_transport=httpx.ASGITransport(app=sandbox.app))
-            core = build_core(settings, store, RecordingChannel(), CONSOLE_WORDS, seams=seams)
+            core = build_core(
+                settings, store, Seams(partner_transport=httpx.ASGITransport(app=sandbox.app))
+            )
+            core.register(ChannelRegistration("chat", RecordingChannel()))
+            register_agents(core)
             api = httpx.AsyncClient(
                 transport=httpx.ASGITransport(app=core.web_app),
                 base_url="http://bot.test",

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.agents import AgentsSettings
 from bot.config import ConfigError, key_hash, load_config
+from bot.settings import CoreSettings
 from tests.test_config import DROP, ENV, write
 
 KEY = "shop-key-0123456789abcdef0123"
@@ -29,7 +29,7 @@ def with_agents(tmp_path: Path, text: str) -> Path:
 def test_no_agents_table_means_no_channels(tmp_path: Path) -> None:
     config = load_config(write(tmp_path))
     assert config.agents.configured == []
-    assert AgentsSettings.from_config(config) is None
+    assert CoreSettings.from_config(config).agents is None
 
 
 def test_channels_with_a_hash_an_environment_key_and_a_webhook(
@@ -52,7 +52,7 @@ key_sha256 = "{key_hash("voice-key-0123456789abcdef012")}"
 """,
     )
     config = load_config(file)
-    settings = AgentsSettings.from_config(config)
+    settings = CoreSettings.from_config(config).agents
     assert settings is not None
     assert [(c.name, c.key_sha256, c.requests_per_minute) for c in settings.channels] == [
         ("shop", key_hash(KEY), 30),

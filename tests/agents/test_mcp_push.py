@@ -26,19 +26,21 @@ from bot.agents.mcp_push import EventPush
 from bot.agents.mcp_tools import build_mcp_server
 from bot.config import key_hash
 from bot.jobs import Scheduler
+from bot.store.coordination import ALWAYS_LEADS
 
 from .conftest import SHOP_KEY, AgentWorld, LoopbackServer
 
 
 def _push(world: AgentWorld, channel: str = "shop") -> EventPush:
-    assert world.core is not None and world.core.agents is not None
-    agents = world.core.agents
+    assert world.agents is not None
+    agents = world.agents
     return EventPush(agents.conversations, channel, agents.bell, poll_seconds=60)
 
 
 def _running(push: EventPush) -> Scheduler:
-    """A scheduler running ``push`` alone, as ``deliverybot mcp`` does: ``async with`` it."""
-    scheduler = Scheduler()
+    """A scheduler running ``push`` alone, as ``deliverybot mcp`` does: ``async with`` it.
+    The push is not leader-only: no leadership is asked."""
+    scheduler = Scheduler(leadership=ALWAYS_LEADS)
     scheduler.add(push)
     return scheduler
 
@@ -139,8 +141,8 @@ async def test_another_channels_conversation_cannot_be_subscribed(world: AgentWo
 
 
 def _push_conversations(world: AgentWorld) -> Any:
-    assert world.core is not None and world.core.agents is not None
-    return world.core.agents.conversations
+    assert world.agents is not None
+    return world.agents.conversations
 
 
 async def test_a_subscription_over_streamable_http_is_notified(world: AgentWorld) -> None:

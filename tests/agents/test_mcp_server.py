@@ -21,8 +21,8 @@ from .conftest import CONFIRM, SHOP_KEY, TO_SUMMARY, AgentWorld, LoopbackServer
 
 
 def conversations(world: AgentWorld) -> Any:
-    assert world.core is not None and world.core.agents is not None
-    return world.core.agents.conversations
+    assert world.agents is not None
+    return world.agents.conversations
 
 
 async def test_an_mcp_client_orders_a_delivery_to_created(world: AgentWorld) -> None:

@@ -108,11 +108,11 @@ async def one_agent(
         world = AgentWorld(Path(scratch))
         await world.start(serve=False)
         try:
-            assert world.core is not None and world.core.agents is not None
+            assert world.agents is not None
             engine = world.core.chats.engine
             recording = Recording(engine.services.creator)
             engine.services = replace(engine.services, creator=recording)
-            service = world.core.agents.conversations
+            service = world.agents.conversations
             view = await service.start("shop", "random")
             for move in moves:
                 if view.finished:

@@ -38,7 +38,7 @@ from conversations.dialog import (
 )
 from conversations.engine import Engine
 from conversations.flow import FlowRegistry
-from conversations.flows import default_registry
+from conversations.flows import ERRAND, PICKUP_DELIVERY, RETURN_PARCEL, default_registry
 from conversations.outcome import Created, CreateOutcome
 from conversations.returning import Remembered
 from conversations.rules import usable_warehouses
@@ -416,6 +416,11 @@ class Chat:
         assert self.step == "summary", self.said
 
 
+# The entry menu these tests were written for: a flow shipped later (listed in the shipped
+# menu) is registered but not offered here, so it changes no test; its own tests offer it.
+TESTED_MENU = (PICKUP_DELIVERY, ERRAND, RETURN_PARCEL)
+
+
 class World:
     """One org: catalog, geocoder, creator, and a way to open chats on an engine over them."""
 
@@ -433,7 +438,7 @@ class World:
         )
         self.creator = FakeCreator(self.catalog)
         self.saved_keys: list[str | None] = []
-        self.registry: FlowRegistry = default_registry()
+        self.registry: FlowRegistry = default_registry(menu=TESTED_MENU)
 
     async def checkpoint(self, session: Session) -> None:
         self.saved_keys.append(session.idempotency_key)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.partner.models import Delivery
+from conversations.dialog import DeliveryCreated, ResendAfter, Turn
 from conversations.outcome import Created
 from conversations.refusals import decide
 from conversations.services import ServiceUnavailable
@@ -230,9 +231,18 @@ async def test_rate_limited_says_how_long_to_wait_and_retries_with_the_same_key(
     await chat.tap("confirm")
     assert "The delivery service is busy. Please wait about 12 seconds" in chat.said
     assert chat.turn.retry_after == 12.4
+    assert chat.turn.effects == (ResendAfter(seconds=12.4),)  # the runner's one thing to do
     await chat.tap("confirm")
     first, second = world.creator.requests
     assert first.idempotencyKey == second.idempotencyKey
+    assert [type(effect) for effect in chat.turn.effects] == [DeliveryCreated]
+
+
+async def test_a_turn_with_effects_reads_back_from_its_json(chat):
+    await chat.pickup_delivery_to_summary()
+    await chat.tap("confirm")
+    stored = chat.turn.model_dump_json()
+    assert Turn.model_validate_json(stored).effects == chat.turn.effects
 
 
 @pytest.mark.parametrize(

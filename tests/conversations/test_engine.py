@@ -28,6 +28,7 @@ from conversations.flow import (
     Stop,
 )
 from conversations.flows import ERRAND, FLOWS, PICKUP_DELIVERY, default_registry
+from conversations.request_fields import required_fields
 from conversations.services import Services
 from conversations.session import Session
 from conversations.steps import summary, text
@@ -552,6 +553,8 @@ def looked_up_flow(find) -> Flow:
         version=1,
         start="found",
         service_kind="pickup_delivery",  # never confirmed here
+        # Never confirmed here: the fields the kind requires only need naming.
+        fixed=dict.fromkeys(required_fields("pickup_delivery")[1:]),
         steps=(
             lookup_step(find),
             text("name", title="Name", question="Your name?", next="phone"),

@@ -7,8 +7,9 @@ from pydantic import ValidationError
 
 from conversations.context import Context
 from conversations.flow import CREATE, Branch, Condition, Flow, FlowError, FlowRegistry, Handoff
+from conversations.flows import ENTRY_FLOW, ERRAND, FLOWS, PICKUP_DELIVERY, default_registry
 from conversations.session import Session
-from conversations.steps import summary, text, yes_no
+from conversations.steps import choice, summary, text, yes_no
 
 
 def _text(name, next, **extra):
@@ -19,7 +20,24 @@ def _summary():
     return summary(heading="Check:", hints=lambda ctx: [])
 
 
-def _flow(*steps, name="f", service_kind="pickup_delivery", start="a", **extra):
+BASE = {
+    "senderName": "Base",
+    "senderPhone": "+2348031234567",
+    "receiverName": "Bola Ade",
+    "receiverPhone": "+2348022223333",
+    "pickupAddress": "12 Marina Road",
+    "pickupCoords": {"lat": 6.5, "lng": 3.3},
+    "deliveryAddress": "1 Admiralty Way",
+    "deliveryCoords": {"lat": 6.4, "lng": 3.4},
+    "packageDescription": "Books",
+    "packageImages": ["https://media.example/p/1.jpg"],
+    "customerCollectionMethod": "cash_on_delivery",
+}
+# What a toy flow that creates sends besides its steps' answers: every field its kind requires.
+FILLED = {**BASE, "packageSize": "small"}
+
+
+def _flow(*steps, name="f", service_kind="pickup_delivery", start="a", fixed=None, **extra):
     return Flow(
         name=name,
         title=name,
@@ -27,6 +45,7 @@ def _flow(*steps, name="f", service_kind="pickup_delivery", start="a", **extra):
         start=start,
         steps=steps,
         service_kind=service_kind,
+        fixed=FILLED if fixed is None and service_kind else (fixed or {}),
         **extra,
     )
 
@@ -78,7 +97,7 @@ def test_creating_needs_a_service_kind_and_is_done_by_the_summary():
 
 def test_fixed_values_and_commands_are_checked_too():
     with pytest.raises(FlowError, match=r"fixed values for unknown fields \['deliveryMod'\]"):
-        _flow(_text("a", "summary"), _summary(), fixed={"deliveryMod": "pickup"})
+        _flow(_text("a", "summary"), _summary(), fixed={**FILLED, "deliveryMod": "pickup"})
     for bad in ("Return", "/return", "", "r" * 33, "re-turn"):
         with pytest.raises(FlowError, match="is not 1-32 of a-z, 0-9, _"):
             _flow(_text("a", "summary"), _summary(), command=bad)
@@ -124,20 +143,6 @@ def test_two_flows_may_not_declare_the_same_command():
 
 
 # --- assembling the request ---------------------------------------------------------------------
-
-BASE = {
-    "senderName": "Base",
-    "senderPhone": "+2348031234567",
-    "receiverName": "Bola Ade",
-    "receiverPhone": "+2348022223333",
-    "pickupAddress": "12 Marina Road",
-    "pickupCoords": {"lat": 6.5, "lng": 3.3},
-    "deliveryAddress": "1 Admiralty Way",
-    "deliveryCoords": {"lat": 6.4, "lng": 3.4},
-    "packageDescription": "Books",
-    "packageImages": ["https://media.example/p/1.jpg"],
-    "customerCollectionMethod": "cash_on_delivery",
-}
 
 
 def _assembling_flow() -> Flow:
@@ -195,3 +200,82 @@ def test_assemble_leaves_out_unanswered_steps_and_fails_like_the_model(caps):
     assert flow.assemble(_ctx(flow, {"base": "x"}, caps)).senderName == "Base"
     with pytest.raises(ValidationError):
         flow.assemble(_ctx(flow, {"name": "Ada Obi"}, caps))  # base unanswered: no route
+
+
+# --- the fields each kind requires ----------------------------------------------------------------
+
+ERRAND_FILLED = {
+    **{name: value for name, value in FILLED.items() if not name.startswith("receiver")},
+    "packageImages": [],
+    "errandMode": "at_place",
+    "errandLinks": [],
+    "errandSubstituteOk": False,
+    "pickupLocationUnknown": False,
+}
+
+
+def test_a_flow_that_cannot_fill_a_field_its_kind_requires_fails_when_built():
+    # The errand's budget and shop phone are sent even when empty: forgetting them is found
+    # here, naming the flow, the kind and the fields, not at a customer's confirm.
+    message = r"f: the errand request must carry \['errandBudgetNgn', 'shopPhone'\]"
+    with pytest.raises(FlowError, match=message):
+        _flow(_text("a", "summary"), _summary(), service_kind="errand", fixed=ERRAND_FILLED)
+    fixed = {**ERRAND_FILLED, "errandBudgetNgn": "", "shopPhone": ""}
+    assert _flow(_text("a", "summary"), _summary(), service_kind="errand", fixed=fixed)
+    by_steps = (
+        _text("a", "b", fields=("errandBudgetNgn",)),
+        _text("b", "summary", fields=("shopPhone",)),
+        _summary(),
+    )
+    assert _flow(*by_steps, service_kind="errand", fixed=ERRAND_FILLED)
+
+
+def test_every_route_to_the_create_must_fill_them():
+    without_phone = {k: v for k, v in FILLED.items() if k != "receiverPhone"}
+    sometimes = _text(
+        "phone",
+        "summary",
+        fields=("receiverPhone",),
+        when=Condition("sometimes", lambda ctx: True),
+    )
+    with pytest.raises(
+        FlowError, match=r"\['receiverPhone'\], but the route a > \(phone\) > summary"
+    ):
+        _flow(_text("a", "phone"), sometimes, _summary(), fixed=without_phone)
+    branching = yes_no(
+        "a",
+        title="A",
+        question="?",
+        next=Branch("a", lambda ctx: "yes", {"yes": "phone", "no": "summary"}),
+    )
+    always = _text("phone", "summary", fields=("receiverPhone",))
+    with pytest.raises(FlowError, match=r"the route a > summary fills none"):
+        _flow(branching, always, _summary(), fixed=without_phone)
+    assert _flow(_text("a", "phone"), always, _summary(), fixed=without_phone)
+
+
+def test_a_step_that_names_a_field_but_does_not_write_it_does_not_fill_it():
+    without_name = {k: v for k, v in FILLED.items() if k != "senderName"}
+    names_only = choice(
+        "a",
+        title="A",
+        question="?",
+        options=(),
+        fields=("senderName",),
+        writes=False,
+        next="summary",
+    )
+    with pytest.raises(FlowError, match=r"\['senderName'\]"):
+        _flow(names_only, _summary(), fixed=without_name)
+
+
+# --- the shipped registry and a menu of a test's own ---------------------------------------------
+
+
+def test_a_registry_with_a_menu_of_its_own_offers_only_that_menu_but_starts_every_flow():
+    registry = default_registry(menu=(ERRAND,))
+    offered = registry[ENTRY_FLOW].step("service_kind").next
+    assert isinstance(offered, Branch) and list(offered.routes) == ["errand"]
+    assert registry.names == [ENTRY_FLOW, *(flow.name for flow in FLOWS)]
+    with pytest.raises(FlowError, match=r"not registered: \['errand'\]"):
+        default_registry((PICKUP_DELIVERY,), menu=(ERRAND,))

@@ -1,4 +1,4 @@
-"""The reusable steps' parsing: amounts, lengths, emails, contacts, photos."""
+"""The reusable steps: amounts, lengths, emails, contacts, photos, a place group's names."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pydantic import TypeAdapter
 
 from conversations.dialog import Answer, ChoiceAnswer, CommandAnswer, PhotosAnswer, Turn
 from conversations.flow import Invalid
+from conversations.steps import place_steps
 from conversations.steps.common import bounded, clean
 from conversations.steps.typed import amount_value, parse_amount
 
@@ -129,3 +130,30 @@ async def test_a_free_text_too_long_names_no_step_title(chat):
     await chat.say("rice " * 250)
     assert chat.said == "Please keep the answer under 1000 characters (that was 1249)."
     assert chat.step == "errand_items"
+
+
+def test_a_place_group_names_its_steps_as_attributes():
+    home = place_steps(
+        "home",
+        title="Home",
+        question="Where?",
+        fields=("deliveryAddress", "deliveryCoords"),
+        next="summary",
+    )
+    assert (home.first, home.place, home.unit) == ("home_place", "home_place", "home_unit")
+    assert [s.name for s in home.steps] == [
+        "home_place",
+        "home_unit",
+        "home_address",
+        "home_confirm",
+    ]
+    shop = place_steps(
+        "shop",
+        title="Shop",
+        question="Where?",
+        fields=("pickupAddress", "pickupCoords"),
+        next="summary",
+        saved=False,
+    )
+    assert shop.unit is None  # no saved places, so no unit step to lead to
+    assert [s.name for s in shop.steps] == [shop.place, shop.address, shop.confirm]

@@ -40,10 +40,12 @@ from typing import Any
 import httpx
 import pytest
 
-from bot.bot_core import CoreSeams, CoreSettings, build_core
-from bot.console import CONSOLE_WORDS
+from bot.bot_core import build_core
+from bot.channels import ChannelRegistration
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.sandbox.operations import API_PREFIX
+from bot.seams import Seams
+from bot.settings import CoreSettings
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres, free_loopback_port
 from bot.telegram.webhook_route import SECRET_TOKEN_HEADER, TELEGRAM_PATH
@@ -151,8 +153,10 @@ async def seed_sessions_at_the_summary(store: Store, partner: Partner, chats: li
     settings = CoreSettings(partner_base_url=partner.sandbox.base_url,
                             partner_api_key=partner.sandbox.api_key)  # fmt: skip
     # Over the counter too, and through the shared request budget like the instances.
-    seams = CoreSeams(partner_transport=httpx.ASGITransport(app=partner.counter))
-    core = build_core(settings, store, RecordingChannel(), CONSOLE_WORDS, seams=seams)
+    core = build_core(
+        settings, store, Seams(partner_transport=httpx.ASGITransport(app=partner.counter))
+    )
+    core.register(ChannelRegistration("chat", RecordingChannel()))
     try:
         filler = chats[0]
         await core.chats.start(filler, filler)

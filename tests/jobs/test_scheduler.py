@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from bot.jobs import AlwaysLeads, Job, Scheduler
+from bot.jobs import Job, Scheduler
 from bot.jobs.scheduler import FOLLOWER_LOOK_SECONDS, wake_or_sleep
+from bot.store.coordination import ALWAYS_LEADS
 
 Result = float | None | Exception
 
@@ -101,7 +102,9 @@ class Switch:
 
 
 def running(job: Job, naps: Naps, **options: Any) -> Scheduler:
-    """A scheduler of ``job`` alone, sleeping through ``naps``: ``async with`` it."""
+    """A scheduler of ``job`` alone, sleeping through ``naps`` (leading, unless ``options``
+    give a ``leadership``): ``async with`` it."""
+    options.setdefault("leadership", ALWAYS_LEADS)
     scheduler = Scheduler(sleep=naps, **options)
     scheduler.add(job)
     return scheduler
@@ -152,7 +155,7 @@ async def test_look_seconds_caps_the_wait_for_what_other_processes_keep(
     look_seconds: float | None, due: float | None, wait: float | None
 ) -> None:
     job = Scripted(due, look_seconds=look_seconds)
-    assert await Scheduler().turn(job) == wait
+    assert await Scheduler(leadership=ALWAYS_LEADS).turn(job) == wait
 
 
 async def test_a_job_looks_every_look_seconds_without_a_wake() -> None:
@@ -236,7 +239,6 @@ async def test_only_leader_only_jobs_ask_the_leadership() -> None:
     job = Scripted()
     assert await Scheduler(leadership=leadership).turn(job) is None
     assert (job.passes, leadership.asked) == (1, 0)
-    assert await AlwaysLeads().leads()
 
 
 async def test_a_leadership_that_fails_to_answer_is_a_failing_pass() -> None:
@@ -321,7 +323,7 @@ async def test_stop_ends_every_job_and_a_cancel_of_its_caller_goes_on_through() 
 
 
 def test_job_names_are_unique_and_look_seconds_positive() -> None:
-    scheduler = Scheduler()
+    scheduler = Scheduler(leadership=ALWAYS_LEADS)
     scheduler.add(Scripted())
     with pytest.raises(ValueError, match="registered already"):
         scheduler.add(Scripted())

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.jobs import Leadership, Scheduler
+from bot.jobs import Scheduler
 from bot.ordering import ChatService
 from bot.ordering.duplicate_hold import content_fingerprint
 from bot.ordering.photo_origin import RehostedPhotos
@@ -38,7 +38,7 @@ CHAT, USER = 42, 7
 
 class Bot:
     """One bot process over ``store``: the chat service and its follow-up job, on ``jobs``
-    (``leadership`` asked before each pass; not started)."""
+    (the store's leadership asked before each pass; not started)."""
 
     def __init__(
         self,
@@ -46,7 +46,6 @@ class Bot:
         store: Store,
         channel: RecordingChannel,
         own_host: str = BOT_HOST,
-        leadership: Leadership | None = None,
         look_seconds: float | None = None,
         **tuning: Any,
     ) -> None:
@@ -62,7 +61,7 @@ class Bot:
             rehosted=RehostedPhotos(own_host),
             look_seconds=look_seconds,
         )
-        self.jobs = Scheduler(leadership=leadership, sleep=org.clock.sleep)
+        self.jobs = Scheduler(leadership=store.leadership, sleep=org.clock.sleep)
         self.jobs.add(self.follow_up)
         self.chats = ChatService(
             org.engine(store=store), store, clock=org.clock, on_unconfirmed=self.follow_up.wake

@@ -32,13 +32,11 @@ class Instance:
     """One bot process on the shared database; counts the follow-up passes it works."""
 
     def __init__(self, org: Org, store: Store, channel: RecordingChannel) -> None:
-        assert store.leadership is not None
         self.store = store
         self.bot = Bot(
             org,
             store,
             channel,
-            leadership=store.leadership,
             look_seconds=FIRST_FOLLOW_UP_SECONDS,
         )
         self.passes = 0

@@ -222,7 +222,7 @@ async def test_the_running_relay_is_woken_by_the_web_app(
     make_world: MakeWorld, channel: RecordingChannel
 ) -> None:
     world = await make_world()
-    scheduler = Scheduler(sleep=world.clock.sleep)
+    scheduler = Scheduler(leadership=world.store.leadership, sleep=world.clock.sleep)
     scheduler.add(world.relay)
     async with scheduler:
         await world.order()

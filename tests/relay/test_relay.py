@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import pytest
 
 from bot.jobs import Scheduler
 from bot.relay import Relay, RelayTuning
 from bot.store import Store
+from bot.store.coordination import ALWAYS_LEADS
 
 from .support import (
     CUSTOMER_CHAT,
@@ -487,7 +489,7 @@ async def test_a_stored_body_that_is_not_an_event_is_dropped_with_an_error(
 
 def scheduled(relay: Relay, clock: FakeClock) -> Scheduler:
     """A scheduler running ``relay`` alone (``async with`` it), waiting through ``clock``."""
-    scheduler = Scheduler(sleep=clock.sleep)
+    scheduler = Scheduler(leadership=ALWAYS_LEADS, sleep=clock.sleep)
     scheduler.add(relay)
     return scheduler
 
@@ -523,17 +525,17 @@ async def test_run_survives_a_failing_pass(
     relay = make_relay(store)
     await link(store, "pending")
     await put(store, ASSIGNED)
-    original = store.inbox.next_batch
+    original = store.inbox.claim_batch
     calls = 0
 
-    async def flaky_next_batch(limit: int = 100) -> list:  # type: ignore[type-arg]
+    async def flaky_claim_batch(*args: Any, **kwargs: Any) -> list:  # type: ignore[type-arg]
         nonlocal calls
         calls += 1
         if calls == 1:
             raise OSError("disk hiccup")
-        return await original(limit)
+        return await original(*args, **kwargs)
 
-    store.inbox.next_batch = flaky_next_batch  # type: ignore[method-assign]
+    store.inbox.claim_batch = flaky_claim_batch  # type: ignore[method-assign]
     async with scheduled(relay, clock):
         await channel.wait_for(3)
 

@@ -2,7 +2,7 @@
 
 A SQLite migration appended without its PostgreSQL twin (``bot.store.pg_migrations``) fails
 here, and so does a twin that forgot a column. Only what ``PG_ONLY_TABLES`` and
-``PG_ONLY_COLUMNS`` declare may differ. Also: ``pg_sql``'s translation, and two instances
+``PG_ONLY_COLUMNS`` declare may differ. Also: the numbering of parameters, and two instances
 migrating one database at once.
 """
 
@@ -15,7 +15,7 @@ import asyncpg
 import pytest
 
 from bot.store import MIGRATIONS, Store, StoreError
-from bot.store.pg_database import PgDatabase, pg_sql, redacted_dsn
+from bot.store.pg_database import PgDatabase, numbered, redacted_dsn
 from bot.store.pg_local_server import LocalPostgres
 from bot.store.pg_migrations import PG_MIGRATIONS, PG_ONLY_COLUMNS, PG_ONLY_TABLES
 from tests.store.conftest import empty_postgres_database
@@ -84,23 +84,21 @@ async def test_two_instances_migrating_at_once_apply_each_step_once(
 
 
 @pytest.mark.parametrize(
-    ("sqlite", "postgres"),
+    ("written", "bound"),
     [
         ("SELECT a FROM t WHERE b = ? AND c = ?", "SELECT a FROM t WHERE b = $1 AND c = $2"),
-        ("UPDATE t SET a = ? WHERE b IS ?", "UPDATE t SET a = $1 WHERE b IS NOT DISTINCT FROM $2"),
-        ("SELECT 1 WHERE a IS NOT b.c", "SELECT 1 WHERE a IS DISTINCT FROM b.c"),
+        (
+            "UPDATE t SET a = ? WHERE b IS NOT DISTINCT FROM ?",
+            "UPDATE t SET a = $1 WHERE b IS NOT DISTINCT FROM $2",
+        ),
         ("SELECT 1 WHERE a IS NULL OR b IS NOT NULL", "SELECT 1 WHERE a IS NULL OR b IS NOT NULL"),
         ("SELECT '?', 'it''s ?' WHERE a = ?", "SELECT '?', 'it''s ?' WHERE a = $1"),
-        (
-            "INSERT OR IGNORE INTO t (a) VALUES (?)",
-            "INSERT INTO t (a) VALUES ($1) ON CONFLICT DO NOTHING",
-        ),
         ("SELECT 1 WHERE NOT EXISTS (SELECT 1)", "SELECT 1 WHERE NOT EXISTS (SELECT 1)"),
     ],
 )
-def test_sqlite_sql_is_translated_once_for_postgres(sqlite: str, postgres: str) -> None:
-    assert pg_sql(sqlite) == postgres
-    assert pg_sql(sqlite) is pg_sql(sqlite)  # cached by text
+def test_only_the_parameters_are_numbered_for_postgres(written: str, bound: str) -> None:
+    assert numbered(written) == bound
+    assert numbered(written) is numbered(written)  # cached by text
 
 
 def test_a_dsn_is_shown_without_its_user_and_password() -> None:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import SendKey, SentReceipt, Store, ViewChange
-from bot.store.inbox import Inbox
+from bot.store import SendKey, SentReceipt, Store, ViewChange, relayed
+from bot.store.database import Executor
 
 TRACK = "https://track.example/track/d1/abc"
 CUSTOMER = SendKey("evt_1", 10, "update")
@@ -62,10 +62,11 @@ async def test_finish_event_applies_nothing_when_a_statement_fails(
 ) -> None:
     await an_event_in_flight(store)
 
-    async def failing(self: Inbox, event_id: str) -> bool:
+    async def failing(db: Executor, event_id: str, now: float) -> bool:
         raise RuntimeError("disk I/O error")
 
-    monkeypatch.setattr(Inbox, "mark_processed", failing)
+    # The last statement of the transaction fails: everything before it is rolled back.
+    monkeypatch.setattr(relayed, "mark_processed", failing)
     with pytest.raises(RuntimeError):
         await store.relayed.finish_event(
             "evt_1",

@@ -36,13 +36,16 @@ from telegram.ext import (
 )
 from telegram.request import HTTPXRequest
 
-from bot.bot_core import CoreSeams, CoreSettings, build_core
+from bot.bot_core import build_core
+from bot.channels import ChannelRegistration
 from bot.clocks import Clock, Sleep
 from bot.demo.transports import AppSwitch
 from bot.partner.client import PartnerClient
 from bot.partner.models import Coords, CreateDeliveryRequest, Delivery
 from bot.relay import Relay
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
+from bot.seams import Seams
+from bot.settings import CoreSettings
 from bot.store import Store
 from bot.telegram.bot_context import BotContext
 from bot.telegram.conversation import Conversation
@@ -218,10 +221,9 @@ async def handler_world(
                 public_base_url=PUBLIC_BASE_URL,
             ),
             store,
-            sender,
-            TELEGRAM_WORDS,
-            seams=CoreSeams(partner_transport=httpx.ASGITransport(app=sandbox.app)),
+            Seams(partner_transport=httpx.ASGITransport(app=sandbox.app)),
         )
+        core.register(ChannelRegistration("telegram", sender, turns=sender.limiter))
         web.app = core.web_app
         client, relay = core.client, core.relay
         ctx = BotContext(
@@ -238,7 +240,7 @@ async def handler_world(
             ),
             operators=frozenset({OPERATORS.id}),
             phone_region="NG",
-            desk=core.desk,
+            desk=core.desk(TELEGRAM_WORDS),
         )
         world = HandlerWorld(tg, app, ctx, sandbox, client, store, relay)
         if conversation is None:

@@ -14,6 +14,7 @@ import pytest
 from conversations.diagram import mermaid
 from conversations.flows import FLOWS, default_registry
 from conversations.refusals import table_markdown
+from conversations.request_fields import table_markdown as required_fields_table
 
 ROOT = Path(__file__).parents[2]
 DOC = ROOT / "docs" / "flows.md"
@@ -49,6 +50,10 @@ def test_the_doc_draws_no_flow_that_does_not_exist() -> None:
 
 def test_the_refusal_table_is_the_one_the_engine_follows() -> None:
     assert blocks("table")["refusals"] == table_markdown()
+
+
+def test_the_required_fields_table_is_the_one_the_flows_are_checked_against() -> None:
+    assert blocks("table")["required-fields"] == required_fields_table()
 
 
 def test_the_worked_example_is_the_shipped_flow_and_transcript() -> None:

@@ -1,0 +1,127 @@
+"""Channels registered on the core by name.
+
+A channel adapter (Telegram, the terminal console, the agents' JSON API) builds what it needs
+over the core's services (``bot.core_services.CoreServices``) and registers one
+``ChannelRegistration``: the name, the ``Channel`` that delivers its chats' messages, the web
+routes, the background jobs, the turns it shows later, its pacing and whatever starts and stops
+with the running bot. Nothing else of
+the core changes for a new channel: the relay, the operator alerts and the later turns reach a
+chat through ``Channels``, which hands each to the channel that owns the chat.
+
+Until chats are named by their channel, a channel claims its chats with ``owns`` (agent
+conversations by their id range); the one registered without ``owns`` is the messenger, which
+takes every other chat (Telegram's, the console's, or the log of a bot without a messenger).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+
+from starlette.routing import BaseRoute
+
+from bot.jobs import Job
+from bot.ordering.chats import DeliverLater
+from bot.relay.channel_protocol import Channel, ChatTurns, ChatUnreachable
+from conversations import Turn
+
+NO_HANDOFF = ""  # ``otp_link`` without a messenger: no link a receiver could open
+
+
+@dataclass(frozen=True)
+class ChannelRegistration:
+    """What one channel adds to the core; see the module docstring.
+
+    ``running`` is entered when the bot starts and left when it stops (Telegram connects and
+    receives updates in it); ``jobs`` are registered on the runtime's one scheduler
+    (``bot.jobs``) and run while the bot runs, each under its own unique name;
+    ``aclose`` releases what the channel opened, when the core closes.
+    """
+
+    name: str
+    sender: Channel
+    owns: Callable[[int], bool] | None = None
+    turns: ChatTurns | None = None
+    deliver_later: DeliverLater | None = None
+    routes: Sequence[BaseRoute] = ()
+    jobs: Sequence[Job] = ()
+    running: Callable[[], AbstractAsyncContextManager[None]] | None = None
+    aclose: Callable[[], Awaitable[None]] | None = None
+
+
+class Channels:
+    """The registered channels, and the relay's ``Channel`` that reaches each chat through the
+    channel owning it."""
+
+    def __init__(self) -> None:
+        self._by_name: dict[str, ChannelRegistration] = {}
+        self._messenger: ChannelRegistration | None = None
+
+    def add(self, registration: ChannelRegistration) -> None:
+        """Register a channel; a name, and the messenger, are registered once."""
+        if registration.name in self._by_name:
+            raise ValueError(f"channel {registration.name!r} is registered already")
+        if registration.owns is None:
+            if self._messenger is not None:
+                raise ValueError(f"{self._messenger.name!r} is the messenger already")
+            self._messenger = registration
+        self._by_name[registration.name] = registration
+
+    def __iter__(self) -> Iterator[ChannelRegistration]:
+        return iter(self._by_name.values())
+
+    def __getitem__(self, name: str) -> ChannelRegistration:
+        return self._by_name[name]
+
+    def owner(self, chat_id: int) -> ChannelRegistration | None:
+        """The channel ``chat_id`` belongs to (None: no channel of this bot reaches it)."""
+        for registration in self._by_name.values():
+            if registration.owns is not None and registration.owns(chat_id):
+                return registration
+        return self._messenger
+
+    # --- the relay's Channel -------------------------------------------------------------------
+
+    async def send(self, chat_id: int, text: str) -> int | None:
+        owner = self.owner(chat_id)
+        if owner is None:
+            raise ChatUnreachable("no channel of this bot reaches the chat")
+        return await owner.sender.send(chat_id, text)
+
+    def otp_link(self, token: str) -> str:
+        """The messenger's link: a receiver claims a drop-off code there, whoever ordered."""
+        return NO_HANDOFF if self._messenger is None else self._messenger.sender.otp_link(token)
+
+    @property
+    def limiter(self) -> ChatTurns:
+        """Each chat's turn from its own channel's pacing (none: at once); the relay takes it
+        before composing a chat's message."""
+        return _RoutedTurns(self)
+
+    async def deliver_later(self, chat_id: int, turn: Turn) -> None:
+        """Show a turn that happened without a message (``ChatService``'s re-sent create) in
+        the chat's own channel; nothing when that channel shows no such turn."""
+        owner = self.owner(chat_id)
+        if owner is not None and owner.deliver_later is not None:
+            await owner.deliver_later(chat_id, turn)
+
+
+class _RoutedTurns:
+    """``ChatTurns`` taken from the channel owning each chat."""
+
+    def __init__(self, channels: Channels) -> None:
+        self._channels = channels
+
+    def _turns(self, chat_id: int) -> ChatTurns | None:
+        owner = self._channels.owner(chat_id)
+        return None if owner is None else owner.turns
+
+    async def reserve(self, chat_id: int) -> float:
+        turns = self._turns(chat_id)
+        return 0.0 if turns is None else await turns.reserve(chat_id)
+
+    def release(self, chat_id: int) -> None:
+        turns = self._turns(chat_id)
+        if turns is not None:
+            turns.release(chat_id)

@@ -1,0 +1,53 @@
+"""``CoreServices``: the core (``bot.bot_core.BotCore``) as a channel adapter sees it.
+
+An adapter takes this, not the core's module: channels sit beside the core, and neither
+imports the other; the runtime (``bot.runtime``) builds the core and has each channel register.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.channels import ChannelRegistration
+from bot.ordering import ChatService, CustomerDesk
+from bot.partner.capabilities import CapabilityCache
+from bot.partner.client import PartnerClient
+from bot.seams import Seams
+from bot.settings import CoreSettings
+from bot.store import Store
+from conversations.flow import FlowRegistry
+from conversations.texts.desk_texts import ChannelWords
+
+
+class CoreServices(Protocol):
+    """The core as a channel adapter sees it: the services a channel draws, and ``register``.
+
+    ``shared``: other processes work on the same store, so they may keep work for this one's
+    jobs (which then look for it every so often); the scheduler asks the store's leadership
+    before each pass of a job that runs once for all.
+    """
+
+    @property
+    def settings(self) -> CoreSettings: ...
+    @property
+    def seams(self) -> Seams: ...
+    @property
+    def store(self) -> Store: ...
+    @property
+    def client(self) -> PartnerClient: ...
+    @property
+    def cache(self) -> CapabilityCache: ...
+    @property
+    def chats(self) -> ChatService: ...
+    @property
+    def registry(self) -> FlowRegistry: ...
+    @property
+    def shared(self) -> bool: ...
+
+    def desk(self, words: ChannelWords) -> CustomerDesk:
+        """The customer desk (status, deliveries, cancel) answering in ``words``."""
+        ...
+
+    def register(self, registration: ChannelRegistration) -> None:
+        """Add a channel: its chats, routes, jobs and what runs with the bot."""
+        ...

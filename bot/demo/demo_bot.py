@@ -1,0 +1,139 @@
+"""One run of the demo's bot process (``DemoBot``) and what a demo run is made of
+(``DemoOptions``): the core over the sandbox, with the console as its messenger.
+
+``DemoStack`` makes a ``DemoBot`` at each start and restart; the demo's commands and facts
+reach it through ``bot.demo.demo_world.DemoWorld``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+import httpx
+
+from bot.bot_core import build_core
+from bot.channels import ChannelRegistration
+from bot.clocks import Clock, Sleep
+from bot.console import CONSOLE_WORDS, ConsoleChannel, ConsoleChat, Screen
+from bot.demo.gazetteer import offline_geocoder
+from bot.demo.transports import StaleCapabilities
+from bot.geo.nominatim import NominatimGeocoder
+from bot.jobs import Scheduler
+from bot.partner.options import ClientOptions
+from bot.sandbox import Sandbox, Scenario
+from bot.seams import Seams
+from bot.settings import CoreSettings
+from bot.store import Store
+from conversations.flow import FlowRegistry
+from conversations.texts.catalogue import DEFAULT_TEXTS, Texts
+
+CUSTOMER_CHAT = 1001  # the customer's chat and user id
+OPERATOR_CHAT = 9001  # the business's operator chat
+CONSOLE = "console"  # the channel's name on the core
+PUBLIC_BASE_URL = "https://localhost"  # where the bot's web app serves photos to the sandbox
+PLACES_HINT = ":places lists the ones the demo knows"  # its offline geocoder's few addresses
+
+
+@dataclass(frozen=True)
+class DemoOptions:
+    """What a demo run is made of. ``live`` starts the background work (the sandbox's
+    webhook sender, the relay's and the follow-up's jobs) for an interactive terminal; without
+    it everything moves only when a line is typed, which makes replays deterministic."""
+
+    scenario: Scenario
+    data_dir: Path
+    stale: Mapping[str, Any] = field(default_factory=dict)
+    clock: Clock = time.time
+    sleep: Sleep = asyncio.sleep
+    client_options: ClientOptions = field(default_factory=ClientOptions)
+    geocoder: bool = True
+    phone_region: str = "NG"
+    new_idempotency_key: Callable[[], str] | None = None
+    registry: FlowRegistry | None = None
+    first_flow: str | None = None
+    photo_dir: Path | None = None
+    echo: TextIO | None = None
+    live: bool = False
+    language: str | None = None  # the customer's language code, as Telegram's language_code
+    texts: Texts = DEFAULT_TEXTS  # the business's locale and overrides, as [texts] gives them
+
+
+class DemoBot:
+    """One run of the bot process: everything that a restart replaces.
+
+    ``stale_left`` capabilities answers are still to come out of date (``options.stale``);
+    ``webhook_path`` is where the sandbox posts its events.
+    """
+
+    def __init__(
+        self,
+        options: DemoOptions,
+        sandbox: Sandbox,
+        screen: Screen,
+        store: Store,
+        *,
+        stale_left: int,
+        webhook_path: str,
+    ) -> None:
+        self.store = store
+        transport: httpx.AsyncBaseTransport = httpx.ASGITransport(app=sandbox.app)
+        if stale_left:
+            transport = StaleCapabilities(transport, options.stale, times=stale_left)
+        self.stale = transport if isinstance(transport, StaleCapabilities) else None
+        self.geocoder: NominatimGeocoder | None = offline_geocoder() if options.geocoder else None
+        self.channel = ConsoleChannel(screen, {CUSTOMER_CHAT: "bot", OPERATOR_CHAT: "ops"})
+        self.core = build_core(
+            CoreSettings(
+                partner_base_url=sandbox.base_url,
+                partner_api_key=sandbox.api_key,
+                client_options=options.client_options,
+                phone_region=options.phone_region,
+                operators=(OPERATOR_CHAT,),
+                signing_secrets=tuple(hook.secret for hook in sandbox.scenario.webhooks),
+                webhook_path=webhook_path,
+                texts=options.texts,
+                public_base_url=PUBLIC_BASE_URL,
+            ),
+            store,
+            Seams(
+                partner_transport=transport,
+                geocoder=self.geocoder,
+                clock=options.clock,
+                sleep=options.sleep,
+                registry=options.registry,
+                new_idempotency_key=options.new_idempotency_key,
+            ),
+        )
+        self.client, self.relay, self.web_app = self.core.client, self.core.relay, self.core.web_app
+        self.chats, self.desk = self.core.chats, self.core.desk(CONSOLE_WORDS)
+        self.console = ConsoleChat(
+            self.chats,
+            self.desk,
+            screen,
+            chat_id=CUSTOMER_CHAT,
+            user_id=CUSTOMER_CHAT,
+            public_base_url=PUBLIC_BASE_URL,
+            base_dir=options.photo_dir,
+            first_flow=options.first_flow,
+            typed_places=PLACES_HINT if self.geocoder is not None else None,
+            language=options.language,
+        )
+        self.core.register(
+            ChannelRegistration(CONSOLE, self.channel, deliver_later=self.console.deliver_later)
+        )
+        self.follow_up = self.core.follow_up
+        self.jobs = Scheduler(leadership=store.leadership, sleep=options.sleep)  # live demo only
+        self.jobs.add(self.relay)
+        self.jobs.add(self.follow_up)
+
+    async def aclose(self) -> None:
+        await self.jobs.stop()
+        await self.core.aclose()
+        if self.geocoder is not None:
+            await self.geocoder.aclose()
+        await self.store.close()

@@ -1,0 +1,99 @@
+"""``CoreSettings``: everything the bot's parts read from ``Config``, built once.
+
+``CoreSettings.from_config`` is the one place ``deliverybot run`` (and ``deliverybot mcp``)
+turns the TOML into settings: the core, its channels (the agents' among them) and the runtime
+read these fields and never the ``Config`` again. A test, a benchmark or the demo builds one
+directly with the fields it needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from bot.agents.channel_keys import AgentChannel
+from bot.agents.chatless_channel import OPERATOR_LOG
+from bot.agents.event_webhooks import ChannelHook
+from bot.config import Config
+from bot.config.geocoding_section import GeocodingConfig
+from bot.config.relay_section import RelayConfig
+from bot.partner.options import ClientOptions
+from bot.web.web_app import DEFAULT_MAX_BODY_BYTES, DEFAULT_WEBHOOK_PATH
+from conversations.texts.catalogue import DEFAULT_TEXTS, Texts
+
+
+@dataclass(frozen=True)
+class AgentsSettings:
+    """The agent channels (``[[agents.channels]]``) and the webhooks of those that have one."""
+
+    channels: tuple[AgentChannel, ...]
+    hooks: Mapping[str, ChannelHook] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CoreSettings:
+    """What the bot's parts need to know; ``from_config`` reads it from the TOML.
+
+    ``signing_secrets`` empty means partner webhooks are off: a ``StatusPoller`` asks for the
+    news every ``polling_interval_seconds`` instead. ``public_base_url`` is the bot's own https
+    host (``[telegram] public_base_url``), where it re-hosts package photos (and agents' uploads,
+    kept ``media_ttl_seconds``): the service refusing that host is the operators' to fix, any
+    other photo host the customer's. ``agents`` is None when no agent channel is configured
+    (the bot then has no ``/api``).
+    """
+
+    partner_base_url: str
+    partner_api_key: str
+    client_options: ClientOptions = field(default_factory=ClientOptions)
+    phone_region: str = "NG"
+    operators: tuple[int, ...] = ()
+    signing_secrets: tuple[str, ...] = ()
+    webhook_path: str = DEFAULT_WEBHOOK_PATH
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    relay: RelayConfig | None = None
+    polling_interval_seconds: float = 60.0
+    agents: AgentsSettings | None = None
+    texts: Texts = DEFAULT_TEXTS
+    public_base_url: str | None = None
+    media_ttl_seconds: float = 48 * 3600
+    geocoding: GeocodingConfig = field(default_factory=GeocodingConfig)
+
+    @classmethod
+    def from_config(cls, config: Config) -> CoreSettings:
+        """The settings a ``deliverybot run`` takes from its config file.
+
+        Without Telegram the one operator "chat" is the log (``OPERATOR_LOG``): what operators
+        would be told is written there, one line each.
+        """
+        webhooks = config.webhooks
+        secrets = webhooks.signing_secrets() if webhooks.enabled else []
+        operators = tuple(sorted(set(config.operators.chat_ids)))
+        return cls(
+            partner_base_url=config.partner.base_url,
+            partner_api_key=config.partner.api_key.get_secret_value(),
+            client_options=config.partner.client_options(),
+            phone_region=config.telegram.default_phone_region,
+            operators=operators if config.has_telegram else (OPERATOR_LOG,),
+            signing_secrets=tuple(secret.get_secret_value() for secret in secrets),
+            webhook_path=webhooks.path,
+            max_body_bytes=webhooks.max_body_bytes,
+            relay=config.relay,
+            polling_interval_seconds=config.relay.polling_interval_seconds,
+            agents=_agents(config),
+            texts=config.texts.texts(),
+            public_base_url=config.telegram.public_base_url,
+            media_ttl_seconds=config.storage.media_ttl_hours * 3600,
+            geocoding=config.geocoding,
+        )
+
+
+def _agents(config: Config) -> AgentsSettings | None:
+    configured = config.agents.configured
+    if not configured:
+        return None
+    hooks = {
+        channel.name: ChannelHook(channel.webhook_url, channel.webhook_secret.get_secret_value())
+        for channel in configured
+        if channel.webhook_url is not None and channel.webhook_secret is not None
+    }
+    return AgentsSettings(tuple(AgentChannel.from_config(c) for c in configured), hooks)

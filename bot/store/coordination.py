@@ -1,0 +1,95 @@
+"""What the store offers for one or many instances: chat locks, leadership, the rate budget.
+
+Every ``Store`` has all three, and ``shared`` says whether other processes work on the same
+data. Nothing above ``bot/store/`` asks which backend it has:
+
+=================  ==========================================  ==============================
+                   one process (SQLite)                        several (PostgreSQL)
+=================  ==========================================  ==============================
+``chat_locks``     ``ChatLocks``: this process's memory        ``PgChatLocks``: advisory locks
+``leadership``     ``ALWAYS_LEADS``: the one process leads      ``PgLeadership``: the lock holder
+``rate_budget``    ``UNSHARED_BUDGET``: grants every start at   ``PgRateBudget``: every
+                   once; the process's own ``RequestLimiter``   instance's starts in a table
+                   log is the whole budget
+=================  ==========================================  ==============================
+
+A backend builds its ``Coordination`` when the store opens and closes it with the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.chatlocks import ChatLocks, ChatTurnLocks
+from bot.partner.shared_request_limiter import SharedBudget
+
+
+class Leadership(Protocol):
+    """Which instance runs the jobs only one may run (the status poller, the follow-up of
+    lost creates, the agent event webhooks)."""
+
+    async def leads(self) -> bool:
+        """Whether this instance does the job's next pass."""
+        ...
+
+    async def close(self) -> None:
+        """Stop leading, for another instance."""
+        ...
+
+
+class _AlwaysLeads:
+    """The one process on the store leads."""
+
+    async def leads(self) -> bool:
+        """Always True."""
+        return True
+
+    async def close(self) -> None:
+        """Nothing to let go of."""
+
+
+class _UnsharedBudget:
+    """No other process spends the key's budget: every start is granted at once and nothing
+    is recorded, so ``SharedRequestLimiter`` over it is exactly its own ``RequestLimiter``."""
+
+    async def try_start(
+        self, key_id: str, limit: int | None, window: float
+    ) -> tuple[float, float | None]:
+        """Granted now, with no ticket to finish."""
+        return 0.0, None
+
+    async def finish(self, key_id: str, ticket: float) -> None:
+        """Never called: no start has a ticket."""
+
+    async def block_for(self, key_id: str, seconds: float) -> None:
+        """Nobody else to hold back."""
+
+    async def wait_time(self, key_id: str, limit: int | None, window: float, ahead: int) -> float:
+        """No wait beyond the process's own."""
+        return 0.0
+
+
+ALWAYS_LEADS: Leadership = _AlwaysLeads()
+UNSHARED_BUDGET: SharedBudget = _UnsharedBudget()
+
+
+async def _nothing_to_close() -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class Coordination:
+    """The three seams of one open store, whether they are shared, and how to close them."""
+
+    chat_locks: ChatTurnLocks
+    leadership: Leadership
+    rate_budget: SharedBudget
+    shared: bool
+    close: Callable[[], Awaitable[None]] = _nothing_to_close
+
+
+def in_process() -> Coordination:
+    """One process owns the store: its memory is enough."""
+    return Coordination(ChatLocks(), ALWAYS_LEADS, UNSHARED_BUDGET, shared=False)

@@ -1,0 +1,23 @@
+"""The store's ``Coordination`` on PostgreSQL: what several instances share through it."""
+
+from __future__ import annotations
+
+from bot.store.advisory_locks import BACKGROUND_JOBS_LOCK
+from bot.store.coordination import Coordination
+from bot.store.pg_chat_locks import PgChatLocks
+from bot.store.pg_database import PgDatabase
+from bot.store.pg_leadership import PgLeadership
+from bot.store.pg_rate_budget import PgRateBudget
+
+
+async def pg_coordination(dsn: str, db: PgDatabase, *, pool_size: int) -> Coordination:
+    """Advisory chat locks (a connection and a pool of their own), the background jobs'
+    leadership (a connection opened on its first ask) and the rate budget in ``db``."""
+    chat_locks = await PgChatLocks.connect(dsn, pool_size=pool_size)
+    leadership = PgLeadership.for_dsn(dsn, BACKGROUND_JOBS_LOCK)
+
+    async def close() -> None:
+        await chat_locks.close()
+        await leadership.close()
+
+    return Coordination(chat_locks, leadership, PgRateBudget(db), shared=True, close=close)

@@ -1,0 +1,377 @@
+"""The schema, declared once: every migration's statements, rendered for each backend.
+
+The statements are SQLite's as they shipped, with the words the databases spell differently
+left as fields (``SchemaWords``): ``{int}`` (SQLite's ``INTEGER``, PostgreSQL's ``BIGINT``:
+Telegram ids pass 2**31), ``{real}`` (unix times), ``{blob}``, ``{rowid_key}`` (a key the
+database numbers: SQLite's rowid alias, an identity column elsewhere), ``{serial_key}`` (the
+same, never reusing a number), ``{without_rowid}`` and ``{link_order}`` (the order rows were
+linked, which every SQLite index holds implicitly in its rowid). Each backend names its words
+(``sqlite_backend.SCHEMA_WORDS``, ``pg_backend.SCHEMA_WORDS``); a database shared by several
+instances also runs each step's ``shared_only`` statements: what they coordinate through, which
+one process keeps in memory.
+
+Rendered for SQLite the text is what shipped, byte for byte (SQLite keeps it in
+``sqlite_master``); ``tests/store/test_schema_snapshots.py`` checks both renderings against the
+schemas the hand-kept twins made.
+
+To change the schema, append a ``SchemaStep`` with the next version number; never edit one that
+has shipped, because databases in the field already recorded it as applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, fields
+
+from bot.store.database import Executor
+from bot.store.store_backend import StoreDatabase
+from bot.store.store_errors import SchemaTooNewError
+
+
+@dataclass(frozen=True)
+class SchemaWords:
+    """How one database spells what the schema declares; see the module docstring."""
+
+    int: str
+    real: str
+    blob: str
+    rowid_key: str
+    serial_key: str
+    without_rowid: str
+    link_order: str
+    shared: bool
+
+    def spell(self, sql: str) -> str:
+        """``sql`` with every field named by this database's word."""
+        return sql.format_map({field.name: getattr(self, field.name) for field in fields(self)})
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One forward step of the schema, rendered for one database."""
+
+    version: int
+    name: str
+    statements: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SchemaStep:
+    """One forward step of the schema, for every database: ``statements`` with fields for
+    ``SchemaWords``; ``shared_only`` run only on a database several instances share."""
+
+    version: int
+    name: str
+    statements: tuple[str, ...]
+    shared_only: tuple[str, ...] = ()
+
+    def render(self, words: SchemaWords) -> Migration:
+        """The step in ``words``' database's own terms."""
+        shared = self.shared_only if words.shared else ()
+        statements = tuple(words.spell(statement) for statement in (*self.statements, *shared))
+        return Migration(self.version, self.name, statements)
+
+
+_INITIAL_SCHEMA = (
+    # One conversation per chat; `data` is the conversations package's session, as JSON text.
+    """CREATE TABLE sessions (
+        chat_id    {int} PRIMARY KEY,
+        user_id    {int} NOT NULL,
+        data       TEXT NOT NULL,
+        updated_at {real} NOT NULL
+    )""",
+    "CREATE INDEX sessions_by_updated ON sessions (updated_at)",
+    # Which chat and user ordered a delivery, and the newest view of it that chat was given.
+    # status_created is the `created` of the last webhook event applied (NULL: create response).
+    """CREATE TABLE deliveries (
+        delivery_id      TEXT PRIMARY KEY,
+        chat_id          {int} NOT NULL,
+        user_id          {int} NOT NULL,
+        created_at       {real} NOT NULL,
+        receiver_phone   TEXT,
+        tracking_url     TEXT,
+        status           TEXT NOT NULL,
+        status_created   {int},
+        tracking_sent_at {real},
+        updated_at       {real} NOT NULL
+    )""",
+    "CREATE INDEX deliveries_by_user ON deliveries (user_id, created_at DESC, delivery_id DESC)",
+    """CREATE INDEX deliveries_open ON deliveries (created_at, delivery_id)
+        WHERE status NOT IN ('delivered', 'cancelled')""",
+    # Partner webhook events, stored before the 2xx; seq is the arrival order.
+    """CREATE TABLE inbox (
+        seq          {rowid_key},
+        event_id     TEXT NOT NULL UNIQUE,
+        delivery_id  TEXT NOT NULL,
+        event_type   TEXT NOT NULL,
+        created      {int} NOT NULL,
+        raw_body     {blob},
+        received_at  {real} NOT NULL,
+        processed_at {real},
+        attempts     {int} NOT NULL DEFAULT 0,
+        last_error   TEXT
+    )""",
+    "CREATE INDEX inbox_pending ON inbox (created, seq) WHERE processed_at IS NULL",
+    "CREATE INDEX inbox_processed ON inbox (processed_at) WHERE processed_at IS NOT NULL",
+    # One row per message the relay means to send; claimed_by is the store session that holds it.
+    """CREATE TABLE sent_messages (
+        event_id   TEXT NOT NULL,
+        chat_id    {int} NOT NULL,
+        kind       TEXT NOT NULL,
+        claimed_by TEXT,
+        claimed_at {real} NOT NULL,
+        sent_at    {real},
+        message_id {int},
+        PRIMARY KEY (event_id, chat_id, kind)
+    ){without_rowid}""",
+    "CREATE INDEX sent_messages_by_claimed ON sent_messages (claimed_at)",
+    # Re-hosted photos; the bytes live in the media directory under file_name.
+    """CREATE TABLE media (
+        token        TEXT PRIMARY KEY,
+        file_name    TEXT NOT NULL UNIQUE,
+        content_type TEXT NOT NULL,
+        size         {int} NOT NULL,
+        chat_id      {int} NOT NULL,
+        created_at   {real} NOT NULL,
+        expires_at   {real} NOT NULL
+    )""",
+    "CREATE INDEX media_by_expiry ON media (expires_at)",
+    """CREATE TABLE seen_updates (
+        update_id {int} PRIMARY KEY,
+        seen_at   {real} NOT NULL
+    )""",
+    "CREATE INDEX seen_updates_by_time ON seen_updates (seen_at)",
+    """CREATE TABLE contacts (
+        user_id     {int} PRIMARY KEY,
+        phone_e164  TEXT NOT NULL,
+        verified_at {real} NOT NULL
+    )""",
+    # A drop-off code waiting for its receiver; code is NULL once it was delivered.
+    """CREATE TABLE otp_handoffs (
+        delivery_id       TEXT PRIMARY KEY
+                          REFERENCES deliveries (delivery_id) ON DELETE CASCADE,
+        token             TEXT NOT NULL UNIQUE,
+        code              TEXT,
+        receiver_phone    TEXT NOT NULL,
+        created           {int} NOT NULL,
+        delivered_at      {real},
+        delivered_chat_id {int}
+    )""",
+    "CREATE INDEX otp_handoffs_by_created ON otp_handoffs (created)",
+    """CREATE TABLE blocked_chats (
+        chat_id    {int} PRIMARY KEY,
+        blocked_at {real} NOT NULL
+    )""",
+)
+
+_CREATE_REQUESTS = (
+    # The create request a delivery was made from (JSON, without its idempotency key), so a
+    # customer can order the same again; NULL for deliveries linked before this step.
+    "ALTER TABLE deliveries ADD COLUMN request TEXT",
+    # A user's kept requests, newest last; the implicit rowid breaks ties of created_at in
+    # the order the rows were linked.
+    """CREATE INDEX deliveries_requests_by_user ON deliveries (user_id, created_at)
+        WHERE request IS NOT NULL""",
+)
+
+_OTP_BY_RECEIVER = (
+    # The codes still waiting for a receiver, by phone, oldest first: what a user's proven
+    # contact is matched against (``store.otp.pending_for_phone``) without reading the table.
+    """CREATE INDEX otp_handoffs_pending_by_phone
+        ON otp_handoffs (receiver_phone, created, delivery_id) WHERE code IS NOT NULL""",
+)
+
+_SAVED_ORDERS = (
+    # A delivery keeps the flow and the answers that made it (``SavedOrder`` JSON), which is
+    # what "repeat my last delivery" replays; the create request it kept before is dropped
+    # (nothing maps a request back into answers any more).
+    "DROP INDEX deliveries_requests_by_user",
+    "ALTER TABLE deliveries DROP COLUMN request",
+    "ALTER TABLE deliveries ADD COLUMN saved_order TEXT",
+    """CREATE INDEX deliveries_orders_by_user ON deliveries (user_id, created_at{link_order})
+        WHERE saved_order IS NOT NULL""",
+)
+
+_UNCONFIRMED_CREATES = (
+    # Creates whose answer was lost: retried with the same key until the service answers for
+    # certain. request is the wire request (its idempotencyKey included); fingerprint is its
+    # content without the key, photos, distance and duration, to hold an identical new order.
+    # Once settled, delivery_id (when it was created) and notice (what the customer is told)
+    # are set, and the row lives on only until that notice went out.
+    """CREATE TABLE unconfirmed_creates (
+        idempotency_key TEXT PRIMARY KEY,
+        chat_id         {int} NOT NULL,
+        user_id         {int} NOT NULL,
+        request         TEXT NOT NULL,
+        saved_order     TEXT NOT NULL,
+        fingerprint     TEXT NOT NULL,
+        created_at      {real} NOT NULL,
+        attempts        {int} NOT NULL DEFAULT 0,
+        next_attempt_at {real} NOT NULL,
+        delivery_id     TEXT,
+        notice          TEXT
+    ){without_rowid}""",
+    "CREATE INDEX unconfirmed_creates_due ON unconfirmed_creates (next_attempt_at)",
+    """CREATE INDEX unconfirmed_creates_open ON unconfirmed_creates (fingerprint)
+        WHERE notice IS NULL""",
+)
+
+_AGENT_CHANNELS = (
+    # Customers of an agent channel (JSON API, MCP): the channel's own reference for them, and
+    # the user id the bot's services know them by (AGENT_ID_BASE - seq: never a Telegram id).
+    """CREATE TABLE agent_customers (
+        seq        {serial_key},
+        channel    TEXT NOT NULL,
+        customer   TEXT NOT NULL,
+        created_at {real} NOT NULL,
+        UNIQUE (channel, customer)
+    )""",
+    # One conversation of such a customer: its public id (unguessable), and the chat id the
+    # bot's services know it by (AGENT_ID_BASE - seq).
+    """CREATE TABLE agent_conversations (
+        seq          {serial_key},
+        id           TEXT NOT NULL UNIQUE,
+        customer_seq {int} NOT NULL REFERENCES agent_customers (seq),
+        flow         TEXT,
+        created_at   {real} NOT NULL
+    )""",
+    # What was asked and answered, in order: the conversation's transcript.
+    """CREATE TABLE agent_transcript (
+        conversation_seq {int} NOT NULL,
+        n                {int} NOT NULL,
+        entry            TEXT NOT NULL,
+        at               {real} NOT NULL,
+        PRIMARY KEY (conversation_seq, n)
+    ){without_rowid}""",
+    # Events for a conversation's deliveries, once each (chat_id, event_key), in seq order for
+    # the SSE stream; hook_* is the channel's signed webhook delivery of each.
+    """CREATE TABLE agent_events (
+        seq          {serial_key},
+        chat_id      {int} NOT NULL,
+        event_key    TEXT NOT NULL,
+        body         TEXT NOT NULL,
+        created_at   {real} NOT NULL,
+        hook_sent_at {real},
+        hook_attempts {int} NOT NULL DEFAULT 0,
+        hook_next_at {real} NOT NULL,
+        UNIQUE (chat_id, event_key)
+    )""",
+    "CREATE INDEX agent_events_by_chat ON agent_events (chat_id, seq)",
+    "CREATE INDEX agent_events_hooks_due ON agent_events (hook_next_at) WHERE hook_sent_at IS NULL",
+)
+
+_CUSTOMER_DETAILS = (
+    # What a returning customer is offered again: their name, phone and last places, as the
+    # conversations package's ``Remembered`` JSON, one row per Telegram user (never shared).
+    """CREATE TABLE customer_details (
+        user_id    {int} PRIMARY KEY,
+        data       TEXT NOT NULL,
+        updated_at {real} NOT NULL
+    )""",
+)
+
+_CUSTOMER_LANGUAGES = (
+    # The shipped language (``fr``) the customer ordered in, so what is said to them later,
+    # outside their own turns (the relay's news, the outcome of a lost create), is in it;
+    # NULL for the business default (and for rows from before this step).
+    "ALTER TABLE deliveries ADD COLUMN language TEXT",
+    "ALTER TABLE unconfirmed_creates ADD COLUMN language TEXT",
+)
+
+_SHARED_BY_INSTANCES = (
+    # Which chat opened which drop-off code hand-off link (its token), until ``expires_at``:
+    # the contact that chat shares next may reach another instance.
+    """CREATE TABLE otp_invitations (
+        chat_id    {int} PRIMARY KEY,
+        token      TEXT NOT NULL,
+        expires_at {real} NOT NULL
+    )""",
+    # When each operator alert (by a hash of its text) was last sent, so it is not repeated
+    # within a while by any instance.
+    """CREATE TABLE operator_alerts (
+        alert   TEXT PRIMARY KEY,
+        sent_at {real} NOT NULL
+    ){without_rowid}""",
+)
+
+_SHARED_STATE = (
+    # The order the deliveries were linked: what SQLite's implicit rowid keeps.
+    "ALTER TABLE deliveries ADD COLUMN link_seq {int} GENERATED ALWAYS AS IDENTITY",
+    # Who relays a pending event, until when (``inbox.claim_batch``): an instance that dies
+    # mid-send leaves a lease that runs out, and another instance takes the event over.
+    "ALTER TABLE inbox ADD COLUMN lease_holder TEXT",
+    "ALTER TABLE inbox ADD COLUMN lease_until {real}",
+    "CREATE INDEX inbox_pending_by_delivery ON inbox (delivery_id) WHERE processed_at IS NULL",
+    # The Partner API's rate budget, shared by every instance (``bot.store.pg_rate_budget``):
+    # one row per request start within the last window, per API key (by its fingerprint).
+    """CREATE TABLE partner_request_starts (
+        key_id     TEXT NOT NULL,
+        started_at {real} NOT NULL
+    )""",
+    "CREATE INDEX partner_request_starts_by_key ON partner_request_starts (key_id, started_at)",
+    """CREATE TABLE partner_rate_blocks (
+        key_id        TEXT PRIMARY KEY,
+        blocked_until {real} NOT NULL
+    )""",
+)
+
+STEPS: tuple[SchemaStep, ...] = (
+    SchemaStep(1, "initial schema", _INITIAL_SCHEMA, _SHARED_STATE),
+    SchemaStep(2, "create requests of deliveries", _CREATE_REQUESTS),
+    SchemaStep(3, "pending drop-off codes by receiver phone", _OTP_BY_RECEIVER),
+    SchemaStep(4, "the answers that made each delivery", _SAVED_ORDERS),
+    SchemaStep(5, "creates whose answer was lost", _UNCONFIRMED_CREATES),
+    SchemaStep(6, "agent channels: customers, conversations, events", _AGENT_CHANNELS),
+    SchemaStep(7, "what returning customers are offered again", _CUSTOMER_DETAILS),
+    SchemaStep(8, "the language each customer ordered in", _CUSTOMER_LANGUAGES),
+    SchemaStep(9, "hand-off links opened and operator alerts sent", _SHARED_BY_INSTANCES),
+)
+"""Every schema step, oldest first. Append only."""
+
+LATEST_VERSION = STEPS[-1].version
+
+VERSION_TABLE = """CREATE TABLE IF NOT EXISTS schema_version (
+    version    {int} PRIMARY KEY,
+    name       TEXT NOT NULL,
+    applied_at {real} NOT NULL
+)"""
+"""Where a database records the steps applied (``SchemaWords.spell`` it too)."""
+
+
+def render(words: SchemaWords, steps: tuple[SchemaStep, ...] = STEPS) -> tuple[Migration, ...]:
+    """Every step in ``words``' database's own terms, oldest first."""
+    return tuple(step.render(words) for step in steps)
+
+
+MAX_VERSION = "SELECT coalesce(max(version), 0) FROM schema_version"
+_RECORD_VERSION = "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)"
+
+
+async def apply_newer(
+    db: StoreDatabase,
+    migrations: Sequence[Migration],
+    *,
+    found: int,
+    now: float,
+    first: Callable[[Executor], Awaitable[object]],
+) -> None:
+    """Apply every one of ``migrations`` newer than ``found``, each in its own transaction
+    with its version row, after ``first`` (a lock, or the version table) in that transaction.
+
+    Raises ``SchemaTooNewError`` (changing nothing) when ``found`` is newer than them all.
+    """
+    latest = migrations[-1].version if migrations else 0
+    if found > latest:
+        raise SchemaTooNewError(db.path, found, latest)
+    for migration in migrations:
+        if migration.version <= found:
+            continue
+        async with db.transaction() as tx:
+            await first(tx)
+            # Another process may have applied it since ``found`` was read.
+            row = await tx.fetch_one(MAX_VERSION)
+            if row is not None and int(row[0]) >= migration.version:
+                continue
+            for statement in migration.statements:
+                await tx.execute(statement)
+            await tx.execute(_RECORD_VERSION, (migration.version, migration.name, now))

@@ -1,0 +1,86 @@
+"""``SqliteBackend``: the statements SQLite needs in its own words (``store_backend.Backend``).
+
+One process owns the file, so nothing is leased: a send claim is taken from any other holder
+(a claim left by a crashed process), and every pending inbox event is this process's.
+"""
+
+from __future__ import annotations
+
+from bot.store.database import Database, Executor, Row
+from bot.store.inbox import NEXT_BATCH
+from bot.store.schema import SchemaWords
+from bot.store.sent import CLAIM
+from bot.store.store_backend import StoreDatabase
+
+SCHEMA_WORDS = SchemaWords(
+    int="INTEGER",
+    real="REAL",
+    blob="BLOB",
+    rowid_key="INTEGER PRIMARY KEY",
+    serial_key="INTEGER PRIMARY KEY AUTOINCREMENT",
+    without_rowid=" WITHOUT ROWID",
+    link_order="",  # every index ends with the rowid
+    shared=False,
+)
+"""The schema in SQLite's words: the text every migration shipped with."""
+
+# A turn's save and its update id in one statement, so in one trip to aiosqlite's thread and one
+# commit: an INSTEAD OF trigger on a view does both writes, and a statement is atomic with its
+# triggers. TEMP objects live with the connection: no schema change, made again at each open.
+_TURN_SAVE_VIEW = """CREATE TEMP VIEW IF NOT EXISTS session_turn_saves AS SELECT
+    NULL AS chat_id, NULL AS user_id, NULL AS data, NULL AS updated_at, NULL AS update_id"""
+_TURN_SAVE_TRIGGER = """CREATE TEMP TRIGGER IF NOT EXISTS session_turn_save
+    INSTEAD OF INSERT ON session_turn_saves BEGIN
+        INSERT INTO sessions (chat_id, user_id, data, updated_at)
+            VALUES (NEW.chat_id, NEW.user_id, NEW.data, NEW.updated_at)
+            ON CONFLICT (chat_id) DO UPDATE SET user_id = excluded.user_id,
+                data = excluded.data, updated_at = excluded.updated_at;
+        INSERT INTO seen_updates (update_id, seen_at) VALUES (NEW.update_id, NEW.updated_at)
+            ON CONFLICT DO NOTHING;
+    END"""
+_TURN_SAVE = """INSERT INTO session_turn_saves (chat_id, user_id, data, updated_at, update_id)
+    VALUES (?, ?, ?, ?, ?)"""
+# One step back along the partial index deliveries_orders_by_user; the WHERE clause repeats
+# its condition so SQLite uses it. Among rows of the same second the last linked wins (rowid).
+_LAST_ORDER_FOR = """SELECT saved_order FROM deliveries
+    WHERE user_id = ? AND saved_order IS NOT NULL
+    ORDER BY created_at DESC, rowid DESC LIMIT 1"""
+
+
+class SqliteBackend:
+    """SQLite's side of ``store_backend.Backend``, over the store's ``Database``."""
+
+    packs_sessions = True
+    last_order_sql = _LAST_ORDER_FOR
+    # With two, aiosqlite's thread has the next group queued when a commit ends.
+    inserts_in_flight = 2
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def prepare(self) -> None:
+        """The TEMP view and trigger of a turn's save, on every connection of the file."""
+        await self._db.prepare_connections(_TURN_SAVE_VIEW)
+        await self._db.prepare_connections(_TURN_SAVE_TRIGGER)
+
+    async def save_turn(
+        self, db: Executor, session: tuple[int, int, object, float], update_id: int
+    ) -> None:
+        """Through the view's trigger: both writes in one statement."""
+        await db.execute(_TURN_SAVE, (*session, update_id))
+
+    async def claim_send(
+        self, db: StoreDatabase, claim: tuple[str, int, str, str, float], stale_before: float
+    ) -> bool:
+        """Any other holder's claim was left by a process that is gone."""
+        return await db.execute(CLAIM, claim) > 0
+
+    async def claim_inbox(
+        self, db: StoreDatabase, holder: str, limit: int, lease_seconds: float, now: float
+    ) -> list[Row]:
+        """Every pending event is this process's: the next batch, no lease."""
+        return await db.fetch_all(NEXT_BATCH, (limit,))
+
+    async def renew_leases(self, db: Executor, holder: str, until: float) -> int:
+        """No leases to renew."""
+        return 0

@@ -1,0 +1,123 @@
+"""``Runtime``: Telegram optional, and start and stop as one stack.
+
+Without a Telegram token the runtime has the log as messenger beside the agent channels; what
+started is stopped in reverse (the jobs before the channels that started before them), also
+when a channel fails to start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.channels import ChannelRegistration
+from bot.config import Config
+from bot.jobs import Job
+from bot.runtime import Runtime, Seams
+from bot.store import StoreError
+
+KEY = "runtime-stack-key-0123456789abcdef"
+
+
+def agents_only(tmp_path: Path) -> Config:
+    data = {
+        "partner": {"base_url": "https://partner.example/api/v1", "api_key": "sk_live_" + "k" * 24},
+        "storage": {"path": "bot.sqlite3", "media_dir": "media"},
+        "agents": {"channels": [{"name": "shop", "key": KEY}]},
+    }
+    return Config.model_validate(data, context={"environ": {}, "base_dir": tmp_path})
+
+
+class Probe:
+    """A channel recording when it starts and stops, and when its job runs and is cancelled."""
+
+    def __init__(self, name: str, log: list[str], *, fails: bool = False) -> None:
+        self.name, self.log, self.fails = name, log, fails
+        self.job_started = asyncio.Event()
+
+    async def send(self, chat_id: int, text: str) -> None:
+        return None
+
+    def otp_link(self, token: str) -> str:
+        return ""
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        self.log.append(f"{self.name} started")
+        if self.fails:
+            raise RuntimeError(f"{self.name} refused to start")
+        try:
+            yield
+        finally:
+            self.log.append(f"{self.name} stopped")
+
+    def registration(self, number: int) -> ChannelRegistration:
+        return ChannelRegistration(
+            self.name,
+            self,
+            owns=lambda chat_id: chat_id == number,
+            running=self.running,
+            jobs=(ProbeJob(self),),
+        )
+
+
+class ProbeJob(Job):
+    """The probe channel's job: its one pass waits until the scheduler cancels it."""
+
+    name = "probe-job"
+
+    def __init__(self, probe: Probe) -> None:
+        super().__init__()
+        self.probe = probe
+
+    async def run_once(self) -> None:
+        self.probe.job_started.set()
+        try:
+            await asyncio.Event().wait()
+        finally:
+            self.probe.log.append(f"{self.probe.name} job cancelled")
+
+
+async def test_without_a_token_the_log_is_the_messenger_beside_the_agent_channels(
+    tmp_path: Path,
+) -> None:
+    runtime = await Runtime.build(agents_only(tmp_path), Seams(synchronous="NORMAL"))
+    try:
+        assert runtime.telegram is None and runtime.agents is not None
+        assert [channel.name for channel in runtime.core.channels] == ["log", "agents"]
+        assert runtime.serves_web
+        assert runtime.settings.operators == (0,)  # OPERATOR_LOG
+    finally:
+        await runtime.stop()
+
+
+async def test_what_started_is_stopped_in_reverse(tmp_path: Path) -> None:
+    log: list[str] = []
+    runtime = await Runtime.build(agents_only(tmp_path), Seams(synchronous="NORMAL"))
+    probe = Probe("probe", log)
+    runtime.core.register(probe.registration(7))
+    await runtime.start()
+    await probe.job_started.wait()
+    await runtime.stop()
+    await runtime.stop()  # a second stop has nothing left to do
+
+    assert log == ["probe started", "probe job cancelled", "probe stopped"]
+    with pytest.raises(StoreError, match="closed"):  # the store was closed last
+        await runtime.store.sessions.get(1)
+
+
+async def test_a_failed_start_is_undone_by_stop(tmp_path: Path) -> None:
+    log: list[str] = []
+    runtime = await Runtime.build(agents_only(tmp_path), Seams(synchronous="NORMAL"))
+    runtime.core.register(Probe("first", log).registration(7))
+    runtime.core.register(Probe("second", log, fails=True).registration(8))
+
+    with pytest.raises(RuntimeError, match="second refused"):
+        await runtime.start()
+    await runtime.stop()
+
+    assert log == ["first started", "second started", "first stopped"]
