@@ -59,6 +59,7 @@ from starlette.routing import Route
 
 from bot.bot_core import build_core
 from bot.channels import ChannelRegistration
+from bot.jobs import Scheduler
 from bot.partner.signing import SIGNATURE_HEADER, SignatureError, sign, verify
 from bot.runtime.heap import freeze_start_up_heap
 from bot.settings import CoreSettings
@@ -146,15 +147,15 @@ async def serve_bot(with_relay: bool, database: Path, sync: Synchronous, ready: 
     core = build_core(settings, store)
     core.register(ChannelRegistration("bench", recorder, routes=routes))
     relay, app = core.relay, core.web_app
-    worker = asyncio.create_task(relay.run()) if with_relay else None
+    jobs = Scheduler(leadership=store.leadership)
+    if with_relay:
+        jobs.add(relay)
+    jobs.start()
     for n in range(RELAY_EVENTS if with_relay else 0):
         await store.deliveries.add(f"dlv-relay-{n}", n + 1, n + 1, time.time(), None, None)
     freeze_start_up_heap()  # as ``deliverybot run`` does once started
     await serve(app, ready)
-    if worker is not None:
-        worker.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await worker
+    await jobs.stop()
     await core.aclose()
     await store.close()
 

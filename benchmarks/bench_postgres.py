@@ -12,7 +12,9 @@ For each, as ``bench_ingest`` does and each on a fresh database: (1) ingest, sig
 posted to the real ``POST /hooks/partner`` by a few concurrent senders with the relay off
 (events per second, p99 per request); (2) relay latency, events posted at a steady rate with
 the relay running, from posting each to the relay calling ``Channel.send`` for it (median,
-p99). The senders and helpers are ``bench_ingest``'s. Prints figures only.
+p99). The event bodies, the recording channel and ``p99`` are ``bench_ingest``'s (which
+now drives its own ingest with wrk); the concurrent senders are this file's. Prints figures
+only.
 Run: ``.venv/bin/python benchmarks/bench_postgres.py`` (about a minute; needs the PostgreSQL
 server binaries, which ``make bench`` installs).
 """
@@ -27,26 +29,20 @@ import socket
 import statistics
 import tempfile
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from multiprocessing.queues import Queue
 from pathlib import Path
 
 import httpx
 import uvicorn
-from bench_ingest import (
-    SECRET,
-    SENDERS,
-    Recorder,
-    event_body,
-    p99,
-    send_all,
-)
+from bench_ingest import SECRET, Recorder, event_body, p99
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from bot.bot_core import build_core
 from bot.channels import ChannelRegistration
+from bot.jobs import Scheduler
 from bot.partner.signing import SIGNATURE_HEADER, sign
 from bot.settings import CoreSettings
 from bot.store import Store
@@ -55,6 +51,7 @@ from bot.store.pg_local_server import LocalPostgres
 INGEST_EVENTS = 1_500
 RELAY_EVENTS = 400
 RELAY_RATE_PER_SECOND = 100
+SENDERS = 4  # concurrent senders of the ingest phase
 
 # (label, backend, where): where is a SQLite file name or a PostgreSQL DSN.
 Target = tuple[str, str, str]
@@ -84,7 +81,10 @@ async def serve_bot(
 
     core = build_core(settings, store)
     core.register(ChannelRegistration("bench", recorder, routes=[Route("/bench/sent", sent_times)]))
-    worker = asyncio.create_task(core.relay.run()) if with_relay else None
+    jobs = Scheduler(leadership=store.leadership)
+    if with_relay:
+        jobs.add(core.relay)
+    jobs.start()
     for n in range(RELAY_EVENTS if with_relay else 0):
         await store.deliveries.add(f"dlv-relay-{n}", n + 1, n + 1, time.time(), None, None)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
@@ -92,10 +92,7 @@ async def serve_bot(
     ready.put(sock.getsockname()[1])
     server = uvicorn.Server(uvicorn.Config(core.web_app, log_level="warning", access_log=False))
     await server.serve(sockets=[sock])
-    if worker is not None:
-        worker.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await worker
+    await jobs.stop()
     await core.aclose()
     await store.close()
 
@@ -125,6 +122,29 @@ async def running_bot(
     finally:
         process.terminate()
         await asyncio.to_thread(process.join, 10)
+
+
+async def send_all(
+    client: httpx.AsyncClient, path: str, bodies: Sequence[bytes]
+) -> tuple[float, list[float]]:
+    """Post ``bodies`` signed, from ``SENDERS`` concurrent senders; (seconds taken, the time
+    of each request)."""
+    queue = list(reversed(bodies))
+    latencies: list[float] = []
+
+    async def sender() -> None:
+        while queue:
+            body = queue.pop()
+            headers = {SIGNATURE_HEADER: sign(body, SECRET, int(time.time()))}
+            started = time.perf_counter()
+            response = await client.post(path, content=body, headers=headers)
+            latencies.append(time.perf_counter() - started)
+            if response.status_code != 200:
+                raise RuntimeError(f"{path} answered {response.status_code}")
+
+    started = time.perf_counter()
+    await asyncio.gather(*(sender() for _ in range(SENDERS)))
+    return time.perf_counter() - started, latencies
 
 
 async def ingest(backend: str, where: str, media: Path) -> tuple[float, float]:

@@ -46,6 +46,7 @@ from revision_trees import export, run_json
 from telegram import Bot
 from telegram.request import BaseRequest, RequestData
 
+from bot.jobs import Scheduler
 from bot.partner.signing import SIGNATURE_HEADER, sign
 from bot.relay import Relay
 from bot.store import Store
@@ -194,7 +195,9 @@ async def run_load(load: Load, directory: Path) -> dict[str, Any]:
     sender = TelegramSender(bot, store)
     relay = Relay(store, sender, operators=(OPERATOR_GROUP,) if load.operators else ())
     app = create_web_app(store=store, signing_secrets=[SECRET], on_event=relay.wake)
-    worker = asyncio.create_task(relay.run())
+    jobs = Scheduler(leadership=store.leadership)
+    jobs.add(relay)
+    jobs.start()
     posted: dict[int, tuple[float, int]] = {}  # event number -> (posted at, chat)
     total = api.expected = int(load.rate * SECONDS)
     chooser = itertools.count()
@@ -221,8 +224,7 @@ async def run_load(load: Load, directory: Path) -> dict[str, Any]:
             await asyncio.wait_for(api.all_seen.wait(), DRAIN_LIMIT)
             if load.operators:  # and the operators told of every event
                 await asyncio.wait_for(_drained(store), DRAIN_LIMIT - (time.monotonic() - start))
-    worker.cancel()
-    await asyncio.gather(worker, return_exceptions=True)
+    await jobs.stop()
     await bot.shutdown()
     await store.close()
 

@@ -7,6 +7,7 @@
     PartnerClient ─> CustomerDesk (in each channel's words) ───┤─> the channels draw them
     Relay (+ StatusPoller when partner webhooks are off) ─> Channels ─> the chat's channel
     CreateFollowUp (creates whose answer was lost, woken by ChatService) ─> Channels
+      (these are jobs of bot.jobs: built here, run on the runtime's one scheduler)
     web app: /hooks/partner (inbox, wakes the relay), /media, each channel's routes
 
 Every way the bot runs builds these parts here and only here: ``deliverybot run`` and
@@ -25,9 +26,9 @@ from dataclasses import dataclass
 
 from starlette.applications import Starlette
 
-from bot.channels import ChannelRegistration, Channels, Job
-from bot.core_services import Leads
+from bot.channels import ChannelRegistration, Channels
 from bot.geo.nominatim import NominatimGeocoder
+from bot.jobs import Job
 from bot.ordering import ChatService, CustomerDesk, build_engine, geocoder_from_config
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.photo_origin import RehostedPhotos
@@ -68,7 +69,6 @@ class BotCore:
     web_app: Starlette
     follow_up: CreateFollowUp
     channels: Channels
-    leads: Leads | None = None
     shared: bool = False
     owns_geocoder: bool = False  # built here from ``settings.geocoding``: closed here
 
@@ -83,13 +83,14 @@ class BotCore:
         self.channels.add(registration)
         self.web_app.router.routes.extend(registration.routes)
 
-    def jobs(self) -> dict[str, Job]:
-        """The background jobs by name: the core's own and every channel's."""
-        jobs: dict[str, Job] = {"relay": self.relay.run, "create-follow-up": self.follow_up.run}
+    def jobs(self) -> list[Job]:
+        """The background jobs (``bot.jobs``): the core's own (the relay, the follow-up of
+        lost creates, the status poller when partner webhooks are off) and every channel's."""
+        jobs: list[Job] = [self.relay, self.follow_up]
         if self.poller is not None:
-            jobs["status-poller"] = self.poller.run
+            jobs.append(self.poller)
         for registration in self.channels:
-            jobs.update(registration.jobs)
+            jobs.extend(registration.jobs)
         return jobs
 
     async def aclose(self) -> None:
@@ -141,10 +142,10 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
     async def alert_operators(text: str) -> None:
         await send_to_operators(channels, settings.operators, text)
 
-    # With several instances on one database some jobs run on one for all (the leader);
-    # other processes on the store (instances, MCP servers) keep work that cannot wake it.
+    # With several instances on one database the leader-only jobs run on one for all (the
+    # scheduler asks the store's leadership); other processes on the store (instances, MCP
+    # servers) keep work that cannot wake it, so those jobs also look every so often.
     shared = store.shared
-    leads = store.leadership.leads if shared else None
     follow_up = CreateFollowUp(
         store,
         client,
@@ -153,7 +154,6 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         clock=seams.clock,
         sleep=seams.sleep,
         rehosted=RehostedPhotos(settings.public_base_url),
-        leads=leads,
         look_seconds=FIRST_FOLLOW_UP_SECONDS if shared or settings.agents else None,
     )
     chats = ChatService(
@@ -182,9 +182,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
             client,
             interval_seconds=settings.polling_interval_seconds,
             on_event=relay.wake,
-            leads=leads,
             clock=seams.clock,
-            sleep=seams.sleep,
         )
     web_app = create_web_app(
         store=store,
@@ -208,7 +206,6 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         web_app,
         follow_up,
         channels,
-        leads=leads,
         shared=shared,
         owns_geocoder=seams.geocoder is None,
     )

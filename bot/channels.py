@@ -15,18 +15,17 @@ takes every other chat (Telegram's, the console's, or the log of a bot without a
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from starlette.routing import BaseRoute
 
+from bot.jobs import Job
 from bot.ordering.chats import DeliverLater
 from bot.relay.channel_protocol import Channel, ChatTurns, ChatUnreachable
 from conversations import Turn
 
-Job = Callable[[], Coroutine[Any, Any, None]]  # a background job's loop, run as one task
 NO_HANDOFF = ""  # ``otp_link`` without a messenger: no link a receiver could open
 
 
@@ -35,7 +34,8 @@ class ChannelRegistration:
     """What one channel adds to the core; see the module docstring.
 
     ``running`` is entered when the bot starts and left when it stops (Telegram connects and
-    receives updates in it); ``jobs`` run as background tasks while the bot runs, by name;
+    receives updates in it); ``jobs`` are registered on the runtime's one scheduler
+    (``bot.jobs``) and run while the bot runs, each under its own unique name;
     ``aclose`` releases what the channel opened, when the core closes.
     """
 
@@ -45,7 +45,7 @@ class ChannelRegistration:
     turns: ChatTurns | None = None
     deliver_later: DeliverLater | None = None
     routes: Sequence[BaseRoute] = ()
-    jobs: Mapping[str, Job] = field(default_factory=dict)
+    jobs: Sequence[Job] = ()
     running: Callable[[], AbstractAsyncContextManager[None]] | None = None
     aclose: Callable[[], Awaitable[None]] | None = None
 

@@ -6,7 +6,6 @@ imports the other; the runtime (``bot.runtime``) builds the core and has each ch
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from bot.channels import ChannelRegistration
@@ -19,14 +18,13 @@ from bot.store import Store
 from conversations.flow import FlowRegistry
 from conversations.texts.desk_texts import ChannelWords
 
-Leads = Callable[[], Awaitable[bool]]  # whether this instance leads the shared store now
-
 
 class CoreServices(Protocol):
     """The core as a channel adapter sees it: the services a channel draws, and ``register``.
 
-    ``leads`` is None on a store one instance owns; with several instances, whether this one
-    runs the jobs that must run once for all (``shared``: others may keep work for it).
+    ``shared``: other processes work on the same store, so they may keep work for this one's
+    jobs (which then look for it every so often); the scheduler asks the store's leadership
+    before each pass of a job that runs once for all.
     """
 
     @property
@@ -43,8 +41,6 @@ class CoreServices(Protocol):
     def chats(self) -> ChatService: ...
     @property
     def registry(self) -> FlowRegistry: ...
-    @property
-    def leads(self) -> Leads | None: ...
     @property
     def shared(self) -> bool: ...
 

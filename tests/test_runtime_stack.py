@@ -16,6 +16,7 @@ import pytest
 
 from bot.channels import ChannelRegistration
 from bot.config import Config
+from bot.jobs import Job
 from bot.runtime import Runtime, Seams
 from bot.store import StoreError
 
@@ -54,21 +55,31 @@ class Probe:
         finally:
             self.log.append(f"{self.name} stopped")
 
-    async def job(self) -> None:
-        self.job_started.set()
-        try:
-            await asyncio.Event().wait()
-        finally:
-            self.log.append(f"{self.name} job cancelled")
-
     def registration(self, number: int) -> ChannelRegistration:
         return ChannelRegistration(
             self.name,
             self,
             owns=lambda chat_id: chat_id == number,
             running=self.running,
-            jobs={f"{self.name}-job": self.job},
+            jobs=(ProbeJob(self),),
         )
+
+
+class ProbeJob(Job):
+    """The probe channel's job: its one pass waits until the scheduler cancels it."""
+
+    name = "probe-job"
+
+    def __init__(self, probe: Probe) -> None:
+        super().__init__()
+        self.probe = probe
+
+    async def run_once(self) -> None:
+        self.probe.job_started.set()
+        try:
+            await asyncio.Event().wait()
+        finally:
+            self.probe.log.append(f"{self.probe.name} job cancelled")
 
 
 async def test_without_a_token_the_log_is_the_messenger_beside_the_agent_channels(

@@ -50,8 +50,6 @@ def register_agents(core: CoreServices) -> AgentChannels:
         agents.hooks,
         transport=seams.agent_webhook_transport,
         clock=seams.clock,
-        sleep=seams.sleep,
-        leads=core.leads,
         look_seconds=OTHER_INSTANCES_LOOK_SECONDS if core.shared else None,
     )
     bell.on_ring(webhooks.wake)
@@ -63,7 +61,7 @@ def register_agents(core: CoreServices) -> AgentChannels:
             owns=is_agent_id,
             deliver_later=conversations.deliver_later,
             routes=agent_routes(conversations, keys, RateLimits(), bell, uploads),
-            jobs={"agent-webhooks": webhooks.run},
+            jobs=(webhooks,),
             aclose=webhooks.aclose,
         )
     )

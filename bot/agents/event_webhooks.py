@@ -10,10 +10,11 @@ events of one channel go out in order. The rows are the outbox, so a restart res
 last process stopped; a crash between the 2xx and the mark sends that one event again, which
 its ``event_id`` (in the body, and in the ``Deliverybot-Event`` header) makes harmless.
 
-With several instances on one store, one posts for all (``leads``: the instance holding
-``store.leadership``), or each would post every event, and a channel's events would no longer
-arrive in order. Events the other instances' relays keep cannot wake it, so it also looks every
-``look_seconds``.
+A leader-only job (``bot.jobs``): with several instances on one store, one posts for all (the
+one holding ``store.leadership``), or each would post every event, and a channel's events would
+no longer arrive in order. Events the other instances' relays keep cannot wake it, so it also
+looks every ``look_seconds``. A pass that fails (the store) is followed by the scheduler's
+default pause.
 """
 
 from __future__ import annotations
@@ -21,13 +22,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import httpx
 
-from bot.clocks import Clock, Sleep, wake_or_sleep
-from bot.job_turns import JobTurns
+from bot.clocks import Clock
+from bot.jobs import Job
 from bot.partner.signing import sign
 from bot.store import DueHook, Store
 
@@ -37,8 +38,6 @@ SIGNATURE_HEADER = "Deliverybot-Signature"
 EVENT_ID_HEADER = "Deliverybot-Event"
 OTHER_INSTANCES_LOOK_SECONDS = 1.0
 """How often the posting instance looks for events other instances' relays kept."""
-FAILED_PASS_PAUSE_SECONDS = 30.0
-"""The pause after a pass that failed (the store), before the next."""
 
 
 @dataclass(frozen=True)
@@ -52,8 +51,11 @@ class ChannelHook:
         return f"ChannelHook(url={self.url!r})"
 
 
-class EventWebhooks:
-    """Posts due agent events to their channel's webhook; ``run`` until cancelled."""
+class EventWebhooks(Job):
+    """Posts due agent events to their channel's webhook (woken by every kept event)."""
+
+    name = "agent-webhooks"
+    leader_only = True
 
     def __init__(
         self,
@@ -62,43 +64,24 @@ class EventWebhooks:
         *,
         transport: httpx.AsyncBaseTransport | None = None,
         clock: Clock = time.time,
-        sleep: Sleep = asyncio.sleep,
         max_attempts: int = 12,
         batch_size: int = 50,
-        leads: Callable[[], Awaitable[bool]] | None = None,
         look_seconds: float | None = None,
     ) -> None:
+        super().__init__(look_seconds=look_seconds)
         self._store = store
         self._hooks = dict(hooks)
         self._client = httpx.AsyncClient(transport=transport, timeout=10.0)
         self._clock = clock
-        self._sleep = sleep
         self._max_attempts = max_attempts
         self._batch_size = batch_size
-        self._turns = JobTurns(leads, look_seconds)
-        self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
 
-    def wake(self) -> None:
-        """New events were kept: post them now."""
-        self._wake.set()
-
-    async def run(self) -> None:
-        """Post due events whenever woken or a retry falls due (or every ``look_seconds``),
-        while this instance leads, until cancelled."""
-        while True:
-            self._wake.clear()
-            next_at: float | None = None
-            try:
-                if await self._turns.leading():
-                    await self.process_due()
-                    next_at = await self._store.agent_events.next_hook_at(list(self._hooks))
-            except Exception:
-                logger.exception("agent webhook pass failed")
-                await self._idle(FAILED_PASS_PAUSE_SECONDS)  # not looking again meanwhile
-                continue
-            delay = None if next_at is None else next_at - self._clock()
-            await self._idle(self._turns.wait(delay))
+    async def run_once(self) -> float | None:
+        """Post what is due; the next look is due at the next retry."""
+        await self.process_due()
+        next_at = await self._store.agent_events.next_hook_at(list(self._hooks))
+        return None if next_at is None else next_at - self._clock()
 
     async def process_due(self) -> int:
         """One pass; how many events the channels took."""
@@ -145,6 +128,3 @@ class EventWebhooks:
         logger.warning("agent event %s for %s not taken (%s)", due.seq, due.channel, reason)
         await self._store.agent_events.hook_failed(due.seq, self._clock() + delay)
         return False
-
-    async def _idle(self, delay: float | None) -> None:
-        await wake_or_sleep(self._wake, delay, self._sleep)

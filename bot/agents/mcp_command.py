@@ -2,13 +2,13 @@
 
 ``bot.runtime.mcp_serving`` builds the same runtime as ``deliverybot run`` over the bot's own
 store (the SQLite file or the shared PostgreSQL database that ``[storage]`` names), so
-conversations, deliveries and events are the bot's, and serves it here. It runs no background
-work at all: the relay, the partner webhooks, the follow-up of creates whose answer was lost
-and the channels' event webhooks belong to ``deliverybot run`` on the same config (with or
-without Telegram), so no entry is worked by two processes and no customer is told twice. That
-process finds the lost creates this one keeps (``bot.runtime.workers``), and the events it
-keeps reach this one's subscribers (``mcp_push``). Operator alerts raised here are logged (it
-has no messenger).
+conversations, deliveries and events are the bot's, and serves it here. Its only background
+job is the push to its MCP subscribers (``mcp_push``, on the runtime's scheduler): the relay,
+the partner webhooks, the follow-up of creates whose answer was lost and the channels' event
+webhooks belong to ``deliverybot run`` on the same config (with or without Telegram), so no
+entry is worked by two processes and no customer is told twice. That process finds the lost
+creates this one keeps (``bot.runtime.workers``), and the events it keeps reach this one's
+subscribers (``mcp_push``). Operator alerts raised here are logged (it has no messenger).
 
 Over streamable HTTP every request needs the channel's key (``Authorization: Bearer <key>``);
 stdio is for an agent host that starts this process itself, so whoever can start it already
@@ -17,8 +17,6 @@ holds the config file.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import hmac
 import logging
 from dataclasses import dataclass
@@ -77,24 +75,24 @@ def mcp_http_app(server: MCPServer[Any], channel: AgentChannel, host: str) -> AS
     return KeyGuard(server.streamable_http_app(host=host), channel)
 
 
+def event_push(agents: AgentChannels, channel: AgentChannel) -> EventPush:
+    """The push of ``channel``'s new events to its MCP subscribers: the events this process's
+    bell rings and those other processes keep. A job (``bot.jobs``) the caller runs on its
+    scheduler while it serves (``serve_mcp_channel``)."""
+    return EventPush(agents.conversations, channel.name, agents.bell)
+
+
 async def serve_mcp_channel(
-    agents: AgentChannels, channel: AgentChannel, listen: McpListen = McpListen()
+    agents: AgentChannels, channel: AgentChannel, push: EventPush, listen: McpListen = McpListen()
 ) -> None:
-    """Serve the MCP server for ``channel`` over ``agents`` until stopped, pushing the events
-    this process's bell rings and those other processes keep (``EventPush``)."""
-    push = EventPush(agents.conversations, channel.name, agents.bell)
-    watching = asyncio.create_task(push.run(), name="mcp-event-push")
-    try:
-        server = build_mcp_server(agents.conversations, channel.name, push)
-        if listen.transport == "stdio":
-            await server.run_stdio_async()
-        else:
-            app = mcp_http_app(server, channel, listen.host)
-            uvicorn_config = uvicorn.Config(
-                app, host=listen.host, port=listen.port, log_level="warning"
-            )
-            await uvicorn.Server(uvicorn_config).serve()
-    finally:
-        watching.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await watching
+    """Serve the MCP server for ``channel`` over ``agents`` until stopped, its subscriptions
+    told of new events by ``push`` (``event_push``, running on the caller's scheduler)."""
+    server = build_mcp_server(agents.conversations, channel.name, push)
+    if listen.transport == "stdio":
+        await server.run_stdio_async()
+    else:
+        app = mcp_http_app(server, channel, listen.host)
+        uvicorn_config = uvicorn.Config(
+            app, host=listen.host, port=listen.port, log_level="warning"
+        )
+        await uvicorn.Server(uvicorn_config).serve()

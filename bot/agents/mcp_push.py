@@ -16,14 +16,14 @@ Only the server's channel's conversations can be watched: another channel's id i
 notification carries no event, only the URI: the client reads the resource, which lists every
 event once.
 
-New events are noticed when ``EventBell`` rings (events kept by this process) and otherwise
-every ``poll_seconds``, since the events of ``deliverybot mcp``'s agents are kept by the relay
-of ``deliverybot run``, another process. ``run`` does the watching until cancelled.
+A job (``bot.jobs``): new events are noticed when ``EventBell`` rings (events kept by this
+process wake it) and otherwise every ``poll_seconds`` (its ``look_seconds``), since the events
+of ``deliverybot mcp``'s agents are kept by the relay of ``deliverybot run``, another process.
+Every process with subscribers runs it: it is not leader-only.
 """
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -45,8 +45,7 @@ from mcp.types import (
 
 from bot.agents.agent_channel import EventBell
 from bot.agents.headless import HeadlessConversations, NotFound
-
-log = logging.getLogger(__name__)
+from bot.jobs import Job
 
 EVENTS_URI = "deliverybot://conversations/{conversation_id}/events"
 _EVENTS_URI = re.compile(r"deliverybot://conversations/(?P<id>[^/]+)/events")
@@ -63,8 +62,10 @@ class _Watch:
     listeners: int = 0
 
 
-class EventPush:
+class EventPush(Job):
     """See the module docstring. ``install`` it on the server built with ``bus``."""
+
+    name = "mcp-event-push"
 
     def __init__(
         self,
@@ -74,10 +75,11 @@ class EventPush:
         *,
         poll_seconds: float = POLL_SECONDS,
     ) -> None:
+        super().__init__(look_seconds=poll_seconds)
         self._conversations = conversations
         self._channel = channel
-        self._bell = bell
         self._poll_seconds = poll_seconds
+        bell.on_ring(self.wake)
         self.bus = InMemorySubscriptionBus()  # for MCPServer(subscriptions=...)
         self._listen = ListenHandler(self.bus)
         self._watches: dict[str, _Watch] = {}
@@ -95,14 +97,13 @@ class EventPush:
             "subscriptions/listen", SubscriptionsListenRequestParams, self._listen_stream
         )
 
-    async def run(self) -> None:
-        """Notify about new events whenever the bell rings or ``poll_seconds`` pass."""
-        while True:
-            await self._bell.wait(self._poll_seconds)
-            try:
-                await self.check()
-            except Exception:
-                log.exception("checking subscribed conversations for events failed")
+    async def run_once(self) -> None:
+        """One ``check``; the next when the bell rings or ``poll_seconds`` pass."""
+        await self.check()
+
+    def backoff(self, failures: int) -> float:
+        """A failed check (the store) is followed by the next as usual: subscribers wait."""
+        return self._poll_seconds
 
     async def check(self) -> int:
         """Notify every watcher of a conversation with events newer than it last saw; how many

@@ -8,7 +8,6 @@ reach it through ``bot.demo.demo_world.DemoWorld``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from bot.console import CONSOLE_WORDS, ConsoleChannel, ConsoleChat, Screen
 from bot.demo.gazetteer import offline_geocoder
 from bot.demo.transports import StaleCapabilities
 from bot.geo.nominatim import NominatimGeocoder
+from bot.jobs import Scheduler
 from bot.partner.options import ClientOptions
 from bot.sandbox import Sandbox, Scenario
 from bot.seams import Seams
@@ -41,9 +41,9 @@ PLACES_HINT = ":places lists the ones the demo knows"  # its offline geocoder's 
 
 @dataclass(frozen=True)
 class DemoOptions:
-    """What a demo run is made of. ``live`` starts the background workers (the sandbox's
-    webhook sender, the relay loop) for an interactive terminal; without it everything moves
-    only when a line is typed, which makes replays deterministic."""
+    """What a demo run is made of. ``live`` starts the background work (the sandbox's
+    webhook sender, the relay's and the follow-up's jobs) for an interactive terminal; without
+    it everything moves only when a line is typed, which makes replays deterministic."""
 
     scenario: Scenario
     data_dir: Path
@@ -127,13 +127,12 @@ class DemoBot:
             ChannelRegistration(CONSOLE, self.channel, deliver_later=self.console.deliver_later)
         )
         self.follow_up = self.core.follow_up
-        self.tasks: list[asyncio.Task[None]] = []
+        self.jobs = Scheduler(leadership=store.leadership, sleep=options.sleep)  # live demo only
+        self.jobs.add(self.relay)
+        self.jobs.add(self.follow_up)
 
     async def aclose(self) -> None:
-        for task in self.tasks:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await self.jobs.stop()
         await self.core.aclose()
         if self.geocoder is not None:
             await self.geocoder.aclose()

@@ -20,7 +20,6 @@ is what a redeploy in the middle of a conversation looks like.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from types import TracebackType
 from urllib.parse import urlsplit
@@ -118,8 +117,7 @@ class DemoStack:
         self._bot = bot
         self.switch.app = bot.web_app
         if self.options.live:
-            bot.tasks.append(asyncio.create_task(bot.relay.run()))
-            bot.tasks.append(asyncio.create_task(bot.follow_up.run()))
+            bot.jobs.start()
         await bot.console.open()
         await self._catch_up()
 

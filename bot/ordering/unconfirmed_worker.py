@@ -4,7 +4,7 @@
 
     follow_up = CreateFollowUp(store, client, channel, alert_operators=tell_operators)
     chats = ChatService(engine, store, on_unconfirmed=follow_up.wake)
-    task = asyncio.create_task(follow_up.run())     # until cancelled
+    scheduler.add(follow_up)                        # a leader-only job of bot.jobs
 
 The Partner client sends a create again only when it surely never left or was rate limited
 (``bot.partner.client``); every other failure (a time-out after sending, a dropped connection,
@@ -26,9 +26,9 @@ a 5xx) may have made the delivery, so it comes here. ``ChatService`` keeps each 
 The rows live in the store, so a restart resumes every follow-up where it was. With several
 processes on one store (instances on PostgreSQL; ``deliverybot mcp`` beside ``deliverybot run``)
 the rows are shared and only one process may work them, or two would read back and send one
-create again at once (and alert the operators twice): ``leads`` names that process (the one
-holding ``store.leadership``; the MCP process never runs this worker), and ``look_seconds``
-makes it look for rows the others kept, which cannot wake it. The customer's
+create again at once (and alert the operators twice): it is a leader-only job (the scheduler
+asks ``store.leadership``; the MCP process never runs it), and ``look_seconds`` makes it look
+for rows the others kept, which cannot wake it. The customer's
 notice is said in the language they ordered in (kept with the row; operator alerts are in the
 business's default), and goes out through the relay's ``Sender`` under a sent marker: settling
 and the notice are two steps, and a crash between them sends the notice after the restart, once.
@@ -42,8 +42,8 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.clocks import Clock, Sleep, wake_or_sleep
-from bot.job_turns import JobTurns
+from bot.clocks import Clock, Sleep
+from bot.jobs import Job
 from bot.ordering.creator import refusal_for
 from bot.ordering.kept_photos import KeptPhotos
 from bot.ordering.lost_create_lookup import find_created
@@ -108,8 +108,11 @@ class FollowUpTuning:
         return exponential_delay(attempts, self.base_seconds, self.cap_seconds)
 
 
-class CreateFollowUp:
-    """Follows up ``store.unconfirmed``; see the module docstring."""
+class CreateFollowUp(Job):
+    """Follows up ``store.unconfirmed``; see the module docstring. ``sleep`` is ``settle``'s."""
+
+    name = "create-follow-up"
+    leader_only = True
 
     def __init__(
         self,
@@ -122,9 +125,9 @@ class CreateFollowUp:
         sleep: Sleep = asyncio.sleep,
         tuning: FollowUpTuning | None = None,
         rehosted: RehostedPhotos | None = None,
-        leads: Callable[[], Awaitable[bool]] | None = None,
         look_seconds: float | None = None,
     ) -> None:
+        super().__init__(look_seconds=look_seconds)
         self._store = store
         self._rehosted = rehosted or RehostedPhotos(None)
         self._kept = KeptPhotos(self._rehosted, store.media, store.clock)
@@ -134,35 +137,19 @@ class CreateFollowUp:
         self._clock = clock
         self._sleep = sleep
         self.tuning = tuning or FollowUpTuning()
-        self._turns = JobTurns(leads, look_seconds)
-        self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
 
-    def wake(self) -> None:
-        """Tell ``run`` that a create was kept (``ChatService`` calls this)."""
-        self._wake.set()
+    async def run_once(self) -> float | None:
+        """Follow up what is due (``ChatService`` wakes it when it keeps a create); the next
+        look is due when the next row falls due."""
+        await self.process_due()
+        due = await self._store.unconfirmed.next_due()
+        return None if due is None else due - self._clock()
 
-    async def run(self) -> None:
-        """Follow up whatever falls due, whenever woken or due (or every ``look_seconds``),
-        while this process leads, until cancelled."""
-        failures = 0
-        while True:
-            self._wake.clear()
-            delay: float | None = None
-            try:
-                if await self._turns.leading():
-                    await self.process_due()
-                    failures = 0
-                    due = await self._store.unconfirmed.next_due()
-                    delay = None if due is None else due - self._clock()
-            except Exception:
-                # A store failure must not end the worker; the rows wait in the store. It
-                # backs off, not looking again meanwhile.
-                failures += 1
-                logger.exception("follow-up pass failed")
-                await self._idle(self.tuning.retry_delay(failures))
-                continue
-            await self._idle(self._turns.wait(delay))
+    def backoff(self, failures: int) -> float:
+        """After a pass that failed (the store): the rows wait there, looked at again after
+        the tuning's growing delay, not every ``look_seconds``."""
+        return self.tuning.retry_delay(failures)
 
     async def process_due(self) -> int:
         """One pass over the rows due now; returns how many were handled."""
@@ -333,7 +320,3 @@ class CreateFollowUp:
             await self._alert_operators(text)
         except Exception:
             logger.exception("could not alert the operators: %s", text)
-
-    async def _idle(self, delay: float | None) -> None:
-        """Wait for ``wake()``, or at most ``delay`` seconds when a row falls due then."""
-        await wake_or_sleep(self._wake, delay, self._sleep)

@@ -4,7 +4,7 @@
 
     relay = Relay(store, channel, operators=[operator_chat_id], settings=config.relay)
     app = create_web_app(store=store, signing_secrets=secrets, on_event=relay.wake)
-    task = asyncio.create_task(relay.run())      # until cancelled
+    scheduler.add(relay)                         # a job of bot.jobs: woken, or due
 
 Each pass reads the pending events in the inbox's order (the service's ``created``, then
 arrival), plans what each owes the chats (``bot.relay.planner``) and queues those messages per
@@ -21,8 +21,9 @@ are queued or being sent at once, which also bounds what a crash can repeat.
 Several instances on one PostgreSQL database: each pass *claims* its events
 (``inbox.claim_batch``, leased to this store's holder; each pass renews the leases of what is
 still in flight), so the relays of all instances share the inbox and one delivery's events stay
-with one of them; a relay also looks at the inbox every half lease, for the events of an
-instance that died and to keep its own leases. On SQLite a claim is a plain read.
+with one of them; a relay also looks at the inbox every half lease (its ``look_seconds``), for
+the events of an instance that died and to keep its own leases. On SQLite a claim is a plain
+read.
 
 Order per delivery: a delivery's events are planned in order, each against the chat's view as
 it will be once the earlier ones are out, and finished in that order. While an event waits
@@ -35,7 +36,8 @@ past it, and leave it to be planned as older and never said.
 Failures: a channel error other than ``ChatUnreachable`` leaves the event pending, recorded with
 ``inbox.record_failure``, and it is retried after a growing, capped delay (``RelayTuning``);
 after ``max_attempts`` it is given up and logged. An unexpected error while handling one event
-is logged and retried the same way, so it cannot stop the other deliveries. The delays live in
+is logged and retried the same way, so it cannot stop the other deliveries. A pass that fails
+as a whole (the store) is backed off by the scheduler, by the same delays. The delays live in
 memory: after a restart every pending event is tried at once.
 """
 
@@ -53,8 +55,9 @@ from dataclasses import dataclass
 
 import pydantic
 
-from bot.clocks import Clock, Sleep, wake_or_sleep
+from bot.clocks import Clock, Sleep
 from bot.config import RelayConfig
+from bot.jobs import Job
 from bot.partner.models import WebhookEvent
 from bot.relay.channel_protocol import Channel, SendFailed
 from bot.relay.chat_queues import ChatQueues
@@ -79,7 +82,7 @@ class _InFlight:
     outcomes: list[asyncio.Future[Outcome]]
 
 
-class Relay:
+class Relay(Job):
     """Relays the inbox to chats; see the module docstring.
 
     ``operators`` are the operator chat ids; ``settings`` the ``[relay]`` section (its defaults
@@ -87,6 +90,8 @@ class Relay:
     (tests inject fakes); ``phone_region`` lets receiver phones written without a country code
     be compared.
     """
+
+    name = "relay"
 
     def __init__(
         self,
@@ -100,9 +105,12 @@ class Relay:
         tuning: RelayTuning | None = None,
         phone_region: str | None = None,
     ) -> None:
+        # With several instances on one store an instance that died leaves events whose lease
+        # runs out without anyone waking this relay, and this relay's own leases on events
+        # still being sent need renewing: it looks at least twice a lease.
+        super().__init__(look_seconds=store.lease_seconds / 2 if store.shared else None)
         self._store = store
         self._clock = clock
-        self._sleep = sleep
         self._tuning = tuning or RelayTuning()
         self._planner = Planner(
             store,
@@ -114,7 +122,6 @@ class Relay:
         self._queues = ChatQueues(
             Sender(store, channel), channel, sleep=sleep, coalesce_chars=self._tuning.coalesce_chars
         )
-        self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
         self._retry_at: dict[str, float] = {}
         self._foreign: OrderedDict[str, None] = OrderedDict()
@@ -130,10 +137,6 @@ class Relay:
         self._stopped: set[str] = set()
         self._finish_watchers: list[set[str]] = []  # process_pending's: ids finished
 
-    def wake(self) -> None:
-        """Tell ``run`` that new events are in the inbox (the web app calls this)."""
-        self._wake.set()
-
     def retry_in(self) -> float | None:
         """Seconds until the next event falls due for a retry; None when none waits.
 
@@ -147,25 +150,24 @@ class Relay:
         """Events whose messages are queued or being sent."""
         return len(self._in_flight)
 
-    async def run(self) -> None:
-        """Process the inbox whenever woken or a retry falls due, until cancelled."""
-        failures = 0
-        try:
-            while True:
-                self._wake.clear()
-                try:
-                    await self._plan_pending()
-                    failures = 0
-                    delay = self._next_look(self.retry_in())
-                except Exception:
-                    # A store error must not end the worker; the next pass retries, later
-                    # each time.
-                    failures += 1
-                    logger.exception("relay pass failed")
-                    delay = self._tuning.retry_delay(failures)
-                await self._idle(delay)
-        finally:
-            await self._stop()
+    async def run_once(self) -> float | None:
+        """One pass (the web app wakes it on new events): queue what may go; the next look is
+        due at the next retry."""
+        await self._plan_pending()
+        return self.retry_in()
+
+    def backoff(self, failures: int) -> float:
+        """After a pass that failed (the store), the events' own retry delays."""
+        return self._tuning.retry_delay(failures)
+
+    async def stop(self) -> None:
+        """Cancel the queues and the finishers (the relay is stopping): their events stay
+        pending, and what went out is marked as far as the store allows."""
+        await self._queues.close()
+        finishers = list(self._finishers.values())
+        for finisher in finishers:
+            finisher.cancel()
+        await asyncio.gather(*finishers, return_exceptions=True)
 
     async def process_pending(self) -> int:
         """Relay what is pending and wait until it is out; returns how many events were
@@ -179,11 +181,12 @@ class Relay:
                 while self._finishers:
                     await asyncio.gather(*self._finishers.values())
                 if not capped:
-                    # Events ``run`` had in flight may have finished meanwhile: not counted.
+                    # Events the scheduled passes had in flight may have finished meanwhile: not
+                    # counted.
                     return len(started & finished)
         except BaseException:
             # Cancelled (or the process is going down): nothing of this pass runs on.
-            await self._stop()
+            await self.stop()
             raise
         finally:
             self._finish_watchers.remove(finished)
@@ -240,7 +243,7 @@ class Relay:
             return await self._start(stored)
         except Exception as exc:
             logger.exception("relaying event %s failed", stored.event_id)
-            # If the store itself is failing this raises too, and ``run`` backs off.
+            # If the store itself is failing this raises too, and the scheduler backs off.
             await self._retry_later(stored, f"relay error: {type(exc).__name__}")
             return False
 
@@ -302,7 +305,7 @@ class Relay:
                     stopped = not await self._conclude(item, sent, failed)
                     if stopped:
                         self._stopped.add(delivery_id)
-                        self._wake.set()  # ``run`` learns the retry time
+                        self.wake()  # the next pass learns the retry time
                 chain.popleft()
                 self._in_flight.discard(item.stored.event_id)
         except BaseException:
@@ -314,7 +317,7 @@ class Relay:
                 self._in_flight.discard(item.stored.event_id)
             del self._chains[delivery_id], self._projected[delivery_id]
             del self._finishers[delivery_id]
-            self._wake.set()  # room under ``max_in_flight``; later events of the delivery
+            self.wake()  # room under ``max_in_flight``; later events of the delivery
 
     async def _conclude(self, item: _InFlight, sent: list[SentReceipt], failed: int) -> bool:
         """Bookkeeping once an event's messages are out (or some failed); True when it is
@@ -379,29 +382,6 @@ class Relay:
         self._foreign[delivery_id] = None
         if len(self._foreign) > _FOREIGN_MEMORY:
             self._foreign.popitem(last=False)
-
-    def _next_look(self, retry_in: float | None) -> float | None:
-        """When to look at the inbox again unwoken: at the next retry; and with several
-        instances (PostgreSQL) at least twice a lease, since an instance that died leaves
-        events whose lease runs out without anyone waking this relay, and this relay's own
-        leases on events still being sent need renewing."""
-        if not self._store.shared:
-            return retry_in
-        half_lease = self._store.lease_seconds / 2
-        return half_lease if retry_in is None else min(retry_in, half_lease)
-
-    async def _stop(self) -> None:
-        """Cancel the queues and the finishers (the relay is stopping): their events stay
-        pending, and what went out is marked as far as the store allows."""
-        await self._queues.close()
-        finishers = list(self._finishers.values())
-        for finisher in finishers:
-            finisher.cancel()
-        await asyncio.gather(*finishers, return_exceptions=True)
-
-    async def _idle(self, delay: float | None) -> None:
-        """Wait for ``wake()``, or at most ``delay`` seconds when a retry is due then."""
-        await wake_or_sleep(self._wake, delay, self._sleep)
 
 
 def _projected(link: DeliveryLink | None, plan: Plan, now: float) -> DeliveryLink | None:

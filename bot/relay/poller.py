@@ -1,5 +1,6 @@
 """``StatusPoller``: polling mode, for a bot without a public host to receive webhooks.
 
+A leader-only job (``bot.jobs``): with several instances on one database one polls for all.
 Every ``interval_seconds`` the poller reads open deliveries (``store.deliveries.list_open``)
 with ``GET /deliveries/{id}``. When a delivery's status differs from what its chat was last
 shown, it stores a synthetic event in the same inbox the webhooks use, so the relay sends it
@@ -35,14 +36,14 @@ Trade-off against webhooks, documented for operators:
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
-from bot.clocks import Clock, Sleep
+from bot.clocks import Clock
+from bot.jobs import Job
 from bot.partner import errors
 from bot.partner.client import PartnerClient
 from bot.partner.models import Delivery
@@ -56,14 +57,16 @@ _ASSUMED_REQUESTS_PER_MINUTE = 60
 _FINAL_EVENT_TYPES = {"delivered": "delivery.completed", "cancelled": "delivery.cancelled"}
 
 
-class StatusPoller:
+class StatusPoller(Job):
     """Feeds status changes read from the Partner API into the inbox; see the module docstring.
 
     ``on_event`` is called after a round stored new events (pass ``relay.wake``).
-    ``max_per_round`` overrides the computed budget. ``leads``, when given, is asked before
-    each round, which runs only if it answers True: with several instances on one database,
-    one polls for all (``store.leadership``).
+    ``max_per_round`` overrides the computed budget. Its ``look_seconds`` is the interval: a
+    round every interval (after a failed one too), on the leading instance.
     """
+
+    name = "status-poller"
+    leader_only = True
 
     def __init__(
         self,
@@ -74,9 +77,7 @@ class StatusPoller:
         budget_fraction: float = 0.5,
         max_per_round: int | None = None,
         on_event: Callable[[], None] | None = None,
-        leads: Callable[[], Awaitable[bool]] | None = None,
         clock: Clock = time.time,
-        sleep: Sleep = asyncio.sleep,
     ) -> None:
         if not math.isfinite(interval_seconds) or interval_seconds <= 0:
             raise ValueError("interval_seconds must be a positive number")
@@ -84,15 +85,14 @@ class StatusPoller:
             raise ValueError("budget_fraction must be in (0, 1]")
         if max_per_round is not None and max_per_round < 1:
             raise ValueError("max_per_round must be at least 1")
+        super().__init__(look_seconds=interval_seconds)
         self._store = store
         self._client = client
         self._interval = interval_seconds
         self._fraction = budget_fraction
         self._max_per_round = max_per_round
         self._on_event = on_event
-        self._leads = leads
         self._clock = clock
-        self._sleep = sleep
         self._last_polled: dict[str, float] = {}
 
     def round_budget(self) -> int:
@@ -108,20 +108,16 @@ class StatusPoller:
         per_minute = self._client.limiter.requests_per_minute or _ASSUMED_REQUESTS_PER_MINUTE
         return per_minute - max(1, math.floor(per_minute * self._fraction))
 
-    async def run(self) -> None:
-        """Poll every interval until cancelled."""
-        while True:
-            try:
-                await self.poll_once()
-            except Exception:
-                logger.exception("status poll round failed")
-            await self._sleep(self._interval)
+    async def run_once(self) -> None:
+        """One round; the next comes after the interval (``look_seconds``)."""
+        await self.poll_once()
+
+    def backoff(self, failures: int) -> float:
+        """A failed round is followed by the next one an interval later, as any other."""
+        return self._interval
 
     async def poll_once(self) -> int:
-        """One round; returns how many status changes were stored in the inbox (none when
-        another instance polls for all)."""
-        if self._leads is not None and not await self._leads():
-            return 0
+        """One round; returns how many status changes were stored in the inbox."""
         open_links = await self._store.deliveries.list_open()
         still_open = {link.delivery_id for link in open_links}
         for delivery_id in set(self._last_polled) - still_open:

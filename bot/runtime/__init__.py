@@ -25,12 +25,13 @@ Partner API's transport, PTB's HTTP layer, the send limiter's clock.
 =================  ============================================================================
 ``runtime``        ``Runtime``: build, start, stop, as one ordered stack
 ``wiring``         the Telegram channel: PTB's Application and its registration on the core
-``mcp_serving``    ``serve_mcp``: the runtime without Telegram or jobs, serving one MCP channel
+``mcp_serving``    ``serve_mcp``: the runtime without Telegram, serving one MCP channel (its
+                   one job: MCP push)
 ``receiving``      polling or webhook: starting and stopping Telegram's updates
 ``serving``        ``serve``: uvicorn on a pre-bound socket, until SIGINT or SIGTERM
 ``housekeeping``   the hourly pruning of what the store keeps only for a while
 ``logs``           ``configure_logging``, ``RedactSecrets``
-``workers``        the background jobs as tasks
+``workers``        the background jobs, registered on the runtime's one scheduler
 =================  ============================================================================
 """
 

@@ -1,5 +1,6 @@
 """Housekeeping: what the store keeps only for a while is pruned, once an hour.
 
+``Housekeeping`` is the job (``bot.jobs``) running ``housekeep`` every ``HOUSEKEEPING_SECONDS``.
 Every pass is a set of deletes by age, so it is idempotent: on PostgreSQL every instance runs
 its own housekeeping on the shared database, and two passes at once simply find less to do
 (a row another instance deleted, or a session a customer just saved, is left alone: each
@@ -8,10 +9,10 @@ its own housekeeping on the shared database, and two passes at once simply find 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Final
 
+from bot.jobs import Job
 from bot.store import Store
 
 log = logging.getLogger(__name__)
@@ -39,11 +40,20 @@ async def housekeep(store: Store, *, session_idle_seconds: float) -> None:
         log.info("dropped %d unfinished orders idle for %g days", abandoned, days)
 
 
-async def housekeeping(store: Store, *, session_idle_seconds: float) -> None:
-    """Forever: a ``housekeep`` pass every ``HOUSEKEEPING_SECONDS``."""
-    while True:
-        try:
-            await housekeep(store, session_idle_seconds=session_idle_seconds)
-        except Exception:
-            log.exception("housekeeping failed; tried again in an hour")
-        await asyncio.sleep(HOUSEKEEPING_SECONDS)
+class Housekeeping(Job):
+    """A ``housekeep`` pass every ``HOUSEKEEPING_SECONDS`` (after a failed one too), on every
+    instance."""
+
+    name = "housekeeping"
+
+    def __init__(self, store: Store, *, session_idle_seconds: float) -> None:
+        super().__init__()
+        self._store = store
+        self._session_idle_seconds = session_idle_seconds
+
+    async def run_once(self) -> float:
+        await housekeep(self._store, session_idle_seconds=self._session_idle_seconds)
+        return HOUSEKEEPING_SECONDS
+
+    def backoff(self, failures: int) -> float:
+        return HOUSEKEEPING_SECONDS

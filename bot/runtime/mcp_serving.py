@@ -1,9 +1,10 @@
-"""``deliverybot mcp``: the same ``Runtime`` as ``deliverybot run``, without Telegram and without
-background jobs, serving one agent channel as an MCP server (``bot.agents.mcp_command``)."""
+"""``deliverybot mcp``: the same ``Runtime`` as ``deliverybot run``, without Telegram, serving one
+agent channel as an MCP server (``bot.agents.mcp_command``). Its scheduler runs one job only,
+the push to the MCP subscribers: the bot's background jobs belong to ``deliverybot run``."""
 
 from __future__ import annotations
 
-from bot.agents.mcp_command import McpListen, serve_mcp_channel
+from bot.agents.mcp_command import McpListen, event_push, serve_mcp_channel
 from bot.config import Config
 from bot.runtime.runtime import Runtime
 
@@ -18,7 +19,9 @@ async def serve_mcp(config: Config, channel_name: str, listen: McpListen) -> Non
         channel = next((c for c in channels if c.name == channel_name), None)
         if agents is None or channel is None:
             raise LookupError(f"no [[agents.channels]] entry is named {channel_name!r}")
+        push = event_push(agents, channel)
+        runtime.scheduler.add(push)  # not leader-only: every MCP process pushes to its own
         await runtime.start(workers=False)
-        await serve_mcp_channel(agents, channel, listen)
+        await serve_mcp_channel(agents, channel, push, listen)
     finally:
         await runtime.stop()

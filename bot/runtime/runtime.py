@@ -3,13 +3,13 @@
 Built in order, each part's undoing pushed on one ``AsyncExitStack`` as it is made: the store,
 PTB's Application (with Telegram), the core, the channels (Telegram or, without it, the log as
 messenger; the agent channels when ``[agents]`` lists some). ``start`` pushes what runs: each
-channel's ``running`` (Telegram connects and receives) and then the background jobs.
+channel's ``running`` (Telegram connects and receives) and then the one ``Scheduler`` of the
+background jobs (``bot.jobs``).
 ``stop`` (or a failed build or start) unwinds the stack: what started is stopped in reverse.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass
@@ -20,10 +20,11 @@ from bot.agents.agents_wiring import AgentChannels, register_agents
 from bot.agents.chatless_channel import log_messenger
 from bot.bot_core import BotCore, build_core
 from bot.config import Config
+from bot.jobs import Scheduler
 from bot.partner.client import PartnerClient
 from bot.relay import Relay, StatusPoller
 from bot.runtime.wiring import TelegramBot, TelegramChannel, register_telegram
-from bot.runtime.workers import spawn_workers
+from bot.runtime.workers import add_background_jobs
 from bot.seams import Seams
 from bot.settings import CoreSettings
 from bot.store import Store
@@ -45,6 +46,7 @@ class Runtime:
     core: BotCore
     telegram: TelegramChannel | None
     agents: AgentChannels | None
+    scheduler: Scheduler
     _stack: contextlib.AsyncExitStack
     _application: BotApplication | None = None
 
@@ -86,7 +88,9 @@ class Runtime:
             await stack.aclose()
             raise
         application = None if bot is None else bot.application
-        return cls(config, settings, store, core, channel, agents, stack, application)
+        # The one scheduler of every background job; leader-only ones ask the store who leads.
+        scheduler = Scheduler(leadership=store.leadership, sleep=seams.sleep)
+        return cls(config, settings, store, core, channel, agents, scheduler, stack, application)
 
     # --- what tests and benchmarks reach -----------------------------------------------------
 
@@ -140,16 +144,19 @@ class Runtime:
 
     async def start(self, *, workers: bool = True) -> None:
         """Start each channel (Telegram connects, registers its commands and receives updates)
-        and then the background jobs (``workers``; tests that drive the relay by hand pass
-        False). Raises ``StartupError`` when Telegram refuses; ``stop`` then undoes the rest.
+        and then ``scheduler``: with ``workers`` it runs the background jobs
+        (``bot.runtime.workers``: the core's, every channel's and housekeeping), besides any
+        job added to it by hand (``deliverybot mcp``'s push; tests that drive the relay by hand
+        pass False). Raises ``StartupError`` when Telegram refuses; ``stop`` then undoes the
+        rest, the jobs first.
         """
         for registration in self.core.channels:
             if registration.running is not None:
                 await self._stack.enter_async_context(registration.running())
         if workers:
             idle = self.config.storage.session_idle_seconds
-            tasks = spawn_workers(self.core, self.store, session_idle_seconds=idle)
-            self._stack.push_async_callback(_cancel, tasks)
+            add_background_jobs(self.scheduler, self.core, session_idle_seconds=idle)
+        await self._stack.enter_async_context(self.scheduler)
         if self.telegram is None:
             names = ", ".join(channel.name for channel in self.config.agents.configured)
             log.info("bot running without Telegram, for agent channels: %s", names)
@@ -158,9 +165,3 @@ class Runtime:
         """Stop what started and close what was built, in reverse. Safe after a failed start,
         and more than once."""
         await self._stack.aclose()
-
-
-async def _cancel(tasks: list[asyncio.Task[None]]) -> None:
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)

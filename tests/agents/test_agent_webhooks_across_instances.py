@@ -19,6 +19,7 @@ import pytest
 
 from bot.agents.agent_channel import AgentEvents, EventBell
 from bot.agents.event_webhooks import EVENT_ID_HEADER, ChannelHook, EventWebhooks
+from bot.jobs import Scheduler
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 
@@ -56,7 +57,6 @@ class Instance:
             store,
             {"shop": HOOK},
             transport=httpx.MockTransport(endpoint.handle),
-            leads=store.leadership.leads,
             look_seconds=0.01,
         )
         bell.on_ring(self.webhooks.wake)
@@ -72,11 +72,12 @@ class Instance:
             return taken
 
         self.webhooks.process_due = counted  # type: ignore[method-assign]
-        self.worker = asyncio.create_task(self.webhooks.run())
+        self.jobs = Scheduler(leadership=store.leadership)
+        self.jobs.add(self.webhooks)
+        self.jobs.start()
 
     async def stop(self) -> None:
-        self.worker.cancel()
-        await asyncio.gather(self.worker, return_exceptions=True)
+        await self.jobs.stop()
         await self.webhooks.aclose()
         await self.store.close()
 

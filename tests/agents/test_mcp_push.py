@@ -7,10 +7,9 @@ subscribes: ``resources/subscribe`` (protocol 2025-11-25) and ``subscriptions/li
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import warnings
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import httpx2
@@ -26,6 +25,8 @@ from bot.agents.mcp_command import mcp_http_app
 from bot.agents.mcp_push import EventPush
 from bot.agents.mcp_tools import build_mcp_server
 from bot.config import key_hash
+from bot.jobs import Scheduler
+from bot.store.coordination import ALWAYS_LEADS
 
 from .conftest import SHOP_KEY, AgentWorld, LoopbackServer
 
@@ -36,15 +37,12 @@ def _push(world: AgentWorld, channel: str = "shop") -> EventPush:
     return EventPush(agents.conversations, channel, agents.bell, poll_seconds=60)
 
 
-@contextlib.asynccontextmanager
-async def _running(push: EventPush) -> AsyncIterator[None]:
-    task = asyncio.create_task(push.run())
-    try:
-        yield
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+def _running(push: EventPush) -> Scheduler:
+    """A scheduler running ``push`` alone, as ``deliverybot mcp`` does: ``async with`` it.
+    The push is not leader-only: no leadership is asked."""
+    scheduler = Scheduler(leadership=ALWAYS_LEADS)
+    scheduler.add(push)
+    return scheduler
 
 
 def _uri(conversation: dict[str, Any]) -> str:

@@ -11,11 +11,11 @@ the answer lost), the Partner client, SQLite; the customer's notices go to a rec
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
+from bot.jobs import Scheduler
 from bot.ordering import ChatService
 from bot.ordering.duplicate_hold import content_fingerprint
 from bot.ordering.photo_origin import RehostedPhotos
@@ -37,7 +37,8 @@ CHAT, USER = 42, 7
 
 
 class Bot:
-    """One bot process over ``store``: the chat service and its follow-up worker."""
+    """One bot process over ``store``: the chat service and its follow-up job, on ``jobs``
+    (the store's leadership asked before each pass; not started)."""
 
     def __init__(
         self,
@@ -45,7 +46,6 @@ class Bot:
         store: Store,
         channel: RecordingChannel,
         own_host: str = BOT_HOST,
-        leads: Callable[[], Awaitable[bool]] | None = None,
         look_seconds: float | None = None,
         **tuning: Any,
     ) -> None:
@@ -59,9 +59,10 @@ class Bot:
             sleep=org.clock.sleep,
             tuning=FollowUpTuning(**tuning),
             rehosted=RehostedPhotos(own_host),
-            leads=leads,
             look_seconds=look_seconds,
         )
+        self.jobs = Scheduler(leadership=store.leadership, sleep=org.clock.sleep)
+        self.jobs.add(self.follow_up)
         self.chats = ChatService(
             org.engine(store=store), store, clock=org.clock, on_unconfirmed=self.follow_up.wake
         )
@@ -396,10 +397,7 @@ async def test_a_failing_store_is_backed_off_not_looked_at_every_few_seconds(
     assert org.store is not None
     store = org.store
 
-    async def leads() -> bool:
-        return True
-
-    bot = Bot(org, store, RecordingChannel(), leads=leads, look_seconds=FIRST_FOLLOW_UP_SECONDS)
+    bot = Bot(org, store, RecordingChannel(), look_seconds=FIRST_FOLLOW_UP_SECONDS)
 
     passes: list[float] = []
     fourth = asyncio.Event()
@@ -411,20 +409,6 @@ async def test_a_failing_store_is_backed_off_not_looked_at_every_few_seconds(
         raise OSError("the disk is gone")
 
     monkeypatch.setattr(store.unconfirmed, "due", broken)
-    worker = asyncio.create_task(bot.follow_up.run())
-    try:
-        async with asyncio.timeout(5):
-            await fourth.wait()
-    finally:
-        worker.cancel()
-        await asyncio.gather(worker, return_exceptions=True)
+    async with bot.jobs, asyncio.timeout(5):
+        await fourth.wait()
     assert org.clock.slept[:3] == [15.0, 30.0, 60.0]  # the tuning's back-off, not 2 s looks
-
-
-def test_a_worker_that_asks_whether_it_leads_must_look_again(org: Org) -> None:
-    async def leads() -> bool:
-        return False
-
-    assert org.store is not None
-    with pytest.raises(ValueError, match="look_seconds"):
-        Bot(org, org.store, RecordingChannel(), leads=leads)

@@ -32,13 +32,11 @@ class Instance:
     """One bot process on the shared database; counts the follow-up passes it works."""
 
     def __init__(self, org: Org, store: Store, channel: RecordingChannel) -> None:
-        assert store.leadership is not None
         self.store = store
         self.bot = Bot(
             org,
             store,
             channel,
-            leads=store.leadership.leads,
             look_seconds=FIRST_FOLLOW_UP_SECONDS,
         )
         self.passes = 0
@@ -49,15 +47,12 @@ class Instance:
             return await process_due()
 
         self.bot.follow_up.process_due = counted  # type: ignore[method-assign]
-        self.worker: asyncio.Task[None] | None = None
 
     def start(self) -> None:
-        self.worker = asyncio.create_task(self.bot.follow_up.run())
+        self.bot.jobs.start()
 
     async def stop(self) -> None:
-        if self.worker is not None:
-            self.worker.cancel()
-            await asyncio.gather(self.worker, return_exceptions=True)
+        await self.bot.jobs.stop()
 
 
 @pytest.fixture

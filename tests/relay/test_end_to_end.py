@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
-import pytest
-
+from bot.jobs import Scheduler
 from bot.store import Store
 
 from .support import (
@@ -224,15 +222,12 @@ async def test_the_running_relay_is_woken_by_the_web_app(
     make_world: MakeWorld, channel: RecordingChannel
 ) -> None:
     world = await make_world()
-    worker = asyncio.create_task(world.relay.run())
-    try:
+    scheduler = Scheduler(leadership=world.store.leadership, sleep=world.clock.sleep)
+    scheduler.add(world.relay)
+    async with scheduler:
         await world.order()
         await world.sandbox.drain_webhooks()
         # created (operators only: the customer had the create's answer) and status_changed
         await channel.wait_for(2 + 1 + 2)
-    finally:
-        worker.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await worker
 
     assert len(channel.texts(CUSTOMER_CHAT)) == 1

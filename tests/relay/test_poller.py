@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bot.jobs import Scheduler
 from bot.partner.client import PartnerClient
 from bot.partner.request_limiter import RequestLimiter
 from bot.relay import StatusPoller
@@ -189,13 +190,15 @@ async def test_an_instance_that_does_not_lead_reads_nothing(make_world: MakeWorl
     await world.order(chat_id=OTHER_CHAT, user_id=OTHER_USER)
     leading = False
 
-    async def leads() -> bool:
-        return leading
+    class Leadership:
+        async def leads(self) -> bool:
+            return leading
 
-    poller = StatusPoller(world.store, world.client, leads=leads, clock=world.clock)
+    poller = StatusPoller(world.store, world.client, interval_seconds=30, clock=world.clock)
+    scheduler = Scheduler(leadership=Leadership())  # as bot.runtime.workers runs it
     reads = world.sandbox.call_counts().get("get_delivery", 0)
-    assert await poller.poll_once() == 0
+    assert await scheduler.turn(poller) == 30  # asks again after an interval
     assert world.sandbox.call_counts().get("get_delivery", 0) == reads  # another polls for all
     leading = True
-    await poller.poll_once()
+    assert await scheduler.turn(poller) == 30
     assert world.sandbox.call_counts().get("get_delivery", 0) == reads + 1

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
 import pytest
 
+from bot.jobs import Scheduler
 from bot.relay import Relay, RelayTuning
 from bot.store import Store
+from bot.store.coordination import ALWAYS_LEADS
 
 from .support import (
     CUSTOMER_CHAT,
@@ -483,20 +484,24 @@ async def test_a_stored_body_that_is_not_an_event_is_dropped_with_an_error(
     assert (await store.inbox.counts()).pending == 0
 
 
-# --- the worker loop ------------------------------------------------------------------------------
+# --- the relay as a scheduled job ----------------------------------------------------------------
 
 
-async def test_run_relays_when_woken(store: Store, relay: Relay, channel: RecordingChannel) -> None:
+def scheduled(relay: Relay, clock: FakeClock) -> Scheduler:
+    """A scheduler running ``relay`` alone (``async with`` it), waiting through ``clock``."""
+    scheduler = Scheduler(leadership=ALWAYS_LEADS, sleep=clock.sleep)
+    scheduler.add(relay)
+    return scheduler
+
+
+async def test_run_relays_when_woken(
+    store: Store, relay: Relay, channel: RecordingChannel, clock: FakeClock
+) -> None:
     await link(store, "pending")
-    worker = asyncio.create_task(relay.run())
-    try:
+    async with scheduled(relay, clock):
         await put(store, ASSIGNED)
         relay.wake()
         await channel.wait_for(3)
-    finally:
-        worker.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await worker
 
     assert len(channel.texts(CUSTOMER_CHAT)) == 1
 
@@ -507,13 +512,8 @@ async def test_run_retries_after_the_back_off_without_being_woken(
     await link(store, "pending")
     channel.fail_next(CUSTOMER_CHAT, RuntimeError("down"), times=2)
     await put(store, ASSIGNED)
-    worker = asyncio.create_task(relay.run())
-    try:
+    async with scheduled(relay, clock):
         await channel.wait_for(3)
-    finally:
-        worker.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await worker
 
     assert len(channel.texts(CUSTOMER_CHAT)) == 1
     assert clock.slept == [1, 2]  # through the injected sleep: the test never waited
@@ -536,13 +536,8 @@ async def test_run_survives_a_failing_pass(
         return await original(*args, **kwargs)
 
     store.inbox.claim_batch = flaky_claim_batch  # type: ignore[method-assign]
-    worker = asyncio.create_task(relay.run())
-    try:
+    async with scheduled(relay, clock):
         await channel.wait_for(3)
-    finally:
-        worker.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await worker
 
     assert clock.slept == [1]
 
