@@ -7,10 +7,12 @@ customer is answered exactly like an unknown one. ``docs/agents-openapi.json`` d
 route; ``docs/agents.md`` walks through an order with curl.
 
 Status codes: 201 a conversation started (or a photo kept); 200 a turn (``reask`` true when
-the flow asked again); 422 an answer that does not fit the open question (nothing changed:
-``refused`` says why and ``prompt`` is the same question), or a photo not taken; 400 a body that
-is not the JSON asked for; 401 no or an unknown key; 404 unknown (or not this channel's); 413 a
-body over 64 KiB (a photo: 5 MB); 429 over the channel's budget (``Retry-After``).
+the flow asked again); 422 an answer that does not fit the open question's ``answer_schema``
+(nothing changed: ``refused`` says why and ``prompt`` is the same question), a photo not taken,
+or a body the bot could not keep (``unprocessable``: a lone surrogate, an integer beyond 64
+bits, NaN or Infinity; nothing changed); 400 a body that is not the JSON asked for; 401 no or
+an unknown key; 404 unknown (or not this channel's); 413 a body over 64 KiB (a photo: 5 MB);
+429 over the channel's budget (``Retry-After``).
 """
 
 from __future__ import annotations
@@ -28,12 +30,14 @@ from starlette.routing import BaseRoute, Route
 from bot.agents.agent_channel import EventBell
 from bot.agents.channel_keys import AgentChannel, ChannelKeys, RateLimits, bearer_key
 from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
+from bot.agents.json_values import NOT_FINITE, unkeepable
 from bot.agents.photo_uploads import PhotoUploads, UploadRefused
 from bot.partner.models import MAX_IMAGE_BYTES
 from bot.web.body import BodyTooLarge, MalformedBody, read_limited
 from conversations.texts.agent_texts import API_TAPS
 
 MAX_BODY_BYTES = 64 * 1024
+INT64_LIMIT = 2**63
 MAX_CUSTOMER_LENGTH = 200
 EVENTS_PER_READ = 200
 # An SSE stream also looks for events every so often: another process may have kept them.
@@ -45,6 +49,10 @@ Handler = Callable[[Request, AgentChannel], Awaitable[Response]]
 
 class BadRequest(Exception):
     """The body or a parameter is not what the route takes; the text says what (no values)."""
+
+
+class Unprocessable(Exception):
+    """The body is JSON, but holds a value the bot could not keep; the text says which kind."""
 
 
 def agent_routes(
@@ -75,6 +83,8 @@ def agent_routes(
                 return _error(404, "not_found", "no such conversation or delivery")
             except BadRequest as problem:
                 return _error(400, "bad_request", str(problem))
+            except Unprocessable as problem:
+                return _error(422, "unprocessable", str(problem))
             except BodyTooLarge:
                 return _error(413, "too_large", "the body is too large for this route")
             except MalformedBody as problem:
@@ -210,12 +220,39 @@ def _view(view: ConversationView, *, status: int = 200) -> JSONResponse:
 async def _json_object(request: Request) -> dict[str, Any]:
     raw = await read_limited(request, MAX_BODY_BYTES)
     try:
-        body = json.loads(raw) if raw else {}
+        body = (
+            json.loads(raw, parse_int=_int64, parse_float=_finite, parse_constant=_not_json)
+            if raw
+            else {}
+        )
     except ValueError:
         raise BadRequest("the body must be a JSON object") from None
+    except RecursionError:
+        raise BadRequest("the body is nested too deeply") from None
     if not isinstance(body, dict):
         raise BadRequest("the body must be a JSON object")
+    problem = unkeepable(body)
+    if problem is not None:
+        raise Unprocessable(problem)
     return body
+
+
+def _int64(digits: str) -> int:
+    value = int(digits) if len(digits) <= 20 else INT64_LIMIT
+    if not -INT64_LIMIT <= value < INT64_LIMIT:
+        raise Unprocessable("integers must fit in 64 bits")
+    return value
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise Unprocessable(NOT_FINITE)
+    return value
+
+
+def _not_json(constant: str) -> float:
+    raise Unprocessable(NOT_FINITE)
 
 
 def _id(request: Request) -> str:

@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from bot.agents.prompt_data import Refusal, check_answer, prompt_data
+from bot.agents.transcript_bounds import bound_transcript, kept_answer
 from bot.ordering import CancelReply, ChatService, CustomerDesk, DeliveryPage, StatusReply
 from bot.store import AgentConversation, Store
 from conversations import EDIT_PREFIX, ChoiceAnswer, CommandAnswer, Prompt, Turn
@@ -266,7 +267,8 @@ class HeadlessConversations:
         before = ConversationView.model_validate(last["view"])
         view = before.model_copy(update={"messages": [reason], "refused": reason, "reask": True})
         opened = None if prompt is None else prompt.model_dump(mode="json")
-        await self._keep(conversation, raw, view, opened)
+        await self._keep(conversation, kept_answer(raw), view, opened)
+        await bound_transcript(self._store.agents, conversation)
         return view
 
     async def _keep(

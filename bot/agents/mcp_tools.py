@@ -11,6 +11,12 @@ an ``EventPush`` (``mcp_push``) the client may subscribe to the resource and is 
 new event is kept. The drop-off code is never among them. The descriptions tell the model the
 rules it must follow.
 
+Hostile input gets an answer, never a traceback: every argument is typed and bounded (texts
+readable as UTF-8, numbers within range), a call whose arguments are over ``MAX_ARGUMENTS_BYTES``
+is refused before it is read (``ArgumentsCap``; over HTTP the transport refuses such a body
+itself), an answer outside its ``answer_schema`` is an error result carrying the open question,
+and an unknown (or another channel's) conversation's resource is "not found".
+
 ``deliverybot mcp`` runs it over stdio or streamable HTTP (``mcp_command``).
 """
 
@@ -18,14 +24,36 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Annotated, Any
 
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 from mcp.types import CallToolResult, TextContent
+from pydantic import AfterValidator, Field
 
+from bot.agents.agent_routes import MAX_BODY_BYTES, MAX_CUSTOMER_LENGTH
 from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
+from bot.agents.json_values import UNREADABLE_TEXT, readable
 from bot.agents.mcp_push import EVENTS_URI, EventPush
 from conversations.texts.agent_texts import MCP_TAPS
+
+MAX_ARGUMENTS_BYTES = MAX_BODY_BYTES  # a tool call's arguments, as the JSON API's bodies
+MAX_POSITION = 999_999_999  # a page or an event position, as the JSON API's query parameters
+
+
+def _readable(text: str) -> str:
+    if not readable(text):
+        raise ValueError(UNREADABLE_TEXT)
+    return text
+
+
+Customer = Annotated[str, Field(max_length=MAX_CUSTOMER_LENGTH), AfterValidator(_readable)]
+# A conversation id, a flow, a step, a delivery reference.
+Name = Annotated[str, Field(max_length=200), AfterValidator(_readable)]
+# The desk says why past 500 characters, in the customer's words.
+Reason = Annotated[str, Field(max_length=2000), AfterValidator(_readable)]
+Position = Annotated[int, Field(le=MAX_POSITION)]
 
 INSTRUCTIONS = """\
 You order deliveries for a customer through a business's delivery bot, one question at a time.
@@ -81,41 +109,42 @@ def build_mcp_server(
         instructions=INSTRUCTIONS,
         version="1",
         subscriptions=None if push is None else push.bus,
+        middleware=[ArgumentsCap()],
     )
 
-    async def start_order(customer: str, flow: str | None = None) -> CallToolResult:
+    async def start_order(customer: Customer, flow: Name | None = None) -> CallToolResult:
         try:
             view = await conversations.start(channel, customer.strip() or "customer", flow)
         except UnknownFlow:
             return _error(f"flow must be one of {conversations.flows}")
         return _turn(view)
 
-    async def answer(conversation_id: str, answer: dict[str, Any]) -> CallToolResult:
+    async def answer(conversation_id: Name, answer: dict[str, Any]) -> CallToolResult:
         return await _guarded(conversations.answer(channel, conversation_id, answer))
 
-    async def go_back(conversation_id: str) -> CallToolResult:
+    async def go_back(conversation_id: Name) -> CallToolResult:
         return await _guarded(conversations.back(channel, conversation_id))
 
-    async def edit_answer(conversation_id: str, step: str) -> CallToolResult:
+    async def edit_answer(conversation_id: Name, step: Name) -> CallToolResult:
         return await _guarded(conversations.edit(channel, conversation_id, step))
 
-    async def cancel_order(conversation_id: str) -> CallToolResult:
+    async def cancel_order(conversation_id: Name) -> CallToolResult:
         return await _guarded(conversations.cancel(channel, conversation_id))
 
-    async def my_deliveries(customer: str, page: int = 0) -> CallToolResult:
+    async def my_deliveries(customer: Customer, page: Position = 0) -> CallToolResult:
         reply = await conversations.deliveries(channel, customer, max(page, 0))
         return _data(reply.text, reply.model_dump(mode="json"))
 
-    async def delivery_status(customer: str, delivery: str = "") -> CallToolResult:
+    async def delivery_status(customer: Customer, delivery: Name = "") -> CallToolResult:
         reply = await conversations.status(channel, customer, delivery)
         return _data(reply.text, reply.model_dump(mode="json"))
 
-    async def cancel_delivery(customer: str, delivery: str, reason: str) -> CallToolResult:
+    async def cancel_delivery(customer: Customer, delivery: Name, reason: Reason) -> CallToolResult:
         reply = await conversations.cancel_delivery(channel, customer, delivery, reason)
         failed = reply.outcome not in ("cancelled",)
         return _data(reply.text, reply.model_dump(mode="json"), error=failed)
 
-    async def delivery_events(conversation_id: str, after: int = 0) -> CallToolResult:
+    async def delivery_events(conversation_id: Name, after: Position = 0) -> CallToolResult:
         try:
             found = await conversations.events(channel, conversation_id, max(after, 0), 200)
         except NotFound:
@@ -123,7 +152,10 @@ def build_mcp_server(
         return _data(json.dumps(found, ensure_ascii=False), {"events": found})
 
     async def events_resource(conversation_id: str) -> str:
-        found = await conversations.events(channel, conversation_id, 0, 1000)
+        try:
+            found = await conversations.events(channel, conversation_id, 0, 1000)
+        except NotFound:
+            raise ResourceNotFoundError("no such conversation") from None
         return json.dumps({"events": found}, ensure_ascii=False)
 
     tools: list[tuple[Callable[..., Awaitable[CallToolResult]], str]] = [
@@ -148,6 +180,21 @@ def build_mcp_server(
     if push is not None:
         push.install(server)
     return server
+
+
+class ArgumentsCap:
+    """Server middleware: a tool call whose arguments are over ``MAX_ARGUMENTS_BYTES`` (as
+    UTF-8 JSON) is an error result, and no tool sees it (stdio has no body limit of its own)."""
+
+    async def __call__(
+        self, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
+        if ctx.method == "tools/call" and isinstance(ctx.params, dict):
+            arguments = ctx.params.get("arguments") or {}
+            size = len(json.dumps(arguments, ensure_ascii=False).encode("utf-8", "replace"))
+            if size > MAX_ARGUMENTS_BYTES:
+                return _error(f"the arguments are over {MAX_ARGUMENTS_BYTES} bytes")
+        return await call_next(ctx)
 
 
 async def _guarded(call: Any) -> CallToolResult:

@@ -79,6 +79,15 @@ def _errors(*codes: str) -> dict[str, Any]:
     return {code: ERRORS[code] for code in codes}
 
 
+UNPROCESSABLE = "a body holding a lone surrogate, an integer beyond 64 bits, NaN or Infinity"
+
+
+def _refused(description: str, name: str) -> dict[str, Any]:
+    """422: ``name`` (the route's own refusal), or ``Error`` for a value the bot cannot keep."""
+    schema = {"oneOf": [_ref(name), _ref("Error")]}
+    return {"description": f"{description}; or (Error) {UNPROCESSABLE}", **_json(schema)}
+
+
 def _body(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
     schema = {"type": "object", "properties": properties, "required": required}
     return {"required": True, **_json(schema)}
@@ -89,8 +98,10 @@ def _turn(summary: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
         "summary": summary,
         "responses": {
             "200": _answer("The turn: messages and the open question", "ConversationView"),
-            "422": _answer(
-                "Refused: the answer does not fit the open question", "ConversationView"
+            "422": _refused(
+                "Refused: the answer does not fit the open question's answer_schema "
+                "(nothing changed, the same question)",
+                "ConversationView",
             ),
             **_errors("400", "401", "404", "413", "429"),
         },
@@ -129,6 +140,7 @@ def build_document() -> dict[str, Any]:
                 ),
                 "responses": {
                     "201": _answer("Started: the first question", "ConversationView"),
+                    "422": _answer(f"Refused: {UNPROCESSABLE}", "Error"),
                     **_errors("400", "401", "413", "429"),
                 },
             }
@@ -282,7 +294,7 @@ def build_document() -> dict[str, Any]:
                 ),
                 "responses": {
                     "200": _answer("Cancelled, or why not", "CancelReply"),
-                    "422": _answer("The reason is too short or too long", "CancelReply"),
+                    "422": _refused("The reason is too short or too long", "CancelReply"),
                     **_errors("400", "401", "404", "413", "429"),
                 },
             },

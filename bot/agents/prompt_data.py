@@ -3,10 +3,11 @@
 ``prompt_data`` turns a flow's ``Prompt`` into what an agent needs to answer it: the question,
 the accepted answer kinds, the options (ids and labels), the pre-selected default, hints on how
 to answer, and ``answer_schema``, a JSON Schema of every answer the question accepts (an enum of
-the option ids where a choice is asked). ``check_answer`` applies the same rules to an answer
-before it reaches the flow: an invented option id, a kind the question does not take, or an
-answer to an earlier question is refused with a reason (``agent_texts``), and the flow then
-re-asks whatever else it refuses (a phone number it cannot read) in the chat's own words.
+the option ids where a choice is asked). ``check_answer`` applies that very
+schema to an answer before it reaches the flow: an invented option id, a kind the question does
+not take, an answer to an earlier question, a value out of the schema (too long, off the globe,
+not a link the bot takes) or text no store could keep is refused with a reason, and the flow
+then re-asks whatever else it refuses (a phone number it cannot read) in the chat's own words.
 """
 
 from __future__ import annotations
@@ -16,13 +17,13 @@ from typing import Any
 
 import pydantic
 
+from bot.agents.answer_schema import answer_schema, commands_of, schema_problem
+from bot.agents.json_values import unkeepable
 from conversations.dialog import Answer, ChoiceAnswer, CommandAnswer, Prompt
 from conversations.texts import agent_texts
 
-# Navigation every question takes, whether or not the prompt shows it.
-ALWAYS_COMMANDS = ("back", "cancel", "help")
+__all__ = ["Refusal", "answer_schema", "check_answer", "commands_of", "hints", "prompt_data"]
 _ANSWER = pydantic.TypeAdapter[Answer](Answer)
-_TEXT_LIMIT = 4096
 _KIND_HINTS = {
     "choice": agent_texts.HINT_CHOICE,
     "text": agent_texts.HINT_TEXT,
@@ -39,65 +40,6 @@ class Refusal:
     """Why an answer does not fit the open question (said to the agent, with the question)."""
 
     reason: str
-
-
-def commands_of(prompt: Prompt) -> list[str]:
-    """The navigation commands ``prompt`` accepts, in a stable order."""
-    # "edit" is not a command here: the summary's edit options name what may be changed.
-    named = [name for name in prompt.commands if name != "edit"]
-    if prompt.allow_skip and "skip" not in named:
-        named.append("skip")
-    return list(dict.fromkeys([*named, *ALWAYS_COMMANDS]))
-
-
-def answer_schema(prompt: Prompt) -> dict[str, Any]:
-    """A JSON Schema (draft 2020-12) of every answer ``prompt`` accepts."""
-    anchor = {
-        "step": {"type": "string", "const": prompt.step},
-        "version": {"type": "integer", "const": prompt.version},
-    }
-    kinds: list[dict[str, Any]] = []
-    if prompt.options:
-        option = {"type": "string", "enum": [option.id for option in prompt.options]}
-        kinds.append(_kind("choice", {"option": option}, ["option"], anchor))
-    accepts = prompt.accepts
-    if "text" in accepts:
-        text = {"type": "string", "minLength": 1, "maxLength": _TEXT_LIMIT}
-        kinds.append(_kind("text", {"text": text}, ["text"], anchor))
-    if "contact" in accepts:
-        name = {"type": "string", "maxLength": 256}
-        phone = {"type": "string", "minLength": 3, "maxLength": 64}
-        fields = {"phone": phone, "first_name": name, "last_name": name}
-        kinds.append(_kind("contact", fields, ["phone"], anchor))
-    if "location" in accepts:
-        fields = {
-            "lat": {"type": "number", "minimum": -90, "maximum": 90},
-            "lng": {"type": "number", "minimum": -180, "maximum": 180},
-            "address": {"type": "string", "maxLength": 512},
-        }
-        kinds.append(_kind("location", fields, ["lat", "lng"], anchor))
-    if "photos" in accepts:
-        urls = {
-            "type": "array",
-            "minItems": 1,
-            "maxItems": 10,
-            "items": {"type": "string", "pattern": "^https://", "maxLength": 2048},
-        }
-        kinds.append(_kind("photos", {"urls": urls}, ["urls"], anchor))
-    name = {"type": "string", "enum": commands_of(prompt)}
-    kinds.append(_kind("command", {"name": name}, ["name"], anchor))
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "oneOf": kinds}
-
-
-def _kind(
-    kind: str, fields: dict[str, Any], required: list[str], anchor: dict[str, Any]
-) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": {"kind": {"const": kind}, **fields, **anchor},
-        "required": ["kind", *required],
-        "additionalProperties": False,
-    }
 
 
 def hints(prompt: Prompt) -> list[str]:
@@ -147,12 +89,17 @@ def check_answer(prompt: Prompt, raw: object) -> Answer | Refusal:
     An answer that names no ``step``/``version`` answers the open question: they are filled
     in, so an answer racing a newer question is refused by the flow as stale.
     """
-    if not isinstance(raw, dict):
+    if not isinstance(raw, dict) or raw.get("kind") not in [*_answer_kinds(prompt), "command"]:
         return Refusal(agent_texts.WRONG_KIND)
+    unkept = unkeepable(raw)
+    if unkept is not None:
+        return Refusal(_out_of_schema(unkept))
+    schema = answer_schema(prompt)
     try:
         answer = _ANSWER.validate_python(raw)
     except pydantic.ValidationError:
-        return Refusal(agent_texts.WRONG_KIND)
+        problem = schema_problem(schema, raw)
+        return Refusal(agent_texts.WRONG_KIND if problem is None else _out_of_schema(problem))
     if (answer.step is not None and answer.step != prompt.step) or (
         answer.version is not None and answer.version != prompt.version
     ):
@@ -165,4 +112,12 @@ def check_answer(prompt: Prompt, raw: object) -> Answer | Refusal:
             return Refusal(agent_texts.WRONG_KIND)
     elif answer.kind not in _answer_kinds(prompt):
         return Refusal(agent_texts.WRONG_KIND)
+    # Last, so the refusals above keep their plainer words for the commonest mistakes.
+    problem = schema_problem(schema, raw)
+    if problem is not None:
+        return Refusal(_out_of_schema(problem))
     return answer.model_copy(update={"step": prompt.step, "version": prompt.version})
+
+
+def _out_of_schema(problem: str) -> str:
+    return f"The answer does not fit the open question's answer_schema: {problem}."

@@ -54,6 +54,9 @@ _ADD_ENTRY = """INSERT INTO agent_transcript (conversation_seq, n, entry, at)
 _TRANSCRIPT = "SELECT entry FROM agent_transcript WHERE conversation_seq = ? ORDER BY n"
 _LAST = """SELECT entry FROM agent_transcript WHERE conversation_seq = ?
     ORDER BY n DESC LIMIT 1"""
+_FORGET = """DELETE FROM agent_transcript WHERE n = (SELECT MIN(t.n) FROM agent_transcript t
+    JOIN agent_conversations c ON c.seq = t.conversation_seq WHERE c.id = ? AND t.entry = ?)
+    AND conversation_seq = (SELECT seq FROM agent_conversations WHERE id = ?)"""
 
 
 class AgentConversations:
@@ -107,6 +110,11 @@ class AgentConversations:
         """The conversation's newest transcript entry (None before its first turn)."""
         row = await self._db.fetch_one(_LAST, (AGENT_ID_BASE - conversation.chat_id,))
         return None if row is None else str(row[0])
+
+    async def forget_entry(self, conversation: AgentConversation, entry_json: str) -> None:
+        """Drop the conversation's oldest transcript entry that is ``entry_json`` (which ones
+        go is ``bot.agents.transcript_bounds``'s policy)."""
+        await self._db.execute(_FORGET, (conversation.id, entry_json, conversation.id))
 
 
 def _conversation(row: Row) -> AgentConversation:
