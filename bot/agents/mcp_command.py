@@ -29,7 +29,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from bot.agents.agents_wiring import AgentChannels
 from bot.agents.channel_keys import AgentChannel, bearer_key
 from bot.agents.mcp_push import EventPush
-from bot.agents.mcp_tools import build_mcp_server
+from bot.agents.mcp_tools import MAX_ARGUMENTS_BYTES, build_mcp_server
 from bot.config import key_hash
 
 log = logging.getLogger(__name__)
@@ -72,7 +72,8 @@ class KeyGuard:
 
 def mcp_http_app(server: MCPServer[Any], channel: AgentChannel, host: str) -> ASGIApp:
     """The streamable HTTP app (at ``/mcp``) behind ``channel``'s key."""
-    return KeyGuard(server.streamable_http_app(host=host), channel)
+    app = server.streamable_http_app(host=host, max_request_body_size=MAX_ARGUMENTS_BYTES)
+    return KeyGuard(app, channel)
 
 
 def event_push(agents: AgentChannels, channel: AgentChannel) -> EventPush:

@@ -12,10 +12,11 @@ new event is kept. The drop-off code is never among them. The descriptions tell 
 rules it must follow.
 
 Hostile input gets an answer, never a traceback: every argument is typed and bounded (texts
-readable as UTF-8, numbers within range), a call whose arguments are over ``MAX_ARGUMENTS_BYTES``
-is refused before it is read (``ArgumentsCap``; over HTTP the transport refuses such a body
-itself), an answer outside its ``answer_schema`` is an error result carrying the open question,
-and an unknown (or another channel's) conversation's resource is "not found".
+valid Unicode and of a bounded length, numbers within range), a call whose arguments are over
+``MAX_ARGUMENTS_BYTES`` is refused before any tool sees it (``ArgumentsCap``; over HTTP the
+transport refuses such a body itself), an answer outside its ``answer_schema`` is an error
+result carrying the open question, and an unknown (or another channel's) conversation's
+resource is "not found".
 
 ``deliverybot mcp`` runs it over stdio or streamable HTTP (``mcp_command``).
 """
@@ -30,11 +31,10 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 from mcp.types import CallToolResult, TextContent
-from pydantic import AfterValidator, Field
+from pydantic import Field
 
 from bot.agents.agent_routes import MAX_BODY_BYTES, MAX_CUSTOMER_LENGTH
 from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
-from bot.agents.json_values import UNREADABLE_TEXT, readable
 from bot.agents.mcp_push import EVENTS_URI, EventPush
 from conversations.texts.agent_texts import MCP_TAPS
 
@@ -42,17 +42,12 @@ MAX_ARGUMENTS_BYTES = MAX_BODY_BYTES  # a tool call's arguments, as the JSON API
 MAX_POSITION = 999_999_999  # a page or an event position, as the JSON API's query parameters
 
 
-def _readable(text: str) -> str:
-    if not readable(text):
-        raise ValueError(UNREADABLE_TEXT)
-    return text
-
-
-Customer = Annotated[str, Field(max_length=MAX_CUSTOMER_LENGTH), AfterValidator(_readable)]
+# Strings: pydantic refuses a lone surrogate in a str argument itself (``string_unicode``).
+Customer = Annotated[str, Field(max_length=MAX_CUSTOMER_LENGTH)]
 # A conversation id, a flow, a step, a delivery reference.
-Name = Annotated[str, Field(max_length=200), AfterValidator(_readable)]
+Name = Annotated[str, Field(max_length=200)]
 # The desk says why past 500 characters, in the customer's words.
-Reason = Annotated[str, Field(max_length=2000), AfterValidator(_readable)]
+Reason = Annotated[str, Field(max_length=2000)]
 Position = Annotated[int, Field(le=MAX_POSITION)]
 
 INSTRUCTIONS = """\
