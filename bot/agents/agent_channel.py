@@ -15,6 +15,7 @@ import secrets
 from collections.abc import Callable
 
 from bot.channels import NO_HANDOFF
+from bot.legacy_chat_ids import chat_ref
 from bot.store import Store
 
 
@@ -59,7 +60,7 @@ class AgentEvents:
 
     async def send(self, chat_id: int, text: str) -> int | None:
         key, body = _as_event(text)
-        if await self._store.agent_events.add(chat_id, key, body):
+        if await self._store.agent_events.add(chat_ref(chat_id), key, body):
             await self._bell.ring()
         return None
 

@@ -19,7 +19,7 @@ from bot.agents.headless import HeadlessConversations
 from bot.agents.photo_uploads import PhotoUploads
 from bot.channels import ChannelRegistration
 from bot.core_services import CoreServices
-from bot.store import is_agent_id
+from bot.legacy_chat_ids import is_agent_id
 from conversations.texts.agent_texts import AGENT_WORDS
 
 AGENTS = "agents"  # the channel's name on the core

@@ -55,7 +55,7 @@ class PhotoUploads:
         media = await self._store.media.put(
             data,
             content_type=content_type,
-            chat_id=conversation.chat_id,
+            chat=conversation.chat,
             expires_at=self._store.clock() + self._ttl_seconds,
         )
         return Uploaded(media_url(self._public_base_url, media.token), media.expires_at)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.legacy_chat_ids import chat_ref
 from bot.partner.models import MAX_IMAGE_BYTES, MAX_PACKAGE_IMAGES
 from bot.store import Store
 from bot.web.web_app import media_url
@@ -89,7 +90,7 @@ async def host_photos(
     urls = []
     for photo in checked:
         stored = await store.media.put(
-            photo.path, content_type=photo.content_type, chat_id=chat_id, expires_at=expires
+            photo.path, content_type=photo.content_type, chat=chat_ref(chat_id), expires_at=expires
         )
         urls.append(media_url(public_base_url, stored.token))
     return urls

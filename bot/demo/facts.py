@@ -20,6 +20,7 @@ import json
 from typing import Any
 
 from bot.demo.demo_world import DemoWorld
+from bot.legacy_chat_ids import user_ref
 from conversations.texts.deliveries_texts import short_ref
 
 
@@ -58,5 +59,5 @@ async def read_fact(stack: DemoWorld, path: str) -> str:
         delivery_id = await stack.last_delivery_id()
         return "<no delivery>" if delivery_id is None else short_ref(delivery_id)
     if head == "deliveries" and not rest:
-        return str(await stack.bot.store.deliveries.count_for_user(stack.customer_chat))
+        return str(await stack.bot.store.deliveries.count_for_user(user_ref(stack.customer_chat)))
     return f"<unknown fact {path}: delivery., calls., session., deliveries, ref>"

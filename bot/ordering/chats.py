@@ -48,6 +48,7 @@ import pydantic
 
 from bot.chatlocks import ChatTurnLocks
 from bot.clocks import Clock, Sleep
+from bot.legacy_chat_ids import chat_ref, user_ref
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.duplicate_hold import content_fingerprint
 from bot.ordering.history import OrderHistory, customer_ref
@@ -285,7 +286,9 @@ class ChatService:
         key is saved before the create goes out."""
 
         async def save(session: Session) -> None:
-            await self.store.sessions.save(chat_id, user_id, session.stored_json())
+            await self.store.sessions.save(
+                chat_ref(chat_id), user_ref(user_id).id, session.stored_json()
+            )
             if self._create_wait is not None:
                 await self._create_wait.before_create(chat_id)
 
@@ -308,9 +311,11 @@ class ChatService:
         for kept in first:
             await self._carry_out(kept, chat_id, user_id, session, started)
         written: Awaitable[object] = (
-            self.store.sessions.delete(chat_id)
+            self.store.sessions.delete(chat_ref(chat_id))
             if session.finished
-            else self.store.sessions.save(chat_id, user_id, session.stored_json())
+            else self.store.sessions.save(
+                chat_ref(chat_id), user_ref(user_id).id, session.stored_json()
+            )
         )
         if reply is None:
             await written
@@ -330,8 +335,8 @@ class ChatService:
                 customer = delivery.customer
                 await self.store.deliveries.add(
                     delivery.id,
-                    chat_id,
-                    user_id,
+                    chat_ref(chat_id),
+                    user_ref(user_id).id,
                     created,
                     customer.receiver_phone if customer else None,
                     delivery.tracking_url,
@@ -360,8 +365,8 @@ class ChatService:
         assert request.idempotencyKey is not None  # the engine always sends its key
         await self.store.unconfirmed.add(
             request.idempotencyKey,
-            chat_id,
-            user_id,
+            chat_ref(chat_id),
+            user_ref(user_id).id,
             request=request.model_dump_json(),
             saved_order=self.history.kept(unconfirmed.order),
             fingerprint=content_fingerprint(request),
@@ -387,14 +392,14 @@ class ChatService:
             logger.exception("could not alert the operators: %s", text)
 
     async def _load(self, chat_id: int) -> Session | None:
-        record = await self.store.sessions.get(chat_id)
+        record = await self.store.sessions.get(chat_ref(chat_id))
         if record is None:
             return None
         try:
             return Session.model_validate_json(record.data)
         except pydantic.ValidationError:
             logger.warning("chat %s had an unreadable session; it was dropped", chat_id)
-            await self.store.sessions.delete(chat_id)
+            await self.store.sessions.delete(chat_ref(chat_id))
             return None
 
     # --- the create re-sent after a rate limit ------------------------------------------------

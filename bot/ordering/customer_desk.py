@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Final, Literal
 
+from bot.legacy_chat_ids import user_ref
 from bot.ordering.chats import ChatService
 from bot.ordering.desk_replies import (
     CancelReply,
@@ -119,13 +120,14 @@ class CustomerDesk:
     async def deliveries(self, user_id: int, page: int = 0) -> DeliveryPage:
         """Page ``page`` (from 0, clamped to the last) of the customer's deliveries, newest
         first. Read from the store only: the list never asks the service."""
-        total = await self.store.deliveries.count_for_user(user_id)
+        user = user_ref(user_id)
+        total = await self.store.deliveries.count_for_user(user)
         if total == 0:
             text = texts.none_yet(self.words)
             return DeliveryPage(page=0, pages=0, total=0, title=text, text=text)
         pages = math.ceil(total / self.page_size)
         page = min(max(page, 0), pages - 1)
-        links = await self.store.deliveries.for_user(user_id, self.page_size, page * self.page_size)
+        links = await self.store.deliveries.for_user(user, self.page_size, page * self.page_size)
         entries = tuple(_entry(link) for link in links)
         title = texts.list_title(page, pages)
         hint = texts.details_hint(entries[0].ref, self.words) if entries else None
@@ -196,12 +198,12 @@ class CustomerDesk:
     async def find(self, user_id: int, typed: str) -> DeliveryLink | None:
         """The customer's delivery with this full id, or whose id starts with this reference."""
         deliveries = self.store.deliveries
-        if await deliveries.owned_by(typed, user_id):
+        if await deliveries.owned_by(typed, user_ref(user_id)):
             return await deliveries.get(typed)
         ref = typed.casefold()
         if len(ref) < _MIN_REF:
             return None
-        newest = await deliveries.for_user(user_id, _REF_SEARCH)
+        newest = await deliveries.for_user(user_ref(user_id), _REF_SEARCH)
         return _starting_with(newest, ref)
 
     async def _status_now(self, link: DeliveryLink) -> str:
@@ -212,7 +214,7 @@ class CustomerDesk:
             return link.status
 
     async def _latest(self, user_id: int) -> DeliveryLink | None:
-        newest = await self.store.deliveries.for_user(user_id, 1)
+        newest = await self.store.deliveries.for_user(user_ref(user_id), 1)
         return newest[0] if newest else None
 
     async def _order_open(self, chat_id: int) -> bool:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.partner.models import CreateDeliveryRequest
 from bot.store import SendKey, SentMessages, UnconfirmedCreates
 from conversations import CreateOutcome, DeliveryCreator
@@ -33,9 +34,10 @@ from conversations.refusals import decide
 _NOT_CONTENT = frozenset(
     {"idempotencyKey", "packageImages", "distanceKm", "estimatedDurationMinutes"}
 )
-# The marker's kind; its chat is not known here, and the key alone is unique.
+# The marker's kind; its chat is not known here, and the key alone is unique. The chat it
+# names is no chat (Telegram's 0, as the markers written before chats had channels read).
 HELD_KIND = "duplicate_held"
-_NO_CHAT = 0
+_NO_CHAT = ChatRef(TELEGRAM, 0)
 
 
 def content_fingerprint(request: CreateDeliveryRequest) -> str:

@@ -10,6 +10,7 @@ import logging
 
 import pydantic
 
+from bot.legacy_chat_ids import user_ref
 from bot.store import Store
 from conversations import SavedOrder
 
@@ -30,7 +31,7 @@ class OrderHistory:
     async def last_order(self, user_id: int) -> SavedOrder | None:
         """The user's newest saved order; None when there is none, or it can no longer be read
         (kept by an older bot whose saved orders looked different)."""
-        text = await self._store.deliveries.last_order_for(user_id)
+        text = await self._store.deliveries.last_order_for(user_ref(user_id))
         if text is None:
             return None
         try:

@@ -24,6 +24,7 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Final
 
+from bot.legacy_chat_ids import chat_ref, user_ref
 from bot.ordering.desk_replies import HandoffCode, HandoffReply
 from bot.store import OtpHandoff, Store
 from conversations.phones import normalise_phone
@@ -77,11 +78,11 @@ class ReceiverHandoffs:
             return HandoffReply(outcome="unknown_link", text=handoff_texts.UNKNOWN_LINK)
         if not handoff.pending:
             return HandoffReply(outcome="already_sent", text=handoff_texts.ALREADY_SENT)
-        known = await self._store.contacts.phone_for(user_id)
+        known = await self._store.contacts.phone_for(user_ref(user_id))
         if known is not None and known == self._receiver(handoff):
             # This user proved this very number before: no need to ask again.
             return HandoffReply(outcome="handed_over", codes=_codes([handoff]))
-        await self._invitations.open(chat_id, token, ttl=INVITATION_SECONDS)
+        await self._invitations.open(chat_ref(chat_id), token, ttl=INVITATION_SECONDS)
         return HandoffReply(
             outcome="ask_for_contact",
             text=handoff_texts.ask_for_contact(handoff.delivery_id, self._words),
@@ -102,8 +103,9 @@ class ReceiverHandoffs:
         own = contact_user_id == user_id
         verified = normalise_phone(phone, self._region) if own else None
         if verified is not None:
-            await self._store.contacts.record(user_id, verified, contact_user_id=contact_user_id)
-        token = await self._invitations.token_for(chat_id)
+            user = user_ref(user_id)
+            await self._store.contacts.record(user, verified, contact_user_id=contact_user_id)
+        token = await self._invitations.token_for(chat_ref(chat_id))
         invited = await self._store.otp.get_by_token(token) if token else None
         waiting = await self._store.otp.pending_for_phone(verified) if verified else []
         if (
@@ -115,7 +117,7 @@ class ReceiverHandoffs:
         ):
             waiting.append(invited)  # a receiver phone the relay could not normalise
         if waiting:
-            await self._invitations.close(chat_id)
+            await self._invitations.close(chat_ref(chat_id))
             # Without a link opened, the contact may also answer the chat's open order (its
             # phone question): the receiver gets the codes either way, so the order has it too.
             alone = token is not None or not await self._order_is_open(chat_id)
@@ -128,7 +130,7 @@ class ReceiverHandoffs:
         if verified is None:
             text = handoff_texts.unreadable_phone(self._words)
             return HandoffReply(outcome="unreadable_phone", text=text, wants_contact=True)
-        await self._invitations.close(chat_id)
+        await self._invitations.close(chat_ref(chat_id))
         if invited is None or not invited.pending:
             text = handoff_texts.ALREADY_SENT
             return HandoffReply(outcome="already_sent", text=text, ended=True)
@@ -136,7 +138,7 @@ class ReceiverHandoffs:
 
     async def handed_over(self, chat_id: int, code: HandoffCode) -> bool:
         """``code`` reached ``chat_id``: erase it (False when a resend replaced it meanwhile)."""
-        return await self._store.otp.mark_delivered(code.delivery_id, code.code, chat_id)
+        return await self._store.otp.mark_delivered(code.delivery_id, code.code, chat_ref(chat_id))
 
     def _receiver(self, handoff: OtpHandoff) -> str | None:
         return normalise_phone(handoff.receiver_phone, self._region)

@@ -12,6 +12,7 @@ import logging
 
 import pydantic
 
+from bot.legacy_chat_ids import user_ref
 from bot.store import Store
 from conversations import SavedOrder
 from conversations.returning import Remembered, remembered_from
@@ -28,7 +29,7 @@ class CustomerMemory:
     async def recall(self, user_id: int) -> Remembered | None:
         """What ``user_id``'s last orders gave; None for a new customer, or when what was kept
         can no longer be read (an older bot's): then nothing is offered, nothing breaks."""
-        text = await self._store.customers.get(user_id)
+        text = await self._store.customers.get(user_ref(user_id))
         if text is None:
             return None
         try:
@@ -41,4 +42,4 @@ class CustomerMemory:
         """Keep what ``order`` (which made a delivery) gave, over what was kept before."""
         known = remembered_from(order, await self.recall(user_id))
         if known is not None:
-            await self._store.customers.put(user_id, known.model_dump_json())
+            await self._store.customers.put(user_ref(user_id), known.model_dump_json())

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 
 from bot.clocks import Clock, Sleep
 from bot.jobs import Job
+from bot.legacy_chat_ids import bare_id
 from bot.ordering.creator import refusal_for
 from bot.ordering.kept_photos import KeptPhotos
 from bot.ordering.lost_create_lookup import find_created
@@ -279,7 +280,7 @@ class CreateFollowUp(Job):
         place = f"{request.pickupAddress} to {request.deliveryAddress}"
         await self._alert(
             dialogue.still_unknown_alert(
-                row.idempotency_key, row.chat_id, place, request.packageDescription, attempts
+                row.idempotency_key, bare_id(row.chat), place, request.packageDescription, attempts
             )
         )
 
@@ -296,7 +297,7 @@ class CreateFollowUp(Job):
 
     async def _tell(self, row: UnconfirmedCreate) -> None:
         assert row.notice is not None
-        key = SendKey(f"create:{row.idempotency_key}", row.chat_id, NOTICE_KIND)
+        key = SendKey(f"create:{row.idempotency_key}", row.chat, NOTICE_KIND)
         try:
             await self._sender.deliver(Outgoing(key, row.notice))
         except SendFailed:

@@ -43,6 +43,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from bot.legacy_chat_ids import bare_id
 from bot.relay.channel_protocol import Channel, PacedChannel, SendFailed, chat_turns
 from bot.relay.outbox import COALESCED_SEPARATOR, Outcome, Outgoing, Sender
 from bot.store import SentReceipt
@@ -82,7 +83,7 @@ class ChatQueues:
     def submit(self, message: Outgoing, *, group: str | None = None) -> asyncio.Future[Outcome]:
         """Queue ``message`` behind its chat's earlier ones; the future tells what became of it.
         A failure of a message of ``group`` fails the chat's later ones of that group too."""
-        chat_id = message.key.chat_id
+        chat_id = bare_id(message.key.chat)
         outcome: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
         self._queues.setdefault(chat_id, deque()).append(_Queued(message, outcome, group))
         if chat_id not in self._servers:
@@ -169,7 +170,7 @@ class ChatQueues:
             if isinstance(outcome, SendFailed) and queued.group is not None
         }
         if failed:
-            self._fail_behind(messages[0].key.chat_id, failed)
+            self._fail_behind(bare_id(messages[0].key.chat), failed)
         receipts = [outcome for outcome in outcomes if isinstance(outcome, SentReceipt)]
         if receipts:
             # Marked at once, not only when their events finish: an event may wait for a

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from bot.legacy_chat_ids import bare_id
 from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
 from bot.store import SendKey, SentReceipt, Store, StoreError
 from conversations.texts import deliveries_texts as wording
@@ -95,11 +96,12 @@ class Sender:
         """
         if not messages:
             return []
-        chat_id = messages[0].key.chat_id
-        if any(message.key.chat_id != chat_id for message in messages):
+        chat = messages[0].key.chat
+        if any(message.key.chat != chat for message in messages):
             raise ValueError("messages sent together go to one chat")
+        chat_id = bare_id(chat)
         outcomes: list[Outcome] = [None] * len(messages)
-        if await self._store.blocked.is_blocked(chat_id):
+        if await self._store.blocked.is_blocked(chat):
             return outcomes
         claimed: list[int] = []
         for index, message in enumerate(messages):
@@ -123,8 +125,8 @@ class Sender:
             message_id = await self._channel.send(chat_id, text)
             sent = True
         except ChatUnreachable:
-            await self._store.blocked.mark(chat_id)
-            logger.info("chat %s cannot be messaged; marked blocked", chat_id)
+            await self._store.blocked.mark(chat)
+            logger.info("chat %s cannot be messaged; marked blocked", chat)
             return outcomes
         except SendFailed as failed:
             logger.warning(

@@ -30,12 +30,14 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 
+from bot.chat_ref import AGENTS
 from bot.config import RelayConfig
+from bot.legacy_chat_ids import chat_ref
 from bot.partner.models import Delivery, WebhookEvent
 from bot.relay.agent_updates import AGENT_UPDATE, agent_event_body
 from bot.relay.channel_protocol import Channel
 from bot.relay.outbox import Outgoing
-from bot.store import FINAL_STATUSES, DeliveryLink, SendKey, Store, is_agent_id
+from bot.store import FINAL_STATUSES, DeliveryLink, SendKey, Store
 from bot.store.status_progress import StatusEvent, moves_forward
 from conversations.phones import normalise_phone
 from conversations.texts import agent_texts
@@ -97,7 +99,7 @@ class Planner:
 
     async def plan(self, event: WebhookEvent, link: DeliveryLink | None) -> Plan:
         """The plan for ``event``; ``link`` is None for a delivery no chat of this bot ordered."""
-        if link is not None and is_agent_id(link.chat_id):
+        if link is not None and link.chat.channel == AGENTS:
             return await self._agent_plan(event, link)
         delivery = event.data.object
         messages: list[Outgoing] = []
@@ -110,7 +112,7 @@ class Planner:
             with _customers_language(link):
                 text, tracking_sent = self._customer_update(event, link)
             if text is not None:
-                messages.append(Outgoing(SendKey(event.id, link.chat_id, CUSTOMER_UPDATE), text))
+                messages.append(Outgoing(SendKey(event.id, link.chat, CUSTOMER_UPDATE), text))
         messages += self._operator_updates(event)
         messages += await self._otp_messages(event, link)
         finished = view is not None and view.status in FINAL_STATUSES
@@ -145,7 +147,7 @@ class Planner:
             messages += self._to_operators(event, OTP_WAITING, waiting)
         with _customers_language(link):
             body = agent_event_body(event, drop_off_code=notice)
-        messages.insert(0, Outgoing(SendKey(event.id, link.chat_id, AGENT_UPDATE), body))
+        messages.insert(0, Outgoing(SendKey(event.id, link.chat, AGENT_UPDATE), body))
         finished = view is not None and view.status in FINAL_STATUSES
         return Plan(messages, view, False, finished)
 
@@ -206,7 +208,8 @@ class Planner:
         self, event: WebhookEvent, kind: str, text: str, *, abridged_as: str | None = None
     ) -> list[Outgoing]:
         return [
-            Outgoing(SendKey(event.id, chat, kind), text, abridged_as) for chat in self._operators
+            Outgoing(SendKey(event.id, chat_ref(chat), kind), text, abridged_as)
+            for chat in self._operators
         ]
 
     # --- drop-off codes ------------------------------------------------------------------
@@ -226,7 +229,7 @@ class Planner:
         if receiver is not None and receiver == await self._customer_phone(link):
             with _customers_language(link):
                 text = wording.otp_for_receiver(delivery.id, code)
-            return [Outgoing(SendKey(event.id, link.chat_id, OTP_CODE), text)]
+            return [Outgoing(SendKey(event.id, link.chat, OTP_CODE), text)]
         handoff = await self._store.otp.put(
             delivery.id, code, receiver or otp.receiver_phone.strip(), event.created
         )
@@ -240,12 +243,12 @@ class Planner:
         with _business_language():
             waiting = wording.otp_waiting_for_operators(delivery.id)
         return [
-            Outgoing(SendKey(event.id, link.chat_id, OTP_LINK), link_text),
+            Outgoing(SendKey(event.id, link.chat, OTP_LINK), link_text),
             *self._to_operators(event, OTP_WAITING, waiting),
         ]
 
     async def _customer_phone(self, link: DeliveryLink) -> str | None:
-        phone = await self._store.contacts.phone_for(link.user_id)
+        phone = await self._store.contacts.phone_for(link.user)
         return None if phone is None else normalise_phone(phone, self._region)
 
 

@@ -27,12 +27,7 @@ repositories and SQL on both backends):
 ========================  ====================================================================
 """
 
-from bot.store.agent_conversations import (
-    AGENT_ID_BASE,
-    AgentConversation,
-    AgentConversations,
-    is_agent_id,
-)
+from bot.store.agent_conversations import AgentConversation, AgentConversations
 from bot.store.agent_events import AgentEvent, AgentEvents, DueHook
 from bot.store.blocked import BlockedChats
 from bot.store.delivery_links import Deliveries, DeliveryLink
@@ -52,7 +47,6 @@ from bot.store.updates import SeenUpdates
 from bot.store.verified_phones import Contacts
 
 __all__ = [
-    "AGENT_ID_BASE",
     "FINAL_STATUSES",
     "LATEST_VERSION",
     "MIGRATIONS",
@@ -88,5 +82,4 @@ __all__ = [
     "UnconfirmedCreates",
     "UnknownDeliveryError",
     "ViewChange",
-    "is_agent_id",
 ]

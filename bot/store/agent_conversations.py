@@ -2,9 +2,8 @@
 
 An agent channel orders for its own customers, named by the channel's own reference
 (``customer``). The bot's services (``ChatService``, ``CustomerDesk``, the relay) know a
-customer by a user id and a conversation by a chat id; here both are made from this table's
-sequence numbers, below ``AGENT_ID_BASE`` (far below any Telegram chat or user id), so the
-relay can tell an agent's chat by its id alone (``is_agent_id``).
+conversation as a chat of the channel ``agents`` (``bot.chat_ref.AGENTS``) and a customer as a
+user of it, by this table's sequence numbers (``AgentConversation.chat`` and ``.user``).
 
 A conversation's public ``id`` is unguessable, and every read is by (``id``, ``channel``): a
 conversation of another channel is not found, exactly like one that does not exist.
@@ -15,27 +14,22 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
+from bot.chat_ref import AGENTS, ChatRef, UserRef
 from bot.clocks import Clock
 from bot.store.database import Row
 from bot.store.store_backend import StoreDatabase
 
-AGENT_ID_BASE = -(2**50)
-
-
-def is_agent_id(chat_or_user_id: int) -> bool:
-    """Whether a chat or user id belongs to an agent channel's customer or conversation."""
-    return chat_or_user_id <= AGENT_ID_BASE
-
 
 @dataclass(frozen=True)
 class AgentConversation:
-    """One conversation of one channel's customer, with the ids the bot's services use."""
+    """One conversation of one agent channel's customer (``channel`` is that agent channel's
+    name, ``customer`` its reference), and the chat and customer the bot's services know."""
 
     id: str
     channel: str
     customer: str
-    chat_id: int
-    user_id: int
+    chat: ChatRef
+    user: UserRef
     flow: str | None
     created_at: float
 
@@ -66,19 +60,20 @@ class AgentConversations:
         self._db = db
         self._clock = clock
 
-    async def user_id(self, channel: str, customer: str, *, create: bool = False) -> int | None:
-        """The user id of ``channel``'s customer ``customer``; made when ``create``."""
+    async def user(self, channel: str, customer: str, *, create: bool = False) -> UserRef | None:
+        """The user the services know ``channel``'s customer ``customer`` as; made when
+        ``create``."""
         if create:
             await self._db.execute(_ADD_CUSTOMER, (channel, customer, self._clock()))
         row = await self._db.fetch_one(_CUSTOMER, (channel, customer))
-        return None if row is None else AGENT_ID_BASE - int(row[0])
+        return None if row is None else UserRef(AGENTS, int(row[0]))
 
     async def open(self, channel: str, customer: str, flow: str | None) -> AgentConversation:
         """A new conversation of ``channel``'s ``customer``, with a fresh unguessable id."""
-        user_id = await self.user_id(channel, customer, create=True)
-        assert user_id is not None  # just made
+        user = await self.user(channel, customer, create=True)
+        assert user is not None  # just made
         public_id = "conv_" + secrets.token_urlsafe(18)
-        params = (public_id, AGENT_ID_BASE - user_id, flow, self._clock())
+        params = (public_id, user.id, flow, self._clock())
         await self._db.execute(_ADD, params)
         found = await self.get(public_id, channel)
         assert found is not None
@@ -89,26 +84,26 @@ class AgentConversations:
         row = await self._db.fetch_one(_BY_ID, (conversation_id, channel))
         return None if row is None else _conversation(row)
 
-    async def by_chat(self, chat_id: int) -> AgentConversation | None:
-        """The conversation the services know as ``chat_id``."""
-        if not is_agent_id(chat_id):
+    async def by_chat(self, chat: ChatRef) -> AgentConversation | None:
+        """The conversation the services know as ``chat`` (None for another channel's)."""
+        if chat.channel != AGENTS:
             return None
-        row = await self._db.fetch_one(_BY_SEQ, (AGENT_ID_BASE - chat_id,))
+        row = await self._db.fetch_one(_BY_SEQ, (chat.id,))
         return None if row is None else _conversation(row)
 
     async def add_entry(self, conversation: AgentConversation, entry_json: str) -> None:
         """Append one transcript entry (JSON text) to the conversation."""
-        seq = AGENT_ID_BASE - conversation.chat_id
+        seq = conversation.chat.id
         await self._db.execute(_ADD_ENTRY, (seq, entry_json, self._clock(), seq))
 
     async def transcript(self, conversation: AgentConversation) -> list[str]:
         """The conversation's transcript entries, oldest first."""
-        rows = await self._db.fetch_all(_TRANSCRIPT, (AGENT_ID_BASE - conversation.chat_id,))
+        rows = await self._db.fetch_all(_TRANSCRIPT, (conversation.chat.id,))
         return [str(row[0]) for row in rows]
 
     async def last_entry(self, conversation: AgentConversation) -> str | None:
         """The conversation's newest transcript entry (None before its first turn)."""
-        row = await self._db.fetch_one(_LAST, (AGENT_ID_BASE - conversation.chat_id,))
+        row = await self._db.fetch_one(_LAST, (conversation.chat.id,))
         return None if row is None else str(row[0])
 
     async def forget_entry(self, conversation: AgentConversation, entry_json: str) -> None:
@@ -122,8 +117,8 @@ def _conversation(row: Row) -> AgentConversation:
         id=str(row[0]),
         channel=str(row[1]),
         customer=str(row[2]),
-        chat_id=AGENT_ID_BASE - int(row[3]),
-        user_id=AGENT_ID_BASE - int(row[4]),
+        chat=ChatRef(AGENTS, int(row[3])),
+        user=UserRef(AGENTS, int(row[4])),
         flow=None if row[5] is None else str(row[5]),
         created_at=float(row[6]),
     )

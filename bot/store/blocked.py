@@ -14,14 +14,15 @@ another one: there the table always answers.
 
 from __future__ import annotations
 
+from bot.chat_ref import ChatRef
 from bot.clocks import Clock
 from bot.store.store_backend import StoreDatabase
 
-_MARK = """INSERT INTO blocked_chats (chat_id, blocked_at) VALUES (?, ?)
-    ON CONFLICT (chat_id) DO NOTHING"""
-_FIRST = "SELECT chat_id FROM blocked_chats LIMIT ?"
-_IS_MARKED = "SELECT 1 FROM blocked_chats WHERE chat_id = ?"
-_CLEAR = "DELETE FROM blocked_chats WHERE chat_id = ?"
+_MARK = """INSERT INTO blocked_chats (channel, chat_id, blocked_at) VALUES (?, ?, ?)
+    ON CONFLICT (channel, chat_id) DO NOTHING"""
+_FIRST = "SELECT channel, chat_id FROM blocked_chats LIMIT ?"
+_IS_MARKED = "SELECT 1 FROM blocked_chats WHERE channel = ? AND chat_id = ?"
+_CLEAR = "DELETE FROM blocked_chats WHERE channel = ? AND chat_id = ?"
 
 MEMORY_LIMIT = 50_000  # marks kept in memory (a few MB at most); beyond it SQLite answers
 
@@ -42,37 +43,37 @@ class BlockedChats:
         self._memory_limit = memory_limit
         self._shared = shared  # several instances mark and clear
         # None: the table answers (too many to keep, or shared with other instances).
-        self._marked: set[int] | None = None if self._shared else set()
+        self._marked: set[ChatRef] | None = None if self._shared else set()
 
     async def load(self) -> None:
         """Read the marks already in the database (the store calls it once, when it opens)."""
         if self._shared:
             return
         rows = await self._db.fetch_all(_FIRST, (self._memory_limit + 1,))
-        marked = {int(row[0]) for row in rows}
+        marked = {ChatRef(str(row[0]), int(row[1])) for row in rows}
         self._marked = marked if len(marked) <= self._memory_limit else None
 
-    async def mark(self, chat_id: int) -> None:
-        """Record that sending to ``chat_id`` is forbidden (keeps the first time it happened)."""
-        await self._db.execute(_MARK, (chat_id, self._clock()))
+    async def mark(self, chat: ChatRef) -> None:
+        """Record that sending to ``chat`` is forbidden (keeps the first time it happened)."""
+        await self._db.execute(_MARK, (chat.channel, chat.id, self._clock()))
         if self._marked is not None:
-            self._marked.add(chat_id)
+            self._marked.add(chat)
             if len(self._marked) > self._memory_limit:
                 self._marked = None
 
-    async def is_blocked(self, chat_id: int) -> bool:
+    async def is_blocked(self, chat: ChatRef) -> bool:
         """Whether the chat is marked blocked."""
         if self._marked is not None:
-            return chat_id in self._marked
-        return await self._db.fetch_one(_IS_MARKED, (chat_id,)) is not None
+            return chat in self._marked
+        return await self._db.fetch_one(_IS_MARKED, (chat.channel, chat.id)) is not None
 
-    async def clear(self, chat_id: int) -> bool:
+    async def clear(self, chat: ChatRef) -> bool:
         """Unmark the chat; True when it was marked (no SQL at all when it was not and the
         marks are in memory)."""
         if self._marked is not None:
-            if chat_id not in self._marked:
+            if chat not in self._marked:
                 return False
-            await self._db.execute(_CLEAR, (chat_id,))
-            self._marked.discard(chat_id)
+            await self._db.execute(_CLEAR, (chat.channel, chat.id))
+            self._marked.discard(chat)
             return True
-        return await self._db.execute(_CLEAR, (chat_id,)) > 0
+        return await self._db.execute(_CLEAR, (chat.channel, chat.id)) > 0

@@ -8,13 +8,15 @@ details are never offered to another.
 
 from __future__ import annotations
 
+from bot.chat_ref import UserRef
 from bot.clocks import Clock
 from bot.store.store_backend import StoreDatabase
 
-_GET = "SELECT data FROM customer_details WHERE user_id = ?"
-_PUT = """INSERT INTO customer_details (user_id, data, updated_at) VALUES (?, ?, ?)
-    ON CONFLICT (user_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at"""
-_FORGET = "DELETE FROM customer_details WHERE user_id = ?"
+_GET = "SELECT data FROM customer_details WHERE channel = ? AND user_id = ?"
+_PUT = """INSERT INTO customer_details (channel, user_id, data, updated_at) VALUES (?, ?, ?, ?)
+    ON CONFLICT (channel, user_id) DO UPDATE
+    SET data = excluded.data, updated_at = excluded.updated_at"""
+_FORGET = "DELETE FROM customer_details WHERE channel = ? AND user_id = ?"
 
 
 class CustomerDetails:
@@ -24,15 +26,15 @@ class CustomerDetails:
         self._db = db
         self._clock = clock
 
-    async def get(self, user_id: int) -> str | None:
+    async def get(self, user: UserRef) -> str | None:
         """The user's remembered details, or None for a customer who has not ordered yet."""
-        row = await self._db.fetch_one(_GET, (user_id,))
+        row = await self._db.fetch_one(_GET, (user.channel, user.id))
         return str(row[0]) if row else None
 
-    async def put(self, user_id: int, data_json: str) -> None:
+    async def put(self, user: UserRef, data_json: str) -> None:
         """Replace the user's remembered details (stamped with the store's clock)."""
-        await self._db.execute(_PUT, (user_id, data_json, self._clock()))
+        await self._db.execute(_PUT, (user.channel, user.id, data_json, self._clock()))
 
-    async def forget(self, user_id: int) -> bool:
+    async def forget(self, user: UserRef) -> bool:
         """Drop the user's remembered details; True when there were some."""
-        return await self._db.execute(_FORGET, (user_id,)) > 0
+        return await self._db.execute(_FORGET, (user.channel, user.id)) > 0

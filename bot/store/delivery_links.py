@@ -1,8 +1,9 @@
 """Which chat ordered which delivery, and the newest view of it that the chat was shown.
 
 This is the ownership record: a customer only ever sees their own deliveries, so every lookup a
-customer can trigger is keyed by their user id (``for_user``, ``owned_by``, and
-``last_order_for``: the flow and answers of the user's last order, to order it again).
+customer can trigger is keyed by them (``UserRef``: their channel and their id in it):
+``for_user``, ``owned_by``, and ``last_order_for`` (the flow and answers of the user's last
+order, to order it again).
 
 Webhook events can arrive out of order. ``update_view`` keeps the ``created`` time of the last
 event it applied and refuses an older one, so a chat's view of a delivery never moves backwards.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.chat_ref import ChatRef, UserRef
 from bot.clocks import Clock
 from bot.store.database import Executor, Row
 from bot.store.status_progress import FINAL_STATUSES, ShownStatus, StatusEvent, moves_forward
@@ -27,8 +29,8 @@ class DeliveryLink:
     """A delivery ordered through the bot, and what its chat was last told."""
 
     delivery_id: str
-    chat_id: int
-    user_id: int
+    chat: ChatRef
+    user_id: int  # the customer's id in the chat's channel
     created_at: float
     receiver_phone: str | None
     tracking_url: str | None
@@ -40,6 +42,11 @@ class DeliveryLink:
     # The shipped language the customer ordered in (``fr``), what the relay says their news
     # in; None for the business default (no turn's language, or linked before it was kept).
     language: str | None = None
+
+    @property
+    def user(self) -> UserRef:
+        """The customer who ordered the delivery."""
+        return self.chat.user(self.user_id)
 
     @property
     def tracking_sent(self) -> bool:
@@ -57,19 +64,20 @@ class DeliveryLink:
         return ShownStatus(self.status, self.status_created)
 
 
-_ADD = """INSERT INTO deliveries (delivery_id, chat_id, user_id, created_at, receiver_phone,
-        tracking_url, status, status_created, tracking_sent_at, updated_at, saved_order, language)
-    VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
+_ADD = """INSERT INTO deliveries (delivery_id, channel, chat_id, user_id, created_at,
+        receiver_phone, tracking_url, status, status_created, tracking_sent_at, updated_at,
+        saved_order, language)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
     ON CONFLICT (delivery_id) DO NOTHING"""
-_GET = """SELECT delivery_id, chat_id, user_id, created_at, receiver_phone,
+_GET = """SELECT delivery_id, channel, chat_id, user_id, created_at, receiver_phone,
         tracking_url, status, status_created, tracking_sent_at, updated_at, language
     FROM deliveries WHERE delivery_id = ?"""
-_FOR_USER = """SELECT delivery_id, chat_id, user_id, created_at, receiver_phone,
+_FOR_USER = """SELECT delivery_id, channel, chat_id, user_id, created_at, receiver_phone,
         tracking_url, status, status_created, tracking_sent_at, updated_at, language
-    FROM deliveries WHERE user_id = ?
+    FROM deliveries WHERE channel = ? AND user_id = ?
     ORDER BY created_at DESC, delivery_id DESC LIMIT ? OFFSET ?"""
-_COUNT_FOR_USER = "SELECT count(*) FROM deliveries WHERE user_id = ?"
-_OWNED_BY = "SELECT 1 FROM deliveries WHERE delivery_id = ? AND user_id = ?"
+_COUNT_FOR_USER = "SELECT count(*) FROM deliveries WHERE channel = ? AND user_id = ?"
+_OWNED_BY = "SELECT 1 FROM deliveries WHERE delivery_id = ? AND channel = ? AND user_id = ?"
 _SHOWN = "SELECT status, status_created FROM deliveries WHERE delivery_id = ?"
 # Compare-and-set on the view that was read and judged, so a concurrent writer cannot slip an
 # older event in between (null-safe: status_created may be NULL).
@@ -80,7 +88,7 @@ _NOTE_STATUS = "UPDATE deliveries SET status = ?, updated_at = ? WHERE delivery_
 _MARK_TRACKING_SENT = """UPDATE deliveries SET tracking_sent_at = ?
     WHERE delivery_id = ? AND tracking_sent_at IS NULL"""
 # The WHERE clause repeats the partial index's condition word for word so SQLite uses it.
-_LIST_OPEN = """SELECT delivery_id, chat_id, user_id, created_at, receiver_phone,
+_LIST_OPEN = """SELECT delivery_id, channel, chat_id, user_id, created_at, receiver_phone,
         tracking_url, status, status_created, tracking_sent_at, updated_at, language
     FROM deliveries
     WHERE status NOT IN ('delivered', 'cancelled') ORDER BY created_at, delivery_id"""
@@ -97,7 +105,7 @@ class Deliveries:
     async def add(
         self,
         delivery_id: str,
-        chat_id: int,
+        chat: ChatRef,
         user_id: int,
         created_at: float,
         receiver_phone: str | None,
@@ -108,7 +116,8 @@ class Deliveries:
         tracking_sent: bool = False,
         language: str | None = None,
     ) -> bool:
-        """Link a newly created delivery to the chat and user that ordered it.
+        """Link a newly created delivery to the chat that ordered it and its customer
+        (``user_id``, in the chat's channel).
 
         ``status`` is the one in the create response; ``saved_order`` the flow and answers it
         was made from, as JSON text, for ``last_order_for``; ``tracking_sent`` when the chat's
@@ -122,7 +131,8 @@ class Deliveries:
             _ADD,
             (
                 delivery_id,
-                chat_id,
+                chat.channel,
+                chat.id,
                 user_id,
                 created_at,
                 receiver_phone,
@@ -141,26 +151,27 @@ class Deliveries:
         row = await self._db.fetch_one(_GET, (delivery_id,))
         return _link(row) if row else None
 
-    async def for_user(self, user_id: int, limit: int, offset: int = 0) -> list[DeliveryLink]:
+    async def for_user(self, user: UserRef, limit: int, offset: int = 0) -> list[DeliveryLink]:
         """One page of the user's deliveries, newest first."""
         if limit < 1 or offset < 0:
             raise ValueError("limit must be at least 1 and offset not negative")
-        rows = await self._db.fetch_all(_FOR_USER, (user_id, limit, offset))
+        rows = await self._db.fetch_all(_FOR_USER, (user.channel, user.id, limit, offset))
         return [_link(row) for row in rows]
 
-    async def last_order_for(self, user_id: int) -> str | None:
+    async def last_order_for(self, user: UserRef) -> str | None:
         """The saved order (JSON text) of the user's newest delivery that kept one."""
-        row = await self._db.fetch_one(self._backend.last_order_sql, (user_id,))
+        row = await self._db.fetch_one(self._backend.last_order_sql, (user.channel, user.id))
         return None if row is None else str(row[0])
 
-    async def count_for_user(self, user_id: int) -> int:
+    async def count_for_user(self, user: UserRef) -> int:
         """How many deliveries the user has ordered (for "page 2 of 5")."""
-        row = await self._db.fetch_one(_COUNT_FOR_USER, (user_id,))
+        row = await self._db.fetch_one(_COUNT_FOR_USER, (user.channel, user.id))
         return int(row[0]) if row else 0
 
-    async def owned_by(self, delivery_id: str, user_id: int) -> bool:
-        """Whether ``user_id`` ordered the delivery; False for unknown deliveries too."""
-        return await self._db.fetch_one(_OWNED_BY, (delivery_id, user_id)) is not None
+    async def owned_by(self, delivery_id: str, user: UserRef) -> bool:
+        """Whether ``user`` ordered the delivery; False for unknown deliveries too."""
+        params = (delivery_id, user.channel, user.id)
+        return await self._db.fetch_one(_OWNED_BY, params) is not None
 
     async def update_view(
         self,
@@ -220,14 +231,14 @@ class Deliveries:
 def _link(row: Row) -> DeliveryLink:
     return DeliveryLink(
         delivery_id=str(row[0]),
-        chat_id=int(row[1]),
-        user_id=int(row[2]),
-        created_at=float(row[3]),
-        receiver_phone=None if row[4] is None else str(row[4]),
-        tracking_url=None if row[5] is None else str(row[5]),
-        status=str(row[6]),
-        status_created=None if row[7] is None else int(row[7]),
-        tracking_sent_at=None if row[8] is None else float(row[8]),
-        updated_at=float(row[9]),
-        language=None if row[10] is None else str(row[10]),
+        chat=ChatRef(str(row[1]), int(row[2])),
+        user_id=int(row[3]),
+        created_at=float(row[4]),
+        receiver_phone=None if row[5] is None else str(row[5]),
+        tracking_url=None if row[6] is None else str(row[6]),
+        status=str(row[7]),
+        status_created=None if row[8] is None else int(row[8]),
+        tracking_sent_at=None if row[9] is None else float(row[9]),
+        updated_at=float(row[10]),
+        language=None if row[11] is None else str(row[11]),
     )

@@ -32,6 +32,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.chat_ref import ChatRef
 from bot.clocks import Clock
 from bot.store.database import Row
 from bot.store.store_backend import StoreDatabase
@@ -52,15 +53,15 @@ class MediaFile:
     path: Path
     content_type: str
     size: int
-    chat_id: int
+    chat: ChatRef
     created_at: float
     expires_at: float
 
 
 _INSERT = """INSERT INTO media
-    (token, file_name, content_type, size, chat_id, created_at, expires_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?)"""
-_GET = """SELECT token, file_name, content_type, size, chat_id, created_at, expires_at
+    (token, file_name, content_type, size, channel, chat_id, created_at, expires_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)"""
+_GET = """SELECT token, file_name, content_type, size, channel, chat_id, created_at, expires_at
     FROM media WHERE token = ? AND expires_at > ?"""
 _DELETE = "DELETE FROM media WHERE token = ? RETURNING file_name"
 _DELETE_EXPIRED = "DELETE FROM media WHERE expires_at <= ? RETURNING file_name"
@@ -81,7 +82,7 @@ class MediaStore:
         self._writing: set[str] = set()
 
     async def put(
-        self, content: bytes | Path, *, content_type: str, chat_id: int, expires_at: float
+        self, content: bytes | Path, *, content_type: str, chat: ChatRef, expires_at: float
     ) -> MediaFile:
         """Store a photo (bytes, or a file that is copied) and return it with a fresh token.
 
@@ -101,14 +102,15 @@ class MediaStore:
             size = await asyncio.to_thread(_write_file, content, path)
             try:
                 await self._db.execute(
-                    _INSERT, (token, file_name, content_type, size, chat_id, now, expires_at)
+                    _INSERT,
+                    (token, file_name, content_type, size, chat.channel, chat.id, now, expires_at),
                 )
             except BaseException:
                 await asyncio.to_thread(path.unlink, missing_ok=True)
                 raise
         finally:
             self._writing.discard(file_name)
-        return MediaFile(token, path, content_type, size, chat_id, now, expires_at)
+        return MediaFile(token, path, content_type, size, chat, now, expires_at)
 
     async def get(self, token: str) -> MediaFile | None:
         """The photo behind ``token``, or None when unknown, expired, or its file is gone."""
@@ -149,9 +151,9 @@ class MediaStore:
             path=self.directory / str(row[1]),
             content_type=str(row[2]),
             size=int(row[3]),
-            chat_id=int(row[4]),
-            created_at=float(row[5]),
-            expires_at=float(row[6]),
+            chat=ChatRef(str(row[4]), int(row[5])),
+            created_at=float(row[6]),
+            expires_at=float(row[7]),
         )
 
     def _untouched_since(self, file_names: list[str], seconds: float) -> list[str]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 
+from bot.chat_ref import ChatRef
 from bot.clocks import Clock
 from bot.store.database import Row
 from bot.store.store_backend import StoreDatabase
@@ -39,7 +40,7 @@ class OtpHandoff:
     receiver_phone: str
     created: int
     delivered_at: float | None
-    delivered_chat_id: int | None
+    delivered_chat: ChatRef | None
 
     @property
     def pending(self) -> bool:
@@ -52,20 +53,22 @@ _PUT = """INSERT INTO otp_handoffs (delivery_id, token, code, receiver_phone, cr
     VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (delivery_id) DO UPDATE
     SET code = excluded.code, receiver_phone = excluded.receiver_phone,
-        created = excluded.created, delivered_at = NULL, delivered_chat_id = NULL
+        created = excluded.created, delivered_at = NULL, delivered_channel = NULL,
+        delivered_chat_id = NULL
     WHERE excluded.created > otp_handoffs.created"""
 _GET = """SELECT delivery_id, token, code, receiver_phone, created, delivered_at,
-        delivered_chat_id
+        delivered_channel, delivered_chat_id
     FROM otp_handoffs WHERE delivery_id = ?"""
 _GET_BY_LINK = """SELECT delivery_id, token, code, receiver_phone, created, delivered_at,
-        delivered_chat_id
+        delivered_channel, delivered_chat_id
     FROM otp_handoffs WHERE token = ?"""
 # Answered from the partial index otp_handoffs_pending_by_phone (migration 3), in its order.
 _PENDING_FOR_PHONE = """SELECT delivery_id, token, code, receiver_phone, created, delivered_at,
-        delivered_chat_id
+        delivered_channel, delivered_chat_id
     FROM otp_handoffs WHERE receiver_phone = ? AND code IS NOT NULL
     ORDER BY created, delivery_id"""
-_MARK_DELIVERED = """UPDATE otp_handoffs SET code = NULL, delivered_at = ?, delivered_chat_id = ?
+_MARK_DELIVERED = """UPDATE otp_handoffs
+    SET code = NULL, delivered_at = ?, delivered_channel = ?, delivered_chat_id = ?
     WHERE delivery_id = ? AND code = ?"""
 _DISCARD = "DELETE FROM otp_handoffs WHERE delivery_id = ?"
 _PRUNE = "DELETE FROM otp_handoffs WHERE created < ?"
@@ -119,13 +122,13 @@ class OtpHandoffs:
         rows = await self._db.fetch_all(_PENDING_FOR_PHONE, (phone_e164,))
         return [_handoff(row) for row in rows]
 
-    async def mark_delivered(self, delivery_id: str, code: str, chat_id: int) -> bool:
-        """Erase ``code`` after it reached the receiver's chat ``chat_id``.
+    async def mark_delivered(self, delivery_id: str, code: str, chat: ChatRef) -> bool:
+        """Erase ``code`` after it reached the receiver's chat ``chat``.
 
         ``code`` must be the one that was sent: if a resend replaced it meanwhile, the new code
         stays pending and False is returned.
         """
-        params = (self._clock(), chat_id, delivery_id, code)
+        params = (self._clock(), chat.channel, chat.id, delivery_id, code)
         return await self._db.execute(_MARK_DELIVERED, params) > 0
 
     async def discard(self, delivery_id: str) -> bool:
@@ -145,5 +148,5 @@ def _handoff(row: Row) -> OtpHandoff:
         receiver_phone=str(row[3]),
         created=int(row[4]),
         delivered_at=None if row[5] is None else float(row[5]),
-        delivered_chat_id=None if row[6] is None else int(row[6]),
+        delivered_chat=None if row[7] is None else ChatRef(str(row[6]), int(row[7])),
     )

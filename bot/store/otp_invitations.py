@@ -9,13 +9,16 @@ it); it lasts until ``expires_at`` and is closed once the hand-off is over.
 
 from __future__ import annotations
 
+from bot.chat_ref import ChatRef
 from bot.clocks import Clock
 from bot.store.store_backend import StoreDatabase
 
-_OPEN = """INSERT INTO otp_invitations (chat_id, token, expires_at) VALUES (?, ?, ?)
-    ON CONFLICT (chat_id) DO UPDATE SET token = excluded.token, expires_at = excluded.expires_at"""
-_OPENED = "SELECT token FROM otp_invitations WHERE chat_id = ? AND expires_at > ?"
-_CLOSE = "DELETE FROM otp_invitations WHERE chat_id = ?"
+_OPEN = """INSERT INTO otp_invitations (channel, chat_id, token, expires_at) VALUES (?, ?, ?, ?)
+    ON CONFLICT (channel, chat_id) DO UPDATE
+    SET token = excluded.token, expires_at = excluded.expires_at"""
+_OPENED = """SELECT token FROM otp_invitations
+    WHERE channel = ? AND chat_id = ? AND expires_at > ?"""
+_CLOSE = "DELETE FROM otp_invitations WHERE channel = ? AND chat_id = ?"
 _PRUNE = "DELETE FROM otp_invitations WHERE expires_at <= ?"
 
 
@@ -26,18 +29,18 @@ class OtpInvitations:
         self._db = db
         self._clock = clock
 
-    async def open(self, chat_id: int, token: str, *, ttl: float) -> None:
-        """``chat_id`` opened the link of ``token``, for ``ttl`` seconds."""
-        await self._db.execute(_OPEN, (chat_id, token, self._clock() + ttl))
+    async def open(self, chat: ChatRef, token: str, *, ttl: float) -> None:
+        """``chat`` opened the link of ``token``, for ``ttl`` seconds."""
+        await self._db.execute(_OPEN, (chat.channel, chat.id, token, self._clock() + ttl))
 
-    async def token_for(self, chat_id: int) -> str | None:
-        """The token of the link ``chat_id`` opened and has not finished with, if any."""
-        row = await self._db.fetch_one(_OPENED, (chat_id, self._clock()))
+    async def token_for(self, chat: ChatRef) -> str | None:
+        """The token of the link ``chat`` opened and has not finished with, if any."""
+        row = await self._db.fetch_one(_OPENED, (chat.channel, chat.id, self._clock()))
         return None if row is None else str(row[0])
 
-    async def close(self, chat_id: int) -> None:
-        """The hand-off in ``chat_id`` is over (code sent, or refused for good)."""
-        await self._db.execute(_CLOSE, (chat_id,))
+    async def close(self, chat: ChatRef) -> None:
+        """The hand-off in ``chat`` is over (code sent, or refused for good)."""
+        await self._db.execute(_CLOSE, (chat.channel, chat.id))
 
     async def prune(self, now: float) -> int:
         """Drop the invitations expired by ``now``; how many."""

@@ -21,6 +21,7 @@ SCHEMA_WORDS = SchemaWords(
     serial_key="BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
     without_rowid="",
     link_order=", link_seq",  # the column that stands in for SQLite's rowid
+    keep_serial=" OVERRIDING SYSTEM VALUE",  # GENERATED ALWAYS refuses them otherwise
     shared=True,
 )
 """The schema in PostgreSQL's words, with what several instances coordinate through."""
@@ -32,14 +33,15 @@ NOT_WAITING_FOR_THE_DISK = "SET LOCAL synchronous_commit = off"
 
 # A data-modifying CTE: both writes of a turn's save are one statement.
 _TURN_SAVE = """WITH saved AS (
-        INSERT INTO sessions (chat_id, user_id, data, updated_at) VALUES (?, ?, ?, ?)
-        ON CONFLICT (chat_id) DO UPDATE SET user_id = excluded.user_id,
+        INSERT INTO sessions (channel, chat_id, user_id, data, updated_at)
+        VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (channel, chat_id) DO UPDATE SET user_id = excluded.user_id,
             data = excluded.data, updated_at = excluded.updated_at
     )
     INSERT INTO seen_updates (update_id, seen_at) VALUES (?, ?) ON CONFLICT DO NOTHING"""
 # No rowid: link_seq numbers the rows in the order they were linked.
 _LAST_ORDER_FOR = """SELECT saved_order FROM deliveries
-    WHERE user_id = ? AND saved_order IS NOT NULL
+    WHERE channel = ? AND user_id = ? AND saved_order IS NOT NULL
     ORDER BY created_at DESC, link_seq DESC LIMIT 1"""
 # Another holder's claim is taken over only once it is older than the relay's lease (that
 # holder died mid-send, or gave up); a live holder's claim is respected.
@@ -87,13 +89,13 @@ class PgBackend:
         """Nothing: every statement here stands alone."""
 
     async def save_turn(
-        self, db: Executor, session: tuple[int, int, object, float], update_id: int
+        self, db: Executor, session: tuple[str, int, int, object, float], update_id: int
     ) -> None:
         """Both writes in one data-modifying statement."""
-        await db.execute(_TURN_SAVE, (*session, update_id, session[3]))
+        await db.execute(_TURN_SAVE, (*session, update_id, session[4]))
 
     async def claim_send(
-        self, db: StoreDatabase, claim: tuple[str, int, str, str, float], stale_before: float
+        self, db: StoreDatabase, claim: tuple[str, str, int, str, str, float], stale_before: float
     ) -> bool:
         """A live holder's claim is respected; a stale one taken over."""
         async with db.transaction() as tx:

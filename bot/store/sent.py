@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.chat_ref import ChatRef
 from bot.clocks import Clock
 from bot.store.database import Executor
 from bot.store.inbox import DEFAULT_LEASE_SECONDS
@@ -31,30 +32,31 @@ class SendKey:
     """What a message is: its cause, its chat, and its kind (``status``, ``tracking``, ...)."""
 
     event_id: str
-    chat_id: int
+    chat: ChatRef
     kind: str
 
 
-CLAIM = """INSERT INTO sent_messages (event_id, chat_id, kind, claimed_by, claimed_at)
-    VALUES (?, ?, ?, ?, ?)
-    ON CONFLICT (event_id, chat_id, kind) DO UPDATE
+CLAIM = """INSERT INTO sent_messages (event_id, channel, chat_id, kind, claimed_by, claimed_at)
+    VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (event_id, channel, chat_id, kind) DO UPDATE
     SET claimed_by = excluded.claimed_by, claimed_at = excluded.claimed_at
     WHERE sent_messages.sent_at IS NULL
       AND sent_messages.claimed_by IS DISTINCT FROM excluded.claimed_by"""
 """A send claim, taken from any other holder; a backend whose holders may be alive narrows
 it (``Backend.claim_send``)."""
 _WAS_SENT = """SELECT 1 FROM sent_messages
-    WHERE event_id = ? AND chat_id = ? AND kind = ? AND sent_at IS NOT NULL"""
+    WHERE event_id = ? AND channel = ? AND chat_id = ? AND kind = ? AND sent_at IS NOT NULL"""
 _MARK_SENT = """INSERT INTO sent_messages
-        (event_id, chat_id, kind, claimed_by, claimed_at, sent_at, message_id)
-    VALUES (?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (event_id, chat_id, kind) DO UPDATE
+        (event_id, channel, chat_id, kind, claimed_by, claimed_at, sent_at, message_id)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (event_id, channel, chat_id, kind) DO UPDATE
     SET sent_at = excluded.sent_at, message_id = excluded.message_id
     WHERE sent_messages.sent_at IS NULL"""
 _MESSAGE_ID = """SELECT message_id FROM sent_messages
-    WHERE event_id = ? AND chat_id = ? AND kind = ? AND sent_at IS NOT NULL"""
+    WHERE event_id = ? AND channel = ? AND chat_id = ? AND kind = ? AND sent_at IS NOT NULL"""
 _RELEASE = """UPDATE sent_messages SET claimed_by = NULL
-    WHERE event_id = ? AND chat_id = ? AND kind = ? AND sent_at IS NULL AND claimed_by = ?"""
+    WHERE event_id = ? AND channel = ? AND chat_id = ? AND kind = ?
+      AND sent_at IS NULL AND claimed_by = ?"""
 _PRUNE = "DELETE FROM sent_messages WHERE claimed_at < ?"
 
 
@@ -80,7 +82,7 @@ class SentMessages:
     async def claim(self, key: SendKey) -> bool:
         """Take the right to send ``key``; False when it was sent or another task holds it."""
         now = self._clock()
-        claim = (key.event_id, key.chat_id, key.kind, self._holder, now)
+        claim = (*_key(key), self._holder, now)
         return await self._backend.claim_send(self._db, claim, now - self._lease_seconds)
 
     async def was_sent(self, key: SendKey) -> bool:
@@ -120,5 +122,5 @@ async def mark_sent(
     return await db.execute(_MARK_SENT, params) > 0
 
 
-def _key(key: SendKey) -> tuple[str, int, str]:
-    return (key.event_id, key.chat_id, key.kind)
+def _key(key: SendKey) -> tuple[str, str, int, str]:
+    return (key.event_id, key.chat.channel, key.chat.id, key.kind)

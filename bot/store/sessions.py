@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.chat_ref import ChatRef, UserRef
 from bot.clocks import Clock
 from bot.store.database import Row
 from bot.store.session_packing import pack, unpack
@@ -29,26 +30,34 @@ from bot.store.updates import AnsweredUpdate, SeenUpdates
 
 @dataclass(frozen=True)
 class SessionRecord:
-    """A stored session: ``data`` is the JSON text the adapter saved."""
+    """A stored session: ``data`` is the JSON text the adapter saved; ``user_id`` is the
+    customer's id in the chat's channel."""
 
-    chat_id: int
+    chat: ChatRef
     user_id: int
     data: str
     updated_at: float
 
+    @property
+    def user(self) -> UserRef:
+        """The customer the session is with."""
+        return self.chat.user(self.user_id)
 
-_GET = "SELECT chat_id, user_id, data, updated_at FROM sessions WHERE chat_id = ?"
-_SAVE = """INSERT INTO sessions (chat_id, user_id, data, updated_at) VALUES (?, ?, ?, ?)
-    ON CONFLICT (chat_id) DO UPDATE
+
+_GET = """SELECT channel, chat_id, user_id, data, updated_at FROM sessions
+    WHERE channel = ? AND chat_id = ?"""
+_SAVE = """INSERT INTO sessions (channel, chat_id, user_id, data, updated_at) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (channel, chat_id) DO UPDATE
     SET user_id = excluded.user_id, data = excluded.data, updated_at = excluded.updated_at"""
-_DELETE = "DELETE FROM sessions WHERE chat_id = ?"
-_LIST = "SELECT chat_id, user_id, data, updated_at FROM sessions ORDER BY updated_at, chat_id"
+_DELETE = "DELETE FROM sessions WHERE channel = ? AND chat_id = ?"
+_LIST = """SELECT channel, chat_id, user_id, data, updated_at FROM sessions
+    ORDER BY updated_at, channel, chat_id"""
 # A batch at a time, oldest first, so one long DELETE never holds the writer while turns wait
 # (a first pass after an upgrade may find years of abandoned chats). The outer condition is
 # checked again on each row: on PostgreSQL a session saved meanwhile by another instance's turn
 # is re-read under its row lock and kept.
-_PURGE_IDLE = """DELETE FROM sessions WHERE updated_at < ? AND chat_id IN (
-    SELECT chat_id FROM sessions WHERE updated_at < ? ORDER BY updated_at LIMIT ?)"""
+_PURGE_IDLE = """DELETE FROM sessions WHERE updated_at < ? AND (channel, chat_id) IN (
+    SELECT channel, chat_id FROM sessions WHERE updated_at < ? ORDER BY updated_at LIMIT ?)"""
 PURGE_BATCH = 500
 
 
@@ -63,49 +72,51 @@ class Sessions:
         self._clock = clock
         self._updates = updates
         # chat -> (the update being answered in it, its session as stored; None: no session)
-        self._held: dict[int, tuple[AnsweredUpdate, SessionRecord | None]] = {}
+        self._held: dict[ChatRef, tuple[AnsweredUpdate, SessionRecord | None]] = {}
         updates.on_finish(self._let_go)
 
-    async def get(self, chat_id: int) -> SessionRecord | None:
+    async def get(self, chat: ChatRef) -> SessionRecord | None:
         """The chat's saved session, or None when it has no open conversation."""
-        held = self._held.get(chat_id)
+        held = self._held.get(chat)
         answering = self._updates.answering()
         if held is not None and held[0] is answering:
             return held[1]
-        row = await self._db.fetch_one(_GET, (chat_id,))
+        row = await self._db.fetch_one(_GET, (chat.channel, chat.id))
         record = _record(row) if row else None
-        if answering is not None and answering.chat_id == chat_id:
-            self._held[chat_id] = (answering, record)
+        if answering is not None and answering.chat == chat:
+            self._held[chat] = (answering, record)
         return record
 
-    async def save(self, chat_id: int, user_id: int, data_json: str) -> None:
-        """Replace the chat's session with ``data_json`` (stamped with the store's clock)."""
+    async def save(self, chat: ChatRef, user_id: int, data_json: str) -> None:
+        """Replace the chat's session with ``data_json`` (stamped with the store's clock);
+        ``user_id`` is the customer's id in the chat's channel."""
         now = self._clock()
-        own = self._hold(chat_id, SessionRecord(chat_id, user_id, data_json, now))
+        own = self._hold(chat, SessionRecord(chat, user_id, data_json, now))
         stored: str | bytes = pack(data_json) if self._backend.packs_sessions else data_json
         answering = self._updates.unrecorded()
+        session = (chat.channel, chat.id, user_id, stored, now)
         if answering is None:
-            await self._db.execute(_SAVE, (chat_id, user_id, stored, now))
+            await self._db.execute(_SAVE, session)
         else:
-            session = (chat_id, user_id, stored, now)
             await self._backend.save_turn(self._db, session, answering.update_id)
             answering.recorded = True
         if not own:
-            self._let_go_of(chat_id)
+            self._let_go_of(chat)
 
-    async def delete(self, chat_id: int) -> bool:
+    async def delete(self, chat: ChatRef) -> bool:
         """Forget the chat's session; True when there was one."""
-        own = self._hold(chat_id, None)
+        own = self._hold(chat, None)
         answering = self._updates.unrecorded()
+        key = (chat.channel, chat.id)
         if answering is None:
-            deleted = await self._db.execute(_DELETE, (chat_id,))
+            deleted = await self._db.execute(_DELETE, key)
         else:  # once per order: a transaction is cheap enough here
             async with self._db.transaction() as tx:
-                deleted = await tx.execute(_DELETE, (chat_id,))
+                deleted = await tx.execute(_DELETE, key)
                 await self._updates.record(tx, answering)
             answering.recorded = True
         if not own:
-            self._let_go_of(chat_id)
+            self._let_go_of(chat)
         return deleted > 0
 
     async def list_open(self) -> list[SessionRecord]:
@@ -125,33 +136,33 @@ class Sessions:
         finally:
             self._held.clear()  # rare: the turns under way read their chat once more
 
-    def _hold(self, chat_id: int, record: SessionRecord | None) -> bool:
-        """Before a write of ``record``: when this task answers an update in ``chat_id``, that
+    def _hold(self, chat: ChatRef, record: SessionRecord | None) -> bool:
+        """Before a write of ``record``: when this task answers an update in ``chat``, that
         update holds ``record`` at once (its turn reads what it is writing, even while the
         write is under way: ``ChatService`` draws the reply meanwhile); True then."""
         answering = self._updates.answering()
-        if answering is not None and answering.chat_id == chat_id:
-            self._held[chat_id] = (answering, record)
+        if answering is not None and answering.chat == chat:
+            self._held[chat] = (answering, record)
             return True
         return False
 
-    def _let_go_of(self, chat_id: int) -> None:
+    def _let_go_of(self, chat: ChatRef) -> None:
         """After a write from elsewhere (another task): the update answered in the chat drops
         what it held rather than keep it stale (after the write, so that a read in between
         cannot hold the old row again)."""
-        self._held.pop(chat_id, None)
+        self._held.pop(chat, None)
 
     def _let_go(self, answered: AnsweredUpdate) -> None:
-        if answered.chat_id is not None:
-            held = self._held.get(answered.chat_id)
+        if answered.chat is not None:
+            held = self._held.get(answered.chat)
             if held is not None and held[0] is answered:
-                del self._held[answered.chat_id]
+                del self._held[answered.chat]
 
 
 def _record(row: Row) -> SessionRecord:
     return SessionRecord(
-        chat_id=int(row[0]),
-        user_id=int(row[1]),
-        data=unpack(row[2]),
-        updated_at=float(row[3]),
+        chat=ChatRef(str(row[0]), int(row[1])),
+        user_id=int(row[2]),
+        data=unpack(row[3]),
+        updated_at=float(row[4]),
     )

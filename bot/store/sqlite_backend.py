@@ -20,6 +20,7 @@ SCHEMA_WORDS = SchemaWords(
     serial_key="INTEGER PRIMARY KEY AUTOINCREMENT",
     without_rowid=" WITHOUT ROWID",
     link_order="",  # every index ends with the rowid
+    keep_serial="",  # AUTOINCREMENT takes the values given
     shared=False,
 )
 """The schema in SQLite's words: the text every migration shipped with."""
@@ -28,22 +29,23 @@ SCHEMA_WORDS = SchemaWords(
 # commit: an INSTEAD OF trigger on a view does both writes, and a statement is atomic with its
 # triggers. TEMP objects live with the connection: no schema change, made again at each open.
 _TURN_SAVE_VIEW = """CREATE TEMP VIEW IF NOT EXISTS session_turn_saves AS SELECT
-    NULL AS chat_id, NULL AS user_id, NULL AS data, NULL AS updated_at, NULL AS update_id"""
+    NULL AS channel, NULL AS chat_id, NULL AS user_id, NULL AS data, NULL AS updated_at,
+    NULL AS update_id"""
 _TURN_SAVE_TRIGGER = """CREATE TEMP TRIGGER IF NOT EXISTS session_turn_save
     INSTEAD OF INSERT ON session_turn_saves BEGIN
-        INSERT INTO sessions (chat_id, user_id, data, updated_at)
-            VALUES (NEW.chat_id, NEW.user_id, NEW.data, NEW.updated_at)
-            ON CONFLICT (chat_id) DO UPDATE SET user_id = excluded.user_id,
+        INSERT INTO sessions (channel, chat_id, user_id, data, updated_at)
+            VALUES (NEW.channel, NEW.chat_id, NEW.user_id, NEW.data, NEW.updated_at)
+            ON CONFLICT (channel, chat_id) DO UPDATE SET user_id = excluded.user_id,
                 data = excluded.data, updated_at = excluded.updated_at;
         INSERT INTO seen_updates (update_id, seen_at) VALUES (NEW.update_id, NEW.updated_at)
             ON CONFLICT DO NOTHING;
     END"""
-_TURN_SAVE = """INSERT INTO session_turn_saves (chat_id, user_id, data, updated_at, update_id)
-    VALUES (?, ?, ?, ?, ?)"""
+_TURN_SAVE = """INSERT INTO session_turn_saves
+    (channel, chat_id, user_id, data, updated_at, update_id) VALUES (?, ?, ?, ?, ?, ?)"""
 # One step back along the partial index deliveries_orders_by_user; the WHERE clause repeats
 # its condition so SQLite uses it. Among rows of the same second the last linked wins (rowid).
 _LAST_ORDER_FOR = """SELECT saved_order FROM deliveries
-    WHERE user_id = ? AND saved_order IS NOT NULL
+    WHERE channel = ? AND user_id = ? AND saved_order IS NOT NULL
     ORDER BY created_at DESC, rowid DESC LIMIT 1"""
 
 
@@ -64,13 +66,13 @@ class SqliteBackend:
         await self._db.prepare_connections(_TURN_SAVE_TRIGGER)
 
     async def save_turn(
-        self, db: Executor, session: tuple[int, int, object, float], update_id: int
+        self, db: Executor, session: tuple[str, int, int, object, float], update_id: int
     ) -> None:
         """Through the view's trigger: both writes in one statement."""
         await db.execute(_TURN_SAVE, (*session, update_id))
 
     async def claim_send(
-        self, db: StoreDatabase, claim: tuple[str, int, str, str, float], stale_before: float
+        self, db: StoreDatabase, claim: tuple[str, str, int, str, str, float], stale_before: float
     ) -> bool:
         """Any other holder's claim was left by a process that is gone."""
         return await db.execute(CLAIM, claim) > 0

@@ -43,7 +43,8 @@ class Backend(Protocol):
 
     @property
     def last_order_sql(self) -> str:
-        """``SELECT saved_order`` of a user's (``?``) newest delivery that kept one, the last
+        """``SELECT saved_order`` of a user's (``channel = ? AND user_id = ?``) newest delivery
+        that kept one, the last
         linked first among rows of the same second."""
         ...
 
@@ -57,16 +58,17 @@ class Backend(Protocol):
         ...
 
     async def save_turn(
-        self, db: Executor, session: tuple[int, int, object, float], update_id: int
+        self, db: Executor, session: tuple[str, int, int, object, float], update_id: int
     ) -> None:
-        """Save ``(chat_id, user_id, data, updated_at)`` and record ``update_id`` as seen at
-        ``updated_at``, in one statement."""
+        """Save ``(channel, chat_id, user_id, data, updated_at)`` and record ``update_id`` as
+        seen at ``updated_at``, in one statement."""
         ...
 
     async def claim_send(
-        self, db: StoreDatabase, claim: tuple[str, int, str, str, float], stale_before: float
+        self, db: StoreDatabase, claim: tuple[str, str, int, str, str, float], stale_before: float
     ) -> bool:
-        """Claim ``(event_id, chat_id, kind, holder, now)`` in ``sent_messages``: False when it
+        """Claim ``(event_id, channel, chat_id, kind, holder, now)`` in ``sent_messages``: False
+        when it
         was sent or a live holder has it (a claim from before ``stale_before`` is a dead one's)."""
         ...
 

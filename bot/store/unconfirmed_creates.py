@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.chat_ref import ChatRef, UserRef
 from bot.clocks import Clock
 from bot.store.database import Row
 from bot.store.delivery_links import Deliveries
@@ -27,8 +28,8 @@ class UnconfirmedCreate:
     its notice to go out."""
 
     idempotency_key: str
-    chat_id: int
-    user_id: int
+    chat: ChatRef
+    user_id: int  # the customer's id in the chat's channel
     request: str  # CreateDeliveryRequest JSON, idempotencyKey included
     saved_order: str  # SavedOrder JSON
     fingerprint: str
@@ -40,6 +41,11 @@ class UnconfirmedCreate:
     # The shipped language the customer ordered in: the notice and the delivery's later news
     # are said in it (None: the business default).
     language: str | None = None
+
+    @property
+    def user(self) -> UserRef:
+        """The customer who ordered."""
+        return self.chat.user(self.user_id)
 
     @property
     def settled(self) -> bool:
@@ -57,14 +63,14 @@ class CreatedLink:
     status: str
 
 
-_ADD = """INSERT INTO unconfirmed_creates (idempotency_key, chat_id, user_id, request,
+_ADD = """INSERT INTO unconfirmed_creates (idempotency_key, channel, chat_id, user_id, request,
         saved_order, fingerprint, created_at, attempts, next_attempt_at, language)
-    VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)
     ON CONFLICT (idempotency_key) DO NOTHING"""
-_GET = """SELECT idempotency_key, chat_id, user_id, request, saved_order, fingerprint,
+_GET = """SELECT idempotency_key, channel, chat_id, user_id, request, saved_order, fingerprint,
         created_at, attempts, next_attempt_at, delivery_id, notice, language
     FROM unconfirmed_creates WHERE idempotency_key = ?"""
-_DUE = """SELECT idempotency_key, chat_id, user_id, request, saved_order, fingerprint,
+_DUE = """SELECT idempotency_key, channel, chat_id, user_id, request, saved_order, fingerprint,
         created_at, attempts, next_attempt_at, delivery_id, notice, language
     FROM unconfirmed_creates
     WHERE next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?"""
@@ -93,7 +99,7 @@ class UnconfirmedCreates:
     async def add(
         self,
         idempotency_key: str,
-        chat_id: int,
+        chat: ChatRef,
         user_id: int,
         *,
         request: str,
@@ -107,7 +113,8 @@ class UnconfirmedCreates:
         ``language`` is the shipped language the customer ordered in (None: the default)."""
         params = (
             idempotency_key,
-            chat_id,
+            chat.channel,
+            chat.id,
             user_id,
             request,
             saved_order,
@@ -167,7 +174,7 @@ class UnconfirmedCreates:
             if created is not None:
                 await Deliveries(tx, self._clock, self._backend).add(
                     created.delivery_id,
-                    entry.chat_id,
+                    entry.chat,
                     entry.user_id,
                     created.created_at,
                     created.receiver_phone,
@@ -189,15 +196,15 @@ class UnconfirmedCreates:
 def _row(row: Row) -> UnconfirmedCreate:
     return UnconfirmedCreate(
         idempotency_key=str(row[0]),
-        chat_id=int(row[1]),
-        user_id=int(row[2]),
-        request=str(row[3]),
-        saved_order=str(row[4]),
-        fingerprint=str(row[5]),
-        created_at=float(row[6]),
-        attempts=int(row[7]),
-        next_attempt_at=float(row[8]),
-        delivery_id=None if row[9] is None else str(row[9]),
-        notice=None if row[10] is None else str(row[10]),
-        language=None if row[11] is None else str(row[11]),
+        chat=ChatRef(str(row[1]), int(row[2])),
+        user_id=int(row[3]),
+        request=str(row[4]),
+        saved_order=str(row[5]),
+        fingerprint=str(row[6]),
+        created_at=float(row[7]),
+        attempts=int(row[8]),
+        next_attempt_at=float(row[9]),
+        delivery_id=None if row[10] is None else str(row[10]),
+        notice=None if row[11] is None else str(row[11]),
+        language=None if row[12] is None else str(row[12]),
     )

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 
+from bot.chat_ref import ChatRef
 from bot.clocks import Clock
 from bot.store.database import Executor
 from bot.store.store_backend import StoreDatabase
@@ -32,11 +33,11 @@ _PRUNE = "DELETE FROM seen_updates WHERE seen_at < ?"
 
 @dataclass(eq=False)
 class AnsweredUpdate:
-    """The update the current task answers (in ``chat_id``, when it has a chat), whether its
+    """The update the current task answers (in ``chat``, when it has one), whether its
     id is recorded yet, and whether its handlers are still running."""
 
     update_id: int
-    chat_id: int | None = None
+    chat: ChatRef | None = None
     recorded: bool = False
     running: bool = True
 
@@ -56,8 +57,8 @@ class SeenUpdates:
         """Record ``update_id``; True when it had been recorded before (a repeat to ignore)."""
         return await self._db.execute(_RECORD, (update_id, self._clock())) == 0
 
-    async def begin(self, update_id: int, chat_id: int | None = None) -> bool:
-        """Start answering ``update_id`` (from ``chat_id``) in this task; False when it was
+    async def begin(self, update_id: int, chat: ChatRef | None = None) -> bool:
+        """Start answering ``update_id`` (from ``chat``) in this task; False when it was
         handled before.
 
         Nothing is written: the id is recorded with the turn's first session write, or by
@@ -65,7 +66,7 @@ class SeenUpdates:
         """
         if await self._db.fetch_one(_IS_SEEN, (update_id,)) is not None:
             return False
-        _answering.set(AnsweredUpdate(update_id, chat_id))
+        _answering.set(AnsweredUpdate(update_id, chat))
         return True
 
     def answering(self) -> AnsweredUpdate | None:

@@ -37,6 +37,7 @@ from telegram.ext import (
 )
 from telegram.request import BaseRequest
 
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.chatlocks import ChatLocks, ChatTurnLocks
 from bot.config import TelegramConfig
 from bot.store import Store
@@ -176,12 +177,18 @@ def gatekeeper(
             # Not a customer's message (Telegram never sends these): nobody to answer.
             log.warning("update dropped: %s", flaw)
             raise ApplicationHandlerStop
-        if not await store.updates.begin(update.update_id, chat_of(update)):
+        chat_id = chat_of(update)
+        chat_ref = None if chat_id is None else ChatRef(TELEGRAM, chat_id)
+        if not await store.updates.begin(update.update_id, chat_ref):
             log.info("update %s was delivered again; ignored", update.update_id)
             raise ApplicationHandlerStop
         chat, user = update.effective_chat, update.effective_user
         # Only the user's own action proves they unblocked the bot.
-        if chat is not None and user is not None and await store.blocked.clear(chat.id):
+        if (
+            chat is not None
+            and user is not None
+            and await store.blocked.clear(ChatRef(TELEGRAM, chat.id))
+        ):
             log.info("chat %s writes again; no longer marked blocked", chat.id)
 
     return check

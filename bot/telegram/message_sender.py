@@ -31,6 +31,7 @@ from telegram import Bot, CallbackQuery, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.chatlocks import ChatLocks
 from bot.relay.channel_protocol import ChatUnreachable, SendFailed
 from bot.store import Store
@@ -215,7 +216,7 @@ class TelegramSender:
         if isinstance(error, Forbidden) or (
             isinstance(error, BadRequest) and _CHAT_NOT_FOUND in reason.lower()
         ):
-            await self._store.blocked.mark(chat_id)
+            await self._store.blocked.mark(ChatRef(TELEGRAM, chat_id))
             log.info("chat %s cannot be messaged (%s); marked blocked", chat_id, reason)
             return Blocked(chat_id, reason)
         if edited is not None and isinstance(error, BadRequest) and _NOT_MODIFIED in reason.lower():

@@ -21,6 +21,7 @@ from typing import Final, Literal
 from telegram import Bot, Message
 from telegram.error import TelegramError
 
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.store import MediaFile, Store
 from bot.web import media_url
 from conversations.texts.catalogue import say
@@ -147,7 +148,7 @@ class PhotoReceiver:
         media = await self._store.media.put(
             data,
             content_type=content_type,
-            chat_id=chat_id,
+            chat=ChatRef(TELEGRAM, chat_id),
             expires_at=self._store.clock() + self.ttl_seconds,
         )
         return Rehosted(media_url(self.public_base_url, media.token), media)

@@ -78,7 +78,7 @@ async def test_hosted_photos_get_unguessable_urls(tmp_path: Path) -> None:
         assert all(len(token) >= 40 and "/" not in token for token in tokens)
         stored = [await store.media.get(token) for token in tokens]
         assert [m.content_type for m in stored if m] == ["image/png", "image/webp"]
-        assert all(m is not None and m.chat_id == 5 for m in stored)
+        assert all(m is not None and m.chat.id == 5 for m in stored)
 
 
 async def test_nothing_is_stored_when_one_file_fails(tmp_path: Path) -> None:

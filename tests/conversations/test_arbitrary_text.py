@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.chat_ref import ChatRef
 from bot.store import Store
 from conversations.dialog import Answer, TextAnswer, Turn
 from conversations.session import Session
@@ -79,8 +80,8 @@ class ProbingChat(Chat):
         copy = Session.model_validate_json(self.session.model_dump_json())
         turn = await self.engine.handle(copy, TextAnswer(text=text))
         assert turn.messages or turn.prompt is not None, "no reply"
-        await self._store.sessions.save(1001, 1001, copy.model_dump_json())
-        record = await self._store.sessions.get(1001)
+        await self._store.sessions.save(ChatRef("telegram", 1001), 1001, copy.model_dump_json())
+        record = await self._store.sessions.get(ChatRef("telegram", 1001))
         assert record is not None
         assert Session.model_validate_json(record.data) == copy
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from bot.demo import CUSTOMER_CHAT, DemoStack
+from bot.legacy_chat_ids import user_ref
 from conversations.texts.deliveries_texts import short_ref
 
 from .conftest import TO_SUMMARY, MakeStack
@@ -145,4 +146,4 @@ async def test_a_contact_outside_a_hand_off_still_answers_the_order(make_stack: 
     assert await stack.position() == "sender_name"
     await stack.type_line("contact 08031234567 Ada Obi")
     assert await stack.position() == "receiver_name"
-    assert await stack.bot.store.contacts.phone_for(CUSTOMER_CHAT) is None
+    assert await stack.bot.store.contacts.phone_for(user_ref(CUSTOMER_CHAT)) is None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.demo import DemoOptions, DemoStack
+from bot.legacy_chat_ids import user_ref
 from bot.sandbox import default_scenario_data, parse_scenario
 from conversations.texts import dialogue
 
@@ -55,7 +56,7 @@ async def test_repeat_orders_the_last_order_again(make_stack: MakeStack) -> None
     for line in ("parcel.png", "1"):
         await stack.type_line(line)
     assert stack.bot.console.status == "created"
-    links = await stack.bot.store.deliveries.for_user(stack.bot.console.user_id, 10)
+    links = await stack.bot.store.deliveries.for_user(user_ref(stack.bot.console.user_id), 10)
     assert len(links) == 2
 
 

@@ -54,6 +54,7 @@ import pytest
 from telegram import Update
 from telegram.request import HTTPXRequest
 
+from bot.chat_ref import UserRef
 from bot.clocks import Clock, system_clock
 from bot.config import Config
 from bot.demo.transports import AppSwitch, loopback_resolver
@@ -319,7 +320,7 @@ class BotStack:
         """
         await self.fill_order(user, receiver_phone=receiver_phone, photos=photos, begin=begin)
         await self.tap(self.prompt(user.id), "Confirm and send")
-        links = await self.bot.store.deliveries.for_user(user.id, 1)
+        links = await self.bot.store.deliveries.for_user(UserRef("telegram", user.id), 1)
         assert links, "the order was not created"
         return links[0].delivery_id
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from telegram import Update
 
+from bot.chat_ref import ChatRef
 from conversations import Session
 from tests.e2e.conftest import ADA, PUBLIC_BASE_URL, SECRET_TOKEN, BotStack, MakeStack, Mode
 from tests.fakes import post_update
@@ -31,7 +32,7 @@ async def at_pin(request: pytest.FixtureRequest, make_stack: MakeStack) -> BotSt
 
 async def saved(stack: BotStack) -> Session:
     """ADA's saved session, read back the way a restart reads it."""
-    record = await stack.bot.store.sessions.get(ADA.id)
+    record = await stack.bot.store.sessions.get(ChatRef("telegram", ADA.id))
     assert record is not None, "the session was lost"
     return Session.model_validate_json(record.data)
 

@@ -42,6 +42,7 @@ import pytest
 
 from bot.bot_core import build_core
 from bot.channels import ChannelRegistration
+from bot.chat_ref import ChatRef, UserRef
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.sandbox.operations import API_PREFIX
 from bot.seams import Seams
@@ -165,12 +166,14 @@ async def seed_sessions_at_the_summary(store: Store, partner: Partner, chats: li
         assert turn.prompt is not None and turn.prompt.step == "summary"
     finally:
         await core.aclose()
-    record = await store.sessions.get(filler)
+    record = await store.sessions.get(ChatRef("telegram", filler))
     assert record is not None
     written = json.loads(record.data)
     for chat in chats:
         own = {**written, "id": uuid.uuid4().hex, "customer": str(chat)}
-        await store.sessions.save(chat, chat, json.dumps(own, separators=(",", ":")))
+        await store.sessions.save(
+            ChatRef("telegram", chat), chat, json.dumps(own, separators=(",", ":"))
+        )
 
 
 @pytest.fixture
@@ -245,7 +248,9 @@ async def test_a_hundred_customers_confirming_at_once_on_three_processes(
 
         waited = await asyncio.gather(*(answered(user) for user in customers))
 
-    counts = [await store.deliveries.count_for_user(user.id) for user in customers]
+    counts = [
+        await store.deliveries.count_for_user(UserRef("telegram", user.id)) for user in customers
+    ]
     told = [
         any(WAITING in (m.text or "") for m in tg.sent_messages(user.id)[seen[user.id] :])
         for user in customers

@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from bot.chat_ref import UserRef
 from conversations.texts.catalogue import say
 from tests.e2e.conftest import ADA, OPERATORS, BotStack, MakeStack, tiny_png
 
@@ -43,7 +44,7 @@ async def _photos_again_then_ordered(stack: BotStack, reply_text: str) -> dict[s
     summary = stack.prompt(ADA.id)
     assert summary.text is not None and "Bola Ahmed" in summary.text  # answers kept
     await stack.tap(summary, "Confirm and send")
-    assert await stack.bot.store.deliveries.count_for_user(ADA.id) == 1
+    assert await stack.bot.store.deliveries.count_for_user(UserRef("telegram", ADA.id)) == 1
     assert stack.partner is not None
     return stack.partner.creates[-1]
 

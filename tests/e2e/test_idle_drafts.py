@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 
+from bot.chat_ref import ChatRef
 from bot.runtime import housekeep
 from conversations.texts.catalogue import say
 from tests.e2e.conftest import ADA, BotStack, MakeStack
@@ -54,7 +55,7 @@ async def test_a_draft_idle_for_less_than_the_limit_is_resumed(make_stack: MakeS
     reply = await stack.command(ADA, "start")
 
     assert _said(reply).startswith(f"Welcome back! Here is where we were:\n\n{PICKUP_QUESTION}")
-    assert await stack.bot.store.sessions.get(ADA.id) is not None
+    assert await stack.bot.store.sessions.get(ChatRef("telegram", ADA.id)) is not None
 
 
 async def test_a_draft_idle_past_the_limit_is_dropped_and_start_begins_afresh(
@@ -63,7 +64,7 @@ async def test_a_draft_idle_past_the_limit_is_dropped_and_start_begins_afresh(
     stack, wall = await _a_draft(make_stack, at_pickup=True)
 
     await _idle(stack, wall, stack.config.storage.session_idle_seconds + 60)
-    assert await stack.bot.store.sessions.get(ADA.id) is None
+    assert await stack.bot.store.sessions.get(ChatRef("telegram", ADA.id)) is None
     reply = await stack.command(ADA, "start")
 
     said = _said(reply)
@@ -84,7 +85,7 @@ async def test_a_tap_on_a_dropped_drafts_button_says_so_and_starts_afresh(
     assert said.startswith(say("telegram.draft_gone"))
     assert FIRST_QUESTION in said and PICKUP_QUESTION not in said
     # A new draft is open, and its own buttons work.
-    assert await stack.bot.store.sessions.get(ADA.id) is not None
+    assert await stack.bot.store.sessions.get(ChatRef("telegram", ADA.id)) is not None
     (next_question,) = await stack.tap(stack.prompt(ADA.id), "✓ Pickup & delivery")
     assert (next_question.text or "").startswith(PICKUP_QUESTION)
 
@@ -95,7 +96,7 @@ async def test_a_recent_question_whose_order_ended_elsewhere_is_not_called_dropp
     stack, wall = await _a_draft(make_stack, at_pickup=False)
     old_keyboard = stack.prompt(ADA.id)
     # The order ended without this process drawing it (another instance, on PostgreSQL).
-    assert await stack.bot.store.sessions.delete(ADA.id)
+    assert await stack.bot.store.sessions.delete(ChatRef("telegram", ADA.id))
     wall.now += 3600
 
     reply = await stack.tap(old_keyboard, "✓ Pickup & delivery")

@@ -23,6 +23,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from bot.chat_ref import ChatRef
 from bot.partner.client import PartnerClient
 from bot.runtime.serving import listening_socket, start_web_server
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
@@ -107,8 +108,9 @@ async def deliveries_with_events(
         for customer in CUSTOMERS:
             delivery = await client.create_delivery(order())
             await store.deliveries.add(
-                delivery.id, customer.id, customer.id, 0.0, RECEIVER, delivery.tracking_url,
-                delivery.status, tracking_sent=True,  # the create's answer gave the link
+                delivery.id, ChatRef("telegram", customer.id), customer.id, 0.0, RECEIVER,
+                delivery.tracking_url, delivery.status,
+                tracking_sent=True,  # the create's answer gave the link
             )  # fmt: skip
             await client.assign_rider(delivery.id, "rdr_tunde")
             for _ in range(3):  # picked_up, in_transit, delivered

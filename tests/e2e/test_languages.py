@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from bot.chat_ref import UserRef
 from bot.ordering.chats import no_open_order
 from conversations import TextAnswer
 from conversations.texts.catalogue import say, speaking_language
@@ -76,7 +77,7 @@ async def french_order(stack: BotStack, user: TgUser) -> str:
     await stack.photo(user, tiny_png())
     await stack.tap(stack.prompt(chat), cash, user=user)
     await stack.tap(stack.prompt(chat), confirm, user=user)
-    (link,) = await stack.bot.store.deliveries.for_user(user.id, 1)
+    (link,) = await stack.bot.store.deliveries.for_user(UserRef("telegram", user.id), 1)
     return link.delivery_id
 
 

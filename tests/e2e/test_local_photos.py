@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.chat_ref import UserRef
 from tests.e2e.conftest import ADA, MakeStack
 
 LOCAL_BASE_URL = "http://localhost"
@@ -38,7 +39,7 @@ async def test_a_sandbox_keeping_the_spec_refuses_them_and_the_customer_is_told(
 
     reply = await stack.tap(summary, "Confirm and send")
 
-    assert await stack.bot.store.deliveries.for_user(ADA.id, 1) == []
+    assert await stack.bot.store.deliveries.for_user(UserRef("telegram", ADA.id), 1) == []
     said = "\n".join(message.text or "" for message in reply)
     assert "photo" in said.lower()
     assert "image_host_rejected" not in said

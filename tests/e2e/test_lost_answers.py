@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import time
 
+from bot.chat_ref import UserRef
 from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS
 from conversations.texts import dialogue
 from tests.e2e.conftest import ADA, BotStack, MakeStack
@@ -47,7 +48,7 @@ async def test_the_chat_hears_checking_then_the_delivery_it_made(make_stack: Mak
     told = await stack.tg.wait_for_message(ADA.id, lambda m: says(m, "Good news: the order"))
     (made,) = stack.sandbox.deliveries()
     assert made["id"] in (told.text or "")
-    (link,) = await stack.bot.store.deliveries.for_user(ADA.id, 5)
+    (link,) = await stack.bot.store.deliveries.for_user(UserRef("telegram", ADA.id), 5)
     assert link.delivery_id == made["id"]
 
     stack.sandbox.mark_paid(made["id"])  # the relay now finds the chat of its news
@@ -73,7 +74,7 @@ async def test_the_same_order_again_is_held_once(make_stack: MakeStack) -> None:
     await skip_the_wait(stack)
     await stack.bot.core.follow_up.process_due()
     assert len(stack.sandbox.deliveries()) == 2
-    assert len(await stack.bot.store.deliveries.for_user(ADA.id, 5)) == 2
+    assert len(await stack.bot.store.deliveries.for_user(UserRef("telegram", ADA.id), 5)) == 2
 
 
 async def test_a_restart_before_the_follow_up_resumes_it(make_stack: MakeStack) -> None:

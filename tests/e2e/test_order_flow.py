@@ -31,7 +31,7 @@ async def test_an_order_goes_from_start_to_delivered(stack: BotStack) -> None:
     assert short_ref(delivery_id) in done[0] and done[-1].startswith("Track it here: https://")
     tracking = done[-1].removeprefix("Track it here: ")
     link = await stack.bot.store.deliveries.get(delivery_id)
-    assert link is not None and (link.chat_id, link.user_id) == (ADA.id, ADA.id)
+    assert link is not None and (link.chat.id, link.user_id) == (ADA.id, ADA.id)
 
     # The service's own news of the create (created, rider matched) comes by webhook too.
     await stack.sandbox.drain_webhooks()

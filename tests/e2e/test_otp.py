@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from bot.chat_ref import ChatRef
 from bot.telegram.delivery_commands import TELEGRAM_WORDS
 from conversations.texts.deliveries_texts import short_ref
 from conversations.texts.handoff_texts import WRONG_PHONE, not_own_contact
@@ -47,7 +48,11 @@ async def test_the_receiver_proves_their_phone_and_gets_the_code(stack: BotStack
     (got,) = await stack.contact(BOLA, RECEIVER_PHONE.removeprefix("+"))
     assert got.text is not None and f" is {code}." in got.text
     handoff = await stack.bot.store.otp.get(delivery_id)
-    assert handoff is not None and handoff.delivered_chat_id == BOLA.id and not handoff.pending
+    assert (
+        handoff is not None
+        and handoff.delivered_chat == ChatRef("telegram", BOLA.id)
+        and not handoff.pending
+    )
     # The code went to Bola's chat only: not to Ada, who ordered, nor to the operators.
     assert code not in everything_sent_to(stack, ADA.id, OPERATORS.id)
 

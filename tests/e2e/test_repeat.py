@@ -3,6 +3,7 @@ photos are asked anew."""
 
 from __future__ import annotations
 
+from bot.chat_ref import UserRef
 from bot.telegram.command_menus import CUSTOMER_COMMANDS
 from conversations.texts import dialogue
 from tests.e2e.conftest import ADA, CHIDI, BotStack, tiny_png
@@ -20,9 +21,9 @@ async def test_repeat_orders_the_last_delivery_again(stack: BotStack) -> None:
     assert "Bola Ahmed" in summary.text and "A pair of shoes in a box" in summary.text
     await stack.tap(summary, "Confirm and send")
 
-    links = await stack.bot.store.deliveries.for_user(ADA.id, 10)
+    links = await stack.bot.store.deliveries.for_user(UserRef("telegram", ADA.id), 10)
     assert len(links) == 2 and first_id in {link.delivery_id for link in links}
-    assert all((link.chat_id, link.user_id) == (ADA.id, ADA.id) for link in links)
+    assert all((link.chat.id, link.user_id) == (ADA.id, ADA.id) for link in links)
     assert stack.partner is not None
     first, again = stack.partner.creates
     assert first.pop("packageImages") != again.pop("packageImages")
@@ -37,7 +38,7 @@ async def test_repeat_with_nothing_ordered_starts_a_new_order(stack: BotStack) -
     assert stack.prompt(CHIDI.id) == shown
     await stack.tap(shown, "Errand: we buy it for you")  # the new order is open: it goes on
     assert (stack.prompt(CHIDI.id).text or "").startswith("What kind of errand?")
-    assert not await stack.bot.store.deliveries.for_user(CHIDI.id, 10)
+    assert not await stack.bot.store.deliveries.for_user(UserRef("telegram", CHIDI.id), 10)
 
 
 def test_repeat_is_in_the_customer_menu() -> None:

@@ -29,6 +29,7 @@ from typing import Any
 import httpx
 import pytest
 
+from bot.chat_ref import ChatRef
 from bot.partner.signing import sign
 from bot.sandbox import default_scenario
 from bot.sandbox.server import SandboxServer
@@ -187,8 +188,8 @@ async def test_a_killed_instance_loses_no_event_and_repeats_only_what_was_in_fli
 ) -> None:
     instances, tg, store = cluster
     for number in range(DELIVERIES):
-        await store.deliveries.add(f"dlv-{number:04d}", chat_of(number), chat_of(number), 1.0,
-                                   None, None)  # fmt: skip
+        chat = ChatRef("telegram", chat_of(number))
+        await store.deliveries.add(f"dlv-{number:04d}", chat, chat.id, 1.0, None, None)
     events = [(number, step) for step in range(len(STEPS)) for number in range(DELIVERIES)]
     alive = list(instances)
     turn = itertools.count()

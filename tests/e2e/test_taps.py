@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.chat_ref import UserRef
 from tests.e2e.conftest import ADA, BotStack
 
 STALE = "That answer was for an earlier question, so I left it out. Here is where we are:"
@@ -83,7 +84,7 @@ async def test_long_lists_turn_pages_in_place(stack: BotStack) -> None:
 
     assert len(stack.tg.sent_messages(ADA.id)) == sent_before
     await stack.tap(summary, "Confirm and send")  # the redrawn keyboard still answers
-    assert await stack.bot.store.deliveries.count_for_user(ADA.id) == 1
+    assert await stack.bot.store.deliveries.count_for_user(UserRef("telegram", ADA.id)) == 1
 
 
 async def test_answers_without_an_open_order_point_to_new(stack: BotStack) -> None:
@@ -109,7 +110,7 @@ async def test_cancel_mid_order_asks_first_with_buttons_and_no_keeps_the_order(
 
     (stale,) = await stack.send(stack.tg.updates.callback_query(ADA, summary, confirm))
     assert stale.text == f"{STALE}\n\nCancel this order? The answers you gave so far will be lost."
-    assert await stack.bot.store.deliveries.count_for_user(ADA.id) == 0
+    assert await stack.bot.store.deliveries.count_for_user(UserRef("telegram", ADA.id)) == 0
     (shown_again,) = await stack.tap(stack.prompt(ADA.id), "No, go on")
     assert shown_again.text is not None and shown_again.text.startswith("Please check")
 

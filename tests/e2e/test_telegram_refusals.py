@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.chat_ref import ChatRef
 from tests.e2e.conftest import ADA, CHIDI, OPERATORS, BotStack
 
 
@@ -25,13 +26,13 @@ async def test_a_blocked_chat_is_recorded_and_unblocked_when_the_user_returns(
     stack.tg.block_chat(ADA.id)
 
     assert await stack.tap(stack.prompt(ADA.id), "✓ Pickup & delivery") == []
-    assert await stack.bot.store.blocked.is_blocked(ADA.id)
+    assert await stack.bot.store.blocked.is_blocked(ChatRef("telegram", ADA.id))
     assert any(c.error_code == 403 for c in stack.tg.calls("sendMessage"))
 
     stack.tg.unblock_chat(ADA.id)
     reply = await stack.command(ADA, "start")  # writing again proves the bot is unblocked
 
-    assert not await stack.bot.store.blocked.is_blocked(ADA.id)
+    assert not await stack.bot.store.blocked.is_blocked(ChatRef("telegram", ADA.id))
     # The tap still counted: the next question (the pickup place) is shown.
     (shown,) = reply
     assert (shown.text or "").startswith(
@@ -51,6 +52,6 @@ async def test_relayed_news_to_a_blocked_chat_is_dropped_without_holding_others(
     await stack.sandbox.drain_webhooks()
     await stack.deliver_events()
 
-    assert await stack.bot.store.blocked.is_blocked(ADA.id)
+    assert await stack.bot.store.blocked.is_blocked(ChatRef("telegram", ADA.id))
     assert (await stack.bot.store.inbox.counts()).pending == 0  # not retried for ever
     assert len(stack.tg.sent_messages(OPERATORS.id)) > operators_before

@@ -30,7 +30,7 @@ class StoreCalls:
         fetch_all, execute, transaction = db.fetch_all, db.execute, db.transaction
 
         async def counted_fetch(sql: str, *args: Any) -> Any:
-            if "FROM sessions WHERE chat_id" in sql:
+            if "FROM sessions" in sql and "chat_id = ?" in sql:
                 self.reads += 1
             return await fetch_all(sql, *args)
 

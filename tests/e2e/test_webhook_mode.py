@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import httpx
 
+from bot.chat_ref import ChatRef
 from bot.telegram.webhook_route import SECRET_TOKEN_HEADER
 from tests.e2e.conftest import ADA, PUBLIC_BASE_URL, SECRET_TOKEN, BotStack, MakeStack
 from tests.fakes import post_update
@@ -101,4 +102,4 @@ async def test_a_repeated_update_that_changed_no_session_is_handled_once(
         await stack.processor.processed(update["update_id"], times=times)
 
     assert len(stack.tg.sent_messages(ADA.id)) == 1
-    assert await stack.bot.store.sessions.get(ADA.id) is None
+    assert await stack.bot.store.sessions.get(ChatRef("telegram", ADA.id)) is None

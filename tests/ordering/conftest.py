@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
+from bot.chat_ref import ChatRef
 from bot.ordering import build_engine
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
@@ -95,7 +96,10 @@ async def keep_test_photo(store: Store) -> None:
     if await store.media.get(PHOTO_TOKEN) is not None:
         return  # the same file opened again (a restart)
     kept = await store.media.put(
-        JPEG, content_type="image/jpeg", chat_id=0, expires_at=store.clock() + PHOTO_KEPT_SECONDS
+        JPEG,
+        content_type="image/jpeg",
+        chat=ChatRef("telegram", 0),
+        expires_at=store.clock() + PHOTO_KEPT_SECONDS,
     )
     # put() draws a random token; the flows' answers carry the fixed PHOTO_URL.
     await store._db.execute("UPDATE media SET token = ? WHERE token = ?", (PHOTO_TOKEN, kept.token))

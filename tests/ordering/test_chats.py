@@ -9,6 +9,7 @@ import asyncio
 import json
 from dataclasses import replace
 
+from bot.chat_ref import ChatRef, UserRef
 from bot.ordering import ChatService
 from bot.partner.models import CreateDeliveryRequest
 from bot.store import Store
@@ -62,7 +63,7 @@ async def answer_all(chats: ChatService, answers: list[Answer], chat: int = CHAT
 
 
 async def stored(store: Store, chat: int = CHAT) -> Session | None:
-    record = await store.sessions.get(chat)
+    record = await store.sessions.get(ChatRef("telegram", chat))
     return Session.model_validate_json(record.data) if record else None
 
 
@@ -80,10 +81,10 @@ async def test_every_turn_is_saved_and_a_finished_order_is_forgotten(org: Org) -
     assert turn.prompt is not None and turn.prompt.step == "summary"
     done = await chats.handle(CHAT, USER, CONFIRM_ANSWER)
     assert done.status == "created" and done.delivery is not None
-    assert await org.store.sessions.get(CHAT) is None
+    assert await org.store.sessions.get(ChatRef("telegram", CHAT)) is None
     link = await org.store.deliveries.get(done.delivery.id)
     assert link is not None
-    assert (link.chat_id, link.user_id) == (CHAT, USER)
+    assert (link.chat.id, link.user_id) == (CHAT, USER)
     assert link.status == "matched"
     assert link.receiver_phone == "+2348022223333"
     assert link.tracking_url == done.delivery.tracking_url
@@ -128,15 +129,15 @@ async def test_cancel_asks_first_then_ends_the_order(org: Org) -> None:
     assert asked.prompt.text == "Cancel this order? The answers you gave so far will be lost."
     turn = await chats.cancel(CHAT, USER)
     assert turn is not None and turn.status == "cancelled"
-    assert org.store is not None and await org.store.sessions.get(CHAT) is None
+    assert org.store is not None and await org.store.sessions.get(ChatRef("telegram", CHAT)) is None
 
 
 async def test_an_unreadable_session_is_dropped(org: Org) -> None:
     assert org.store is not None
-    await org.store.sessions.save(CHAT, USER, json.dumps({"not": "a session"}))
+    await org.store.sessions.save(ChatRef("telegram", CHAT), USER, json.dumps({"not": "a session"}))
     chats = service(org)
     assert await chats.session(CHAT) is None
-    assert await org.store.sessions.get(CHAT) is None
+    assert await org.store.sessions.get(ChatRef("telegram", CHAT)) is None
 
 
 class Watching:
@@ -322,7 +323,7 @@ async def test_the_order_is_kept_with_its_delivery_for_the_same_user(org: Org) -
     assert org.store is not None
     first = await answer_all(chats, [*TO_SUMMARY, CONFIRM_ANSWER])
     assert first.delivery is not None and first.order is not None
-    kept = await org.store.deliveries.last_order_for(USER)
+    kept = await org.store.deliveries.last_order_for(UserRef("telegram", USER))
     assert kept is not None
     order = SavedOrder.model_validate_json(kept)
     assert order == first.order == await chats.history.last_order(USER)
@@ -356,9 +357,9 @@ async def test_repeat_replays_the_last_order_into_the_same_flow(org: Org) -> Non
     assert again.request.idempotencyKey != first.request.idempotencyKey  # a new order, a new key
     keyless = {"idempotencyKey": None}
     assert again.request.model_copy(update=keyless) == first.request.model_copy(update=keyless)
-    links = await org.store.deliveries.for_user(USER, 10)
+    links = await org.store.deliveries.for_user(UserRef("telegram", USER), 10)
     assert {link.delivery_id for link in links} == {first.delivery.id, again.delivery.id}
-    assert all((link.chat_id, link.user_id) == (CHAT, USER) for link in links)
+    assert all((link.chat.id, link.user_id) == (CHAT, USER) for link in links)
 
 
 async def test_a_return_is_repeated_as_a_return(org: Org) -> None:
@@ -382,7 +383,7 @@ async def test_a_return_is_repeated_as_a_return(org: Org) -> None:
     for field in ("deliveryAddress", "deliveryCoords", "receiverName", "receiverPhone"):
         assert getattr(again.request, field) == getattr(first.request, field), field
     assert again.order is not None and again.order.flow == "return_parcel"
-    kept = await org.store.deliveries.last_order_for(USER)
+    kept = await org.store.deliveries.last_order_for(UserRef("telegram", USER))
     assert kept is not None and SavedOrder.model_validate_json(kept).flow == "return_parcel"
 
 
@@ -413,7 +414,9 @@ async def test_with_nothing_to_repeat_a_new_order_starts(org: Org) -> None:
 async def test_an_unreadable_kept_order_is_not_repeated(org: Org) -> None:
     chats = service(org)
     assert org.store is not None
-    await org.store.deliveries.add("old", CHAT, USER, 1.0, None, None, saved_order='{"from": "v0"}')
+    await org.store.deliveries.add(
+        "old", ChatRef("telegram", CHAT), USER, 1.0, None, None, saved_order='{"from": "v0"}'
+    )
     turn = await chats.repeat(CHAT, USER)
     assert turn.messages[0] == dialogue.NOTHING_TO_REPEAT
     assert turn.prompt is not None and turn.prompt.step == "service_kind"
@@ -428,7 +431,13 @@ async def test_an_order_from_a_changed_flow_starts_a_new_order(org: Org) -> None
         answers={"sender_name": "Ada"},
     )
     await org.store.deliveries.add(
-        "old", CHAT, USER, 1.0, None, None, saved_order=chats.history.kept(older)
+        "old",
+        ChatRef("telegram", CHAT),
+        USER,
+        1.0,
+        None,
+        None,
+        saved_order=chats.history.kept(older),
     )
     turn = await chats.repeat(CHAT, USER)
     assert turn.messages[0] == dialogue.CANNOT_REPEAT

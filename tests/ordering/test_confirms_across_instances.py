@@ -23,6 +23,7 @@ from typing import Any
 import httpx
 import pytest
 
+from bot.chat_ref import UserRef
 from bot.ordering import ChatService, build_engine
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
@@ -134,7 +135,10 @@ async def test_a_hundred_confirms_on_three_instances_make_one_delivery_each_with
     await asyncio.gather(*(customer(number) for number in range(CUSTOMERS)))
 
     store = nodes[0].store
-    counts = [await store.deliveries.count_for_user(5000 + n) for n in range(CUSTOMERS)]
+    counts = [
+        await store.deliveries.count_for_user(UserRef("telegram", 5000 + n))
+        for n in range(CUSTOMERS)
+    ]
     assert counts == [1] * CUSTOMERS
     assert sandbox.call_counts()["create_delivery"] == CUSTOMERS
     assert transport.refused == 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from bot.chat_ref import ChatRef
 from bot.ordering import PartnerCreator, refusal_for
 from bot.ordering.creator import reason_for
 from bot.ordering.kept_photos import EXPIRY_MARGIN_SECONDS, KeptPhotos
@@ -235,7 +236,7 @@ async def _creator_over_the_store(org: Org) -> tuple[PartnerCreator, str, float]
     rehosted = RehostedPhotos(BOT_HOST)
     creator = PartnerCreator(org.client, rehosted, KeptPhotos(rehosted, org.store.media, org.clock))
     photo = await org.store.media.put(
-        JPEG, content_type="image/jpeg", chat_id=42, expires_at=org.clock() + 3600
+        JPEG, content_type="image/jpeg", chat=ChatRef("telegram", 42), expires_at=org.clock() + 3600
     )
     return creator, media_url(BOT_HOST, photo.token), photo.expires_at
 

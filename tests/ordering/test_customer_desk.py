@@ -7,6 +7,7 @@ import uuid
 
 import pytest
 
+from bot.chat_ref import ChatRef, UserRef
 from bot.ordering import ChatService, CustomerDesk
 from bot.partner.models import Coords, CreateDeliveryRequest, Delivery
 from bot.store import Store
@@ -75,7 +76,13 @@ class Orders:
     ) -> None:
         self.created += 60
         await self.store.deliveries.add(
-            delivery_id, user_id, user_id, self.created, RECEIVER, tracking_url, status
+            delivery_id,
+            ChatRef("telegram", user_id),
+            user_id,
+            self.created,
+            RECEIVER,
+            tracking_url,
+            status,
         )
 
     async def fake(self, user_id: int, count: int) -> list[str]:
@@ -346,7 +353,7 @@ async def test_the_receiver_opens_the_link_proves_the_phone_and_gets_the_code(
     desk: CustomerDesk, orders: Orders
 ) -> None:
     token = await code_waiting(orders)
-    (link,) = await orders.store.deliveries.for_user(ADA, 1)
+    (link,) = await orders.store.deliveries.for_user(UserRef("telegram", ADA), 1)
     asked = await desk.open_handoff(BOLA, BOLA, token)
     assert (asked.outcome, asked.wants_contact, asked.codes) == ("ask_for_contact", True, ())
     assert asked.text == handoff_texts.ask_for_contact(link.delivery_id, WORDS)
@@ -361,13 +368,17 @@ async def test_the_receiver_opens_the_link_proves_the_phone_and_gets_the_code(
         "Give it to the rider only once the package is in your hands."
     )
     assert "482913" not in repr(code) and "482913" not in repr(got)
-    assert await orders.store.contacts.phone_for(BOLA) == RECEIVER
+    assert await orders.store.contacts.phone_for(UserRef("telegram", BOLA)) == RECEIVER
     # Erased only once the channel says it reached the chat.
     handoff = await orders.store.otp.get(link.delivery_id)
     assert handoff is not None and handoff.pending
     assert await desk.code_handed_over(BOLA, code)
     handoff = await orders.store.otp.get(link.delivery_id)
-    assert handoff is not None and not handoff.pending and handoff.delivered_chat_id == BOLA
+    assert (
+        handoff is not None
+        and not handoff.pending
+        and handoff.delivered_chat == ChatRef("telegram", BOLA)
+    )
 
     again = await desk.open_handoff(BOB, BOB, token)
     assert (again.outcome, again.text) == ("already_sent", handoff_texts.ALREADY_SENT)
@@ -386,7 +397,7 @@ async def test_someone_elses_contact_is_refused_even_with_the_right_number(
             True,
         )
         assert refused.text == handoff_texts.not_own_contact(WORDS)
-    assert await orders.store.contacts.phone_for(BOB) is None
+    assert await orders.store.contacts.phone_for(UserRef("telegram", BOB)) is None
 
 
 async def test_an_own_contact_with_another_number_ends_the_hand_off(
@@ -416,7 +427,7 @@ async def test_unknown_and_garbled_links(desk: CustomerDesk, orders: Orders) -> 
 async def test_a_receiver_who_proved_the_number_before_gets_the_code_at_once(
     desk: CustomerDesk, orders: Orders
 ) -> None:
-    await orders.store.contacts.record(BOLA, RECEIVER, contact_user_id=BOLA)
+    await orders.store.contacts.record(UserRef("telegram", BOLA), RECEIVER, contact_user_id=BOLA)
     token = await code_waiting(orders)
     reply = await desk.open_handoff(BOLA, BOLA, token)
     assert reply.outcome == "handed_over" and [c.code for c in reply.codes] == ["482913"]

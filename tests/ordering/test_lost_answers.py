@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from bot.chat_ref import ChatRef, UserRef
 from bot.jobs import Scheduler
 from bot.ordering import ChatService
 from bot.ordering.duplicate_hold import content_fingerprint
@@ -108,14 +109,16 @@ async def test_a_lost_answer_is_checking_then_found_linked_and_told(org: Org) ->
 
     assert turn.status == "unconfirmed" and turn.messages == (dialogue.CHECKING,)
     assert "not sent" not in " ".join(turn.messages)
-    assert await org.store.sessions.get(CHAT) is None  # the conversation is over
+    assert (
+        await org.store.sessions.get(ChatRef("telegram", CHAT)) is None
+    )  # the conversation is over
     (row,) = await org.store.unconfirmed.due(org.clock() + FIRST_FOLLOW_UP_SECONDS)
     assert turn.unconfirmed is not None
     sent = turn.unconfirmed.request
     assert row.idempotency_key == sent.idempotencyKey
     assert CreateDeliveryRequest.model_validate_json(row.request) == sent
     assert row.fingerprint == content_fingerprint(sent)
-    assert (row.chat_id, row.user_id, row.attempts) == (CHAT, USER, 0)
+    assert (row.chat.id, row.user_id, row.attempts) == (CHAT, USER, 0)
     assert row.next_attempt_at == org.clock() + FIRST_FOLLOW_UP_SECONDS  # seconds, not minutes
     assert len(sandbox_deliveries(org)) == 1  # it does exist, linked to no chat yet
     assert org.calls("create_delivery") == 1  # the client did not repeat it
@@ -126,7 +129,7 @@ async def test_a_lost_answer_is_checking_then_found_linked_and_told(org: Org) ->
 
     (made,) = sandbox_deliveries(org)
     link = await org.store.deliveries.get(made["id"])
-    assert link is not None and (link.chat_id, link.user_id) == (CHAT, USER)
+    assert link is not None and (link.chat.id, link.user_id) == (CHAT, USER)
     assert link.tracking_sent  # the notice below gives the link: the relay must not repeat it
     last = await bot.chats.history.last_order(USER)
     assert last == SavedOrder.model_validate_json(row.saved_order)  # "repeat" works
@@ -158,7 +161,7 @@ async def test_without_key_deduplication_the_read_back_prevents_a_duplicate(
 
     assert len(sandbox_deliveries(org)) == 1  # nothing new was created
     assert org.calls("create_delivery") == 1
-    assert len(await store.deliveries.for_user(USER, 10)) == 1
+    assert len(await store.deliveries.for_user(UserRef("telegram", USER), 10)) == 1
     (told,) = channel.texts(CHAT)
     assert told.startswith("Good news")
     # The service really does not deduplicate here: the same key again is a second delivery.
@@ -367,7 +370,7 @@ async def test_an_identical_order_is_held_once_then_sent_on_purpose(org: Org) ->
     assert second.status == "created"
     await bot.follow_up.settle()
     assert len(sandbox_deliveries(org)) == 3  # the lost one, the other, the chosen second
-    assert len(await org.store.deliveries.for_user(USER, 10)) == 3
+    assert len(await org.store.deliveries.for_user(UserRef("telegram", USER), 10)) == 3
 
 
 async def test_the_hold_is_asked_once_even_across_a_restart(make_org: MakeOrg) -> None:
@@ -388,7 +391,7 @@ async def test_the_hold_is_asked_once_even_across_a_restart(make_org: MakeOrg) -
     assert org.calls("create_delivery") == 2
     await after.follow_up.settle()
     assert len(sandbox_deliveries(org)) == 2
-    assert len(await store.deliveries.for_user(USER, 10)) == 2
+    assert len(await store.deliveries.for_user(UserRef("telegram", USER), 10)) == 2
 
 
 async def test_a_failing_store_is_backed_off_not_looked_at_every_few_seconds(

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot.chat_ref import ChatRef
 from bot.ordering import ChatService
 from bot.store import Store
 from conversations import Session, TextAnswer, Turn
@@ -27,9 +28,9 @@ def gated_saves(store: Store, gate: asyncio.Event) -> list[str]:
     db = store.sessions._db  # the statements of every repository go through it
     real_execute = db.execute
 
-    async def save(chat_id: int, user_id: int, data_json: str) -> None:
+    async def save(chat: ChatRef, user_id: int, data_json: str) -> None:
         log.append("save started")
-        await real_save(chat_id, user_id, data_json)
+        await real_save(chat, user_id, data_json)
         log.append("saved")
 
     async def execute(sql: str, params: Any = ()) -> int:
@@ -69,7 +70,7 @@ async def test_the_reply_goes_out_while_the_session_is_written(org: Org) -> None
         turn = await chats.handle(CHAT, USER, TO_SUMMARY[0], reply=replying(log, gate))
     assert turn.prompt is not None
     assert log == ["save started", f"reply {turn.prompt.step}", "saved"]
-    record = await org.store.sessions.get(CHAT)
+    record = await org.store.sessions.get(ChatRef("telegram", CHAT))
     assert record is not None
     assert Session.model_validate_json(record.data).step == turn.prompt.step
 
@@ -86,12 +87,14 @@ async def test_the_reply_reads_the_session_being_written(org: Org) -> None:
         seen.append(session.step if session else None)
 
     # As a Telegram turn does: the chat's update is being answered in this task.
-    assert await org.store.updates.begin(1001, CHAT)
+    assert await org.store.updates.begin(1001, ChatRef("telegram", CHAT))
     async with asyncio.timeout(GUARD_SECONDS):
         turn = await chats.handle(CHAT, USER, TO_SUMMARY[0], reply=replying(log, gate, look))
     await org.store.updates.finish()
     assert turn.prompt is not None and seen == [turn.prompt.step]
-    assert not await org.store.updates.begin(1001, CHAT)  # recorded with the session
+    assert not await org.store.updates.begin(
+        1001, ChatRef("telegram", CHAT)
+    )  # recorded with the session
 
 
 async def test_a_write_that_fails_fails_the_turn_after_the_reply(org: Org) -> None:
@@ -99,7 +102,7 @@ async def test_a_write_that_fails_fails_the_turn_after_the_reply(org: Org) -> No
     assert org.store is not None
     replies: list[Turn] = []
 
-    async def broken_save(chat_id: int, user_id: int, data_json: str) -> None:
+    async def broken_save(chat: ChatRef, user_id: int, data_json: str) -> None:
         raise OSError("disk full")
 
     async def reply(turn: Turn) -> None:
@@ -120,7 +123,7 @@ async def test_a_failing_reply_still_waits_for_the_write(org: Org) -> None:
 
     with pytest.raises(ConnectionError):
         await chats.handle(CHAT, USER, TO_SUMMARY[0], reply=reply)
-    record = await org.store.sessions.get(CHAT)
+    record = await org.store.sessions.get(ChatRef("telegram", CHAT))
     assert record is not None and Session.model_validate_json(record.data).step != "service_kind"
 
 

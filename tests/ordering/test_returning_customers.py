@@ -5,6 +5,7 @@ are not offered."""
 
 from __future__ import annotations
 
+from bot.chat_ref import UserRef
 from bot.ordering import ChatService
 from conversations import ChoiceAnswer, Turn
 from conversations.returning import Remembered
@@ -32,12 +33,12 @@ async def test_a_created_delivery_leaves_the_customer_remembered(org: Org) -> No
     chats = ChatService(org.engine(), org.store, clock=org.clock)
     assert await chats.memory.recall(USER) is None
     await ordered(chats)
-    kept = await org.store.customers.get(USER)
+    kept = await org.store.customers.get(UserRef("telegram", USER))
     assert kept is not None
     known = Remembered.model_validate_json(kept)
     assert (known.name, known.phone) == ("Ada Obi", "+2348031234567")
     assert set(known.places) == {"pickup", "dropoff"}
-    assert await org.store.customers.get(OTHER) is None
+    assert await org.store.customers.get(UserRef("telegram", OTHER)) is None
 
 
 async def test_only_the_same_user_is_offered_them(org: Org) -> None:
@@ -59,7 +60,7 @@ async def test_details_that_cannot_be_read_are_not_offered(org: Org) -> None:
     store = org.store
     assert store is not None
     chats = ChatService(org.engine(), store, clock=org.clock)
-    await store.customers.put(USER, '{"name": ["not", "a", "name"]}')
+    await store.customers.put(UserRef("telegram", USER), '{"name": ["not", "a", "name"]}')
     turn = await place_prompt(chats, CHAT, USER)
     assert turn.prompt is not None and turn.prompt.default is None
     # The next created delivery replaces what could not be read.

@@ -8,6 +8,7 @@ from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.chat_ref import ChatRef
 from bot.relay import ChatUnreachable, Relay
 from bot.store import Store
 
@@ -172,7 +173,13 @@ async def link(
 ) -> None:
     """Link a delivery to its customer's chat, as the ordering flow does after create."""
     await store.deliveries.add(
-        delivery_id, chat_id, user_id, START - 60, RECEIVER_PHONE, tracking_url, status
+        delivery_id,
+        ChatRef("telegram", chat_id),
+        user_id,
+        START - 60,
+        RECEIVER_PHONE,
+        tracking_url,
+        status,
     )
 
 

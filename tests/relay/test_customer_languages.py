@@ -15,11 +15,13 @@ from typing import Any
 
 import pytest
 
+from bot.chat_ref import UserRef
 from bot.config import RelayConfig
+from bot.legacy_chat_ids import AGENT_ID_BASE
 from bot.ordering import ChatService, build_engine
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.models import Delivery
-from bot.store import AGENT_ID_BASE, Store
+from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 from conversations.texts.catalogue import Texts, install, installed, speaking_language
 from tests.ordering.conftest import CONFIRM_ANSWER, TO_SUMMARY
@@ -199,7 +201,9 @@ async def test_the_drop_off_code_itself_is_said_in_the_customers_language(
 ) -> None:
     world = await bot_world(make_world, make_relay, locale="en_NG")
     # The customer's own verified phone is the receiver's: the code comes to their chat.
-    await world.store.contacts.record(CUSTOMER_USER, RECEIVER, contact_user_id=CUSTOMER_USER)
+    await world.store.contacts.record(
+        UserRef("telegram", CUSTOMER_USER), RECEIVER, contact_user_id=CUSTOMER_USER
+    )
     delivery = await order(world, language="fr-CA")
 
     await rider_and_code(world, delivery)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.chat_ref import UserRef
 from bot.jobs import Scheduler
 from bot.store import Store
 
@@ -94,7 +95,9 @@ async def test_a_customer_verified_as_the_receiver_gets_the_code_itself(
     make_world: MakeWorld, channel: RecordingChannel
 ) -> None:
     world = await make_world()
-    await world.store.contacts.record(CUSTOMER_USER, RECEIVER, contact_user_id=CUSTOMER_USER)
+    await world.store.contacts.record(
+        UserRef("telegram", CUSTOMER_USER), RECEIVER, contact_user_id=CUSTOMER_USER
+    )
     delivery = await world.order()
     assert delivery.status == "matched"  # auto-dispatched to Tunde
     await world.settle()

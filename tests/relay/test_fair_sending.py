@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.chat_ref import ChatRef
 from bot.relay import RelayTuning
 from bot.relay.outbox import COALESCED_SEPARATOR
 from bot.relay.planner import CUSTOMER_UPDATE
@@ -76,7 +77,7 @@ async def test_a_chat_behind_gets_its_pending_news_in_one_message_each_piece_mar
     assert len(pieces) == len(NEWS)
     assert all(news in piece for news, piece in zip(NEWS, pieces, strict=True))
     for second in range(len(NEWS)):
-        key = SendKey(f"evt_{second}", CUSTOMER_CHAT, CUSTOMER_UPDATE)
+        key = SendKey(f"evt_{second}", ChatRef("telegram", CUSTOMER_CHAT), CUSTOMER_UPDATE)
         assert await store.sent.message_id(key) == 1
     assert (await store.inbox.counts()).pending == 0
     assert await relay.process_pending() == 0  # nothing is sent twice

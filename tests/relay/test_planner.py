@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from bot.chat_ref import UserRef
 from bot.config import RelayConfig
 from bot.relay import RelayTuning
 from bot.store import Store
@@ -126,7 +127,9 @@ async def test_a_customer_verified_as_the_receiver_gets_the_code(
 ) -> None:
     await link(store, "matched")
     await store.deliveries.mark_tracking_sent(DELIVERY)
-    await store.contacts.record(CUSTOMER_USER, "+2348098765432", contact_user_id=CUSTOMER_USER)
+    await store.contacts.record(
+        UserRef("telegram", CUSTOMER_USER), "+2348098765432", contact_user_id=CUSTOMER_USER
+    )
     # The service may write the number another way: compared as E.164.
     body = {**OTP_ISSUED, "data": {**OTP_ISSUED["data"], "otp": otp("482913", "+234 809 876 5432")}}
     await put(store, body)
@@ -198,7 +201,9 @@ async def test_a_customer_with_another_verified_phone_gets_the_link_not_the_code
     store: Store, make_relay: MakeRelay, channel: RecordingChannel
 ) -> None:
     await link(store, "matched")
-    await store.contacts.record(CUSTOMER_USER, "+2348031234567", contact_user_id=CUSTOMER_USER)
+    await store.contacts.record(
+        UserRef("telegram", CUSTOMER_USER), "+2348031234567", contact_user_id=CUSTOMER_USER
+    )
     await put(store, OTP_ISSUED)
 
     await make_relay(store).process_pending()
@@ -211,7 +216,9 @@ async def test_a_receiver_phone_without_country_code_compares_with_the_configure
     store: Store, make_relay: MakeRelay, channel: RecordingChannel
 ) -> None:
     await link(store, "matched")
-    await store.contacts.record(CUSTOMER_USER, "+2348098765432", contact_user_id=CUSTOMER_USER)
+    await store.contacts.record(
+        UserRef("telegram", CUSTOMER_USER), "+2348098765432", contact_user_id=CUSTOMER_USER
+    )
     body = {**OTP_ISSUED, "data": {**OTP_ISSUED["data"], "otp": otp("482913", "0809 876 5432")}}
     await put(store, body)
 
@@ -224,7 +231,9 @@ async def test_a_local_receiver_phone_without_a_region_is_never_taken_for_a_matc
     store: Store, make_relay: MakeRelay, channel: RecordingChannel
 ) -> None:
     await link(store, "matched")
-    await store.contacts.record(CUSTOMER_USER, "+2348098765432", contact_user_id=CUSTOMER_USER)
+    await store.contacts.record(
+        UserRef("telegram", CUSTOMER_USER), "+2348098765432", contact_user_id=CUSTOMER_USER
+    )
     body = {**OTP_ISSUED, "data": {**OTP_ISSUED["data"], "otp": otp("482913", "0809 876 5432")}}
     await put(store, body)
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bot.chat_ref import ChatRef, UserRef
 from bot.jobs import Scheduler
 from bot.relay import Relay, RelayTuning
 from bot.store import Store
@@ -131,7 +132,7 @@ async def test_the_created_event_is_no_news_to_the_chat_that_ordered(
     # The answer to the create told the customer it is booked and gave them the tracking link.
     await store.deliveries.add(
         DELIVERY,
-        CUSTOMER_CHAT,
+        ChatRef("telegram", CUSTOMER_CHAT),
         CUSTOMER_USER,
         START - 60,
         None,
@@ -548,13 +549,15 @@ async def test_an_unexpected_error_stays_with_its_event(
     await link(store, "pending")
     await link(store, "pending", delivery_id=OTHER_DELIVERY, chat_id=OTHER_CHAT, user_id=OTHER_USER)
     # A contact row the relay cannot read: a bug somewhere, for this delivery's OTP only.
-    await store.contacts.record(CUSTOMER_USER, "+2348098765432", contact_user_id=CUSTOMER_USER)
+    await store.contacts.record(
+        UserRef("telegram", CUSTOMER_USER), "+2348098765432", contact_user_id=CUSTOMER_USER
+    )
     original = store.contacts.phone_for
 
-    async def broken_phone_for(user_id: int) -> str | None:
-        if user_id == CUSTOMER_USER:
+    async def broken_phone_for(user: UserRef) -> str | None:
+        if user.id == CUSTOMER_USER:
             raise LookupError("corrupt contact row")
-        return await original(user_id)
+        return await original(user)
 
     store.contacts.phone_for = broken_phone_for  # type: ignore[method-assign]
     await put(store, event("evt_otp", "matched", event_type="delivery.otp_issued", otp=otp()))

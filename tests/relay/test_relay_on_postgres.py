@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.chat_ref import ChatRef
 from bot.relay import Relay, RelayTuning
 from bot.store import SendKey, Store
 from bot.store.pg_local_server import LocalPostgres
@@ -57,7 +58,7 @@ async def test_a_later_event_waits_behind_one_whose_send_a_dead_instance_claimed
             "evt_2", "picked_up", previous_status="matched", created=START + 60, hint="Update 2."
         )
         await put(store, second)
-        assert await dead.sent.claim(SendKey("evt_1", CUSTOMER_CHAT, "update"))
+        assert await dead.sent.claim(SendKey("evt_1", ChatRef("telegram", CUSTOMER_CHAT), "update"))
         await dead.close()  # killed before Telegram got the message
         relay = Relay(
             store, channel, operators=[], clock=clock, sleep=clock.sleep, tuning=RelayTuning()

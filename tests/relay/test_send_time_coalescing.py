@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.chat_ref import ChatRef
 from bot.config import RelayConfig
 from bot.partner.models import WebhookEvent
 from bot.relay import RelayTuning
@@ -51,7 +52,7 @@ class LimitedChannel(RecordingChannel):
 
 def news(event_id: str, chat_id: int, text: str, kind: str = CUSTOMER_UPDATE) -> Outgoing:
     abridged = "3F2A9C1E" if kind == OPERATOR_UPDATE else None
-    return Outgoing(SendKey(event_id, chat_id, kind), text, abridged)
+    return Outgoing(SendKey(event_id, ChatRef("telegram", chat_id), kind), text, abridged)
 
 
 def queues_for(store: Store, channel: LimitedChannel, coalesce_chars: int = 4000) -> ChatQueues:
@@ -153,7 +154,9 @@ async def test_an_operator_backlog_too_long_for_one_message_goes_as_a_digest(
     assert "3F2A9C1E" in pieces[-1]
     assert notice == "A code is waiting."
     for n in range(len(summaries)):  # told, in full or counted: each marked sent
-        assert await store.sent.was_sent(SendKey(f"e_{n}", GROUP, OPERATOR_UPDATE))
+        assert await store.sent.was_sent(
+            SendKey(f"e_{n}", ChatRef("telegram", GROUP), OPERATOR_UPDATE)
+        )
     await queues.close()
 
 

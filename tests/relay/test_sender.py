@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 
+from bot.chat_ref import ChatRef
 from bot.relay.channel_protocol import SendFailed
 from bot.relay.outbox import Outgoing, Sender
 from bot.relay.planner import CUSTOMER_UPDATE, OPERATOR_UPDATE
@@ -31,7 +32,7 @@ from .support import (
 ASSIGNED = event(
     "evt_assigned", "matched", rider=TUNDE, summary="Assigned.", hint="Tunde is your rider."
 )
-CUSTOMER_KEY = SendKey("evt_assigned", CUSTOMER_CHAT, CUSTOMER_UPDATE)
+CUSTOMER_KEY = SendKey("evt_assigned", ChatRef("telegram", CUSTOMER_CHAT), CUSTOMER_UPDATE)
 
 
 async def test_a_crash_between_the_inbox_and_the_send_sends_after_restart_once(
@@ -98,7 +99,7 @@ async def test_a_crash_after_every_send_but_before_processed_sends_nothing_twice
         (OPERATOR, OPERATOR_UPDATE),
         (OPERATOR_2, OPERATOR_UPDATE),
     ):
-        key = SendKey("evt_assigned", chat, kind)
+        key = SendKey("evt_assigned", ChatRef("telegram", chat), kind)
         await before.sent.claim(key)
         await before.sent.mark_sent(key, None)
     await before.close()  # died before mark_processed committed
@@ -200,7 +201,7 @@ async def test_a_blocked_chat_is_recorded_and_its_message_counts_as_done(
 
     assert await relay.process_pending() == 1
 
-    assert await store.blocked.is_blocked(CUSTOMER_CHAT)
+    assert await store.blocked.is_blocked(ChatRef("telegram", CUSTOMER_CHAT))
     assert channel.texts(CUSTOMER_CHAT) == []
     assert channel.texts(OPERATOR) == ["Assigned."]
     assert (await store.inbox.counts()).pending == 0
@@ -211,10 +212,12 @@ async def test_a_blocked_chat_is_not_tried_again_until_it_is_cleared(
 ) -> None:
     relay = make_relay(store)
     await link(store, "pending")
-    await store.blocked.mark(CUSTOMER_CHAT)
+    await store.blocked.mark(ChatRef("telegram", CUSTOMER_CHAT))
     await put(store, ASSIGNED)
     await relay.process_pending()
-    await store.blocked.clear(CUSTOMER_CHAT)  # the customer wrote to the bot again
+    await store.blocked.clear(
+        ChatRef("telegram", CUSTOMER_CHAT)
+    )  # the customer wrote to the bot again
     await put(store, event("evt_picked", "picked_up", created=ASSIGNED["created"] + 5))
     await relay.process_pending()
 
@@ -236,12 +239,12 @@ async def test_a_blocked_operator_does_not_hold_the_others(
     assert await relay.process_pending() == 1
 
     assert channel.texts(OPERATOR_2) == ["Assigned."]
-    assert await store.blocked.is_blocked(OPERATOR)
+    assert await store.blocked.is_blocked(ChatRef("telegram", OPERATOR))
 
 
 async def test_a_failed_send_releases_its_claim(store: Store, channel: RecordingChannel) -> None:
     sender = Sender(store, channel)
-    key = SendKey("evt_x", OPERATOR, OPERATOR_UPDATE)
+    key = SendKey("evt_x", ChatRef("telegram", OPERATOR), OPERATOR_UPDATE)
     channel.fail_next(OPERATOR, ConnectionError("reset"))
 
     with pytest.raises(SendFailed):
@@ -256,7 +259,7 @@ async def test_a_channels_send_failed_reaches_the_caller_as_it_is(
     store: Store, channel: RecordingChannel
 ) -> None:
     sender = Sender(store, channel)
-    key = SendKey("evt_x", OPERATOR, OPERATOR_UPDATE)
+    key = SendKey("evt_x", ChatRef("telegram", OPERATOR), OPERATOR_UPDATE)
     refused = SendFailed("Bad Request: message is too long")
     channel.fail_next(OPERATOR, refused)
 
@@ -277,7 +280,7 @@ async def test_a_send_cancelled_midway_releases_its_claim(store: Store) -> None:
             await asyncio.Event().wait()
             return None
 
-    key = SendKey("evt_x", OPERATOR, OPERATOR_UPDATE)
+    key = SendKey("evt_x", ChatRef("telegram", OPERATOR), OPERATOR_UPDATE)
     task = asyncio.create_task(Sender(store, Hanging()).deliver(Outgoing(key, "hello")))
     await entered.wait()
     task.cancel()
@@ -289,7 +292,7 @@ async def test_a_send_cancelled_midway_releases_its_claim(store: Store) -> None:
 async def test_a_message_in_flight_elsewhere_is_not_sent_twice(
     store: Store, channel: RecordingChannel
 ) -> None:
-    key = SendKey("evt_x", OPERATOR, OPERATOR_UPDATE)
+    key = SendKey("evt_x", ChatRef("telegram", OPERATOR), OPERATOR_UPDATE)
     assert await store.sent.claim(key)  # held by this store, not marked: a send in progress
 
     with pytest.raises(SendFailed):
@@ -299,6 +302,8 @@ async def test_a_message_in_flight_elsewhere_is_not_sent_twice(
 
 
 def test_outgoing_text_is_kept_out_of_repr() -> None:
-    message = Outgoing(SendKey("evt_x", 1, "otp"), "Your drop-off code is 482913")
+    message = Outgoing(
+        SendKey("evt_x", ChatRef("telegram", 1), "otp"), "Your drop-off code is 482913"
+    )
 
     assert "482913" not in repr(message)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from bot.chat_ref import ChatRef
 from bot.relay import Relay
 from bot.store import Store
 
@@ -78,7 +79,9 @@ async def test_a_thousand_shuffled_events_never_move_a_view_back(
         delivery_id = f"d{len(histories):03d}"
         histories[delivery_id] = history(rng, delivery_id)
         first = histories[delivery_id][0]
-        await store.deliveries.add(delivery_id, 1, 1, START, None, None, first.status)
+        await store.deliveries.add(
+            delivery_id, ChatRef("telegram", 1), 1, START, None, None, first.status
+        )
     stream = [step for steps in histories.values() for step in steps][:EVENTS]
     kept = {step.event_id for step in stream}
     rng.shuffle(stream)

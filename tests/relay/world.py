@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 from starlette.applications import Starlette
 
+from bot.chat_ref import ChatRef
 from bot.partner.client import PartnerClient
 from bot.partner.models import Coords, CreateDeliveryRequest, Delivery
 from bot.relay import Relay
@@ -102,7 +103,7 @@ class World:
         delivery = await self.client.create_delivery(order())
         await self.store.deliveries.add(
             delivery.id,
-            chat_id,
+            ChatRef("telegram", chat_id),
             user_id,
             self.clock(),
             RECEIVER,

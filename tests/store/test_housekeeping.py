@@ -7,6 +7,7 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
+from bot.chat_ref import ChatRef
 from bot.runtime import housekeep
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
@@ -16,15 +17,15 @@ IDLE = 14 * 86_400.0
 
 
 async def _chats(store: Store) -> list[int]:
-    return sorted(record.chat_id for record in await store.sessions.list_open())
+    return sorted(record.chat.id for record in await store.sessions.list_open())
 
 
 async def test_sessions_idle_past_the_limit_are_dropped_and_not_before(
     store: Store, advance: Callable[[float], None]
 ) -> None:
-    await store.sessions.save(1, 1, '{"step": "pickup"}')
+    await store.sessions.save(ChatRef("telegram", 1), 1, '{"step": "pickup"}')
     advance(3 * 86_400)
-    await store.sessions.save(2, 2, '{"step": "dropoff"}')
+    await store.sessions.save(ChatRef("telegram", 2), 2, '{"step": "dropoff"}')
 
     advance(IDLE - 3 * 86_400 - 1)  # chat 1: one second short of the limit
     await housekeep(store, session_idle_seconds=IDLE)
@@ -33,7 +34,7 @@ async def test_sessions_idle_past_the_limit_are_dropped_and_not_before(
     advance(2)  # chat 1: one second past it; chat 2 answered three days later
     await housekeep(store, session_idle_seconds=IDLE)
     assert await _chats(store) == [2]
-    assert await store.sessions.get(1) is None
+    assert await store.sessions.get(ChatRef("telegram", 1)) is None
 
     await housekeep(store, session_idle_seconds=IDLE)  # a second pass finds nothing more
     assert await _chats(store) == [2]
@@ -42,9 +43,11 @@ async def test_sessions_idle_past_the_limit_are_dropped_and_not_before(
 async def test_a_session_saved_again_is_idle_from_its_last_save(
     store: Store, advance: Callable[[float], None]
 ) -> None:
-    await store.sessions.save(1, 1, '{"step": "pickup"}')
+    await store.sessions.save(ChatRef("telegram", 1), 1, '{"step": "pickup"}')
     advance(IDLE - 60)
-    await store.sessions.save(1, 1, '{"step": "dropoff"}')  # the customer answered
+    await store.sessions.save(
+        ChatRef("telegram", 1), 1, '{"step": "dropoff"}'
+    )  # the customer answered
     advance(120)
     await housekeep(store, session_idle_seconds=IDLE)
     assert await _chats(store) == [1]
@@ -59,9 +62,9 @@ async def test_instances_passing_at_once_on_postgres_each_finish_cleanly(
     second = await Store.connect_postgres(dsn, media_dir=media, clock=fake_clock)
     try:
         for chat in range(1, 41):
-            await first.sessions.save(chat, chat, "{}")
+            await first.sessions.save(ChatRef("telegram", chat), chat, "{}")
         fake_clock.advance(IDLE + 1)
-        await second.sessions.save(99, 99, "{}")  # answered just now: kept
+        await second.sessions.save(ChatRef("telegram", 99), 99, "{}")  # answered just now: kept
 
         passes = [housekeep(store, session_idle_seconds=IDLE) for store in (first, second)] * 2
         await asyncio.gather(*passes)

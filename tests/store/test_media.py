@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.chat_ref import ChatRef
 from bot.clocks import Clock
 from bot.store import MediaFile, Store
 from bot.store import media_files as media_module
@@ -24,7 +25,10 @@ def files_in(directory: Path) -> list[str]:
 
 async def put_jpeg(store: Store, expires_in: float = HOUR, chat_id: int = 5) -> MediaFile:
     return await store.media.put(
-        JPEG, content_type="image/jpeg", chat_id=chat_id, expires_at=store.clock() + expires_in
+        JPEG,
+        content_type="image/jpeg",
+        chat=ChatRef("telegram", chat_id),
+        expires_at=store.clock() + expires_in,
     )
 
 
@@ -32,14 +36,14 @@ async def test_put_stores_bytes_on_disk_behind_an_unguessable_token(
     store: Store, clock: Clock
 ) -> None:
     media = await store.media.put(
-        JPEG, content_type="image/jpeg", chat_id=5, expires_at=clock() + HOUR
+        JPEG, content_type="image/jpeg", chat=ChatRef("telegram", 5), expires_at=clock() + HOUR
     )
     assert re.fullmatch(r"[A-Za-z0-9_-]{43}", media.token)
     assert media.path.parent == store.media_dir
     assert media.token not in media.path.name
     assert media.path.read_bytes() == JPEG
     assert stat.S_IMODE(media.path.stat().st_mode) == 0o600
-    assert (media.size, media.content_type, media.chat_id) == (len(JPEG), "image/jpeg", 5)
+    assert (media.size, media.content_type, media.chat.id) == (len(JPEG), "image/jpeg", 5)
     assert await store.media.get(media.token) == media
     assert await store.media.get("guess") is None
     assert media.token not in repr(media)
@@ -51,7 +55,7 @@ async def test_put_copies_a_file_and_leaves_the_original(
     source = tmp_path / "download.png"
     source.write_bytes(b"\x89PNG\r\n\x1a\n" + b"x" * 100)
     media = await store.media.put(
-        source, content_type="image/png", chat_id=5, expires_at=clock() + HOUR
+        source, content_type="image/png", chat=ChatRef("telegram", 5), expires_at=clock() + HOUR
     )
     assert media.path.read_bytes() == source.read_bytes()
     assert source.exists()
@@ -61,7 +65,7 @@ async def test_tokens_are_unique(store: Store, clock: Clock) -> None:
     tokens = {
         (
             await store.media.put(
-                b"x", content_type="image/webp", chat_id=1, expires_at=clock() + 1
+                b"x", content_type="image/webp", chat=ChatRef("telegram", 1), expires_at=clock() + 1
             )
         ).token
         for _ in range(20)
@@ -155,13 +159,17 @@ async def test_a_lost_file_is_not_served(store: Store) -> None:
 @pytest.mark.parametrize("content_type", ["", "image", "image/jpeg\r\nX-Evil: 1", "Image/JPEG"])
 async def test_content_type_must_be_plain(store: Store, clock: Clock, content_type: str) -> None:
     with pytest.raises(ValueError, match="content type"):
-        await store.media.put(JPEG, content_type=content_type, chat_id=5, expires_at=clock() + 1)
+        await store.media.put(
+            JPEG, content_type=content_type, chat=ChatRef("telegram", 5), expires_at=clock() + 1
+        )
     assert files_in(store.media_dir) == []
 
 
 async def test_expiry_must_be_in_the_future(store: Store, clock: Clock) -> None:
     with pytest.raises(ValueError, match="future"):
-        await store.media.put(JPEG, content_type="image/jpeg", chat_id=5, expires_at=clock())
+        await store.media.put(
+            JPEG, content_type="image/jpeg", chat=ChatRef("telegram", 5), expires_at=clock()
+        )
 
 
 async def test_a_failed_insert_removes_the_written_file(store: Store, clock: Clock) -> None:
@@ -171,7 +179,7 @@ async def test_a_failed_insert_removes_the_written_file(store: Store, clock: Clo
     try:
         with pytest.raises(MISSING_TABLE_ERRORS, match=r"no such table|does not exist"):
             await store.media.put(
-                JPEG, content_type="image/jpeg", chat_id=5, expires_at=clock() + 1
+                JPEG, content_type="image/jpeg", chat=ChatRef("telegram", 5), expires_at=clock() + 1
             )
     finally:
         await store._db.execute("ALTER TABLE media_aside RENAME TO media")

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.chat_ref import ChatRef, UserRef
 from bot.store import LATEST_VERSION, MIGRATIONS, Migration, SchemaTooNewError, Store
 from bot.store.database import Database
 from bot.store.migrations import _CREATE_VERSION_TABLE, migrate, schema_version
@@ -164,10 +165,12 @@ async def test_a_version_1_file_keeps_its_deliveries_and_can_keep_orders(db_path
         old = await store.deliveries.get("old")
         assert old is not None and old.status == "delivered"
         # The delivery linked before the upgrade has no order to repeat...
-        assert await store.deliveries.last_order_for(7) is None
+        assert await store.deliveries.last_order_for(UserRef("telegram", 7)) is None
         # ...a new one has.
-        await store.deliveries.add("new", 7, 7, 200.0, None, None, saved_order='{"a": 1}')
-        assert await store.deliveries.last_order_for(7) == '{"a": 1}'
+        await store.deliveries.add(
+            "new", ChatRef("telegram", 7), 7, 200.0, None, None, saved_order='{"a": 1}'
+        )
+        assert await store.deliveries.last_order_for(UserRef("telegram", 7)) == '{"a": 1}'
 
 
 async def test_a_version_3_file_drops_kept_requests_and_keeps_orders_by_index(
@@ -184,23 +187,25 @@ async def test_a_version_3_file_drops_kept_requests_and_keeps_orders_by_index(
         kept = await store.deliveries.get("kept")
         assert kept is not None and kept.status == "delivered"
         # A kept create request is not an order: nothing maps a request back into answers.
-        assert await store.deliveries.last_order_for(7) is None
-        await store.deliveries.add("new", 7, 7, 200.0, None, None, saved_order='{"a": 1}')
-        assert await store.deliveries.last_order_for(7) == '{"a": 1}'
+        assert await store.deliveries.last_order_for(UserRef("telegram", 7)) is None
+        await store.deliveries.add(
+            "new", ChatRef("telegram", 7), 7, 200.0, None, None, saved_order='{"a": 1}'
+        )
+        assert await store.deliveries.last_order_for(UserRef("telegram", 7)) == '{"a": 1}'
     with closing(sqlite3.connect(db_path)) as raw:
         columns = [str(row[1]) for row in raw.execute("PRAGMA table_info(deliveries)")]
         indexes = [str(row[1]) for row in raw.execute("PRAGMA index_list(deliveries)")]
         plan = raw.execute(
             "EXPLAIN QUERY PLAN SELECT saved_order FROM deliveries"
-            " WHERE user_id = ? AND saved_order IS NOT NULL"
+            " WHERE channel = ? AND user_id = ? AND saved_order IS NOT NULL"
             " ORDER BY created_at DESC, rowid DESC LIMIT 1",
-            (7,),
+            ("telegram", 7),
         ).fetchall()
     assert "request" not in columns and "saved_order" in columns
     assert "deliveries_requests_by_user" not in indexes
     assert "deliveries_orders_by_user" in indexes
     assert [str(row[3]) for row in plan] == [
-        "SEARCH deliveries USING INDEX deliveries_orders_by_user (user_id=?)"
+        "SEARCH deliveries USING INDEX deliveries_orders_by_user (channel=? AND user_id=?)"
     ]
 
 

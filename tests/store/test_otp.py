@@ -2,6 +2,7 @@ import re
 
 import pytest
 
+from bot.chat_ref import ChatRef
 from bot.clocks import Clock
 from bot.store import Store, UnknownDeliveryError
 
@@ -10,7 +11,7 @@ RECEIVER = "+2348099999999"
 
 @pytest.fixture
 async def linked(store: Store) -> Store:
-    await store.deliveries.add("d1", 10, 10, 100.0, RECEIVER, None)
+    await store.deliveries.add("d1", ChatRef("telegram", 10), 10, 100.0, RECEIVER, None)
     return store
 
 
@@ -30,7 +31,7 @@ async def test_put_keeps_the_code_behind_an_unguessable_link_token(linked: Store
 
 
 async def test_tokens_differ_between_deliveries(linked: Store) -> None:
-    await linked.deliveries.add("d2", 10, 10, 100.0, RECEIVER, None)
+    await linked.deliveries.add("d2", ChatRef("telegram", 10), 10, 100.0, RECEIVER, None)
     first = await linked.otp.put("d1", "1111", RECEIVER, 500)
     second = await linked.otp.put("d2", "2222", RECEIVER, 500)
     assert first.token != second.token
@@ -46,23 +47,23 @@ async def test_looking_up_a_token_does_not_consume_the_code(linked: Store) -> No
 
 async def test_the_code_is_erased_once_delivered(linked: Store, clock: Clock) -> None:
     handoff = await linked.otp.put("d1", "4821", RECEIVER, 500)
-    assert await linked.otp.mark_delivered("d1", "4821", chat_id=99)
+    assert await linked.otp.mark_delivered("d1", "4821", chat=ChatRef("telegram", 99))
     delivered = await linked.otp.get_by_token(handoff.token)
     assert delivered is not None
-    assert (delivered.code, delivered.delivered_at, delivered.delivered_chat_id) == (
+    assert (delivered.code, delivered.delivered_at, delivered.delivered_chat) == (
         None,
         clock(),
-        99,
+        ChatRef("telegram", 99),
     )
     assert not delivered.pending
     row = await linked._db.fetch_one("SELECT count(*) FROM otp_handoffs WHERE code = '4821'")
     assert row == (0,)
-    assert not await linked.otp.mark_delivered("d1", "4821", chat_id=99)
+    assert not await linked.otp.mark_delivered("d1", "4821", chat=ChatRef("telegram", 99))
 
 
 async def test_a_resend_replaces_the_code_and_keeps_the_forwarded_link(linked: Store) -> None:
     first = await linked.otp.put("d1", "1111", RECEIVER, 500)
-    await linked.otp.mark_delivered("d1", "1111", 99)
+    await linked.otp.mark_delivered("d1", "1111", ChatRef("telegram", 99))
     resent = await linked.otp.put("d1", "2222", RECEIVER, 900)
     assert resent.token == first.token
     assert resent.code == "2222" and resent.pending and resent.delivered_at is None
@@ -70,7 +71,7 @@ async def test_a_resend_replaces_the_code_and_keeps_the_forwarded_link(linked: S
 
 async def test_a_replayed_or_older_event_changes_nothing(linked: Store) -> None:
     await linked.otp.put("d1", "2222", RECEIVER, 900)
-    await linked.otp.mark_delivered("d1", "2222", 99)
+    await linked.otp.mark_delivered("d1", "2222", ChatRef("telegram", 99))
     replay = await linked.otp.put("d1", "2222", RECEIVER, 900)
     assert replay.code is None and not replay.pending  # not handed out a second time
     older = await linked.otp.put("d1", "1111", RECEIVER, 500)
@@ -80,7 +81,7 @@ async def test_a_replayed_or_older_event_changes_nothing(linked: Store) -> None:
 async def test_mark_delivered_leaves_a_newer_code_pending(linked: Store) -> None:
     await linked.otp.put("d1", "1111", RECEIVER, 500)
     await linked.otp.put("d1", "2222", RECEIVER, 900)  # resent while 1111 was being sent
-    assert not await linked.otp.mark_delivered("d1", "1111", 99)
+    assert not await linked.otp.mark_delivered("d1", "1111", ChatRef("telegram", 99))
     handoff = await linked.otp.get("d1")
     assert handoff is not None and handoff.code == "2222"
 
@@ -94,7 +95,7 @@ async def test_put_for_a_delivery_not_ordered_here_is_refused(store: Store) -> N
 
 
 async def test_discard_and_prune(linked: Store) -> None:
-    await linked.deliveries.add("d2", 10, 10, 100.0, RECEIVER, None)
+    await linked.deliveries.add("d2", ChatRef("telegram", 10), 10, 100.0, RECEIVER, None)
     await linked.otp.put("d1", "1111", RECEIVER, 500)
     await linked.otp.put("d2", "2222", RECEIVER, 900)
     assert await linked.otp.discard("d1")
@@ -112,13 +113,13 @@ async def test_neither_code_nor_token_shows_in_a_logged_record(linked: Store) ->
 
 async def test_pending_for_phone_finds_only_waiting_codes_for_that_receiver(linked: Store) -> None:
     other = "+2348011111111"
-    await linked.deliveries.add("d2", 10, 10, 100.0, RECEIVER, None)
-    await linked.deliveries.add("d3", 10, 10, 100.0, other, None)
+    await linked.deliveries.add("d2", ChatRef("telegram", 10), 10, 100.0, RECEIVER, None)
+    await linked.deliveries.add("d3", ChatRef("telegram", 10), 10, 100.0, other, None)
     await linked.otp.put("d2", "2222", RECEIVER, 900)
     await linked.otp.put("d1", "1111", RECEIVER, 500)
     await linked.otp.put("d3", "3333", other, 500)
     waiting = await linked.otp.pending_for_phone(RECEIVER)
     assert [(h.delivery_id, h.code) for h in waiting] == [("d1", "1111"), ("d2", "2222")]
-    await linked.otp.mark_delivered("d1", "1111", chat_id=99)
+    await linked.otp.mark_delivered("d1", "1111", chat=ChatRef("telegram", 99))
     assert [h.delivery_id for h in await linked.otp.pending_for_phone(RECEIVER)] == ["d2"]
     assert await linked.otp.pending_for_phone("+2348000000000") == []

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.chat_ref import ChatRef
 from bot.partner.shared_request_limiter import SharedRequestLimiter, key_fingerprint
 from bot.store import SendKey, Store
 from bot.store.inbox import DEFAULT_LEASE_SECONDS
@@ -86,7 +87,7 @@ async def test_a_live_instances_send_claim_is_respected_a_dead_ones_taken_over(
     two: Pair, fake_clock: FakeClock
 ) -> None:
     a, b = two
-    key = SendKey("e1", 10, "status")
+    key = SendKey("e1", ChatRef("telegram", 10), "status")
     assert await a.sent.claim(key)
     assert not await b.sent.claim(key)
     fake_clock.advance(DEFAULT_LEASE_SECONDS + 1)
@@ -98,7 +99,10 @@ async def test_a_live_instances_send_claim_is_respected_a_dead_ones_taken_over(
 async def test_a_photo_stored_by_one_instance_is_served_by_the_other(two: Pair) -> None:
     a, b = two
     photo = await a.media.put(
-        b"\xff\xd8photo", content_type="image/jpeg", chat_id=5, expires_at=a.clock() + 60
+        b"\xff\xd8photo",
+        content_type="image/jpeg",
+        chat=ChatRef("telegram", 5),
+        expires_at=a.clock() + 60,
     )
     served = await b.media.get(photo.token)
     assert served is not None and served.path.read_bytes() == b"\xff\xd8photo"
@@ -258,11 +262,11 @@ async def test_a_holder_renews_its_leases_while_a_long_batch_is_relayed(
 
 async def test_a_chat_cleared_through_one_instance_is_not_blocked_in_the_other(two: Pair) -> None:
     a, b = two
-    await a.blocked.mark(42)
-    assert await b.blocked.is_blocked(42)
-    assert await b.blocked.clear(42)  # the user wrote again, through b
-    assert not await a.blocked.is_blocked(42)
-    assert not await a.blocked.clear(42)
+    await a.blocked.mark(ChatRef("telegram", 42))
+    assert await b.blocked.is_blocked(ChatRef("telegram", 42))
+    assert await b.blocked.clear(ChatRef("telegram", 42))  # the user wrote again, through b
+    assert not await a.blocked.is_blocked(ChatRef("telegram", 42))
+    assert not await a.blocked.clear(ChatRef("telegram", 42))
 
 
 async def test_one_instance_leads_the_status_poller_until_it_stops(two: Pair) -> None:
@@ -315,10 +319,10 @@ async def test_the_sessions_holding_locks_are_dropped_soon_when_their_instance_v
 
 async def test_a_hand_off_link_opened_on_one_instance_is_known_on_the_other(two: Pair) -> None:
     a, b = two
-    await a.otp_invitations.open(7, "token-of-the-link", ttl=60)
-    assert await b.otp_invitations.token_for(7) == "token-of-the-link"
-    await b.otp_invitations.close(7)  # the receiver's contact, answered by b
-    assert await a.otp_invitations.token_for(7) is None
+    await a.otp_invitations.open(ChatRef("telegram", 7), "token-of-the-link", ttl=60)
+    assert await b.otp_invitations.token_for(ChatRef("telegram", 7)) == "token-of-the-link"
+    await b.otp_invitations.close(ChatRef("telegram", 7))  # the receiver's contact, answered by b
+    assert await a.otp_invitations.token_for(ChatRef("telegram", 7)) is None
 
 
 async def test_an_operator_alert_is_sent_once_a_while_by_all_instances_together(

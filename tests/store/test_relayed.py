@@ -6,17 +6,18 @@ from pathlib import Path
 
 import pytest
 
+from bot.chat_ref import ChatRef
 from bot.store import SendKey, SentReceipt, Store, ViewChange, relayed
 from bot.store.database import Executor
 
 TRACK = "https://track.example/track/d1/abc"
-CUSTOMER = SendKey("evt_1", 10, "update")
-OPERATOR = SendKey("evt_1", -100, "operator")
+CUSTOMER = SendKey("evt_1", ChatRef("telegram", 10), "update")
+OPERATOR = SendKey("evt_1", ChatRef("telegram", -100), "operator")
 
 
 async def an_event_in_flight(store: Store) -> None:
     """Delivery d1 linked to chat 10, event evt_1 pending, its two messages claimed."""
-    await store.deliveries.add("d1", 10, 20, 100.0, None, None)
+    await store.deliveries.add("d1", ChatRef("telegram", 10), 20, 100.0, None, None)
     await store.inbox.add("evt_1", "d1", "delivery.status_changed", 200, b"{}")
     assert await store.sent.claim(CUSTOMER)
     assert await store.sent.claim(OPERATOR)

@@ -1,10 +1,11 @@
 from collections.abc import Callable
 from pathlib import Path
 
+from bot.chat_ref import ChatRef
 from bot.clocks import Clock
 from bot.store import SendKey, Store
 
-KEY = SendKey(event_id="evt_1", chat_id=42, kind="status")
+KEY = SendKey(event_id="evt_1", chat=ChatRef("telegram", 42), kind="status")
 
 
 async def test_claim_then_mark_sent_then_never_again(store: Store) -> None:
@@ -32,9 +33,9 @@ async def test_keys_differ_by_event_chat_and_kind(store: Store) -> None:
     await store.sent.claim(KEY)
     await store.sent.mark_sent(KEY, 1)
     for other in (
-        SendKey("evt_2", 42, "status"),
-        SendKey("evt_1", 43, "status"),
-        SendKey("evt_1", 42, "tracking"),
+        SendKey("evt_2", ChatRef("telegram", 42), "status"),
+        SendKey("evt_1", ChatRef("telegram", 43), "status"),
+        SendKey("evt_1", ChatRef("telegram", 42), "tracking"),
     ):
         assert await store.sent.claim(other)
 
@@ -43,7 +44,7 @@ async def test_mark_sent_keeps_the_first_message_id(store: Store) -> None:
     assert await store.sent.mark_sent(KEY, 1)  # marking without a claim is allowed
     assert not await store.sent.mark_sent(KEY, 2)
     assert await store.sent.message_id(KEY) == 1
-    assert await store.sent.message_id(SendKey("x", 1, "status")) is None
+    assert await store.sent.message_id(SendKey("x", ChatRef("telegram", 1), "status")) is None
 
 
 async def test_release_does_not_touch_a_sent_marker(store: Store) -> None:
@@ -68,7 +69,7 @@ async def test_prune_forgets_old_markers(
 ) -> None:
     await store.sent.mark_sent(KEY, 1)
     advance(10)
-    recent = SendKey("evt_2", 42, "status")
+    recent = SendKey("evt_2", ChatRef("telegram", 42), "status")
     await store.sent.mark_sent(recent, 2)
     assert await store.sent.prune(before=clock()) == 1
     assert not await store.sent.was_sent(KEY)

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.chat_ref import ChatRef
 from bot.clocks import Clock
 from bot.store import SessionRecord, Store
 from bot.store.session_packing import pack, unpack
@@ -121,7 +122,7 @@ def test_a_value_in_an_unknown_format_is_refused_not_misread() -> None:
 
 async def test_sqlite_keeps_the_session_packed(db_path: Path, clock: Clock) -> None:
     async with Store.open(db_path, clock=clock, synchronous="NORMAL") as store:
-        await store.sessions.save(10, 20, _SUMMARY)
+        await store.sessions.save(ChatRef("telegram", 10), 20, _SUMMARY)
     conn = sqlite3.connect(db_path)
     try:
         ((kind, size),) = conn.execute(
@@ -137,7 +138,7 @@ async def test_sessions_saved_as_text_by_an_earlier_release_resume(
     db_path: Path, clock: Clock
 ) -> None:
     async with Store.open(db_path, clock=clock, synchronous="NORMAL") as store:
-        await store.sessions.save(1, 1, "{}")  # the schema is made
+        await store.sessions.save(ChatRef("telegram", 1), 1, "{}")  # the schema is made
     conn = sqlite3.connect(db_path)
     try:
         with conn:
@@ -148,7 +149,13 @@ async def test_sessions_saved_as_text_by_an_earlier_release_resume(
     finally:
         conn.close()
     async with Store.open(db_path, clock=clock, synchronous="NORMAL") as store:
-        assert await store.sessions.get(10) == SessionRecord(10, 20, _SUMMARY, clock())
+        assert await store.sessions.get(ChatRef("telegram", 10)) == SessionRecord(
+            ChatRef("telegram", 10), 20, _SUMMARY, clock()
+        )
         assert [record.data for record in await store.sessions.list_open()] == ["{}", _SUMMARY]
-        await store.sessions.save(10, 20, _SUMMARY)  # saved again: packed from now on
-        assert await store.sessions.get(10) == SessionRecord(10, 20, _SUMMARY, clock())
+        await store.sessions.save(
+            ChatRef("telegram", 10), 20, _SUMMARY
+        )  # saved again: packed from now on
+        assert await store.sessions.get(ChatRef("telegram", 10)) == SessionRecord(
+            ChatRef("telegram", 10), 20, _SUMMARY, clock()
+        )

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.chat_ref import ChatRef
 from bot.clocks import Clock
 from bot.store import LATEST_VERSION, Store, StoreError
 from tests.store.conftest import INTEGRITY_ERRORS
@@ -41,18 +42,18 @@ async def test_media_dir_can_be_placed_elsewhere(tmp_path: Path) -> None:
 
 async def test_connect_and_close_for_frameworks_that_own_the_lifecycle(db_path: Path) -> None:
     store = await Store.connect(db_path)
-    await store.blocked.mark(1)
+    await store.blocked.mark(ChatRef("telegram", 1))
     await store.close()
     await store.close()  # a second close is harmless
     with pytest.raises(StoreError, match="closed"):
-        await store.blocked.mark(2)
+        await store.blocked.mark(ChatRef("telegram", 2))
 
 
 async def test_store_is_its_own_async_context_manager(db_path: Path) -> None:
     async with await Store.connect(db_path) as store:
-        await store.blocked.mark(7)
+        await store.blocked.mark(ChatRef("telegram", 7))
     with pytest.raises(StoreError):
-        await store.blocked.mark(8)
+        await store.blocked.mark(ChatRef("telegram", 8))
 
 
 async def test_synchronous_must_be_a_known_level(db_path: Path) -> None:

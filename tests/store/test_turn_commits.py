@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bot.chat_ref import ChatRef
 from bot.store import Store
 
 
@@ -48,10 +49,14 @@ async def test_a_turn_that_saves_its_session_commits_once(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     commits = Commits(store, monkeypatch)
-    assert await answer(store, 7001, lambda: store.sessions.save(1, 1, '{"step": "a"}'))
+    assert await answer(
+        store, 7001, lambda: store.sessions.save(ChatRef("telegram", 1), 1, '{"step": "a"}')
+    )
     assert (commits.transactions, commits.lone) == (0, 1)  # one statement does both writes
-    assert not await answer(store, 7001, lambda: store.sessions.save(1, 1, '{"step": "b"}'))
-    record = await store.sessions.get(1)
+    assert not await answer(
+        store, 7001, lambda: store.sessions.save(ChatRef("telegram", 1), 1, '{"step": "b"}')
+    )
+    record = await store.sessions.get(ChatRef("telegram", 1))
     assert record is not None and record.data == '{"step": "a"}'
 
 
@@ -61,8 +66,8 @@ async def test_only_the_first_write_of_a_turn_records_the_update(
     commits = Commits(store, monkeypatch)
 
     async def two_writes() -> None:  # the save before a create, then the one after it
-        await store.sessions.save(1, 1, '{"key": "k"}')
-        await store.sessions.delete(1)
+        await store.sessions.save(ChatRef("telegram", 1), 1, '{"key": "k"}')
+        await store.sessions.delete(ChatRef("telegram", 1))
 
     assert await answer(store, 7002, two_writes)
     assert (commits.transactions, commits.lone) == (0, 2)
@@ -83,7 +88,7 @@ async def test_a_failed_session_write_leaves_the_update_unrecorded(store: Store)
     async def failing() -> None:
         # A user id of None breaks the NOT NULL column: the transaction rolls back whole.
         with pytest.raises(Exception, match=r"(?i)not[ -]null"):
-            await store.sessions.save(1, None, "{}")  # type: ignore[arg-type]
+            await store.sessions.save(ChatRef("telegram", 1), None, "{}")  # type: ignore[arg-type]
         assert store.updates.unrecorded() is not None
 
     async def run() -> None:
@@ -95,7 +100,7 @@ async def test_a_failed_session_write_leaves_the_update_unrecorded(store: Store)
 
 
 async def test_writes_outside_a_turn_record_nothing(store: Store) -> None:
-    await store.sessions.save(1, 1, "{}")
+    await store.sessions.save(ChatRef("telegram", 1), 1, "{}")
     assert store.updates.unrecorded() is None
     assert await store.updates.begin(1)
 
@@ -103,9 +108,9 @@ async def test_writes_outside_a_turn_record_nothing(store: Store) -> None:
 async def test_a_turn_that_ends_its_session_records_the_update_with_the_delete(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    await store.sessions.save(2, 2, "{}")
+    await store.sessions.save(ChatRef("telegram", 2), 2, "{}")
     commits = Commits(store, monkeypatch)
-    assert await answer(store, 7005, lambda: store.sessions.delete(2))
+    assert await answer(store, 7005, lambda: store.sessions.delete(ChatRef("telegram", 2)))
     assert (commits.transactions, commits.lone) == (1, 0)
-    assert await store.sessions.get(2) is None
+    assert await store.sessions.get(ChatRef("telegram", 2)) is None
     assert not await store.updates.begin(7005)

@@ -38,6 +38,7 @@ from telegram.request import HTTPXRequest
 
 from bot.bot_core import build_core
 from bot.channels import ChannelRegistration
+from bot.chat_ref import ChatRef
 from bot.clocks import Clock, Sleep
 from bot.demo.transports import AppSwitch
 from bot.partner.client import PartnerClient
@@ -138,7 +139,7 @@ class HandlerWorld:
         if linked:
             await self.store.deliveries.add(
                 delivery.id,
-                user.id,
+                ChatRef("telegram", user.id),
                 user.id,
                 self._created,
                 receiver_phone,

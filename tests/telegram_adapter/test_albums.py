@@ -154,7 +154,7 @@ async def test_two_albums_from_two_chats_do_not_mix(
     assert len(alice_urls) == 3 and len(bob_urls) == 2
     assert not set(alice_urls) & set(bob_urls)
     media = [await world.store.media.get(str(u).rsplit("/", 1)[1]) for u in bob_urls]
-    assert [m.chat_id for m in media if m is not None] == [BOB.id, BOB.id]
+    assert [m.chat.id for m in media if m is not None] == [BOB.id, BOB.id]
 
 
 async def test_an_album_that_cannot_be_downloaded_is_refused_once_in_plain_words(

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.chat_ref import ChatRef
 from conversations.texts.deliveries_texts import short_ref
 from tests.fakes import TgChat, TgUser
 
@@ -105,7 +106,9 @@ async def link_fake_deliveries(world: HandlerWorld, user: TgUser, count: int) ->
     ids = [str(uuid.uuid4()) for _ in range(count)]
     for minute, delivery_id in enumerate(ids):
         created = 1_800_000_000.0 + 60 * minute
-        await world.store.deliveries.add(delivery_id, user.id, user.id, created, None, None)
+        await world.store.deliveries.add(
+            delivery_id, ChatRef("telegram", user.id), user.id, created, None, None
+        )
     return ids[::-1]  # newest first, as listed
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.chat_ref import ChatRef, UserRef
 from conversations.texts.deliveries_texts import short_ref
 from tests.fakes import SentMessage, TgChat, TgUser
 
@@ -95,8 +96,8 @@ async def test_the_verified_receiver_gets_the_code_and_nobody_else_does(
     assert got.reply_markup == {"remove_keyboard": True}
     handoff = await world.store.otp.get(delivery_id)
     assert handoff is not None and not handoff.pending
-    assert handoff.delivered_chat_id == BOLA.id
-    assert await world.store.contacts.phone_for(BOLA.id) == RECEIVER
+    assert handoff.delivered_chat == ChatRef("telegram", BOLA.id)
+    assert await world.store.contacts.phone_for(UserRef("telegram", BOLA.id)) == RECEIVER
     for chat in (ALICE.id, OPERATORS.id):
         assert not any(code in text for text in texts(world, chat))
 
@@ -115,7 +116,7 @@ async def test_someone_elses_contact_is_refused_even_with_the_right_number(
     assert not any(code in text for text in texts(world, DAVE.id))
     handoff = await world.store.otp.get(delivery_id)
     assert handoff is not None and handoff.pending
-    assert await world.store.contacts.phone_for(DAVE.id) is None
+    assert await world.store.contacts.phone_for(UserRef("telegram", DAVE.id)) is None
 
 
 async def test_an_own_contact_with_another_number_is_refused(world: HandlerWorld) -> None:
@@ -146,7 +147,9 @@ async def test_a_used_or_unknown_link_is_answered_kindly(world: HandlerWorld) ->
 async def test_a_receiver_who_proved_the_number_before_gets_the_code_at_once(
     world: HandlerWorld,
 ) -> None:
-    await world.store.contacts.record(BOLA.id, RECEIVER, contact_user_id=BOLA.id)
+    await world.store.contacts.record(
+        UserRef("telegram", BOLA.id), RECEIVER, contact_user_id=BOLA.id
+    )
     delivery_id, code, token = await code_issued(world)
     got = await world.ask(world.tg.updates.command(BOLA, "start", f"otp_{token}"))
     assert got.text is not None and code in got.text
@@ -160,7 +163,7 @@ async def test_the_phone_is_the_proof_the_link_only_an_invitation(world: Handler
     got = await world.ask(world.tg.updates.contact(BOLA, RECEIVER_AS_SHARED))
     assert got.text is not None and code in got.text
     handoff = await world.store.otp.get(delivery_id)
-    assert handoff is not None and handoff.delivered_chat_id == BOLA.id
+    assert handoff is not None and handoff.delivered_chat == ChatRef("telegram", BOLA.id)
 
 
 async def test_contacts_outside_a_hand_off_go_to_the_conversation(world: HandlerWorld) -> None:

@@ -58,7 +58,7 @@ async def test_the_largest_size_is_downloaded_stored_and_served_by_the_bots_host
     assert [d.data for d in tg.downloads] == [large]
     media = result.media
     assert result.url == f"{PUBLIC}/media/{media.token}"
-    assert (media.content_type, media.size, media.chat_id) == ("image/jpeg", len(large), ALICE.id)
+    assert (media.content_type, media.size, media.chat.id) == ("image/jpeg", len(large), ALICE.id)
     assert media.expires_at == STORE_NOW + TTL
     assert media.path.read_bytes() == large
     assert await store.media.get(media.token) == media

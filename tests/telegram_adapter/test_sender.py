@@ -9,6 +9,7 @@ import telegram
 from telegram import ReplyKeyboardRemove
 from telegram.warnings import PTBDeprecationWarning
 
+from bot.chat_ref import ChatRef
 from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
 from bot.store import Store
 from bot.telegram.limits import RateLimiter, SendLimits, Window
@@ -155,8 +156,8 @@ async def test_a_chat_that_blocked_the_bot_is_recorded_not_raised(
     results = await sender.send_messages(ALICE.id, messages)
     assert results == [Blocked(ALICE.id, "Forbidden: bot was blocked by the user")]
     assert len(tg.calls("sendMessage")) == 1  # the second is not tried
-    assert await store.blocked.is_blocked(ALICE.id)
-    assert not await store.blocked.is_blocked(BOB.id)
+    assert await store.blocked.is_blocked(ChatRef("telegram", ALICE.id))
+    assert not await store.blocked.is_blocked(ChatRef("telegram", BOB.id))
 
 
 async def test_a_chat_telegram_does_not_know_is_unreachable(
@@ -165,7 +166,7 @@ async def test_a_chat_telegram_does_not_know_is_unreachable(
     stranger = TgUser(4242, "Nobody")
     result = await sender.send_message(stranger.id, OutgoingMessage("hello"))
     assert result == Blocked(stranger.id, "Chat not found")
-    assert await store.blocked.is_blocked(stranger.id)
+    assert await store.blocked.is_blocked(ChatRef("telegram", stranger.id))
 
 
 async def test_other_refusals_are_results(
@@ -176,7 +177,7 @@ async def test_other_refusals_are_results(
     assert result == NotDelivered("Message is too long")
     tg.fail_next("sendMessage", error_code=502)
     assert await sender.send_message(ALICE.id, OutgoingMessage("x")) == NotDelivered("NetworkError")
-    assert not await store.blocked.is_blocked(ALICE.id)
+    assert not await store.blocked.is_blocked(ChatRef("telegram", ALICE.id))
 
 
 async def test_groups_are_sent_to_like_any_chat(tg: FakeTelegram, sender: TelegramSender) -> None:
@@ -251,7 +252,7 @@ async def test_the_channel_raises_chat_unreachable_for_a_blocked_chat(
     tg.block_chat(BOB.id)
     with pytest.raises(ChatUnreachable):
         await sender.send(BOB.id, "hello")
-    assert await store.blocked.is_blocked(BOB.id)
+    assert await store.blocked.is_blocked(ChatRef("telegram", BOB.id))
 
 
 async def test_the_channel_raises_send_failed_for_what_may_work_later(

@@ -7,6 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
+from bot.chat_ref import ChatRef
 from bot.store import Store
 
 JPEG = b"\xff\xd8\xff\xe0" + b"parcel-photo" * 100
@@ -17,7 +18,7 @@ async def test_a_stored_photo_is_served_with_its_type_and_private_caching(
     client: httpx.AsyncClient, store: Store, clock: Any
 ) -> None:
     media = await store.media.put(
-        JPEG, content_type="image/jpeg", chat_id=7, expires_at=clock() + 3600
+        JPEG, content_type="image/jpeg", chat=ChatRef("telegram", 7), expires_at=clock() + 3600
     )
 
     response = await client.get(f"/media/{media.token}")
@@ -33,9 +34,11 @@ async def test_a_stored_photo_is_served_with_its_type_and_private_caching(
 async def test_caching_never_outlives_a_photo_nor_a_day(
     client: httpx.AsyncClient, store: Store, clock: Any
 ) -> None:
-    soon = await store.media.put(PNG, content_type="image/png", chat_id=7, expires_at=clock() + 90)
+    soon = await store.media.put(
+        PNG, content_type="image/png", chat=ChatRef("telegram", 7), expires_at=clock() + 90
+    )
     later = await store.media.put(
-        PNG, content_type="image/png", chat_id=7, expires_at=clock() + 30 * 86_400
+        PNG, content_type="image/png", chat=ChatRef("telegram", 7), expires_at=clock() + 30 * 86_400
     )
 
     soon_answer = await client.get(f"/media/{soon.token}")
@@ -49,7 +52,7 @@ async def test_unknown_and_expired_tokens_get_the_same_404(
     client: httpx.AsyncClient, store: Store, clock: Any
 ) -> None:
     media = await store.media.put(
-        JPEG, content_type="image/jpeg", chat_id=7, expires_at=clock() + 60
+        JPEG, content_type="image/jpeg", chat=ChatRef("telegram", 7), expires_at=clock() + 60
     )
     clock.now += 61
 
@@ -63,7 +66,7 @@ async def test_unknown_and_expired_tokens_get_the_same_404(
 
 async def test_a_deleted_photo_is_gone(client: httpx.AsyncClient, store: Store, clock: Any) -> None:
     media = await store.media.put(
-        JPEG, content_type="image/jpeg", chat_id=7, expires_at=clock() + 60
+        JPEG, content_type="image/jpeg", chat=ChatRef("telegram", 7), expires_at=clock() + 60
     )
     await store.media.delete(media.token)
 
@@ -84,7 +87,9 @@ async def test_a_deleted_photo_is_gone(client: httpx.AsyncClient, store: Store, 
 async def test_no_listing_no_directories_no_strange_tokens(
     client: httpx.AsyncClient, store: Store, clock: Any, path: str
 ) -> None:
-    await store.media.put(JPEG, content_type="image/jpeg", chat_id=7, expires_at=clock() + 60)
+    await store.media.put(
+        JPEG, content_type="image/jpeg", chat=ChatRef("telegram", 7), expires_at=clock() + 60
+    )
 
     response = await client.get(path)
 
@@ -94,7 +99,7 @@ async def test_no_listing_no_directories_no_strange_tokens(
 
 async def test_media_is_read_only(client: httpx.AsyncClient, store: Store, clock: Any) -> None:
     media = await store.media.put(
-        JPEG, content_type="image/jpeg", chat_id=7, expires_at=clock() + 60
+        JPEG, content_type="image/jpeg", chat=ChatRef("telegram", 7), expires_at=clock() + 60
     )
 
     assert (await client.post(f"/media/{media.token}", content=b"x")).status_code == 405

@@ -1,0 +1,50 @@
+"""``ChatRef`` and ``UserRef``: a chat, and a customer, named by their channel.
+
+A chat is its channel's name and the channel's own id for it: Telegram's chat id, the console's
+chat number, an agent conversation's sequence number. Ids of different channels may be equal;
+the pair never is. A customer is named in the channel of their chat (``ChatRef.user``), so one
+person's Telegram account and an agent's customer are different customers even when their ids
+coincide. Every row, lock, message plan and session keyed by a chat or a customer carries both
+parts, and whatever reaches a chat (the relay, a later turn) asks the channel registered under
+``channel`` (``bot.channels``).
+
+The value is a leaf of the code base: it imports nothing of the bot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+TELEGRAM: Final = "telegram"
+"""Telegram's chats and users, by Telegram's ids."""
+CONSOLE: Final = "console"
+"""The terminal console's chats (the embedded demo)."""
+AGENTS: Final = "agents"
+"""Agent channels' conversations (by their sequence number) and customers (by theirs)."""
+
+
+@dataclass(frozen=True, order=True)
+class ChatRef:
+    """One chat: ``channel`` (a registered channel's name) and ``id``, that channel's id for it."""
+
+    channel: str
+    id: int
+
+    def user(self, user_id: int) -> UserRef:
+        """The customer ``user_id`` of this chat's channel."""
+        return UserRef(self.channel, user_id)
+
+    def __str__(self) -> str:
+        return f"{self.channel}:{self.id}"
+
+
+@dataclass(frozen=True, order=True)
+class UserRef:
+    """One customer: ``channel`` (the channel of their chats) and ``id``, that channel's id."""
+
+    channel: str
+    id: int
+
+    def __str__(self) -> str:
+        return f"{self.channel}:{self.id}"
