@@ -374,7 +374,8 @@ _CHATS_BY_CHANNEL = (
     )""",
         "channel, chat_id, user_id, data, updated_at",
         f"{_channel_of('chat_id')}, {_id_of('chat_id')}, {_id_of('user_id')}, data, updated_at",
-        "CREATE INDEX sessions_by_updated ON sessions (updated_at)",
+        # In the order sessions are listed (a chat id is no longer the rowid that ends it).
+        "CREATE INDEX sessions_by_updated ON sessions (updated_at, channel, chat_id)",
     ),
     # Tables keyed by something else take the column in place; rows added later always name
     # their channel, the default only names the rows from before.
