@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.channels import ChannelRegistration
+from bot.chat_ref import ChatRef
 from bot.config import Config
 from bot.jobs import Job
 from bot.runtime import Runtime, Seams
@@ -107,7 +108,7 @@ async def test_what_started_is_stopped_in_reverse(tmp_path: Path) -> None:
 
     assert log == ["probe started", "probe job cancelled", "probe stopped"]
     with pytest.raises(StoreError, match="closed"):  # the store was closed last
-        await runtime.store.sessions.get(1)
+        await runtime.store.sessions.get(ChatRef("telegram", 1))
 
 
 async def test_a_failed_start_is_undone_by_stop(tmp_path: Path) -> None:
