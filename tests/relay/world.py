@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 from starlette.applications import Starlette
 
-from bot.chat_ref import ChatRef
+from bot.legacy_chat_ids import chat_ref, user_ref
 from bot.partner.client import PartnerClient
 from bot.partner.models import Coords, CreateDeliveryRequest, Delivery
 from bot.relay import Relay
@@ -103,8 +103,8 @@ class World:
         delivery = await self.client.create_delivery(order())
         await self.store.deliveries.add(
             delivery.id,
-            ChatRef("telegram", chat_id),
-            user_id,
+            chat_ref(chat_id),  # an agent conversation's too (``AGENT_ID_BASE - seq``)
+            user_ref(user_id).id,
             self.clock(),
             RECEIVER,
             delivery.tracking_url,

@@ -16,12 +16,13 @@ CLAIMED = SendKey("evt_claimed", ChatRef("telegram", 10), "status")
 # cleanup, so only what SQLite committed to the WAL survives, as after a kill -9.
 CRASHING_RUN = """
 import asyncio, os, sys
+from bot.chat_ref import ChatRef
 from bot.store import SendKey, Store
 
 async def main():
     store = await Store.connect(sys.argv[1])
     await store.sessions.save(ChatRef("telegram", 10), 10, '{"step": "dropoff"}')
-    await store.deliveries.add("d1", 10, 10, 100.0, "+2348099999999", None)
+    await store.deliveries.add("d1", ChatRef("telegram", 10), 10, 100.0, "+2348099999999", None)
     await store.deliveries.update_view("d1", "matched", 200)
     await store.inbox.add("evt_sent", "d1", "delivery.status_changed", 200, b"{}")
     await store.inbox.add("evt_claimed", "d1", "delivery.updated", 300, b"{}")
