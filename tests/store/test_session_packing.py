@@ -143,8 +143,9 @@ async def test_sessions_saved_as_text_by_an_earlier_release_resume(
     try:
         with conn:
             conn.execute(
-                "INSERT INTO sessions (chat_id, user_id, data, updated_at) VALUES (?, ?, ?, ?)",
-                (10, 20, _SUMMARY, clock()),
+                "INSERT INTO sessions (channel, chat_id, user_id, data, updated_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                ("telegram", 10, 20, _SUMMARY, clock()),
             )
     finally:
         conn.close()
