@@ -115,3 +115,18 @@ def test_nginx_accepts_the_site(tmp_path: Path) -> None:
     )
     tested = run(system_tool("nginx"), "-t", "-q", "-e", "stderr", "-p", tmp_path, "-c", main)
     assert tested.returncode == 0, tested.stderr
+
+
+def test_the_operators_guide_names_what_the_kit_uses() -> None:
+    guide = (DEPLOY.parent / "docs" / "operators.md").read_text(encoding="utf-8")
+    # Its words on one line each, so a command wrapped in a paragraph is found too.
+    deploying = " ".join(guide[guide.index("## 11. Deploying") :].split())
+    settings = unit_settings()
+    assert f"`{settings['ExecStart'][0]}`" in deploying
+    assert settings["EnvironmentFile"][0] in deploying
+    assert f"/var/lib/{settings['StateDirectory'][0]}" in deploying
+    assert f"TimeoutStopSec={settings['TimeoutStopSec'][0]}" in deploying
+    for upstream in ("10.0.0.11:8080", "10.0.0.12:8080"):
+        assert upstream in (DEPLOY / "Caddyfile").read_text(encoding="utf-8")
+        assert upstream in (DEPLOY / "nginx.conf").read_text(encoding="utf-8")
+        assert upstream in deploying

@@ -251,7 +251,7 @@ async def test_caddy_serves_two_instances_over_tls(deployment: Deployment) -> No
         assert forged.status_code == 400, forged.text
         # Caddy's own refusals: bodies over the bot's caps, and paths the bot does not serve.
         # (Caddy 2.6, Debian 12's, answers 502 when its cap cuts a body off; 2.7 answers 413.
-        # Either way no instance gets the body: Caddy buffers it first.)
+        # Either way no instance gets the whole body.)
         too_big = await api.post("/hooks/partner", content=b"x" * (256 * 1024 + 1))
         assert too_big.status_code in (413, 502)
         too_big = await api.post("/api/conversations", content=b"x" * (64 * 1024 + 1))
