@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench clean postgres-server
+.PHONY: demo test lint typecheck pytest bench clean postgres-server deploy-tools
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,7 +27,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict bot conversations
 
-pytest: $(STAMP) postgres-server
+pytest: $(STAMP) postgres-server deploy-tools
 	$(BIN)/pytest
 
 # The PostgreSQL tests and benchmarks start a throwaway server from the system's binaries
@@ -39,6 +39,21 @@ postgres-server:
 		echo "installing the PostgreSQL server binaries for the tests"; \
 		$$sudo apt-get update -q && \
 		{ $$sudo apt-get install -y -q postgresql-15 || $$sudo apt-get install -y -q postgresql; }; \
+	fi
+
+# The deployment kit's tests (tests/deploy) run the tools that read deploy/: Caddy in front of
+# two instances, nginx -t, systemd-analyze verify, and openssl for nginx's test certificate.
+# Installed like the PostgreSQL server when one is missing; the tests fail, never skip, without.
+DEPLOY_TOOLS := caddy:caddy nginx:nginx-light systemd-analyze:systemd openssl:openssl
+deploy-tools:
+	@missing=""; for pair in $(DEPLOY_TOOLS); do \
+		tool=$${pair%%:*}; package=$${pair#*:}; \
+		command -v $$tool >/dev/null 2>&1 || [ -x /usr/sbin/$$tool ] || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		sudo=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+		echo "installing the deployment kit's test tools:$$missing"; \
+		$$sudo apt-get update -q && $$sudo apt-get install -y -q --no-install-recommends $$missing; \
 	fi
 
 bench: $(STAMP) postgres-server

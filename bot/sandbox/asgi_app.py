@@ -25,8 +25,9 @@ from bot.sandbox.error_envelope import ApiError, error_response
 from bot.sandbox.faults import FaultGate
 from bot.sandbox.operations import API_PREFIX, OPERATIONS_BY_NAME
 
-# The contract document lives at the repository root (docs/openapi.json), beside this package.
-OPENAPI_PATH = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"
+# The contract document is docs/openapi.json; the package's openapi.json is a link to it in a
+# checkout and a copy of it in an installed wheel, which has no docs/.
+OPENAPI_PATH = Path(__file__).with_name("openapi.json")
 
 
 async def openapi_document(request: Request) -> Response:

@@ -82,6 +82,23 @@ async def _sse_events(api: httpx.AsyncClient, path: str, until: str) -> AsyncIte
                     return
 
 
+async def order_over_api(api: httpx.AsyncClient, customer: str) -> tuple[str, str]:
+    """A pickup delivery ordered over the JSON API (its photo uploaded first); the
+    conversation's path and the delivery's id."""
+    opened = await api.post("/api/conversations", json={"customer": customer})
+    assert opened.status_code == 201, opened.text
+    path = f"/api/conversations/{opened.json()['id']}"
+    photo = await api.post(path + "/photos", content=tiny_png())
+    assert photo.status_code == 201, photo.text
+    for answer in ANSWERS:
+        if answer["kind"] == "photos":
+            answer = {"kind": "photos", "urls": [photo.json()["url"]]}
+        turn = await api.post(path + "/answers", json={"answer": answer})
+        assert turn.status_code == 200 and not turn.json()["reask"], turn.text
+    assert turn.json()["status"] == "created", turn.text
+    return path, turn.json()["delivery"]["id"]
+
+
 async def test_run_without_a_token_takes_an_agent_order_and_relays_its_events(
     tmp_path: Path,
 ) -> None:
@@ -108,18 +125,7 @@ async def test_run_without_a_token_takes_an_agent_order_and_relays_its_events(
             async with httpx.AsyncClient(
                 base_url=f"http://127.0.0.1:{port}", headers=headers, timeout=20
             ) as api:
-                opened = (await api.post("/api/conversations", json={"customer": "c-1"})).json()
-                path = f"/api/conversations/{opened['id']}"
-                photo = await api.post(path + "/photos", content=tiny_png())
-                assert photo.status_code == 201, photo.text
-                for answer in ANSWERS:
-                    if answer["kind"] == "photos":
-                        answer = {"kind": "photos", "urls": [photo.json()["url"]]}
-                    turn = await api.post(path + "/answers", json={"answer": answer})
-                    assert turn.status_code == 200 and not turn.json()["reask"], turn.text
-                created = turn.json()
-                assert created["status"] == "created"
-                delivery_id = created["delivery"]["id"]
+                path, delivery_id = await order_over_api(api, "c-1")
                 partner.sandbox.mark_paid(delivery_id)
                 events = [e async for e in _sse_events(api, path, "delivery.otp_issued")]
         finally:

@@ -80,7 +80,7 @@ async def test_openapi_document_is_served_from_docs(
 
 def test_openapi_path_points_at_the_repository_docs() -> None:
     expected = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"
-    assert expected == app_module.OPENAPI_PATH
+    assert expected == app_module.OPENAPI_PATH.resolve()
 
 
 async def test_in_process_base_url(sandbox: Sandbox) -> None:

@@ -1,0 +1,132 @@
+"""``python -m build`` gives a wheel and an sdist that carry everything the bot reads at run time.
+
+The wheel is installed into a fresh virtual environment (``python -m venv``, no system site
+packages, its dependencies from the package index as an operator's ``pip install`` would get
+them) and run from a directory outside the checkout, with no ``PYTHONPATH``: ``deliverybot
+--help`` and ``deliverybot demo < /dev/null`` work, the sandbox's scenario and OpenAPI document
+are found, and the agents' OpenAPI document it writes is ``docs/agents-openapi.json``.
+This takes 20 to 40 s here, most of it pip fetching the dependencies.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tarfile
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.deploy.conftest import REPO
+
+# What the bot reads from its own package at run time, besides Python modules.
+WHEEL_DATA = {
+    "bot/py.typed",
+    "conversations/py.typed",
+    "bot/sandbox/scenarios/default.toml",
+    "bot/sandbox/openapi.json",
+    "conversations/texts/messages_en.py",
+    "conversations/texts/messages_fr.py",
+}
+# What an sdist adds for rebuilding, testing and deploying.
+SDIST_EXTRA = {
+    "docs/openapi.json",
+    "docs/agents-openapi.json",
+    "docs/operators.md",
+    "config.example.toml",
+    "Makefile",
+    "MANIFEST.in",
+    "deploy/deliverybot.service",
+    "deploy/Caddyfile",
+    "deploy/nginx.conf",
+    "tests/conftest.py",
+}
+
+
+@dataclass
+class Installed:
+    wheel: Path
+    sdist: Path
+    bin: Path  # the fresh venv's bin directory
+    outside: Path  # a working directory with no checkout in it
+
+
+def clean_env() -> dict[str, str]:
+    """The environment without anything pointing into this checkout or its venv."""
+    dropped = {"PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME", "PYTHONSTARTUP"}
+    return {key: value for key, value in os.environ.items() if key not in dropped}
+
+
+def run(*command: str | Path, cwd: Path, stdin: int | None = None) -> str:
+    done = subprocess.run(  # noqa: S603 - a fixed argument list, no shell
+        [str(part) for part in command], cwd=cwd, env=clean_env(), stdin=stdin,
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, (
+        f"{command}: {done.returncode}\n{done.stdout[-2000:]}{done.stderr[-3000:]}"
+    )
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
+    base = tmp_path_factory.mktemp("wheel")
+    dist = base / "dist"
+    run(sys.executable, "-m", "build", "--outdir", dist, REPO, cwd=base)
+    (wheel,) = dist.glob("deliverybot-*.whl")
+    (sdist,) = dist.glob("deliverybot-*.tar.gz")
+    venv = base / "venv"
+    run(sys.executable, "-m", "venv", venv, cwd=base)
+    run(venv / "bin" / "python", "-m", "pip", "install", "--quiet", wheel, cwd=base)
+    outside = base / "elsewhere"
+    outside.mkdir()
+    yield Installed(wheel, sdist, venv / "bin", outside)
+
+
+def test_the_wheel_carries_the_package_data(installed: Installed) -> None:
+    with zipfile.ZipFile(installed.wheel) as wheel:
+        names = set(wheel.namelist())
+        assert names >= WHEEL_DATA, WHEEL_DATA - names
+        packaged = wheel.read("bot/sandbox/openapi.json")
+    assert packaged == (REPO / "docs" / "openapi.json").read_bytes()
+    assert not {name for name in names if name.startswith(("tests/", "docs/", "benchmarks/"))}
+
+
+def test_the_sdist_carries_the_sources_docs_and_kit(installed: Installed) -> None:
+    with tarfile.open(installed.sdist) as sdist:
+        root = sdist.getnames()[0].split("/")[0]
+        names = {name.removeprefix(root + "/") for name in sdist.getnames()}
+    assert names >= WHEEL_DATA | SDIST_EXTRA, (WHEEL_DATA | SDIST_EXTRA) - names
+
+
+def test_the_installed_command_answers_from_outside_the_checkout(installed: Installed) -> None:
+    where = run(installed.bin / "python", "-c", "import bot; print(bot.__file__)",
+                cwd=installed.outside)  # fmt: skip
+    assert where.strip().startswith(str(installed.bin.parent)), where
+    usage = run(installed.bin / "deliverybot", "--help", cwd=installed.outside)
+    assert "usage: deliverybot" in usage and "demo" in usage and "run" in usage
+
+
+def test_the_installed_demo_greets_and_stops_at_the_end_of_its_input(
+    installed: Installed,
+) -> None:
+    with open(os.devnull, "rb") as nothing:
+        shown = run(installed.bin / "deliverybot", "demo", cwd=installed.outside,
+                    stdin=nothing.fileno())  # fmt: skip
+    assert "deliverybot demo:" in shown and "sandbox" in shown
+
+
+def test_the_installed_openapi_documents(installed: Installed) -> None:
+    sandbox_document = run(
+        installed.bin / "python", "-c",
+        "from bot.sandbox.asgi_app import OPENAPI_PATH; print(OPENAPI_PATH.read_text(), end='')",
+        cwd=installed.outside,
+    )  # fmt: skip
+    assert sandbox_document == (REPO / "docs" / "openapi.json").read_text(encoding="utf-8")
+    agents_document = run(installed.bin / "python", "-m", "bot.agents.openapi_document",
+                          cwd=installed.outside)  # fmt: skip
+    assert agents_document == (REPO / "docs" / "agents-openapi.json").read_text(encoding="utf-8")
