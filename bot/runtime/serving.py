@@ -17,6 +17,10 @@ from bot.runtime.startup_error import StartupError
 
 log = logging.getLogger(__name__)
 
+# How long open connections may hold a stop back before uvicorn cancels them: an agent's
+# event stream that a proxy keeps open upstream would otherwise hold it until SIGKILL.
+GRACEFUL_SHUTDOWN_SECONDS = 10
+
 
 async def serve(config: Config) -> None:
     """Run the bot until SIGINT or SIGTERM (``deliverybot run``); without a Telegram token,
@@ -70,7 +74,13 @@ async def start_web_server(app: Starlette, sockets: list[socket.socket]) -> uvic
     logged by the routes themselves.
     """
     config = uvicorn.Config(
-        app, lifespan="off", ws="none", log_config=None, access_log=False, server_header=False
+        app,
+        lifespan="off",
+        ws="none",
+        log_config=None,
+        access_log=False,
+        server_header=False,
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
     )
     server = uvicorn.Server(config)
     config.load()

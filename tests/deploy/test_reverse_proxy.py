@@ -18,11 +18,10 @@ Through Caddy only, over https:
 * with one instance stopped, the other serves everything: the API, the SSE stream and the
   webhooks (every webhook answered 200 at its first attempt: none lost on the stopped one).
 
-Found on the way, and left to the bot (``bot/runtime/serving.py``): a stopping instance waits
-for its open SSE streams to end, and Caddy 2.6 keeps an upstream stream open after its client
-went away, so ``deliverybot run`` does not stop on SIGTERM while one is open (the systemd
-unit's TimeoutStopSec then ends it with SIGKILL). The test therefore reads its stream after
-the stop, from the instance left, and stops Caddy before the instances.
+Caddy 2.6 keeps an upstream SSE stream open after its client went away; a stopping instance
+gives open connections ``serving.GRACEFUL_SHUTDOWN_SECONDS`` and then cuts them. The test
+reads its stream after the stop, from the instance left, and stops Caddy before the
+instances, so no stop here waits out that grace period.
 """
 
 from __future__ import annotations

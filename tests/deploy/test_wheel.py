@@ -1,11 +1,17 @@
 """``python -m build`` gives a wheel and an sdist that carry everything the bot reads at run time.
 
 The wheel is installed into a fresh virtual environment (``python -m venv``, no system site
-packages, its dependencies from the package index as an operator's ``pip install`` would get
-them) and run from a directory outside the checkout, with no ``PYTHONPATH``: ``deliverybot
+packages) and run from a directory outside the checkout, with no ``PYTHONPATH``: ``deliverybot
 --help`` and ``deliverybot demo < /dev/null`` work, the sandbox's scenario and OpenAPI document
 are found, and the agents' OpenAPI document it writes is ``docs/agents-openapi.json``.
-This takes 20 to 40 s here, most of it pip fetching the dependencies.
+
+Tests reach no network: the wheel is built without build isolation (setuptools from the dev
+extras) and installed with ``--no-deps --no-index``; its dependencies are the project venv's,
+put on the fresh venv's path by a ``.pth`` line. That line adds the directory only, so the
+checkout's editable install (a finder registered by a ``.pth`` file in that directory) stays
+out, and ``bot`` is the wheel's own copy, which a test checks. That the wheel names the same
+dependencies as ``pyproject.toml`` (what an operator's ``pip install`` fetches) is checked
+from its metadata.
 """
 
 from __future__ import annotations
@@ -13,13 +19,17 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import sysconfig
 import tarfile
+import tomllib
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from tests.deploy.conftest import REPO
 
@@ -76,12 +86,17 @@ def run(*command: str | Path, cwd: Path, stdin: int | None = None) -> str:
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     base = tmp_path_factory.mktemp("wheel")
     dist = base / "dist"
-    run(sys.executable, "-m", "build", "--outdir", dist, REPO, cwd=base)
+    run(sys.executable, "-m", "build", "--no-isolation", "--outdir", dist, REPO, cwd=base)
     (wheel,) = dist.glob("deliverybot-*.whl")
     (sdist,) = dist.glob("deliverybot-*.tar.gz")
     venv = base / "venv"
     run(sys.executable, "-m", "venv", venv, cwd=base)
-    run(venv / "bin" / "python", "-m", "pip", "install", "--quiet", wheel, cwd=base)
+    python = venv / "bin" / "python"
+    run(python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", wheel, cwd=base)
+    fresh_site = run(python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))",
+                     cwd=base).strip()  # fmt: skip
+    project_site = sysconfig.get_path("purelib")
+    (Path(fresh_site) / "deliverybot-test-dependencies.pth").write_text(project_site + "\n")
     outside = base / "elsewhere"
     outside.mkdir()
     yield Installed(wheel, sdist, venv / "bin", outside)
@@ -130,3 +145,23 @@ def test_the_installed_openapi_documents(installed: Installed) -> None:
     agents_document = run(installed.bin / "python", "-m", "bot.agents.openapi_document",
                           cwd=installed.outside)  # fmt: skip
     assert agents_document == (REPO / "docs" / "agents-openapi.json").read_text(encoding="utf-8")
+
+
+def test_the_wheel_names_the_projects_dependencies(installed: Installed) -> None:
+    with zipfile.ZipFile(installed.wheel) as wheel:
+        (metadata,) = [name for name in wheel.namelist() if name.endswith(".dist-info/METADATA")]
+        lines = wheel.read(metadata).decode().splitlines()
+    required = {
+        _requirement(line.removeprefix("Requires-Dist: "))
+        for line in lines
+        if line.startswith("Requires-Dist: ") and "extra ==" not in line
+    }
+    with open(REPO / "pyproject.toml", "rb") as file:
+        declared = tomllib.load(file)["project"]["dependencies"]
+    assert required == {_requirement(dependency) for dependency in declared}
+
+
+def _requirement(text: str) -> tuple[str, frozenset[str]]:
+    """A requirement as its canonical name and its set of version clauses."""
+    parsed = Requirement(text)
+    return canonicalize_name(parsed.name), frozenset(str(clause) for clause in parsed.specifier)

@@ -151,3 +151,47 @@ async def test_run_without_a_token_takes_an_agent_order_and_relays_its_events(
 @pytest.fixture(autouse=True)
 def _no_stray_key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SHOP_KEY", raising=False)
+
+
+async def test_sigterm_ends_the_bot_while_an_agent_event_stream_is_open(tmp_path: Path) -> None:
+    """An open SSE stream no longer holds the stop back: the streams are told to end."""
+    port = _free_port()
+    data = default_scenario_data()
+    data["webhooks"][0]["url"] = f"http://127.0.0.1:{port}/hooks/partner"
+    async with SandboxServer(parse_scenario(data), port=0) as partner:
+        config = tmp_path / "bot.toml"
+        config.write_text(_config(partner, port, partner.sandbox.signing_secret))
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            "run",
+            "--config",
+            str(config),
+            cwd=tmp_path,
+            env={**os.environ, "SHOP_KEY": KEY, "PYTHONPATH": str(ROOT)},
+            stderr=asyncio.subprocess.PIPE,
+        )
+        try:
+            await _lines(process, "bot running without Telegram")
+            headers = {"Authorization": f"Bearer {KEY}"}
+            async with httpx.AsyncClient(
+                base_url=f"http://127.0.0.1:{port}", headers=headers, timeout=20
+            ) as api:
+                path, _ = await order_over_api(api, "c-1")
+                async with api.stream("GET", path + "/events") as stream:
+                    assert stream.status_code == 200
+                    process.send_signal(signal.SIGTERM)
+                    # The stream ends from the server's side, well before systemd's SIGKILL.
+                    async with asyncio.timeout(30):
+                        async for _ in stream.aiter_bytes():
+                            pass
+                async with asyncio.timeout(30):
+                    _, err = await process.communicate()
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+
+    assert process.returncode == 0
+    assert "Traceback" not in err.decode()
