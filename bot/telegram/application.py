@@ -13,7 +13,9 @@ restart; the ids live in ``store.updates``, so a repeat across a restart is caug
 is recorded with the turn's session save, or by the recorder in group 1 after the handlers) and
 clears the "blocked" mark of a chat whose user writes again. An update no handler can serve
 (``malformed``: no integer ``update_id``, or no message or tap from a user in a chat) is
-dropped there with a warning, in polling and webhook mode alike.
+dropped there with a warning, in polling and webhook mode alike. An update whose data breaks
+the door's check (``update_check``: wrong types, ids beyond 64 bits) never gets this far: the
+webhook route drops it, and so does the polling request (``polled_updates``).
 """
 
 from __future__ import annotations
@@ -35,13 +37,15 @@ from telegram.ext import (
     ExtBot,
     TypeHandler,
 )
-from telegram.request import BaseRequest
+from telegram.request import BaseRequest, HTTPXRequest
 
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.chatlocks import ChatLocks, ChatTurnLocks
 from bot.config import TelegramConfig
 from bot.store import Store
 from bot.telegram.bot_context import BotContext
+from bot.telegram.polled_updates import CheckedUpdatesRequest
+from bot.telegram.update_check import Flaw, update_flaw
 from conversations.texts.catalogue import say, speaking_language
 
 log = logging.getLogger(__name__)
@@ -147,8 +151,9 @@ def build_application(
     )
     if request is not None:
         builder = builder.request(request)
-    if get_updates_request is not None:
-        builder = builder.get_updates_request(get_updates_request)
+    # Polled updates pass the same check as pushed ones (``webhook_route``) before PTB reads them.
+    polling = get_updates_request or HTTPXRequest(connection_pool_size=1)  # PTB's own default
+    builder = builder.get_updates_request(CheckedUpdatesRequest(polling))
     if settings.mode == "webhook":
         builder = builder.updater(None)
     application: BotApplication = builder.build()
@@ -239,6 +244,11 @@ def error_handler(
         if isinstance(error, TelegramError):
             # A network error's text may quote a request URL, and those carry the bot token.
             log.warning("update %s: Telegram call failed (%s)", update_id, type(error).__name__)
+        elif (flaw := own_data_flaw(update, error)) is not None:
+            # The update's own data broke the handler (it came in past the door): not a bug
+            # of ours, and its chat may be the broken part, so nobody is told.
+            log.warning("update dropped: %s (%s)", flaw, type(error).__name__)
+            return
         else:
             log.error("update %s failed", update_id, exc_info=error)
         chat_id = chat_of(update)
@@ -247,3 +257,22 @@ def error_handler(
                 await ctx.sender.send(chat_id, say("telegram.sorry"))
 
     return on_error
+
+
+# What malformed data raises in a handler: pydantic's ValidationError is a ValueError.
+DATA_ERRORS: Final = (ValueError, TypeError, OverflowError)
+
+
+def own_data_flaw(update: object, error: Exception | None) -> Flaw | None:
+    """The flaw in ``update``'s own data that explains ``error``, or None (then it is a bug).
+
+    Only a data error counts, and only when the update itself breaks a rule of the door's
+    check (``update_check``); any other failure keeps its traceback.
+    """
+    if not isinstance(update, Update) or not isinstance(error, DATA_ERRORS):
+        return None
+    try:
+        data = update.to_dict()
+    except Exception:  # an update PTB cannot even write back is no evidence either way
+        return None
+    return update_flaw(data)

@@ -6,6 +6,10 @@ refused with a bare 403, compared in constant time, before the body is read. Acc
 go to ``application.update_queue`` and the answer is 200 at once: processing happens in the
 Application (in order per chat), and a slow answer would make Telegram send the update again.
 Repeats are dropped there by ``update_id``.
+
+A body that is not a JSON object is refused with 400. An update the bot cannot read (a wrong
+type, an id beyond 64 bits: ``update_check``) is dropped with one warning naming its id and
+the broken rule, and answered 200 all the same: Telegram would otherwise repeat it forever.
 """
 
 from __future__ import annotations
@@ -18,9 +22,9 @@ from typing import Any, Final
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
-from telegram import Update
 from telegram.ext import Application
 
+from bot.telegram.update_check import Flaw, checked_update
 from bot.web.body import BodyTooLarge, MalformedBody, read_limited
 
 log = logging.getLogger(__name__)
@@ -58,14 +62,25 @@ def telegram_route(
             return PlainTextResponse("Bad Request", 400)
         try:
             data = json.loads(raw)
-            if not isinstance(data, dict):
-                raise ValueError("an update is a JSON object")
-            update = Update.de_json(data, application.bot)
-        except Exception as error:  # PTB's parsing fails in many ways on a malformed body
-            # Never the body: it is a customer's message.
+        except ValueError as error:
             log.warning("telegram webhook refused: not an update (%s)", type(error).__name__)
             return PlainTextResponse("Bad Request", 400)
+        if not isinstance(data, dict):
+            log.warning("telegram webhook refused: not an update (a JSON %s)", json_kind(data))
+            return PlainTextResponse("Bad Request", 400)
+        update = checked_update(data, application.bot)
+        if isinstance(update, Flaw):
+            # Acknowledged, or Telegram would send it again and again. Never the body: it is
+            # a customer's message.
+            log.warning("update dropped: %s", update)
+            return PlainTextResponse("OK")
         await application.update_queue.put(update)
         return PlainTextResponse("OK")
 
     return Route(path, receive, methods=["POST"])
+
+
+def json_kind(data: object) -> str:
+    """The JSON name of ``data``'s type, for a log line that must not quote it."""
+    kinds = {list: "array", str: "string", bool: "boolean", int: "number", float: "number"}
+    return kinds.get(type(data), "null")
