@@ -14,7 +14,8 @@ with a lone surrogate could not be stored. The flaw names the field's path and t
 broke, never the value (a customer's message may be in it).
 
 Only types and ranges are checked here. What a step can answer stays with the step, which
-tells the customer why: a text too long or with half an emoji in it, a pin off the map. Keys
+tells the customer why: a text too long or with half an emoji in it (unless it has entities,
+which PTB could not cut from it), a pin off the map. Keys
 the bot never reads are left to PTB (``checked_update`` also tries its parse), and a missing
 message or sender to the gatekeeper (``application.malformed``).
 """
@@ -59,9 +60,11 @@ def integer(value: object, path: str) -> str | None:
 
 
 def number(value: object, path: str) -> str | None:
-    """A coordinate or accuracy: a JSON number. Its range is the step's to judge (it answers
-    a pin off the map)."""
-    if type(value) not in (int, float):
+    """A coordinate or accuracy: a JSON number (an integer one within 64 bits, so it is a
+    float too). Its range is the step's to judge (it answers a pin off the map)."""
+    if type(value) is int:
+        return integer(value, path)
+    if type(value) is not float:
         return f"{path} is not a number"
     return None
 
@@ -117,6 +120,33 @@ def shape(fields: Mapping[str, Rule], *, required: tuple[str, ...] = ()) -> Rule
     return check
 
 
+def all_of(*rules: Rule) -> Rule:
+    """The first flaw any of ``rules`` finds."""
+
+    def check(value: object, path: str) -> str | None:
+        for rule in rules:
+            flaw = rule(value, path)
+            if flaw is not None:
+                return flaw
+        return None
+
+    return check
+
+
+def entities_fit(text_key: str, entities_key: str) -> Rule:
+    """Entities count the text in UTF-16 units, so a text that has them must have no lone
+    surrogate: PTB could not cut a command out of it. (Run after the object's ``shape``.)"""
+
+    def check(value: object, path: str) -> str | None:
+        if not isinstance(value, dict) or not value.get(entities_key) or text_key not in value:
+            return None
+        if string(value[text_key], "") is not None:
+            return f"{path}.{text_key} has a lone surrogate beside {entities_key}"
+        return None
+
+    return check
+
+
 def list_of(rule: Rule) -> Rule:
     """A JSON array whose items follow ``rule``."""
 
@@ -162,23 +192,27 @@ VENUE: Final = shape({"location": LOCATION, "title": string, "address": string})
 CONTACT: Final = shape(
     {"phone_number": string, "first_name": string, "last_name": string, "user_id": integer}
 )
-MESSAGE: Final = shape(
-    {
-        "message_id": integer,
-        "date": integer,
-        "chat": CHAT,
-        "from": USER,
-        "text": text,
-        "caption": text,
-        "entities": list_of(ENTITY),
-        "caption_entities": list_of(ENTITY),
-        "photo": list_of(PHOTO_SIZE),
-        "document": DOCUMENT,
-        "location": LOCATION,
-        "venue": VENUE,
-        "contact": CONTACT,
-        "media_group_id": string,
-    }
+MESSAGE: Final = all_of(
+    shape(
+        {
+            "message_id": integer,
+            "date": integer,
+            "chat": CHAT,
+            "from": USER,
+            "text": text,
+            "caption": text,
+            "entities": list_of(ENTITY),
+            "caption_entities": list_of(ENTITY),
+            "photo": list_of(PHOTO_SIZE),
+            "document": DOCUMENT,
+            "location": LOCATION,
+            "venue": VENUE,
+            "contact": CONTACT,
+            "media_group_id": string,
+        }
+    ),
+    entities_fit("text", "entities"),
+    entities_fit("caption", "caption_entities"),
 )
 CALLBACK_QUERY: Final = shape(
     {

@@ -126,6 +126,18 @@ HOSTILE: list[tuple[str, str, Spoil, str]] = [
         "message.entities[0].offset is not an integer",
     ),
     (
+        "lone surrogate in a command",
+        "command",
+        set_at("message", "text", value="/help\ud83d"),
+        "message.text has a lone surrogate beside entities",
+    ),
+    (
+        "latitude too large for a float",
+        "location",
+        set_at("message", "location", "latitude", value=10**400),
+        "message.location.latitude is outside the 64-bit integer range",
+    ),
+    (
         "contact's user id is a float",
         "contact",
         set_at("message", "contact", "user_id", value=1001.5),
