@@ -77,6 +77,23 @@ NOT_FOR_CHATS: dict[str, frozenset[str]] = {
     ),
     # HTTP reason phrases, for Telegram's servers
     "bot/telegram/webhook_route.py": frozenset({"Payload Too Large", "Bad Request"}),
+    # the rule a dropped update broke, for the log line that names it
+    "bot/telegram/update_check.py": frozenset(
+        {
+            " has a lone surrogate",
+            " has a lone surrogate beside ",
+            " is missing",
+            " is not a list",
+            " is not a number",
+            " is not a string",
+            " is not an integer",
+            " is not an object",
+            " is not true or false",
+            " is outside the 64-bit integer range",
+            " is over ",
+            "PTB cannot read it (",
+        }
+    ),
     # what could not be read, for the log; why an event waits, kept in the inbox
     "bot/ordering/catalog.py": frozenset({"service locations"}),
     "bot/relay/inbox_worker.py": frozenset(
