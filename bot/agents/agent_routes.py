@@ -73,7 +73,7 @@ def agent_routes(
             if channel is None:
                 headers = {"WWW-Authenticate": "Bearer"}
                 return _error(401, "unauthorized", "a channel key is needed", headers)
-            wait = limits.take(channel)
+            wait = await limits.take(channel)
             if wait is not None:
                 headers = {"Retry-After": str(max(1, math.ceil(wait)))}
                 return _error(429, "rate_limited", "too many requests for this key", headers)

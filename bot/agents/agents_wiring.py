@@ -54,13 +54,14 @@ def register_agents(core: CoreServices) -> AgentChannels:
     )
     bell.on_ring(webhooks.wake)
     keys = ChannelKeys(agents.channels)
+    limits = RateLimits(store.request_buckets)  # shared by the instances on PostgreSQL
     core.register(
         ChannelRegistration(
             AGENTS,
             AgentEvents(store, bell),
             owns=is_agent_id,
             deliver_later=conversations.deliver_later,
-            routes=agent_routes(conversations, keys, RateLimits(), bell, uploads),
+            routes=agent_routes(conversations, keys, limits, bell, uploads),
             jobs=(webhooks,),
             aclose=webhooks.aclose,
         )

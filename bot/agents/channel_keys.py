@@ -4,7 +4,9 @@ channel's request budget.
 Only SHA-256 hashes of the keys are held (``[[agents.channels]]``); a presented key is hashed
 and compared with every channel's hash in constant time, so neither timing nor an error says
 which part matched. ``RateLimits`` is a token bucket per channel: ``requests_per_minute``
-tokens, refilled evenly; a request without a token is told how long to wait.
+tokens, refilled evenly; a request without a token is told how long to wait. The buckets are
+the store's (``store.request_buckets``): in this process's memory on SQLite, in the database
+on PostgreSQL, so instances sharing it share each channel's budget.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from dataclasses import dataclass
 
 from bot.clocks import Clock
 from bot.config import AgentChannelConfig, key_hash
+from bot.store.send_limits import LocalBuckets, RequestBuckets
+
+_MINUTE = 60.0
 
 
 @dataclass(frozen=True)
@@ -66,18 +71,12 @@ def bearer_key(header: str | None) -> str | None:
 class RateLimits:
     """A token bucket per channel; ``take`` answers None (go on) or the seconds to wait."""
 
-    def __init__(self, clock: Clock = time.monotonic) -> None:
-        self._clock = clock
-        self._buckets: dict[str, tuple[float, float]] = {}  # name -> (tokens, at)
+    def __init__(
+        self, buckets: RequestBuckets | None = None, *, clock: Clock = time.monotonic
+    ) -> None:
+        # No buckets given: this process's own, on ``clock``.
+        self._buckets = buckets if buckets is not None else LocalBuckets(clock)
 
-    def take(self, channel: AgentChannel) -> float | None:
-        capacity = float(channel.requests_per_minute)
-        rate = capacity / 60.0
-        now = self._clock()
-        tokens, at = self._buckets.get(channel.name, (capacity, now))
-        tokens = min(capacity, tokens + (now - at) * rate)
-        if tokens >= 1.0:
-            self._buckets[channel.name] = (tokens - 1.0, now)
-            return None
-        self._buckets[channel.name] = (tokens, now)
-        return (1.0 - tokens) / rate
+    async def take(self, channel: AgentChannel) -> float | None:
+        """Take one of ``channel``'s requests: None, or the seconds until one is there."""
+        return await self._buckets.take(channel.name, channel.requests_per_minute, _MINUTE)

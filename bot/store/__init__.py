@@ -4,8 +4,9 @@ one PostgreSQL database through asyncpg shared by several instances (``Store.con
 Each backend is a database (``database`` / ``pg_database``), the few statements it words its
 own way (``sqlite_backend`` / ``pg_backend``, behind ``store_backend.Backend``), the schema
 rendered in its words (``schema``, applied by ``migrations`` / ``pg_migrations``) and its
-coordination (``coordination``: chat locks, leadership, the rate budget; in memory on SQLite,
-``pg_chat_locks``, ``pg_leadership`` and ``pg_rate_budget`` on PostgreSQL).
+coordination (``coordination``: chat locks, leadership, the rate budget, the send limits; in
+memory on SQLite (``send_limits``), ``pg_chat_locks``, ``pg_leadership``, ``pg_rate_budget`` and
+``pg_send_limits`` on PostgreSQL).
 
 ``Store`` opens the database, migrates it, and exposes one repository per concept (the same
 repositories and SQL on both backends):

@@ -24,6 +24,10 @@ BACKGROUND_JOBS_LOCK = 3
 """Held by the instance that runs the jobs only one instance may run, for as long as it leads
 (session): the status poller, the follow-up of lost creates and the agent event webhooks."""
 
+TELEGRAM_SENDS_LOCK = 4
+"""Serialises the grants of Telegram sends (``pg_send_limits``; transaction-scoped): the
+overall window is one for all chats."""
+
 RATE_BUDGET_NAMESPACE = 0x646C7672
 """The Partner API's per-key budgets (transaction-scoped); spells "dlvr"."""
 

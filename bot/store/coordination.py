@@ -1,6 +1,7 @@
-"""What the store offers for one or many instances: chat locks, leadership, the rate budget.
+"""What the store offers for one or many instances: chat locks, leadership, the rate budget,
+Telegram's send budget and agent channels' request buckets.
 
-Every ``Store`` has all three, and ``shared`` says whether other processes work on the same
+Every ``Store`` has all five, and ``shared`` says whether other processes work on the same
 data. Nothing above ``bot/store/`` asks which backend it has:
 
 =================  ==========================================  ==============================
@@ -11,6 +12,11 @@ data. Nothing above ``bot/store/`` asks which backend it has:
 ``rate_budget``    ``UNSHARED_BUDGET``: grants every start at   ``PgRateBudget``: every
                    once; the process's own ``RequestLimiter``   instance's starts in a table
                    log is the whole budget
+``send_budget``    ``UNSHARED_SEND_BUDGET``: grants every      ``PgSendBudget``: every
+                   send; the process's ``RateLimiter`` is the  instance's sends and holds in
+                   whole limit                                 tables
+``request_buckets``  ``LocalBuckets``: this process's memory   ``PgRequestBuckets``: a row
+                                                               per agent channel
 =================  ==========================================  ==============================
 
 A backend builds its ``Coordination`` when the store opens and closes it with the store.
@@ -24,6 +30,7 @@ from typing import Protocol
 
 from bot.chatlocks import ChatLocks, ChatTurnLocks
 from bot.partner.shared_request_limiter import SharedBudget
+from bot.store.send_limits import UNSHARED_SEND_BUDGET, LocalBuckets, RequestBuckets, SendBudget
 
 
 class Leadership(Protocol):
@@ -81,15 +88,24 @@ async def _nothing_to_close() -> None:
 
 @dataclass(frozen=True)
 class Coordination:
-    """The three seams of one open store, whether they are shared, and how to close them."""
+    """The seams of one open store, whether they are shared, and how to close them."""
 
     chat_locks: ChatTurnLocks
     leadership: Leadership
     rate_budget: SharedBudget
+    send_budget: SendBudget
+    request_buckets: RequestBuckets
     shared: bool
     close: Callable[[], Awaitable[None]] = _nothing_to_close
 
 
 def in_process() -> Coordination:
     """One process owns the store: its memory is enough."""
-    return Coordination(ChatLocks(), ALWAYS_LEADS, UNSHARED_BUDGET, shared=False)
+    return Coordination(
+        ChatLocks(),
+        ALWAYS_LEADS,
+        UNSHARED_BUDGET,
+        UNSHARED_SEND_BUDGET,
+        LocalBuckets(),
+        shared=False,
+    )

@@ -8,11 +8,13 @@ from bot.store.pg_chat_locks import PgChatLocks
 from bot.store.pg_database import PgDatabase
 from bot.store.pg_leadership import PgLeadership
 from bot.store.pg_rate_budget import PgRateBudget
+from bot.store.pg_send_limits import PgRequestBuckets, PgSendBudget
 
 
 async def pg_coordination(dsn: str, db: PgDatabase, *, pool_size: int) -> Coordination:
     """Advisory chat locks (a connection and a pool of their own), the background jobs'
-    leadership (a connection opened on its first ask) and the rate budget in ``db``."""
+    leadership (a connection opened on its first ask), and the Partner API's rate budget,
+    Telegram's send budget and agent channels' request buckets in ``db``."""
     chat_locks = await PgChatLocks.connect(dsn, pool_size=pool_size)
     leadership = PgLeadership.for_dsn(dsn, BACKGROUND_JOBS_LOCK)
 
@@ -20,4 +22,12 @@ async def pg_coordination(dsn: str, db: PgDatabase, *, pool_size: int) -> Coordi
         await chat_locks.close()
         await leadership.close()
 
-    return Coordination(chat_locks, leadership, PgRateBudget(db), shared=True, close=close)
+    return Coordination(
+        chat_locks,
+        leadership,
+        PgRateBudget(db),
+        PgSendBudget(db),
+        PgRequestBuckets(db),
+        shared=True,
+        close=close,
+    )

@@ -21,7 +21,15 @@ from bot.store.pg_backend import SCHEMA_WORDS
 from bot.store.pg_database import PgDatabase
 from bot.store.schema import MAX_VERSION, VERSION_TABLE, Migration, apply_newer, render
 
-PG_ONLY_TABLES = frozenset({"partner_request_starts", "partner_rate_blocks"})
+PG_ONLY_TABLES = frozenset(
+    {
+        "partner_request_starts",
+        "partner_rate_blocks",
+        "telegram_sends",
+        "telegram_holds",
+        "agent_request_buckets",
+    }
+)
 """Tables several instances coordinate through; one SQLite process keeps this in memory."""
 
 PG_ONLY_COLUMNS: Mapping[str, frozenset[str]] = {

@@ -495,6 +495,29 @@ _SERIALS_AFTER_COPY = (
         coalesce(max(seq), 0) + 1, false) FROM agent_events""",
 )
 
+_SHARED_SEND_LIMITS = (
+    # Telegram's send windows and holds, and each agent channel's request bucket, shared by
+    # every instance (``bot.store.pg_send_limits``); one process keeps them in memory.
+    # Every send granted within the longest window: the chat it went to and when.
+    """CREATE TABLE telegram_sends (
+        chat_id {int} NOT NULL,
+        sent_at {real} NOT NULL
+    )""",
+    "CREATE INDEX telegram_sends_by_time ON telegram_sends (sent_at)",
+    "CREATE INDEX telegram_sends_by_chat ON telegram_sends (chat_id, sent_at)",
+    # Chats Telegram asked to wait for (a 429's retry_after), until when.
+    """CREATE TABLE telegram_holds (
+        chat_id    {int} PRIMARY KEY,
+        held_until {real} NOT NULL
+    )""",
+    # Each agent channel's token bucket (``requests_per_minute``): its tokens at a moment.
+    """CREATE TABLE agent_request_buckets (
+        channel    TEXT PRIMARY KEY,
+        tokens     {real} NOT NULL,
+        counted_at {real} NOT NULL
+    )""",
+)
+
 STEPS: tuple[SchemaStep, ...] = (
     SchemaStep(1, "initial schema", _INITIAL_SCHEMA, _SHARED_STATE),
     SchemaStep(2, "create requests of deliveries", _CREATE_REQUESTS),
@@ -508,6 +531,7 @@ STEPS: tuple[SchemaStep, ...] = (
     SchemaStep(
         10, "chats and customers named by their channel", _CHATS_BY_CHANNEL, _SERIALS_AFTER_COPY
     ),
+    SchemaStep(11, "send limits shared by instances", (), _SHARED_SEND_LIMITS),
 )
 """Every schema step, oldest first. Append only."""
 

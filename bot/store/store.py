@@ -10,9 +10,10 @@ repositories over it.
 several instances sharing one database. Either way the store offers ``store.chat_locks`` (one
 chat's turns one at a time), ``store.leadership`` (who runs the jobs only one may run: the
 status poller, the follow-up of lost creates, the agent event webhooks), ``store.rate_budget``
-(the Partner API's per-key budget) and ``store.shared`` (whether other processes work on the
-same data): held across instances on PostgreSQL, in this process's memory on SQLite, where one
-process owns the file (``bot.store.coordination``).
+(the Partner API's per-key budget), ``store.send_budget`` (Telegram's send windows and holds),
+``store.request_buckets`` (agent channels' requests per minute) and ``store.shared`` (whether
+other processes work on the same data): held across instances on PostgreSQL, in this process's
+memory on SQLite, where one process owns the file (``bot.store.coordination``).
 
 or, where a framework owns start-up and shut-down (PTB's post_init / post_shutdown)::
 
@@ -85,6 +86,8 @@ class Store:
         self.chat_locks = coordination.chat_locks
         self.leadership = coordination.leadership
         self.rate_budget = coordination.rate_budget
+        self.send_budget = coordination.send_budget
+        self.request_buckets = coordination.request_buckets
         self.shared = shared = coordination.shared
         self.media_dir = media_dir
         self.clock = clock

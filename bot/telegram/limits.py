@@ -14,11 +14,20 @@ uses that turn), so news that reached the chat during the wait goes in the same 
 When Telegram still answers 429 with ``retry_after``, only that chat is held back
 (``hold``); other chats keep their own pace. Time comes from an injected monotonic clock and
 sleep, so tests run the limits in scaled or fake time.
+
+Instances sharing one bot share its limits: when its turn comes, a send also asks the store's
+``SendBudget`` (``bot.store.send_limits``), which on PostgreSQL counts every instance's sends
+in the same windows and shares their holds (``share_hold``). It answers "go" (the send is
+counted for all) or "wait this long" (another instance took the slot); this limiter then
+sleeps that long and looks again. On SQLite one process owns the bot and the budget grants
+every send: the windows here are the whole limit. ``delay_for`` (the relay's hint of a backlog)
+reads this process's windows only.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from bisect import bisect_left, insort
 from collections.abc import Callable, Sequence
@@ -26,6 +35,9 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from bot.clocks import Clock, Sleep
+from bot.store.send_limits import UNSHARED_SEND_BUDGET, SendBudget, SpanLimit
+
+log = logging.getLogger(__name__)
 
 _PRUNE_ABOVE: Final = 1024  # chats remembered before idle ones are forgotten
 
@@ -202,6 +214,28 @@ class ChatWindows:
         return all(window.idle(now) for window in self._windows)
 
 
+@dataclass(frozen=True)
+class _Spans:
+    """``SendLimits``' windows as the shared budget counts them: each kept ``margin`` longer
+    (as here), and how long any send limits another (``keep``)."""
+
+    overall: SpanLimit
+    private: tuple[SpanLimit, ...]
+    group: tuple[SpanLimit, ...]
+    keep: float
+
+    @classmethod
+    def of(cls, limits: SendLimits) -> _Spans:
+        def span(window: Window) -> SpanLimit:
+            return SpanLimit(window.count, window.seconds + limits.margin)
+
+        overall = span(limits.overall)
+        private = (span(limits.private_chat),)
+        group = (span(limits.group_chat), span(limits.group_burst))
+        keep = max(limit.span for limit in (overall, *private, *group))
+        return cls(overall, private, group, keep)
+
+
 def _agreed(latest: Callable[[float], float], *moments: float) -> float:
     """The first moment from ``max(moments)`` on that ``latest`` keeps (each window's answer
     can push it past another's limit, so ask again, a few times at most)."""
@@ -215,7 +249,8 @@ def _agreed(latest: Callable[[float], float], *moments: float) -> float:
 
 
 class RateLimiter:
-    """The overall window, one window per chat (groups have negative ids), and holds."""
+    """The overall window, one window per chat (groups have negative ids), and holds; each
+    send also granted by ``budget``, which other instances may share (see the module doc)."""
 
     def __init__(
         self,
@@ -223,10 +258,13 @@ class RateLimiter:
         *,
         clock: Clock = time.monotonic,
         sleep: Sleep = asyncio.sleep,
+        budget: SendBudget = UNSHARED_SEND_BUDGET,
     ) -> None:
-        self.limits = limits or SendLimits()
+        self.limits = limits = limits or SendLimits()
         self.clock = clock
         self.sleep = sleep
+        self._budget = budget
+        self._spans = _Spans.of(limits)
         self._overall = SlidingWindow(self.limits.overall, self.limits.margin)
         self._chats: dict[int, ChatWindows] = {}
         self._held_until: dict[int, float] = {}
@@ -282,6 +320,16 @@ class RateLimiter:
         until = self.clock() + seconds
         self._held_until[chat_id] = max(self._held_until.get(chat_id, 0.0), until)
 
+    async def share_hold(self, chat_id: int, seconds: float) -> None:
+        """``hold`` here now, and for every instance sharing the budget once it has the hold
+        (when it cannot be told, this process is held anyway: the others learn from their own
+        429)."""
+        self.hold(chat_id, seconds)
+        try:
+            await self._budget.hold(chat_id, seconds)
+        except Exception:
+            log.warning("could not share Telegram's hold of a chat with the other instances")
+
     def held_for(self, chat_id: int) -> float:
         """Seconds until ``chat_id`` may be sent to again because of a hold (0 if none)."""
         return max(0.0, self._held_until.get(chat_id, 0.0) - self.clock())
@@ -322,8 +370,15 @@ class RateLimiter:
                 slept += await self._until(overall_slot)
                 # Judged on the sends really made: a send booked before this one may have gone
                 # later than its slot, and the window counts when a send went.
-                while (ready := self._opens_at(chat_id, chat)) > self.clock():
-                    slept += await self._until(ready)
+                while True:
+                    while (ready := self._opens_at(chat_id, chat)) > self.clock():
+                        slept += await self._until(ready)
+                    # Still in this turn: the instances sharing the budget may have taken it.
+                    shared_wait = await self._shared_wait(chat_id)
+                    if shared_wait <= 0:
+                        break
+                    await self.sleep(shared_wait)
+                    slept += shared_wait
             except BaseException:
                 self._overall.cancel(overall_slot, taken=False)
                 raise
@@ -333,6 +388,17 @@ class RateLimiter:
         chat.take(chat_slot)
         self._overall.take(overall_slot)
         return slept
+
+    async def _shared_wait(self, chat_id: int) -> float:
+        """0 when the shared budget counted this send; else the seconds to wait first."""
+        chat = self._spans.group if chat_id < 0 else self._spans.private
+        try:
+            return await self._budget.try_send(chat_id, self._spans.overall, chat, self._spans.keep)
+        except Exception:
+            # Sending by this process's windows alone risks a 429 (which holds the chat);
+            # stopping every send while the database is unreachable would be worse.
+            log.warning("could not ask the shared Telegram send budget; sent by this one's limits")
+            return 0.0
 
     def _opens_at(self, chat_id: int, chat: ChatWindows) -> float:
         now = self.clock()

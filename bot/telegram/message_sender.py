@@ -5,8 +5,9 @@ while it is tried (a turn's messages hold it until the last is sent), so one cha
 go out in order and together while other chats are served meanwhile. Telegram's answers
 become results:
 
-* ``RetryAfter`` (429): that chat is held for the time Telegram asks, then the send is tried
-  again, a bounded number of times; other chats keep flowing.
+* ``RetryAfter`` (429): that chat is held for the time Telegram asks (by every instance that
+  shares the store), then the send is tried again, a bounded number of times; other chats keep
+  flowing.
 * ``Forbidden`` (the user blocked the bot, left, or deleted the account) and "chat not found":
   the chat is recorded in ``store.blocked`` and the result is ``Blocked``.
 * anything else (a bad request, the network): ``NotDelivered``, with Telegram's reason for
@@ -79,7 +80,8 @@ class TelegramSender:
     def __init__(self, bot: Bot, store: Store, *, limiter: RateLimiter | None = None) -> None:
         self._bot = bot
         self._store = store
-        self.limiter = limiter or RateLimiter()
+        # Paced with every instance sharing the store (its send budget); in memory on SQLite.
+        self.limiter = limiter or RateLimiter(budget=store.send_budget)
         self._locks = ChatLocks()
 
     async def send_message(self, chat_id: int, message: OutgoingMessage) -> SendResult:
@@ -196,7 +198,7 @@ class TelegramSender:
                 sent = await call()
             except RetryAfter as error:
                 wait = retry_after_seconds(error)
-                self.limiter.hold(chat_id, wait)
+                await self.limiter.share_hold(chat_id, wait)
                 log.info("Telegram asked to wait %.0fs for chat %s", wait, chat_id)
                 if attempt == limits.max_attempts or wait > limits.longest_wait:
                     return NotDelivered("rate limited", retry_after=wait)
