@@ -297,7 +297,10 @@ class RateLimiter:
         return waited
 
     def release(self, chat_id: int) -> None:
-        """Give back a turn ``reserve`` kept for ``chat_id`` and no send used (no-op if none)."""
+        """Give back a turn ``reserve`` kept for ``chat_id`` and no send used (no-op if none).
+
+        The shared budget keeps counting it (the safe side: it may have been the chat's last
+        slot for another instance, which has waited for it already)."""
         if chat_id in self._reserved:
             self._reserved.discard(chat_id)
             self._chat_window(chat_id).cancel(None, taken=True)
