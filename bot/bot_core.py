@@ -29,6 +29,7 @@ from starlette.applications import Starlette
 from bot.channels import ChannelRegistration, Channels
 from bot.geo.nominatim import NominatimGeocoder
 from bot.jobs import Job
+from bot.legacy_chat_ids import chat_ref
 from bot.ordering import ChatService, CustomerDesk, build_engine, geocoder_from_config
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.photo_origin import RehostedPhotos
@@ -174,6 +175,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         clock=seams.clock,
         sleep=seams.sleep,
         phone_region=settings.phone_region,
+        turns=channels,
     )
     poller = None
     if not settings.signing_secrets:
@@ -215,7 +217,7 @@ async def send_to_operators(channel: Channel, operators: Iterable[int], text: st
     """``text`` to every operator chat; one that cannot be reached does not stop the others."""
     for chat_id in sorted(operators):
         try:
-            await channel.send(chat_id, text)
+            await channel.send(chat_ref(chat_id), text)
         except (ChatUnreachable, SendFailed) as error:
             log.warning("operator chat %s not told (%s)", chat_id, type(error).__name__)
 

@@ -8,9 +8,12 @@ with the running bot. Nothing else of
 the core changes for a new channel: the relay, the operator alerts and the later turns reach a
 chat through ``Channels``, which hands each to the channel that owns the chat.
 
-Until chats are named by their channel, a channel claims its chats with ``owns`` (agent
-conversations by their id range); the one registered without ``owns`` is the messenger, which
-takes every other chat (Telegram's, the console's, or the log of a bot without a messenger).
+Every chat is a ``ChatRef``; the channel registered under its ``channel`` name reaches it. One
+channel is the messenger (Telegram's, the console's, or the log of a bot without a messenger):
+receivers open its links to claim a drop-off code, whoever ordered. Until the services above the
+store carry ``ChatRef``, a chat they name by a bare id is read as Telegram's
+(``bot.legacy_chat_ids``): a ``telegram`` chat no channel is registered under goes to the
+messenger (the console's chats in the demo, the log's operator "chat").
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ from dataclasses import dataclass
 
 from starlette.routing import BaseRoute
 
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.jobs import Job
+from bot.legacy_chat_ids import chat_ref
 from bot.ordering.chats import DeliverLater
 from bot.relay.channel_protocol import Channel, ChatTurns, ChatUnreachable
 from conversations import Turn
@@ -36,12 +41,14 @@ class ChannelRegistration:
     ``running`` is entered when the bot starts and left when it stops (Telegram connects and
     receives updates in it); ``jobs`` are registered on the runtime's one scheduler
     (``bot.jobs``) and run while the bot runs, each under its own unique name;
-    ``aclose`` releases what the channel opened, when the core closes.
+    ``aclose`` releases what the channel opened, when the core closes. ``turns`` is the
+    channel's pacing (None: its chats are sent to at once); ``messenger`` says whether it is
+    the messenger (at most one is).
     """
 
     name: str
     sender: Channel
-    owns: Callable[[int], bool] | None = None
+    messenger: bool = True
     turns: ChatTurns | None = None
     deliver_later: DeliverLater | None = None
     routes: Sequence[BaseRoute] = ()
@@ -51,8 +58,8 @@ class ChannelRegistration:
 
 
 class Channels:
-    """The registered channels, and the relay's ``Channel`` that reaches each chat through the
-    channel owning it."""
+    """The registered channels, and the relay's ``Channel`` and ``ChatTurns`` that reach each
+    chat through the channel registered under its name."""
 
     def __init__(self) -> None:
         self._by_name: dict[str, ChannelRegistration] = {}
@@ -62,7 +69,7 @@ class Channels:
         """Register a channel; a name, and the messenger, are registered once."""
         if registration.name in self._by_name:
             raise ValueError(f"channel {registration.name!r} is registered already")
-        if registration.owns is None:
+        if registration.messenger:
             if self._messenger is not None:
                 raise ValueError(f"{self._messenger.name!r} is the messenger already")
             self._messenger = registration
@@ -74,54 +81,44 @@ class Channels:
     def __getitem__(self, name: str) -> ChannelRegistration:
         return self._by_name[name]
 
-    def owner(self, chat_id: int) -> ChannelRegistration | None:
-        """The channel ``chat_id`` belongs to (None: no channel of this bot reaches it)."""
-        for registration in self._by_name.values():
-            if registration.owns is not None and registration.owns(chat_id):
-                return registration
-        return self._messenger
+    def owner(self, chat: ChatRef) -> ChannelRegistration | None:
+        """The channel ``chat`` belongs to (None: no channel of this bot reaches it)."""
+        registration = self._by_name.get(chat.channel)
+        if registration is None and chat.channel == TELEGRAM:
+            return self._messenger  # a bare id's chat, read as Telegram's: see the module
+        return registration
 
-    # --- the relay's Channel -------------------------------------------------------------------
+    # --- the relay's Channel and ChatTurns -----------------------------------------------------
 
-    async def send(self, chat_id: int, text: str) -> int | None:
-        owner = self.owner(chat_id)
+    async def send(self, chat: ChatRef, text: str) -> int | None:
+        owner = self.owner(chat)
         if owner is None:
             raise ChatUnreachable("no channel of this bot reaches the chat")
-        return await owner.sender.send(chat_id, text)
+        return await owner.sender.send(chat, text)
 
     def otp_link(self, token: str) -> str:
         """The messenger's link: a receiver claims a drop-off code there, whoever ordered."""
         return NO_HANDOFF if self._messenger is None else self._messenger.sender.otp_link(token)
 
-    @property
-    def limiter(self) -> ChatTurns:
-        """Each chat's turn from its own channel's pacing (none: at once); the relay takes it
+    async def reserve(self, chat: ChatRef) -> float:
+        """The chat's turn from its own channel's pacing (none: at once); the relay takes it
         before composing a chat's message."""
-        return _RoutedTurns(self)
+        turns = self._turns(chat)
+        return 0.0 if turns is None else await turns.reserve(chat)
+
+    def release(self, chat: ChatRef) -> None:
+        """Give back a turn ``reserve`` kept for ``chat`` and no send used."""
+        turns = self._turns(chat)
+        if turns is not None:
+            turns.release(chat)
+
+    def _turns(self, chat: ChatRef) -> ChatTurns | None:
+        owner = self.owner(chat)
+        return None if owner is None else owner.turns
 
     async def deliver_later(self, chat_id: int, turn: Turn) -> None:
         """Show a turn that happened without a message (``ChatService``'s re-sent create) in
         the chat's own channel; nothing when that channel shows no such turn."""
-        owner = self.owner(chat_id)
+        owner = self.owner(chat_ref(chat_id))
         if owner is not None and owner.deliver_later is not None:
             await owner.deliver_later(chat_id, turn)
-
-
-class _RoutedTurns:
-    """``ChatTurns`` taken from the channel owning each chat."""
-
-    def __init__(self, channels: Channels) -> None:
-        self._channels = channels
-
-    def _turns(self, chat_id: int) -> ChatTurns | None:
-        owner = self._channels.owner(chat_id)
-        return None if owner is None else owner.turns
-
-    async def reserve(self, chat_id: int) -> float:
-        turns = self._turns(chat_id)
-        return 0.0 if turns is None else await turns.reserve(chat_id)
-
-    def release(self, chat_id: int) -> None:
-        turns = self._turns(chat_id)
-        if turns is not None:
-            turns.release(chat_id)

@@ -1,21 +1,23 @@
-"""``Channels``: each chat's message, later turn and pacing go to the channel that owns it."""
+"""``Channels``: each chat's message, later turn and pacing go to the channel named in its ref."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.channels import NO_HANDOFF, ChannelRegistration, Channels
-from bot.relay.channel_protocol import ChatUnreachable, chat_turns
+from bot.chat_ref import AGENTS, CONSOLE, TELEGRAM, ChatRef
+from bot.legacy_chat_ids import AGENT_ID_BASE
+from bot.relay.channel_protocol import ChatUnreachable
 from conversations import Turn
 
 
 class Recording:
     def __init__(self, link: str = "") -> None:
-        self.sent: list[tuple[int, str]] = []
+        self.sent: list[tuple[ChatRef, str]] = []
         self.link = link
 
-    async def send(self, chat_id: int, text: str) -> int:
-        self.sent.append((chat_id, text))
+    async def send(self, chat: ChatRef, text: str) -> int:
+        self.sent.append((chat, text))
         return len(self.sent)
 
     def otp_link(self, token: str) -> str:
@@ -24,48 +26,63 @@ class Recording:
 
 class Turns:
     def __init__(self) -> None:
-        self.taken: list[int] = []
+        self.taken: list[ChatRef] = []
 
-    async def reserve(self, chat_id: int) -> float:
-        self.taken.append(chat_id)
+    async def reserve(self, chat: ChatRef) -> float:
+        self.taken.append(chat)
         return 2.0
 
-    def release(self, chat_id: int) -> None:
-        self.taken.remove(chat_id)
+    def release(self, chat: ChatRef) -> None:
+        self.taken.remove(chat)
 
 
-def negative(chat_id: int) -> bool:
-    return chat_id < 0
+CUSTOMER, AGENT = ChatRef(TELEGRAM, 5), ChatRef(AGENTS, 5)
 
 
-async def test_a_chat_reaches_the_channel_owning_it_and_any_other_the_messenger() -> None:
+async def test_a_chat_reaches_the_channel_registered_under_its_name() -> None:
     messenger, agents = Recording("https://t.me/bot?start="), Recording()
     channels = Channels()
-    channels.add(ChannelRegistration("telegram", messenger))
-    channels.add(ChannelRegistration("agents", agents, owns=negative))
+    channels.add(ChannelRegistration(TELEGRAM, messenger))
+    channels.add(ChannelRegistration(AGENTS, agents, messenger=False))
 
-    await channels.send(5, "to a customer")
-    await channels.send(-5, "to an agent")
+    await channels.send(CUSTOMER, "to a customer")
+    await channels.send(AGENT, "to an agent")
 
-    assert messenger.sent == [(5, "to a customer")]
-    assert agents.sent == [(-5, "to an agent")]
+    assert messenger.sent == [(CUSTOMER, "to a customer")]
+    assert agents.sent == [(AGENT, "to an agent")]
     assert channels.otp_link("abc") == "https://t.me/bot?start=abc"
 
 
 async def test_without_a_messenger_other_chats_are_unreachable_and_no_link_is_given() -> None:
     channels = Channels()
-    channels.add(ChannelRegistration("agents", Recording(), owns=negative))
+    channels.add(ChannelRegistration(AGENTS, Recording(), messenger=False))
 
     with pytest.raises(ChatUnreachable):
-        await channels.send(5, "nobody reaches this chat")
+        await channels.send(CUSTOMER, "nobody reaches this chat")
+    with pytest.raises(ChatUnreachable):
+        await channels.send(ChatRef("whatsapp", 5), "no such channel here")
     assert channels.otp_link("abc") == NO_HANDOFF
+
+
+async def test_a_bare_ids_chat_read_as_telegrams_goes_to_the_messenger() -> None:
+    console = Recording()
+    channels = Channels()
+    channels.add(ChannelRegistration(CONSOLE, console))
+
+    await channels.send(CUSTOMER, "to the console's customer")
+    await channels.send(ChatRef(CONSOLE, 7), "to a console chat")
+
+    assert console.sent == [
+        (CUSTOMER, "to the console's customer"),
+        (ChatRef(CONSOLE, 7), "to a console chat"),
+    ]
 
 
 def test_a_name_and_the_messenger_are_registered_once() -> None:
     channels = Channels()
     channels.add(ChannelRegistration("telegram", Recording()))
     with pytest.raises(ValueError, match="registered already"):
-        channels.add(ChannelRegistration("telegram", Recording(), owns=negative))
+        channels.add(ChannelRegistration("telegram", Recording(), messenger=False))
     with pytest.raises(ValueError, match="messenger already"):
         channels.add(ChannelRegistration("console", Recording()))
 
@@ -77,11 +94,11 @@ async def test_a_later_turn_is_shown_by_the_chats_own_channel_only() -> None:
         shown.append(("telegram", chat_id))
 
     channels = Channels()
-    channels.add(ChannelRegistration("telegram", Recording(), deliver_later=on_telegram))
-    channels.add(ChannelRegistration("agents", Recording(), owns=negative))
+    channels.add(ChannelRegistration(TELEGRAM, Recording(), deliver_later=on_telegram))
+    channels.add(ChannelRegistration(AGENTS, Recording(), messenger=False))
 
     await channels.deliver_later(5, Turn(status="ended"))
-    await channels.deliver_later(-5, Turn(status="ended"))  # agents show no later turn
+    await channels.deliver_later(AGENT_ID_BASE - 5, Turn(status="ended"))  # agents show none
 
     assert shown == [("telegram", 5)]
 
@@ -89,14 +106,12 @@ async def test_a_later_turn_is_shown_by_the_chats_own_channel_only() -> None:
 async def test_a_chats_turn_is_its_own_channels_pacing() -> None:
     paced = Turns()
     channels = Channels()
-    channels.add(ChannelRegistration("telegram", Recording(), turns=paced))
-    channels.add(ChannelRegistration("agents", Recording(), owns=negative))
-    turns = chat_turns(channels)  # what the relay finds on the channel it is given
-    assert turns is not None
+    channels.add(ChannelRegistration(TELEGRAM, Recording(), turns=paced))
+    channels.add(ChannelRegistration(AGENTS, Recording(), messenger=False))
 
-    assert await turns.reserve(5) == 2.0
-    assert await turns.reserve(-5) == 0.0  # an unpaced channel: at once
-    assert paced.taken == [5]
-    turns.release(5)
-    turns.release(-5)
+    assert await channels.reserve(CUSTOMER) == 2.0
+    assert await channels.reserve(AGENT) == 0.0  # an unpaced channel: at once
+    assert paced.taken == [CUSTOMER]
+    channels.release(CUSTOMER)
+    channels.release(AGENT)
     assert paced.taken == []

@@ -40,7 +40,7 @@ class Probe:
         self.name, self.log, self.fails = name, log, fails
         self.job_started = asyncio.Event()
 
-    async def send(self, chat_id: int, text: str) -> None:
+    async def send(self, chat: ChatRef, text: str) -> None:
         return None
 
     def otp_link(self, token: str) -> str:
@@ -56,11 +56,11 @@ class Probe:
         finally:
             self.log.append(f"{self.name} stopped")
 
-    def registration(self, number: int) -> ChannelRegistration:
+    def registration(self) -> ChannelRegistration:
         return ChannelRegistration(
             self.name,
             self,
-            owns=lambda chat_id: chat_id == number,
+            messenger=False,
             running=self.running,
             jobs=(ProbeJob(self),),
         )
@@ -100,7 +100,7 @@ async def test_what_started_is_stopped_in_reverse(tmp_path: Path) -> None:
     log: list[str] = []
     runtime = await Runtime.build(agents_only(tmp_path), Seams(synchronous="NORMAL"))
     probe = Probe("probe", log)
-    runtime.core.register(probe.registration(7))
+    runtime.core.register(probe.registration())
     await runtime.start()
     await probe.job_started.wait()
     await runtime.stop()
@@ -114,8 +114,8 @@ async def test_what_started_is_stopped_in_reverse(tmp_path: Path) -> None:
 async def test_a_failed_start_is_undone_by_stop(tmp_path: Path) -> None:
     log: list[str] = []
     runtime = await Runtime.build(agents_only(tmp_path), Seams(synchronous="NORMAL"))
-    runtime.core.register(Probe("first", log).registration(7))
-    runtime.core.register(Probe("second", log, fails=True).registration(8))
+    runtime.core.register(Probe("first", log).registration())
+    runtime.core.register(Probe("second", log, fails=True).registration())
 
     with pytest.raises(RuntimeError, match="second refused"):
         await runtime.start()

@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Callable
 
 from bot.channels import NO_HANDOFF
-from bot.legacy_chat_ids import chat_ref
+from bot.chat_ref import ChatRef
 from bot.store import Store
 
 
@@ -58,9 +58,9 @@ class AgentEvents:
         self._store = store
         self._bell = bell
 
-    async def send(self, chat_id: int, text: str) -> int | None:
+    async def send(self, chat: ChatRef, text: str) -> int | None:
         key, body = _as_event(text)
-        if await self._store.agent_events.add(chat_ref(chat_id), key, body):
+        if await self._store.agent_events.add(chat, key, body):
             await self._bell.ring()
         return None
 

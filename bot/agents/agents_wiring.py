@@ -19,7 +19,6 @@ from bot.agents.headless import HeadlessConversations
 from bot.agents.photo_uploads import PhotoUploads
 from bot.channels import ChannelRegistration
 from bot.core_services import CoreServices
-from bot.legacy_chat_ids import is_agent_id
 from conversations.texts.agent_texts import AGENT_WORDS
 
 AGENTS = "agents"  # the channel's name on the core
@@ -59,7 +58,7 @@ def register_agents(core: CoreServices) -> AgentChannels:
         ChannelRegistration(
             AGENTS,
             AgentEvents(store, bell),
-            owns=is_agent_id,
+            messenger=False,
             deliver_later=conversations.deliver_later,
             routes=agent_routes(conversations, keys, limits, bell, uploads),
             jobs=(webhooks,),

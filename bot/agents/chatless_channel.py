@@ -20,6 +20,7 @@ import logging
 from collections.abc import Iterable
 
 from bot.channels import NO_HANDOFF, ChannelRegistration
+from bot.chat_ref import ChatRef
 
 log = logging.getLogger(__name__)
 
@@ -38,11 +39,11 @@ class ChatlessChannel:
     def __init__(self, operators: Iterable[int] = (OPERATOR_LOG,)) -> None:
         self._operators = frozenset(operators)
 
-    async def send(self, chat_id: int, text: str) -> int | None:
-        if chat_id in self._operators:
+    async def send(self, chat: ChatRef, text: str) -> int | None:
+        if chat.id in self._operators:
             log.warning("for operators (no Telegram): %s", one_line(text))
         else:
-            log.warning("message for chat %s dropped: this bot has no Telegram", chat_id)
+            log.warning("message for chat %s dropped: this bot has no Telegram", chat.id)
         return None
 
     def otp_link(self, token: str) -> str:

@@ -19,6 +19,7 @@ import logging
 import math
 from typing import Final
 
+from bot.legacy_chat_ids import chat_ref
 from bot.partner.request_limiter import RequestLimiter, when_held_back
 from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
 from conversations.texts import dialogue
@@ -58,7 +59,7 @@ class CreateWaitNotice:
 
     async def _say(self, chat_id: int, wait: float) -> None:
         try:
-            await self._channel.send(chat_id, dialogue.create_waiting(wait))
+            await self._channel.send(chat_ref(chat_id), dialogue.create_waiting(wait))
         except (ChatUnreachable, SendFailed) as error:
             # The create goes on regardless: its answer is what matters to the customer.
             logger.info("chat %s not told of its create's wait (%s)", chat_id, error)

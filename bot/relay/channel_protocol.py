@@ -12,14 +12,19 @@ turn. The relay reads that as the chat's backlog, and then sends the chat's pend
 message instead of one message each.
 
 Better still, a paced channel lets the relay take a chat's turn before it composes the message
-(``ChatTurns``, found as the channel's ``limiter``: ``TelegramSender``'s ``RateLimiter``): the
-relay waits for the turn first, then says everything pending for the chat by then, so news that
-arrived during the wait is not left for another message.
+(``ChatTurns``: a channel registers its pacing as data, Telegram's ``RateLimiter``, and
+``bot.channels.Channels`` hands the relay each chat's): the relay waits for the turn first,
+then says everything pending for the chat by then, so news that arrived during the wait is not
+left for another message.
+
+Every chat is a ``ChatRef``: its channel's name and that channel's id for it.
 """
 
 from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
+
+from bot.chat_ref import ChatRef
 
 
 class ChatUnreachable(Exception):
@@ -36,8 +41,8 @@ class SendFailed(Exception):
 class Channel(Protocol):
     """Where relay messages go."""
 
-    async def send(self, chat_id: int, text: str) -> int | None:
-        """Send plain ``text`` to ``chat_id``; return the message id when the channel knows it.
+    async def send(self, chat: ChatRef, text: str) -> int | None:
+        """Send plain ``text`` to ``chat``; return the message id when the channel knows it.
 
         Raise ``ChatUnreachable`` for a chat that cannot be messaged, ``SendFailed`` for a
         message to try again later (any other exception is taken the same way).
@@ -54,8 +59,8 @@ class Channel(Protocol):
 class PacedChannel(Protocol):
     """A ``Channel`` that paces its sends, and says how far behind a chat is."""
 
-    def send_delay(self, chat_id: int) -> float:
-        """Seconds a message to ``chat_id`` would wait for its turn if sent now (0: none)."""
+    def send_delay(self, chat: ChatRef) -> float:
+        """Seconds a message to ``chat`` would wait for its turn if sent now (0: none)."""
         ...
 
 
@@ -63,18 +68,11 @@ class PacedChannel(Protocol):
 class ChatTurns(Protocol):
     """A chat's turn to be sent to, taken before the message is composed."""
 
-    async def reserve(self, chat_id: int) -> float:
-        """Wait for ``chat_id``'s turn and keep it for the next send to the chat; return the
+    async def reserve(self, chat: ChatRef) -> float:
+        """Wait for ``chat``'s turn and keep it for the next send to the chat; return the
         seconds waited (0: the chat keeps up)."""
         ...
 
-    def release(self, chat_id: int) -> None:
+    def release(self, chat: ChatRef) -> None:
         """Give back a turn ``reserve`` kept and no send used (nothing if none is kept)."""
         ...
-
-
-def chat_turns(channel: Channel) -> ChatTurns | None:
-    """The ``ChatTurns`` a channel offers as its ``limiter`` (``TelegramSender`` does); None
-    for a channel without."""
-    turns = getattr(channel, "limiter", None)
-    return turns if isinstance(turns, ChatTurns) else None

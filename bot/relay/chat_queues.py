@@ -9,13 +9,14 @@ in a round, however much news another chat has.
 
 One message per piece of news while the chat keeps up. When the chat has to wait for its
 turn (it has a backlog), what it is sent is composed after the wait: the server takes the
-chat's turn first (``ChatTurns.reserve``, the channel's limiter: the chat's own window and the
-overall one), then sends every message pending for it by then as one (``Sender.send_together``,
-up to ``coalesce_chars``), each under its own sent marker, and the send uses the turn taken. So
-news that arrived while the chat waited, for the overall window too, rides along instead of
-waiting for a turn of its own. A channel that only tells the wait (``PacedChannel.send_delay``)
-is waited on the same way, the wait then being its estimate. A server never waits twice for the
-same message, so a busy neighbour cannot push a chat back for ever.
+chat's turn first (``ChatTurns.reserve``, the chat's channel's registered pacing: Telegram's
+limiter, the chat's own window and the overall one), then sends every message pending for it
+by then as one (``Sender.send_together``, up to ``coalesce_chars``), each under its own sent
+marker, and the send uses the turn taken. So news that arrived while the chat waited, for the
+overall window too, rides along instead of waiting for a turn of its own. A channel that only
+tells the wait (``PacedChannel.send_delay``) is waited on the same way, the wait then being its
+estimate. A server never waits twice for the same message, so a busy neighbour cannot push a
+chat back for ever.
 
 A backlog longer than one message becomes a digest: the first pending messages in full, then
 every following one that may be abridged (operators' news, ``Outgoing.abridged_as``) counted in
@@ -43,8 +44,8 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.legacy_chat_ids import bare_id
-from bot.relay.channel_protocol import Channel, PacedChannel, SendFailed, chat_turns
+from bot.chat_ref import ChatRef
+from bot.relay.channel_protocol import Channel, ChatTurns, PacedChannel, SendFailed
 from bot.relay.outbox import COALESCED_SEPARATOR, Outcome, Outgoing, Sender
 from bot.store import SentReceipt
 
@@ -71,25 +72,26 @@ class ChatQueues:
         *,
         sleep: Callable[[float], Awaitable[None]],
         coalesce_chars: int,
+        turns: ChatTurns | None = None,
     ) -> None:
         self._sender = sender
-        self._turns = chat_turns(channel)
+        self._turns = turns
         self._paced = channel if isinstance(channel, PacedChannel) else None
         self._sleep = sleep
         self._coalesce_chars = coalesce_chars
-        self._queues: dict[int, deque[_Queued]] = {}
-        self._servers: dict[int, asyncio.Task[None]] = {}
+        self._queues: dict[ChatRef, deque[_Queued]] = {}
+        self._servers: dict[ChatRef, asyncio.Task[None]] = {}
 
     def submit(self, message: Outgoing, *, group: str | None = None) -> asyncio.Future[Outcome]:
         """Queue ``message`` behind its chat's earlier ones; the future tells what became of it.
         A failure of a message of ``group`` fails the chat's later ones of that group too."""
-        chat_id = bare_id(message.key.chat)
+        chat = message.key.chat
         outcome: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
-        self._queues.setdefault(chat_id, deque()).append(_Queued(message, outcome, group))
-        if chat_id not in self._servers:
-            server = asyncio.create_task(self._serve(chat_id), name=f"relay chat {chat_id}")
+        self._queues.setdefault(chat, deque()).append(_Queued(message, outcome, group))
+        if chat not in self._servers:
+            server = asyncio.create_task(self._serve(chat), name=f"relay chat {chat}")
             server.add_done_callback(_seen)
-            self._servers[chat_id] = server
+            self._servers[chat] = server
         return outcome
 
     def pending(self) -> int:
@@ -103,18 +105,18 @@ class ChatQueues:
             server.cancel()
         await asyncio.gather(*servers, return_exceptions=True)
 
-    async def _serve(self, chat_id: int) -> None:
-        queue = self._queues[chat_id]
+    async def _serve(self, chat: ChatRef) -> None:
+        queue = self._queues[chat]
         try:
             while queue:
                 if self._turns is not None:
-                    waited = await self._turns.reserve(chat_id)
+                    waited = await self._turns.reserve(chat)
                     try:
                         await self._send(*self._next_message(queue, backlog=waited > 0))
                     finally:
-                        self._turns.release(chat_id)  # nothing when the send used the turn
+                        self._turns.release(chat)  # nothing when the send used the turn
                     continue
-                delay = 0.0 if self._paced is None else self._paced.send_delay(chat_id)
+                delay = 0.0 if self._paced is None else self._paced.send_delay(chat)
                 if delay > 0:
                     await self._sleep(delay)
                 await self._send(*self._next_message(queue, backlog=delay > 0))
@@ -122,7 +124,7 @@ class ChatQueues:
             # Left over only when closed: nobody serves it now; its events stay in the inbox.
             for queued in queue:
                 queued.outcome.cancel()
-            del self._servers[chat_id], self._queues[chat_id]
+            del self._servers[chat], self._queues[chat]
 
     def _next_message(
         self, queue: deque[_Queued], *, backlog: bool
@@ -170,7 +172,7 @@ class ChatQueues:
             if isinstance(outcome, SendFailed) and queued.group is not None
         }
         if failed:
-            self._fail_behind(bare_id(messages[0].key.chat), failed)
+            self._fail_behind(messages[0].key.chat, failed)
         receipts = [outcome for outcome in outcomes if isinstance(outcome, SentReceipt)]
         if receipts:
             # Marked at once, not only when their events finish: an event may wait for a
@@ -181,9 +183,9 @@ class ChatQueues:
                 # Still claimed: the event's finishing commit marks them.
                 logger.warning("relay messages not marked yet (%s)", type(exc).__name__)
 
-    def _fail_behind(self, chat_id: int, groups: set[str]) -> None:
+    def _fail_behind(self, chat: ChatRef, groups: set[str]) -> None:
         """Fail the chat's queued messages of ``groups``: they wait behind the failed one."""
-        queue = self._queues.get(chat_id)
+        queue = self._queues.get(chat)
         if not queue:
             return
         behind = SendFailed("an earlier message of its group was not sent")

@@ -59,7 +59,7 @@ from bot.clocks import Clock, Sleep
 from bot.config import RelayConfig
 from bot.jobs import Job
 from bot.partner.models import WebhookEvent
-from bot.relay.channel_protocol import Channel, SendFailed
+from bot.relay.channel_protocol import Channel, ChatTurns, SendFailed
 from bot.relay.chat_queues import ChatQueues
 from bot.relay.outbox import Outcome, Sender
 from bot.relay.planner import Plan, Planner
@@ -88,7 +88,9 @@ class Relay(Job):
     ``operators`` are the operator chat ids; ``settings`` the ``[relay]`` section (its defaults
     when None). ``clock`` and ``sleep`` drive the retry delays and a chat's wait for its turn
     (tests inject fakes); ``phone_region`` lets receiver phones written without a country code
-    be compared.
+    be compared. ``turns`` is each chat's pacing (``bot.channels.Channels`` asks the chat's
+    channel), taken before a chat's message is composed; without it a ``PacedChannel`` says
+    how far behind a chat is.
     """
 
     name = "relay"
@@ -104,6 +106,7 @@ class Relay(Job):
         sleep: Sleep = asyncio.sleep,
         tuning: RelayTuning | None = None,
         phone_region: str | None = None,
+        turns: ChatTurns | None = None,
     ) -> None:
         # With several instances on one store an instance that died leaves events whose lease
         # runs out without anyone waking this relay, and this relay's own leases on events
@@ -120,7 +123,11 @@ class Relay(Job):
             phone_region=phone_region,
         )
         self._queues = ChatQueues(
-            Sender(store, channel), channel, sleep=sleep, coalesce_chars=self._tuning.coalesce_chars
+            Sender(store, channel),
+            channel,
+            sleep=sleep,
+            coalesce_chars=self._tuning.coalesce_chars,
+            turns=turns,
         )
         self._lock = asyncio.Lock()
         self._retry_at: dict[str, float] = {}

@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from bot.legacy_chat_ids import bare_id
 from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
 from bot.store import SendKey, SentReceipt, Store, StoreError
 from conversations.texts import deliveries_texts as wording
@@ -99,7 +98,6 @@ class Sender:
         chat = messages[0].key.chat
         if any(message.key.chat != chat for message in messages):
             raise ValueError("messages sent together go to one chat")
-        chat_id = bare_id(chat)
         outcomes: list[Outcome] = [None] * len(messages)
         if await self._store.blocked.is_blocked(chat):
             return outcomes
@@ -122,7 +120,7 @@ class Sender:
         text = _composed([(index, messages[index]) for index in claimed], in_full)
         sent = False
         try:
-            message_id = await self._channel.send(chat_id, text)
+            message_id = await self._channel.send(chat, text)
             sent = True
         except ChatUnreachable:
             await self._store.blocked.mark(chat)

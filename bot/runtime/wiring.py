@@ -39,6 +39,7 @@ from bot.telegram.delivery_commands import TELEGRAM_WORDS, delivery_handlers
 from bot.telegram.message_sender import TelegramSender
 from bot.telegram.operators import operator_handlers
 from bot.telegram.photo_receiver import PhotoReceiver
+from bot.telegram.relay_channel import TelegramRelayChannel, TelegramTurns
 from bot.telegram.webhook_route import telegram_route
 
 TELEGRAM = "telegram"  # the channel's name on the core
@@ -132,8 +133,8 @@ def register_telegram(
     core.register(
         ChannelRegistration(
             TELEGRAM,
-            sender,
-            turns=sender.limiter,
+            TelegramRelayChannel(sender),
+            turns=TelegramTurns(sender.limiter),
             deliver_later=conversation.deliver_later,
             routes=routes,
             running=running,

@@ -27,9 +27,11 @@ from bot.agents import AgentChannel, ChannelHook
 from bot.agents.agents_wiring import AgentChannels, register_agents
 from bot.bot_core import BotCore, build_core
 from bot.channels import ChannelRegistration
+from bot.chat_ref import ChatRef
 from bot.clocks import Clock, system_clock
 from bot.config import key_hash
 from bot.demo.transports import AppSwitch
+from bot.legacy_chat_ids import bare_id
 from bot.partner.signing import verify
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.seams import Seams
@@ -68,7 +70,8 @@ class RecordingChannel:
     def __init__(self) -> None:
         self.sent: list[tuple[int, str]] = []
 
-    async def send(self, chat_id: int, text: str) -> int:
+    async def send(self, chat: ChatRef, text: str) -> int:
+        chat_id = bare_id(chat)
         self.sent.append((chat_id, text))
         return len(self.sent)
 

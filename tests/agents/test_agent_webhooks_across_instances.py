@@ -20,7 +20,6 @@ import pytest
 from bot.agents.agent_channel import AgentEvents, EventBell
 from bot.agents.event_webhooks import EVENT_ID_HEADER, ChannelHook, EventWebhooks
 from bot.jobs import Scheduler
-from bot.legacy_chat_ids import bare_id
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 
@@ -108,9 +107,9 @@ async def test_each_event_is_posted_once_by_the_leader_with_its_id(
     a, b, endpoint = instances
     conversation = await a.store.agents.open("shop", "cust-1", None)
     event = {"event_id": "evt_1", "type": "delivery.status_changed", "status": "matched"}
-    await b.routing.send(bare_id(conversation.chat), json.dumps(event))  # b's relay kept these
-    await b.routing.send(bare_id(conversation.chat), "Your order went through.")
-    await a.routing.send(bare_id(conversation.chat), json.dumps({**event, "event_id": "evt_2"}))
+    await b.routing.send(conversation.chat, json.dumps(event))  # b's relay kept these
+    await b.routing.send(conversation.chat, "Your order went through.")
+    await a.routing.send(conversation.chat, json.dumps({**event, "event_id": "evt_2"}))
 
     await endpoint.wait_for(3)
     passes = a.passes

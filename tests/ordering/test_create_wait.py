@@ -6,6 +6,8 @@ import asyncio
 
 import pytest
 
+from bot.chat_ref import ChatRef
+from bot.legacy_chat_ids import bare_id
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.partner.request_limiter import RequestLimiter
 from bot.relay.channel_protocol import SendFailed
@@ -32,7 +34,8 @@ class Chats:
         self.sent: list[tuple[int, str]] = []
         self.failing = failing
 
-    async def send(self, chat_id: int, text: str) -> int | None:
+    async def send(self, chat: ChatRef, text: str) -> int | None:
+        chat_id = bare_id(chat)
         if self.failing:
             raise SendFailed("offline")
         self.sent.append((chat_id, text))
@@ -94,9 +97,9 @@ class Told(Chats):
         super().__init__()
         self.told = asyncio.Event()
 
-    async def send(self, chat_id: int, text: str) -> int | None:
+    async def send(self, chat: ChatRef, text: str) -> int | None:
         self.told.set()
-        return await super().send(chat_id, text)
+        return await super().send(chat, text)
 
 
 async def test_a_wait_nobody_foresaw_is_said_while_the_request_still_waits() -> None:

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.chat_ref import ChatRef
+from bot.legacy_chat_ids import bare_id
 from bot.relay import ChatUnreachable, Relay
 from bot.store import Store
 
@@ -59,7 +60,8 @@ class RecordingChannel:
         self.failures: defaultdict[int, deque[Exception]] = defaultdict(deque)
         self.changed = asyncio.Condition()
 
-    async def send(self, chat_id: int, text: str) -> int | None:
+    async def send(self, chat: ChatRef, text: str) -> int | None:
+        chat_id = bare_id(chat)
         self.attempts.append(chat_id)
         if chat_id in self.blocked:
             raise ChatUnreachable(chat_id)

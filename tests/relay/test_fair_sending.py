@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.chat_ref import ChatRef
+from bot.legacy_chat_ids import bare_id
 from bot.relay import RelayTuning
 from bot.relay.outbox import COALESCED_SEPARATOR
 from bot.relay.planner import CUSTOMER_UPDATE
@@ -37,7 +38,8 @@ class PacedChannel(RecordingChannel):
         self.behind: set[int] = set()
         self.asked: list[int] = []
 
-    def send_delay(self, chat_id: int) -> float:
+    def send_delay(self, chat: ChatRef) -> float:
+        chat_id = bare_id(chat)
         self.asked.append(chat_id)
         return 1.0 if chat_id in self.behind else 0.0
 
@@ -107,10 +109,11 @@ async def test_a_chat_whose_sends_hang_does_not_hold_the_other_chats(
     gate = asyncio.Event()
 
     class SlowForOneChat(RecordingChannel):
-        async def send(self, chat_id: int, text: str) -> int | None:
+        async def send(self, chat: ChatRef, text: str) -> int | None:
+            chat_id = bare_id(chat)
             if chat_id == CUSTOMER_CHAT:
                 await gate.wait()
-            return await super().send(chat_id, text)
+            return await super().send(chat, text)
 
     channel = SlowForOneChat()
     await four_pieces_of_news(store)

@@ -9,6 +9,7 @@ import asyncio
 
 from bot.chat_ref import ChatRef
 from bot.config import RelayConfig
+from bot.legacy_chat_ids import bare_id
 from bot.partner.models import WebhookEvent
 from bot.relay import RelayTuning
 from bot.relay.chat_queues import ChatQueues
@@ -16,6 +17,7 @@ from bot.relay.outbox import COALESCED_SEPARATOR, Outcome, Outgoing, Sender
 from bot.relay.planner import CUSTOMER_UPDATE, OPERATOR_UPDATE, OTP_LINK, OTP_WAITING, Planner
 from bot.store import SendKey, SentReceipt, Store
 from bot.telegram.limits import RateLimiter, SendLimits, Window
+from bot.telegram.relay_channel import TelegramTurns
 from conversations.texts import deliveries_texts as wording
 
 from .support import (
@@ -44,10 +46,11 @@ class LimitedChannel(RecordingChannel):
         self.sent_at: list[float] = []
         self._time = time
 
-    async def send(self, chat_id: int, text: str) -> int | None:
+    async def send(self, chat: ChatRef, text: str) -> int | None:
+        chat_id = bare_id(chat)
         await self.limiter.acquire(chat_id)
         self.sent_at.append(self._time.now)
-        return await super().send(chat_id, text)
+        return await super().send(chat, text)
 
 
 def news(event_id: str, chat_id: int, text: str, kind: str = CUSTOMER_UPDATE) -> Outgoing:
@@ -57,7 +60,11 @@ def news(event_id: str, chat_id: int, text: str, kind: str = CUSTOMER_UPDATE) ->
 
 def queues_for(store: Store, channel: LimitedChannel, coalesce_chars: int = 4000) -> ChatQueues:
     return ChatQueues(
-        Sender(store, channel), channel, sleep=asyncio.sleep, coalesce_chars=coalesce_chars
+        Sender(store, channel),
+        channel,
+        sleep=asyncio.sleep,
+        coalesce_chars=coalesce_chars,
+        turns=TelegramTurns(channel.limiter),
     )
 
 
@@ -202,7 +209,8 @@ async def test_relay_finishes_an_operator_backlog_in_one_digest(
     store: Store, make_relay: MakeRelay
 ) -> None:
     class BehindForOperators(RecordingChannel):
-        def send_delay(self, chat_id: int) -> float:
+        def send_delay(self, chat: ChatRef) -> float:
+            chat_id = bare_id(chat)
             return 60.0 if chat_id == OPERATOR else 0.0
 
     channel = BehindForOperators()

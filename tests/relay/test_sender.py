@@ -8,6 +8,7 @@ import asyncio
 import pytest
 
 from bot.chat_ref import ChatRef
+from bot.legacy_chat_ids import bare_id
 from bot.relay.channel_protocol import SendFailed
 from bot.relay.outbox import Outgoing, Sender
 from bot.relay.planner import CUSTOMER_UPDATE, OPERATOR_UPDATE
@@ -168,11 +169,12 @@ async def test_a_relay_stopped_mid_event_keeps_what_went_out(
     hanging = asyncio.Event()
 
     class HangsForTheLastOperator(RecordingChannel):
-        async def send(self, chat_id: int, text: str) -> int | None:
+        async def send(self, chat: ChatRef, text: str) -> int | None:
+            chat_id = bare_id(chat)
             if chat_id == OPERATORS[-1]:
                 hanging.set()
                 await asyncio.Event().wait()
-            return await channel.send(chat_id, text)
+            return await channel.send(chat, text)
 
     before = await open_store()
     await link(before, "pending")
@@ -275,7 +277,7 @@ async def test_a_send_cancelled_midway_releases_its_claim(store: Store) -> None:
     entered = asyncio.Event()
 
     class Hanging(RecordingChannel):
-        async def send(self, chat_id: int, text: str) -> int | None:
+        async def send(self, chat: ChatRef, text: str) -> int | None:
             entered.set()
             await asyncio.Event().wait()
             return None

@@ -56,6 +56,7 @@ from bot.telegram.message_sender import TelegramSender
 from bot.telegram.operators import operator_handlers
 from bot.telegram.otp_receiver import contact_shared, otp_token, start_otp_handoff
 from bot.telegram.photo_receiver import PhotoReceiver
+from bot.telegram.relay_channel import TelegramRelayChannel, TelegramTurns
 from tests.fakes import FakeTelegram, SentMessage, TgChat, TgUser
 from tests.fakes.telegram_wire import JSONDict
 
@@ -224,7 +225,11 @@ async def handler_world(
             store,
             Seams(partner_transport=httpx.ASGITransport(app=sandbox.app)),
         )
-        core.register(ChannelRegistration("telegram", sender, turns=sender.limiter))
+        core.register(
+            ChannelRegistration(
+                "telegram", TelegramRelayChannel(sender), turns=TelegramTurns(sender.limiter)
+            )
+        )
         web.app = core.web_app
         client, relay = core.client, core.relay
         ctx = BotContext(
