@@ -28,6 +28,7 @@ from bot.agents import AgentChannel
 from bot.agents.agents_wiring import register_agents
 from bot.bot_core import build_core
 from bot.channels import ChannelRegistration
+from bot.chat_ref import ChatRef
 from bot.config import key_hash
 from bot.sandbox import Sandbox, default_scenario
 from bot.seams import Seams
@@ -49,7 +50,7 @@ WRONG_PHONE = {"kind": "text", "text": "12"}
 
 
 class NoChats:
-    async def send(self, chat_id: int, text: str) -> int | None:
+    async def send(self, chat: ChatRef, text: str) -> int | None:
         return None
 
     def otp_link(self, token: str) -> str:

@@ -26,6 +26,7 @@ import httpx
 
 from bot.bot_core import BotCore, build_core
 from bot.channels import ChannelRegistration
+from bot.chat_ref import ChatRef
 from bot.ordering import ChatService, PartnerCatalog
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.models import Capabilities, CreateDeliveryRequest, ServiceLocation, Warehouse
@@ -128,7 +129,7 @@ async def _public(host: str) -> list[str]:
 class _Silent:
     """The bot's channel here: the figures are about turns, not about relayed news."""
 
-    async def send(self, chat_id: int, text: str) -> int | None:
+    async def send(self, chat: ChatRef, text: str) -> int | None:
         return None
 
     def otp_link(self, token: str) -> str:

@@ -20,6 +20,7 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.store import Store
 
 IDLE = 50_000
@@ -30,7 +31,8 @@ START = 1_800_000_000.0
 IDLE_SECONDS = 14 * 86_400.0
 
 _FILL = """WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ? - 1)
-    INSERT INTO sessions (chat_id, user_id, data, updated_at) SELECT i, i, ?, ? FROM n"""
+    INSERT INTO sessions (channel, chat_id, user_id, data, updated_at)
+    SELECT ?, i, i, ?, ? FROM n"""
 _ONE_STATEMENT = "DELETE FROM sessions WHERE updated_at < ?"
 
 Purge = Callable[[Store, float], Awaitable[int]]
@@ -55,7 +57,7 @@ async def one_statement(store: Store, before: float) -> int:
 async def one_round(store: Store, clock: Clock, purge: Purge) -> tuple[float, float, int]:
     """(purge ms, longest save wait ms, saves during the purge) for one backlog."""
     clock.now = START
-    await store._db.execute(_FILL, (IDLE, SESSION, clock.now))
+    await store._db.execute(_FILL, (IDLE, TELEGRAM, SESSION, clock.now))
     clock.now += IDLE_SECONDS + 3600
     purging = True
     waits: list[float] = []
@@ -64,7 +66,7 @@ async def one_round(store: Store, clock: Clock, purge: Purge) -> tuple[float, fl
         chat = 10_000_000
         while purging:
             began = time.perf_counter()
-            await store.sessions.save(chat + len(waits) % ACTIVE, 1, SESSION)
+            await store.sessions.save(ChatRef(TELEGRAM, chat + len(waits) % ACTIVE), 1, SESSION)
             waits.append(time.perf_counter() - began)
 
     saving = asyncio.create_task(turns())

@@ -59,6 +59,7 @@ from starlette.routing import Route
 
 from bot.bot_core import build_core
 from bot.channels import ChannelRegistration
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.jobs import Scheduler
 from bot.partner.signing import SIGNATURE_HEADER, SignatureError, sign, verify
 from bot.runtime.heap import freeze_start_up_heap
@@ -119,7 +120,8 @@ class Recorder:
     def __init__(self) -> None:
         self.sent_at: dict[int, float] = {}
 
-    async def send(self, chat_id: int, text: str) -> int | None:
+    async def send(self, chat: ChatRef, text: str) -> int | None:
+        chat_id = chat.id  # the channel's own id for the chat
         self.sent_at[chat_id] = time.monotonic()
         return None
 
@@ -152,7 +154,9 @@ async def serve_bot(with_relay: bool, database: Path, sync: Synchronous, ready: 
         jobs.add(relay)
     jobs.start()
     for n in range(RELAY_EVENTS if with_relay else 0):
-        await store.deliveries.add(f"dlv-relay-{n}", n + 1, n + 1, time.time(), None, None)
+        await store.deliveries.add(
+            f"dlv-relay-{n}", ChatRef(TELEGRAM, n + 1), n + 1, time.time(), None, None
+        )
     freeze_start_up_heap()  # as ``deliverybot run`` does once started
     await serve(app, ready)
     await jobs.stop()

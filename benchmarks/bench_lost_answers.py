@@ -30,6 +30,7 @@ from pathlib import Path
 
 import httpx
 
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.ordering import ChatService, build_engine
 from bot.ordering.unconfirmed_worker import CreateFollowUp
 from bot.partner.capabilities import CapabilityCache
@@ -120,7 +121,8 @@ class Chat:
         self.told: dict[int, str] = {}
         self.told_at: dict[int, float] = {}
 
-    async def send(self, chat_id: int, text: str) -> int | None:
+    async def send(self, chat: ChatRef, text: str) -> int | None:
+        chat_id = chat.id  # the channel's own id for the chat
         self.told[chat_id] = text
         self.told_at[chat_id] = self._clock()
         return 1
@@ -227,7 +229,7 @@ async def _count(
         linked = [
             i
             for i in ids.get(description, [])
-            if (link := await store.deliveries.get(i)) and link.chat_id == chat
+            if (link := await store.deliveries.get(i)) and link.chat == ChatRef(TELEGRAM, chat)
         ]
         turn = last[chat]
         told = channel.told.get(chat, "")

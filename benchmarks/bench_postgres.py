@@ -42,6 +42,7 @@ from starlette.routing import Route
 
 from bot.bot_core import build_core
 from bot.channels import ChannelRegistration
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.jobs import Scheduler
 from bot.partner.signing import SIGNATURE_HEADER, sign
 from bot.settings import CoreSettings
@@ -86,7 +87,9 @@ async def serve_bot(
         jobs.add(core.relay)
     jobs.start()
     for n in range(RELAY_EVENTS if with_relay else 0):
-        await store.deliveries.add(f"dlv-relay-{n}", n + 1, n + 1, time.time(), None, None)
+        await store.deliveries.add(
+            f"dlv-relay-{n}", ChatRef(TELEGRAM, n + 1), n + 1, time.time(), None, None
+        )
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind(("127.0.0.1", 0))
     ready.put(sock.getsockname()[1])

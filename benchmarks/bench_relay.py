@@ -53,6 +53,15 @@ from bot.store import Store
 from bot.telegram.message_sender import TelegramSender
 from bot.web import create_web_app
 
+try:  # a tree whose store names each chat by its channel
+    from bot.chat_ref import TELEGRAM, ChatRef
+except ImportError:  # an earlier tree: bare Telegram ids
+    TELEGRAM, ChatRef = "telegram", None  # type: ignore[assignment,misc]
+try:  # a tree whose relay reaches Telegram by ChatRef, its pacing handed over as data
+    from bot.telegram.relay_channel import TelegramRelayChannel, TelegramTurns
+except ImportError:  # an earlier tree: the relay takes the sender and finds its limiter
+    TelegramRelayChannel = TelegramTurns = None  # type: ignore[assignment,misc]
+
 SECRET = "whsec_benchmark_relay_secret_0001"
 CHATS = 200
 SECONDS = 6.0
@@ -182,18 +191,32 @@ def delivery_of(chat: int) -> str:
     return f"{chat + 1:08d}-0000-4000-8000-000000000000"
 
 
+def chat_of(chat_id: int) -> Any:
+    """A Telegram chat as the measured tree's store names it."""
+    return chat_id if ChatRef is None else ChatRef(TELEGRAM, chat_id)
+
+
+def relay_over(store: Store, sender: TelegramSender, operators: tuple[int, ...]) -> Relay:
+    """The measured tree's relay sending through ``sender``, paced by its limiter."""
+    if TelegramRelayChannel is None:
+        return Relay(store, sender, operators=operators)
+    channel = TelegramRelayChannel(sender)
+    return Relay(store, channel, operators=operators, turns=TelegramTurns(sender.limiter))
+
+
 async def run_load(load: Load, directory: Path) -> dict[str, Any]:
     database = directory / f"{load.rate}-{load.hot_share}-{load.operators}.db"
     store = await Store.connect(database, synchronous="NORMAL")
     for chat in range(CHATS):
         await store.deliveries.add(
-            delivery_of(chat), 10_000 + chat, 10_000 + chat, time.time(), None, None, "in_transit"
-        )
+            delivery_of(chat), chat_of(10_000 + chat), 10_000 + chat, time.time(), None, None,
+            "in_transit",
+        )  # fmt: skip
     api = LimitedBotApi()
     bot = Bot("123:bench", request=api, get_updates_request=api)
     await bot.initialize()
     sender = TelegramSender(bot, store)
-    relay = Relay(store, sender, operators=(OPERATOR_GROUP,) if load.operators else ())
+    relay = relay_over(store, sender, operators=(OPERATOR_GROUP,) if load.operators else ())
     app = create_web_app(store=store, signing_secrets=[SECRET], on_event=relay.wake)
     jobs = Scheduler(leadership=store.leadership)
     jobs.add(relay)

@@ -25,6 +25,7 @@ from typing import Any
 
 import httpx
 
+from bot.chat_ref import ChatRef
 from bot.ordering.create_wait import QUIET_SECONDS, CreateWaitNotice
 from bot.ordering.creator import PartnerCreator
 from bot.partner.capabilities import CapabilityCache
@@ -88,7 +89,8 @@ class Chats:
     def __init__(self) -> None:
         self.told: dict[int, float] = {}
 
-    async def send(self, chat_id: int, text: str) -> int | None:
+    async def send(self, chat: ChatRef, text: str) -> int | None:
+        chat_id = chat.id  # the channel's own id for the chat
         self.told.setdefault(chat_id, asyncio.get_running_loop().time())
         return None
 

@@ -52,6 +52,22 @@ from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 from conversations.texts import dialogue
 
+try:  # a tree whose store and relay name each chat by its channel
+    from bot.chat_ref import TELEGRAM, ChatRef
+except ImportError:  # an earlier tree (``--before``): bare Telegram ids
+    TELEGRAM, ChatRef = "telegram", None  # type: ignore[assignment,misc]
+
+
+def chat_of(chat_id: int) -> Any:
+    """A Telegram chat as the measured tree's store names it."""
+    return chat_id if ChatRef is None else ChatRef(TELEGRAM, chat_id)
+
+
+def id_of(chat: Any) -> int:
+    """The Telegram id of a chat the measured tree's relay names (a ref, or a bare id)."""
+    return chat if ChatRef is None else int(chat.id)
+
+
 CUSTOMERS = 100
 INSTANCES = 3
 SPREAD_SECONDS = 60.0
@@ -84,7 +100,8 @@ class Chats:
     def __init__(self) -> None:
         self.told: dict[int, float] = {}
 
-    async def send(self, chat_id: int, text: str) -> int | None:
+    async def send(self, chat: Any, text: str) -> int | None:
+        chat_id = id_of(chat)
         if WAITING in text:
             self.told.setdefault(chat_id, time.monotonic())
         return None
@@ -100,12 +117,12 @@ async def seed_summaries(core: BotCore, store: Store, chats: list[int]) -> None:
     for answer in SUMMARY_ANSWERS:
         turn = await core.chats.handle(filler, filler, answer)
     assert turn.prompt is not None and turn.prompt.step == "summary", turn.messages
-    record = await store.sessions.get(filler)
+    record = await store.sessions.get(chat_of(filler))
     assert record is not None
     written = json.loads(record.data)
     for chat in chats:
         own = {**written, "id": uuid.uuid4().hex, "customer": str(chat)}
-        await store.sessions.save(chat, chat, json.dumps(own, separators=(",", ":")))
+        await store.sessions.save(chat_of(chat), chat, json.dumps(own, separators=(",", ":")))
 
 
 async def run_pattern(server: LocalPostgres, media: Path, pattern: str) -> dict[str, Any]:

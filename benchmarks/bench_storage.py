@@ -42,6 +42,7 @@ from typing import cast
 import httpx
 from bench_flows import ANSWERS, _core, _photo, _public
 
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.ordering import ChatService
 from bot.sandbox import Sandbox, default_scenario
 from bot.store import Store
@@ -112,7 +113,9 @@ def earlier_form(session: Session) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
-_SAVE_AS_TEXT = "INSERT INTO sessions (chat_id, user_id, data, updated_at) VALUES (?, ?, ?, ?)"
+_SAVE_AS_TEXT = (
+    "INSERT INTO sessions (channel, chat_id, user_id, data, updated_at) VALUES (?, ?, ?, ?, ?)"
+)
 
 
 def empty_store(path: Path, page_size: int) -> None:
@@ -135,9 +138,9 @@ async def stored_bytes(path: Path, texts: list[str], packed: bool) -> tuple[int,
         db = store._db
         for chat in range(CHATS):
             if packed:
-                await store.sessions.save(chat, chat, texts[chat])
+                await store.sessions.save(ChatRef(TELEGRAM, chat), chat, texts[chat])
             else:
-                await db.execute(_SAVE_AS_TEXT, (chat, chat, texts[chat], time.time()))
+                await db.execute(_SAVE_AS_TEXT, (TELEGRAM, chat, chat, texts[chat], time.time()))
         row = await db.fetch_one(
             "SELECT (SELECT sum(pgsize) FROM dbstat WHERE name = 'sessions'),"
             " (SELECT sum(pgsize) FROM dbstat WHERE name = 'sessions_by_updated')"
@@ -196,10 +199,10 @@ async def save_cost(directory: Path, text: str) -> None:
                 store = await Store.connect(path, synchronous=synchronous)
                 try:
                     for chat in range(2_000):
-                        await store.sessions.save(chat, chat, text)
+                        await store.sessions.save(ChatRef(TELEGRAM, chat), chat, text)
                     started = time.perf_counter()
                     for save in range(SAVES):
-                        await store.sessions.save(save, save, text)
+                        await store.sessions.save(ChatRef(TELEGRAM, save), save, text)
                     elapsed = time.perf_counter() - started
                 finally:
                     await store.close()

@@ -44,6 +44,7 @@ from telegram import Update
 from telegram.ext import ApplicationBuilder, ContextTypes, TypeHandler
 from telegram.request import BaseRequest, RequestData
 
+from bot.chat_ref import TELEGRAM, UserRef
 from bot.config import Config
 from bot.demo.transports import AppSwitch, loopback_resolver
 from bot.runtime import Runtime, Seams
@@ -326,7 +327,8 @@ async def run_full(directory: Path, synchronous: Synchronous) -> Run:
         run.calls = Counter(api.calls)
         run.partner_seconds = partner_served.seconds - photos_served.seconds
         for order in range(ORDERS):
-            assert await runtime.store.deliveries.count_for_user(10_000 + order) == 1
+            customer = UserRef(TELEGRAM, 10_000 + order)
+            assert await runtime.store.deliveries.count_for_user(customer) == 1
     finally:
         await runtime.stop()
         await sandbox.aclose()

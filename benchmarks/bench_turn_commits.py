@@ -23,6 +23,7 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.store import Store
 from bot.store.database import Synchronous
 
@@ -36,9 +37,10 @@ Turn = Callable[[Store, int, int], Awaitable[None]]
 
 async def one_commit(store: Store, update_id: int, chat_id: int) -> None:
     async def handle() -> None:  # in a task of its own, as PTB runs each update
-        assert await store.updates.begin(update_id, chat_id)
-        await store.sessions.get(chat_id)
-        await store.sessions.save(chat_id, chat_id, SESSION)
+        chat = ChatRef(TELEGRAM, chat_id)
+        assert await store.updates.begin(update_id, chat)
+        await store.sessions.get(chat)
+        await store.sessions.save(chat, chat_id, SESSION)
         await store.updates.finish()
 
     await asyncio.create_task(handle())
@@ -47,8 +49,9 @@ async def one_commit(store: Store, update_id: int, chat_id: int) -> None:
 async def two_commits(store: Store, update_id: int, chat_id: int) -> None:
     async def handle() -> None:
         assert not await store.updates.seen(update_id)
-        await store.sessions.get(chat_id)
-        await store.sessions.save(chat_id, chat_id, SESSION)
+        chat = ChatRef(TELEGRAM, chat_id)
+        await store.sessions.get(chat)
+        await store.sessions.save(chat, chat_id, SESSION)
 
     await asyncio.create_task(handle())
 
