@@ -99,6 +99,25 @@ async def order_over_api(api: httpx.AsyncClient, customer: str) -> tuple[str, st
     return path, turn.json()["delivery"]["id"]
 
 
+async def _start_bot(
+    tmp_path: Path, partner: SandboxServer, port: int
+) -> asyncio.subprocess.Process:
+    """``deliverybot run`` without a token on ``port``, against ``partner``; stderr piped."""
+    config = tmp_path / "bot.toml"
+    config.write_text(_config(partner, port, partner.sandbox.signing_secret))
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        "run",
+        "--config",
+        str(config),
+        cwd=tmp_path,
+        env={**os.environ, "SHOP_KEY": KEY, "PYTHONPATH": str(ROOT)},
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
 async def test_run_without_a_token_takes_an_agent_order_and_relays_its_events(
     tmp_path: Path,
 ) -> None:
@@ -106,19 +125,7 @@ async def test_run_without_a_token_takes_an_agent_order_and_relays_its_events(
     data = default_scenario_data()
     data["webhooks"][0]["url"] = f"http://127.0.0.1:{port}/hooks/partner"
     async with SandboxServer(parse_scenario(data), port=0) as partner:
-        config = tmp_path / "bot.toml"
-        config.write_text(_config(partner, port, partner.sandbox.signing_secret))
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bot",
-            "run",
-            "--config",
-            str(config),
-            cwd=tmp_path,
-            env={**os.environ, "SHOP_KEY": KEY, "PYTHONPATH": str(ROOT)},
-            stderr=asyncio.subprocess.PIPE,
-        )
+        process = await _start_bot(tmp_path, partner, port)
         try:
             started = await _lines(process, "bot running without Telegram")
             headers = {"Authorization": f"Bearer {KEY}"}
@@ -159,19 +166,7 @@ async def test_sigterm_ends_the_bot_while_an_agent_event_stream_is_open(tmp_path
     data = default_scenario_data()
     data["webhooks"][0]["url"] = f"http://127.0.0.1:{port}/hooks/partner"
     async with SandboxServer(parse_scenario(data), port=0) as partner:
-        config = tmp_path / "bot.toml"
-        config.write_text(_config(partner, port, partner.sandbox.signing_secret))
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bot",
-            "run",
-            "--config",
-            str(config),
-            cwd=tmp_path,
-            env={**os.environ, "SHOP_KEY": KEY, "PYTHONPATH": str(ROOT)},
-            stderr=asyncio.subprocess.PIPE,
-        )
+        process = await _start_bot(tmp_path, partner, port)
         try:
             await _lines(process, "bot running without Telegram")
             headers = {"Authorization": f"Bearer {KEY}"}
