@@ -230,6 +230,20 @@ async def streamed_events(api: httpx.AsyncClient, path: str, until: str) -> list
     raise AssertionError(f"the stream ended before {until}: {events}")
 
 
+async def refused_by_proxy(api: httpx.AsyncClient, path: str, size: int) -> bool:
+    """Whether Caddy refused a body of `size` bytes before any instance got all of it.
+
+    Caddy 2.6 (Debian 12's) answers 502 when its cap cuts a body off, 2.7 answers 413, and
+    either may close the connection before its short answer is read when the client is still
+    sending: all three are the proxy's refusal.
+    """
+    try:
+        answer = await api.post(path, content=b"x" * size)
+    except httpx.RemoteProtocolError:
+        return True
+    return answer.status_code in (413, 502)
+
+
 async def test_caddy_serves_two_instances_over_tls(deployment: Deployment) -> None:
     headers = {"Authorization": f"Bearer {KEY}"}
     async with httpx.AsyncClient(base_url=deployment.url, verify=deployment.tls,
@@ -249,12 +263,8 @@ async def test_caddy_serves_two_instances_over_tls(deployment: Deployment) -> No
         forged = await api.post("/hooks/partner", content=body, headers=forged_signature)
         assert forged.status_code == 400, forged.text
         # Caddy's own refusals: bodies over the bot's caps, and paths the bot does not serve.
-        # (Caddy 2.6, Debian 12's, answers 502 when its cap cuts a body off; 2.7 answers 413.
-        # Either way no instance gets the whole body.)
-        too_big = await api.post("/hooks/partner", content=b"x" * (256 * 1024 + 1))
-        assert too_big.status_code in (413, 502)
-        too_big = await api.post("/api/conversations", content=b"x" * (64 * 1024 + 1))
-        assert too_big.status_code in (413, 502)
+        assert await refused_by_proxy(api, "/hooks/partner", 256 * 1024 + 1)
+        assert await refused_by_proxy(api, "/api/conversations", 64 * 1024 + 1)
         assert (await api.get("/admin")).status_code == 404
         assert (await api.get("/health/../admin")).status_code == 404
 
