@@ -21,6 +21,7 @@ The modules, one concept each:
 * ``root``: ``Config``, the whole file; ``partner``, ``telegram``, ``storage``,
   ``geocoding_section`` and ``relay_section``: the models of its sections, on the shared base in
   ``section``;
+* ``webapp_section``: ``[webapp]``, the "Pick on the map" Mini App;
 * ``agents_section``: ``[agents]``, the channels of the JSON API and MCP server;
 * ``secrets``: a secret from the file or from the environment; ``urls``: the https rule;
 * ``config_errors``: ``ConfigError``, and ``KeyProblems`` for a table-level check.
@@ -38,12 +39,14 @@ from bot.config.secrets import EnvName
 from bot.config.storage import StorageConfig, StoragePath
 from bot.config.telegram import DEFAULT_TELEGRAM_API_BASE_URL, OperatorsConfig, TelegramConfig
 from bot.config.urls import LOOPBACK_HOSTS
+from bot.config.webapp_section import WEBAPP_PATH, TilesConfig, WebappConfig
 
 __all__ = [
     "DEFAULT_TELEGRAM_API_BASE_URL",
     "LOOPBACK_HOSTS",
     "NOMINATIM_PUBLIC_DOMAIN",
     "RESERVED_WEB_PATHS",
+    "WEBAPP_PATH",
     "AgentChannelConfig",
     "AgentsConfig",
     "Config",
@@ -59,6 +62,8 @@ __all__ = [
     "StorageConfig",
     "StoragePath",
     "TelegramConfig",
+    "TilesConfig",
+    "WebappConfig",
     "WebhooksConfig",
     "key_hash",
     "load_config",

@@ -16,6 +16,7 @@ from bot.config.storage import StorageConfig
 from bot.config.telegram import BOT_CREDENTIAL_HOW, OperatorsConfig, TelegramConfig
 from bot.config.texts_section import TextsConfig
 from bot.config.urls import LOOPBACK_HOSTS
+from bot.config.webapp_section import WEBAPP_PATH, WebappConfig
 
 
 class Config(Section):
@@ -30,6 +31,7 @@ class Config(Section):
     relay: RelayConfig
     agents: AgentsConfig
     texts: TextsConfig
+    webapp: WebappConfig
 
     @field_validator("webhooks")
     @classmethod
@@ -101,7 +103,33 @@ class Config(Section):
             )
         if self.storage.backend == "postgres" and self.storage.synchronous != "full":
             found.append('[storage] synchronous: ignored while backend = "postgres"')
+        found += _map_button_off(self)
         return found
+
+    def webapp_url(self) -> str | None:
+        """Where the "Pick on the map" page is, or None when the button is off (see
+        ``warnings`` for why)."""
+        public = self.telegram.public_base_url
+        if not self.webapp.enabled or not self.has_telegram or public is None:
+            return None
+        if urlsplit(public).scheme != "https":
+            return None
+        return public + WEBAPP_PATH
+
+
+def _map_button_off(config: Config) -> list[str]:
+    """Why ``[webapp] enabled`` shows no "Pick on the map" button, when it does not."""
+    if not config.webapp.enabled:
+        return []
+    public = config.telegram.public_base_url
+    why = None
+    if not config.has_telegram:
+        why = "the Mini App is a Telegram button, and [telegram] token is not set"
+    elif public is None:
+        why = "needs [telegram] public_base_url: Telegram opens the page from the bot's host"
+    elif urlsplit(public).scheme != "https":
+        why = "[telegram] public_base_url is plain http: Telegram opens Mini Apps over https only"
+    return [] if why is None else [f"[webapp] enabled: the map button is off: {why}"]
 
 
 def _without_telegram(config: Config) -> list[str]:
