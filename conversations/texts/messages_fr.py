@@ -898,6 +898,31 @@ MESSAGES: Final[dict[str, str]] = {
     "telegram.sorry": (
         "Désolé, quelque chose s'est mal passé de mon côté. Réessayez dans un instant."
     ),
+    # --- the "Pick on the map" Mini App (bot.webapp) ------------------------------------------
+    "webapp.button": "🗺 Choisir sur la carte",
+    "webapp.title": "Choisissez le lieu",
+    "webapp.confirm": "Utiliser ce lieu",
+    "webapp.saved_heading": "Lieux enregistrés",
+    "webapp.pin_hint": (
+        "Ou faites glisser l'épingle jusqu'au lieu (ou touchez la carte), puis confirmez."
+    ),
+    "webapp.my_location": "Ma position",
+    "webapp.search_label": "Chercher une adresse",
+    "webapp.search_button": "Chercher",
+    "webapp.no_results": "Rien trouvé. Essayez d'autres mots, ou placez l'épingle sur la carte.",
+    "webapp.search_limited": "Trop de recherches à l'instant : merci d'attendre une minute.",
+    "webapp.address_label": "Adresse ou repère, pour le livreur",
+    "webapp.unit_optional": "(facultatif)",
+    "webapp.unit_other": "Pas dans la liste : le taper",
+    "webapp.unit_missing": "Merci d'indiquer d'abord : {label}.",
+    "webapp.unit_unknown": "Ce n'est pas l'une des unités de la liste.",
+    "webapp.chosen": "Choisi : {place}",
+    "webapp.pick_first": "Choisissez d'abord un lieu enregistré, cherchez, ou placez l'épingle.",
+    "webapp.map_failed": (
+        "La carte n'a pas pu se charger : choisissez un lieu enregistré ou cherchez ci-dessous."
+    ),
+    "webapp.closed": "Cette question n'est plus ouverte : merci de revenir à la conversation.",
+    "webapp.refused": "Merci d'ouvrir cette page avec le bouton de la conversation.",
     "telegram.share_contact": "le bouton ci-dessous",
     "telegram.share_own_contact": "le bouton « Partager mon contact » ci-dessous",
     "telegram.share_location_button": "📍 Partager ma position",

@@ -1,0 +1,162 @@
+"""The Mini App's routes on the bot's web app (``create_web_app(extra_routes=...)``).
+
+=================================  ============================================================
+``GET /webapp/place?chat=<id>``    the page (``static/place.html``), with the strict headers of
+                                   ``page_policy``
+``GET /webapp/static/...``         its script, styles and the pinned Leaflet (``static/``)
+``GET /webapp/api/question``       the chat's open place question (``place_question``)
+``GET /webapp/api/search?q=...``   the bot's geocoder, within each user's ``SearchBudget``
+=================================  ============================================================
+
+Every API request carries Telegram's ``initData`` (``Authorization: tma <initData>``), verified
+by ``init_data``; its user must be the chat's (``chat=<id>``: the bot's chats are private, so
+the chat id is the user id). Anything else is 401 and nothing is read or spent.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from bot.clocks import Clock
+from bot.config.webapp_section import WEBAPP_PATH, WebappConfig
+from bot.webapp.init_data import InitDataRefused, WebAppUser, verify_init_data
+from bot.webapp.page_policy import page_headers
+from bot.webapp.place_question import PlaceQuestions
+from bot.webapp.search_budget import SearchBudget
+from conversations.services import Geocoder, ServiceUnavailable
+from conversations.texts import dialogue
+from conversations.texts.catalogue import placeholders, say, speaking_language
+from conversations.texts.messages_en import MESSAGES
+
+log = logging.getLogger(__name__)
+
+STATIC: Final = Path(__file__).parent / "static"
+AUTH_SCHEME: Final = "tma "
+QUERY_LENGTH: Final = (3, 200)  # as the chat's typed address (``place_steps.QUERY_LENGTH``)
+PAGE_TEXTS: Final = tuple(key for key in MESSAGES if key.startswith("webapp."))
+
+
+@dataclass(frozen=True)
+class _Caller:
+    user: WebAppUser
+    chat_id: int
+
+
+class WebappEndpoints:
+    """The handlers; ``bot_token`` verifies ``initData``, ``clock`` (unix seconds) its age."""
+
+    def __init__(
+        self,
+        config: WebappConfig,
+        *,
+        bot_token: str,
+        questions: PlaceQuestions,
+        geocoder: Geocoder | None,
+        clock: Clock,
+    ) -> None:
+        self._config = config
+        self._token = bot_token
+        self._questions = questions
+        self._geocoder = geocoder
+        self._clock = clock
+        self._budget = SearchBudget(config.searches_per_minute, clock=clock)
+        self._page = _page_html(config)
+        self._headers = page_headers(config.tiles.url_template)
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route(f"{WEBAPP_PATH}/place", self.page, methods=["GET"]),
+            Route(f"{WEBAPP_PATH}/api/question", self.question, methods=["GET"]),
+            Route(f"{WEBAPP_PATH}/api/search", self.search, methods=["GET"]),
+            Mount(f"{WEBAPP_PATH}/static", StaticFiles(directory=STATIC), name="webapp-static"),
+        ]
+
+    async def page(self, request: Request) -> Response:
+        return HTMLResponse(self._page, headers=self._headers)
+
+    async def question(self, request: Request) -> Response:
+        caller = self._caller(request)
+        if caller is None:
+            return _refused(request)
+        with speaking_language(caller.user.language_code):
+            found = await self._questions.question(caller.chat_id)
+            texts = _texts(found.coverage.radius_km if found else None)
+            if found is None:
+                return JSONResponse({"error": say("webapp.closed"), "texts": texts}, 409)
+            return JSONResponse({"question": found.model_dump(mode="json"), "texts": texts})
+
+    async def search(self, request: Request) -> Response:
+        caller = self._caller(request)
+        if caller is None:
+            return _refused(request)
+        with speaking_language(caller.user.language_code):
+            if self._geocoder is None:
+                return JSONResponse({"error": say("steps.no_address_search")}, 404)
+            query = " ".join(request.query_params.get("q", "").split())
+            if not QUERY_LENGTH[0] <= len(query) <= QUERY_LENGTH[1]:
+                return JSONResponse({"error": say("webapp.no_results")}, 400)
+            if not self._budget.take(caller.user.id):
+                return JSONResponse({"error": say("webapp.search_limited")}, 429)
+            try:
+                found = await self._geocoder.geocode(query)
+            except ServiceUnavailable:
+                return JSONResponse({"error": say("steps.address_search_down")}, 503)
+        places = [place.model_dump(mode="json") for place in found[:5]]
+        return JSONResponse({"places": places})
+
+    def _caller(self, request: Request) -> _Caller | None:
+        """The verified user, when they are the chat's; None (logged) for anything else."""
+        header = request.headers.get("authorization", "")
+        raw = header[len(AUTH_SCHEME) :] if header.startswith(AUTH_SCHEME) else ""
+        try:
+            user = verify_init_data(
+                raw,
+                bot_token=self._token,
+                now=self._clock(),
+                max_age=self._config.init_data_max_age,
+            )
+        except InitDataRefused as exc:
+            log.info("Mini App request refused: %s", exc)
+            return None
+        chat = request.query_params.get("chat", "")
+        if not chat.lstrip("-").isdigit() or int(chat) != user.id:
+            log.info("Mini App request refused: initData of another user than the chat's")
+            return None
+        return _Caller(user, int(chat))
+
+
+def _refused(request: Request) -> Response:
+    # Unverified, so only the URL's language hint is used to say it.
+    with speaking_language(request.query_params.get("lang")):
+        return JSONResponse({"error": say("webapp.refused")}, 401)
+
+
+def _texts(radius_km: float | None) -> dict[str, str]:
+    # Placeholders stay as they are ("{label}"): the page fills them in.
+    texts = {
+        key.removeprefix("webapp."): say(key, **{name: f"{{{name}}}" for name in _names(key)})
+        for key in PAGE_TEXTS
+    }
+    texts["outside"] = dialogue.outside_area(radius_km or 0)
+    return texts
+
+
+def _names(key: str) -> frozenset[str]:
+    return placeholders(MESSAGES[key])
+
+
+def _page_html(config: WebappConfig) -> str:
+    """``place.html`` with the tile settings in its ``data-`` attributes (no inline script)."""
+    template = (STATIC / "place.html").read_text(encoding="utf-8")
+    return template.replace("{tiles}", html.escape(config.tiles.url_template, quote=True)).replace(
+        "{attribution}", html.escape(config.tiles.attribution, quote=True)
+    )
