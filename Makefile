@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench clean postgres-server deploy-tools
+.PHONY: demo test lint typecheck pytest bench clean postgres-server deploy-tools browser webapp-screenshot
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,7 +27,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict bot conversations
 
-pytest: $(STAMP) postgres-server deploy-tools
+pytest: $(STAMP) postgres-server deploy-tools browser
 	$(BIN)/pytest
 
 # The PostgreSQL tests and benchmarks start a throwaway server from the system's binaries
@@ -55,6 +55,20 @@ deploy-tools:
 		echo "installing the deployment kit's test tools:$$missing"; \
 		$$sudo apt-get update -q && $$sudo apt-get install -y -q --no-install-recommends $$missing; \
 	fi
+
+# The Mini App's tests (tests/webapp) drive a headless Chromium through Playwright, pointed at
+# the system's browser (Playwright's own download is not needed). Installed like the tools
+# above when missing; the tests fail, never skip, without it.
+browser:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+		sudo=$$( [ "$$(id -u)" -eq 0 ] || echo sudo ); \
+		echo "installing Chromium for the Mini App's browser tests"; \
+		$$sudo apt-get update -q && $$sudo apt-get install -y -q --no-install-recommends chromium; \
+	fi
+
+# docs/webapp-place.png: the "Pick on the map" page, drawn by the browser tests' set-up.
+webapp-screenshot: $(STAMP) browser
+	$(BIN)/python -m tests.webapp.screenshot docs/webapp-place.png
 
 bench: $(STAMP) postgres-server
 	@for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
