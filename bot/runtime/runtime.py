@@ -80,6 +80,8 @@ class Runtime:
                     bot,
                     operators=frozenset(settings.operators),
                     session_idle_seconds=config.storage.session_idle_seconds,
+                    webapp=config.webapp,
+                    webapp_url=config.webapp_url(),
                 )
             agents = None
             if settings.agents is not None:

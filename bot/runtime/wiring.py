@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from starlette.routing import BaseRoute
 
 from bot.channels import ChannelRegistration
-from bot.config import TelegramConfig
+from bot.config import TelegramConfig, WebappConfig
 from bot.core_services import CoreServices
 from bot.runtime.receiving import close_application, start_receiving, stop_receiving
 from bot.seams import Seams
@@ -41,6 +41,8 @@ from bot.telegram.operators import operator_handlers
 from bot.telegram.photo_receiver import PhotoReceiver
 from bot.telegram.relay_channel import TelegramRelayChannel, TelegramTurns
 from bot.telegram.webhook_route import telegram_route
+from bot.webapp.place_question import ChatPlaceQuestions
+from bot.webapp.routes import WebappEndpoints
 
 TELEGRAM = "telegram"  # the channel's name on the core
 
@@ -85,8 +87,14 @@ def register_telegram(
     *,
     operators: frozenset[int],
     session_idle_seconds: float,
+    webapp: WebappConfig | None = None,
+    webapp_url: str | None = None,
 ) -> TelegramChannel:
-    """Build the Telegram channel over ``core`` and register it as the messenger."""
+    """Build the Telegram channel over ``core`` and register it as the messenger.
+
+    With ``webapp`` enabled the "Pick on the map" page is served (``bot.webapp``); its button
+    is shown at place questions when ``webapp_url`` (``Config.webapp_url()``) says where.
+    """
     telegram, application, seams = bot.telegram, bot.application, core.seams
     sender = TelegramSender(application.bot, core.store, limiter=seams.limiter)
     photos = PhotoReceiver(
@@ -105,6 +113,7 @@ def register_telegram(
         operators=operators,
         phone_region=telegram.default_phone_region,
         desk=core.desk(TELEGRAM_WORDS),
+        webapp_url=webapp_url,
     )
     conversation = Conversation(
         ctx,
@@ -130,6 +139,15 @@ def register_telegram(
     routes: list[BaseRoute] = []
     if telegram.mode == "webhook" and telegram.secret_token is not None:
         routes.append(telegram_route(application, telegram.secret_token.get_secret_value()))
+    if webapp is not None and webapp.enabled and telegram.token is not None:
+        endpoints = WebappEndpoints(
+            webapp,
+            bot_token=telegram.token.get_secret_value(),
+            questions=ChatPlaceQuestions(core.chats),
+            geocoder=core.chats.engine.services.geocoder,
+            clock=core.store.clock,
+        )
+        routes += endpoints.routes()
     core.register(
         ChannelRegistration(
             TELEGRAM,

@@ -26,6 +26,14 @@ class BotContext:
     operators: frozenset[int]
     phone_region: str
     desk: CustomerDesk
+    # Where the "Pick on the map" page is (``Config.webapp_url()``); None: no map button.
+    webapp_url: str | None = None
+
+    def map_url(self, chat_id: int) -> str | None:
+        """The chat's "Pick on the map" page, or None when the Mini App is off."""
+        if self.webapp_url is None:
+            return None
+        return f"{self.webapp_url}/place?chat={chat_id}"
 
     def is_operator(self, chat_id: int) -> bool:
         """Operator commands are answered only in the chats listed in ``[operators]``."""

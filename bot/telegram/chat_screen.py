@@ -82,7 +82,12 @@ class ChatScreen:
         if turn.prompt is not None and view.session_id is None:
             session = await self.ctx.chats.session(chat_id)
             view.session_id = session.id if session is not None else None
-        rendered = render_turn(turn, session_id=view.session_id, reply_keyboard=view.reply_keyboard)
+        rendered = render_turn(
+            turn,
+            session_id=view.session_id,
+            reply_keyboard=view.reply_keyboard,
+            map_url=self.ctx.map_url(chat_id),
+        )
         results = await self.ctx.sender.send_messages(chat_id, rendered.messages)
         sent = [r.message_id for r in results if isinstance(r, Delivered)]
         if len(sent) == len(rendered.messages):

@@ -37,6 +37,7 @@ from bot.telegram.message_sender import answer_tap
 from bot.telegram.photo_receiver import IncomingPhoto, PhotoRefused, Rehosted
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage, reply_answer
+from bot.webapp.picks import read_pick
 from conversations import Answer, CommandAnswer, PhotosAnswer, Prompt, TextAnswer, Turn
 from conversations.texts.catalogue import say
 
@@ -171,6 +172,9 @@ class Conversation:
         chat_id, user_id = _ids(update)
         if message.contact is not None and await otp.contact_shared(self.ctx, update):
             return
+        if message.web_app_data is not None:
+            await self._map_pick(chat_id, user_id, message.web_app_data.data)
+            return
         found = answer_from_update(update, bot_username=context.bot.username)
         if found is None:
             await self._say(
@@ -238,6 +242,22 @@ class Conversation:
         """Answer the albums still in their quiet window now, then settle (the bot stops)."""
         await self.albums.flush()
         await self.settle()
+
+    async def _map_pick(self, chat_id: int, user_id: int, data: str) -> None:
+        """A pick from the "Pick on the map" page (``bot.webapp.picks``): the same answers the
+        chat takes, the place first and then, for a saved place, its unit."""
+        pick = read_pick(data)
+        if pick is None:
+            await self._say(chat_id, say("telegram.unreadable"))
+            return
+        await self._answer(chat_id, user_id, pick.place_answer())
+        unit_step = pick.unit_step()
+        session = await self.ctx.chats.session(chat_id) if unit_step else None
+        if unit_step is None or session is None or session.step != unit_step:
+            return  # a pin, a place without a unit question, or the place was refused
+        unit = pick.unit_answer(unit_step, session.prompt_version)
+        if unit is not None:
+            await self._answer(chat_id, user_id, unit)
 
     # --- turns ----------------------------------------------------------------------------
 

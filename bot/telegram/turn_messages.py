@@ -37,6 +37,7 @@ from telegram import (
     KeyboardButton,
     ReplyKeyboardMarkup,
     ReplyKeyboardRemove,
+    WebAppInfo,
 )
 
 from bot.telegram.callbacks import command_data, option_data, page_count, page_data
@@ -120,12 +121,16 @@ def render_turn(
     *,
     session_id: str | None = None,
     reply_keyboard: tuple[ShareRequest, ...] = (),
+    map_url: str | None = None,
 ) -> RenderedTurn:
     """Messages for ``turn``; ``reply_keyboard`` is what the previous render left showing.
 
     ``session_id`` goes into the buttons' tag (see ``callbacks``); pass the same to ``resolve``.
+    ``map_url`` is the chat's "Pick on the map" page (``bot.webapp``): a place question gets
+    that button beside "Share my location" (None: no map button).
     """
     needed = share_requests(turn.prompt)
+    map_url = map_url if turn.prompt is not None and turn.prompt.input == "place" else None
     notices = "\n\n".join(_said(text).strip() for text in turn.messages if text.strip())
     messages: list[OutgoingMessage] = []
     prompt_index: int | None = None
@@ -134,7 +139,8 @@ def render_turn(
     elif on_reply_keyboard(turn.prompt):
         question = _question(turn.prompt, 0)
         messages = _plain(f"{notices}\n\n{question}" if notices else question)
-        messages[-1] = replace(messages[-1], markup=reply_prompt_keyboard(turn.prompt))
+        on_reply = reply_prompt_keyboard(turn.prompt, map_url=map_url)
+        messages[-1] = replace(messages[-1], markup=on_reply)
         return RenderedTurn(tuple(messages), len(messages) - 1, needed)
     else:
         keyboard = prompt_keyboard(turn.prompt, session_id=session_id)
@@ -148,7 +154,7 @@ def render_turn(
         prompt_index = len(messages) - 1
     if needed == reply_keyboard:
         return RenderedTurn(tuple(messages), prompt_index, needed)
-    change: Markup = share_keyboard(needed) if needed else ReplyKeyboardRemove()
+    change: Markup = share_keyboard(needed, map_url=map_url) if needed else ReplyKeyboardRemove()
     carrier = next((i for i in reversed(range(len(messages))) if messages[i].markup is None), None)
     if carrier is not None:
         messages[carrier] = replace(messages[carrier], markup=change)
@@ -226,10 +232,11 @@ def on_reply_keyboard(prompt: Prompt) -> bool:
     return not prompt.paged and bool(share_requests(prompt))
 
 
-def reply_prompt_keyboard(prompt: Prompt) -> ReplyKeyboardMarkup:
-    """The reply keyboard of a prompt ``on_reply_keyboard``: its share buttons, one per row,
-    then its options, one per row, then its commands."""
-    rows: list[list[KeyboardButton]] = [[_share_button(kind)] for kind in share_requests(prompt)]
+def reply_prompt_keyboard(prompt: Prompt, *, map_url: str | None = None) -> ReplyKeyboardMarkup:
+    """The reply keyboard of a prompt ``on_reply_keyboard``: its share buttons, one per row
+    (the map button first, with ``map_url``), then its options, one per row, then its
+    commands."""
+    rows = _share_rows(share_requests(prompt), map_url)
     rows += [[KeyboardButton(_option_label(prompt, i))] for i in range(len(prompt.options))]
     commands = [KeyboardButton(command_label(name)) for name in prompt.commands]
     rows += [commands[i : i + COMMANDS_PER_ROW] for i in range(0, len(commands), COMMANDS_PER_ROW)]
@@ -258,11 +265,24 @@ def share_requests(prompt: Prompt | None) -> tuple[ShareRequest, ...]:
     return tuple(kind for kind in SHARE_BUTTON_TEXTS if kind in prompt.accepts)
 
 
-def share_keyboard(requests: Sequence[ShareRequest]) -> ReplyKeyboardMarkup:
-    """A reply keyboard with one request button per row."""
+def share_keyboard(
+    requests: Sequence[ShareRequest], *, map_url: str | None = None
+) -> ReplyKeyboardMarkup:
+    """A reply keyboard with one request button per row (and the map button, with
+    ``map_url``, when a location is asked for)."""
     return ReplyKeyboardMarkup(
-        [[_share_button(kind)] for kind in requests], resize_keyboard=True, one_time_keyboard=True
+        _share_rows(requests, map_url), resize_keyboard=True, one_time_keyboard=True
     )
+
+
+def _share_rows(
+    requests: Sequence[ShareRequest], map_url: str | None
+) -> list[list[KeyboardButton]]:
+    rows = [[_share_button(kind)] for kind in requests]
+    if map_url is not None and "location" in requests:
+        # A reply-keyboard button: the pick comes back as a web_app_data message (bot.webapp.picks).
+        rows.insert(0, [KeyboardButton(say("webapp.button"), web_app=WebAppInfo(map_url))])
+    return rows
 
 
 def _said(text: str) -> str:

@@ -146,6 +146,12 @@ class UpdateFactory:
             location["horizontal_accuracy"] = horizontal_accuracy
         return self._message(user, chat, location=location)
 
+    def web_app_data(
+        self, user: TgUser, data: str, *, button_text: str = "Pick on the map"
+    ) -> JSONDict:
+        """What a reply-keyboard ``web_app`` button's Mini App sends back (``sendData``)."""
+        return self._message(user, None, web_app_data={"data": data, "button_text": button_text})
+
     def photo(
         self,
         user: TgUser,

@@ -178,10 +178,15 @@ def _chat_of(update: JSONDict) -> int:
 
 @asynccontextmanager
 async def handler_world(
-    tmp_path: Path, edit: Edit | None = None, *, conversation: Timing | None = None
+    tmp_path: Path,
+    edit: Edit | None = None,
+    *,
+    conversation: Timing | None = None,
+    webapp_url: str | None = None,
 ) -> AsyncIterator[HandlerWorld]:
     """The world above, with the default scenario changed by ``edit``; with the customer's
-    conversation when ``conversation`` gives its time (see the module docstring)."""
+    conversation when ``conversation`` gives its time (see the module docstring), and its
+    "Pick on the map" button at ``webapp_url``."""
     data = default_scenario_data()
     if edit is not None:
         edit(data)
@@ -247,6 +252,7 @@ async def handler_world(
             operators=frozenset({OPERATORS.id}),
             phone_region="NG",
             desk=core.desk(TELEGRAM_WORDS),
+            webapp_url=webapp_url,
         )
         world = HandlerWorld(tg, app, ctx, sandbox, client, store, relay)
         if conversation is None:

@@ -1,0 +1,229 @@
+"""The way back: a pick from the "Pick on the map" page reaches the order through the real PTB
+``Application`` (polling the fake Bot API) as a ``web_app_data`` message, and becomes the same
+answers a saved-place tap or a shared pin makes: the create body is the same."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.partner.models import CreateDeliveryRequest, Delivery
+from bot.webapp.place_question import ChatPlaceQuestions
+from conversations import (
+    Answer,
+    ChoiceAnswer,
+    ContactAnswer,
+    LocationAnswer,
+    TextAnswer,
+)
+from conversations.texts import dialogue
+from tests.fakes import SentMessage, TgUser
+from tests.telegram_adapter.handler_world import HandlerWorld, handler_world
+
+WEBAPP_URL = "https://bot.example/webapp"
+ADA = TgUser(5101, "Ada")
+BOLA = TgUser(5102, "Bola")
+
+TO_DROPOFF: list[Answer] = [
+    ChoiceAnswer(option="pickup_delivery"),
+    LocationAnswer(lat=6.5095, lng=3.3711),
+    TextAnswer(text="12 Herbert Macaulay Way, Yaba"),
+]
+AFTER_DROPOFF: list[Answer] = [
+    ContactAnswer(phone="+2348031234567", first_name="Ada"),
+    TextAnswer(text="Bola Ahmed"),
+    TextAnswer(text="+2348022223333"),
+    TextAnswer(text="A pair of shoes in a box"),
+    ChoiceAnswer(option="small"),
+]
+JPEG = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + bytes(range(256)) * 4
+
+
+class _Time:
+    """Real time: these tests send no albums, whose quiet window it would time."""
+
+    def clock(self) -> float:
+        return time.monotonic()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[HandlerWorld]:
+    async with handler_world(tmp_path, conversation=_Time(), webapp_url=WEBAPP_URL) as opened:
+        yield opened
+
+
+@pytest.fixture
+def creates(world: HandlerWorld, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """Every create body the bot sends, as the wire carries it."""
+    sent: list[dict[str, Any]] = []
+    original = world.client.create_delivery
+
+    async def spy(request: CreateDeliveryRequest) -> Delivery:
+        # Each order's photo is its own upload, re-hosted under its own token: left out.
+        body = request.model_dump(mode="json", exclude={"idempotencyKey", "packageImages"})
+        sent.append(body | {"photos": len(request.packageImages or [])})
+        return await original(request)
+
+    monkeypatch.setattr(world.client, "create_delivery", spy)
+    return sent
+
+
+async def at_dropoff(world: HandlerWorld, user: TgUser) -> SentMessage:
+    """``user``'s order answered up to the drop-off place, asked through Telegram."""
+    world.tg.add_chat(user)
+    chats = world.ctx.chats
+    await chats.new_order(user.id, user.id)
+    for answer in TO_DROPOFF[:-1]:
+        await chats.handle(user.id, user.id, answer)
+    # The last answer goes through PTB, so the drop-off question is drawn in the chat.
+    return await world.ask(world.tg.updates.text(user, "12 Herbert Macaulay Way, Yaba"))
+
+
+async def to_summary(world: HandlerWorld, user: TgUser) -> None:
+    """Answer the rest, up to the summary."""
+    chats = world.ctx.chats
+    for answer in AFTER_DROPOFF:
+        await chats.handle(user.id, user.id, answer)
+    await world.ask(world.tg.updates.photo(user, JPEG))  # re-hosted by the bot, as in production
+    turn = await chats.resume(user.id, user.id)
+    while turn is not None and turn.prompt is not None and turn.prompt.step != "summary":
+        # Payment and whatever the scenario asks next: the first option each time.
+        turn = await chats.handle(user.id, user.id, ChoiceAnswer(option=turn.prompt.options[0].id))
+
+
+async def finish(world: HandlerWorld, user: TgUser) -> None:
+    """Answer the rest and send the order from the summary."""
+    await to_summary(world, user)
+    await world.ctx.chats.handle(user.id, user.id, ChoiceAnswer(option="confirm"))
+
+
+async def pick(world: HandlerWorld, user: TgUser, **place: Any) -> SentMessage:
+    session = await world.ctx.chats.session(user.id)
+    assert session is not None and session.step == "dropoff_place"
+    body = {"v": 1, "step": session.step, "version": session.prompt_version, **place}
+    return await world.ask(world.tg.updates.web_app_data(user, json.dumps(body)))
+
+
+async def test_the_place_question_has_the_map_button(world: HandlerWorld) -> None:
+    question = await at_dropoff(world, ADA)
+    button = question.button("🗺 Pick on the map")
+    assert button["web_app"] == {"url": f"{WEBAPP_URL}/place?chat={ADA.id}"}
+    assert question.button_texts[1] == "📍 Share my location"
+
+
+async def test_a_saved_place_with_a_list_unit_is_the_same_order_as_tapping_it(
+    world: HandlerWorld, creates: list[dict[str, Any]]
+) -> None:
+    await at_dropoff(world, ADA)
+    await pick(world, ADA, saved={"id": "loc_moremi_hall", "unit": "A012"})
+    session = await world.ctx.chats.session(ADA.id)
+    assert session is not None and session.step not in {"dropoff_place", "dropoff_unit"}
+    await finish(world, ADA)
+
+    await at_dropoff(world, BOLA)
+    chats = world.ctx.chats
+    await chats.handle(BOLA.id, BOLA.id, ChoiceAnswer(option="saved:loc_moremi_hall"))
+    await chats.handle(BOLA.id, BOLA.id, TextAnswer(text="A012"))
+    await finish(world, BOLA)
+
+    by_map, by_tap = creates
+    assert by_map == by_tap
+    assert by_map["deliveryAddress"].endswith("A012")
+
+
+async def test_a_pin_is_the_same_order_as_a_shared_location(
+    world: HandlerWorld, creates: list[dict[str, Any]]
+) -> None:
+    await at_dropoff(world, ADA)
+    address = "Blue gate, 3 Akoka Road"
+    await pick(world, ADA, pin={"lat": 6.5171, "lng": 3.3899, "address": address})
+    await finish(world, ADA)
+
+    await at_dropoff(world, BOLA)
+    await world.ask(world.tg.updates.location(BOLA, 6.5171, 3.3899))
+    await world.ask(world.tg.updates.text(BOLA, address))
+    await finish(world, BOLA)
+
+    by_map, by_pin = creates
+    assert by_map == by_pin
+    assert by_map["deliveryAddress"] == address
+
+
+async def test_a_pick_for_a_question_no_longer_open_is_refused_like_a_stale_tap(
+    world: HandlerWorld,
+) -> None:
+    await at_dropoff(world, ADA)
+    session = await world.ctx.chats.session(ADA.id)
+    assert session is not None
+    stale = {"v": 1, "step": "dropoff_place", "version": session.prompt_version - 1}
+    stale["saved"] = {"id": "loc_unilag_gate", "unit": ""}
+    reply = await world.ask(world.tg.updates.web_app_data(ADA, json.dumps(stale)))
+    after = await world.ctx.chats.session(ADA.id)
+    assert after is not None and after.step == "dropoff_place"
+    assert "dropoff_place" not in after.answers
+    # The engine's refusal of a tap on an old button, and the open question again.
+    assert (reply.text or "").startswith(dialogue.STALE)
+    assert reply.button("🗺 Pick on the map")
+
+
+async def test_a_pick_outside_the_coverage_is_refused_as_in_chat(world: HandlerWorld) -> None:
+    await at_dropoff(world, ADA)
+    reply = await pick(world, ADA, pin={"lat": 9.0579, "lng": 7.4951, "address": "Abuja CBD"})
+    shared = await world.ask(world.tg.updates.location(ADA, 9.0579, 7.4951))
+    assert reply.text == shared.text
+    session = await world.ctx.chats.session(ADA.id)
+    assert session is not None and session.step == "dropoff_place"
+
+
+async def test_something_else_in_web_app_data_is_not_an_answer(world: HandlerWorld) -> None:
+    await at_dropoff(world, ADA)
+    reply = await world.ask(world.tg.updates.web_app_data(ADA, '{"v": 1, "step": "x"}'))
+    assert reply.text == "I can read text, taps, locations, contacts and photos here."
+
+
+async def test_the_page_gets_the_chats_open_question(world: HandlerWorld) -> None:
+    await at_dropoff(world, ADA)
+    questions = ChatPlaceQuestions(world.ctx.chats)
+    session = await world.ctx.chats.session(ADA.id)
+    question = await questions.question(ADA.id)
+    assert session is not None and question is not None
+    assert (question.step, question.version) == ("dropoff_place", session.prompt_version)
+    assert (await world.ctx.chats.session(ADA.id)) == session  # reading it saved nothing
+    moremi = next(place for place in question.saved if place.id == "loc_moremi_hall")
+    assert moremi.unit.mode == "list" and moremi.unit.required
+    assert moremi.unit.choices[:3] == ["Warden's office", "A001", "A002"]
+    assert not moremi.unit.allow_custom
+    assert question.coverage.mode == "radius_from_hub" and question.coverage.circles
+    assert question.coverage.circles[0].radius_m == (2 * 40 + 0.5) * 1000
+    assert question.current is None and question.search is False
+    assert await questions.question(BOLA.id) is None  # no order open there
+
+
+async def test_a_change_from_the_summary_preselects_the_answer_given(world: HandlerWorld) -> None:
+    await at_dropoff(world, ADA)
+    await pick(world, ADA, saved={"id": "loc_moremi_hall", "unit": "B007"})
+    await to_summary(world, ADA)
+    chats = world.ctx.chats
+    await chats.handle(ADA.id, ADA.id, ChoiceAnswer(option="edit:dropoff_place"))
+    question = await ChatPlaceQuestions(chats).question(ADA.id)
+    assert question is not None and question.current is not None
+    assert (question.current.kind, question.current.saved_id, question.current.unit) == (
+        "saved",
+        "loc_moremi_hall",
+        "B007",
+    )
+
+
+async def test_no_map_question_at_a_question_that_is_not_a_place(world: HandlerWorld) -> None:
+    world.tg.add_chat(ADA)
+    await world.ctx.chats.new_order(ADA.id, ADA.id)
+    assert await ChatPlaceQuestions(world.ctx.chats).question(ADA.id) is None
