@@ -41,6 +41,12 @@ WHEEL_DATA = {
     "bot/sandbox/openapi.json",
     "conversations/texts/messages_en.py",
     "conversations/texts/messages_fr.py",
+    "bot/webapp/static/place.html",
+    "bot/webapp/static/place.js",
+    "bot/webapp/static/telegram-bridge.js",
+    "bot/webapp/static/leaflet/leaflet.js",
+    "bot/webapp/static/leaflet/images/marker-icon.png",
+    "bot/webapp/static/leaflet/LICENSE",
 }
 # What an sdist adds for rebuilding, testing and deploying.
 SDIST_EXTRA = {

@@ -302,7 +302,10 @@
       marker.addTo(map);
       bounds.push([place.lat, place.lng]);
     });
-    pin = L.marker([0, 0], { draggable: true, autoPan: true, title: "pin", alt: "pin" });
+    pin = L.marker([0, 0], {
+      draggable: true, autoPan: true, title: "pin", alt: "pin",
+      icon: new L.Icon.Default({ className: "pin-icon" }),
+    });
     pin.on("dragend", function () {
       var at = pin.getLatLng();
       choosePin(at.lat, at.lng);
