@@ -192,6 +192,8 @@ VENUE: Final = shape({"location": LOCATION, "title": string, "address": string})
 CONTACT: Final = shape(
     {"phone_number": string, "first_name": string, "last_name": string, "user_id": integer}
 )
+# What the "Pick on the map" page sends back (``bot.webapp.picks`` reads ``data``).
+WEB_APP_DATA: Final = shape({"data": string, "button_text": string})
 MESSAGE: Final = all_of(
     shape(
         {
@@ -208,6 +210,7 @@ MESSAGE: Final = all_of(
             "location": LOCATION,
             "venue": VENUE,
             "contact": CONTACT,
+            "web_app_data": WEB_APP_DATA,
             "media_group_id": string,
         }
     ),

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.partner.models import CreateDeliveryRequest, Delivery
+from bot.telegram.update_check import update_flaw
 from bot.webapp.place_question import ChatPlaceQuestions
 from conversations import (
     Answer,
@@ -227,3 +228,20 @@ async def test_no_map_question_at_a_question_that_is_not_a_place(world: HandlerW
     world.tg.add_chat(ADA)
     await world.ctx.chats.new_order(ADA.id, ADA.id)
     assert await ChatPlaceQuestions(world.ctx.chats).question(ADA.id) is None
+
+
+def test_the_door_checks_the_picks_type() -> None:
+    message = {
+        "message_id": 1,
+        "date": 0,
+        "chat": {"id": 5, "type": "private"},
+        "from": {"id": 5, "is_bot": False, "first_name": "A"},
+    }
+    good = {
+        "update_id": 1,
+        "message": message | {"web_app_data": {"data": "{}", "button_text": "x"}},
+    }
+    bad = {"update_id": 2, "message": message | {"web_app_data": {"data": 7, "button_text": "x"}}}
+    assert update_flaw(good) is None
+    flaw = update_flaw(bad)
+    assert flaw is not None and flaw.reason == "message.web_app_data.data is not a string"
