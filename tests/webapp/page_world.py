@@ -202,6 +202,8 @@ class PageWorld:
     questions: StubQuestions
     geocoder: StubGeocoder
     tiles: TileServer
+    # Script errors and Content-Security-Policy violations the pages reported: none expected.
+    problems: list[str] = field(default_factory=list)
 
     def init_data(self, *, user_id: int = USER_ID, language: str = "en") -> str:
         fields = user_fields(user_id, auth_date=int(time.time()), language_code=language)
@@ -213,6 +215,15 @@ class PageWorld:
         """The page as Telegram opens it for ``USER_ID``; ``ready`` waits until its question
         is drawn."""
         page = await self.browser.new_page(viewport={"width": 420, "height": 860})
+        page.on("pageerror", lambda error: self.problems.append(f"script error: {error}"))
+        page.on(
+            "console",
+            lambda message: (
+                self.problems.append(message.text)
+                if "Content Security Policy" in message.text
+                else None
+            ),
+        )
         raw = init_data if init_data is not None else self.init_data(language=language)
         await page.add_init_script(_stub_telegram(raw, language))
         await page.goto(f"{self.base_url}/webapp/place?chat={USER_ID}")

@@ -3,7 +3,7 @@ sends back with ``Telegram.WebApp.sendData``."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 import pytest_asyncio
@@ -23,10 +23,13 @@ async def world() -> AsyncIterator[PageWorld]:
 
 
 @pytest.fixture(autouse=True)
-def _fresh(world: PageWorld) -> None:
+def _fresh(world: PageWorld) -> Iterator[None]:
     world.questions.open = place_question()
     world.tiles.failing = False
     world.geocoder.places = {}
+    world.problems.clear()
+    yield
+    assert world.problems == []  # no script error, nothing the page's CSP had to block
 
 
 async def search_and_pick(world: PageWorld, query: str, found: GeocodedPlace) -> Page:

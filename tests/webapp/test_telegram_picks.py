@@ -245,3 +245,19 @@ def test_the_door_checks_the_picks_type() -> None:
     assert update_flaw(good) is None
     flaw = update_flaw(bad)
     assert flaw is not None and flaw.reason == "message.web_app_data.data is not a string"
+
+
+async def test_an_optional_unit_left_empty_is_skipped_as_in_chat(world: HandlerWorld) -> None:
+    await at_dropoff(world, ADA)
+    await pick(world, ADA, saved={"id": "loc_ikeja_city_mall", "unit": ""})
+    session = await world.ctx.chats.session(ADA.id)
+    assert session is not None and session.step not in {"dropoff_place", "dropoff_unit"}
+    assert "dropoff_unit" not in session.answers or not session.answers["dropoff_unit"]
+
+
+async def test_a_required_unit_left_empty_asks_for_it_as_in_chat(world: HandlerWorld) -> None:
+    await at_dropoff(world, ADA)
+    await pick(world, ADA, saved={"id": "loc_jaja_hall", "unit": ""})
+    session = await world.ctx.chats.session(ADA.id)
+    assert session is not None and session.step == "dropoff_unit"
+    assert "Room number" in (world.tg.sent_messages(ADA.id)[-1].text or "")
