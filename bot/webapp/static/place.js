@@ -387,5 +387,11 @@
     showQuestion();
     tg.MainButton.show();
     refreshMainButton();
+  }, function () {
+    // The bot could not be reached (errors of the page itself are not caught here): nothing to pick from; the chat's own buttons still work.
+    $("map").hidden = true;
+    $("pin-section").hidden = true;
+    $("confirm").hidden = true;
+    status("⚠", true);
   });
 })();
