@@ -210,11 +210,22 @@ class PageWorld:
         return sign_init_data(fields, bot_token=TOKEN)
 
     async def open_page(
-        self, *, language: str = "en", init_data: str | None = None, ready: bool = True
+        self,
+        *,
+        language: str = "en",
+        init_data: str | None = None,
+        ready: bool = True,
+        located_at: tuple[float, float] | None = None,
     ) -> Page:
         """The page as Telegram opens it for ``USER_ID``; ``ready`` waits until its question
-        is drawn."""
-        page = await self.browser.new_page(viewport={"width": 420, "height": 860})
+        is drawn; ``located_at`` is where the device says it is (permission granted)."""
+        page = await self.browser.new_page(
+            viewport={"width": 420, "height": 860},
+            geolocation=None
+            if located_at is None
+            else {"latitude": located_at[0], "longitude": located_at[1]},
+            permissions=None if located_at is None else ["geolocation"],
+        )
         page.on("pageerror", lambda error: self.problems.append(f"script error: {error}"))
         page.on(
             "console",

@@ -77,6 +77,21 @@ async def test_drag_the_pin_and_confirm(world: PageWorld) -> None:
     assert world.tiles.served > 0
 
 
+async def test_my_location_when_the_device_allows(world: PageWorld) -> None:
+    page = await world.open_page(located_at=(6.5005, 3.3801))
+    await page.get_by_role("button", name="My location").click()
+    await page.get_by_label("Address or landmark, for the rider").fill("Shop 4, Tejuosho Market")
+    await world.press_main_button(page)
+    assert await world.sent(page) == [
+        {
+            "v": 1,
+            "step": "dropoff_place",
+            "version": 7,
+            "pin": {"lat": 6.5005, "lng": 3.3801, "address": "Shop 4, Tejuosho Market"},
+        }
+    ]
+
+
 async def test_search_a_known_address(world: PageWorld) -> None:
     found = GeocodedPlace(address="12 Herbert Macaulay Way, Yaba, Lagos", lat=6.509, lng=3.3792)
     page = await search_and_pick(world, "Herbert Macaulay", found)
