@@ -30,7 +30,6 @@ from bot.bot_core import build_core
 from bot.channels import ChannelRegistration
 from bot.chat_ref import ChatRef
 from bot.config import key_hash
-from bot.legacy_chat_ids import bare_id
 from bot.sandbox import Sandbox, default_scenario
 from bot.seams import Seams
 from bot.settings import AgentsSettings, CoreSettings
@@ -109,7 +108,7 @@ async def main() -> None:
                 through_api.append(time.perf_counter() - began)
                 assert response.status_code == 200 and response.json()["reask"]
                 began = time.perf_counter()
-                turn = await core.chats.handle(bare_id(chat.chat), bare_id(chat.user), wrong)
+                turn = await core.chats.handle(chat.chat, chat.user, wrong)
                 through_chats.append(time.perf_counter() - began)
                 assert turn.prompt is not None and turn.prompt.step == "receiver_phone"
                 began = time.perf_counter()

@@ -26,7 +26,7 @@ import httpx
 
 from bot.bot_core import BotCore, build_core
 from bot.channels import ChannelRegistration
-from bot.chat_ref import ChatRef
+from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.ordering import ChatService, PartnerCatalog
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.models import Capabilities, CreateDeliveryRequest, ServiceLocation, Warehouse
@@ -142,7 +142,7 @@ def _core(sandbox: Sandbox, store: Store) -> BotCore:
     core = build_core(
         settings, store, Seams(partner_transport=httpx.ASGITransport(app=sandbox.app))
     )
-    core.register(ChannelRegistration("bench", _Silent()))
+    core.register(ChannelRegistration(TELEGRAM, _Silent()))
     return core
 
 
@@ -187,10 +187,11 @@ async def _engine_figure(cache: CapabilityCache) -> None:
 
 
 async def _order(chats: ChatService, chat_id: int, samples: list[int] | None = None) -> None:
-    await chats.start(chat_id, chat_id)
+    chat, user = ChatRef(TELEGRAM, chat_id), UserRef(TELEGRAM, chat_id)
+    await chats.start(chat, user)
     for answer in ANSWERS:
         started = time.perf_counter_ns()
-        turn = await chats.handle(chat_id, chat_id, answer)
+        turn = await chats.handle(chat, user, answer)
         if samples is not None:
             samples.append(time.perf_counter_ns() - started)
     assert turn.status == "created", turn.messages

@@ -147,7 +147,7 @@ async def serve_bot(with_relay: bool, database: Path, sync: Synchronous, ready: 
 
     routes = [Route("/bench/sent", sent_times), Route("/bench/stored", stored)]
     core = build_core(settings, store)
-    core.register(ChannelRegistration("bench", recorder, routes=routes))
+    core.register(ChannelRegistration(TELEGRAM, recorder, routes=routes))
     relay, app = core.relay, core.web_app
     jobs = Scheduler(leadership=store.leadership)
     if with_relay:

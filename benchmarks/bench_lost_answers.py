@@ -30,7 +30,7 @@ from pathlib import Path
 
 import httpx
 
-from bot.chat_ref import TELEGRAM, ChatRef
+from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.ordering import ChatService, build_engine
 from bot.ordering.unconfirmed_worker import CreateFollowUp
 from bot.partner.capabilities import CapabilityCache
@@ -180,19 +180,20 @@ async def run(*, deduplicates: bool, outages: bool, seed: int = 10) -> dict[str,
         held = 0
         for number in range(ORDERS):
             chat = 10_000 + number
+            ref, user = ChatRef(TELEGRAM, chat), UserRef(TELEGRAM, chat)
             description = f"Parcel number {number}"
-            turn = await chats.start(chat, chat)
+            turn = await chats.start(ref, user)
             for answer in answers(description):
-                turn = await chats.handle(chat, chat, answer)
+                turn = await chats.handle(ref, user, answer)
             last[chat] = turn
             if turn.status == "unconfirmed":  # the probe: the same order again at once
                 lost_at[chat] = clock.now
-                again = await chats.start(chat, chat)
+                again = await chats.start(ref, user)
                 for answer in answers(description):
-                    again = await chats.handle(chat, chat, answer)
+                    again = await chats.handle(ref, user, answer)
                 if dialogue.DUPLICATE_HELD in again.messages:
                     held += 1
-                    await chats.cancel(chat, chat)  # they wait, as asked
+                    await chats.cancel(ref, user)  # they wait, as asked
                 else:
                     last[chat] = again
             await pass_time(30)  # the next customer comes along

@@ -81,7 +81,9 @@ async def serve_bot(
         return JSONResponse({str(chat): at for chat, at in recorder.sent_at.items()})
 
     core = build_core(settings, store)
-    core.register(ChannelRegistration("bench", recorder, routes=[Route("/bench/sent", sent_times)]))
+    core.register(
+        ChannelRegistration(TELEGRAM, recorder, routes=[Route("/bench/sent", sent_times)])
+    )
     jobs = Scheduler(leadership=store.leadership)
     if with_relay:
         jobs.add(core.relay)

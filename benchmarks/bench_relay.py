@@ -196,7 +196,7 @@ def chat_of(chat_id: int) -> Any:
     return chat_id if ChatRef is None else ChatRef(TELEGRAM, chat_id)
 
 
-def relay_over(store: Store, sender: TelegramSender, operators: tuple[int, ...]) -> Relay:
+def relay_over(store: Store, sender: TelegramSender, operators: tuple[Any, ...]) -> Relay:
     """The measured tree's relay sending through ``sender``, paced by its limiter."""
     if TelegramRelayChannel is None:
         return Relay(store, sender, operators=operators)
@@ -216,7 +216,9 @@ async def run_load(load: Load, directory: Path) -> dict[str, Any]:
     bot = Bot("123:bench", request=api, get_updates_request=api)
     await bot.initialize()
     sender = TelegramSender(bot, store)
-    relay = relay_over(store, sender, operators=(OPERATOR_GROUP,) if load.operators else ())
+    relay = relay_over(
+        store, sender, operators=(chat_of(OPERATOR_GROUP),) if load.operators else ()
+    )
     app = create_web_app(store=store, signing_secrets=[SECRET], on_event=relay.wake)
     jobs = Scheduler(leadership=store.leadership)
     jobs.add(relay)

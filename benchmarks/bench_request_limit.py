@@ -25,7 +25,7 @@ from typing import Any
 
 import httpx
 
-from bot.chat_ref import ChatRef
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.ordering.create_wait import QUIET_SECONDS, CreateWaitNotice
 from bot.ordering.creator import PartnerCreator
 from bot.partner.capabilities import CapabilityCache
@@ -158,7 +158,7 @@ async def run(*, notice_threshold: float) -> Outcome:
     async def customer(number: int) -> None:
         await asyncio.sleep(number * SPREAD_SECONDS / CUSTOMERS)
         confirmed = loop.time()
-        outcome.waits.append(await notice.before_create(number))
+        outcome.waits.append(await notice.before_create(ChatRef(TELEGRAM, number)))
         result = await creator.create(order(number))
         answered = loop.time()
         told = chats.told.get(number)

@@ -52,15 +52,20 @@ from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 from conversations.texts import dialogue
 
-try:  # a tree whose store and relay name each chat by its channel
-    from bot.chat_ref import TELEGRAM, ChatRef
+try:  # a tree whose store, relay and chat service name each chat by its channel
+    from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 except ImportError:  # an earlier tree (``--before``): bare Telegram ids
-    TELEGRAM, ChatRef = "telegram", None  # type: ignore[assignment,misc]
+    TELEGRAM, ChatRef, UserRef = "telegram", None, None  # type: ignore[assignment,misc]
 
 
 def chat_of(chat_id: int) -> Any:
-    """A Telegram chat as the measured tree's store names it."""
+    """A Telegram chat as the measured tree names it."""
     return chat_id if ChatRef is None else ChatRef(TELEGRAM, chat_id)
+
+
+def user_of(user_id: int) -> Any:
+    """A Telegram customer as the measured tree names them."""
+    return user_id if UserRef is None else UserRef(TELEGRAM, user_id)
 
 
 def id_of(chat: Any) -> int:
@@ -113,9 +118,9 @@ class Chats:
 async def seed_summaries(core: BotCore, store: Store, chats: list[int]) -> None:
     """One order filled in by the engine; its session at the summary saved for every chat."""
     filler = chats[0]
-    await core.chats.start(filler, filler)
+    await core.chats.start(chat_of(filler), user_of(filler))
     for answer in SUMMARY_ANSWERS:
-        turn = await core.chats.handle(filler, filler, answer)
+        turn = await core.chats.handle(chat_of(filler), user_of(filler), answer)
     assert turn.prompt is not None and turn.prompt.step == "summary", turn.messages
     record = await store.sessions.get(chat_of(filler))
     assert record is not None
@@ -139,7 +144,7 @@ async def run_pattern(server: LocalPostgres, media: Path, pattern: str) -> dict[
         for _ in range(INSTANCES):
             store = await Store.connect_postgres(dsn, media_dir=media)
             core = build_core(settings, store, Seams(partner_transport=transport))
-            core.register(ChannelRegistration("bench", chats))
+            core.register(ChannelRegistration(TELEGRAM, chats))
             nodes.append((store, core))
         customers = [FIRST_CHAT + number for number in range(CUSTOMERS)]
         await seed_summaries(nodes[0][1], nodes[0][0], customers)
@@ -153,15 +158,15 @@ async def run_pattern(server: LocalPostgres, media: Path, pattern: str) -> dict[
             store, core = nodes[number % INSTANCES]
             confirmed = time.monotonic()
             assert store.chat_locks is not None
-            async with store.chat_locks.hold(chat):
-                await core.chats.handle(chat, chat, CONFIRM)
+            async with store.chat_locks.hold(chat_of(chat)):
+                await core.chats.handle(chat_of(chat), user_of(chat), CONFIRM)
             answered = time.monotonic()
             told = chats.told.get(chat)
             silences.append((told if told is not None else answered) - confirmed)
             answers.append(answered - confirmed)
 
         await asyncio.gather(*(customer(n, chat) for n, chat in enumerate(customers)))
-        created = [await nodes[0][0].deliveries.count_for_user(chat) for chat in customers]
+        created = [await nodes[0][0].deliveries.count_for_user(user_of(chat)) for chat in customers]
     finally:
         for store, core in nodes:
             await core.aclose()

@@ -42,7 +42,7 @@ from typing import cast
 import httpx
 from bench_flows import ANSWERS, _core, _photo, _public
 
-from bot.chat_ref import TELEGRAM, ChatRef
+from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.ordering import ChatService
 from bot.sandbox import Sandbox, default_scenario
 from bot.store import Store
@@ -78,10 +78,11 @@ async def summary_sessions(directory: Path) -> list[Session]:
     core = _core(service, store)
     sessions = []
     try:
-        for chat in range(1, SAMPLE + 1):
-            await core.chats.start(chat, chat)
+        for number in range(1, SAMPLE + 1):
+            chat, user = ChatRef(TELEGRAM, number), UserRef(TELEGRAM, number)
+            await core.chats.start(chat, user)
             for answer in SUMMARY_ANSWERS:
-                turn = await core.chats.handle(chat, chat, answer)
+                turn = await core.chats.handle(chat, user, answer)
             assert turn.prompt is not None and turn.prompt.step == "summary", turn.messages
             session = await core.chats.session(chat)
             assert session is not None
@@ -232,8 +233,9 @@ async def memory_at_chats(database: str) -> None:
     first_answer = ChoiceAnswer(option="pickup_delivery")
 
     async def chat(chat_id: int) -> None:
-        await chats.start(chat_id, chat_id)
-        turn = await chats.handle(chat_id, chat_id, first_answer)
+        ref, user = ChatRef(TELEGRAM, chat_id), UserRef(TELEGRAM, chat_id)
+        await chats.start(ref, user)
+        turn = await chats.handle(ref, user, first_answer)
         view = screen.remember(chat_id)
         view.prompt, view.message_id = turn.prompt, chat_id
 

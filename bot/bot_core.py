@@ -27,9 +27,9 @@ from dataclasses import dataclass
 from starlette.applications import Starlette
 
 from bot.channels import ChannelRegistration, Channels
+from bot.chat_ref import ChatRef
 from bot.geo.nominatim import NominatimGeocoder
 from bot.jobs import Job
-from bot.legacy_chat_ids import chat_ref
 from bot.ordering import ChatService, CustomerDesk, build_engine, geocoder_from_config
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.photo_origin import RehostedPhotos
@@ -213,13 +213,13 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
     )
 
 
-async def send_to_operators(channel: Channel, operators: Iterable[int], text: str) -> None:
+async def send_to_operators(channel: Channel, operators: Iterable[ChatRef], text: str) -> None:
     """``text`` to every operator chat; one that cannot be reached does not stop the others."""
-    for chat_id in sorted(operators):
+    for chat in sorted(operators):
         try:
-            await channel.send(chat_ref(chat_id), text)
+            await channel.send(chat, text)
         except (ChatUnreachable, SendFailed) as error:
-            log.warning("operator chat %s not told (%s)", chat_id, type(error).__name__)
+            log.warning("operator chat %s not told (%s)", chat, type(error).__name__)
 
 
 def _shared_limiter(settings: CoreSettings, store: Store, seams: Seams) -> SharedRequestLimiter:

@@ -8,12 +8,15 @@ with the running bot. Nothing else of
 the core changes for a new channel: the relay, the operator alerts and the later turns reach a
 chat through ``Channels``, which hands each to the channel that owns the chat.
 
-Every chat is a ``ChatRef``; the channel registered under its ``channel`` name reaches it. One
-channel is the messenger (Telegram's, the console's, or the log of a bot without a messenger):
-receivers open its links to claim a drop-off code, whoever ordered. Until the services above the
-store carry ``ChatRef``, a chat they name by a bare id is read as Telegram's
-(``bot.legacy_chat_ids``): a ``telegram`` chat no channel is registered under goes to the
-messenger (the console's chats in the demo, the log's operator "chat").
+Every chat is a ``ChatRef``; the channel registered under its ``channel`` name reaches it, and
+no other. One channel is the messenger (Telegram's, the console's, or the log of a bot without a
+messenger): receivers open its links to claim a drop-off code, whoever ordered.
+
+A chat whose channel this bot does not run (a Telegram customer's, from a time the bot had a
+token, when it now runs without one) cannot be reached: ``send`` raises ``ChatUnreachable``,
+which the relay records as for a chat that blocked the bot (``store.blocked``, logged once), and
+its messages count as done. A turn shown later in such a chat is dropped. See
+docs/channels.md.
 """
 
 from __future__ import annotations
@@ -24,9 +27,8 @@ from dataclasses import dataclass
 
 from starlette.routing import BaseRoute
 
-from bot.chat_ref import TELEGRAM, ChatRef
+from bot.chat_ref import ChatRef
 from bot.jobs import Job
-from bot.legacy_chat_ids import chat_ref
 from bot.ordering.chats import DeliverLater
 from bot.relay.channel_protocol import Channel, ChatTurns, ChatUnreachable
 from conversations import Turn
@@ -83,17 +85,14 @@ class Channels:
 
     def owner(self, chat: ChatRef) -> ChannelRegistration | None:
         """The channel ``chat`` belongs to (None: no channel of this bot reaches it)."""
-        registration = self._by_name.get(chat.channel)
-        if registration is None and chat.channel == TELEGRAM:
-            return self._messenger  # a bare id's chat, read as Telegram's: see the module
-        return registration
+        return self._by_name.get(chat.channel)
 
     # --- the relay's Channel and ChatTurns -----------------------------------------------------
 
     async def send(self, chat: ChatRef, text: str) -> int | None:
         owner = self.owner(chat)
         if owner is None:
-            raise ChatUnreachable("no channel of this bot reaches the chat")
+            raise ChatUnreachable(f"no {chat.channel} channel runs in this bot")
         return await owner.sender.send(chat, text)
 
     def otp_link(self, token: str) -> str:
@@ -116,9 +115,9 @@ class Channels:
         owner = self.owner(chat)
         return None if owner is None else owner.turns
 
-    async def deliver_later(self, chat_id: int, turn: Turn) -> None:
+    async def deliver_later(self, chat: ChatRef, turn: Turn) -> None:
         """Show a turn that happened without a message (``ChatService``'s re-sent create) in
         the chat's own channel; nothing when that channel shows no such turn."""
-        owner = self.owner(chat_ref(chat_id))
+        owner = self.owner(chat)
         if owner is not None and owner.deliver_later is not None:
-            await owner.deliver_later(chat_id, turn)
+            await owner.deliver_later(chat, turn)

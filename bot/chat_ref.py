@@ -22,6 +22,8 @@ CONSOLE: Final = "console"
 """The terminal console's chats (the embedded demo)."""
 AGENTS: Final = "agents"
 """Agent channels' conversations (by their sequence number) and customers (by theirs)."""
+LOG: Final = "log"
+"""The log of a bot without a messenger: its one chat (``OPERATOR_LOG``) is the operators'."""
 
 
 @dataclass(frozen=True, order=True)

@@ -1,5 +1,7 @@
 """``ChatLocks``: one ``asyncio.Lock`` per chat, made on demand and forgotten after use.
 
+A chat is a ``ChatRef``: the same id in two channels names two chats, with two locks.
+
 The chat service (``bot.ordering``) runs one chat's turns in order with it, the Telegram update
 processor one chat's updates, and the Telegram sender keeps one chat's messages together: all
 need the same shape of lock table, bounded by the chats in use rather than every chat ever seen.
@@ -18,12 +20,14 @@ from collections import Counter
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
+from bot.chat_ref import ChatRef
+
 
 class ChatTurnLocks(Protocol):
     """What keeps one chat's work one at a time: ``ChatLocks`` in one process,
     ``bot.store.pg_chat_locks.PgChatLocks`` on a store several processes share."""
 
-    def hold(self, chat_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+    def hold(self, chat: ChatRef) -> contextlib.AbstractAsyncContextManager[None]:
         """Wait for the chat's turn and keep it for the block (at once when the current task
         holds it already)."""
         ...
@@ -33,34 +37,34 @@ class ChatLocks:
     """One ``asyncio.Lock`` per chat that someone holds or waits for; forgotten after."""
 
     def __init__(self) -> None:
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._users: Counter[int] = Counter()
-        self._owners: dict[int, asyncio.Task[Any]] = {}
+        self._locks: dict[ChatRef, asyncio.Lock] = {}
+        self._users: Counter[ChatRef] = Counter()
+        self._owners: dict[ChatRef, asyncio.Task[Any]] = {}
 
-    def holds(self, chat_id: int) -> bool:
-        """Whether the current task holds ``chat_id``'s lock."""
-        owner = self._owners.get(chat_id)
+    def holds(self, chat: ChatRef) -> bool:
+        """Whether the current task holds ``chat``'s lock."""
+        owner = self._owners.get(chat)
         return owner is not None and owner is asyncio.current_task()
 
     @contextlib.asynccontextmanager
-    async def hold(self, chat_id: int) -> AsyncIterator[None]:
-        """Hold ``chat_id``'s lock; waiters get it in the order they asked (FIFO). The task
+    async def hold(self, chat: ChatRef) -> AsyncIterator[None]:
+        """Hold ``chat``'s lock; waiters get it in the order they asked (FIFO). The task
         that holds it already goes on at once (re-entrant)."""
-        if self.holds(chat_id):
+        if self.holds(chat):
             yield
             return
-        lock = self._locks.setdefault(chat_id, asyncio.Lock())
-        self._users[chat_id] += 1
+        lock = self._locks.setdefault(chat, asyncio.Lock())
+        self._users[chat] += 1
         try:
             async with lock:
                 task = asyncio.current_task()
                 if task is not None:
-                    self._owners[chat_id] = task
+                    self._owners[chat] = task
                 try:
                     yield
                 finally:
-                    self._owners.pop(chat_id, None)
+                    self._owners.pop(chat, None)
         finally:
-            self._users[chat_id] -= 1
-            if not self._users[chat_id]:
-                del self._users[chat_id], self._locks[chat_id]
+            self._users[chat] -= 1
+            if not self._users[chat]:
+                del self._users[chat], self._locks[chat]

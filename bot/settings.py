@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from bot.agents.channel_keys import AgentChannel
 from bot.agents.chatless_channel import OPERATOR_LOG
 from bot.agents.event_webhooks import ChannelHook
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.config import Config
 from bot.config.geocoding_section import GeocodingConfig
 from bot.config.relay_section import RelayConfig
@@ -38,15 +39,16 @@ class CoreSettings:
     news every ``polling_interval_seconds`` instead. ``public_base_url`` is the bot's own https
     host (``[telegram] public_base_url``), where it re-hosts package photos (and agents' uploads,
     kept ``media_ttl_seconds``): the service refusing that host is the operators' to fix, any
-    other photo host the customer's. ``agents`` is None when no agent channel is configured
-    (the bot then has no ``/api``).
+    other photo host the customer's. ``operators`` are the chats operators are told in
+    (Telegram's, or the log without Telegram). ``agents`` is None when no agent channel is
+    configured (the bot then has no ``/api``).
     """
 
     partner_base_url: str
     partner_api_key: str
     client_options: ClientOptions = field(default_factory=ClientOptions)
     phone_region: str = "NG"
-    operators: tuple[int, ...] = ()
+    operators: tuple[ChatRef, ...] = ()
     signing_secrets: tuple[str, ...] = ()
     webhook_path: str = DEFAULT_WEBHOOK_PATH
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
@@ -67,7 +69,10 @@ class CoreSettings:
         """
         webhooks = config.webhooks
         secrets = webhooks.signing_secrets() if webhooks.enabled else []
-        operators = tuple(sorted(set(config.operators.chat_ids)))
+        # The configured operator chats are Telegram's: its ids, named by it here.
+        operators = tuple(
+            ChatRef(TELEGRAM, chat) for chat in sorted(set(config.operators.chat_ids))
+        )
         return cls(
             partner_base_url=config.partner.base_url,
             partner_api_key=config.partner.api_key.get_secret_value(),

@@ -6,7 +6,6 @@ import pytest
 
 from bot.channels import NO_HANDOFF, ChannelRegistration, Channels
 from bot.chat_ref import AGENTS, CONSOLE, TELEGRAM, ChatRef
-from bot.legacy_chat_ids import AGENT_ID_BASE
 from bot.relay.channel_protocol import ChatUnreachable
 from conversations import Turn
 
@@ -64,18 +63,16 @@ async def test_without_a_messenger_other_chats_are_unreachable_and_no_link_is_gi
     assert channels.otp_link("abc") == NO_HANDOFF
 
 
-async def test_a_bare_ids_chat_read_as_telegrams_goes_to_the_messenger() -> None:
+async def test_a_telegram_chat_is_unreachable_without_telegram_whoever_the_messenger_is() -> None:
     console = Recording()
     channels = Channels()
     channels.add(ChannelRegistration(CONSOLE, console))
 
-    await channels.send(CUSTOMER, "to the console's customer")
+    with pytest.raises(ChatUnreachable, match="no telegram channel"):
+        await channels.send(CUSTOMER, "to a customer of the bot's Telegram days")
     await channels.send(ChatRef(CONSOLE, 7), "to a console chat")
 
-    assert console.sent == [
-        (CUSTOMER, "to the console's customer"),
-        (ChatRef(CONSOLE, 7), "to a console chat"),
-    ]
+    assert console.sent == [(ChatRef(CONSOLE, 7), "to a console chat")]
 
 
 def test_a_name_and_the_messenger_are_registered_once() -> None:
@@ -88,19 +85,20 @@ def test_a_name_and_the_messenger_are_registered_once() -> None:
 
 
 async def test_a_later_turn_is_shown_by_the_chats_own_channel_only() -> None:
-    shown: list[tuple[str, int]] = []
+    shown: list[ChatRef] = []
 
-    async def on_telegram(chat_id: int, turn: Turn) -> None:
-        shown.append(("telegram", chat_id))
+    async def on_telegram(chat: ChatRef, turn: Turn) -> None:
+        shown.append(chat)
 
     channels = Channels()
     channels.add(ChannelRegistration(TELEGRAM, Recording(), deliver_later=on_telegram))
     channels.add(ChannelRegistration(AGENTS, Recording(), messenger=False))
 
-    await channels.deliver_later(5, Turn(status="ended"))
-    await channels.deliver_later(AGENT_ID_BASE - 5, Turn(status="ended"))  # agents show none
+    await channels.deliver_later(CUSTOMER, Turn(status="ended"))
+    await channels.deliver_later(AGENT, Turn(status="ended"))  # agents show none
+    await channels.deliver_later(ChatRef(CONSOLE, 5), Turn(status="ended"))  # no console here
 
-    assert shown == [("telegram", 5)]
+    assert shown == [CUSTOMER]
 
 
 async def test_a_chats_turn_is_its_own_channels_pacing() -> None:

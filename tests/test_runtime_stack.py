@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.agents.chatless_channel import OPERATOR_LOG
 from bot.channels import ChannelRegistration
 from bot.chat_ref import ChatRef
 from bot.config import Config
@@ -91,7 +92,7 @@ async def test_without_a_token_the_log_is_the_messenger_beside_the_agent_channel
         assert runtime.telegram is None and runtime.agents is not None
         assert [channel.name for channel in runtime.core.channels] == ["log", "agents"]
         assert runtime.serves_web
-        assert runtime.settings.operators == (0,)  # OPERATOR_LOG
+        assert runtime.settings.operators == (OPERATOR_LOG,)
     finally:
         await runtime.stop()
 

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict
 
 from bot.agents.prompt_data import Refusal, check_answer, prompt_data
 from bot.agents.transcript_bounds import bound_transcript, kept_answer
-from bot.legacy_chat_ids import bare_id, chat_ref
+from bot.chat_ref import AGENTS, ChatRef, UserRef
 from bot.ordering import CancelReply, ChatService, CustomerDesk, DeliveryPage, StatusReply
 from bot.store import AgentConversation, Store
 from conversations import EDIT_PREFIX, ChoiceAnswer, CommandAnswer, Prompt, Turn
@@ -99,9 +99,7 @@ class HeadlessConversations:
         if flow is not None and flow not in self._registry:
             raise UnknownFlow(flow)
         conversation = await self._store.agents.open(channel, customer, flow)
-        turn = await self._chats.start(
-            bare_id(conversation.chat), bare_id(conversation.user), flow=flow
-        )
+        turn = await self._chats.start(conversation.chat, conversation.user, flow=flow)
         return await self._record(conversation, None, turn, prompt_before=None)
 
     async def view(self, channel: str, conversation_id: str) -> ConversationView:
@@ -132,7 +130,7 @@ class HeadlessConversations:
         conversation = await self._find(channel, conversation_id)
         # The chat's turn (across instances on PostgreSQL) from the check to the transcript:
         # two answers at once are each checked against the question the other left open.
-        async with self._chats.hold(bare_id(conversation.chat)):
+        async with self._chats.hold(conversation.chat):
             prompt = await self._open_prompt(conversation)
             if prompt is None:
                 return await self._refuse(conversation, raw, None, agent_texts.NO_OPEN_QUESTION)
@@ -149,7 +147,7 @@ class HeadlessConversations:
         """From the summary, change the answer of ``step`` (one of its edit options)."""
         option = step if step.startswith(EDIT_PREFIX) else EDIT_PREFIX + step
         conversation = await self._find(channel, conversation_id)
-        async with self._chats.hold(bare_id(conversation.chat)):
+        async with self._chats.hold(conversation.chat):
             prompt = await self._open_prompt(conversation)
             raw = {"kind": "choice", "option": option}
             if prompt is None or option not in {o.id for o in prompt.options}:
@@ -160,18 +158,18 @@ class HeadlessConversations:
     async def cancel(self, channel: str, conversation_id: str) -> ConversationView:
         """Cancel the order being made (the flow asks first when answers would be lost)."""
         conversation = await self._find(channel, conversation_id)
-        async with self._chats.hold(bare_id(conversation.chat)):
+        async with self._chats.hold(conversation.chat):
             prompt = await self._open_prompt(conversation)
             if prompt is None:
                 raw = {"kind": "command", "name": "cancel"}
                 return await self._refuse(conversation, raw, None, agent_texts.NO_OPEN_QUESTION)
             return await self._handle(conversation, CommandAnswer(name="cancel"), prompt)
 
-    async def deliver_later(self, chat_id: int, turn: Turn) -> None:
+    async def deliver_later(self, chat: ChatRef, turn: Turn) -> None:
         """A turn that happened without an answer (a create re-sent after a rate limit)."""
-        conversation = await self._store.agents.by_chat(chat_ref(chat_id))
+        conversation = await self._store.agents.by_chat(chat)
         if conversation is not None:
-            async with self._chats.hold(chat_id):
+            async with self._chats.hold(chat):
                 prompt = await self._open_prompt(conversation)
                 await self._record(conversation, None, turn, prompt_before=prompt)
 
@@ -180,22 +178,19 @@ class HeadlessConversations:
     async def deliveries(self, channel: str, customer: str, page: int = 0) -> DeliveryPage:
         """A page of the customer's deliveries (none for a customer the channel never had)."""
         user = await self._store.agents.user(channel, customer)
-        user_id = None if user is None else bare_id(user)
-        return await self._desk.deliveries(_nobody() if user_id is None else user_id, page)
+        return await self._desk.deliveries(_NOBODY if user is None else user, page)
 
     async def status(self, channel: str, customer: str, ref: str = "") -> StatusReply:
         """One of the customer's deliveries (full id or short reference) as it is now."""
         user = await self._store.agents.user(channel, customer)
-        user_id = None if user is None else bare_id(user)
-        return await self._desk.status(_nobody() if user_id is None else user_id, ref)
+        return await self._desk.status(_NOBODY if user is None else user, ref)
 
     async def cancel_delivery(
         self, channel: str, customer: str, ref: str, reason: str
     ) -> CancelReply:
         """Cancel one of the customer's deliveries for ``reason`` (3 to 500 characters)."""
         user = await self._store.agents.user(channel, customer)
-        user_id = None if user is None else bare_id(user)
-        return await self._desk.cancel(_nobody() if user_id is None else user_id, ref, reason)
+        return await self._desk.cancel(_NOBODY if user is None else user, ref, reason)
 
     async def events(
         self, channel: str, conversation_id: str, after: int, limit: int
@@ -221,12 +216,9 @@ class HeadlessConversations:
         self, conversation: AgentConversation, answer: Answer, prompt: Prompt
     ) -> ConversationView:
         if isinstance(answer, CommandAnswer) and answer.name == "cancel":
-            chat_id, user_id = bare_id(conversation.chat), bare_id(conversation.user)
-            turn = await self._chats.cancel(chat_id, user_id)
+            turn = await self._chats.cancel(conversation.chat, conversation.user)
         else:
-            turn = await self._chats.handle(
-                bare_id(conversation.chat), bare_id(conversation.user), answer
-            )
+            turn = await self._chats.handle(conversation.chat, conversation.user, answer)
         if turn is None:
             turn = Turn(status="ended")
         raw = answer.model_dump(mode="json", exclude_none=True)
@@ -301,6 +293,6 @@ class HeadlessConversations:
         return None if opened is None else Prompt.model_validate(opened)
 
 
-def _nobody() -> int:
-    """A user id no delivery belongs to (a customer the channel never ordered for)."""
-    return 0
+_NOBODY = UserRef(AGENTS, 0)
+"""A customer no delivery belongs to (one the channel never ordered for): agent customers are
+numbered from 1."""

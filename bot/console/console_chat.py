@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.chat_ref import CONSOLE, ChatRef, UserRef
 from bot.console.console_render import render_prompt, render_turn, said
 from bot.console.console_screen import Screen
 from bot.console.parse import (
@@ -46,7 +47,8 @@ CONSOLE_WORDS = ChannelWords(
 
 
 class ConsoleChat:
-    """The chat ``chat_id`` of user ``user_id``, drawn on ``screen``.
+    """The console's chat ``chat_id`` of user ``user_id``, drawn on ``screen``; the core knows
+    them as ``chat`` and ``user`` (refs of the ``console`` channel).
 
     ``public_base_url`` is where the bot's web app serves hosted photos; relative photo paths
     are read from ``base_dir`` (default: the working directory). ``first_flow`` is the flow
@@ -73,8 +75,8 @@ class ConsoleChat:
         self.chats = chats
         self.desk = desk
         self.screen = screen
-        self.chat_id = chat_id
-        self.user_id = user_id
+        self.chat = ChatRef(CONSOLE, chat_id)
+        self.user = UserRef(CONSOLE, user_id)
         self.public_base_url = public_base_url
         self.base_dir = base_dir
         self.first_flow = first_flow
@@ -96,9 +98,9 @@ class ConsoleChat:
             await self._send(line)
 
     async def _open(self) -> None:
-        turn = await self.chats.resume(self.chat_id, self.user_id)
+        turn = await self.chats.resume(self.chat, self.user)
         if turn is None:
-            turn = await self.chats.start(self.chat_id, self.user_id, flow=self.first_flow)
+            turn = await self.chats.start(self.chat, self.user, flow=self.first_flow)
         else:
             self.screen.write(said(say("console.welcome_back")))
         self.show(turn)
@@ -117,28 +119,28 @@ class ConsoleChat:
                 if self.prompt is not None and self.prompt.input in ("text", "place"):
                     # "new shoes" typed where words are asked is an answer, not a flow's name.
                     typed = TextAnswer(text=line.strip())
-                    self.show(await self.chats.handle(self.chat_id, self.user_id, typed))
+                    self.show(await self.chats.handle(self.chat, self.user, typed))
                     return
                 names = self.chats.engine.registry.names
                 self.screen.write(said(dialogue.no_such_flow(parsed.flow, names)))
                 return
             # Over an open order whose answers would be lost, the turn asks first.
-            self.show(await self.chats.new_order(self.chat_id, self.user_id, flow=parsed.flow))
+            self.show(await self.chats.new_order(self.chat, self.user, flow=parsed.flow))
             return
         if isinstance(parsed, RepeatLast):
-            self.show(await self.chats.repeat(self.chat_id, self.user_id))
+            self.show(await self.chats.repeat(self.chat, self.user))
             return
         if isinstance(parsed, AskStatus | ListDeliveries | CancelDelivery):
             await self.ask_desk(parsed)
             return
         if isinstance(parsed, OpenHandoff):
-            opened = await self.desk.open_handoff(self.chat_id, self.user_id, parsed.token)
+            opened = await self.desk.open_handoff(self.chat, self.user, parsed.token)
             await self.hand_over(opened)
             return
         if isinstance(parsed, ContactAnswer):
-            own = self.user_id if self.own_contact_wanted else None
+            own = self.user if self.own_contact_wanted else None
             reply = await self.desk.share_contact(
-                self.chat_id, self.user_id, parsed.phone, contact_user_id=own
+                self.chat, self.user, parsed.phone, contact_user=own
             )
             await self.hand_over(reply)
             if reply.answered:
@@ -148,42 +150,42 @@ class ConsoleChat:
                 urls = await host_photos(
                     parsed.paths,
                     self.chats.store,
-                    chat_id=self.chat_id,
+                    chat=self.chat,
                     public_base_url=self.public_base_url,
                 )
             except PhotoProblem as problem:
                 self.screen.write(said(say("console.photos_refused", problems=str(problem))))
                 return
             answer = PhotosAnswer(urls=urls)
-            self.show(await self.chats.handle(self.chat_id, self.user_id, answer))
+            self.show(await self.chats.handle(self.chat, self.user, answer))
             return
-        self.show(await self.chats.handle(self.chat_id, self.user_id, parsed))
+        self.show(await self.chats.handle(self.chat, self.user, parsed))
 
     async def ask_desk(self, request: DeskRequest) -> None:
         """``status``, ``deliveries`` or ``cancel_delivery``, answered by the desk."""
         if isinstance(request, AskStatus):
-            reply = await self.desk.status(self.user_id, request.ref)
+            reply = await self.desk.status(self.user, request.ref)
             self.screen.write(said(reply.text))
         elif isinstance(request, ListDeliveries):
-            page = await self.desk.deliveries(self.user_id, request.page - 1)
+            page = await self.desk.deliveries(self.user, request.page - 1)
             more = other_pages(page.page, page.pages, self.desk.words)
             self.screen.write(said(page.text + (f"\n{more}" if more else "")))
         else:
-            cancelled = await self.desk.cancel(self.user_id, request.ref, request.reason)
+            cancelled = await self.desk.cancel(self.user, request.ref, request.reason)
             self.screen.write(said(cancelled.text))
 
     async def hand_over(self, reply: HandoffReply) -> None:
         """Show the hand-off's codes and its answer; each code shown is erased by the desk."""
         for code in reply.codes:
             self.screen.write(said(code.text))
-            await self.desk.code_handed_over(self.chat_id, code)
+            await self.desk.code_handed_over(self.chat, code)
         if reply.text is not None:
             self.screen.write(said(reply.text))
         self.own_contact_wanted = reply.wants_contact
 
-    async def deliver_later(self, chat_id: int, turn: Turn) -> None:
+    async def deliver_later(self, chat: ChatRef, turn: Turn) -> None:
         """A turn that happened without a typed line (the create re-sent after a rate limit)."""
-        if chat_id == self.chat_id:
+        if chat == self.chat:
             self.show(turn)
 
     def show(self, turn: Turn) -> None:

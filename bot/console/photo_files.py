@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.legacy_chat_ids import chat_ref
+from bot.chat_ref import ChatRef
 from bot.partner.models import MAX_IMAGE_BYTES, MAX_PACKAGE_IMAGES
 from bot.store import Store
 from bot.web.web_app import media_url
@@ -81,7 +81,7 @@ async def host_photos(
     paths: Sequence[Path],
     store: Store,
     *,
-    chat_id: int,
+    chat: ChatRef,
     public_base_url: str,
 ) -> list[str]:
     """Check, store and return the public URL of each photo (``PhotoProblem`` when one fails)."""
@@ -90,7 +90,7 @@ async def host_photos(
     urls = []
     for photo in checked:
         stored = await store.media.put(
-            photo.path, content_type=photo.content_type, chat=chat_ref(chat_id), expires_at=expires
+            photo.path, content_type=photo.content_type, chat=chat, expires_at=expires
         )
         urls.append(media_url(public_base_url, stored.token))
     return urls

@@ -18,6 +18,7 @@ import httpx
 
 from bot.bot_core import build_core
 from bot.channels import ChannelRegistration
+from bot.chat_ref import CONSOLE, ChatRef
 from bot.clocks import Clock, Sleep
 from bot.console import CONSOLE_WORDS, ConsoleChannel, ConsoleChat, Screen
 from bot.demo.gazetteer import offline_geocoder
@@ -34,7 +35,6 @@ from conversations.texts.catalogue import DEFAULT_TEXTS, Texts
 
 CUSTOMER_CHAT = 1001  # the customer's chat and user id
 OPERATOR_CHAT = 9001  # the business's operator chat
-CONSOLE = "console"  # the channel's name on the core
 PUBLIC_BASE_URL = "https://localhost"  # where the bot's web app serves photos to the sandbox
 PLACES_HINT = ":places lists the ones the demo knows"  # its offline geocoder's few addresses
 
@@ -93,7 +93,7 @@ class DemoBot:
                 partner_api_key=sandbox.api_key,
                 client_options=options.client_options,
                 phone_region=options.phone_region,
-                operators=(OPERATOR_CHAT,),
+                operators=(ChatRef(CONSOLE, OPERATOR_CHAT),),
                 signing_secrets=tuple(hook.secret for hook in sandbox.scenario.webhooks),
                 webhook_path=webhook_path,
                 texts=options.texts,

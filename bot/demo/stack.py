@@ -32,7 +32,6 @@ from bot.demo.demo_commands import run_command
 from bot.demo.facts import read_fact
 from bot.demo.next_moves import next_moves
 from bot.demo.transports import AppSwitch, loopback_resolver
-from bot.legacy_chat_ids import user_ref
 from bot.partner.errors import PartnerError
 from bot.sandbox import Sandbox
 from bot.store import Store
@@ -161,7 +160,7 @@ class DemoStack:
         await self._announce_new_deliveries()
 
     async def _announce_new_deliveries(self) -> None:
-        links = await self.bot.store.deliveries.for_user(user_ref(self.customer_chat), 5)
+        links = await self.bot.store.deliveries.for_user(self.bot.console.user, 5)
         for link in reversed(links):
             if link.delivery_id in self._known_deliveries:
                 continue
@@ -184,7 +183,7 @@ class DemoStack:
         """The customer's delivery whose id starts with ``typed`` (a short reference), else
         ``typed`` as it is (an id of a delivery ordered elsewhere)."""
         wanted = typed.strip().casefold()
-        links = await self.bot.store.deliveries.for_user(user_ref(self.customer_chat), 100)
+        links = await self.bot.store.deliveries.for_user(self.bot.console.user, 100)
         found = [link.delivery_id for link in links if link.delivery_id.startswith(wanted)]
         return found[0] if len(found) == 1 else typed
 
@@ -193,7 +192,7 @@ class DemoStack:
     async def last_delivery_id(self) -> str | None:
         if self._latest_delivery is not None:
             return self._latest_delivery
-        links = await self.bot.store.deliveries.for_user(user_ref(self.customer_chat), 1)
+        links = await self.bot.store.deliveries.for_user(self.bot.console.user, 1)
         return links[0].delivery_id if links else None
 
     def option_labels(self) -> list[str]:
@@ -201,7 +200,7 @@ class DemoStack:
         return [option.label for option in prompt.options] if prompt else []
 
     async def position(self) -> str | None:
-        session = await self.bot.chats.session(self.customer_chat)
+        session = await self.bot.chats.session(self.bot.console.chat)
         if session is not None and session.step is not None:
             return session.step
         return self.bot.console.status

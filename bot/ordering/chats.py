@@ -46,9 +46,9 @@ from contextlib import asynccontextmanager
 
 import pydantic
 
+from bot.chat_ref import ChatRef, UserRef
 from bot.chatlocks import ChatTurnLocks
 from bot.clocks import Clock, Sleep
-from bot.legacy_chat_ids import chat_ref, user_ref
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.duplicate_hold import content_fingerprint
 from bot.ordering.history import OrderHistory, customer_ref
@@ -76,7 +76,7 @@ from conversations.texts.catalogue import speaking_language, spoken_language
 logger = logging.getLogger(__name__)
 
 AlertOperators = Callable[[str], Awaitable[None]]
-DeliverLater = Callable[[int, Turn], Awaitable[None]]
+DeliverLater = Callable[[ChatRef, Turn], Awaitable[None]]
 Reply = Callable[[Turn], Awaitable[None]]
 
 
@@ -102,7 +102,7 @@ ALERT_REPEAT_SECONDS = 15 * 60
 class ChatService:
     """The engine behind every chat. See the module docstring for what happens around a turn.
 
-    ``deliver_later(chat_id, turn)`` shows a turn that happens without a customer message (the
+    ``deliver_later(chat, turn)`` shows a turn that happens without a customer message (the
     create re-sent after a rate limit); without it the customer re-sends from the summary.
     ``sleep`` waits for that. ``on_unconfirmed`` is called once a create whose answer was lost
     is kept (the follow-up worker's ``wake``); its first follow-up falls due
@@ -145,74 +145,74 @@ class ChatService:
     # --- the adapters' calls ----------------------------------------------------------------
 
     async def start(
-        self, chat_id: int, user_id: int, *, flow: str | None = None, language: str | None = None
+        self, chat: ChatRef, user: UserRef, *, flow: str | None = None, language: str | None = None
     ) -> Turn:
         """A new order in the entry flow (or ``flow``, a registered name: a deep link, a menu
         command); an order still open in this chat is dropped."""
-        async with self._locks.hold(chat_id), _spoken(language):
+        async with self._locks.hold(chat), _spoken(language):
             started = self._clock()
             session, turn = await self.engine.start(
                 flow,
-                customer=customer_ref(user_id),
-                before_create=self._saver(chat_id, user_id),
-                remembered=await self.memory.recall(user_id),
+                customer=customer_ref(user),
+                before_create=self._saver(chat, user),
+                remembered=await self.memory.recall(user),
             )
-            await self._after_turn(chat_id, user_id, session, turn, started)
+            await self._after_turn(chat, user, session, turn, started)
             return turn
 
     async def new_order(
-        self, chat_id: int, user_id: int, *, flow: str | None = None, language: str | None = None
+        self, chat: ChatRef, user: UserRef, *, flow: str | None = None, language: str | None = None
     ) -> Turn:
         """What a customer's "new order" does (``/new``, a flow's command): a new order in the
         entry flow (or ``flow``), but over an open order whose answers would be lost the turn
         asks first (yes starts the new one, no goes on), as ``cancel`` does."""
-        async with self._locks.hold(chat_id), _spoken(language):
-            session = await self._load(chat_id)
+        async with self._locks.hold(chat), _spoken(language):
+            session = await self._load(chat)
             if session is not None and not session.finished:
                 started = self._clock()
                 turn = await self.engine.start_over(
-                    session, flow, before_create=self._saver(chat_id, user_id)
+                    session, flow, before_create=self._saver(chat, user)
                 )
-                await self._after_turn(chat_id, user_id, session, turn, started)
+                await self._after_turn(chat, user, session, turn, started)
                 return turn
-        return await self.start(chat_id, user_id, flow=flow, language=language)
+        return await self.start(chat, user, flow=flow, language=language)
 
-    async def repeat(self, chat_id: int, user_id: int, *, language: str | None = None) -> Turn:
+    async def repeat(self, chat: ChatRef, user: UserRef, *, language: str | None = None) -> Turn:
         """The user's last order again, in the flow that made it (a new order when there is
         none to repeat, saying so); an order still open in this chat is dropped."""
-        order = await self.history.last_order(user_id)
+        order = await self.history.last_order(user)
         if order is None:
-            turn = await self.start(chat_id, user_id, language=language)
+            turn = await self.start(chat, user, language=language)
             async with _spoken(language):
                 said = (dialogue.NOTHING_TO_REPEAT, *turn.messages)
             return turn.model_copy(update={"messages": said})
-        async with self._locks.hold(chat_id), _spoken(language):
+        async with self._locks.hold(chat), _spoken(language):
             started = self._clock()
             session, turn = await self.engine.replay(
                 order,
-                customer=customer_ref(user_id),
-                before_create=self._saver(chat_id, user_id),
-                remembered=await self.memory.recall(user_id),
+                customer=customer_ref(user),
+                before_create=self._saver(chat, user),
+                remembered=await self.memory.recall(user),
             )
-            await self._after_turn(chat_id, user_id, session, turn, started)
+            await self._after_turn(chat, user, session, turn, started)
             return turn
 
     async def resume(
-        self, chat_id: int, user_id: int, *, language: str | None = None
+        self, chat: ChatRef, user: UserRef, *, language: str | None = None
     ) -> Turn | None:
         """The open question again (after a restart, or /start), or None with no open order."""
-        async with self._locks.hold(chat_id), _spoken(language):
-            session = await self._load(chat_id)
+        async with self._locks.hold(chat), _spoken(language):
+            session = await self._load(chat)
             if session is None:
                 return None
             turn = await self.engine.resume(session)
-            await self._after_turn(chat_id, user_id, session, turn, self._clock())
+            await self._after_turn(chat, user, session, turn, self._clock())
             return turn
 
     async def handle(
         self,
-        chat_id: int,
-        user_id: int,
+        chat: ChatRef,
+        user: UserRef,
         answer: Answer,
         *,
         language: str | None = None,
@@ -226,32 +226,32 @@ class ChatService:
         until it is done the update counts as not handled, so a crash in between repeats the
         update, and the customer may see a reply twice but never loses an answer.
         """
-        async with self._locks.hold(chat_id), _spoken(language):
-            session = await self._load(chat_id)
+        async with self._locks.hold(chat), _spoken(language):
+            session = await self._load(chat)
             if session is None:
                 return no_open_order()
-            return await self._answer(chat_id, user_id, session, answer, reply)
+            return await self._answer(chat, user, session, answer, reply)
 
     async def cancel(
-        self, chat_id: int, user_id: int, *, language: str | None = None
+        self, chat: ChatRef, user: UserRef, *, language: str | None = None
     ) -> Turn | None:
         """Cancel the open order (the engine asks first when answers would be lost: the turn
         then carries that question); None when there is none."""
-        async with self._locks.hold(chat_id), _spoken(language):
-            session = await self._load(chat_id)
+        async with self._locks.hold(chat), _spoken(language):
+            session = await self._load(chat)
             if session is None:
                 return None
-            return await self._answer(chat_id, user_id, session, CommandAnswer(name="cancel"))
+            return await self._answer(chat, user, session, CommandAnswer(name="cancel"))
 
-    def hold(self, chat_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+    def hold(self, chat: ChatRef) -> contextlib.AbstractAsyncContextManager[None]:
         """The chat's turn for the block: a caller that reads and writes around a turn (an
         agent channel's transcript) keeps it whole. The calls above, made inside, go on at
         once (the lock is the current task's already)."""
-        return self._locks.hold(chat_id)
+        return self._locks.hold(chat)
 
-    async def session(self, chat_id: int) -> Session | None:
+    async def session(self, chat: ChatRef) -> Session | None:
         """The chat's open session, as saved after its last turn."""
-        return await self._load(chat_id)
+        return await self._load(chat)
 
     async def settle(self) -> None:
         """Return once every turn scheduled for later (re-sent creates) has run."""
@@ -268,36 +268,32 @@ class ChatService:
 
     async def _answer(
         self,
-        chat_id: int,
-        user_id: int,
+        chat: ChatRef,
+        user: UserRef,
         session: Session,
         answer: Answer,
         reply: Reply | None = None,
     ) -> Turn:
         started = self._clock()
-        turn = await self.engine.handle(
-            session, answer, before_create=self._saver(chat_id, user_id)
-        )
-        await self._after_turn(chat_id, user_id, session, turn, started, reply)
+        turn = await self.engine.handle(session, answer, before_create=self._saver(chat, user))
+        await self._after_turn(chat, user, session, turn, started, reply)
         return turn
 
-    def _saver(self, chat_id: int, user_id: int) -> Callable[[Session], Awaitable[None]]:
+    def _saver(self, chat: ChatRef, user: UserRef) -> Callable[[Session], Awaitable[None]]:
         """The engine's ``before_create`` for this chat: the session with its new idempotency
         key is saved before the create goes out."""
 
         async def save(session: Session) -> None:
-            await self.store.sessions.save(
-                chat_ref(chat_id), user_ref(user_id).id, session.stored_json()
-            )
+            await self.store.sessions.save(chat, user.id, session.stored_json())
             if self._create_wait is not None:
-                await self._create_wait.before_create(chat_id)
+                await self._create_wait.before_create(chat)
 
         return save
 
     async def _after_turn(
         self,
-        chat_id: int,
-        user_id: int,
+        chat: ChatRef,
+        user: UserRef,
         session: Session,
         turn: Turn,
         started: float,
@@ -309,13 +305,11 @@ class ChatService:
         # in between leaves the key in the saved session. The rest waits for the write.
         first = [e for e in turn.effects if isinstance(e, DeliveryCreated | AnswerLost)]
         for kept in first:
-            await self._carry_out(kept, chat_id, user_id, session, started)
+            await self._carry_out(kept, chat, user, session, started)
         written: Awaitable[object] = (
-            self.store.sessions.delete(chat_ref(chat_id))
+            self.store.sessions.delete(chat)
             if session.finished
-            else self.store.sessions.save(
-                chat_ref(chat_id), user_ref(user_id).id, session.stored_json()
-            )
+            else self.store.sessions.save(chat, user.id, session.stored_json())
         )
         if reply is None:
             await written
@@ -323,10 +317,10 @@ class ChatService:
             await _while_written(written, reply(turn))
         for effect in turn.effects:
             if effect not in first:
-                await self._carry_out(effect, chat_id, user_id, session, started)
+                await self._carry_out(effect, chat, user, session, started)
 
     async def _carry_out(
-        self, effect: Effect, chat_id: int, user_id: int, session: Session, started: float
+        self, effect: Effect, chat: ChatRef, user: UserRef, session: Session, started: float
     ) -> None:
         """What the runner does for each effect of a turn (``Turn.effects``), in one place."""
         match effect:
@@ -335,8 +329,8 @@ class ChatService:
                 customer = delivery.customer
                 await self.store.deliveries.add(
                     delivery.id,
-                    chat_ref(chat_id),
-                    user_ref(user_id).id,
+                    chat,
+                    user.id,
                     created,
                     customer.receiver_phone if customer else None,
                     delivery.tracking_url,
@@ -347,17 +341,17 @@ class ChatService:
                     # The relay says the delivery's news in the language the order was said in.
                     language=spoken_language(),
                 )
-                await self.memory.remember(user_id, order)
+                await self.memory.remember(user, order)
             case AnswerLost(unconfirmed=unconfirmed):
-                await self._keep_unconfirmed(chat_id, user_id, unconfirmed, started)
+                await self._keep_unconfirmed(chat, user, unconfirmed, started)
             case OperatorAlert(text=text):
                 await self._alert(text)
             case ResendAfter(seconds=seconds):
                 if self._deliver_later is not None:
-                    self._resend_later(chat_id, user_id, session, seconds)
+                    self._resend_later(chat, user, session, seconds)
 
     async def _keep_unconfirmed(
-        self, chat_id: int, user_id: int, unconfirmed: UnconfirmedOrder, started: float
+        self, chat: ChatRef, user: UserRef, unconfirmed: UnconfirmedOrder, started: float
     ) -> None:
         """Keep a create whose answer was lost, due soon, and wake its worker. Before the
         session is deleted: a crash in between leaves the key in the saved session."""
@@ -365,8 +359,8 @@ class ChatService:
         assert request.idempotencyKey is not None  # the engine always sends its key
         await self.store.unconfirmed.add(
             request.idempotencyKey,
-            chat_ref(chat_id),
-            user_ref(user_id).id,
+            chat,
+            user.id,
             request=request.model_dump_json(),
             saved_order=self.history.kept(unconfirmed.order),
             fingerprint=content_fingerprint(request),
@@ -391,37 +385,37 @@ class ChatService:
             # The customer's turn is saved already; a failed alert must not undo it.
             logger.exception("could not alert the operators: %s", text)
 
-    async def _load(self, chat_id: int) -> Session | None:
-        record = await self.store.sessions.get(chat_ref(chat_id))
+    async def _load(self, chat: ChatRef) -> Session | None:
+        record = await self.store.sessions.get(chat)
         if record is None:
             return None
         try:
             return Session.model_validate_json(record.data)
         except pydantic.ValidationError:
-            logger.warning("chat %s had an unreadable session; it was dropped", chat_id)
-            await self.store.sessions.delete(chat_ref(chat_id))
+            logger.warning("chat %s had an unreadable session; it was dropped", chat)
+            await self.store.sessions.delete(chat)
             return None
 
     # --- the create re-sent after a rate limit ------------------------------------------------
 
-    def _resend_later(self, chat_id: int, user_id: int, session: Session, delay: float) -> None:
+    def _resend_later(self, chat: ChatRef, user: UserRef, session: Session, delay: float) -> None:
         step, version, key = session.step, session.prompt_version, session.idempotency_key
         if step is None or key is None:
             return
 
         async def resend() -> None:
             await self._sleep(delay)
-            async with self._locks.hold(chat_id):
-                current = await self._load(chat_id)
+            async with self._locks.hold(chat):
+                current = await self._load(chat)
                 if current is None or (
                     (current.step, current.prompt_version, current.idempotency_key)
                     != (step, version, key)
                 ):
                     return  # the customer moved on (or sent it again) meanwhile
                 confirm = ChoiceAnswer(option=CONFIRM, step=step, version=version)
-                turn = await self._answer(chat_id, user_id, current, confirm)
+                turn = await self._answer(chat, user, current, confirm)
             assert self._deliver_later is not None
-            await self._deliver_later(chat_id, turn)
+            await self._deliver_later(chat, turn)
 
         task = asyncio.create_task(resend())
         self._later.add(task)

@@ -19,7 +19,7 @@ import logging
 import math
 from typing import Final
 
-from bot.legacy_chat_ids import chat_ref
+from bot.chat_ref import ChatRef
 from bot.partner.request_limiter import RequestLimiter, when_held_back
 from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
 from conversations.texts import dialogue
@@ -43,23 +43,23 @@ class CreateWaitNotice:
         self._channel = channel
         self._threshold = threshold_seconds
 
-    async def before_create(self, chat_id: int) -> float:
-        """Say the wait to ``chat_id`` when it is over the threshold; the wait, in seconds."""
+    async def before_create(self, chat: ChatRef) -> float:
+        """Say the wait to ``chat`` when it is over the threshold; the wait, in seconds."""
         wait = await self._limiter.expected_wait()
         if wait <= self._threshold:
             if math.isfinite(self._threshold):  # an infinite threshold: never told
-                when_held_back(self._threshold / 2, functools.partial(self._held_back, chat_id))
+                when_held_back(self._threshold / 2, functools.partial(self._held_back, chat))
             return wait
-        await self._say(chat_id, wait)
+        await self._say(chat, wait)
         return wait
 
-    async def _held_back(self, chat_id: int) -> None:
+    async def _held_back(self, chat: ChatRef) -> None:
         """The create's request still waits although none was foreseen: say it now."""
-        await self._say(chat_id, await self._limiter.expected_wait())
+        await self._say(chat, await self._limiter.expected_wait())
 
-    async def _say(self, chat_id: int, wait: float) -> None:
+    async def _say(self, chat: ChatRef, wait: float) -> None:
         try:
-            await self._channel.send(chat_ref(chat_id), dialogue.create_waiting(wait))
+            await self._channel.send(chat, dialogue.create_waiting(wait))
         except (ChatUnreachable, SendFailed) as error:
             # The create goes on regardless: its answer is what matters to the customer.
-            logger.info("chat %s not told of its create's wait (%s)", chat_id, error)
+            logger.info("chat %s not told of its create's wait (%s)", chat, error)

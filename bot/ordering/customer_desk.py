@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Final, Literal
 
-from bot.legacy_chat_ids import user_ref
+from bot.chat_ref import ChatRef, UserRef
 from bot.ordering.chats import ChatService
 from bot.ordering.desk_replies import (
     CancelReply,
@@ -84,11 +84,11 @@ class CustomerDesk:
 
     # --- one delivery ---------------------------------------------------------------------------
 
-    async def status(self, user_id: int, ref: str = "") -> StatusReply:
+    async def status(self, user: UserRef, ref: str = "") -> StatusReply:
         """The delivery ``ref`` (full id or short reference) as the service has it now; with no
         ``ref``, the customer's latest. The chat's last view when the service cannot answer."""
         typed = ref.strip()
-        link = await self.find(user_id, typed) if typed else await self._latest(user_id)
+        link = await self.find(user, typed) if typed else await self._latest(user)
         if link is None:
             if typed:
                 return StatusReply(
@@ -117,10 +117,9 @@ class CustomerDesk:
 
     # --- the list -------------------------------------------------------------------------------
 
-    async def deliveries(self, user_id: int, page: int = 0) -> DeliveryPage:
+    async def deliveries(self, user: UserRef, page: int = 0) -> DeliveryPage:
         """Page ``page`` (from 0, clamped to the last) of the customer's deliveries, newest
         first. Read from the store only: the list never asks the service."""
-        user = user_ref(user_id)
         total = await self.store.deliveries.count_for_user(user)
         if total == 0:
             text = texts.none_yet(self.words)
@@ -146,7 +145,7 @@ class CustomerDesk:
 
     # --- cancelling -----------------------------------------------------------------------------
 
-    async def cancel(self, user_id: int, ref: str, reason: str) -> CancelReply:
+    async def cancel(self, user: UserRef, ref: str, reason: str) -> CancelReply:
         """Cancel the customer's delivery ``ref`` for ``reason`` (3 to 500 characters)."""
         typed, reason = ref.strip(), reason.strip()
         if not typed:
@@ -154,7 +153,7 @@ class CustomerDesk:
         low, high = CANCEL_REASON_LENGTH
         if not low <= len(reason) <= high:
             return CancelReply(outcome="bad_reason", text=texts.bad_reason(len(reason), self.words))
-        link = await self.find(user_id, typed)
+        link = await self.find(user, typed)
         if link is None:
             return CancelReply(outcome="unknown", text=texts.unknown_delivery(typed, self.words))
         delivery_id = link.delivery_id
@@ -177,33 +176,33 @@ class CustomerDesk:
 
     # --- the drop-off code hand-off ---------------------------------------------------------------
 
-    async def open_handoff(self, chat_id: int, user_id: int, token: str) -> HandoffReply:
-        """``user_id`` opened a hand-off link (its ``token``) in ``chat_id``: ask for their own
+    async def open_handoff(self, chat: ChatRef, user: UserRef, token: str) -> HandoffReply:
+        """``user`` opened a hand-off link (its ``token``) in ``chat``: ask for their own
         contact, hand the code over at once to a phone they proved before, or say why not."""
-        return await self.handoffs.open(chat_id, user_id, token)
+        return await self.handoffs.open(chat, user, token)
 
     async def share_contact(
-        self, chat_id: int, user_id: int, phone: str, *, contact_user_id: int | None
+        self, chat: ChatRef, user: UserRef, phone: str, *, contact_user: UserRef | None
     ) -> HandoffReply:
-        """A contact (``phone``, belonging to ``contact_user_id``) shared in ``chat_id``: the
+        """A contact (``phone``, belonging to ``contact_user``) shared in ``chat``: the
         codes waiting for the sharer's own proven number, a refusal, or ``not_for_handoff``."""
-        return await self.handoffs.share_contact(chat_id, user_id, phone, contact_user_id)
+        return await self.handoffs.share_contact(chat, user, phone, contact_user)
 
-    async def code_handed_over(self, chat_id: int, code: HandoffCode) -> bool:
-        """``code`` reached ``chat_id``: erase it from the store."""
-        return await self.handoffs.handed_over(chat_id, code)
+    async def code_handed_over(self, chat: ChatRef, code: HandoffCode) -> bool:
+        """``code`` reached ``chat``: erase it from the store."""
+        return await self.handoffs.handed_over(chat, code)
 
     # --- lookups that only ever see the customer's own deliveries -------------------------------
 
-    async def find(self, user_id: int, typed: str) -> DeliveryLink | None:
+    async def find(self, user: UserRef, typed: str) -> DeliveryLink | None:
         """The customer's delivery with this full id, or whose id starts with this reference."""
         deliveries = self.store.deliveries
-        if await deliveries.owned_by(typed, user_ref(user_id)):
+        if await deliveries.owned_by(typed, user):
             return await deliveries.get(typed)
         ref = typed.casefold()
         if len(ref) < _MIN_REF:
             return None
-        newest = await deliveries.for_user(user_ref(user_id), _REF_SEARCH)
+        newest = await deliveries.for_user(user, _REF_SEARCH)
         return _starting_with(newest, ref)
 
     async def _status_now(self, link: DeliveryLink) -> str:
@@ -213,14 +212,14 @@ class CustomerDesk:
         except errors.PartnerError:
             return link.status
 
-    async def _latest(self, user_id: int) -> DeliveryLink | None:
-        newest = await self.store.deliveries.for_user(user_ref(user_id), 1)
+    async def _latest(self, user: UserRef) -> DeliveryLink | None:
+        newest = await self.store.deliveries.for_user(user, 1)
         return newest[0] if newest else None
 
-    async def _order_open(self, chat_id: int) -> bool:
+    async def _order_open(self, chat: ChatRef) -> bool:
         if self._chats is None:
             return False
-        session = await self._chats.session(chat_id)
+        session = await self._chats.session(chat)
         return session is not None and not session.finished
 
 

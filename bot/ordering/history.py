@@ -10,16 +10,17 @@ import logging
 
 import pydantic
 
-from bot.legacy_chat_ids import user_ref
+from bot.chat_ref import UserRef
 from bot.store import Store
 from conversations import SavedOrder
 
 logger = logging.getLogger(__name__)
 
 
-def customer_ref(user_id: int) -> str:
-    """The opaque customer reference a session carries for ``user_id``."""
-    return str(user_id)
+def customer_ref(user: UserRef) -> str:
+    """The opaque customer reference a session carries for ``user``: their id in the channel
+    of the session's chat (a session is kept under its chat, which names the channel)."""
+    return str(user.id)
 
 
 class OrderHistory:
@@ -28,10 +29,10 @@ class OrderHistory:
     def __init__(self, store: Store) -> None:
         self._store = store
 
-    async def last_order(self, user_id: int) -> SavedOrder | None:
+    async def last_order(self, user: UserRef) -> SavedOrder | None:
         """The user's newest saved order; None when there is none, or it can no longer be read
         (kept by an older bot whose saved orders looked different)."""
-        text = await self._store.deliveries.last_order_for(user_ref(user_id))
+        text = await self._store.deliveries.last_order_for(user)
         if text is None:
             return None
         try:

@@ -24,7 +24,7 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Final
 
-from bot.legacy_chat_ids import chat_ref, user_ref
+from bot.chat_ref import ChatRef, UserRef
 from bot.ordering.desk_replies import HandoffCode, HandoffReply
 from bot.store import OtpHandoff, Store
 from conversations.phones import normalise_phone
@@ -37,7 +37,7 @@ INVITATION_SECONDS: Final = 1800.0
 """How long an opened link waits for the chat's contact."""
 _TOKEN: Final = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
-OrderOpen = Callable[[int], Awaitable[bool]]
+OrderOpen = Callable[[ChatRef], Awaitable[bool]]
 
 
 def handoff_payload(token: str) -> str:
@@ -53,7 +53,7 @@ def handoff_token(payload: str) -> str | None:
 class ReceiverHandoffs:
     """The hand-off steps over ``store``; ``CustomerDesk`` offers them to the channels.
 
-    ``order_open(chat_id)`` says whether an order is being filled in in the chat: a contact
+    ``order_open(chat)`` says whether an order is being filled in in the chat: a contact
     shared there without a link opened belongs to that order too.
     """
 
@@ -71,18 +71,18 @@ class ReceiverHandoffs:
         self._order_open = order_open
         self._invitations = store.otp_invitations
 
-    async def open(self, chat_id: int, user_id: int, token: str) -> HandoffReply:
-        """``user_id`` opened the link of ``token`` in ``chat_id``."""
+    async def open(self, chat: ChatRef, user: UserRef, token: str) -> HandoffReply:
+        """``user`` opened the link of ``token`` in ``chat``."""
         handoff = await self._store.otp.get_by_token(token) if _TOKEN.fullmatch(token) else None
         if handoff is None:
             return HandoffReply(outcome="unknown_link", text=handoff_texts.UNKNOWN_LINK)
         if not handoff.pending:
             return HandoffReply(outcome="already_sent", text=handoff_texts.ALREADY_SENT)
-        known = await self._store.contacts.phone_for(user_ref(user_id))
+        known = await self._store.contacts.phone_for(user)
         if known is not None and known == self._receiver(handoff):
             # This user proved this very number before: no need to ask again.
             return HandoffReply(outcome="handed_over", codes=_codes([handoff]))
-        await self._invitations.open(chat_ref(chat_id), token, ttl=INVITATION_SECONDS)
+        await self._invitations.open(chat, token, ttl=INVITATION_SECONDS)
         return HandoffReply(
             outcome="ask_for_contact",
             text=handoff_texts.ask_for_contact(handoff.delivery_id, self._words),
@@ -90,9 +90,9 @@ class ReceiverHandoffs:
         )
 
     async def share_contact(
-        self, chat_id: int, user_id: int, phone: str, contact_user_id: int | None
+        self, chat: ChatRef, user: UserRef, phone: str, contact_user: UserRef | None
     ) -> HandoffReply:
-        """A contact with ``phone`` arrived in ``chat_id``; ``contact_user_id`` is whose it is.
+        """A contact with ``phone`` arrived in ``chat``; ``contact_user`` is whose it is.
 
         The sharer's own contact is recorded in ``store.contacts``; every code waiting for its
         number is for this chat. A chat in the middle of a hand-off is told plainly why a
@@ -100,12 +100,11 @@ class ReceiverHandoffs:
         hand-off the contact stays the order conversation's when an order is open in the
         chat, even if codes were handed over for it.
         """
-        own = contact_user_id == user_id
+        own = contact_user == user
         verified = normalise_phone(phone, self._region) if own else None
         if verified is not None:
-            user = user_ref(user_id)
-            await self._store.contacts.record(user, verified, contact_user_id=contact_user_id)
-        token = await self._invitations.token_for(chat_ref(chat_id))
+            await self._store.contacts.record(user, verified, contact_user_id=user.id)
+        token = await self._invitations.token_for(chat)
         invited = await self._store.otp.get_by_token(token) if token else None
         waiting = await self._store.otp.pending_for_phone(verified) if verified else []
         if (
@@ -117,10 +116,10 @@ class ReceiverHandoffs:
         ):
             waiting.append(invited)  # a receiver phone the relay could not normalise
         if waiting:
-            await self._invitations.close(chat_ref(chat_id))
+            await self._invitations.close(chat)
             # Without a link opened, the contact may also answer the chat's open order (its
             # phone question): the receiver gets the codes either way, so the order has it too.
-            alone = token is not None or not await self._order_is_open(chat_id)
+            alone = token is not None or not await self._order_is_open(chat)
             return HandoffReply(outcome="handed_over", codes=_codes(waiting), answered=alone)
         if token is None:
             return HandoffReply(outcome="not_for_handoff", answered=False)
@@ -130,21 +129,21 @@ class ReceiverHandoffs:
         if verified is None:
             text = handoff_texts.unreadable_phone(self._words)
             return HandoffReply(outcome="unreadable_phone", text=text, wants_contact=True)
-        await self._invitations.close(chat_ref(chat_id))
+        await self._invitations.close(chat)
         if invited is None or not invited.pending:
             text = handoff_texts.ALREADY_SENT
             return HandoffReply(outcome="already_sent", text=text, ended=True)
         return HandoffReply(outcome="wrong_phone", text=handoff_texts.WRONG_PHONE, ended=True)
 
-    async def handed_over(self, chat_id: int, code: HandoffCode) -> bool:
-        """``code`` reached ``chat_id``: erase it (False when a resend replaced it meanwhile)."""
-        return await self._store.otp.mark_delivered(code.delivery_id, code.code, chat_ref(chat_id))
+    async def handed_over(self, chat: ChatRef, code: HandoffCode) -> bool:
+        """``code`` reached ``chat``: erase it (False when a resend replaced it meanwhile)."""
+        return await self._store.otp.mark_delivered(code.delivery_id, code.code, chat)
 
     def _receiver(self, handoff: OtpHandoff) -> str | None:
         return normalise_phone(handoff.receiver_phone, self._region)
 
-    async def _order_is_open(self, chat_id: int) -> bool:
-        return self._order_open is not None and await self._order_open(chat_id)
+    async def _order_is_open(self, chat: ChatRef) -> bool:
+        return self._order_open is not None and await self._order_open(chat)
 
 
 def _codes(handoffs: list[OtpHandoff]) -> tuple[HandoffCode, ...]:

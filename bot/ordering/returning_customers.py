@@ -1,7 +1,7 @@
 """``CustomerMemory``: what a returning customer is offered again on their next order.
 
 After each created delivery ``ChatService`` keeps the customer's name, phone and places from
-the order's answers (``conversations.returning``) in ``store.customers``, under their user id;
+the order's answers (``conversations.returning``) in ``store.customers``, under their ``UserRef``;
 a new order of the same user starts with them. Nothing kept for one user is ever read for
 another.
 """
@@ -12,7 +12,7 @@ import logging
 
 import pydantic
 
-from bot.legacy_chat_ids import user_ref
+from bot.chat_ref import UserRef
 from bot.store import Store
 from conversations import SavedOrder
 from conversations.returning import Remembered, remembered_from
@@ -26,10 +26,10 @@ class CustomerMemory:
     def __init__(self, store: Store) -> None:
         self._store = store
 
-    async def recall(self, user_id: int) -> Remembered | None:
-        """What ``user_id``'s last orders gave; None for a new customer, or when what was kept
+    async def recall(self, user: UserRef) -> Remembered | None:
+        """What ``user``'s last orders gave; None for a new customer, or when what was kept
         can no longer be read (an older bot's): then nothing is offered, nothing breaks."""
-        text = await self._store.customers.get(user_ref(user_id))
+        text = await self._store.customers.get(user)
         if text is None:
             return None
         try:
@@ -38,8 +38,8 @@ class CustomerMemory:
             logger.warning("the remembered details of a customer could not be read; not offered")
             return None
 
-    async def remember(self, user_id: int, order: SavedOrder) -> None:
+    async def remember(self, user: UserRef, order: SavedOrder) -> None:
         """Keep what ``order`` (which made a delivery) gave, over what was kept before."""
-        known = remembered_from(order, await self.recall(user_id))
+        known = remembered_from(order, await self.recall(user))
         if known is not None:
-            await self._store.customers.put(user_ref(user_id), known.model_dump_json())
+            await self._store.customers.put(user, known.model_dump_json())

@@ -44,7 +44,6 @@ from dataclasses import dataclass
 
 from bot.clocks import Clock, Sleep
 from bot.jobs import Job
-from bot.legacy_chat_ids import bare_id
 from bot.ordering.creator import refusal_for
 from bot.ordering.kept_photos import KeptPhotos
 from bot.ordering.lost_create_lookup import find_created
@@ -280,7 +279,7 @@ class CreateFollowUp(Job):
         place = f"{request.pickupAddress} to {request.deliveryAddress}"
         await self._alert(
             dialogue.still_unknown_alert(
-                row.idempotency_key, bare_id(row.chat), place, request.packageDescription, attempts
+                row.idempotency_key, row.chat.id, place, request.packageDescription, attempts
             )
         )
 

@@ -2,7 +2,7 @@
 
 ::
 
-    relay = Relay(store, channel, operators=[operator_chat_id], settings=config.relay)
+    relay = Relay(store, channel, operators=[operator_chat], settings=config.relay)
     app = create_web_app(store=store, signing_secrets=secrets, on_event=relay.wake)
     scheduler.add(relay)                         # a job of bot.jobs: woken, or due
 
@@ -55,6 +55,7 @@ from dataclasses import dataclass
 
 import pydantic
 
+from bot.chat_ref import ChatRef
 from bot.clocks import Clock, Sleep
 from bot.config import RelayConfig
 from bot.jobs import Job
@@ -85,7 +86,7 @@ class _InFlight:
 class Relay(Job):
     """Relays the inbox to chats; see the module docstring.
 
-    ``operators`` are the operator chat ids; ``settings`` the ``[relay]`` section (its defaults
+    ``operators`` are the operator chats; ``settings`` the ``[relay]`` section (its defaults
     when None). ``clock`` and ``sleep`` drive the retry delays and a chat's wait for its turn
     (tests inject fakes); ``phone_region`` lets receiver phones written without a country code
     be compared. ``turns`` is each chat's pacing (``bot.channels.Channels`` asks the chat's
@@ -100,7 +101,7 @@ class Relay(Job):
         store: Store,
         channel: Channel,
         *,
-        operators: Sequence[int],
+        operators: Sequence[ChatRef],
         settings: RelayConfig | None = None,
         clock: Clock = time.time,
         sleep: Sleep = asyncio.sleep,

@@ -30,9 +30,8 @@ from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 
-from bot.chat_ref import AGENTS
+from bot.chat_ref import AGENTS, ChatRef
 from bot.config import RelayConfig
-from bot.legacy_chat_ids import chat_ref
 from bot.partner.models import Delivery, WebhookEvent
 from bot.relay.agent_updates import AGENT_UPDATE, agent_event_body
 from bot.relay.channel_protocol import Channel
@@ -87,7 +86,7 @@ class Planner:
         store: Store,
         channel: Channel,
         *,
-        operators: Sequence[int],
+        operators: Sequence[ChatRef],
         settings: RelayConfig,
         phone_region: str | None = None,
     ) -> None:
@@ -208,8 +207,7 @@ class Planner:
         self, event: WebhookEvent, kind: str, text: str, *, abridged_as: str | None = None
     ) -> list[Outgoing]:
         return [
-            Outgoing(SendKey(event.id, chat_ref(chat), kind), text, abridged_as)
-            for chat in self._operators
+            Outgoing(SendKey(event.id, chat, kind), text, abridged_as) for chat in self._operators
         ]
 
     # --- drop-off codes ------------------------------------------------------------------

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from starlette.routing import BaseRoute
 
 from bot.channels import ChannelRegistration
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.config import TelegramConfig, WebappConfig
 from bot.core_services import CoreServices
 from bot.runtime.receiving import close_application, start_receiving, stop_receiving
@@ -43,8 +44,6 @@ from bot.telegram.relay_channel import TelegramRelayChannel, TelegramTurns
 from bot.telegram.webhook_route import telegram_route
 from bot.webapp.place_question import ChatPlaceQuestions
 from bot.webapp.routes import WebappEndpoints
-
-TELEGRAM = "telegram"  # the channel's name on the core
 
 
 @dataclass(frozen=True)
@@ -85,16 +84,18 @@ def register_telegram(
     core: CoreServices,
     bot: TelegramBot,
     *,
-    operators: frozenset[int],
+    operators: frozenset[ChatRef],
     session_idle_seconds: float,
     webapp: WebappConfig | None = None,
     webapp_url: str | None = None,
 ) -> TelegramChannel:
-    """Build the Telegram channel over ``core`` and register it as the messenger.
+    """Build the Telegram channel over ``core`` and register it as the messenger; its operator
+    commands answer in the Telegram chats among ``operators``.
 
     With ``webapp`` enabled the "Pick on the map" page is served (``bot.webapp``); its button
     is shown at place questions when ``webapp_url`` (``Config.webapp_url()``) says where.
     """
+    operator_chats = frozenset(chat.id for chat in operators if chat.channel == TELEGRAM)
     telegram, application, seams = bot.telegram, bot.application, core.seams
     sender = TelegramSender(application.bot, core.store, limiter=seams.limiter)
     photos = PhotoReceiver(
@@ -110,7 +111,7 @@ def register_telegram(
         cache=core.cache,
         sender=sender,
         photos=photos,
-        operators=operators,
+        operators=operator_chats,
         phone_region=telegram.default_phone_region,
         desk=core.desk(TELEGRAM_WORDS),
         webapp_url=webapp_url,
@@ -130,7 +131,7 @@ def register_telegram(
     @contextlib.asynccontextmanager
     async def running() -> AsyncIterator[None]:
         try:  # a start that fails halfway is stopped too: whatever began is undone
-            await start_receiving(application, telegram, operators, conversation.flow_menu)
+            await start_receiving(application, telegram, operator_chats, conversation.flow_menu)
             yield
         finally:
             await stop_receiving(application)

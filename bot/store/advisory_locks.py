@@ -1,7 +1,8 @@
 """Every PostgreSQL advisory lock key the bot takes, in one place, so no two jobs share one.
 
-A chat's lock (``pg_chat_locks``) is the one-bigint form, keyed by the chat id. Everything
-else is the two-int form, ``(namespace, key)``, which never meets a one-bigint lock: the
+A chat's lock (``pg_chat_locks``) is the one-bigint form, keyed by ``chat_lock_key``: its
+channel and its id, so equal ids of two channels never share a lock. Everything else is the
+two-int form, ``(namespace, key)``, which never meets a one-bigint lock: the
 fixed jobs below in ``ADVISORY_NAMESPACE``, and each API key's rate budget in a namespace of
 its own, keyed by a hash of the key's fingerprint (any int may come out of a hash, so it must
 not share a namespace with the fixed keys).
@@ -10,6 +11,30 @@ Pure constants: the SQLite code that shares repositories with PostgreSQL imports
 """
 
 from __future__ import annotations
+
+from typing import Final
+
+from bot.chat_ref import AGENTS, CONSOLE, LOG, TELEGRAM, ChatRef
+
+CHANNEL_LOCK_TAGS: Final = {TELEGRAM: 0, CONSOLE: 1, AGENTS: 2, LOG: 3}
+"""Each channel's part of its chats' lock keys; a new channel adds one unused tag (< 1024)."""
+
+CHAT_ID_BOUND: Final = 2**52
+"""Every chat id of a channel is within ±2**52: Telegram's ids have at most 52 significant
+bits; the other channels count up from 1."""
+
+
+def chat_lock_key(chat: ChatRef) -> int:
+    """The one-bigint advisory lock key of ``chat``: ``tag * 2**53 + id``, one per (channel,
+    id). Telegram's tag is 0, so a Telegram chat's key is its id, as before channels were
+    named. Raises ``ValueError`` for a channel without a tag or an id out of bounds."""
+    tag = CHANNEL_LOCK_TAGS.get(chat.channel)
+    if tag is None:
+        raise ValueError(f"channel {chat.channel!r} has no chat lock tag")
+    if not -CHAT_ID_BOUND < chat.id < CHAT_ID_BOUND:
+        raise ValueError(f"chat {chat} is beyond the chat lock keys' bounds")
+    return tag * 2 * CHAT_ID_BOUND + chat.id
+
 
 ADVISORY_NAMESPACE = 0x646C7662
 """The fixed jobs' namespace; spells "dlvb"."""

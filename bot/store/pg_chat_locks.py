@@ -50,8 +50,9 @@ from typing import Any
 
 import asyncpg
 
+from bot.chat_ref import ChatRef
 from bot.chatlocks import ChatLocks
-from bot.store.advisory_locks import LOCK_SESSION_KEEPALIVES
+from bot.store.advisory_locks import LOCK_SESSION_KEEPALIVES, chat_lock_key
 
 logger = logging.getLogger(__name__)
 
@@ -63,7 +64,7 @@ _CONNECTION_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
 
 
 class PgChatLocks:
-    """``hold(chat_id)`` for the length of a turn; see the module docstring."""
+    """``hold(chat)`` for the length of a turn; see the module docstring."""
 
     def __init__(self, pool: Any, connect: Callable[[], Awaitable[Any]]) -> None:
         self._pool = pool
@@ -71,7 +72,7 @@ class PgChatLocks:
         self._local = ChatLocks()
         self._shared: Any = None  # the shared lock connection, opened on first use
         self._shared_turn = asyncio.Lock()  # one statement at a time on it
-        self._on_shared: dict[int, Any] = {}  # chat -> the shared connection holding its lock
+        self._on_shared: dict[ChatRef, Any] = {}  # chat -> the shared connection holding its lock
         self._give_backs: set[asyncio.Task[None]] = set()  # cancelled requests being settled
 
     @classmethod
@@ -86,16 +87,16 @@ class PgChatLocks:
         return cls(pool, functools.partial(asyncpg.connect, dsn, server_settings=settings))
 
     @contextlib.asynccontextmanager
-    async def hold(self, chat_id: int) -> AsyncIterator[None]:
+    async def hold(self, chat: ChatRef) -> AsyncIterator[None]:
         """This instance's queue for the chat first, then the database-wide lock; at once
         when the current task holds the chat already."""
-        if self._local.holds(chat_id):
+        if self._local.holds(chat):
             yield
             return
-        async with self._local.hold(chat_id):
-            shared = await self._try_on_shared(chat_id)
+        async with self._local.hold(chat):
+            shared = await self._try_on_shared(chat)
             if shared is None:
-                async with self._hold_on_pooled(chat_id):
+                async with self._hold_on_pooled(chat):
                     yield
                 return
             try:
@@ -103,7 +104,7 @@ class PgChatLocks:
             finally:
                 # Shielded: a second cancellation must not leave the chat locked on a
                 # connection that lives on.
-                await asyncio.shield(self._release_on_shared(chat_id, shared))
+                await asyncio.shield(self._release_on_shared(chat, shared))
 
     async def close(self) -> None:
         """Close the lock connections (any lock still held is released with them)."""
@@ -113,14 +114,14 @@ class PgChatLocks:
             await shared.close()
         await self._pool.close()
 
-    async def _try_on_shared(self, chat_id: int) -> Any:
-        """The shared connection, now holding ``chat_id``'s lock; None when another instance
+    async def _try_on_shared(self, chat: ChatRef) -> Any:
+        """The shared connection, now holding ``chat``'s lock; None when another instance
         holds the chat (or the shared connection cannot be used)."""
         await self._shared_turn.acquire()
         handed_over = False
         try:
             shared = await self._shared_connection()
-            request = asyncio.ensure_future(shared.fetchval(_TRY_LOCK, chat_id))
+            request = asyncio.ensure_future(shared.fetchval(_TRY_LOCK, chat_lock_key(chat)))
             try:
                 taken = await asyncio.shield(request)
             except asyncio.CancelledError:
@@ -128,7 +129,7 @@ class PgChatLocks:
                 # waits, so its answer is one round trip away: let it come and give back
                 # what it granted, keeping the connection to itself until then, rather than
                 # close the connection and with it every other chat's lock.
-                self._give_backs.add(asyncio.create_task(self._give_back(chat_id, shared, request)))
+                self._give_backs.add(asyncio.create_task(self._give_back(chat, shared, request)))
                 handed_over = True
                 raise
         except _CONNECTION_ERRORS as error:
@@ -141,22 +142,22 @@ class PgChatLocks:
                 self._shared_turn.release()
         if not taken:
             return None
-        self._on_shared[chat_id] = shared
+        self._on_shared[chat] = shared
         return shared
 
-    async def _give_back(self, chat_id: int, shared: Any, request: asyncio.Future[Any]) -> None:
+    async def _give_back(self, chat: ChatRef, shared: Any, request: asyncio.Future[Any]) -> None:
         """After a lock request was cancelled in flight: release the lock if it was granted,
         then let the next statement onto the shared connection (``_shared_turn``, held until
         now). If the answer or the release fails, the connection is closed, which is the one
         way left to be sure the chat is not left locked."""
         try:
             if await request:
-                await shared.fetchval(_UNLOCK, chat_id)
+                await shared.fetchval(_UNLOCK, chat_lock_key(chat))
         except _CONNECTION_ERRORS as error:
             logger.warning(
                 "chat %s: a cancelled lock request could not be settled (%s); closing the "
                 "shared chat-lock connection",
-                chat_id,
+                chat,
                 type(error).__name__,
             )
             self._forget(shared)
@@ -174,23 +175,23 @@ class PgChatLocks:
         return self._shared
 
     @contextlib.asynccontextmanager
-    async def _hold_on_pooled(self, chat_id: int) -> AsyncIterator[None]:
+    async def _hold_on_pooled(self, chat: ChatRef) -> AsyncIterator[None]:
         async with self._pool.acquire() as conn:
-            await conn.execute(_LOCK, chat_id)
+            await conn.execute(_LOCK, chat_lock_key(chat))
             try:
                 yield
             finally:
                 # A failed unlock is undone by the pool's reset of the connection on release.
                 with contextlib.suppress(*_CONNECTION_ERRORS):
-                    await conn.execute(_UNLOCK, chat_id)
+                    await conn.execute(_UNLOCK, chat_lock_key(chat))
 
-    async def _release_on_shared(self, chat_id: int, shared: Any) -> None:
-        if self._on_shared.pop(chat_id, None) is not shared:
+    async def _release_on_shared(self, chat: ChatRef, shared: Any) -> None:
+        if self._on_shared.pop(chat, None) is not shared:
             return  # lost with its connection, and logged then
         if not shared.is_closed():
             try:
                 async with self._shared_turn:
-                    released = await shared.fetchval(_UNLOCK, chat_id)
+                    released = await shared.fetchval(_UNLOCK, chat_lock_key(chat))
             except _CONNECTION_ERRORS as error:
                 if not shared.is_closed():
                     # Whether the lock is still held cannot be known: closing the connection
@@ -199,32 +200,32 @@ class PgChatLocks:
                     logger.warning(
                         "chat %s: its lock could not be released (%s); closing the shared "
                         "chat-lock connection",
-                        chat_id,
+                        chat,
                         type(error).__name__,
                     )
                     self._forget(shared)
                     return
             else:
                 if not released:
-                    logger.error("chat %s: its lock was no longer held at its release", chat_id)
+                    logger.error("chat %s: its lock was no longer held at its release", chat)
                 return
         # The connection died before its termination listener ran: the loss is said here.
-        self._say_lost(chat_id)
+        self._say_lost(chat)
 
     def _lost(self, connection: Any) -> None:
         """The termination listener of the shared connection: log every chat it held."""
         lost = sorted(chat for chat, held_on in self._on_shared.items() if held_on is connection)
-        for chat_id in lost:
-            del self._on_shared[chat_id]
-            self._say_lost(chat_id)
+        for chat in lost:
+            del self._on_shared[chat]
+            self._say_lost(chat)
         self._forget(connection)
 
     @staticmethod
-    def _say_lost(chat_id: int) -> None:
+    def _say_lost(chat: ChatRef) -> None:
         logger.error(
             "chat %s: its lock was lost with the shared chat-lock connection; its turn is "
             "unguarded against the other instances",
-            chat_id,
+            chat,
         )
 
     def _forget(self, connection: Any) -> None:

@@ -93,8 +93,8 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
         self.locks: ChatTurnLocks = locks if locks is not None else ChatLocks()
 
     def hold(self, chat_id: int) -> contextlib.AbstractAsyncContextManager[None]:
-        """Wait for ``chat_id``'s turn and keep it for the block."""
-        return self.locks.hold(chat_id)
+        """Wait for the turn of Telegram's chat ``chat_id`` and keep it for the block."""
+        return self.locks.hold(ChatRef(TELEGRAM, chat_id))
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         chat_id = chat_of(update)
@@ -103,7 +103,7 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
             if chat_id is None:
                 await coroutine
                 return
-            async with self.locks.hold(chat_id):
+            async with self.locks.hold(ChatRef(TELEGRAM, chat_id)):
                 await coroutine
 
     async def initialize(self) -> None:

@@ -35,6 +35,7 @@ from telegram import InlineKeyboardMarkup
 
 from bot.telegram.bot_context import BotContext
 from bot.telegram.message_sender import Delivered
+from bot.telegram.refs import telegram_chat, telegram_user
 from bot.telegram.turn_messages import (
     OutgoingMessage,
     ShareRequest,
@@ -80,7 +81,7 @@ class ChatScreen:
         moves_on = turn.prompt is not None or turn.finished
         previous = (view.prompt, view.message_id) if moves_on else (None, None)
         if turn.prompt is not None and view.session_id is None:
-            session = await self.ctx.chats.session(chat_id)
+            session = await self.ctx.chats.session(telegram_chat(chat_id))
             view.session_id = session.id if session is not None else None
         rendered = render_turn(
             turn,
@@ -135,7 +136,7 @@ class ChatScreen:
         if view is not None and not self.shared:
             self._views.move_to_end(chat_id)
             return view
-        session = await self.ctx.chats.session(chat_id)
+        session = await self.ctx.chats.session(telegram_chat(chat_id))
         if view is not None and _shows(view, session):
             self._views.move_to_end(chat_id)
             return view
@@ -144,7 +145,7 @@ class ChatScreen:
         if session is None:
             return view
         view.session_id = session.id
-        turn = await self.ctx.chats.resume(chat_id, user_id)
+        turn = await self.ctx.chats.resume(telegram_chat(chat_id), telegram_user(user_id))
         if turn is None or turn.prompt is None:
             return view  # no question to show (the service is down): the answer's turn says so
         if turn.messages:
@@ -163,7 +164,7 @@ class ChatScreen:
         view = self._views.get(chat_id)
         if view is None or not self.shared:
             return
-        session = await self.ctx.chats.session(chat_id)
+        session = await self.ctx.chats.session(telegram_chat(chat_id))
         # With no session the order ended (here or elsewhere): a command starts afresh.
         if session is None or not _shows(view, session):
             self._views.pop(chat_id, None)

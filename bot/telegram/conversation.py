@@ -23,6 +23,7 @@ from contextlib import AbstractAsyncContextManager
 from telegram import Update
 from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes, MessageHandler, filters
 
+from bot.chat_ref import ChatRef
 from bot.clocks import Clock, Sleep, system_sleep
 from bot.ordering.chats import no_open_order
 from bot.telegram import otp_receiver as otp
@@ -35,6 +36,7 @@ from bot.telegram.chat_screen import ChatScreen, answers
 from bot.telegram.command_menus import flow_commands
 from bot.telegram.message_sender import answer_tap
 from bot.telegram.photo_receiver import IncomingPhoto, PhotoRefused, Rehosted
+from bot.telegram.refs import telegram_chat, telegram_user
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage, reply_answer
 from bot.webapp.picks import read_pick
@@ -105,7 +107,7 @@ class Conversation:
         if payload in self.registry:
             await self._begin(chat_id, user_id, greet=True, flow=payload)
             return
-        turn = await self.ctx.chats.resume(chat_id, user_id)
+        turn = await self.ctx.chats.resume(telegram_chat(chat_id), telegram_user(user_id))
         if turn is None:
             await self._begin(chat_id, user_id, greet=True)
             return
@@ -122,7 +124,7 @@ class Conversation:
         """``/repeat``: the customer's last delivery, filled in again (an open one is dropped)."""
         chat_id, user_id = _ids(update)
         await self.screen.forget_if_stale(chat_id)
-        turn = await self.ctx.chats.repeat(chat_id, user_id)
+        turn = await self.ctx.chats.repeat(telegram_chat(chat_id), telegram_user(user_id))
         self.screen.remember(chat_id).session_id = None  # a new session: its buttons get a new tag
         await self.screen.show(chat_id, turn)
 
@@ -140,7 +142,7 @@ class Conversation:
         be lost)."""
         chat_id, user_id = _ids(update)
         await self.screen.forget_if_stale(chat_id)
-        turn = await self.ctx.chats.cancel(chat_id, user_id)
+        turn = await self.ctx.chats.cancel(telegram_chat(chat_id), telegram_user(user_id))
         if turn is None:
             await self._say(chat_id, say("telegram.no_order"))
             return
@@ -149,7 +151,7 @@ class Conversation:
     async def on_help(self, update: Update, context: Context) -> None:
         """``/help``: about the open question, or about the bot when nothing is open."""
         chat_id, user_id = _ids(update)
-        if await self.ctx.chats.session(chat_id) is None:
+        if await self.ctx.chats.session(telegram_chat(chat_id)) is None:
             shortcuts = [f"/{command.command}: {command.description}" for command in self.flow_menu]
             await self._say(
                 chat_id,
@@ -228,11 +230,12 @@ class Conversation:
         if update.callback_query is not None:
             await answer_tap(update.callback_query, say("telegram.dead_button"))
 
-    async def deliver_later(self, chat_id: int, turn: Turn) -> None:
-        """Show a turn that happened without an update (a create re-sent after a rate limit)."""
-        held = self._chat_turn(chat_id) if self._chat_turn else contextlib.nullcontext()
+    async def deliver_later(self, chat: ChatRef, turn: Turn) -> None:
+        """Show a turn that happened without an update (a create re-sent after a rate limit)
+        in ``chat``, a Telegram chat."""
+        held = self._chat_turn(chat.id) if self._chat_turn else contextlib.nullcontext()
         async with held:
-            await self.screen.show(chat_id, turn)
+            await self.screen.show(chat.id, turn)
 
     async def settle(self) -> None:
         """Wait for the work turns left running (the answered prompts' tidy-up edits)."""
@@ -252,7 +255,7 @@ class Conversation:
             return
         await self._answer(chat_id, user_id, pick.place_answer())
         unit_step = pick.unit_step()
-        session = await self.ctx.chats.session(chat_id) if unit_step else None
+        session = await self.ctx.chats.session(telegram_chat(chat_id)) if unit_step else None
         if unit_step is None or session is None or session.step != unit_step:
             return  # a pin, a place without a unit question, or the place was refused
         unit = pick.unit_answer(unit_step, session.prompt_version)
@@ -274,7 +277,9 @@ class Conversation:
             # what the chat shows now (the prompt to tidy, the reply keyboard that is up).
             await self.screen.view(chat_id, user_id)
         # The reply is drawn and sent while the turn's session is written.
-        turn = await self.ctx.chats.handle(chat_id, user_id, answer, reply=reply)
+        turn = await self.ctx.chats.handle(
+            telegram_chat(chat_id), telegram_user(user_id), answer, reply=reply
+        )
         if turn != no_open_order():
             return
         # No order is open, yet the chat still shows its question, drawn longer ago than an
@@ -301,7 +306,9 @@ class Conversation:
         """A new order; ``greet`` says hello first, ``opening`` says that sentence first."""
         await self.screen.forget_if_stale(chat_id)
         # Over an open order whose answers would be lost, the turn asks first (yes starts it).
-        turn = await self.ctx.chats.new_order(chat_id, user_id, flow=flow)
+        turn = await self.ctx.chats.new_order(
+            telegram_chat(chat_id), telegram_user(user_id), flow=flow
+        )
         self.screen.remember(chat_id).session_id = None  # maybe a new session: read it again
         if greet:
             opening = say("telegram.greeting")

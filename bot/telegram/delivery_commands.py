@@ -25,6 +25,7 @@ from bot.ordering.desk_replies import DeliveryPage
 from bot.telegram.bot_context import BotContext
 from bot.telegram.message_sender import Delivered, answer_tap
 from bot.telegram.operators import OperatorCommands
+from bot.telegram.refs import telegram_user
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage, next_page, previous_page
 from conversations.texts import desk_texts
@@ -58,7 +59,7 @@ class DeliveryCommands:
         message, user_id = _private(update)
         if message is None or user_id is None:
             return await self._say_private_only(update)
-        reply = await self.ctx.desk.status(user_id, " ".join(context.args or []))
+        reply = await self.ctx.desk.status(telegram_user(user_id), " ".join(context.args or []))
         await self._say(message, reply.text)
 
     async def deliveries(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -78,7 +79,7 @@ class DeliveryCommands:
         if message is None or user_id is None:
             return await self._say_private_only(update)
         _, typed, reason = [*(message.text or "").split(maxsplit=2), "", ""][:3]
-        reply = await self.ctx.desk.cancel(user_id, typed, reason)
+        reply = await self.ctx.desk.cancel(telegram_user(user_id), typed, reason)
         await self._say(message, reply.text)
 
     async def turn_page(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -104,7 +105,7 @@ class DeliveryCommands:
 
     async def page(self, user_id: int, page: int) -> OutgoingMessage:
         """Page ``page`` (from 0, clamped to the last) of the user's deliveries, drawn."""
-        return draw_page(await self.ctx.desk.deliveries(user_id, page), user_id)
+        return draw_page(await self.ctx.desk.deliveries(telegram_user(user_id), page), user_id)
 
     async def _say(self, message: Message, text: str) -> None:
         await self.ctx.sender.send_message(message.chat_id, OutgoingMessage(escape(text)))

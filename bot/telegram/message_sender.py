@@ -230,7 +230,7 @@ class TelegramSender:
 
     def _chat_turn(self, chat_id: int) -> AbstractAsyncContextManager[None]:
         """Hold ``chat_id``'s lock: its sends go one at a time, in the order they came."""
-        return self._locks.hold(chat_id)
+        return self._locks.hold(ChatRef(TELEGRAM, chat_id))
 
 
 async def answer_tap(query: CallbackQuery, text: str | None = None) -> None:

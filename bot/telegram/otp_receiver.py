@@ -24,6 +24,7 @@ from bot.ordering.desk_replies import HandoffCode, HandoffReply
 from bot.ordering.receiver_handoff import handoff_token
 from bot.telegram.bot_context import BotContext
 from bot.telegram.message_sender import Delivered
+from bot.telegram.refs import telegram_chat, telegram_user
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import Markup, OutgoingMessage, share_keyboard
 from conversations.texts import handoff_texts
@@ -38,7 +39,9 @@ async def start_otp_handoff(ctx: BotContext, update: Update, token: str) -> None
         return
     if message.chat.type != ChatType.PRIVATE:
         return await _say(ctx, message.chat_id, handoff_texts.HANDOFF_PRIVATE_ONLY)
-    reply = await ctx.desk.open_handoff(message.chat_id, user.id, token)
+    reply = await ctx.desk.open_handoff(
+        telegram_chat(message.chat_id), telegram_user(user.id), token
+    )
     await _draw(ctx, message.chat_id, reply)
 
 
@@ -51,8 +54,12 @@ async def contact_shared(ctx: BotContext, update: Update) -> bool:
     if message.chat.type != ChatType.PRIVATE:
         return False
     contact = message.contact
+    owner = None if contact.user_id is None else telegram_user(contact.user_id)
     reply = await ctx.desk.share_contact(
-        message.chat_id, user.id, contact.phone_number, contact_user_id=contact.user_id
+        telegram_chat(message.chat_id),
+        telegram_user(user.id),
+        contact.phone_number,
+        contact_user=owner,
     )
     await _draw(ctx, message.chat_id, reply)
     return reply.answered
@@ -86,7 +93,7 @@ async def _hand_over(ctx: BotContext, chat_id: int, codes: Sequence[HandoffCode]
             # Kept in the store: the receiver can share their contact again later.
             log.warning("drop-off code of %s not delivered to its receiver", code.delivery_id)
             return
-        await ctx.desk.code_handed_over(chat_id, code)
+        await ctx.desk.code_handed_over(telegram_chat(chat_id), code)
 
 
 async def _say(ctx: BotContext, chat_id: int, text: str, markup: Markup | None = None) -> None:

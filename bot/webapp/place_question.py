@@ -18,6 +18,7 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.ordering.chats import ChatService
 from bot.partner.models import Capabilities, LocationUnit, ServiceLocation, Warehouse
 from conversations.context import Answers
@@ -125,7 +126,8 @@ class ChatPlaceQuestions:
         self._chats = chats
 
     async def question(self, chat_id: int) -> PlaceQuestion | None:
-        session = await self._chats.session(chat_id)
+        # The page's chat is a Telegram chat (its initData's): named by Telegram's id here.
+        session = await self._chats.session(ChatRef(TELEGRAM, chat_id))
         if session is None or session.finished or session.step is None:
             return None
         step, version = session.step, session.prompt_version

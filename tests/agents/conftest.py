@@ -27,11 +27,10 @@ from bot.agents import AgentChannel, ChannelHook
 from bot.agents.agents_wiring import AgentChannels, register_agents
 from bot.bot_core import BotCore, build_core
 from bot.channels import ChannelRegistration
-from bot.chat_ref import ChatRef
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.clocks import Clock, system_clock
 from bot.config import key_hash
 from bot.demo.transports import AppSwitch
-from bot.legacy_chat_ids import bare_id
 from bot.partner.signing import verify
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.seams import Seams
@@ -71,7 +70,7 @@ class RecordingChannel:
         self.sent: list[tuple[int, str]] = []
 
     async def send(self, chat: ChatRef, text: str) -> int:
-        chat_id = bare_id(chat)
+        chat_id = chat.id
         self.sent.append((chat_id, text))
         return len(self.sent)
 
@@ -166,7 +165,7 @@ class AgentWorld:
         settings = CoreSettings(
             partner_base_url=self.sandbox.base_url,
             partner_api_key=self.sandbox.api_key,
-            operators=(OPERATOR,),
+            operators=(ChatRef(TELEGRAM, OPERATOR),),
             signing_secrets=tuple(hook.secret for hook in hooks),
             webhook_path=httpx.URL(hooks[0].url).path,
             agents=AgentsSettings(
@@ -184,7 +183,7 @@ class AgentWorld:
             agent_webhook_transport=httpx.ASGITransport(app=self.hooks.app),
         )
         self.core = build_core(settings, self.store, seams)
-        self.core.register(ChannelRegistration("chat", self.channel))
+        self.core.register(ChannelRegistration(TELEGRAM, self.channel))
         self.agents = register_agents(self.core)
         self.switch.app = self.core.web_app
         if self.server is None:

@@ -21,6 +21,7 @@ from bot.agents import AgentChannel
 from bot.agents.agents_wiring import register_agents
 from bot.bot_core import BotCore, build_core
 from bot.channels import ChannelRegistration
+from bot.chat_ref import TELEGRAM
 from bot.config import key_hash
 from bot.sandbox import Sandbox, default_scenario
 from bot.seams import Seams
@@ -50,7 +51,7 @@ async def nodes(postgres_server: LocalPostgres, tmp_path: Path) -> AsyncIterator
             core = build_core(
                 settings, store, Seams(partner_transport=httpx.ASGITransport(app=sandbox.app))
             )
-            core.register(ChannelRegistration("chat", RecordingChannel()))
+            core.register(ChannelRegistration(TELEGRAM, RecordingChannel()))
             register_agents(core)
             api = httpx.AsyncClient(
                 transport=httpx.ASGITransport(app=core.web_app),

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.chat_ref import CONSOLE, ChatRef
 from bot.console import PhotoProblem, check_photos, host_photos, sniff_image_type
 from bot.store import Store
 
@@ -71,7 +72,7 @@ async def test_hosted_photos_get_unguessable_urls(tmp_path: Path) -> None:
         urls = await host_photos(
             [tmp_path / "a.png", tmp_path / "b.webp"],
             store,
-            chat_id=5,
+            chat=ChatRef(CONSOLE, 5),
             public_base_url="https://localhost/",
         )
         tokens = [url.removeprefix("https://localhost/media/") for url in urls]
@@ -89,7 +90,7 @@ async def test_nothing_is_stored_when_one_file_fails(tmp_path: Path) -> None:
             await host_photos(
                 [tmp_path / "a.png", tmp_path / "b.txt"],
                 store,
-                chat_id=5,
+                chat=ChatRef(CONSOLE, 5),
                 public_base_url="https://localhost",
             )
         assert not any(store.media_dir.iterdir())

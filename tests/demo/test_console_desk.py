@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from bot.demo import CUSTOMER_CHAT, DemoStack
-from bot.legacy_chat_ids import chat_ref, user_ref
+from bot.chat_ref import CONSOLE, ChatRef
+from bot.demo import DemoStack
 from conversations.texts.deliveries_texts import short_ref
 
 from .conftest import TO_SUMMARY, MakeStack
@@ -78,7 +78,12 @@ async def test_status_list_and_cancel_of_the_customers_delivery(make_stack: Make
 async def test_someone_elses_or_an_unknown_delivery(make_stack: MakeStack) -> None:
     stack = await make_stack()
     await stack.bot.store.deliveries.add(
-        "0a1b2c3d-0000-4000-8000-000000000001", chat_ref(4242), 4242, 1_800_000_000.0, None, None
+        "0a1b2c3d-0000-4000-8000-000000000001",
+        ChatRef(CONSOLE, 4242),
+        4242,
+        1_800_000_000.0,
+        None,
+        None,
     )
     calls = sum(stack.sandbox.call_counts().values())
     for line in ("status 0A1B2C3D", "cancel_delivery 0A1B2C3D I ordered it twice"):
@@ -93,8 +98,8 @@ async def test_the_list_in_pages(make_stack: MakeStack) -> None:
     for minute in range(7):
         await stack.bot.store.deliveries.add(
             f"{minute:08x}-0000-4000-8000-000000000000",
-            chat_ref(CUSTOMER_CHAT),
-            CUSTOMER_CHAT,
+            stack.bot.console.chat,
+            stack.bot.console.user.id,
             1_800_000_000.0 + 60 * minute,
             None,
             None,
@@ -146,4 +151,4 @@ async def test_a_contact_outside_a_hand_off_still_answers_the_order(make_stack: 
     assert await stack.position() == "sender_name"
     await stack.type_line("contact 08031234567 Ada Obi")
     assert await stack.position() == "receiver_name"
-    assert await stack.bot.store.contacts.phone_for(user_ref(CUSTOMER_CHAT)) is None
+    assert await stack.bot.store.contacts.phone_for(stack.bot.console.user) is None

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.demo import DemoOptions, DemoStack
-from bot.legacy_chat_ids import user_ref
 from bot.sandbox import default_scenario_data, parse_scenario
 from conversations.texts import dialogue
 
@@ -18,7 +17,7 @@ async def test_new_with_a_flow_name_starts_that_flow(make_stack: MakeStack) -> N
     assert "The parcel goes back to Ikeja Hub" in screen
     assert stack.bot.console.prompt is not None
     assert stack.bot.console.prompt.step == "pickup_place"
-    session = await stack.bot.chats.session(stack.bot.console.chat_id)
+    session = await stack.bot.chats.session(stack.bot.console.chat)
     assert session is not None and session.flow == "return_parcel"
 
 
@@ -39,7 +38,7 @@ async def test_new_and_a_word_is_an_answer_where_text_is_asked(make_stack: MakeS
     assert stack.bot.console.prompt is not None
     assert stack.bot.console.prompt.step == "package_description"
     await stack.type_line("new shoes")
-    session = await stack.bot.chats.session(stack.bot.console.chat_id)
+    session = await stack.bot.chats.session(stack.bot.console.chat)
     assert session is not None and session.answers["package_description"] == "new shoes"
 
 
@@ -56,7 +55,7 @@ async def test_repeat_orders_the_last_order_again(make_stack: MakeStack) -> None
     for line in ("parcel.png", "1"):
         await stack.type_line(line)
     assert stack.bot.console.status == "created"
-    links = await stack.bot.store.deliveries.for_user(user_ref(stack.bot.console.user_id), 10)
+    links = await stack.bot.store.deliveries.for_user(stack.bot.console.user, 10)
     assert len(links) == 2
 
 

@@ -134,7 +134,7 @@ async def test_a_tap_on_the_prompt_another_instance_drew_is_taken(pair: Pair) ->
     replies = await pair.send(a, tg.updates.tap(pair.prompt(), "Small"))  # drawn by b
 
     assert not any("earlier question" in reply.text for reply in replies)
-    session = await a.runtime.ctx.chats.session(ADA.id)
+    session = await a.runtime.ctx.chats.session(ADA.chat)
     assert session is not None and "package_size" in session.answers
     # a did not tidy its own old prompt again (b wrote the tapped choice under it).
     assert tg.message(ADA.id, first.message_id)["text"] == tidied_by_b
@@ -155,7 +155,7 @@ async def test_a_command_draws_over_the_order_the_chat_has_now(pair: Pair) -> No
 
     # a's buttons carried the open order's tag, not the first order's: the tap was taken.
     assert [reply.text for reply in done] == ["Cancelled. Nothing was ordered."]
-    assert await b.runtime.ctx.chats.session(ADA.id) is None
+    assert await b.runtime.ctx.chats.session(ADA.chat) is None
     assert tg.message(ADA.id, first.message_id)["text"] == tidied_by_b
 
 

@@ -42,7 +42,7 @@ import pytest
 
 from bot.bot_core import build_core
 from bot.channels import ChannelRegistration
-from bot.chat_ref import ChatRef, UserRef
+from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.sandbox.operations import API_PREFIX
 from bot.seams import Seams
@@ -157,12 +157,13 @@ async def seed_sessions_at_the_summary(store: Store, partner: Partner, chats: li
     core = build_core(
         settings, store, Seams(partner_transport=httpx.ASGITransport(app=partner.counter))
     )
-    core.register(ChannelRegistration("chat", RecordingChannel()))
+    core.register(ChannelRegistration(TELEGRAM, RecordingChannel()))
     try:
         filler = chats[0]
-        await core.chats.start(filler, filler)
+        chat, user = ChatRef(TELEGRAM, filler), UserRef(TELEGRAM, filler)
+        await core.chats.start(chat, user)
         for answer in TO_SUMMARY:
-            turn = await core.chats.handle(filler, filler, answer)
+            turn = await core.chats.handle(chat, user, answer)
         assert turn.prompt is not None and turn.prompt.step == "summary"
     finally:
         await core.aclose()

@@ -33,7 +33,7 @@ async def test_a_flows_command_starts_it_and_drops_the_open_order(stack: BotStac
     await stack.command(ADA, "new")
     said = [m.text or "" for m in await stack.command(ADA, "return")]
     assert said[-1].startswith(RETURN_FIRST) and RETURN_ASKS in said[-1]
-    session = await stack.bot.ctx.chats.session(ADA.id)
+    session = await stack.bot.ctx.chats.session(ADA.chat)
     assert session is not None and session.flow == "return_parcel"
 
 

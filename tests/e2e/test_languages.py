@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bot.chat_ref import UserRef
+from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.ordering.chats import no_open_order
 from conversations import TextAnswer
 from conversations.texts.catalogue import say, speaking_language
@@ -15,6 +15,7 @@ from tests.fakes.telegram_world import TgUser
 AMINA = TgUser(1201, "Amina", language_code="fr")
 KEMI = TgUser(1202, "Kemi", language_code="yo")  # Yoruba: not shipped
 TUNDE = TgUser(1203, "Tunde", language_code=None)
+NOBODY = ChatRef(TELEGRAM, 4242)  # a chat that never ordered
 
 
 async def test_a_french_app_gets_french(stack: BotStack) -> None:
@@ -38,13 +39,13 @@ async def test_other_languages_and_none_get_the_business_default(stack: BotStack
 
 async def test_the_chat_service_takes_the_language_as_a_plain_parameter(stack: BotStack) -> None:
     chats = stack.bot.ctx.chats
-    turn = await chats.handle(4242, 4242, TextAnswer(text="hi"), language="fr")
+    turn = await chats.handle(NOBODY, NOBODY.user(4242), TextAnswer(text="hi"), language="fr")
     assert turn.messages == (
         "Cette conversation est terminée. Commencez une nouvelle commande quand vous voulez.",
     )
     with speaking_language("fr"):
         assert turn == no_open_order()
-    english = await chats.handle(4242, 4242, TextAnswer(text="hi"))
+    english = await chats.handle(NOBODY, NOBODY.user(4242), TextAnswer(text="hi"))
     assert english.messages[0].startswith("This conversation has ended.")
 
 

@@ -22,7 +22,7 @@ async def test_a_restart_mid_flow_resumes_at_the_same_step(stack: BotStack) -> N
     # A button of the keyboard drawn by the old process answers the same question.
     reply = await stack.tap(asked, "Ikeja City Mall")
     assert reply[-1].text == "Shop number (optional)? Type it (or skip)."
-    session = await stack.bot.ctx.chats.session(ADA.id)
+    session = await stack.bot.ctx.chats.session(ADA.chat)
     assert session is not None
     assert session.answers["dropoff_place"]["location"]["name"] == "Ikeja City Mall"
 
@@ -31,7 +31,7 @@ async def test_a_restart_mid_flow_resumes_at_the_same_step(stack: BotStack) -> N
     # Typing goes on just as well after another restart.
     reply = await stack.text(ADA, "Shop 12")
     assert reply[0].text is not None and reply[0].text.startswith("What is your name?")
-    session = await stack.bot.ctx.chats.session(ADA.id)
+    session = await stack.bot.ctx.chats.session(ADA.chat)
     assert session is not None and session.step == "sender_name"
 
 

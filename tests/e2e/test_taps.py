@@ -21,7 +21,7 @@ async def test_a_tap_on_an_old_keyboard_is_refused_kindly(stack: BotStack) -> No
     assert message.text == f"{STALE}\n\n{now_asked.text}"  # where the chat is, asked again
     assert message.reply_markup == now_asked.reply_markup  # its buttons drawn again
     assert stack.tg.callback_answer(old_tap["callback_query"]["id"]) is not None
-    session = await stack.bot.ctx.chats.session(ADA.id)
+    session = await stack.bot.ctx.chats.session(ADA.chat)
     assert session is not None and session.answers["service_kind"] == "pickup_delivery"
 
 
@@ -36,7 +36,7 @@ async def test_a_keyboard_from_an_earlier_order_is_stale_too(stack: BotStack) ->
     (message,) = reply
     assert message.text == f"{STALE}\n\nWhat would you like to order?"
     await stack.tap(stack.prompt(ADA.id), "Errand: we buy it for you")
-    session = await stack.bot.ctx.chats.session(ADA.id)
+    session = await stack.bot.ctx.chats.session(ADA.chat)
     assert session is not None and session.answers["service_kind"] == "errand"
     assert again.message_id != first.message_id
 
@@ -66,7 +66,7 @@ async def test_buttons_nobody_made_get_an_answer_and_change_nothing(stack: BotSt
         assert await stack.send(tap) == []
         answer = stack.tg.callback_answer(tap["callback_query"]["id"])
         assert answer is not None and answer["text"] == "That button no longer works."
-    session = await stack.bot.ctx.chats.session(ADA.id)
+    session = await stack.bot.ctx.chats.session(ADA.chat)
     assert session is not None and session.step == "service_kind"
 
 
@@ -117,4 +117,4 @@ async def test_cancel_mid_order_asks_first_with_buttons_and_no_keeps_the_order(
     await stack.command(ADA, "cancel")
     (cancelled,) = await stack.tap(stack.prompt(ADA.id), "Yes, cancel it")
     assert cancelled.text == "Cancelled. Nothing was ordered."
-    assert await stack.bot.ctx.chats.session(ADA.id) is None
+    assert await stack.bot.ctx.chats.session(ADA.chat) is None

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal
 
+from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.clocks import Clock
 
 from .telegram_wire import JSONDict, bad_request
@@ -39,6 +40,16 @@ class TgUser:
             if getattr(self, key) is not None:
                 data[key] = getattr(self, key)
         return data
+
+    @property
+    def chat(self) -> ChatRef:
+        """The private chat with the bot as the bot's core names it (the user's id)."""
+        return ChatRef(TELEGRAM, self.id)
+
+    @property
+    def user(self) -> UserRef:
+        """This user as the bot's core names them."""
+        return UserRef(TELEGRAM, self.id)
 
     @property
     def private_chat(self) -> TgChat:
@@ -77,6 +88,11 @@ class TgChat:
             if getattr(self, key) is not None:
                 data[key] = getattr(self, key)
         return data
+
+    @property
+    def chat(self) -> ChatRef:
+        """The chat as the bot's core names it."""
+        return ChatRef(TELEGRAM, self.id)
 
     @classmethod
     def from_json(cls, data: JSONDict) -> TgChat:

@@ -9,7 +9,7 @@ import asyncio
 import json
 from dataclasses import replace
 
-from bot.chat_ref import ChatRef, UserRef
+from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.ordering import ChatService
 from bot.partner.models import CreateDeliveryRequest
 from bot.store import Store
@@ -32,7 +32,8 @@ from conversations.texts.catalogue import speaking_language
 
 from .conftest import CONFIRM_ANSWER, PHOTO_URL, TO_SUMMARY, MakeOrg, Org
 
-CHAT, USER = 42, 7
+CHAT, USER = ChatRef(TELEGRAM, 42), UserRef(TELEGRAM, 7)
+OTHER_CHAT, OTHER_USER = ChatRef(TELEGRAM, 43), UserRef(TELEGRAM, 8)
 
 # A return to the business's warehouse on the default scenario, up to the summary (the
 # warehouse answers itself: the first usable one).
@@ -55,15 +56,15 @@ def service(org: Org, store: Store | None = None, **kwargs: object) -> ChatServi
     return ChatService(org.engine(), store or org.store, clock=org.clock, **kwargs)
 
 
-async def answer_all(chats: ChatService, answers: list[Answer], chat: int = CHAT) -> Turn:
+async def answer_all(chats: ChatService, answers: list[Answer], chat: ChatRef = CHAT) -> Turn:
     turn = await chats.start(chat, USER)
     for answer in answers:
         turn = await chats.handle(chat, USER, answer)
     return turn
 
 
-async def stored(store: Store, chat: int = CHAT) -> Session | None:
-    record = await store.sessions.get(ChatRef("telegram", chat))
+async def stored(store: Store, chat: ChatRef = CHAT) -> Session | None:
+    record = await store.sessions.get(chat)
     return Session.model_validate_json(record.data) if record else None
 
 
@@ -81,10 +82,10 @@ async def test_every_turn_is_saved_and_a_finished_order_is_forgotten(org: Org) -
     assert turn.prompt is not None and turn.prompt.step == "summary"
     done = await chats.handle(CHAT, USER, CONFIRM_ANSWER)
     assert done.status == "created" and done.delivery is not None
-    assert await org.store.sessions.get(ChatRef("telegram", CHAT)) is None
+    assert await org.store.sessions.get(CHAT) is None
     link = await org.store.deliveries.get(done.delivery.id)
     assert link is not None
-    assert (link.chat.id, link.user_id) == (CHAT, USER)
+    assert (link.chat, link.user_id) == (CHAT, USER.id)
     assert link.status == "matched"
     assert link.receiver_phone == "+2348022223333"
     assert link.tracking_url == done.delivery.tracking_url
@@ -129,15 +130,15 @@ async def test_cancel_asks_first_then_ends_the_order(org: Org) -> None:
     assert asked.prompt.text == "Cancel this order? The answers you gave so far will be lost."
     turn = await chats.cancel(CHAT, USER)
     assert turn is not None and turn.status == "cancelled"
-    assert org.store is not None and await org.store.sessions.get(ChatRef("telegram", CHAT)) is None
+    assert org.store is not None and await org.store.sessions.get(CHAT) is None
 
 
 async def test_an_unreadable_session_is_dropped(org: Org) -> None:
     assert org.store is not None
-    await org.store.sessions.save(ChatRef("telegram", CHAT), USER, json.dumps({"not": "a session"}))
+    await org.store.sessions.save(CHAT, USER.id, json.dumps({"not": "a session"}))
     chats = service(org)
     assert await chats.session(CHAT) is None
-    assert await org.store.sessions.get(ChatRef("telegram", CHAT)) is None
+    assert await org.store.sessions.get(CHAT) is None
 
 
 class Watching:
@@ -181,7 +182,7 @@ async def test_one_chat_waits_for_its_own_turn_and_no_other(org: Org) -> None:
     confirm = asyncio.create_task(chats.handle(CHAT, USER, CONFIRM_ANSWER))
     await watcher.entered.wait()
     cancel = asyncio.create_task(chats.cancel(CHAT, USER))
-    other = await chats.start(CHAT + 1, USER)  # another chat is not held up
+    other = await chats.start(OTHER_CHAT, USER)  # another chat is not held up
     assert other.prompt is not None
     await asyncio.sleep(0)
     assert not cancel.done()
@@ -223,10 +224,10 @@ async def test_a_failing_alert_does_not_undo_the_turn(make_org: MakeOrg, scenari
 
 
 async def test_a_rate_limited_create_goes_out_when_allowed(org: Org) -> None:
-    later: list[tuple[int, Turn]] = []
+    later: list[tuple[ChatRef, Turn]] = []
 
-    async def deliver_later(chat_id: int, turn: Turn) -> None:
-        later.append((chat_id, turn))
+    async def deliver_later(chat: ChatRef, turn: Turn) -> None:
+        later.append((chat, turn))
 
     chats = service(org, deliver_later=deliver_later, sleep=org.clock.sleep)
     await answer_all(chats, TO_SUMMARY)
@@ -248,7 +249,7 @@ async def test_a_create_resent_later_speaks_and_links_in_the_customers_language(
     that was rate limited (its task copies that turn's context)."""
     later: list[Turn] = []
 
-    async def deliver_later(chat_id: int, turn: Turn) -> None:
+    async def deliver_later(chat: ChatRef, turn: Turn) -> None:
         later.append(turn)
 
     chats = service(org, deliver_later=deliver_later, sleep=org.clock.sleep)
@@ -273,7 +274,7 @@ async def test_a_create_resent_later_speaks_and_links_in_the_customers_language(
 async def test_no_resend_once_the_customer_moved_on(org: Org) -> None:
     later: list[Turn] = []
 
-    async def deliver_later(chat_id: int, turn: Turn) -> None:
+    async def deliver_later(chat: ChatRef, turn: Turn) -> None:
         later.append(turn)
 
     gate = asyncio.Event()
@@ -295,7 +296,7 @@ async def test_no_resend_once_the_customer_moved_on(org: Org) -> None:
 async def test_closing_drops_what_was_scheduled(org: Org) -> None:
     later: list[Turn] = []
 
-    async def deliver_later(chat_id: int, turn: Turn) -> None:
+    async def deliver_later(chat: ChatRef, turn: Turn) -> None:
         later.append(turn)
 
     async def never(seconds: float) -> None:
@@ -323,7 +324,7 @@ async def test_the_order_is_kept_with_its_delivery_for_the_same_user(org: Org) -
     assert org.store is not None
     first = await answer_all(chats, [*TO_SUMMARY, CONFIRM_ANSWER])
     assert first.delivery is not None and first.order is not None
-    kept = await org.store.deliveries.last_order_for(UserRef("telegram", USER))
+    kept = await org.store.deliveries.last_order_for(USER)
     assert kept is not None
     order = SavedOrder.model_validate_json(kept)
     assert order == first.order == await chats.history.last_order(USER)
@@ -331,7 +332,7 @@ async def test_the_order_is_kept_with_its_delivery_for_the_same_user(org: Org) -
     assert (order.flow, order.flow_version) == (PICKUP_DELIVERY.name, PICKUP_DELIVERY.version)
     assert "service_kind" not in order.answers
     assert order.answers["package_description"] == "A pair of shoes"
-    assert await chats.history.last_order(USER + 1) is None
+    assert await chats.history.last_order(OTHER_USER) is None
 
 
 async def test_repeat_replays_the_last_order_into_the_same_flow(org: Org) -> None:
@@ -346,7 +347,7 @@ async def test_repeat_replays_the_last_order_into_the_same_flow(org: Org) -> Non
     assert turn.prompt is not None and turn.prompt.step == "photos"
     session = await chats.session(CHAT)
     assert session is not None
-    assert (session.flow, session.customer) == ("pickup_delivery", str(USER))
+    assert (session.flow, session.customer) == ("pickup_delivery", str(USER.id))
     await chats.handle(CHAT, USER, PhotosAnswer(urls=[PHOTO_URL]))
     summary = await chats.handle(CHAT, USER, CommandAnswer(name="done"))
     assert summary.prompt is not None and summary.prompt.step == "summary"
@@ -357,9 +358,9 @@ async def test_repeat_replays_the_last_order_into_the_same_flow(org: Org) -> Non
     assert again.request.idempotencyKey != first.request.idempotencyKey  # a new order, a new key
     keyless = {"idempotencyKey": None}
     assert again.request.model_copy(update=keyless) == first.request.model_copy(update=keyless)
-    links = await org.store.deliveries.for_user(UserRef("telegram", USER), 10)
+    links = await org.store.deliveries.for_user(USER, 10)
     assert {link.delivery_id for link in links} == {first.delivery.id, again.delivery.id}
-    assert all((link.chat.id, link.user_id) == (CHAT, USER) for link in links)
+    assert all((link.chat, link.user_id) == (CHAT, USER.id) for link in links)
 
 
 async def test_a_return_is_repeated_as_a_return(org: Org) -> None:
@@ -383,7 +384,7 @@ async def test_a_return_is_repeated_as_a_return(org: Org) -> None:
     for field in ("deliveryAddress", "deliveryCoords", "receiverName", "receiverPhone"):
         assert getattr(again.request, field) == getattr(first.request, field), field
     assert again.order is not None and again.order.flow == "return_parcel"
-    kept = await org.store.deliveries.last_order_for(UserRef("telegram", USER))
+    kept = await org.store.deliveries.last_order_for(USER)
     assert kept is not None and SavedOrder.model_validate_json(kept).flow == "return_parcel"
 
 
@@ -402,12 +403,12 @@ async def test_with_nothing_to_repeat_a_new_order_starts(org: Org) -> None:
     assert org.store is not None
     await answer_all(chats, [*TO_SUMMARY, CONFIRM_ANSWER])
     # Another user of the same bot has nothing to repeat.
-    other = await chats.repeat(CHAT + 1, USER + 1)
+    other = await chats.repeat(OTHER_CHAT, OTHER_USER)
     assert other.messages[0] == dialogue.NOTHING_TO_REPEAT
     assert other.prompt is not None and other.prompt.step == "service_kind"
-    session = await chats.session(CHAT + 1)
+    session = await chats.session(OTHER_CHAT)
     assert session is not None
-    assert (session.flow, session.customer) == ("order", str(USER + 1))
+    assert (session.flow, session.customer) == ("order", str(OTHER_USER.id))
     assert org.calls("create_delivery") == 1
 
 
@@ -415,7 +416,7 @@ async def test_an_unreadable_kept_order_is_not_repeated(org: Org) -> None:
     chats = service(org)
     assert org.store is not None
     await org.store.deliveries.add(
-        "old", ChatRef("telegram", CHAT), USER, 1.0, None, None, saved_order='{"from": "v0"}'
+        "old", CHAT, USER.id, 1.0, None, None, saved_order='{"from": "v0"}'
     )
     turn = await chats.repeat(CHAT, USER)
     assert turn.messages[0] == dialogue.NOTHING_TO_REPEAT
@@ -432,8 +433,8 @@ async def test_an_order_from_a_changed_flow_starts_a_new_order(org: Org) -> None
     )
     await org.store.deliveries.add(
         "old",
-        ChatRef("telegram", CHAT),
-        USER,
+        CHAT,
+        USER.id,
         1.0,
         None,
         None,

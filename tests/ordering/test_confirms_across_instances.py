@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 import pytest
 
-from bot.chat_ref import UserRef
+from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.ordering import ChatService, build_engine
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
@@ -61,12 +61,13 @@ class Instance:
     chats: ChatService
 
     async def turn(self, chat_id: int, answer: Answer | None = None) -> None:
-        assert self.store.chat_locks is not None
-        async with self.store.chat_locks.hold(chat_id):
+        """A turn of the private Telegram chat ``chat_id``, as the update processor runs it."""
+        chat, user = ChatRef(TELEGRAM, chat_id), UserRef(TELEGRAM, chat_id)
+        async with self.store.chat_locks.hold(chat):
             if answer is None:
-                await self.chats.start(chat_id, chat_id)
+                await self.chats.start(chat, user)
             else:
-                await self.chats.handle(chat_id, chat_id, answer)
+                await self.chats.handle(chat, user, answer)
 
 
 @pytest.fixture

@@ -6,13 +6,14 @@ import asyncio
 
 import pytest
 
-from bot.chat_ref import ChatRef
-from bot.legacy_chat_ids import bare_id
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.partner.request_limiter import RequestLimiter
 from bot.relay.channel_protocol import SendFailed
 from conversations.texts import dialogue
 from conversations.texts.catalogue import speaking_language
+
+CHAT = ChatRef(TELEGRAM, 7)
 
 
 class Clock:
@@ -35,7 +36,7 @@ class Chats:
         self.failing = failing
 
     async def send(self, chat: ChatRef, text: str) -> int | None:
-        chat_id = bare_id(chat)
+        chat_id = chat.id
         if self.failing:
             raise SendFailed("offline")
         self.sent.append((chat_id, text))
@@ -56,7 +57,7 @@ async def test_a_short_wait_is_not_mentioned() -> None:
     clock, chats = Clock(), Chats()
     limiter = await full_limiter(clock, 60)
     clock.now = 57.5  # the next start is free at 60: 2.5 s away
-    assert await CreateWaitNotice(limiter, chats).before_create(7) == 2.5
+    assert await CreateWaitNotice(limiter, chats).before_create(CHAT) == 2.5
     assert chats.sent == []
 
 
@@ -64,14 +65,14 @@ async def test_a_long_wait_is_said_with_how_long() -> None:
     clock, chats = Clock(), Chats()
     limiter = await full_limiter(clock, 60)
     clock.now = 18.0
-    assert await CreateWaitNotice(limiter, chats).before_create(7) == 42.0
+    assert await CreateWaitNotice(limiter, chats).before_create(CHAT) == 42.0
     assert chats.sent == [(7, dialogue.create_waiting(42.0))]
     assert "about 45 seconds" in chats.sent[0][1]
 
 
 async def test_a_failed_notice_does_not_stop_the_create() -> None:
     limiter = await full_limiter(Clock(), 60)
-    assert await CreateWaitNotice(limiter, Chats(failing=True)).before_create(7) == 60.0
+    assert await CreateWaitNotice(limiter, Chats(failing=True)).before_create(CHAT) == 60.0
 
 
 class Unforeseen(RequestLimiter):
@@ -106,7 +107,7 @@ async def test_a_wait_nobody_foresaw_is_said_while_the_request_still_waits() -> 
     limiter, chats = Unforeseen(Clock()), Told()
     await limiter.acquire()  # the minute's one start, taken
     notice = CreateWaitNotice(limiter, chats, threshold_seconds=0.02)
-    assert await notice.before_create(7) == 0.0
+    assert await notice.before_create(CHAT) == 0.0
     assert chats.sent == []
     create = asyncio.create_task(limiter.acquire())  # the create's request, in this context
     async with asyncio.timeout(5):
@@ -122,7 +123,7 @@ async def test_a_late_notice_is_said_in_the_language_of_the_turn_that_armed_it()
     await limiter.acquire()
     notice = CreateWaitNotice(limiter, chats, threshold_seconds=0.02)
     with speaking_language("fr"):  # the customer's turn, as the Telegram adapter enters it
-        await notice.before_create(7)
+        await notice.before_create(CHAT)
         create = asyncio.create_task(limiter.acquire())
         french = dialogue.create_waiting(42.0)
     async with asyncio.timeout(5):

@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from bot.chat_ref import ChatRef, UserRef
+from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.ordering import ChatService, CustomerDesk
 from bot.partner.models import Coords, CreateDeliveryRequest, Delivery
 from bot.store import Store
@@ -25,7 +25,14 @@ WORDS = ChannelWords(
     share_contact="telegram.share_contact",
     share_own_contact="telegram.share_own_contact",
 )
-ADA, BOB, BOLA = 1001, 1002, 1003
+ADA, BOB, BOLA = UserRef(TELEGRAM, 1001), UserRef(TELEGRAM, 1002), UserRef(TELEGRAM, 1003)
+
+
+def private_chat(user: UserRef) -> ChatRef:
+    """The user's own chat with the bot (Telegram numbers it as the user)."""
+    return ChatRef(user.channel, user.id)
+
+
 RECEIVER = "+2348098765432"
 
 
@@ -61,35 +68,35 @@ class Orders:
         assert self.org.store is not None
         return self.org.store
 
-    async def order(self, user_id: int, *, linked: bool = True) -> Delivery:
+    async def order(self, user: UserRef, *, linked: bool = True) -> Delivery:
         delivery = await self.org.client.create_delivery(order_request())
         if linked:
-            await self.link(delivery.id, user_id, delivery.status, delivery.tracking_url)
+            await self.link(delivery.id, user, delivery.status, delivery.tracking_url)
         return delivery
 
     async def link(
         self,
         delivery_id: str,
-        user_id: int,
+        user: UserRef,
         status: str = "pending",
         tracking_url: str | None = None,
     ) -> None:
         self.created += 60
         await self.store.deliveries.add(
             delivery_id,
-            ChatRef("telegram", user_id),
-            user_id,
+            private_chat(user),
+            user.id,
             self.created,
             RECEIVER,
             tracking_url,
             status,
         )
 
-    async def fake(self, user_id: int, count: int) -> list[str]:
+    async def fake(self, user: UserRef, count: int) -> list[str]:
         """Deliveries linked in the store only, newest first (the list never asks the service)."""
         ids = [str(uuid.uuid4()) for _ in range(count)]
         for delivery_id in ids:
-            await self.link(delivery_id, user_id)
+            await self.link(delivery_id, user)
         return ids[::-1]
 
 
@@ -353,13 +360,13 @@ async def test_the_receiver_opens_the_link_proves_the_phone_and_gets_the_code(
     desk: CustomerDesk, orders: Orders
 ) -> None:
     token = await code_waiting(orders)
-    (link,) = await orders.store.deliveries.for_user(UserRef("telegram", ADA), 1)
-    asked = await desk.open_handoff(BOLA, BOLA, token)
+    (link,) = await orders.store.deliveries.for_user(ADA, 1)
+    asked = await desk.open_handoff(private_chat(BOLA), BOLA, token)
     assert (asked.outcome, asked.wants_contact, asked.codes) == ("ask_for_contact", True, ())
     assert asked.text == handoff_texts.ask_for_contact(link.delivery_id, WORDS)
     assert f"drop-off code for delivery {short_ref(link.delivery_id)}" in (asked.text or "")
 
-    got = await desk.share_contact(BOLA, BOLA, RECEIVER[1:], contact_user_id=BOLA)
+    got = await desk.share_contact(private_chat(BOLA), BOLA, RECEIVER[1:], contact_user=BOLA)
     assert (got.outcome, got.answered, got.text) == ("handed_over", True, None)
     (code,) = got.codes
     assert (code.delivery_id, code.code) == (link.delivery_id, "482913")
@@ -368,19 +375,17 @@ async def test_the_receiver_opens_the_link_proves_the_phone_and_gets_the_code(
         "Give it to the rider only once the package is in your hands."
     )
     assert "482913" not in repr(code) and "482913" not in repr(got)
-    assert await orders.store.contacts.phone_for(UserRef("telegram", BOLA)) == RECEIVER
+    assert await orders.store.contacts.phone_for(BOLA) == RECEIVER
     # Erased only once the channel says it reached the chat.
     handoff = await orders.store.otp.get(link.delivery_id)
     assert handoff is not None and handoff.pending
-    assert await desk.code_handed_over(BOLA, code)
+    assert await desk.code_handed_over(private_chat(BOLA), code)
     handoff = await orders.store.otp.get(link.delivery_id)
     assert (
-        handoff is not None
-        and not handoff.pending
-        and handoff.delivered_chat == ChatRef("telegram", BOLA)
+        handoff is not None and not handoff.pending and handoff.delivered_chat == private_chat(BOLA)
     )
 
-    again = await desk.open_handoff(BOB, BOB, token)
+    again = await desk.open_handoff(private_chat(BOB), BOB, token)
     assert (again.outcome, again.text) == ("already_sent", handoff_texts.ALREADY_SENT)
 
 
@@ -388,48 +393,48 @@ async def test_someone_elses_contact_is_refused_even_with_the_right_number(
     desk: CustomerDesk, orders: Orders
 ) -> None:
     token = await code_waiting(orders)
-    await desk.open_handoff(BOB, BOB, token)
+    await desk.open_handoff(private_chat(BOB), BOB, token)
     for whose in (BOLA, None):
-        refused = await desk.share_contact(BOB, BOB, RECEIVER, contact_user_id=whose)
+        refused = await desk.share_contact(private_chat(BOB), BOB, RECEIVER, contact_user=whose)
         assert (refused.outcome, refused.codes, refused.wants_contact) == (
             "not_own_contact",
             (),
             True,
         )
         assert refused.text == handoff_texts.not_own_contact(WORDS)
-    assert await orders.store.contacts.phone_for(UserRef("telegram", BOB)) is None
+    assert await orders.store.contacts.phone_for(BOB) is None
 
 
 async def test_an_own_contact_with_another_number_ends_the_hand_off(
     desk: CustomerDesk, orders: Orders
 ) -> None:
     token = await code_waiting(orders)
-    await desk.open_handoff(BOB, BOB, token)
-    unreadable = await desk.share_contact(BOB, BOB, "12", contact_user_id=BOB)
+    await desk.open_handoff(private_chat(BOB), BOB, token)
+    unreadable = await desk.share_contact(private_chat(BOB), BOB, "12", contact_user=BOB)
     assert (unreadable.outcome, unreadable.wants_contact) == ("unreadable_phone", True)
-    wrong = await desk.share_contact(BOB, BOB, "+2348031234567", contact_user_id=BOB)
+    wrong = await desk.share_contact(private_chat(BOB), BOB, "+2348031234567", contact_user=BOB)
     assert (wrong.outcome, wrong.text, wrong.ended) == (
         "wrong_phone",
         handoff_texts.WRONG_PHONE,
         True,
     )
-    later = await desk.share_contact(BOB, BOB, "+2348031234567", contact_user_id=BOB)
+    later = await desk.share_contact(private_chat(BOB), BOB, "+2348031234567", contact_user=BOB)
     assert (later.outcome, later.answered, later.text) == ("not_for_handoff", False, None)
 
 
 async def test_unknown_and_garbled_links(desk: CustomerDesk, orders: Orders) -> None:
     await code_waiting(orders)
     for token in ("A" * 43, "<script>", ""):
-        reply = await desk.open_handoff(BOB, BOB, token)
+        reply = await desk.open_handoff(private_chat(BOB), BOB, token)
         assert (reply.outcome, reply.text) == ("unknown_link", handoff_texts.UNKNOWN_LINK)
 
 
 async def test_a_receiver_who_proved_the_number_before_gets_the_code_at_once(
     desk: CustomerDesk, orders: Orders
 ) -> None:
-    await orders.store.contacts.record(UserRef("telegram", BOLA), RECEIVER, contact_user_id=BOLA)
+    await orders.store.contacts.record(BOLA, RECEIVER, contact_user_id=BOLA.id)
     token = await code_waiting(orders)
-    reply = await desk.open_handoff(BOLA, BOLA, token)
+    reply = await desk.open_handoff(private_chat(BOLA), BOLA, token)
     assert reply.outcome == "handed_over" and [c.code for c in reply.codes] == ["482913"]
 
 
@@ -441,14 +446,14 @@ async def test_a_contact_outside_a_hand_off_may_belong_to_an_open_order(
     desk = CustomerDesk(org.store, org.client, WORDS, phone_region="NG", chats=chats)
     await code_waiting(orders)
     # No link opened, no order open: the code, and the contact is the hand-off's alone.
-    first = await desk.share_contact(BOLA, BOLA, RECEIVER, contact_user_id=BOLA)
+    first = await desk.share_contact(private_chat(BOLA), BOLA, RECEIVER, contact_user=BOLA)
     assert (first.outcome, first.answered) == ("handed_over", True)
     # With an order being filled in, the contact answers the order as well.
     await code_waiting(orders, code="111222")
-    await chats.start(BOLA, BOLA)
-    second = await desk.share_contact(BOLA, BOLA, RECEIVER, contact_user_id=BOLA)
+    await chats.start(private_chat(BOLA), BOLA)
+    second = await desk.share_contact(private_chat(BOLA), BOLA, RECEIVER, contact_user=BOLA)
     assert second.outcome == "handed_over" and not second.answered
     assert {c.code for c in second.codes} >= {"111222"}
     # Nobody's code waits for this number: the contact is the order's.
-    other = await desk.share_contact(BOB, BOB, "+2348031234567", contact_user_id=BOB)
+    other = await desk.share_contact(private_chat(BOB), BOB, "+2348031234567", contact_user=BOB)
     assert (other.outcome, other.answered) == ("not_for_handoff", False)

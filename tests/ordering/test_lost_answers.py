@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.chat_ref import ChatRef, UserRef
+from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.jobs import Scheduler
 from bot.ordering import ChatService
 from bot.ordering.duplicate_hold import content_fingerprint
@@ -34,7 +34,7 @@ from tests.relay.support import RecordingChannel
 
 from .conftest import BOT_HOST, CONFIRM_ANSWER, PHOTO_TOKEN, TO_SUMMARY, MakeOrg, Org
 
-CHAT, USER = 42, 7
+CHAT, USER = ChatRef(TELEGRAM, 42), UserRef(TELEGRAM, 7)
 
 
 class Bot:
@@ -72,7 +72,7 @@ class Bot:
         self.alerts.append(text)
 
     async def order(
-        self, chat: int = CHAT, description: str | None = None, language: str | None = None
+        self, chat: ChatRef = CHAT, description: str | None = None, language: str | None = None
     ) -> Turn:
         turn = await self.chats.start(chat, USER, language=language)
         for answer in TO_SUMMARY:
@@ -109,16 +109,14 @@ async def test_a_lost_answer_is_checking_then_found_linked_and_told(org: Org) ->
 
     assert turn.status == "unconfirmed" and turn.messages == (dialogue.CHECKING,)
     assert "not sent" not in " ".join(turn.messages)
-    assert (
-        await org.store.sessions.get(ChatRef("telegram", CHAT)) is None
-    )  # the conversation is over
+    assert await org.store.sessions.get(CHAT) is None  # the conversation is over
     (row,) = await org.store.unconfirmed.due(org.clock() + FIRST_FOLLOW_UP_SECONDS)
     assert turn.unconfirmed is not None
     sent = turn.unconfirmed.request
     assert row.idempotency_key == sent.idempotencyKey
     assert CreateDeliveryRequest.model_validate_json(row.request) == sent
     assert row.fingerprint == content_fingerprint(sent)
-    assert (row.chat.id, row.user_id, row.attempts) == (CHAT, USER, 0)
+    assert (row.chat, row.user_id, row.attempts) == (CHAT, USER.id, 0)
     assert row.next_attempt_at == org.clock() + FIRST_FOLLOW_UP_SECONDS  # seconds, not minutes
     assert len(sandbox_deliveries(org)) == 1  # it does exist, linked to no chat yet
     assert org.calls("create_delivery") == 1  # the client did not repeat it
@@ -129,11 +127,11 @@ async def test_a_lost_answer_is_checking_then_found_linked_and_told(org: Org) ->
 
     (made,) = sandbox_deliveries(org)
     link = await org.store.deliveries.get(made["id"])
-    assert link is not None and (link.chat.id, link.user_id) == (CHAT, USER)
+    assert link is not None and (link.chat, link.user_id) == (CHAT, USER.id)
     assert link.tracking_sent  # the notice below gives the link: the relay must not repeat it
     last = await bot.chats.history.last_order(USER)
     assert last == SavedOrder.model_validate_json(row.saved_order)  # "repeat" works
-    (told,) = channel.texts(CHAT)
+    (told,) = channel.texts(CHAT.id)
     assert told.startswith("Good news: the order I was checking went through.")
     assert made["id"] in told
     assert org.calls("create_delivery") == 1  # found by the read-back: no create sent again
@@ -161,8 +159,8 @@ async def test_without_key_deduplication_the_read_back_prevents_a_duplicate(
 
     assert len(sandbox_deliveries(org)) == 1  # nothing new was created
     assert org.calls("create_delivery") == 1
-    assert len(await store.deliveries.for_user(UserRef("telegram", USER), 10)) == 1
-    (told,) = channel.texts(CHAT)
+    assert len(await store.deliveries.for_user(USER, 10)) == 1
+    (told,) = channel.texts(CHAT.id)
     assert told.startswith("Good news")
     # The service really does not deduplicate here: the same key again is a second delivery.
     assert turn.unconfirmed is not None
@@ -188,7 +186,7 @@ async def test_without_key_deduplication_each_retry_is_read_back_before_the_next
     assert org.calls("create_delivery") == 2  # the order's try and one retry
     assert org.calls("list_deliveries") == 2  # a read-back before the retry and after it
     assert (await store.deliveries.get(made["id"])) is not None
-    (told,) = channel.texts(CHAT)
+    (told,) = channel.texts(CHAT.id)
     assert made["id"] in told
 
 
@@ -204,7 +202,7 @@ async def test_a_brief_outage_costs_the_customer_seconds(org: Org) -> None:
     await bot.follow_up.settle()
 
     (made,) = sandbox_deliveries(org)
-    (told,) = channel.texts(CHAT)
+    (told,) = channel.texts(CHAT.id)
     assert told.startswith("Good news") and made["id"] in told
     assert org.clock() - failed_at == FIRST_FOLLOW_UP_SECONDS
     assert org.calls("create_delivery") == 2
@@ -222,7 +220,7 @@ async def test_a_definite_refusal_on_the_retry_says_plainly_it_was_not_placed(or
     assert turn.status == "unconfirmed"
     await bot.follow_up.settle()
 
-    assert channel.texts(CHAT) == [dialogue.NOT_PLACED]
+    assert channel.texts(CHAT.id) == [dialogue.NOT_PLACED]
     assert sandbox_deliveries(org) == []
     assert await org.store.unconfirmed.count_open() == 0
 
@@ -242,7 +240,7 @@ async def test_a_refused_photo_host_on_the_retry_alerts_only_for_the_bots_own_ph
     await bot.order()
     await bot.follow_up.settle()
 
-    assert channel.texts(CHAT) == [dialogue.NOT_PLACED]
+    assert channel.texts(CHAT.id) == [dialogue.NOT_PLACED]
     # The bot's own media host refused is the operators' setting; a photo from anywhere else
     # was the customer's, told to them already.
     assert bot.alerts == ([dialogue.IMAGE_HOST_ALERT] if alerted else [])
@@ -260,7 +258,7 @@ async def test_photos_that_expired_before_the_retry_alert_nobody(org: Org) -> No
     await bot.follow_up.settle()
 
     # Not placed (the order had ended as "being checked"), and nothing for the operators to fix.
-    assert channel.texts(CHAT) == [dialogue.NOT_PLACED]
+    assert channel.texts(CHAT.id) == [dialogue.NOT_PLACED]
     assert bot.alerts == []
 
 
@@ -273,7 +271,7 @@ async def test_the_bound_tells_the_customer_and_alerts_the_operators(org: Org) -
     await bot.order()
     await bot.follow_up.settle()
 
-    assert channel.texts(CHAT) == [dialogue.STILL_UNKNOWN]
+    assert channel.texts(CHAT.id) == [dialogue.STILL_UNKNOWN]
     (alert,) = bot.alerts
     assert "could not be confirmed after 3 attempts" in alert
     assert org.calls("create_delivery") == 1 + 3  # the order's try, then one per follow-up
@@ -299,7 +297,7 @@ async def test_a_french_customer_hears_the_outcome_in_french_and_the_delivery_ke
     org.clock.advance(FIRST_FOLLOW_UP_SECONDS)
     assert await bot.follow_up.process_due() == 1
 
-    (told,) = channel.texts(CHAT)
+    (told,) = channel.texts(CHAT.id)
     assert told.startswith("Bonne nouvelle\u00a0: la commande que je vérifiais est bien passée.")
     (made,) = sandbox_deliveries(org)
     link = await org.store.deliveries.get(made["id"])
@@ -318,7 +316,7 @@ async def test_the_bound_tells_a_french_customer_in_french_and_operators_in_engl
     await bot.follow_up.settle()
 
     with speaking_language("fr"):
-        assert channel.texts(CHAT) == [dialogue.STILL_UNKNOWN]
+        assert channel.texts(CHAT.id) == [dialogue.STILL_UNKNOWN]
     (alert,) = bot.alerts
     assert "could not be confirmed after 2 attempts" in alert
 
@@ -345,7 +343,7 @@ async def test_a_restart_in_the_middle_resumes_the_follow_up(make_org: MakeOrg) 
     (made,) = sandbox_deliveries(org)
     assert (await store.deliveries.get(made["id"])) is not None
     assert org.calls("create_delivery") == 1  # found by the new process's read-back
-    (told,) = channel.texts(CHAT)
+    (told,) = channel.texts(CHAT.id)
     assert made["id"] in told
 
 
@@ -362,7 +360,7 @@ async def test_an_identical_order_is_held_once_then_sent_on_purpose(org: Org) ->
     assert held.messages[0] == dialogue.DUPLICATE_HELD, held.messages
     assert held.prompt is not None and held.prompt.step == "summary"
     assert org.calls("create_delivery") == 1  # nothing sent
-    other = await bot.order(chat=CHAT + 1, description="Another parcel")
+    other = await bot.order(chat=ChatRef(TELEGRAM, 43), description="Another parcel")
     assert other.status == "created"  # a different order is not held
 
     second = await bot.chats.handle(CHAT, USER, CONFIRM_ANSWER)  # "send it again": on purpose
@@ -370,7 +368,7 @@ async def test_an_identical_order_is_held_once_then_sent_on_purpose(org: Org) ->
     assert second.status == "created"
     await bot.follow_up.settle()
     assert len(sandbox_deliveries(org)) == 3  # the lost one, the other, the chosen second
-    assert len(await org.store.deliveries.for_user(UserRef("telegram", USER), 10)) == 3
+    assert len(await org.store.deliveries.for_user(USER, 10)) == 3
 
 
 async def test_the_hold_is_asked_once_even_across_a_restart(make_org: MakeOrg) -> None:
@@ -391,7 +389,7 @@ async def test_the_hold_is_asked_once_even_across_a_restart(make_org: MakeOrg) -
     assert org.calls("create_delivery") == 2
     await after.follow_up.settle()
     assert len(sandbox_deliveries(org)) == 2
-    assert len(await store.deliveries.for_user(UserRef("telegram", USER), 10)) == 2
+    assert len(await store.deliveries.for_user(USER, 10)) == 2
 
 
 async def test_a_failing_store_is_backed_off_not_looked_at_every_few_seconds(

@@ -95,7 +95,7 @@ async def test_only_the_leader_follows_up_even_a_create_lost_on_the_other_instan
     assert turn.messages == (dialogue.CHECKING,)
     await channel.wait_for(1)
     (made,) = sandbox_deliveries(org)
-    (told,) = channel.texts(CHAT)
+    (told,) = channel.texts(CHAT.id)
     assert told.startswith("Good news") and made["id"] in told
     assert org.calls("create_delivery") == 2  # the lost one, then one follow-up
     assert a.passes >= 1
@@ -117,7 +117,7 @@ async def test_when_the_leader_stops_the_other_instance_follows_up(
     assert turn.messages == (dialogue.CHECKING,)
     await channel.wait_for(1)
     (made,) = sandbox_deliveries(org)
-    assert made["id"] in channel.texts(CHAT)[0]
+    assert made["id"] in channel.texts(CHAT.id)[0]
     assert org.calls("create_delivery") == 2
     assert b.passes >= 1
 
@@ -140,4 +140,4 @@ async def test_two_workers_meeting_on_one_row_follow_it_up_once(
     assert sorted(handled) == [0, 1]
     assert org.calls("create_delivery") == 2  # the order's, and one follow-up
     assert len(a.bot.alerts + b.bot.alerts) == 1
-    assert channel.texts(CHAT) == [dialogue.NOT_PLACED]
+    assert channel.texts(CHAT.id) == [dialogue.NOT_PLACED]

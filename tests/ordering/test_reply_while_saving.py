@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 
-from bot.chat_ref import ChatRef
+from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.ordering import ChatService
 from bot.store import Store
 from conversations import Session, TextAnswer, Turn
 
 from .conftest import TO_SUMMARY, Org
 
-CHAT, USER = 42, 7
+CHAT, USER = ChatRef(TELEGRAM, 42), UserRef(TELEGRAM, 7)
 GUARD_SECONDS = 10  # only ever reached when the reply waits for the write: the test fails then
 
 
@@ -70,7 +70,7 @@ async def test_the_reply_goes_out_while_the_session_is_written(org: Org) -> None
         turn = await chats.handle(CHAT, USER, TO_SUMMARY[0], reply=replying(log, gate))
     assert turn.prompt is not None
     assert log == ["save started", f"reply {turn.prompt.step}", "saved"]
-    record = await org.store.sessions.get(ChatRef("telegram", CHAT))
+    record = await org.store.sessions.get(CHAT)
     assert record is not None
     assert Session.model_validate_json(record.data).step == turn.prompt.step
 
@@ -87,14 +87,12 @@ async def test_the_reply_reads_the_session_being_written(org: Org) -> None:
         seen.append(session.step if session else None)
 
     # As a Telegram turn does: the chat's update is being answered in this task.
-    assert await org.store.updates.begin(1001, ChatRef("telegram", CHAT))
+    assert await org.store.updates.begin(1001, CHAT)
     async with asyncio.timeout(GUARD_SECONDS):
         turn = await chats.handle(CHAT, USER, TO_SUMMARY[0], reply=replying(log, gate, look))
     await org.store.updates.finish()
     assert turn.prompt is not None and seen == [turn.prompt.step]
-    assert not await org.store.updates.begin(
-        1001, ChatRef("telegram", CHAT)
-    )  # recorded with the session
+    assert not await org.store.updates.begin(1001, CHAT)  # recorded with the session
 
 
 async def test_a_write_that_fails_fails_the_turn_after_the_reply(org: Org) -> None:
@@ -123,7 +121,7 @@ async def test_a_failing_reply_still_waits_for_the_write(org: Org) -> None:
 
     with pytest.raises(ConnectionError):
         await chats.handle(CHAT, USER, TO_SUMMARY[0], reply=reply)
-    record = await org.store.sessions.get(ChatRef("telegram", CHAT))
+    record = await org.store.sessions.get(CHAT)
     assert record is not None and Session.model_validate_json(record.data).step != "service_kind"
 
 

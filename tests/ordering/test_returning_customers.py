@@ -5,14 +5,15 @@ are not offered."""
 
 from __future__ import annotations
 
-from bot.chat_ref import UserRef
+from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.ordering import ChatService
 from conversations import ChoiceAnswer, Turn
 from conversations.returning import Remembered
 
 from .conftest import CONFIRM_ANSWER, TO_SUMMARY, Org
 
-CHAT, USER, OTHER = 42, 7, 8
+CHAT, USER, OTHER = ChatRef(TELEGRAM, 42), UserRef(TELEGRAM, 7), UserRef(TELEGRAM, 8)
+OTHER_CHAT = ChatRef(TELEGRAM, 43)
 
 
 async def ordered(chats: ChatService) -> Turn:
@@ -23,7 +24,7 @@ async def ordered(chats: ChatService) -> Turn:
     return turn
 
 
-async def place_prompt(chats: ChatService, chat: int, user: int) -> Turn:
+async def place_prompt(chats: ChatService, chat: ChatRef, user: UserRef) -> Turn:
     await chats.start(chat, user)
     return await chats.handle(chat, user, ChoiceAnswer(option="pickup_delivery"))
 
@@ -33,12 +34,12 @@ async def test_a_created_delivery_leaves_the_customer_remembered(org: Org) -> No
     chats = ChatService(org.engine(), org.store, clock=org.clock)
     assert await chats.memory.recall(USER) is None
     await ordered(chats)
-    kept = await org.store.customers.get(UserRef("telegram", USER))
+    kept = await org.store.customers.get(USER)
     assert kept is not None
     known = Remembered.model_validate_json(kept)
     assert (known.name, known.phone) == ("Ada Obi", "+2348031234567")
     assert set(known.places) == {"pickup", "dropoff"}
-    assert await org.store.customers.get(UserRef("telegram", OTHER)) is None
+    assert await org.store.customers.get(OTHER) is None
 
 
 async def test_only_the_same_user_is_offered_them(org: Org) -> None:
@@ -49,10 +50,10 @@ async def test_only_the_same_user_is_offered_them(org: Org) -> None:
     assert mine.prompt is not None and mine.prompt.default == "last:pickup"
     session = await chats.session(CHAT)
     assert session is not None and session.remembered is not None
-    theirs = await place_prompt(chats, CHAT + 1, OTHER)
+    theirs = await place_prompt(chats, OTHER_CHAT, OTHER)
     assert theirs.prompt is not None and theirs.prompt.default is None
     assert not [o for o in theirs.prompt.options if o.id.startswith("last:")]
-    other_session = await chats.session(CHAT + 1)
+    other_session = await chats.session(OTHER_CHAT)
     assert other_session is not None and other_session.remembered is None
 
 
@@ -60,7 +61,7 @@ async def test_details_that_cannot_be_read_are_not_offered(org: Org) -> None:
     store = org.store
     assert store is not None
     chats = ChatService(org.engine(), store, clock=org.clock)
-    await store.customers.put(UserRef("telegram", USER), '{"name": ["not", "a", "name"]}')
+    await store.customers.put(USER, '{"name": ["not", "a", "name"]}')
     turn = await place_prompt(chats, CHAT, USER)
     assert turn.prompt is not None and turn.prompt.default is None
     # The next created delivery replaces what could not be read.

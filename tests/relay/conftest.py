@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.partner.client import PartnerClient
 from bot.relay import Relay, RelayTuning
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
@@ -56,7 +57,7 @@ def make_relay(clock: FakeClock, channel: RecordingChannel) -> MakeRelay:
 
     def make(store: Store, **overrides: Any) -> Relay:
         options: dict[str, Any] = {
-            "operators": OPERATORS,
+            "operators": [ChatRef(TELEGRAM, chat) for chat in OPERATORS],
             "clock": clock,
             "sleep": clock.sleep,
             "tuning": RelayTuning(),

@@ -9,7 +9,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.chat_ref import ChatRef
-from bot.legacy_chat_ids import bare_id
 from bot.relay import ChatUnreachable, Relay
 from bot.store import Store
 
@@ -61,7 +60,7 @@ class RecordingChannel:
         self.changed = asyncio.Condition()
 
     async def send(self, chat: ChatRef, text: str) -> int | None:
-        chat_id = bare_id(chat)
+        chat_id = chat.id
         self.attempts.append(chat_id)
         if chat_id in self.blocked:
             raise ChatUnreachable(chat_id)

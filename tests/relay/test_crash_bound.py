@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from bot.chat_ref import ChatRef
-from bot.legacy_chat_ids import bare_id
 from bot.store import Store
 
 from .support import BOT_LINK, MakeRelay, OpenStore
@@ -41,7 +40,7 @@ class SlowBotApi:
         self._never = asyncio.Event()
 
     async def send(self, chat: ChatRef, text: str) -> int | None:
-        chat_id = bare_id(chat)
+        chat_id = chat.id
         self._taken += 1
         if self.kill_at is not None and self._taken > self.kill_at:
             await self._never.wait()  # killed: the relay sends to other chats at once, but a

@@ -15,9 +15,8 @@ from typing import Any
 
 import pytest
 
-from bot.chat_ref import UserRef
+from bot.chat_ref import AGENTS, TELEGRAM, ChatRef, UserRef
 from bot.config import RelayConfig
-from bot.legacy_chat_ids import AGENT_ID_BASE
 from bot.ordering import ChatService, build_engine
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.models import Delivery
@@ -42,6 +41,7 @@ from .world import MakeWorld, World
 # change of status is said in the bot's words alone.
 BOT_WORDS_ONLY = RelayConfig.model_validate({"customer": {"customer_message_hint": False}})
 RECEIVER = "+2348022223333"  # TO_SUMMARY's receiver, "0802 222 3333"
+CUSTOMER = ChatRef(TELEGRAM, CUSTOMER_CHAT)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -95,9 +95,11 @@ async def order(world: World, *, language: str | None, **speaking: str) -> Deliv
     cache = CapabilityCache.for_client(world.client, clock=world.clock)
     chats = ChatService(build_engine(world.client, cache), world.store, clock=world.clock)
     with speaking_language(speaking.get("adapter")):
-        await chats.start(CUSTOMER_CHAT, CUSTOMER_USER, language=language)
+        await chats.start(CUSTOMER, CUSTOMER.user(CUSTOMER_USER), language=language)
         for answer in [*TO_SUMMARY, CONFIRM_ANSWER]:
-            turn = await chats.handle(CUSTOMER_CHAT, CUSTOMER_USER, answer, language=language)
+            turn = await chats.handle(
+                CUSTOMER, CUSTOMER.user(CUSTOMER_USER), answer, language=language
+            )
     assert turn.delivery is not None, turn.messages
     return turn.delivery
 
@@ -220,8 +222,10 @@ async def test_an_agent_conversations_event_words_its_status_in_the_conversation
     make_world: MakeWorld, make_relay: MakeRelay, channel: RecordingChannel
 ) -> None:
     world = await bot_world(make_world, make_relay, locale="en_NG")
-    conversation = AGENT_ID_BASE - 1
-    delivery = await world.order(chat_id=conversation, user_id=conversation, language="fr")
+    conversation = 1  # the agents' first conversation, of their first customer
+    delivery = await world.order(
+        chat_id=conversation, user_id=conversation, channel=AGENTS, language="fr"
+    )
     assert await world.settle() == 1
     await world.client.assign_rider(delivery.id, "rdr_tunde")
     assert await world.settle() == 1

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 
 from bot.chat_ref import ChatRef
-from bot.legacy_chat_ids import bare_id
 from bot.relay import RelayTuning
 from bot.relay.outbox import COALESCED_SEPARATOR
 from bot.relay.planner import CUSTOMER_UPDATE
@@ -39,7 +38,7 @@ class PacedChannel(RecordingChannel):
         self.asked: list[int] = []
 
     def send_delay(self, chat: ChatRef) -> float:
-        chat_id = bare_id(chat)
+        chat_id = chat.id
         self.asked.append(chat_id)
         return 1.0 if chat_id in self.behind else 0.0
 
@@ -110,7 +109,7 @@ async def test_a_chat_whose_sends_hang_does_not_hold_the_other_chats(
 
     class SlowForOneChat(RecordingChannel):
         async def send(self, chat: ChatRef, text: str) -> int | None:
-            chat_id = bare_id(chat)
+            chat_id = chat.id
             if chat_id == CUSTOMER_CHAT:
                 await gate.wait()
             return await super().send(chat, text)

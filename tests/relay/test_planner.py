@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from bot.chat_ref import UserRef
+from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.config import RelayConfig
 from bot.relay import RelayTuning
 from bot.store import Store
@@ -103,7 +103,7 @@ async def test_an_operator_listed_twice_hears_once(
     await link(store, "pending")
     await put(store, ASSIGNED)
 
-    await make_relay(store, operators=[OPERATOR, OPERATOR]).process_pending()
+    await make_relay(store, operators=[ChatRef(TELEGRAM, OPERATOR)] * 2).process_pending()
 
     assert channel.texts(OPERATOR) == ["Assigned to Tunde.\n• Share the tracking link."]
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.chat_ref import ChatRef
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.config import RelayConfig
-from bot.legacy_chat_ids import bare_id
 from bot.partner.models import WebhookEvent
 from bot.relay import RelayTuning
 from bot.relay.chat_queues import ChatQueues
@@ -35,6 +34,7 @@ from .support import (
 
 CHAT_A, CHAT_B, CHAT_C, CHAT_D = 2001, 2002, 2003, 2004
 GROUP = -100_777  # an operator group: 20 messages a minute
+OPERATOR_CHAT = ChatRef(TELEGRAM, OPERATOR)
 
 
 class LimitedChannel(RecordingChannel):
@@ -47,7 +47,7 @@ class LimitedChannel(RecordingChannel):
         self._time = time
 
     async def send(self, chat: ChatRef, text: str) -> int | None:
-        chat_id = bare_id(chat)
+        chat_id = chat.id
         await self.limiter.acquire(chat_id)
         self.sent_at.append(self._time.now)
         return await super().send(chat, text)
@@ -190,7 +190,7 @@ async def test_operator_news_may_be_abridged_and_customer_news_and_code_notices_
     store: Store, channel: RecordingChannel
 ) -> None:
     await link(store, "matched")
-    planner = Planner(store, channel, operators=(OPERATOR,), settings=RelayConfig())
+    planner = Planner(store, channel, operators=(OPERATOR_CHAT,), settings=RelayConfig())
     body = event("evt_1", "picked_up", created=START + 1, summary="Picked up.", otp=otp())
     plan = await planner.plan(
         WebhookEvent.model_validate(body), await store.deliveries.get(DELIVERY)
@@ -210,7 +210,7 @@ async def test_relay_finishes_an_operator_backlog_in_one_digest(
 ) -> None:
     class BehindForOperators(RecordingChannel):
         def send_delay(self, chat: ChatRef) -> float:
-            chat_id = bare_id(chat)
+            chat_id = chat.id
             return 60.0 if chat_id == OPERATOR else 0.0
 
     channel = BehindForOperators()
@@ -218,7 +218,7 @@ async def test_relay_finishes_an_operator_backlog_in_one_digest(
     for n in range(40):
         await put(store, event(f"evt_{n}", "matched", created=START + n, summary=SUMMARY.format(n)))
     tuning = RelayTuning(coalesce_chars=DIGEST_CHARS)
-    relay = make_relay(store, channel=channel, operators=(OPERATOR,), tuning=tuning)
+    relay = make_relay(store, channel=channel, operators=(OPERATOR_CHAT,), tuning=tuning)
 
     assert await relay.process_pending() == 40  # every event finished
     (digest,) = channel.texts(OPERATOR)

@@ -8,7 +8,6 @@ import asyncio
 import pytest
 
 from bot.chat_ref import ChatRef
-from bot.legacy_chat_ids import bare_id
 from bot.relay.channel_protocol import SendFailed
 from bot.relay.outbox import Outgoing, Sender
 from bot.relay.planner import CUSTOMER_UPDATE, OPERATOR_UPDATE
@@ -170,7 +169,7 @@ async def test_a_relay_stopped_mid_event_keeps_what_went_out(
 
     class HangsForTheLastOperator(RecordingChannel):
         async def send(self, chat: ChatRef, text: str) -> int | None:
-            chat_id = bare_id(chat)
+            chat_id = chat.id
             if chat_id == OPERATORS[-1]:
                 hanging.set()
                 await asyncio.Event().wait()

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 from starlette.applications import Starlette
 
-from bot.legacy_chat_ids import chat_ref, user_ref
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.partner.client import PartnerClient
 from bot.partner.models import Coords, CreateDeliveryRequest, Delivery
 from bot.relay import Relay
@@ -96,15 +96,17 @@ class World:
         *,
         chat_id: int = CUSTOMER_CHAT,
         user_id: int = CUSTOMER_USER,
+        channel: str = TELEGRAM,
         language: str | None = None,
     ) -> Delivery:
         """Create a delivery through the Partner API and link it, as the ordering flow does
-        (``language``: the one the customer ordered in; None, the business default)."""
+        (``channel``: the chat's; ``language``: the one the customer ordered in; None, the
+        business default)."""
         delivery = await self.client.create_delivery(order())
         await self.store.deliveries.add(
             delivery.id,
-            chat_ref(chat_id),  # an agent conversation's too (``AGENT_ID_BASE - seq``)
-            user_ref(user_id).id,
+            ChatRef(channel, chat_id),
+            user_id,
             self.clock(),
             RECEIVER,
             delivery.tracking_url,

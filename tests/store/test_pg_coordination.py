@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.chat_ref import ChatRef
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.partner.shared_request_limiter import SharedRequestLimiter, key_fingerprint
 from bot.store import SendKey, Store
 from bot.store.inbox import DEFAULT_LEASE_SECONDS
@@ -127,10 +127,10 @@ async def test_one_chat_is_held_by_one_instance_at_a_time_in_order(two: Pair) ->
     async def in_b() -> None:
         assert b.chat_locks is not None
         b_waits.set()
-        async with b.chat_locks.hold(42):
+        async with b.chat_locks.hold(ChatRef(TELEGRAM, 42)):
             order.append("b")
 
-    async with a.chat_locks.hold(42):
+    async with a.chat_locks.hold(ChatRef(TELEGRAM, 42)):
         task = asyncio.create_task(in_b())
         await b_waits.wait()
         # No event crosses processes: watch the server until b's lock request queues.
@@ -139,7 +139,7 @@ async def test_one_chat_is_held_by_one_instance_at_a_time_in_order(two: Pair) ->
                 break
             await asyncio.sleep(0.01)
         assert await waiting_advisory_locks(a) == 1
-        async with b.chat_locks.hold(43):  # another chat is not held up
+        async with b.chat_locks.hold(ChatRef(TELEGRAM, 43)):  # another chat is not held up
             order.append("b-other-chat")
         order.append("a")
     await task
@@ -152,9 +152,13 @@ async def test_the_task_holding_a_chat_holds_it_again_without_waiting_for_itself
     a, b = two
     assert a.chat_locks is not None and b.chat_locks is not None
     # A second hold would take another pooled connection, whose session waits for the first's.
-    async with asyncio.timeout(5), a.chat_locks.hold(42), a.chat_locks.hold(42):
+    async with (
+        asyncio.timeout(5),
+        a.chat_locks.hold(ChatRef(TELEGRAM, 42)),
+        a.chat_locks.hold(ChatRef(TELEGRAM, 42)),
+    ):
         assert await waiting_advisory_locks(a) == 0
-    async with asyncio.timeout(5), b.chat_locks.hold(42):  # and it was let go of
+    async with asyncio.timeout(5), b.chat_locks.hold(ChatRef(TELEGRAM, 42)):  # and it was let go of
         pass
 
 
@@ -307,7 +311,7 @@ async def test_the_sessions_holding_locks_are_dropped_soon_when_their_instance_v
     a, _ = two
     assert a.leadership is not None and a.chat_locks is not None
     assert await a.leadership.leads()
-    async with a.chat_locks.hold(42):
+    async with a.chat_locks.hold(ChatRef(TELEGRAM, 42)):
         pass
     sessions = [a.leadership._connection, a.chat_locks._shared]
     async with a.chat_locks._pool.acquire() as waiting:  # where a turn waits for a busy chat

@@ -223,7 +223,7 @@ async def handler_world(
             CoreSettings(
                 partner_base_url=sandbox.base_url,
                 partner_api_key=sandbox.api_key,
-                operators=(OPERATORS.id,),
+                operators=(OPERATORS.chat,),
                 signing_secrets=(scenario.webhooks[0].secret,),
                 public_base_url=PUBLIC_BASE_URL,
             ),

@@ -52,9 +52,9 @@ async def at_photo_step(world: HandlerWorld, user: TgUser) -> Prompt:
     """Answer ``user``'s order up to the package photos; the photo question."""
     world.tg.add_chat(user)
     chats = world.ctx.chats
-    turn = await chats.new_order(user.id, user.id)
+    turn = await chats.new_order(user.chat, user.user)
     for answer in TO_PHOTOS:
-        turn = await chats.handle(user.id, user.id, answer)
+        turn = await chats.handle(user.chat, user.user, answer)
     assert turn.prompt is not None and turn.prompt.photos is not None, turn
     return turn.prompt
 
@@ -100,7 +100,7 @@ async def test_an_album_of_three_photos_is_one_answer_and_one_reply(
 
     (reply,) = world.tg.sent_messages(ALICE.id)[before:]
     assert "Got 3 photos." in (reply.text or "")
-    session = await world.ctx.chats.session(ALICE.id)
+    session = await world.ctx.chats.session(ALICE.chat)
     assert session is not None
     urls = session.answers["photos"]
     assert isinstance(urls, list) and len(urls) == 3
@@ -146,8 +146,8 @@ async def test_two_albums_from_two_chats_do_not_mix(
     (bob_reply,) = world.tg.sent_messages(BOB.id)[bob_before:]
     assert "Got 3 photos." in (alice_reply.text or "")
     assert "Got 2 photos." in (bob_reply.text or "")
-    alice = await world.ctx.chats.session(ALICE.id)
-    bob = await world.ctx.chats.session(BOB.id)
+    alice = await world.ctx.chats.session(ALICE.chat)
+    bob = await world.ctx.chats.session(BOB.chat)
     assert alice is not None and bob is not None
     alice_urls, bob_urls = alice.answers["photos"], bob.answers["photos"]
     assert isinstance(alice_urls, list) and isinstance(bob_urls, list)
@@ -169,7 +169,7 @@ async def test_an_album_that_cannot_be_downloaded_is_refused_once_in_plain_words
 
     (reply,) = texts(world.tg.sent_messages(ALICE.id)[before:])
     assert reply == "I couldn't receive the pictures in that album. Please send them again."
-    session = await world.ctx.chats.session(ALICE.id)
+    session = await world.ctx.chats.session(ALICE.chat)
     assert session is not None and session.step == "photos"  # still asking for them
 
 
@@ -210,7 +210,7 @@ async def test_photos_beyond_the_steps_maximum_are_refused_in_one_sentence(
     )
     assert f"Got {most} photos." in reply
     assert len(world.tg.downloads) == most  # the extra ones are not even fetched
-    session = await world.ctx.chats.session(ALICE.id)
+    session = await world.ctx.chats.session(ALICE.chat)
     assert session is not None
     urls = session.answers["photos"]
     assert isinstance(urls, list) and len(urls) == most

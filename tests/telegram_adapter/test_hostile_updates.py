@@ -202,7 +202,7 @@ async def test_a_hostile_update_is_dropped_at_the_door_with_one_warning(
     reason: str,
 ) -> None:
     stack, prompt = await at_first_question(make_stack, mode)
-    before = await stack.bot.ctx.chats.session(ADA.id)
+    before = await stack.bot.ctx.chats.session(ADA.chat)
     sent = len(stack.tg.sent_messages(ADA.id))
     body = genuine(stack, kind, prompt)
     spoil(body)
@@ -217,7 +217,7 @@ async def test_a_hostile_update_is_dropped_at_the_door_with_one_warning(
     assert stack.processor is not None and stack.processor.done[update_id] == 0  # no turn ran
     assert not await stack.bot.store.updates.seen(update_id)  # nothing stored
     assert len(stack.tg.sent_messages(ADA.id)) == sent
-    assert await stack.bot.ctx.chats.session(ADA.id) == before
+    assert await stack.bot.ctx.chats.session(ADA.chat) == before
     (reply,) = await stack.tap(prompt, "✓ Pickup & delivery")  # the chat goes on
     assert (reply.text or "").startswith("Where should the rider pick the package up?")
     assert warnings_and_worse(caplog) == [warning]

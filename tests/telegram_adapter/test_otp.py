@@ -199,7 +199,7 @@ async def test_a_receiver_answering_her_own_order_gets_the_code_and_the_order_th
     world: HandlerWorld,
 ) -> None:
     _, code, _ = await code_issued(world)
-    await world.ctx.chats.start(BOLA.id, BOLA.id)  # Bola is ordering something herself
+    await world.ctx.chats.start(BOLA.chat, BOLA.user)  # Bola is ordering something herself
     world.tg.add_chat(BOLA)
     before = len(world.tg.sent_messages(BOLA.id))
     await world.ask(world.tg.updates.contact(BOLA, RECEIVER_AS_SHARED))

@@ -82,9 +82,9 @@ async def at_dropoff(world: HandlerWorld, user: TgUser) -> SentMessage:
     """``user``'s order answered up to the drop-off place, asked through Telegram."""
     world.tg.add_chat(user)
     chats = world.ctx.chats
-    await chats.new_order(user.id, user.id)
+    await chats.new_order(user.chat, user.user)
     for answer in TO_DROPOFF[:-1]:
-        await chats.handle(user.id, user.id, answer)
+        await chats.handle(user.chat, user.user, answer)
     # The last answer goes through PTB, so the drop-off question is drawn in the chat.
     return await world.ask(world.tg.updates.text(user, "12 Herbert Macaulay Way, Yaba"))
 
@@ -93,22 +93,24 @@ async def to_summary(world: HandlerWorld, user: TgUser) -> None:
     """Answer the rest, up to the summary."""
     chats = world.ctx.chats
     for answer in AFTER_DROPOFF:
-        await chats.handle(user.id, user.id, answer)
+        await chats.handle(user.chat, user.user, answer)
     await world.ask(world.tg.updates.photo(user, JPEG))  # re-hosted by the bot, as in production
-    turn = await chats.resume(user.id, user.id)
+    turn = await chats.resume(user.chat, user.user)
     while turn is not None and turn.prompt is not None and turn.prompt.step != "summary":
         # Payment and whatever the scenario asks next: the first option each time.
-        turn = await chats.handle(user.id, user.id, ChoiceAnswer(option=turn.prompt.options[0].id))
+        turn = await chats.handle(
+            user.chat, user.user, ChoiceAnswer(option=turn.prompt.options[0].id)
+        )
 
 
 async def finish(world: HandlerWorld, user: TgUser) -> None:
     """Answer the rest and send the order from the summary."""
     await to_summary(world, user)
-    await world.ctx.chats.handle(user.id, user.id, ChoiceAnswer(option="confirm"))
+    await world.ctx.chats.handle(user.chat, user.user, ChoiceAnswer(option="confirm"))
 
 
 async def pick(world: HandlerWorld, user: TgUser, **place: Any) -> SentMessage:
-    session = await world.ctx.chats.session(user.id)
+    session = await world.ctx.chats.session(user.chat)
     assert session is not None and session.step == "dropoff_place"
     body = {"v": 1, "step": session.step, "version": session.prompt_version, **place}
     return await world.ask(world.tg.updates.web_app_data(user, json.dumps(body)))
@@ -126,14 +128,14 @@ async def test_a_saved_place_with_a_list_unit_is_the_same_order_as_tapping_it(
 ) -> None:
     await at_dropoff(world, ADA)
     await pick(world, ADA, saved={"id": "loc_moremi_hall", "unit": "A012"})
-    session = await world.ctx.chats.session(ADA.id)
+    session = await world.ctx.chats.session(ADA.chat)
     assert session is not None and session.step not in {"dropoff_place", "dropoff_unit"}
     await finish(world, ADA)
 
     await at_dropoff(world, BOLA)
     chats = world.ctx.chats
-    await chats.handle(BOLA.id, BOLA.id, ChoiceAnswer(option="saved:loc_moremi_hall"))
-    await chats.handle(BOLA.id, BOLA.id, TextAnswer(text="A012"))
+    await chats.handle(BOLA.chat, BOLA.user, ChoiceAnswer(option="saved:loc_moremi_hall"))
+    await chats.handle(BOLA.chat, BOLA.user, TextAnswer(text="A012"))
     await finish(world, BOLA)
 
     by_map, by_tap = creates
@@ -163,12 +165,12 @@ async def test_a_pick_for_a_question_no_longer_open_is_refused_like_a_stale_tap(
     world: HandlerWorld,
 ) -> None:
     await at_dropoff(world, ADA)
-    session = await world.ctx.chats.session(ADA.id)
+    session = await world.ctx.chats.session(ADA.chat)
     assert session is not None
     stale = {"v": 1, "step": "dropoff_place", "version": session.prompt_version - 1}
     stale["saved"] = {"id": "loc_unilag_gate", "unit": ""}
     reply = await world.ask(world.tg.updates.web_app_data(ADA, json.dumps(stale)))
-    after = await world.ctx.chats.session(ADA.id)
+    after = await world.ctx.chats.session(ADA.chat)
     assert after is not None and after.step == "dropoff_place"
     assert "dropoff_place" not in after.answers
     # The engine's refusal of a tap on an old button, and the open question again.
@@ -181,7 +183,7 @@ async def test_a_pick_outside_the_coverage_is_refused_as_in_chat(world: HandlerW
     reply = await pick(world, ADA, pin={"lat": 9.0579, "lng": 7.4951, "address": "Abuja CBD"})
     shared = await world.ask(world.tg.updates.location(ADA, 9.0579, 7.4951))
     assert reply.text == shared.text
-    session = await world.ctx.chats.session(ADA.id)
+    session = await world.ctx.chats.session(ADA.chat)
     assert session is not None and session.step == "dropoff_place"
 
 
@@ -194,11 +196,11 @@ async def test_something_else_in_web_app_data_is_not_an_answer(world: HandlerWor
 async def test_the_page_gets_the_chats_open_question(world: HandlerWorld) -> None:
     await at_dropoff(world, ADA)
     questions = ChatPlaceQuestions(world.ctx.chats)
-    session = await world.ctx.chats.session(ADA.id)
+    session = await world.ctx.chats.session(ADA.chat)
     question = await questions.question(ADA.id)
     assert session is not None and question is not None
     assert (question.step, question.version) == ("dropoff_place", session.prompt_version)
-    assert (await world.ctx.chats.session(ADA.id)) == session  # reading it saved nothing
+    assert (await world.ctx.chats.session(ADA.chat)) == session  # reading it saved nothing
     moremi = next(place for place in question.saved if place.id == "loc_moremi_hall")
     assert moremi.unit.mode == "list" and moremi.unit.required
     assert moremi.unit.choices[:3] == ["Warden's office", "A001", "A002"]
@@ -214,7 +216,7 @@ async def test_a_change_from_the_summary_preselects_the_answer_given(world: Hand
     await pick(world, ADA, saved={"id": "loc_moremi_hall", "unit": "B007"})
     await to_summary(world, ADA)
     chats = world.ctx.chats
-    await chats.handle(ADA.id, ADA.id, ChoiceAnswer(option="edit:dropoff_place"))
+    await chats.handle(ADA.chat, ADA.user, ChoiceAnswer(option="edit:dropoff_place"))
     question = await ChatPlaceQuestions(chats).question(ADA.id)
     assert question is not None and question.current is not None
     assert (question.current.kind, question.current.saved_id, question.current.unit) == (
@@ -226,7 +228,7 @@ async def test_a_change_from_the_summary_preselects_the_answer_given(world: Hand
 
 async def test_no_map_question_at_a_question_that_is_not_a_place(world: HandlerWorld) -> None:
     world.tg.add_chat(ADA)
-    await world.ctx.chats.new_order(ADA.id, ADA.id)
+    await world.ctx.chats.new_order(ADA.chat, ADA.user)
     assert await ChatPlaceQuestions(world.ctx.chats).question(ADA.id) is None
 
 
@@ -250,7 +252,7 @@ def test_the_door_checks_the_picks_type() -> None:
 async def test_an_optional_unit_left_empty_is_skipped_as_in_chat(world: HandlerWorld) -> None:
     await at_dropoff(world, ADA)
     await pick(world, ADA, saved={"id": "loc_ikeja_city_mall", "unit": ""})
-    session = await world.ctx.chats.session(ADA.id)
+    session = await world.ctx.chats.session(ADA.chat)
     assert session is not None and session.step not in {"dropoff_place", "dropoff_unit"}
     assert "dropoff_unit" not in session.answers or not session.answers["dropoff_unit"]
 
@@ -258,6 +260,6 @@ async def test_an_optional_unit_left_empty_is_skipped_as_in_chat(world: HandlerW
 async def test_a_required_unit_left_empty_asks_for_it_as_in_chat(world: HandlerWorld) -> None:
     await at_dropoff(world, ADA)
     await pick(world, ADA, saved={"id": "loc_jaja_hall", "unit": ""})
-    session = await world.ctx.chats.session(ADA.id)
+    session = await world.ctx.chats.session(ADA.chat)
     assert session is not None and session.step == "dropoff_unit"
     assert "Room number" in (world.tg.sent_messages(ADA.id)[-1].text or "")

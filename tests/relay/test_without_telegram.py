@@ -1,0 +1,44 @@
+"""A bot running without Telegram, on a store that served Telegram customers before: news for
+their chats takes the unreachable path (the chat is recorded as blocked, logged once), never a
+silent drop, and the operators' log still hears every event (docs/agents.md)."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from bot.agents.chatless_channel import OPERATOR_LOG, log_messenger
+from bot.channels import Channels
+from bot.chat_ref import TELEGRAM, ChatRef
+from bot.store import Store
+
+from .support import CUSTOMER_CHAT, START, MakeRelay, event, link, put
+
+OLD_CUSTOMER = ChatRef(TELEGRAM, CUSTOMER_CHAT)
+
+
+async def test_news_for_a_telegram_chat_marks_it_unreachable_once_and_operators_still_hear(
+    store: Store, make_relay: MakeRelay, caplog: pytest.LogCaptureFixture
+) -> None:
+    channels = Channels()
+    channels.add(log_messenger())  # what ``deliverybot run`` registers without a token
+    relay = make_relay(store, channel=channels, operators=[OPERATOR_LOG])
+    await link(store, "pending")  # ordered in Telegram, when the bot had a token
+    caplog.set_level(logging.INFO)
+
+    await put(store, event("evt_1", "matched", created=START + 1, summary="Matched."))
+    await put(store, event("evt_2", "picked_up", created=START + 2, summary="Picked up."))
+    assert await relay.process_pending() == 2
+
+    assert await store.blocked.is_blocked(OLD_CUSTOMER)
+    assert (await store.inbox.counts()).pending == 0  # nothing is held back for ever
+    unreachable = [r for r in caplog.records if "cannot be messaged" in r.getMessage()]
+    assert [r.getMessage() for r in unreachable] == [
+        f"chat {OLD_CUSTOMER} cannot be messaged; marked blocked"
+    ]
+    for_operators = [
+        r.getMessage() for r in caplog.records if r.name == "bot.agents.chatless_channel"
+    ]
+    assert len(for_operators) == 2 and "Matched." in for_operators[0]
+    assert "Picked up." in for_operators[1]
