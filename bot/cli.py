@@ -64,31 +64,18 @@ def _check_config(args: argparse.Namespace) -> int:
 
 def _check_connection(config: Config) -> int:
     """``check-config --connect``: open the configured database the way ``run`` would."""
-    settings = config.storage.postgres
-    if config.storage.backend != "postgres" or settings is None:
+    database = config.storage.shared_database
+    if database is None:
         print(f"# storage: SQLite file {config.storage.path}; nothing to connect to")
         return EXIT_OK
     # Imported here, once there is a database to reach: checking a file needs no store.
     import asyncio
 
-    from bot.store import StoreError
-    from bot.store.pg_database import PgDatabase
+    from bot.store_from_config import reach_database
 
-    async def connect() -> str:
-        db = await PgDatabase.connect(settings.dsn.get_secret_value(), pool_size=2)
-        try:
-            row = await db.fetch_one("SELECT current_setting('server_version')")
-            return f"{db.label} (PostgreSQL {row[0] if row else '?'})"
-        finally:
-            await db.close()
-
-    try:
-        reached = asyncio.run(connect())
-    except StoreError as exc:
-        print(f"storage.postgres.dsn: {exc}", file=sys.stderr)
-        return EXIT_FAILURE
-    print(f"# storage: connected to {reached}")
-    return EXIT_OK
+    reached, line = asyncio.run(reach_database(database))
+    print(line, file=sys.stdout if reached else sys.stderr)
+    return EXIT_OK if reached else EXIT_FAILURE
 
 
 def _add_check_config(subparsers: Subparsers) -> None:

@@ -1,4 +1,5 @@
-"""``open_store``: the store ``[storage]`` names, opened for a process of the bot.
+"""``open_store``: the store ``[storage]`` names, opened for a process of the bot; and
+``reach_database``, ``check-config --connect``'s look at a shared database.
 
 Config to store is the composition's step, not the store's: ``bot.store`` knows its backends
 and nothing of the TOML, and everything that opens the bot's store from its config (``Runtime``
@@ -10,8 +11,8 @@ from __future__ import annotations
 import asyncio
 
 from bot.clocks import Clock
-from bot.config.storage import StorageConfig
-from bot.store import Store
+from bot.config.storage import PostgresConfig, StorageConfig
+from bot.store import Store, StoreError
 from bot.store.database import Synchronous
 
 
@@ -20,13 +21,14 @@ async def open_store(
 ) -> Store:
     """The shared PostgreSQL database, or the SQLite file (its directory made);
     ``synchronous`` other than FULL (a test's seam) overrides the config's."""
-    if storage.backend == "postgres" and storage.postgres is not None:
+    database = storage.shared_database
+    if database is not None:
         return await Store.connect_postgres(
-            storage.postgres.dsn.get_secret_value(),
+            database.dsn.get_secret_value(),
             media_dir=storage.media_dir,
             clock=clock,
-            pool_size=storage.postgres.pool_size,
-            lease_seconds=storage.postgres.lease_seconds,
+            pool_size=database.pool_size,
+            lease_seconds=database.lease_seconds,
         )
     await asyncio.to_thread(storage.path.parent.mkdir, parents=True, exist_ok=True)
     return await Store.connect(
@@ -35,3 +37,21 @@ async def open_store(
         clock=clock,
         synchronous=synchronous if synchronous != "FULL" else storage.sqlite_synchronous,
     )
+
+
+async def reach_database(database: PostgresConfig) -> tuple[bool, str]:
+    """Connect to ``database`` the way ``run`` would: whether it was reached, and the line that
+    says so (its address and server version), or why not (naming the key, never the
+    password)."""
+    from bot.store.pg_database import PgDatabase  # only a shared database needs asyncpg
+
+    try:
+        db = await PgDatabase.connect(database.dsn.get_secret_value(), pool_size=2)
+        try:
+            row = await db.fetch_one("SELECT current_setting('server_version')")
+        finally:
+            await db.close()
+    except StoreError as exc:
+        return False, f"storage.postgres.dsn: {exc}"
+    version = row[0] if row else "?"
+    return True, f"# storage: connected to {db.label} (PostgreSQL {version})"

@@ -95,14 +95,7 @@ class Config(Section):
             found.append("[webhooks] signing_secret: ignored while enabled = false")
         if self.telegram.mode == "polling" and self.telegram.secret_token is not None:
             found.append('[telegram] secret_token: ignored while mode = "polling"')
-        if self.storage.backend == "postgres" and self.telegram.mode == "polling":
-            found.append(
-                '[storage] backend = "postgres" with [telegram] mode = "polling": run one '
-                "instance only (Telegram hands long-polled updates to one caller at a time); "
-                "several instances need webhook mode"
-            )
-        if self.storage.backend == "postgres" and self.storage.synchronous != "full":
-            found.append('[storage] synchronous: ignored while backend = "postgres"')
+        found += self.storage.warnings(polling=self.telegram.mode == "polling")
         found += _map_button_off(self)
         return found
 

@@ -91,6 +91,26 @@ class StorageConfig(Section):
         return self
 
     @property
+    def shared_database(self) -> PostgresConfig | None:
+        """The database the bot's processes may share (``backend = "postgres"``); None for
+        the SQLite file of one process."""
+        return self.postgres if self.backend == "postgres" else None
+
+    def warnings(self, *, polling: bool) -> list[str]:
+        """Settings of ``[storage]`` that are valid but probably not what the operator wants
+        (``polling``: Telegram is read by long polling), one line each."""
+        found = []
+        if self.backend == "postgres" and polling:
+            found.append(
+                '[storage] backend = "postgres" with [telegram] mode = "polling": run one '
+                "instance only (Telegram hands long-polled updates to one caller at a time); "
+                "several instances need webhook mode"
+            )
+        if self.backend == "postgres" and self.synchronous != "full":
+            found.append('[storage] synchronous: ignored while backend = "postgres"')
+        return found
+
+    @property
     def session_idle_seconds(self) -> float:
         """``session_idle_days`` in seconds (what housekeeping purges by)."""
         return self.session_idle_days * 86_400

@@ -127,7 +127,7 @@ class DemoBot:
             ChannelRegistration(CONSOLE, self.channel, deliver_later=self.console.deliver_later)
         )
         self.follow_up = self.core.follow_up
-        self.jobs = Scheduler(leadership=store.leadership, sleep=options.sleep)  # live demo only
+        self.jobs = Scheduler.for_store(store, sleep=options.sleep)  # live demo only
         self.jobs.add(self.relay)
         self.jobs.add(self.follow_up)
 

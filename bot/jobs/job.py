@@ -36,6 +36,15 @@ class Leadership(Protocol):
         ...
 
 
+class LeadsOn(Protocol):
+    """What the scheduler takes from a store (``Scheduler.for_store``): its leadership."""
+
+    @property
+    def leadership(self) -> Leadership:
+        """Who runs the leader-only jobs of the bots on the store."""
+        ...
+
+
 class Job(abc.ABC):
     """One background job; see the module docstring. A subclass sets ``name`` (and
     ``leader_only`` when it is), implements ``run_once``, and calls ``super().__init__``."""

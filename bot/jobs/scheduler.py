@@ -2,7 +2,7 @@
 
 ::
 
-    scheduler = Scheduler(leadership=store.leadership)
+    scheduler = Scheduler.for_store(store)
     scheduler.add(relay)                       # one line per job
     scheduler.add(follow_up)
     async with scheduler:                      # start(); stop() on the way out
@@ -30,7 +30,7 @@ import logging
 from typing import Final
 
 from bot.clocks import Sleep
-from bot.jobs.job import Job, Leadership
+from bot.jobs.job import Job, Leadership, LeadsOn
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +55,12 @@ class Scheduler:
         self._follower_look_seconds = follower_look_seconds
         self._jobs: dict[str, Job] = {}
         self._tasks: list[asyncio.Task[None]] = []
+
+    @classmethod
+    def for_store(cls, store: LeadsOn, *, sleep: Sleep = asyncio.sleep) -> Scheduler:
+        """The scheduler of a bot on ``store``: its leader-only jobs ask the store's
+        leadership."""
+        return cls(leadership=store.leadership, sleep=sleep)
 
     def add(self, job: Job) -> None:
         """Run ``job`` from ``start`` on (names are unique)."""

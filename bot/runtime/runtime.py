@@ -91,7 +91,7 @@ class Runtime:
             raise
         application = None if bot is None else bot.application
         # The one scheduler of every background job; leader-only ones ask the store who leads.
-        scheduler = Scheduler(leadership=store.leadership, sleep=seams.sleep)
+        scheduler = Scheduler.for_store(store, sleep=seams.sleep)
         return cls(config, settings, store, core, channel, agents, scheduler, stack, application)
 
     # --- what tests and benchmarks reach -----------------------------------------------------
