@@ -143,9 +143,9 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
     async def alert_operators(text: str) -> None:
         await send_to_operators(channels, settings.operators, text)
 
-    # With several instances on one database the leader-only jobs run on one for all (the
-    # scheduler asks the store's leadership); other processes on the store (instances, MCP
-    # servers) keep work that cannot wake it, so those jobs also look every so often.
+    # On a shared store the leader-only jobs run in one process for all (``bot.jobs``); the
+    # other processes (more bots, MCP servers) keep work that cannot wake them, so those jobs
+    # also look every so often.
     shared = store.shared
     follow_up = CreateFollowUp(
         store,

@@ -23,8 +23,8 @@ class CoreServices(Protocol):
     """The core as a channel adapter sees it: the services a channel draws, and ``register``.
 
     ``shared``: other processes work on the same store, so they may keep work for this one's
-    jobs (which then look for it every so often); the scheduler asks the store's leadership
-    before each pass of a job that runs once for all.
+    jobs (which then look for it every so often); the scheduler (``bot.jobs``) runs a job
+    that runs once for all in one of them.
     """
 
     @property

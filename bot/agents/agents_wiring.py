@@ -53,7 +53,7 @@ def register_agents(core: CoreServices) -> AgentChannels:
     )
     bell.on_ring(webhooks.wake)
     keys = ChannelKeys(agents.channels)
-    limits = RateLimits(store.request_buckets)  # shared by the instances on PostgreSQL
+    limits = RateLimits(store.request_buckets)  # shared by every process on the store
     core.register(
         ChannelRegistration(
             AGENTS,

@@ -5,8 +5,8 @@ Only SHA-256 hashes of the keys are held (``[[agents.channels]]``); a presented 
 and compared with every channel's hash in constant time, so neither timing nor an error says
 which part matched. ``RateLimits`` is a token bucket per channel: ``requests_per_minute``
 tokens, refilled evenly; a request without a token is told how long to wait. The buckets are
-the store's (``store.request_buckets``): in this process's memory on SQLite, in the database
-on PostgreSQL, so instances sharing it share each channel's budget.
+the store's (``store.request_buckets``), so the processes sharing a store share each
+channel's budget.
 """
 
 from __future__ import annotations

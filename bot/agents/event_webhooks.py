@@ -10,11 +10,10 @@ events of one channel go out in order. The rows are the outbox, so a restart res
 last process stopped; a crash between the 2xx and the mark sends that one event again, which
 its ``event_id`` (in the body, and in the ``Deliverybot-Event`` header) makes harmless.
 
-A leader-only job (``bot.jobs``): with several instances on one store, one posts for all (the
-one holding ``store.leadership``), or each would post every event, and a channel's events would
-no longer arrive in order. Events the other instances' relays keep cannot wake it, so it also
-looks every ``look_seconds``. A pass that fails (the store) is followed by the scheduler's
-default pause.
+A leader-only job (``bot.jobs``): of the processes sharing a store one posts for all, or each
+would post every event, and a channel's events would no longer arrive in order. Events the
+other processes' relays keep cannot wake it, so it also looks every ``look_seconds``. A pass
+that fails (the store) is followed by the scheduler's default pause.
 """
 
 from __future__ import annotations
@@ -37,7 +36,7 @@ logger = logging.getLogger(__name__)
 SIGNATURE_HEADER = "Deliverybot-Signature"
 EVENT_ID_HEADER = "Deliverybot-Event"
 OTHER_INSTANCES_LOOK_SECONDS = 1.0
-"""How often the posting instance looks for events other instances' relays kept."""
+"""How often the posting process looks for events other processes' relays kept."""
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ question as data, the delivery once created). An answer is checked against the o
 first (``prompt_data.check_answer``): an invented option id or a kind the question does not
 take is refused with the question again, and never reaches the flow. Each turn is kept in the
 conversation's transcript, whose last entry is also the open question. An answer holds the
-conversation's chat (``ChatService.hold``, across instances on PostgreSQL) from that check to
+conversation's chat (``ChatService.hold``, in every process on the store) from that check to
 the transcript, so two answers at once are taken one after the other.
 
 Ownership: a conversation, a delivery or an event is found only by the channel that made it;
@@ -128,7 +128,7 @@ class HeadlessConversations:
     async def answer(self, channel: str, conversation_id: str, raw: object) -> ConversationView:
         """Answer the open question with ``raw`` (a typed answer as parsed JSON)."""
         conversation = await self._find(channel, conversation_id)
-        # The chat's turn (across instances on PostgreSQL) from the check to the transcript:
+        # The chat's turn (in every process on the store) from the check to the transcript:
         # two answers at once are each checked against the question the other left open.
         async with self._chats.hold(conversation.chat):
             prompt = await self._open_prompt(conversation)

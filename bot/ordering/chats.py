@@ -23,7 +23,7 @@ Around each turn it does what the engine leaves to its runner:
   first follow-up due ``first_follow_up_seconds`` later, and ``on_unconfirmed`` wakes the
   worker that finishes it (``bot.ordering.unconfirmed_worker``);
 * an ``OperatorAlert`` (e.g. the photo host is not allowlisted) goes to ``alert_operators``,
-  the same text at most once every ``ALERT_REPEAT_SECONDS``, by any instance
+  the same text at most once every ``ALERT_REPEAT_SECONDS``, by any process on the store
   (``store.operator_alerts``; a misconfigured business is met
   by every customer who tries, and the operators need to hear it once, not once a customer);
 * after a rate limit the create is sent again once the service allows it, when the adapter
@@ -372,7 +372,7 @@ class ChatService:
             self._on_unconfirmed()
 
     async def _alert(self, text: str) -> None:
-        # Kept in the store: with several instances each would otherwise send it once more.
+        # Kept in the store: each process sharing it would otherwise send it once more.
         if not await self.store.operator_alerts.take(text, repeat_after=ALERT_REPEAT_SECONDS):
             logger.info("operator alert not repeated (sent in the last %d s)", ALERT_REPEAT_SECONDS)
             return

@@ -4,10 +4,10 @@ The Partner API allows a key so many requests a minute, and the client's ``Reque
 holds a create back rather than let the service refuse it. When many customers confirm at once
 that wait can be long; silence that long reads like a broken bot. So just before a create
 goes out (the engine's ``before_create``), the limiter is asked how long a request starting now
-would wait (across every instance, when they share the key's budget on PostgreSQL), and a
+would wait (across every process sharing the key's budget through the store), and a
 wait over ``threshold_seconds`` is said to the chat, with how long; then the create goes on, in
-its turn. That look ahead cannot see the creates other instances ask for at the same moment
-(100 customers confirming at once across three instances), so when it says "no wait" the
+its turn. That look ahead cannot see the creates other processes ask for at the same moment
+(100 customers confirming at once across three bots), so when it says "no wait" the
 create's request is watched instead (``when_held_back``): still waiting for its start after
 half the threshold, the customer is told then, with the wait as it looks by that time.
 """

@@ -12,8 +12,8 @@ says it reached the chat (``handed_over``).
 The phone match is the whole proof; the link is only an invitation. "Who opened which link"
 (``store.otp_invitations``, for ``INVITATION_SECONDS``) decides whether a contact that does
 *not* match gets a plain refusal rather than going to the order conversation, and lets a
-receiver phone the relay could not normalise still match; it is in the store because with
-several instances the contact may reach another one than the link did. The receiver's matching
+receiver phone the relay could not normalise still match; it is in the store because the
+contact may reach another process sharing it than the link did. The receiver's matching
 contact gets the code in any case (``share_contact`` looks hand-offs up by phone). A verified
 receiver who shares their contact for any reason gets every code waiting for their number.
 """

@@ -24,11 +24,11 @@ a 5xx) may have made the delivery, so it comes here. ``ChatService`` keeps each 
 4. after ``max_attempts`` tells the customer it could not be confirmed and alerts operators.
 
 The rows live in the store, so a restart resumes every follow-up where it was. With several
-processes on one store (instances on PostgreSQL; ``deliverybot mcp`` beside ``deliverybot run``)
-the rows are shared and only one process may work them, or two would read back and send one
-create again at once (and alert the operators twice): it is a leader-only job (the scheduler
-asks ``store.leadership``; the MCP process never runs it), and ``look_seconds`` makes it look
-for rows the others kept, which cannot wake it. The customer's
+processes on one store (more bots on a shared database; ``deliverybot mcp`` beside
+``deliverybot run``) the rows are shared and only one process may work them, or two would read
+back and send one create again at once (and alert the operators twice): it is a leader-only job
+(``bot.jobs``; the MCP process never runs it), and ``look_seconds`` makes it look for rows the
+others kept, which cannot wake it. The customer's
 notice is said in the language they ordered in (kept with the row; operator alerts are in the
 business's default), and goes out through the relay's ``Sender`` under a sent marker: settling
 and the notice are two steps, and a crash between them sends the notice after the restart, once.

@@ -19,7 +19,7 @@ One limiter exists per API key; the ``PartnerClient`` holds it and every call go
 ``acquire()`` for a slot before sending, ``release(slot)`` once the answer (or the failure) is in.
 Waiters are served first come, first served (an ``asyncio.Lock`` queues them in order), and any
 chat can ask ``wait_time()`` first to say "one moment" instead of going quiet. That answer is a
-forecast: requests asked for at the same moment elsewhere (other instances) are not in it. So a
+forecast: requests asked for at the same moment elsewhere (other processes) are not in it. So a
 task may also arm ``when_held_back``: its next request calls back if it is still waiting for
 its start after a few seconds, whatever the forecast said.
 """
@@ -69,7 +69,7 @@ class RequestSlot:
 
     at: float
     released: bool = False
-    # What a budget shared with other instances knows this start by (``SharedRequestLimiter``).
+    # What a budget shared with other processes knows this start by (``SharedRequestLimiter``).
     ticket: float | None = None
 
     def counted_at(self, now: float) -> float:
@@ -135,7 +135,7 @@ class RequestLimiter:
         return max(self._start_time(self._in_line + ahead, now) - now, 0.0)
 
     async def expected_wait(self, *, ahead: int = 0) -> float:
-        """``wait_time()``, where a limiter shared by several instances also asks what the
+        """``wait_time()``, where a limiter shared by several processes also asks what the
         others have used (``SharedRequestLimiter``). ``ahead``: starts to leave to others
         first, beyond those already in line (background work keeping room for customers)."""
         return self.wait_time(ahead=ahead)

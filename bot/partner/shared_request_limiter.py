@@ -1,17 +1,17 @@
 """``SharedRequestLimiter``: the process's ``RequestLimiter``, plus a budget shared by every
-instance of the bot (``bot.store.pg_rate_budget`` on PostgreSQL).
+process of the bot on the store (``store.rate_budget``).
 
 Each request first waits its turn at this process's sliding log (so a burst of local requests
 queues in memory, in order), then, still in that turn, asks the shared budget for a start. The
-shared budget answers "go" (the start is recorded for every instance to see, and in this
+shared budget answers "go" (the start is recorded for every process to see, and in this
 process's log) or "wait this long"; this process then sleeps that long and asks again. As in
 the process's own log, a start holds its place in the shared budget until its answer is back:
 ``release`` tells the budget when (``finish``), and a window from then the place is free. A
-429's ``Retry-After`` holds back this process at once and every other instance through the
+429's ``Retry-After`` holds back this process at once and every other one through the
 shared budget.
 
 ``expected_wait`` (what the create-wait notice tells a customer) asks the shared budget too:
-this process's own log holds only its own starts, and three instances sharing 60 requests a
+this process's own log holds only its own starts, and three processes sharing 60 requests a
 minute each see a third of them.
 
 The key is known to the budget by ``key_fingerprint(api_key)`` only, so the database never
@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 
 
 class SharedBudget(Protocol):
-    """Where instances share a key's request starts."""
+    """Where processes share a key's request starts."""
 
     async def try_start(
         self, key_id: str, limit: int | None, window: float
@@ -48,7 +48,7 @@ class SharedBudget(Protocol):
         ...
 
     async def block_for(self, key_id: str, seconds: float) -> None:
-        """Hold every instance back for ``seconds``."""
+        """Hold every process back for ``seconds``."""
         ...
 
     async def wait_time(self, key_id: str, limit: int | None, window: float, ahead: int) -> float:
@@ -129,7 +129,7 @@ class SharedRequestLimiter(RequestLimiter):
         return max(local, shared)
 
     def block_for(self, seconds: float) -> None:
-        """Hold back this process now, and every instance once the budget has the block."""
+        """Hold back this process now, and every other once the budget has the block."""
         super().block_for(seconds)
         self._share(self._share_block(seconds))
 
@@ -146,7 +146,7 @@ class SharedRequestLimiter(RequestLimiter):
 
     async def _share_finish(self, ticket: float) -> None:
         # Told again after a failure (a database blip): until the budget hears it, every
-        # instance counts the start as in use, for up to the budget's limit for that.
+        # process counts the start as in use, for up to the budget's limit for that.
         for pause in FINISH_RETRY_PAUSES:
             try:
                 await self._budget.finish(self._key_id, ticket)
@@ -162,4 +162,4 @@ class SharedRequestLimiter(RequestLimiter):
             await self._budget.block_for(self._key_id, seconds)
         except Exception:
             # This process is held back anyway; the others learn from their own 429.
-            log.warning("could not share a rate-limit block with the other instances")
+            log.warning("could not share a rate-limit block with the other processes")

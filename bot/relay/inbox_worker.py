@@ -18,12 +18,12 @@ are out, marking them sent, the chat's new view, the tracking link and "processe
 commit (``store.relayed``) instead of one each. At most ``RelayTuning.max_in_flight`` events
 are queued or being sent at once, which also bounds what a crash can repeat.
 
-Several instances on one PostgreSQL database: each pass *claims* its events
-(``inbox.claim_batch``, leased to this store's holder; each pass renews the leases of what is
-still in flight), so the relays of all instances share the inbox and one delivery's events stay
-with one of them; a relay also looks at the inbox every half lease (its ``look_seconds``), for
-the events of an instance that died and to keep its own leases. On SQLite a claim is a plain
-read.
+Each pass *claims* its events (``inbox.claim_batch``, leased to this store's holder; each
+pass renews the leases of what is still in flight), so the relays of every process sharing the
+store share the inbox and one delivery's events stay with one of them; on a shared store a
+relay also looks at the inbox every half lease (its ``look_seconds``), for the events of a
+process that died and to keep its own leases. On a store of its own the claims are the relay's
+alone.
 
 Order per delivery: a delivery's events are planned in order, each against the chat's view as
 it will be once the earlier ones are out, and finished in that order. While an event waits
@@ -109,9 +109,9 @@ class Relay(Job):
         phone_region: str | None = None,
         turns: ChatTurns | None = None,
     ) -> None:
-        # With several instances on one store an instance that died leaves events whose lease
-        # runs out without anyone waking this relay, and this relay's own leases on events
-        # still being sent need renewing: it looks at least twice a lease.
+        # On a shared store a process that died leaves events whose lease runs out without
+        # anyone waking this relay, and this relay's own leases on events still being sent
+        # need renewing: it looks at least twice a lease.
         super().__init__(look_seconds=store.lease_seconds / 2 if store.shared else None)
         self._store = store
         self._clock = clock
@@ -207,7 +207,7 @@ class Relay(Job):
             self._stopped.clear()
             limit = len(self._in_flight) + self._tuning.batch_size
             if self._in_flight:
-                # Sends still under way: keep the other instances off their events.
+                # Sends still under way: keep the other processes off their events.
                 await self._store.inbox.renew_leases(self._store.holder, self._store.lease_seconds)
             while True:
                 batch = await self._store.inbox.claim_batch(

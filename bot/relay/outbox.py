@@ -107,8 +107,8 @@ class Sender:
             if await self._store.sent.claim(key):
                 claimed.append(index)
             elif not await self._store.sent.was_sent(key):
-                # Claimed and not marked: another send of it is in flight (here, or on an
-                # instance that may have died; its claim is taken over after one lease).
+                # Claimed and not marked: another send of it is in flight (here, or in a
+                # process that may have died; its claim is taken over after one lease).
                 logger.info("the %s message of event %s is being sent elsewhere; retried later",
                             key.kind, key.event_id)  # fmt: skip
                 outcomes[index] = SendFailed(

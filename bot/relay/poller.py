@@ -1,6 +1,6 @@
 """``StatusPoller``: polling mode, for a bot without a public host to receive webhooks.
 
-A leader-only job (``bot.jobs``): with several instances on one database one polls for all.
+A leader-only job (``bot.jobs``): of the processes sharing a store one polls for all.
 Every ``interval_seconds`` the poller reads open deliveries (``store.deliveries.list_open``)
 with ``GET /deliveries/{id}``. When a delivery's status differs from what its chat was last
 shown, it stores a synthetic event in the same inbox the webhooks use, so the relay sends it
@@ -17,9 +17,9 @@ Rate budget: the API key's per-minute limit is shared with every customer chat, 
 reads at most ``budget_fraction`` of one minute's requests, scaled to the interval (at 60 s and
 the default 0.5, half the limit per minute), and only while the key has room for the customers'
 share (the rest of the minute) on top: it stops as soon as a request would have to wait behind
-that many others. So a customer who confirms right after a round finds the key free, and with
-several instances the forecast is the budget they share (``expected_wait``), which counts what
-the other instances used. An unknown limit counts as the smallest plan's 60 per minute.
+that many others. So a customer who confirms right after a round finds the key free, and on
+a shared store the forecast is the budget it keeps (``expected_wait``), which counts what the
+other processes used. An unknown limit counts as the smallest plan's 60 per minute.
 Deliveries polled least recently go first, so with more open deliveries than one round allows
 every delivery is still read in turn.
 
@@ -62,7 +62,7 @@ class StatusPoller(Job):
 
     ``on_event`` is called after a round stored new events (pass ``relay.wake``).
     ``max_per_round`` overrides the computed budget. Its ``look_seconds`` is the interval: a
-    round every interval (after a failed one too), on the leading instance.
+    round every interval (after a failed one too), in the leading process.
     """
 
     name = "status-poller"

@@ -1,10 +1,10 @@
 """Housekeeping: what the store keeps only for a while is pruned, once an hour.
 
 ``Housekeeping`` is the job (``bot.jobs``) running ``housekeep`` every ``HOUSEKEEPING_SECONDS``.
-Every pass is a set of deletes by age, so it is idempotent: on PostgreSQL every instance runs
-its own housekeeping on the shared database, and two passes at once simply find less to do
-(a row another instance deleted, or a session a customer just saved, is left alone: each
-``DELETE`` re-checks its condition on the row it locks).
+Every pass is a set of deletes by age, so it is idempotent: on a shared store every process
+runs its own housekeeping, and two passes at once simply find less to do (a row another
+process deleted, or a session a customer just saved, is left alone: each ``DELETE`` re-checks
+its condition on the row it locks).
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ async def housekeep(store: Store, *, session_idle_seconds: float) -> None:
 
 
 class Housekeeping(Job):
-    """A ``housekeep`` pass every ``HOUSEKEEPING_SECONDS`` (after a failed one too), on every
-    instance."""
+    """A ``housekeep`` pass every ``HOUSEKEEPING_SECONDS`` (after a failed one too), in every
+    process."""
 
     name = "housekeeping"
 

@@ -1,10 +1,10 @@
 """The background jobs of a running bot, with or without Telegram, on the runtime's scheduler.
 
 ``deliverybot run`` owns this work on its store; ``deliverybot mcp`` beside it runs only its
-MCP push (``bot.runtime.mcp_serving``). With several instances on PostgreSQL every one runs
-every job, and the leader-only ones (the status poller, the follow-up of lost creates, the agent
-webhooks) pass only on the instance holding ``store.leadership``, looking for what the others
-kept (``bot_core.build_core`` and ``register_agents`` set their ``look_seconds``).
+MCP push (``bot.runtime.mcp_serving``). On a shared store every bot runs every job, and the
+leader-only ones (the status poller, the follow-up of lost creates, the agent webhooks) pass
+only in the one leading (``bot.jobs``), looking for what the others kept
+(``bot_core.build_core`` and ``register_agents`` set their ``look_seconds``).
 """
 
 from __future__ import annotations

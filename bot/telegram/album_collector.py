@@ -14,8 +14,8 @@ came in while it queued for the turn starts the quiet window again. Time is read
 injected clock and sleep (``bot.clocks``): tests release the window by hand.
 
 An album still waiting when the bot stops is answered at once (``flush``). The buckets live in
-this process: with several instances behind one webhook, an album whose photos reach different
-instances is answered once per instance.
+this process: with several bots behind one webhook, an album whose photos reach different
+bots is answered once by each.
 """
 
 from __future__ import annotations

@@ -89,7 +89,7 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
         locks: ChatTurnLocks | None = None,
     ) -> None:
         super().__init__(max_concurrent_updates)
-        # With several instances on PostgreSQL: the store's locks, held across instances.
+        # The runtime passes the store's locks, held by every process on the store.
         self.locks: ChatTurnLocks = locks if locks is not None else ChatLocks()
 
     def hold(self, chat_id: int) -> contextlib.AbstractAsyncContextManager[None]:

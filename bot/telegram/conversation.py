@@ -273,7 +273,7 @@ class Conversation:
             await self.screen.show(chat_id, turn, answer)
 
         if self.screen.shared:
-            # The chat's last turns may have run on another instance: draw this one over
+            # The chat's last turns may have run in another process: draw this one over
             # what the chat shows now (the prompt to tidy, the reply keyboard that is up).
             await self.screen.view(chat_id, user_id)
         # The reply is drawn and sent while the turn's session is written.
@@ -286,7 +286,7 @@ class Conversation:
         # order is kept unanswered (a tap on its buttons, an answer to it): housekeeping
         # dropped it while the chat waited. The customer is told, and a new order starts. (A
         # view is cleared when an order ends here, and a younger one may only be stale, the
-        # order having ended on another instance; after a restart nothing shows: "no order".)
+        # order having ended in another process; after a restart nothing shows: "no order".)
         if self.screen.asking_since(chat_id, self._session_idle_seconds):
             self.screen.forget(chat_id)
             await self._begin(chat_id, user_id, opening=say("telegram.draft_gone"))

@@ -15,12 +15,12 @@ When Telegram still answers 429 with ``retry_after``, only that chat is held bac
 (``hold``); other chats keep their own pace. Time comes from an injected monotonic clock and
 sleep, so tests run the limits in scaled or fake time.
 
-Instances sharing one bot share its limits: when its turn comes, a send also asks the store's
-``SendBudget`` (``bot.store.send_limits``), which on PostgreSQL counts every instance's sends
-in the same windows and shares their holds (``share_hold``). It answers "go" (the send is
-counted for all) or "wait this long" (another instance took the slot); this limiter then
-sleeps that long and looks again. On SQLite one process owns the bot and the budget grants
-every send: the windows here are the whole limit. ``delay_for`` (the relay's hint of a backlog)
+Processes sharing one bot share its limits: when its turn comes, a send also asks the store's
+``SendBudget`` (``bot.store.send_limits``), which on a shared store counts every process's
+sends in the same windows and shares their holds (``share_hold``). It answers "go" (the send is
+counted for all) or "wait this long" (another process took the slot); this limiter then
+sleeps that long and looks again. On a store of its own the budget grants every send: the
+windows here are the whole limit. ``delay_for`` (the relay's hint of a backlog)
 reads this process's windows only.
 """
 
@@ -250,7 +250,7 @@ def _agreed(latest: Callable[[float], float], *moments: float) -> float:
 
 class RateLimiter:
     """The overall window, one window per chat (groups have negative ids), and holds; each
-    send also granted by ``budget``, which other instances may share (see the module doc)."""
+    send also granted by ``budget``, which other processes may share (see the module doc)."""
 
     def __init__(
         self,
@@ -300,7 +300,7 @@ class RateLimiter:
         """Give back a turn ``reserve`` kept for ``chat_id`` and no send used (no-op if none).
 
         The shared budget keeps counting it (the safe side: it may have been the chat's last
-        slot for another instance, which has waited for it already)."""
+        slot for another process, which has waited for it already)."""
         if chat_id in self._reserved:
             self._reserved.discard(chat_id)
             self._chat_window(chat_id).cancel(None, taken=True)
@@ -324,14 +324,14 @@ class RateLimiter:
         self._held_until[chat_id] = max(self._held_until.get(chat_id, 0.0), until)
 
     async def share_hold(self, chat_id: int, seconds: float) -> None:
-        """``hold`` here now, and for every instance sharing the budget once it has the hold
+        """``hold`` here now, and for every process sharing the budget once it has the hold
         (when it cannot be told, this process is held anyway: the others learn from their own
         429)."""
         self.hold(chat_id, seconds)
         try:
             await self._budget.hold(chat_id, seconds)
         except Exception:
-            log.warning("could not share Telegram's hold of a chat with the other instances")
+            log.warning("could not share Telegram's hold of a chat with the other processes")
 
     def held_for(self, chat_id: int) -> float:
         """Seconds until ``chat_id`` may be sent to again because of a hold (0 if none)."""
@@ -376,7 +376,7 @@ class RateLimiter:
                 while True:
                     while (ready := self._opens_at(chat_id, chat)) > self.clock():
                         slept += await self._until(ready)
-                    # Still in this turn: the instances sharing the budget may have taken it.
+                    # Still in this turn: the processes sharing the budget may have taken it.
                     shared_wait = await self._shared_wait(chat_id)
                     if shared_wait <= 0:
                         break

@@ -5,7 +5,7 @@ while it is tried (a turn's messages hold it until the last is sent), so one cha
 go out in order and together while other chats are served meanwhile. Telegram's answers
 become results:
 
-* ``RetryAfter`` (429): that chat is held for the time Telegram asks (by every instance that
+* ``RetryAfter`` (429): that chat is held for the time Telegram asks (by every process that
   shares the store), then the send is tried again, a bounded number of times; other chats keep
   flowing.
 * ``Forbidden`` (the user blocked the bot, left, or deleted the account) and "chat not found":
@@ -80,7 +80,7 @@ class TelegramSender:
     def __init__(self, bot: Bot, store: Store, *, limiter: RateLimiter | None = None) -> None:
         self._bot = bot
         self._store = store
-        # Paced with every instance sharing the store (its send budget); in memory on SQLite.
+        # Paced with every process sharing the store (its send budget).
         self.limiter = limiter or RateLimiter(budget=store.send_budget)
         self._locks = ChatLocks()
 

@@ -2,8 +2,8 @@
 (and Nominatim's public server allows one request a second for the whole bot), so one customer
 typing fast, or a script holding their ``initData``, must not spend it for everyone.
 
-The budget is kept per instance, in memory: it guards a shared service against one page, not a
-billing limit, and a customer's page talks to whichever instance answers it.
+The budget is kept in this process's memory: it guards a shared service against one page, not
+a billing limit, and a customer's page talks to whichever process of the bot answers it.
 """
 
 from __future__ import annotations

@@ -199,7 +199,7 @@ class TurnRun(Walker):
 
     async def add_photos(self, answer: PhotosAnswer) -> bool:
         """Photos that come after the photo step went on (more sent on second thought, or an
-        album split across bot instances) are added to its answer, and the open question is asked
+        album split across bot processes) are added to its answer, and the open question is asked
         again; False when the route has no answered photo step."""
         ctx = self.ctx()
         found = [
