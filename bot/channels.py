@@ -15,8 +15,7 @@ messenger): receivers open its links to claim a drop-off code, whoever ordered.
 A chat whose channel this bot does not run (a Telegram customer's, from a time the bot had a
 token, when it now runs without one) cannot be reached: ``send`` raises ``ChatUnreachable``,
 which the relay records as for a chat that blocked the bot (``store.blocked``, logged once), and
-its messages count as done. A turn shown later in such a chat is dropped. See
-docs/channels.md.
+its messages count as done (docs/agents.md). A turn shown later in such a chat is dropped.
 """
 
 from __future__ import annotations

@@ -220,7 +220,7 @@ _UNCONFIRMED_CREATES = (
 
 _AGENT_CHANNELS = (
     # Customers of an agent channel (JSON API, MCP): the channel's own reference for them, and
-    # the user id the bot's services know them by (AGENT_ID_BASE - seq: never a Telegram id).
+    # ``seq``, their id in the ``agents`` channel (``UserRef(AGENTS, seq)``).
     """CREATE TABLE agent_customers (
         seq        {serial_key},
         channel    TEXT NOT NULL,
@@ -228,8 +228,8 @@ _AGENT_CHANNELS = (
         created_at {real} NOT NULL,
         UNIQUE (channel, customer)
     )""",
-    # One conversation of such a customer: its public id (unguessable), and the chat id the
-    # bot's services know it by (AGENT_ID_BASE - seq).
+    # One conversation of such a customer: its public id (unguessable), and ``seq``, its chat's
+    # id in the ``agents`` channel (``ChatRef(AGENTS, seq)``).
     """CREATE TABLE agent_conversations (
         seq          {serial_key},
         id           TEXT NOT NULL UNIQUE,
