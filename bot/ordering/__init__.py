@@ -7,10 +7,11 @@ the deliveries they ordered.
     cache = CapabilityCache.for_client(client)
     engine = build_engine(client, cache, geocoder=geocoder_from_config(config.geocoding))
     chats = ChatService(engine, store, alert_operators=tell_operators)
-    turn = await chats.start(chat_id, user_id)
-    turn = await chats.handle(chat_id, user_id, TextAnswer(text="Ada Obi"))
+    chat = ChatRef(TELEGRAM, 42)                  # the adapter names its chat and customer
+    turn = await chats.start(chat, chat.user(42))
+    turn = await chats.handle(chat, chat.user(42), TextAnswer(text="Ada Obi"))
     desk = CustomerDesk(store, client, words, phone_region="NG", chats=chats)
-    reply = await desk.status(user_id, "3F2A9C1E")  # reply.text, reply.delivery
+    reply = await desk.status(chat.user(42), "3F2A9C1E")  # reply.text, reply.delivery
 
 * ``PartnerCatalog``: ``conversations.CapabilitySource`` over the shared ``CapabilityCache``;
 * ``PartnerCreator``: ``conversations.DeliveryCreator``; every ``PartnerError`` of a create
