@@ -61,10 +61,11 @@ class CoreSettings:
     geocoding: GeocodingConfig = field(default_factory=GeocodingConfig)
 
     @classmethod
-    def from_config(cls, config: Config) -> CoreSettings:
+    def from_config(cls, config: Config, *, telegram: bool = True) -> CoreSettings:
         """The settings a ``deliverybot run`` takes from its config file.
 
-        Without Telegram the one operator "chat" is the log (``OPERATOR_LOG``): what operators
+        Without Telegram (no token, or ``telegram`` False: ``deliverybot mcp``, whose process
+        never runs it) the one operator "chat" is the log (``OPERATOR_LOG``): what operators
         would be told is written there, one line each.
         """
         webhooks = config.webhooks
@@ -78,7 +79,7 @@ class CoreSettings:
             partner_api_key=config.partner.api_key.get_secret_value(),
             client_options=config.partner.client_options(),
             phone_region=config.telegram.default_phone_region,
-            operators=operators if config.has_telegram else (OPERATOR_LOG,),
+            operators=operators if telegram and config.has_telegram else (OPERATOR_LOG,),
             signing_secrets=tuple(secret.get_secret_value() for secret in secrets),
             webhook_path=webhooks.path,
             max_body_bytes=webhooks.max_body_bytes,

@@ -25,11 +25,13 @@ from bot.store import StoreError
 KEY = "runtime-stack-key-0123456789abcdef"
 
 
-def agents_only(tmp_path: Path) -> Config:
+def agents_only(tmp_path: Path, **more: object) -> Config:
+    """An agent channel's config (``more``: further sections, a Telegram token among them)."""
     data = {
         "partner": {"base_url": "https://partner.example/api/v1", "api_key": "sk_live_" + "k" * 24},
         "storage": {"path": "bot.sqlite3", "media_dir": "media"},
         "agents": {"channels": [{"name": "shop", "key": KEY}]},
+        **more,
     }
     return Config.model_validate(data, context={"environ": {}, "base_dir": tmp_path})
 
@@ -92,6 +94,25 @@ async def test_without_a_token_the_log_is_the_messenger_beside_the_agent_channel
         assert runtime.telegram is None and runtime.agents is not None
         assert [channel.name for channel in runtime.core.channels] == ["log", "agents"]
         assert runtime.serves_web
+        assert runtime.settings.operators == (OPERATOR_LOG,)
+    finally:
+        await runtime.stop()
+
+
+async def test_a_runtime_built_without_telegram_tells_the_operators_in_the_log(
+    tmp_path: Path,
+) -> None:
+    # ``deliverybot mcp`` on a Telegram bot's config: its process never runs Telegram, so an
+    # alert raised there is logged, not sent to a Telegram chat no channel of it reaches.
+    config = agents_only(
+        tmp_path,
+        telegram={"token": "123456:" + "A" * 35},
+        operators={"chat_ids": [-100200]},
+    )
+    assert config.has_telegram
+    runtime = await Runtime.build(config, Seams(synchronous="NORMAL"), telegram=False)
+    try:
+        assert runtime.telegram is None
         assert runtime.settings.operators == (OPERATOR_LOG,)
     finally:
         await runtime.stop()

@@ -60,7 +60,7 @@ class Runtime:
         (``deliverybot mcp`` passes False: its process never takes Telegram's updates).
         """
         seams = seams or Seams()
-        settings = CoreSettings.from_config(config)
+        settings = CoreSettings.from_config(config, telegram=telegram)
         stack = contextlib.AsyncExitStack()
         try:
             store = await open_store(config.storage, seams.clock, seams.synchronous)
