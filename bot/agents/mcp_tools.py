@@ -31,11 +31,13 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 from mcp.types import CallToolResult, TextContent
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from bot.agents.agent_routes import MAX_BODY_BYTES, MAX_CUSTOMER_LENGTH
 from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
 from bot.agents.mcp_push import EVENTS_URI, EventPush
+from bot.agents.mcp_tool_hints import TOOL_HINTS
+from bot.ordering import CancelReply, DeliveryPage, StatusReply
 from conversations.texts.agent_texts import MCP_TAPS
 
 MAX_ARGUMENTS_BYTES = MAX_BODY_BYTES  # a tool call's arguments, as the JSON API's bodies
@@ -49,6 +51,20 @@ Name = Annotated[str, Field(max_length=200)]
 # The desk says why past 500 characters, in the customer's words.
 Reason = Annotated[str, Field(max_length=2000)]
 Position = Annotated[int, Field(le=MAX_POSITION)]
+
+
+class EventsPage(BaseModel):
+    """``delivery_events``' structured content: the events after the position asked."""
+
+    events: list[dict[str, Any]]
+
+
+# Each tool's result: its structured content is the model's JSON (the tool's output schema).
+Turn = Annotated[CallToolResult, ConversationView]
+Deliveries = Annotated[CallToolResult, DeliveryPage]
+Status = Annotated[CallToolResult, StatusReply]
+Cancelled = Annotated[CallToolResult, CancelReply]
+Events = Annotated[CallToolResult, EventsPage]
 
 INSTRUCTIONS = """\
 You order deliveries for a customer through a business's delivery bot, one question at a time.
@@ -107,39 +123,39 @@ def build_mcp_server(
         middleware=[ArgumentsCap()],
     )
 
-    async def start_order(customer: Customer, flow: Name | None = None) -> CallToolResult:
+    async def start_order(customer: Customer, flow: Name | None = None) -> Turn:
         try:
             view = await conversations.start(channel, customer.strip() or "customer", flow)
         except UnknownFlow:
             return _error(f"flow must be one of {conversations.flows}")
         return _turn(view)
 
-    async def answer(conversation_id: Name, answer: dict[str, Any]) -> CallToolResult:
+    async def answer(conversation_id: Name, answer: dict[str, Any]) -> Turn:
         return await _guarded(conversations.answer(channel, conversation_id, answer))
 
-    async def go_back(conversation_id: Name) -> CallToolResult:
+    async def go_back(conversation_id: Name) -> Turn:
         return await _guarded(conversations.back(channel, conversation_id))
 
-    async def edit_answer(conversation_id: Name, step: Name) -> CallToolResult:
+    async def edit_answer(conversation_id: Name, step: Name) -> Turn:
         return await _guarded(conversations.edit(channel, conversation_id, step))
 
-    async def cancel_order(conversation_id: Name) -> CallToolResult:
+    async def cancel_order(conversation_id: Name) -> Turn:
         return await _guarded(conversations.cancel(channel, conversation_id))
 
-    async def my_deliveries(customer: Customer, page: Position = 0) -> CallToolResult:
+    async def my_deliveries(customer: Customer, page: Position = 0) -> Deliveries:
         reply = await conversations.deliveries(channel, customer, max(page, 0))
         return _data(reply.text, reply.model_dump(mode="json"))
 
-    async def delivery_status(customer: Customer, delivery: Name = "") -> CallToolResult:
+    async def delivery_status(customer: Customer, delivery: Name = "") -> Status:
         reply = await conversations.status(channel, customer, delivery)
         return _data(reply.text, reply.model_dump(mode="json"))
 
-    async def cancel_delivery(customer: Customer, delivery: Name, reason: Reason) -> CallToolResult:
+    async def cancel_delivery(customer: Customer, delivery: Name, reason: Reason) -> Cancelled:
         reply = await conversations.cancel_delivery(channel, customer, delivery, reason)
         failed = reply.outcome not in ("cancelled",)
         return _data(reply.text, reply.model_dump(mode="json"), error=failed)
 
-    async def delivery_events(conversation_id: Name, after: Position = 0) -> CallToolResult:
+    async def delivery_events(conversation_id: Name, after: Position = 0) -> Events:
         try:
             found = await conversations.events(channel, conversation_id, max(after, 0), 200)
         except NotFound:
@@ -165,7 +181,14 @@ def build_mcp_server(
         (delivery_events, EVENTS),
     ]
     for tool, description in tools:
-        server.add_tool(tool, description=description)
+        hints = TOOL_HINTS[tool.__name__]
+        server.add_tool(
+            tool,
+            title=hints.title,
+            description=description,
+            annotations=hints.annotations,
+            structured_output=True,
+        )
     server.resource(
         EVENTS_URI,
         name="delivery_events",

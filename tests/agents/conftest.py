@@ -64,6 +64,12 @@ TO_SUMMARY: list[dict[str, Any]] = [
 CONFIRM = {"kind": "choice", "option": "confirm"}
 
 
+def confirm_answer(summary: dict[str, Any]) -> dict[str, Any]:
+    """The confirm of the summary ``summary`` (a turn's view) shows."""
+    assert summary["prompt"]["input"] == "confirm", summary["prompt"]
+    return CONFIRM
+
+
 class RecordingChannel:
     """The chat channel: records what operators (and any chat) are sent."""
 
