@@ -73,7 +73,8 @@ Rules:
   kinds; for options use an option id exactly as given. Never invent ids, addresses, phone
   numbers, units, prices, payment methods or coordinates: ask the customer.
 - Say each question and its options to the customer in your own words and wait for their reply.
-- At the summary, read the summary back to the customer and confirm only once they agreed.
+- At the summary, read the summary and its total back to the customer and confirm only once
+  they agreed, with that total (prompt.total).
 - Never make up or repeat a drop-off code (OTP). It goes only to the verified receiver; you are
   told when it was sent.
 - Deliveries, their status and cancelling one are by the customer's reference you chose."""
@@ -91,7 +92,11 @@ answer_schema, e.g. {"kind": "choice", "option": "<an option id as given>"},
 or {"kind": "command", "name": "skip"}. An answer outside the schema is refused with the same
 question (isError); an answer the business cannot take is asked again with the reason in
 `messages`: tell the customer. At the summary (input "confirm"), read the summary back to the
-customer and send the confirm option only once they agreed. Never invent an option id."""
+customer and send the confirm option only once they agreed, with the total the summary shows:
+{"kind": "choice", "option": "confirm", "total": {"amount": 1500, "currency": "NGN"}}, or
+{"kind": "choice", "option": "confirm", "total": {"quote_token": "<prompt.total.quote_token>"}}
+when the fee is set later. A confirm without that total (or after the fee changed) is refused
+with the summary as it is now: read it again. Never invent an option id."""
 BACK = "Go back to the question before the open one (the customer wants to change it)."
 EDIT = """From the summary, change one answer: `step` is one of the summary's edit options
 (their ids start with "edit:"). The flow asks that question again, then returns to the summary."""
@@ -101,8 +106,10 @@ DELIVERIES = "The customer's deliveries, newest first (page from 0)."
 STATUS = """One of the customer's deliveries as it is now: `delivery` is its id or the short
 reference (e.g. 3F2A9C1E). Without `delivery`, the latest."""
 CANCEL_DELIVERY = """Cancel one of the customer's deliveries, only when the customer asked to and
-gave a reason (3 to 500 characters, their words). The business may refuse once a rider has the
-package: then tell the customer what `text` says."""
+gave a reason (3 to 500 characters, their words). `delivery` is the short reference the customer
+was shown and agreed to cancel (e.g. 3F2A9C1E, from my_deliveries or delivery_status), never a
+longer id. The business may refuse once a rider has the package: then tell the customer what
+`text` says."""
 EVENTS = """News about the deliveries ordered in a conversation, oldest first, after stream
 position `after` (each event's `seq`): status in words, the service's customer_message_hint,
 summary and agent_notes (for you, not to read out verbatim). A drop-off code is never included:

@@ -49,6 +49,10 @@ HINT_CONFIRM = (
     "Read this summary back to the customer and confirm only once they agreed to it; an edit "
     "option changes one answer and comes back here."
 )
+HINT_TOTAL = (
+    "Confirm with the total shown here (its amount and currency, or its quote_token when the "
+    "fee is set later): a total the customer was not shown is refused with the summary again."
+)
 HINT_DEFAULT = "The pre-selected option is what the customer gets when they have no preference."
 HINT_SKIP = "This question may be skipped with the skip command."
 
@@ -67,6 +71,15 @@ NOT_AN_OPTION = (
 WRONG_KIND = "This question does not take that kind of answer. The accepted kinds are listed."
 STALE_ANSWER = "That answer was for an earlier question. The open question is the one given here."
 NO_OPEN_QUESTION = "This conversation has no open question: it has ended."
+TOTAL_NOT_SHOWN = (
+    "Not confirmed: the confirm must carry the total this summary shows now, and it did not "
+    "(it was left out, or the fee changed since). Read the summary to the customer again and "
+    "confirm with its total once they agree."
+)
+CANCEL_BY_REFERENCE = (
+    "Name the delivery to cancel by the short reference the customer was shown and agreed to "
+    "cancel (like 3F2A9C1E), with the customer's reason."
+)
 UNKNOWN_FIELD = "That answer cannot be changed here. The summary's edit options list what can."
 
 # --- the drop-off code ---------------------------------------------------------------------------

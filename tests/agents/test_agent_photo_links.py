@@ -21,7 +21,16 @@ from mcp import Client
 from bot.agents.mcp_tools import build_mcp_server
 from bot.sandbox import default_scenario_data
 
-from .conftest import CONFIRM, JPEG, OPERATOR, PHOTO_URL, SHOP_KEY, TO_SUMMARY, AgentWorld
+from .conftest import (
+    CONFIRM,
+    JPEG,
+    OPERATOR,
+    PHOTO_URL,
+    SHOP_KEY,
+    TO_SUMMARY,
+    AgentWorld,
+    running_world,
+)
 
 FOREIGN_PHOTO = "https://elsewhere.example/parcel.jpg"
 RAW_WORDS = ("image_host", "allowlist", "elsewhere.example", "packageImages", "[[")
@@ -143,11 +152,8 @@ async def misconfigured(tmp_path: Path) -> AsyncIterator[AgentWorld]:
     """A business whose image allowlist misses the bot's own host (127.0.0.1 here)."""
     data = default_scenario_data()
     data["images"]["allowlist"] = ["media.swift-lagos.example"]
-    made = AgentWorld(tmp_path, data)
-    await made.start()
-    yield made
-    await made.stop()
-    await made.sandbox.aclose()
+    async with running_world(tmp_path, data) as made:
+        yield made
 
 
 async def test_an_uploaded_photo_on_a_host_the_allowlist_misses_alerts_the_operators(
