@@ -37,6 +37,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from bot.agents.agent_channel import EventBell
 from bot.agents.api_errors import NO_KEY, UNKNOWN_KEY, FaultsAsJson, error_response, http_exception
 from bot.agents.channel_keys import AgentChannel, ChannelKeys, RateLimits, bearer_key
+from bot.agents.door_words import API_WORDS
 from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
 from bot.agents.json_values import NOT_FINITE, unkeepable
 from bot.agents.photo_uploads import PhotoUploads, UploadRefused
@@ -185,30 +186,29 @@ def agent_routes(
         return EventSourceResponse(stream(), ping=STREAM_PING_SECONDS)
 
     async def deliveries(request: Request, channel: AgentChannel) -> Response:
-        page = _int_param(request, "page", 0)
-        reply = await conversations.deliveries(channel.name, _customer_of(request), page)
-        return JSONResponse(reply.model_dump(mode="json"))
+        page, customer = _int_param(request, "page", 0), _customer_of(request)
+        reply = await conversations.deliveries(channel.name, customer, page)
+        return JSONResponse(API_WORDS.drawn(reply, customer).model_dump(mode="json"))
 
     async def status(request: Request, channel: AgentChannel) -> Response:
-        ref = request.path_params["ref"]
-        reply = await conversations.status(channel.name, _customer_of(request), ref)
+        ref, customer = request.path_params["ref"], _customer_of(request)
+        reply = await conversations.status(channel.name, customer, ref)
         if reply.outcome == "unknown":
             raise NotFound(ref)
-        return JSONResponse(reply.model_dump(mode="json"))
+        return JSONResponse(API_WORDS.drawn(reply, customer).model_dump(mode="json"))
 
     async def cancel_delivery(request: Request, channel: AgentChannel) -> Response:
         body = await _json_object(request)
         reason = body.get("reason")
         if not isinstance(reason, str):
             raise BadRequest("reason must be a string of 3 to 500 characters")
-        ref = request.path_params["ref"]
-        reply = await conversations.cancel_delivery(
-            channel.name, _customer_of(request), ref, reason
-        )
+        ref, customer = request.path_params["ref"], _customer_of(request)
+        reply = await conversations.cancel_delivery(channel.name, customer, ref, reason)
         if reply.outcome == "unknown":
             raise NotFound(ref)
         code = 422 if reply.outcome in ("bad_reason", "usage") else 200
-        return JSONResponse(reply.model_dump(mode="json"), status_code=code)
+        drawn = API_WORDS.drawn(reply, customer)
+        return JSONResponse(drawn.model_dump(mode="json"), status_code=code)
 
     conv = "/conversations/{conversation_id}"
     customer = "/customers/{customer}/deliveries"

@@ -26,6 +26,7 @@ from bot.agents.prompt_data import Refusal, check_answer, prompt_data
 from bot.agents.transcript_bounds import bound_transcript, kept_answer
 from bot.legacy_chat_ids import bare_id, chat_ref
 from bot.ordering import CancelReply, ChatService, CustomerDesk, DeliveryPage, StatusReply
+from bot.partner.models import CANCEL_REASON_LENGTH
 from bot.store import AgentConversation, Store
 from conversations import EDIT_PREFIX, ChoiceAnswer, CommandAnswer, Prompt, Turn
 from conversations.dialog import CONFIRM, Answer, SessionStatus
@@ -203,6 +204,11 @@ class HeadlessConversations:
         they never saw: the reference is how they said which one."""
         if not is_short_ref(ref):
             return CancelReply(outcome="usage", text=agent_texts.CANCEL_BY_REFERENCE)
+        low, high = CANCEL_REASON_LENGTH
+        length = len(reason.strip())
+        if not low <= length <= high:  # the desk's own words name a chat command
+            text = agent_texts.cancel_reason_length(length, low, high)
+            return CancelReply(outcome="bad_reason", text=text)
         user = await self._store.agents.user(channel, customer)
         user_id = None if user is None else bare_id(user)
         return await self._desk.cancel(_nobody() if user_id is None else user_id, ref, reason)

@@ -34,6 +34,7 @@ from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
 from bot.agents.agent_routes import MAX_BODY_BYTES, MAX_CUSTOMER_LENGTH
+from bot.agents.door_words import MCP_WORDS
 from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
 from bot.agents.mcp_push import EVENTS_URI, EventPush
 from bot.agents.mcp_tool_hints import TOOL_HINTS
@@ -150,15 +151,16 @@ def build_mcp_server(
         return await _guarded(conversations.cancel(channel, conversation_id))
 
     async def my_deliveries(customer: Customer, page: Position = 0) -> Deliveries:
-        reply = await conversations.deliveries(channel, customer, max(page, 0))
+        reply = MCP_WORDS.drawn(await conversations.deliveries(channel, customer, max(page, 0)), "")
         return _data(reply.text, reply.model_dump(mode="json"))
 
     async def delivery_status(customer: Customer, delivery: Name = "") -> Status:
-        reply = await conversations.status(channel, customer, delivery)
+        reply = MCP_WORDS.drawn(await conversations.status(channel, customer, delivery), "")
         return _data(reply.text, reply.model_dump(mode="json"))
 
     async def cancel_delivery(customer: Customer, delivery: Name, reason: Reason) -> Cancelled:
-        reply = await conversations.cancel_delivery(channel, customer, delivery, reason)
+        cancelled = await conversations.cancel_delivery(channel, customer, delivery, reason)
+        reply = MCP_WORDS.drawn(cancelled, "")
         failed = reply.outcome not in ("cancelled",)
         return _data(reply.text, reply.model_dump(mode="json"), error=failed)
 

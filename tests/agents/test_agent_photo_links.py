@@ -77,7 +77,7 @@ async def test_a_refused_link_asks_for_the_photos_again_over_the_json_api(
     assert refused["prompt"]["input"] == "photos"
     said = " ".join(refused["messages"])
     assert "could not fetch the photos from the links given" in said
-    assert "photo upload call" in said  # the JSON API takes the pictures themselves
+    assert "/photos route" in said  # the JSON API takes the pictures themselves
     assert not any(word in said for word in RAW_WORDS), said
     assert _operator_alerts(world) == []
     # Only the photos were asked again: the next answer goes straight back to the summary,
