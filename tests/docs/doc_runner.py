@@ -1,12 +1,12 @@
 """Runs a document's code blocks as written, in order, as one shell session would.
 
 A reader runs the ``sh`` blocks in one shell from the repository, each server (a
-``.venv/bin/deliverybot sandbox`` or ``run`` line) in a terminal of its own; a ``python`` block
-whose first line names a file (``# mcp_order.py: …``) is that file, saved where a later block
-runs it. ``run_document`` does the same in a scratch directory (``.venv`` linked to the
-repository's) with one change only: each port the document uses becomes a free one, so
-parallel runs never collide. Servers are started in the background and waited for, and stopped
-when the session ends, whatever happens.
+``.venv/bin/deliverybot sandbox`` or ``run`` line, a ``python -m http.server``) in a terminal of
+its own; a ``python`` block whose first line names a file (``# mcp_order.py: …``) is that file,
+saved where a later block runs it. ``run_document`` does the same in a scratch directory that
+links the repository's files and venv, with one change only: each port the document uses
+becomes a free one, so parallel runs never collide. Servers are started in the background,
+waited for, and stopped when the session ends, whatever happens.
 """
 
 from __future__ import annotations
@@ -20,9 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+WEB_APP_PORT = 8080  # the bot's web app, in the documents as in the config's defaults
 _FENCE = re.compile(r"^(?P<indent> *)```(?P<lang>\w*)\n(?P<body>.*?)^(?P=indent)```", re.S | re.M)
 _FILE_NAME = re.compile(r"#\s*([\w.-]+\.py):")
-_SERVER = re.compile(r"^\.venv/bin/deliverybot (sandbox|run) .*$", re.M)
+# Lines that start a server, which runs until stopped.
+_SERVER = re.compile(
+    r"^\.venv/bin/(?:deliverybot (?:sandbox|run)|python -m http\.server) .*$", re.M
+)
 _PRELUDE = """\
 set -euo pipefail
 stop_servers() { kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; }
@@ -86,9 +90,10 @@ def session_script(blocks: list[Block], workdir: Path, ports: dict[int, int]) ->
         def in_background(line: re.Match[str]) -> str:
             nonlocal servers
             servers += 1
-            port = re.search(r"--port (\d+)", line[0])
-            wait = f"wait_for_port {port[1]}" if port else f"wait_for_port {ports[8080]}"
-            return f"{line[0]} > server-{servers}.log 2>&1 &\n{wait}"
+            named = [port for port in ports.values() if re.search(rf"\b{port}\b", line[0])]
+            # ``deliverybot run`` listens where its config says: the web app's port.
+            port = named[0] if named else ports[WEB_APP_PORT]
+            return f"{line[0]} > server-{servers}.log 2>&1 &\nwait_for_port {port}"
 
         parts.append(_SERVER.sub(in_background, text))
     return "\n".join(parts)
@@ -98,7 +103,9 @@ def run_document(
     document: Path, workdir: Path, ports: list[int], timeout: float = 300
 ) -> subprocess.CompletedProcess[str]:
     """Run ``document``'s blocks in ``workdir``; ``ports`` are the ones it uses."""
-    (workdir / ".venv").symlink_to(ROOT / ".venv")
+    for entry in ROOT.iterdir():  # a clone of the repository, its venv made
+        if entry.name not in (".git", "data") and not entry.name.endswith(".sqlite3"):
+            (workdir / entry.name).symlink_to(entry)
     free = {port: free_port() for port in ports}
     script = session_script(code_blocks(document), workdir, free)
     (workdir / "session.sh").write_text(script, encoding="utf-8")
