@@ -8,6 +8,12 @@ prompt as data and the transcript entry; ``HeadlessConversations`` alone (no HTT
 between them to show where the time goes. Turns alternate between the paths so that all see the
 same machine load.
 
+Then the summary's total check (issue 26: an agent confirms with the total the summary
+showed): a confirm with a total the summary did not show, refused with the summary again,
+through ``HeadlessConversations`` (the check, the capabilities from the cache, the summary
+re-asked and kept), and the check alone (``summary_total`` and ``confirms_total``), beside the
+re-asked turn above, which is today's cost of a turn the check does not touch.
+
 Prints figures only. Run: ``.venv/bin/python benchmarks/bench_agents.py``.
 """
 
@@ -26,6 +32,8 @@ import uvicorn
 
 from bot.agents import AgentChannel
 from bot.agents.agents_wiring import register_agents
+from bot.agents.headless import HeadlessConversations
+from bot.agents.order_total import confirms_total, summary_total
 from bot.bot_core import build_core
 from bot.channels import ChannelRegistration
 from bot.chat_ref import ChatRef
@@ -34,7 +42,7 @@ from bot.sandbox import Sandbox, default_scenario
 from bot.seams import Seams
 from bot.settings import AgentsSettings, CoreSettings
 from bot.store import Store
-from conversations import TextAnswer
+from conversations import Prompt, TextAnswer
 
 TURNS = 300
 KEY = "bench-key-0123456789abcdef0123"
@@ -47,6 +55,14 @@ TO_PHONE: list[dict[str, Any]] = [
     {"kind": "text", "text": "Bola Ahmed"},
 ]
 WRONG_PHONE = {"kind": "text", "text": "12"}
+TO_SUMMARY: list[dict[str, Any]] = [
+    *TO_PHONE,
+    {"kind": "text", "text": "0802 222 3333"},
+    {"kind": "text", "text": "A pair of shoes in a box"},
+    {"kind": "choice", "option": "small"},
+    {"kind": "photos", "urls": ["https://media.swift-lagos.example/parcel.jpg"]},
+    {"kind": "choice", "option": "cash_on_delivery"},
+]
 
 
 class NoChats:
@@ -117,14 +133,48 @@ async def main() -> None:
                 assert view.reask
         print(f"One re-asked turn, {TURNS} times each, alternating:")
         api_median = _figures("JSON API over loopback HTTP", through_api)
-        _figures("HeadlessConversations (no HTTP)", through_service)
+        service_median = _figures("HeadlessConversations (no HTTP)", through_service)
         chats_median = _figures("ChatService.handle", through_chats)
         print(f"  ratio (median): {api_median / chats_median:.2f}x")
+        await _total_check(agents.conversations, core.chats.engine.services.catalog, service_median)
         server.should_exit = True
         await serving
         await core.aclose()
         await store.close()
     await sandbox.aclose()
+
+
+async def _total_check(
+    conversations: HeadlessConversations, catalog: Any, turn_median: float
+) -> None:
+    """The summary's total check, beside the re-asked turn (``turn_median`` ms)."""
+    view = await conversations.start("bench", "summary")
+    for answer in TO_SUMMARY:
+        view = await conversations.answer("bench", view.id, answer)
+    assert view.prompt is not None and view.prompt["input"] == "confirm"
+    wrong_total = {"kind": "choice", "option": "confirm", "total": {"amount": 1, "currency": "X"}}
+    shown = {"step": view.prompt["step"], "version": view.prompt["version"], "text": ""}
+    prompt = Prompt.model_validate({**shown, "input": "confirm", "accepts": ["choice"]})
+    refused: list[float] = []
+    checked: list[float] = []
+    for _ in range(TURNS):
+        began = time.perf_counter()
+        again = await conversations.answer("bench", view.id, wrong_total)
+        refused.append(time.perf_counter() - began)
+        assert again.refused is not None and again.prompt is not None
+        began = time.perf_counter()
+        caps, _, _ = await catalog.catalogue()
+        total = summary_total(caps, view.id, prompt)
+        assert not confirms_total(wrong_total, total)
+        checked.append(time.perf_counter() - began)
+    print(f"At the summary, {TURNS} times each (issue 26's total check):")
+    refused_median = _figures("confirm refused for its total", refused)
+    check_median = _figures("the total check alone", checked)
+    print(
+        f"  beside the re-asked turn above ({turn_median:.2f} ms): the refused confirm is "
+        f"{refused_median / turn_median:.2f}x; the check adds {check_median * 1000:.0f} µs "
+        "to a confirm"
+    )
 
 
 if __name__ == "__main__":

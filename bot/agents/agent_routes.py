@@ -12,23 +12,32 @@ the flow asked again); 422 an answer that does not fit the open question's ``ans
 or a body the bot could not keep (``unprocessable``: a lone surrogate, an integer beyond 64
 bits, NaN or Infinity; nothing changed); 400 a body that is not the JSON asked for; 401 no or
 an unknown key; 404 unknown (or not this channel's); 413 a body over 64 KiB (a photo: 5 MB);
-429 over the channel's budget (``Retry-After``).
+429 over the channel's budget (``Retry-After``); 415 a body of a media type the route does not
+take. Every error is ``api_errors``' envelope, ``{"error": <code>, "message": …}``, the router's
+own 404 and 405 and an unexpected fault's 500 included: the routes are one starlette app
+mounted at ``/api`` with those handlers.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from sse_starlette import EventSourceResponse
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
+from starlette.routing import BaseRoute, Mount, Route
 
 from bot.agents.agent_channel import EventBell
+from bot.agents.api_errors import NO_KEY, UNKNOWN_KEY, FaultsAsJson, error_response, http_exception
 from bot.agents.channel_keys import AgentChannel, ChannelKeys, RateLimits, bearer_key
+from bot.agents.door_words import API_WORDS
 from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
 from bot.agents.json_values import NOT_FINITE, unkeepable
 from bot.agents.photo_uploads import PhotoUploads, UploadRefused
@@ -55,6 +64,14 @@ class Unprocessable(Exception):
     """The body is JSON, but holds a value the bot could not keep; the text says which kind."""
 
 
+class UnsupportedMediaType(Exception):
+    """The body's ``Content-Type`` is not one the route takes; the text says which it takes."""
+
+
+JSON_ONLY = "the body must be JSON: send it with Content-Type: application/json"
+IMAGES_ONLY = "send the image itself with Content-Type image/jpeg, image/png or image/webp"
+
+
 def agent_routes(
     conversations: HeadlessConversations,
     keys: ChannelKeys,
@@ -72,23 +89,26 @@ def agent_routes(
             channel = keys.channel_for(presented) if presented else None
             if channel is None:
                 headers = {"WWW-Authenticate": "Bearer"}
-                return _error(401, "unauthorized", "a channel key is needed", headers)
+                return error_response(401, UNKNOWN_KEY if presented else NO_KEY, headers=headers)
             wait = await limits.take(channel)
             if wait is not None:
                 headers = {"Retry-After": str(max(1, math.ceil(wait)))}
-                return _error(429, "rate_limited", "too many requests for this key", headers)
+                message = "too many requests for this key: wait as Retry-After says"
+                return error_response(429, message, headers=headers)
             try:
                 return await handler(request, channel)
             except NotFound:
-                return _error(404, "not_found", "no such conversation or delivery")
+                return error_response(404, "no such conversation or delivery")
             except BadRequest as problem:
-                return _error(400, "bad_request", str(problem))
+                return error_response(400, str(problem))
             except Unprocessable as problem:
-                return _error(422, "unprocessable", str(problem))
+                return error_response(422, str(problem))
+            except UnsupportedMediaType as problem:
+                return error_response(415, str(problem))
             except BodyTooLarge:
-                return _error(413, "too_large", "the body is too large for this route")
+                return error_response(413, "the body is too large for this route")
             except MalformedBody as problem:
-                return _error(400, "bad_request", str(problem))
+                return error_response(400, str(problem))
 
         return endpoint
 
@@ -131,11 +151,14 @@ def agent_routes(
 
     async def photos(request: Request, channel: AgentChannel) -> Response:
         conversation = await conversations.conversation(channel.name, _id(request))
+        media_type = _media_type(request)
+        if media_type and not media_type.startswith("image/"):
+            raise UnsupportedMediaType(IMAGES_ONLY)
         data = await read_limited(request, MAX_IMAGE_BYTES)
         try:
             uploaded = await uploads.put(conversation, data)
         except UploadRefused as refused:
-            return _error(422, "photo_refused", refused.reason)
+            return error_response(422, refused.reason, code="photo_refused")
         return JSONResponse({"url": uploaded.url, "expires_at": uploaded.expires_at}, 201)
 
     async def events(request: Request, channel: AgentChannel) -> Response:
@@ -163,35 +186,34 @@ def agent_routes(
         return EventSourceResponse(stream(), ping=STREAM_PING_SECONDS)
 
     async def deliveries(request: Request, channel: AgentChannel) -> Response:
-        page = _int_param(request, "page", 0)
-        reply = await conversations.deliveries(channel.name, _customer_of(request), page)
-        return JSONResponse(reply.model_dump(mode="json"))
+        page, customer = _int_param(request, "page", 0), _customer_of(request)
+        reply = await conversations.deliveries(channel.name, customer, page)
+        return JSONResponse(API_WORDS.drawn(reply, customer).model_dump(mode="json"))
 
     async def status(request: Request, channel: AgentChannel) -> Response:
-        ref = request.path_params["ref"]
-        reply = await conversations.status(channel.name, _customer_of(request), ref)
+        ref, customer = request.path_params["ref"], _customer_of(request)
+        reply = await conversations.status(channel.name, customer, ref)
         if reply.outcome == "unknown":
             raise NotFound(ref)
-        return JSONResponse(reply.model_dump(mode="json"))
+        return JSONResponse(API_WORDS.drawn(reply, customer).model_dump(mode="json"))
 
     async def cancel_delivery(request: Request, channel: AgentChannel) -> Response:
         body = await _json_object(request)
         reason = body.get("reason")
         if not isinstance(reason, str):
             raise BadRequest("reason must be a string of 3 to 500 characters")
-        ref = request.path_params["ref"]
-        reply = await conversations.cancel_delivery(
-            channel.name, _customer_of(request), ref, reason
-        )
+        ref, customer = request.path_params["ref"], _customer_of(request)
+        reply = await conversations.cancel_delivery(channel.name, customer, ref, reason)
         if reply.outcome == "unknown":
             raise NotFound(ref)
         code = 422 if reply.outcome in ("bad_reason", "usage") else 200
-        return JSONResponse(reply.model_dump(mode="json"), status_code=code)
+        drawn = API_WORDS.drawn(reply, customer)
+        return JSONResponse(drawn.model_dump(mode="json"), status_code=code)
 
-    conv = "/api/conversations/{conversation_id}"
-    customer = "/api/customers/{customer}/deliveries"
-    return [
-        Route("/api/conversations", guarded(start), methods=["POST"]),
+    conv = "/conversations/{conversation_id}"
+    customer = "/customers/{customer}/deliveries"
+    routes = [
+        Route("/conversations", guarded(start), methods=["POST"]),
         Route(conv, guarded(show), methods=["GET"]),
         Route(conv + "/transcript", guarded(transcript), methods=["GET"]),
         Route(conv + "/answers", guarded(answer), methods=["POST"]),
@@ -204,12 +226,16 @@ def agent_routes(
         Route(customer + "/{ref}", guarded(status), methods=["GET"]),
         Route(customer + "/{ref}/cancel", guarded(cancel_delivery), methods=["POST"]),
     ]
-
-
-def _error(
-    status: int, code: str, message: str, headers: dict[str, str] | None = None
-) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status, headers=headers)
+    api = Starlette(
+        routes=routes,
+        middleware=[Middleware(FaultsAsJson)],
+        exception_handlers={HTTPException: http_exception},
+    )
+    mount = Mount("/api", app=api)
+    # Starlette's own pattern stops at a line break, and the web app would then answer a path
+    # holding one in plain text: every path under /api is this app's to answer.
+    mount.path_regex = re.compile(r"^/api/(?P<path>.*)$", re.DOTALL)
+    return [mount]
 
 
 def _view(view: ConversationView, *, status: int = 200) -> JSONResponse:
@@ -217,7 +243,15 @@ def _view(view: ConversationView, *, status: int = 200) -> JSONResponse:
     return JSONResponse(view.drawn(API_TAPS).model_dump(mode="json"), status_code=code)
 
 
+def _media_type(request: Request) -> str:
+    """The body's media type, lower case and without parameters ("" when not given)."""
+    return request.headers.get("content-type", "").split(";")[0].strip().lower()
+
+
 async def _json_object(request: Request) -> dict[str, Any]:
+    media_type = _media_type(request)
+    if media_type and media_type != "application/json" and not media_type.endswith("+json"):
+        raise UnsupportedMediaType(JSON_ONLY)
     raw = await read_limited(request, MAX_BODY_BYTES)
     try:
         body = (

@@ -22,7 +22,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from bot.partner.vocabulary import LOOPBACK_HOSTS
-from conversations.dialog import Prompt
+from conversations.dialog import CONFIRM, Prompt
 from conversations.steps.people import NAME_LENGTH
 
 # Navigation every question takes, whether or not the prompt shows it.
@@ -57,8 +57,9 @@ def commands_of(prompt: Prompt) -> list[str]:
     return list(dict.fromkeys([*named, *ALWAYS_COMMANDS]))
 
 
-def answer_schema(prompt: Prompt) -> dict[str, Any]:
-    """A JSON Schema (draft 2020-12) of every answer ``prompt`` accepts."""
+def answer_schema(prompt: Prompt, total: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A JSON Schema (draft 2020-12) of every answer ``prompt`` accepts; at a summary,
+    ``total`` is the JSON Schema of the total its confirm must carry (``order_total``)."""
     anchor = {
         "step": {"type": "string", "const": prompt.step},
         "version": {"type": "integer", "const": prompt.version},
@@ -66,7 +67,12 @@ def answer_schema(prompt: Prompt) -> dict[str, Any]:
     kinds: list[dict[str, Any]] = []
     if prompt.options:
         option = {"type": "string", "enum": [option.id for option in prompt.options]}
-        kinds.append(_kind("choice", {"option": option}, ["option"], anchor))
+        if total is None:
+            kinds.append(_kind("choice", {"option": option}, ["option"], anchor))
+        else:
+            choice = _kind("choice", {"option": option, "total": total}, ["option"], anchor)
+            confirming = {"properties": {"option": {"const": CONFIRM}}, "required": ["option"]}
+            kinds.append({**choice, "if": confirming, "then": {"required": ["total"]}})
     accepts = prompt.accepts
     if "text" in accepts:
         text = {"type": "string", "minLength": 1, "maxLength": TEXT_LIMIT}
@@ -130,8 +136,8 @@ def _said(error: ValidationError, branch: dict[str, Any]) -> str:
     """One rule broken, in words that name the field and the rule but not the value."""
     field = _where(error) or "the answer"
     rule, limit = error.validator, error.validator_value
-    if rule == "required":
-        return f"{branch['properties']['kind']['const']} needs {branch['required']}"
+    if rule == "required":  # the branch's fields, or the total a confirm needs
+        return f"{branch['properties']['kind']['const']} needs {limit}"
     if rule == "additionalProperties":
         return f"the answer may only have {sorted(branch['properties'])}"
     said = {

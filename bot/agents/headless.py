@@ -17,21 +17,25 @@ another channel's id is answered exactly like an unknown one (``NotFound``).
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeGuard
 
 from pydantic import BaseModel, ConfigDict
 
+from bot.agents.order_total import confirms_total, summary_total
 from bot.agents.prompt_data import Refusal, check_answer, prompt_data
 from bot.agents.transcript_bounds import bound_transcript, kept_answer
 from bot.chat_ref import AGENTS, ChatRef, UserRef
 from bot.ordering import CancelReply, ChatService, CustomerDesk, DeliveryPage, StatusReply
+from bot.partner.models import CANCEL_REASON_LENGTH
 from bot.store import AgentConversation, Store
 from conversations import EDIT_PREFIX, ChoiceAnswer, CommandAnswer, Prompt, Turn
-from conversations.dialog import Answer, SessionStatus
+from conversations.dialog import CONFIRM, Answer, SessionStatus
 from conversations.flow import FlowRegistry
 from conversations.texts import agent_texts
 from conversations.texts.deliveries_texts import short_ref
 from conversations.texts.taps import Taps, for_channel
+
+SHORT_REF_LIMIT = 16  # a short reference is an id's first block: 8 characters for the service's
 
 
 class NotFound(Exception):
@@ -134,7 +138,10 @@ class HeadlessConversations:
             prompt = await self._open_prompt(conversation)
             if prompt is None:
                 return await self._refuse(conversation, raw, None, agent_texts.NO_OPEN_QUESTION)
-            checked = check_answer(prompt, raw)
+            total = await self._total(conversation, prompt)
+            if total is not None and _confirming(raw) and not confirms_total(raw, total):
+                return await self._summary_again(conversation, raw, prompt)
+            checked = check_answer(prompt, raw, total)
             if isinstance(checked, Refusal):
                 return await self._refuse(conversation, raw, prompt, checked.reason)
             return await self._handle(conversation, checked, prompt)
@@ -188,7 +195,16 @@ class HeadlessConversations:
     async def cancel_delivery(
         self, channel: str, customer: str, ref: str, reason: str
     ) -> CancelReply:
-        """Cancel one of the customer's deliveries for ``reason`` (3 to 500 characters)."""
+        """Cancel one of the customer's deliveries for ``reason`` (3 to 500 characters),
+        named by the short reference the customer was shown (``3F2A9C1E``), never by an id
+        they never saw: the reference is how they said which one."""
+        if not is_short_ref(ref):
+            return CancelReply(outcome="usage", text=agent_texts.CANCEL_BY_REFERENCE)
+        low, high = CANCEL_REASON_LENGTH
+        length = len(reason.strip())
+        if not low <= length <= high:  # the desk's own words name a chat command
+            text = agent_texts.cancel_reason_length(length, low, high)
+            return CancelReply(outcome="bad_reason", text=text)
         user = await self._store.agents.user(channel, customer)
         return await self._desk.cancel(_NOBODY if user is None else user, ref, reason)
 
@@ -224,6 +240,29 @@ class HeadlessConversations:
         raw = answer.model_dump(mode="json", exclude_none=True)
         return await self._record(conversation, raw, turn, prompt_before=prompt)
 
+    async def _total(
+        self, conversation: AgentConversation, prompt: Prompt | None
+    ) -> dict[str, Any] | None:
+        """At a summary, the total its confirm must carry, under the capabilities now."""
+        if prompt is None or prompt.input != "confirm":
+            return None
+        caps, _, _ = await self._chats.engine.services.catalog.catalogue()
+        return summary_total(caps, conversation.id, prompt)
+
+    async def _summary_again(
+        self, conversation: AgentConversation, raw: object, prompt: Prompt
+    ) -> ConversationView:
+        """A confirm without the total shown now: the summary again, as it stands now (the
+        fee may have changed), and nothing sent."""
+        turn = await self._chats.resume(conversation.chat, conversation.user)
+        return await self._record(
+            conversation,
+            kept_answer(raw),
+            turn or Turn(status="ended"),
+            prompt_before=prompt,
+            refused=agent_texts.TOTAL_NOT_SHOWN,
+        )
+
     async def _record(
         self,
         conversation: AgentConversation,
@@ -231,6 +270,7 @@ class HeadlessConversations:
         turn: Turn,
         *,
         prompt_before: Prompt | None,
+        refused: str | None = None,
     ) -> ConversationView:
         prompt = turn.prompt
         reask = bool(
@@ -248,13 +288,15 @@ class HeadlessConversations:
                 "status": made.status,
                 "tracking_url": made.tracking_url,
             }
+        total = await self._total(conversation, prompt)
         view = ConversationView(
             id=conversation.id,
             status=turn.status,
             finished=turn.finished,
-            messages=list(turn.messages),
-            prompt=None if prompt is None else prompt_data(prompt),
-            reask=reask,
+            messages=[refused, *turn.messages] if refused else list(turn.messages),
+            prompt=None if prompt is None else prompt_data(prompt, total),
+            refused=refused,
+            reask=reask or refused is not None,
             delivery=delivery,
         )
         opened = None if prompt is None else prompt.model_dump(mode="json")
@@ -296,3 +338,14 @@ class HeadlessConversations:
 _NOBODY = UserRef(AGENTS, 0)
 """A customer no delivery belongs to (one the channel never ordered for): agent customers are
 numbered from 1."""
+
+
+def is_short_ref(ref: str) -> bool:
+    """Whether ``ref`` is a delivery's short reference as chats show it (``3F2A9C1E``)."""
+    typed = ref.strip()
+    return 0 < len(typed) <= SHORT_REF_LIMIT and typed.isascii() and typed.isalnum()
+
+
+def _confirming(raw: object) -> TypeGuard[dict[str, Any]]:
+    """Whether ``raw`` is (or tries to be) the summary's confirm."""
+    return isinstance(raw, dict) and raw.get("kind") == "choice" and raw.get("option") == CONFIRM

@@ -27,6 +27,7 @@ from mcp.server.mcpserver import MCPServer
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from bot.agents.agents_wiring import AgentChannels
+from bot.agents.api_errors import NO_KEY, UNKNOWN_KEY, send_json_error
 from bot.agents.channel_keys import AgentChannel, bearer_key
 from bot.agents.mcp_push import EventPush
 from bot.agents.mcp_tools import MAX_ARGUMENTS_BYTES, build_mcp_server
@@ -34,6 +35,7 @@ from bot.config import key_hash
 
 log = logging.getLogger(__name__)
 Transport = Literal["stdio", "streamable-http"]
+MCP_PATH = "/mcp"  # where the SDK serves streamable HTTP
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,10 @@ class McpListen:
 
 
 class KeyGuard:
-    """ASGI middleware: only requests carrying ``channel``'s key reach ``app``."""
+    """ASGI middleware: only requests carrying ``channel``'s key reach ``app``; the others get
+    ``401`` in the JSON API's error envelope (``api_errors``). So do a path other than ``/mcp``
+    (``404``) and a body declared over ``MAX_ARGUMENTS_BYTES`` (``413``), which the SDK would
+    answer in plain text; its own answers (JSON-RPC errors) are JSON already."""
 
     def __init__(self, app: ASGIApp, channel: AgentChannel) -> None:
         self._app = app
@@ -58,14 +63,16 @@ class KeyGuard:
             presented = bearer_key(headers.get(b"authorization", b"").decode("latin-1"))
             digest = key_hash(presented) if presented else ""
             if not hmac.compare_digest(digest, self._channel.key_sha256):
-                await send(
-                    {
-                        "type": "http.response.start",
-                        "status": 401,
-                        "headers": [(b"www-authenticate", b"Bearer")],
-                    }
-                )
-                await send({"type": "http.response.body", "body": b""})
+                message = UNKNOWN_KEY if presented else NO_KEY
+                await send_json_error(send, 401, message, [(b"www-authenticate", b"Bearer")])
+                return
+            if scope["path"].rstrip("/") != MCP_PATH:
+                await send_json_error(send, 404, f"the MCP server is at {MCP_PATH}")
+                return
+            declared = headers.get(b"content-length", b"")
+            if declared.isdigit() and int(declared) > MAX_ARGUMENTS_BYTES:
+                too_large = f"the body is over {MAX_ARGUMENTS_BYTES} bytes"
+                await send_json_error(send, 413, too_large)
                 return
         await self._app(scope, receive, send)
 

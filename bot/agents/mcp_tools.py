@@ -31,11 +31,14 @@ from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 from mcp.types import CallToolResult, TextContent
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from bot.agents.agent_routes import MAX_BODY_BYTES, MAX_CUSTOMER_LENGTH
+from bot.agents.door_words import MCP_WORDS
 from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
 from bot.agents.mcp_push import EVENTS_URI, EventPush
+from bot.agents.mcp_tool_hints import TOOL_HINTS
+from bot.ordering import CancelReply, DeliveryPage, StatusReply
 from conversations.texts.agent_texts import MCP_TAPS
 
 MAX_ARGUMENTS_BYTES = MAX_BODY_BYTES  # a tool call's arguments, as the JSON API's bodies
@@ -50,6 +53,20 @@ Name = Annotated[str, Field(max_length=200)]
 Reason = Annotated[str, Field(max_length=2000)]
 Position = Annotated[int, Field(le=MAX_POSITION)]
 
+
+class EventsPage(BaseModel):
+    """``delivery_events``' structured content: the events after the position asked."""
+
+    events: list[dict[str, Any]]
+
+
+# Each tool's result: its structured content is the model's JSON (the tool's output schema).
+Turn = Annotated[CallToolResult, ConversationView]
+Deliveries = Annotated[CallToolResult, DeliveryPage]
+Status = Annotated[CallToolResult, StatusReply]
+Cancelled = Annotated[CallToolResult, CancelReply]
+Events = Annotated[CallToolResult, EventsPage]
+
 INSTRUCTIONS = """\
 You order deliveries for a customer through a business's delivery bot, one question at a time.
 Rules:
@@ -57,7 +74,8 @@ Rules:
   kinds; for options use an option id exactly as given. Never invent ids, addresses, phone
   numbers, units, prices, payment methods or coordinates: ask the customer.
 - Say each question and its options to the customer in your own words and wait for their reply.
-- At the summary, read the summary back to the customer and confirm only once they agreed.
+- At the summary, read the summary and its total back to the customer and confirm only once
+  they agreed, with that total (prompt.total).
 - Never make up or repeat a drop-off code (OTP). It goes only to the verified receiver; you are
   told when it was sent.
 - Deliveries, their status and cancelling one are by the customer's reference you chose."""
@@ -75,7 +93,11 @@ answer_schema, e.g. {"kind": "choice", "option": "<an option id as given>"},
 or {"kind": "command", "name": "skip"}. An answer outside the schema is refused with the same
 question (isError); an answer the business cannot take is asked again with the reason in
 `messages`: tell the customer. At the summary (input "confirm"), read the summary back to the
-customer and send the confirm option only once they agreed. Never invent an option id."""
+customer and send the confirm option only once they agreed, with the total the summary shows:
+{"kind": "choice", "option": "confirm", "total": {"amount": 1500, "currency": "NGN"}}, or
+{"kind": "choice", "option": "confirm", "total": {"quote_token": "<prompt.total.quote_token>"}}
+when the fee is set later. A confirm without that total (or after the fee changed) is refused
+with the summary as it is now: read it again. Never invent an option id."""
 BACK = "Go back to the question before the open one (the customer wants to change it)."
 EDIT = """From the summary, change one answer: `step` is one of the summary's edit options
 (their ids start with "edit:"). The flow asks that question again, then returns to the summary."""
@@ -85,8 +107,10 @@ DELIVERIES = "The customer's deliveries, newest first (page from 0)."
 STATUS = """One of the customer's deliveries as it is now: `delivery` is its id or the short
 reference (e.g. 3F2A9C1E). Without `delivery`, the latest."""
 CANCEL_DELIVERY = """Cancel one of the customer's deliveries, only when the customer asked to and
-gave a reason (3 to 500 characters, their words). The business may refuse once a rider has the
-package: then tell the customer what `text` says."""
+gave a reason (3 to 500 characters, their words). `delivery` is the short reference the customer
+was shown and agreed to cancel (e.g. 3F2A9C1E, from my_deliveries or delivery_status), never a
+longer id. The business may refuse once a rider has the package: then tell the customer what
+`text` says."""
 EVENTS = """News about the deliveries ordered in a conversation, oldest first, after stream
 position `after` (each event's `seq`): status in words, the service's customer_message_hint,
 summary and agent_notes (for you, not to read out verbatim). A drop-off code is never included:
@@ -107,39 +131,40 @@ def build_mcp_server(
         middleware=[ArgumentsCap()],
     )
 
-    async def start_order(customer: Customer, flow: Name | None = None) -> CallToolResult:
+    async def start_order(customer: Customer, flow: Name | None = None) -> Turn:
         try:
             view = await conversations.start(channel, customer.strip() or "customer", flow)
         except UnknownFlow:
             return _error(f"flow must be one of {conversations.flows}")
         return _turn(view)
 
-    async def answer(conversation_id: Name, answer: dict[str, Any]) -> CallToolResult:
+    async def answer(conversation_id: Name, answer: dict[str, Any]) -> Turn:
         return await _guarded(conversations.answer(channel, conversation_id, answer))
 
-    async def go_back(conversation_id: Name) -> CallToolResult:
+    async def go_back(conversation_id: Name) -> Turn:
         return await _guarded(conversations.back(channel, conversation_id))
 
-    async def edit_answer(conversation_id: Name, step: Name) -> CallToolResult:
+    async def edit_answer(conversation_id: Name, step: Name) -> Turn:
         return await _guarded(conversations.edit(channel, conversation_id, step))
 
-    async def cancel_order(conversation_id: Name) -> CallToolResult:
+    async def cancel_order(conversation_id: Name) -> Turn:
         return await _guarded(conversations.cancel(channel, conversation_id))
 
-    async def my_deliveries(customer: Customer, page: Position = 0) -> CallToolResult:
-        reply = await conversations.deliveries(channel, customer, max(page, 0))
+    async def my_deliveries(customer: Customer, page: Position = 0) -> Deliveries:
+        reply = MCP_WORDS.drawn(await conversations.deliveries(channel, customer, max(page, 0)), "")
         return _data(reply.text, reply.model_dump(mode="json"))
 
-    async def delivery_status(customer: Customer, delivery: Name = "") -> CallToolResult:
-        reply = await conversations.status(channel, customer, delivery)
+    async def delivery_status(customer: Customer, delivery: Name = "") -> Status:
+        reply = MCP_WORDS.drawn(await conversations.status(channel, customer, delivery), "")
         return _data(reply.text, reply.model_dump(mode="json"))
 
-    async def cancel_delivery(customer: Customer, delivery: Name, reason: Reason) -> CallToolResult:
-        reply = await conversations.cancel_delivery(channel, customer, delivery, reason)
+    async def cancel_delivery(customer: Customer, delivery: Name, reason: Reason) -> Cancelled:
+        cancelled = await conversations.cancel_delivery(channel, customer, delivery, reason)
+        reply = MCP_WORDS.drawn(cancelled, "")
         failed = reply.outcome not in ("cancelled",)
         return _data(reply.text, reply.model_dump(mode="json"), error=failed)
 
-    async def delivery_events(conversation_id: Name, after: Position = 0) -> CallToolResult:
+    async def delivery_events(conversation_id: Name, after: Position = 0) -> Events:
         try:
             found = await conversations.events(channel, conversation_id, max(after, 0), 200)
         except NotFound:
@@ -165,7 +190,14 @@ def build_mcp_server(
         (delivery_events, EVENTS),
     ]
     for tool, description in tools:
-        server.add_tool(tool, description=description)
+        hints = TOOL_HINTS[tool.__name__]
+        server.add_tool(
+            tool,
+            title=hints.title,
+            description=description,
+            annotations=hints.annotations,
+            structured_output=True,
+        )
     server.resource(
         EVENTS_URI,
         name="delivery_events",

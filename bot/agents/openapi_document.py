@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from bot.agents.agent_routes import MAX_CUSTOMER_LENGTH
+from bot.agents.api_errors import CODES
 from bot.agents.headless import ConversationView
 from bot.ordering import CancelReply, DeliveryPage, StatusReply
 
@@ -28,7 +29,11 @@ def _schemas() -> dict[str, Any]:
         found[model.__name__] = schema
     found["Error"] = {
         "type": "object",
-        "properties": {"error": {"type": "string"}, "message": {"type": "string"}},
+        "description": "Every refused request: a stable code to branch on, and what to do.",
+        "properties": {
+            "error": {"type": "string", "enum": sorted({*CODES.values(), "photo_refused"})},
+            "message": {"type": "string"},
+        },
         "required": ["error", "message"],
     }
     found["Event"] = {
@@ -67,16 +72,23 @@ ERRORS = {
     "400": _answer("The body or a parameter is not what the route takes", "Error"),
     "401": _answer("No channel key, or an unknown one", "Error"),
     "404": _answer("No such conversation or delivery for this channel", "Error"),
+    "405": {
+        **_answer("The path does not take this method", "Error"),
+        "headers": {"Allow": {"schema": {"type": "string"}}},
+    },
     "413": _answer("The body is over 64 KiB", "Error"),
+    "415": _answer("The body is not of the media type the route takes", "Error"),
     "429": {
         **_answer("Over this key's requests per minute", "Error"),
         "headers": {"Retry-After": {"schema": {"type": "string"}}},
     },
+    "500": _answer("The bot failed to answer (the request may be repeated)", "Error"),
 }
+ALWAYS = ("401", "405", "429", "500")  # any route: no key, a wrong method, the budget, a fault
 
 
 def _errors(*codes: str) -> dict[str, Any]:
-    return {code: ERRORS[code] for code in codes}
+    return {code: ERRORS[code] for code in sorted({*codes, *ALWAYS})}
 
 
 UNPROCESSABLE = "a body holding a lone surrogate, an integer beyond 64 bits, NaN or Infinity"
@@ -103,7 +115,7 @@ def _turn(summary: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
                 "(nothing changed, the same question)",
                 "ConversationView",
             ),
-            **_errors("400", "401", "404", "413", "429"),
+            **_errors("400", "404", *(() if body is None else ("413", "415"))),
         },
     }
     if body is not None:
@@ -141,7 +153,7 @@ def build_document() -> dict[str, Any]:
                 "responses": {
                     "201": _answer("Started: the first question", "ConversationView"),
                     "422": _answer(f"Refused: {UNPROCESSABLE}", "Error"),
-                    **_errors("400", "401", "413", "429"),
+                    **_errors("400", "413", "415"),
                 },
             }
         },
@@ -220,7 +232,7 @@ def build_document() -> dict[str, Any]:
                         ),
                     },
                     "422": _answer("Not an image, too large, or no public host", "Error"),
-                    **_errors("400", "401", "404", "413", "429"),
+                    **_errors("400", "404", "413", "415"),
                 },
             },
         },
@@ -295,7 +307,7 @@ def build_document() -> dict[str, Any]:
                 "responses": {
                     "200": _answer("Cancelled, or why not", "CancelReply"),
                     "422": _refused("The reason is too short or too long", "CancelReply"),
-                    **_errors("400", "401", "404", "413", "429"),
+                    **_errors("400", "404", "413", "415"),
                 },
             },
         },

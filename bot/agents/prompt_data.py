@@ -19,6 +19,7 @@ import pydantic
 
 from bot.agents.answer_schema import answer_schema, commands_of, schema_problem
 from bot.agents.json_values import unkeepable
+from bot.agents.order_total import total_schema
 from conversations.dialog import Answer, ChoiceAnswer, CommandAnswer, Prompt
 from conversations.texts import agent_texts
 
@@ -57,9 +58,10 @@ def hints(prompt: Prompt) -> list[str]:
     return said
 
 
-def prompt_data(prompt: Prompt) -> dict[str, Any]:
-    """``prompt`` as the JSON API and the MCP server give it."""
-    return {
+def prompt_data(prompt: Prompt, total: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``prompt`` as the JSON API and the MCP server give it; at a summary, with the ``total``
+    its confirm must carry (``order_total.summary_total``)."""
+    data: dict[str, Any] = {
         "step": prompt.step,
         "version": prompt.version,
         "question": prompt.text,
@@ -76,6 +78,11 @@ def prompt_data(prompt: Prompt) -> dict[str, Any]:
         "hints": hints(prompt),
         "answer_schema": answer_schema(prompt),
     }
+    if total is not None:
+        data["total"] = total
+        data["hints"] = [*data["hints"], agent_texts.HINT_TOTAL]
+        data["answer_schema"] = answer_schema(prompt, total_schema(total))
+    return data
 
 
 def _answer_kinds(prompt: Prompt) -> list[str]:
@@ -83,8 +90,11 @@ def _answer_kinds(prompt: Prompt) -> list[str]:
     return ["choice", *kinds] if prompt.options else kinds
 
 
-def check_answer(prompt: Prompt, raw: object) -> Answer | Refusal:
-    """``raw`` (parsed JSON) as an ``Answer`` to ``prompt``, or why it does not fit.
+def check_answer(
+    prompt: Prompt, raw: object, total: dict[str, Any] | None = None
+) -> Answer | Refusal:
+    """``raw`` (parsed JSON) as an ``Answer`` to ``prompt``, or why it does not fit; at a
+    summary, against the schema published with ``total`` (whose value the caller judges).
 
     An answer that names no ``step``/``version`` answers the open question: they are filled
     in, so an answer racing a newer question is refused by the flow as stale.
@@ -94,9 +104,10 @@ def check_answer(prompt: Prompt, raw: object) -> Answer | Refusal:
     unkept = unkeepable(raw)
     if unkept is not None:
         return Refusal(_out_of_schema(unkept))
-    schema = answer_schema(prompt)
+    schema = answer_schema(prompt, None if total is None else total_schema(total))
     try:
-        answer = _ANSWER.validate_python(raw)
+        # The total is the agent channels' own proof, not part of the flow's answer.
+        answer = _ANSWER.validate_python({k: v for k, v in raw.items() if k != "total"})
     except pydantic.ValidationError:
         problem = schema_problem(schema, raw)
         return Refusal(agent_texts.WRONG_KIND if problem is None else _out_of_schema(problem))

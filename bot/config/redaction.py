@@ -8,6 +8,7 @@ as comments, so the output shows every setting the bot runs with.
 from __future__ import annotations
 
 import json
+from typing import TypeGuard
 
 from pydantic import BaseModel, SecretStr
 
@@ -33,18 +34,23 @@ def render_redacted(config: Config) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _render_table(section: BaseModel, name: str, lines: list[str]) -> None:
+def _render_table(
+    section: BaseModel, name: str, lines: list[str], *, header: str | None = None
+) -> None:
     if lines:
         lines.append("")
-    lines.append(f"[{name}]")
+    lines.append(header or f"[{name}]")
     fields = type(section).model_fields
     tables: list[tuple[str, BaseModel]] = []
+    arrays: list[tuple[str, list[BaseModel]]] = []
     for key in fields:
         value = getattr(section, key)
         if key.endswith("_env") and key.removesuffix("_env") in fields:
             continue  # shown beside the secret it names
         if isinstance(value, BaseModel):
             tables.append((key, value))
+        elif _is_table_array(value):
+            arrays.append((key, value))  # [[agents.channels]]
         elif value is None:
             shown = f"[{name}.{key}]" if submodel(type(section), key) else key
             lines.append(f"# {shown}: not set")
@@ -56,6 +62,17 @@ def _render_table(section: BaseModel, name: str, lines: list[str]) -> None:
             lines.append(f"{key} = {_toml_value(value)}")
     for key, table in tables:
         _render_table(table, f"{name}.{key}", lines)
+    for key, items in arrays:
+        for item in items:
+            _render_table(item, f"{name}.{key}", lines, header=f"[[{name}.{key}]]")
+
+
+def _is_table_array(value: object) -> TypeGuard[list[BaseModel]]:
+    return (
+        isinstance(value, list | tuple)
+        and bool(value)
+        and all(isinstance(item, BaseModel) for item in value)
+    )
 
 
 def _toml_value(value: object) -> str:

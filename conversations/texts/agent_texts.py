@@ -18,12 +18,13 @@ from conversations.texts.taps import Taps
 API_TAPS = Taps(words="taps.agent", commands_in_lower_case=True, ways="taps.api.way")
 MCP_TAPS = Taps(words="taps.agent", commands_in_lower_case=True, ways="taps.mcp.way")
 
-# How an agent names what the customer can do, in the desk's answers ("use /status").
+# How an agent names what the customer can do, in the desk's answers ("use /status"): marks
+# each door draws in its own terms, tool names or routes (``bot.agents.door_words``).
 AGENT_WORDS = ChannelWords(
-    new="the start order call",
-    status="the delivery status call",
-    deliveries="the my deliveries call",
-    cancel_delivery="the cancel delivery call",
+    new="[[call:new]]",
+    status="[[call:status]]",
+    deliveries="[[call:deliveries]]",
+    cancel_delivery="[[call:cancel_delivery]]",
     share_contact="a contact answer",
     share_own_contact="a contact answer with the receiver's own number",
 )
@@ -49,6 +50,10 @@ HINT_CONFIRM = (
     "Read this summary back to the customer and confirm only once they agreed to it; an edit "
     "option changes one answer and comes back here."
 )
+HINT_TOTAL = (
+    "Confirm with the total shown here (its amount and currency, or its quote_token when the "
+    "fee is set later): a total the customer was not shown is refused with the summary again."
+)
 HINT_DEFAULT = "The pre-selected option is what the customer gets when they have no preference."
 HINT_SKIP = "This question may be skipped with the skip command."
 
@@ -67,6 +72,25 @@ NOT_AN_OPTION = (
 WRONG_KIND = "This question does not take that kind of answer. The accepted kinds are listed."
 STALE_ANSWER = "That answer was for an earlier question. The open question is the one given here."
 NO_OPEN_QUESTION = "This conversation has no open question: it has ended."
+TOTAL_NOT_SHOWN = (
+    "Not confirmed: the confirm must carry the total this summary shows now, and it did not "
+    "(it was left out, or the fee changed since). Read the summary to the customer again and "
+    "confirm with its total once they agree."
+)
+CANCEL_BY_REFERENCE = (
+    "Name the delivery to cancel by the short reference the customer was shown and agreed to "
+    "cancel (like 3F2A9C1E), with the customer's reason."
+)
+
+
+def cancel_reason_length(length: int, low: int, high: int) -> str:
+    """A cancel whose reason is too short or too long."""
+    return (
+        f"Give the customer's reason for cancelling in their words, {low} to {high} characters "
+        f"(this one has {length})."
+    )
+
+
 UNKNOWN_FIELD = "That answer cannot be changed here. The summary's edit options list what can."
 
 # --- the drop-off code ---------------------------------------------------------------------------

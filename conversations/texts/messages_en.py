@@ -27,8 +27,8 @@ MESSAGES: Final[dict[str, str]] = {
     "taps.buttons.way.photos": "send them here as pictures",
     "taps.keyboard.way.photos": "type the paths of the photo files",
     "taps.api.way.photos": (
-        "send the pictures themselves (the photo upload call takes them), or links to them on "
-        "a website the business accepts"
+        "send the pictures themselves (POST each to the conversation's /photos route), or "
+        "links to them on a website the business accepts"
     ),
     "taps.mcp.way.photos": "send links to them on a website the business accepts",
     "command.back": "Back",

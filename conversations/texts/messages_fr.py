@@ -26,8 +26,8 @@ MESSAGES: Final[dict[str, str]] = {
     "taps.keyboard.way.photos": "taper les chemins des fichiers photo",
     # after "Merci de": each starts with a consonant, so "de" never needs its elision
     "taps.api.way.photos": (
-        "renvoyer les images elles-mêmes (l'appel d'envoi de photo les prend), ou des liens "
-        "vers elles sur un site que l'entreprise accepte"
+        "renvoyer les images elles-mêmes (un POST de chacune sur la route /photos de la "
+        "conversation), ou des liens vers elles sur un site que l'entreprise accepte"
     ),
     "taps.mcp.way.photos": "renvoyer des liens vers elles sur un site que l'entreprise accepte",
     "command.back": "Retour",

@@ -60,7 +60,27 @@ TO_SUMMARY: list[dict[str, Any]] = [
     {"kind": "photos", "urls": [PHOTO_URL]},
     {"kind": "choice", "option": "cash_on_delivery"},
 ]
-CONFIRM = {"kind": "choice", "option": "confirm"}
+# The default scenario's fee, "from NGN 1,500": the total the summary shows and the confirm carries.
+TOTAL = {"amount": 1500, "currency": "NGN"}
+CONFIRM = {"kind": "choice", "option": "confirm", "total": TOTAL}
+
+
+def confirm_answer(summary: dict[str, Any]) -> dict[str, Any]:
+    """The confirm of the summary ``summary`` (a turn's view) shows, with its total."""
+    prompt = summary["prompt"]
+    assert prompt["input"] == "confirm", prompt
+    total = prompt["total"]
+    if total["quote_token"] is not None:
+        return {
+            "kind": "choice",
+            "option": "confirm",
+            "total": {"quote_token": total["quote_token"]},
+        }
+    return {
+        "kind": "choice",
+        "option": "confirm",
+        "total": {"amount": total["amount"], "currency": total["currency"]},
+    }
 
 
 class RecordingChannel:
@@ -249,10 +269,21 @@ class AgentWorld:
 MakeWorld = Callable[[], AgentWorld]
 
 
+@contextlib.asynccontextmanager
+async def running_world(
+    tmp_path: Path, scenario_data: dict[str, Any] | None = None
+) -> AsyncIterator[AgentWorld]:
+    """An ``AgentWorld`` on ``scenario_data`` (the default scenario when None), started."""
+    made = AgentWorld(tmp_path, scenario_data)
+    await made.start()
+    try:
+        yield made
+    finally:
+        await made.stop()
+        await made.sandbox.aclose()
+
+
 @pytest.fixture
 async def world(tmp_path: Path) -> AsyncIterator[AgentWorld]:
-    made = AgentWorld(tmp_path)
-    await made.start()
-    yield made
-    await made.stop()
-    await made.sandbox.aclose()
+    async with running_world(tmp_path) as made:
+        yield made

@@ -21,7 +21,16 @@ from mcp import Client
 from bot.agents.mcp_tools import build_mcp_server
 from bot.sandbox import default_scenario_data
 
-from .conftest import CONFIRM, JPEG, OPERATOR, PHOTO_URL, SHOP_KEY, TO_SUMMARY, AgentWorld
+from .conftest import (
+    CONFIRM,
+    JPEG,
+    OPERATOR,
+    PHOTO_URL,
+    SHOP_KEY,
+    TO_SUMMARY,
+    AgentWorld,
+    running_world,
+)
 
 FOREIGN_PHOTO = "https://elsewhere.example/parcel.jpg"
 RAW_WORDS = ("image_host", "allowlist", "elsewhere.example", "packageImages", "[[")
@@ -68,7 +77,7 @@ async def test_a_refused_link_asks_for_the_photos_again_over_the_json_api(
     assert refused["prompt"]["input"] == "photos"
     said = " ".join(refused["messages"])
     assert "could not fetch the photos from the links given" in said
-    assert "photo upload call" in said  # the JSON API takes the pictures themselves
+    assert "/photos route" in said  # the JSON API takes the pictures themselves
     assert not any(word in said for word in RAW_WORDS), said
     assert _operator_alerts(world) == []
     # Only the photos were asked again: the next answer goes straight back to the summary,
@@ -143,11 +152,8 @@ async def misconfigured(tmp_path: Path) -> AsyncIterator[AgentWorld]:
     """A business whose image allowlist misses the bot's own host (127.0.0.1 here)."""
     data = default_scenario_data()
     data["images"]["allowlist"] = ["media.swift-lagos.example"]
-    made = AgentWorld(tmp_path, data)
-    await made.start()
-    yield made
-    await made.stop()
-    await made.sandbox.aclose()
+    async with running_world(tmp_path, data) as made:
+        yield made
 
 
 async def test_an_uploaded_photo_on_a_host_the_allowlist_misses_alerts_the_operators(

@@ -2,16 +2,31 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
 
+from bot.cli import main
 from bot.config import ConfigError, key_hash, load_config
 from bot.settings import CoreSettings
 from tests.test_config import DROP, ENV, write
 
 KEY = "shop-key-0123456789abcdef0123"
 HOOK_SECRET = "hook-secret-0123456789abcdef01"
+VOICE_KEY = "voice-key-0123456789abcdef012"
+TWO_CHANNELS = f"""
+[[agents.channels]]
+name = "shop"
+key_env = "SHOP_KEY"
+webhook_url = "https://shop.example/events"
+webhook_secret = "{HOOK_SECRET}"
+requests_per_minute = 30
+
+[[agents.channels]]
+name = "voice"
+key_sha256 = "{key_hash(VOICE_KEY)}"
+"""
 
 
 @pytest.fixture(autouse=True)
@@ -38,18 +53,7 @@ def test_channels_with_a_hash_an_environment_key_and_a_webhook(
     monkeypatch.setenv("SHOP_KEY", KEY)
     file = with_agents(
         tmp_path,
-        f"""
-[[agents.channels]]
-name = "shop"
-key_env = "SHOP_KEY"
-webhook_url = "https://shop.example/events"
-webhook_secret = "{HOOK_SECRET}"
-requests_per_minute = 30
-
-[[agents.channels]]
-name = "voice"
-key_sha256 = "{key_hash("voice-key-0123456789abcdef012")}"
-""",
+        TWO_CHANNELS,
     )
     config = load_config(file)
     settings = CoreSettings.from_config(config).agents
@@ -128,3 +132,22 @@ def test_webhook_mode_still_needs_the_token_with_agent_channels(tmp_path: Path) 
     with pytest.raises(ConfigError) as raised:
         load_config(file)
     assert raised.value.problems[0].startswith('[telegram] token: required when mode = "webhook"')
+
+
+def test_check_config_prints_the_channels_as_toml_with_the_keys_redacted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("SHOP_KEY", KEY)
+    file = with_agents(
+        tmp_path,
+        TWO_CHANNELS,
+    )
+    assert main(["check-config", str(file)]) == 0
+    printed = capsys.readouterr().out
+    assert KEY not in printed and HOOK_SECRET not in printed
+    assert "SecretStr" not in printed and "name='shop'" not in printed
+    channels = tomllib.loads(printed)["agents"]["channels"]
+    assert [channel["name"] for channel in channels] == ["shop", "voice"]
+    assert channels[0]["key"] == channels[0]["webhook_secret"] == "***"
+    assert channels[1]["key_sha256"] == key_hash("voice-key-0123456789abcdef012")
+    assert '\nkey = "***"  # from environment variable SHOP_KEY' in printed

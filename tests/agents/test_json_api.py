@@ -151,7 +151,12 @@ async def test_an_uploaded_photo_answers_the_photo_question(world: AgentWorld) -
     not_an_image = await world.api.post(
         photos, content=b"hello", headers={"Content-Type": "text/plain"}
     )
-    assert not_an_image.status_code == 422
+    assert not_an_image.status_code == 415
+    assert not_an_image.json()["error"] == "unsupported_media_type"
+    jpeg_said = await world.api.post(
+        photos, content=b"hello", headers={"Content-Type": "image/jpeg"}
+    )
+    assert jpeg_said.status_code == 422 and jpeg_said.json()["error"] == "photo_refused"
     assert world.other is not None
     assert (await world.other.post(photos, content=JPEG)).status_code == 404
 

@@ -138,6 +138,17 @@ async def test_an_order_over_streamable_http_with_the_channels_key(world: AgentW
         assert view["status"] == "created"
         async with httpx.AsyncClient() as stranger:
             refused = await stranger.post(http.url + "/mcp", json={})
-        assert refused.status_code == 401
+            wrong = await stranger.post(
+                http.url + "/mcp", json={}, headers={"Authorization": "Bearer " + "x" * 30}
+            )
+            keyed = {"Authorization": f"Bearer {SHOP_KEY}"}
+            elsewhere = await stranger.post(http.url + "/nothing", json={}, headers=keyed)
+            huge = await stranger.post(http.url + "/mcp", content=b" " * 70_000, headers=keyed)
+        assert (elsewhere.status_code, elsewhere.json()["error"]) == (404, "not_found")
+        assert (huge.status_code, huge.json()["error"]) == (413, "too_large")
+        assert refused.status_code == wrong.status_code == 401
+        assert refused.headers["content-type"] == "application/json"
+        assert refused.json()["error"] == wrong.json()["error"] == "unauthorized"
+        assert "Authorization: Bearer" in refused.json()["message"]
     finally:
         await http.stop()

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from bot.partner.models import CreateDeliveryRequest
 from conversations import CreateOutcome, Refused
 
-from .conftest import PHOTO_URL, AgentWorld
+from .conftest import CONFIRM, PHOTO_URL, AgentWorld, confirm_answer
 
 TEXTS = [
     "Bola Ahmed", "08031234567", "+234 802 222 3333", "12", "x", "", "🙂" * 200,
@@ -81,7 +81,8 @@ def fitting(prompt: dict[str, Any], pick: int, lat: float, lng: float) -> Any:
     options = [option["id"] for option in prompt["options"]]
     accepts = prompt["accepts"]
     if prompt["input"] == "confirm" and pick % 4:
-        return {"kind": "choice", "option": "confirm"}
+        # Now and then without the total shown: refused with the summary, nothing sent.
+        return confirm_answer({"prompt": prompt}) if pick % 7 else {**CONFIRM, "total": {}}
     if options and (prompt["input"] in ("choice", "confirm") or pick % 3 == 0):
         return {"kind": "choice", "option": options[pick % len(options)]}
     if "photos" in accepts:

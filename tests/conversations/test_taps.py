@@ -58,7 +58,7 @@ def test_each_channel_says_its_own_way_to_give_photos() -> None:
     assert for_channel(text, BUTTONS) == "Please send them here as pictures."
     assert for_channel(text, KEYBOARD) == "Please type the paths of the photo files."
     api = for_channel(text, API_TAPS)
-    assert "photo upload call" in api and "website the business accepts" in api
+    assert "/photos route" in api and "website the business accepts" in api
     mcp = for_channel(text, MCP_TAPS)
     assert "upload" not in mcp and "website the business accepts" in mcp
 

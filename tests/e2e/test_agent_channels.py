@@ -25,7 +25,7 @@ ANSWERS: list[dict[str, Any]] = [
     {"kind": "choice", "option": "small"},
     {"kind": "photos", "urls": ["<uploaded>"]},
     {"kind": "choice", "option": "cash_on_delivery"},
-    {"kind": "choice", "option": "confirm"},
+    {"kind": "choice", "option": "confirm", "total": {"amount": 1500, "currency": "NGN"}},
 ]
 
 
