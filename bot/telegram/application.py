@@ -10,12 +10,14 @@ Updates are processed concurrently across chats and in order within a chat
 while every other chat goes on. Before any handler runs, the gatekeeper (group -1) drops an
 ``update_id`` seen before (Telegram repeats updates after a lost webhook answer or around a
 restart; the ids live in ``store.updates``, so a repeat across a restart is caught too; the id
-is recorded with the turn's session save, or by the recorder in group 1 after the handlers) and
-clears the "blocked" mark of a chat whose user writes again. An update no handler can serve
-(``malformed``: no integer ``update_id``, or no message or tap from a user in a chat) is
-dropped there with a warning, in polling and webhook mode alike. An update whose data breaks
-the door's check (``update_check``: wrong types, ids beyond 64 bits) never gets this far: the
-webhook route drops it, and so does the polling request (``polled_updates``).
+is recorded with the turn's session save, or by the recorder in group 1 after the handlers),
+refuses an update in a private chat whose sender is not the chat's user (``chat_owner``: one
+user per private chat; only a forger sends one) with one warning, and clears the "blocked" mark
+of a chat whose user writes again. An update no handler can serve (``malformed``: no integer
+``update_id``, or no message or tap from a user in a chat) is dropped there with a warning, in
+polling and webhook mode alike. An update whose data breaks the door's check (``update_check``:
+wrong types, ids beyond 64 bits) never gets this far: the webhook route drops it, and so does
+the polling request (``polled_updates``).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from bot.chatlocks import ChatLocks, ChatTurnLocks
 from bot.config import TelegramConfig
 from bot.store import Store
 from bot.telegram.bot_context import BotContext
+from bot.telegram.chat_owner import foreign_sender
 from bot.telegram.polled_updates import CheckedUpdatesRequest
 from bot.telegram.update_check import Flaw, update_flaw
 from conversations.texts.catalogue import say, speaking_language
@@ -174,7 +177,8 @@ def install_handlers(
 def gatekeeper(
     store: Store,
 ) -> Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]:
-    """The group -1 callback: repeated updates stop here; returning users are unblocked."""
+    """The group -1 callback: repeated updates, and updates in a private chat from someone
+    other than its user (``chat_owner``), stop here; returning users are unblocked."""
 
     async def check(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         flaw = malformed(update)
@@ -186,6 +190,18 @@ def gatekeeper(
         chat_ref = None if chat_id is None else ChatRef(TELEGRAM, chat_id)
         if not await store.updates.begin(update.update_id, chat_ref):
             log.info("update %s was delivered again; ignored", update.update_id)
+            raise ApplicationHandlerStop
+        foreign = foreign_sender(update)
+        if foreign is not None:
+            # Forged (Telegram never sends it): no turn, no tap answered. Its id is recorded,
+            # so a repeat of it is dropped as a repeat and this line is written once.
+            log.warning(
+                "update refused: update %s: user %s in user %s's chat",
+                foreign.update_id,
+                foreign.user_id,
+                foreign.chat_id,
+            )
+            await store.updates.finish()
             raise ApplicationHandlerStop
         chat, user = update.effective_chat, update.effective_user
         # Only the user's own action proves they unblocked the bot.

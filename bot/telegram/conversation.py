@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 
-from telegram import Update
+from telegram import Chat, Update
 from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes, MessageHandler, filters
 
 from bot.chat_ref import ChatRef
@@ -205,6 +205,11 @@ class Conversation:
         """A tap on a prompt's button: an answer, a page turn, or a tap on an old keyboard."""
         query = update.callback_query
         if query is None or query.message is None:
+            return
+        if query.message.chat.type != Chat.PRIVATE:
+            # Orders are drawn in private chats only, so a tap on an order's button in a group
+            # was forged: no turn runs for a group.
+            log.info("a tap on an order's button in group %s ignored", query.message.chat.id)
             return
         chat_id, user_id, tapped = query.message.chat.id, query.from_user.id, query.message
         view = await self.screen.view(chat_id, user_id)
