@@ -22,6 +22,8 @@ Around each turn it does what the engine leaves to its runner:
   checked) is kept in ``store.unconfirmed`` with the request, its key and the saved order, its
   first follow-up due ``first_follow_up_seconds`` later, and ``on_unconfirmed`` wakes the
   worker that finishes it (``bot.ordering.unconfirmed_worker``);
+* a customer an operator blocked (``bot.safety.customer_blocking``) gets one polite sentence
+  instead of any turn: no flow runs and nothing is created;
 * an ``OperatorAlert`` (e.g. the photo host is not allowlisted) goes to ``alert_operators``,
   the same text at most once every ``ALERT_REPEAT_SECONDS``, by any process on the store
   (``store.operator_alerts``; a misconfigured business is met
@@ -54,6 +56,7 @@ from bot.ordering.duplicate_hold import content_fingerprint
 from bot.ordering.history import OrderHistory, customer_ref
 from bot.ordering.returning_customers import CustomerMemory
 from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS
+from bot.safety.customer_blocking import CustomerBlocking
 from bot.store import Store
 from conversations import (
     CONFIRM,
@@ -132,6 +135,7 @@ class ChatService:
         self.store = store
         self.history = OrderHistory(store)
         self.memory = CustomerMemory(store)
+        self.blocking = CustomerBlocking(store)
         self._alert_operators = alert_operators
         self._clock = clock
         self._deliver_later = deliver_later
@@ -149,6 +153,8 @@ class ChatService:
     ) -> Turn:
         """A new order in the entry flow (or ``flow``, a registered name: a deep link, a menu
         command); an order still open in this chat is dropped."""
+        if (refused := await self._refusal(user, language)) is not None:
+            return refused
         async with self._locks.hold(chat), _spoken(language):
             started = self._clock()
             session, turn = await self.engine.start(
@@ -166,6 +172,8 @@ class ChatService:
         """What a customer's "new order" does (``/new``, a flow's command): a new order in the
         entry flow (or ``flow``), but over an open order whose answers would be lost the turn
         asks first (yes starts the new one, no goes on), as ``cancel`` does."""
+        if (refused := await self._refusal(user, language)) is not None:
+            return refused
         async with self._locks.hold(chat), _spoken(language):
             session = await self._load(chat)
             if session is not None and not session.finished:
@@ -180,6 +188,8 @@ class ChatService:
     async def repeat(self, chat: ChatRef, user: UserRef, *, language: str | None = None) -> Turn:
         """The user's last order again, in the flow that made it (a new order when there is
         none to repeat, saying so); an order still open in this chat is dropped."""
+        if (refused := await self._refusal(user, language)) is not None:
+            return refused
         order = await self.history.last_order(user)
         if order is None:
             turn = await self.start(chat, user, language=language)
@@ -201,6 +211,8 @@ class ChatService:
         self, chat: ChatRef, user: UserRef, *, language: str | None = None
     ) -> Turn | None:
         """The open question again (after a restart, or /start), or None with no open order."""
+        if (refused := await self._refusal(user, language)) is not None:
+            return refused
         async with self._locks.hold(chat), _spoken(language):
             session = await self._load(chat)
             if session is None:
@@ -226,6 +238,10 @@ class ChatService:
         until it is done the update counts as not handled, so a crash in between repeats the
         update, and the customer may see a reply twice but never loses an answer.
         """
+        if (refused := await self._refusal(user, language)) is not None:
+            if reply is not None:
+                await reply(refused)
+            return refused
         async with self._locks.hold(chat), _spoken(language):
             session = await self._load(chat)
             if session is None:
@@ -237,6 +253,8 @@ class ChatService:
     ) -> Turn | None:
         """Cancel the open order (the engine asks first when answers would be lost: the turn
         then carries that question); None when there is none."""
+        if (refused := await self._refusal(user, language)) is not None:
+            return refused
         async with self._locks.hold(chat), _spoken(language):
             session = await self._load(chat)
             if session is None:
@@ -265,6 +283,11 @@ class ChatService:
         await asyncio.gather(*self._later, return_exceptions=True)
 
     # --- around each turn -------------------------------------------------------------------
+
+    async def _refusal(self, user: UserRef, language: str | None) -> Turn | None:
+        """The turn a blocked customer gets instead of any other (``bot.safety``)."""
+        async with _spoken(language):
+            return await self.blocking.refusal(user)
 
     async def _answer(
         self,

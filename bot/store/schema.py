@@ -518,6 +518,30 @@ _SHARED_SEND_LIMITS = (
     )""",
 )
 
+_CUSTOMER_SAFETY = (
+    # Customers an operator stopped (``/block``): no order is taken from them until unblocked.
+    # Not ``blocked_chats``, which lists chats that blocked the bot.
+    """CREATE TABLE customer_blocks (
+        channel    TEXT NOT NULL,
+        user_id    {int} NOT NULL,
+        reason     TEXT,
+        blocked_by TEXT NOT NULL,
+        blocked_at {real} NOT NULL,
+        PRIMARY KEY (channel, user_id)
+    )""",
+    # What operators did and which limits customers hit: who, when, what, and how it ended.
+    """CREATE TABLE audit_trail (
+        seq     {serial_key},
+        at      {real} NOT NULL,
+        actor   TEXT NOT NULL,
+        action  TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        detail  TEXT
+    )""",
+    "CREATE INDEX audit_trail_by_time ON audit_trail (at)",
+)
+
 STEPS: tuple[SchemaStep, ...] = (
     SchemaStep(1, "initial schema", _INITIAL_SCHEMA, _SHARED_STATE),
     SchemaStep(2, "create requests of deliveries", _CREATE_REQUESTS),
@@ -532,6 +556,7 @@ STEPS: tuple[SchemaStep, ...] = (
         10, "chats and customers named by their channel", _CHATS_BY_CHANNEL, _SERIALS_AFTER_COPY
     ),
     SchemaStep(11, "send limits shared by instances", (), _SHARED_SEND_LIMITS),
+    SchemaStep(12, "blocked customers and the audit trail", _CUSTOMER_SAFETY),
 )
 """Every schema step, oldest first. Append only."""
 

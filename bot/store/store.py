@@ -40,8 +40,10 @@ from types import TracebackType
 from bot.clocks import Clock
 from bot.store.agent_conversations import AgentConversations
 from bot.store.agent_events import AgentEvents
+from bot.store.audit import AuditTrail
 from bot.store.blocked import BlockedChats
 from bot.store.coordination import Coordination, in_process
+from bot.store.customer_blocks import CustomerBlocks
 from bot.store.customer_details import CustomerDetails
 from bot.store.database import Database, Synchronous
 from bot.store.delivery_links import Deliveries
@@ -113,6 +115,8 @@ class Store:
         self.customers = CustomerDetails(db, clock)
         self.otp_invitations = OtpInvitations(db, clock)
         self.operator_alerts = OperatorAlerts(db, clock)
+        self.customer_blocks = CustomerBlocks(db, clock)
+        self.audit = AuditTrail(db, clock)
 
     @classmethod
     async def connect(

@@ -26,6 +26,7 @@ from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes, Mes
 from bot.chat_ref import ChatRef
 from bot.clocks import Clock, Sleep, system_sleep
 from bot.ordering.chats import no_open_order
+from bot.safety.customer_blocking import blocked_turn
 from bot.telegram import otp_receiver as otp
 from bot.telegram.album_collector import Album, AlbumCollector
 from bot.telegram.answers import answer_from_update, command_in
@@ -110,6 +111,9 @@ class Conversation:
         turn = await self.ctx.chats.resume(telegram_chat(chat_id), telegram_user(user_id))
         if turn is None:
             await self._begin(chat_id, user_id, greet=True)
+            return
+        if turn == blocked_turn():  # one sentence, no welcome
+            await self.screen.show(chat_id, turn)
             return
         welcome = turn.model_copy(
             update={"messages": (say("telegram.welcome_back"), *turn.messages)}
@@ -315,6 +319,8 @@ class Conversation:
             telegram_chat(chat_id), telegram_user(user_id), flow=flow
         )
         self.screen.remember(chat_id).session_id = None  # maybe a new session: read it again
+        if turn == blocked_turn():  # one sentence, no greeting
+            greet, opening = False, None
         if greet:
             opening = say("telegram.greeting")
         if opening is not None:

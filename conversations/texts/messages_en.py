@@ -906,4 +906,32 @@ MESSAGES: Final[dict[str, str]] = {
     "console.photo.not_an_image": "{path}: not a JPEG, PNG or WebP image",
     "console.photo.too_many": "At most {maximum} photos at a time ({given} given).",
     "console.photos_refused": "I can't send these as photos:\n{problems}",
+    # --- keeping the bot safe (bot.safety): blocked customers, operators' /block -------------
+    "safety.blocked": (
+        "Sorry, we can't take orders from this account. If you think this is a mistake, "
+        "please contact us directly."
+    ),
+    "safety.block_usage": (
+        "Write /block and the customer: a delivery reference, a Telegram user id, or an agent "
+        "channel's customer as channel:customer; a reason may follow."
+    ),
+    "safety.unblock_usage": (
+        "Write /unblock and the customer: a delivery reference, a Telegram user id, or an agent "
+        "channel's customer as channel:customer."
+    ),
+    "safety.block_done": "{customer} is blocked: no new orders are taken from them.",
+    "safety.block_again": "{customer} was blocked already.",
+    "safety.drafts_dropped": "Open orders dropped: {count}.",
+    "safety.unblock_done": "{customer} may order again.",
+    "safety.unblock_none": "{customer} was not blocked.",
+    "safety.not_a_customer": (
+        "{typed} names no customer: give a delivery reference, a Telegram user id, or an agent "
+        "channel's customer as channel:customer."
+    ),
+    "safety.no_agent_customer": "No agent channel's customer is known as {typed}.",
+    "safety.no_such_delivery": "No delivery ordered through the bot has the reference {ref}.",
+    "safety.digits_ambiguous": (
+        "{typed} is both a Telegram user id and the start of a delivery's reference: write "
+        "telegram:{typed} for the user, or the delivery's full id."
+    ),
 }

@@ -1001,4 +1001,32 @@ MESSAGES: Final[dict[str, str]] = {
     "console.photo.not_an_image": "{path} : ce n'est pas une image JPEG, PNG ou WebP",
     "console.photo.too_many": "Au plus {maximum} photos à la fois ({given} données).",
     "console.photos_refused": "Je ne peux pas envoyer ceci comme photos :\n{problems}",
+    # --- keeping the bot safe (bot.safety): blocked customers, operators' /block -------------
+    "safety.blocked": (
+        "Désolé, nous ne pouvons pas prendre de commandes de ce compte. Si c'est une erreur, "
+        "contactez-nous directement."
+    ),
+    "safety.block_usage": (
+        "Écrivez /block et le client : une référence de livraison, un identifiant Telegram, ou "
+        "le client d'un canal d'agent sous la forme canal:client ; un motif peut suivre."
+    ),
+    "safety.unblock_usage": (
+        "Écrivez /unblock et le client : une référence de livraison, un identifiant Telegram, "
+        "ou le client d'un canal d'agent sous la forme canal:client."
+    ),
+    "safety.block_done": "{customer} est bloqué : aucune nouvelle commande n'est acceptée.",
+    "safety.block_again": "{customer} était déjà bloqué.",
+    "safety.drafts_dropped": "Commandes en cours abandonnées : {count}.",
+    "safety.unblock_done": "{customer} peut de nouveau commander.",
+    "safety.unblock_none": "{customer} n'était pas bloqué.",
+    "safety.not_a_customer": (
+        "{typed} ne désigne aucun client : donnez une référence de livraison, un identifiant "
+        "Telegram, ou le client d'un canal d'agent sous la forme canal:client."
+    ),
+    "safety.no_agent_customer": "Aucun client de canal d'agent n'est connu sous {typed}.",
+    "safety.no_such_delivery": "Aucune livraison commandée via le bot n'a la référence {ref}.",
+    "safety.digits_ambiguous": (
+        "{typed} est à la fois un identifiant Telegram et le début d'une référence de "
+        "livraison : écrivez telegram:{typed} pour l'utilisateur, ou l'identifiant complet."
+    ),
 }

@@ -14,77 +14,36 @@ The stack is the production runtime with PTB's real Application polling the fake
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import itertools
 import logging
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
-from typing import Any, Literal
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import pytest
 from telegram import Update
 
 from bot.chat_ref import UserRef
-from bot.config import Config
 from tests.e2e.conftest import (
     ADA,
     ADA_PHONE,
     CHIDI,
     OPERATORS,
-    PUBLIC_BASE_URL,
     RECEIVER_PHONE,
     BotStack,
-    sandbox_and_telegram,
     tiny_png,
 )
 from tests.fakes import SentMessage, TgUser
 from tests.fakes.telegram_keyboards import buttons
+from tests.telegram_adapter.stack_backends import stack
 
-Backend = Literal["sqlite", "postgres"]
 Body = dict[str, Any]
+__all__ = ["stack"]
 
 # Every verb of the chat service: a forged update must reach none of them.
 TURN_VERBS = ("start", "new_order", "repeat", "resume", "handle", "cancel")
 COMMANDS = ("start", "new", "repeat", "cancel", "help", "status", "deliveries", "back", "skip")
-_DATABASES = itertools.count()  # one PostgreSQL database per test
 MAP_PICK = '{"v":1,"step":"pickup_place","lat":6.5095,"lng":3.3711}'
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-async def stack(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[BotStack]:
-    """The e2e stack over ``sqlite`` or ``postgres``; its workers stay idle (no relay)."""
-    backend: Backend = request.param
-    async with contextlib.AsyncExitStack() as exits:
-        switch, sandbox, tg = await sandbox_and_telegram(exits)
-        for user in (ADA, CHIDI):
-            tg.add_chat(user)
-        tg.add_chat(OPERATORS)
-        storage: dict[str, Any] = {"path": "bot.sqlite3", "media_dir": "media"}
-        if backend == "postgres":
-            server = request.getfixturevalue("postgres_server")
-            dsn = await server.create_database(f"one_user_{next(_DATABASES)}")
-            storage = {"backend": "postgres", "media_dir": "media", "postgres": {"dsn": dsn}}
-        data = {
-            "partner": {"base_url": sandbox.base_url, "api_key": sandbox.api_key},
-            "telegram": {
-                "token": tg.token,
-                "mode": "polling",
-                "public_base_url": PUBLIC_BASE_URL,
-                "api_base_url": tg.api_base_url,
-                "file_base_url": tg.file_base_url,
-            },
-            "webhooks": {"enabled": True, "signing_secret": sandbox.signing_secret},
-            "operators": {"chat_ids": [OPERATORS.id]},
-            "storage": storage,
-            "geocoding": {"provider": "none"},
-        }
-        config = Config.model_validate(data, context={"environ": {}, "base_dir": tmp_path})
-        bot_stack = BotStack(tg, sandbox, switch, config, workers=False)
-        exits.push_async_callback(bot_stack.stop)
-        await bot_stack.start()
-        yield bot_stack
 
 
 class TurnCounter:

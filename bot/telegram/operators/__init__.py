@@ -8,6 +8,9 @@
                                          (``rider_assignment``)
 ``/deliveries [status]``                 every delivery, newest first, paged (``listing``; the
                                          command itself is registered by ``delivery_commands``)
+``/block <customer> [reason]``           stop a customer ordering; their drafts are dropped
+                                         (``customer_stops``)
+``/unblock <customer>``                  let them order again (``customer_stops``)
 =======================================  ==========================================================
 
 Only the chats listed in ``[operators]`` are answered; anyone else gets a polite refusal and
@@ -23,6 +26,7 @@ from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes
 
 from bot.telegram.application import Handler
 from bot.telegram.bot_context import BotContext
+from bot.telegram.operators.customer_stops import CustomerStops
 from bot.telegram.operators.listing import PATTERN, DeliveryList
 from bot.telegram.operators.operator_refusals import explain
 from bot.telegram.operators.rider_assignment import Dispatch
@@ -36,6 +40,7 @@ class OperatorCommands:
         self.riders = RidersView(ctx)
         self.dispatch = Dispatch(ctx)
         self.listing = DeliveryList(ctx)
+        self.stops = CustomerStops(ctx)
 
     async def deliveries(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/deliveries [status]`` in an operator chat (``delivery_handlers`` hands it over)."""
@@ -43,7 +48,8 @@ class OperatorCommands:
 
 
 def operator_handlers(ctx: BotContext) -> list[Handler]:
-    """The handlers of ``/riders``, ``/assign``, ``/unassign`` and the operator list's pages.
+    """The handlers of ``/riders``, ``/assign``, ``/unassign``, ``/block``, ``/unblock`` and the
+    operator list's pages.
 
     ``/deliveries`` itself is registered by ``delivery_handlers``, which hands operator chats
     over to ``OperatorCommands.deliveries``.
@@ -53,6 +59,8 @@ def operator_handlers(ctx: BotContext) -> list[Handler]:
         CommandHandler("riders", commands.riders.riders),
         CommandHandler("assign", commands.dispatch.assign),
         CommandHandler("unassign", commands.dispatch.unassign),
+        CommandHandler("block", commands.stops.block),
+        CommandHandler("unblock", commands.stops.unblock),
         CallbackQueryHandler(commands.listing.turn_page, pattern=PATTERN),
     ]
 

@@ -1,0 +1,78 @@
+"""Operators stop a customer, and restore them: ``CustomerBlocking``.
+
+::
+
+    blocking = CustomerBlocking(store)
+    done = await blocking.block(UserRef("telegram", 1003), by="telegram:1900", reason="spam")
+    refused = await blocking.refusal(user)     # a Turn with one polite sentence, or None
+
+While a customer is blocked every turn the chat service would run for them (a new order, an
+answer, a repeat) is refused with one polite sentence (``safety.blocked``) and nothing is
+created; their open drafts are dropped when the block is made; their existing deliveries are
+not touched, so the relay keeps telling them how those go. Each block and unblock is written
+to the audit trail (``store.audit``) with who did it and how it ended.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from bot.chat_ref import UserRef
+from bot.store import Store
+from conversations import Turn
+from conversations.texts.catalogue import say
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Blocked:
+    """The outcome of a block: ``new`` is False when the customer was blocked already;
+    ``drafts`` is how many open orders of theirs were dropped."""
+
+    user: UserRef
+    new: bool
+    drafts: int
+
+
+class CustomerBlocking:
+    """Block, unblock, and the refusal a blocked customer's turn gets."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def block(self, user: UserRef, *, by: str, reason: str | None = None) -> Blocked:
+        """Block ``user`` (``by``: who asked, for the trail) and drop their open drafts."""
+        new = await self._store.customer_blocks.block(user, by=by, reason=reason)
+        drafts = 0
+        for chat in await self._store.customer_blocks.drafts_of(user):
+            # Under the chat's turn, so a turn running for it finishes first and is dropped.
+            async with self._store.chat_locks.hold(chat):
+                drafts += await self._store.sessions.delete(chat)
+        outcome = "done" if new else "already blocked"
+        if drafts:
+            outcome += f"; {drafts} open order(s) dropped"
+        await self._store.audit.record(by, "block", str(user), outcome, reason)
+        log.info("customer %s blocked by %s (%s)", user, by, outcome)
+        return Blocked(user, new, drafts)
+
+    async def unblock(self, user: UserRef, *, by: str) -> bool:
+        """Restore ``user``; False when they were not blocked."""
+        lifted = await self._store.customer_blocks.unblock(user)
+        outcome = "done" if lifted else "was not blocked"
+        await self._store.audit.record(by, "unblock", str(user), outcome)
+        log.info("customer %s unblocked by %s (%s)", user, by, outcome)
+        return lifted
+
+    async def refusal(self, user: UserRef) -> Turn | None:
+        """The turn a blocked ``user`` gets instead of theirs; None when they may order."""
+        if await self._store.customer_blocks.get(user) is None:
+            return None
+        return blocked_turn()
+
+
+def blocked_turn() -> Turn:
+    """The turn of a blocked customer, in the language being spoken: one polite sentence
+    (an adapter compares with it, to add no greeting of its own)."""
+    return Turn(messages=(say("safety.blocked"),), status="ended")

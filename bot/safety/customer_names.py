@@ -1,0 +1,75 @@
+"""The customer an operator names in ``/block`` or ``deliverybot customers block``.
+
+=============================  ===============================================================
+``3F2A9C1E`` (a reference)     the customer who ordered that delivery: a prefix of its id, at
+                               least ``MIN_REFERENCE`` characters, or the full id
+``123456789``                  a Telegram user, by their id
+``telegram:123456789``         the same, spelled out (``console:1`` for a console user)
+``shop-app:cust-42``           an agent channel's customer: the channel, a colon, and the
+                               customer reference the channel's app sends
+=============================  ===============================================================
+
+Digits alone are a Telegram user id; when they also start the id of a delivery the bot knows
+(a short reference can be all digits), the name is refused as ambiguous and the operator is
+asked to write ``telegram:<id>`` or the delivery's full id.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from bot.chat_ref import CONSOLE, TELEGRAM, UserRef
+from bot.store import Store
+from conversations.texts.catalogue import say
+
+MIN_REFERENCE: Final = 6  # as ``/assign``: shorter prefixes would match too much
+_REFERENCE: Final = re.compile(r"[0-9a-f][0-9a-f-]*", re.IGNORECASE)
+_BY_ID: Final = (TELEGRAM, CONSOLE)  # channels whose customers are named by a plain number
+
+
+@dataclass(frozen=True)
+class NameRefused:
+    """``typed`` names no single customer; ``reason`` says why, for the operator."""
+
+    reason: str
+
+
+async def customer_named(store: Store, typed: str) -> UserRef | NameRefused:
+    """The customer ``typed`` names (see the module docstring), or why it names none."""
+    typed = typed.strip()
+    channel, colon, rest = typed.partition(":")
+    if colon:
+        if channel in _BY_ID:
+            if not rest.isdecimal():
+                return NameRefused(say("safety.not_a_customer", typed=_echo(typed)))
+            return UserRef(channel, int(rest))
+        user = await store.agents.user(channel, rest) if channel and rest else None
+        if user is None:
+            return NameRefused(say("safety.no_agent_customer", typed=_echo(typed)))
+        return user
+    if len(typed) < MIN_REFERENCE and not typed.isdecimal():
+        return NameRefused(say("safety.not_a_customer", typed=_echo(typed)))
+    ordered = await _ordered(store, typed)
+    if typed.isdecimal():
+        if ordered:
+            return NameRefused(say("safety.digits_ambiguous", typed=typed))
+        return UserRef(TELEGRAM, int(typed))
+    if not ordered:
+        return NameRefused(say("safety.no_such_delivery", ref=typed.upper()))
+    customers = {user for _, user in ordered}
+    if len(customers) > 1:
+        ids = ", ".join(delivery_id for delivery_id, _ in ordered)
+        return NameRefused(say("ops.ambiguous_reference", ref=typed.upper(), ids=ids))
+    return customers.pop()
+
+
+async def _ordered(store: Store, typed: str) -> list[tuple[str, UserRef]]:
+    if len(typed) < MIN_REFERENCE or not _REFERENCE.fullmatch(typed):
+        return []
+    return await store.customer_blocks.customers_of(typed)
+
+
+def _echo(typed: str) -> str:
+    return typed if len(typed) <= 40 else typed[:39] + "…"

@@ -1,0 +1,68 @@
+"""``/block <customer> [reason]`` and ``/unblock <customer>``: operators stop a customer who
+misuses the bot, and restore them (``bot.safety.customer_blocking``).
+
+``<customer>`` is a delivery reference, a Telegram user id, or an agent channel's customer
+(``bot.safety.customer_names``). The reply says what was done, and how many open orders were
+dropped; the audit trail keeps who did it.
+"""
+
+from __future__ import annotations
+
+from telegram import Message, Update
+from telegram.ext import ContextTypes
+
+from bot.chat_ref import TELEGRAM, UserRef
+from bot.safety.customer_names import NameRefused, customer_named
+from bot.telegram.operators.operator_chat import OperatorChat
+from conversations.texts.catalogue import say
+
+
+class CustomerStops(OperatorChat):
+    """Blocking and unblocking customers from an operator chat."""
+
+    async def block(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/block <customer> [reason]``."""
+        message = await self.operator_message(update)
+        if message is None:
+            return
+        args = context.args or []
+        if not args:
+            return await self.say(message, say("safety.block_usage"))
+        user = await self._customer(message, args[0])
+        if user is None:
+            return None
+        reason = " ".join(args[1:]) or None
+        done = await self.ctx.chats.blocking.block(user, by=_operator(update), reason=reason)
+        said = [say("safety.block_done" if done.new else "safety.block_again", customer=user)]
+        if done.drafts:
+            said.append(say("safety.drafts_dropped", count=done.drafts))
+        await self.say(message, " ".join(said))
+
+    async def unblock(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/unblock <customer>``."""
+        message = await self.operator_message(update)
+        if message is None:
+            return
+        args = context.args or []
+        if len(args) != 1:
+            return await self.say(message, say("safety.unblock_usage"))
+        user = await self._customer(message, args[0])
+        if user is None:
+            return None
+        lifted = await self.ctx.chats.blocking.unblock(user, by=_operator(update))
+        await self.say(
+            message, say("safety.unblock_done" if lifted else "safety.unblock_none", customer=user)
+        )
+
+    async def _customer(self, message: Message, typed: str) -> UserRef | None:
+        found = await customer_named(self.ctx.store, typed)
+        if isinstance(found, NameRefused):
+            await self.say(message, found.reason)
+            return None
+        return found
+
+
+def _operator(update: Update) -> str:
+    """Who acted, for the audit trail: the operator's Telegram account."""
+    user = update.effective_user
+    return str(UserRef(TELEGRAM, user.id)) if user is not None else "telegram:unknown"

@@ -1,0 +1,64 @@
+"""``stack``: the e2e stack (``tests/e2e/conftest.py``: the production runtime, PTB's real
+Application polling the fake Bot API) over each store backend, SQLite and PostgreSQL, with the
+users ADA, BOLA, CHIDI and OLU and the operators' group; its workers stay idle (the relay runs
+when a test calls ``deliver_events``)."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any, Literal
+
+import pytest
+
+from bot.config import Config
+from tests.e2e.conftest import (
+    ADA,
+    BOLA,
+    CHIDI,
+    OLU,
+    OPERATORS,
+    PUBLIC_BASE_URL,
+    BotStack,
+    sandbox_and_telegram,
+)
+
+Backend = Literal["sqlite", "postgres"]
+_DATABASES = itertools.count()  # one PostgreSQL database per test
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def stack(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[BotStack]:
+    """The e2e stack over ``sqlite`` or ``postgres``; its workers stay idle (no relay)."""
+    backend: Backend = request.param
+    async with contextlib.AsyncExitStack() as exits:
+        switch, sandbox, tg = await sandbox_and_telegram(exits)
+        for user in (ADA, BOLA, CHIDI, OLU):
+            tg.add_chat(user)
+        tg.add_chat(OPERATORS)
+        storage: dict[str, Any] = {"path": "bot.sqlite3", "media_dir": "media"}
+        if backend == "postgres":
+            server = request.getfixturevalue("postgres_server")
+            dsn = await server.create_database(f"stack_{next(_DATABASES)}")
+            storage = {"backend": "postgres", "media_dir": "media", "postgres": {"dsn": dsn}}
+        data = {
+            "partner": {"base_url": sandbox.base_url, "api_key": sandbox.api_key},
+            "telegram": {
+                "token": tg.token,
+                "mode": "polling",
+                "public_base_url": PUBLIC_BASE_URL,
+                "api_base_url": tg.api_base_url,
+                "file_base_url": tg.file_base_url,
+            },
+            "webhooks": {"enabled": True, "signing_secret": sandbox.signing_secret},
+            "operators": {"chat_ids": [OPERATORS.id]},
+            "storage": storage,
+            "geocoding": {"provider": "none"},
+        }
+        config = Config.model_validate(data, context={"environ": {}, "base_dir": tmp_path})
+        bot_stack = BotStack(tg, sandbox, switch, config, workers=False)
+        exits.push_async_callback(bot_stack.stop)
+        await bot_stack.start()
+        yield bot_stack
