@@ -21,6 +21,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from bot.safety.shell_commands import add_audit, add_customers
+
 if TYPE_CHECKING:
     from bot.config import Config
 
@@ -34,14 +36,9 @@ Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 def _load(path: Path) -> Config | None:
     """The configuration at ``path``; None once its problems are printed, one per line."""
-    from bot.config import ConfigError, load_config
+    from bot.config import load_config_or_report
 
-    try:
-        return load_config(path)
-    except ConfigError as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr)
-        return None
+    return load_config_or_report(path)
 
 
 def _check_config(args: argparse.Namespace) -> int:
@@ -263,6 +260,8 @@ COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_mcp,
     _add_sandbox,
     _add_demo,
+    add_customers,
+    add_audit,
 )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -39,6 +40,17 @@ def load_config(
     except ValidationError as exc:
         # from None: the chained ValidationError would carry input values, secrets included.
         raise ConfigError(problem_lines(exc, data)) from None
+
+
+def load_config_or_report(path: Path) -> Config | None:
+    """The configuration at ``path``; None once its problems are printed on stderr, one per
+    line (what every ``deliverybot`` command that reads a config does)."""
+    try:
+        return load_config(path)
+    except ConfigError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return None
 
 
 def _read_toml(file: Path) -> dict[str, Any]:

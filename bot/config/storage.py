@@ -76,6 +76,8 @@ class StorageConfig(Section):
     # writes after that starts afresh instead of finding a stale draft. At least a day, so a
     # draft left overnight is still there in the morning.
     session_idle_days: float = Field(14.0, ge=1, le=365)
+    # How long the audit trail (operators' actions, limits customers hit) is kept.
+    audit_days: float = Field(90.0, ge=1, le=3650)
     # SQLite's durability. "full": a commit is on the disk when it returns, so an acknowledged
     # webhook survives a power cut. "normal": commits reach the disk at WAL checkpoints; they
     # survive the bot crashing or being killed, but a power cut or OS crash may lose the last
@@ -114,6 +116,11 @@ class StorageConfig(Section):
     def session_idle_seconds(self) -> float:
         """``session_idle_days`` in seconds (what housekeeping purges by)."""
         return self.session_idle_days * 86_400
+
+    @property
+    def audit_seconds(self) -> float:
+        """``audit_days`` in seconds (what housekeeping prunes the audit trail by)."""
+        return self.audit_days * 86_400
 
     @property
     def sqlite_synchronous(self) -> Literal["FULL", "NORMAL"]:

@@ -21,13 +21,18 @@ HOUSEKEEPING_SECONDS: Final = 3600.0
 UPDATE_IDS_KEPT_SECONDS: Final = 8 * 86_400  # Telegram may reuse ids after a week of silence
 RELAYED_KEPT_SECONDS: Final = 30 * 86_400  # far beyond the service's webhook retries
 ALERTS_KEPT_SECONDS: Final = 86_400  # far beyond the time an alert is not repeated
+AUDIT_KEPT_SECONDS: Final = 90 * 86_400  # [storage] audit_days' default
 
 
-async def housekeep(store: Store, *, session_idle_seconds: float) -> None:
+async def housekeep(
+    store: Store, *, session_idle_seconds: float, audit_seconds: float = AUDIT_KEPT_SECONDS
+) -> None:
     """One pass: expired media, old update ids, relayed events and sent marks, expired
-    hand-off invitations and old operator alert times are dropped, and so are the sessions
-    (unfinished orders) nobody answered for ``session_idle_seconds``."""
+    hand-off invitations, old operator alert times and audit events older than
+    ``audit_seconds`` are dropped, and so are the sessions (unfinished orders) nobody answered
+    for ``session_idle_seconds``."""
     now = store.clock()
+    await store.audit.prune(now - audit_seconds)
     await store.media.purge_expired(now)
     await store.updates.prune(now - UPDATE_IDS_KEPT_SECONDS)
     await store.inbox.purge_processed(now - RELAYED_KEPT_SECONDS)
@@ -46,13 +51,24 @@ class Housekeeping(Job):
 
     name = "housekeeping"
 
-    def __init__(self, store: Store, *, session_idle_seconds: float) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        session_idle_seconds: float,
+        audit_seconds: float = AUDIT_KEPT_SECONDS,
+    ) -> None:
         super().__init__()
         self._store = store
         self._session_idle_seconds = session_idle_seconds
+        self._audit_seconds = audit_seconds
 
     async def run_once(self) -> float:
-        await housekeep(self._store, session_idle_seconds=self._session_idle_seconds)
+        await housekeep(
+            self._store,
+            session_idle_seconds=self._session_idle_seconds,
+            audit_seconds=self._audit_seconds,
+        )
         return HOUSEKEEPING_SECONDS
 
     def backoff(self, failures: int) -> float:

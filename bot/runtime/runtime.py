@@ -156,8 +156,13 @@ class Runtime:
             if registration.running is not None:
                 await self._stack.enter_async_context(registration.running())
         if workers:
-            idle = self.config.storage.session_idle_seconds
-            add_background_jobs(self.scheduler, self.core, session_idle_seconds=idle)
+            storage = self.config.storage
+            add_background_jobs(
+                self.scheduler,
+                self.core,
+                session_idle_seconds=storage.session_idle_seconds,
+                audit_seconds=storage.audit_seconds,
+            )
         await self._stack.enter_async_context(self.scheduler)
         if self.telegram is None:
             names = ", ".join(channel.name for channel in self.config.agents.configured)

@@ -11,15 +11,24 @@ from __future__ import annotations
 
 from bot.bot_core import BotCore
 from bot.jobs import Scheduler
-from bot.runtime.housekeeping import Housekeeping
+from bot.runtime.housekeeping import AUDIT_KEPT_SECONDS, Housekeeping
 
 
 def add_background_jobs(
-    scheduler: Scheduler, core: BotCore, *, session_idle_seconds: float
+    scheduler: Scheduler,
+    core: BotCore,
+    *,
+    session_idle_seconds: float,
+    audit_seconds: float = AUDIT_KEPT_SECONDS,
 ) -> None:
     """Register on ``scheduler`` the core's jobs and its channels' (``BotCore.jobs``: the relay,
     the follow-up of lost creates, the status poller, the agent webhooks) and housekeeping
-    (which drops sessions idle for ``session_idle_seconds``); the caller starts and stops it."""
+    (which drops sessions idle for ``session_idle_seconds`` and audit events older than
+    ``audit_seconds``); the caller starts and stops it."""
     for job in core.jobs():
         scheduler.add(job)
-    scheduler.add(Housekeeping(core.store, session_idle_seconds=session_idle_seconds))
+    scheduler.add(
+        Housekeeping(
+            core.store, session_idle_seconds=session_idle_seconds, audit_seconds=audit_seconds
+        )
+    )

@@ -35,6 +35,13 @@ class Blocked:
     new: bool
     drafts: int
 
+    def said(self) -> str:
+        """The block's outcome, for whoever made it (an operator, the shell)."""
+        done = say("safety.block_done" if self.new else "safety.block_again", customer=self.user)
+        if not self.drafts:
+            return done
+        return f"{done} {say('safety.drafts_dropped', count=self.drafts)}"
+
 
 class CustomerBlocking:
     """Block, unblock, and the refusal a blocked customer's turn gets."""
@@ -70,6 +77,11 @@ class CustomerBlocking:
         if await self._store.customer_blocks.get(user) is None:
             return None
         return blocked_turn()
+
+
+def unblocked_said(user: UserRef, lifted: bool) -> str:
+    """An unblock's outcome (``lifted``: the customer was blocked), for whoever made it."""
+    return say("safety.unblock_done" if lifted else "safety.unblock_none", customer=user)
 
 
 def blocked_turn() -> Turn:

@@ -12,6 +12,7 @@ from telegram import Message, Update
 from telegram.ext import ContextTypes
 
 from bot.chat_ref import TELEGRAM, UserRef
+from bot.safety.customer_blocking import unblocked_said
 from bot.safety.customer_names import NameRefused, customer_named
 from bot.telegram.operators.operator_chat import OperatorChat
 from conversations.texts.catalogue import say
@@ -33,10 +34,7 @@ class CustomerStops(OperatorChat):
             return None
         reason = " ".join(args[1:]) or None
         done = await self.ctx.chats.blocking.block(user, by=_operator(update), reason=reason)
-        said = [say("safety.block_done" if done.new else "safety.block_again", customer=user)]
-        if done.drafts:
-            said.append(say("safety.drafts_dropped", count=done.drafts))
-        await self.say(message, " ".join(said))
+        await self.say(message, done.said())
 
     async def unblock(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/unblock <customer>``."""
@@ -50,9 +48,7 @@ class CustomerStops(OperatorChat):
         if user is None:
             return None
         lifted = await self.ctx.chats.blocking.unblock(user, by=_operator(update))
-        await self.say(
-            message, say("safety.unblock_done" if lifted else "safety.unblock_none", customer=user)
-        )
+        await self.say(message, unblocked_said(user, lifted))
 
     async def _customer(self, message: Message, typed: str) -> UserRef | None:
         found = await customer_named(self.ctx.store, typed)

@@ -1,0 +1,37 @@
+"""A customer of an agent channel blocked by an operator (``shop:cust-1``): the JSON API's
+conversation gets the one polite sentence and ends, an open one is dropped, nothing is created;
+another customer of the same channel orders as before, and so does the blocked one once
+unblocked."""
+
+from __future__ import annotations
+
+from bot.chat_ref import UserRef
+from bot.safety.customer_blocking import CustomerBlocking
+from bot.safety.customer_names import customer_named
+from conversations.texts.catalogue import say
+
+from .conftest import TO_SUMMARY, AgentWorld
+
+
+async def test_a_blocked_agent_customer_gets_one_sentence_and_nothing_is_created(
+    world: AgentWorld,
+) -> None:
+    assert world.store is not None
+    open_draft = await world.start_order("cust-1")
+    customer = await customer_named(world.store, "shop:cust-1")
+    assert isinstance(customer, UserRef)
+    blocking = CustomerBlocking(world.store)
+    done = await blocking.block(customer, by="telegram:1900", reason="abuse")
+    assert done.drafts == 1
+
+    answered = await world.answer(open_draft["id"], TO_SUMMARY[0])
+    started = await world.start_order("cust-1")
+
+    for said in (answered.json(), started):
+        assert said["messages"] == [say("safety.blocked")]
+        assert said["prompt"] is None and said["finished"]
+    assert (await world.start_order("cust-2"))["prompt"] is not None  # another customer
+    assert world.sandbox.call_counts().get("create_delivery", 0) == 0
+
+    await blocking.unblock(customer, by="shell")
+    assert (await world.start_order("cust-1"))["prompt"] is not None

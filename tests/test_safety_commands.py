@@ -1,0 +1,108 @@
+"""``deliverybot customers block|unblock|list`` and ``deliverybot audit`` over the config's
+SQLite store; and what the block means to every channel's customer (the chat service)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.chat_ref import AGENTS, CONSOLE, TELEGRAM, ChatRef, UserRef
+from bot.cli import main
+from bot.safety.shell_commands import since_seconds
+from bot.store import Store
+from conversations.texts.catalogue import say
+
+CONFIG = """
+[partner]
+base_url = "https://app.example.com/api/v1"
+api_key = "sk_live_SAFETYkey0123456789abcdef"
+
+[telegram]
+token = "987654321:AAGsafetySECRETtokenVALUE0123456789ab"
+mode = "polling"
+
+[storage]
+path = "bot.sqlite3"
+"""
+
+
+@pytest.fixture
+def config_file(tmp_path: Path) -> Path:
+    file = tmp_path / "bot.toml"
+    file.write_text(CONFIG, encoding="utf-8")
+    return file
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_customer_is_blocked_listed_and_unblocked_from_the_shell(
+    config_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = ("--config", str(config_file))
+    ada = UserRef(TELEGRAM, 1001)
+
+    assert run(capsys, "customers", "list", *config) == (0, "no customer is blocked\n", "")
+    code, out, _ = run(capsys, "customers", "block", *config, "1001", "--reason", "spam")
+    assert (code, out) == (0, say("safety.block_done", customer=ada) + "\n")
+    code, out, _ = run(capsys, "customers", "list", *config)
+    assert code == 0 and out.rstrip().endswith("telegram:1001  by shell  (spam)")
+    code, out, _ = run(capsys, "customers", "unblock", *config, "telegram:1001")
+    assert (code, out) == (0, say("safety.unblock_done", customer=ada) + "\n")
+
+    code, out, _ = run(capsys, "audit", *config, "--since", "1h")
+    assert code == 0
+    assert [line.split("  ")[1:] for line in out.splitlines()] == [
+        ["shell", "block", "telegram:1001", "done", "(spam)"],
+        ["shell", "unblock", "telegram:1001", "done"],
+    ]
+
+
+def test_a_name_that_is_no_customer_or_a_bad_period_is_bad_usage(
+    config_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = ("--config", str(config_file))
+    code, out, err = run(capsys, "customers", "block", *config, "shop-app:nobody")
+    assert (code, out) == (2, "")
+    assert err == say("safety.no_agent_customer", typed="shop-app:nobody") + "\n"
+    code, _, err = run(capsys, "audit", *config, "--since", "a week")
+    assert (code, err) == (2, "audit: --since: 'a week' is not a period like 7d or 24h\n")
+
+
+def test_periods_are_days_or_hours() -> None:
+    assert since_seconds("7d") == 7 * 86_400
+    assert since_seconds("24h") == 86_400
+    assert since_seconds("1.5d") == 1.5 * 86_400
+    with pytest.raises(ValueError, match="not a period"):
+        since_seconds("7w")
+
+
+@pytest.mark.parametrize(
+    ("chat", "user"),
+    [
+        (ChatRef(TELEGRAM, 1001), UserRef(TELEGRAM, 1001)),
+        (ChatRef(CONSOLE, 1), UserRef(CONSOLE, 1)),
+        (ChatRef(AGENTS, 5), UserRef(AGENTS, 7)),
+    ],
+    ids=["telegram", "console", "agents"],
+)
+async def test_a_blocked_customer_of_any_channel_has_their_drafts_dropped(
+    tmp_path: Path, chat: ChatRef, user: UserRef
+) -> None:
+    from bot.safety.customer_blocking import CustomerBlocking, blocked_turn
+
+    async with Store.open(tmp_path / "bot.db", synchronous="NORMAL") as store:
+        await store.sessions.save(chat, user.id, "{}")
+        blocking = CustomerBlocking(store)
+
+        done = await blocking.block(user, by="shell")
+        assert (done.new, done.drafts) == (True, 1)
+        assert await store.sessions.get(chat) is None
+        assert await blocking.refusal(user) == blocked_turn()
+        assert await blocking.refusal(UserRef(user.channel, user.id + 1)) is None
+        assert await blocking.unblock(user, by="shell") is True
+        assert await blocking.refusal(user) is None
