@@ -11,10 +11,10 @@ from __future__ import annotations
 from telegram import Message, Update
 from telegram.ext import ContextTypes
 
-from bot.chat_ref import TELEGRAM, UserRef
+from bot.chat_ref import UserRef
 from bot.safety.customer_blocking import unblocked_said
 from bot.safety.customer_names import NameRefused, customer_named
-from bot.telegram.operators.operator_chat import OperatorChat
+from bot.telegram.operators.operator_chat import OperatorChat, operator_of
 from conversations.texts.catalogue import say
 
 
@@ -33,7 +33,7 @@ class CustomerStops(OperatorChat):
         if user is None:
             return None
         reason = " ".join(args[1:]) or None
-        done = await self.ctx.chats.blocking.block(user, by=_operator(update), reason=reason)
+        done = await self.ctx.chats.blocking.block(user, by=operator_of(update), reason=reason)
         await self.say(message, done.said())
 
     async def unblock(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -47,7 +47,7 @@ class CustomerStops(OperatorChat):
         user = await self._customer(message, args[0])
         if user is None:
             return None
-        lifted = await self.ctx.chats.blocking.unblock(user, by=_operator(update))
+        lifted = await self.ctx.chats.blocking.unblock(user, by=operator_of(update))
         await self.say(message, unblocked_said(user, lifted))
 
     async def _customer(self, message: Message, typed: str) -> UserRef | None:
@@ -56,9 +56,3 @@ class CustomerStops(OperatorChat):
             await self.say(message, found.reason)
             return None
         return found
-
-
-def _operator(update: Update) -> str:
-    """Who acted, for the audit trail: the operator's Telegram account."""
-    user = update.effective_user
-    return str(UserRef(TELEGRAM, user.id)) if user is not None else "telegram:unknown"

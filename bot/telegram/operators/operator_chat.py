@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from telegram import Message, Update
 
+from bot.chat_ref import TELEGRAM, UserRef
 from bot.partner import errors
 from bot.telegram.bot_context import BotContext
 from bot.telegram.operators.delivery_refs import RefRefused, delivery_id_for
@@ -45,6 +46,13 @@ class OperatorChat:
             return None
         return found
 
+    async def audit(
+        self, update: Update, action: str, subject: str, outcome: str, detail: str | None = None
+    ) -> None:
+        """Write what the operator did, and how it ended, to the audit trail (``store.audit``);
+        the actor is the operator's Telegram account."""
+        await self.ctx.store.audit.record(operator_of(update), action, subject, outcome, detail)
+
     async def say(self, message: Message, text: str) -> None:
         """Plain ``text`` into the message's chat."""
         await self.say_html(message, escape(text))
@@ -54,3 +62,9 @@ class OperatorChat:
         # Pieces are cut at line ends, and no tag here spans a line.
         pieces = [OutgoingMessage(piece) for piece in split(html)]
         await self.ctx.sender.send_messages(message.chat_id, pieces)
+
+
+def operator_of(update: Update) -> str:
+    """Who acted, for the audit trail: the operator's Telegram account (``telegram:1900``)."""
+    user = update.effective_user
+    return str(UserRef(TELEGRAM, user.id)) if user is not None else "telegram:unknown"

@@ -31,7 +31,9 @@ class Dispatch(OperatorChat):
         try:
             delivery = await self.ctx.client.assign_rider(delivery_id, rider_id)
         except errors.PartnerError as error:
+            await self.audit(update, "assign", delivery_id, _refused(error), rider_id)
             return await self.say(message, explain(error, delivery_id, rider_id))
+        await self.audit(update, "assign", delivery_id, "done", rider_id)
         rider = delivery.rider
         name = (rider.name if rider else None) or rider_id
         ref, status = short_ref(delivery.id), status_label(delivery.status)
@@ -51,6 +53,13 @@ class Dispatch(OperatorChat):
         try:
             delivery = await self.ctx.client.unassign_rider(delivery_id)
         except errors.PartnerError as error:
+            await self.audit(update, "unassign", delivery_id, _refused(error))
             return await self.say(message, explain(error, delivery_id=delivery_id))
+        await self.audit(update, "unassign", delivery_id, "done")
         ref, status = short_ref(delivery.id), status_label(delivery.status)
         await self.say(message, say("ops.unassigned", ref=ref, status=status))
+
+
+def _refused(error: errors.PartnerError) -> str:
+    """A refusal as the audit trail keeps it: the API's code, never its message's details."""
+    return f"refused: {error.code or error.status}"
