@@ -166,6 +166,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         sleep=seams.sleep,
         on_unconfirmed=follow_up.wake,
         create_wait=CreateWaitNotice(client.limiter, channels),
+        limits=settings.limits,
     )
     relay = Relay(
         store,

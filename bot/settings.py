@@ -17,6 +17,7 @@ from bot.agents.event_webhooks import ChannelHook
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.config import Config
 from bot.config.geocoding_section import GeocodingConfig
+from bot.config.limits_section import LimitsConfig
 from bot.config.relay_section import RelayConfig
 from bot.partner.options import ClientOptions
 from bot.web.web_app import DEFAULT_MAX_BODY_BYTES, DEFAULT_WEBHOOK_PATH
@@ -59,6 +60,7 @@ class CoreSettings:
     public_base_url: str | None = None
     media_ttl_seconds: float = 48 * 3600
     geocoding: GeocodingConfig = field(default_factory=GeocodingConfig)
+    limits: LimitsConfig = field(default_factory=LimitsConfig)
 
     @classmethod
     def from_config(cls, config: Config, *, telegram: bool = True) -> CoreSettings:
@@ -90,6 +92,7 @@ class CoreSettings:
             public_base_url=config.telegram.public_base_url,
             media_ttl_seconds=config.storage.media_ttl_hours * 3600,
             geocoding=config.geocoding,
+            limits=config.limits,
         )
 
 

@@ -106,3 +106,15 @@ async def test_a_blocked_customer_of_any_channel_has_their_drafts_dropped(
         assert await blocking.refusal(UserRef(user.channel, user.id + 1)) is None
         assert await blocking.unblock(user, by="shell") is True
         assert await blocking.refusal(user) is None
+
+
+def test_check_config_refuses_a_day_limit_below_the_hours(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = tmp_path / "bot.toml"
+    file.write_text(CONFIG + "\n[limits]\ncreates_per_hour = 10\ncreates_per_day = 5\n")
+
+    code, _, err = run(capsys, "check-config", str(file))
+
+    assert code == 2
+    assert "creates_per_day (5) is below creates_per_hour (10)" in err

@@ -30,6 +30,7 @@ The modules, one concept each:
 from bot.config.agents_section import AgentChannelConfig, AgentsConfig, key_hash
 from bot.config.config_errors import ConfigError
 from bot.config.geocoding_section import NOMINATIM_PUBLIC_DOMAIN, GeocodingConfig, NominatimConfig
+from bot.config.limits_section import LimitsConfig
 from bot.config.loader import load_config, load_config_or_report
 from bot.config.partner import RESERVED_WEB_PATHS, PartnerConfig, WebhooksConfig
 from bot.config.redaction import redact, render_redacted
@@ -54,6 +55,7 @@ __all__ = [
     "CustomerRelay",
     "EnvName",
     "GeocodingConfig",
+    "LimitsConfig",
     "NominatimConfig",
     "OperatorRelay",
     "OperatorsConfig",

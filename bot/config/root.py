@@ -9,6 +9,7 @@ from pydantic import ValidationInfo, field_validator
 from bot.config.agents_section import AgentsConfig
 from bot.config.config_errors import KeyProblems
 from bot.config.geocoding_section import GeocodingConfig
+from bot.config.limits_section import LimitsConfig
 from bot.config.partner import PartnerConfig, WebhooksConfig
 from bot.config.relay_section import RelayConfig
 from bot.config.section import Section
@@ -32,6 +33,7 @@ class Config(Section):
     agents: AgentsConfig
     texts: TextsConfig
     webapp: WebappConfig
+    limits: LimitsConfig
 
     @field_validator("webhooks")
     @classmethod

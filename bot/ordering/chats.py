@@ -51,12 +51,14 @@ import pydantic
 from bot.chat_ref import ChatRef, UserRef
 from bot.chatlocks import ChatTurnLocks
 from bot.clocks import Clock, Sleep
+from bot.config.limits_section import LimitsConfig
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.duplicate_hold import content_fingerprint
 from bot.ordering.history import OrderHistory, customer_ref
 from bot.ordering.returning_customers import CustomerMemory
 from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS
 from bot.safety.customer_blocking import CustomerBlocking
+from bot.safety.customer_limits import CustomerLimits
 from bot.store import Store
 from conversations import (
     CONFIRM,
@@ -130,12 +132,17 @@ class ChatService:
         on_unconfirmed: Callable[[], None] | None = None,
         create_wait: CreateWaitNotice | None = None,
         first_follow_up_seconds: float = FIRST_FOLLOW_UP_SECONDS,
+        limits: LimitsConfig | None = None,
     ) -> None:
         self.engine = engine
         self.store = store
         self.history = OrderHistory(store)
         self.memory = CustomerMemory(store)
         self.blocking = CustomerBlocking(store)
+        # No limits unless given ([limits] in the config): a tool's own service takes all.
+        self.limits = (
+            None if limits is None else CustomerLimits(store, limits, self._tell_operators)
+        )
         self._alert_operators = alert_operators
         self._clock = clock
         self._deliver_later = deliver_later
@@ -155,6 +162,8 @@ class ChatService:
         command); an order still open in this chat is dropped."""
         if (refused := await self._refusal(user, language)) is not None:
             return refused
+        if (limited := await self._draft_limited(user, language)) is not None:
+            return limited
         async with self._locks.hold(chat), _spoken(language):
             started = self._clock()
             session, turn = await self.engine.start(
@@ -196,6 +205,8 @@ class ChatService:
             async with _spoken(language):
                 said = (dialogue.NOTHING_TO_REPEAT, *turn.messages)
             return turn.model_copy(update={"messages": said})
+        if (limited := await self._draft_limited(user, language)) is not None:
+            return limited
         async with self._locks.hold(chat), _spoken(language):
             started = self._clock()
             session, turn = await self.engine.replay(
@@ -246,6 +257,11 @@ class ChatService:
             session = await self._load(chat)
             if session is None:
                 return no_open_order()
+            limited = await self._over_limit(user, session, answer)
+            if limited is not None:
+                if reply is not None:
+                    await reply(limited)
+                return limited
             return await self._answer(chat, user, session, answer, reply)
 
     async def cancel(
@@ -288,6 +304,26 @@ class ChatService:
         """The turn a blocked customer gets instead of any other (``bot.safety``)."""
         async with _spoken(language):
             return await self.blocking.refusal(user)
+
+    async def _draft_limited(self, user: UserRef, language: str | None) -> Turn | None:
+        """Over ``[limits] drafts_per_hour``: why no order starts; else the start is counted."""
+        if self.limits is None:
+            return None
+        async with _spoken(language):
+            hit = await self.limits.before_draft(user)
+            return None if hit is None else Turn(messages=(hit.said(),), status="ended")
+
+    async def _over_limit(self, user: UserRef, session: Session, answer: Answer) -> Turn | None:
+        """At the summary's Confirm of a customer over a ``[limits]`` limit: the summary again
+        after why (nothing is created; they confirm once the limit frees up)."""
+        confirms = isinstance(answer, ChoiceAnswer) and answer.option == CONFIRM
+        if self.limits is None or not confirms or answer.step != session.step:
+            return None
+        hit = await self.limits.before_create(user)
+        if hit is None:
+            return None
+        again = await self.engine.resume(session)
+        return again.model_copy(update={"messages": (hit.said(), *again.messages)})
 
     async def _answer(
         self,
@@ -406,6 +442,16 @@ class ChatService:
             await self._alert_operators(text)
         except Exception:
             # The customer's turn is saved already; a failed alert must not undo it.
+            logger.exception("could not alert the operators: %s", text)
+
+    async def _tell_operators(self, text: str) -> None:
+        """An alert already limited by its sender (a limit: once per customer per day)."""
+        if self._alert_operators is None:
+            logger.warning("operator alert (no operator channel): %s", text)
+            return
+        try:
+            await self._alert_operators(text)
+        except Exception:
             logger.exception("could not alert the operators: %s", text)
 
     async def _load(self, chat: ChatRef) -> Session | None:

@@ -22,17 +22,20 @@ UPDATE_IDS_KEPT_SECONDS: Final = 8 * 86_400  # Telegram may reuse ids after a we
 RELAYED_KEPT_SECONDS: Final = 30 * 86_400  # far beyond the service's webhook retries
 ALERTS_KEPT_SECONDS: Final = 86_400  # far beyond the time an alert is not repeated
 AUDIT_KEPT_SECONDS: Final = 90 * 86_400  # [storage] audit_days' default
+DRAFTS_KEPT_SECONDS: Final = 86_400  # [limits] drafts_per_hour looks back an hour
 
 
 async def housekeep(
     store: Store, *, session_idle_seconds: float, audit_seconds: float = AUDIT_KEPT_SECONDS
 ) -> None:
     """One pass: expired media, old update ids, relayed events and sent marks, expired
-    hand-off invitations, old operator alert times and audit events older than
+    hand-off invitations, old operator alert times, orders started a day ago (counted for
+    ``[limits]``) and audit events older than
     ``audit_seconds`` are dropped, and so are the sessions (unfinished orders) nobody answered
     for ``session_idle_seconds``."""
     now = store.clock()
     await store.audit.prune(now - audit_seconds)
+    await store.customer_counts.prune_drafts(now - DRAFTS_KEPT_SECONDS)
     await store.media.purge_expired(now)
     await store.updates.prune(now - UPDATE_IDS_KEPT_SECONDS)
     await store.inbox.purge_processed(now - RELAYED_KEPT_SECONDS)

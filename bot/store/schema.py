@@ -540,6 +540,14 @@ _CUSTOMER_SAFETY = (
         detail  TEXT
     )""",
     "CREATE INDEX audit_trail_by_time ON audit_trail (at)",
+    # When each customer started an order ([limits] drafts_per_hour), kept a day.
+    """CREATE TABLE customer_drafts (
+        channel    TEXT NOT NULL,
+        user_id    {int} NOT NULL,
+        started_at {real} NOT NULL
+    )""",
+    "CREATE INDEX customer_drafts_by_user ON customer_drafts (channel, user_id, started_at)",
+    "CREATE INDEX customer_drafts_by_time ON customer_drafts (started_at)",
 )
 
 STEPS: tuple[SchemaStep, ...] = (
@@ -556,7 +564,7 @@ STEPS: tuple[SchemaStep, ...] = (
         10, "chats and customers named by their channel", _CHATS_BY_CHANNEL, _SERIALS_AFTER_COPY
     ),
     SchemaStep(11, "send limits shared by instances", (), _SHARED_SEND_LIMITS),
-    SchemaStep(12, "blocked customers and the audit trail", _CUSTOMER_SAFETY),
+    SchemaStep(12, "blocked customers, orders started, the audit trail", _CUSTOMER_SAFETY),
 )
 """Every schema step, oldest first. Append only."""
 

@@ -44,6 +44,7 @@ from bot.store.audit import AuditTrail
 from bot.store.blocked import BlockedChats
 from bot.store.coordination import Coordination, in_process
 from bot.store.customer_blocks import CustomerBlocks
+from bot.store.customer_counts import CustomerCounts
 from bot.store.customer_details import CustomerDetails
 from bot.store.database import Database, Synchronous
 from bot.store.delivery_links import Deliveries
@@ -117,6 +118,7 @@ class Store:
         self.operator_alerts = OperatorAlerts(db, clock)
         self.customer_blocks = CustomerBlocks(db, clock)
         self.audit = AuditTrail(db, clock)
+        self.customer_counts = CustomerCounts(db, clock)
 
     @classmethod
     async def connect(

@@ -934,4 +934,26 @@ MESSAGES: Final[dict[str, str]] = {
         "{typed} is both a Telegram user id and the start of a delivery's reference: write "
         "telegram:{typed} for the user, or the delivery's full id."
     ),
+    "safety.limit.open_deliveries": (
+        "You have {limit} deliveries on their way already, the most we take at once. You can "
+        "order again as soon as one of them is delivered or cancelled."
+    ),
+    "safety.limit.creates_per_hour": (
+        "You've placed {limit} orders in the last hour, the most we take in an hour. You can "
+        "order again in {wait}."
+    ),
+    "safety.limit.creates_per_day": (
+        "You've placed {limit} orders in the last 24 hours, the most we take in a day. You can "
+        "order again in {wait}."
+    ),
+    "safety.limit.drafts_per_hour": (
+        "You've started {limit} orders in the last hour, the most we take in an hour. You can "
+        "start another in {wait}."
+    ),
+    "safety.wait.minutes": "about {count} minutes",
+    "safety.wait.hours": "about {count} hours",
+    "safety.limit_alert": (
+        "Customer {customer} reached a limit ({kind}: {limit}); their orders are refused until "
+        "it frees up. To stop them: /block {customer}"
+    ),
 }

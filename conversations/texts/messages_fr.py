@@ -1029,4 +1029,26 @@ MESSAGES: Final[dict[str, str]] = {
         "{typed} est à la fois un identifiant Telegram et le début d'une référence de "
         "livraison : écrivez telegram:{typed} pour l'utilisateur, ou l'identifiant complet."
     ),
+    "safety.limit.open_deliveries": (
+        "Vous avez déjà {limit} livraisons en cours, le maximum que nous prenons à la fois. Vous "
+        "pourrez commander dès que l'une d'elles sera livrée ou annulée."
+    ),
+    "safety.limit.creates_per_hour": (
+        "Vous avez passé {limit} commandes dans la dernière heure, le maximum que nous prenons "
+        "en une heure. Vous pourrez commander de nouveau dans {wait}."
+    ),
+    "safety.limit.creates_per_day": (
+        "Vous avez passé {limit} commandes ces dernières 24 heures, le maximum que nous prenons "
+        "en un jour. Vous pourrez commander de nouveau dans {wait}."
+    ),
+    "safety.limit.drafts_per_hour": (
+        "Vous avez commencé {limit} commandes dans la dernière heure, le maximum que nous "
+        "prenons en une heure. Vous pourrez en commencer une autre dans {wait}."
+    ),
+    "safety.wait.minutes": "environ {count} minutes",
+    "safety.wait.hours": "environ {count} heures",
+    "safety.limit_alert": (
+        "Le client {customer} a atteint une limite ({kind} : {limit}) ; ses commandes sont "
+        "refusées jusqu'à ce qu'elle se libère. Pour l'arrêter : /block {customer}"
+    ),
 }

@@ -1,7 +1,7 @@
 """``stack``: the e2e stack (``tests/e2e/conftest.py``: the production runtime, PTB's real
 Application polling the fake Bot API) over each store backend, SQLite and PostgreSQL, with the
 users ADA, BOLA, CHIDI and OLU and the operators' group; its workers stay idle (the relay runs
-when a test calls ``deliver_events``)."""
+when a test calls ``deliver_events``). A module's own ``limits`` fixture sets ``[limits]``."""
 
 from __future__ import annotations
 
@@ -29,9 +29,18 @@ Backend = Literal["sqlite", "postgres"]
 _DATABASES = itertools.count()  # one PostgreSQL database per test
 
 
+@pytest.fixture
+def limits() -> dict[str, Any]:
+    """The stack's ``[limits]`` table (the defaults); a test module overrides this fixture."""
+    return {}
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
-async def stack(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[BotStack]:
-    """The e2e stack over ``sqlite`` or ``postgres``; its workers stay idle (no relay)."""
+async def stack(
+    request: pytest.FixtureRequest, tmp_path: Path, limits: dict[str, Any]
+) -> AsyncIterator[BotStack]:
+    """The e2e stack over ``sqlite`` or ``postgres``, with ``limits`` as its ``[limits]``;
+    its workers stay idle (no relay)."""
     backend: Backend = request.param
     async with contextlib.AsyncExitStack() as exits:
         switch, sandbox, tg = await sandbox_and_telegram(exits)
@@ -56,6 +65,7 @@ async def stack(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
             "operators": {"chat_ids": [OPERATORS.id]},
             "storage": storage,
             "geocoding": {"provider": "none"},
+            "limits": limits,
         }
         config = Config.model_validate(data, context={"environ": {}, "base_dir": tmp_path})
         bot_stack = BotStack(tg, sandbox, switch, config, workers=False)

@@ -5,9 +5,9 @@ store backends; ``deliverybot audit`` lists them (``tests/test_safety_commands.p
 from __future__ import annotations
 
 from tests.e2e.conftest import ADA, OLU, OPERATORS, BotStack
-from tests.telegram_adapter.stack_backends import stack
+from tests.telegram_adapter.stack_backends import limits, stack
 
-__all__ = ["stack"]
+__all__ = ["limits", "stack"]
 
 
 async def test_rider_assignments_are_kept_with_who_and_how_they_ended(stack: BotStack) -> None:

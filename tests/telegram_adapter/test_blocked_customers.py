@@ -10,9 +10,9 @@ from bot.chat_ref import UserRef
 from conversations.texts.catalogue import say
 from conversations.texts.deliveries_texts import short_ref
 from tests.e2e.conftest import ADA, CHIDI, OLU, OPERATORS, BotStack
-from tests.telegram_adapter.stack_backends import stack
+from tests.telegram_adapter.stack_backends import limits, stack
 
-__all__ = ["stack"]
+__all__ = ["limits", "stack"]
 
 ADA_REF = UserRef("telegram", ADA.id)
 

@@ -35,10 +35,10 @@ from tests.e2e.conftest import (
 )
 from tests.fakes import SentMessage, TgUser
 from tests.fakes.telegram_keyboards import buttons
-from tests.telegram_adapter.stack_backends import stack
+from tests.telegram_adapter.stack_backends import limits, stack
 
 Body = dict[str, Any]
-__all__ = ["stack"]
+__all__ = ["limits", "stack"]
 
 # Every verb of the chat service: a forged update must reach none of them.
 TURN_VERBS = ("start", "new_order", "repeat", "resume", "handle", "cancel")

@@ -1,0 +1,31 @@
+"""``[limits]``: how much one customer may order, so one account cannot flood the business.
+
+Each limit counts one customer (a Telegram user, a console user, an agent channel's customer)
+in the store, so it holds across instances and restarts. 0 switches a limit off.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field, model_validator
+
+from bot.config.section import Section
+
+
+class LimitsConfig(Section):
+    """``[limits]``: open deliveries at once, creates per rolling hour and day, and orders
+    started per hour (drafts: a flood of unfinished orders costs nothing but the bot's work)."""
+
+    open_deliveries: int = Field(10, ge=0, le=10_000)
+    creates_per_hour: int = Field(10, ge=0, le=10_000)
+    creates_per_day: int = Field(30, ge=0, le=100_000)
+    # Off by default: counting orders started costs one more write per new order.
+    drafts_per_hour: int = Field(0, ge=0, le=10_000)
+
+    @model_validator(mode="after")
+    def _day_holds_an_hour(self) -> LimitsConfig:
+        if 0 < self.creates_per_day < self.creates_per_hour:
+            raise ValueError(
+                f"creates_per_day ({self.creates_per_day}) is below creates_per_hour "
+                f"({self.creates_per_hour}): the hour's limit could never be reached"
+            )
+        return self
