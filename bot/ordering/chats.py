@@ -18,6 +18,8 @@ Around each turn it does what the engine leaves to its runner:
   customer), with the flow and answers that made it, which is the
   customer's order history (``repeat`` replays the last one into the same flow), and the
   customer's name, phone and places are remembered for their next order (``CustomerMemory``);
+* every create is recorded before it is sent, as this chat's (``recorded_creates``: the turn
+  runs ``creating_for`` the chat), so another instance finishes it if this one dies;
 * a create whose answer was lost (``AnswerLost``: the customer was told it is being
   checked) is kept in ``store.unconfirmed`` with the request, its key and the saved order, its
   first follow-up due ``first_follow_up_seconds`` later, and ``on_unconfirmed`` wakes the
@@ -55,6 +57,7 @@ from bot.config.limits_section import LimitsConfig
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.duplicate_hold import content_fingerprint
 from bot.ordering.history import OrderHistory, customer_ref
+from bot.ordering.recorded_creates import CreateFor, create_for_rest_of_turn, creating_for
 from bot.ordering.returning_customers import CustomerMemory
 from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS
 from bot.safety.customer_blocking import CustomerBlocking
@@ -70,6 +73,7 @@ from conversations import (
     Engine,
     OperatorAlert,
     ResendAfter,
+    SavedOrder,
     Session,
     Turn,
     UnconfirmedOrder,
@@ -334,7 +338,8 @@ class ChatService:
         reply: Reply | None = None,
     ) -> Turn:
         started = self._clock()
-        turn = await self.engine.handle(session, answer, before_create=self._saver(chat, user))
+        with creating_for(self._create_for(chat, user, session)):
+            turn = await self.engine.handle(session, answer, before_create=self._saver(chat, user))
         await self._after_turn(chat, user, session, turn, started, reply)
         return turn
 
@@ -343,11 +348,24 @@ class ChatService:
         key is saved before the create goes out."""
 
         async def save(session: Session) -> None:
+            create_for_rest_of_turn(self._create_for(chat, user, session))
             await self.store.sessions.save(chat, user.id, session.stored_json())
             if self._create_wait is not None:
                 await self._create_wait.before_create(chat)
 
         return save
+
+    def _create_for(self, chat: ChatRef, user: UserRef, session: Session) -> CreateFor:
+        """Whose create the turn over ``session`` would send (``recorded_creates``)."""
+
+        def saved_order() -> str:
+            flow = self.engine.registry.get(session.flow)
+            answers = {k: v for k, v in session.answers.items() if flow is None or k in flow}
+            order = SavedOrder(flow=session.flow, flow_version=session.flow_version,
+                               answers=answers)  # fmt: skip
+            return self.history.kept(order)
+
+        return CreateFor(chat, user.id, saved_order)
 
     async def _after_turn(
         self,
@@ -427,6 +445,9 @@ class ChatService:
             next_attempt_at=self._clock() + self._first_follow_up,
             language=spoken_language(),
         )
+        # Kept as unconfirmed: its intent is settled (a crash in between leaves both; the
+        # intent's hand-over then finds the key kept already).
+        await self.store.create_intents.drop(request.idempotencyKey)
         if self._on_unconfirmed is not None:
             self._on_unconfirmed()
 

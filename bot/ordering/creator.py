@@ -33,6 +33,10 @@ exist (a 5xx, a time-out, a broken connection, an answer that cannot be read) is
 ``bot.ordering.unconfirmed_worker`` reads back and finishes it with the same key in the
 background, seconds later (it classifies its own retries here too).
 
+Each create this module sends is recorded first (``recorded_creates.CreateRecorder``): the
+intent is committed before the request leaves and settled by its answer, so a process killed
+with the create in flight leaves what another instance needs to finish it.
+
 Whose photos were refused is read from the request's ``packageImages`` by ``RehostedPhotos``
 (``photo_origin``): the bot's own media URLs, or links the customer gave. Whether the bot's own
 are still stored is asked of ``KeptPhotos`` (``kept_photos``), before the create is sent and
@@ -46,6 +50,7 @@ import re
 
 from bot.ordering.kept_photos import EXPIRY_MARGIN_SECONDS, KeptPhotos
 from bot.ordering.photo_origin import RehostedPhotos
+from bot.ordering.recorded_creates import CreateRecorder
 from bot.partner import errors
 from bot.partner.client import PartnerClient
 from bot.partner.models import COORDINATE_FIELDS, PAYMENT_FIELDS, CreateDeliveryRequest
@@ -113,7 +118,8 @@ class PartnerCreator:
     ``rehosted`` knows the bot's own photo URLs; without it the bot re-hosts nothing, and every
     photo is one the customer gave. ``kept`` knows which of them are still stored: with it, a
     create whose own photos are gone (or about to go) is not sent, and the customer is asked
-    for the photos again (``photos_expired``).
+    for the photos again (``photos_expired``). ``recorder``, when given, records each create
+    before it is sent and settles it by the answer (see the module docstring).
     """
 
     def __init__(
@@ -121,19 +127,35 @@ class PartnerCreator:
         client: PartnerClient,
         rehosted: RehostedPhotos | None = None,
         kept: KeptPhotos | None = None,
+        recorder: CreateRecorder | None = None,
     ) -> None:
         self._client = client
         self._rehosted = rehosted or RehostedPhotos(None)
         self._kept = kept
+        self._recorder = recorder
 
     async def create(self, request: CreateDeliveryRequest) -> CreateOutcome:
         photos = request.packageImages
         if self._kept is not None and await self._kept.gone(photos, within=EXPIRY_MARGIN_SECONDS):
             logger.info("create not sent: the photos the bot re-hosted for it expired")
             return decide("photos_expired")
+        if self._recorder is None:
+            return await self._send(request)
+        async with self._recorder.sending(request) as sending:
+            outcome = await self._send(request)
+            if sending is not None:
+                if isinstance(outcome, Created):
+                    await sending.created(outcome.delivery)
+                elif not outcome.outcome_unknown:
+                    await sending.refused()
+                # An unknown outcome stays recorded until ChatService keeps it as unconfirmed.
+            return outcome
+
+    async def _send(self, request: CreateDeliveryRequest) -> CreateOutcome:
         try:
             delivery = await self._client.create_delivery(request)
         except errors.PartnerError as error:
+            photos = request.packageImages
             given = bool(self._rehosted.given(photos))
             gone = await self._gone_since(error, photos)
             refused = refusal_for(error, given_photos=given, gone_photos=gone)

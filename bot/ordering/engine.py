@@ -9,6 +9,7 @@ from bot.ordering.creator import PartnerCreator
 from bot.ordering.duplicate_hold import HoldingCreator
 from bot.ordering.kept_photos import KeptPhotos
 from bot.ordering.photo_origin import RehostedPhotos
+from bot.ordering.recorded_creates import CreateRecorder
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
 from bot.store import Store
@@ -33,12 +34,18 @@ def build_engine(
     ``new_idempotency_key`` replaces the engine's own key maker (tests pass predictable keys).
     With ``store``, an order identical to one whose create answer was lost is held once
     (``HoldingCreator``), and one whose re-hosted photos expired asks for them again
-    (``KeptPhotos``). ``public_base_url`` is the bot's own host, where it re-hosts photos:
+    (``KeptPhotos``), and each create is recorded in ``store.create_intents`` before it is
+    sent (``CreateRecorder``). ``public_base_url`` is the bot's own host, where it re-hosts photos:
     a refused host there is the operators' to fix, any other the customer's (``photo_origin``).
     """
     rehosted = RehostedPhotos(public_base_url)
     kept = KeptPhotos(rehosted, store.media, store.clock) if store is not None else None
-    creator: DeliveryCreator = PartnerCreator(client, rehosted, kept)
+    recorder = (
+        CreateRecorder(store.create_intents, store.holder, store.clock)
+        if store is not None
+        else None
+    )
+    creator: DeliveryCreator = PartnerCreator(client, rehosted, kept, recorder)
     if store is not None:
         creator = HoldingCreator(creator, store.unconfirmed, store.sent)
     services = Services(

@@ -23,6 +23,12 @@ a 5xx) may have made the delivery, so it comes here. ``ChatService`` keeps each 
    cannot be read, tries again later, ``FollowUpTuning.retry_delay`` growing up to its cap;
 4. after ``max_attempts`` tells the customer it could not be confirmed and alerts operators.
 
+Creates whose sender died with them in flight come here too: every create is recorded before
+it is sent (``store.create_intents``, ``bot.ordering.recorded_creates``), and each pass first
+hands the intents whose lease ran out over to ``store.unconfirmed``, due at once, so the steps
+above finish them (a kill -9 mid-create: the customer is told a lease, a look and a read-back
+later, about 20 s).
+
 The rows live in the store, so a restart resumes every follow-up where it was. With several
 processes on one store (more bots on a shared database; ``deliverybot mcp`` beside
 ``deliverybot run``) the rows are shared and only one process may work them, or two would read
@@ -140,11 +146,20 @@ class CreateFollowUp(Job):
         self._lock = asyncio.Lock()
 
     async def run_once(self) -> float | None:
-        """Follow up what is due (``ChatService`` wakes it when it keeps a create); the next
-        look is due when the next row falls due."""
+        """Take over the creates whose sender died, then follow up what is due
+        (``ChatService`` wakes it when it keeps a create); the next look is due when the next
+        row falls due or the next intent's lease runs out."""
+        await self._store.create_intents.hand_over_expired(self._clock(), self.tuning.batch_size)
         await self.process_due()
-        due = await self._store.unconfirmed.next_due()
-        return None if due is None else due - self._clock()
+        dues = [
+            due
+            for due in (
+                await self._store.unconfirmed.next_due(),
+                await self._store.create_intents.next_expiry(),
+            )
+            if due is not None
+        ]
+        return min(dues) - self._clock() if dues else None
 
     def backoff(self, failures: int) -> float:
         """After a pass that failed (the store): the rows wait there, looked at again after

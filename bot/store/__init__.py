@@ -23,6 +23,7 @@ repositories and SQL on both backends):
 ``store.otp``             drop-off codes waiting for the receiver, erased once delivered
 ``store.blocked``         chats that blocked the bot
 ``store.unconfirmed``     creates whose answer was lost, until the service answers for certain
+``store.create_intents``  creates recorded before they are sent, until their answer settles
 ``store.agents``          agent channels' conversations (ids, owners) and transcripts
 ``store.agent_events``    events for agent conversations: SSE order, webhook outbox
 ========================  ====================================================================
@@ -31,6 +32,7 @@ repositories and SQL on both backends):
 from bot.store.agent_conversations import AgentConversation, AgentConversations
 from bot.store.agent_events import AgentEvent, AgentEvents, DueHook
 from bot.store.blocked import BlockedChats
+from bot.store.create_intents import CreateIntent, CreateIntents
 from bot.store.delivery_links import Deliveries, DeliveryLink
 from bot.store.inbox import Inbox, InboxCounts, InboxEvent
 from bot.store.media_files import MediaFile, MediaStore
@@ -57,6 +59,8 @@ __all__ = [
     "AgentEvents",
     "BlockedChats",
     "Contacts",
+    "CreateIntent",
+    "CreateIntents",
     "CreatedLink",
     "Deliveries",
     "DeliveryLink",

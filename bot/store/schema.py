@@ -550,6 +550,28 @@ _CUSTOMER_SAFETY = (
     "CREATE INDEX customer_drafts_by_time ON customer_drafts (started_at)",
 )
 
+_CREATE_INTENTS = (
+    # Creates recorded before they are sent (``bot.store.create_intents``): what the
+    # follow-up needs to finish one whose sender died (the request with its key, the chat and
+    # customer, the saved order), and who sends it: ``owner`` (a store's holder) renews
+    # ``lease_until`` while the create is in flight. A row leaves when the create is settled
+    # (linked, refused, or handed to ``unconfirmed_creates``), in the same commit.
+    """CREATE TABLE create_intents (
+        idempotency_key TEXT PRIMARY KEY,
+        channel         TEXT NOT NULL,
+        chat_id         {int} NOT NULL,
+        user_id         {int} NOT NULL,
+        request         TEXT NOT NULL,
+        saved_order     TEXT NOT NULL,
+        fingerprint     TEXT NOT NULL,
+        language        TEXT,
+        created_at      {real} NOT NULL,
+        owner           TEXT NOT NULL,
+        lease_until     {real} NOT NULL
+    ){without_rowid}""",
+    "CREATE INDEX create_intents_by_lease ON create_intents (lease_until)",
+)
+
 STEPS: tuple[SchemaStep, ...] = (
     SchemaStep(1, "initial schema", _INITIAL_SCHEMA, _SHARED_STATE),
     SchemaStep(2, "create requests of deliveries", _CREATE_REQUESTS),
@@ -565,6 +587,7 @@ STEPS: tuple[SchemaStep, ...] = (
     ),
     SchemaStep(11, "send limits shared by instances", (), _SHARED_SEND_LIMITS),
     SchemaStep(12, "blocked customers, orders started, the audit trail", _CUSTOMER_SAFETY),
+    SchemaStep(13, "creates recorded before they are sent", _CREATE_INTENTS),
 )
 """Every schema step, oldest first. Append only."""
 

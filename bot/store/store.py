@@ -43,6 +43,7 @@ from bot.store.agent_events import AgentEvents
 from bot.store.audit import AuditTrail
 from bot.store.blocked import BlockedChats
 from bot.store.coordination import Coordination, in_process
+from bot.store.create_intents import CreateIntents
 from bot.store.customer_blocks import CustomerBlocks
 from bot.store.customer_counts import CustomerCounts
 from bot.store.customer_details import CustomerDetails
@@ -111,6 +112,7 @@ class Store:
         self.otp = OtpHandoffs(db, clock)
         self.blocked = BlockedChats(db, clock, shared=shared)
         self.unconfirmed = UnconfirmedCreates(db, clock, backend)
+        self.create_intents = CreateIntents(db, clock, backend)
         self.agents = AgentConversations(db, clock)
         self.agent_events = AgentEvents(db, clock)
         self.customers = CustomerDetails(db, clock)

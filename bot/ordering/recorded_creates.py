@@ -1,0 +1,165 @@
+"""Creates recorded before they are sent: the ordering side of ``store.create_intents``.
+
+::
+
+    with creating_for(CreateFor(chat, user_id, saved_order)):   # ChatService, around a turn
+        ... engine turn ...  ->  PartnerCreator.create(request)
+                                    async with recorder.sending(request) as sending:
+                                        POST /deliveries
+                                        await sending.created(delivery)  # or .refused()
+
+``PartnerCreator`` knows the request, not the chat; ``ChatService`` knows the chat, not the
+request. The chat reaches the creator through a context variable set for the turn
+(``creating_for``), the way the turn's language does (``speaking_language``).
+
+Before the request leaves, ``CreateRecorder.sending`` commits the intent (request with its key,
+chat, customer, saved order, language) as this process's (``store.holder``), with a lease of
+``LEASE_SECONDS`` renewed every ``RENEW_SECONDS`` while the request is in flight (the client's
+wait for the rate budget included). The answer settles it: a delivery is linked to the chat in
+the intent's own commit, a definite refusal drops it, an unknown outcome is left for
+``ChatService`` to keep in ``store.unconfirmed``. A process killed meanwhile renews nothing: a
+lease later any instance's follow-up (``CreateFollowUp``) takes the intent over, reads back,
+sends it again with the same key, links the delivery and tells the customer.
+
+A create sent outside a chat's turn (no ``creating_for``) is sent unrecorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Final
+
+from bot.chat_ref import ChatRef
+from bot.clocks import Clock
+from bot.ordering.duplicate_hold import content_fingerprint
+from bot.partner.models import CreateDeliveryRequest, Delivery
+from bot.store.create_intents import CreateIntent, CreateIntents
+from bot.store.unconfirmed_creates import CreatedLink
+from conversations.texts.catalogue import spoken_language
+
+logger = logging.getLogger(__name__)
+
+#: How long an intent outlives a sender that stopped renewing it: a killed sender's customer
+#: is told about this long after the kill (plus the follow-up's look and read-back), well
+#: inside a minute; a live sender renews it every ``RENEW_SECONDS``, so a slow answer or a
+#: long wait for the rate budget never looks like a dead sender.
+LEASE_SECONDS: Final = 15.0
+RENEW_SECONDS: Final = LEASE_SECONDS / 3
+
+
+@dataclass(frozen=True)
+class CreateFor:
+    """Whose create a turn would send: the chat, the customer (their id in the chat's channel)
+    and the saved order of the session being run (made only when a create is recorded)."""
+
+    chat: ChatRef
+    user_id: int
+    saved_order: Callable[[], str]
+
+
+_CREATING_FOR: ContextVar[CreateFor | None] = ContextVar("creating_for", default=None)
+
+
+@contextlib.contextmanager
+def creating_for(who: CreateFor) -> Iterator[None]:
+    """Within the block, a create is recorded as ``who``'s."""
+    token = _CREATING_FOR.set(who)
+    try:
+        yield
+    finally:
+        _CREATING_FOR.reset(token)
+
+
+def create_for_rest_of_turn(who: CreateFor) -> None:
+    """From here on in this task a create is recorded as ``who``'s (the engine's
+    ``before_create``, which runs inside the turn; set again before any later turn's create)."""
+    _CREATING_FOR.set(who)
+
+
+class Sending:
+    """One recorded create in flight; its answer settles it."""
+
+    def __init__(self, intent: CreateIntent, intents: CreateIntents) -> None:
+        self.intent = intent
+        self._intents = intents
+
+    async def created(self, delivery: Delivery) -> None:
+        """Link ``delivery`` to the intent's chat and drop the intent, in one commit."""
+        customer = delivery.customer
+        created_at = delivery.created_at.timestamp() if delivery.created_at else None
+        link = CreatedLink(
+            delivery_id=delivery.id,
+            created_at=created_at if created_at is not None else self.intent.created_at,
+            receiver_phone=customer.receiver_phone if customer else None,
+            tracking_url=delivery.tracking_url,
+            status=delivery.status,
+        )
+        await self._intents.settle_created(self.intent, link)
+
+    async def refused(self) -> None:
+        """The service refused for certain: nothing was made."""
+        await self._intents.drop(self.intent.idempotency_key)
+
+
+class CreateRecorder:
+    """Records each create before it is sent; see the module docstring. ``owner`` is this
+    process's ``store.holder``."""
+
+    def __init__(
+        self,
+        intents: CreateIntents,
+        owner: str,
+        clock: Clock,
+        *,
+        lease_seconds: float = LEASE_SECONDS,
+        renew_seconds: float = RENEW_SECONDS,
+    ) -> None:
+        self._intents = intents
+        self._owner = owner
+        self._clock = clock
+        self._lease = lease_seconds
+        self._renew_every = renew_seconds
+
+    @contextlib.asynccontextmanager
+    async def sending(self, request: CreateDeliveryRequest) -> AsyncIterator[Sending | None]:
+        """Commit the intent of ``request`` before the block sends it, and renew its lease
+        until the block ends; None (nothing recorded) outside a chat's turn."""
+        who = _CREATING_FOR.get()
+        key = request.idempotencyKey
+        if who is None or key is None:
+            yield None
+            return
+        now = self._clock()
+        intent = CreateIntent(
+            idempotency_key=key,
+            chat=who.chat,
+            user_id=who.user_id,
+            request=request.model_dump_json(),
+            saved_order=who.saved_order(),
+            fingerprint=content_fingerprint(request),
+            language=spoken_language(),
+            created_at=now,
+        )
+        await self._intents.record(intent, self._owner, now + self._lease)
+        renewing = asyncio.create_task(self._renew(key), name=f"create-intent-{key[:8]}")
+        try:
+            yield Sending(intent, self._intents)
+        finally:
+            renewing.cancel()
+            await asyncio.gather(renewing, return_exceptions=True)
+
+    async def _renew(self, key: str) -> None:
+        while True:
+            await asyncio.sleep(self._renew_every)
+            try:
+                if not await self._intents.renew(key, self._owner, self._clock() + self._lease):
+                    return  # settled, or taken over after a stall
+            except Exception:
+                # The next renewal may pass; a lease lost meanwhile only means the follow-up
+                # reads back a create that is still in flight, with the same key.
+                logger.warning("the lease of create %s was not renewed", key, exc_info=True)

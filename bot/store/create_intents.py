@@ -1,0 +1,155 @@
+"""Creates recorded before they are sent: ``store.create_intents``.
+
+A create is written here, and committed, before its request leaves (``record``): the request
+exactly as it will be sent (its idempotency key is the row's key), the chat and customer, the
+saved order to link with the delivery, the language it was said in, and who sends it (``owner``,
+a store's ``holder``) with a lease the sender renews while the request is in flight. Whatever
+the answer, the row leaves in the same commit as what the answer settles:
+
+* a delivery (``settle_created``): linked to the chat in ``store.deliveries``;
+* a definite refusal (``drop``): nothing was made;
+* an unknown outcome: ``ChatService`` keeps it in ``store.unconfirmed`` and drops the row.
+
+A row whose lease ran out is a create whose sender died with it in flight (killed, or stopped
+mid-request). ``hand_over_expired`` moves it to ``store.unconfirmed``, due at once, in one
+commit: from there the follow-up (``bot.ordering.unconfirmed_worker``) reads back, sends it
+again with the same key, links the delivery and tells the customer, as for a lost answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.chat_ref import ChatRef
+from bot.clocks import Clock
+from bot.store.database import Row
+from bot.store.delivery_links import Deliveries
+from bot.store.store_backend import Backend, StoreDatabase
+from bot.store.unconfirmed_creates import CreatedLink
+
+
+@dataclass(frozen=True)
+class CreateIntent:
+    """One create about to be sent, or in flight."""
+
+    idempotency_key: str
+    chat: ChatRef
+    user_id: int  # the customer's id in the chat's channel
+    request: str  # CreateDeliveryRequest JSON, idempotencyKey included
+    saved_order: str  # SavedOrder JSON
+    fingerprint: str
+    language: str | None
+    created_at: float
+
+
+_RECORD = """INSERT INTO create_intents (idempotency_key, channel, chat_id, user_id, request,
+        saved_order, fingerprint, language, created_at, owner, lease_until)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (idempotency_key) DO UPDATE SET owner = excluded.owner,
+        lease_until = excluded.lease_until"""
+_RENEW = """UPDATE create_intents SET lease_until = ?
+    WHERE idempotency_key = ? AND owner = ?"""
+_DROP = "DELETE FROM create_intents WHERE idempotency_key = ?"
+_EXPIRED = """SELECT idempotency_key, channel, chat_id, user_id, request, saved_order,
+        fingerprint, language, created_at FROM create_intents
+    WHERE lease_until <= ? ORDER BY lease_until LIMIT ?"""
+_TAKE_EXPIRED = "DELETE FROM create_intents WHERE idempotency_key = ? AND lease_until <= ?"
+_NEXT_EXPIRY = "SELECT min(lease_until) FROM create_intents"
+_COUNT = "SELECT count(*) FROM create_intents"
+_TO_UNCONFIRMED = """INSERT INTO unconfirmed_creates (idempotency_key, channel, chat_id,
+        user_id, request, saved_order, fingerprint, language, created_at, next_attempt_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    ON CONFLICT (idempotency_key) DO NOTHING"""
+
+
+class CreateIntents:
+    """``store.create_intents``: see the module docstring."""
+
+    def __init__(self, db: StoreDatabase, clock: Clock, backend: Backend) -> None:
+        self._db = db
+        self._clock = clock
+        self._backend = backend
+
+    async def record(self, intent: CreateIntent, owner: str, lease_until: float) -> None:
+        """Keep ``intent`` as ``owner``'s until ``lease_until`` (committed on return). The same
+        key sent again (after a rate limit) is the new sender's, with a new lease."""
+        await self._db.execute(_RECORD, (*_values(intent), owner, lease_until))
+
+    async def renew(self, idempotency_key: str, owner: str, lease_until: float) -> bool:
+        """Extend ``owner``'s lease; False when the row is gone or handed over."""
+        return await self._db.execute(_RENEW, (lease_until, idempotency_key, owner)) > 0
+
+    async def drop(self, idempotency_key: str) -> bool:
+        """Forget the intent (refused for certain, or kept in ``store.unconfirmed``)."""
+        return await self._db.execute(_DROP, (idempotency_key,)) > 0
+
+    async def settle_created(self, intent: CreateIntent, created: CreatedLink) -> bool:
+        """Link the delivery ``intent`` made to its chat and drop the intent, in one commit;
+        ``tracking_sent`` as the created turn gives the link. False when the delivery was
+        linked already (the first link is kept)."""
+        async with self._db.transaction() as tx:
+            await tx.execute(_DROP, (intent.idempotency_key,))
+            return await Deliveries(tx, self._clock, self._backend).add(
+                created.delivery_id,
+                intent.chat,
+                intent.user_id,
+                created.created_at,
+                created.receiver_phone,
+                created.tracking_url,
+                created.status,
+                saved_order=intent.saved_order,
+                tracking_sent=created.tracking_url is not None,
+                language=intent.language,
+            )
+
+    async def hand_over_expired(self, now: float, limit: int = 100) -> int:
+        """Move intents whose lease ran out by ``now`` to ``store.unconfirmed``, due at
+        ``now``, each in one commit; how many were moved. An intent renewed or settled
+        meanwhile stays where it is."""
+        moved = 0
+        for row in await self._db.fetch_all(_EXPIRED, (now, limit)):
+            intent = _intent(row)
+            async with self._db.transaction() as tx:
+                if await tx.execute(_TAKE_EXPIRED, (intent.idempotency_key, now)) == 0:
+                    continue
+                await tx.execute(_TO_UNCONFIRMED, (*_values(intent), now))
+            moved += 1
+        return moved
+
+    async def next_expiry(self) -> float | None:
+        """When the earliest lease runs out; None without intents."""
+        row = await self._db.fetch_one(_NEXT_EXPIRY)
+        return None if row is None or row[0] is None else float(row[0])
+
+    async def count(self) -> int:
+        """How many creates are in flight (or were, by a sender that died)."""
+        row = await self._db.fetch_one(_COUNT)
+        return int(row[0]) if row else 0
+
+
+def _values(intent: CreateIntent) -> tuple[object, ...]:
+    """The intent's columns, in the order the statements above name them."""
+    return (
+        intent.idempotency_key,
+        intent.chat.channel,
+        intent.chat.id,
+        intent.user_id,
+        intent.request,
+        intent.saved_order,
+        intent.fingerprint,
+        intent.language,
+        intent.created_at,
+    )
+
+
+def _intent(row: Row) -> CreateIntent:
+    return CreateIntent(
+        idempotency_key=str(row[0]),
+        chat=ChatRef(str(row[1]), int(row[2])),
+        user_id=int(row[3]),
+        request=str(row[4]),
+        saved_order=str(row[5]),
+        fingerprint=str(row[6]),
+        language=None if row[7] is None else str(row[7]),
+        created_at=float(row[8]),
+    )

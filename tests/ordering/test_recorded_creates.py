@@ -1,0 +1,190 @@
+"""Creates recorded before they are sent (``store.create_intents``): committed before the
+request leaves, settled by its answer, and finished by the follow-up when the sender died with
+the create in flight (here: its task cancelled mid-request, which leaves what a kill -9 leaves).
+
+Real sandbox, client and SQLite store; the Partner transport can hold a create's answer (or the
+create itself) for ever, as a killed process never reads it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+
+from bot.chat_ref import ChatRef
+from bot.ordering.recorded_creates import LEASE_SECONDS
+from bot.partner.capabilities import CapabilityCache
+from bot.partner.client import PartnerClient
+from bot.partner.models import CreateDeliveryRequest
+from bot.store import Store
+from tests.relay.support import RecordingChannel
+
+from .conftest import Org
+from .test_lost_answers import CHAT, USER, Bot, lose_create_answers, sandbox_deliveries
+
+
+class WatchedCreates(httpx.AsyncBaseTransport):
+    """The sandbox's transport, noting how many intents were committed as each create left.
+    With ``stall``, a create is then held for ever, before it reaches the sandbox
+    (``land=False``) or after the sandbox applied it (``land=True``): its sender dies waiting.
+    """
+
+    def __init__(
+        self, inner: httpx.AsyncBaseTransport, store: Store, *, stall: bool, land: bool
+    ) -> None:
+        self._inner = inner
+        self._store = store
+        self._stall = stall
+        self._land = land
+        self.stalled = asyncio.Event()
+        self.intents_seen: list[int] = []
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.method != "POST" or not request.url.path.endswith("/deliveries"):
+            return await self._inner.handle_async_request(request)
+        self.intents_seen.append(await self._store.create_intents.count())
+        if not self._stall:
+            return await self._inner.handle_async_request(request)
+        if self._land:
+            await self._inner.handle_async_request(request)
+        self.stalled.set()
+        await asyncio.Event().wait()  # never answered
+        raise AssertionError("unreachable")
+
+
+async def swap_client(org: Org, transport: httpx.AsyncBaseTransport | None = None) -> None:
+    """Give ``org`` a new client over ``transport`` (the sandbox's own by default), closing
+    the one it had; before a ``Bot`` is built on it."""
+    old = org.client
+    org.client = PartnerClient(
+        org.sandbox.base_url,
+        org.sandbox.api_key,
+        transport=transport or httpx.ASGITransport(app=org.sandbox.app),
+        clock=org.clock,
+        sleep=org.clock.sleep,
+    )
+    org.cache = CapabilityCache.for_client(org.client, clock=org.clock)
+    await old.aclose()
+
+
+async def watch_creates(
+    org: Org, store: Store, *, stall: bool = False, land: bool = False
+) -> WatchedCreates:
+    inner = httpx.ASGITransport(app=org.sandbox.app)
+    watched = WatchedCreates(inner, store, stall=stall, land=land)
+    await swap_client(org, watched)
+    return watched
+
+
+async def test_a_create_is_recorded_before_it_leaves_and_settled_with_its_link(org: Org) -> None:
+    assert org.store is not None
+    sent = await watch_creates(org, org.store)
+    bot = Bot(org, org.store, RecordingChannel())
+
+    turn = await bot.order()
+
+    assert turn.status == "created"
+    assert sent.intents_seen == [1]  # committed before the request left
+    assert await org.store.create_intents.count() == 0  # settled with the answer
+    (made,) = sandbox_deliveries(org)
+    link = await org.store.deliveries.get(made["id"])
+    assert link is not None and (link.chat, link.user_id) == (ChatRef("telegram", CHAT), USER)
+    assert await bot.chats.history.last_order(USER) is not None
+
+
+async def test_a_refused_create_leaves_no_intent(org: Org) -> None:
+    assert org.store is not None
+    bot = Bot(org, org.store, RecordingChannel())
+    org.sandbox.inject_fault("create_delivery", "status", 1, status=403, code="service_disabled")
+
+    turn = await bot.order()
+
+    assert turn.status != "created" and sandbox_deliveries(org) == []
+    assert await org.store.create_intents.count() == 0
+    assert await org.store.unconfirmed.count_open() == 0
+
+
+async def test_an_unknown_outcome_moves_the_intent_to_the_unconfirmed_creates(org: Org) -> None:
+    assert org.store is not None
+    bot = Bot(org, org.store, RecordingChannel())
+    lose_create_answers(org)
+
+    turn = await bot.order()
+
+    assert turn.status == "unconfirmed"
+    assert await org.store.create_intents.count() == 0
+    assert await org.store.unconfirmed.count_open() == 1
+
+
+async def order_and_die(bot: Bot, watched: WatchedCreates) -> None:
+    """Confirm an order; end its turn while the create is in flight, as a kill would (the
+    lease is no longer renewed, the answer never read)."""
+    ordering = asyncio.create_task(bot.order())
+    stalled = asyncio.create_task(watched.stalled.wait())
+    await asyncio.wait([ordering, stalled], return_when=asyncio.FIRST_COMPLETED)
+    stalled.cancel()
+    assert not ordering.done(), ordering.result()  # it stalls in flight
+    ordering.cancel()
+    await asyncio.gather(ordering, return_exceptions=True)
+
+
+async def another_process(org: Org, store: Store, channel: RecordingChannel) -> Bot:
+    """A bot on the same store with a client of its own (the dead one's never answers)."""
+    await swap_client(org)
+    return Bot(org, store, channel)
+
+
+async def test_a_create_whose_sender_died_after_it_landed_is_found_linked_and_told(
+    org: Org,
+) -> None:
+    assert org.store is not None
+    store = org.store
+    channel = RecordingChannel()
+    watched = await watch_creates(org, store, stall=True, land=True)
+    await order_and_die(Bot(org, store, channel), watched)
+    (made,) = sandbox_deliveries(org)
+    assert await store.deliveries.get(made["id"]) is None  # linked to no chat yet
+    assert await store.create_intents.count() == 1
+
+    other = await another_process(org, store, channel)
+    assert await other.follow_up.run_once() is not None  # the lease still runs: not taken
+    assert await store.unconfirmed.count_open() == 0 and channel.sent == []
+    org.clock.advance(LEASE_SECONDS)
+    await other.follow_up.run_once()
+
+    assert await store.create_intents.count() == 0
+    link = await store.deliveries.get(made["id"])
+    assert link is not None and (link.chat, link.user_id) == (ChatRef("telegram", CHAT), USER)
+    assert await other.chats.history.last_order(USER) is not None  # "repeat" works
+    (told,) = channel.texts(CHAT)
+    assert told.startswith("Good news") and made["id"] in told
+    assert org.calls("create_delivery") == 1  # found by the read-back, not sent again
+    assert await store.unconfirmed.count_open() == 0
+
+
+async def test_a_create_whose_sender_died_before_it_landed_is_sent_again_with_its_key(
+    org: Org,
+) -> None:
+    assert org.store is not None
+    store = org.store
+    channel = RecordingChannel()
+    watched = await watch_creates(org, store, stall=True)
+    await order_and_die(Bot(org, store, channel), watched)
+    assert sandbox_deliveries(org) == []
+    (row,) = await store._db.fetch_all("SELECT request FROM create_intents")
+    recorded = CreateDeliveryRequest.model_validate_json(str(row[0]))
+
+    other = await another_process(org, store, channel)
+    org.clock.advance(LEASE_SECONDS)
+    await other.follow_up.run_once()
+
+    (made,) = sandbox_deliveries(org)
+    link = await store.deliveries.get(made["id"])
+    assert link is not None and link.chat == ChatRef("telegram", CHAT)
+    (told,) = channel.texts(CHAT)
+    assert made["id"] in told
+    assert await store.create_intents.count() == 0
+    # Sent with the recorded key: the same request again is the same delivery.
+    assert (await org.client.create_delivery(recorded)).id == made["id"]
+    assert len(sandbox_deliveries(org)) == 1
