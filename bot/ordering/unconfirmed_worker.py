@@ -221,6 +221,7 @@ class CreateFollowUp(Job):
             logger.info("create %s found by read-back: %s", row.idempotency_key, found.id)
             await self._created(row, found)
             return
+        logger.info("create %s not found by read-back: sent again", row.idempotency_key)
         try:
             delivery = await self._client.create_delivery(request)
         except errors.PartnerError as error:
