@@ -1,0 +1,89 @@
+"""``store.create_intents``: a create recorded before it is sent, leased to its sender, settled
+with its link in one commit, and handed to ``store.unconfirmed`` once its lease ran out."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from bot.chat_ref import ChatRef
+from bot.store import CreatedLink, CreateIntent, Store
+
+from .conftest import START
+
+CHAT = ChatRef("telegram", 42)
+LEASE = 15.0
+
+
+def intent(key: str = "key-00000001") -> CreateIntent:
+    return CreateIntent(
+        idempotency_key=key,
+        chat=CHAT,
+        user_id=7,
+        request=json.dumps({"idempotencyKey": key}),
+        saved_order='{"flow":"pickup_delivery","flow_version":1,"answers":{}}',
+        fingerprint="fp",
+        language="fr",
+        created_at=START,
+    )
+
+
+async def test_a_settled_create_is_linked_and_its_intent_gone(store: Store) -> None:
+    await store.create_intents.record(intent(), "me", START + LEASE)
+    assert await store.create_intents.count() == 1
+
+    link = CreatedLink("d-1", START + 1, "+2348022223333", "https://t.example/d-1", "pending")
+    assert await store.create_intents.settle_created(intent(), link)
+
+    assert await store.create_intents.count() == 0
+    linked = await store.deliveries.get("d-1")
+    assert linked is not None and (linked.chat, linked.user_id) == (CHAT, 7)
+    assert linked.language == "fr"
+    # Linked once: a second settle (the turn's own link) keeps the first.
+    assert not await store.create_intents.settle_created(intent(), link)
+
+
+async def test_only_its_owner_renews_a_lease(store: Store) -> None:
+    await store.create_intents.record(intent(), "me", START + LEASE)
+    assert await store.create_intents.renew(intent().idempotency_key, "me", START + 2 * LEASE)
+    assert not await store.create_intents.renew(intent().idempotency_key, "other", START)
+    assert await store.create_intents.next_expiry() == START + 2 * LEASE
+
+
+async def test_an_expired_intent_is_handed_to_the_unconfirmed_creates_once(
+    store: Store, advance: Callable[[float], None]
+) -> None:
+    await store.create_intents.record(intent("key-live-0001"), "me", START + 2 * LEASE)
+    await store.create_intents.record(intent("key-dead-0001"), "dead", START + LEASE)
+
+    assert await store.create_intents.hand_over_expired(START + LEASE - 1) == 0
+    assert await store.create_intents.hand_over_expired(START + LEASE) == 1
+    assert await store.create_intents.hand_over_expired(START + LEASE) == 0
+
+    (due,) = await store.unconfirmed.due(START + LEASE)
+    assert due.idempotency_key == "key-dead-0001"
+    assert (due.chat, due.user_id, due.language, due.attempts) == (CHAT, 7, "fr", 0)
+    assert due.request == intent("key-dead-0001").request
+    assert due.saved_order == intent().saved_order and due.created_at == START
+    assert await store.create_intents.count() == 1  # the live one stays
+    assert await store.create_intents.next_expiry() == START + 2 * LEASE
+
+
+async def test_a_key_already_unconfirmed_is_not_kept_twice(store: Store) -> None:
+    await store.create_intents.record(intent(), "dead", START)
+    await store.unconfirmed.add(
+        intent().idempotency_key,
+        CHAT,
+        7,
+        request=intent().request,
+        saved_order=intent().saved_order,
+        fingerprint="fp",
+        created_at=START,
+        next_attempt_at=START + 99,
+    )
+
+    assert await store.create_intents.hand_over_expired(START) == 1
+
+    assert await store.create_intents.count() == 0
+    assert await store.unconfirmed.count_open() == 1
+    assert await store.unconfirmed.next_due() == START + 99  # the row kept first is kept
