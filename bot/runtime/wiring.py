@@ -41,6 +41,7 @@ from bot.telegram.message_sender import TelegramSender
 from bot.telegram.operators import operator_handlers
 from bot.telegram.photo_receiver import PhotoReceiver
 from bot.telegram.relay_channel import TelegramRelayChannel, TelegramTurns
+from bot.telegram.update_inbox import InboxHandOff, UpdateInboxSweep
 from bot.telegram.webhook_route import telegram_route
 from bot.webapp.place_question import ChatPlaceQuestions
 from bot.webapp.routes import WebappEndpoints
@@ -65,7 +66,10 @@ class TelegramBot:
             request=seams.telegram_request,
             get_updates_request=seams.telegram_updates_request,
             processor=processor,
+            inbox=store.telegram_inbox,
         )
+        # Updates are stored before they are acknowledged, and handled from there in order.
+        processor.inbox = InboxHandOff(store.telegram_inbox, application)
         return cls(telegram, application, processor)
 
     async def aclose(self) -> None:
@@ -139,7 +143,8 @@ def register_telegram(
 
     routes: list[BaseRoute] = []
     if telegram.mode == "webhook" and telegram.secret_token is not None:
-        routes.append(telegram_route(application, telegram.secret_token.get_secret_value()))
+        secret = telegram.secret_token.get_secret_value()
+        routes.append(telegram_route(application, secret, inbox=core.store.telegram_inbox))
     if webapp is not None and webapp.enabled and telegram.token is not None:
         endpoints = WebappEndpoints(
             webapp,
@@ -149,6 +154,9 @@ def register_telegram(
             clock=core.store.clock,
         )
         routes += endpoints.routes()
+    sweep = UpdateInboxSweep(
+        core.store.telegram_inbox, application, shared=core.store.shared, clock=core.store.clock
+    )
     core.register(
         ChannelRegistration(
             TELEGRAM,
@@ -157,6 +165,7 @@ def register_telegram(
             deliver_later=conversation.deliver_later,
             routes=routes,
             running=running,
+            jobs=(sweep,),
         )
     )
     return TelegramChannel(ctx, conversation)

@@ -19,6 +19,7 @@ repositories and SQL on both backends):
 ``store.relayed``         the relay's bookkeeping after an event's sends, in one commit
 ``store.media``           re-hosted photos behind unguessable tokens, with expiry
 ``store.updates``         Telegram ``update_id`` dedupe
+``store.telegram_inbox``  Telegram updates, durable before the 200, until handled
 ``store.contacts``        phone numbers users proved by sharing their own contact
 ``store.otp``             drop-off codes waiting for the receiver, erased once delivered
 ``store.blocked``         chats that blocked the bot
@@ -46,6 +47,7 @@ from bot.store.status_progress import FINAL_STATUSES
 from bot.store.store import Store
 from bot.store.store_errors import SchemaTooNewError, StoreError, UnknownDeliveryError
 from bot.store.unconfirmed_creates import CreatedLink, UnconfirmedCreate, UnconfirmedCreates
+from bot.store.update_inbox import StoredUpdate, UpdateInbox
 from bot.store.updates import SeenUpdates
 from bot.store.verified_phones import Contacts
 
@@ -83,8 +85,10 @@ __all__ = [
     "Sessions",
     "Store",
     "StoreError",
+    "StoredUpdate",
     "UnconfirmedCreate",
     "UnconfirmedCreates",
     "UnknownDeliveryError",
+    "UpdateInbox",
     "ViewChange",
 ]

@@ -550,7 +550,7 @@ _CUSTOMER_SAFETY = (
     "CREATE INDEX customer_drafts_by_time ON customer_drafts (started_at)",
 )
 
-_CREATE_INTENTS = (
+_DURABLE_INTAKE = (
     # Creates recorded before they are sent (``bot.store.create_intents``): what the
     # follow-up needs to finish one whose sender died (the request with its key, the chat and
     # customer, the saved order), and who sends it: ``owner`` (a store's holder) renews
@@ -570,6 +570,19 @@ _CREATE_INTENTS = (
         lease_until     {real} NOT NULL
     ){without_rowid}""",
     "CREATE INDEX create_intents_by_lease ON create_intents (lease_until)",
+    # Telegram updates stored before their webhook's 200 (or before the polling offset moves
+    # past them), until handled (``bot.store.update_inbox``): the update as Telegram sent it,
+    # and its chat (NULL for an update without one), whose lock holder handles them in order.
+    """CREATE TABLE telegram_update_inbox (
+        update_id   {int} PRIMARY KEY,
+        channel     TEXT NOT NULL,
+        chat_id     {int},
+        body        TEXT NOT NULL,
+        received_at {real} NOT NULL
+    ){without_rowid}""",
+    """CREATE INDEX telegram_update_inbox_by_chat
+        ON telegram_update_inbox (channel, chat_id, update_id)""",
+    "CREATE INDEX telegram_update_inbox_by_age ON telegram_update_inbox (received_at)",
 )
 
 STEPS: tuple[SchemaStep, ...] = (
@@ -587,7 +600,9 @@ STEPS: tuple[SchemaStep, ...] = (
     ),
     SchemaStep(11, "send limits shared by instances", (), _SHARED_SEND_LIMITS),
     SchemaStep(12, "blocked customers, orders started, the audit trail", _CUSTOMER_SAFETY),
-    SchemaStep(13, "creates recorded before they are sent", _CREATE_INTENTS),
+    SchemaStep(
+        13, "creates recorded before they are sent; the Telegram update inbox", _DURABLE_INTAKE
+    ),
 )
 """Every schema step, oldest first. Append only."""
 

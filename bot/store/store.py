@@ -65,6 +65,7 @@ from bot.store.sessions import Sessions
 from bot.store.sqlite_backend import SqliteBackend
 from bot.store.store_backend import Backend, StoreDatabase
 from bot.store.unconfirmed_creates import UnconfirmedCreates
+from bot.store.update_inbox import UpdateInbox
 from bot.store.updates import SeenUpdates
 from bot.store.verified_phones import Contacts
 
@@ -97,6 +98,7 @@ class Store:
         self.clock = clock
         self.schema_version = schema_version
         self.updates = SeenUpdates(db, clock)
+        self.telegram_inbox = UpdateInbox(db, clock, backend)
         self.sessions = Sessions(db, clock, self.updates, backend)
         self.deliveries = Deliveries(db, clock, backend)
         self.inbox = Inbox(db, clock, backend)

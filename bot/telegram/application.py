@@ -44,11 +44,12 @@ from telegram.request import BaseRequest, HTTPXRequest
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.chatlocks import ChatLocks, ChatTurnLocks
 from bot.config import TelegramConfig
-from bot.store import Store
+from bot.store import Store, UpdateInbox
 from bot.telegram.bot_context import BotContext
 from bot.telegram.chat_owner import foreign_sender
 from bot.telegram.polled_updates import CheckedUpdatesRequest
 from bot.telegram.update_check import Flaw, update_flaw
+from bot.telegram.update_inbox import InboxHandOff
 from conversations.texts.catalogue import say, speaking_language
 
 log = logging.getLogger(__name__)
@@ -83,6 +84,10 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
     other work for a chat (a turn that happens without an update) take its place in the line.
     A slot is held while waiting for the chat: one chat sending hundreds of updates at once
     slows the others down, but cannot reorder or lose them.
+
+    With ``inbox`` (``bot.telegram.update_inbox``; set by the wiring) the updates are the
+    stored ones: holding the chat's lock, its stored updates older than this one are handled
+    first (two instances, or one that died).
     """
 
     def __init__(
@@ -94,6 +99,7 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
         super().__init__(max_concurrent_updates)
         # The runtime passes the store's locks, held by every process on the store.
         self.locks: ChatTurnLocks = locks if locks is not None else ChatLocks()
+        self.inbox: InboxHandOff | None = None
 
     def hold(self, chat_id: int) -> contextlib.AbstractAsyncContextManager[None]:
         """Wait for the turn of Telegram's chat ``chat_id`` and keep it for the block."""
@@ -105,9 +111,11 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
         with speaking_language(language_of(update)):
             if chat_id is None:
                 await coroutine
-                return
-            async with self.locks.hold(ChatRef(TELEGRAM, chat_id)):
-                await coroutine
+            else:
+                async with self.locks.hold(ChatRef(TELEGRAM, chat_id)):
+                    if self.inbox is not None:
+                        await self.inbox.earlier(update)
+                    await coroutine
 
     async def initialize(self) -> None:
         """Nothing to set up: the locks are made as chats need them."""
@@ -136,12 +144,14 @@ def build_application(
     request: BaseRequest | None = None,
     get_updates_request: BaseRequest | None = None,
     processor: ChatOrderedProcessor | None = None,
+    inbox: UpdateInbox | None = None,
 ) -> BotApplication:
     """The Application for ``[telegram]``: its token, Bot API server and update mode.
 
     In webhook mode it has no updater (updates arrive through ``webhook_route``). ``request``
     and ``get_updates_request`` replace PTB's HTTP layer (tests, benchmarks); ``processor``
-    replaces the update processor (a subclass that observes processing, in tests).
+    replaces the update processor (a subclass that observes processing, in tests); with
+    ``inbox`` polled updates are stored there before the offset moves past them.
     """
     if settings.token is None:  # the config allows that only for a bot without Telegram
         raise ValueError("[telegram] token is not set: this bot has no Telegram")
@@ -156,7 +166,7 @@ def build_application(
         builder = builder.request(request)
     # Polled updates pass the same check as pushed ones (``webhook_route``) before PTB reads them.
     polling = get_updates_request or HTTPXRequest(connection_pool_size=1)  # PTB's own default
-    builder = builder.get_updates_request(CheckedUpdatesRequest(polling))
+    builder = builder.get_updates_request(CheckedUpdatesRequest(polling, inbox))
     if settings.mode == "webhook":
         builder = builder.updater(None)
     application: BotApplication = builder.build()
@@ -185,6 +195,8 @@ def gatekeeper(
         if flaw is not None:
             # Not a customer's message (Telegram never sends these): nobody to answer.
             log.warning("update dropped: %s", flaw)
+            if isinstance(update.update_id, int) and not isinstance(update.update_id, bool):
+                await store.updates.seen(update.update_id)  # done with: its stored copy goes
             raise ApplicationHandlerStop
         chat_id = chat_of(update)
         chat_ref = None if chat_id is None else ChatRef(TELEGRAM, chat_id)

@@ -9,13 +9,19 @@ logs it (every customer message in it, verbatim) and asks for the same batch aga
 Here each update of the answer is checked first; a flawed one is dropped with one warning
 (its id and the broken rule, as in webhook mode) and the next ``getUpdates`` asks from past
 it, so Telegram forgets it even when it was the last of its batch.
+
+With ``inbox``, every update kept is stored there (``bot.store.update_inbox``, one grouped
+commit for the batch) before PTB sees the answer: the next ``getUpdates``, which moves the
+offset past them, is asked only after that, so an update Telegram forgets is a stored one.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from http import HTTPStatus
+from typing import Any
 
 from telegram._utils.defaultvalue import DEFAULT_NONE
 from telegram._utils.types import ODVInput
@@ -24,6 +30,8 @@ from telegram.request import BaseRequest, RequestData
 # PTB's own parameter type: the only way to build the RequestData of a changed offset.
 from telegram.request._requestparameter import RequestParameter
 
+from bot.chat_ref import TELEGRAM, ChatRef
+from bot.store import UpdateInbox
 from bot.telegram.update_check import Flaw, checked_update
 
 log = logging.getLogger(__name__)
@@ -33,8 +41,9 @@ class CheckedUpdatesRequest(BaseRequest):
     """The Bot's ``get_updates_request``: ``inner`` does the HTTP, this drops what the bot
     cannot read from each ``getUpdates`` answer and moves the offset past it."""
 
-    def __init__(self, inner: BaseRequest) -> None:
+    def __init__(self, inner: BaseRequest, inbox: UpdateInbox | None = None) -> None:
         self._inner = inner
+        self._inbox = inbox
         # The offset that confirms every update dropped so far (0: none dropped).
         self._past_dropped = 0
 
@@ -71,20 +80,32 @@ class CheckedUpdatesRequest(BaseRequest):
             pool_timeout=pool_timeout,
         )
         if polling and status == HTTPStatus.OK:
-            payload = self._checked(payload)
+            payload = await self._checked(payload)
         return status, payload
 
-    def _checked(self, payload: bytes) -> bytes:
-        """Telegram's ``getUpdates`` answer without the updates the bot cannot read."""
+    async def _checked(self, payload: bytes) -> bytes:
+        """Telegram's ``getUpdates`` answer without the updates the bot cannot read, each
+        update kept stored in the inbox first."""
         answer = self.parse_json_payload(payload)
         result = answer.get("result")
         if answer.get("ok") is not True or not isinstance(result, list):
             return payload  # PTB reports what is wrong with it
         kept = [update for update in result if self._readable(update)]
+        if self._inbox is not None and kept:
+            await asyncio.gather(*(self._store(self._inbox, update) for update in kept))
         if len(kept) == len(result):
             return payload
         # ASCII: a lone surrogate in a customer's text travels on as its escape.
         return json.dumps({**answer, "result": kept}).encode()
+
+    @staticmethod
+    async def _store(inbox: UpdateInbox, update: dict[str, Any]) -> None:
+        parsed = checked_update(update, None)
+        if isinstance(parsed, Flaw):  # cannot happen: it was kept because it is sound
+            return
+        chat = parsed.effective_chat
+        ref = None if chat is None else ChatRef(TELEGRAM, chat.id)
+        await inbox.add(parsed.update_id, ref, json.dumps(update))
 
     def _readable(self, update: object) -> bool:
         checked = checked_update(update, None)  # PTB parses it again, with the bot, if sound

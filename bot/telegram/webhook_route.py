@@ -3,9 +3,11 @@
 Telegram sends the ``secret_token`` given to ``setWebhook`` in the
 ``X-Telegram-Bot-Api-Secret-Token`` header of every push. Anything without the right one is
 refused with a bare 403, compared in constant time, before the body is read. Accepted updates
-go to ``application.update_queue`` and the answer is 200 at once: processing happens in the
-Application (in order per chat), and a slow answer would make Telegram send the update again.
-Repeats are dropped there by ``update_id``.
+are stored in ``inbox`` (``bot.store.update_inbox``: committed, grouped with the updates
+arriving at the same time), go to ``application.update_queue`` and the answer is 200: processing
+happens in the Application (in order per chat, ``bot.telegram.update_inbox``), and a slow answer
+would make Telegram send the update again. Repeats are dropped there by ``update_id``. An
+update that cannot be stored is answered 500: Telegram sends it again.
 
 A body that is not a JSON object is refused with 400. An update the bot cannot read (a wrong
 type, an id beyond 64 bits: ``update_check``) is dropped with one warning naming its id and
@@ -24,7 +26,9 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 from telegram.ext import Application
 
+from bot.store import UpdateInbox
 from bot.telegram.update_check import Flaw, checked_update
+from bot.telegram.update_inbox import store_update
 from bot.web.body import BodyTooLarge, MalformedBody, read_limited
 
 log = logging.getLogger(__name__)
@@ -41,8 +45,10 @@ def telegram_route(
     *,
     path: str = TELEGRAM_PATH,
     max_body_bytes: int = MAX_UPDATE_BYTES,
+    inbox: UpdateInbox | None = None,
 ) -> Route:
-    """The route for ``create_web_app(extra_routes=[...])``."""
+    """The route for ``create_web_app(extra_routes=[...])``; with ``inbox``, each update is
+    stored there before the 200."""
     if not secret_token:
         raise ValueError("webhook mode needs a secret token")
     expected = secret_token.encode()
@@ -74,6 +80,9 @@ def telegram_route(
             # a customer's message.
             log.warning("update dropped: %s", update)
             return PlainTextResponse("OK")
+        # Not stored (the database is down): the error answers 500 and Telegram repeats it.
+        if inbox is not None and not await store_update(inbox, update, data):
+            return PlainTextResponse("OK")  # a repeat of one still waiting: it is queued
         await application.update_queue.put(update)
         return PlainTextResponse("OK")
 

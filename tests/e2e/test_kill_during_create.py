@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -140,6 +141,44 @@ secret_token = "{SECRET_TOKEN}"
 """
 
 
+@dataclass
+class Backing:
+    """The store the instances share: its ``[storage]`` section and this process's view."""
+
+    backend: str
+    storage: str
+    store: Store
+    path: Path
+    media: Path
+
+    async def hand_to_instances(self) -> None:
+        """A SQLite file is the running instance's alone: closed here meanwhile."""
+        if self.backend == "sqlite":
+            await self.store.close()
+
+    async def reopen(self) -> Store:
+        """This process's view again (SQLite: opened anew)."""
+        if self.backend == "sqlite":
+            self.store = await Store.connect(self.path, media_dir=self.media)
+        return self.store
+
+
+async def open_backing(backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Backing:
+    """A fresh SQLite file or PostgreSQL database for the instances, migrated."""
+    media = tmp_path / "media"
+    path = tmp_path / "bot.sqlite3"
+    if backend == "postgres":
+        server: LocalPostgres = request.getfixturevalue("postgres_server")
+        dsn = await server.create_database(f"durable_{free_loopback_port()}")
+        storage = f'[storage]\nbackend = "postgres"\nmedia_dir = "{media}"\n\n'
+        storage += f'[storage.postgres]\ndsn = "{dsn}"\npool_size = 4'
+        store = await Store.connect_postgres(dsn, media_dir=media)
+    else:
+        storage = f'[storage]\nbackend = "sqlite"\npath = "{path}"\nmedia_dir = "{media}"'
+        store = await Store.connect(path, media_dir=media)
+    return Backing(backend, storage, store, path, media)
+
+
 class Deployment:
     """The instances' configs over one store, started and killed on demand."""
 
@@ -164,6 +203,10 @@ class Deployment:
         await wait_until_serving(instance, client, log)
         return instance
 
+    async def stop(self) -> None:
+        """Stop every instance still running."""
+        await stop_instances(self.running)
+
 
 async def push(client: httpx.AsyncClient, instance: Instance, update: dict[str, Any]) -> None:
     answer = await client.post(f"{instance.base_url}{TELEGRAM_PATH}", json=update,
@@ -183,28 +226,18 @@ async def kill(instance: Instance) -> None:
 async def test_a_create_in_flight_when_its_instance_is_killed_is_told_and_linked(
     backend: str, latency: float, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    media = tmp_path / "media"
-    if backend == "postgres":
-        server: LocalPostgres = request.getfixturevalue("postgres_server")
-        dsn = await server.create_database("kill_during_create")
-        storage = f'[storage]\nbackend = "postgres"\nmedia_dir = "{media}"\n\n'
-        storage += f'[storage.postgres]\ndsn = "{dsn}"\npool_size = 4'
-        store = await Store.connect_postgres(dsn, media_dir=media)
-    else:
-        path = tmp_path / "bot.sqlite3"
-        storage = f'[storage]\nbackend = "sqlite"\npath = "{path}"\nmedia_dir = "{media}"'
-        store = await Store.connect(path, media_dir=media)
+    backing = await open_backing(backend, tmp_path, request)
+    store = backing.store
     async with (
         served_partner() as (partner, arrivals),
         FakeTelegram.running() as tg,
         httpx.AsyncClient(timeout=30) as client,
     ):
-        deployment = Deployment(tmp_path, partner.sandbox, tg, storage)
+        deployment = Deployment(tmp_path, partner.sandbox, tg, backing.storage)
         try:
             tg.add_chat(CUSTOMER)
             await seed_sessions_at_the_summary(store, partner, [CUSTOMER.id])
-            if backend == "sqlite":
-                await store.close()  # the file is the instance's while it runs
+            await backing.hand_to_instances()
             first = await deployment.start(client)
             if backend == "postgres":
                 await deployment.start(client)  # the one that takes over
@@ -236,12 +269,11 @@ async def test_a_create_in_flight_when_its_instance_is_killed_is_told_and_linked
             await arrivals.wait_finished(2 if late else 1, timeout=TOLD_WITHIN)
             (made,) = partner.sandbox.deliveries()
             assert made["id"] in (told.text or "")
-            if backend == "sqlite":
-                store = await Store.connect(path, media_dir=media)
+            store = await backing.reopen()
             link = await store.deliveries.get(made["id"])
             assert link is not None and link.chat == ChatRef("telegram", CUSTOMER.id)
             assert await store.create_intents.count() == 0
             assert partner.sandbox.call_counts()["create_delivery"] == (2 if late else 1)
         finally:
-            await stop_instances(deployment.running)
+            await deployment.stop()
             await store.close()

@@ -1,0 +1,131 @@
+"""Telegram updates through the durable inbox (``store.telegram_inbox``).
+
+::
+
+    webhook / getUpdates ─> store_update (committed) ─> 200 / offset moves ─> PTB's queue
+    ChatOrderedProcessor + InboxHandOff: holding the chat's lock, the chat's stored updates up
+        to this one not handled yet, oldest first
+    UpdateInboxSweep (a job): prunes handled updates
+        and hands updates stored but left unhandled (their process died) to the queue
+
+An update is stored before Telegram is told it arrived, so a crash between the 200 and its
+handling loses nothing: the update is handled after the restart, or by another instance. Two
+updates of one chat that reached two instances back to back (the second sent after the first's
+200) are handled in order: whichever instance takes the chat's lock first handles every stored
+update of the chat up to its own, oldest first. The other instance, getting the lock next,
+finds its update handled (``store.updates`` drops it as a repeat). An update that never went
+through the inbox (a test putting it on the queue) is handled as before.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import TYPE_CHECKING, Any, Final
+
+from telegram import Update
+
+from bot.chat_ref import TELEGRAM, ChatRef
+from bot.clocks import Clock
+from bot.jobs import Job
+from bot.store import StoredUpdate, UpdateInbox
+from conversations.texts.catalogue import speaking_language
+
+if TYPE_CHECKING:
+    from bot.telegram.application import BotApplication
+
+log = logging.getLogger(__name__)
+
+#: An update stored this long ago and still not handled is taken to be orphaned (its process
+#: died) and handed to this process: far longer than a turn normally waits for its chat.
+ORPHANED_SECONDS: Final = 10.0
+#: How often the sweep looks for orphaned updates.
+SWEEP_SECONDS: Final = 2.0
+
+
+def chat_ref_of(update: object) -> ChatRef | None:
+    """The Telegram chat ``update`` belongs to, or None."""
+    if isinstance(update, Update) and update.effective_chat is not None:
+        return ChatRef(TELEGRAM, update.effective_chat.id)
+    return None
+
+
+async def store_update(inbox: UpdateInbox, update: Update, data: dict[str, Any]) -> bool:
+    """Store ``update`` (``data`` as Telegram sent it) before it is acknowledged; False when
+    it is stored already (a repeat still waiting)."""
+    # ASCII JSON: a lone surrogate in a customer's text is kept as its escape.
+    return await inbox.add(update.update_id, chat_ref_of(update), json.dumps(data))
+
+
+class InboxHandOff:
+    """What ``ChatOrderedProcessor`` does before an update when updates go through the inbox:
+    holding the chat's lock, ``earlier`` handles the chat's stored updates older than this one
+    (they reached another instance, or one that died). An update is handled once its id is in
+    ``store.updates``; the sweep prunes it."""
+
+    def __init__(self, inbox: UpdateInbox, application: BotApplication) -> None:
+        self.inbox = inbox
+        self._application = application
+
+    async def earlier(self, update: object) -> None:
+        """Handle the stored updates of ``update``'s chat that came before it, oldest first
+        (under the chat's lock)."""
+        chat = chat_ref_of(update)
+        if chat is None or not isinstance(update, Update):
+            return
+        for stored in await self.inbox.pending_for(chat, update.update_id):
+            if stored.update_id != update.update_id:
+                await self._handle(stored)
+
+    async def _handle(self, stored: StoredUpdate) -> None:
+        update = Update.de_json(json.loads(stored.body), self._application.bot)
+        user = update.effective_user
+        with speaking_language(user.language_code if user is not None else None):
+            await self._application.process_update(update)
+
+
+class UpdateInboxSweep(Job):
+    """Prunes handled updates, then hands stored updates nobody handled for
+    ``ORPHANED_SECONDS`` (their process died) to this process's Application, once each; on a
+    store this process has alone, every update stored before it started too. A leader-only
+    job: one instance takes the orphans."""
+
+    name = "telegram-update-inbox"
+    leader_only = True
+
+    def __init__(
+        self,
+        inbox: UpdateInbox,
+        application: BotApplication,
+        *,
+        shared: bool,
+        clock: Clock = time.time,
+        orphaned_seconds: float = ORPHANED_SECONDS,
+    ) -> None:
+        super().__init__(look_seconds=SWEEP_SECONDS)
+        self._inbox = inbox
+        self._application = application
+        self._shared = shared
+        self._clock = clock
+        self._orphaned = orphaned_seconds
+        self._started = clock()
+        self._queued: set[int] = set()
+
+    async def run_once(self) -> float | None:
+        await self._inbox.prune_handled()
+        now = self._clock()
+        than = now - self._orphaned
+        if not self._shared:  # nobody else works on this store: earlier ones are orphans
+            than = max(than, self._started)
+        orphans = await self._inbox.older(than)
+        # Queued once while still waiting; one handled leaves the set with the inbox row.
+        self._queued &= {stored.update_id for stored in orphans}
+        for stored in orphans:
+            if stored.update_id in self._queued:
+                continue
+            self._queued.add(stored.update_id)
+            log.info("update %s was stored but not handled; handling it here", stored.update_id)
+            data = json.loads(stored.body)
+            await self._application.update_queue.put(Update.de_json(data, self._application.bot))
+        return SWEEP_SECONDS

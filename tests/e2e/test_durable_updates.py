@@ -1,0 +1,160 @@
+"""Telegram updates stored before their webhook's 200, on real ``deliverybot run`` processes.
+
+The harness of ``test_kill_during_create`` (instances in webhook mode on loopback, the fake Bot
+API and the sandbox in this process).
+
+* A kill between the 200 and the handling: a customer's message reaches an instance while their
+  chat is busy (its create waits in the sandbox), is answered 200 and waits for the chat; the
+  instance is killed with SIGKILL. On SQLite the restarted instance handles it, on PostgreSQL
+  the other instance: nothing acknowledged is lost.
+* Order across instances: two instances on PostgreSQL, 20 chats each sending 20 messages back to
+  back (each sent once the previous one was answered 200), alternately to one instance and the
+  other: every chat's messages are handled in the order they were sent (the order of the times
+  their ids were recorded as handled), 0 out of order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from bot.store import Store
+from tests.e2e.test_confirms_on_real_instances import is_summary, seed_sessions_at_the_summary
+from tests.e2e.test_kill_during_create import (
+    Deployment,
+    kill,
+    open_backing,
+    push,
+    served_partner,
+)
+from tests.fakes import FakeTelegram, TgUser
+
+CUSTOMER = TgUser(840_001, "Acknowledged Then Killed")
+HANDLED_WITHIN = 60.0
+CHATS = 20
+MESSAGES = 20
+FIRST_CHAT = 850_000
+
+
+async def handled(store: Store, update_ids: list[int], timeout: float) -> dict[int, float]:
+    """When each of ``update_ids`` was recorded as handled, once all are (polled: the handling
+    happens in other processes)."""
+    marks = ",".join("?" * len(update_ids))
+    query = f"SELECT update_id, seen_at FROM seen_updates WHERE update_id IN ({marks})"  # noqa: S608
+    deadline = time.monotonic() + timeout
+    while True:
+        rows = await store._db.fetch_all(query, update_ids)
+        if len(rows) == len(update_ids) or time.monotonic() > deadline:
+            return {int(row[0]): float(row[1]) for row in rows}
+        await asyncio.sleep(0.2)
+
+
+async def inbox_empties(store: Store, timeout: float) -> bool:
+    """Whether the update inbox is empty within ``timeout`` (polled, like ``handled``)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if await store.telegram_inbox.count() == 0:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.1)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_an_update_acknowledged_before_a_kill_is_handled_after_it(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    backing = await open_backing(backend, tmp_path, request)
+    store = backing.store
+    async with (
+        served_partner() as (partner, arrivals),
+        FakeTelegram.running() as tg,
+        httpx.AsyncClient(timeout=30) as client,
+    ):
+        deployment = Deployment(tmp_path, partner.sandbox, tg, backing.storage)
+        try:
+            tg.add_chat(CUSTOMER)
+            await seed_sessions_at_the_summary(store, partner, [CUSTOMER.id])
+            await backing.hand_to_instances()
+            first = await deployment.start(client)
+            if backend == "postgres":
+                await deployment.start(client)
+            await push(client, first, tg.updates.command(CUSTOMER, "start"))
+            summary = await tg.wait_for_message(CUSTOMER.id, is_summary, timeout=30)
+            # The chat stays busy: its create waits in the sandbox.
+            partner.sandbox.inject_fault(
+                "create_delivery", "latency", 1, latency_seconds=6.0, when="before"
+            )
+            tapping = asyncio.create_task(
+                push(client, first, tg.updates.tap(summary, "Confirm and send"))
+            )
+            await asyncio.wait_for(arrivals.arrived.wait(), timeout=30)
+            waiting = tg.updates.text(CUSTOMER, "Is it on its way?")
+            await push(client, first, waiting)  # 200: stored, waiting for the chat
+            await kill(first)
+            killed_at = time.monotonic()
+            with contextlib.suppress(httpx.HTTPError):
+                await tapping
+            if backend == "sqlite":
+                await deployment.start(client, port=first.port)
+
+            store = await backing.reopen()
+            update_id = int(waiting["update_id"])
+            seen = await handled(store, [update_id], HANDLED_WITHIN)
+            assert update_id in seen, "the acknowledged update was lost"
+            seconds = time.monotonic() - killed_at
+            print(f"{backend}: an update acknowledged before a kill, handled {seconds:.1f} s later")
+            # Handled, so it left the inbox (the handling commits first: wait for the removal).
+            assert await inbox_empties(store, timeout=10)
+        finally:
+            await deployment.stop()
+            await store.close()
+
+
+async def test_back_to_back_updates_on_two_instances_are_handled_in_order(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    backing = await open_backing("postgres", tmp_path, request)
+    store = backing.store
+    customers = [TgUser(FIRST_CHAT + number, f"Customer {number}") for number in range(CHATS)]
+    async with (
+        served_partner() as (partner, _),
+        FakeTelegram.running() as tg,
+        httpx.AsyncClient(timeout=30) as client,
+    ):
+        deployment = Deployment(tmp_path, partner.sandbox, tg, backing.storage)
+        try:
+            instances = [await deployment.start(client), await deployment.start(client)]
+            for user in customers:
+                tg.add_chat(user)
+            sent: dict[int, list[int]] = {}
+
+            async def chat(number: int, user: TgUser) -> None:
+                turn = itertools.count(number)  # chats start on alternate instances
+                sent[user.id] = []
+                for message in range(MESSAGES):
+                    update = tg.updates.text(user, f"message {message}")
+                    sent[user.id].append(int(update["update_id"]))
+                    await push(client, instances[next(turn) % 2], update)
+
+            await asyncio.gather(*(chat(n, user) for n, user in enumerate(customers)))
+            every = [update_id for ids in sent.values() for update_id in ids]
+            seen = await handled(store, every, HANDLED_WITHIN)
+            assert len(seen) == len(every)
+            out_of_order = [
+                user_id
+                for user_id, ids in sent.items()
+                if [seen[i] for i in ids] != sorted(seen[i] for i in ids)
+            ]
+            print(f"{CHATS} chats x {MESSAGES} updates on 2 instances: "
+                  f"{len(out_of_order)} chats out of order")  # fmt: skip
+            assert out_of_order == []
+        finally:
+            await deployment.stop()
+            await store.close()
