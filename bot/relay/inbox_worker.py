@@ -33,6 +33,14 @@ stopped for a retry while the pass was still starting other events holds back it
 later ones in that pass, which would otherwise start a chain of their own, move the chat's view
 past it, and leave it to be planned as older and never said.
 
+Waiting for a link: an event can outrun the bot's record of its delivery (``RelayTuning``'s
+``link_attempts``). While a create is still open, recorded and in flight
+(``store.create_intents``) or being followed up after its answer was lost
+(``store.unconfirmed``), an unlinked delivery may be that create's: past ``link_attempts`` its
+event is held, looked at again every ``OPEN_CREATE_RECHECK_SECONDS``, until it is linked (then
+told in the customer's channel) or ``OPEN_CREATE_HOLD_SECONDS`` after it arrived (then it goes
+to operators only, as for a delivery ordered elsewhere).
+
 Failures: a channel error other than ``ChatUnreachable`` leaves the event pending, recorded with
 ``inbox.record_failure``, and it is retried after a growing, capped delay (``RelayTuning``);
 after ``max_attempts`` it is given up and logged. An unexpected error while handling one event
@@ -72,6 +80,13 @@ logger = logging.getLogger(__name__)
 
 # Deliveries found to be ordered elsewhere, so their later events skip the wait for a link.
 _FOREIGN_MEMORY = 10_000
+
+#: The longest an event of an unlinked delivery waits, after it arrived, while creates are
+#: open that may still link it (the follow-up settles a lost create within seconds to tens of
+#: seconds; a create whose process died, a lease later).
+OPEN_CREATE_HOLD_SECONDS = 120.0
+#: How often such a held event looks for its link.
+OPEN_CREATE_RECHECK_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -273,6 +288,9 @@ class Relay(Job):
             if stored.attempts + 1 < self._tuning.link_attempts:
                 await self._retry_later(stored, "delivery not linked to a chat yet")
                 return False
+            if await self._open_create_may_link(stored):
+                self._retry_at[stored.event_id] = self._clock() + OPEN_CREATE_RECHECK_SECONDS
+                return False
             self._remember_foreign(delivery_id)
             logger.info(
                 "delivery %s is not linked to a chat: event %s goes to operators only",
@@ -359,6 +377,15 @@ class Relay(Job):
     async def _record_sent(self, sent: list[SentReceipt]) -> None:
         with contextlib.suppress(Exception):
             await self._store.relayed.record_sent(sent)
+
+    async def _open_create_may_link(self, stored: InboxEvent) -> bool:
+        """Whether ``stored``'s delivery may still be linked by a create still open, within
+        ``OPEN_CREATE_HOLD_SECONDS`` of the event's arrival (see the module docstring)."""
+        if self._clock() >= stored.received_at + OPEN_CREATE_HOLD_SECONDS:
+            return False
+        if await self._store.create_intents.count() > 0:
+            return True
+        return await self._store.unconfirmed.count_open() > 0
 
     async def _retry_later(self, stored: InboxEvent, reason: str) -> int:
         attempts = await self._store.inbox.record_failure(stored.event_id, reason)

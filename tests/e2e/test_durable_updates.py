@@ -25,9 +25,10 @@ import httpx
 import pytest
 
 from bot.store import Store
-from tests.e2e.test_confirms_on_real_instances import is_summary, seed_sessions_at_the_summary
 from tests.e2e.test_kill_during_create import (
     Deployment,
+    at_the_summary,
+    confirm_held,
     kill,
     open_backing,
     push,
@@ -79,22 +80,9 @@ async def test_an_update_acknowledged_before_a_kill_is_handled_after_it(
     ):
         deployment = Deployment(tmp_path, partner.sandbox, tg, backing.storage)
         try:
-            tg.add_chat(CUSTOMER)
-            await seed_sessions_at_the_summary(store, partner, [CUSTOMER.id])
-            await backing.hand_to_instances()
-            first = await deployment.start(client)
-            if backend == "postgres":
-                await deployment.start(client)
-            await push(client, first, tg.updates.command(CUSTOMER, "start"))
-            summary = await tg.wait_for_message(CUSTOMER.id, is_summary, timeout=30)
+            first, summary = await at_the_summary(deployment, backing, partner, client, CUSTOMER)
             # The chat stays busy: its create waits in the sandbox.
-            partner.sandbox.inject_fault(
-                "create_delivery", "latency", 1, latency_seconds=6.0, when="before"
-            )
-            tapping = asyncio.create_task(
-                push(client, first, tg.updates.tap(summary, "Confirm and send"))
-            )
-            await asyncio.wait_for(arrivals.arrived.wait(), timeout=30)
+            tapping = await confirm_held(client, tg, first, summary, partner, arrivals, 6.0)
             waiting = tg.updates.text(CUSTOMER, "Is it on its way?")
             await push(client, first, waiting)  # 200: stored, waiting for the chat
             await kill(first)

@@ -54,7 +54,7 @@ from tests.e2e.test_several_instances import (
     stop_instances,
     wait_until_serving,
 )
-from tests.fakes import FakeTelegram, TgUser
+from tests.fakes import FakeTelegram, SentMessage, TgUser
 from tests.ordering.conftest import _photo, public_resolver
 
 CUSTOMER = TgUser(830_001, "Killed Mid-Create")
@@ -185,7 +185,7 @@ class Deployment:
     def __init__(self, tmp_path: Path, partner: Sandbox, tg: FakeTelegram, storage: str) -> None:
         self._tmp = tmp_path
         self._partner = partner
-        self._tg = tg
+        self.tg = tg
         self._storage = storage
         self.running: list[Instance] = []
         self._started = 0
@@ -195,7 +195,7 @@ class Deployment:
         index = self._started
         self._started += 1
         config = self._tmp / f"bot{index}.toml"
-        text = config_text(self._partner, self._tg, port, self._storage)
+        text = config_text(self._partner, self.tg, port, self._storage)
         config.write_text(text, encoding="utf-8")
         log = self._tmp / f"bot{index}.log"
         instance = await start_instance(config, port, log)
@@ -219,6 +219,46 @@ async def kill(instance: Instance) -> None:
     await instance.process.wait()
 
 
+async def at_the_summary(
+    deployment: Deployment,
+    backing: Backing,
+    partner: Partner,
+    client: httpx.AsyncClient,
+    user: TgUser,
+) -> tuple[Instance, SentMessage]:
+    """``user``'s session seeded at the summary, the instances started (a second one on
+    PostgreSQL), and /start sent to the first: that instance, and the summary it showed."""
+    tg = deployment.tg
+    tg.add_chat(user)
+    await seed_sessions_at_the_summary(backing.store, partner, [user.id])
+    await backing.hand_to_instances()
+    first = await deployment.start(client)
+    if backing.backend == "postgres":
+        await deployment.start(client)  # the one that takes over
+    await push(client, first, tg.updates.command(user, "start"))
+    return first, await tg.wait_for_message(user.id, is_summary, timeout=30)
+
+
+async def confirm_held(
+    client: httpx.AsyncClient,
+    tg: FakeTelegram,
+    instance: Instance,
+    summary: SentMessage,
+    partner: Partner,
+    arrivals: CreateArrivals,
+    latency: float,
+) -> asyncio.Task[None]:
+    """Tap "Confirm and send" on ``instance``; return (the tap's post) once its create is in
+    the sandbox, held there ``latency`` seconds."""
+    partner.sandbox.inject_fault(
+        "create_delivery", "latency", 1, latency_seconds=latency, when="before"
+    )
+    tap = tg.updates.tap(summary, "Confirm and send")
+    tapping = asyncio.create_task(push(client, instance, tap))
+    await asyncio.wait_for(arrivals.arrived.wait(), timeout=30)
+    return tapping
+
+
 @pytest.mark.parametrize(
     ("backend", "latency"),
     [("sqlite", LANDED_SECONDS), ("postgres", LANDED_SECONDS), ("postgres", LATE_SECONDS)],
@@ -235,23 +275,9 @@ async def test_a_create_in_flight_when_its_instance_is_killed_is_told_and_linked
     ):
         deployment = Deployment(tmp_path, partner.sandbox, tg, backing.storage)
         try:
-            tg.add_chat(CUSTOMER)
-            await seed_sessions_at_the_summary(store, partner, [CUSTOMER.id])
-            await backing.hand_to_instances()
-            first = await deployment.start(client)
-            if backend == "postgres":
-                await deployment.start(client)  # the one that takes over
-
-            await push(client, first, tg.updates.command(CUSTOMER, "start"))
-            summary = await tg.wait_for_message(CUSTOMER.id, is_summary, timeout=30)
+            first, summary = await at_the_summary(deployment, backing, partner, client, CUSTOMER)
             seen = len(tg.sent_messages(CUSTOMER.id))
-            partner.sandbox.inject_fault(
-                "create_delivery", "latency", 1, latency_seconds=latency, when="before"
-            )
-            tapping = asyncio.create_task(
-                push(client, first, tg.updates.tap(summary, "Confirm and send"))
-            )
-            await asyncio.wait_for(arrivals.arrived.wait(), timeout=30)
+            tapping = await confirm_held(client, tg, first, summary, partner, arrivals, latency)
             await kill(first)
             killed_at = time.monotonic()
             with contextlib.suppress(httpx.HTTPError):

@@ -10,6 +10,7 @@ import pytest
 from bot.chat_ref import ChatRef, UserRef
 from bot.jobs import Scheduler
 from bot.relay import Relay, RelayTuning
+from bot.relay.inbox_worker import OPEN_CREATE_HOLD_SECONDS, OPEN_CREATE_RECHECK_SECONDS
 from bot.store import Store
 from bot.store.coordination import ALWAYS_LEADS
 
@@ -337,6 +338,56 @@ async def test_a_delivery_never_linked_is_relayed_to_operators_only_after_the_la
         "Picked up.",
     ]
     assert clock.now == START + 1 + 2
+
+
+async def open_create(store: Store) -> None:
+    """A create of the customer's whose answer was lost: the follow-up may still link it."""
+    await store.unconfirmed.add(
+        "key-lost-0001",
+        ChatRef("telegram", CUSTOMER_CHAT),
+        CUSTOMER_USER,
+        request="{}",
+        saved_order="{}",
+        fingerprint="fp",
+        created_at=START,
+        next_attempt_at=START + 2,
+    )
+
+
+async def test_an_event_waits_for_a_link_while_a_create_that_may_make_it_is_open(
+    store: Store, make_relay: MakeRelay, channel: RecordingChannel, clock: FakeClock
+) -> None:
+    relay = make_relay(store, tuning=RelayTuning(link_attempts=2))
+    await open_create(store)
+    await put(store, ASSIGNED)
+
+    assert await relay.process_pending() == 0
+    clock.advance(relay.retry_in() or 0)
+    assert await relay.process_pending() == 0  # its last try: held, not to operators only
+    assert relay.retry_in() == OPEN_CREATE_RECHECK_SECONDS
+    clock.advance(OPEN_CREATE_RECHECK_SECONDS)
+    assert await relay.process_pending() == 0
+    assert channel.sent == []
+
+    await link(store, "pending")  # the follow-up settled the create
+    clock.advance(OPEN_CREATE_RECHECK_SECONDS)
+    assert await relay.process_pending() == 1
+    assert len(channel.texts(CUSTOMER_CHAT)) == 1  # told in the customer's chat
+
+
+async def test_an_event_held_for_an_open_create_goes_to_operators_after_the_bound(
+    store: Store, make_relay: MakeRelay, channel: RecordingChannel, clock: FakeClock
+) -> None:
+    relay = make_relay(store, tuning=RelayTuning(link_attempts=1))
+    await open_create(store)
+    await put(store, ASSIGNED)
+
+    assert await relay.process_pending() == 0  # held
+    clock.advance(OPEN_CREATE_HOLD_SECONDS)
+    assert await relay.process_pending() == 1
+
+    assert channel.texts(CUSTOMER_CHAT) == []
+    assert len(channel.texts(OPERATOR)) == 1
 
 
 async def test_later_events_of_a_waiting_delivery_wait_but_other_deliveries_go_on(
