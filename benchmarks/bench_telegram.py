@@ -16,7 +16,11 @@ times so a noisy neighbour hits them alike:
   session save, the sender and its limiter, and the in-process sandbox as the Partner API
   (a pickup & delivery order: taps, typing, a location pin, a contact, a photo re-hosted and
   fetched by the sandbox, and the create); once with ``synchronous=full`` (the default) and
-  once with ``normal``. Telegram's send limits are lifted.
+  once with ``normal``. Telegram's send limits are lifted. Each update is first stored in
+  the Telegram update inbox, as the webhook route does before its 200
+  (``bot.telegram.update_inbox.store_update``); the "no inbox" variants feed the queue
+  directly with the processor's inbox hand-off off (the bot before the inbox), so the inbox's
+  cost per turn is printed beside them (goal: at most 10 %).
 
 Goals: full at most 1.5x the bare echo and 1.2x the same-traffic echo. Also printed: Bot API
 calls per update, and the time from an update to its reply's last sendMessage.
@@ -49,9 +53,11 @@ from bot.config import Config
 from bot.demo.transports import AppSwitch, loopback_resolver
 from bot.runtime import Runtime, Seams
 from bot.sandbox import Sandbox, default_scenario
+from bot.store import UpdateInbox
 from bot.store.database import Synchronous
 from bot.telegram.application import ChatOrderedProcessor
 from bot.telegram.limits import RateLimiter, SendLimits, Window
+from bot.telegram.update_inbox import store_update
 
 ORDERS = 10  # per run; each run is one variant
 ROUNDS = 5
@@ -260,14 +266,23 @@ class TimedApp:
 
 
 async def feed(
-    application: Any, api: InstantBotApi, processor: TimedProcessor, update: JSON, run: Run
+    application: Any,
+    api: InstantBotApi,
+    processor: TimedProcessor,
+    update: JSON,
+    run: Run,
+    inbox: UpdateInbox | None = None,
 ) -> None:
-    """Put one update in and wait until the Application has processed it."""
+    """Put one update in (stored in ``inbox`` first, as the webhook does before its 200) and
+    wait until the Application has processed it."""
     finished = asyncio.get_running_loop().create_future()
     processor.waiting[update["update_id"]] = finished
     sends = len(api.sent_at)
     started = time.perf_counter()
-    await application.update_queue.put(Update.de_json(update, application.bot))
+    parsed = Update.de_json(update, application.bot)
+    if inbox is not None:
+        await store_update(inbox, parsed, update)
+    await application.update_queue.put(parsed)
     await finished
     issued = api.sent_at[sends:]
     run.reply.append((issued[-1] if issued else time.perf_counter()) - started)
@@ -292,7 +307,7 @@ def bench_config(directory: Path, sandbox: Sandbox) -> Config:
     return Config.model_validate(data, context={"environ": {}, "base_dir": directory})
 
 
-async def run_full(directory: Path, synchronous: Synchronous) -> Run:
+async def run_full(directory: Path, synchronous: Synchronous, *, inbox: bool = True) -> Run:
     switch = AppSwitch()
     photos_served = TimedApp(switch)  # the bot's web app, serving the sandbox the photo
     sandbox = Sandbox(
@@ -313,6 +328,8 @@ async def run_full(directory: Path, synchronous: Synchronous) -> Run:
     )
     runtime = await Runtime.build(bench_config(directory, sandbox), seams)
     switch.app = runtime.web_app
+    if not inbox:
+        processor.inbox = None  # as before the inbox: no stored updates to hand on
     await runtime.start(workers=False)
     updates, run = Updates(), Run()
     api.calls.clear()
@@ -321,7 +338,9 @@ async def run_full(directory: Path, synchronous: Synchronous) -> Run:
         for order in range(ORDERS):
             chat_id = 10_000 + order
             for step in ORDER:
-                await feed(runtime.application, api, processor, step(updates, api, chat_id), run)
+                update = step(updates, api, chat_id)
+                stored = runtime.store.telegram_inbox if inbox else None
+                await feed(runtime.application, api, processor, update, run, stored)
         await settle(runtime)
         run.seconds = time.perf_counter() - started
         run.calls = Counter(api.calls)
@@ -384,6 +403,8 @@ VARIANTS: dict[str, Callable[[Path], Awaitable[Run]]] = {
     "same-traffic echo": lambda _: run_echo(traffic=True),
     "full turn, synchronous=full": lambda d: run_full(d, "FULL"),
     "full turn, synchronous=normal": lambda d: run_full(d, "NORMAL"),
+    "no inbox, synchronous=full": lambda d: run_full(d, "FULL", inbox=False),
+    "no inbox, synchronous=normal": lambda d: run_full(d, "NORMAL", inbox=False),
 }
 
 
@@ -429,6 +450,22 @@ async def main() -> None:
         print(
             f"  {name}: {own:5.0f} µs/update, {own / base:4.2f}x the bare echo,"
             f" {own / traffic:4.2f}x the same-traffic echo"
+        )
+    for mode in ("full", "normal"):
+        with_inbox = runs[f"full turn, synchronous={mode}"]
+        without = runs[f"no inbox, synchronous={mode}"]
+        cost = statistics.median(r.us_per_update for r in with_inbox) / statistics.median(
+            r.us_per_update for r in without
+        )
+        replies = [
+            statistics.median(s * 1e6 for r in variant for s in r.reply)
+            for variant in (without, with_inbox)
+        ]
+        verdict = "meets" if cost <= 1.10 else "misses"
+        print(
+            f"  the update inbox, synchronous={mode}: {(cost - 1) * 100:+5.1f} % per turn"
+            f" ({verdict} the goal <= 10 %); reply issued after {replies[0]:6.0f} ->"
+            f" {replies[1]:6.0f} µs (median)"
         )
     full = runs["full turn, synchronous=normal"][0]
     per_method = ", ".join(

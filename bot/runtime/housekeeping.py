@@ -37,6 +37,9 @@ async def housekeep(
     await store.audit.prune(now - audit_seconds)
     await store.customer_counts.prune_drafts(now - DRAFTS_KEPT_SECONDS)
     await store.media.purge_expired(now)
+    # Handled updates leave the Telegram inbox before their ids are forgotten: a stored update
+    # whose id is no longer known as handled would be handled again.
+    await store.telegram_inbox.prune_handled()
     await store.updates.prune(now - UPDATE_IDS_KEPT_SECONDS)
     await store.inbox.purge_processed(now - RELAYED_KEPT_SECONDS)
     await store.sent.prune(now - RELAYED_KEPT_SECONDS)
