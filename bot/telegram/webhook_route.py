@@ -81,8 +81,9 @@ def telegram_route(
             log.warning("update dropped: %s", update)
             return PlainTextResponse("OK")
         # Not stored (the database is down): the error answers 500 and Telegram repeats it.
-        if inbox is not None and not await store_update(inbox, update, data):
-            return PlainTextResponse("OK")  # a repeat of one still waiting: it is queued
+        # A repeat is queued like the first: the gatekeeper drops it once handled.
+        if inbox is not None:
+            await store_update(inbox, update, data)
         await application.update_queue.put(update)
         return PlainTextResponse("OK")
 
