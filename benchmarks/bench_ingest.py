@@ -353,8 +353,10 @@ def write_events(prefix: Path, label: str, count: int) -> None:
 _DURATION_UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0}
 
 
-def run_wrk(wrk: str, script: Path, prefix: Path, port: int, seconds: int) -> WrkRun:
-    """One ``wrk -t2 -c16`` run against ``port``; its events/s, p99 and counts."""
+def run_wrk(
+    wrk: str, script: Path, prefix: Path, port: int, seconds: int, *, path: str = "/hooks/partner"
+) -> WrkRun:
+    """One ``wrk -t2 -c16`` run against ``port`` (``path``); its events/s, p99 and counts."""
     result = subprocess.run(  # noqa: S603 - our own argv, no shell
         [
             wrk,
@@ -364,7 +366,7 @@ def run_wrk(wrk: str, script: Path, prefix: Path, port: int, seconds: int) -> Wr
             "--latency",
             "-s",
             str(script),
-            f"http://127.0.0.1:{port}/hooks/partner",
+            f"http://127.0.0.1:{port}{path}",
             "--",
             str(prefix),
         ],

@@ -428,7 +428,7 @@ async def main() -> None:
             if round_number % 2:
                 names.reverse()  # alternate the order, so drift hits every variant alike
             for name in names:
-                directory = Path(scratch) / f"{round_number}-{len(runs[name])}-{name[-6:]}"
+                directory = Path(scratch) / f"{round_number}-{list(VARIANTS).index(name)}"
                 runs[name].append(await VARIANTS[name](directory))
     print(f"P1 Telegram turns through PTB: {ROUNDS} alternating rounds of {ORDERS} orders x")
     print(f"{len(ORDER)} updates per variant; min and median over the rounds:")
