@@ -18,7 +18,7 @@ times so a noisy neighbour hits them alike:
   fetched by the sandbox, and the create); once with ``synchronous=full`` (the default) and
   once with ``normal``. Telegram's send limits are lifted. Each update is first stored in
   the Telegram update inbox, as the webhook route does before its 200
-  (``bot.telegram.update_inbox.store_update``); the "no inbox" variants feed the queue
+  (``bot.telegram.stored_updates.store_update``); the "no inbox" variants feed the queue
   directly with the processor's inbox hand-off off (the bot before the inbox), so the inbox's
   cost per turn is printed beside them (goal: at most 10 %).
 
@@ -57,7 +57,7 @@ from bot.store import UpdateInbox
 from bot.store.database import Synchronous
 from bot.telegram.application import ChatOrderedProcessor
 from bot.telegram.limits import RateLimiter, SendLimits, Window
-from bot.telegram.update_inbox import store_update
+from bot.telegram.stored_updates import store_update
 
 ORDERS = 10  # per run; each run is one variant
 ROUNDS = 5

@@ -41,7 +41,7 @@ from bot.telegram.message_sender import TelegramSender
 from bot.telegram.operators import operator_handlers
 from bot.telegram.photo_receiver import PhotoReceiver
 from bot.telegram.relay_channel import TelegramRelayChannel, TelegramTurns
-from bot.telegram.update_inbox import InboxHandOff, UpdateInboxSweep
+from bot.telegram.stored_updates import InboxHandOff, UpdateInboxSweep
 from bot.telegram.webhook_route import telegram_route
 from bot.webapp.place_question import ChatPlaceQuestions
 from bot.webapp.routes import WebappEndpoints

@@ -6,7 +6,7 @@ next ``getUpdates`` moves the offset past it). ``add`` shares the partner webhoo
 path (``GroupedInserts``): updates arriving together are committed together, each caller
 waiting for its own commit, so what Telegram is told arrived is durable.
 
-Whoever holds a chat's lock (``bot.telegram.update_inbox``) handles the chat's stored updates
+Whoever holds a chat's lock (``bot.telegram.stored_updates``) handles the chat's stored updates
 oldest first (``pending_for``, by ``update_id``: Telegram numbers a bot's updates in order).
 An update is handled when its id is in ``store.updates`` (recorded in the turn's own commit):
 so handling costs the turn no commit of its own, and every read here leaves handled updates

@@ -48,8 +48,8 @@ from bot.store import Store, UpdateInbox
 from bot.telegram.bot_context import BotContext
 from bot.telegram.chat_owner import foreign_sender
 from bot.telegram.polled_updates import CheckedUpdatesRequest
+from bot.telegram.stored_updates import InboxHandOff
 from bot.telegram.update_check import Flaw, update_flaw
-from bot.telegram.update_inbox import InboxHandOff
 from conversations.texts.catalogue import say, speaking_language
 
 log = logging.getLogger(__name__)
@@ -85,7 +85,7 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
     A slot is held while waiting for the chat: one chat sending hundreds of updates at once
     slows the others down, but cannot reorder or lose them.
 
-    With ``inbox`` (``bot.telegram.update_inbox``; set by the wiring) the updates are the
+    With ``inbox`` (``bot.telegram.stored_updates``; set by the wiring) the updates are the
     stored ones: holding the chat's lock, its stored updates older than this one are handled
     first (two instances, or one that died).
     """

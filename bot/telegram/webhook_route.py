@@ -5,7 +5,7 @@ Telegram sends the ``secret_token`` given to ``setWebhook`` in the
 refused with a bare 403, compared in constant time, before the body is read. Accepted updates
 are stored in ``inbox`` (``bot.store.update_inbox``: committed, grouped with the updates
 arriving at the same time), go to ``application.update_queue`` and the answer is 200: processing
-happens in the Application (in order per chat, ``bot.telegram.update_inbox``), and a slow answer
+happens in the Application (in order per chat, ``bot.telegram.stored_updates``), and a slow answer
 would make Telegram send the update again. Repeats are dropped there by ``update_id``. An
 update that cannot be stored is answered 500: Telegram sends it again.
 
@@ -27,8 +27,8 @@ from starlette.routing import Route
 from telegram.ext import Application
 
 from bot.store import UpdateInbox
+from bot.telegram.stored_updates import store_update
 from bot.telegram.update_check import Flaw, checked_update
-from bot.telegram.update_inbox import store_update
 from bot.web.body import BodyTooLarge, MalformedBody, read_limited
 
 log = logging.getLogger(__name__)

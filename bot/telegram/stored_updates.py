@@ -22,9 +22,10 @@ from __future__ import annotations
 import json
 import logging
 import time
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, TypeAlias
 
 from telegram import Update
+from telegram.ext import Application
 
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.clocks import Clock
@@ -32,8 +33,9 @@ from bot.jobs import Job
 from bot.store import StoredUpdate, UpdateInbox
 from conversations.texts.catalogue import speaking_language
 
-if TYPE_CHECKING:
-    from bot.telegram.application import BotApplication
+# ``bot.telegram.application.BotApplication``, named here without importing that module
+# (which imports this one).
+BotApplication: TypeAlias = Application[Any, Any, Any, Any, Any, Any]
 
 log = logging.getLogger(__name__)
 
