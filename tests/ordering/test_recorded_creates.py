@@ -12,7 +12,6 @@ import asyncio
 
 import httpx
 
-from bot.chat_ref import ChatRef
 from bot.ordering.recorded_creates import LEASE_SECONDS
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
@@ -89,7 +88,7 @@ async def test_a_create_is_recorded_before_it_leaves_and_settled_with_its_link(o
     assert await org.store.create_intents.count() == 0  # settled with the answer
     (made,) = sandbox_deliveries(org)
     link = await org.store.deliveries.get(made["id"])
-    assert link is not None and (link.chat, link.user_id) == (ChatRef("telegram", CHAT), USER)
+    assert link is not None and (link.chat, link.user_id) == (CHAT, USER.id)
     assert await bot.chats.history.last_order(USER) is not None
 
 
@@ -155,9 +154,9 @@ async def test_a_create_whose_sender_died_after_it_landed_is_found_linked_and_to
 
     assert await store.create_intents.count() == 0
     link = await store.deliveries.get(made["id"])
-    assert link is not None and (link.chat, link.user_id) == (ChatRef("telegram", CHAT), USER)
+    assert link is not None and (link.chat, link.user_id) == (CHAT, USER.id)
     assert await other.chats.history.last_order(USER) is not None  # "repeat" works
-    (told,) = channel.texts(CHAT)
+    (told,) = channel.texts(CHAT.id)
     assert told.startswith("Good news") and made["id"] in told
     assert org.calls("create_delivery") == 1  # found by the read-back, not sent again
     assert await store.unconfirmed.count_open() == 0
@@ -181,8 +180,8 @@ async def test_a_create_whose_sender_died_before_it_landed_is_sent_again_with_it
 
     (made,) = sandbox_deliveries(org)
     link = await store.deliveries.get(made["id"])
-    assert link is not None and link.chat == ChatRef("telegram", CHAT)
-    (told,) = channel.texts(CHAT)
+    assert link is not None and link.chat == CHAT
+    (told,) = channel.texts(CHAT.id)
     assert made["id"] in told
     assert await store.create_intents.count() == 0
     # Sent with the recorded key: the same request again is the same delivery.
