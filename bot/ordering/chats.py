@@ -52,6 +52,8 @@ from bot.chat_ref import ChatRef, UserRef
 from bot.chatlocks import ChatTurnLocks
 from bot.clocks import Clock, Sleep
 from bot.config.limits_section import LimitsConfig
+from bot.log_context import log_context
+from bot.metrics.recording import creating_in
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.duplicate_hold import content_fingerprint
 from bot.ordering.history import OrderHistory, customer_ref
@@ -334,8 +336,9 @@ class ChatService:
         reply: Reply | None = None,
     ) -> Turn:
         started = self._clock()
-        turn = await self.engine.handle(session, answer, before_create=self._saver(chat, user))
-        await self._after_turn(chat, user, session, turn, started, reply)
+        with log_context(flow=session.flow, step=session.step):
+            turn = await self.engine.handle(session, answer, before_create=self._saver(chat, user))
+            await self._after_turn(chat, user, session, turn, started, reply)
         return turn
 
     def _saver(self, chat: ChatRef, user: UserRef) -> Callable[[Session], Awaitable[None]]:
@@ -343,6 +346,7 @@ class ChatService:
         key is saved before the create goes out."""
 
         async def save(session: Session) -> None:
+            creating_in(session.flow)  # the create's metric is labelled with its flow
             await self.store.sessions.save(chat, user.id, session.stored_json())
             if self._create_wait is not None:
                 await self._create_wait.before_create(chat)

@@ -58,6 +58,7 @@ from bot.store.pg_backend import PgBackend
 from bot.store.pg_coordination import pg_coordination
 from bot.store.pg_database import DEFAULT_POOL_SIZE, PgDatabase
 from bot.store.pg_migrations import migrate_postgres
+from bot.store.queue_gauges import QueueGauges
 from bot.store.relayed import RelayedEvents
 from bot.store.sent import SentMessages
 from bot.store.sessions import Sessions
@@ -119,6 +120,7 @@ class Store:
         self.customer_blocks = CustomerBlocks(db, clock)
         self.audit = AuditTrail(db, clock)
         self.customer_counts = CustomerCounts(db, clock)
+        self.gauges = QueueGauges(db)
 
     @classmethod
     async def connect(

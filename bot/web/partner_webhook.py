@@ -21,6 +21,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 from bot.clocks import Clock
+from bot.metrics.recording import count_webhook_event
 from bot.partner.models import WebhookEvent
 from bot.partner.signing import SIGNATURE_HEADER, SignatureError, verify
 from bot.store import Store
@@ -81,6 +82,7 @@ class PartnerWebhook:
         is_new = await self._store.inbox.add(
             event.id, event.data.object.id, event.type, event.created, raw
         )
+        count_webhook_event(event.type, is_new)
         if is_new:
             logger.debug("stored %s event %s", event.type, event.id)
             if self._on_event is not None:
