@@ -41,6 +41,12 @@ def _load(path: Path) -> Config | None:
     return load_config_or_report(path)
 
 
+def _add_config_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--config", required=True, type=Path, metavar="FILE", help="the TOML configuration file"
+    )
+
+
 def _check_config(args: argparse.Namespace) -> int:
     from bot.config import render_redacted
 
@@ -197,9 +203,7 @@ def _add_run(subparsers: Subparsers) -> None:
         "configuration is reported like check-config does, with exit code 2; a bot that cannot "
         "start (Telegram refuses the token, the port is taken) exits with 1.",
     )
-    parser.add_argument(
-        "--config", required=True, type=Path, metavar="FILE", help="the TOML configuration file"
-    )
+    _add_config_option(parser)
     parser.set_defaults(run=_run)
 
 
@@ -240,9 +244,7 @@ def _add_mcp(subparsers: Subparsers) -> None:
         "deliverybot run on the same config, which alone relays the deliveries' events and "
         "follows up lost creates. See docs/agents.md.",
     )
-    parser.add_argument(
-        "--config", required=True, type=Path, metavar="FILE", help="the TOML configuration file"
-    )
+    _add_config_option(parser)
     parser.add_argument(
         "--channel", required=True, metavar="NAME", help="the [[agents.channels]] name to serve"
     )
@@ -254,9 +256,55 @@ def _add_mcp(subparsers: Subparsers) -> None:
     parser.set_defaults(run=_mcp)
 
 
+def _report(args: argparse.Namespace) -> int:
+    config = _load(args.config)
+    if config is None:
+        return EXIT_USAGE
+    import asyncio
+
+    # Imported here: the store is not needed to check a config.
+    from bot.funnel.report import since_seconds
+    from bot.funnel.report_command import report_text
+    from bot.store import StoreError
+
+    try:
+        seconds = since_seconds(args.since)
+    except ValueError as exc:
+        print(f"report: --since: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        text = asyncio.run(
+            report_text(config, since_seconds=seconds, period=args.since, flow=args.flow)
+        )
+    except (StoreError, OSError) as exc:
+        print(f"report: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
+    print(text, end="")
+    return EXIT_OK
+
+
+def _add_report(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "report",
+        help="print where customers give up: the funnel per flow and step",
+        description="Per flow and step, from the configured store (every instance's): how "
+        "many conversations reached the step, answered it, gave up there (drop-off: cancelled, "
+        "ended, or idle past [storage] session_idle_days), the median time to answer, how "
+        "often it was re-asked and why, how many went back and how many orders were created. "
+        "Kept for [storage] funnel_days.",
+    )
+    _add_config_option(parser)
+    parser.add_argument(
+        "--since", default="7d", help="the period, as days or hours: 7d, 24h (default: 7d)"
+    )
+    parser.add_argument("--flow", default=None, metavar="NAME", help="one flow only")
+    parser.set_defaults(run=_report)
+
+
 COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_check_config,
     _add_run,
+    _add_report,
     _add_mcp,
     _add_sandbox,
     _add_demo,

@@ -9,9 +9,10 @@ the one the chat service named just before the create (``recording.creating_in``
 
 from __future__ import annotations
 
+from bot.funnel.steps import note_refusal
 from bot.metrics.recording import count_create, creating_flow, enabled
 from bot.partner.models import CreateDeliveryRequest
-from conversations.outcome import Created, CreateOutcome
+from conversations.outcome import Created, CreateOutcome, Refused
 from conversations.services import DeliveryCreator
 
 
@@ -23,6 +24,8 @@ class CountedCreator:
 
     async def create(self, request: CreateDeliveryRequest) -> CreateOutcome:
         outcome = await self._inner.create(request)
+        if isinstance(outcome, Refused) and not outcome.outcome_unknown:
+            note_refusal(outcome.reason)  # the funnel counts the re-ask it leads to
         if enabled():
             count_create(creating_flow(), outcome_label(outcome))
         return outcome

@@ -122,3 +122,10 @@ SCRAPE_ERRORS = Counter(
     "Scrapes whose database gauges could not be read (they keep their last values).",
     registry=REGISTRY,
 )
+FUNNEL_EVENTS = Counter(
+    "deliverybot_funnel_events",
+    "Funnel step events by flow, step and kind (reached, answered, reasked, went_back, "
+    "abandoned, created): bot.funnel; deliverybot report shows them per step.",
+    ["flow", "step", "kind"],
+    registry=REGISTRY,
+)

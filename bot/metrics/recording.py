@@ -191,3 +191,9 @@ def count_telegram_rate_limited() -> None:
     """Telegram answered a send with 429 (RetryAfter)."""
     if _state["on"]:
         m.TELEGRAM_RATE_LIMITED.inc()
+
+
+def count_funnel_event(flow: str, step: str, kind: str) -> None:
+    """One funnel step event (``bot.funnel.steps``; step names are the flows' own)."""
+    if _state["on"]:
+        m.FUNNEL_EVENTS.labels(flow, step, kind).inc()

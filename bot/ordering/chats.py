@@ -52,6 +52,8 @@ from bot.chat_ref import ChatRef, UserRef
 from bot.chatlocks import ChatTurnLocks
 from bot.clocks import Clock, Sleep
 from bot.config.limits_section import LimitsConfig
+from bot.funnel.recorder import FunnelRecorder
+from bot.funnel.steps import mark
 from bot.log_context import log_context
 from bot.metrics.recording import creating_in
 from bot.ordering.create_wait import CreateWaitNotice
@@ -145,6 +147,7 @@ class ChatService:
         self.limits = (
             None if limits is None else CustomerLimits(store, limits, self._tell_operators)
         )
+        self.funnel = FunnelRecorder(store.funnel, clock)
         self._alert_operators = alert_operators
         self._clock = clock
         self._deliver_later = deliver_later
@@ -175,6 +178,7 @@ class ChatService:
                 remembered=await self.memory.recall(user),
             )
             await self._after_turn(chat, user, session, turn, started)
+            self.funnel.turn(None, session, turn)
             return turn
 
     async def new_order(
@@ -218,6 +222,7 @@ class ChatService:
                 remembered=await self.memory.recall(user),
             )
             await self._after_turn(chat, user, session, turn, started)
+            self.funnel.turn(None, session, turn)
             return turn
 
     async def resume(
@@ -295,10 +300,12 @@ class ChatService:
             await asyncio.gather(*self._later, return_exceptions=True)
 
     async def aclose(self) -> None:
-        """Drop the turns scheduled for later (a restart resumes from the saved sessions)."""
+        """Drop the turns scheduled for later (a restart resumes from the saved sessions);
+        write the funnel events still buffered."""
         for task in list(self._later):
             task.cancel()
         await asyncio.gather(*self._later, return_exceptions=True)
+        await self.funnel.aclose()
 
     # --- around each turn -------------------------------------------------------------------
 
@@ -337,8 +344,10 @@ class ChatService:
     ) -> Turn:
         started = self._clock()
         with log_context(flow=session.flow, step=session.step):
+            before = mark(session)
             turn = await self.engine.handle(session, answer, before_create=self._saver(chat, user))
             await self._after_turn(chat, user, session, turn, started, reply)
+        self.funnel.turn(before, session, turn)
         return turn
 
     def _saver(self, chat: ChatRef, user: UserRef) -> Callable[[Session], Awaitable[None]]:

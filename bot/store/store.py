@@ -48,6 +48,7 @@ from bot.store.customer_counts import CustomerCounts
 from bot.store.customer_details import CustomerDetails
 from bot.store.database import Database, Synchronous
 from bot.store.delivery_links import Deliveries
+from bot.store.funnel_events import FunnelEvents
 from bot.store.inbox import DEFAULT_LEASE_SECONDS, Inbox
 from bot.store.media_files import MediaStore
 from bot.store.migrations import migrate
@@ -121,6 +122,7 @@ class Store:
         self.audit = AuditTrail(db, clock)
         self.customer_counts = CustomerCounts(db, clock)
         self.gauges = QueueGauges(db)
+        self.funnel = FunnelEvents(db)
 
     @classmethod
     async def connect(
