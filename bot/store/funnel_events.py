@@ -17,11 +17,13 @@ _COLUMNS = "(day, flow, step, kind, reason, session, at)"
 _ROW = "(?, ?, ?, ?, ?, ?, ?)"
 _TALLY = """SELECT flow, step, kind, coalesce(reason, ''), count(*), count(DISTINCT session)
     FROM funnel_events WHERE day >= ? {flow} GROUP BY flow, step, kind, reason"""
-# Each answer's time since its session last reached that step (the step's question shown).
-_ANSWER_TIMES = """SELECT a.flow, a.step, a.at - (
-        SELECT max(r.at) FROM funnel_events r WHERE r.session = a.session AND r.step = a.step
-            AND r.kind = 'reached' AND r.at <= a.at)
-    FROM funnel_events a WHERE a.day >= ? AND a.kind = 'answered' {flow}"""
+# Each answer's time since its session last reached that step (the step's question shown),
+# both within the period: one pass over the period's rows in (session, step, at) order.
+_ANSWER_TIMES = """SELECT flow, step, at - last_reached FROM (
+        SELECT flow, step, kind, at, max(CASE WHEN kind = 'reached' THEN at END) OVER (
+            PARTITION BY session, step ORDER BY at ROWS UNBOUNDED PRECEDING) AS last_reached
+        FROM funnel_events WHERE day >= ? AND kind IN ('reached', 'answered') {flow}
+    ) AS steps WHERE kind = 'answered' AND last_reached IS NOT NULL"""
 _PRUNE = "DELETE FROM funnel_events WHERE day < ?"
 _FIRST_DAY = "SELECT min(day) FROM funnel_events"
 # Rows per INSERT: SQLite allows 32,766 parameters in one statement, seven a row here.
@@ -88,7 +90,7 @@ class FunnelEvents:
     ) -> list[tuple[str, str, float]]:
         """``(flow, step, seconds)`` of every answer since ``since_day``: how long after its
         question was shown."""
-        sql, params = _filtered(_ANSWER_TIMES, since_day, flow, "a.flow")
+        sql, params = _filtered(_ANSWER_TIMES, since_day, flow, "flow")
         rows = await self._db.fetch_all(sql, params)
         return [(str(r[0]), str(r[1]), float(r[2])) for r in rows if r[2] is not None]
 
