@@ -301,10 +301,64 @@ def _add_report(subparsers: Subparsers) -> None:
     parser.set_defaults(run=_report)
 
 
+def _migrate_store(args: argparse.Namespace) -> int:
+    dsn = args.to if args.to is not None else os.environ.get(args.to_env, "")
+    if not dsn:
+        print(
+            f"migrate-store: environment variable {args.to_env} is empty or not set",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    import asyncio
+    import tempfile
+
+    # Imported here: the store is not needed to check a config.
+    from bot.store import StoreError
+    from bot.store.pg_from_sqlite import copy_sqlite_to_postgres
+
+    with tempfile.TemporaryDirectory() as scratch:  # the stores' media_dir, unused here
+        try:
+            copied = asyncio.run(copy_sqlite_to_postgres(args.source, dsn, media_dir=Path(scratch)))
+        except StoreError as exc:
+            print(f"migrate-store: {exc}", file=sys.stderr)
+            return EXIT_FAILURE
+    width = max(len(table) for table, _ in copied)
+    for table, rows in copied:
+        print(f"{table:<{width}}  {rows:>9,} rows")
+    print(f"{'all':<{width}}  {sum(rows for _, rows in copied):>9,} rows copied")
+    return EXIT_OK
+
+
+def _add_migrate_store(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "migrate-store",
+        help="copy a SQLite bot's data into an empty PostgreSQL database",
+        description="Copy every table of the SQLite file (sessions, delivery links, the inbox, "
+        "sent marks, the agents' conversations, media rows, the funnel) into the PostgreSQL "
+        "database, printing the rows of each, for a bot moving to several instances. Stop the "
+        "bot first; an empty target only (exit code 1 otherwise, nothing changed). Then set "
+        '[storage] backend = "postgres" and start the bot on it; media_dir stays where it '
+        "is, shared by every instance. See docs/operators.md.",
+    )
+    parser.add_argument(
+        "--from", dest="source", required=True, type=Path, metavar="SQLITE_FILE",
+        help="the bot's SQLite file ([storage] path)",
+    )  # fmt: skip
+    target = parser.add_mutually_exclusive_group(required=True)
+    target.add_argument(
+        "--to", metavar="POSTGRES_DSN",
+        help="postgresql://user:password@host:5432/database (visible to other users in ps: "
+        "prefer --to-env)",
+    )  # fmt: skip
+    target.add_argument("--to-env", metavar="NAME", help="an environment variable holding the DSN")
+    parser.set_defaults(run=_migrate_store)
+
+
 COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_check_config,
     _add_run,
     _add_report,
+    _add_migrate_store,
     _add_mcp,
     _add_sandbox,
     _add_demo,
