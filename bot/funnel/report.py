@@ -16,6 +16,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from bot.store.funnel_events import FunnelEvents
+from conversations.texts.catalogue import say
 
 _SINCE = re.compile(r"(\d+)([dh])")
 
@@ -118,22 +119,26 @@ def render_table(rows: list[StepRow], *, period: str) -> str:
 
 
 def render_short(rows: list[StepRow], *, period: str, steps: int = 5) -> str:
-    """The report in a few lines per flow (an operator's chat): created orders, and the steps
-    losing the most conversations."""
+    """The report in a few lines per flow (an operator's chat, in the turn's language):
+    conversations started and deliveries created, then the steps losing the most."""
     if not rows:
-        return f"No funnel events in the last {period}."
-    out = [f"Funnel, last {period}:"]
+        return say("ops.report.none", period=period)
+    out = [say("ops.report.title", period=period)]
     for flow in dict.fromkeys(row.flow for row in rows):
         flow_rows = [r for r in rows if r.flow == flow]
         started = max(r.reached for r in flow_rows)
         created = sum(r.created for r in flow_rows)
-        out.append(f"{flow}: {started} started, {created} created")
+        out.append(say("ops.report.flow", flow=flow, started=started, created=created))
         losing = sorted((r for r in flow_rows if r.abandoned), key=lambda r: -r.abandoned)
         for row in losing[:steps]:
             top = row.top_reasons(1)
-            why = f", re-asked most for {top[0][0]}" if top else ""
-            out.append(
-                f"  {row.step}: {row.abandoned} of {row.reached} gave up "
-                f"({row.drop_off:.0%}), median {_duration(row.median_seconds)}{why}"
+            line = say(
+                "ops.report.step",
+                step=row.step,
+                abandoned=row.abandoned,
+                reached=row.reached,
+                share=f"{row.drop_off:.0%}",
+                median=_duration(row.median_seconds),
             )
+            out.append(line + (say("ops.report.reason", reason=top[0][0]) if top else ""))
     return "\n".join(out)

@@ -4,7 +4,8 @@ Through the whole bot (Telegram, engine, store): Ada orders to the end; Chidi go
 types an unreadable phone number, and cancels at the contact step; Bola answers the service
 question and is never heard of again, until housekeeping drops her order as idle. The
 report (``bot.funnel.report``, what ``deliverybot report`` and ``/report`` print) then holds
-these exact counts, and the same events are counted in ``deliverybot_funnel_events_total``.
+these exact counts, the same events are counted in ``deliverybot_funnel_events_total``, and
+an operator's ``/report`` in the operators' chat answers the short version.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from bot.funnel.recorder import day_of
 from bot.funnel.report import funnel_report, render_short, render_table
 from bot.metrics import recording
 from bot.runtime.housekeeping import housekeep
-from tests.e2e.conftest import ADA, BOLA, CHIDI, BotStack
+from conversations.texts.catalogue import say
+from tests.e2e.conftest import ADA, BOLA, CHIDI, OLU, OPERATORS, BotStack
 from tests.metrics.samples import sample
 
 
@@ -87,12 +89,20 @@ async def test_scripted_customers_give_exact_counts_per_step(
     assert [row.step for row in rows][:3] == ["service_kind", "pickup_place", "dropoff_place"]
 
     short = render_short(rows, period="1d")
+    assert short.splitlines()[0] == "Where customers give up, last 1d:"
     assert "pickup_delivery: 3 started, 1 created" in short
     assert "  pickup_place: 1 of 3 gave up (33%)" in short
     assert "  receiver_phone: 1 of 2 gave up (50%)" in short
     assert "re-asked most for invalid_answer" in short
     table = render_table(rows, period="1d")
     assert "receiver_phone" in table and "invalid_answer 1" in table
+    # The operators' short version, in their chat; nobody else's.
+    (reply,) = await stack.command(OLU, "report", "1d", chat=OPERATORS)
+    assert reply.text == short
+    (usage,) = await stack.command(OLU, "report", "last week", chat=OPERATORS)
+    assert usage.text == say("ops.report.usage")
+    (refused,) = await stack.command(ADA, "report")
+    assert refused.text == say("ops.refused")
     assert (
         sample(
             "deliverybot_funnel_events_total",
