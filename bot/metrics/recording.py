@@ -29,6 +29,7 @@ RATE_LIMIT_CAUSES = ("service_429", "own_limit")
 def enable(version: str) -> None:
     """Record from now on, and say which version runs (``deliverybot_build_info``)."""
     _state["on"] = True
+    m.BUILD_INFO.clear()  # one version at a time, also when a process enables it again
     m.BUILD_INFO.labels(version).set(1)
 
 
