@@ -42,9 +42,10 @@ postgres-server:
 	fi
 
 # The deployment kit's tests (tests/deploy) run the tools that read deploy/: Caddy in front of
-# two instances, nginx -t, systemd-analyze verify, and openssl for nginx's test certificate.
+# two instances, nginx -t, systemd-analyze verify, openssl for nginx's test certificate, and
+# promtool (Debian's prometheus package) for the alerting rules and the metrics exposition.
 # Installed like the PostgreSQL server when one is missing; the tests fail, never skip, without.
-DEPLOY_TOOLS := caddy:caddy nginx:nginx-light systemd-analyze:systemd openssl:openssl
+DEPLOY_TOOLS := caddy:caddy nginx:nginx-light systemd-analyze:systemd openssl:openssl promtool:prometheus
 deploy-tools:
 	@missing=""; for pair in $(DEPLOY_TOOLS); do \
 		tool=$${pair%%:*}; package=$${pair#*:}; \

@@ -41,6 +41,12 @@ def _load(path: Path) -> Config | None:
     return load_config_or_report(path)
 
 
+def _add_config_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--config", required=True, type=Path, metavar="FILE", help="the TOML configuration file"
+    )
+
+
 def _check_config(args: argparse.Namespace) -> int:
     from bot.config import render_redacted
 
@@ -197,9 +203,7 @@ def _add_run(subparsers: Subparsers) -> None:
         "configuration is reported like check-config does, with exit code 2; a bot that cannot "
         "start (Telegram refuses the token, the port is taken) exits with 1.",
     )
-    parser.add_argument(
-        "--config", required=True, type=Path, metavar="FILE", help="the TOML configuration file"
-    )
+    _add_config_option(parser)
     parser.set_defaults(run=_run)
 
 
@@ -240,9 +244,7 @@ def _add_mcp(subparsers: Subparsers) -> None:
         "deliverybot run on the same config, which alone relays the deliveries' events and "
         "follows up lost creates. See docs/agents.md.",
     )
-    parser.add_argument(
-        "--config", required=True, type=Path, metavar="FILE", help="the TOML configuration file"
-    )
+    _add_config_option(parser)
     parser.add_argument(
         "--channel", required=True, metavar="NAME", help="the [[agents.channels]] name to serve"
     )
@@ -254,9 +256,109 @@ def _add_mcp(subparsers: Subparsers) -> None:
     parser.set_defaults(run=_mcp)
 
 
+def _report(args: argparse.Namespace) -> int:
+    config = _load(args.config)
+    if config is None:
+        return EXIT_USAGE
+    import asyncio
+
+    # Imported here: the store is not needed to check a config.
+    from bot.funnel.report import since_seconds
+    from bot.funnel.report_command import report_text
+    from bot.store import StoreError
+
+    try:
+        seconds = since_seconds(args.since)
+    except ValueError as exc:
+        print(f"report: --since: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        text = asyncio.run(
+            report_text(config, since_seconds=seconds, period=args.since, flow=args.flow)
+        )
+    except (StoreError, OSError) as exc:
+        print(f"report: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
+    print(text, end="")
+    return EXIT_OK
+
+
+def _add_report(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "report",
+        help="print where customers give up: the funnel per flow and step",
+        description="Per flow and step, from the configured store (every instance's): how "
+        "many conversations reached the step, answered it, gave up there (drop-off: cancelled, "
+        "ended, or idle past [storage] session_idle_days), the median time to answer, how "
+        "often it was re-asked and why, how many went back and how many orders were created. "
+        "Kept for [storage] funnel_days.",
+    )
+    _add_config_option(parser)
+    parser.add_argument(
+        "--since", default="7d", help="the period, as days or hours: 7d, 24h (default: 7d)"
+    )
+    parser.add_argument("--flow", default=None, metavar="NAME", help="one flow only")
+    parser.set_defaults(run=_report)
+
+
+def _migrate_store(args: argparse.Namespace) -> int:
+    dsn = args.to if args.to is not None else os.environ.get(args.to_env, "")
+    if not dsn:
+        print(
+            f"migrate-store: environment variable {args.to_env} is empty or not set",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    import asyncio
+    import tempfile
+
+    # Imported here: the store is not needed to check a config.
+    from bot.store import StoreError
+    from bot.store.pg_from_sqlite import copy_sqlite_to_postgres
+
+    with tempfile.TemporaryDirectory() as scratch:  # the stores' media_dir, unused here
+        try:
+            copied = asyncio.run(copy_sqlite_to_postgres(args.source, dsn, media_dir=Path(scratch)))
+        except StoreError as exc:
+            print(f"migrate-store: {exc}", file=sys.stderr)
+            return EXIT_FAILURE
+    width = max(len(table) for table, _ in copied)
+    for table, rows in copied:
+        print(f"{table:<{width}}  {rows:>9,} rows")
+    print(f"{'all':<{width}}  {sum(rows for _, rows in copied):>9,} rows copied")
+    return EXIT_OK
+
+
+def _add_migrate_store(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "migrate-store",
+        help="copy a SQLite bot's data into an empty PostgreSQL database",
+        description="Copy every table of the SQLite file (sessions, delivery links, the inbox, "
+        "sent marks, the agents' conversations, media rows, the funnel) into the PostgreSQL "
+        "database, printing the rows of each, for a bot moving to several instances. Stop the "
+        "bot first; an empty target only (exit code 1 otherwise, nothing changed). Then set "
+        '[storage] backend = "postgres" and start the bot on it; media_dir stays where it '
+        "is, shared by every instance. See docs/operators.md.",
+    )
+    parser.add_argument(
+        "--from", dest="source", required=True, type=Path, metavar="SQLITE_FILE",
+        help="the bot's SQLite file ([storage] path)",
+    )  # fmt: skip
+    target = parser.add_mutually_exclusive_group(required=True)
+    target.add_argument(
+        "--to", metavar="POSTGRES_DSN",
+        help="postgresql://user:password@host:5432/database (visible to other users in ps: "
+        "prefer --to-env)",
+    )  # fmt: skip
+    target.add_argument("--to-env", metavar="NAME", help="an environment variable holding the DSN")
+    parser.set_defaults(run=_migrate_store)
+
+
 COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_check_config,
     _add_run,
+    _add_report,
+    _add_migrate_store,
     _add_mcp,
     _add_sandbox,
     _add_demo,

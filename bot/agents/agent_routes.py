@@ -41,6 +41,7 @@ from bot.agents.door_words import API_WORDS
 from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
 from bot.agents.json_values import NOT_FINITE, unkeepable
 from bot.agents.photo_uploads import PhotoUploads, UploadRefused
+from bot.metrics.recording import measured_endpoint
 from bot.partner.models import MAX_IMAGE_BYTES
 from bot.web.body import BodyTooLarge, MalformedBody, read_limited
 from conversations.texts.agent_texts import API_TAPS
@@ -110,7 +111,7 @@ def agent_routes(
             except MalformedBody as problem:
                 return error_response(400, str(problem))
 
-        return endpoint
+        return measured_endpoint("api", handler.__name__, endpoint)
 
     async def start(request: Request, channel: AgentChannel) -> Response:
         body = await _json_object(request)

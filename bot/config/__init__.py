@@ -23,6 +23,7 @@ The modules, one concept each:
   ``section``;
 * ``webapp_section``: ``[webapp]``, the "Pick on the map" Mini App;
 * ``agents_section``: ``[agents]``, the channels of the JSON API and MCP server;
+* ``metrics_section`` and ``logging_section``: ``[metrics]`` (``/metrics``) and ``[logging]``;
 * ``secrets``: a secret from the file or from the environment; ``urls``: the https rule;
 * ``config_errors``: ``ConfigError``, and ``KeyProblems`` for a table-level check.
 """
@@ -32,6 +33,8 @@ from bot.config.config_errors import ConfigError
 from bot.config.geocoding_section import NOMINATIM_PUBLIC_DOMAIN, GeocodingConfig, NominatimConfig
 from bot.config.limits_section import LimitsConfig
 from bot.config.loader import load_config, load_config_or_report
+from bot.config.logging_section import LoggingConfig
+from bot.config.metrics_section import MetricsConfig
 from bot.config.partner import RESERVED_WEB_PATHS, PartnerConfig, WebhooksConfig
 from bot.config.redaction import redact, render_redacted
 from bot.config.relay_section import CustomerRelay, OperatorRelay, RelayConfig
@@ -56,6 +59,8 @@ __all__ = [
     "EnvName",
     "GeocodingConfig",
     "LimitsConfig",
+    "LoggingConfig",
+    "MetricsConfig",
     "NominatimConfig",
     "OperatorRelay",
     "OperatorsConfig",

@@ -17,6 +17,16 @@ RESERVED_WEB_PATHS = ("/telegram", "/media", "/health", "/api", "/webapp")
 _CLIENT = ClientOptions()
 
 
+def own_web_path(value: str, *, example: str) -> str:
+    """``value``, a path for a route of the bot's web app that no other route takes."""
+    if not re.fullmatch(r"/[A-Za-z0-9._~/-]+", value) or value.endswith("/"):
+        raise ValueError(f"must be a URL path such as {example} (no query, no trailing /)")
+    for reserved in RESERVED_WEB_PATHS:
+        if value == reserved or value.startswith(reserved + "/"):
+            raise ValueError(f"{reserved} is a route of the bot's web app; choose another path")
+    return value
+
+
 class PartnerConfig(Section):
     """``[partner]``: where the Partner API is and how the client talks to it."""
 
@@ -109,12 +119,7 @@ class WebhooksConfig(Section):
     @field_validator("path")
     @classmethod
     def _path(cls, value: str) -> str:
-        if not re.fullmatch(r"/[A-Za-z0-9._~/-]+", value) or value.endswith("/"):
-            raise ValueError("must be a URL path such as /hooks/partner (no query, no trailing /)")
-        for reserved in RESERVED_WEB_PATHS:
-            if value == reserved or value.startswith(reserved + "/"):
-                raise ValueError(f"{reserved} is a route of the bot's web app; choose another path")
-        return value
+        return own_web_path(value, example="/hooks/partner")
 
     def signing_secrets(self) -> tuple[SecretStr, ...]:
         """Every secret a webhook may be signed with, the current one first."""

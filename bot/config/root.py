@@ -10,6 +10,8 @@ from bot.config.agents_section import AgentsConfig
 from bot.config.config_errors import KeyProblems
 from bot.config.geocoding_section import GeocodingConfig
 from bot.config.limits_section import LimitsConfig
+from bot.config.logging_section import LoggingConfig
+from bot.config.metrics_section import MetricsConfig
 from bot.config.partner import PartnerConfig, WebhooksConfig
 from bot.config.relay_section import RelayConfig
 from bot.config.section import Section
@@ -34,6 +36,8 @@ class Config(Section):
     texts: TextsConfig
     webapp: WebappConfig
     limits: LimitsConfig
+    metrics: MetricsConfig  # after telegram and webhooks: its routes must not meet theirs
+    logging: LoggingConfig
 
     @field_validator("webhooks")
     @classmethod
@@ -55,6 +59,25 @@ class Config(Section):
         if telegram is not None and telegram.token is None and not value.configured:
             problem = f"required unless [[agents.channels]] lists a channel: {BOT_CREDENTIAL_HOW}"
             raise KeyProblems([(("telegram", "token"), problem)], absolute=True)
+        return value
+
+    @field_validator("metrics")
+    @classmethod
+    def _metrics_apart(cls, value: MetricsConfig, info: ValidationInfo) -> MetricsConfig:
+        webhooks, telegram = info.data.get("webhooks"), info.data.get("telegram")
+        if webhooks is not None and not value.own_address and value.path == webhooks.path:
+            raise KeyProblems([(("path",), "is [webhooks] path too; choose another path")])
+        if (
+            telegram is not None
+            and value.own_address
+            and (value.listen_host, value.listen_port)
+            == (telegram.listen_host, telegram.listen_port)
+        ):
+            problem = (
+                "is [telegram] listen_host:listen_port, where the web app listens; choose "
+                "another port, or leave listen_port out to serve /metrics on the web app"
+            )
+            raise KeyProblems([(("listen_port",), problem)])
         return value
 
     @property

@@ -78,6 +78,8 @@ class StorageConfig(Section):
     session_idle_days: float = Field(14.0, ge=1, le=365)
     # How long the audit trail (operators' actions, limits customers hit) is kept.
     audit_days: float = Field(90.0, ge=1, le=3650)
+    # How many days of the funnel (where customers give up: ``deliverybot report``) are kept.
+    funnel_days: int = Field(90, ge=1, le=3650)
     # SQLite's durability. "full": a commit is on the disk when it returns, so an acknowledged
     # webhook survives a power cut. "normal": commits reach the disk at WAL checkpoints; they
     # survive the bot crashing or being killed, but a power cut or OS crash may lose the last

@@ -54,6 +54,10 @@ from bot.chat_ref import ChatRef, UserRef
 from bot.chatlocks import ChatTurnLocks
 from bot.clocks import Clock, Sleep
 from bot.config.limits_section import LimitsConfig
+from bot.funnel.recorder import FunnelRecorder
+from bot.funnel.steps import mark
+from bot.log_context import log_context
+from bot.metrics.recording import creating_in
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.duplicate_hold import content_fingerprint
 from bot.ordering.history import OrderHistory, customer_ref
@@ -147,6 +151,7 @@ class ChatService:
         self.limits = (
             None if limits is None else CustomerLimits(store, limits, self._tell_operators)
         )
+        self.funnel = FunnelRecorder(store.funnel, clock)
         self._alert_operators = alert_operators
         self._clock = clock
         self._deliver_later = deliver_later
@@ -177,6 +182,7 @@ class ChatService:
                 remembered=await self.memory.recall(user),
             )
             await self._after_turn(chat, user, session, turn, started)
+            self.funnel.turn(None, session, turn)
             return turn
 
     async def new_order(
@@ -220,6 +226,7 @@ class ChatService:
                 remembered=await self.memory.recall(user),
             )
             await self._after_turn(chat, user, session, turn, started)
+            self.funnel.turn(None, session, turn)
             return turn
 
     async def resume(
@@ -297,10 +304,12 @@ class ChatService:
             await asyncio.gather(*self._later, return_exceptions=True)
 
     async def aclose(self) -> None:
-        """Drop the turns scheduled for later (a restart resumes from the saved sessions)."""
+        """Drop the turns scheduled for later (a restart resumes from the saved sessions);
+        write the funnel events still buffered."""
         for task in list(self._later):
             task.cancel()
         await asyncio.gather(*self._later, return_exceptions=True)
+        await self.funnel.aclose()
 
     # --- around each turn -------------------------------------------------------------------
 
@@ -338,9 +347,13 @@ class ChatService:
         reply: Reply | None = None,
     ) -> Turn:
         started = self._clock()
-        with creating_for(self._create_for(chat, user, session)):
-            turn = await self.engine.handle(session, answer, before_create=self._saver(chat, user))
-        await self._after_turn(chat, user, session, turn, started, reply)
+        with log_context(flow=session.flow, step=session.step):
+            before = mark(session)
+            save = self._saver(chat, user)
+            with creating_for(self._create_for(chat, user, session)):
+                turn = await self.engine.handle(session, answer, before_create=save)
+            await self._after_turn(chat, user, session, turn, started, reply)
+        self.funnel.turn(before, session, turn)
         return turn
 
     def _saver(self, chat: ChatRef, user: UserRef) -> Callable[[Session], Awaitable[None]]:
@@ -349,6 +362,7 @@ class ChatService:
 
         async def save(session: Session) -> None:
             create_for_rest_of_turn(self._create_for(chat, user, session))
+            creating_in(session.flow)  # the create's metric is labelled with its flow
             await self.store.sessions.save(chat, user.id, session.stored_json())
             if self._create_wait is not None:
                 await self._create_wait.before_create(chat)

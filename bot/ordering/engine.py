@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.metrics.counted_creator import CountedCreator
 from bot.ordering.catalog import PartnerCatalog
 from bot.ordering.creator import PartnerCreator
 from bot.ordering.duplicate_hold import HoldingCreator
@@ -48,6 +49,7 @@ def build_engine(
     creator: DeliveryCreator = PartnerCreator(client, rehosted, kept, recorder)
     if store is not None:
         creator = HoldingCreator(creator, store.unconfirmed, store.sent)
+    creator = CountedCreator(creator)
     services = Services(
         catalog=PartnerCatalog(cache),
         creator=creator,

@@ -50,6 +50,7 @@ from dataclasses import dataclass
 
 from bot.clocks import Clock, Sleep
 from bot.jobs import Job
+from bot.metrics.recording import count_settled_later
 from bot.ordering.creator import refusal_for
 from bot.ordering.kept_photos import KeptPhotos
 from bot.ordering.lost_create_lookup import find_created
@@ -250,7 +251,8 @@ class CreateFollowUp(Job):
         )
         with speaking_language(row.language):
             notice = dialogue.went_through(delivery)
-        await self._settle(row, notice, link)
+        if await self._settle(row, notice, link):
+            count_settled_later(row.saved_order)
 
     async def _refused(
         self,

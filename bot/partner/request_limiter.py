@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.clocks import Clock, Sleep
+from bot.metrics.recording import count_partner_rate_limited
 
 DEFAULT_WINDOW_SECONDS = 60.0
 # Starts remembered while no cap is known: more than any plan's published cap (Growth: 180),
@@ -153,6 +154,7 @@ class RequestLimiter:
                     if wait <= 0:
                         break
                     # Re-checked after the sleep: set_rate or block_for may have moved the goal.
+                    count_partner_rate_limited("own_limit")
                     await self._sleep_or_until_a_release(wait)
                 ticket = await self._wait_for_shared_start()
                 # Read again: the shared budget may have held this request back a while.

@@ -28,6 +28,8 @@ from typing import Any
 import httpx
 
 from bot.clocks import Clock, Sleep
+from bot.metrics.partner_calls import count_partner_failure, partner_call_hooks
+from bot.metrics.recording import count_partner_rate_limited
 from bot.partner import errors, retry
 from bot.partner.options import ClientOptions
 from bot.partner.request_limiter import RequestLimiter
@@ -108,6 +110,7 @@ class PartnerTransport:
             ),
             headers={"Accept": "application/json", "User-Agent": options.user_agent},
             follow_redirects=False,  # a redirect must never carry the key to another host
+            event_hooks=partner_call_hooks(),
         )
 
     async def aclose(self) -> None:
@@ -155,6 +158,7 @@ class PartnerTransport:
                 delivery_call=path.startswith("/deliveries/"),
             )
             if response.status_code == 429:
+                count_partner_rate_limited("service_429")
                 rate_limited += 1
                 hint = retry.retry_after_hint(response.headers, error.retry_after, self._clock())
                 wait = retry.rate_limit_wait(hint, rate_limited, options)
@@ -206,6 +210,7 @@ class PartnerTransport:
                 method, path, params=params, json=json, headers=self._auth_headers()
             )
         except httpx.HTTPError as exc:
+            count_partner_failure(method, path)
             error = _transport_error(exc)
         # Raised here, after the except block: raised inside it, the httpx error (and the key
         # in its request headers) would ride along as __context__ even with "from None".

@@ -67,6 +67,7 @@ from bot.chat_ref import ChatRef
 from bot.clocks import Clock, Sleep
 from bot.config import RelayConfig
 from bot.jobs import Job
+from bot.log_context import log_context
 from bot.partner.models import WebhookEvent
 from bot.relay.channel_protocol import Channel, ChatTurns, SendFailed
 from bot.relay.chat_queues import ChatQueues
@@ -262,13 +263,15 @@ class Relay(Job):
 
     async def _try(self, stored: InboxEvent) -> bool:
         """``_start``, with an unexpected failure kept to its own event (retried later)."""
-        try:
-            return await self._start(stored)
-        except Exception as exc:
-            logger.exception("relaying event %s failed", stored.event_id)
-            # If the store itself is failing this raises too, and the scheduler backs off.
-            await self._retry_later(stored, f"relay error: {type(exc).__name__}")
-            return False
+        with log_context(event=stored.event_id, delivery=stored.delivery_id):
+            logger.debug("relaying %s event %s", stored.event_type, stored.event_id)
+            try:
+                return await self._start(stored)
+            except Exception as exc:
+                logger.exception("relaying event %s failed", stored.event_id)
+                # If the store itself is failing this raises too, and the scheduler backs off.
+                await self._retry_later(stored, f"relay error: {type(exc).__name__}")
+                return False
 
     async def _start(self, stored: InboxEvent) -> bool:
         """Plan one event and queue its messages; False when it waits for a retry."""

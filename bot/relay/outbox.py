@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from bot.metrics.relay_sends import measured_send
 from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
 from bot.store import SendKey, SentReceipt, Store, StoreError
 from conversations.texts import deliveries_texts as wording
@@ -120,7 +121,7 @@ class Sender:
         text = _composed([(index, messages[index]) for index in claimed], in_full)
         sent = False
         try:
-            message_id = await self._channel.send(chat, text)
+            message_id = await measured_send(self._channel.send, chat, text)
             sent = True
         except ChatUnreachable:
             await self._store.blocked.mark(chat)

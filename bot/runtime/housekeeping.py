@@ -12,6 +12,8 @@ from __future__ import annotations
 import logging
 from typing import Final
 
+from bot.funnel.idle import record_idle_abandoned
+from bot.funnel.recorder import DEFAULT_FUNNEL_DAYS, day_of
 from bot.jobs import Job
 from bot.store import Store
 
@@ -26,16 +28,22 @@ DRAFTS_KEPT_SECONDS: Final = 86_400  # [limits] drafts_per_hour looks back an ho
 
 
 async def housekeep(
-    store: Store, *, session_idle_seconds: float, audit_seconds: float = AUDIT_KEPT_SECONDS
+    store: Store,
+    *,
+    session_idle_seconds: float,
+    audit_seconds: float = AUDIT_KEPT_SECONDS,
+    funnel_days: int = DEFAULT_FUNNEL_DAYS,
 ) -> None:
     """One pass: expired media, old update ids, relayed events and sent marks, expired
     hand-off invitations, old operator alert times, orders started a day ago (counted for
-    ``[limits]``) and audit events older than
-    ``audit_seconds`` are dropped, and so are the sessions (unfinished orders) nobody answered
-    for ``session_idle_seconds``."""
+    ``[limits]``), audit events older than ``audit_seconds`` and funnel days older than
+    ``funnel_days`` are dropped, and so are the sessions (unfinished orders) nobody answered
+    for ``session_idle_seconds``, counted in the funnel as abandoned first."""
     now = store.clock()
     await store.audit.prune(now - audit_seconds)
     await store.customer_counts.prune_drafts(now - DRAFTS_KEPT_SECONDS)
+    await store.funnel.prune(day_of(now) - funnel_days)
+    await record_idle_abandoned(store, before=now - session_idle_seconds)
     await store.media.purge_expired(now)
     # Handled updates leave the Telegram inbox before their ids are forgotten: a stored update
     # whose id is no longer known as handled would be handled again.
@@ -63,17 +71,20 @@ class Housekeeping(Job):
         *,
         session_idle_seconds: float,
         audit_seconds: float = AUDIT_KEPT_SECONDS,
+        funnel_days: int = DEFAULT_FUNNEL_DAYS,
     ) -> None:
         super().__init__()
         self._store = store
         self._session_idle_seconds = session_idle_seconds
         self._audit_seconds = audit_seconds
+        self._funnel_days = funnel_days
 
     async def run_once(self) -> float:
         await housekeep(
             self._store,
             session_idle_seconds=self._session_idle_seconds,
             audit_seconds=self._audit_seconds,
+            funnel_days=self._funnel_days,
         )
         return HOUSEKEEPING_SECONDS
 

@@ -1,11 +1,16 @@
-"""Logging for the running bot: one stderr handler, every configured secret masked."""
+"""Logging for the running bot: one stderr handler, text or JSON lines (``[logging]``), every
+configured secret masked."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from urllib.parse import urlsplit
+
+from pydantic import SecretStr
 
 from bot.config import Config
+from bot.runtime.json_lines import JsonLines
 
 
 class RedactSecrets(logging.Filter):
@@ -35,18 +40,21 @@ class RedactSecrets(logging.Filter):
         return text
 
 
-def configure_logging(config: Config, level: int = logging.INFO) -> None:
-    """Log lines to stderr, secrets redacted, chatty libraries kept quiet.
+def configure_logging(config: Config, level: int | None = None) -> None:
+    """Log lines to stderr as ``[logging]`` says (``level`` overrides its level), secrets
+    redacted, chatty libraries kept quiet.
 
     httpx and httpcore stay at WARNING (their INFO lines are request URLs, which carry the bot
     token); aiosqlite at INFO or above (its DEBUG lines hold SQL parameters: personal data);
     PTB at INFO or above (its DEBUG lines print whole updates).
     """
-    secrets = [config.telegram.token, config.partner.api_key, config.telegram.secret_token]
-    secrets += config.webhooks.signing_secrets()
+    level = config.logging.level_number if level is None else level
     handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    handler.addFilter(RedactSecrets([s.get_secret_value() for s in secrets if s is not None]))
+    if config.logging.format == "json":
+        handler.setFormatter(JsonLines())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.addFilter(RedactSecrets(configured_secrets(config)))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
@@ -56,5 +64,24 @@ def configure_logging(config: Config, level: int = logging.INFO) -> None:
         ("aiosqlite", logging.INFO),
         ("telegram", logging.INFO),
         ("uvicorn", logging.INFO),
+        ("asyncpg", logging.INFO),
     ):
         logging.getLogger(name).setLevel(max(level, floor))
+
+
+def configured_secrets(config: Config) -> list[str]:
+    """Every secret the configuration holds: the API key, the bot token and its webhook
+    secret token, the signing secrets, the database URL (its password), the metrics token,
+    the agent channels' keys and webhook secrets."""
+    found = [config.telegram.token, config.partner.api_key, config.telegram.secret_token]
+    found += config.webhooks.signing_secrets()
+    found.append(config.metrics.token)
+    if config.storage.postgres is not None:
+        dsn = config.storage.postgres.dsn
+        found.append(dsn)
+        password = urlsplit(dsn.get_secret_value()).password
+        if password:
+            found.append(SecretStr(password))
+    for channel in config.agents.configured:
+        found += [channel.key, channel.webhook_secret]
+    return [secret.get_secret_value() for secret in found if secret is not None]

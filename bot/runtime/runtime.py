@@ -162,6 +162,7 @@ class Runtime:
                 self.core,
                 session_idle_seconds=storage.session_idle_seconds,
                 audit_seconds=storage.audit_seconds,
+                funnel_days=storage.funnel_days,
             )
         await self._stack.enter_async_context(self.scheduler)
         if self.telegram is None:

@@ -6,13 +6,17 @@ import asyncio
 import logging
 import signal
 import socket
+import time
 
 import uvicorn
 from starlette.applications import Starlette
 
 from bot.config import Config
+from bot.metrics.endpoint import MetricsEndpoint
+from bot.metrics.recording import enable as enable_metrics
 from bot.runtime.heap import freeze_start_up_heap
 from bot.runtime.runtime import Runtime
+from bot.runtime.start_line import running_version, start_line
 from bot.runtime.startup_error import StartupError
 
 log = logging.getLogger(__name__)
@@ -24,28 +28,67 @@ GRACEFUL_SHUTDOWN_SECONDS = 10
 
 async def serve(config: Config) -> None:
     """Run the bot until SIGINT or SIGTERM (``deliverybot run``); without a Telegram token,
-    for its agent channels only."""
+    for its agent channels only. With ``[metrics] enabled``, metrics are recorded from the
+    start and served at ``[metrics] path``, on the web app or on an address of their own."""
+    if config.metrics.enabled:
+        enable_metrics(running_version())
     runtime = await Runtime.build(config)
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stopping.set)
-    server: uvicorn.Server | None = None
-    sockets: list[socket.socket] = []
+    servers: list[tuple[uvicorn.Server, list[socket.socket]]] = []
     try:
-        if runtime.serves_web:  # first: the /telegram route must answer once setWebhook is set
-            sockets = [listening_socket(config.telegram.listen_host, config.telegram.listen_port)]
-            server = await start_web_server(runtime.web_app, sockets)
+        metrics_on_web = config.metrics.enabled and not config.metrics.own_address
+        if metrics_on_web:
+            endpoint = _metrics_endpoint(config, runtime)
+            runtime.web_app.router.routes.append(endpoint.route(config.metrics.path))
+        web = metrics = None
+        if runtime.serves_web or metrics_on_web:  # first: /telegram answers once setWebhook is set
+            listen = (config.telegram.listen_host, config.telegram.listen_port)
+            web = await _listen(runtime.web_app, *listen, servers)
+            metrics = f"{web}{config.metrics.path}" if metrics_on_web else None
+        if config.metrics.enabled and config.metrics.listen_port is not None:
+            app = Starlette(routes=[_metrics_endpoint(config, runtime).route(config.metrics.path)])
+            listen = (config.metrics.listen_host, config.metrics.listen_port)
+            metrics = f"{await _listen(app, *listen, servers)}{config.metrics.path}"
         await runtime.start()
+        names = [registration.name for registration in runtime.core.channels]
+        line, args = start_line(config, names, web, metrics)
+        log.info(line, *args)
         log.debug("start-up heap frozen: %d objects", freeze_start_up_heap())
         await stopping.wait()
         log.info("stopping")
     finally:
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(signum)
-        if server is not None:
+        for server, sockets in servers:
             await server.shutdown(sockets=sockets)
         await runtime.stop()
+
+
+def _metrics_endpoint(config: Config, runtime: Runtime) -> MetricsEndpoint:
+    token = config.metrics.token
+    secret = None if token is None else token.get_secret_value()
+    return MetricsEndpoint(runtime.store, token=secret, clock=time.time)
+
+
+async def _listen(
+    app: Starlette,
+    host: str,
+    port: int,
+    servers: list[tuple[uvicorn.Server, list[socket.socket]]],
+) -> str:
+    """Serve ``app`` on ``host:port`` (added to ``servers``, stopped by the caller); returns
+    its address as a URL."""
+    sockets = [listening_socket(host, port)]
+    try:
+        servers.append((await start_web_server(app, sockets), sockets))
+    except BaseException:
+        for sock in sockets:
+            sock.close()
+        raise
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def listening_socket(host: str, port: int) -> socket.socket:

@@ -10,6 +10,7 @@ only in the one leading (``bot.jobs``), looking for what the others kept
 from __future__ import annotations
 
 from bot.bot_core import BotCore
+from bot.funnel.recorder import DEFAULT_FUNNEL_DAYS
 from bot.jobs import Scheduler
 from bot.runtime.housekeeping import AUDIT_KEPT_SECONDS, Housekeeping
 
@@ -20,15 +21,20 @@ def add_background_jobs(
     *,
     session_idle_seconds: float,
     audit_seconds: float = AUDIT_KEPT_SECONDS,
+    funnel_days: int = DEFAULT_FUNNEL_DAYS,
 ) -> None:
     """Register on ``scheduler`` the core's jobs and its channels' (``BotCore.jobs``: the relay,
     the follow-up of lost creates, the status poller, the agent webhooks) and housekeeping
-    (which drops sessions idle for ``session_idle_seconds`` and audit events older than
-    ``audit_seconds``); the caller starts and stops it."""
+    (which drops sessions idle for ``session_idle_seconds``, audit events older than
+    ``audit_seconds`` and funnel days older than ``funnel_days``); the caller starts and stops
+    it."""
     for job in core.jobs():
         scheduler.add(job)
     scheduler.add(
         Housekeeping(
-            core.store, session_idle_seconds=session_idle_seconds, audit_seconds=audit_seconds
+            core.store,
+            session_idle_seconds=session_idle_seconds,
+            audit_seconds=audit_seconds,
+            funnel_days=funnel_days,
         )
     )

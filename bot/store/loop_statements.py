@@ -36,10 +36,12 @@ Guards that keep the loop from stalling:
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 Row = tuple[Any, ...]
+T = TypeVar("T")
 
 # About half a millisecond of SQLite's work on a slow core: a lookup by key takes a few
 # hundred steps, a scan of a few thousand rows is past it.
@@ -98,12 +100,12 @@ class LoopConnection:
 
     def fetch_all(self, sql: str, params: Any) -> list[Row]:
         """Run ``sql`` here and now; ``TooLongForTheLoop`` when it must go to the thread."""
-        return self._run(sql, params, self._read_checks).fetchall()
+        return self._run(sql, params, self._read_checks, sqlite3.Cursor.fetchall)
 
     def execute(self, sql: str, params: Any) -> int:
         """Run the write ``sql`` here and now as its own transaction; the rows it changed, or
         ``TooLongForTheLoop`` (with nothing changed) when it must go to the thread."""
-        return self._run(sql, params, self._write_checks).rowcount
+        return self._run(sql, params, self._write_checks, _rowcount)
 
     def prepare(self, sql: str) -> None:
         """Run ``sql`` on this connection alone (a TEMP object lives with its connection; made
@@ -121,11 +123,16 @@ class LoopConnection:
         """Close the connection (nothing is pending on it: every statement ran to its end)."""
         self._conn.close()
 
-    def _run(self, sql: str, params: Any, checks_allowed: int) -> sqlite3.Cursor:
+    def _run(
+        self, sql: str, params: Any, checks_allowed: int, finish: Callable[[sqlite3.Cursor], T]
+    ) -> T:
+        # ``finish`` runs inside the guard too: SQLite steps a SELECT lazily, so a statement
+        # whose first row comes at once (an aggregate's) may run past the budget while its
+        # rows are fetched.
         self._checks = 0
         self._checks_allowed = checks_allowed
         try:
-            return self._conn.execute(sql, params)
+            return finish(self._conn.execute(sql, params))
         except sqlite3.OperationalError as error:
             if self._checks > self._checks_allowed:
                 self._too_long.add(sql)
@@ -145,6 +152,10 @@ class LoopConnection:
     def _progress(self) -> int:
         self._checks += 1
         return 1 if self._checks > self._checks_allowed else 0
+
+
+def _rowcount(cursor: sqlite3.Cursor) -> int:
+    return cursor.rowcount
 
 
 def _is_busy(error: sqlite3.OperationalError) -> bool:

@@ -585,6 +585,25 @@ _DURABLE_INTAKE = (
     "CREATE INDEX telegram_update_inbox_by_age ON telegram_update_inbox (received_at)",
 )
 
+_FUNNEL = (
+    # Where customers give up (bot.funnel): one row per step event of a conversation. kind is
+    # reached, answered, reasked, went_back, abandoned or created; reason is a re-ask's reason
+    # code or an abandonment's (idle, cancelled); session is the conversation's opaque id, so
+    # each conversation counts once per step whichever instance (or housekeeping pass) wrote it;
+    # day is the unix day of at, what the report selects and the retention drops by.
+    """CREATE TABLE funnel_events (
+        day     {int} NOT NULL,
+        flow    TEXT NOT NULL,
+        step    TEXT NOT NULL,
+        kind    TEXT NOT NULL,
+        reason  TEXT,
+        session TEXT NOT NULL,
+        at      {real} NOT NULL
+    )""",
+    "CREATE INDEX funnel_events_by_day ON funnel_events (day, flow)",
+    "CREATE INDEX funnel_events_by_session ON funnel_events (session, step, kind, at)",
+)
+
 STEPS: tuple[SchemaStep, ...] = (
     SchemaStep(1, "initial schema", _INITIAL_SCHEMA, _SHARED_STATE),
     SchemaStep(2, "create requests of deliveries", _CREATE_REQUESTS),
@@ -603,6 +622,7 @@ STEPS: tuple[SchemaStep, ...] = (
     SchemaStep(
         13, "creates recorded before they are sent; the Telegram update inbox", _DURABLE_INTAKE
     ),
+    SchemaStep(14, "where customers give up: the funnel's step events", _FUNNEL),
 )
 """Every schema step, oldest first. Append only."""
 

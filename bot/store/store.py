@@ -49,6 +49,7 @@ from bot.store.customer_counts import CustomerCounts
 from bot.store.customer_details import CustomerDetails
 from bot.store.database import Database, Synchronous
 from bot.store.delivery_links import Deliveries
+from bot.store.funnel_events import FunnelEvents
 from bot.store.inbox import DEFAULT_LEASE_SECONDS, Inbox
 from bot.store.media_files import MediaStore
 from bot.store.migrations import migrate
@@ -59,6 +60,7 @@ from bot.store.pg_backend import PgBackend
 from bot.store.pg_coordination import pg_coordination
 from bot.store.pg_database import DEFAULT_POOL_SIZE, PgDatabase
 from bot.store.pg_migrations import migrate_postgres
+from bot.store.queue_gauges import QueueGauges
 from bot.store.relayed import RelayedEvents
 from bot.store.sent import SentMessages
 from bot.store.sessions import Sessions
@@ -123,6 +125,8 @@ class Store:
         self.customer_blocks = CustomerBlocks(db, clock)
         self.audit = AuditTrail(db, clock)
         self.customer_counts = CustomerCounts(db, clock)
+        self.gauges = QueueGauges(db)
+        self.funnel = FunnelEvents(db)
 
     @classmethod
     async def connect(

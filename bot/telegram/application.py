@@ -44,6 +44,8 @@ from telegram.request import BaseRequest, HTTPXRequest
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.chatlocks import ChatLocks, ChatTurnLocks
 from bot.config import TelegramConfig
+from bot.metrics.recording import measured_update, update_failed
+from bot.metrics.update_kinds import kind_of
 from bot.store import Store, UpdateInbox
 from bot.telegram.bot_context import BotContext
 from bot.telegram.chat_owner import foreign_sender
@@ -108,7 +110,7 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         chat_id = chat_of(update)
         # Everything said while handling the update is in its sender's language.
-        with speaking_language(language_of(update)):
+        with speaking_language(language_of(update)), measured_update("telegram", kind_of(update)):
             if chat_id is None:
                 await coroutine
             else:
@@ -268,6 +270,7 @@ def error_handler(
 
     async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         error = context.error
+        update_failed()
         update_id = update.update_id if isinstance(update, Update) else None
         if isinstance(error, TelegramError):
             # A network error's text may quote a request URL, and those carry the bot token.

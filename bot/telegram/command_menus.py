@@ -50,6 +50,7 @@ DISPATCH_COMMANDS: Final = (
     _source("riders"),
     _source("assign"),
     _source("unassign"),
+    _source("report"),
 )
 
 CUSTOMER_COMMANDS: Final = ORDERING_COMMANDS + DELIVERY_COMMANDS

@@ -34,6 +34,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, Tele
 
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.chatlocks import ChatLocks
+from bot.metrics.recording import count_telegram_rate_limited
 from bot.relay.channel_protocol import ChatUnreachable, SendFailed
 from bot.store import Store
 from bot.telegram.limits import RateLimiter
@@ -197,6 +198,7 @@ class TelegramSender:
             try:
                 sent = await call()
             except RetryAfter as error:
+                count_telegram_rate_limited()
                 wait = retry_after_seconds(error)
                 await self.limiter.share_hold(chat_id, wait)
                 log.info("Telegram asked to wait %.0fs for chat %s", wait, chat_id)

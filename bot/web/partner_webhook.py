@@ -21,6 +21,8 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 from bot.clocks import Clock
+from bot.log_context import log_context
+from bot.metrics.recording import count_webhook_event
 from bot.partner.models import WebhookEvent
 from bot.partner.signing import SIGNATURE_HEADER, SignatureError, verify
 from bot.store import Store
@@ -78,15 +80,17 @@ class PartnerWebhook:
             paths = sorted({".".join(map(str, error["loc"])) or "body" for error in exc.errors()})
             logger.warning("partner webhook refused: signed body is not an event (%s)", paths[:5])
             return _refused()
-        is_new = await self._store.inbox.add(
-            event.id, event.data.object.id, event.type, event.created, raw
-        )
-        if is_new:
-            logger.debug("stored %s event %s", event.type, event.id)
-            if self._on_event is not None:
-                self._on_event()
-        else:
-            logger.info("event %s was redelivered; already stored", event.id)
+        with log_context(event=event.id, delivery=event.data.object.id):
+            is_new = await self._store.inbox.add(
+                event.id, event.data.object.id, event.type, event.created, raw
+            )
+            count_webhook_event(event.type, is_new)
+            if is_new:
+                logger.debug("stored %s event %s", event.type, event.id)
+                if self._on_event is not None:
+                    self._on_event()
+            else:
+                logger.info("event %s was redelivered; already stored", event.id)
         return JSONResponse({"ok": True})
 
     def _signature_problem(self, raw: bytes, header: str | None) -> str | None:

@@ -707,8 +707,15 @@ MESSAGES: Final[dict[str, str]] = {
     "menu.riders": "Riders near a delivery: /riders <delivery ref> [radius km]",
     "menu.assign": "Assign a rider: /assign <delivery ref> <rider id>",
     "menu.unassign": "Take the rider off: /unassign <delivery ref>",
+    "menu.report": "Where customers give up: /report [7d|24h] [flow]",
     # --- operator chats (bot/telegram/operators) ----------------------------------------------
     "ops.refused": "Sorry, that command is only for the team's operators.",
+    "ops.report.usage": "Usage: /report [7d|24h] [flow]",
+    "ops.report.none": "No conversations in the last {period}.",
+    "ops.report.title": "Where customers give up, last {period}:",
+    "ops.report.flow": "{flow}: {started} started, {created} created",
+    "ops.report.step": "  {step}: {abandoned} of {reached} gave up ({share}), median {median}",
+    "ops.report.reason": ", re-asked most for {reason}",
     "ops.the_delivery": "The delivery",
     "ops.the_delivery_ref": "Delivery {ref}",
     "ops.fee_required": (

@@ -774,8 +774,17 @@ MESSAGES: Final[dict[str, str]] = {
     "menu.riders": "Livreurs proches d'une livraison : /riders <réf. livraison> [rayon km]",
     "menu.assign": "Attribuer un livreur : /assign <réf. livraison> <id livreur>",
     "menu.unassign": "Retirer le livreur : /unassign <réf. livraison>",
+    "menu.report": "Où les clients abandonnent : /report [7d|24h] [parcours]",
     # --- operator chats (bot/telegram/operators) ----------------------------------------------
     "ops.refused": "Désolé, cette commande est réservée aux opérateurs de l'équipe.",
+    "ops.report.usage": "Utilisation : /report [7d|24h] [parcours]",
+    "ops.report.none": "Aucune conversation sur les derniers {period}.",
+    "ops.report.title": "Où les clients abandonnent, derniers {period} :",
+    "ops.report.flow": "{flow} : {started} commencées, {created} créées",
+    "ops.report.step": (
+        "  {step} : {abandoned} sur {reached} ont abandonné ({share}), médiane {median}"
+    ),
+    "ops.report.reason": ", redemandé surtout pour {reason}",
     "ops.the_delivery": "La livraison",
     "ops.the_delivery_ref": "La livraison {ref}",
     "ops.fee_required": (

@@ -1,8 +1,8 @@
 """What the deployment kit's tests share: where ``deploy/`` is, and the system tools they run.
 
-The tools (``caddy``, ``nginx``, ``systemd-analyze``, ``openssl``) are Debian packages that
-``make test`` installs when they are missing (the Makefile's ``deploy-tools`` target), as it
-does for PostgreSQL. A test that cannot find one fails with the command that
+The tools (``caddy``, ``nginx``, ``systemd-analyze``, ``openssl``, ``promtool``) are Debian
+packages that ``make test`` installs when they are missing (the Makefile's ``deploy-tools``
+target), as it does for PostgreSQL. A test that cannot find one fails with the command that
 installs it: none of these tests is skipped.
 """
 
@@ -18,7 +18,7 @@ DEPLOY = REPO / "deploy"
 
 # The package each tool comes from, for the failure message.
 PACKAGES = {"caddy": "caddy", "nginx": "nginx-light", "systemd-analyze": "systemd",
-            "openssl": "openssl"}  # fmt: skip
+            "openssl": "openssl", "promtool": "prometheus"}  # fmt: skip
 
 
 def system_tool(name: str) -> str:

@@ -10,8 +10,10 @@ database and one ``media_dir``; the Partner sandbox runs in this process on loop
 Through Caddy only, over https:
 
 * an agent orders a pickup delivery with the JSON API (its photo uploaded, then downloaded by
-  the sandbox from ``{public_base_url}/media/...``), the requests spread over both instances,
-  which share the channel's ``requests_per_minute`` through the database;
+  the sandbox from ``{public_base_url}/media/...``), the requests spread over both instances
+  (each instance's own ``/metrics``, on an address of its own, counts the API requests it
+  served: both served some), which share the channel's ``requests_per_minute`` through the
+  database;
 * the sandbox posts its signed webhooks (``/hooks/partner``) and the agent reads the events
   they carried over SSE, streamed through Caddy as they come;
 * bodies over the bot's own caps and paths the bot does not serve are refused by Caddy;
@@ -40,6 +42,7 @@ from typing import Any
 
 import httpx
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from bot.partner.signing import SIGNATURE_HEADER, sign
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
@@ -80,7 +83,9 @@ def caddyfile(https_port: int, http_port: int, data: Path, upstreams: list[int])
     return global_options + text
 
 
-def bot_config(sandbox: Sandbox, dsn: str, port: int, media: Path, public: str) -> str:
+def bot_config(
+    sandbox: Sandbox, dsn: str, port: int, media: Path, public: str, metrics_port: int
+) -> str:
     return f"""
 [partner]
 base_url = "{sandbox.base_url}"
@@ -106,6 +111,10 @@ pool_size = 4
 name = "shop"
 key = "{KEY}"
 requests_per_minute = {REQUESTS_PER_MINUTE}
+
+[metrics]
+enabled = true
+listen_port = {metrics_port}
 """
 
 
@@ -125,6 +134,7 @@ class Deployment:
     sandbox: Sandbox
     instances: list[Instance]
     logs: list[Path]
+    metrics: list[str]  # each instance's own /metrics, reached directly (not through Caddy)
 
 
 async def start_caddy(config: Path, log: Path, env: dict[str, str]) -> asyncio.subprocess.Process:
@@ -198,14 +208,17 @@ async def deployment(postgres_server: LocalPostgres, tmp_path: Path) -> AsyncIte
         await server.start()
         try:
             logs = [tmp_path / f"bot{index}.log" for index in range(len(ports))]
-            for port, log in zip(ports, logs, strict=True):
+            metrics_ports = [free_loopback_port() for _ in ports]
+            for port, log, metrics_port in zip(ports, logs, metrics_ports, strict=True):
                 path = tmp_path / f"bot{port}.toml"
-                path.write_text(bot_config(sandbox, dsn, port, tmp_path / "media", public))
+                media = tmp_path / "media"
+                path.write_text(bot_config(sandbox, dsn, port, media, public, metrics_port))
                 instances.append(await start_instance(path, port, log))
             async with httpx.AsyncClient(timeout=10) as direct:
                 for instance, log in zip(instances, logs, strict=True):
                     await wait_until_serving(instance, direct, log)
-            yield Deployment(public, tls, sandbox, instances, logs)
+            metrics = [f"http://127.0.0.1:{port}/metrics" for port in metrics_ports]
+            yield Deployment(public, tls, sandbox, instances, logs, metrics)
         finally:
             # Caddy first: it may still hold an SSE stream open on an instance, and a
             # stopping instance waits for its open streams (see the module docstring).
@@ -228,6 +241,37 @@ async def streamed_events(api: httpx.AsyncClient, path: str, until: str) -> list
                 if events[-1].get("type") == until:
                     return events
     raise AssertionError(f"the stream ended before {until}: {events}")
+
+
+async def api_requests_served(metrics_url: str) -> float:
+    """How many JSON API requests one instance served, by its own ``/metrics``."""
+    async with httpx.AsyncClient(timeout=10) as direct:
+        exposition = (await direct.get(metrics_url)).text
+    return sum(
+        one.value
+        for family in text_string_to_metric_families(exposition)
+        for one in family.samples
+        if one.name == "deliverybot_updates_total" and one.labels["channel"] == "api"
+    )
+
+
+async def both_serve(deployment: Deployment) -> bool:
+    """Whether both instances served JSON API requests sent through Caddy.
+
+    The order's requests usually reach both; but Caddy leaves an instance out while its
+    /health check is late (1 s, easily missed on a loaded machine), so more requests are sent
+    until both counted some, for up to ``START_TIMEOUT``: keyless ones, refused with 401 by
+    whichever instance gets them (counted there, and spending no request budget).
+    """
+    deadline = time.monotonic() + START_TIMEOUT
+    async with httpx.AsyncClient(base_url=deployment.url, verify=deployment.tls) as keyless:
+        while time.monotonic() < deadline:
+            served = [await api_requests_served(url) for url in deployment.metrics]
+            if all(count > 0 for count in served):
+                return True
+            assert (await keyless.get("/api/conversations/none")).status_code == 401
+            await asyncio.sleep(0.1)  # Caddy's health checks: nothing to await
+    return False
 
 
 async def refused_by_proxy(api: httpx.AsyncClient, path: str, size: int) -> bool:
@@ -267,6 +311,9 @@ async def test_caddy_serves_two_instances_over_tls(deployment: Deployment) -> No
         assert await refused_by_proxy(api, "/api/conversations", 64 * 1024 + 1)
         assert (await api.get("/admin")).status_code == 404
         assert (await api.get("/health/../admin")).status_code == 404
+
+        # Caddy spreads the requests over both instances (each counts its own).
+        assert await both_serve(deployment), "one instance served no API request"
 
         # One instance stopped: the other serves the API, its SSE and the webhooks alone.
         first = deployment.instances[0]

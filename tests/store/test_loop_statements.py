@@ -170,13 +170,17 @@ async def test_a_long_write_is_made_whole_on_the_worker_and_sent_there_after(
     assert await db.fetch_one("SELECT count(*) FROM t") == (0,)
 
 
-def test_the_reader_refuses_past_its_step_budget_and_remembers(tmp_path: Path) -> None:
-    path = tmp_path / "budget.db"
+def _budgeted_reader(path: Path) -> tuple[sqlite3.Connection, LoopConnection]:
+    """A file of 5,000 rows (its writer kept open) and a reader with a 2,000-step budget."""
     writer = sqlite3.connect(path, isolation_level=None)
     writer.execute("PRAGMA journal_mode=WAL")
     writer.execute("CREATE TABLE t (k INTEGER PRIMARY KEY)")
     writer.executemany("INSERT INTO t VALUES (?)", [(k,) for k in range(5000)])
-    reader = LoopConnection(path, cached_statements=8, step_budget=2000)
+    return writer, LoopConnection(path, cached_statements=8, step_budget=2000)
+
+
+def test_the_reader_refuses_past_its_step_budget_and_remembers(tmp_path: Path) -> None:
+    writer, reader = _budgeted_reader(tmp_path / "budget.db")
     try:
         assert reader.takes("SELECT k FROM t WHERE k = ?")
         assert reader.fetch_all("SELECT k FROM t WHERE k = ?", (7,)) == [(7,)]
@@ -189,6 +193,20 @@ def test_the_reader_refuses_past_its_step_budget_and_remembers(tmp_path: Path) -
         # A mistake in the statement is the caller's error, as on the worker.
         with pytest.raises(sqlite3.OperationalError):
             reader.fetch_all("SELECT nothing FROM nowhere", ())
+    finally:
+        reader.close()
+        writer.close()
+
+
+def test_a_read_that_runs_long_after_its_first_row_is_refused_too(tmp_path: Path) -> None:
+    # SQLite steps a SELECT lazily: its first row may come at once and the budget run out
+    # while the rest is fetched, which must be refused like a slow start, not fail.
+    writer, reader = _budgeted_reader(tmp_path / "lazy.db")
+    try:
+        every_row = "SELECT k FROM t"
+        with pytest.raises(TooLongForTheLoop):
+            reader.fetch_all(every_row, ())
+        assert not reader.takes(every_row)
     finally:
         reader.close()
         writer.close()

@@ -11,6 +11,7 @@
 ``/block <customer> [reason]``           stop a customer ordering; their drafts are dropped
                                          (``customer_stops``)
 ``/unblock <customer>``                  let them order again (``customer_stops``)
+``/report [7d|24h] [flow]``              where customers give up, short (``funnel_view``)
 =======================================  ==========================================================
 
 Only the chats listed in ``[operators]`` are answered; anyone else gets a polite refusal and
@@ -27,6 +28,7 @@ from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes
 from bot.telegram.application import Handler
 from bot.telegram.bot_context import BotContext
 from bot.telegram.operators.customer_stops import CustomerStops
+from bot.telegram.operators.funnel_view import FunnelView
 from bot.telegram.operators.listing import PATTERN, DeliveryList
 from bot.telegram.operators.operator_refusals import explain
 from bot.telegram.operators.rider_assignment import Dispatch
@@ -41,6 +43,7 @@ class OperatorCommands:
         self.dispatch = Dispatch(ctx)
         self.listing = DeliveryList(ctx)
         self.stops = CustomerStops(ctx)
+        self.funnel = FunnelView(ctx)
 
     async def deliveries(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/deliveries [status]`` in an operator chat (``delivery_handlers`` hands it over)."""
@@ -48,8 +51,8 @@ class OperatorCommands:
 
 
 def operator_handlers(ctx: BotContext) -> list[Handler]:
-    """The handlers of ``/riders``, ``/assign``, ``/unassign``, ``/block``, ``/unblock`` and the
-    operator list's pages.
+    """The handlers of ``/riders``, ``/assign``, ``/unassign``, ``/block``, ``/unblock``,
+    ``/report`` and the operator list's pages.
 
     ``/deliveries`` itself is registered by ``delivery_handlers``, which hands operator chats
     over to ``OperatorCommands.deliveries``.
@@ -61,6 +64,7 @@ def operator_handlers(ctx: BotContext) -> list[Handler]:
         CommandHandler("unassign", commands.dispatch.unassign),
         CommandHandler("block", commands.stops.block),
         CommandHandler("unblock", commands.stops.unblock),
+        CommandHandler("report", commands.funnel.report),
         CallbackQueryHandler(commands.listing.turn_page, pattern=PATTERN),
     ]
 

@@ -1,0 +1,144 @@
+"""The funnel read back per flow and step: ``funnel_report`` and its two renderings.
+
+For each step since a day: how many conversations reached it, answered it (moved on), went
+back from it, abandoned there (cancelled, ended, or idle), and created a delivery from it,
+each counted once per conversation; how many times it was re-asked, and for which reasons;
+the median time from its question to its answer. Drop-off is the share of the conversations
+that reached the step and abandoned there. Steps are listed by how many reached them, the
+shape of a funnel.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from bot.store.funnel_events import FunnelEvents
+from conversations.texts.catalogue import say
+
+_SINCE = re.compile(r"(\d+)([dh])")
+
+
+def since_seconds(text: str) -> float:
+    """``7d`` or ``24h`` as seconds; ValueError for anything else."""
+    found = _SINCE.fullmatch(text.strip())
+    if found is None or int(found[1]) == 0:
+        raise ValueError(f"not a period such as 7d or 24h: {text!r}")
+    return int(found[1]) * (86_400 if found[2] == "d" else 3_600)
+
+
+@dataclass
+class StepRow:
+    """One step's figures (see the module docstring)."""
+
+    flow: str
+    step: str
+    reached: int = 0
+    answered: int = 0
+    reasked: int = 0
+    went_back: int = 0
+    abandoned: int = 0
+    created: int = 0
+    median_seconds: float | None = None
+    reasons: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def drop_off(self) -> float:
+        """The share of the conversations that reached the step and abandoned there."""
+        return self.abandoned / self.reached if self.reached else 0.0
+
+    def top_reasons(self, count: int = 3) -> list[tuple[str, int]]:
+        """The most frequent re-ask reasons, most first (ties by name)."""
+        return sorted(self.reasons.items(), key=lambda item: (-item[1], item[0]))[:count]
+
+
+async def funnel_report(
+    events: FunnelEvents, *, since_day: int, flow: str | None = None
+) -> list[StepRow]:
+    """Every step's row since ``since_day`` (of ``flow`` only, if given), by flow, then by
+    how many reached the step."""
+    rows: dict[tuple[str, str], StepRow] = {}
+    for tally in await events.tally(since_day, flow):
+        row = rows.setdefault((tally.flow, tally.step), StepRow(tally.flow, tally.step))
+        if tally.kind == "reasked":
+            row.reasked += tally.events
+            row.reasons[tally.reason or "unknown"] += tally.events
+        elif tally.kind in ("reached", "answered", "went_back", "abandoned", "created"):
+            setattr(row, tally.kind, getattr(row, tally.kind) + tally.sessions)
+    times: defaultdict[tuple[str, str], list[float]] = defaultdict(list)
+    for step_flow, step, seconds in await events.answer_times(since_day, flow):
+        times[(step_flow, step)].append(seconds)
+    for key, seconds_list in times.items():
+        if key in rows:
+            rows[key].median_seconds = statistics.median(seconds_list)
+    return sorted(rows.values(), key=lambda r: (r.flow, -r.reached, r.step))
+
+
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "-"
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7_200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3_600:.1f} h"
+
+
+_HEADER = ("step", "reached", "answered", "drop-off", "median time", "re-asked", "went back",
+           "created", "top re-ask reasons")  # fmt: skip
+
+
+def render_table(rows: list[StepRow], *, period: str) -> str:
+    """The report as text tables, one per flow (``deliverybot report``)."""
+    if not rows:
+        return f"No funnel events in the last {period}.\n"
+    out: list[str] = []
+    for flow in dict.fromkeys(row.flow for row in rows):
+        table: list[tuple[str, ...]] = [_HEADER]
+        for row in (r for r in rows if r.flow == flow):
+            reasons = ", ".join(f"{reason} {n}" for reason, n in row.top_reasons()) or "-"
+            figures = (row.reached, row.answered)
+            counts = (row.reasked, row.went_back, row.created)
+            table.append(
+                (row.step, *map(str, figures), f"{row.drop_off:.1%}",
+                 _duration(row.median_seconds), *map(str, counts), reasons)
+            )  # fmt: skip
+        widths = [max(len(line[i]) for line in table) for i in range(len(_HEADER))]
+        out.append(f"{flow}, last {period}:")
+        for line in table:
+            cells = [line[0].ljust(widths[0])]
+            cells += [
+                cell.rjust(width) for cell, width in zip(line[1:-1], widths[1:-1], strict=True)
+            ]
+            cells.append(line[-1])
+            out.append("  " + "  ".join(cells).rstrip())
+        out.append("")
+    return "\n".join(out)
+
+
+def render_short(rows: list[StepRow], *, period: str, steps: int = 5) -> str:
+    """The report in a few lines per flow (an operator's chat, in the turn's language):
+    conversations started and deliveries created, then the steps losing the most."""
+    if not rows:
+        return say("ops.report.none", period=period)
+    out = [say("ops.report.title", period=period)]
+    for flow in dict.fromkeys(row.flow for row in rows):
+        flow_rows = [r for r in rows if r.flow == flow]
+        started = max(r.reached for r in flow_rows)
+        created = sum(r.created for r in flow_rows)
+        out.append(say("ops.report.flow", flow=flow, started=started, created=created))
+        losing = sorted((r for r in flow_rows if r.abandoned), key=lambda r: -r.abandoned)
+        for row in losing[:steps]:
+            top = row.top_reasons(1)
+            line = say(
+                "ops.report.step",
+                step=row.step,
+                abandoned=row.abandoned,
+                reached=row.reached,
+                share=f"{row.drop_off:.0%}",
+                median=_duration(row.median_seconds),
+            )
+            out.append(line + (say("ops.report.reason", reason=top[0][0]) if top else ""))
+    return "\n".join(out)

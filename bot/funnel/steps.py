@@ -1,0 +1,104 @@
+"""What one turn did at which step: ``StepMark`` before it, ``events_of`` after it.
+
+=================  ============================================================================
+reached            the step's question was shown (a new order's first step, a step moved to)
+answered           the step was answered and the conversation moved on (forward, or finished)
+reasked            the same question again: ``invalid_answer`` (the answer was not accepted),
+                   a create refusal's reason (``refused_validation``, ``refused_coverage``...:
+                   counted at the step that confirmed, even when a fix is asked first),
+                   or ``asked_again`` (anything else that kept the step)
+went_back          the customer went back from the step
+abandoned          the order ended there: ``cancelled`` by the customer, ``ended`` by the flow
+                   (it could not go on), or ``idle`` (dropped by housekeeping)
+created            the delivery was created from the step (the confirmation)
+=================  ============================================================================
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from dataclasses import dataclass
+
+from conversations import DeliveryCreated, Session, Turn
+
+KINDS = ("reached", "answered", "reasked", "went_back", "abandoned", "created")
+
+# A create refusal in this task's turn (set by ``note_refusal``, reset by ``mark``).
+_refusal: ContextVar[str | None] = ContextVar("deliverybot_funnel_refusal", default=None)
+
+
+def note_refusal(reason: str) -> None:
+    """The turn's create was refused for ``reason`` (the question comes again for it)."""
+    _refusal.set(reason)
+
+
+@dataclass(frozen=True)
+class StepMark:
+    """Where a conversation stood before a turn."""
+
+    flow: str
+    step: str | None
+    back_steps: int
+    failures: int
+
+
+@dataclass(frozen=True)
+class StepEvent:
+    """One event of ``KINDS`` at ``flow``'s ``step``."""
+
+    flow: str
+    step: str
+    kind: str
+    reason: str | None = None
+
+
+def mark(session: Session) -> StepMark:
+    """``session`` before its turn (and no refusal noted yet in this task)."""
+    _refusal.set(None)
+    return StepMark(session.flow, session.step, len(session.history), session.failures)
+
+
+def events_of(before: StepMark | None, session: Session, turn: Turn) -> list[StepEvent]:
+    """The events of the turn that took ``before`` (None: a new order) to ``session``."""
+    if session.cancel_asked or session.starting_over is not None:
+        return []  # a question about the order itself, not an answer to its step
+    if before is None or before.step is None:
+        return _reached(session)
+    at = (before.flow, before.step)
+    if turn.effect(DeliveryCreated) is not None:
+        return [StepEvent(*at, "answered"), StepEvent(*at, "created")]
+    if turn.status in ("cancelled", "ended"):
+        return [StepEvent(*at, "abandoned", turn.status)]
+    if turn.finished:  # unconfirmed: the create's answer was lost, and is followed up
+        return [StepEvent(*at, "answered")]
+    refusal = _refusal.get()
+    if refusal is not None:  # the create was refused: this question again, after any fix
+        moved = (session.flow, session.step) != at
+        return [
+            StepEvent(*at, "reasked", f"refused_{refusal}"),
+            *(_reached(session) if moved else []),
+        ]
+    if len(session.history) < before.back_steps:
+        return [StepEvent(*at, "went_back"), *_reached(session)]
+    if (session.flow, session.step) == at:
+        return [StepEvent(*at, "reasked", _reask_reason(before, session))]
+    return [StepEvent(*at, "answered"), *_reached(session)]
+
+
+def abandoned_idle(session: Session) -> list[StepEvent]:
+    """An unfinished order dropped for being idle: abandoned at its step."""
+    if session.step is None:
+        return []
+    return [StepEvent(session.flow, session.step, "abandoned", "idle")]
+
+
+def _reached(session: Session) -> list[StepEvent]:
+    if session.step is None or session.finished:
+        return []
+    return [StepEvent(session.flow, session.step, "reached")]
+
+
+def _reask_reason(before: StepMark, session: Session) -> str:
+    if session.failures > before.failures:
+        return "invalid_answer"
+    return "asked_again"

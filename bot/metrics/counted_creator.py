@@ -1,0 +1,40 @@
+"""``CountedCreator``: the engine's creator, each outcome counted in
+``deliverybot_creates_total{flow,outcome}``.
+
+Outcomes: ``created``; ``held`` (an order identical to an unconfirmed one, ``duplicate_held``);
+``unconfirmed`` (the answer was lost: the follow-up finishes it, and counts ``settled_later``
+when it finds it created); ``refused`` (any other refusal of the decision table). The flow is
+the one the chat service named just before the create (``recording.creating_in``).
+"""
+
+from __future__ import annotations
+
+from bot.funnel.steps import note_refusal
+from bot.metrics.recording import count_create, creating_flow, enabled
+from bot.partner.models import CreateDeliveryRequest
+from conversations.outcome import Created, CreateOutcome, Refused
+from conversations.services import DeliveryCreator
+
+
+class CountedCreator:
+    """A ``DeliveryCreator`` around ``inner`` that counts what each create came to."""
+
+    def __init__(self, inner: DeliveryCreator) -> None:
+        self._inner = inner
+
+    async def create(self, request: CreateDeliveryRequest) -> CreateOutcome:
+        outcome = await self._inner.create(request)
+        if isinstance(outcome, Refused) and not outcome.outcome_unknown:
+            note_refusal(outcome.reason)  # the funnel counts the re-ask it leads to
+        if enabled():
+            count_create(creating_flow(), outcome_label(outcome))
+        return outcome
+
+
+def outcome_label(outcome: CreateOutcome) -> str:
+    """The ``outcome`` label of one create's outcome (see the module docstring)."""
+    if isinstance(outcome, Created):
+        return "created"
+    if outcome.reason == "duplicate_held":
+        return "held"
+    return "unconfirmed" if outcome.outcome_unknown else "refused"

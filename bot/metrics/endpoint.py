@@ -1,0 +1,87 @@
+"""``GET /metrics``: the Prometheus text exposition, behind a bearer token when one is set.
+
+Before each answer the gauges of shared work are read from the database (``refresh``): the
+inbox backlog and its oldest event's age, the creates still followed up, the open orders by
+flow. With several instances each one serves its own counters, and these gauges the same.
+A database that does not answer is counted (``deliverybot_metrics_database_errors_total``)
+and the gauges keep their last values: a scrape still shows the process's own counters.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+from collections import Counter as Tally
+
+from prometheus_client import generate_latest
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route
+
+from bot.clocks import Clock
+from bot.metrics import families as m
+from bot.store import Store, StoreError
+
+logger = logging.getLogger(__name__)
+
+PARTNER_EVENTS_INBOX = "partner_events"
+# The classic text format every Prometheus 2.x reads (the bot's names need no UTF-8 escaping).
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+
+class MetricsEndpoint:
+    """``handle`` answers the exposition; 401 without the right ``Authorization: Bearer``."""
+
+    def __init__(self, store: Store, *, token: str | None, clock: Clock) -> None:
+        self._store = store
+        self._token = token.encode() if token else None
+        self._clock = clock
+
+    def __repr__(self) -> str:
+        return f"MetricsEndpoint(token={'<redacted>' if self._token else None})"
+
+    async def handle(self, request: Request) -> Response:
+        if self._token is not None and not self._authorized(request):
+            headers = {"WWW-Authenticate": "Bearer"}
+            return PlainTextResponse("Unauthorized", status_code=401, headers=headers)
+        await self.refresh()
+        return Response(generate_latest(m.REGISTRY), media_type=CONTENT_TYPE)
+
+    def route(self, path: str) -> Route:
+        """The route to add to a Starlette app."""
+        return Route(path, self.handle, methods=["GET"])
+
+    async def refresh(self) -> None:
+        """Read the gauges of shared work from the database (see the module docstring)."""
+        try:
+            backlog = await self._store.gauges.partner_events()
+            followups = await self._store.unconfirmed.count_open()
+            sessions = await self._store.sessions.list_open()
+        except StoreError:
+            m.SCRAPE_ERRORS.inc()
+            logger.warning("metrics: the store is not answering; database gauges kept")
+            return
+        oldest = 0.0 if backlog.oldest_since is None else self._clock() - backlog.oldest_since
+        m.INBOX_PENDING.labels(PARTNER_EVENTS_INBOX).set(backlog.pending)
+        m.INBOX_OLDEST_SECONDS.labels(PARTNER_EVENTS_INBOX).set(max(0.0, oldest))
+        m.FOLLOWUPS_PENDING.set(followups)
+        by_flow = Tally(_flow_of(record.data) for record in sessions)
+        m.SESSIONS_OPEN.clear()  # a flow with no open order drops out instead of keeping a count
+        for flow, count in by_flow.items():
+            m.SESSIONS_OPEN.labels(flow).set(count)
+
+    def _authorized(self, request: Request) -> bool:
+        assert self._token is not None
+        scheme, _, presented = request.headers.get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer":
+            return False
+        return hmac.compare_digest(presented.strip().encode(), self._token)
+
+
+def _flow_of(session_json: str) -> str:
+    try:
+        flow = json.loads(session_json).get("flow")
+    except (ValueError, AttributeError):
+        return "unreadable"
+    return flow if isinstance(flow, str) else "unreadable"

@@ -1,0 +1,39 @@
+"""``measured_send``: a relayed message's send, timed and its failure counted.
+
+Kept apart from ``recording``: it needs the relay's exception types, imported when first
+needed, since the relay's outbox imports this module while ``bot.relay`` is loading.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+
+from bot.chat_ref import ChatRef
+from bot.metrics import families as m
+from bot.metrics.recording import enabled
+
+
+async def measured_send(
+    send: Callable[[ChatRef, str], Awaitable[int | None]], chat: ChatRef, text: str
+) -> int | None:
+    """``await send(chat, text)`` (a relay channel's send), timed, its failure counted by
+    reason (``ChatUnreachable``: unreachable; ``SendFailed``: send_failed; else error)."""
+    if not enabled():
+        return await send(chat, text)
+    from bot.relay.channel_protocol import ChatUnreachable, SendFailed
+
+    started = time.perf_counter()
+    try:
+        sent = await send(chat, text)
+    except ChatUnreachable:
+        m.RELAY_FAILURES.labels(chat.channel, "unreachable").inc()
+        raise
+    except SendFailed:
+        m.RELAY_FAILURES.labels(chat.channel, "send_failed").inc()
+        raise
+    except Exception:
+        m.RELAY_FAILURES.labels(chat.channel, "error").inc()
+        raise
+    m.RELAY_SEND_SECONDS.labels(chat.channel).observe(time.perf_counter() - started)
+    return sent
