@@ -550,6 +550,16 @@ _CUSTOMER_SAFETY = (
     "CREATE INDEX customer_drafts_by_time ON customer_drafts (started_at)",
 )
 
+_TOLD_AND_SPOKEN = (
+    # The facts each delivery's chat was told (``delivery_links.DeliveryLink.told``: the
+    # rider, the fee, the payment, the drop-off code, the quote question), one word each
+    # separated by spaces, so no later event or reply tells one again.
+    "ALTER TABLE deliveries ADD COLUMN told TEXT NOT NULL DEFAULT ''",
+    # The language an agent conversation was started in (``language`` of its start): every
+    # turn and its delivery's events are said in it; NULL for the business default.
+    "ALTER TABLE agent_conversations ADD COLUMN language TEXT",
+)
+
 STEPS: tuple[SchemaStep, ...] = (
     SchemaStep(1, "initial schema", _INITIAL_SCHEMA, _SHARED_STATE),
     SchemaStep(2, "create requests of deliveries", _CREATE_REQUESTS),
@@ -565,6 +575,7 @@ STEPS: tuple[SchemaStep, ...] = (
     ),
     SchemaStep(11, "send limits shared by instances", (), _SHARED_SEND_LIMITS),
     SchemaStep(12, "blocked customers, orders started, the audit trail", _CUSTOMER_SAFETY),
+    SchemaStep(13, "facts each chat was told; agent conversations' languages", _TOLD_AND_SPOKEN),
 )
 """Every schema step, oldest first. Append only."""
 
