@@ -560,8 +560,8 @@ def test_texts_overrides_load_and_show_in_the_effective_settings(tmp_path: Path)
     assert texts.catalogue_for("fr").say("desk.busy").startswith("Le service de livraison")
     rendered = render_redacted(config)
     assert (
-        '[texts]\nlocale = "en_GB"\nen = { "desk.busy" = "One moment, please." }\nfr = {}'
-        in rendered
+        '[texts]\nlocale = "en_GB"\nservice_language = "en"\n'
+        'en = { "desk.busy" = "One moment, please." }\nfr = {}' in rendered
     )
     assert tomllib.loads(rendered)["texts"]["en"] == {"desk.busy": "One moment, please."}
 

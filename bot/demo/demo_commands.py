@@ -140,7 +140,7 @@ async def fault(stack: DemoWorld, args: list[str]) -> None:
 
 
 def describe(delivery: Delivery) -> str:
-    parts = [f"{short_ref(delivery.id)} is {status_label(delivery.status)}"]
+    parts = [f"{short_ref(delivery.id)}: {status_label(delivery.status)}"]
     payment = delivery.payment
     if payment is not None and payment.delivery_fee is not None:
         money = format_money(payment.delivery_fee, payment.currency_code or "")

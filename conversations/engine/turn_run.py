@@ -14,7 +14,7 @@ from pydantic import JsonValue
 from pydantic import ValidationError as ModelError
 
 from bot.partner.models import CreateDeliveryRequest
-from conversations import rules
+from conversations import delivery_facts, rules
 from conversations.dialog import (
     EDIT_PREFIX,
     KEEP,
@@ -444,11 +444,14 @@ class TurnRun(Walker):
         self.work.delivery_id = outcome.delivery.id
         self.work.delivery_status = outcome.delivery.status
         self.work.tracking_url = outcome.delivery.tracking_url
-        self.effects.append(
-            DeliveryCreated(delivery=outcome.delivery, request=request, order=self.saved_order())
-        )
         paying = money_texts.after_create(
             ctx.caps, outcome.delivery, request.customerCollectionMethod
+        )
+        told = delivery_facts.told_by_create(outcome.delivery, fee_said=bool(paying))
+        self.effects.append(
+            DeliveryCreated(
+                delivery=outcome.delivery, request=request, order=self.saved_order(), told=told
+            )
         )
         self.messages.extend(dialogue.created(outcome.delivery, paying))
         self.prompt = None
