@@ -383,6 +383,12 @@ def _confirm_step(names: PlaceNames, title: Words, next: Target, fields: tuple[s
         found = candidates(ctx)
         return Accept(found[int(answer.option)].model_dump(mode="json"))
 
+    def describe(ctx: Context, value: JsonValue) -> str:
+        # The place as its option shows it, so going back pre-selects it (never a dict).
+        if isinstance(value, dict) and isinstance(value.get("address"), str):
+            return str(value["address"])
+        return "-"
+
     return Step(
         name=names.confirm,
         title=said("steps.place.found_title", title=title),
@@ -392,6 +398,7 @@ def _confirm_step(names: PlaceNames, title: Words, next: Target, fields: tuple[s
         next=next,
         depends_on=(names.place,),
         fields=fields,
+        describe=describe,
         summarize=False,
         editable=False,
     )

@@ -289,7 +289,7 @@ MESSAGES: Final[dict[str, str]] = {
     "delivery.status.delivered": "Your package has been delivered.",
     "delivery.status.cancelled": "Your delivery was cancelled.",
     "delivery.status.cancelled_reason": "Your delivery was cancelled. Reason: {reason}",
-    "delivery.status.other": "Your delivery's status is now {status}.",
+    "delivery.status.other": "Your delivery's status is now: {status}.",
     "delivery.a_rider": "A rider",
     "delivery.a_rider_with": "A rider ({details})",
     "delivery.heading": "Delivery {ref}",
@@ -320,7 +320,7 @@ MESSAGES: Final[dict[str, str]] = {
         "…and {count} more updates, left out to keep up with the news, about deliveries "
         "{refs}. /deliveries shows where each delivery stands."
     ),
-    "delivery.polled_summary": "Delivery {ref} is now {status} (seen by polling).",
+    "delivery.polled_summary": "Delivery {ref} is now: {status} (seen by polling).",
     # --- the customer desk (desk_texts) -------------------------------------------------------
     "desk.busy": "The delivery service is busy right now. Please try again in a minute.",
     "desk.unreachable": (
@@ -402,7 +402,9 @@ MESSAGES: Final[dict[str, str]] = {
     "money.fee_quoted": "Delivery fee: quoted by the team after they review your order.",
     "money.fee_hidden": "Delivery fee: set by the business, not shown here.",
     "money.you_pay": "You pay it {how}.",
-    "money.how.cash.before_dispatch": "in cash to the rider when they collect the package",
+    "money.how.cash.before_dispatch": (
+        "in cash to the rider at the pickup, before they set off with the package"
+    ),
     "money.how.cash.after_delivery": "in cash to the rider once the package is delivered",
     "money.how.cash.off_platform": "in cash, directly to the business (not through this service)",
     "money.how.online.before_dispatch": (
@@ -421,7 +423,7 @@ MESSAGES: Final[dict[str, str]] = {
     "money.timing.after_delivery": "The fee is collected after the delivery.",
     "money.timing.off_platform": "The fee is settled directly with the business.",
     "money.next.cash.before_dispatch": (
-        "Please have {it} ready in cash for the rider when they collect the package."
+        "Please have {it} ready in cash for the rider at the pickup: they set off once it is paid."
     ),
     "money.next.cash.after_delivery": (
         "{It} is paid in cash to the rider once the package is delivered."
@@ -458,6 +460,7 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.way.photos": "send photos",
     "steps.way.choice": "[[tap:*]]",
     "steps.way.confirm": "confirm the order, or pick what to change",
+    "steps.phone_example": "{national} or {international}",
     "steps.bad_phone": (
         "That doesn't look like a phone number I can use. Try it like this: {example}."
     ),
@@ -494,6 +497,8 @@ MESSAGES: Final[dict[str, str]] = {
     "rules.errand_mode.photo": "Buy what's in my photo",
     "rules.payment.cash_on_delivery": "Cash on delivery",
     "rules.payment.online_checkout": "Pay online",
+    "rules.payment.cash_at_pickup": "Cash to the rider at pickup",
+    "rules.payment.cash_to_business": "Cash, directly to the business",
     "rules.settings_broken": (
         "Sorry, this business can't take orders here right now: its delivery settings need "
         "fixing (no payment method is switched on). Please contact the business directly."
@@ -774,8 +779,8 @@ MESSAGES: Final[dict[str, str]] = {
         "Usage: /assign <delivery ref> <rider id>  (/riders <delivery ref> lists riders)"
     ),
     "ops.unassign_usage": "Usage: /unassign <delivery ref>",
-    "ops.assigned": "{rider} is assigned to delivery {ref}; it is now {status}.",
-    "ops.unassigned": "The rider was taken off delivery {ref}; it is {status} again.",
+    "ops.assigned": "{rider} is assigned to delivery {ref}; it is now: {status}.",
+    "ops.unassigned": "The rider was taken off delivery {ref}; it is again: {status}.",
     "ops.riders_usage": "Usage: /riders <delivery ref> [idle] [radius <km>]",
     "ops.no_pickup_coords": "This delivery has no pickup coordinates, so there is no radius.",
     "ops.riders_title": "Riders for delivery {ref}",
@@ -796,7 +801,7 @@ MESSAGES: Final[dict[str, str]] = {
     "ops.list_usage": "Usage: /deliveries [status], one of: {statuses}",
     "ops.dead_list_button": "This button no longer works. Send /deliveries again.",
     "ops.all_deliveries": "All deliveries",
-    "ops.deliveries_of": "{status} deliveries",
+    "ops.deliveries_of": "Deliveries “{status}”",
     "ops.list_none": "{which}: none.",
     "ops.list_no_more": "{which}: no more.",
     "ops.list_title": "{which}, newest first (page {page}):",
@@ -910,6 +915,8 @@ MESSAGES: Final[dict[str, str]] = {
     "console.way.as_shown": "type one as shown",
     "console.way.a_number": "a number",
     "console.way.default": "Enter for the default",
+    "console.default_mark": "[default]",
+    "console.places_hint": ":places lists the ones the demo knows",
     "console.way.address": "type the address",
     "console.way.address_in": "type the address ({places})",
     "console.way.answer": "type your answer",

@@ -440,7 +440,9 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "money.fee_hidden": "Frais de livraison : fixés par l'entreprise, non affichés ici.",
     "money.you_pay": "Vous les payez {how}.",
-    "money.how.cash.before_dispatch": ("en espèces au livreur quand il récupère le colis"),
+    "money.how.cash.before_dispatch": (
+        "en espèces au livreur à l'enlèvement, avant qu'il parte avec le colis"
+    ),
     "money.how.cash.after_delivery": "en espèces au livreur une fois le colis livré",
     "money.how.cash.off_platform": ("en espèces, directement à l'entreprise (pas par ce service)"),
     "money.how.online.before_dispatch": (
@@ -459,7 +461,8 @@ MESSAGES: Final[dict[str, str]] = {
     "money.timing.after_delivery": "Les frais sont perçus après la livraison.",
     "money.timing.off_platform": "Les frais se règlent directement avec l'entreprise.",
     "money.next.cash.before_dispatch": (
-        "Préparez {it} en espèces pour le livreur quand il récupère le colis."
+        "Préparez {it} en espèces pour le livreur à l'enlèvement : il part une fois "
+        "qu'ils sont payés."
     ),
     "money.next.cash.after_delivery": (
         "{It} se paient en espèces au livreur une fois le colis livré."
@@ -496,6 +499,7 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.way.photos": "envoyez des photos",
     "steps.way.choice": "[[tap:*]]",
     "steps.way.confirm": "confirmez la commande, ou choisissez ce qu'il faut modifier",
+    "steps.phone_example": "{national} ou {international}",
     "steps.bad_phone": (
         "Ce numéro de téléphone ne semble pas utilisable. Essayez comme ceci : {example}."
     ),
@@ -536,6 +540,8 @@ MESSAGES: Final[dict[str, str]] = {
     "rules.errand_mode.photo": "Acheter ce qui est sur ma photo",
     "rules.payment.cash_on_delivery": "Espèces à la livraison",
     "rules.payment.online_checkout": "Payer en ligne",
+    "rules.payment.cash_at_pickup": "Espèces au livreur à l'enlèvement",
+    "rules.payment.cash_to_business": "Espèces, directement à l'entreprise",
     "rules.settings_broken": (
         "Désolé, cette entreprise ne peut pas prendre de commandes ici pour le moment : ses "
         "réglages de livraison sont à corriger (aucun moyen de paiement n'est activé). Veuillez "
@@ -873,7 +879,7 @@ MESSAGES: Final[dict[str, str]] = {
     "ops.list_usage": "Usage : /deliveries [statut], parmi : {statuses}",
     "ops.dead_list_button": "Ce bouton ne fonctionne plus. Envoyez à nouveau /deliveries.",
     "ops.all_deliveries": "Toutes les livraisons",
-    "ops.deliveries_of": "Livraisons : {status}",
+    "ops.deliveries_of": "Livraisons « {status} »",
     "ops.list_none": "{which} : aucune.",
     "ops.list_no_more": "{which} : plus aucune.",
     "ops.list_title": "{which}, les plus récentes d'abord (page {page}) :",
@@ -1005,6 +1011,8 @@ MESSAGES: Final[dict[str, str]] = {
     "console.way.as_shown": "tapez-en une telle qu'affichée",
     "console.way.a_number": "un numéro",
     "console.way.default": "Entrée pour la valeur par défaut",
+    "console.default_mark": "[par défaut]",
+    "console.places_hint": ":places liste celles que la démo connaît",
     "console.way.address": "tapez l'adresse",
     "console.way.address_in": "tapez l'adresse ({places})",
     "console.way.answer": "tapez votre réponse",

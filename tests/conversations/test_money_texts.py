@@ -46,5 +46,6 @@ def test_an_unpriced_delivery_does_not_invent_an_amount(caps):
         caps(paymentTiming="before_dispatch"), _delivery(delivery_fee=0), "cash_on_delivery"
     )
     assert said == [
-        "Please have the delivery fee ready in cash for the rider when they collect the package."
+        "Please have the delivery fee ready in cash for the rider at the pickup: they set off "
+        "once it is paid."
     ]
