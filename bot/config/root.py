@@ -11,6 +11,7 @@ from bot.config.config_errors import KeyProblems
 from bot.config.geocoding_section import GeocodingConfig
 from bot.config.limits_section import LimitsConfig
 from bot.config.partner import PartnerConfig, WebhooksConfig
+from bot.config.payments_section import PaymentsConfig
 from bot.config.relay_section import RelayConfig
 from bot.config.section import Section
 from bot.config.storage import StorageConfig
@@ -34,6 +35,7 @@ class Config(Section):
     texts: TextsConfig
     webapp: WebappConfig
     limits: LimitsConfig
+    payments: PaymentsConfig
 
     @field_validator("webhooks")
     @classmethod

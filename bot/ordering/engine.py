@@ -15,6 +15,7 @@ from bot.store import Store
 from conversations import DeliveryCreator, Engine, Geocoder, Services
 from conversations.flow import FlowRegistry
 from conversations.flows import default_registry
+from conversations.services import OnlinePayment
 
 
 def build_engine(
@@ -27,6 +28,7 @@ def build_engine(
     new_idempotency_key: Callable[[], str] | None = None,
     store: Store | None = None,
     public_base_url: str | None = None,
+    online_payment: OnlinePayment | None = None,
 ) -> Engine:
     """An engine over ``client`` and the shared ``cache`` (every shipped flow by default).
 
@@ -35,6 +37,7 @@ def build_engine(
     (``HoldingCreator``), and one whose re-hosted photos expired asks for them again
     (``KeptPhotos``). ``public_base_url`` is the bot's own host, where it re-hosts photos:
     a refused host there is the operators' to fix, any other the customer's (``photo_origin``).
+    ``online_payment`` is how online payers are told to pay (``[payments]``).
     """
     rehosted = RehostedPhotos(public_base_url)
     kept = KeptPhotos(rehosted, store.media, store.clock) if store is not None else None
@@ -45,6 +48,7 @@ def build_engine(
         catalog=PartnerCatalog(cache),
         creator=creator,
         geocoder=geocoder,
+        online_payment=online_payment or OnlinePayment(),
     )
     extra = {"new_idempotency_key": new_idempotency_key} if new_idempotency_key else {}
     return Engine(

@@ -445,7 +445,10 @@ class TurnRun(Walker):
         self.work.delivery_status = outcome.delivery.status
         self.work.tracking_url = outcome.delivery.tracking_url
         paying = money_texts.after_create(
-            ctx.caps, outcome.delivery, request.customerCollectionMethod
+            ctx.caps,
+            outcome.delivery,
+            request.customerCollectionMethod,
+            self.services.online_payment,
         )
         told = delivery_facts.told_by_create(outcome.delivery, fee_said=bool(paying))
         self.effects.append(

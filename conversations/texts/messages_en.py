@@ -439,6 +439,8 @@ MESSAGES: Final[dict[str, str]] = {
     "money.next.online.off_platform": (
         "The business will tell you how to pay {it} directly to them."
     ),
+    "money.online_how": "How to pay: {how}",
+    "money.online_link": "Pay here: {link}",
     "money.the_fee": "the delivery fee",
     "money.the_fee_capital": "The delivery fee",
     "money.it": "it",

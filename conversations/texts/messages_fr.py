@@ -478,6 +478,8 @@ MESSAGES: Final[dict[str, str]] = {
     "money.next.online.off_platform": (
         "L'entreprise vous dira comment lui payer {it} directement."
     ),
+    "money.online_how": "Comment payer : {how}",
+    "money.online_link": "Payez ici : {link}",
     "money.the_fee": "les frais de livraison",
     "money.the_fee_capital": "Les frais de livraison",
     "money.it": "ce montant",
