@@ -109,8 +109,10 @@ def _new_facts(event: WebhookEvent, link: DeliveryLink) -> list[_Sentence]:
     rider = facts.rider(delivery)
     moved = delivery.status != link.status
     if delivery.status == "matched":
-        # Assigned, or another rider now: unless the answer to the create named this one.
-        if rider not in link.told and (moved or rider is not None):
+        # Assigned, or another rider now: unless the chat knows this rider has it (the answer
+        # to the create named them, or an earlier event did and nobody took them off since).
+        known = rider is not None and rider in link.told and link.status == "matched"
+        if not known and (moved or rider is not None):
             found.append(_Sentence(wording.status_sentence(delivery), rider, delivery.status))
     elif moved:
         found.append(_Sentence(wording.status_sentence(delivery), None, delivery.status))

@@ -63,7 +63,7 @@ async def french_order(stack: BotStack, user: TgUser) -> str:
     French labels; the created delivery's id."""
     with speaking_language("fr"):
         kind, size = say("rules.kind.pickup_delivery"), say("steps.size.small")
-        cash, confirm = say("rules.payment.cash_on_delivery"), say("steps.summary.confirm")
+        cash, confirm = say("rules.payment.cash_at_pickup"), say("steps.summary.confirm")
     chat = user.id
     await stack.command(user, "new")
     await stack.tap(stack.prompt(chat), f"✓ {kind}", user=user)
