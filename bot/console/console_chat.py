@@ -110,6 +110,8 @@ class ConsoleChat:
         parsed = parse_line(line, self.prompt, base_dir=self.base_dir)
         if parsed is None:
             if self.prompt is not None:
+                # An empty line answers nothing: say so before asking again.
+                self.screen.write(said(say("dialogue.empty_answer")))
                 self.screen.write(render_prompt(self.prompt, typed_places=self.typed_places))
             return
         if isinstance(parsed, Unclear):

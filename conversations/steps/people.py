@@ -81,11 +81,13 @@ def person(
     def parse(ctx: Context, answer: Answer) -> Result:
         if isinstance(answer, TextAnswer):
             value = bounded(answer.text, *NAME_LENGTH, what="steps.what.name")
+            if isinstance(value, str) and not _has_letter(value):
+                return Invalid(say("steps.name_needs_letter"))
             return value if isinstance(value, Invalid) else Accept(value)
         if not isinstance(answer, ContactAnswer):
             return unexpected("steps.way.name")
         full = bounded(answer.full_name, *NAME_LENGTH, what="steps.what.name")
-        if isinstance(full, Invalid):
+        if isinstance(full, Invalid) or not _has_letter(full):
             return Invalid(say("steps.no_usable_name"))
         number = normalise_phone(answer.phone, ctx.phone_region)
         if number is None:
@@ -107,3 +109,8 @@ def person(
         help=said("steps.help.person"),
         preset=preset,
     )
+
+
+def _has_letter(name: str) -> bool:
+    """A name has at least one letter, in any script ("😀😀" or "123" names nobody)."""
+    return any(character.isalpha() for character in name)

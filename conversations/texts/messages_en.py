@@ -17,7 +17,7 @@ MESSAGES: Final[dict[str, str]] = {
     "taps.buttons.any_option": "one of the options",
     "taps.buttons.any_command": "a button",
     "taps.keyboard.verb": "type",
-    "taps.keyboard.any_option": "an option's number",
+    "taps.keyboard.any_option": "an option's number or name",
     "taps.keyboard.any_command": "a command",
     # how an agent channel (the JSON API, the MCP server) is told to choose
     "taps.agent.verb": "answer with",
@@ -110,6 +110,7 @@ MESSAGES: Final[dict[str, str]] = {
         "Okay. Type the address again with the area or city, or share a location pin."
     ),
     "dialogue.keep_label": "Keep: {answer}",
+    "dialogue.empty_answer": "That answer was empty: please answer the question.",
     "dialogue.no_longer_offered": (
         "{title}: your choice is no longer offered by the business; please choose again."
     ),
@@ -467,6 +468,7 @@ MESSAGES: Final[dict[str, str]] = {
         "That doesn't look like a phone number I can use. Try it like this: {example}."
     ),
     "steps.no_usable_name": "That contact has no usable name. Please type the name.",
+    "steps.name_needs_letter": "A name needs at least one letter. Please type the name.",
     "steps.contact_phone_unusable": "I couldn't use the phone number on that contact.",
     "steps.bad_email": "That doesn't look like an email address (like name@example.com).",
     "steps.amount_format": "Please type the amount in {currency}, like {example}.",

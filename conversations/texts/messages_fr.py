@@ -17,7 +17,7 @@ MESSAGES: Final[dict[str, str]] = {
     "taps.buttons.any_option": "l'une des options",
     "taps.buttons.any_command": "un bouton",
     "taps.keyboard.verb": "tapez",
-    "taps.keyboard.any_option": "le numéro d'une option",
+    "taps.keyboard.any_option": "le numéro ou le nom d'une option",
     "taps.keyboard.any_command": "une commande",
     "taps.agent.verb": "répondez par",
     "taps.agent.any_option": "l'une des options",
@@ -120,6 +120,7 @@ MESSAGES: Final[dict[str, str]] = {
     "dialogue.address_again": (
         "D'accord. Retapez l'adresse avec le quartier ou la ville, ou partagez une position."
     ),
+    "dialogue.empty_answer": "Cette réponse était vide : veuillez répondre à la question.",
     "dialogue.keep_label": "Garder : {answer}",
     "dialogue.no_longer_offered": (
         "{title} : l'entreprise ne propose plus votre choix ; veuillez choisir à nouveau."
@@ -505,6 +506,7 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.bad_phone": (
         "Ce numéro de téléphone ne semble pas utilisable. Essayez comme ceci : {example}."
     ),
+    "steps.name_needs_letter": "Un nom contient au moins une lettre. Veuillez taper le nom.",
     "steps.no_usable_name": "Ce contact n'a pas de nom utilisable. Tapez le nom.",
     "steps.contact_phone_unusable": "Je n'ai pas pu utiliser le numéro de ce contact.",
     "steps.bad_email": "Cela ne ressemble pas à une adresse e-mail (comme nom@exemple.com).",
