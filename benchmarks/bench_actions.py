@@ -11,7 +11,7 @@ meets. One line typed into the demo is one action (a tap, a shared contact or pi
 message; several photo files on one line are one album).
 
 * ``shares``: shares pins and contacts wherever they can;
-* ``types``: types every address, name and phone;
+* ``types``: types every address, name and phone (a name and its phone on one line);
 * ``returning``: the ``shares`` customer's second order, taking what the bot offers from
   the first one.
 
@@ -87,8 +87,9 @@ TYPES: Persona = {
     "pickup_place": [Type("15 Allen Avenue Ikeja")],
     "pickup_confirm": [Tap("0")],
     "dropoff_unit": [Type("A017"), Tap("A017")],
-    "sender_name": [Type("Ada Obi")],
-    "receiver_name": [Type("Bola Ahmed")],
+    # Name and number typed on one line, as people often do: the number is not asked again.
+    "sender_name": [Type("Ada Obi 08031234567")],
+    "receiver_name": [Type("Bola Ahmed 08022223333")],
 }
 
 # The same customer again: whatever the bot offers from the first order is taken (the last
