@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.ordering import ChatService, build_engine
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.models import Delivery
@@ -56,9 +57,10 @@ def approval_and_manual_dispatch(data: dict[str, object]) -> None:
 async def order_in_french(world: World) -> tuple[Delivery, list[str]]:
     cache = CapabilityCache.for_client(world.client, clock=world.clock)
     chats = ChatService(build_engine(world.client, cache), world.store, clock=world.clock)
-    await chats.start(CUSTOMER_CHAT, CUSTOMER_USER, language="fr")
+    chat = ChatRef(TELEGRAM, CUSTOMER_CHAT)
+    await chats.start(chat, chat.user(CUSTOMER_USER), language="fr")
     for answer in [*TO_SUMMARY, CONFIRM_ANSWER]:
-        turn = await chats.handle(CUSTOMER_CHAT, CUSTOMER_USER, answer, language="fr")
+        turn = await chats.handle(chat, chat.user(CUSTOMER_USER), answer, language="fr")
     assert turn.delivery is not None, turn.messages
     return turn.delivery, list(turn.messages)
 
