@@ -138,6 +138,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         new_idempotency_key=seams.new_idempotency_key,
         store=store,
         public_base_url=settings.public_base_url,
+        online_payment=settings.online_payment,
     )
 
     async def alert_operators(text: str) -> None:

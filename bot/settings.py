@@ -21,6 +21,7 @@ from bot.config.limits_section import LimitsConfig
 from bot.config.relay_section import RelayConfig
 from bot.partner.options import ClientOptions
 from bot.web.web_app import DEFAULT_MAX_BODY_BYTES, DEFAULT_WEBHOOK_PATH
+from conversations.services import OnlinePayment
 from conversations.texts.catalogue import DEFAULT_TEXTS, Texts
 
 
@@ -61,6 +62,7 @@ class CoreSettings:
     media_ttl_seconds: float = 48 * 3600
     geocoding: GeocodingConfig = field(default_factory=GeocodingConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
+    online_payment: OnlinePayment = field(default_factory=OnlinePayment)
 
     @classmethod
     def from_config(cls, config: Config, *, telegram: bool = True) -> CoreSettings:
@@ -89,6 +91,9 @@ class CoreSettings:
             polling_interval_seconds=config.relay.polling_interval_seconds,
             agents=_agents(config),
             texts=config.texts.texts(),
+            online_payment=OnlinePayment(
+                config.payments.online_instructions, config.payments.online_link
+            ),
             public_base_url=config.telegram.public_base_url,
             media_ttl_seconds=config.storage.media_ttl_hours * 3600,
             geocoding=config.geocoding,

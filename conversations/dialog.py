@@ -196,12 +196,14 @@ class UnconfirmedOrder(_Out):
 class DeliveryCreated(_Out):
     """The delivery was created: link ``delivery`` to the chat with ``order``, the answers that
     made it ("repeat my last delivery" replays them), and remember the customer for their next
-    order. ``request`` is what was sent."""
+    order. ``request`` is what was sent; ``told`` what the turn's answer said of it."""
 
     effect: Literal["created"] = "created"
     delivery: Delivery
     request: CreateDeliveryRequest
     order: SavedOrder
+    # The facts the turn's answer told (``conversations.delivery_facts``): never again.
+    told: frozenset[str] = frozenset()
 
 
 class AnswerLost(_Out):

@@ -42,6 +42,7 @@ from bot.partner.models import CreateDeliveryRequest, ServiceKind
 from conversations.context import Context
 from conversations.dialog import Answer, AnswerKind, InputKind, Option, PhotoCount
 from conversations.request_fields import required_fields
+from conversations.texts.catalogue import say
 from conversations.texts.said import Words, words
 
 REQUEST_FIELDS = frozenset(CreateDeliveryRequest.model_fields)
@@ -202,7 +203,19 @@ Write = Callable[[Context, JsonValue], Mapping[str, object]]
 
 
 def describe_plain(ctx: Context, value: JsonValue) -> str:
-    return "none" if value in ("", None, []) else str(value)
+    """An answer as words: text as it is; a structured answer by its ``name`` and ``address``
+    (never Python's rendering of a dict or a list)."""
+    if value in ("", None, [], {}):
+        return say("steps.none")
+    if isinstance(value, bool):
+        return say("steps.yes") if value else say("steps.no")
+    if isinstance(value, dict):
+        parts = [value.get(key) for key in ("name", "label", "address")]
+        words = [str(part) for part in parts if isinstance(part, str) and part.strip()]
+        return " — ".join(dict.fromkeys(words)) or "-"
+    if isinstance(value, list):
+        return ", ".join(describe_plain(ctx, item) for item in value)
+    return str(value)
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,8 @@ import re
 
 import phonenumbers
 
+from conversations.texts.catalogue import say
+
 _DIGITS = re.compile(r"\d+")
 
 
@@ -42,7 +44,8 @@ def normalise_phone(raw: str, region: str) -> str | None:
 
 
 def example_phone(region: str) -> str:
-    """A mobile number of ``region`` written both ways, for hints: "0802 123 4567 or +234 ..."."""
+    """A mobile number of ``region`` written both ways, for hints: "0802 123 4567 or +234 ..."
+    (in the turn's language)."""
     example = phonenumbers.example_number_for_type(region, phonenumbers.PhoneNumberType.MOBILE)
     if example is None:
         return "+234 802 123 4567"
@@ -50,4 +53,4 @@ def example_phone(region: str) -> str:
     international = phonenumbers.format_number(
         example, phonenumbers.PhoneNumberFormat.INTERNATIONAL
     )
-    return f"{national} or {international}"
+    return say("steps.phone_example", national=national, international=international)

@@ -37,6 +37,21 @@ PAYMENT_LABELS: dict[CollectionMethod, Said] = {
     "cash_on_delivery": said("rules.payment.cash_on_delivery"),
     "online_checkout": said("rules.payment.online_checkout"),
 }
+# Cash is paid in person; ``paymentTiming`` says when and to whom (docs/flows.md, "Money"):
+# before dispatch it is the rider at the pickup, off platform the business, never "on delivery".
+_CASH_BY_TIMING: dict[str, Said] = {
+    "before_dispatch": said("rules.payment.cash_at_pickup"),
+    "off_platform": said("rules.payment.cash_to_business"),
+}
+
+
+def payment_label(method: CollectionMethod, caps: Capabilities) -> str:
+    """The collection method as the customer chooses it, worded for the business's
+    ``paymentTiming`` (cash before dispatch is not "on delivery")."""
+    if method == "cash_on_delivery" and caps.paymentTiming in _CASH_BY_TIMING:
+        return _CASH_BY_TIMING[caps.paymentTiming]()
+    return PAYMENT_LABELS[method]()
+
 
 SETTINGS_BROKEN = said("rules.settings_broken")
 NOTHING_OFFERED = said("rules.nothing_offered")

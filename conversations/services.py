@@ -70,9 +70,20 @@ BeforeCreate = Callable[[Session], Awaitable[None]]
 
 
 @dataclass(frozen=True)
+class OnlinePayment:
+    """How the business tells an online payer to pay (``[payments]``): its own words, and a
+    link made for each delivery from ``{ref}`` (its short reference) and ``{id}``."""
+
+    instructions: str = ""
+    link: str = ""
+
+
+@dataclass(frozen=True)
 class Services:
-    """Everything with I/O a flow may use. Without a geocoder, typed addresses are not offered."""
+    """Everything with I/O a flow may use. Without a geocoder, typed addresses are not offered.
+    ``online_payment`` is what an online payer is told after the create (``[payments]``)."""
 
     catalog: CapabilitySource
     creator: DeliveryCreator
     geocoder: Geocoder | None = None
+    online_payment: OnlinePayment = OnlinePayment()

@@ -560,8 +560,8 @@ def test_texts_overrides_load_and_show_in_the_effective_settings(tmp_path: Path)
     assert texts.catalogue_for("fr").say("desk.busy").startswith("Le service de livraison")
     rendered = render_redacted(config)
     assert (
-        '[texts]\nlocale = "en_GB"\nen = { "desk.busy" = "One moment, please." }\nfr = {}'
-        in rendered
+        '[texts]\nlocale = "en_GB"\nservice_language = "en"\n'
+        'en = { "desk.busy" = "One moment, please." }\nfr = {}' in rendered
     )
     assert tomllib.loads(rendered)["texts"]["en"] == {"desk.busy": "One moment, please."}
 
@@ -616,3 +616,14 @@ def test_the_example_files_texts_overrides_load_as_written(
     environ = {"DELIVERYBOT_PARTNER_API_KEY": API_KEY, "DELIVERYBOT_TELEGRAM_TOKEN": BOT_TOKEN}
     config = load_config(write(tmp_path, text="\n".join(opened)), environ=environ)
     assert config.texts.texts().catalogue_for("en").say(message_id, new="/new").startswith(starts)
+
+
+def test_payments_online_link_must_be_https_with_ref_or_id(tmp_path: Path) -> None:
+    config = load_config(
+        write(tmp_path, {"payments.online_link": "https://pay.example/{ref}?d={id}"})
+    )
+    assert config.payments.online_link == "https://pay.example/{ref}?d={id}"
+    for bad in ("http://pay.example/{ref}", "https://pay.example/{amount}"):
+        with pytest.raises(ConfigError) as error:
+            load_config(write(tmp_path, {"payments.online_link": bad}))
+        assert "[payments] online_link" in str(error.value)

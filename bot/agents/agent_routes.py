@@ -119,8 +119,9 @@ def agent_routes(
         flow = body.get("flow")
         if flow is not None and not isinstance(flow, str):
             raise BadRequest("flow must be a string")
+        language = _language(body.get("language"))
         try:
-            view = await conversations.start(channel.name, customer, flow)
+            view = await conversations.start(channel.name, customer, flow, language)
         except UnknownFlow:
             raise BadRequest(f"flow must be one of {conversations.flows}") from None
         return _view(view, status=201)
@@ -301,6 +302,15 @@ def _customer(value: object) -> str:
             f"{MAX_CUSTOMER_LENGTH} characters)"
         )
     return value.strip()
+
+
+def _language(value: object) -> str | None:
+    """The ``language`` of a start: a language code (``fr``, ``en-GB``), or None."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not 2 <= len(value) <= 35:
+        raise BadRequest("language must be a language code such as fr or en-GB")
+    return value
 
 
 def _customer_of(request: Request) -> str:

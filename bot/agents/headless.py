@@ -97,13 +97,18 @@ class HeadlessConversations:
 
     # --- conversations ---------------------------------------------------------------------
 
-    async def start(self, channel: str, customer: str, flow: str | None = None) -> ConversationView:
+    async def start(
+        self, channel: str, customer: str, flow: str | None = None, language: str | None = None
+    ) -> ConversationView:
         """A new conversation of ``channel``'s ``customer`` in ``flow`` (the entry flow when
-        None)."""
+        None), said in ``language`` (``fr``; None or one not shipped: the business default):
+        its turns, and its delivery's events (``status_text``, ``message``)."""
         if flow is not None and flow not in self._registry:
             raise UnknownFlow(flow)
-        conversation = await self._store.agents.open(channel, customer, flow)
-        turn = await self._chats.start(conversation.chat, conversation.user, flow=flow)
+        conversation = await self._store.agents.open(channel, customer, flow, language)
+        turn = await self._chats.start(
+            conversation.chat, conversation.user, flow=flow, language=language
+        )
         return await self._record(conversation, None, turn, prompt_before=None)
 
     async def view(self, channel: str, conversation_id: str) -> ConversationView:
@@ -232,9 +237,13 @@ class HeadlessConversations:
         self, conversation: AgentConversation, answer: Answer, prompt: Prompt
     ) -> ConversationView:
         if isinstance(answer, CommandAnswer) and answer.name == "cancel":
-            turn = await self._chats.cancel(conversation.chat, conversation.user)
+            turn = await self._chats.cancel(
+                conversation.chat, conversation.user, language=conversation.language
+            )
         else:
-            turn = await self._chats.handle(conversation.chat, conversation.user, answer)
+            turn = await self._chats.handle(
+                conversation.chat, conversation.user, answer, language=conversation.language
+            )
         if turn is None:
             turn = Turn(status="ended")
         raw = answer.model_dump(mode="json", exclude_none=True)

@@ -85,7 +85,8 @@ _CUSTOMER = "Your own stable reference for the customer (the same one start_orde
 
 START = """Start a new delivery order for a customer. Returns the first question as structured
 content: `prompt.question`, `prompt.options` (id and label), `prompt.default` (pre-selected),
-`prompt.hints`, and `prompt.answer_schema`, the JSON Schema every answer must match."""
+`prompt.hints`, and `prompt.answer_schema`, the JSON Schema every answer must match.
+`language` (e.g. "fr") is the customer's: questions, messages and delivery events are said in it."""
 ANSWER = """Answer the open question of a conversation. `answer` must match the open prompt's
 answer_schema, e.g. {"kind": "choice", "option": "<an option id as given>"},
 {"kind": "text", "text": "..."}, {"kind": "location", "lat": 6.5, "lng": 3.37},
@@ -131,9 +132,13 @@ def build_mcp_server(
         middleware=[ArgumentsCap()],
     )
 
-    async def start_order(customer: Customer, flow: Name | None = None) -> Turn:
+    async def start_order(
+        customer: Customer, flow: Name | None = None, language: Name | None = None
+    ) -> Turn:
         try:
-            view = await conversations.start(channel, customer.strip() or "customer", flow)
+            view = await conversations.start(
+                channel, customer.strip() or "customer", flow, language
+            )
         except UnknownFlow:
             return _error(f"flow must be one of {conversations.flows}")
         return _turn(view)

@@ -46,6 +46,7 @@ def _schemas() -> dict[str, Any]:
             "delivery_id": {"type": "string"},
             "status": {"type": "string"},
             "status_text": {"type": "string"},
+            "message": {"type": ["string", "null"]},
             "customer_message_hint": {"type": ["string", "null"]},
             "summary": {"type": ["string", "null"]},
             "agent_notes": {"type": "array", "items": {"type": "string"}},
@@ -148,7 +149,12 @@ def build_document() -> dict[str, Any]:
             "post": {
                 "summary": "Start a conversation (an order) for one of the channel's customers",
                 "requestBody": _body(
-                    {"customer": customer_text, "flow": {"type": "string"}}, ["customer"]
+                    {
+                        "customer": customer_text,
+                        "flow": {"type": "string"},
+                        "language": {"type": "string", "minLength": 2, "maxLength": 35},
+                    },
+                    ["customer"],
                 ),
                 "responses": {
                     "201": _answer("Started: the first question", "ConversationView"),

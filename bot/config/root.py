@@ -13,6 +13,7 @@ from bot.config.limits_section import LimitsConfig
 from bot.config.logging_section import LoggingConfig
 from bot.config.metrics_section import MetricsConfig
 from bot.config.partner import PartnerConfig, WebhooksConfig
+from bot.config.payments_section import PaymentsConfig
 from bot.config.relay_section import RelayConfig
 from bot.config.section import Section
 from bot.config.storage import StorageConfig
@@ -36,6 +37,7 @@ class Config(Section):
     texts: TextsConfig
     webapp: WebappConfig
     limits: LimitsConfig
+    payments: PaymentsConfig
     metrics: MetricsConfig  # after telegram and webhooks: its routes must not meet theirs
     logging: LoggingConfig
 

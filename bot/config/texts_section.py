@@ -1,6 +1,7 @@
 """``[texts]``: the business's locale and its own wording of any customer or operator message.
 
 ``locale`` (``en_NG``) sets the default language and how money, numbers and days are written;
+``service_language`` (``en``) is the language the delivery service writes its customer hints in;
 ``[texts.en]`` and ``[texts.fr]`` replace shipped messages by id (``conversations/texts``'s
 catalogue) for customers reading that language. Every override is checked here, so a bad one
 stops ``check-config`` and the start with the key named: an unknown message id, a placeholder
@@ -35,6 +36,9 @@ class TextsConfig(Section):
     "..."``)."""
 
     locale: str = DEFAULT_LOCALE
+    # The language the delivery service writes its customer hints in: a hint reaches only
+    # customers reading it; everyone else gets the bot's own sentence in their language.
+    service_language: str = "en"
     en: Overrides = Field(default_factory=dict)
     fr: Overrides = Field(default_factory=dict)
 
@@ -74,6 +78,14 @@ class TextsConfig(Section):
             ) from None
         return value
 
+    @field_validator("service_language")
+    @classmethod
+    def _service_language(cls, value: str) -> str:
+        code = value.strip().replace("-", "_").split("_")[0].casefold()
+        if not code.isalpha():
+            raise ValueError(f"{value!r} is not a language code (like en or fr)")
+        return code
+
     @field_validator("en", "fr")
     @classmethod
     def _overrides(cls, value: Overrides, info: Any) -> Overrides:
@@ -91,7 +103,8 @@ class TextsConfig(Section):
         from conversations.texts.catalogue import Texts
 
         tables = {"en": self.en, "fr": self.fr}
-        return Texts(self.locale, {language: table for language, table in tables.items() if table})
+        overrides = {language: table for language, table in tables.items() if table}
+        return Texts(self.locale, overrides, service_language=self.service_language)
 
 
 def _flatten(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:

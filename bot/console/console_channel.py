@@ -4,12 +4,15 @@ and agent notes as ``ops:``."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from bot.chat_ref import ChatRef
 from bot.console.console_render import said
 from bot.console.console_screen import Screen
 from bot.ordering.receiver_handoff import handoff_payload
+
+_REF = re.compile(r"\b[0-9A-F]{8}\b")
 
 
 class ConsoleChannel:
@@ -20,9 +23,16 @@ class ConsoleChannel:
         self._screen = screen
         self._names = dict(names)
         self._sent = 0
+        # The hand-off links sent, by the delivery's short reference: the demo's ``:link``
+        # finds one after its hand-off is gone (the delivery finished).
+        self.links_sent: dict[str, str] = {}
+        self._link = re.compile(re.escape(self.otp_link("")) + r"\S+")
 
     async def send(self, chat: ChatRef, text: str) -> int:
         self._screen.write(said(text, self._names.get(chat.id, f"chat {chat.id}")))
+        link, ref = self._link.search(text), _REF.search(text)
+        if link is not None and ref is not None:
+            self.links_sent[ref.group(0)] = link.group(0)
         self._sent += 1
         return self._sent
 

@@ -34,6 +34,7 @@ from conversations import ContactAnswer, PhotosAnswer, Prompt, SessionStatus, Te
 from conversations.texts import dialogue
 from conversations.texts.catalogue import say, speaking_language
 from conversations.texts.desk_texts import ChannelWords, other_pages
+from conversations.texts.said import Words
 
 CONSOLE_WORDS = ChannelWords(
     new="new",
@@ -69,7 +70,7 @@ class ConsoleChat:
         public_base_url: str,
         base_dir: Path | None = None,
         first_flow: str | None = None,
-        typed_places: str | None = None,
+        typed_places: Words | None = None,
         language: str | None = None,
     ) -> None:
         self.chats = chats
@@ -109,6 +110,8 @@ class ConsoleChat:
         parsed = parse_line(line, self.prompt, base_dir=self.base_dir)
         if parsed is None:
             if self.prompt is not None:
+                # An empty line answers nothing: say so before asking again.
+                self.screen.write(said(say("dialogue.empty_answer")))
                 self.screen.write(render_prompt(self.prompt, typed_places=self.typed_places))
             return
         if isinstance(parsed, Unclear):

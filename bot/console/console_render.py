@@ -23,6 +23,7 @@ import textwrap
 from bot.console.parse import numbered
 from conversations import Option, Prompt, Turn
 from conversations.texts.catalogue import say
+from conversations.texts.said import Words, words
 from conversations.texts.taps import KEYBOARD, for_channel
 
 BOT = "bot"
@@ -40,7 +41,7 @@ def said(text: str, who: str = BOT) -> list[str]:
     return [head + lines[0], *(_INDENT + line if line else "" for line in lines[1:])]
 
 
-def render_turn(turn: Turn, *, typed_places: str | None = None) -> list[str]:
+def render_turn(turn: Turn, *, typed_places: Words | None = None) -> list[str]:
     """Every message of ``turn``, then its prompt (if one is open); ``typed_places`` is said
     beside "type the address" (where the addresses a typist may type are listed)."""
     lines: list[str] = []
@@ -52,7 +53,7 @@ def render_turn(turn: Turn, *, typed_places: str | None = None) -> list[str]:
     return lines
 
 
-def render_prompt(prompt: Prompt, *, typed_places: str | None = None) -> list[str]:
+def render_prompt(prompt: Prompt, *, typed_places: Words | None = None) -> list[str]:
     lines = said(for_channel(prompt.text, KEYBOARD, _labels(prompt)))
     lines += _options(prompt)
     if prompt.photos is not None:
@@ -64,7 +65,7 @@ def render_prompt(prompt: Prompt, *, typed_places: str | None = None) -> list[st
     return lines
 
 
-def ways_to_answer(prompt: Prompt, typed_places: str | None = None) -> list[str]:
+def ways_to_answer(prompt: Prompt, typed_places: Words | None = None) -> list[str]:
     """How this question can be answered at the keyboard, then the commands worth showing."""
     ways: list[str] = []
     if prompt.options:
@@ -78,7 +79,7 @@ def ways_to_answer(prompt: Prompt, typed_places: str | None = None) -> list[str]
     typed_number = bool(prompt.options) and prompt.numbers_are_values
     if "text" in prompt.accepts and prompt.input == "place":
         if typed_places:
-            ways.append(say("console.way.address_in", places=typed_places))
+            ways.append(say("console.way.address_in", places=words(typed_places)))
         else:
             ways.append(say("console.way.address"))
     elif "text" in prompt.accepts and not typed_number:
@@ -107,7 +108,7 @@ def _label(option: Option, default: str | None) -> str:
     if option.detail:
         text += f" ({option.detail})"
     if option.id == default:
-        text += "  [default]"
+        text += "  " + say("console.default_mark")
     return text
 
 

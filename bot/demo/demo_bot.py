@@ -32,11 +32,13 @@ from bot.settings import CoreSettings
 from bot.store import Store
 from conversations.flow import FlowRegistry
 from conversations.texts.catalogue import DEFAULT_TEXTS, Texts
+from conversations.texts.said import said
 
 CUSTOMER_CHAT = 1001  # the customer's chat and user id
 OPERATOR_CHAT = 9001  # the business's operator chat
 PUBLIC_BASE_URL = "https://localhost"  # where the bot's web app serves photos to the sandbox
-PLACES_HINT = ":places lists the ones the demo knows"  # its offline geocoder's few addresses
+# Where the demo's offline geocoder's few addresses are listed, in the customer's language.
+PLACES_HINT = said("console.places_hint")
 
 
 @dataclass(frozen=True)

@@ -89,10 +89,14 @@ async def advance(stack: DemoWorld, args: list[str]) -> None:
 async def link(stack: DemoWorld, args: list[str]) -> None:
     delivery_id = await _delivery_id(stack, args)
     handoff = await stack.bot.store.otp.get(delivery_id)
+    ref = short_ref(delivery_id)
     if handoff is None:
-        raise CommandProblem(
-            f"{short_ref(delivery_id)} has no drop-off code link yet (:paid issues the code)"
-        )
+        sent = stack.bot.channel.links_sent.get(ref)
+        if sent is None:
+            raise CommandProblem(f"{ref} has no drop-off code link yet (:paid issues the code)")
+        # Its hand-off ended with the delivery: the link is said, and opening it says so.
+        _say(stack, f"{ref} is finished: its link no longer gives the code ({sent})")
+        return
     typed = stack.bot.channel.otp_link(handoff.token)
     _say(stack, f"the receiver opens the link: {typed}")
     await stack.bot.console.send(typed)
@@ -140,7 +144,7 @@ async def fault(stack: DemoWorld, args: list[str]) -> None:
 
 
 def describe(delivery: Delivery) -> str:
-    parts = [f"{short_ref(delivery.id)} is {status_label(delivery.status)}"]
+    parts = [f"{short_ref(delivery.id)}: {status_label(delivery.status)}"]
     payment = delivery.payment
     if payment is not None and payment.delivery_fee is not None:
         money = format_money(payment.delivery_fee, payment.currency_code or "")

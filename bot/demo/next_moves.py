@@ -34,8 +34,8 @@ async def next_moves(client: PartnerClient, delivery: Delivery) -> str:
     if status in ("matched", "picked_up", "in_transit"):
         unpaid = delivery.payment is not None and delivery.payment.delivery_payment_status != "paid"
         paid = " · :paid marks the fee paid" if unpaid else ""
-        return f"{ref} is {status_label(status)}: :advance moves it on{paid}"
-    return f"{ref} is {status_label(status)}: it moves no further; `new` orders another"
+        return f"{ref}: {status_label(status)}; :advance moves it on{paid}"
+    return f"{ref}: {status_label(status)}; it moves no further: `new` orders another"
 
 
 async def nearest_riders(client: PartnerClient, delivery: Delivery) -> list[Rider]:

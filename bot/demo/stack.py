@@ -175,7 +175,7 @@ class DemoStack:
                 delivery = await self.bot.client.get_delivery(delivery_id)
                 return f"{await next_moves(self.bot.client, delivery)} (:help lists everything)"
         return (
-            f"delivery {short_ref(delivery_id)} is {status_label(status)}. Play the business "
+            f"delivery {short_ref(delivery_id)}: {status_label(status)}. Play the business "
             "with :paid, :advance, :status (:help lists everything)."
         )
 

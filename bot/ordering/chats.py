@@ -415,7 +415,7 @@ class ChatService:
     ) -> None:
         """What the runner does for each effect of a turn (``Turn.effects``), in one place."""
         match effect:
-            case DeliveryCreated(delivery=delivery, order=order):
+            case DeliveryCreated(delivery=delivery, order=order, told=told):
                 created = delivery.created_at.timestamp() if delivery.created_at else self._clock()
                 customer = delivery.customer
                 await self.store.deliveries.add(
@@ -431,6 +431,7 @@ class ChatService:
                     tracking_sent=delivery.tracking_url is not None,
                     # The relay says the delivery's news in the language the order was said in.
                     language=spoken_language(),
+                    told=told,
                 )
                 await self.memory.remember(user, order)
             case AnswerLost(unconfirmed=unconfirmed):

@@ -17,6 +17,7 @@ from bot.store import Store
 from conversations import DeliveryCreator, Engine, Geocoder, Services
 from conversations.flow import FlowRegistry
 from conversations.flows import default_registry
+from conversations.services import OnlinePayment
 
 
 def build_engine(
@@ -29,6 +30,7 @@ def build_engine(
     new_idempotency_key: Callable[[], str] | None = None,
     store: Store | None = None,
     public_base_url: str | None = None,
+    online_payment: OnlinePayment | None = None,
 ) -> Engine:
     """An engine over ``client`` and the shared ``cache`` (every shipped flow by default).
 
@@ -38,6 +40,7 @@ def build_engine(
     (``KeptPhotos``), and each create is recorded in ``store.create_intents`` before it is
     sent (``CreateRecorder``). ``public_base_url`` is the bot's own host, where it re-hosts photos:
     a refused host there is the operators' to fix, any other the customer's (``photo_origin``).
+    ``online_payment`` is how online payers are told to pay (``[payments]``).
     """
     rehosted = RehostedPhotos(public_base_url)
     kept = KeptPhotos(rehosted, store.media, store.clock) if store is not None else None
@@ -54,6 +57,7 @@ def build_engine(
         catalog=PartnerCatalog(cache),
         creator=creator,
         geocoder=geocoder,
+        online_payment=online_payment or OnlinePayment(),
     )
     extra = {"new_idempotency_key": new_idempotency_key} if new_idempotency_key else {}
     return Engine(

@@ -3,10 +3,12 @@ data, for a program that answers a customer, instead of the sentences a chat is 
 
 The conversation that started the delivery gets the status (as the service's value and in
 words, said in the language the conversation ordered in: the relay's ``planner`` speaks it
-around this), the service's ``customer_message_hint``, ``summary`` and ``agent_notes``, and the
-tracking link: that channel only, since the event reaches the chat of the delivery's link and
-nothing else. The drop-off code never: ``data.otp`` becomes ``drop_off_code``, a sentence
-saying the code went to the verified receiver only (``agent_texts``).
+around this), the news in the bot's own words in that language (``message``: each fact once,
+as a chat is told it), the service's ``customer_message_hint`` (in its own language),
+``summary`` and ``agent_notes``, and the tracking link: that channel only, since the event
+reaches the chat of the delivery's link and nothing else. The drop-off code never:
+``data.otp`` becomes ``drop_off_code``, a sentence saying the code went to the verified
+receiver only (``agent_texts``).
 """
 
 from __future__ import annotations
@@ -19,8 +21,11 @@ from conversations.texts.deliveries_texts import short_ref, status_label
 AGENT_UPDATE = "agent"  # the SendKey kind of an agent conversation's event
 
 
-def agent_event_body(event: WebhookEvent, *, drop_off_code: str | None) -> str:
-    """The JSON text kept for the conversation (``store.agent_events``) and sent on."""
+def agent_event_body(
+    event: WebhookEvent, *, drop_off_code: str | None, message: str | None = None
+) -> str:
+    """The JSON text kept for the conversation (``store.agent_events``) and sent on;
+    ``message`` is the event's news in the bot's own words (None: nothing new)."""
     delivery = event.data.object
     body = {
         "event_id": event.id,
@@ -31,6 +36,7 @@ def agent_event_body(event: WebhookEvent, *, drop_off_code: str | None) -> str:
         "status": delivery.status,
         "status_text": status_label(delivery.status),
         "previous_status": event.data.previous_status,
+        "message": message,
         "customer_message_hint": event.customer_message_hint,
         "summary": event.summary or None,
         "agent_notes": list(event.agent_notes),

@@ -409,7 +409,9 @@ class Relay(Job):
             sent=sent,
             view=None
             if view is None
-            else ViewChange(view.status, view.created, view.tracking_url, view.previous_status),
+            else ViewChange(
+                view.status, view.created, view.tracking_url, view.previous_status, view.told
+            ),
             tracking_sent=plan.tracking_sent,
         )
         self._retry_at.pop(stored.event_id, None)
@@ -433,6 +435,7 @@ def _projected(link: DeliveryLink | None, plan: Plan, now: float) -> DeliveryLin
             status=view.status,
             status_created=view.created,
             tracking_url=view.tracking_url or link.tracking_url,
+            told=link.told | view.told,
         )
     if plan.tracking_sent and link.tracking_sent_at is None:
         link = dataclasses.replace(link, tracking_sent_at=now)

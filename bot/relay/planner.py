@@ -6,11 +6,9 @@ and the sent markers let only the missing ones through.
 
 * The customer (the chat that ordered the delivery) gets one message per event that is not
   older than what the chat was last shown (``bot.store.status_progress``: by second, then by
-  the status progression and ``previous_status``), saying each thing once: the status in plain
-  words when it changed, unless the service's ``customer_message_hint`` already tells it; the
-  hint; and the tracking link until they have had it (a hint's sentence repeating a link they
-  have is left out). ``delivery.created`` brings them nothing but a missing tracking link: the
-  chat's answer to its create already said the delivery is booked.
+  the status progression and ``previous_status``), telling each fact once, in the bot's own
+  words (``customer_news``: the service's hint only for a customer reading its language), and
+  the tracking link until they have had it. The facts told are kept with the chat's view.
 * Operators get the event's ``summary`` and ``agent_notes`` for the event types configured
   (which a digest may count instead of quoting when the operator chat is behind).
 * ``data.otp`` (``delivery.otp_issued``): the code goes only to the receiver. When the customer's
@@ -25,7 +23,6 @@ operators is said in the business's default language, whoever's delivery it is a
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -35,9 +32,11 @@ from bot.config import RelayConfig
 from bot.partner.models import Delivery, WebhookEvent
 from bot.relay.agent_updates import AGENT_UPDATE, agent_event_body
 from bot.relay.channel_protocol import Channel
+from bot.relay.customer_news import News, customer_news, news_sentences
 from bot.relay.outbox import Outgoing
 from bot.store import FINAL_STATUSES, DeliveryLink, SendKey, Store
 from bot.store.status_progress import StatusEvent, moves_forward
+from conversations import delivery_facts
 from conversations.phones import normalise_phone
 from conversations.texts import agent_texts
 from conversations.texts import deliveries_texts as wording
@@ -51,8 +50,6 @@ OTP_LINK = "otp_link"
 OTP_WAITING = "otp_waiting"
 OTP_UNRELAYED = "otp_unrelayed"
 
-CREATED_EVENT = "delivery.created"
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 # phonenumbers' "unknown region": only numbers with a country code parse.
 _NO_REGION = "ZZ"
@@ -66,6 +63,7 @@ class ViewUpdate:
     created: int
     tracking_url: str | None
     previous_status: str | None = None
+    told: frozenset[str] = frozenset()  # the facts its messages tell the customer
 
 
 @dataclass(frozen=True)
@@ -100,20 +98,24 @@ class Planner:
         """The plan for ``event``; ``link`` is None for a delivery no chat of this bot ordered."""
         if link is not None and link.chat.channel == AGENTS:
             return await self._agent_plan(event, link)
-        delivery = event.data.object
         messages: list[Outgoing] = []
         view: ViewUpdate | None = None
         tracking_sent = False
+        told: frozenset[str] = frozenset()
         if link is not None and _not_older(event, link):
-            view = ViewUpdate(
-                delivery.status, event.created, delivery.tracking_url, event.data.previous_status
-            )
             with _customers_language(link):
-                text, tracking_sent = self._customer_update(event, link)
-            if text is not None:
-                messages.append(Outgoing(SendKey(event.id, link.chat, CUSTOMER_UPDATE), text))
+                news = self._customer_update(event, link)
+            tracking_sent = news.tracking_sent
+            told = news.told
+            if news.text is not None:
+                messages.append(Outgoing(SendKey(event.id, link.chat, CUSTOMER_UPDATE), news.text))
         messages += self._operator_updates(event)
-        messages += await self._otp_messages(event, link)
+        otp = await self._otp_messages(event, link)
+        if link is not None and any(message.key.chat == link.chat for message in otp):
+            told |= {delivery_facts.CODE}
+        messages += otp
+        if link is not None and _not_older(event, link):
+            view = _view(event, told)
         finished = view is not None and view.status in FINAL_STATUSES
         return Plan(messages, view, tracking_sent, finished)
 
@@ -122,10 +124,13 @@ class Planner:
         the operators as for any delivery; the drop-off code held for the receiver."""
         delivery = event.data.object
         view = None
+        message: str | None = None
         if _not_older(event, link):
-            view = ViewUpdate(
-                delivery.status, event.created, delivery.tracking_url, event.data.previous_status
-            )
+            # The news in the bot's words too, each fact once, as a chat would be told it.
+            with _customers_language(link):
+                sentences, told = news_sentences(event, link)
+            message = " ".join(sentences) or None
+            view = _view(event, told)
         messages = self._operator_updates(event)
         notice = None
         otp = event.data.otp
@@ -145,45 +150,15 @@ class Planner:
                     waiting = agent_texts.otp_not_handed_off_for_operators(delivery.id)
             messages += self._to_operators(event, OTP_WAITING, waiting)
         with _customers_language(link):
-            body = agent_event_body(event, drop_off_code=notice)
+            body = agent_event_body(event, drop_off_code=notice, message=message)
         messages.insert(0, Outgoing(SendKey(event.id, link.chat, AGENT_UPDATE), body))
         finished = view is not None and view.status in FINAL_STATUSES
         return Plan(messages, view, False, finished)
 
     # --- the customer --------------------------------------------------------------------
 
-    def _customer_update(self, event: WebhookEvent, link: DeliveryLink) -> tuple[str | None, bool]:
-        settings, delivery = self._settings.customer, event.data.object
-        url = delivery.tracking_url or link.tracking_url
-        parts: list[str] = []
-        # The chat that ordered the delivery was told it is created (and given the tracking
-        # link) in the answer to its create: the service's own "we received it" is not news;
-        # nor is a final status the chat was told already (the answer to its own cancel).
-        told = delivery.status in FINAL_STATUSES and delivery.status == link.status
-        if event.type != CREATED_EVENT and not told:
-            hint = (event.customer_message_hint or "").strip()
-            if not settings.customer_message_hint:
-                hint = ""
-            if hint and url and link.tracking_sent:
-                hint = _without(hint, url)
-            moved = settings.status_updates and delivery.status != link.status
-            # A hint that tells the new status says the news: ours would only repeat it.
-            if moved and not wording.says_status(hint, delivery.status):
-                parts.append(wording.status_sentence(delivery))
-            if hint:
-                parts.append(hint)
-        with_tracking = bool(
-            settings.tracking_link
-            and url
-            and not link.tracking_sent
-            and delivery.status not in FINAL_STATUSES
-        )
-        # The service's hint may already carry the link: do not print it twice.
-        if with_tracking and url and not any(url in part for part in parts):
-            parts.append(wording.tracking_line(url))
-        if not parts:
-            return None, False
-        return wording.customer_update(delivery.id, parts), with_tracking
+    def _customer_update(self, event: WebhookEvent, link: DeliveryLink) -> News:
+        return customer_news(event, link, self._settings.customer)
 
     # --- operators -----------------------------------------------------------------------
 
@@ -261,10 +236,11 @@ def _business_language() -> AbstractContextManager[Catalogue]:
     return speaking_language(None)
 
 
-def _without(hint: str, url: str) -> str:
-    """``hint`` without its sentences that carry ``url`` (a link the chat already has)."""
-    sentences = _SENTENCE_END.split(hint)
-    return " ".join(sentence for sentence in sentences if url not in sentence).strip()
+def _view(event: WebhookEvent, told: frozenset[str]) -> ViewUpdate:
+    """The chat's view after ``event``, with the facts its messages told."""
+    delivery = event.data.object
+    status, previous = delivery.status, event.data.previous_status
+    return ViewUpdate(status, event.created, delivery.tracking_url, previous, told)
 
 
 def _not_older(event: WebhookEvent, link: DeliveryLink) -> bool:

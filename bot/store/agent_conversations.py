@@ -32,14 +32,17 @@ class AgentConversation:
     user: UserRef
     flow: str | None
     created_at: float
+    # The language code the conversation was started in (``fr``, ``en-GB``): its turns and
+    # its delivery's events are said in it; None for the business default.
+    language: str | None = None
 
 
 _ADD_CUSTOMER = """INSERT INTO agent_customers (channel, customer, created_at) VALUES (?, ?, ?)
     ON CONFLICT (channel, customer) DO NOTHING"""
 _CUSTOMER = "SELECT seq FROM agent_customers WHERE channel = ? AND customer = ?"
-_ADD = """INSERT INTO agent_conversations (id, customer_seq, flow, created_at)
-    VALUES (?, ?, ?, ?)"""
-_SELECT = """SELECT c.id, k.channel, k.customer, c.seq, k.seq, c.flow, c.created_at
+_ADD = """INSERT INTO agent_conversations (id, customer_seq, flow, created_at, language)
+    VALUES (?, ?, ?, ?, ?)"""
+_SELECT = """SELECT c.id, k.channel, k.customer, c.seq, k.seq, c.flow, c.created_at, c.language
     FROM agent_conversations c JOIN agent_customers k ON k.seq = c.customer_seq"""
 _BY_ID = _SELECT + " WHERE c.id = ? AND k.channel = ?"
 _BY_SEQ = _SELECT + " WHERE c.seq = ?"
@@ -68,12 +71,15 @@ class AgentConversations:
         row = await self._db.fetch_one(_CUSTOMER, (channel, customer))
         return None if row is None else UserRef(AGENTS, int(row[0]))
 
-    async def open(self, channel: str, customer: str, flow: str | None) -> AgentConversation:
-        """A new conversation of ``channel``'s ``customer``, with a fresh unguessable id."""
+    async def open(
+        self, channel: str, customer: str, flow: str | None, language: str | None = None
+    ) -> AgentConversation:
+        """A new conversation of ``channel``'s ``customer``, with a fresh unguessable id, said
+        in ``language`` (a client's language code; None for the business default)."""
         user = await self.user(channel, customer, create=True)
         assert user is not None  # just made
         public_id = "conv_" + secrets.token_urlsafe(18)
-        params = (public_id, user.id, flow, self._clock())
+        params = (public_id, user.id, flow, self._clock(), language)
         await self._db.execute(_ADD, params)
         found = await self.get(public_id, channel)
         assert found is not None
@@ -121,4 +127,5 @@ def _conversation(row: Row) -> AgentConversation:
         user=UserRef(AGENTS, int(row[4])),
         flow=None if row[5] is None else str(row[5]),
         created_at=float(row[6]),
+        language=None if row[7] is None else str(row[7]),
     )

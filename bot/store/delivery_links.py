@@ -42,6 +42,9 @@ class DeliveryLink:
     # The shipped language the customer ordered in (``fr``), what the relay says their news
     # in; None for the business default (no turn's language, or linked before it was kept).
     language: str | None = None
+    # The facts the chat was told about the delivery (``bot.relay.facts``: ``rider:<id>``,
+    # ``fee:<amount>``, ``paid``, ``code``, ``quote:<amount>``), so none is told twice.
+    told: frozenset[str] = frozenset()
 
     @property
     def user(self) -> UserRef:
@@ -66,14 +69,14 @@ class DeliveryLink:
 
 _ADD = """INSERT INTO deliveries (delivery_id, channel, chat_id, user_id, created_at,
         receiver_phone, tracking_url, status, status_created, tracking_sent_at, updated_at,
-        saved_order, language)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
+        saved_order, language, told)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)
     ON CONFLICT (delivery_id) DO NOTHING"""
 _GET = """SELECT delivery_id, channel, chat_id, user_id, created_at, receiver_phone,
-        tracking_url, status, status_created, tracking_sent_at, updated_at, language
+        tracking_url, status, status_created, tracking_sent_at, updated_at, language, told
     FROM deliveries WHERE delivery_id = ?"""
 _FOR_USER = """SELECT delivery_id, channel, chat_id, user_id, created_at, receiver_phone,
-        tracking_url, status, status_created, tracking_sent_at, updated_at, language
+        tracking_url, status, status_created, tracking_sent_at, updated_at, language, told
     FROM deliveries WHERE channel = ? AND user_id = ?
     ORDER BY created_at DESC, delivery_id DESC LIMIT ? OFFSET ?"""
 _COUNT_FOR_USER = "SELECT count(*) FROM deliveries WHERE channel = ? AND user_id = ?"
@@ -85,11 +88,14 @@ _UPDATE_VIEW = """UPDATE deliveries
     SET status = ?, status_created = ?, tracking_url = coalesce(?, tracking_url), updated_at = ?
     WHERE delivery_id = ? AND status = ? AND status_created IS NOT DISTINCT FROM ?"""
 _NOTE_STATUS = "UPDATE deliveries SET status = ?, updated_at = ? WHERE delivery_id = ?"
+_TOLD = "SELECT told FROM deliveries WHERE delivery_id = ?"
+# Compare-and-set, as for the view: a concurrent writer's facts are never lost.
+_NOTE_TOLD = "UPDATE deliveries SET told = ? WHERE delivery_id = ? AND told = ?"
 _MARK_TRACKING_SENT = """UPDATE deliveries SET tracking_sent_at = ?
     WHERE delivery_id = ? AND tracking_sent_at IS NULL"""
 # The WHERE clause repeats the partial index's condition word for word so SQLite uses it.
 _LIST_OPEN = """SELECT delivery_id, channel, chat_id, user_id, created_at, receiver_phone,
-        tracking_url, status, status_created, tracking_sent_at, updated_at, language
+        tracking_url, status, status_created, tracking_sent_at, updated_at, language, told
     FROM deliveries
     WHERE status NOT IN ('delivered', 'cancelled') ORDER BY created_at, delivery_id"""
 
@@ -115,6 +121,7 @@ class Deliveries:
         saved_order: str | None = None,
         tracking_sent: bool = False,
         language: str | None = None,
+        told: frozenset[str] = frozenset(),
     ) -> bool:
         """Link a newly created delivery to the chat that ordered it and its customer
         (``user_id``, in the chat's channel).
@@ -123,7 +130,8 @@ class Deliveries:
         was made from, as JSON text, for ``last_order_for``; ``tracking_sent`` when the chat's
         answer to the create already gave the tracking link (the relay then never repeats it);
         ``language`` the shipped language the customer ordered in (``catalogue.spoken_language``),
-        which the relay speaks to them, None for the business default.
+        which the relay speaks to them, None for the business default; ``told`` the facts the
+        answer to the create already told (``DeliveryLink.told``).
         Returns False when the delivery was already linked (a create retried with its
         idempotency key): the first link is kept, so a delivery can never change owner.
         """
@@ -142,6 +150,7 @@ class Deliveries:
                 self._clock(),
                 saved_order,
                 language,
+                told_text(told),
             ),
         )
         return changed > 0
@@ -219,6 +228,21 @@ class Deliveries:
         (its ``created`` is kept as it was)."""
         return await self._db.execute(_NOTE_STATUS, (status, self._clock(), delivery_id)) > 0
 
+    async def note_told(self, delivery_id: str, facts: frozenset[str]) -> bool:
+        """Add ``facts`` to what the chat was told about the delivery (``DeliveryLink.told``);
+        False for an unknown delivery."""
+        if not facts:
+            return await self._db.fetch_one(_TOLD, (delivery_id,)) is not None
+        while True:
+            row = await self._db.fetch_one(_TOLD, (delivery_id,))
+            if row is None:
+                return False
+            before = str(row[0])
+            after = told_text(told_facts(before) | facts)
+            if after == before or await self._db.execute(_NOTE_TOLD, (after, delivery_id, before)):
+                return True
+            # Another writer added facts between the read and the write: merge again.
+
     async def mark_tracking_sent(self, delivery_id: str) -> bool:
         """Record that the customer got the tracking link; True only for the first time."""
         return await self._db.execute(_MARK_TRACKING_SENT, (self._clock(), delivery_id)) > 0
@@ -241,4 +265,15 @@ def _link(row: Row) -> DeliveryLink:
         tracking_sent_at=None if row[9] is None else float(row[9]),
         updated_at=float(row[10]),
         language=None if row[11] is None else str(row[11]),
+        told=told_facts(str(row[12] or "")),
     )
+
+
+def told_text(facts: frozenset[str]) -> str:
+    """The ``told`` column's text of ``facts``: sorted, one space between."""
+    return " ".join(sorted(facts))
+
+
+def told_facts(text: str) -> frozenset[str]:
+    """The facts of a ``told`` column's text."""
+    return frozenset(text.split())

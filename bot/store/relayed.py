@@ -47,6 +47,7 @@ class ViewChange:
     created: int
     tracking_url: str | None = None
     previous_status: str | None = None
+    told: frozenset[str] = frozenset()  # facts the event's messages told (``note_told``)
 
 
 class RelayedEvents:
@@ -68,7 +69,7 @@ class RelayedEvents:
         tracking_sent: bool = False,
     ) -> bool:
         """In one transaction: mark ``sent`` (``store.sent.mark_sent``), apply ``view``
-        (``deliveries.update_view``, never backwards), note the tracking link
+        (``deliveries.update_view``, never backwards) with the facts it told, note the tracking link
         (``deliveries.mark_tracking_sent``) and take the event out of the inbox's pending set
         (``inbox.mark_processed``).
 
@@ -86,6 +87,7 @@ class RelayedEvents:
                     previous_status=view.previous_status,
                     tracking_url=view.tracking_url,
                 )
+                await deliveries.note_told(delivery_id, view.told)
             if tracking_sent:
                 await deliveries.mark_tracking_sent(delivery_id)
             return await mark_processed(tx, event_id, self._clock())

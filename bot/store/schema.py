@@ -604,6 +604,16 @@ _FUNNEL = (
     "CREATE INDEX funnel_events_by_session ON funnel_events (session, step, kind, at)",
 )
 
+_TOLD_AND_SPOKEN = (
+    # The facts each delivery's chat was told (``delivery_links.DeliveryLink.told``: the
+    # rider, the fee, the payment, the drop-off code, the quote question), one word each
+    # separated by spaces, so no later event or reply tells one again.
+    "ALTER TABLE deliveries ADD COLUMN told TEXT NOT NULL DEFAULT ''",
+    # The language an agent conversation was started in (``language`` of its start): every
+    # turn and its delivery's events are said in it; NULL for the business default.
+    "ALTER TABLE agent_conversations ADD COLUMN language TEXT",
+)
+
 STEPS: tuple[SchemaStep, ...] = (
     SchemaStep(1, "initial schema", _INITIAL_SCHEMA, _SHARED_STATE),
     SchemaStep(2, "create requests of deliveries", _CREATE_REQUESTS),
@@ -623,6 +633,7 @@ STEPS: tuple[SchemaStep, ...] = (
         13, "creates recorded before they are sent; the Telegram update inbox", _DURABLE_INTAKE
     ),
     SchemaStep(14, "where customers give up: the funnel's step events", _FUNNEL),
+    SchemaStep(15, "facts each chat was told; agent conversations' languages", _TOLD_AND_SPOKEN),
 )
 """Every schema step, oldest first. Append only."""
 

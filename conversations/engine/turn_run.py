@@ -14,7 +14,7 @@ from pydantic import JsonValue
 from pydantic import ValidationError as ModelError
 
 from bot.partner.models import CreateDeliveryRequest
-from conversations import rules
+from conversations import delivery_facts, rules
 from conversations.dialog import (
     EDIT_PREFIX,
     KEEP,
@@ -31,6 +31,7 @@ from conversations.dialog import (
     UnconfirmedOrder,
 )
 from conversations.engine.ledger import REPLAYED, own_fills
+from conversations.engine.option_names import option_named
 from conversations.engine.prompting import (
     CANCEL_NO,
     CANCEL_YES,
@@ -233,6 +234,8 @@ class TurnRun(Walker):
         keep = isinstance(answer, ChoiceAnswer) and answer.option == KEEP
         if keep and step.name in self.work.answers:
             return Accept(self.work.answers[step.name], fills=own_fills(self.work, step.name))
+        if isinstance(answer, TextAnswer) and not answer.text.strip():
+            return Invalid(dialogue.EMPTY_ANSWER)
         if isinstance(answer, CommandAnswer) and answer.name == "skip":
             if asked.allow_skip:
                 return Accept(step.skip_value)
@@ -444,11 +447,17 @@ class TurnRun(Walker):
         self.work.delivery_id = outcome.delivery.id
         self.work.delivery_status = outcome.delivery.status
         self.work.tracking_url = outcome.delivery.tracking_url
-        self.effects.append(
-            DeliveryCreated(delivery=outcome.delivery, request=request, order=self.saved_order())
-        )
         paying = money_texts.after_create(
-            ctx.caps, outcome.delivery, request.customerCollectionMethod
+            ctx.caps,
+            outcome.delivery,
+            request.customerCollectionMethod,
+            self.services.online_payment,
+        )
+        told = delivery_facts.told_by_create(outcome.delivery, fee_said=bool(paying))
+        self.effects.append(
+            DeliveryCreated(
+                delivery=outcome.delivery, request=request, order=self.saved_order(), told=told
+            )
         )
         self.messages.extend(dialogue.created(outcome.delivery, paying))
         self.prompt = None
@@ -568,14 +577,13 @@ def _refused_by_model(error: ModelError) -> Refused:
 
 
 def _as_option(asked: Question, answer: Answer) -> Answer:
-    """Typed text that names an option (its label or id) counts as tapping it."""
+    """Typed text that names an option counts as tapping it (``option_named``)."""
     if not isinstance(answer, TextAnswer) or not asked.options:
         return answer
-    typed = " ".join(answer.text.split()).casefold()
-    for option in asked.options:
-        if typed in (option.id.casefold(), option.label.casefold()):
-            return ChoiceAnswer(option=option.id, step=answer.step, version=answer.version)
-    return answer
+    found = option_named(answer.text, asked.options, prefixes="text" not in asked.accepts)
+    if found is None:
+        return answer
+    return ChoiceAnswer(option=found.id, step=answer.step, version=answer.version)
 
 
 _YES_WORDS = frozenset({"yes", "y", dialogue.CANCEL_YES.casefold()})

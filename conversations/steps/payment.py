@@ -35,15 +35,16 @@ class Payment(BaseModel):
 
 
 def payment_options(ctx: Context) -> list[Option]:
-    return [Option(id=m, label=rules.PAYMENT_LABELS[m]()) for m in rules.payment_methods(ctx.caps)]
+    methods = rules.payment_methods(ctx.caps)
+    return [Option(id=m, label=rules.payment_label(m, ctx.caps)) for m in methods]
 
 
 def _method_named(ctx: Context, value: JsonValue) -> str:
     """The method by its label, offered or not: a summary shown again after the business
     switched a method off must not fall back to the raw value."""
-    for method, label in rules.PAYMENT_LABELS.items():
+    for method in rules.PAYMENT_LABELS:
         if method == value:
-            return label()
+            return rules.payment_label(method, ctx.caps)
     return "-"
 
 

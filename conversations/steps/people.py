@@ -3,6 +3,7 @@ fills together with the phone."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from conversations.context import Context
@@ -80,12 +81,18 @@ def person(
 
     def parse(ctx: Context, answer: Answer) -> Result:
         if isinstance(answer, TextAnswer):
-            value = bounded(answer.text, *NAME_LENGTH, what="steps.what.name")
-            return value if isinstance(value, Invalid) else Accept(value)
+            typed, number = _name_and_phone(answer.text, ctx.phone_region)
+            value = bounded(typed, *NAME_LENGTH, what="steps.what.name")
+            if isinstance(value, str) and not _has_letter(value):
+                return Invalid(say("steps.name_needs_letter"))
+            if isinstance(value, Invalid):
+                return value
+            # "Bola Ahmed 0802 222 3333": the phone typed after the name is not asked again.
+            return Accept(value, fills={str(phone_step): number}) if number else Accept(value)
         if not isinstance(answer, ContactAnswer):
             return unexpected("steps.way.name")
         full = bounded(answer.full_name, *NAME_LENGTH, what="steps.what.name")
-        if isinstance(full, Invalid):
+        if isinstance(full, Invalid) or not _has_letter(full):
             return Invalid(say("steps.no_usable_name"))
         number = normalise_phone(answer.phone, ctx.phone_region)
         if number is None:
@@ -107,3 +114,21 @@ def person(
         help=said("steps.help.person"),
         preset=preset,
     )
+
+
+_PHONE_TAIL = re.compile(r"^(?P<name>.*?[^\d\s+()-].*?)[\s,;:]+(?P<phone>\+?[\d\s()-]{7,})$")
+
+
+def _name_and_phone(text: str, region: str) -> tuple[str, str | None]:
+    """A name typed with a phone number after it (``Ada Obi 0803 123 4567``): the name and the
+    number in E.164; the text and None when it ends with no valid number."""
+    found = _PHONE_TAIL.match(text.strip())
+    if found is None:
+        return text, None
+    number = normalise_phone(found["phone"], region)
+    return (found["name"], number) if number else (text, None)
+
+
+def _has_letter(name: str) -> bool:
+    """A name has at least one letter, in any script ("😀😀" or "123" names nobody)."""
+    return any(character.isalpha() for character in name)

@@ -15,6 +15,7 @@ Saved places are offered only when the plan has them, and never for an errand's 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -30,6 +31,7 @@ from conversations.dialog import (
     Option,
     TextAnswer,
 )
+from conversations.engine.option_names import plain
 from conversations.flow import (
     Accept,
     Ask,
@@ -59,6 +61,7 @@ SAVED_PREFIX = "saved:"
 LAST_PREFIX = "last:"  # "last:dropoff": the customer's last drop-off place again
 UNKNOWN = "unknown"
 RETYPE = "retype"
+CLEARLY_TYPED = "typed_clearly"  # a typed address the geocoder found as it was typed
 
 
 @dataclass(frozen=True)
@@ -139,7 +142,11 @@ def place_steps(
     """
     names = PlaceNames.of(role)
     last_id = f"{LAST_PREFIX}{role}"
-    routes: dict[str, Target] = {"location": names.address, "typed": names.confirm}
+    routes: dict[str, Target] = {
+        "location": names.address,
+        "typed": names.confirm,
+        CLEARLY_TYPED: next,
+    }
     if saved:
         routes["saved"] = names.unit
     if unknown is not None:
@@ -308,7 +315,30 @@ def _outside(ctx: Context, at: Coords) -> Invalid | None:
 
 def _kind(ctx: Context, names: PlaceNames) -> str:
     pick = _pick(ctx, names)
-    return pick.kind if pick else ""
+    if pick is None:
+        return ""
+    if pick.kind == "typed" and names.confirm in ctx.session.answers and _clear(pick):
+        return CLEARLY_TYPED  # the place found is the one typed: taken without asking
+    return pick.kind
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _words(text: str) -> set[str]:
+    return {word for word in _WORD.findall(plain(text)) if len(word) > 1 or word.isdigit()}
+
+
+def _clear(pick: PlacePick) -> bool:
+    """Whether the geocoder's one find is clearly the place typed: it has every word typed,
+    and adds none but its last part's (the city or state: "Lagos"). Anything more (another
+    area, a house number, a venue's street) is shown back to be confirmed."""
+    if len(pick.candidates) != 1 or not pick.query:
+        return False
+    found = pick.candidates[0].address
+    typed, named = _words(pick.query), _words(found)
+    last = _words(found.rsplit(",", 1)[-1]) if "," in found else set()
+    return bool(typed) and typed <= named and named - typed <= last
 
 
 async def _geocode(ctx: Context, names: PlaceNames, typed: str) -> Result:
@@ -333,6 +363,11 @@ async def _geocode(ctx: Context, names: PlaceNames, typed: str) -> Result:
     if not usable:
         return outside or Invalid(dialogue.address_not_found(query))
     pick = PlacePick(kind="typed", query=query, candidates=usable[:MAX_CANDIDATES])
+    if _clear(pick):
+        only = pick.candidates[0]
+        taken = {names.confirm: only.model_dump(mode="json")}
+        note = say("steps.place.taken", address=only.address)
+        return Accept(_answer(ctx, names, pick), fills=taken, note=note)
     return Accept(_answer(ctx, names, pick))
 
 
@@ -383,6 +418,12 @@ def _confirm_step(names: PlaceNames, title: Words, next: Target, fields: tuple[s
         found = candidates(ctx)
         return Accept(found[int(answer.option)].model_dump(mode="json"))
 
+    def describe(ctx: Context, value: JsonValue) -> str:
+        # The place as its option shows it, so going back pre-selects it (never a dict).
+        if isinstance(value, dict) and isinstance(value.get("address"), str):
+            return str(value["address"])
+        return "-"
+
     return Step(
         name=names.confirm,
         title=said("steps.place.found_title", title=title),
@@ -392,6 +433,7 @@ def _confirm_step(names: PlaceNames, title: Words, next: Target, fields: tuple[s
         next=next,
         depends_on=(names.place,),
         fields=fields,
+        describe=describe,
         summarize=False,
         editable=False,
     )

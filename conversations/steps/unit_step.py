@@ -35,6 +35,7 @@ from conversations.flow import (
 from conversations.places import PlaceNames, PlacePick
 from conversations.steps.common import bounded
 from conversations.texts.catalogue import number, say
+from conversations.texts.dialogue import quoted
 from conversations.texts.said import Words, said
 from conversations.unit_match import match_unit
 
@@ -102,7 +103,7 @@ def unit_step(names: PlaceNames, title: Words, next: Target, fields: tuple[str, 
             if own is not None:
                 options.append(Option(id=own, label=say("steps.unit.as_typed", own=own)))
             options.append(Option(id=WHOLE_LIST, label=say("steps.unit.whole_list")))
-            text = say("steps.unit.matches", typed=typed, unit=label, optional=optional)
+            text = say("steps.unit.matches", typed=quoted(typed), unit=label, optional=optional)
         else:
             options = [Option(id=value, label=value) for value in choices]
             text = _list_question(unit, label, optional)
@@ -172,7 +173,8 @@ def _typed_in_list(unit: LocationUnit, label: str, typed: str) -> Result:
     if unit.allowCustom:
         value = bounded(text, *UNIT_LENGTH, what=label)
         return value if isinstance(value, Invalid) else Accept(value)
-    return Invalid(say("steps.unit_not_listed", typed=text, unit=label, units=list_form(unit)))
+    units = list_form(unit)
+    return Invalid(say("steps.unit_not_listed", typed=quoted(text), unit=label, units=units))
 
 
 def _own(unit: LocationUnit, typed: str) -> str | None:

@@ -124,10 +124,14 @@ class Texts:
     ``locale`` (``en_NG``) is the business's language and region: its language is the default
     for customers whose own is missing or not shipped, and its region formats every language's
     money and numbers (``fr`` for a Nigerian business formats as ``fr_NG`` where Babel knows it).
+    ``service_language`` is the language of the service's own sentences (``[texts]``).
     """
 
     locale: str = DEFAULT_LOCALE
     overrides: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    service_language: str = SOURCE_LANGUAGE
+    """The language the delivery service writes its ``customer_message_hint`` in: a hint is
+    passed on only to customers reading that language."""
     _by_code: dict[str | None, Catalogue] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )

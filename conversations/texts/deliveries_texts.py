@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.partner.models import Delivery
-from conversations.texts.catalogue import current, say
+from conversations.texts.catalogue import current, money, say
 
 # Words by which a sentence (the service's customer_message_hint) tells a status: a hint that
 # has them says the news, and ``status_sentence`` would only repeat it.
@@ -44,12 +44,41 @@ def short_ref(delivery_id: str) -> str:
 
 
 def status_label(status: str) -> str:
-    """A status as words: ``picked_up`` -> ``picked up`` (a status or payment status the
-    catalogue does not name yet is said as its words, never with underscores)."""
-    message_id = f"status.{status}"
+    """A status as words: ``picked_up`` -> ``picked up`` (a status the catalogue does not
+    name yet is said as its words, never with underscores)."""
+    return _named("status", status)
+
+
+def payment_label(payment_status: str) -> str:
+    """A payment state as words: ``paid`` -> ``paid``, ``unpaid`` -> ``not paid yet``."""
+    return _named("payment", payment_status)
+
+
+def vehicle_label(vehicle_type: str) -> str:
+    """A rider's vehicle type as words in the turn's language: ``motorbike`` -> ``moto``."""
+    return _named("vehicle", vehicle_type)
+
+
+def _named(kind: str, value: str) -> str:
+    """``value`` as the catalogue's ``<kind>.<value>`` says it; a value it does not name yet
+    is said as its words (never with underscores)."""
+    key = value.strip().casefold().replace(" ", "_").replace("-", "_")
+    message_id = f"{kind}.{key}"
     if message_id in current().messages:
         return say(message_id)
-    return status.replace("_", " ").strip() or say("status.unknown")
+    return value.replace("_", " ").strip() or say("status.unknown")
+
+
+def fee_sentence(amount: float | None, currency: str) -> str:
+    """The fee, now set, for the customer."""
+    return say("delivery.fee_set", amount=money(amount or 0, currency))
+
+
+def paid_sentence(amount: float | None, currency: str) -> str:
+    """The fee marked paid, with its amount when it is known."""
+    if amount is None:
+        return say("delivery.paid")
+    return say("delivery.paid_amount", amount=money(amount, currency))
 
 
 _STATUS_SENTENCES = frozenset({"awaiting_price", "pending", "picked_up", "in_transit", "delivered"})
@@ -75,7 +104,8 @@ def _rider(delivery: Delivery) -> str:
     if rider is None:
         return say("delivery.a_rider")
     name = (rider.name or "").split()
-    details = [part for part in (name[0] if name else None, rider.vehicle_type) if part]
+    vehicle = vehicle_label(rider.vehicle_type) if rider.vehicle_type else None
+    details = [part for part in (name[0] if name else None, vehicle) if part]
     if not details:
         return say("delivery.a_rider")
     return say("delivery.a_rider_with", details=", ".join(details))

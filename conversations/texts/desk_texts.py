@@ -16,10 +16,12 @@ from bot.partner.models import CANCEL_REASON_LENGTH, Delivery
 from conversations.texts.catalogue import day, money, say
 from conversations.texts.deliveries_texts import (
     heading,
+    payment_label,
     short_ref,
     status_label,
     status_sentence,
     tracking_line,
+    vehicle_label,
 )
 
 
@@ -88,7 +90,8 @@ def delivery_details(delivery: Delivery, tracking_url: str | None = None) -> str
     if rider is not None:
         name = rider.name or say("desk.rider_assigned")
         if rider.vehicle_type:
-            lines.append(say("desk.rider_with_vehicle", name=name, vehicle=rider.vehicle_type))
+            vehicle = vehicle_label(rider.vehicle_type)
+            lines.append(say("desk.rider_with_vehicle", name=name, vehicle=vehicle))
         else:
             lines.append(say("desk.rider", name=name))
     payment = delivery.payment
@@ -96,7 +99,7 @@ def delivery_details(delivery: Delivery, tracking_url: str | None = None) -> str
         fee = money(payment.delivery_fee, payment.currency_code or "")
         paid = payment.delivery_payment_status
         if paid:
-            lines.append(say("desk.fee_with_payment", amount=fee, payment=status_label(paid)))
+            lines.append(say("desk.fee_with_payment", amount=fee, payment=payment_label(paid)))
         else:
             lines.append(say("desk.fee", amount=fee))
     elif delivery.status == "awaiting_price":

@@ -43,6 +43,7 @@ _CONSTANTS = {
         "STUCK",
         "NO_SKIP",
         "PICK_AN_OPTION",
+        "EMPTY_ANSWER",
         "COMMANDS",
         "REFUSED_PLACE",
         "NOTHING_TO_REPEAT",
@@ -85,11 +86,20 @@ def _names_an_area(typed: str) -> bool:
     return "," in typed.strip(" ,")
 
 
+QUOTE_LENGTH = 60  # of a customer's answer quoted back in a refusal
+
+
+def quoted(typed: str) -> str:
+    """A customer's answer as a refusal quotes it: at most ``QUOTE_LENGTH`` characters (a
+    long paste is not echoed back whole)."""
+    return shorten(typed, QUOTE_LENGTH)
+
+
 def address_not_found(typed: str) -> str:
     """Nothing was found for ``typed``: what to add, without asking again for what it has."""
     if _names_an_area(typed):
-        return say("dialogue.address_not_found_with_area", typed=typed)
-    return say("dialogue.address_not_found", typed=typed)
+        return say("dialogue.address_not_found_with_area", typed=quoted(typed))
+    return say("dialogue.address_not_found", typed=quoted(typed))
 
 
 def address_again(typed: str) -> str:

@@ -17,7 +17,7 @@ MESSAGES: Final[dict[str, str]] = {
     "taps.buttons.any_option": "one of the options",
     "taps.buttons.any_command": "a button",
     "taps.keyboard.verb": "type",
-    "taps.keyboard.any_option": "an option's number",
+    "taps.keyboard.any_option": "an option's number or name",
     "taps.keyboard.any_command": "a command",
     # how an agent channel (the JSON API, the MCP server) is told to choose
     "taps.agent.verb": "answer with",
@@ -110,6 +110,7 @@ MESSAGES: Final[dict[str, str]] = {
         "Okay. Type the address again with the area or city, or share a location pin."
     ),
     "dialogue.keep_label": "Keep: {answer}",
+    "dialogue.empty_answer": "That answer was empty: please answer the question.",
     "dialogue.no_longer_offered": (
         "{title}: your choice is no longer offered by the business; please choose again."
     ),
@@ -254,9 +255,9 @@ MESSAGES: Final[dict[str, str]] = {
         "{place}). Check the dashboard for it and tell the customer; the bot stopped retrying."
     ),
     # --- a delivery in plain words (deliveries_texts) -----------------------------------------
-    "status.awaiting_price": "awaiting price",
-    "status.pending": "pending",
-    "status.matched": "matched",
+    "status.awaiting_price": "waiting for its price",
+    "status.pending": "waiting for a rider",
+    "status.matched": "rider assigned",
     "status.picked_up": "picked up",
     "status.in_transit": "in transit",
     "status.delivered": "delivered",
@@ -264,6 +265,21 @@ MESSAGES: Final[dict[str, str]] = {
     "status.paid": "paid",
     "status.unpaid": "unpaid",
     "status.unknown": "unknown",
+    "payment.paid": "paid",
+    "payment.unpaid": "not paid yet",
+    "payment.pending": "payment pending",
+    "payment.failed": "payment failed",
+    "payment.refunded": "refunded",
+    "vehicle.motorbike": "motorbike",
+    "vehicle.bicycle": "bicycle",
+    "vehicle.car": "car",
+    "vehicle.van": "van",
+    "vehicle.truck": "truck",
+    "vehicle.tricycle": "tricycle",
+    "vehicle.walking": "on foot",
+    "delivery.fee_set": "The delivery fee is {amount}.",
+    "delivery.paid_amount": "We have received your payment of {amount}. Thank you!",
+    "delivery.paid": "We have received your payment. Thank you!",
     "delivery.status.awaiting_price": (
         "Your request is waiting for the team to set the delivery fee."
     ),
@@ -274,7 +290,7 @@ MESSAGES: Final[dict[str, str]] = {
     "delivery.status.delivered": "Your package has been delivered.",
     "delivery.status.cancelled": "Your delivery was cancelled.",
     "delivery.status.cancelled_reason": "Your delivery was cancelled. Reason: {reason}",
-    "delivery.status.other": "Your delivery's status is now {status}.",
+    "delivery.status.other": "Your delivery's status is now: {status}.",
     "delivery.a_rider": "A rider",
     "delivery.a_rider_with": "A rider ({details})",
     "delivery.heading": "Delivery {ref}",
@@ -305,7 +321,7 @@ MESSAGES: Final[dict[str, str]] = {
         "…and {count} more updates, left out to keep up with the news, about deliveries "
         "{refs}. /deliveries shows where each delivery stands."
     ),
-    "delivery.polled_summary": "Delivery {ref} is now {status} (seen by polling).",
+    "delivery.polled_summary": "Delivery {ref} is now: {status} (seen by polling).",
     # --- the customer desk (desk_texts) -------------------------------------------------------
     "desk.busy": "The delivery service is busy right now. Please try again in a minute.",
     "desk.unreachable": (
@@ -326,7 +342,7 @@ MESSAGES: Final[dict[str, str]] = {
     "desk.rider_with_vehicle": "Rider: {name} ({vehicle})",
     "desk.rider_assigned": "assigned",
     "desk.fee": "Fee: {amount}",
-    "desk.fee_with_payment": "Fee: {amount} (payment {payment})",
+    "desk.fee_with_payment": "Fee: {amount}, {payment}",
     "desk.fee_not_set": "Fee: not set yet",
     "desk.from": "From: {address}",
     "desk.to": "To: {address}",
@@ -387,7 +403,9 @@ MESSAGES: Final[dict[str, str]] = {
     "money.fee_quoted": "Delivery fee: quoted by the team after they review your order.",
     "money.fee_hidden": "Delivery fee: set by the business, not shown here.",
     "money.you_pay": "You pay it {how}.",
-    "money.how.cash.before_dispatch": "in cash to the rider when they collect the package",
+    "money.how.cash.before_dispatch": (
+        "in cash to the rider at the pickup, before they set off with the package"
+    ),
     "money.how.cash.after_delivery": "in cash to the rider once the package is delivered",
     "money.how.cash.off_platform": "in cash, directly to the business (not through this service)",
     "money.how.online.before_dispatch": (
@@ -406,7 +424,7 @@ MESSAGES: Final[dict[str, str]] = {
     "money.timing.after_delivery": "The fee is collected after the delivery.",
     "money.timing.off_platform": "The fee is settled directly with the business.",
     "money.next.cash.before_dispatch": (
-        "Please have {it} ready in cash for the rider when they collect the package."
+        "Please have {it} ready in cash for the rider at the pickup: they set off once it is paid."
     ),
     "money.next.cash.after_delivery": (
         "{It} is paid in cash to the rider once the package is delivered."
@@ -422,6 +440,8 @@ MESSAGES: Final[dict[str, str]] = {
     "money.next.online.off_platform": (
         "The business will tell you how to pay {it} directly to them."
     ),
+    "money.online_how": "How to pay: {how}",
+    "money.online_link": "Pay here: {link}",
     "money.the_fee": "the delivery fee",
     "money.the_fee_capital": "The delivery fee",
     "money.it": "it",
@@ -443,10 +463,12 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.way.photos": "send photos",
     "steps.way.choice": "[[tap:*]]",
     "steps.way.confirm": "confirm the order, or pick what to change",
+    "steps.phone_example": "{national} or {international}",
     "steps.bad_phone": (
         "That doesn't look like a phone number I can use. Try it like this: {example}."
     ),
     "steps.no_usable_name": "That contact has no usable name. Please type the name.",
+    "steps.name_needs_letter": "A name needs at least one letter. Please type the name.",
     "steps.contact_phone_unusable": "I couldn't use the phone number on that contact.",
     "steps.bad_email": "That doesn't look like an email address (like name@example.com).",
     "steps.amount_format": "Please type the amount in {currency}, like {example}.",
@@ -479,6 +501,8 @@ MESSAGES: Final[dict[str, str]] = {
     "rules.errand_mode.photo": "Buy what's in my photo",
     "rules.payment.cash_on_delivery": "Cash on delivery",
     "rules.payment.online_checkout": "Pay online",
+    "rules.payment.cash_at_pickup": "Cash to the rider at pickup",
+    "rules.payment.cash_to_business": "Cash, directly to the business",
     "rules.settings_broken": (
         "Sorry, this business can't take orders here right now: its delivery settings need "
         "fixing (no payment method is switched on). Please contact the business directly."
@@ -545,6 +569,7 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.place.address_title": "{title}: address",
     "steps.place.retype": "None of these: type it again",
     "steps.place.found_one": "I found this place. Is it right?",
+    "steps.place.taken": "Found: {address}.",
     "steps.place.found_several": "Which one is it?",
     "steps.place.found_title": "{title}: found place",
     "steps.unit.or_skip": " (or skip)",
@@ -766,8 +791,8 @@ MESSAGES: Final[dict[str, str]] = {
         "Usage: /assign <delivery ref> <rider id>  (/riders <delivery ref> lists riders)"
     ),
     "ops.unassign_usage": "Usage: /unassign <delivery ref>",
-    "ops.assigned": "{rider} is assigned to delivery {ref}; it is now {status}.",
-    "ops.unassigned": "The rider was taken off delivery {ref}; it is {status} again.",
+    "ops.assigned": "{rider} is assigned to delivery {ref}; it is now: {status}.",
+    "ops.unassigned": "The rider was taken off delivery {ref}; it is again: {status}.",
     "ops.riders_usage": "Usage: /riders <delivery ref> [idle] [radius <km>]",
     "ops.no_pickup_coords": "This delivery has no pickup coordinates, so there is no radius.",
     "ops.riders_title": "Riders for delivery {ref}",
@@ -788,7 +813,7 @@ MESSAGES: Final[dict[str, str]] = {
     "ops.list_usage": "Usage: /deliveries [status], one of: {statuses}",
     "ops.dead_list_button": "This button no longer works. Send /deliveries again.",
     "ops.all_deliveries": "All deliveries",
-    "ops.deliveries_of": "{status} deliveries",
+    "ops.deliveries_of": "Deliveries “{status}”",
     "ops.list_none": "{which}: none.",
     "ops.list_no_more": "{which}: no more.",
     "ops.list_title": "{which}, newest first (page {page}):",
@@ -902,6 +927,8 @@ MESSAGES: Final[dict[str, str]] = {
     "console.way.as_shown": "type one as shown",
     "console.way.a_number": "a number",
     "console.way.default": "Enter for the default",
+    "console.default_mark": "[default]",
+    "console.places_hint": ":places lists the ones the demo knows",
     "console.way.address": "type the address",
     "console.way.address_in": "type the address ({places})",
     "console.way.answer": "type your answer",

@@ -17,7 +17,7 @@ MESSAGES: Final[dict[str, str]] = {
     "taps.buttons.any_option": "l'une des options",
     "taps.buttons.any_command": "un bouton",
     "taps.keyboard.verb": "tapez",
-    "taps.keyboard.any_option": "le numéro d'une option",
+    "taps.keyboard.any_option": "le numéro ou le nom d'une option",
     "taps.keyboard.any_command": "une commande",
     "taps.agent.verb": "répondez par",
     "taps.agent.any_option": "l'une des options",
@@ -120,6 +120,7 @@ MESSAGES: Final[dict[str, str]] = {
     "dialogue.address_again": (
         "D'accord. Retapez l'adresse avec le quartier ou la ville, ou partagez une position."
     ),
+    "dialogue.empty_answer": "Cette réponse était vide : veuillez répondre à la question.",
     "dialogue.keep_label": "Garder : {answer}",
     "dialogue.no_longer_offered": (
         "{title} : l'entreprise ne propose plus votre choix ; veuillez choisir à nouveau."
@@ -279,7 +280,7 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     # --- a delivery in plain words (deliveries_texts) -----------------------------------------
     "status.awaiting_price": "en attente de prix",
-    "status.pending": "en attente",
+    "status.pending": "en attente d'un livreur",
     "status.matched": "livreur attribué",
     "status.picked_up": "récupéré",
     "status.in_transit": "en route",
@@ -288,6 +289,21 @@ MESSAGES: Final[dict[str, str]] = {
     "status.paid": "payé",
     "status.unpaid": "non payé",
     "status.unknown": "inconnu",
+    "payment.paid": "payé",
+    "payment.unpaid": "pas encore payé",
+    "payment.pending": "paiement en cours",
+    "payment.failed": "paiement échoué",
+    "payment.refunded": "remboursé",
+    "vehicle.motorbike": "moto",
+    "vehicle.bicycle": "vélo",
+    "vehicle.car": "voiture",
+    "vehicle.van": "camionnette",
+    "vehicle.truck": "camion",
+    "vehicle.tricycle": "tricycle",
+    "vehicle.walking": "à pied",
+    "delivery.fee_set": "Les frais de livraison sont de {amount}.",
+    "delivery.paid_amount": "Nous avons bien reçu votre paiement de {amount}. Merci\u00a0!",
+    "delivery.paid": "Nous avons bien reçu votre paiement. Merci\u00a0!",
     "delivery.status.awaiting_price": (
         "Votre demande attend que l'équipe fixe les frais de livraison."
     ),
@@ -352,7 +368,7 @@ MESSAGES: Final[dict[str, str]] = {
     "desk.rider_with_vehicle": "Livreur : {name} ({vehicle})",
     "desk.rider_assigned": "attribué",
     "desk.fee": "Frais : {amount}",
-    "desk.fee_with_payment": "Frais : {amount} (paiement : {payment})",
+    "desk.fee_with_payment": "Frais : {amount}, {payment}",
     "desk.fee_not_set": "Frais : pas encore fixés",
     "desk.from": "De : {address}",
     "desk.to": "À : {address}",
@@ -425,7 +441,9 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "money.fee_hidden": "Frais de livraison : fixés par l'entreprise, non affichés ici.",
     "money.you_pay": "Vous les payez {how}.",
-    "money.how.cash.before_dispatch": ("en espèces au livreur quand il récupère le colis"),
+    "money.how.cash.before_dispatch": (
+        "en espèces au livreur à l'enlèvement, avant qu'il parte avec le colis"
+    ),
     "money.how.cash.after_delivery": "en espèces au livreur une fois le colis livré",
     "money.how.cash.off_platform": ("en espèces, directement à l'entreprise (pas par ce service)"),
     "money.how.online.before_dispatch": (
@@ -444,7 +462,8 @@ MESSAGES: Final[dict[str, str]] = {
     "money.timing.after_delivery": "Les frais sont perçus après la livraison.",
     "money.timing.off_platform": "Les frais se règlent directement avec l'entreprise.",
     "money.next.cash.before_dispatch": (
-        "Préparez {it} en espèces pour le livreur quand il récupère le colis."
+        "Préparez {it} en espèces pour le livreur à l'enlèvement : il part une fois "
+        "qu'ils sont payés."
     ),
     "money.next.cash.after_delivery": (
         "{It} se paient en espèces au livreur une fois le colis livré."
@@ -460,6 +479,8 @@ MESSAGES: Final[dict[str, str]] = {
     "money.next.online.off_platform": (
         "L'entreprise vous dira comment lui payer {it} directement."
     ),
+    "money.online_how": "Comment payer : {how}",
+    "money.online_link": "Payez ici : {link}",
     "money.the_fee": "les frais de livraison",
     "money.the_fee_capital": "Les frais de livraison",
     "money.it": "ce montant",
@@ -481,9 +502,11 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.way.photos": "envoyez des photos",
     "steps.way.choice": "[[tap:*]]",
     "steps.way.confirm": "confirmez la commande, ou choisissez ce qu'il faut modifier",
+    "steps.phone_example": "{national} ou {international}",
     "steps.bad_phone": (
         "Ce numéro de téléphone ne semble pas utilisable. Essayez comme ceci : {example}."
     ),
+    "steps.name_needs_letter": "Un nom contient au moins une lettre. Veuillez taper le nom.",
     "steps.no_usable_name": "Ce contact n'a pas de nom utilisable. Tapez le nom.",
     "steps.contact_phone_unusable": "Je n'ai pas pu utiliser le numéro de ce contact.",
     "steps.bad_email": "Cela ne ressemble pas à une adresse e-mail (comme nom@exemple.com).",
@@ -521,6 +544,8 @@ MESSAGES: Final[dict[str, str]] = {
     "rules.errand_mode.photo": "Acheter ce qui est sur ma photo",
     "rules.payment.cash_on_delivery": "Espèces à la livraison",
     "rules.payment.online_checkout": "Payer en ligne",
+    "rules.payment.cash_at_pickup": "Espèces au livreur à l'enlèvement",
+    "rules.payment.cash_to_business": "Espèces, directement à l'entreprise",
     "rules.settings_broken": (
         "Désolé, cette entreprise ne peut pas prendre de commandes ici pour le moment : ses "
         "réglages de livraison sont à corriger (aucun moyen de paiement n'est activé). Veuillez "
@@ -596,6 +621,7 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "steps.place.address_title": "{title} : adresse",
     "steps.place.retype": "Aucun de ceux-ci : la retaper",
+    "steps.place.taken": "Trouvé : {address}.",
     "steps.place.found_one": "J'ai trouvé ce lieu. Est-ce le bon ?",
     "steps.place.found_several": "Lequel est-ce ?",
     "steps.place.found_title": "{title} : lieu trouvé",
@@ -867,7 +893,7 @@ MESSAGES: Final[dict[str, str]] = {
     "ops.list_usage": "Usage : /deliveries [statut], parmi : {statuses}",
     "ops.dead_list_button": "Ce bouton ne fonctionne plus. Envoyez à nouveau /deliveries.",
     "ops.all_deliveries": "Toutes les livraisons",
-    "ops.deliveries_of": "Livraisons : {status}",
+    "ops.deliveries_of": "Livraisons « {status} »",
     "ops.list_none": "{which} : aucune.",
     "ops.list_no_more": "{which} : plus aucune.",
     "ops.list_title": "{which}, les plus récentes d'abord (page {page}) :",
@@ -999,6 +1025,8 @@ MESSAGES: Final[dict[str, str]] = {
     "console.way.as_shown": "tapez-en une telle qu'affichée",
     "console.way.a_number": "un numéro",
     "console.way.default": "Entrée pour la valeur par défaut",
+    "console.default_mark": "[par défaut]",
+    "console.places_hint": ":places liste celles que la démo connaît",
     "console.way.address": "tapez l'adresse",
     "console.way.address_in": "tapez l'adresse ({places})",
     "console.way.answer": "tapez votre réponse",

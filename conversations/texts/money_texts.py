@@ -9,7 +9,8 @@ What each sentence rests on (and no more, so nothing is promised that the servic
 * when: ``paymentTiming`` (``before_dispatch``: the rider may wait until the fee is paid;
   ``after_delivery``: collected later; ``off_platform``: settled outside the service);
 * how: the chosen ``customerCollectionMethod`` (cash to the rider, or online). The capabilities
-  carry no payment link, so online payers are told the business sends them how to pay;
+  carry no payment link, so online payers are told the business sends them how to pay, and
+  what the business wrote in ``[payments]`` (its instructions, a link per delivery);
 * who: the customer who orders. The service has no payer field; the order, and its fee, are
   theirs. Cash the rider collects *from the receiver* for the goods (POD) is said apart.
 
@@ -21,6 +22,7 @@ fee marked paid says that (relayed by ``bot.relay``).
 from __future__ import annotations
 
 from bot.partner.models import Capabilities, CollectionMethod, Delivery
+from conversations.services import OnlinePayment
 from conversations.texts.catalogue import money, say
 
 
@@ -74,13 +76,35 @@ def summary_lines(caps: Capabilities, method: CollectionMethod | None) -> list[s
     return [fee_line(caps), *([paying] if paying else [])]
 
 
-def after_create(caps: Capabilities, delivery: Delivery, method: CollectionMethod) -> list[str]:
+def after_create(
+    caps: Capabilities,
+    delivery: Delivery,
+    method: CollectionMethod,
+    online: OnlinePayment | None = None,
+) -> list[str]:
     """What the customer does about the fee now that the delivery exists (nothing once the
     service has it marked paid). The ``money.next.*`` messages take ``{it}`` and ``{It}``: the
-    fee, named in full, or as "it" once its amount was said."""
+    fee, named in full, or as "it" once its amount was said. An online payer is then told how
+    to pay in the business's words (``online``: ``[payments]``), when it gave any."""
     payment = delivery.payment
     if payment is not None and (payment.delivery_payment_status or "").casefold() == "paid":
         return []
+    lines = _next_step(caps, delivery, method)
+    if method == "online_checkout" and online is not None and lines:
+        lines += _how_to_pay_online(delivery, online)
+    return lines
+
+
+def _how_to_pay_online(delivery: Delivery, online: OnlinePayment) -> list[str]:
+    lines = [say("money.online_how", how=online.instructions)] if online.instructions else []
+    if online.link:
+        ref = delivery.id.split("-")[0].upper()
+        lines.append(say("money.online_link", link=online.link.format(ref=ref, id=delivery.id)))
+    return lines
+
+
+def _next_step(caps: Capabilities, delivery: Delivery, method: CollectionMethod) -> list[str]:
+    payment = delivery.payment
     fee = payment.delivery_fee if payment is not None else None
     template = _by_method("next", method, caps.paymentTiming)
     if template is None:

@@ -176,3 +176,35 @@ async def test_an_uploaded_photo_answers_the_photo_question(world: AgentWorld) -
         response = await world.answer(started["id"], answer)
         assert response.status_code == 200 and not response.json()["reask"], response.text
     assert response.json()["status"] == "created"
+
+
+async def test_a_conversation_started_in_french_is_said_in_french_events_too(
+    world: AgentWorld,
+) -> None:
+    response = await world.api.post(
+        "/api/conversations", json={"customer": "cust-fr", "language": "fr"}
+    )
+    assert response.status_code == 201, response.text
+    started = response.json()
+    assert started["prompt"]["question"].startswith("Que ")  # "Que souhaitez-vous ..."
+    for answer in [*TO_SUMMARY, CONFIRM]:
+        created = (await world.answer(started["id"], answer)).json()
+    delivery_id = created["delivery"]["id"]
+    await world.settle()
+    world.sandbox.mark_paid(delivery_id)
+    await world.settle()
+    world.sandbox.advance_status(delivery_id)
+    await world.settle()
+
+    path = f"/api/conversations/{started['id']}/events"
+    events = (await world.api.get(path)).json()["events"]
+    picked = next(event for event in events if event["status"] == "picked_up")
+    assert picked["status_text"] == "récupéré"
+    assert picked["message"] == "Le livreur a récupéré votre colis."
+    paid = next(event for event in events if event["type"] == "delivery.updated")
+    assert paid["message"].startswith("Nous avons bien reçu votre paiement")
+
+
+async def test_a_start_with_a_language_that_is_not_a_code_is_refused(world: AgentWorld) -> None:
+    response = await world.api.post("/api/conversations", json={"customer": "x", "language": 7})
+    assert response.status_code == 400

@@ -138,7 +138,7 @@ def test_random_agent_answers_only_ever_send_valid_creates() -> None:
     outcomes: list[CreateOutcome] = []
 
     @settings(
-        max_examples=25,
+        max_examples=35,
         deadline=None,
         derandomize=True,
         suppress_health_check=[HealthCheck.too_slow],

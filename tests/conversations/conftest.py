@@ -433,6 +433,7 @@ class World:
                     GeocodedPlace(address="15 Allen Avenue, Ibadan", lat=7.40, lng=3.90),
                 ],
                 "ozone cinema": [GeocodedPlace(address="Ozone Cinema, Yaba", lat=6.51, lng=3.37)],
+                "ozone": [GeocodedPlace(address="Ozone Cinema, Yaba", lat=6.51, lng=3.37)],
                 "null island": [GeocodedPlace(address="Null Island", lat=0.0, lng=0.0)],
             }
         )

@@ -27,7 +27,7 @@ def delivery(status: str, **fields: Any) -> Delivery:
         ("in_transit", "Your package is on its way to the drop-off."),
         ("delivered", "Your package has been delivered."),
         ("cancelled", "Your delivery was cancelled."),
-        ("held_at_depot", "Your delivery's status is now held at depot."),
+        ("held_at_depot", "Your delivery's status is now: held at depot."),
     ],
 )
 def test_every_status_has_plain_words(status: str, sentence: str) -> None:

@@ -8,6 +8,7 @@ import itertools
 import pytest
 
 from bot.partner.models import Delivery
+from conversations.services import OnlinePayment
 from conversations.texts import money_texts
 
 METHODS = ("cash_on_delivery", "online_checkout")
@@ -46,5 +47,22 @@ def test_an_unpriced_delivery_does_not_invent_an_amount(caps):
         caps(paymentTiming="before_dispatch"), _delivery(delivery_fee=0), "cash_on_delivery"
     )
     assert said == [
-        "Please have the delivery fee ready in cash for the rider when they collect the package."
+        "Please have the delivery fee ready in cash for the rider at the pickup: they set off "
+        "once it is paid."
     ]
+
+
+def test_an_online_payer_is_told_how_to_pay_in_the_business_words(caps):
+    online = OnlinePayment("Pay by bank transfer to Acme Ltd.", "https://pay.acme.example/{ref}")
+    delivery = Delivery.model_validate(
+        {"id": "3f2a9c1e-5b7d", "status": "pending", "payment": {"delivery_fee": 2400}}
+    )
+    said = money_texts.after_create(caps(), delivery, "online_checkout", online)
+    assert said[1:] == [
+        "How to pay: Pay by bank transfer to Acme Ltd.",
+        "Pay here: https://pay.acme.example/3F2A9C1E",
+    ]
+    # Cash payers, and a fee already paid, get none of it.
+    assert len(money_texts.after_create(caps(), delivery, "cash_on_delivery", online)) == 1
+    paid = _delivery(delivery_fee=2400, delivery_payment_status="paid")
+    assert money_texts.after_create(caps(), paid, "online_checkout", online) == []

@@ -1,6 +1,8 @@
 """Random walks through the flows, with the service refusing creates in its own words: no
 customer ever reads the service's ``error`` or ``fieldErrors`` text, an error code, a request
-field name, or a raw enum value of the Partner API's vocabulary.
+field name, a raw enum value of the Partner API's vocabulary, or Python's rendering of a value
+(``{'address': ...}``, ``[...]``, ``None``, ``True``), in any prompt, option or message as a
+channel draws it.
 
 Refusals are made the way the bot makes them: an error envelope, as the service would send it,
 goes through ``error_from_response`` and ``PartnerCreator``'s ``refusal_for``. Enum values are
@@ -36,6 +38,7 @@ from conversations.dialog import (
     Turn,
 )
 from conversations.outcome import CreateOutcome, Refused
+from conversations.texts.taps import KEYBOARD, for_channel
 
 from .conftest import Chat, World, make_caps
 
@@ -55,6 +58,9 @@ IDENTIFIERS = sorted(
     | {name for name in CreateDeliveryRequest.model_fields if name != name.lower()}
 )
 _IDENTIFIER = re.compile("|".join(rf"(?<![\w.]){re.escape(word)}(?![\w])" for word in IDENTIFIERS))
+# Python's rendering of a value: braces and brackets, a dict's quoted keys, and None, True or
+# False where a value goes ("Name: None", "(True)"; "None of these" is English).
+_REPR = re.compile(r"[{}\[\]]|'\w+':|(?:[:=(,]\s*|\s)(?:None|True|False)\b(?!\s+\w)")
 
 SERVICE_MESSAGES = [
     "Re-fetch capabilities.",
@@ -148,11 +154,14 @@ def _answer(rnd: random.Random, prompt: Prompt | None) -> Any:
 
 
 def _shown(turn: Turn) -> Iterable[str]:
-    """Every text of ``turn`` a customer reads: messages, the question, its options."""
-    yield from turn.messages
+    """Every text of ``turn`` a customer reads, as a channel draws it (its ``[[tap:...]]``
+    marks in words): messages, the question, its options."""
+    labels = [option.label for option in turn.prompt.options] if turn.prompt else []
+    for text in turn.messages:
+        yield for_channel(text, KEYBOARD, labels)
     if turn.prompt is not None:
-        yield turn.prompt.text
-        yield from (option.label for option in turn.prompt.options)
+        yield for_channel(turn.prompt.text, KEYBOARD, labels)
+        yield from labels
 
 
 async def _walk(world: World, seed: int, change: dict[str, Any] | None) -> None:
@@ -179,6 +188,8 @@ async def _walk(world: World, seed: int, change: dict[str, Any] | None) -> None:
             assert not leaked, f"the service's words reached the customer: {text!r}"
             raw = _IDENTIFIER.search(text)
             assert raw is None, f"{raw.group(0)!r} reached the customer: {text!r}"
+            rendered = _REPR.search(text)
+            assert rendered is None, f"{rendered.group(0)!r} reached the customer: {text!r}"
 
 
 @settings(
@@ -201,3 +212,7 @@ def test_the_identifier_check_catches_what_it_is_for():
     assert _IDENTIFIER.search("bad customerCollectionMethod") is not None
     assert _IDENTIFIER.search("code image_host_rejected") is not None
     assert _IDENTIFIER.search("Payment: Cash on delivery. Size: small.") is None
+    assert _REPR.search("Keep: {'address': 'Computer Village'}") is not None
+    assert _REPR.search("Name: None") is not None
+    assert _REPR.search("Keep: Computer Village — Otigba Street, Ikeja") is None
+    assert _REPR.search("None of these: type it again") is None

@@ -242,9 +242,17 @@ async def test_a_typed_address_is_shown_back_before_it_is_used(world, chat):
     assert place.coords == Coords(lat=7.40, lng=3.90)
 
 
+async def test_a_place_found_as_typed_is_taken_and_said_without_asking(chat):
+    await _at_dropoff(chat)
+    await chat.say("ozone cinema")  # found as "Ozone Cinema, Yaba": only its area is added
+    assert "Found: Ozone Cinema, Yaba." in chat.said
+    assert chat.step != "dropoff_confirm"
+    assert chat.session.answers["dropoff_confirm"]["address"] == "Ozone Cinema, Yaba"
+
+
 async def test_none_of_these_asks_for_the_address_again(chat):
     await _at_dropoff(chat)
-    await chat.say("ozone cinema")
+    await chat.say("ozone")  # "Cinema" was not typed: the find is shown back
     assert chat.prompt.text == "I found this place. Is it right?"
     await chat.tap("retype")
     assert "Type the address again" in chat.said

@@ -252,7 +252,7 @@ async def test_a_single_payment_method_answers_itself(new_world):
     await chat.tap("small")
     await chat.tap("saved:loc-gate")
     await chat.contact("2348031234567", "Ada")
-    assert "Payment: Cash on delivery." in chat.said
+    assert "Payment: Cash on delivery." in chat.said  # the test org collects after delivery
     assert chat.step == "summary"
 
 
@@ -398,7 +398,7 @@ def test_hidden_pricing_shows_no_amount(caps):
         (
             "cash_on_delivery",
             "before_dispatch",
-            "in cash to the rider when they collect the package",
+            "in cash to the rider at the pickup, before they set off with the package",
         ),
         (
             "cash_on_delivery",

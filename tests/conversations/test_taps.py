@@ -33,7 +33,7 @@ def test_buttons_are_tapped() -> None:
 def test_the_keyboard_types_commands_as_typed_and_options_by_number() -> None:
     text = f"Send more or {tap('!done')}. {tap(ANY_OPTION, capital=True)}, or {tap(ANY_COMMAND)}."
     assert for_channel(text, KEYBOARD) == (
-        "Send more or type done. Type an option's number, or type a command."
+        "Send more or type done. Type an option's number or name, or type a command."
     )
     amount = f"Type the amount, or {tap('No cash to collect')}."
     numbered = "Type the amount, or type 2 (No cash to collect)."

@@ -52,7 +52,7 @@ async def test_a_delivery_played_to_the_end(make_stack: MakeStack) -> None:
     assigned = "\n".join(await stack.type_line(":assign rdr_tunde"))
     assert "assigned:" in assigned and "Tunde is your rider" in assigned
     status = (await stack.type_line(":status"))[0]
-    assert " is matched · fee NGN " in status and "rider Tunde Bakare (motorbike)" in status
+    assert ": rider assigned · fee NGN " in status and "rider Tunde Bakare (motorbike)" in status
     assert "none yet" in (await stack.type_line(":otp"))[0]
     await stack.type_line(":paid")
     code = (await stack.type_line(":otp"))[0].rsplit(" ", 1)[1]
@@ -61,7 +61,10 @@ async def test_a_delivery_played_to_the_end(make_stack: MakeStack) -> None:
         screen = "\n".join(await stack.type_line(":advance"))
     assert "Your package has been delivered." in screen
     finished = (await stack.type_line(":advance"))[0]
-    assert finished.endswith("is delivered: it moves no further; `new` orders another")
+    assert finished.endswith(": delivered; it moves no further: `new` orders another")
+    # The paid order's link is found after its hand-off ended with the delivery.
+    link = (await stack.type_line(":link"))[0]
+    assert "is finished: its link no longer gives the code (/start otp_" in link
 
 
 async def test_a_fee_for_an_order_awaiting_a_price(make_stack: MakeStack) -> None:
@@ -85,7 +88,7 @@ async def test_a_delivery_is_named_by_its_short_reference(make_stack: MakeStack)
     delivery_id = await stack.last_delivery_id()
     assert delivery_id is not None
     ref = delivery_id.split("-")[0].upper()
-    assert (await stack.type_line(f":status {ref}"))[0].startswith(f"demo: {ref} is matched")
+    assert (await stack.type_line(f":status {ref}"))[0].startswith(f"demo: {ref}: rider assigned")
 
 
 async def test_places_lists_what_the_offline_geocoder_knows(make_stack: MakeStack) -> None:

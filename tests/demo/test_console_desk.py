@@ -50,12 +50,12 @@ async def test_status_list_and_cancel_of_the_customers_delivery(make_stack: Make
         f"bot: Delivery {ref}",
         "     A rider (Tunde, motorbike) is assigned and heading to pickup.",
     ]
-    assert "     Fee: NGN 1,500 (payment unpaid)" in status
+    assert "     Fee: NGN 1,500, not paid yet" in status
     assert await stack.type_line(f"status {ref.lower()}") == status
     listed = await stack.type_line("deliveries")
     assert listed == [
         "bot: Your deliveries:",
-        f"     • {ref}: matched, ordered 15 Jan 2027",
+        f"     • {ref}: rider assigned, ordered 15 Jan 2027",
         "",
         f"     Send status {ref} (or any reference above) for details.",
     ]
@@ -107,7 +107,7 @@ async def test_the_list_in_pages(make_stack: MakeStack) -> None:
     await stack.type_line("")  # the demo announces the deliveries it sees appear
     first = await stack.type_line("deliveries")
     assert first[0] == "bot: Your deliveries (page 1 of 2):"
-    assert first[1].startswith("     • 00000006: pending, ordered")
+    assert first[1].startswith("     • 00000006: waiting for a rider, ordered")
     assert first[-1] == "     Send deliveries 2 for the next page."
     second = await stack.type_line("deliveries 2")
     assert second[0] == "bot: Your deliveries (page 2 of 2):"

@@ -349,7 +349,7 @@ class BotStack:
         await self.tap(self.prompt(chat), "Small")
         for picture in photos:  # as an album: the first answers, the rest are added
             await self.photo(user, picture)
-        await self.tap(self.prompt(chat), "Cash on delivery")
+        await self.tap(self.prompt(chat), "Cash to the rider at pickup")
         return self.prompt(chat)
 
 

@@ -63,7 +63,7 @@ async def french_order(stack: BotStack, user: TgUser) -> str:
     French labels; the created delivery's id."""
     with speaking_language("fr"):
         kind, size = say("rules.kind.pickup_delivery"), say("steps.size.small")
-        cash, confirm = say("rules.payment.cash_on_delivery"), say("steps.summary.confirm")
+        cash, confirm = say("rules.payment.cash_at_pickup"), say("steps.summary.confirm")
     chat = user.id
     await stack.command(user, "new")
     await stack.tap(stack.prompt(chat), f"✓ {kind}", user=user)
@@ -94,11 +94,13 @@ async def test_a_french_customers_later_news_is_french_and_the_operators_stays_e
         AMINA.id, lambda m: re.search(r"\?start=otp_", m.text or "") is not None
     )
     assert f"Le code de remise de la livraison {ref} est prêt." in (handoff.text or "")
-    # The bot's heading in French; the service's own hint as the service wrote it.
+    # The bot's own sentence in French: the service's English hint never reaches her.
     await stack.tg.wait_for_message(
-        AMINA.id, lambda m: f"Livraison {ref}\nGood news: Tunde is your rider" in (m.text or "")
+        AMINA.id,
+        lambda m: f"Livraison {ref}\nNous avons bien reçu votre paiement" in (m.text or ""),
     )
-    assert not any(f"Delivery {ref}" in (m.text or "") for m in stack.tg.sent_messages(AMINA.id))
+    said = [m.text or "" for m in stack.tg.sent_messages(AMINA.id)]
+    assert not any(f"Delivery {ref}" in text or "Good news" in text for text in said)
     await stack.tg.wait_for_message(
         OPERATORS.id,
         lambda m: (

@@ -38,9 +38,9 @@ async def test_an_operator_reassigns_from_the_group(stack: BotStack) -> None:
     assert "rdr_emeka" in riders.text and "rdr_aisha" not in riders.text
 
     (off,) = await stack.command(OLU, "unassign", delivery_id, chat=OPERATORS)
-    assert off.text == f"The rider was taken off delivery {ref}; it is pending again."
+    assert off.text == f"The rider was taken off delivery {ref}; it is again: waiting for a rider."
     (on,) = await stack.command(OLU, "assign", f"{delivery_id} rdr_emeka", chat=OPERATORS)
-    assert on.text == f"Emeka Okafor is assigned to delivery {ref}; it is now matched."
+    assert on.text == f"Emeka Okafor is assigned to delivery {ref}; it is now: rider assigned."
     assert stack.sandbox.delivery(delivery_id)["rider"]["id"] == "rdr_emeka"
 
     (listed,) = await stack.command(OLU, "deliveries", "matched", chat=OPERATORS)

@@ -29,7 +29,7 @@ async def test_the_second_order_offers_what_the_first_gave(stack: BotStack) -> N
     await stack.text(ADA, "Books")
     await stack.tap(stack.prompt(ADA.id), "Small")
     await stack.photo(ADA, tiny_png(red=42))
-    await stack.tap(stack.prompt(ADA.id), "Cash on delivery")
+    await stack.tap(stack.prompt(ADA.id), "Cash to the rider at pickup")
     summary = stack.prompt(ADA.id)
     assert summary.text is not None and "Ada Obi" in summary.text
     await stack.tap(summary, "Confirm and send")

@@ -132,7 +132,7 @@ async def test_status_by_full_id_short_reference_or_none_for_the_latest(
     assert reply.outcome == "found" and reply.delivery is not None
     assert reply.delivery.ref == short_ref(latest.id)
     assert reply.delivery.status == "pending"  # the nearby rider is busy with the first
-    assert reply.delivery.status_text == "pending"
+    assert reply.delivery.status_text == "waiting for a rider"
     assert reply.text.splitlines()[1] == "Your delivery is booked and waiting for a rider."
 
 
@@ -142,7 +142,7 @@ async def test_status_in_plain_words(desk: CustomerDesk, orders: Orders, org: Or
     assert lines[1] == "A rider (Tunde, motorbike) is assigned and heading to pickup."
     assert "Rider: Tunde Bakare (motorbike)" in lines
     fee = org.sandbox.delivery(delivery.id)["payment"]["delivery_fee"]
-    assert f"Fee: NGN {fee:,.0f} (payment unpaid)" in lines
+    assert f"Fee: NGN {fee:,.0f}, not paid yet" in lines
     assert "To: 5 Awolowo Road, Ikoyi, Lagos" in lines
     assert lines[-1] == f"Track it here: {delivery.tracking_url}"
 
@@ -183,7 +183,8 @@ async def test_status_when_the_service_fails_is_the_last_known_view(
     org.sandbox.inject_fault("get_delivery", "status", count=4, status=500, code="get_failed")
     reply = await desk.status(ADA)
     assert reply.outcome == "last_known"
-    assert reply.text.startswith(f"Delivery {short_ref(delivery.id)}\nLast known status: matched.")
+    heading = f"Delivery {short_ref(delivery.id)}"
+    assert reply.text.startswith(f"{heading}\nLast known status: rider assigned.")
     assert reply.text.endswith(desk_texts.UNREACHABLE)
     assert "get_failed" not in reply.text and "500" not in reply.text
     assert reply.delivery is not None and reply.delivery.status == "matched"
@@ -217,7 +218,7 @@ async def test_the_list_is_the_customers_own_newest_first_in_pages(
     )
     lines = first.text.splitlines()
     assert lines[0] == first.title and lines[-1] == first.hint
-    assert lines[1] == f"• {short_ref(newest_first[0])}: pending, ordered 15 Jan 2027"
+    assert lines[1] == f"• {short_ref(newest_first[0])}: waiting for a rider, ordered 15 Jan 2027"
     assert short_ref(bobs[0]) not in first.text
 
     second = await desk.deliveries(ADA, 1)

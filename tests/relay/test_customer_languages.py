@@ -133,7 +133,9 @@ async def test_a_french_order_gets_its_news_in_french_and_operators_stay_in_engl
     short = ref(delivery)
     assert channel.texts(CUSTOMER_CHAT) == [
         f"Livraison {short}\n"
-        "Un livreur (Tunde, motorbike) est attribué et se rend au lieu d'enlèvement.",
+        "Un livreur (Tunde, moto) est attribué et se rend au lieu d'enlèvement.",
+        f"Livraison {short}\nNous avons bien reçu votre paiement de 1\u202f500\u00a0NGN. "
+        "Merci\u00a0!",
         f"Le code de remise de la livraison {short} est prêt. Seul le destinataire peut le "
         f"voir\u00a0: transférez-lui ce lien\u00a0:\n{BOT_LINK}{handoff.token}\n"
         "Il l'ouvre et partage son propre numéro de téléphone pour obtenir le code.",
@@ -171,7 +173,9 @@ async def test_an_english_customer_of_a_french_business_gets_english(
     assert customer[0] == (
         f"Delivery {short}\nA rider (Tunde, motorbike) is assigned and heading to pickup."
     )
-    assert customer[1].startswith(f"The drop-off code for delivery {short} is ready.")
+    # Money as the business's region (France) writes it, in the customer's words.
+    assert customer[1].startswith(f"Delivery {short}\nWe have received your payment of 1")
+    assert customer[2].startswith(f"The drop-off code for delivery {short} is ready.")
     assert channel.texts(OPERATOR)[-1] == (
         f"Le code de remise de la livraison {short} attend que le destinataire vérifie son "
         "numéro de téléphone."
@@ -193,7 +197,7 @@ async def test_a_link_without_a_language_gets_the_business_default(
     assert await world.settle() == 1
     assert channel.texts(CUSTOMER_CHAT) == [
         f"Livraison {ref(delivery)}\n"
-        "Un livreur (Tunde, motorbike) est attribué et se rend au lieu d'enlèvement."
+        "Un livreur (Tunde, moto) est attribué et se rend au lieu d'enlèvement."
     ]
 
 
@@ -231,6 +235,9 @@ async def test_an_agent_conversations_event_words_its_status_in_the_conversation
     assert await world.settle() == 1
 
     created, assigned = (json.loads(body) for body in channel.texts(conversation))
-    assert (created["status_text"], assigned["status_text"]) == ("en attente", "livreur attribué")
+    assert (created["status_text"], assigned["status_text"]) == (
+        "en attente d'un livreur",
+        "livreur attribué",
+    )
     assert assigned["status"] == "matched"  # the service's value, as it is
     assert channel.texts(OPERATOR)[-1].startswith(f"Delivery {ref(delivery)} to ")

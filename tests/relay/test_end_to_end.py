@@ -54,12 +54,12 @@ async def test_a_delivery_from_create_to_delivered_reaches_each_chat_exactly(
 
     customer = channel.texts(CUSTOMER_CHAT)
     # One message per piece of news: the created event is no news to the chat that ordered
-    # (its answer to the create gave the tracking link), and each hint says its change once.
+    # (its answer to the create gave the tracking link), and each hint says its change once;
+    # the drop-off code's coming is told by the hand-off link alone.
     assert tracking not in "".join(customer)
     assert customer == [
         f"Delivery {short}\nGood news: Tunde is your rider and is heading to the pickup.",
         f"Delivery {short}\nWe have received your payment of NGN 2,400. Thank you!",
-        f"Delivery {short}\nThe receiver will get a drop-off code to give the rider at delivery.",
         f"The drop-off code for delivery {short} is ready. Only the receiver may see it, so "
         f"please forward this link to them:\n{BOT_LINK}{handoff.token}\n"
         "They open it and share their own phone number to get the code.",

@@ -46,7 +46,7 @@ async def test_a_status_change_seen_by_polling_reaches_the_chats_once(
     assert channel.texts(CUSTOMER_CHAT) == [
         f"Delivery {short}\nThe rider has picked up your package."
     ]
-    assert channel.texts(OPERATOR) == [f"Delivery {short} is now picked up (seen by polling)."]
+    assert channel.texts(OPERATOR) == [f"Delivery {short} is now: picked up (seen by polling)."]
     assert await world.store.inbox.next_batch() == []
     view = await world.store.deliveries.get(delivery.id)
     assert view is not None and view.status == "picked_up"

@@ -288,7 +288,7 @@ async def test_an_unknown_status_is_told_in_general_words(
     await relay.process_pending()
 
     assert channel.texts(CUSTOMER_CHAT) == [
-        "Delivery 3F2A9C1E\nYour delivery's status is now returned to sender."
+        "Delivery 3F2A9C1E\nYour delivery's status is now: returned to sender."
     ]
 
 

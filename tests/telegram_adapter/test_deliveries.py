@@ -43,7 +43,7 @@ async def test_status_without_an_id_shows_the_latest_delivery_in_plain_words(
     assert lines[1] == "A rider (Tunde, motorbike) is assigned and heading to pickup."
     assert "Rider: Tunde Bakare (motorbike)" in lines
     fee = world.sandbox.delivery(latest.id)["payment"]["delivery_fee"]
-    assert f"Fee: NGN {fee:,.0f} (payment unpaid)" in lines
+    assert f"Fee: NGN {fee:,.0f}, not paid yet" in lines
     assert "From: 12 Herbert Macaulay Way, Yaba, Lagos" in lines
     assert lines[-1] == f"Track it here: {latest.tracking_url}"
 
@@ -90,7 +90,8 @@ async def test_status_falls_back_to_the_last_known_view_when_the_service_fails(
     world.sandbox.inject_fault("get_delivery", "status", count=1, status=500, code="get_failed")
     reply = await world.ask(world.tg.updates.command(ALICE, "status"))
     assert reply.text is not None
-    assert reply.text.startswith(f"Delivery {short_ref(delivery.id)}\nLast known status: matched.")
+    heading = f"Delivery {short_ref(delivery.id)}"
+    assert reply.text.startswith(f"{heading}\nLast known status: rider assigned.")
     assert "couldn't reach the delivery service" in reply.text
 
 

@@ -144,11 +144,11 @@ async def test_assign_and_unassign_follow_the_apis_rules(world: HandlerWorld) ->
         "There is no rider rdr_nobody on this fleet. /riders <delivery ref> lists the riders."
     )
     assert await operator_says(world, "assign", f"{delivery.id} rdr_tunde") == (
-        f"Tunde Bakare is assigned to delivery {ref}; it is now matched."
+        f"Tunde Bakare is assigned to delivery {ref}; it is now: rider assigned."
     )
     assert world.sandbox.delivery(delivery.id)["rider"]["id"] == "rdr_tunde"
     assert await operator_says(world, "unassign", delivery.id) == (
-        f"The rider was taken off delivery {ref}; it is pending again."
+        f"The rider was taken off delivery {ref}; it is again: waiting for a rider."
     )
     await operator_says(world, "assign", f"{delivery.id} rdr_chiamaka")  # busy riders may be
     world.sandbox.advance_status(delivery.id, "picked_up")
@@ -204,9 +204,9 @@ async def test_operators_list_every_delivery_with_a_status_filter_and_pages(
     assert [b["text"] for b in buttons] == ["« First"]
 
     matched = await operator_says(world, "deliveries", "matched")
-    assert matched.splitlines()[0] == "Matched deliveries, newest first (page 1):"
+    assert matched.splitlines()[0] == "Deliveries “rider assigned”, newest first (page 1):"
     assert created[0].id in matched and created[1].id not in matched
-    assert await operator_says(world, "deliveries", "delivered") == "Delivered deliveries: none."
+    assert await operator_says(world, "deliveries", "delivered") == "Deliveries “delivered”: none."
     assert (await operator_says(world, "deliveries", "lost")).startswith(
         "Usage: /deliveries [status], one of: awaiting_price, pending"
     )
@@ -232,11 +232,11 @@ async def test_the_short_reference_the_chats_show_names_the_delivery(world: Hand
     riders = await operator_says(world, "riders", ref)
     assert riders.startswith(f"Riders for delivery {ref} ")
     assert await operator_says(world, "assign", f"{ref.lower()} rdr_tunde") == (
-        f"Tunde Bakare is assigned to delivery {ref}; it is now matched."
+        f"Tunde Bakare is assigned to delivery {ref}; it is now: rider assigned."
     )
     assert world.sandbox.delivery(delivery.id)["rider"]["id"] == "rdr_tunde"
     assert await operator_says(world, "unassign", ref) == (
-        f"The rider was taken off delivery {ref}; it is pending again."
+        f"The rider was taken off delivery {ref}; it is again: waiting for a rider."
     )
 
 
