@@ -22,10 +22,12 @@ from starlette.routing import Route
 from bot.clocks import Clock
 from bot.metrics import families as m
 from bot.store import Store, StoreError
+from bot.store.queue_gauges import Backlog
 
 logger = logging.getLogger(__name__)
 
 PARTNER_EVENTS_INBOX = "partner_events"
+TELEGRAM_UPDATES_INBOX = "telegram_updates"
 # The classic text format every Prometheus 2.x reads (the bot's names need no UTF-8 escaping).
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
@@ -56,20 +58,25 @@ class MetricsEndpoint:
         """Read the gauges of shared work from the database (see the module docstring)."""
         try:
             backlog = await self._store.gauges.partner_events()
+            updates = await self._store.gauges.telegram_updates()
             followups = await self._store.unconfirmed.count_open()
             sessions = await self._store.sessions.list_open()
         except StoreError:
             m.SCRAPE_ERRORS.inc()
             logger.warning("metrics: the store is not answering; database gauges kept")
             return
-        oldest = 0.0 if backlog.oldest_since is None else self._clock() - backlog.oldest_since
-        m.INBOX_PENDING.labels(PARTNER_EVENTS_INBOX).set(backlog.pending)
-        m.INBOX_OLDEST_SECONDS.labels(PARTNER_EVENTS_INBOX).set(max(0.0, oldest))
+        for inbox, waiting in ((PARTNER_EVENTS_INBOX, backlog), (TELEGRAM_UPDATES_INBOX, updates)):
+            self._set_backlog(inbox, waiting)
         m.FOLLOWUPS_PENDING.set(followups)
         by_flow = Tally(_flow_of(record.data) for record in sessions)
         m.SESSIONS_OPEN.clear()  # a flow with no open order drops out instead of keeping a count
         for flow, count in by_flow.items():
             m.SESSIONS_OPEN.labels(flow).set(count)
+
+    def _set_backlog(self, inbox: str, backlog: Backlog) -> None:
+        oldest = 0.0 if backlog.oldest_since is None else self._clock() - backlog.oldest_since
+        m.INBOX_PENDING.labels(inbox).set(backlog.pending)
+        m.INBOX_OLDEST_SECONDS.labels(inbox).set(max(0.0, oldest))
 
     def _authorized(self, request: Request) -> bool:
         assert self._token is not None

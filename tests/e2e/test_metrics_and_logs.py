@@ -124,6 +124,7 @@ async def test_an_order_shows_in_the_metrics_with_bounded_labels_only(
     assert scraped.headers["content-type"].startswith("text/plain; version=0.0.4")
     exposition = scraped.text
     assert sample("deliverybot_inbox_pending", inbox="partner_events") == 0
+    assert sample("deliverybot_inbox_pending", inbox="telegram_updates") == 0  # all handled
     assert sample("deliverybot_followups_pending") == 0
     assert sample("deliverybot_sessions_open", flow="pickup_delivery") == 1
     assert 'deliverybot_build_info{version="test"} 1.0' in exposition

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from bot.chat_ref import ChatRef
 from bot.store import Store
+from bot.store.queue_gauges import Backlog
 
 from .conftest import START
 
@@ -48,3 +49,14 @@ async def test_orphans_are_found_by_age(store: Store, advance: Callable[[float],
     assert [u.update_id for u in await inbox.older(START + 5)] == [21]
     (late,) = [u for u in await inbox.older(START + 11) if u.update_id == 22]
     assert late.chat is None
+
+
+async def test_the_metrics_gauge_counts_stored_updates_not_handled_yet(
+    store: Store, advance: Callable[[float], None]
+) -> None:
+    assert await store.gauges.telegram_updates() == Backlog(0, None)
+    await store.telegram_inbox.add(31, CHAT, "{}")
+    advance(5)
+    await store.telegram_inbox.add(32, OTHER, "{}")
+    await store.updates.seen(31)  # handled, not pruned yet: no longer waiting
+    assert await store.gauges.telegram_updates() == Backlog(1, START + 5)
