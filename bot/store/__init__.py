@@ -25,6 +25,7 @@ repositories and SQL on both backends):
 ``store.unconfirmed``     creates whose answer was lost, until the service answers for certain
 ``store.agents``          agent channels' conversations (ids, owners) and transcripts
 ``store.agent_events``    events for agent conversations: SSE order, webhook outbox
+``store.handoffs``        customers' hand-offs to staff and their messages, each delivered once
 ========================  ====================================================================
 """
 
@@ -32,6 +33,7 @@ from bot.store.agent_conversations import AgentConversation, AgentConversations
 from bot.store.agent_events import AgentEvent, AgentEvents, DueHook
 from bot.store.blocked import BlockedChats
 from bot.store.delivery_links import Deliveries, DeliveryLink
+from bot.store.handoffs import Handoff, HandoffMessage, Handoffs, StaffPost
 from bot.store.inbox import Inbox, InboxCounts, InboxEvent
 from bot.store.media_files import MediaFile, MediaStore
 from bot.store.migrations import LATEST_VERSION, MIGRATIONS
@@ -61,6 +63,9 @@ __all__ = [
     "Deliveries",
     "DeliveryLink",
     "DueHook",
+    "Handoff",
+    "HandoffMessage",
+    "Handoffs",
     "Inbox",
     "InboxCounts",
     "InboxEvent",
@@ -77,6 +82,7 @@ __all__ = [
     "SentReceipt",
     "SessionRecord",
     "Sessions",
+    "StaffPost",
     "Store",
     "StoreError",
     "UnconfirmedCreate",

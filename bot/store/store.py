@@ -48,6 +48,7 @@ from bot.store.customer_counts import CustomerCounts
 from bot.store.customer_details import CustomerDetails
 from bot.store.database import Database, Synchronous
 from bot.store.delivery_links import Deliveries
+from bot.store.handoffs import Handoffs
 from bot.store.inbox import DEFAULT_LEASE_SECONDS, Inbox
 from bot.store.media_files import MediaStore
 from bot.store.migrations import migrate
@@ -119,6 +120,7 @@ class Store:
         self.customer_blocks = CustomerBlocks(db, clock)
         self.audit = AuditTrail(db, clock)
         self.customer_counts = CustomerCounts(db, clock)
+        self.handoffs = Handoffs(db, clock, holder, lease_seconds=lease_seconds, shared=shared)
 
     @classmethod
     async def connect(
@@ -147,6 +149,7 @@ class Store:
                 db, backend, in_process(), media_dir=media, clock=clock, schema_version=version
             )
             await store.blocked.load()
+            await store.handoffs.load()
         except BaseException:
             await db.close()
             raise
@@ -188,6 +191,7 @@ class Store:
                 lease_seconds=lease_seconds,
             )
             await store.blocked.load()
+            await store.handoffs.load()
         except BaseException:
             if coordination is not None:
                 await coordination.close()
