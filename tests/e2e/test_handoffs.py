@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.chat_ref import UserRef
+from bot.chat_ref import ChatRef, UserRef
 from conversations.texts.catalogue import say
 from tests.e2e.conftest import ADA, ADA_PHONE, OLU, OPERATORS, RECEIVER_PHONE, BotStack, tiny_png
 from tests.fakes import SentMessage, TgUser
@@ -152,3 +152,49 @@ async def finish_order(stack: BotStack) -> None:
     await stack.photo(ADA, tiny_png())
     await stack.tap(stack.prompt(chat), "Cash on delivery")
     await stack.tap(stack.prompt(chat), "Confirm and send")
+
+
+async def test_a_person_is_offered_after_the_second_wrong_answer(stack: BotStack) -> None:
+    await at_the_dropoff_place(stack)
+    await stack.tap(stack.prompt(ADA.id), "UNILAG Main Gate")
+    await stack.contact(ADA, ADA_PHONE)
+    await stack.text(ADA, "Bola Ahmed")
+    first = await stack.text(ADA, "not a phone")
+    assert all("Talk to a person" not in m.button_texts for m in first)
+    second = await stack.text(ADA, "still not a phone")
+    (offer,) = [m for m in second if "Talk to a person" in m.button_texts]
+    assert offer.text == say("human.offer")
+    (told,) = await stack.tap(offer, "Talk to a person")
+    assert told.text is not None and told.text.startswith("A person from our team")
+    assert await stack.bot.store.handoffs.waiting_for(ChatRef("telegram", ADA.id)) is not None
+
+
+async def test_help_offers_a_person_and_staff_commands_stay_in_operator_chats(
+    stack: BotStack,
+) -> None:
+    (helped,) = await stack.command(ADA, "help")
+    assert helped.text is not None and helped.text.endswith(say("human.help_line"))
+    assert helped.button_texts == ["Talk to a person"]
+    await stack.command(ADA, "human")
+    ref = card(stack).text[1:7]  # type: ignore[index]
+    # /done in the customer's own chat is not a staff command: the hand-off stays open.
+    await stack.command(ADA, "done", ref)
+    assert await stack.bot.store.handoffs.waiting_for(ChatRef("telegram", ADA.id)) is not None
+    # In the operators' group it closes it, and the customer is told.
+    (closed,) = await stack.command(OLU, "done", ref, chat=OPERATORS)
+    assert closed.text == say("staff.closed", ref=ref)
+    assert stack.tg.sent_messages(ADA.id)[-1].text == say("human.closed_no_order")
+
+
+async def test_photos_pass_both_ways(stack: BotStack) -> None:
+    await stack.command(ADA, "human")
+    posted = card(stack)
+    ref = posted.text[1:7]  # type: ignore[index]
+    await stack.send(stack.tg.updates.photo(ADA, tiny_png(), caption="this gate?"))
+    relayed = stack.tg.sent_messages(OPERATORS.id)[-1]
+    assert relayed.method == "sendPhoto"
+    assert relayed.text == f"#{ref} customer sent this: this gate?"
+    photo = stack.tg.updates.photo(OLU, tiny_png(90), caption="No, this one", chat=OPERATORS)
+    await stack.send(as_reply(photo, relayed))
+    sent = stack.tg.sent_messages(ADA.id)[-1]
+    assert sent.method == "sendPhoto" and sent.text == "No, this one"
