@@ -1,0 +1,70 @@
+"""The ``handoff`` action over the JSON API: an agent hands its customer to staff, polls the
+hand-off's state, and reads staff's replies (and the close) as the conversation's events."""
+
+from __future__ import annotations
+
+from mcp import Client
+
+from bot.agents.mcp_tools import build_mcp_server
+from bot.handoff.bodies import text_body
+from tests.fakes.handoff_sides import RecordingStaff
+
+from .conftest import TO_SUMMARY, AgentWorld
+
+
+async def test_without_staff_the_agent_hears_nobody_can_be_reached(world: AgentWorld) -> None:
+    started = await world.start_order()
+    response = await world.api.post(f"/api/conversations/{started['id']}/handoff", json={})
+    assert response.status_code == 503
+    assert response.json()["handoff"] is None
+
+
+async def test_an_agent_hands_over_and_reads_staff_replies_as_events(world: AgentWorld) -> None:
+    assert world.core is not None
+    staff = RecordingStaff()
+    desk = world.core.handoffs
+    desk.use_staff(staff)
+    started = await world.start_order()
+    for answer in TO_SUMMARY[:3]:
+        await world.answer(started["id"], answer)
+    url = f"/api/conversations/{started['id']}/handoff"
+
+    response = await world.api.post(url, json={"message": "They want a same-day slot"})
+    assert response.status_code == 202, response.text
+    handed = response.json()["handoff"]
+    assert handed["state"] == "open" and handed["owner"] is None
+    assert staff.sent == [text_body("They want a same-day slot")]
+    assert (await world.api.get(url)).json()["handoff"] == handed
+    assert world.other is not None
+    assert (await world.other.get(url)).status_code == 404  # another channel's: not found
+
+    handoff = await desk.get(handed["ref"])
+    assert handoff is not None
+    await desk.reply(handoff, text_body("We can do 4 pm"))
+    await desk.close(handoff.ref)
+    events = (await world.api.get(f"/api/conversations/{started['id']}/events")).json()
+    kinds = [(event["type"], event.get("text")) for event in events["events"]]
+    assert kinds[:2] == [("staff_message", "We can do 4 pm"), ("staff_message", kinds[1][1])]
+    assert kinds[-1][0] == "handoff_closed"
+    assert events["events"][-1]["question"]  # the order goes on at its question
+    assert (await world.api.get(url)).json() == {"handoff": None}
+
+
+async def test_the_mcp_tool_hands_over_once(world: AgentWorld) -> None:
+    assert world.core is not None and world.agents is not None
+    staff = RecordingStaff()
+    world.core.handoffs.use_staff(staff)
+    started = await world.start_order()
+    server = build_mcp_server(world.agents.conversations, "shop", handoffs=world.agents.handoffs)
+    async with Client(server) as client:
+        arguments = {"conversation_id": started["id"], "message": "needs a person"}
+        first = await client.call_tool("handoff", arguments)
+        again = await client.call_tool("handoff", {"conversation_id": started["id"]})
+        unknown = await client.call_tool("handoff", {"conversation_id": "conv_nope"})
+    assert not first.is_error and first.structured_content is not None
+    handed = first.structured_content["handoff"]
+    assert handed["state"] == "open"
+    assert again.structured_content is not None
+    assert again.structured_content["handoff"]["ref"] == handed["ref"]  # no second one
+    assert len(staff.cards) == 1 and staff.sent == [text_body("needs a person")]
+    assert unknown.is_error
