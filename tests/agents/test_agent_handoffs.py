@@ -3,9 +3,6 @@ hand-off's state, and reads staff's replies (and the close) as the conversation'
 
 from __future__ import annotations
 
-from mcp import Client
-
-from bot.agents.mcp_tools import build_mcp_server
 from bot.handoff.bodies import text_body
 from tests.fakes.handoff_sides import RecordingStaff
 
@@ -48,23 +45,3 @@ async def test_an_agent_hands_over_and_reads_staff_replies_as_events(world: Agen
     assert kinds[-1][0] == "handoff_closed"
     assert events["events"][-1]["question"]  # the order goes on at its question
     assert (await world.api.get(url)).json() == {"handoff": None}
-
-
-async def test_the_mcp_tool_hands_over_once(world: AgentWorld) -> None:
-    assert world.core is not None and world.agents is not None
-    staff = RecordingStaff()
-    world.core.handoffs.use_staff(staff)
-    started = await world.start_order()
-    server = build_mcp_server(world.agents.conversations, "shop", handoffs=world.agents.handoffs)
-    async with Client(server) as client:
-        arguments = {"conversation_id": started["id"], "message": "needs a person"}
-        first = await client.call_tool("handoff", arguments)
-        again = await client.call_tool("handoff", {"conversation_id": started["id"]})
-        unknown = await client.call_tool("handoff", {"conversation_id": "conv_nope"})
-    assert not first.is_error and first.structured_content is not None
-    handed = first.structured_content["handoff"]
-    assert handed["state"] == "open"
-    assert again.structured_content is not None
-    assert again.structured_content["handoff"]["ref"] == handed["ref"]  # no second one
-    assert len(staff.cards) == 1 and staff.sent == [text_body("needs a person")]
-    assert unknown.is_error

@@ -5,60 +5,20 @@ instances on one database, in order."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from bot.chat_ref import TELEGRAM, ChatRef
-from bot.handoff.bodies import Body, text_body
+from bot.handoff.bodies import text_body
 from bot.handoff.desk import HandoffDesk
 from bot.handoff.handoff_settings import HandoffSettings
 from bot.ordering import ChatService
 from bot.store import Store
-from bot.store.handoffs import Handoff, StaffPost
-from conversations import Turn
 from conversations.texts.catalogue import say
+from tests.fakes.handoff_sides import RecordingCustomers as Customers
+from tests.fakes.handoff_sides import RecordingStaff as Staff
 
 from .conftest import TO_SUMMARY, Org
 
 CHAT = ChatRef(TELEGRAM, 42)
 USER = CHAT.user(42)
-STAFF_CHAT = ChatRef(TELEGRAM, -100)
-
-
-@dataclass
-class Customers:
-    sent: list[tuple[ChatRef, Body]] = field(default_factory=list)
-    shown: list[Turn] = field(default_factory=list)
-
-    async def send(self, chat: ChatRef, body: Body) -> bool:
-        self.sent.append((chat, body))
-        return True
-
-    async def show(self, chat: ChatRef, turn: Turn) -> None:
-        self.shown.append(turn)
-
-    def texts(self) -> list[str]:
-        return [str(body.get("text")) for _, body in self.sent]
-
-
-@dataclass
-class Staff:
-    cards: list[str] = field(default_factory=list)
-    sent: list[Body] = field(default_factory=list)
-    told: list[str] = field(default_factory=list)
-
-    async def post(self, handoff: Handoff, card: str) -> StaffPost | None:
-        self.cards.append(card)
-        return StaffPost(STAFF_CHAT, len(self.cards))
-
-    async def redraw(self, handoff: Handoff, card: str) -> None:
-        self.cards.append(card)
-
-    async def send(self, handoff: Handoff, body: Body) -> bool:
-        self.sent.append(body)
-        return True
-
-    async def tell(self, handoff: Handoff, text: str) -> None:
-        self.told.append(text)
 
 
 def opened(org: Org) -> Store:
