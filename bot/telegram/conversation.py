@@ -298,7 +298,12 @@ class Conversation:
             nonlocal reasked
             if note is not None:  # with the turn, in the same message: one reply
                 turn = turn.model_copy(update={"messages": (note, *turn.messages)})
-            reasked = self.humans is not None and self.humans.reasks(asked, turn)
+            # A command (/help, /back) is no wrong answer; only an answer asked again counts.
+            reasked = (
+                self.humans is not None
+                and not isinstance(answer, CommandAnswer)
+                and self.humans.reasks(asked, turn)
+            )
             await self.screen.show(chat_id, turn, answer)
 
         if self.screen.shared:

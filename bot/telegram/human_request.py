@@ -102,9 +102,13 @@ class HumanRequests:
         return await self.desk.waiting_for(ChatRef(TELEGRAM, chat_id)) is not None
 
     async def offer(self, chat_id: int, text: str | None = None) -> None:
-        """The "Talk to a person" button, under ``text`` and its ``/human`` line (or under
-        the offer alone)."""
-        said = say("human.offer") if text is None else f"{text}\n\n{say('human.help_line')}"
+        """The "Talk to a person" button under ``text`` and its ``/human`` line; without
+        ``text`` (a re-ask) the ``/human`` line alone, with no button, so the question's own
+        keyboard stays the one to answer."""
+        if text is None:
+            await self.sender.send_message(chat_id, OutgoingMessage(escape(say("human.offer"))))
+            return
+        said = f"{text}\n\n{say('human.help_line')}"
         await self.sender.send_message(chat_id, OutgoingMessage(escape(said), offer_markup()))
 
     def reasks(self, before: Prompt | None, turn: Turn) -> bool:
