@@ -20,6 +20,7 @@ only the ``CoreSettings`` (from the config, or from the demo's sandbox), the ``S
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -29,6 +30,8 @@ from starlette.applications import Starlette
 from bot.channels import ChannelRegistration, Channels
 from bot.chat_ref import ChatRef
 from bot.geo.nominatim import NominatimGeocoder
+from bot.handoff.desk import HandoffDesk
+from bot.handoff.handoff_upkeep import HandoffUpkeep
 from bot.jobs import Job
 from bot.ordering import ChatService, CustomerDesk, build_engine, geocoder_from_config
 from bot.ordering.create_wait import CreateWaitNotice
@@ -73,6 +76,11 @@ class BotCore:
     shared: bool = False
     owns_geocoder: bool = False  # built here from ``settings.geocoding``: closed here
 
+    @functools.cached_property
+    def handoffs(self) -> HandoffDesk:
+        """Customers' hand-offs to staff; each channel adds its side when it registers."""
+        return HandoffDesk(self.store, self.chats, self.settings.handoff)
+
     def desk(self, words: ChannelWords) -> CustomerDesk:
         """The customer desk (status, deliveries, cancel) answering in ``words``."""
         region = self.settings.phone_region
@@ -86,10 +94,13 @@ class BotCore:
 
     def jobs(self) -> list[Job]:
         """The background jobs (``bot.jobs``): the core's own (the relay, the follow-up of
-        lost creates, the status poller when partner webhooks are off) and every channel's."""
+        lost creates, the status poller when partner webhooks are off, the hand-offs once a
+        channel shows them to staff) and every channel's."""
         jobs: list[Job] = [self.relay, self.follow_up]
         if self.poller is not None:
             jobs.append(self.poller)
+        if self.handoffs.staff is not None:  # a channel showed hand-offs to staff
+            jobs.append(HandoffUpkeep(self.handoffs))
         for registration in self.channels:
             jobs.extend(registration.jobs)
         return jobs

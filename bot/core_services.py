@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.channels import ChannelRegistration
+from bot.handoff.desk import HandoffDesk
 from bot.ordering import ChatService, CustomerDesk
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
@@ -43,6 +44,8 @@ class CoreServices(Protocol):
     def registry(self) -> FlowRegistry: ...
     @property
     def shared(self) -> bool: ...
+    @property
+    def handoffs(self) -> HandoffDesk: ...
 
     def desk(self, words: ChannelWords) -> CustomerDesk:
         """The customer desk (status, deliveries, cancel) answering in ``words``."""

@@ -19,6 +19,7 @@ from bot.config import Config
 from bot.config.geocoding_section import GeocodingConfig
 from bot.config.limits_section import LimitsConfig
 from bot.config.relay_section import RelayConfig
+from bot.handoff.handoff_settings import HandoffSettings
 from bot.partner.options import ClientOptions
 from bot.web.web_app import DEFAULT_MAX_BODY_BYTES, DEFAULT_WEBHOOK_PATH
 from conversations.services import OnlinePayment
@@ -63,6 +64,7 @@ class CoreSettings:
     geocoding: GeocodingConfig = field(default_factory=GeocodingConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
     online_payment: OnlinePayment = field(default_factory=OnlinePayment)
+    handoff: HandoffSettings = field(default_factory=HandoffSettings)
 
     @classmethod
     def from_config(cls, config: Config, *, telegram: bool = True) -> CoreSettings:
@@ -98,6 +100,9 @@ class CoreSettings:
             media_ttl_seconds=config.storage.media_ttl_hours * 3600,
             geocoding=config.geocoding,
             limits=config.limits,
+            handoff=HandoffSettings.from_config(
+                config.operators, telegram=telegram and config.has_telegram
+            ),
         )
 
 

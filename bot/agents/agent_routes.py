@@ -35,6 +35,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
 from bot.agents.agent_channel import EventBell
+from bot.agents.agent_handoffs import AgentHandoffs
 from bot.agents.api_errors import NO_KEY, UNKNOWN_KEY, FaultsAsJson, error_response, http_exception
 from bot.agents.channel_keys import AgentChannel, ChannelKeys, RateLimits, bearer_key
 from bot.agents.door_words import API_WORDS
@@ -49,6 +50,7 @@ from conversations.texts.agent_texts import API_TAPS
 MAX_BODY_BYTES = 64 * 1024
 INT64_LIMIT = 2**63
 MAX_CUSTOMER_LENGTH = 200
+MAX_HANDOFF_MESSAGE = 2000  # characters an agent passes on to staff with its hand-off
 EVENTS_PER_READ = 200
 # An SSE stream also looks for events every so often: another process may have kept them.
 STREAM_POLL_SECONDS = 5.0
@@ -81,8 +83,9 @@ def agent_routes(
     uploads: PhotoUploads,
     *,
     stream_poll_seconds: float = STREAM_POLL_SECONDS,
+    handoffs: AgentHandoffs | None = None,
 ) -> list[BaseRoute]:
-    """The routes to add to the bot's web app."""
+    """The routes to add to the bot's web app (``handoffs``: the ``/handoff`` route too)."""
 
     def guarded(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
@@ -125,6 +128,19 @@ def agent_routes(
         except UnknownFlow:
             raise BadRequest(f"flow must be one of {conversations.flows}") from None
         return _view(view, status=201)
+
+    async def handoff(request: Request, channel: AgentChannel) -> Response:
+        assert handoffs is not None  # routed only with it
+        if request.method == "GET":
+            return JSONResponse(await handoffs.state(channel.name, _id(request)))
+        body = await _json_object(request)
+        message, language = body.get("message", ""), body.get("language")
+        if not isinstance(message, str) or len(message) > MAX_HANDOFF_MESSAGE:
+            raise BadRequest(f"message must be a string of at most {MAX_HANDOFF_MESSAGE}")
+        if language is not None and not isinstance(language, str):
+            raise BadRequest("language must be a string")
+        asked = await handoffs.ask(channel.name, _id(request), message, language)
+        return JSONResponse(asked, status_code=202 if asked["handoff"] is not None else 503)
 
     async def show(request: Request, channel: AgentChannel) -> Response:
         return _view(await conversations.view(channel.name, _id(request)))
@@ -227,6 +243,11 @@ def agent_routes(
         Route(customer, guarded(deliveries), methods=["GET"]),
         Route(customer + "/{ref}", guarded(status), methods=["GET"]),
         Route(customer + "/{ref}/cancel", guarded(cancel_delivery), methods=["POST"]),
+        *(
+            [Route(conv + "/handoff", guarded(handoff), methods=["GET", "POST"])]
+            if handoffs is not None
+            else []
+        ),
     ]
     api = Starlette(
         routes=routes,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.agents.agent_channel import AgentEvents, EventBell
+from bot.agents.agent_handoffs import AgentCustomers, AgentHandoffs
 from bot.agents.agent_routes import agent_routes
 from bot.agents.channel_keys import ChannelKeys, RateLimits
 from bot.agents.event_webhooks import OTHER_INSTANCES_LOOK_SECONDS, EventWebhooks
@@ -32,6 +33,7 @@ class AgentChannels:
     conversations: HeadlessConversations
     bell: EventBell
     webhooks: EventWebhooks
+    handoffs: AgentHandoffs | None = None
 
 
 def register_agents(core: CoreServices) -> AgentChannels:
@@ -54,15 +56,18 @@ def register_agents(core: CoreServices) -> AgentChannels:
     bell.on_ring(webhooks.wake)
     keys = ChannelKeys(agents.channels)
     limits = RateLimits(store.request_buckets)  # shared by every process on the store
+    # An agent that cannot help hands its customer to staff; staff's words come back as events.
+    handoffs = AgentHandoffs(core.handoffs, conversations)
+    core.handoffs.serve(AGENTS, AgentCustomers(store, bell))
     core.register(
         ChannelRegistration(
             AGENTS,
             AgentEvents(store, bell),
             messenger=False,
             deliver_later=conversations.deliver_later,
-            routes=agent_routes(conversations, keys, limits, bell, uploads),
+            routes=agent_routes(conversations, keys, limits, bell, uploads, handoffs=handoffs),
             jobs=(webhooks,),
             aclose=webhooks.aclose,
         )
     )
-    return AgentChannels(conversations, bell, webhooks)
+    return AgentChannels(conversations, bell, webhooks, handoffs)

@@ -109,4 +109,12 @@ TOOL_HINTS: dict[str, ToolHints] = {
         idempotent=True,
         open_world=False,
     ),
+    # Asking again while a hand-off waits opens no second one (its message is passed on).
+    "handoff": _hints(
+        "Hand the customer to a person",
+        read_only=False,
+        destructive=False,
+        idempotent=False,
+        open_world=True,
+    ),
 }

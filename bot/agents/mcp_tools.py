@@ -33,6 +33,7 @@ from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
+from bot.agents.agent_handoffs import AgentHandoffs
 from bot.agents.agent_routes import MAX_BODY_BYTES, MAX_CUSTOMER_LENGTH
 from bot.agents.door_words import MCP_WORDS
 from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
@@ -60,12 +61,21 @@ class EventsPage(BaseModel):
     events: list[dict[str, Any]]
 
 
+class HandoffAnswer(BaseModel):
+    """``handoff``'s structured content: what to tell the customer, and the hand-off (None:
+    nobody from the business can be reached)."""
+
+    reply: str
+    handoff: dict[str, Any] | None
+
+
 # Each tool's result: its structured content is the model's JSON (the tool's output schema).
 Turn = Annotated[CallToolResult, ConversationView]
 Deliveries = Annotated[CallToolResult, DeliveryPage]
 Status = Annotated[CallToolResult, StatusReply]
 Cancelled = Annotated[CallToolResult, CancelReply]
 Events = Annotated[CallToolResult, EventsPage]
+Handed = Annotated[CallToolResult, HandoffAnswer]
 
 INSTRUCTIONS = """\
 You order deliveries for a customer through a business's delivery bot, one question at a time.
@@ -112,6 +122,13 @@ gave a reason (3 to 500 characters, their words). `delivery` is the short refere
 was shown and agreed to cancel (e.g. 3F2A9C1E, from my_deliveries or delivery_status), never a
 longer id. The business may refuse once a rider has the package: then tell the customer what
 `text` says."""
+HANDOFF = (
+    "Hand the customer to a person from the business when you cannot help (they are stuck, "
+    "or ask for a person): the order waits at its question meanwhile. message: what to tell "
+    "the staff. Returns the hand-off's state (ref, state open/taken/closed, owner); the "
+    "staff's replies arrive as delivery_events of type staff_message, and handoff_closed "
+    "once they are done (then carry on with the open question)."
+)
 EVENTS = """News about the deliveries ordered in a conversation, oldest first, after stream
 position `after` (each event's `seq`): status in words, the service's customer_message_hint,
 summary and agent_notes (for you, not to read out verbatim). A drop-off code is never included:
@@ -120,10 +137,14 @@ deliverybot://conversations/{id}/events to be notified when one arrives, then re
 
 
 def build_mcp_server(
-    conversations: HeadlessConversations, channel: str, push: EventPush | None = None
+    conversations: HeadlessConversations,
+    channel: str,
+    push: EventPush | None = None,
+    handoffs: AgentHandoffs | None = None,
 ) -> MCPServer[Any]:
     """The MCP server for ``channel``'s agent, over ``conversations``; with ``push`` (whose
-    ``run`` the caller runs), subscriptions to the events resource are served."""
+    ``run`` the caller runs), subscriptions to the events resource are served; with
+    ``handoffs``, the ``handoff`` tool hands a customer to the business's staff."""
     server: MCPServer[Any] = MCPServer(
         name="deliverybot",
         instructions=INSTRUCTIONS,
@@ -169,6 +190,15 @@ def build_mcp_server(
         failed = reply.outcome not in ("cancelled",)
         return _data(reply.text, reply.model_dump(mode="json"), error=failed)
 
+    async def handoff(conversation_id: Name, message: Reason = "") -> Handed:
+        if handoffs is None:
+            return _error("nobody from the business can be reached here")
+        try:
+            asked = await handoffs.ask(channel, conversation_id, message)
+        except NotFound:
+            return _error("no such conversation")
+        return _data(str(asked["reply"]), asked, error=asked["handoff"] is None)
+
     async def delivery_events(conversation_id: Name, after: Position = 0) -> Events:
         try:
             found = await conversations.events(channel, conversation_id, max(after, 0), 200)
@@ -193,6 +223,7 @@ def build_mcp_server(
         (delivery_status, STATUS),
         (cancel_delivery, CANCEL_DELIVERY),
         (delivery_events, EVENTS),
+        (handoff, HANDOFF),
     ]
     for tool, description in tools:
         hints = TOOL_HINTS[tool.__name__]

@@ -119,9 +119,22 @@ class TelegramConfig(Section):
 
 
 class OperatorsConfig(Section):
-    """``[operators]``: the Telegram chats allowed to dispatch and told about every event."""
+    """``[operators]``: the Telegram chats allowed to dispatch and told about every event,
+    and how customers who ask for a person are answered there (``bot.handoff``).
+
+    ``handoff_hours`` (the business's own words, e.g. "Mon-Sat 8:00-20:00") and
+    ``handoff_reply_minutes`` tell the customer roughly when a person answers;
+    ``sign_replies`` adds the staff member's first name to what they write to a customer;
+    ``handoff_idle_hours``: a hand-off without a message for that long is closed;
+    ``handoff_messages_per_minute``: a customer's messages to staff, at most.
+    """
 
     chat_ids: list[int] = Field(default_factory=list)
+    handoff_hours: str = ""
+    handoff_reply_minutes: int = Field(default=15, ge=1, le=24 * 60)
+    sign_replies: bool = False
+    handoff_idle_hours: float = Field(default=24.0, gt=0)
+    handoff_messages_per_minute: int = Field(default=10, ge=1)
 
     @field_validator("chat_ids")
     @classmethod

@@ -17,6 +17,7 @@ from bot.chat_ref import CONSOLE, ChatRef, UserRef
 from bot.console.console_render import render_prompt, render_turn, said
 from bot.console.console_screen import Screen
 from bot.console.parse import (
+    AskPerson,
     AskStatus,
     CancelDelivery,
     DeskRequest,
@@ -29,6 +30,8 @@ from bot.console.parse import (
     parse_line,
 )
 from bot.console.photo_files import PhotoProblem, host_photos
+from bot.handoff.bodies import text_body
+from bot.handoff.desk import HandoffDesk
 from bot.ordering import ChatService, CustomerDesk, HandoffReply
 from conversations import ContactAnswer, PhotosAnswer, Prompt, SessionStatus, TextAnswer, Turn
 from conversations.texts import dialogue
@@ -56,7 +59,8 @@ class ConsoleChat:
     the first order starts in (the entry flow when None), as a deep link would choose.
     ``typed_places`` is said beside "type the address" (the demo: where its addresses are).
     ``language`` is the typist's language code (``fr``): what the bot says in this chat is in
-    that shipped language, or in the business default.
+    that shipped language, or in the business default. ``handoffs``: ``human`` asks for a
+    person, and while one is awaited what is typed goes to them, not to the order.
     """
 
     def __init__(
@@ -72,7 +76,9 @@ class ConsoleChat:
         first_flow: str | None = None,
         typed_places: Words | None = None,
         language: str | None = None,
+        handoffs: HandoffDesk | None = None,
     ) -> None:
+        self.handoffs = handoffs
         self.chats = chats
         self.desk = desk
         self.screen = screen
@@ -108,6 +114,11 @@ class ConsoleChat:
 
     async def _send(self, line: str) -> None:
         parsed = parse_line(line, self.prompt, base_dir=self.base_dir)
+        if self.handoffs is not None and await self._to_person(line, parsed):
+            return
+        if isinstance(parsed, AskPerson):  # no staff in this console
+            self.screen.write(said(say("human.unavailable")))
+            return
         if parsed is None:
             if self.prompt is not None:
                 # An empty line answers nothing: say so before asking again.
@@ -163,6 +174,22 @@ class ConsoleChat:
             self.show(await self.chats.handle(self.chat, self.user, answer))
             return
         self.show(await self.chats.handle(self.chat, self.user, parsed))
+
+    async def _to_person(self, line: str, parsed: object) -> bool:
+        """``human``, or a line typed while a person is awaited (to them); True if it was."""
+        assert self.handoffs is not None
+        chat = self.chat
+        if isinstance(parsed, AskPerson):
+            asked = await self.handoffs.ask(chat, self.user, name="Console", language=self.language)
+            self.screen.write(said(asked.reply))
+            return True
+        handoff = await self.handoffs.waiting_for(chat)
+        if handoff is None or not line.strip():
+            return False
+        told = await self.handoffs.from_customer(handoff, text_body(line.strip()))
+        if told is not None:
+            self.screen.write(said(told))
+        return True
 
     async def ask_desk(self, request: DeskRequest) -> None:
         """``status``, ``deliveries`` or ``cancel_delivery``, answered by the desk."""

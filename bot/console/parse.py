@@ -65,6 +65,7 @@ NEW_ORDER_WORDS = frozenset({"new", "/new", "/start"})
 _FLOW_NAME = re.compile(r"[a-z0-9_]{1,64}")
 REPEAT_WORDS = frozenset({"repeat", "/repeat"})
 START_WORDS = frozenset({"start", "/start"})
+HUMAN_WORDS = frozenset({"human", "/human"})
 _NUMBER = r"[-+]?\d+(?:\.\d+)?"
 _LOCATION = re.compile(rf"^(?P<lat>{_NUMBER})\s*[,\s]\s*(?P<lng>{_NUMBER})(?:\s+(?P<address>.*))?$")
 
@@ -125,8 +126,15 @@ class OpenHandoff:
     token: str
 
 
+@dataclass(frozen=True)
+class AskPerson:
+    """``human``: the customer asks to talk to a person (``bot.handoff``)."""
+
+
 DeskRequest = AskStatus | ListDeliveries | CancelDelivery
-Parsed = Answer | PhotoFiles | Unclear | NewOrder | RepeatLast | DeskRequest | OpenHandoff
+Parsed = (
+    Answer | PhotoFiles | Unclear | NewOrder | RepeatLast | DeskRequest | OpenHandoff | AskPerson
+)
 
 
 def parse_line(line: str, prompt: Prompt | None, *, base_dir: Path | None = None) -> Parsed | None:
@@ -150,6 +158,8 @@ def parse_line(line: str, prompt: Prompt | None, *, base_dir: Path | None = None
         return NewOrder(rest or None)
     if word in REPEAT_WORDS and not rest:
         return RepeatLast()
+    if word in HUMAN_WORDS and not rest:
+        return AskPerson()
     desk = _desk_request(word.removeprefix("/"), rest)
     if desk is not None:
         return desk

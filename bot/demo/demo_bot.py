@@ -21,6 +21,7 @@ from bot.channels import ChannelRegistration
 from bot.chat_ref import CONSOLE, ChatRef
 from bot.clocks import Clock, Sleep
 from bot.console import CONSOLE_WORDS, ConsoleChannel, ConsoleChat, Screen
+from bot.console.console_handoff import ConsoleCustomers, ConsoleStaff
 from bot.demo.gazetteer import offline_geocoder
 from bot.demo.transports import StaleCapabilities
 from bot.geo.nominatim import NominatimGeocoder
@@ -124,7 +125,12 @@ class DemoBot:
             first_flow=options.first_flow,
             typed_places=PLACES_HINT if self.geocoder is not None else None,
             language=options.language,
+            handoffs=self.core.handoffs,
         )
+        # Talking to a person: the demo's staff are the ``:staff`` commands (demo_commands).
+        self.handoffs = self.core.handoffs
+        self.handoffs.serve(CONSOLE, ConsoleCustomers(screen, self.console.show))
+        self.handoffs.use_staff(ConsoleStaff(screen, ChatRef(CONSOLE, OPERATOR_CHAT)))
         self.core.register(
             ChannelRegistration(CONSOLE, self.channel, deliver_later=self.console.deliver_later)
         )

@@ -13,13 +13,18 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bot.chat_ref import CONSOLE, ChatRef, UserRef
 from bot.console import said
+from bot.demo.demo_bot import OPERATOR_CHAT
 from bot.demo.demo_world import DemoWorld
 from bot.demo.gazetteer import PLACES
 from bot.demo.next_moves import next_moves
+from bot.handoff.bodies import text_body
+from bot.handoff.desk import Filled
 from bot.partner.errors import PartnerError
 from bot.partner.models import Delivery
 from bot.sandbox import ApiError
+from conversations import LocationAnswer
 from conversations.rules import format_money
 from conversations.texts.deliveries_texts import short_ref, status_label
 
@@ -218,6 +223,41 @@ async def quit_demo(stack: DemoWorld, args: list[str]) -> None:
     _say(stack, "bye")
 
 
+async def staff(stack: DemoWorld, args: list[str]) -> None:
+    """The business's staff on the customer's waiting hand-off: take it, say something, fill
+    the place question with a pin, or close it."""
+    desk = stack.bot.handoffs
+    handoff = await desk.waiting_for(ChatRef(CONSOLE, stack.customer_chat))
+    if handoff is None:
+        raise CommandProblem("no hand-off is waiting: the customer types human first")
+    action, rest = (args[0].casefold(), args[1:]) if args else ("", [])
+    operator = UserRef(CONSOLE, OPERATOR_CHAT)
+    if action == "take":
+        taken = await desk.take(handoff.ref, operator, "Demo staff")
+        if taken is not None and not taken.owner:
+            _say(stack, f"{taken.handoff.owner_name} has it already")
+    elif action == "say" and rest:
+        await desk.reply(handoff, text_body(" ".join(rest)), signer="Demo staff", by=operator)
+    elif action == "place" and len(rest) == 2:
+        try:
+            pin = LocationAnswer(lat=float(rest[0]), lng=float(rest[1]))
+        except ValueError as error:
+            raise CommandProblem("usage: :staff place <lat> <lng>") from error
+        if not await desk.takes_place(handoff):
+            raise CommandProblem("the order is not at a place question")
+        filled = await desk.fill(handoff, pin, by=operator)
+        _say(
+            stack,
+            f"filled {filled.question}"
+            if isinstance(filled, Filled)
+            else f"refused for {filled.question}: {filled.reason}",
+        )
+    elif action == "done":
+        await desk.close(handoff.ref, by=operator)
+    else:
+        raise CommandProblem("usage: :staff take|say <text>|place <lat> <lng>|done")
+
+
 COMMANDS: dict[str, Command] = {
     "paid": Command(":paid [id]", "staff mark the fee paid (the drop-off code is issued)", paid),
     "advance": Command(
@@ -243,6 +283,11 @@ COMMANDS: dict[str, Command] = {
         "wait for what the bot finishes by itself: a create re-sent after a rate limit, "
         "an order whose answer was lost",
         wait,
+    ),
+    "staff": Command(
+        ":staff take|say <text>|place <lat> <lng>|done",
+        "play the staff answering the customer's hand-off (after they type human)",
+        staff,
     ),
     "help": Command(":help", "this list", show_help),
     "quit": Command(":quit", "leave the demo", quit_demo),

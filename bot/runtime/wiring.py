@@ -37,8 +37,11 @@ from bot.telegram.application import (
 from bot.telegram.bot_context import BotContext
 from bot.telegram.conversation import Conversation
 from bot.telegram.delivery_commands import TELEGRAM_WORDS, delivery_handlers
+from bot.telegram.handoff_sides import TelegramCustomers, TelegramStaff
+from bot.telegram.human_request import HumanRequests
 from bot.telegram.message_sender import TelegramSender
 from bot.telegram.operators import operator_handlers
+from bot.telegram.operators.handoff_staff import HandoffStaff
 from bot.telegram.photo_receiver import PhotoReceiver
 from bot.telegram.relay_channel import TelegramRelayChannel, TelegramTurns
 from bot.telegram.stored_updates import InboxHandOff, UpdateInboxSweep
@@ -120,16 +123,31 @@ def register_telegram(
         desk=core.desk(TELEGRAM_WORDS),
         webapp_url=webapp_url,
     )
+    # Talking to a person: only with an operators' chat to post hand-offs in.
+    handoffs, staff_chat = core.handoffs, core.settings.handoff.staff_chat
+    humans = HumanRequests(handoffs, sender) if staff_chat is not None else None
     conversation = Conversation(
         ctx,
         chat_turn=bot.processor.hold,
         clock=seams.monotonic,
         sleep=seams.sleep,
         session_idle_seconds=session_idle_seconds,
+        humans=humans,
     )
+    handoff_handlers = []
+    if humans is not None and staff_chat is not None:
+        handoffs.serve(TELEGRAM, TelegramCustomers(sender, conversation.deliver_later))
+        handoffs.use_staff(TelegramStaff(sender, staff_chat))
+        staff = HandoffStaff(handoffs, sender, operator_chats)
+        handoff_handlers = [*humans.handlers(), *staff.handlers()]
     # One group: the first handler that matches answers. Feature commands and their buttons
     # come before the conversation, whose message handler takes everything else.
-    handlers = [*delivery_handlers(ctx), *operator_handlers(ctx), *conversation.handlers()]
+    handlers = [
+        *delivery_handlers(ctx),
+        *operator_handlers(ctx),
+        *handoff_handlers,
+        *conversation.handlers(),
+    ]
     install_handlers(application, ctx, handlers)
 
     @contextlib.asynccontextmanager

@@ -27,6 +27,7 @@ repositories and SQL on both backends):
 ``store.create_intents``  creates recorded before they are sent, until their answer settles
 ``store.agents``          agent channels' conversations (ids, owners) and transcripts
 ``store.agent_events``    events for agent conversations: SSE order, webhook outbox
+``store.handoffs``        customers' hand-offs to staff and their messages, each delivered once
 ========================  ====================================================================
 """
 
@@ -35,6 +36,7 @@ from bot.store.agent_events import AgentEvent, AgentEvents, DueHook
 from bot.store.blocked import BlockedChats
 from bot.store.create_intents import CreateIntent, CreateIntents
 from bot.store.delivery_links import Deliveries, DeliveryLink
+from bot.store.handoffs import Handoff, HandoffMessage, Handoffs, StaffPost
 from bot.store.inbox import Inbox, InboxCounts, InboxEvent
 from bot.store.media_files import MediaFile, MediaStore
 from bot.store.migrations import LATEST_VERSION, MIGRATIONS
@@ -67,6 +69,9 @@ __all__ = [
     "Deliveries",
     "DeliveryLink",
     "DueHook",
+    "Handoff",
+    "HandoffMessage",
+    "Handoffs",
     "Inbox",
     "InboxCounts",
     "InboxEvent",
@@ -83,6 +88,7 @@ __all__ = [
     "SentReceipt",
     "SessionRecord",
     "Sessions",
+    "StaffPost",
     "Store",
     "StoreError",
     "StoredUpdate",

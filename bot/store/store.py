@@ -50,6 +50,7 @@ from bot.store.customer_details import CustomerDetails
 from bot.store.database import Database, Synchronous
 from bot.store.delivery_links import Deliveries
 from bot.store.funnel_events import FunnelEvents
+from bot.store.handoffs import Handoffs
 from bot.store.inbox import DEFAULT_LEASE_SECONDS, Inbox
 from bot.store.media_files import MediaStore
 from bot.store.migrations import migrate
@@ -127,6 +128,7 @@ class Store:
         self.customer_counts = CustomerCounts(db, clock)
         self.gauges = QueueGauges(db)
         self.funnel = FunnelEvents(db)
+        self.handoffs = Handoffs(db, clock, holder, lease_seconds=lease_seconds, shared=shared)
 
     @classmethod
     async def connect(
@@ -155,6 +157,7 @@ class Store:
                 db, backend, in_process(), media_dir=media, clock=clock, schema_version=version
             )
             await store.blocked.load()
+            await store.handoffs.load()
         except BaseException:
             await db.close()
             raise
@@ -196,6 +199,7 @@ class Store:
                 lease_seconds=lease_seconds,
             )
             await store.blocked.load()
+            await store.handoffs.load()
         except BaseException:
             if coordination is not None:
                 await coordination.close()

@@ -35,6 +35,7 @@ from bot.telegram.bot_context import BotContext
 from bot.telegram.callbacks import PATTERN, PageTurn, UnknownButton, resolve
 from bot.telegram.chat_screen import ChatScreen, answers
 from bot.telegram.command_menus import flow_commands
+from bot.telegram.human_request import OFFER_AFTER_FAILURES, HumanRequests
 from bot.telegram.message_sender import answer_tap
 from bot.telegram.photo_receiver import IncomingPhoto, PhotoRefused, Rehosted
 from bot.telegram.refs import telegram_chat, telegram_user
@@ -54,7 +55,9 @@ class Conversation:
     """The customer handlers; ``chat_turn(chat_id)`` is the update processor's per-chat turn;
     ``clock`` (monotonic) and ``sleep`` time an album's quiet window (``album_collector``);
     ``session_idle_seconds`` is ``[storage] session_idle_days``: a question shown at least that
-    long ago whose order is gone was dropped by housekeeping, and the customer is told so."""
+    long ago whose order is gone was dropped by housekeeping, and the customer is told so.
+    ``humans`` is the way to a person (``human_request``): a waiting customer's messages go
+    to staff, and a person is offered in ``/help`` and after repeated wrong answers."""
 
     def __init__(
         self,
@@ -64,8 +67,10 @@ class Conversation:
         clock: Clock = time.monotonic,
         sleep: Sleep = system_sleep,
         session_idle_seconds: float = 0.0,
+        humans: HumanRequests | None = None,
     ) -> None:
         self.ctx = ctx
+        self.humans = humans
         self._session_idle_seconds = session_idle_seconds
         self._chat_turn = chat_turn
         self.albums = AlbumCollector(
@@ -157,12 +162,17 @@ class Conversation:
         chat_id, user_id = _ids(update)
         if await self.ctx.chats.session(telegram_chat(chat_id)) is None:
             shortcuts = [f"/{command.command}: {command.description}" for command in self.flow_menu]
-            await self._say(
-                chat_id,
-                "\n\n".join([say("telegram.help"), *(["\n".join(shortcuts)] if shortcuts else [])]),
+            text = "\n\n".join(
+                [say("telegram.help"), *(["\n".join(shortcuts)] if shortcuts else [])]
             )
+            if self.humans is not None:
+                await self.humans.offer(chat_id, text)  # "Talk to a person" under the help
+            else:
+                await self._say(chat_id, text)
             return
         await self._answer(chat_id, user_id, CommandAnswer(name="help"))
+        if self.humans is not None:
+            await self.humans.offer(chat_id)
 
     async def on_group_order(self, update: Update, context: Context) -> None:
         """An order command in a group: orders carry personal details, so not here."""
@@ -178,6 +188,8 @@ class Conversation:
         chat_id, user_id = _ids(update)
         if message.contact is not None and await otp.contact_shared(self.ctx, update):
             return
+        if self.humans is not None and await self.humans.divert(update):
+            return  # a person is talking with the customer: the order waits
         if message.web_app_data is not None:
             await self._map_pick(chat_id, user_id, message.web_app_data.data)
             return
@@ -216,6 +228,9 @@ class Conversation:
             log.info("a tap on an order's button in group %s ignored", query.message.chat.id)
             return
         chat_id, user_id, tapped = query.message.chat.id, query.from_user.id, query.message
+        if self.humans is not None and await self.humans.waiting(chat_id):
+            await answer_tap(query, say("human.waiting"))  # the order waits for the person
+            return
         view = await self.screen.view(chat_id, user_id)
         meant = resolve(query.data, view.prompt, session_id=view.session_id)
         if isinstance(meant, UnknownButton):
@@ -276,9 +291,19 @@ class Conversation:
     async def _answer(
         self, chat_id: int, user_id: int, answer: Answer, *, note: str | None = None
     ) -> None:
+        asked = self.screen.remember(chat_id).prompt
+        reasked = False
+
         async def reply(turn: Turn) -> None:
+            nonlocal reasked
             if note is not None:  # with the turn, in the same message: one reply
                 turn = turn.model_copy(update={"messages": (note, *turn.messages)})
+            # A command (/help, /back) is no wrong answer; only an answer asked again counts.
+            reasked = (
+                self.humans is not None
+                and not isinstance(answer, CommandAnswer)
+                and self.humans.reasks(asked, turn)
+            )
             await self.screen.show(chat_id, turn, answer)
 
         if self.screen.shared:
@@ -289,6 +314,10 @@ class Conversation:
         turn = await self.ctx.chats.handle(
             telegram_chat(chat_id), telegram_user(user_id), answer, reply=reply
         )
+        if reasked and self.humans is not None:
+            session = await self.ctx.chats.session(telegram_chat(chat_id))
+            if session is not None and session.failures >= OFFER_AFTER_FAILURES:
+                await self.humans.offer(chat_id)  # stuck at one question: a person may help
         if turn != no_open_order():
             return
         # No order is open, yet the chat still shows its question, drawn longer ago than an

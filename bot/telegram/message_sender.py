@@ -125,6 +125,16 @@ class TelegramSender:
         async with self._chat_turn(chat_id):
             return await self._attempt(chat_id, call, edited=message_id)
 
+    async def call(self, chat_id: int, endpoint: str, params: dict[str, object]) -> SendResult:
+        """Any other send to ``chat_id`` (``sendPhoto``, ``sendLocation``; ``params`` without
+        ``chat_id``), within the same limits and turn as messages, its answer a result."""
+
+        async def call() -> Posted:
+            return await self._bot_post(endpoint, {"chat_id": chat_id, **params})
+
+        async with self._chat_turn(chat_id):
+            return await self._attempt(chat_id, call)
+
     # --- the relay's Channel ---------------------------------------------------------------
 
     async def send(self, chat_id: int, text: str) -> int | None:

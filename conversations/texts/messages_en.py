@@ -990,4 +990,54 @@ MESSAGES: Final[dict[str, str]] = {
         "Customer {customer} reached a limit ({kind}: {limit}); their orders are refused until "
         "it frees up. To stop them: /block {customer}"
     ),
+    # --- talking to a person: a customer's hand-off to the business's staff (bot.handoff) -----
+    "human.button": "Talk to a person",
+    "human.offer": "Stuck? You can talk to a person: /human",
+    "human.help_line": "/human: talk to a person from our team",
+    "human.opened": (
+        "A person from our team will answer you here, usually within {minutes} minutes ({hours}). "
+        "Your order is kept as it is. Write your message below."
+    ),
+    "human.opened_no_hours": (
+        "A person from our team will answer you here, usually within {minutes} minutes. "
+        "Your order is kept as it is. Write your message below."
+    ),
+    "human.waiting": "You are already waiting for a person from our team: they will answer here.",
+    "human.closed": "Our team has closed this conversation. Let's continue with your order.",
+    "human.closed_no_order": "Our team has closed this conversation. Thank you!",
+    "human.idle_closed": (
+        "This conversation with our team was closed after a long silence. Send /human to "
+        "reach us again."
+    ),
+    "human.filled": 'Our team filled in "{question}" for you.',
+    "human.slow_down": "Please wait a moment before sending more messages; our team will answer.",
+    "human.unavailable": "Sorry, nobody from our team can be reached here right now.",
+    "staff.card_title": "#{ref} A customer asks for a person",
+    "staff.card_who": "Who: {name} (language: {language})",
+    "staff.card_where": "Ordering: {flow}, at: {question}",
+    "staff.card_no_order": "No order open.",
+    "staff.card_answers": "Answers so far:",
+    "staff.card_recent": "Last messages:",
+    "staff.card_deliveries": "Deliveries:",
+    "staff.card_delivery": "{ref}: {status}",
+    "staff.card_open": "Waiting for someone to answer.",
+    "staff.card_taken": "{owner} is answering.",
+    "staff.card_closed": "Closed.",
+    "staff.card_how": "Reply to this message to answer the customer; Done closes it.",
+    "staff.from_customer": "#{ref} customer: {text}",
+    "staff.from_customer_media": "#{ref} customer sent this:",
+    "staff.said_customer": "customer",
+    "staff.said_staff": "team",
+    "staff.take": "I'll answer",
+    "staff.done": "Done",
+    "staff.taken_by": "{owner} took #{ref}.",
+    "staff.already_taken": "{owner} is already answering #{ref}.",
+    "staff.closed": "#{ref} is closed; the customer was told.",
+    "staff.already_closed": "#{ref} is already closed.",
+    "staff.idle_closed": "#{ref} was closed after {hours} hours without a message.",
+    "staff.no_such": "There is no open hand-off #{ref}.",
+    "staff.done_usage": "Usage: /done <reference>, or reply Done to the hand-off.",
+    "staff.filled": '#{ref}: filled in "{question}"; the customer is told.',
+    "staff.fill_refused": '#{ref}: not accepted for "{question}": {reason}',
+    "staff.not_delivered": "#{ref}: the customer could not be reached.",
 }

@@ -1088,4 +1088,57 @@ MESSAGES: Final[dict[str, str]] = {
         "Le client {customer} a atteint une limite ({kind} : {limit}) ; ses commandes sont "
         "refusées jusqu'à ce qu'elle se libère. Pour l'arrêter : /block {customer}"
     ),
+    # --- parler à une personne : le relais d'un client vers l'équipe (bot.handoff) -----------
+    "human.button": "Parler à une personne",
+    "human.offer": "Bloqué ? Vous pouvez parler à une personne : /human",
+    "human.help_line": "/human : parler à une personne de notre équipe",
+    "human.opened": (
+        "Une personne de notre équipe vous répondra ici, en général sous {minutes} minutes "
+        "({hours}). Votre commande est gardée telle quelle. Écrivez votre message ci-dessous."
+    ),
+    "human.opened_no_hours": (
+        "Une personne de notre équipe vous répondra ici, en général sous {minutes} minutes. "
+        "Votre commande est gardée telle quelle. Écrivez votre message ci-dessous."
+    ),
+    "human.waiting": "Vous attendez déjà une personne de notre équipe : elle vous répondra ici.",
+    "human.closed": "Notre équipe a terminé cette conversation. Reprenons votre commande.",
+    "human.closed_no_order": "Notre équipe a terminé cette conversation. Merci !",
+    "human.idle_closed": (
+        "Cette conversation avec notre équipe a été close après un long silence. Envoyez "
+        "/human pour nous joindre à nouveau."
+    ),
+    "human.filled": "Notre équipe a rempli « {question} » pour vous.",
+    "human.slow_down": (
+        "Merci de patienter un instant avant d'envoyer d'autres messages ; notre équipe va "
+        "répondre."
+    ),
+    "human.unavailable": "Désolé, personne de notre équipe n'est joignable ici pour le moment.",
+    "staff.card_title": "#{ref} Un client demande une personne",
+    "staff.card_who": "Qui : {name} (langue : {language})",
+    "staff.card_where": "Commande : {flow}, à : {question}",
+    "staff.card_no_order": "Aucune commande ouverte.",
+    "staff.card_answers": "Réponses jusqu'ici :",
+    "staff.card_recent": "Derniers messages :",
+    "staff.card_deliveries": "Livraisons :",
+    "staff.card_delivery": "{ref} : {status}",
+    "staff.card_open": "En attente d'une réponse.",
+    "staff.card_taken": "{owner} répond.",
+    "staff.card_closed": "Terminé.",
+    "staff.card_how": "Répondez à ce message pour écrire au client ; Terminé le clôt.",
+    "staff.from_customer": "#{ref} client : {text}",
+    "staff.from_customer_media": "#{ref} le client a envoyé ceci :",
+    "staff.said_customer": "client",
+    "staff.said_staff": "équipe",
+    "staff.take": "Je réponds",
+    "staff.done": "Terminé",
+    "staff.taken_by": "{owner} a pris #{ref}.",
+    "staff.already_taken": "{owner} répond déjà à #{ref}.",
+    "staff.closed": "#{ref} est terminé ; le client est prévenu.",
+    "staff.already_closed": "#{ref} est déjà terminé.",
+    "staff.idle_closed": "#{ref} a été clos après {hours} heures sans message.",
+    "staff.no_such": "Il n'y a pas de relais ouvert #{ref}.",
+    "staff.done_usage": "Usage : /done <référence>, ou répondez Terminé au relais.",
+    "staff.filled": "#{ref} : « {question} » rempli ; le client est prévenu.",
+    "staff.fill_refused": "#{ref} : refusé pour « {question} » : {reason}",
+    "staff.not_delivered": "#{ref} : le client n'a pas pu être joint.",
 }

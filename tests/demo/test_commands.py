@@ -102,3 +102,21 @@ async def test_quit(make_stack: MakeStack) -> None:
     stack = await make_stack()
     assert await stack.type_line(":quit") == ["demo: bye"]
     assert stack.quit
+
+
+async def test_a_person_answers_through_staff_commands(make_stack: MakeStack) -> None:
+    stack = await make_stack()
+    assert "no hand-off is waiting" in (await stack.type_line(":staff take"))[0]
+    asked = "\n".join(await stack.type_line("human"))
+    assert "A person from our team will answer you here" in asked
+    assert "staff: #" in asked and "A customer asks for a person" in asked
+    ref = asked.split("staff: #", 1)[1][:6]
+    relayed = "\n".join(await stack.type_line("I need help"))
+    assert f"staff: #{ref} customer: I need help" in relayed
+    taken = "\n".join(await stack.type_line(":staff take"))
+    assert "Demo staff is answering." in taken
+    said = await stack.type_line(":staff say Hello, how can I help?")
+    assert said == ["bot: Hello, how can I help?"]
+    closed = "\n".join(await stack.type_line(":staff done"))
+    assert "bot: Our team has closed this conversation." in closed
+    assert "no hand-off is waiting" in (await stack.type_line(":staff done"))[0]

@@ -36,8 +36,8 @@ _NOT_MODIFIED = (
 
 
 class MessageMethods:
-    """sendMessage, sendPhoto, sendChatAction, editMessageText, editMessageReplyMarkup,
-    deleteMessage and answerCallbackQuery over the fake's world."""
+    """sendMessage, sendPhoto, sendLocation, sendChatAction, editMessageText,
+    editMessageReplyMarkup, deleteMessage and answerCallbackQuery over the fake's world."""
 
     def __init__(self, world: World) -> None:
         self._world = world
@@ -73,6 +73,18 @@ class MessageMethods:
             message["caption"] = caption
         if entities:
             message["caption_entities"] = entities
+        self._world.store_message(message)
+        return message
+
+    async def send_location(self, p: JSONDict, f: dict[str, UploadedFile], d: Disconnected) -> Any:
+        chat = self._world.chat(p.get("chat_id"))
+        latitude, longitude = p.get("latitude"), p.get("longitude")
+        if not isinstance(latitude, int | float) or not -90 <= latitude <= 90:
+            raise bad_request("wrong latitude")
+        if not isinstance(longitude, int | float) or not -180 <= longitude <= 180:
+            raise bad_request("wrong longitude")
+        location = {"latitude": float(latitude), "longitude": float(longitude)}
+        message = self._new_message(chat, p, location=location)
         self._world.store_message(message)
         return message
 

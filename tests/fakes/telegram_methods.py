@@ -29,6 +29,7 @@ _CHAT_BOUND = frozenset(
     {
         "sendMessage",
         "sendPhoto",
+        "sendLocation",
         "sendChatAction",
         "editMessageText",
         "editMessageReplyMarkup",
@@ -58,6 +59,7 @@ class BotApi:
             "getWebhookInfo": self.get_webhook_info,
             "sendMessage": messages.send_message,
             "sendPhoto": messages.send_photo,
+            "sendLocation": messages.send_location,
             "sendChatAction": messages.send_chat_action,
             "editMessageText": messages.edit_message_text,
             "editMessageReplyMarkup": messages.edit_message_reply_markup,

@@ -16,6 +16,7 @@ from bot.store import (
     Store,
     blocked,
     delivery_links,
+    handoffs,
     inbox,
     media_files,
     otp_handoffs,
@@ -71,6 +72,10 @@ INDEXED_QUERIES: list[tuple[ModuleType, str]] = [
     (otp_handoffs, "_DISCARD"),
     (otp_handoffs, "_PRUNE"),
     (blocked, "_CLEAR"),
+    *((handoffs, name) for name in ("_GET", "_WAITING_FOR_CHAT", "_BY_POST", "_BY_THREAD")),
+    *((handoffs, name) for name in ("_POSTED", "_TAKE", "_CLOSE", "_IDLE", "_TOUCH", "_HEAD")),
+    *((handoffs, name) for name in ("_CLAIM", "_MESSAGE", "_DELIVERED", "_RELEASE", "_RECENT")),
+    *((handoffs, name) for name in ("_PENDING_REFS", "_COUNT_SINCE")),
 ]
 
 

@@ -1,0 +1,288 @@
+"""``HandoffDesk``: a customer asks for a person, staff take it, answer and close it, and the
+order goes on from where it was.
+
+Every channel calls it (the Telegram adapter, the console, the agents' routes); the channels'
+sides (``sides``) only send. What is said through a hand-off is queued in the store first and
+then sent by whoever holds it (``store.handoffs``: each message delivered once, in order,
+whichever instance took it); ``redeliver`` sends what an instance left behind.
+
+The order itself is never touched while a person talks with the customer: the draft waits at
+its question. Staff may fill an answer for the customer (``fill``): it goes through the very
+step the customer would have answered, with its checks; a refusal is told to staff only.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from bot.chat_ref import ChatRef, UserRef
+from bot.handoff.bodies import Body, text_body
+from bot.handoff.card import RECENT_MESSAGES, CardFacts, card_text, draft_summary, question_title
+from bot.handoff.handoff_settings import HandoffSettings
+from bot.handoff.sides import CustomerSide, StaffSide
+from bot.ordering.chats import ChatService
+from bot.store import Store
+from bot.store.handoffs import TO_CUSTOMER, TO_STAFF, Handoff, Taken, Way
+from conversations import Turn
+from conversations.dialog import Answer
+from conversations.texts.catalogue import say, speaking_language
+
+log = logging.getLogger(__name__)
+
+DELIVERIES_ON_CARD = 3
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What asking for a person did: the hand-off (None: no staff can be reached), and what
+    to tell the customer."""
+
+    handoff: Handoff | None
+    new: bool
+    reply: str
+
+
+@dataclass(frozen=True)
+class Filled:
+    """Staff's answer for the customer was taken; ``question`` is the one it answered."""
+
+    question: str
+
+
+@dataclass(frozen=True)
+class FillRefused:
+    """The step refused staff's answer: ``reason`` is its own words (told to staff)."""
+
+    question: str
+    reason: str
+
+
+class HandoffDesk:
+    """Hand-offs over ``store`` and ``chats``; ``staff`` is where staff see them (None: no
+    operators' chat, and customers are told nobody can be reached)."""
+
+    def __init__(
+        self,
+        store: Store,
+        chats: ChatService,
+        settings: HandoffSettings,
+        *,
+        staff: StaffSide | None = None,
+        customers: Mapping[str, CustomerSide] | None = None,
+    ) -> None:
+        self.store = store
+        self.chats = chats
+        self.settings = settings
+        self.staff = staff
+        self._customers: dict[str, CustomerSide] = dict(customers or {})
+
+    def serve(self, channel: str, side: CustomerSide) -> None:
+        """Reach the customers of ``channel`` through ``side``."""
+        self._customers[channel] = side
+
+    def use_staff(self, staff: StaffSide) -> None:
+        """Show hand-offs to staff through ``staff``."""
+        self.staff = staff
+
+    # --- the customer's side ----------------------------------------------------------------
+
+    async def ask(self, chat: ChatRef, user: UserRef, *, name: str, language: str | None) -> Asked:
+        """The customer asks for a person: a hand-off opened (or the waiting one found), and
+        what to tell them, in their language."""
+        with speaking_language(language):
+            if self.staff is None:
+                return Asked(None, False, say("human.unavailable"))
+            session = await self.chats.session(chat)
+            opened = await self.store.handoffs.open(
+                chat,
+                user,
+                name=name,
+                flow=session.flow if session is not None else None,
+                step=session.step if session is not None else None,
+                language=language,
+            )
+            handoff = opened.handoff
+            if not opened.new:
+                return Asked(handoff, False, say("human.waiting"))
+            post = await self.staff.post(handoff, await self.card(handoff))
+            if post is None:
+                await self.store.handoffs.close(handoff.ref)
+                return Asked(None, False, say("human.unavailable"))
+            await self.store.handoffs.posted(handoff.ref, post)
+            return Asked(handoff, True, self._opened_text())
+
+    def _opened_text(self) -> str:
+        minutes = self.settings.reply_minutes
+        if self.settings.hours:
+            return say("human.opened", minutes=minutes, hours=self.settings.hours)
+        return say("human.opened_no_hours", minutes=minutes)
+
+    async def waiting_for(self, chat: ChatRef) -> Handoff | None:
+        """The chat's hand-off not closed yet: its messages go to staff, not to the order."""
+        return await self.store.handoffs.waiting_for(chat)
+
+    async def from_customer(self, handoff: Handoff, body: Body) -> str | None:
+        """The customer wrote while the hand-off waits: to staff. What to tell the customer
+        (they are sending too fast), or None."""
+        since = self.store.clock() - 60
+        sent = await self.store.handoffs.count_since(handoff.ref, TO_STAFF, since)
+        if sent >= self.settings.messages_per_minute:
+            with speaking_language(handoff.language):
+                return say("human.slow_down")
+        await self.store.handoffs.add(handoff.ref, TO_STAFF, body)
+        await self.flush(handoff, TO_STAFF)
+        return None
+
+    # --- the staff's side -------------------------------------------------------------------
+
+    async def get(self, ref: str) -> Handoff | None:
+        """The hand-off ``ref``."""
+        return await self.store.handoffs.get(ref)
+
+    async def take(self, ref: str, operator: UserRef, name: str) -> Taken | None:
+        """``operator`` takes the hand-off (the first to press wins); None if there is none.
+        The card shows who has it."""
+        taken = await self.store.handoffs.take(ref, operator, name)
+        if taken is not None and taken.owner and self.staff is not None:
+            self._staff_action("take", taken.handoff.ref, operator)
+            await self.staff.redraw(taken.handoff, await self.card(taken.handoff))
+        return taken
+
+    async def reply(
+        self, handoff: Handoff, body: Body, *, signer: str | None = None, by: UserRef | None = None
+    ) -> None:
+        """Staff wrote to the customer: sent as the business (signed with ``signer``'s name
+        only when ``[operators] sign_replies``)."""
+        self._staff_action("reply", handoff.ref, by)
+        if signer and self.settings.sign_replies and body.get("kind") == "text":
+            body = text_body(f"{body.get('text', '')}\n— {signer}")
+        await self.store.handoffs.add(handoff.ref, TO_CUSTOMER, body)
+        await self.flush(handoff, TO_CUSTOMER)
+
+    async def takes_place(self, handoff: Handoff) -> bool:
+        """Whether the customer's order is at a question a place answers (a location shared
+        by staff then fills it, ``fill``)."""
+        session = await self.chats.session(handoff.chat)
+        if session is None or session.step is None:
+            return False
+        flow = self.chats.engine.registry.get(session.flow)
+        return (
+            flow is not None and session.step in flow and flow.step(session.step).input == "place"
+        )
+
+    async def fill(
+        self, handoff: Handoff, answer: Answer, *, by: UserRef | None = None
+    ) -> Filled | FillRefused:
+        """Answer the customer's open question for them, through its own step."""
+        self._staff_action("fill", handoff.ref, by)
+        chat, user = handoff.chat, handoff.user
+        with speaking_language(handoff.language):
+            session = await self.chats.session(chat)
+            step = session.step if session is not None else None
+            flow = session.flow if session is not None else None
+            question = question_title(self.chats.engine, flow, step)
+            if session is None or step is None:
+                return FillRefused(question, say("staff.card_no_order"))
+            turn = await self.chats.handle(chat, user, answer, language=handoff.language)
+            after = await self.chats.session(chat)
+            if after is not None and after.step == step and after.failures > session.failures:
+                return FillRefused(question, " ".join(turn.messages))
+            await self.reply(handoff, text_body(say("human.filled", question=question)))
+            return Filled(question)
+
+    async def close(self, ref: str, *, by: UserRef | None = None) -> Handoff | None:
+        """Close the hand-off: the customer is told and sees their order's question again,
+        staff see it closed. None when it was closed already (or never was)."""
+        closed = await self.store.handoffs.close(ref.strip().upper())
+        if closed is None:
+            return None
+        self._staff_action("close", closed.ref, by)
+        await self._after_close(closed, "human.closed")
+        return closed
+
+    async def close_idle(self) -> int:
+        """Close every hand-off silent for ``[operators] handoff_idle_hours``, telling both
+        sides; how many were closed."""
+        before = self.store.clock() - self.settings.idle_hours * 3600
+        count = 0
+        for handoff in await self.store.handoffs.idle(before):
+            closed = await self.store.handoffs.close(handoff.ref)
+            if closed is None:
+                continue
+            count += 1
+            await self._after_close(closed, "human.idle_closed", resume=False)
+            if self.staff is not None:
+                hours = f"{self.settings.idle_hours:g}"
+                with speaking_language(None):
+                    await self.staff.tell(
+                        closed, say("staff.idle_closed", ref=closed.ref, hours=hours)
+                    )
+        return count
+
+    async def _after_close(self, closed: Handoff, message: str, *, resume: bool = True) -> None:
+        if self.staff is not None:
+            await self.staff.redraw(closed, await self.card(closed))
+        chat, user = closed.chat, closed.user
+        turn: Turn | None = None
+        if resume:
+            turn = await self.chats.resume(chat, user, language=closed.language)
+        with speaking_language(closed.language):
+            if resume and turn is None:
+                message = "human.closed_no_order"
+            await self.store.handoffs.add(closed.ref, TO_CUSTOMER, text_body(say(message)))
+        await self.flush(closed, TO_CUSTOMER)
+        side = self._customers.get(closed.chat.channel)
+        if turn is not None and side is not None:
+            await side.show(closed.chat, turn)
+
+    def _staff_action(self, action: str, ref: str, by: UserRef | None) -> None:
+        """What a staff member did to a hand-off: the one place an audit trail records it
+        (logged by reference and operator id; never what was said)."""
+        log.info("hand-off %s: %s by %s", ref, action, by if by is not None else "the bot")
+
+    # --- delivery, once each ----------------------------------------------------------------
+
+    async def flush(self, handoff: Handoff, way: Way) -> None:
+        """Send the way's pending messages this instance can claim, oldest first."""
+        handoffs = self.store.handoffs
+        while (message := await handoffs.claim(handoff.ref, way)) is not None:
+            try:
+                sent = await self._send(handoff, way, message.body)
+            except Exception:
+                await handoffs.release(message)
+                raise
+            await handoffs.delivered(message)
+            if not sent and way == TO_CUSTOMER and self.staff is not None:
+                with speaking_language(None):
+                    await self.staff.tell(handoff, say("staff.not_delivered", ref=handoff.ref))
+
+    async def redeliver(self) -> int:
+        """Send what is pending with nobody live holding it (an instance died mid-send);
+        how many hand-offs had some."""
+        pending = await self.store.handoffs.pending()
+        for ref, way in pending:
+            handoff = await self.store.handoffs.get(ref)
+            if handoff is not None:
+                await self.flush(handoff, way)
+        return len(pending)
+
+    async def _send(self, handoff: Handoff, way: Way, body: Body) -> bool:
+        if way == TO_STAFF:
+            return self.staff is not None and await self.staff.send(handoff, body)
+        side = self._customers.get(handoff.chat.channel)
+        if side is None:
+            log.warning("hand-off %s: no channel %s to reach", handoff.ref, handoff.chat.channel)
+            return False
+        return await side.send(handoff.chat, body)
+
+    async def card(self, handoff: Handoff) -> str:
+        """The staff card of ``handoff`` as things stand."""
+        engine = self.chats.engine
+        session = await self.chats.session(handoff.chat)
+        with speaking_language(None):
+            answers = await draft_summary(engine, session) if session is not None else []
+        recent = await self.store.handoffs.recent(handoff.ref, RECENT_MESSAGES)
+        deliveries = await self.store.deliveries.for_user(handoff.user, DELIVERIES_ON_CARD)
+        return card_text(engine, handoff, CardFacts(session, answers, recent, deliveries))

@@ -1,0 +1,46 @@
+"""The two sides of a hand-off, as the desk (``desk``) sees them: the customer's channel, and
+the staff's chat. Each channel implements them its own way (``bot.telegram.handoff_sides``;
+the console's scripted staff in the demo)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.chat_ref import ChatRef
+from bot.handoff.bodies import Body
+from bot.store.handoffs import Handoff, StaffPost
+from conversations import Turn
+
+
+class CustomerSide(Protocol):
+    """How the desk reaches the customers of one channel."""
+
+    async def send(self, chat: ChatRef, body: Body) -> bool:
+        """Send ``body`` to the customer's chat; False when it could not be delivered (the
+        chat blocked the bot): it is not tried again."""
+        ...
+
+    async def show(self, chat: ChatRef, turn: Turn) -> None:
+        """Show a turn of the customer's order (its open question again, after a close)."""
+        ...
+
+
+class StaffSide(Protocol):
+    """How the desk reaches the business's staff."""
+
+    async def post(self, handoff: Handoff, card: str) -> StaffPost | None:
+        """Post a new hand-off's card where staff see it; where it went, or None when no
+        staff chat could be reached."""
+        ...
+
+    async def redraw(self, handoff: Handoff, card: str) -> None:
+        """Draw the card again (it was taken or closed)."""
+        ...
+
+    async def send(self, handoff: Handoff, body: Body) -> bool:
+        """Pass the customer's ``body`` on to staff, marked with the hand-off's reference."""
+        ...
+
+    async def tell(self, handoff: Handoff, text: str) -> None:
+        """A line to staff about the hand-off (taken, closed, a refused answer)."""
+        ...

@@ -1,0 +1,153 @@
+"""The hand-off's two sides in Telegram (``bot.handoff.sides``): customers in their private
+chats, and staff in the operators' chat.
+
+Staff see each hand-off as one card in the operators' chat, with "I'll answer" and "Done"
+buttons (``handoff_staff``); what the customer writes is posted as a reply to the card,
+starting with the hand-off's ``#REF`` tag, so a staff reply to either reaches the customer. A
+customer receives staff's words as the bot's own messages, and photos and locations as they
+were sent (by Telegram's file id: nothing is downloaded).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from typing import Final
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.chat_ref import TELEGRAM, ChatRef
+from bot.handoff.bodies import LOCATION, PHOTO, Body, coordinates, kind_of, text_of
+from bot.relay.channel_protocol import SendFailed
+from bot.store.handoffs import Handoff, StaffPost
+from bot.telegram.message_sender import Blocked, NotDelivered, SendResult, TelegramSender
+from bot.telegram.text import escape
+from bot.telegram.turn_messages import OutgoingMessage
+from conversations import Turn
+from conversations.texts.catalogue import say, speaking_language
+
+TAKE: Final = "handoff:take:"
+DONE: Final = "handoff:done:"
+BUTTON_PATTERN: Final = r"^handoff:(take|done):([A-Z2-9]{6})$"
+# The tag that starts every staff message of a hand-off: "#K7M2QX ...".
+TAG: Final = re.compile(r"^#([A-Z2-9]{6})\b")
+
+ShowTurn = Callable[[ChatRef, Turn], Awaitable[None]]
+
+
+def tagged_ref(text: str | None) -> str | None:
+    """The hand-off reference a staff message of the bot starts with, or None."""
+    found = TAG.match(text or "")
+    return found.group(1) if found else None
+
+
+def card_keyboard(handoff: Handoff) -> InlineKeyboardMarkup | None:
+    """The card's buttons: "I'll answer" until someone took it, "Done" until it is closed."""
+    if handoff.state == "closed":
+        return None
+    with speaking_language(None):
+        take = InlineKeyboardButton(say("staff.take"), callback_data=TAKE + handoff.ref)
+        done = InlineKeyboardButton(say("staff.done"), callback_data=DONE + handoff.ref)
+    return InlineKeyboardMarkup([[take, done]] if handoff.state == "open" else [[done]])
+
+
+class TelegramCustomers:
+    """Customers in their private chats; ``show`` is the conversation's ``deliver_later``."""
+
+    def __init__(self, sender: TelegramSender, show: ShowTurn) -> None:
+        self._sender = sender
+        self._show = show
+
+    async def send(self, chat: ChatRef, body: Body) -> bool:
+        """Send ``body`` to the customer; False for a chat that blocked the bot."""
+        return _sent(await _send_body(self._sender, chat.id, body))
+
+    async def show(self, chat: ChatRef, turn: Turn) -> None:
+        """Show the turn in the customer's chat, as the conversation draws it."""
+        await self._show(chat, turn)
+
+
+class TelegramStaff:
+    """Staff in the operators' chat ``chat_id`` (the first of ``[operators] chat_ids``)."""
+
+    def __init__(self, sender: TelegramSender, chat_id: int) -> None:
+        self._sender = sender
+        self.chat_id = chat_id
+
+    async def post(self, handoff: Handoff, card: str) -> StaffPost | None:
+        """The card, with its buttons, in the operators' chat."""
+        message = OutgoingMessage(escape(card), card_keyboard(handoff))
+        result = await self._sender.send_message(self.chat_id, message)
+        if isinstance(result, Blocked | NotDelivered):
+            return None
+        return StaffPost(ChatRef(TELEGRAM, self.chat_id), result.message_id)
+
+    async def redraw(self, handoff: Handoff, card: str) -> None:
+        """The card again, in place, with the buttons its state leaves."""
+        if handoff.post is None:
+            return
+        message = OutgoingMessage(escape(card), card_keyboard(handoff))
+        await self._sender.edit_message(handoff.post.chat.id, handoff.post.message_id, message)
+
+    async def send(self, handoff: Handoff, body: Body) -> bool:
+        """The customer's message, tagged with the reference, as a reply to the card."""
+        with speaking_language(None):
+            if kind_of(body) == PHOTO or kind_of(body) == LOCATION:
+                tag = say("staff.from_customer_media", ref=handoff.ref)
+                tagged = {**body, "caption": f"{tag} {text_of(body)}".strip()}
+            else:
+                tagged = {
+                    **body,
+                    "text": say("staff.from_customer", ref=handoff.ref, text=text_of(body)),
+                }
+        return _sent(await _send_body(self._sender, self.chat_id, tagged, reply_to=_card(handoff)))
+
+    async def tell(self, handoff: Handoff, text: str) -> None:
+        """A line to staff, as a reply to the card (not tried again if it fails: the card
+        shows the state)."""
+        params: dict[str, object] = {"text": text, **_reply_to(_card(handoff))}
+        await self._sender.call(self.chat_id, "sendMessage", params)
+
+
+def _card(handoff: Handoff) -> int | None:
+    return handoff.post.message_id if handoff.post is not None else None
+
+
+def _reply_to(message_id: int | None) -> dict[str, object]:
+    if message_id is None:
+        return {}
+    return {"reply_parameters": {"message_id": message_id, "allow_sending_without_reply": True}}
+
+
+async def _send_body(
+    sender: TelegramSender, chat_id: int, body: Body, *, reply_to: int | None = None
+) -> SendResult:
+    kind, reply = kind_of(body), _reply_to(reply_to)
+    if kind == PHOTO:
+        caption = text_of(body)
+        params = {"photo": str(body.get("file_id", "")), **reply}
+        return await sender.call(chat_id, "sendPhoto", {**params, **_caption(caption)})
+    if kind == LOCATION:
+        lat, lng = coordinates(body)
+        result = await sender.call(
+            chat_id, "sendLocation", {"latitude": lat, "longitude": lng, **reply}
+        )
+        caption = str(body.get("caption", ""))
+        if caption and not isinstance(result, Blocked | NotDelivered):
+            # A location has no caption: the tag follows it, replying to it.
+            await sender.call(
+                chat_id, "sendMessage", {"text": caption, **_reply_to(result.message_id)}
+            )
+        return result
+    return await sender.call(chat_id, "sendMessage", {"text": text_of(body), **reply})
+
+
+def _caption(caption: str) -> dict[str, object]:
+    return {"caption": caption} if caption else {}
+
+
+def _sent(result: SendResult) -> bool:
+    """True when delivered, False for a blocked chat; anything else is tried again later."""
+    if isinstance(result, NotDelivered):
+        raise SendFailed(result.reason)
+    return not isinstance(result, Blocked)

@@ -1,0 +1,160 @@
+"""Staff's side of a hand-off in the operators' chat: "I'll answer", "Done" (or ``/done REF``),
+and replies that reach the customer (``bot.handoff``).
+
+Only the chats listed in ``[operators]`` are heard here. A reply counts when it answers the
+hand-off's card or a message the bot tagged with its ``#REF`` (``handoff_sides``); its text,
+photo or location goes to the customer as the business's. A reply to a hand-off nobody took
+takes it for whoever replied; one somebody else took is not sent (two people must not answer
+at once): the replier is told who has it. A location shared while the customer's order is at
+a place question answers that question for them, through its own step: a refused place is
+told to staff, never to the customer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from telegram import Message, Update, User
+from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes, MessageHandler, filters
+
+from bot.chat_ref import TELEGRAM, UserRef
+from bot.handoff.desk import Filled, HandoffDesk
+from bot.store.handoffs import Handoff
+from bot.telegram.application import Handler
+from bot.telegram.handoff_sides import BUTTON_PATTERN, tagged_ref
+from bot.telegram.human_request import message_body
+from bot.telegram.message_sender import TelegramSender, answer_tap
+from bot.telegram.text import escape
+from bot.telegram.turn_messages import OutgoingMessage
+from conversations import LocationAnswer
+from conversations.texts.catalogue import say
+
+Context = ContextTypes.DEFAULT_TYPE
+
+
+class HandoffStaff:
+    """The operators' chat handlers of hand-offs, over ``desk``."""
+
+    def __init__(self, desk: HandoffDesk, sender: TelegramSender, operators: frozenset[int]):
+        self.desk = desk
+        self.sender = sender
+        self.operators = operators
+
+    def handlers(self) -> list[Handler]:
+        """The buttons, ``/done REF`` and replies, heard in operator chats only."""
+        in_operator_chat = filters.Chat(chat_id=sorted(self.operators))
+        replies = filters.REPLY & (
+            (filters.TEXT & ~filters.COMMAND) | filters.PHOTO | filters.LOCATION
+        )
+        return [
+            CallbackQueryHandler(self.on_button, pattern=BUTTON_PATTERN),
+            CommandHandler("done", self.on_done, filters=in_operator_chat),
+            MessageHandler(in_operator_chat & replies, self.on_reply),
+        ]
+
+    async def on_button(self, update: Update, context: Context) -> None:
+        """ "I'll answer" (one owner: the others are told who has it) or "Done"."""
+        query = update.callback_query
+        if query is None or query.message is None or query.data is None:
+            return
+        found = re.match(BUTTON_PATTERN, query.data)
+        if query.message.chat.id not in self.operators or found is None:
+            await answer_tap(query, say("ops.refused"))
+            return
+        action, ref = found.group(1), found.group(2)
+        if action == "done":
+            closed = await self.desk.close(ref, by=_staff(query.from_user))
+            key = "staff.closed" if closed is not None else "staff.already_closed"
+            await answer_tap(query, say(key, ref=ref))
+            return
+        taken = await self.desk.take(ref, _staff(query.from_user), _name(query.from_user))
+        if taken is None:
+            await answer_tap(query, say("staff.no_such", ref=ref))
+        elif taken.handoff.state == "closed":
+            await answer_tap(query, say("staff.already_closed", ref=ref))
+        elif taken.owner:
+            await answer_tap(query, say("staff.taken_by", owner=_name(query.from_user), ref=ref))
+        else:
+            owner = taken.handoff.owner_name or "-"
+            await answer_tap(query, say("staff.already_taken", owner=owner, ref=ref))
+
+    async def on_done(self, update: Update, context: Context) -> None:
+        """``/done REF`` (or ``/done`` replying to the hand-off)."""
+        message = update.effective_message
+        if message is None or message.from_user is None:
+            return
+        args = context.args or []
+        ref = args[0].lstrip("#") if len(args) == 1 else _replied_ref(message)
+        if ref is None:
+            await self._say(message, say("staff.done_usage"))
+            return
+        closed = await self.desk.close(ref, by=_staff(message.from_user))
+        key = "staff.closed" if closed is not None else "staff.already_closed"
+        await self._say(message, say(key, ref=ref.upper()))
+
+    async def on_reply(self, update: Update, context: Context) -> None:
+        """A reply to a hand-off: to the customer (or, a shared place, their answer)."""
+        message = update.message
+        if message is None or message.from_user is None:
+            return
+        ref = _replied_ref(message)
+        handoff = await self.desk.get(ref) if ref is not None else None
+        if handoff is None or not handoff.waiting:
+            if ref is not None:
+                await self._say(message, say("staff.no_such", ref=ref))
+            return
+        staff, name = _staff(message.from_user), _name(message.from_user)
+        if handoff.owner != staff:
+            taken = await self.desk.take(handoff.ref, staff, name)
+            if taken is None or not taken.owner:
+                owner = taken.handoff.owner_name if taken is not None else None
+                await self._say(
+                    message, say("staff.already_taken", owner=owner or "-", ref=handoff.ref)
+                )
+                return
+            handoff = taken.handoff
+        body = message_body(message)
+        if body is None:
+            return
+        if message.location is not None and await self.desk.takes_place(handoff):
+            await self._fill(message, handoff)
+            return
+        await self.desk.reply(handoff, body, signer=message.from_user.first_name, by=staff)
+
+    async def _fill(self, message: Message, handoff: Handoff) -> None:
+        assert message.location is not None and message.from_user is not None
+        pin = LocationAnswer(lat=message.location.latitude, lng=message.location.longitude)
+        outcome = await self.desk.fill(handoff, pin, by=_staff(message.from_user))
+        if isinstance(outcome, Filled):
+            await self._say(
+                message, say("staff.filled", ref=handoff.ref, question=outcome.question)
+            )
+            return
+        await self._say(
+            message,
+            say(
+                "staff.fill_refused",
+                ref=handoff.ref,
+                question=outcome.question,
+                reason=outcome.reason,
+            ),
+        )
+
+    async def _say(self, message: Message, text: str) -> None:
+        await self.sender.send_message(message.chat_id, OutgoingMessage(escape(text)))
+
+
+def _replied_ref(message: Message) -> str | None:
+    """The hand-off the message replies to: the card's or a tagged message's reference."""
+    replied = message.reply_to_message
+    if replied is None or replied.from_user is None or not replied.from_user.is_bot:
+        return None
+    return tagged_ref(replied.text or replied.caption)
+
+
+def _staff(user: User) -> UserRef:
+    return UserRef(TELEGRAM, user.id)
+
+
+def _name(user: User) -> str:
+    return user.full_name or str(user.id)

@@ -1,0 +1,47 @@
+"""The ``handoff`` action over the JSON API: an agent hands its customer to staff, polls the
+hand-off's state, and reads staff's replies (and the close) as the conversation's events."""
+
+from __future__ import annotations
+
+from bot.handoff.bodies import text_body
+from tests.fakes.handoff_sides import RecordingStaff
+
+from .conftest import TO_SUMMARY, AgentWorld
+
+
+async def test_without_staff_the_agent_hears_nobody_can_be_reached(world: AgentWorld) -> None:
+    started = await world.start_order()
+    response = await world.api.post(f"/api/conversations/{started['id']}/handoff", json={})
+    assert response.status_code == 503
+    assert response.json()["handoff"] is None
+
+
+async def test_an_agent_hands_over_and_reads_staff_replies_as_events(world: AgentWorld) -> None:
+    assert world.core is not None
+    staff = RecordingStaff()
+    desk = world.core.handoffs
+    desk.use_staff(staff)
+    started = await world.start_order()
+    for answer in TO_SUMMARY[:3]:
+        await world.answer(started["id"], answer)
+    url = f"/api/conversations/{started['id']}/handoff"
+
+    response = await world.api.post(url, json={"message": "They want a same-day slot"})
+    assert response.status_code == 202, response.text
+    handed = response.json()["handoff"]
+    assert handed["state"] == "open" and handed["owner"] is None
+    assert staff.sent == [text_body("They want a same-day slot")]
+    assert (await world.api.get(url)).json()["handoff"] == handed
+    assert world.other is not None
+    assert (await world.other.get(url)).status_code == 404  # another channel's: not found
+
+    handoff = await desk.get(handed["ref"])
+    assert handoff is not None
+    await desk.reply(handoff, text_body("We can do 4 pm"))
+    await desk.close(handoff.ref)
+    events = (await world.api.get(f"/api/conversations/{started['id']}/events")).json()
+    kinds = [(event["type"], event.get("text")) for event in events["events"]]
+    assert kinds[:2] == [("staff_message", "We can do 4 pm"), ("staff_message", kinds[1][1])]
+    assert kinds[-1][0] == "handoff_closed"
+    assert events["events"][-1]["question"]  # the order goes on at its question
+    assert (await world.api.get(url)).json() == {"handoff": None}

@@ -1,0 +1,199 @@
+"""Talking to a person, end to end: a customer stuck at the drop-off place asks for one, an
+operator takes the hand-off in the operators' group, answers, fills the place by sharing a
+location (through the same guarded step), closes it, and the customer confirms the order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.chat_ref import ChatRef, UserRef
+from conversations.texts.catalogue import say
+from tests.e2e.conftest import ADA, ADA_PHONE, OLU, OPERATORS, RECEIVER_PHONE, BotStack, tiny_png
+from tests.fakes import SentMessage, TgUser
+
+ADE = TgUser(1901, "Ade")  # a second operator in the group
+LAGOS = (6.5244, 3.3792)
+LONDON = (51.5072, -0.1276)  # far outside the service area
+
+
+def as_reply(update: dict[str, Any], to: SentMessage) -> dict[str, Any]:
+    """``update``'s message, made a Telegram reply to the bot's message ``to``."""
+    update["message"]["reply_to_message"] = to.message
+    return update
+
+
+def card(stack: BotStack) -> SentMessage:
+    """The hand-off card in the operators' group (the last one posted)."""
+    cards = [m for m in stack.tg.sent_messages(OPERATORS.id) if "I'll answer" in m.button_texts]
+    assert cards, "no hand-off card in the operators' group"
+    return cards[-1]
+
+
+def current_text(stack: BotStack, message: SentMessage) -> str:
+    found = stack.tg.message(message.chat_id, message.message_id)
+    assert found is not None
+    return str(found.get("text", ""))
+
+
+async def staff_says(stack: BotStack, user: TgUser, text: str, to: SentMessage) -> None:
+    update = as_reply(stack.tg.updates.text(user, text, chat=OPERATORS), to)
+    await stack.send(update)
+
+
+async def at_the_dropoff_place(stack: BotStack) -> SentMessage:
+    """Ada's order, answered up to the drop-off place; its question."""
+    await stack.command(ADA, "new")
+    await stack.tap(stack.prompt(ADA.id), "✓ Pickup & delivery")
+    await stack.location(ADA, 6.5095, 3.3711)
+    await stack.text(ADA, "12 Herbert Macaulay Way, Yaba")
+    prompt = stack.prompt(ADA.id)
+    assert "UNILAG Main Gate" in prompt.button_texts
+    return prompt
+
+
+async def test_a_person_fills_the_place_and_the_order_goes_on(stack: BotStack) -> None:
+    await at_the_dropoff_place(stack)
+
+    (told,) = await stack.command(ADA, "human")
+    assert told.text is not None and told.text.startswith("A person from our team will answer")
+    (posted,) = stack.tg.sent_messages(OPERATORS.id)
+    assert posted.text is not None and posted.text.startswith("#")
+    ref = posted.text[1:7]
+    assert "Who: Ada Obi" in posted.text and ADA_PHONE not in posted.text
+    assert "Ordering: Pickup & delivery" in posted.text
+    assert "Answers so far:" in posted.text and "12 Herbert Macaulay Way" in posted.text
+
+    # Asking again while waiting opens no second hand-off.
+    (again,) = await stack.command(ADA, "human")
+    assert again.text == say("human.waiting")
+    assert len(stack.tg.sent_messages(OPERATORS.id)) == 1
+
+    # What Ada writes now goes to staff, not to the order.
+    assert await stack.text(ADA, "I can't find my hostel in the list") == []
+    relayed = stack.tg.sent_messages(OPERATORS.id)[-1]
+    assert relayed.text == f"#{ref} customer: I can't find my hostel in the list"
+
+    # Two operators press "I'll answer" at once: one owner, the other is told who has it.
+    olu_tap = stack.tg.updates.tap(card(stack), "I'll answer", user=OLU)
+    ade_tap = stack.tg.updates.tap(card(stack), "I'll answer", user=ADE)
+    stack.tg.push_update(olu_tap)
+    stack.tg.push_update(ade_tap)
+    assert stack.processor is not None
+    await stack.processor.processed(olu_tap["update_id"])
+    await stack.processor.processed(ade_tap["update_id"])
+    answers = {
+        stack.tg.callback_answer(tap["callback_query"]["id"])["text"]  # type: ignore[index]
+        for tap in (olu_tap, ade_tap)
+    }
+    handoff = await stack.bot.store.handoffs.get(ref)
+    assert handoff is not None and handoff.state == "taken"
+    owner = handoff.owner_name
+    assert owner in ("Olu", "Ade")
+    assert answers == {f"{owner} took #{ref}.", f"{owner} is already answering #{ref}."}
+    assert f"{owner} is answering." in current_text(stack, posted)
+    operator = OLU if owner == "Olu" else ADE
+
+    # The owner's reply reaches Ada as the business's (no staff name).
+    before = len(stack.tg.sent_messages(ADA.id))
+    await staff_says(stack, operator, "Hello! Which hostel is it?", posted)
+    assert [m.text for m in stack.tg.sent_messages(ADA.id)[before:]] == [
+        "Hello! Which hostel is it?"
+    ]
+
+    # A place outside the service area is refused, and only staff hear it.
+    before = len(stack.tg.sent_messages(ADA.id))
+    far = as_reply(stack.tg.updates.location(operator, *LONDON, chat=OPERATORS), posted)
+    await stack.send(far)
+    refused = stack.tg.sent_messages(OPERATORS.id)[-1]
+    assert refused.text is not None and refused.text.startswith(f"#{ref}: not accepted for")
+    assert stack.tg.sent_messages(ADA.id)[before:] == []
+
+    # A place in the area answers the question for her.
+    pin = as_reply(stack.tg.updates.location(operator, *LAGOS, chat=OPERATORS), posted)
+    await stack.send(pin)
+    filled = stack.tg.sent_messages(OPERATORS.id)[-1]
+    assert filled.text is not None and filled.text.startswith(f"#{ref}: filled in")
+    (note,) = stack.tg.sent_messages(ADA.id)[before:]
+    assert note.text is not None and note.text.startswith("Our team filled in")
+
+    # Done: Ada is told, and her order goes on from the question after the place.
+    before = len(stack.tg.sent_messages(ADA.id))
+    await stack.tap(card(stack), "Done", user=operator)
+    closing = stack.tg.sent_messages(ADA.id)[before:]
+    assert closing[0].text == say("human.closed")
+    assert closing[-1].text is not None and "address at this pin" in closing[-1].text
+    assert "Closed." in current_text(stack, posted)
+    assert (await stack.bot.store.handoffs.waiting_for(handoff.chat)) is None
+
+    # She answers the rest herself, and confirms: one delivery.
+    await finish_order(stack)
+    links = await stack.bot.store.deliveries.for_user(UserRef("telegram", ADA.id), 5)
+    assert len(links) == 1
+    assert stack.partner is not None and len(stack.partner.creates) == 1
+    (create,) = stack.partner.creates
+    # The place staff shared, and the address Ada gave for it afterwards.
+    assert create["deliveryCoords"] == {"lat": LAGOS[0], "lng": LAGOS[1]}
+    assert create["deliveryAddress"] == "Jaja Hostel, UNILAG"
+    # Nothing staff-side reached Ada: no operator's name, no tag.
+    for message in stack.tg.sent_messages(ADA.id):
+        text = message.text or ""
+        assert "Olu" not in text and "Ade" not in text and f"#{ref}" not in text
+
+
+async def finish_order(stack: BotStack) -> None:
+    """From the question after the drop-off place to the confirmed order."""
+    chat = ADA.id
+    await stack.text(ADA, "Jaja Hostel, UNILAG")  # the address at the pin staff shared
+    await stack.contact(ADA, ADA_PHONE)
+    await stack.text(ADA, "Bola Ahmed")
+    await stack.text(ADA, RECEIVER_PHONE)
+    await stack.text(ADA, "A pair of shoes in a box")
+    await stack.tap(stack.prompt(chat), "Small")
+    await stack.photo(ADA, tiny_png())
+    await stack.tap(stack.prompt(chat), "Cash on delivery")
+    await stack.tap(stack.prompt(chat), "Confirm and send")
+
+
+async def test_a_person_is_offered_after_the_second_wrong_answer(stack: BotStack) -> None:
+    await at_the_dropoff_place(stack)
+    await stack.tap(stack.prompt(ADA.id), "UNILAG Main Gate")
+    await stack.contact(ADA, ADA_PHONE)
+    await stack.text(ADA, "Bola Ahmed")
+    first = await stack.text(ADA, "not a phone")
+    assert all(m.text != say("human.offer") for m in first)
+    second = await stack.text(ADA, "still not a phone")
+    assert second[-1].text == say("human.offer")  # after the question asked again
+    (told,) = await stack.command(ADA, "human")
+    assert told.text is not None and told.text.startswith("A person from our team")
+    assert await stack.bot.store.handoffs.waiting_for(ChatRef("telegram", ADA.id)) is not None
+
+
+async def test_help_offers_a_person_and_staff_commands_stay_in_operator_chats(
+    stack: BotStack,
+) -> None:
+    (helped,) = await stack.command(ADA, "help")
+    assert helped.text is not None and helped.text.endswith(say("human.help_line"))
+    assert helped.button_texts == ["Talk to a person"]
+    await stack.command(ADA, "human")
+    ref = card(stack).text[1:7]  # type: ignore[index]
+    # /done in the customer's own chat is not a staff command: the hand-off stays open.
+    await stack.command(ADA, "done", ref)
+    assert await stack.bot.store.handoffs.waiting_for(ChatRef("telegram", ADA.id)) is not None
+    # In the operators' group it closes it, and the customer is told.
+    (closed,) = await stack.command(OLU, "done", ref, chat=OPERATORS)
+    assert closed.text == say("staff.closed", ref=ref)
+    assert stack.tg.sent_messages(ADA.id)[-1].text == say("human.closed_no_order")
+
+
+async def test_photos_pass_both_ways(stack: BotStack) -> None:
+    await stack.command(ADA, "human")
+    posted = card(stack)
+    ref = posted.text[1:7]  # type: ignore[index]
+    await stack.send(stack.tg.updates.photo(ADA, tiny_png(), caption="this gate?"))
+    relayed = stack.tg.sent_messages(OPERATORS.id)[-1]
+    assert relayed.method == "sendPhoto"
+    assert relayed.text == f"#{ref} customer sent this: this gate?"
+    photo = stack.tg.updates.photo(OLU, tiny_png(90), caption="No, this one", chat=OPERATORS)
+    await stack.send(as_reply(photo, relayed))
+    sent = stack.tg.sent_messages(ADA.id)[-1]
+    assert sent.method == "sendPhoto" and sent.text == "No, this one"
