@@ -23,6 +23,7 @@ from bot.handoff.card import RECENT_MESSAGES, CardFacts, card_text, draft_summar
 from bot.handoff.handoff_settings import HandoffSettings
 from bot.handoff.sides import CustomerSide, StaffSide
 from bot.ordering.chats import ChatService
+from bot.safety.customer_blocking import blocked_turn
 from bot.store import Store
 from bot.store.handoffs import TO_CUSTOMER, TO_STAFF, Handoff, Taken, Way
 from conversations import Turn
@@ -94,6 +95,9 @@ class HandoffDesk:
         with speaking_language(language):
             if self.staff is None:
                 return Asked(None, False, say("human.unavailable"))
+            if await self.store.customer_blocks.get(user) is not None:
+                # An operator stopped this customer (``/block``): no way round it to staff.
+                return Asked(None, False, blocked_turn().messages[0])
             session = await self.chats.session(chat)
             opened = await self.store.handoffs.open(
                 chat,

@@ -41,6 +41,15 @@ async def test_without_staff_nobody_is_promised(org: Org) -> None:
     assert asked.handoff is None and asked.reply == say("human.unavailable")
 
 
+async def test_a_blocked_customer_is_not_put_through_to_staff(org: Org) -> None:
+    store = opened(org)
+    staff = Staff()
+    await store.customer_blocks.block(USER, by="telegram:7", reason="fifty orders")
+    asked = await desk(org, store, staff, Customers()).ask(CHAT, USER, name="Ada", language=None)
+    assert asked.handoff is None and asked.reply == say("safety.blocked")
+    assert staff.cards == [] and await store.handoffs.waiting_for(CHAT) is None
+
+
 async def test_the_order_waits_at_its_question_and_goes_on_after(org: Org) -> None:
     store = opened(org)
     staff, customers = Staff(), Customers()
