@@ -150,7 +150,7 @@ class HandoffDesk:
         The card shows who has it."""
         taken = await self.store.handoffs.take(ref, operator, name)
         if taken is not None and taken.owner and self.staff is not None:
-            self._staff_action("take", taken.handoff.ref, operator)
+            await self._staff_action("take", taken.handoff.ref, operator)
             await self.staff.redraw(taken.handoff, await self.card(taken.handoff))
         return taken
 
@@ -159,7 +159,7 @@ class HandoffDesk:
     ) -> None:
         """Staff wrote to the customer: sent as the business (signed with ``signer``'s name
         only when ``[operators] sign_replies``)."""
-        self._staff_action("reply", handoff.ref, by)
+        await self._staff_action("reply", handoff.ref, by)
         if signer and self.settings.sign_replies and body.get("kind") == "text":
             body = text_body(f"{body.get('text', '')}\n— {signer}")
         await self.store.handoffs.add(handoff.ref, TO_CUSTOMER, body)
@@ -180,7 +180,7 @@ class HandoffDesk:
         self, handoff: Handoff, answer: Answer, *, by: UserRef | None = None
     ) -> Filled | FillRefused:
         """Answer the customer's open question for them, through its own step."""
-        self._staff_action("fill", handoff.ref, by)
+        await self._staff_action("fill", handoff.ref, by)
         chat, user = handoff.chat, handoff.user
         with speaking_language(handoff.language):
             session = await self.chats.session(chat)
@@ -202,7 +202,7 @@ class HandoffDesk:
         closed = await self.store.handoffs.close(ref.strip().upper())
         if closed is None:
             return None
-        self._staff_action("close", closed.ref, by)
+        await self._staff_action("close", closed.ref, by)
         await self._after_close(closed, "human.closed")
         return closed
 
@@ -241,10 +241,12 @@ class HandoffDesk:
         if turn is not None and side is not None:
             await side.show(closed.chat, turn)
 
-    def _staff_action(self, action: str, ref: str, by: UserRef | None) -> None:
-        """What a staff member did to a hand-off: the one place an audit trail records it
-        (logged by reference and operator id; never what was said)."""
-        log.info("hand-off %s: %s by %s", ref, action, by if by is not None else "the bot")
+    async def _staff_action(self, action: str, ref: str, by: UserRef | None) -> None:
+        """What a staff member did to a hand-off, logged and kept in the audit trail
+        (``deliverybot audit``) by reference and operator; never what was said."""
+        actor = str(by) if by is not None else "bot"
+        log.info("hand-off %s: %s by %s", ref, action, actor)
+        await self.store.audit.record(actor, f"handoff_{action}", f"hand-off {ref}", "done")
 
     # --- delivery, once each ----------------------------------------------------------------
 

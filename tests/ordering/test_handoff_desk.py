@@ -77,6 +77,9 @@ async def test_the_order_waits_at_its_question_and_goes_on_after(org: Org) -> No
     closed = await handoffs.close(asked.handoff.ref)
     assert closed is not None and await handoffs.close(asked.handoff.ref) is None
     assert customers.texts()[-1] == say("human.closed")
+    audited = [(e.action, e.subject) for e in await store.audit.since(0)]
+    ref = asked.handoff.ref
+    assert audited == [("handoff_reply", f"hand-off {ref}"), ("handoff_close", f"hand-off {ref}")]
     (resumed,) = customers.shown
     assert resumed.prompt is not None and resumed.prompt.step == before.step
     after = await chats.session(CHAT)
