@@ -418,7 +418,7 @@ class ChatService:
             case DeliveryCreated(delivery=delivery, order=order, told=told):
                 created = delivery.created_at.timestamp() if delivery.created_at else self._clock()
                 customer = delivery.customer
-                await self.store.deliveries.add(
+                linked = await self.store.deliveries.add(
                     delivery.id,
                     chat,
                     user.id,
@@ -433,6 +433,10 @@ class ChatService:
                     language=spoken_language(),
                     told=told,
                 )
+                if not linked and told:
+                    # Linked already (the recorded create's settle links it in the create's
+                    # own commit): what the created turn tells is still told once only.
+                    await self.store.deliveries.note_told(delivery.id, told)
                 await self.memory.remember(user, order)
             case AnswerLost(unconfirmed=unconfirmed):
                 await self._keep_unconfirmed(chat, user, unconfirmed, started)
