@@ -262,9 +262,10 @@ def _report(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     import asyncio
 
-    # Imported here: the store is not needed to check a config.
-    from bot.funnel.report import since_seconds
     from bot.funnel.report_command import report_text
+
+    # Imported here: the store is not needed to check a config.
+    from bot.periods import since_seconds
     from bot.store import StoreError
 
     try:

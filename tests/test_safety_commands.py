@@ -9,7 +9,7 @@ import pytest
 
 from bot.chat_ref import AGENTS, CONSOLE, TELEGRAM, ChatRef, UserRef
 from bot.cli import main
-from bot.safety.shell_commands import since_seconds
+from bot.periods import since_seconds
 from bot.store import Store
 from conversations.texts.catalogue import say
 
@@ -70,15 +70,16 @@ def test_a_name_that_is_no_customer_or_a_bad_period_is_bad_usage(
     assert (code, out) == (2, "")
     assert err == say("safety.no_agent_customer", typed="shop-app:nobody") + "\n"
     code, _, err = run(capsys, "audit", *config, "--since", "a week")
-    assert (code, err) == (2, "audit: --since: 'a week' is not a period like 7d or 24h\n")
+    assert (code, err) == (2, "audit: --since: not a period such as 7d or 24h: 'a week'\n")
 
 
 def test_periods_are_days_or_hours() -> None:
     assert since_seconds("7d") == 7 * 86_400
     assert since_seconds("24h") == 86_400
     assert since_seconds("1.5d") == 1.5 * 86_400
-    with pytest.raises(ValueError, match="not a period"):
-        since_seconds("7w")
+    for wrong in ("7w", "0d", "d", "-1h"):
+        with pytest.raises(ValueError, match="not a period"):
+            since_seconds(wrong)
 
 
 @pytest.mark.parametrize(

@@ -10,23 +10,12 @@ shape of a funnel.
 
 from __future__ import annotations
 
-import re
 import statistics
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from bot.store.funnel_events import FunnelEvents
 from conversations.texts.catalogue import say
-
-_SINCE = re.compile(r"(\d+)([dh])")
-
-
-def since_seconds(text: str) -> float:
-    """``7d`` or ``24h`` as seconds; ValueError for anything else."""
-    found = _SINCE.fullmatch(text.strip())
-    if found is None or int(found[1]) == 0:
-        raise ValueError(f"not a period such as 7d or 24h: {text!r}")
-    return int(found[1]) * (86_400 if found[2] == "d" else 3_600)
 
 
 @dataclass

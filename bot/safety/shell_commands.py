@@ -17,10 +17,11 @@ audit trail as done by ``shell``.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
+
+from bot.periods import since_seconds
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -34,7 +35,6 @@ EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
 SHELL = "shell"  # who acted, in the audit trail
-_SINCE = re.compile(r"(\d+(?:\.\d+)?)([dh])")
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
@@ -77,15 +77,6 @@ def add_audit(subparsers: Subparsers) -> None:
         "--since", default="7d", help="the period, as days or hours: 7d, 24h (default: 7d)"
     )
     parser.set_defaults(run=_audit)
-
-
-def since_seconds(period: str) -> float:
-    """``7d`` or ``24h`` (``1.5d`` too) in seconds; ValueError for anything else."""
-    found = _SINCE.fullmatch(period.strip())
-    if found is None:
-        raise ValueError(f"{period!r} is not a period like 7d or 24h")
-    amount, unit = float(found[1]), found[2]
-    return amount * (86_400 if unit == "d" else 3_600)
 
 
 def _config_option(parser: argparse.ArgumentParser) -> None:

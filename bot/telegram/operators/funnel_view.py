@@ -11,7 +11,8 @@ from telegram import Update
 from telegram.ext import ContextTypes
 
 from bot.funnel.recorder import day_of
-from bot.funnel.report import funnel_report, render_short, since_seconds
+from bot.funnel.report import funnel_report, render_short
+from bot.periods import since_seconds
 from bot.telegram.operators.operator_chat import OperatorChat
 from conversations.texts.catalogue import say
 
