@@ -6,16 +6,29 @@ in the store, so it holds across instances and restarts. 0 switches a limit off.
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 from pydantic import Field, model_validator
 
 from bot.config.section import Section
 
+LimitKind = Literal[
+    "open_deliveries", "unpaid_deliveries", "creates_per_hour", "creates_per_day", "drafts_per_hour"
+]
+"""The keys of ``[limits]`` that are limits: what a customer can hit (the audit trail's and
+the metrics' name for each)."""
+LIMIT_KINDS: tuple[LimitKind, ...] = get_args(LimitKind)
+
 
 class LimitsConfig(Section):
-    """``[limits]``: open deliveries at once, creates per rolling hour and day, and orders
-    started per hour (drafts: a flood of unfinished orders costs nothing but the bot's work)."""
+    """``[limits]``: open deliveries at once, deliveries whose fee is not paid, creates per
+    rolling hour and day, and orders started per hour (drafts: a flood of unfinished orders
+    costs nothing but the bot's work)."""
 
     open_deliveries: int = Field(10, ge=0, le=10_000)
+    # Off by default: a business whose fees are settled outside the service (paymentTiming
+    # off_platform, cash nobody marks paid) would see every delivery stay unpaid forever.
+    unpaid_deliveries: int = Field(0, ge=0, le=10_000)
     creates_per_hour: int = Field(10, ge=0, le=10_000)
     creates_per_day: int = Field(30, ge=0, le=100_000)
     # Off by default: counting orders started costs one more write per new order.

@@ -63,6 +63,20 @@ class Config(Section):
             raise KeyProblems([(("telegram", "token"), problem)], absolute=True)
         return value
 
+    @field_validator("limits")
+    @classmethod
+    def _payments_seen(cls, value: LimitsConfig, info: ValidationInfo) -> LimitsConfig:
+        # The status poller reads open deliveries only, on a status change: a fee paid after
+        # the delivery would never be seen, and the delivery would count as unpaid for ever.
+        webhooks = info.data.get("webhooks")
+        if value.unpaid_deliveries and webhooks is not None and not webhooks.enabled:
+            problem = (
+                "needs [webhooks] enabled = true: the payments are seen in the service's "
+                "events (a fee paid after delivery is never polled)"
+            )
+            raise KeyProblems([(("unpaid_deliveries",), problem)])
+        return value
+
     @field_validator("metrics")
     @classmethod
     def _metrics_apart(cls, value: MetricsConfig, info: ValidationInfo) -> MetricsConfig:

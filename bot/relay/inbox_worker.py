@@ -413,6 +413,7 @@ class Relay(Job):
                 view.status, view.created, view.tracking_url, view.previous_status, view.told
             ),
             tracking_sent=plan.tracking_sent,
+            paid=plan.paid,
         )
         self._retry_at.pop(stored.event_id, None)
         for watcher in self._finish_watchers:

@@ -74,6 +74,8 @@ class Plan:
     view: ViewUpdate | None = None
     tracking_sent: bool = False
     finished: bool = False  # the delivery reached a final status: drop its OTP hand-off
+    # The event shows the fee paid: recorded whatever the event's order (``note_paid``).
+    paid: bool = False
 
 
 class Planner:
@@ -117,7 +119,8 @@ class Planner:
         if link is not None and _not_older(event, link):
             view = _view(event, told)
         finished = view is not None and view.status in FINAL_STATUSES
-        return Plan(messages, view, tracking_sent, finished)
+        paid = link is not None and delivery_facts.is_paid(event.data.object)
+        return Plan(messages, view, tracking_sent, finished, paid)
 
     async def _agent_plan(self, event: WebhookEvent, link: DeliveryLink) -> Plan:
         """An agent conversation's delivery (``agent_updates``): every event as data, once;
@@ -153,7 +156,7 @@ class Planner:
             body = agent_event_body(event, drop_off_code=notice, message=message)
         messages.insert(0, Outgoing(SendKey(event.id, link.chat, AGENT_UPDATE), body))
         finished = view is not None and view.status in FINAL_STATUSES
-        return Plan(messages, view, False, finished)
+        return Plan(messages, view, False, finished, delivery_facts.is_paid(delivery))
 
     # --- the customer --------------------------------------------------------------------
 

@@ -7,6 +7,13 @@ have one created, and what to tell them when not.
     if hit is not None:
         turn = the summary again, after hit.said()   # nothing is created
 
+A caller that answers in its own terms (an agent channel's 429) reads the hits of its call
+with ``noting_hits``; the chat service still hands back its turn::
+
+    with noting_hits() as hits:
+        turn = await chats.handle(chat, user, confirm)
+    if hits: ...                                   # hits[0]: which limit, until when
+
 Counted in the store (``store.customer_counts``), so every instance and a restart see the same
 counts. Each hit is written to the audit trail (actor ``bot``, action ``limit``); the operator
 chats are told once per customer per day (a sent marker ``limit:<customer>:<day>``, shared by
@@ -16,18 +23,18 @@ instances), so a customer hammering the limit does not flood them.
 from __future__ import annotations
 
 import math
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 
 from bot.chat_ref import TELEGRAM, ChatRef, UserRef
-from bot.config.limits_section import LimitsConfig
+from bot.config.limits_section import LimitKind, LimitsConfig
 from bot.store import SendKey, Store
 from conversations.texts.catalogue import say
 
 HOUR = 3600.0
 DAY = 86_400.0
-LimitKind = Literal["open_deliveries", "creates_per_hour", "creates_per_day", "drafts_per_hour"]
 AlertOperators = Callable[[str], Awaitable[None]]
 _ALERT_KIND = "limit_alert"
 _NO_CHAT = ChatRef(TELEGRAM, 0)  # the marker is the customer's and the day's, of no chat
@@ -36,11 +43,17 @@ _NO_CHAT = ChatRef(TELEGRAM, 0)  # the marker is the customer's and the day's, o
 @dataclass(frozen=True)
 class LimitHit:
     """``kind``'s ``limit`` is reached; ``wait_seconds`` until the customer may go on (None:
-    until one of their open deliveries is delivered or cancelled)."""
+    until one of their open deliveries is delivered or cancelled, or an unpaid one is paid)."""
 
     kind: LimitKind
     limit: int
     wait_seconds: float | None
+    at: float = field(default=0.0, compare=False)  # when it was hit (the store's clock)
+
+    @property
+    def retry_at(self) -> float | None:
+        """When the customer may go on (None: once an open delivery of theirs ends)."""
+        return None if self.wait_seconds is None else self.at + self.wait_seconds
 
     def said(self) -> str:
         """What the customer is told, in the language being spoken."""
@@ -78,6 +91,9 @@ class CustomerLimits:
         most_open = limits.open_deliveries
         if most_open and await counts.open_deliveries(user) >= most_open:
             return await self._hit(user, "open_deliveries", most_open, None, 0)
+        most_unpaid = limits.unpaid_deliveries
+        if most_unpaid and await counts.unpaid_deliveries(user) >= most_unpaid:
+            return await self._hit(user, "unpaid_deliveries", most_unpaid, None, 0)
         windows: tuple[tuple[LimitKind, int, float], ...] = (
             ("creates_per_day", limits.creates_per_day, DAY),
             ("creates_per_hour", limits.creates_per_hour, HOUR),
@@ -95,13 +111,30 @@ class CustomerLimits:
     ) -> LimitHit:
         now = self._store.clock()
         wait = None if oldest is None else max(oldest + window - now, 60.0)
-        hit = LimitHit(kind, limit, wait)
+        hit = LimitHit(kind, limit, wait, now)
+        if (noted := _noted.get()) is not None:
+            noted.append(hit)
         await self._store.audit.record("bot", "limit", str(user), f"refused: {kind}", str(limit))
         day = int(now // DAY)
         key = SendKey(f"limit:{user}:{day}", _NO_CHAT, _ALERT_KIND)
         if self._alert is not None and await self._store.sent.mark_sent(key, None):
             await self._alert(say("safety.limit_alert", customer=user, kind=kind, limit=limit))
         return hit
+
+
+_noted: ContextVar[list[LimitHit] | None] = ContextVar("limit_hits", default=None)
+
+
+@contextmanager
+def noting_hits() -> Iterator[list[LimitHit]]:
+    """The limits hit inside the block (in this task), in order: for a caller that refuses in
+    its own terms rather than with the turn's sentence."""
+    noted: list[LimitHit] = []
+    token = _noted.set(noted)
+    try:
+        yield noted
+    finally:
+        _noted.reset(token)
 
 
 def _wait(seconds: float) -> str:

@@ -1,5 +1,6 @@
 """What ``[limits]`` counts of one customer (``bot.safety.customer_limits``): their deliveries
-created since a moment, those still open, and the orders they started (``customer_drafts``).
+created since a moment, those still open, those whose fee is not paid, and the orders they
+started (``customer_drafts``).
 
 Counted in the store, so the counts are the same on every instance and after a restart.
 """
@@ -18,6 +19,9 @@ _CREATED = """SELECT count(*), min(created_at) FROM deliveries
     WHERE channel = ? AND user_id = ? AND created_at >= ?"""
 _OPEN = f"""SELECT count(*) FROM deliveries
     WHERE channel = ? AND user_id = ? AND status NOT IN ({_FINAL})"""  # noqa: S608
+# Cancelled deliveries owe nothing; delivered ones still do until the fee is seen paid.
+_UNPAID = """SELECT count(*) FROM deliveries
+    WHERE channel = ? AND user_id = ? AND paid_at IS NULL AND status <> 'cancelled'"""
 _START = "INSERT INTO customer_drafts (channel, user_id, started_at) VALUES (?, ?, ?)"
 _STARTED = """SELECT count(*), min(started_at) FROM customer_drafts
     WHERE channel = ? AND user_id = ? AND started_at >= ?"""
@@ -46,6 +50,12 @@ class CustomerCounts:
     async def open_deliveries(self, user: UserRef) -> int:
         """``user``'s deliveries not delivered or cancelled yet (as the bot last heard)."""
         row = await self._db.fetch_one(_OPEN, (user.channel, user.id))
+        return int(row[0]) if row else 0
+
+    async def unpaid_deliveries(self, user: UserRef) -> int:
+        """``user``'s deliveries not cancelled whose fee the relay has not seen paid
+        (``deliveries.note_paid``), delivered ones included."""
+        row = await self._db.fetch_one(_UNPAID, (user.channel, user.id))
         return int(row[0]) if row else 0
 
     async def start_draft(self, user: UserRef) -> None:

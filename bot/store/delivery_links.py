@@ -91,6 +91,7 @@ _NOTE_STATUS = "UPDATE deliveries SET status = ?, updated_at = ? WHERE delivery_
 _TOLD = "SELECT told FROM deliveries WHERE delivery_id = ?"
 # Compare-and-set, as for the view: a concurrent writer's facts are never lost.
 _NOTE_TOLD = "UPDATE deliveries SET told = ? WHERE delivery_id = ? AND told = ?"
+_NOTE_PAID = "UPDATE deliveries SET paid_at = ? WHERE delivery_id = ? AND paid_at IS NULL"
 _MARK_TRACKING_SENT = """UPDATE deliveries SET tracking_sent_at = ?
     WHERE delivery_id = ? AND tracking_sent_at IS NULL"""
 # The WHERE clause repeats the partial index's condition word for word so SQLite uses it.
@@ -242,6 +243,13 @@ class Deliveries:
             if after == before or await self._db.execute(_NOTE_TOLD, (after, delivery_id, before)):
                 return True
             # Another writer added facts between the read and the write: merge again.
+
+    async def note_paid(self, delivery_id: str) -> bool:
+        """Record that the delivery's fee is paid, as an event showed it; True only the first
+        time. Whatever the event's order: a fee once paid stays paid, so an older event that
+        shows it paid is as good as a newer one (``[limits] unpaid_deliveries`` counts the
+        rest)."""
+        return await self._db.execute(_NOTE_PAID, (self._clock(), delivery_id)) > 0
 
     async def mark_tracking_sent(self, delivery_id: str) -> bool:
         """Record that the customer got the tracking link; True only for the first time."""

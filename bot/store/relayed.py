@@ -67,10 +67,12 @@ class RelayedEvents:
         sent: Sequence[SentReceipt] = (),
         view: ViewChange | None = None,
         tracking_sent: bool = False,
+        paid: bool = False,
     ) -> bool:
         """In one transaction: mark ``sent`` (``store.sent.mark_sent``), apply ``view``
         (``deliveries.update_view``, never backwards) with the facts it told, note the tracking link
-        (``deliveries.mark_tracking_sent``) and take the event out of the inbox's pending set
+        (``deliveries.mark_tracking_sent``), note the fee paid when the event shows it
+        (``deliveries.note_paid``) and take the event out of the inbox's pending set
         (``inbox.mark_processed``).
 
         Returns what ``mark_processed`` returns: False when the event was not pending. Nothing
@@ -90,6 +92,8 @@ class RelayedEvents:
                 await deliveries.note_told(delivery_id, view.told)
             if tracking_sent:
                 await deliveries.mark_tracking_sent(delivery_id)
+            if paid:
+                await deliveries.note_paid(delivery_id)
             return await mark_processed(tx, event_id, self._clock())
 
     async def record_sent(self, sent: Sequence[SentReceipt]) -> None:

@@ -614,6 +614,12 @@ _TOLD_AND_SPOKEN = (
     "ALTER TABLE agent_conversations ADD COLUMN language TEXT",
 )
 
+_PAYMENTS_SEEN = (
+    # When the relay first saw a delivery's fee paid (``payment.delivery_payment_status``
+    # "paid" in an event); NULL while it is not, for ``[limits] unpaid_deliveries``.
+    "ALTER TABLE deliveries ADD COLUMN paid_at {real}",
+)
+
 _STAFF_HANDOFFS = (
     # A customer's hand-off to the business's staff (``bot.store.handoffs``): its reference,
     # the customer's chat, its state (open, taken, closed), who took it, the question the
@@ -685,6 +691,7 @@ STEPS: tuple[SchemaStep, ...] = (
     SchemaStep(14, "where customers give up: the funnel's step events", _FUNNEL),
     SchemaStep(15, "facts each chat was told; agent conversations' languages", _TOLD_AND_SPOKEN),
     SchemaStep(16, "hand-offs to staff and their messages", _STAFF_HANDOFFS),
+    SchemaStep(17, "when each delivery's fee was seen paid", _PAYMENTS_SEEN),
 )
 """Every schema step, oldest first. Append only."""
 

@@ -972,6 +972,10 @@ MESSAGES: Final[dict[str, str]] = {
         "You have {limit} deliveries on their way already, the most we take at once. You can "
         "order again as soon as one of them is delivered or cancelled."
     ),
+    "safety.limit.unpaid_deliveries": (
+        "You have {limit} deliveries whose fee is not paid yet, the most we take. You can "
+        "order again as soon as one of them is paid."
+    ),
     "safety.limit.creates_per_hour": (
         "You've placed {limit} orders in the last hour, the most we take in an hour. You can "
         "order again in {wait}."

@@ -1070,6 +1070,10 @@ MESSAGES: Final[dict[str, str]] = {
         "Vous avez déjà {limit} livraisons en cours, le maximum que nous prenons à la fois. Vous "
         "pourrez commander dès que l'une d'elles sera livrée ou annulée."
     ),
+    "safety.limit.unpaid_deliveries": (
+        "Vous avez {limit} livraisons dont les frais ne sont pas encore payés, le maximum que "
+        "nous prenons. Vous pourrez commander de nouveau dès que l'une d'elles sera payée."
+    ),
     "safety.limit.creates_per_hour": (
         "Vous avez passé {limit} commandes dans la dernière heure, le maximum que nous prenons "
         "en une heure. Vous pourrez commander de nouveau dans {wait}."

@@ -19,7 +19,13 @@ __all__ = ["stack"]
 ADA_REF = UserRef("telegram", ADA.id)
 
 
-OFF = {"creates_per_hour": 0, "creates_per_day": 0, "open_deliveries": 0, "drafts_per_hour": 0}
+OFF = {
+    "creates_per_hour": 0,
+    "creates_per_day": 0,
+    "open_deliveries": 0,
+    "unpaid_deliveries": 0,
+    "drafts_per_hour": 0,
+}
 
 
 @pytest.fixture
@@ -106,3 +112,22 @@ async def test_orders_started_per_hour_at_its_edge(stack: BotStack) -> None:
     wait = say("safety.wait.minutes", count=60)
     assert refused.text == say("safety.limit.drafts_per_hour", limit=2, wait=wait)
     assert await stack.bot.ctx.chats.session(ADA.chat) is None
+
+
+@pytest.mark.parametrize("limits", [{"unpaid_deliveries": 1}], indirect=True)
+async def test_unpaid_deliveries_at_its_edge(stack: BotStack) -> None:
+    delivery_id = await stack.order(ADA)
+    await stack.deliver_events()
+    # Delivered is not paid: the fee is still owed.
+    assert await stack.bot.store.deliveries.note_status(delivery_id, "delivered")
+    summary = await stack.fill_order(ADA)
+
+    refused = await stack.tap(summary, "Confirm and send")
+
+    assert (refused[0].text or "").startswith(say("safety.limit.unpaid_deliveries", limit=1))
+    assert creates(stack) == 1
+    # Once the relay hears the fee was paid, the next order goes through.
+    stack.sandbox.mark_paid(delivery_id)
+    await stack.deliver_events()
+    await stack.tap(stack.prompt(ADA.id), "Confirm and send")
+    assert creates(stack) == 2
