@@ -25,7 +25,8 @@ Around each turn it does what the engine leaves to its runner:
   first follow-up due ``first_follow_up_seconds`` later, and ``on_unconfirmed`` wakes the
   worker that finishes it (``bot.ordering.unconfirmed_worker``);
 * a customer an operator blocked (``bot.safety.customer_blocking``) gets one polite sentence
-  instead of any turn: no flow runs and nothing is created;
+  instead of any turn: no flow runs and nothing is created. The block is read under the chat's
+  lock, so a block made while a turn waits for its chat is seen by that turn;
 * an ``OperatorAlert`` (e.g. the photo host is not allowlisted) goes to ``alert_operators``,
   the same text at most once every ``ALERT_REPEAT_SECONDS``, by any process on the store
   (``store.operator_alerts``; a misconfigured business is met
@@ -164,16 +165,33 @@ class ChatService:
 
     # --- the adapters' calls ----------------------------------------------------------------
 
+    async def before_start(self, user: UserRef, *, language: str | None = None) -> Turn | None:
+        """What a new order of ``user``'s gets instead of starting (they are blocked, or over
+        ``[limits] drafts_per_hour``), or None: it may start, and it is counted as started.
+        For a caller that writes something of its own before ``start`` (an agent channel's
+        conversation): its ``start`` then passes ``counted=True``."""
+        async with _spoken(language):
+            if (refused := await self.blocking.refusal(user)) is not None:
+                return refused
+            return await self._draft_limited(user)
+
     async def start(
-        self, chat: ChatRef, user: UserRef, *, flow: str | None = None, language: str | None = None
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        *,
+        flow: str | None = None,
+        language: str | None = None,
+        counted: bool = False,
     ) -> Turn:
         """A new order in the entry flow (or ``flow``, a registered name: a deep link, a menu
-        command); an order still open in this chat is dropped."""
-        if (refused := await self._refusal(user, language)) is not None:
-            return refused
-        if (limited := await self._draft_limited(user, language)) is not None:
-            return limited
+        command); an order still open in this chat is dropped. ``counted``: ``before_start``
+        let it through already (the block is read again, under the chat's lock)."""
         async with self._locks.hold(chat), _spoken(language):
+            if (refused := await self.blocking.refusal(user)) is not None:
+                return refused
+            if not counted and (limited := await self._draft_limited(user)) is not None:
+                return limited
             started = self._clock()
             session, turn = await self.engine.start(
                 flow,
@@ -191,9 +209,9 @@ class ChatService:
         """What a customer's "new order" does (``/new``, a flow's command): a new order in the
         entry flow (or ``flow``), but over an open order whose answers would be lost the turn
         asks first (yes starts the new one, no goes on), as ``cancel`` does."""
-        if (refused := await self._refusal(user, language)) is not None:
-            return refused
         async with self._locks.hold(chat), _spoken(language):
+            if (refused := await self.blocking.refusal(user)) is not None:
+                return refused
             session = await self._load(chat)
             if session is not None and not session.finished:
                 started = self._clock()
@@ -207,17 +225,16 @@ class ChatService:
     async def repeat(self, chat: ChatRef, user: UserRef, *, language: str | None = None) -> Turn:
         """The user's last order again, in the flow that made it (a new order when there is
         none to repeat, saying so); an order still open in this chat is dropped."""
-        if (refused := await self._refusal(user, language)) is not None:
-            return refused
-        order = await self.history.last_order(user)
-        if order is None:
-            turn = await self.start(chat, user, language=language)
-            async with _spoken(language):
-                said = (dialogue.NOTHING_TO_REPEAT, *turn.messages)
-            return turn.model_copy(update={"messages": said})
-        if (limited := await self._draft_limited(user, language)) is not None:
-            return limited
         async with self._locks.hold(chat), _spoken(language):
+            if (refused := await self.blocking.refusal(user)) is not None:
+                return refused
+            order = await self.history.last_order(user)
+            if order is None:
+                turn = await self.start(chat, user, language=language)
+                said = (dialogue.NOTHING_TO_REPEAT, *turn.messages)
+                return turn.model_copy(update={"messages": said})
+            if (limited := await self._draft_limited(user)) is not None:
+                return limited
             started = self._clock()
             session, turn = await self.engine.replay(
                 order,
@@ -233,9 +250,9 @@ class ChatService:
         self, chat: ChatRef, user: UserRef, *, language: str | None = None
     ) -> Turn | None:
         """The open question again (after a restart, or /start), or None with no open order."""
-        if (refused := await self._refusal(user, language)) is not None:
-            return refused
         async with self._locks.hold(chat), _spoken(language):
+            if (refused := await self.blocking.refusal(user)) is not None:
+                return refused
             session = await self._load(chat)
             if session is None:
                 return None
@@ -260,11 +277,11 @@ class ChatService:
         until it is done the update counts as not handled, so a crash in between repeats the
         update, and the customer may see a reply twice but never loses an answer.
         """
-        if (refused := await self._refusal(user, language)) is not None:
-            if reply is not None:
-                await reply(refused)
-            return refused
         async with self._locks.hold(chat), _spoken(language):
+            if (refused := await self.blocking.refusal(user)) is not None:
+                if reply is not None:
+                    await reply(refused)
+                return refused
             session = await self._load(chat)
             if session is None:
                 return no_open_order()
@@ -280,9 +297,9 @@ class ChatService:
     ) -> Turn | None:
         """Cancel the open order (the engine asks first when answers would be lost: the turn
         then carries that question); None when there is none."""
-        if (refused := await self._refusal(user, language)) is not None:
-            return refused
         async with self._locks.hold(chat), _spoken(language):
+            if (refused := await self.blocking.refusal(user)) is not None:
+                return refused
             session = await self._load(chat)
             if session is None:
                 return None
@@ -313,18 +330,12 @@ class ChatService:
 
     # --- around each turn -------------------------------------------------------------------
 
-    async def _refusal(self, user: UserRef, language: str | None) -> Turn | None:
-        """The turn a blocked customer gets instead of any other (``bot.safety``)."""
-        async with _spoken(language):
-            return await self.blocking.refusal(user)
-
-    async def _draft_limited(self, user: UserRef, language: str | None) -> Turn | None:
+    async def _draft_limited(self, user: UserRef) -> Turn | None:
         """Over ``[limits] drafts_per_hour``: why no order starts; else the start is counted."""
         if self.limits is None:
             return None
-        async with _spoken(language):
-            hit = await self.limits.before_draft(user)
-            return None if hit is None else Turn(messages=(hit.said(),), status="ended")
+        hit = await self.limits.before_draft(user)
+        return None if hit is None else Turn(messages=(hit.said(),), status="ended")
 
     async def _over_limit(self, user: UserRef, session: Session, answer: Answer) -> Turn | None:
         """At the summary's Confirm of a customer over a ``[limits]`` limit: the summary again
