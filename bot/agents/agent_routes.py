@@ -12,10 +12,13 @@ the flow asked again); 422 an answer that does not fit the open question's ``ans
 or a body the bot could not keep (``unprocessable``: a lone surrogate, an integer beyond 64
 bits, NaN or Infinity; nothing changed); 400 a body that is not the JSON asked for; 401 no or
 an unknown key; 404 unknown (or not this channel's); 413 a body over 64 KiB (a photo: 5 MB);
-429 over the channel's budget (``Retry-After``); 415 a body of a media type the route does not
-take. Every error is ``api_errors``' envelope, ``{"error": <code>, "message": …}``, the router's
-own 404 and 405 and an unexpected fault's 500 included: the routes are one starlette app
-mounted at ``/api`` with those handlers.
+429 over the channel's budget (``Retry-After``), or ``customer_limit``: the customer is over
+one of ``[limits]`` (``customer_refusals``: the limit and when, ``Retry-After`` when it is a
+time); 403 ``customer_blocked``: an operator blocked the customer, no conversation started;
+415 a body of a media type the route does not take. Every error is ``api_errors``' envelope,
+``{"error": <code>, "message": …}`` (a customer's limit adds its facts), the router's own 404
+and 405 and an unexpected fault's 500 included: the routes are one starlette app mounted at
+``/api`` with those handlers.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from bot.agents.agent_channel import EventBell
 from bot.agents.agent_handoffs import AgentHandoffs
 from bot.agents.api_errors import NO_KEY, UNKNOWN_KEY, FaultsAsJson, error_response, http_exception
 from bot.agents.channel_keys import AgentChannel, ChannelKeys, RateLimits, bearer_key
+from bot.agents.customer_refusals import CustomerBlocked, CustomerOverLimit
 from bot.agents.door_words import API_WORDS
 from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
 from bot.agents.json_values import NOT_FINITE, unkeepable
@@ -101,6 +105,10 @@ def agent_routes(
                 return error_response(429, message, headers=headers)
             try:
                 return await handler(request, channel)
+            except CustomerOverLimit as over:
+                return JSONResponse(over.body(), status_code=429, headers=over.headers())
+            except CustomerBlocked as blocked:
+                return JSONResponse(blocked.body(), status_code=403)
             except NotFound:
                 return error_response(404, "no such conversation or delivery")
             except BadRequest as problem:

@@ -10,6 +10,11 @@ conversation's transcript, whose last entry is also the open question. An answer
 conversation's chat (``ChatService.hold``, in every process on the store) from that check to
 the transcript, so two answers at once are taken one after the other.
 
+A customer the business does not take an order from now is refused in the doors' own terms
+(``customer_refusals``): a blocked one's start raises ``CustomerBlocked`` before their
+conversation is written; a start or a confirm over a ``[limits]`` limit raises
+``CustomerOverLimit`` with the limit and when they may go on (the summary stays open).
+
 Ownership: a conversation, a delivery or an event is found only by the channel that made it;
 another channel's id is answered exactly like an unknown one (``NotFound``).
 """
@@ -21,17 +26,20 @@ from typing import Any, TypeGuard
 
 from pydantic import BaseModel, ConfigDict
 
+from bot.agents.customer_refusals import CustomerBlocked, CustomerOverLimit
 from bot.agents.order_total import confirms_total, summary_total
 from bot.agents.prompt_data import Refusal, check_answer, prompt_data
 from bot.agents.transcript_bounds import bound_transcript, kept_answer
 from bot.chat_ref import AGENTS, ChatRef, UserRef
 from bot.ordering import CancelReply, ChatService, CustomerDesk, DeliveryPage, StatusReply
 from bot.partner.models import CANCEL_REASON_LENGTH
+from bot.safety.customer_limits import LimitHit, noting_hits
 from bot.store import AgentConversation, Store
 from conversations import EDIT_PREFIX, ChoiceAnswer, CommandAnswer, Prompt, Turn
 from conversations.dialog import CONFIRM, Answer, SessionStatus
 from conversations.flow import FlowRegistry
 from conversations.texts import agent_texts
+from conversations.texts.catalogue import speaking_language
 from conversations.texts.deliveries_texts import short_ref
 from conversations.texts.taps import Taps, for_channel
 
@@ -105,10 +113,25 @@ class HeadlessConversations:
         its turns, and its delivery's events (``status_text``, ``message``)."""
         if flow is not None and flow not in self._registry:
             raise UnknownFlow(flow)
+        # Refused before anything is written: a blocked customer or one over a limit leaves
+        # no conversation behind (a customer the channel never had can be neither).
+        known = await self._store.agents.user(channel, customer)
+        if known is not None:
+            with noting_hits() as hits:
+                refused = await self._chats.before_start(known, language=language)
+            if refused is not None:
+                raise _refusal(refused, hits, language)
         conversation = await self._store.agents.open(channel, customer, flow, language)
-        turn = await self._chats.start(
-            conversation.chat, conversation.user, flow=flow, language=language
-        )
+        with noting_hits() as hits:
+            turn = await self._chats.start(
+                conversation.chat,
+                conversation.user,
+                flow=flow,
+                language=language,
+                counted=known is not None,
+            )
+        if hits:
+            raise _refusal(turn, hits, language)
         return await self._record(conversation, None, turn, prompt_before=None)
 
     async def view(self, channel: str, conversation_id: str) -> ConversationView:
@@ -241,9 +264,12 @@ class HeadlessConversations:
                 conversation.chat, conversation.user, language=conversation.language
             )
         else:
-            turn = await self._chats.handle(
-                conversation.chat, conversation.user, answer, language=conversation.language
-            )
+            with noting_hits() as hits:
+                turn = await self._chats.handle(
+                    conversation.chat, conversation.user, answer, language=conversation.language
+                )
+            if hits:  # the summary stays open, as the chat customer's does
+                raise _refusal(turn, hits, conversation.language)
         if turn is None:
             turn = Turn(status="ended")
         raw = answer.model_dump(mode="json", exclude_none=True)
@@ -342,6 +368,16 @@ class HeadlessConversations:
     async def _open_prompt(self, conversation: AgentConversation) -> Prompt | None:
         opened = (await self._last(conversation)).get("open")
         return None if opened is None else Prompt.model_validate(opened)
+
+
+def _refusal(
+    turn: Turn, hits: list[LimitHit], language: str | None
+) -> CustomerOverLimit | CustomerBlocked:
+    """A start or a confirm refused for the customer (``turn``: what a chat would read)."""
+    if not hits:
+        return CustomerBlocked(" ".join(turn.messages))
+    with speaking_language(language):
+        return CustomerOverLimit(hits[0], hits[0].said())
 
 
 _NOBODY = UserRef(AGENTS, 0)

@@ -35,6 +35,7 @@ from pydantic import BaseModel, Field
 
 from bot.agents.agent_handoffs import AgentHandoffs
 from bot.agents.agent_routes import MAX_BODY_BYTES, MAX_CUSTOMER_LENGTH
+from bot.agents.customer_refusals import CustomerBlocked, CustomerOverLimit
 from bot.agents.door_words import MCP_WORDS
 from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
 from bot.agents.mcp_push import EVENTS_URI, EventPush
@@ -88,7 +89,10 @@ Rules:
   they agreed, with that total (prompt.total).
 - Never make up or repeat a drop-off code (OTP). It goes only to the verified receiver; you are
   told when it was sent.
-- Deliveries, their status and cancelling one are by the customer's reference you chose."""
+- Deliveries, their status and cancelling one are by the customer's reference you chose.
+- An error with error "customer_limit" (the customer is over one of the business's limits) or
+  "customer_blocked": tell the customer its message; retry no sooner than its retry_at
+  (null: not until one of their deliveries ends)."""
 
 _CONVERSATION = "The conversation id start_order returned."
 _CUSTOMER = "Your own stable reference for the customer (the same one start_order used)."
@@ -162,6 +166,8 @@ def build_mcp_server(
             )
         except UnknownFlow:
             return _error(f"flow must be one of {conversations.flows}")
+        except (CustomerOverLimit, CustomerBlocked) as refused:
+            return _data(refused.message, refused.body(), error=True)
         return _turn(view)
 
     async def answer(conversation_id: Name, answer: dict[str, Any]) -> Turn:
@@ -265,6 +271,8 @@ async def _guarded(call: Any) -> CallToolResult:
         view: ConversationView = await call
     except NotFound:
         return _error("no such conversation")
+    except CustomerOverLimit as over:  # the summary stays open: confirm again after retry_at
+        return _data(over.message, over.body(), error=True)
     return _turn(view)
 
 

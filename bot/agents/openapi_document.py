@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from bot.agents.agent_routes import MAX_CUSTOMER_LENGTH
 from bot.agents.api_errors import CODES
+from bot.agents.customer_refusals import BLOCKED_CODE, LIMIT_SCHEMA
 from bot.agents.headless import ConversationView
 from bot.ordering import CancelReply, DeliveryPage, StatusReply
 
@@ -31,11 +32,15 @@ def _schemas() -> dict[str, Any]:
         "type": "object",
         "description": "Every refused request: a stable code to branch on, and what to do.",
         "properties": {
-            "error": {"type": "string", "enum": sorted({*CODES.values(), "photo_refused"})},
+            "error": {
+                "type": "string",
+                "enum": sorted({*CODES.values(), "photo_refused", BLOCKED_CODE}),
+            },
             "message": {"type": "string"},
         },
         "required": ["error", "message"],
     }
+    found["CustomerLimit"] = LIMIT_SCHEMA
     found["Event"] = {
         "type": "object",
         "description": "One event of a conversation's delivery; never a drop-off code.",
@@ -86,6 +91,15 @@ ERRORS = {
     "500": _answer("The bot failed to answer (the request may be repeated)", "Error"),
 }
 ALWAYS = ("401", "405", "429", "500")  # any route: no key, a wrong method, the budget, a fault
+BLOCKED = _answer("An operator blocked the customer (customer_blocked): nothing started", "Error")
+# Where a customer's own limits apply (a start, a confirm), a 429 may be theirs too.
+CUSTOMER_429 = {
+    "description": "Over this key's requests per minute (Error, rate_limited), or the customer "
+    "over one of the business's limits (CustomerLimit, customer_limit: nothing started or "
+    "created; Retry-After only when it is a time)",
+    "headers": {"Retry-After": {"schema": {"type": "string"}}},
+    **_json({"oneOf": [_ref("Error"), _ref("CustomerLimit")]}),
+}
 
 
 def _errors(*codes: str) -> dict[str, Any]:
@@ -106,7 +120,10 @@ def _body(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
     return {"required": True, **_json(schema)}
 
 
-def _turn(summary: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+def _turn(
+    summary: str, body: dict[str, Any] | None = None, *, limited: bool = False
+) -> dict[str, Any]:
+    """A turn's route; ``limited``: one that may confirm, so a customer's limit applies."""
     operation: dict[str, Any] = {
         "summary": summary,
         "responses": {
@@ -119,6 +136,8 @@ def _turn(summary: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
             **_errors("400", "404", *(() if body is None else ("413", "415"))),
         },
     }
+    if limited:
+        operation["responses"]["429"] = CUSTOMER_429
     if body is not None:
         operation["requestBody"] = body
     return operation
@@ -160,6 +179,8 @@ def build_document() -> dict[str, Any]:
                     "201": _answer("Started: the first question", "ConversationView"),
                     "422": _answer(f"Refused: {UNPROCESSABLE}", "Error"),
                     **_errors("400", "413", "415"),
+                    "403": BLOCKED,
+                    "429": CUSTOMER_429,
                 },
             }
         },
@@ -200,6 +221,7 @@ def build_document() -> dict[str, Any]:
             "post": _turn(
                 "Answer the open question (a typed answer matching its answer_schema)",
                 _body({"answer": {"type": "object"}}, ["answer"]),
+                limited=True,
             ),
         },
         conv + "/back": {"parameters": [CONVERSATION], "post": _turn("Back one question")},

@@ -30,6 +30,7 @@ from bot.channels import ChannelRegistration
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.clocks import Clock, system_clock
 from bot.config import key_hash
+from bot.config.limits_section import LimitsConfig
 from bot.demo.transports import AppSwitch
 from bot.partner.signing import verify
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
@@ -167,6 +168,7 @@ class AgentWorld:
         )
         self.db_path = tmp_path / "bot.sqlite3"
         self.clock: Clock = system_clock  # the store's; a test may swap it before a restart
+        self.limits = LimitsConfig()  # ``[limits]``; a test may set its own before ``start``
         self.channel = RecordingChannel()
         self.hooks = HookReceiver()
         self.core: BotCore | None = None
@@ -197,6 +199,7 @@ class AgentWorld:
                 hooks={"shop": ChannelHook(HOOK_URL, HOOK_SECRET)},
             ),
             public_base_url=public_base_url,
+            limits=self.limits,
         )
         seams = Seams(
             partner_transport=httpx.ASGITransport(app=self.sandbox.app),

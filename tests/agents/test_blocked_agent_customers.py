@@ -1,5 +1,6 @@
 """A customer of an agent channel blocked by an operator (``shop:cust-1``): the JSON API's
-conversation gets the one polite sentence and ends, an open one is dropped, nothing is created;
+conversation gets the one polite sentence and ends (a new one is refused with it, 403), an open
+one is dropped, nothing is created;
 another customer of the same channel orders as before, and so does the blocked one once
 unblocked."""
 
@@ -24,12 +25,14 @@ async def test_a_blocked_agent_customer_gets_one_sentence_and_nothing_is_created
     done = await blocking.block(customer, by="telegram:1900", reason="abuse")
     assert done.drafts == 1
 
-    answered = await world.answer(open_draft["id"], TO_SUMMARY[0])
-    started = await world.start_order("cust-1")
+    answered = (await world.answer(open_draft["id"], TO_SUMMARY[0])).json()
+    started = await world.api.post("/api/conversations", json={"customer": "cust-1"})
 
-    for said in (answered.json(), started):
-        assert said["messages"] == [say("safety.blocked")]
-        assert said["prompt"] is None and said["finished"]
+    assert answered["messages"] == [say("safety.blocked")]
+    assert answered["prompt"] is None and answered["finished"]
+    # A new conversation is refused before it is written (test_agent_customer_limits.py).
+    assert started.status_code == 403
+    assert started.json()["message"] == say("safety.blocked")
     assert (await world.start_order("cust-2"))["prompt"] is not None  # another customer
     assert world.sandbox.call_counts().get("create_delivery", 0) == 0
 
