@@ -129,3 +129,17 @@ FUNNEL_EVENTS = Counter(
     ["flow", "step", "kind"],
     registry=REGISTRY,
 )
+OPERATOR_ACTIONS = Counter(
+    "deliverybot_operator_actions",
+    "Operator actions written to the audit trail by this process, by action (block, unblock, "
+    "assign, unassign, handoff_take, ...) and outcome (done, refused, unchanged, other).",
+    ["action", "outcome"],
+    registry=REGISTRY,
+)
+LIMIT_HITS = Counter(
+    "deliverybot_limit_hits",
+    "Customers refused by one of [limits] in this process, by kind (the key) and outcome "
+    "(refused: nothing was started or created).",
+    ["kind", "outcome"],
+    registry=REGISTRY,
+)

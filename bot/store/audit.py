@@ -5,7 +5,8 @@ One row per event: ``at`` (the store's clock), ``actor`` (who: ``telegram:1900``
 operator's Telegram account, ``shell`` for the command line, ``bot`` for a limit), ``action``
 (``block``, ``unblock``, ``assign``, ...), ``subject`` (what it was about: a customer or a
 delivery), ``outcome`` (``done``, ``refused: ...``, ``already blocked``) and an optional
-``detail`` (an operator's reason). Nothing here is a secret or a customer's message.
+``detail`` (an operator's reason). Nothing here is a secret or a customer's message. Each
+event is also counted in the process's metrics (``bot.metrics.audit_counts``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.clocks import Clock
+from bot.metrics.audit_counts import count_audit_event
 from bot.store.store_backend import StoreDatabase
 
 _RECORD = """INSERT INTO audit_trail (at, actor, action, subject, outcome, detail)
@@ -47,6 +49,7 @@ class AuditTrail:
         """Store one event, stamped now; returns it."""
         entry = AuditEntry(self._clock(), actor, action, subject, outcome, detail)
         await self._db.execute(_RECORD, (entry.at, actor, action, subject, outcome, detail))
+        count_audit_event(action, outcome)  # once written: the counters follow the trail
         return entry
 
     async def since(self, moment: float) -> list[AuditEntry]:

@@ -8,7 +8,9 @@ installs it: none of these tests is skipped.
 
 from __future__ import annotations
 
+import asyncio
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -30,6 +32,18 @@ def system_tool(name: str) -> str:
             f"(apt-get install {PACKAGES.get(name, name)})"
         )
     return found
+
+
+async def promtool_check_metrics(exposition: str) -> subprocess.CompletedProcess[str]:
+    """``promtool check metrics`` over a ``/metrics`` exposition (in a thread: it blocks)."""
+    return await asyncio.to_thread(
+        subprocess.run,
+        [system_tool("promtool"), "check", "metrics"],
+        input=exposition,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def replaced(text: str, old: str, new: str, *, count: int) -> str:

@@ -18,7 +18,6 @@ import logging
 import os
 import signal
 import socket
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,7 +34,7 @@ from bot.metrics.endpoint import MetricsEndpoint
 from bot.runtime import configure_logging, serve
 from bot.sandbox import default_scenario
 from bot.sandbox.server import SandboxServer
-from tests.deploy.conftest import system_tool
+from tests.deploy.conftest import promtool_check_metrics
 from tests.e2e.conftest import ADA, ADA_PHONE, RECEIVER_PHONE, SECRET_TOKEN, BotStack, MakeStack
 from tests.fakes import FakeTelegram
 from tests.metrics.samples import sample
@@ -133,14 +132,7 @@ async def test_an_order_shows_in_the_metrics_with_bounded_labels_only(
     for personal in (str(ADA.id), delivery_id, ADA_PHONE, RECEIVER_PHONE, "Bola Ahmed"):
         assert not any(personal in value for value in values), personal
 
-    checked = await asyncio.to_thread(
-        subprocess.run,
-        [system_tool("promtool"), "check", "metrics"],
-        input=exposition,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    checked = await promtool_check_metrics(exposition)
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 

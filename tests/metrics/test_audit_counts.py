@@ -1,0 +1,89 @@
+"""The audit trail as counters (``bot.metrics.audit_counts``): each event ``store.audit`` writes
+is counted as an operator action or a limit hit, by bounded labels, nothing while metrics are
+off, and the exposition passes ``promtool check metrics``."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from prometheus_client import generate_latest
+
+from bot.chat_ref import UserRef
+from bot.config import LimitsConfig
+from bot.metrics import families
+from bot.safety.customer_blocking import CustomerBlocking
+from bot.safety.customer_limits import CustomerLimits
+from bot.store import Store
+from tests.deploy.conftest import promtool_check_metrics
+from tests.metrics.samples import sample
+
+ADA = UserRef("telegram", 1001)
+ACTIONS = "deliverybot_operator_actions_total"
+HITS = "deliverybot_limit_hits_total"
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    async with Store.open(tmp_path / "bot.sqlite3", synchronous="NORMAL") as opened:
+        yield opened
+
+
+def _actions() -> dict[tuple[str, str], float]:
+    pairs = [
+        ("block", "done"),
+        ("block", "unchanged"),
+        ("unblock", "done"),
+        ("unblock", "unchanged"),
+        ("assign", "refused"),
+        ("other", "other"),
+    ]
+    return {pair: sample(ACTIONS, action=pair[0], outcome=pair[1]) for pair in pairs}
+
+
+async def test_operator_actions_are_counted_by_action_and_outcome(
+    store: Store, metrics_on: None
+) -> None:
+    before = _actions()
+    blocking = CustomerBlocking(store)
+
+    await blocking.block(ADA, by="telegram:1900", reason="spam")
+    await blocking.block(ADA, by="telegram:1900")  # already blocked
+    await blocking.unblock(ADA, by="shell")
+    await blocking.unblock(ADA, by="shell")  # was not blocked
+    await store.audit.record("telegram:1900", "assign", "d-1", "refused: rider_busy", "r-7")
+    # Free text the bounded labels do not know becomes "other", never a new series per value.
+    await store.audit.record("telegram:1900", "frobnicate d-1", "d-1", "d-1 went wrong")
+
+    after = _actions()
+    assert {pair: after[pair] - before[pair] for pair in after} == dict.fromkeys(after, 1.0)
+
+
+async def test_limit_hits_are_counted_by_kind_and_outcome(store: Store, metrics_on: None) -> None:
+    limits = CustomerLimits(store, LimitsConfig(drafts_per_hour=1))
+    before = sample(HITS, kind="drafts_per_hour", outcome="refused")
+
+    assert await limits.before_draft(ADA) is None  # under the limit: no hit
+    assert await limits.before_draft(ADA) is not None
+    assert await limits.before_draft(ADA) is not None
+
+    assert sample(HITS, kind="drafts_per_hour", outcome="refused") - before == 2
+
+
+async def test_nothing_is_counted_while_metrics_are_off(store: Store) -> None:
+    before = sample(ACTIONS, action="block", outcome="done")
+    await CustomerBlocking(store).block(ADA, by="shell")
+    assert sample(ACTIONS, action="block", outcome="done") == before
+    assert [entry.action for entry in await store.audit.since(0)] == ["block"]  # in the trail
+
+
+async def test_the_families_pass_promtool(store: Store, metrics_on: None) -> None:
+    await CustomerBlocking(store).block(ADA, by="telegram:1900")
+    await CustomerLimits(store, LimitsConfig(drafts_per_hour=1)).before_draft(ADA)
+    exposition = generate_latest(families.REGISTRY).decode()
+    assert f"{ACTIONS}{{" in exposition
+
+    checked = await promtool_check_metrics(exposition)
+
+    assert checked.returncode == 0, checked.stdout + checked.stderr
