@@ -87,3 +87,10 @@ async def test_the_families_pass_promtool(store: Store, metrics_on: None) -> Non
     checked = await promtool_check_metrics(exposition)
 
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_the_operators_guide_lists_both_counters_in_its_metrics_table() -> None:
+    guide = (Path(__file__).parents[2] / "docs" / "operators.md").read_text(encoding="utf-8")
+    rows = [line for line in guide.splitlines() if line.startswith("| `deliverybot_")]
+    for name in (ACTIONS, HITS):
+        assert any(row.startswith(f"| `{name}` |") for row in rows), name
