@@ -1,11 +1,18 @@
 """A delivery's payment as the relay saw it (``deliveries.note_paid``, ``finish_event(paid=)``)
 and ``customer_counts.unpaid_deliveries``: not cancelled and not seen paid, delivered ones
-included; a payment is kept whatever order its events came in, on both backends."""
+included; a payment is kept whatever order its events came in, on both backends; the limit
+at its edge on two instances sharing one database."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot.chat_ref import ChatRef, UserRef
+from bot.config import LimitsConfig
+from bot.safety.customer_limits import CustomerLimits, LimitHit
 from bot.store import Store, ViewChange
+from bot.store.pg_local_server import LocalPostgres
+from tests.store.pg_instances import pg_instances
 
 ADA, CHIDI = UserRef("telegram", 1001), UserRef("telegram", 1002)
 
@@ -42,3 +49,20 @@ async def test_an_event_showing_the_fee_paid_counts_even_when_it_is_older(store:
     link = await store.deliveries.get("d1")
     assert link is not None and link.status == "delivered"
     assert await store.customer_counts.unpaid_deliveries(ADA) == 0
+
+
+async def test_two_instances_hold_the_unpaid_limit_at_its_edge(
+    postgres_server: LocalPostgres, tmp_path: Path
+) -> None:
+    limits = LimitsConfig(unpaid_deliveries=2, open_deliveries=0)
+    async with pg_instances(postgres_server, tmp_path / "media") as (a, b):
+        await _ordered(a, "d-1")
+        assert await CustomerLimits(b, limits).before_create(ADA) is None  # one under
+        await _ordered(b, "d-2")
+        refused = LimitHit("unpaid_deliveries", 2, None)
+        assert await CustomerLimits(a, limits).before_create(ADA) == refused
+        assert await CustomerLimits(b, limits).before_create(ADA) == refused
+
+        assert await b.deliveries.note_paid("d-1")  # the relay on b saw it paid
+
+        assert await CustomerLimits(a, limits).before_create(ADA) is None
