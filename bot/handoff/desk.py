@@ -18,8 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.chat_ref import ChatRef, UserRef
-from bot.handoff.bodies import Body, text_body
+from bot.handoff.bodies import Body, text_body, text_of
 from bot.handoff.card import RECENT_MESSAGES, CardFacts, card_text, draft_summary, question_title
+from bot.handoff.codes import carries_code, waiting_codes
 from bot.handoff.handoff_settings import HandoffSettings
 from bot.handoff.sides import CustomerSide, StaffSide
 from bot.ordering.chats import ChatService
@@ -156,14 +157,28 @@ class HandoffDesk:
 
     async def reply(
         self, handoff: Handoff, body: Body, *, signer: str | None = None, by: UserRef | None = None
-    ) -> None:
+    ) -> bool:
         """Staff wrote to the customer: sent as the business (signed with ``signer``'s name
-        only when ``[operators] sign_replies``)."""
+        only when ``[operators] sign_replies``). False when it was not sent: it carries one of
+        the customer's deliveries' drop-off codes (``codes``), and staff are told why."""
+        if await self._carries_code(handoff, body):
+            await self._staff_action("reply", handoff.ref, by, outcome="refused_code")
+            if self.staff is not None:
+                with speaking_language(None):
+                    await self.staff.tell(handoff, say("staff.code_refused", ref=handoff.ref))
+            return False
         await self._staff_action("reply", handoff.ref, by)
         if signer and self.settings.sign_replies and body.get("kind") == "text":
             body = text_body(f"{body.get('text', '')}\n— {signer}")
         await self.store.handoffs.add(handoff.ref, TO_CUSTOMER, body)
         await self.flush(handoff, TO_CUSTOMER)
+        return True
+
+    async def _carries_code(self, handoff: Handoff, body: Body) -> bool:
+        text = text_of(body)
+        return bool(text.strip()) and carries_code(
+            text, await waiting_codes(self.store, handoff.user)
+        )
 
     async def takes_place(self, handoff: Handoff) -> bool:
         """Whether the customer's order is at a question a place answers (a location shared
@@ -241,12 +256,14 @@ class HandoffDesk:
         if turn is not None and side is not None:
             await side.show(closed.chat, turn)
 
-    async def _staff_action(self, action: str, ref: str, by: UserRef | None) -> None:
+    async def _staff_action(
+        self, action: str, ref: str, by: UserRef | None, *, outcome: str = "done"
+    ) -> None:
         """What a staff member did to a hand-off, logged and kept in the audit trail
         (``deliverybot audit``) by reference and operator; never what was said."""
         actor = str(by) if by is not None else "bot"
-        log.info("hand-off %s: %s by %s", ref, action, actor)
-        await self.store.audit.record(actor, f"handoff_{action}", f"hand-off {ref}", "done")
+        log.info("hand-off %s: %s by %s (%s)", ref, action, actor, outcome)
+        await self.store.audit.record(actor, f"handoff_{action}", f"hand-off {ref}", outcome)
 
     # --- delivery, once each ----------------------------------------------------------------
 
