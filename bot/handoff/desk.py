@@ -209,6 +209,9 @@ class HandoffDesk:
             if after is not None and after.step == step and after.failures > session.failures:
                 return FillRefused(question, " ".join(turn.messages))
             await self.reply(handoff, text_body(say("human.filled", question=question)))
+            side = self._customers.get(chat.channel)
+            if side is not None:
+                await side.answered(chat, turn)
             return Filled(question)
 
     async def close(self, ref: str, *, by: UserRef | None = None) -> Handoff | None:

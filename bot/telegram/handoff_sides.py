@@ -66,6 +66,10 @@ class TelegramCustomers:
         """Show the turn in the customer's chat, as the conversation draws it."""
         await self._show(chat, turn)
 
+    async def answered(self, chat: ChatRef, turn: Turn) -> None:
+        """Nothing now: the chat shows its order again, at the question after staff's
+        answer, when the hand-off closes (its buttons do not answer while it waits)."""
+
 
 class TelegramStaff:
     """Staff in the operators' chat ``chat_id`` (the first of ``[operators] chat_ids``)."""
