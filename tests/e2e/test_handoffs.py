@@ -197,3 +197,32 @@ async def test_photos_pass_both_ways(stack: BotStack) -> None:
     await stack.send(as_reply(photo, relayed))
     sent = stack.tg.sent_messages(ADA.id)[-1]
     assert sent.method == "sendPhoto" and sent.text == "No, this one"
+
+
+async def test_order_commands_wait_while_a_person_answers(stack: BotStack) -> None:
+    await at_the_dropoff_place(stack)
+    chat = ChatRef("telegram", ADA.id)
+    draft = await stack.bot.store.sessions.get(chat)
+    assert draft is not None
+    await stack.command(ADA, "human")
+    ref = card(stack).text[1:7]  # type: ignore[index]
+
+    # Each order command leaves the draft exactly as it was: staff see it, Ada is told why.
+    for command in ("cancel", "new", "repeat", "start"):
+        (told,) = await stack.command(ADA, command)
+        assert told.text == say("human.order_waits", command=f"/{command}")
+        assert stack.tg.sent_messages(OPERATORS.id)[-1].text == f"#{ref} customer: /{command}"
+        kept = await stack.bot.store.sessions.get(chat)
+        assert kept is not None and kept.data == draft.data
+
+    # /help still answers, and leaves the draft as it was too.
+    await stack.command(ADA, "help")
+    kept = await stack.bot.store.sessions.get(chat)
+    assert kept is not None and kept.data == draft.data
+
+    # Once staff close it, /cancel reaches the order again.
+    await stack.command(OLU, "done", ref, chat=OPERATORS)
+    cancelled = await stack.command(ADA, "cancel")
+    assert all(m.text != say("human.order_waits", command="/cancel") for m in cancelled)
+    after = await stack.bot.store.sessions.get(chat)
+    assert after is None or after.data != draft.data  # dropped, or asked whether to drop it
