@@ -116,6 +116,8 @@ class HandoffDesk:
                 await self.store.handoffs.close(handoff.ref)
                 return Asked(None, False, say("human.unavailable"))
             await self.store.handoffs.posted(handoff.ref, post)
+            if session is not None:
+                self.chats.funnel.handoff(session)  # where customers ask for a person
             return Asked(handoff, True, self._opened_text())
 
     def _opened_text(self) -> str:

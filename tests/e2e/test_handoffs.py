@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.chat_ref import ChatRef, UserRef
+from bot.funnel.recorder import day_of
+from bot.funnel.report import funnel_report, render_short, render_table
 from conversations.texts.catalogue import say
 from tests.e2e.conftest import ADA, ADA_PHONE, OLU, OPERATORS, RECEIVER_PHONE, BotStack, tiny_png
 from tests.fakes import SentMessage, TgUser
@@ -226,3 +228,29 @@ async def test_order_commands_wait_while_a_person_answers(stack: BotStack) -> No
     assert all(m.text != say("human.order_waits", command="/cancel") for m in cancelled)
     after = await stack.bot.store.sessions.get(chat)
     assert after is None or after.data != draft.data  # dropped, or asked whether to drop it
+
+
+async def test_the_funnel_counts_hand_offs_at_the_step_they_were_opened(
+    stack: BotStack,
+) -> None:
+    await at_the_dropoff_place(stack)
+    await stack.command(ADA, "human")
+    await stack.command(ADA, "human")  # the same hand-off: counted once
+    await stack.command(OLU, "done", card(stack).text[1:7], chat=OPERATORS)  # type: ignore[index]
+    await stack.command(ADA, "human")  # a second one, at the same question
+    await stack.command(OLU, "human")  # no order open: nothing to count at a step
+
+    await stack.bot.core.chats.funnel.flush()
+    store = stack.bot.store
+    rows = await funnel_report(store.funnel, since_day=day_of(store.clock()))
+    handoffs = {(row.flow, row.step): row.handoffs for row in rows if row.handoffs}
+    assert handoffs == {("pickup_delivery", "dropoff_place"): 2}
+
+    lines = render_table(rows, period="1d").splitlines()
+    assert lines[1].split()[-5:] == ["created", "hand-offs", "top", "re-ask", "reasons"]
+    (dropoff,) = [line for line in lines if line.split()[:1] == ["dropoff_place"]]
+    assert dropoff.split()[-3:] == ["0", "2", "-"]  # created, hand-offs, no re-ask reasons
+    short = render_short(rows, period="1d")
+    assert say("ops.report.handoffs", steps="dropoff_place 2") in short.splitlines()
+    (reply,) = await stack.command(OLU, "report", "1d", chat=OPERATORS)
+    assert reply.text == short
