@@ -148,6 +148,10 @@ class HandoffDesk:
         """The hand-off ``ref``."""
         return await self.store.handoffs.get(ref)
 
+    async def in_topic(self, chat: ChatRef, thread_id: int) -> Handoff | None:
+        """The hand-off whose staff topic is ``thread_id`` of ``chat`` (a forum group)."""
+        return await self.store.handoffs.by_topic(chat, thread_id)
+
     async def take(self, ref: str, operator: UserRef, name: str) -> Taken | None:
         """``operator`` takes the hand-off (the first to press wins); None if there is none.
         The card shows who has it."""
