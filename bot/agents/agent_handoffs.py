@@ -4,8 +4,9 @@ cannot help hands its customer to the business's staff (``bot.handoff``).
 ``ask`` opens the conversation's hand-off (or finds the waiting one) and passes the agent's
 ``message`` to staff; its answer carries the hand-off's state, which ``state`` reads again for
 an agent that polls. What staff write comes back as events of the conversation (``type``
-``staff_message``, then ``handoff_closed`` once staff are done), on the same stream, webhooks
-and MCP resource as delivery events.
+``staff_message``; ``staff_answered`` when staff answered the order's open question for the
+customer, whose view then shows the next question; ``handoff_closed`` once staff are done), on
+the same stream, webhooks and MCP resource as delivery events.
 """
 
 from __future__ import annotations
@@ -67,11 +68,13 @@ class AgentHandoffs:
 
 
 class AgentCustomers:
-    """The desk's ``CustomerSide`` for agent conversations: staff's words as events."""
+    """The desk's ``CustomerSide`` for agent conversations: staff's words as events, and
+    an answer staff filled in recorded in the conversation (``conversations``)."""
 
-    def __init__(self, store: Store, bell: EventBell) -> None:
+    def __init__(self, store: Store, bell: EventBell, conversations: HeadlessConversations) -> None:
         self._store = store
         self._bell = bell
+        self._conversations = conversations
 
     async def send(self, chat: ChatRef, body: Body) -> bool:
         await self._keep(
@@ -83,6 +86,14 @@ class AgentCustomers:
         """The hand-off is over: the conversation goes on at ``turn``'s question."""
         question = turn.prompt.text if turn.prompt is not None else None
         await self._keep(chat, {"type": "handoff_closed", "question": question})
+
+    async def answered(self, chat: ChatRef, turn: Turn) -> None:
+        """Staff answered the open question: the conversation's state (its view, read by
+        ``GET`` and checked against by the next answer) moves to the next question, and an
+        event (``staff_answered``) tells the agent which one."""
+        await self._conversations.deliver_later(chat, turn)
+        question = turn.prompt.text if turn.prompt is not None else None
+        await self._keep(chat, {"type": "staff_answered", "question": question})
 
     async def _keep(self, chat: ChatRef, event: dict[str, Any]) -> None:
         key = "handoff:" + secrets.token_hex(8)

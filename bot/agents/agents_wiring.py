@@ -58,7 +58,7 @@ def register_agents(core: CoreServices) -> AgentChannels:
     limits = RateLimits(store.request_buckets)  # shared by every process on the store
     # An agent that cannot help hands its customer to staff; staff's words come back as events.
     handoffs = AgentHandoffs(core.handoffs, conversations)
-    core.handoffs.serve(AGENTS, AgentCustomers(store, bell))
+    core.handoffs.serve(AGENTS, AgentCustomers(store, bell, conversations))
     core.register(
         ChannelRegistration(
             AGENTS,

@@ -130,8 +130,9 @@ HANDOFF = (
     "Hand the customer to a person from the business when you cannot help (they are stuck, "
     "or ask for a person): the order waits at its question meanwhile. message: what to tell "
     "the staff. Returns the hand-off's state (ref, state open/taken/closed, owner); the "
-    "staff's replies arrive as delivery_events of type staff_message, and handoff_closed "
-    "once they are done (then carry on with the open question)."
+    "staff's replies arrive as delivery_events of type staff_message, staff_answered when "
+    "they answered the open question for the customer (the next question is then open), and "
+    "handoff_closed once they are done (then carry on with the open question)."
 )
 EVENTS = """News about the deliveries ordered in a conversation, oldest first, after stream
 position `after` (each event's `seq`): status in words, the service's customer_message_hint,

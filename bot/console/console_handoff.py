@@ -30,6 +30,9 @@ class ConsoleCustomers:
     async def show(self, chat: ChatRef, turn: Turn) -> None:
         self._show(turn)
 
+    async def answered(self, chat: ChatRef, turn: Turn) -> None:
+        """Nothing now: the order is shown again when the hand-off closes."""
+
 
 class ConsoleStaff:
     """The demo's staff: their card and the customer's messages, shown as ``staff:`` lines

@@ -13,7 +13,7 @@ import asyncio
 import logging
 
 from bot.clocks import Clock
-from bot.funnel.steps import StepEvent, StepMark, abandoned_idle, events_of
+from bot.funnel.steps import StepEvent, StepMark, abandoned_idle, events_of, handed_off
 from bot.metrics.recording import count_funnel_event
 from bot.store.funnel_events import FunnelEvent, FunnelEvents
 from bot.store.store_errors import StoreError
@@ -45,6 +45,10 @@ class FunnelRecorder:
     def turn(self, before: StepMark | None, session: Session, turn: Turn) -> None:
         """Record the turn that took ``before`` (None: a new order) to ``session``."""
         self._keep(session.id, events_of(before, session, turn))
+
+    def handoff(self, session: Session) -> None:
+        """Record a hand-off to a person opened while the order was at its step."""
+        self._keep(session.id, handed_off(session))
 
     def idle(self, session: Session) -> None:
         """Record an unfinished order dropped for being idle."""

@@ -3,6 +3,7 @@
 For each step since a day: how many conversations reached it, answered it (moved on), went
 back from it, abandoned there (cancelled, ended, or idle), and created a delivery from it,
 each counted once per conversation; how many times it was re-asked, and for which reasons;
+how many hand-offs to a person were opened there (each one);
 the median time from its question to its answer. Drop-off is the share of the conversations
 that reached the step and abandoned there. Steps are listed by how many reached them, the
 shape of a funnel.
@@ -30,6 +31,7 @@ class StepRow:
     went_back: int = 0
     abandoned: int = 0
     created: int = 0
+    handoffs: int = 0
     median_seconds: float | None = None
     reasons: Counter[str] = field(default_factory=Counter)
 
@@ -54,6 +56,8 @@ async def funnel_report(
         if tally.kind == "reasked":
             row.reasked += tally.events
             row.reasons[tally.reason or "unknown"] += tally.events
+        elif tally.kind == "handoff":
+            row.handoffs += tally.events
         elif tally.kind in ("reached", "answered", "went_back", "abandoned", "created"):
             setattr(row, tally.kind, getattr(row, tally.kind) + tally.sessions)
     times: defaultdict[tuple[str, str], list[float]] = defaultdict(list)
@@ -76,7 +80,7 @@ def _duration(seconds: float | None) -> str:
 
 
 _HEADER = ("step", "reached", "answered", "drop-off", "median time", "re-asked", "went back",
-           "created", "top re-ask reasons")  # fmt: skip
+           "created", "hand-offs", "top re-ask reasons")  # fmt: skip
 
 
 def render_table(rows: list[StepRow], *, period: str) -> str:
@@ -89,7 +93,7 @@ def render_table(rows: list[StepRow], *, period: str) -> str:
         for row in (r for r in rows if r.flow == flow):
             reasons = ", ".join(f"{reason} {n}" for reason, n in row.top_reasons()) or "-"
             figures = (row.reached, row.answered)
-            counts = (row.reasked, row.went_back, row.created)
+            counts = (row.reasked, row.went_back, row.created, row.handoffs)
             table.append(
                 (row.step, *map(str, figures), f"{row.drop_off:.1%}",
                  _duration(row.median_seconds), *map(str, counts), reasons)
@@ -109,7 +113,8 @@ def render_table(rows: list[StepRow], *, period: str) -> str:
 
 def render_short(rows: list[StepRow], *, period: str, steps: int = 5) -> str:
     """The report in a few lines per flow (an operator's chat, in the turn's language):
-    conversations started and deliveries created, then the steps losing the most."""
+    conversations started and deliveries created, the steps losing the most, then where
+    customers asked for a person."""
     if not rows:
         return say("ops.report.none", period=period)
     out = [say("ops.report.title", period=period)]
@@ -130,4 +135,8 @@ def render_short(rows: list[StepRow], *, period: str, steps: int = 5) -> str:
                 median=_duration(row.median_seconds),
             )
             out.append(line + (say("ops.report.reason", reason=top[0][0]) if top else ""))
+        handed = sorted((r for r in flow_rows if r.handoffs), key=lambda r: (-r.handoffs, r.step))
+        if handed:
+            steps_text = ", ".join(f"{r.step} {r.handoffs}" for r in handed[:steps])
+            out.append(say("ops.report.handoffs", steps=steps_text))
     return "\n".join(out)

@@ -11,6 +11,8 @@ went_back          the customer went back from the step
 abandoned          the order ended there: ``cancelled`` by the customer, ``ended`` by the flow
                    (it could not go on), or ``idle`` (dropped by housekeeping)
 created            the delivery was created from the step (the confirmation)
+handoff            the customer asked for a person there (a hand-off opened at the step, not
+                   from a turn: ``handed_off``); each hand-off counts
 =================  ============================================================================
 """
 
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 
 from conversations import DeliveryCreated, Session, Turn
 
-KINDS = ("reached", "answered", "reasked", "went_back", "abandoned", "created")
+KINDS = ("reached", "answered", "reasked", "went_back", "abandoned", "created", "handoff")
 
 # A create refusal in this task's turn (set by ``note_refusal``, reset by ``mark``).
 _refusal: ContextVar[str | None] = ContextVar("deliverybot_funnel_refusal", default=None)
@@ -83,6 +85,13 @@ def events_of(before: StepMark | None, session: Session, turn: Turn) -> list[Ste
     if (session.flow, session.step) == at:
         return [StepEvent(*at, "reasked", _reask_reason(before, session))]
     return [StepEvent(*at, "answered"), *_reached(session)]
+
+
+def handed_off(session: Session) -> list[StepEvent]:
+    """The customer asked for a person while the order was at its step (none without one)."""
+    if session.step is None or session.finished:
+        return []
+    return [StepEvent(session.flow, session.step, "handoff")]
 
 
 def abandoned_idle(session: Session) -> list[StepEvent]:

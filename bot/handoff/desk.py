@@ -18,8 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.chat_ref import ChatRef, UserRef
-from bot.handoff.bodies import Body, text_body
+from bot.handoff.bodies import Body, text_body, text_of
 from bot.handoff.card import RECENT_MESSAGES, CardFacts, card_text, draft_summary, question_title
+from bot.handoff.codes import carries_code, waiting_codes
 from bot.handoff.handoff_settings import HandoffSettings
 from bot.handoff.sides import CustomerSide, StaffSide
 from bot.ordering.chats import ChatService
@@ -115,6 +116,8 @@ class HandoffDesk:
                 await self.store.handoffs.close(handoff.ref)
                 return Asked(None, False, say("human.unavailable"))
             await self.store.handoffs.posted(handoff.ref, post)
+            if session is not None:
+                self.chats.funnel.handoff(session)  # where customers ask for a person
             return Asked(handoff, True, self._opened_text())
 
     def _opened_text(self) -> str:
@@ -145,6 +148,10 @@ class HandoffDesk:
         """The hand-off ``ref``."""
         return await self.store.handoffs.get(ref)
 
+    async def in_topic(self, chat: ChatRef, thread_id: int) -> Handoff | None:
+        """The hand-off whose staff topic is ``thread_id`` of ``chat`` (a forum group)."""
+        return await self.store.handoffs.by_topic(chat, thread_id)
+
     async def take(self, ref: str, operator: UserRef, name: str) -> Taken | None:
         """``operator`` takes the hand-off (the first to press wins); None if there is none.
         The card shows who has it."""
@@ -156,14 +163,28 @@ class HandoffDesk:
 
     async def reply(
         self, handoff: Handoff, body: Body, *, signer: str | None = None, by: UserRef | None = None
-    ) -> None:
+    ) -> bool:
         """Staff wrote to the customer: sent as the business (signed with ``signer``'s name
-        only when ``[operators] sign_replies``)."""
+        only when ``[operators] sign_replies``). False when it was not sent: it carries one of
+        the customer's deliveries' drop-off codes (``codes``), and staff are told why."""
+        if await self._carries_code(handoff, body):
+            await self._staff_action("reply", handoff.ref, by, outcome="refused_code")
+            if self.staff is not None:
+                with speaking_language(None):
+                    await self.staff.tell(handoff, say("staff.code_refused", ref=handoff.ref))
+            return False
         await self._staff_action("reply", handoff.ref, by)
         if signer and self.settings.sign_replies and body.get("kind") == "text":
             body = text_body(f"{body.get('text', '')}\n— {signer}")
         await self.store.handoffs.add(handoff.ref, TO_CUSTOMER, body)
         await self.flush(handoff, TO_CUSTOMER)
+        return True
+
+    async def _carries_code(self, handoff: Handoff, body: Body) -> bool:
+        text = text_of(body)
+        return bool(text.strip()) and carries_code(
+            text, await waiting_codes(self.store, handoff.user)
+        )
 
     async def takes_place(self, handoff: Handoff) -> bool:
         """Whether the customer's order is at a question a place answers (a location shared
@@ -194,6 +215,9 @@ class HandoffDesk:
             if after is not None and after.step == step and after.failures > session.failures:
                 return FillRefused(question, " ".join(turn.messages))
             await self.reply(handoff, text_body(say("human.filled", question=question)))
+            side = self._customers.get(chat.channel)
+            if side is not None:
+                await side.answered(chat, turn)
             return Filled(question)
 
     async def close(self, ref: str, *, by: UserRef | None = None) -> Handoff | None:
@@ -241,12 +265,14 @@ class HandoffDesk:
         if turn is not None and side is not None:
             await side.show(closed.chat, turn)
 
-    async def _staff_action(self, action: str, ref: str, by: UserRef | None) -> None:
+    async def _staff_action(
+        self, action: str, ref: str, by: UserRef | None, *, outcome: str = "done"
+    ) -> None:
         """What a staff member did to a hand-off, logged and kept in the audit trail
         (``deliverybot audit``) by reference and operator; never what was said."""
         actor = str(by) if by is not None else "bot"
-        log.info("hand-off %s: %s by %s", ref, action, actor)
-        await self.store.audit.record(actor, f"handoff_{action}", f"hand-off {ref}", "done")
+        log.info("hand-off %s: %s by %s (%s)", ref, action, actor, outcome)
+        await self.store.audit.record(actor, f"handoff_{action}", f"hand-off {ref}", outcome)
 
     # --- delivery, once each ----------------------------------------------------------------
 

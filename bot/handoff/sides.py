@@ -24,6 +24,13 @@ class CustomerSide(Protocol):
         """Show a turn of the customer's order (its open question again, after a close)."""
         ...
 
+    async def answered(self, chat: ChatRef, turn: Turn) -> None:
+        """Staff answered the order's open question for the customer (``fill``); ``turn`` is
+        what followed. A chat draws the order again when the hand-off closes (``show``), so it
+        may do nothing now; a channel that keeps its own record of the conversation (agents)
+        records the turn, or its record would still show the question staff answered."""
+        ...
+
 
 class StaffSide(Protocol):
     """How the desk reaches the business's staff."""

@@ -44,6 +44,7 @@ from bot.telegram.operators import operator_handlers
 from bot.telegram.operators.handoff_staff import HandoffStaff
 from bot.telegram.photo_receiver import PhotoReceiver
 from bot.telegram.relay_channel import TelegramRelayChannel, TelegramTurns
+from bot.telegram.staff_topics import StaffTopics
 from bot.telegram.stored_updates import InboxHandOff, UpdateInboxSweep
 from bot.telegram.webhook_route import telegram_route
 from bot.webapp.place_question import ChatPlaceQuestions
@@ -137,7 +138,8 @@ def register_telegram(
     handoff_handlers = []
     if humans is not None and staff_chat is not None:
         handoffs.serve(TELEGRAM, TelegramCustomers(sender, conversation.deliver_later))
-        handoffs.use_staff(TelegramStaff(sender, staff_chat))
+        topics = StaffTopics(application.bot)  # a topic per hand-off in a forum group
+        handoffs.use_staff(TelegramStaff(sender, staff_chat, topics))
         staff = HandoffStaff(handoffs, sender, operator_chats)
         handoff_handlers = [*humans.handlers(), *staff.handlers()]
     # One group: the first handler that matches answers. Feature commands and their buttons

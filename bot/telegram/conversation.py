@@ -35,7 +35,7 @@ from bot.telegram.bot_context import BotContext
 from bot.telegram.callbacks import PATTERN, PageTurn, UnknownButton, resolve
 from bot.telegram.chat_screen import ChatScreen, answers
 from bot.telegram.command_menus import flow_commands
-from bot.telegram.human_request import OFFER_AFTER_FAILURES, HumanRequests
+from bot.telegram.human_request import OFFER_AFTER_FAILURES, CommandCallback, HumanRequests
 from bot.telegram.message_sender import answer_tap
 from bot.telegram.photo_receiver import IncomingPhoto, PhotoRefused, Rehosted
 from bot.telegram.refs import telegram_chat, telegram_user
@@ -86,13 +86,19 @@ class Conversation:
         private = filters.ChatType.PRIVATE
         flows = [command.command for command in self.flow_menu]
         ordering = ["start", "new", "repeat", *flows]
+        # While a person talks with the customer, the order's commands leave it as it is.
+        held = self.humans.order_waits if self.humans is not None else _as_is
         return [
-            CommandHandler("start", self.on_start, filters=private),
-            CommandHandler("new", self.on_new, filters=private),
-            CommandHandler("repeat", self.on_repeat, filters=private),
-            CommandHandler("cancel", self.on_cancel, filters=private),
+            CommandHandler("start", held(self.on_start), filters=private),
+            CommandHandler("new", held(self.on_new), filters=private),
+            CommandHandler("repeat", held(self.on_repeat), filters=private),
+            CommandHandler("cancel", held(self.on_cancel), filters=private),
             CommandHandler("help", self.on_help, filters=private),
-            *([CommandHandler(flows, self.on_flow_command, filters=private)] if flows else []),
+            *(
+                [CommandHandler(flows, held(self.on_flow_command), filters=private)]
+                if flows
+                else []
+            ),
             CommandHandler(ordering, self.on_group_order, filters=~private),
             CallbackQueryHandler(self.on_tap, pattern=PATTERN),
             MessageHandler(private & ~filters.UpdateType.EDITED, self.on_message),
@@ -425,3 +431,8 @@ def _ids(update: Update) -> tuple[int, int]:
     if chat is None or user is None:
         raise ValueError("the conversation's handlers only get updates from a user in a chat")
     return chat.id, user.id
+
+
+def _as_is(command: CommandCallback) -> CommandCallback:
+    """``command`` unchanged (no way to a person is wired)."""
+    return command

@@ -3,9 +3,12 @@ chats, and staff in the operators' chat.
 
 Staff see each hand-off as one card in the operators' chat, with "I'll answer" and "Done"
 buttons (``handoff_staff``); what the customer writes is posted as a reply to the card,
-starting with the hand-off's ``#REF`` tag, so a staff reply to either reaches the customer. A
-customer receives staff's words as the bot's own messages, and photos and locations as they
-were sent (by Telegram's file id: nothing is downloaded).
+starting with the hand-off's ``#REF`` tag, so a staff reply to either reaches the customer.
+Where the operators' chat is a forum group, each hand-off has its own topic, named with its
+reference and the customer's name (``staff_topics``): the card and everything about the
+hand-off go in it, staff write there without replying to anything, and closing the hand-off
+closes the topic. A customer receives staff's words as the bot's own messages, and photos and
+locations as they were sent (by Telegram's file id: nothing is downloaded).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from bot.handoff.bodies import LOCATION, PHOTO, Body, coordinates, kind_of, text
 from bot.relay.channel_protocol import SendFailed
 from bot.store.handoffs import Handoff, StaffPost
 from bot.telegram.message_sender import Blocked, NotDelivered, SendResult, TelegramSender
+from bot.telegram.staff_topics import StaffTopics, topic_name
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage
 from conversations import Turn
@@ -66,28 +70,51 @@ class TelegramCustomers:
         """Show the turn in the customer's chat, as the conversation draws it."""
         await self._show(chat, turn)
 
+    async def answered(self, chat: ChatRef, turn: Turn) -> None:
+        """Nothing now: the chat shows its order again, at the question after staff's
+        answer, when the hand-off closes (its buttons do not answer while it waits)."""
+
 
 class TelegramStaff:
-    """Staff in the operators' chat ``chat_id`` (the first of ``[operators] chat_ids``)."""
+    """Staff in the operators' chat ``chat_id`` (the first of ``[operators] chat_ids``);
+    with ``topics``, a topic per hand-off where that chat is a forum."""
 
-    def __init__(self, sender: TelegramSender, chat_id: int) -> None:
+    def __init__(
+        self, sender: TelegramSender, chat_id: int, topics: StaffTopics | None = None
+    ) -> None:
         self._sender = sender
         self.chat_id = chat_id
+        self._topics = topics
 
     async def post(self, handoff: Handoff, card: str) -> StaffPost | None:
-        """The card, with its buttons, in the operators' chat."""
-        message = OutgoingMessage(escape(card), card_keyboard(handoff))
-        result = await self._sender.send_message(self.chat_id, message)
+        """The card, with its buttons, in the operators' chat (in a new topic of its own
+        where the chat is a forum)."""
+        thread = await self._new_topic(handoff)
+        if thread is None:
+            message = OutgoingMessage(escape(card), card_keyboard(handoff))
+            result = await self._sender.send_message(self.chat_id, message)
+        else:
+            params = {"text": card, "reply_markup": card_keyboard(handoff), **_in_topic(thread)}
+            result = await self._sender.call(self.chat_id, "sendMessage", params)
         if isinstance(result, Blocked | NotDelivered):
             return None
-        return StaffPost(ChatRef(TELEGRAM, self.chat_id), result.message_id)
+        return StaffPost(ChatRef(TELEGRAM, self.chat_id), result.message_id, thread)
+
+    async def _new_topic(self, handoff: Handoff) -> int | None:
+        if self._topics is None or not await self._topics.is_forum(self.chat_id):
+            return None
+        return await self._topics.open(self.chat_id, topic_name(handoff.ref, handoff.name))
 
     async def redraw(self, handoff: Handoff, card: str) -> None:
-        """The card again, in place, with the buttons its state leaves."""
-        if handoff.post is None:
+        """The card again, in place, with the buttons its state leaves; a closed hand-off's
+        topic is closed too."""
+        post = handoff.post
+        if post is None:
             return
         message = OutgoingMessage(escape(card), card_keyboard(handoff))
-        await self._sender.edit_message(handoff.post.chat.id, handoff.post.message_id, message)
+        await self._sender.edit_message(post.chat.id, post.message_id, message)
+        if handoff.state == "closed" and post.thread_id is not None and self._topics is not None:
+            await self._topics.close(post.chat.id, post.thread_id)
 
     async def send(self, handoff: Handoff, body: Body) -> bool:
         """The customer's message, tagged with the reference, as a reply to the card."""
@@ -100,17 +127,28 @@ class TelegramStaff:
                     **body,
                     "text": say("staff.from_customer", ref=handoff.ref, text=text_of(body)),
                 }
-        return _sent(await _send_body(self._sender, self.chat_id, tagged, reply_to=_card(handoff)))
+        sent = await _send_body(
+            self._sender, self.chat_id, tagged, reply_to=_card(handoff), thread=_thread(handoff)
+        )
+        return _sent(sent)
 
     async def tell(self, handoff: Handoff, text: str) -> None:
-        """A line to staff, as a reply to the card (not tried again if it fails: the card
-        shows the state)."""
-        params: dict[str, object] = {"text": text, **_reply_to(_card(handoff))}
+        """A line to staff, as a reply to the card, in its topic if it has one (not tried
+        again if it fails: the card shows the state)."""
+        params = {"text": text, **_reply_to(_card(handoff)), **_in_topic(_thread(handoff))}
         await self._sender.call(self.chat_id, "sendMessage", params)
 
 
 def _card(handoff: Handoff) -> int | None:
     return handoff.post.message_id if handoff.post is not None else None
+
+
+def _thread(handoff: Handoff) -> int | None:
+    return handoff.post.thread_id if handoff.post is not None else None
+
+
+def _in_topic(thread: int | None) -> dict[str, object]:
+    return {} if thread is None else {"message_thread_id": thread}
 
 
 def _reply_to(message_id: int | None) -> dict[str, object]:
@@ -120,9 +158,14 @@ def _reply_to(message_id: int | None) -> dict[str, object]:
 
 
 async def _send_body(
-    sender: TelegramSender, chat_id: int, body: Body, *, reply_to: int | None = None
+    sender: TelegramSender,
+    chat_id: int,
+    body: Body,
+    *,
+    reply_to: int | None = None,
+    thread: int | None = None,
 ) -> SendResult:
-    kind, reply = kind_of(body), _reply_to(reply_to)
+    kind, reply = kind_of(body), {**_reply_to(reply_to), **_in_topic(thread)}
     if kind == PHOTO:
         caption = text_of(body)
         params = {"photo": str(body.get("file_id", "")), **reply}
@@ -135,9 +178,8 @@ async def _send_body(
         caption = str(body.get("caption", ""))
         if caption and not isinstance(result, Blocked | NotDelivered):
             # A location has no caption: the tag follows it, replying to it.
-            await sender.call(
-                chat_id, "sendMessage", {"text": caption, **_reply_to(result.message_id)}
-            )
+            params = {"text": caption, **_reply_to(result.message_id), **_in_topic(thread)}
+            await sender.call(chat_id, "sendMessage", params)
         return result
     return await sender.call(chat_id, "sendMessage", {"text": text_of(body), **reply})
 

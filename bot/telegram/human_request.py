@@ -1,11 +1,20 @@
 """The customer's way to a person in Telegram: ``/human``, the "Talk to a person" button (in
 ``/help`` and after the second wrong answer at one question), and their messages while a
 hand-off waits, which go to staff instead of the order (``bot.handoff``).
+
+While a hand-off waits, the order's own commands (``/start``, ``/new``, ``/repeat``,
+``/cancel``, a flow's command) do not reach the order either (``order_waits``): the draft
+stays exactly as staff see it on the card, and a person may be about to fill one of its
+answers. The command is passed on to staff as the customer's message (so they know what the
+customer wanted) and the customer is told, in one sentence, that their order waits and the
+command works again once the conversation is closed. A drop-off code's link (``/start
+otp_...``) is not about the order and still works.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Callable, Coroutine
+from typing import Any, Final
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes, filters
@@ -18,9 +27,10 @@ from bot.telegram.message_sender import TelegramSender, answer_tap
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage
 from conversations import Prompt, Turn
-from conversations.texts.catalogue import say
+from conversations.texts.catalogue import say, speaking_language
 
 BUTTON_DATA: Final = "human"
+CODE_LINK: Final = "otp_"  # ``/start otp_<token>``: a receiver's drop-off code, not an order
 OFFER_AFTER_FAILURES: Final = 2  # wrong answers at one question before a person is offered
 
 
@@ -34,6 +44,9 @@ def message_body(message: Message) -> Body | None:
     if message.text:
         return text_body(message.text)
     return None
+
+
+CommandCallback = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 
 
 def offer_markup() -> InlineKeyboardMarkup:
@@ -95,6 +108,33 @@ class HumanRequests:
         told = await self.desk.from_customer(handoff, body)
         if told is not None:
             await self.sender.send_message(chat.id, OutgoingMessage(escape(told)))
+        return True
+
+    def order_waits(self, command: CommandCallback) -> CommandCallback:
+        """``command`` (one of the order's), run only when the chat waits for no person; while
+        it does, passed on to staff and the customer told the order waits (module docstring)."""
+
+        async def unless_waiting(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+            if not await self._hold_command(update, context):
+                await command(update, context)
+
+        return unless_waiting
+
+    async def _hold_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
+        message, chat = update.message, update.effective_chat
+        if message is None or chat is None or not message.text:
+            return False
+        word = message.text.split(maxsplit=1)[0].split("@", 1)[0]
+        if word == "/start" and (context.args or [""])[0].startswith(CODE_LINK):
+            return False
+        handoff = await self.desk.waiting_for(ChatRef(TELEGRAM, chat.id))
+        if handoff is None:
+            return False
+        with speaking_language(handoff.language):
+            told = await self.desk.from_customer(handoff, text_body(message.text))
+            if told is None:
+                told = say("human.order_waits", command=word)
+        await self.sender.send_message(chat.id, OutgoingMessage(escape(told)))
         return True
 
     async def waiting(self, chat_id: int) -> bool:

@@ -741,6 +741,7 @@ MESSAGES: Final[dict[str, str]] = {
     "ops.report.flow": "{flow}: {started} started, {created} created",
     "ops.report.step": "  {step}: {abandoned} of {reached} gave up ({share}), median {median}",
     "ops.report.reason": ", re-asked most for {reason}",
+    "ops.report.handoffs": "  asked for a person at: {steps}",
     "ops.the_delivery": "The delivery",
     "ops.the_delivery_ref": "Delivery {ref}",
     "ops.fee_required": (
@@ -1016,6 +1017,11 @@ MESSAGES: Final[dict[str, str]] = {
     "human.filled": 'Our team filled in "{question}" for you.',
     "human.slow_down": "Please wait a moment before sending more messages; our team will answer.",
     "human.unavailable": "Sorry, nobody from our team can be reached here right now.",
+    "human.order_waits": (
+        "A person from our team is talking with you here, so your order waits exactly as it "
+        "is; {command} was passed on to them. Once they close this conversation, you can use "
+        "{command} again."
+    ),
     "staff.card_title": "#{ref} A customer asks for a person",
     "staff.card_who": "Who: {name} (language: {language})",
     "staff.card_where": "Ordering: {flow}, at: {question}",
@@ -1044,4 +1050,8 @@ MESSAGES: Final[dict[str, str]] = {
     "staff.filled": '#{ref}: filled in "{question}"; the customer is told.',
     "staff.fill_refused": '#{ref}: not accepted for "{question}": {reason}',
     "staff.not_delivered": "#{ref}: the customer could not be reached.",
+    "staff.code_refused": (
+        "#{ref}: not sent. It contains the drop-off code of one of this customer's deliveries; "
+        "a code goes only to the delivery's receiver, through the bot."
+    ),
 }

@@ -811,6 +811,7 @@ MESSAGES: Final[dict[str, str]] = {
         "  {step} : {abandoned} sur {reached} ont abandonné ({share}), médiane {median}"
     ),
     "ops.report.reason": ", redemandé surtout pour {reason}",
+    "ops.report.handoffs": "  personne demandée à : {steps}",
     "ops.the_delivery": "La livraison",
     "ops.the_delivery_ref": "La livraison {ref}",
     "ops.fee_required": (
@@ -1117,6 +1118,11 @@ MESSAGES: Final[dict[str, str]] = {
         "répondre."
     ),
     "human.unavailable": "Désolé, personne de notre équipe n'est joignable ici pour le moment.",
+    "human.order_waits": (
+        "Une personne de notre équipe échange avec vous ici : votre commande attend telle "
+        "quelle ; {command} lui a été transmis. Quand elle aura terminé cette conversation, "
+        "vous pourrez de nouveau utiliser {command}."
+    ),
     "staff.card_title": "#{ref} Un client demande une personne",
     "staff.card_who": "Qui : {name} (langue : {language})",
     "staff.card_where": "Commande : {flow}, à : {question}",
@@ -1145,4 +1151,8 @@ MESSAGES: Final[dict[str, str]] = {
     "staff.filled": "#{ref} : « {question} » rempli ; le client est prévenu.",
     "staff.fill_refused": "#{ref} : refusé pour « {question} » : {reason}",
     "staff.not_delivered": "#{ref} : le client n'a pas pu être joint.",
+    "staff.code_refused": (
+        "#{ref} : non envoyé. Le message contient le code de remise d'une livraison de ce "
+        "client ; un code ne va qu'au destinataire de la livraison, par le bot."
+    ),
 }

@@ -4,6 +4,8 @@ hand-off's state, and reads staff's replies (and the close) as the conversation'
 from __future__ import annotations
 
 from bot.handoff.bodies import text_body
+from bot.handoff.desk import Filled
+from conversations import LocationAnswer
 from tests.fakes.handoff_sides import RecordingStaff
 
 from .conftest import TO_SUMMARY, AgentWorld
@@ -45,3 +47,34 @@ async def test_an_agent_hands_over_and_reads_staff_replies_as_events(world: Agen
     assert kinds[-1][0] == "handoff_closed"
     assert events["events"][-1]["question"]  # the order goes on at its question
     assert (await world.api.get(url)).json() == {"handoff": None}
+
+
+async def test_after_staff_fill_an_answer_the_conversation_shows_the_next_question(
+    world: AgentWorld,
+) -> None:
+    assert world.core is not None
+    desk = world.core.handoffs
+    desk.use_staff(RecordingStaff())
+    started = await world.start_order()
+    for answer in TO_SUMMARY[:3]:
+        await world.answer(started["id"], answer)
+    conversation = f"/api/conversations/{started['id']}"
+    at_place = (await world.api.get(conversation)).json()["prompt"]
+    response = await world.api.post(conversation + "/handoff", json={})
+    handoff = await desk.get(response.json()["handoff"]["ref"])
+    assert handoff is not None
+
+    filled = await desk.fill(handoff, LocationAnswer(lat=6.5244, lng=3.3792))
+    assert isinstance(filled, Filled)
+    now = (await world.api.get(conversation)).json()
+    assert now["prompt"]["step"] != at_place["step"]  # not the question staff answered
+    events = (await world.api.get(conversation + "/events")).json()["events"]
+    answered = [e for e in events if e["type"] == "staff_answered"]
+    assert [e["question"] for e in answered] == [now["prompt"]["question"]]
+
+    # The agent answers the question now open: it is taken, not refused as a stale one.
+    await desk.close(handoff.ref)
+    next_answer = await world.answer(started["id"], {"kind": "text", "text": "Jaja Hostel"})
+    assert next_answer.status_code == 200, next_answer.text
+    assert next_answer.json()["refused"] is None
+    assert next_answer.json()["prompt"]["step"] != now["prompt"]["step"]

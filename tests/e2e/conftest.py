@@ -70,6 +70,7 @@ BOLA = TgUser(1002, "Bola", last_name="Ahmed")
 CHIDI = TgUser(1003, "Chidi")
 OLU = TgUser(1900, "Olu")
 OPERATORS = TgChat.group(-100500, "Dispatch")
+FORUM = TgChat.group(-100501, "Dispatch topics", forum=True)  # operators' chat with topics
 PUBLIC_BASE_URL = "https://localhost"  # on the default scenario's image allowlist
 SECRET_TOKEN = "e2e-telegram-secret-token_0123456789"
 ADA_PHONE = "+2348031234567"
@@ -410,6 +411,7 @@ async def make_stack(tmp_path: Path) -> AsyncIterator[MakeStack]:
             for user in (ADA, BOLA, CHIDI, OLU):
                 tg.add_chat(user)
             tg.add_chat(OPERATORS)
+            tg.add_chat(FORUM)
             config = stack_config(
                 tmp_path,
                 tg,

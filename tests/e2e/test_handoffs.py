@@ -7,8 +7,20 @@ from __future__ import annotations
 from typing import Any
 
 from bot.chat_ref import ChatRef, UserRef
+from bot.funnel.recorder import day_of
+from bot.funnel.report import funnel_report, render_short, render_table
 from conversations.texts.catalogue import say
-from tests.e2e.conftest import ADA, ADA_PHONE, OLU, OPERATORS, RECEIVER_PHONE, BotStack, tiny_png
+from tests.e2e.conftest import (
+    ADA,
+    ADA_PHONE,
+    FORUM,
+    OLU,
+    OPERATORS,
+    RECEIVER_PHONE,
+    BotStack,
+    MakeStack,
+    tiny_png,
+)
 from tests.fakes import SentMessage, TgUser
 
 ADE = TgUser(1901, "Ade")  # a second operator in the group
@@ -197,3 +209,132 @@ async def test_photos_pass_both_ways(stack: BotStack) -> None:
     await stack.send(as_reply(photo, relayed))
     sent = stack.tg.sent_messages(ADA.id)[-1]
     assert sent.method == "sendPhoto" and sent.text == "No, this one"
+
+
+async def test_order_commands_wait_while_a_person_answers(stack: BotStack) -> None:
+    await at_the_dropoff_place(stack)
+    chat = ChatRef("telegram", ADA.id)
+    draft = await stack.bot.store.sessions.get(chat)
+    assert draft is not None
+    await stack.command(ADA, "human")
+    ref = card(stack).text[1:7]  # type: ignore[index]
+
+    # Each order command leaves the draft exactly as it was: staff see it, Ada is told why.
+    for command in ("cancel", "new", "repeat", "start"):
+        (told,) = await stack.command(ADA, command)
+        assert told.text == say("human.order_waits", command=f"/{command}")
+        assert stack.tg.sent_messages(OPERATORS.id)[-1].text == f"#{ref} customer: /{command}"
+        kept = await stack.bot.store.sessions.get(chat)
+        assert kept is not None and kept.data == draft.data
+
+    # /help still answers, and leaves the draft as it was too.
+    await stack.command(ADA, "help")
+    kept = await stack.bot.store.sessions.get(chat)
+    assert kept is not None and kept.data == draft.data
+
+    # Once staff close it, /cancel reaches the order again.
+    await stack.command(OLU, "done", ref, chat=OPERATORS)
+    cancelled = await stack.command(ADA, "cancel")
+    assert all(m.text != say("human.order_waits", command="/cancel") for m in cancelled)
+    after = await stack.bot.store.sessions.get(chat)
+    assert after is None or after.data != draft.data  # dropped, or asked whether to drop it
+
+
+async def test_the_funnel_counts_hand_offs_at_the_step_they_were_opened(
+    stack: BotStack,
+) -> None:
+    await at_the_dropoff_place(stack)
+    await stack.command(ADA, "human")
+    await stack.command(ADA, "human")  # the same hand-off: counted once
+    await stack.command(OLU, "done", card(stack).text[1:7], chat=OPERATORS)  # type: ignore[index]
+    await stack.command(ADA, "human")  # a second one, at the same question
+    await stack.command(OLU, "human")  # no order open: nothing to count at a step
+
+    await stack.bot.core.chats.funnel.flush()
+    store = stack.bot.store
+    rows = await funnel_report(store.funnel, since_day=day_of(store.clock()))
+    handoffs = {(row.flow, row.step): row.handoffs for row in rows if row.handoffs}
+    assert handoffs == {("pickup_delivery", "dropoff_place"): 2}
+
+    lines = render_table(rows, period="1d").splitlines()
+    assert lines[1].split()[-5:] == ["created", "hand-offs", "top", "re-ask", "reasons"]
+    (dropoff,) = [line for line in lines if line.split()[:1] == ["dropoff_place"]]
+    assert dropoff.split()[-3:] == ["0", "2", "-"]  # created, hand-offs, no re-ask reasons
+    short = render_short(rows, period="1d")
+    assert say("ops.report.handoffs", steps="dropoff_place 2") in short.splitlines()
+    (reply,) = await stack.command(OLU, "report", "1d", chat=OPERATORS)
+    assert reply.text == short
+
+
+async def test_in_a_forum_group_each_hand_off_has_its_own_topic(make_stack: MakeStack) -> None:
+    stack = await make_stack(operators=[FORUM.id])
+    await at_the_dropoff_place(stack)
+    await stack.command(ADA, "human")
+    (created,) = stack.tg.calls("createForumTopic")
+    thread = created.result["message_thread_id"]
+    (posted,) = stack.tg.sent_messages(FORUM.id)
+    assert posted.text is not None and posted.message["message_thread_id"] == thread
+    ref = posted.text[1:7]
+    assert created.params["name"] == f"#{ref} Ada Obi"
+    handoff = await stack.bot.store.handoffs.get(ref)
+    assert handoff is not None and handoff.post is not None
+    assert handoff.post.thread_id == thread
+
+    # Ada's words arrive in the topic.
+    await stack.text(ADA, "Which gate is closest?")
+    relayed = stack.tg.sent_messages(FORUM.id)[-1]
+    assert relayed.text == f"#{ref} customer: Which gate is closest?"
+    assert relayed.message["message_thread_id"] == thread
+
+    # Staff write in the topic, replying to nothing: it reaches Ada, and takes the hand-off.
+    written = stack.tg.updates.text(OLU, "The main gate, by the bank", chat=FORUM)
+    await stack.send(stack.tg.updates.in_topic(written, thread))
+    assert stack.tg.sent_messages(ADA.id)[-1].text == "The main gate, by the bank"
+    taken = await stack.bot.store.handoffs.get(ref)
+    assert taken is not None and taken.owner_name == "Olu"
+
+    # A location shared in the topic fills the place; staff are told in the topic.
+    pin = stack.tg.updates.location(OLU, *LAGOS, chat=FORUM)
+    (filled,) = await stack.send(stack.tg.updates.in_topic(pin, thread))
+    assert filled.text is not None and filled.text.startswith(f"#{ref}: filled in")
+    assert filled.message["message_thread_id"] == thread
+
+    # Words in the general chat reach nobody.
+    before = len(stack.tg.sent_messages(ADA.id))
+    assert await stack.send(stack.tg.updates.text(OLU, "lunch?", chat=FORUM)) == []
+    assert len(stack.tg.sent_messages(ADA.id)) == before
+
+    # /done in the topic closes the hand-off and its topic; Ada's order goes on.
+    done = stack.tg.updates.command(OLU, "done", chat=FORUM, mention_bot=True)
+    (closed,) = await stack.send(stack.tg.updates.in_topic(done, thread))
+    assert closed.text == say("staff.closed", ref=ref)
+    assert stack.tg.topic_closed(FORUM.id, thread) is True
+    assert stack.tg.sent_messages(ADA.id)[before].text == say("human.closed")
+    assert "address at this pin" in (stack.tg.sent_messages(ADA.id)[-1].text or "")
+
+    # Another hand-off gets a topic of its own.
+    await stack.command(ADA, "human")
+    topics = [call.result["message_thread_id"] for call in stack.tg.calls("createForumTopic")]
+    assert len(topics) == 2 and topics[1] != thread
+
+
+async def test_without_the_right_to_make_topics_the_card_is_one_message(
+    make_stack: MakeStack,
+) -> None:
+    stack = await make_stack(operators=[FORUM.id])
+    stack.tg.fail_next(
+        "createForumTopic", error_code=400, description="Bad Request: not enough rights"
+    )
+    (told,) = await stack.command(ADA, "human")
+    assert told.text is not None and told.text.startswith("A person from our team")
+    (posted,) = stack.tg.sent_messages(FORUM.id)
+    assert posted.text is not None and posted.text.startswith("#")
+    assert "message_thread_id" not in posted.message
+    handoff = await stack.bot.store.handoffs.get(posted.text[1:7])
+    assert handoff is not None and handoff.post is not None and handoff.post.thread_id is None
+    # Replies to the card work as in any group, and closing closes no topic.
+    reply = as_reply(stack.tg.updates.text(OLU, "Hello from the team", chat=FORUM), posted)
+    await stack.send(reply)
+    assert stack.tg.sent_messages(ADA.id)[-1].text == "Hello from the team"
+    await stack.command(OLU, "done", handoff.ref, chat=FORUM)
+    assert stack.tg.calls("closeForumTopic") == []

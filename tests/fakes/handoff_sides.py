@@ -18,6 +18,7 @@ class RecordingCustomers:
 
     sent: list[tuple[ChatRef, Body]] = field(default_factory=list)
     shown: list[Turn] = field(default_factory=list)
+    answered_turns: list[Turn] = field(default_factory=list)
 
     async def send(self, chat: ChatRef, body: Body) -> bool:
         self.sent.append((chat, body))
@@ -25,6 +26,9 @@ class RecordingCustomers:
 
     async def show(self, chat: ChatRef, turn: Turn) -> None:
         self.shown.append(turn)
+
+    async def answered(self, chat: ChatRef, turn: Turn) -> None:
+        self.answered_turns.append(turn)
 
     def texts(self) -> list[str]:
         return [str(body.get("text")) for _, body in self.sent]

@@ -190,6 +190,10 @@ class FakeTelegram(CallLog):
         """A message as it stands now (after edits), or None once deleted."""
         return self._world.message(chat_id, message_id)
 
+    def topic_closed(self, chat_id: int, thread_id: int) -> bool | None:
+        """Whether the forum topic ``thread_id`` of the chat is closed (None: no such topic)."""
+        return self._api.topics.closed(chat_id, thread_id)
+
     def callback_answer(self, callback_query_id: str) -> JSONDict | None:
         """The answerCallbackQuery parameters the bot gave a query, or None if unanswered."""
         return self._world.callback_answers.get(callback_query_id)

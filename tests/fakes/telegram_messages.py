@@ -11,6 +11,7 @@ from typing import Any
 
 from .telegram_keyboards import validate_reply_markup
 from .telegram_text import MAX_CAPTION_LENGTH, MAX_MESSAGE_LENGTH, parse_formatted, utf16_length
+from .telegram_topics import place_in_topic
 from .telegram_wire import Disconnected, JSONDict, UploadedFile, bad_request
 from .telegram_world import StoredFile, TgChat, World
 
@@ -118,6 +119,8 @@ class MessageMethods:
                 raise bad_request("message to be replied not found")
             original.pop("reply_to_message", None)
             message["reply_to_message"] = original
+        if p.get("message_thread_id") is not None:
+            place_in_topic(self._world, message, p.get("message_thread_id"))
         if isinstance(markup, dict) and "inline_keyboard" in markup:
             # Telegram echoes only inline keyboards in the returned Message.
             message["reply_markup"] = markup

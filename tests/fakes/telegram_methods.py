@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from .telegram_delivery import UpdateQueue, Webhook
 from .telegram_messages import MessageMethods
+from .telegram_topics import TopicMethods
 from .telegram_wire import BotApiError, Disconnected, JSONDict, UploadedFile, bad_request
 from .telegram_world import World
 
@@ -34,6 +35,8 @@ _CHAT_BOUND = frozenset(
         "editMessageText",
         "editMessageReplyMarkup",
         "deleteMessage",
+        "createForumTopic",
+        "closeForumTopic",
     }
 )
 
@@ -47,6 +50,7 @@ class BotApi:
         self._any_webhook_host = any_webhook_host
         self._commands: dict[tuple[str, str], list[JSONDict]] = {}
         messages = MessageMethods(world)
+        self.topics = TopicMethods(world)
         methods: dict[str, Method] = {
             "getMe": self.get_me,
             "getChat": self.get_chat,
@@ -65,6 +69,8 @@ class BotApi:
             "editMessageReplyMarkup": messages.edit_message_reply_markup,
             "deleteMessage": messages.delete_message,
             "answerCallbackQuery": messages.answer_callback_query,
+            "createForumTopic": self.topics.create_forum_topic,
+            "closeForumTopic": self.topics.close_forum_topic,
             "getFile": self.get_file,
         }
         self._methods = {name.lower(): (name, method) for name, method in methods.items()}

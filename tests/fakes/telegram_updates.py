@@ -19,6 +19,7 @@ from starlette.types import ASGIApp
 from .telegram_delivery import SECRET_TOKEN_HEADER
 from .telegram_keyboards import find_button
 from .telegram_records import SentMessage
+from .telegram_topics import place_in_topic
 from .telegram_wire import JSONDict
 from .telegram_world import TgChat, TgUser, World
 
@@ -188,6 +189,15 @@ class UpdateFactory:
         if media_group_id is not None:
             content["media_group_id"] = media_group_id
         return self._message(user, chat, **content)
+
+    def in_topic(self, update: JSONDict, thread_id: int) -> JSONDict:
+        """``update``'s message, written in the forum topic ``thread_id`` of its chat: with
+        the thread's id and ``is_topic_message``, and (unless it replies to another message)
+        as a reply to the topic's first message, the way Telegram sends it."""
+        message = update["message"]
+        place_in_topic(self._world, message, thread_id)
+        self._world.store_message(message)
+        return update
 
     def _message(self, user: TgUser, chat: TgChat | None, **content: Any) -> JSONDict:
         chat = chat or user.private_chat

@@ -73,13 +73,17 @@ class TgChat:
     first_name: str | None = None
     last_name: str | None = None
     username: str | None = None
+    is_forum: bool = False  # a supergroup whose messages are organised in topics
 
     @classmethod
-    def group(cls, chat_id: int, title: str, *, supergroup: bool = False) -> TgChat:
-        """A group chat, e.g. an operators' group."""
+    def group(
+        cls, chat_id: int, title: str, *, supergroup: bool = False, forum: bool = False
+    ) -> TgChat:
+        """A group chat, e.g. an operators' group; ``forum``: a supergroup with topics."""
         if chat_id >= 0:
             raise ValueError("group chat ids are negative in Telegram")
-        return cls(chat_id, "supergroup" if supergroup else "group", title=title)
+        kind: ChatType = "supergroup" if supergroup or forum else "group"
+        return cls(chat_id, kind, title=title, is_forum=forum)
 
     def to_json(self) -> JSONDict:
         """The Chat object."""
@@ -87,6 +91,8 @@ class TgChat:
         for key in ("title", "first_name", "last_name", "username"):
             if getattr(self, key) is not None:
                 data[key] = getattr(self, key)
+        if self.is_forum:
+            data["is_forum"] = True  # Telegram sends the field only when it is true
         return data
 
     @property
@@ -104,6 +110,7 @@ class TgChat:
             first_name=data.get("first_name"),
             last_name=data.get("last_name"),
             username=data.get("username"),
+            is_forum=bool(data.get("is_forum", False)),
         )
 
 
@@ -127,6 +134,14 @@ class StoredFile:
 
 
 @dataclass
+class ForumTopicState:
+    """A forum topic: its ForumTopic object and whether it was closed."""
+
+    topic: JSONDict
+    closed: bool = False
+
+
+@dataclass
 class World:
     """Mutable state of the fake, owned by one FakeTelegram."""
 
@@ -135,6 +150,8 @@ class World:
     chats: dict[int, TgChat] = field(default_factory=dict)
     blocked_chats: set[int] = field(default_factory=set)
     callback_answers: dict[str, JSONDict | None] = field(default_factory=dict)
+    # Forum topics by (chat id, message_thread_id): the ForumTopic object and whether closed.
+    topics: dict[tuple[int, int], ForumTopicState] = field(default_factory=dict)
     _messages: dict[tuple[int, int], JSONDict] = field(default_factory=dict)
     _last_message_id: dict[int, int] = field(default_factory=dict)
     _files_by_id: dict[str, StoredFile] = field(default_factory=dict)

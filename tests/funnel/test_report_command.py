@@ -42,6 +42,7 @@ async def _fill(path: Path, now: float) -> None:
                 _event("what", "reached", "s2", now - 50),
                 _event("what", "reasked", "s2", now - 45, "invalid_answer"),
                 _event("what", "reasked", "s2", now - 44, "invalid_answer"),
+                _event("what", "handoff", "s2", now - 40),
                 _event("what", "abandoned", "s2", now - 10, "cancelled"),
                 _event("what", "reached", "s3", old),
                 _event("what", "abandoned", "s3", old, "idle"),
@@ -60,7 +61,7 @@ def test_report_prints_the_steps_of_the_period(
     out = capsys.readouterr().out
     assert out.splitlines()[0] == "errand, last 7d:"
     assert out.splitlines()[2].split() == [
-        "what", "2", "1", "50.0%", "30", "s", "2", "0", "0", "invalid_answer", "2"
+        "what", "2", "1", "50.0%", "30", "s", "2", "0", "0", "1", "invalid_answer", "2"
     ]  # fmt: skip
 
     assert main(["report", "--config", str(config), "--since", "90d"]) == 0
@@ -83,4 +84,4 @@ async def test_housekeeping_keeps_funnel_days_of_events(tmp_path: Path) -> None:
     async with Store.open(tmp_path / "bot.sqlite3") as store:
         await housekeep(store, session_idle_seconds=86_400, funnel_days=30)
         assert await store.funnel.first_day() == day_of(now - 60)
-        assert len(await store.funnel.tally(0)) == 4  # the old days' two rows are gone
+        assert len(await store.funnel.tally(0)) == 5  # the old days' two rows are gone

@@ -2,7 +2,8 @@
 and replies that reach the customer (``bot.handoff``).
 
 Only the chats listed in ``[operators]`` are heard here. A reply counts when it answers the
-hand-off's card or a message the bot tagged with its ``#REF`` (``handoff_sides``); its text,
+hand-off's card or a message the bot tagged with its ``#REF`` (``handoff_sides``); in a forum
+group, any message written in the hand-off's own topic counts, reply or not; its text,
 photo or location goes to the customer as the business's. A reply to a hand-off nobody took
 takes it for whoever replied; one somebody else took is not sent (two people must not answer
 at once): the replier is told who has it. A location shared while the customer's order is at
@@ -17,15 +18,13 @@ import re
 from telegram import Message, Update, User
 from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes, MessageHandler, filters
 
-from bot.chat_ref import TELEGRAM, UserRef
+from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.handoff.desk import Filled, HandoffDesk
 from bot.store.handoffs import Handoff
 from bot.telegram.application import Handler
 from bot.telegram.handoff_sides import BUTTON_PATTERN, tagged_ref
 from bot.telegram.human_request import message_body
 from bot.telegram.message_sender import TelegramSender, answer_tap
-from bot.telegram.text import escape
-from bot.telegram.turn_messages import OutgoingMessage
 from conversations import LocationAnswer
 from conversations.texts.catalogue import say
 
@@ -41,15 +40,16 @@ class HandoffStaff:
         self.operators = operators
 
     def handlers(self) -> list[Handler]:
-        """The buttons, ``/done REF`` and replies, heard in operator chats only."""
+        """The buttons, ``/done REF`` and replies (or messages in a hand-off's topic), heard
+        in operator chats only."""
         in_operator_chat = filters.Chat(chat_id=sorted(self.operators))
-        replies = filters.REPLY & (
+        to_a_handoff = (filters.REPLY | filters.IS_TOPIC_MESSAGE) & (
             (filters.TEXT & ~filters.COMMAND) | filters.PHOTO | filters.LOCATION
         )
         return [
             CallbackQueryHandler(self.on_button, pattern=BUTTON_PATTERN),
             CommandHandler("done", self.on_done, filters=in_operator_chat),
-            MessageHandler(in_operator_chat & replies, self.on_reply),
+            MessageHandler(in_operator_chat & to_a_handoff, self.on_reply),
         ]
 
     async def on_button(self, update: Update, context: Context) -> None:
@@ -79,12 +79,12 @@ class HandoffStaff:
             await answer_tap(query, say("staff.already_taken", owner=owner, ref=ref))
 
     async def on_done(self, update: Update, context: Context) -> None:
-        """``/done REF`` (or ``/done`` replying to the hand-off)."""
+        """``/done REF`` (or ``/done`` replying to the hand-off, or in its topic)."""
         message = update.effective_message
         if message is None or message.from_user is None:
             return
         args = context.args or []
-        ref = args[0].lstrip("#") if len(args) == 1 else _replied_ref(message)
+        ref = args[0].lstrip("#") if len(args) == 1 else await self._addressed_ref(message)
         if ref is None:
             await self._say(message, say("staff.done_usage"))
             return
@@ -93,11 +93,12 @@ class HandoffStaff:
         await self._say(message, say(key, ref=ref.upper()))
 
     async def on_reply(self, update: Update, context: Context) -> None:
-        """A reply to a hand-off: to the customer (or, a shared place, their answer)."""
+        """A reply to a hand-off (or a message in its topic): to the customer (or, a shared
+        place, their answer)."""
         message = update.message
         if message is None or message.from_user is None:
             return
-        ref = _replied_ref(message)
+        ref = await self._addressed_ref(message)
         handoff = await self.desk.get(ref) if ref is not None else None
         if handoff is None or not handoff.waiting:
             if ref is not None:
@@ -140,8 +141,21 @@ class HandoffStaff:
             ),
         )
 
+    async def _addressed_ref(self, message: Message) -> str | None:
+        """The hand-off the message is about: the one it replies to, else the one whose
+        topic it is written in; None when neither (another topic, the general chat)."""
+        ref = _replied_ref(message)
+        if ref is not None or not message.is_topic_message or message.message_thread_id is None:
+            return ref
+        chat = ChatRef(TELEGRAM, message.chat_id)
+        handoff = await self.desk.in_topic(chat, message.message_thread_id)
+        return handoff.ref if handoff is not None else None
+
     async def _say(self, message: Message, text: str) -> None:
-        await self.sender.send_message(message.chat_id, OutgoingMessage(escape(text)))
+        params: dict[str, object] = {"text": text}
+        if message.is_topic_message and message.message_thread_id is not None:
+            params["message_thread_id"] = message.message_thread_id  # answered where asked
+        await self.sender.call(message.chat_id, "sendMessage", params)
 
 
 def _replied_ref(message: Message) -> str | None:
