@@ -30,7 +30,7 @@ from tests.fakes import FakeTelegram, RecordedCall, SentMessage, TgUser
 
 ADE = TgUser(1901, "Ade")  # a second operator in the group
 MESSAGES = 8  # each way; under the customer's allowance of messages to staff per minute
-ARRIVE_WITHIN = 30.0
+ARRIVE_WITHIN = 60.0  # generous: the instances share a loaded machine
 
 
 def as_reply(update: dict[str, Any], to: SentMessage) -> dict[str, Any]:

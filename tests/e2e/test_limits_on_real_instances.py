@@ -41,7 +41,7 @@ KINDS = ("open_deliveries", "creates_per_hour", "creates_per_day", "drafts_per_h
 UNDER = TgUser(860_001, "Under The Limit")
 OVER = TgUser(860_002, "Over The Limit")
 BLOCKED = TgUser(860_003, "Blocked From The Shell")
-ANSWER_WITHIN = 30.0
+ANSWER_WITHIN = 60.0  # generous: the instances share a loaded machine
 CREATED = say("dialogue.created", ref="@@").split("@@")[0]
 BLOCKED_SAID = say("safety.blocked")
 CANCELLED = say("dialogue.cancelled")
