@@ -50,14 +50,14 @@ from bot.sandbox.operations import API_PREFIX
 from bot.store.pg_local_server import LocalPostgres, free_loopback_port
 from tests.agents.conftest import LoopbackServer
 from tests.deploy.conftest import DEPLOY, replaced, system_tool
-from tests.e2e.test_run_without_telegram import order_over_api
-from tests.e2e.test_several_instances import (
+from tests.e2e.real_instances import (
     Instance,
     start_instance,
     stop_instances,
     tail,
     wait_until_serving,
 )
+from tests.e2e.test_run_without_telegram import order_over_api
 
 KEY = "caddy-agent-key-0123456789abcdef"
 REQUESTS_PER_MINUTE = 60  # for both instances together (shared in the database)

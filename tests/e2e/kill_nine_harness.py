@@ -3,8 +3,9 @@
 * ``SlowSends``: an ASGI wrapper around the fake Bot API. A ``sendMessage`` is put in its chat
   at once (Telegram has it), then its answer is held for ``delay`` seconds (a slow Bot API), so
   a kill can land while the bot waits for it. Every send's arrival is an awaitable event.
-* ``BotProcess``: ``python -m bot run`` as a child process over one SQLite file; ``start``
-  returns once the new process polls Telegram, ``kill`` is ``kill -9``.
+* ``BotProcess``: ``python -m bot run`` as a child process over one SQLite file (started as
+  ``real_instances`` starts every instance); ``start`` returns once the new process polls
+  Telegram, ``kill`` is ``kill -9``.
 * ``EventRecorder`` takes the sandbox's signed webhook requests as it sends them;
   ``PartnerDelivery`` posts them to the running bot over loopback, each until the bot
   acknowledges it with a 2xx, waiting for the next start when the bot is down, as the service
@@ -15,9 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import signal
-import sys
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +24,7 @@ from typing import Any
 
 import httpx
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.e2e.real_instances import start_instance
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -127,12 +126,8 @@ class BotProcess:
     async def start(self) -> None:
         """Start the bot and return once it polls Telegram (its web app listens by then)."""
         seen = len(self._telegram.calls)
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        with self._log.open("ab") as log:
-            self._child = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", "run", "--config", str(self._config),
-                cwd=ROOT, env=env, stdout=log, stderr=log,
-            )  # fmt: skip
+        # Polling: no port of its own to name (the instance's port is for webhook mode).
+        self._child = (await start_instance(self._config, 0, self._log)).process
         await self._telegram.called_since("getUpdates", seen)
         async with self._started:
             self.starts += 1

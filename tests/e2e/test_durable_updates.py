@@ -1,7 +1,7 @@
 """Telegram updates stored before their webhook's 200, on real ``deliverybot run`` processes.
 
-The harness of ``test_kill_during_create`` (instances in webhook mode on loopback, the fake Bot
-API and the sandbox in this process).
+The harness of ``real_instances`` (instances in webhook mode on loopback, the fake Bot API and
+the sandbox in this process).
 
 * A kill between the 200 and the handling: a customer's message reaches an instance while their
   chat is busy (its create waits in the sandbox), is answered 200 and waits for the chat; the
@@ -25,16 +25,15 @@ import httpx
 import pytest
 
 from bot.store import Store
-from tests.e2e.test_kill_during_create import (
-    Deployment,
+from tests.e2e.real_instances import (
+    CreateArrivals,
     at_the_summary,
     confirm_held,
+    deployment,
     kill,
-    open_backing,
     push,
-    served_partner,
 )
-from tests.fakes import FakeTelegram, TgUser
+from tests.fakes import TgUser
 
 CUSTOMER = TgUser(840_001, "Acknowledged Then Killed")
 HANDLED_WITHIN = 60.0
@@ -71,78 +70,58 @@ async def inbox_empties(store: Store, timeout: float) -> bool:
 async def test_an_update_acknowledged_before_a_kill_is_handled_after_it(
     backend: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    backing = await open_backing(backend, tmp_path, request)
-    store = backing.store
-    async with (
-        served_partner() as (partner, arrivals),
-        FakeTelegram.running() as tg,
-        httpx.AsyncClient(timeout=30) as client,
-    ):
-        deployment = Deployment(tmp_path, partner.sandbox, tg, backing.storage)
-        try:
-            first, summary = await at_the_summary(deployment, backing, partner, client, CUSTOMER)
-            # The chat stays busy: its create waits in the sandbox.
-            tapping = await confirm_held(client, tg, first, summary, partner, arrivals, 6.0)
-            waiting = tg.updates.text(CUSTOMER, "Is it on its way?")
-            await push(client, first, waiting)  # 200: stored, waiting for the chat
-            await kill(first)
-            killed_at = time.monotonic()
-            with contextlib.suppress(httpx.HTTPError):
-                await tapping
-            if backend == "sqlite":
-                await deployment.start(client, port=first.port)
+    async with deployment(backend, tmp_path, request, counter=CreateArrivals()) as world:
+        tg = world.tg
+        first, summary = await at_the_summary(world, CUSTOMER)
+        # The chat stays busy: its create waits in the sandbox.
+        tapping = await confirm_held(world, first, summary, 6.0)
+        waiting = tg.updates.text(CUSTOMER, "Is it on its way?")
+        await push(world.client, first, waiting)  # 200: stored, waiting for the chat
+        await kill(first)
+        killed_at = time.monotonic()
+        with contextlib.suppress(httpx.HTTPError):
+            await tapping
+        if backend == "sqlite":
+            await world.start(port=first.port)
 
-            store = await backing.reopen()
-            update_id = int(waiting["update_id"])
-            seen = await handled(store, [update_id], HANDLED_WITHIN)
-            assert update_id in seen, "the acknowledged update was lost"
-            seconds = time.monotonic() - killed_at
-            print(f"{backend}: an update acknowledged before a kill, handled {seconds:.1f} s later")
-            # Handled, so it left the inbox (the handling commits first: wait for the removal).
-            assert await inbox_empties(store, timeout=10)
-        finally:
-            await deployment.stop()
-            await store.close()
+        store = await world.backing.reopen()
+        update_id = int(waiting["update_id"])
+        seen = await handled(store, [update_id], HANDLED_WITHIN)
+        assert update_id in seen, "the acknowledged update was lost"
+        seconds = time.monotonic() - killed_at
+        print(f"{backend}: an update acknowledged before a kill, handled {seconds:.1f} s later")
+        # Handled, so it left the inbox (the handling commits first: wait for the removal).
+        assert await inbox_empties(store, timeout=10)
 
 
 async def test_back_to_back_updates_on_two_instances_are_handled_in_order(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    backing = await open_backing("postgres", tmp_path, request)
-    store = backing.store
     customers = [TgUser(FIRST_CHAT + number, f"Customer {number}") for number in range(CHATS)]
-    async with (
-        served_partner() as (partner, _),
-        FakeTelegram.running() as tg,
-        httpx.AsyncClient(timeout=30) as client,
-    ):
-        deployment = Deployment(tmp_path, partner.sandbox, tg, backing.storage)
-        try:
-            instances = [await deployment.start(client), await deployment.start(client)]
-            for user in customers:
-                tg.add_chat(user)
-            sent: dict[int, list[int]] = {}
+    async with deployment("postgres", tmp_path, request) as world:
+        tg, store = world.tg, world.backing.store
+        instances = [await world.start(), await world.start()]
+        for user in customers:
+            tg.add_chat(user)
+        sent: dict[int, list[int]] = {}
 
-            async def chat(number: int, user: TgUser) -> None:
-                turn = itertools.count(number)  # chats start on alternate instances
-                sent[user.id] = []
-                for message in range(MESSAGES):
-                    update = tg.updates.text(user, f"message {message}")
-                    sent[user.id].append(int(update["update_id"]))
-                    await push(client, instances[next(turn) % 2], update)
+        async def chat(number: int, user: TgUser) -> None:
+            turn = itertools.count(number)  # chats start on alternate instances
+            sent[user.id] = []
+            for message in range(MESSAGES):
+                update = tg.updates.text(user, f"message {message}")
+                sent[user.id].append(int(update["update_id"]))
+                await push(world.client, instances[next(turn) % 2], update)
 
-            await asyncio.gather(*(chat(n, user) for n, user in enumerate(customers)))
-            every = [update_id for ids in sent.values() for update_id in ids]
-            seen = await handled(store, every, HANDLED_WITHIN)
-            assert len(seen) == len(every)
-            out_of_order = [
-                user_id
-                for user_id, ids in sent.items()
-                if [seen[i] for i in ids] != sorted(seen[i] for i in ids)
-            ]
-            print(f"{CHATS} chats x {MESSAGES} updates on 2 instances: "
-                  f"{len(out_of_order)} chats out of order")  # fmt: skip
-            assert out_of_order == []
-        finally:
-            await deployment.stop()
-            await store.close()
+        await asyncio.gather(*(chat(n, user) for n, user in enumerate(customers)))
+        every = [update_id for ids in sent.values() for update_id in ids]
+        seen = await handled(store, every, HANDLED_WITHIN)
+        assert len(seen) == len(every)
+        out_of_order = [
+            user_id
+            for user_id, ids in sent.items()
+            if [seen[i] for i in ids] != sorted(seen[i] for i in ids)
+        ]
+        print(f"{CHATS} chats x {MESSAGES} updates on 2 instances: "
+              f"{len(out_of_order)} chats out of order")  # fmt: skip
+        assert out_of_order == []

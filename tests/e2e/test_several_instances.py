@@ -16,13 +16,10 @@ import asyncio
 import contextlib
 import itertools
 import json
-import os
 import re
 import signal
-import sys
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,101 +33,32 @@ from bot.sandbox.server import SandboxServer
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres, free_loopback_port
 from bot.telegram.webhook_route import SECRET_TOKEN_HEADER, TELEGRAM_PATH
+from tests.e2e.real_instances import (
+    SECRET_TOKEN,
+    Instance,
+    config_text,
+    start_instance,
+    stop_instances,
+    wait_until_serving,
+)
 from tests.fakes import FakeTelegram, TgUser
 
 SIGNING_SECRET = "whsec_several_instances_secret_01"
-SECRET_TOKEN = "several-instances-secret-token"
 DELIVERIES = 200
 STEPS = ("matched", "picked_up", "in_transit", "in_transit", "delivered")
 LEASE_SECONDS = 4.0
-START_TIMEOUT = 60.0
-REPO = Path(__file__).resolve().parents[2]
 HINT = re.compile(r"Update (\d+)-(\d+)\.")
 
 
-@dataclass
-class Instance:
-    port: int
-    process: asyncio.subprocess.Process
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-
-def config_text(partner: SandboxServer, tg: FakeTelegram, dsn: str, port: int, media: Path) -> str:
-    return f"""
-[partner]
-base_url = "{partner.sandbox.base_url}"
-api_key = "{partner.sandbox.api_key}"
-
-[telegram]
-token = "{tg.token}"
-api_base_url = "{tg.api_base_url}"
-mode = "webhook"
-public_base_url = "http://127.0.0.1:{port}"
-listen_port = {port}
-secret_token = "{SECRET_TOKEN}"
-
-[webhooks]
-enabled = true
-signing_secret = "{SIGNING_SECRET}"
-
-[operators]
-
-[storage]
-backend = "postgres"
-media_dir = "{media}"
-
-[storage.postgres]
-dsn = "{dsn}"
-pool_size = 4
-lease_seconds = {LEASE_SECONDS}
-
-[geocoding]
-
-[relay]
-"""
-
-
-async def start_instance(config: Path, port: int, log: Path) -> Instance:
-    env = {**os.environ, "PYTHONPATH": str(REPO), "PTB_TIMEDELTA": "true"}
-    with log.open("wb") as out:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "run", "--config", str(config),
-            cwd=REPO, env=env, stdout=out, stderr=out,
-        )  # fmt: skip
-    return Instance(port, process)
-
-
-def tail(log: Path) -> str:
-    return log.read_text(errors="replace")[-3000:]
-
-
-async def wait_until_serving(instance: Instance, client: httpx.AsyncClient, log: Path) -> None:
-    # No event crosses the process boundary: ask /health until it answers.
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
-        if instance.process.returncode is not None:
-            pytest.fail(f"instance on {instance.port} exited:\n{tail(log)}")
-        with contextlib.suppress(httpx.HTTPError):
-            if (await client.get(f"{instance.base_url}/health")).status_code == 200:
-                return
-        await asyncio.sleep(0.1)
-    pytest.fail(f"instance on {instance.port} did not start:\n{tail(log)}")
-
-
-async def stop_instances(instances: list[Instance]) -> None:
-    """SIGTERM to every instance still running, then SIGKILL to any not gone within 15 s."""
-    for instance in instances:
-        if instance.process.returncode is None:
-            instance.process.send_signal(signal.SIGTERM)
-    for instance in instances:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(instance.process.wait(), timeout=15)
-        if instance.process.returncode is None:
-            instance.process.kill()
-            await instance.process.wait()
+def instance_config(
+    partner: SandboxServer, tg: FakeTelegram, dsn: str, port: int, media: Path
+) -> str:
+    storage = (
+        f'[storage]\nbackend = "postgres"\nmedia_dir = "{media}"\n\n'
+        f'[storage.postgres]\ndsn = "{dsn}"\npool_size = 4\nlease_seconds = {LEASE_SECONDS}'
+    )
+    webhooks = f'[webhooks]\nenabled = true\nsigning_secret = "{SIGNING_SECRET}"'
+    return config_text(partner.sandbox, tg, port, storage, operators="", extra=webhooks)
 
 
 def event_body(number: int, step: int) -> bytes:
@@ -173,7 +101,8 @@ async def cluster(
             for index in range(3):
                 port = free_loopback_port()
                 config = tmp_path / f"bot{index}.toml"
-                config.write_text(config_text(partner, tg, dsn, port, media), encoding="utf-8")
+                text = instance_config(partner, tg, dsn, port, media)
+                config.write_text(text, encoding="utf-8")
                 instances.append(await start_instance(config, port, tmp_path / f"bot{index}.log"))
             for index, instance in enumerate(instances):
                 await wait_until_serving(instance, client, tmp_path / f"bot{index}.log")
