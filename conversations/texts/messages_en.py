@@ -1040,4 +1040,15 @@ MESSAGES: Final[dict[str, str]] = {
     "staff.filled": '#{ref}: filled in "{question}"; the customer is told.',
     "staff.fill_refused": '#{ref}: not accepted for "{question}": {reason}',
     "staff.not_delivered": "#{ref}: the customer could not be reached.",
+    "steps.sender.share_phone_question": (
+        "What is your phone number? Please share your own contact with the button below: "
+        "this business takes your number from Telegram."
+    ),
+    "steps.sender.phone_not_typed": (
+        "A typed number cannot be accepted here: this business takes your number from "
+        "Telegram. Please tap the button below to share your own contact."
+    ),
+    "steps.sender.contact_not_own": (
+        "That contact is someone else's. Please share your own contact with the button below."
+    ),
 }

@@ -1141,4 +1141,16 @@ MESSAGES: Final[dict[str, str]] = {
     "staff.filled": "#{ref} : « {question} » rempli ; le client est prévenu.",
     "staff.fill_refused": "#{ref} : refusé pour « {question} » : {reason}",
     "staff.not_delivered": "#{ref} : le client n'a pas pu être joint.",
+    "steps.sender.share_phone_question": (
+        "Quel est votre numéro de téléphone ? Partagez votre propre contact avec le bouton "
+        "ci-dessous : cette entreprise prend votre numéro depuis Telegram."
+    ),
+    "steps.sender.phone_not_typed": (
+        "Un numéro tapé ne peut pas être accepté ici : cette entreprise prend votre numéro "
+        "depuis Telegram. Touchez le bouton ci-dessous pour partager votre propre contact."
+    ),
+    "steps.sender.contact_not_own": (
+        "Ce contact est celui de quelqu'un d'autre. Partagez votre propre contact avec le "
+        "bouton ci-dessous."
+    ),
 }
