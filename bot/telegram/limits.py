@@ -27,11 +27,11 @@ time.
 Processes sharing one bot share its limits: when its turn comes, a send also asks the store's
 ``SendBudget`` (``bot.store.send_limits``), which on a shared store counts every process's
 sends in the same windows and shares their holds, a chat's or the whole bot's
-(``share_hold``). It answers "go" (the send is
-counted for all) or "wait this long" (another process took the slot); this limiter then
-sleeps that long and looks again. On a store of its own the budget grants every send: the
-windows here are the whole limit. ``delay_for`` (the relay's hint of a backlog)
-reads this process's windows only.
+(``share_hold``). It answers "go" (the send is counted for all) or "wait this long" (another
+process took the slot, or a hold stands); this limiter then sleeps that long and looks again.
+On a store of its own the budget grants every send: the windows here are the whole limit.
+``delay_for`` (the relay's hint of a backlog) and the judging of a 429 read this process's
+windows only.
 """
 
 from __future__ import annotations
