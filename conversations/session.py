@@ -48,6 +48,9 @@ class Session(BaseModel):
     ``out_of_area`` holds the places a create was refused for (``coverage.place_key``), which
     this order neither offers nor takes again. ``remembered`` is what the customer's last
     orders gave (``returning``): their name and phone are pre-set and their last places offered.
+    ``sender_phone_owner``, when set, is the customer's own account id in their channel: the
+    sender's phone is then taken only from a shared contact of that account (a contact's
+    ``user_id``), never typed; None takes a typed phone (a channel that cannot prove one).
     """
 
     model_config = ConfigDict(extra="ignore")
@@ -75,6 +78,7 @@ class Session(BaseModel):
     tracking_url: str | None = None
     out_of_area: list[str] = Field(default_factory=list)
     remembered: Remembered | None = None
+    sender_phone_owner: int | None = None
 
     @property
     def finished(self) -> bool:

@@ -396,6 +396,9 @@ PROBLEMS: list[tuple[str, dict[str, Any], list[str]]] = [
     ("a tiny pool", {"storage.postgres.dsn": "postgresql://bot:pw@db/bot",
                      "storage.postgres.pool_size": 1},
      ["[storage.postgres] pool_size: must be greater than or equal to 2"]),
+    # [limits]
+    ("verified phones as a word", {"limits.verify_sender_phone": "yes"},
+     ["[limits] verify_sender_phone: must be a valid boolean (got a string)"]),
 ]
 # fmt: on
 
@@ -627,3 +630,9 @@ def test_payments_online_link_must_be_https_with_ref_or_id(tmp_path: Path) -> No
         with pytest.raises(ConfigError) as error:
             load_config(write(tmp_path, {"payments.online_link": bad}))
         assert "[payments] online_link" in str(error.value)
+
+
+def test_sender_phones_are_typed_unless_verification_is_turned_on(tmp_path: Path) -> None:
+    assert load_config(write(tmp_path)).limits.verify_sender_phone is False
+    on = write(tmp_path, {"limits.verify_sender_phone": True})
+    assert load_config(on).limits.verify_sender_phone is True

@@ -23,7 +23,8 @@ LIMIT_KINDS: tuple[LimitKind, ...] = get_args(LimitKind)
 class LimitsConfig(Section):
     """``[limits]``: open deliveries at once, deliveries whose fee is not paid, creates per
     rolling hour and day, and orders started per hour (drafts: a flood of unfinished orders
-    costs nothing but the bot's work)."""
+    costs nothing but the bot's work); and whether senders' phones must be proven
+    (``verify_sender_phone``)."""
 
     open_deliveries: int = Field(10, ge=0, le=10_000)
     # Off by default: a business whose fees are settled outside the service (paymentTiming
@@ -33,6 +34,9 @@ class LimitsConfig(Section):
     creates_per_day: int = Field(30, ge=0, le=100_000)
     # Off by default: counting orders started costs one more write per new order.
     drafts_per_hour: int = Field(0, ge=0, le=10_000)
+    # Telegram only: the sender's phone must be their own shared contact, never typed (the
+    # console and agent channels cannot prove a number and keep typed phones).
+    verify_sender_phone: bool = False
 
     @model_validator(mode="after")
     def _day_holds_an_hour(self) -> LimitsConfig:

@@ -63,7 +63,7 @@ from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.duplicate_hold import content_fingerprint
 from bot.ordering.history import OrderHistory, customer_ref
 from bot.ordering.recorded_creates import CreateFor, create_for_rest_of_turn, creating_for
-from bot.ordering.returning_customers import CustomerMemory
+from bot.ordering.returning_customers import PROVES_PHONES, CustomerMemory
 from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS
 from bot.safety.customer_blocking import CustomerBlocking
 from bot.safety.customer_limits import CustomerLimits
@@ -84,6 +84,7 @@ from conversations import (
     UnconfirmedOrder,
 )
 from conversations.dialog import Answer
+from conversations.returning import with_proven_phone
 from conversations.texts import dialogue
 from conversations.texts.catalogue import speaking_language, spoken_language
 
@@ -152,6 +153,7 @@ class ChatService:
         self.limits = (
             None if limits is None else CustomerLimits(store, limits, self._tell_operators)
         )
+        self._verify_phones = limits is not None and limits.verify_sender_phone
         self.funnel = FunnelRecorder(store.funnel, clock)
         self._alert_operators = alert_operators
         self._clock = clock
@@ -198,6 +200,7 @@ class ChatService:
                 customer=customer_ref(user),
                 before_create=self._saver(chat, user),
                 remembered=await self.memory.recall(user),
+                sender_phone_owner=self._phone_owner(user),
             )
             await self._after_turn(chat, user, session, turn, started)
             self.funnel.turn(None, session, turn)
@@ -236,11 +239,16 @@ class ChatService:
             if (limited := await self._draft_limited(user)) is not None:
                 return limited
             started = self._clock()
+            remembered = await self.memory.recall(user)
+            owner = self._phone_owner(user)
+            if owner is not None:
+                order = with_proven_phone(order, remembered)
             session, turn = await self.engine.replay(
                 order,
                 customer=customer_ref(user),
                 before_create=self._saver(chat, user),
-                remembered=await self.memory.recall(user),
+                remembered=remembered,
+                sender_phone_owner=owner,
             )
             await self._after_turn(chat, user, session, turn, started)
             self.funnel.turn(None, session, turn)
@@ -304,6 +312,11 @@ class ChatService:
             if session is None:
                 return None
             return await self._answer(chat, user, session, CommandAnswer(name="cancel"))
+
+    def _phone_owner(self, user: UserRef) -> int | None:
+        """The account whose own shared contact alone gives ``user``'s phone: theirs, when
+        ``[limits] verify_sender_phone`` asks it and their channel can prove a number."""
+        return user.id if self._verify_phones and user.channel in PROVES_PHONES else None
 
     def hold(self, chat: ChatRef) -> contextlib.AbstractAsyncContextManager[None]:
         """The chat's turn for the block: a caller that reads and writes around a turn (an
@@ -448,7 +461,9 @@ class ChatService:
                     # Linked already (the recorded create's settle links it in the create's
                     # own commit): what the created turn tells is still told once only.
                     await self.store.deliveries.note_told(delivery.id, told)
-                await self.memory.remember(user, order)
+                # A session that asked for a proven phone took none other.
+                proven = session.sender_phone_owner is not None
+                await self.memory.remember(user, order, phone_verified=proven)
             case AnswerLost(unconfirmed=unconfirmed):
                 await self._keep_unconfirmed(chat, user, unconfirmed, started)
             case OperatorAlert(text=text):

@@ -3,21 +3,27 @@
 After each created delivery ``ChatService`` keeps the customer's name, phone and places from
 the order's answers (``conversations.returning``) in ``store.customers``, under their ``UserRef``;
 a new order of the same user starts with them. Nothing kept for one user is ever read for
-another.
+another. With ``[limits] verify_sender_phone``, a phone is remembered as proven when the
+order's session took it from the user's own contact (``PROVES_PHONES`` channels only).
 """
 
 from __future__ import annotations
 
 import logging
+from typing import Final
 
 import pydantic
 
-from bot.chat_ref import UserRef
+from bot.chat_ref import TELEGRAM, UserRef
 from bot.store import Store
 from conversations import SavedOrder
 from conversations.returning import Remembered, remembered_from
 
 logger = logging.getLogger(__name__)
+
+# Channels where a shared contact proves a number is the customer's own: Telegram's contact
+# carries its account's user id. The console and agent channels cannot prove one.
+PROVES_PHONES: Final = frozenset({TELEGRAM})
 
 
 class CustomerMemory:
@@ -38,8 +44,11 @@ class CustomerMemory:
             logger.warning("the remembered details of a customer could not be read; not offered")
             return None
 
-    async def remember(self, user: UserRef, order: SavedOrder) -> None:
-        """Keep what ``order`` (which made a delivery) gave, over what was kept before."""
-        known = remembered_from(order, await self.recall(user))
+    async def remember(
+        self, user: UserRef, order: SavedOrder, *, phone_verified: bool = False
+    ) -> None:
+        """Keep what ``order`` (which made a delivery) gave, over what was kept before;
+        ``phone_verified``: its sender phone was proven by the user's own contact."""
+        known = remembered_from(order, await self.recall(user), phone_verified=phone_verified)
         if known is not None:
             await self._store.customers.put(user, known.model_dump_json())

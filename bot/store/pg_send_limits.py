@@ -4,10 +4,11 @@ instance (the shared side of ``bot.store.send_limits``).
 ``PgSendBudget``: every send any instance makes is a row of ``telegram_sends`` (its chat and
 when it was granted). A send is granted only while the last ``overall`` span holds fewer than
 its count of sends, every window of its chat likewise, and no hold of ``telegram_holds`` keeps
-the chat; judged and recorded in one transaction under one advisory lock, so two instances
-never both take the last slot of a window. The instance's own ``RateLimiter`` has already
-lined its sends up; this is the check all instances pass together, and it answers how long to
-wait when another instance took the slot.
+the chat or every chat (the row of ``EVERY_CHAT``: a 429 about the whole bot); judged and
+recorded in one transaction under one advisory lock, so two instances never both take the
+last slot of a window. The instance's own ``RateLimiter`` has already lined its sends up;
+this is the check all instances pass together, and it answers how long to wait when another
+instance took the slot.
 
 ``PgRequestBuckets``: a row per agent channel with its tokens and when they were counted,
 updated under the row's lock (``SELECT ... FOR UPDATE``), so each token is taken once.
@@ -19,6 +20,7 @@ the instances in one process on a fake clock pass it instead).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from bot.clocks import Clock
 from bot.store.advisory_locks import ADVISORY_NAMESPACE, TELEGRAM_SENDS_LOCK
@@ -29,7 +31,11 @@ from bot.store.send_limits import Bucket, SpanLimit, take_token
 
 _NOW = "SELECT extract(epoch FROM clock_timestamp())::double precision"
 _LOCK_SENDS = "SELECT pg_advisory_xact_lock(?, ?)"
-_HELD_UNTIL = "SELECT held_until FROM telegram_holds WHERE chat_id = ?"
+# No Telegram chat has id 0 (users are positive, groups negative): its row holds every chat.
+EVERY_CHAT: Final = 0
+
+_HELD_UNTIL = """SELECT held_until FROM telegram_holds WHERE chat_id IN (?, ?)
+    ORDER BY held_until DESC LIMIT 1"""
 _FORGET_SENDS = "DELETE FROM telegram_sends WHERE sent_at <= ?"
 _FORGET_HOLDS = "DELETE FROM telegram_holds WHERE held_until <= ?"
 _RECENT = "SELECT sent_at FROM telegram_sends WHERE sent_at > ? ORDER BY sent_at DESC LIMIT ?"
@@ -75,7 +81,7 @@ class PgSendBudget:
             await tx.execute(NOT_WAITING_FOR_THE_DISK)
             await tx.fetch_one(_LOCK_SENDS, (ADVISORY_NAMESPACE, TELEGRAM_SENDS_LOCK))
             now = await _now(self._clock, tx)
-            held = await tx.fetch_one(_HELD_UNTIL, (chat_id,))
+            held = await tx.fetch_one(_HELD_UNTIL, (chat_id, EVERY_CHAT))
             if held is not None and float(held[0]) > now:
                 return float(held[0]) - now
             await tx.execute(_FORGET_SENDS, (now - keep,))
@@ -89,6 +95,15 @@ class PgSendBudget:
 
     async def hold(self, chat_id: int, seconds: float) -> None:
         """Hold ``chat_id`` back for every instance (Telegram answered 429)."""
+        if chat_id == EVERY_CHAT:
+            raise ValueError("chat id 0 is no chat: hold_every_chat holds them all")
+        await self._hold(chat_id, seconds)
+
+    async def hold_every_chat(self, seconds: float) -> None:
+        """Hold every chat back for every instance (a 429 about the whole bot)."""
+        await self._hold(EVERY_CHAT, seconds)
+
+    async def _hold(self, chat_id: int, seconds: float) -> None:
         async with self._db.transaction() as tx:
             now = await _now(self._clock, tx)
             await tx.execute(_FORGET_HOLDS, (now,))

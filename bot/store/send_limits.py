@@ -1,5 +1,5 @@
-"""Limits the instances of the bot keep together: Telegram's send windows and holds
-(``SendBudget``) and each agent channel's request bucket (``RequestBuckets``).
+"""Limits the instances of the bot keep together: Telegram's send windows and holds, of a
+chat or of every chat (``SendBudget``) and each agent channel's request bucket (``RequestBuckets``).
 
 One process keeps them in its own memory: ``UNSHARED_SEND_BUDGET`` grants every send at once
 (``bot.telegram.limits.RateLimiter``'s own windows are the whole limit) and ``LocalBuckets``
@@ -44,6 +44,11 @@ class SendBudget(Protocol):
         """Send nothing more to ``chat_id`` for ``seconds``, from any instance."""
         ...
 
+    async def hold_every_chat(self, seconds: float) -> None:
+        """Send nothing more to any chat for ``seconds``, from any instance (Telegram's 429
+        was about the bot as a whole)."""
+        ...
+
 
 class RequestBuckets(Protocol):
     """A token bucket per name: ``capacity`` tokens, refilled evenly over ``refill_seconds``."""
@@ -64,6 +69,9 @@ class _UnsharedSendBudget:
 
     async def hold(self, chat_id: int, seconds: float) -> None:
         """Nobody else to hold back (the process's own limiter holds the chat)."""
+
+    async def hold_every_chat(self, seconds: float) -> None:
+        """Nobody else to hold back (the process's own limiter holds every chat)."""
 
 
 UNSHARED_SEND_BUDGET: SendBudget = _UnsharedSendBudget()

@@ -11,17 +11,27 @@ moment it goes: the window a send is judged by is the one Telegram counts, not a
 The relay waits for a chat's turn before composing its message (``reserve``; the send then
 uses that turn), so news that reached the chat during the wait goes in the same message.
 
-When Telegram still answers 429 with ``retry_after``, only that chat is held back
-(``hold``); other chats keep their own pace. Time comes from an injected monotonic clock and
-sleep, so tests run the limits in scaled or fake time.
+When Telegram still answers 429 with ``retry_after``, the limiter judges whom it meant
+(``share_hold``). A 429 is judged to be about the bot as a whole, not its chat, when
+
+* the chat's own windows held no other send than the refused one (a chat's limit cannot have
+  been reached by one message), or
+* another chat was answered 429 within the overall window (``SendLimits.overall``'s seconds)
+  before it: several chats refused at once is the bot's overall limit.
+
+Then every send, to every chat, is held for ``retry_after`` (``hold_every_chat``) and resumes
+after; otherwise only that chat is held (``hold``) and other chats keep their own pace. Time
+comes from an injected monotonic clock and sleep, so tests run the limits in scaled or fake
+time.
 
 Processes sharing one bot share its limits: when its turn comes, a send also asks the store's
 ``SendBudget`` (``bot.store.send_limits``), which on a shared store counts every process's
-sends in the same windows and shares their holds (``share_hold``). It answers "go" (the send is
-counted for all) or "wait this long" (another process took the slot); this limiter then
-sleeps that long and looks again. On a store of its own the budget grants every send: the
-windows here are the whole limit. ``delay_for`` (the relay's hint of a backlog)
-reads this process's windows only.
+sends in the same windows and shares their holds, a chat's or the whole bot's
+(``share_hold``). It answers "go" (the send is counted for all) or "wait this long" (another
+process took the slot, or a hold stands); this limiter then sleeps that long and looks again.
+On a store of its own the budget grants every send: the windows here are the whole limit.
+``delay_for`` (the relay's hint of a backlog) and the judging of a 429 read this process's
+windows only.
 """
 
 from __future__ import annotations
@@ -161,6 +171,11 @@ class SlidingWindow:
         elif slot is not None:
             self._drop_booking(slot)
 
+    def sends_within(self, now: float) -> int:
+        """Sends made or being made that still count at ``now``."""
+        horizon = now - self._span
+        return self._taking + sum(1 for at in self._sent if at > horizon)
+
     def idle(self, now: float) -> bool:
         """True when no booking or send still limits a send at ``now``."""
         if self._booked or self._taking:
@@ -208,6 +223,10 @@ class ChatWindows:
         """Give back ``slot`` unused (see ``SlidingWindow.cancel``)."""
         for window in self._windows:
             window.cancel(slot, taken=taken)
+
+    def sends_within(self, now: float) -> int:
+        """The most sends any of the chat's windows still counts at ``now``."""
+        return max(window.sends_within(now) for window in self._windows)
 
     def idle(self, now: float) -> bool:
         """True when no window still limits a send at ``now``."""
@@ -268,6 +287,8 @@ class RateLimiter:
         self._overall = SlidingWindow(self.limits.overall, self.limits.margin)
         self._chats: dict[int, ChatWindows] = {}
         self._held_until: dict[int, float] = {}
+        self._every_chat_held_until = 0.0  # Telegram's 429 about the whole bot
+        self._recent_429s: list[tuple[float, int]] = []  # (when, chat), within the overall span
         self._reserved: set[int] = set()  # chats whose turn ``reserve`` keeps
 
     async def acquire(self, chat_id: int) -> None:
@@ -313,7 +334,7 @@ class RateLimiter:
         gathers the chat's pending news into one message instead of queueing each.
         """
         now = self.clock()
-        held = self._held_until.get(chat_id, 0.0)
+        held = self._held_until_for(chat_id)
         chat = self._chats.get(chat_id)
         slot = held if chat is None else chat.next_slot(now, held)
         return max(0.0, self._overall.next_slot(now, slot) - now)
@@ -323,19 +344,49 @@ class RateLimiter:
         until = self.clock() + seconds
         self._held_until[chat_id] = max(self._held_until.get(chat_id, 0.0), until)
 
-    async def share_hold(self, chat_id: int, seconds: float) -> None:
-        """``hold`` here now, and for every process sharing the budget once it has the hold
-        (when it cannot be told, this process is held anyway: the others learn from their own
-        429)."""
-        self.hold(chat_id, seconds)
+    def hold_every_chat(self, seconds: float) -> None:
+        """Send nothing more to any chat for ``seconds`` (a 429 about the whole bot)."""
+        until = self.clock() + seconds
+        self._every_chat_held_until = max(self._every_chat_held_until, until)
+
+    def is_about_every_chat(self, chat_id: int) -> bool:
+        """Whether a 429 just answered to a send to ``chat_id`` is about the whole bot (the
+        rule is in the module docstring); the send has been counted in the chat's windows."""
+        now = self.clock()
+        span = self.limits.overall.seconds
+        self._recent_429s = [(at, chat) for at, chat in self._recent_429s if at > now - span]
+        other_chats = any(chat != chat_id for _, chat in self._recent_429s)
+        self._recent_429s.append((now, chat_id))
+        window = self._chats.get(chat_id)
+        alone = window is None or window.sends_within(now) <= 1
+        return other_chats or alone
+
+    async def share_hold(self, chat_id: int, seconds: float) -> bool:
+        """Hold back what Telegram's 429 to a send to ``chat_id`` was about, here now and for
+        every process sharing the budget once it has the hold (when it cannot be told, this
+        process is held anyway: the others learn from their own 429). True when every chat is
+        held (``is_about_every_chat``), False when only ``chat_id`` is."""
+        every_chat = self.is_about_every_chat(chat_id)
+        if every_chat:
+            self.hold_every_chat(seconds)
+        else:
+            self.hold(chat_id, seconds)
         try:
-            await self._budget.hold(chat_id, seconds)
+            if every_chat:
+                await self._budget.hold_every_chat(seconds)
+            else:
+                await self._budget.hold(chat_id, seconds)
         except Exception:
-            log.warning("could not share Telegram's hold of a chat with the other processes")
+            log.warning("could not share Telegram's hold with the other processes")
+        return every_chat
 
     def held_for(self, chat_id: int) -> float:
-        """Seconds until ``chat_id`` may be sent to again because of a hold (0 if none)."""
-        return max(0.0, self._held_until.get(chat_id, 0.0) - self.clock())
+        """Seconds until ``chat_id`` may be sent to again because of a hold, its own or every
+        chat's (0 if none)."""
+        return max(0.0, self._held_until_for(chat_id) - self.clock())
+
+    def _held_until_for(self, chat_id: int) -> float:
+        return max(self._held_until.get(chat_id, 0.0), self._every_chat_held_until)
 
     def window_for(self, chat_id: int) -> Window:
         """The per-chat limit of ``chat_id``: group chats have negative ids."""
@@ -365,7 +416,7 @@ class RateLimiter:
         chat = self._chat_window(chat_id)
         # The chat's turn first, then the overall one: booking an overall slot for a chat that
         # is still held would keep that slot from every other chat.
-        chat_slot = chat.book(self.clock(), self._held_until.get(chat_id, 0.0))
+        chat_slot = chat.book(self.clock(), self._held_until_for(chat_id))
         try:
             slept = await self._until(chat_slot)
             overall_slot = self._overall.book(self.clock())
@@ -405,7 +456,7 @@ class RateLimiter:
 
     def _opens_at(self, chat_id: int, chat: ChatWindows) -> float:
         now = self.clock()
-        held = self._held_until.get(chat_id, 0.0)
+        held = self._held_until_for(chat_id)
         return max(held, chat.opens_at(now), self._overall.opens_at(now))
 
     def _settle(self, chat_id: int) -> None:

@@ -5,9 +5,9 @@ while it is tried (a turn's messages hold it until the last is sent), so one cha
 go out in order and together while other chats are served meanwhile. Telegram's answers
 become results:
 
-* ``RetryAfter`` (429): that chat is held for the time Telegram asks (by every process that
-  shares the store), then the send is tried again, a bounded number of times; other chats keep
-  flowing.
+* ``RetryAfter`` (429): that chat, or every chat when the 429 is judged to be about the whole
+  bot (``limits``), is held for the time Telegram asks (by every process that shares the
+  store), then the send is tried again, a bounded number of times.
 * ``Forbidden`` (the user blocked the bot, left, or deleted the account) and "chat not found":
   the chat is recorded in ``store.blocked`` and the result is ``Blocked``.
 * anything else (a bad request, the network): ``NotDelivered``, with Telegram's reason for
@@ -210,8 +210,10 @@ class TelegramSender:
             except RetryAfter as error:
                 count_telegram_rate_limited()
                 wait = retry_after_seconds(error)
-                await self.limiter.share_hold(chat_id, wait)
-                log.info("Telegram asked to wait %.0fs for chat %s", wait, chat_id)
+                if await self.limiter.share_hold(chat_id, wait):
+                    log.info("Telegram asked to wait %.0fs: every chat is held", wait)
+                else:
+                    log.info("Telegram asked to wait %.0fs for chat %s", wait, chat_id)
                 if attempt == limits.max_attempts or wait > limits.longest_wait:
                     return NotDelivered("rate limited", retry_after=wait)
                 continue

@@ -67,6 +67,7 @@ class Engine:
         customer: str | None = None,
         before_create: BeforeCreate | None = None,
         remembered: Remembered | None = None,
+        sender_phone_owner: int | None = None,
     ) -> tuple[Session, Turn]:
         """A new session of ``flow`` (a registered name, KeyError otherwise; the registry's
         entry flow when None) and its first turn.
@@ -74,8 +75,12 @@ class Engine:
         ``customer`` is who is ordering, an opaque reference the session keeps for whoever
         runs it (the bot uses the user id). ``remembered`` is what this customer's last orders
         gave (``conversations.returning``): offered again, never asked for.
+        ``sender_phone_owner``: the customer's account whose own shared contact alone gives
+        the sender's phone (``Session.sender_phone_owner``); None takes a typed phone.
         """
-        session = self._new_session(flow or self.registry.entry, session_id, customer, remembered)
+        session = self._new_session(
+            flow or self.registry.entry, session_id, customer, remembered, sender_phone_owner
+        )
         turn = await self._turn(session, lambda run: run.begin(), before_create)
         return session, turn
 
@@ -87,6 +92,7 @@ class Engine:
         customer: str | None = None,
         before_create: BeforeCreate | None = None,
         remembered: Remembered | None = None,
+        sender_phone_owner: int | None = None,
     ) -> tuple[Session, Turn]:
         """A new session that orders ``order`` again, in the flow that made it: its answers are
         given again and only what cannot be reused, or today's settings no longer allow, is
@@ -99,10 +105,11 @@ class Engine:
                 customer=customer,
                 before_create=before_create,
                 remembered=remembered,
+                sender_phone_owner=sender_phone_owner,
             )
             said = (dialogue.CANNOT_REPEAT, *turn.messages)
             return session, turn.model_copy(update={"messages": said})
-        session = self._new_session(flow.name, session_id, customer, remembered)
+        session = self._new_session(flow.name, session_id, customer, remembered, sender_phone_owner)
         turn = await self._turn(session, lambda run: run.replay(order), before_create)
         return session, turn
 
@@ -134,6 +141,7 @@ class Engine:
         session_id: str | None,
         customer: str | None,
         remembered: Remembered | None = None,
+        sender_phone_owner: int | None = None,
     ) -> Session:
         entry = self.registry[flow]
         return Session(
@@ -143,6 +151,7 @@ class Engine:
             flow_version=entry.version,
             customer=customer,
             remembered=remembered,
+            sender_phone_owner=sender_phone_owner,
         )
 
     async def _turn(

@@ -140,6 +140,7 @@ class TurnRun(Walker):
             customer=self.work.customer,
             prompt_version=self.work.prompt_version,
             remembered=self.work.remembered,
+            sender_phone_owner=self.work.sender_phone_owner,
         )
         for name in Session.model_fields:
             setattr(self.work, name, getattr(fresh, name))
@@ -346,6 +347,7 @@ class TurnRun(Walker):
             customer=self.work.customer,
             prompt_version=self.work.prompt_version,
             remembered=self.work.remembered,
+            sender_phone_owner=self.work.sender_phone_owner,
         )
         for name in Session.model_fields:
             setattr(self.work, name, getattr(fresh, name))

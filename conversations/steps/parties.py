@@ -6,6 +6,8 @@ The step names are the same in every flow that uses them (``steps.names``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pydantic import BaseModel, ConfigDict
 
 from conversations.context import Context
@@ -25,7 +27,8 @@ from conversations.steps.names import (
 from conversations.steps.people import person, phone
 from conversations.steps.piece import Piece
 from conversations.steps.typed import email
-from conversations.texts.said import Words, said
+from conversations.texts.catalogue import say
+from conversations.texts.said import Words, said, words
 
 OWN_PHONE_QUESTION = said("steps.sender.phone_question")
 
@@ -55,11 +58,25 @@ def _own_name(ctx: Context) -> Preset | None:
 
 
 def _own_phone(ctx: Context) -> Preset | None:
-    """A returning customer's phone, when their remembered name was taken too."""
+    """A returning customer's phone, when their remembered name was taken too (and, when the
+    phone must be proven, it was proven by their own contact when it was remembered)."""
     known = ctx.session.remembered
     if known is None or not known.phone or ctx.answers.text(SENDER_NAME) != known.name:
         return None
+    if ctx.session.sender_phone_owner is not None and not known.phone_verified:
+        return None
     return Preset(known.phone)
+
+
+def _own_phone_question(asked: Words) -> Callable[[Context], str]:
+    """``asked``, or, when the phone must be proven, the request for their own contact."""
+
+    def question(ctx: Context) -> str:
+        if ctx.session.sender_phone_owner is not None:
+            return say("steps.sender.share_phone_question")
+        return words(asked)
+
+    return question
 
 
 def sender(
@@ -70,7 +87,10 @@ def sender(
 ) -> Piece[Person]:
     """Who orders: name (a shared contact gives the phone too), phone, and an optional email
     that is not asked on the way (offered from the summary). A returning customer's name and
-    phone are pre-set from their last order: the summary shows them and changes them.
+    phone are pre-set from their last order: the summary shows them and changes them. When
+    the session asks for a proven phone (``Session.sender_phone_owner``), it comes from their
+    own shared contact only (``people``), and a remembered phone is pre-set only if it was
+    proven so.
     ``is_receiver``: the sender also receives (an errand), so their name and phone are the
     receiver's too."""
     also = ("receiverName",) if is_receiver else ()
@@ -84,14 +104,16 @@ def sender(
             fields=("senderName", *also),
             next=SENDER_PHONE,
             preset=_own_name,
+            own_contact=True,
         ),
         phone(
             SENDER_PHONE,
             title=said("steps.title.own_phone"),
-            question=phone_question,
+            question=_own_phone_question(phone_question),
             fields=("senderPhone", *also_phone),
             next=SENDER_EMAIL,
             preset=_own_phone,
+            own_contact=True,
         ),
         email(
             SENDER_EMAIL,

@@ -1,5 +1,12 @@
 """People: a phone number (typed or from a shared contact), and a name that a shared contact
-fills together with the phone."""
+fills together with the phone.
+
+A customer's own number (``own_contact``) may have to be proven: when the session names the
+customer's account (``Session.sender_phone_owner``, ``[limits] verify_sender_phone``), it is
+taken only from a shared contact whose ``user_id`` is that account (Telegram vouches for the
+number then, as for the OTP hand-off); a typed number or someone else's contact is refused
+with the reason.
+"""
 
 from __future__ import annotations
 
@@ -22,6 +29,17 @@ def bad_phone(ctx: Context) -> Invalid:
     return Invalid(say("steps.bad_phone", example=example_phone(ctx.phone_region)))
 
 
+def unproven_phone(ctx: Context, answer: Answer) -> Invalid | None:
+    """Why ``answer`` cannot give the customer's own number when it must be proven (None: it
+    may: nothing to prove, or their own contact)."""
+    owner = ctx.session.sender_phone_owner
+    if owner is None:
+        return None
+    if isinstance(answer, ContactAnswer):
+        return None if answer.user_id == owner else Invalid(say("steps.sender.contact_not_own"))
+    return Invalid(say("steps.sender.phone_not_typed"))
+
+
 def phone(
     name: str,
     *,
@@ -33,11 +51,15 @@ def phone(
     depends_on: Sequence[str] = (),
     fields: Sequence[str] = (),
     preset: Callable[[Context], Preset | None] | None = None,
+    own_contact: bool = False,
 ) -> Step:
     """A phone number, typed or from a shared contact, stored in E.164; ``preset`` gives
-    the number taken without asking (a returning customer's own)."""
+    the number taken without asking (a returning customer's own). ``own_contact``: the
+    customer's own number, proven when the session asks (see the module docstring)."""
 
     def parse(ctx: Context, answer: Answer) -> Result:
+        if own_contact and (refused := unproven_phone(ctx, answer)) is not None:
+            return refused
         if isinstance(answer, ContactAnswer):
             raw = answer.phone
         elif isinstance(answer, TextAnswer):
@@ -75,9 +97,14 @@ def person(
     depends_on: Sequence[str] = (),
     fields: Sequence[str] = (),
     preset: Callable[[Context], Preset | None] | None = None,
+    own_contact: bool = False,
 ) -> Step:
     """A person's name; a shared contact gives the name and fills ``phone_step`` at once.
-    ``preset`` gives the name taken without asking (a returning customer's own)."""
+    ``preset`` gives the name taken without asking (a returning customer's own).
+    ``own_contact``: the customer's own name; when their number must be proven, someone
+    else's contact is refused and a number typed after the name is not taken (the phone
+    step asks for their own contact).
+    """
 
     def parse(ctx: Context, answer: Answer) -> Result:
         if isinstance(answer, TextAnswer):
@@ -87,13 +114,18 @@ def person(
                 return Invalid(say("steps.name_needs_letter"))
             if isinstance(value, Invalid):
                 return value
-            # "Bola Ahmed 0802 222 3333": the phone typed after the name is not asked again.
+            # "Bola Ahmed 0802 222 3333": the phone typed after the name is not asked again
+            # (unless the number must be proven: typed, it is not).
+            if own_contact and unproven_phone(ctx, answer) is not None:
+                return Accept(value)
             return Accept(value, fills={str(phone_step): number}) if number else Accept(value)
         if not isinstance(answer, ContactAnswer):
             return unexpected("steps.way.name")
         full = bounded(answer.full_name, *NAME_LENGTH, what="steps.what.name")
         if isinstance(full, Invalid) or not _has_letter(full):
             return Invalid(say("steps.no_usable_name"))
+        if own_contact and (refused := unproven_phone(ctx, answer)) is not None:
+            return refused  # someone else's contact: neither their name nor their number
         number = normalise_phone(answer.phone, ctx.phone_region)
         if number is None:
             return Accept(full, note=say("steps.contact_phone_unusable"))

@@ -1054,4 +1054,15 @@ MESSAGES: Final[dict[str, str]] = {
         "#{ref}: not sent. It contains the drop-off code of one of this customer's deliveries; "
         "a code goes only to the delivery's receiver, through the bot."
     ),
+    "steps.sender.share_phone_question": (
+        "What is your phone number? Please share your own contact with the button below: "
+        "this business takes your number from Telegram."
+    ),
+    "steps.sender.phone_not_typed": (
+        "A typed number cannot be accepted here: this business takes your number from "
+        "Telegram. Please tap the button below to share your own contact."
+    ),
+    "steps.sender.contact_not_own": (
+        "That contact is someone else's. Please share your own contact with the button below."
+    ),
 }

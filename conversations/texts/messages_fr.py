@@ -1155,4 +1155,16 @@ MESSAGES: Final[dict[str, str]] = {
         "#{ref} : non envoyé. Le message contient le code de remise d'une livraison de ce "
         "client ; un code ne va qu'au destinataire de la livraison, par le bot."
     ),
+    "steps.sender.share_phone_question": (
+        "Quel est votre numéro de téléphone ? Partagez votre propre contact avec le bouton "
+        "ci-dessous : cette entreprise prend votre numéro depuis Telegram."
+    ),
+    "steps.sender.phone_not_typed": (
+        "Un numéro tapé ne peut pas être accepté ici : cette entreprise prend votre numéro "
+        "depuis Telegram. Touchez le bouton ci-dessous pour partager votre propre contact."
+    ),
+    "steps.sender.contact_not_own": (
+        "Ce contact est celui de quelqu'un d'autre. Partagez votre propre contact avec le "
+        "bouton ci-dessous."
+    ),
 }

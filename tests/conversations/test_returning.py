@@ -6,7 +6,7 @@ offered."""
 from __future__ import annotations
 
 from conversations.dialog import SavedOrder
-from conversations.returning import Remembered, remembered_from
+from conversations.returning import Remembered, remembered_from, with_proven_phone
 
 from .conftest import LOCATIONS, World
 
@@ -161,3 +161,28 @@ async def test_a_place_outside_the_area_now_is_not_offered(new_world) -> None:
     await chat.start(customer="7", remembered=far)
     await chat.tap("pickup_delivery")
     assert "last:pickup" not in chat.option_ids()
+
+
+def test_a_phone_is_remembered_as_proven_only_when_it_was() -> None:
+    order = SavedOrder(
+        flow="pickup_delivery",
+        flow_version=2,
+        answers={"sender_name": "Ada Obi", "sender_phone": "+2348031234567"},
+    )
+    proven = remembered_from(order, phone_verified=True)
+    assert proven is not None and proven.phone_verified
+    # A later order whose phone was typed (verification turned off) is not proven any more.
+    typed = remembered_from(order, proven)
+    assert typed is not None and not typed.phone_verified
+
+
+def test_a_repeat_keeps_the_senders_phone_only_when_it_was_proven() -> None:
+    answers = {"sender_name": "Ada Obi", "sender_phone": "+2348031234567", "size": "small"}
+    order = SavedOrder(flow="pickup_delivery", flow_version=2, answers=answers)
+    proven = Remembered(name="Ada Obi", phone="+2348031234567", phone_verified=True)
+    assert with_proven_phone(order, proven) == order
+    unproven = proven.model_copy(update={"phone_verified": False})
+    other = proven.model_copy(update={"phone": "+2348035550000"})
+    for known in (unproven, other, None):
+        kept = with_proven_phone(order, known)
+        assert kept.answers == {"sender_name": "Ada Obi", "size": "small"}

@@ -3,24 +3,21 @@ on either (the reverse proxy spreads Telegram's webhook): each instance draws it
 what the chat shows now, not over what it drew itself before the chat's last turns ran on the
 other.
 
-Two in-process ``Runtime``s in webhook mode (updates handed to the chosen instance's
-Application, as its ``/telegram`` route does), one FakeTelegram, one sandbox, real PostgreSQL.
+Two in-process ``Runtime``s in webhook mode (``instances_in_process``: updates handed to the
+chosen instance's Application, as its ``/telegram`` route does), one FakeTelegram, one sandbox,
+real PostgreSQL.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from telegram import Update
-from telegram.request import HTTPXRequest
 
-from bot.config import Config
-from bot.runtime import Runtime, Seams
 from bot.store.pg_local_server import LocalPostgres
 from bot.telegram.limits import RateLimiter
 from conversations.services import ServiceUnavailable
@@ -29,22 +26,13 @@ from tests.fakes import FakeTelegram, SentMessage
 from tests.fakes.telegram_keyboards import buttons
 
 from .conftest import (
-    _TLS,
     ADA,
     ADA_PHONE,
     RECEIVER_PHONE,
-    SECRET_TOKEN,
     InstantTime,
-    PartnerRecorder,
-    TrackingProcessor,
     sandbox_and_telegram,
 )
-
-
-@dataclass
-class Instance:
-    runtime: Runtime
-    processor: TrackingProcessor
+from .instances_in_process import Instance, start_instance, webhook_config
 
 
 class Pair:
@@ -80,40 +68,12 @@ async def pair(postgres_server: LocalPostgres, tmp_path: Path) -> AsyncIterator[
     async with contextlib.AsyncExitStack() as exits:
         switch, sandbox, tg = await sandbox_and_telegram(exits)
         tg.add_chat(ADA)
-        data = {
-            "partner": {"base_url": sandbox.base_url, "api_key": sandbox.api_key},
-            "telegram": {
-                "token": tg.token,
-                "mode": "webhook",
-                "public_base_url": "https://localhost",
-                "api_base_url": tg.api_base_url,
-                "file_base_url": tg.file_base_url,
-                "secret_token": SECRET_TOKEN,
-            },
-            "webhooks": {"enabled": True, "signing_secret": sandbox.signing_secret},
-            "storage": {
-                "backend": "postgres",
-                "media_dir": "media",
-                "postgres": {"dsn": dsn, "pool_size": 4},
-            },
-            "geocoding": {"provider": "none"},
-        }
-        config = Config.model_validate(data, context={"environ": {}, "base_dir": tmp_path})
+        config = webhook_config(tg, sandbox, dsn, tmp_path)
         instances: list[Instance] = []
         for _ in range(2):
-            processor, time = TrackingProcessor(), InstantTime()
-            seams = Seams(
-                partner_transport=PartnerRecorder(sandbox),
-                telegram_request=HTTPXRequest(httpx_kwargs={"verify": _TLS}),
-                telegram_updates_request=HTTPXRequest(httpx_kwargs={"verify": _TLS}),
-                processor=processor,
-                limiter=RateLimiter(clock=time.clock, sleep=time.sleep),
-            )
-            runtime = await Runtime.build(config, seams)
-            processor.locks = runtime.store.chat_locks  # as wiring does without a test's own
-            await runtime.start(workers=False)
-            exits.push_async_callback(runtime.stop)
-            instances.append(Instance(runtime, processor))
+            time = InstantTime()
+            limiter = RateLimiter(clock=time.clock, sleep=time.sleep)
+            instances.append(await start_instance(exits, config, sandbox, limiter))
         switch.app = instances[0].runtime.web_app
         yield Pair(tg, instances)
 

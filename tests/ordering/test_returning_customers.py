@@ -5,7 +5,8 @@ are not offered."""
 
 from __future__ import annotations
 
-from bot.chat_ref import TELEGRAM, ChatRef, UserRef
+from bot.chat_ref import CONSOLE, TELEGRAM, ChatRef, UserRef
+from bot.config.limits_section import LimitsConfig
 from bot.ordering import ChatService
 from conversations import ChoiceAnswer, Turn
 from conversations.returning import Remembered
@@ -68,3 +69,19 @@ async def test_details_that_cannot_be_read_are_not_offered(org: Org) -> None:
     await chats.start(CHAT, USER)
     await ordered(chats)
     assert await chats.memory.recall(USER) is not None
+
+
+async def test_only_a_channel_that_proves_phones_asks_for_a_proven_one(org: Org) -> None:
+    assert org.store is not None
+    verify = LimitsConfig(verify_sender_phone=True)
+    chats = ChatService(org.engine(), org.store, clock=org.clock, limits=verify)
+    console_chat, console_user = ChatRef(CONSOLE, 42), UserRef(CONSOLE, 7)
+    await chats.start(console_chat, console_user)
+    await chats.start(CHAT, USER)
+    console, telegram = await chats.session(console_chat), await chats.session(CHAT)
+    assert console is not None and console.sender_phone_owner is None  # typed phones kept
+    assert telegram is not None and telegram.sender_phone_owner == USER.id
+    unverified = ChatService(org.engine(), org.store, clock=org.clock, limits=LimitsConfig())
+    await unverified.start(OTHER_CHAT, OTHER)
+    other = await unverified.session(OTHER_CHAT)
+    assert other is not None and other.sender_phone_owner is None

@@ -1,9 +1,10 @@
 """The send limits instances keep together (``bot.store.send_limits``, ``pg_send_limits``).
 
 Telegram's send budget: two ``Store``s on one PostgreSQL database (two instances) on one fake
-clock count every send in the same windows and share holds; SQLite's grants every send (its
-process's ``RateLimiter`` is the whole limit). Agent channels' request buckets: the same
-contract on both backends, and on PostgreSQL one bucket for both instances.
+clock count every send in the same windows and share holds (of a chat, or of every chat);
+SQLite's grants every send (its process's ``RateLimiter`` is the whole limit). Agent
+channels' request buckets: the same contract on both backends, and on PostgreSQL one bucket
+for both instances.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pytest
 from bot.store import Store
 from bot.store.pg_database import PgDatabase
 from bot.store.pg_local_server import LocalPostgres
-from bot.store.pg_send_limits import PgRequestBuckets, PgSendBudget
+from bot.store.pg_send_limits import EVERY_CHAT, PgRequestBuckets, PgSendBudget
 from bot.store.send_limits import SpanLimit
 from tests.store.conftest import FakeClock
 from tests.store.pg_instances import pg_instances
@@ -152,3 +153,23 @@ async def test_two_instances_take_from_one_bucket_per_channel(
     fake_clock.advance(10.0)
     assert await b.take("shop", 6, 60.0) is None
     assert await a.take("shop", 6, 60.0) == pytest.approx(10.0)
+
+
+async def test_a_hold_of_every_chat_from_one_instance_holds_every_chat_in_the_other(
+    two: Budgets, fake_clock: FakeClock
+) -> None:
+    a, b, _ = two
+    await a.hold(ALICE, 30.0)
+    await a.hold_every_chat(5.0)
+    assert await send(b, BOB) == pytest.approx(5.0)
+    assert await send(b, GROUP_CHAT) == pytest.approx(5.0)
+    assert await send(b, ALICE) == pytest.approx(30.0)  # a chat's longer hold still counts
+    fake_clock.advance(5.0)
+    assert [await send(b, BOB), await send(a, GROUP_CHAT)] == [0.0, 0.0]
+    assert await send(a, ALICE) == pytest.approx(25.0)
+
+
+async def test_no_chat_can_be_held_under_the_every_chat_row(two: Budgets) -> None:
+    a, _, _ = two
+    with pytest.raises(ValueError, match="hold_every_chat"):
+        await a.hold(EVERY_CHAT, 5.0)

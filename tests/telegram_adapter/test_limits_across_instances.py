@@ -5,7 +5,8 @@ Each instance is a ``TelegramSender`` over its own ``Store`` (its own connection
 one group and many chats, through a fake Bot API that answers 429 to any send past Telegram's
 limits (``SendLimits``' figures, without the bot's margin or its group burst: what Telegram
 counts). Sharing the budget, they cause no 429; each keeping only its own limits, the same
-burst does (the fake does refuse, so the first test can fail).
+burst does (the fake does refuse, so the first test can fail). A 429 one instance gets holds
+its chat, or every chat when it is about the whole bot, on the other too.
 
 Time is virtual: sleeps wait for the clock, which moves on only when every sender is asleep
 (none is talking to the database), straight to the earliest wake.
@@ -87,6 +88,9 @@ class StrictBotApi:
         self.sent: list[tuple[float, int]] = []
         self.refused = 0
         self.told_to_wait = 0  # 429s answered on purpose (Telegram's own reasons), not counted
+        # Until then every send is answered 429 (the bot as a whole is over Telegram's limit).
+        self.flooded_until = 0.0
+        self.flood_refused: list[tuple[float, int]] = []
         self._ids = itertools.count(1)
 
     @property
@@ -100,6 +104,9 @@ class StrictBotApi:
         if self.told_to_wait:
             self.told_to_wait -= 1
             raise RetryAfter(5)
+        if now < self.flooded_until:
+            self.flood_refused.append((now, chat_id))
+            raise RetryAfter(int(self.flooded_until - now))
         chat_window = self._group if chat_id < 0 else self._private
         if self._full(self._overall, now, None) or self._full(chat_window, now, chat_id):
             self.refused += 1
@@ -191,3 +198,26 @@ async def test_a_429_one_instance_got_holds_that_chat_back_on_the_other(
     await time.run([send(first, "first", 0.0), send(second, "second", 1.0)])
     assert [at for at, _ in api.sent] == [1005.0, 1005.0]
     assert api.refused == 0
+
+
+async def test_a_429_about_the_whole_bot_holds_every_chat_on_both_instances(
+    instances: list[Store],
+) -> None:
+    time = VirtualTime()
+    api = StrictBotApi(time, SendLimits())
+    api.flooded_until = 1005.0  # Telegram refuses every send for 5 s
+    first, second = (sender(store, api, time, pg_budget(store, time)) for store in instances)
+
+    async def send(one: TelegramSender, chat_id: int, after: float) -> None:
+        await time.sleep(after)
+        assert isinstance(await one.send_message(chat_id, OutgoingMessage("news")), Delivered)
+
+    # The first instance's only message to its chat is refused: no chat's limit explains it,
+    # so every chat is held, on both instances. The second, a second later, sends to many
+    # other chats: none is tried before the hold ends, and none is refused.
+    others = [send(second, chat_id, 1.0) for chat_id in MANY_CHATS]
+    await time.run([send(first, ONE_CHAT, 0.0), *others])
+    assert api.flood_refused == [(1000.0, ONE_CHAT)]
+    assert api.refused == 0
+    assert min(at for at, _ in api.sent) == 1005.0
+    assert {chat for _, chat in api.sent} == {ONE_CHAT, *MANY_CHATS}

@@ -1,4 +1,5 @@
-"""The sender against the fake Bot API: limits, 429 per chat, 403 recorded, edits, Channel."""
+"""The sender against the fake Bot API: limits, 429 per chat or for every chat, 403 recorded,
+edits, Channel."""
 
 from __future__ import annotations
 
@@ -93,24 +94,62 @@ async def test_a_turns_messages_stay_together(
     assert texts == ["turn 0", "turn 1", "turn 2", "status update"]
 
 
-async def test_retry_after_holds_only_the_affected_chat(
+async def test_a_429_at_a_chats_busy_window_holds_only_that_chat(
     tg: FakeTelegram, sender: TelegramSender, manual_time: ManualTime
 ) -> None:
+    assert isinstance(await sender.send_message(ALICE.id, OutgoingMessage("hello")), Delivered)
+    # Her second message within her window: Telegram's per-chat limit can explain the 429.
     tg.fail_next("sendMessage", retry_after=5, chat_id=ALICE.id)
     to_alice = asyncio.create_task(sender.send_message(ALICE.id, OutgoingMessage("for Alice")))
     await manual_time.sleepers(1)  # Alice's send is waiting out Telegram's 5 seconds
     assert manual_time.slept == [5.0]
-    assert sender.limiter.held_for(ALICE.id) == 5.0
+    assert sender.limiter.held_for(ALICE.id) == 5.0 and sender.limiter.held_for(BOB.id) == 0.0
 
     to_bob = await sender.send_message(BOB.id, OutgoingMessage("for Bob"))
     assert isinstance(to_bob, Delivered)
-    assert tg.sent_messages(ALICE.id) == [] and not to_alice.done()
+    assert [m.text for m in tg.sent_messages(ALICE.id)] == ["hello"] and not to_alice.done()
 
     manual_time.advance(5.0)
     result = await to_alice
-    (sent,) = tg.sent_messages(ALICE.id)
+    sent = tg.sent_messages(ALICE.id)[-1]
     assert result == Delivered(sent.message_id) and sent.text == "for Alice"
+    assert [c.status for c in tg.calls("sendMessage")] == [200, 429, 200, 200]
+
+
+async def test_a_429_to_a_chats_first_message_holds_every_chat(
+    tg: FakeTelegram, sender: TelegramSender, manual_time: ManualTime
+) -> None:
+    # Nothing else went to Alice: her own limit cannot be why; the bot as a whole is over.
+    tg.fail_next("sendMessage", retry_after=5, chat_id=ALICE.id)
+    to_alice = asyncio.create_task(sender.send_message(ALICE.id, OutgoingMessage("for Alice")))
+    await manual_time.sleepers(1)
+    assert sender.limiter.held_for(ALICE.id) == 5.0 and sender.limiter.held_for(BOB.id) == 5.0
+
+    to_bob = asyncio.create_task(sender.send_message(BOB.id, OutgoingMessage("for Bob")))
+    await manual_time.sleepers(2)  # Bob's send waits for the hold too
+    assert tg.sent_messages(BOB.id) == [] and not to_alice.done()
+
+    manual_time.advance(5.0)
+    assert isinstance(await to_alice, Delivered) and isinstance(await to_bob, Delivered)
     assert [c.status for c in tg.calls("sendMessage")] == [429, 200, 200]
+
+
+async def test_429s_to_two_chats_within_a_second_hold_every_chat(
+    tg: FakeTelegram, sender: TelegramSender, manual_time: ManualTime
+) -> None:
+    for user in (ALICE, BOB):  # each chat's window is busy: one 429 alone would be the chat's
+        assert isinstance(await sender.send_message(user.id, OutgoingMessage("hi")), Delivered)
+    tg.fail_next("sendMessage", retry_after=3, chat_id=ALICE.id)
+    to_alice = asyncio.create_task(sender.send_message(ALICE.id, OutgoingMessage("one")))
+    await manual_time.sleepers(1)
+    assert sender.limiter.held_for(BOB.id) == 0.0
+    tg.fail_next("sendMessage", retry_after=4, chat_id=BOB.id)
+    to_bob = asyncio.create_task(sender.send_message(BOB.id, OutgoingMessage("two")))
+    await manual_time.sleepers(2)
+    # A second chat refused within the overall window: every chat waits Telegram's 4 s.
+    assert sender.limiter.held_for(OPERATORS.id) == 4.0
+    manual_time.advance(4.0)
+    assert isinstance(await to_alice, Delivered) and isinstance(await to_bob, Delivered)
 
 
 async def test_retries_are_bounded(
