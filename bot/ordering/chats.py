@@ -12,7 +12,9 @@ re-entrant for the task holding it: a Telegram turn already holds its chat.
 Around each turn it does what the engine leaves to its runner:
 
 * the idempotency key is saved *before* the create goes out (the engine's checkpoint), so a
-  crash during the create cannot lead to a second delivery after the restart;
+  crash during the create cannot lead to a second delivery after the restart: the session
+  with its new key is saved in the same commit as the create's intent (``recorded_creates``),
+  so a failure or a crash keeps both or neither;
 * a created delivery is linked to the chat in ``store.deliveries`` (the relay finds the chat
   of each webhook event there, and the language the order was said in, which it speaks to the
   customer), with the flow and answers that made it, which is the
@@ -61,7 +63,12 @@ from bot.metrics.recording import creating_in
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.duplicate_hold import content_fingerprint
 from bot.ordering.history import OrderHistory, customer_ref
-from bot.ordering.recorded_creates import CreateFor, create_for_rest_of_turn, creating_for
+from bot.ordering.recorded_creates import (
+    CreateFor,
+    CreatingSession,
+    create_for_rest_of_turn,
+    creating_for,
+)
 from bot.ordering.returning_customers import CustomerMemory
 from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS
 from bot.safety.customer_blocking import CustomerBlocking
@@ -358,19 +365,32 @@ class ChatService:
 
     def _saver(self, chat: ChatRef, user: UserRef) -> Callable[[Session], Awaitable[None]]:
         """The engine's ``before_create`` for this chat: the session with its new idempotency
-        key is saved before the create goes out."""
+        key is saved before the create goes out, with its intent (``CreatingSession``)."""
 
         async def save(session: Session) -> None:
-            create_for_rest_of_turn(self._create_for(chat, user, session))
+            data = session.stored_json()
+
+            async def save_alone() -> None:
+                await self.store.sessions.save(chat, user.id, data)
+
+            # Saved with the create's intent, in one commit, just before the request leaves.
+            creating = CreatingSession(data, save_alone)
+            create_for_rest_of_turn(self._create_for(chat, user, session, creating))
             creating_in(session.flow)  # the create's metric is labelled with its flow
-            await self.store.sessions.save(chat, user.id, session.stored_json())
             if self._create_wait is not None:
                 await self._create_wait.before_create(chat)
 
         return save
 
-    def _create_for(self, chat: ChatRef, user: UserRef, session: Session) -> CreateFor:
-        """Whose create the turn over ``session`` would send (``recorded_creates``)."""
+    def _create_for(
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        session: Session,
+        creating: CreatingSession | None = None,
+    ) -> CreateFor:
+        """Whose create the turn over ``session`` would send (``recorded_creates``);
+        ``creating``: the session with the create's new key, to save before it leaves."""
 
         def saved_order() -> str:
             flow = self.engine.registry.get(session.flow)
@@ -379,7 +399,7 @@ class ChatService:
                                answers=answers)  # fmt: skip
             return self.history.kept(order)
 
-        return CreateFor(chat, user.id, saved_order)
+        return CreateFor(chat, user.id, saved_order, creating)
 
     async def _after_turn(
         self,

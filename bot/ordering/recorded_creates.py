@@ -13,7 +13,9 @@ request. The chat reaches the creator through a context variable set for the tur
 (``creating_for``), the way the turn's language does (``speaking_language``).
 
 Before the request leaves, ``CreateRecorder.sending`` commits the intent (request with its key,
-chat, customer, saved order, language) as this process's (``store.holder``), with a lease of
+chat, customer, saved order, language) as this process's (``store.holder``), in the same
+commit as the session's move to "creating" when the turn made a new key (the engine's
+``before_create`` only hands that session over: ``CreatingSession``), with a lease of
 ``LEASE_SECONDS`` renewed every ``RENEW_SECONDS`` while the request is in flight (the client's
 wait for the rate budget included). The answer settles it: a delivery is linked to the chat in
 the intent's own commit, a definite refusal drops it, an unknown outcome is left for
@@ -21,7 +23,8 @@ the intent's own commit, a definite refusal drops it, an unknown outcome is left
 lease later any instance's follow-up (``CreateFollowUp``) takes the intent over, reads back,
 sends it again with the same key, links the delivery and tells the customer.
 
-A create sent outside a chat's turn (no ``creating_for``) is sent unrecorded.
+A create sent outside a chat's turn (no ``creating_for``), or by a creator without a store to
+record it in, is sent unrecorded (the session of a new key is then saved alone, before it).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Final
@@ -52,14 +55,34 @@ LEASE_SECONDS: Final = 15.0
 RENEW_SECONDS: Final = LEASE_SECONDS / 3
 
 
+@dataclass
+class CreatingSession:
+    """The chat's session as the turn moved it to "creating" (its new idempotency key): saved
+    before the create leaves, in the intent's own commit when the create is recorded, else on
+    its own (``save_alone``); once."""
+
+    data: str
+    save_alone: Callable[[], Awaitable[None]]
+    saved: bool = False
+
+    def take(self) -> str | None:
+        """The session's JSON, to be saved by the caller; None when it was taken already."""
+        if self.saved:
+            return None
+        self.saved = True
+        return self.data
+
+
 @dataclass(frozen=True)
 class CreateFor:
     """Whose create a turn would send: the chat, the customer (their id in the chat's channel)
-    and the saved order of the session being run (made only when a create is recorded)."""
+    and the saved order of the session being run (made only when a create is recorded);
+    ``creating``, once the turn made a new key, the session to save before the create."""
 
     chat: ChatRef
     user_id: int
     saved_order: Callable[[], str]
+    creating: CreatingSession | None = None
 
 
 _CREATING_FOR: ContextVar[CreateFor | None] = ContextVar("creating_for", default=None)
@@ -79,6 +102,15 @@ def create_for_rest_of_turn(who: CreateFor) -> None:
     """From here on in this task a create is recorded as ``who``'s (the engine's
     ``before_create``, which runs inside the turn; set again before any later turn's create)."""
     _CREATING_FOR.set(who)
+
+
+async def save_before_unrecorded_create() -> None:
+    """Save the session of the turn's new key (if not yet): a create is about to be sent
+    without being recorded (no store to record it in)."""
+    who = _CREATING_FOR.get()
+    creating = None if who is None else who.creating
+    if creating is not None and creating.take() is not None:
+        await creating.save_alone()
 
 
 class Sending:
@@ -132,6 +164,7 @@ class CreateRecorder:
         who = _CREATING_FOR.get()
         key = request.idempotencyKey
         if who is None or key is None:
+            await save_before_unrecorded_create()
             yield None
             return
         now = self._clock()
@@ -145,7 +178,8 @@ class CreateRecorder:
             language=spoken_language(),
             created_at=now,
         )
-        await self._intents.record(intent, self._owner, now + self._lease)
+        session = None if who.creating is None else who.creating.take()
+        await self._intents.record(intent, self._owner, now + self._lease, session=session)
         renewing = asyncio.create_task(self._renew(key), name=f"create-intent-{key[:8]}")
         try:
             yield Sending(intent, self._intents)

@@ -24,6 +24,7 @@ from bot.chat_ref import ChatRef
 from bot.clocks import Clock
 from bot.store.database import Row
 from bot.store.delivery_links import Deliveries
+from bot.store.sessions import Sessions
 from bot.store.store_backend import Backend, StoreDatabase
 from bot.store.unconfirmed_creates import CreatedLink
 
@@ -65,15 +66,29 @@ _TO_UNCONFIRMED = """INSERT INTO unconfirmed_creates (idempotency_key, channel, 
 class CreateIntents:
     """``store.create_intents``: see the module docstring."""
 
-    def __init__(self, db: StoreDatabase, clock: Clock, backend: Backend) -> None:
+    def __init__(
+        self, db: StoreDatabase, clock: Clock, backend: Backend, sessions: Sessions
+    ) -> None:
         self._db = db
         self._clock = clock
         self._backend = backend
+        self._sessions = sessions
 
-    async def record(self, intent: CreateIntent, owner: str, lease_until: float) -> None:
+    async def record(
+        self, intent: CreateIntent, owner: str, lease_until: float, *, session: str | None = None
+    ) -> None:
         """Keep ``intent`` as ``owner``'s until ``lease_until`` (committed on return). The same
-        key sent again (after a rate limit) is the new sender's, with a new lease."""
-        await self._db.execute(_RECORD, (*_values(intent), owner, lease_until))
+        key sent again (after a rate limit) is the new sender's, with a new lease.
+
+        ``session``: the chat's session as it moves to "creating" (with the create's new key),
+        saved in the same commit as the intent: a failure or a crash keeps both or neither.
+        """
+        values = (*_values(intent), owner, lease_until)
+        if session is None:
+            await self._db.execute(_RECORD, values)
+            return
+        async with self._sessions.saving(intent.chat, intent.user_id, session) as tx:
+            await tx.execute(_RECORD, values)
 
     async def renew(self, idempotency_key: str, owner: str, lease_until: float) -> bool:
         """Extend ``owner``'s lease; False when the row is gone or handed over."""

@@ -9,14 +9,17 @@ create itself) for ever, as a killed process never reads it.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 
 import httpx
+import pytest
 
 from bot.ordering.recorded_creates import LEASE_SECONDS
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
 from bot.partner.models import CreateDeliveryRequest
-from bot.store import Store
+from bot.store import Store, create_intents
+from conversations import Session
 from tests.relay.support import RecordingChannel
 
 from .conftest import Org
@@ -187,3 +190,23 @@ async def test_a_create_whose_sender_died_before_it_landed_is_sent_again_with_it
     # Sent with the recorded key: the same request again is the same delivery.
     assert (await org.client.create_delivery(recorded)).id == made["id"]
     assert len(sandbox_deliveries(org)) == 1
+
+
+async def test_a_create_whose_intent_cannot_be_written_is_not_sent_and_its_key_not_kept(
+    org: Org, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The session's move to "creating" (its new key) is written in the intent's commit: when
+    that commit fails, neither is kept and nothing leaves."""
+    assert org.store is not None
+    bot = Bot(org, org.store, RecordingChannel())
+    monkeypatch.setattr(create_intents, "_RECORD", "INSERT INTO no_such_table VALUES (1)")
+
+    with pytest.raises(sqlite3.Error):
+        await bot.order()
+
+    assert org.calls("create_delivery") == 0
+    assert await org.store.create_intents.count() == 0
+    saved = await org.store.sessions.get(CHAT)
+    assert saved is not None
+    session = Session.model_validate_json(saved.data)
+    assert (session.step, session.idempotency_key) == ("summary", None)
