@@ -21,7 +21,9 @@ Around each turn it does what the engine leaves to its runner:
   customer's order history (``repeat`` replays the last one into the same flow), and the
   customer's name, phone and places are remembered for their next order (``CustomerMemory``);
 * every create is recorded before it is sent, as this chat's (``recorded_creates``: the turn
-  runs ``creating_for`` the chat), so another instance finishes it if this one dies;
+  runs ``creating_for`` the chat), so another instance finishes it if this one dies; its
+  intent stays, answered, until the turn's reply went out (``replies_owed``), so a crash
+  between the answer and the reply still gets the customer told (by the follow-up);
 * a create whose answer was lost (``AnswerLost``: the customer was told it is being
   checked) is kept in ``store.unconfirmed`` with the request, its key and the saved order, its
   first follow-up due ``first_follow_up_seconds`` later, and ``on_unconfirmed`` wakes the
@@ -45,6 +47,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -68,6 +71,8 @@ from bot.ordering.recorded_creates import (
     CreatingSession,
     create_for_rest_of_turn,
     creating_for,
+    replies_owed,
+    replies_sent,
 )
 from bot.ordering.returning_customers import CustomerMemory
 from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS
@@ -357,9 +362,10 @@ class ChatService:
         with log_context(flow=session.flow, step=session.step):
             before = mark(session)
             save = self._saver(chat, user)
-            with creating_for(self._create_for(chat, user, session)):
-                turn = await self.engine.handle(session, answer, before_create=save)
-            await self._after_turn(chat, user, session, turn, started, reply)
+            async with replies_owed(self.store.create_intents):
+                with creating_for(self._create_for(chat, user, session)):
+                    turn = await self.engine.handle(session, answer, before_create=save)
+                await self._after_turn(chat, user, session, turn, started, reply)
         self.funnel.turn(before, session, turn)
         return turn
 
@@ -426,6 +432,9 @@ class ChatService:
             await written
         else:
             await _while_written(written, reply(turn))
+        # The reply is out (or, without ``reply``, handed back to an adapter that shows it
+        # at once): a create of the turn needs no notice from the follow-up.
+        await replies_sent()
         for effect in turn.effects:
             if effect not in first:
                 await self._carry_out(effect, chat, user, session, started)
@@ -542,9 +551,11 @@ class ChatService:
                 ):
                     return  # the customer moved on (or sent it again) meanwhile
                 confirm = ChoiceAnswer(option=CONFIRM, step=step, version=version)
-                turn = await self._answer(chat, user, current, confirm)
-            assert self._deliver_later is not None
-            await self._deliver_later(chat, turn)
+                assert self._deliver_later is not None
+                # Shown as the reply of the turn: a delivery it made is told once, by it.
+                await self._answer(
+                    chat, user, current, confirm, functools.partial(self._deliver_later, chat)
+                )
 
         task = asyncio.create_task(resend())
         self._later.add(task)

@@ -2,11 +2,14 @@
 
 ::
 
-    with creating_for(CreateFor(chat, user_id, saved_order)):   # ChatService, around a turn
-        ... engine turn ...  ->  PartnerCreator.create(request)
-                                    async with recorder.sending(request) as sending:
-                                        POST /deliveries
-                                        await sending.created(delivery)  # or .refused()
+    async with replies_owed(store.create_intents):                # ChatService, a turn
+        with creating_for(CreateFor(chat, user_id, saved_order)):
+            ... engine turn ...  ->  PartnerCreator.create(request)
+                                        async with recorder.sending(request) as sending:
+                                            POST /deliveries
+                                            await sending.created(delivery)  # or .refused()
+        ... the turn's session written, its reply sent ...
+        await replies_sent()
 
 ``PartnerCreator`` knows the request, not the chat; ``ChatService`` knows the chat, not the
 request. The chat reaches the creator through a context variable set for the turn
@@ -19,7 +22,11 @@ commit as the session's move to "creating" when the turn made a new key (the eng
 ``LEASE_SECONDS`` renewed every ``RENEW_SECONDS`` while the request is in flight (the client's
 wait for the rate budget included). The answer settles it: a delivery is linked to the chat in
 the intent's own commit, a definite refusal drops it, an unknown outcome is left for
-``ChatService`` to keep in ``store.unconfirmed``. A process killed meanwhile renews nothing: a
+``ChatService`` to keep in ``store.unconfirmed``. Within ``replies_owed`` (``ChatService``,
+around a turn) a delivery's intent is not dropped but kept *answered*, with the notice its
+customer would get instead of the turn's reply, and renewed until that reply went out
+(``replies_sent``): a process killed in between leaves it to the follow-up, which sends the
+notice, once. A process killed meanwhile renews nothing: a
 lease later any instance's follow-up (``CreateFollowUp``) takes the intent over, reads back,
 sends it again with the same key, links the delivery and tells the customer.
 
@@ -43,6 +50,7 @@ from bot.ordering.duplicate_hold import content_fingerprint
 from bot.partner.models import CreateDeliveryRequest, Delivery
 from bot.store.create_intents import CreateIntent, CreateIntents
 from bot.store.unconfirmed_creates import CreatedLink
+from conversations.texts import dialogue
 from conversations.texts.catalogue import spoken_language
 
 logger = logging.getLogger(__name__)
@@ -113,15 +121,76 @@ async def save_before_unrecorded_create() -> None:
         await creating.save_alone()
 
 
+class RepliesOwed:
+    """The creates of one turn answered with a delivery, their customer not told yet.
+
+    Each one's intent stays answered (with the notice to send instead), its lease renewed,
+    until the turn's reply went out (``told``). A turn that ends otherwise (an error, a
+    cancelled task) stops renewing them (``close``): a lease later the follow-up tells the
+    customer. A kill leaves the same."""
+
+    def __init__(self, intents: CreateIntents) -> None:
+        self._intents = intents
+        self._renewing: dict[str, asyncio.Task[None]] = {}
+
+    def keep(self, key: str, renewing: asyncio.Task[None]) -> None:
+        """Keep renewing the answered intent ``key`` until its customer is told."""
+        self._renewing[key] = renewing
+
+    async def told(self) -> None:
+        """The turn's reply went out: its answered intents are done."""
+        while self._renewing:
+            key, renewing = self._renewing.popitem()
+            await _stopped(renewing)
+            await self._intents.told(key)
+
+    async def close(self) -> None:
+        """Stop renewing what was not told (the follow-up tells it after the lease)."""
+        while self._renewing:
+            await _stopped(self._renewing.popitem()[1])
+
+
+_OWED: ContextVar[RepliesOwed | None] = ContextVar("replies_owed", default=None)
+
+
+@contextlib.asynccontextmanager
+async def replies_owed(intents: CreateIntents) -> AsyncIterator[None]:
+    """Around a turn that may create: a delivery its create made keeps its intent answered
+    until ``replies_sent`` (see ``RepliesOwed``)."""
+    owed = RepliesOwed(intents)
+    token = _OWED.set(owed)
+    try:
+        yield
+    finally:
+        _OWED.reset(token)
+        await owed.close()
+
+
+async def replies_sent() -> None:
+    """The turn's reply went out (or was handed to a channel that shows it itself): the
+    customers of its answered creates are told."""
+    owed = _OWED.get()
+    if owed is not None:
+        await owed.told()
+
+
+async def _stopped(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+
+
 class Sending:
     """One recorded create in flight; its answer settles it."""
 
     def __init__(self, intent: CreateIntent, intents: CreateIntents) -> None:
         self.intent = intent
         self._intents = intents
+        self.answered = False  # linked, its customer still to be told by the turn
 
     async def created(self, delivery: Delivery) -> None:
-        """Link ``delivery`` to the intent's chat and drop the intent, in one commit."""
+        """Link ``delivery`` to the intent's chat in one commit with the intent's end: the
+        intent is dropped, or inside ``replies_owed`` kept answered with the notice its
+        customer gets should the turn's reply not go out (its own words, in its language)."""
         customer = delivery.customer
         created_at = delivery.created_at.timestamp() if delivery.created_at else None
         link = CreatedLink(
@@ -131,7 +200,9 @@ class Sending:
             tracking_url=delivery.tracking_url,
             status=delivery.status,
         )
-        await self._intents.settle_created(self.intent, link)
+        notice = None if _OWED.get() is None else dialogue.went_through(delivery)
+        await self._intents.settle_created(self.intent, link, notice=notice)
+        self.answered = notice is not None
 
     async def refused(self) -> None:
         """The service refused for certain: nothing was made."""
@@ -181,11 +252,15 @@ class CreateRecorder:
         session = None if who.creating is None else who.creating.take()
         await self._intents.record(intent, self._owner, now + self._lease, session=session)
         renewing = asyncio.create_task(self._renew(key), name=f"create-intent-{key[:8]}")
+        sending = Sending(intent, self._intents)
         try:
-            yield Sending(intent, self._intents)
+            yield sending
         finally:
-            renewing.cancel()
-            await asyncio.gather(renewing, return_exceptions=True)
+            owed = _OWED.get()
+            if sending.answered and owed is not None:
+                owed.keep(key, renewing)
+            else:
+                await _stopped(renewing)
 
     async def _renew(self, key: str) -> None:
         while True:

@@ -80,8 +80,9 @@ _OPEN_WITH = """SELECT idempotency_key FROM unconfirmed_creates
     WHERE fingerprint = ? AND notice IS NULL"""
 _RETRY_LATER = """UPDATE unconfirmed_creates SET attempts = ?, next_attempt_at = ?
     WHERE idempotency_key = ?"""
+# The notice too: a row settled since it was read may be due at the very time it was read.
 _CLAIM = """UPDATE unconfirmed_creates SET next_attempt_at = ?
-    WHERE idempotency_key = ? AND next_attempt_at = ?"""
+    WHERE idempotency_key = ? AND next_attempt_at = ? AND coalesce(notice, '') = ?"""
 _SETTLE = """UPDATE unconfirmed_creates SET delivery_id = ?, notice = ?, next_attempt_at = ?
     WHERE idempotency_key = ? AND notice IS NULL"""
 _REMOVE = "DELETE FROM unconfirmed_creates WHERE idempotency_key = ?"
@@ -150,8 +151,9 @@ class UnconfirmedCreates:
 
     async def claim(self, entry: UnconfirmedCreate, until: float) -> bool:
         """Take ``entry`` (as it was read, due) for a follow-up until ``until``, when it falls
-        due again if that follow-up never ended; False when another worker took it since."""
-        params = (until, entry.idempotency_key, entry.next_attempt_at)
+        due again if that follow-up never ended; False when another worker took it (or
+        settled it) since."""
+        params = (until, entry.idempotency_key, entry.next_attempt_at, entry.notice or "")
         return await self._db.execute(_CLAIM, params) > 0
 
     async def retry_later(self, idempotency_key: str, attempts: int, at: float) -> None:
