@@ -87,6 +87,8 @@ _SETTLE = """UPDATE unconfirmed_creates SET delivery_id = ?, notice = ?, next_at
     WHERE idempotency_key = ? AND notice IS NULL"""
 _REMOVE = "DELETE FROM unconfirmed_creates WHERE idempotency_key = ?"
 _COUNT_OPEN = "SELECT count(*) FROM unconfirmed_creates WHERE notice IS NULL"
+_OPEN_REQUESTS = """SELECT request, created_at FROM unconfirmed_creates WHERE notice IS NULL
+    ORDER BY created_at LIMIT ?"""
 
 
 class UnconfirmedCreates:
@@ -148,6 +150,12 @@ class UnconfirmedCreates:
         """How many creates still wait for a definite answer."""
         row = await self._db.fetch_one(_COUNT_OPEN)
         return int(row[0]) if row else 0
+
+    async def open_requests(self, limit: int = 1000) -> list[tuple[str, float]]:
+        """The request (JSON) and first sending time of each create still waiting for a
+        definite answer, oldest first: a delivery it made is not linked yet."""
+        rows = await self._db.fetch_all(_OPEN_REQUESTS, (limit,))
+        return [(str(row[0]), float(row[1])) for row in rows]
 
     async def claim(self, entry: UnconfirmedCreate, until: float) -> bool:
         """Take ``entry`` (as it was read, due) for a follow-up until ``until``, when it falls
