@@ -66,13 +66,12 @@ from bot.metrics.recording import creating_in
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.duplicate_hold import content_fingerprint
 from bot.ordering.history import OrderHistory, customer_ref
+from bot.ordering.owed_replies import replies_owed, replies_sent
 from bot.ordering.recorded_creates import (
     CreateFor,
     CreatingSession,
     create_for_rest_of_turn,
     creating_for,
-    replies_owed,
-    replies_sent,
 )
 from bot.ordering.returning_customers import CustomerMemory
 from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS

@@ -47,6 +47,7 @@ from typing import Final
 from bot.chat_ref import ChatRef
 from bot.clocks import Clock
 from bot.ordering.duplicate_hold import content_fingerprint
+from bot.ordering.owed_replies import owed_replies
 from bot.partner.models import CreateDeliveryRequest, Delivery
 from bot.store.create_intents import CreateIntent, CreateIntents
 from bot.store.unconfirmed_creates import CreatedLink
@@ -121,59 +122,6 @@ async def save_before_unrecorded_create() -> None:
         await creating.save_alone()
 
 
-class RepliesOwed:
-    """The creates of one turn answered with a delivery, their customer not told yet.
-
-    Each one's intent stays answered (with the notice to send instead), its lease renewed,
-    until the turn's reply went out (``told``). A turn that ends otherwise (an error, a
-    cancelled task) stops renewing them (``close``): a lease later the follow-up tells the
-    customer. A kill leaves the same."""
-
-    def __init__(self, intents: CreateIntents) -> None:
-        self._intents = intents
-        self._renewing: dict[str, asyncio.Task[None]] = {}
-
-    def keep(self, key: str, renewing: asyncio.Task[None]) -> None:
-        """Keep renewing the answered intent ``key`` until its customer is told."""
-        self._renewing[key] = renewing
-
-    async def told(self) -> None:
-        """The turn's reply went out: its answered intents are done."""
-        while self._renewing:
-            key, renewing = self._renewing.popitem()
-            await _stopped(renewing)
-            await self._intents.told(key)
-
-    async def close(self) -> None:
-        """Stop renewing what was not told (the follow-up tells it after the lease)."""
-        while self._renewing:
-            await _stopped(self._renewing.popitem()[1])
-
-
-_OWED: ContextVar[RepliesOwed | None] = ContextVar("replies_owed", default=None)
-
-
-@contextlib.asynccontextmanager
-async def replies_owed(intents: CreateIntents) -> AsyncIterator[None]:
-    """Around a turn that may create: a delivery its create made keeps its intent answered
-    until ``replies_sent`` (see ``RepliesOwed``)."""
-    owed = RepliesOwed(intents)
-    token = _OWED.set(owed)
-    try:
-        yield
-    finally:
-        _OWED.reset(token)
-        await owed.close()
-
-
-async def replies_sent() -> None:
-    """The turn's reply went out (or was handed to a channel that shows it itself): the
-    customers of its answered creates are told."""
-    owed = _OWED.get()
-    if owed is not None:
-        await owed.told()
-
-
 async def _stopped(task: asyncio.Task[None]) -> None:
     task.cancel()
     await asyncio.gather(task, return_exceptions=True)
@@ -200,7 +148,7 @@ class Sending:
             tracking_url=delivery.tracking_url,
             status=delivery.status,
         )
-        notice = None if _OWED.get() is None else dialogue.went_through(delivery)
+        notice = None if owed_replies() is None else dialogue.went_through(delivery)
         await self._intents.settle_created(self.intent, link, notice=notice)
         self.answered = notice is not None
 
@@ -256,7 +204,7 @@ class CreateRecorder:
         try:
             yield sending
         finally:
-            owed = _OWED.get()
+            owed = owed_replies()
             if sending.answered and owed is not None:
                 owed.keep(key, renewing)
             else:
