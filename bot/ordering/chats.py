@@ -12,14 +12,18 @@ re-entrant for the task holding it: a Telegram turn already holds its chat.
 Around each turn it does what the engine leaves to its runner:
 
 * the idempotency key is saved *before* the create goes out (the engine's checkpoint), so a
-  crash during the create cannot lead to a second delivery after the restart;
+  crash during the create cannot lead to a second delivery after the restart: the session
+  with its new key is saved in the same commit as the create's intent (``recorded_creates``),
+  so a failure or a crash keeps both or neither;
 * a created delivery is linked to the chat in ``store.deliveries`` (the relay finds the chat
   of each webhook event there, and the language the order was said in, which it speaks to the
   customer), with the flow and answers that made it, which is the
   customer's order history (``repeat`` replays the last one into the same flow), and the
   customer's name, phone and places are remembered for their next order (``CustomerMemory``);
 * every create is recorded before it is sent, as this chat's (``recorded_creates``: the turn
-  runs ``creating_for`` the chat), so another instance finishes it if this one dies;
+  runs ``creating_for`` the chat), so another instance finishes it if this one dies; its
+  intent stays, answered, until the turn's reply went out (``replies_owed``), so a crash
+  between the answer and the reply still gets the customer told (by the follow-up);
 * a create whose answer was lost (``AnswerLost``: the customer was told it is being
   checked) is kept in ``store.unconfirmed`` with the request, its key and the saved order, its
   first follow-up due ``first_follow_up_seconds`` later, and ``on_unconfirmed`` wakes the
@@ -44,6 +48,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -62,7 +67,13 @@ from bot.metrics.recording import creating_in
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.duplicate_hold import content_fingerprint
 from bot.ordering.history import OrderHistory, customer_ref
-from bot.ordering.recorded_creates import CreateFor, create_for_rest_of_turn, creating_for
+from bot.ordering.owed_replies import replies_owed, replies_sent
+from bot.ordering.recorded_creates import (
+    CreateFor,
+    CreatingSession,
+    create_for_rest_of_turn,
+    creating_for,
+)
 from bot.ordering.returning_customers import PROVES_PHONES, CustomerMemory
 from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS
 from bot.safety.customer_blocking import CustomerBlocking
@@ -374,27 +385,41 @@ class ChatService:
         with log_context(flow=session.flow, step=session.step):
             before = mark(session)
             save = self._saver(chat, user)
-            with creating_for(self._create_for(chat, user, session)):
-                turn = await self.engine.handle(session, answer, before_create=save)
-            await self._after_turn(chat, user, session, turn, started, reply)
+            async with replies_owed(self.store.create_intents):
+                with creating_for(self._create_for(chat, user, session)):
+                    turn = await self.engine.handle(session, answer, before_create=save)
+                await self._after_turn(chat, user, session, turn, started, reply)
         self.funnel.turn(before, session, turn)
         return turn
 
     def _saver(self, chat: ChatRef, user: UserRef) -> Callable[[Session], Awaitable[None]]:
         """The engine's ``before_create`` for this chat: the session with its new idempotency
-        key is saved before the create goes out."""
+        key is saved before the create goes out, with its intent (``CreatingSession``)."""
 
         async def save(session: Session) -> None:
-            create_for_rest_of_turn(self._create_for(chat, user, session))
+            data = session.stored_json()
+
+            async def save_alone() -> None:
+                await self.store.sessions.save(chat, user.id, data)
+
+            # Saved with the create's intent, in one commit, just before the request leaves.
+            creating = CreatingSession(data, save_alone)
+            create_for_rest_of_turn(self._create_for(chat, user, session, creating))
             creating_in(session.flow)  # the create's metric is labelled with its flow
-            await self.store.sessions.save(chat, user.id, session.stored_json())
             if self._create_wait is not None:
                 await self._create_wait.before_create(chat)
 
         return save
 
-    def _create_for(self, chat: ChatRef, user: UserRef, session: Session) -> CreateFor:
-        """Whose create the turn over ``session`` would send (``recorded_creates``)."""
+    def _create_for(
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        session: Session,
+        creating: CreatingSession | None = None,
+    ) -> CreateFor:
+        """Whose create the turn over ``session`` would send (``recorded_creates``);
+        ``creating``: the session with the create's new key, to save before it leaves."""
 
         def saved_order() -> str:
             flow = self.engine.registry.get(session.flow)
@@ -403,7 +428,7 @@ class ChatService:
                                answers=answers)  # fmt: skip
             return self.history.kept(order)
 
-        return CreateFor(chat, user.id, saved_order)
+        return CreateFor(chat, user.id, saved_order, creating)
 
     async def _after_turn(
         self,
@@ -430,6 +455,9 @@ class ChatService:
             await written
         else:
             await _while_written(written, reply(turn))
+        # The reply is out (or, without ``reply``, handed back to an adapter that shows it
+        # at once): a create of the turn needs no notice from the follow-up.
+        await replies_sent()
         for effect in turn.effects:
             if effect not in first:
                 await self._carry_out(effect, chat, user, session, started)
@@ -548,9 +576,11 @@ class ChatService:
                 ):
                     return  # the customer moved on (or sent it again) meanwhile
                 confirm = ChoiceAnswer(option=CONFIRM, step=step, version=version)
-                turn = await self._answer(chat, user, current, confirm)
-            assert self._deliver_later is not None
-            await self._deliver_later(chat, turn)
+                assert self._deliver_later is not None
+                # Shown as the reply of the turn: a delivery it made is told once, by it.
+                await self._answer(
+                    chat, user, current, confirm, functools.partial(self._deliver_later, chat)
+                )
 
         task = asyncio.create_task(resend())
         self._later.add(task)

@@ -50,7 +50,7 @@ import re
 
 from bot.ordering.kept_photos import EXPIRY_MARGIN_SECONDS, KeptPhotos
 from bot.ordering.photo_origin import RehostedPhotos
-from bot.ordering.recorded_creates import CreateRecorder
+from bot.ordering.recorded_creates import CreateRecorder, save_before_unrecorded_create
 from bot.partner import errors
 from bot.partner.client import PartnerClient
 from bot.partner.models import COORDINATE_FIELDS, PAYMENT_FIELDS, CreateDeliveryRequest
@@ -140,6 +140,7 @@ class PartnerCreator:
             logger.info("create not sent: the photos the bot re-hosted for it expired")
             return decide("photos_expired")
         if self._recorder is None:
+            await save_before_unrecorded_create()
             return await self._send(request)
         async with self._recorder.sending(request) as sending:
             outcome = await self._send(request)

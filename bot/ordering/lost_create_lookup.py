@@ -16,9 +16,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
+from typing import Final
 
 from bot.partner.client import PartnerClient
 from bot.partner.models import LIST_LIMIT_RANGE, CreateDeliveryRequest, Delivery
+
+#: A delivery the service stamped up to this long before the bot first sent the create still
+#: counts as that create's (the two clocks differ).
+CLOCK_SKEW_SECONDS: Final = 120.0
 
 _SPACES = re.compile(r"\s+")
 _NON_DIGITS = re.compile(r"\D")

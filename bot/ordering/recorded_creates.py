@@ -2,26 +2,36 @@
 
 ::
 
-    with creating_for(CreateFor(chat, user_id, saved_order)):   # ChatService, around a turn
-        ... engine turn ...  ->  PartnerCreator.create(request)
-                                    async with recorder.sending(request) as sending:
-                                        POST /deliveries
-                                        await sending.created(delivery)  # or .refused()
+    async with replies_owed(store.create_intents):                # ChatService, a turn
+        with creating_for(CreateFor(chat, user_id, saved_order)):
+            ... engine turn ...  ->  PartnerCreator.create(request)
+                                        async with recorder.sending(request) as sending:
+                                            POST /deliveries
+                                            await sending.created(delivery)  # or .refused()
+        ... the turn's session written, its reply sent ...
+        await replies_sent()
 
 ``PartnerCreator`` knows the request, not the chat; ``ChatService`` knows the chat, not the
 request. The chat reaches the creator through a context variable set for the turn
 (``creating_for``), the way the turn's language does (``speaking_language``).
 
 Before the request leaves, ``CreateRecorder.sending`` commits the intent (request with its key,
-chat, customer, saved order, language) as this process's (``store.holder``), with a lease of
+chat, customer, saved order, language) as this process's (``store.holder``), in the same
+commit as the session's move to "creating" when the turn made a new key (the engine's
+``before_create`` only hands that session over: ``CreatingSession``), with a lease of
 ``LEASE_SECONDS`` renewed every ``RENEW_SECONDS`` while the request is in flight (the client's
 wait for the rate budget included). The answer settles it: a delivery is linked to the chat in
 the intent's own commit, a definite refusal drops it, an unknown outcome is left for
-``ChatService`` to keep in ``store.unconfirmed``. A process killed meanwhile renews nothing: a
+``ChatService`` to keep in ``store.unconfirmed``. Within ``replies_owed`` (``ChatService``,
+around a turn) a delivery's intent is not dropped but kept *answered*, with the notice its
+customer would get instead of the turn's reply, and renewed until that reply went out
+(``replies_sent``): a process killed in between leaves it to the follow-up, which sends the
+notice, once. A process killed meanwhile renews nothing: a
 lease later any instance's follow-up (``CreateFollowUp``) takes the intent over, reads back,
 sends it again with the same key, links the delivery and tells the customer.
 
-A create sent outside a chat's turn (no ``creating_for``) is sent unrecorded.
+A create sent outside a chat's turn (no ``creating_for``), or by a creator without a store to
+record it in, is sent unrecorded (the session of a new key is then saved alone, before it).
 """
 
 from __future__ import annotations
@@ -29,7 +39,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Final
@@ -37,9 +47,11 @@ from typing import Final
 from bot.chat_ref import ChatRef
 from bot.clocks import Clock
 from bot.ordering.duplicate_hold import content_fingerprint
+from bot.ordering.owed_replies import owed_replies
 from bot.partner.models import CreateDeliveryRequest, Delivery
 from bot.store.create_intents import CreateIntent, CreateIntents
 from bot.store.unconfirmed_creates import CreatedLink
+from conversations.texts import dialogue
 from conversations.texts.catalogue import spoken_language
 
 logger = logging.getLogger(__name__)
@@ -52,14 +64,34 @@ LEASE_SECONDS: Final = 15.0
 RENEW_SECONDS: Final = LEASE_SECONDS / 3
 
 
+@dataclass
+class CreatingSession:
+    """The chat's session as the turn moved it to "creating" (its new idempotency key): saved
+    before the create leaves, in the intent's own commit when the create is recorded, else on
+    its own (``save_alone``); once."""
+
+    data: str
+    save_alone: Callable[[], Awaitable[None]]
+    saved: bool = False
+
+    def take(self) -> str | None:
+        """The session's JSON, to be saved by the caller; None when it was taken already."""
+        if self.saved:
+            return None
+        self.saved = True
+        return self.data
+
+
 @dataclass(frozen=True)
 class CreateFor:
     """Whose create a turn would send: the chat, the customer (their id in the chat's channel)
-    and the saved order of the session being run (made only when a create is recorded)."""
+    and the saved order of the session being run (made only when a create is recorded);
+    ``creating``, once the turn made a new key, the session to save before the create."""
 
     chat: ChatRef
     user_id: int
     saved_order: Callable[[], str]
+    creating: CreatingSession | None = None
 
 
 _CREATING_FOR: ContextVar[CreateFor | None] = ContextVar("creating_for", default=None)
@@ -81,15 +113,32 @@ def create_for_rest_of_turn(who: CreateFor) -> None:
     _CREATING_FOR.set(who)
 
 
+async def save_before_unrecorded_create() -> None:
+    """Save the session of the turn's new key (if not yet): a create is about to be sent
+    without being recorded (no store to record it in)."""
+    who = _CREATING_FOR.get()
+    creating = None if who is None else who.creating
+    if creating is not None and creating.take() is not None:
+        await creating.save_alone()
+
+
+async def _stopped(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+
+
 class Sending:
     """One recorded create in flight; its answer settles it."""
 
     def __init__(self, intent: CreateIntent, intents: CreateIntents) -> None:
         self.intent = intent
         self._intents = intents
+        self.answered = False  # linked, its customer still to be told by the turn
 
     async def created(self, delivery: Delivery) -> None:
-        """Link ``delivery`` to the intent's chat and drop the intent, in one commit."""
+        """Link ``delivery`` to the intent's chat in one commit with the intent's end: the
+        intent is dropped, or inside ``replies_owed`` kept answered with the notice its
+        customer gets should the turn's reply not go out (its own words, in its language)."""
         customer = delivery.customer
         created_at = delivery.created_at.timestamp() if delivery.created_at else None
         link = CreatedLink(
@@ -99,7 +148,9 @@ class Sending:
             tracking_url=delivery.tracking_url,
             status=delivery.status,
         )
-        await self._intents.settle_created(self.intent, link)
+        notice = None if owed_replies() is None else dialogue.went_through(delivery)
+        await self._intents.settle_created(self.intent, link, notice=notice)
+        self.answered = notice is not None
 
     async def refused(self) -> None:
         """The service refused for certain: nothing was made."""
@@ -132,6 +183,7 @@ class CreateRecorder:
         who = _CREATING_FOR.get()
         key = request.idempotencyKey
         if who is None or key is None:
+            await save_before_unrecorded_create()
             yield None
             return
         now = self._clock()
@@ -145,13 +197,18 @@ class CreateRecorder:
             language=spoken_language(),
             created_at=now,
         )
-        await self._intents.record(intent, self._owner, now + self._lease)
+        session = None if who.creating is None else who.creating.take()
+        await self._intents.record(intent, self._owner, now + self._lease, session=session)
         renewing = asyncio.create_task(self._renew(key), name=f"create-intent-{key[:8]}")
+        sending = Sending(intent, self._intents)
         try:
-            yield Sending(intent, self._intents)
+            yield sending
         finally:
-            renewing.cancel()
-            await asyncio.gather(renewing, return_exceptions=True)
+            owed = owed_replies()
+            if sending.answered and owed is not None:
+                owed.keep(key, renewing)
+            else:
+                await _stopped(renewing)
 
     async def _renew(self, key: str) -> None:
         while True:

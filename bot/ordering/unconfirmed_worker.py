@@ -27,7 +27,8 @@ Creates whose sender died with them in flight come here too: every create is rec
 it is sent (``store.create_intents``, ``bot.ordering.recorded_creates``), and each pass first
 hands the intents whose lease ran out over to ``store.unconfirmed``, due at once, so the steps
 above finish them (a kill -9 mid-create: the customer is told a lease, a look and a read-back
-later, about 20 s).
+later, about 20 s). An intent answered with a delivery (linked) whose turn died before its
+reply went out is handed over settled, with its notice: only the notice is sent.
 
 The rows live in the store, so a restart resumes every follow-up where it was. With several
 processes on one store (more bots on a shared database; ``deliverybot mcp`` beside
@@ -53,7 +54,7 @@ from bot.jobs import Job
 from bot.metrics.recording import count_settled_later
 from bot.ordering.creator import refusal_for
 from bot.ordering.kept_photos import KeptPhotos
-from bot.ordering.lost_create_lookup import find_created
+from bot.ordering.lost_create_lookup import CLOCK_SKEW_SECONDS, find_created
 from bot.ordering.photo_origin import RehostedPhotos
 from bot.partner import errors
 from bot.partner.client import PartnerClient
@@ -101,7 +102,7 @@ class FollowUpTuning:
     cap_seconds: float = 600.0
     max_attempts: int = 10
     readback_pages: int = 4
-    clock_skew_seconds: float = 120.0
+    clock_skew_seconds: float = CLOCK_SKEW_SECONDS
     batch_size: int = 50
 
     def __post_init__(self) -> None:

@@ -33,13 +33,15 @@ stopped for a retry while the pass was still starting other events holds back it
 later ones in that pass, which would otherwise start a chain of their own, move the chat's view
 past it, and leave it to be planned as older and never said.
 
-Waiting for a link: an event can outrun the bot's record of its delivery (``RelayTuning``'s
-``link_attempts``). While a create is still open, recorded and in flight
-(``store.create_intents``) or being followed up after its answer was lost
-(``store.unconfirmed``), an unlinked delivery may be that create's: past ``link_attempts`` its
-event is held, looked at again every ``OPEN_CREATE_RECHECK_SECONDS``, until it is linked (then
-told in the customer's channel) or ``OPEN_CREATE_HOLD_SECONDS`` after it arrived (then it goes
-to operators only, as for a delivery ordered elsewhere).
+Waiting for a link: an event can outrun the bot's record of its delivery. An unlinked
+delivery may still become a chat's only while a create of the same order is open, recorded and
+in flight (``store.create_intents``) or being followed up after its answer was lost
+(``store.unconfirmed``) (``bot.ordering.open_creates``): its event is then held, looked at
+again every ``OPEN_CREATE_RECHECK_SECONDS``, until it is linked (then told in the customer's
+channel), the create is settled without it, or ``OPEN_CREATE_HOLD_SECONDS`` after it arrived
+(then it goes to operators only). An unlinked delivery no open create matches was ordered
+elsewhere (the dashboard, the public portal): its events go to operators only at once (after
+``RelayTuning``'s ``link_attempts``, 1 by default).
 
 Failures: a channel error other than ``ChatUnreachable`` leaves the event pending, recorded with
 ``inbox.record_failure``, and it is retried after a growing, capped delay (``RelayTuning``);
@@ -68,6 +70,7 @@ from bot.clocks import Clock, Sleep
 from bot.config import RelayConfig
 from bot.jobs import Job
 from bot.log_context import log_context
+from bot.ordering.open_creates import open_create_may_have_made
 from bot.partner.models import WebhookEvent
 from bot.relay.channel_protocol import Channel, ChatTurns, SendFailed
 from bot.relay.chat_queues import ChatQueues
@@ -82,10 +85,12 @@ logger = logging.getLogger(__name__)
 # Deliveries found to be ordered elsewhere, so their later events skip the wait for a link.
 _FOREIGN_MEMORY = 10_000
 
-#: The longest an event of an unlinked delivery waits, after it arrived, while creates are
-#: open that may still link it (the follow-up settles a lost create within seconds to tens of
-#: seconds; a create whose process died, a lease later).
-OPEN_CREATE_HOLD_SECONDS = 120.0
+#: The longest an event of an unlinked delivery waits, after it arrived, while a create of
+#: the same order is open and may still link it: a create in flight is answered within the
+#: client's time-outs, one whose process died is taken over a lease (15 s) later, and a lost
+#: answer is settled by the follow-up's first looks (2 s, then 15, 30, 60, 120 s apart); past
+#: this the service has been unreachable for minutes and the operators are told instead.
+OPEN_CREATE_HOLD_SECONDS = 300.0
 #: How often such a held event looks for its link.
 OPEN_CREATE_RECHECK_SECONDS = 2.0
 
@@ -291,15 +296,19 @@ class Relay(Job):
             if stored.attempts + 1 < self._tuning.link_attempts:
                 await self._retry_later(stored, "delivery not linked to a chat yet")
                 return False
-            if await self._open_create_may_link(stored):
+            if await self._open_create_may_link(stored, event):
                 self._retry_at[stored.event_id] = self._clock() + OPEN_CREATE_RECHECK_SECONDS
                 return False
-            self._remember_foreign(delivery_id)
-            logger.info(
-                "delivery %s is not linked to a chat: event %s goes to operators only",
-                delivery_id,
-                stored.event_id,
-            )
+            # A create settled since the link was read left the open creates in the commit
+            # that linked its delivery: read the link again before calling it nobody's.
+            link = await self._store.deliveries.get(delivery_id)
+            if link is None:
+                self._remember_foreign(delivery_id)
+                logger.info(
+                    "delivery %s is not linked to a chat: event %s goes to operators only",
+                    delivery_id,
+                    stored.event_id,
+                )
         plan = await self._planner.plan(event, link)
         if delivery_id in self._stopped:
             # The chain it was planned behind stopped for a retry meanwhile: it waits too.
@@ -381,14 +390,13 @@ class Relay(Job):
         with contextlib.suppress(Exception):
             await self._store.relayed.record_sent(sent)
 
-    async def _open_create_may_link(self, stored: InboxEvent) -> bool:
-        """Whether ``stored``'s delivery may still be linked by a create still open, within
-        ``OPEN_CREATE_HOLD_SECONDS`` of the event's arrival (see the module docstring)."""
+    async def _open_create_may_link(self, stored: InboxEvent, event: WebhookEvent) -> bool:
+        """Whether ``stored``'s delivery may still be linked by a create still open that is
+        the same order, within ``OPEN_CREATE_HOLD_SECONDS`` of the event's arrival (see the
+        module docstring)."""
         if self._clock() >= stored.received_at + OPEN_CREATE_HOLD_SECONDS:
             return False
-        if await self._store.create_intents.count() > 0:
-            return True
-        return await self._store.unconfirmed.count_open() > 0
+        return await open_create_may_have_made(self._store, event.delivery)
 
     async def _retry_later(self, stored: InboxEvent, reason: str) -> int:
         attempts = await self._store.inbox.record_failure(stored.event_id, reason)

@@ -15,11 +15,13 @@ class RelayTuning:
     * ``max_attempts``: an event whose messages still fail after this many attempts is given
       up (logged as an error, marked processed) so one poison message cannot hold its delivery
       for ever. The default, 30 attempts, spans about two hours of a messenger outage.
-    * ``link_attempts``: a Partner event can outrun the bot's own record of the delivery (the
-      create response is stored after the service queued ``delivery.created``). Such an event
-      is tried this many times, the wait growing as above (1 + 2 + 4 + 8 = 15 s by default);
-      on the last try it is relayed to operators only, as for deliveries ordered elsewhere
-      (dashboard, public portal).
+    * ``link_attempts``: an event of a delivery not linked to a chat is tried this many
+      times, the wait growing as above, before the relay asks whether an open create may
+      still link it (then it is held for that create: ``inbox_worker``) or relays it to
+      operators only, as for deliveries ordered elsewhere (dashboard, public portal). 1 by
+      default: every create the bot sends is recorded before it leaves and its record leaves
+      only in the commit that links its delivery, so nothing is gained by waiting blindly;
+      more only for a bot that sends creates unrecorded (an engine built without a store).
     * ``max_in_flight``: events whose messages are queued or being sent at once. Past it, new
       events wait in the inbox; a crash repeats at most the messages of these.
     * ``coalesce_chars``: the longest text a chat's backlog is gathered into (Telegram takes
@@ -30,7 +32,7 @@ class RelayTuning:
     retry_base_seconds: float = 1.0
     retry_cap_seconds: float = 300.0
     max_attempts: int = 30
-    link_attempts: int = 5
+    link_attempts: int = 1
     max_in_flight: int = 1_000
     coalesce_chars: int = 4_000
 

@@ -670,6 +670,14 @@ _STAFF_HANDOFFS = (
         WHERE delivered_at IS NULL""",
 )
 
+_ANSWERED_CREATES = (
+    # A create answered with a delivery (linked in the same commit) whose customer is still to
+    # be told: its intent stays, with what to tell them, until the turn's reply went out; the
+    # follow-up tells it if the sender died first (``bot.store.create_intents``).
+    "ALTER TABLE create_intents ADD COLUMN delivery_id TEXT",
+    "ALTER TABLE create_intents ADD COLUMN notice TEXT",
+)
+
 STEPS: tuple[SchemaStep, ...] = (
     SchemaStep(1, "initial schema", _INITIAL_SCHEMA, _SHARED_STATE),
     SchemaStep(2, "create requests of deliveries", _CREATE_REQUESTS),
@@ -692,6 +700,7 @@ STEPS: tuple[SchemaStep, ...] = (
     SchemaStep(15, "facts each chat was told; agent conversations' languages", _TOLD_AND_SPOKEN),
     SchemaStep(16, "hand-offs to staff and their messages", _STAFF_HANDOFFS),
     SchemaStep(17, "when each delivery's fee was seen paid", _PAYMENTS_SEEN),
+    SchemaStep(18, "creates answered, their customer still to be told", _ANSWERED_CREATES),
 )
 """Every schema step, oldest first. Append only."""
 

@@ -18,11 +18,13 @@ when the adapter lets go of the chat, so only the chats being answered right now
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 from bot.chat_ref import ChatRef, UserRef
 from bot.clocks import Clock
-from bot.store.database import Row
+from bot.store.database import Executor, Row
 from bot.store.session_packing import pack, unpack
 from bot.store.store_backend import Backend, StoreDatabase
 from bot.store.updates import AnsweredUpdate, SeenUpdates
@@ -90,18 +92,41 @@ class Sessions:
     async def save(self, chat: ChatRef, user_id: int, data_json: str) -> None:
         """Replace the chat's session with ``data_json`` (stamped with the store's clock);
         ``user_id`` is the customer's id in the chat's channel."""
+        written = await self._write(self._db, chat, user_id, data_json)
+        written()
+
+    @contextlib.asynccontextmanager
+    async def saving(self, chat: ChatRef, user_id: int, data_json: str) -> AsyncIterator[Executor]:
+        """``save``, in a transaction the block adds its own writes to: all of them are one
+        commit (a create's intent and the session's move to "creating",
+        ``store.create_intents.record``), or none is kept."""
+        async with self._db.transaction() as tx:
+            written = await self._write(tx, chat, user_id, data_json)
+            yield tx
+        written()
+
+    async def _write(
+        self, executor: Executor, chat: ChatRef, user_id: int, data_json: str
+    ) -> Callable[[], None]:
+        """Write the session through ``executor`` (with the id of the update being answered,
+        when it is not recorded yet); what to note once that write is committed."""
         now = self._clock()
         own = self._hold(chat, SessionRecord(chat, user_id, data_json, now))
         stored: str | bytes = pack(data_json) if self._backend.packs_sessions else data_json
         answering = self._updates.unrecorded()
         session = (chat.channel, chat.id, user_id, stored, now)
         if answering is None:
-            await self._db.execute(_SAVE, session)
+            await executor.execute(_SAVE, session)
         else:
-            await self._backend.save_turn(self._db, session, answering.update_id)
-            answering.recorded = True
-        if not own:
-            self._let_go_of(chat)
+            await self._backend.save_turn(executor, session, answering.update_id)
+
+        def written() -> None:
+            if answering is not None:
+                answering.recorded = True
+            if not own:
+                self._let_go_of(chat)
+
+        return written
 
     async def delete(self, chat: ChatRef) -> bool:
         """Forget the chat's session; True when there was one."""

@@ -117,7 +117,7 @@ class Store:
         self.otp = OtpHandoffs(db, clock)
         self.blocked = BlockedChats(db, clock, shared=shared)
         self.unconfirmed = UnconfirmedCreates(db, clock, backend)
-        self.create_intents = CreateIntents(db, clock, backend)
+        self.create_intents = CreateIntents(db, clock, backend, self.sessions)
         self.agents = AgentConversations(db, clock)
         self.agent_events = AgentEvents(db, clock)
         self.customers = CustomerDetails(db, clock)

@@ -80,12 +80,15 @@ _OPEN_WITH = """SELECT idempotency_key FROM unconfirmed_creates
     WHERE fingerprint = ? AND notice IS NULL"""
 _RETRY_LATER = """UPDATE unconfirmed_creates SET attempts = ?, next_attempt_at = ?
     WHERE idempotency_key = ?"""
+# The notice too: a row settled since it was read may be due at the very time it was read.
 _CLAIM = """UPDATE unconfirmed_creates SET next_attempt_at = ?
-    WHERE idempotency_key = ? AND next_attempt_at = ?"""
+    WHERE idempotency_key = ? AND next_attempt_at = ? AND coalesce(notice, '') = ?"""
 _SETTLE = """UPDATE unconfirmed_creates SET delivery_id = ?, notice = ?, next_attempt_at = ?
     WHERE idempotency_key = ? AND notice IS NULL"""
 _REMOVE = "DELETE FROM unconfirmed_creates WHERE idempotency_key = ?"
 _COUNT_OPEN = "SELECT count(*) FROM unconfirmed_creates WHERE notice IS NULL"
+_OPEN_REQUESTS = """SELECT request, created_at FROM unconfirmed_creates WHERE notice IS NULL
+    ORDER BY created_at LIMIT ?"""
 
 
 class UnconfirmedCreates:
@@ -148,10 +151,17 @@ class UnconfirmedCreates:
         row = await self._db.fetch_one(_COUNT_OPEN)
         return int(row[0]) if row else 0
 
+    async def open_requests(self, limit: int = 1000) -> list[tuple[str, float]]:
+        """The request (JSON) and first sending time of each create still waiting for a
+        definite answer, oldest first: a delivery it made is not linked yet."""
+        rows = await self._db.fetch_all(_OPEN_REQUESTS, (limit,))
+        return [(str(row[0]), float(row[1])) for row in rows]
+
     async def claim(self, entry: UnconfirmedCreate, until: float) -> bool:
         """Take ``entry`` (as it was read, due) for a follow-up until ``until``, when it falls
-        due again if that follow-up never ended; False when another worker took it since."""
-        params = (until, entry.idempotency_key, entry.next_attempt_at)
+        due again if that follow-up never ended; False when another worker took it (or
+        settled it) since."""
+        params = (until, entry.idempotency_key, entry.next_attempt_at, entry.notice or "")
         return await self._db.execute(_CLAIM, params) > 0
 
     async def retry_later(self, idempotency_key: str, attempts: int, at: float) -> None:

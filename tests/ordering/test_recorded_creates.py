@@ -9,17 +9,20 @@ create itself) for ever, as a killed process never reads it.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 
 import httpx
+import pytest
 
 from bot.ordering.recorded_creates import LEASE_SECONDS
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
 from bot.partner.models import CreateDeliveryRequest
-from bot.store import Store
+from bot.store import Store, create_intents
+from conversations import Session, Turn
 from tests.relay.support import RecordingChannel
 
-from .conftest import Org
+from .conftest import CONFIRM_ANSWER, TO_SUMMARY, Org
 from .test_lost_answers import CHAT, USER, Bot, lose_create_answers, sandbox_deliveries
 
 
@@ -187,3 +190,98 @@ async def test_a_create_whose_sender_died_before_it_landed_is_sent_again_with_it
     # Sent with the recorded key: the same request again is the same delivery.
     assert (await org.client.create_delivery(recorded)).id == made["id"]
     assert len(sandbox_deliveries(org)) == 1
+
+
+async def test_a_create_whose_intent_cannot_be_written_is_not_sent_and_its_key_not_kept(
+    org: Org, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The session's move to "creating" (its new key) is written in the intent's commit: when
+    that commit fails, neither is kept and nothing leaves."""
+    assert org.store is not None
+    bot = Bot(org, org.store, RecordingChannel())
+    monkeypatch.setattr(create_intents, "_RECORD", "INSERT INTO no_such_table VALUES (1)")
+
+    with pytest.raises(sqlite3.Error):
+        await bot.order()
+
+    assert org.calls("create_delivery") == 0
+    assert await org.store.create_intents.count() == 0
+    saved = await org.store.sessions.get(CHAT)
+    assert saved is not None
+    session = Session.model_validate_json(saved.data)
+    assert (session.step, session.idempotency_key) == ("summary", None)
+
+
+# --- answered, the customer not told yet: the reply is owed -------------------------------------
+
+
+async def at_the_summary(bot: Bot) -> None:
+    await bot.chats.start(CHAT, USER)
+    for answer in TO_SUMMARY:
+        await bot.chats.handle(CHAT, USER, answer)
+
+
+async def test_a_sender_that_died_before_its_reply_went_out_gets_its_customer_told_once(
+    org: Org,
+) -> None:
+    """The create's answer arrived and the delivery was linked; the process died while the
+    reply was on its way (here: its task cancelled inside the reply, which leaves what a kill
+    -9 leaves). The intent stays, answered: a lease later another process tells the customer."""
+    assert org.store is not None
+    store = org.store
+    channel = RecordingChannel()
+    bot = Bot(org, store, channel)
+    await at_the_summary(bot)
+    replying = asyncio.Event()
+
+    async def reply_never_sent(turn: Turn) -> None:
+        assert turn.status == "created"
+        replying.set()
+        await asyncio.Event().wait()  # the process dies here
+
+    confirm = bot.chats.handle(CHAT, USER, CONFIRM_ANSWER, reply=reply_never_sent)
+    confirming = asyncio.create_task(confirm)
+    await replying.wait()
+    confirming.cancel()
+    await asyncio.gather(confirming, return_exceptions=True)
+
+    (made,) = sandbox_deliveries(org)
+    link = await store.deliveries.get(made["id"])
+    assert link is not None and link.chat == CHAT  # linked in the answer's commit
+    assert await store.create_intents.count() == 1  # answered, the customer not told
+
+    other = await another_process(org, store, channel)
+    await other.follow_up.run_once()
+    assert channel.sent == []  # the lease still runs
+    org.clock.advance(LEASE_SECONDS)
+    await other.follow_up.run_once()
+
+    (told,) = channel.texts(CHAT.id)
+    assert told.startswith("Good news") and made["id"] in told
+    assert org.calls("create_delivery") == 1  # told, not read back nor sent again
+    assert await store.create_intents.count() == 0
+    assert await store.unconfirmed.due(org.clock() + 3600) == []
+    org.clock.advance(3600)
+    await other.follow_up.run_once()
+    assert len(channel.sent) == 1  # once
+
+
+async def test_a_created_turn_whose_reply_went_out_leaves_the_follow_up_nothing(org: Org) -> None:
+    assert org.store is not None
+    store = org.store
+    channel = RecordingChannel()
+    bot = Bot(org, store, channel)
+    await at_the_summary(bot)
+    replies: list[Turn] = []
+
+    async def reply(turn: Turn) -> None:
+        assert await store.create_intents.count() == 1  # owed until the reply is out
+        replies.append(turn)
+
+    turn = await bot.chats.handle(CHAT, USER, CONFIRM_ANSWER, reply=reply)
+
+    assert turn.status == "created" and replies == [turn]
+    assert await store.create_intents.count() == 0
+    org.clock.advance(LEASE_SECONDS)
+    await bot.follow_up.run_once()
+    assert channel.sent == []  # the customer had the turn's reply: told once

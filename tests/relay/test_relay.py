@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import logging
 from typing import Any
 
@@ -9,9 +10,10 @@ import pytest
 
 from bot.chat_ref import ChatRef, UserRef
 from bot.jobs import Scheduler
+from bot.partner.models import CreateDeliveryRequest
 from bot.relay import Relay, RelayTuning
 from bot.relay.inbox_worker import OPEN_CREATE_HOLD_SECONDS, OPEN_CREATE_RECHECK_SECONDS
-from bot.store import Store
+from bot.store import CreateIntent, Store
 from bot.store.coordination import ALWAYS_LEADS
 
 from .support import (
@@ -34,6 +36,7 @@ from .support import (
     otp,
     put,
 )
+from .world import order as world_order
 
 ASSIGNED = event(
     "evt_assigned",
@@ -295,30 +298,123 @@ async def test_an_unknown_status_is_told_in_general_words(
 # --- waiting for the delivery's link ------------------------------------------------------------
 
 
-async def test_an_event_that_outruns_the_link_waits_for_it(
+def ordered_by_the_bot(body: dict[str, Any], request: CreateDeliveryRequest | None = None) -> Any:
+    """``body`` with its delivery as the bot's create of ``request`` (``world.order()``) made
+    it: what the relay compares with the creates still open."""
+    request = request or world_order()
+    body = copy.deepcopy(body)
+    body["data"]["object"].update(
+        {
+            "request_source": "api",
+            "service_kind": request.serviceKind,
+            "package": {"description": request.packageDescription},
+            "pickup": {"address": request.pickupAddress},
+            "dropoff": {"address": request.deliveryAddress},
+            "customer": {
+                "sender_phone": request.senderPhone,
+                "receiver_phone": request.receiverPhone,
+            },
+        }
+    )
+    return body
+
+
+def another_order() -> CreateDeliveryRequest:
+    return world_order().model_copy(update={"packageDescription": "A box of books"})
+
+
+async def create_in_flight(store: Store, request: CreateDeliveryRequest | None = None) -> str:
+    """A create of the customer's recorded and sent, not answered yet; its key."""
+    key = f"key-flight-{await store.create_intents.count():04d}"
+    request = (request or world_order()).model_copy(update={"idempotencyKey": key})
+    intent = CreateIntent(
+        idempotency_key=key,
+        chat=ChatRef("telegram", CUSTOMER_CHAT),
+        user_id=CUSTOMER_USER,
+        request=request.model_dump_json(),
+        saved_order="{}",
+        fingerprint="fp",
+        language=None,
+        created_at=START,
+    )
+    await store.create_intents.record(intent, "sender", START + 15)
+    return key
+
+
+async def open_create(store: Store, request: CreateDeliveryRequest | None = None) -> None:
+    """A create of the customer's whose answer was lost: the follow-up may still link it."""
+    request = request or world_order()
+    await store.unconfirmed.add(
+        "key-lost-0001",
+        ChatRef("telegram", CUSTOMER_CHAT),
+        CUSTOMER_USER,
+        request=request.model_dump_json(),
+        saved_order="{}",
+        fingerprint="fp",
+        created_at=START,
+        next_attempt_at=START + 2,
+    )
+
+
+def assert_operators_only_told_of_the_rider_and_pickup(channel: RecordingChannel) -> None:
+    assert channel.texts(CUSTOMER_CHAT) == []
+    assert channel.texts(OPERATOR) == [
+        "Delivery 3F2A9C1E was assigned to rider Tunde Bakare (motorbike).\n"
+        "• Tell the customer who their rider is.\n"
+        "• The rider can still be changed.",
+        "Picked up.",
+    ]
+
+
+async def test_an_event_of_a_create_in_flight_waits_for_its_link(
     store: Store, relay: Relay, channel: RecordingChannel, clock: FakeClock
 ) -> None:
-    await put(store, ASSIGNED)
+    await create_in_flight(store)
+    await put(store, ordered_by_the_bot(ASSIGNED))
 
-    assert await relay.process_pending() == 0
+    assert await relay.process_pending() == 0  # held for the create
     assert channel.sent == []
-    [waiting] = await store.inbox.next_batch()
-    assert (waiting.attempts, waiting.last_error) == (1, "delivery not linked to a chat yet")
-    assert relay.retry_in() == 1.0
+    assert relay.retry_in() == OPEN_CREATE_RECHECK_SECONDS
 
-    await link(store, "pending")
-    assert await relay.process_pending() == 0  # not due yet
-    clock.advance(1)
+    await link(store, "pending")  # the create's answer linked it
+    clock.advance(OPEN_CREATE_RECHECK_SECONDS)
     assert await relay.process_pending() == 1
 
-    assert len(channel.texts(CUSTOMER_CHAT)) == 1
+    assert len(channel.texts(CUSTOMER_CHAT)) == 1  # told in the customer's chat
     assert len(channel.texts(OPERATOR)) == 1
     assert relay.retry_in() is None
+
+
+async def test_an_order_placed_outside_the_bot_goes_to_operators_at_once(
+    store: Store, relay: Relay, channel: RecordingChannel, clock: FakeClock
+) -> None:
+    await create_in_flight(store, another_order())  # the bot is creating something else
+    await open_create(store, another_order())
+    dashboard = ordered_by_the_bot(ASSIGNED)
+    dashboard["data"]["object"]["request_source"] = "dashboard"
+    await put(store, dashboard)
+    await put(store, event("evt_later", "picked_up", created=START + 5, summary="Picked up."))
+
+    assert await relay.process_pending() == 2
+
+    assert_operators_only_told_of_the_rider_and_pickup(channel)
+    assert clock.now == START  # no wait at all
+
+
+async def test_an_event_of_an_order_the_bot_is_not_creating_is_not_held(
+    store: Store, relay: Relay, channel: RecordingChannel
+) -> None:
+    await create_in_flight(store, another_order())
+    await put(store, ordered_by_the_bot(ASSIGNED))  # the same customer, another parcel
+
+    assert await relay.process_pending() == 1
+    assert channel.texts(CUSTOMER_CHAT) == [] and len(channel.texts(OPERATOR)) == 1
 
 
 async def test_a_delivery_never_linked_is_relayed_to_operators_only_after_the_last_try(
     store: Store, make_relay: MakeRelay, channel: RecordingChannel, clock: FakeClock
 ) -> None:
+    # A bot whose creates are not recorded (an engine without a store) may wait blindly.
     relay = make_relay(store, tuning=RelayTuning(link_attempts=3))
     await put(store, ASSIGNED)
     later = event("evt_later", "picked_up", created=START + 5, summary="Picked up.")
@@ -330,40 +426,17 @@ async def test_a_delivery_never_linked_is_relayed_to_operators_only_after_the_la
     clock.advance(relay.retry_in() or 0)
     assert await relay.process_pending() == 2  # the third try; the later event no longer waits
 
-    assert channel.texts(CUSTOMER_CHAT) == []
-    assert channel.texts(OPERATOR) == [
-        "Delivery 3F2A9C1E was assigned to rider Tunde Bakare (motorbike).\n"
-        "• Tell the customer who their rider is.\n"
-        "• The rider can still be changed.",
-        "Picked up.",
-    ]
+    assert_operators_only_told_of_the_rider_and_pickup(channel)
     assert clock.now == START + 1 + 2
 
 
-async def open_create(store: Store) -> None:
-    """A create of the customer's whose answer was lost: the follow-up may still link it."""
-    await store.unconfirmed.add(
-        "key-lost-0001",
-        ChatRef("telegram", CUSTOMER_CHAT),
-        CUSTOMER_USER,
-        request="{}",
-        saved_order="{}",
-        fingerprint="fp",
-        created_at=START,
-        next_attempt_at=START + 2,
-    )
-
-
-async def test_an_event_waits_for_a_link_while_a_create_that_may_make_it_is_open(
-    store: Store, make_relay: MakeRelay, channel: RecordingChannel, clock: FakeClock
+async def test_an_event_waits_for_a_link_while_a_create_that_may_make_it_is_followed_up(
+    store: Store, relay: Relay, channel: RecordingChannel, clock: FakeClock
 ) -> None:
-    relay = make_relay(store, tuning=RelayTuning(link_attempts=2))
     await open_create(store)
-    await put(store, ASSIGNED)
+    await put(store, ordered_by_the_bot(ASSIGNED))
 
-    assert await relay.process_pending() == 0
-    clock.advance(relay.retry_in() or 0)
-    assert await relay.process_pending() == 0  # its last try: held, not to operators only
+    assert await relay.process_pending() == 0  # held, not to operators only
     assert relay.retry_in() == OPEN_CREATE_RECHECK_SECONDS
     clock.advance(OPEN_CREATE_RECHECK_SECONDS)
     assert await relay.process_pending() == 0
@@ -375,12 +448,25 @@ async def test_an_event_waits_for_a_link_while_a_create_that_may_make_it_is_open
     assert len(channel.texts(CUSTOMER_CHAT)) == 1  # told in the customer's chat
 
 
-async def test_an_event_held_for_an_open_create_goes_to_operators_after_the_bound(
-    store: Store, make_relay: MakeRelay, channel: RecordingChannel, clock: FakeClock
+async def test_a_held_event_goes_to_operators_once_its_create_is_settled_without_it(
+    store: Store, relay: Relay, channel: RecordingChannel, clock: FakeClock
 ) -> None:
-    relay = make_relay(store, tuning=RelayTuning(link_attempts=1))
+    key = await create_in_flight(store)
+    await put(store, ordered_by_the_bot(ASSIGNED))
+    assert await relay.process_pending() == 0  # held
+
+    await store.create_intents.drop(key)  # refused for certain: it made nothing
+    clock.advance(OPEN_CREATE_RECHECK_SECONDS)
+    assert await relay.process_pending() == 1
+
+    assert channel.texts(CUSTOMER_CHAT) == [] and len(channel.texts(OPERATOR)) == 1
+
+
+async def test_an_event_held_for_an_open_create_goes_to_operators_after_the_bound(
+    store: Store, relay: Relay, channel: RecordingChannel, clock: FakeClock
+) -> None:
     await open_create(store)
-    await put(store, ASSIGNED)
+    await put(store, ordered_by_the_bot(ASSIGNED))
 
     assert await relay.process_pending() == 0  # held
     clock.advance(OPEN_CREATE_HOLD_SECONDS)
@@ -393,9 +479,10 @@ async def test_an_event_held_for_an_open_create_goes_to_operators_after_the_boun
 async def test_later_events_of_a_waiting_delivery_wait_but_other_deliveries_go_on(
     store: Store, relay: Relay, channel: RecordingChannel
 ) -> None:
+    await create_in_flight(store)
     await link(store, "pending", delivery_id=OTHER_DELIVERY, chat_id=OTHER_CHAT, user_id=OTHER_USER)
-    await put(store, ASSIGNED)  # DELIVERY is not linked yet
-    await put(store, event("evt_picked", "picked_up", created=START + 1))
+    await put(store, ordered_by_the_bot(ASSIGNED))  # DELIVERY is not linked yet
+    await put(store, ordered_by_the_bot(event("evt_picked", "picked_up", created=START + 1)))
     await put(store, event("evt_other", "matched", delivery_id=OTHER_DELIVERY, created=START + 2))
 
     assert await relay.process_pending() == 1
@@ -411,8 +498,10 @@ async def test_a_pass_reads_past_a_full_batch_of_waiting_events(
     store: Store, make_relay: MakeRelay, channel: RecordingChannel
 ) -> None:
     relay = make_relay(store, tuning=RelayTuning(batch_size=2))
-    for n in range(5):  # five deliveries nobody has linked yet
-        await put(store, event(f"evt_wait_{n}", delivery_id=f"unlinked-{n}", created=START + n))
+    await create_in_flight(store)
+    for n in range(5):  # five deliveries nobody has linked yet, each maybe the create's
+        body = event(f"evt_wait_{n}", delivery_id=f"unlinked-{n}", created=START + n)
+        await put(store, ordered_by_the_bot(body))
     await link(store, "pending")
     await put(store, event("evt_ready", "matched", created=START + 10))
 
