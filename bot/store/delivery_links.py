@@ -243,6 +243,31 @@ class Deliveries:
                 return True
             # Another writer added facts between the read and the write: merge again.
 
+    async def note_first(self, delivery_id: str, fact: str, *, unless: str) -> bool:
+        """Add ``fact`` unless a fact starting with ``unless`` was told already: True only for
+        the one writer that added it (compare-and-set, so two instances never both win)."""
+        while True:
+            row = await self._db.fetch_one(_TOLD, (delivery_id,))
+            if row is None:
+                return False
+            before = str(row[0])
+            facts = told_facts(before)
+            if any(told.startswith(unless) for told in facts):
+                return False
+            after = told_text(facts | {fact})
+            if await self._db.execute(_NOTE_TOLD, (after, delivery_id, before)):
+                return True
+
+    async def forget_told(self, delivery_id: str, fact: str) -> None:
+        """Take ``fact`` back out of what the chat was told (a claim whose work failed)."""
+        while True:
+            row = await self._db.fetch_one(_TOLD, (delivery_id,))
+            if row is None or fact not in told_facts(str(row[0])):
+                return
+            after = told_text(told_facts(str(row[0])) - {fact})
+            if await self._db.execute(_NOTE_TOLD, (after, delivery_id, str(row[0]))):
+                return
+
     async def mark_tracking_sent(self, delivery_id: str) -> bool:
         """Record that the customer got the tracking link; True only for the first time."""
         return await self._db.execute(_MARK_TRACKING_SENT, (self._clock(), delivery_id)) > 0
