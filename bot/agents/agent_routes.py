@@ -240,8 +240,7 @@ def agent_routes(
         reply = await quotes.answer(channel.name, customer, ref, choice, API_WORDS)
         if reply.outcome == "unknown":
             raise NotFound(ref)
-        code = 503 if reply.outcome in ("busy", "unreachable") else 200
-        return JSONResponse(reply.model_dump(mode="json"), status_code=code)
+        return JSONResponse(reply.model_dump(mode="json"))
 
     conv = "/conversations/{conversation_id}"
     customer = "/customers/{customer}/deliveries"
