@@ -111,7 +111,9 @@ class QuoteDesk:
             return _told("cancelled", link)
         if cancelled.outcome == "not_allowed":
             status = await self.desk.status_now(link)
-            await self._record(user, link, "quote_cancel", "refused: not allowed", "", status)
+            await self._record(
+                user, link, "quote_cancel", f"refused: {cancelled.outcome}", "", status
+            )
             return _reply("not_allowed", cancelled.text, link)
         # Not taken now: the answer is given back, so the customer may answer again.
         await self.desk.store.deliveries.forget_told(delivery_id, answered)

@@ -296,3 +296,31 @@ async def test_a_french_customer_is_asked_and_answered_in_french(
     assert again.text == f"Vous avez déjà répondu au sujet des frais de la livraison {ref}."
     # Operators read the business's language (English by default).
     assert operators.told == [f"Delivery {ref}: the customer accepted the fee and keeps the order."]
+
+
+async def test_a_cancel_the_service_could_not_take_leaves_the_question_open(
+    make_world: MakeWorld,
+) -> None:
+    world = await make_world(staff_price_by_hand)
+    delivery = await priced_order(world)
+    quotes, operators = quotes_over(world)
+    ref = short_ref(delivery.id)
+    world.sandbox.inject_fault(
+        "cancel_delivery", "status", count=9, status=500, code="cancel_failed"
+    )
+
+    failed = await quotes.answer(CUSTOMER, ref, "cancel")
+    assert failed.outcome == "unreachable"
+    assert failed.text == (
+        "I couldn't reach the delivery service just now. Please try again in a few minutes. "
+        f"Your answer about delivery {ref} was not taken yet."
+    )
+    assert "cancel_failed" not in failed.text
+    assert operators.told == []
+    link = await world.store.deliveries.get(delivery.id)
+    assert link is not None and not any(fact.startswith("quote_answer:") for fact in link.told)
+
+    world.sandbox.clear_faults()  # the service is back
+    again = await quotes.answer(CUSTOMER, ref, "cancel")
+    assert again.outcome == "cancelled"
+    assert world.sandbox_delivery(delivery.id)["status"] == "cancelled"
