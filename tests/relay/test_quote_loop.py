@@ -71,6 +71,14 @@ async def priced_order(world: World, *, language: str | None = None) -> Delivery
     return delivery
 
 
+async def priced_and_asked(make_world: MakeWorld) -> tuple[World, Delivery, QuoteDesk, Operators]:
+    """A world where staff price by hand, an order priced and asked about, and its desk."""
+    world = await make_world(staff_price_by_hand)
+    delivery = await priced_order(world)
+    quotes, operators = quotes_over(world)
+    return world, delivery, quotes, operators
+
+
 def questions(texts: Sequence[str]) -> list[str]:
     return [text for text in texts if "Keep the order" in text]
 
@@ -144,9 +152,7 @@ async def test_a_channel_with_buttons_gets_the_choices_and_no_typed_line(
 async def test_keep_changes_nothing_at_the_service_and_operators_are_told(
     make_world: MakeWorld,
 ) -> None:
-    world = await make_world(staff_price_by_hand)
-    delivery = await priced_order(world)
-    quotes, operators = quotes_over(world)
+    world, delivery, quotes, operators = await priced_and_asked(make_world)
     ref = short_ref(delivery.id)
     calls = world.sandbox.call_counts()
 
@@ -169,9 +175,7 @@ async def test_keep_changes_nothing_at_the_service_and_operators_are_told(
 
 
 async def test_cancel_cancels_through_the_api_with_a_reason(make_world: MakeWorld) -> None:
-    world = await make_world(staff_price_by_hand)
-    delivery = await priced_order(world)
-    quotes, operators = quotes_over(world)
+    world, delivery, quotes, operators = await priced_and_asked(make_world)
     ref = short_ref(delivery.id)
 
     cancelled = await quotes.answer(CUSTOMER, ref, "cancel")
@@ -301,9 +305,7 @@ async def test_a_french_customer_is_asked_and_answered_in_french(
 async def test_a_cancel_the_service_could_not_take_leaves_the_question_open(
     make_world: MakeWorld,
 ) -> None:
-    world = await make_world(staff_price_by_hand)
-    delivery = await priced_order(world)
-    quotes, operators = quotes_over(world)
+    world, delivery, quotes, operators = await priced_and_asked(make_world)
     ref = short_ref(delivery.id)
     world.sandbox.inject_fault(
         "cancel_delivery", "status", count=9, status=500, code="cancel_failed"
