@@ -9,6 +9,10 @@ and the sent markers let only the missing ones through.
   the status progression and ``previous_status``), telling each fact once, in the bot's own
   words (``customer_news``: the service's hint only for a customer reading its language), and
   the tracking link until they have had it. The facts told are kept with the chat's view.
+* A fee set after the order (``quote_question``) ends the customer's message with the question
+  "keep the order, or cancel it?", once per delivery, its choices carried with the message
+  (``Outgoing.asking``: Telegram's buttons, the console's typed words); an agent conversation's
+  event carries it as ``question``.
 * Operators get the event's ``summary`` and ``agent_notes`` for the event types configured
   (which a digest may count instead of quoting when the operator chat is behind).
 * ``data.otp`` (``delivery.otp_issued``): the code goes only to the receiver. When the customer's
