@@ -2,10 +2,11 @@
 once whether to keep the order at that fee or cancel it.
 
 The fee arrives on whatever event carries it (``delivery.updated``, ``status_changed``, the
-move out of ``awaiting_price``); the question is due when the chat last saw the delivery
-``awaiting_price`` (or the event moves it out of there), was never told a fee, and was never
-asked; and only while a cancel can still be asked for (before pickup) and the fee is not paid.
-A delivery priced at its create (its answer said the fee) is never asked.
+move out of ``awaiting_price``); the question is due when the delivery was created without a
+fee (``delivery_facts.UNPRICED``, kept by the answer to the create, even when the service said
+``pending``), or the chat last saw it ``awaiting_price`` (or the event moves it out of there);
+when the chat was never told a fee and never asked; and only while a cancel can still be asked
+for (before pickup) and the fee is not paid. A delivery priced at its create is never asked.
 
 What the chat was told is kept in the store with the link (``DeliveryLink.told``), so the
 question is asked once across instances and restarts: ``quote:<amount>`` once asked, and
@@ -76,7 +77,8 @@ def is_due(event: WebhookEvent, link: DeliveryLink) -> bool:
         return False
     if was_asked(link.told) or any(fact.startswith("fee:") for fact in link.told):
         return False
-    return link.status == "awaiting_price" or event.data.previous_status == "awaiting_price"
+    unpriced = facts.UNPRICED in link.told or link.status == "awaiting_price"
+    return unpriced or event.data.previous_status == "awaiting_price"
 
 
 def choice_data(choice: QuoteChoice, delivery_id: str) -> str:

@@ -43,7 +43,8 @@ class DeliveryLink:
     # in; None for the business default (no turn's language, or linked before it was kept).
     language: str | None = None
     # The facts the chat was told about the delivery (``bot.relay.facts``: ``rider:<id>``,
-    # ``fee:<amount>``, ``paid``, ``code``, ``quote:<amount>``), so none is told twice.
+    # ``fee:<amount>``, ``paid``, ``code``, ``unpriced``, ``quote:<amount>`` and its answer
+    # ``quote_answer:keep|cancel``), so none is told twice.
     told: frozenset[str] = frozenset()
 
     @property

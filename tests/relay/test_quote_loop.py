@@ -11,14 +11,17 @@ from typing import Any
 from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.ordering import CustomerDesk
 from bot.ordering.quote_desk import QuoteDesk, QuoteReply
-from bot.partner.models import Delivery
+from bot.partner.models import Delivery, WebhookEvent
+from bot.relay import quote_question
 from bot.relay.asking import Asking, Choice
 from bot.relay.quote_question import QuoteChoice
-from bot.store import Store
+from bot.store import DeliveryLink, Store
 from bot.telegram.delivery_commands import TELEGRAM_WORDS
+from conversations import delivery_facts as facts
 from conversations.texts.deliveries_texts import short_ref
 
 from .support import CUSTOMER_CHAT, CUSTOMER_USER, OpenStore, RecordingChannel
+from .support import event as relay_event
 from .test_news_in_french import english_in
 from .world import MakeWorld, World
 
@@ -326,3 +329,36 @@ async def test_a_cancel_the_service_could_not_take_leaves_the_question_open(
     again = await quotes.answer(CUSTOMER, ref, "cancel")
     assert again.outcome == "cancelled"
     assert world.sandbox_delivery(delivery.id)["status"] == "cancelled"
+
+
+def _fee_event(status: str, previous: str | None, fee: float | None) -> WebhookEvent:
+    body = relay_event("evt_fee", status, event_type="delivery.updated", previous_status=previous)
+    body["data"]["object"]["payment"] = {"delivery_fee": fee, "currency_code": "NGN"}
+    return WebhookEvent.model_validate(body)
+
+
+def _link(status: str, told: frozenset[str]) -> DeliveryLink:
+    chat = ChatRef(TELEGRAM, CUSTOMER_CHAT)
+    return DeliveryLink(
+        "d1", chat, CUSTOMER_USER, 1.0, None, None, status, None, None, 1.0, told=told
+    )
+
+
+def test_a_delivery_created_pending_without_a_fee_is_asked_when_an_update_brings_one() -> None:
+    # The spec's create answers "pending"; the answer to the create kept that it had no fee.
+    unpriced = _link("pending", frozenset({facts.UNPRICED}))
+    assert quote_question.is_due(_fee_event("pending", "pending", 2600), unpriced)
+    assert not quote_question.is_due(_fee_event("pending", "pending", None), unpriced)
+    # Priced at its create (the fee not said: hidden pricing), so nothing to ask about.
+    assert not quote_question.is_due(
+        _fee_event("matched", "pending", 2600), _link("pending", frozenset())
+    )
+    # Asked before, told a fee before, or past pickup: not again.
+    for told, status in (
+        ({facts.UNPRICED, "quote:2600"}, "pending"),
+        ({facts.UNPRICED, "fee:2600"}, "pending"),
+        ({facts.UNPRICED}, "picked_up"),
+    ):
+        assert not quote_question.is_due(
+            _fee_event(status, "pending", 2600), _link("pending", frozenset(told))
+        )
