@@ -36,6 +36,7 @@ from bot.jobs import Job
 from bot.ordering import ChatService, CustomerDesk, build_engine, geocoder_from_config
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.photo_origin import RehostedPhotos
+from bot.ordering.quote_desk import QuoteDesk
 from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS, CreateFollowUp
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
@@ -85,6 +86,15 @@ class BotCore:
         """The customer desk (status, deliveries, cancel) answering in ``words``."""
         region = self.settings.phone_region
         return CustomerDesk(self.store, self.client, words, phone_region=region, chats=self.chats)
+
+    def quotes(self, words: ChannelWords) -> QuoteDesk:
+        """Answers to the quote question (keep or cancel), the operators told each choice."""
+        operators = self.settings.operators
+
+        async def tell_operators(text: str) -> None:
+            await send_to_operators(self.channels, operators, text)
+
+        return QuoteDesk(self.desk(words), tell_operators if operators else None)
 
     def register(self, registration: ChannelRegistration) -> None:
         """Add a channel: the chats it owns, its routes on the web app, its jobs and what runs

@@ -29,6 +29,7 @@ from starlette.routing import BaseRoute
 from bot.chat_ref import ChatRef
 from bot.jobs import Job
 from bot.ordering.chats import DeliverLater
+from bot.relay.asking import Asking, AskingChannel, typed_text
 from bot.relay.channel_protocol import Channel, ChatTurns, ChatUnreachable
 from conversations import Turn
 
@@ -93,6 +94,16 @@ class Channels:
         if owner is None:
             raise ChatUnreachable(f"no {chat.channel} channel runs in this bot")
         return await owner.sender.send(chat, text)
+
+    async def ask(self, chat: ChatRef, text: str, asking: Asking) -> int | None:
+        """``text`` with ``asking``'s choices as buttons where the chat's channel draws them,
+        else with the words to type (``bot.relay.asking``)."""
+        owner = self.owner(chat)
+        if owner is None:
+            raise ChatUnreachable(f"no {chat.channel} channel runs in this bot")
+        if isinstance(owner.sender, AskingChannel):
+            return await owner.sender.ask(chat, text, asking)
+        return await owner.sender.send(chat, typed_text(text, asking))
 
     def otp_link(self, token: str) -> str:
         """The messenger's link: a receiver claims a drop-off code there, whoever ordered."""

@@ -11,6 +11,7 @@ from typing import Protocol
 from bot.channels import ChannelRegistration
 from bot.handoff.desk import HandoffDesk
 from bot.ordering import ChatService, CustomerDesk
+from bot.ordering.quote_desk import QuoteDesk
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
 from bot.seams import Seams
@@ -49,6 +50,10 @@ class CoreServices(Protocol):
 
     def desk(self, words: ChannelWords) -> CustomerDesk:
         """The customer desk (status, deliveries, cancel) answering in ``words``."""
+        ...
+
+    def quotes(self, words: ChannelWords) -> QuoteDesk:
+        """Answers to the quote question (keep the order at its fee, or cancel it)."""
         ...
 
     def register(self, registration: ChannelRegistration) -> None:

@@ -17,6 +17,10 @@ PAID = "paid"
 CODE = "code"
 """The customer was given the drop-off code, or the link that hands it to the receiver."""
 
+UNPRICED = "unpriced"
+"""The delivery was created without a fee: the customer was told it would be set later (the
+fee, once set, is put to them as a question: ``bot.relay.quote_question``)."""
+
 
 def _amount(value: float) -> str:
     return f"{value:g}"
@@ -56,7 +60,7 @@ def is_paid(delivery: Delivery) -> bool:
 def told_by_create(delivery: Delivery, *, fee_said: bool) -> frozenset[str]:
     """The facts the answer to the create told: the rider when the delivery was matched at
     once, the fee when its amount was said (``fee_said``) or it was already paid, and the
-    payment then."""
+    payment then; ``UNPRICED`` when it had no fee yet."""
     facts: set[str] = set()
     named_rider = rider(delivery)
     if delivery.status == "matched" and named_rider is not None:
@@ -66,4 +70,6 @@ def told_by_create(delivery: Delivery, *, fee_said: bool) -> frozenset[str]:
         facts.add(fee_told)
     if is_paid(delivery):
         facts.add(PAID)  # nothing is asked of a paid fee: a later "received" is no news
+    if fee_amount(delivery) is None:
+        facts.add(UNPRICED)
     return frozenset(facts)

@@ -39,6 +39,7 @@ from starlette.routing import BaseRoute, Mount, Route
 
 from bot.agents.agent_channel import EventBell
 from bot.agents.agent_handoffs import AgentHandoffs
+from bot.agents.agent_quotes import AgentQuotes
 from bot.agents.api_errors import NO_KEY, UNKNOWN_KEY, FaultsAsJson, error_response, http_exception
 from bot.agents.channel_keys import AgentChannel, ChannelKeys, RateLimits, bearer_key
 from bot.agents.customer_refusals import CustomerBlocked, CustomerOverLimit
@@ -88,8 +89,10 @@ def agent_routes(
     *,
     stream_poll_seconds: float = STREAM_POLL_SECONDS,
     handoffs: AgentHandoffs | None = None,
+    quotes: AgentQuotes | None = None,
 ) -> list[BaseRoute]:
-    """The routes to add to the bot's web app (``handoffs``: the ``/handoff`` route too)."""
+    """The routes to add to the bot's web app (``handoffs``: the ``/handoff`` route too;
+    ``quotes``: the ``/quote`` answer of a delivery)."""
 
     def guarded(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
@@ -236,6 +239,17 @@ def agent_routes(
         drawn = API_WORDS.drawn(reply, customer)
         return JSONResponse(drawn.model_dump(mode="json"), status_code=code)
 
+    async def quote(request: Request, channel: AgentChannel) -> Response:
+        assert quotes is not None  # routed only with it
+        choice = (await _json_object(request)).get("choice")
+        if choice not in ("keep", "cancel"):
+            raise BadRequest('choice must be "keep" or "cancel"')
+        ref, customer = request.path_params["ref"], _customer_of(request)
+        reply = await quotes.answer(channel.name, customer, ref, choice, API_WORDS)
+        if reply.outcome == "unknown":
+            raise NotFound(ref)
+        return JSONResponse(reply.model_dump(mode="json"))
+
     conv = "/conversations/{conversation_id}"
     customer = "/customers/{customer}/deliveries"
     routes = [
@@ -254,6 +268,11 @@ def agent_routes(
         *(
             [Route(conv + "/handoff", guarded(handoff), methods=["GET", "POST"])]
             if handoffs is not None
+            else []
+        ),
+        *(
+            [Route(customer + "/{ref}/quote", guarded(quote), methods=["POST"])]
+            if quotes is not None
             else []
         ),
     ]

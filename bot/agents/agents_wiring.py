@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from bot.agents.agent_channel import AgentEvents, EventBell
 from bot.agents.agent_handoffs import AgentCustomers, AgentHandoffs
+from bot.agents.agent_quotes import AgentQuotes
 from bot.agents.agent_routes import agent_routes
 from bot.agents.channel_keys import ChannelKeys, RateLimits
 from bot.agents.event_webhooks import OTHER_INSTANCES_LOOK_SECONDS, EventWebhooks
@@ -34,6 +35,7 @@ class AgentChannels:
     bell: EventBell
     webhooks: EventWebhooks
     handoffs: AgentHandoffs | None = None
+    quotes: AgentQuotes | None = None
 
 
 def register_agents(core: CoreServices) -> AgentChannels:
@@ -59,15 +61,19 @@ def register_agents(core: CoreServices) -> AgentChannels:
     # An agent that cannot help hands its customer to staff; staff's words come back as events.
     handoffs = AgentHandoffs(core.handoffs, conversations)
     core.handoffs.serve(AGENTS, AgentCustomers(store, bell, conversations))
+    # A fee set after the order is put to the customer; the agent sends back their choice.
+    quotes = AgentQuotes(store, core.quotes(AGENT_WORDS))
     core.register(
         ChannelRegistration(
             AGENTS,
             AgentEvents(store, bell),
             messenger=False,
             deliver_later=conversations.deliver_later,
-            routes=agent_routes(conversations, keys, limits, bell, uploads, handoffs=handoffs),
+            routes=agent_routes(
+                conversations, keys, limits, bell, uploads, handoffs=handoffs, quotes=quotes
+            ),
             jobs=(webhooks,),
             aclose=webhooks.aclose,
         )
     )
-    return AgentChannels(conversations, bell, webhooks, handoffs)
+    return AgentChannels(conversations, bell, webhooks, handoffs, quotes)

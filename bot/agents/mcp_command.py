@@ -95,7 +95,9 @@ async def serve_mcp_channel(
 ) -> None:
     """Serve the MCP server for ``channel`` over ``agents`` until stopped, its subscriptions
     told of new events by ``push`` (``event_push``, running on the caller's scheduler)."""
-    server = build_mcp_server(agents.conversations, channel.name, push, agents.handoffs)
+    server = build_mcp_server(
+        agents.conversations, channel.name, push, agents.handoffs, agents.quotes
+    )
     if listen.transport == "stdio":
         await server.run_stdio_async()
     else:

@@ -109,6 +109,14 @@ TOOL_HINTS: dict[str, ToolHints] = {
         idempotent=True,
         open_world=False,
     ),
+    # Cancel cancels at the service; the question is answered once (a second answer: nothing).
+    "answer_quote": _hints(
+        "Answer a delivery's fee question (keep or cancel)",
+        read_only=False,
+        destructive=True,
+        idempotent=True,
+        open_world=True,
+    ),
     # Asking again while a hand-off waits opens no second one (its message is passed on).
     "handoff": _hints(
         "Hand the customer to a person",

@@ -34,6 +34,7 @@ from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
 from bot.agents.agent_handoffs import AgentHandoffs
+from bot.agents.agent_quotes import AgentQuotes
 from bot.agents.agent_routes import MAX_BODY_BYTES, MAX_CUSTOMER_LENGTH
 from bot.agents.customer_refusals import CustomerBlocked, CustomerOverLimit
 from bot.agents.door_words import MCP_WORDS
@@ -41,6 +42,8 @@ from bot.agents.headless import ConversationView, HeadlessConversations, NotFoun
 from bot.agents.mcp_push import EVENTS_URI, EventPush
 from bot.agents.mcp_tool_hints import TOOL_HINTS
 from bot.ordering import CancelReply, DeliveryPage, StatusReply
+from bot.ordering.quote_desk import QuoteReply
+from bot.relay.quote_question import QuoteChoice
 from conversations.texts.agent_texts import MCP_TAPS
 
 MAX_ARGUMENTS_BYTES = MAX_BODY_BYTES  # a tool call's arguments, as the JSON API's bodies
@@ -77,6 +80,7 @@ Status = Annotated[CallToolResult, StatusReply]
 Cancelled = Annotated[CallToolResult, CancelReply]
 Events = Annotated[CallToolResult, EventsPage]
 Handed = Annotated[CallToolResult, HandoffAnswer]
+Quoted = Annotated[CallToolResult, QuoteReply]
 
 INSTRUCTIONS = """\
 You order deliveries for a customer through a business's delivery bot, one question at a time.
@@ -134,6 +138,12 @@ HANDOFF = (
     "they answered the open question for the customer (the next question is then open), and "
     "handoff_closed once they are done (then carry on with the open question)."
 )
+ANSWER_QUOTE = """Answer the fee question of a delivery ordered without a fee: a delivery
+event with `question.kind` "quote" gives the fee and the question. Put it to the customer and
+send their choice: "keep" (the order goes ahead at that fee) or "cancel" (it is cancelled).
+`delivery` is the short reference of the event (e.g. 3F2A9C1E). Answered once: a second answer,
+or one after the delivery was picked up or cancelled, changes nothing. Tell the customer what
+`text` says."""
 EVENTS = """News about the deliveries ordered in a conversation, oldest first, after stream
 position `after` (each event's `seq`): status in words, the service's customer_message_hint,
 summary and agent_notes (for you, not to read out verbatim). A drop-off code is never included:
@@ -146,10 +156,12 @@ def build_mcp_server(
     channel: str,
     push: EventPush | None = None,
     handoffs: AgentHandoffs | None = None,
+    quotes: AgentQuotes | None = None,
 ) -> MCPServer[Any]:
     """The MCP server for ``channel``'s agent, over ``conversations``; with ``push`` (whose
     ``run`` the caller runs), subscriptions to the events resource are served; with
-    ``handoffs``, the ``handoff`` tool hands a customer to the business's staff."""
+    ``handoffs``, the ``handoff`` tool hands a customer to the business's staff; with
+    ``quotes``, ``answer_quote`` answers a fee set after the order."""
     server: MCPServer[Any] = MCPServer(
         name="deliverybot",
         instructions=INSTRUCTIONS,
@@ -206,6 +218,13 @@ def build_mcp_server(
             return _error("no such conversation")
         return _data(str(asked["reply"]), asked, error=asked["handoff"] is None)
 
+    async def answer_quote(customer: Customer, delivery: Name, choice: QuoteChoice) -> Quoted:
+        if quotes is None:
+            return _error("fee questions are not answered here")
+        reply = await quotes.answer(channel, customer, delivery, choice, MCP_WORDS)
+        failed = reply.outcome not in ("kept", "cancelled")
+        return _data(reply.text, reply.model_dump(mode="json"), error=failed)
+
     async def delivery_events(conversation_id: Name, after: Position = 0) -> Events:
         try:
             found = await conversations.events(channel, conversation_id, max(after, 0), 200)
@@ -231,6 +250,7 @@ def build_mcp_server(
         (cancel_delivery, CANCEL_DELIVERY),
         (delivery_events, EVENTS),
         (handoff, HANDOFF),
+        (answer_quote, ANSWER_QUOTE),
     ]
     for tool, description in tools:
         hints = TOOL_HINTS[tool.__name__]

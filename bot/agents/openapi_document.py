@@ -17,13 +17,20 @@ from bot.agents.api_errors import CODES
 from bot.agents.customer_refusals import BLOCKED_CODE, LIMIT_SCHEMA
 from bot.agents.headless import ConversationView
 from bot.ordering import CancelReply, DeliveryPage, StatusReply
+from bot.ordering.quote_desk import QuoteReply
 
 _REF = "#/components/schemas/{model}"
 
 
 def _schemas() -> dict[str, Any]:
     found: dict[str, Any] = {}
-    models: list[type[BaseModel]] = [ConversationView, DeliveryPage, StatusReply, CancelReply]
+    models: list[type[BaseModel]] = [
+        ConversationView,
+        DeliveryPage,
+        StatusReply,
+        CancelReply,
+        QuoteReply,
+    ]
     for model in models:
         schema = model.model_json_schema(ref_template=_REF)
         found.update(schema.pop("$defs", {}))
@@ -56,6 +63,11 @@ def _schemas() -> dict[str, Any]:
             "summary": {"type": ["string", "null"]},
             "agent_notes": {"type": "array", "items": {"type": "string"}},
             "drop_off_code": {"type": ["string", "null"]},
+            "question": {
+                "type": ["object", "null"],
+                "description": "A question for the customer: kind quote, a fee set after the "
+                "order (keep or cancel, answered by POST .../deliveries/{ref}/quote).",
+            },
         },
         "required": ["seq"],
     }
@@ -335,6 +347,20 @@ def build_document() -> dict[str, Any]:
                 "responses": {
                     "200": _answer("Cancelled, or why not", "CancelReply"),
                     "422": _refused("The reason is too short or too long", "CancelReply"),
+                    **_errors("400", "404", "413", "415"),
+                },
+            },
+        },
+        deliveries + "/{ref}/quote": {
+            "parameters": [CUSTOMER, REF],
+            "post": {
+                "summary": "Answer a delivery's fee question (an event's question, kind quote)",
+                "requestBody": _body(
+                    {"choice": {"type": "string", "enum": ["keep", "cancel"]}}, ["choice"]
+                ),
+                "responses": {
+                    "200": _answer("Taken, or why nothing was done", "QuoteReply"),
+                    "422": _answer(f"(Error) {UNPROCESSABLE}", "Error"),
                     **_errors("400", "404", "413", "415"),
                 },
             },

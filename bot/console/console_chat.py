@@ -17,6 +17,7 @@ from bot.chat_ref import CONSOLE, ChatRef, UserRef
 from bot.console.console_render import render_prompt, render_turn, said
 from bot.console.console_screen import Screen
 from bot.console.parse import (
+    AnswerQuote,
     AskPerson,
     AskStatus,
     CancelDelivery,
@@ -33,6 +34,7 @@ from bot.console.photo_files import PhotoProblem, host_photos
 from bot.handoff.bodies import text_body
 from bot.handoff.desk import HandoffDesk
 from bot.ordering import ChatService, CustomerDesk, HandoffReply
+from bot.ordering.quote_desk import QuoteDesk
 from conversations import ContactAnswer, PhotosAnswer, Prompt, SessionStatus, TextAnswer, Turn
 from conversations.texts import dialogue
 from conversations.texts.catalogue import say, speaking_language
@@ -61,6 +63,7 @@ class ConsoleChat:
     ``language`` is the typist's language code (``fr``): what the bot says in this chat is in
     that shipped language, or in the business default. ``handoffs``: ``human`` asks for a
     person, and while one is awaited what is typed goes to them, not to the order.
+    ``quotes`` answers ``quote keep|cancel <ref>`` (and tells operators the choice).
     """
 
     def __init__(
@@ -77,8 +80,10 @@ class ConsoleChat:
         typed_places: Words | None = None,
         language: str | None = None,
         handoffs: HandoffDesk | None = None,
+        quotes: QuoteDesk | None = None,
     ) -> None:
         self.handoffs = handoffs
+        self.quotes = quotes
         self.chats = chats
         self.desk = desk
         self.screen = screen
@@ -144,6 +149,9 @@ class ConsoleChat:
         if isinstance(parsed, RepeatLast):
             self.show(await self.chats.repeat(self.chat, self.user))
             return
+        if isinstance(parsed, AnswerQuote):
+            await self.answer_quote(parsed)
+            return
         if isinstance(parsed, AskStatus | ListDeliveries | CancelDelivery):
             await self.ask_desk(parsed)
             return
@@ -203,6 +211,13 @@ class ConsoleChat:
         else:
             cancelled = await self.desk.cancel(self.user, request.ref, request.reason)
             self.screen.write(said(cancelled.text))
+
+    async def answer_quote(self, request: AnswerQuote) -> None:
+        """``quote keep|cancel <ref>``, answered by the quote desk (the desk's own
+        ``QuoteDesk`` when the console was given none)."""
+        quotes = self.quotes or QuoteDesk(self.desk)
+        reply = await quotes.answer(self.user, request.ref, request.choice)
+        self.screen.write(said(reply.text))
 
     async def hand_over(self, reply: HandoffReply) -> None:
         """Show the hand-off's codes and its answer; each code shown is erased by the desk."""

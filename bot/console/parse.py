@@ -18,6 +18,7 @@ file paths (photo questions)    package photos, checked and hosted by the bot
 ``status [ref]``                one of the customer's deliveries (no ref: the latest)
 ``deliveries [page]``           the customer's deliveries, newest first, a page at a time
 ``cancel_delivery <ref> <why>`` cancel one of them, with a reason of 3 to 500 characters
+``quote keep|cancel <ref>``     answer the question about a fee set after the order
 ``/start otp_<token>``          open a drop-off code link (the demo prints one)
 anything else                   text
 ==============================  =======================================================
@@ -39,6 +40,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.ordering.receiver_handoff import handoff_token
+from bot.relay import quote_question
+from bot.relay.quote_question import QuoteChoice
 from conversations import (
     EDIT_PREFIX,
     KEEP,
@@ -66,6 +69,7 @@ _FLOW_NAME = re.compile(r"[a-z0-9_]{1,64}")
 REPEAT_WORDS = frozenset({"repeat", "/repeat"})
 START_WORDS = frozenset({"start", "/start"})
 HUMAN_WORDS = frozenset({"human", "/human"})
+QUOTE_WORDS = frozenset({"quote", "/quote"})
 _NUMBER = r"[-+]?\d+(?:\.\d+)?"
 _LOCATION = re.compile(rf"^(?P<lat>{_NUMBER})\s*[,\s]\s*(?P<lng>{_NUMBER})(?:\s+(?P<address>.*))?$")
 
@@ -131,9 +135,26 @@ class AskPerson:
     """``human``: the customer asks to talk to a person (``bot.handoff``)."""
 
 
+@dataclass(frozen=True)
+class AnswerQuote:
+    """``quote keep <ref>`` / ``quote cancel <ref>``: the answer to a fee set after the order
+    (``bot.relay.quote_question``; the relay's question says what to type)."""
+
+    choice: QuoteChoice
+    ref: str
+
+
 DeskRequest = AskStatus | ListDeliveries | CancelDelivery
 Parsed = (
-    Answer | PhotoFiles | Unclear | NewOrder | RepeatLast | DeskRequest | OpenHandoff | AskPerson
+    Answer
+    | PhotoFiles
+    | Unclear
+    | NewOrder
+    | RepeatLast
+    | DeskRequest
+    | OpenHandoff
+    | AskPerson
+    | AnswerQuote
 )
 
 
@@ -154,6 +175,9 @@ def parse_line(line: str, prompt: Prompt | None, *, base_dir: Path | None = None
     token = handoff_token(rest) if word in START_WORDS and " " not in rest else None
     if token is not None:
         return OpenHandoff(token)
+    quote = quote_question.parse(text) if word in QUOTE_WORDS else None
+    if quote is not None:
+        return AnswerQuote(*quote)
     if word in NEW_ORDER_WORDS and (not rest or _FLOW_NAME.fullmatch(rest)):
         return NewOrder(rest or None)
     if word in REPEAT_WORDS and not rest:

@@ -126,6 +126,7 @@ class DemoBot:
             typed_places=PLACES_HINT if self.geocoder is not None else None,
             language=options.language,
             handoffs=self.core.handoffs,
+            quotes=self.core.quotes(CONSOLE_WORDS),
         )
         # Talking to a person: the demo's staff are the ``:staff`` commands (demo_commands).
         self.handoffs = self.core.handoffs

@@ -160,7 +160,7 @@ class CustomerDesk:
         try:
             await self.client.cancel_delivery(delivery_id, reason)
         except errors.CancelNotAllowed:
-            text = texts.not_cancellable(delivery_id, await self._status_now(link))
+            text = texts.not_cancellable(delivery_id, await self.status_now(link))
             return CancelReply(outcome="not_allowed", text=text, delivery_id=delivery_id)
         except errors.NotFound:
             return CancelReply(outcome="unknown", text=texts.unknown_delivery(typed, self.words))
@@ -205,7 +205,7 @@ class CustomerDesk:
         newest = await deliveries.for_user(user, _REF_SEARCH)
         return _starting_with(newest, ref)
 
-    async def _status_now(self, link: DeliveryLink) -> str:
+    async def status_now(self, link: DeliveryLink) -> str:
         """The status as the service has it (the chat's view may lag behind), to say why."""
         try:
             return (await self.client.get_delivery(link.delivery_id)).status

@@ -8,12 +8,14 @@ as a chat is told it), the service's ``customer_message_hint`` (in its own langu
 ``summary`` and ``agent_notes``, and the tracking link: that channel only, since the event
 reaches the chat of the delivery's link and nothing else. The drop-off code never:
 ``data.otp`` becomes ``drop_off_code``, a sentence saying the code went to the verified
-receiver only (``agent_texts``).
+receiver only (``agent_texts``). A fee set after the order comes with the quote question
+(``question``: keep or cancel, answered by the ``quote`` route or the ``answer_quote`` tool).
 """
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from bot.partner.models import WebhookEvent
 from conversations.texts.deliveries_texts import short_ref, status_label
@@ -21,11 +23,34 @@ from conversations.texts.deliveries_texts import short_ref, status_label
 AGENT_UPDATE = "agent"  # the SendKey kind of an agent conversation's event
 
 
+def agent_question(event: WebhookEvent, text: str) -> dict[str, Any]:
+    """The quote question (``bot.relay.quote_question``) as an agent answers it: the fee as
+    data, the question in the customer's words, the choices and where to send one."""
+    delivery = event.data.object
+    payment = delivery.payment
+    return {
+        "kind": "quote",
+        "text": text,
+        "fee": payment.delivery_fee if payment else None,
+        "currency": payment.currency_code if payment else None,
+        "choices": ["keep", "cancel"],
+        "answer": {
+            "route": f"POST /api/customers/{{customer}}/deliveries/{short_ref(delivery.id)}/quote",
+            "tool": "answer_quote",
+        },
+    }
+
+
 def agent_event_body(
-    event: WebhookEvent, *, drop_off_code: str | None, message: str | None = None
+    event: WebhookEvent,
+    *,
+    drop_off_code: str | None,
+    message: str | None = None,
+    question: dict[str, Any] | None = None,
 ) -> str:
     """The JSON text kept for the conversation (``store.agent_events``) and sent on;
-    ``message`` is the event's news in the bot's own words (None: nothing new)."""
+    ``message`` is the event's news in the bot's own words (None: nothing new); ``question``
+    one the customer is asked (``agent_question``; None: none)."""
     delivery = event.data.object
     body = {
         "event_id": event.id,
@@ -42,5 +67,6 @@ def agent_event_body(
         "agent_notes": list(event.agent_notes),
         "tracking_url": delivery.tracking_url,
         "drop_off_code": drop_off_code,
+        "question": question,
     }
     return json.dumps(body, ensure_ascii=False)

@@ -17,12 +17,15 @@ since the digest told it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from bot.chat_ref import ChatRef
 from bot.metrics.relay_sends import measured_send
+from bot.relay.asking import Asking, AskingChannel, typed_text
 from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
 from bot.store import SendKey, SentReceipt, Store, StoreError
 from conversations.texts import deliveries_texts as wording
@@ -42,6 +45,8 @@ class Outgoing:
     abridged_as: str | None = None
     """How a digest names this message when it leaves the text out (the delivery's short
     reference); None for a message that is always said in full (a customer's, a code's)."""
+    asking: Asking | None = None
+    """The choices that answer it (the quote question): buttons where the channel has them."""
 
 
 Outcome = SentReceipt | SendFailed | None
@@ -119,9 +124,10 @@ class Sender:
             return outcomes
         first = messages[claimed[0]].key
         text = _composed([(index, messages[index]) for index in claimed], in_full)
+        asking = next((messages[i].asking for i in reversed(claimed) if messages[i].asking), None)
         sent = False
         try:
-            message_id = await measured_send(self._channel.send, chat, text)
+            message_id = await measured_send(self._sending(asking), chat, text)
             sent = True
         except ChatUnreachable:
             await self._store.blocked.mark(chat)
@@ -157,6 +163,24 @@ class Sender:
         for index in claimed:
             outcomes[index] = SentReceipt(messages[index].key, message_id)
         return outcomes
+
+    def _sending(self, asking: Asking | None) -> Callable[[ChatRef, str], Awaitable[int | None]]:
+        """The channel's send, or for a message that asks, its choices as buttons (a channel
+        that draws them) or as the words to type after the text (any other)."""
+        channel = self._channel
+        if asking is None:
+            return channel.send
+        if isinstance(channel, AskingChannel):
+            return functools.partial(_ask, channel, asking)
+        return functools.partial(_send_typed, channel, asking)
+
+
+async def _ask(channel: AskingChannel, asking: Asking, chat: ChatRef, text: str) -> int | None:
+    return await channel.ask(chat, text, asking)
+
+
+async def _send_typed(channel: Channel, asking: Asking, chat: ChatRef, text: str) -> int | None:
+    return await channel.send(chat, typed_text(text, asking))
 
 
 def _composed(claimed: Sequence[tuple[int, Outgoing]], in_full: int | None) -> str:

@@ -9,6 +9,10 @@ and the sent markers let only the missing ones through.
   the status progression and ``previous_status``), telling each fact once, in the bot's own
   words (``customer_news``: the service's hint only for a customer reading its language), and
   the tracking link until they have had it. The facts told are kept with the chat's view.
+* A fee set after the order (``quote_question``) ends the customer's message with the question
+  "keep the order, or cancel it?", once per delivery, its choices carried with the message
+  (``Outgoing.asking``: Telegram's buttons, the console's typed words); an agent conversation's
+  event carries it as ``question``.
 * Operators get the event's ``summary`` and ``agent_notes`` for the event types configured
   (which a digest may count instead of quoting when the operator chat is behind).
 * ``data.otp`` (``delivery.otp_issued``): the code goes only to the receiver. When the customer's
@@ -23,6 +27,7 @@ operators is said in the business's default language, whoever's delivery it is a
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -30,7 +35,8 @@ from dataclasses import dataclass, field
 from bot.chat_ref import AGENTS, ChatRef
 from bot.config import RelayConfig
 from bot.partner.models import Delivery, WebhookEvent
-from bot.relay.agent_updates import AGENT_UPDATE, agent_event_body
+from bot.relay import quote_question
+from bot.relay.agent_updates import AGENT_UPDATE, agent_event_body, agent_question
 from bot.relay.channel_protocol import Channel
 from bot.relay.customer_news import News, customer_news, news_sentences
 from bot.relay.outbox import Outgoing
@@ -106,11 +112,19 @@ class Planner:
         told: frozenset[str] = frozenset()
         if link is not None and _not_older(event, link):
             with _customers_language(link):
-                news = self._customer_update(event, link)
+                question = _quote_question(event, link)
+                news = self._customer_update(event, _asked(link, question))
             tracking_sent = news.tracking_sent
             told = news.told
-            if news.text is not None:
-                messages.append(Outgoing(SendKey(event.id, link.chat, CUSTOMER_UPDATE), news.text))
+            key = SendKey(event.id, link.chat, CUSTOMER_UPDATE)
+            if question is not None:
+                # The question ends the event's news, its choices under it (one message).
+                with _customers_language(link):
+                    text = _with_question(event, news.text, question.text)
+                messages.append(Outgoing(key, text, asking=question.asking))
+                told |= question.told
+            elif news.text is not None:
+                messages.append(Outgoing(key, news.text))
         messages += self._operator_updates(event)
         otp = await self._otp_messages(event, link)
         if link is not None and any(message.key.chat == link.chat for message in otp):
@@ -128,12 +142,14 @@ class Planner:
         delivery = event.data.object
         view = None
         message: str | None = None
+        question = None
         if _not_older(event, link):
             # The news in the bot's words too, each fact once, as a chat would be told it.
             with _customers_language(link):
-                sentences, told = news_sentences(event, link)
+                question = _quote_question(event, link)
+                sentences, told = news_sentences(event, _asked(link, question))
             message = " ".join(sentences) or None
-            view = _view(event, told)
+            view = _view(event, told | (question.told if question else frozenset()))
         messages = self._operator_updates(event)
         notice = None
         otp = event.data.otp
@@ -153,7 +169,8 @@ class Planner:
                     waiting = agent_texts.otp_not_handed_off_for_operators(delivery.id)
             messages += self._to_operators(event, OTP_WAITING, waiting)
         with _customers_language(link):
-            body = agent_event_body(event, drop_off_code=notice, message=message)
+            asked = agent_question(event, question.text) if question is not None else None
+            body = agent_event_body(event, drop_off_code=notice, message=message, question=asked)
         messages.insert(0, Outgoing(SendKey(event.id, link.chat, AGENT_UPDATE), body))
         finished = view is not None and view.status in FINAL_STATUSES
         return Plan(messages, view, False, finished, delivery_facts.is_paid(delivery))
@@ -231,6 +248,25 @@ class Planner:
 def _customers_language(link: DeliveryLink) -> AbstractContextManager[Catalogue]:
     """Say what goes to the delivery's chat in the language its customer ordered in."""
     return speaking_language(link.language)
+
+
+def _quote_question(event: WebhookEvent, link: DeliveryLink) -> quote_question.Question | None:
+    """The quote question ``event`` owes the chat (``quote_question``), else None."""
+    return quote_question.question(event) if quote_question.is_due(event, link) else None
+
+
+def _with_question(event: WebhookEvent, news: str | None, question: str) -> str:
+    """The customer's message for ``event``: its news (if any), then the quote question."""
+    if news is None:
+        return wording.customer_update(event.data.object.id, [question])
+    return f"{news}\n{question}"
+
+
+def _asked(link: DeliveryLink, question: quote_question.Question | None) -> DeliveryLink:
+    """``link`` as the news sees it: the question tells the fee, so the news does not."""
+    if question is None:
+        return link
+    return dataclasses.replace(link, told=link.told | question.told)
 
 
 def _business_language() -> AbstractContextManager[Catalogue]:

@@ -43,6 +43,7 @@ from bot.telegram.message_sender import TelegramSender
 from bot.telegram.operators import operator_handlers
 from bot.telegram.operators.handoff_staff import HandoffStaff
 from bot.telegram.photo_receiver import PhotoReceiver
+from bot.telegram.quote_taps import QuoteTaps
 from bot.telegram.relay_channel import TelegramRelayChannel, TelegramTurns
 from bot.telegram.staff_topics import StaffTopics
 from bot.telegram.stored_updates import InboxHandOff, UpdateInboxSweep
@@ -144,8 +145,10 @@ def register_telegram(
         handoff_handlers = [*humans.handlers(), *staff.handlers()]
     # One group: the first handler that matches answers. Feature commands and their buttons
     # come before the conversation, whose message handler takes everything else.
+    quote_taps = QuoteTaps(core.quotes(TELEGRAM_WORDS), sender)
     handlers = [
         *delivery_handlers(ctx),
+        *quote_taps.handlers(),
         *operator_handlers(ctx),
         *handoff_handlers,
         *conversation.handlers(),

@@ -43,7 +43,8 @@ class DeliveryLink:
     # in; None for the business default (no turn's language, or linked before it was kept).
     language: str | None = None
     # The facts the chat was told about the delivery (``bot.relay.facts``: ``rider:<id>``,
-    # ``fee:<amount>``, ``paid``, ``code``, ``quote:<amount>``), so none is told twice.
+    # ``fee:<amount>``, ``paid``, ``code``, ``unpriced``, ``quote:<amount>`` and its answer
+    # ``quote_answer:keep|cancel``), so none is told twice.
     told: frozenset[str] = frozenset()
 
     @property
@@ -250,6 +251,31 @@ class Deliveries:
         shows it paid is as good as a newer one (``[limits] unpaid_deliveries`` counts the
         rest)."""
         return await self._db.execute(_NOTE_PAID, (self._clock(), delivery_id)) > 0
+
+    async def note_first(self, delivery_id: str, fact: str, *, unless: str) -> bool:
+        """Add ``fact`` unless a fact starting with ``unless`` was told already: True only for
+        the one writer that added it (compare-and-set, so two instances never both win)."""
+        while True:
+            row = await self._db.fetch_one(_TOLD, (delivery_id,))
+            if row is None:
+                return False
+            before = str(row[0])
+            facts = told_facts(before)
+            if any(told.startswith(unless) for told in facts):
+                return False
+            after = told_text(facts | {fact})
+            if await self._db.execute(_NOTE_TOLD, (after, delivery_id, before)):
+                return True
+
+    async def forget_told(self, delivery_id: str, fact: str) -> None:
+        """Take ``fact`` back out of what the chat was told (a claim whose work failed)."""
+        while True:
+            row = await self._db.fetch_one(_TOLD, (delivery_id,))
+            if row is None or fact not in told_facts(str(row[0])):
+                return
+            after = told_text(told_facts(str(row[0])) - {fact})
+            if await self._db.execute(_NOTE_TOLD, (after, delivery_id, str(row[0]))):
+                return
 
     async def mark_tracking_sent(self, delivery_id: str) -> bool:
         """Record that the customer got the tracking link; True only for the first time."""

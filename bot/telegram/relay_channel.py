@@ -7,9 +7,15 @@ named under ``telegram``, so a ref's ``id`` is Telegram's chat id.
 
 from __future__ import annotations
 
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
 from bot.chat_ref import ChatRef
+from bot.relay.asking import Asking
+from bot.relay.channel_protocol import ChatUnreachable, SendFailed
 from bot.telegram.limits import RateLimiter
-from bot.telegram.message_sender import TelegramSender
+from bot.telegram.message_sender import Blocked, NotDelivered, TelegramSender
+from bot.telegram.text import escape
+from bot.telegram.turn_messages import OutgoingMessage
 
 
 class TelegramRelayChannel:
@@ -21,6 +27,18 @@ class TelegramRelayChannel:
     async def send(self, chat: ChatRef, text: str) -> int | None:
         """``TelegramSender.send`` to the chat's Telegram id."""
         return await self._sender.send(chat.id, text)
+
+    async def ask(self, chat: ChatRef, text: str, asking: Asking) -> int | None:
+        """``text`` with ``asking``'s choices as inline buttons, one a row (``quote_taps``
+        answers a tap)."""
+        rows = [[InlineKeyboardButton(c.label, callback_data=c.data)] for c in asking.choices]
+        message = OutgoingMessage(escape(text), InlineKeyboardMarkup(rows))
+        result = await self._sender.send_message(chat.id, message)
+        if isinstance(result, Blocked):
+            raise ChatUnreachable(result.reason)
+        if isinstance(result, NotDelivered):
+            raise SendFailed(result.reason)
+        return result.message_id
 
     def send_delay(self, chat: ChatRef) -> float:
         """``TelegramSender.send_delay`` of the chat's Telegram id."""

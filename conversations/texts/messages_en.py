@@ -1065,4 +1065,24 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.sender.contact_not_own": (
         "That contact is someone else's. Please share your own contact with the button below."
     ),
+    # --- the quote: a fee set after the order, put to the customer (quote_texts) ----------
+    "quote.question": "Delivery fee: {amount}. Keep the order, or cancel it?",
+    "quote.keep": "Keep the order",
+    "quote.cancel": "Cancel it",
+    "quote.typed": "Type “{keep}” to keep the order, or “{cancel}” to cancel it.",
+    "quote.kept": "Thank you: delivery {ref} goes ahead.",
+    "quote.cancelled": "Delivery {ref} is cancelled, as you asked.",
+    "quote.already_answered": "You already answered about the fee of delivery {ref}.",
+    "quote.not_asked": "Delivery {ref} has no question about its fee to answer.",
+    "quote.moved_on": (
+        "Delivery {ref} is already {status}, so its fee question is closed. Nothing was changed."
+    ),
+    "quote.try_again": "{trouble} Your answer about delivery {ref} was not taken yet.",
+    "quote.cancel_reason": "The customer declined the delivery fee.",
+    "quote.ops_kept": "Delivery {ref}: the customer accepted the fee and keeps the order.",
+    "quote.ops_cancelled": "Delivery {ref}: the customer declined the fee; the order is cancelled.",
+    "quote.ops_not_cancelled": (
+        "Delivery {ref}: the customer declined the fee, but the order could not be cancelled "
+        "any more (it is {status})."
+    ),
 }

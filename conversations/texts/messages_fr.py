@@ -1167,4 +1167,27 @@ MESSAGES: Final[dict[str, str]] = {
         "Ce contact est celui de quelqu'un d'autre. Partagez votre propre contact avec le "
         "bouton ci-dessous."
     ),
+    # --- the quote: a fee set after the order, put to the customer (quote_texts) ----------
+    "quote.question": "Frais de livraison : {amount}. Garder la commande, ou l'annuler ?",
+    "quote.keep": "Garder la commande",
+    "quote.cancel": "L'annuler",
+    "quote.typed": "Tapez « {keep} » pour garder la commande, ou « {cancel} » pour l'annuler.",
+    "quote.kept": "Merci : la livraison {ref} suit son cours.",
+    "quote.cancelled": "La livraison {ref} est annulée, comme vous l'avez demandé.",
+    "quote.already_answered": "Vous avez déjà répondu au sujet des frais de la livraison {ref}.",
+    "quote.not_asked": "La livraison {ref} n'a pas de question sur ses frais à laquelle répondre.",
+    "quote.moved_on": (
+        "La livraison {ref} est déjà {status} : la question sur ses frais est close. "
+        "Rien n'a été changé."
+    ),
+    "quote.try_again": "{trouble} Votre réponse pour la livraison {ref} n'est pas encore prise.",
+    "quote.cancel_reason": "Le client a refusé les frais de livraison.",
+    "quote.ops_kept": "Livraison {ref} : le client accepte les frais et garde la commande.",
+    "quote.ops_cancelled": (
+        "Livraison {ref} : le client refuse les frais ; la commande est annulée."
+    ),
+    "quote.ops_not_cancelled": (
+        "Livraison {ref} : le client refuse les frais, mais la commande ne pouvait plus être "
+        "annulée (elle est {status})."
+    ),
 }

@@ -28,7 +28,7 @@ async def test_every_tool_has_a_title_an_output_schema_and_all_four_hints(
 ) -> None:
     async with Client(_server(world)) as client:
         tools = await _tools(client)
-    assert len(tools) == 10  # the nine ordering tools and handoff
+    assert len(tools) == 11  # the nine ordering tools, handoff and answer_quote
     for name, tool in tools.items():
         assert tool.title, name
         assert tool.output_schema is not None and tool.output_schema["type"] == "object", name
@@ -45,9 +45,16 @@ async def test_every_tool_has_a_title_an_output_schema_and_all_four_hints(
     destructive = {name for name, hints in hinted.items() if hints.destructive_hint}
     open_world = {name for name, hints in hinted.items() if hints.open_world_hint}
     assert read_only == {"my_deliveries", "delivery_status", "delivery_events"}
-    assert destructive == {"answer", "cancel_order", "cancel_delivery"}
-    # handoff reaches the business's staff, outside the bot.
-    assert open_world == {"answer", "delivery_status", "cancel_delivery", "handoff"}
+    assert destructive == {"answer", "cancel_order", "cancel_delivery", "answer_quote"}
+    # handoff reaches the business's staff, outside the bot; answer_quote may cancel at the
+    # service.
+    assert open_world == {
+        "answer",
+        "delivery_status",
+        "cancel_delivery",
+        "handoff",
+        "answer_quote",
+    }
 
 
 async def test_results_fit_the_output_schemas_and_the_hints_hold(world: AgentWorld) -> None:
