@@ -35,7 +35,15 @@ from bot.handoff.bodies import text_body
 from bot.handoff.desk import HandoffDesk
 from bot.ordering import ChatService, CustomerDesk, HandoffReply
 from bot.ordering.quote_desk import QuoteDesk
-from conversations import ContactAnswer, PhotosAnswer, Prompt, SessionStatus, TextAnswer, Turn
+from conversations import (
+    CommandAnswer,
+    ContactAnswer,
+    PhotosAnswer,
+    Prompt,
+    SessionStatus,
+    TextAnswer,
+    Turn,
+)
 from conversations.texts import dialogue
 from conversations.texts.catalogue import say, speaking_language
 from conversations.texts.desk_texts import ChannelWords, other_pages
@@ -195,6 +203,10 @@ class ConsoleChat:
         if handoff is None or not line.strip():
             return False
         told = await self.handoffs.from_customer(handoff, text_body(line.strip()))
+        word = line.split(maxsplit=1)[0]
+        if told is None and _moves_the_order(parsed):
+            # As in Telegram: the order waits exactly as it is while a person answers.
+            told = say("human.order_waits", command=word)
         if told is not None:
             self.screen.write(said(told))
         return True
@@ -240,3 +252,10 @@ class ConsoleChat:
         self.status = turn.status
         if turn.finished:
             self.screen.write([say("console.order_again")])
+
+
+def _moves_the_order(parsed: object) -> bool:
+    """Whether a typed line would start, repeat or cancel the order (held while staff answer)."""
+    if isinstance(parsed, NewOrder | RepeatLast):
+        return True
+    return isinstance(parsed, CommandAnswer) and parsed.name == "cancel"

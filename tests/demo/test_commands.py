@@ -120,3 +120,19 @@ async def test_a_person_answers_through_staff_commands(make_stack: MakeStack) ->
     closed = "\n".join(await stack.type_line(":staff done"))
     assert "bot: Our team has closed this conversation." in closed
     assert "no hand-off is waiting" in (await stack.type_line(":staff done"))[0]
+
+
+async def test_order_commands_wait_while_a_person_answers(make_stack: MakeStack) -> None:
+    stack = await make_stack()
+    asked_before = await stack.type_line(TO_SUMMARY[0])  # the pickup's question
+    await stack.type_line("human")
+    for line in ("cancel", "new", "/repeat"):
+        screen = "\n".join(await stack.type_line(line))
+        word = line.split()[0]
+        assert "staff: #" in screen and f"customer: {line}" in screen
+        assert f"so your order waits exactly as it is; {word} was passed on" in screen
+    await stack.type_line(":staff take")
+    closed = await stack.type_line(":staff done")
+    # The order goes on at the question it was at, with nothing cancelled or restarted.
+    assert asked_before[-1] in closed
+    assert not any("cancelled" in line for line in closed)
