@@ -49,7 +49,7 @@ class ConsoleStaff:
         return StaffPost(self._chat, self._posts)
 
     async def redraw(self, handoff: Handoff, card: str) -> None:
-        self._screen.write(said(card.splitlines()[-2] if card else card, STAFF))
+        self._screen.write(said(card.splitlines()[-1] if card else card, STAFF))
 
     async def send(self, handoff: Handoff, body: Body) -> bool:
         self._screen.write(said(f"#{handoff.ref} customer: {one_line(body)}", STAFF))

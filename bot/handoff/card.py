@@ -94,7 +94,8 @@ def _lines(engine: Engine, handoff: Handoff, facts: CardFacts) -> list[str]:
             lines.append(
                 "• " + say("staff.card_delivery", ref=short_ref(link.delivery_id), status=status)
             )
-    lines += ["", _state_line(handoff), say("staff.card_how")]
+    # How staff answer is the staff side's to say (a reply, a forum topic, demo commands).
+    lines += ["", _state_line(handoff)]
     return lines
 
 

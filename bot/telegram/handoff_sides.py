@@ -90,6 +90,7 @@ class TelegramStaff:
         """The card, with its buttons, in the operators' chat (in a new topic of its own
         where the chat is a forum)."""
         thread = await self._new_topic(handoff)
+        card = with_how_to_answer(card, thread)
         if thread is None:
             message = OutgoingMessage(escape(card), card_keyboard(handoff))
             result = await self._sender.send_message(self.chat_id, message)
@@ -111,6 +112,7 @@ class TelegramStaff:
         post = handoff.post
         if post is None:
             return
+        card = with_how_to_answer(card, post.thread_id)
         message = OutgoingMessage(escape(card), card_keyboard(handoff))
         await self._sender.edit_message(post.chat.id, post.message_id, message)
         if handoff.state == "closed" and post.thread_id is not None and self._topics is not None:
@@ -141,6 +143,14 @@ class TelegramStaff:
 
 def _card(handoff: Handoff) -> int | None:
     return handoff.post.message_id if handoff.post is not None else None
+
+
+def with_how_to_answer(card: str, thread: int | None) -> str:
+    """The card with its last line, how staff answer: a reply to it, or, in a forum group where
+    the hand-off has a topic of its own, anything written in that topic."""
+    with speaking_language(None):  # the card is in the business's language
+        how = say("staff.card_how" if thread is None else "staff.card_how_topic")
+    return f"{card}\n{how}"
 
 
 def _thread(handoff: Handoff) -> int | None:

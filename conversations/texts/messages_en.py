@@ -1034,6 +1034,7 @@ MESSAGES: Final[dict[str, str]] = {
     "staff.card_taken": "{owner} is answering.",
     "staff.card_closed": "Closed.",
     "staff.card_how": "Reply to this message to answer the customer; Done closes it.",
+    "staff.card_how_topic": "Write in this topic to answer the customer; Done closes it.",
     "staff.from_customer": "#{ref} customer: {text}",
     "staff.from_customer_media": "#{ref} customer sent this:",
     "staff.said_customer": "customer",

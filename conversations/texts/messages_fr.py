@@ -1135,6 +1135,7 @@ MESSAGES: Final[dict[str, str]] = {
     "staff.card_taken": "{owner} répond.",
     "staff.card_closed": "Terminé.",
     "staff.card_how": "Répondez à ce message pour écrire au client ; Terminé le clôt.",
+    "staff.card_how_topic": "Écrivez dans ce sujet pour répondre au client ; Terminé le clôt.",
     "staff.from_customer": "#{ref} client : {text}",
     "staff.from_customer_media": "#{ref} le client a envoyé ceci :",
     "staff.said_customer": "client",

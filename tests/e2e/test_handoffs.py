@@ -274,6 +274,7 @@ async def test_in_a_forum_group_each_hand_off_has_its_own_topic(make_stack: Make
     thread = created.result["message_thread_id"]
     (posted,) = stack.tg.sent_messages(FORUM.id)
     assert posted.text is not None and posted.message["message_thread_id"] == thread
+    assert posted.text.endswith(say("staff.card_how_topic"))  # no reply needed in a topic
     ref = posted.text[1:7]
     assert created.params["name"] == f"#{ref} Ada Obi"
     handoff = await stack.bot.store.handoffs.get(ref)
@@ -329,6 +330,7 @@ async def test_without_the_right_to_make_topics_the_card_is_one_message(
     assert told.text is not None and told.text.startswith("A person from our team")
     (posted,) = stack.tg.sent_messages(FORUM.id)
     assert posted.text is not None and posted.text.startswith("#")
+    assert posted.text.endswith(say("staff.card_how"))
     assert "message_thread_id" not in posted.message
     handoff = await stack.bot.store.handoffs.get(posted.text[1:7])
     assert handoff is not None and handoff.post is not None and handoff.post.thread_id is None
