@@ -592,14 +592,17 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "steps.unit.range": "{first} to {last}",
     "steps.title.own_name": "Your name",
-    "steps.sender.name_question": "What is your name? You can also share your contact.",
+    "steps.sender.name_question": (
+        "What is your name? Add your phone on the same line if you like, or share your contact."
+    ),
     "steps.title.own_phone": "Your phone",
     "steps.sender.phone_question": "What is your phone number?",
     "steps.title.own_email": "Your email",
     "steps.sender.email_question": "An email address for updates? (optional)",
     "steps.title.receiver": "Receiver",
     "steps.receiver.name_question": (
-        "Who receives the package? Type their name, or share their contact."
+        "Who receives the package? Type their name (and their phone on the same line, if you "
+        "like), or share their contact."
     ),
     "steps.title.receiver_phone": "Receiver's phone",
     "steps.receiver.phone_question": "The receiver's phone number?",
@@ -609,7 +612,8 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.pickup_contact.someone_else": "Someone else",
     "steps.title.pickup_contact_name": "Pickup contact name",
     "steps.pickup_contact.name_question": (
-        "Who will hand it over? Type their name, or share their contact."
+        "Who will hand it over? Type their name (and their phone on the same line, if you like), "
+        "or share their contact."
     ),
     "steps.title.pickup_contact_phone": "Pickup contact phone",
     "steps.pickup_contact.phone_question": "Their phone number?",

@@ -647,13 +647,19 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "steps.unit.range": "{first} à {last}",
     "steps.title.own_name": "Votre nom",
-    "steps.sender.name_question": "Quel est votre nom ? Vous pouvez aussi partager votre contact.",
+    "steps.sender.name_question": (
+        "Quel est votre nom ? Ajoutez votre téléphone sur la même ligne si vous voulez, ou "
+        "partagez votre contact."
+    ),
     "steps.title.own_phone": "Votre téléphone",
     "steps.sender.phone_question": "Quel est votre numéro de téléphone ?",
     "steps.title.own_email": "Votre e-mail",
     "steps.sender.email_question": "Une adresse e-mail pour les nouvelles ? (facultatif)",
     "steps.title.receiver": "Destinataire",
-    "steps.receiver.name_question": "Qui reçoit le colis ? Tapez son nom, ou partagez son contact.",
+    "steps.receiver.name_question": (
+        "Qui reçoit le colis ? Tapez son nom (et son téléphone sur la même ligne, si vous "
+        "voulez), ou partagez son contact."
+    ),
     "steps.title.receiver_phone": "Téléphone du destinataire",
     "steps.receiver.phone_question": "Le numéro de téléphone du destinataire ?",
     "steps.title.pickup_contact": "Contact à l'enlèvement",
@@ -662,7 +668,8 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.pickup_contact.someone_else": "Quelqu'un d'autre",
     "steps.title.pickup_contact_name": "Nom du contact à l'enlèvement",
     "steps.pickup_contact.name_question": (
-        "Qui le remettra ? Tapez son nom, ou partagez son contact."
+        "Qui le remettra ? Tapez son nom (et son téléphone sur la même ligne, si vous voulez), "
+        "ou partagez son contact."
     ),
     "steps.title.pickup_contact_phone": "Téléphone du contact à l'enlèvement",
     "steps.pickup_contact.phone_question": "Son numéro de téléphone ?",
