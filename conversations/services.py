@@ -81,9 +81,12 @@ class OnlinePayment:
 @dataclass(frozen=True)
 class Services:
     """Everything with I/O a flow may use. Without a geocoder, typed addresses are not offered.
-    ``online_payment`` is what an online payer is told after the create (``[payments]``)."""
+    ``online_payment`` is what an online payer is told after the create (``[payments]``);
+    ``codes_by_link``: drop-off codes come to the bot by webhook and reach the receiver by a
+    link the customer forwards, instead of the service texting them."""
 
     catalog: CapabilitySource
     creator: DeliveryCreator
     geocoder: Geocoder | None = None
     online_payment: OnlinePayment = OnlinePayment()
+    codes_by_link: bool = False

@@ -101,6 +101,8 @@ class DemoBot:
                 webhook_path=webhook_path,
                 texts=options.texts,
                 public_base_url=PUBLIC_BASE_URL,
+                # The demo's dashboard is the sandbox's scenario: the bot is set as it is.
+                otp_via_webhook=sandbox.scenario.organization.otp_via_webhook,
             ),
             store,
             Seams(

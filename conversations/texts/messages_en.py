@@ -517,8 +517,16 @@ MESSAGES: Final[dict[str, str]] = {
     "rules.not_offered.errand": "Sorry, this business doesn't offer errands right now.",
     "rules.hint.approval": "Staff may need to price and approve the order before it goes out.",
     "rules.hint.auto_dispatch": "A nearby rider may be assigned straight away.",
-    "rules.hint.otp_you": "You get a drop-off code to give the rider.",
-    "rules.hint.otp_receiver": "The receiver gets a drop-off code to give the rider.",
+    "rules.hint.otp_you": "The service texts you a drop-off code to give the rider.",
+    "rules.hint.otp_receiver": "The service texts the receiver a drop-off code to give the rider.",
+    "rules.hint.otp_you_link": (
+        "Your drop-off code comes here (you may be asked to share your contact first); give it "
+        "to the rider."
+    ),
+    "rules.hint.otp_receiver_link": (
+        "The receiver's drop-off code comes here as a link for you to forward to them; they "
+        "give the code to the rider."
+    ),
     "rules.hint.no_otp": "No drop-off code: the rider takes a photo as proof of delivery.",
     "rules.hint.radius": "The business delivers within about {km} km.",
     "steps.yes": "Yes",

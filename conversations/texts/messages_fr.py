@@ -565,8 +565,18 @@ MESSAGES: Final[dict[str, str]] = {
         "L'équipe devra peut-être fixer le prix et valider la commande avant son départ."
     ),
     "rules.hint.auto_dispatch": "Un livreur proche peut être assigné tout de suite.",
-    "rules.hint.otp_you": "Vous recevez un code de remise à donner au livreur.",
-    "rules.hint.otp_receiver": "Le destinataire reçoit un code de remise à donner au livreur.",
+    "rules.hint.otp_you": "Le service vous envoie par SMS un code de remise à donner au livreur.",
+    "rules.hint.otp_receiver": (
+        "Le service envoie par SMS au destinataire un code de remise à donner au livreur."
+    ),
+    "rules.hint.otp_you_link": (
+        "Votre code de remise arrive ici (on peut vous demander de partager votre contact "
+        "d'abord) ; donnez-le au livreur."
+    ),
+    "rules.hint.otp_receiver_link": (
+        "Le code de remise du destinataire arrive ici, sous forme de lien à lui transférer ; "
+        "il donne le code au livreur."
+    ),
     "rules.hint.no_otp": (
         "Pas de code de remise : le livreur prend une photo comme preuve de livraison."
     ),
