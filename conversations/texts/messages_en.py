@@ -941,6 +941,7 @@ MESSAGES: Final[dict[str, str]] = {
     "console.way.default": "Enter for the default",
     "console.default_mark": "[default]",
     "console.places_hint": ":places lists the ones the demo knows",
+    "console.still_waiting": "still waiting for the service… ({seconds} s)",
     "console.way.address": "type the address",
     "console.way.address_in": "type the address ({places})",
     "console.way.answer": "type your answer",

@@ -1044,6 +1044,7 @@ MESSAGES: Final[dict[str, str]] = {
     "console.way.default": "Entrée pour la valeur par défaut",
     "console.default_mark": "[par défaut]",
     "console.places_hint": ":places liste celles que la démo connaît",
+    "console.still_waiting": "toujours en attente du service… ({seconds} s)",
     "console.way.address": "tapez l'adresse",
     "console.way.address_in": "tapez l'adresse ({places})",
     "console.way.answer": "tapez votre réponse",
