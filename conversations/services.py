@@ -57,6 +57,11 @@ class Geocoder(Protocol):
         """Places matching ``query``, best first; an empty list when nothing matched."""
         ...
 
+    async def reverse(self, lat: float, lng: float) -> GeocodedPlace | None:
+        """What the geocoder names at this pin (its address and its own point), or None when
+        it names nothing there."""
+        ...
+
 
 class DeliveryCreator(Protocol):
     async def create(self, request: CreateDeliveryRequest) -> CreateOutcome:

@@ -578,6 +578,7 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.place.retype": "None of these: type it again",
     "steps.place.found_one": "I found this place. Is it right?",
     "steps.place.taken": "Found: {address}.",
+    "steps.place.pin_named": "The rider gets this address with your pin: {address}.",
     "steps.place.found_several": "Which one is it?",
     "steps.place.found_title": "{title}: found place",
     "steps.unit.or_skip": " (or skip)",

@@ -632,6 +632,7 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.place.address_title": "{title} : adresse",
     "steps.place.retype": "Aucun de ceux-ci : la retaper",
     "steps.place.taken": "Trouvé : {address}.",
+    "steps.place.pin_named": "Le livreur reçoit cette adresse avec votre position : {address}.",
     "steps.place.found_one": "J'ai trouvé ce lieu. Est-ce le bon ?",
     "steps.place.found_several": "Lequel est-ce ?",
     "steps.place.found_title": "{title} : lieu trouvé",
