@@ -160,6 +160,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         store=store,
         public_base_url=settings.public_base_url,
         online_payment=settings.online_payment,
+        codes_by_link=settings.otp_via_webhook,
     )
 
     async def alert_operators(text: str) -> None:

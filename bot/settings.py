@@ -64,6 +64,7 @@ class CoreSettings:
     geocoding: GeocodingConfig = field(default_factory=GeocodingConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
     online_payment: OnlinePayment = field(default_factory=OnlinePayment)
+    otp_via_webhook: bool = False
     handoff: HandoffSettings = field(default_factory=HandoffSettings)
 
     @classmethod
@@ -96,6 +97,7 @@ class CoreSettings:
             online_payment=OnlinePayment(
                 config.payments.online_instructions, config.payments.online_link
             ),
+            otp_via_webhook=config.relay.otp_via_webhook,
             public_base_url=config.telegram.public_base_url,
             media_ttl_seconds=config.storage.media_ttl_hours * 3600,
             geocoding=config.geocoding,

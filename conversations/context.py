@@ -67,7 +67,8 @@ class Route(Protocol):
 @dataclass(frozen=True)
 class Context:
     """Everything a step may look at: the org's allow-list, its places and the answers, and
-    the services a step may call (the geocoder)."""
+    the services a step may call (the geocoder). ``codes_by_link``: a drop-off code reaches
+    the receiver by a link the customer forwards, not by the service's text message."""
 
     session: Session
     flow: Route
@@ -76,6 +77,7 @@ class Context:
     locations: tuple[ServiceLocation, ...]
     phone_region: str
     geocoder: Geocoder | None
+    codes_by_link: bool = False
 
     @property
     def answers(self) -> Answers:

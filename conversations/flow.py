@@ -236,7 +236,9 @@ class Step:
     ``titled`` is the title as the customer reads it now, when it depends on the answers (a
     saved place's unit is its "room" or its "floor"); ``title`` stays the step's name in
     diagrams and docs. ``title`` and ``help`` are usually catalogue messages (``said``),
-    said in the language of the turn that reads them.
+    said in the language of the turn that reads them. ``changeable`` says whether the summary
+    may offer the answer for a change now (None: always): a choice left with one possible
+    value has nothing to change to.
     """
 
     name: str
@@ -260,6 +262,7 @@ class Step:
     summary: bool = False
     titled: Callable[[Context], str] | None = None
     preset: Callable[[Context], Preset | None] | None = None
+    changeable: Callable[[Context], bool] | None = None
 
     def applies(self, ctx: Context) -> bool:
         return self.when is None or self.when.test(ctx)

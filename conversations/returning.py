@@ -1,11 +1,12 @@
-"""What the bot remembers of a customer for their next order: their name and phone, and the
-places they last gave (the answers of each place group, by role), and whether the phone was
-proven by their own shared contact (``[limits] verify_sender_phone``).
+"""What the bot remembers of a customer for their next order: their name and phone, how they
+last paid, the places they last gave (the answers of each place group, by role), and whether
+the phone was proven by their own shared contact (``[limits] verify_sender_phone``).
 
 ``remembered_from`` takes them from the order that made a delivery; the runner keeps the
 result per customer and hands it to ``Engine.start``, and the session carries it. The sender's
-name and phone are then pre-set (shown on the summary, changed from there) and each place
-step offers the last place of its role with one tap, pre-selected. Whether a remembered place
+name and phone, and the payment method while the business still offers it, are then pre-set
+(shown on the summary, changed from there) and each place step offers the last place of its
+role with one tap, pre-selected. Whether a remembered place
 may still be offered (a saved place still listed, a pin still inside the area) is decided by
 the place step when it asks, never here. When phones must be proven, only a phone remembered
 as proven is pre-set or repeated (``with_proven_phone``).
@@ -22,6 +23,7 @@ from conversations.dialog import SavedOrder
 # The sender's steps (``steps.parties``; importing them here would be a cycle via the session).
 SENDER_NAME = "sender_name"
 SENDER_PHONE = "sender_phone"
+PAYMENT = "payment"
 _PLACE_SUFFIX = "_place"
 # The steps of a place group besides ``<role>_place`` (see ``places.PlaceNames``).
 _GROUP_SUFFIXES = ("_unit", "_address", "_confirm")
@@ -38,6 +40,7 @@ class Remembered(BaseModel):
     phone: str = ""
     # The phone came from their own shared contact (``[limits] verify_sender_phone``).
     phone_verified: bool = False
+    payment: str = ""  # the collection method of their last order
     places: dict[str, dict[str, JsonValue]] = Field(default_factory=dict)
 
     def place(self, role: str) -> dict[str, JsonValue] | None:
@@ -57,6 +60,9 @@ def remembered_from(
     if isinstance(name, str) and name and isinstance(phone, str) and phone:
         update = {"name": name, "phone": phone, "phone_verified": phone_verified}
         known = known.model_copy(update=update)
+    method = answers.get(PAYMENT)
+    if isinstance(method, str) and method:
+        known = known.model_copy(update={"payment": method})
     places = dict(known.places) | _places(answers)
     known = known.model_copy(update={"places": places})
     return known if known.name or known.places else None

@@ -140,12 +140,17 @@ def saved_places(caps: Capabilities, rows: Sequence[ServiceLocation]) -> list[Se
 
 
 def fee_hints(
-    caps: Capabilities, method: CollectionMethod | None = None, *, customer_receives: bool = False
+    caps: Capabilities,
+    method: CollectionMethod | None = None,
+    *,
+    customer_receives: bool = False,
+    codes_by_link: bool = False,
 ) -> list[str]:
     """What the customer should know before confirming: the fee, who pays it, when and how
     (for the chosen ``method``), then the approval, the dispatch, the drop-off proof and the
     area; ``customer_receives`` when the customer is the receiver (an errand: no receiver is
-    asked)."""
+    asked). The drop-off code is said the one way it will come: texted by the service, or
+    (``codes_by_link``, OTP by webhook) handed over here, by a link for someone else."""
     hints = money_texts.summary_lines(caps, method)
     pricing = caps.publicRequest
     if pricing.requireApproval:
@@ -153,7 +158,8 @@ def fee_hints(
     elif pricing.autoDispatch:
         hints.append(say("rules.hint.auto_dispatch"))
     if caps.requireDeliveryOtp:
-        hints.append(say("rules.hint.otp_you" if customer_receives else "rules.hint.otp_receiver"))
+        code = "rules.hint.otp_you" if customer_receives else "rules.hint.otp_receiver"
+        hints.append(say(f"{code}_link" if codes_by_link else code))
     else:
         hints.append(say("rules.hint.no_otp"))
     if caps.coverage.mode == "radius_from_hub" and caps.coverage.radiusKm:

@@ -57,6 +57,11 @@ class Geocoder(Protocol):
         """Places matching ``query``, best first; an empty list when nothing matched."""
         ...
 
+    async def reverse(self, lat: float, lng: float) -> GeocodedPlace | None:
+        """What the geocoder names at this pin (its address and its own point), or None when
+        it names nothing there."""
+        ...
+
 
 class DeliveryCreator(Protocol):
     async def create(self, request: CreateDeliveryRequest) -> CreateOutcome:
@@ -81,9 +86,12 @@ class OnlinePayment:
 @dataclass(frozen=True)
 class Services:
     """Everything with I/O a flow may use. Without a geocoder, typed addresses are not offered.
-    ``online_payment`` is what an online payer is told after the create (``[payments]``)."""
+    ``online_payment`` is what an online payer is told after the create (``[payments]``);
+    ``codes_by_link``: drop-off codes come to the bot by webhook and reach the receiver by a
+    link the customer forwards, instead of the service texting them."""
 
     catalog: CapabilitySource
     creator: DeliveryCreator
     geocoder: Geocoder | None = None
     online_payment: OnlinePayment = OnlinePayment()
+    codes_by_link: bool = False

@@ -30,5 +30,8 @@ class RelayConfig(Section):
     """``[relay]``: turning Partner API events into chat messages."""
 
     polling_interval_seconds: float = Field(60.0, ge=10, le=3600)
+    # As the dashboard's "OTP via webhook only" switch: the codes come to the bot, which hands
+    # them over by a link, instead of the service texting them. The summary says which.
+    otp_via_webhook: bool = False
     customer: CustomerRelay
     operators: OperatorRelay

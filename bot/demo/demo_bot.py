@@ -24,6 +24,7 @@ from bot.console import CONSOLE_WORDS, ConsoleChannel, ConsoleChat, Screen
 from bot.console.console_handoff import ConsoleCustomers, ConsoleStaff
 from bot.demo.gazetteer import offline_geocoder
 from bot.demo.transports import StaleCapabilities
+from bot.demo.waiting import ShownWait
 from bot.geo.nominatim import NominatimGeocoder
 from bot.jobs import Scheduler
 from bot.partner.options import ClientOptions
@@ -90,6 +91,8 @@ class DemoBot:
         self.stale = transport if isinstance(transport, StaleCapabilities) else None
         self.geocoder: NominatimGeocoder | None = offline_geocoder() if options.geocoder else None
         self.channel = ConsoleChannel(screen, {CUSTOMER_CHAT: "bot", OPERATOR_CHAT: "ops"})
+        # The bot's waits, said out loud while ``:wait`` waits on them.
+        self.waits = ShownWait(options.sleep, screen)
         self.core = build_core(
             CoreSettings(
                 partner_base_url=sandbox.base_url,
@@ -101,13 +104,15 @@ class DemoBot:
                 webhook_path=webhook_path,
                 texts=options.texts,
                 public_base_url=PUBLIC_BASE_URL,
+                # The demo's dashboard is the sandbox's scenario: the bot is set as it is.
+                otp_via_webhook=sandbox.scenario.organization.otp_via_webhook,
             ),
             store,
             Seams(
                 partner_transport=transport,
                 geocoder=self.geocoder,
                 clock=options.clock,
-                sleep=options.sleep,
+                sleep=self.waits.sleep,
                 registry=options.registry,
                 new_idempotency_key=options.new_idempotency_key,
             ),

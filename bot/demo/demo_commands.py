@@ -202,8 +202,9 @@ async def restart(stack: DemoWorld, args: list[str]) -> None:
 
 
 async def wait(stack: DemoWorld, args: list[str]) -> None:
-    await stack.bot.chats.settle()
-    await stack.bot.follow_up.settle()
+    with stack.bot.waits.shown():  # a line every few seconds of demo time, never silent
+        await stack.bot.chats.settle()
+        await stack.bot.follow_up.settle()
 
 
 async def show_help(stack: DemoWorld, args: list[str]) -> None:

@@ -70,6 +70,9 @@ class DemoStack:
         self.quit = False
         self._bot: DemoBot | None = None
         self._known_deliveries: set[str] = set()
+        # The hand-off links the relay printed, kept across restarts: ``:link`` finds a
+        # finished delivery's link after its hand-off is gone (the terminal still shows it).
+        self._links_sent: dict[str, str] = {}
         # The delivery created last in this run: orders placed in the same second (a fake
         # clock, a quick repeat) tie in the store's newest-first order.
         self._latest_delivery: str | None = None
@@ -114,6 +117,7 @@ class DemoStack:
             stale_left=self.stale_left,
             webhook_path=self.webhook_path,
         )
+        bot.channel.links_sent = self._links_sent
         self._bot = bot
         self.switch.app = bot.web_app
         if self.options.live:

@@ -1,4 +1,5 @@
-"""Typed addresses to map points through OpenStreetMap's Nominatim, politely.
+"""Typed addresses to map points, and shared pins to addresses, through OpenStreetMap's
+Nominatim, politely.
 
 Nominatim's usage policy asks for an identifying User-Agent, at most one request per second
 and caching of repeated queries; all three are kept here. Results with no usable pin (a zero
@@ -11,7 +12,7 @@ import asyncio
 import math
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import httpx
@@ -56,6 +57,7 @@ class NominatimGeocoder:
         self._turn = asyncio.Lock()
         self._last_request: float | None = None
         self._cache: OrderedDict[str, list[GeocodedPlace]] = OrderedDict()
+        self._named: OrderedDict[tuple[float, float], GeocodedPlace | None] = OrderedDict()
 
     async def geocode(self, query: str) -> list[GeocodedPlace]:
         """Places matching ``query``, best first; an empty list when nothing matched."""
@@ -66,18 +68,39 @@ class NominatimGeocoder:
         if cached is not None:
             self._cache.move_to_end(key)
             return cached
-        locations = await self._ask(key)
-        places = [place for place in map(_to_place, locations) if place is not None]
+        found = await self._ask(
+            lambda: self._geocoder.geocode(
+                key,
+                exactly_one=False,
+                limit=_MAX_RESULTS,
+                country_codes=self._country_codes or None,
+            )
+        )
+        places = [place for place in map(_to_place, found or []) if place is not None]
         self._cache[key] = places
         if len(self._cache) > _CACHE_SIZE:
             self._cache.popitem(last=False)
         return places
 
+    async def reverse(self, lat: float, lng: float) -> GeocodedPlace | None:
+        """What Nominatim names at this pin (the nearest address, at building level), or
+        None; pins a few metres apart share one answer (cached by 5 decimals, about 1 m)."""
+        key = (round(lat, 5), round(lng, 5))
+        if key in self._named:
+            self._named.move_to_end(key)
+            return self._named[key]
+        found = await self._ask(lambda: self._geocoder.reverse(key, exactly_one=True, zoom=18))
+        place = _to_place(found) if found is not None else None
+        self._named[key] = place
+        if len(self._named) > _CACHE_SIZE:
+            self._named.popitem(last=False)
+        return place
+
     async def aclose(self) -> None:
         """Close the HTTP connection pool."""
         await self._geocoder.adapter.aclose()
 
-    async def _ask(self, query: str) -> list[Any]:
+    async def _ask(self, request: Callable[[], Awaitable[Any]]) -> Any:
         # One request at a time, spaced by min_delay, whatever the number of chats asking.
         async with self._turn:
             if self._last_request is not None:
@@ -86,15 +109,9 @@ class NominatimGeocoder:
                     await self._sleep(wait)
             self._last_request = self._clock()
             try:
-                found = await self._geocoder.geocode(
-                    query,
-                    exactly_one=False,
-                    limit=_MAX_RESULTS,
-                    country_codes=self._country_codes or None,
-                )
+                return await request()
             except GeopyError as exc:
                 raise ServiceUnavailable("the address search is not available now") from exc
-        return list(found or [])
 
 
 def _to_place(location: Any) -> GeocodedPlace | None:

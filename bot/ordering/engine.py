@@ -31,6 +31,7 @@ def build_engine(
     store: Store | None = None,
     public_base_url: str | None = None,
     online_payment: OnlinePayment | None = None,
+    codes_by_link: bool = False,
 ) -> Engine:
     """An engine over ``client`` and the shared ``cache`` (every shipped flow by default).
 
@@ -40,7 +41,9 @@ def build_engine(
     (``KeptPhotos``), and each create is recorded in ``store.create_intents`` before it is
     sent (``CreateRecorder``). ``public_base_url`` is the bot's own host, where it re-hosts photos:
     a refused host there is the operators' to fix, any other the customer's (``photo_origin``).
-    ``online_payment`` is how online payers are told to pay (``[payments]``).
+    ``online_payment`` is how online payers are told to pay (``[payments]``); ``codes_by_link``
+    whether drop-off codes come by webhook and are handed over by a link (``[relay]
+    otp_via_webhook``) rather than texted by the service.
     """
     rehosted = RehostedPhotos(public_base_url)
     kept = KeptPhotos(rehosted, store.media, store.clock) if store is not None else None
@@ -58,6 +61,7 @@ def build_engine(
         creator=creator,
         geocoder=geocoder,
         online_payment=online_payment or OnlinePayment(),
+        codes_by_link=codes_by_link,
     )
     extra = {"new_idempotency_key": new_idempotency_key} if new_idempotency_key else {}
     return Engine(

@@ -25,7 +25,8 @@ CANCEL_NO = "cancel:no"
 
 
 def editable_steps(flow: Flow, ctx: Context) -> list[Step]:
-    """Steps the summary may send the customer back to: answered by them, on the route."""
+    """Steps the summary may send the customer back to: answered by them, on the route, and
+    with something else to choose (a replayed warehouse that is the only one is not offered)."""
     session = ctx.session
     return [
         step
@@ -34,6 +35,7 @@ def editable_steps(flow: Flow, ctx: Context) -> list[Step]:
         and not step.summary
         and step.name in session.answers
         and step.name not in session.auto_answered
+        and (step.changeable is None or step.changeable(ctx))
     ]
 
 

@@ -91,6 +91,7 @@ class Walker(ABC):
             locations=locations,
             phone_region=self.phone_region,
             geocoder=self.services.geocoder,
+            codes_by_link=self.services.codes_by_link,
         )
 
     def turn(self) -> Turn:

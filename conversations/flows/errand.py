@@ -56,7 +56,7 @@ from conversations.steps import (
 )
 from conversations.steps.common import Offer
 from conversations.steps.names import PACKAGE_SIZE, PAYMENT, SENDER_NAME, SUMMARY
-from conversations.steps.summary_step import chosen_method
+from conversations.steps.summary_step import fee_hints
 from conversations.steps.typed import amount_value
 from conversations.texts.catalogue import say, say_to_business
 from conversations.texts.said import said
@@ -357,7 +357,7 @@ ERRAND = Flow(
         summary(
             heading=said("flows.errand.summary"),
             # The customer is the receiver here: no other receiver was asked.
-            hints=lambda ctx: rules.fee_hints(ctx.caps, chosen_method(ctx), customer_receives=True),
+            hints=lambda ctx: fee_hints(ctx, customer_receives=True),
         ),
     ),
 )

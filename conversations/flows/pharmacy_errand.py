@@ -19,7 +19,7 @@ from conversations.context import Context
 from conversations.flow import Flow
 from conversations.steps import payment, photos, place_steps, sender, summary, text
 from conversations.steps.names import PAYMENT, SENDER_NAME, SUMMARY
-from conversations.steps.summary_step import chosen_method
+from conversations.steps.summary_step import fee_hints
 from conversations.texts.catalogue import say
 from conversations.texts.said import said
 
@@ -96,7 +96,7 @@ PHARMACY_ERRAND = Flow(
         *payment(kind=KIND, next=SUMMARY, cash_to_collect=False).steps,
         summary(
             heading=said("flows.pharmacy_errand.summary"),
-            hints=lambda ctx: rules.fee_hints(ctx.caps, chosen_method(ctx), customer_receives=True),
+            hints=lambda ctx: fee_hints(ctx, customer_receives=True),
         ),
     ),
 )

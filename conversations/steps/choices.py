@@ -129,6 +129,8 @@ def choice(
         describe=describe or describe_as_label(options),
         still_valid=still_valid,
         preset=take if preset is not None else None,
+        # One possible value: nothing to change to (none: asking says why, or asks earlier).
+        changeable=lambda ctx: len(options_of(options, ctx)) != 1,
     )
 
 

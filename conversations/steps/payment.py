@@ -48,14 +48,21 @@ def _method_named(ctx: Context, value: JsonValue) -> str:
     return "-"
 
 
+def _last_method(ctx: Context) -> str | None:
+    """A returning customer's method of their last order (taken only while still offered)."""
+    known = ctx.session.remembered
+    return known.payment if known is not None and known.payment else None
+
+
 def _write_pod(ctx: Context, value: JsonValue) -> Mapping[str, object]:
     cash = amount_value(value)
     return {"isPODEnabled": True, "podAmount": cash} if cash else {}
 
 
 def payment(*, kind: ServiceKind, next: Target, cash_to_collect: bool = True) -> Piece[Payment]:
-    """The payment method, then the cash to collect when ``cash_to_collect`` and the
-    business allows POD for ``kind`` (never on errands): none, changed from the summary."""
+    """The payment method (a returning customer's last one pre-set, while the business still
+    offers it), then the cash to collect when ``cash_to_collect`` and the business allows POD
+    for ``kind`` (never on errands): none, changed from the summary."""
 
     def pod_on(ctx: Context) -> bool:
         return cash_to_collect and rules.pod_allowed(ctx.caps, kind)
@@ -68,6 +75,7 @@ def payment(*, kind: ServiceKind, next: Target, cash_to_collect: bool = True) ->
         single=said("steps.payment.single"),
         empty=rules.SETTINGS_BROKEN,
         describe=_method_named,
+        preset=_last_method,
         fields=("customerCollectionMethod",),
         next=POD_AMOUNT if cash_to_collect else next,
     )

@@ -7,7 +7,8 @@ which returns a ``PlacePiece``: its ``steps`` go in the flow, and its step names
   ``unit.label``; ``list`` offers ``values`` and the expanded ``ranges`` and matches typed
   text to them, custom text only with ``allowCustom``; skippable unless ``unit.required``;
   see ``unit_step``);
-* ``dropoff_address``: the address text for a shared pin (a venue's own address fills it);
+* ``dropoff_address``: the address text for a shared pin (a venue's own address fills it, and
+  so does a house address the geocoder names clearly at a bare pin: see ``_pin_named``);
 * ``dropoff_confirm``: the places the geocoder found, shown back before one is used.
 
 Saved places are offered only when the plan has them, and never for an errand's shop.
@@ -19,6 +20,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from geopy.distance import great_circle
 from pydantic import JsonValue
 
 from bot.partner.models import Coords, ServiceLocation
@@ -46,7 +48,7 @@ from conversations.flow import (
 from conversations.places import Place, PlaceNames, PlacePick, real_coords, resolve
 from conversations.rules import saved_places
 from conversations.service_area import clearly_outside, place_key
-from conversations.services import GeocodedPlace, ServiceUnavailable
+from conversations.services import GeocodedPlace, Geocoder, ServiceUnavailable
 from conversations.steps.common import bounded
 from conversations.steps.piece import Piece
 from conversations.steps.unit_step import unit_fits, unit_step
@@ -62,6 +64,8 @@ LAST_PREFIX = "last:"  # "last:dropoff": the customer's last drop-off place agai
 UNKNOWN = "unknown"
 RETYPE = "retype"
 CLEARLY_TYPED = "typed_clearly"  # a typed address the geocoder found as it was typed
+PIN_NAMED_WITHIN_M = 30.0  # a house the geocoder names farther from a bare pin is not taken
+_HOUSE_NUMBER = re.compile(r"^\d+[A-Za-z]?\b")  # "12, Herbert Macaulay Way" / "15 Allen Avenue"
 
 
 @dataclass(frozen=True)
@@ -219,10 +223,13 @@ def place_steps(
                 return outside
             pick = PlacePick(kind="location", lat=answer.lat, lng=answer.lng)
             venue = bounded(answer.address or "", *PIN_ADDRESS_LENGTH)
-            fills: dict[str, JsonValue] = (
-                {} if isinstance(venue, Invalid) else {names.address: venue}
-            )
-            return Accept(_answer(ctx, names, pick), fills=fills)
+            if not isinstance(venue, Invalid):
+                return Accept(_answer(ctx, names, pick), fills={names.address: venue})
+            named = await _pin_named(ctx.geocoder, at) if ctx.geocoder is not None else None
+            if named is None:
+                return Accept(_answer(ctx, names, pick))  # its address is asked next
+            note = say("steps.place.pin_named", address=named)
+            return Accept(_answer(ctx, names, pick), fills={names.address: named}, note=note)
         again = last(ctx) if isinstance(answer, ChoiceAnswer) and answer.option == last_id else None
         if again is not None:
             fills = {name: value for name, value in again.items() if name != names.place}
@@ -339,6 +346,23 @@ def _clear(pick: PlacePick) -> bool:
     typed, named = _words(pick.query), _words(found)
     last = _words(found.rsplit(",", 1)[-1]) if "," in found else set()
     return bool(typed) and typed <= named and named - typed <= last
+
+
+async def _pin_named(geocoder: Geocoder, at: Coords) -> str | None:
+    """The address the geocoder names clearly at a bare pin, which then needs no question: a
+    house address (its first part is a house number) whose own point is within
+    ``PIN_NAMED_WITHIN_M`` of the pin. A venue, a street, a market or anything farther is only
+    near the door, so the customer is asked (as they are when the geocoder is down)."""
+    try:
+        found = await geocoder.reverse(at.lat, at.lng)
+    except ServiceUnavailable:
+        return None
+    if found is None or _HOUSE_NUMBER.match(found.address.strip()) is None:
+        return None
+    if great_circle((at.lat, at.lng), (found.lat, found.lng)).meters > PIN_NAMED_WITHIN_M:
+        return None
+    text = bounded(found.address, *PIN_ADDRESS_LENGTH)
+    return None if isinstance(text, Invalid) else text
 
 
 async def _geocode(ctx: Context, names: PlaceNames, typed: str) -> Result:

@@ -18,9 +18,15 @@ from conversations.texts.said import Words, said
 SUMMARY_TITLE = said("steps.title.summary")
 
 
-def fee_hints(ctx: Context) -> list[str]:
-    """The business's fee hints, with who pays, when and how for the payment chosen."""
-    return rules.fee_hints(ctx.caps, chosen_method(ctx))
+def fee_hints(ctx: Context, *, customer_receives: bool = False) -> list[str]:
+    """The business's fee hints, with who pays, when and how for the payment chosen, and how
+    the drop-off code will come (``customer_receives``: to the customer, on an errand)."""
+    return rules.fee_hints(
+        ctx.caps,
+        chosen_method(ctx),
+        customer_receives=customer_receives,
+        codes_by_link=ctx.codes_by_link,
+    )
 
 
 def chosen_method(ctx: Context) -> CollectionMethod | None:

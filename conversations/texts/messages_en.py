@@ -517,8 +517,16 @@ MESSAGES: Final[dict[str, str]] = {
     "rules.not_offered.errand": "Sorry, this business doesn't offer errands right now.",
     "rules.hint.approval": "Staff may need to price and approve the order before it goes out.",
     "rules.hint.auto_dispatch": "A nearby rider may be assigned straight away.",
-    "rules.hint.otp_you": "You get a drop-off code to give the rider.",
-    "rules.hint.otp_receiver": "The receiver gets a drop-off code to give the rider.",
+    "rules.hint.otp_you": "The service texts you a drop-off code to give the rider.",
+    "rules.hint.otp_receiver": "The service texts the receiver a drop-off code to give the rider.",
+    "rules.hint.otp_you_link": (
+        "Your drop-off code comes here (you may be asked to share your contact first); give it "
+        "to the rider."
+    ),
+    "rules.hint.otp_receiver_link": (
+        "The receiver's drop-off code comes here as a link for you to forward to them; they "
+        "give the code to the rider."
+    ),
     "rules.hint.no_otp": "No drop-off code: the rider takes a photo as proof of delivery.",
     "rules.hint.radius": "The business delivers within about {km} km.",
     "steps.yes": "Yes",
@@ -570,6 +578,7 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.place.retype": "None of these: type it again",
     "steps.place.found_one": "I found this place. Is it right?",
     "steps.place.taken": "Found: {address}.",
+    "steps.place.pin_named": "The rider gets this address with your pin: {address}.",
     "steps.place.found_several": "Which one is it?",
     "steps.place.found_title": "{title}: found place",
     "steps.unit.or_skip": " (or skip)",
@@ -592,14 +601,17 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "steps.unit.range": "{first} to {last}",
     "steps.title.own_name": "Your name",
-    "steps.sender.name_question": "What is your name? You can also share your contact.",
+    "steps.sender.name_question": (
+        "What is your name? Add your phone on the same line if you like, or share your contact."
+    ),
     "steps.title.own_phone": "Your phone",
     "steps.sender.phone_question": "What is your phone number?",
     "steps.title.own_email": "Your email",
     "steps.sender.email_question": "An email address for updates? (optional)",
     "steps.title.receiver": "Receiver",
     "steps.receiver.name_question": (
-        "Who receives the package? Type their name, or share their contact."
+        "Who receives the package? Type their name (and their phone on the same line, if you "
+        "like), or share their contact."
     ),
     "steps.title.receiver_phone": "Receiver's phone",
     "steps.receiver.phone_question": "The receiver's phone number?",
@@ -609,7 +621,8 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.pickup_contact.someone_else": "Someone else",
     "steps.title.pickup_contact_name": "Pickup contact name",
     "steps.pickup_contact.name_question": (
-        "Who will hand it over? Type their name, or share their contact."
+        "Who will hand it over? Type their name (and their phone on the same line, if you like), "
+        "or share their contact."
     ),
     "steps.title.pickup_contact_phone": "Pickup contact phone",
     "steps.pickup_contact.phone_question": "Their phone number?",
@@ -930,6 +943,7 @@ MESSAGES: Final[dict[str, str]] = {
     "console.way.default": "Enter for the default",
     "console.default_mark": "[default]",
     "console.places_hint": ":places lists the ones the demo knows",
+    "console.still_waiting": "still waiting for the service… ({seconds} s)",
     "console.way.address": "type the address",
     "console.way.address_in": "type the address ({places})",
     "console.way.answer": "type your answer",

@@ -565,8 +565,18 @@ MESSAGES: Final[dict[str, str]] = {
         "L'équipe devra peut-être fixer le prix et valider la commande avant son départ."
     ),
     "rules.hint.auto_dispatch": "Un livreur proche peut être assigné tout de suite.",
-    "rules.hint.otp_you": "Vous recevez un code de remise à donner au livreur.",
-    "rules.hint.otp_receiver": "Le destinataire reçoit un code de remise à donner au livreur.",
+    "rules.hint.otp_you": "Le service vous envoie par SMS un code de remise à donner au livreur.",
+    "rules.hint.otp_receiver": (
+        "Le service envoie par SMS au destinataire un code de remise à donner au livreur."
+    ),
+    "rules.hint.otp_you_link": (
+        "Votre code de remise arrive ici (on peut vous demander de partager votre contact "
+        "d'abord) ; donnez-le au livreur."
+    ),
+    "rules.hint.otp_receiver_link": (
+        "Le code de remise du destinataire arrive ici, sous forme de lien à lui transférer ; "
+        "il donne le code au livreur."
+    ),
     "rules.hint.no_otp": (
         "Pas de code de remise : le livreur prend une photo comme preuve de livraison."
     ),
@@ -622,6 +632,7 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.place.address_title": "{title} : adresse",
     "steps.place.retype": "Aucun de ceux-ci : la retaper",
     "steps.place.taken": "Trouvé : {address}.",
+    "steps.place.pin_named": "Le livreur reçoit cette adresse avec votre position : {address}.",
     "steps.place.found_one": "J'ai trouvé ce lieu. Est-ce le bon ?",
     "steps.place.found_several": "Lequel est-ce ?",
     "steps.place.found_title": "{title} : lieu trouvé",
@@ -647,13 +658,19 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "steps.unit.range": "{first} à {last}",
     "steps.title.own_name": "Votre nom",
-    "steps.sender.name_question": "Quel est votre nom ? Vous pouvez aussi partager votre contact.",
+    "steps.sender.name_question": (
+        "Quel est votre nom ? Ajoutez votre téléphone sur la même ligne si vous voulez, ou "
+        "partagez votre contact."
+    ),
     "steps.title.own_phone": "Votre téléphone",
     "steps.sender.phone_question": "Quel est votre numéro de téléphone ?",
     "steps.title.own_email": "Votre e-mail",
     "steps.sender.email_question": "Une adresse e-mail pour les nouvelles ? (facultatif)",
     "steps.title.receiver": "Destinataire",
-    "steps.receiver.name_question": "Qui reçoit le colis ? Tapez son nom, ou partagez son contact.",
+    "steps.receiver.name_question": (
+        "Qui reçoit le colis ? Tapez son nom (et son téléphone sur la même ligne, si vous "
+        "voulez), ou partagez son contact."
+    ),
     "steps.title.receiver_phone": "Téléphone du destinataire",
     "steps.receiver.phone_question": "Le numéro de téléphone du destinataire ?",
     "steps.title.pickup_contact": "Contact à l'enlèvement",
@@ -662,7 +679,8 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.pickup_contact.someone_else": "Quelqu'un d'autre",
     "steps.title.pickup_contact_name": "Nom du contact à l'enlèvement",
     "steps.pickup_contact.name_question": (
-        "Qui le remettra ? Tapez son nom, ou partagez son contact."
+        "Qui le remettra ? Tapez son nom (et son téléphone sur la même ligne, si vous voulez), "
+        "ou partagez son contact."
     ),
     "steps.title.pickup_contact_phone": "Téléphone du contact à l'enlèvement",
     "steps.pickup_contact.phone_question": "Son numéro de téléphone ?",
@@ -1028,6 +1046,7 @@ MESSAGES: Final[dict[str, str]] = {
     "console.way.default": "Entrée pour la valeur par défaut",
     "console.default_mark": "[par défaut]",
     "console.places_hint": ":places liste celles que la démo connaît",
+    "console.still_waiting": "toujours en attente du service… ({seconds} s)",
     "console.way.address": "tapez l'adresse",
     "console.way.address_in": "tapez l'adresse ({places})",
     "console.way.answer": "tapez votre réponse",

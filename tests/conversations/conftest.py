@@ -195,12 +195,21 @@ class FakeGeocoder:
         self.table = table if table is not None else {}
         self.queries: list[str] = []
         self.down = False
+        # What ``reverse`` names at a pin, by (lat, lng); nothing by default.
+        self.named: dict[tuple[float, float], GeocodedPlace] = {}
+        self.pins: list[tuple[float, float]] = []
 
     async def geocode(self, query: str) -> list[GeocodedPlace]:
         self.queries.append(query)
         if self.down:
             raise ServiceUnavailable("geocoder down")
         return list(self.table.get(query.casefold(), []))
+
+    async def reverse(self, lat: float, lng: float) -> GeocodedPlace | None:
+        self.pins.append((lat, lng))
+        if self.down:
+            raise ServiceUnavailable("geocoder down")
+        return self.named.get((lat, lng))
 
 
 def rule_violations(

@@ -8,6 +8,7 @@ import pytest
 from bot.partner.models import Coords, ServiceLocation
 from conversations.context import Answers
 from conversations.places import PlacePick, resolve
+from conversations.services import GeocodedPlace
 from conversations.steps.unit_step import WHOLE_LIST
 
 
@@ -214,6 +215,45 @@ async def test_a_shared_pin_asks_for_the_address_text(chat):
     place = _dropoff(chat)
     assert place.address == "Plot 7, Admiralty Way, Lekki"
     assert place.coords == Coords(lat=6.45, lng=3.40)
+
+
+async def test_a_house_the_geocoder_names_at_a_bare_pin_is_taken_without_asking(world, chat):
+    world.geocoder.named[(6.45, 3.40)] = GeocodedPlace(
+        address="7, Admiralty Way, Lekki Phase 1, Lagos", lat=6.45005, lng=3.40008
+    )
+    await _at_dropoff(chat)
+    await chat.location(6.45, 3.40)
+    assert world.geocoder.pins == [(6.45, 3.40)]
+    assert chat.step != "dropoff_address"
+    assert "The rider gets this address with your pin: 7, Admiralty Way" in chat.said
+    place = _dropoff(chat)
+    assert place.address == "7, Admiralty Way, Lekki Phase 1, Lagos"
+    assert place.coords == Coords(lat=6.45, lng=3.40)  # the customer's pin, never the find's
+
+
+@pytest.mark.parametrize(
+    "found",
+    [
+        # A venue, a market or a street is near the door, not at it.
+        GeocodedPlace(address="Balogun Market, Lagos Island, Lagos", lat=6.45, lng=3.40),
+        GeocodedPlace(address="Admiralty Way, Lekki, Lagos", lat=6.45, lng=3.40),
+        # A house, but about 55 m from the pin.
+        GeocodedPlace(address="7 Admiralty Way, Lekki, Lagos", lat=6.4505, lng=3.40),
+    ],
+    ids=["venue", "street", "too_far"],
+)
+async def test_a_pin_the_geocoder_does_not_name_clearly_asks_for_its_address(world, chat, found):
+    world.geocoder.named[(6.45, 3.40)] = found
+    await _at_dropoff(chat)
+    await chat.location(6.45, 3.40)
+    assert chat.step == "dropoff_address"
+
+
+async def test_a_geocoder_that_is_down_at_a_pin_asks_for_its_address(world, chat):
+    world.geocoder.down = True
+    await _at_dropoff(chat)
+    await chat.location(6.45, 3.40)
+    assert chat.step == "dropoff_address"
 
 
 async def test_a_zero_pin_is_refused(chat):

@@ -1,14 +1,14 @@
-"""A returning customer (``conversations.returning``): the next order pre-sets their name and
-phone and offers their last places with one tap, pre-selected; what the business no longer
-allows (a saved place it removed, a room off the list, a place outside its area) is not
-offered."""
+"""A returning customer (``conversations.returning``): the next order pre-sets their name,
+phone and payment method and offers their last places with one tap, pre-selected; what the
+business no longer allows (a saved place it removed, a room off the list, a place outside its
+area, a payment method switched off) is not offered."""
 
 from __future__ import annotations
 
 from conversations.dialog import SavedOrder
 from conversations.returning import Remembered, remembered_from, with_proven_phone
 
-from .conftest import LOCATIONS, World
+from .conftest import LOCATIONS, Chat, World
 
 
 async def first_order(world: World) -> Remembered:
@@ -21,6 +21,22 @@ async def first_order(world: World) -> Remembered:
     return known
 
 
+async def second_order_to_summary(world: World, known: Remembered) -> Chat:
+    """The same customer again, taking every place offered from the last order, to the summary
+    (the sender and the payment method are pre-set)."""
+    chat = world.chat()
+    await chat.start(customer="7", remembered=known)
+    await chat.tap("pickup_delivery")
+    await chat.tap("last:pickup")
+    await chat.tap("last:dropoff")
+    await chat.say("Chidi Eze")
+    await chat.say("0803 555 0000")
+    await chat.say("Books")
+    await chat.tap("small")
+    await chat.photos(1)
+    return chat
+
+
 async def test_what_an_order_leaves_to_remember(world: World) -> None:
     known = await first_order(world)
     assert (known.name, known.phone) == ("Ada Obi", "+2348031234567")
@@ -29,6 +45,7 @@ async def test_what_an_order_leaves_to_remember(world: World) -> None:
     assert pickup is not None and set(pickup) == {"pickup_place", "pickup_address"}
     dropoff = known.place("dropoff")
     assert dropoff is not None and dropoff["dropoff_unit"] == "A02"
+    assert known.payment == world.creator.requests[-1].customerCollectionMethod
 
 
 def test_a_later_order_keeps_the_places_it_did_not_use() -> None:
@@ -77,9 +94,10 @@ async def test_the_next_order_takes_one_tap_per_place_and_none_for_the_sender(
     await chat.say("Books")
     await chat.tap("small")
     await chat.photos(1)
-    await chat.tap("cash_on_delivery")
+    # How they paid last time is pre-set too: straight to the summary, which shows it.
     assert chat.step == "summary" and chat.prompt is not None
     assert "Your name: Ada Obi" in chat.prompt.text
+    assert "Payment: " in chat.prompt.text and "edit:payment" in chat.option_ids()
     await chat.tap("confirm")
     again = world.creator.requests[-1]
     for field in ("pickupAddress", "pickupCoords", "deliveryAddress", "deliveryCoords"):
@@ -88,18 +106,7 @@ async def test_the_next_order_takes_one_tap_per_place_and_none_for_the_sender(
 
 
 async def test_the_sender_can_be_changed_from_the_summary(world: World) -> None:
-    known = await first_order(world)
-    chat = world.chat()
-    await chat.start(customer="7", remembered=known)
-    await chat.tap("pickup_delivery")
-    await chat.tap("last:pickup")
-    await chat.tap("last:dropoff")
-    await chat.say("Chidi Eze")
-    await chat.say("0803 555 0000")
-    await chat.say("Books")
-    await chat.tap("small")
-    await chat.photos(1)
-    await chat.tap("cash_on_delivery")
+    chat = await second_order_to_summary(world, await first_order(world))
     await chat.tap("edit:sender_name")
     assert chat.step == "sender_name"
     await chat.contact("+2348035550000", "Ngozi", "Obi")
@@ -186,3 +193,24 @@ def test_a_repeat_keeps_the_senders_phone_only_when_it_was_proven() -> None:
     for known in (unproven, other, None):
         kept = with_proven_phone(order, known)
         assert kept.answers == {"sender_name": "Ada Obi", "size": "small"}
+
+
+async def test_a_payment_method_no_longer_offered_is_asked_again(new_world) -> None:
+    world = new_world()
+    known = await first_order(world)
+    other = "online_checkout" if known.payment == "cash_on_delivery" else "cash_on_delivery"
+    world.catalog.caps = world.catalog.caps.model_copy(
+        update={
+            "paymentCollection": world.catalog.caps.paymentCollection.model_copy(
+                update={
+                    "cashOnDelivery": other == "cash_on_delivery",
+                    "onlineCheckout": other == "online_checkout",
+                }
+            )
+        }
+    )
+    chat = await second_order_to_summary(world, known)
+    # The one method left answers itself (as for anyone): the remembered one is not sent.
+    assert chat.step == "summary"
+    await chat.tap("confirm")
+    assert world.creator.requests[-1].customerCollectionMethod == other

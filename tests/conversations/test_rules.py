@@ -430,7 +430,15 @@ def test_approval_dispatch_otp_and_coverage_hints(caps):
     assert "A nearby rider may be assigned straight away." not in approval
     dispatch = rules.fee_hints(caps(publicRequest={"autoDispatch": True}))
     assert "A nearby rider may be assigned straight away." in dispatch
-    assert "The receiver gets a drop-off code to give the rider." in rules.fee_hints(caps())
+    texted = "The service texts the receiver a drop-off code to give the rider."
+    assert texted in rules.fee_hints(caps())
+    by_link = rules.fee_hints(caps(), codes_by_link=True)
+    assert texted not in by_link
+    assert any(
+        hint.startswith("The receiver's drop-off code comes here as a link") for hint in by_link
+    )
+    own = rules.fee_hints(caps(), customer_receives=True, codes_by_link=True)
+    assert any(hint.startswith("Your drop-off code comes here") for hint in own)
     no_otp = rules.fee_hints(caps(requireDeliveryOtp=False))
     assert "No drop-off code: the rider takes a photo as proof of delivery." in no_otp
     radius = rules.fee_hints(caps(coverage={"mode": "radius_from_hub", "radiusKm": 12.5}))

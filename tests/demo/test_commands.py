@@ -62,9 +62,12 @@ async def test_a_delivery_played_to_the_end(make_stack: MakeStack) -> None:
     assert "Your package has been delivered." in screen
     finished = (await stack.type_line(":advance"))[0]
     assert finished.endswith(": delivered; it moves no further: `new` orders another")
-    # The paid order's link is found after its hand-off ended with the delivery.
+    # The paid order's link is found after its hand-off ended with the delivery, and after
+    # a restart of the bot too.
     link = (await stack.type_line(":link"))[0]
     assert "is finished: its link no longer gives the code (/start otp_" in link
+    await stack.type_line(":restart")
+    assert (await stack.type_line(":link"))[0] == link
 
 
 async def test_a_fee_for_an_order_awaiting_a_price(make_stack: MakeStack) -> None:

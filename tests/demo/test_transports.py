@@ -75,3 +75,18 @@ async def test_the_offline_geocoder_is_the_real_nominatim_client() -> None:
     assert [(p.address, p.lat, p.lng) for p in found] == [
         ("Ozone Cinema, Herbert Macaulay Way, Yaba, Lagos", 6.5095, 3.376)
     ]
+
+
+async def test_the_offline_geocoder_names_a_pin_after_the_known_place_near_it() -> None:
+    geocoder = offline_geocoder()
+    try:
+        near = await geocoder.reverse(6.60052, 3.35203)  # a few metres from 15 Allen Avenue
+        far = await geocoder.reverse(6.5095, 3.3711)  # about 540 m from the Ozone Cinema
+    finally:
+        await geocoder.aclose()
+    assert near is not None and (near.address, near.lat, near.lng) == (
+        "15 Allen Avenue, Ikeja, Lagos",
+        6.6005,
+        3.352,
+    )
+    assert far is None

@@ -350,7 +350,11 @@ class BotStack:
         await self.tap(self.prompt(chat), "Small")
         for picture in photos:  # as an album: the first answers, the rest are added
             await self.photo(user, picture)
-        await self.tap(self.prompt(chat), "Cash to the rider at pickup")
+        paying = self.prompt(chat)
+        if (
+            "Cash to the rider at pickup" in paying.button_texts
+        ):  # a returning customer's is pre-set
+            await self.tap(paying, "Cash to the rider at pickup")
         return self.prompt(chat)
 
 

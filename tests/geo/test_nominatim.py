@@ -113,3 +113,28 @@ async def test_unreachable_server_becomes_service_unavailable() -> None:
     with pytest.raises(ServiceUnavailable):
         await geocoder.geocode("Yaba")
     await geocoder.aclose()
+
+
+async def test_a_pin_is_named_by_a_reverse_look_up_cached_per_metre() -> None:
+    requests: list[httpx.Request] = []
+    house = {"place_id": 3, "lat": "6.50951", "lon": "3.37112", "display_name": "12, Herbert"}
+    geocoder = make(nominatim(house, requests), FakeClock())
+    first = await geocoder.reverse(6.509500, 3.371100)
+    again = await geocoder.reverse(6.509501, 3.371101)  # the same metre: not asked again
+    await geocoder.aclose()
+    assert first == again
+    assert first is not None and (first.address, first.lat, first.lng) == (
+        "12, Herbert",
+        6.50951,
+        3.37112,
+    )
+    assert len(requests) == 1
+    assert requests[0].url.path == "/reverse"
+    assert requests[0].url.params["lat"] == "6.5095"
+
+
+async def test_a_pin_named_nothing_is_none() -> None:
+    requests: list[httpx.Request] = []
+    geocoder = make(nominatim({"error": "Unable to geocode"}, requests), FakeClock())
+    assert await geocoder.reverse(6.5, 3.4) is None
+    await geocoder.aclose()

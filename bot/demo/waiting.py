@@ -1,0 +1,56 @@
+"""``:wait`` out loud: while the demo waits for the service (a lost create's follow-up, a
+create re-sent after a rate limit), a line every few seconds of demo time says it is still
+waiting, so a follow-up due 30 to 95 s later is not a silent terminal.
+
+``ShownWait.sleep`` is the bot's sleep in the demo (``Seams.sleep``); it only speaks inside
+``shown()``, which the ``:wait`` command opens, so nothing else the bot waits for is narrated.
+On the transcripts' fake clock the lines come at the same points of demo time as live.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from bot.clocks import Sleep
+from bot.console import Screen, said
+from conversations.texts.catalogue import number, say
+
+PROGRESS_EVERY = 10.0  # seconds of demo time between two "still waiting" lines
+WHO = "demo"
+
+
+class ShownWait:
+    """A sleep that, while shown, says every ``PROGRESS_EVERY`` s how long it has waited."""
+
+    def __init__(self, sleep: Sleep, screen: Screen) -> None:
+        self._sleep = sleep
+        self._screen = screen
+        self._showing = False
+        self._waited = 0.0
+        self._next_line = PROGRESS_EVERY
+
+    @contextmanager
+    def shown(self) -> Iterator[None]:
+        """Narrate the sleeps inside this block, counting from zero."""
+        self._showing, self._waited, self._next_line = True, 0.0, PROGRESS_EVERY
+        try:
+            yield
+        finally:
+            self._showing = False
+
+    async def sleep(self, seconds: float) -> None:
+        if not self._showing:
+            await self._sleep(seconds)
+            return
+        left = seconds
+        while left > 0:
+            # Cut at the next line's moment, so each line comes when it says.
+            step = min(left, self._next_line - self._waited)
+            await self._sleep(step)
+            self._waited += step
+            left -= step
+            if self._waited >= self._next_line:
+                text = say("console.still_waiting", seconds=number(round(self._waited)))
+                self._screen.write(said(text, WHO))
+                self._next_line += PROGRESS_EVERY
