@@ -99,7 +99,7 @@ class Sessions:
             await self._db.execute(_SAVE, session)
         else:
             await self._backend.save_turn(self._db, session, answering.update_id)
-            answering.recorded = True
+            self._updates.recorded(answering)
         if not own:
             self._let_go_of(chat)
 
@@ -114,7 +114,7 @@ class Sessions:
             async with self._db.transaction() as tx:
                 deleted = await tx.execute(_DELETE, key)
                 await self._updates.record(tx, answering)
-            answering.recorded = True
+            self._updates.recorded(answering)
         if not own:
             self._let_go_of(chat)
         return deleted > 0
