@@ -57,7 +57,8 @@ class SeenUpdates:
         self._db = db
         self._clock = clock
         self._on_finish: list[Callable[[AnsweredUpdate], None]] = []
-        self._awaited: dict[int, asyncio.Future[None]] = {}  # update id -> its ``committed``
+        # update id -> the futures ``committed`` handed out for it (a repeat may wait too)
+        self._awaited: dict[int, list[asyncio.Future[None]]] = {}
 
     async def seen(self, update_id: int) -> bool:
         """Record ``update_id``; True when it had been recorded before (a repeat to ignore)."""
@@ -103,22 +104,24 @@ class SeenUpdates:
 
     def committed(self, update_id: int) -> asyncio.Future[None]:
         """Resolved once a turn of this process commits ``update_id`` as handled (or finds it
-        handled before). Call ``forget`` when no longer waiting."""
-        future = self._awaited.get(update_id)
-        if future is None:
-            future = self._awaited[update_id] = asyncio.get_running_loop().create_future()
+        handled before). Pass it to ``forget`` when no longer waiting."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._awaited.setdefault(update_id, []).append(future)
         return future
 
-    def forget(self, update_id: int) -> None:
-        """Stop waiting for ``update_id`` (``committed``)."""
-        future = self._awaited.pop(update_id, None)
-        if future is not None:
-            future.cancel()
+    def forget(self, update_id: int, future: asyncio.Future[None]) -> None:
+        """Stop waiting with ``future`` (from ``committed``)."""
+        waiting = self._awaited.get(update_id, [])
+        if future in waiting:
+            waiting.remove(future)
+            if not waiting:
+                del self._awaited[update_id]
+        future.cancel()
 
     def _resolve(self, update_id: int) -> None:
-        future = self._awaited.pop(update_id, None)
-        if future is not None and not future.done():
-            future.set_result(None)
+        for future in self._awaited.pop(update_id, []):
+            if not future.done():
+                future.set_result(None)
 
     async def finish(self) -> None:
         """The update's handlers are done: record its id if no session write did."""

@@ -100,7 +100,7 @@ async def hand_in(
         except TimeoutError:
             pass  # its turn is slower: stored on its own
         finally:
-            seen.forget(update.update_id)
+            seen.forget(update.update_id, committed)
         await store_update(inbox, update, body)
         return
     storing = asyncio.ensure_future(store_update(inbox, update, body))

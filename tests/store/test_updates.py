@@ -29,6 +29,7 @@ async def test_committed_resolves_once_a_turn_commits_the_update(store: Store) -
     by_finish = store.updates.committed(7)
     by_save = store.updates.committed(8)
     forgotten = store.updates.committed(9)
+    also_waiting = store.updates.committed(9)  # a repeat of it, pushed meanwhile
 
     async def turn(update_id: int, save: bool) -> None:
         assert await store.updates.begin(update_id, chat)
@@ -40,8 +41,10 @@ async def test_committed_resolves_once_a_turn_commits_the_update(store: Store) -
     await asyncio.create_task(turn(7, save=False))
     await asyncio.create_task(turn(8, save=True))
     assert by_finish.done() and by_save.done()
-    store.updates.forget(9)
-    assert forgotten.cancelled()
+    store.updates.forget(9, forgotten)
+    assert forgotten.cancelled() and not also_waiting.done()
+    await asyncio.create_task(turn(9, save=False))
+    assert also_waiting.done()
 
     repeat = store.updates.committed(7)  # handled before: its repeat's begin resolves it
     assert not await store.updates.begin(7, chat)
