@@ -13,11 +13,14 @@ SQLite file in WAL mode and the same ``synchronous`` setting:
 
 ``wrk -t2 -c16`` posts pre-signed unique events (``event_body``, about 1.6 KB each; a Lua
 script hands each connection the next line of a file written before the run, so signing is
-not measured and no event repeats). Runs alternate between the servers (the order flips every
-round) and each figure is the median of the runs, with the minimum beside it; p99 is wrk's own
-latency percentile. The ratio bot/floor of the medians is the P2 figure (goal at least 0.9x,
-with the bot's p99 at most 10 ms). Printed for ``synchronous=FULL`` (the default: each commit
-waits for fsync, so the figure follows the disk) and ``NORMAL``.
+not measured and no event repeats). The harness is ``wrk_ingest``'s (shared with
+``bench_telegram_ingest``): runs alternate between the servers (the order flips every round),
+each figure is the median of the runs with the best beside it, p99 is wrk's own latency
+percentile, and each server's CPU time per request and rows per commit are printed too (what
+a busy machine moves least). The ratio bot/floor of the medians is the P2 figure (goal at
+least 1.5x under ``synchronous=FULL``, with the bot's p99 at most 10 ms). Printed for
+``synchronous=FULL`` (the default: each commit waits for fsync, so the figure follows the
+disk) and ``NORMAL``.
 
 Then, as before, the relay's latency: events posted at a steady 100 per second with the relay
 running, time from posting each to ``Channel.send`` for it (median and p99).
@@ -32,30 +35,34 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import multiprocessing
-import os
-import re
-import shutil
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable
 from multiprocessing.queues import Queue
 from pathlib import Path
-from typing import Literal
 
 import aiosqlite
 import httpx
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+from wrk_ingest import (  # beside this script: the P2 harness
+    Commits,
+    Comparison,
+    Contender,
+    Synchronous,
+    against_floor,
+    compare,
+    serve,
+    write_lines,
+    wrk_script,
+)
 
 from bot.bot_core import build_core
 from bot.channels import ChannelRegistration
@@ -69,7 +76,6 @@ from bot.store import Inbox, Store
 SECRET = "whsec_benchmark_ingest_secret_01"
 RELAY_RATE_PER_SECOND = 100
 RELAY_EVENTS = 500
-Synchronous = Literal["NORMAL", "FULL"]
 
 
 def event_body(event_id: str, delivery_id: str, created: int) -> bytes:
@@ -131,6 +137,7 @@ class Recorder:
 
 async def serve_bot(with_relay: bool, database: Path, sync: Synchronous, ready: Queue[int]) -> None:
     store = await Store.connect(database, synchronous=sync)
+    Commits.count_grouped()
     recorder = Recorder()
     settings = CoreSettings(
         partner_base_url="http://127.0.0.1:9/api/v1",  # never called: this figure is ingest
@@ -143,7 +150,7 @@ async def serve_bot(with_relay: bool, database: Path, sync: Synchronous, ready: 
 
     async def stored(request: Request) -> Response:
         counts = await store.inbox.counts()
-        return JSONResponse({"stored": counts.pending + counts.processed})
+        return JSONResponse({"stored": counts.pending + counts.processed, "commits": Commits.count})
 
     routes = [Route("/bench/sent", sent_times), Route("/bench/stored", stored)]
     core = build_core(settings, store)
@@ -164,13 +171,15 @@ async def serve_bot(with_relay: bool, database: Path, sync: Synchronous, ready: 
     await store.close()
 
 
-def bot_process(with_relay: bool, database: str, sync: Synchronous, ready: Queue[int]) -> None:
-    asyncio.run(serve_bot(with_relay, Path(database), sync, ready))
+def bot_process(database: str, sync: Synchronous, ready: Queue[int]) -> None:
+    asyncio.run(serve_bot(False, Path(database), sync, ready))
 
 
-def ungrouped_bot_process(
-    with_relay: bool, database: str, sync: Synchronous, ready: Queue[int]
-) -> None:
+def relaying_bot_process(database: str, sync: Synchronous, ready: Queue[int]) -> None:
+    asyncio.run(serve_bot(True, Path(database), sync, ready))
+
+
+def ungrouped_bot_process(database: str, sync: Synchronous, ready: Queue[int]) -> None:
     """The bot with each event committed alone (its inbox's grouped commits taken out), to
     show what grouping them is worth."""
 
@@ -182,10 +191,11 @@ def ungrouped_bot_process(
             " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING"
         )
         row = (event_id, delivery_id, event_type, created, raw, time.time())
+        Commits.add()
         return await inbox._db.execute(sql, row) > 0
 
     Inbox.add = add_alone  # type: ignore[method-assign]
-    bot_process(with_relay, database, sync, ready)
+    bot_process(database, sync, ready)
 
 
 @contextlib.asynccontextmanager
@@ -195,7 +205,8 @@ async def running_bot(
     """The bot in its own process; yields a client for it, and stops the process after."""
     context = multiprocessing.get_context("spawn")
     ready: Queue[int] = context.Queue()
-    process = context.Process(target=bot_process, args=(with_relay, str(database), sync, ready))
+    target = relaying_bot_process if with_relay else bot_process
+    process = context.Process(target=target, args=(str(database), sync, ready))
     process.start()
     try:
         port = await asyncio.to_thread(ready.get, True, 30)
@@ -249,7 +260,8 @@ async def serve_floor(database: Path, sync: Synchronous, ready: Queue[int]) -> N
 
     async def stored(request: Request) -> Response:
         rows = await conn.execute_fetchall("SELECT count(*) FROM inbox")
-        return JSONResponse({"stored": next(iter(rows))[0]})
+        count = next(iter(rows))[0]
+        return JSONResponse({"stored": count, "commits": count})
 
     app = Starlette(
         routes=[
@@ -261,213 +273,43 @@ async def serve_floor(database: Path, sync: Synchronous, ready: Queue[int]) -> N
     await serve(app, ready)
 
 
-def floor_process(with_relay: bool, database: str, sync: Synchronous, ready: Queue[int]) -> None:
+def floor_process(database: str, sync: Synchronous, ready: Queue[int]) -> None:
     asyncio.run(serve_floor(Path(database), sync, ready))
 
 
-async def serve(app: Callable[..., Awaitable[None]], ready: Queue[int]) -> None:
-    # IPPROTO_TCP spelled out: asyncio sets TCP_NODELAY only on sockets that say so, and
-    # without it every response waits ~40 ms for the peer's delayed ACK (Nagle).
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.bind(("127.0.0.1", 0))
-    ready.put(sock.getsockname()[1])
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
-    await server.serve(sockets=[sock])  # until the parent terminates this process
+def partner_lines(label: str) -> Callable[[int, int], list[str]]:
+    """A wrk thread's pre-signed unique events: ``<signature>\t<body>`` lines."""
 
-
-# --- wrk ----------------------------------------------------------------------------------------
-
-# Each wrk thread reads its own file of "<signature>\t<body>" lines and posts them in order.
-WRK_SCRIPT = """
-local counter = 1
-local threads = 0
-function setup(thread)
-  thread:set("index", threads)
-  threads = threads + 1
-end
-function init(args)
-  events = {}
-  for line in io.lines(args[1] .. "-" .. index .. ".tsv") do
-    local tab = line:find("\t", 1, true)
-    events[#events + 1] = {line:sub(1, tab - 1), line:sub(tab + 1)}
-  end
-end
-function request()
-  local event = events[counter]
-  if event == nil then
-    exhausted = true
-    event = events[#events]
-  else
-    counter = counter + 1
-  end
-  return wrk.format("POST", "/hooks/partner",
-    {["Content-Type"] = "application/json", ["Service-Signature"] = event[1]}, event[2])
-end
-"""
-WRK_THREADS = 2
-WRK_CONNECTIONS = 16
-
-
-@dataclass(frozen=True)
-class WrkRun:
-    """One wrk run's figures."""
-
-    events_per_second: float
-    p99_ms: float
-    requests: int
-    refused: int
-
-
-def ensure_wrk() -> str:
-    """wrk's path, installing the system package when missing and allowed to."""
-    found = shutil.which("wrk")
-    if found:
-        return found
-    command = ["apt-get", "install", "-y", "wrk"]
-    if os.geteuid() != 0 and shutil.which("sudo"):
-        command = ["sudo", "-n", *command]
-    if shutil.which("apt-get"):
-        print("wrk is missing: running " + " ".join(command), flush=True)
-        subprocess.run(command, check=False, stdout=subprocess.DEVNULL)  # noqa: S603 - fixed argv
-    found = shutil.which("wrk")
-    if not found:
-        sys.exit(
-            "wrk is needed: install it from the system packages (Debian/Ubuntu: "
-            "`sudo apt-get install wrk`; macOS: `brew install wrk`), then run this again."
-        )
-    return found
-
-
-def write_events(prefix: Path, label: str, count: int) -> None:
-    """``count`` pre-signed unique events, split across one file per wrk thread."""
-    now = int(time.time())
-    per_thread = count // WRK_THREADS
-    for thread in range(WRK_THREADS):
-        lines = []
-        for n in range(per_thread):
+    def lines(thread: int, count: int) -> list[str]:
+        now = int(time.time())
+        made = []
+        for n in range(count):
             body = event_body(f"evt_{label}_{thread}_{n}", f"dlv-{n % 500}", now)
-            lines.append(f"{sign(body, SECRET, now)}\t{body.decode()}\n")
-        Path(f"{prefix}-{thread}.tsv").write_text("".join(lines))
+            made.append(f"{sign(body, SECRET, now)}\t{body.decode()}\n")
+        return made
+
+    return lines
 
 
-_DURATION_UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0}
+def partner_comparison(runs: int, seconds: int) -> Comparison:
+    batches = itertools.count()
 
+    def write_requests(prefix: Path, count: int) -> None:
+        write_lines(prefix, partner_lines(f"b{next(batches)}"), count)
 
-def run_wrk(
-    wrk: str, script: Path, prefix: Path, port: int, seconds: int, *, path: str = "/hooks/partner"
-) -> WrkRun:
-    """One ``wrk -t2 -c16`` run against ``port`` (``path``); its events/s, p99 and counts."""
-    result = subprocess.run(  # noqa: S603 - our own argv, no shell
-        [
-            wrk,
-            f"-t{WRK_THREADS}",
-            f"-c{WRK_CONNECTIONS}",
-            f"-d{seconds}s",
-            "--latency",
-            "-s",
-            str(script),
-            f"http://127.0.0.1:{port}{path}",
-            "--",
-            str(prefix),
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
+    return against_floor(
+        "P2 signed webhook ingest",
+        "events",
+        wrk_script("/hooks/partner", per_line_header=SIGNATURE_HEADER),
+        write_requests,
+        (
+            floor_process,
+            Contender("bot", "bot /hooks/partner", bot_process),
+            Contender("alone", "bot, each event committed alone", ungrouped_bot_process),
+        ),
+        runs=runs,
+        seconds=seconds,
     )
-    out = result.stdout
-    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
-    value, unit = re.search(r"99%\s+([\d.]+)(us|ms|s)", out).groups()  # type: ignore[union-attr]
-    requests = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
-    refused = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return WrkRun(
-        rate,
-        float(value) * _DURATION_UNITS[unit],
-        requests,
-        int(refused.group(1)) if refused else 0,
-    )
-
-
-@contextlib.contextmanager
-def server(
-    target: Callable[[bool, str, Synchronous, Queue[int]], None], database: Path, sync: Synchronous
-) -> Iterator[int]:
-    """``target`` serving in its own process; yields its port once it answers."""
-    context = multiprocessing.get_context("spawn")
-    ready: Queue[int] = context.Queue()
-    process = context.Process(target=target, args=(False, str(database), sync, ready))
-    process.start()
-    try:
-        port = ready.get(True, 60)
-        for _ in range(500):  # uvicorn has no ready signal over a process boundary
-            with contextlib.suppress(httpx.TransportError):
-                if httpx.get(f"http://127.0.0.1:{port}/health").status_code == 200:
-                    break
-            time.sleep(0.02)
-        yield port
-    finally:
-        process.terminate()
-        process.join(10)
-
-
-def stored_count(port: int) -> int:
-    return int(httpx.get(f"http://127.0.0.1:{port}/bench/stored").json()["stored"])
-
-
-def ingest_figures(directory: Path, sync: Synchronous, runs: int, seconds: int) -> None:
-    wrk = ensure_wrk()
-    script = directory / "ingest.lua"
-    script.write_text(WRK_SCRIPT)
-    # Enough unique events for a fast run; wrk repeats the last one only if they run out.
-    per_run = 8_000 * seconds
-    figures: dict[str, list[WrkRun]] = {"floor": [], "bot": [], "alone": []}
-    with (
-        server(floor_process, directory / f"floor-{sync}.db", sync) as floor_port,
-        server(bot_process, directory / f"bot-{sync}.db", sync) as bot_port,
-        server(ungrouped_bot_process, directory / f"alone-{sync}.db", sync) as alone_port,
-    ):
-        ports = {"floor": floor_port, "bot": bot_port, "alone": alone_port}
-        for label, port in ports.items():  # warm both up: imports, caches, the WAL file
-            write_events(directory / "warm", f"warm{sync}{label}", 2_000)
-            run_wrk(wrk, script, directory / "warm", port, 1)
-        for number in range(runs):
-            order = ("floor", "bot", "alone")
-            for label in order if number % 2 == 0 else reversed(order):
-                prefix = directory / f"run-{label}"
-                write_events(prefix, f"{sync}{label}{number}", per_run)
-                before = stored_count(ports[label])
-                run = run_wrk(wrk, script, prefix, ports[label], seconds)
-                stored = stored_count(ports[label]) - before
-                if stored < run.requests - WRK_CONNECTIONS:
-                    print(
-                        f"  note: {label} stored {stored} of {run.requests} requests "
-                        "(events ran out and repeated)"
-                    )
-                figures[label].append(run)
-    print(
-        f"P2 signed webhook ingest, wrk -t{WRK_THREADS} -c{WRK_CONNECTIONS}, {seconds} s x "
-        f"{runs} alternating runs each, synchronous={sync}"
-    )
-    medians = {}
-    titles = {
-        "floor": "naive floor (insert+commit)",
-        "bot": "bot /hooks/partner",
-        "alone": "bot, each event committed alone",
-    }
-    for label, title in titles.items():
-        rates = [run.events_per_second for run in figures[label]]
-        tails = [run.p99_ms for run in figures[label]]
-        refused = sum(run.refused for run in figures[label])
-        medians[label] = statistics.median(rates)
-        print(
-            f"  {title:31} {medians[label]:7.0f} events/s (min {min(rates):6.0f})   "
-            f"p99 {statistics.median(tails):6.2f} ms (min {min(tails):5.2f})"
-            + (f"   {refused} refused!" if refused else "")
-        )
-    print(
-        f"  ratio bot/floor                 {medians['bot'] / medians['floor']:7.2f}x"
-        "          (goal: at least 0.9x, bot p99 at most 10 ms)"
-    )
-    print(f"  ratio bot/bot alone             {medians['bot'] / medians['alone']:7.2f}x")
 
 
 def p99(values: list[float]) -> float:
@@ -517,7 +359,7 @@ def main() -> None:
     runs, seconds = (1, 2) if quick else (3, 4)
     with tempfile.TemporaryDirectory(prefix="bench-ingest-") as directory:
         for sync in ("FULL", "NORMAL"):
-            ingest_figures(Path(directory), sync, runs, seconds)
+            compare(partner_comparison(runs, seconds), Path(directory), sync)
         if not quick:
             asyncio.run(relay_latency_figures(Path(directory), "NORMAL"))
             asyncio.run(relay_latency_figures(Path(directory), "FULL"))

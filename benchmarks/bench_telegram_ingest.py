@@ -1,14 +1,15 @@
 """P2 for Telegram: updates into the durable update inbox, beside a naive floor, with ``wrk``.
 
-The harness of ``bench_ingest`` (uvicorn + Starlette in a process of its own on 127.0.0.1, a
-fresh SQLite file in WAL mode, ``wrk -t2 -c16`` posting pre-written unique updates, runs
-alternating, medians with the minimum beside them), for ``POST /telegram``:
+The harness of ``bench_ingest`` (``wrk_ingest``: uvicorn + Starlette in a process of its own on
+127.0.0.1, a fresh SQLite file in WAL mode, ``wrk -t2 -c16`` posting pre-written unique
+updates, runs alternating, medians with the best beside them, CPU time per request and rows
+per commit), for ``POST /telegram``:
 
 * bot: the bot's real route (``bot.telegram.webhook_route``) over PTB's Application in webhook
-  mode: the secret token compared, the body read and checked (``update_check``), the update
-  stored in ``store.telegram_inbox`` (grouped commits, the partner inbox's write path) and put
-  on PTB's queue, 200 only once it is committed. The queue is drained by a task that drops
-  each update: what is measured is ingest, as for the partner events;
+  mode: the secret token compared, the body read and checked (``update_check``) and parsed, the
+  update stored in ``store.telegram_inbox`` (grouped commits, the partner inbox's write path)
+  and put on PTB's queue, 200 only once it is committed. The queue is drained by a task that
+  drops each update: what is measured is ingest, as for the partner events;
 * no inbox: the same route without the inbox (the bot before it): nothing is stored;
 * floor: the naive durable ingest: compare the token, parse the JSON, one aiosqlite
   ``INSERT`` and ``commit()`` per update, answer.
@@ -23,32 +24,33 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import itertools
 import json
 import multiprocessing
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from multiprocessing.queues import Queue
 from pathlib import Path
 
 import aiosqlite
-from bench_ingest import (  # beside this script: the harness of P2
-    WRK_CONNECTIONS,
-    WRK_THREADS,
-    Synchronous,
-    WrkRun,
-    ensure_wrk,
-    run_wrk,
-    serve,
-    server,
-    stored_count,
-)
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
+from wrk_ingest import (  # beside this script: the P2 harness
+    Commits,
+    Comparison,
+    Contender,
+    Synchronous,
+    against_floor,
+    compare,
+    serve,
+    write_lines,
+    wrk_script,
+)
 
 from bot.config import Config
 from bot.store import Store
@@ -57,33 +59,6 @@ from bot.telegram.webhook_route import SECRET_TOKEN_HEADER, TELEGRAM_PATH, teleg
 
 TOKEN = "7000000001:AABenchmarkTokenForTelegramBench01"
 SECRET_TOKEN = "bench-ingest-secret-token"
-
-# Each wrk thread posts the lines of its own file, in order, with the secret token header.
-WRK_SCRIPT = """
-local counter = 1
-local threads = 0
-function setup(thread)
-  thread:set("index", threads)
-  threads = threads + 1
-end
-function init(args)
-  updates = {}
-  for line in io.lines(args[1] .. "-" .. index .. ".jsonl") do
-    updates[#updates + 1] = line
-  end
-end
-function request()
-  local update = updates[counter]
-  if update == nil then
-    update = updates[#updates]
-  else
-    counter = counter + 1
-  end
-  return wrk.format("POST", "/telegram",
-    {["Content-Type"] = "application/json",
-     ["X-Telegram-Bot-Api-Secret-Token"] = "bench-ingest-secret-token"}, update)
-end
-"""
 
 
 def update_body(update_id: int, chat_id: int) -> str:
@@ -99,12 +74,14 @@ def update_body(update_id: int, chat_id: int) -> str:
     return json.dumps({"update_id": update_id, "message": message})
 
 
-def write_updates(prefix: Path, first_id: int, count: int) -> None:
-    per_thread = count // WRK_THREADS
-    for thread in range(WRK_THREADS):
-        start = first_id + thread * per_thread
-        lines = [update_body(start + n, 100_000 + n % 500) + "\n" for n in range(per_thread)]
-        Path(f"{prefix}-{thread}.jsonl").write_text("".join(lines))
+def update_lines(first_id: int) -> Callable[[int, int], list[str]]:
+    """A wrk thread's unique updates, ids counted from ``first_id`` (500 chats)."""
+
+    def lines(thread: int, count: int) -> list[str]:
+        start = first_id + thread * count
+        return [update_body(start + n, 100_000 + n % 500) + "\n" for n in range(count)]
+
+    return lines
 
 
 def bench_telegram_config(directory: Path) -> Config:
@@ -128,6 +105,7 @@ async def serve_route(
     with_inbox: bool, database: Path, sync: Synchronous, ready: Queue[int]
 ) -> None:
     store = await Store.connect(database, synchronous=sync)
+    Commits.count_grouped()
     application = build_application(bench_telegram_config(database.parent).telegram)
     inbox = store.telegram_inbox if with_inbox else None
     route = telegram_route(application, SECRET_TOKEN, inbox=inbox)
@@ -141,20 +119,20 @@ async def serve_route(
 
     async def stored(request: Request) -> Response:
         count = await store.telegram_inbox.count() if with_inbox else taken
-        return JSONResponse({"stored": count})
+        return JSONResponse({"stored": count, "commits": Commits.count})
 
     draining = asyncio.create_task(drain())
-    app = Starlette(routes=[route, Route("/health", stored), Route("/bench/stored", stored)])
+    app = Starlette(routes=[route, Route("/bench/stored", stored)])
     await serve(app, ready)
     draining.cancel()
     await store.close()
 
 
-def bot_process(with_relay: bool, database: str, sync: Synchronous, ready: Queue[int]) -> None:
+def bot_process(database: str, sync: Synchronous, ready: Queue[int]) -> None:
     asyncio.run(serve_route(True, Path(database), sync, ready))
 
 
-def no_inbox_process(with_relay: bool, database: str, sync: Synchronous, ready: Queue[int]) -> None:
+def no_inbox_process(database: str, sync: Synchronous, ready: Queue[int]) -> None:
     asyncio.run(serve_route(False, Path(database), sync, ready))
 
 
@@ -187,76 +165,38 @@ async def serve_floor(database: Path, sync: Synchronous, ready: Queue[int]) -> N
 
     async def stored(request: Request) -> Response:
         rows = await conn.execute_fetchall("SELECT count(*) FROM updates")
-        return JSONResponse({"stored": next(iter(rows))[0]})
+        count = next(iter(rows))[0]
+        return JSONResponse({"stored": count, "commits": count})
 
     app = Starlette(
-        routes=[
-            Route(TELEGRAM_PATH, ingest, methods=["POST"]),
-            Route("/health", stored),
-            Route("/bench/stored", stored),
-        ]
+        routes=[Route(TELEGRAM_PATH, ingest, methods=["POST"]), Route("/bench/stored", stored)]
     )
     await serve(app, ready)
 
 
-def floor_process(with_relay: bool, database: str, sync: Synchronous, ready: Queue[int]) -> None:
+def floor_process(database: str, sync: Synchronous, ready: Queue[int]) -> None:
     asyncio.run(serve_floor(Path(database), sync, ready))
 
 
-def ingest_figures(directory: Path, sync: Synchronous, runs: int, seconds: int) -> None:
-    wrk = ensure_wrk()
-    script = directory / "telegram.lua"
-    script.write_text(WRK_SCRIPT)
-    per_run = 8_000 * seconds
-    figures: dict[str, list[WrkRun]] = {"floor": [], "bot": [], "no inbox": []}
-    next_id = 1
-    with (
-        server(floor_process, directory / f"floor-{sync}.db", sync) as floor_port,
-        server(bot_process, directory / f"bot-{sync}.db", sync) as bot_port,
-        server(no_inbox_process, directory / f"plain-{sync}.db", sync) as plain_port,
-    ):
-        ports = {"floor": floor_port, "bot": bot_port, "no inbox": plain_port}
-        for port in ports.values():  # warm up: imports, caches, the WAL file
-            write_updates(directory / "warm", next_id, 2_000)
-            next_id += 2_000
-            run_wrk(wrk, script, directory / "warm", port, 1, path=TELEGRAM_PATH)
-        for number in range(runs):
-            order = tuple(ports)
-            for label in order if number % 2 == 0 else reversed(order):
-                prefix = directory / f"run-{number}"
-                write_updates(prefix, next_id, per_run)
-                next_id += per_run
-                before = stored_count(ports[label])
-                run = run_wrk(wrk, script, prefix, ports[label], seconds, path=TELEGRAM_PATH)
-                stored = stored_count(ports[label]) - before
-                if stored < run.requests - WRK_CONNECTIONS:
-                    print(f"  note: {label} took {stored} of {run.requests} requests")
-                figures[label].append(run)
-    print(
-        f"P2 Telegram update ingest, wrk -t{WRK_THREADS} -c{WRK_CONNECTIONS}, {seconds} s x "
-        f"{runs} alternating runs each, synchronous={sync}"
+def telegram_comparison(runs: int, seconds: int) -> Comparison:
+    next_ids = itertools.count(1, 100_000)  # a fresh range of update ids for each batch
+
+    def write_requests(prefix: Path, count: int) -> None:
+        write_lines(prefix, update_lines(next(next_ids)), count)
+
+    return against_floor(
+        "P2 Telegram update ingest",
+        "updates",
+        wrk_script(TELEGRAM_PATH, fixed_headers={SECRET_TOKEN_HEADER: SECRET_TOKEN}),
+        write_requests,
+        (
+            floor_process,
+            Contender("bot", "bot /telegram, update inbox", bot_process),
+            Contender("no inbox", "bot /telegram, no inbox", no_inbox_process),
+        ),
+        runs=runs,
+        seconds=seconds,
     )
-    titles = {
-        "floor": "naive floor (insert+commit)",
-        "bot": "bot /telegram, update inbox",
-        "no inbox": "bot /telegram, no inbox",
-    }
-    medians = {}
-    for label, title in titles.items():
-        rates = [run.events_per_second for run in figures[label]]
-        tails = [run.p99_ms for run in figures[label]]
-        refused = sum(run.refused for run in figures[label])
-        medians[label] = statistics.median(rates)
-        print(
-            f"  {title:31} {medians[label]:7.0f} updates/s (min {min(rates):6.0f})   "
-            f"p99 {statistics.median(tails):6.2f} ms (min {min(tails):5.2f})"
-            + (f"   {refused} refused!" if refused else "")
-        )
-    print(
-        f"  ratio bot/floor                 {medians['bot'] / medians['floor']:7.2f}x"
-        "          (goal: at least 1.5x under FULL, bot p99 at most 10 ms)"
-    )
-    print(f"  ratio bot/no inbox              {medians['bot'] / medians['no inbox']:7.2f}x")
 
 
 def main() -> None:
@@ -266,7 +206,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-telegram-ingest-") as directory:
         for sync in ("FULL", "NORMAL"):
             try:
-                ingest_figures(Path(directory), sync, runs, seconds)
+                compare(telegram_comparison(runs, seconds), Path(directory), sync)
             except subprocess.CalledProcessError as error:
                 sys.exit(f"wrk failed: {error.stderr}")
 

@@ -167,7 +167,10 @@ def register_telegram(
     routes: list[BaseRoute] = []
     if telegram.mode == "webhook" and telegram.secret_token is not None:
         secret = telegram.secret_token.get_secret_value()
-        routes.append(telegram_route(application, secret, inbox=core.store.telegram_inbox))
+        store = core.store
+        routes.append(
+            telegram_route(application, secret, inbox=store.telegram_inbox, seen=store.updates)
+        )
     if webapp is not None and webapp.enabled and telegram.token is not None:
         endpoints = WebappEndpoints(
             webapp,

@@ -24,6 +24,11 @@ every ``CHECKPOINT_EVERY`` statements. Under ``FULL`` every commit waits for the
 and all writes are on the worker, whose commits checkpoint as SQLite does by default (a
 checkpoint beside them measured no better: its fsyncs compete with theirs).
 
+Rows that nothing reads in step with their writing (the Telegram update inbox: a turn never
+waits for its own update's row) are written through ``passed_by_reads()``: while such a
+statement is queued, reads still run on the loop's connection and see the last commit, so a
+turn's reads do not wait behind the update's fsync under ``FULL``. Writes still wait for it.
+
 The connection runs in autocommit mode: a lone statement is its own transaction, and
 ``transaction()`` issues ``BEGIN IMMEDIATE`` so a writer never has to upgrade a read lock.
 sqlite3 keeps a cache of prepared statements keyed by SQL text, so repositories use constant
@@ -103,6 +108,7 @@ class Database:
         self._on_loop = on_loop
         self._checkpointer = checkpointer
         self._queued = 0  # lone statements sent to the worker thread and not finished
+        self._passed = 0  # of them, those reads need not wait for (``passed_by_reads``)
         self._lock = asyncio.Lock()
         self._closed = False
         self.path = path
@@ -142,7 +148,7 @@ class Database:
             raise
         return cls(conn, path, on_loop, checkpointer)
 
-    async def execute(self, sql: str, params: Params = ()) -> int:
+    async def execute(self, sql: str, params: Params = (), *, passed_by_reads: bool = False) -> int:
         """Run one statement as its own transaction; return the number of rows it changed (a
         short write on this thread under ``synchronous=NORMAL`` when the worker is idle)."""
         on_loop = self._on_loop
@@ -155,21 +161,28 @@ class Database:
             else:
                 self._counted()
                 return changed
-        async with self._on_worker():
+        async with self._on_worker(passed_by_reads):
             return await self._statements.execute(sql, params)
 
-    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+    async def fetch_all(
+        self, sql: str, params: Params = (), *, passed_by_reads: bool = False
+    ) -> list[Row]:
         """Run one statement and return all its rows (a short ``SELECT`` on this thread when
-        the worker has nothing queued)."""
+        the worker has nothing queued that reads wait for)."""
         on_loop = self._on_loop
-        if on_loop is not None and self._idle() and on_loop.takes(sql):
+        if on_loop is not None and self._idle_for_reads() and on_loop.takes(sql):
             self._check_open()
             try:
                 return on_loop.fetch_all(sql, params)
             except TooLongForTheLoop:
                 pass  # the worker thread's turn
-        async with self._on_worker():
+        async with self._on_worker(passed_by_reads):
             return await self._statements.fetch_all(sql, params)
+
+    def passed_by_reads(self) -> Executor:
+        """This database, for lone writes that reads need not wait for: while one is queued
+        on the worker, ``SELECT``s still run on the loop's connection (and do not see it)."""
+        return _PassedByReads(self)
 
     async def prepare_connections(self, sql: str) -> None:
         """Run ``sql`` on every connection the database uses: a TEMP view or trigger lives
@@ -220,15 +233,20 @@ class Database:
         the loop's connection now is in its right place among the others."""
         return not self._queued and not self._lock.locked()
 
+    def _idle_for_reads(self) -> bool:
+        """``_idle`` but for statements queued through ``passed_by_reads``."""
+        return self._queued == self._passed and not self._lock.locked()
+
     def _counted(self) -> None:
         if self._checkpointer is not None:
             self._checkpointer.counted()
 
     @contextlib.asynccontextmanager
-    async def _on_worker(self) -> AsyncIterator[None]:
+    async def _on_worker(self, passed_by_reads: bool = False) -> AsyncIterator[None]:
         """A lone statement's way to the worker thread: counted as queued until it is done,
         and behind the transaction that holds (or waits for) the lock."""
         self._queued += 1
+        self._passed += passed_by_reads
         self._counted()
         try:
             if self._lock.locked():
@@ -239,6 +257,7 @@ class Database:
                 yield
         finally:
             self._queued -= 1
+            self._passed -= passed_by_reads
 
     @contextlib.asynccontextmanager
     async def _locked(self) -> AsyncIterator[None]:
@@ -251,3 +270,20 @@ class Database:
         # keeps a lone statement out of a transaction opened by another coroutine meanwhile.
         if self._closed:
             raise StoreError("the store is closed")
+
+
+class _PassedByReads:
+    """``Database.passed_by_reads()``: its statements, flagged so reads may pass them."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        return await self._db.execute(sql, params, passed_by_reads=True)
+
+    async def fetch_all(self, sql: str, params: Params = ()) -> list[Row]:
+        return await self._db.fetch_all(sql, params, passed_by_reads=True)
+
+    async def fetch_one(self, sql: str, params: Params = ()) -> Row | None:
+        rows = await self.fetch_all(sql, params)
+        return rows[0] if rows else None

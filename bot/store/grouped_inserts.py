@@ -11,6 +11,11 @@ once the statement holding its row has committed, so whatever a caller acknowled
 (the same promise as a lone insert). A caller that finds room in flight is inserted at once
 without waiting for company: no latency is added when there is no burst.
 
+A row that goes alone is a plain ``INSERT .. ON CONFLICT DO NOTHING`` whose changed-row count
+says whether it was new: without ``RETURNING`` the store may run it on the event loop's own
+thread (``bot.store.loop_statements``, under ``synchronous=NORMAL``), a few tens of
+microseconds against a trip to aiosqlite's thread and back that costs ten times that.
+
 Every caller of one group shares its fate: if the statement fails, each of them gets the error
 (the webhook answers 5xx and the service delivers again).
 """
@@ -24,10 +29,11 @@ from bot.store.database import Executor
 
 # 6 columns x 64 rows stays far below SQLite's bound on parameters per statement (32,766).
 MAX_GROUP_ROWS = 64
-# Statements on their way at once: with two, aiosqlite's thread has the next one queued when
-# it finishes one, instead of idling while the event loop gathers the next group. A database
-# that runs statements side by side (PostgreSQL's pool) takes 1: groups commit in arrival order.
-MAX_IN_FLIGHT = 2
+# Statements on their way at once. One: whatever arrives while a group commits waits for the
+# next group. Two kept aiosqlite's thread from idling between groups, but each statement then
+# took half as many rows: under ``synchronous=FULL`` (benchmarks/bench_ingest.py, side by
+# side) one in flight made 7.3 rows a commit instead of 4.3 and cost 13 % less CPU a request.
+MAX_IN_FLIGHT = 1
 
 
 class GroupedInserts:
@@ -55,6 +61,7 @@ class GroupedInserts:
         self._head = f"INSERT INTO {table} ({', '.join(columns)}) VALUES "  # noqa: S608
         self._row = "(" + ", ".join("?" * len(columns)) + ")"
         self._tail = f" ON CONFLICT ({key}) DO NOTHING RETURNING {key}"
+        self._lone = self._head + self._row + f" ON CONFLICT ({key}) DO NOTHING"
         self._key_index = list(columns).index(key)
         self._width = len(columns)
         self._sql: dict[int, str] = {}  # rows -> statement text (one prepared statement each)
@@ -110,6 +117,8 @@ class GroupedInserts:
 
     async def _insert(self, rows: list[Sequence[object]]) -> list[bool]:
         count = len(rows)
+        if count == 1:
+            return [await self._db.execute(self._lone, rows[0]) > 0]
         sql = self._sql.get(count)
         if sql is None:
             sql = self._sql[count] = self._head + ", ".join([self._row] * count) + self._tail

@@ -176,6 +176,11 @@ class PgDatabase:
         record = await self._pool.fetchrow(numbered(sql), *params)
         return None if record is None else tuple(record)
 
+    def passed_by_reads(self) -> PgDatabase:
+        """This database: each statement has a connection of its own, so no read ever waits
+        behind a write (``Database.passed_by_reads``)."""
+        return self
+
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[PgStatements]:
         """One connection from ``BEGIN`` to ``COMMIT``; rolled back on any exception."""

@@ -122,7 +122,7 @@ class Sessions:
 
         def written() -> None:
             if answering is not None:
-                answering.recorded = True
+                self._updates.recorded(answering)  # resolves a push waiting for it
             if not own:
                 self._let_go_of(chat)
 
@@ -139,7 +139,7 @@ class Sessions:
             async with self._db.transaction() as tx:
                 deleted = await tx.execute(_DELETE, key)
                 await self._updates.record(tx, answering)
-            answering.recorded = True
+            self._updates.recorded(answering)
         if not own:
             self._let_go_of(chat)
         return deleted > 0

@@ -54,8 +54,9 @@ class SqliteBackend:
 
     packs_sessions = True
     last_order_sql = _LAST_ORDER_FOR
-    # With two, aiosqlite's thread has the next group queued when a commit ends.
-    inserts_in_flight = 2
+    # One group at a time: the rows that come while it commits make the next one larger
+    # (``grouped_inserts.MAX_IN_FLIGHT``).
+    inserts_in_flight = 1
 
     def __init__(self, db: Database) -> None:
         self._db = db

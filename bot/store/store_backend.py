@@ -29,6 +29,11 @@ class StoreDatabase(Executor, Protocol):
 
     def transaction(self) -> contextlib.AbstractAsyncContextManager[Executor]: ...
 
+    def passed_by_reads(self) -> Executor:
+        """The database for lone writes its reads need not wait for (rows nothing reads in
+        step with their writing)."""
+        ...
+
     async def close(self) -> None: ...
 
 

@@ -7,7 +7,7 @@ path (``GroupedInserts``): updates arriving together are committed together, eac
 waiting for its own commit, so what Telegram is told arrived is durable.
 
 Whoever holds a chat's lock (``bot.telegram.stored_updates``) handles the chat's stored updates
-oldest first (``pending_for``, by ``update_id``: Telegram numbers a bot's updates in order).
+oldest first (``pending_before``, by ``update_id``: Telegram numbers a bot's updates in order).
 An update is handled when its id is in ``store.updates`` (recorded in the turn's own commit):
 so handling costs the turn no commit of its own, and every read here leaves handled updates
 out. ``prune_handled`` (the inbox's sweep, every few seconds) deletes them. Updates whose
@@ -31,8 +31,8 @@ from bot.store.store_backend import Backend, StoreDatabase
 _COLUMNS = ("update_id", "channel", "chat_id", "body", "received_at")
 _NOT_HANDLED = """NOT EXISTS (SELECT 1 FROM seen_updates
         WHERE seen_updates.update_id = telegram_update_inbox.update_id)"""
-_PENDING_FOR = f"""SELECT update_id, channel, chat_id, body, received_at
-    FROM telegram_update_inbox WHERE channel = ? AND chat_id = ? AND update_id <= ?
+_PENDING_BEFORE = f"""SELECT update_id, channel, chat_id, body, received_at
+    FROM telegram_update_inbox WHERE channel = ? AND chat_id = ? AND update_id < ?
         AND {_NOT_HANDLED}
     ORDER BY update_id"""  # noqa: S608 - constant text
 _OLDER = f"""SELECT update_id, channel, chat_id, body, received_at
@@ -59,8 +59,10 @@ class UpdateInbox:
     def __init__(self, db: StoreDatabase, clock: Clock, backend: Backend) -> None:
         self._db = db
         self._clock = clock
+        # A turn never reads its own update's row, so its reads need not wait for the insert
+        # (which, under ``synchronous=FULL``, waits for the disk while the turn runs).
         self._adds = GroupedInserts(
-            db,
+            db.passed_by_reads(),
             "telegram_update_inbox",
             _COLUMNS,
             "update_id",
@@ -73,9 +75,10 @@ class UpdateInbox:
         chat_id = chat.id if chat is not None else None
         return await self._adds.add((update_id, channel, chat_id, body, self._clock()))
 
-    async def pending_for(self, chat: ChatRef, up_to: int) -> list[StoredUpdate]:
-        """The chat's stored updates not handled yet with ids up to ``up_to``, oldest first."""
-        rows = await self._db.fetch_all(_PENDING_FOR, (chat.channel, chat.id, up_to))
+    async def pending_before(self, chat: ChatRef, update_id: int) -> list[StoredUpdate]:
+        """The chat's stored updates not handled yet that came before ``update_id``, oldest
+        first."""
+        rows = await self._db.fetch_all(_PENDING_BEFORE, (chat.channel, chat.id, update_id))
         return [_stored(row) for row in rows]
 
     async def older(self, than: float, limit: int = 500) -> list[StoredUpdate]:

@@ -13,10 +13,15 @@ a crash before that commit leaves it unmarked, and Telegram's repeat is handled 
 of one chat never race: the Telegram adapter runs a chat's updates one at a time, each from
 ``begin`` to ``finish``, and that is also how long ``store.sessions`` keeps the chat's session
 in memory (read once per turn).
+
+``committed`` lets the webhook wait a moment for the turn's commit instead of storing the update
+on its own (``bot.telegram.stored_updates.hand_in``): an update whose id is committed here was
+handled, which is more than stored.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -52,10 +57,14 @@ class SeenUpdates:
         self._db = db
         self._clock = clock
         self._on_finish: list[Callable[[AnsweredUpdate], None]] = []
+        # update id -> the futures ``committed`` handed out for it (a repeat may wait too)
+        self._awaited: dict[int, list[asyncio.Future[None]]] = {}
 
     async def seen(self, update_id: int) -> bool:
         """Record ``update_id``; True when it had been recorded before (a repeat to ignore)."""
-        return await self._db.execute(_RECORD, (update_id, self._clock())) == 0
+        repeat = await self._db.execute(_RECORD, (update_id, self._clock())) == 0
+        self._resolve(update_id)
+        return repeat
 
     async def begin(self, update_id: int, chat: ChatRef | None = None) -> bool:
         """Start answering ``update_id`` (from ``chat``) in this task; False when it was
@@ -65,6 +74,7 @@ class SeenUpdates:
         ``finish``. Call ``finish`` once the update's handlers are done.
         """
         if await self._db.fetch_one(_IS_SEEN, (update_id,)) is not None:
+            self._resolve(update_id)  # a repeat: committed before
             return False
         _answering.set(AnsweredUpdate(update_id, chat))
         return True
@@ -87,6 +97,32 @@ class SeenUpdates:
         """Record ``answering``'s id through ``executor`` (an open transaction, usually)."""
         await executor.execute(_RECORD, (answering.update_id, self._clock()))
 
+    def recorded(self, answering: AnsweredUpdate) -> None:
+        """``answering``'s id is committed (its turn's save, or ``finish``)."""
+        answering.recorded = True
+        self._resolve(answering.update_id)
+
+    def committed(self, update_id: int) -> asyncio.Future[None]:
+        """Resolved once a turn of this process commits ``update_id`` as handled (or finds it
+        handled before). Pass it to ``forget`` when no longer waiting."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._awaited.setdefault(update_id, []).append(future)
+        return future
+
+    def forget(self, update_id: int, future: asyncio.Future[None]) -> None:
+        """Stop waiting with ``future`` (from ``committed``)."""
+        waiting = self._awaited.get(update_id, [])
+        if future in waiting:
+            waiting.remove(future)
+            if not waiting:
+                del self._awaited[update_id]
+        future.cancel()
+
+    def _resolve(self, update_id: int) -> None:
+        for future in self._awaited.pop(update_id, []):
+            if not future.done():
+                future.set_result(None)
+
     async def finish(self) -> None:
         """The update's handlers are done: record its id if no session write did."""
         answering = self.answering()
@@ -99,7 +135,7 @@ class SeenUpdates:
             listener(answering)
         if not answering.recorded:
             await self.record(self._db, answering)
-            answering.recorded = True
+            self.recorded(answering)
 
     async def prune(self, before: float) -> int:
         """Forget ids first seen before ``before``; return how many."""

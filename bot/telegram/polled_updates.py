@@ -21,8 +21,8 @@ import asyncio
 import json
 import logging
 from http import HTTPStatus
-from typing import Any
 
+from telegram import Update
 from telegram._utils.defaultvalue import DEFAULT_NONE
 from telegram._utils.types import ODVInput
 from telegram.request import BaseRequest, RequestData
@@ -30,8 +30,8 @@ from telegram.request import BaseRequest, RequestData
 # PTB's own parameter type: the only way to build the RequestData of a changed offset.
 from telegram.request._requestparameter import RequestParameter
 
-from bot.chat_ref import TELEGRAM, ChatRef
 from bot.store import UpdateInbox
+from bot.telegram.stored_updates import store_update
 from bot.telegram.update_check import Flaw, checked_update
 
 log = logging.getLogger(__name__)
@@ -90,32 +90,30 @@ class CheckedUpdatesRequest(BaseRequest):
         result = answer.get("result")
         if answer.get("ok") is not True or not isinstance(result, list):
             return payload  # PTB reports what is wrong with it
-        kept = [update for update in result if self._readable(update)]
+        # Each update is parsed once here, for its check and its chat; PTB parses the kept
+        # ones again, with the bot, from the answer.
+        checked = [(update, self._readable(update)) for update in result]
+        kept = [(update, parsed) for update, parsed in checked if parsed is not None]
         if self._inbox is not None and kept:
-            await asyncio.gather(*(self._store(self._inbox, update) for update in kept))
+            inbox = self._inbox
+            await asyncio.gather(
+                *(store_update(inbox, parsed, json.dumps(update)) for update, parsed in kept)
+            )
         if len(kept) == len(result):
             return payload
         # ASCII: a lone surrogate in a customer's text travels on as its escape.
-        return json.dumps({**answer, "result": kept}).encode()
+        return json.dumps({**answer, "result": [update for update, _ in kept]}).encode()
 
-    @staticmethod
-    async def _store(inbox: UpdateInbox, update: dict[str, Any]) -> None:
-        parsed = checked_update(update, None)
-        if isinstance(parsed, Flaw):  # cannot happen: it was kept because it is sound
-            return
-        chat = parsed.effective_chat
-        ref = None if chat is None else ChatRef(TELEGRAM, chat.id)
-        await inbox.add(parsed.update_id, ref, json.dumps(update))
-
-    def _readable(self, update: object) -> bool:
-        checked = checked_update(update, None)  # PTB parses it again, with the bot, if sound
+    def _readable(self, update: object) -> Update | None:
+        """``update`` parsed, or None (with a warning) when the bot cannot read it."""
+        checked = checked_update(update, None)
         if not isinstance(checked, Flaw):
-            return True
+            return checked
         log.warning("update dropped: %s", checked)
         if checked.update_id is not None:
             self._past_dropped = max(self._past_dropped, checked.update_id + 1)
         # Without a readable id there is no offset past it; Telegram never sends one.
-        return False
+        return None
 
     def _with_offset_past_dropped(self, request_data: RequestData) -> RequestData:
         parameters = request_data.parameters

@@ -19,6 +19,7 @@ through the inbox (a test putting it on the queue) is handled as before.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -30,7 +31,7 @@ from telegram.ext import Application
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.clocks import Clock
 from bot.jobs import Job
-from bot.store import StoredUpdate, UpdateInbox
+from bot.store import SeenUpdates, StoredUpdate, UpdateInbox
 from conversations.texts.catalogue import speaking_language
 
 # ``bot.telegram.application.BotApplication``, named here without importing that module
@@ -44,6 +45,10 @@ log = logging.getLogger(__name__)
 ORPHANED_SECONDS: Final = 10.0
 #: How often the sweep looks for orphaned updates.
 SWEEP_SECONDS: Final = 2.0
+#: How long a pushed update waits for its turn to commit it before it is stored on its own
+#: (``hand_in``): a turn takes a few milliseconds; one that waits for its chat or the Partner
+#: API takes longer, and its update should not wait for it to be acknowledged.
+TURN_WAIT_SECONDS: Final = 0.02
 
 
 def chat_ref_of(update: object) -> ChatRef | None:
@@ -53,11 +58,67 @@ def chat_ref_of(update: object) -> ChatRef | None:
     return None
 
 
-async def store_update(inbox: UpdateInbox, update: Update, data: dict[str, Any]) -> bool:
-    """Store ``update`` (``data`` as Telegram sent it) before it is acknowledged; False when
-    it is stored already (a repeat still waiting)."""
-    # ASCII JSON: a lone surrogate in a customer's text is kept as its escape.
-    return await inbox.add(update.update_id, chat_ref_of(update), json.dumps(data))
+async def store_update(inbox: UpdateInbox, update: Update, body: str) -> bool:
+    """Store ``update`` (``body``: its JSON as Telegram sent it, ``stored_body``) before it is
+    acknowledged; False when it is stored already (a repeat still waiting)."""
+    return await inbox.add(update.update_id, chat_ref_of(update), body)
+
+
+async def hand_in(
+    queue: asyncio.Queue[object],
+    update: Update,
+    inbox: UpdateInbox | None,
+    body: str,
+    *,
+    seen: SeenUpdates | None = None,
+) -> None:
+    """Put ``update`` on PTB's ``queue``; on return it is durable, as a webhook push must be
+    before its 200: stored in ``inbox``, or already handled.
+
+    With ``seen`` (the Application is handling updates), the update first waits up to
+    ``TURN_WAIT_SECONDS`` for its turn: a turn commits the update's id in ``store.updates``
+    with its session (``bot.store.updates``), and an update handled is more than stored. So
+    the usual turn makes one commit, not two (under ``synchronous=FULL`` one fsync, not two).
+    An update whose turn is slower (its chat busy, a create on its way) is stored on its own
+    after the wait.
+
+    Without ``seen`` the insert is queued on the store first and the update handed to PTB while
+    it commits, so the turn does not wait for the disk. Either way Telegram hears 200 only once
+    the update is durable; an update handled before its row commits is recorded in
+    ``store.updates`` by its turn, so the row is pruned unread; and when the insert fails the
+    500 makes Telegram repeat it, which ``store.updates`` drops if the turn went through.
+    """
+    if inbox is None:
+        await queue.put(update)
+        return
+    if seen is not None:
+        committed = seen.committed(update.update_id)
+        try:
+            await queue.put(update)  # PTB's queue is unbounded: this never waits
+            await asyncio.wait_for(committed, TURN_WAIT_SECONDS)
+            return
+        except TimeoutError:
+            pass  # its turn is slower: stored on its own
+        finally:
+            seen.forget(update.update_id, committed)
+        await store_update(inbox, update, body)
+        return
+    storing = asyncio.ensure_future(store_update(inbox, update, body))
+    await queue.put(update)  # PTB's queue is unbounded: this never waits
+    await storing
+
+
+def stored_body(raw: bytes, data: dict[str, Any]) -> str:
+    """The text kept in the inbox for an update read from ``raw`` (parsed: ``data``): the
+    body itself when it is plain UTF-8 JSON, so it is not encoded again."""
+    try:
+        text = raw.decode()
+    except UnicodeDecodeError:  # a lone surrogate written out in UTF-8 bytes
+        text = ""
+    if not text or "\x00" in text:  # not UTF-8 (a UTF-16 body reads as text with NULs)
+        # ASCII JSON: a lone surrogate in a customer's text is kept as its escape.
+        return json.dumps(data)
+    return text
 
 
 class InboxHandOff:
@@ -76,9 +137,8 @@ class InboxHandOff:
         chat = chat_ref_of(update)
         if chat is None or not isinstance(update, Update):
             return
-        for stored in await self.inbox.pending_for(chat, update.update_id):
-            if stored.update_id != update.update_id:
-                await self._handle(stored)
+        for stored in await self.inbox.pending_before(chat, update.update_id):
+            await self._handle(stored)
 
     async def _handle(self, stored: StoredUpdate) -> None:
         update = Update.de_json(json.loads(stored.body), self._application.bot)

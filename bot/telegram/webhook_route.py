@@ -4,7 +4,8 @@ Telegram sends the ``secret_token`` given to ``setWebhook`` in the
 ``X-Telegram-Bot-Api-Secret-Token`` header of every push. Anything without the right one is
 refused with a bare 403, compared in constant time, before the body is read. Accepted updates
 are stored in ``inbox`` (``bot.store.update_inbox``: committed, grouped with the updates
-arriving at the same time), go to ``application.update_queue`` and the answer is 200: processing
+arriving at the same time; or handled, when the turn commits within a moment:
+``stored_updates.hand_in``), go to ``application.update_queue`` and the answer is 200: processing
 happens in the Application (in order per chat, ``bot.telegram.stored_updates``), and a slow answer
 would make Telegram send the update again. Repeats are dropped there by ``update_id``. An
 update that cannot be stored is answered 500: Telegram sends it again.
@@ -26,8 +27,8 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 from telegram.ext import Application
 
-from bot.store import UpdateInbox
-from bot.telegram.stored_updates import store_update
+from bot.store import SeenUpdates, UpdateInbox
+from bot.telegram.stored_updates import hand_in, stored_body
 from bot.telegram.update_check import Flaw, checked_update
 from bot.web.body import BodyTooLarge, MalformedBody, read_limited
 
@@ -46,9 +47,12 @@ def telegram_route(
     path: str = TELEGRAM_PATH,
     max_body_bytes: int = MAX_UPDATE_BYTES,
     inbox: UpdateInbox | None = None,
+    seen: SeenUpdates | None = None,
 ) -> Route:
     """The route for ``create_web_app(extra_routes=[...])``; with ``inbox``, each update is
-    stored there before the 200."""
+    stored there before the 200, or handled first when its turn commits within a moment
+    (``seen``: the store's ``updates``, while the Application handles them;
+    ``stored_updates.hand_in``)."""
     if not secret_token:
         raise ValueError("webhook mode needs a secret token")
     expected = secret_token.encode()
@@ -82,9 +86,8 @@ def telegram_route(
             return PlainTextResponse("OK")
         # Not stored (the database is down): the error answers 500 and Telegram repeats it.
         # A repeat is queued like the first: the gatekeeper drops it once handled.
-        if inbox is not None:
-            await store_update(inbox, update, data)
-        await application.update_queue.put(update)
+        body = stored_body(raw, data) if inbox is not None else ""
+        await hand_in(application.update_queue, update, inbox, body, seen=seen)
         return PlainTextResponse("OK")
 
     return Route(path, receive, methods=["POST"])

@@ -29,14 +29,17 @@ class StoreCalls:
         db = stack.bot.store._db
         fetch_all, execute, transaction = db.fetch_all, db.execute, db.transaction
 
-        async def counted_fetch(sql: str, *args: Any) -> Any:
+        async def counted_fetch(sql: str, *args: Any, **kwargs: Any) -> Any:
             if "FROM sessions" in sql and "chat_id = ?" in sql:
                 self.reads += 1
-            return await fetch_all(sql, *args)
+            return await fetch_all(sql, *args, **kwargs)
 
-        async def counted_execute(sql: str, *args: Any) -> Any:
-            self.commits += not _in_a_worker()
-            return await execute(sql, *args)
+        async def counted_execute(sql: str, *args: Any, **kwargs: Any) -> Any:
+            # Not the turn's: the update's own row, stored at the door before PTB sees it
+            # (polling mode), in a commit of its own that updates arriving together share.
+            at_the_door = "INSERT INTO telegram_update_inbox" in sql
+            self.commits += not _in_a_worker() and not at_the_door
+            return await execute(sql, *args, **kwargs)
 
         def counted_transaction() -> Any:
             self.commits += not _in_a_worker()

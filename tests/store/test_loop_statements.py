@@ -119,6 +119,30 @@ async def test_a_write_behind_queued_work_keeps_its_place(db: Database) -> None:
     assert await db.fetch_one("SELECT v FROM t WHERE k = 1") == ("later",)
 
 
+async def test_reads_pass_a_write_queued_through_passed_by_reads(tmp_path: Path) -> None:
+    """Under FULL every write is queued on the worker; a read waits for an ordinary one but
+    passes one flagged ``passed_by_reads`` (and sees the last commit)."""
+    database = await Database.connect(tmp_path / "full.db", synchronous="FULL")
+    try:
+        await database.execute("CREATE TABLE t (k INTEGER PRIMARY KEY)")
+        await database.execute("INSERT INTO t VALUES (1)")
+        ordinary = asyncio.ensure_future(database.execute("INSERT INTO t VALUES (2)"))
+        await asyncio.sleep(0)  # queued on the worker
+        with pytest.raises(AssertionError, match="waited"):
+            finished_without_waiting(database.fetch_all("SELECT k FROM t"))
+        await ordinary
+
+        passed = database.passed_by_reads()
+        flagged = asyncio.ensure_future(passed.execute("INSERT INTO t VALUES (3)"))
+        await asyncio.sleep(0)  # queued on the worker
+        seen = finished_without_waiting(database.fetch_all("SELECT k FROM t ORDER BY k"))
+        assert seen in ([(1,), (2,)], [(1,), (2,), (3,)])  # never waits; 3 once committed
+        await flagged
+        assert await database.fetch_all("SELECT k FROM t") == [(1,), (2,), (3,)]
+    finally:
+        await database.close()
+
+
 async def test_a_write_on_a_busy_file_goes_to_the_worker_and_waits_there(
     db: Database,
 ) -> None:

@@ -28,14 +28,15 @@ async def test_an_update_is_stored_once_and_read_per_chat_oldest_first(store: St
     assert added == [True, True, True, True, False]
     assert not await inbox.add(12, CHAT, "{}")  # a repeat of one still stored
 
-    assert [u.update_id for u in await inbox.pending_for(CHAT, 12)] == [11, 12]
-    assert [u.update_id for u in await inbox.pending_for(CHAT, 11)] == [11]
-    (first, *_) = await inbox.pending_for(CHAT, 99)
+    assert [u.update_id for u in await inbox.pending_before(CHAT, 13)] == [11, 12]
+    assert [u.update_id for u in await inbox.pending_before(CHAT, 12)] == [11]
+    assert await inbox.pending_before(CHAT, 11) == []  # never the update itself
+    (first, *_) = await inbox.pending_before(CHAT, 99)
     assert (first.chat, first.body, first.received_at) == (CHAT, '{"update_id": 11}', START)
     assert await inbox.count() == 4
 
     await store.updates.seen(11)  # handled: left out from now on, pruned by the sweep
-    assert [u.update_id for u in await inbox.pending_for(CHAT, 99)] == [12]
+    assert [u.update_id for u in await inbox.pending_before(CHAT, 99)] == [12]
     assert await inbox.prune_handled() == 1
     assert await inbox.count() == 3
 
