@@ -48,9 +48,9 @@ from bot.chat_ref import ChatRef
 from bot.clocks import Clock
 from bot.ordering.duplicate_hold import content_fingerprint
 from bot.ordering.owed_replies import owed_replies
+from bot.ordering.settled_links import settled_link
 from bot.partner.models import CreateDeliveryRequest, Delivery
 from bot.store.create_intents import CreateIntent, CreateIntents
-from bot.store.unconfirmed_creates import CreatedLink
 from conversations.texts import dialogue
 from conversations.texts.catalogue import spoken_language
 
@@ -139,15 +139,7 @@ class Sending:
         """Link ``delivery`` to the intent's chat in one commit with the intent's end: the
         intent is dropped, or inside ``replies_owed`` kept answered with the notice its
         customer gets should the turn's reply not go out (its own words, in its language)."""
-        customer = delivery.customer
-        created_at = delivery.created_at.timestamp() if delivery.created_at else None
-        link = CreatedLink(
-            delivery_id=delivery.id,
-            created_at=created_at if created_at is not None else self.intent.created_at,
-            receiver_phone=customer.receiver_phone if customer else None,
-            tracking_url=delivery.tracking_url,
-            status=delivery.status,
-        )
+        link = settled_link(delivery, sent_at=self.intent.created_at)
         notice = None if owed_replies() is None else dialogue.went_through(delivery)
         await self._intents.settle_created(self.intent, link, notice=notice)
         self.answered = notice is not None

@@ -56,6 +56,7 @@ from bot.ordering.creator import refusal_for
 from bot.ordering.kept_photos import KeptPhotos
 from bot.ordering.lost_create_lookup import CLOCK_SKEW_SECONDS, find_created
 from bot.ordering.photo_origin import RehostedPhotos
+from bot.ordering.settled_links import settled_link
 from bot.partner import errors
 from bot.partner.client import PartnerClient
 from bot.partner.models import CreateDeliveryRequest, Delivery
@@ -241,15 +242,7 @@ class CreateFollowUp(Job):
         return await self._store.deliveries.get(delivery_id) is not None
 
     async def _created(self, row: UnconfirmedCreate, delivery: Delivery) -> None:
-        created = delivery.created_at.timestamp() if delivery.created_at else row.created_at
-        customer = delivery.customer
-        link = CreatedLink(
-            delivery_id=delivery.id,
-            created_at=created,
-            receiver_phone=customer.receiver_phone if customer else None,
-            tracking_url=delivery.tracking_url,
-            status=delivery.status,
-        )
+        link = settled_link(delivery, sent_at=row.created_at)
         with speaking_language(row.language):
             notice = dialogue.went_through(delivery)
         if await self._settle(row, notice, link):

@@ -30,7 +30,7 @@ from bot.store.database import Row
 from bot.store.delivery_links import Deliveries
 from bot.store.sessions import Sessions
 from bot.store.store_backend import Backend, StoreDatabase
-from bot.store.unconfirmed_creates import CreatedLink
+from bot.store.unconfirmed_creates import CreatedLink, link_settled
 
 
 @dataclass(frozen=True)
@@ -123,16 +123,13 @@ class CreateIntents:
                 await tx.execute(_DROP, (key,))
             else:
                 await tx.execute(_ANSWER, (created.delivery_id, notice, key))
-            return await Deliveries(tx, self._clock, self._backend).add(
-                created.delivery_id,
+            deliveries = Deliveries(tx, self._clock, self._backend)
+            return await link_settled(
+                deliveries,
+                created,
                 intent.chat,
                 intent.user_id,
-                created.created_at,
-                created.receiver_phone,
-                created.tracking_url,
-                created.status,
                 saved_order=intent.saved_order,
-                tracking_sent=created.tracking_url is not None,
                 language=intent.language,
             )
 

@@ -54,13 +54,16 @@ class UnconfirmedCreate:
 
 @dataclass(frozen=True)
 class CreatedLink:
-    """What ``store.deliveries.add`` keeps of the delivery a settled create made."""
+    """What ``store.deliveries.add`` keeps of the delivery a settled create made; ``told``:
+    the facts the customer's message about it tells (``DeliveryLink.told``), kept in the
+    settling commit so that no event relayed after it tells them again."""
 
     delivery_id: str
     created_at: float
     receiver_phone: str | None
     tracking_url: str | None
     status: str
+    told: frozenset[str] = frozenset()
 
 
 _ADD = """INSERT INTO unconfirmed_creates (idempotency_key, channel, chat_id, user_id, request,
@@ -182,18 +185,13 @@ class UnconfirmedCreates:
             if await tx.execute(_SETTLE, (*params, entry.idempotency_key)) == 0:
                 return False
             if created is not None:
-                await Deliveries(tx, self._clock, self._backend).add(
-                    created.delivery_id,
+                deliveries = Deliveries(tx, self._clock, self._backend)
+                await link_settled(
+                    deliveries,
+                    created,
                     entry.chat,
                     entry.user_id,
-                    created.created_at,
-                    created.receiver_phone,
-                    created.tracking_url,
-                    created.status,
                     saved_order=entry.saved_order,
-                    # The notice gives the link (durably: it is sent even after a crash), so
-                    # the relay must not repeat it.
-                    tracking_sent=created.tracking_url is not None,
                     language=entry.language,
                 )
             return True
@@ -201,6 +199,40 @@ class UnconfirmedCreates:
     async def remove(self, idempotency_key: str) -> bool:
         """Forget the entry (its notice went out)."""
         return await self._db.execute(_REMOVE, (idempotency_key,)) > 0
+
+
+async def link_settled(
+    deliveries: Deliveries,
+    created: CreatedLink,
+    chat: ChatRef,
+    user_id: int,
+    *,
+    saved_order: str,
+    language: str | None,
+) -> bool:
+    """Link the delivery a settled create made to ``chat`` and ``user_id`` (inside the
+    settling commit: ``deliveries`` on its transaction), with what its customer's message
+    tells: the tracking link when it has one, and ``created.told``. False when it was linked
+    already (the first link is kept, and learns the facts all the same: the message about
+    the create tells them whoever linked it)."""
+    linked = await deliveries.add(
+        created.delivery_id,
+        chat,
+        user_id,
+        created.created_at,
+        created.receiver_phone,
+        created.tracking_url,
+        created.status,
+        saved_order=saved_order,
+        # The message gives the link (durably: a notice is sent even after a crash), so the
+        # relay must not repeat it.
+        tracking_sent=created.tracking_url is not None,
+        language=language,
+        told=created.told,
+    )
+    if not linked:
+        await deliveries.note_told(created.delivery_id, created.told)
+    return linked
 
 
 def _row(row: Row) -> UnconfirmedCreate:

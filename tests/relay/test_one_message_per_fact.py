@@ -8,11 +8,15 @@ the delivery was created (priced or not, a rider at once or not, and what the an
 create told), optional re-pricing, assignment, payment, the code, the statuses to the end or
 a cancel, and ``delivery.updated`` echoes carrying nothing new, each with the sandbox's own
 hint or none. Each is relayed as it comes; the messages are then read for their facts.
+
+The create is answered in the turn (what its reply told is drawn), or its answer was lost and
+the follow-up settled it (``unconfirmed_worker``): then its notice is the first message read.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
 from pathlib import Path
 from typing import Any
@@ -22,8 +26,11 @@ from hypothesis import strategies as st
 
 from bot.chat_ref import ChatRef
 from bot.config import RelayConfig
+from bot.ordering.settled_links import settled_link
+from bot.partner.models import WebhookEvent
 from bot.relay import Relay
 from bot.store import Store
+from conversations.texts import dialogue
 from conversations.texts.catalogue import speaking_language
 
 from .support import (
@@ -44,7 +51,13 @@ from .support import (
 # Each fact, by the words that tell it (the bot's catalogue in both languages, the sandbox's
 # hints): a message's facts are those whose words it has.
 FACT_WORDS: dict[str, tuple[str, ...]] = {
-    "rider": ("is assigned and heading", "is your rider", "est attribué"),
+    "rider": (
+        "is assigned and heading",
+        "is your rider",
+        "est attribué",
+        "has already been assigned",
+        "a déjà été désigné",
+    ),
     "paid": ("received your payment", "reçu votre paiement"),
     "code": ("drop-off code", "code de remise"),
     "status:awaiting_price": ("waiting for the team to set", "attend que l'équipe"),
@@ -67,6 +80,7 @@ CONTRADICTIONS = {(before, after) for i, after in enumerate(_ORDER) for before i
     ("status:delivered", "status:cancelled"),
 }
 CODE_TWO_WAYS = ("will get a drop-off code", "forward this link")
+_RUNS = itertools.count()
 
 
 def facts_of(text: str) -> set[str]:
@@ -171,25 +185,62 @@ def lives(draw: st.DrawFn) -> tuple[Life, frozenset[str]]:
     return life, frozenset(told)
 
 
+async def settled_by_follow_up(store: Store, life: Life, language: str | None) -> str:
+    """The create's answer was lost; the follow-up found the delivery as its first event shows
+    it, settled the row and linked it as ``CreateFollowUp`` does: its notice."""
+    chat = ChatRef("telegram", CUSTOMER_CHAT)
+    await store.unconfirmed.add(
+        "key-lost",
+        chat,
+        CUSTOMER_USER,
+        request="{}",
+        saved_order="{}",
+        fingerprint="fp",
+        created_at=START - 60,
+        next_attempt_at=START - 60,
+        language=language,
+    )
+    entry = await store.unconfirmed.get("key-lost")
+    assert entry is not None
+    found = WebhookEvent.model_validate(life.events[0]).data.object
+    with speaking_language(language):
+        notice = dialogue.went_through(found)
+    assert await store.unconfirmed.settle(entry, notice, settled_link(found, sent_at=START - 60))
+    return notice
+
+
 async def relay_life(
-    tmp_path: Path, life: Life, told: frozenset[str], language: str | None
+    tmp_path: Path,
+    life: Life,
+    told: frozenset[str],
+    language: str | None,
+    *,
+    follow_up: bool = False,
 ) -> list[str]:
+    """The customer's messages over ``life``: the relay's, after the follow-up's notice when
+    ``follow_up`` settled the create (``told`` is then what the notice told)."""
     clock = FakeClock()
     channel = RecordingChannel()
-    store = await Store.connect(tmp_path / f"facts-{id(life)}.db", clock=clock)
+    # A file of its own per example: ``tmp_path`` is shared by all of them (and ``id(life)``
+    # is reused once a life is gone, which left a database of an earlier example in use).
+    store = await Store.connect(tmp_path / f"facts-{next(_RUNS)}.db", clock=clock)
+    first: list[str] = []
     try:
-        await store.deliveries.add(
-            DELIVERY,
-            ChatRef("telegram", CUSTOMER_CHAT),
-            CUSTOMER_USER,
-            START - 60,
-            RECEIVER_PHONE,
-            TRACKING,
-            life.events[0]["data"]["object"]["status"],
-            tracking_sent=True,
-            language=language,
-            told=told,
-        )
+        if follow_up:
+            first.append(await settled_by_follow_up(store, life, language))
+        else:
+            await store.deliveries.add(
+                DELIVERY,
+                ChatRef("telegram", CUSTOMER_CHAT),
+                CUSTOMER_USER,
+                START - 60,
+                RECEIVER_PHONE,
+                TRACKING,
+                life.events[0]["data"]["object"]["status"],
+                tracking_sent=True,
+                language=language,
+                told=told,
+            )
         relay = Relay(
             store,
             channel,
@@ -202,7 +253,7 @@ async def relay_life(
             await put(store, body)
             clock.advance(1)
             await relay.process_pending()
-        return channel.texts(CUSTOMER_CHAT)
+        return first + channel.texts(CUSTOMER_CHAT)
     finally:
         await store.close()
 
@@ -212,13 +263,13 @@ async def relay_life(
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
-@given(drawn=lives(), language=st.sampled_from([None, "fr"]))
+@given(drawn=lives(), language=st.sampled_from([None, "fr"]), follow_up=st.booleans())
 def test_each_fact_is_told_once_and_nothing_contradicts(
-    tmp_path: Path, drawn: tuple[Life, frozenset[str]], language: str | None
+    tmp_path: Path, drawn: tuple[Life, frozenset[str]], language: str | None, follow_up: bool
 ) -> None:
     life, told = drawn
     with speaking_language(None):
-        messages = asyncio.run(relay_life(tmp_path, life, told, language))
+        messages = asyncio.run(relay_life(tmp_path, life, told, language, follow_up=follow_up))
     seen: dict[str, str] = {}
     order: list[str] = []
     for text in messages:
@@ -230,6 +281,8 @@ def test_each_fact_is_told_once_and_nothing_contradicts(
     for i, later in enumerate(order):
         for earlier in order[:i]:
             assert (later, earlier) not in CONTRADICTIONS, (earlier, later, messages)
+    if follow_up:
+        return  # the notice is the first message read: what it told was checked above
     # What the answer to the create told is not told again.
     if f"fee:{(life.fee or 0):g}" in told:
         assert not any(f.startswith("fee:") for f in seen), messages
