@@ -86,7 +86,9 @@ _RETRY_LATER = """UPDATE unconfirmed_creates SET attempts = ?, next_attempt_at =
 # The notice too: a row settled since it was read may be due at the very time it was read.
 _CLAIM = """UPDATE unconfirmed_creates SET next_attempt_at = ?
     WHERE idempotency_key = ? AND next_attempt_at = ? AND coalesce(notice, '') = ?"""
-_SETTLE = """UPDATE unconfirmed_creates SET delivery_id = ?, notice = ?, next_attempt_at = ?
+# A settled row stays due when its claim ends, not at once: the worker that settled it tells
+# the customer next, and another worker reading due rows meanwhile must not tell them too.
+_SETTLE = """UPDATE unconfirmed_creates SET delivery_id = ?, notice = ?
     WHERE idempotency_key = ? AND notice IS NULL"""
 _REMOVE = "DELETE FROM unconfirmed_creates WHERE idempotency_key = ?"
 _COUNT_OPEN = "SELECT count(*) FROM unconfirmed_creates WHERE notice IS NULL"
@@ -175,13 +177,14 @@ class UnconfirmedCreates:
     async def settle(
         self, entry: UnconfirmedCreate, notice: str, created: CreatedLink | None = None
     ) -> bool:
-        """End ``entry`` with ``notice`` for its customer, due at once; with ``created``, link
+        """End ``entry`` with ``notice`` for its customer, due again when the settling worker's
+        claim ends (should it die before telling them); with ``created``, link
         that delivery to the entry's chat and user (with its saved order) in the same commit.
 
         False when the entry was settled already (nothing is changed then).
         """
         async with self._db.transaction() as tx:
-            params = (created.delivery_id if created else None, notice, self._clock())
+            params = (created.delivery_id if created else None, notice)
             if await tx.execute(_SETTLE, (*params, entry.idempotency_key)) == 0:
                 return False
             if created is not None:
