@@ -62,7 +62,7 @@ def register_agents(core: CoreServices) -> AgentChannels:
     handoffs = AgentHandoffs(core.handoffs, conversations)
     core.handoffs.serve(AGENTS, AgentCustomers(store, bell, conversations))
     # A fee set after the order is put to the customer; the agent sends back their choice.
-    quotes = AgentQuotes(store, core.quotes(AGENT_WORDS))
+    quotes = AgentQuotes(store, core.quotes(AGENT_WORDS), bell)
     core.register(
         ChannelRegistration(
             AGENTS,

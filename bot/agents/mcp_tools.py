@@ -143,7 +143,8 @@ event with `question.kind` "quote" gives the fee and the question. Put it to the
 send their choice: "keep" (the order goes ahead at that fee) or "cancel" (it is cancelled).
 `delivery` is the short reference of the event (e.g. 3F2A9C1E). Answered once: a second answer,
 or one after the delivery was picked up or cancelled, changes nothing. Tell the customer what
-`text` says."""
+`text` says. The choice taken also appears once among the conversation's events (type
+quote_answered)."""
 EVENTS = """News about the deliveries ordered in a conversation, oldest first, after stream
 position `after` (each event's `seq`): status in words, the service's customer_message_hint,
 summary and agent_notes (for you, not to read out verbatim). A drop-off code is never included:

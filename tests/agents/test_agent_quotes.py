@@ -88,6 +88,11 @@ async def test_the_question_is_an_event_once_and_the_json_api_answers_it(
     assert world.sandbox.delivery(delivery)["status"] == "cancelled"
     again = (await world.api.post(route, json={"choice": "keep"})).json()
     assert again["outcome"] == "already_answered"
+    # The choice is in the conversation's events once (the refused second answer is not).
+    answered = [e for e in await events(world, conversation) if e["type"] == "quote_answered"]
+    assert [(e["choice"], e["outcome"], e["delivery_id"]) for e in answered] == [
+        ("cancel", "cancelled", delivery)
+    ]
     # Another customer of the channel cannot answer it; another channel's key sees nothing.
     stranger = await world.api.post(
         f"/api/customers/someone-else/deliveries/{ref}/quote", json={"choice": "keep"}
@@ -101,7 +106,7 @@ async def test_the_question_is_an_event_once_and_the_json_api_answers_it(
 
 
 async def test_over_mcp_answer_quote_keeps_the_order(world: AgentWorld) -> None:
-    _, delivery = await priced_order(world, "quote-mcp")
+    conversation, delivery = await priced_order(world, "quote-mcp")
     ref = short_ref(delivery)
     assert world.agents is not None
     server = build_mcp_server(world.agents.conversations, "shop", quotes=world.agents.quotes)
@@ -126,3 +131,6 @@ async def test_over_mcp_answer_quote_keeps_the_order(world: AgentWorld) -> None:
         assert wrong.is_error
     assert world.sandbox.delivery(delivery)["status"] == "pending"
     assert any("keeps the order" in text for _, text in world.channel.sent)
+    # Keep changes nothing at the service, and is kept in the conversation's events.
+    answered = [e for e in await events(world, conversation) if e["type"] == "quote_answered"]
+    assert [(e["choice"], e["outcome"]) for e in answered] == [("keep", "kept")]
