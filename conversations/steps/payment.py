@@ -1,6 +1,7 @@
 """How the delivery is paid, as a piece: the collection method the business allows (one allowed
-method answers itself), then, where cash-to-collect (POD) is allowed for the kind, the amount
-the rider collects from the receiver. It hands back a ``Payment``."""
+method answers itself; with several, one is pre-set, see ``_preset_method``), then, where
+cash-to-collect (POD) is allowed for the kind, the amount the rider collects from the receiver.
+It hands back a ``Payment``."""
 
 from __future__ import annotations
 
@@ -48,10 +49,19 @@ def _method_named(ctx: Context, value: JsonValue) -> str:
     return "-"
 
 
-def _last_method(ctx: Context) -> str | None:
-    """A returning customer's method of their last order (taken only while still offered)."""
+# Pre-set for a first order when the business offers it beside others: cash, in person, asks
+# nothing of the customer before the rider comes, and its label says who is paid and when.
+FIRST_ORDER_METHOD: CollectionMethod = "cash_on_delivery"
+
+
+def _preset_method(ctx: Context) -> str | None:
+    """The method taken without asking (shown on the summary, changed there): a returning
+    customer's method of their last order while still offered, else cash in person while
+    offered; ``choice`` takes it only when it is offered and not the lone option."""
     known = ctx.session.remembered
-    return known.payment if known is not None and known.payment else None
+    if known is not None and known.payment in rules.payment_methods(ctx.caps):
+        return known.payment
+    return FIRST_ORDER_METHOD
 
 
 def _write_pod(ctx: Context, value: JsonValue) -> Mapping[str, object]:
@@ -60,9 +70,10 @@ def _write_pod(ctx: Context, value: JsonValue) -> Mapping[str, object]:
 
 
 def payment(*, kind: ServiceKind, next: Target, cash_to_collect: bool = True) -> Piece[Payment]:
-    """The payment method (a returning customer's last one pre-set, while the business still
-    offers it), then the cash to collect when ``cash_to_collect`` and the business allows POD
-    for ``kind`` (never on errands): none, changed from the summary."""
+    """The payment method (pre-set: a returning customer's last one while the business still
+    offers it, else cash in person while offered; changed from the summary), then the cash to
+    collect when ``cash_to_collect`` and the business allows POD for ``kind`` (never on
+    errands): none, changed from the summary."""
 
     def pod_on(ctx: Context) -> bool:
         return cash_to_collect and rules.pod_allowed(ctx.caps, kind)
@@ -75,7 +86,7 @@ def payment(*, kind: ServiceKind, next: Target, cash_to_collect: bool = True) ->
         single=said("steps.payment.single"),
         empty=rules.SETTINGS_BROKEN,
         describe=_method_named,
-        preset=_last_method,
+        preset=_preset_method,
         fields=("customerCollectionMethod",),
         next=POD_AMOUNT if cash_to_collect else next,
     )

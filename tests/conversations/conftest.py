@@ -358,6 +358,16 @@ class Chat:
         ids = {o.label: o.id for o in self.prompt.options}
         return await self.send(ChoiceAnswer(option=ids.get(option, option), **self._stamp()))
 
+    async def pay(self, method: str) -> Turn:
+        """Pay by ``method`` as a customer would: tap it where the payment question is open; at
+        the summary keep the pre-set method, or change it there (``edit:payment``)."""
+        if self.step == "summary":
+            assert self.session is not None
+            if self.session.answers.get("payment") == method:
+                return self.turn
+            await self.tap("edit:payment")
+        return await self.tap(method)
+
     async def say(self, text: str) -> Turn:
         return await self.send(TextAnswer(text=text))
 
@@ -385,8 +395,8 @@ class Chat:
         if start:
             await self.start()
             await self.tap("pickup_delivery")
-        # A rider picking up, "Me" handing over, not fragile, no cash and no email are
-        # pre-set: the summary shows them.
+        # A rider picking up, "Me" handing over, not fragile, no cash, no email and cash as
+        # the payment method are pre-set: the summary shows them.
         assert self.step == "pickup_place"
         await self.location(*LAGOS)
         await self.say("12 Marina Road, Lagos Island")
@@ -398,7 +408,7 @@ class Chat:
         await self.say("Two books")
         await self.tap("small")
         await self.photos(2)
-        await self.tap("cash_on_delivery")
+        # Cash in person is pre-set beside online checkout: shown on the summary, not asked.
         assert self.step == "summary", self.said
 
     async def errand_to_summary(self, mode: str = "at_place") -> None:
@@ -421,7 +431,7 @@ class Chat:
         await self.tap("medium")
         await self.tap("saved:loc-gate")
         await self.contact("+2348031234567", "Ada", "Obi")
-        await self.tap("online_checkout")
+        await self.pay("online_checkout")
         assert self.step == "summary", self.said
 
 

@@ -105,7 +105,7 @@ async def walk(world: World, name: str, draw: Callable[[], str], store: Store) -
         await chat.tap("small")
         await chat.photos(1)
         await chat.command("done")
-        await chat.tap("online_checkout")
+        await chat.pay("online_checkout")
     assert chat.step == "summary"
     await chat.tap("confirm")
     assert chat.turn.status == "created"

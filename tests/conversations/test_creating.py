@@ -136,7 +136,7 @@ async def test_service_disabled_in_a_directly_started_flow_ends_it(world, chat, 
     await chat.tap("saved:loc-gate")
     await chat.contact("2348031234567", "Ada")
     await chat.command("skip")
-    await chat.tap("cash_on_delivery")
+    await chat.pay("cash_on_delivery")
     await chat.tap("confirm")
     assert chat.turn.status == "ended"
     assert "Sorry, this business doesn't offer errands right now." in chat.said
@@ -334,7 +334,7 @@ async def test_a_step_that_newly_applies_is_asked_before_creating(new_world, cap
     await chat.say("Books")
     await chat.tap("small")
     await chat.photos(1)
-    await chat.tap("cash_on_delivery")
+    await chat.pay("cash_on_delivery")
     assert chat.step == "summary"
     world.catalog.caps = caps(pod={"enabled": True})
 

@@ -56,8 +56,8 @@ async def test_pickup_delivery_with_someone_else_handing_over_and_cash_to_collec
     await chat.tap("medium")
     assert chat.step == "photos"  # not fragile is pre-set
     await chat.photos(6)
-    assert chat.step == "payment"
-    await chat.tap("online_checkout")
+    assert chat.step == "summary"  # cash in person is pre-set beside online checkout
+    await chat.pay("online_checkout")
     assert chat.step == "summary"  # no cash to collect is pre-set
     # Each pre-set answer is changed from the summary, which comes back after each.
     await chat.tap("edit:sender_email")
@@ -103,7 +103,7 @@ async def test_warehouse_mode_copies_the_row(world, chat):
     await chat.tap("no")
     await chat.photos(1)
     await chat.command("done")
-    await chat.tap("cash_on_delivery")
+    await chat.pay("cash_on_delivery")
     await chat.tap("none")
     await chat.tap("confirm")
 
@@ -155,7 +155,7 @@ async def test_errand_where_the_shop_is_unknown(world, chat):
     await chat.say("Ada Obi")
     await chat.say("08031234567")
     await chat.command("skip")
-    await chat.tap("cash_on_delivery")
+    await chat.pay("cash_on_delivery")
     assert "• Shop: not known: the rider will find it" in chat.prompt.text
     await chat.tap("confirm")
 
@@ -192,7 +192,7 @@ async def test_errand_from_a_curated_link(world, chat):
     await chat.say("Desk 14")
     await chat.contact("+2348031234567", "Ada", "Obi")
     await chat.command("skip")
-    await chat.tap("cash_on_delivery")
+    await chat.pay("cash_on_delivery")
     await chat.tap("confirm")
 
     [request] = world.creator.requests
@@ -226,7 +226,7 @@ async def test_errand_from_the_customers_own_link_asks_where_the_shop_is(world, 
     await chat.tap("saved:loc-gate")
     await chat.contact("+2348031234567", "Ada", "Obi")
     await chat.command("skip")
-    await chat.tap("cash_on_delivery")
+    await chat.pay("cash_on_delivery")
     await chat.tap("confirm")
 
     [request] = world.creator.requests
@@ -269,8 +269,8 @@ async def test_return_parcel_end_to_end(world, chat):
     await chat.say("Wrong size shoes, order 1234")
     await chat.tap("small")
     await chat.photos(1)
-    assert chat.step == "payment"
-    await chat.tap("online_checkout")
+    assert chat.step == "summary"  # cash in person is pre-set beside online checkout
+    await chat.pay("online_checkout")
     assert chat.step == "summary"  # no cash to collect on a return
     assert chat.prompt.text.startswith("Please check your return:")
     await chat.tap("edit:pickup_contact")

@@ -25,7 +25,7 @@ async def test_it_buys_the_medicine_and_sends_every_errand_field(world):
     await chat.location(*IKEJA, address="HealthPlus Pharmacy, Ikeja City Mall")
     await chat.tap("saved:loc-gate")
     await chat.contact("+2348031234567", "Ada", "Obi")
-    await chat.tap("online_checkout")
+    await chat.pay("online_checkout")
     assert chat.step == "summary", chat.said
     await chat.tap("confirm")
     assert chat.turn.status == "created", chat.said

@@ -43,7 +43,7 @@ async def pickup_someone_else_cash_fragile(chat) -> None:
     await chat.say("A laptop")
     await chat.tap("medium")
     await chat.photos(6)
-    await chat.tap("online_checkout")
+    await chat.pay("online_checkout")
     # the email, who hands it over, fragile and the cash are pre-set: changed at the summary
     await chat.tap("edit:sender_email")
     await chat.say("ada@example.com")
@@ -68,7 +68,7 @@ async def warehouse(chat) -> None:
     await chat.say("Shoes")
     await chat.tap("small")
     await chat.photos(1)
-    await chat.tap("cash_on_delivery")
+    await chat.pay("cash_on_delivery")
 
 
 async def errand_at_a_shop(chat) -> None:
@@ -99,7 +99,7 @@ async def errand_shop_unknown(chat) -> None:
     await chat.say("Room 4, Jaja Hall")
     await chat.say("Ada Obi")
     await chat.say("08031234567")
-    await chat.tap("cash_on_delivery")
+    await chat.pay("cash_on_delivery")
 
 
 async def errand_from_own_link(chat) -> None:
@@ -116,7 +116,7 @@ async def errand_from_own_link(chat) -> None:
     await chat.tap("small")
     await chat.tap("saved:loc-gate")
     await chat.contact("+2348031234567", "Ada", "Obi")
-    await chat.tap("cash_on_delivery")
+    await chat.pay("cash_on_delivery")
 
 
 async def return_parcel(chat) -> None:
@@ -127,7 +127,7 @@ async def return_parcel(chat) -> None:
     await chat.say("Wrong size shoes, order 1234")
     await chat.tap("small")
     await chat.photos(1)
-    await chat.tap("online_checkout")
+    await chat.pay("online_checkout")
 
 
 ORDERS: dict[str, Callable[[Any], Awaitable[None]]] = {

@@ -5,6 +5,7 @@ area, a payment method switched off) is not offered."""
 
 from __future__ import annotations
 
+from conversations import rules
 from conversations.dialog import SavedOrder
 from conversations.returning import Remembered, remembered_from, with_proven_phone
 
@@ -214,3 +215,27 @@ async def test_a_payment_method_no_longer_offered_is_asked_again(new_world) -> N
     assert chat.step == "summary"
     await chat.tap("confirm")
     assert world.creator.requests[-1].customerCollectionMethod == other
+
+
+async def test_a_first_order_pays_in_cash_unless_changed_and_the_next_keeps_the_change(
+    world: World,
+) -> None:
+    chat = world.chat()
+    await chat.pickup_delivery_to_summary()  # never asked how to pay: cash in person is pre-set
+    assert chat.session is not None and chat.prompt is not None
+    assert chat.session.answers["payment"] == "cash_on_delivery"
+    cash = rules.payment_label("cash_on_delivery", world.catalog.caps)
+    assert f"Payment: {cash}" in chat.prompt.text
+    await chat.tap("edit:payment")
+    assert chat.step == "payment" and chat.prompt.default == "cash_on_delivery"
+    await chat.tap("online_checkout")
+    assert chat.step == "summary"
+    await chat.tap("confirm")
+    assert world.creator.requests[-1].customerCollectionMethod == "online_checkout"
+    assert chat.turn.order is not None
+    known = remembered_from(chat.turn.order)
+    assert known is not None and known.payment == "online_checkout"
+
+    again = await second_order_to_summary(world, known)
+    assert again.session is not None
+    assert again.session.answers["payment"] == "online_checkout"  # their own, not the cash

@@ -335,7 +335,7 @@ async def test_without_pod_no_cash_to_collect_is_asked(new_world):
     await chat.tap("no")
     await chat.photos(1)
     await chat.command("done")
-    await chat.tap("cash_on_delivery")
+    await chat.pay("cash_on_delivery")
     assert chat.step == "summary"
     await chat.tap("confirm")
     assert world.creator.requests[0].isPODEnabled is None

@@ -77,7 +77,7 @@ async def test_an_invalid_email_is_reasked_and_a_valid_one_kept(chat):
     await chat.say("Books")
     await chat.tap("small")
     await chat.photos(1)
-    await chat.tap("cash_on_delivery")
+    await chat.pay("cash_on_delivery")
     await chat.tap("edit:sender_email")
     await chat.say("ada@")
     assert "doesn't look like an email address" in chat.said

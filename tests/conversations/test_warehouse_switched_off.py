@@ -41,7 +41,7 @@ async def test_from_the_summary_only_the_pickup_is_asked_again(world: World, cha
     await chat.say("Shoes")
     await chat.tap("small")
     await chat.photos(1)
-    await chat.tap("cash_on_delivery")
+    await chat.pay("cash_on_delivery")
     assert chat.step == "summary" and chat.prompt is not None
     assert "Warehouse: Lekki Hub, 1 Admiralty Way" in chat.prompt.text
     switch_off(world)
