@@ -59,7 +59,7 @@ TO_SUMMARY: list[dict[str, Any]] = [
     {"kind": "text", "text": "A pair of shoes in a box"},
     {"kind": "choice", "option": "small"},
     {"kind": "photos", "urls": [PHOTO_URL]},
-    {"kind": "choice", "option": "cash_on_delivery"},
+    # Cash in person is pre-set (beside online checkout): the summary shows it.
 ]
 # The default scenario's fee, "from NGN 1,500": the total the summary shows and the confirm carries.
 TOTAL = {"amount": 1500, "currency": "NGN"}

@@ -86,5 +86,5 @@ async def make_stack(tmp_path: Path, photo_dir: Path) -> AsyncIterator[MakeStack
 TO_SUMMARY = [
     "1", "location 6.5095 3.3711 Ozone Cinema, Yaba", "1",
     "contact 08031234567 Ada Obi", "Bola Ahmed", "08022223333",
-    "Shoes", "1", "parcel.png", "1",
+    "Shoes", "1", "parcel.png",
 ]  # fmt: skip

@@ -29,7 +29,6 @@ SCRIPT = """\
 > 1
 > parcel.png
 > 1
-> 1
 < Done! Your order reference is
 $ delivery.pickup.address = 3 Admiralty Way, Lekki Phase 1, Lagos
 > :paid
@@ -66,7 +65,7 @@ def test_a_mismatch_exits_1_at_its_line(
     script = write_script(tmp_path, text, (photo_dir / "parcel.png").read_bytes())
     assert main(["demo", "--script", str(script)]) == 1
     captured = capsys.readouterr()
-    assert f"MISMATCH {script}:15: expected the bot to say 'Your parcel is on the moon'" in (
+    assert f"MISMATCH {script}:14: expected the bot to say 'Your parcel is on the moon'" in (
         captured.err
     )
     assert "> :paid" not in captured.out  # nothing after the mismatch ran

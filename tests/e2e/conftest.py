@@ -338,8 +338,8 @@ class BotStack:
         if begin is not None:
             await self.command(user, begin)
         await self.tap(self.prompt(chat), "✓ Pickup & delivery")
-        # A rider picking up, "Me" handing over, not fragile, no cash and no email are
-        # pre-set: the summary shows them.
+        # A rider picking up, "Me" handing over, not fragile, no cash, no email and cash as the
+        # payment method are pre-set: the summary shows them.
         await self.location(user, 6.5095, 3.3711)
         await self.text(user, "12 Herbert Macaulay Way, Yaba")
         await self.tap(self.prompt(chat), "UNILAG Main Gate")
@@ -350,11 +350,6 @@ class BotStack:
         await self.tap(self.prompt(chat), "Small")
         for picture in photos:  # as an album: the first answers, the rest are added
             await self.photo(user, picture)
-        paying = self.prompt(chat)
-        if (
-            "Cash to the rider at pickup" in paying.button_texts
-        ):  # a returning customer's is pre-set
-            await self.tap(paying, "Cash to the rider at pickup")
         return self.prompt(chat)
 
 

@@ -24,7 +24,6 @@ ANSWERS: list[dict[str, Any]] = [
     {"kind": "text", "text": "A pair of shoes in a box"},
     {"kind": "choice", "option": "small"},
     {"kind": "photos", "urls": ["<uploaded>"]},
-    {"kind": "choice", "option": "cash_on_delivery"},
     {"kind": "choice", "option": "confirm", "total": {"amount": 1500, "currency": "NGN"}},
 ]
 

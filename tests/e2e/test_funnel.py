@@ -79,7 +79,6 @@ async def test_scripted_customers_give_exact_counts_per_step(
         ("pickup_delivery", "package_description"): (1, 1, 0, 0, 0, 0),
         ("pickup_delivery", "package_size"): (1, 1, 0, 0, 0, 0),
         ("pickup_delivery", "photos"): (1, 1, 0, 0, 0, 0),
-        ("pickup_delivery", "payment"): (1, 1, 0, 0, 0, 0),
         ("pickup_delivery", "summary"): (1, 1, 0, 0, 0, 1),  # Ada's delivery
     }
     by_step = {row.step: row for row in rows}

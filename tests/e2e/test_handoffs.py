@@ -162,7 +162,6 @@ async def finish_order(stack: BotStack) -> None:
     await stack.text(ADA, "A pair of shoes in a box")
     await stack.tap(stack.prompt(chat), "Small")
     await stack.photo(ADA, tiny_png())
-    await stack.tap(stack.prompt(chat), "Cash to the rider at pickup")
     await stack.tap(stack.prompt(chat), "Confirm and send")
 
 

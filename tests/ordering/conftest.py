@@ -57,7 +57,6 @@ TO_SUMMARY = [
     ChoiceAnswer(option="no"),
     PhotosAnswer(urls=[PHOTO_URL]),
     CommandAnswer(name="done"),
-    ChoiceAnswer(option="cash_on_delivery"),
     ChoiceAnswer(option="none"),
 ]
 CONFIRM_ANSWER = ChoiceAnswer(option=CONFIRM)

@@ -51,7 +51,6 @@ RETURN_TO_SUMMARY: list[Answer] = [
     ChoiceAnswer(option="small"),
     PhotosAnswer(urls=[PHOTO_URL]),
     CommandAnswer(name="done"),
-    ChoiceAnswer(option="cash_on_delivery"),
 ]
 
 

@@ -44,7 +44,6 @@ async def after_the_sender(stack: BotStack) -> None:
     await stack.text(ADA, "A pair of shoes in a box")
     await stack.tap(stack.prompt(ADA.id), "Small")
     await stack.photo(ADA, tiny_png())
-    await stack.tap(stack.prompt(ADA.id), "Cash to the rider at pickup")
     await stack.tap(stack.prompt(ADA.id), "Confirm and send")
     assert await stack.bot.store.deliveries.for_user(ADA_REF, 5), "the order was not created"
 
