@@ -28,7 +28,8 @@ running, time from posting each to ``Channel.send`` for it (median and p99).
 wrk comes from the system packages: the benchmark runs ``apt-get install -y wrk`` when it is
 missing and it may (as root, or with passwordless sudo), and otherwise says how to install it.
 Prints figures only. Run: ``.venv/bin/python benchmarks/bench_ingest.py`` (about two minutes;
-``--quick`` for one short run of each).
+``--quick`` for one short run of each; ``--fsync-delay-ms 1`` with each fsync 1 ms slower, as on
+a networked cloud volume: ``wrk_ingest.slowed_disk``, needs strace).
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ from wrk_ingest import (  # beside this script: the P2 harness
     against_floor,
     compare,
     serve,
+    slowed_disk,
     write_lines,
     wrk_script,
 )
@@ -355,6 +357,7 @@ async def relay_latency_figures(directory: Path, sync: Synchronous) -> None:
 
 
 def main() -> None:
+    slowed_disk(sys.argv)
     quick = "--quick" in sys.argv[1:]
     runs, seconds = (1, 2) if quick else (3, 4)
     with tempfile.TemporaryDirectory(prefix="bench-ingest-") as directory:

@@ -17,7 +17,8 @@ per commit), for ``POST /telegram``:
 Printed: updates/s and wrk's p99 for each, the ratio bot/floor (goal, as for partner events:
 at least 1.5x under ``synchronous=FULL``, p99 at most 10 ms) and bot/no inbox (what storing
 costs ingest). Run: ``.venv/bin/python benchmarks/bench_telegram_ingest.py`` (``--quick`` for
-one short run of each).
+one short run of each; ``--fsync-delay-ms 1`` with each fsync 1 ms slower:
+``wrk_ingest.slowed_disk``).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from wrk_ingest import (  # beside this script: the P2 harness
     against_floor,
     compare,
     serve,
+    slowed_disk,
     write_lines,
     wrk_script,
 )
@@ -200,6 +202,7 @@ def telegram_comparison(runs: int, seconds: int) -> Comparison:
 
 
 def main() -> None:
+    slowed_disk(sys.argv)
     quick = "--quick" in sys.argv[1:]
     runs, seconds = (1, 2) if quick else (3, 4)
     multiprocessing.set_start_method("spawn", force=True)

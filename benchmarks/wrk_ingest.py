@@ -9,6 +9,12 @@ and two figures a busy machine does not move much: the **server process's CPU ti
 request** (user + system, from ``/proc``; what the server costs, whoever else runs beside it)
 and the **rows per commit** (how well the commits are grouped).
 
+With ``--fsync-delay-ms N`` (``slowed_disk``) the benchmark runs again under ``strace``, which
+makes every ``fsync``/``fdatasync`` of every process N ms slower (strace's fault injection, with
+a seccomp filter so no other system call is stopped): a disk whose flush takes as long as a
+networked cloud volume's, where a commit per request shows what it costs. On a local SSD (this
+machine's: about 0.15 ms) the naive floor barely waits for the disk.
+
 Each wrk thread posts the lines of its own file (``<prefix>-<thread>.<suffix>``), in order, one
 request per line; a line is the body, or ``<header value>\\t<body>`` when the server wants a
 per-request header (the partner's signature), so nothing is signed or encoded while timed.
@@ -35,6 +41,8 @@ import httpx
 import uvicorn
 
 Synchronous = Literal["NORMAL", "FULL"]
+FSYNC_DELAY_FLAG = "--fsync-delay-ms"
+_FSYNC_DELAY_ENV = "BENCH_FSYNC_DELAY_MS"  # set once this process runs under strace
 WRK_THREADS = 2
 WRK_CONNECTIONS = 16
 # A server process's entry point: (database file, synchronous, queue for its port).
@@ -98,6 +106,43 @@ def write_lines(prefix: Path, lines_of_thread: Callable[[int, int], list[str]], 
     per_thread = count // WRK_THREADS
     for thread in range(WRK_THREADS):
         Path(f"{prefix}-{thread}.lines").write_text("".join(lines_of_thread(thread, per_thread)))
+
+
+def slowed_disk(argv: list[str]) -> None:
+    """With ``--fsync-delay-ms N`` in ``argv``: run this script again under strace, every
+    fsync of it and of the processes it starts N ms slower (module docstring). Returns at once
+    without the flag, or when already under strace."""
+    if FSYNC_DELAY_FLAG not in argv or os.environ.get(_FSYNC_DELAY_ENV):
+        return
+    at = argv.index(FSYNC_DELAY_FLAG)
+    try:
+        delay_ms = float(argv[at + 1])
+    except (IndexError, ValueError):
+        sys.exit(f"{FSYNC_DELAY_FLAG} needs a number of milliseconds, e.g. {FSYNC_DELAY_FLAG} 1")
+    strace = shutil.which("strace")
+    if strace is None:
+        sys.exit(f"{FSYNC_DELAY_FLAG} needs strace (Debian/Ubuntu: `sudo apt-get install strace`)")
+    command = [
+        strace,
+        "-f",  # every thread and child: the servers are spawned processes
+        "-qq",
+        "--seccomp-bpf",  # stop only at the system calls named below
+        "-e",
+        "trace=fsync,fdatasync",
+        "-e",
+        f"inject=fsync,fdatasync:delay_exit={round(delay_ms * 1000)}",
+        "-o",
+        os.devnull,
+        sys.executable,
+        *argv,
+    ]
+    os.execve(strace, command, {**os.environ, _FSYNC_DELAY_ENV: str(delay_ms)})  # noqa: S606
+
+
+def disk_note() -> str:
+    """How the disk was slowed for this run (``slowed_disk``), for the figures' header."""
+    delay = os.environ.get(_FSYNC_DELAY_ENV)
+    return f", each fsync {delay} ms slower (strace)" if delay else ""
 
 
 @dataclass(frozen=True)
@@ -217,7 +262,8 @@ def stored_counts(port: int) -> tuple[int, int]:
 
 class Commits:
     """The statements that committed stored rows in this server process (``/bench/stored``):
-    ``GroupedInserts``' once ``count_grouped()`` is called, and whatever calls ``add``."""
+    those of ``GroupedInserts`` and ``WorkerGroupedInserts`` once ``count_grouped()`` is
+    called, and whatever calls ``add``."""
 
     count = 0
 
@@ -227,16 +273,27 @@ class Commits:
 
     @classmethod
     def count_grouped(cls) -> None:
-        """Count each statement of every ``GroupedInserts`` from now on."""
+        """Count each statement of every grouped insert from now on."""
+        import sqlite3
+
         from bot.store.grouped_inserts import GroupedInserts
+        from bot.store.worker_group_inserts import WorkerGroupedInserts
 
         insert = GroupedInserts._insert
+        on_worker = WorkerGroupedInserts._insert
 
         async def counted(self: GroupedInserts, rows: list[Sequence[object]]) -> list[bool]:
             cls.add()
             return await insert(self, rows)
 
+        def counted_on_worker(
+            self: WorkerGroupedInserts, conn: sqlite3.Connection, rows: list[Sequence[object]]
+        ) -> list[bool]:
+            cls.add()  # on the worker thread: one statement at a time, under the GIL
+            return on_worker(self, conn, rows)
+
         GroupedInserts._insert = counted  # type: ignore[method-assign]
+        WorkerGroupedInserts._insert = counted_on_worker  # type: ignore[method-assign]
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -328,7 +385,7 @@ def compare(comparison: Comparison, directory: Path, sync: Synchronous) -> None:
     comparison.figures = figures
     print(
         f"{comparison.name}, wrk -t{WRK_THREADS} -c{WRK_CONNECTIONS}, {comparison.seconds} s x "
-        f"{comparison.runs} alternating runs each, synchronous={sync}, load average "
+        f"{comparison.runs} alternating runs each, synchronous={sync}{disk_note()}, load average "
         f"{min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} cores"
     )
     print(

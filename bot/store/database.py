@@ -40,9 +40,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal, Protocol, cast
+from typing import Any, Literal, Protocol, TypeVar, cast
 
 import aiosqlite
 
@@ -53,6 +53,7 @@ from bot.store.wal_checkpoints import WalCheckpointer
 Row = tuple[Any, ...]
 Params = Sequence[object]
 Synchronous = Literal["NORMAL", "FULL"]
+T = TypeVar("T")
 
 # IS [NOT] DISTINCT FROM (3.39) is the newest feature the repositories use.
 MIN_SQLITE_VERSION = (3, 39, 0)
@@ -102,8 +103,12 @@ class Database:
         path: Path,
         on_loop: LoopConnection | None = None,
         checkpointer: WalCheckpointer | None = None,
+        *,
+        synchronous: Synchronous = "FULL",
     ) -> None:
         self._conn = conn
+        #: Whether a commit waits for the disk (``FULL``) or not (``NORMAL``).
+        self.synchronous: Synchronous = synchronous
         self._statements = Statements(conn)
         self._on_loop = on_loop
         self._checkpointer = checkpointer
@@ -146,7 +151,7 @@ class Database:
                 await checkpointer.close()
             await conn.close()
             raise
-        return cls(conn, path, on_loop, checkpointer)
+        return cls(conn, path, on_loop, checkpointer, synchronous=synchronous)
 
     async def execute(self, sql: str, params: Params = (), *, passed_by_reads: bool = False) -> int:
         """Run one statement as its own transaction; return the number of rows it changed (a
@@ -178,6 +183,21 @@ class Database:
                 pass  # the worker thread's turn
         async with self._on_worker(passed_by_reads):
             return await self._statements.fetch_all(sql, params)
+
+    async def run_on_worker(
+        self, work: Callable[[sqlite3.Connection], T], *, passed_by_reads: bool = False
+    ) -> T:
+        """Run ``work`` on the worker thread with the connection, as a lone statement would run
+        (in its place among the queued ones, never inside another coroutine's transaction):
+        for work that must go on without a trip back to the event loop between its statements
+        (``worker_group_inserts``). Each statement it runs is its own transaction."""
+        conn = self._conn
+        async with self._on_worker(passed_by_reads):
+            # aiosqlite has no public way to run a function on its thread; ``_execute`` is how
+            # its own methods do it, and ``_conn`` the sqlite3 connection they run on
+            # (tests/store/test_worker_group_inserts.py fails if either changes).
+            on_thread: Callable[[Callable[[], T]], Awaitable[T]] = conn._execute
+            return await on_thread(lambda: work(conn._conn))
 
     def passed_by_reads(self) -> Executor:
         """This database, for lone writes that reads need not wait for: while one is queued

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from typing import Protocol
 
 from bot.store.database import Executor
 
@@ -34,6 +35,15 @@ MAX_GROUP_ROWS = 64
 # took half as many rows: under ``synchronous=FULL`` (benchmarks/bench_ingest.py, side by
 # side) one in flight made 7.3 rows a commit instead of 4.3 and cost 13 % less CPU a request.
 MAX_IN_FLIGHT = 1
+
+
+class RowInserts(Protocol):
+    """Concurrent one-row inserts, each caller waiting for its own row's commit."""
+
+    async def add(self, row: Sequence[object]) -> bool:
+        """Insert ``row`` once it is committed; True when it is new, False when its key was
+        there already."""
+        ...
 
 
 class GroupedInserts:
@@ -52,19 +62,8 @@ class GroupedInserts:
         *,
         max_in_flight: int = MAX_IN_FLIGHT,
     ) -> None:
-        if key not in columns:
-            raise ValueError(f"the key {key!r} must be one of the columns")
-        if not all(name.isidentifier() for name in (table, *columns)):
-            raise ValueError("table and column names must be plain identifiers")
         self._db = db
-        # Names are the repository's own constants (checked above); values are parameters.
-        self._head = f"INSERT INTO {table} ({', '.join(columns)}) VALUES "  # noqa: S608
-        self._row = "(" + ", ".join("?" * len(columns)) + ")"
-        self._tail = f" ON CONFLICT ({key}) DO NOTHING RETURNING {key}"
-        self._lone = self._head + self._row + f" ON CONFLICT ({key}) DO NOTHING"
-        self._key_index = list(columns).index(key)
-        self._width = len(columns)
-        self._sql: dict[int, str] = {}  # rows -> statement text (one prepared statement each)
+        self._sql = GroupSql(table, columns, key)
         self._max_in_flight = max_in_flight
         self._in_flight = 0
         self._waiting: list[tuple[Sequence[object], asyncio.Future[bool]]] = []
@@ -72,8 +71,7 @@ class GroupedInserts:
 
     async def add(self, row: Sequence[object]) -> bool:
         """Insert ``row`` (values in column order) once it is committed; True when it is new."""
-        if len(row) != self._width:
-            raise ValueError(f"a row has {self._width} values, not {len(row)}")
+        self._sql.check_width(row)
         if self._in_flight >= self._max_in_flight:
             future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
             self._waiting.append((row, future))
@@ -116,15 +114,54 @@ class GroupedInserts:
             self._hand_over()
 
     async def _insert(self, rows: list[Sequence[object]]) -> list[bool]:
-        count = len(rows)
-        if count == 1:
-            return [await self._db.execute(self._lone, rows[0]) > 0]
-        sql = self._sql.get(count)
-        if sql is None:
-            sql = self._sql[count] = self._head + ", ".join([self._row] * count) + self._tail
-        params = [value for row in rows for value in row]
-        fresh = {row[0] for row in await self._db.fetch_all(sql, params)}
-        # Within one group a repeated key is inserted once: only its first row is new.
+        if len(rows) == 1:
+            return [await self._db.execute(self._sql.lone, rows[0]) > 0]
+        fresh = await self._db.fetch_all(self._sql.group(len(rows)), self._sql.params(rows))
+        return self._sql.news(rows, fresh)
+
+
+class GroupSql:
+    """The statements of grouped inserts into ``table`` (``columns``), skipping rows whose
+    ``key`` exists already: the lone row's, and a group's with ``RETURNING key``."""
+
+    def __init__(self, table: str, columns: Sequence[str], key: str) -> None:
+        if key not in columns:
+            raise ValueError(f"the key {key!r} must be one of the columns")
+        if not all(name.isidentifier() for name in (table, *columns)):
+            raise ValueError("table and column names must be plain identifiers")
+        # Names are the repository's own constants (checked above); values are parameters.
+        self._head = f"INSERT INTO {table} ({', '.join(columns)}) VALUES "  # noqa: S608
+        self._row = "(" + ", ".join("?" * len(columns)) + ")"
+        self._tail = f" ON CONFLICT ({key}) DO NOTHING RETURNING {key}"
+        #: One row: its changed-row count says whether it was new.
+        self.lone = self._head + self._row + f" ON CONFLICT ({key}) DO NOTHING"
+        self._key_index = list(columns).index(key)
+        self._width = len(columns)
+        self._texts: dict[int, str] = {}  # rows -> statement text (one prepared statement each)
+
+    def check_width(self, row: Sequence[object]) -> None:
+        """Refuse a row with the wrong number of values."""
+        if len(row) != self._width:
+            raise ValueError(f"a row has {self._width} values, not {len(row)}")
+
+    def group(self, count: int) -> str:
+        """The statement inserting ``count`` rows, returning the keys of the new ones."""
+        text = self._texts.get(count)
+        if text is None:
+            text = self._texts[count] = self._head + ", ".join([self._row] * count) + self._tail
+        return text
+
+    @staticmethod
+    def params(rows: Sequence[Sequence[object]]) -> list[object]:
+        """A group's parameters, row after row."""
+        return [value for row in rows for value in row]
+
+    def news(
+        self, rows: Sequence[Sequence[object]], returned: Sequence[Sequence[object]]
+    ) -> list[bool]:
+        """For each row of a group, whether it was new (``returned``: the group's statement's
+        rows). Within one group a repeated key is inserted once: only its first row is new."""
+        fresh = {row[0] for row in returned}
         news = []
         for row in rows:
             key = row[self._key_index]

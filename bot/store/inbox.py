@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 
 from bot.clocks import Clock
 from bot.store.database import Executor, Row
-from bot.store.grouped_inserts import GroupedInserts
 from bot.store.store_backend import Backend, StoreDatabase
 
 DEFAULT_LEASE_SECONDS = 60.0
@@ -83,9 +82,7 @@ class Inbox:
         self._db = db
         self._clock = clock
         self._backend = backend
-        self._adds = GroupedInserts(
-            db, "inbox", _ADDED_COLUMNS, "event_id", max_in_flight=backend.inserts_in_flight
-        )
+        self._adds = backend.grouped_inserts(db, "inbox", _ADDED_COLUMNS, "event_id")
 
     async def add(
         self, event_id: str, delivery_id: str, event_type: str, created: int, raw_body: bytes
@@ -93,7 +90,8 @@ class Inbox:
         """Store a verified event; False when its id is already stored (a redelivery).
 
         The row is committed when this returns, so the webhook can be acknowledged. Events
-        added concurrently are committed together (``GroupedInserts``: one fsync for a burst).
+        added concurrently are committed together (``backend.grouped_inserts``: one fsync for a
+        burst).
         """
         row = (event_id, delivery_id, event_type, created, raw_body, self._clock())
         return await self._adds.add(row)

@@ -7,8 +7,11 @@ live instance is respected, and each pending inbox event is relayed by one insta
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.store.advisory_locks import ADVISORY_NAMESPACE, INBOX_CLAIM_LOCK
 from bot.store.database import Executor, Row
+from bot.store.grouped_inserts import GroupedInserts, RowInserts
 from bot.store.schema import SchemaWords
 from bot.store.sent import CLAIM
 from bot.store.store_backend import StoreDatabase
@@ -82,8 +85,19 @@ class PgBackend:
 
     packs_sessions = False
     last_order_sql = _LAST_ORDER_FOR
-    # One group at a time: the pool would commit two groups in either order.
-    inserts_in_flight = 1
+
+    def grouped_inserts(
+        self,
+        db: StoreDatabase,
+        table: str,
+        columns: Sequence[str],
+        key: str,
+        *,
+        passed_by_reads: bool = False,
+    ) -> RowInserts:
+        """``GroupedInserts``, one group at a time (the pool would commit two groups in either
+        order); reads never wait for writes here."""
+        return GroupedInserts(db, table, columns, key, max_in_flight=1)
 
     async def prepare(self) -> None:
         """Nothing: every statement here stands alone."""

@@ -6,11 +6,15 @@ One process owns the file, so nothing is leased: a send claim is taken from any 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.store.database import Database, Executor, Row
+from bot.store.grouped_inserts import GroupedInserts, RowInserts
 from bot.store.inbox import NEXT_BATCH
 from bot.store.schema import SchemaWords
 from bot.store.sent import CLAIM
 from bot.store.store_backend import StoreDatabase
+from bot.store.worker_group_inserts import WorkerGroupedInserts
 
 SCHEMA_WORDS = SchemaWords(
     int="INTEGER",
@@ -54,12 +58,30 @@ class SqliteBackend:
 
     packs_sessions = True
     last_order_sql = _LAST_ORDER_FOR
-    # One group at a time: the rows that come while it commits make the next one larger
-    # (``grouped_inserts.MAX_IN_FLIGHT``).
-    inserts_in_flight = 1
 
     def __init__(self, db: Database) -> None:
         self._db = db
+
+    def grouped_inserts(
+        self,
+        db: StoreDatabase,
+        table: str,
+        columns: Sequence[str],
+        key: str,
+        *,
+        passed_by_reads: bool = False,
+    ) -> RowInserts:
+        """Under ``synchronous=FULL`` the groups are taken on the worker thread
+        (``WorkerGroupedInserts``: no trip through a busy event loop between two commits);
+        under ``NORMAL`` a lone row may be written on the loop (``GroupedInserts``)."""
+        if self._db.synchronous == "FULL":
+            return WorkerGroupedInserts(
+                self._db, table, columns, key, passed_by_reads=passed_by_reads
+            )
+        # One group at a time: the rows that come while it commits make the next one larger
+        # (``grouped_inserts.MAX_IN_FLIGHT``).
+        executor = db.passed_by_reads() if passed_by_reads else db
+        return GroupedInserts(executor, table, columns, key)
 
     async def prepare(self) -> None:
         """The TEMP view and trigger of a turn's save, on every connection of the file."""

@@ -15,10 +15,12 @@ instances compete for) are the ``Backend``'s: ``bot.store.sqlite_backend`` and
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
 from bot.store.database import Executor, Row
+from bot.store.grouped_inserts import RowInserts
 
 
 class StoreDatabase(Executor, Protocol):
@@ -38,8 +40,8 @@ class StoreDatabase(Executor, Protocol):
 
 
 class Backend(Protocol):
-    """The statements one database needs in its own words, and how many inserts it keeps
-    on their way at once (``GroupedInserts``)."""
+    """The statements one database needs in its own words, and how it groups concurrent
+    inserts (``GroupedInserts``)."""
 
     @property
     def packs_sessions(self) -> bool:
@@ -53,9 +55,17 @@ class Backend(Protocol):
         linked first among rows of the same second."""
         ...
 
-    @property
-    def inserts_in_flight(self) -> int:
-        """Grouped inserts on their way at once, keeping the groups' commit order."""
+    def grouped_inserts(
+        self,
+        db: StoreDatabase,
+        table: str,
+        columns: Sequence[str],
+        key: str,
+        *,
+        passed_by_reads: bool = False,
+    ) -> RowInserts:
+        """Concurrent inserts into ``table`` committed in groups (``GroupedInserts``), skipping
+        rows whose ``key`` exists; ``passed_by_reads``: reads need not wait for them."""
         ...
 
     async def prepare(self) -> None:

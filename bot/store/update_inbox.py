@@ -3,7 +3,7 @@
 In webhook mode the route stores the update, then answers 200; in polling mode the polling
 request stores each update of a ``getUpdates`` answer before PTB sees it (and so before the
 next ``getUpdates`` moves the offset past it). ``add`` shares the partner webhook inbox's write
-path (``GroupedInserts``): updates arriving together are committed together, each caller
+path (``backend.grouped_inserts``): updates arriving together are committed together, each caller
 waiting for its own commit, so what Telegram is told arrived is durable.
 
 Whoever holds a chat's lock (``bot.telegram.stored_updates``) handles the chat's stored updates
@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from bot.chat_ref import ChatRef
 from bot.clocks import Clock
 from bot.store.database import Row
-from bot.store.grouped_inserts import GroupedInserts
 from bot.store.store_backend import Backend, StoreDatabase
 
 _COLUMNS = ("update_id", "channel", "chat_id", "body", "received_at")
@@ -61,12 +60,8 @@ class UpdateInbox:
         self._clock = clock
         # A turn never reads its own update's row, so its reads need not wait for the insert
         # (which, under ``synchronous=FULL``, waits for the disk while the turn runs).
-        self._adds = GroupedInserts(
-            db.passed_by_reads(),
-            "telegram_update_inbox",
-            _COLUMNS,
-            "update_id",
-            max_in_flight=backend.inserts_in_flight,
+        self._adds = backend.grouped_inserts(
+            db, "telegram_update_inbox", _COLUMNS, "update_id", passed_by_reads=True
         )
 
     async def add(self, update_id: int, chat: ChatRef | None, body: str) -> bool:
