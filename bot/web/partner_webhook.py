@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 import pydantic
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.responses import PlainTextResponse, Response
 
 from bot.clocks import Clock
 from bot.log_context import log_context
@@ -29,6 +29,9 @@ from bot.store import Store
 from bot.web.body import BodyTooLarge, MalformedBody, read_limited
 
 logger = logging.getLogger(__name__)
+
+# The 2xx's body, encoded once: every acknowledgement is the same.
+_ACKNOWLEDGED = b'{"ok":true}'
 
 
 def _refused(status: int = 400) -> Response:
@@ -91,7 +94,7 @@ class PartnerWebhook:
                     self._on_event()
             else:
                 logger.info("event %s was redelivered; already stored", event.id)
-        return JSONResponse({"ok": True})
+        return Response(_ACKNOWLEDGED, media_type="application/json")
 
     def _signature_problem(self, raw: bytes, header: str | None) -> str | None:
         """None when one of the secrets signed ``raw`` in time, else the (secret-free) reason."""
