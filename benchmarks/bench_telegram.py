@@ -223,7 +223,6 @@ ORDER: list[Step] = [
     lambda u, a, c: u.text(c, "A pair of shoes in a box"),
     _tap("Small"),
     lambda u, a, c: u.photo(c),
-    _tap("Cash to the rider at pickup"),
     _tap("Confirm and send"),
 ]
 
