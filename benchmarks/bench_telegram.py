@@ -59,6 +59,7 @@ from bot.store import Store
 from bot.store.database import Synchronous
 from bot.telegram.application import ChatOrderedProcessor
 from bot.telegram.limits import RateLimiter, SendLimits, Window
+from bot.telegram.received_update import ReceivedUpdate, received_update
 from bot.telegram.stored_updates import hand_in, stored_body
 
 ORDERS = 10  # per run; each run is one variant
@@ -152,7 +153,7 @@ class TimedProcessor(ChatOrderedProcessor):
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         await super().do_process_update(update, coroutine)
-        if isinstance(update, Update) and update.update_id in self.waiting:
+        if isinstance(update, Update | ReceivedUpdate) and update.update_id in self.waiting:
             self.waiting.pop(update.update_id).set_result(None)
 
 
@@ -288,13 +289,14 @@ async def feed(
     raw = json.dumps(update).encode()  # what Telegram posts
     started = time.perf_counter()
     data = json.loads(raw)
-    parsed = Update.de_json(data, application.bot)
+    received = received_update(data, application.bot)  # as the route: parsed when handled
+    assert isinstance(received, ReceivedUpdate)
     if store is None:
-        await hand_in(application.update_queue, parsed, None, "")
+        await hand_in(application.update_queue, received, None, "")
     else:
         body = stored_body(raw, data)
         await hand_in(
-            application.update_queue, parsed, store.telegram_inbox, body, seen=store.updates
+            application.update_queue, received, store.telegram_inbox, body, seen=store.updates
         )
     await finished
     issued = api.sent_at[sends:]
@@ -387,6 +389,7 @@ async def run_echo(traffic: bool) -> Run:
         .concurrent_updates(processor)
         .build()
     )
+    processor.application = application  # it parses the fed updates, as in the bot
 
     async def echo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         assert update.effective_chat is not None

@@ -74,7 +74,7 @@ class TelegramBot:
             inbox=store.telegram_inbox,
         )
         # Updates are stored before they are acknowledged, and handled from there in order.
-        processor.inbox = InboxHandOff(store.telegram_inbox, application)
+        processor.inbox = InboxHandOff(store.telegram_inbox, application, store.updates)
         return cls(telegram, application, processor)
 
     async def aclose(self) -> None:

@@ -18,6 +18,10 @@ of a chat whose user writes again. An update no handler can serve (``malformed``
 polling and webhook mode alike. An update whose data breaks the door's check (``update_check``:
 wrong types, ids beyond 64 bits) never gets this far: the webhook route drops it, and so does
 the polling request (``polled_updates``).
+
+In webhook mode the queue carries ``ReceivedUpdate``s (``received_update``): the processor
+parses each one under its chat's lock and hands PTB's Update to the handlers; one PTB cannot
+parse is dropped there with one warning.
 """
 
 from __future__ import annotations
@@ -50,6 +54,13 @@ from bot.store import Store, UpdateInbox
 from bot.telegram.bot_context import BotContext
 from bot.telegram.chat_owner import foreign_sender
 from bot.telegram.polled_updates import CheckedUpdatesRequest
+from bot.telegram.received_update import (
+    ReceivedUpdate,
+    chat_of,
+    handle_received,
+    language_of,
+    readable,
+)
 from bot.telegram.stored_updates import InboxHandOff
 from bot.telegram.update_check import Flaw, update_flaw
 from conversations.texts.catalogue import say, speaking_language
@@ -90,6 +101,9 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
     With ``inbox`` (``bot.telegram.stored_updates``; set by the wiring) the updates are the
     stored ones: holding the chat's lock, its stored updates older than this one are handled
     first (two instances, or one that died).
+
+    A ``ReceivedUpdate`` (webhook mode) is parsed here, holding its chat's lock, and PTB's
+    Update goes to ``application`` (set by ``build_application``) instead of the raw object.
     """
 
     def __init__(
@@ -102,22 +116,36 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
         # The runtime passes the store's locks, held by every process on the store.
         self.locks: ChatTurnLocks = locks if locks is not None else ChatLocks()
         self.inbox: InboxHandOff | None = None
+        self.application: BotApplication | None = None
 
     def hold(self, chat_id: int) -> contextlib.AbstractAsyncContextManager[None]:
         """Wait for the turn of Telegram's chat ``chat_id`` and keep it for the block."""
         return self.locks.hold(ChatRef(TELEGRAM, chat_id))
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        if isinstance(update, ReceivedUpdate) and isinstance(coroutine, Coroutine):
+            # PTB made it to process the raw object; the parsed Update is processed instead.
+            coroutine.close()
         chat_id = chat_of(update)
-        # Everything said while handling the update is in its sender's language.
-        with speaking_language(language_of(update)), measured_update("telegram", kind_of(update)):
+        with measured_update("telegram", kind_of_update(update)):
             if chat_id is None:
-                await coroutine
+                await self._handle(update, coroutine)
             else:
                 async with self.locks.hold(ChatRef(TELEGRAM, chat_id)):
                     if self.inbox is not None:
                         await self.inbox.earlier(update)
-                    await coroutine
+                    await self._handle(update, coroutine)
+
+    async def _handle(self, update: object, coroutine: Awaitable[Any]) -> None:
+        if not isinstance(update, ReceivedUpdate):
+            # Everything said while handling the update is in its sender's language.
+            with speaking_language(language_of(update)):
+                await coroutine
+            return
+        if self.application is None:
+            raise RuntimeError("the processor parses pushed updates for build_application's app")
+        seen = self.inbox.seen if self.inbox is not None else None
+        await handle_received(self.application, update, seen)
 
     async def initialize(self) -> None:
         """Nothing to set up: the locks are made as chats need them."""
@@ -126,18 +154,9 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
         """Nothing to free: the locks go once nobody holds them."""
 
 
-def chat_of(update: object) -> int | None:
-    """The chat an update belongs to (for a tap, the chat of the tapped message), or None."""
-    if isinstance(update, Update) and update.effective_chat is not None:
-        return update.effective_chat.id
-    return None
-
-
-def language_of(update: object) -> str | None:
-    """The language of the user who sent ``update`` (their app's ``language_code``), if given."""
-    if isinstance(update, Update) and update.effective_user is not None:
-        return update.effective_user.language_code
-    return None
+def kind_of_update(update: object) -> str:
+    """The metrics label of ``update`` (PTB's Update, or a ``ReceivedUpdate`` that has it)."""
+    return update.kind if isinstance(update, ReceivedUpdate) else kind_of(update)
 
 
 def build_application(
@@ -172,6 +191,10 @@ def build_application(
     if settings.mode == "webhook":
         builder = builder.updater(None)
     application: BotApplication = builder.build()
+    # The processor parses pushed updates (``received_update``) and hands them to this app.
+    chosen = application.update_processor
+    if isinstance(chosen, ChatOrderedProcessor):
+        chosen.application = application
     return application
 
 
@@ -271,7 +294,9 @@ def error_handler(
     async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         error = context.error
         update_failed()
-        update_id = update.update_id if isinstance(update, Update) else None
+        # Failed before its handlers ran (its chat's lock, the inbox): still the raw object.
+        update = readable(update)
+        update_id = update.update_id if isinstance(update, Update | ReceivedUpdate) else None
         if isinstance(error, TelegramError):
             # A network error's text may quote a request URL, and those carry the bot token.
             log.warning("update %s: Telegram call failed (%s)", update_id, type(error).__name__)
@@ -300,6 +325,8 @@ def own_data_flaw(update: object, error: Exception | None) -> Flaw | None:
     Only a data error counts, and only when the update itself breaks a rule of the door's
     check (``update_check``); any other failure keeps its traceback.
     """
+    if isinstance(update, ReceivedUpdate) and isinstance(error, DATA_ERRORS):
+        return update_flaw(update.data)
     if not isinstance(update, Update) or not isinstance(error, DATA_ERRORS):
         return None
     try:

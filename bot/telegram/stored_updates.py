@@ -15,6 +15,9 @@ updates of one chat that reached two instances back to back (the second sent aft
 update of the chat up to its own, oldest first. The other instance, getting the lock next,
 finds its update handled (``store.updates`` drops it as a repeat). An update that never went
 through the inbox (a test putting it on the queue) is handled as before.
+
+What goes on PTB's queue is a ``ReceivedUpdate`` (``bot.telegram.received_update``: parsed by
+PTB when handled) from the webhook and from here, and PTB's own Update from polling and tests.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from bot.chat_ref import TELEGRAM, ChatRef
 from bot.clocks import Clock
 from bot.jobs import Job
 from bot.store import SeenUpdates, StoredUpdate, UpdateInbox
-from conversations.texts.catalogue import speaking_language
+from bot.telegram.received_update import ReceivedUpdate, chat_of, handle_received, kind_of_data
 
 # ``bot.telegram.application.BotApplication``, named here without importing that module
 # (which imports this one).
@@ -53,12 +56,11 @@ TURN_WAIT_SECONDS: Final = 0.02
 
 def chat_ref_of(update: object) -> ChatRef | None:
     """The Telegram chat ``update`` belongs to, or None."""
-    if isinstance(update, Update) and update.effective_chat is not None:
-        return ChatRef(TELEGRAM, update.effective_chat.id)
-    return None
+    chat_id = chat_of(update)
+    return None if chat_id is None else ChatRef(TELEGRAM, chat_id)
 
 
-async def store_update(inbox: UpdateInbox, update: Update, body: str) -> bool:
+async def store_update(inbox: UpdateInbox, update: Update | ReceivedUpdate, body: str) -> bool:
     """Store ``update`` (``body``: its JSON as Telegram sent it, ``stored_body``) before it is
     acknowledged; False when it is stored already (a repeat still waiting)."""
     return await inbox.add(update.update_id, chat_ref_of(update), body)
@@ -66,7 +68,7 @@ async def store_update(inbox: UpdateInbox, update: Update, body: str) -> bool:
 
 async def hand_in(
     queue: asyncio.Queue[object],
-    update: Update,
+    update: Update | ReceivedUpdate,
     inbox: UpdateInbox | None,
     body: str,
     *,
@@ -121,30 +123,33 @@ def stored_body(raw: bytes, data: dict[str, Any]) -> str:
     return text
 
 
+def received_from(stored: StoredUpdate) -> ReceivedUpdate:
+    """A stored update as the door queued it: its JSON is parsed by PTB when handled."""
+    data = json.loads(stored.body)
+    chat_id = stored.chat.id if stored.chat is not None else None
+    return ReceivedUpdate(stored.update_id, chat_id, kind_of_data(data), data)
+
+
 class InboxHandOff:
     """What ``ChatOrderedProcessor`` does before an update when updates go through the inbox:
     holding the chat's lock, ``earlier`` handles the chat's stored updates older than this one
     (they reached another instance, or one that died). An update is handled once its id is in
-    ``store.updates``; the sweep prunes it."""
+    ``store.updates`` (``seen``; one PTB cannot parse is recorded there too); the sweep prunes
+    it."""
 
-    def __init__(self, inbox: UpdateInbox, application: BotApplication) -> None:
+    def __init__(self, inbox: UpdateInbox, application: BotApplication, seen: SeenUpdates) -> None:
         self.inbox = inbox
+        self.seen = seen
         self._application = application
 
     async def earlier(self, update: object) -> None:
         """Handle the stored updates of ``update``'s chat that came before it, oldest first
         (under the chat's lock)."""
         chat = chat_ref_of(update)
-        if chat is None or not isinstance(update, Update):
+        if chat is None or not isinstance(update, Update | ReceivedUpdate):
             return
         for stored in await self.inbox.pending_before(chat, update.update_id):
-            await self._handle(stored)
-
-    async def _handle(self, stored: StoredUpdate) -> None:
-        update = Update.de_json(json.loads(stored.body), self._application.bot)
-        user = update.effective_user
-        with speaking_language(user.language_code if user is not None else None):
-            await self._application.process_update(update)
+            await handle_received(self._application, received_from(stored), self.seen)
 
 
 class UpdateInboxSweep(Job):
@@ -188,6 +193,5 @@ class UpdateInboxSweep(Job):
                 continue
             self._queued.add(stored.update_id)
             log.info("update %s was stored but not handled; handling it here", stored.update_id)
-            data = json.loads(stored.body)
-            await self._application.update_queue.put(Update.de_json(data, self._application.bot))
+            await self._application.update_queue.put(received_from(stored))
         return SWEEP_SECONDS

@@ -16,15 +16,16 @@ broke, never the value (a customer's message may be in it).
 Only types and ranges are checked here. What a step can answer stays with the step, which
 tells the customer why: a text too long or with half an emoji in it (unless it has entities,
 which PTB could not cut from it), a pin off the map. Keys
-the bot never reads are left to PTB (``checked_update`` also tries its parse), and a missing
-message or sender to the gatekeeper (``application.malformed``).
+the bot never reads are left to PTB's parse (``parsed_update``: at the door when polling,
+``checked_update``; when the update is handled in webhook mode, ``received_update``), and a
+missing message or sender to the gatekeeper (``application.malformed``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from telegram import Bot, Update
 
@@ -250,6 +251,12 @@ def checked_update(data: object, bot: Bot | None) -> Update | Flaw:
     if flaw is not None:
         return flaw
     assert isinstance(data, dict)  # update_flaw checked it
+    return parsed_update(data, bot)
+
+
+def parsed_update(data: dict[str, Any], bot: Bot | None) -> Update | Flaw:
+    """PTB's Update of ``data`` (which passed ``update_flaw``), or the flaw of PTB's parse
+    failing on a shape the bot never reads."""
     try:
         update = Update.de_json(data, bot)
     except Exception as error:  # PTB's parsing fails in many ways on a malformed body

@@ -2,17 +2,20 @@
 
 Telegram sends the ``secret_token`` given to ``setWebhook`` in the
 ``X-Telegram-Bot-Api-Secret-Token`` header of every push. Anything without the right one is
-refused with a bare 403, compared in constant time, before the body is read. Accepted updates
-are stored in ``inbox`` (``bot.store.update_inbox``: committed, grouped with the updates
-arriving at the same time; or handled, when the turn commits within a moment:
-``stored_updates.hand_in``), go to ``application.update_queue`` and the answer is 200: processing
-happens in the Application (in order per chat, ``bot.telegram.stored_updates``), and a slow answer
-would make Telegram send the update again. Repeats are dropped there by ``update_id``. An
-update that cannot be stored is answered 500: Telegram sends it again.
+refused with a bare 403, compared in constant time, before the body is read. An accepted
+update's id and chat are read off its JSON (``received_update``: PTB parses it only when it is
+handled); it is stored in ``inbox`` (``bot.store.update_inbox``: committed, grouped with the
+updates arriving at the same time; or handled, when the turn commits within a moment:
+``stored_updates.hand_in``), goes to ``application.update_queue`` and the answer is 200:
+processing happens in the Application (in order per chat, ``bot.telegram.stored_updates``), and
+a slow answer would make Telegram send the update again. Repeats are dropped there by
+``update_id``. An update that cannot be stored is answered 500: Telegram sends it again.
 
 A body that is not a JSON object is refused with 400. An update the bot cannot read (a wrong
 type, an id beyond 64 bits: ``update_check``) is dropped with one warning naming its id and
 the broken rule, and answered 200 all the same: Telegram would otherwise repeat it forever.
+One that only PTB's parse refuses (a part the bot never reads) is stored and dropped with the
+same warning when it is handled.
 """
 
 from __future__ import annotations
@@ -28,8 +31,9 @@ from starlette.routing import Route
 from telegram.ext import Application
 
 from bot.store import SeenUpdates, UpdateInbox
+from bot.telegram.received_update import received_update
 from bot.telegram.stored_updates import hand_in, stored_body
-from bot.telegram.update_check import Flaw, checked_update
+from bot.telegram.update_check import Flaw
 from bot.web.body import BodyTooLarge, MalformedBody, read_limited
 
 log = logging.getLogger(__name__)
@@ -78,7 +82,7 @@ def telegram_route(
         if not isinstance(data, dict):
             log.warning("telegram webhook refused: not an update (a JSON %s)", json_kind(data))
             return PlainTextResponse("Bad Request", 400)
-        update = checked_update(data, application.bot)
+        update = received_update(data, application.bot)
         if isinstance(update, Flaw):
             # Acknowledged, or Telegram would send it again and again. Never the body: it is
             # a customer's message.

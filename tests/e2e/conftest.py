@@ -62,6 +62,7 @@ from bot.runtime import Runtime, Seams
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.telegram.application import ChatOrderedProcessor
 from bot.telegram.limits import RateLimiter
+from bot.telegram.received_update import ReceivedUpdate
 from tests.fakes import FakeTelegram, SentMessage, TgChat, TgUser
 from tests.fakes.telegram_keyboards import buttons
 
@@ -147,7 +148,7 @@ class TrackingProcessor(ChatOrderedProcessor):
         try:
             await super().do_process_update(update, coroutine)
         finally:
-            if isinstance(update, Update):
+            if isinstance(update, Update | ReceivedUpdate):
                 async with self._changed:
                     self.done[update.update_id] += 1
                     self._changed.notify_all()

@@ -9,7 +9,9 @@ Application, with the fake Bot API pushing to ``/telegram`` or answering ``getUp
 from __future__ import annotations
 
 import copy
+import json
 import logging
+import time
 from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any, cast
@@ -20,6 +22,7 @@ from telegram.ext import ContextTypes
 
 from bot.telegram.application import error_handler
 from bot.telegram.bot_context import BotContext
+from bot.telegram.stored_updates import UpdateInboxSweep
 from bot.telegram.update_check import update_flaw
 from tests.e2e.conftest import (  # make_stack: the e2e fixture, used here as it is
     ADA,
@@ -150,6 +153,15 @@ HOSTILE: list[tuple[str, str, Spoil, str]] = [
         "PTB cannot read it (",
     ),
 ]
+# Pushed, this one passes the door's checks (PTB parses it only when it is handled):
+# ``test_an_update_only_ptb_refuses_is_dropped_when_handled``. Polled, PTB reads it at the door.
+ONLY_PTB_REFUSES = HOSTILE[-1]
+AT_THE_DOOR = [
+    pytest.param(mode, *case, id=f"{case[0]}-{mode}")
+    for case in HOSTILE
+    for mode in MODES
+    if not (mode == "webhook" and case is ONLY_PTB_REFUSES)
+]
 
 
 def genuine(stack: BotStack, kind: str, prompt: SentMessage) -> Body:
@@ -190,8 +202,7 @@ async def push(stack: BotStack, body: Body) -> None:
         await stack.tg.wait_for_updates_taken()
 
 
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize(("case", "kind", "spoil", "reason"), HOSTILE, ids=[c[0] for c in HOSTILE])
+@pytest.mark.parametrize(("mode", "case", "kind", "spoil", "reason"), AT_THE_DOOR)
 async def test_a_hostile_update_is_dropped_at_the_door_with_one_warning(
     make_stack: MakeStack,
     caplog: pytest.LogCaptureFixture,
@@ -221,6 +232,87 @@ async def test_a_hostile_update_is_dropped_at_the_door_with_one_warning(
     (reply,) = await stack.tap(prompt, "✓ Pickup & delivery")  # the chat goes on
     assert (reply.text or "").startswith("Where should the rider pick the package up?")
     assert warnings_and_worse(caplog) == [warning]
+
+
+def only_ptb_refuses(stack: BotStack, prompt: SentMessage) -> tuple[int, Body]:
+    """An update from ADA that passes the door's checks but not PTB's parse, and its id."""
+    _, kind, spoil, _ = ONLY_PTB_REFUSES
+    body = genuine(stack, kind, prompt)
+    spoil(body)
+    return body["update_id"], body
+
+
+def dropped_when_handled(caplog: pytest.LogCaptureFixture, update_id: int) -> logging.LogRecord:
+    """The one warning of an update PTB could not parse when it was handled."""
+    (warning,) = warnings_and_worse(caplog)
+    assert warning.levelno == logging.WARNING and warning.exc_info is None
+    assert warning.getMessage().startswith(f"update dropped: update {update_id}: PTB cannot read")
+    return warning
+
+
+async def test_an_update_only_ptb_refuses_is_dropped_when_handled(
+    make_stack: MakeStack, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Pushed: its id and chat are read at the door and it is acknowledged; PTB's parse, when
+    it is handled, fails: one warning, no turn, recorded as handled, and the chat goes on."""
+    stack, prompt = await at_first_question(make_stack, "webhook")
+    before = await stack.bot.ctx.chats.session(ADA.chat)
+    sent = len(stack.tg.sent_messages(ADA.id))
+    update_id, body = only_ptb_refuses(stack, prompt)
+    caplog.clear()
+
+    await push(stack, body)
+    assert stack.processor is not None
+    await stack.processor.processed(update_id)
+
+    warning = dropped_when_handled(caplog, update_id)
+    assert await stack.bot.store.updates.seen(update_id)  # recorded as handled before
+    assert len(stack.tg.sent_messages(ADA.id)) == sent
+    assert await stack.bot.ctx.chats.session(ADA.chat) == before
+    (reply,) = await stack.tap(prompt, "✓ Pickup & delivery")
+    assert (reply.text or "").startswith("Where should the rider pick the package up?")
+    assert warnings_and_worse(caplog) == [warning]
+
+
+async def test_a_stored_update_only_ptb_refuses_is_handed_round_once_and_never_again(
+    make_stack: MakeStack, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Stored by an instance that died before handling it: the sweep hands it to this one,
+    whose parse drops it and records it handled, so the next sweep prunes it."""
+    stack, prompt = await at_first_question(make_stack, "webhook")
+    update_id, body = only_ptb_refuses(stack, prompt)
+    store, application = stack.bot.store, stack.bot.application
+    assert await store.telegram_inbox.add(update_id, ADA.chat, json.dumps(body))
+    later = time.time() + 3600.0  # long orphaned
+    sweep = UpdateInboxSweep(store.telegram_inbox, application, shared=True, clock=lambda: later)
+    assert stack.processor is not None
+    caplog.clear()
+
+    await sweep.run_once()
+    await stack.processor.processed(update_id)
+    await sweep.run_once()
+    await application.update_queue.join()
+
+    dropped_when_handled(caplog, update_id)
+    assert stack.processor.done[update_id] == 1
+    assert await store.telegram_inbox.count() == 0
+
+
+async def test_a_stored_update_only_ptb_refuses_does_not_hold_up_its_chat(
+    make_stack: MakeStack, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Stored before the chat's next update (which reached another instance first): that
+    update's turn drops it on its way, and goes on."""
+    stack, prompt = await at_first_question(make_stack, "webhook")
+    update_id, body = only_ptb_refuses(stack, prompt)
+    assert await stack.bot.store.telegram_inbox.add(update_id, ADA.chat, json.dumps(body))
+    caplog.clear()
+
+    (reply,) = await stack.tap(prompt, "✓ Pickup & delivery")
+
+    assert (reply.text or "").startswith("Where should the rider pick the package up?")
+    dropped_when_handled(caplog, update_id)
+    assert await stack.bot.store.updates.seen(update_id)
 
 
 @pytest.mark.parametrize(
