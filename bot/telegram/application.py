@@ -143,7 +143,9 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
                 await coroutine
             return
         if self.application is None:
-            raise RuntimeError("the processor parses pushed updates for build_application's app")
+            raise RuntimeError(
+                "ChatOrderedProcessor.application is not set (build_application sets it)"
+            )
         seen = self.inbox.seen if self.inbox is not None else None
         await handle_received(self.application, update, seen)
 
