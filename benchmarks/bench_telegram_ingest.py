@@ -59,6 +59,7 @@ from wrk_ingest import (  # beside this script: the P2 harness
 )
 
 from bot.config import Config
+from bot.runtime.heap import freeze_start_up_heap
 from bot.store import Store
 from bot.telegram.application import build_application
 from bot.telegram.webhook_route import SECRET_TOKEN_HEADER, TELEGRAM_PATH, telegram_route
@@ -129,6 +130,7 @@ async def serve_route(
 
     draining = asyncio.create_task(drain())
     app = Starlette(routes=[route, Route("/bench/stored", stored)])
+    freeze_start_up_heap()  # as ``deliverybot run`` does once started (and bench_ingest's bot)
     await serve(app, ready)
     draining.cancel()
     await store.close()
