@@ -37,6 +37,7 @@ from bot.clocks import Clock
 
 from .telegram_delivery import UpdateQueue, Webhook, WebhookPusher
 from .telegram_failures import FailurePlan
+from .telegram_holds import HoldPlan
 from .telegram_log import CallLog
 from .telegram_methods import BotApi
 from .telegram_updates import UpdateFactory
@@ -95,6 +96,7 @@ class FakeTelegram(CallLog):
         self.updates = UpdateFactory(self._world)
         self._downloads: list[StoredFile] = []
         self._failures = FailurePlan()
+        self._holds = HoldPlan()
         self._base: str | None = None
         self.app = Starlette(
             routes=[
@@ -283,6 +285,15 @@ class FakeTelegram(CallLog):
             chat_id=chat_id,
         )
 
+    def hold_next(self, method: str, *, chat_id: int, containing: str) -> asyncio.Event:
+        """Hold the next call of ``method`` to ``chat_id`` whose text contains ``containing``:
+        never carried out, never answered, until its client goes away. The event is set once it
+        arrived (``telegram_holds``). ValueError for a method the fake does not serve."""
+        canonical = self._api.canonical(method)
+        if canonical is None:
+            raise ValueError(f"the fake does not serve {method!r}")
+        return self._holds.add(canonical, chat_id, containing)
+
     # --- HTTP ---
 
     async def _method_endpoint(self, request: Request) -> Response:
@@ -307,6 +318,12 @@ class FakeTelegram(CallLog):
             async def disconnected() -> None:
                 while (await request.receive())["type"] != "http.disconnect":
                     pass
+
+            held = self._holds.take(method, parsed.params)
+            if held is not None:
+                held.set()
+                await disconnected()  # its client is gone: nothing was done, nothing to answer
+                return Response(status_code=499)
 
             result = await self._api.call(method, parsed.params, parsed.files, disconnected)
             status, body = 200, ok_envelope(result)
