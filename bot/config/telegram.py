@@ -32,6 +32,10 @@ class TelegramConfig(Section):
     The token may be left out when the bot takes orders only through agent channels
     (``Config`` checks that at least one of the two is there): the other keys then still place
     the web app (``listen_host``, ``listen_port``, ``public_base_url``).
+
+    ``drain_seconds``: on SIGTERM, how long the web app answers ``/health`` with 503 (serving
+    everything else) before it closes, so a proxy's health checks take it out of rotation first;
+    the default covers the shipped Caddyfile's 2 s interval plus its 1 s timeout.
     """
 
     token_env: EnvName | None = None
@@ -44,6 +48,7 @@ class TelegramConfig(Section):
     file_base_url: str = Field("", validate_default=True)
     listen_host: str = Field("127.0.0.1", min_length=1)
     listen_port: int = Field(8080, ge=1, le=65535)
+    drain_seconds: float = Field(3.0, ge=0, le=30)
     default_phone_region: str = "NG"
 
     @field_validator("token", mode="wrap")

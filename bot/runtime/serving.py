@@ -1,8 +1,15 @@
-"""``deliverybot run``: the runtime plus the web app served by uvicorn, until a signal."""
+"""``deliverybot run``: the runtime plus the web app served by uvicorn, until a signal.
+
+SIGTERM (systemd, a redeploy) first drains: for ``[telegram] drain_seconds`` ``/health``
+answers 503 while every other request is still served, so a proxy's active health checks take
+the instance out of rotation before its listener closes; a request the proxy sends meanwhile is
+answered, not refused. SIGINT (Ctrl-C), or a second signal during the drain, stops at once.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import socket
@@ -18,6 +25,7 @@ from bot.runtime.heap import freeze_start_up_heap
 from bot.runtime.runtime import Runtime
 from bot.runtime.start_line import running_version, start_line
 from bot.runtime.startup_error import StartupError
+from bot.web.health import mark_stopping
 
 log = logging.getLogger(__name__)
 
@@ -29,14 +37,15 @@ GRACEFUL_SHUTDOWN_SECONDS = 10
 async def serve(config: Config) -> None:
     """Run the bot until SIGINT or SIGTERM (``deliverybot run``); without a Telegram token,
     for its agent channels only. With ``[metrics] enabled``, metrics are recorded from the
-    start and served at ``[metrics] path``, on the web app or on an address of their own."""
+    start and served at ``[metrics] path``, on the web app or on an address of their own.
+    SIGTERM drains first (see the module docstring)."""
     if config.metrics.enabled:
         enable_metrics(running_version())
     runtime = await Runtime.build(config)
-    stopping = asyncio.Event()
+    signals: asyncio.Queue[signal.Signals] = asyncio.Queue()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stopping.set)
+        loop.add_signal_handler(signum, signals.put_nowait, signum)
     servers: list[tuple[uvicorn.Server, list[socket.socket]]] = []
     try:
         metrics_on_web = config.metrics.enabled and not config.metrics.own_address
@@ -57,7 +66,9 @@ async def serve(config: Config) -> None:
         line, args = start_line(config, names, web, metrics)
         log.info(line, *args)
         log.debug("start-up heap frozen: %d objects", freeze_start_up_heap())
-        await stopping.wait()
+        received = await signals.get()
+        if received == signal.SIGTERM and web is not None:
+            await _drain(runtime.web_app, config.telegram.drain_seconds, signals)
         log.info("stopping")
     finally:
         for signum in (signal.SIGINT, signal.SIGTERM):
@@ -65,6 +76,17 @@ async def serve(config: Config) -> None:
         for server, sockets in servers:
             await server.shutdown(sockets=sockets)
         await runtime.stop()
+
+
+async def _drain(app: Starlette, seconds: float, signals: asyncio.Queue[signal.Signals]) -> None:
+    """Fail ``app``'s ``/health`` for ``seconds`` (0: not at all), still serving the rest; a
+    further signal cuts it short."""
+    if seconds <= 0:
+        return
+    log.info("stopping: /health fails for %g s so the proxy stops sending requests here", seconds)
+    mark_stopping(app)
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(signals.get(), timeout=seconds)
 
 
 def _metrics_endpoint(config: Config, runtime: Runtime) -> MetricsEndpoint:
