@@ -247,6 +247,7 @@ api_base_url = "{tg.api_base_url}"
 mode = "webhook"
 public_base_url = "http://127.0.0.1:{port}"
 listen_port = {port}
+drain_seconds = 0  # stopped with SIGTERM: no proxy to drain for
 secret_token = "{SECRET_TOKEN}"
 
 [operators]

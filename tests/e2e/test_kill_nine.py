@@ -138,6 +138,7 @@ token = "{tg.token}"
 api_base_url = "{tg.api_base_url}"
 public_base_url = "http://127.0.0.1:{port}"
 listen_port = {port}
+drain_seconds = 0  # stopped with SIGTERM: no proxy to drain for
 
 [webhooks]
 enabled = true

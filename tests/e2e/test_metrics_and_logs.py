@@ -200,6 +200,7 @@ async def test_run_serves_metrics_on_their_own_address_and_logs_a_start_line(
                 "api_base_url": tg.api_base_url,
                 "public_base_url": f"http://127.0.0.1:{web_port}",
                 "listen_port": web_port,
+                "drain_seconds": 0,  # stopped with SIGTERM: no proxy to drain for
             },
             "storage": {"path": "bot.sqlite3"},
             "metrics": {"enabled": True, "listen_port": metrics_port},

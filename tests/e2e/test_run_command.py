@@ -44,6 +44,7 @@ async def test_run_answers_telegram_serves_the_web_app_and_stops_on_sigterm(
                 "api_base_url": tg.api_base_url,
                 "public_base_url": f"http://127.0.0.1:{port}",
                 "listen_port": port,
+                "drain_seconds": 0,  # stopped with SIGTERM: no proxy to drain for
             },
             "webhooks": {"enabled": False},
             "operators": {},

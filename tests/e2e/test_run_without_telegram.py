@@ -40,6 +40,7 @@ api_key = "{sandbox.sandbox.api_key}"
 
 [telegram]
 listen_port = {port}
+drain_seconds = 0  # stopped with SIGTERM: no proxy to drain for
 public_base_url = "http://127.0.0.1:{port}"
 
 [webhooks]
