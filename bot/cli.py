@@ -199,7 +199,8 @@ def _add_run(subparsers: Subparsers) -> None:
         description="Run the bot with the settings in --config: Telegram (polling or webhook "
         "mode; left out when [telegram] has no token and [[agents.channels]] lists a channel), "
         "the web app, the relay of Partner API events and the other background work, which "
-        "this process alone runs. Stops on Ctrl-C or SIGTERM. A bad "
+        "this process alone runs. Stops on Ctrl-C, or on SIGTERM after failing /health for "
+        "[telegram] drain_seconds so a proxy leaves it out first. A bad "
         "configuration is reported like check-config does, with exit code 2; a bot that cannot "
         "start (Telegram refuses the token, the port is taken) exits with 1.",
     )

@@ -8,7 +8,7 @@
     await runtime.stop()                      # what started, stopped in reverse
 
 ``serve(config)`` is ``deliverybot run``: it also serves the web app with uvicorn and stops on
-SIGINT or SIGTERM.
+SIGINT, or on SIGTERM after draining (``/health`` fails for ``[telegram] drain_seconds``).
 
 =======================  =====================================================================
 Telegram ``polling``     PTB long polling; the web app is served only when the bot has a
@@ -28,7 +28,7 @@ Partner API's transport, PTB's HTTP layer, the send limiter's clock.
 ``mcp_serving``    ``serve_mcp``: the runtime without Telegram, serving one MCP channel (its
                    one job: MCP push)
 ``receiving``      polling or webhook: starting and stopping Telegram's updates
-``serving``        ``serve``: uvicorn on a pre-bound socket, until SIGINT or SIGTERM
+``serving``        ``serve``: uvicorn on a pre-bound socket, until SIGINT or SIGTERM (drained)
 ``housekeeping``   the hourly pruning of what the store keeps only for a while
 ``logs``           ``configure_logging``, ``RedactSecrets``
 ``workers``        the background jobs, registered on the runtime's one scheduler
