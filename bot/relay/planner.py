@@ -18,7 +18,9 @@ and the sent markers let only the missing ones through.
 * ``data.otp`` (``delivery.otp_issued``): the code goes only to the receiver. When the customer's
   own verified phone is the receiver phone the code goes to the customer's chat; otherwise it is
   held in ``store.otp`` and the customer gets a link to forward to the receiver, and operators
-  are told the code is waiting (never the code itself).
+  are told the code is waiting (never the code itself). A code that comes while ``[relay]
+  otp_via_webhook`` is off also tells operators to switch it on (the summaries promised the
+  customer a text message from the service).
 
 What goes to the customer's chat is said in the language they ordered in (``link.language``,
 kept when the delivery was created; the business default for links without one); what goes to
@@ -55,6 +57,7 @@ OTP_CODE = "otp"
 OTP_LINK = "otp_link"
 OTP_WAITING = "otp_waiting"
 OTP_UNRELAYED = "otp_unrelayed"
+OTP_SETTING = "otp_setting"
 
 
 # phonenumbers' "unknown region": only numbers with a country code parse.
@@ -126,6 +129,7 @@ class Planner:
             elif news.text is not None:
                 messages.append(Outgoing(key, news.text))
         messages += self._operator_updates(event)
+        messages += self._otp_setting_notice(event)
         otp = await self._otp_messages(event, link)
         if link is not None and any(message.key.chat == link.chat for message in otp):
             told |= {delivery_facts.CODE}
@@ -150,7 +154,7 @@ class Planner:
                 sentences, told = news_sentences(event, _asked(link, question))
             message = " ".join(sentences) or None
             view = _view(event, told | (question.told if question else frozenset()))
-        messages = self._operator_updates(event)
+        messages = self._operator_updates(event) + self._otp_setting_notice(event)
         notice = None
         otp = event.data.otp
         if otp is not None and otp.code.strip() and not _finished(delivery, link):
@@ -206,6 +210,17 @@ class Planner:
         ]
 
     # --- drop-off codes ------------------------------------------------------------------
+
+    def _otp_setting_notice(self, event: WebhookEvent) -> list[Outgoing]:
+        """Operators told, with each code the service sends by webhook, that ``[relay]
+        otp_via_webhook`` is off: the dashboard's switch is on, and the bot's summaries tell
+        customers the service texts the code to the receiver, which it then does not."""
+        otp = event.data.otp
+        if self._settings.otp_via_webhook or otp is None or not otp.code.strip():
+            return []
+        with _business_language():
+            text = wording.otp_setting_off_for_operators(event.data.object.id)
+        return self._to_operators(event, OTP_SETTING, text)
 
     async def _otp_messages(self, event: WebhookEvent, link: DeliveryLink | None) -> list[Outgoing]:
         otp, delivery = event.data.otp, event.data.object

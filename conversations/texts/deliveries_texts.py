@@ -165,6 +165,12 @@ def otp_waiting_for_operators(delivery_id: str) -> str:
     return say("delivery.otp_waiting_for_operators", ref=short_ref(delivery_id))
 
 
+def otp_setting_off_for_operators(delivery_id: str) -> str:
+    """Tells operators the service sent a code by webhook while ``[relay] otp_via_webhook`` is
+    off (the summaries promise a text message from the service)."""
+    return say("delivery.otp_setting_off_for_operators", ref=short_ref(delivery_id))
+
+
 def otp_unrelayed_for_operators(delivery_id: str) -> str:
     """Tells operators a code arrived for a delivery no chat of this bot ordered."""
     return say("delivery.otp_unrelayed_for_operators", ref=short_ref(delivery_id))

@@ -313,6 +313,12 @@ MESSAGES: Final[dict[str, str]] = {
         "The drop-off code for delivery {ref} is waiting for the receiver to verify their "
         "phone number."
     ),
+    "delivery.otp_setting_off_for_operators": (
+        "The service sent the drop-off code for delivery {ref} to the bot, as the dashboard's "
+        '"OTP via webhook only" switch does, but the bot\'s [relay] otp_via_webhook setting is '
+        "off, so order summaries tell customers the service texts the code to the receiver. "
+        "Set otp_via_webhook = true in the bot's configuration and restart it."
+    ),
     "delivery.otp_unrelayed_for_operators": (
         "The drop-off code for delivery {ref} arrived, but that delivery was not ordered "
         "through this bot, so the bot did not send the code to anyone."

@@ -338,6 +338,13 @@ MESSAGES: Final[dict[str, str]] = {
         "Le code de remise de la livraison {ref} attend que le destinataire vérifie son "
         "numéro de téléphone."
     ),
+    "delivery.otp_setting_off_for_operators": (
+        "Le service a envoyé au bot le code de remise de la livraison {ref}, comme le fait "
+        "l'option « OTP via webhook only » du tableau de bord, mais le réglage [relay] "
+        "otp_via_webhook du bot est désactivé : les récapitulatifs de commande disent aux "
+        "clients que le service envoie le code par SMS au destinataire. Mettez "
+        "otp_via_webhook = true dans la configuration du bot et redémarrez-le."
+    ),
     "delivery.otp_unrelayed_for_operators": (
         "Le code de remise de la livraison {ref} est arrivé, mais cette livraison n'a pas été "
         "commandée par ce bot : le bot n'a envoyé le code à personne."

@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from bot.chat_ref import TELEGRAM, ChatRef
+from bot.config import RelayConfig
 from bot.partner.client import PartnerClient
 from bot.relay import Relay, RelayTuning
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
@@ -61,6 +62,8 @@ def make_relay(clock: FakeClock, channel: RecordingChannel) -> MakeRelay:
             "clock": clock,
             "sleep": clock.sleep,
             "tuning": RelayTuning(),
+            # As the scenarios' dashboard switch: the codes come by webhook.
+            "settings": RelayConfig.model_validate({"otp_via_webhook": True}),
         }
         chosen = overrides.pop("channel", channel)
         options.update(overrides)

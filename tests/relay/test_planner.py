@@ -46,8 +46,10 @@ OTP_ISSUED = event(
 )
 
 
-def settings(**sections: dict[str, Any]) -> RelayConfig:
-    return RelayConfig.model_validate(sections)
+def settings(**sections: Any) -> RelayConfig:
+    """``[relay]`` with ``sections``; ``otp_via_webhook`` on unless given, as the scenarios'
+    dashboard switch (the codes come by webhook)."""
+    return RelayConfig.model_validate({"otp_via_webhook": True, **sections})
 
 
 # --- switches ------------------------------------------------------------------------------------
@@ -243,6 +245,32 @@ async def test_a_local_receiver_phone_without_a_region_is_never_taken_for_a_matc
     assert all("482913" not in text for _, text in channel.sent)
     handoff = await store.otp.get(DELIVERY)
     assert handoff is not None and handoff.receiver_phone == "0809 876 5432"
+
+
+async def test_a_code_by_webhook_with_the_setting_off_tells_operators_to_switch_it_on(
+    store: Store, make_relay: MakeRelay, channel: RecordingChannel
+) -> None:
+    """The dashboard sends codes by webhook but ``[relay] otp_via_webhook`` is off: summaries
+    promised the customer a text from the service. The code is still handed over as usual;
+    operators are told, with each such code, to switch the setting on."""
+    await link(store, "matched")
+    await store.deliveries.mark_tracking_sent(DELIVERY)
+    await put(store, ASSIGNED)
+    await put(store, OTP_ISSUED)
+
+    await make_relay(store, settings=RelayConfig()).process_pending()
+
+    setting_off = (
+        "The service sent the drop-off code for delivery 3F2A9C1E to the bot, as the "
+        "dashboard's \"OTP via webhook only\" switch does, but the bot's [relay] otp_via_webhook "
+        "setting is off, so order summaries tell customers the service texts the code to the "
+        "receiver. Set otp_via_webhook = true in the bot's configuration and restart it."
+    )
+    for operator in (OPERATOR, OPERATOR_2):
+        assert channel.texts(operator).count(setting_off) == 1  # the code's event only
+    assert all(setting_off not in text for text in channel.texts(CUSTOMER_CHAT))
+    assert await store.otp.get(DELIVERY) is not None  # the hand-off goes on as usual
+    assert all("482913" not in text for _, text in channel.sent)
 
 
 async def test_an_event_without_data_otp_brings_nothing_about_codes(
