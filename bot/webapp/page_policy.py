@@ -45,10 +45,19 @@ def content_security_policy(url_template: str) -> str:
 
 
 def page_headers(url_template: str) -> dict[str, str]:
-    """Every header the page and its files are served with."""
+    """Every header the page and its API's answers (and refusals) are served with: nothing is
+    kept, as the answers carry the customer's saved places and the answer already given."""
     return {
         "Content-Security-Policy": content_security_policy(url_template),
         "X-Content-Type-Options": "nosniff",
         "Referrer-Policy": "no-referrer",
         "Cache-Control": "no-store",
     }
+
+
+def static_headers(url_template: str) -> dict[str, str]:
+    """The page's headers for its static files, but cached as ``no-cache``: kept, and asked
+    again each time with their ETag, so an unchanged file (Leaflet alone is ~150 KB) costs a
+    304 on mobile data, while the files' names carry no version, so a new release's script is
+    never mixed with an old one's page."""
+    return page_headers(url_template) | {"Cache-Control": "no-cache"}

@@ -11,6 +11,9 @@
 Every API request carries Telegram's ``initData`` (``Authorization: tma <initData>``), verified
 by ``init_data``; its user must be the chat's (``chat=<id>``: the bot's chats are private, so
 the chat id is the user id). Anything else is 401 and nothing is read or spent.
+
+All of them sit in one mount behind ``ProtectiveHeaders``: every answer under ``/webapp``, the
+errors included, carries the headers of ``page_policy``.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -29,8 +33,9 @@ from starlette.staticfiles import StaticFiles
 from bot.clocks import Clock
 from bot.config.webapp_section import WEBAPP_PATH, WebappConfig
 from bot.webapp.init_data import InitDataRefused, WebAppUser, verify_init_data
-from bot.webapp.page_policy import page_headers
+from bot.webapp.page_policy import page_headers, static_headers
 from bot.webapp.place_question import PlaceQuestions
+from bot.webapp.protective_headers import ProtectiveHeaders
 from bot.webapp.search_budget import SearchBudget
 from conversations.services import Geocoder, ServiceUnavailable
 from conversations.texts import dialogue
@@ -70,18 +75,26 @@ class WebappEndpoints:
         self._clock = clock
         self._budget = SearchBudget(config.searches_per_minute, clock=clock)
         self._page = _page_html(config)
-        self._headers = page_headers(config.tiles.url_template)
 
     def routes(self) -> list[BaseRoute]:
-        return [
-            Route(f"{WEBAPP_PATH}/place", self.page, methods=["GET"]),
-            Route(f"{WEBAPP_PATH}/api/question", self.question, methods=["GET"]),
-            Route(f"{WEBAPP_PATH}/api/search", self.search, methods=["GET"]),
-            Mount(f"{WEBAPP_PATH}/static", StaticFiles(directory=STATIC), name="webapp-static"),
+        """One mount, ``/webapp``, whose every answer carries the page's headers."""
+        tiles = self._config.tiles.url_template
+        guard = Middleware(
+            ProtectiveHeaders,
+            headers=page_headers(tiles),
+            static=static_headers(tiles),
+            static_prefix=f"{WEBAPP_PATH}/static/",
+        )
+        inside = [
+            Route("/place", self.page, methods=["GET"]),
+            Route("/api/question", self.question, methods=["GET"]),
+            Route("/api/search", self.search, methods=["GET"]),
+            Mount("/static", StaticFiles(directory=STATIC), name="webapp-static"),
         ]
+        return [Mount(WEBAPP_PATH, routes=inside, middleware=[guard])]
 
     async def page(self, request: Request) -> Response:
-        return HTMLResponse(self._page, headers=self._headers)
+        return HTMLResponse(self._page)
 
     async def question(self, request: Request) -> Response:
         caller = self._caller(request)
