@@ -25,6 +25,7 @@ from conversations.context import Answers
 from conversations.places import PlaceNames, PlacePick, resolve
 from conversations.session import Session
 from conversations.steps.place_steps import SAVED_PREFIX
+from conversations.texts.catalogue import say
 
 _SLACK_KM = 0.5  # as ``service_area``: the shaded circles are exactly what is taken
 
@@ -100,11 +101,13 @@ class CurrentAnswer(_Out):
 
 
 class PlaceQuestion(_Out):
-    """What the page needs to draw one open place question."""
+    """What the page needs to draw one open place question; ``title`` names what it picks
+    (the step's own title: "Pickup place", "Drop-off place"), in the customer's language."""
 
     step: str
     version: int
     role: str
+    title: str
     saved: list[SavedPlace]
     coverage: Coverage
     current: CurrentAnswer | None
@@ -137,11 +140,14 @@ class ChatPlaceQuestions:
         if prompt is None or prompt.step != step or prompt.input != "place":
             return None
         caps, warehouses, locations = await engine.services.catalog.catalogue()
+        flow = engine.registry.get(session.flow)
+        title = flow.step(step).said_title if flow is not None and step in flow else ""
         offered = {o.id.removeprefix(SAVED_PREFIX) for o in prompt.options if _saved(o.id)}
         return PlaceQuestion(
             step=step,
             version=version,
             role=step.removesuffix("_place"),
+            title=title or say("webapp.title"),
             saved=[SavedPlace.of(row) for row in locations if row.id in offered],
             coverage=coverage_of(caps, warehouses),
             current=current_answer(session, step.removesuffix("_place")),

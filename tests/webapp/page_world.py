@@ -41,6 +41,7 @@ from bot.webapp.place_question import (
 )
 from bot.webapp.routes import WebappEndpoints
 from conversations.services import GeocodedPlace
+from conversations.texts.catalogue import say
 
 TOKEN = "123456:AAE-the-bot-token-of-these-tests-0123456"
 USER_ID = 4242
@@ -107,7 +108,10 @@ class StubQuestions:
 
     async def question(self, chat_id: int) -> PlaceQuestion | None:
         self.asked.append(chat_id)
-        return self.open
+        if self.open is None:
+            return None
+        # Titled in the language of the request, as ``ChatPlaceQuestions`` titles it.
+        return self.open.model_copy(update={"title": say(f"flows.title.{self.open.step}")})
 
 
 @dataclass
@@ -143,11 +147,13 @@ HOSTEL_ROOMS = UnitRules(
 def place_question(
     *, current: CurrentAnswer | None = None, version: int = 7, step: str = "dropoff_place"
 ) -> PlaceQuestion:
-    """A drop-off question with two saved places around Yaba inside a 10 km radius."""
+    """A drop-off question (or ``step``'s) with two saved places around Yaba inside a 10 km
+    radius, titled as the flows title their place questions."""
     return PlaceQuestion(
         step=step,
         version=version,
         role=step.removesuffix("_place"),
+        title=say(f"flows.title.{step}"),
         saved=[
             saved_place("hostel-1", "Unilag Hostel", (6.5158, 3.3898), HOSTEL_ROOMS),
             saved_place("gate-2", "Yaba Market Gate", (6.5120, 3.3780)),
@@ -219,11 +225,13 @@ class PageWorld:
         init_data: str | None = None,
         ready: bool = True,
         located_at: tuple[float, float] | None = None,
+        height: int = 860,
     ) -> Page:
         """The page as Telegram opens it for ``USER_ID``; ``ready`` waits until its question
-        is drawn; ``located_at`` is where the device says it is (permission granted)."""
+        is drawn; ``located_at`` is where the device says it is (permission granted);
+        ``height`` is the Mini App's (a phone's screen less Telegram's own header)."""
         page = await self.browser.new_page(
-            viewport={"width": 420, "height": 860},
+            viewport={"width": 420, "height": height},
             geolocation=None
             if located_at is None
             else {"latitude": located_at[0], "longitude": located_at[1]},

@@ -42,13 +42,32 @@ async def search_and_pick(world: PageWorld, query: str, found: GeocodedPlace) ->
     return page
 
 
+async def in_view(page: Page, selector: str) -> bool:
+    """Whether the element is wholly inside the browser's viewport now."""
+    box = await page.locator(selector).bounding_box()
+    size = page.viewport_size
+    assert box is not None and size is not None
+    return box["y"] >= 0 and box["y"] + box["height"] <= size["height"]
+
+
+async def test_the_heading_names_what_it_picks(world: PageWorld) -> None:
+    world.questions.open = place_question(step="pickup_place")
+    page = await world.open_page()
+    assert await page.locator("h1").inner_text() == "Pickup place"
+    assert await page.title() == "Pickup place"
+    world.questions.open = place_question(step="dropoff_place")
+    page = await world.open_page()
+    assert await page.locator("h1").inner_text() == "Drop-off place"
+    assert await page.title() == "Drop-off place"
+
+
 async def test_a_saved_place_with_a_list_unit(world: PageWorld) -> None:
     page = await world.open_page()
     await page.locator("#saved-list").get_by_role("button", name="Unilag Hostel").click()
     await world.press_main_button(page)
     # The room is required: nothing is sent until it is given.
     assert await world.sent(page) == []
-    assert "Room" in await page.locator("#status").inner_text()
+    assert await page.locator("#unit-error").inner_text() == "Please give the Room first."
     await page.get_by_label("Room", exact=True).select_option("B01")
     await world.press_main_button(page)
     assert await world.sent(page) == [
@@ -149,7 +168,7 @@ async def test_the_fallback_list_when_the_tiles_fail(world: PageWorld) -> None:
 
 async def test_french_and_the_theme(world: PageWorld) -> None:
     page = await world.open_page(language="fr")
-    assert await page.locator("#title").inner_text() == "Choisissez le lieu"
+    assert await page.locator("#title").inner_text() == "Lieu de livraison"
     assert await page.evaluate("Telegram.WebApp.MainButton.text") == "Utiliser ce lieu"
     background = await page.evaluate("getComputedStyle(document.body).backgroundColor")
     assert background == "rgb(28, 28, 29)"  # the stand-in's bg_color
@@ -172,3 +191,40 @@ async def test_forged_init_data_gets_nothing(world: PageWorld) -> None:
     assert (
         await page.locator("#saved-list").get_by_role("button", name="Unilag Hostel").count() == 0
     )
+
+
+async def test_a_missing_room_is_said_beside_its_field_and_brought_into_view(
+    world: PageWorld,
+) -> None:
+    page = await world.open_page(height=640)  # a small phone: the page is taller than that
+    await page.locator("#saved-list").get_by_role("button", name="Unilag Hostel").click()
+    await page.evaluate("window.scrollTo(0, 0)")  # back at the map, the Room field below
+    assert not await in_view(page, "#unit-select")
+    await world.press_main_button(page)
+    said = page.locator("#unit-error")
+    assert await said.inner_text() == "Please give the Room first."
+    # Beside the field it is about, both in view; nothing said at the top of the page.
+    assert await page.locator("#unit-section #unit-select + label + input + #unit-error").count()
+    assert await in_view(page, "#unit-select") and await in_view(page, "#unit-error")
+    assert await page.locator("#status").inner_text() == ""
+    room = page.get_by_label("Room", exact=True)
+    assert await room.get_attribute("aria-invalid") == "true"
+    assert await page.evaluate("document.activeElement.id") == "unit-select"
+    # Once the room is chosen, it goes.
+    await room.select_option("A02")
+    assert await said.is_hidden()
+    assert await room.get_attribute("aria-invalid") is None
+    assert await world.sent(page) == []
+
+
+async def test_what_was_said_about_the_room_goes_with_another_place(world: PageWorld) -> None:
+    page = await world.open_page()
+    await page.locator("#saved-list").get_by_role("button", name="Unilag Hostel").click()
+    await page.locator("#confirm").click()
+    assert await page.locator("#unit-error").is_visible()
+    await page.locator("#saved-list").get_by_role("button", name="Yaba Market Gate").click()
+    assert await page.locator("#unit-error").is_hidden()
+    await page.locator("#confirm").click()
+    assert await world.sent(page) == [
+        {"v": 1, "step": "dropoff_place", "version": 7, "saved": {"id": "gate-2", "unit": ""}}
+    ]

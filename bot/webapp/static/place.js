@@ -101,6 +101,7 @@
     Object.keys(savedButtons).forEach(function (id) {
       savedButtons[id].setAttribute("aria-pressed", "false");
     });
+    unitError("");
     $("unit-section").hidden = true;
     if (address !== undefined) {
       $("address").value = address;
@@ -131,6 +132,7 @@
   }
 
   function showUnit(rules, given) {
+    unitError("");
     var section = $("unit-section");
     var select = $("unit-select");
     var text = $("unit-text");
@@ -175,6 +177,42 @@
     $("unit-text-label").hidden = !custom;
   }
 
+  // The field the customer gives the unit in now: the list, or the text beside it.
+  function unitField() {
+    var select = $("unit-select");
+    return !select.hidden && select.value !== "\u0000other" ? select : $("unit-text");
+  }
+
+  // Said under the unit's own field (the page is long: the top is out of view from there),
+  // which is brought into view; "" takes it away.
+  function unitError(text) {
+    var error = $("unit-error");
+    error.textContent = text;
+    error.hidden = !text;
+    ["unit-select", "unit-text"].forEach(function (id) {
+      if (text) {
+        $(id).setAttribute("aria-invalid", "true");
+        $(id).setAttribute("aria-describedby", "unit-error");
+      } else {
+        $(id).removeAttribute("aria-invalid");
+        $(id).removeAttribute("aria-describedby");
+      }
+    });
+    if (text) {
+      var field = unitField();
+      field.scrollIntoView({ block: "center" });
+      field.focus({ preventScroll: true });
+    }
+  }
+
+  // Once a unit is given (chosen in the list, or typed), what was said about it goes.
+  function unitChanged() {
+    syncCustom();
+    if (choice && choice.kind === "saved" && unitValue(choice.place.unit)) {
+      unitError("");
+    }
+  }
+
   function unitValue(rules) {
     if (rules.mode === "list") {
       var picked = $("unit-select").value;
@@ -203,11 +241,11 @@
       var rules = choice.place.unit;
       var unit = unitValue(rules);
       if (!unit && rules.required) {
-        status(say("unit_missing", { label: rules.label }), true);
+        unitError(say("unit_missing", { label: rules.label }));
         return;
       }
       if (unit && rules.mode === "list" && !rules.allow_custom && rules.choices.indexOf(unit) < 0) {
-        status(texts.unit_unknown, true);
+        unitError(texts.unit_unknown);
         return;
       }
       pick.saved = { id: choice.place.id, unit: unit };
@@ -343,8 +381,9 @@
 
   function showTexts() {
     document.documentElement.lang = (tg.initDataUnsafe.user || {}).language_code || "en";
-    document.title = texts.title;
-    $("title").textContent = texts.title;
+    // What the page picks, named as the chat names its question ("Drop-off place").
+    document.title = question.title || texts.title;
+    $("title").textContent = question.title || texts.title;
     $("saved-heading").textContent = texts.saved_heading;
     $("search-label").textContent = texts.search_label;
     $("search-button").textContent = texts.search_button;
@@ -368,7 +407,8 @@
   tg.ready();
   tg.expand();
   $("search-form").addEventListener("submit", search);
-  $("unit-select").addEventListener("change", syncCustom);
+  $("unit-select").addEventListener("change", unitChanged);
+  $("unit-text").addEventListener("input", unitChanged);
   $("confirm").addEventListener("click", confirm);
   $("my-location").addEventListener("click", myLocation);
   $("my-location").hidden = !("geolocation" in navigator);
