@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 
 from telegram import Chat, Update
@@ -36,6 +36,7 @@ from bot.telegram.callbacks import PATTERN, PageTurn, UnknownButton, resolve
 from bot.telegram.chat_screen import ChatScreen, answers
 from bot.telegram.command_menus import flow_commands
 from bot.telegram.human_request import OFFER_AFTER_FAILURES, CommandCallback, HumanRequests
+from bot.telegram.map_picks import MapPickTurns
 from bot.telegram.message_sender import answer_tap
 from bot.telegram.photo_receiver import IncomingPhoto, PhotoRefused, Rehosted
 from bot.telegram.refs import telegram_chat, telegram_user
@@ -48,6 +49,7 @@ from conversations.texts.catalogue import say
 log = logging.getLogger(__name__)
 
 ChatTurn = Callable[[int], AbstractAsyncContextManager[None]]
+Present = Callable[[Turn], Awaitable[Turn | None]]
 Context = ContextTypes.DEFAULT_TYPE
 
 
@@ -278,25 +280,36 @@ class Conversation:
 
     async def _map_pick(self, chat_id: int, user_id: int, data: str) -> None:
         """A pick from the "Pick on the map" page (``bot.webapp.picks``): the same answers the
-        chat takes, the place first and then, for a saved place, its unit."""
+        chat takes, the place first and then, for a saved place, its unit, shown as one reply
+        that names the place (``map_picks``)."""
         pick = read_pick(data)
-        if pick is None:
-            await self._say(chat_id, say("telegram.unreadable"))
+        if pick is None:  # an old page's, or not the page's at all: about the map, not "text"
+            await self._say(chat_id, say("telegram.map_pick_unreadable"))
             return
-        await self._answer(chat_id, user_id, pick.place_answer())
-        unit_step = pick.unit_step()
-        session = await self.ctx.chats.session(telegram_chat(chat_id)) if unit_step else None
-        if unit_step is None or session is None or session.step != unit_step:
-            return  # a pin, a place without a unit question, or the place was refused
-        unit = pick.unit_answer(unit_step, session.prompt_version)
+        turns = await MapPickTurns.open(self.ctx.chats, telegram_chat(chat_id), pick)
+        if turns is None:  # not the open question: the engine refuses it as a stale tap
+            await self._answer(chat_id, user_id, pick.place_answer())
+            return
+        await self._answer(chat_id, user_id, pick.place_answer(), present=turns.after_place)
+        unit = turns.unit_answer()
         if unit is not None:
-            await self._answer(chat_id, user_id, unit)
+            await self._answer(chat_id, user_id, unit, present=turns.after_unit)
 
     # --- turns ----------------------------------------------------------------------------
 
     async def _answer(
-        self, chat_id: int, user_id: int, answer: Answer, *, note: str | None = None
+        self,
+        chat_id: int,
+        user_id: int,
+        answer: Answer,
+        *,
+        note: str | None = None,
+        present: Present | None = None,
     ) -> None:
+        """``answer`` to the chat's order, and its turn drawn; ``note`` is said first.
+
+        ``present``, when given, decides what the turn shows, from the session it wrote (so
+        it is drawn once the session is written): that turn, changed, or nothing at all."""
         asked = self.screen.remember(chat_id).prompt
         reasked = False
 
@@ -316,10 +329,15 @@ class Conversation:
             # The chat's last turns may have run in another process: draw this one over
             # what the chat shows now (the prompt to tidy, the reply keyboard that is up).
             await self.screen.view(chat_id, user_id)
-        # The reply is drawn and sent while the turn's session is written.
-        turn = await self.ctx.chats.handle(
-            telegram_chat(chat_id), telegram_user(user_id), answer, reply=reply
-        )
+        chat, user = telegram_chat(chat_id), telegram_user(user_id)
+        if present is None:
+            # The reply is drawn and sent while the turn's session is written.
+            turn = await self.ctx.chats.handle(chat, user, answer, reply=reply)
+        else:
+            turn = await self.ctx.chats.handle(chat, user, answer)
+            shown = None if turn == no_open_order() else await present(turn)
+            if shown is not None:
+                await reply(shown)
         if reasked and self.humans is not None:
             session = await self.ctx.chats.session(telegram_chat(chat_id))
             if session is not None and session.failures >= OFFER_AFTER_FAILURES:

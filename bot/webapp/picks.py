@@ -13,6 +13,9 @@ A pick becomes exactly what the chat would get: a saved place is the tap on that
 (``saved:<id>``) and then the unit as typed text (or /skip), matched by the unit step like
 anything typed; a pin is a shared location with its address text. Both carry the question's
 step and version, so the engine refuses a pick for a question no longer open as a stale tap.
+
+In the chat a pick shows only as Telegram's "data sent" line, so once it is taken the reply
+names the place in one line (``picked_line``: "Drop-off place: Moremi Hall · Room A012").
 """
 
 from __future__ import annotations
@@ -22,8 +25,11 @@ from typing import Final, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic import ValidationError as ModelError
 
-from conversations import Answer, ChoiceAnswer, CommandAnswer, LocationAnswer, TextAnswer
+from conversations import Answer, ChoiceAnswer, CommandAnswer, LocationAnswer, Session, TextAnswer
+from conversations.context import Answers
+from conversations.places import PlaceNames, PlacePick, resolve
 from conversations.steps.place_steps import SAVED_PREFIX
+from conversations.texts.catalogue import say
 
 MAX_PICK_BYTES: Final = 4096  # Telegram's limit on sendData
 
@@ -82,11 +88,11 @@ class PagePick(_Data):
             return CommandAnswer(name="skip", step=step, version=version)
         return TextAnswer(text=unit, step=step, version=version)
 
-    def unit_step(self) -> str | None:
-        """The step a saved place's unit answers (``dropoff_place`` -> ``dropoff_unit``)."""
-        if self.saved is None or not self.step.endswith("_place"):
-            return None
-        return self.step.removesuffix("_place") + "_unit"
+    @property
+    def names(self) -> PlaceNames:
+        """The steps of the place group the pick answers (``dropoff_place``, ``dropoff_unit``
+        ...)."""
+        return PlaceNames.of(self.step.removesuffix("_place"))
 
 
 def read_pick(data: str) -> PagePick | None:
@@ -97,3 +103,30 @@ def read_pick(data: str) -> PagePick | None:
         return PagePick.model_validate_json(data)
     except ModelError:
         return None
+
+
+def picked_line(session: Session, names: PlaceNames, title: str) -> str | None:
+    """The chat's one line about the place ``session`` took for the ``names`` group, once the
+    group is settled (the session has moved past its steps); None before that. ``title`` is
+    the place question's title ("Drop-off place")."""
+    group = {names.place, names.unit, names.address, names.confirm}
+    if session.step in group:
+        return None
+    answers = Answers(session.answers)
+    pick = answers.model(names.place, PlacePick)
+    if pick is None:
+        return None
+    if pick.kind == "saved" and pick.location is not None:
+        unit = answers.text(names.unit)
+        if not unit:
+            return say("telegram.map_picked", title=title, place=pick.location.name)
+        label = pick.location.unit.label
+        return say(
+            "telegram.map_picked_unit",
+            title=title,
+            place=pick.location.name,
+            label=label,
+            unit=unit,
+        )
+    place = resolve(answers, names.place.removesuffix("_place"))
+    return None if place is None else say("telegram.map_picked", title=title, place=place.address)

@@ -884,6 +884,12 @@ MESSAGES: Final[dict[str, str]] = {
     "webapp.map_failed": "The map could not load: pick a saved place or search below.",
     "webapp.closed": "This question is no longer open: please go back to the chat.",
     "webapp.refused": "Please open this page with the button in the chat.",
+    # The chat's side of a pick (bot.telegram.map_picks): its echo, and a pick it cannot read.
+    "telegram.map_picked": "{title}: {place}",
+    "telegram.map_picked_unit": "{title}: {place} · {label} {unit}",
+    "telegram.map_pick_unreadable": (
+        "That pick from the map could not be read: please pick again, or answer here in the chat."
+    ),
     "telegram.share_contact": "the button below",
     "telegram.share_own_contact": "the “Share my contact” button below",
     "telegram.share_location_button": "📍 Share my location",

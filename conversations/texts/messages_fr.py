@@ -984,6 +984,12 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "webapp.closed": "Cette question n'est plus ouverte : merci de revenir à la conversation.",
     "webapp.refused": "Merci d'ouvrir cette page avec le bouton de la conversation.",
+    "telegram.map_picked": "{title} : {place}",
+    "telegram.map_picked_unit": "{title} : {place} · {label} {unit}",
+    "telegram.map_pick_unreadable": (
+        "Ce choix sur la carte n'a pas pu être lu : merci de choisir à nouveau, ou de répondre "
+        "ici dans la conversation."
+    ),
     "telegram.share_contact": "le bouton ci-dessous",
     "telegram.share_own_contact": "le bouton « Partager mon contact » ci-dessous",
     "telegram.share_location_button": "📍 Partager ma position",

@@ -15,6 +15,7 @@ import pytest
 
 from bot.partner.models import CreateDeliveryRequest, Delivery
 from bot.telegram.update_check import update_flaw
+from bot.webapp.picks import picked_line
 from bot.webapp.place_question import ChatPlaceQuestions
 from conversations import (
     Answer,
@@ -23,7 +24,9 @@ from conversations import (
     LocationAnswer,
     TextAnswer,
 )
+from conversations.places import PlaceNames
 from conversations.texts import dialogue
+from conversations.texts.catalogue import say, speaking_language
 from tests.fakes import SentMessage, TgUser
 from tests.telegram_adapter.handler_world import HandlerWorld, handler_world
 
@@ -187,10 +190,85 @@ async def test_a_pick_outside_the_coverage_is_refused_as_in_chat(world: HandlerW
     assert session is not None and session.step == "dropoff_place"
 
 
-async def test_something_else_in_web_app_data_is_not_an_answer(world: HandlerWorld) -> None:
+UNREADABLE = {
+    "not the page's shape": '{"v": 1, "step": "x"}',
+    "an older page's version": '{"v": 0, "step": "dropoff_place", "version": 3, "pin": {}}',
+    "not JSON at all": "dropoff_place:loc_moremi_hall",
+    "cut short": '{"v": 1, "step": "dropoff_place", "version": 3, "saved": {"id": "lo',
+}
+
+
+@pytest.mark.parametrize("data", UNREADABLE.values(), ids=UNREADABLE.keys())
+async def test_a_pick_that_cannot_be_read_is_told_about_the_map(
+    world: HandlerWorld, data: str
+) -> None:
     await at_dropoff(world, ADA)
-    reply = await world.ask(world.tg.updates.web_app_data(ADA, '{"v": 1, "step": "x"}'))
-    assert reply.text == "I can read text, taps, locations, contacts and photos here."
+    before = await world.ctx.chats.session(ADA.chat)
+    reply = await world.ask(world.tg.updates.web_app_data(ADA, data))
+    assert reply.text == (
+        "That pick from the map could not be read: please pick again, or answer here in the chat."
+    )
+    assert await world.ctx.chats.session(ADA.chat) == before  # nothing answered, nothing lost
+
+
+async def picked(world: HandlerWorld, user: TgUser, **place: Any) -> list[SentMessage]:
+    """Every message the bot sent ``user`` in answer to the pick of ``place``."""
+    before = len(world.tg.sent_messages(user.id))
+    await pick(world, user, **place)
+    return world.tg.sent_messages(user.id)[before:]
+
+
+async def test_a_saved_place_and_its_room_are_echoed_and_never_asked_again(
+    world: HandlerWorld,
+) -> None:
+    await at_dropoff(world, ADA)
+    [reply] = await picked(world, ADA, saved={"id": "loc_moremi_hall", "unit": "A012"})
+    session = await world.ctx.chats.session(ADA.chat)
+    assert session is not None and session.step == "sender_name"  # the next one unanswered
+    echo, *rest = (reply.text or "").split("\n\n")
+    assert echo == "Drop-off place: Moremi Hall · Room A012"
+    assert "OK." not in rest and not any("Room" in text for text in rest)
+    assert session.answers["dropoff_unit"] == "A012"
+
+
+async def test_a_pin_is_echoed_with_its_address(world: HandlerWorld) -> None:
+    await at_dropoff(world, ADA)
+    address = "Blue gate, 3 Akoka Road"
+    [reply] = await picked(world, ADA, pin={"lat": 6.5171, "lng": 3.3899, "address": address})
+    assert (reply.text or "").startswith(f"Drop-off place: {address}\n\n")
+
+
+async def test_the_echo_is_in_the_language_of_the_turn(world: HandlerWorld) -> None:
+    await at_dropoff(world, ADA)
+    await pick(world, ADA, saved={"id": "loc_moremi_hall", "unit": "A012"})
+    session = await world.ctx.chats.session(ADA.chat)
+    assert session is not None
+    with speaking_language("fr"):
+        line = picked_line(session, PlaceNames.of("dropoff"), say("flows.title.dropoff_place"))
+    assert line == "Lieu de livraison : Moremi Hall · Room A012"
+
+
+async def test_a_change_from_the_summary_by_map_is_echoed_before_the_summary(
+    world: HandlerWorld,
+) -> None:
+    await at_dropoff(world, ADA)
+    await pick(world, ADA, saved={"id": "loc_moremi_hall", "unit": "B007"})
+    await to_summary(world, ADA)
+    await world.ctx.chats.handle(ADA.chat, ADA.user, ChoiceAnswer(option="edit:dropoff_place"))
+    [reply] = await picked(world, ADA, saved={"id": "loc_moremi_hall", "unit": "A012"})
+    session = await world.ctx.chats.session(ADA.chat)
+    assert session is not None and session.step == "summary"
+    assert (reply.text or "").startswith("Drop-off place: Moremi Hall · Room A012\n\n")
+
+
+async def test_a_room_the_list_does_not_have_is_asked_without_an_echo(
+    world: HandlerWorld,
+) -> None:
+    await at_dropoff(world, ADA)
+    replies = await picked(world, ADA, saved={"id": "loc_moremi_hall", "unit": "Z999"})
+    session = await world.ctx.chats.session(ADA.chat)
+    assert session is not None and session.step == "dropoff_unit"
+    assert not any((m.text or "").startswith("Drop-off place:") for m in replies)
 
 
 async def test_the_page_gets_the_chats_open_question(world: HandlerWorld) -> None:
@@ -200,6 +278,7 @@ async def test_the_page_gets_the_chats_open_question(world: HandlerWorld) -> Non
     question = await questions.question(ADA.id)
     assert session is not None and question is not None
     assert (question.step, question.version) == ("dropoff_place", session.prompt_version)
+    assert question.title == "Drop-off place"  # what the page picks, as the flow names it
     assert (await world.ctx.chats.session(ADA.chat)) == session  # reading it saved nothing
     moremi = next(place for place in question.saved if place.id == "loc_moremi_hall")
     assert moremi.unit.mode == "list" and moremi.unit.required
