@@ -2,8 +2,9 @@
 
 Each pass sends what an instance left undelivered (it died holding a message: its lease ran
 out), ends the hand-offs of customers blocked from the shell (``HandoffDesk.end_blocked``), and
-closes the hand-offs silent for ``[operators] handoff_idle_hours``, telling both sides. Every instance runs it: a message is claimed before it is sent, and a hand-off is
-closed by one ``UPDATE``, so two passes at once never send or close anything twice.
+closes the hand-offs silent for ``[operators] handoff_idle_hours``, telling both sides. Every
+instance runs it: a message is claimed before it is sent, and a hand-off is closed by one
+``UPDATE``, so two passes at once never send or close anything twice.
 """
 
 from __future__ import annotations

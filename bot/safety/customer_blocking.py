@@ -31,7 +31,7 @@ from conversations.texts.catalogue import say
 log = logging.getLogger(__name__)
 
 # Told of each block, with the customer and who made it, once the block is written.
-BlockFollower = Callable[[UserRef, str], Awaitable[None]]
+BlockFollower = Callable[[UserRef, str], Awaitable[object]]
 
 
 @dataclass(frozen=True)

@@ -164,7 +164,7 @@ _WAITING_OF_USER = (
 # Hand-offs still waiting although their customer is blocked (a block from the shell, or
 # another process: the bot that shows them to staff ends them, ``bot.handoff.desk``).
 _WAITING_OF_BLOCKED = (
-    _SELECT
+    _SELECT  # noqa: S608 - this module's own literals only
     + """
     WHERE state <> 'closed' AND EXISTS (SELECT 1 FROM customer_blocks AS b
         WHERE b.channel = handoffs.channel AND b.user_id = handoffs.user_id)

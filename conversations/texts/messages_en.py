@@ -1081,8 +1081,7 @@ MESSAGES: Final[dict[str, str]] = {
         "a code goes only to the delivery's receiver, through the bot."
     ),
     "staff.reply_blocked": (
-        "#{ref}: not sent. This customer is blocked, so their conversation with the team "
-        "was ended."
+        "#{ref}: not sent. This customer is blocked, so their conversation with the team was ended."
     ),
     "steps.sender.share_phone_question": (
         "What is your phone number? Please share your own contact with the button below: "

@@ -102,9 +102,7 @@ async def test_a_block_from_the_operators_chat_ends_the_hand_off_at_once(
         ),
     ]
     assert stack.tg.sent_messages(OPERATORS.id)[staff_before:] == said
-    assert [m.text for m in stack.tg.sent_messages(ADA.id)[ada_before:]] == [
-        say("safety.blocked")
-    ]
+    assert [m.text for m in stack.tg.sent_messages(ADA.id)[ada_before:]] == [say("safety.blocked")]
     await assert_ended_by_block(stack, ref, posted)
 
     await assert_cut_off(stack, ref, posted, relayed)
@@ -177,9 +175,7 @@ async def test_a_block_from_the_shell_is_found_by_the_running_bot(
     staff_before = len(stack.tg.sent_messages(OPERATORS.id))
     await first(stack)
     # Whichever side comes first, Ada hears the block once, and nothing reaches staff.
-    assert [m.text for m in stack.tg.sent_messages(ADA.id)[ada_before:]] == [
-        say("safety.blocked")
-    ]
+    assert [m.text for m in stack.tg.sent_messages(ADA.id)[ada_before:]] == [say("safety.blocked")]
     told = [m.text for m in stack.tg.sent_messages(OPERATORS.id)[staff_before:]]
     assert "#" + ref + " customer: Still waiting" not in told
     assert told[0] == say("staff.blocked_ended", ref=ref)

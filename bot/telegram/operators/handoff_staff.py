@@ -7,9 +7,9 @@ group, any message written in the hand-off's own topic counts, reply or not; its
 photo or location goes to the customer as the business's. A reply to a hand-off nobody took
 takes it for whoever replied; one somebody else took is not sent (two people must not answer
 at once): the replier is told who has it. A reply to the hand-off of a blocked customer is
-not sent, and the replier is told why (``HandoffDesk.refused_for_block``). A location shared while the customer's order is at
-a place question answers that question for them, through its own step: a refused place is
-told to staff, never to the customer.
+not sent, and the replier is told why (``HandoffDesk.refused_for_block``). A location shared
+while the customer's order is at a place question answers that question for them, through its
+own step: a refused place is told to staff, never to the customer.
 """
 
 from __future__ import annotations
