@@ -2,23 +2,24 @@
 Bot API, on both store backends: the customer gets the blocked sentence, the card says the
 hand-off ended with the block, their next messages get that sentence and never reach staff,
 staff replies are refused in the operators' chat with the reason, each step is in the audit
-trail, and an unblock opens nothing again. A block from the shell (another store on the same
-database, as ``deliverybot customers block`` opens it) is found by the running bot at the next
-message either side sends, or by the hand-off upkeep's pass."""
+trail, and an unblock opens nothing again. A block from the shell (``deliverybot customers
+block`` itself, on the running bot's database) is found by the running bot at the next message
+either side sends, or by the hand-off upkeep's pass."""
 
 from __future__ import annotations
 
-import time
+import asyncio
+import json
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.chat_ref import ChatRef, UserRef
+from bot.cli import main
 from bot.handoff.handoff_upkeep import HandoffUpkeep
-from bot.safety.customer_blocking import CustomerBlocking
 from bot.safety.shell_commands import SHELL
-from bot.store_from_config import open_store
 from conversations.texts.catalogue import say
 from tests.e2e.conftest import ADA, BOLA, OLU, OPERATORS, BotStack
 from tests.e2e.test_handoffs import card, current_text, staff_says
@@ -29,6 +30,17 @@ __all__ = ["limits", "stack"]
 
 ADA_CHAT = ChatRef("telegram", ADA.id)
 ADA_REF = UserRef("telegram", ADA.id)
+SHELL_CONFIG = """
+[partner]
+base_url = "https://app.example.com/api/v1"
+api_key = "sk_live_SHELLkey0123456789abcdef"
+
+[telegram]
+token = "987654321:AAGshellSECRETtokenVALUE0123456789abc"
+mode = "polling"
+
+[storage]
+"""
 
 
 async def talking_to_a_person(stack: BotStack) -> tuple[str, SentMessage, SentMessage]:
@@ -141,13 +153,24 @@ async def audit(stack: BotStack) -> list[Any]:
     return await stack.bot.store.audit.since(0)
 
 
-async def block_from_the_shell(stack: BotStack) -> None:
-    """What ``deliverybot customers block`` does, on its own store of the same database."""
-    shell = await open_store(stack.config.storage, time.time)
-    try:
-        await CustomerBlocking(shell).block(ADA_REF, by=SHELL, reason="fraud")
-    finally:
-        await shell.close()
+def shell_config(stack: BotStack, folder: Path) -> Path:
+    """A config file naming the running bot's database, as its operator's would."""
+    storage = stack.config.storage
+    if storage.postgres is not None:
+        dsn = json.dumps(storage.postgres.dsn.get_secret_value())
+        where = f'backend = "postgres"\n[storage.postgres]\ndsn = {dsn}'
+    else:
+        where = f"path = {json.dumps(str(storage.path))}"
+    file = folder / "shell.toml"
+    file.write_text(SHELL_CONFIG + where + "\n", encoding="utf-8")
+    return file
+
+
+async def block_from_the_shell(stack: BotStack, folder: Path) -> None:
+    """``deliverybot customers block`` while the bot runs (its own event loop: a thread)."""
+    argv = ["customers", "block", "--config", str(shell_config(stack, folder))]
+    argv += [f"telegram:{ADA.id}", "--reason", "fraud"]
+    assert await asyncio.to_thread(main, argv) == 0
 
 
 async def ada_writes(stack: BotStack) -> list[SentMessage]:
@@ -166,10 +189,12 @@ async def upkeep_pass(stack: BotStack) -> list[SentMessage]:
 
 @pytest.mark.parametrize("first", [ada_writes, staff_reply, upkeep_pass])
 async def test_a_block_from_the_shell_is_found_by_the_running_bot(
-    stack: BotStack, first: Callable[[BotStack], Awaitable[list[SentMessage]]]
+    stack: BotStack,
+    first: Callable[[BotStack], Awaitable[list[SentMessage]]],
+    tmp_path: Path,
 ) -> None:
     ref, posted, relayed = await talking_to_a_person(stack)
-    await block_from_the_shell(stack)
+    await block_from_the_shell(stack, tmp_path)
 
     ada_before = len(stack.tg.sent_messages(ADA.id))
     staff_before = len(stack.tg.sent_messages(OPERATORS.id))
