@@ -21,12 +21,12 @@ from bot.cli import main
 from bot.handoff.handoff_upkeep import HandoffUpkeep
 from bot.safety.shell_commands import SHELL
 from conversations.texts.catalogue import say
-from tests.e2e.conftest import ADA, BOLA, OLU, OPERATORS, BotStack
+from tests.e2e.conftest import ADA, BOLA, FORUM, OLU, OPERATORS, BotStack, MakeStack, make_stack
 from tests.e2e.test_handoffs import card, current_text, staff_says
 from tests.fakes import SentMessage
 from tests.telegram_adapter.stack_backends import limits, stack
 
-__all__ = ["limits", "stack"]
+__all__ = ["limits", "make_stack", "stack"]
 
 ADA_CHAT = ChatRef("telegram", ADA.id)
 ADA_REF = UserRef("telegram", ADA.id)
@@ -224,3 +224,28 @@ async def test_another_customers_hand_off_goes_on(stack: BotStack) -> None:
     await staff_says(stack, OLU, "Hello Bola", bolas)
     assert stack.tg.sent_messages(BOLA.id)[-1].text == "Hello Bola"
     assert say("staff.card_blocked") not in current_text(stack, bolas)
+
+
+async def test_in_a_forum_group_the_block_closes_the_hand_offs_topic(
+    make_stack: MakeStack,
+) -> None:
+    """Where each hand-off has its topic, the block is told there and closes it; a staff
+    message written in it afterwards is refused there."""
+    stack = await make_stack(operators=[FORUM.id])
+    await stack.command(ADA, "human")
+    (created,) = stack.tg.calls("createForumTopic")
+    thread = created.result["message_thread_id"]
+    ref = (stack.tg.sent_messages(FORUM.id)[0].text or "")[1:7]
+
+    said = await stack.command(OLU, "block", f"telegram:{ADA.id}", chat=FORUM)
+    ended = [m for m in said if m.text == say("staff.blocked_ended", ref=ref)]
+    assert [m.message.get("message_thread_id") for m in ended] == [thread]
+    assert stack.tg.topic_closed(FORUM.id, thread) is True
+    assert stack.tg.sent_messages(ADA.id)[-1].text == say("safety.blocked")
+
+    before = len(stack.tg.sent_messages(ADA.id))
+    written = stack.tg.updates.text(OLU, "Are you still there?", chat=FORUM)
+    (refused,) = await stack.send(stack.tg.updates.in_topic(written, thread))
+    assert refused.text == say("staff.reply_blocked", ref=ref)
+    assert refused.message.get("message_thread_id") == thread
+    assert stack.tg.sent_messages(ADA.id)[before:] == []
