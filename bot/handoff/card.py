@@ -31,6 +31,7 @@ class CardFacts:
     answers: Sequence[tuple[str, str]]
     recent: Sequence[HandoffMessage]
     deliveries: Sequence[DeliveryLink]
+    blocked: bool = False  # the hand-off was ended by its customer's block
 
 
 async def draft_summary(engine: Engine, session: Session) -> list[tuple[str, str]]:
@@ -95,11 +96,13 @@ def _lines(engine: Engine, handoff: Handoff, facts: CardFacts) -> list[str]:
                 "• " + say("staff.card_delivery", ref=short_ref(link.delivery_id), status=status)
             )
     # How staff answer is the staff side's to say (a reply, a forum topic, demo commands).
-    lines += ["", _state_line(handoff)]
+    lines += ["", _state_line(handoff, blocked=facts.blocked)]
     return lines
 
 
-def _state_line(handoff: Handoff) -> str:
+def _state_line(handoff: Handoff, *, blocked: bool) -> str:
+    if handoff.state == "closed" and blocked:
+        return say("staff.card_blocked")
     if handoff.state == "closed":
         return say("staff.card_closed")
     if handoff.state == "taken":

@@ -9,6 +9,15 @@ whichever instance took it); ``redeliver`` sends what an instance left behind.
 The order itself is never touched while a person talks with the customer: the draft waits at
 its question. Staff may fill an answer for the customer (``fill``): it goes through the very
 step the customer would have answered, with its checks; a refusal is told to staff only.
+
+A block (``bot.safety.customer_blocking``) ends the customer's hand-offs at once
+(``end_for_block``, told by ``CustomerBlocking.on_block``): the customer gets the sentence
+every blocked customer gets, the card says the hand-off ended with the block, and from then on
+their messages go to the order, which refuses them as it refuses every blocked customer's.
+Staff replies to it are refused with that reason (``refused_for_block``). A block made where
+this desk does not run (the shell, while the bot runs) is found at the next message either side
+sends, or by the upkeep's pass (``end_blocked``), whichever comes first. Unblocking opens
+nothing again: the customer asks for a person anew.
 """
 
 from __future__ import annotations
@@ -79,6 +88,7 @@ class HandoffDesk:
         self.settings = settings
         self.staff = staff
         self._customers: dict[str, CustomerSide] = dict(customers or {})
+        chats.blocking.on_block(self.end_for_block)
 
     def serve(self, channel: str, side: CustomerSide) -> None:
         """Reach the customers of ``channel`` through ``side``."""
@@ -127,8 +137,14 @@ class HandoffDesk:
         return say("human.opened_no_hours", minutes=minutes)
 
     async def waiting_for(self, chat: ChatRef) -> Handoff | None:
-        """The chat's hand-off not closed yet: its messages go to staff, not to the order."""
-        return await self.store.handoffs.waiting_for(chat)
+        """The chat's hand-off not closed yet: its messages go to staff, not to the order.
+        None for a blocked customer, whose hand-off this ends (a block from the shell): the
+        message goes to the order, which answers it as any blocked customer's."""
+        handoff = await self.store.handoffs.waiting_for(chat)
+        if handoff is None or not await self._blocked(handoff):
+            return handoff
+        await self._end_blocked(handoff, by=None, tell_customer=False)
+        return None
 
     async def from_customer(self, handoff: Handoff, body: Body) -> str | None:
         """The customer wrote while the hand-off waits: to staff. What to tell the customer
@@ -166,7 +182,10 @@ class HandoffDesk:
     ) -> bool:
         """Staff wrote to the customer: sent as the business (signed with ``signer``'s name
         only when ``[operators] sign_replies``). False when it was not sent: it carries one of
-        the customer's deliveries' drop-off codes (``codes``), and staff are told why."""
+        the customer's deliveries' drop-off codes (``codes``), or the customer is blocked, and
+        staff are told why."""
+        if await self.refused_for_block(handoff, by=by):
+            return False
         if await self._carries_code(handoff, body):
             await self._staff_action("reply", handoff.ref, by, outcome="refused_code")
             if self.staff is not None:
@@ -178,6 +197,19 @@ class HandoffDesk:
             body = text_body(f"{body.get('text', '')}\n— {signer}")
         await self.store.handoffs.add(handoff.ref, TO_CUSTOMER, body)
         await self.flush(handoff, TO_CUSTOMER)
+        return True
+
+    async def refused_for_block(self, handoff: Handoff, *, by: UserRef | None = None) -> bool:
+        """Whether staff's message to ``handoff`` is refused because its customer is blocked
+        (staff are told; a hand-off still waiting is ended first)."""
+        if not await self._blocked(handoff):
+            return False
+        if handoff.waiting:
+            await self._end_blocked(handoff, by=None, tell_customer=True)
+        await self._staff_action("reply", handoff.ref, by, outcome="refused: customer blocked")
+        if self.staff is not None:
+            with speaking_language(None):
+                await self.staff.tell(handoff, say("staff.reply_blocked", ref=handoff.ref))
         return True
 
     async def _carries_code(self, handoff: Handoff, body: Body) -> bool:
@@ -249,6 +281,52 @@ class HandoffDesk:
                     )
         return count
 
+    # --- blocks ------------------------------------------------------------------------------
+
+    async def end_for_block(self, user: UserRef, by: str) -> int:
+        """``user`` was just blocked (by ``by``): end their hand-offs; how many were open."""
+        ended = 0
+        for handoff in await self.store.handoffs.waiting_of(user):
+            ended += await self._end_blocked(handoff, by=by, tell_customer=True)
+        return ended
+
+    async def end_blocked(self) -> int:
+        """End the hand-offs of customers blocked where this desk did not hear it (the
+        shell); how many (the upkeep's pass)."""
+        ended = 0
+        for handoff in await self.store.handoffs.waiting_of_blocked():
+            ended += await self._end_blocked(handoff, by=None, tell_customer=True)
+        return ended
+
+    async def _blocked(self, handoff: Handoff) -> bool:
+        return await self.store.customer_blocks.get(handoff.user) is not None
+
+    async def _end_blocked(self, handoff: Handoff, *, by: str | None, tell_customer: bool) -> bool:
+        """Close ``handoff`` for its customer's block: the card says so, staff are told in its
+        thread and, with ``tell_customer``, the customer gets the blocked sentence (without it,
+        the order is about to say it). False when someone else closed it first."""
+        # Under the chat's turn, as the block drops drafts: a message of the customer being
+        # passed on now reaches staff before the end, none after it.
+        async with self.store.chat_locks.hold(handoff.chat):
+            closed = await self.store.handoffs.close(handoff.ref)
+        if closed is None:
+            return False
+        actor = by or "bot"
+        log.info("hand-off %s: ended by the block of its customer (%s)", closed.ref, actor)
+        await self.store.audit.record(
+            actor, "handoff_close", f"hand-off {closed.ref}", "done; customer blocked"
+        )
+        if self.staff is not None:
+            await self.staff.redraw(closed, await self.card(closed, blocked=True))
+            with speaking_language(None):
+                await self.staff.tell(closed, say("staff.blocked_ended", ref=closed.ref))
+        if tell_customer:
+            with speaking_language(closed.language):
+                sentence = blocked_turn().messages[0]
+            await self.store.handoffs.add(closed.ref, TO_CUSTOMER, text_body(sentence))
+            await self.flush(closed, TO_CUSTOMER)
+        return True
+
     async def _after_close(self, closed: Handoff, message: str, *, resume: bool = True) -> None:
         if self.staff is not None:
             await self.staff.redraw(closed, await self.card(closed))
@@ -309,12 +387,13 @@ class HandoffDesk:
             return False
         return await side.send(handoff.chat, body)
 
-    async def card(self, handoff: Handoff) -> str:
-        """The staff card of ``handoff`` as things stand."""
+    async def card(self, handoff: Handoff, *, blocked: bool = False) -> str:
+        """The staff card of ``handoff`` as things stand (``blocked``: ended by a block)."""
         engine = self.chats.engine
         session = await self.chats.session(handoff.chat)
         with speaking_language(None):
             answers = await draft_summary(engine, session) if session is not None else []
         recent = await self.store.handoffs.recent(handoff.ref, RECENT_MESSAGES)
         deliveries = await self.store.deliveries.for_user(handoff.user, DELIVERIES_ON_CARD)
-        return card_text(engine, handoff, CardFacts(session, answers, recent, deliveries))
+        facts = CardFacts(session, answers, recent, deliveries, blocked=blocked)
+        return card_text(engine, handoff, facts)

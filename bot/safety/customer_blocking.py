@@ -11,11 +11,16 @@ answer, a repeat) is refused with one polite sentence (``safety.blocked``) and n
 created; their open drafts are dropped when the block is made; their existing deliveries are
 not touched, so the relay keeps telling them how those go. Each block and unblock is written
 to the audit trail (``store.audit``) with who did it and how it ended.
+
+What else a block ends is told through ``on_block``: the hand-off desk (``bot.handoff``)
+registers there to end the customer's conversation with staff at once. A block made where no
+desk runs (the shell) is found by the bot's own desk instead (``HandoffDesk``'s upkeep).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.chat_ref import UserRef
@@ -24,6 +29,9 @@ from conversations import Turn
 from conversations.texts.catalogue import say
 
 log = logging.getLogger(__name__)
+
+# Told of each block, with the customer and who made it, once the block is written.
+BlockFollower = Callable[[UserRef, str], Awaitable[object]]
 
 
 @dataclass(frozen=True)
@@ -48,6 +56,12 @@ class CustomerBlocking:
 
     def __init__(self, store: Store) -> None:
         self._store = store
+        self._followers: list[BlockFollower] = []
+
+    def on_block(self, follower: BlockFollower) -> None:
+        """Call ``follower`` after every block (a repeated one too: what it ends may still
+        be open, a block from the shell having found nobody to end it)."""
+        self._followers.append(follower)
 
     async def block(self, user: UserRef, *, by: str, reason: str | None = None) -> Blocked:
         """Block ``user`` (``by``: who asked, for the trail) and drop their open drafts."""
@@ -62,6 +76,8 @@ class CustomerBlocking:
             outcome += f"; {drafts} open order(s) dropped"
         await self._store.audit.record(by, "block", str(user), outcome, reason)
         log.info("customer %s blocked by %s (%s)", user, by, outcome)
+        for follower in self._followers:
+            await follower(user, by)
         return Blocked(user, new, drafts)
 
     async def unblock(self, user: UserRef, *, by: str) -> bool:

@@ -156,6 +156,20 @@ _RECENT = """SELECT seq, ref, way, body, created_at, delivered_at FROM handoff_m
 _PENDING_REFS = """SELECT DISTINCT ref, way FROM handoff_messages
     WHERE delivered_at IS NULL AND (holder IS NULL OR held_until < ?) LIMIT ?"""
 _ALL_WAITING = "SELECT channel, chat_id FROM handoffs WHERE state <> 'closed'"
+_WAITING_OF_USER = (
+    _SELECT
+    + """
+    WHERE channel = ? AND user_id = ? AND state <> 'closed'"""
+)
+# Hand-offs still waiting although their customer is blocked (a block from the shell, or
+# another process: the bot that shows them to staff ends them, ``bot.handoff.desk``).
+_WAITING_OF_BLOCKED = (
+    _SELECT  # noqa: S608 - this module's own literals only
+    + """
+    WHERE state <> 'closed' AND EXISTS (SELECT 1 FROM customer_blocks AS b
+        WHERE b.channel = handoffs.channel AND b.user_id = handoffs.user_id)
+    ORDER BY opened_at LIMIT ?"""
+)
 _COUNT_SINCE = """SELECT count(*) FROM handoff_messages
     WHERE ref = ? AND way = ? AND created_at >= ?"""
 
@@ -228,6 +242,16 @@ class Handoffs:
             return None
         row = await self._db.fetch_one(_WAITING_FOR_CHAT, (chat.channel, chat.id))
         return None if row is None else _handoff(row)
+
+    async def waiting_of(self, user: UserRef) -> list[Handoff]:
+        """``user``'s hand-offs that are not closed (one a chat of theirs)."""
+        rows = await self._db.fetch_all(_WAITING_OF_USER, (user.channel, user.id))
+        return [_handoff(row) for row in rows]
+
+    async def waiting_of_blocked(self, limit: int = 100) -> list[Handoff]:
+        """Hand-offs not closed whose customer is blocked (``store.customer_blocks``)."""
+        rows = await self._db.fetch_all(_WAITING_OF_BLOCKED, (limit,))
+        return [_handoff(row) for row in rows]
 
     async def by_post(self, chat: ChatRef, message_id: int) -> Handoff | None:
         """The hand-off whose staff message is ``message_id`` in ``chat``, or None."""

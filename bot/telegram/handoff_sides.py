@@ -108,11 +108,12 @@ class TelegramStaff:
 
     async def redraw(self, handoff: Handoff, card: str) -> None:
         """The card again, in place, with the buttons its state leaves; a closed hand-off's
-        topic is closed too."""
+        card no longer says how to answer it, and its topic is closed too."""
         post = handoff.post
         if post is None:
             return
-        card = with_how_to_answer(card, post.thread_id)
+        if handoff.waiting:  # a closed card is answered no more
+            card = with_how_to_answer(card, post.thread_id)
         message = OutgoingMessage(escape(card), card_keyboard(handoff))
         await self._sender.edit_message(post.chat.id, post.message_id, message)
         if handoff.state == "closed" and post.thread_id is not None and self._topics is not None:

@@ -1059,6 +1059,7 @@ MESSAGES: Final[dict[str, str]] = {
     "staff.card_open": "Waiting for someone to answer.",
     "staff.card_taken": "{owner} is answering.",
     "staff.card_closed": "Closed.",
+    "staff.card_blocked": "Ended: the customer was blocked.",
     "staff.card_how": "Reply to this message to answer the customer; Done closes it.",
     "staff.card_how_topic": "Write in this topic to answer the customer; Done closes it.",
     "staff.from_customer": "#{ref} customer: {text}",
@@ -1072,6 +1073,10 @@ MESSAGES: Final[dict[str, str]] = {
     "staff.closed": "#{ref} is closed; the customer was told.",
     "staff.already_closed": "#{ref} is already closed.",
     "staff.idle_closed": "#{ref} was closed after {hours} hours without a message.",
+    "staff.blocked_ended": (
+        "#{ref} is ended: the customer was blocked. They were told, and nothing more passes "
+        "between them and the team."
+    ),
     "staff.no_such": "There is no open hand-off #{ref}.",
     "staff.done_usage": "Usage: /done <reference>, or reply Done to the hand-off.",
     "staff.filled": '#{ref}: filled in "{question}"; the customer is told.',
@@ -1080,6 +1085,9 @@ MESSAGES: Final[dict[str, str]] = {
     "staff.code_refused": (
         "#{ref}: not sent. It contains the drop-off code of one of this customer's deliveries; "
         "a code goes only to the delivery's receiver, through the bot."
+    ),
+    "staff.reply_blocked": (
+        "#{ref}: not sent. This customer is blocked, so their conversation with the team was ended."
     ),
     "steps.sender.share_phone_question": (
         "What is your phone number? Please share your own contact with the button below: "

@@ -1166,6 +1166,7 @@ MESSAGES: Final[dict[str, str]] = {
     "staff.card_open": "En attente d'une réponse.",
     "staff.card_taken": "{owner} répond.",
     "staff.card_closed": "Terminé.",
+    "staff.card_blocked": "Terminé : le client a été bloqué.",
     "staff.card_how": "Répondez à ce message pour écrire au client ; Terminé le clôt.",
     "staff.card_how_topic": "Écrivez dans ce sujet pour répondre au client ; Terminé le clôt.",
     "staff.from_customer": "#{ref} client : {text}",
@@ -1179,6 +1180,10 @@ MESSAGES: Final[dict[str, str]] = {
     "staff.closed": "#{ref} est terminé ; le client est prévenu.",
     "staff.already_closed": "#{ref} est déjà terminé.",
     "staff.idle_closed": "#{ref} a été clos après {hours} heures sans message.",
+    "staff.blocked_ended": (
+        "#{ref} est terminé : le client a été bloqué. Il en a été informé, et plus rien ne "
+        "passe entre lui et l'équipe."
+    ),
     "staff.no_such": "Il n'y a pas de relais ouvert #{ref}.",
     "staff.done_usage": "Usage : /done <référence>, ou répondez Terminé au relais.",
     "staff.filled": "#{ref} : « {question} » rempli ; le client est prévenu.",
@@ -1187,6 +1192,10 @@ MESSAGES: Final[dict[str, str]] = {
     "staff.code_refused": (
         "#{ref} : non envoyé. Le message contient le code de remise d'une livraison de ce "
         "client ; un code ne va qu'au destinataire de la livraison, par le bot."
+    ),
+    "staff.reply_blocked": (
+        "#{ref} : non envoyé. Ce client est bloqué, sa conversation avec l'équipe a donc "
+        "été terminée."
     ),
     "steps.sender.share_phone_question": (
         "Quel est votre numéro de téléphone ? Partagez votre propre contact avec le bouton "

@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.handoff.bodies import text_body
 from bot.handoff.desk import Filled
 from conversations import LocationAnswer
+from conversations.texts.catalogue import say
 from tests.fakes.handoff_sides import RecordingStaff
 
 from .conftest import TO_SUMMARY, AgentWorld
@@ -78,3 +79,44 @@ async def test_after_staff_fill_an_answer_the_conversation_shows_the_next_questi
     assert next_answer.status_code == 200, next_answer.text
     assert next_answer.json()["refused"] is None
     assert next_answer.json()["prompt"]["step"] != now["prompt"]["step"]
+
+
+async def test_a_block_ends_the_agent_customers_hand_off(world: AgentWorld) -> None:
+    """Blocking an agent channel's customer ends their hand-off as a chat's: the agent reads
+    the blocked sentence as the business's last word, no hand-off waits, the card says it
+    ended with the block, staff replies are refused with the reason, and asking again is
+    refused."""
+    assert world.core is not None
+    staff = RecordingStaff()
+    desk = world.core.handoffs
+    desk.use_staff(staff)
+    started = await world.start_order()
+    conversation = f"/api/conversations/{started['id']}"
+    response = await world.api.post(conversation + "/handoff", json={"message": "Call me"})
+    handoff = await desk.get(response.json()["handoff"]["ref"])
+    assert handoff is not None
+
+    await world.core.chats.blocking.block(handoff.user, by="telegram:1900", reason="fraud")
+
+    events = (await world.api.get(conversation + "/events")).json()["events"]
+    assert [(e["type"], e.get("text")) for e in events if e["type"] == "staff_message"] == [
+        ("staff_message", say("safety.blocked"))
+    ]
+    assert (await world.api.get(conversation + "/handoff")).json() == {"handoff": None}
+    assert say("staff.card_blocked") in staff.cards[-1]
+    assert staff.told == [say("staff.blocked_ended", ref=handoff.ref)]
+
+    assert await desk.reply(handoff, text_body("Calling you now")) is False
+    assert staff.told[-1] == say("staff.reply_blocked", ref=handoff.ref)
+    after = (await world.api.get(conversation + "/events")).json()["events"]
+    assert len(after) == len(events)  # nothing reached the agent
+
+    again = await world.api.post(conversation + "/handoff", json={"message": "Hello?"})
+    assert again.status_code == 503 and again.json()["handoff"] is None
+    assert again.json()["reply"] == say("safety.blocked")
+    assert staff.sent == [text_body("Call me")]
+    trail = await world.core.store.audit.since(0)
+    assert [(e.actor, e.action, e.outcome) for e in trail if e.action.startswith("handoff")] == [
+        ("telegram:1900", "handoff_close", "done; customer blocked"),
+        ("bot", "handoff_reply", "refused: customer blocked"),
+    ]

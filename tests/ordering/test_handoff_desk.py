@@ -11,7 +11,7 @@ from bot.handoff.desk import HandoffDesk
 from bot.handoff.handoff_settings import HandoffSettings
 from bot.ordering import ChatService
 from bot.store import Store
-from conversations.texts.catalogue import say
+from conversations.texts.catalogue import say, speaking_language
 from tests.fakes.handoff_sides import RecordingCustomers as Customers
 from tests.fakes.handoff_sides import RecordingStaff as Staff
 
@@ -48,6 +48,24 @@ async def test_a_blocked_customer_is_not_put_through_to_staff(org: Org) -> None:
     asked = await desk(org, store, staff, Customers()).ask(CHAT, USER, name="Ada", language=None)
     assert asked.handoff is None and asked.reply == say("safety.blocked")
     assert staff.cards == [] and await store.handoffs.waiting_for(CHAT) is None
+
+
+async def test_a_block_ends_the_hand_off_in_the_customers_language(org: Org) -> None:
+    """The blocked sentence in French for a French customer, the card and staff's line in the
+    business's language; a second block (or a shell's one found later) ends nothing again."""
+    store = opened(org)
+    staff, customers = Staff(), Customers()
+    handoffs = desk(org, store, staff, customers)
+    asked = await handoffs.ask(CHAT, USER, name="Ada", language="fr")
+    assert asked.handoff is not None
+    await handoffs.chats.blocking.block(USER, by="telegram:7")
+    with speaking_language("fr"):
+        assert customers.texts() == [say("safety.blocked")]
+    assert say("staff.card_blocked") in staff.cards[-1]
+    assert staff.told == [say("staff.blocked_ended", ref=asked.handoff.ref)]
+    assert await handoffs.end_for_block(USER, "shell") == 0
+    assert await handoffs.end_blocked() == 0
+    assert len(customers.sent) == 1 and len(staff.told) == 1
 
 
 async def test_the_order_waits_at_its_question_and_goes_on_after(org: Org) -> None:

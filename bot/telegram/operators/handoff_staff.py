@@ -6,9 +6,10 @@ hand-off's card or a message the bot tagged with its ``#REF`` (``handoff_sides``
 group, any message written in the hand-off's own topic counts, reply or not; its text,
 photo or location goes to the customer as the business's. A reply to a hand-off nobody took
 takes it for whoever replied; one somebody else took is not sent (two people must not answer
-at once): the replier is told who has it. A location shared while the customer's order is at
-a place question answers that question for them, through its own step: a refused place is
-told to staff, never to the customer.
+at once): the replier is told who has it. A reply to the hand-off of a blocked customer is
+not sent, and the replier is told why (``HandoffDesk.refused_for_block``). A location shared
+while the customer's order is at a place question answers that question for them, through its
+own step: a refused place is told to staff, never to the customer.
 """
 
 from __future__ import annotations
@@ -100,11 +101,13 @@ class HandoffStaff:
             return
         ref = await self._addressed_ref(message)
         handoff = await self.desk.get(ref) if ref is not None else None
+        staff, name = _staff(message.from_user), _name(message.from_user)
+        if handoff is not None and await self.desk.refused_for_block(handoff, by=staff):
+            return  # its customer is blocked: staff were told why, nothing was sent
         if handoff is None or not handoff.waiting:
             if ref is not None:
                 await self._say(message, say("staff.no_such", ref=ref))
             return
-        staff, name = _staff(message.from_user), _name(message.from_user)
         if handoff.owner != staff:
             taken = await self.desk.take(handoff.ref, staff, name)
             if taken is None or not taken.owner:
