@@ -36,6 +36,10 @@ path = "/hooks/partner"
 
 [operators]
 chat_ids = [42]
+
+[storage]
+path = "/var/lib/deliverybot/deliverybot.sqlite3"
+media_dir = "/var/lib/deliverybot/media"
 """
 
 
@@ -228,7 +232,7 @@ def test_sandbox_only_listens_on_loopback(capsys: pytest.CaptureFixture[str]) ->
 
 def with_postgres(config_file: Path, dsn: str) -> Path:
     config_file.write_text(
-        WEBHOOK_MODE + f'\n[storage]\nbackend = "postgres"\n\n[storage.postgres]\ndsn = "{dsn}"\n',
+        WEBHOOK_MODE + f'backend = "postgres"\n\n[storage.postgres]\ndsn = "{dsn}"\n',
         encoding="utf-8",
     )
     return config_file

@@ -43,6 +43,11 @@ BASE: dict[str, Any] = {
     },
     "webhooks": {"enabled": True, "signing_secret": SIGNING_SECRET},
     "operators": {"chat_ids": [42, -1001234]},
+    # Absolute, as under the systemd unit (a relative path is warned about).
+    "storage": {
+        "path": "/var/lib/deliverybot/deliverybot.sqlite3",
+        "media_dir": "/var/lib/deliverybot/media",
+    },
     "geocoding": {
         "provider": "nominatim",
         "nominatim": {"user_agent": "acme-bot/1.0 (ops@acme.example)"},
@@ -144,7 +149,11 @@ def test_a_full_file_loads_with_every_value(tmp_path: Path) -> None:
     assert config.geocoding.nominatim.domain == "geo.local:8080"
     assert config.relay.customer.tracking_link is False
     assert config.relay.operators.events == []
-    assert config.warnings() == []
+    assert config.warnings() == [
+        f'[storage] path: relative ("data/bot.sqlite3"), so {config.storage.path}, beside the '
+        "config file: under the systemd unit (ProtectSystem=strict) that directory is "
+        "read-only; write an absolute path, e.g. under /var/lib/deliverybot"
+    ]
     assert config.partner.client_options() == ClientOptions(auth_header="x-api-key")
 
 
@@ -636,3 +645,32 @@ def test_sender_phones_are_typed_unless_verification_is_turned_on(tmp_path: Path
     assert load_config(write(tmp_path)).limits.verify_sender_phone is False
     on = write(tmp_path, {"limits.verify_sender_phone": True})
     assert load_config(on).limits.verify_sender_phone is True
+
+
+def test_relative_storage_paths_are_warned_about(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Resolved beside the config file, which the systemd unit's ProtectSystem=strict makes
+    # read-only: a warning line, not an error (a relative path is fine outside the unit).
+    override = {"storage.path": DROP, "storage.media_dir": "photos"}
+    path = write(tmp_path, override)
+    config = load_config(path)
+    read_only = (
+        "beside the config file: under the systemd unit (ProtectSystem=strict) that directory "
+        "is read-only; write an absolute path, e.g. under /var/lib/deliverybot"
+    )
+    assert config.warnings() == [
+        f'[storage] path: relative ("deliverybot.sqlite3", the default), so '
+        f"{tmp_path.absolute() / 'deliverybot.sqlite3'}, {read_only}",
+        f'[storage] media_dir: relative ("photos"), so {tmp_path.absolute() / "photos"}, '
+        f"{read_only}",
+    ]
+    assert main(["check-config", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert err.count("warning: [storage] ") == 2
+
+    # On PostgreSQL the SQLite path is not used: only media_dir is worth a word.
+    postgres = {**override, "storage.backend": "postgres",
+                "storage.postgres.dsn": "postgresql://bot:pw@db.internal/bot"}  # fmt: skip
+    warned = load_config(write(tmp_path, postgres)).warnings()
+    assert [line.split(":")[0] for line in warned] == ["[storage] media_dir"]

@@ -48,10 +48,7 @@ async def serve(config: Config) -> None:
         loop.add_signal_handler(signum, signals.put_nowait, signum)
     servers: list[tuple[uvicorn.Server, list[socket.socket]]] = []
     try:
-        metrics_on_web = config.metrics.enabled and not config.metrics.own_address
-        if metrics_on_web:
-            endpoint = _metrics_endpoint(config, runtime)
-            runtime.web_app.router.routes.append(endpoint.route(config.metrics.path))
+        metrics_on_web = add_metrics_route(config, runtime)
         web = metrics = None
         if runtime.serves_web or metrics_on_web:  # first: /telegram answers once setWebhook is set
             listen = (config.telegram.listen_host, config.telegram.listen_port)
@@ -87,6 +84,17 @@ async def _drain(app: Starlette, seconds: float, signals: asyncio.Queue[signal.S
     mark_stopping(app)
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(signals.get(), timeout=seconds)
+
+
+def add_metrics_route(config: Config, runtime: Runtime) -> bool:
+    """Serve ``[metrics] path`` on the runtime's web app when metrics are on and have no
+    address of their own; whether it did. (``serve`` does it; so does the test that checks
+    the proxy files against the web app's routes.)"""
+    if not config.metrics.enabled or config.metrics.own_address:
+        return False
+    endpoint = _metrics_endpoint(config, runtime)
+    runtime.web_app.router.routes.append(endpoint.route(config.metrics.path))
+    return True
 
 
 def _metrics_endpoint(config: Config, runtime: Runtime) -> MetricsEndpoint:
