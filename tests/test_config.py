@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 import tomllib
 from pathlib import Path
@@ -324,6 +325,13 @@ PROBLEMS: list[tuple[str, dict[str, Any], list[str]]] = [
       'phonenumbers, e.g. "NG", "GH", "KE", "GB"']),
     ("port out of range", {"telegram.listen_port": 0},
      ["[telegram] listen_port: must be greater than or equal to 1"]),
+    ("a fraction where a whole number is needed", {"operators.handoff_reply_minutes": 15.5},
+     ["[operators] handoff_reply_minutes: must be a whole number (got a number with a "
+      "decimal point)"]),
+    ("a switch written as a string", {"webhooks.enabled": "yes"},
+     ["[webhooks] enabled: must be true or false, without quotes (got a string)"]),
+    ("a log level nobody has", {"logging.level": "verbose"},
+     ['[logging] level: must be "DEBUG", "INFO", "WARNING" or "ERROR"']),
     # [webhooks]
     ("webhooks without a signing secret", {"webhooks.signing_secret": DROP},
      ["[webhooks] signing_secret: required when enabled = true: "
@@ -407,7 +415,7 @@ PROBLEMS: list[tuple[str, dict[str, Any], list[str]]] = [
      ["[storage.postgres] pool_size: must be greater than or equal to 2"]),
     # [limits]
     ("verified phones as a word", {"limits.verify_sender_phone": "yes"},
-     ["[limits] verify_sender_phone: must be a valid boolean (got a string)"]),
+     ["[limits] verify_sender_phone: must be true or false, without quotes (got a string)"]),
 ]
 # fmt: on
 
@@ -469,6 +477,42 @@ def test_toml_syntax_errors_give_their_position(tmp_path: Path, text: str, expec
     with pytest.raises(ConfigError) as raised:
         load_config(file)
     assert raised.value.problems == [f"{file}{expected}"]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("yes", "use true or false"),
+        ("Off  # for now", "use true or false"),
+        ("polling", 'put text in quotes ("..."), or use true or false'),
+    ],
+)
+def test_a_bare_word_says_what_to_write_naming_its_key(
+    tmp_path: Path, value: str, expected: str
+) -> None:
+    text = f'[partner]\nbase_url = "https://x/api/v1"\n\n[webhooks]\nenabled = {value}\n'
+    file = write(tmp_path, text=text)
+    with pytest.raises(ConfigError) as raised:
+        load_config(file)
+    bare = "[webhooks] enabled: a bare word is not a TOML value"
+    assert raised.value.problems == [f"{file}:5:11: invalid TOML: {bare}: {expected}"]
+
+
+def test_a_bare_secret_is_not_repeated(tmp_path: Path) -> None:
+    file = write(tmp_path, text="[partner]\napi_key = sk_live_0123456789abcdef\n")
+    with pytest.raises(ConfigError) as raised:
+        load_config(file)
+    assert raised.value.problems == [
+        f"{file}:2:11: invalid TOML: [partner] api_key: a bare word is not a TOML value: put "
+        'text in quotes ("..."), or use true or false'
+    ]
+
+
+@pytest.mark.parametrize("level", ["info", "Info", "INFO", "debug", "Warning"])
+def test_log_levels_are_read_in_any_case(tmp_path: Path, level: str) -> None:
+    config = load_config(write(tmp_path, {"logging.level": level}))
+    assert config.logging.level == level.upper()
+    assert config.logging.level_number == logging.getLevelNamesMapping()[level.upper()]
 
 
 def test_a_file_that_is_not_utf8_is_reported_with_its_line(tmp_path: Path) -> None:
