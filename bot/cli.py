@@ -50,10 +50,18 @@ def _add_config_option(parser: argparse.ArgumentParser) -> None:
 def _check_config(args: argparse.Namespace) -> int:
     from bot.config import render_redacted
 
-    config = _load(args.path)
+    given = [path for path in (args.path, args.config) if path is not None]
+    if len(given) != 1:
+        print(
+            "check-config: give the configuration file once, as PATH or --config FILE",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    path = given[0]
+    config = _load(path)
     if config is None:
         return EXIT_USAGE
-    print(f"# {args.path}: valid. Effective settings, secrets redacted:")
+    print(f"# {path}: valid. Effective settings, secrets redacted:")
     print(render_redacted(config), end="")
     webhook_url = config.partner_webhook_url()
     if webhook_url is not None:
@@ -85,10 +93,16 @@ def _add_check_config(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "check-config",
         help="validate a configuration file and print its effective settings",
-        description="Validate PATH and print the effective settings with every secret redacted. "
-        "Problems are printed one per line on stderr, with exit code 2.",
+        description="Validate the file (PATH or --config FILE, as every command takes it) and "
+        "print the effective settings with every secret redacted. Problems are printed one per "
+        "line on stderr, with exit code 2.",
     )
-    parser.add_argument("path", metavar="PATH", type=Path, help="the TOML configuration file")
+    parser.add_argument(
+        "path", metavar="PATH", type=Path, nargs="?", help="the TOML configuration file"
+    )
+    parser.add_argument(
+        "--config", type=Path, metavar="FILE", help="the TOML configuration file (or PATH)"
+    )
     parser.add_argument(
         "--connect",
         action="store_true",

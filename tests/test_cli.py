@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -156,7 +158,7 @@ def test_the_example_file_names_the_missing_variables(
     [
         ([], 2, "err", "the following arguments are required: COMMAND"),
         (["launch"], 2, "err", "invalid choice: 'launch'"),
-        (["check-config"], 2, "err", "the following arguments are required: PATH"),
+        (["check-config"], 2, "err", "as PATH or --config FILE"),
         (["--help"], 0, "out", "check-config"),
         (["--version"], 0, "out", "deliverybot "),
     ],
@@ -265,3 +267,40 @@ def test_check_config_connect_with_sqlite_has_nothing_to_reach(
 ) -> None:
     assert main(["check-config", "--connect", str(config_file)]) == 0
     assert "nothing to connect to" in capsys.readouterr().out
+
+
+def test_check_config_takes_config_like_every_command(
+    config_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check-config", "--config", str(config_file)]) == 0
+    assert capsys.readouterr().out.startswith(f"# {config_file}: valid.")
+    assert main(["check-config", str(config_file)]) == 0  # the positional form still works
+    assert capsys.readouterr().out.startswith(f"# {config_file}: valid.")
+
+    for neither_or_both in ([], [str(config_file), "--config", str(config_file)]):
+        assert main(["check-config", *neither_or_both]) == 2
+        assert capsys.readouterr().err == (
+            "check-config: give the configuration file once, as PATH or --config FILE\n"
+        )
+
+
+def _commands(
+    parser: argparse.ArgumentParser, prefix: str = ""
+) -> Iterator[tuple[str, argparse.ArgumentParser]]:
+    """Every command of ``parser`` with no subcommands of its own (``customers block``...)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, command in action.choices.items():
+                inner = list(_commands(command, f"{prefix}{name} "))
+                yield from inner or [(f"{prefix}{name}", command)]
+
+
+def test_every_command_that_reads_a_config_takes_config() -> None:
+    # The commands that read no configuration: the sandbox and the demo make their own, and
+    # migrate-store reads the SQLite file it is given.
+    without = {"sandbox", "demo", "migrate-store"}
+    commands = dict(_commands(build_parser()))
+    assert "check-config" in commands and "customers block" in commands
+    for name, command in commands.items():
+        options = {option for action in command._actions for option in action.option_strings}
+        assert ("--config" in options) == (name not in without), name
