@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -12,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import build_parser, main
-from bot.store.pg_local_server import LocalPostgres
+from bot.store.pg_local_server import LocalPostgres, free_loopback_port
 
 API_KEY = "sk_live_CLIkey0123456789abcdef"
 BOT_TOKEN = "987654321:AAGcliSECRETtokenVALUE0123456789abcd"
@@ -304,3 +305,49 @@ def test_every_command_that_reads_a_config_takes_config() -> None:
     for name, command in commands.items():
         options = {option for action in command._actions for option in action.option_strings}
         assert ("--config" in options) == (name not in without), name
+
+
+AGENTS_ONLY = f"""
+[partner]
+base_url = "https://app.example.com/api/v1"
+api_key = "{API_KEY}"
+
+[telegram]
+listen_port = {{web_port}}
+
+[[agents.channels]]
+name = "shop"
+key = "shop-agent-key-0123456789abcdef"
+
+[storage]
+path = "{{dir}}/bot.sqlite3"
+media_dir = "{{dir}}/media"
+
+[metrics]
+enabled = true
+listen_port = {{metrics_port}}
+"""
+
+
+@pytest.mark.parametrize("busy", ["[telegram]", "[metrics]"])
+def test_run_names_the_busy_port_and_its_key(tmp_path: Path, busy: str) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        ports = {"[telegram]": free_loopback_port(), "[metrics]": free_loopback_port()}
+        ports[busy] = port
+        config = tmp_path / "bot.toml"
+        text = AGENTS_ONLY.format(
+            dir=tmp_path, web_port=ports["[telegram]"], metrics_port=ports["[metrics]"]
+        )
+        config.write_text(text, encoding="utf-8")
+        ran = subprocess.run(  # noqa: S603 - a fixed argument list, no shell
+            [sys.executable, "-m", "bot", "run", "--config", str(config)],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+    assert ran.returncode == 1, ran.stderr
+    assert ran.stderr.splitlines()[-1] == (
+        f"run: {busy} listen_port: port {port} on 127.0.0.1 is already in use (another "
+        "program, or another deliverybot, listens there): stop it or choose another port"
+    )
