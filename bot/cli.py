@@ -50,10 +50,18 @@ def _add_config_option(parser: argparse.ArgumentParser) -> None:
 def _check_config(args: argparse.Namespace) -> int:
     from bot.config import render_redacted
 
-    config = _load(args.path)
+    given = [path for path in (args.path, args.config) if path is not None]
+    if len(given) != 1:
+        print(
+            "check-config: give the configuration file once, as PATH or --config FILE",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    path = given[0]
+    config = _load(path)
     if config is None:
         return EXIT_USAGE
-    print(f"# {args.path}: valid. Effective settings, secrets redacted:")
+    print(f"# {path}: valid. Effective settings, secrets redacted:")
     print(render_redacted(config), end="")
     webhook_url = config.partner_webhook_url()
     if webhook_url is not None:
@@ -85,10 +93,16 @@ def _add_check_config(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "check-config",
         help="validate a configuration file and print its effective settings",
-        description="Validate PATH and print the effective settings with every secret redacted. "
-        "Problems are printed one per line on stderr, with exit code 2.",
+        description="Validate the file (PATH or --config FILE, as every command takes it) and "
+        "print the effective settings with every secret redacted. Problems are printed one per "
+        "line on stderr, with exit code 2.",
     )
-    parser.add_argument("path", metavar="PATH", type=Path, help="the TOML configuration file")
+    parser.add_argument(
+        "path", metavar="PATH", type=Path, nargs="?", help="the TOML configuration file"
+    )
+    parser.add_argument(
+        "--config", type=Path, metavar="FILE", help="the TOML configuration file (or PATH)"
+    )
     parser.add_argument(
         "--connect",
         action="store_true",
@@ -317,12 +331,20 @@ def _migrate_store(args: argparse.Namespace) -> int:
     # Imported here: the store is not needed to check a config.
     from bot.store import StoreError
     from bot.store.pg_from_sqlite import copy_sqlite_to_postgres
+    from bot.store.sqlite_holders import held_by_nobody_else
 
+    if not args.source.is_file():
+        print(f"migrate-store: {args.source}: no such SQLite file", file=sys.stderr)
+        return EXIT_USAGE
     with tempfile.TemporaryDirectory() as scratch:  # the stores' media_dir, unused here
         try:
-            copied = asyncio.run(copy_sqlite_to_postgres(args.source, dsn, media_dir=Path(scratch)))
+            # Held alone for the whole copy: refused while a bot runs on the file, and a bot
+            # starting on it meanwhile is refused in turn.
+            with held_by_nobody_else(args.source):
+                copying = copy_sqlite_to_postgres(args.source, dsn, media_dir=Path(scratch))
+                copied = asyncio.run(copying)
         except StoreError as exc:
-            print(f"migrate-store: {exc}", file=sys.stderr)
+            print(f"migrate-store: {exc}; nothing was copied", file=sys.stderr)
             return EXIT_FAILURE
     width = max(len(table) for table, _ in copied)
     for table, rows in copied:
@@ -338,7 +360,8 @@ def _add_migrate_store(subparsers: Subparsers) -> None:
         description="Copy every table of the SQLite file (sessions, delivery links, the inbox, "
         "sent marks, the agents' conversations, media rows, the funnel) into the PostgreSQL "
         "database, printing the rows of each, for a bot moving to several instances. Stop the "
-        "bot first; an empty target only (exit code 1 otherwise, nothing changed). Then set "
+        "bot first: a SQLite file a running bot holds is refused, as is a target that is not "
+        "empty (exit code 1, nothing changed). Then set "
         '[storage] backend = "postgres" and start the bot on it; media_dir stays where it '
         "is, shared by every instance. See docs/operators.md.",
     )

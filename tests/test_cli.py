@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import argparse
 import os
+import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.cli import build_parser, main
-from bot.store.pg_local_server import LocalPostgres
+from bot.store.pg_local_server import LocalPostgres, free_loopback_port
 
 API_KEY = "sk_live_CLIkey0123456789abcdef"
 BOT_TOKEN = "987654321:AAGcliSECRETtokenVALUE0123456789abcd"
@@ -36,6 +39,10 @@ path = "/hooks/partner"
 
 [operators]
 chat_ids = [42]
+
+[storage]
+path = "/var/lib/deliverybot/deliverybot.sqlite3"
+media_dir = "/var/lib/deliverybot/media"
 """
 
 
@@ -152,7 +159,7 @@ def test_the_example_file_names_the_missing_variables(
     [
         ([], 2, "err", "the following arguments are required: COMMAND"),
         (["launch"], 2, "err", "invalid choice: 'launch'"),
-        (["check-config"], 2, "err", "the following arguments are required: PATH"),
+        (["check-config"], 2, "err", "as PATH or --config FILE"),
         (["--help"], 0, "out", "check-config"),
         (["--version"], 0, "out", "deliverybot "),
     ],
@@ -228,7 +235,7 @@ def test_sandbox_only_listens_on_loopback(capsys: pytest.CaptureFixture[str]) ->
 
 def with_postgres(config_file: Path, dsn: str) -> Path:
     config_file.write_text(
-        WEBHOOK_MODE + f'\n[storage]\nbackend = "postgres"\n\n[storage.postgres]\ndsn = "{dsn}"\n',
+        WEBHOOK_MODE + f'backend = "postgres"\n\n[storage.postgres]\ndsn = "{dsn}"\n',
         encoding="utf-8",
     )
     return config_file
@@ -261,3 +268,86 @@ def test_check_config_connect_with_sqlite_has_nothing_to_reach(
 ) -> None:
     assert main(["check-config", "--connect", str(config_file)]) == 0
     assert "nothing to connect to" in capsys.readouterr().out
+
+
+def test_check_config_takes_config_like_every_command(
+    config_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check-config", "--config", str(config_file)]) == 0
+    assert capsys.readouterr().out.startswith(f"# {config_file}: valid.")
+    assert main(["check-config", str(config_file)]) == 0  # the positional form still works
+    assert capsys.readouterr().out.startswith(f"# {config_file}: valid.")
+
+    for neither_or_both in ([], [str(config_file), "--config", str(config_file)]):
+        assert main(["check-config", *neither_or_both]) == 2
+        assert capsys.readouterr().err == (
+            "check-config: give the configuration file once, as PATH or --config FILE\n"
+        )
+
+
+def _commands(
+    parser: argparse.ArgumentParser, prefix: str = ""
+) -> Iterator[tuple[str, argparse.ArgumentParser]]:
+    """Every command of ``parser`` with no subcommands of its own (``customers block``...)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, command in action.choices.items():
+                inner = list(_commands(command, f"{prefix}{name} "))
+                yield from inner or [(f"{prefix}{name}", command)]
+
+
+def test_every_command_that_reads_a_config_takes_config() -> None:
+    # The commands that read no configuration: the sandbox and the demo make their own, and
+    # migrate-store reads the SQLite file it is given.
+    without = {"sandbox", "demo", "migrate-store"}
+    commands = dict(_commands(build_parser()))
+    assert "check-config" in commands and "customers block" in commands
+    for name, command in commands.items():
+        options = {option for action in command._actions for option in action.option_strings}
+        assert ("--config" in options) == (name not in without), name
+
+
+AGENTS_ONLY = f"""
+[partner]
+base_url = "https://app.example.com/api/v1"
+api_key = "{API_KEY}"
+
+[telegram]
+listen_port = {{web_port}}
+
+[[agents.channels]]
+name = "shop"
+key = "shop-agent-key-0123456789abcdef"
+
+[storage]
+path = "{{dir}}/bot.sqlite3"
+media_dir = "{{dir}}/media"
+
+[metrics]
+enabled = true
+listen_port = {{metrics_port}}
+"""
+
+
+@pytest.mark.parametrize("busy", ["[telegram]", "[metrics]"])
+def test_run_names_the_busy_port_and_its_key(tmp_path: Path, busy: str) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        ports = {"[telegram]": free_loopback_port(), "[metrics]": free_loopback_port()}
+        ports[busy] = port
+        config = tmp_path / "bot.toml"
+        text = AGENTS_ONLY.format(
+            dir=tmp_path, web_port=ports["[telegram]"], metrics_port=ports["[metrics]"]
+        )
+        config.write_text(text, encoding="utf-8")
+        ran = subprocess.run(  # noqa: S603 - a fixed argument list, no shell
+            [sys.executable, "-m", "bot", "run", "--config", str(config)],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+    assert ran.returncode == 1, ran.stderr
+    assert ran.stderr.splitlines()[-1] == (
+        f"run: {busy} listen_port: port {port} on 127.0.0.1 is already in use (another "
+        "program, or another deliverybot, listens there): stop it or choose another port"
+    )

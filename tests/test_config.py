@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 import tomllib
 from pathlib import Path
@@ -43,6 +44,11 @@ BASE: dict[str, Any] = {
     },
     "webhooks": {"enabled": True, "signing_secret": SIGNING_SECRET},
     "operators": {"chat_ids": [42, -1001234]},
+    # Absolute, as under the systemd unit (a relative path is warned about).
+    "storage": {
+        "path": "/var/lib/deliverybot/deliverybot.sqlite3",
+        "media_dir": "/var/lib/deliverybot/media",
+    },
     "geocoding": {
         "provider": "nominatim",
         "nominatim": {"user_agent": "acme-bot/1.0 (ops@acme.example)"},
@@ -144,7 +150,11 @@ def test_a_full_file_loads_with_every_value(tmp_path: Path) -> None:
     assert config.geocoding.nominatim.domain == "geo.local:8080"
     assert config.relay.customer.tracking_link is False
     assert config.relay.operators.events == []
-    assert config.warnings() == []
+    assert config.warnings() == [
+        f'[storage] path: relative ("data/bot.sqlite3"), so {config.storage.path}, beside the '
+        "config file: under the systemd unit (ProtectSystem=strict) that directory is "
+        "read-only; write an absolute path, e.g. under /var/lib/deliverybot"
+    ]
     assert config.partner.client_options() == ClientOptions(auth_header="x-api-key")
 
 
@@ -315,6 +325,13 @@ PROBLEMS: list[tuple[str, dict[str, Any], list[str]]] = [
       'phonenumbers, e.g. "NG", "GH", "KE", "GB"']),
     ("port out of range", {"telegram.listen_port": 0},
      ["[telegram] listen_port: must be greater than or equal to 1"]),
+    ("a fraction where a whole number is needed", {"operators.handoff_reply_minutes": 15.5},
+     ["[operators] handoff_reply_minutes: must be a whole number (got a number with a "
+      "decimal point)"]),
+    ("a switch written as a string", {"webhooks.enabled": "yes"},
+     ["[webhooks] enabled: must be true or false, without quotes (got a string)"]),
+    ("a log level nobody has", {"logging.level": "verbose"},
+     ['[logging] level: must be "DEBUG", "INFO", "WARNING" or "ERROR"']),
     # [webhooks]
     ("webhooks without a signing secret", {"webhooks.signing_secret": DROP},
      ["[webhooks] signing_secret: required when enabled = true: "
@@ -398,7 +415,7 @@ PROBLEMS: list[tuple[str, dict[str, Any], list[str]]] = [
      ["[storage.postgres] pool_size: must be greater than or equal to 2"]),
     # [limits]
     ("verified phones as a word", {"limits.verify_sender_phone": "yes"},
-     ["[limits] verify_sender_phone: must be a valid boolean (got a string)"]),
+     ["[limits] verify_sender_phone: must be true or false, without quotes (got a string)"]),
 ]
 # fmt: on
 
@@ -460,6 +477,42 @@ def test_toml_syntax_errors_give_their_position(tmp_path: Path, text: str, expec
     with pytest.raises(ConfigError) as raised:
         load_config(file)
     assert raised.value.problems == [f"{file}{expected}"]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("yes", "use true or false"),
+        ("Off  # for now", "use true or false"),
+        ("polling", 'put text in quotes ("..."), or use true or false'),
+    ],
+)
+def test_a_bare_word_says_what_to_write_naming_its_key(
+    tmp_path: Path, value: str, expected: str
+) -> None:
+    text = f'[partner]\nbase_url = "https://x/api/v1"\n\n[webhooks]\nenabled = {value}\n'
+    file = write(tmp_path, text=text)
+    with pytest.raises(ConfigError) as raised:
+        load_config(file)
+    bare = "[webhooks] enabled: a bare word is not a TOML value"
+    assert raised.value.problems == [f"{file}:5:11: invalid TOML: {bare}: {expected}"]
+
+
+def test_a_bare_secret_is_not_repeated(tmp_path: Path) -> None:
+    file = write(tmp_path, text="[partner]\napi_key = sk_live_0123456789abcdef\n")
+    with pytest.raises(ConfigError) as raised:
+        load_config(file)
+    assert raised.value.problems == [
+        f"{file}:2:11: invalid TOML: [partner] api_key: a bare word is not a TOML value: put "
+        'text in quotes ("..."), or use true or false'
+    ]
+
+
+@pytest.mark.parametrize("level", ["info", "Info", "INFO", "debug", "Warning"])
+def test_log_levels_are_read_in_any_case(tmp_path: Path, level: str) -> None:
+    config = load_config(write(tmp_path, {"logging.level": level}))
+    assert config.logging.level == level.upper()
+    assert config.logging.level_number == logging.getLevelNamesMapping()[level.upper()]
 
 
 def test_a_file_that_is_not_utf8_is_reported_with_its_line(tmp_path: Path) -> None:
@@ -636,3 +689,32 @@ def test_sender_phones_are_typed_unless_verification_is_turned_on(tmp_path: Path
     assert load_config(write(tmp_path)).limits.verify_sender_phone is False
     on = write(tmp_path, {"limits.verify_sender_phone": True})
     assert load_config(on).limits.verify_sender_phone is True
+
+
+def test_relative_storage_paths_are_warned_about(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Resolved beside the config file, which the systemd unit's ProtectSystem=strict makes
+    # read-only: a warning line, not an error (a relative path is fine outside the unit).
+    override = {"storage.path": DROP, "storage.media_dir": "photos"}
+    path = write(tmp_path, override)
+    config = load_config(path)
+    read_only = (
+        "beside the config file: under the systemd unit (ProtectSystem=strict) that directory "
+        "is read-only; write an absolute path, e.g. under /var/lib/deliverybot"
+    )
+    assert config.warnings() == [
+        f'[storage] path: relative ("deliverybot.sqlite3", the default), so '
+        f"{tmp_path.absolute() / 'deliverybot.sqlite3'}, {read_only}",
+        f'[storage] media_dir: relative ("photos"), so {tmp_path.absolute() / "photos"}, '
+        f"{read_only}",
+    ]
+    assert main(["check-config", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert err.count("warning: [storage] ") == 2
+
+    # On PostgreSQL the SQLite path is not used: only media_dir is worth a word.
+    postgres = {**override, "storage.backend": "postgres",
+                "storage.postgres.dsn": "postgresql://bot:pw@db.internal/bot"}  # fmt: skip
+    warned = load_config(write(tmp_path, postgres)).warnings()
+    assert [line.split(":")[0] for line in warned] == ["[storage] media_dir"]

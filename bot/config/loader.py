@@ -74,5 +74,35 @@ def _read_toml(file: Path) -> dict[str, Any]:
         where = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", message)
         if where:
             reason, line_no, column = where.groups()
+            if reason == "Invalid value":
+                reason = _bare_word(text, int(line_no), int(column)) or reason
             raise ConfigError([f"{file}:{line_no}:{column}: invalid TOML: {reason}"]) from None
         raise ConfigError([f"{file}: invalid TOML: {message}"]) from None
+
+
+# Words people write for a switch; TOML's are true and false only.
+_SWITCH_WORDS = frozenset({"yes", "no", "on", "off", "y", "n", "true", "false", "enabled",
+                           "disabled"})  # fmt: skip
+_TABLE = re.compile(r"\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+_BARE_WORD = re.compile(r"([A-Za-z_][\w.-]*)\s*(#.*)?$")
+
+
+def _bare_word(text: str, line_no: int, column: int) -> str | None:
+    """What to write instead of the unquoted word at ``line_no``:``column``, naming its key
+    (``[webhooks] enabled: ... use true or false``); None when the value is no bare word. The
+    word itself is never repeated: it could be a secret written without quotes."""
+    lines = text.splitlines()
+    if not 0 < line_no <= len(lines):
+        return None
+    line = lines[line_no - 1]
+    key, equals, value = line.partition("=")
+    word = _BARE_WORD.fullmatch(value.strip())
+    if not equals or word is None or len(line) - len(value.lstrip()) + 1 != column:
+        return None
+    tables = (_TABLE.fullmatch(before) for before in reversed(lines[: line_no - 1]))
+    table = next((found[1] for found in tables if found is not None), None)
+    where = f"[{table}] {key.strip()}" if table else key.strip()
+    if word[1].lower() in _SWITCH_WORDS:
+        return f"{where}: a bare word is not a TOML value: use true or false"
+    quote = 'put text in quotes ("..."), or use true or false'
+    return f"{where}: a bare word is not a TOML value: {quote}"

@@ -90,6 +90,11 @@ def _message(error: Any, loc: Location, data: dict[str, Any]) -> str:
         return "must be " + str(error["ctx"]["expected"]).replace("'", '"')
     if kind in ("model_type", "dict_type", "model_attributes_type"):
         return "must be a table"
+    if kind in ("int_type", "int_from_float") and isinstance(error.get("input"), float):
+        return "must be a whole number (got a number with a decimal point)"
+    if kind == "bool_type":
+        got = _TOML_TYPES.get(type(error.get("input")), "something else")
+        return f"must be true or false, without quotes (got {got})"
     message = re.sub(
         r"^(Input|String|List|Value) should( be)?",
         lambda m: "must" + (m[2] or ""),

@@ -18,6 +18,7 @@ from typing import Annotated, Literal
 from pydantic import (
     AfterValidator,
     Field,
+    PrivateAttr,
     SecretStr,
     ValidationInfo,
     ValidatorFunctionWrapHandler,
@@ -40,6 +41,10 @@ def _resolve_path(value: Path, info: ValidationInfo) -> Path:
 
 
 StoragePath = Annotated[Path, Field(strict=False), AfterValidator(_resolve_path)]
+
+# Where deploy/deliverybot.service lets the bot write (StateDirectory=deliverybot); with
+# ProtectSystem=strict every other directory, the config file's among them, is read-only.
+SYSTEMD_STATE_DIRECTORY = "/var/lib/deliverybot"
 
 
 class PostgresConfig(Section):
@@ -86,6 +91,24 @@ class StorageConfig(Section):
     # ones (an acknowledged webhook, a sent marker). In exchange no commit waits for the disk.
     synchronous: Literal["full", "normal"] = "full"
 
+    # The path keys the file writes relative (or leaves to their relative defaults), as
+    # written: after validation every path is absolute, resolved against the file's directory.
+    _relative: dict[str, str] = PrivateAttr(default_factory=dict)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _note_relative_paths(
+        cls, data: object, handler: ValidatorFunctionWrapHandler
+    ) -> StorageConfig:
+        config: StorageConfig = handler(data)
+        written = data if isinstance(data, dict) else {}
+        for name in ("path", "media_dir"):
+            value = written.get(name, cls.model_fields[name].default)
+            if isinstance(value, str | Path) and not Path(value).expanduser().is_absolute():
+                default = "" if name in written else ", the default"
+                config._relative[name] = f'"{value}"{default}'
+        return config
+
     @model_validator(mode="after")
     def _postgres_needs_its_table(self) -> StorageConfig:
         if self.backend == "postgres" and self.postgres is None:
@@ -112,6 +135,15 @@ class StorageConfig(Section):
             )
         if self.backend == "postgres" and self.synchronous != "full":
             found.append('[storage] synchronous: ignored while backend = "postgres"')
+        used = ("media_dir",) if self.backend == "postgres" else ("path", "media_dir")
+        for name in used:
+            if name in self._relative:
+                found.append(
+                    f"[storage] {name}: relative ({self._relative[name]}), so "
+                    f"{getattr(self, name)}, beside the config file: under the systemd unit "
+                    "(ProtectSystem=strict) that directory is read-only; write an absolute "
+                    f"path, e.g. under {SYSTEMD_STATE_DIRECTORY}"
+                )
         return found
 
     @property

@@ -46,7 +46,7 @@ from bot.runtime.housekeeping import (
 from bot.runtime.logs import RedactSecrets, configure_logging
 from bot.runtime.receiving import DRAIN_SECONDS
 from bot.runtime.runtime import Runtime
-from bot.runtime.serving import listening_socket, serve, start_web_server
+from bot.runtime.serving import add_metrics_route, listening_socket, serve, start_web_server
 from bot.runtime.startup_error import StartupError
 from bot.seams import Seams
 
@@ -59,6 +59,7 @@ __all__ = [
     "Runtime",
     "Seams",
     "StartupError",
+    "add_metrics_route",
     "configure_logging",
     "housekeep",
     "listening_socket",

@@ -1,18 +1,21 @@
 """``Runtime``: the bot's parts, built from one ``Config``, started and stopped as one stack.
 
-Built in order, each part's undoing pushed on one ``AsyncExitStack`` as it is made: the store,
-PTB's Application (with Telegram), the core, the channels (Telegram or, without it, the log as
-messenger; the agent channels when ``[agents]`` lists some). ``start`` pushes what runs: each
-channel's ``running`` (Telegram connects and receives) and then the one ``Scheduler`` of the
-background jobs (``bot.jobs``).
+Built in order, each part's undoing pushed on one ``AsyncExitStack`` as it is made: on SQLite
+the hold on its file (``bot.store.sqlite_holders``: ``migrate-store`` refuses a held file),
+the store, PTB's Application (with Telegram), the core, the channels (Telegram or, without it,
+the log as messenger; the agent channels when ``[agents]`` lists some). ``start`` pushes what
+runs: each channel's ``running`` (Telegram connects and receives) and then the one
+``Scheduler`` of the background jobs (``bot.jobs``).
 ``stop`` (or a failed build or start) unwinds the stack: what started is stopped in reverse.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass
+from pathlib import Path
 
 from starlette.applications import Starlette
 
@@ -23,17 +26,29 @@ from bot.config import Config
 from bot.jobs import Scheduler
 from bot.partner.client import PartnerClient
 from bot.relay import Relay, StatusPoller
+from bot.runtime.startup_error import StartupError
 from bot.runtime.wiring import TelegramBot, TelegramChannel, register_telegram
 from bot.runtime.workers import add_background_jobs
 from bot.seams import Seams
 from bot.settings import CoreSettings
 from bot.store import Store
+from bot.store.sqlite_holders import SqliteFileHeld, held_by_this_process
 from bot.store_from_config import open_store
 from bot.telegram.application import BotApplication
 from bot.telegram.bot_context import BotContext
 from bot.telegram.conversation import Conversation
 
 log = logging.getLogger(__name__)
+
+
+async def _hold_sqlite_file(path: Path, stack: contextlib.AsyncExitStack) -> None:
+    """Mark ``path`` as held by a running bot until ``stack`` unwinds (``migrate-store``
+    refuses a held file); raises ``StartupError`` while a copy of it is under way."""
+    await asyncio.to_thread(path.parent.mkdir, parents=True, exist_ok=True)
+    try:
+        stack.enter_context(held_by_this_process(path))
+    except SqliteFileHeld as exc:
+        raise StartupError(f"[storage] path: {exc}") from None
 
 
 @dataclass
@@ -63,6 +78,8 @@ class Runtime:
         settings = CoreSettings.from_config(config, telegram=telegram)
         stack = contextlib.AsyncExitStack()
         try:
+            if config.storage.shared_database is None:  # one process's SQLite file
+                await _hold_sqlite_file(config.storage.path, stack)
             store = await open_store(config.storage, seams.clock, seams.synchronous)
             stack.push_async_callback(store.close)
             bot = None

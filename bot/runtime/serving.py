@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import logging
 import signal
 import socket
@@ -48,19 +49,16 @@ async def serve(config: Config) -> None:
         loop.add_signal_handler(signum, signals.put_nowait, signum)
     servers: list[tuple[uvicorn.Server, list[socket.socket]]] = []
     try:
-        metrics_on_web = config.metrics.enabled and not config.metrics.own_address
-        if metrics_on_web:
-            endpoint = _metrics_endpoint(config, runtime)
-            runtime.web_app.router.routes.append(endpoint.route(config.metrics.path))
+        metrics_on_web = add_metrics_route(config, runtime)
         web = metrics = None
         if runtime.serves_web or metrics_on_web:  # first: /telegram answers once setWebhook is set
             listen = (config.telegram.listen_host, config.telegram.listen_port)
-            web = await _listen(runtime.web_app, *listen, servers)
+            web = await _listen(runtime.web_app, *listen, servers, "[telegram]")
             metrics = f"{web}{config.metrics.path}" if metrics_on_web else None
         if config.metrics.enabled and config.metrics.listen_port is not None:
             app = Starlette(routes=[_metrics_endpoint(config, runtime).route(config.metrics.path)])
             listen = (config.metrics.listen_host, config.metrics.listen_port)
-            metrics = f"{await _listen(app, *listen, servers)}{config.metrics.path}"
+            metrics = f"{await _listen(app, *listen, servers, '[metrics]')}{config.metrics.path}"
         await runtime.start()
         names = [registration.name for registration in runtime.core.channels]
         line, args = start_line(config, names, web, metrics)
@@ -89,6 +87,17 @@ async def _drain(app: Starlette, seconds: float, signals: asyncio.Queue[signal.S
         await asyncio.wait_for(signals.get(), timeout=seconds)
 
 
+def add_metrics_route(config: Config, runtime: Runtime) -> bool:
+    """Serve ``[metrics] path`` on the runtime's web app when metrics are on and have no
+    address of their own; whether it did. (``serve`` does it; so does the test that checks
+    the proxy files against the web app's routes.)"""
+    if not config.metrics.enabled or config.metrics.own_address:
+        return False
+    endpoint = _metrics_endpoint(config, runtime)
+    runtime.web_app.router.routes.append(endpoint.route(config.metrics.path))
+    return True
+
+
 def _metrics_endpoint(config: Config, runtime: Runtime) -> MetricsEndpoint:
     token = config.metrics.token
     secret = None if token is None else token.get_secret_value()
@@ -100,10 +109,15 @@ async def _listen(
     host: str,
     port: int,
     servers: list[tuple[uvicorn.Server, list[socket.socket]]],
+    table: str,
 ) -> str:
     """Serve ``app`` on ``host:port`` (added to ``servers``, stopped by the caller); returns
-    its address as a URL."""
-    sockets = [listening_socket(host, port)]
+    its address as a URL. ``table`` is the config's table of that address: a port that cannot
+    be had is a ``StartupError`` naming the key to change."""
+    try:
+        sockets = [listening_socket(host, port)]
+    except OSError as exc:
+        raise StartupError(_unavailable(exc, host, port, table)) from None
     try:
         servers.append((await start_web_server(app, sockets), sockets))
     except BaseException:
@@ -111,6 +125,26 @@ async def _listen(
             sock.close()
         raise
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def _unavailable(exc: OSError, host: str, port: int, table: str) -> str:
+    """Why ``host:port`` could not be listened on, naming the config key to look at."""
+    if exc.errno == errno.EADDRINUSE:
+        return (
+            f"{table} listen_port: port {port} on {host} is already in use (another program, or "
+            "another deliverybot, listens there): stop it or choose another port"
+        )
+    if exc.errno == errno.EACCES:
+        return (
+            f"{table} listen_port: port {port} needs privileges this user lacks: use 1024 or above"
+        )
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return f"{table} listen_host: {host} is not an address of this machine"
+    if isinstance(exc, socket.gaierror):
+        return f"{table} listen_host: {host} cannot be resolved ({exc.strerror})"
+    return (
+        f"{table} listen_host, listen_port: cannot listen on {host}:{port} ({exc.strerror or exc})"
+    )
 
 
 def listening_socket(host: str, port: int) -> socket.socket:

@@ -4,10 +4,12 @@
   checkout's ``deliverybot``, since verify wants the binary to exist), its exposure score from
   ``systemd-analyze security --offline`` (the unit's hardening), and the settings the
   operators' guide promises.
-* ``deploy/Caddyfile``: ``caddy validate`` and ``caddy fmt`` (it is in Caddy's own layout);
-  ``test_reverse_proxy`` runs it.
+* ``deploy/Caddyfile`` and ``deploy/Caddyfile.single`` (one machine): ``caddy validate``,
+  ``caddy fmt`` (they are in Caddy's own layout) and ``caddy adapt`` (text answers compressed;
+  the one-machine file reaches the bot where it listens by default, with automatic TLS);
+  ``test_reverse_proxy`` runs the first; ``test_proxy_routes`` checks both pass every route.
 * ``deploy/nginx.conf``: ``nginx -t`` inside a minimal main configuration, with a throwaway
-  certificate in place of Let's Encrypt's.
+  certificate in place of Let's Encrypt's; its gzip settings.
 """
 
 from __future__ import annotations
@@ -15,10 +17,13 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bot.config import TelegramConfig
 from tests.deploy.conftest import DEPLOY, replaced, system_tool
+from tests.deploy.proxy_matchers import caddy_json, caddy_site_routes, nginx_server_directives
 
 UNIT = DEPLOY / "deliverybot.service"
 INSTALLED_COMMAND = "/opt/deliverybot/bin/deliverybot"
@@ -84,16 +89,63 @@ def test_the_unit_runs_the_bot_as_the_guide_says() -> None:
         assert settings[key] in (["strict"], ["yes"]), key
 
 
-def test_caddy_validates_the_caddyfile_in_its_own_layout(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["Caddyfile", "Caddyfile.single"])
+def test_caddy_validates_the_caddyfile_in_its_own_layout(name: str, tmp_path: Path) -> None:
     caddy = system_tool("caddy")
     env_home = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)}
     validated = subprocess.run(  # noqa: S603 - a fixed argument list, no shell
-        [caddy, "validate", "--config", str(DEPLOY / "Caddyfile"), "--adapter", "caddyfile"],
+        [caddy, "validate", "--config", str(DEPLOY / name), "--adapter", "caddyfile"],
         capture_output=True, text=True, timeout=60, env=env_home,
     )  # fmt: skip
     assert validated.returncode == 0, validated.stderr[-2000:]
-    formatted = run(caddy, "fmt", DEPLOY / "Caddyfile")
-    assert formatted.stdout == (DEPLOY / "Caddyfile").read_text(encoding="utf-8")
+    formatted = run(caddy, "fmt", DEPLOY / name)
+    assert formatted.stdout == (DEPLOY / name).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ["Caddyfile", "Caddyfile.single"])
+def test_caddy_compresses_text_answers(name: str, tmp_path: Path) -> None:
+    routes = caddy_site_routes(caddy_json(DEPLOY / name, tmp_path))
+    encoders = [h for route in routes for h in _handlers(route) if h["handler"] == "encode"]
+    assert len(encoders) == 1, encoders
+    assert set(encoders[0]["encodings"]) == {"gzip", "zstd"}
+    types = encoders[0]["match"]["headers"]["Content-Type"]
+    for text in ("text/html*", "text/css*", "application/javascript*", "application/json*"):
+        assert text in types
+    assert not any("event-stream" in kind for kind in types)  # SSE goes out as it comes
+
+
+def _handlers(route: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every handler of ``route``, those of its subroutes included."""
+    found = []
+    for handler in route.get("handle", []):
+        found.append(handler)
+        for inner in handler.get("routes", []):
+            found += _handlers(inner)
+    return found
+
+
+def test_the_one_machine_caddyfile_reaches_the_bot_where_it_listens(tmp_path: Path) -> None:
+    routes = caddy_site_routes(caddy_json(DEPLOY / "Caddyfile.single", tmp_path))
+    proxies = [h for route in routes for h in _handlers(route) if h["handler"] == "reverse_proxy"]
+    dials = {upstream["dial"] for proxy in proxies for upstream in proxy["upstreams"]}
+    defaults = TelegramConfig.model_fields
+    assert dials == {f"{defaults['listen_host'].default}:{defaults['listen_port'].default}"}
+    # Automatic TLS: no internal CA, no certificate files, one public host.
+    text = (DEPLOY / "Caddyfile.single").read_text(encoding="utf-8")
+    settings = [line.split() for line in text.splitlines() if not line.lstrip().startswith("#")]
+    assert not any(words[:1] == ["tls"] for words in settings)
+    assert routes[0]["match"] == [{"host": ["bot.example.com"]}]
+
+
+def test_nginx_compresses_text_answers() -> None:
+    site = (DEPLOY / "nginx.conf").read_text(encoding="utf-8")
+    settings = {
+        name: args for name, args, _ in nginx_server_directives(site) if name.startswith("gzip")
+    }
+    assert settings["gzip"] == ["on"]
+    for text in ("text/css", "application/javascript", "application/json"):
+        assert text in settings["gzip_types"]  # text/html is always compressed with gzip on
+    assert "text/event-stream" not in settings["gzip_types"]
 
 
 def test_nginx_accepts_the_site(tmp_path: Path) -> None:

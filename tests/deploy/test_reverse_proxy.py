@@ -16,6 +16,7 @@ Through Caddy only, over https:
   database;
 * the sandbox posts its signed webhooks (``/hooks/partner``) and the agent reads the events
   they carried over SSE, streamed through Caddy as they come;
+* a text answer is compressed (gzip or zstd, as the client asks);
 * bodies over the bot's own caps and paths the bot does not serve are refused by Caddy;
 * with one instance stopped, the other serves everything: the API, the SSE stream and the
   webhooks (every event delivered: none lost on the stopped one). The stopped instance drains
@@ -316,6 +317,14 @@ async def test_caddy_serves_two_instances_over_tls(deployment: Deployment) -> No
         assert health.headers.get("server") == "Caddy"  # it came through the proxy
 
         path, delivery_id = await order_over_api(api, "c-1")
+        # A text answer comes compressed (the encode directive): gzip, read back by httpx, or
+        # zstd, which httpx passes on as it came (no zstandard here): its frame's magic number.
+        transcript = path + "/transcript"
+        shown = await api.get(transcript, headers={"Accept-Encoding": "gzip"})
+        assert shown.headers.get("content-encoding") == "gzip" and shown.json()
+        shown = await api.get(transcript, headers={"Accept-Encoding": "zstd"})
+        assert shown.headers.get("content-encoding") == "zstd"
+        assert shown.content.startswith(b"\x28\xb5\x2f\xfd")
         await deployment.sandbox.drain_webhooks()
         created = deployment.sandbox.webhook_log()
 
