@@ -985,6 +985,12 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "safety.no_agent_customer": "No agent channel's customer is known as {typed}.",
     "safety.no_such_delivery": "No delivery ordered through the bot has the reference {ref}.",
+    "safety.agent_customer_known_as": (
+        "Agent customers are named channel:customer: did you mean {names}?"
+    ),
+    "safety.agent_customer_form": (
+        "Agent customers are named channel:customer, for example {example}."
+    ),
     "safety.digits_ambiguous": (
         "{typed} is both a Telegram user id and the start of a delivery's reference: write "
         "telegram:{typed} for the user, or the delivery's full id."

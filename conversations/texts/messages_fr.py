@@ -1089,6 +1089,12 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "safety.no_agent_customer": "Aucun client de canal d'agent n'est connu sous {typed}.",
     "safety.no_such_delivery": "Aucune livraison commandée via le bot n'a la référence {ref}.",
+    "safety.agent_customer_known_as": (
+        "Les clients d'un canal d'agent s'écrivent canal:client : vouliez-vous dire {names} ?"
+    ),
+    "safety.agent_customer_form": (
+        "Les clients d'un canal d'agent s'écrivent canal:client, par exemple {example}."
+    ),
     "safety.digits_ambiguous": (
         "{typed} est à la fois un identifiant Telegram et le début d'une référence de "
         "livraison : écrivez telegram:{typed} pour l'utilisateur, ou l'identifiant complet."
