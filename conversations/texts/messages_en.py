@@ -296,6 +296,10 @@ MESSAGES: Final[dict[str, str]] = {
     "delivery.heading": "Delivery {ref}",
     "delivery.tracking": "Track it here: {url}",
     "delivery.note": "• {note}",
+    "delivery.note_tracking_sent": "The bot has sent the customer the tracking link.",
+    "delivery.note_code_handled": (
+        "The bot gives the drop-off code to the receiver only: nobody else needs to send it."
+    ),
     "delivery.otp_for_receiver": (
         "Your drop-off code for delivery {ref} is {code}. "
         "Give it to the rider only once the package is in your hands."

@@ -320,6 +320,10 @@ MESSAGES: Final[dict[str, str]] = {
     "delivery.heading": "Livraison {ref}",
     "delivery.tracking": "Suivez-la ici : {url}",
     "delivery.note": "• {note}",
+    "delivery.note_tracking_sent": "Le bot a envoyé le lien de suivi au client.",
+    "delivery.note_code_handled": (
+        "Le bot remet le code de remise au seul destinataire : personne d'autre n'a à l'envoyer."
+    ),
     "delivery.otp_for_receiver": (
         "Votre code de remise pour la livraison {ref} est {code}. Ne le donnez au livreur "
         "qu'une fois le colis entre vos mains."
