@@ -3,6 +3,7 @@ SQLite store; and what the block means to every channel's customer (the chat ser
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,52 @@ def test_a_name_that_is_no_customer_or_a_bad_period_is_bad_usage(
     assert err == say("safety.no_agent_customer", typed="shop-app:nobody") + "\n"
     code, _, err = run(capsys, "audit", *config, "--since", "a week")
     assert (code, err) == (2, "audit: --since: not a period such as 7d or 24h: 'a week'\n")
+
+
+async def _agent_customer(path: Path, channel: str, customer: str) -> UserRef:
+    """The customer ``channel``'s app knows as ``customer``, as its first conversation makes it."""
+    async with Store.open(path) as store:
+        user = await store.agents.user(channel, customer, create=True)
+    assert user is not None
+    return user
+
+
+def test_an_agent_customer_is_named_by_channel_and_reference_in_every_answer(
+    config_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = ("--config", str(config_file))
+    user = asyncio.run(_agent_customer(config_file.parent / "bot.sqlite3", "shop-app", "cust-42"))
+    assert str(user) == "agents:1"  # the bot's inner name, never shown to staff
+
+    code, out, _ = run(capsys, "customers", "block", *config, "shop-app:cust-42")
+    assert (code, out) == (0, say("safety.block_done", customer="shop-app:cust-42") + "\n")
+    code, out, _ = run(capsys, "customers", "list", *config)
+    assert code == 0 and out.rstrip().endswith("  shop-app:cust-42  by shell")
+    code, out, _ = run(capsys, "customers", "unblock", *config, "shop-app:cust-42")
+    assert (code, out) == (0, say("safety.unblock_done", customer="shop-app:cust-42") + "\n")
+    code, out, _ = run(capsys, "audit", *config, "--since", "1h")
+    assert [line.split("  ")[1:4] for line in out.splitlines()] == [
+        ["shell", "block", "shop-app:cust-42"],
+        ["shell", "unblock", "shop-app:cust-42"],
+    ]
+    assert "agents:" not in out
+
+
+def test_a_bare_customer_reference_is_answered_with_the_channel_form(
+    config_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = ("--config", str(config_file))
+    asyncio.run(_agent_customer(config_file.parent / "bot.sqlite3", "shop-app", "cust-42"))
+    missing = say("safety.no_such_delivery", ref="CUST-99")
+
+    code, out, err = run(capsys, "customers", "block", *config, "cust-99")
+    example = say("safety.agent_customer_form", example="shop-app:cust-99")
+    assert (code, out, err) == (2, "", f"{missing} {example}\n")
+
+    code, out, err = run(capsys, "customers", "block", *config, "cust-42")
+    known = say("safety.agent_customer_known_as", names="shop-app:cust-42")
+    assert (code, out) == (2, "")
+    assert err == f"{say('safety.no_such_delivery', ref='CUST-42')} {known}\n"
 
 
 def test_periods_are_days_or_hours() -> None:

@@ -5,17 +5,21 @@ back from it, abandoned there (cancelled, ended, or idle), and created a deliver
 each counted once per conversation; how many times it was re-asked, and for which reasons;
 how many hand-offs to a person were opened there (each one);
 the median time from its question to its answer. Drop-off is the share of the conversations
-that reached the step and abandoned there. Steps are listed by how many reached them, the
-shape of a funnel.
+that reached the step and abandoned there. Flows are listed in the registry's order and each
+flow's steps in the order the flow asks them (as declared); a step or flow the registry no
+longer has (renamed since) comes after, by how many reached it.
 """
 
 from __future__ import annotations
 
 import statistics
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.store.funnel_events import FunnelEvents
+from conversations.flow import FlowRegistry
+from conversations.flows import default_registry
 from conversations.texts.catalogue import say
 
 
@@ -46,10 +50,14 @@ class StepRow:
 
 
 async def funnel_report(
-    events: FunnelEvents, *, since_day: int, flow: str | None = None
+    events: FunnelEvents,
+    *,
+    since_day: int,
+    flow: str | None = None,
+    registry: FlowRegistry | None = None,
 ) -> list[StepRow]:
-    """Every step's row since ``since_day`` (of ``flow`` only, if given), by flow, then by
-    how many reached the step."""
+    """Every step's row since ``since_day`` (of ``flow`` only, if given), in flow order
+    (``registry``'s flows, the shipped ones by default; see the module docstring)."""
     rows: dict[tuple[str, str], StepRow] = {}
     for tally in await events.tally(since_day, flow):
         row = rows.setdefault((tally.flow, tally.step), StepRow(tally.flow, tally.step))
@@ -66,7 +74,30 @@ async def funnel_report(
     for key, seconds_list in times.items():
         if key in rows:
             rows[key].median_seconds = statistics.median(seconds_list)
-    return sorted(rows.values(), key=lambda r: (r.flow, -r.reached, r.step))
+    return sorted(rows.values(), key=_flow_order(registry or default_registry()))
+
+
+def _flow_order(registry: FlowRegistry) -> Callable[[StepRow], tuple[int, str, int, int, str]]:
+    """The sort key of a row: its flow's place in ``registry``, then its step's in the flow;
+    what the registry does not know after what it knows, by name, then by how many reached."""
+    flows = {name: place for place, name in enumerate(registry.names)}
+    steps = {
+        (name, step.name): place
+        for name in registry.names
+        for place, step in enumerate(registry[name].steps)
+    }
+    unknown = len(flows) + len(steps)  # after every place either mapping holds
+
+    def key(row: StepRow) -> tuple[int, str, int, int, str]:
+        return (
+            flows.get(row.flow, unknown),
+            row.flow,
+            steps.get((row.flow, row.step), unknown),
+            -row.reached,
+            row.step,
+        )
+
+    return key
 
 
 def _duration(seconds: float | None) -> str:

@@ -5,8 +5,10 @@ reached            the step's question was shown (a new order's first step, a st
 answered           the step was answered and the conversation moved on (forward, or finished)
 reasked            the same question again: ``invalid_answer`` (the answer was not accepted),
                    a create refusal's reason (``refused_validation``, ``refused_coverage``...:
-                   counted at the step that confirmed, even when a fix is asked first),
-                   or ``asked_again`` (anything else that kept the step)
+                   counted at each step whose answer the refusal cleared to ask it again,
+                   ``package_size`` for a create answered ``reask: true`` on ``packageSize``;
+                   at the step that confirmed when none was cleared, the summary asked
+                   again), or ``asked_again`` (anything else that kept the step)
 went_back          the customer went back from the step
 abandoned          the order ended there: ``cancelled`` by the customer, ``ended`` by the flow
                    (it could not go on), or ``idle`` (dropped by housekeeping)
@@ -42,6 +44,7 @@ class StepMark:
     step: str | None
     back_steps: int
     failures: int
+    answered: tuple[str, ...] = ()  # the steps that had answers, in the order given
 
 
 @dataclass(frozen=True)
@@ -57,7 +60,9 @@ class StepEvent:
 def mark(session: Session) -> StepMark:
     """``session`` before its turn (and no refusal noted yet in this task)."""
     _refusal.set(None)
-    return StepMark(session.flow, session.step, len(session.history), session.failures)
+    return StepMark(
+        session.flow, session.step, len(session.history), session.failures, tuple(session.answers)
+    )
 
 
 def events_of(before: StepMark | None, session: Session, turn: Turn) -> list[StepEvent]:
@@ -74,12 +79,8 @@ def events_of(before: StepMark | None, session: Session, turn: Turn) -> list[Ste
     if turn.finished:  # unconfirmed: the create's answer was lost, and is followed up
         return [StepEvent(*at, "answered")]
     refusal = _refusal.get()
-    if refusal is not None:  # the create was refused: this question again, after any fix
-        moved = (session.flow, session.step) != at
-        return [
-            StepEvent(*at, "reasked", f"refused_{refusal}"),
-            *(_reached(session) if moved else []),
-        ]
+    if refusal is not None:  # the create was refused: the questions it clears, asked again
+        return _refused(at, before, session, f"refused_{refusal}")
     if len(session.history) < before.back_steps:
         return [StepEvent(*at, "went_back"), *_reached(session)]
     if (session.flow, session.step) == at:
@@ -105,6 +106,20 @@ def _reached(session: Session) -> list[StepEvent]:
     if session.step is None or session.finished:
         return []
     return [StepEvent(session.flow, session.step, "reached")]
+
+
+def _refused(
+    at: tuple[str, str], before: StepMark, session: Session, reason: str
+) -> list[StepEvent]:
+    """A refused create's re-asks: one at each step whose answer it cleared (they are in the
+    flow the session is now in: this one, or the earlier flow that asks the field), each
+    asked again in turn; the confirmation's own when it cleared none (the summary again)."""
+    cleared = [step for step in before.answered if step not in session.answers]
+    if not cleared:
+        moved = (session.flow, session.step) != at
+        return [StepEvent(*at, "reasked", reason), *(_reached(session) if moved else [])]
+    reasked = [StepEvent(session.flow, step, "reasked", reason) for step in cleared]
+    return reasked + _reached(session)
 
 
 def _reask_reason(before: StepMark, session: Session) -> str:

@@ -14,7 +14,9 @@ and the sent markers let only the missing ones through.
   (``Outgoing.asking``: Telegram's buttons, the console's typed words); an agent conversation's
   event carries it as ``question``.
 * Operators get the event's ``summary`` and ``agent_notes`` for the event types configured
-  (which a digest may count instead of quoting when the operator chat is behind).
+  (which a digest may count instead of quoting when the operator chat is behind); a note
+  asking for what the bot has done (share the tracking link the customer has had, send the
+  drop-off code the bot hands to the receiver) is said in the bot's words (``operator_notes``).
 * ``data.otp`` (``delivery.otp_issued``): the code goes only to the receiver. When the customer's
   own verified phone is the receiver phone the code goes to the customer's chat; otherwise it is
   held in ``store.otp`` and the customer gets a link to forward to the receiver, and operators
@@ -41,6 +43,7 @@ from bot.relay import quote_question
 from bot.relay.agent_updates import AGENT_UPDATE, agent_event_body, agent_question
 from bot.relay.channel_protocol import Channel
 from bot.relay.customer_news import News, customer_news, news_sentences
+from bot.relay.operator_notes import operator_notes
 from bot.relay.outbox import Outgoing
 from bot.store import FINAL_STATUSES, DeliveryLink, SendKey, Store
 from bot.store.status_progress import StatusEvent, moves_forward
@@ -128,9 +131,11 @@ class Planner:
                 told |= question.told
             elif news.text is not None:
                 messages.append(Outgoing(key, news.text))
-        messages += self._operator_updates(event)
-        messages += self._otp_setting_notice(event)
         otp = await self._otp_messages(event, link)
+        code_taken = any(message.key.kind in (OTP_CODE, OTP_LINK) for message in otp)
+        has_tracking = link is not None and (link.tracking_sent or tracking_sent)
+        messages += self._operator_updates(event, tracking=has_tracking, code=code_taken)
+        messages += self._otp_setting_notice(event)
         if link is not None and any(message.key.chat == link.chat for message in otp):
             told |= {delivery_facts.CODE}
         messages += otp
@@ -154,8 +159,9 @@ class Planner:
                 sentences, told = news_sentences(event, _asked(link, question))
             message = " ".join(sentences) or None
             view = _view(event, told | (question.told if question else frozenset()))
-        messages = self._operator_updates(event) + self._otp_setting_notice(event)
         notice = None
+        waiting: list[Outgoing] = []
+        handed = False  # the code went into a hand-off the receiver can claim
         otp = event.data.otp
         if otp is not None and otp.code.strip() and not _finished(delivery, link):
             receiver = normalise_phone(otp.receiver_phone, self._region)
@@ -163,15 +169,20 @@ class Planner:
                 delivery.id, otp.code.strip(), receiver or otp.receiver_phone.strip(), event.created
             )
             opener = self._channel.otp_link(handoff.token)
+            handed = bool(opener)
             # The notice is written for the agent program (``agent_texts``), not its customer.
             with _business_language():
                 if opener:
                     notice = agent_texts.otp_sent_to_receiver(delivery.id, opener)
-                    waiting = wording.otp_waiting_for_operators(delivery.id)
+                    held = wording.otp_waiting_for_operators(delivery.id)
                 else:  # a bot without a messenger has no hand-off: nobody can claim the code
                     notice = agent_texts.otp_not_handed_off(delivery.id)
-                    waiting = agent_texts.otp_not_handed_off_for_operators(delivery.id)
-            messages += self._to_operators(event, OTP_WAITING, waiting)
+                    held = agent_texts.otp_not_handed_off_for_operators(delivery.id)
+            waiting = self._to_operators(event, OTP_WAITING, held)
+        # The event's body gives the agent's app the tracking link.
+        tracking = delivery.tracking_url is not None
+        messages = self._operator_updates(event, tracking=tracking, code=handed)
+        messages += self._otp_setting_notice(event) + waiting
         with _customers_language(link):
             asked = agent_question(event, question.text) if question is not None else None
             body = agent_event_body(event, drop_off_code=notice, message=message, question=asked)
@@ -186,14 +197,20 @@ class Planner:
 
     # --- operators -----------------------------------------------------------------------
 
-    def _operator_updates(self, event: WebhookEvent) -> list[Outgoing]:
+    def _operator_updates(
+        self, event: WebhookEvent, *, tracking: bool, code: bool
+    ) -> list[Outgoing]:
+        """The event's summary and notes for operators; a note asking for what the bot did
+        (``tracking``: the customer has the tracking link; ``code``: the bot took the drop-off
+        code for the receiver) is said in the bot's words (``operator_notes``)."""
         settings = self._settings.operators
         if event.type not in settings.events:
             return []
         with _business_language():
+            notes = event.agent_notes if settings.agent_notes else ()
             text = wording.operator_update(
                 event.summary if settings.summary else None,
-                event.agent_notes if settings.agent_notes else (),
+                operator_notes(notes, tracking=tracking, code=code),
             )
         if text is None:
             return []

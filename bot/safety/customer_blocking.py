@@ -43,9 +43,10 @@ class Blocked:
     new: bool
     drafts: int
 
-    def said(self) -> str:
-        """The block's outcome, for whoever made it (an operator, the shell)."""
-        done = say("safety.block_done" if self.new else "safety.block_again", customer=self.user)
+    def said(self, shown: str) -> str:
+        """The block's outcome, for whoever made it (an operator, the shell), naming the
+        customer as ``shown`` (``customer_names.customer_shown``)."""
+        done = say("safety.block_done" if self.new else "safety.block_again", customer=shown)
         if not self.drafts:
             return done
         return f"{done} {say('safety.drafts_dropped', count=self.drafts)}"
@@ -95,9 +96,10 @@ class CustomerBlocking:
         return blocked_turn()
 
 
-def unblocked_said(user: UserRef, lifted: bool) -> str:
-    """An unblock's outcome (``lifted``: the customer was blocked), for whoever made it."""
-    return say("safety.unblock_done" if lifted else "safety.unblock_none", customer=user)
+def unblocked_said(shown: str, lifted: bool) -> str:
+    """An unblock's outcome (``lifted``: the customer was blocked), for whoever made it,
+    naming the customer as ``shown``."""
+    return say("safety.unblock_done" if lifted else "safety.unblock_none", customer=shown)
 
 
 def blocked_turn() -> Turn:

@@ -11,7 +11,12 @@
 
 Digits alone are a Telegram user id; when they also start the id of a delivery the bot knows
 (a short reference can be all digits), the name is refused as ambiguous and the operator is
-asked to write ``telegram:<id>`` or the delivery's full id.
+asked to write ``telegram:<id>`` or the delivery's full id. A bare name that matches no
+delivery is answered with the ``channel:customer`` form: the agent channels that know a
+customer by that reference, or an example.
+
+Operators read customers back the way they name them (``customer_shown``): an agent channel's
+customer as ``shop-app:cust-42``, never the bot's inner ``agents:1``.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from bot.chat_ref import CONSOLE, TELEGRAM, UserRef
+from bot.chat_ref import AGENTS, CONSOLE, TELEGRAM, UserRef
 from bot.store import Store
 from conversations.texts.catalogue import say
 
@@ -57,12 +62,42 @@ async def customer_named(store: Store, typed: str) -> UserRef | NameRefused:
             return NameRefused(say("safety.digits_ambiguous", typed=typed))
         return UserRef(TELEGRAM, int(typed))
     if not ordered:
-        return NameRefused(say("safety.no_such_delivery", ref=typed.upper()))
+        return NameRefused(await _no_such_delivery(store, typed))
     customers = {user for _, user in ordered}
     if len(customers) > 1:
         ids = ", ".join(delivery_id for delivery_id, _ in ordered)
         return NameRefused(say("ops.ambiguous_reference", ref=typed.upper(), ids=ids))
     return customers.pop()
+
+
+async def customer_shown(store: Store, user: UserRef) -> str:
+    """``user`` as operators name them: ``channel:customer`` for an agent channel's customer,
+    ``telegram:123456789`` for a Telegram user."""
+    name = await store.agents.name_of(user)
+    return str(user) if name is None else f"{name[0]}:{name[1]}"
+
+
+async def subject_shown(store: Store, subject: str) -> str:
+    """An audit trail's ``subject`` as operators name it: a customer written there as the
+    bot's inner ``agents:<n>`` is shown by its channel's name and its own reference."""
+    channel, colon, rest = subject.partition(":")
+    if colon and channel == AGENTS and rest.isdecimal():
+        return await customer_shown(store, UserRef(AGENTS, int(rest)))
+    return subject
+
+
+async def _no_such_delivery(store: Store, typed: str) -> str:
+    """No delivery has the reference ``typed``: say so, then how an agent channel's customer
+    is named (the channels that know a customer ``typed``, else an example, unless ``typed``
+    looks like a delivery reference)."""
+    missing = say("safety.no_such_delivery", ref=typed.upper())
+    channels = await store.agents.channels_of(typed)
+    if channels:
+        names = ", ".join(f"{channel}:{typed}" for channel in channels)
+        return f"{missing} {say('safety.agent_customer_known_as', names=names)}"
+    if _REFERENCE.fullmatch(typed):
+        return missing  # written as a reference: a mistyped one, most likely
+    return f"{missing} {say('safety.agent_customer_form', example=f'shop-app:{_echo(typed)}')}"
 
 
 async def _ordered(store: Store, typed: str) -> list[tuple[str, UserRef]]:

@@ -88,10 +88,11 @@ def _config_option(parser: argparse.ArgumentParser) -> None:
 def _block(args: argparse.Namespace) -> int:
     async def act(store: Store) -> str:
         from bot.safety.customer_blocking import CustomerBlocking
+        from bot.safety.customer_names import customer_shown
 
         user = await _customer(store, args.customer)
         done = await CustomerBlocking(store).block(user, by=SHELL, reason=args.reason)
-        return done.said()
+        return done.said(await customer_shown(store, user))
 
     return _with_store(args, act)
 
@@ -99,24 +100,28 @@ def _block(args: argparse.Namespace) -> int:
 def _unblock(args: argparse.Namespace) -> int:
     async def act(store: Store) -> str:
         from bot.safety.customer_blocking import CustomerBlocking, unblocked_said
+        from bot.safety.customer_names import customer_shown
 
         user = await _customer(store, args.customer)
         lifted = await CustomerBlocking(store).unblock(user, by=SHELL)
-        return unblocked_said(user, lifted)
+        return unblocked_said(await customer_shown(store, user), lifted)
 
     return _with_store(args, act)
 
 
 def _list(args: argparse.Namespace) -> int:
     async def act(store: Store) -> str:
+        from bot.safety.customer_names import customer_shown
+
         blocks = await store.customer_blocks.all()
         if not blocks:
             return "no customer is blocked"
-        return "\n".join(
-            f"{_when(b.blocked_at)}  {b.user}  by {b.blocked_by}"
+        lines = [
+            f"{_when(b.blocked_at)}  {await customer_shown(store, b.user)}  by {b.blocked_by}"
             + (f"  ({b.reason})" if b.reason else "")
             for b in blocks
-        )
+        ]
+        return "\n".join(lines)
 
     return _with_store(args, act)
 
@@ -129,14 +134,17 @@ def _audit(args: argparse.Namespace) -> int:
         return EXIT_USAGE
 
     async def act(store: Store) -> str:
+        from bot.safety.customer_names import subject_shown
+
         entries = await store.audit.since(store.clock() - seconds)
         if not entries:
             return f"nothing recorded in the last {args.since}"
-        return "\n".join(
-            f"{_when(e.at)}  {e.actor}  {e.action}  {e.subject}  {e.outcome}"
-            + (f"  ({e.detail})" if e.detail else "")
+        lines = [
+            f"{_when(e.at)}  {e.actor}  {e.action}  {await subject_shown(store, e.subject)}  "
+            f"{e.outcome}" + (f"  ({e.detail})" if e.detail else "")
             for e in entries
-        )
+        ]
+        return "\n".join(lines)
 
     return _with_store(args, act)
 

@@ -2,7 +2,8 @@
 
 Written for a bot that relays them: the summary is one plain sentence for operators, the hint is
 a sentence that may be sent to the customer as is (never the OTP: that goes to the receiver
-only), and the notes are short practical instructions that depend on the org's settings.
+only), and the notes are short practical instructions that depend on the org's settings. All of
+them are plain words staff can act on: no request or event field names, no API paths.
 """
 
 from __future__ import annotations
@@ -94,8 +95,7 @@ def _otp_note(story: Story) -> str:
         return "No drop-off code for this delivery: the rider takes a photo as proof of delivery."
     if record.otp_via_webhook:
         return (
-            "A drop-off code will arrive in a delivery.otp_issued event once the fee is paid; "
-            "send it only to the receiver."
+            "The drop-off code comes by webhook once the fee is paid; send it only to the receiver."
         )
     return "The service texts the drop-off code to the receiver after payment; do not send one."
 
@@ -118,19 +118,21 @@ def _created(story: Story) -> Narration:
         )
     notes = []
     if org.customer_delivery_messages:
-        notes.append("The service also messages the customer; share tracking.url if you have not.")
+        notes.append(
+            "The service also messages the customer; share the tracking link if you have not."
+        )
     else:
         notes.append(
             "Customer delivery messages are off: the service sends the customer nothing, so "
-            "share tracking.url with the customer yourself."
+            "share the tracking link with the customer."
         )
     if request.requireApproval:
         notes.append(
-            "This business approves requests first: the delivery stays awaiting_price until "
+            "This business approves requests first: the delivery waits for a price until "
             "staff approve and price it, and no rider is assigned automatically."
         )
     elif fee is None:
-        notes.append("Fee not set yet: status stays awaiting_price until staff price it.")
+        notes.append("Fee not set yet: the delivery waits until staff price it.")
     else:
         notes.append(PAYMENT_TIMING_NOTES[story.scenario.capabilities.paymentTiming])
     dispatch = None if request.requireApproval else _dispatch_note(story, fee)
@@ -148,12 +150,9 @@ def _created(story: Story) -> Narration:
 def _dispatch_note(story: Story, fee: str | None) -> str | None:
     """How a new delivery gets its rider (approval, when required, is said before this)."""
     if not story.scenario.capabilities.publicRequest.autoDispatch:
-        return (
-            "Automatic dispatch is off: staff assign a rider, or use GET /riders and "
-            "POST /deliveries/{id}/assign."
-        )
+        return "Automatic dispatch is off: staff assign a rider."
     if story.record.status == "matched":
-        return "A rider was assigned automatically; a delivery.status_changed event follows."
+        return "A rider was assigned automatically; a status update follows."
     if fee is not None:
         return (
             "No available rider with a fresh GPS fix was near the pickup: the delivery stays "
@@ -171,8 +170,8 @@ def _assigned(story: Story) -> Narration:
     )
     hint = f"Good news: {_first_name(story.rider)} is your rider and is heading to the pickup."
     notes = [
-        "Tell the customer who their rider is; share tracking.url for live progress.",
-        "The rider can still be changed while the status is matched (unassign or assign again).",
+        "Tell the customer who their rider is; share the tracking link for live progress.",
+        "The rider can still be changed until pickup (take them off, or assign another).",
     ]
     if (
         story.scenario.capabilities.paymentTiming == "before_dispatch"
@@ -188,7 +187,7 @@ def _unassigned(story: Story) -> Narration:
         f"Rider {_rider(story.rider)} was unassigned from {_ref(story)}; it is "
         f"{STATUS_PHRASES[record.status]} again."
     )
-    notes = ["Assign another rider with POST /deliveries/{id}/assign, or leave it to staff."]
+    notes = ["Assign another rider now, or leave it to staff."]
     if record.status == "awaiting_price":
         notes.append("Fee not set yet: a rider cannot be assigned until staff price it.")
     return Narration(summary, "We are finding another rider for your delivery.", notes)
@@ -212,10 +211,10 @@ def _paid(story: Story) -> Narration:
     summary = f"The delivery fee for {_ref(story)} ({fee}) was marked paid."
     notes = []
     if record.require_otp and record.otp_via_webhook:
-        notes.append("A delivery.otp_issued event with the drop-off code follows.")
+        notes.append("The drop-off code follows by webhook, for the receiver only.")
     elif record.require_otp:
         notes.append("The service now texts the drop-off code to the receiver.")
-    notes.append("Thank the customer; no further payment step is needed for this fee.")
+    notes.append("No further payment step is needed for this fee.")
     return Narration(summary, f"We have received your payment of {fee}. Thank you!", notes)
 
 
@@ -223,7 +222,7 @@ def _picked_up(story: Story) -> Narration:
     summary = f"Rider {_rider(story.rider)} picked up the package for {_ref(story)}."
     notes = ["The delivery can no longer be cancelled: the rider has the package."]
     if story.record.require_otp:
-        notes.append("Make sure the receiver has the drop-off code; the rider will ask for it.")
+        notes.append("The rider will ask the receiver for the drop-off code at the door.")
     return Narration(summary, "Your package has been picked up and is on its way.", notes)
 
 
@@ -231,7 +230,7 @@ def _in_transit(story: Story) -> Narration:
     dropoff = _place(story.record.order.delivery_address)
     summary = f"{_ref(story)} is in transit to {dropoff}."
     if story.record.require_otp:
-        note = "If the receiver lost the drop-off code, staff can resend it (reason resend)."
+        note = "If the receiver lost the drop-off code, staff can send it again."
     else:
         note = _otp_note(story)
     return Narration(summary, f"Your package is on its way to {dropoff}.", [note])
@@ -267,8 +266,8 @@ def _otp(story: Story) -> Narration:
     summary = f"The drop-off code for {_ref(story)} is ready ({why})."
     phone = record.order.receiver_phone or record.order.sender_phone
     notes = [
-        f"Send data.otp.code only to data.otp.receiver_phone ({_masked(phone)}), never to "
-        "anyone else or to a group chat.",
+        f"Send the code only to the receiver ({_masked(phone)}), never to anyone else or to "
+        "a group chat.",
         "Use the code exactly as given; never invent or change it.",
     ]
     if story.otp_reason == "resend":

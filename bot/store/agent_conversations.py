@@ -40,6 +40,8 @@ class AgentConversation:
 _ADD_CUSTOMER = """INSERT INTO agent_customers (channel, customer, created_at) VALUES (?, ?, ?)
     ON CONFLICT (channel, customer) DO NOTHING"""
 _CUSTOMER = "SELECT seq FROM agent_customers WHERE channel = ? AND customer = ?"
+_NAME = "SELECT channel, customer FROM agent_customers WHERE seq = ?"
+_CHANNELS_OF = "SELECT channel FROM agent_customers WHERE customer = ? ORDER BY channel"
 _ADD = """INSERT INTO agent_conversations (id, customer_seq, flow, created_at, language)
     VALUES (?, ?, ?, ?, ?)"""
 _SELECT = """SELECT c.id, k.channel, k.customer, c.seq, k.seq, c.flow, c.created_at, c.language
@@ -70,6 +72,19 @@ class AgentConversations:
             await self._db.execute(_ADD_CUSTOMER, (channel, customer, self._clock()))
         row = await self._db.fetch_one(_CUSTOMER, (channel, customer))
         return None if row is None else UserRef(AGENTS, int(row[0]))
+
+    async def name_of(self, user: UserRef) -> tuple[str, str] | None:
+        """``(channel, customer)`` of the agent channel's customer the services know as
+        ``user`` (the reverse of ``user``); None for a user of another channel, or unknown."""
+        if user.channel != AGENTS:
+            return None
+        row = await self._db.fetch_one(_NAME, (user.id,))
+        return None if row is None else (str(row[0]), str(row[1]))
+
+    async def channels_of(self, customer: str) -> list[str]:
+        """The agent channels that know a customer by the reference ``customer``."""
+        rows = await self._db.fetch_all(_CHANNELS_OF, (customer,))
+        return [str(row[0]) for row in rows]
 
     async def open(
         self, channel: str, customer: str, flow: str | None, language: str | None = None

@@ -132,6 +132,18 @@ def operator_update(summary: str | None, notes: Sequence[str]) -> str | None:
     return "\n".join(lines) if lines else None
 
 
+def note_tracking_sent() -> str:
+    """For operators, in place of a service note asking to share the tracking link the bot
+    has already sent the customer."""
+    return say("delivery.note_tracking_sent")
+
+
+def note_code_handled() -> str:
+    """For operators, in place of the service's notes about a drop-off code the bot hands to
+    the receiver itself."""
+    return say("delivery.note_code_handled")
+
+
 # A digest names at most this many deliveries; /deliveries lists every one.
 DIGEST_REFS = 20
 

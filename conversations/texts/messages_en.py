@@ -296,6 +296,10 @@ MESSAGES: Final[dict[str, str]] = {
     "delivery.heading": "Delivery {ref}",
     "delivery.tracking": "Track it here: {url}",
     "delivery.note": "• {note}",
+    "delivery.note_tracking_sent": "The bot has sent the customer the tracking link.",
+    "delivery.note_code_handled": (
+        "The bot gives the drop-off code to the receiver only: nobody else needs to send it."
+    ),
     "delivery.otp_for_receiver": (
         "Your drop-off code for delivery {ref} is {code}. "
         "Give it to the rider only once the package is in your hands."
@@ -991,6 +995,12 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "safety.no_agent_customer": "No agent channel's customer is known as {typed}.",
     "safety.no_such_delivery": "No delivery ordered through the bot has the reference {ref}.",
+    "safety.agent_customer_known_as": (
+        "Agent customers are named channel:customer: did you mean {names}?"
+    ),
+    "safety.agent_customer_form": (
+        "Agent customers are named channel:customer, for example {example}."
+    ),
     "safety.digits_ambiguous": (
         "{typed} is both a Telegram user id and the start of a delivery's reference: write "
         "telegram:{typed} for the user, or the delivery's full id."

@@ -320,6 +320,10 @@ MESSAGES: Final[dict[str, str]] = {
     "delivery.heading": "Livraison {ref}",
     "delivery.tracking": "Suivez-la ici : {url}",
     "delivery.note": "• {note}",
+    "delivery.note_tracking_sent": "Le bot a envoyé le lien de suivi au client.",
+    "delivery.note_code_handled": (
+        "Le bot remet le code de remise au seul destinataire : personne d'autre n'a à l'envoyer."
+    ),
     "delivery.otp_for_receiver": (
         "Votre code de remise pour la livraison {ref} est {code}. Ne le donnez au livreur "
         "qu'une fois le colis entre vos mains."
@@ -1095,6 +1099,12 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "safety.no_agent_customer": "Aucun client de canal d'agent n'est connu sous {typed}.",
     "safety.no_such_delivery": "Aucune livraison commandée via le bot n'a la référence {ref}.",
+    "safety.agent_customer_known_as": (
+        "Les clients d'un canal d'agent s'écrivent canal:client : vouliez-vous dire {names} ?"
+    ),
+    "safety.agent_customer_form": (
+        "Les clients d'un canal d'agent s'écrivent canal:client, par exemple {example}."
+    ),
     "safety.digits_ambiguous": (
         "{typed} est à la fois un identifiant Telegram et le début d'une référence de "
         "livraison : écrivez telegram:{typed} pour l'utilisateur, ou l'identifiant complet."

@@ -85,7 +85,7 @@ async def test_scripted_customers_give_exact_counts_per_step(
     assert by_step["receiver_phone"].top_reasons() == [("invalid_answer", 1)]
     assert by_step["receiver_phone"].drop_off == 0.5
     assert by_step["pickup_place"].median_seconds is not None
-    assert [row.step for row in rows][:3] == ["service_kind", "pickup_place", "dropoff_place"]
+    assert [row.step for row in rows][:3] == ["service_kind", "pickup_place", "pickup_address"]
 
     short = render_short(rows, period="1d")
     assert short.splitlines()[0] == "Where customers give up, last 1d:"

@@ -85,3 +85,37 @@ async def test_housekeeping_keeps_funnel_days_of_events(tmp_path: Path) -> None:
         await housekeep(store, session_idle_seconds=86_400, funnel_days=30)
         assert await store.funnel.first_day() == day_of(now - 60)
         assert len(await store.funnel.tally(0)) == 5  # the old days' two rows are gone
+
+
+async def _fill_pickup_delivery(path: Path, now: float) -> None:
+    """Two orders through pickup_delivery: both reach the pickup and the drop-off (equal
+    counts, which name order would swap); one reaches the summary, where the API answers two
+    creates with ``reask: true`` on ``packageSize``."""
+
+    def event(step: str, kind: str, session: str, reason: str | None = None) -> FunnelEvent:
+        return FunnelEvent(day_of(now), "pickup_delivery", step, kind, reason, session, now)
+
+    events = [
+        event("summary", "reached", "s1"),
+        *(event("package_size", "reasked", "s1", "refused_validation") for _ in range(2)),
+        event("package_size", "reached", "s1"),
+        *(event(step, "reached", s) for step in ("pickup_place", "dropoff_place") for s in "ab"),
+    ]
+    async with Store.open(path) as store:
+        await store.funnel.add(events)
+
+
+def test_report_lists_steps_in_flow_order_with_every_reask(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "bot.toml"
+    config.write_text(CONFIG, encoding="utf-8")
+    asyncio.run(_fill_pickup_delivery(tmp_path / "bot.sqlite3", time.time()))
+
+    assert main(["report", "--config", str(config), "--flow", "pickup_delivery"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines()[2:] if line.strip()]
+    assert [line.split()[0] for line in lines] == [
+        "pickup_place", "dropoff_place", "package_size", "summary"
+    ]  # fmt: skip
+    package_size = lines[2].split()
+    assert package_size[5] == "2" and package_size[-2:] == ["refused_validation", "2"]

@@ -46,17 +46,44 @@ def test_the_same_question_again_is_a_reask_with_its_reason(
     assert events_of(before, after, turn()) == [at("phone", "reasked", reason)]
 
 
-def test_a_refused_create_is_a_reask_of_the_confirmation_with_the_refusal() -> None:
-    before = mark(session("summary", back=5))
+def test_a_refused_create_with_no_field_to_fix_is_a_reask_of_the_confirmation() -> None:
+    answers = {"what": "shoes", "where": "Yaba"}
+    before = mark(session("summary", back=5, answers=answers))
+    note_refusal("rate_limited")  # the creator, during the turn: the summary again
+    after = session("summary", back=5, answers=answers)
+    assert events_of(before, after, turn()) == [at("summary", "reasked", "refused_rate_limited")]
+
+
+def test_a_refused_create_is_a_reask_of_each_field_it_asks_again() -> None:
+    answers = {"pickup_place": "Yaba", "package_size": "small", "photos": []}
+    before = mark(session("summary", back=5, answers=answers))
     note_refusal("coverage")  # the creator, during the turn
-    after = session("pickup_place", back=5)  # the refused field's step asked first
+    # The refused fields' steps lose their answers; the first of them is asked now.
+    after = session("pickup_place", back=5, answers={"photos": []}, editing=True)
     assert events_of(before, after, turn()) == [
-        at("summary", "reasked", "refused_coverage"),
+        at("pickup_place", "reasked", "refused_coverage"),
+        at("package_size", "reasked", "refused_coverage"),
         at("pickup_place", "reached"),
     ]
     # The next turn starts with no refusal noted.
     again = mark(session("pickup_place", back=5))
     assert events_of(again, session("summary", back=6), turn())[0] == at("pickup_place", "answered")
+
+
+def test_each_create_answered_reask_on_package_size_is_a_reask_there() -> None:
+    """The API answered two creates with ``reask: true`` on ``packageSize``: two re-asks at
+    ``package_size``, none at the summary."""
+    answers = {"package_description": "shoes", "package_size": "small"}
+    events = []
+    for _ in range(2):
+        before = mark(session("summary", back=5, answers=answers))
+        note_refusal("validation")
+        after = session("package_size", back=5, answers={"package_description": "shoes"})
+        events += events_of(before, after, turn())
+        # The customer answers it again, and is back at the summary.
+        events += events_of(mark(after), session("summary", back=6, answers=answers), turn())
+    reasks = [(e.step, e.reason) for e in events if e.kind == "reasked"]
+    assert reasks == [("package_size", "refused_validation")] * 2
 
 
 def test_going_back_counts_at_the_step_left() -> None:

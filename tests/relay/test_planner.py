@@ -9,6 +9,7 @@ from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.config import RelayConfig
 from bot.relay import RelayTuning
 from bot.store import Store
+from conversations.texts.deliveries_texts import note_code_handled
 
 from .support import (
     BOT_LINK,
@@ -33,7 +34,7 @@ ASSIGNED = event(
     rider=TUNDE,
     summary="Assigned to Tunde.",
     hint="Tunde is your rider.",
-    notes=("Share the tracking link.",),
+    notes=("The rider can still be changed.",),
 )
 OTP_ISSUED = event(
     "evt_otp",
@@ -41,7 +42,7 @@ OTP_ISSUED = event(
     event_type="delivery.otp_issued",
     summary="The drop-off code for Delivery 3F2A9C1E is ready (the fee was paid).",
     hint="The receiver will get a drop-off code to give the rider at delivery.",
-    notes=("Send data.otp.code only to data.otp.receiver_phone.",),
+    notes=("Send the code only to the receiver.",),
     otp=otp("482913"),
 )
 
@@ -81,7 +82,7 @@ async def test_with_every_customer_switch_off_the_customer_hears_nothing(
     await make_relay(store, settings=silent).process_pending()
 
     assert channel.texts(CUSTOMER_CHAT) == []
-    assert channel.texts(OPERATOR) == ["Assigned to Tunde.\n• Share the tracking link."]
+    assert channel.texts(OPERATOR) == ["Assigned to Tunde.\n• The rider can still be changed."]
     view = await store.deliveries.get(DELIVERY)
     assert view is not None and view.status == "matched"  # the view still moves
 
@@ -96,7 +97,7 @@ async def test_operator_switches_and_event_filter(
 
     await make_relay(store, settings=notes_only).process_pending()
 
-    assert channel.texts(OPERATOR) == ["• Share the tracking link."]
+    assert channel.texts(OPERATOR) == ["• The rider can still be changed."]
 
 
 async def test_an_operator_listed_twice_hears_once(
@@ -107,7 +108,7 @@ async def test_an_operator_listed_twice_hears_once(
 
     await make_relay(store, operators=[ChatRef(TELEGRAM, OPERATOR)] * 2).process_pending()
 
-    assert channel.texts(OPERATOR) == ["Assigned to Tunde.\n• Share the tracking link."]
+    assert channel.texts(OPERATOR) == ["Assigned to Tunde.\n• The rider can still be changed."]
 
 
 async def test_without_operators_only_the_customer_hears(
@@ -145,7 +146,7 @@ async def test_a_customer_verified_as_the_receiver_gets_the_code(
     ]
     assert channel.texts(OPERATOR) == [
         "The drop-off code for Delivery 3F2A9C1E is ready (the fee was paid).\n"
-        "• Send data.otp.code only to data.otp.receiver_phone."
+        f"• {note_code_handled()}"
     ]
     assert await store.otp.get(DELIVERY) is None
 

@@ -53,10 +53,10 @@ async def test_created_with_auto_dispatch(
         f"You can follow it here: {delivery['tracking']['url']}"
     )
     text = notes(created)
-    assert "share tracking.url with the customer yourself" in text
+    assert "share the tracking link with the customer" in text
     assert "Payment is due before dispatch" in text
     assert "A rider was assigned automatically" in text
-    assert "delivery.otp_issued" in text
+    assert "The drop-off code comes by webhook once the fee is paid" in text
     assert assigned["type"] == "delivery.status_changed"
     assert assigned["data"]["previous_status"] == "pending"
     assert assigned["summary"] == (
@@ -84,14 +84,14 @@ async def test_created_awaiting_price(
         "We have received your delivery request. We will confirm the delivery fee shortly."
     )
     text = notes(created)
-    assert "Fee not set yet: status stays awaiting_price until staff price it." in text
+    assert "Fee not set yet: the delivery waits until staff price it." in text
     assert "The service also messages the customer" in text
 
 
 @pytest.mark.parametrize(
     ("public_request", "expected"),
     [
-        ({"requireApproval": True}, "stays awaiting_price until staff approve and price it"),
+        ({"requireApproval": True}, "waits for a price until staff approve and price it"),
         ({"autoDispatch": False}, "Automatic dispatch is off"),
         ({}, "No available rider with a fresh GPS fix"),
     ],
@@ -188,7 +188,7 @@ async def test_full_life_events(
     for event in (sent[6], sent[9]):
         assert payment_otp["code"] not in event["summary"]
         assert payment_otp["code"] not in (event["customer_message_hint"] or "")
-        assert "only to data.otp.receiver_phone (phone ending 5432)" in notes(event)
+        assert "only to the receiver (phone ending 5432)" in notes(event)
     assert "This is a resend" in notes(sent[9])
     assert all("otp" not in e["data"] for e in sent if e["type"] != "delivery.otp_issued")
 

@@ -13,7 +13,7 @@ from telegram.ext import ContextTypes
 
 from bot.chat_ref import UserRef
 from bot.safety.customer_blocking import unblocked_said
-from bot.safety.customer_names import NameRefused, customer_named
+from bot.safety.customer_names import NameRefused, customer_named, customer_shown
 from bot.telegram.operators.operator_chat import OperatorChat, operator_of
 from conversations.texts.catalogue import say
 
@@ -34,7 +34,7 @@ class CustomerStops(OperatorChat):
             return None
         reason = " ".join(args[1:]) or None
         done = await self.ctx.chats.blocking.block(user, by=operator_of(update), reason=reason)
-        await self.say(message, done.said())
+        await self.say(message, done.said(await customer_shown(self.ctx.store, user)))
 
     async def unblock(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/unblock <customer>``."""
@@ -48,7 +48,8 @@ class CustomerStops(OperatorChat):
         if user is None:
             return None
         lifted = await self.ctx.chats.blocking.unblock(user, by=operator_of(update))
-        await self.say(message, unblocked_said(user, lifted))
+        shown = await customer_shown(self.ctx.store, user)
+        await self.say(message, unblocked_said(shown, lifted))
 
     async def _customer(self, message: Message, typed: str) -> UserRef | None:
         found = await customer_named(self.ctx.store, typed)
