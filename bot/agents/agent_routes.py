@@ -319,8 +319,8 @@ async def _json_object(request: Request) -> dict[str, Any]:
         body = parse_json_object(raw, parse_int=_int64)
     except NotFinite:
         raise Unprocessable(NOT_FINITE) from None
-    except NotJson as problem:
-        raise BadRequest(str(problem)) from None
+    except NotJson as refused:
+        raise BadRequest(str(refused)) from None
     problem = unkeepable(body)
     if problem is not None:
         raise Unprocessable(problem)

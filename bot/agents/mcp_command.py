@@ -79,9 +79,10 @@ class KeyGuard:
                 await send_json_error(send, 413, TOO_LARGE)
                 return
             if scope["method"] == "POST":
-                receive = await self._read_as_every_door(receive, send)
-                if receive is None:
+                checked = await self._read_as_every_door(receive, send)
+                if checked is None:
                     return
+                receive = checked
         await self._app(scope, receive, send)
 
     async def _read_as_every_door(self, receive: Receive, send: Send) -> Receive | None:
