@@ -184,6 +184,9 @@ def _run(args: argparse.Namespace) -> int:
     # default, instead of int seconds with a deprecation warning on every read. This process is
     # the bot's own, so its environment is ours to set; importing the bot never changes it.
     os.environ.setdefault("PTB_TIMEDELTA", "true")
+    from bot.runtime.json_output import write_json_lines_if_asked
+
+    write_json_lines_if_asked(args.config)  # [logging] format = "json": every line, from here
     config = _load(args.config)
     if config is None:
         return EXIT_USAGE

@@ -1,9 +1,11 @@
-"""``log_context``: what a log line is about (delivery, event, flow, step), for JSON logs.
+"""``log_context``: what a log line is about (delivery, event, flow, step, the kind of
+message being sent), for JSON logs.
 
 Code doing work for one delivery or event enters ``log_context(event=..., delivery=...)``;
 every line logged inside, in this task, carries those fields in ``format = "json"``. Only
-references go here: a delivery's id, an event's id, a flow's and a step's name, never a
-customer's phone number, name, address or code.
+references go here: a delivery's id, an event's id, a flow's and a step's name, the relay's
+kind of message (``sending``: ``operator``, ``otp_waiting``, ...), never a customer's phone
+number, name, address or code.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import contextlib
 from collections.abc import Iterator
 from contextvars import ContextVar
 
-CONTEXT_FIELDS = ("delivery", "event", "flow", "step")
+CONTEXT_FIELDS = ("delivery", "event", "flow", "step", "sending")
 
 _context: ContextVar[dict[str, str] | None] = ContextVar("deliverybot_log_context", default=None)
 

@@ -49,7 +49,15 @@ from bot.agents.json_values import NOT_FINITE, unkeepable
 from bot.agents.photo_uploads import PhotoUploads, UploadRefused
 from bot.metrics.recording import measured_endpoint
 from bot.partner.models import MAX_IMAGE_BYTES
-from bot.web.body import BodyTooLarge, MalformedBody, read_limited
+from bot.web.body import (
+    BodyTooLarge,
+    MalformedBody,
+    NotFinite,
+    NotJson,
+    is_json_media_type,
+    parse_json_object,
+    read_limited,
+)
 from conversations.texts.agent_texts import API_TAPS
 
 MAX_BODY_BYTES = 64 * 1024
@@ -299,22 +307,20 @@ def _media_type(request: Request) -> str:
 
 
 async def _json_object(request: Request) -> dict[str, Any]:
-    media_type = _media_type(request)
-    if media_type and media_type != "application/json" and not media_type.endswith("+json"):
+    """The body as every JSON door reads it (``bot.web.body``), an empty one as ``{}``: 415
+    for a media type other than JSON, 400 for what is not a JSON object, 422 for a value the
+    bot could not keep (an integer beyond 64 bits, NaN or Infinity, a lone surrogate)."""
+    if not is_json_media_type(request.headers.get("content-type")):
         raise UnsupportedMediaType(JSON_ONLY)
     raw = await read_limited(request, MAX_BODY_BYTES)
+    if not raw:
+        return {}
     try:
-        body = (
-            json.loads(raw, parse_int=_int64, parse_float=_finite, parse_constant=_not_json)
-            if raw
-            else {}
-        )
-    except ValueError:
-        raise BadRequest("the body must be a JSON object") from None
-    except RecursionError:
-        raise BadRequest("the body is nested too deeply") from None
-    if not isinstance(body, dict):
-        raise BadRequest("the body must be a JSON object")
+        body = parse_json_object(raw, parse_int=_int64)
+    except NotFinite:
+        raise Unprocessable(NOT_FINITE) from None
+    except NotJson as refused:
+        raise BadRequest(str(refused)) from None
     problem = unkeepable(body)
     if problem is not None:
         raise Unprocessable(problem)
@@ -326,17 +332,6 @@ def _int64(digits: str) -> int:
     if not -INT64_LIMIT <= value < INT64_LIMIT:
         raise Unprocessable("integers must fit in 64 bits")
     return value
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise Unprocessable(NOT_FINITE)
-    return value
-
-
-def _not_json(constant: str) -> float:
-    raise Unprocessable(NOT_FINITE)
 
 
 def _id(request: Request) -> str:

@@ -18,13 +18,14 @@ holds the config file.
 from __future__ import annotations
 
 import hmac
+import json
 import logging
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import uvicorn
 from mcp.server.mcpserver import MCPServer
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bot.agents.agents_wiring import AgentChannels
 from bot.agents.api_errors import NO_KEY, UNKNOWN_KEY, send_json_error
@@ -32,10 +33,12 @@ from bot.agents.channel_keys import AgentChannel, bearer_key
 from bot.agents.mcp_push import EventPush
 from bot.agents.mcp_tools import MAX_ARGUMENTS_BYTES, build_mcp_server
 from bot.config import key_hash
+from bot.web.body import NotJson, parse_json
 
 log = logging.getLogger(__name__)
 Transport = Literal["stdio", "streamable-http"]
 MCP_PATH = "/mcp"  # where the SDK serves streamable HTTP
+TOO_LARGE = f"the body is over {MAX_ARGUMENTS_BYTES} bytes"
 
 
 @dataclass(frozen=True)
@@ -50,8 +53,10 @@ class McpListen:
 class KeyGuard:
     """ASGI middleware: only requests carrying ``channel``'s key reach ``app``; the others get
     ``401`` in the JSON API's error envelope (``api_errors``). So do a path other than ``/mcp``
-    (``404``) and a body declared over ``MAX_ARGUMENTS_BYTES`` (``413``), which the SDK would
-    answer in plain text; its own answers (JSON-RPC errors) are JSON already."""
+    (``404``) and a body over ``MAX_ARGUMENTS_BYTES`` (``413``), which the SDK would answer in
+    plain text; its own answers (JSON-RPC errors) are JSON already. A POST's body is read here
+    as every JSON door reads it (``bot.web.body.parse_json``): the SDK's parser takes ``NaN``,
+    repeated keys and deep nesting, which the other doors refuse."""
 
     def __init__(self, app: ASGIApp, channel: AgentChannel) -> None:
         self._app = app
@@ -71,10 +76,58 @@ class KeyGuard:
                 return
             declared = headers.get(b"content-length", b"")
             if declared.isdigit() and int(declared) > MAX_ARGUMENTS_BYTES:
-                too_large = f"the body is over {MAX_ARGUMENTS_BYTES} bytes"
-                await send_json_error(send, 413, too_large)
+                await send_json_error(send, 413, TOO_LARGE)
                 return
+            if scope["method"] == "POST":
+                checked = await self._read_as_every_door(receive, send)
+                if checked is None:
+                    return
+                receive = checked
         await self._app(scope, receive, send)
+
+    async def _read_as_every_door(self, receive: Receive, send: Send) -> Receive | None:
+        """The body read whole and checked as every JSON door checks it (``bot.web.body``),
+        then handed on to the SDK (``receive`` replays it); None once refused: over
+        ``MAX_ARGUMENTS_BYTES`` (413), or not JSON (400, JSON-RPC's parse error, as the SDK
+        answers what its own parser refuses)."""
+        chunks: list[bytes] = []
+        size, more = 0, True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":  # the client left: nothing to answer
+                return None
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            more = message.get("more_body", False)
+            if size > MAX_ARGUMENTS_BYTES:
+                await send_json_error(send, 413, TOO_LARGE)
+                return None
+        body = b"".join(chunks)
+        try:
+            parse_json(body)
+        except NotJson as problem:
+            log.info("MCP request refused: %s", problem)
+            await _send_parse_error(send, str(problem))
+            return None
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()  # what comes after the body: a disconnect
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        return replay
+
+
+async def _send_parse_error(send: Send, reason: str) -> None:
+    """400 with JSON-RPC's parse error (-32700), the shape the SDK gives its own."""
+    error = {"code": -32700, "message": f"Parse error: {reason}"}
+    body = json.dumps({"jsonrpc": "2.0", "id": None, "error": error}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": 400, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
 
 
 def mcp_http_app(server: MCPServer[Any], channel: AgentChannel, host: str) -> ASGIApp:

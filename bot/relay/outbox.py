@@ -12,6 +12,11 @@ that for a chat with a backlog (``bot.relay.chat_queues``). A backlog too long f
 is sent as a digest: the first messages in full, the rest (operator news only: each has its
 ``abridged_as``) counted in one closing line that names their deliveries; each is marked sent,
 since the digest told it.
+
+A message keeps the ``log_context`` it was planned in (its event and delivery), and is sent
+under it with its kind as ``sending``: a chat's queue sends from its own task, and what the
+channel logs about the send (``bot.agents.chatless_channel`` logs the message itself) still
+names what it was about.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from bot.chat_ref import ChatRef
+from bot.log_context import current_context, log_context
 from bot.metrics.relay_sends import measured_send
 from bot.relay.asking import Asking, AskingChannel, typed_text
 from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
@@ -47,6 +53,10 @@ class Outgoing:
     reference); None for a message that is always said in full (a customer's, a code's)."""
     asking: Asking | None = None
     """The choices that answer it (the quote question): buttons where the channel has them."""
+    context: tuple[tuple[str, str], ...] = field(
+        default_factory=lambda: tuple(current_context().items()), repr=False, compare=False
+    )
+    """The ``log_context`` fields where it was made (references only): it is sent under them."""
 
 
 Outcome = SentReceipt | SendFailed | None
@@ -127,7 +137,8 @@ class Sender:
         asking = next((messages[i].asking for i in reversed(claimed) if messages[i].asking), None)
         sent = False
         try:
-            message_id = await measured_send(self._sending(asking), chat, text)
+            with log_context(**{**dict(messages[claimed[0]].context), "sending": first.kind}):
+                message_id = await measured_send(self._sending(asking), chat, text)
             sent = True
         except ChatUnreachable:
             await self._store.blocked.mark(chat)

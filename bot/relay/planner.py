@@ -61,6 +61,9 @@ OTP_LINK = "otp_link"
 OTP_WAITING = "otp_waiting"
 OTP_UNRELAYED = "otp_unrelayed"
 OTP_SETTING = "otp_setting"
+REFERENCE_ONLY_KINDS = frozenset({OTP_WAITING, OTP_UNRELAYED, OTP_SETTING})
+"""Operators' notices whose text names a delivery by its reference and nothing else of it (no
+code, no person, no place): a log may carry them whole (``bot.agents.chatless_channel``)."""
 
 
 # phonenumbers' "unknown region": only numbers with a country code parse.

@@ -11,7 +11,10 @@ processing happens in the Application (in order per chat, ``bot.telegram.stored_
 a slow answer would make Telegram send the update again. Repeats are dropped there by
 ``update_id``. An update that cannot be stored is answered 500: Telegram sends it again.
 
-A body that is not a JSON object is refused with 400. An update the bot cannot read (a wrong
+A body declared as another media type than JSON is refused with 415, and one that is not a
+JSON object as ``bot.web.body.parse_json`` reads it (not UTF-8, not JSON, nested over 64
+levels, ``NaN`` or a number too large to be finite, a repeated key) with 400, its reason logged
+without quoting it. An update the bot cannot read (a wrong
 type, an id beyond 64 bits: ``update_check``) is dropped with one warning naming its id and
 the broken rule, and answered 200 all the same: Telegram would otherwise repeat it forever.
 One that only PTB's parse refuses (a part the bot never reads) is stored and dropped with the
@@ -21,7 +24,6 @@ same warning when it is handled.
 from __future__ import annotations
 
 import hmac
-import json
 import logging
 from typing import Any, Final
 
@@ -34,7 +36,14 @@ from bot.store import SeenUpdates, UpdateInbox
 from bot.telegram.received_update import received_update
 from bot.telegram.stored_updates import hand_in, stored_body
 from bot.telegram.update_check import Flaw
-from bot.web.body import BodyTooLarge, MalformedBody, read_limited
+from bot.web.body import (
+    BodyTooLarge,
+    MalformedBody,
+    NotJson,
+    is_json_media_type,
+    parse_json_object,
+    read_limited,
+)
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +75,9 @@ def telegram_route(
         if not hmac.compare_digest(given, expected):
             log.warning("telegram webhook refused: wrong or missing secret token")
             return PlainTextResponse("Forbidden", 403)
+        if not is_json_media_type(request.headers.get("content-type")):
+            log.warning("telegram webhook refused: a body that is not JSON by its media type")
+            return PlainTextResponse("Unsupported Media Type", 415)
         try:
             raw = await read_limited(request, max_body_bytes)
         except BodyTooLarge:
@@ -75,12 +87,9 @@ def telegram_route(
             log.warning("telegram webhook refused: %s", type(error).__name__)
             return PlainTextResponse("Bad Request", 400)
         try:
-            data = json.loads(raw)
-        except ValueError as error:
-            log.warning("telegram webhook refused: not an update (%s)", type(error).__name__)
-            return PlainTextResponse("Bad Request", 400)
-        if not isinstance(data, dict):
-            log.warning("telegram webhook refused: not an update (a JSON %s)", json_kind(data))
+            data = parse_json_object(raw)
+        except NotJson as error:
+            log.warning("telegram webhook refused: not an update (%s)", error)
             return PlainTextResponse("Bad Request", 400)
         update = received_update(data, application.bot)
         if isinstance(update, Flaw):
@@ -95,9 +104,3 @@ def telegram_route(
         return PlainTextResponse("OK")
 
     return Route(path, receive, methods=["POST"])
-
-
-def json_kind(data: object) -> str:
-    """The JSON name of ``data``'s type, for a log line that must not quote it."""
-    kinds = {list: "array", str: "string", bool: "boolean", int: "number", float: "number"}
-    return kinds.get(type(data), "null")

@@ -1,7 +1,9 @@
 """``POST /hooks/partner``: the Partner API's signed events, stored durably before the 2xx.
 
-In order: the body size limit, the signature over the raw bytes (each configured secret is
-tried, so a secret can be rotated), the body's shape, then ``store.inbox.add``, which commits
+In order: a declared media type other than JSON (415), the body size limit, the signature
+over the raw bytes (each configured secret is tried, so a secret can be rotated), the body as
+every JSON door reads it (``bot.web.body.parse_json``: no deep nesting, ``NaN``, repeated
+key...) and the event's shape, then ``store.inbox.add``, which commits
 before this answers. A redelivered event (its id is stored already) is acknowledged and not
 handed to the relay again. The heavy work, sending chat messages, happens in the relay, which
 ``on_event`` wakes.
@@ -26,7 +28,14 @@ from bot.metrics.recording import count_webhook_event
 from bot.partner.models import WebhookEvent
 from bot.partner.signing import SIGNATURE_HEADER, SignatureError, verify
 from bot.store import Store
-from bot.web.body import BodyTooLarge, MalformedBody, read_limited
+from bot.web.body import (
+    BodyTooLarge,
+    MalformedBody,
+    NotJson,
+    is_json_media_type,
+    parse_json_object,
+    read_limited,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -34,8 +43,11 @@ logger = logging.getLogger(__name__)
 _ACKNOWLEDGED = b'{"ok":true}'
 
 
+_REFUSALS = {400: "Bad Request", 413: "Payload Too Large", 415: "Unsupported Media Type"}
+
+
 def _refused(status: int = 400) -> Response:
-    return PlainTextResponse("Payload Too Large" if status == 413 else "Bad Request", status)
+    return PlainTextResponse(_REFUSALS[status], status)
 
 
 class PartnerWebhook:
@@ -64,6 +76,9 @@ class PartnerWebhook:
         return f"PartnerWebhook(secrets=<{len(self._secrets)} redacted>)"
 
     async def handle(self, request: Request) -> Response:
+        if not is_json_media_type(request.headers.get("content-type")):
+            logger.warning("partner webhook refused: a body that is not JSON by its media type")
+            return _refused(415)
         try:
             raw = await read_limited(request, self._max_body_bytes)
         except BodyTooLarge:
@@ -75,6 +90,11 @@ class PartnerWebhook:
         problem = self._signature_problem(raw, request.headers.get(SIGNATURE_HEADER))
         if problem is not None:
             logger.warning("partner webhook refused: %s", problem)
+            return _refused()
+        try:
+            parse_json_object(raw)  # what no door takes, though signed: nesting, NaN, ...
+        except NotJson as exc:
+            logger.warning("partner webhook refused: signed body is not an event (%s)", exc)
             return _refused()
         try:
             event = WebhookEvent.model_validate_json(raw)

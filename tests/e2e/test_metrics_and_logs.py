@@ -169,7 +169,7 @@ async def test_a_json_log_of_an_order_holds_no_secret_and_no_personal_data(
     for record in records:
         assert {"time", "level", "logger", "message"} <= record.keys()
         assert set(record) <= {"time", "level", "logger", "message", "exception", "delivery",
-                               "event", "flow", "step"}  # fmt: skip
+                               "event", "flow", "step", "sending"}  # fmt: skip
     assert any(record["message"] == "the API key [redacted] leaked" for record in records)
     assert any("event" in record and "delivery" in record for record in records)
     text = "\n".join(lines)

@@ -1,6 +1,7 @@
 """A bot running without Telegram, on a store that served Telegram customers before: news for
 their chats takes the unreachable path (the chat is recorded as blocked, logged once), never a
-silent drop, and the operators' log still hears every event (docs/agents.md)."""
+silent drop, and the operators' log still hears every event (docs/agents.md): by its kind and
+references, never by the summary's words."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ import logging
 
 import pytest
 
-from bot.agents.chatless_channel import OPERATOR_LOG, log_messenger
+from bot.agents.chatless_channel import OPERATOR_LOG, ChatlessChannel, log_messenger
 from bot.channels import Channels
 from bot.chat_ref import TELEGRAM, ChatRef
+from bot.log_context import log_context
+from bot.relay.planner import OTP_WAITING
 from bot.store import Store
 
 from .support import CUSTOMER_CHAT, START, MakeRelay, event, link, put
@@ -40,5 +43,28 @@ async def test_news_for_a_telegram_chat_marks_it_unreachable_once_and_operators_
     for_operators = [
         r.getMessage() for r in caplog.records if r.name == "bot.agents.chatless_channel"
     ]
-    assert len(for_operators) == 2 and "Matched." in for_operators[0]
-    assert "Picked up." in for_operators[1]
+    assert for_operators == [
+        f"for operators (no Telegram): news about delivery 3F2A9C1E (event {event_id}), not "
+        "logged here: its words may name people and places"
+        for event_id in ("evt_1", "evt_2")
+    ]
+
+
+async def test_the_log_names_an_alert_by_its_context_and_keeps_code_notices_whole(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    channel = ChatlessChannel()
+    caplog.set_level(logging.INFO)
+
+    with log_context(flow="pickup_delivery", step="confirm"):
+        await channel.send(OPERATOR_LOG, "Ada Obi (08031234567) at 12 Herbert Macaulay Way")
+    notice = "The drop-off code for delivery 3F2A9C1E came by webhook.\nSwitch it off."
+    with log_context(delivery="3f2a9c1e-0000", event="evt_9", sending=OTP_WAITING):
+        await channel.send(OPERATOR_LOG, notice)
+
+    assert [r.getMessage() for r in caplog.records] == [
+        "for operators (no Telegram): an alert (flow pickup_delivery, step confirm), not logged "
+        "here: its words may name people and places",
+        "for operators (no Telegram): The drop-off code for delivery 3F2A9C1E came by webhook. "
+        "/ Switch it off.",
+    ]

@@ -325,8 +325,18 @@ async def test_a_stored_update_only_ptb_refuses_does_not_hold_up_its_chat(
         ),
         ({"update_id": 7.5}, 200, "update dropped: update_id is not an integer"),
         ({"message": {}}, 200, "update dropped: update_id is missing"),
-        ([1, 2], 400, "telegram webhook refused: not an update (a JSON array)"),
-        ("update", 400, "telegram webhook refused: not an update (a JSON string)"),
+        (
+            [1, 2],
+            400,
+            "telegram webhook refused: not an update (the body must be a JSON object, not a "
+            "JSON array)",
+        ),
+        (
+            "update",
+            400,
+            "telegram webhook refused: not an update (the body must be a JSON object, not a "
+            "JSON string)",
+        ),
     ],
     ids=["id beyond 64 bits", "id is a float", "no id", "an array", "a string"],
 )
