@@ -55,6 +55,7 @@ from conversations import (
     TextAnswer,
 )
 from conversations.dialog import Answer
+from conversations.engine.option_names import option_named
 from conversations.texts.catalogue import say
 
 COMMANDS: dict[str, CommandName] = {
@@ -229,10 +230,13 @@ def _desk_request(word: str, rest: str) -> DeskRequest | None:
 
 def _edit(target: str, prompt: Prompt | None) -> Parsed:
     stamp = {"step": prompt.step, "version": prompt.version} if prompt else {}
-    wanted = target.casefold()
-    for option in prompt.options if prompt else ():
-        if option.id == f"{EDIT_PREFIX}{target}" or option.label.casefold() == f"change {wanted}":
-            return ChoiceAnswer(option=option.id, **stamp)
+    # Every field the summary can change, its groups' fields included (``Prompt.changes``).
+    fields = [*prompt.changes, *prompt.options] if prompt else []
+    named = next((o for o in fields if o.id == f"{EDIT_PREFIX}{target}"), None)
+    named = named or option_named(f"{target}", fields, prefixes=False)
+    named = named or option_named(say("dialogue.change_step", what=target), fields, prefixes=False)
+    if named is not None and named.id.startswith(EDIT_PREFIX):
+        return ChoiceAnswer(option=named.id, **stamp)
     return CommandAnswer(name="edit", target=target, **stamp)
 
 

@@ -27,7 +27,8 @@ async def test_a_french_customer_reads_the_pickup_and_delivery_in_french(world: 
         assert "• Lieu d'enlèvement : " in summary.text
         assert "• Contact à l'enlèvement : Moi" in summary.text
         assert "• Taille : Petit" in summary.text
-        assert "Modifier : lieu d'enlèvement" in [o.label for o in summary.options]
+        assert "Modifier : lieux" in [o.label for o in summary.options]
+        assert "Modifier : lieu d'enlèvement" in [o.label for o in summary.changes]
         assert summary.options[0].label == "Confirmer et envoyer"
         for turn in chat.turns:
             if turn.prompt is not None:
