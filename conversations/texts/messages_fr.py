@@ -1065,6 +1065,41 @@ MESSAGES: Final[dict[str, str]] = {
     "console.way.address_in": "tapez l'adresse ({places})",
     "console.way.answer": "tapez votre réponse",
     "console.way.photos": "chemins de fichiers photo",
+    "console.way.edit": "modifier <étape>",
+    "console.way.location": "position <lat> <lng> [adresse]",
+    "console.way.contact": "contact <téléphone> [nom]",
+    # Les mots qu'un client tape au lieu d'une commande : le premier est celui qu'on montre ;
+    # chaque mot de chaque langue est compris.
+    "keyword.back": "retour",
+    "keyword.cancel": "annuler",
+    "keyword.help": "aide",
+    "keyword.done": "fini|terminé",
+    "keyword.skip": "passer",
+    "keyword.new": "nouveau|nouvelle",
+    "keyword.repeat": "répéter|refaire",
+    "keyword.status": "statut|état",
+    "keyword.deliveries": "livraisons",
+    "keyword.cancel_delivery": "annuler_livraison",
+    "keyword.human": "humain|conseiller",
+    "keyword.edit": "modifier",
+    "keyword.location": "position",
+    "keyword.where_is_my_parcel": (
+        "où est mon colis|où en est mon colis|où est ma commande|où en est ma commande|"
+        "où est ma livraison|où en est ma livraison"
+    ),
+    "console.banner": (
+        "démo deliverybot : {org}, avec le bac à sable de l'API partenaire dans ce processus "
+        "(sans jeton ni réseau).\nVous êtes le client. Répondez par le numéro d'une option ou "
+        "tapez la réponse ; `aide` explique\nla question, `retour` et `annuler` marchent "
+        "toujours ; `nouveau` commence une autre commande et\n`répéter` commande la même chose "
+        "que la dernière fois. Les photos sont des fichiers image : tapez\nleurs chemins. Les "
+        "adresses tapées sont cherchées hors ligne : `:places` liste celles qui sont\nconnues ; "
+        "partagez une position pour tout autre endroit. Comme dans Telegram, `statut [réf]`,\n"
+        "`livraisons` et `annuler_livraison <réf> <motif>` suivent et annulent vos livraisons ; "
+        "tapez\nun lien de code de remise (`/start otp_...`, ou `:link`) pour recevoir le code "
+        "en tant que destinataire.\nLes lignes qui commencent par `:` jouent l'entreprise et ses "
+        "livreurs : `:help` les liste, `:quit`\nquitte.\n"
+    ),
     "console.photo.not_a_file": "{path} : ce n'est pas un fichier",
     "console.photo.unreadable": "{path} : illisible ({reason})",
     "console.photo.empty": "{path} : le fichier est vide",
