@@ -13,6 +13,7 @@ status, cancelling it, or where their parcel is, instead of "this conversation h
 
 from __future__ import annotations
 
+import re
 from typing import Final, Literal
 
 from conversations.engine.option_names import plain
@@ -34,6 +35,8 @@ KEYWORDS: Final = (
     "location",
     "where_is_my_parcel",
 )
+# What a chat app takes as a command name (Telegram: ``/statut``, never ``/répéter``).
+_COMMAND = re.compile(r"[a-z0-9_]{1,32}")
 AfterOrder = Literal["status", "cancel", "where_is_my_parcel"]
 _AFTER_ORDER: Final[tuple[AfterOrder, ...]] = ("status", "cancel", "where_is_my_parcel")
 
@@ -45,6 +48,28 @@ def _words(message: str) -> list[str]:
 def shown(name: str) -> str:
     """The word of keyword ``name`` shown in the language of the turn ("statut")."""
     return _words(say(f"keyword.{name}"))[0]
+
+
+def command_word(name: str) -> str:
+    """Keyword ``name`` as a command in the language of the turn: the word shown, without
+    accents ("repeter"), or ``name`` itself when that is no command name."""
+    word = plain(shown(name)).replace(" ", "_")
+    return word if _COMMAND.fullmatch(word) else name
+
+
+def command_words(name: str) -> list[str]:
+    """Every command name keyword ``name`` has in the shipped languages (``name`` first)."""
+    found = [word.replace(" ", "_") for word in sorted(words_of(name))]
+    return list(dict.fromkeys([name, *(word for word in found if _COMMAND.fullmatch(word))]))
+
+
+def said_command(command: str) -> str:
+    """A channel's way to type keyword ``command`` ("/status", "status") in the language of
+    the turn ("/statut", "statut"); anything else as it is."""
+    bare = command.removeprefix("/")
+    if bare not in KEYWORDS:
+        return command
+    return command.removesuffix(bare) + command_word(bare)
 
 
 def words_of(name: str) -> frozenset[str]:

@@ -867,7 +867,8 @@ MESSAGES: Final[dict[str, str]] = {
         "yours. While ordering: /back goes to the previous question, /cancel stops, /help "
         "explains the question.\n\n"
         "/deliveries lists your deliveries, /status <id> shows one, and "
-        "/cancel_delivery <id> <reason> cancels one while that is still possible."
+        "/cancel_delivery <id> <reason> cancels one while that is still possible. Once the "
+        "order has ended, “status”, “cancel” or “where is my parcel?” is enough."
     ),
     "telegram.sorry": "Sorry, something went wrong on my side. Please try again in a moment.",
     # --- the "Pick on the map" Mini App (bot.webapp) ------------------------------------------

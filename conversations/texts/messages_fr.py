@@ -1,8 +1,9 @@
 """The French catalogue: ``messages_en`` translated, id for id, with the same placeholders
 (``tests/conversations/test_catalogue.py`` keeps the two equal).
 
-What is typed stays as the parser reads it (``location``, ``contact``, ``done``, ``/status``):
-those are commands, not words of the sentence. French punctuation takes a no-break space
+A command has its French words (``keyword.*``: ``statut``, ``/nouveau``, ``position``), and
+every language's words are understood (``conversations.keywords``); what has none stays as
+the parser reads it (``contact``, ``/start``, the demo's ``:places``). French punctuation takes a no-break space
 (U+00A0, typed as such) before ``: ; ? !`` and inside « », so a line never starts with
 one.
 """
@@ -826,9 +827,9 @@ MESSAGES: Final[dict[str, str]] = {
     "menu.cancel": "Arrêter la commande en cours",
     "menu.back": "Revenir à la question précédente",
     "menu.help": "Ce que je sais faire, et les commandes",
-    "menu.status": "Statut d'une livraison : /status [id]",
+    "menu.status": "Statut d'une livraison : /statut [id]",
     "menu.deliveries": "Vos livraisons",
-    "menu.cancel_delivery": "Annuler une livraison : /cancel_delivery <id> <motif>",
+    "menu.cancel_delivery": "Annuler une livraison : /annuler_livraison <id> <motif>",
     "menu.riders": "Livreurs proches d'une livraison : /riders <réf. livraison> [rayon km]",
     "menu.assign": "Attribuer un livreur : /assign <réf. livraison> <id livreur>",
     "menu.unassign": "Retirer le livreur : /unassign <réf. livraison>",
@@ -944,9 +945,9 @@ MESSAGES: Final[dict[str, str]] = {
         "Cette commande n'est plus ouverte : une commande laissée inachevée trop longtemps "
         "est effacée. Commençons-en une nouvelle."
     ),
-    "telegram.no_order": "Aucune commande en cours. Envoyez /new pour en commencer une.",
+    "telegram.no_order": "Aucune commande en cours. Envoyez /nouveau pour en commencer une.",
     "telegram.unknown_command": (
-        "Je ne connais pas cette commande. /help liste ce que je sais faire."
+        "Je ne connais pas cette commande. /aide liste ce que je sais faire."
     ),
     "telegram.unreadable": (
         "Je sais lire ici du texte, des boutons, des positions, des contacts et des photos."
@@ -957,11 +958,13 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "telegram.help": (
         "Je prends les commandes de livraison, une question à la fois.\n\n"
-        "/new commence une commande, /repeat recommande votre dernière livraison, et /start "
-        "reprend la vôtre. Pendant la commande : /back revient à la question précédente, "
-        "/cancel arrête, /help explique la question.\n\n"
-        "/deliveries liste vos livraisons, /status <id> en montre une, et "
-        "/cancel_delivery <id> <motif> en annule une tant que c'est encore possible."
+        "/nouveau commence une commande, /repeter recommande votre dernière livraison, et "
+        "/start reprend la vôtre. Pendant la commande : /retour revient à la question "
+        "précédente, /annuler arrête, /aide explique la question.\n\n"
+        "/livraisons liste vos livraisons, /statut <id> en montre une, et "
+        "/annuler_livraison <id> <motif> en annule une tant que c'est encore possible. Une "
+        "fois la commande terminée, « statut », « annuler » ou « où est mon colis ? » "
+        "suffisent."
     ),
     "telegram.sorry": (
         "Désolé, quelque chose s'est mal passé de mon côté. Réessayez dans un instant."
@@ -1163,8 +1166,8 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     # --- parler à une personne : le relais d'un client vers l'équipe (bot.handoff) -----------
     "human.button": "Parler à une personne",
-    "human.offer": "Bloqué ? Vous pouvez parler à une personne : /human",
-    "human.help_line": "/human : parler à une personne de notre équipe",
+    "human.offer": "Bloqué ? Vous pouvez parler à une personne : /humain",
+    "human.help_line": "/humain : parler à une personne de notre équipe",
     "human.opened": (
         "Une personne de notre équipe vous répondra ici, en général sous {minutes} minutes "
         "({hours}). Votre commande est gardée telle quelle. Écrivez votre message ci-dessous."
@@ -1178,7 +1181,7 @@ MESSAGES: Final[dict[str, str]] = {
     "human.closed_no_order": "Notre équipe a terminé cette conversation. Merci !",
     "human.idle_closed": (
         "Cette conversation avec notre équipe a été close après un long silence. Envoyez "
-        "/human pour nous joindre à nouveau."
+        "/humain pour nous joindre à nouveau."
     ),
     "human.filled": "Notre équipe a rempli « {question} » pour vous.",
     "human.slow_down": (

@@ -48,7 +48,7 @@ async def test_a_french_customer_reads_french_with_money_as_french_writes_it(
 ) -> None:
     stack = await started(stacks, tmp_path, photo_dir, language="fr")
     assert await stack.type_line("deliveries") == [
-        "bot: Vous n'avez pas encore de livraison. Envoyez new pour en commander une."
+        "bot: Vous n'avez pas encore de livraison. Envoyez nouveau pour en commander une."
     ]
     for line in TO_SUMMARY:
         said = await stack.type_line(line)
@@ -87,5 +87,5 @@ async def test_the_business_wording_replaces_the_shipped_one(
     ]
     french = await started(stacks, tmp_path / "fr", photo_dir, texts=texts, language="fr")
     assert await french.type_line("status") == [
-        "bot: Rien pour l'instant\u00a0: new lance votre première livraison."
+        "bot: Rien pour l'instant\u00a0: nouveau lance votre première livraison."
     ]
