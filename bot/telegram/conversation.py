@@ -169,7 +169,9 @@ class Conversation:
         """``/help``: about the open question, or about the bot when nothing is open."""
         chat_id, user_id = _ids(update)
         if await self.ctx.chats.session(telegram_chat(chat_id)) is None:
-            shortcuts = [f"/{command.command}: {command.description}" for command in self.flow_menu]
+            # The flows' labels in the customer's language (``flow_menu`` is the business's).
+            flow_menu = flow_commands(self.registry)
+            shortcuts = [f"/{command.command}: {command.description}" for command in flow_menu]
             text = "\n\n".join(
                 [say("telegram.help"), *(["\n".join(shortcuts)] if shortcuts else [])]
             )

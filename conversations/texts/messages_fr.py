@@ -1043,8 +1043,8 @@ MESSAGES: Final[dict[str, str]] = {
     # --- the console, the adapter's own sentences ----------------------------------------------
     "console.welcome_back": "Bon retour ! Voici où nous en étions :",
     "console.order_again": (
-        "(tapez new pour une autre commande, ou repeat pour recommander la même ; status, "
-        "deliveries et cancel_delivery <ref> <motif> concernent vos livraisons)"
+        "(tapez nouveau pour une autre commande, ou répéter pour recommander la même ; "
+        "statut, livraisons et annuler_livraison <réf> <motif> concernent vos livraisons)"
     ),
     "console.share_contact": "une ligne comme : contact +2348022223333",
     "console.location_usage": (
