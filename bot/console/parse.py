@@ -61,8 +61,8 @@ from conversations import (
     TextAnswer,
 )
 from conversations.dialog import Answer
-from conversations.keywords import after_order, keyword_named
 from conversations.engine.option_names import option_named
+from conversations.keywords import after_order, keyword_named
 from conversations.texts.catalogue import say
 
 COMMANDS: dict[str, CommandName] = {

@@ -35,7 +35,6 @@ EXIT_USAGE = 2
 PROMPT = "you> "
 
 
-
 def banner(org: str, language: str | None) -> str:
     """What the demo says first, in the customer's language (``console.banner``)."""
     with speaking_language(language):

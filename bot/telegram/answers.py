@@ -18,7 +18,6 @@ from typing import Final
 from telegram import Message, MessageEntity, Update
 
 from bot.telegram.photo_receiver import IncomingPhoto
-from conversations.keywords import keyword_named
 from conversations import (
     Answer,
     CommandAnswer,
@@ -27,6 +26,7 @@ from conversations import (
     LocationAnswer,
     TextAnswer,
 )
+from conversations.keywords import keyword_named
 
 NAVIGATION: Final[dict[str, CommandName]] = {
     "back": "back",

@@ -24,10 +24,10 @@ from bot.handoff.bodies import Body, location_body, photo_body, text_body
 from bot.handoff.desk import HandoffDesk
 from bot.telegram.application import Handler
 from bot.telegram.message_sender import TelegramSender, answer_tap
-from conversations.keywords import command_words
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage
 from conversations import Prompt, Turn
+from conversations.keywords import command_words
 from conversations.texts.catalogue import say, speaking_language
 
 BUTTON_DATA: Final = "human"

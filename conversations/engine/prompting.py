@@ -2,8 +2,9 @@
 
 The engine adds what the step cannot know: the prompt's version, the answer the step already
 has (pre-selected when it is an option, otherwise offered as "Keep: ..."), the summary's
-"Change ..." options (grouped: ``summary_choices``, and a group's own menu, ``group_prompt``), and the navigation worth showing (back when there is history, skip,
-done once enough photos came, and help and cancel after repeated failures).
+"Change ..." options (grouped: ``summary_choices``, and a group's own menu, ``group_prompt``),
+and the navigation worth showing (back when there is history, skip, done once enough photos
+came, and help and cancel after repeated failures).
 
 ``cancel_prompt`` is the engine's own question, asked over the open step when the customer
 cancels an order whose answers would be lost, or starts a new one over it: yes cancels (or

@@ -74,7 +74,9 @@ def echo(typed: str) -> str:
 
 def unknown_delivery(typed: str, words: ChannelWords) -> str:
     """The answer to a reference that is none of the customer's: unknown or someone else's."""
-    return say("desk.unknown_delivery", typed=echo(typed), deliveries=said_command(words.deliveries))
+    return say(
+        "desk.unknown_delivery", typed=echo(typed), deliveries=said_command(words.deliveries)
+    )
 
 
 def none_yet(words: ChannelWords) -> str:

@@ -3,9 +3,9 @@
 
 A command has its French words (``keyword.*``: ``statut``, ``/nouveau``, ``position``), and
 every language's words are understood (``conversations.keywords``); what has none stays as
-the parser reads it (``contact``, ``/start``, the demo's ``:places``). French punctuation takes a no-break space
-(U+00A0, typed as such) before ``: ; ? !`` and inside « », so a line never starts with
-one.
+the parser reads it (``contact``, ``/start``, the demo's ``:places``). French punctuation
+takes a no-break space (U+00A0, typed as such) before ``: ; ? !`` and inside « », so a line
+never starts with one.
 """
 
 from __future__ import annotations

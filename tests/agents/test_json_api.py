@@ -128,7 +128,9 @@ async def test_back_edit_and_cancel_of_an_order(world: AgentWorld) -> None:
     assert "change:people" in offered and len(offered) <= 8
     allowed = summary["answer_schema"]["oneOf"][0]["properties"]["option"]["enum"]
     assert "edit:receiver_phone" in allowed
-    group = (await world.answer(started["id"], {"kind": "choice", "option": "change:people"})).json()
+    group = (
+        await world.answer(started["id"], {"kind": "choice", "option": "change:people"})
+    ).json()
     assert "edit:receiver_phone" in [option["id"] for option in group["prompt"]["options"]]
 
     edited = (await world.api.post(conversation + "/edit", json={"step": "receiver_phone"})).json()

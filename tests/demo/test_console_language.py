@@ -11,7 +11,6 @@ from bot.demo import DemoOptions, DemoStack
 from bot.demo.demo_cli import banner
 from bot.sandbox import default_scenario_data, parse_scenario
 from conversations.texts.catalogue import DEFAULT_TEXTS, Texts, install
-
 from tests.conversations.test_flow_languages import english_in
 
 from .conftest import TO_SUMMARY, FakeClock

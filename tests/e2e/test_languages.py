@@ -9,8 +9,8 @@ from bot.ordering.chats import no_open_order
 from conversations import TextAnswer
 from conversations.texts.catalogue import say, speaking_language
 from conversations.texts.deliveries_texts import short_ref
-from tests.e2e.conftest import OPERATORS, RECEIVER_PHONE, BotStack, tiny_png
 from tests.conversations.test_flow_languages import english_in
+from tests.e2e.conftest import OPERATORS, RECEIVER_PHONE, BotStack, tiny_png
 from tests.fakes.telegram_keyboards import buttons
 from tests.fakes.telegram_world import TgUser
 
