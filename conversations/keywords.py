@@ -92,4 +92,4 @@ def after_order(typed: str) -> AfterOrder | None:
     """What ``typed`` asks once the order has ended: its status, to cancel it, or where the
     parcel is; None for anything else (the conversation has ended)."""
     found = keyword_named(typed, _AFTER_ORDER)
-    return found if found in _AFTER_ORDER else None  # type: ignore[return-value]
+    return next((name for name in _AFTER_ORDER if name == found), None)
