@@ -1048,7 +1048,7 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "console.share_contact": "une ligne comme : contact +2348022223333",
     "console.location_usage": (
-        "Partagez une position ainsi : location 6.5244 3.3792 (une adresse peut suivre)."
+        "Partagez une position ainsi : position 6.5244 3.3792 (une adresse peut suivre)."
     ),
     "console.contact_usage": "Partagez un contact ainsi : contact 08031234567 Ada Obi",
     "console.no_such_file": (
