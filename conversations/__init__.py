@@ -15,6 +15,7 @@ What an adapter or a runner needs, in one place::
 from conversations.dialog import (
     CONFIRM,
     EDIT_PREFIX,
+    GROUP_PREFIX,
     KEEP,
     Answer,
     AnswerKind,
@@ -55,6 +56,7 @@ from conversations.session import Session, Visit
 __all__ = [
     "CONFIRM",
     "EDIT_PREFIX",
+    "GROUP_PREFIX",
     "KEEP",
     "Answer",
     "AnswerKind",

@@ -38,6 +38,11 @@ CONFIRM = "confirm"
 TRY_AGAIN = "try_again"
 # Summary option ids "edit:<step>" jump to that step and come back to the summary.
 EDIT_PREFIX = "edit:"
+# Summary option ids "change:<group>" open a second menu: the "edit:<step>" options of a group
+# of answers (places, people ...), so the summary offers a few choices, each field two taps away.
+GROUP_PREFIX = "change:"
+# The option of that second menu that goes back to the summary.
+BACK_TO_SUMMARY = "summary"
 # Above this many options an adapter with little room should page them.
 PAGE_SIZE = 8
 
@@ -149,6 +154,10 @@ class Prompt(_Out):
     ``numbers_are_values``: a number the customer types is an answer in its own right (room
     "12"), matched to the options by the step, not an option's position. An adapter that lets
     a typed number pick an option (the console) must not do so here.
+
+    ``changes``: at the summary, every "edit:<step>" option its groups hold, one tap further
+    (``GROUP_PREFIX``); each is also accepted as a choice straight from the summary (a
+    program that knows the field it wants to change, ``edit <step>`` typed in the console).
     """
 
     step: str
@@ -163,6 +172,7 @@ class Prompt(_Out):
     current: str | None = None
     photos: PhotoCount | None = None
     numbers_are_values: bool = False
+    changes: tuple[Option, ...] = ()
 
     @computed_field  # type: ignore[prop-decorator]
     @property

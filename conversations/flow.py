@@ -42,6 +42,7 @@ from bot.partner.models import CreateDeliveryRequest, ServiceKind
 from conversations.context import Context
 from conversations.dialog import Answer, AnswerKind, InputKind, Option, PhotoCount
 from conversations.request_fields import required_fields
+from conversations.session import Session
 from conversations.texts.catalogue import say
 from conversations.texts.said import Words, words
 
@@ -216,6 +217,15 @@ def describe_plain(ctx: Context, value: JsonValue) -> str:
     if isinstance(value, list):
         return ", ".join(describe_plain(ctx, item) for item in value)
     return str(value)
+
+
+_EMPTY: tuple[JsonValue, ...] = ("", None, [], {})
+
+
+def _not_asked(session: Session, name: str) -> bool:
+    """Whether ``name``'s answer came without its question being asked in this order: a
+    pre-set default, another step's fill, an earlier order's answer, or one it gave itself."""
+    return name in session.filled_by or name in session.auto_answered
 
 
 @dataclass(frozen=True)
@@ -458,13 +468,24 @@ class Flow:
         return [step.name for step in self.path(ctx) if base in step.fields]
 
     def summary_lines(self, ctx: Context) -> list[tuple[str, str]]:
-        """(title, description) of every answered step on the current route, in order."""
-        answers = ctx.session.answers
-        return [
-            (step.said_title, step.describe(ctx, answers[step.name]))
-            for step in self.path(ctx)
-            if step.summarize and step.name in answers
-        ]
+        """(title, description) of every answered step on the current route, in order.
+
+        An empty answer the customer was never asked (a pre-set "no email") has no line when
+        all it would say is "none": "Your email: none" only shows a question nobody asked. It
+        stays changeable from the summary; a step that says what its empty answer means ("No
+        cash to collect") keeps its line."""
+        session = ctx.session
+        answers = session.answers
+        lines = []
+        for step in self.path(ctx):
+            if not step.summarize or step.name not in answers:
+                continue
+            value = answers[step.name]
+            described = step.describe(ctx, value)
+            unasked = value in _EMPTY and _not_asked(session, step.name)
+            if not (unasked and described == say("steps.none")):
+                lines.append((step.said_title, described))
+        return lines
 
     def assemble(self, ctx: Context) -> CreateDeliveryRequest:
         """The create request: the kind, the fixed values, then what each answered step on the

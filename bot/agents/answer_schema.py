@@ -66,7 +66,9 @@ def answer_schema(prompt: Prompt, total: dict[str, Any] | None = None) -> dict[s
     }
     kinds: list[dict[str, Any]] = []
     if prompt.options:
-        option = {"type": "string", "enum": [option.id for option in prompt.options]}
+        # At the summary, the fields its groups hold are answers too (``Prompt.changes``).
+        ids = [option.id for option in (*prompt.options, *prompt.changes)]
+        option = {"type": "string", "enum": list(dict.fromkeys(ids))}
         if total is None:
             kinds.append(_kind("choice", {"option": option}, ["option"], anchor))
         else:

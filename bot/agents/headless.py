@@ -185,7 +185,8 @@ class HeadlessConversations:
         async with self._chats.hold(conversation.chat):
             prompt = await self._open_prompt(conversation)
             raw = {"kind": "choice", "option": option}
-            if prompt is None or option not in {o.id for o in prompt.options}:
+            offered = (*prompt.options, *prompt.changes) if prompt else ()
+            if prompt is None or option not in {o.id for o in offered}:
                 reason = agent_texts.UNKNOWN_FIELD if prompt else agent_texts.NO_OPEN_QUESTION
                 return await self._refuse(conversation, raw, prompt, reason)
             return await self._handle(conversation, ChoiceAnswer(option=option), prompt)

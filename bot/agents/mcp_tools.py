@@ -118,8 +118,9 @@ customer and send the confirm option only once they agreed, with the total the s
 when the fee is set later. A confirm without that total (or after the fee changed) is refused
 with the summary as it is now: read it again. Never invent an option id."""
 BACK = "Go back to the question before the open one (the customer wants to change it)."
-EDIT = """From the summary, change one answer: `step` is one of the summary's edit options
-(their ids start with "edit:"). The flow asks that question again, then returns to the summary."""
+EDIT = """From the summary, change one answer: `step` is one of the "edit:" ids the summary's
+answer_schema lists (the summary shows a few "change:" groups; each opens a menu of those ids).
+The flow asks that question again, then returns to the summary."""
 CANCEL = """Cancel the order being made, when the customer asks to. If answers would be lost the
 flow asks to confirm first: answer that question."""
 DELIVERIES = "The customer's deliveries, newest first (page from 0)."

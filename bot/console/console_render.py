@@ -22,6 +22,7 @@ import textwrap
 
 from bot.console.parse import numbered
 from conversations import Option, Prompt, Turn
+from conversations.keywords import shown
 from conversations.texts.catalogue import say
 from conversations.texts.said import Words, words
 from conversations.texts.taps import KEYBOARD, for_channel
@@ -85,16 +86,16 @@ def ways_to_answer(prompt: Prompt, typed_places: Words | None = None) -> list[st
     elif "text" in prompt.accepts and not typed_number:
         ways.append(say("console.way.answer"))
     if "location" in prompt.accepts:
-        ways.append("location <lat> <lng> [address]")
+        ways.append(say("console.way.location"))
     if "contact" in prompt.accepts:
-        ways.append("contact <phone> [name]")
+        ways.append(say("console.way.contact"))
     if "photos" in prompt.accepts:
         ways.append(say("console.way.photos"))
     commands = list(prompt.commands)
     if prompt.input == "confirm":
-        ways.append("edit <step>")
+        ways.append(say("console.way.edit"))
     commands += [name for name in ("cancel", "help") if name not in commands]
-    return ways + commands
+    return ways + [shown(name) for name in commands]  # "retour · annuler · aide" in French
 
 
 def _labels(prompt: Prompt | None) -> list[str]:

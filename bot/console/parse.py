@@ -23,8 +23,14 @@ file paths (photo questions)    package photos, checked and hosted by the bot
 anything else                   text
 ==============================  =======================================================
 
+Every keyword above has its words in each shipped language (``conversations.keywords``):
+``retour``, ``annuler``, ``aide``, ``nouveau``, ``répéter``, ``statut``, ``modifier``,
+``position`` ... are understood whatever language the customer speaks.
+
 ``status``, ``deliveries`` and ``cancel_delivery`` (a leading ``/`` is fine) are the customer
-desk's (``bot.ordering.CustomerDesk``), answered whatever question is open.
+desk's (``bot.ordering.CustomerDesk``), answered whatever question is open. Once the order has
+ended (no question open), ``cancel`` and ``status`` (``annuler``, ``statut``) and "where is my
+parcel?" ("où est mon colis ?") are the desk's too: how to cancel, and the latest delivery.
 
 Options and commands carry the open question's step and version, like a tapped button, so an
 answer to a question that is no longer open is refused kindly; typed text answers whatever is
@@ -55,6 +61,8 @@ from conversations import (
     TextAnswer,
 )
 from conversations.dialog import Answer
+from conversations.engine.option_names import option_named
+from conversations.keywords import after_order, keyword_named
 from conversations.texts.catalogue import say
 
 COMMANDS: dict[str, CommandName] = {
@@ -64,11 +72,8 @@ COMMANDS: dict[str, CommandName] = {
     "done": "done",
     "skip": "skip",
 }
-NEW_ORDER_WORDS = frozenset({"new", "/new", "/start"})
 _FLOW_NAME = re.compile(r"[a-z0-9_]{1,64}")
-REPEAT_WORDS = frozenset({"repeat", "/repeat"})
 START_WORDS = frozenset({"start", "/start"})
-HUMAN_WORDS = frozenset({"human", "/human"})
 QUOTE_WORDS = frozenset({"quote", "/quote"})
 _NUMBER = r"[-+]?\d+(?:\.\d+)?"
 _LOCATION = re.compile(rf"^(?P<lat>{_NUMBER})\s*[,\s]\s*(?P<lng>{_NUMBER})(?:\s+(?P<address>.*))?$")
@@ -178,23 +183,29 @@ def parse_line(line: str, prompt: Prompt | None, *, base_dir: Path | None = None
     quote = quote_question.parse(text) if word in QUOTE_WORDS else None
     if quote is not None:
         return AnswerQuote(*quote)
-    if word in NEW_ORDER_WORDS and (not rest or _FLOW_NAME.fullmatch(rest)):
+    # A keyword in any shipped language ("nouveau" or "new"; ``conversations.keywords``).
+    keyword = keyword_named(word)
+    if (keyword == "new" or word == "/start") and (not rest or _FLOW_NAME.fullmatch(rest)):
         return NewOrder(rest or None)
-    if word in REPEAT_WORDS and not rest:
+    if keyword == "repeat" and not rest:
         return RepeatLast()
-    if word in HUMAN_WORDS and not rest:
+    if keyword == "human" and not rest:
         return AskPerson()
-    desk = _desk_request(word.removeprefix("/"), rest)
+    if prompt is None:
+        ended = _after_order(text)  # "annuler", "où est mon colis ?" once the order ended
+        if ended is not None:
+            return ended
+    desk = _desk_request(keyword or word.removeprefix("/"), rest)
     if desk is not None:
         return desk
-    command = COMMANDS.get(word.removeprefix("/"))
+    command = COMMANDS.get(keyword or "")
     if command is not None and not rest:
         return CommandAnswer(name=command, **stamp)
-    if word in ("edit", "/edit") and rest:
+    if keyword == "edit" and rest:
         return _edit(rest, prompt)
     if word == "contact" and rest:
         return _contact(rest)
-    if word == "location" and rest:
+    if keyword == "location" and rest:
         return _location(rest)
     if prompt is not None and text.isdigit() and prompt.options and not prompt.numbers_are_values:
         by_number = dict(numbered(prompt))
@@ -214,6 +225,17 @@ def numbered(prompt: Prompt) -> list[tuple[int, Option]]:
     return [(numbers.get(option.id, 0), option) for option in prompt.options]
 
 
+def _after_order(text: str) -> DeskRequest | None:
+    """What a line asks of the desk when no order is open: the latest delivery's status
+    ("statut", "où est mon colis ?") or how to cancel it ("annuler")."""
+    match after_order(text):
+        case "status" | "where_is_my_parcel":
+            return AskStatus()
+        case "cancel":
+            return CancelDelivery("", "")
+    return None
+
+
 def _desk_request(word: str, rest: str) -> DeskRequest | None:
     """``status [ref]``, ``deliveries [page]``, ``cancel_delivery [ref [reason]]``; None for
     anything else (``status`` followed by several words is an answer, not a command)."""
@@ -229,10 +251,13 @@ def _desk_request(word: str, rest: str) -> DeskRequest | None:
 
 def _edit(target: str, prompt: Prompt | None) -> Parsed:
     stamp = {"step": prompt.step, "version": prompt.version} if prompt else {}
-    wanted = target.casefold()
-    for option in prompt.options if prompt else ():
-        if option.id == f"{EDIT_PREFIX}{target}" or option.label.casefold() == f"change {wanted}":
-            return ChoiceAnswer(option=option.id, **stamp)
+    # Every field the summary can change, its groups' fields included (``Prompt.changes``).
+    fields = [*prompt.changes, *prompt.options] if prompt else []
+    named = next((o for o in fields if o.id == f"{EDIT_PREFIX}{target}"), None)
+    named = named or option_named(f"{target}", fields, prefixes=False)
+    named = named or option_named(say("dialogue.change_step", what=target), fields, prefixes=False)
+    if named is not None and named.id.startswith(EDIT_PREFIX):
+        return ChoiceAnswer(option=named.id, **stamp)
     return CommandAnswer(name="edit", target=target, **stamp)
 
 

@@ -27,23 +27,18 @@ from bot.demo.setup import demo_setup
 from bot.demo.stack import DemoOptions, DemoStack
 from bot.sandbox import ScenarioError
 from conversations.flows import default_registry
+from conversations.texts.catalogue import say, speaking_language
 
 EXIT_OK = 0
 EXIT_MISMATCH = 1
 EXIT_USAGE = 2
 PROMPT = "you> "
 
-BANNER = """\
-deliverybot demo: {org}, with the Partner API sandbox in this process (no token, no network).
-You are the customer. Answer with an option's number or type the answer; `help` explains the
-question, `back` and `cancel` always work; `new` starts another order and `repeat` orders the
-same as last time. Photos are image files: type their paths. Typed addresses are looked up
-offline: `:places` lists the ones known; share a pin for anywhere else. As in Telegram,
-`status [ref]`, `deliveries` and `cancel_delivery <ref> <reason>` check and cancel the deliveries
-you ordered; type a drop-off code link (`/start otp_...`, or `:link`) back in to claim the code
-as its receiver.
-Lines starting with `:` play the business and its riders: `:help` lists them, `:quit` leaves.
-"""
+
+def banner(org: str, language: str | None) -> str:
+    """What the demo says first, in the customer's language (``console.banner``)."""
+    with speaking_language(language):
+        return say("console.banner", org=org)
 
 
 async def _lines(stream: TextIO) -> AsyncIterator[str]:
@@ -95,7 +90,7 @@ async def interactive(
             live=True,
             language=language,
         )
-        print(BANNER.format(org=setup.scenario.organization.name), file=stdout)
+        print(banner(setup.scenario.organization.name, language), file=stdout)
         async with DemoStack(options) as demo:
             demo.screen.take()
             print(PROMPT, end="", file=stdout, flush=True)

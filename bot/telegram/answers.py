@@ -26,6 +26,7 @@ from conversations import (
     LocationAnswer,
     TextAnswer,
 )
+from conversations.keywords import keyword_named
 
 NAVIGATION: Final[dict[str, CommandName]] = {
     "back": "back",
@@ -54,7 +55,7 @@ def answer_from_update(
         name, addressee = command
         if not _addressed_to(addressee, bot_username):
             return None
-        navigation = NAVIGATION.get(name)
+        navigation = NAVIGATION.get(keyword_named(name) or "")  # /retour as /back
         return CommandAnswer(name=navigation) if navigation else None
     if message.contact is not None:
         contact = message.contact

@@ -22,6 +22,7 @@ from telegram import Bot, BotCommand, BotCommandScopeChat, BotCommandScopeDefaul
 from telegram.error import TelegramError
 
 from conversations.flow import FlowRegistry
+from conversations.keywords import command_words, said_command
 from conversations.texts.catalogue import SHIPPED, current, installed, say, speaking_language
 from conversations.texts.messages_en import MESSAGES as SOURCE
 
@@ -59,9 +60,13 @@ OPERATOR_COMMANDS: Final = CUSTOMER_COMMANDS + DISPATCH_COMMANDS
 OPERATOR_GROUP_COMMANDS: Final = DELIVERY_COMMANDS + DISPATCH_COMMANDS
 
 
-RESERVED: Final = frozenset(command.command for command in OPERATOR_COMMANDS) | {"skip", "done"}
-"""Commands the bot answers itself, which no flow may take (``/skip`` and ``/done`` answer a
-question)."""
+RESERVED: Final = frozenset(
+    word
+    for name in {command.command for command in OPERATOR_COMMANDS} | {"skip", "done", "human"}
+    for word in command_words(name)
+)
+"""Commands the bot answers itself, in every shipped language's words (``/statut``), which no
+flow may take (``/skip`` and ``/done`` answer a question)."""
 
 
 def flow_commands(registry: FlowRegistry) -> tuple[BotCommand, ...]:
@@ -92,11 +97,11 @@ def commands_for(chat_id: int, flows: tuple[BotCommand, ...] = ()) -> tuple[BotC
 
 
 def said(menu: Iterable[BotCommand]) -> tuple[BotCommand, ...]:
-    """``menu`` with each description in the current language (a flow's own command keeps its
-    label, which its flow declares)."""
+    """``menu`` with each command and its description in the current language (``/statut``
+    for a French customer; a flow's own command keeps its label, which its flow declares)."""
     messages = current().messages
     return tuple(
-        BotCommand(command.command, say(f"menu.{command.command}"))
+        BotCommand(said_command(command.command), say(f"menu.{command.command}"))
         if f"menu.{command.command}" in messages
         else command
         for command in menu

@@ -44,6 +44,7 @@ from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage, reply_answer
 from bot.webapp.picks import read_pick
 from conversations import Answer, CommandAnswer, PhotosAnswer, Prompt, TextAnswer, Turn
+from conversations.keywords import after_order, command_words
 from conversations.texts.catalogue import say
 
 log = logging.getLogger(__name__)
@@ -87,15 +88,16 @@ class Conversation:
         """The handlers, in the order PTB should try them (after other features' commands)."""
         private = filters.ChatType.PRIVATE
         flows = [command.command for command in self.flow_menu]
-        ordering = ["start", "new", "repeat", *flows]
+        ordering = ["start", *command_words("new"), *command_words("repeat"), *flows]
         # While a person talks with the customer, the order's commands leave it as it is.
         held = self.humans.order_waits if self.humans is not None else _as_is
         return [
             CommandHandler("start", held(self.on_start), filters=private),
-            CommandHandler("new", held(self.on_new), filters=private),
-            CommandHandler("repeat", held(self.on_repeat), filters=private),
-            CommandHandler("cancel", held(self.on_cancel), filters=private),
-            CommandHandler("help", self.on_help, filters=private),
+            # Each in every shipped language's words (/nouveau, /repeter, /annuler, /aide).
+            CommandHandler(command_words("new"), held(self.on_new), filters=private),
+            CommandHandler(command_words("repeat"), held(self.on_repeat), filters=private),
+            CommandHandler(command_words("cancel"), held(self.on_cancel), filters=private),
+            CommandHandler(command_words("help"), self.on_help, filters=private),
             *(
                 [CommandHandler(flows, held(self.on_flow_command), filters=private)]
                 if flows
@@ -169,7 +171,9 @@ class Conversation:
         """``/help``: about the open question, or about the bot when nothing is open."""
         chat_id, user_id = _ids(update)
         if await self.ctx.chats.session(telegram_chat(chat_id)) is None:
-            shortcuts = [f"/{command.command}: {command.description}" for command in self.flow_menu]
+            # The flows' labels in the customer's language (``flow_menu`` is the business's).
+            flow_menu = flow_commands(self.registry)
+            shortcuts = [f"/{command.command}: {command.description}" for command in flow_menu]
             text = "\n\n".join(
                 [say("telegram.help"), *(["\n".join(shortcuts)] if shortcuts else [])]
             )
@@ -209,6 +213,8 @@ class Conversation:
                 if command_in(message)
                 else say("telegram.unreadable"),
             )
+            return
+        if isinstance(found, TextAnswer) and await self._after_order(chat_id, user_id, found.text):
             return
         if isinstance(found, TextAnswer):
             # A button of a prompt drawn on a reply keyboard sends its label: read it as the tap.
@@ -435,6 +441,25 @@ class Conversation:
             with contextlib.suppress(Exception):
                 await self.ctx.sender.send(album.chat_id, say("telegram.sorry"))
             raise
+
+    async def _after_order(self, chat_id: int, user_id: int, text: str) -> bool:
+        """Once no order is open, "status", "cancel" or "where is my parcel?" (in any shipped
+        language: "statut", "annuler", "où est mon colis ?") are the desk's: the latest
+        delivery, or how to cancel one. False (not handled) for anything else, or while an
+        order is open, where they are answers like any other text."""
+        asked = after_order(text)
+        if asked is None:
+            return False
+        session = await self.ctx.chats.session(telegram_chat(chat_id))
+        if session is not None and not session.finished:
+            return False
+        user = telegram_user(user_id)
+        if asked == "cancel":
+            reply = (await self.ctx.desk.cancel(user, "", "")).text
+        else:
+            reply = (await self.ctx.desk.status(user, "")).text
+        await self._say(chat_id, reply)
+        return True
 
     async def _say(self, chat_id: int, text: str) -> None:
         await self.ctx.sender.send_message(chat_id, OutgoingMessage(escape(text)))

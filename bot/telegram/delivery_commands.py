@@ -28,6 +28,7 @@ from bot.telegram.operators import OperatorCommands
 from bot.telegram.refs import telegram_user
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage, next_page, previous_page
+from conversations.keywords import command_words
 from conversations.texts import desk_texts
 from conversations.texts.desk_texts import ChannelWords
 
@@ -120,9 +121,9 @@ def delivery_handlers(ctx: BotContext) -> list[Handler]:
     """The handlers of ``/status``, ``/deliveries``, ``/cancel_delivery`` and list paging."""
     commands = DeliveryCommands(ctx)
     return [
-        CommandHandler("status", commands.status),
-        CommandHandler("deliveries", commands.deliveries),
-        CommandHandler("cancel_delivery", commands.cancel),
+        CommandHandler(command_words("status"), commands.status),
+        CommandHandler(command_words("deliveries"), commands.deliveries),
+        CommandHandler(command_words("cancel_delivery"), commands.cancel),
         CallbackQueryHandler(commands.turn_page, pattern=PATTERN),
     ]
 

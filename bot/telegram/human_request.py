@@ -27,6 +27,7 @@ from bot.telegram.message_sender import TelegramSender, answer_tap
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage
 from conversations import Prompt, Turn
+from conversations.keywords import command_words
 from conversations.texts.catalogue import say, speaking_language
 
 BUTTON_DATA: Final = "human"
@@ -66,7 +67,7 @@ class HumanRequests:
     def handlers(self) -> list[Handler]:
         """``/human`` in private chats and the button's taps (before the conversation's)."""
         return [
-            CommandHandler("human", self.on_human, filters=filters.ChatType.PRIVATE),
+            CommandHandler(command_words("human"), self.on_human, filters=filters.ChatType.PRIVATE),
             CallbackQueryHandler(self.on_button, pattern=f"^{BUTTON_DATA}$"),
         ]
 

@@ -2,8 +2,9 @@
 
 The engine adds what the step cannot know: the prompt's version, the answer the step already
 has (pre-selected when it is an option, otherwise offered as "Keep: ..."), the summary's
-"Change ..." options, and the navigation worth showing (back when there is history, skip,
-done once enough photos came, and help and cancel after repeated failures).
+"Change ..." options (grouped: ``summary_choices``, and a group's own menu, ``group_prompt``),
+and the navigation worth showing (back when there is history, skip, done once enough photos
+came, and help and cancel after repeated failures).
 
 ``cancel_prompt`` is the engine's own question, asked over the open step when the customer
 cancels an order whose answers would be lost, or starts a new one over it: yes cancels (or
@@ -13,10 +14,20 @@ starts the new order), no goes on where they were.
 from __future__ import annotations
 
 from conversations.context import Context
-from conversations.dialog import EDIT_PREFIX, KEEP, CommandName, Option, Prompt
+from conversations.dialog import (
+    BACK_TO_SUMMARY,
+    EDIT_PREFIX,
+    GROUP_PREFIX,
+    KEEP,
+    CommandName,
+    Option,
+    Prompt,
+)
 from conversations.flow import Flow, Question, Step
 from conversations.session import Session
+from conversations.steps.summary_groups import Group, group_title, grouped
 from conversations.texts import dialogue
+from conversations.texts.catalogue import say
 
 MAX_FAILURES = 3
 # The options of the cancel question (``cancel_prompt``).
@@ -39,8 +50,56 @@ def editable_steps(flow: Flow, ctx: Context) -> list[Step]:
     ]
 
 
+def change_option(step: Step, ctx: Context) -> Option:
+    """The option that changes ``step``'s answer ("Change pickup place")."""
+    return Option(id=f"{EDIT_PREFIX}{step.name}", label=dialogue.change_label(step.title_in(ctx)))
+
+
+def summary_choices(flow: Flow, ctx: Context) -> list[Option]:
+    """The summary's "Change ..." options: one a group of answers (its fields one tap
+    further), or the field itself when its group holds only that one."""
+    choices = []
+    for group, steps in grouped(editable_steps(flow, ctx)):
+        if len(steps) == 1:
+            choices.append(change_option(steps[0], ctx))
+        else:
+            label = dialogue.change_label(group_title(group))
+            choices.append(Option(id=f"{GROUP_PREFIX}{group}", label=label))
+    return choices
+
+
+def open_group(flow: Flow, ctx: Context) -> tuple[Group, list[Step]] | None:
+    """The group whose fields the summary's second menu lists now (the summary's pending
+    answer names it), or None: the summary itself is shown."""
+    pending = ctx.session.pending
+    if not isinstance(pending, str):
+        return None
+    return next(((g, s) for g, s in grouped(editable_steps(flow, ctx)) if g == pending), None)
+
+
+def group_prompt(ctx: Context, step: Step, steps: list[Step]) -> Prompt:
+    """The second menu of the summary: the fields of one group, and back to the summary."""
+    session = ctx.session
+    options = [change_option(s, ctx) for s in steps]
+    options.append(Option(id=BACK_TO_SUMMARY, label=say("steps.summary.back_to_summary")))
+    return Prompt(
+        step=step.name,
+        version=session.prompt_version,
+        text=say("steps.summary.group_question"),
+        input="choice",
+        accepts=("choice",),
+        options=tuple(options),
+        commands=("back",),
+        changes=tuple(options[:-1]),
+    )
+
+
 def build_prompt(flow: Flow, ctx: Context, step: Step, asked: Question) -> Prompt:
     session = ctx.session
+    if step.summary:
+        found = open_group(flow, ctx)
+        if found is not None:
+            return group_prompt(ctx, step, found[1])
     options = list(asked.options)
     default = asked.default
     current = None
@@ -56,11 +115,10 @@ def build_prompt(flow: Flow, ctx: Context, step: Step, asked: Question) -> Promp
             default = same[0]
         elif step.still_valid is None or step.still_valid(ctx, value):
             options.insert(0, Option(id=KEEP, label=dialogue.keep_label(current)))
+    changes: tuple[Option, ...] = ()
     if step.summary:
-        options += [
-            Option(id=f"{EDIT_PREFIX}{s.name}", label=dialogue.change_label(s.title_in(ctx)))
-            for s in editable_steps(flow, ctx)
-        ]
+        options += summary_choices(flow, ctx)
+        changes = tuple(change_option(s, ctx) for s in editable_steps(flow, ctx))
     commands: list[CommandName] = ["back"] if session.history else []
     if asked.allow_skip:
         commands.append("skip")
@@ -81,6 +139,7 @@ def build_prompt(flow: Flow, ctx: Context, step: Step, asked: Question) -> Promp
         current=current,
         photos=asked.photos,
         numbers_are_values=asked.numbers_are_values,
+        changes=changes,
     )
 
 

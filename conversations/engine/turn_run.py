@@ -16,7 +16,9 @@ from pydantic import ValidationError as ModelError
 from bot.partner.models import CreateDeliveryRequest
 from conversations import delivery_facts, rules
 from conversations.dialog import (
+    BACK_TO_SUMMARY,
     EDIT_PREFIX,
+    GROUP_PREFIX,
     KEEP,
     TRY_AGAIN,
     Answer,
@@ -24,6 +26,7 @@ from conversations.dialog import (
     ChoiceAnswer,
     CommandAnswer,
     DeliveryCreated,
+    Option,
     PhotosAnswer,
     ResendAfter,
     SavedOrder,
@@ -38,6 +41,9 @@ from conversations.engine.prompting import (
     MAX_FAILURES,
     cancel_prompt,
     editable_steps,
+    group_prompt,
+    open_group,
+    summary_choices,
 )
 from conversations.engine.walker import Walker
 from conversations.flow import Accept, FlowRegistry, Invalid, Partial, Question, Redo, Result, Step
@@ -169,10 +175,12 @@ class TurnRun(Walker):
         if isinstance(answer, ChoiceAnswer) and answer.option == TRY_AGAIN:
             await self.move(self.current_step(), revisit=True)  # the hold is over: ask again
             return
+        step = self.flow.step(self.current_step())
+        if step.summary and await self.summary_menu(step, answer):
+            return
         if isinstance(answer, CommandAnswer) and answer.name not in ("skip", "done"):
             await self.command(answer)
             return
-        step = self.flow.step(self.current_step())
         picked = answer.option if isinstance(answer, ChoiceAnswer) else ""
         if step.summary and picked.startswith(EDIT_PREFIX):
             await self.edit(picked.removeprefix(EDIT_PREFIX))
@@ -190,6 +198,39 @@ class TurnRun(Walker):
             return
         kept = isinstance(answer, ChoiceAnswer) and answer.option == KEEP
         await self.apply(step, await self.answer_step(step, asked, answer), kept=kept)
+
+    async def summary_menu(self, step: Step, answer: Answer) -> bool:
+        """The summary's groups of "Change ..." options: a group's option opens its own menu
+        of fields; there a field is changed, and back (or "Back to the summary") shows the
+        summary again. False when ``answer`` is for the summary's own handling."""
+        ctx = self.ctx()
+        found = open_group(self.flow, ctx)
+        if found is None:
+            picked = _picked(answer, summary_choices(self.flow, ctx))
+            if not picked.startswith(GROUP_PREFIX):
+                return False
+            self.show_group(picked.removeprefix(GROUP_PREFIX))
+            await self.reshow()
+            return True
+        menu = group_prompt(ctx, step, found[1])
+        picked = _picked(answer, menu.options)
+        back = isinstance(answer, CommandAnswer) and answer.name == "back"
+        if back or picked == BACK_TO_SUMMARY:
+            self.show_group(None)
+            await self.reshow()
+        elif picked.startswith(EDIT_PREFIX):
+            await self.edit(picked.removeprefix(EDIT_PREFIX))
+        elif isinstance(answer, CommandAnswer):
+            return False  # cancel, help: as anywhere else
+        else:
+            await self.apply(step, Invalid(dialogue.PICK_AN_OPTION))
+        return True
+
+    def show_group(self, group: str | None) -> None:
+        """The summary shows ``group``'s menu (None: the summary), as a new prompt, so a tap
+        on the keyboard it replaces is refused as stale."""
+        self.work.pending = group
+        self.work.prompt_version += 1
 
     def blocked(self) -> bool:
         """True (after holding or ending the order) when the business's settings no longer let
@@ -576,6 +617,16 @@ def _refused_by_model(error: ModelError) -> Refused:
         name = ".".join(str(part) for part in item["loc"])
         field_errors.setdefault(name, []).append(str(item["msg"]))
     return decide("validation", field_errors=field_errors)
+
+
+def _picked(answer: Answer, options: tuple[Option, ...] | list[Option]) -> str:
+    """The option id ``answer`` picks: a tap's, or that of the option typed text names."""
+    if isinstance(answer, ChoiceAnswer):
+        return answer.option
+    if isinstance(answer, TextAnswer):
+        found = option_named(answer.text, options, prefixes=True)
+        return found.id if found is not None else ""
+    return ""
 
 
 def _as_option(asked: Question, answer: Answer) -> Answer:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bot.partner.models import CANCEL_REASON_LENGTH, Delivery
+from conversations.keywords import said_command
 from conversations.texts.catalogue import day, money, say
 from conversations.texts.deliveries_texts import (
     heading,
@@ -29,7 +30,8 @@ from conversations.texts.deliveries_texts import (
 class ChannelWords:
     """How a channel names what a customer can do, for the sentences that point to it.
 
-    The commands are the channel's own words in every language (``/status``); the two ways
+    The commands are the channel's own words (``/status``), said in the customer's language
+    where they have a keyword's words there (``/statut``, ``conversations.keywords``); the two ways
     to share a contact are catalogue message ids (``telegram.share_contact``), said in the
     customer's language.
     """
@@ -72,11 +74,13 @@ def echo(typed: str) -> str:
 
 def unknown_delivery(typed: str, words: ChannelWords) -> str:
     """The answer to a reference that is none of the customer's: unknown or someone else's."""
-    return say("desk.unknown_delivery", typed=echo(typed), deliveries=words.deliveries)
+    return say(
+        "desk.unknown_delivery", typed=echo(typed), deliveries=said_command(words.deliveries)
+    )
 
 
 def none_yet(words: ChannelWords) -> str:
-    return say("desk.none_yet", new=words.new)
+    return say("desk.none_yet", new=said_command(words.new))
 
 
 # --- one delivery -------------------------------------------------------------------------------
@@ -148,32 +152,32 @@ def list_entry(ref: str, status: str, created_at: float) -> str:
 
 
 def details_hint(example_ref: str, words: ChannelWords) -> str:
-    return say("desk.details_hint", status=words.status, ref=example_ref)
+    return say("desk.details_hint", status=said_command(words.status), ref=example_ref)
 
 
 def other_pages(page: int, pages: int, words: ChannelWords) -> str | None:
     """For channels without page buttons: how to see the next and previous pages (from 0)."""
     ways = []
     if page + 1 < pages:
-        ways.append(say("desk.next_page", deliveries=words.deliveries, page=page + 2))
+        ways.append(say("desk.next_page", deliveries=said_command(words.deliveries), page=page + 2))
     if page > 0:
-        ways.append(say("desk.previous_page", deliveries=words.deliveries, page=page))
+        ways.append(say("desk.previous_page", deliveries=said_command(words.deliveries), page=page))
     return say("desk.other_pages", ways=say("desk.or").join(ways)) if ways else None
 
 
 def not_your_list(words: ChannelWords) -> str:
-    return say("desk.not_your_list", deliveries=words.deliveries)
+    return say("desk.not_your_list", deliveries=said_command(words.deliveries))
 
 
 def stale_list_button(words: ChannelWords) -> str:
-    return say("desk.stale_list_button", deliveries=words.deliveries)
+    return say("desk.stale_list_button", deliveries=said_command(words.deliveries))
 
 
 # --- cancelling ---------------------------------------------------------------------------------
 
 
 def cancel_usage(words: ChannelWords) -> str:
-    return say("desk.cancel_usage", command=words.cancel_delivery)
+    return say("desk.cancel_usage", command=said_command(words.cancel_delivery))
 
 
 def bad_reason(length: int, words: ChannelWords) -> str:

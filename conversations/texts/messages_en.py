@@ -555,6 +555,13 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.title.summary": "Summary",
     "steps.summary.confirm": "Confirm and send",
     "steps.summary.retry": "Try sending it again",
+    "steps.summary.group.places": "places",
+    "steps.summary.group.people": "people",
+    "steps.summary.group.package": "package details",
+    "steps.summary.group.payment": "payment details",
+    "steps.summary.group.other": "other details",
+    "steps.summary.group_question": "What would you like to change?",
+    "steps.summary.back_to_summary": "Back to the summary",
     "steps.title.size": "Size",
     "steps.size.small": "Small",
     "steps.size.small.detail": "fits in a bag",
@@ -864,7 +871,8 @@ MESSAGES: Final[dict[str, str]] = {
         "yours. While ordering: /back goes to the previous question, /cancel stops, /help "
         "explains the question.\n\n"
         "/deliveries lists your deliveries, /status <id> shows one, and "
-        "/cancel_delivery <id> <reason> cancels one while that is still possible."
+        "/cancel_delivery <id> <reason> cancels one while that is still possible. Once the "
+        "order has ended, “status”, “cancel” or “where is my parcel?” is enough."
     ),
     "telegram.sorry": "Sorry, something went wrong on my side. Please try again in a moment.",
     # --- the "Pick on the map" Mini App (bot.webapp) ------------------------------------------
@@ -964,6 +972,40 @@ MESSAGES: Final[dict[str, str]] = {
     "console.way.address_in": "type the address ({places})",
     "console.way.answer": "type your answer",
     "console.way.photos": "photo file paths",
+    "console.way.edit": "edit <step>",
+    "console.way.location": "location <lat> <lng> [address]",
+    "console.way.contact": "contact <phone> [name]",
+    # Words a customer types instead of a command (the console's words, Telegram's typed text
+    # after an order): the first is the one shown; every word of every language is understood.
+    "keyword.back": "back",
+    "keyword.cancel": "cancel",
+    "keyword.help": "help",
+    "keyword.done": "done",
+    "keyword.skip": "skip",
+    "keyword.new": "new",
+    "keyword.repeat": "repeat",
+    "keyword.status": "status",
+    "keyword.deliveries": "deliveries",
+    "keyword.cancel_delivery": "cancel_delivery",
+    "keyword.human": "human",
+    "keyword.edit": "edit",
+    "keyword.location": "location",
+    "keyword.where_is_my_parcel": (
+        "where is my parcel|where's my parcel|where is my package|where's my package|"
+        "where is my order|where's my order|where is my delivery"
+    ),
+    "console.banner": (
+        "deliverybot demo: {org}, with the Partner API sandbox in this process (no token, no "
+        "network).\nYou are the customer. Answer with an option's number or type the answer; "
+        "`help` explains the\nquestion, `back` and `cancel` always work; `new` starts another "
+        "order and `repeat` orders the\nsame as last time. Photos are image files: type their "
+        "paths. Typed addresses are looked up\noffline: `:places` lists the ones known; share a "
+        "pin for anywhere else. As in Telegram,\n`status [ref]`, `deliveries` and "
+        "`cancel_delivery <ref> <reason>` check and cancel the deliveries\nyou ordered; type a "
+        "drop-off code link (`/start otp_...`, or `:link`) back in to claim the code\nas its "
+        "receiver.\nLines starting with `:` play the business and its riders: `:help` lists "
+        "them, `:quit` leaves.\n"
+    ),
     "console.photo.not_a_file": "{path}: not a file",
     "console.photo.unreadable": "{path}: cannot be read ({reason})",
     "console.photo.empty": "{path}: the file is empty",

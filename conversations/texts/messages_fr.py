@@ -1,10 +1,11 @@
 """The French catalogue: ``messages_en`` translated, id for id, with the same placeholders
 (``tests/conversations/test_catalogue.py`` keeps the two equal).
 
-What is typed stays as the parser reads it (``location``, ``contact``, ``done``, ``/status``):
-those are commands, not words of the sentence. French punctuation takes a no-break space
-(U+00A0, typed as such) before ``: ; ? !`` and inside « », so a line never starts with
-one.
+A command has its French words (``keyword.*``: ``statut``, ``/nouveau``, ``position``), and
+every language's words are understood (``conversations.keywords``); what has none stays as
+the parser reads it (``contact``, ``/start``, the demo's ``:places``). French punctuation
+takes a no-break space (U+00A0, typed as such) before ``: ; ? !`` and inside « », so a line
+never starts with one.
 """
 
 from __future__ import annotations
@@ -611,6 +612,13 @@ MESSAGES: Final[dict[str, str]] = {
     "steps.title.summary": "Récapitulatif",
     "steps.summary.confirm": "Confirmer et envoyer",
     "steps.summary.retry": "Réessayer l'envoi",
+    "steps.summary.group.places": "lieux",
+    "steps.summary.group.people": "personnes",
+    "steps.summary.group.package": "détails du colis",
+    "steps.summary.group.payment": "détails du paiement",
+    "steps.summary.group.other": "autres détails",
+    "steps.summary.group_question": "Que voulez-vous modifier ?",
+    "steps.summary.back_to_summary": "Retour au récapitulatif",
     "steps.title.size": "Taille",
     "steps.size.small": "Petit",
     "steps.size.small.detail": "tient dans un sac",
@@ -823,9 +831,9 @@ MESSAGES: Final[dict[str, str]] = {
     "menu.cancel": "Arrêter la commande en cours",
     "menu.back": "Revenir à la question précédente",
     "menu.help": "Ce que je sais faire, et les commandes",
-    "menu.status": "Statut d'une livraison : /status [id]",
+    "menu.status": "Statut d'une livraison : /statut [id]",
     "menu.deliveries": "Vos livraisons",
-    "menu.cancel_delivery": "Annuler une livraison : /cancel_delivery <id> <motif>",
+    "menu.cancel_delivery": "Annuler une livraison : /annuler_livraison <id> <motif>",
     "menu.riders": "Livreurs proches d'une livraison : /riders <réf. livraison> [rayon km]",
     "menu.assign": "Attribuer un livreur : /assign <réf. livraison> <id livreur>",
     "menu.unassign": "Retirer le livreur : /unassign <réf. livraison>",
@@ -941,9 +949,9 @@ MESSAGES: Final[dict[str, str]] = {
         "Cette commande n'est plus ouverte : une commande laissée inachevée trop longtemps "
         "est effacée. Commençons-en une nouvelle."
     ),
-    "telegram.no_order": "Aucune commande en cours. Envoyez /new pour en commencer une.",
+    "telegram.no_order": "Aucune commande en cours. Envoyez /nouveau pour en commencer une.",
     "telegram.unknown_command": (
-        "Je ne connais pas cette commande. /help liste ce que je sais faire."
+        "Je ne connais pas cette commande. /aide liste ce que je sais faire."
     ),
     "telegram.unreadable": (
         "Je sais lire ici du texte, des boutons, des positions, des contacts et des photos."
@@ -954,11 +962,13 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     "telegram.help": (
         "Je prends les commandes de livraison, une question à la fois.\n\n"
-        "/new commence une commande, /repeat recommande votre dernière livraison, et /start "
-        "reprend la vôtre. Pendant la commande : /back revient à la question précédente, "
-        "/cancel arrête, /help explique la question.\n\n"
-        "/deliveries liste vos livraisons, /status <id> en montre une, et "
-        "/cancel_delivery <id> <motif> en annule une tant que c'est encore possible."
+        "/nouveau commence une commande, /repeter recommande votre dernière livraison, et "
+        "/start reprend la vôtre. Pendant la commande : /retour revient à la question "
+        "précédente, /annuler arrête, /aide explique la question.\n\n"
+        "/livraisons liste vos livraisons, /statut <id> en montre une, et "
+        "/annuler_livraison <id> <motif> en annule une tant que c'est encore possible. Une "
+        "fois la commande terminée, « statut », « annuler » ou « où est mon colis ? » "
+        "suffisent."
     ),
     "telegram.sorry": (
         "Désolé, quelque chose s'est mal passé de mon côté. Réessayez dans un instant."
@@ -1043,12 +1053,12 @@ MESSAGES: Final[dict[str, str]] = {
     # --- the console, the adapter's own sentences ----------------------------------------------
     "console.welcome_back": "Bon retour ! Voici où nous en étions :",
     "console.order_again": (
-        "(tapez new pour une autre commande, ou repeat pour recommander la même ; status, "
-        "deliveries et cancel_delivery <ref> <motif> concernent vos livraisons)"
+        "(tapez nouveau pour une autre commande, ou répéter pour recommander la même ; "
+        "statut, livraisons et annuler_livraison <réf> <motif> concernent vos livraisons)"
     ),
     "console.share_contact": "une ligne comme : contact +2348022223333",
     "console.location_usage": (
-        "Partagez une position ainsi : location 6.5244 3.3792 (une adresse peut suivre)."
+        "Partagez une position ainsi : position 6.5244 3.3792 (une adresse peut suivre)."
     ),
     "console.contact_usage": "Partagez un contact ainsi : contact 08031234567 Ada Obi",
     "console.no_such_file": (
@@ -1068,6 +1078,41 @@ MESSAGES: Final[dict[str, str]] = {
     "console.way.address_in": "tapez l'adresse ({places})",
     "console.way.answer": "tapez votre réponse",
     "console.way.photos": "chemins de fichiers photo",
+    "console.way.edit": "modifier <étape>",
+    "console.way.location": "position <lat> <lng> [adresse]",
+    "console.way.contact": "contact <téléphone> [nom]",
+    # Les mots qu'un client tape au lieu d'une commande : le premier est celui qu'on montre ;
+    # chaque mot de chaque langue est compris.
+    "keyword.back": "retour",
+    "keyword.cancel": "annuler",
+    "keyword.help": "aide",
+    "keyword.done": "fini|terminé",
+    "keyword.skip": "passer",
+    "keyword.new": "nouveau|nouvelle",
+    "keyword.repeat": "répéter|refaire",
+    "keyword.status": "statut|état",
+    "keyword.deliveries": "livraisons",
+    "keyword.cancel_delivery": "annuler_livraison",
+    "keyword.human": "humain|conseiller",
+    "keyword.edit": "modifier",
+    "keyword.location": "position",
+    "keyword.where_is_my_parcel": (
+        "où est mon colis|où en est mon colis|où est ma commande|où en est ma commande|"
+        "où est ma livraison|où en est ma livraison"
+    ),
+    "console.banner": (
+        "démo deliverybot : {org}, avec le bac à sable de l'API partenaire dans ce processus "
+        "(sans jeton ni réseau).\nVous êtes le client. Répondez par le numéro d'une option ou "
+        "tapez la réponse ; `aide` explique\nla question, `retour` et `annuler` marchent "
+        "toujours ; `nouveau` commence une autre commande et\n`répéter` commande la même chose "
+        "que la dernière fois. Les photos sont des fichiers image : tapez\nleurs chemins. Les "
+        "adresses tapées sont cherchées hors ligne : `:places` liste celles qui sont\nconnues ; "
+        "partagez une position pour tout autre endroit. Comme dans Telegram, `statut [réf]`,\n"
+        "`livraisons` et `annuler_livraison <réf> <motif>` suivent et annulent vos livraisons ; "
+        "tapez\nun lien de code de remise (`/start otp_...`, ou `:link`) pour recevoir le code "
+        "en tant que destinataire.\nLes lignes qui commencent par `:` jouent l'entreprise et ses "
+        "livreurs : `:help` les liste, `:quit`\nquitte.\n"
+    ),
     "console.photo.not_a_file": "{path} : ce n'est pas un fichier",
     "console.photo.unreadable": "{path} : illisible ({reason})",
     "console.photo.empty": "{path} : le fichier est vide",
@@ -1137,8 +1182,8 @@ MESSAGES: Final[dict[str, str]] = {
     ),
     # --- parler à une personne : le relais d'un client vers l'équipe (bot.handoff) -----------
     "human.button": "Parler à une personne",
-    "human.offer": "Bloqué ? Vous pouvez parler à une personne : /human",
-    "human.help_line": "/human : parler à une personne de notre équipe",
+    "human.offer": "Bloqué ? Vous pouvez parler à une personne : /humain",
+    "human.help_line": "/humain : parler à une personne de notre équipe",
     "human.opened": (
         "Une personne de notre équipe vous répondra ici, en général sous {minutes} minutes "
         "({hours}). Votre commande est gardée telle quelle. Écrivez votre message ci-dessous."
@@ -1152,7 +1197,7 @@ MESSAGES: Final[dict[str, str]] = {
     "human.closed_no_order": "Notre équipe a terminé cette conversation. Merci !",
     "human.idle_closed": (
         "Cette conversation avec notre équipe a été close après un long silence. Envoyez "
-        "/human pour nous joindre à nouveau."
+        "/humain pour nous joindre à nouveau."
     ),
     "human.filled": "Notre équipe a rempli « {question} » pour vous.",
     "human.slow_down": (

@@ -42,8 +42,9 @@ async def test_the_summary_shows_its_total_and_its_schema_asks_for_it(world: Age
     validator = jsonschema.Draft202012Validator(prompt["answer_schema"])
     assert validator.is_valid(CONFIRM)
     assert not validator.is_valid({"kind": "choice", "option": "confirm"})
-    edit = next(o["id"] for o in prompt["options"] if o["id"].startswith("edit:"))
-    assert validator.is_valid({"kind": "choice", "option": edit})
+    group = next(o["id"] for o in prompt["options"] if o["id"].startswith("change:"))
+    assert validator.is_valid({"kind": "choice", "option": group})
+    assert validator.is_valid({"kind": "choice", "option": "edit:receiver_phone"})
 
 
 @pytest.mark.parametrize(

@@ -202,3 +202,68 @@ def test_desk_words_in_a_sentence_are_an_answer() -> None:
 def test_start_with_a_code_link_opens_the_handoff_and_with_a_word_names_a_flow() -> None:
     assert parse_line("/start otp_abc123", None) == OpenHandoff("abc123")
     assert parse_line("/start return_parcel", None) == NewOrder("return_parcel")
+
+
+# --- every shipped language's words ---------------------------------------------------------
+
+GROUPED = SUMMARY.model_copy(
+    update={
+        "options": (
+            Option(id="confirm", label="Confirm and send"),
+            Option(id="change:people", label="Change people"),
+        ),
+        "changes": (Option(id="edit:receiver_phone", label="Change receiver's phone"),),
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("typed", "name"),
+    [
+        ("retour", "back"),
+        ("annuler", "cancel"),
+        ("Aide", "help"),
+        ("/aide", "help"),
+        ("passer", "skip"),
+        ("fini", "done"),
+        ("terminé", "done"),
+        ("back", "back"),
+    ],
+)
+def test_french_and_english_navigation_words(typed: str, name: str) -> None:
+    assert parse_line(typed, PHONE) == CommandAnswer(name=name, step="sender_phone", version=3)
+
+
+def test_french_order_and_desk_words() -> None:
+    assert parse_line("nouveau", PHONE) == NewOrder()
+    assert parse_line("nouvelle return_parcel", PHONE) == NewOrder("return_parcel")
+    assert parse_line("répéter", PHONE) == RepeatLast()
+    assert parse_line("repeter", PHONE) == RepeatLast()
+    assert parse_line("statut 3F2A", PHONE) == AskStatus("3F2A")
+    assert parse_line("livraisons 2", PHONE) == ListDeliveries(2)
+    assert parse_line("annuler_livraison 3F2A erreur", PHONE) == CancelDelivery("3F2A", "erreur")
+    assert parse_line("position 6.5 3.3", PHONE) == LocationAnswer(lat=6.5, lng=3.3)
+
+
+def test_a_field_behind_a_group_is_changed_by_its_step_or_its_words() -> None:
+    wanted = ChoiceAnswer(option="edit:receiver_phone", step="summary", version=12)
+    assert parse_line("edit receiver_phone", GROUPED) == wanted
+    assert parse_line("modifier receiver_phone", GROUPED) == wanted
+    assert parse_line("edit receiver's phone", GROUPED) == wanted
+    assert parse_line("2", GROUPED) == ChoiceAnswer(
+        option="change:people", step="summary", version=12
+    )
+
+
+def test_once_the_order_ended_status_cancel_and_where_is_my_parcel_are_the_desks() -> None:
+    for typed in ("statut", "status", "Où est mon colis ?", "where's my parcel?", "état"):
+        assert parse_line(typed, None) == AskStatus(), typed
+    assert parse_line("annuler", None) == CancelDelivery("", "")
+    assert parse_line("cancel", None) == CancelDelivery("", "")
+
+
+def test_while_a_question_is_open_the_words_after_an_order_are_answers() -> None:
+    assert parse_line("où est mon colis ?", PHONE) == TextAnswer(text="où est mon colis ?")
+    assert parse_line("annuler", PHONE) == CommandAnswer(
+        name="cancel", step="sender_phone", version=3
+    )

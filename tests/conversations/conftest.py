@@ -388,6 +388,11 @@ class Chat:
         assert self.prompt is not None
         return [o.id for o in self.prompt.options]
 
+    def change_ids(self) -> list[str]:
+        """The fields the open summary can change (its groups' fields, ``Prompt.changes``)."""
+        assert self.prompt is not None
+        return [o.id for o in self.prompt.changes]
+
     # --- whole stretches of a flow ----------------------------------------------------------------
 
     async def pickup_delivery_to_summary(self, *, start: bool = True) -> None:

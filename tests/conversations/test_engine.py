@@ -156,7 +156,7 @@ async def test_back_from_an_edited_step_returns_to_the_summary(chat):
 
 async def test_a_saved_places_unit_is_changed_on_its_own_from_the_summary(chat):
     await chat.pickup_delivery_to_summary()
-    labels = {o.id: o.label for o in chat.prompt.options}
+    labels = {o.id: o.label for o in chat.prompt.changes}
     assert labels["edit:dropoff_unit"] == "Change drop-off place: room"
     await chat.tap("edit:dropoff_unit")
     assert chat.prompt.default == "A02"
@@ -202,7 +202,7 @@ async def test_edit_is_refused_away_from_the_summary_and_for_unknown_steps(chat)
 
 async def test_summary_offers_only_steps_the_customer_answered(chat):
     await chat.pickup_delivery_to_summary()
-    edits = [o.id for o in chat.prompt.options if o.id.startswith("edit:")]
+    edits = chat.change_ids()
     assert "edit:sender_name" in edits
     assert "edit:dropoff_unit" in edits  # the saved place's room, changed on its own
     assert "edit:pickup_unit" not in edits  # a pin has no unit
@@ -580,7 +580,7 @@ async def test_a_lookup_answers_itself_and_fills_later_steps_which_stay_editable
     assert chat.step == "phone"  # the filled name is passed over
     await chat.say("0803 123 4567")
     assert "• Name: Ada Obi" in chat.prompt.text
-    assert "edit:name" in chat.option_ids() and "edit:found" not in chat.option_ids()
+    assert "edit:name" in chat.change_ids() and "edit:found" not in chat.change_ids()
     await chat.tap("edit:name")
     assert chat.prompt.current == "Ada Obi"
 

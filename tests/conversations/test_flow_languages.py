@@ -13,8 +13,28 @@ from tests.conversations.conftest import Chat, World
 
 FRENCH = Texts().catalogue_for("fr")
 ENGLISH = Texts().catalogue_for("en")
-# English words that a French question, label or title must not hold.
-_ENGLISH = re.compile(r"\b(the|Where|What|Who|How|Please|Your|rider|pick|Yes|No)\b")
+# English words that a French question, label or title must not hold, and the words of the
+# English commands and hints (a French screen says "retour · annuler · aide", "Modifier").
+_ENGLISH = re.compile(
+    r"\b(the|Where|What|Who|How|Please|Your|rider|pick|Yes|No|back|cancel|help|new|repeat|"
+    r"status|deliveries|cancel_delivery|done|skip|edit|location|reply|type|number|Change|"
+    r"Confirm|default|step|reason|address|answer|parcel|Summary)\b",
+    re.IGNORECASE,
+)
+# Typed as they are in every language: the demo's own ``:`` commands and Telegram's /start.
+_LITERAL = re.compile(r"(?<![\w/]):[a-z]+\b|/start\b")
+
+
+def english_in(text: str) -> list[str]:
+    """The English words of ``text``, a screen shown to a French customer."""
+    return _ENGLISH.findall(_LITERAL.sub("", text))
+
+
+def test_the_word_list_catches_english_commands_and_passes_french_ones() -> None:
+    assert english_in("(reply: a number · back · cancel · help)")
+    assert english_in("Change people")
+    assert not english_in("(réponse : un numéro · retour · annuler · aide)")
+    assert not english_in("`:help` les liste, `:quit` quitte ; /start reprend la vôtre.")
 
 
 async def test_a_french_customer_reads_the_pickup_and_delivery_in_french(world: World) -> None:
@@ -27,13 +47,14 @@ async def test_a_french_customer_reads_the_pickup_and_delivery_in_french(world: 
         assert "• Lieu d'enlèvement : " in summary.text
         assert "• Contact à l'enlèvement : Moi" in summary.text
         assert "• Taille : Petit" in summary.text
-        assert "Modifier : lieu d'enlèvement" in [o.label for o in summary.options]
+        assert "Modifier : lieux" in [o.label for o in summary.options]
+        assert "Modifier : lieu d'enlèvement" in [o.label for o in summary.changes]
         assert summary.options[0].label == "Confirmer et envoyer"
         for turn in chat.turns:
             if turn.prompt is not None:
-                assert not _ENGLISH.search(turn.prompt.text), turn.prompt.text
-                for option in turn.prompt.options:
-                    assert not _ENGLISH.search(option.label), option.label
+                assert not english_in(turn.prompt.text), turn.prompt.text
+                for option in (*turn.prompt.options, *turn.prompt.changes):
+                    assert not english_in(option.label), option.label
 
 
 async def test_the_same_steps_speak_english_to_the_next_customer(world: World) -> None:

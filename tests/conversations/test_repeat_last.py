@@ -235,7 +235,7 @@ async def test_any_answer_of_a_repeat_can_be_changed(world):
     await again.replay(order, customer=CUSTOMER)
     await send_photos_if_asked(again)
 
-    assert {"edit:receiver_name", "edit:pickup_place", "edit:payment"} <= set(again.option_ids())
+    assert {"edit:receiver_name", "edit:pickup_place", "edit:payment"} <= set(again.change_ids())
     await again.tap("edit:package_description")
     assert again.prompt.current == "Two books"
     await again.say("Three books")

@@ -98,7 +98,7 @@ async def test_the_next_order_takes_one_tap_per_place_and_none_for_the_sender(
     # How they paid last time is pre-set too: straight to the summary, which shows it.
     assert chat.step == "summary" and chat.prompt is not None
     assert "Your name: Ada Obi" in chat.prompt.text
-    assert "Payment: " in chat.prompt.text and "edit:payment" in chat.option_ids()
+    assert "Payment: " in chat.prompt.text and "edit:payment" in chat.change_ids()
     await chat.tap("confirm")
     again = world.creator.requests[-1]
     for field in ("pickupAddress", "pickupCoords", "deliveryAddress", "deliveryCoords"):

@@ -9,7 +9,9 @@ from bot.ordering.chats import no_open_order
 from conversations import TextAnswer
 from conversations.texts.catalogue import say, speaking_language
 from conversations.texts.deliveries_texts import short_ref
+from tests.conversations.test_flow_languages import english_in
 from tests.e2e.conftest import OPERATORS, RECEIVER_PHONE, BotStack, tiny_png
+from tests.fakes.telegram_keyboards import buttons
 from tests.fakes.telegram_world import TgUser
 
 AMINA = TgUser(1201, "Amina", language_code="fr")
@@ -23,7 +25,7 @@ async def test_a_french_app_gets_french(stack: BotStack) -> None:
     assert said[0].startswith("Bonjour\u00a0! Je prends ici les commandes de livraison")
     (listed,) = await stack.command(AMINA, "deliveries")
     assert listed.text == (
-        "Vous n'avez pas encore de livraison. Envoyez /new pour en commander une."
+        "Vous n'avez pas encore de livraison. Envoyez /nouveau pour en commander une."
     )
     (cancelled,) = await stack.command(AMINA, "cancel")  # nothing given yet: ends at once
     assert cancelled.text == "Annulé. Rien n'a été commandé."
@@ -53,8 +55,10 @@ async def test_the_command_menus_are_set_in_every_shipped_language(stack: BotSta
     english = {c["command"]: c["description"] for c in stack.tg.commands()}
     french = {c["command"]: c["description"] for c in stack.tg.commands(language_code="fr")}
     assert english["new"] == "Start a new order"
-    assert french["new"] == "Commencer une nouvelle commande"
-    assert french.keys() == english.keys()
+    # The French menu names the French commands (each is answered in either language).
+    assert french["nouveau"] == "Commencer une nouvelle commande"
+    assert {"statut", "livraisons", "annuler_livraison", "repeter", "aide"} <= french.keys()
+    assert len(french) == len(english)
     assert french["return"] == english["return"]  # a flow's own label, as the flow declares it
 
 
@@ -109,3 +113,58 @@ async def test_a_french_customers_later_news_is_french_and_the_operators_stays_e
             "their phone number." in (m.text or "")
         ),
     )
+
+
+async def test_a_french_customer_reads_no_english_in_telegram(stack: BotStack) -> None:
+    """Everything Telegram shows a French customer: the help, the command menu, every message
+    and button of an order (the summary's groups and their menu included), and the answers to
+    the words typed once the order has ended, in French or in English."""
+    help_text = [m.text or "" for m in await stack.command(AMINA, "aide")]  # French command
+    assert "/nouveau" in help_text[0] and "/statut" in help_text[0]
+    delivery_id = await french_order_through_a_group(stack, AMINA)
+    ref = short_ref(delivery_id)
+    after: dict[str, str] = {}
+    for typed in ("statut", "Où est mon colis ?", "annuler", "status", "where is my parcel?"):
+        (reply,) = await stack.text(AMINA, typed)
+        after[typed] = reply.text or ""
+        assert "terminée" not in after[typed], (typed, after[typed])
+    assert ref in after["statut"]
+    assert after["statut"] == after["Où est mon colis ?"] == after["status"]
+    assert after["where is my parcel?"] == after["statut"]
+    assert "/annuler_livraison" in after["annuler"]
+    menu = stack.tg.commands(language_code="fr")
+    # The menu's entry of a flow's own command (/return) is set once, at start-up, in the
+    # business's language (``test_the_command_menus_are_set_in_every_shipped_language``).
+    shown = [c["description"] for c in menu if c["command"] != "return"]
+    for message in stack.tg.sent_messages(AMINA.id):
+        shown.append(re.sub(r"\S+://\S+", "", message.text or ""))
+        shown += [button.get("text", "") for button in buttons(message.reply_markup or {})]
+    for text in shown:
+        assert not english_in(text.replace("Swift Lagos Deliveries", "")), text
+
+
+async def french_order_through_a_group(stack: BotStack, user: TgUser) -> str:
+    """``french_order``, with a look at the summary's "Modifier : personnes" menu first."""
+    with speaking_language("fr"):
+        people = say("dialogue.change_step", what=say("steps.summary.group.people"))
+        back = say("steps.summary.back_to_summary")
+    original_tap = stack.tap
+
+    async def tap(message, label, *, user=None):  # type: ignore[no-untyped-def]
+        if label.endswith(say_in_fr("steps.summary.confirm")):
+            await original_tap(message, people, user=user)
+            menu = stack.prompt(user.id if user else message.chat_id)
+            await original_tap(menu, back, user=user)
+            message = stack.prompt(user.id if user else message.chat_id)
+        return await original_tap(message, label, user=user)
+
+    stack.tap = tap  # type: ignore[method-assign]
+    try:
+        return await french_order(stack, user)
+    finally:
+        stack.tap = original_tap  # type: ignore[method-assign]
+
+
+def say_in_fr(message_id: str) -> str:
+    with speaking_language("fr"):
+        return say(message_id)

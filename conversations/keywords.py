@@ -1,0 +1,95 @@
+"""Words a customer types instead of a command, in every shipped language.
+
+A keyword (``back``, ``new``, ``status`` ...) has its words in the catalogue under
+``keyword.<name>``, several separated by ``|``: the first is the one shown to the customer
+(``shown``), and every word of every shipped language is understood (``keyword_named``), so a
+French customer may type "statut" or "status", and an English one who types "annuler" is
+understood too. Words are compared as people type them (``option_names.plain``: case, accents,
+a trailing "?" ignored), so "Où est mon colis ?" is the question "où est mon colis".
+
+``after_order`` reads what a customer types once their order has ended: their delivery's
+status, cancelling it, or where their parcel is, instead of "this conversation has ended".
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final, Literal
+
+from conversations.engine.option_names import plain
+from conversations.texts.catalogue import SHIPPED, current, say
+
+KEYWORDS: Final = (
+    "back",
+    "cancel",
+    "help",
+    "done",
+    "skip",
+    "new",
+    "repeat",
+    "status",
+    "deliveries",
+    "cancel_delivery",
+    "human",
+    "edit",
+    "location",
+    "where_is_my_parcel",
+)
+# What a chat app takes as a command name (Telegram: ``/statut``, never ``/répéter``).
+_COMMAND = re.compile(r"[a-z0-9_]{1,32}")
+AfterOrder = Literal["status", "cancel", "where_is_my_parcel"]
+_AFTER_ORDER: Final[tuple[AfterOrder, ...]] = ("status", "cancel", "where_is_my_parcel")
+
+
+def _words(message: str) -> list[str]:
+    return [word.strip() for word in message.split("|") if word.strip()]
+
+
+def shown(name: str) -> str:
+    """The word of keyword ``name`` shown in the language of the turn ("statut")."""
+    return _words(say(f"keyword.{name}"))[0]
+
+
+def command_word(name: str) -> str:
+    """Keyword ``name`` as a command in the language of the turn: the word shown, without
+    accents ("repeter"), or ``name`` itself when that is no command name."""
+    word = plain(shown(name)).replace(" ", "_")
+    return word if _COMMAND.fullmatch(word) else name
+
+
+def command_words(name: str) -> list[str]:
+    """Every command name keyword ``name`` has in the shipped languages (``name`` first)."""
+    found = [word.replace(" ", "_") for word in sorted(words_of(name))]
+    return list(dict.fromkeys([name, *(word for word in found if _COMMAND.fullmatch(word))]))
+
+
+def said_command(command: str) -> str:
+    """A channel's way to type keyword ``command`` ("/status", "status") in the language of
+    the turn ("/statut", "statut"); anything else as it is."""
+    bare = command.removeprefix("/")
+    if bare not in KEYWORDS:
+        return command
+    return command.removesuffix(bare) + command_word(bare)
+
+
+def words_of(name: str) -> frozenset[str]:
+    """Every word of keyword ``name`` in every shipped language, as compared (``plain``)."""
+    key = f"keyword.{name}"
+    messages = [*(shipped.get(key, "") for shipped in SHIPPED.values())]
+    messages.append(current().messages.get(key, ""))  # the business's own words, if any
+    return frozenset(plain(word) for message in messages for word in _words(message))
+
+
+def keyword_named(typed: str, among: tuple[str, ...] = KEYWORDS) -> str | None:
+    """The keyword ``typed`` is a word of (a leading "/" is fine), or None."""
+    said = plain(typed.removeprefix("/"))
+    if not said:
+        return None
+    return next((name for name in among if said in words_of(name)), None)
+
+
+def after_order(typed: str) -> AfterOrder | None:
+    """What ``typed`` asks once the order has ended: its status, to cancel it, or where the
+    parcel is; None for anything else (the conversation has ended)."""
+    found = keyword_named(typed, _AFTER_ORDER)
+    return next((name for name in _AFTER_ORDER if name == found), None)
