@@ -222,7 +222,7 @@ def _paid(story: Story) -> Narration:
 def _picked_up(story: Story) -> Narration:
     summary = f"Rider {_rider(story.rider)} picked up the package for {_ref(story)}."
     notes = ["The delivery can no longer be cancelled: the rider has the package."]
-    if story.record.require_otp:
+    if story.record.require_otp and story.record.otp_code:  # issued, not merely expected
         notes.append("Make sure the receiver has the drop-off code; the rider will ask for it.")
     return Narration(summary, "Your package has been picked up and is on its way.", notes)
 
@@ -230,7 +230,7 @@ def _picked_up(story: Story) -> Narration:
 def _in_transit(story: Story) -> Narration:
     dropoff = _place(story.record.order.delivery_address)
     summary = f"{_ref(story)} is in transit to {dropoff}."
-    if story.record.require_otp:
+    if story.record.require_otp and story.record.otp_code:
         note = "If the receiver lost the drop-off code, staff can resend it (reason resend)."
     else:
         note = _otp_note(story)
