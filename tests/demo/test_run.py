@@ -150,3 +150,19 @@ def test_a_script_needs_no_terminal(tmp_path: Path, photo_dir: Path) -> None:
     result = _deliverybot("demo", "--script", str(script))
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout.rstrip().endswith(f"ok: {script} replayed, every check matched")
+
+
+def test_the_demo_stops_quietly_when_its_reader_goes_away() -> None:
+    """``deliverybot demo | head``: the next line written finds the pipe closed; the demo
+    exits 0 with no traceback instead of hanging on what it had started."""
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "bot", "demo"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert demo.stdout is not None and demo.stderr is not None
+    demo.stdout.close()  # the reader is gone before the answer to "1" is written
+    _, stderr = demo.communicate("1\n", timeout=60)
+    assert (demo.returncode, stderr) == (0, "")
