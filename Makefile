@@ -18,16 +18,17 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 # A newer pip first: the one a fresh venv brings resolves and installs the same set about twice
-# as slowly.
+# as slowly. With it a current setuptools, which builds the project in the venv itself instead
+# of in a throwaway one pip would first fill (pyproject.toml's [build-system]).
 $(DEMO_STAMP): pyproject.toml | $(BIN)/python
-	$(PIP_INSTALL) --upgrade pip
-	$(PIP_INSTALL) -e .
+	$(PIP_INSTALL) --upgrade pip 'setuptools>=68'
+	$(PIP_INSTALL) --no-build-isolation -e .
 	touch $(DEMO_STAMP)
 
 # The test tools include everything the demo needs, so this stamps the demo's install too.
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(PIP_INSTALL) --upgrade pip
-	$(PIP_INSTALL) -e '.[dev]'
+	$(PIP_INSTALL) --upgrade pip 'setuptools>=68'
+	$(PIP_INSTALL) --no-build-isolation -e '.[dev]'
 	touch $(STAMP) $(DEMO_STAMP)
 
 demo: $(DEMO_STAMP)
