@@ -279,7 +279,10 @@ async def staff(stack: DemoWorld, args: list[str]) -> None:
 COMMANDS: dict[str, Command] = {
     "paid": Command(":paid [id]", "staff mark the fee paid (the drop-off code is issued)", paid),
     "advance": Command(
-        ":advance [id]", "the rider moves it on: picked up, in transit, delivered", advance
+        ":advance [id]",
+        "the rider moves it on: picked up (a fee due before dispatch paid first), in transit, "
+        "delivered (its drop-off code issued first, when it needs one)",
+        advance,
     ),
     "fee": Command(":fee <amount> [id]", "staff set the fee (an order awaiting a price)", fee),
     "status": Command(":status [id]", "the delivery as GET /deliveries/{id} shows it", status),
