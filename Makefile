@@ -2,20 +2,36 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Two stamps, one .venv: the demo's (the project and its runtime dependencies only) and the test
+# tools' (the [dev] extras on top). `make demo` then `make test`, or the reverse, share the venv;
+# each reinstalls only when the project's dependency list changes.
+DEMO_STAMP := $(VENV)/.installed-demo
 STAMP := $(VENV)/.installed
+# No .pyc for every installed module up front: Python writes those it imports when it first
+# does, and compiling the rest (phonenumbers alone ships thousands) costs about 40 MB and several
+# seconds of a newcomer's first `make demo` (benchmarks/bench_demo_setup.py).
+PIP_INSTALL := $(BIN)/python -m pip install --quiet --no-compile
 
 .PHONY: demo test lint typecheck pytest bench clean postgres-server deploy-tools browser webapp-screenshot
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# Reinstall only when the project's dependency list changes.
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+# A newer pip first: the one a fresh venv brings resolves and installs the same set about twice
+# as slowly. With it a current setuptools, which builds the project in the venv itself instead
+# of in a throwaway one pip would first fill (pyproject.toml's [build-system]).
+$(DEMO_STAMP): pyproject.toml | $(BIN)/python
+	$(PIP_INSTALL) --upgrade pip 'setuptools>=68'
+	$(PIP_INSTALL) --no-build-isolation -e .
+	touch $(DEMO_STAMP)
 
-demo: $(STAMP)
+# The test tools include everything the demo needs, so this stamps the demo's install too.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(PIP_INSTALL) --upgrade pip 'setuptools>=68'
+	$(PIP_INSTALL) --no-build-isolation -e '.[dev]'
+	touch $(STAMP) $(DEMO_STAMP)
+
+demo: $(DEMO_STAMP)
 	$(BIN)/deliverybot demo
 
 test: $(STAMP) lint typecheck pytest

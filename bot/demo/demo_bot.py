@@ -20,6 +20,7 @@ from bot.bot_core import build_core
 from bot.channels import ChannelRegistration
 from bot.chat_ref import CONSOLE, ChatRef
 from bot.clocks import Clock, Sleep
+from bot.config import RelayConfig
 from bot.console import CONSOLE_WORDS, ConsoleChannel, ConsoleChat, Screen
 from bot.console.console_handoff import ConsoleCustomers, ConsoleStaff
 from bot.demo.gazetteer import offline_geocoder
@@ -104,8 +105,13 @@ class DemoBot:
                 webhook_path=webhook_path,
                 texts=options.texts,
                 public_base_url=PUBLIC_BASE_URL,
-                # The demo's dashboard is the sandbox's scenario: the bot is set as it is.
+                # The demo's dashboard is the sandbox's scenario: the bot is set as it is, for
+                # the summaries (codes_by_link) and the relay alike (``[relay]
+                # otp_via_webhook``, which alerts operators when it disagrees with the service).
                 otp_via_webhook=sandbox.scenario.organization.otp_via_webhook,
+                relay=RelayConfig.model_validate(
+                    {"otp_via_webhook": sandbox.scenario.organization.otp_via_webhook}
+                ),
             ),
             store,
             Seams(

@@ -167,4 +167,8 @@ def main(scenario_file: Path | None, script: Path | None, language: str | None =
     except ScenarioError as problem:
         print(problem, file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:
+        # Whoever read the output went away (`deliverybot demo | head`): stop quietly, and
+        # leave the interpreter's last flush nothing to fail on.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return EXIT_OK

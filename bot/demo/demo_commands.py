@@ -30,6 +30,17 @@ from conversations.texts.deliveries_texts import short_ref, status_label
 
 DEMO = "demo"
 ADVANCING = ("matched", "picked_up", "in_transit")  # what a rider can move on
+# The sandbox's rider waits for what the business's settings ask first; the command that gives it.
+RIDER_WAITS = {
+    "fee_not_paid": (
+        "the business takes the fee before dispatch, so the rider sets off once it is paid: "
+        ":paid marks it paid, then :advance"
+    ),
+    "otp_not_issued": (
+        "the rider hands it over only for the drop-off code, which is issued when the fee is "
+        "paid: :paid marks it paid, then :advance"
+    ),
+}
 
 
 class CommandProblem(Exception):
@@ -87,7 +98,13 @@ async def advance(stack: DemoWorld, args: list[str]) -> None:
     if delivery.status not in ADVANCING:
         # Nothing for a rider to move on: say what would (a fee, a rider), not "no further".
         raise CommandProblem(await next_moves(stack.bot.client, delivery))
-    view = stack.sandbox.advance_status(delivery_id)
+    try:
+        view = stack.sandbox.advance_status(delivery_id)
+    except ApiError as refused:
+        waiting = RIDER_WAITS.get(refused.code)
+        if waiting is None:
+            raise
+        raise CommandProblem(f"{short_ref(delivery_id)}: {waiting}") from None
     _say(stack, f"the rider moved {short_ref(delivery_id)} to {status_label(str(view['status']))}")
 
 
@@ -262,7 +279,10 @@ async def staff(stack: DemoWorld, args: list[str]) -> None:
 COMMANDS: dict[str, Command] = {
     "paid": Command(":paid [id]", "staff mark the fee paid (the drop-off code is issued)", paid),
     "advance": Command(
-        ":advance [id]", "the rider moves it on: picked up, in transit, delivered", advance
+        ":advance [id]",
+        "the rider moves it on: picked up (a fee due before dispatch paid first), in transit, "
+        "delivered (its drop-off code issued first, when it needs one)",
+        advance,
     ),
     "fee": Command(":fee <amount> [id]", "staff set the fee (an order awaiting a price)", fee),
     "status": Command(":status [id]", "the delivery as GET /deliveries/{id} shows it", status),

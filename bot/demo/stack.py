@@ -96,7 +96,12 @@ class DemoStack:
         await self.sandbox.aclose()
 
     async def __aenter__(self) -> DemoStack:
-        await self.start()
+        try:
+            await self.start()
+        except BaseException:
+            # What did start is stopped: an open store's thread would keep the process alive.
+            await self.aclose()
+            raise
         return self
 
     async def __aexit__(

@@ -23,7 +23,7 @@ STATUS_PHRASES = {
     "cancelled": "cancelled",
 }
 PAYMENT_TIMING_NOTES = {
-    "before_dispatch": "Payment is due before dispatch: the rider may wait until the fee is paid.",
+    "before_dispatch": "Payment is due before dispatch: the rider sets off once the fee is paid.",
     "after_delivery": "The fee is collected after delivery; the job can run before payment.",
     "off_platform": "The fee is settled outside the service: there is no checkout step.",
 }
@@ -177,7 +177,7 @@ def _assigned(story: Story) -> Narration:
         story.scenario.capabilities.paymentTiming == "before_dispatch"
         and record.payment_status != "paid"
     ):
-        notes.append("The fee is not paid yet: the rider may wait until it is.")
+        notes.append("The fee is not paid yet: the rider sets off once it is.")
     return Narration(summary, hint, notes)
 
 
@@ -221,7 +221,7 @@ def _paid(story: Story) -> Narration:
 def _picked_up(story: Story) -> Narration:
     summary = f"Rider {_rider(story.rider)} picked up the package for {_ref(story)}."
     notes = ["The delivery can no longer be cancelled: the rider has the package."]
-    if story.record.require_otp:
+    if story.record.require_otp and story.record.otp_code:  # issued, not merely expected
         notes.append("The rider will ask the receiver for the drop-off code at the door.")
     return Narration(summary, "Your package has been picked up and is on its way.", notes)
 
@@ -229,7 +229,7 @@ def _picked_up(story: Story) -> Narration:
 def _in_transit(story: Story) -> Narration:
     dropoff = _place(story.record.order.delivery_address)
     summary = f"{_ref(story)} is in transit to {dropoff}."
-    if story.record.require_otp:
+    if story.record.require_otp and story.record.otp_code:
         note = "If the receiver lost the drop-off code, staff can send it again."
     else:
         note = _otp_note(story)

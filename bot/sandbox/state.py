@@ -59,6 +59,9 @@ class DeliveryRecord:
     # Snapshots of the org's OTP settings at create: older jobs keep their own (spec rule 4).
     require_otp: bool
     otp_via_webhook: bool
+    # When the fee is due, as the business's paymentTiming said at create (the rider waits for
+    # a before_dispatch fee to be paid, as the sandbox's documented choice).
+    payment_timing: str = "after_delivery"
     fee: float | None = None
     payment_status: str = "unpaid"
     images: list[StoredImage] = field(default_factory=list)

@@ -8,6 +8,12 @@
     matched ──> picked_up ──> in_transit ──> delivered        (sandbox admin: advance)
     awaiting_price | pending | matched ── cancel ──> cancelled
 
+The rider follows the business's ``paymentTiming`` (snapshotted at create): a
+``before_dispatch`` fee must be marked paid before the package is picked up ("rider may wait
+until the fee is paid": the sandbox's rider always waits). A delivery that needs a drop-off
+code (``requireDeliveryOtp``) is delivered only once its code was issued, which happens when the
+fee is marked paid (texted by the service, or the ``delivery.otp_issued`` event).
+
 With ``publicRequest.requireApproval`` every create waits in ``awaiting_price`` without a fee,
 even when a pricing rule covers it, until staff approve it by setting the fee.
 Cancel and assign are allowed before pickup only (``awaiting_price``, ``pending``,
@@ -108,6 +114,7 @@ class Lifecycle:
             api_key_id=key_id,
             require_otp=caps.requireDeliveryOtp,
             otp_via_webhook=self._scenario.organization.otp_via_webhook,
+            payment_timing=caps.paymentTiming,
             fee=fee,
             images=images,
         )
@@ -217,9 +224,11 @@ class Lifecycle:
             raise ApiError(400, "already_paid", "The fee was already marked paid.")
         record.payment_status, record.updated_at = "paid", self._clock()
         events = [self._event("paid", record, record.status)]
-        if record.require_otp and record.otp_via_webhook and record.status != "delivered":
+        if record.require_otp and record.status != "delivered":
+            # Issued now either way: texted by the service, or sent to the caller by webhook.
             record.otp_code = record.otp_code or new_otp_code()
-            events.append(self._event("otp", record, record.status, otp_reason="payment"))
+            if record.otp_via_webhook:
+                events.append(self._event("otp", record, record.status, otp_reason="payment"))
         return record, events
 
     def advance(self, delivery_id: str, to: str | None = None) -> Outcome:
@@ -232,6 +241,7 @@ class Lifecycle:
                 "advance_not_allowed",
                 f"From {record.status} the delivery can move {allowed}.",
             )
+        _check_may_move(record, target)
         now = self._clock()
         previous, rider = record.status, self._rider(record)
         record.status, record.updated_at = target, now
@@ -257,3 +267,21 @@ class Lifecycle:
             )
         record.otp_code = record.otp_code or new_otp_code()
         return record, [self._event("otp", record, record.status, otp_reason="resend")]
+
+
+def _check_may_move(record: DeliveryRecord, target: str) -> None:
+    """Refuse a move the business's settings forbid yet: the pickup of an unpaid
+    ``before_dispatch`` job, the drop-off of a job whose drop-off code was never issued."""
+    paid = record.payment_status == "paid"
+    if target == "picked_up" and record.payment_timing == "before_dispatch" and not paid:
+        raise ApiError(
+            400,
+            "fee_not_paid",
+            "Payment is due before dispatch: the rider waits until the fee is marked paid.",
+        )
+    if target == "delivered" and record.require_otp and record.otp_code is None:
+        raise ApiError(
+            400,
+            "otp_not_issued",
+            "The receiver has no drop-off code yet: it is issued when the fee is marked paid.",
+        )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .conftest import TO_SUMMARY, MakeStack
 
 
@@ -68,6 +70,39 @@ async def test_a_delivery_played_to_the_end(make_stack: MakeStack) -> None:
     assert "is finished: its link no longer gives the code (/start otp_" in link
     await stack.type_line(":restart")
     assert (await stack.type_line(":link"))[0] == link
+
+
+@pytest.mark.parametrize("timing", ["after_delivery", "off_platform"])
+async def test_a_fee_due_later_lets_the_rider_set_off_unpaid(
+    make_stack: MakeStack, timing: str
+) -> None:
+    """Only the drop-off waits, for the code the payment issues: ``:advance`` names ``:paid``."""
+    stack = await make_stack(**{"capabilities.paymentTiming": timing})
+    await order(stack)
+    assert "to picked up" in (await stack.type_line(":advance"))[0]
+    assert "to in transit" in (await stack.type_line(":advance"))[0]
+    refused = await stack.type_line(":advance")
+    assert refused[0].endswith(
+        "the rider hands it over only for the drop-off code, which is issued when the fee is "
+        "paid: :paid marks it paid, then :advance"
+    )
+    assert "the sandbox refused" not in "\n".join(refused)
+    paid = "\n".join(await stack.type_line(":paid"))
+    assert "/start otp_" in paid and "otp_via_webhook" not in paid
+    assert "Your package has been delivered." in "\n".join(await stack.type_line(":advance"))
+
+
+async def test_photo_proof_is_delivered_unpaid_with_no_code(make_stack: MakeStack) -> None:
+    edits = {
+        "capabilities.paymentTiming": "after_delivery",
+        "capabilities.requireDeliveryOtp": False,
+    }
+    stack = await make_stack(**edits)
+    await order(stack)
+    for _ in range(3):
+        screen = "\n".join(await stack.type_line(":advance"))
+    assert "Your package has been delivered." in screen
+    assert "drop-off code" not in screen
 
 
 async def test_a_fee_for_an_order_awaiting_a_price(make_stack: MakeStack) -> None:

@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from bot.cli import main
 from bot.demo.demo_cli import interactive
+
+ROOT = Path(__file__).resolve().parents[2]
 
 SCRIPT = """\
 # A whole order in a script: the greeting, a warehouse drop-off, then delivered.
@@ -150,3 +154,58 @@ def test_a_script_needs_no_terminal(tmp_path: Path, photo_dir: Path) -> None:
     result = _deliverybot("demo", "--script", str(script))
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout.rstrip().endswith(f"ok: {script} replayed, every check matched")
+
+
+def test_the_demo_stops_quietly_when_its_reader_goes_away() -> None:
+    """``deliverybot demo | head``: the next line written finds the pipe closed; the demo
+    exits 0 with no traceback instead of hanging on what it had started."""
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "bot", "demo"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert demo.stdout is not None and demo.stderr is not None
+    demo.stdout.close()  # the reader is gone before the answer to "1" is written
+    _, stderr = demo.communicate("1\n", timeout=60)
+    assert (demo.returncode, stderr) == (0, "")
+
+
+# Run in its own interpreter: the demo, its input /dev/null, then the distributions of every
+# module it imported, by name.
+IMPORTED_BY_THE_DEMO = """\
+import contextlib, importlib.metadata, os, sys
+from bot.cli import main
+with open(os.devnull) as nothing, contextlib.redirect_stdout(open(os.devnull, "w")):
+    sys.stdin = nothing
+    main(["demo"])
+owners = importlib.metadata.packages_distributions()
+tops = {name.split(".")[0] for name in sys.modules}
+print("\\n".join(sorted({dist for top in tops for dist in owners.get(top, [])})))
+"""
+
+
+def test_the_demo_imports_none_of_the_test_tools() -> None:
+    """`make demo` installs no [dev] extras: nothing the demo imports may need one."""
+    with (ROOT / "pyproject.toml").open("rb") as handle:
+        project = tomllib.load(handle)["project"]
+    names = [re.split(r"[ <>=!~;\[]", req)[0] for req in project["optional-dependencies"]["dev"]]
+    runtime = {re.split(r"[ <>=!~;\[]", req)[0].lower() for req in project["dependencies"]}
+    # setuptools is in the demo's .venv too (`make demo` builds the project with it), and its
+    # .pth file loads `_distutils_hack` into every interpreter there.
+    test_only = {name.lower().replace("_", "-") for name in names} - runtime - {"setuptools"}
+    result = subprocess.run(  # noqa: S603 - a fixed argument list, no shell
+        [sys.executable, "-c", IMPORTED_BY_THE_DEMO],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert result.returncode == 0, result.stderr
+    imported = {line.lower().replace("_", "-") for line in result.stdout.split()}
+    assert "deliverybot" in imported or "babel" in imported  # the demo did run
+    assert {"pytest", "mypy", "playwright"} <= test_only
+    assert imported & test_only == set()

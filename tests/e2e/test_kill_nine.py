@@ -78,6 +78,9 @@ async def sandbox() -> AsyncIterator[tuple[Sandbox, EventRecorder]]:
     """The sandbox on a loopback port (the bot's Partner API), its webhooks recorded."""
     data = default_scenario_data()
     data["capabilities"]["publicRequest"]["autoDispatch"] = False  # riders move when told
+    # Set off unpaid and delivered on photo proof: no payment or drop-off code to wait for.
+    data["capabilities"]["paymentTiming"] = "after_delivery"
+    data["capabilities"]["requireDeliveryOtp"] = False
     sock = listening_socket("127.0.0.1", 0)
     recorder = EventRecorder()
     sandbox = Sandbox(

@@ -306,6 +306,7 @@ async def test_cancel_not_allowed_is_explained_by_the_status_now(
     desk: CustomerDesk, orders: Orders, org: Org, to: str, says: str
 ) -> None:
     delivery = await orders.order(ADA)  # the chat's view stays "matched": no relay here
+    org.sandbox.mark_paid(delivery.id)  # its fee is due before dispatch
     while org.sandbox.delivery(delivery.id)["status"] != to:
         org.sandbox.advance_status(delivery.id)
     reply = await desk.cancel(ADA, delivery.id, "changed my mind")

@@ -185,6 +185,7 @@ async def test_an_event_delivered_late_never_moves_the_chat_back(
 ) -> None:
     world = await make_world()
     delivery = await world.order()
+    world.sandbox.mark_paid(delivery.id)  # its fee is due before dispatch
     await world.settle()
     world.door.refuse_once.add("delivery.status_changed")  # picked_up fails the first time
     world.sandbox.advance_status(delivery.id)  # picked_up

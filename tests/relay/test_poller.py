@@ -28,7 +28,7 @@ class Wakes:
 async def test_a_status_change_seen_by_polling_reaches_the_chats_once(
     make_world: MakeWorld, channel: RecordingChannel
 ) -> None:
-    world = await make_world()  # its webhooks are never delivered: no public host
+    world = await make_world(pay_after_delivery)  # its webhooks are never delivered
     delivery = await world.order()
     await world.store.deliveries.mark_tracking_sent(delivery.id)  # shown when it was created
     wakes = Wakes()
@@ -56,6 +56,7 @@ async def test_a_status_change_seen_by_polling_reaches_the_chats_once(
 async def test_the_synthetic_event_names_the_change_and_its_time(make_world: MakeWorld) -> None:
     world = await make_world()
     delivery = await world.order()
+    world.sandbox.mark_paid(delivery.id)  # its fee is due before dispatch
     world.clock.advance(42)
     world.sandbox.advance_status(delivery.id)
     poller = StatusPoller(world.store, world.client, clock=world.clock)
@@ -79,6 +80,7 @@ async def test_delivered_is_a_completed_event_and_ends_the_polling(
 ) -> None:
     world = await make_world()
     delivery = await world.order()
+    world.sandbox.mark_paid(delivery.id)  # its fee is due before dispatch
     for _ in range(3):
         world.sandbox.advance_status(delivery.id)
     poller = StatusPoller(world.store, world.client, clock=world.clock)
@@ -92,6 +94,11 @@ async def test_delivered_is_a_completed_event_and_ends_the_polling(
     assert stored.event_type == "delivery.completed"
     assert world.sandbox.call_counts().get("get_delivery", 0) == reads  # no longer open
     assert "Your package has been delivered." in channel.texts(CUSTOMER_CHAT)[-1]
+
+
+def pay_after_delivery(data: dict[str, Any]) -> None:
+    """The rider sets off unpaid, so the pickup is the only news the poller has to find."""
+    data["capabilities"]["paymentTiming"] = "after_delivery"
 
 
 def manual_dispatch(data: dict[str, Any]) -> None:

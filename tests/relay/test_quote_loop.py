@@ -205,6 +205,7 @@ async def test_cancel_refused_because_the_rider_has_the_package_is_said_plainly(
     world = await make_world(staff_price_by_hand)
     delivery = await priced_order(world)
     await world.client.assign_rider(delivery.id, "rdr_tunde")
+    world.sandbox.mark_paid(delivery.id)  # its fee is due before dispatch
     world.sandbox.advance_status(delivery.id)  # picked up; the chat has not heard yet
     quotes, operators = quotes_over(world)
     ref = short_ref(delivery.id)
@@ -227,6 +228,7 @@ async def test_an_answer_after_the_delivery_moved_on_sends_nothing(make_world: M
     world = await make_world(staff_price_by_hand)
     delivery = await priced_order(world)
     await world.client.assign_rider(delivery.id, "rdr_tunde")
+    world.sandbox.mark_paid(delivery.id)  # its fee is due before dispatch
     world.sandbox.advance_status(delivery.id)
     await world.settle()  # the chat was told: picked up
     quotes, operators = quotes_over(world)

@@ -240,14 +240,19 @@ async def test_pricing_events(
 
 
 async def test_resend_needs_payment_and_a_drop_off_status(
-    manual_sandbox: Sandbox,
-    manual_api: httpx.AsyncClient,
+    make_sandbox: MakeSandbox,
+    scenario_data: dict[str, Any],
+    connect: Connect,
     pickup_body: Body,
     create: CreateDelivery,
 ) -> None:
-    box = manual_sandbox
-    delivery_id = (await create(manual_api, pickup_body))["id"]
-    await manual_api.post(f"/deliveries/{delivery_id}/assign", json={"riderId": "rdr_tunde"})
+    # Fee collected after delivery: the rider sets off unpaid (before dispatch, they wait).
+    scenario_data["capabilities"]["paymentTiming"] = "after_delivery"
+    scenario_data["capabilities"]["publicRequest"]["autoDispatch"] = False
+    box = make_sandbox(scenario_data)
+    api = connect(box)
+    delivery_id = (await create(api, pickup_body))["id"]
+    await api.post(f"/deliveries/{delivery_id}/assign", json={"riderId": "rdr_tunde"})
     box.advance_status(delivery_id)
     with pytest.raises(ApiError) as unpaid:
         box.resend_otp(delivery_id)

@@ -192,6 +192,7 @@ async def seeded(
     rider_ids = [rider["id"] for rider in riders.json()["riders"]]
     # One delivery per state: picked up (post-pickup answers), matched by an assign, and the
     # errand as create left it.
+    sandbox.mark_paid(delivery_ids[0])  # the default business takes the fee before dispatch
     sandbox.advance_status(delivery_ids[0], "picked_up")
     assignment = {"riderId": rider_ids[-1]}
     assigned = await client.post(

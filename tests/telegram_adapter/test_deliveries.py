@@ -205,6 +205,7 @@ async def test_nobody_cancels_another_customers_delivery(world: HandlerWorld) ->
 
 async def test_cancel_after_pickup_is_explained(world: HandlerWorld) -> None:
     delivery = await world.order(ALICE)
+    world.sandbox.mark_paid(delivery.id)  # its fee is due before dispatch
     world.sandbox.advance_status(delivery.id, "picked_up")
     reply = await world.ask(
         world.tg.updates.command(ALICE, "cancel_delivery", f"{delivery.id} changed my mind")

@@ -151,6 +151,7 @@ async def test_assign_and_unassign_follow_the_apis_rules(world: HandlerWorld) ->
         f"The rider was taken off delivery {ref}; it is again: waiting for a rider."
     )
     await operator_says(world, "assign", f"{delivery.id} rdr_chiamaka")  # busy riders may be
+    world.sandbox.mark_paid(delivery.id)  # its fee is due before dispatch
     world.sandbox.advance_status(delivery.id, "picked_up")
     assert await operator_says(world, "assign", f"{delivery.id} rdr_tunde") == (
         f"Delivery {ref}: the pickup has started, so its rider can no longer change."

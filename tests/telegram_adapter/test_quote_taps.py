@@ -88,6 +88,7 @@ async def test_cancel_cancels_and_a_refusal_is_explained_in_plain_words(
 
     second_id, second = await asked(world, ALICE)
     await world.client.assign_rider(second_id, "rdr_tunde")
+    world.sandbox.mark_paid(second_id)  # its fee is due before dispatch
     world.sandbox.advance_status(second_id)  # the rider has it; the chat was not told yet
     refused = await world.ask(world.tg.updates.tap(second, "Cancel it"))
     ref = short_ref(second_id)
