@@ -76,7 +76,9 @@ NOT_FOR_CHATS: dict[str, frozenset[str]] = {
         {"message is not modified", "chat not found", "the group moved to chat ", "rate limited"}
     ),
     # HTTP reason phrases, for Telegram's servers
-    "bot/telegram/webhook_route.py": frozenset({"Payload Too Large", "Bad Request"}),
+    "bot/telegram/webhook_route.py": frozenset(
+        {"Payload Too Large", "Bad Request", "Unsupported Media Type"}
+    ),
     # the rule a dropped update broke, for the log line that names it
     "bot/telegram/update_check.py": frozenset(
         {

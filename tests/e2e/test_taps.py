@@ -71,20 +71,26 @@ async def test_buttons_nobody_made_get_an_answer_and_change_nothing(stack: BotSt
 
 
 async def test_long_lists_turn_pages_in_place(stack: BotStack) -> None:
-    summary = await stack.fill_order(ADA)
-    assert summary.text is not None and summary.text.endswith("Page 1 of 2")
+    await stack.command(ADA, "new")
+    await stack.tap(stack.prompt(ADA.id), "✓ Pickup & delivery")
+    await stack.location(ADA, 6.5095, 3.3711)
+    await stack.text(ADA, "12 Herbert Macaulay Way, Yaba")
+    await stack.tap(stack.prompt(ADA.id), "Moremi Hall")
+    rooms = stack.prompt(ADA.id)  # 81 rooms, 8 buttons a page
+    assert rooms.text is not None and rooms.text.endswith("Page 1 of 11")
     sent_before = len(stack.tg.sent_messages(ADA.id))
 
-    assert await stack.tap(summary, "Next ›") == []  # no new message: the same one redrawn
-    page_two = stack.tg.message(ADA.id, summary.message_id)
-    assert page_two is not None and page_two["text"].endswith("Page 2 of 2")
-    await stack.tap(summary, "‹ Prev")
-    page_one = stack.tg.message(ADA.id, summary.message_id)
-    assert page_one is not None and page_one["text"].endswith("Page 1 of 2")
+    assert await stack.tap(rooms, "Next ›") == []  # no new message: the same one redrawn
+    page_two = stack.tg.message(ADA.id, rooms.message_id)
+    assert page_two is not None and page_two["text"].endswith("Page 2 of 11")
+    await stack.tap(rooms, "‹ Prev")
+    page_one = stack.tg.message(ADA.id, rooms.message_id)
+    assert page_one is not None and page_one["text"].endswith("Page 1 of 11")
 
     assert len(stack.tg.sent_messages(ADA.id)) == sent_before
-    await stack.tap(summary, "Confirm and send")  # the redrawn keyboard still answers
-    assert await stack.bot.store.deliveries.count_for_user(UserRef("telegram", ADA.id)) == 1
+    await stack.tap(rooms, "A001")  # the redrawn keyboard still answers
+    session = await stack.bot.ctx.chats.session(ADA.chat)
+    assert session is not None and session.answers["dropoff_unit"] == "A001"
 
 
 async def test_answers_without_an_open_order_point_to_new(stack: BotStack) -> None:
