@@ -10,7 +10,8 @@ from typing import Protocol, TypeVar
 from pydantic import BaseModel, JsonValue
 from pydantic import ValidationError as ModelError
 
-from bot.partner.models import Capabilities, ServiceLocation, Warehouse
+from conversations.order.capabilities import Capabilities
+from conversations.order.places import ServiceLocation, Warehouse
 from conversations.services import Geocoder
 from conversations.session import Session
 

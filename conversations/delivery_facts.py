@@ -9,7 +9,7 @@ missing and adds the words once the messages are out.
 
 from __future__ import annotations
 
-from bot.partner.models import Delivery
+from conversations.order.delivery import Delivery
 
 PAID = "paid"
 """The customer was told the fee is paid."""

@@ -19,7 +19,8 @@ from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, computed_field
 
-from bot.partner.models import CreateDeliveryRequest, Delivery
+from conversations.order.delivery import Delivery
+from conversations.order.request import CreateDeliveryRequest
 from conversations.typed_text import CustomerText
 
 E = TypeVar("E", bound="DeliveryCreated | AnswerLost | OperatorAlert | ResendAfter")

@@ -38,9 +38,10 @@ from dataclasses import dataclass, field
 
 from pydantic import JsonValue
 
-from bot.partner.models import CreateDeliveryRequest, ServiceKind
 from conversations.context import Context
 from conversations.dialog import Answer, AnswerKind, InputKind, Option, PhotoCount
+from conversations.order.kinds import ServiceKind
+from conversations.order.request import CreateDeliveryRequest
 from conversations.request_fields import required_fields
 from conversations.session import Session
 from conversations.texts.catalogue import say

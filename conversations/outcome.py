@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bot.partner.models import Delivery
+from conversations.order.delivery import Delivery
 
 RefusalReason = Literal[
     "validation",  # 400 validation_error: field_errors name the request fields

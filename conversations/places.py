@@ -18,9 +18,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 from pydantic import ValidationError as ModelError
 
-from bot.partner.models import Coords, ServiceLocation, Warehouse
 from conversations.context import Answers, Context
 from conversations.dialog import Option
+from conversations.order.places import Coords, ServiceLocation, Warehouse
 from conversations.rules import usable_warehouses
 from conversations.service_area import place_key
 from conversations.services import GeocodedPlace

@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.partner.models import CAPABILITY_FIELDS, PAYMENT_FIELDS, PLACE_FIELDS
+from conversations.order.fields import CAPABILITY_FIELDS, PAYMENT_FIELDS, PLACE_FIELDS
 from conversations.outcome import RefusalReason, Refused
 
 Reask = Literal["named", "payment", "service", "places", "photos", "none", "checked"]

@@ -11,12 +11,9 @@ from __future__ import annotations
 
 from typing import get_args
 
-from bot.partner.models import (
-    ERRAND_FIELDS,
-    PICKUP_DELIVERY_FIELDS,
-    CreateDeliveryRequest,
-    ServiceKind,
-)
+from conversations.order.fields import ERRAND_FIELDS, PICKUP_DELIVERY_FIELDS
+from conversations.order.kinds import ServiceKind
+from conversations.order.request import CreateDeliveryRequest
 
 # What the model's rules require of each kind beyond every request's own required fields.
 _KIND_FIELDS: dict[ServiceKind, tuple[str, ...]] = {

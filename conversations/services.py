@@ -15,7 +15,9 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from bot.partner.models import Capabilities, CreateDeliveryRequest, ServiceLocation, Warehouse
+from conversations.order.capabilities import Capabilities
+from conversations.order.places import ServiceLocation, Warehouse
+from conversations.order.request import CreateDeliveryRequest
 from conversations.outcome import CreateOutcome
 from conversations.session import Session
 

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from pydantic import JsonValue
 from pydantic import ValidationError as ModelError
 
-from bot.partner.models import CreateDeliveryRequest
 from conversations import delivery_facts, rules
 from conversations.dialog import (
     BACK_TO_SUMMARY,
@@ -47,6 +46,7 @@ from conversations.engine.prompting import (
 )
 from conversations.engine.walker import Walker
 from conversations.flow import Accept, FlowRegistry, Invalid, Partial, Question, Redo, Result, Step
+from conversations.order.request import CreateDeliveryRequest
 from conversations.outcome import CreateOutcome, Refused
 from conversations.places import remembered_key
 from conversations.refusals import decide

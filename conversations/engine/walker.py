@@ -17,11 +17,6 @@ from collections.abc import Mapping
 
 from pydantic import JsonValue
 
-from bot.partner.models import (
-    Capabilities,
-    ServiceLocation,
-    Warehouse,
-)
 from conversations import rules
 from conversations.context import Context
 from conversations.dialog import TRY_AGAIN, Effect, OperatorAlert, Option, Prompt, Turn
@@ -42,6 +37,8 @@ from conversations.flow import (
     Stop,
     Target,
 )
+from conversations.order.capabilities import Capabilities
+from conversations.order.places import ServiceLocation, Warehouse
 from conversations.services import Services
 from conversations.session import Session
 from conversations.texts import dialogue

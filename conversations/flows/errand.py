@@ -25,7 +25,6 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, JsonValue
 from pydantic import ValidationError as ModelError
 
-from bot.partner.models import MAX_PACKAGE_IMAGES, ErrandLink, ServiceKind
 from conversations import rules
 from conversations.context import Context
 from conversations.dialog import Answer, ChoiceAnswer, Option, TextAnswer
@@ -40,6 +39,9 @@ from conversations.flow import (
     Result,
     Step,
 )
+from conversations.order.kinds import ServiceKind
+from conversations.order.limits import MAX_PACKAGE_IMAGES
+from conversations.order.request import ErrandLink
 from conversations.places import PlacePick, cut_address
 from conversations.steps import (
     amount,

@@ -13,10 +13,11 @@ another and fits a small bag; an errand sends every errand field, so the ones no
 
 from __future__ import annotations
 
-from bot.partner.models import MAX_PACKAGE_IMAGES, ServiceKind
 from conversations import rules
 from conversations.context import Context
 from conversations.flow import Flow
+from conversations.order.kinds import ServiceKind
+from conversations.order.limits import MAX_PACKAGE_IMAGES
 from conversations.steps import payment, photos, place_steps, sender, summary, text
 from conversations.steps.names import PAYMENT, SENDER_NAME, SUMMARY
 from conversations.steps.summary_step import fee_hints

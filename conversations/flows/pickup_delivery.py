@@ -26,11 +26,11 @@ from enum import StrEnum
 
 from pydantic import JsonValue
 
-from bot.partner.models import ServiceKind
 from conversations import rules
 from conversations.context import Context
 from conversations.dialog import Option
 from conversations.flow import Branch, Condition, Flow, by_answer
+from conversations.order.kinds import ServiceKind
 from conversations.places import warehouse_named, warehouse_options, warehouse_place
 from conversations.steps import (
     choice,

@@ -30,11 +30,12 @@ from collections.abc import Mapping
 
 from pydantic import JsonValue
 
-from bot.partner.models import ServiceKind, Warehouse
 from conversations import rules
 from conversations.context import Context
 from conversations.dialog import Option
 from conversations.flow import Flow
+from conversations.order.kinds import ServiceKind
+from conversations.order.places import Warehouse
 from conversations.places import cut_address
 from conversations.steps import (
     choice,

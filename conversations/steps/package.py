@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.partner.models import MAX_PACKAGE_IMAGES
 from conversations.flow import Step, Target
+from conversations.order.limits import MAX_PACKAGE_IMAGES
 from conversations.steps.choices import choice
 from conversations.steps.common import Offer
 from conversations.steps.names import PACKAGE_PHOTOS, PACKAGE_SIZE

@@ -9,11 +9,11 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
-from bot.partner.models import CollectionMethod, ServiceKind
 from conversations import rules
 from conversations.context import Context
 from conversations.dialog import Option
 from conversations.flow import Condition, Step, Target
+from conversations.order.kinds import CollectionMethod, ServiceKind
 from conversations.steps.choices import choice
 from conversations.steps.common import Offer
 from conversations.steps.names import PAYMENT, POD_AMOUNT

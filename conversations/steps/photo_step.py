@@ -1,6 +1,6 @@
 """Package photos: the adapter has already re-hosted each one on an https URL the service may
 download (plain http only to a loopback host, for a bot run against a local sandbox:
-``bot.partner.models.is_image_url``); this step only counts and checks them. Sending them is
+``conversations.order.photos.is_image_url``); this step only counts and checks them. Sending them is
 the answer (no "done"). Re-hosted photos expire, so a repeated order asks for them again
 (``replay=False``)."""
 
@@ -10,7 +10,6 @@ from collections.abc import Callable, Sequence
 
 from pydantic import JsonValue
 
-from bot.partner.models import is_image_url
 from conversations.context import Context
 from conversations.dialog import Answer, CommandAnswer, PhotoCount, PhotosAnswer
 from conversations.flow import (
@@ -24,6 +23,7 @@ from conversations.flow import (
     Result,
     Step,
 )
+from conversations.order.photos import is_image_url
 from conversations.steps.common import Text, question_text, unexpected, value_writer
 from conversations.texts.catalogue import say
 from conversations.texts.said import Words, said

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from geopy.distance import great_circle
 from pydantic import JsonValue
 
-from bot.partner.models import Coords, ServiceLocation
 from conversations.context import Answers, Context
 from conversations.dialog import (
     Answer,
@@ -45,6 +44,7 @@ from conversations.flow import (
     Step,
     Target,
 )
+from conversations.order.places import Coords, ServiceLocation
 from conversations.places import Place, PlaceNames, PlacePick, real_coords, resolve
 from conversations.rules import saved_places
 from conversations.service_area import clearly_outside, place_key

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.partner.models import CollectionMethod
 from conversations import rules
 from conversations.context import Context
 from conversations.dialog import CONFIRM, Answer, ChoiceAnswer, Option
 from conversations.flow import CREATE, Accept, Ask, Question, Result, Step
+from conversations.order.kinds import CollectionMethod
 from conversations.steps.common import Text, question_text, unexpected
 from conversations.steps.names import PAYMENT, SUMMARY
 from conversations.texts.catalogue import say

@@ -18,7 +18,6 @@ to keep, when it was typed), so Enter or one tap keeps it.
 
 from __future__ import annotations
 
-from bot.partner.models import LocationUnit
 from conversations.context import Context
 from conversations.dialog import KEEP, PAGE_SIZE, Answer, ChoiceAnswer, Option, TextAnswer
 from conversations.flow import (
@@ -32,6 +31,7 @@ from conversations.flow import (
     Step,
     Target,
 )
+from conversations.order.places import LocationUnit
 from conversations.places import PlaceNames, PlacePick
 from conversations.steps.common import bounded
 from conversations.texts.catalogue import number, say

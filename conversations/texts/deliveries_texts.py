@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.partner.models import Delivery
+from conversations.order.delivery import Delivery
 from conversations.texts.catalogue import current, money, say
 
 # Words by which a sentence (the service's customer_message_hint) tells a status: a hint that

@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from bot.partner.models import CANCEL_REASON_LENGTH, Delivery
 from conversations.keywords import said_command
+from conversations.order.delivery import Delivery
+from conversations.order.limits import CANCEL_REASON_LENGTH
 from conversations.texts.catalogue import day, money, say
 from conversations.texts.deliveries_texts import (
     heading,

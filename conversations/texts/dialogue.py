@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
-from bot.partner.models import Delivery
 from conversations.dialog import AnswerKind, InputKind
+from conversations.order.delivery import Delivery
 from conversations.outcome import Refused
 from conversations.shortening import shorten
 from conversations.texts.catalogue import number, say

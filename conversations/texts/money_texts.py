@@ -21,7 +21,9 @@ fee marked paid says that (relayed by ``bot.relay``).
 
 from __future__ import annotations
 
-from bot.partner.models import Capabilities, CollectionMethod, Delivery
+from conversations.order.capabilities import Capabilities
+from conversations.order.delivery import Delivery
+from conversations.order.kinds import CollectionMethod
 from conversations.services import OnlinePayment
 from conversations.texts.catalogue import money, say
 

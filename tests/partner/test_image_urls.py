@@ -7,6 +7,8 @@ import pytest
 from bot.config import LOOPBACK_HOSTS
 from bot.partner.models import LOOPBACK_HOSTS as IMAGE_LOOPBACK_HOSTS
 from bot.partner.models import is_image_url
+from conversations.order.photos import LOOPBACK_HOSTS as CORE_LOOPBACK_HOSTS
+from conversations.order.photos import is_image_url as core_is_image_url
 
 
 @pytest.mark.parametrize(
@@ -28,3 +30,10 @@ def test_only_https_or_loopback_http_is_an_image_url(url: str, taken: bool) -> N
 
 def test_the_config_and_the_images_share_one_loopback_list() -> None:
     assert LOOPBACK_HOSTS is IMAGE_LOOPBACK_HOSTS
+
+
+def test_the_cores_image_rule_takes_the_configs_loopback_hosts() -> None:
+    # The core cannot import bot, and check-config must start without importing conversations,
+    # so the set is written in both; this keeps the two the same.
+    assert CORE_LOOPBACK_HOSTS == LOOPBACK_HOSTS
+    assert is_image_url is core_is_image_url
