@@ -1,4 +1,8 @@
-"""The message catalogue: shipped languages agree, money is Babel's, overrides are checked."""
+"""The message catalogue: shipped languages agree, money is Babel's, overrides are checked.
+
+The catalogue checked is the whole one a bot ships: the core's messages and every channel's own
+words (``bot.channel_texts``), so a channel's words are held to the same rules.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from datetime import date
 
 import pytest
 
+from bot.channel_texts import shipped_channel_texts
 from conversations.phones import example_phone
 from conversations.texts import dialogue, money_texts
 from conversations.texts.catalogue import (
@@ -19,17 +24,20 @@ from conversations.texts.catalogue import (
     placeholders,
     problems_with,
     say,
+    shipped_messages,
     speaking,
     speaking_language,
     spoken_language,
 )
 
+CHANNELS = shipped_channel_texts()
+WHOLE = {language: shipped_messages(language, CHANNELS) for language in SHIPPED}
 _MARK = re.compile(r"\[\[(?:tap|Tap|way):[^\]]+\]\]")
 
 
 @pytest.mark.parametrize("language", sorted(set(SHIPPED) - {SOURCE_LANGUAGE}))
 def test_every_language_has_the_source_ids_placeholders_and_marks(language: str) -> None:
-    source, translated = SHIPPED[SOURCE_LANGUAGE], SHIPPED[language]
+    source, translated = WHOLE[SOURCE_LANGUAGE], WHOLE[language]
     assert sorted(translated) == sorted(source)
     for message_id, template in source.items():
         assert placeholders(translated[message_id]) == placeholders(template), message_id
@@ -42,7 +50,8 @@ def test_every_language_has_the_source_ids_placeholders_and_marks(language: str)
 
 @pytest.mark.parametrize("language", sorted(SHIPPED))
 def test_every_message_renders_with_its_placeholders(language: str) -> None:
-    catalogue = Texts().catalogue_for(language)
+    catalogue = Texts(channels=CHANNELS).catalogue_for(language)
+    assert set(catalogue.messages) == set(WHOLE[language])
     for message_id, names in catalogue.fields.items():
         rendered = catalogue.say(message_id, **{name: f"<{name}>" for name in names})
         assert "{" not in rendered and "}" not in rendered, message_id
@@ -142,7 +151,7 @@ SAME_IN_FRENCH = frozenset(
 
 def test_every_french_message_is_translated_unless_it_is_the_same_word() -> None:
     """A message left in English in the French catalogue is a slip, unless listed above."""
-    english, french = SHIPPED["en"], SHIPPED["fr"]
+    english, french = WHOLE["en"], WHOLE["fr"]
     untranslated = sorted(k for k, text in english.items() if french[k] == text)
     assert untranslated == sorted(SAME_IN_FRENCH)
 
