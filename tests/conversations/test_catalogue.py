@@ -17,6 +17,7 @@ from conversations.texts import dialogue, money_texts
 from conversations.texts.catalogue import (
     SHIPPED,
     SOURCE_LANGUAGE,
+    ChannelTexts,
     Texts,
     day,
     money,
@@ -161,3 +162,30 @@ def test_a_phone_example_is_joined_in_the_customers_language() -> None:
         assert " ou +234 " in example_phone("NG")
     with speaking_language("en"):
         assert " or +234 " in example_phone("NG")
+
+
+def test_a_channels_words_join_the_catalogue_only_where_the_channel_is_registered() -> None:
+    words = ChannelTexts(
+        "pager", {"en": {"pager.hi": "Hi {name}"}, "fr": {"pager.hi": "Salut {name}"}}
+    )
+    texts = Texts(overrides={"en": {"pager.hi": "Hello {name}"}}, channels=(words,))
+    assert texts.catalogue_for("fr").say("pager.hi", name="Ada") == "Salut Ada"
+    assert texts.catalogue_for("en").say("pager.hi", name="Ada") == "Hello Ada"
+    assert Texts().with_channels(words).with_channels(words).channels == (words,)
+    assert "pager.hi" not in Texts().catalogue_for("en").messages
+    assert problems_with({"pager.hi": "Hi"}) == [("pager.hi", "no such message id")]
+    assert problems_with({"pager.hi": "Hi"}, "en", (words,)) == [
+        ("pager.hi", "drops the placeholder {name} (the message has {name})")
+    ]
+
+
+def test_a_channels_words_are_whole_and_take_no_id_already_said() -> None:
+    with pytest.raises(ValueError, match="gives the languages"):
+        ChannelTexts("pager", {"en": {"pager.hi": "Hi"}})
+    with pytest.raises(ValueError, match=r"fr differs by \['pager.bye'\]"):
+        ChannelTexts(
+            "pager", {"en": {"pager.hi": "Hi", "pager.bye": "Bye"}, "fr": {"pager.hi": "Salut"}}
+        )
+    taken = ChannelTexts("pager", {"en": {"desk.busy": "Busy"}, "fr": {"desk.busy": "Occupé"}})
+    with pytest.raises(ValueError, match="ids already taken"):
+        Texts(channels=(taken,))
