@@ -49,7 +49,7 @@ from bot.store import Store
 from bot.web import create_web_app
 from conversations import Geocoder
 from conversations.flow import FlowRegistry
-from conversations.texts.catalogue import install
+from conversations.texts.catalogue import install, installed
 from conversations.texts.desk_texts import ChannelWords
 
 log = logging.getLogger(__name__)
@@ -97,10 +97,13 @@ class BotCore:
         return QuoteDesk(self.desk(words), tell_operators if operators else None)
 
     def register(self, registration: ChannelRegistration) -> None:
-        """Add a channel: the chats it owns, its routes on the web app, its jobs and what runs
-        with the bot (``bot.channels``). Before the bot starts."""
+        """Add a channel: the chats it owns, its routes on the web app, its jobs, what runs
+        with the bot and its own words, beside the core's in the business's catalogue
+        (``bot.channels``). Before the bot starts."""
         self.channels.add(registration)
         self.web_app.router.routes.extend(registration.routes)
+        if registration.texts:
+            install(installed().with_channels(*registration.texts))
 
     def jobs(self) -> list[Job]:
         """The background jobs (``bot.jobs``): the core's own (the relay, the follow-up of
@@ -131,7 +134,8 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
     """Every channel-independent part over ``store``; channels ``register`` on it next.
 
     ``settings.texts`` (the ``[texts]`` locale and overrides) is installed for the process:
-    every sentence, in a turn or outside one (the relay, alerts), is said from it. Operator
+    every sentence, in a turn or outside one (the relay, alerts), is said from it, and each
+    channel's own words join it as the channel registers. Operator
     alerts go to ``settings.operators`` through the channels.
     """
     seams = seams or Seams()

@@ -3,10 +3,10 @@
 A channel adapter (Telegram, the terminal console, the agents' JSON API) builds what it needs
 over the core's services (``bot.core_services.CoreServices``) and registers one
 ``ChannelRegistration``: the name, the ``Channel`` that delivers its chats' messages, the web
-routes, the background jobs, the turns it shows later, its pacing and whatever starts and stops
-with the running bot. Nothing else of
-the core changes for a new channel: the relay, the operator alerts and the later turns reach a
-chat through ``Channels``, which hands each to the channel that owns the chat.
+routes, the background jobs, the turns it shows later, its pacing, its own words (``texts``,
+added to the business's catalogue) and whatever starts and stops with the running bot. Nothing
+else of the core changes for a new channel: the relay, the operator alerts and the later turns
+reach a chat through ``Channels``, which hands each to the channel that owns the chat.
 
 Every chat is a ``ChatRef``; the channel registered under its ``channel`` name reaches it, and
 no other. One channel is the messenger (Telegram's, the console's, or the log of a bot without a
@@ -32,6 +32,7 @@ from bot.ordering.chats import DeliverLater
 from bot.relay.asking import Asking, AskingChannel, typed_text
 from bot.relay.channel_protocol import Channel, ChatTurns, ChatUnreachable
 from conversations import Turn
+from conversations.texts.catalogue import ChannelTexts
 
 NO_HANDOFF = ""  # ``otp_link`` without a messenger: no link a receiver could open
 
@@ -45,7 +46,9 @@ class ChannelRegistration:
     (``bot.jobs``) and run while the bot runs, each under its own unique name;
     ``aclose`` releases what the channel opened, when the core closes. ``turns`` is the
     channel's pacing (None: its chats are sent to at once); ``messenger`` says whether it is
-    the messenger (at most one is).
+    the messenger (at most one is). ``texts`` are the channel's own words (its greeting, its
+    buttons' labels: ``bot/telegram/telegram_texts.py``), added to the business's catalogue
+    when it registers, so ``say`` renders them and ``[texts]`` overrides reach them.
     """
 
     name: str
@@ -57,6 +60,7 @@ class ChannelRegistration:
     jobs: Sequence[Job] = ()
     running: Callable[[], AbstractAsyncContextManager[None]] | None = None
     aclose: Callable[[], Awaitable[None]] | None = None
+    texts: Sequence[ChannelTexts] = ()
 
 
 class Channels:

@@ -25,6 +25,7 @@ from bot.safety.shell_commands import add_audit, add_customers
 
 if TYPE_CHECKING:
     from bot.config import Config
+    from conversations.texts.catalogue import ChannelTexts
 
 EXIT_OK = 0
 EXIT_FAILURE = 1  # the bot could not start
@@ -38,7 +39,15 @@ def _load(path: Path) -> Config | None:
     """The configuration at ``path``; None once its problems are printed, one per line."""
     from bot.config import load_config_or_report
 
-    return load_config_or_report(path)
+    return load_config_or_report(path, channel_texts=_channel_texts)
+
+
+def _channel_texts() -> Sequence[ChannelTexts]:
+    """Every shipped channel's words, which ``[texts]`` overrides may name (``bot.channel_texts``;
+    imported only when a file has overrides to check, as the catalogue itself)."""
+    from bot.channel_texts import shipped_channel_texts
+
+    return shipped_channel_texts()
 
 
 def _add_config_option(parser: argparse.ArgumentParser) -> None:
@@ -422,6 +431,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="A Telegram bot for ordering deliveries through the Delivery Partner API.",
     )
     parser.add_argument("--version", action=_VersionAction)
+    # Every command that reads a config checks its [texts] overrides against these words.
+    parser.set_defaults(channel_texts=_channel_texts)
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     for add_command in COMMANDS:
         add_command(subparsers)

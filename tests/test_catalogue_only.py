@@ -4,7 +4,8 @@ An AST scan of the modules that speak to chats (the adapters, the relay, the ord
 services, the texts modules themselves): a string literal that reads as words (two or more
 words of letters) is a sentence, unless it is a docstring, a log line or an exception's text
 for developers, or one of the few words listed in ``NOT_FOR_CHATS`` with what they are for.
-Such a sentence belongs in ``conversations/texts/messages_en.py`` (and its translations),
+Such a sentence belongs in ``conversations/texts/messages_en.py`` (and its translations), or,
+when only one channel says it, in that channel's texts module (``bot/telegram/telegram_texts.py``),
 said with ``say(...)``.
 
 The flows' declarations (questions, titles, option labels and help written where a step is
@@ -33,7 +34,16 @@ SCANNED = (
     "conversations/engine",
     "conversations/rules.py",
 )
-CATALOGUES = frozenset({"conversations/texts/messages_en.py", "conversations/texts/messages_fr.py"})
+CATALOGUES = frozenset(
+    {
+        "conversations/texts/messages_en.py",
+        "conversations/texts/messages_fr.py",
+        # each channel's own words (bot.channel_texts)
+        "bot/telegram/telegram_texts.py",
+        "bot/console/console_texts.py",
+        "bot/webapp/webapp_texts.py",
+    }
+)
 NOT_YET: frozenset[str] = frozenset()
 # Read by a program or a language model answering for a customer (the agents' JSON API and MCP
 # server), not by a person in a chat: how to answer each kind of question, in English, like an

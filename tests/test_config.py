@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, SecretStr
 
+from bot.channel_texts import shipped_channel_texts
 from bot.cli import main
 from bot.config import (
     Config,
@@ -23,6 +24,7 @@ from bot.config import (
     render_redacted,
 )
 from bot.partner.options import ClientOptions
+from bot.webapp import webapp_texts
 
 API_KEY = "sk_live_TESTapiKEY0123456789abcdef"
 BOT_TOKEN = "123456789:AAHsecretTOKENvalue0123456789abcdefg"
@@ -391,6 +393,15 @@ PROBLEMS: list[tuple[str, dict[str, Any], list[str]]] = [
      ["[texts] locale: 'english' is not a locale Babel knows (like en_NG, en_GB or fr_FR)"]),
     ("an override of a message that does not exist", {"texts.en": {"desk.nope": "Hi"}},
      ["[texts.en] desk.nope: no such message id"]),
+    ("an override of a channel's message that does not exist",
+     {"texts.en": {"telegram.nope": "Hi"}},
+     ["[texts.en] telegram.nope: no such message id"]),
+    ("an override of a channel's message with a wrong placeholder",
+     {"texts.en": {"console.photos_refused": "Not these: {problem}"}},
+     ["[texts.en] console.photos_refused: unknown placeholder {problem} (the message has "
+      "{problems})",
+      "[texts.en] console.photos_refused: drops the placeholder {problems} (the message has "
+      "{problems})"]),
     ("an override with a placeholder the message does not have",
      {"texts.en": {"desk.cancelled": "Order {reference} is off."}},
      ["[texts.en] desk.cancelled: unknown placeholder {reference} (the message has {ref})",
@@ -670,8 +681,28 @@ def test_the_example_files_texts_overrides_load_as_written(
     ]
     assert len([a for a, b in zip(lines, opened, strict=True) if a != b]) == 2
     environ = {"DELIVERYBOT_PARTNER_API_KEY": API_KEY, "DELIVERYBOT_TELEGRAM_TOKEN": BOT_TOKEN}
-    config = load_config(write(tmp_path, text="\n".join(opened)), environ=environ)
+    config = load_config(
+        write(tmp_path, text="\n".join(opened)),
+        environ=environ,
+        channel_texts=shipped_channel_texts,
+    )
     assert config.texts.texts().catalogue_for("en").say(message_id, new="/new").startswith(starts)
+
+
+def test_overrides_of_a_channels_words_are_checked_against_that_channels_words(
+    tmp_path: Path,
+) -> None:
+    # The channels' words live in their own modules (bot.channel_texts): the configuration is
+    # checked against whichever channels its loader names, the command line all it ships.
+    override = {"texts.fr": {"telegram.greeting": "Bienvenue chez Acme."}}
+    texts = load_config(write(tmp_path, override), channel_texts=shipped_channel_texts).texts
+    said = texts.texts().catalogue_for("fr")
+    assert said.say("telegram.greeting") == "Bienvenue chez Acme."
+    assert said.say("webapp.title") == webapp_texts.FR["webapp.title"]
+    assert main(["check-config", str(write(tmp_path, override))]) == 0
+    with pytest.raises(ConfigError) as raised:
+        load_config(write(tmp_path, override))  # no channel named: the core's messages only
+    assert raised.value.problems == ["[texts.fr] telegram.greeting: no such message id"]
 
 
 def test_payments_online_link_must_be_https_with_ref_or_id(tmp_path: Path) -> None:

@@ -19,14 +19,20 @@ from pydantic import ValidationError
 from bot.config.config_errors import ConfigError
 from bot.config.problems import problem_lines
 from bot.config.root import Config
+from bot.config.texts_section import CHANNEL_TEXTS, ChannelTextsSource
 
 
 def load_config(
-    path: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None
+    path: str | os.PathLike[str],
+    *,
+    environ: Mapping[str, str] | None = None,
+    channel_texts: ChannelTextsSource | None = None,
 ) -> Config:
     """Read, parse and validate the TOML file at ``path``.
 
     Secrets named by ``*_env`` keys are read from ``environ`` (default: ``os.environ``).
+    ``[texts]`` overrides may name the core's messages and the words of ``channel_texts``'
+    channels (the command line gives every channel the bot ships; none: the core's only).
     Raises ``ConfigError`` listing every problem found, one line each.
     """
     file = Path(path)
@@ -34,6 +40,7 @@ def load_config(
     context = {
         "environ": os.environ if environ is None else environ,
         "base_dir": file.parent.absolute(),
+        CHANNEL_TEXTS: channel_texts,
     }
     try:
         return Config.model_validate(data, context=context)
@@ -42,11 +49,14 @@ def load_config(
         raise ConfigError(problem_lines(exc, data)) from None
 
 
-def load_config_or_report(path: Path) -> Config | None:
-    """The configuration at ``path``; None once its problems are printed on stderr, one per
-    line (what every ``deliverybot`` command that reads a config does)."""
+def load_config_or_report(
+    path: Path, channel_texts: ChannelTextsSource | None = None
+) -> Config | None:
+    """The configuration at ``path`` (its overrides checked against ``channel_texts`` too);
+    None once its problems are printed on stderr, one per line (what every ``deliverybot``
+    command that reads a config does)."""
     try:
-        return load_config(path)
+        return load_config(path, channel_texts=channel_texts)
     except ConfigError as exc:
         for problem in exc.problems:
             print(problem, file=sys.stderr)

@@ -5,47 +5,10 @@
 draws each turn (``render_turn``); ``status``, ``deliveries``, ``cancel_delivery`` and a typed
 drop-off code link go to the ``CustomerDesk`` (``CONSOLE_WORDS`` name them in its texts).
 ``ConsoleChannel`` shows the relay's messages on the same ``Screen``. ``deliverybot demo``
-runs them against the in-process sandbox (``bot.demo``).
+runs them against the in-process sandbox (``bot.demo``). The console's own words are
+``console_texts``'s (``CONSOLE_TEXTS``, registered with the channel).
+
+Import from the modules themselves (``bot.console.console_chat``): the package exports nothing,
+so the console's words load without its services (``deliverybot check-config`` checks
+``[texts]`` overrides against them and stays quick).
 """
-
-from bot.console.console_channel import ConsoleChannel
-from bot.console.console_chat import CONSOLE_WORDS, ConsoleChat
-from bot.console.console_render import render_prompt, render_turn, said
-from bot.console.console_screen import Screen
-from bot.console.parse import (
-    AskStatus,
-    CancelDelivery,
-    ListDeliveries,
-    NewOrder,
-    OpenHandoff,
-    Parsed,
-    PhotoFiles,
-    RepeatLast,
-    Unclear,
-    parse_line,
-)
-from bot.console.photo_files import PhotoProblem, check_photos, host_photos, sniff_image_type
-
-__all__ = [
-    "CONSOLE_WORDS",
-    "AskStatus",
-    "CancelDelivery",
-    "ConsoleChannel",
-    "ConsoleChat",
-    "ListDeliveries",
-    "NewOrder",
-    "OpenHandoff",
-    "Parsed",
-    "PhotoFiles",
-    "PhotoProblem",
-    "RepeatLast",
-    "Screen",
-    "Unclear",
-    "check_photos",
-    "host_photos",
-    "parse_line",
-    "render_prompt",
-    "render_turn",
-    "said",
-    "sniff_image_type",
-]

@@ -21,8 +21,11 @@ from bot.channels import ChannelRegistration
 from bot.chat_ref import CONSOLE, ChatRef
 from bot.clocks import Clock, Sleep
 from bot.config import RelayConfig
-from bot.console import CONSOLE_WORDS, ConsoleChannel, ConsoleChat, Screen
+from bot.console.console_channel import ConsoleChannel
+from bot.console.console_chat import CONSOLE_WORDS, ConsoleChat
 from bot.console.console_handoff import ConsoleCustomers, ConsoleStaff
+from bot.console.console_screen import Screen
+from bot.console.console_texts import CONSOLE_TEXTS
 from bot.demo.gazetteer import offline_geocoder
 from bot.demo.transports import StaleCapabilities
 from bot.demo.waiting import ShownWait
@@ -144,7 +147,12 @@ class DemoBot:
         self.handoffs.serve(CONSOLE, ConsoleCustomers(screen, self.console.show))
         self.handoffs.use_staff(ConsoleStaff(screen, ChatRef(CONSOLE, OPERATOR_CHAT)))
         self.core.register(
-            ChannelRegistration(CONSOLE, self.channel, deliver_later=self.console.deliver_later)
+            ChannelRegistration(
+                CONSOLE,
+                self.channel,
+                deliver_later=self.console.deliver_later,
+                texts=(CONSOLE_TEXTS,),
+            )
         )
         self.follow_up = self.core.follow_up
         self.jobs = Scheduler.for_store(store, sleep=options.sleep)  # live demo only

@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TextIO
 
+from bot.console.console_texts import CONSOLE_TEXTS
 from bot.console.transcript import (
     TranscriptError,
     TranscriptMismatch,
@@ -27,7 +28,7 @@ from bot.demo.setup import demo_setup
 from bot.demo.stack import DemoOptions, DemoStack
 from bot.sandbox import ScenarioError
 from conversations.flows import default_registry
-from conversations.texts.catalogue import say, speaking_language
+from conversations.texts.catalogue import DEFAULT_TEXTS, Texts, say, speaking
 
 EXIT_OK = 0
 EXIT_MISMATCH = 1
@@ -35,9 +36,10 @@ EXIT_USAGE = 2
 PROMPT = "you> "
 
 
-def banner(org: str, language: str | None) -> str:
-    """What the demo says first, in the customer's language (``console.banner``)."""
-    with speaking_language(language):
+def banner(org: str, language: str | None, texts: Texts = DEFAULT_TEXTS) -> str:
+    """What the demo says first, in the customer's language (``console.banner``): said before
+    the console registers its words, so from ``texts`` with them."""
+    with speaking(texts.with_channels(CONSOLE_TEXTS).catalogue_for(language)):
         return say("console.banner", org=org)
 
 
@@ -90,7 +92,7 @@ async def interactive(
             live=True,
             language=language,
         )
-        print(banner(setup.scenario.organization.name, language), file=stdout)
+        print(banner(setup.scenario.organization.name, language, options.texts), file=stdout)
         async with DemoStack(options) as demo:
             demo.screen.take()
             print(PROMPT, end="", file=stdout, flush=True)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.chat_ref import CONSOLE, ChatRef, UserRef
-from bot.console import said
+from bot.console.console_render import said
 from bot.demo.demo_bot import OPERATOR_CHAT
 from bot.demo.demo_world import DemoWorld
 from bot.demo.gazetteer import PLACES

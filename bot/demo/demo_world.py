@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.console import Screen
+from bot.console.console_screen import Screen
 from bot.demo.demo_bot import DemoBot
 from bot.sandbox import Sandbox
 

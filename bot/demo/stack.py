@@ -26,7 +26,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from bot.console import Screen, said
+from bot.console.console_render import said
+from bot.console.console_screen import Screen
 from bot.demo.demo_bot import CUSTOMER_CHAT, OPERATOR_CHAT, DemoBot, DemoOptions
 from bot.demo.demo_commands import run_command
 from bot.demo.facts import read_fact

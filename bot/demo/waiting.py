@@ -13,7 +13,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from bot.clocks import Sleep
-from bot.console import Screen, said
+from bot.console.console_render import said
+from bot.console.console_screen import Screen
 from conversations.texts.catalogue import number, say
 
 PROGRESS_EVERY = 10.0  # seconds of demo time between two "still waiting" lines

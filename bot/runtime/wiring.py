@@ -47,9 +47,11 @@ from bot.telegram.quote_taps import QuoteTaps
 from bot.telegram.relay_channel import TelegramRelayChannel, TelegramTurns
 from bot.telegram.staff_topics import StaffTopics
 from bot.telegram.stored_updates import InboxHandOff, UpdateInboxSweep
+from bot.telegram.telegram_texts import TELEGRAM_TEXTS
 from bot.telegram.webhook_route import telegram_route
 from bot.webapp.place_question import ChatPlaceQuestions
 from bot.webapp.routes import WebappEndpoints
+from bot.webapp.webapp_texts import WEBAPP_TEXTS
 
 
 @dataclass(frozen=True)
@@ -192,6 +194,7 @@ def register_telegram(
             routes=routes,
             running=running,
             jobs=(sweep,),
+            texts=(TELEGRAM_TEXTS, WEBAPP_TEXTS),
         )
     )
     return TelegramChannel(ctx, conversation)

@@ -166,7 +166,7 @@ def _with_store(args: argparse.Namespace, act: _Act) -> int:
     """Open the config's store, run ``act`` on it, print what it says."""
     from bot.config import load_config_or_report
 
-    config = load_config_or_report(args.config)
+    config = load_config_or_report(args.config, channel_texts=args.channel_texts)
     if config is None:
         return EXIT_USAGE
     import asyncio

@@ -21,17 +21,17 @@ from typing import Final
 from telegram import Bot, BotCommand, BotCommandScopeChat, BotCommandScopeDefault
 from telegram.error import TelegramError
 
+from bot.telegram.telegram_texts import EN
 from conversations.flow import FlowRegistry
 from conversations.keywords import command_words, said_command
 from conversations.texts.catalogue import SHIPPED, current, installed, say, speaking_language
-from conversations.texts.messages_en import MESSAGES as SOURCE
 
 log = logging.getLogger(__name__)
 
 
 def _source(command: str) -> BotCommand:
-    """A command with its description from the English source catalogue."""
-    return BotCommand(command, SOURCE[f"menu.{command}"])
+    """A command with its description from Telegram's English source words."""
+    return BotCommand(command, EN[f"menu.{command}"])
 
 
 ORDERING_COMMANDS: Final = (

@@ -37,17 +37,17 @@ from bot.webapp.page_policy import page_headers, static_headers
 from bot.webapp.place_question import PlaceQuestions
 from bot.webapp.protective_headers import ProtectiveHeaders
 from bot.webapp.search_budget import SearchBudget
+from bot.webapp.webapp_texts import EN
 from conversations.services import Geocoder, ServiceUnavailable
 from conversations.texts import dialogue
 from conversations.texts.catalogue import placeholders, say, speaking_language
-from conversations.texts.messages_en import MESSAGES
 
 log = logging.getLogger(__name__)
 
 STATIC: Final = Path(__file__).parent / "static"
 AUTH_SCHEME: Final = "tma "
 QUERY_LENGTH: Final = (3, 200)  # as the chat's typed address (``place_steps.QUERY_LENGTH``)
-PAGE_TEXTS: Final = tuple(key for key in MESSAGES if key.startswith("webapp."))
+PAGE_TEXTS: Final = tuple(key for key in EN if key.startswith("webapp."))
 
 
 @dataclass(frozen=True)
@@ -164,7 +164,7 @@ def _texts(radius_km: float | None) -> dict[str, str]:
 
 
 def _names(key: str) -> frozenset[str]:
-    return placeholders(MESSAGES[key])
+    return placeholders(EN[key])
 
 
 def _page_html(config: WebappConfig) -> str:

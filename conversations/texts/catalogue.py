@@ -17,15 +17,23 @@ once by ``build_core``; outside any turn (operator alerts) its default language 
 is said to a customer outside their turns (the relay's news of a delivery) is said in the
 language they ordered in, kept with the delivery (``spoken_language``). Until ``install`` the
 shipped English catalogue in ``en_NG`` is used.
+
+The catalogue holds the core's messages (``messages_en``, ``messages_fr``: everything said about
+an order or a delivery, whatever the channel). A channel's own words (Telegram's greeting and
+buttons, the console's typing hints, the map page's labels) live with the channel, in its own
+texts module (``bot/telegram/telegram_texts.py``), as a ``ChannelTexts``: the business's
+``Texts`` is composed of the core's messages and the tables of the channels registered on it
+(``Texts(channels=...)``, ``with_channels``), so ``say`` renders a channel's words in the
+customer's language and ``[texts]`` overrides reach them like any other message.
 """
 
 from __future__ import annotations
 
 import string
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import cache, lru_cache
 
@@ -44,6 +52,40 @@ SHIPPED: Mapping[str, Mapping[str, str]] = {
 """The shipped catalogues by language; English is the source every other one translates."""
 
 SOURCE_LANGUAGE = "en"
+
+
+@dataclass(frozen=True)
+class ChannelTexts:
+    """One channel's own words, by language (``{"en": {...}, "fr": {...}}``), registered on a
+    business's ``Texts`` beside the core's messages.
+
+    A channel says them with the same ``say``; ids are ``<channel>.<name>`` by custom. Every
+    shipped language is given, with the source language's ids exactly (the tests also check
+    placeholders and translations, as for the core's messages).
+    """
+
+    name: str
+    messages: Mapping[str, Mapping[str, str]] = field(repr=False)
+
+    def __post_init__(self) -> None:
+        languages = sorted(self.messages)
+        if languages != sorted(SHIPPED):
+            raise ValueError(
+                f"channel {self.name!r} gives the languages {languages}, not {sorted(SHIPPED)}"
+            )
+        source = set(self.messages[SOURCE_LANGUAGE])
+        for language, table in self.messages.items():
+            if set(table) != source:
+                differ = sorted(set(table) ^ source)
+                raise ValueError(f"channel {self.name!r}: {language} differs by {differ}")
+
+
+def shipped_messages(language: str, channels: Sequence[ChannelTexts] = ()) -> dict[str, str]:
+    """The messages shipped in ``language`` (a shipped one): the core's, then each channel's."""
+    messages = dict(SHIPPED[language])
+    for channel in channels:
+        messages.update(channel.messages[language])
+    return messages
 
 
 def placeholders(template: str) -> frozenset[str]:
@@ -81,15 +123,17 @@ class Catalogue:
 
 
 def problems_with(
-    overrides: Mapping[str, str], language: str = SOURCE_LANGUAGE
+    overrides: Mapping[str, str],
+    language: str = SOURCE_LANGUAGE,
+    channels: Sequence[ChannelTexts] = (),
 ) -> list[tuple[str, str]]:
     """What is wrong with each override of the ``language`` catalogue: ``(message id, why)``.
 
-    An override must name a shipped message, and use exactly that message's placeholders: an
-    unknown one could not be filled, and a dropped one would hide what the customer must read
-    (a reference, an amount, a link).
+    An override must name a shipped message (the core's, or one of ``channels``'), and use
+    exactly that message's placeholders: an unknown one could not be filled, and a dropped one
+    would hide what the customer must read (a reference, an amount, a link).
     """
-    shipped = SHIPPED.get(language, SHIPPED[SOURCE_LANGUAGE])
+    shipped = shipped_messages(language if language in SHIPPED else SOURCE_LANGUAGE, channels)
     found = []
     for message_id, template in overrides.items():
         if message_id not in shipped:
@@ -121,6 +165,9 @@ def _has(wanted: frozenset[str]) -> str:
 class Texts:
     """A business's catalogues: the shipped languages with its overrides, and its locale.
 
+    Each language's messages are the core's and those of ``channels`` (the channels' own
+    words, ``ChannelTexts``), then the business's ``overrides`` of any of them.
+
     ``locale`` (``en_NG``) is the business's language and region: its language is the default
     for customers whose own is missing or not shipped, and its region formats every language's
     money and numbers (``fr`` for a Nigerian business formats as ``fr_NG`` where Babel knows it).
@@ -132,6 +179,8 @@ class Texts:
     service_language: str = SOURCE_LANGUAGE
     """The language the delivery service writes its ``customer_message_hint`` in: a hint is
     passed on only to customers reading that language."""
+    channels: tuple[ChannelTexts, ...] = ()
+    """The channels' own words, beside the core's (``with_channels`` adds more)."""
     _by_code: dict[str | None, Catalogue] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -140,14 +189,22 @@ class Texts:
     )
 
     def __post_init__(self) -> None:
+        _check_distinct(self.channels)
         wrong = [
             f"{language}.{message_id}: {why}"
             for language, table in self.overrides.items()
-            for message_id, why in problems_with(table, language)
+            for message_id, why in problems_with(table, language, self.channels)
         ]
         unknown = [language for language in self.overrides if language not in SHIPPED]
         if wrong or unknown:
             raise ValueError("; ".join(wrong + [f"{code}: no such language" for code in unknown]))
+
+    def with_channels(self, *channels: ChannelTexts) -> Texts:
+        """These catalogues with ``channels``' words too (a channel registered already, by
+        name, is kept as it is)."""
+        known = {channel.name for channel in self.channels}
+        added = tuple(channel for channel in channels if channel.name not in known)
+        return replace(self, channels=self.channels + added) if added else self
 
     @property
     def default_language(self) -> str:
@@ -163,7 +220,10 @@ class Texts:
         language = _shipped_language(language_code) or self.default_language
         built = self._built.get(language)
         if built is None:
-            messages = {**SHIPPED[language], **self.overrides.get(language, {})}
+            messages = {
+                **shipped_messages(language, self.channels),
+                **self.overrides.get(language, {}),
+            }
             built = Catalogue.build(language, _formatting_locale(language, self.locale), messages)
             self._built[language] = built
         if len(self._by_code) < _CODES_KEPT:
@@ -172,6 +232,19 @@ class Texts:
 
 
 _CODES_KEPT = 256  # language codes remembered (a client may send any string)
+
+
+def _check_distinct(channels: Sequence[ChannelTexts]) -> None:
+    """Each channel once, and no id said by two tables: an id names one sentence."""
+    names = [channel.name for channel in channels]
+    if len(set(names)) != len(names):
+        raise ValueError(f"a channel's words are given twice: {sorted(names)}")
+    seen = set(SHIPPED[SOURCE_LANGUAGE])
+    for channel in channels:
+        clash = sorted(seen & set(channel.messages[SOURCE_LANGUAGE]))
+        if clash:
+            raise ValueError(f"channel {channel.name!r} says ids already taken: {clash}")
+        seen |= set(channel.messages[SOURCE_LANGUAGE])
 
 
 def _shipped_language(code: str | None) -> str | None:

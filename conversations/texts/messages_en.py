@@ -749,20 +749,6 @@ MESSAGES: Final[dict[str, str]] = {
     "flows.errand.summary": "Please check your errand:",
     "steps.summary.line": "• {title}: {value}",
     "dialogue.change_step": "Change {what}",
-    # --- Telegram's command menus (the descriptions beside each command) ----------------------
-    "menu.start": "Start an order, or continue yours",
-    "menu.new": "Start a new order",
-    "menu.repeat": "Order your last delivery again",
-    "menu.cancel": "Stop the order you are filling in",
-    "menu.back": "Go back to the previous question",
-    "menu.help": "What I can do, and the commands",
-    "menu.status": "Status of a delivery: /status [id]",
-    "menu.deliveries": "Your deliveries",
-    "menu.cancel_delivery": "Cancel a delivery: /cancel_delivery <id> <reason>",
-    "menu.riders": "Riders near a delivery: /riders <delivery ref> [radius km]",
-    "menu.assign": "Assign a rider: /assign <delivery ref> <rider id>",
-    "menu.unassign": "Take the rider off: /unassign <delivery ref>",
-    "menu.report": "Where customers give up: /report [7d|24h] [flow]",
     # --- operator chats (bot/telegram/operators) ----------------------------------------------
     "ops.refused": "Sorry, that command is only for the team's operators.",
     "ops.report.usage": "Usage: /report [7d|24h] [flow]",
@@ -853,128 +839,6 @@ MESSAGES: Final[dict[str, str]] = {
     "ops.rider": "rider {name}",
     "ops.no_rider": "no rider",
     "ops.to": "to {address}",
-    # --- Telegram, the adapter's own sentences -------------------------------------------------
-    "telegram.greeting": "Hello! I take delivery orders here, one question at a time.",
-    "telegram.welcome_back": "Welcome back! Here is where we were:",
-    "telegram.draft_gone": (
-        "That order is no longer open: an order left unfinished for a long time is cleared. "
-        "Let's start a new one."
-    ),
-    "telegram.no_order": "There is no order in progress. Send /new to start one.",
-    "telegram.unknown_command": "I don't know that command. /help lists what I can do.",
-    "telegram.unreadable": "I can read text, taps, locations, contacts and photos here.",
-    "telegram.dead_button": "That button no longer works.",
-    "telegram.private_only": "I take orders in a private chat: please message me directly.",
-    "telegram.help": (
-        "I take delivery orders, one question at a time.\n\n"
-        "/new starts an order, /repeat orders your last delivery again, and /start continues "
-        "yours. While ordering: /back goes to the previous question, /cancel stops, /help "
-        "explains the question.\n\n"
-        "/deliveries lists your deliveries, /status <id> shows one, and "
-        "/cancel_delivery <id> <reason> cancels one while that is still possible. Once the "
-        "order has ended, “status”, “cancel” or “where is my parcel?” is enough."
-    ),
-    "telegram.sorry": "Sorry, something went wrong on my side. Please try again in a moment.",
-    # --- the "Pick on the map" Mini App (bot.webapp) ------------------------------------------
-    "webapp.button": "🗺 Pick on the map",
-    "webapp.title": "Pick the place",
-    "webapp.confirm": "Use this place",
-    "webapp.saved_heading": "Saved places",
-    "webapp.pin_hint": "Or drag the pin to the place (or tap the map), then confirm.",
-    "webapp.my_location": "My location",
-    "webapp.search_label": "Search an address",
-    "webapp.search_button": "Search",
-    "webapp.no_results": "Nothing found. Try other words, or place the pin on the map.",
-    "webapp.search_limited": "Too many searches just now: please wait a minute.",
-    "webapp.address_label": "Address or landmark, for the rider",
-    "webapp.unit_optional": "(optional)",
-    "webapp.unit_other": "Not in the list: type it",
-    "webapp.unit_missing": "Please give the {label} first.",
-    "webapp.unit_unknown": "That is not one of the listed units.",
-    "webapp.chosen": "Chosen: {place}",
-    "webapp.pick_first": "Pick a saved place, search, or place the pin first.",
-    "webapp.map_failed": "The map could not load: pick a saved place or search below.",
-    "webapp.closed": "This question is no longer open: please go back to the chat.",
-    "webapp.refused": "Please open this page with the button in the chat.",
-    # The chat's side of a pick (bot.telegram.map_picks): its echo, and a pick it cannot read.
-    "telegram.map_picked": "{title}: {place}",
-    "telegram.map_picked_unit": "{title}: {place} · {label} {unit}",
-    "telegram.map_pick_unreadable": (
-        "That pick from the map could not be read: please pick again, or answer here in the chat."
-    ),
-    "telegram.share_contact": "the button below",
-    "telegram.share_own_contact": "the “Share my contact” button below",
-    "telegram.share_location_button": "📍 Share my location",
-    "telegram.share_contact_button": "📱 Share my contact",
-    "telegram.share_location_hint": "You can also share a location with the button below.",
-    "telegram.share_contact_hint": "You can also share a contact with the button below.",
-    "telegram.share_both_hint": (
-        "You can also share a location or a contact with the buttons below."
-    ),
-    "telegram.keyboard_removed": "OK.",
-    "telegram.previous_page": "‹ Prev",
-    "telegram.next_page": "Next ›",
-    "telegram.photo.no_public_host": (
-        "I can't take photos here yet: photos need the bot's public https host. "
-        "Please ask the business to set it."
-    ),
-    "telegram.photo.too_many": (
-        "An order takes at most {max_photos} photos, so I left this one out."
-    ),
-    "telegram.photo.not_an_image": "Please send a picture: a JPEG, PNG or WebP image.",
-    "telegram.photo.too_large": (
-        "That picture is larger than {megabytes} MB. Please send a smaller one."
-    ),
-    "telegram.photo.download_failed": "I couldn't receive that picture. Please send it again.",
-    # An album's photos are one answer; these say what happened to the ones left out.
-    "telegram.album.partly": "I took {taken} of the {sent} pictures in that album.",
-    "telegram.album.why.too_many": "An order takes at most {max_photos} photos.",
-    "telegram.album.why.not_an_image": "The others were not JPEG, PNG or WebP images.",
-    "telegram.album.why.too_large": "The others were larger than {megabytes} MB.",
-    "telegram.album.why.download_failed": "I couldn't receive the others: please send them again.",
-    "telegram.album.none.too_many": (
-        "An order takes at most {max_photos} photos, so I left that album out."
-    ),
-    "telegram.album.none.not_an_image": (
-        "I couldn't take that album: please send JPEG, PNG or WebP images."
-    ),
-    "telegram.album.none.too_large": (
-        "The pictures in that album are larger than {megabytes} MB. Please send smaller ones."
-    ),
-    "telegram.album.none.download_failed": (
-        "I couldn't receive the pictures in that album. Please send them again."
-    ),
-    # --- the console, the adapter's own sentences ----------------------------------------------
-    "console.welcome_back": "Welcome back! Here is where we were:",
-    "console.order_again": (
-        "(type new to start another order, or repeat to order the same again; status, "
-        "deliveries and cancel_delivery <ref> <reason> are about the deliveries you ordered)"
-    ),
-    "console.share_contact": "a line like: contact +2348022223333",
-    "console.location_usage": (
-        "Share a location like this: location 6.5244 3.3792 (an address may follow)."
-    ),
-    "console.contact_usage": "Share a contact like this: contact 08031234567 Ada Obi",
-    "console.no_such_file": (
-        "No such file: {files}. Type the path of a JPEG, PNG or WebP photo (several may go "
-        "on one line)."
-    ),
-    "console.photos_so_far": "(photos so far: {have}; {need}up to {high})",
-    "console.photos_at_least": "at least {low}, ",
-    "console.reply": "(reply: {ways})",
-    "console.way.as_shown": "type one as shown",
-    "console.way.a_number": "a number",
-    "console.way.default": "Enter for the default",
-    "console.default_mark": "[default]",
-    "console.places_hint": ":places lists the ones the demo knows",
-    "console.still_waiting": "still waiting for the service… ({seconds} s)",
-    "console.way.address": "type the address",
-    "console.way.address_in": "type the address ({places})",
-    "console.way.answer": "type your answer",
-    "console.way.photos": "photo file paths",
-    "console.way.edit": "edit <step>",
-    "console.way.location": "location <lat> <lng> [address]",
-    "console.way.contact": "contact <phone> [name]",
     # Words a customer types instead of a command (the console's words, Telegram's typed text
     # after an order): the first is the one shown; every word of every language is understood.
     "keyword.back": "back",
@@ -994,25 +858,6 @@ MESSAGES: Final[dict[str, str]] = {
         "where is my parcel|where's my parcel|where is my package|where's my package|"
         "where is my order|where's my order|where is my delivery"
     ),
-    "console.banner": (
-        "deliverybot demo: {org}, with the Partner API sandbox in this process (no token, no "
-        "network).\nYou are the customer. Answer with an option's number or type the answer; "
-        "`help` explains the\nquestion, `back` and `cancel` always work; `new` starts another "
-        "order and `repeat` orders the\nsame as last time. Photos are image files: type their "
-        "paths. Typed addresses are looked up\noffline: `:places` lists the ones known; share a "
-        "pin for anywhere else. As in Telegram,\n`status [ref]`, `deliveries` and "
-        "`cancel_delivery <ref> <reason>` check and cancel the deliveries\nyou ordered; type a "
-        "drop-off code link (`/start otp_...`, or `:link`) back in to claim the code\nas its "
-        "receiver.\nLines starting with `:` play the business and its riders: `:help` lists "
-        "them, `:quit` leaves.\n"
-    ),
-    "console.photo.not_a_file": "{path}: not a file",
-    "console.photo.unreadable": "{path}: cannot be read ({reason})",
-    "console.photo.empty": "{path}: the file is empty",
-    "console.photo.too_large": "{path}: {megabytes} MB is over the 5 MB limit",
-    "console.photo.not_an_image": "{path}: not a JPEG, PNG or WebP image",
-    "console.photo.too_many": "At most {maximum} photos at a time ({given} given).",
-    "console.photos_refused": "I can't send these as photos:\n{problems}",
     # --- keeping the bot safe (bot.safety): blocked customers, operators' /block -------------
     "safety.blocked": (
         "Sorry, we can't take orders from this account. If you think this is a mistake, "

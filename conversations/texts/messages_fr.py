@@ -824,20 +824,6 @@ MESSAGES: Final[dict[str, str]] = {
     "flows.errand.summary": "Veuillez vérifier votre course :",
     "steps.summary.line": "• {title} : {value}",
     "dialogue.change_step": "Modifier : {what}",
-    # --- Telegram's command menus (the descriptions beside each command) ----------------------
-    "menu.start": "Commencer une commande, ou reprendre la vôtre",
-    "menu.new": "Commencer une nouvelle commande",
-    "menu.repeat": "Recommander votre dernière livraison",
-    "menu.cancel": "Arrêter la commande en cours",
-    "menu.back": "Revenir à la question précédente",
-    "menu.help": "Ce que je sais faire, et les commandes",
-    "menu.status": "Statut d'une livraison : /statut [id]",
-    "menu.deliveries": "Vos livraisons",
-    "menu.cancel_delivery": "Annuler une livraison : /annuler_livraison <id> <motif>",
-    "menu.riders": "Livreurs proches d'une livraison : /riders <réf. livraison> [rayon km]",
-    "menu.assign": "Attribuer un livreur : /assign <réf. livraison> <id livreur>",
-    "menu.unassign": "Retirer le livreur : /unassign <réf. livraison>",
-    "menu.report": "Où les clients abandonnent : /report [7d|24h] [parcours]",
     # --- operator chats (bot/telegram/operators) ----------------------------------------------
     "ops.refused": "Désolé, cette commande est réservée aux opérateurs de l'équipe.",
     "ops.report.usage": "Utilisation : /report [7d|24h] [parcours]",
@@ -940,147 +926,7 @@ MESSAGES: Final[dict[str, str]] = {
     "ops.rider": "livreur {name}",
     "ops.no_rider": "pas de livreur",
     "ops.to": "vers {address}",
-    # --- Telegram, the adapter's own sentences -------------------------------------------------
-    "telegram.greeting": (
-        "Bonjour ! Je prends ici les commandes de livraison, une question à la fois."
-    ),
-    "telegram.welcome_back": "Bon retour ! Voici où nous en étions :",
-    "telegram.draft_gone": (
-        "Cette commande n'est plus ouverte : une commande laissée inachevée trop longtemps "
-        "est effacée. Commençons-en une nouvelle."
-    ),
-    "telegram.no_order": "Aucune commande en cours. Envoyez /nouveau pour en commencer une.",
-    "telegram.unknown_command": (
-        "Je ne connais pas cette commande. /aide liste ce que je sais faire."
-    ),
-    "telegram.unreadable": (
-        "Je sais lire ici du texte, des boutons, des positions, des contacts et des photos."
-    ),
-    "telegram.dead_button": "Ce bouton ne fonctionne plus.",
-    "telegram.private_only": (
-        "Je prends les commandes en conversation privée : écrivez-moi directement."
-    ),
-    "telegram.help": (
-        "Je prends les commandes de livraison, une question à la fois.\n\n"
-        "/nouveau commence une commande, /repeter recommande votre dernière livraison, et "
-        "/start reprend la vôtre. Pendant la commande : /retour revient à la question "
-        "précédente, /annuler arrête, /aide explique la question.\n\n"
-        "/livraisons liste vos livraisons, /statut <id> en montre une, et "
-        "/annuler_livraison <id> <motif> en annule une tant que c'est encore possible. Une "
-        "fois la commande terminée, « statut », « annuler » ou « où est mon colis ? » "
-        "suffisent."
-    ),
-    "telegram.sorry": (
-        "Désolé, quelque chose s'est mal passé de mon côté. Réessayez dans un instant."
-    ),
     # --- the "Pick on the map" Mini App (bot.webapp) ------------------------------------------
-    "webapp.button": "🗺 Choisir sur la carte",
-    "webapp.title": "Choisissez le lieu",
-    "webapp.confirm": "Utiliser ce lieu",
-    "webapp.saved_heading": "Lieux enregistrés",
-    "webapp.pin_hint": (
-        "Ou faites glisser l'épingle jusqu'au lieu (ou touchez la carte), puis confirmez."
-    ),
-    "webapp.my_location": "Ma position",
-    "webapp.search_label": "Chercher une adresse",
-    "webapp.search_button": "Chercher",
-    "webapp.no_results": "Rien trouvé. Essayez d'autres mots, ou placez l'épingle sur la carte.",
-    "webapp.search_limited": "Trop de recherches à l'instant : merci d'attendre une minute.",
-    "webapp.address_label": "Adresse ou repère, pour le livreur",
-    "webapp.unit_optional": "(facultatif)",
-    "webapp.unit_other": "Pas dans la liste : le taper",
-    "webapp.unit_missing": "Merci d'indiquer d'abord : {label}.",
-    "webapp.unit_unknown": "Ce n'est pas l'une des unités de la liste.",
-    "webapp.chosen": "Choisi : {place}",
-    "webapp.pick_first": "Choisissez d'abord un lieu enregistré, cherchez, ou placez l'épingle.",
-    "webapp.map_failed": (
-        "La carte n'a pas pu se charger : choisissez un lieu enregistré ou cherchez ci-dessous."
-    ),
-    "webapp.closed": "Cette question n'est plus ouverte : merci de revenir à la conversation.",
-    "webapp.refused": "Merci d'ouvrir cette page avec le bouton de la conversation.",
-    "telegram.map_picked": "{title} : {place}",
-    "telegram.map_picked_unit": "{title} : {place} · {label} {unit}",
-    "telegram.map_pick_unreadable": (
-        "Ce choix sur la carte n'a pas pu être lu : merci de choisir à nouveau, ou de répondre "
-        "ici dans la conversation."
-    ),
-    "telegram.share_contact": "le bouton ci-dessous",
-    "telegram.share_own_contact": "le bouton « Partager mon contact » ci-dessous",
-    "telegram.share_location_button": "📍 Partager ma position",
-    "telegram.share_contact_button": "📱 Partager mon contact",
-    "telegram.share_location_hint": (
-        "Vous pouvez aussi partager une position avec le bouton ci-dessous."
-    ),
-    "telegram.share_contact_hint": (
-        "Vous pouvez aussi partager un contact avec le bouton ci-dessous."
-    ),
-    "telegram.share_both_hint": (
-        "Vous pouvez aussi partager une position ou un contact avec les boutons ci-dessous."
-    ),
-    "telegram.keyboard_removed": "OK.",
-    "telegram.previous_page": "‹ Préc.",
-    "telegram.next_page": "Suiv. ›",
-    "telegram.photo.no_public_host": (
-        "Je ne peux pas encore prendre de photos ici : il faut l'hôte https public du bot. "
-        "Demandez à l'entreprise de le configurer."
-    ),
-    "telegram.photo.too_many": (
-        "Une commande prend au plus {max_photos} photos, j'ai donc laissé celle-ci de côté."
-    ),
-    "telegram.photo.not_an_image": "Envoyez une image : JPEG, PNG ou WebP.",
-    "telegram.photo.too_large": ("Cette image dépasse {megabytes} Mo. Envoyez-en une plus petite."),
-    "telegram.photo.download_failed": "Je n'ai pas pu recevoir cette image. Renvoyez-la.",
-    # An album's photos are one answer; these say what happened to the ones left out.
-    "telegram.album.partly": "J'ai pris {taken} des {sent} images de cet album.",
-    "telegram.album.why.too_many": "Une commande prend au plus {max_photos} photos.",
-    "telegram.album.why.not_an_image": "Les autres n'étaient pas des images JPEG, PNG ou WebP.",
-    "telegram.album.why.too_large": "Les autres dépassaient {megabytes} Mo.",
-    "telegram.album.why.download_failed": (
-        "Je n'ai pas pu recevoir les autres : renvoyez-les, s'il vous plaît."
-    ),
-    "telegram.album.none.too_many": (
-        "Une commande prend au plus {max_photos} photos, j'ai donc laissé cet album de côté."
-    ),
-    "telegram.album.none.not_an_image": (
-        "Je n'ai pas pu prendre cet album : envoyez des images JPEG, PNG ou WebP."
-    ),
-    "telegram.album.none.too_large": (
-        "Les images de cet album dépassent {megabytes} Mo. Envoyez-en de plus petites."
-    ),
-    "telegram.album.none.download_failed": (
-        "Je n'ai pas pu recevoir les images de cet album. Renvoyez-les, s'il vous plaît."
-    ),
-    # --- the console, the adapter's own sentences ----------------------------------------------
-    "console.welcome_back": "Bon retour ! Voici où nous en étions :",
-    "console.order_again": (
-        "(tapez nouveau pour une autre commande, ou répéter pour recommander la même ; "
-        "statut, livraisons et annuler_livraison <réf> <motif> concernent vos livraisons)"
-    ),
-    "console.share_contact": "une ligne comme : contact +2348022223333",
-    "console.location_usage": (
-        "Partagez une position ainsi : position 6.5244 3.3792 (une adresse peut suivre)."
-    ),
-    "console.contact_usage": "Partagez un contact ainsi : contact 08031234567 Ada Obi",
-    "console.no_such_file": (
-        "Fichier introuvable : {files}. Tapez le chemin d'une photo JPEG, PNG ou WebP "
-        "(plusieurs par ligne possible)."
-    ),
-    "console.photos_so_far": "(photos jusqu'ici : {have} ; {need}au plus {high})",
-    "console.photos_at_least": "au moins {low}, ",
-    "console.reply": "(réponse : {ways})",
-    "console.way.as_shown": "tapez-en une telle qu'affichée",
-    "console.way.a_number": "un numéro",
-    "console.way.default": "Entrée pour la valeur par défaut",
-    "console.default_mark": "[par défaut]",
-    "console.places_hint": ":places liste celles que la démo connaît",
-    "console.still_waiting": "toujours en attente du service… ({seconds} s)",
-    "console.way.address": "tapez l'adresse",
-    "console.way.address_in": "tapez l'adresse ({places})",
-    "console.way.answer": "tapez votre réponse",
-    "console.way.photos": "chemins de fichiers photo",
-    "console.way.edit": "modifier <étape>",
-    "console.way.location": "position <lat> <lng> [adresse]",
-    "console.way.contact": "contact <téléphone> [nom]",
     # Les mots qu'un client tape au lieu d'une commande : le premier est celui qu'on montre ;
     # chaque mot de chaque langue est compris.
     "keyword.back": "retour",
@@ -1100,26 +946,6 @@ MESSAGES: Final[dict[str, str]] = {
         "où est mon colis|où en est mon colis|où est ma commande|où en est ma commande|"
         "où est ma livraison|où en est ma livraison"
     ),
-    "console.banner": (
-        "démo deliverybot : {org}, avec le bac à sable de l'API partenaire dans ce processus "
-        "(sans jeton ni réseau).\nVous êtes le client. Répondez par le numéro d'une option ou "
-        "tapez la réponse ; `aide` explique\nla question, `retour` et `annuler` marchent "
-        "toujours ; `nouveau` commence une autre commande et\n`répéter` commande la même chose "
-        "que la dernière fois. Les photos sont des fichiers image : tapez\nleurs chemins. Les "
-        "adresses tapées sont cherchées hors ligne : `:places` liste celles qui sont\nconnues ; "
-        "partagez une position pour tout autre endroit. Comme dans Telegram, `statut [réf]`,\n"
-        "`livraisons` et `annuler_livraison <réf> <motif>` suivent et annulent vos livraisons ; "
-        "tapez\nun lien de code de remise (`/start otp_...`, ou `:link`) pour recevoir le code "
-        "en tant que destinataire.\nLes lignes qui commencent par `:` jouent l'entreprise et ses "
-        "livreurs : `:help` les liste, `:quit`\nquitte.\n"
-    ),
-    "console.photo.not_a_file": "{path} : ce n'est pas un fichier",
-    "console.photo.unreadable": "{path} : illisible ({reason})",
-    "console.photo.empty": "{path} : le fichier est vide",
-    "console.photo.too_large": "{path} : {megabytes} Mo dépasse la limite de 5 Mo",
-    "console.photo.not_an_image": "{path} : ce n'est pas une image JPEG, PNG ou WebP",
-    "console.photo.too_many": "Au plus {maximum} photos à la fois ({given} données).",
-    "console.photos_refused": "Je ne peux pas envoyer ceci comme photos :\n{problems}",
     # --- keeping the bot safe (bot.safety): blocked customers, operators' /block -------------
     "safety.blocked": (
         "Désolé, nous ne pouvons pas prendre de commandes de ce compte. Si c'est une erreur, "

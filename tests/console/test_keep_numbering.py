@@ -3,8 +3,8 @@ keeps the number it had the first time: a number typed means the option shown wi
 
 from __future__ import annotations
 
-from bot.console import parse_line
 from bot.console.console_render import render_prompt
+from bot.console.parse import parse_line
 from conversations import KEEP, ChoiceAnswer, Option, Prompt
 
 REVISITED = Prompt(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import (
+from bot.console.parse import (
     AskStatus,
     CancelDelivery,
     ListDeliveries,

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.chat_ref import CONSOLE, ChatRef
-from bot.console import PhotoProblem, check_photos, host_photos, sniff_image_type
+from bot.console.photo_files import PhotoProblem, check_photos, host_photos, sniff_image_type
 from bot.store import Store
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from bot.console import render_turn, said
-from bot.console.console_render import ways_to_answer
+from bot.console.console_render import render_turn, said, ways_to_answer
 from conversations import Option, PhotoCount, Prompt, Turn
 from conversations.texts.taps import tap
 

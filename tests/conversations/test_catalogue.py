@@ -1,4 +1,8 @@
-"""The message catalogue: shipped languages agree, money is Babel's, overrides are checked."""
+"""The message catalogue: shipped languages agree, money is Babel's, overrides are checked.
+
+The catalogue checked is the whole one a bot ships: the core's messages and every channel's own
+words (``bot.channel_texts``), so a channel's words are held to the same rules.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +11,13 @@ from datetime import date
 
 import pytest
 
+from bot.channel_texts import shipped_channel_texts
 from conversations.phones import example_phone
 from conversations.texts import dialogue, money_texts
 from conversations.texts.catalogue import (
     SHIPPED,
     SOURCE_LANGUAGE,
+    ChannelTexts,
     Texts,
     day,
     money,
@@ -19,17 +25,20 @@ from conversations.texts.catalogue import (
     placeholders,
     problems_with,
     say,
+    shipped_messages,
     speaking,
     speaking_language,
     spoken_language,
 )
 
+CHANNELS = shipped_channel_texts()
+WHOLE = {language: shipped_messages(language, CHANNELS) for language in SHIPPED}
 _MARK = re.compile(r"\[\[(?:tap|Tap|way):[^\]]+\]\]")
 
 
 @pytest.mark.parametrize("language", sorted(set(SHIPPED) - {SOURCE_LANGUAGE}))
 def test_every_language_has_the_source_ids_placeholders_and_marks(language: str) -> None:
-    source, translated = SHIPPED[SOURCE_LANGUAGE], SHIPPED[language]
+    source, translated = WHOLE[SOURCE_LANGUAGE], WHOLE[language]
     assert sorted(translated) == sorted(source)
     for message_id, template in source.items():
         assert placeholders(translated[message_id]) == placeholders(template), message_id
@@ -42,7 +51,8 @@ def test_every_language_has_the_source_ids_placeholders_and_marks(language: str)
 
 @pytest.mark.parametrize("language", sorted(SHIPPED))
 def test_every_message_renders_with_its_placeholders(language: str) -> None:
-    catalogue = Texts().catalogue_for(language)
+    catalogue = Texts(channels=CHANNELS).catalogue_for(language)
+    assert set(catalogue.messages) == set(WHOLE[language])
     for message_id, names in catalogue.fields.items():
         rendered = catalogue.say(message_id, **{name: f"<{name}>" for name in names})
         assert "{" not in rendered and "}" not in rendered, message_id
@@ -142,7 +152,7 @@ SAME_IN_FRENCH = frozenset(
 
 def test_every_french_message_is_translated_unless_it_is_the_same_word() -> None:
     """A message left in English in the French catalogue is a slip, unless listed above."""
-    english, french = SHIPPED["en"], SHIPPED["fr"]
+    english, french = WHOLE["en"], WHOLE["fr"]
     untranslated = sorted(k for k, text in english.items() if french[k] == text)
     assert untranslated == sorted(SAME_IN_FRENCH)
 
@@ -152,3 +162,30 @@ def test_a_phone_example_is_joined_in_the_customers_language() -> None:
         assert " ou +234 " in example_phone("NG")
     with speaking_language("en"):
         assert " or +234 " in example_phone("NG")
+
+
+def test_a_channels_words_join_the_catalogue_only_where_the_channel_is_registered() -> None:
+    words = ChannelTexts(
+        "pager", {"en": {"pager.hi": "Hi {name}"}, "fr": {"pager.hi": "Salut {name}"}}
+    )
+    texts = Texts(overrides={"en": {"pager.hi": "Hello {name}"}}, channels=(words,))
+    assert texts.catalogue_for("fr").say("pager.hi", name="Ada") == "Salut Ada"
+    assert texts.catalogue_for("en").say("pager.hi", name="Ada") == "Hello Ada"
+    assert Texts().with_channels(words).with_channels(words).channels == (words,)
+    assert "pager.hi" not in Texts().catalogue_for("en").messages
+    assert problems_with({"pager.hi": "Hi"}) == [("pager.hi", "no such message id")]
+    assert problems_with({"pager.hi": "Hi"}, "en", (words,)) == [
+        ("pager.hi", "drops the placeholder {name} (the message has {name})")
+    ]
+
+
+def test_a_channels_words_are_whole_and_take_no_id_already_said() -> None:
+    with pytest.raises(ValueError, match="gives the languages"):
+        ChannelTexts("pager", {"en": {"pager.hi": "Hi"}})
+    with pytest.raises(ValueError, match=r"fr differs by \['pager.bye'\]"):
+        ChannelTexts(
+            "pager", {"en": {"pager.hi": "Hi", "pager.bye": "Bye"}, "fr": {"pager.hi": "Salut"}}
+        )
+    taken = ChannelTexts("pager", {"en": {"desk.busy": "Busy"}, "fr": {"desk.busy": "Occupé"}})
+    with pytest.raises(ValueError, match="ids already taken"):
+        Texts(channels=(taken,))

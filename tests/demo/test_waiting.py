@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.console import Screen
+from bot.console.console_screen import Screen
 from bot.demo.waiting import ShownWait
 
 

@@ -15,12 +15,12 @@ from collections.abc import Iterator
 
 import pytest
 
+from bot.channel_texts import shipped_channel_texts
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.ordering import ChatService, build_engine
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.models import Delivery
-from conversations.texts import messages_en, messages_fr
-from conversations.texts.catalogue import Texts, install, installed
+from conversations.texts.catalogue import Texts, install, installed, shipped_messages
 from tests.ordering.conftest import CONFIRM_ANSWER, TO_SUMMARY
 
 from .support import CUSTOMER_CHAT, CUSTOMER_USER, MakeRelay, RecordingChannel
@@ -33,11 +33,14 @@ def _words(texts: Iterator[str] | list[str]) -> set[str]:
     return {word.casefold() for text in texts for word in _WORD.findall(text)}
 
 
-# Words only English says: the English catalogue's, less every word the French one uses too
-# (names, "code", "photo"...), and the sandbox hints' own ("Good news", "Thank you").
+# Words only English says: the English catalogue's (the channels' words too), less every word
+# the French one uses too (names, "code", "photo"...), and the sandbox hints' own ("Good news",
+# "Thank you").
+_CHANNELS = shipped_channel_texts()
 ENGLISH = (
-    _words(iter(messages_en.MESSAGES.values())) | {"good", "news", "thank", "received", "heading"}
-) - _words(iter(messages_fr.MESSAGES.values()))
+    _words(iter(shipped_messages("en", _CHANNELS).values()))
+    | {"good", "news", "thank", "received", "heading"}
+) - _words(iter(shipped_messages("fr", _CHANNELS).values()))
 
 
 @pytest.fixture
