@@ -134,7 +134,7 @@ async def replay(
             first_flow=setup.flow,
             photo_dir=script.parent,
             echo=stdout,
-            language=language,
+            language=setup.language or language,
         )
         async with DemoStack(options) as demo:
             greeting = demo.screen.take()

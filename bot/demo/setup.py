@@ -30,6 +30,7 @@ class DemoSetup:
     scenario: Scenario
     stale: dict[str, Any] = field(default_factory=dict)
     flow: str | None = None
+    language: str | None = None  # the customer's language code, as ``--language`` gives it
 
 
 def _assignment(directive: Directive, source: str) -> tuple[str, Any]:
@@ -77,6 +78,7 @@ def demo_setup(
     name = str(scenario_file) if scenario_file else "default"
     stale: dict[str, Any] = {}
     flow: str | None = None
+    language: str | None = None
     for directive in directives:
         if directive.name == "scenario":
             data = _scenario_data(directive.argument, here)
@@ -89,11 +91,14 @@ def demo_setup(
             stale[key] = value
         elif directive.name == "flow" and directive.argument:
             flow = directive.argument
+        elif directive.name == "language" and directive.argument:
+            language = directive.argument
         else:
             raise TranscriptError(
                 f"{source}:{directive.line}: unknown setup line @{directive.name} "
-                "(known: @scenario FILE, @set KEY = VALUE, @stale KEY = VALUE, @flow NAME)"
+                "(known: @scenario FILE, @set KEY = VALUE, @stale KEY = VALUE, @flow NAME, "
+                "@language CODE)"
             )
     edited = any(directive.name == "set" for directive in directives)
     label = f"{name}, with the @set lines of {source}" if edited else name
-    return DemoSetup(parse_scenario(data, label), stale, flow)
+    return DemoSetup(parse_scenario(data, label), stale, flow, language)

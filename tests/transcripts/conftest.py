@@ -96,6 +96,7 @@ def replay(tmp_path: Path) -> Replay:
             new_idempotency_key=lambda: next(keys),
             registry=registry if registry is not None else default_registry(menu=TRANSCRIBED_MENU),
             photo_dir=write_photo_files(tmp_path / "files"),
+            language=setup.language,
         )
         async with DemoStack(options) as demo:
             await run_transcript(transcript, demo, screen=demo.screen.take())
