@@ -11,6 +11,9 @@ import pytest
 
 from bot.store.pg_local_server import LocalPostgres
 
+# Fixtures every folder shares, defined once in tests/support: ``store`` on either backend.
+pytest_plugins = ("tests.support.store_fixture",)
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _ptb_timedelta() -> Iterator[None]:
