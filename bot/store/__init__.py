@@ -42,7 +42,7 @@ from bot.store.media_files import MediaFile, MediaStore
 from bot.store.migrations import LATEST_VERSION, MIGRATIONS
 from bot.store.otp_handoffs import OtpHandoff, OtpHandoffs
 from bot.store.relayed import RelayedEvents, SentReceipt, ViewChange
-from bot.store.schema import Migration
+from bot.store.schema_rendering import Migration
 from bot.store.sent import SendKey, SentMessages
 from bot.store.sessions import SessionRecord, Sessions
 from bot.store.status_progress import FINAL_STATUSES

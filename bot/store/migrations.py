@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.store.database import Database, Executor
-from bot.store.schema import MAX_VERSION, VERSION_TABLE, Migration, apply_newer, render
+from bot.store.schema import MAX_VERSION, VERSION_TABLE, apply_newer, render
+from bot.store.schema_rendering import Migration
 from bot.store.sqlite_backend import SCHEMA_WORDS
 
 MIGRATIONS: tuple[Migration, ...] = render(SCHEMA_WORDS)

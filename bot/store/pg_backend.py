@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from bot.store.advisory_locks import ADVISORY_NAMESPACE, INBOX_CLAIM_LOCK
 from bot.store.database import Executor, Row
 from bot.store.grouped_inserts import GroupedInserts, RowInserts
-from bot.store.schema import SchemaWords
+from bot.store.schema_rendering import SchemaWords
 from bot.store.sent import CLAIM
 from bot.store.store_backend import StoreDatabase
 

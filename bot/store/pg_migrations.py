@@ -19,7 +19,8 @@ from bot.store.advisory_locks import ADVISORY_NAMESPACE, MIGRATION_LOCK
 from bot.store.database import Executor
 from bot.store.pg_backend import SCHEMA_WORDS
 from bot.store.pg_database import PgDatabase
-from bot.store.schema import MAX_VERSION, VERSION_TABLE, Migration, apply_newer, render
+from bot.store.schema import MAX_VERSION, VERSION_TABLE, apply_newer, render
+from bot.store.schema_rendering import Migration
 
 PG_ONLY_TABLES = frozenset(
     {

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from bot.store.database import Database, Executor, Row
 from bot.store.grouped_inserts import GroupedInserts, RowInserts
 from bot.store.inbox import NEXT_BATCH
-from bot.store.schema import SchemaWords
+from bot.store.schema_rendering import SchemaWords
 from bot.store.sent import CLAIM
 from bot.store.store_backend import StoreDatabase
 from bot.store.worker_group_inserts import WorkerGroupedInserts

@@ -117,6 +117,20 @@ def test_the_wheel_carries_the_package_data(installed: Installed) -> None:
     assert not {name for name in names if name.startswith(("tests/", "docs/", "benchmarks/"))}
 
 
+def test_the_wheel_carries_every_module_of_the_checkout(installed: Installed) -> None:
+    # Subpackages included (bot.store.schema_steps: a step missing from the wheel would leave
+    # an installed bot unable to open a database the checkout migrated).
+    modules = {
+        path.relative_to(REPO).as_posix()
+        for package in ("bot", "conversations")
+        for path in (REPO / package).rglob("*.py")
+    }
+    with zipfile.ZipFile(installed.wheel) as wheel:
+        names = set(wheel.namelist())
+    assert modules <= names, sorted(modules - names)
+    assert any(name.startswith("bot/store/schema_steps/step_") for name in names)
+
+
 def test_the_sdist_carries_the_sources_docs_and_kit(installed: Installed) -> None:
     with tarfile.open(installed.sdist) as sdist:
         root = sdist.getnames()[0].split("/")[0]

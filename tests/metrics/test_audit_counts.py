@@ -4,10 +4,8 @@ off, and the exposition passes ``promtool check metrics``."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest
 from prometheus_client import generate_latest
 
 from bot.chat_ref import UserRef
@@ -22,12 +20,6 @@ from tests.metrics.samples import sample
 ADA = UserRef("telegram", 1001)
 ACTIONS = "deliverybot_operator_actions_total"
 HITS = "deliverybot_limit_hits_total"
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    async with Store.open(tmp_path / "bot.sqlite3", synchronous="NORMAL") as opened:
-        yield opened
 
 
 def _actions() -> dict[tuple[str, str], float]:

@@ -11,12 +11,14 @@ import httpx
 import pytest
 
 from bot.chat_ref import TELEGRAM, ChatRef
+from bot.clocks import Clock
 from bot.config import RelayConfig
 from bot.partner.client import PartnerClient
 from bot.relay import Relay, RelayTuning
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.store import Store
 from bot.web import create_web_app
+from tests.support.store_fixture import STORE_FILE
 
 from .support import OPERATORS, FakeClock, MakeRelay, OpenStore, RecordingChannel
 from .world import BotDoor, MakeWorld, World, image_host, public_resolver
@@ -38,7 +40,7 @@ async def open_store(tmp_path: Path, clock: FakeClock) -> AsyncIterator[OpenStor
     opened: list[Store] = []
 
     async def open_() -> Store:
-        store = await Store.connect(tmp_path / "bot.db", clock=clock, synchronous="NORMAL")
+        store = await Store.connect(tmp_path / STORE_FILE, clock=clock, synchronous="NORMAL")
         opened.append(store)
         return store
 
@@ -48,8 +50,10 @@ async def open_store(tmp_path: Path, clock: FakeClock) -> AsyncIterator[OpenStor
 
 
 @pytest.fixture
-async def store(open_store: OpenStore) -> Store:
-    return await open_store()
+def store_clock(clock: FakeClock) -> Clock:
+    """``store`` (``tests.support.store_fixture``) reads the relay tests' clock; ``open_store``
+    opens its file (``tmp_path / STORE_FILE``) again."""
+    return clock
 
 
 @pytest.fixture

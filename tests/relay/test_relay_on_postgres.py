@@ -15,7 +15,7 @@ from bot.chat_ref import ChatRef
 from bot.relay import Relay, RelayTuning
 from bot.store import SendKey, Store
 from bot.store.pg_local_server import LocalPostgres
-from tests.store.conftest import empty_postgres_database
+from tests.support.store_fixture import empty_postgres_database
 
 from .support import (
     CUSTOMER_CHAT,

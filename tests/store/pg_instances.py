@@ -11,7 +11,7 @@ from pathlib import Path
 from bot.clocks import Clock
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
-from tests.store.conftest import empty_postgres_database
+from tests.support.store_fixture import empty_postgres_database
 
 
 @contextlib.asynccontextmanager

@@ -4,14 +4,24 @@ SQLite: every object's ``CREATE`` text from ``sqlite_master`` (SQLite keeps what
 whitespace and all). PostgreSQL: each column's type, nullability, default and identity, each
 constraint's and index's definition as the server prints it back. Both leave out the rows of
 ``schema_version`` (the times they were applied) but keep its version numbers and names.
+
+``python -m tests.store.schema_dump`` migrates a new SQLite file and a new database on a
+throwaway PostgreSQL server (``LocalPostgres``) and writes both snapshots again: after a new
+schema step, the difference it leaves in ``schema_snapshots/`` is what that step made.
 """
 
 from __future__ import annotations
 
+import asyncio
+import shutil
 import sqlite3
+import tempfile
 from pathlib import Path
 
 import asyncpg
+
+from bot.store import Store
+from bot.store.pg_local_server import LocalPostgres
 
 SNAPSHOTS = Path(__file__).with_name("schema_snapshots")
 
@@ -53,3 +63,34 @@ async def postgres_schema(dsn: str) -> list[str]:
     lines += [f"index {table} {name}: {definition}" for table, name, definition in indexes]
     lines += [f"version {version}: {name}" for version, name in versions]
     return sorted(lines)
+
+
+def snapshot_text(lines: list[str]) -> str:
+    """A dumped schema as its snapshot file holds it."""
+    return "\n".join(lines) + "\n"
+
+
+async def dump_snapshots(base: Path) -> None:
+    """Migrate a SQLite file and a PostgreSQL database under ``base`` from nothing, and write
+    their schemas to ``SNAPSHOTS``."""
+    async with Store.open(base / "bot.db"):
+        pass
+    (SNAPSHOTS / "sqlite.txt").write_text(snapshot_text(sqlite_schema(base / "bot.db")))
+    # A directory of its own, as the tests' server has: as root it is handed to the server's user.
+    server_dir = Path(tempfile.mkdtemp(prefix="deliverybot-pg-"))
+    try:
+        server = LocalPostgres.start(server_dir)
+        try:
+            dsn = await server.create_database("schema_snapshot")
+            async with await Store.connect_postgres(dsn, media_dir=base / "media"):
+                pass
+            (SNAPSHOTS / "postgres.txt").write_text(snapshot_text(await postgres_schema(dsn)))
+        finally:
+            server.stop()
+    finally:
+        shutil.rmtree(server_dir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    with tempfile.TemporaryDirectory(prefix="deliverybot-schema-") as base:
+        asyncio.run(dump_snapshots(Path(base)))

@@ -18,7 +18,7 @@ from bot.store import MIGRATIONS, Store, StoreError
 from bot.store.pg_database import PgDatabase, numbered, redacted_dsn
 from bot.store.pg_local_server import LocalPostgres
 from bot.store.pg_migrations import PG_MIGRATIONS, PG_ONLY_COLUMNS, PG_ONLY_TABLES
-from tests.store.conftest import empty_postgres_database
+from tests.support.store_fixture import empty_postgres_database
 
 
 async def sqlite_columns(path: Path) -> dict[str, set[str]]:

@@ -1,8 +1,10 @@
-"""The schema declared once (``bot.store.schema``) makes, on each backend, exactly the schema
-the hand-kept twins made before it: ``schema_snapshots/`` was dumped from databases migrated by
-that code (``schema_dump``), so databases already in the field open and migrate unchanged.
+"""The schema declared once (``bot.store.schema_steps``, listed by ``bot.store.schema``) makes,
+on each backend, exactly the schema the hand-kept twins made before it: ``schema_snapshots/``
+was dumped from databases migrated by that code (``schema_dump``), so databases already in the
+field open and migrate unchanged.
 
-A new migration changes the snapshots: dump them again from a database migrated to it.
+A new migration changes the snapshots: dump them again from databases migrated to it
+(``python -m tests.store.schema_dump``) and check the difference is the new step's alone.
 """
 
 from __future__ import annotations

@@ -6,14 +6,13 @@ from __future__ import annotations
 import asyncio
 import ssl
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 import telegram
 from telegram.request import HTTPXRequest
 
+from bot.clocks import Clock
 from bot.partner.models import Capabilities, ServiceLocation, Warehouse
-from bot.store import Store
 from conversations import Engine, Services
 from conversations.flows import default_registry
 from conversations.outcome import CreateOutcome
@@ -96,11 +95,9 @@ async def bot(tg: FakeTelegram) -> AsyncIterator[telegram.Bot]:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    async with Store.open(
-        tmp_path / "bot.db", clock=lambda: STORE_NOW, synchronous="NORMAL"
-    ) as opened:
-        yield opened
+def store_clock() -> Clock:
+    """``store`` (``tests.support.store_fixture``) reads a time that stands still."""
+    return lambda: STORE_NOW
 
 
 # --- a real engine over a small org ---------------------------------------------------------

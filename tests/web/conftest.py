@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Callable
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -90,9 +89,9 @@ def wakes() -> Wakes:
 
 
 @pytest.fixture
-async def store(tmp_path: Path, clock: Clock) -> AsyncIterator[Store]:
-    async with Store.open(tmp_path / "bot.db", clock=clock, synchronous="NORMAL") as opened:
-        yield opened
+def store_clock(clock: Clock) -> Clock:
+    """``store`` (``tests.support.store_fixture``) reads the web tests' clock."""
+    return clock
 
 
 MakeClient = Callable[..., httpx.AsyncClient]

@@ -1,0 +1,5 @@
+"""What tests in several folders share: fixtures and helpers with one definition each.
+
+``store_fixture`` is a pytest plugin (``pytest_plugins`` in ``tests/conftest.py``): its
+fixtures are there for every test, and a folder's conftest only says how it wants them.
+"""
