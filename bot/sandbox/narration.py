@@ -95,7 +95,7 @@ def _otp_note(story: Story) -> str:
         return "No drop-off code for this delivery: the rider takes a photo as proof of delivery."
     if record.otp_via_webhook:
         return (
-            "The drop-off code comes by webhook once the fee is paid; send it only to the receiver."
+            "The drop-off code comes by webhook once the fee is paid; it is for the receiver only."
         )
     return "The service texts the drop-off code to the receiver after payment; do not send one."
 
