@@ -28,11 +28,11 @@ from bot.config.limits_section import LimitsConfig
 from bot.funnel.recorder import FunnelRecorder
 from bot.funnel.steps import mark
 from bot.log_context import log_context
+from bot.ordering.alerting import AlertOperators, OperatorAlerts
 from bot.ordering.create_checkpoint import CreateCheckpoint
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.history import OrderHistory
 from bot.ordering.later_resends import DeliverLater, LaterResends
-from bot.ordering.operator_alerts import AlertOperators, OperatorAlerts
 from bot.ordering.order_starts import OrderStarts
 from bot.ordering.owed_replies import replies_owed
 from bot.ordering.recorded_creates import creating_for

@@ -11,7 +11,7 @@ A turn says what it needs as typed ``Turn.effects``, carried out by ``carry_out`
   ``store.unconfirmed`` with the request, its key and the saved order, its first follow-up due
   ``first_follow_up_seconds`` later, and ``on_unconfirmed`` wakes the worker that finishes it
   (``bot.ordering.unconfirmed_worker``);
-* ``OperatorAlert``: to the operators, once in a while (``operator_alerts``);
+* ``OperatorAlert``: to the operators, once in a while (``alerting``);
 * ``ResendAfter``: the create is sent again once the rate limit allows it (``later_resends``).
 
 ``after_turn`` keeps what must outlive the session first, then writes the session (or deletes
@@ -26,10 +26,10 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 from bot.clocks import Clock
+from bot.ordering.alerting import OperatorAlerts
 from bot.ordering.duplicate_hold import content_fingerprint
 from bot.ordering.history import OrderHistory
 from bot.ordering.later_resends import LaterResends
-from bot.ordering.operator_alerts import OperatorAlerts
 from bot.ordering.owed_replies import replies_sent
 from bot.ordering.returning_customers import CustomerMemory
 from bot.ordering.turn_context import Reply, TurnContext

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from bot.chat_ref import UserRef
 from bot.config.limits_section import LimitsConfig
-from bot.ordering.operator_alerts import AlertOperators
+from bot.ordering.alerting import AlertOperators
 from bot.ordering.returning_customers import PROVES_PHONES
 from bot.safety.customer_blocking import CustomerBlocking
 from bot.safety.customer_limits import CustomerLimits
