@@ -1,0 +1,56 @@
+"""``OperatorAlerts``: what a turn tells the business's operators, and how often.
+
+An ``OperatorAlert`` of a turn (e.g. the photo host is not allowlisted) goes to
+``alert_operators`` at most once every ``ALERT_REPEAT_SECONDS``, by any process on the store
+(``store.operator_alerts``): a misconfigured business is met by every customer who tries,
+and the operators need to hear it once, not once a customer. An alert its sender limits
+already (a ``[limits]`` hit: once per customer per day) goes out as it comes (``tell``).
+Either way a failed alert is logged, never raised: the customer's turn is saved already.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.store import Store
+
+logger = logging.getLogger(__name__)
+
+AlertOperators = Callable[[str], Awaitable[None]]
+
+ALERT_REPEAT_SECONDS = 15 * 60
+
+
+class OperatorAlerts:
+    """The operators' channel for a turn's alerts; without ``alert_operators`` they are logged."""
+
+    def __init__(self, store: Store, alert_operators: AlertOperators | None) -> None:
+        self._store = store
+        self._alert_operators = alert_operators
+
+    async def alert(self, text: str) -> None:
+        """``text`` to the operators, unless any process sent it in the last
+        ``ALERT_REPEAT_SECONDS``."""
+        # Kept in the store: each process sharing it would otherwise send it once more.
+        if not await self._store.operator_alerts.take(text, repeat_after=ALERT_REPEAT_SECONDS):
+            logger.info("operator alert not repeated (sent in the last %d s)", ALERT_REPEAT_SECONDS)
+            return
+        if self._alert_operators is None:
+            logger.error("operator alert (no operator channel): %s", text)
+            return
+        try:
+            await self._alert_operators(text)
+        except Exception:
+            # The customer's turn is saved already; a failed alert must not undo it.
+            logger.exception("could not alert the operators: %s", text)
+
+    async def tell(self, text: str) -> None:
+        """An alert already limited by its sender (a limit: once per customer per day)."""
+        if self._alert_operators is None:
+            logger.warning("operator alert (no operator channel): %s", text)
+            return
+        try:
+            await self._alert_operators(text)
+        except Exception:
+            logger.exception("could not alert the operators: %s", text)

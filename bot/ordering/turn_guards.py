@@ -1,0 +1,70 @@
+"""``TurnGuards``: what may stop a customer's turn before the engine runs it.
+
+* a customer an operator blocked (``bot.safety.customer_blocking``) gets one polite sentence
+  instead of any turn: no flow runs and nothing is created. The turn-taker reads the block
+  under the chat's lock, so a block made while a turn waits for its chat is seen by that turn;
+* a customer over a ``[limits]`` limit (``bot.safety.customer_limits``) starts no new order
+  (``drafts_per_hour``), and at the summary's Confirm gets the summary again after why:
+  nothing is created, they confirm once the limit frees up;
+* with ``[limits] verify_sender_phone``, the sender's phone of a customer whose channel can
+  prove a number is the one they shared themselves (``phone_owner``).
+
+Without ``[limits]`` no limit applies: a tool's own service takes all.
+"""
+
+from __future__ import annotations
+
+from bot.chat_ref import UserRef
+from bot.config.limits_section import LimitsConfig
+from bot.ordering.alerting import AlertOperators
+from bot.ordering.returning_customers import PROVES_PHONES
+from bot.safety.customer_blocking import CustomerBlocking
+from bot.safety.customer_limits import CustomerLimits
+from bot.store import Store
+from conversations import CONFIRM, ChoiceAnswer, Engine, Session, Turn
+from conversations.dialog import Answer
+
+
+class TurnGuards:
+    """The block and the ``[limits]`` of one business's customers; ``tell_operators`` hears
+    a limit's hits (already limited by their sender)."""
+
+    def __init__(
+        self,
+        store: Store,
+        engine: Engine,
+        limits: LimitsConfig | None,
+        tell_operators: AlertOperators,
+    ) -> None:
+        self.blocking = CustomerBlocking(store)
+        self.limits = None if limits is None else CustomerLimits(store, limits, tell_operators)
+        self._verify_phones = limits is not None and limits.verify_sender_phone
+        self._engine = engine
+
+    async def refusal(self, user: UserRef) -> Turn | None:
+        """The one sentence a blocked ``user`` gets instead of any turn, or None."""
+        return await self.blocking.refusal(user)
+
+    async def draft_limited(self, user: UserRef) -> Turn | None:
+        """Over ``[limits] drafts_per_hour``: why no order starts; else the start is counted."""
+        if self.limits is None:
+            return None
+        hit = await self.limits.before_draft(user)
+        return None if hit is None else Turn(messages=(hit.said(),), status="ended")
+
+    async def over_limit(self, user: UserRef, session: Session, answer: Answer) -> Turn | None:
+        """At the summary's Confirm of a customer over a ``[limits]`` limit: the summary again
+        after why (nothing is created; they confirm once the limit frees up)."""
+        confirms = isinstance(answer, ChoiceAnswer) and answer.option == CONFIRM
+        if self.limits is None or not confirms or answer.step != session.step:
+            return None
+        hit = await self.limits.before_create(user)
+        if hit is None:
+            return None
+        again = await self._engine.resume(session)
+        return again.model_copy(update={"messages": (hit.said(), *again.messages)})
+
+    def phone_owner(self, user: UserRef) -> int | None:
+        """The account whose own shared contact alone gives ``user``'s phone: theirs, when
+        ``[limits] verify_sender_phone`` asks it and their channel can prove a number."""
+        return user.id if self._verify_phones and user.channel in PROVES_PHONES else None
