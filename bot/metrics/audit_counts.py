@@ -16,7 +16,7 @@ outside ``[limits]``' is ``other``.
 
 from __future__ import annotations
 
-from bot.config.limits_section import LIMIT_KINDS
+from bot.limit_kinds import LIMIT_KINDS
 from bot.metrics import families as m
 from bot.metrics.recording import enabled
 
