@@ -33,6 +33,7 @@ from bot.geo.nominatim import NominatimGeocoder
 from bot.handoff.desk import HandoffDesk
 from bot.handoff.handoff_upkeep import HandoffUpkeep
 from bot.jobs import Job
+from bot.metrics.audit_counts import count_audit_event
 from bot.ordering import ChatService, CustomerDesk, build_engine, geocoder_from_config
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.photo_origin import RehostedPhotos
@@ -140,6 +141,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
     """
     seams = seams or Seams()
     install(settings.texts)
+    store.audit.observe(count_audit_event)  # the store counts nothing itself
     channels = Channels()
     client = PartnerClient(
         settings.partner_base_url,

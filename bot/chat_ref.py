@@ -41,6 +41,11 @@ class ChatRef:
         return f"{self.channel}:{self.id}"
 
 
+OPERATOR_LOG: Final = ChatRef(LOG, 0)
+"""The one operator "chat" of a bot without Telegram: the log (``bot.agents.chatless_channel``
+logs what is sent to it)."""
+
+
 @dataclass(frozen=True, order=True)
 class UserRef:
     """One customer: ``channel`` (the channel of their chats) and ``id``, that channel's id."""

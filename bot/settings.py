@@ -4,6 +4,9 @@
 turns the TOML into settings: the core, its channels (the agents' among them) and the runtime
 read these fields and never the ``Config`` again. A test, a benchmark or the demo builds one
 directly with the fields it needs.
+
+The agent channels' values (``AgentChannel``, ``ChannelHook``) are settings too, and stand
+here: ``bot.agents`` reads them through the core's services, so it sits above this module.
 """
 
 from __future__ import annotations
@@ -11,11 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from bot.agents.channel_keys import AgentChannel
-from bot.agents.chatless_channel import OPERATOR_LOG
-from bot.agents.event_webhooks import ChannelHook
-from bot.chat_ref import TELEGRAM, ChatRef
-from bot.config import Config
+from bot.chat_ref import OPERATOR_LOG, TELEGRAM, ChatRef
+from bot.config import AgentChannelConfig, Config
 from bot.config.geocoding_section import GeocodingConfig
 from bot.config.limits_section import LimitsConfig
 from bot.config.relay_section import RelayConfig
@@ -24,6 +24,30 @@ from bot.partner.options import ClientOptions
 from bot.web.web_app import DEFAULT_MAX_BODY_BYTES, DEFAULT_WEBHOOK_PATH
 from conversations.services import OnlinePayment
 from conversations.texts.catalogue import DEFAULT_TEXTS, Texts
+
+
+@dataclass(frozen=True)
+class AgentChannel:
+    """A configured channel as the API knows it (no secret but the key's hash)."""
+
+    name: str
+    key_sha256: str
+    requests_per_minute: int
+
+    @classmethod
+    def from_config(cls, config: AgentChannelConfig) -> AgentChannel:
+        return cls(config.name, config.expected_hash(), config.requests_per_minute)
+
+
+@dataclass(frozen=True)
+class ChannelHook:
+    """Where one channel's events go, and the secret that signs them."""
+
+    url: str
+    secret: str
+
+    def __repr__(self) -> str:  # the secret stays out of logs
+        return f"ChannelHook(url={self.url!r})"
 
 
 @dataclass(frozen=True)

@@ -1,17 +1,21 @@
-"""The modules of ``bot`` and ``conversations`` import each other without a circle, and the
-agent channels stand beside the core, not above it.
+"""The modules of ``bot`` and ``conversations`` import each other without a circle, their
+packages keep the order ``bot.layers`` declares (no import from a floor to a higher one, no
+circle of packages), and the agent channels stand beside the core, not above it.
 
 The imports are read from the source with ``ast`` (all of them: at the top, under
-``TYPE_CHECKING`` and inside functions), so a circle that only type checking or a late import
-would close is found too. ``from a.b import c`` counts as importing ``a.b.c`` when that is a
-module, else ``a.b``.
+``TYPE_CHECKING`` and inside functions), so a circle or an upward import that only type checking
+or a late import would make is found too. ``from a.b import c`` counts as importing ``a.b.c``
+when that is a module, else ``a.b``.
 """
 
 from __future__ import annotations
 
 import ast
+import textwrap
 from collections.abc import Iterator
 from pathlib import Path
+
+from bot.layers import FLOORS, KNOWN_CROSSINGS, floor_of, package_of
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("bot", "conversations")
@@ -83,6 +87,78 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
         if node not in index:
             visit(node)
     return found
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Each package (``bot.layers.package_of``) and the other packages its modules import."""
+    named = set(graph).union(*graph.values())
+    packages: dict[str, set[str]] = {package_of(name): set() for name in named}
+    for name, targets in graph.items():
+        packages[package_of(name)] |= {package_of(target) for target in targets}
+    return {package: targets - {package} for package, targets in packages.items()}
+
+
+def upward(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    """The imports ``(importer, imported)`` from a floor to a higher one; a package no floor
+    names counts as above every floor for what imports it and below for what it imports, so
+    any import touching it is listed."""
+    found = set()
+    for name, targets in graph.items():
+        here = floor_of(package_of(name))
+        for target in targets:
+            there = floor_of(package_of(target))
+            if here is None or there is None or there > here:
+                found.add((name, target))
+    return found
+
+
+def test_every_package_stands_on_exactly_one_floor() -> None:
+    declared = [package for floor in FLOORS for package in floor.packages]
+    found = set(package_graph(import_graph()))
+    assert sorted(found - set(declared)) == []  # a new package: give it a floor in bot.layers
+    assert sorted(set(declared) - found) == []  # a package that is gone: take it off
+    assert len(declared) == len(set(declared))
+
+
+def test_no_package_imports_one_on_a_higher_floor() -> None:
+    known = {(crossing.importer, crossing.imported) for crossing in KNOWN_CROSSINGS}
+    found = upward(import_graph())
+    assert sorted(found - known) == []  # move the code down, or pass the service in
+    assert sorted(known - found) == []  # gone from the code: take it off the known list
+
+
+def test_no_packages_import_each_other_in_a_circle() -> None:
+    assert circles(package_graph(import_graph())) == []
+
+
+def test_an_import_in_a_function_or_for_type_checking_counts() -> None:
+    source = textwrap.dedent(
+        """
+        from typing import TYPE_CHECKING
+        if TYPE_CHECKING:
+            from bot.runtime import runtime
+        def late() -> None:
+            import bot.cli
+            from bot.bot_core import build_core
+        """
+    )
+    found = {name for name in _imported(ast.parse(source)) if name in MODULES}
+    assert found == {"bot.runtime.runtime", "bot.cli", "bot.bot_core"}
+
+
+def test_an_upward_import_and_an_unplaced_package_are_found() -> None:
+    # The checks above must be able to fail: the store importing ordering runs up four floors;
+    # a package no floor names is reported whichever way its imports go.
+    graph = {
+        "bot.store.sessions": {"bot.ordering.chats", "bot.clocks"},
+        "bot.ordering.chats": {"bot.store.sessions"},
+        "bot.nowhere.thing": {"bot.clocks"},
+    }
+    assert upward(graph) == {
+        ("bot.store.sessions", "bot.ordering.chats"),
+        ("bot.nowhere.thing", "bot.clocks"),
+    }
+    assert circles(package_graph(graph)) == [["bot.ordering", "bot.store"]]
 
 
 def test_no_module_imports_back_into_a_circle() -> None:

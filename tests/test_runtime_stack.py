@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.agents.chatless_channel import OPERATOR_LOG
 from bot.channels import ChannelRegistration
-from bot.chat_ref import ChatRef
+from bot.chat_ref import OPERATOR_LOG, ChatRef
 from bot.config import Config
 from bot.jobs import Job
 from bot.runtime import Runtime, Seams

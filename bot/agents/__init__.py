@@ -12,12 +12,14 @@
 =========================  =====================================================================
 
 ``docs/agents.md`` shows an order through each. The wiring is imported from its module, not
-from here: it stands on the core's services, which read the settings these types make up.
+from here: it stands on the core's services, which read the settings (``bot.settings``, where
+``AgentChannel`` and ``ChannelHook`` are defined, handed on here).
 """
 
-from bot.agents.channel_keys import AgentChannel, ChannelKeys, RateLimits
-from bot.agents.event_webhooks import SIGNATURE_HEADER, ChannelHook, EventWebhooks
+from bot.agents.channel_keys import ChannelKeys, RateLimits
+from bot.agents.event_webhooks import SIGNATURE_HEADER, EventWebhooks
 from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
+from bot.settings import AgentChannel, ChannelHook
 
 __all__ = [
     "SIGNATURE_HEADER",

@@ -41,7 +41,7 @@ from bot.agents.agent_channel import EventBell
 from bot.agents.agent_handoffs import AgentHandoffs
 from bot.agents.agent_quotes import AgentQuotes
 from bot.agents.api_errors import NO_KEY, UNKNOWN_KEY, FaultsAsJson, error_response, http_exception
-from bot.agents.channel_keys import AgentChannel, ChannelKeys, RateLimits, bearer_key
+from bot.agents.channel_keys import ChannelKeys, RateLimits, bearer_key
 from bot.agents.customer_refusals import CustomerBlocked, CustomerOverLimit
 from bot.agents.door_words import API_WORDS
 from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
@@ -49,6 +49,7 @@ from bot.agents.json_values import NOT_FINITE, unkeepable
 from bot.agents.photo_uploads import PhotoUploads, UploadRefused
 from bot.metrics.recording import measured_endpoint
 from bot.partner.models import MAX_IMAGE_BYTES
+from bot.settings import AgentChannel
 from bot.web.body import (
     BodyTooLarge,
     MalformedBody,

@@ -14,26 +14,13 @@ from __future__ import annotations
 import hmac
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from bot.clocks import Clock
-from bot.config import AgentChannelConfig, key_hash
+from bot.config import key_hash
+from bot.settings import AgentChannel
 from bot.store.send_limits import LocalBuckets, RequestBuckets
 
 _MINUTE = 60.0
-
-
-@dataclass(frozen=True)
-class AgentChannel:
-    """A configured channel as the API knows it (no secret but the key's hash)."""
-
-    name: str
-    key_sha256: str
-    requests_per_minute: int
-
-    @classmethod
-    def from_config(cls, config: AgentChannelConfig) -> AgentChannel:
-        return cls(config.name, config.expected_hash(), config.requests_per_minute)
 
 
 class ChannelKeys:

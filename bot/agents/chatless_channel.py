@@ -32,9 +32,6 @@ from conversations.texts.deliveries_texts import short_ref
 
 log = logging.getLogger(__name__)
 
-OPERATOR_LOG = ChatRef(LOG, 0)
-"""The one operator "chat" of a bot without Telegram: the log."""
-
 
 def one_line(text: str) -> str:
     """``text`` on one log line: its lines joined by `` / ``."""

@@ -22,7 +22,7 @@ import math
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.config.limits_section import LIMIT_KINDS
+from bot.limit_kinds import LIMIT_KINDS
 from bot.safety.customer_limits import LimitHit
 
 BLOCKED_CODE = "customer_blocked"

@@ -22,13 +22,13 @@ import asyncio
 import logging
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 import httpx
 
 from bot.clocks import Clock
 from bot.jobs import Job
 from bot.partner.signing import sign
+from bot.settings import ChannelHook
 from bot.store import DueHook, Store
 
 logger = logging.getLogger(__name__)
@@ -37,17 +37,6 @@ SIGNATURE_HEADER = "Deliverybot-Signature"
 EVENT_ID_HEADER = "Deliverybot-Event"
 OTHER_INSTANCES_LOOK_SECONDS = 1.0
 """How often the posting process looks for events other processes' relays kept."""
-
-
-@dataclass(frozen=True)
-class ChannelHook:
-    """Where one channel's events go, and the secret that signs them."""
-
-    url: str
-    secret: str
-
-    def __repr__(self) -> str:  # the secret stays out of logs
-        return f"ChannelHook(url={self.url!r})"
 
 
 class EventWebhooks(Job):

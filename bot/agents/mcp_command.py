@@ -29,10 +29,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bot.agents.agents_wiring import AgentChannels
 from bot.agents.api_errors import NO_KEY, UNKNOWN_KEY, send_json_error
-from bot.agents.channel_keys import AgentChannel, bearer_key
+from bot.agents.channel_keys import bearer_key
 from bot.agents.mcp_push import EventPush
 from bot.agents.mcp_tools import MAX_ARGUMENTS_BYTES, build_mcp_server
 from bot.config import key_hash
+from bot.settings import AgentChannel
 from bot.web.body import NotJson, parse_json
 
 log = logging.getLogger(__name__)

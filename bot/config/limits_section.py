@@ -1,23 +1,15 @@
 """``[limits]``: how much one customer may order, so one account cannot flood the business.
 
-Each limit counts one customer (a Telegram user, a console user, an agent channel's customer)
-in the store, so it holds across instances and restarts. 0 switches a limit off.
+Each limit (named in ``bot.limit_kinds``) counts one customer (a Telegram user, a console
+user, an agent channel's customer) in the store, so it holds across instances and restarts.
+0 switches a limit off.
 """
 
 from __future__ import annotations
 
-from typing import Literal, get_args
-
 from pydantic import Field, model_validator
 
 from bot.config.section import Section
-
-LimitKind = Literal[
-    "open_deliveries", "unpaid_deliveries", "creates_per_hour", "creates_per_day", "drafts_per_hour"
-]
-"""The keys of ``[limits]`` that are limits: what a customer can hit (the audit trail's and
-the metrics' name for each)."""
-LIMIT_KINDS: tuple[LimitKind, ...] = get_args(LimitKind)
 
 
 class LimitsConfig(Section):

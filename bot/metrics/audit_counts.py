@@ -1,6 +1,7 @@
 """The audit trail as counters: every event ``store.audit`` writes is counted here too, as an
 operator action (``deliverybot_operator_actions_total``) or a limit hit
-(``deliverybot_limit_hits_total``).
+(``deliverybot_limit_hits_total``). ``count_audit_event`` is the trail's observer, set by the
+core's wiring (``bot.bot_core.build_core``): the store below knows nothing of the metrics.
 
 Counted per process, as every other counter: each instance counts what it wrote, and
 ``sum()`` over the instances is the whole. Reading the counts from the trail instead would
@@ -15,7 +16,7 @@ outside ``[limits]``' is ``other``.
 
 from __future__ import annotations
 
-from bot.config.limits_section import LIMIT_KINDS
+from bot.limit_kinds import LIMIT_KINDS
 from bot.metrics import families as m
 from bot.metrics.recording import enabled
 

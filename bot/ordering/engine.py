@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.metrics.counted_creator import CountedCreator
 from bot.ordering.catalog import PartnerCatalog
+from bot.ordering.counted_creator import CountedCreator
 from bot.ordering.creator import PartnerCreator
 from bot.ordering.duplicate_hold import HoldingCreator
 from bot.ordering.kept_photos import KeptPhotos

@@ -54,13 +54,14 @@ from bot.jobs import Job
 from bot.metrics.recording import count_settled_later
 from bot.ordering.creator import refusal_for
 from bot.ordering.kept_photos import KeptPhotos
-from bot.ordering.lost_create_lookup import CLOCK_SKEW_SECONDS, find_created
+from bot.ordering.lost_create_lookup import find_created
 from bot.ordering.photo_origin import RehostedPhotos
 from bot.ordering.settled_links import settled_link
 from bot.partner import errors
 from bot.partner.client import PartnerClient
 from bot.partner.models import CreateDeliveryRequest, Delivery
 from bot.partner.retry import exponential_delay
+from bot.partner.same_order import CLOCK_SKEW_SECONDS
 from bot.relay.channel_protocol import Channel, SendFailed
 from bot.relay.outbox import Outgoing, Sender
 from bot.store import CreatedLink, SendKey, Store, UnconfirmedCreate

@@ -25,35 +25,12 @@ import hashlib
 import logging
 import time
 from collections.abc import Coroutine
-from typing import Protocol
 
 from bot.clocks import Clock, Sleep
 from bot.partner.request_limiter import DEFAULT_WINDOW_SECONDS, RequestLimiter, RequestSlot
+from bot.store.coordination import SharedBudget
 
 log = logging.getLogger(__name__)
-
-
-class SharedBudget(Protocol):
-    """Where processes share a key's request starts."""
-
-    async def try_start(
-        self, key_id: str, limit: int | None, window: float
-    ) -> tuple[float, float | None]:
-        """``(0, ticket)``: a start recorded, in use until ``finish(ticket)``; or
-        ``(seconds, None)``: how long to wait before asking again."""
-        ...
-
-    async def finish(self, key_id: str, ticket: float) -> None:
-        """The start ``ticket`` names has its answer: it counts from now, for one window."""
-        ...
-
-    async def block_for(self, key_id: str, seconds: float) -> None:
-        """Hold every process back for ``seconds``."""
-        ...
-
-    async def wait_time(self, key_id: str, limit: int | None, window: float, ahead: int) -> float:
-        """Seconds a start asked for now would wait behind ``ahead`` others (nothing recorded)."""
-        ...
 
 
 # Pauses between the tries to tell the shared budget a request finished (None: the last try).

@@ -12,7 +12,8 @@
 Modules: ``inbox_worker`` (``Relay``), ``planner`` (what each chat is owed for an event),
 ``chat_queues`` (per-chat queues served fairly, a backlog composed after the chat's wait and
 sent as one message, or as a digest for operators),
-``outbox`` (each message claimed, sent, marked), ``channel_protocol`` (``Channel`` and its
+``outbox`` (each message claimed, sent, marked; ``relay_sends`` times each send and counts
+its failures), ``channel_protocol`` (``Channel`` and its
 errors), ``poller``, ``tuning``; the texts are in ``conversations.texts.deliveries_texts``.
 """
 

@@ -36,7 +36,7 @@ past it, and leave it to be planned as older and never said.
 Waiting for a link: an event can outrun the bot's record of its delivery. An unlinked
 delivery may still become a chat's only while a create of the same order is open, recorded and
 in flight (``store.create_intents``) or being followed up after its answer was lost
-(``store.unconfirmed``) (``bot.ordering.open_creates``): its event is then held, looked at
+(``store.unconfirmed``) (``bot.relay.open_creates``): its event is then held, looked at
 again every ``OPEN_CREATE_RECHECK_SECONDS``, until it is linked (then told in the customer's
 channel), the create is settled without it, or ``OPEN_CREATE_HOLD_SECONDS`` after it arrived
 (then it goes to operators only). An unlinked delivery no open create matches was ordered
@@ -70,10 +70,10 @@ from bot.clocks import Clock, Sleep
 from bot.config import RelayConfig
 from bot.jobs import Job
 from bot.log_context import log_context
-from bot.ordering.open_creates import open_create_may_have_made
 from bot.partner.models import WebhookEvent
 from bot.relay.channel_protocol import Channel, ChatTurns, SendFailed
 from bot.relay.chat_queues import ChatQueues
+from bot.relay.open_creates import open_create_may_have_made
 from bot.relay.outbox import Outcome, Sender
 from bot.relay.planner import Plan, Planner
 from bot.relay.tuning import RelayTuning

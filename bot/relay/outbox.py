@@ -30,9 +30,9 @@ from typing import Final
 
 from bot.chat_ref import ChatRef
 from bot.log_context import current_context, log_context
-from bot.metrics.relay_sends import measured_send
 from bot.relay.asking import Asking, AskingChannel, typed_text
 from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
+from bot.relay.relay_sends import measured_send
 from bot.store import SendKey, SentReceipt, Store, StoreError
 from conversations.texts import deliveries_texts as wording
 

@@ -29,7 +29,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from bot.chat_ref import TELEGRAM, ChatRef, UserRef
-from bot.config.limits_section import LimitKind, LimitsConfig
+from bot.config.limits_section import LimitsConfig
+from bot.limit_kinds import LimitKind
 from bot.store import SendKey, Store
 from conversations.texts.catalogue import say
 

@@ -5,17 +5,23 @@ One row per event: ``at`` (the store's clock), ``actor`` (who: ``telegram:1900``
 operator's Telegram account, ``shell`` for the command line, ``bot`` for a limit), ``action``
 (``block``, ``unblock``, ``assign``, ...), ``subject`` (what it was about: a customer or a
 delivery), ``outcome`` (``done``, ``refused: ...``, ``already blocked``) and an optional
-``detail`` (an operator's reason). Nothing here is a secret or a customer's message. Each
-event is also counted in the process's metrics (``bot.metrics.audit_counts``).
+``detail`` (an operator's reason). Nothing here is a secret or a customer's message.
+
+Each event written is handed to the trail's observer, if one is set (``observe``): the core's
+wiring sets the metrics' counter (``bot.metrics.audit_counts``), so the persistence layer
+knows nothing of what is counted above it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.clocks import Clock
-from bot.metrics.audit_counts import count_audit_event
 from bot.store.store_backend import StoreDatabase
+
+AuditObserver = Callable[[str, str], None]
+"""Told each event's ``action`` and ``outcome`` once it is written."""
 
 _RECORD = """INSERT INTO audit_trail (at, actor, action, subject, outcome, detail)
     VALUES (?, ?, ?, ?, ?, ?)"""
@@ -42,6 +48,12 @@ class AuditTrail:
     def __init__(self, db: StoreDatabase, clock: Clock) -> None:
         self._db = db
         self._clock = clock
+        self._observer: AuditObserver | None = None
+
+    def observe(self, observer: AuditObserver) -> None:
+        """Hand every event written from now on to ``observer``; it replaces an earlier one,
+        so wiring the same store twice does not count an event twice."""
+        self._observer = observer
 
     async def record(
         self, actor: str, action: str, subject: str, outcome: str, detail: str | None = None
@@ -49,7 +61,8 @@ class AuditTrail:
         """Store one event, stamped now; returns it."""
         entry = AuditEntry(self._clock(), actor, action, subject, outcome, detail)
         await self._db.execute(_RECORD, (entry.at, actor, action, subject, outcome, detail))
-        count_audit_event(action, outcome)  # once written: the counters follow the trail
+        if self._observer is not None:  # once written: the counters follow the trail
+            self._observer(action, outcome)
         return entry
 
     async def since(self, moment: float) -> list[AuditEntry]:

@@ -29,8 +29,31 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.chatlocks import ChatLocks, ChatTurnLocks
-from bot.partner.shared_request_limiter import SharedBudget
 from bot.store.send_limits import UNSHARED_SEND_BUDGET, LocalBuckets, RequestBuckets, SendBudget
+
+
+class SharedBudget(Protocol):
+    """Where processes share a key's request starts (the Partner API client's
+    ``SharedRequestLimiter`` asks it; every backend offers one as ``store.rate_budget``)."""
+
+    async def try_start(
+        self, key_id: str, limit: int | None, window: float
+    ) -> tuple[float, float | None]:
+        """``(0, ticket)``: a start recorded, in use until ``finish(ticket)``; or
+        ``(seconds, None)``: how long to wait before asking again."""
+        ...
+
+    async def finish(self, key_id: str, ticket: float) -> None:
+        """The start ``ticket`` names has its answer: it counts from now, for one window."""
+        ...
+
+    async def block_for(self, key_id: str, seconds: float) -> None:
+        """Hold every process back for ``seconds``."""
+        ...
+
+    async def wait_time(self, key_id: str, limit: int | None, window: float, ahead: int) -> float:
+        """Seconds a start asked for now would wait behind ``ahead`` others (nothing recorded)."""
+        ...
 
 
 class Leadership(Protocol):

@@ -18,8 +18,9 @@ import httpx
 import pytest
 
 from bot.agents.agent_channel import AgentEvents, EventBell
-from bot.agents.event_webhooks import EVENT_ID_HEADER, ChannelHook, EventWebhooks
+from bot.agents.event_webhooks import EVENT_ID_HEADER, EventWebhooks
 from bot.jobs import Scheduler
+from bot.settings import ChannelHook
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 

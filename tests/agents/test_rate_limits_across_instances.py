@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.agents.channel_keys import AgentChannel, RateLimits
+from bot.agents.channel_keys import RateLimits
+from bot.settings import AgentChannel
 from bot.store import Store
 from bot.store.pg_database import PgDatabase
 from bot.store.pg_local_server import LocalPostgres

@@ -1,18 +1,24 @@
 """The audit trail as counters (``bot.metrics.audit_counts``): each event ``store.audit`` writes
 is counted as an operator action or a limit hit, by bounded labels, nothing while metrics are
-off, and the exposition passes ``promtool check metrics``."""
+off, and the exposition passes ``promtool check metrics``. The store counts nothing itself: the
+core's wiring (``build_core``) makes the counter its trail's observer, so the tests' store is
+one a core was built on."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pytest
 from prometheus_client import generate_latest
 
+from bot.bot_core import build_core
 from bot.chat_ref import UserRef
 from bot.config import LimitsConfig
 from bot.metrics import families
 from bot.safety.customer_blocking import CustomerBlocking
 from bot.safety.customer_limits import CustomerLimits
+from bot.settings import CoreSettings
 from bot.store import Store
 from tests.deploy.conftest import promtool_check_metrics
 from tests.metrics.samples import sample
@@ -20,6 +26,19 @@ from tests.metrics.samples import sample
 ADA = UserRef("telegram", 1001)
 ACTIONS = "deliverybot_operator_actions_total"
 HITS = "deliverybot_limit_hits_total"
+KEY = "sk_live_" + "0" * 32
+
+
+@pytest.fixture
+async def store(store: Store) -> AsyncIterator[Store]:
+    """The shared store fixture's store with a core built on it: the core wires the store's
+    audit trail to the counters. No request reaches the service."""
+    settings = CoreSettings(partner_base_url="http://127.0.0.1:9", partner_api_key=KEY)
+    core = build_core(settings, store)
+    try:
+        yield store
+    finally:
+        await core.aclose()
 
 
 def _actions() -> dict[tuple[str, str], float]:
@@ -86,3 +105,14 @@ def test_the_operators_guide_lists_both_counters_in_its_metrics_table() -> None:
     rows = [line for line in guide.splitlines() if line.startswith("| `deliverybot_")]
     for name in (ACTIONS, HITS):
         assert any(row.startswith(f"| `{name}` |") for row in rows), name
+
+
+async def test_a_store_no_core_was_built_on_counts_nothing(
+    tmp_path: Path, metrics_on: None
+) -> None:
+    # The shell's store (``deliverybot customers block``): in the trail, in no counter.
+    before = sample(ACTIONS, action="block", outcome="done")
+    async with Store.open(tmp_path / "shell.sqlite3", synchronous="NORMAL") as shell_store:
+        await CustomerBlocking(shell_store).block(ADA, by="shell")
+        assert [entry.action for entry in await shell_store.audit.since(0)] == ["block"]
+    assert sample(ACTIONS, action="block", outcome="done") == before

@@ -13,11 +13,11 @@ from starlette.routing import Route
 
 from bot.chat_ref import ChatRef
 from bot.metrics import recording
-from bot.metrics.counted_creator import outcome_label
 from bot.metrics.partner_calls import partner_operation
-from bot.metrics.relay_sends import measured_send
 from bot.metrics.update_kinds import kind_of
+from bot.ordering.counted_creator import outcome_label
 from bot.relay.channel_protocol import ChatUnreachable, SendFailed
+from bot.relay.relay_sends import measured_send
 from conversations.outcome import Refused
 from tests.metrics.samples import sample
 

@@ -9,9 +9,9 @@ import logging
 
 import pytest
 
-from bot.agents.chatless_channel import OPERATOR_LOG, ChatlessChannel, log_messenger
+from bot.agents.chatless_channel import ChatlessChannel, log_messenger
 from bot.channels import Channels
-from bot.chat_ref import TELEGRAM, ChatRef
+from bot.chat_ref import OPERATOR_LOG, TELEGRAM, ChatRef
 from bot.log_context import log_context
 from bot.relay.planner import OTP_WAITING
 from bot.store import Store

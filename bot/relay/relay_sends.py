@@ -1,7 +1,7 @@
 """``measured_send``: a relayed message's send, timed and its failure counted.
 
-Kept apart from ``recording``: it needs the relay's exception types, imported when first
-needed, since the relay's outbox imports this module while ``bot.relay`` is loading.
+The relay's own: it tells a failure by the relay's exception types (``channel_protocol``),
+and records through ``bot.metrics``, which stands below the relay and knows none of them.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from bot.chat_ref import ChatRef
 from bot.metrics import families as m
 from bot.metrics.recording import enabled
+from bot.relay.channel_protocol import ChatUnreachable, SendFailed
 
 
 async def measured_send(
@@ -21,8 +22,6 @@ async def measured_send(
     reason (``ChatUnreachable``: unreachable; ``SendFailed``: send_failed; else error)."""
     if not enabled():
         return await send(chat, text)
-    from bot.relay.channel_protocol import ChatUnreachable, SendFailed
-
     started = time.perf_counter()
     try:
         sent = await send(chat, text)

@@ -21,8 +21,8 @@ import logging
 
 import pydantic
 
-from bot.ordering.lost_create_lookup import CLOCK_SKEW_SECONDS, is_same_order
 from bot.partner.models import CreateDeliveryRequest, Delivery
+from bot.partner.same_order import CLOCK_SKEW_SECONDS, is_same_order
 from bot.store import Store
 
 logger = logging.getLogger(__name__)
