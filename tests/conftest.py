@@ -25,6 +25,7 @@ def _channel_words() -> Iterator[None]:
     yield
     install(before)
 
+
 # Fixtures every folder shares, defined once in tests/support: ``store`` on either backend.
 pytest_plugins = ("tests.support.store_fixture",)
 
