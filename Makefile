@@ -60,9 +60,10 @@ postgres-server:
 		{ $$sudo apt-get install -y -q postgresql-15 || $$sudo apt-get install -y -q postgresql; }; \
 	fi
 
-# The deployment kit's tests (tests/deploy) run the tools that read deploy/: Caddy in front of
-# two instances, nginx -t, systemd-analyze verify, openssl for nginx's test certificate, and
-# promtool (Debian's prometheus package) for the alerting rules and the metrics exposition.
+# The deployment kit's tests (tests/deploy) run the tools that read deploy/: Caddy and nginx
+# each in front of two instances (and nginx -t), systemd-analyze verify, openssl for nginx's
+# test certificate, and promtool (Debian's prometheus package) for the alerting rules and the
+# metrics exposition.
 # Installed like the PostgreSQL server when one is missing; the tests fail, never skip, without.
 DEPLOY_TOOLS := caddy:caddy nginx:nginx-light systemd-analyze:systemd openssl:openssl promtool:prometheus
 deploy-tools:

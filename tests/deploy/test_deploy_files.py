@@ -9,7 +9,8 @@
   the one-machine file reaches the bot where it listens by default, with automatic TLS);
   ``test_reverse_proxy`` runs the first; ``test_proxy_routes`` checks both pass every route.
 * ``deploy/nginx.conf``: ``nginx -t`` inside a minimal main configuration, with a throwaway
-  certificate in place of Let's Encrypt's; its gzip settings.
+  certificate in place of Let's Encrypt's; its gzip settings. ``test_nginx_proxy`` runs it, and
+  proves over https that the gzip settings compress the map page.
 """
 
 from __future__ import annotations
