@@ -10,8 +10,8 @@ from typing import Protocol, TypeVar
 from pydantic import BaseModel, JsonValue
 from pydantic import ValidationError as ModelError
 
-from conversations.order.capabilities import Capabilities
-from conversations.order.places import ServiceLocation, Warehouse
+from conversations.order.business_capabilities import Capabilities
+from conversations.order.locations import ServiceLocation, Warehouse
 from conversations.services import Geocoder
 from conversations.session import Session
 

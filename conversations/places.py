@@ -20,7 +20,7 @@ from pydantic import ValidationError as ModelError
 
 from conversations.context import Answers, Context
 from conversations.dialog import Option
-from conversations.order.places import Coords, ServiceLocation, Warehouse
+from conversations.order.locations import Coords, ServiceLocation, Warehouse
 from conversations.rules import usable_warehouses
 from conversations.service_area import place_key
 from conversations.services import GeocodedPlace

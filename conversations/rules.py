@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from conversations.order.capabilities import Capabilities, CuratedLink
+from conversations.order.business_capabilities import Capabilities, CuratedLink
 from conversations.order.kinds import CollectionMethod, ErrandMode, ServiceKind
-from conversations.order.places import ServiceLocation, Warehouse
+from conversations.order.locations import ServiceLocation, Warehouse
 from conversations.texts import money_texts
 from conversations.texts.catalogue import number, say
 from conversations.texts.money_texts import format_money as format_money  # kept for callers

@@ -20,8 +20,8 @@ from collections.abc import Iterable
 
 from geopy.distance import great_circle
 
-from conversations.order.capabilities import Capabilities
-from conversations.order.places import Coords, Warehouse
+from conversations.order.business_capabilities import Capabilities
+from conversations.order.locations import Coords, Warehouse
 
 # Half a kilometre of slack for the rounding of pins and addresses.
 _SLACK_KM = 0.5

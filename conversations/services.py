@@ -15,8 +15,8 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from conversations.order.capabilities import Capabilities
-from conversations.order.places import ServiceLocation, Warehouse
+from conversations.order.business_capabilities import Capabilities
+from conversations.order.locations import ServiceLocation, Warehouse
 from conversations.order.request import CreateDeliveryRequest
 from conversations.outcome import CreateOutcome
 from conversations.session import Session

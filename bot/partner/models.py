@@ -49,16 +49,16 @@ from bot.partner.vocabulary import RiderPresence as RiderPresence
 # where every module of ``bot`` looks for them.
 from conversations.order.base import RequestModel as RequestModel
 from conversations.order.base import ResponseModel as ResponseModel
-from conversations.order.capabilities import Capabilities as Capabilities
-from conversations.order.capabilities import Coverage as Coverage
-from conversations.order.capabilities import CuratedLink as CuratedLink
-from conversations.order.capabilities import ErrandCapabilities as ErrandCapabilities
-from conversations.order.capabilities import Features as Features
-from conversations.order.capabilities import Organization as Organization
-from conversations.order.capabilities import PaymentCollection as PaymentCollection
-from conversations.order.capabilities import PodCapabilities as PodCapabilities
-from conversations.order.capabilities import PublicRequest as PublicRequest
-from conversations.order.capabilities import RateLimits as RateLimits
+from conversations.order.business_capabilities import Capabilities as Capabilities
+from conversations.order.business_capabilities import Coverage as Coverage
+from conversations.order.business_capabilities import CuratedLink as CuratedLink
+from conversations.order.business_capabilities import ErrandCapabilities as ErrandCapabilities
+from conversations.order.business_capabilities import Features as Features
+from conversations.order.business_capabilities import Organization as Organization
+from conversations.order.business_capabilities import PaymentCollection as PaymentCollection
+from conversations.order.business_capabilities import PodCapabilities as PodCapabilities
+from conversations.order.business_capabilities import PublicRequest as PublicRequest
+from conversations.order.business_capabilities import RateLimits as RateLimits
 from conversations.order.delivery import Delivery as Delivery
 from conversations.order.delivery import DeliveryCustomer as DeliveryCustomer
 from conversations.order.delivery import DeliveryDropoff as DeliveryDropoff
@@ -94,24 +94,24 @@ from conversations.order.kinds import Plan as Plan
 from conversations.order.kinds import PricingMode as PricingMode
 from conversations.order.kinds import ServiceKind as ServiceKind
 from conversations.order.kinds import UnitMode as UnitMode
-from conversations.order.limits import CANCEL_REASON_LENGTH as CANCEL_REASON_LENGTH
-from conversations.order.limits import IDEMPOTENCY_KEY_LENGTH as IDEMPOTENCY_KEY_LENGTH
-from conversations.order.limits import MAX_ERRAND_LINKS as MAX_ERRAND_LINKS
-from conversations.order.limits import MAX_PACKAGE_IMAGES as MAX_PACKAGE_IMAGES
-from conversations.order.limits import PHONE_DIGITS as PHONE_DIGITS
+from conversations.order.locations import Coords as Coords
+from conversations.order.locations import LocationUnit as LocationUnit
+from conversations.order.locations import ServiceLocation as ServiceLocation
+from conversations.order.locations import UnitRange as UnitRange
+from conversations.order.locations import Warehouse as Warehouse
+from conversations.order.order_limits import CANCEL_REASON_LENGTH as CANCEL_REASON_LENGTH
+from conversations.order.order_limits import IDEMPOTENCY_KEY_LENGTH as IDEMPOTENCY_KEY_LENGTH
+from conversations.order.order_limits import MAX_ERRAND_LINKS as MAX_ERRAND_LINKS
+from conversations.order.order_limits import MAX_PACKAGE_IMAGES as MAX_PACKAGE_IMAGES
+from conversations.order.order_limits import PHONE_DIGITS as PHONE_DIGITS
 from conversations.order.photos import is_image_url as is_image_url
-from conversations.order.places import Coords as Coords
-from conversations.order.places import LocationUnit as LocationUnit
-from conversations.order.places import ServiceLocation as ServiceLocation
-from conversations.order.places import UnitRange as UnitRange
-from conversations.order.places import Warehouse as Warehouse
 from conversations.order.request import CreateDeliveryRequest as CreateDeliveryRequest
 from conversations.order.request import ErrandLink as ErrandLink
 from conversations.order.request import IdempotencyKey as IdempotencyKey
 from conversations.order.request import PhoneText as PhoneText
 
 # Limits from the spec's Limits table that only the adapter, its client and the sandbox use (the
-# order's own are in ``conversations.order.limits``).
+# order's own are in ``conversations.order.order_limits``).
 MAX_IMAGE_BYTES = 5 * 1024 * 1024
 LIST_LIMIT_RANGE = (1, 50)
 LIST_LIMIT_DEFAULT = 20

@@ -37,8 +37,8 @@ from conversations.flow import (
     Stop,
     Target,
 )
-from conversations.order.capabilities import Capabilities
-from conversations.order.places import ServiceLocation, Warehouse
+from conversations.order.business_capabilities import Capabilities
+from conversations.order.locations import ServiceLocation, Warehouse
 from conversations.services import Services
 from conversations.session import Session
 from conversations.texts import dialogue

@@ -40,7 +40,7 @@ from conversations.flow import (
     Step,
 )
 from conversations.order.kinds import ServiceKind
-from conversations.order.limits import MAX_PACKAGE_IMAGES
+from conversations.order.order_limits import MAX_PACKAGE_IMAGES
 from conversations.order.request import ErrandLink
 from conversations.places import PlacePick, cut_address
 from conversations.steps import (

@@ -17,7 +17,7 @@ from conversations import rules
 from conversations.context import Context
 from conversations.flow import Flow
 from conversations.order.kinds import ServiceKind
-from conversations.order.limits import MAX_PACKAGE_IMAGES
+from conversations.order.order_limits import MAX_PACKAGE_IMAGES
 from conversations.steps import payment, photos, place_steps, sender, summary, text
 from conversations.steps.names import PAYMENT, SENDER_NAME, SUMMARY
 from conversations.steps.summary_step import fee_hints

@@ -35,7 +35,7 @@ from conversations.context import Context
 from conversations.dialog import Option
 from conversations.flow import Flow
 from conversations.order.kinds import ServiceKind
-from conversations.order.places import Warehouse
+from conversations.order.locations import Warehouse
 from conversations.places import cut_address
 from conversations.steps import (
     choice,

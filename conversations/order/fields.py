@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from conversations.order.limits import PHONE_DIGITS
+from conversations.order.order_limits import PHONE_DIGITS
 
 ERRAND_FIELDS: tuple[str, ...] = (
     "errandMode",

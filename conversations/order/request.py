@@ -25,9 +25,13 @@ from conversations.order.kinds import (
     PackageSize,
     ServiceKind,
 )
-from conversations.order.limits import IDEMPOTENCY_KEY_LENGTH, MAX_ERRAND_LINKS, MAX_PACKAGE_IMAGES
+from conversations.order.locations import Coords
+from conversations.order.order_limits import (
+    IDEMPOTENCY_KEY_LENGTH,
+    MAX_ERRAND_LINKS,
+    MAX_PACKAGE_IMAGES,
+)
 from conversations.order.photos import is_image_url
-from conversations.order.places import Coords
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from conversations.flow import Step, Target
-from conversations.order.limits import MAX_PACKAGE_IMAGES
+from conversations.order.order_limits import MAX_PACKAGE_IMAGES
 from conversations.steps.choices import choice
 from conversations.steps.common import Offer
 from conversations.steps.names import PACKAGE_PHOTOS, PACKAGE_SIZE

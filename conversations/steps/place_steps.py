@@ -44,7 +44,7 @@ from conversations.flow import (
     Step,
     Target,
 )
-from conversations.order.places import Coords, ServiceLocation
+from conversations.order.locations import Coords, ServiceLocation
 from conversations.places import Place, PlaceNames, PlacePick, real_coords, resolve
 from conversations.rules import saved_places
 from conversations.service_area import clearly_outside, place_key

@@ -31,7 +31,7 @@ from conversations.flow import (
     Step,
     Target,
 )
-from conversations.order.places import LocationUnit
+from conversations.order.locations import LocationUnit
 from conversations.places import PlaceNames, PlacePick
 from conversations.steps.common import bounded
 from conversations.texts.catalogue import number, say

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 
 from conversations.keywords import said_command
 from conversations.order.delivery import Delivery
-from conversations.order.limits import CANCEL_REASON_LENGTH
+from conversations.order.order_limits import CANCEL_REASON_LENGTH
 from conversations.texts.catalogue import day, money, say
 from conversations.texts.deliveries_texts import (
     heading,

@@ -21,7 +21,7 @@ fee marked paid says that (relayed by ``bot.relay``).
 
 from __future__ import annotations
 
-from conversations.order.capabilities import Capabilities
+from conversations.order.business_capabilities import Capabilities
 from conversations.order.delivery import Delivery
 from conversations.order.kinds import CollectionMethod
 from conversations.services import OnlinePayment

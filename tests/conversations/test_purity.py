@@ -80,7 +80,7 @@ def test_the_check_catches_forbidden_imports_wherever_they_are(tmp_path):
         "from telegram.ext import Application\n"
         "from geopy.geocoders import Nominatim\n"
         "from geopy.distance import great_circle\n"
-        "from conversations.order.places import Warehouse\n"
+        "from conversations.order.locations import Warehouse\n"
         "if TYPE_CHECKING:\n"
         "    from bot.store import Store\n"
         "def later():\n"
