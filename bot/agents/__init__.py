@@ -17,17 +17,17 @@ from here: it stands on the core's services, which read the settings these types
 
 from bot.agents.channel_keys import AgentChannel, ChannelKeys, RateLimits
 from bot.agents.event_webhooks import SIGNATURE_HEADER, ChannelHook, EventWebhooks
-from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
+from bot.agents.headless import AgentNotFound, ConversationView, HeadlessConversations, UnknownFlow
 
 __all__ = [
     "SIGNATURE_HEADER",
     "AgentChannel",
+    "AgentNotFound",
     "ChannelHook",
     "ChannelKeys",
     "ConversationView",
     "EventWebhooks",
     "HeadlessConversations",
-    "NotFound",
     "RateLimits",
     "UnknownFlow",
 ]
