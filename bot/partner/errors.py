@@ -1,8 +1,11 @@
-"""Every way a Partner API call can fail, as one exception tree keyed by the API's ``code``.
+"""Every way a Partner API call can fail, as one exception tree keyed by the API's ``code``,
+and the one way a webhook from the service is refused.
 
 ::
 
-    PartnerError                      any failure of a Partner API call
+    PartnerError                      any failure of a Partner API call, or a refused webhook
+    ├── SignatureError                a webhook's signature is missing, malformed, stale or wrong
+    │                                 (``signing``; raised by ``verify``, never by a call)
     ├── TransportError                no usable HTTP answer (mapped once from httpx)
     │   ├── ConnectError              could not connect, or the connection dropped
     │   └── RequestTimeout            no answer in time
