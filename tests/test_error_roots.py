@@ -1,5 +1,6 @@
 """Every exception class of ``bot`` and ``conversations`` derives from its package's declared
-root, no two share a name, and each root's module docstring draws its tree.
+root, no two share a name (nor the name of a library's exception the packages use, which would
+force an alias), and each root's module docstring draws its tree.
 
 The classes are read from the source with ``ast``; a base is followed through the module's
 imports (and the packages' re-exports) to the class it names. A base from outside the packages
@@ -59,6 +60,7 @@ class Source:
     classes: dict[str, ClassInfo]  # qualname -> class
     names: dict[str, dict[str, str]]  # module -> local name -> dotted name it stands for
     docstrings: dict[str, str]  # module -> its docstring ("" when none)
+    used: set[str]  # dotted names the modules import or reach as ``module.Name``
 
     def resolve(self, dotted: str, seen: frozenset[str] = frozenset()) -> str:
         """Follow re-exports until ``dotted`` names a class defined in the packages, or give
@@ -78,6 +80,15 @@ class Source:
         if found.qualname in seen:
             return False
         return any(self.is_exception(base, seen | {found.qualname}) for base in found.bases)
+
+    def outside_exceptions(self) -> dict[str, str]:
+        """The libraries' exception classes the modules use: their name -> dotted name."""
+        packages = tuple(f"{package}." for package in PACKAGES)
+        return {
+            dotted.rpartition(".")[2]: dotted
+            for dotted in sorted(self.used)
+            if not dotted.startswith(("builtins.", *packages)) and _outside_exception(dotted)
+        }
 
     def exceptions(self) -> list[ClassInfo]:
         return [c for c in self.classes.values() if self.is_exception(c.qualname)]
@@ -139,8 +150,21 @@ def _dotted(expression: ast.expr, names: dict[str, str]) -> str:
     return ast.unparse(expression)
 
 
+def _used(tree: ast.Module, names: dict[str, str]) -> set[str]:
+    used = {
+        f"{node.module}.{alias.name}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module is not None and not node.level
+        for alias in node.names
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name | ast.Attribute):
+            used.add(_dotted(node, names))
+    return used
+
+
 def read_source(root: Path, packages: tuple[str, ...] = PACKAGES) -> Source:
-    source = Source(classes={}, names={}, docstrings={})
+    source = Source(classes={}, names={}, docstrings={}, used=set())
     for package in packages:
         for path in sorted((root / package).rglob("*.py")):
             module = _module_name(root, path)
@@ -148,6 +172,7 @@ def read_source(root: Path, packages: tuple[str, ...] = PACKAGES) -> Source:
             names = _local_names(tree, module)
             source.names[module] = names
             source.docstrings[module] = ast.get_docstring(tree) or ""
+            source.used |= _used(tree, names)
             for node in ast.walk(tree):
                 if isinstance(node, ast.ClassDef):
                     info = ClassInfo(
@@ -183,6 +208,13 @@ def shared_names(source: Source) -> dict[str, int]:
     return {name: count for name, count in counts.items() if count > 1}
 
 
+def names_of_outside_exceptions(source: Source) -> dict[str, str]:
+    """Each exception class named like a library's exception the modules use: its qualname ->
+    that exception's dotted name."""
+    outside = source.outside_exceptions()
+    return {i.qualname: outside[i.name] for i in source.exceptions() if i.name in outside}
+
+
 SOURCE = read_source(ROOT)
 
 
@@ -192,6 +224,10 @@ def test_every_exception_class_derives_from_its_packages_root() -> None:
 
 def test_no_two_exception_classes_share_a_name() -> None:
     assert shared_names(SOURCE) == {}
+
+
+def test_no_exception_class_is_named_like_a_librarys_exception_the_packages_use() -> None:
+    assert names_of_outside_exceptions(SOURCE) == {}
 
 
 def test_each_declared_root_is_an_exception_of_its_package_deriving_from_no_other() -> None:
@@ -230,12 +266,27 @@ def test_the_check_finds_a_rootless_class_a_shared_name_and_a_root_through_reexp
             "class NotAnError:\n    pass\n"
         ),
         "pkg/b.py": "class Rooted(LookupError):\n    pass\n",
+        "pkg/c.py": (
+            "import pydantic\n"
+            "from pkg.a import AError\n"
+            "class ValidationError(AError):\n    pass\n"
+            "def check(data: object) -> None:\n"
+            "    try:\n        pydantic.TypeAdapter(int).validate_python(data)\n"
+            "    except pydantic.ValidationError:\n        raise ValidationError() from None\n"
+        ),
     }
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     source = read_source(tmp_path, ("pkg",))
     roots = {"pkg.a": ("pkg.a.roots.AError",)}
-    assert rootless(source, roots) == ["pkg/a/one.py:7: Loose", "pkg/b.py:1: Rooted"]
+    assert rootless(source, roots) == [
+        "pkg/a/one.py:7: Loose",
+        "pkg/b.py:1: Rooted",
+        "pkg/c.py:3: ValidationError",
+    ]
     assert shared_names(source) == {"Rooted": 2}
+    assert names_of_outside_exceptions(source) == {
+        "pkg.c.ValidationError": "pydantic.ValidationError"
+    }
     assert "pkg.a.one.NotAnError" not in {i.qualname for i in source.exceptions()}
