@@ -81,13 +81,17 @@ class Source:
             return False
         return any(self.is_exception(base, seen | {found.qualname}) for base in found.bases)
 
-    def outside_exceptions(self) -> dict[str, str]:
-        """The libraries' exception classes the modules use: their name -> dotted name."""
+    def outside_exceptions(self, named: set[str]) -> dict[str, str]:
+        """The libraries' exception classes the modules use whose name is one of ``named``:
+        their name -> dotted name (only those are imported, to keep the check quick). Python's
+        own exceptions count as used everywhere."""
         packages = tuple(f"{package}." for package in PACKAGES)
         return {
             dotted.rpartition(".")[2]: dotted
-            for dotted in sorted(self.used)
-            if not dotted.startswith(("builtins.", *packages)) and _outside_exception(dotted)
+            for dotted in sorted(self.used | {f"builtins.{name}" for name in named})
+            if dotted.rpartition(".")[2] in named
+            and not dotted.startswith(packages)
+            and _outside_exception(dotted)
         }
 
     def exceptions(self) -> list[ClassInfo]:
@@ -211,8 +215,9 @@ def shared_names(source: Source) -> dict[str, int]:
 def names_of_outside_exceptions(source: Source) -> dict[str, str]:
     """Each exception class named like a library's exception the modules use: its qualname ->
     that exception's dotted name."""
-    outside = source.outside_exceptions()
-    return {i.qualname: outside[i.name] for i in source.exceptions() if i.name in outside}
+    ours = source.exceptions()
+    outside = source.outside_exceptions({i.name for i in ours})
+    return {i.qualname: outside[i.name] for i in ours if i.name in outside}
 
 
 SOURCE = read_source(ROOT)
@@ -250,7 +255,7 @@ def test_each_roots_module_docstring_draws_every_class_of_its_tree() -> None:
             assert missing == [], f"{module}'s docstring does not draw {missing}"
 
 
-def test_the_check_finds_a_rootless_class_a_shared_name_and_a_root_through_reexports(
+def test_the_checks_find_rootless_classes_shared_names_and_library_names(
     tmp_path: Path,
 ) -> None:
     files = {
@@ -270,6 +275,7 @@ def test_the_check_finds_a_rootless_class_a_shared_name_and_a_root_through_reexp
             "import pydantic\n"
             "from pkg.a import AError\n"
             "class ValidationError(AError):\n    pass\n"
+            "class TimeoutError(AError):\n    pass\n"
             "def check(data: object) -> None:\n"
             "    try:\n        pydantic.TypeAdapter(int).validate_python(data)\n"
             "    except pydantic.ValidationError:\n        raise ValidationError() from None\n"
@@ -284,9 +290,11 @@ def test_the_check_finds_a_rootless_class_a_shared_name_and_a_root_through_reexp
         "pkg/a/one.py:7: Loose",
         "pkg/b.py:1: Rooted",
         "pkg/c.py:3: ValidationError",
+        "pkg/c.py:5: TimeoutError",
     ]
     assert shared_names(source) == {"Rooted": 2}
     assert names_of_outside_exceptions(source) == {
-        "pkg.c.ValidationError": "pydantic.ValidationError"
+        "pkg.c.ValidationError": "pydantic.ValidationError",
+        "pkg.c.TimeoutError": "builtins.TimeoutError",
     }
     assert "pkg.a.one.NotAnError" not in {i.qualname for i in source.exceptions()}
