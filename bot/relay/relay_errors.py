@@ -8,7 +8,7 @@
     └── SendFailed                not sent this time, still owed: tried again later
 
 A channel maps its messenger's errors to these once, where it sends (Telegram's
-``relay_channel``); any other exception a channel lets out is taken as ``SendFailed``.
+``message_sender``); any other exception a channel lets out is taken as ``SendFailed``.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@
                                   would read it (received_update)
 
 PTB's own errors (``telegram.error``) are mapped where the adapter sends: to a retry, a quiet
-drop, or the relay's ``ChatUnreachable`` and ``SendFailed`` (``relay_channel``).
+drop, or the relay's ``ChatUnreachable`` and ``SendFailed`` (``message_sender``).
 """
 
 from __future__ import annotations
