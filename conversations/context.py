@@ -7,8 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from pydantic import BaseModel, JsonValue
-from pydantic import ValidationError as ModelError
+from pydantic import BaseModel, JsonValue, ValidationError
 
 from conversations.order.business_capabilities import Capabilities
 from conversations.order.locations import ServiceLocation, Warehouse
@@ -51,7 +50,7 @@ class Answers:
             return None
         try:
             return cls.model_validate(value)
-        except ModelError:
+        except ValidationError:
             return None
 
 

@@ -15,8 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
-from pydantic import ValidationError as ModelError
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
 from conversations.context import Answers, Context
 from conversations.dialog import Option
@@ -85,7 +84,7 @@ def real_coords(lat: float | None, lng: float | None) -> Coords | None:
         return None
     try:
         return Coords(lat=lat, lng=lng)
-    except ModelError:
+    except ValidationError:
         return None
 
 

@@ -18,18 +18,18 @@ from here: it stands on the core's services, which read the settings (``bot.sett
 
 from bot.agents.channel_keys import ChannelKeys, RateLimits
 from bot.agents.event_webhooks import SIGNATURE_HEADER, EventWebhooks
-from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
+from bot.agents.headless import AgentNotFound, ConversationView, HeadlessConversations, UnknownFlow
 from bot.settings import AgentChannel, ChannelHook
 
 __all__ = [
     "SIGNATURE_HEADER",
     "AgentChannel",
+    "AgentNotFound",
     "ChannelHook",
     "ChannelKeys",
     "ConversationView",
     "EventWebhooks",
     "HeadlessConversations",
-    "NotFound",
     "RateLimits",
     "UnknownFlow",
 ]

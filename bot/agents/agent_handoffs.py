@@ -49,7 +49,7 @@ class AgentHandoffs:
     async def ask(
         self, channel: str, conversation_id: str, message: str = "", language: str | None = None
     ) -> dict[str, Any]:
-        """Hand the conversation's customer to staff (``NotFound`` for another channel's);
+        """Hand the conversation's customer to staff (``AgentNotFound`` for another channel's);
         ``message`` is passed on to them."""
         conversation = await self._conversations.conversation(channel, conversation_id)
         asked = await self._desk.ask(

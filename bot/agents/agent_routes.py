@@ -40,11 +40,12 @@ from starlette.routing import BaseRoute, Mount, Route
 from bot.agents.agent_channel import EventBell
 from bot.agents.agent_handoffs import AgentHandoffs
 from bot.agents.agent_quotes import AgentQuotes
+from bot.agents.agents_errors import AgentsError
 from bot.agents.api_errors import NO_KEY, UNKNOWN_KEY, FaultsAsJson, error_response, http_exception
 from bot.agents.channel_keys import ChannelKeys, RateLimits, bearer_key
 from bot.agents.customer_refusals import CustomerBlocked, CustomerOverLimit
 from bot.agents.door_words import API_WORDS
-from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
+from bot.agents.headless import AgentNotFound, ConversationView, HeadlessConversations, UnknownFlow
 from bot.agents.json_values import NOT_FINITE, unkeepable
 from bot.agents.photo_uploads import PhotoUploads, UploadRefused
 from bot.metrics.recording import measured_endpoint
@@ -73,15 +74,15 @@ STREAM_PING_SECONDS = 15.0
 Handler = Callable[[Request, AgentChannel], Awaitable[Response]]
 
 
-class BadRequest(Exception):
+class AgentRequestRefused(AgentsError):
     """The body or a parameter is not what the route takes; the text says what (no values)."""
 
 
-class Unprocessable(Exception):
+class AgentValueUnkeepable(AgentsError):
     """The body is JSON, but holds a value the bot could not keep; the text says which kind."""
 
 
-class UnsupportedMediaType(Exception):
+class AgentMediaTypeRefused(AgentsError):
     """The body's ``Content-Type`` is not one the route takes; the text says which it takes."""
 
 
@@ -121,13 +122,13 @@ def agent_routes(
                 return JSONResponse(over.body(), status_code=429, headers=over.headers())
             except CustomerBlocked as blocked:
                 return JSONResponse(blocked.body(), status_code=403)
-            except NotFound:
+            except AgentNotFound:
                 return error_response(404, "no such conversation or delivery")
-            except BadRequest as problem:
+            except AgentRequestRefused as problem:
                 return error_response(400, str(problem))
-            except Unprocessable as problem:
+            except AgentValueUnkeepable as problem:
                 return error_response(422, str(problem))
-            except UnsupportedMediaType as problem:
+            except AgentMediaTypeRefused as problem:
                 return error_response(415, str(problem))
             except BodyTooLarge:
                 return error_response(413, "the body is too large for this route")
@@ -141,12 +142,12 @@ def agent_routes(
         customer = _customer(body.get("customer"))
         flow = body.get("flow")
         if flow is not None and not isinstance(flow, str):
-            raise BadRequest("flow must be a string")
+            raise AgentRequestRefused("flow must be a string")
         language = _language(body.get("language"))
         try:
             view = await conversations.start(channel.name, customer, flow, language)
         except UnknownFlow:
-            raise BadRequest(f"flow must be one of {conversations.flows}") from None
+            raise AgentRequestRefused(f"flow must be one of {conversations.flows}") from None
         return _view(view, status=201)
 
     async def handoff(request: Request, channel: AgentChannel) -> Response:
@@ -156,9 +157,9 @@ def agent_routes(
         body = await _json_object(request)
         message, language = body.get("message", ""), body.get("language")
         if not isinstance(message, str) or len(message) > MAX_HANDOFF_MESSAGE:
-            raise BadRequest(f"message must be a string of at most {MAX_HANDOFF_MESSAGE}")
+            raise AgentRequestRefused(f"message must be a string of at most {MAX_HANDOFF_MESSAGE}")
         if language is not None and not isinstance(language, str):
-            raise BadRequest("language must be a string")
+            raise AgentRequestRefused("language must be a string")
         asked = await handoffs.ask(channel.name, _id(request), message, language)
         return JSONResponse(asked, status_code=202 if asked["handoff"] is not None else 503)
 
@@ -181,7 +182,7 @@ def agent_routes(
         body = await _json_object(request)
         step = body.get("step")
         if not isinstance(step, str) or not step:
-            raise BadRequest("step must be the name of an answer to change")
+            raise AgentRequestRefused("step must be the name of an answer to change")
         return _view(await conversations.edit(channel.name, _id(request), step))
 
     async def cancel(request: Request, channel: AgentChannel) -> Response:
@@ -191,7 +192,7 @@ def agent_routes(
         conversation = await conversations.conversation(channel.name, _id(request))
         media_type = _media_type(request)
         if media_type and not media_type.startswith("image/"):
-            raise UnsupportedMediaType(IMAGES_ONLY)
+            raise AgentMediaTypeRefused(IMAGES_ONLY)
         data = await read_limited(request, MAX_IMAGE_BYTES)
         try:
             uploaded = await uploads.put(conversation, data)
@@ -232,18 +233,18 @@ def agent_routes(
         ref, customer = request.path_params["ref"], _customer_of(request)
         reply = await conversations.status(channel.name, customer, ref)
         if reply.outcome == "unknown":
-            raise NotFound(ref)
+            raise AgentNotFound(ref)
         return JSONResponse(API_WORDS.drawn(reply, customer).model_dump(mode="json"))
 
     async def cancel_delivery(request: Request, channel: AgentChannel) -> Response:
         body = await _json_object(request)
         reason = body.get("reason")
         if not isinstance(reason, str):
-            raise BadRequest("reason must be a string of 3 to 500 characters")
+            raise AgentRequestRefused("reason must be a string of 3 to 500 characters")
         ref, customer = request.path_params["ref"], _customer_of(request)
         reply = await conversations.cancel_delivery(channel.name, customer, ref, reason)
         if reply.outcome == "unknown":
-            raise NotFound(ref)
+            raise AgentNotFound(ref)
         code = 422 if reply.outcome in ("bad_reason", "usage") else 200
         drawn = API_WORDS.drawn(reply, customer)
         return JSONResponse(drawn.model_dump(mode="json"), status_code=code)
@@ -252,11 +253,11 @@ def agent_routes(
         assert quotes is not None  # routed only with it
         choice = (await _json_object(request)).get("choice")
         if choice not in ("keep", "cancel"):
-            raise BadRequest('choice must be "keep" or "cancel"')
+            raise AgentRequestRefused('choice must be "keep" or "cancel"')
         ref, customer = request.path_params["ref"], _customer_of(request)
         reply = await quotes.answer(channel.name, customer, ref, choice, API_WORDS)
         if reply.outcome == "unknown":
-            raise NotFound(ref)
+            raise AgentNotFound(ref)
         return JSONResponse(reply.model_dump(mode="json"))
 
     conv = "/conversations/{conversation_id}"
@@ -312,26 +313,26 @@ async def _json_object(request: Request) -> dict[str, Any]:
     for a media type other than JSON, 400 for what is not a JSON object, 422 for a value the
     bot could not keep (an integer beyond 64 bits, NaN or Infinity, a lone surrogate)."""
     if not is_json_media_type(request.headers.get("content-type")):
-        raise UnsupportedMediaType(JSON_ONLY)
+        raise AgentMediaTypeRefused(JSON_ONLY)
     raw = await read_limited(request, MAX_BODY_BYTES)
     if not raw:
         return {}
     try:
         body = parse_json_object(raw, parse_int=_int64)
-    except NotFinite:
-        raise Unprocessable(NOT_FINITE) from None
+    except NotFinite as refused:
+        raise AgentValueUnkeepable(NOT_FINITE) from refused
     except NotJson as refused:
-        raise BadRequest(str(refused)) from None
+        raise AgentRequestRefused(str(refused)) from refused
     problem = unkeepable(body)
     if problem is not None:
-        raise Unprocessable(problem)
+        raise AgentValueUnkeepable(problem)
     return body
 
 
 def _int64(digits: str) -> int:
     value = int(digits) if len(digits) <= 20 else INT64_LIMIT
     if not -INT64_LIMIT <= value < INT64_LIMIT:
-        raise Unprocessable("integers must fit in 64 bits")
+        raise AgentValueUnkeepable("integers must fit in 64 bits")
     return value
 
 
@@ -341,7 +342,7 @@ def _id(request: Request) -> str:
 
 def _customer(value: object) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_CUSTOMER_LENGTH:
-        raise BadRequest(
+        raise AgentRequestRefused(
             f"customer must be your reference for the customer (1 to "
             f"{MAX_CUSTOMER_LENGTH} characters)"
         )
@@ -353,7 +354,7 @@ def _language(value: object) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not 2 <= len(value) <= 35:
-        raise BadRequest("language must be a language code such as fr or en-GB")
+        raise AgentRequestRefused("language must be a language code such as fr or en-GB")
     return value
 
 
@@ -366,7 +367,7 @@ def _int_param(request: Request, name: str, default: int) -> int:
     if text is None:
         return default
     if not (text.isascii() and text.isdigit()) or len(text) > 9:
-        raise BadRequest(f"{name} must be a whole number")
+        raise AgentRequestRefused(f"{name} must be a whole number")
     return int(text)
 
 

@@ -22,6 +22,7 @@ import math
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.agents.agents_errors import AgentsError
 from bot.limit_kinds import LIMIT_KINDS
 from bot.safety.customer_limits import LimitHit
 
@@ -29,7 +30,7 @@ BLOCKED_CODE = "customer_blocked"
 LIMIT_CODE = "customer_limit"
 
 
-class CustomerBlocked(Exception):
+class CustomerBlocked(AgentsError):
     """An operator blocked the customer: no conversation is started for them (``message``:
     the sentence a chat customer reads)."""
 
@@ -42,7 +43,7 @@ class CustomerBlocked(Exception):
         return {"error": BLOCKED_CODE, "message": self.message}
 
 
-class CustomerOverLimit(Exception):
+class CustomerOverLimit(AgentsError):
     """The customer is over ``hit``'s limit: nothing was started or created (``message``: the
     sentence a chat customer reads, in the conversation's language)."""
 

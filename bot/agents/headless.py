@@ -16,7 +16,7 @@ conversation is written; a start or a confirm over a ``[limits]`` limit raises
 ``CustomerOverLimit`` with the limit and when they may go on (the summary stays open).
 
 Ownership: a conversation, a delivery or an event is found only by the channel that made it;
-another channel's id is answered exactly like an unknown one (``NotFound``).
+another channel's id is answered exactly like an unknown one (``AgentNotFound``).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from typing import Any, TypeGuard
 
 from pydantic import BaseModel, ConfigDict
 
+from bot.agents.agents_errors import AgentsError
 from bot.agents.customer_refusals import CustomerBlocked, CustomerOverLimit
 from bot.agents.order_total import confirms_total, summary_total
 from bot.agents.prompt_data import Refusal, check_answer, prompt_data
@@ -46,11 +47,11 @@ from conversations.texts.taps import Taps, for_channel
 SHORT_REF_LIMIT = 16  # a short reference is an id's first block: 8 characters for the service's
 
 
-class NotFound(Exception):
+class AgentNotFound(AgentsError):
     """No such conversation for this channel (it does not exist, or is another channel's)."""
 
 
-class UnknownFlow(Exception):
+class UnknownFlow(AgentsError):
     """The flow named is not one the bot offers."""
 
 
@@ -246,7 +247,7 @@ class HeadlessConversations:
         return [{"seq": event.seq, **json.loads(event.body)} for event in stored]
 
     async def conversation(self, channel: str, conversation_id: str) -> AgentConversation:
-        """The conversation itself; ``NotFound`` unless it is ``channel``'s."""
+        """The conversation itself; ``AgentNotFound`` unless it is ``channel``'s."""
         return await self._find(channel, conversation_id)
 
     # --- around each turn --------------------------------------------------------------------
@@ -254,7 +255,7 @@ class HeadlessConversations:
     async def _find(self, channel: str, conversation_id: str) -> AgentConversation:
         found = await self._store.agents.get(conversation_id, channel)
         if found is None:
-            raise NotFound(conversation_id)
+            raise AgentNotFound(conversation_id)
         return found
 
     async def _handle(

@@ -44,7 +44,7 @@ from mcp.types import (
 )
 
 from bot.agents.agent_channel import EventBell
-from bot.agents.headless import HeadlessConversations, NotFound
+from bot.agents.headless import AgentNotFound, HeadlessConversations
 from bot.jobs import Job
 
 EVENTS_URI = "deliverybot://conversations/{conversation_id}/events"
@@ -170,7 +170,7 @@ class EventPush(Job):
             return None
         try:
             seen = await self._latest(matched["id"], 0)
-        except NotFound:
+        except AgentNotFound:
             return None
         return self._watches.setdefault(uri, _Watch(matched["id"], seen))
 

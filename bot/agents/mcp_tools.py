@@ -38,7 +38,7 @@ from bot.agents.agent_quotes import AgentQuotes
 from bot.agents.agent_routes import MAX_BODY_BYTES, MAX_CUSTOMER_LENGTH
 from bot.agents.customer_refusals import CustomerBlocked, CustomerOverLimit
 from bot.agents.door_words import MCP_WORDS
-from bot.agents.headless import ConversationView, HeadlessConversations, NotFound, UnknownFlow
+from bot.agents.headless import AgentNotFound, ConversationView, HeadlessConversations, UnknownFlow
 from bot.agents.mcp_push import EVENTS_URI, EventPush
 from bot.agents.mcp_tool_hints import TOOL_HINTS
 from bot.ordering import CancelReply, DeliveryPage, StatusReply
@@ -216,7 +216,7 @@ def build_mcp_server(
             return _error("nobody from the business can be reached here")
         try:
             asked = await handoffs.ask(channel, conversation_id, message)
-        except NotFound:
+        except AgentNotFound:
             return _error("no such conversation")
         return _data(str(asked["reply"]), asked, error=asked["handoff"] is None)
 
@@ -230,15 +230,15 @@ def build_mcp_server(
     async def delivery_events(conversation_id: Name, after: Position = 0) -> Events:
         try:
             found = await conversations.events(channel, conversation_id, max(after, 0), 200)
-        except NotFound:
+        except AgentNotFound:
             return _error("no such conversation")
         return _data(json.dumps(found, ensure_ascii=False), {"events": found})
 
     async def events_resource(conversation_id: str) -> str:
         try:
             found = await conversations.events(channel, conversation_id, 0, 1000)
-        except NotFound:
-            raise ResourceNotFoundError("no such conversation") from None
+        except AgentNotFound as missing:
+            raise ResourceNotFoundError("no such conversation") from missing
         return json.dumps({"events": found}, ensure_ascii=False)
 
     tools: list[tuple[Callable[..., Awaitable[CallToolResult]], str]] = [
@@ -292,7 +292,7 @@ class ArgumentsCap:
 async def _guarded(call: Any) -> CallToolResult:
     try:
         view: ConversationView = await call
-    except NotFound:
+    except AgentNotFound:
         return _error("no such conversation")
     except CustomerOverLimit as over:  # the summary stays open: confirm again after retry_at
         return _data(over.message, over.body(), error=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.agents.agents_errors import AgentsError
 from bot.console.photo_files import sniff_image_type
 from bot.partner.models import MAX_IMAGE_BYTES
 from bot.store import AgentConversation, Store
@@ -25,7 +26,7 @@ class Uploaded:
     expires_at: float
 
 
-class UploadRefused(Exception):
+class UploadRefused(AgentsError):
     """The photo was not taken; ``reason`` says why (for the program, no secret)."""
 
     def __init__(self, reason: str) -> None:

@@ -38,7 +38,7 @@ def problem_lines(exc: ValidationError, data: dict[str, Any]) -> list[str]:
         cause = error.get("ctx", {}).get("error")
         if isinstance(cause, KeyProblems):
             base = () if cause.absolute else loc
-            lines += [f"{_where(base + sub, data)}: {text}" for sub, text in cause.problems]
+            lines += [f"{_where(base + sub, data)}: {text}" for sub, text in cause.at_keys]
         else:
             lines.append(f"{_where(loc, data)}: {_message(error, loc, data)}")
     return lines

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.chat_ref import ChatRef
+from bot.console.console_errors import ConsoleError
 from bot.partner.models import MAX_IMAGE_BYTES, MAX_PACKAGE_IMAGES
 from bot.store import Store
 from bot.web.web_app import media_url
@@ -40,7 +41,7 @@ class CheckedPhoto:
     content_type: str
 
 
-class PhotoProblem(Exception):
+class PhotoProblem(ConsoleError):
     """Files that cannot be sent as photos; the message says which and why, one per line."""
 
 

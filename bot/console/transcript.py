@@ -28,6 +28,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal, Protocol
 
+from bot.console.console_errors import ConsoleError
+
 Kind = Literal["say", "expect", "absent", "offered", "not_offered", "at", "fact"]
 _MARKERS: tuple[tuple[str, Kind], ...] = (
     ("?!", "not_offered"),
@@ -42,11 +44,11 @@ REF = "{ref}"  # in any line: the short reference of the chat's latest delivery
 _FACT = re.compile(r"^(?P<path>[\w.\[\]-]+)\s*(?P<op>=|~)\s*(?P<value>.*)$")
 
 
-class TranscriptError(ValueError):
+class TranscriptError(ConsoleError, ValueError):
     """A transcript that cannot be read; the message names the file and line."""
 
 
-class TranscriptMismatch(AssertionError):
+class TranscriptMismatch(ConsoleError, AssertionError):
     """The bot did not do what the transcript says; the message names the line."""
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from bot.chat_ref import CONSOLE, ChatRef, UserRef
 from bot.console.console_render import said
 from bot.demo.demo_bot import OPERATOR_CHAT
+from bot.demo.demo_errors import DemoError
 from bot.demo.demo_world import DemoWorld
 from bot.demo.gazetteer import PLACES
 from bot.demo.next_moves import next_moves
@@ -43,7 +44,7 @@ RIDER_WAITS = {
 }
 
 
-class CommandProblem(Exception):
+class CommandProblem(DemoError):
     """A command that cannot run as typed; the message says how to type it."""
 
 
@@ -104,7 +105,7 @@ async def advance(stack: DemoWorld, args: list[str]) -> None:
         waiting = RIDER_WAITS.get(refused.code)
         if waiting is None:
             raise
-        raise CommandProblem(f"{short_ref(delivery_id)}: {waiting}") from None
+        raise CommandProblem(f"{short_ref(delivery_id)}: {waiting}") from refused
     _say(stack, f"the rider moved {short_ref(delivery_id)} to {status_label(str(view['status']))}")
 
 

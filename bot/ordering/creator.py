@@ -79,7 +79,7 @@ def reason_for(
     ``gone_photos`` that some of the bot's own are no longer stored."""
     if isinstance(error, errors.RateLimited):
         return "rate_limited"
-    if isinstance(error, errors.ValidationError):
+    if isinstance(error, errors.InvalidFields):
         only_money = bool(error.field_errors) and _fields(error) <= PAYMENT_FIELDS
         return "payment" if only_money else "validation"
     if isinstance(error, errors.ServiceDisabled):
@@ -91,7 +91,10 @@ def reason_for(
     if isinstance(error, errors.CreateRejected):
         money = _about_money(error) and not _fields(error) & COORDINATE_FIELDS
         return "payment" if money else "coverage"
-    if isinstance(error, errors.ServerError | errors.TransportError) or 200 <= error.status < 300:
+    if (
+        isinstance(error, errors.ServerError | errors.PartnerUnreachable)
+        or 200 <= error.status < 300
+    ):
         return "unavailable"
     # A refused key, a missing scope, terminated billing: the business must act.
     return "other"

@@ -247,7 +247,7 @@ def _entry(
 def _trouble_kind(error: errors.PartnerError) -> Trouble:
     if isinstance(error, errors.RateLimited):
         return "busy"
-    if isinstance(error, errors.BadRequest):
+    if isinstance(error, errors.InvalidRequest):
         return "refused"
     return "unreachable"  # the service failed, or cannot be used as configured (logged)
 

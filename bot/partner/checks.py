@@ -1,7 +1,7 @@
 """Checks of the Partner client's call parameters, made before anything is sent.
 
 The spec limits list ``limit``, the rider filters, the cancel ``reason`` and the create body;
-a delivery id must make a safe path segment. A violation raises ``errors.ValidationError`` with
+a delivery id must make a safe path segment. A violation raises ``errors.InvalidFields`` with
 ``status == 0`` and ``field_errors`` keyed by the wire name, the same shape the service uses, so
 a caller handles a local and a remote rejection alike. Each check returns what is sent: a path,
 query parameters, or the text of a body field.
@@ -25,9 +25,9 @@ from bot.partner.models import (
 _MAX_ID_LENGTH = 200
 
 
-def local_error(field: str, problem: str) -> errors.ValidationError:
+def local_error(field: str, problem: str) -> errors.InvalidFields:
     """The error for one parameter that failed a check here."""
-    return errors.ValidationError(
+    return errors.InvalidFields(
         f"{field}: {problem} (checked before sending)", field_errors={field: [problem]}
     )
 
@@ -119,7 +119,7 @@ def _number(name: str, value: float, low: float, high: float) -> str:
     return repr(float(value))
 
 
-def _from_pydantic(exc: pydantic.ValidationError) -> errors.ValidationError:
+def _from_pydantic(exc: pydantic.ValidationError) -> errors.InvalidFields:
     field_errors: dict[str, list[str]] = {}
     for item in exc.errors(include_input=False, include_url=False):
         if item["loc"]:
@@ -134,4 +134,4 @@ def _from_pydantic(exc: pydantic.ValidationError) -> errors.ValidationError:
             else:
                 field_errors.setdefault("request", []).append(part)
     summary = "; ".join(f"{name}: {msgs[0]}" for name, msgs in field_errors.items())
-    return errors.ValidationError(f"{summary} (checked before sending)", field_errors=field_errors)
+    return errors.InvalidFields(f"{summary} (checked before sending)", field_errors=field_errors)

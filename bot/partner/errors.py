@@ -1,10 +1,13 @@
-"""Every way a Partner API call can fail, as one exception tree keyed by the API's ``code``.
+"""Every way a Partner API call can fail, as one exception tree keyed by the API's ``code``,
+and the one way a webhook from the service is refused.
 
 ::
 
-    PartnerError                      any failure of a Partner API call
-    ├── TransportError                no usable HTTP answer (mapped once from httpx)
-    │   ├── ConnectError              could not connect, or the connection dropped
+    PartnerError                      any failure of a Partner API call, or a refused webhook
+    ├── SignatureError                a webhook's signature is missing, malformed, stale or wrong
+    │                                 (``signing``; raised by ``verify``, never by a call)
+    ├── PartnerUnreachable            no usable HTTP answer (mapped once from httpx)
+    │   ├── ConnectionFailed          could not connect, or the connection dropped
     │   └── RequestTimeout            no answer in time
     ├── ClientError                   4xx: the request must change before it is retried
     │   ├── AuthenticationError       401
@@ -19,8 +22,8 @@
     │   │   └── CreateRejected            other 403s on create: coverage, money or trust
     │   ├── NotFound                  404 (not_found)
     │   ├── RateLimited               429 (rate_limited), carries retry_after
-    │   └── BadRequest                400
-    │       ├── ValidationError           validation_error, carries field_errors
+    │   └── InvalidRequest            400
+    │       ├── InvalidFields             validation_error, carries field_errors
     │       ├── ImageHostRejected         image_host_rejected
     │       ├── CancelNotAllowed          cancel_not_allowed
     │       ├── AssignNotAllowed          assign_not_allowed
@@ -105,7 +108,7 @@ class PartnerError(Exception):
         return False
 
 
-class TransportError(PartnerError):
+class PartnerUnreachable(PartnerError):
     """No usable HTTP answer. ``surely_unsent`` is True when the connection could not even be
     opened, so nothing reached the API and any request may be sent again.
 
@@ -122,11 +125,11 @@ class TransportError(PartnerError):
         self.surely_unsent = surely_unsent
 
 
-class ConnectError(TransportError):
+class ConnectionFailed(PartnerUnreachable):
     default_message = "could not connect to the Partner API"
 
 
-class RequestTimeout(TransportError):
+class RequestTimeout(PartnerUnreachable):
     default_message = "the Partner API did not answer in time"
 
 
@@ -206,11 +209,11 @@ class RateLimited(ClientError):
     default_message = "too many requests for this API key"
 
 
-class BadRequest(ClientError):
+class InvalidRequest(ClientError):
     default_message = "the request was not accepted"
 
 
-class ValidationError(BadRequest):
+class InvalidFields(InvalidRequest):
     default_code = "validation_error"
     default_message = "some fields are missing or invalid"
 
@@ -220,37 +223,37 @@ class ValidationError(BadRequest):
         return bool(CAPABILITY_FIELDS.intersection(self.field_errors))
 
 
-class ImageHostRejected(BadRequest):
+class ImageHostRejected(InvalidRequest):
     default_code = "image_host_rejected"
     default_message = "a package image could not be fetched from an allowlisted https host"
 
 
-class CancelNotAllowed(BadRequest):
+class CancelNotAllowed(InvalidRequest):
     default_code = "cancel_not_allowed"
     default_message = "the delivery can no longer be cancelled"
 
 
-class AssignNotAllowed(BadRequest):
+class AssignNotAllowed(InvalidRequest):
     default_code = "assign_not_allowed"
     default_message = "the pickup has already started"
 
 
-class FeeRequired(BadRequest):
+class FeeRequired(InvalidRequest):
     default_code = "fee_required"
     default_message = "a delivery fee must be set before a rider is assigned"
 
 
-class RiderNotFound(BadRequest):
+class RiderNotFound(InvalidRequest):
     default_code = "rider_not_found"
     default_message = "the rider is not on this fleet"
 
 
-class RiderNotActive(BadRequest):
+class RiderNotActive(InvalidRequest):
     default_code = "rider_not_active"
     default_message = "the rider has not accepted the fleet invite"
 
 
-class UnassignNotAllowed(BadRequest):
+class UnassignNotAllowed(InvalidRequest):
     default_code = "unassign_not_allowed"
     default_message = "a rider can only be unassigned while the delivery is matched"
 
@@ -327,7 +330,7 @@ def _class_for_status(status: int) -> type[PartnerError]:
     if status == 500:
         return OperationFailed
     if 400 <= status < 500:
-        return BadRequest if status == 400 else ClientError
+        return InvalidRequest if status == 400 else ClientError
     return ServerError
 
 

@@ -33,8 +33,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import Field, field_validator
-from pydantic import ValidationError as PydanticValidationError
+from pydantic import Field, ValidationError, field_validator
 
 from bot.partner.vocabulary import API_KEY_PREFIX as API_KEY_PREFIX
 from bot.partner.vocabulary import DELIVERY_STATUSES as DELIVERY_STATUSES
@@ -188,7 +187,7 @@ class ServiceLocationsResponse(ResponseModel):
         for row in rows:
             try:
                 readable.append(ServiceLocation.model_validate(row))
-            except PydanticValidationError:
+            except ValidationError:
                 continue
         return readable
 

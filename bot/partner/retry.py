@@ -52,7 +52,7 @@ class RetryPolicy(Enum):
 
 def is_upstream_failure(error: errors.PartnerError) -> bool:
     """True for the failures a later attempt may not see: 502/503/504, connect, time-out."""
-    if isinstance(error, errors.ConnectError | errors.RequestTimeout):
+    if isinstance(error, errors.ConnectionFailed | errors.RequestTimeout):
         return True
     return error.status in UPSTREAM_STATUSES
 

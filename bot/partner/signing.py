@@ -14,6 +14,7 @@ import hmac
 import re
 import time
 
+from bot.partner.errors import PartnerError
 from bot.partner.models import WEBHOOK_TOLERANCE_SECONDS
 
 SIGNATURE_HEADER = "Service-Signature"
@@ -21,12 +22,18 @@ EVENT_HEADER = "Service-Event"
 _HEX_DIGEST = re.compile("[0-9a-f]{64}")  # a lower-case SHA-256 hex digest
 
 
-class SignatureError(Exception):
-    """The webhook signature is missing, malformed, out of date or does not match."""
+class SignatureError(PartnerError):
+    """The webhook signature is missing, malformed, out of date or does not match.
+
+    No HTTP call is involved (``status`` 0, no ``code``): it reads as its ``reason`` alone.
+    """
 
     def __init__(self, reason: str) -> None:
         self.reason = reason
         super().__init__(reason)
+
+    def __str__(self) -> str:
+        return self.reason
 
 
 def _digest(raw_body: bytes, secret: str, timestamp_text: str) -> str:

@@ -2,7 +2,7 @@
 
 It turns one logical call into attempts: each waits its turn at the shared ``RequestLimiter``,
 sends with the API key, and maps what comes back once. httpx failures become
-``errors.TransportError`` subclasses that record whether the request surely never left
+``errors.PartnerUnreachable`` subclasses that record whether the request surely never left
 (``surely_unsent``). They are raised outside the ``except`` block, so neither ``__cause__`` nor
 ``__context__`` links them to the httpx error, whose request still carries the key in its
 headers; for the same reason the auth header is built inside the call expression and never
@@ -44,7 +44,7 @@ _UNSENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 
 def surely_unsent(error: errors.PartnerError) -> bool:
     """True when ``error`` is a failure to even open the connection: nothing reached the API."""
-    return isinstance(error, errors.TransportError) and error.surely_unsent
+    return isinstance(error, errors.PartnerUnreachable) and error.surely_unsent
 
 
 class ApiKey:
@@ -137,7 +137,7 @@ class PartnerTransport:
         while True:
             try:
                 response = await self._limited_send(method, path, params, json)
-            except errors.TransportError as exc:
+            except errors.PartnerUnreachable as exc:
                 unsent = surely_unsent(exc)
                 failures += 1
                 if failures >= options.max_attempts or not retry.may_retry(
@@ -237,7 +237,7 @@ class PartnerTransport:
         return data
 
 
-def _transport_error(exc: httpx.HTTPError) -> errors.TransportError:
+def _transport_error(exc: httpx.HTTPError) -> errors.PartnerUnreachable:
     """The one mapping of an httpx failure; only the exception's type name is kept."""
     unsent = isinstance(exc, _UNSENT)
     name = type(exc).__name__
@@ -246,8 +246,10 @@ def _transport_error(exc: httpx.HTTPError) -> errors.TransportError:
             f"the Partner API did not answer in time ({name})", surely_unsent=unsent
         )
     if isinstance(exc, httpx.NetworkError | httpx.RemoteProtocolError):
-        return errors.ConnectError(
+        return errors.ConnectionFailed(
             f"could not connect to the Partner API, or the connection dropped ({name})",
             surely_unsent=unsent,
         )
-    return errors.TransportError(f"the Partner API request failed ({name})", surely_unsent=unsent)
+    return errors.PartnerUnreachable(
+        f"the Partner API request failed ({name})", surely_unsent=unsent
+    )

@@ -25,13 +25,14 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 from bot.chat_ref import ChatRef
+from bot.relay.relay_errors import RelayError
 
 
-class ChatUnreachable(Exception):
+class ChatUnreachable(RelayError):
     """The chat blocked the bot, or otherwise cannot be messaged until its user returns."""
 
 
-class SendFailed(Exception):
+class SendFailed(RelayError):
     """A message was not sent this time and stays owed; the relay tries it again later.
 
     The text is a reason safe to log (the messenger's refusal, an error type), never the message.

@@ -48,7 +48,7 @@ async def _hold_sqlite_file(path: Path, stack: contextlib.AsyncExitStack) -> Non
     try:
         stack.enter_context(held_by_this_process(path))
     except SqliteFileHeld as exc:
-        raise StartupError(f"[storage] path: {exc}") from None
+        raise StartupError(f"[storage] path: {exc}") from exc
 
 
 @dataclass

@@ -117,7 +117,7 @@ async def _listen(
     try:
         sockets = [listening_socket(host, port)]
     except OSError as exc:
-        raise StartupError(_unavailable(exc, host, port, table)) from None
+        raise StartupError(_unavailable(exc, host, port, table)) from exc
     try:
         servers.append((await start_web_server(app, sockets), sockets))
     except BaseException:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
 from bot.periods import since_seconds
+from bot.safety.safety_errors import SafetyError
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -149,7 +150,7 @@ def _audit(args: argparse.Namespace) -> int:
     return _with_store(args, act)
 
 
-class _Refused(Exception):
+class _Refused(SafetyError):
     """The command named no customer; the reason is printed."""
 
 

@@ -12,8 +12,10 @@ from typing import Any
 
 from starlette.responses import JSONResponse
 
+from bot.sandbox.sandbox_errors import SandboxError
 
-class ApiError(Exception):
+
+class ApiError(SandboxError):
     """A failure with its HTTP status, machine ``code`` and human message.
 
     ``field_errors`` maps request field names to messages (validation failures);

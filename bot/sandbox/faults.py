@@ -34,6 +34,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from bot.clocks import Sleep
 from bot.sandbox.error_envelope import ApiError, error_response, validation_error
 from bot.sandbox.operations import OPERATIONS_BY_NAME, Operation, find_operation
+from bot.sandbox.sandbox_errors import SandboxError
 
 FaultKind = Literal["status", "latency", "drop"]
 FaultTiming = Literal["before", "after"]
@@ -41,7 +42,7 @@ FAULT_KINDS: tuple[str, ...] = ("status", "latency", "drop")
 FAULT_TIMINGS: tuple[str, ...] = ("before", "after")
 
 
-class ConnectionDropped(httpx.RemoteProtocolError):
+class ConnectionDropped(httpx.RemoteProtocolError, SandboxError):
     """Raised inside the app for a ``drop`` fault; in process it reaches the client as is."""
 
 

@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable, Sequence
 import httpx
 
 from bot.sandbox.error_envelope import ApiError
+from bot.sandbox.sandbox_errors import SandboxError
 from bot.sandbox.scenario import NetworkSettings
 from bot.sandbox.scenario_parts import ImageSettings
 from bot.sandbox.state import StoredImage
@@ -42,7 +43,7 @@ async def system_resolver(host: str) -> list[str]:
     return sorted({str(info[4][0]) for info in infos})
 
 
-class ImageRejected(Exception):
+class ImageRejected(SandboxError):
     """One image failed a rule; the reason is safe to show the caller."""
 
 

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 from pydantic import Field, ValidationError, model_validator
 
 from bot.partner.models import API_KEY_PREFIX, EVENT_TYPES, SIGNING_SECRET_PREFIX, Plan
+from bot.sandbox.sandbox_errors import SandboxError
 from bot.sandbox.scenario_parts import (
     CapabilitySettings,
     CoverageSettings,
@@ -51,7 +52,7 @@ def _ascii_alnum(text: str) -> bool:
     return text.isascii() and text.isalnum()
 
 
-class ScenarioError(ValueError):
+class ScenarioError(SandboxError, ValueError):
     """A scenario file that cannot be used; the message names the file and the key."""
 
 

@@ -40,6 +40,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
+from bot.store.store_errors import StoreError
+
 Row = tuple[Any, ...]
 T = TypeVar("T")
 
@@ -54,7 +56,7 @@ _STEPS_PER_CHECK: Final = 1_000
 _WRITES = ("INSERT", "UPDATE", "DELETE")
 
 
-class TooLongForTheLoop(Exception):
+class TooLongForTheLoop(StoreError):
     """The statement cannot run on the loop's thread (too long, or the file is busy)."""
 
 

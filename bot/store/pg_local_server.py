@@ -31,6 +31,8 @@ from pathlib import Path
 
 import asyncpg
 
+from bot.store.store_errors import StoreError
+
 SEARCHED_BIN_DIRS = (
     *(Path(f"/usr/lib/postgresql/{major}/bin") for major in (17, 16, 15, 14, 13)),
     Path("/usr/local/pgsql/bin"),
@@ -40,7 +42,7 @@ _SUPERUSER = "deliverybot"
 _START_TIMEOUT_SECONDS = 60
 
 
-class LocalPostgresError(RuntimeError):
+class LocalPostgresError(StoreError, RuntimeError):
     """The throwaway server could not be started (binaries missing, initdb failed ...)."""
 
 

@@ -4,7 +4,15 @@
 
     StoreError                    anything the store refuses or cannot do
     ├── SchemaTooNewError         the file was written by a newer version of the bot
-    └── UnknownDeliveryError      a row refers to a delivery the store has never linked
+    ├── UnknownDeliveryError      a row refers to a delivery the store has never linked;
+    │                             also a LookupError
+    ├── SqliteFileHeld            another process holds the SQLite file (sqlite_holders)
+    ├── TargetNotEmpty            ``migrate-store`` found data in the PostgreSQL database
+    │                             (pg_from_sqlite)
+    ├── TooLongForTheLoop         a statement that must go to the thread after all; caught
+    │                             inside the store, never seen above it (loop_statements)
+    └── LocalPostgresError        a throwaway PostgreSQL server could not be started; also a
+                                  RuntimeError (pg_local_server, for tests and benchmarks)
 
 sqlite3 errors that mean a bug (bad SQL, a broken file) are not wrapped: they should be loud.
 """

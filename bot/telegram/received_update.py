@@ -29,6 +29,7 @@ from telegram import Bot, Update
 from telegram.ext import Application
 
 from bot.store import SeenUpdates
+from bot.telegram.telegram_errors import TelegramAdapterError
 from bot.telegram.update_check import INT64_MAX, INT64_MIN, Flaw, parsed_update, update_flaw
 from conversations.texts.catalogue import speaking_language
 
@@ -73,7 +74,7 @@ class ReceivedUpdate:
     data: dict[str, Any] = field(repr=False, compare=False)
 
 
-class UnmappedChat(Exception):
+class UnmappedChat(TelegramAdapterError):
     """The update's chat cannot be read off its JSON as surely as PTB would read it."""
 
 

@@ -23,16 +23,18 @@ from typing import Any, Final
 
 from starlette.requests import Request
 
+from bot.web.web_errors import WebError
+
 MAX_DEPTH: Final = 64
 """Arrays and objects inside each other: Telegram's updates nest about ten, the service's events
 and agents' answers fewer."""
 
 
-class BodyTooLarge(Exception):
+class BodyTooLarge(WebError):
     """The body is (or says it is) larger than allowed."""
 
 
-class MalformedBody(Exception):
+class MalformedBody(WebError):
     """The request's framing is wrong (an unreadable ``Content-Length``), or its body is not
     what the door reads (``NotJson``); the text says why, never quoting the body."""
 
@@ -45,7 +47,7 @@ class NotFinite(NotJson):
     """A number in the body is ``NaN``, ``Infinity``, or too large to be finite."""
 
 
-class NotJsonMediaType(Exception):
+class NotJsonMediaType(WebError):
     """The request declares a media type that is not JSON."""
 
 

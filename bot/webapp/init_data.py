@@ -19,12 +19,14 @@ from dataclasses import dataclass
 from typing import Final
 from urllib.parse import parse_qsl, urlencode
 
+from bot.webapp.webapp_errors import WebAppError
+
 MAX_INIT_DATA_CHARS: Final = 8192  # real ones are well under 1 KB; anything larger is refused
 _KEY_SALT: Final = b"WebAppData"
 _CLOCK_SKEW_SECONDS: Final = 60  # an auth_date this far in the future is still taken
 
 
-class InitDataRefused(Exception):
+class InitDataRefused(WebAppError):
     """The ``initData`` is missing, malformed, forged, signed for another bot, or stale.
 
     The reason is for logs; the page is told only 401.

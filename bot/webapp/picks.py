@@ -22,8 +22,7 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
-from pydantic import ValidationError as ModelError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from conversations import Answer, ChoiceAnswer, CommandAnswer, LocationAnswer, Session, TextAnswer
 from conversations.context import Answers
@@ -101,7 +100,7 @@ def read_pick(data: str) -> PagePick | None:
         return None
     try:
         return PagePick.model_validate_json(data)
-    except ModelError:
+    except ValidationError:
         return None
 
 

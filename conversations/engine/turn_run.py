@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pydantic import JsonValue
-from pydantic import ValidationError as ModelError
+from pydantic import JsonValue, ValidationError
 
 from conversations import delivery_facts, rules
 from conversations.dialog import (
@@ -466,7 +465,7 @@ class TurnRun(Walker):
             return
         try:
             draft = self.flow.assemble(ctx)
-        except ModelError as error:
+        except ValidationError as error:
             await self.recover(_refused_by_model(error))
             return
         if self.work.idempotency_key is None:
@@ -609,7 +608,7 @@ class TurnRun(Walker):
         return False
 
 
-def _refused_by_model(error: ModelError) -> Refused:
+def _refused_by_model(error: ValidationError) -> Refused:
     """A request the flow built fails our own model: the same decision as the service's
     validation refusal naming those fields."""
     field_errors: dict[str, list[str]] = {}

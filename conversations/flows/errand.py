@@ -22,8 +22,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, JsonValue
-from pydantic import ValidationError as ModelError
+from pydantic import BaseModel, ConfigDict, JsonValue, ValidationError
 
 from conversations import rules
 from conversations.context import Context
@@ -142,7 +141,7 @@ def _own_link(typed: str) -> LinkPick | Invalid:
         url = "https://" + url
     try:
         link = ErrandLink(url=url)
-    except ModelError:
+    except ValidationError:
         return Invalid(say("flows.errand.not_a_link"))
     host = urlsplit(link.url).hostname or ""
     if "." not in host:

@@ -29,17 +29,17 @@ def _cause(error: errors.PartnerError, cause: BaseException) -> errors.PartnerEr
 @pytest.mark.parametrize(
     ("error", "reason"),
     [
-        (errors.ValidationError(field_errors={"receiverPhone": ["bad"]}), "validation"),
-        (errors.ValidationError(field_errors={"customerCollectionMethod": ["no"]}), "payment"),
+        (errors.InvalidFields(field_errors={"receiverPhone": ["bad"]}), "validation"),
+        (errors.InvalidFields(field_errors={"customerCollectionMethod": ["no"]}), "payment"),
         (
-            errors.ValidationError(field_errors={"isPODEnabled": ["no"], "podAmount": ["no"]}),
+            errors.InvalidFields(field_errors={"isPODEnabled": ["no"], "podAmount": ["no"]}),
             "payment",
         ),
         (
-            errors.ValidationError(field_errors={"podAmount": ["no"], "receiverName": ["empty"]}),
+            errors.InvalidFields(field_errors={"podAmount": ["no"], "receiverName": ["empty"]}),
             "validation",
         ),
-        (errors.ValidationError("checked before sending", status=0), "validation"),
+        (errors.InvalidFields("checked before sending", status=0), "validation"),
         (errors.ServiceDisabled(status=403), "service_disabled"),
         (
             errors.CreateRejected(
@@ -58,7 +58,7 @@ def _cause(error: errors.PartnerError, cause: BaseException) -> errors.PartnerEr
         (errors.UpstreamUnavailable(status=503, code="auth_lookup_failed"), "unavailable"),
         (errors.OperationFailed(status=500, code="internal_error"), "unavailable"),
         (errors.ServerError(status=502), "unavailable"),
-        (_cause(errors.ConnectError(), httpx.ConnectError("refused")), "unavailable"),
+        (_cause(errors.ConnectionFailed(), httpx.ConnectError("refused")), "unavailable"),
         (errors.RequestTimeout(), "unavailable"),
         (errors.PartnerError("an answer of an unexpected shape", status=201), "unavailable"),
         (errors.InvalidApiKey(status=401), "other"),
@@ -77,7 +77,7 @@ def test_what_the_customer_may_be_told_is_kept() -> None:
     limited = refusal_for(errors.RateLimited(status=429, retry_after=42.0))
     assert (limited.reason, limited.retry_after) == ("rate_limited", 42.0)
     assert limited.keep_key and limited.reask == ()
-    invalid = refusal_for(errors.ValidationError(field_errors={"receiverPhone": ["too short"]}))
+    invalid = refusal_for(errors.InvalidFields(field_errors={"receiverPhone": ["too short"]}))
     assert invalid.field_errors == {"receiverPhone": ["too short"]}
     assert invalid.reask == ("receiverPhone",) and not invalid.refresh
     # A key or billing problem is the business's to fix: its wording goes to the operators,

@@ -112,10 +112,10 @@ async def test_invalidate_forgets_all_three(cache, source):
         (errors.ServiceDisabled(status=403), True),
         (errors.CreateRejected(status=403, code="outside_coverage"), True),
         (
-            errors.ValidationError(status=400, field_errors={"customerCollectionMethod": ["off"]}),
+            errors.InvalidFields(status=400, field_errors={"customerCollectionMethod": ["off"]}),
             True,
         ),
-        (errors.ValidationError(status=400, field_errors={"receiverPhone": ["Required"]}), False),
+        (errors.InvalidFields(status=400, field_errors={"receiverPhone": ["Required"]}), False),
         (errors.CreateFailed(status=503), False),
         (errors.RequestTimeout(), False),
     ],

@@ -301,7 +301,7 @@ LOCAL_REJECTIONS = [
     ("call", "field"), [c[1:] for c in LOCAL_REJECTIONS], ids=[c[0] for c in LOCAL_REJECTIONS]
 )
 async def test_out_of_range_parameters_never_reach_the_wire(client, api, call, field):
-    with pytest.raises(errors.ValidationError) as caught:
+    with pytest.raises(errors.InvalidFields) as caught:
         await call(client)
     assert caught.value.status == 0
     assert field in caught.value.field_errors
@@ -336,7 +336,7 @@ async def test_a_create_request_changed_after_it_was_built_is_checked_again(
 ):
     request = payloads.create_request()
     mutate(request)  # request models do not validate assignment
-    with pytest.raises(errors.ValidationError) as caught:
+    with pytest.raises(errors.InvalidFields) as caught:
         await client.create_delivery(request)
     assert field in caught.value.field_errors
     assert api.requests == []
@@ -368,13 +368,13 @@ async def test_a_2xx_body_of_the_wrong_shape_names_the_fields_not_the_values(cli
 @pytest.mark.parametrize(
     ("raised", "mapped", "unsent"),
     [
-        (httpx.ConnectError("refused"), errors.ConnectError, True),
-        (httpx.RemoteProtocolError("server disconnected"), errors.ConnectError, False),
-        (httpx.ReadError("reset by peer"), errors.ConnectError, False),
+        (httpx.ConnectError("refused"), errors.ConnectionFailed, True),
+        (httpx.RemoteProtocolError("server disconnected"), errors.ConnectionFailed, False),
+        (httpx.ReadError("reset by peer"), errors.ConnectionFailed, False),
         (httpx.ConnectTimeout("slow"), errors.RequestTimeout, True),
         (httpx.ReadTimeout("slow"), errors.RequestTimeout, False),
         (httpx.PoolTimeout("busy"), errors.RequestTimeout, True),
-        (httpx.UnsupportedProtocol("odd"), errors.TransportError, False),
+        (httpx.UnsupportedProtocol("odd"), errors.PartnerUnreachable, False),
     ],
 )
 async def test_httpx_failures_are_mapped_once_at_the_boundary(
@@ -385,7 +385,7 @@ async def test_httpx_failures_are_mapped_once_at_the_boundary(
     with pytest.raises(errors.PartnerError) as caught:
         await client.list_warehouses()
     assert type(caught.value) is mapped
-    assert isinstance(caught.value, errors.TransportError)
+    assert isinstance(caught.value, errors.PartnerUnreachable)
     assert caught.value.surely_unsent is unsent
     assert surely_unsent(caught.value) is unsent
     # Not chained: the httpx error's request holds the key in its headers.
@@ -475,7 +475,7 @@ async def test_a_transport_failure_carries_no_trace_of_the_key(
         raise raised
 
     api.on("GET", "/deliveries/d1", fail)
-    with pytest.raises(errors.TransportError) as caught:
+    with pytest.raises(errors.PartnerUnreachable) as caught:
         await client.get_delivery("d1")
     assert api.requests, "the request was sent, so the key was in play"
     assert caught.value.__cause__ is None and caught.value.__context__ is None

@@ -18,7 +18,7 @@ DOCUMENTED = [
     (403, "test_keys_unsupported", errors.TestKeysUnsupported),
     (403, "billing_terminated", errors.BillingTerminated),
     (429, "rate_limited", errors.RateLimited),
-    (400, "validation_error", errors.ValidationError),
+    (400, "validation_error", errors.InvalidFields),
     (400, "image_host_rejected", errors.ImageHostRejected),
     (403, "service_disabled", errors.ServiceDisabled),
     (400, "cancel_not_allowed", errors.CancelNotAllowed),
@@ -62,7 +62,7 @@ def test_every_documented_code_maps_to_its_class(status, code, cls, on_create):
 @pytest.mark.parametrize(
     ("status", "cls"),
     [
-        (400, errors.BadRequest),
+        (400, errors.InvalidRequest),
         (401, errors.AuthenticationError),
         (403, errors.ForbiddenError),
         (404, errors.NotFound),
@@ -150,9 +150,9 @@ def test_rate_limited_carries_retry_after(body, headers, expected):
     [
         (errors.ServiceDisabled(), True),
         (errors.CreateRejected(), True),
-        (errors.ValidationError(field_errors={"customerCollectionMethod": ["off"]}), True),
-        (errors.ValidationError(field_errors={"isPODEnabled": ["not allowed"]}), True),
-        (errors.ValidationError(field_errors={"receiverPhone": ["Required"]}), False),
+        (errors.InvalidFields(field_errors={"customerCollectionMethod": ["off"]}), True),
+        (errors.InvalidFields(field_errors={"isPODEnabled": ["not allowed"]}), True),
+        (errors.InvalidFields(field_errors={"receiverPhone": ["Required"]}), False),
         (errors.NotFound(), False),
         (errors.CreateFailed(), False),
     ],

@@ -77,19 +77,19 @@ def test_backoff_is_full_jitter_under_a_growing_capped_ceiling():
         (RetryPolicy.READ, errors.ServerError(status=502), False, True),
         (RetryPolicy.READ, errors.ServerError(status=504), False, True),
         (RetryPolicy.READ, errors.RequestTimeout(), False, True),
-        (RetryPolicy.READ, errors.ConnectError(), False, True),
+        (RetryPolicy.READ, errors.ConnectionFailed(), False, True),
         (RetryPolicy.READ, errors.GetFailed(status=500), False, False),
         (RetryPolicy.READ, errors.NotFound(status=404), False, False),
-        (RetryPolicy.READ, errors.TransportError(), False, False),
+        (RetryPolicy.READ, errors.PartnerUnreachable(), False, False),
         (RetryPolicy.IDEMPOTENT, errors.UpstreamUnavailable(status=503), False, True),
         (RetryPolicy.IDEMPOTENT, errors.RequestTimeout(), False, True),
-        (RetryPolicy.IDEMPOTENT, errors.ValidationError(status=400), False, False),
+        (RetryPolicy.IDEMPOTENT, errors.InvalidFields(status=400), False, False),
         (RetryPolicy.UNSENT_ONLY, errors.CreateFailed(status=503), False, False),
         (RetryPolicy.UNSENT_ONLY, errors.ServerError(status=502), False, False),
         (RetryPolicy.UNSENT_ONLY, errors.ServerError(status=504), False, False),
-        (RetryPolicy.UNSENT_ONLY, errors.ConnectError(), True, True),
+        (RetryPolicy.UNSENT_ONLY, errors.ConnectionFailed(), True, True),
         (RetryPolicy.UNSENT_ONLY, errors.RequestTimeout(), True, True),
-        (RetryPolicy.UNSENT_ONLY, errors.ConnectError(), False, False),
+        (RetryPolicy.UNSENT_ONLY, errors.ConnectionFailed(), False, False),
         (RetryPolicy.UNSENT_ONLY, errors.RequestTimeout(), False, False),
         (RetryPolicy.UNSENT_ONLY, errors.UpstreamUnavailable(status=503), False, False),
     ],
@@ -277,7 +277,7 @@ async def test_a_create_that_never_connects_gives_up_after_max_attempts(
 ):
     client = make_client(options=ClientOptions(max_attempts=3))
     api.on("POST", "/deliveries", httpx.ConnectError("refused"))
-    with pytest.raises(errors.ConnectError) as caught:
+    with pytest.raises(errors.ConnectionFailed) as caught:
         await client.create_delivery(payloads.create_request())
     assert caught.value.surely_unsent
     assert len(api.requests) == 3 and len(sleeper.delays) == 2
@@ -291,8 +291,8 @@ async def test_a_create_that_never_connects_gives_up_after_max_attempts(
         ("gateway_timeout", errors.ServerError),
         (httpx.ReadTimeout("slow"), errors.RequestTimeout),
         (httpx.WriteTimeout("slow"), errors.RequestTimeout),
-        (httpx.RemoteProtocolError("dropped"), errors.ConnectError),
-        (httpx.ReadError("reset"), errors.ConnectError),
+        (httpx.RemoteProtocolError("dropped"), errors.ConnectionFailed),
+        (httpx.ReadError("reset"), errors.ConnectionFailed),
     ],
     ids=["503", "502", "504", "read time-out", "write time-out", "dropped", "reset"],
 )
@@ -311,7 +311,7 @@ async def test_a_create_that_may_have_landed_is_not_repeated(
     )
     with pytest.raises(raised) as caught:
         await client.create_delivery(payloads.create_request(idempotencyKey="order-42-attempt"))
-    assert not (isinstance(caught.value, errors.TransportError) and caught.value.surely_unsent)
+    assert not (isinstance(caught.value, errors.PartnerUnreachable) and caught.value.surely_unsent)
     assert len(api.requests) == 1 and sleeper.delays == []
 
 

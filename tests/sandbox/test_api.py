@@ -88,7 +88,7 @@ async def test_status_filter(
 async def test_list_query_is_validated(
     partner: PartnerClient, params: dict[str, str], field: str
 ) -> None:
-    with pytest.raises(errors.ValidationError) as caught:
+    with pytest.raises(errors.InvalidFields) as caught:
         await partner.list_deliveries(**params)
     assert caught.value.status == 400 and field in caught.value.field_errors
 

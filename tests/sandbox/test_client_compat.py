@@ -151,7 +151,7 @@ async def test_client_survives_a_dropped_connection_on_a_read(
 
 
 @pytest.mark.parametrize(
-    ("kind", "raised"), [("status", errors.CreateFailed), ("drop", errors.ConnectError)]
+    ("kind", "raised"), [("status", errors.CreateFailed), ("drop", errors.ConnectionFailed)]
 )
 async def test_a_create_whose_answer_was_lost_is_not_made_twice(
     manual_sandbox: Sandbox,
@@ -225,7 +225,7 @@ async def test_an_assign_lost_before_it_was_applied_is_reported(
 ) -> None:
     delivery = await partner.create_delivery(CreateDeliveryRequest.model_validate(pickup_body))
     manual_sandbox.inject_fault("assign_rider", "drop", when="before")
-    with pytest.raises(errors.ConnectError):
+    with pytest.raises(errors.ConnectionFailed):
         await partner.assign_rider(delivery.id, "rdr_tunde")
     assert manual_sandbox.delivery(delivery.id)["status"] == "pending"  # the re-read saw that
 
@@ -259,7 +259,7 @@ async def refused_by_both(
     request = CreateDeliveryRequest.model_validate(base)
     for name, value in changes.items():
         setattr(request, name, value)  # request models do not validate assignment
-    with pytest.raises(errors.ValidationError) as local:
+    with pytest.raises(errors.InvalidFields) as local:
         await partner.create_delivery(request)
     assert local.value.status == 0  # refused before sending
     body = {name: value for name, value in {**base, **changes}.items() if value is not None}

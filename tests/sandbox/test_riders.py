@@ -86,7 +86,7 @@ async def test_location_freshness_follows_the_clock(
 
 async def test_a_zero_pin_pickup_is_refused(partner: PartnerClient) -> None:
     # The client checks ranges but leaves the zero-pin rule to the service.
-    with pytest.raises(errors.ValidationError) as caught:
+    with pytest.raises(errors.InvalidFields) as caught:
         await partner.list_riders(pickup_lat=0, pickup_lng=0)
     assert caught.value.status == 400
     assert set(caught.value.field_errors) == {"pickup_lat", "pickup_lng"}

@@ -171,7 +171,7 @@ async def test_assign_body_is_validated(
 
 
 async def test_assign_missing_or_malformed_delivery(partner: PartnerClient) -> None:
-    await refused(partner.assign_rider("not-a-uuid", "rdr_tunde"), errors.ValidationError, 400)
+    await refused(partner.assign_rider("not-a-uuid", "rdr_tunde"), errors.InvalidFields, 400)
     unknown = "00000000-0000-4000-8000-000000000000"
     await refused(partner.assign_rider(unknown, "rdr_tunde"), errors.NotFound, 404)
 
@@ -297,7 +297,7 @@ async def test_cancel_missing_or_malformed_delivery(partner: PartnerClient) -> N
     unknown = "00000000-0000-4000-8000-000000000000"
     await refused(partner.cancel_delivery(unknown, "no longer needed"), errors.NotFound, 404)
     call = partner.cancel_delivery("123", "no longer needed")
-    await refused(call, errors.ValidationError, 400)
+    await refused(call, errors.InvalidFields, 400)
 
 
 # --- moves the spec only names (sandbox admin) -----------------------------------------------

@@ -44,12 +44,12 @@ def _general(error: errors.PartnerError) -> str:
         if error.retry_after:
             return say("ops.slow_down_in", seconds=f"{error.retry_after:.0f}")
         return say("ops.slow_down")
-    if isinstance(error, errors.ValidationError):
+    if isinstance(error, errors.InvalidFields):
         problems = [f"{field} {'; '.join(texts)}" for field, texts in error.field_errors.items()]
         return say("ops.not_accepted", problems="; ".join(problems) if problems else error.message)
     if isinstance(error, errors.AuthenticationError | errors.ForbiddenError):
         return say("ops.key_refused", code=error.code or error.status)
-    if isinstance(error, errors.ServerError | errors.TransportError):
+    if isinstance(error, errors.ServerError | errors.PartnerUnreachable):
         return say("ops.api_failed", code=error.code or error.message)
     return say("ops.api_refused", message=error.message)
 
