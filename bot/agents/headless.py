@@ -7,7 +7,7 @@ question as data, the delivery once created). An answer is checked against the o
 first (``prompt_data.check_answer``): an invented option id or a kind the question does not
 take is refused with the question again, and never reaches the flow. Each turn is kept in the
 conversation's transcript, whose last entry is also the open question. An answer holds the
-conversation's chat (``ChatService.hold``, in every process on the store) from that check to
+conversation's chat (``store.chat_locks``, in every process on the store) from that check to
 the transcript, so two answers at once are taken one after the other.
 
 A customer the business does not take an order from now is refused in the doors' own terms
@@ -163,7 +163,7 @@ class HeadlessConversations:
         conversation = await self._find(channel, conversation_id)
         # The chat's turn (in every process on the store) from the check to the transcript:
         # two answers at once are each checked against the question the other left open.
-        async with self._chats.hold(conversation.chat):
+        async with self._store.chat_locks.hold(conversation.chat):
             prompt = await self._open_prompt(conversation)
             if prompt is None:
                 return await self._refuse(conversation, raw, None, agent_texts.NO_OPEN_QUESTION)
@@ -183,7 +183,7 @@ class HeadlessConversations:
         """From the summary, change the answer of ``step`` (one of its edit options)."""
         option = step if step.startswith(EDIT_PREFIX) else EDIT_PREFIX + step
         conversation = await self._find(channel, conversation_id)
-        async with self._chats.hold(conversation.chat):
+        async with self._store.chat_locks.hold(conversation.chat):
             prompt = await self._open_prompt(conversation)
             raw = {"kind": "choice", "option": option}
             offered = (*prompt.options, *prompt.changes) if prompt else ()
@@ -195,7 +195,7 @@ class HeadlessConversations:
     async def cancel(self, channel: str, conversation_id: str) -> ConversationView:
         """Cancel the order being made (the flow asks first when answers would be lost)."""
         conversation = await self._find(channel, conversation_id)
-        async with self._chats.hold(conversation.chat):
+        async with self._store.chat_locks.hold(conversation.chat):
             prompt = await self._open_prompt(conversation)
             if prompt is None:
                 raw = {"kind": "command", "name": "cancel"}
@@ -206,7 +206,7 @@ class HeadlessConversations:
         """A turn that happened without an answer (a create re-sent after a rate limit)."""
         conversation = await self._store.agents.by_chat(chat)
         if conversation is not None:
-            async with self._chats.hold(chat):
+            async with self._store.chat_locks.hold(chat):
                 prompt = await self._open_prompt(conversation)
                 await self._record(conversation, None, turn, prompt_before=prompt)
 

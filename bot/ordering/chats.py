@@ -16,7 +16,6 @@ order are ``order_starts``'.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import time
 from collections.abc import Callable
@@ -201,12 +200,6 @@ class ChatService:
             if session is None:
                 return None
             return await self._answer(chat, user, session, CommandAnswer(name="cancel"))
-
-    def hold(self, chat: ChatRef) -> contextlib.AbstractAsyncContextManager[None]:
-        """The chat's turn for the block: a caller that reads and writes around a turn (an
-        agent channel's transcript) keeps it whole. The calls above, made inside, go on at
-        once (the lock is the current task's already)."""
-        return self._locks.hold(chat)
 
     async def session(self, chat: ChatRef) -> Session | None:
         """The chat's open session, as saved after its last turn."""
