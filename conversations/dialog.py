@@ -251,7 +251,10 @@ class Turn(_Out):
     ``effects``: what the runner must do about it, handled in one place (``ChatService``).
 
     ``status`` is the session's status after the turn; ``finished`` is True once the
-    conversation has ended (created, cancelled, or ended because it could not go on). The
+    conversation has ended (created, cancelled, or ended because it could not go on).
+    ``failures`` is the session's count after the turn (``Session.failures``): the wrong
+    answers in a row at the open question, so a channel can tell a customer stuck at one
+    question without reading the session back. The
     properties below read one kind of effect each, for callers that only look (an adapter
     showing the created delivery, a test).
     """
@@ -260,6 +263,7 @@ class Turn(_Out):
     prompt: Prompt | None = None
     status: SessionStatus = "open"
     effects: tuple[Effect, ...] = ()
+    failures: int = 0
 
     @computed_field  # type: ignore[prop-decorator]
     @property

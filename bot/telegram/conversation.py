@@ -35,7 +35,7 @@ from bot.telegram.bot_context import BotContext
 from bot.telegram.callbacks import PATTERN, PageTurn, UnknownButton, resolve
 from bot.telegram.chat_screen import ChatScreen, answers
 from bot.telegram.command_menus import flow_commands
-from bot.telegram.human_request import OFFER_AFTER_FAILURES, CommandCallback, HumanRequests
+from bot.telegram.human_request import CommandCallback, HumanRequests
 from bot.telegram.map_picks import MapPickTurns
 from bot.telegram.message_sender import answer_tap
 from bot.telegram.photo_receiver import IncomingPhoto, PhotoRefused, Rehosted
@@ -317,37 +317,33 @@ class Conversation:
         ``present``, when given, decides what the turn shows, from the session it wrote (so
         it is drawn once the session is written): that turn, changed, or nothing at all."""
         asked = self.screen.remember(chat_id).prompt
-        reasked = False
 
         async def reply(turn: Turn) -> None:
-            nonlocal reasked
             if note is not None:  # with the turn, in the same message: one reply
                 turn = turn.model_copy(update={"messages": (note, *turn.messages)})
+            await self.screen.show(chat_id, turn, answer)
             # A command (/help, /back) is no wrong answer; only an answer asked again counts.
-            reasked = (
+            if (
                 self.humans is not None
                 and not isinstance(answer, CommandAnswer)
-                and self.humans.reasks(asked, turn)
-            )
-            await self.screen.show(chat_id, turn, answer)
+                and self.humans.stuck(asked, turn)
+            ):
+                await self.humans.offer(chat_id)  # stuck at one question: a person may help
 
         if self.screen.shared:
             # The chat's last turns may have run in another process: draw this one over
             # what the chat shows now (the prompt to tidy, the reply keyboard that is up).
             await self.screen.view(chat_id, user_id)
         chat, user = telegram_chat(chat_id), telegram_user(user_id)
-        if present is None:
-            # The reply is drawn and sent while the turn's session is written.
-            turn = await self.ctx.chats.handle(chat, user, answer, reply=reply)
-        else:
-            turn = await self.ctx.chats.handle(chat, user, answer)
+        # Without ``present`` the reply is drawn and sent while the turn's session is written;
+        # with it, once the session is written (``present`` reads it).
+        turn = await self.ctx.chats.handle(
+            chat, user, answer, reply=reply if present is None else None
+        )
+        if present is not None:
             shown = None if turn == no_open_order() else await present(turn)
             if shown is not None:
                 await reply(shown)
-        if reasked and self.humans is not None:
-            session = await self.ctx.chats.session(telegram_chat(chat_id))
-            if session is not None and session.failures >= OFFER_AFTER_FAILURES:
-                await self.humans.offer(chat_id)  # stuck at one question: a person may help
         if turn != no_open_order():
             return
         # No order is open, yet the chat still shows its question, drawn longer ago than an
@@ -355,9 +351,8 @@ class Conversation:
         # dropped it while the chat waited. The customer is told, and a new order starts. (A
         # view is cleared when an order ends here, and a younger one may only be stale, the
         # order having ended in another process; after a restart nothing shows: "no order".)
-        if self.screen.asking_since(chat_id, self._session_idle_seconds):
-            self.screen.forget(chat_id)
-            await self._begin(chat_id, user_id, opening=say("telegram.draft_gone"))
+        if self.screen.forget_question_older_than(chat_id, self._session_idle_seconds):
+            await self._new_order(chat_id, user_id, opening=say("telegram.draft_gone"))
             return
         # The engine's "has ended" reads oddly to someone just saying hi.
         await self._say(chat_id, say("telegram.no_order"))
@@ -371,8 +366,21 @@ class Conversation:
         flow: str | None = None,
         opening: str | None = None,
     ) -> None:
-        """A new order; ``greet`` says hello first, ``opening`` says that sentence first."""
+        """A command's new order (``/start``, ``/new``, a flow's command): a stale view is
+        forgotten first (``ChatScreen.forget_if_stale``), then as ``_new_order``."""
         await self.screen.forget_if_stale(chat_id)
+        await self._new_order(chat_id, user_id, greet=greet, flow=flow, opening=opening)
+
+    async def _new_order(
+        self,
+        chat_id: int,
+        user_id: int,
+        *,
+        greet: bool = False,
+        flow: str | None = None,
+        opening: str | None = None,
+    ) -> None:
+        """A new order; ``greet`` says hello first, ``opening`` says that sentence first."""
         # Over an open order whose answers would be lost, the turn asks first (yes starts it).
         turn = await self.ctx.chats.new_order(
             telegram_chat(chat_id), telegram_user(user_id), flow=flow

@@ -152,12 +152,13 @@ class HumanRequests:
         said = f"{text}\n\n{say('human.help_line')}"
         await self.sender.send_message(chat_id, OutgoingMessage(escape(said), offer_markup()))
 
-    def reasks(self, before: Prompt | None, turn: Turn) -> bool:
-        """Whether ``turn`` asks ``before``'s question again, with a reason (maybe a wrong
-        answer: the session's count says)."""
+    def stuck(self, before: Prompt | None, turn: Turn) -> bool:
+        """Whether ``turn`` asks ``before``'s question again, with a reason, after at least
+        ``OFFER_AFTER_FAILURES`` wrong answers to it in a row (the turn's count says)."""
         return (
             before is not None
             and turn.prompt is not None
             and turn.prompt.step == before.step
             and bool(turn.messages)
+            and turn.failures >= OFFER_AFTER_FAILURES
         )

@@ -172,7 +172,11 @@ class Engine:
         try:
             await act(run)
         except ServiceUnavailable:
-            return Turn(messages=(dialogue.SERVICE_DOWN,), status=session.status)
+            return Turn(
+                messages=(dialogue.SERVICE_DOWN,),
+                status=session.status,
+                failures=session.failures,
+            )
         for name in Session.model_fields:
             setattr(session, name, getattr(work, name))
         return run.turn()

@@ -97,6 +97,7 @@ class Walker(ABC):
             prompt=self.prompt,
             status=self.work.status,
             effects=tuple(self.effects),
+            failures=self.work.failures,
         )
 
     def end(self, message: str) -> None:
