@@ -80,7 +80,7 @@ class TurnEffects:
         # in between leaves the key in the saved session. The rest waits for the write.
         first = [e for e in done.effects if isinstance(e, DeliveryCreated | AnswerLost)]
         for kept in first:
-            await self.carry_out(kept, turn, session)
+            await self._keep(kept, turn, session)
         written: Awaitable[object] = (
             self._store.sessions.delete(turn.chat)
             if session.finished
@@ -100,14 +100,23 @@ class TurnEffects:
     async def carry_out(self, effect: Effect, turn: TurnContext, session: Session) -> None:
         """What the runner does for each effect of a turn (``Turn.effects``), in one place."""
         match effect:
-            case DeliveryCreated():
-                await self._link(effect, turn, session)
-            case AnswerLost(unconfirmed=unconfirmed):
-                await self._keep_unconfirmed(turn, unconfirmed)
+            case DeliveryCreated() | AnswerLost():
+                await self._keep(effect, turn, session)
             case OperatorAlert(text=text):
                 await self._alerts.alert(text)
             case ResendAfter(seconds=seconds):
                 self._resends.schedule(turn.chat, turn.user, session, seconds)
+
+    async def _keep(
+        self, effect: DeliveryCreated | AnswerLost, turn: TurnContext, session: Session
+    ) -> None:
+        """What must outlive the session: the created delivery's link, or the create whose
+        answer was lost (``after_turn`` keeps these before the session is written)."""
+        match effect:
+            case DeliveryCreated():
+                await self._link(effect, turn, session)
+            case AnswerLost(unconfirmed=unconfirmed):
+                await self._keep_unconfirmed(turn, unconfirmed)
 
     async def _link(self, created: DeliveryCreated, turn: TurnContext, session: Session) -> None:
         """The created delivery linked to the chat, and its customer remembered."""
