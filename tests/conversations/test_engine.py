@@ -302,6 +302,19 @@ async def test_a_wrong_answer_is_reasked_and_after_three_help_and_cancel_are_off
     assert chat.session.failures == 0
 
 
+async def test_each_turn_carries_the_wrong_answers_in_a_row_at_its_question(chat):
+    # A channel reads the count from the turn (to offer a person), not from the session.
+    await chat.pickup_delivery_to_summary()
+    await chat.tap("edit:receiver_phone")
+    assert chat.turn.failures == 0
+    await chat.say("12")
+    assert chat.turn.failures == 1
+    await chat.say("abc")
+    assert chat.turn.failures == 2 == chat.session.failures
+    await chat.say("08099990000")
+    assert chat.turn.failures == 0
+
+
 async def test_wrong_kinds_of_answer_are_reasked_with_what_is_expected(chat):
     await chat.start()
     await chat.send(LocationAnswer(lat=6.5, lng=3.3))
