@@ -16,23 +16,11 @@ from bot.partner.client import PartnerClient
 from bot.partner.models import CreateDeliveryRequest
 from bot.partner.options import ClientOptions
 from bot.partner.request_limiter import RequestLimiter
+from tests.support.clock import FakeClock
 
 BASE_URL = "https://partner.test/api/v1"
 API_KEY = "sk_live_TESTKEY0123456789abcdef"
 START = 1_700_000_000.0
-
-
-class FakeClock:
-    """Wall-clock seconds that move only when told to."""
-
-    def __init__(self, now: float = START) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 class FakeSleep:
@@ -354,7 +342,7 @@ def fixed_rng() -> Callable[[float], random.Random]:
 
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock()
+    return FakeClock(START)
 
 
 @pytest.fixture

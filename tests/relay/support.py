@@ -30,25 +30,6 @@ RECEIVER_PHONE = "+2348098765432"
 BOT_LINK = "https://t.me/relay_test_bot?start=otp_"
 
 
-class FakeClock:
-    """Unix seconds that move only when told; ``sleep`` moves them and returns at once."""
-
-    def __init__(self, now: float = START) -> None:
-        self.now = now
-        self.slept: list[float] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-    async def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.now += seconds
-        await asyncio.sleep(0)
-
-
 class RecordingChannel:
     """A ``Channel`` that records what it sends; chats can be blocked or made to fail."""
 

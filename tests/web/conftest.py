@@ -13,18 +13,11 @@ import pytest
 from bot.partner.signing import sign
 from bot.store import Store
 from bot.web import create_web_app
+from tests.support.clock import FakeClock
 
 NOW = 1_800_000_000.0
 SECRET = "whsec_web_tests_current_secret_01"
 PREVIOUS_SECRET = "whsec_web_tests_previous_secret_1"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = NOW
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Wakes:
@@ -79,8 +72,8 @@ def signed_headers(body: bytes, *, secret: str = SECRET, at: float = NOW) -> dic
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> FakeClock:
+    return FakeClock(NOW)
 
 
 @pytest.fixture
@@ -89,7 +82,7 @@ def wakes() -> Wakes:
 
 
 @pytest.fixture
-def store_clock(clock: Clock) -> Clock:
+def store_clock(clock: FakeClock) -> FakeClock:
     """``store`` (``tests.support.store_fixture``) reads the web tests' clock."""
     return clock
 
@@ -98,7 +91,7 @@ MakeClient = Callable[..., httpx.AsyncClient]
 
 
 @pytest.fixture
-async def make_client(store: Store, clock: Clock, wakes: Wakes) -> AsyncIterator[MakeClient]:
+async def make_client(store: Store, clock: FakeClock, wakes: Wakes) -> AsyncIterator[MakeClient]:
     """``make_client(**create_web_app overrides)``: an httpx client on a fresh app."""
     clients: list[httpx.AsyncClient] = []
 
