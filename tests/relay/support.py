@@ -11,6 +11,7 @@ from typing import Any
 from bot.chat_ref import ChatRef
 from bot.relay import ChatUnreachable, Relay
 from bot.store import Store
+from tests.support.partner_json import otp_json, webhook_event
 
 OpenStore = Callable[[], Awaitable[Store]]
 MakeRelay = Callable[..., Relay]
@@ -108,32 +109,23 @@ def event(
     otp: dict[str, Any] | None = None,
     **delivery_fields: Any,
 ) -> dict[str, Any]:
-    """A webhook body."""
-    data: dict[str, Any] = {
-        "object": delivery(status, delivery_id=delivery_id, **delivery_fields),
-        "previous_status": previous_status,
-    }
-    if otp is not None:
-        data["otp"] = otp
-    return {
-        "id": event_id,
-        "type": event_type,
-        "created": int(created),
-        "data": data,
-        "summary": summary,
-        "customer_message_hint": hint,
-        "docs_url": "https://docs.example/webhooks#" + event_type,
-        "agent_notes": list(notes),
-    }
+    """A webhook body about ``delivery(status, ...)``."""
+    return webhook_event(
+        event_id,
+        delivery(status, delivery_id=delivery_id, **delivery_fields),
+        created=created,
+        event_type=event_type,
+        previous_status=previous_status,
+        otp=otp,
+        summary=summary,
+        hint=hint,
+        docs_url="https://docs.example/webhooks#" + event_type,
+        notes=notes,
+    )
 
 
 def otp(code: str = "482913", receiver_phone: str = RECEIVER_PHONE) -> dict[str, Any]:
-    return {
-        "code": code,
-        "receiver_phone": receiver_phone,
-        "reason": "payment",
-        "channel": "webhook",
-    }
+    return otp_json(code, receiver_phone)
 
 
 async def put(store: Store, body: dict[str, Any]) -> None:
