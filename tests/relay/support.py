@@ -155,37 +155,3 @@ async def link(
         tracking_url,
         status,
     )
-
-
-class SteppedTime:
-    """A monotonic clock and sleep for a rate limiter that only ``advance`` moves: sleepers
-    wake when time reaches their moment; ``sleepers`` waits until a send is really waiting."""
-
-    def __init__(self, now: float = 1000.0) -> None:
-        self.now = now
-        self._waiting: list[tuple[float, asyncio.Future[None]]] = []
-        self._changed = asyncio.Event()
-
-    def clock(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        wake: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting.append((self.now + seconds, wake))
-        self._changed.set()
-        await wake
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-        for moment, wake in list(self._waiting):
-            if moment <= self.now + 1e-9:
-                self._waiting.remove((moment, wake))
-                if not wake.done():
-                    wake.set_result(None)
-
-    async def sleepers(self, count: int) -> None:
-        """Return once ``count`` sleeps are pending (bounded: a bug fails, not hangs)."""
-        async with asyncio.timeout(5):
-            while len([w for _, w in self._waiting if not w.done()]) < count:
-                self._changed.clear()
-                await self._changed.wait()

@@ -3,7 +3,6 @@ time the tests move by hand, and a real engine over a tiny in-memory catalog."""
 
 from __future__ import annotations
 
-import asyncio
 import ssl
 from collections.abc import AsyncIterator
 
@@ -17,6 +16,7 @@ from conversations import Engine, Services
 from conversations.flows import default_registry
 from conversations.outcome import CreateOutcome
 from tests.fakes import FakeTelegram, TgChat, TgUser
+from tests.support.clock import WaitingClock
 
 ALICE = TgUser(1001, "Alice", last_name="Obi", username="alice")
 BOB = TgUser(1002, "Bob")
@@ -28,47 +28,9 @@ STORE_NOW = 1_700_000_000.0
 _TLS = ssl.create_default_context()
 
 
-class ManualTime:
-    """A clock and a sleep for the rate limiter that only ``advance`` moves.
-
-    Sleepers wake when time reaches their moment; ``sleepers`` lets a test wait until a send
-    is really waiting, instead of sleeping itself.
-    """
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-        self.slept: list[float] = []
-        self._waiting: list[tuple[float, asyncio.Future[None]]] = []
-        self._changed = asyncio.Event()
-
-    def clock(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        wake: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting.append((self.now + seconds, wake))
-        self._changed.set()
-        await wake
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-        for moment, wake in list(self._waiting):
-            if moment <= self.now + 1e-9:
-                self._waiting.remove((moment, wake))
-                wake.set_result(None)
-
-    async def sleepers(self, count: int, *, timeout: float = 5.0) -> None:
-        """Return once ``count`` sleeps are pending."""
-        async with asyncio.timeout(timeout):
-            while len(self._waiting) < count:
-                self._changed.clear()
-                await self._changed.wait()
-
-
 @pytest.fixture
-def manual_time() -> ManualTime:
-    return ManualTime()
+def manual_time() -> WaitingClock:
+    return WaitingClock(1000.0)
 
 
 @pytest.fixture
