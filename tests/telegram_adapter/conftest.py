@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ssl
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 import telegram
@@ -17,6 +18,8 @@ from conversations.flows import default_registry
 from conversations.outcome import CreateOutcome
 from tests.fakes import FakeTelegram, TgChat, TgUser
 from tests.support.clock import WaitingClock
+
+from .handler_world import HandlerWorld, handler_world
 
 ALICE = TgUser(1001, "Alice", last_name="Obi", username="alice")
 BOB = TgUser(1002, "Bob")
@@ -96,6 +99,14 @@ class _Catalog:
 class _NoCreate:
     async def create(self, request: object) -> CreateOutcome:
         raise AssertionError("these tests never reach the summary")
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[HandlerWorld]:
+    """The handlers' world on the default scenario; a test file whose business differs (priced
+    by staff, manual dispatch) or that times the conversation itself defines its own."""
+    async with handler_world(tmp_path) as built:
+        yield built
 
 
 @pytest.fixture
