@@ -8,26 +8,17 @@ import time
 
 from bot.runtime import housekeep
 from conversations.texts import dialogue
+from tests.support.clock import FakeClock
 
 from .conftest import TO_SUMMARY, AgentWorld
 
 IDLE = 14 * 86_400.0  # [storage] session_idle_days' default
 
 
-class WallClock:
-    """The store's clock, moved on by hand."""
-
-    def __init__(self) -> None:
-        self.now = time.time()
-
-    def __call__(self) -> float:
-        return self.now
-
-
 async def test_an_answer_after_the_draft_was_dropped_finds_the_conversation_ended(
     world: AgentWorld,
 ) -> None:
-    wall = WallClock()
+    wall = FakeClock(time.time())
     world.clock = wall
     await world.restart()
     started = await world.start_order("idle-1")

@@ -20,8 +20,9 @@ from bot.store.pg_database import PgDatabase
 from bot.store.pg_local_server import LocalPostgres
 from bot.store.pg_send_limits import PgRequestBuckets
 from bot.store.send_limits import LocalBuckets
-from tests.store.conftest import FakeClock
+from tests.store.conftest import START
 from tests.store.pg_instances import pg_instances
+from tests.support.clock import FakeClock
 
 SHOP = AgentChannel("shop", "0" * 64, requests_per_minute=6)
 SECONDS = 120
@@ -44,17 +45,17 @@ async def granted(limits: list[RateLimits], clock: FakeClock) -> int:
 
 
 async def test_two_instances_together_get_one_channels_requests(instances: list[Store]) -> None:
-    clock = FakeClock()
+    clock = FakeClock(START)
     dbs = [store._db for store in instances]
     assert all(isinstance(db, PgDatabase) for db in dbs)
     limits = [RateLimits(PgRequestBuckets(db, clock=clock)) for db in dbs]  # type: ignore[arg-type]
     shared = await granted(limits, clock)
     # What one process's bucket grants the same asks: its 6, then about one every 10 s.
-    one_clock = FakeClock()
+    one_clock = FakeClock(START)
     one = RateLimits(LocalBuckets(one_clock))
     assert shared == await granted([one, one], one_clock)
     assert 6 + SECONDS // 10 - 2 <= shared <= 6 + SECONDS // 10
     # Each with its own bucket, the two would have been granted about twice as many.
-    own_clock = FakeClock()
+    own_clock = FakeClock(START)
     own = [RateLimits(LocalBuckets(own_clock)) for _ in range(2)]
     assert await granted(own, own_clock) >= 2 * shared - 2

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import struct
 import zlib
 from collections.abc import AsyncIterator, Callable
@@ -14,6 +13,7 @@ import pytest
 from bot.demo import DemoOptions, DemoStack
 from bot.demo.transports import set_path
 from bot.sandbox import default_scenario_data, parse_scenario
+from tests.support.clock import FakeClock
 
 
 def tiny_png() -> bytes:
@@ -28,18 +28,6 @@ def tiny_png() -> bytes:
         + chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00"))
         + chunk(b"IEND", b"")
     )
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.now += max(seconds, 0.0)
-        await asyncio.sleep(0)
 
 
 MakeStack = Callable[..., DemoStack]

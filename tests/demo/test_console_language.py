@@ -12,8 +12,9 @@ from bot.demo.demo_cli import banner
 from bot.sandbox import default_scenario_data, parse_scenario
 from conversations.texts.catalogue import DEFAULT_TEXTS, Texts, install
 from tests.conversations.test_flow_languages import english_in
+from tests.support.clock import FakeClock
 
-from .conftest import TO_SUMMARY, FakeClock
+from .conftest import TO_SUMMARY
 
 
 @pytest.fixture

@@ -7,8 +7,9 @@ from pathlib import Path
 from bot.demo import DemoOptions, DemoStack
 from bot.sandbox import default_scenario_data, parse_scenario
 from conversations.texts import dialogue
+from tests.support.clock import FakeClock
 
-from .conftest import TO_SUMMARY, FakeClock, MakeStack
+from .conftest import TO_SUMMARY, MakeStack
 
 
 async def test_new_with_a_flow_name_starts_that_flow(make_stack: MakeStack) -> None:

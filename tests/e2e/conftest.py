@@ -65,6 +65,7 @@ from bot.telegram.limits import RateLimiter
 from bot.telegram.received_update import ReceivedUpdate
 from tests.fakes import FakeTelegram, SentMessage, TgChat, TgUser
 from tests.fakes.telegram_keyboards import buttons
+from tests.support.clock import FakeClock
 
 ADA = TgUser(1001, "Ada", last_name="Obi", username="ada")
 BOLA = TgUser(1002, "Bola", last_name="Ahmed")
@@ -99,24 +100,13 @@ def tiny_png(red: int = 200) -> bytes:
     )
 
 
-class InstantTime:
+def instant_time() -> FakeClock:
     """The send limiter's monotonic clock and sleep: a sleep moves time on and returns.
 
     Telegram's limits are still booked slot by slot, so a 429's ``retry_after`` is honoured,
     but nobody waits for real.
     """
-
-    def __init__(self) -> None:
-        self.now = 0.0
-        self.slept: list[float] = []
-
-    def clock(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.now += max(seconds, 0.0)
-        await asyncio.sleep(0)
+    return FakeClock(0.0)
 
 
 class PartnerRecorder(httpx.AsyncBaseTransport):
@@ -203,7 +193,7 @@ class BotStack:
     switch: AppSwitch
     config: Config
     workers: bool = True
-    time: InstantTime = field(default_factory=InstantTime)
+    time: FakeClock = field(default_factory=instant_time)
     clock: Clock = system_clock  # the store's (wall) clock
     runtime: Runtime | None = None
     processor: TrackingProcessor | None = None

@@ -29,7 +29,7 @@ from .conftest import (
     ADA,
     ADA_PHONE,
     RECEIVER_PHONE,
-    InstantTime,
+    instant_time,
     sandbox_and_telegram,
 )
 from .instances_in_process import Instance, start_instance, webhook_config
@@ -71,7 +71,7 @@ async def pair(postgres_server: LocalPostgres, tmp_path: Path) -> AsyncIterator[
         config = webhook_config(tg, sandbox, dsn, tmp_path)
         instances: list[Instance] = []
         for _ in range(2):
-            time = InstantTime()
+            time = instant_time()
             limiter = RateLimiter(clock=time.clock, sleep=time.sleep)
             instances.append(await start_instance(exits, config, sandbox, limiter))
         switch.app = instances[0].runtime.web_app

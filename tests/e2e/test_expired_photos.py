@@ -14,19 +14,10 @@ from typing import Any
 from bot.chat_ref import UserRef
 from conversations.texts.catalogue import say
 from tests.e2e.conftest import ADA, OPERATORS, BotStack, MakeStack, tiny_png
+from tests.support.clock import FakeClock
 
 PHOTO_QUESTION = "photos of the"  # "Please send 1 to 6 photos of the package."
 EXPIRED = say("dialogue.refused_photos_expired").split(":")[0]  # before the way's words
-
-
-class WallClock:
-    """The store's clock, moved on by hand (photos expire in no time)."""
-
-    def __init__(self) -> None:
-        self.now = time.time()
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def _said(stack: BotStack, messages: list[object]) -> str:
@@ -52,7 +43,7 @@ async def _photos_again_then_ordered(stack: BotStack, reply_text: str) -> dict[s
 async def test_photos_expired_before_the_confirm_are_asked_again_and_nothing_is_sent(
     make_stack: MakeStack,
 ) -> None:
-    wall = WallClock()
+    wall = FakeClock(time.time())
     stack = await make_stack(clock=wall)
     summary = await stack.fill_order(ADA)
     operators_before = len(stack.tg.sent_messages(OPERATORS.id))
@@ -71,7 +62,7 @@ async def test_photos_expired_before_the_confirm_are_asked_again_and_nothing_is_
 
 
 async def test_photos_purged_by_housekeeping_are_asked_again_too(make_stack: MakeStack) -> None:
-    wall = WallClock()
+    wall = FakeClock(time.time())
     stack = await make_stack(clock=wall)
     summary = await stack.fill_order(ADA)
     wall.now += _photo_ttl(stack) + 60
@@ -87,7 +78,7 @@ async def test_photos_purged_by_housekeeping_are_asked_again_too(make_stack: Mak
 async def test_photos_expiring_during_the_create_are_asked_again_without_an_alert(
     make_stack: MakeStack,
 ) -> None:
-    wall = WallClock()
+    wall = FakeClock(time.time())
     stack = await make_stack(clock=wall)
     summary = await stack.fill_order(ADA)
     operators_before = len(stack.tg.sent_messages(OPERATORS.id))
@@ -112,7 +103,7 @@ async def test_a_host_really_missing_from_the_allowlist_still_alerts_the_operato
     def allowlist_elsewhere(data: dict[str, Any]) -> None:
         data["images"]["allowlist"] = ["media.swift-lagos.example"]
 
-    wall = WallClock()
+    wall = FakeClock(time.time())
     stack = await make_stack(clock=wall, edit=allowlist_elsewhere)
     summary = await stack.fill_order(ADA)
 

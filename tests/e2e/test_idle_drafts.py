@@ -11,32 +11,23 @@ from bot.chat_ref import ChatRef
 from bot.runtime import housekeep
 from conversations.texts.catalogue import say
 from tests.e2e.conftest import ADA, BotStack, MakeStack
+from tests.support.clock import FakeClock
 
 FIRST_QUESTION = "What would you like to order?"
 PICKUP_QUESTION = "Where should the rider pick the package up?"
 
 
-class WallClock:
-    """The store's clock, moved on by hand (a fortnight passes in no time)."""
-
-    def __init__(self) -> None:
-        self.now = time.time()
-
-    def __call__(self) -> float:
-        return self.now
-
-
-async def _idle(stack: BotStack, wall: WallClock, seconds: float) -> None:
+async def _idle(stack: BotStack, wall: FakeClock, seconds: float) -> None:
     """``seconds`` pass without a word from anyone, then a housekeeping pass runs."""
     wall.now += seconds
     idle = stack.config.storage.session_idle_seconds
     await housekeep(stack.bot.store, session_idle_seconds=idle)
 
 
-async def _a_draft(make_stack: MakeStack, *, at_pickup: bool) -> tuple[BotStack, WallClock]:
-    """Ada's new order on a bot whose store reads ``WallClock``: at its first question, or
+async def _a_draft(make_stack: MakeStack, *, at_pickup: bool) -> tuple[BotStack, FakeClock]:
+    """Ada's new order on a bot whose store reads a ``FakeClock``: at its first question, or
     (``at_pickup``) one answer further, at the pickup question."""
-    wall = WallClock()
+    wall = FakeClock(time.time())
     stack = await make_stack(clock=wall)
     await stack.command(ADA, "new")
     if at_pickup:

@@ -10,6 +10,7 @@ import httpx
 
 from bot.partner.signing import SIGNATURE_HEADER, sign
 from tests.e2e.conftest import ADA, BotStack, MakeStack
+from tests.support.partner_json import webhook_event
 
 
 async def _post(stack: BotStack, body: bytes, signature: str | None) -> httpx.Response:
@@ -27,16 +28,14 @@ async def test_forged_and_stale_signatures_are_refused_and_nothing_is_relayed(
     delivery_id = await stack.order(ADA)
     await stack.deliver_events()
     delivery = stack.sandbox.delivery(delivery_id)
-    event = {
-        "id": "evt_forged_1",
-        "type": "delivery.status_changed",
-        "created": int(time.time()),
-        "data": {"object": {**delivery, "status": "delivered"}, "previous_status": "matched"},
-        "summary": "Delivered (forged).",
-        "customer_message_hint": "Your package has been delivered.",
-        "docs_url": None,
-        "agent_notes": [],
-    }
+    event = webhook_event(
+        "evt_forged_1",
+        {**delivery, "status": "delivered"},
+        created=time.time(),
+        previous_status="matched",
+        summary="Delivered (forged).",
+        hint="Your package has been delivered.",
+    )
     body = json.dumps(event).encode()
     secret, now = stack.sandbox.signing_secret, int(time.time())
     before = len(stack.tg.sent_messages(ADA.id))
@@ -73,16 +72,13 @@ async def test_a_reversed_same_second_pair_never_moves_the_chat_back(
     second = int(time.time())
 
     def status_event(event_id: str, status: str, previous: str) -> bytes:
-        event = {
-            "id": event_id,
-            "type": "delivery.status_changed",
-            "created": second,
-            "data": {"object": {**delivery, "status": status}, "previous_status": previous},
-            "summary": f"Now {status}.",
-            "customer_message_hint": None,
-            "docs_url": None,
-            "agent_notes": [],
-        }
+        event = webhook_event(
+            event_id,
+            {**delivery, "status": status},
+            created=second,
+            previous_status=previous,
+            summary=f"Now {status}.",
+        )
         return json.dumps(event).encode()
 
     picked_up = status_event("evt_same_second_1", "picked_up", "matched")

@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 import re
 import signal
 import time
@@ -42,6 +41,7 @@ from tests.e2e.real_instances import (
     wait_until_serving,
 )
 from tests.fakes import FakeTelegram, TgUser
+from tests.support.partner_json import compact, webhook_event
 
 SIGNING_SECRET = "whsec_several_instances_secret_01"
 DELIVERIES = 200
@@ -62,20 +62,16 @@ def instance_config(
 
 
 def event_body(number: int, step: int) -> bytes:
-    body = {
-        "id": f"evt_{number:04d}_{step}",
-        "type": "delivery.status_changed",
-        "created": 1_800_000_000 + step * 60,
-        "data": {
-            "object": {"id": f"dlv-{number:04d}", "status": STEPS[step], "rider_assigned": True},
-            "previous_status": STEPS[step - 1] if step else "pending",
-        },
-        "summary": f"Delivery {number} is {STEPS[step]}.",
-        "customer_message_hint": f"Update {number}-{step}.",
-        "docs_url": "https://docs.example/webhooks",
-        "agent_notes": [],
-    }
-    return json.dumps(body, separators=(",", ":")).encode()
+    body = webhook_event(
+        f"evt_{number:04d}_{step}",
+        {"id": f"dlv-{number:04d}", "status": STEPS[step], "rider_assigned": True},
+        created=1_800_000_000 + step * 60,
+        previous_status=STEPS[step - 1] if step else "pending",
+        summary=f"Delivery {number} is {STEPS[step]}.",
+        hint=f"Update {number}-{step}.",
+        docs_url="https://docs.example/webhooks",
+    )
+    return compact(body)
 
 
 def chat_of(number: int) -> int:

@@ -9,6 +9,7 @@ import pytest
 
 from bot.geo.nominatim import NominatimGeocoder
 from conversations.services import ServiceUnavailable
+from tests.support.clock import FakeClock
 
 YABA = {
     "place_id": 1,
@@ -17,19 +18,6 @@ YABA = {
     "display_name": "Yaba, Lagos Mainland, Lagos State, Nigeria",
 }
 ZERO_PIN = {"place_id": 2, "lat": "0", "lon": "0", "display_name": "Null Island"}
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 100.0
-        self.slept: list[float] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.now += seconds
 
 
 def nominatim(
@@ -54,7 +42,7 @@ def make(transport: httpx.MockTransport, clock: FakeClock, **kwargs: object) -> 
 
 async def test_found_places_keep_real_pins_and_drop_zero_pins() -> None:
     requests: list[httpx.Request] = []
-    geocoder = make(nominatim([YABA, ZERO_PIN], requests), FakeClock(), country_codes=["NG"])
+    geocoder = make(nominatim([YABA, ZERO_PIN], requests), FakeClock(100.0), country_codes=["NG"])
     places = await geocoder.geocode("  Yaba   Lagos ")
     await geocoder.aclose()
     assert [(p.address, p.lat, p.lng) for p in places] == [(YABA["display_name"], 6.5095, 3.3711)]
@@ -67,7 +55,7 @@ async def test_found_places_keep_real_pins_and_drop_zero_pins() -> None:
 
 async def test_repeated_query_is_served_from_cache() -> None:
     requests: list[httpx.Request] = []
-    geocoder = make(nominatim([YABA], requests), FakeClock())
+    geocoder = make(nominatim([YABA], requests), FakeClock(100.0))
     first = await geocoder.geocode("Yaba")
     second = await geocoder.geocode("yaba")
     await geocoder.aclose()
@@ -77,7 +65,7 @@ async def test_repeated_query_is_served_from_cache() -> None:
 
 async def test_requests_are_spaced_by_the_minimum_delay() -> None:
     requests: list[httpx.Request] = []
-    clock = FakeClock()
+    clock = FakeClock(100.0)
     geocoder = make(nominatim([YABA], requests), clock, min_delay_seconds=1.0)
     await geocoder.geocode("first")
     clock.now += 0.25
@@ -89,7 +77,7 @@ async def test_requests_are_spaced_by_the_minimum_delay() -> None:
 
 async def test_nothing_found_is_an_empty_list_and_blank_query_asks_nothing() -> None:
     requests: list[httpx.Request] = []
-    geocoder = make(nominatim([], requests), FakeClock())
+    geocoder = make(nominatim([], requests), FakeClock(100.0))
     assert await geocoder.geocode("nowhere at all") == []
     assert await geocoder.geocode("   ") == []
     await geocoder.aclose()
@@ -99,7 +87,7 @@ async def test_nothing_found_is_an_empty_list_and_blank_query_asks_nothing() -> 
 @pytest.mark.parametrize("status", [500, 503, 429])
 async def test_service_failure_becomes_service_unavailable(status: int) -> None:
     requests: list[httpx.Request] = []
-    geocoder = make(nominatim({"error": "down"}, requests, status=status), FakeClock())
+    geocoder = make(nominatim({"error": "down"}, requests, status=status), FakeClock(100.0))
     with pytest.raises(ServiceUnavailable):
         await geocoder.geocode("Yaba")
     await geocoder.aclose()
@@ -109,7 +97,7 @@ async def test_unreachable_server_becomes_service_unavailable() -> None:
     def refuse(request: httpx.Request) -> httpx.Response:
         raise httpx.ConnectError("refused", request=request)
 
-    geocoder = make(httpx.MockTransport(refuse), FakeClock())
+    geocoder = make(httpx.MockTransport(refuse), FakeClock(100.0))
     with pytest.raises(ServiceUnavailable):
         await geocoder.geocode("Yaba")
     await geocoder.aclose()
@@ -118,7 +106,7 @@ async def test_unreachable_server_becomes_service_unavailable() -> None:
 async def test_a_pin_is_named_by_a_reverse_look_up_cached_per_metre() -> None:
     requests: list[httpx.Request] = []
     house = {"place_id": 3, "lat": "6.50951", "lon": "3.37112", "display_name": "12, Herbert"}
-    geocoder = make(nominatim(house, requests), FakeClock())
+    geocoder = make(nominatim(house, requests), FakeClock(100.0))
     first = await geocoder.reverse(6.509500, 3.371100)
     again = await geocoder.reverse(6.509501, 3.371101)  # the same metre: not asked again
     await geocoder.aclose()
@@ -135,6 +123,6 @@ async def test_a_pin_is_named_by_a_reverse_look_up_cached_per_metre() -> None:
 
 async def test_a_pin_named_nothing_is_none() -> None:
     requests: list[httpx.Request] = []
-    geocoder = make(nominatim({"error": "Unable to geocode"}, requests), FakeClock())
+    geocoder = make(nominatim({"error": "Unable to geocode"}, requests), FakeClock(100.0))
     assert await geocoder.reverse(6.5, 3.4) is None
     await geocoder.aclose()

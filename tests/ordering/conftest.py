@@ -4,7 +4,6 @@ Partner client and capability cache over ``httpx.ASGITransport``, and a real SQL
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -30,6 +29,7 @@ from conversations import (
     PhotosAnswer,
     TextAnswer,
 )
+from tests.support.clock import FakeClock
 
 START = 1_800_000_000.0
 JPEG = b"\xff\xd8\xff\xe0" + b"ordering-test-photo" * 4
@@ -60,25 +60,6 @@ TO_SUMMARY = [
     ChoiceAnswer(option="none"),
 ]
 CONFIRM_ANSWER = ChoiceAnswer(option=CONFIRM)
-
-
-class FakeClock:
-    """Unix seconds moved only by ``sleep`` (which yields but never waits) or ``advance``."""
-
-    def __init__(self) -> None:
-        self.now = START
-        self.slept: list[float] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-    async def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.now += max(seconds, 0.0)
-        await asyncio.sleep(0)
 
 
 async def public_resolver(host: str) -> list[str]:

@@ -34,7 +34,8 @@ from bot.store.pg_database import PgDatabase
 from bot.store.pg_local_server import LocalPostgres
 from bot.store.pg_rate_budget import PgRateBudget
 from conversations import Answer
-from tests.ordering.conftest import CONFIRM_ANSWER, TO_SUMMARY, FakeClock, _photo, public_resolver
+from tests.ordering.conftest import CONFIRM_ANSWER, TO_SUMMARY, _photo, public_resolver
+from tests.support.clock import FakeClock
 
 CUSTOMERS = 100
 INSTANCES = 3

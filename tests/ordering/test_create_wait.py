@@ -12,16 +12,9 @@ from bot.partner.request_limiter import RequestLimiter
 from bot.relay.channel_protocol import SendFailed
 from conversations.texts import dialogue
 from conversations.texts.catalogue import speaking_language
+from tests.support.clock import FakeClock
 
 CHAT = ChatRef(TELEGRAM, 7)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 async def no_sleep(seconds: float) -> None:
@@ -46,7 +39,7 @@ class Chats:
         return f"https://t.me/bot?start=otp_{token}"
 
 
-async def full_limiter(clock: Clock, starts: int) -> RequestLimiter:
+async def full_limiter(clock: FakeClock, starts: int) -> RequestLimiter:
     limiter = RequestLimiter(60, clock=clock, sleep=no_sleep)
     for _ in range(starts):  # each answered at once
         limiter.release(await limiter.acquire())
@@ -54,7 +47,7 @@ async def full_limiter(clock: Clock, starts: int) -> RequestLimiter:
 
 
 async def test_a_short_wait_is_not_mentioned() -> None:
-    clock, chats = Clock(), Chats()
+    clock, chats = FakeClock(0.0), Chats()
     limiter = await full_limiter(clock, 60)
     clock.now = 57.5  # the next start is free at 60: 2.5 s away
     assert await CreateWaitNotice(limiter, chats).before_create(CHAT) == 2.5
@@ -62,7 +55,7 @@ async def test_a_short_wait_is_not_mentioned() -> None:
 
 
 async def test_a_long_wait_is_said_with_how_long() -> None:
-    clock, chats = Clock(), Chats()
+    clock, chats = FakeClock(0.0), Chats()
     limiter = await full_limiter(clock, 60)
     clock.now = 18.0
     assert await CreateWaitNotice(limiter, chats).before_create(CHAT) == 42.0
@@ -71,7 +64,7 @@ async def test_a_long_wait_is_said_with_how_long() -> None:
 
 
 async def test_a_failed_notice_does_not_stop_the_create() -> None:
-    limiter = await full_limiter(Clock(), 60)
+    limiter = await full_limiter(FakeClock(0.0), 60)
     assert await CreateWaitNotice(limiter, Chats(failing=True)).before_create(CHAT) == 60.0
 
 
@@ -80,7 +73,7 @@ class Unforeseen(RequestLimiter):
     forecast sees no wait until a request is in line (as another instance's starts, asked for
     at the same moment, are not in the shared budget's forecast yet)."""
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: FakeClock) -> None:
         super().__init__(1, clock=clock, sleep=self._until_go)
         self.clock = clock
         self.go = asyncio.Event()
@@ -104,7 +97,7 @@ class Told(Chats):
 
 
 async def test_a_wait_nobody_foresaw_is_said_while_the_request_still_waits() -> None:
-    limiter, chats = Unforeseen(Clock()), Told()
+    limiter, chats = Unforeseen(FakeClock(0.0)), Told()
     await limiter.acquire()  # the minute's one start, taken
     notice = CreateWaitNotice(limiter, chats, threshold_seconds=0.02)
     assert await notice.before_create(CHAT) == 0.0
@@ -119,7 +112,7 @@ async def test_a_wait_nobody_foresaw_is_said_while_the_request_still_waits() -> 
 
 
 async def test_a_late_notice_is_said_in_the_language_of_the_turn_that_armed_it() -> None:
-    limiter, chats = Unforeseen(Clock()), Told()
+    limiter, chats = Unforeseen(FakeClock(0.0)), Told()
     await limiter.acquire()
     notice = CreateWaitNotice(limiter, chats, threshold_seconds=0.02)
     with speaking_language("fr"):  # the customer's turn, as the Telegram adapter enters it

@@ -18,8 +18,9 @@ from bot.demo.transports import set_path
 from bot.partner.models import CreateDeliveryRequest
 from bot.sandbox import default_scenario_data, parse_scenario
 from conversations import CreateOutcome, Prompt, Refused
+from tests.support.clock import FakeClock
 
-from .conftest import JPEG, FakeClock
+from .conftest import JPEG
 
 ORGS: list[dict[str, Any]] = [
     {},

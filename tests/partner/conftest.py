@@ -13,26 +13,14 @@ import httpx
 import pytest
 
 from bot.partner.client import PartnerClient
-from bot.partner.models import CreateDeliveryRequest
 from bot.partner.options import ClientOptions
 from bot.partner.request_limiter import RequestLimiter
+from tests.support.clock import FakeClock
+from tests.support.partner_json import Payloads
 
 BASE_URL = "https://partner.test/api/v1"
 API_KEY = "sk_live_TESTKEY0123456789abcdef"
 START = 1_700_000_000.0
-
-
-class FakeClock:
-    """Wall-clock seconds that move only when told to."""
-
-    def __init__(self, now: float = START) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 class FakeSleep:
@@ -147,187 +135,6 @@ def error_reply(
     return reply(status, body, headers)
 
 
-# --- payloads as the service sends them -------------------------------------------------------
-
-
-def delivery_json(**overrides: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {
-        "id": "dlv_123",
-        "status": "pending",
-        "access_code": "AC12",
-        "title": "Parcel to Yaba",
-        "service_kind": "pickup_delivery",
-        "request_source": "api",
-        "package": {"description": "Shoes", "size": "small", "is_fragile": False},
-        "payment": {
-            "delivery_fee": 2500,
-            "delivery_payment_status": "unpaid",
-            "currency_code": "NGN",
-            "customer_collection_method": "cash_on_delivery",
-            "is_pod_enabled": False,
-            "pod_amount": None,
-        },
-        "pickup": {
-            "address": "1 Marina",
-            "latitude": 6.45,
-            "longitude": 3.39,
-            "warehouse_id": None,
-        },
-        "dropoff": {"address": "2 Herbert Macaulay", "latitude": 6.51, "longitude": 3.37},
-        "distance_km": 8.2,
-        "estimated_duration_minutes": 25,
-        "customer": {
-            "sender_name": "Ada",
-            "sender_phone": "+2348000000001",
-            "sender_email": None,
-            "receiver_name": "Bola",
-            "receiver_phone": "+2348000000002",
-        },
-        "tracking": {
-            "url": "https://track.test/track/dlv_123/AC12",
-            "path": "/track/dlv_123/AC12",
-            "access_code": "AC12",
-        },
-        "rider_assigned": False,
-        "rider": None,
-        "created_at": "2024-05-01T10:00:00Z",
-        "updated_at": None,
-        "cancelled_at": None,
-        "cancellation_reason": None,
-    }
-    body.update(overrides)
-    return body
-
-
-def capabilities_json(**overrides: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {
-        "organization": {"id": "org_1", "name": "Lagos Runners", "slug": "lagos-runners"},
-        "plan": "pro",
-        "enabledServiceKinds": ["pickup_delivery", "errand"],
-        "defaultServiceKind": "pickup_delivery",
-        "allowWarehouseDropoff": True,
-        "errand": {
-            "enabledModes": ["at_place", "link"],
-            "defaultMode": "at_place",
-            "allowUnknownShopLocation": False,
-            "curatedLinks": [{"id": "l1", "name": "Shop", "url": "https://shop.test"}],
-        },
-        "paymentCollection": {"onlineCheckout": True, "cashOnDelivery": True},
-        "currency": "NGN",
-        "paymentTiming": "after_delivery",
-        "coverage": {
-            "mode": "radius_from_hub",
-            "jobScopePolicy": "x",
-            "radiusKm": 30,
-            "regionCount": 0,
-        },
-        "pod": {"enabled": True},
-        "requireDeliveryOtp": True,
-        "publicRequest": {
-            "requireApproval": False,
-            "autoDispatch": True,
-            "pricingMode": "fixed",
-            "pricingAmountNgn": 2000,
-        },
-        "features": {"serviceLocations": True, "maxWarehouses": None},
-        "rateLimits": {"requestsPerMinute": 180, "windowSeconds": 60},
-    }
-    body.update(overrides)
-    return body
-
-
-def warehouse_json(**overrides: Any) -> dict[str, Any]:
-    body = {
-        "id": "7b1c0f7e-0000-4000-8000-000000000001",
-        "name": "Main hub",
-        "address": "3 Broad St",
-        "latitude": 6.45,
-        "longitude": 3.4,
-    }
-    body.update(overrides)
-    return body
-
-
-def service_location_json(**overrides: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {
-        "id": "sl_1",
-        "name": "Moremi Hall",
-        "address": "University of Lagos",
-        "category": "hostel",
-        "coords": {"lng": 3.39, "lat": 6.51},
-        "countryCode": "NG",
-        "stateCode": "LA",
-        "countryName": "Nigeria",
-        "stateName": "Lagos",
-        "unit": {
-            "label": "Room",
-            "mode": "list",
-            "ranges": [{"prefix": "A", "suffix": "", "start": 1, "end": 3, "pad": 3}],
-            "values": ["Porter's lodge"],
-            "allowCustom": False,
-            "required": True,
-        },
-    }
-    body.update(overrides)
-    return body
-
-
-def rider_json(**overrides: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {
-        "id": "rdr_1",
-        "name": "Tunde",
-        "vehicle_type": "bike",
-        "fleet_link_status": "accepted",
-        "presence": "available",
-        "presence_updated_at": "2024-05-01T09:55:00Z",
-        "active_delivery_count": 0,
-        "last_active_at": "2024-05-01T09:58:00Z",
-        "location": {
-            "latitude": 6.46,
-            "longitude": 3.38,
-            "updated_at": "2024-05-01T09:58:00Z",
-            "fresh": True,
-        },
-        "distance_km": 1.4,
-        "average_rating": 4.8,
-        "total_deliveries": 120,
-    }
-    body.update(overrides)
-    return body
-
-
-def create_request(**overrides: Any) -> CreateDeliveryRequest:
-    fields: dict[str, Any] = {
-        "serviceKind": "pickup_delivery",
-        "deliveryMode": "pickup",
-        "senderName": "Ada",
-        "senderPhone": "+2348000000001",
-        "receiverName": "Bola",
-        "receiverPhone": "+2348000000002",
-        "pickupAddress": "1 Marina, Lagos",
-        "pickupCoords": {"lng": 3.39, "lat": 6.45},
-        "deliveryAddress": "2 Herbert Macaulay Way, Yaba",
-        "deliveryCoords": {"lng": 3.37, "lat": 6.51},
-        "packageDescription": "A pair of shoes",
-        "packageSize": "small",
-        "packageImages": ["https://media.test/p/1.jpg"],
-        "customerCollectionMethod": "cash_on_delivery",
-    }
-    fields.update(overrides)
-    return CreateDeliveryRequest.model_validate(fields)
-
-
-class Payloads:
-    """The builders above, handed to tests through the ``payloads`` fixture."""
-
-    delivery = staticmethod(delivery_json)
-    capabilities = staticmethod(capabilities_json)
-    warehouse = staticmethod(warehouse_json)
-    service_location = staticmethod(service_location_json)
-    rider = staticmethod(rider_json)
-    create_request = staticmethod(create_request)
-
-
 # --- fixtures ---------------------------------------------------------------------------------
 
 
@@ -354,7 +161,7 @@ def fixed_rng() -> Callable[[float], random.Random]:
 
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock()
+    return FakeClock(START)
 
 
 @pytest.fixture

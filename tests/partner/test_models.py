@@ -21,6 +21,7 @@ from bot.partner.models import (
     UnitRange,
     WebhookEvent,
 )
+from tests.support.partner_json import otp_json
 
 
 def test_the_reduced_cancel_body_parses():
@@ -341,12 +342,7 @@ def test_webhook_event_carries_the_otp(payloads):
             "data": {
                 "object": payloads.delivery(),
                 "previous_status": None,
-                "otp": {
-                    "code": "4821",
-                    "receiver_phone": "+2348000000002",
-                    "reason": "payment",
-                    "channel": "webhook",
-                },
+                "otp": otp_json("4821", "+2348000000002"),
             },
             "summary": "OTP ready",
             "agent_notes": ["Send the code to the receiver only."],

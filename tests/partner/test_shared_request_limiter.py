@@ -7,17 +7,7 @@ import asyncio
 import pytest
 
 from bot.partner.shared_request_limiter import SharedRequestLimiter
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.now += seconds
+from tests.support.clock import FakeClock
 
 
 class Budget:
@@ -56,7 +46,7 @@ class Budget:
 
 
 async def test_a_start_the_shared_budget_held_back_counts_from_when_it_went_out() -> None:
-    clock = Clock()
+    clock = FakeClock(0.0)
     limiter = SharedRequestLimiter(Budget(1, 10.0), "key", 2, clock=clock, sleep=clock.sleep)
     for _ in range(2):  # asked at 0, held back by the other instances' starts until 10
         async with limiter.request():
@@ -67,7 +57,7 @@ async def test_a_start_the_shared_budget_held_back_counts_from_when_it_went_out(
 
 
 async def test_a_released_slot_is_released_in_the_shared_budget_too() -> None:
-    clock = Clock()
+    clock = FakeClock(0.0)
     budget = Budget(0, 0.0)
     limiter = SharedRequestLimiter(budget, "key", 2, clock=clock, sleep=clock.sleep)
     first = await limiter.acquire()
@@ -87,7 +77,7 @@ async def test_a_released_slot_is_released_in_the_shared_budget_too() -> None:
 async def test_a_release_the_budget_missed_is_told_again(
     caplog: pytest.LogCaptureFixture, failures: int, heard: list[float], paused: float
 ) -> None:
-    clock = Clock()
+    clock = FakeClock(0.0)
     budget = Budget(0, 0.0, failing_finishes=failures)
     limiter = SharedRequestLimiter(budget, "key", 2, clock=clock, sleep=clock.sleep)
     async with limiter.request():

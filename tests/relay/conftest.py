@@ -18,9 +18,10 @@ from bot.relay import Relay, RelayTuning
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.store import Store
 from bot.web import create_web_app
+from tests.support.clock import FakeClock
 from tests.support.store_fixture import STORE_FILE
 
-from .support import OPERATORS, FakeClock, MakeRelay, OpenStore, RecordingChannel
+from .support import OPERATORS, MakeRelay, OpenStore, RecordingChannel
 from .world import BotDoor, MakeWorld, World, image_host, public_resolver
 
 

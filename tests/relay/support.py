@@ -11,6 +11,7 @@ from typing import Any
 from bot.chat_ref import ChatRef
 from bot.relay import ChatUnreachable, Relay
 from bot.store import Store
+from tests.support.partner_json import otp_json, webhook_event
 
 OpenStore = Callable[[], Awaitable[Store]]
 MakeRelay = Callable[..., Relay]
@@ -28,25 +29,6 @@ OTHER_DELIVERY = "7c0ffee0-1111-4222-8333-444455556666"
 TRACKING = f"https://track.example/track/{DELIVERY}/AC12"
 RECEIVER_PHONE = "+2348098765432"
 BOT_LINK = "https://t.me/relay_test_bot?start=otp_"
-
-
-class FakeClock:
-    """Unix seconds that move only when told; ``sleep`` moves them and returns at once."""
-
-    def __init__(self, now: float = START) -> None:
-        self.now = now
-        self.slept: list[float] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-    async def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.now += seconds
-        await asyncio.sleep(0)
 
 
 class RecordingChannel:
@@ -127,32 +109,23 @@ def event(
     otp: dict[str, Any] | None = None,
     **delivery_fields: Any,
 ) -> dict[str, Any]:
-    """A webhook body."""
-    data: dict[str, Any] = {
-        "object": delivery(status, delivery_id=delivery_id, **delivery_fields),
-        "previous_status": previous_status,
-    }
-    if otp is not None:
-        data["otp"] = otp
-    return {
-        "id": event_id,
-        "type": event_type,
-        "created": int(created),
-        "data": data,
-        "summary": summary,
-        "customer_message_hint": hint,
-        "docs_url": "https://docs.example/webhooks#" + event_type,
-        "agent_notes": list(notes),
-    }
+    """A webhook body about ``delivery(status, ...)``."""
+    return webhook_event(
+        event_id,
+        delivery(status, delivery_id=delivery_id, **delivery_fields),
+        created=created,
+        event_type=event_type,
+        previous_status=previous_status,
+        otp=otp,
+        summary=summary,
+        hint=hint,
+        docs_url="https://docs.example/webhooks#" + event_type,
+        notes=notes,
+    )
 
 
 def otp(code: str = "482913", receiver_phone: str = RECEIVER_PHONE) -> dict[str, Any]:
-    return {
-        "code": code,
-        "receiver_phone": receiver_phone,
-        "reason": "payment",
-        "channel": "webhook",
-    }
+    return otp_json(code, receiver_phone)
 
 
 async def put(store: Store, body: dict[str, Any]) -> None:
@@ -182,37 +155,3 @@ async def link(
         tracking_url,
         status,
     )
-
-
-class SteppedTime:
-    """A monotonic clock and sleep for a rate limiter that only ``advance`` moves: sleepers
-    wake when time reaches their moment; ``sleepers`` waits until a send is really waiting."""
-
-    def __init__(self, now: float = 1000.0) -> None:
-        self.now = now
-        self._waiting: list[tuple[float, asyncio.Future[None]]] = []
-        self._changed = asyncio.Event()
-
-    def clock(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        wake: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting.append((self.now + seconds, wake))
-        self._changed.set()
-        await wake
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-        for moment, wake in list(self._waiting):
-            if moment <= self.now + 1e-9:
-                self._waiting.remove((moment, wake))
-                if not wake.done():
-                    wake.set_result(None)
-
-    async def sleepers(self, count: int) -> None:
-        """Return once ``count`` sleeps are pending (bounded: a bug fails, not hangs)."""
-        async with asyncio.timeout(5):
-            while len([w for _, w in self._waiting if not w.done()]) < count:
-                self._changed.clear()
-                await self._changed.wait()

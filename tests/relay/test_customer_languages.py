@@ -24,13 +24,13 @@ from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 from conversations.texts.catalogue import Texts, install, installed, speaking_language
 from tests.ordering.conftest import CONFIRM_ANSWER, TO_SUMMARY
+from tests.support.clock import FakeClock
 
 from .support import (
     BOT_LINK,
     CUSTOMER_CHAT,
     CUSTOMER_USER,
     OPERATOR,
-    FakeClock,
     MakeRelay,
     OpenStore,
     RecordingChannel,

@@ -12,8 +12,9 @@ from bot.relay import Relay
 from bot.relay.inbox_worker import OPEN_CREATE_RECHECK_SECONDS
 from bot.store import Store
 from conversations.texts import dialogue
+from tests.support.clock import FakeClock
 
-from .support import CUSTOMER_CHAT, OPERATOR, START, FakeClock, RecordingChannel, put
+from .support import CUSTOMER_CHAT, OPERATOR, START, RecordingChannel, put
 from .test_relay import ASSIGNED, open_create, ordered_by_the_bot
 
 

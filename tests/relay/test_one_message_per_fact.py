@@ -32,6 +32,7 @@ from bot.relay import Relay
 from bot.store import Store
 from conversations.texts import dialogue
 from conversations.texts.catalogue import speaking_language
+from tests.support.clock import FakeClock
 
 from .support import (
     CUSTOMER_CHAT,
@@ -41,7 +42,6 @@ from .support import (
     START,
     TRACKING,
     TUNDE,
-    FakeClock,
     RecordingChannel,
     event,
     otp,

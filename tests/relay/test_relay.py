@@ -15,6 +15,7 @@ from bot.relay import Relay, RelayTuning
 from bot.relay.inbox_worker import OPEN_CREATE_HOLD_SECONDS, OPEN_CREATE_RECHECK_SECONDS
 from bot.store import CreateIntent, Store
 from bot.store.coordination import ALWAYS_LEADS
+from tests.support.clock import FakeClock
 
 from .support import (
     CUSTOMER_CHAT,
@@ -28,7 +29,6 @@ from .support import (
     START,
     TRACKING,
     TUNDE,
-    FakeClock,
     MakeRelay,
     RecordingChannel,
     event,

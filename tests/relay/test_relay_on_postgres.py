@@ -15,6 +15,7 @@ from bot.chat_ref import ChatRef
 from bot.relay import Relay, RelayTuning
 from bot.store import SendKey, Store
 from bot.store.pg_local_server import LocalPostgres
+from tests.support.clock import FakeClock
 from tests.support.store_fixture import empty_postgres_database
 
 from .support import (
@@ -23,7 +24,6 @@ from .support import (
     OTHER_CHAT,
     OTHER_USER,
     START,
-    FakeClock,
     RecordingChannel,
     event,
     link,

@@ -25,6 +25,7 @@ from bot.store import SendKey, SentReceipt, Store
 from bot.telegram.limits import RateLimiter, SendLimits, Window
 from bot.telegram.relay_channel import TelegramTurns
 from conversations.texts import deliveries_texts as wording
+from tests.support.clock import WaitingClock
 
 from .support import (
     DELIVERY,
@@ -32,7 +33,6 @@ from .support import (
     START,
     MakeRelay,
     RecordingChannel,
-    SteppedTime,
     event,
     link,
     otp,
@@ -47,7 +47,7 @@ OPERATOR_CHAT = ChatRef(TELEGRAM, OPERATOR)
 class LimitedChannel(RecordingChannel):
     """A channel paced as ``TelegramSender`` is: every send waits in its ``limiter``."""
 
-    def __init__(self, time: SteppedTime, limits: SendLimits) -> None:
+    def __init__(self, time: WaitingClock, limits: SendLimits) -> None:
         super().__init__()
         self.limiter = RateLimiter(limits, clock=time.clock, sleep=time.sleep)
         self.sent_at: list[float] = []
@@ -78,7 +78,7 @@ def queues_for(store: Store, channel: LimitedChannel, coalesce_chars: int = 4000
 async def test_news_arriving_while_a_chat_waits_for_the_overall_window_goes_in_its_message(
     store: Store,
 ) -> None:
-    time = SteppedTime()
+    time = WaitingClock(1000.0)
     channel = LimitedChannel(time, SendLimits(overall=Window(1, 1.0), margin=0.0))
     queues = queues_for(store, channel)
     await queues.submit(news("e_b", CHAT_B, "B's news."))  # takes the second's only slot
@@ -106,7 +106,7 @@ async def test_news_arriving_while_a_chat_waits_for_the_overall_window_goes_in_i
 async def test_a_chat_that_keeps_up_gets_its_burst_one_by_one_then_the_rest_together(
     store: Store,
 ) -> None:
-    time = SteppedTime()
+    time = WaitingClock(1000.0)
     channel = LimitedChannel(time, SendLimits(margin=0.0))  # Telegram's: 3 in 3 s per chat
     queues = queues_for(store, channel)
     outcomes = [queues.submit(news(f"e_{n}", CHAT_A, f"News {n}.")) for n in range(5)]
@@ -124,7 +124,7 @@ async def test_a_chat_that_keeps_up_gets_its_burst_one_by_one_then_the_rest_toge
 
 
 async def test_a_turn_no_message_used_is_given_back(store: Store) -> None:
-    time = SteppedTime()
+    time = WaitingClock(1000.0)
     channel = LimitedChannel(time, SendLimits(overall=Window(1, 1.0), margin=0.0))
     queues = queues_for(store, channel)
     sent_before = news("e_old", CHAT_A, "Said already.")
@@ -141,7 +141,7 @@ async def test_a_turn_no_message_used_is_given_back(store: Store) -> None:
 async def test_an_operator_backlog_too_long_for_one_message_goes_as_a_digest(
     store: Store,
 ) -> None:
-    time = SteppedTime()
+    time = WaitingClock(1000.0)
     limits = SendLimits(group_chat=Window(1, 60.0), margin=0.0)
     channel = LimitedChannel(time, limits)
     queues = queues_for(store, channel, coalesce_chars=DIGEST_CHARS)
@@ -179,7 +179,7 @@ SUMMARY = "Delivery update {}: the rider moved a little closer."
 
 
 async def test_a_customer_backlog_is_never_abridged(store: Store) -> None:
-    time = SteppedTime()
+    time = WaitingClock(1000.0)
     channel = LimitedChannel(time, SendLimits(private_chat=Window(1, 3.0), margin=0.0))
     queues = queues_for(store, channel, coalesce_chars=60)
     texts = [f"Your parcel moved to stop {n}, nearly there." for n in range(4)]

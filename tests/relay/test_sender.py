@@ -12,6 +12,7 @@ from bot.relay.channel_protocol import SendFailed
 from bot.relay.outbox import Outgoing, Sender
 from bot.relay.planner import CUSTOMER_UPDATE, OPERATOR_UPDATE
 from bot.store import SendKey, Store, StoreError
+from tests.support.clock import FakeClock
 
 from .support import (
     CUSTOMER_CHAT,
@@ -20,7 +21,6 @@ from .support import (
     OPERATOR_2,
     OPERATORS,
     TUNDE,
-    FakeClock,
     MakeRelay,
     OpenStore,
     RecordingChannel,

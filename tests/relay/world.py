@@ -20,8 +20,9 @@ from bot.partner.models import Coords, CreateDeliveryRequest, Delivery
 from bot.relay import Relay
 from bot.sandbox import Sandbox
 from bot.store import Store
+from tests.support.clock import FakeClock
 
-from .support import CUSTOMER_CHAT, CUSTOMER_USER, FakeClock, RecordingChannel
+from .support import CUSTOMER_CHAT, CUSTOMER_USER, RecordingChannel
 
 JPEG = b"\xff\xd8\xff\xe0" + b"end-to-end-parcel" * 20
 IMAGE_URL = "https://media.swift-lagos.example/parcel.jpg"

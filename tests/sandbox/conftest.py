@@ -12,6 +12,7 @@ import pytest
 
 from bot.partner.client import PartnerClient
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
+from tests.support.clock import FakeClock
 
 from .support import (
     IKOYI,
@@ -19,7 +20,6 @@ from .support import (
     YABA,
     Connect,
     CreateDelivery,
-    FakeClock,
     ImageHost,
     MakeSandbox,
     PartnerFor,

@@ -1,4 +1,4 @@
-"""Helpers for the sandbox tests: a hand-driven clock, a webhook receiver, an image host, the
+"""Helpers for the sandbox tests: a webhook receiver, an image host, the
 default scenario's places, and the shapes of the conftest fixtures."""
 
 from __future__ import annotations
@@ -45,24 +45,6 @@ def create_scope(box: Sandbox) -> Scope:
         "client": ("127.0.0.1", 50000),
         "server": ("sandbox.invalid", 443),
     }
-
-
-class FakeClock:
-    """Unix seconds that move only when told to; ``sleep`` moves them and returns at once."""
-
-    def __init__(self, now: float = START) -> None:
-        self.now = now
-        self.slept: list[float] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-    async def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.now += seconds
 
 
 class Receiver:

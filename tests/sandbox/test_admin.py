@@ -9,8 +9,9 @@ import httpx
 import pytest
 
 from bot.sandbox import Sandbox
+from tests.support.clock import FakeClock
 
-from .support import CreateDelivery, FakeClock, Receiver
+from .support import CreateDelivery, Receiver
 
 Body = dict[str, Any]
 

@@ -10,8 +10,9 @@ import pytest
 from bot.partner import errors
 from bot.partner.client import PartnerClient
 from bot.partner.models import CreateDeliveryRequest
+from tests.support.clock import FakeClock
 
-from .support import CreateDelivery, FakeClock
+from .support import CreateDelivery
 
 
 async def make_five(partner: PartnerClient, body: dict[str, Any], clock: FakeClock) -> list[str]:

@@ -7,8 +7,9 @@ from typing import Any
 import httpx
 
 from bot.sandbox import Sandbox
+from tests.support.clock import FakeClock
 
-from .support import Connect, CreateDelivery, FakeClock, MakeSandbox
+from .support import Connect, CreateDelivery, MakeSandbox
 
 Body = dict[str, Any]
 

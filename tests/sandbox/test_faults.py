@@ -10,8 +10,9 @@ import pytest
 from starlette.types import Message
 
 from bot.sandbox import ApiError, Sandbox
+from tests.support.clock import FakeClock
 
-from .support import Connect, CreateDelivery, FakeClock, MakeSandbox, Receiver, create_scope
+from .support import Connect, CreateDelivery, MakeSandbox, Receiver, create_scope
 
 
 async def test_status_fault_uses_the_operations_failure_code(

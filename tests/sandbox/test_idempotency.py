@@ -6,8 +6,9 @@ from typing import Any
 import httpx
 
 from bot.sandbox import Sandbox
+from tests.support.clock import FakeClock
 
-from .support import CreateDelivery, FakeClock, Receiver
+from .support import CreateDelivery, Receiver
 
 Body = dict[str, Any]
 

@@ -28,6 +28,7 @@ from bot.partner.models import (
     ErrorBody,
     WebhookEvent,
 )
+from tests.support.partner_json import otp_json, webhook_event
 
 DOCUMENT_PATH = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"
 
@@ -562,25 +563,20 @@ def test_error_envelope(document: dict[str, Any]) -> None:
 # --- webhooks ------------------------------------------------------------------------------------
 
 
-def an_event(type_: str, **data: Any) -> dict[str, Any]:
-    return {
-        "id": "evt_1",
-        "type": type_,
-        "created": 1735812000,
-        "data": {"object": a_delivery(), "previous_status": None, **data},
-        "summary": "Delivery created and waiting for a rider.",
-        "customer_message_hint": None,
-        "docs_url": "https://docs.example.com/webhooks",
-        "agent_notes": ["Share the tracking link with the customer."],
-    }
+def an_event(type_: str, otp: dict[str, Any] | None = None) -> dict[str, Any]:
+    return webhook_event(
+        "evt_1",
+        a_delivery(),
+        created=1735812000,
+        event_type=type_,
+        otp=otp,
+        summary="Delivery created and waiting for a rider.",
+        docs_url="https://docs.example.com/webhooks",
+        notes=["Share the tracking link with the customer."],
+    )
 
 
-OTP = {
-    "code": "4821",
-    "receiver_phone": "+2348098765432",
-    "reason": "payment",
-    "channel": "webhook",
-}
+OTP = otp_json("4821", "+2348098765432")
 
 
 def test_webhooks_cover_the_six_events_with_signed_headers(document: dict[str, Any]) -> None:

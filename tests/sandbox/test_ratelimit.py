@@ -3,8 +3,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot.sandbox.key_rate_limit import RateLimiter
+from tests.support.clock import FakeClock
 
-from .support import START, Connect, FakeClock, MakeSandbox
+from .support import START, Connect, MakeSandbox
 
 
 def test_limiter_counts_per_key_in_fixed_windows(clock: FakeClock) -> None:

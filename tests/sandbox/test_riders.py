@@ -9,8 +9,7 @@ from bot.partner import errors
 from bot.partner.client import PartnerClient
 from bot.partner.models import Rider, RiderLocation
 from bot.sandbox import Sandbox
-
-from .support import FakeClock
+from tests.support.clock import FakeClock
 
 YABA = {"pickup_lat": "6.5090", "pickup_lng": "3.3792"}
 NEAR_YABA = {"pickup_lat": 6.5090, "pickup_lng": 3.3792}

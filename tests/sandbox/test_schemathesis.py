@@ -43,6 +43,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from bot.sandbox import Sandbox
+from tests.support.clock import FakeClock
 
 DOCUMENT_PATH = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"
 SCHEMA = schemathesis.openapi.from_path(DOCUMENT_PATH)
@@ -65,10 +66,6 @@ CREDENTIAL_HEADERS = ("authorization", "x-api-key")
 CREDENTIALS = ("bearer",) * 3 + ("x-api-key",) * 3 + ("none", "both", "unknown", "malformed")
 # Inside coverage but more than the auto-dispatch radius from every fresh rider.
 LEKKI = {"lng": 3.4723, "lat": 6.4474}
-
-
-class Clock(Protocol):
-    def advance(self, seconds: float) -> None: ...
 
 
 class Receiver(Protocol):
@@ -232,7 +229,7 @@ async def test_generated_calls_conform(
     data: st.DataObject,
     sandbox: Sandbox,
     client: httpx.AsyncClient,
-    clock: Clock,
+    clock: FakeClock,
     seeded: Seeded,
 ) -> None:
     case = data.draw(STRATEGIES[label], label="case")

@@ -12,8 +12,9 @@ import pytest
 from bot.partner.models import WebhookEvent
 from bot.partner.signing import SignatureError, verify
 from bot.sandbox import RETRY_DELAYS_SECONDS, Sandbox
+from tests.support.clock import FakeClock
 
-from .support import Connect, CreateDelivery, FakeClock, MakeSandbox, Receiver, create_scope
+from .support import Connect, CreateDelivery, MakeSandbox, Receiver, create_scope
 
 Body = dict[str, Any]
 

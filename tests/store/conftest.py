@@ -15,6 +15,7 @@ import asyncpg
 import pytest
 
 from bot.clocks import Clock
+from tests.support.clock import FakeClock
 from tests.support.store_fixture import STORE_FILE
 
 START = 1_700_000_000.0
@@ -24,22 +25,9 @@ INTEGRITY_ERRORS = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolation
 MISSING_TABLE_ERRORS = (sqlite3.OperationalError, asyncpg.UndefinedTableError)
 
 
-class FakeClock:
-    """The store's clock; only ``advance`` moves it."""
-
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
 @pytest.fixture
 def fake_clock() -> FakeClock:
-    return FakeClock()
+    return FakeClock(START)
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ from bot.chat_ref import ChatRef, UserRef
 from bot.config import LimitsConfig
 from bot.safety.customer_limits import CustomerLimits, LimitHit
 from bot.store.pg_local_server import LocalPostgres
-from tests.store.conftest import FakeClock
 from tests.store.pg_instances import pg_instances
+from tests.support.clock import FakeClock
 
 ADA = UserRef("telegram", 1001)
 LIMITS = LimitsConfig(open_deliveries=0, creates_per_hour=2, creates_per_day=3, drafts_per_hour=2)

@@ -11,7 +11,7 @@ from bot.chat_ref import ChatRef
 from bot.runtime import housekeep
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
-from tests.store.conftest import FakeClock
+from tests.support.clock import FakeClock
 from tests.support.store_fixture import empty_postgres_database
 
 IDLE = 14 * 86_400.0

@@ -19,7 +19,7 @@ from bot.store import SendKey, Store
 from bot.store.inbox import DEFAULT_LEASE_SECONDS
 from bot.store.pg_local_server import LocalPostgres
 from bot.store.pg_rate_budget import IN_USE_RECHECK, PgRateBudget
-from tests.store.conftest import FakeClock
+from tests.support.clock import FakeClock
 from tests.support.store_fixture import empty_postgres_database
 
 Pair = tuple[Store, Store]

@@ -19,8 +19,8 @@ from bot.store.pg_database import PgDatabase
 from bot.store.pg_local_server import LocalPostgres
 from bot.store.pg_send_limits import EVERY_CHAT, PgRequestBuckets, PgSendBudget
 from bot.store.send_limits import SpanLimit
-from tests.store.conftest import FakeClock
 from tests.store.pg_instances import pg_instances
+from tests.support.clock import FakeClock
 
 OVERALL = SpanLimit(4, 1.0)
 PRIVATE = (SpanLimit(2, 3.0),)

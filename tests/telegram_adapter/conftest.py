@@ -3,9 +3,9 @@ time the tests move by hand, and a real engine over a tiny in-memory catalog."""
 
 from __future__ import annotations
 
-import asyncio
 import ssl
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 import telegram
@@ -17,6 +17,9 @@ from conversations import Engine, Services
 from conversations.flows import default_registry
 from conversations.outcome import CreateOutcome
 from tests.fakes import FakeTelegram, TgChat, TgUser
+from tests.support.clock import WaitingClock
+
+from .handler_world import HandlerWorld, handler_world
 
 ALICE = TgUser(1001, "Alice", last_name="Obi", username="alice")
 BOB = TgUser(1002, "Bob")
@@ -28,47 +31,9 @@ STORE_NOW = 1_700_000_000.0
 _TLS = ssl.create_default_context()
 
 
-class ManualTime:
-    """A clock and a sleep for the rate limiter that only ``advance`` moves.
-
-    Sleepers wake when time reaches their moment; ``sleepers`` lets a test wait until a send
-    is really waiting, instead of sleeping itself.
-    """
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-        self.slept: list[float] = []
-        self._waiting: list[tuple[float, asyncio.Future[None]]] = []
-        self._changed = asyncio.Event()
-
-    def clock(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        wake: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting.append((self.now + seconds, wake))
-        self._changed.set()
-        await wake
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-        for moment, wake in list(self._waiting):
-            if moment <= self.now + 1e-9:
-                self._waiting.remove((moment, wake))
-                wake.set_result(None)
-
-    async def sleepers(self, count: int, *, timeout: float = 5.0) -> None:
-        """Return once ``count`` sleeps are pending."""
-        async with asyncio.timeout(timeout):
-            while len(self._waiting) < count:
-                self._changed.clear()
-                await self._changed.wait()
-
-
 @pytest.fixture
-def manual_time() -> ManualTime:
-    return ManualTime()
+def manual_time() -> WaitingClock:
+    return WaitingClock(1000.0)
 
 
 @pytest.fixture
@@ -134,6 +99,14 @@ class _Catalog:
 class _NoCreate:
     async def create(self, request: object) -> CreateOutcome:
         raise AssertionError("these tests never reach the summary")
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[HandlerWorld]:
+    """The handlers' world on the default scenario; a test file whose business differs (priced
+    by staff, manual dispatch) or that times the conversation itself defines its own."""
+    async with handler_world(tmp_path) as built:
+        yield built
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ The sandbox's webhooks reach the bot's real web app (``create_web_app``) in proc
 ``world.settle()`` runs the real relay once over the inbox, sending through the bot's own
 ``TelegramSender``; so an OTP link is made exactly as in production.
 
-``handler_world(tmp_path, conversation=ManualTime())`` installs the customer's conversation
+``handler_world(tmp_path, conversation=WaitingClock())`` installs the customer's conversation
 too (``bot.telegram.conversation``, its album window timed by that clock and sleep) instead
 of the stand-ins for /start and shared contacts, and re-hosts photos on ``PUBLIC_BASE_URL``.
 """
@@ -77,7 +77,7 @@ Edit = Callable[[dict[str, Any]], None]
 
 
 class Timing(Protocol):
-    """A clock and a sleep a test moves by hand (``conftest.ManualTime``)."""
+    """A clock and a sleep a test moves by hand (``tests.support.clock.WaitingClock``)."""
 
     def clock(self) -> float: ...
 

@@ -1,7 +1,7 @@
 """Albums in Telegram: several photo messages sharing a ``media_group_id`` are ONE answer.
 
 The real PTB Application polls the fake Bot API; each photo is downloaded through PTB and
-re-hosted by the bot; the album's quiet window is timed by ``ManualTime``, released by hand
+re-hosted by the bot; the album's quiet window is timed by ``WaitingClock``, released by hand
 once the album's updates are handled, never by a real sleep.
 """
 
@@ -22,8 +22,9 @@ from conversations import (
     TextAnswer,
 )
 from tests.fakes import SentMessage, TgUser
+from tests.support.clock import WaitingClock
 
-from .conftest import ALICE, BOB, ManualTime
+from .conftest import ALICE, BOB
 from .handler_world import PUBLIC_BASE_URL, HandlerWorld, handler_world
 
 JPEG = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + bytes(range(256)) * 4
@@ -43,7 +44,7 @@ TO_PHOTOS: list[Answer] = [
 
 
 @pytest.fixture
-async def world(tmp_path: Path, manual_time: ManualTime) -> AsyncIterator[HandlerWorld]:
+async def world(tmp_path: Path, manual_time: WaitingClock) -> AsyncIterator[HandlerWorld]:
     async with handler_world(tmp_path, conversation=manual_time) as opened:
         yield opened
 
@@ -74,7 +75,7 @@ async def send_album(
     assert world.errors == []
 
 
-async def release(world: HandlerWorld, time: ManualTime, albums: int = 1) -> None:
+async def release(world: HandlerWorld, time: WaitingClock, albums: int = 1) -> None:
     """The album's quiet window passes: it is answered; wait for that."""
     assert world.conversation is not None
     await time.sleepers(albums)
@@ -89,7 +90,7 @@ def texts(messages: list[SentMessage]) -> list[str]:
 
 
 async def test_an_album_of_three_photos_is_one_answer_and_one_reply(
-    world: HandlerWorld, manual_time: ManualTime
+    world: HandlerWorld, manual_time: WaitingClock
 ) -> None:
     await at_photo_step(world, ALICE)
     before = len(world.tg.sent_messages(ALICE.id))
@@ -111,7 +112,7 @@ async def test_an_album_of_three_photos_is_one_answer_and_one_reply(
 
 
 async def test_a_photo_without_an_album_is_answered_at_once(
-    world: HandlerWorld, manual_time: ManualTime
+    world: HandlerWorld, manual_time: WaitingClock
 ) -> None:
     await at_photo_step(world, ALICE)
     before = len(world.tg.sent_messages(ALICE.id))
@@ -126,7 +127,7 @@ async def test_a_photo_without_an_album_is_answered_at_once(
 
 
 async def test_two_albums_from_two_chats_do_not_mix(
-    world: HandlerWorld, manual_time: ManualTime
+    world: HandlerWorld, manual_time: WaitingClock
 ) -> None:
     await at_photo_step(world, ALICE)
     await at_photo_step(world, BOB)
@@ -158,7 +159,7 @@ async def test_two_albums_from_two_chats_do_not_mix(
 
 
 async def test_an_album_that_cannot_be_downloaded_is_refused_once_in_plain_words(
-    world: HandlerWorld, manual_time: ManualTime
+    world: HandlerWorld, manual_time: WaitingClock
 ) -> None:
     await at_photo_step(world, ALICE)
     before = len(world.tg.sent_messages(ALICE.id))
@@ -174,7 +175,7 @@ async def test_an_album_that_cannot_be_downloaded_is_refused_once_in_plain_words
 
 
 async def test_a_partly_received_album_takes_what_came_and_says_so_in_the_same_reply(
-    world: HandlerWorld, manual_time: ManualTime
+    world: HandlerWorld, manual_time: WaitingClock
 ) -> None:
     await at_photo_step(world, ALICE)
     before = len(world.tg.sent_messages(ALICE.id))
@@ -193,7 +194,7 @@ async def test_a_partly_received_album_takes_what_came_and_says_so_in_the_same_r
 
 
 async def test_photos_beyond_the_steps_maximum_are_refused_in_one_sentence(
-    world: HandlerWorld, manual_time: ManualTime
+    world: HandlerWorld, manual_time: WaitingClock
 ) -> None:
     prompt = await at_photo_step(world, ALICE)
     assert prompt.photos is not None
@@ -217,7 +218,7 @@ async def test_photos_beyond_the_steps_maximum_are_refused_in_one_sentence(
 
 
 async def test_a_photo_that_comes_late_opens_the_window_again(
-    world: HandlerWorld, manual_time: ManualTime
+    world: HandlerWorld, manual_time: WaitingClock
 ) -> None:
     await at_photo_step(world, ALICE)
     before = len(world.tg.sent_messages(ALICE.id))
@@ -236,7 +237,7 @@ async def test_a_photo_that_comes_late_opens_the_window_again(
 
 
 async def test_an_album_without_an_open_order_is_told_so_once(
-    world: HandlerWorld, manual_time: ManualTime
+    world: HandlerWorld, manual_time: WaitingClock
 ) -> None:
     world.tg.add_chat(ALICE)
 
@@ -249,7 +250,7 @@ async def test_an_album_without_an_open_order_is_told_so_once(
 
 
 async def test_an_album_still_open_when_the_bot_stops_is_answered(
-    world: HandlerWorld, manual_time: ManualTime
+    world: HandlerWorld, manual_time: WaitingClock
 ) -> None:
     await at_photo_step(world, ALICE)
     before = len(world.tg.sent_messages(ALICE.id))

@@ -4,8 +4,6 @@ and the sandbox: a customer only ever sees and acts on their own deliveries."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -13,7 +11,7 @@ from bot.chat_ref import ChatRef
 from conversations.texts.deliveries_texts import short_ref
 from tests.fakes import TgChat, TgUser
 
-from .handler_world import HandlerWorld, handler_world
+from .handler_world import HandlerWorld
 
 ALICE = TgUser(1001, "Alice", username="alice")
 BOB = TgUser(1002, "Bob")
@@ -23,12 +21,6 @@ UNKNOWN = "I can't find a delivery {ref} among yours. /deliveries lists them."
 NONE_YET = "You have no deliveries yet. Send /new to order one."
 PRIVATE_ONLY = "Please ask me in a private chat: your deliveries are not shown in groups."
 NOT_YOUR_LIST = "This list belongs to someone else. Send /deliveries for yours."
-
-
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[HandlerWorld]:
-    async with handler_world(tmp_path) as built:
-        yield built
 
 
 async def test_status_without_an_id_shows_the_latest_delivery_in_plain_words(

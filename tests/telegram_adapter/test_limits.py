@@ -7,11 +7,10 @@ import asyncio
 import pytest
 
 from bot.telegram.limits import RateLimiter, SendLimits, SlidingWindow, Window
+from tests.support.clock import WaitingClock
 
-from .conftest import ManualTime
 
-
-def limiter(time: ManualTime, **limits: object) -> RateLimiter:
+def limiter(time: WaitingClock, **limits: object) -> RateLimiter:
     """A limiter with Telegram's windows exactly (no margin), unless told otherwise."""
     limits = {"margin": 0.0, **limits}
     return RateLimiter(SendLimits(**limits), clock=time.clock, sleep=time.sleep)  # type: ignore[arg-type]
@@ -46,13 +45,15 @@ def test_nonsense_limits_are_refused() -> None:
         SendLimits(margin=-0.001)
 
 
-async def test_the_margin_keeps_each_window_a_little_longer(manual_time: ManualTime) -> None:
+async def test_the_margin_keeps_each_window_a_little_longer(manual_time: WaitingClock) -> None:
     limits = limiter(manual_time, overall=Window(1, 1.0), margin=0.002)
     await limits.acquire(1001)
     assert limits.delay_for(1002) == pytest.approx(1.002)
 
 
-async def test_a_private_chat_gets_a_short_burst_then_one_a_second(manual_time: ManualTime) -> None:
+async def test_a_private_chat_gets_a_short_burst_then_one_a_second(
+    manual_time: WaitingClock,
+) -> None:
     limits = limiter(manual_time)
     for _ in range(3):
         await limits.acquire(1001)
@@ -64,7 +65,7 @@ async def test_a_private_chat_gets_a_short_burst_then_one_a_second(manual_time: 
     await fourth
 
 
-async def test_a_group_gets_twenty_a_minute(manual_time: ManualTime) -> None:
+async def test_a_group_gets_twenty_a_minute(manual_time: WaitingClock) -> None:
     limits = limiter(manual_time, group_burst=Window(20, 60.0))  # the minute's limit alone
     for _ in range(20):
         await limits.acquire(-100200)
@@ -77,7 +78,7 @@ async def test_a_group_gets_twenty_a_minute(manual_time: ManualTime) -> None:
 
 
 async def test_a_busy_group_gets_its_twenty_spread_over_the_minute(
-    manual_time: ManualTime,
+    manual_time: WaitingClock,
 ) -> None:
     limits = limiter(manual_time)
     for _ in range(3):
@@ -95,7 +96,7 @@ async def test_a_busy_group_gets_its_twenty_spread_over_the_minute(
     assert limits.delay_for(-100100) == 0.0  # another group is not held by this one
 
 
-async def test_thirty_a_second_overall(manual_time: ManualTime) -> None:
+async def test_thirty_a_second_overall(manual_time: WaitingClock) -> None:
     limits = limiter(manual_time)
     for chat in range(1, 31):
         await limits.acquire(chat)
@@ -107,7 +108,7 @@ async def test_thirty_a_second_overall(manual_time: ManualTime) -> None:
     await thirty_first
 
 
-async def test_a_hold_delays_only_its_chat(manual_time: ManualTime) -> None:
+async def test_a_hold_delays_only_its_chat(manual_time: WaitingClock) -> None:
     limits = limiter(manual_time)
     limits.hold(1001, 7.0)
     assert limits.held_for(1001) == 7.0 and limits.held_for(1002) == 0.0
@@ -121,14 +122,14 @@ async def test_a_hold_delays_only_its_chat(manual_time: ManualTime) -> None:
     assert limits.held_for(1001) == 0.0
 
 
-async def test_a_shorter_hold_never_shortens_a_longer_one(manual_time: ManualTime) -> None:
+async def test_a_shorter_hold_never_shortens_a_longer_one(manual_time: WaitingClock) -> None:
     limits = limiter(manual_time)
     limits.hold(1001, 30.0)
     limits.hold(1001, 5.0)
     assert limits.held_for(1001) == 30.0
 
 
-async def test_idle_chats_are_forgotten_when_many_were_seen(manual_time: ManualTime) -> None:
+async def test_idle_chats_are_forgotten_when_many_were_seen(manual_time: WaitingClock) -> None:
     limits = limiter(manual_time, private_chat=Window(100, 1.0), overall=Window(5000, 1.0))
     for chat in range(1, 1025):
         await limits.acquire(chat)
@@ -138,7 +139,7 @@ async def test_idle_chats_are_forgotten_when_many_were_seen(manual_time: ManualT
 
 
 async def test_the_delay_a_chat_would_wait_is_told_without_booking(
-    manual_time: ManualTime,
+    manual_time: WaitingClock,
 ) -> None:
     limits = limiter(manual_time, overall=Window(4, 1.0))
     assert limits.delay_for(1001) == 0.0
@@ -154,7 +155,7 @@ async def test_the_delay_a_chat_would_wait_is_told_without_booking(
 
 
 async def test_a_send_made_late_holds_back_the_send_booked_after_it(
-    manual_time: ManualTime,
+    manual_time: WaitingClock,
 ) -> None:
     limits = limiter(manual_time, overall=Window(1, 1.0))
     await limits.acquire(1001)  # sent at 1000.0
@@ -172,7 +173,7 @@ async def test_a_send_made_late_holds_back_the_send_booked_after_it(
 
 
 async def test_a_reserved_turn_is_waited_for_once_and_used_by_the_next_send(
-    manual_time: ManualTime,
+    manual_time: WaitingClock,
 ) -> None:
     limits = limiter(manual_time, overall=Window(1, 1.0))
     await limits.acquire(1001)
@@ -187,7 +188,7 @@ async def test_a_reserved_turn_is_waited_for_once_and_used_by_the_next_send(
     assert limits.delay_for(1004) == 1.0  # counted from when it really went, not reserved
 
 
-async def test_a_released_turn_is_given_back(manual_time: ManualTime) -> None:
+async def test_a_released_turn_is_given_back(manual_time: WaitingClock) -> None:
     limits = limiter(manual_time, overall=Window(1, 1.0))
     assert await limits.reserve(1001) == 0.0
     assert limits.delay_for(1002) > 0
@@ -198,7 +199,7 @@ async def test_a_released_turn_is_given_back(manual_time: ManualTime) -> None:
     assert manual_time.slept == []
 
 
-async def test_a_cancelled_wait_gives_its_slots_back(manual_time: ManualTime) -> None:
+async def test_a_cancelled_wait_gives_its_slots_back(manual_time: WaitingClock) -> None:
     limits = limiter(manual_time, overall=Window(1, 1.0))
     await limits.acquire(1001)
     waiting = asyncio.create_task(limits.acquire(1002))

@@ -5,10 +5,7 @@ phone with its own contact."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
-
-import pytest
 
 from bot.chat_ref import ChatRef, UserRef
 from conversations.texts.deliveries_texts import short_ref
@@ -45,12 +42,6 @@ WRONG_PHONE = (
     "Sorry, your number is not the receiver's number for this delivery, so I can't send the "
     "code to you. If you are the receiver, ask the sender to check the receiver's number."
 )
-
-
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[HandlerWorld]:
-    async with handler_world(tmp_path) as built:
-        yield built
 
 
 async def code_issued(world: HandlerWorld) -> tuple[str, str, str]:

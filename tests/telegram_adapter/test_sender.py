@@ -24,12 +24,13 @@ from bot.telegram.turn_messages import (
 )
 from conversations import Option, Prompt, Turn
 from tests.fakes import FakeTelegram, TgUser
+from tests.support.clock import WaitingClock
 
-from .conftest import ALICE, BOB, OPERATORS, ManualTime
+from .conftest import ALICE, BOB, OPERATORS
 
 
 @pytest.fixture
-def sender(bot: telegram.Bot, store: Store, manual_time: ManualTime) -> TelegramSender:
+def sender(bot: telegram.Bot, store: Store, manual_time: WaitingClock) -> TelegramSender:
     limiter = RateLimiter(SendLimits(), clock=manual_time.clock, sleep=manual_time.sleep)
     return TelegramSender(bot, store, limiter=limiter)
 
@@ -72,7 +73,7 @@ async def test_a_rendered_turn_reaches_the_chat_as_telegram_reads_it(
 
 
 async def test_one_chats_messages_keep_their_order_under_concurrency(
-    tg: FakeTelegram, sender: TelegramSender, manual_time: ManualTime
+    tg: FakeTelegram, sender: TelegramSender, manual_time: WaitingClock
 ) -> None:
     sends = [sender.send_message(ALICE.id, OutgoingMessage(f"m{i}")) for i in range(3)]
     await asyncio.gather(*sends)
@@ -80,7 +81,7 @@ async def test_one_chats_messages_keep_their_order_under_concurrency(
 
 
 async def test_a_turns_messages_stay_together(
-    tg: FakeTelegram, bot: telegram.Bot, store: Store, manual_time: ManualTime
+    tg: FakeTelegram, bot: telegram.Bot, store: Store, manual_time: WaitingClock
 ) -> None:
     roomy = SendLimits(private_chat=Window(10, 1.0))
     sender = TelegramSender(
@@ -95,7 +96,7 @@ async def test_a_turns_messages_stay_together(
 
 
 async def test_a_429_at_a_chats_busy_window_holds_only_that_chat(
-    tg: FakeTelegram, sender: TelegramSender, manual_time: ManualTime
+    tg: FakeTelegram, sender: TelegramSender, manual_time: WaitingClock
 ) -> None:
     assert isinstance(await sender.send_message(ALICE.id, OutgoingMessage("hello")), Delivered)
     # Her second message within her window: Telegram's per-chat limit can explain the 429.
@@ -117,7 +118,7 @@ async def test_a_429_at_a_chats_busy_window_holds_only_that_chat(
 
 
 async def test_a_429_to_a_chats_first_message_holds_every_chat(
-    tg: FakeTelegram, sender: TelegramSender, manual_time: ManualTime
+    tg: FakeTelegram, sender: TelegramSender, manual_time: WaitingClock
 ) -> None:
     # Nothing else went to Alice: her own limit cannot be why; the bot as a whole is over.
     tg.fail_next("sendMessage", retry_after=5, chat_id=ALICE.id)
@@ -135,7 +136,7 @@ async def test_a_429_to_a_chats_first_message_holds_every_chat(
 
 
 async def test_429s_to_two_chats_within_a_second_hold_every_chat(
-    tg: FakeTelegram, sender: TelegramSender, manual_time: ManualTime
+    tg: FakeTelegram, sender: TelegramSender, manual_time: WaitingClock
 ) -> None:
     for user in (ALICE, BOB):  # each chat's window is busy: one 429 alone would be the chat's
         assert isinstance(await sender.send_message(user.id, OutgoingMessage("hi")), Delivered)
@@ -153,7 +154,7 @@ async def test_429s_to_two_chats_within_a_second_hold_every_chat(
 
 
 async def test_retries_are_bounded(
-    tg: FakeTelegram, sender: TelegramSender, manual_time: ManualTime
+    tg: FakeTelegram, sender: TelegramSender, manual_time: WaitingClock
 ) -> None:
     tg.fail_next("sendMessage", retry_after=2, chat_id=ALICE.id, count=3)
     sending = asyncio.create_task(sender.send_message(ALICE.id, OutgoingMessage("hi")))
@@ -168,7 +169,7 @@ async def test_retries_are_bounded(
 
 
 async def test_a_very_long_wait_is_not_waited_for(
-    tg: FakeTelegram, sender: TelegramSender, manual_time: ManualTime
+    tg: FakeTelegram, sender: TelegramSender, manual_time: WaitingClock
 ) -> None:
     tg.fail_next("sendMessage", retry_after=600, chat_id=ALICE.id)
     result = await sender.send_message(ALICE.id, OutgoingMessage("hi"))

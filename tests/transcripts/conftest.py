@@ -19,25 +19,10 @@ from bot.console.transcript import load_transcript, run_transcript
 from bot.demo import DemoOptions, DemoStack, demo_setup
 from conversations.flow import FlowRegistry
 from conversations.flows import ERRAND, PICKUP_DELIVERY, RETURN_PARCEL, default_registry
+from tests.support.clock import FakeClock
 
 HERE = Path(__file__).parent
 START = 1_800_000_000.0
-
-
-class FakeClock:
-    """Unix seconds that move only by ``sleep`` (which returns at once) or ``advance``."""
-
-    def __init__(self, now: float = START) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-    async def sleep(self, seconds: float) -> None:
-        self.now += max(seconds, 0.0)
 
 
 def tiny_png(red: int = 255) -> bytes:

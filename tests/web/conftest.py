@@ -3,7 +3,6 @@ httpx.ASGITransport, and signed Partner events."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -13,18 +12,12 @@ import pytest
 from bot.partner.signing import sign
 from bot.store import Store
 from bot.web import create_web_app
+from tests.support.clock import FakeClock
+from tests.support.partner_json import compact, otp_json, webhook_event
 
 NOW = 1_800_000_000.0
 SECRET = "whsec_web_tests_current_secret_01"
 PREVIOUS_SECRET = "whsec_web_tests_previous_secret_1"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = NOW
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Wakes:
@@ -46,28 +39,19 @@ def event_body(
     otp_code: str | None = None,
 ) -> bytes:
     """A webhook body as the service writes it (compact JSON, as raw bytes)."""
-    data: dict[str, Any] = {
-        "object": {"id": delivery_id, "status": "matched", "rider_assigned": True},
-        "previous_status": "pending",
-    }
-    if otp_code is not None:
-        data["otp"] = {
-            "code": otp_code,
-            "receiver_phone": "+2348098765432",
-            "reason": "payment",
-            "channel": "webhook",
-        }
-    body = {
-        "id": event_id,
-        "type": event_type,
-        "created": created,
-        "data": data,
-        "summary": "Delivery 3F2A9C1E was assigned to rider Tunde Bakare (motorbike).",
-        "customer_message_hint": "Good news: Tunde is your rider.",
-        "docs_url": "https://docs.example/webhooks",
-        "agent_notes": ["Share tracking.url with the customer."],
-    }
-    return json.dumps(body, separators=(",", ":")).encode()
+    body = webhook_event(
+        event_id,
+        {"id": delivery_id, "status": "matched", "rider_assigned": True},
+        created=created,
+        event_type=event_type,
+        previous_status="pending",
+        otp=None if otp_code is None else otp_json(otp_code, "+2348098765432"),
+        summary="Delivery 3F2A9C1E was assigned to rider Tunde Bakare (motorbike).",
+        hint="Good news: Tunde is your rider.",
+        docs_url="https://docs.example/webhooks",
+        notes=["Share tracking.url with the customer."],
+    )
+    return compact(body)
 
 
 def signed_headers(body: bytes, *, secret: str = SECRET, at: float = NOW) -> dict[str, str]:
@@ -79,8 +63,8 @@ def signed_headers(body: bytes, *, secret: str = SECRET, at: float = NOW) -> dic
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> FakeClock:
+    return FakeClock(NOW)
 
 
 @pytest.fixture
@@ -89,7 +73,7 @@ def wakes() -> Wakes:
 
 
 @pytest.fixture
-def store_clock(clock: Clock) -> Clock:
+def store_clock(clock: FakeClock) -> FakeClock:
     """``store`` (``tests.support.store_fixture``) reads the web tests' clock."""
     return clock
 
@@ -98,7 +82,7 @@ MakeClient = Callable[..., httpx.AsyncClient]
 
 
 @pytest.fixture
-async def make_client(store: Store, clock: Clock, wakes: Wakes) -> AsyncIterator[MakeClient]:
+async def make_client(store: Store, clock: FakeClock, wakes: Wakes) -> AsyncIterator[MakeClient]:
     """``make_client(**create_web_app overrides)``: an httpx client on a fresh app."""
     clients: list[httpx.AsyncClient] = []
 

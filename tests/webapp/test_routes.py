@@ -13,21 +13,14 @@ from bot.config.webapp_section import WebappConfig
 from bot.webapp.init_data import sign_init_data, user_fields
 from bot.webapp.routes import WebappEndpoints
 from conversations.services import GeocodedPlace
+from tests.support.clock import FakeClock
 from tests.webapp.page_world import TOKEN, USER_ID, StubGeocoder, StubQuestions, place_question
 
 NOW = 1_800_000_000.0
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = NOW
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def _app(
-    questions: StubQuestions, geocoder: StubGeocoder, clock: Clock, **config: object
+    questions: StubQuestions, geocoder: StubGeocoder, clock: FakeClock, **config: object
 ) -> httpx.AsyncClient:
     endpoints = WebappEndpoints(
         WebappConfig.model_validate({"enabled": True, **config}),
@@ -46,7 +39,7 @@ def _auth(user_id: int = USER_ID, *, age: float = 0, token: str = TOKEN) -> dict
 
 
 async def test_the_page_is_served_with_a_strict_policy_and_no_inline_script() -> None:
-    async with _app(StubQuestions(), StubGeocoder(), Clock()) as web:
+    async with _app(StubQuestions(), StubGeocoder(), FakeClock(NOW)) as web:
         page = await web.get("/webapp/place", params={"chat": USER_ID})
     assert page.status_code == 200
     policy = page.headers["content-security-policy"]
@@ -65,7 +58,7 @@ async def test_the_page_is_served_with_a_strict_policy_and_no_inline_script() ->
 
 
 async def test_the_map_library_is_served_from_the_bots_own_host() -> None:
-    async with _app(StubQuestions(), StubGeocoder(), Clock()) as web:
+    async with _app(StubQuestions(), StubGeocoder(), FakeClock(NOW)) as web:
         leaflet = await web.get("/webapp/static/leaflet/leaflet.js")
         icon = await web.get("/webapp/static/leaflet/images/marker-icon.png")
     assert leaflet.status_code == 200 and "Leaflet 1.9.4" in leaflet.text[:200]
@@ -84,7 +77,7 @@ REFUSED = {
 @pytest.mark.parametrize("headers", REFUSED.values(), ids=REFUSED.keys())
 async def test_a_bad_init_data_is_401_and_nothing_is_read(headers: dict[str, str]) -> None:
     questions, geocoder = StubQuestions(place_question()), StubGeocoder()
-    async with _app(questions, geocoder, Clock()) as web:
+    async with _app(questions, geocoder, FakeClock(NOW)) as web:
         asked = await web.get("/webapp/api/question", params={"chat": USER_ID}, headers=headers)
         searched = await web.get(
             "/webapp/api/search", params={"chat": USER_ID, "q": "Yaba"}, headers=headers
@@ -102,7 +95,7 @@ async def test_the_question_in_the_customers_language() -> None:
             user_fields(USER_ID, auth_date=int(NOW), language_code="fr"), bot_token=TOKEN
         )
     }
-    async with _app(questions, StubGeocoder(), Clock()) as web:
+    async with _app(questions, StubGeocoder(), FakeClock(NOW)) as web:
         reply = await web.get("/webapp/api/question", params={"chat": USER_ID}, headers=fr)
     body = reply.json()
     assert body["question"]["step"] == "dropoff_place" and body["question"]["version"] == 7
@@ -113,14 +106,14 @@ async def test_the_question_in_the_customers_language() -> None:
 
 
 async def test_no_open_place_question_is_409() -> None:
-    async with _app(StubQuestions(None), StubGeocoder(), Clock()) as web:
+    async with _app(StubQuestions(None), StubGeocoder(), FakeClock(NOW)) as web:
         reply = await web.get("/webapp/api/question", params={"chat": USER_ID}, headers=_auth())
     assert reply.status_code == 409 and "no longer open" in reply.json()["error"]
 
 
 async def test_searches_are_rate_limited_per_user() -> None:
     place = GeocodedPlace(address="Yaba, Lagos", lat=6.5, lng=3.37)
-    clock = Clock()
+    clock = FakeClock(NOW)
     geocoder = StubGeocoder({"yaba": [place]})
     async with _app(StubQuestions(), geocoder, clock, searches_per_minute=2) as web:
         params = {"chat": USER_ID, "q": "Yaba"}
@@ -139,7 +132,7 @@ async def test_searches_are_rate_limited_per_user() -> None:
 
 
 async def test_a_too_short_query_is_refused_without_spending() -> None:
-    async with _app(StubQuestions(), StubGeocoder(), Clock(), searches_per_minute=1) as web:
+    async with _app(StubQuestions(), StubGeocoder(), FakeClock(NOW), searches_per_minute=1) as web:
         short = await web.get(
             "/webapp/api/search", params={"chat": USER_ID, "q": "Y"}, headers=_auth()
         )
