@@ -33,8 +33,8 @@ from pathlib import Path
 import httpx
 
 from bot.bot_core import build_core
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.metrics.prometheus_metrics import PrometheusMetrics
-from bot.metrics.recorder import NO_METRICS, Metrics
 from bot.partner.signing import SIGNATURE_HEADER, sign
 from bot.settings import CoreSettings
 from bot.store import Store

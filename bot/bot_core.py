@@ -34,8 +34,8 @@ from bot.handoff.desk import HandoffDesk
 from bot.handoff.handoff_upkeep import HandoffUpkeep
 from bot.jobs import Job
 from bot.metrics.build_info import running_version
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.metrics.prometheus_metrics import business_metrics
-from bot.metrics.recorder import NO_METRICS, Metrics
 from bot.ordering import ChatService, CustomerDesk, build_engine, geocoder_from_config
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.photo_origin import RehostedPhotos

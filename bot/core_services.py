@@ -10,7 +10,7 @@ from typing import Protocol
 
 from bot.channels import ChannelRegistration
 from bot.handoff.desk import HandoffDesk
-from bot.metrics.recorder import Metrics
+from bot.metrics.business_metrics import Metrics
 from bot.ordering import ChatService, CustomerDesk
 from bot.ordering.quote_desk import QuoteDesk
 from bot.partner.capabilities import CapabilityCache

@@ -48,7 +48,7 @@ from bot.agents.door_words import API_WORDS
 from bot.agents.headless import AgentNotFound, ConversationView, HeadlessConversations, UnknownFlow
 from bot.agents.json_values import NOT_FINITE, unkeepable
 from bot.agents.photo_uploads import PhotoUploads, UploadRefused
-from bot.metrics.recorder import NO_METRICS, Metrics
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.partner.models import MAX_IMAGE_BYTES
 from bot.settings import AgentChannel
 from bot.web.body import (

@@ -14,7 +14,7 @@ import logging
 
 from bot.clocks import Clock
 from bot.funnel.steps import StepEvent, StepMark, abandoned_idle, events_of, handed_off
-from bot.metrics.recorder import NO_METRICS, Metrics
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.store.funnel_events import FunnelEvent, FunnelEvents
 from bot.store.store_errors import StoreError
 from conversations import Session, Turn

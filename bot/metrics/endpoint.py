@@ -20,7 +20,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from bot.clocks import Clock
-from bot.metrics.recorder import Metrics
+from bot.metrics.business_metrics import Metrics
 from bot.store import Store, StoreError
 from bot.store.queue_gauges import Backlog
 

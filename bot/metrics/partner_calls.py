@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from bot.metrics.recorder import Metrics
+from bot.metrics.business_metrics import Metrics
 
 # A path segment that names one thing (a delivery, a rider): ids carry digits or are long.
 _ID_SEGMENT = re.compile(r"[^/]*\d[^/]*|[^/]{24,}")

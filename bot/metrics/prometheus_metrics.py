@@ -16,9 +16,9 @@ from types import TracebackType
 from prometheus_client import CollectorRegistry, generate_latest
 
 from bot.metrics.audit_counts import audit_series
+from bot.metrics.business_metrics import NO_METRICS, Metrics, P, R, UpdateMeasure
 from bot.metrics.families import Families
 from bot.metrics.partner_calls import partner_operation
-from bot.metrics.recorder import NO_METRICS, Metrics, P, R, UpdateMeasure
 
 RATE_LIMIT_CAUSES = ("service_429", "own_limit")
 

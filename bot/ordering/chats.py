@@ -27,7 +27,7 @@ from bot.config.limits_section import LimitsConfig
 from bot.funnel.recorder import FunnelRecorder
 from bot.funnel.steps import mark
 from bot.log_context import log_context
-from bot.metrics.recorder import NO_METRICS, Metrics
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.ordering.alerting import AlertOperators, OperatorAlerts
 from bot.ordering.create_checkpoint import CreateCheckpoint
 from bot.ordering.create_wait import CreateWaitNotice

@@ -10,7 +10,7 @@ the one the engine names with the create (``DeliveryCreator.create``'s ``flow``)
 from __future__ import annotations
 
 from bot.funnel.steps import note_refusal
-from bot.metrics.recorder import Metrics
+from bot.metrics.business_metrics import Metrics
 from bot.ordering.request_creator import RequestCreator
 from bot.partner.models import CreateDeliveryRequest
 from conversations.outcome import Created, CreateOutcome, Refused

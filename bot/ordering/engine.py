@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.metrics.recorder import NO_METRICS, Metrics
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.ordering.catalog import PartnerCatalog
 from bot.ordering.counted_creator import CountedCreator
 from bot.ordering.creator import PartnerCreator

@@ -51,7 +51,7 @@ from dataclasses import dataclass
 
 from bot.clocks import Clock, Sleep
 from bot.jobs import Job
-from bot.metrics.recorder import NO_METRICS, Metrics
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.ordering.creator import refusal_for
 from bot.ordering.kept_photos import KeptPhotos
 from bot.ordering.lost_create_lookup import find_created

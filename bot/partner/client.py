@@ -40,7 +40,7 @@ import httpx
 import pydantic
 
 from bot.clocks import Clock, Sleep
-from bot.metrics.recorder import NO_METRICS, Metrics
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.partner import checks, errors, retry
 from bot.partner.models import (
     LIST_LIMIT_RANGE,

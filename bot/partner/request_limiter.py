@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.clocks import Clock, Sleep
-from bot.metrics.recorder import NO_METRICS, Metrics
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 
 DEFAULT_WINDOW_SECONDS = 60.0
 # Starts remembered while no cap is known: more than any plan's published cap (Growth: 180),

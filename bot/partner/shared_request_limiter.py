@@ -27,7 +27,7 @@ import time
 from collections.abc import Coroutine
 
 from bot.clocks import Clock, Sleep
-from bot.metrics.recorder import NO_METRICS, Metrics
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.partner.request_limiter import DEFAULT_WINDOW_SECONDS, RequestLimiter, RequestSlot
 from bot.store.coordination import SharedBudget
 

@@ -28,8 +28,8 @@ from typing import Any
 import httpx
 
 from bot.clocks import Clock, Sleep
+from bot.metrics.business_metrics import Metrics
 from bot.metrics.partner_calls import partner_call_hooks
-from bot.metrics.recorder import Metrics
 from bot.partner import errors, retry
 from bot.partner.options import ClientOptions
 from bot.partner.request_limiter import RequestLimiter

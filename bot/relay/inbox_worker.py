@@ -70,7 +70,7 @@ from bot.clocks import Clock, Sleep
 from bot.config import RelayConfig
 from bot.jobs import Job
 from bot.log_context import log_context
-from bot.metrics.recorder import NO_METRICS, Metrics
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.partner.models import WebhookEvent
 from bot.relay.channel_protocol import Channel, ChatTurns, SendFailed
 from bot.relay.chat_queues import ChatQueues

@@ -30,7 +30,7 @@ from typing import Final
 
 from bot.chat_ref import ChatRef
 from bot.log_context import current_context, log_context
-from bot.metrics.recorder import NO_METRICS, Metrics
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.relay.asking import Asking, AskingChannel, typed_text
 from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
 from bot.relay.relay_sends import measured_send

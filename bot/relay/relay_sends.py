@@ -10,7 +10,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from bot.chat_ref import ChatRef
-from bot.metrics.recorder import Metrics
+from bot.metrics.business_metrics import Metrics
 from bot.relay.channel_protocol import ChatUnreachable, SendFailed
 
 

@@ -48,7 +48,7 @@ from telegram.request import BaseRequest, HTTPXRequest
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.chatlocks import ChatLocks, ChatTurnLocks
 from bot.config import TelegramConfig
-from bot.metrics.recorder import NO_METRICS, Metrics, UpdateMeasure
+from bot.metrics.business_metrics import NO_METRICS, Metrics, UpdateMeasure
 from bot.metrics.update_kinds import kind_of
 from bot.store import Store, UpdateInbox
 from bot.telegram.bot_context import BotContext

@@ -34,7 +34,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, Tele
 
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.chatlocks import ChatLocks
-from bot.metrics.recorder import NO_METRICS, Metrics
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.relay.channel_protocol import ChatUnreachable, SendFailed
 from bot.store import Store
 from bot.telegram.limits import RateLimiter

@@ -24,7 +24,7 @@ from starlette.responses import PlainTextResponse, Response
 
 from bot.clocks import Clock
 from bot.log_context import log_context
-from bot.metrics.recorder import NO_METRICS, Metrics
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.partner.models import WebhookEvent
 from bot.partner.signing import SIGNATURE_HEADER, SignatureError, verify
 from bot.store import Store

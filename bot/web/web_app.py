@@ -20,7 +20,7 @@ from starlette.applications import Starlette
 from starlette.routing import BaseRoute, Route
 
 from bot.clocks import Clock
-from bot.metrics.recorder import NO_METRICS, Metrics
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.store import Store
 from bot.web.health import HealthEndpoint
 from bot.web.media_endpoint import MediaEndpoint

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from bot.metrics.business_metrics import Metrics
 from bot.metrics.prometheus_metrics import PrometheusMetrics
-from bot.metrics.recorder import Metrics
 
 
 def sample(metrics: Metrics, name: str, **labels: str) -> float:

@@ -15,7 +15,7 @@ import pytest
 from bot.bot_core import build_core
 from bot.chat_ref import UserRef
 from bot.config import LimitsConfig
-from bot.metrics.recorder import Metrics
+from bot.metrics.business_metrics import Metrics
 from bot.safety.customer_blocking import CustomerBlocking
 from bot.safety.customer_limits import CustomerLimits
 from bot.settings import CoreSettings

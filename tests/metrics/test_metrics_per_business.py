@@ -9,8 +9,8 @@ from pathlib import Path
 
 import prometheus_client
 
+from bot.metrics.business_metrics import NO_METRICS
 from bot.metrics.prometheus_metrics import PrometheusMetrics
-from bot.metrics.recorder import NO_METRICS
 from tests.metrics.business import business
 from tests.metrics.samples import sample
 

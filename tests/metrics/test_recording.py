@@ -14,9 +14,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from bot.chat_ref import ChatRef
+from bot.metrics.business_metrics import NO_METRICS
 from bot.metrics.partner_calls import partner_operation
 from bot.metrics.prometheus_metrics import PrometheusMetrics
-from bot.metrics.recorder import NO_METRICS
 from bot.metrics.update_kinds import kind_of
 from bot.ordering.counted_creator import outcome_label
 from bot.relay.channel_protocol import ChatUnreachable, SendFailed
