@@ -107,7 +107,7 @@ class InstantCreator:
     def __init__(self, delivery_source: Created) -> None:
         self._created = delivery_source
 
-    async def create(self, request: CreateDeliveryRequest) -> CreateOutcome:
+    async def create(self, request: CreateDeliveryRequest, *, flow: str) -> CreateOutcome:
         return self._created
 
 

@@ -33,7 +33,8 @@ from pathlib import Path
 import httpx
 
 from bot.bot_core import build_core
-from bot.metrics import recording
+from bot.metrics.business_metrics import NO_METRICS, Metrics
+from bot.metrics.prometheus_metrics import PrometheusMetrics
 from bot.partner.signing import SIGNATURE_HEADER, sign
 from bot.settings import CoreSettings
 from bot.store import Store
@@ -48,19 +49,20 @@ EVENTS = 400
 GOAL = 1.03
 
 
-async def p1_run(directory: Path) -> float:
+async def p1_run(directory: Path, metrics: bool) -> float:
     """µs per update of one full-turn run."""
-    run = await run_full(directory, "NORMAL")
+    run = await run_full(directory, "NORMAL", metrics=metrics)
     return run.us_per_update
 
 
-async def p2_run(directory: Path) -> float:
+async def p2_run(directory: Path, metrics: bool) -> float:
     """µs per event of one ingest run."""
     store = await Store.connect(directory / "ingest.sqlite3", synchronous="NORMAL")
     settings = CoreSettings(
         partner_base_url="http://127.0.0.1:9/api/v1",  # never called: this figure is ingest
         partner_api_key="sk_live_bench_never_sent",
         signing_secrets=(SECRET,),
+        metrics=metrics,
     )
     core = build_core(settings, store)
     now = int(time.time())
@@ -84,22 +86,17 @@ async def p2_run(directory: Path) -> float:
 
 
 async def alternate(
-    name: str, run: Callable[[Path], Awaitable[float]], scratch: Path, rounds: int
+    name: str, run: Callable[[Path, bool], Awaitable[float]], scratch: Path, rounds: int
 ) -> dict[str, list[float]]:
     figures: dict[str, list[float]] = {"off": [], "on": []}
     (scratch / f"{name}-warm-up").mkdir()
-    await run(scratch / f"{name}-warm-up")
+    await run(scratch / f"{name}-warm-up", False)
     for round_number in range(rounds):
         order = ["off", "on"] if round_number % 2 == 0 else ["on", "off"]
         for variant in order:
-            if variant == "on":
-                recording.enable("bench")
-            else:
-                recording.disable()
             directory = scratch / f"{name}-{round_number}-{variant}"
             directory.mkdir()
-            figures[variant].append(await run(directory))
-    recording.disable()
+            figures[variant].append(await run(directory, variant == "on"))
     return figures
 
 
@@ -120,32 +117,25 @@ def report(title: str, unit: str, figures: dict[str, list[float]]) -> None:
 
 
 def recording_calls() -> None:
-    recording.enable("bench")
     rounds = 200_000
 
-    def turn() -> None:
-        with recording.measured_update("telegram", "text"):
-            pass
+    def ns(call: Callable[[], object]) -> float:
+        return min(timeit.repeat(call, number=rounds, repeat=5)) / rounds * 1e9
 
-    per_turn = min(timeit.repeat(turn, number=rounds, repeat=5)) / rounds * 1e9
-    create = min(
-        timeit.repeat(
-            lambda: recording.count_create("pickup_delivery", "created"), number=rounds, repeat=5
-        )
-    )
-    call = min(
-        timeit.repeat(
-            lambda: recording.observe_partner_request("POST /deliveries", "201", 0.05),
-            number=rounds,
-            repeat=5,
-        )
-    )
-    recording.disable()
-    off = min(timeit.repeat(turn, number=rounds, repeat=5)) / rounds * 1e9
-    print("The recording calls alone (min of 5 x 200,000):")
-    print(f"  measured_update around a turn: {per_turn:6.0f} ns on, {off:4.0f} ns off")
-    print(f"  a counted create: {create / rounds * 1e9:6.0f} ns")
-    print(f"  a counted and timed Partner API attempt: {call / rounds * 1e9:6.0f} ns")
+    def figures(metrics: Metrics) -> tuple[float, float, float]:
+        def turn() -> None:
+            with metrics.measured_update("telegram", "text"):
+                pass
+
+        create = ns(lambda: metrics.count_create("pickup_delivery", "created"))
+        call = ns(lambda: metrics.observe_partner_call("POST", "/api/v1/deliveries", "201", 0.05))
+        return ns(turn), create, call
+
+    on, off = figures(PrometheusMetrics("bench")), figures(NO_METRICS)
+    print("The recording calls alone (min of 5 x 200,000), metrics on and off:")
+    print(f"  measured_update around a turn: {on[0]:6.0f} ns on, {off[0]:4.0f} ns off")
+    print(f"  a counted create: {on[1]:6.0f} ns on, {off[1]:4.0f} ns off")
+    print(f"  a counted and timed Partner API attempt: {on[2]:6.0f} ns on, {off[2]:4.0f} ns off")
 
 
 async def main() -> None:

@@ -304,8 +304,8 @@ async def feed(
     run.updates += 1
 
 
-def bench_config(directory: Path, sandbox: Sandbox) -> Config:
-    data = {
+def bench_config(directory: Path, sandbox: Sandbox, *, metrics: bool = False) -> Config:
+    data: dict[str, object] = {
         "partner": {"base_url": sandbox.base_url, "api_key": sandbox.api_key},
         "telegram": {
             "token": TOKEN,
@@ -319,10 +319,14 @@ def bench_config(directory: Path, sandbox: Sandbox) -> Config:
         "geocoding": {},
         "relay": {},
     }
+    if metrics:  # recorded; its own address keeps a token out (nothing listens in a bench)
+        data["metrics"] = {"enabled": True, "listen_port": 9}
     return Config.model_validate(data, context={"environ": {}, "base_dir": directory})
 
 
-async def run_full(directory: Path, synchronous: Synchronous, *, inbox: bool = True) -> Run:
+async def run_full(
+    directory: Path, synchronous: Synchronous, *, inbox: bool = True, metrics: bool = False
+) -> Run:
     switch = AppSwitch()
     photos_served = TimedApp(switch)  # the bot's web app, serving the sandbox the photo
     sandbox = Sandbox(
@@ -341,7 +345,7 @@ async def run_full(directory: Path, synchronous: Synchronous, *, inbox: bool = T
         limiter=RateLimiter(SendLimits(unlimited, unlimited, unlimited)),
         synchronous=synchronous,
     )
-    runtime = await Runtime.build(bench_config(directory, sandbox), seams)
+    runtime = await Runtime.build(bench_config(directory, sandbox, metrics=metrics), seams)
     switch.app = runtime.web_app
     if not inbox:
         processor.inbox = None  # as before the inbox: no stored updates to hand on

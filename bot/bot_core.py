@@ -33,7 +33,9 @@ from bot.geo.nominatim import NominatimGeocoder
 from bot.handoff.desk import HandoffDesk
 from bot.handoff.handoff_upkeep import HandoffUpkeep
 from bot.jobs import Job
-from bot.metrics.audit_counts import count_audit_event
+from bot.metrics.build_info import running_version
+from bot.metrics.business_metrics import NO_METRICS, Metrics
+from bot.metrics.prometheus_metrics import business_metrics
 from bot.ordering import ChatService, CustomerDesk, build_engine, geocoder_from_config
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.photo_origin import RehostedPhotos
@@ -77,6 +79,7 @@ class BotCore:
     channels: Channels
     shared: bool = False
     owns_geocoder: bool = False  # built here from ``settings.geocoding``: closed here
+    metrics: Metrics = NO_METRICS  # the business's (``settings.metrics``), served at /metrics
 
     @functools.cached_property
     def handoffs(self) -> HandoffDesk:
@@ -137,20 +140,24 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
     ``settings.texts`` (the ``[texts]`` locale and overrides) is installed for the process:
     every sentence, in a turn or outside one (the relay, alerts), is said from it, and each
     channel's own words join it as the channel registers. Operator
-    alerts go to ``settings.operators`` through the channels.
+    alerts go to ``settings.operators`` through the channels. The business's metrics (recorded
+    with ``settings.metrics``, else nothing) are built here and passed to every part that
+    records; the same store wired again counts in the newest core's.
     """
     seams = seams or Seams()
     install(settings.texts)
-    store.audit.observe(count_audit_event)  # the store counts nothing itself
+    metrics = business_metrics(settings.metrics, running_version())
+    store.audit.observe(metrics.count_audit_event)  # the store counts nothing itself
     channels = Channels()
     client = PartnerClient(
         settings.partner_base_url,
         settings.partner_api_key,
         options=settings.client_options,
         transport=seams.partner_transport,
-        limiter=_shared_limiter(settings, store, seams),
+        limiter=_shared_limiter(settings, store, seams, metrics),
         clock=seams.clock,
         sleep=seams.sleep,
+        metrics=metrics,
     )
     cache = CapabilityCache.for_client(client, clock=seams.clock)
     geocoder = seams.geocoder
@@ -167,6 +174,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         public_base_url=settings.public_base_url,
         online_payment=settings.online_payment,
         codes_by_link=settings.otp_via_webhook,
+        metrics=metrics,
     )
 
     async def alert_operators(text: str) -> None:
@@ -185,6 +193,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         sleep=seams.sleep,
         rehosted=RehostedPhotos(settings.public_base_url),
         look_seconds=FIRST_FOLLOW_UP_SECONDS if shared or settings.agents else None,
+        metrics=metrics,
     )
     chats = ChatService(
         engine,
@@ -196,6 +205,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         on_unconfirmed=follow_up.wake,
         create_wait=CreateWaitNotice(client.limiter, channels),
         limits=settings.limits,
+        metrics=metrics,
     )
     relay = Relay(
         store,
@@ -206,6 +216,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         sleep=seams.sleep,
         phone_region=settings.phone_region,
         turns=channels,
+        metrics=metrics,
     )
     poller = None
     if not settings.signing_secrets:
@@ -223,6 +234,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         max_body_bytes=settings.max_body_bytes,
         on_event=relay.wake,
         clock=seams.clock,
+        metrics=metrics,
     )
     return BotCore(
         settings,
@@ -240,6 +252,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         channels,
         shared=shared,
         owns_geocoder=seams.geocoder is None,
+        metrics=metrics,
     )
 
 
@@ -252,12 +265,16 @@ async def send_to_operators(channel: Channel, operators: Iterable[ChatRef], text
             log.warning("operator chat %s not told (%s)", chat, type(error).__name__)
 
 
-def _shared_limiter(settings: CoreSettings, store: Store, seams: Seams) -> SharedRequestLimiter:
+def _shared_limiter(
+    settings: CoreSettings, store: Store, seams: Seams, metrics: Metrics
+) -> SharedRequestLimiter:
     """The client's limiter, whose starts also count against the store's budget for the key
-    (every start granted at once where the store is this process's alone)."""
+    (every start granted at once where the store is this process's alone); its own waits are
+    counted in ``metrics``."""
     return SharedRequestLimiter(
         store.rate_budget,
         key_fingerprint(settings.partner_api_key),
         clock=seams.clock,
         sleep=seams.sleep,
+        metrics=metrics,
     )

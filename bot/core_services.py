@@ -10,6 +10,7 @@ from typing import Protocol
 
 from bot.channels import ChannelRegistration
 from bot.handoff.desk import HandoffDesk
+from bot.metrics.business_metrics import Metrics
 from bot.ordering import ChatService, CustomerDesk
 from bot.ordering.quote_desk import QuoteDesk
 from bot.partner.capabilities import CapabilityCache
@@ -26,7 +27,8 @@ class CoreServices(Protocol):
 
     ``shared``: other processes work on the same store, so they may keep work for this one's
     jobs (which then look for it every so often); the scheduler (``bot.jobs``) runs a job
-    that runs once for all in one of them.
+    that runs once for all in one of them. ``metrics``: the business's, where a channel counts
+    its updates and sends.
     """
 
     @property
@@ -47,6 +49,8 @@ class CoreServices(Protocol):
     def shared(self) -> bool: ...
     @property
     def handoffs(self) -> HandoffDesk: ...
+    @property
+    def metrics(self) -> Metrics: ...
 
     def desk(self, words: ChannelWords) -> CustomerDesk:
         """The customer desk (status, deliveries, cancel) answering in ``words``."""

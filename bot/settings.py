@@ -90,6 +90,7 @@ class CoreSettings:
     online_payment: OnlinePayment = field(default_factory=OnlinePayment)
     otp_via_webhook: bool = False
     handoff: HandoffSettings = field(default_factory=HandoffSettings)
+    metrics: bool = False  # ``[metrics] enabled``: the business's metrics are recorded
 
     @classmethod
     def from_config(cls, config: Config, *, telegram: bool = True) -> CoreSettings:
@@ -129,6 +130,7 @@ class CoreSettings:
             handoff=HandoffSettings.from_config(
                 config.operators, telegram=telegram and config.has_telegram
             ),
+            metrics=config.metrics.enabled,
         )
 
 

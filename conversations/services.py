@@ -66,8 +66,9 @@ class Geocoder(Protocol):
 
 
 class DeliveryCreator(Protocol):
-    async def create(self, request: CreateDeliveryRequest) -> CreateOutcome:
-        """Send the create; every refusal comes back as a ``Refused`` value, never raised."""
+    async def create(self, request: CreateDeliveryRequest, *, flow: str) -> CreateOutcome:
+        """Send the create of an order of ``flow`` (the flow's name, for whoever counts the
+        creates by flow); every refusal comes back as a ``Refused`` value, never raised."""
         ...
 
 

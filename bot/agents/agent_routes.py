@@ -48,7 +48,7 @@ from bot.agents.door_words import API_WORDS
 from bot.agents.headless import AgentNotFound, ConversationView, HeadlessConversations, UnknownFlow
 from bot.agents.json_values import NOT_FINITE, unkeepable
 from bot.agents.photo_uploads import PhotoUploads, UploadRefused
-from bot.metrics.recording import measured_endpoint
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.partner.models import MAX_IMAGE_BYTES
 from bot.settings import AgentChannel
 from bot.web.body import (
@@ -100,9 +100,11 @@ def agent_routes(
     stream_poll_seconds: float = STREAM_POLL_SECONDS,
     handoffs: AgentHandoffs | None = None,
     quotes: AgentQuotes | None = None,
+    metrics: Metrics = NO_METRICS,
 ) -> list[BaseRoute]:
     """The routes to add to the bot's web app (``handoffs``: the ``/handoff`` route too;
-    ``quotes``: the ``/quote`` answer of a delivery)."""
+    ``quotes``: the ``/quote`` answer of a delivery); each request is counted in the
+    business's ``metrics`` as an update of the ``api`` channel."""
 
     def guarded(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
@@ -135,7 +137,7 @@ def agent_routes(
             except MalformedBody as problem:
                 return error_response(400, str(problem))
 
-        return measured_endpoint("api", handler.__name__, endpoint)
+        return metrics.measured_endpoint("api", handler.__name__, endpoint)
 
     async def start(request: Request, channel: AgentChannel) -> Response:
         body = await _json_object(request)

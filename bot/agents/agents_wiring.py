@@ -70,7 +70,14 @@ def register_agents(core: CoreServices) -> AgentChannels:
             messenger=False,
             deliver_later=conversations.deliver_later,
             routes=agent_routes(
-                conversations, keys, limits, bell, uploads, handoffs=handoffs, quotes=quotes
+                conversations,
+                keys,
+                limits,
+                bell,
+                uploads,
+                handoffs=handoffs,
+                quotes=quotes,
+                metrics=core.metrics,
             ),
             jobs=(webhooks,),
             aclose=webhooks.aclose,

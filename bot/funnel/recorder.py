@@ -14,7 +14,7 @@ import logging
 
 from bot.clocks import Clock
 from bot.funnel.steps import StepEvent, StepMark, abandoned_idle, events_of, handed_off
-from bot.metrics.recording import count_funnel_event
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.store.funnel_events import FunnelEvent, FunnelEvents
 from bot.store.store_errors import StoreError
 from conversations import Session, Turn
@@ -35,9 +35,10 @@ def day_of(at: float) -> int:
 class FunnelRecorder:
     """See the module docstring."""
 
-    def __init__(self, events: FunnelEvents, clock: Clock) -> None:
+    def __init__(self, events: FunnelEvents, clock: Clock, metrics: Metrics = NO_METRICS) -> None:
         self._events = events
         self._clock = clock
+        self._metrics = metrics  # the business's: each step event is counted there too
         self._buffer: list[FunnelEvent] = []
         self._timer: asyncio.TimerHandle | None = None
         self._writing: set[asyncio.Task[None]] = set()
@@ -74,7 +75,7 @@ class FunnelRecorder:
                     day_of(now), event.flow, event.step, event.kind, event.reason, session_id, now
                 )
             )
-            count_funnel_event(event.flow, event.step, event.kind)
+            self._metrics.count_funnel_event(event.flow, event.step, event.kind)
         if len(self._buffer) >= FLUSH_EVENTS:
             self._write_buffered()
         elif self._timer is None:

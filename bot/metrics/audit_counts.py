@@ -1,7 +1,8 @@
 """The audit trail as counters: every event ``store.audit`` writes is counted here too, as an
 operator action (``deliverybot_operator_actions_total``) or a limit hit
-(``deliverybot_limit_hits_total``). ``count_audit_event`` is the trail's observer, set by the
-core's wiring (``bot.bot_core.build_core``): the store below knows nothing of the metrics.
+(``deliverybot_limit_hits_total``). The business's ``Metrics.count_audit_event`` is the trail's
+observer, set by the core's wiring (``bot.bot_core.build_core``): the store below knows nothing
+of the metrics; ``audit_series`` here says which series an event counts in.
 
 Counted per process, as every other counter: each instance counts what it wrote, and
 ``sum()`` over the instances is the whole. Reading the counts from the trail instead would
@@ -17,8 +18,6 @@ outside ``[limits]``' is ``other``.
 from __future__ import annotations
 
 from bot.limit_kinds import LIMIT_KINDS
-from bot.metrics import families as m
-from bot.metrics.recording import enabled
 
 LIMIT_ACTION = "limit"  # the trail's action for a limit hit (actor ``bot``)
 OPERATOR_ACTIONS = frozenset(
@@ -39,16 +38,14 @@ OPERATOR_ACTIONS = frozenset(
 _UNCHANGED = ("already", "was not")
 
 
-def count_audit_event(action: str, outcome: str) -> None:
-    """Count one event of the trail (``store.audit.record``'s ``action`` and ``outcome``)."""
-    if not enabled():
-        return
+def audit_series(action: str, outcome: str) -> tuple[bool, str, str]:
+    """Where one event of the trail (``store.audit.record``'s ``action`` and ``outcome``) is
+    counted: whether it is a limit hit (else an operator action), and its two labels (the
+    limit's kind or the action; how it ended)."""
     if action == LIMIT_ACTION:
         verdict, _, kind = outcome.partition(": ")
-        m.LIMIT_HITS.labels(kind if kind in LIMIT_KINDS else "other", _ended(verdict)).inc()
-        return
-    known = action if action in OPERATOR_ACTIONS else "other"
-    m.OPERATOR_ACTIONS.labels(known, _ended(outcome)).inc()
+        return True, kind if kind in LIMIT_KINDS else "other", _ended(verdict)
+    return False, action if action in OPERATOR_ACTIONS else "other", _ended(outcome)
 
 
 def _ended(outcome: str) -> str:

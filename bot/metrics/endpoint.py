@@ -1,4 +1,5 @@
-"""``GET /metrics``: the Prometheus text exposition, behind a bearer token when one is set.
+"""``GET /metrics``: a business's Prometheus text exposition (its own registry), behind a bearer
+token when one is set.
 
 Before each answer the gauges of shared work are read from the database (``refresh``): the
 inbox backlog and its oldest event's age, the creates still followed up, the open orders by
@@ -14,13 +15,12 @@ import json
 import logging
 from collections import Counter as Tally
 
-from prometheus_client import generate_latest
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from bot.clocks import Clock
-from bot.metrics import families as m
+from bot.metrics.business_metrics import Metrics
 from bot.store import Store, StoreError
 from bot.store.queue_gauges import Backlog
 
@@ -33,10 +33,12 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 
 class MetricsEndpoint:
-    """``handle`` answers the exposition; 401 without the right ``Authorization: Bearer``."""
+    """``handle`` answers ``metrics``' exposition; 401 without the right ``Authorization:
+    Bearer``. ``store`` is the same business's, whose shared work the gauges read."""
 
-    def __init__(self, store: Store, *, token: str | None, clock: Clock) -> None:
+    def __init__(self, store: Store, metrics: Metrics, *, token: str | None, clock: Clock) -> None:
         self._store = store
+        self._metrics = metrics
         self._token = token.encode() if token else None
         self._clock = clock
 
@@ -48,7 +50,7 @@ class MetricsEndpoint:
             headers = {"WWW-Authenticate": "Bearer"}
             return PlainTextResponse("Unauthorized", status_code=401, headers=headers)
         await self.refresh()
-        return Response(generate_latest(m.REGISTRY), media_type=CONTENT_TYPE)
+        return Response(self._metrics.exposition(), media_type=CONTENT_TYPE)
 
     def route(self, path: str) -> Route:
         """The route to add to a Starlette app."""
@@ -62,21 +64,19 @@ class MetricsEndpoint:
             followups = await self._store.unconfirmed.count_open()
             sessions = await self._store.sessions.list_open()
         except StoreError:
-            m.SCRAPE_ERRORS.inc()
+            self._metrics.count_scrape_error()
             logger.warning("metrics: the store is not answering; database gauges kept")
             return
-        for inbox, waiting in ((PARTNER_EVENTS_INBOX, backlog), (TELEGRAM_UPDATES_INBOX, updates)):
-            self._set_backlog(inbox, waiting)
-        m.FOLLOWUPS_PENDING.set(followups)
+        backlogs = {
+            PARTNER_EVENTS_INBOX: self._backlog(backlog),
+            TELEGRAM_UPDATES_INBOX: self._backlog(updates),
+        }
         by_flow = Tally(_flow_of(record.data) for record in sessions)
-        m.SESSIONS_OPEN.clear()  # a flow with no open order drops out instead of keeping a count
-        for flow, count in by_flow.items():
-            m.SESSIONS_OPEN.labels(flow).set(count)
+        self._metrics.set_work_gauges(backlogs, followups, by_flow)
 
-    def _set_backlog(self, inbox: str, backlog: Backlog) -> None:
+    def _backlog(self, backlog: Backlog) -> tuple[int, float]:
         oldest = 0.0 if backlog.oldest_since is None else self._clock() - backlog.oldest_since
-        m.INBOX_PENDING.labels(inbox).set(backlog.pending)
-        m.INBOX_OLDEST_SECONDS.labels(inbox).set(max(0.0, oldest))
+        return backlog.pending, oldest
 
     def _authorized(self, request: Request) -> bool:
         assert self._token is not None

@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from bot.metrics.recording import count_partner_request, enabled, observe_partner_request
+from bot.metrics.business_metrics import Metrics
 
 # A path segment that names one thing (a delivery, a rider): ids carry digits or are long.
 _ID_SEGMENT = re.compile(r"[^/]*\d[^/]*|[^/]{24,}")
@@ -37,22 +37,17 @@ async def _started(request: httpx.Request) -> None:
     request.extensions[_STARTED] = time.perf_counter()
 
 
-async def _answered(response: httpx.Response) -> None:
-    request = response.request
-    started = request.extensions.get(_STARTED)
-    if started is not None and enabled():
-        operation = partner_operation(request.method, request.url.path)
-        observe_partner_request(operation, str(response.status_code), time.perf_counter() - started)
-
-
-def partner_call_hooks() -> dict[str, list[Callable[[Any], Awaitable[None]]]]:
+def partner_call_hooks(metrics: Metrics) -> dict[str, list[Callable[[Any], Awaitable[None]]]]:
     """The client's ``event_hooks``: each answered attempt counted and timed (until its
-    headers are in). Hooks rather than a transport of our own, so httpx keeps choosing the
-    transport (and the environment's proxies) as it would."""
-    return {"request": [_started], "response": [_answered]}
+    headers are in) in ``metrics``. Hooks rather than a transport of our own, so httpx keeps
+    choosing the transport (and the environment's proxies) as it would."""
 
+    async def answered(response: httpx.Response) -> None:
+        request = response.request
+        started = request.extensions.get(_STARTED)
+        if started is not None:
+            seconds = time.perf_counter() - started
+            status = str(response.status_code)
+            metrics.observe_partner_call(request.method, request.url.path, status, seconds)
 
-def count_partner_failure(method: str, path: str) -> None:
-    """An attempt that got no answer (time-out, refused or dropped connection)."""
-    if enabled():
-        count_partner_request(partner_operation(method, path), "error")
+    return {"request": [_started], "response": [answered]}

@@ -27,6 +27,7 @@ from bot.config.limits_section import LimitsConfig
 from bot.funnel.recorder import FunnelRecorder
 from bot.funnel.steps import mark
 from bot.log_context import log_context
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.ordering.alerting import AlertOperators, OperatorAlerts
 from bot.ordering.create_checkpoint import CreateCheckpoint
 from bot.ordering.create_wait import CreateWaitNotice
@@ -65,6 +66,7 @@ class ChatService:
     turn is said in that shipped language, or in the business default (``[texts] locale``)
     when it is missing or not shipped; left out, in the one already being spoken
     (``conversations.texts.catalogue.speaking_language``, entered by the adapter).
+    ``metrics`` are the business's: its funnel's step events are counted there.
     """
 
     def __init__(
@@ -80,13 +82,14 @@ class ChatService:
         create_wait: CreateWaitNotice | None = None,
         first_follow_up_seconds: float = FIRST_FOLLOW_UP_SECONDS,
         limits: LimitsConfig | None = None,
+        metrics: Metrics = NO_METRICS,
     ) -> None:
         self.engine, self.store = engine, store
         self.history, self.memory = OrderHistory(store), CustomerMemory(store)
         alerts = OperatorAlerts(store, alert_operators)
         self.guards = TurnGuards(store, engine, limits, alerts.tell)
         self.blocking, self.limits = self.guards.blocking, self.guards.limits
-        self.funnel = FunnelRecorder(store.funnel, clock)
+        self.funnel = FunnelRecorder(store.funnel, clock, metrics)
         self._clock = clock
         self._locks: ChatTurnLocks = store.chat_locks
         self._load = functools.partial(load_session, store)

@@ -1,33 +1,34 @@
-"""``CountedCreator``: the engine's creator, each outcome counted in
+"""``CountedCreator``: the engine's creator, each outcome counted in the business's
 ``deliverybot_creates_total{flow,outcome}``.
 
 Outcomes: ``created``; ``held`` (an order identical to an unconfirmed one, ``duplicate_held``);
 ``unconfirmed`` (the answer was lost: the follow-up finishes it, and counts ``settled_later``
 when it finds it created); ``refused`` (any other refusal of the decision table). The flow is
-the one the chat service named just before the create (``recording.creating_in``).
+the one the engine names with the create (``DeliveryCreator.create``'s ``flow``).
 """
 
 from __future__ import annotations
 
 from bot.funnel.steps import note_refusal
-from bot.metrics.recording import count_create, creating_flow, enabled
+from bot.metrics.business_metrics import Metrics
+from bot.ordering.request_creator import RequestCreator
 from bot.partner.models import CreateDeliveryRequest
 from conversations.outcome import Created, CreateOutcome, Refused
-from conversations.services import DeliveryCreator
 
 
 class CountedCreator:
-    """A ``DeliveryCreator`` around ``inner`` that counts what each create came to."""
+    """A ``DeliveryCreator`` around ``inner`` that counts what each create came to in
+    ``metrics`` (the business's)."""
 
-    def __init__(self, inner: DeliveryCreator) -> None:
+    def __init__(self, inner: RequestCreator, metrics: Metrics) -> None:
         self._inner = inner
+        self._metrics = metrics
 
-    async def create(self, request: CreateDeliveryRequest) -> CreateOutcome:
+    async def create(self, request: CreateDeliveryRequest, *, flow: str) -> CreateOutcome:
         outcome = await self._inner.create(request)
         if isinstance(outcome, Refused) and not outcome.outcome_unknown:
             note_refusal(outcome.reason)  # the funnel counts the re-ask it leads to
-        if enabled():
-            count_create(creating_flow(), outcome_label(outcome))
+        self._metrics.count_create(flow, outcome_label(outcome))
         return outcome
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.metrics.recording import creating_in
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.history import OrderHistory
 from bot.ordering.recorded_creates import CreateFor, CreatingSession, create_for_rest_of_turn
@@ -53,7 +52,6 @@ class CreateCheckpoint:
             # Saved with the create's intent, in one commit, just before the request leaves.
             creating = CreatingSession(data, save_alone)
             create_for_rest_of_turn(self.create_for(turn, session, creating))
-            creating_in(session.flow)  # the create's metric is labelled with its flow
             if self._create_wait is not None:
                 await self._create_wait.before_create(turn.chat)
 

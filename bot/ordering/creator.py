@@ -116,7 +116,7 @@ def refusal_for(
 
 
 class PartnerCreator:
-    """Creates deliveries (``conversations.DeliveryCreator``); refusals come back as values.
+    """Creates deliveries (a ``RequestCreator``); refusals come back as values.
 
     ``rehosted`` knows the bot's own photo URLs; without it the bot re-hosts nothing, and every
     photo is one the customer gave. ``kept`` knows which of them are still stored: with it, a

@@ -25,9 +25,10 @@ import hashlib
 import json
 
 from bot.chat_ref import TELEGRAM, ChatRef
+from bot.ordering.request_creator import RequestCreator
 from bot.partner.models import CreateDeliveryRequest
 from bot.store import SendKey, SentMessages, UnconfirmedCreates
-from conversations import CreateOutcome, DeliveryCreator
+from conversations import CreateOutcome
 from conversations.refusals import decide
 
 # Left out of the fingerprint: they differ between two orders of the same parcel.
@@ -48,10 +49,10 @@ def content_fingerprint(request: CreateDeliveryRequest) -> str:
 
 
 class HoldingCreator:
-    """A ``DeliveryCreator`` that holds an order identical to an unconfirmed one, once."""
+    """A ``RequestCreator`` that holds an order identical to an unconfirmed one, once."""
 
     def __init__(
-        self, inner: DeliveryCreator, unconfirmed: UnconfirmedCreates, told: SentMessages
+        self, inner: RequestCreator, unconfirmed: UnconfirmedCreates, told: SentMessages
     ) -> None:
         self._inner = inner
         self._unconfirmed = unconfirmed

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.ordering.catalog import PartnerCatalog
 from bot.ordering.counted_creator import CountedCreator
 from bot.ordering.creator import PartnerCreator
@@ -11,10 +12,11 @@ from bot.ordering.duplicate_hold import HoldingCreator
 from bot.ordering.kept_photos import KeptPhotos
 from bot.ordering.photo_origin import RehostedPhotos
 from bot.ordering.recorded_creates import CreateRecorder
+from bot.ordering.request_creator import RequestCreator
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
 from bot.store import Store
-from conversations import DeliveryCreator, Engine, Geocoder, Services
+from conversations import Engine, Geocoder, Services
 from conversations.flow import FlowRegistry
 from conversations.flows import default_registry
 from conversations.services import OnlinePayment
@@ -32,6 +34,7 @@ def build_engine(
     public_base_url: str | None = None,
     online_payment: OnlinePayment | None = None,
     codes_by_link: bool = False,
+    metrics: Metrics = NO_METRICS,
 ) -> Engine:
     """An engine over ``client`` and the shared ``cache`` (every shipped flow by default).
 
@@ -43,7 +46,8 @@ def build_engine(
     a refused host there is the operators' to fix, any other the customer's (``photo_origin``).
     ``online_payment`` is how online payers are told to pay (``[payments]``); ``codes_by_link``
     whether drop-off codes come by webhook and are handed over by a link (``[relay]
-    otp_via_webhook``) rather than texted by the service.
+    otp_via_webhook``) rather than texted by the service. ``metrics`` (the business's) count
+    each create by its flow and outcome (``CountedCreator``).
     """
     rehosted = RehostedPhotos(public_base_url)
     kept = KeptPhotos(rehosted, store.media, store.clock) if store is not None else None
@@ -52,13 +56,12 @@ def build_engine(
         if store is not None
         else None
     )
-    creator: DeliveryCreator = PartnerCreator(client, rehosted, kept, recorder)
+    creator: RequestCreator = PartnerCreator(client, rehosted, kept, recorder)
     if store is not None:
         creator = HoldingCreator(creator, store.unconfirmed, store.sent)
-    creator = CountedCreator(creator)
     services = Services(
         catalog=PartnerCatalog(cache),
-        creator=creator,
+        creator=CountedCreator(creator, metrics),
         geocoder=geocoder,
         online_payment=online_payment or OnlinePayment(),
         codes_by_link=codes_by_link,

@@ -51,7 +51,7 @@ from dataclasses import dataclass
 
 from bot.clocks import Clock, Sleep
 from bot.jobs import Job
-from bot.metrics.recording import count_settled_later
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.ordering.creator import refusal_for
 from bot.ordering.kept_photos import KeptPhotos
 from bot.ordering.lost_create_lookup import find_created
@@ -136,13 +136,15 @@ class CreateFollowUp(Job):
         tuning: FollowUpTuning | None = None,
         rehosted: RehostedPhotos | None = None,
         look_seconds: float | None = None,
+        metrics: Metrics = NO_METRICS,
     ) -> None:
         super().__init__(look_seconds=look_seconds)
         self._store = store
+        self._metrics = metrics  # the business's: counts the creates found settled later
         self._rehosted = rehosted or RehostedPhotos(None)
         self._kept = KeptPhotos(self._rehosted, store.media, store.clock)
         self._client = client
-        self._sender = Sender(store, channel)
+        self._sender = Sender(store, channel, metrics)
         self._alert_operators = alert_operators
         self._clock = clock
         self._sleep = sleep
@@ -247,7 +249,7 @@ class CreateFollowUp(Job):
         with speaking_language(row.language):
             notice = dialogue.went_through(delivery)
         if await self._settle(row, notice, link):
-            count_settled_later(row.saved_order)
+            self._metrics.count_settled_later(row.saved_order)
 
     async def _refused(
         self,

@@ -40,6 +40,7 @@ import httpx
 import pydantic
 
 from bot.clocks import Clock, Sleep
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.partner import checks, errors, retry
 from bot.partner.models import (
     LIST_LIMIT_RANGE,
@@ -81,9 +82,11 @@ class PartnerClient:
     """Async client for the Partner API at ``base_url`` (the address ending in ``/api/v1``).
 
     ``transport`` replaces the network (tests pass ``httpx.MockTransport`` or
-    ``httpx.ASGITransport``). ``limiter`` is the process-wide ``RequestLimiter`` for this key;
-    one is made when none is given. ``clock`` (wall-clock seconds, for ``RateLimit-Reset``),
-    ``sleep`` and ``rng`` (jitter) are injectable so tests never really wait.
+    ``httpx.ASGITransport``). ``metrics`` are the business's: its attempts and waits are
+    counted there (none by default). ``limiter`` is the process-wide ``RequestLimiter`` for
+    this key; one is made when none is given. ``clock`` (wall-clock seconds, for
+    ``RateLimit-Reset``), ``sleep`` and ``rng`` (jitter) are injectable so tests never really
+    wait.
     Use as ``async with PartnerClient(...) as client:`` or call ``aclose()``.
     """
 
@@ -98,6 +101,7 @@ class PartnerClient:
         clock: Clock = time.time,
         sleep: Sleep = asyncio.sleep,
         rng: random.Random | None = None,
+        metrics: Metrics = NO_METRICS,
     ) -> None:
         parts = urlsplit(base_url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -106,7 +110,11 @@ class PartnerClient:
             raise ValueError("base_url must not carry credentials, a query or a fragment")
         self._base_url = base_url.rstrip("/")
         self._options = options
-        self._limiter = limiter if limiter is not None else RequestLimiter(clock=clock, sleep=sleep)
+        self._limiter = (
+            limiter
+            if limiter is not None
+            else RequestLimiter(clock=clock, sleep=sleep, metrics=metrics)
+        )
         self._transport = PartnerTransport(
             self._base_url,
             api_key,
@@ -116,6 +124,7 @@ class PartnerClient:
             clock=clock,
             sleep=sleep,
             rng=rng if rng is not None else random.Random(),  # noqa: S311 - jitter only
+            metrics=metrics,
         )
 
     def __repr__(self) -> str:

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.clocks import Clock, Sleep
-from bot.metrics.recording import count_partner_rate_limited
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 
 DEFAULT_WINDOW_SECONDS = 60.0
 # Starts remembered while no cap is known: more than any plan's published cap (Growth: 180),
@@ -91,9 +91,11 @@ class RequestLimiter:
         window_seconds: float = DEFAULT_WINDOW_SECONDS,
         clock: Clock = time.monotonic,
         sleep: Sleep = asyncio.sleep,
+        metrics: Metrics = NO_METRICS,
     ) -> None:
         self._clock = clock
         self._sleep = sleep
+        self._metrics = metrics  # the business's: counts the waits of its own
         self._lock = asyncio.Lock()
         self._limit: int | None = None
         self._window = DEFAULT_WINDOW_SECONDS
@@ -154,7 +156,7 @@ class RequestLimiter:
                     if wait <= 0:
                         break
                     # Re-checked after the sleep: set_rate or block_for may have moved the goal.
-                    count_partner_rate_limited("own_limit")
+                    self._metrics.count_partner_rate_limited("own_limit")
                     await self._sleep_or_until_a_release(wait)
                 ticket = await self._wait_for_shared_start()
                 # Read again: the shared budget may have held this request back a while.

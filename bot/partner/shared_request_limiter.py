@@ -27,6 +27,7 @@ import time
 from collections.abc import Coroutine
 
 from bot.clocks import Clock, Sleep
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.partner.request_limiter import DEFAULT_WINDOW_SECONDS, RequestLimiter, RequestSlot
 from bot.store.coordination import SharedBudget
 
@@ -54,9 +55,14 @@ class SharedRequestLimiter(RequestLimiter):
         window_seconds: float = DEFAULT_WINDOW_SECONDS,
         clock: Clock = time.monotonic,
         sleep: Sleep = asyncio.sleep,
+        metrics: Metrics = NO_METRICS,
     ) -> None:
         super().__init__(
-            requests_per_minute, window_seconds=window_seconds, clock=clock, sleep=sleep
+            requests_per_minute,
+            window_seconds=window_seconds,
+            clock=clock,
+            sleep=sleep,
+            metrics=metrics,
         )
         self._budget = budget
         self._key_id = key_id

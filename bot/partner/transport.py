@@ -28,8 +28,8 @@ from typing import Any
 import httpx
 
 from bot.clocks import Clock, Sleep
-from bot.metrics.partner_calls import count_partner_failure, partner_call_hooks
-from bot.metrics.recording import count_partner_rate_limited
+from bot.metrics.business_metrics import Metrics
+from bot.metrics.partner_calls import partner_call_hooks
 from bot.partner import errors, retry
 from bot.partner.options import ClientOptions
 from bot.partner.request_limiter import RequestLimiter
@@ -92,8 +92,10 @@ class PartnerTransport:
         clock: Clock,
         sleep: Sleep,
         rng: random.Random,
+        metrics: Metrics,
     ) -> None:
         self._key = ApiKey(api_key)
+        self._metrics = metrics
         self._options = options
         self._limiter = limiter
         self._clock = clock
@@ -110,7 +112,7 @@ class PartnerTransport:
             ),
             headers={"Accept": "application/json", "User-Agent": options.user_agent},
             follow_redirects=False,  # a redirect must never carry the key to another host
-            event_hooks=partner_call_hooks(),
+            event_hooks=partner_call_hooks(metrics),
         )
 
     async def aclose(self) -> None:
@@ -158,7 +160,7 @@ class PartnerTransport:
                 delivery_call=path.startswith("/deliveries/"),
             )
             if response.status_code == 429:
-                count_partner_rate_limited("service_429")
+                self._metrics.count_partner_rate_limited("service_429")
                 rate_limited += 1
                 hint = retry.retry_after_hint(response.headers, error.retry_after, self._clock())
                 wait = retry.rate_limit_wait(hint, rate_limited, options)
@@ -210,7 +212,7 @@ class PartnerTransport:
                 method, path, params=params, json=json, headers=self._auth_headers()
             )
         except httpx.HTTPError as exc:
-            count_partner_failure(method, path)
+            self._metrics.count_partner_failure(method, path)
             error = _transport_error(exc)
         # Raised here, after the except block: raised inside it, the httpx error (and the key
         # in its request headers) would ride along as __context__ even with "from None".

@@ -70,6 +70,7 @@ from bot.clocks import Clock, Sleep
 from bot.config import RelayConfig
 from bot.jobs import Job
 from bot.log_context import log_context
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.partner.models import WebhookEvent
 from bot.relay.channel_protocol import Channel, ChatTurns, SendFailed
 from bot.relay.chat_queues import ChatQueues
@@ -129,6 +130,7 @@ class Relay(Job):
         tuning: RelayTuning | None = None,
         phone_region: str | None = None,
         turns: ChatTurns | None = None,
+        metrics: Metrics = NO_METRICS,
     ) -> None:
         # On a shared store a process that died leaves events whose lease runs out without
         # anyone waking this relay, and this relay's own leases on events still being sent
@@ -145,7 +147,7 @@ class Relay(Job):
             phone_region=phone_region,
         )
         self._queues = ChatQueues(
-            Sender(store, channel),
+            Sender(store, channel, metrics),
             channel,
             sleep=sleep,
             coalesce_chars=self._tuning.coalesce_chars,

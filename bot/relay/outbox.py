@@ -30,6 +30,7 @@ from typing import Final
 
 from bot.chat_ref import ChatRef
 from bot.log_context import current_context, log_context
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.relay.asking import Asking, AskingChannel, typed_text
 from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
 from bot.relay.relay_sends import measured_send
@@ -64,11 +65,13 @@ Outcome = SentReceipt | SendFailed | None
 
 
 class Sender:
-    """Sends ``Outgoing`` messages through a channel under the store's sent markers."""
+    """Sends ``Outgoing`` messages through a channel under the store's sent markers, each send
+    timed and its failure counted in the business's ``metrics``."""
 
-    def __init__(self, store: Store, channel: Channel) -> None:
+    def __init__(self, store: Store, channel: Channel, metrics: Metrics = NO_METRICS) -> None:
         self._store = store
         self._channel = channel
+        self._metrics = metrics
 
     async def deliver(self, message: Outgoing) -> None:
         """Send ``message`` unless it was sent before or its chat is blocked, and mark it sent.
@@ -138,7 +141,7 @@ class Sender:
         sent = False
         try:
             with log_context(**{**dict(messages[claimed[0]].context), "sending": first.kind}):
-                message_id = await measured_send(self._sending(asking), chat, text)
+                message_id = await measured_send(self._metrics, self._sending(asking), chat, text)
             sent = True
         except ChatUnreachable:
             await self._store.blocked.mark(chat)

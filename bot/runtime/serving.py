@@ -21,10 +21,9 @@ from starlette.applications import Starlette
 
 from bot.config import Config
 from bot.metrics.endpoint import MetricsEndpoint
-from bot.metrics.recording import enable as enable_metrics
 from bot.runtime.heap import freeze_start_up_heap
 from bot.runtime.runtime import Runtime
-from bot.runtime.start_line import running_version, start_line
+from bot.runtime.start_line import start_line
 from bot.runtime.startup_error import StartupError
 from bot.web.health import mark_stopping
 
@@ -37,11 +36,9 @@ GRACEFUL_SHUTDOWN_SECONDS = 10
 
 async def serve(config: Config) -> None:
     """Run the bot until SIGINT or SIGTERM (``deliverybot run``); without a Telegram token,
-    for its agent channels only. With ``[metrics] enabled``, metrics are recorded from the
-    start and served at ``[metrics] path``, on the web app or on an address of their own.
-    SIGTERM drains first (see the module docstring)."""
-    if config.metrics.enabled:
-        enable_metrics(running_version())
+    for its agent channels only. With ``[metrics] enabled``, the business's metrics (recorded
+    from the start: its core built them) are served at ``[metrics] path``, on the web app or
+    on an address of their own. SIGTERM drains first (see the module docstring)."""
     runtime = await Runtime.build(config)
     signals: asyncio.Queue[signal.Signals] = asyncio.Queue()
     loop = asyncio.get_running_loop()
@@ -101,7 +98,7 @@ def add_metrics_route(config: Config, runtime: Runtime) -> bool:
 def _metrics_endpoint(config: Config, runtime: Runtime) -> MetricsEndpoint:
     token = config.metrics.token
     secret = None if token is None else token.get_secret_value()
-    return MetricsEndpoint(runtime.store, token=secret, clock=time.time)
+    return MetricsEndpoint(runtime.store, runtime.core.metrics, token=secret, clock=time.time)
 
 
 async def _listen(

@@ -7,17 +7,9 @@ from __future__ import annotations
 
 import os
 import socket
-from importlib.metadata import PackageNotFoundError, version
 
 from bot.config import Config
-
-
-def running_version() -> str:
-    """The installed package's version (``unknown`` from a source tree never installed)."""
-    try:
-        return version("deliverybot")
-    except PackageNotFoundError:
-        return "unknown"
+from bot.metrics.build_info import running_version
 
 
 def instance_name() -> str:

@@ -108,7 +108,10 @@ def register_telegram(
     """
     operator_chats = frozenset(chat.id for chat in operators if chat.channel == TELEGRAM)
     telegram, application, seams = bot.telegram, bot.application, core.seams
-    sender = TelegramSender(application.bot, core.store, limiter=seams.limiter)
+    sender = TelegramSender(
+        application.bot, core.store, limiter=seams.limiter, metrics=core.metrics
+    )
+    bot.processor.metrics = core.metrics  # its updates are counted as the business's
     photos = PhotoReceiver(
         application.bot,
         core.store,

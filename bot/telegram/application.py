@@ -48,7 +48,7 @@ from telegram.request import BaseRequest, HTTPXRequest
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.chatlocks import ChatLocks, ChatTurnLocks
 from bot.config import TelegramConfig
-from bot.metrics.recording import measured_update, update_failed
+from bot.metrics.business_metrics import NO_METRICS, Metrics, UpdateMeasure
 from bot.metrics.update_kinds import kind_of
 from bot.store import Store, UpdateInbox
 from bot.telegram.bot_context import BotContext
@@ -104,6 +104,12 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
 
     A ``ReceivedUpdate`` (webhook mode) is parsed here, holding its chat's lock, and PTB's
     Update goes to ``application`` (set by ``build_application``) instead of the raw object.
+
+    Each update is measured in the business's ``metrics`` (set by the wiring once the core is
+    built): counted by kind and outcome, timed from its arrival. PTB hands a handler's
+    exception to the error handler, never back here, so the error handler marks its update
+    failed through ``update_failed``, which finds the update's measure by its id among those
+    being processed.
     """
 
     def __init__(
@@ -111,12 +117,15 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
         max_concurrent_updates: int = MAX_CONCURRENT_UPDATES,
         *,
         locks: ChatTurnLocks | None = None,
+        metrics: Metrics = NO_METRICS,
     ) -> None:
         super().__init__(max_concurrent_updates)
         # The runtime passes the store's locks, held by every process on the store.
         self.locks: ChatTurnLocks = locks if locks is not None else ChatLocks()
         self.inbox: InboxHandOff | None = None
         self.application: BotApplication | None = None
+        self.metrics = metrics
+        self._measuring: dict[int, UpdateMeasure] = {}  # by update id, while processed
 
     def hold(self, chat_id: int) -> contextlib.AbstractAsyncContextManager[None]:
         """Wait for the turn of Telegram's chat ``chat_id`` and keep it for the block."""
@@ -127,14 +136,29 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
             # PTB made it to process the raw object; the parsed Update is processed instead.
             coroutine.close()
         chat_id = chat_of(update)
-        with measured_update("telegram", kind_of_update(update)):
-            if chat_id is None:
-                await self._handle(update, coroutine)
-            else:
-                async with self.locks.hold(ChatRef(TELEGRAM, chat_id)):
-                    if self.inbox is not None:
-                        await self.inbox.earlier(update)
+        update_id = _update_id(update)
+        with self.metrics.measured_update(TELEGRAM, kind_of_update(update)) as measure:
+            if update_id is not None:
+                self._measuring[update_id] = measure
+            try:
+                if chat_id is None:
                     await self._handle(update, coroutine)
+                else:
+                    async with self.locks.hold(ChatRef(TELEGRAM, chat_id)):
+                        if self.inbox is not None:
+                            await self.inbox.earlier(update)
+                        await self._handle(update, coroutine)
+            finally:
+                if update_id is not None and self._measuring.get(update_id) is measure:
+                    del self._measuring[update_id]
+
+    def update_failed(self, update: object) -> None:
+        """``update`` (PTB's Update or the queued object), if it is being processed, failed
+        although nothing was raised out of it: its error handler was called."""
+        update_id = _update_id(update)
+        measure = None if update_id is None else self._measuring.get(update_id)
+        if measure is not None:
+            measure.failed()
 
     async def _handle(self, update: object, coroutine: Awaitable[Any]) -> None:
         if not isinstance(update, ReceivedUpdate):
@@ -154,6 +178,11 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
 
     async def shutdown(self) -> None:
         """Nothing to free: the locks go once nobody holds them."""
+
+
+def _update_id(update: object) -> int | None:
+    update_id = getattr(update, "update_id", None)
+    return update_id if isinstance(update_id, int) else None
 
 
 def kind_of_update(update: object) -> str:
@@ -208,7 +237,9 @@ def install_handlers(
     application.add_handler(TypeHandler(Update, gatekeeper(ctx.store)), group=GATEKEEPER_GROUP)
     application.add_handlers(list(handlers), group=HANDLER_GROUP)
     application.add_handler(TypeHandler(Update, recorder(ctx.store)), group=RECORDER_GROUP)
-    application.add_error_handler(error_handler(ctx))
+    processor = application.update_processor
+    failed = processor.update_failed if isinstance(processor, ChatOrderedProcessor) else None
+    application.add_error_handler(error_handler(ctx, failed))
 
 
 def gatekeeper(
@@ -289,13 +320,15 @@ def malformed(update: Update) -> str | None:
 
 
 def error_handler(
-    ctx: BotContext,
+    ctx: BotContext, failed: Callable[[object], None] | None = None
 ) -> Callable[[object, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]:
-    """Log a failed update by id (never its content) and tell its chat, briefly."""
+    """Log a failed update by id (never its content) and tell its chat, briefly; ``failed``
+    (the processor's ``update_failed``) has it counted as failed."""
 
     async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         error = context.error
-        update_failed()
+        if failed is not None:
+            failed(update)
         # Failed before its handlers ran (its chat's lock, the inbox): still the raw object.
         update = readable(update)
         update_id = update.update_id if isinstance(update, Update | ReceivedUpdate) else None

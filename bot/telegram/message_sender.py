@@ -34,7 +34,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, Tele
 
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.chatlocks import ChatLocks
-from bot.metrics.recording import count_telegram_rate_limited
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.relay.channel_protocol import ChatUnreachable, SendFailed
 from bot.store import Store
 from bot.telegram.limits import RateLimiter
@@ -78,9 +78,17 @@ Posted = dict[str, Any] | bool
 class TelegramSender:
     """Sends messages and edits for the bot: ``TelegramSender(bot, store, limiter=...)``."""
 
-    def __init__(self, bot: Bot, store: Store, *, limiter: RateLimiter | None = None) -> None:
+    def __init__(
+        self,
+        bot: Bot,
+        store: Store,
+        *,
+        limiter: RateLimiter | None = None,
+        metrics: Metrics = NO_METRICS,
+    ) -> None:
         self._bot = bot
         self._store = store
+        self._metrics = metrics  # the business's: counts Telegram's 429 answers
         # Paced with every process sharing the store (its send budget).
         self.limiter = limiter or RateLimiter(budget=store.send_budget)
         self._locks = ChatLocks()
@@ -208,7 +216,7 @@ class TelegramSender:
             try:
                 sent = await call()
             except RetryAfter as error:
-                count_telegram_rate_limited()
+                self._metrics.count_telegram_rate_limited()
                 wait = retry_after_seconds(error)
                 if await self.limiter.share_hold(chat_id, wait):
                     log.info("Telegram asked to wait %.0fs: every chat is held", wait)

@@ -24,7 +24,7 @@ from starlette.responses import PlainTextResponse, Response
 
 from bot.clocks import Clock
 from bot.log_context import log_context
-from bot.metrics.recording import count_webhook_event
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.partner.models import WebhookEvent
 from bot.partner.signing import SIGNATURE_HEADER, SignatureError, verify
 from bot.store import Store
@@ -61,6 +61,7 @@ class PartnerWebhook:
         max_body_bytes: int,
         on_event: Callable[[], None] | None,
         clock: Clock,
+        metrics: Metrics = NO_METRICS,
     ) -> None:
         if not signing_secrets or not all(signing_secrets):
             raise ValueError("at least one non-empty signing secret is needed")
@@ -71,6 +72,7 @@ class PartnerWebhook:
         self._max_body_bytes = max_body_bytes
         self._on_event = on_event
         self._clock = clock
+        self._metrics = metrics  # the business's: counts the events stored and redelivered
 
     def __repr__(self) -> str:
         return f"PartnerWebhook(secrets=<{len(self._secrets)} redacted>)"
@@ -107,7 +109,7 @@ class PartnerWebhook:
             is_new = await self._store.inbox.add(
                 event.id, event.data.object.id, event.type, event.created, raw
             )
-            count_webhook_event(event.type, is_new)
+            self._metrics.count_webhook_event(event.type, is_new)
             if is_new:
                 logger.debug("stored %s event %s", event.type, event.id)
                 if self._on_event is not None:

@@ -20,6 +20,7 @@ from starlette.applications import Starlette
 from starlette.routing import BaseRoute, Route
 
 from bot.clocks import Clock
+from bot.metrics.business_metrics import NO_METRICS, Metrics
 from bot.store import Store
 from bot.web.health import HealthEndpoint
 from bot.web.media_endpoint import MediaEndpoint
@@ -38,12 +39,14 @@ def create_web_app(
     on_event: Callable[[], None] | None = None,
     extra_routes: Sequence[BaseRoute] = (),
     clock: Clock = time.time,
+    metrics: Metrics = NO_METRICS,
 ) -> Starlette:
     """The web app over ``store``; see the module docstring for its routes.
 
     ``signing_secrets``: every secret a webhook may be signed with (the current one and, during
     a rotation, the previous one). ``on_event`` is called after a new event is stored (pass
     ``relay.wake``). ``clock`` (unix seconds) checks signature timestamps and photo expiry.
+    ``metrics``: the business's, where the partner events received are counted.
     """
     if not webhook_path.startswith("/") or webhook_path.endswith("/"):
         raise ValueError("webhook_path must be a path such as /hooks/partner")
@@ -55,6 +58,7 @@ def create_web_app(
             max_body_bytes=max_body_bytes,
             on_event=on_event,
             clock=clock,
+            metrics=metrics,
         )
         routes.append(Route(webhook_path, webhook.handle, methods=["POST"]))
     media = MediaEndpoint(store, clock=clock)

@@ -475,7 +475,7 @@ class TurnRun(Walker):
         request = draft.model_copy(update={"idempotencyKey": self.work.idempotency_key})
         outcome: CreateOutcome
         try:
-            outcome = await self.services.creator.create(request)
+            outcome = await self.services.creator.create(request, flow=self.work.flow)
         except ServiceUnavailable:
             outcome = decide("unavailable")
         if isinstance(outcome, Refused) and outcome.outcome_unknown:

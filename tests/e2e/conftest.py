@@ -160,9 +160,11 @@ def stack_config(
     operators: list[int],
     public_base_url: str = PUBLIC_BASE_URL,
     partner: dict[str, Any] | None = None,
+    metrics: dict[str, Any] | None = None,
 ) -> Config:
     """The config an operator would write for this stack (secrets inline, no env vars);
-    ``partner`` adds ``[partner]`` settings (the client's retries)."""
+    ``partner`` adds ``[partner]`` settings (the client's retries), ``metrics`` a
+    ``[metrics]`` section."""
     telegram: dict[str, Any] = {
         "token": tg.token,
         "mode": mode,
@@ -181,6 +183,8 @@ def stack_config(
         "geocoding": {"provider": "none"},
         "relay": {},
     }
+    if metrics is not None:
+        data["metrics"] = metrics
     return Config.model_validate(data, context={"environ": {}, "base_dir": tmp_path})
 
 
@@ -379,10 +383,10 @@ async def sandbox_and_telegram(
 @pytest.fixture
 async def make_stack(tmp_path: Path) -> AsyncIterator[MakeStack]:
     """``await make_stack(mode="polling", edit=None, operators=[OPERATORS.id], workers=True,
-    public_base_url=PUBLIC_BASE_URL, partner=None, clock=system_clock)``.
+    public_base_url=PUBLIC_BASE_URL, partner=None, clock=system_clock, metrics=None)``.
 
     ``edit(data)`` changes the default scenario's TOML data before the sandbox is built;
-    ``partner`` adds ``[partner]`` settings to the config.
+    ``partner`` adds ``[partner]`` settings to the config, ``metrics`` its ``[metrics]``.
     Everything started is stopped when the test ends.
     """
     async with contextlib.AsyncExitStack() as exits:
@@ -396,6 +400,7 @@ async def make_stack(tmp_path: Path) -> AsyncIterator[MakeStack]:
             public_base_url: str = PUBLIC_BASE_URL,
             partner: dict[str, Any] | None = None,
             clock: Clock = system_clock,
+            metrics: dict[str, Any] | None = None,
         ) -> BotStack:
             switch, sandbox, tg = await sandbox_and_telegram(exits, edit)
             for user in (ADA, BOLA, CHIDI, OLU):
@@ -410,6 +415,7 @@ async def make_stack(tmp_path: Path) -> AsyncIterator[MakeStack]:
                 operators=[OPERATORS.id] if operators is None else operators,
                 public_base_url=public_base_url,
                 partner=partner,
+                metrics=metrics,
             )
             stack = BotStack(tg, sandbox, switch, config, workers=workers, clock=clock)
             exits.push_async_callback(stack.stop)

@@ -10,32 +10,26 @@ an operator's ``/report`` in the operators' chat answers the short version.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
 from bot.funnel.idle import record_idle_abandoned
 from bot.funnel.recorder import day_of
 from bot.funnel.report import funnel_report, render_short, render_table
-from bot.metrics import recording
 from bot.runtime.housekeeping import housekeep
 from conversations.texts.catalogue import say
-from tests.e2e.conftest import ADA, BOLA, CHIDI, OLU, OPERATORS, BotStack
+from tests.e2e.conftest import ADA, BOLA, CHIDI, OLU, OPERATORS, MakeStack
 from tests.metrics.samples import sample
 
-
-@pytest.fixture
-def metrics_on() -> Iterator[None]:
-    recording.enable("test")
-    yield
-    recording.disable()
+METRICS_ON = {"enabled": True, "token": "metrics-token-0123456789abcdef"}
 
 
-async def test_scripted_customers_give_exact_counts_per_step(
-    stack: BotStack, metrics_on: None
-) -> None:
+async def test_scripted_customers_give_exact_counts_per_step(make_stack: MakeStack) -> None:
+    stack = await make_stack(metrics=METRICS_ON)
+    metrics = stack.bot.core.metrics
     before = sample(
-        "deliverybot_funnel_events_total", flow="pickup_delivery", step="summary", kind="created"
+        metrics,
+        "deliverybot_funnel_events_total",
+        flow="pickup_delivery",
+        step="summary",
+        kind="created",
     )
     await stack.order(ADA)
 
@@ -104,6 +98,7 @@ async def test_scripted_customers_give_exact_counts_per_step(
     assert refused.text == say("ops.refused")
     assert (
         sample(
+            metrics,
             "deliverybot_funnel_events_total",
             flow="pickup_delivery",
             step="summary",

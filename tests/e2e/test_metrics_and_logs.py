@@ -29,7 +29,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from starlette.applications import Starlette
 
 from bot.config import Config
-from bot.metrics import recording
+from bot.metrics.build_info import running_version
 from bot.metrics.endpoint import MetricsEndpoint
 from bot.runtime import configure_logging, serve
 from bot.sandbox import default_scenario
@@ -37,16 +37,9 @@ from bot.sandbox.server import SandboxServer
 from tests.deploy.conftest import promtool_check_metrics
 from tests.e2e.conftest import ADA, ADA_PHONE, RECEIVER_PHONE, SECRET_TOKEN, BotStack, MakeStack
 from tests.fakes import FakeTelegram
-from tests.metrics.samples import sample
+from tests.metrics.samples import sample as sample_of
 
 METRICS_TOKEN = "metrics-token-0123456789abcdef"
-
-
-@pytest.fixture
-def metrics_on() -> Iterator[None]:
-    recording.enable("test")
-    yield
-    recording.disable()
 
 
 @pytest.fixture
@@ -61,7 +54,8 @@ def restore_logging() -> Iterator[None]:
 
 
 async def _scrape(stack: BotStack, token: str | None = METRICS_TOKEN) -> httpx.Response:
-    endpoint = MetricsEndpoint(stack.bot.store, token=METRICS_TOKEN, clock=time.time)
+    core = stack.bot.core
+    endpoint = MetricsEndpoint(stack.bot.store, core.metrics, token=METRICS_TOKEN, clock=time.time)
     app = Starlette(routes=[endpoint.route("/metrics")])
     headers = {} if token is None else {"Authorization": f"Bearer {token}"}
     async with httpx.AsyncClient(
@@ -80,9 +74,16 @@ def _label_values(exposition: str) -> set[str]:
 
 
 async def test_an_order_shows_in_the_metrics_with_bounded_labels_only(
-    make_stack: MakeStack, metrics_on: None
+    make_stack: MakeStack,
 ) -> None:
-    stack = await make_stack(workers=False)  # the relay's sends happen when the test says
+    metrics_on = {"enabled": True, "token": METRICS_TOKEN}
+    # The relay's sends happen when the test says.
+    stack = await make_stack(workers=False, metrics=metrics_on)
+    metrics = stack.bot.core.metrics
+
+    def sample(name: str, **labels: str) -> float:
+        return sample_of(metrics, name, **labels)
+
     created = {"flow": "pickup_delivery", "outcome": "created"}
     before_creates = sample("deliverybot_creates_total", **created)
     before_updates = sample(
@@ -126,7 +127,7 @@ async def test_an_order_shows_in_the_metrics_with_bounded_labels_only(
     assert sample("deliverybot_inbox_pending", inbox="telegram_updates") == 0  # all handled
     assert sample("deliverybot_followups_pending") == 0
     assert sample("deliverybot_sessions_open", flow="pickup_delivery") == 1
-    assert 'deliverybot_build_info{version="test"} 1.0' in exposition
+    assert f'deliverybot_build_info{{version="{running_version()}"}} 1.0' in exposition
 
     values = _label_values(exposition)
     for personal in (str(ADA.id), delivery_id, ADA_PHONE, RECEIVER_PHONE, "Bola Ahmed"):
@@ -217,7 +218,6 @@ async def test_run_serves_metrics_on_their_own_address_and_logs_a_start_line(
         finally:
             os.kill(os.getpid(), signal.SIGTERM)
             await asyncio.wait_for(running, timeout=10)
-            recording.disable()
 
     assert own.status_code == 200
     assert "deliverybot_build_info{" in own.text

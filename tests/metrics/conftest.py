@@ -1,17 +1,13 @@
-"""Metrics switched on for a test (``metrics_on``)."""
+"""A business's metrics, recorded, for a test (``metrics``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from bot.metrics import recording
+from bot.metrics.prometheus_metrics import PrometheusMetrics
 
 
 @pytest.fixture
-def metrics_on() -> Iterator[None]:
-    """Recording on for the test, off again after."""
-    recording.enable("test")
-    yield
-    recording.disable()
+def metrics() -> PrometheusMetrics:
+    """Metrics of their own for the test: a registry nothing else records into."""
+    return PrometheusMetrics("test")

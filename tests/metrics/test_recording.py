@@ -1,8 +1,10 @@
-"""bot.metrics.recording and its helpers: bounded labels, nothing recorded while off."""
+"""A business's ``Metrics`` and their helpers: bounded labels, nothing recorded while off, an
+update failed by its error handler."""
 
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import httpx
 import pytest
@@ -12,12 +14,14 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from bot.chat_ref import ChatRef
-from bot.metrics import recording
+from bot.metrics.business_metrics import NO_METRICS
 from bot.metrics.partner_calls import partner_operation
+from bot.metrics.prometheus_metrics import PrometheusMetrics
 from bot.metrics.update_kinds import kind_of
 from bot.ordering.counted_creator import outcome_label
 from bot.relay.channel_protocol import ChatUnreachable, SendFailed
 from bot.relay.relay_sends import measured_send
+from bot.telegram.application import ChatOrderedProcessor
 from conversations.outcome import Refused
 from tests.metrics.samples import sample
 
@@ -81,44 +85,64 @@ def test_a_create_outcome_is_labelled_by_what_it_came_to() -> None:
 
 
 def test_nothing_is_recorded_while_metrics_are_off() -> None:
-    assert not recording.enabled()
-    before = sample("deliverybot_creates_total", flow="errand", outcome="created")
-    recording.creating_in("errand")
-    recording.count_create("errand", "created")
-    with recording.measured_update("telegram", "text"):
-        pass
-    assert sample("deliverybot_creates_total", flow="errand", outcome="created") == before
-    assert recording.creating_flow() == "unknown"
+    NO_METRICS.count_create("errand", "created")
+    with NO_METRICS.measured_update("telegram", "text") as measure:
+        measure.failed()
+    NO_METRICS.count_audit_event("block", "done")
+    assert NO_METRICS.exposition() == b""
 
 
 def test_an_update_counts_as_failed_when_it_raises_or_its_error_handler_says_so(
-    metrics_on: None,
+    metrics: PrometheusMetrics,
 ) -> None:
     labels = {"channel": "telegram", "kind": "text"}
-    handled = sample("deliverybot_updates_total", **labels, outcome="handled")
-    failed = sample("deliverybot_updates_total", **labels, outcome="failed")
-    timed = sample("deliverybot_turn_seconds_count", channel="telegram")
+    handled = sample(metrics, "deliverybot_updates_total", **labels, outcome="handled")
+    failed = sample(metrics, "deliverybot_updates_total", **labels, outcome="failed")
+    timed = sample(metrics, "deliverybot_turn_seconds_count", channel="telegram")
 
-    with recording.measured_update("telegram", "text"):
+    with metrics.measured_update("telegram", "text"):
         pass
-    with recording.measured_update("telegram", "text"):
-        recording.update_failed()  # PTB's error handler, inside the update's handling
-    with pytest.raises(RuntimeError), recording.measured_update("telegram", "text"):
+    with metrics.measured_update("telegram", "text") as measure:
+        measure.failed()  # PTB's error handler, inside the update's handling
+    with pytest.raises(RuntimeError), metrics.measured_update("telegram", "text"):
         raise RuntimeError("boom")
-    recording.update_failed()  # outside any update: nothing to mark
 
-    assert sample("deliverybot_updates_total", **labels, outcome="handled") == handled + 1
-    assert sample("deliverybot_updates_total", **labels, outcome="failed") == failed + 2
-    assert sample("deliverybot_turn_seconds_count", channel="telegram") == timed + 3
+    assert sample(metrics, "deliverybot_updates_total", **labels, outcome="handled") == handled + 1
+    assert sample(metrics, "deliverybot_updates_total", **labels, outcome="failed") == failed + 2
+    assert sample(metrics, "deliverybot_turn_seconds_count", channel="telegram") == timed + 3
 
 
-async def test_an_endpoint_counts_by_the_class_of_its_answer(metrics_on: None) -> None:
+async def test_the_error_handler_marks_only_the_update_being_processed_failed(
+    metrics: PrometheusMetrics,
+) -> None:
+    """PTB hands a handler's exception to the error handler, not back to the processor: the
+    handler's ``update_failed`` finds the measure by the update's id."""
+    processor = ChatOrderedProcessor(metrics=metrics)
+    failing, fine = SimpleNamespace(update_id=41), SimpleNamespace(update_id=42)
+
+    async def handlers_failing() -> None:
+        processor.update_failed(failing)  # what the error handler does
+
+    async def handlers_fine() -> None:
+        return None
+
+    await processor.do_process_update(failing, handlers_failing())
+    await processor.do_process_update(fine, handlers_fine())
+    processor.update_failed(fine)  # no longer processed: nothing to mark
+
+    labels = {"channel": "telegram", "kind": "other"}
+    assert sample(metrics, "deliverybot_updates_total", **labels, outcome="failed") == 1
+    assert sample(metrics, "deliverybot_updates_total", **labels, outcome="handled") == 1
+
+
+async def test_an_endpoint_counts_by_the_class_of_its_answer(metrics: PrometheusMetrics) -> None:
     async def answer(request: Request) -> Response:
         return JSONResponse({}, status_code=int(request.query_params["status"]))
 
-    app = Starlette(routes=[Route("/x", recording.measured_endpoint("api", "answer", answer))])
+    app = Starlette(routes=[Route("/x", metrics.measured_endpoint("api", "answer", answer))])
+    updates = "deliverybot_updates_total"
     before = {
-        outcome: sample("deliverybot_updates_total", channel="api", kind="answer", outcome=outcome)
+        outcome: sample(metrics, updates, channel="api", kind="answer", outcome=outcome)
         for outcome in ("ok", "refused", "rate_limited", "failed")
     }
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
@@ -126,7 +150,7 @@ async def test_an_endpoint_counts_by_the_class_of_its_answer(metrics_on: None) -
             await c.get("/x", params={"status": status})
 
     after = {
-        outcome: sample("deliverybot_updates_total", channel="api", kind="answer", outcome=outcome)
+        outcome: sample(metrics, updates, channel="api", kind="answer", outcome=outcome)
         for outcome in before
     }
     assert {k: after[k] - before[k] for k in before} == {
@@ -138,37 +162,41 @@ async def test_an_endpoint_counts_by_the_class_of_its_answer(metrics_on: None) -
 
 
 async def test_a_relayed_send_is_timed_and_its_failures_counted_by_reason(
-    metrics_on: None,
+    metrics: PrometheusMetrics,
 ) -> None:
     chat = ChatRef("telegram", 5)
     reasons = ("unreachable", "send_failed", "error")
-    before = [
-        sample("deliverybot_relay_failures_total", channel="telegram", reason=r) for r in reasons
-    ]
-    sent = sample("deliverybot_relay_send_seconds_count", channel="telegram")
+    failures = "deliverybot_relay_failures_total"
+    before = [sample(metrics, failures, channel="telegram", reason=r) for r in reasons]
+    sent = sample(metrics, "deliverybot_relay_send_seconds_count", channel="telegram")
 
     async def ok(chat: ChatRef, text: str) -> int | None:
         return 7
 
-    assert await measured_send(ok, chat, "hello") == 7
+    assert await measured_send(metrics, ok, chat, "hello") == 7
     for error in (ChatUnreachable(), SendFailed("later"), OSError("down")):
 
         async def failing(chat: ChatRef, text: str, error: Exception = error) -> int | None:
             raise error
 
         with pytest.raises(type(error)):
-            await measured_send(failing, chat, "hello")
+            await measured_send(metrics, failing, chat, "hello")
 
-    after = [
-        sample("deliverybot_relay_failures_total", channel="telegram", reason=r) for r in reasons
-    ]
+    after = [sample(metrics, failures, channel="telegram", reason=r) for r in reasons]
     assert [a - b for a, b in zip(after, before, strict=True)] == [1, 1, 1]
-    assert sample("deliverybot_relay_send_seconds_count", channel="telegram") == sent + 1
+    assert sample(metrics, "deliverybot_relay_send_seconds_count", channel="telegram") == sent + 1
 
 
-def test_settled_later_reads_the_flow_from_the_kept_order(metrics_on: None) -> None:
-    before = sample("deliverybot_creates_total", flow="errand", outcome="settled_later")
-    recording.count_settled_later(json.dumps({"flow": "errand", "answers": {}}))
-    recording.count_settled_later("not json")
-    assert sample("deliverybot_creates_total", flow="errand", outcome="settled_later") == before + 1
-    assert sample("deliverybot_creates_total", flow="unknown", outcome="settled_later") >= 1
+def test_settled_later_reads_the_flow_from_the_kept_order(metrics: PrometheusMetrics) -> None:
+    creates = "deliverybot_creates_total"
+    before = sample(metrics, creates, flow="errand", outcome="settled_later")
+    metrics.count_settled_later(json.dumps({"flow": "errand", "answers": {}}))
+    metrics.count_settled_later("not json")
+    assert sample(metrics, creates, flow="errand", outcome="settled_later") == before + 1
+    assert sample(metrics, creates, flow="unknown", outcome="settled_later") >= 1
+
+
+def test_the_build_info_says_the_version_once_the_metrics_are_built() -> None:
+    metrics = PrometheusMetrics("1.2.3")
+    assert sample(metrics, "deliverybot_build_info", version="1.2.3") == 1
+    assert b'deliverybot_build_info{version="1.2.3"} 1.0' in metrics.exposition()
