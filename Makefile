@@ -43,11 +43,25 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict bot conversations
 
-# Two workers: most of the suite's time is real processes and leases waited for, not CPU, so
-# two at once take about a third less time even on two cores (each worker starts its own
-# PostgreSQL server; `.venv/bin/pytest` alone still runs everything in one process).
+# Four workers on two cores: much of the suite's time is waited, not computed (real processes
+# starting, leases and rate windows running out in real time, the end-to-end tests' instances),
+# so more workers than cores overlap the waits (each worker starts its own PostgreSQL server;
+# `.venv/bin/pytest` alone still runs everything in one process). Work is handed out a file at
+# a time, in file order, as workers free up (a file's module fixtures, such as the wheel
+# tests/deploy builds, are made once): xdist's default sends each worker a quarter of its
+# share of single tests at once, which gave one worker nearly all of tests/e2e.
+# The run's own settings, whatever the environment says:
+# - Python caches what it compiles (PYTHONDONTWRITEBYTECODE dropped): pip installed without .pyc
+#   (--no-compile) and every worker and every `deliverybot run` a test starts imports the same
+#   modules, each compiling them again without the cache (pytest's collection alone: about 18 s
+#   of CPU per worker instead of 7).
+# - Temporary files on a tmpfs when the machine has a roomy one (TEST_TMPDIR): the tests make
+#   thousands of SQLite files and PostgreSQL tables they throw away, and on a disk their commits,
+#   TRUNCATEs and deletions wait for it (tests/store takes half the time in memory).
+TEST_TMPDIR := $(shell df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 && $$4 >= 4194304 { print "/dev/shm" }')
 pytest: $(STAMP) postgres-server deploy-tools browser
-	$(BIN)/pytest -n 2
+	env -u PYTHONDONTWRITEBYTECODE $(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR)) \
+		$(BIN)/pytest -n 4 --dist loadfile --no-loadscope-reorder
 
 # The PostgreSQL tests and benchmarks start a throwaway server from the system's binaries
 # (initdb, pg_ctl); install them when missing (sudo only when not root). The tests fail, never

@@ -8,9 +8,7 @@ the bot, runs the relay and posts the due agent webhooks.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import socket
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -37,6 +35,7 @@ from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.seams import Seams
 from bot.settings import AgentsSettings, CoreSettings
 from bot.store import Store
+from tests.support.served import loopback_socket, serve_on, stop_serving
 
 SHOP_KEY = "shop-key-0123456789abcdef0123"
 OTHER_KEY = "other-key-0123456789abcdef012"
@@ -121,29 +120,22 @@ class LoopbackServer:
     """An ASGI app served by uvicorn on 127.0.0.1 and a free port."""
 
     def __init__(self, app: Any, *, lifespan: str = "off") -> None:
-        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-        self._socket.bind(("127.0.0.1", 0))
+        self._socket = loopback_socket()
         self.url = f"http://127.0.0.1:{self._socket.getsockname()[1]}"
-        config = uvicorn.Config(app, log_level="warning", lifespan=lifespan)
-        self._server = uvicorn.Server(config)
-        self._task: asyncio.Task[None] | None = None
+        self._app = app
+        self._lifespan = lifespan
+        self._server: uvicorn.Server | None = None
 
     async def start(self) -> None:
-        self._task = asyncio.create_task(self._server.serve(sockets=[self._socket]))
-        async with asyncio.timeout(5):
-            # uvicorn offers no startup event; its ``started`` flag flips once it listens.
-            while not self._server.started:
-                if self._task.done():
-                    await self._task
-                    raise RuntimeError("the server stopped during startup")
-                await asyncio.sleep(0.01)
+        self._server = await serve_on(
+            self._socket, self._app, log_level="warning", lifespan=self._lifespan
+        )
 
     async def stop(self) -> None:
-        self._server.should_exit = True
-        if self._task is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        self._socket.close()
+        if self._server is None:
+            self._socket.close()
+            return
+        await stop_serving(self._server, self._socket)
 
 
 def _photo(request: httpx.Request) -> httpx.Response:

@@ -20,20 +20,19 @@ import asyncio
 import json
 import mimetypes
 import secrets
-import socket
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from typing import Any
 
 import httpx
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from bot.clocks import Clock
+from tests.support.served import loopback_socket, serve_on, stop_serving
 
 from .telegram_delivery import UpdateQueue, Webhook, WebhookPusher
 from .telegram_failures import FailurePlan
@@ -119,28 +118,11 @@ class FakeTelegram(CallLog):
     @asynccontextmanager
     async def serving(self) -> AsyncIterator[None]:
         """Serve on a free loopback port until the block ends; pushes webhooks meanwhile."""
-        # proto=IPPROTO_TCP matters: asyncio only sets TCP_NODELAY on sockets that say they are
-        # TCP, and without it every keep-alive answer waits ~40 ms for a delayed ACK.
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-        sock.bind(("127.0.0.1", 0))
-        config = uvicorn.Config(
-            self.app,
-            lifespan="off",
-            ws="none",
-            log_config=None,
-            access_log=False,
+        sock = loopback_socket()
+        server = await serve_on(
+            sock, self.app, ws="none", log_config=None, access_log=False,
             timeout_graceful_shutdown=1,
-        )
-        server = uvicorn.Server(config)
-        # startup()/shutdown() directly: serve() would take over the process's signal handlers
-        # and tick a 0.1 s main loop the tests do not need.
-        config.load()
-        server.lifespan = config.lifespan_class(config)
-        try:
-            await server.startup(sockets=[sock])
-        except BaseException:
-            sock.close()
-            raise
+        )  # fmt: skip
         self._base = f"http://127.0.0.1:{sock.getsockname()[1]}"
         pusher = asyncio.create_task(self._pusher.run(), name="fake-telegram-webhook-pusher")
         try:
@@ -150,7 +132,7 @@ class FakeTelegram(CallLog):
             pusher.cancel()
             with suppress(asyncio.CancelledError):
                 await pusher
-            await server.shutdown(sockets=[sock])
+            await stop_serving(server, sock)
             self._base = None
 
     @property
