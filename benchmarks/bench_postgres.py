@@ -48,6 +48,7 @@ from bot.partner.signing import SIGNATURE_HEADER, sign
 from bot.settings import CoreSettings
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
+from bot.telegram.telegram_kind import TELEGRAM_KIND
 
 INGEST_EVENTS = 1_500
 RELAY_EVENTS = 400
@@ -82,7 +83,7 @@ async def serve_bot(
 
     core = build_core(settings, store)
     core.register(
-        ChannelRegistration(TELEGRAM, recorder, routes=[Route("/bench/sent", sent_times)])
+        ChannelRegistration(TELEGRAM_KIND, recorder, routes=[Route("/bench/sent", sent_times)])
     )
     jobs = Scheduler(leadership=store.leadership)
     if with_relay:

@@ -50,6 +50,7 @@ from bot.seams import Seams
 from bot.settings import CoreSettings
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
+from bot.telegram.telegram_kind import TELEGRAM_KIND
 from conversations.texts import dialogue
 
 try:  # a tree whose store, relay and chat service name each chat by its channel
@@ -144,7 +145,7 @@ async def run_pattern(server: LocalPostgres, media: Path, pattern: str) -> dict[
         for _ in range(INSTANCES):
             store = await Store.connect_postgres(dsn, media_dir=media)
             core = build_core(settings, store, Seams(partner_transport=transport))
-            core.register(ChannelRegistration(TELEGRAM, chats))
+            core.register(ChannelRegistration(TELEGRAM_KIND, chats))
             nodes.append((store, core))
         customers = [FIRST_CHAT + number for number in range(CUSTOMERS)]
         await seed_summaries(nodes[0][1], nodes[0][0], customers)

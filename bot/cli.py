@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from bot.safety.shell_commands import add_audit, add_customers
 
 if TYPE_CHECKING:
+    from bot.channel_kind import ChannelKind
     from bot.config import Config
     from conversations.texts.catalogue import ChannelTexts
 
@@ -48,6 +49,14 @@ def _channel_texts() -> Sequence[ChannelTexts]:
     from bot.channel_texts import shipped_channel_texts
 
     return shipped_channel_texts()
+
+
+def _channel_kinds() -> Sequence[ChannelKind]:
+    """Every shipped channel's kind, told to a store a command opens: its chat locks are keyed
+    by their tags (``bot.shipped_channels``; imported only when a command opens the store)."""
+    from bot.shipped_channels import SHIPPED_CHANNEL_KINDS
+
+    return SHIPPED_CHANNEL_KINDS
 
 
 def _add_config_option(parser: argparse.ArgumentParser) -> None:
@@ -432,7 +441,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_VersionAction)
     # Every command that reads a config checks its [texts] overrides against these words.
-    parser.set_defaults(channel_texts=_channel_texts)
+    # Every command that opens the store tells it these channels' chat lock tags.
+    parser.set_defaults(channel_texts=_channel_texts, channel_kinds=_channel_kinds)
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     for add_command in COMMANDS:
         add_command(subparsers)

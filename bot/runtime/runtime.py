@@ -31,6 +31,7 @@ from bot.runtime.wiring import TelegramBot, TelegramChannel, register_telegram
 from bot.runtime.workers import add_background_jobs
 from bot.seams import Seams
 from bot.settings import CoreSettings
+from bot.shipped_channels import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.sqlite_holders import SqliteFileHeld, held_by_this_process
 from bot.store_from_config import open_store
@@ -80,7 +81,9 @@ class Runtime:
         try:
             if config.storage.shared_database is None:  # one process's SQLite file
                 await _hold_sqlite_file(config.storage.path, stack)
-            store = await open_store(config.storage, seams.clock, seams.synchronous)
+            store = await open_store(
+                config.storage, seams.clock, seams.synchronous, channels=SHIPPED_CHANNEL_KINDS
+            )
             stack.push_async_callback(store.close)
             bot = None
             if telegram and config.has_telegram:

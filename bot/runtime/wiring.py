@@ -47,6 +47,7 @@ from bot.telegram.quote_taps import QuoteTaps
 from bot.telegram.relay_channel import TelegramRelayChannel, TelegramTurns
 from bot.telegram.staff_topics import StaffTopics
 from bot.telegram.stored_updates import InboxHandOff, UpdateInboxSweep
+from bot.telegram.telegram_kind import TELEGRAM_KIND
 from bot.telegram.telegram_texts import TELEGRAM_TEXTS
 from bot.telegram.webhook_route import telegram_route
 from bot.webapp.place_question import ChatPlaceQuestions
@@ -187,7 +188,7 @@ def register_telegram(
     )
     core.register(
         ChannelRegistration(
-            TELEGRAM,
+            TELEGRAM_KIND,
             TelegramRelayChannel(sender),
             turns=TelegramTurns(sender.limiter),
             deliver_later=conversation.deliver_later,

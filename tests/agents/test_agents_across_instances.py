@@ -21,13 +21,13 @@ from bot.agents import AgentChannel
 from bot.agents.agents_wiring import register_agents
 from bot.bot_core import BotCore, build_core
 from bot.channels import ChannelRegistration
-from bot.chat_ref import TELEGRAM
 from bot.config import key_hash
 from bot.sandbox import Sandbox, default_scenario
 from bot.seams import Seams
 from bot.settings import AgentsSettings, CoreSettings
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
+from bot.telegram.telegram_kind import TELEGRAM_KIND
 from conversations import Session, Turn
 from conversations.dialog import Answer
 from tests.agents.conftest import SHOP_KEY, TO_SUMMARY, RecordingChannel
@@ -51,7 +51,7 @@ async def nodes(postgres_server: LocalPostgres, tmp_path: Path) -> AsyncIterator
             core = build_core(
                 settings, store, Seams(partner_transport=httpx.ASGITransport(app=sandbox.app))
             )
-            core.register(ChannelRegistration(TELEGRAM, RecordingChannel()))
+            core.register(ChannelRegistration(TELEGRAM_KIND, RecordingChannel()))
             register_agents(core)
             api = httpx.AsyncClient(
                 transport=httpx.ASGITransport(app=core.web_app),

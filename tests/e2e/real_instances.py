@@ -48,6 +48,7 @@ from bot.seams import Seams
 from bot.settings import CoreSettings
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres, free_loopback_port
+from bot.telegram.telegram_kind import TELEGRAM_KIND
 from bot.telegram.webhook_route import SECRET_TOKEN_HEADER, TELEGRAM_PATH
 from tests.agents.conftest import LoopbackServer, RecordingChannel
 from tests.fakes import FakeTelegram, SentMessage, TgUser
@@ -370,7 +371,7 @@ async def seed_sessions_at_the_summary(store: Store, partner: Partner, chats: li
     core = build_core(
         settings, store, Seams(partner_transport=httpx.ASGITransport(app=partner.counter))
     )
-    core.register(ChannelRegistration(TELEGRAM, RecordingChannel()))
+    core.register(ChannelRegistration(TELEGRAM_KIND, RecordingChannel()))
     try:
         filler = chats[0]
         chat, user = ChatRef(TELEGRAM, filler), UserRef(TELEGRAM, filler)
