@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from bot.chat_ref import OPERATOR_LOG, TELEGRAM, ChatRef
+from bot.chat_ref import OPERATOR_LOG, ChatRef
 from bot.config import AgentChannelConfig, Config
 from bot.config.geocoding_section import GeocodingConfig
 from bot.config.limits_section import LimitsConfig
@@ -66,9 +66,9 @@ class CoreSettings:
     news every ``polling_interval_seconds`` instead. ``public_base_url`` is the bot's own https
     host (``[telegram] public_base_url``), where it re-hosts package photos (and agents' uploads,
     kept ``media_ttl_seconds``): the service refusing that host is the operators' to fix, any
-    other photo host the customer's. ``operators`` are the chats operators are told in
-    (Telegram's, or the log without Telegram). ``agents`` is None when no agent channel is
-    configured (the bot then has no ``/api``).
+    other photo host the customer's. ``operators`` are the chats operators are told in (refs
+    of any channel, from ``[operators] chat_ids``; the log without Telegram). ``agents`` is
+    None when no agent channel is configured (the bot then has no ``/api``).
     """
 
     partner_base_url: str
@@ -101,10 +101,8 @@ class CoreSettings:
         """
         webhooks = config.webhooks
         secrets = webhooks.signing_secrets() if webhooks.enabled else []
-        # The configured operator chats are Telegram's: its ids, named by it here.
-        operators = tuple(
-            ChatRef(TELEGRAM, chat) for chat in sorted(set(config.operators.chat_ids))
-        )
+        # The configured operator chats, each named by its channel (a number alone: Telegram).
+        operators = tuple(sorted(set(config.operators.chats)))
         return cls(
             partner_base_url=config.partner.base_url,
             partner_api_key=config.partner.api_key.get_secret_value(),

@@ -13,6 +13,7 @@ import pytest
 from pydantic import BaseModel, SecretStr
 
 from bot.channel_texts import shipped_channel_texts
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.cli import main
 from bot.config import (
     Config,
@@ -24,6 +25,7 @@ from bot.config import (
     render_redacted,
 )
 from bot.partner.options import ClientOptions
+from bot.settings import CoreSettings
 from bot.webapp import webapp_texts
 
 API_KEY = "sk_live_TESTapiKEY0123456789abcdef"
@@ -352,10 +354,17 @@ PROBLEMS: list[tuple[str, dict[str, Any], list[str]]] = [
      ["[webhooks] path: must be a URL path such as /hooks/partner (no query, no trailing /)"]),
     # [operators], [storage]
     ("operator listed twice and a zero id", {"operators.chat_ids": [42, 0, 42]},
-     ["[operators] chat_ids[1]: 0 is not a Telegram chat id",
+     ["[operators] chat_ids[1]: 0 is not a telegram chat id",
       "[operators] chat_ids[2]: listed twice"]),
-    ("operator id not an integer", {"operators.chat_ids": [42, "@ops"]},
-     ["[operators] chat_ids[1]: must be a valid integer (got a string)"]),
+    ("operator listed twice, once by its channel", {"operators.chat_ids": [42, "telegram:42"]},
+     ["[operators] chat_ids[1]: listed twice"]),
+    ("operator id not a chat", {"operators.chat_ids": [42, "@ops", "console:one", 1.5]},
+     ["[operators] chat_ids[1]: '@ops' is not a chat: a chat is written channel:id "
+      "(telegram:-1001234567890, console:1), or a Telegram chat id alone",
+      "[operators] chat_ids[2]: 'console:one' is not a chat: a chat is written channel:id "
+      "(telegram:-1001234567890, console:1), or a Telegram chat id alone",
+      "[operators] chat_ids[3]: 1.5 is not a chat: a chat is written channel:id "
+      "(telegram:-1001234567890, console:1), or a Telegram chat id alone"]),
     ("photos that never last", {"storage.media_ttl_hours": 0},
      ["[storage] media_ttl_hours: must be greater than 0"]),
     ("unfinished orders dropped within the day", {"storage.session_idle_days": 0.5},
@@ -749,3 +758,21 @@ def test_relative_storage_paths_are_warned_about(
                 "storage.postgres.dsn": "postgresql://bot:pw@db.internal/bot"}  # fmt: skip
     warned = load_config(write(tmp_path, postgres)).warnings()
     assert [line.split(":")[0] for line in warned] == ["[storage] media_dir"]
+
+
+def test_operators_are_chats_of_any_channel_a_number_alone_being_telegram_s(
+    tmp_path: Path,
+) -> None:
+    written = [42, "telegram:-1001234", "console:1", "whatsapp:2347000000001"]
+    config = load_config(write(tmp_path, {"operators.chat_ids": written}))
+
+    assert config.operators.chats == (
+        ChatRef(TELEGRAM, 42),
+        ChatRef(TELEGRAM, -1001234),
+        ChatRef("console", 1),
+        ChatRef("whatsapp", 2347000000001),
+    )
+    settings = CoreSettings.from_config(config)
+    assert set(settings.operators) == set(config.operators.chats)
+    # Staff see hand-offs in the first Telegram chat among them.
+    assert settings.handoff.staff_chat == 42

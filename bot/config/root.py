@@ -175,7 +175,7 @@ def _without_telegram(config: Config) -> list[str]:
         "handed to the receiver; keep OTP via webhook only switched off in the dashboard, so "
         "the service sends the code itself",
     ]
-    if config.operators.chat_ids:
+    if config.operators.telegram_chat_ids:
         found.append(
             "[operators] chat_ids: Telegram chats, not reached without [telegram] token: "
             "what they would be told is logged"

@@ -13,6 +13,7 @@ from pydantic import (
     model_validator,
 )
 
+from bot.chat_ref import TELEGRAM, WRITTEN_CHAT_HELP, ChatRef, parse_chat_ref
 from bot.config.config_errors import KeyProblems
 from bot.config.secrets import BOT_TOKEN_SHAPE, SECRET_TOKEN_SHAPE, EnvName, resolve_secret
 from bot.config.section import Section
@@ -124,8 +125,12 @@ class TelegramConfig(Section):
 
 
 class OperatorsConfig(Section):
-    """``[operators]``: the Telegram chats allowed to dispatch and told about every event,
-    and how customers who ask for a person are answered there (``bot.handoff``).
+    """``[operators]``: the chats allowed to dispatch and told about every event, and how
+    customers who ask for a person are answered there (``bot.handoff``).
+
+    ``chat_ids`` are chats of any channel, ``channel:id`` (``"telegram:-1001234567890"``,
+    ``"console:1"``), or a number alone for a Telegram chat; ``chats`` reads them as
+    ``ChatRef``. Staff see hand-offs in the first Telegram chat among them.
 
     ``handoff_hours`` (the business's own words, e.g. "Mon-Sat 8:00-20:00") and
     ``handoff_reply_minutes`` tell the customer roughly when a person answers;
@@ -134,20 +139,44 @@ class OperatorsConfig(Section):
     ``handoff_messages_per_minute``: a customer's messages to staff, at most.
     """
 
-    chat_ids: list[int] = Field(default_factory=list)
+    chat_ids: list[int | str] = Field(default_factory=list)
     handoff_hours: str = ""
     handoff_reply_minutes: int = Field(default=15, ge=1, le=24 * 60)
     sign_replies: bool = False
     handoff_idle_hours: float = Field(default=24.0, gt=0)
     handoff_messages_per_minute: int = Field(default=10, ge=1)
 
-    @field_validator("chat_ids")
+    @field_validator("chat_ids", mode="before")
     @classmethod
-    def _chat_ids(cls, value: list[int]) -> list[int]:
-        problems: list[tuple[tuple[str | int, ...], str]] = [
-            ((i,), "0 is not a Telegram chat id") for i, v in enumerate(value) if v == 0
-        ]
-        problems += [((i,), "listed twice") for i, v in enumerate(value) if v in value[:i]]
+    def _chat_ids(cls, value: object) -> object:
+        if not isinstance(value, list):
+            return value  # pydantic says it must be a list
+        problems: list[tuple[tuple[str | int, ...], str]] = []
+        seen: list[ChatRef] = []
+        for i, written in enumerate(value):
+            if isinstance(written, bool) or not isinstance(written, int | str):
+                problems.append(((i,), f"{written!r} is not a chat: {WRITTEN_CHAT_HELP}"))
+                continue
+            try:
+                chat = parse_chat_ref(written)
+            except ValueError as exc:
+                problems.append(((i,), str(exc)))
+                continue
+            if chat.id == 0:
+                problems.append(((i,), f"0 is not a {chat.channel} chat id"))
+            elif chat in seen:
+                problems.append(((i,), "listed twice"))
+            seen.append(chat)
         if problems:
             raise KeyProblems(problems)
         return value
+
+    @property
+    def chats(self) -> tuple[ChatRef, ...]:
+        """The operators' chats, each named by its channel, in the order written."""
+        return tuple(parse_chat_ref(written) for written in self.chat_ids)
+
+    @property
+    def telegram_chat_ids(self) -> tuple[int, ...]:
+        """The ids of the Telegram chats among them, in the order written."""
+        return tuple(chat.id for chat in self.chats if chat.channel == TELEGRAM)
