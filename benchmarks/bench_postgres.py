@@ -46,6 +46,7 @@ from bot.chat_ref import TELEGRAM, ChatRef
 from bot.jobs import Scheduler
 from bot.partner.signing import SIGNATURE_HEADER, sign
 from bot.settings import CoreSettings
+from bot.shipped_channels import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 from bot.telegram.telegram_kind import TELEGRAM_KIND
@@ -61,7 +62,7 @@ Target = tuple[str, str, str]
 
 async def open_store(backend: str, where: str, media: Path) -> Store:
     if backend == "postgres":
-        return await Store.connect_postgres(where, media_dir=media)
+        return await Store.connect_postgres(where, media_dir=media, channels=SHIPPED_CHANNEL_KINDS)
     return await Store.connect(
         where, media_dir=media, synchronous="FULL" if backend == "sqlite:FULL" else "NORMAL"
     )

@@ -48,6 +48,7 @@ from bot.channels import ChannelRegistration
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.seams import Seams
 from bot.settings import CoreSettings
+from bot.shipped_channels import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 from bot.telegram.telegram_kind import TELEGRAM_KIND
@@ -143,7 +144,9 @@ async def run_pattern(server: LocalPostgres, media: Path, pattern: str) -> dict[
     nodes: list[tuple[Store, BotCore]] = []
     try:
         for _ in range(INSTANCES):
-            store = await Store.connect_postgres(dsn, media_dir=media)
+            store = await Store.connect_postgres(
+                dsn, media_dir=media, channels=SHIPPED_CHANNEL_KINDS
+            )
             core = build_core(settings, store, Seams(partner_transport=transport))
             core.register(ChannelRegistration(TELEGRAM_KIND, chats))
             nodes.append((store, core))

@@ -84,6 +84,8 @@ def _check_config(args: argparse.Namespace) -> int:
     webhook_url = config.partner_webhook_url()
     if webhook_url is not None:
         print(f"\n# Register this webhook endpoint in the dashboard: {webhook_url}")
+    for note in config.notes():  # keys in their old place: they work, and are named
+        print(f"note: {note}", file=sys.stderr)
     for warning in config.warnings():
         print(f"warning: {warning}", file=sys.stderr)
     if args.connect:
@@ -235,7 +237,7 @@ def _add_run(subparsers: Subparsers) -> None:
         "mode; left out when [telegram] has no token and [[agents.channels]] lists a channel), "
         "the web app, the relay of Partner API events and the other background work, which "
         "this process alone runs. Stops on Ctrl-C, or on SIGTERM after failing /health for "
-        "[telegram] drain_seconds so a proxy leaves it out first. A bad "
+        "[server] drain_seconds so a proxy leaves it out first. A bad "
         "configuration is reported like check-config does, with exit code 2; a bot that cannot "
         "start (Telegram refuses the token, the port is taken) exits with 1.",
     )

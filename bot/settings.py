@@ -64,7 +64,7 @@ class CoreSettings:
 
     ``signing_secrets`` empty means partner webhooks are off: a ``StatusPoller`` asks for the
     news every ``polling_interval_seconds`` instead. ``public_base_url`` is the bot's own https
-    host (``[telegram] public_base_url``), where it re-hosts package photos (and agents' uploads,
+    host (``[server] public_base_url``), where it re-hosts package photos (and agents' uploads,
     kept ``media_ttl_seconds``): the service refusing that host is the operators' to fix, any
     other photo host the customer's. ``operators`` are the chats operators are told in (refs
     of any channel, from ``[operators] chat_ids``; the log without Telegram). ``agents`` is
@@ -120,7 +120,7 @@ class CoreSettings:
                 config.payments.online_instructions, config.payments.online_link
             ),
             otp_via_webhook=config.relay.otp_via_webhook,
-            public_base_url=config.telegram.public_base_url,
+            public_base_url=config.server.public_base_url,
             media_ttl_seconds=config.storage.media_ttl_hours * 3600,
             geocoding=config.geocoding,
             limits=config.limits,

@@ -43,9 +43,9 @@ BASE: dict[str, Any] = {
     "telegram": {
         "token_env": "TEST_BOT_TOKEN",
         "mode": "webhook",
-        "public_base_url": "https://bot.example.com",
         "secret_token_env": "TEST_SECRET_TOKEN",
     },
+    "server": {"public_base_url": "https://bot.example.com"},
     "webhooks": {"enabled": True, "signing_secret": SIGNING_SECRET},
     "operators": {"chat_ids": [42, -1001234]},
     # Absolute, as under the systemd unit (a relative path is warned about).
@@ -307,11 +307,12 @@ PROBLEMS: list[tuple[str, dict[str, Any], list[str]]] = [
      ["[telegram] token: required unless [[agents.channels]] lists a channel: "
       + _SET_ENV.format("token")]),
     ("webhook mode without a host or secret token",
-     {"telegram.public_base_url": DROP, "telegram.secret_token_env": DROP,
+     {"server.public_base_url": DROP, "telegram.secret_token_env": DROP,
       "webhooks.enabled": False, "webhooks.signing_secret": DROP},
-     ['[telegram] public_base_url: required when mode = "webhook": Telegram posts updates to it',
-      '[telegram] secret_token: required when mode = "webhook": '
-      + _SET_ENV.format("secret_token")]),
+     ['[telegram] secret_token: required when mode = "webhook": '
+      + _SET_ENV.format("secret_token"),
+      '[server] public_base_url: required when [telegram] mode = "webhook": Telegram posts '
+      "updates to it"]),
     ("secret token with bad characters",
      {"telegram.secret_token_env": DROP, "telegram.secret_token": "no!good"},
      ["[telegram] secret_token: must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -"]),
@@ -341,9 +342,9 @@ PROBLEMS: list[tuple[str, dict[str, Any], list[str]]] = [
      ["[webhooks] signing_secret: required when enabled = true: "
       + _SET_ENV.format("signing_secret")]),
     ("webhooks without a public host",
-     {"telegram.mode": "polling", "telegram.public_base_url": DROP,
+     {"telegram.mode": "polling", "server.public_base_url": DROP,
       "telegram.secret_token_env": DROP},
-     ["[webhooks] enabled: needs [telegram] public_base_url: the service posts events to a "
+     ["[webhooks] enabled: needs [server] public_base_url: the service posts events to a "
       "public host"]),
     ("signing secret of another kind", {"webhooks.previous_signing_secret": API_KEY},
      ["[webhooks] previous_signing_secret: must start with whsec_ (the endpoint's signing "
@@ -558,15 +559,15 @@ WARNINGS: list[tuple[str, dict[str, Any], list[str]]] = [
      ["[operators] chat_ids: empty: nobody may use operator commands, and event summaries and "
       "agent notes go nowhere"]),
     ("no public host, secrets unused",
-     {"telegram.mode": "polling", "telegram.public_base_url": DROP, "webhooks.enabled": False},
-     ["[telegram] public_base_url: not set: package photos cannot be hosted, so pickup "
+     {"telegram.mode": "polling", "server.public_base_url": DROP, "webhooks.enabled": False},
+     ["[server] public_base_url: not set: package photos cannot be hosted, so pickup "
       "deliveries and photo errands cannot be ordered",
       "[webhooks] signing_secret: ignored while enabled = false",
       '[telegram] secret_token: ignored while mode = "polling"']),
     ("loopback hosts",
      {"partner.base_url": "http://127.0.0.1:8787/api/v1",
-      "telegram.public_base_url": "http://localhost:8080"},
-     ["[telegram] public_base_url: a loopback host: only local tests can reach it, not "
+      "server.public_base_url": "http://localhost:8080"},
+     ["[server] public_base_url: a loopback host: only local tests can reach it, not "
       "Telegram or the Partner API",
       "[partner] base_url: a loopback host: this is a local sandbox, not the real service"]),
 ]

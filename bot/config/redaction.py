@@ -14,6 +14,7 @@ from pydantic import BaseModel, SecretStr
 
 from bot.config.root import Config
 from bot.config.section import submodel
+from bot.config.server_section import MOVED_FROM_TELEGRAM
 from bot.partner.vocabulary import API_KEY_PREFIX, SIGNING_SECRET_PREFIX
 
 
@@ -47,6 +48,8 @@ def _render_table(
         value = getattr(section, key)
         if key.endswith("_env") and key.removesuffix("_env") in fields:
             continue  # shown beside the secret it names
+        if name == "telegram" and key in MOVED_FROM_TELEGRAM:
+            continue  # [server]'s now, and shown there with its effective value
         if isinstance(value, BaseModel):
             tables.append((key, value))
         elif _is_table_array(value):

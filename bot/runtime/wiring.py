@@ -113,7 +113,7 @@ def register_telegram(
     photos = PhotoReceiver(
         application.bot,
         core.store,
-        public_base_url=telegram.public_base_url,
+        public_base_url=core.settings.public_base_url,
         ttl_seconds=core.settings.media_ttl_seconds,
     )
     ctx = BotContext(
@@ -161,7 +161,13 @@ def register_telegram(
     @contextlib.asynccontextmanager
     async def running() -> AsyncIterator[None]:
         try:  # a start that fails halfway is stopped too: whatever began is undone
-            await start_receiving(application, telegram, operator_chats, conversation.flow_menu)
+            await start_receiving(
+                application,
+                telegram,
+                operator_chats,
+                conversation.flow_menu,
+                public_base_url=core.settings.public_base_url,
+            )
             yield
         finally:
             await stop_receiving(application)

@@ -25,6 +25,7 @@ from bot.config import key_hash
 from bot.sandbox import Sandbox, default_scenario
 from bot.seams import Seams
 from bot.settings import AgentsSettings, CoreSettings
+from bot.shipped_channels import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 from bot.telegram.telegram_kind import TELEGRAM_KIND
@@ -47,7 +48,9 @@ async def nodes(postgres_server: LocalPostgres, tmp_path: Path) -> AsyncIterator
     made: list[Node] = []
     try:
         for _ in range(2):
-            store = await Store.connect_postgres(dsn, media_dir=tmp_path / "media")
+            store = await Store.connect_postgres(
+                dsn, media_dir=tmp_path / "media", channels=SHIPPED_CHANNEL_KINDS
+            )
             core = build_core(
                 settings, store, Seams(partner_transport=httpx.ASGITransport(app=sandbox.app))
             )

@@ -46,6 +46,7 @@ from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.sandbox.operations import API_PREFIX
 from bot.seams import Seams
 from bot.settings import CoreSettings
+from bot.shipped_channels import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres, free_loopback_port
 from bot.telegram.telegram_kind import TELEGRAM_KIND
@@ -222,7 +223,7 @@ async def open_backing(
         storage += f'[storage.postgres]\ndsn = "{dsn}"'
         if pool_size is not None:
             storage += f"\npool_size = {pool_size}"
-        store = await Store.connect_postgres(dsn, media_dir=media)
+        store = await Store.connect_postgres(dsn, media_dir=media, channels=SHIPPED_CHANNEL_KINDS)
     else:
         storage = f'[storage]\nbackend = "sqlite"\npath = "{path}"\nmedia_dir = "{media}"'
         store = await Store.connect(path, media_dir=media)

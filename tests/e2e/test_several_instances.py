@@ -29,6 +29,7 @@ from bot.chat_ref import ChatRef
 from bot.partner.signing import sign
 from bot.sandbox import default_scenario
 from bot.sandbox.server import SandboxServer
+from bot.shipped_channels import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres, free_loopback_port
 from bot.telegram.webhook_route import SECRET_TOKEN_HEADER, TELEGRAM_PATH
@@ -84,7 +85,9 @@ async def cluster(
 ) -> AsyncIterator[tuple[list[Instance], FakeTelegram, Store]]:
     dsn = await postgres_server.create_database("several_instances")
     media = tmp_path / "media"
-    store = await Store.connect_postgres(dsn, media_dir=media)  # migrates before the instances
+    store = await Store.connect_postgres(
+        dsn, media_dir=media, channels=SHIPPED_CHANNEL_KINDS
+    )  # migrates before the instances
     async with (
         SandboxServer(default_scenario(), port=0) as partner,
         FakeTelegram.running() as tg,
