@@ -23,7 +23,7 @@ from pathlib import Path
 
 from bot.funnel.recorder import day_of
 from bot.funnel.report import funnel_report, render_table
-from bot.shipped_channels import SHIPPED_CHANNEL_KINDS
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.funnel_events import FunnelEvent
 from bot.store.pg_local_server import LocalPostgres

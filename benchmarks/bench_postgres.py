@@ -45,8 +45,8 @@ from bot.channels import ChannelRegistration
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.jobs import Scheduler
 from bot.partner.signing import SIGNATURE_HEADER, sign
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.settings import CoreSettings
-from bot.shipped_channels import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 from bot.telegram.telegram_kind import TELEGRAM_KIND

@@ -45,10 +45,10 @@ from revision_trees import export, run_json
 
 from bot.bot_core import BotCore, build_core
 from bot.channels import ChannelRegistration
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.seams import Seams
 from bot.settings import CoreSettings
-from bot.shipped_channels import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 from bot.telegram.telegram_kind import TELEGRAM_KIND

@@ -53,8 +53,9 @@ def _channel_texts() -> Sequence[ChannelTexts]:
 
 def _channel_kinds() -> Sequence[ChannelKind]:
     """Every shipped channel's kind, told to a store a command opens: its chat locks are keyed
-    by their tags (``bot.shipped_channels``; imported only when a command opens the store)."""
-    from bot.shipped_channels import SHIPPED_CHANNEL_KINDS
+    by their tags (``bot.runtime.channel_starters``; imported only when a command opens the
+    store)."""
+    from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 
     return SHIPPED_CHANNEL_KINDS
 

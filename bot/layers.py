@@ -71,10 +71,7 @@ FLOORS: Final = (
         "every shipped channel's words; what the core is built from: seams and settings",
     ),
     Floor(("bot.core_services",), "the core as a channel sees it"),
-    Floor(
-        ("bot.agents", "bot.bot_core", "bot.shipped_channels"),
-        "the agent channels beside the core that builds all; every shipped channel's kind",
-    ),
+    Floor(("bot.agents", "bot.bot_core"), "the agent channels beside the core that builds all"),
     Floor(("bot.demo", "bot.runtime"), "the processes: the demo and the running bot"),
     Floor(("bot.cli",), "the command line"),
     Floor(("bot.__main__",), "python -m bot"),

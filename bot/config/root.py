@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Final
 from urllib.parse import urlsplit
 
 from pydantic import ValidationInfo, field_validator, model_validator
@@ -22,6 +23,12 @@ from bot.config.telegram import BOT_CREDENTIAL_HOW, OperatorsConfig, TelegramCon
 from bot.config.texts_section import TextsConfig
 from bot.config.urls import LOOPBACK_HOSTS
 from bot.config.webapp_section import WEBAPP_PATH, WebappConfig
+
+_CHANNEL_SWITCHES: Final = (
+    f"Telegram: {BOT_CREDENTIAL_HOW}",
+    "an agent channel: list it in [[agents.channels]]",
+)
+"""How the file turns on each channel that takes orders, named when none is on."""
 
 
 class Config(Section):
@@ -96,11 +103,13 @@ class Config(Section):
     @field_validator("agents")
     @classmethod
     def _takes_orders_somewhere(cls, value: AgentsConfig, info: ValidationInfo) -> AgentsConfig:
-        # Orders come through Telegram, an agent channel, or both; with neither the bot is idle.
-        # Checked here, not after the whole model, so it is reported with every other problem.
+        # At least one channel takes orders; with none the bot is idle. Checked here, not after
+        # the whole model, so it is reported with every other problem.
         telegram = info.data.get("telegram")
-        if telegram is not None and telegram.token is None and not value.configured:
-            problem = f"required unless [[agents.channels]] lists a channel: {BOT_CREDENTIAL_HOW}"
+        if telegram is None:
+            return value
+        if telegram.token is None and not value.configured:
+            problem = "no channel takes orders; enable one. " + "; or ".join(_CHANNEL_SWITCHES)
             raise KeyProblems([(("telegram", "token"), problem)], absolute=True)
         return value
 

@@ -86,10 +86,12 @@ class TelegramBot:
 
 @dataclass(frozen=True)
 class TelegramChannel:
-    """What ``register_telegram`` made: the handlers' context and the conversation."""
+    """What ``register_telegram`` made: the handlers' context and the conversation, over PTB's
+    ``application``."""
 
     ctx: BotContext
     conversation: Conversation
+    application: BotApplication
 
 
 def register_telegram(
@@ -204,4 +206,4 @@ def register_telegram(
             texts=(TELEGRAM_TEXTS, WEBAPP_TEXTS),
         )
     )
-    return TelegramChannel(ctx, conversation)
+    return TelegramChannel(ctx, conversation, application)

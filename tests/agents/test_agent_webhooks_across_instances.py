@@ -20,8 +20,8 @@ import pytest
 from bot.agents.agent_channel import AgentEvents, EventBell
 from bot.agents.event_webhooks import EVENT_ID_HEADER, EventWebhooks
 from bot.jobs import Scheduler
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.settings import ChannelHook
-from bot.shipped_channels import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 

@@ -22,10 +22,10 @@ from bot.agents.agents_wiring import register_agents
 from bot.bot_core import BotCore, build_core
 from bot.channels import ChannelRegistration
 from bot.config import key_hash
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.sandbox import Sandbox, default_scenario
 from bot.seams import Seams
 from bot.settings import AgentsSettings, CoreSettings
-from bot.shipped_channels import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 from bot.telegram.telegram_kind import TELEGRAM_KIND

@@ -42,11 +42,11 @@ import pytest
 from bot.bot_core import build_core
 from bot.channels import ChannelRegistration
 from bot.chat_ref import TELEGRAM, ChatRef, UserRef
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.sandbox.operations import API_PREFIX
 from bot.seams import Seams
 from bot.settings import CoreSettings
-from bot.shipped_channels import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres, free_loopback_port
 from bot.telegram.telegram_kind import TELEGRAM_KIND

@@ -27,9 +27,9 @@ import pytest
 
 from bot.chat_ref import ChatRef
 from bot.partner.signing import sign
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.sandbox import default_scenario
 from bot.sandbox.server import SandboxServer
-from bot.shipped_channels import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres, free_loopback_port
 from bot.telegram.webhook_route import SECRET_TOKEN_HEADER, TELEGRAM_PATH

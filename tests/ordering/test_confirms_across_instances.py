@@ -28,8 +28,8 @@ from bot.ordering import ChatService, build_engine
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
 from bot.partner.shared_request_limiter import SharedRequestLimiter, key_fingerprint
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.sandbox import Sandbox, parse_scenario
-from bot.shipped_channels import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_database import PgDatabase
 from bot.store.pg_local_server import LocalPostgres

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS
-from bot.shipped_channels import SHIPPED_CHANNEL_KINDS
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 from conversations.texts import dialogue

@@ -20,7 +20,7 @@ from bot.config import RelayConfig
 from bot.ordering import ChatService, build_engine
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.models import Delivery
-from bot.shipped_channels import SHIPPED_CHANNEL_KINDS
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 from conversations.texts.catalogue import Texts, install, installed, speaking_language

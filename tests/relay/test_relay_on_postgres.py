@@ -13,7 +13,7 @@ from pathlib import Path
 
 from bot.chat_ref import ChatRef
 from bot.relay import Relay, RelayTuning
-from bot.shipped_channels import SHIPPED_CHANNEL_KINDS
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.store import SendKey, Store
 from bot.store.pg_local_server import LocalPostgres
 from tests.support.clock import FakeClock

@@ -1,4 +1,5 @@
-"""``[server] drain_seconds`` (or its old place, ``[telegram]``): 3 s by default, 0 turns the drain off, at most 30 s."""
+"""``[server] drain_seconds`` (or its old place, ``[telegram]``): 3 s by default, 0 turns the
+drain off, at most 30 s."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot.chat_ref import ChatRef
 from bot.runtime import housekeep
-from bot.shipped_channels import SHIPPED_CHANNEL_KINDS
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 from tests.support.clock import FakeClock

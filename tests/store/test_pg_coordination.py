@@ -15,7 +15,7 @@ import pytest
 
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.partner.shared_request_limiter import SharedRequestLimiter, key_fingerprint
-from bot.shipped_channels import SHIPPED_CHANNEL_KINDS
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.store import SendKey, Store
 from bot.store.inbox import DEFAULT_LEASE_SECONDS
 from bot.store.pg_local_server import LocalPostgres

@@ -21,7 +21,7 @@ import asyncpg
 import pytest
 
 from bot.clocks import Clock, system_clock
-from bot.shipped_channels import SHIPPED_CHANNEL_KINDS
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 
