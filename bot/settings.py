@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from bot.chat_ref import OPERATOR_LOG, ChatRef
+from bot.chat_ref import OPERATOR_LOG, TELEGRAM, ChatRef
 from bot.config import AgentChannelConfig, Config
 from bot.config.geocoding_section import GeocodingConfig
 from bot.config.limits_section import LimitsConfig
@@ -95,20 +95,27 @@ class CoreSettings:
     def from_config(cls, config: Config, *, telegram: bool = True) -> CoreSettings:
         """The settings a ``deliverybot run`` takes from its config file.
 
-        Without Telegram (no token, or ``telegram`` False: ``deliverybot mcp``, whose process
-        never runs it) the one operator "chat" is the log (``OPERATOR_LOG``): what operators
-        would be told is written there, one line each.
+        The operators are ``[operators] chat_ids``, chats of any channel. Without Telegram (no
+        token, or ``telegram`` False: ``deliverybot mcp``, whose process never runs it) its
+        chats among them are left out, and when no other is left the one operator "chat" is
+        the log (``OPERATOR_LOG``): what operators would be told is written there, one line
+        each.
         """
         webhooks = config.webhooks
         secrets = webhooks.signing_secrets() if webhooks.enabled else []
         # The configured operator chats, each named by its channel (a number alone: Telegram).
-        operators = tuple(sorted(set(config.operators.chats)))
+        with_telegram = telegram and config.has_telegram
+        operators = tuple(
+            chat
+            for chat in sorted(set(config.operators.chats))
+            if with_telegram or chat.channel != TELEGRAM
+        )
         return cls(
             partner_base_url=config.partner.base_url,
             partner_api_key=config.partner.api_key.get_secret_value(),
             client_options=config.partner.client_options(),
             phone_region=config.telegram.default_phone_region,
-            operators=operators if telegram and config.has_telegram else (OPERATOR_LOG,),
+            operators=operators if with_telegram or operators else (OPERATOR_LOG,),
             signing_secrets=tuple(secret.get_secret_value() for secret in secrets),
             webhook_path=webhooks.path,
             max_body_bytes=webhooks.max_body_bytes,
@@ -124,9 +131,7 @@ class CoreSettings:
             media_ttl_seconds=config.storage.media_ttl_hours * 3600,
             geocoding=config.geocoding,
             limits=config.limits,
-            handoff=HandoffSettings.from_config(
-                config.operators, telegram=telegram and config.has_telegram
-            ),
+            handoff=HandoffSettings.from_config(config.operators, telegram=with_telegram),
         )
 
 

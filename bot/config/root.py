@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 from urllib.parse import urlsplit
 
-from pydantic import ValidationInfo, field_validator, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
+from bot.channel_kind import CHANNEL_NAME
 from bot.config.agents_section import AgentsConfig
 from bot.config.config_errors import KeyProblems
 from bot.config.geocoding_section import GeocodingConfig
@@ -27,6 +28,7 @@ from bot.config.webapp_section import WEBAPP_PATH, WebappConfig
 _CHANNEL_SWITCHES: Final = (
     f"Telegram: {BOT_CREDENTIAL_HOW}",
     "an agent channel: list it in [[agents.channels]]",
+    "another channel of this bot: its [channels.<name>] table",
 )
 """How the file turns on each channel that takes orders, named when none is on."""
 
@@ -42,7 +44,8 @@ class Config(Section):
     storage: StorageConfig
     geocoding: GeocodingConfig
     relay: RelayConfig
-    agents: AgentsConfig
+    channels: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    agents: AgentsConfig  # after channels: some channel must take orders
     texts: TextsConfig
     webapp: WebappConfig
     limits: LimitsConfig
@@ -100,6 +103,20 @@ class Config(Section):
             raise KeyProblems([(("enabled",), problem)])
         return value
 
+    @field_validator("channels")
+    @classmethod
+    def _channel_names(cls, value: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        # [channels.<name>]: a channel's own table, whose keys the channel checks as it starts
+        # (its starter's model, ``bot.runtime.channel_starters``), named by the channel's name.
+        problems: list[tuple[tuple[str | int, ...], str]] = [
+            ((name,), f"is not a channel's name: {CHANNEL_NAME.pattern} expected")
+            for name in value
+            if CHANNEL_NAME.fullmatch(name) is None
+        ]
+        if problems:
+            raise KeyProblems(problems)
+        return value
+
     @field_validator("agents")
     @classmethod
     def _takes_orders_somewhere(cls, value: AgentsConfig, info: ValidationInfo) -> AgentsConfig:
@@ -108,7 +125,8 @@ class Config(Section):
         telegram = info.data.get("telegram")
         if telegram is None:
             return value
-        if telegram.token is None and not value.configured:
+        channels = info.data.get("channels", {})
+        if telegram.token is None and not value.configured and not channels:
             problem = "no channel takes orders; enable one. " + "; or ".join(_CHANNEL_SWITCHES)
             raise KeyProblems([(("telegram", "token"), problem)], absolute=True)
         return value
