@@ -122,10 +122,9 @@ class Config(Section):
     def _takes_orders_somewhere(cls, value: AgentsConfig, info: ValidationInfo) -> AgentsConfig:
         # At least one channel takes orders; with none the bot is idle. Checked here, not after
         # the whole model, so it is reported with every other problem.
-        telegram = info.data.get("telegram")
-        if telegram is None:
+        telegram, channels = info.data.get("telegram"), info.data.get("channels")
+        if telegram is None or channels is None:  # refused already: no more to say here
             return value
-        channels = info.data.get("channels", {})
         if telegram.token is None and not value.configured and not channels:
             problem = "no channel takes orders; enable one. " + "; or ".join(_CHANNEL_SWITCHES)
             raise KeyProblems([(("telegram", "token"), problem)], absolute=True)
