@@ -35,6 +35,7 @@ from bot.agents.agents_wiring import register_agents
 from bot.agents.headless import HeadlessConversations
 from bot.agents.order_total import confirms_total, summary_total
 from bot.bot_core import build_core
+from bot.channel_kind import ChannelKind
 from bot.channels import ChannelRegistration
 from bot.chat_ref import ChatRef
 from bot.config import key_hash
@@ -91,7 +92,7 @@ async def main() -> None:
         )
         seams = Seams(partner_transport=httpx.ASGITransport(app=sandbox.app))
         core = build_core(settings, store, seams)
-        core.register(ChannelRegistration("bench", NoChats()))
+        core.register(ChannelRegistration(ChannelKind("bench", lock_tag=9), NoChats()))
         agents = register_agents(core)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.bind(("127.0.0.1", 0))

@@ -34,6 +34,7 @@ from bot.sandbox import Sandbox, default_scenario
 from bot.seams import Seams
 from bot.settings import CoreSettings
 from bot.store import Store
+from bot.telegram.telegram_kind import TELEGRAM_KIND
 from conversations import (
     CONFIRM,
     ChoiceAnswer,
@@ -142,7 +143,7 @@ def _core(sandbox: Sandbox, store: Store) -> BotCore:
     core = build_core(
         settings, store, Seams(partner_transport=httpx.ASGITransport(app=sandbox.app))
     )
-    core.register(ChannelRegistration(TELEGRAM, _Silent()))
+    core.register(ChannelRegistration(TELEGRAM_KIND, _Silent()))
     return core
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from bot.funnel.recorder import day_of
 from bot.funnel.report import funnel_report, render_table
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.funnel_events import FunnelEvent
 from bot.store.pg_local_server import LocalPostgres
@@ -104,7 +105,9 @@ async def main() -> None:
         server = LocalPostgres.start(pg_base)
         try:
             dsn = await server.create_database("funnel")
-            store = await Store.connect_postgres(dsn, media_dir=scratch / "media")
+            store = await Store.connect_postgres(
+                dsn, media_dir=scratch / "media", channels=SHIPPED_CHANNEL_KINDS
+            )
             try:
                 await store.funnel.add(rows)
                 await measure(store, "PostgreSQL", now)

@@ -75,6 +75,7 @@ from bot.partner.signing import SIGNATURE_HEADER, SignatureError, sign, verify
 from bot.runtime.heap import freeze_start_up_heap
 from bot.settings import CoreSettings
 from bot.store import Inbox, Store
+from bot.telegram.telegram_kind import TELEGRAM_KIND
 
 SECRET = "whsec_benchmark_ingest_secret_01"
 RELAY_RATE_PER_SECOND = 100
@@ -157,7 +158,7 @@ async def serve_bot(with_relay: bool, database: Path, sync: Synchronous, ready: 
 
     routes = [Route("/bench/sent", sent_times), Route("/bench/stored", stored)]
     core = build_core(settings, store)
-    core.register(ChannelRegistration(TELEGRAM, recorder, routes=routes))
+    core.register(ChannelRegistration(TELEGRAM_KIND, recorder, routes=routes))
     relay, app = core.relay, core.web_app
     jobs = Scheduler(leadership=store.leadership)
     if with_relay:

@@ -45,9 +45,11 @@ from bot.channels import ChannelRegistration
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.jobs import Scheduler
 from bot.partner.signing import SIGNATURE_HEADER, sign
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.settings import CoreSettings
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
+from bot.telegram.telegram_kind import TELEGRAM_KIND
 
 INGEST_EVENTS = 1_500
 RELAY_EVENTS = 400
@@ -60,7 +62,7 @@ Target = tuple[str, str, str]
 
 async def open_store(backend: str, where: str, media: Path) -> Store:
     if backend == "postgres":
-        return await Store.connect_postgres(where, media_dir=media)
+        return await Store.connect_postgres(where, media_dir=media, channels=SHIPPED_CHANNEL_KINDS)
     return await Store.connect(
         where, media_dir=media, synchronous="FULL" if backend == "sqlite:FULL" else "NORMAL"
     )
@@ -82,7 +84,7 @@ async def serve_bot(
 
     core = build_core(settings, store)
     core.register(
-        ChannelRegistration(TELEGRAM, recorder, routes=[Route("/bench/sent", sent_times)])
+        ChannelRegistration(TELEGRAM_KIND, recorder, routes=[Route("/bench/sent", sent_times)])
     )
     jobs = Scheduler(leadership=store.leadership)
     if with_relay:

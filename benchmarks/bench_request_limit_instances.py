@@ -45,11 +45,13 @@ from revision_trees import export, run_json
 
 from bot.bot_core import BotCore, build_core
 from bot.channels import ChannelRegistration
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.seams import Seams
 from bot.settings import CoreSettings
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
+from bot.telegram.telegram_kind import TELEGRAM_KIND
 from conversations.texts import dialogue
 
 try:  # a tree whose store, relay and chat service name each chat by its channel
@@ -142,9 +144,11 @@ async def run_pattern(server: LocalPostgres, media: Path, pattern: str) -> dict[
     nodes: list[tuple[Store, BotCore]] = []
     try:
         for _ in range(INSTANCES):
-            store = await Store.connect_postgres(dsn, media_dir=media)
+            store = await Store.connect_postgres(
+                dsn, media_dir=media, channels=SHIPPED_CHANNEL_KINDS
+            )
             core = build_core(settings, store, Seams(partner_transport=transport))
-            core.register(ChannelRegistration(TELEGRAM, chats))
+            core.register(ChannelRegistration(TELEGRAM_KIND, chats))
             nodes.append((store, core))
         customers = [FIRST_CHAT + number for number in range(CUSTOMERS)]
         await seed_summaries(nodes[0][1], nodes[0][0], customers)

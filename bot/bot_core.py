@@ -103,7 +103,9 @@ class BotCore:
     def register(self, registration: ChannelRegistration) -> None:
         """Add a channel: the chats it owns, its routes on the web app, its jobs, what runs
         with the bot and its own words, beside the core's in the business's catalogue
-        (``bot.channels``). Before the bot starts."""
+        (``bot.channels``); its kind's lock tag is declared to the store, which refuses a tag
+        another channel has. Before the bot starts."""
+        self.store.declare_channel(registration.kind)
         self.channels.add(registration)
         self.web_app.router.routes.extend(registration.routes)
         if registration.texts:
@@ -206,6 +208,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         create_wait=CreateWaitNotice(client.limiter, channels),
         limits=settings.limits,
         metrics=metrics,
+        channel_capabilities=channels.capabilities,
     )
     relay = Relay(
         store,

@@ -2,11 +2,13 @@
 
 A channel adapter (Telegram, the terminal console, the agents' JSON API) builds what it needs
 over the core's services (``bot.core_services.CoreServices``) and registers one
-``ChannelRegistration``: the name, the ``Channel`` that delivers its chats' messages, the web
+``ChannelRegistration``: its kind (``bot.channel_kind.ChannelKind``: the name, its chats' lock
+tag and what it can do), the ``Channel`` that delivers its chats' messages, the web
 routes, the background jobs, the turns it shows later, its pacing, its own words (``texts``,
 added to the business's catalogue) and whatever starts and stops with the running bot. Nothing
 else of the core changes for a new channel: the relay, the operator alerts and the later turns
-reach a chat through ``Channels``, which hands each to the channel that owns the chat.
+reach a chat through ``Channels``, which hands each to the channel that owns the chat, and
+what a chat's channel can do is read from its kind (``capabilities``), never from its name.
 
 Every chat is a ``ChatRef``; the channel registered under its ``channel`` name reaches it, and
 no other. One channel is the messenger (Telegram's, the console's, or the log of a bot without a
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 
 from starlette.routing import BaseRoute
 
+from bot.channel_kind import NO_CAPABILITIES, ChannelCapabilities, ChannelKind
 from bot.chat_ref import ChatRef
 from bot.jobs import Job
 from bot.ordering.chats import DeliverLater
@@ -48,10 +51,11 @@ class ChannelRegistration:
     channel's pacing (None: its chats are sent to at once); ``messenger`` says whether it is
     the messenger (at most one is). ``texts`` are the channel's own words (its greeting, its
     buttons' labels: ``bot/telegram/telegram_texts.py``), added to the business's catalogue
-    when it registers, so ``say`` renders them and ``[texts]`` overrides reach them.
+    when it registers, so ``say`` renders them and ``[texts]`` overrides reach them. ``kind``
+    names the channel, tags its chats' locks and says what it can do.
     """
 
-    name: str
+    kind: ChannelKind
     sender: Channel
     messenger: bool = True
     turns: ChatTurns | None = None
@@ -61,6 +65,11 @@ class ChannelRegistration:
     running: Callable[[], AbstractAsyncContextManager[None]] | None = None
     aclose: Callable[[], Awaitable[None]] | None = None
     texts: Sequence[ChannelTexts] = ()
+
+    @property
+    def name(self) -> str:
+        """The channel's name: the ``channel`` of its chats' refs."""
+        return self.kind.name
 
 
 class Channels:
@@ -72,9 +81,15 @@ class Channels:
         self._messenger: ChannelRegistration | None = None
 
     def add(self, registration: ChannelRegistration) -> None:
-        """Register a channel; a name, and the messenger, are registered once."""
+        """Register a channel; a name, a lock tag, and the messenger, are registered once."""
         if registration.name in self._by_name:
             raise ValueError(f"channel {registration.name!r} is registered already")
+        for other in self._by_name.values():
+            if other.kind.lock_tag == registration.kind.lock_tag:
+                raise ValueError(
+                    f"channel {registration.name!r}: chat lock tag {other.kind.lock_tag} is "
+                    f"taken by {other.name!r}"
+                )
         if registration.messenger:
             if self._messenger is not None:
                 raise ValueError(f"{self._messenger.name!r} is the messenger already")
@@ -86,6 +101,11 @@ class Channels:
 
     def __getitem__(self, name: str) -> ChannelRegistration:
         return self._by_name[name]
+
+    def capabilities(self, channel: str) -> ChannelCapabilities:
+        """What the channel named ``channel`` can do; nothing, when no such channel runs."""
+        registration = self._by_name.get(channel)
+        return NO_CAPABILITIES if registration is None else registration.kind.capabilities
 
     def owner(self, chat: ChatRef) -> ChannelRegistration | None:
         """The channel ``chat`` belongs to (None: no channel of this bot reaches it)."""

@@ -13,6 +13,7 @@ The value is a leaf of the code base: it imports nothing of the bot.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Final
 
@@ -55,3 +56,25 @@ class UserRef:
 
     def __str__(self) -> str:
         return f"{self.channel}:{self.id}"
+
+
+_WRITTEN: Final = re.compile(r"(?:([a-z][a-z0-9_-]{0,31}):)?(-?[0-9]+)")
+WRITTEN_CHAT_HELP: Final = (
+    "a chat is written channel:id (telegram:-1001234567890, console:1), or a Telegram chat id alone"
+)
+
+
+def parse_chat_ref(written: int | str) -> ChatRef:
+    """The chat ``written`` names: ``channel:id`` (``telegram:-100123``, ``console:1``), or a
+    number alone for a Telegram chat, as before chats were named by their channel. Raises
+    ``ValueError`` saying why for anything else; whether a channel of that name runs is the
+    bot's to say, not the ref's."""
+    if isinstance(written, bool):
+        raise ValueError(WRITTEN_CHAT_HELP)
+    if isinstance(written, int):
+        return ChatRef(TELEGRAM, written)
+    found = _WRITTEN.fullmatch(written.strip())
+    if found is None:
+        raise ValueError(f"{written!r} is not a chat: {WRITTEN_CHAT_HELP}")
+    channel, number = found.groups()
+    return ChatRef(channel or TELEGRAM, int(number))

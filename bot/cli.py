@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from bot.safety.shell_commands import add_audit, add_customers
 
 if TYPE_CHECKING:
+    from bot.channel_kind import ChannelKind
     from bot.config import Config
     from conversations.texts.catalogue import ChannelTexts
 
@@ -48,6 +49,15 @@ def _channel_texts() -> Sequence[ChannelTexts]:
     from bot.channel_texts import shipped_channel_texts
 
     return shipped_channel_texts()
+
+
+def _channel_kinds() -> Sequence[ChannelKind]:
+    """Every shipped channel's kind, told to a store a command opens: its chat locks are keyed
+    by their tags (``bot.runtime.channel_starters``; imported only when a command opens the
+    store)."""
+    from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
+
+    return SHIPPED_CHANNEL_KINDS
 
 
 def _add_config_option(parser: argparse.ArgumentParser) -> None:
@@ -75,6 +85,8 @@ def _check_config(args: argparse.Namespace) -> int:
     webhook_url = config.partner_webhook_url()
     if webhook_url is not None:
         print(f"\n# Register this webhook endpoint in the dashboard: {webhook_url}")
+    for note in config.notes():  # keys in their old place: they work, and are named
+        print(f"note: {note}", file=sys.stderr)
     for warning in config.warnings():
         print(f"warning: {warning}", file=sys.stderr)
     if args.connect:
@@ -226,7 +238,7 @@ def _add_run(subparsers: Subparsers) -> None:
         "mode; left out when [telegram] has no token and [[agents.channels]] lists a channel), "
         "the web app, the relay of Partner API events and the other background work, which "
         "this process alone runs. Stops on Ctrl-C, or on SIGTERM after failing /health for "
-        "[telegram] drain_seconds so a proxy leaves it out first. A bad "
+        "[server] drain_seconds so a proxy leaves it out first. A bad "
         "configuration is reported like check-config does, with exit code 2; a bot that cannot "
         "start (Telegram refuses the token, the port is taken) exits with 1.",
     )
@@ -432,7 +444,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_VersionAction)
     # Every command that reads a config checks its [texts] overrides against these words.
-    parser.set_defaults(channel_texts=_channel_texts)
+    # Every command that opens the store tells it these channels' chat lock tags.
+    parser.set_defaults(channel_texts=_channel_texts, channel_kinds=_channel_kinds)
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     for add_command in COMMANDS:
         add_command(subparsers)

@@ -36,6 +36,7 @@ FLOORS: Final = (
     Floor(
         (
             "bot",
+            "bot.channel_kind",
             "bot.chat_ref",
             "bot.clocks",
             "bot.layers",

@@ -64,11 +64,11 @@ class CoreSettings:
 
     ``signing_secrets`` empty means partner webhooks are off: a ``StatusPoller`` asks for the
     news every ``polling_interval_seconds`` instead. ``public_base_url`` is the bot's own https
-    host (``[telegram] public_base_url``), where it re-hosts package photos (and agents' uploads,
+    host (``[server] public_base_url``), where it re-hosts package photos (and agents' uploads,
     kept ``media_ttl_seconds``): the service refusing that host is the operators' to fix, any
-    other photo host the customer's. ``operators`` are the chats operators are told in
-    (Telegram's, or the log without Telegram). ``agents`` is None when no agent channel is
-    configured (the bot then has no ``/api``).
+    other photo host the customer's. ``operators`` are the chats operators are told in (refs
+    of any channel, from ``[operators] chat_ids``; the log without Telegram). ``agents`` is
+    None when no agent channel is configured (the bot then has no ``/api``).
     """
 
     partner_base_url: str
@@ -96,22 +96,27 @@ class CoreSettings:
     def from_config(cls, config: Config, *, telegram: bool = True) -> CoreSettings:
         """The settings a ``deliverybot run`` takes from its config file.
 
-        Without Telegram (no token, or ``telegram`` False: ``deliverybot mcp``, whose process
-        never runs it) the one operator "chat" is the log (``OPERATOR_LOG``): what operators
-        would be told is written there, one line each.
+        The operators are ``[operators] chat_ids``, chats of any channel. Without Telegram (no
+        token, or ``telegram`` False: ``deliverybot mcp``, whose process never runs it) its
+        chats among them are left out, and when no other is left the one operator "chat" is
+        the log (``OPERATOR_LOG``): what operators would be told is written there, one line
+        each.
         """
         webhooks = config.webhooks
         secrets = webhooks.signing_secrets() if webhooks.enabled else []
-        # The configured operator chats are Telegram's: its ids, named by it here.
+        # The configured operator chats, each named by its channel (a number alone: Telegram).
+        with_telegram = telegram and config.has_telegram
         operators = tuple(
-            ChatRef(TELEGRAM, chat) for chat in sorted(set(config.operators.chat_ids))
+            chat
+            for chat in sorted(set(config.operators.chats))
+            if with_telegram or chat.channel != TELEGRAM
         )
         return cls(
             partner_base_url=config.partner.base_url,
             partner_api_key=config.partner.api_key.get_secret_value(),
             client_options=config.partner.client_options(),
             phone_region=config.telegram.default_phone_region,
-            operators=operators if telegram and config.has_telegram else (OPERATOR_LOG,),
+            operators=operators if with_telegram or operators else (OPERATOR_LOG,),
             signing_secrets=tuple(secret.get_secret_value() for secret in secrets),
             webhook_path=webhooks.path,
             max_body_bytes=webhooks.max_body_bytes,
@@ -123,13 +128,11 @@ class CoreSettings:
                 config.payments.online_instructions, config.payments.online_link
             ),
             otp_via_webhook=config.relay.otp_via_webhook,
-            public_base_url=config.telegram.public_base_url,
+            public_base_url=config.server.public_base_url,
             media_ttl_seconds=config.storage.media_ttl_hours * 3600,
             geocoding=config.geocoding,
             limits=config.limits,
-            handoff=HandoffSettings.from_config(
-                config.operators, telegram=telegram and config.has_telegram
-            ),
+            handoff=HandoffSettings.from_config(config.operators, telegram=with_telegram),
             metrics=config.metrics.enabled,
         )
 

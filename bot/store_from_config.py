@@ -9,7 +9,9 @@ for ``deliverybot run`` and ``deliverybot mcp``) calls this.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 
+from bot.channel_kind import ChannelKind
 from bot.clocks import Clock
 from bot.config.storage import PostgresConfig, StorageConfig
 from bot.store import Store, StoreError
@@ -17,10 +19,15 @@ from bot.store.database import Synchronous
 
 
 async def open_store(
-    storage: StorageConfig, clock: Clock, synchronous: Synchronous = "FULL"
+    storage: StorageConfig,
+    clock: Clock,
+    synchronous: Synchronous = "FULL",
+    *,
+    channels: Iterable[ChannelKind] = (),
 ) -> Store:
     """The shared PostgreSQL database, or the SQLite file (its directory made);
-    ``synchronous`` other than FULL (a test's seam) overrides the config's."""
+    ``synchronous`` other than FULL (a test's seam) overrides the config's. ``channels``:
+    every channel the bot knows, whose chats it may lock (``Store.declare_channel``)."""
     database = storage.shared_database
     if database is not None:
         return await Store.connect_postgres(
@@ -29,6 +36,8 @@ async def open_store(
             clock=clock,
             pool_size=database.pool_size,
             lease_seconds=database.lease_seconds,
+            channels=channels,
+            lock_namespace=database.lock_namespace,
         )
     await asyncio.to_thread(storage.path.parent.mkdir, parents=True, exist_ok=True)
     return await Store.connect(
@@ -36,6 +45,7 @@ async def open_store(
         media_dir=storage.media_dir,
         clock=clock,
         synchronous=synchronous if synchronous != "FULL" else storage.sqlite_synchronous,
+        channels=channels,
     )
 
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from bot.agents.agents_wiring import AGENTS_KIND
 from bot.channels import NO_HANDOFF, ChannelRegistration, Channels
 from bot.chat_ref import AGENTS, CONSOLE, TELEGRAM, ChatRef
+from bot.console.console_kind import CONSOLE_KIND
 from bot.relay.channel_protocol import ChatUnreachable
+from bot.telegram.telegram_kind import TELEGRAM_KIND
 from conversations import Turn
 
 
@@ -41,8 +44,8 @@ CUSTOMER, AGENT = ChatRef(TELEGRAM, 5), ChatRef(AGENTS, 5)
 async def test_a_chat_reaches_the_channel_registered_under_its_name() -> None:
     messenger, agents = Recording("https://t.me/bot?start="), Recording()
     channels = Channels()
-    channels.add(ChannelRegistration(TELEGRAM, messenger))
-    channels.add(ChannelRegistration(AGENTS, agents, messenger=False))
+    channels.add(ChannelRegistration(TELEGRAM_KIND, messenger))
+    channels.add(ChannelRegistration(AGENTS_KIND, agents, messenger=False))
 
     await channels.send(CUSTOMER, "to a customer")
     await channels.send(AGENT, "to an agent")
@@ -54,7 +57,7 @@ async def test_a_chat_reaches_the_channel_registered_under_its_name() -> None:
 
 async def test_without_a_messenger_other_chats_are_unreachable_and_no_link_is_given() -> None:
     channels = Channels()
-    channels.add(ChannelRegistration(AGENTS, Recording(), messenger=False))
+    channels.add(ChannelRegistration(AGENTS_KIND, Recording(), messenger=False))
 
     with pytest.raises(ChatUnreachable):
         await channels.send(CUSTOMER, "nobody reaches this chat")
@@ -66,7 +69,7 @@ async def test_without_a_messenger_other_chats_are_unreachable_and_no_link_is_gi
 async def test_a_telegram_chat_is_unreachable_without_telegram_whoever_the_messenger_is() -> None:
     console = Recording()
     channels = Channels()
-    channels.add(ChannelRegistration(CONSOLE, console))
+    channels.add(ChannelRegistration(CONSOLE_KIND, console))
 
     with pytest.raises(ChatUnreachable, match="no telegram channel"):
         await channels.send(CUSTOMER, "to a customer of the bot's Telegram days")
@@ -77,11 +80,11 @@ async def test_a_telegram_chat_is_unreachable_without_telegram_whoever_the_messe
 
 def test_a_name_and_the_messenger_are_registered_once() -> None:
     channels = Channels()
-    channels.add(ChannelRegistration("telegram", Recording()))
+    channels.add(ChannelRegistration(TELEGRAM_KIND, Recording()))
     with pytest.raises(ValueError, match="registered already"):
-        channels.add(ChannelRegistration("telegram", Recording(), messenger=False))
+        channels.add(ChannelRegistration(TELEGRAM_KIND, Recording(), messenger=False))
     with pytest.raises(ValueError, match="messenger already"):
-        channels.add(ChannelRegistration("console", Recording()))
+        channels.add(ChannelRegistration(CONSOLE_KIND, Recording()))
 
 
 async def test_a_later_turn_is_shown_by_the_chats_own_channel_only() -> None:
@@ -91,8 +94,8 @@ async def test_a_later_turn_is_shown_by_the_chats_own_channel_only() -> None:
         shown.append(chat)
 
     channels = Channels()
-    channels.add(ChannelRegistration(TELEGRAM, Recording(), deliver_later=on_telegram))
-    channels.add(ChannelRegistration(AGENTS, Recording(), messenger=False))
+    channels.add(ChannelRegistration(TELEGRAM_KIND, Recording(), deliver_later=on_telegram))
+    channels.add(ChannelRegistration(AGENTS_KIND, Recording(), messenger=False))
 
     await channels.deliver_later(CUSTOMER, Turn(status="ended"))
     await channels.deliver_later(AGENT, Turn(status="ended"))  # agents show none
@@ -104,8 +107,8 @@ async def test_a_later_turn_is_shown_by_the_chats_own_channel_only() -> None:
 async def test_a_chats_turn_is_its_own_channels_pacing() -> None:
     paced = Turns()
     channels = Channels()
-    channels.add(ChannelRegistration(TELEGRAM, Recording(), turns=paced))
-    channels.add(ChannelRegistration(AGENTS, Recording(), messenger=False))
+    channels.add(ChannelRegistration(TELEGRAM_KIND, Recording(), turns=paced))
+    channels.add(ChannelRegistration(AGENTS_KIND, Recording(), messenger=False))
 
     assert await channels.reserve(CUSTOMER) == 2.0
     assert await channels.reserve(AGENT) == 0.0  # an unpaced channel: at once

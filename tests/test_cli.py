@@ -29,8 +29,10 @@ api_key_env = "CLI_TEST_API_KEY"
 [telegram]
 token = "{BOT_TOKEN}"
 mode = "webhook"
-public_base_url = "https://bot.example.com"
 secret_token_env = "CLI_TEST_SECRET_TOKEN"
+
+[server]
+public_base_url = "https://bot.example.com"
 
 [webhooks]
 enabled = true

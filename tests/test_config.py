@@ -13,6 +13,7 @@ import pytest
 from pydantic import BaseModel, SecretStr
 
 from bot.channel_texts import shipped_channel_texts
+from bot.chat_ref import TELEGRAM, ChatRef
 from bot.cli import main
 from bot.config import (
     Config,
@@ -24,6 +25,7 @@ from bot.config import (
     render_redacted,
 )
 from bot.partner.options import ClientOptions
+from bot.settings import CoreSettings
 from bot.webapp import webapp_texts
 
 API_KEY = "sk_live_TESTapiKEY0123456789abcdef"
@@ -41,9 +43,9 @@ BASE: dict[str, Any] = {
     "telegram": {
         "token_env": "TEST_BOT_TOKEN",
         "mode": "webhook",
-        "public_base_url": "https://bot.example.com",
         "secret_token_env": "TEST_SECRET_TOKEN",
     },
+    "server": {"public_base_url": "https://bot.example.com"},
     "webhooks": {"enabled": True, "signing_secret": SIGNING_SECRET},
     "operators": {"chat_ids": [42, -1001234]},
     # Absolute, as under the systemd unit (a relative path is warned about).
@@ -302,14 +304,16 @@ PROBLEMS: list[tuple[str, dict[str, Any], list[str]]] = [
      ['[telegram] token: required when mode = "webhook": ' + _SET_ENV.format("token")]),
     ("neither Telegram nor an agent channel",
      {"telegram.token_env": DROP, "telegram.mode": "polling", "telegram.secret_token_env": DROP},
-     ["[telegram] token: required unless [[agents.channels]] lists a channel: "
-      + _SET_ENV.format("token")]),
+     ["[telegram] token: no channel takes orders; enable one. Telegram: "
+      + _SET_ENV.format("token") + "; or an agent channel: list it in [[agents.channels]]; "
+      "or another channel of this bot: its [channels.<name>] table"]),
     ("webhook mode without a host or secret token",
-     {"telegram.public_base_url": DROP, "telegram.secret_token_env": DROP,
+     {"server.public_base_url": DROP, "telegram.secret_token_env": DROP,
       "webhooks.enabled": False, "webhooks.signing_secret": DROP},
-     ['[telegram] public_base_url: required when mode = "webhook": Telegram posts updates to it',
-      '[telegram] secret_token: required when mode = "webhook": '
-      + _SET_ENV.format("secret_token")]),
+     ['[telegram] secret_token: required when mode = "webhook": '
+      + _SET_ENV.format("secret_token"),
+      '[server] public_base_url: required when [telegram] mode = "webhook": Telegram posts '
+      "updates to it"]),
     ("secret token with bad characters",
      {"telegram.secret_token_env": DROP, "telegram.secret_token": "no!good"},
      ["[telegram] secret_token: must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -"]),
@@ -339,9 +343,9 @@ PROBLEMS: list[tuple[str, dict[str, Any], list[str]]] = [
      ["[webhooks] signing_secret: required when enabled = true: "
       + _SET_ENV.format("signing_secret")]),
     ("webhooks without a public host",
-     {"telegram.mode": "polling", "telegram.public_base_url": DROP,
+     {"telegram.mode": "polling", "server.public_base_url": DROP,
       "telegram.secret_token_env": DROP},
-     ["[webhooks] enabled: needs [telegram] public_base_url: the service posts events to a "
+     ["[webhooks] enabled: needs [server] public_base_url: the service posts events to a "
       "public host"]),
     ("signing secret of another kind", {"webhooks.previous_signing_secret": API_KEY},
      ["[webhooks] previous_signing_secret: must start with whsec_ (the endpoint's signing "
@@ -352,10 +356,17 @@ PROBLEMS: list[tuple[str, dict[str, Any], list[str]]] = [
      ["[webhooks] path: must be a URL path such as /hooks/partner (no query, no trailing /)"]),
     # [operators], [storage]
     ("operator listed twice and a zero id", {"operators.chat_ids": [42, 0, 42]},
-     ["[operators] chat_ids[1]: 0 is not a Telegram chat id",
+     ["[operators] chat_ids[1]: 0 is not a telegram chat id",
       "[operators] chat_ids[2]: listed twice"]),
-    ("operator id not an integer", {"operators.chat_ids": [42, "@ops"]},
-     ["[operators] chat_ids[1]: must be a valid integer (got a string)"]),
+    ("operator listed twice, once by its channel", {"operators.chat_ids": [42, "telegram:42"]},
+     ["[operators] chat_ids[1]: listed twice"]),
+    ("operator id not a chat", {"operators.chat_ids": [42, "@ops", "console:one", 1.5]},
+     ["[operators] chat_ids[1]: '@ops' is not a chat: a chat is written channel:id "
+      "(telegram:-1001234567890, console:1), or a Telegram chat id alone",
+      "[operators] chat_ids[2]: 'console:one' is not a chat: a chat is written channel:id "
+      "(telegram:-1001234567890, console:1), or a Telegram chat id alone",
+      "[operators] chat_ids[3]: 1.5 is not a chat: a chat is written channel:id "
+      "(telegram:-1001234567890, console:1), or a Telegram chat id alone"]),
     ("photos that never last", {"storage.media_ttl_hours": 0},
      ["[storage] media_ttl_hours: must be greater than 0"]),
     ("unfinished orders dropped within the day", {"storage.session_idle_days": 0.5},
@@ -549,15 +560,15 @@ WARNINGS: list[tuple[str, dict[str, Any], list[str]]] = [
      ["[operators] chat_ids: empty: nobody may use operator commands, and event summaries and "
       "agent notes go nowhere"]),
     ("no public host, secrets unused",
-     {"telegram.mode": "polling", "telegram.public_base_url": DROP, "webhooks.enabled": False},
-     ["[telegram] public_base_url: not set: package photos cannot be hosted, so pickup "
+     {"telegram.mode": "polling", "server.public_base_url": DROP, "webhooks.enabled": False},
+     ["[server] public_base_url: not set: package photos cannot be hosted, so pickup "
       "deliveries and photo errands cannot be ordered",
       "[webhooks] signing_secret: ignored while enabled = false",
       '[telegram] secret_token: ignored while mode = "polling"']),
     ("loopback hosts",
      {"partner.base_url": "http://127.0.0.1:8787/api/v1",
-      "telegram.public_base_url": "http://localhost:8080"},
-     ["[telegram] public_base_url: a loopback host: only local tests can reach it, not "
+      "server.public_base_url": "http://localhost:8080"},
+     ["[server] public_base_url: a loopback host: only local tests can reach it, not "
       "Telegram or the Partner API",
       "[partner] base_url: a loopback host: this is a local sandbox, not the real service"]),
 ]
@@ -749,3 +760,21 @@ def test_relative_storage_paths_are_warned_about(
                 "storage.postgres.dsn": "postgresql://bot:pw@db.internal/bot"}  # fmt: skip
     warned = load_config(write(tmp_path, postgres)).warnings()
     assert [line.split(":")[0] for line in warned] == ["[storage] media_dir"]
+
+
+def test_operators_are_chats_of_any_channel_a_number_alone_being_telegram_s(
+    tmp_path: Path,
+) -> None:
+    written = [42, "telegram:-1001234", "console:1", "whatsapp:2347000000001"]
+    config = load_config(write(tmp_path, {"operators.chat_ids": written}))
+
+    assert config.operators.chats == (
+        ChatRef(TELEGRAM, 42),
+        ChatRef(TELEGRAM, -1001234),
+        ChatRef("console", 1),
+        ChatRef("whatsapp", 2347000000001),
+    )
+    settings = CoreSettings.from_config(config)
+    assert set(settings.operators) == set(config.operators.chats)
+    # Staff see hand-offs in the first Telegram chat among them.
+    assert settings.handoff.staff_chat == 42

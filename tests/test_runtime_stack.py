@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.channel_kind import ChannelKind
 from bot.channels import ChannelRegistration
 from bot.chat_ref import OPERATOR_LOG, ChatRef
 from bot.config import Config
@@ -38,8 +39,10 @@ def agents_only(tmp_path: Path, **more: object) -> Config:
 class Probe:
     """A channel recording when it starts and stops, and when its job runs and is cancelled."""
 
-    def __init__(self, name: str, log: list[str], *, fails: bool = False) -> None:
-        self.name, self.log, self.fails = name, log, fails
+    def __init__(
+        self, name: str, log: list[str], *, fails: bool = False, lock_tag: int = 10
+    ) -> None:
+        self.name, self.log, self.fails, self.lock_tag = name, log, fails, lock_tag
         self.job_started = asyncio.Event()
 
     async def send(self, chat: ChatRef, text: str) -> None:
@@ -60,7 +63,7 @@ class Probe:
 
     def registration(self) -> ChannelRegistration:
         return ChannelRegistration(
-            self.name,
+            ChannelKind(self.name, self.lock_tag),
             self,
             messenger=False,
             running=self.running,
@@ -136,7 +139,7 @@ async def test_a_failed_start_is_undone_by_stop(tmp_path: Path) -> None:
     log: list[str] = []
     runtime = await Runtime.build(agents_only(tmp_path), Seams(synchronous="NORMAL"))
     runtime.core.register(Probe("first", log).registration())
-    runtime.core.register(Probe("second", log, fails=True).registration())
+    runtime.core.register(Probe("second", log, fails=True, lock_tag=11).registration())
 
     with pytest.raises(RuntimeError, match="second refused"):
         await runtime.start()

@@ -10,6 +10,7 @@ the webhook sender, woken by every kept event, as a background job.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from bot.agents.agent_channel import AgentEvents, EventBell
 from bot.agents.agent_handoffs import AgentCustomers, AgentHandoffs
@@ -19,11 +20,15 @@ from bot.agents.channel_keys import ChannelKeys, RateLimits
 from bot.agents.event_webhooks import OTHER_INSTANCES_LOOK_SECONDS, EventWebhooks
 from bot.agents.headless import HeadlessConversations
 from bot.agents.photo_uploads import PhotoUploads
+from bot.channel_kind import ChannelKind
 from bot.channels import ChannelRegistration
+from bot.chat_ref import AGENTS
 from bot.core_services import CoreServices
 from conversations.texts.agent_texts import AGENT_WORDS
 
-AGENTS = "agents"  # the channel's name on the core
+AGENTS_KIND: Final = ChannelKind(AGENTS, lock_tag=2)
+"""The ``agents`` channel: an agent's app sends what its customer says as data, so nothing is
+proven or drawn by the channel itself."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +70,7 @@ def register_agents(core: CoreServices) -> AgentChannels:
     quotes = AgentQuotes(store, core.quotes(AGENT_WORDS), bell)
     core.register(
         ChannelRegistration(
-            AGENTS,
+            AGENTS_KIND,
             AgentEvents(store, bell),
             messenger=False,
             deliver_later=conversations.deliver_later,

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from typing import Final
 
+from bot.channel_kind import ChannelKind
 from bot.channels import NO_HANDOFF, ChannelRegistration
 from bot.chat_ref import LOG, ChatRef
 from bot.log_context import current_context
@@ -31,6 +33,9 @@ from bot.relay.planner import OPERATOR_UPDATE, REFERENCE_ONLY_KINDS
 from conversations.texts.deliveries_texts import short_ref
 
 log = logging.getLogger(__name__)
+
+LOG_KIND: Final = ChannelKind(LOG, lock_tag=3)
+"""The ``log`` messenger of a bot without one: it proves, draws and shares nothing."""
 
 
 def one_line(text: str) -> str:
@@ -77,4 +82,4 @@ def described(context: Mapping[str, str]) -> str:
 
 def log_messenger() -> ChannelRegistration:
     """The messenger of a bot without one: operators' messages to the log."""
-    return ChannelRegistration(LOG, ChatlessChannel())
+    return ChannelRegistration(LOG_KIND, ChatlessChannel())

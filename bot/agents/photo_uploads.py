@@ -45,9 +45,7 @@ class PhotoUploads:
     async def put(self, conversation: AgentConversation, data: bytes) -> Uploaded:
         """Keep ``data`` for ``conversation``'s order; ``UploadRefused`` when it cannot be."""
         if self._public_base_url is None:
-            raise UploadRefused(
-                "the bot has no public host for photos ([telegram] public_base_url)"
-            )
+            raise UploadRefused("the bot has no public host for photos ([server] public_base_url)")
         content_type = sniff_image_type(data[:12])
         if content_type is None:
             raise UploadRefused("the body must be a JPEG, PNG or WebP image")

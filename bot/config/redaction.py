@@ -8,12 +8,13 @@ as comments, so the output shows every setting the bot runs with.
 from __future__ import annotations
 
 import json
-from typing import TypeGuard
+from typing import Any, TypeGuard
 
 from pydantic import BaseModel, SecretStr
 
 from bot.config.root import Config
 from bot.config.section import submodel
+from bot.config.server_section import MOVED_FROM_TELEGRAM
 from bot.partner.vocabulary import API_KEY_PREFIX, SIGNING_SECRET_PREFIX
 
 
@@ -30,8 +31,20 @@ def render_redacted(config: Config) -> str:
     """The effective settings as TOML text, every secret redacted (the source of each named)."""
     lines: list[str] = []
     for name in Config.model_fields:
-        _render_table(getattr(config, name), name, lines)
+        if name == "channels":
+            _render_channel_tables(config.channels, lines)
+        else:
+            _render_table(getattr(config, name), name, lines)
     return "\n".join(lines) + "\n"
+
+
+def _render_channel_tables(tables: dict[str, dict[str, Any]], lines: list[str]) -> None:
+    """``[channels.<name>]``: each channel checks its own keys when the bot starts, and only it
+    knows which are secrets: their names are shown, never their values."""
+    for name, table in tables.items():
+        lines += ["", f"[channels.{name}]"]
+        keys = ", ".join(table) or "none"
+        lines.append(f"# keys: {keys} (checked by the channel when the bot starts; not shown)")
 
 
 def _render_table(
@@ -47,6 +60,8 @@ def _render_table(
         value = getattr(section, key)
         if key.endswith("_env") and key.removesuffix("_env") in fields:
             continue  # shown beside the secret it names
+        if name == "telegram" and key in MOVED_FROM_TELEGRAM:
+            continue  # [server]'s now, and shown there with its effective value
         if isinstance(value, BaseModel):
             tables.append((key, value))
         elif _is_table_array(value):

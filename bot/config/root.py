@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any, Final
 from urllib.parse import urlsplit
 
-from pydantic import ValidationInfo, field_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
+from bot.channel_kind import CHANNEL_NAME
 from bot.config.agents_section import AgentsConfig
 from bot.config.config_errors import KeyProblems
 from bot.config.geocoding_section import GeocodingConfig
@@ -16,11 +18,19 @@ from bot.config.partner import PartnerConfig, WebhooksConfig
 from bot.config.payments_section import PaymentsConfig
 from bot.config.relay_section import RelayConfig
 from bot.config.section import Section
+from bot.config.server_section import MOVED_FROM_TELEGRAM, WEBHOOK_NEEDS_HOST, ServerConfig
 from bot.config.storage import StorageConfig
 from bot.config.telegram import BOT_CREDENTIAL_HOW, OperatorsConfig, TelegramConfig
 from bot.config.texts_section import TextsConfig
 from bot.config.urls import LOOPBACK_HOSTS
 from bot.config.webapp_section import WEBAPP_PATH, WebappConfig
+
+_CHANNEL_SWITCHES: Final = (
+    f"Telegram: {BOT_CREDENTIAL_HOW}",
+    "an agent channel: list it in [[agents.channels]]",
+    "another channel of this bot: its [channels.<name>] table",
+)
+"""How the file turns on each channel that takes orders, named when none is on."""
 
 
 class Config(Section):
@@ -28,38 +38,95 @@ class Config(Section):
 
     partner: PartnerConfig
     telegram: TelegramConfig
-    webhooks: WebhooksConfig  # after telegram: it needs telegram's public_base_url
+    server: ServerConfig  # after telegram: it takes the keys an older file writes there
+    webhooks: WebhooksConfig  # after server: it needs server's public_base_url
     operators: OperatorsConfig
     storage: StorageConfig
     geocoding: GeocodingConfig
     relay: RelayConfig
-    agents: AgentsConfig
+    channels: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    agents: AgentsConfig  # after channels: some channel must take orders
     texts: TextsConfig
     webapp: WebappConfig
     limits: LimitsConfig
     payments: PaymentsConfig
-    metrics: MetricsConfig  # after telegram and webhooks: its routes must not meet theirs
+    metrics: MetricsConfig  # after server and webhooks: its routes must not meet theirs
     logging: LoggingConfig
+
+    @model_validator(mode="before")
+    @classmethod
+    def _webhook_mode_needs_a_host(cls, data: object) -> object:
+        # Webhook mode needs [server] public_base_url (or its old place): checked on the file
+        # as written, so the problem is told even when [telegram] has others of its own.
+        if not isinstance(data, dict):
+            return data
+        telegram, server = data.get("telegram", {}), data.get("server", {})
+        if not isinstance(telegram, dict) or not isinstance(server, dict):
+            return data
+        if telegram.get("mode") != "webhook" or "public_base_url" in telegram | server:
+            return data
+        return {**data, "server": {**server, "public_base_url": WEBHOOK_NEEDS_HOST}}
+
+    @field_validator("server")
+    @classmethod
+    def _server_keys_written_under_telegram(
+        cls, value: ServerConfig, info: ValidationInfo
+    ) -> ServerConfig:
+        # An older file writes the web server's keys under [telegram]: taken from there.
+        telegram = info.data.get("telegram")
+        if telegram is None:
+            return value
+        moved = {key: getattr(telegram, key) for key in _written_under_telegram(telegram)}
+        twice: list[tuple[tuple[str | int, ...], str]] = [
+            (("telegram", key), f"is [server] {key} too (its old place): keep [server] {key} only")
+            for key in moved
+            if key in value.model_fields_set
+        ]
+        if twice:
+            raise KeyProblems(twice, absolute=True)
+        return value.model_copy(update=moved)
 
     @field_validator("webhooks")
     @classmethod
     def _public_host_for_webhooks(
         cls, value: WebhooksConfig, info: ValidationInfo
     ) -> WebhooksConfig:
-        telegram = info.data.get("telegram")
-        if value.enabled and telegram is not None and telegram.public_base_url is None:
-            problem = "needs [telegram] public_base_url: the service posts events to a public host"
+        # Without a valid [telegram], whether its old place holds the host cannot be known.
+        server, telegram = info.data.get("server"), info.data.get("telegram")
+        if (
+            value.enabled
+            and server is not None
+            and telegram is not None
+            and server.public_base_url is None
+        ):
+            problem = "needs [server] public_base_url: the service posts events to a public host"
             raise KeyProblems([(("enabled",), problem)])
+        return value
+
+    @field_validator("channels")
+    @classmethod
+    def _channel_names(cls, value: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        # [channels.<name>]: a channel's own table, whose keys the channel checks as it starts
+        # (its starter's model, ``bot.runtime.channel_starters``), named by the channel's name.
+        problems: list[tuple[tuple[str | int, ...], str]] = [
+            ((name,), f"is not a channel's name: {CHANNEL_NAME.pattern} expected")
+            for name in value
+            if CHANNEL_NAME.fullmatch(name) is None
+        ]
+        if problems:
+            raise KeyProblems(problems)
         return value
 
     @field_validator("agents")
     @classmethod
     def _takes_orders_somewhere(cls, value: AgentsConfig, info: ValidationInfo) -> AgentsConfig:
-        # Orders come through Telegram, an agent channel, or both; with neither the bot is idle.
-        # Checked here, not after the whole model, so it is reported with every other problem.
-        telegram = info.data.get("telegram")
-        if telegram is not None and telegram.token is None and not value.configured:
-            problem = f"required unless [[agents.channels]] lists a channel: {BOT_CREDENTIAL_HOW}"
+        # At least one channel takes orders; with none the bot is idle. Checked here, not after
+        # the whole model, so it is reported with every other problem.
+        telegram, channels = info.data.get("telegram"), info.data.get("channels")
+        if telegram is None or channels is None:  # refused already: no more to say here
+            return value
+        if telegram.token is None and not value.configured and not channels:
+            problem = "no channel takes orders; enable one. " + "; or ".join(_CHANNEL_SWITCHES)
             raise KeyProblems([(("telegram", "token"), problem)], absolute=True)
         return value
 
@@ -80,18 +147,18 @@ class Config(Section):
     @field_validator("metrics")
     @classmethod
     def _metrics_apart(cls, value: MetricsConfig, info: ValidationInfo) -> MetricsConfig:
-        webhooks, telegram = info.data.get("webhooks"), info.data.get("telegram")
+        webhooks, server = info.data.get("webhooks"), info.data.get("server")
         if webhooks is not None and not value.own_address and value.path == webhooks.path:
             raise KeyProblems([(("path",), "is [webhooks] path too; choose another path")])
         if (
-            telegram is not None
+            server is not None
             and value.own_address
-            and (value.listen_host, value.listen_port)
-            == (telegram.listen_host, telegram.listen_port)
+            and (value.listen_host, value.listen_port) == (server.listen_host, server.listen_port)
         ):
             problem = (
-                "is [telegram] listen_host:listen_port, where the web app listens; choose "
-                "another port, or leave listen_port out to serve /metrics on the web app"
+                f"is {_where(info, 'listen_port')} listen_host:listen_port, where the web app "
+                "listens; choose another port, or leave listen_port out to serve /metrics on "
+                "the web app"
             )
             raise KeyProblems([(("listen_port",), problem)])
         return value
@@ -101,11 +168,25 @@ class Config(Section):
         """Whether the bot runs on Telegram (a token is set); without it, agent channels only."""
         return self.telegram.token is not None
 
+    def server_key(self, key: str) -> str:
+        """Where the file sets ``[server]``'s ``key``: ``"[telegram] key"`` in an older file,
+        else ``"[server] key"``; for a line that names it."""
+        section = "telegram" if key in _written_under_telegram(self.telegram) else "server"
+        return f"[{section}] {key}"
+
+    def notes(self) -> list[str]:
+        """Keys written where they used to be, which still work; one line each."""
+        return [
+            f"[telegram] {key} is [server] {key} now: the old place still works; move it "
+            "under [server] when you next edit the file"
+            for key in _written_under_telegram(self.telegram)
+        ]
+
     def partner_webhook_url(self) -> str | None:
         """The URL to register in the dashboard (Settings, API & Webhooks), if webhooks are on."""
-        if not self.webhooks.enabled or self.telegram.public_base_url is None:
+        if not self.webhooks.enabled or self.server.public_base_url is None:
             return None
-        return self.telegram.public_base_url + self.webhooks.path
+        return self.server.public_base_url + self.webhooks.path
 
     def warnings(self) -> list[str]:
         """Settings that are valid but probably not what the operator wants, one line each."""
@@ -117,15 +198,15 @@ class Config(Section):
                 "[operators] chat_ids: empty: nobody may use operator commands, and "
                 "event summaries and agent notes go nowhere"
             )
-        public = self.telegram.public_base_url
+        public = self.server.public_base_url
         if public is None:
             found.append(
-                "[telegram] public_base_url: not set: package photos cannot be hosted, "
+                "[server] public_base_url: not set: package photos cannot be hosted, "
                 "so pickup deliveries and photo errands cannot be ordered"
             )
         elif urlsplit(public).hostname in LOOPBACK_HOSTS:
             found.append(
-                "[telegram] public_base_url: a loopback host: only local tests can "
+                f"{self.server_key('public_base_url')}: a loopback host: only local tests can "
                 "reach it, not Telegram or the Partner API"
             )
         if urlsplit(self.partner.base_url).hostname in LOOPBACK_HOSTS:
@@ -143,7 +224,7 @@ class Config(Section):
     def webapp_url(self) -> str | None:
         """Where the "Pick on the map" page is, or None when the button is off (see
         ``warnings`` for why)."""
-        public = self.telegram.public_base_url
+        public = self.server.public_base_url
         if not self.webapp.enabled or not self.has_telegram or public is None:
             return None
         if urlsplit(public).scheme != "https":
@@ -155,14 +236,17 @@ def _map_button_off(config: Config) -> list[str]:
     """Why ``[webapp] enabled`` shows no "Pick on the map" button, when it does not."""
     if not config.webapp.enabled:
         return []
-    public = config.telegram.public_base_url
+    public = config.server.public_base_url
     why = None
     if not config.has_telegram:
         why = "the Mini App is a Telegram button, and [telegram] token is not set"
     elif public is None:
-        why = "needs [telegram] public_base_url: Telegram opens the page from the bot's host"
+        why = "needs [server] public_base_url: Telegram opens the page from the bot's host"
     elif urlsplit(public).scheme != "https":
-        why = "[telegram] public_base_url is plain http: Telegram opens Mini Apps over https only"
+        why = (
+            f"{config.server_key('public_base_url')} is plain http: Telegram opens Mini Apps "
+            "over https only"
+        )
     return [] if why is None else [f"[webapp] enabled: the map button is off: {why}"]
 
 
@@ -175,9 +259,21 @@ def _without_telegram(config: Config) -> list[str]:
         "handed to the receiver; keep OTP via webhook only switched off in the dashboard, so "
         "the service sends the code itself",
     ]
-    if config.operators.chat_ids:
+    if config.operators.telegram_chat_ids:
         found.append(
             "[operators] chat_ids: Telegram chats, not reached without [telegram] token: "
             "what they would be told is logged"
         )
     return found
+
+
+def _written_under_telegram(telegram: TelegramConfig) -> list[str]:
+    """The ``[server]`` keys the file writes under ``[telegram]``, their old place."""
+    return [key for key in MOVED_FROM_TELEGRAM if key in telegram.model_fields_set]
+
+
+def _where(info: ValidationInfo, key: str) -> str:
+    """``[server]``, or ``[telegram]`` where the file being validated writes ``key``."""
+    telegram = info.data.get("telegram")
+    written = telegram is not None and key in _written_under_telegram(telegram)
+    return "[telegram]" if written else "[server]"

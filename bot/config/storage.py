@@ -46,6 +46,12 @@ StoragePath = Annotated[Path, Field(strict=False), AfterValidator(_resolve_path)
 # ProtectSystem=strict every other directory, the config file's among them, is read-only.
 SYSTEMD_STATE_DIRECTORY = "/var/lib/deliverybot"
 
+# ``bot.store.advisory_locks``' DEFAULT_NAMESPACE and RATE_BUDGET_NAMESPACE, written out: the
+# configuration is checked without loading the store (tests/store/test_chat_lock_keys.py holds
+# them equal).
+DEFAULT_LOCK_NAMESPACE = 0x646C7662
+RATE_BUDGET_LOCK_NAMESPACE = 0x646C7672
+
 
 class PostgresConfig(Section):
     """``[storage.postgres]``: the database several instances share."""
@@ -59,6 +65,20 @@ class PostgresConfig(Section):
     # mid-send, another takes its events over this much later (and may repeat the messages
     # that were in flight). Longer than any send takes, including Telegram's retry-after waits.
     lease_seconds: float = Field(60.0, ge=2, le=3600)
+    # The namespace of the bot's fixed advisory locks (migrations, inbox claims, the one
+    # instance that runs the leader's jobs, Telegram's send grants). Businesses that share one
+    # database (each in its own schema) each set their own, so none waits on, or leads for,
+    # another's. PostgreSQL's two-int advisory locks take a 32-bit signed int.
+    lock_namespace: int = Field(DEFAULT_LOCK_NAMESPACE, ge=-(2**31), le=2**31 - 1)
+
+    @field_validator("lock_namespace")
+    @classmethod
+    def _not_the_budgets(cls, value: int) -> int:
+        if value == RATE_BUDGET_LOCK_NAMESPACE:
+            raise ValueError(
+                f"is the namespace of the Partner API's rate budgets ({value}); choose another"
+            )
+        return value
 
     @field_validator("dsn", mode="wrap")
     @classmethod

@@ -13,9 +13,11 @@ from pydantic import (
     model_validator,
 )
 
+from bot.chat_ref import TELEGRAM, WRITTEN_CHAT_HELP, ChatRef, parse_chat_ref
 from bot.config.config_errors import KeyProblems
 from bot.config.secrets import BOT_TOKEN_SHAPE, SECRET_TOKEN_SHAPE, EnvName, resolve_secret
 from bot.config.section import Section
+from bot.config.server_section import PUBLIC_BASE_URL_RULE
 from bot.config.urls import LOOPBACK_HTTP, check_url
 
 DEFAULT_TELEGRAM_API_BASE_URL = "https://api.telegram.org/bot"
@@ -27,28 +29,29 @@ BOT_CREDENTIAL_HOW = (
 
 
 class TelegramConfig(Section):
-    """``[telegram]``: the bot's token and how updates reach it, and where its web app listens.
+    """``[telegram]``: the bot's token and how updates reach it.
 
-    The token may be left out when the bot takes orders only through agent channels
-    (``Config`` checks that at least one of the two is there): the other keys then still place
-    the web app (``listen_host``, ``listen_port``, ``public_base_url``).
+    The token may be left out when the bot takes orders through other channels (``Config``
+    checks that at least one channel is there). In webhook mode Telegram posts updates to
+    ``[server] public_base_url``.
 
-    ``drain_seconds``: on SIGTERM, how long the web app answers ``/health`` with 503 (serving
-    everything else) before it closes, so a proxy's health checks take it out of rotation first;
-    the default covers the shipped Caddyfile's 2 s interval plus its 1 s timeout.
+    ``listen_host``, ``listen_port``, ``drain_seconds`` and ``public_base_url`` are the web
+    server's (``[server]``, ``bot.config.server_section``); an older file writes them here,
+    which still works: ``Config`` reads them into ``[server]`` and ``check-config`` notes it.
+    Read ``Config.server`` for them, never these.
     """
 
     token_env: EnvName | None = None
     token: SecretStr | None = None
     mode: Literal["polling", "webhook"] = "polling"
-    public_base_url: str | None = Field(None, validate_default=True)
+    public_base_url: str | None = None
     secret_token_env: EnvName | None = None
     secret_token: SecretStr | None = None
     api_base_url: str = DEFAULT_TELEGRAM_API_BASE_URL
     file_base_url: str = Field("", validate_default=True)
-    listen_host: str = Field("127.0.0.1", min_length=1)
-    listen_port: int = Field(8080, ge=1, le=65535)
-    drain_seconds: float = Field(3.0, ge=0, le=30)
+    listen_host: str | None = Field(None, min_length=1)
+    listen_port: int | None = Field(None, ge=1, le=65535)
+    drain_seconds: float | None = Field(None, ge=0, le=30)
     default_phone_region: str = "NG"
 
     @field_validator("token", mode="wrap")
@@ -61,12 +64,9 @@ class TelegramConfig(Section):
 
     @field_validator("public_base_url")
     @classmethod
-    def _public_base_url(cls, value: str | None, info: ValidationInfo) -> str | None:
-        if value is None:
-            if info.data.get("mode") == "webhook":
-                raise ValueError('required when mode = "webhook": Telegram posts updates to it')
-            return None
-        return check_url(value, rule=f"must be an https URL ({LOOPBACK_HTTP}, for local tests)")
+    def _public_base_url(cls, value: str | None) -> str | None:
+        # Checked here too, so a bad value is named where it was written.
+        return None if value is None else check_url(value, rule=PUBLIC_BASE_URL_RULE)
 
     @field_validator("secret_token", mode="wrap")
     @classmethod
@@ -124,8 +124,12 @@ class TelegramConfig(Section):
 
 
 class OperatorsConfig(Section):
-    """``[operators]``: the Telegram chats allowed to dispatch and told about every event,
-    and how customers who ask for a person are answered there (``bot.handoff``).
+    """``[operators]``: the chats allowed to dispatch and told about every event, and how
+    customers who ask for a person are answered there (``bot.handoff``).
+
+    ``chat_ids`` are chats of any channel, ``channel:id`` (``"telegram:-1001234567890"``,
+    ``"console:1"``), or a number alone for a Telegram chat; ``chats`` reads them as
+    ``ChatRef``. Staff see hand-offs in the first Telegram chat among them.
 
     ``handoff_hours`` (the business's own words, e.g. "Mon-Sat 8:00-20:00") and
     ``handoff_reply_minutes`` tell the customer roughly when a person answers;
@@ -134,20 +138,44 @@ class OperatorsConfig(Section):
     ``handoff_messages_per_minute``: a customer's messages to staff, at most.
     """
 
-    chat_ids: list[int] = Field(default_factory=list)
+    chat_ids: list[int | str] = Field(default_factory=list)
     handoff_hours: str = ""
     handoff_reply_minutes: int = Field(default=15, ge=1, le=24 * 60)
     sign_replies: bool = False
     handoff_idle_hours: float = Field(default=24.0, gt=0)
     handoff_messages_per_minute: int = Field(default=10, ge=1)
 
-    @field_validator("chat_ids")
+    @field_validator("chat_ids", mode="before")
     @classmethod
-    def _chat_ids(cls, value: list[int]) -> list[int]:
-        problems: list[tuple[tuple[str | int, ...], str]] = [
-            ((i,), "0 is not a Telegram chat id") for i, v in enumerate(value) if v == 0
-        ]
-        problems += [((i,), "listed twice") for i, v in enumerate(value) if v in value[:i]]
+    def _chat_ids(cls, value: object) -> object:
+        if not isinstance(value, list):
+            return value  # pydantic says it must be a list
+        problems: list[tuple[tuple[str | int, ...], str]] = []
+        seen: list[ChatRef] = []
+        for i, written in enumerate(value):
+            if isinstance(written, bool) or not isinstance(written, int | str):
+                problems.append(((i,), f"{written!r} is not a chat: {WRITTEN_CHAT_HELP}"))
+                continue
+            try:
+                chat = parse_chat_ref(written)
+            except ValueError as exc:
+                problems.append(((i,), str(exc)))
+                continue
+            if chat.id == 0:
+                problems.append(((i,), f"0 is not a {chat.channel} chat id"))
+            elif chat in seen:
+                problems.append(((i,), "listed twice"))
+            seen.append(chat)
         if problems:
             raise KeyProblems(problems)
         return value
+
+    @property
+    def chats(self) -> tuple[ChatRef, ...]:
+        """The operators' chats, each named by its channel, in the order written."""
+        return tuple(parse_chat_ref(written) for written in self.chat_ids)
+
+    @property
+    def telegram_chat_ids(self) -> tuple[int, ...]:
+        """The ids of the Telegram chats among them, in the order written."""
+        return tuple(chat.id for chat in self.chats if chat.channel == TELEGRAM)

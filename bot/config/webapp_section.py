@@ -37,7 +37,7 @@ class TilesConfig(Section):
 
 
 class WebappConfig(Section):
-    """``[webapp]``: the Mini App is served under ``/webapp`` on ``[telegram] public_base_url``.
+    """``[webapp]``: the Mini App is served under ``/webapp`` on ``[server] public_base_url``.
 
     ``init_data_max_age`` bounds how old the page's Telegram ``initData`` may be (seconds);
     ``searches_per_minute`` is each customer's budget of address searches on the page.

@@ -24,6 +24,7 @@ from bot.config import RelayConfig
 from bot.console.console_channel import ConsoleChannel
 from bot.console.console_chat import CONSOLE_WORDS, ConsoleChat
 from bot.console.console_handoff import ConsoleCustomers, ConsoleStaff
+from bot.console.console_kind import CONSOLE_KIND
 from bot.console.console_screen import Screen
 from bot.console.console_texts import CONSOLE_TEXTS
 from bot.demo.gazetteer import offline_geocoder
@@ -148,7 +149,7 @@ class DemoBot:
         self.handoffs.use_staff(ConsoleStaff(screen, ChatRef(CONSOLE, OPERATOR_CHAT)))
         self.core.register(
             ChannelRegistration(
-                CONSOLE,
+                CONSOLE_KIND,
                 self.channel,
                 deliver_later=self.console.deliver_later,
                 texts=(CONSOLE_TEXTS,),

@@ -40,7 +40,7 @@ from bot.ordering.returning_customers import CustomerMemory
 from bot.ordering.saved_sessions import load_session
 from bot.ordering.turn_context import Reply, TurnContext, speaking
 from bot.ordering.turn_effects import TurnEffects
-from bot.ordering.turn_guards import TurnGuards
+from bot.ordering.turn_guards import CapabilitiesOf, TurnGuards, no_capabilities
 from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS
 from bot.store import Store
 from conversations import CommandAnswer, Engine, Session, Turn
@@ -67,6 +67,8 @@ class ChatService:
     when it is missing or not shipped; left out, in the one already being spoken
     (``conversations.texts.catalogue.speaking_language``, entered by the adapter).
     ``metrics`` are the business's: its funnel's step events are counted there.
+    ``channel_capabilities`` says what each customer's channel can do (its registration's,
+    ``bot.channels.Channels.capabilities``; left out, nothing is proven).
     """
 
     def __init__(
@@ -83,11 +85,12 @@ class ChatService:
         first_follow_up_seconds: float = FIRST_FOLLOW_UP_SECONDS,
         limits: LimitsConfig | None = None,
         metrics: Metrics = NO_METRICS,
+        channel_capabilities: CapabilitiesOf = no_capabilities,
     ) -> None:
         self.engine, self.store = engine, store
         self.history, self.memory = OrderHistory(store), CustomerMemory(store)
         alerts = OperatorAlerts(store, alert_operators)
-        self.guards = TurnGuards(store, engine, limits, alerts.tell)
+        self.guards = TurnGuards(store, engine, limits, alerts.tell, channel_capabilities)
         self.blocking, self.limits = self.guards.blocking, self.guards.limits
         self.funnel = FunnelRecorder(store.funnel, clock, metrics)
         self._clock = clock

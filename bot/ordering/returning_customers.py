@@ -4,26 +4,22 @@ After each created delivery ``ChatService`` keeps the customer's name, phone and
 the order's answers (``conversations.returning``) in ``store.customers``, under their ``UserRef``;
 a new order of the same user starts with them. Nothing kept for one user is ever read for
 another. With ``[limits] verify_sender_phone``, a phone is remembered as proven when the
-order's session took it from the user's own contact (``PROVES_PHONES`` channels only).
+order's session took it from the user's own contact (channels whose registration says they
+prove a phone only: ``bot.ordering.turn_guards``).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Final
 
 import pydantic
 
-from bot.chat_ref import TELEGRAM, UserRef
+from bot.chat_ref import UserRef
 from bot.store import Store
 from conversations import SavedOrder
 from conversations.returning import Remembered, remembered_from
 
 logger = logging.getLogger(__name__)
-
-# Channels where a shared contact proves a number is the customer's own: Telegram's contact
-# carries its account's user id. The console and agent channels cannot prove one.
-PROVES_PHONES: Final = frozenset({TELEGRAM})
 
 
 class CustomerMemory:

@@ -7,27 +7,39 @@
   (``drafts_per_hour``), and at the summary's Confirm gets the summary again after why:
   nothing is created, they confirm once the limit frees up;
 * with ``[limits] verify_sender_phone``, the sender's phone of a customer whose channel can
-  prove a number is the one they shared themselves (``phone_owner``).
+  prove a number (its registration's ``ChannelCapabilities.proves_phone``) is the one they
+  shared themselves (``phone_owner``).
 
 Without ``[limits]`` no limit applies: a tool's own service takes all.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from bot.channel_kind import NO_CAPABILITIES, ChannelCapabilities
 from bot.chat_ref import UserRef
 from bot.config.limits_section import LimitsConfig
 from bot.ordering.alerting import AlertOperators
-from bot.ordering.returning_customers import PROVES_PHONES
 from bot.safety.customer_blocking import CustomerBlocking
 from bot.safety.customer_limits import CustomerLimits
 from bot.store import Store
 from conversations import CONFIRM, ChoiceAnswer, Engine, Session, Turn
 from conversations.dialog import Answer
 
+CapabilitiesOf = Callable[[str], ChannelCapabilities]
+"""What the channel of a given name can do (``bot.channels.Channels.capabilities``)."""
+
+
+def no_capabilities(channel: str) -> ChannelCapabilities:
+    """Nothing, whatever the channel: a chat service no channel registered on proves nothing."""
+    return NO_CAPABILITIES
+
 
 class TurnGuards:
     """The block and the ``[limits]`` of one business's customers; ``tell_operators`` hears
-    a limit's hits (already limited by their sender)."""
+    a limit's hits (already limited by their sender); ``capabilities`` says what each
+    customer's channel can do."""
 
     def __init__(
         self,
@@ -35,11 +47,13 @@ class TurnGuards:
         engine: Engine,
         limits: LimitsConfig | None,
         tell_operators: AlertOperators,
+        capabilities: CapabilitiesOf = no_capabilities,
     ) -> None:
         self.blocking = CustomerBlocking(store)
         self.limits = None if limits is None else CustomerLimits(store, limits, tell_operators)
         self._verify_phones = limits is not None and limits.verify_sender_phone
         self._engine = engine
+        self._capabilities = capabilities
 
     async def refusal(self, user: UserRef) -> Turn | None:
         """The one sentence a blocked ``user`` gets instead of any turn, or None."""
@@ -67,4 +81,6 @@ class TurnGuards:
     def phone_owner(self, user: UserRef) -> int | None:
         """The account whose own shared contact alone gives ``user``'s phone: theirs, when
         ``[limits] verify_sender_phone`` asks it and their channel can prove a number."""
-        return user.id if self._verify_phones and user.channel in PROVES_PHONES else None
+        if not self._verify_phones or not self._capabilities(user.channel).proves_phone:
+            return None
+        return user.id

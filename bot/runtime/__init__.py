@@ -8,7 +8,7 @@
     await runtime.stop()                      # what started, stopped in reverse
 
 ``serve(config)`` is ``deliverybot run``: it also serves the web app with uvicorn and stops on
-SIGINT, or on SIGTERM after draining (``/health`` fails for ``[telegram] drain_seconds``).
+SIGINT, or on SIGTERM after draining (``/health`` fails for ``[server] drain_seconds``).
 
 =======================  =====================================================================
 Telegram ``polling``     PTB long polling; the web app is served only when the bot has a

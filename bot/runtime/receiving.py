@@ -37,9 +37,12 @@ async def start_receiving(
     telegram: TelegramConfig,
     operators: Iterable[int],
     flows: tuple[BotCommand, ...] = (),
+    *,
+    public_base_url: str | None = None,
 ) -> None:
     """Connect to Telegram, register the commands (``flows``: the flows' own, from
-    ``flow_commands``), and start receiving updates.
+    ``flow_commands``), and start receiving updates (in webhook mode, posted to
+    ``public_base_url``: ``[server]``'s).
 
     Raises ``StartupError`` when Telegram refuses.
     """
@@ -49,9 +52,9 @@ async def start_receiving(
         await register_commands(bot, operators, flows)
         await application.start()
         if telegram.mode == "webhook":
-            assert telegram.public_base_url and telegram.secret_token  # config ensures it
+            assert public_base_url and telegram.secret_token  # config ensures it
             await bot.set_webhook(
-                url=telegram.public_base_url + TELEGRAM_PATH,
+                url=public_base_url + TELEGRAM_PATH,
                 secret_token=telegram.secret_token.get_secret_value(),
                 allowed_updates=list(ALLOWED_UPDATES),
             )

@@ -2,8 +2,9 @@
 
 Built in order, each part's undoing pushed on one ``AsyncExitStack`` as it is made: on SQLite
 the hold on its file (``bot.store.sqlite_holders``: ``migrate-store`` refuses a held file),
-the store, PTB's Application (with Telegram), the core, the channels (Telegram or, without it,
-the log as messenger; the agent channels when ``[agents]`` lists some). ``start`` pushes what
+the store, what each wanted channel needs before the core (PTB's Application for Telegram), the
+core, then the channels: every starter of ``bot.runtime.channel_starters`` the config asks for
+registers its channel, and when none of them is the messenger the log is. ``start`` pushes what
 runs: each channel's ``running`` (Telegram connects and receives) and then the one
 ``Scheduler`` of the background jobs (``bot.jobs``).
 ``stop`` (or a failed build or start) unwinds the stack: what started is stopped in reverse.
@@ -14,20 +15,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from starlette.applications import Starlette
 
-from bot.agents.agents_wiring import AgentChannels, register_agents
+from bot.agents.agents_wiring import AgentChannels
 from bot.agents.chatless_channel import log_messenger
 from bot.bot_core import BotCore, build_core
 from bot.config import Config
 from bot.jobs import Scheduler
 from bot.partner.client import PartnerClient
 from bot.relay import Relay, StatusPoller
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS, SHIPPED_STARTERS, ChannelStarter
 from bot.runtime.startup_error import StartupError
-from bot.runtime.wiring import TelegramBot, TelegramChannel, register_telegram
+from bot.runtime.wiring import TelegramChannel
 from bot.runtime.workers import add_background_jobs
 from bot.seams import Seams
 from bot.settings import CoreSettings
@@ -39,6 +43,8 @@ from bot.telegram.bot_context import BotContext
 from bot.telegram.conversation import Conversation
 
 log = logging.getLogger(__name__)
+
+_Part = TypeVar("_Part")
 
 
 async def _hold_sqlite_file(path: Path, stack: contextlib.AsyncExitStack) -> None:
@@ -59,57 +65,51 @@ class Runtime:
     settings: CoreSettings
     store: Store
     core: BotCore
-    telegram: TelegramChannel | None
-    agents: AgentChannels | None
+    started: Mapping[str, object]  # what each started channel's starter handed back, by name
     scheduler: Scheduler
     _stack: contextlib.AsyncExitStack
-    _application: BotApplication | None = None
 
     @classmethod
     async def build(
-        cls, config: Config, seams: Seams | None = None, *, telegram: bool = True
+        cls,
+        config: Config,
+        seams: Seams | None = None,
+        *,
+        telegram: bool = True,
+        channels: Sequence[ChannelStarter] = SHIPPED_STARTERS,
     ) -> Runtime:
         """Open the store and wire every part (nothing talks to Telegram yet).
 
-        Telegram is wired when the config has a token and ``telegram`` is True
-        (``deliverybot mcp`` passes False: its process never takes Telegram's updates).
+        Each of ``channels`` the config asks for is started (``ChannelStarter.wanted``):
+        Telegram when the config has a token and ``telegram`` is True (``deliverybot mcp``
+        passes False: its process never takes Telegram's updates), the agent channels when
+        ``[[agents.channels]]`` lists some. A test passes its own starters besides.
         """
         seams = seams or Seams()
         settings = CoreSettings.from_config(config, telegram=telegram)
+        wanted = [starter for starter in channels if starter.wanted(config, telegram=telegram)]
+        known = (*SHIPPED_CHANNEL_KINDS, *(starter.kind for starter in channels))
         stack = contextlib.AsyncExitStack()
         try:
             if config.storage.shared_database is None:  # one process's SQLite file
                 await _hold_sqlite_file(config.storage.path, stack)
-            store = await open_store(config.storage, seams.clock, seams.synchronous)
+            store = await open_store(config.storage, seams.clock, seams.synchronous, channels=known)
             stack.push_async_callback(store.close)
-            bot = None
-            if telegram and config.has_telegram:
-                bot = TelegramBot.build(config.telegram, seams, store)
-                stack.push_async_callback(bot.aclose)
+            registers = [await starter.open(config, seams, store, stack) for starter in wanted]
             core = build_core(settings, store, seams)
             stack.push_async_callback(core.aclose)
-            channel = None
-            if bot is None:
-                core.register(log_messenger())
-            else:
-                channel = register_telegram(
-                    core,
-                    bot,
-                    operators=frozenset(settings.operators),
-                    session_idle_seconds=config.storage.session_idle_seconds,
-                    webapp=config.webapp,
-                    webapp_url=config.webapp_url(),
-                )
-            agents = None
-            if settings.agents is not None:
-                agents = register_agents(core)
+            if not any(starter.messenger for starter in wanted):
+                core.register(log_messenger())  # what operators would be told is logged
+            started = {
+                starter.kind.name: register(core)
+                for starter, register in zip(wanted, registers, strict=True)
+            }
         except BaseException:
             await stack.aclose()
             raise
-        application = None if bot is None else bot.application
         # The one scheduler of every background job; leader-only ones ask the store who leads.
         scheduler = Scheduler.for_store(store, sleep=seams.sleep)
-        return cls(config, settings, store, core, channel, agents, scheduler, stack, application)
+        return cls(config, settings, store, core, started, scheduler, stack)
 
     # --- what tests and benchmarks reach -----------------------------------------------------
 
@@ -135,10 +135,20 @@ class Runtime:
         return self.core.web_app
 
     @property
+    def telegram(self) -> TelegramChannel | None:
+        """The Telegram channel, when it started."""
+        return _one(self.started.values(), TelegramChannel)
+
+    @property
+    def agents(self) -> AgentChannels | None:
+        """The agent channels, when they started."""
+        return _one(self.started.values(), AgentChannels)
+
+    @property
     def application(self) -> BotApplication:
         """PTB's Application (a runtime with Telegram only)."""
-        assert self._application is not None, "this runtime has no Telegram"
-        return self._application
+        assert self.telegram is not None, "this runtime has no Telegram"
+        return self.telegram.application
 
     @property
     def ctx(self) -> BotContext:
@@ -190,3 +200,8 @@ class Runtime:
         """Stop what started and close what was built, in reverse. Safe after a failed start,
         and more than once."""
         await self._stack.aclose()
+
+
+def _one(started: Iterable[object], wanted: type[_Part]) -> _Part | None:
+    """The one started channel's part of type ``wanted``, or None."""
+    return next((part for part in started if isinstance(part, wanted)), None)

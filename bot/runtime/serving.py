@@ -1,6 +1,6 @@
 """``deliverybot run``: the runtime plus the web app served by uvicorn, until a signal.
 
-SIGTERM (systemd, a redeploy) first drains: for ``[telegram] drain_seconds`` ``/health``
+SIGTERM (systemd, a redeploy) first drains: for ``[server] drain_seconds`` ``/health``
 answers 503 while every other request is still served, so a proxy's active health checks take
 the instance out of rotation before its listener closes; a request the proxy sends meanwhile is
 answered, not refused. SIGINT (Ctrl-C), or a second signal during the drain, stops at once.
@@ -49,8 +49,9 @@ async def serve(config: Config) -> None:
         metrics_on_web = add_metrics_route(config, runtime)
         web = metrics = None
         if runtime.serves_web or metrics_on_web:  # first: /telegram answers once setWebhook is set
-            listen = (config.telegram.listen_host, config.telegram.listen_port)
-            web = await _listen(runtime.web_app, *listen, servers, "[telegram]")
+            listen = (config.server.listen_host, config.server.listen_port)
+            section = config.server_key("listen_port").partition(" ")[0]  # as the file says
+            web = await _listen(runtime.web_app, *listen, servers, section)
             metrics = f"{web}{config.metrics.path}" if metrics_on_web else None
         if config.metrics.enabled and config.metrics.listen_port is not None:
             app = Starlette(routes=[_metrics_endpoint(config, runtime).route(config.metrics.path)])
@@ -63,7 +64,7 @@ async def serve(config: Config) -> None:
         log.debug("start-up heap frozen: %d objects", freeze_start_up_heap())
         received = await signals.get()
         if received == signal.SIGTERM and web is not None:
-            await _drain(runtime.web_app, config.telegram.drain_seconds, signals)
+            await _drain(runtime.web_app, config.server.drain_seconds, signals)
         log.info("stopping")
     finally:
         for signum in (signal.SIGINT, signal.SIGTERM):

@@ -47,6 +47,7 @@ from bot.telegram.quote_taps import QuoteTaps
 from bot.telegram.relay_channel import TelegramRelayChannel, TelegramTurns
 from bot.telegram.staff_topics import StaffTopics
 from bot.telegram.stored_updates import InboxHandOff, UpdateInboxSweep
+from bot.telegram.telegram_kind import TELEGRAM_KIND
 from bot.telegram.telegram_texts import TELEGRAM_TEXTS
 from bot.telegram.webhook_route import telegram_route
 from bot.webapp.place_question import ChatPlaceQuestions
@@ -85,10 +86,12 @@ class TelegramBot:
 
 @dataclass(frozen=True)
 class TelegramChannel:
-    """What ``register_telegram`` made: the handlers' context and the conversation."""
+    """What ``register_telegram`` made: the handlers' context and the conversation, over PTB's
+    ``application``."""
 
     ctx: BotContext
     conversation: Conversation
+    application: BotApplication
 
 
 def register_telegram(
@@ -115,7 +118,7 @@ def register_telegram(
     photos = PhotoReceiver(
         application.bot,
         core.store,
-        public_base_url=telegram.public_base_url,
+        public_base_url=core.settings.public_base_url,
         ttl_seconds=core.settings.media_ttl_seconds,
     )
     ctx = BotContext(
@@ -163,7 +166,13 @@ def register_telegram(
     @contextlib.asynccontextmanager
     async def running() -> AsyncIterator[None]:
         try:  # a start that fails halfway is stopped too: whatever began is undone
-            await start_receiving(application, telegram, operator_chats, conversation.flow_menu)
+            await start_receiving(
+                application,
+                telegram,
+                operator_chats,
+                conversation.flow_menu,
+                public_base_url=core.settings.public_base_url,
+            )
             yield
         finally:
             await stop_receiving(application)
@@ -190,7 +199,7 @@ def register_telegram(
     )
     core.register(
         ChannelRegistration(
-            TELEGRAM,
+            TELEGRAM_KIND,
             TelegramRelayChannel(sender),
             turns=TelegramTurns(sender.limiter),
             deliver_later=conversation.deliver_later,
@@ -200,4 +209,4 @@ def register_telegram(
             texts=(TELEGRAM_TEXTS, WEBAPP_TEXTS),
         )
     )
-    return TelegramChannel(ctx, conversation)
+    return TelegramChannel(ctx, conversation, application)

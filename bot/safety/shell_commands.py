@@ -177,7 +177,7 @@ def _with_store(args: argparse.Namespace, act: _Act) -> int:
     from bot.store_from_config import open_store
 
     async def run() -> str:
-        store = await open_store(config.storage, time.time)
+        store = await open_store(config.storage, time.time, channels=args.channel_kinds())
         try:
             return await act(store)
         finally:

@@ -1,43 +1,75 @@
 """Every PostgreSQL advisory lock key the bot takes, in one place, so no two jobs share one.
 
-A chat's lock (``pg_chat_locks``) is the one-bigint form, keyed by ``chat_lock_key``: its
-channel and its id, so equal ids of two channels never share a lock. Everything else is the
-two-int form, ``(namespace, key)``, which never meets a one-bigint lock: the
-fixed jobs below in ``ADVISORY_NAMESPACE``, and each API key's rate budget in a namespace of
-its own, keyed by a hash of the key's fingerprint (any int may come out of a hash, so it must
-not share a namespace with the fixed keys).
+A chat's lock (``pg_chat_locks``) is the one-bigint form, keyed by ``ChatLockKeys.key``: its
+channel's lock tag and its id, so equal ids of two channels never share a lock. Each channel
+declares its own tag (``bot.channel_kind.ChannelKind``, carried by its registration); the store
+is told every channel this bot knows, and refuses two channels under one tag. Everything else
+is the two-int form, ``(namespace, key)``, which never meets a one-bigint lock: the fixed jobs
+below in the store's namespace (``[storage.postgres] lock_namespace``, ``DEFAULT_NAMESPACE``
+unless set, so two businesses sharing one database each lead, migrate and claim on their own
+locks), and each API key's rate budget in a namespace of its own, keyed by a hash of the key's
+fingerprint (any int may come out of a hash, so it must not share a namespace with the fixed
+keys; one key is one budget, whichever business spends it).
 
-Pure constants: the SQLite code that shares repositories with PostgreSQL imports it too.
+The SQLite code that shares repositories with PostgreSQL imports it too.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
-from bot.chat_ref import AGENTS, CONSOLE, LOG, TELEGRAM, ChatRef
-
-CHANNEL_LOCK_TAGS: Final = {TELEGRAM: 0, CONSOLE: 1, AGENTS: 2, LOG: 3}
-"""Each channel's part of its chats' lock keys; a new channel adds one unused tag (< 1024)."""
+from bot.channel_kind import ChannelKind
+from bot.chat_ref import ChatRef
 
 CHAT_ID_BOUND: Final = 2**52
 """Every chat id of a channel is within ±2**52: Telegram's ids have at most 52 significant
 bits; the other channels count up from 1."""
 
 
-def chat_lock_key(chat: ChatRef) -> int:
-    """The one-bigint advisory lock key of ``chat``: ``tag * 2**53 + id``, one per (channel,
-    id). Telegram's tag is 0, so a Telegram chat's key is its id, as before channels were
-    named. Raises ``ValueError`` for a channel without a tag or an id out of bounds."""
-    tag = CHANNEL_LOCK_TAGS.get(chat.channel)
-    if tag is None:
-        raise ValueError(f"channel {chat.channel!r} has no chat lock tag")
-    if not -CHAT_ID_BOUND < chat.id < CHAT_ID_BOUND:
-        raise ValueError(f"chat {chat} is beyond the chat lock keys' bounds")
-    return tag * 2 * CHAT_ID_BOUND + chat.id
+class ChatLockKeys:
+    """The lock tags of the channels declared to the store, and each chat's lock key.
+
+    A store is told its channels' kinds when it opens (every channel the bot knows, running or
+    not: an operator's block locks a chat of any channel) and again as each registers; a name
+    declared twice must keep its tag, and no two names may share one.
+    """
+
+    def __init__(self, kinds: Iterable[ChannelKind] = ()) -> None:
+        self._tags: dict[str, int] = {}
+        for kind in kinds:
+            self.declare(kind)
+
+    def declare(self, kind: ChannelKind) -> None:
+        """Know ``kind``'s tag; raises ``ValueError`` when its name has another tag already,
+        or another channel has this tag."""
+        known = self._tags.get(kind.name)
+        if known is not None and known != kind.lock_tag:
+            raise ValueError(f"channel {kind.name!r} has chat lock tag {known} already")
+        for name, tag in self._tags.items():
+            if tag == kind.lock_tag and name != kind.name:
+                raise ValueError(f"channel {kind.name!r}: chat lock tag {tag} is taken by {name!r}")
+        self._tags[kind.name] = kind.lock_tag
+
+    def tag(self, channel: str) -> int | None:
+        """The tag declared for ``channel``, or None."""
+        return self._tags.get(channel)
+
+    def key(self, chat: ChatRef) -> int:
+        """The one-bigint advisory lock key of ``chat``: ``tag * 2**53 + id``, one per
+        (channel, id). Telegram's tag is 0, so a Telegram chat's key is its id, as before
+        channels were named. Raises ``ValueError`` for a channel without a tag or an id out of
+        bounds."""
+        tag = self._tags.get(chat.channel)
+        if tag is None:
+            raise ValueError(f"channel {chat.channel!r} has no chat lock tag")
+        if not -CHAT_ID_BOUND < chat.id < CHAT_ID_BOUND:
+            raise ValueError(f"chat {chat} is beyond the chat lock keys' bounds")
+        return tag * 2 * CHAT_ID_BOUND + chat.id
 
 
-ADVISORY_NAMESPACE = 0x646C7662
-"""The fixed jobs' namespace; spells "dlvb"."""
+DEFAULT_NAMESPACE: Final = 0x646C7662
+"""The fixed jobs' namespace unless the store is given another; spells "dlvb"."""
 
 MIGRATION_LOCK = 1
 """Held while a migration is applied (transaction-scoped)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.store.advisory_locks import ADVISORY_NAMESPACE, INBOX_CLAIM_LOCK
+from bot.store.advisory_locks import DEFAULT_NAMESPACE, INBOX_CLAIM_LOCK
 from bot.store.database import Executor, Row
 from bot.store.grouped_inserts import GroupedInserts, RowInserts
 from bot.store.schema_rendering import SchemaWords
@@ -86,6 +86,9 @@ class PgBackend:
     packs_sessions = False
     last_order_sql = _LAST_ORDER_FOR
 
+    def __init__(self, *, namespace: int = DEFAULT_NAMESPACE) -> None:
+        self._namespace = namespace  # the store's, for the inbox claims' lock
+
     def grouped_inserts(
         self,
         db: StoreDatabase,
@@ -125,7 +128,7 @@ class PgBackend:
         leased to ``holder`` under the claims' lock."""
         async with db.transaction() as tx:
             await tx.execute(NOT_WAITING_FOR_THE_DISK)
-            await tx.fetch_one(_SERIALISE_CLAIMS, (ADVISORY_NAMESPACE, INBOX_CLAIM_LOCK))
+            await tx.fetch_one(_SERIALISE_CLAIMS, (self._namespace, INBOX_CLAIM_LOCK))
             renew_before = now + lease_seconds / 2
             lease_until = now + lease_seconds
             params = (now, holder, holder, now, limit, holder, lease_until, holder, renew_before)

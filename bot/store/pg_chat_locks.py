@@ -52,7 +52,7 @@ import asyncpg
 
 from bot.chat_ref import ChatRef
 from bot.chatlocks import ChatLocks
-from bot.store.advisory_locks import LOCK_SESSION_KEEPALIVES, chat_lock_key
+from bot.store.advisory_locks import LOCK_SESSION_KEEPALIVES, ChatLockKeys
 
 logger = logging.getLogger(__name__)
 
@@ -64,11 +64,15 @@ _CONNECTION_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
 
 
 class PgChatLocks:
-    """``hold(chat)`` for the length of a turn; see the module docstring."""
+    """``hold(chat)`` for the length of a turn; see the module docstring. A chat's lock key
+    is ``keys.key(chat)``: its channel's tag, declared to the store by the channel."""
 
-    def __init__(self, pool: Any, connect: Callable[[], Awaitable[Any]]) -> None:
+    def __init__(
+        self, pool: Any, connect: Callable[[], Awaitable[Any]], *, keys: ChatLockKeys
+    ) -> None:
         self._pool = pool
         self._connect = connect
+        self._key = keys.key
         self._local = ChatLocks()
         self._shared: Any = None  # the shared lock connection, opened on first use
         self._shared_turn = asyncio.Lock()  # one statement at a time on it
@@ -76,7 +80,7 @@ class PgChatLocks:
         self._give_backs: set[asyncio.Task[None]] = set()  # cancelled requests being settled
 
     @classmethod
-    async def connect(cls, dsn: str, *, pool_size: int) -> PgChatLocks:
+    async def connect(cls, dsn: str, *, pool_size: int, keys: ChatLockKeys) -> PgChatLocks:
         """One shared lock connection, plus a pool of ``pool_size`` for contended chats: that
         many chats held by another instance may wait for their lock at once in this instance;
         the others wait for a connection."""
@@ -84,7 +88,8 @@ class PgChatLocks:
         pool = await asyncpg.create_pool(
             dsn, min_size=1, max_size=pool_size, server_settings=settings
         )
-        return cls(pool, functools.partial(asyncpg.connect, dsn, server_settings=settings))
+        connect = functools.partial(asyncpg.connect, dsn, server_settings=settings)
+        return cls(pool, connect, keys=keys)
 
     @contextlib.asynccontextmanager
     async def hold(self, chat: ChatRef) -> AsyncIterator[None]:
@@ -121,7 +126,7 @@ class PgChatLocks:
         handed_over = False
         try:
             shared = await self._shared_connection()
-            request = asyncio.ensure_future(shared.fetchval(_TRY_LOCK, chat_lock_key(chat)))
+            request = asyncio.ensure_future(shared.fetchval(_TRY_LOCK, self._key(chat)))
             try:
                 taken = await asyncio.shield(request)
             except asyncio.CancelledError:
@@ -152,7 +157,7 @@ class PgChatLocks:
         way left to be sure the chat is not left locked."""
         try:
             if await request:
-                await shared.fetchval(_UNLOCK, chat_lock_key(chat))
+                await shared.fetchval(_UNLOCK, self._key(chat))
         except _CONNECTION_ERRORS as error:
             logger.warning(
                 "chat %s: a cancelled lock request could not be settled (%s); closing the "
@@ -177,13 +182,13 @@ class PgChatLocks:
     @contextlib.asynccontextmanager
     async def _hold_on_pooled(self, chat: ChatRef) -> AsyncIterator[None]:
         async with self._pool.acquire() as conn:
-            await conn.execute(_LOCK, chat_lock_key(chat))
+            await conn.execute(_LOCK, self._key(chat))
             try:
                 yield
             finally:
                 # A failed unlock is undone by the pool's reset of the connection on release.
                 with contextlib.suppress(*_CONNECTION_ERRORS):
-                    await conn.execute(_UNLOCK, chat_lock_key(chat))
+                    await conn.execute(_UNLOCK, self._key(chat))
 
     async def _release_on_shared(self, chat: ChatRef, shared: Any) -> None:
         if self._on_shared.pop(chat, None) is not shared:
@@ -191,7 +196,7 @@ class PgChatLocks:
         if not shared.is_closed():
             try:
                 async with self._shared_turn:
-                    released = await shared.fetchval(_UNLOCK, chat_lock_key(chat))
+                    released = await shared.fetchval(_UNLOCK, self._key(chat))
             except _CONNECTION_ERRORS as error:
                 if not shared.is_closed():
                     # Whether the lock is still held cannot be known: closing the connection

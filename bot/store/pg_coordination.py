@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.store.advisory_locks import BACKGROUND_JOBS_LOCK
+from bot.store.advisory_locks import BACKGROUND_JOBS_LOCK, DEFAULT_NAMESPACE, ChatLockKeys
 from bot.store.coordination import Coordination
 from bot.store.pg_chat_locks import PgChatLocks
 from bot.store.pg_database import PgDatabase
@@ -11,12 +11,20 @@ from bot.store.pg_rate_budget import PgRateBudget
 from bot.store.pg_send_limits import PgRequestBuckets, PgSendBudget
 
 
-async def pg_coordination(dsn: str, db: PgDatabase, *, pool_size: int) -> Coordination:
-    """Advisory chat locks (a connection and a pool of their own), the background jobs'
-    leadership (a connection opened on its first ask), and the Partner API's rate budget,
-    Telegram's send budget and agent channels' request buckets in ``db``."""
-    chat_locks = await PgChatLocks.connect(dsn, pool_size=pool_size)
-    leadership = PgLeadership.for_dsn(dsn, BACKGROUND_JOBS_LOCK)
+async def pg_coordination(
+    dsn: str,
+    db: PgDatabase,
+    *,
+    pool_size: int,
+    keys: ChatLockKeys,
+    namespace: int = DEFAULT_NAMESPACE,
+) -> Coordination:
+    """Advisory chat locks (a connection and a pool of their own, keyed by ``keys``), the
+    background jobs' leadership (a connection opened on its first ask), and the Partner API's
+    rate budget, Telegram's send budget and agent channels' request buckets in ``db``; the
+    fixed locks among them in the store's lock ``namespace``."""
+    chat_locks = await PgChatLocks.connect(dsn, pool_size=pool_size, keys=keys)
+    leadership = PgLeadership.for_dsn(dsn, BACKGROUND_JOBS_LOCK, namespace=namespace)
 
     async def close() -> None:
         await chat_locks.close()
@@ -26,7 +34,7 @@ async def pg_coordination(dsn: str, db: PgDatabase, *, pool_size: int) -> Coordi
         chat_locks,
         leadership,
         PgRateBudget(db),
-        PgSendBudget(db),
+        PgSendBudget(db, namespace=namespace),
         PgRequestBuckets(db),
         shared=True,
         close=close,

@@ -23,7 +23,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.advisory_locks import ADVISORY_NAMESPACE, LOCK_SESSION_KEEPALIVES
+from bot.store.advisory_locks import DEFAULT_NAMESPACE, LOCK_SESSION_KEEPALIVES
 
 logger = logging.getLogger(__name__)
 
@@ -47,24 +47,28 @@ _CONNECTION_ERRORS = (
 class PgLeadership:
     """``leads()``: whether this instance does the job named by ``key``; see the module doc."""
 
-    def __init__(self, connect: Callable[[], Awaitable[Any]], key: int) -> None:
+    def __init__(
+        self, connect: Callable[[], Awaitable[Any]], key: int, *, namespace: int = DEFAULT_NAMESPACE
+    ) -> None:
         self._connect = connect
         self._key = key
+        self._namespace = namespace
         self._connection: Any = None  # opened on the first ask
         self._held = False
         self._turn = asyncio.Lock()  # one statement at a time on the connection
         self._closed = False
 
     @classmethod
-    def for_dsn(cls, dsn: str, key: int) -> PgLeadership:
-        """Leadership of the job ``key`` among the instances on the database at ``dsn``."""
+    def for_dsn(cls, dsn: str, key: int, *, namespace: int = DEFAULT_NAMESPACE) -> PgLeadership:
+        """Leadership of the job ``key`` (in the store's lock ``namespace``) among the
+        instances on the database at ``dsn``."""
         connect = functools.partial(
             asyncpg.connect,
             dsn,
             timeout=TIMEOUT_SECONDS,
             server_settings=LOCK_SESSION_KEEPALIVES,
         )
-        return cls(connect, key)
+        return cls(connect, key, namespace=namespace)
 
     async def leads(self) -> bool:
         """True when this instance holds the job's lock, taking it if nobody does (never
@@ -81,7 +85,7 @@ class PgLeadership:
                 else:
                     self._held = bool(
                         await self._connection.fetchval(
-                            _TRY_LOCK, ADVISORY_NAMESPACE, self._key, timeout=TIMEOUT_SECONDS
+                            _TRY_LOCK, self._namespace, self._key, timeout=TIMEOUT_SECONDS
                         )
                     )
             except _CONNECTION_ERRORS as error:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.store.advisory_locks import ADVISORY_NAMESPACE, MIGRATION_LOCK
+from bot.store.advisory_locks import DEFAULT_NAMESPACE, MIGRATION_LOCK
 from bot.store.database import Executor
 from bot.store.pg_backend import SCHEMA_WORDS
 from bot.store.pg_database import PgDatabase
@@ -47,24 +47,29 @@ _LOCK = "SELECT pg_advisory_xact_lock(?, ?)"
 
 
 async def migrate_postgres(
-    db: PgDatabase, *, now: float, migrations: Sequence[Migration] = PG_MIGRATIONS
+    db: PgDatabase,
+    *,
+    now: float,
+    migrations: Sequence[Migration] = PG_MIGRATIONS,
+    namespace: int = DEFAULT_NAMESPACE,
 ) -> int:
     """Bring the database up to the last of ``migrations``; return the resulting version.
 
-    Safe when several instances start at once (see the module docstring). Raises
+    Safe when several instances start at once (see the module docstring): they wait for one
+    another on the migration lock of the store's lock ``namespace``. Raises
     ``SchemaTooNewError`` (changing nothing) when the database is newer.
     """
+
+    async def take_lock(tx: Executor) -> None:
+        """Wait for any other instance's migration; held until ``tx`` ends."""
+        await tx.fetch_one(_LOCK, (namespace, MIGRATION_LOCK))
+
     async with db.transaction() as tx:
-        await _take_lock(tx)
+        await take_lock(tx)
         await tx.execute(_CREATE_VERSION_TABLE)
     found = await _version(db)
-    await apply_newer(db, migrations, found=found, now=now, first=_take_lock)
+    await apply_newer(db, migrations, found=found, now=now, first=take_lock)
     return await _version(db)
-
-
-async def _take_lock(tx: Executor) -> None:
-    """Wait for any other instance's migration; held until ``tx`` ends."""
-    await tx.fetch_one(_LOCK, (ADVISORY_NAMESPACE, MIGRATION_LOCK))
 
 
 async def _version(db: PgDatabase) -> int:

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from bot.clocks import Clock
-from bot.store.advisory_locks import ADVISORY_NAMESPACE, TELEGRAM_SENDS_LOCK
+from bot.store.advisory_locks import DEFAULT_NAMESPACE, TELEGRAM_SENDS_LOCK
 from bot.store.database import Executor
 from bot.store.pg_backend import NOT_WAITING_FOR_THE_DISK
 from bot.store.pg_database import PgDatabase
@@ -67,9 +67,12 @@ async def _now(clock: Clock | None, tx: Executor) -> float:
 class PgSendBudget:
     """Telegram's windows and holds for every instance; see the module docstring."""
 
-    def __init__(self, db: PgDatabase, *, clock: Clock | None = None) -> None:
+    def __init__(
+        self, db: PgDatabase, *, clock: Clock | None = None, namespace: int = DEFAULT_NAMESPACE
+    ) -> None:
         self._db = db
         self._clock = clock  # None: the database server's clock
+        self._namespace = namespace  # the store's, for its fixed locks
 
     async def try_send(
         self, chat_id: int, overall: SpanLimit, chat: Sequence[SpanLimit], keep: float
@@ -79,7 +82,7 @@ class PgSendBudget:
             # A send lost in a server crash lets one more through once: not worth a disk
             # flush before every message.
             await tx.execute(NOT_WAITING_FOR_THE_DISK)
-            await tx.fetch_one(_LOCK_SENDS, (ADVISORY_NAMESPACE, TELEGRAM_SENDS_LOCK))
+            await tx.fetch_one(_LOCK_SENDS, (self._namespace, TELEGRAM_SENDS_LOCK))
             now = await _now(self._clock, tx)
             held = await tx.fetch_one(_HELD_UNTIL, (chat_id, EVERY_CHAT))
             if held is not None and float(held[0]) > now:

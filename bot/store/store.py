@@ -33,11 +33,13 @@ import asyncio
 import contextlib
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from types import TracebackType
 
+from bot.channel_kind import ChannelKind
 from bot.clocks import Clock
+from bot.store.advisory_locks import DEFAULT_NAMESPACE, ChatLockKeys
 from bot.store.agent_conversations import AgentConversations
 from bot.store.agent_events import AgentEvents
 from bot.store.audit import AuditTrail
@@ -86,8 +88,12 @@ class Store:
         clock: Clock,
         schema_version: int,
         lease_seconds: float = DEFAULT_LEASE_SECONDS,
+        lock_keys: ChatLockKeys | None = None,
     ) -> None:
         self._db = db
+        # Every channel's chat lock tag, declared by the channels (``declare_channel``):
+        # PostgreSQL's chat locks are keyed by it; SQLite's keep it to refuse a tag reused.
+        self.chat_lock_keys = lock_keys if lock_keys is not None else ChatLockKeys()
         self.path = db.path
         self._backend = backend
         self._coordination = coordination
@@ -138,12 +144,14 @@ class Store:
         media_dir: str | Path | None = None,
         clock: Clock = time.time,
         synchronous: Synchronous = "FULL",
+        channels: Iterable[ChannelKind] = (),
     ) -> Store:
         """Open (creating and migrating) the database at ``path``; call ``close()`` when done.
 
         ``media_dir`` defaults to ``<path>.media`` beside the database. ``synchronous="FULL"``
         makes every commit survive a power cut, which is what lets the webhook answer 2xx right
-        after the inbox insert; ``"NORMAL"`` survives a process crash only.
+        after the inbox insert; ``"NORMAL"`` survives a process crash only. ``channels``: the
+        kinds of the channels this bot knows (``declare_channel``).
         """
         path = Path(path)
         media = Path(media_dir) if media_dir is not None else path.with_name(path.name + ".media")
@@ -154,7 +162,13 @@ class Store:
             backend = SqliteBackend(db)
             await backend.prepare()
             store = cls(
-                db, backend, in_process(), media_dir=media, clock=clock, schema_version=version
+                db,
+                backend,
+                in_process(),
+                media_dir=media,
+                clock=clock,
+                schema_version=version,
+                lock_keys=ChatLockKeys(channels),
             )
             await store.blocked.load()
             await store.handoffs.load()
@@ -172,6 +186,8 @@ class Store:
         clock: Clock = time.time,
         pool_size: int = DEFAULT_POOL_SIZE,
         lease_seconds: float = DEFAULT_LEASE_SECONDS,
+        channels: Iterable[ChannelKind] = (),
+        lock_namespace: int = DEFAULT_NAMESPACE,
     ) -> Store:
         """Open (migrating) the PostgreSQL database at ``dsn``; call ``close()`` when done.
 
@@ -181,22 +197,29 @@ class Store:
         that wait for another instance, so a chat waiting for its turn never takes a
         connection a turn needs. ``lease_seconds``: how soon another instance takes over the
         webhook events (and their messages) of an instance that died relaying them.
+        ``channels``: the kinds of the channels this bot knows, whose chats it may lock
+        (``declare_channel``); ``lock_namespace``: the namespace of the fixed advisory locks
+        (migrations, inbox claims, leadership, send grants), one per business on the database.
         """
         media = Path(media_dir)
+        keys = ChatLockKeys(channels)
         await asyncio.to_thread(media.mkdir, mode=0o700, parents=True, exist_ok=True)
         db = await PgDatabase.connect(dsn, pool_size=pool_size)
         coordination: Coordination | None = None
         try:
-            version = await migrate_postgres(db, now=clock())
-            coordination = await pg_coordination(dsn, db, pool_size=pool_size)
+            version = await migrate_postgres(db, now=clock(), namespace=lock_namespace)
+            coordination = await pg_coordination(
+                dsn, db, pool_size=pool_size, keys=keys, namespace=lock_namespace
+            )
             store = cls(
                 db,
-                PgBackend(),
+                PgBackend(namespace=lock_namespace),
                 coordination,
                 media_dir=media,
                 clock=clock,
                 schema_version=version,
                 lease_seconds=lease_seconds,
+                lock_keys=keys,
             )
             await store.blocked.load()
             await store.handoffs.load()
@@ -206,6 +229,11 @@ class Store:
             await db.close()
             raise
         return store
+
+    def declare_channel(self, kind: ChannelKind) -> None:
+        """Know ``kind``'s chat lock tag (a channel registering, or one the bot knows); raises
+        ``ValueError`` when another channel has that tag (``ChatLockKeys.declare``)."""
+        self.chat_lock_keys.declare(kind)
 
     @classmethod
     @contextlib.asynccontextmanager

@@ -35,6 +35,7 @@ from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.seams import Seams
 from bot.settings import AgentsSettings, CoreSettings
 from bot.store import Store
+from bot.telegram.telegram_kind import TELEGRAM_KIND
 from tests.support.served import loopback_socket, serve_on, stop_serving
 
 SHOP_KEY = "shop-key-0123456789abcdef0123"
@@ -198,7 +199,7 @@ class AgentWorld:
             agent_webhook_transport=httpx.ASGITransport(app=self.hooks.app),
         )
         self.core = build_core(settings, self.store, seams)
-        self.core.register(ChannelRegistration(TELEGRAM, self.channel))
+        self.core.register(ChannelRegistration(TELEGRAM_KIND, self.channel))
         self.agents = register_agents(self.core)
         self.switch.app = self.core.web_app
         if self.server is None:

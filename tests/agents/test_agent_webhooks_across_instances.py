@@ -20,6 +20,7 @@ import pytest
 from bot.agents.agent_channel import AgentEvents, EventBell
 from bot.agents.event_webhooks import EVENT_ID_HEADER, EventWebhooks
 from bot.jobs import Scheduler
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.settings import ChannelHook
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
@@ -92,7 +93,9 @@ async def instances(
     made: list[Instance] = []
     try:
         for _ in range(2):
-            store = await Store.connect_postgres(dsn, media_dir=tmp_path / "media")
+            store = await Store.connect_postgres(
+                dsn, media_dir=tmp_path / "media", channels=SHIPPED_CHANNEL_KINDS
+            )
             if not made:
                 assert store.leadership is not None and await store.leadership.leads()
             made.append(Instance(store, endpoint))

@@ -21,13 +21,14 @@ from bot.agents import AgentChannel
 from bot.agents.agents_wiring import register_agents
 from bot.bot_core import BotCore, build_core
 from bot.channels import ChannelRegistration
-from bot.chat_ref import TELEGRAM
 from bot.config import key_hash
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.sandbox import Sandbox, default_scenario
 from bot.seams import Seams
 from bot.settings import AgentsSettings, CoreSettings
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
+from bot.telegram.telegram_kind import TELEGRAM_KIND
 from conversations import Session, Turn
 from conversations.dialog import Answer
 from tests.agents.conftest import SHOP_KEY, TO_SUMMARY, RecordingChannel
@@ -47,11 +48,13 @@ async def nodes(postgres_server: LocalPostgres, tmp_path: Path) -> AsyncIterator
     made: list[Node] = []
     try:
         for _ in range(2):
-            store = await Store.connect_postgres(dsn, media_dir=tmp_path / "media")
+            store = await Store.connect_postgres(
+                dsn, media_dir=tmp_path / "media", channels=SHIPPED_CHANNEL_KINDS
+            )
             core = build_core(
                 settings, store, Seams(partner_transport=httpx.ASGITransport(app=sandbox.app))
             )
-            core.register(ChannelRegistration(TELEGRAM, RecordingChannel()))
+            core.register(ChannelRegistration(TELEGRAM_KIND, RecordingChannel()))
             register_agents(core)
             api = httpx.AsyncClient(
                 transport=httpx.ASGITransport(app=core.web_app),

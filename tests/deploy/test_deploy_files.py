@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from bot.config import TelegramConfig
+from bot.config.server_section import ServerConfig
 from tests.deploy.conftest import DEPLOY, replaced, system_tool
 from tests.deploy.proxy_matchers import caddy_json, caddy_site_routes, nginx_server_directives
 
@@ -129,7 +129,7 @@ def test_the_one_machine_caddyfile_reaches_the_bot_where_it_listens(tmp_path: Pa
     routes = caddy_site_routes(caddy_json(DEPLOY / "Caddyfile.single", tmp_path))
     proxies = [h for route in routes for h in _handlers(route) if h["handler"] == "reverse_proxy"]
     dials = {upstream["dial"] for proxy in proxies for upstream in proxy["upstreams"]}
-    defaults = TelegramConfig.model_fields
+    defaults = ServerConfig.model_fields
     assert dials == {f"{defaults['listen_host'].default}:{defaults['listen_port'].default}"}
     # Automatic TLS: no internal CA, no certificate files, one public host.
     text = (DEPLOY / "Caddyfile.single").read_text(encoding="utf-8")

@@ -42,12 +42,14 @@ import pytest
 from bot.bot_core import build_core
 from bot.channels import ChannelRegistration
 from bot.chat_ref import TELEGRAM, ChatRef, UserRef
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.sandbox.operations import API_PREFIX
 from bot.seams import Seams
 from bot.settings import CoreSettings
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres, free_loopback_port
+from bot.telegram.telegram_kind import TELEGRAM_KIND
 from bot.telegram.webhook_route import SECRET_TOKEN_HEADER, TELEGRAM_PATH
 from tests.agents.conftest import LoopbackServer, RecordingChannel
 from tests.fakes import FakeTelegram, SentMessage, TgUser
@@ -221,7 +223,7 @@ async def open_backing(
         storage += f'[storage.postgres]\ndsn = "{dsn}"'
         if pool_size is not None:
             storage += f"\npool_size = {pool_size}"
-        store = await Store.connect_postgres(dsn, media_dir=media)
+        store = await Store.connect_postgres(dsn, media_dir=media, channels=SHIPPED_CHANNEL_KINDS)
     else:
         storage = f'[storage]\nbackend = "sqlite"\npath = "{path}"\nmedia_dir = "{media}"'
         store = await Store.connect(path, media_dir=media)
@@ -370,7 +372,7 @@ async def seed_sessions_at_the_summary(store: Store, partner: Partner, chats: li
     core = build_core(
         settings, store, Seams(partner_transport=httpx.ASGITransport(app=partner.counter))
     )
-    core.register(ChannelRegistration(TELEGRAM, RecordingChannel()))
+    core.register(ChannelRegistration(TELEGRAM_KIND, RecordingChannel()))
     try:
         filler = chats[0]
         chat, user = ChatRef(TELEGRAM, filler), UserRef(TELEGRAM, filler)

@@ -27,6 +27,7 @@ import pytest
 
 from bot.chat_ref import ChatRef
 from bot.partner.signing import sign
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.sandbox import default_scenario
 from bot.sandbox.server import SandboxServer
 from bot.store import Store
@@ -84,7 +85,9 @@ async def cluster(
 ) -> AsyncIterator[tuple[list[Instance], FakeTelegram, Store]]:
     dsn = await postgres_server.create_database("several_instances")
     media = tmp_path / "media"
-    store = await Store.connect_postgres(dsn, media_dir=media)  # migrates before the instances
+    store = await Store.connect_postgres(
+        dsn, media_dir=media, channels=SHIPPED_CHANNEL_KINDS
+    )  # migrates before the instances
     async with (
         SandboxServer(default_scenario(), port=0) as partner,
         FakeTelegram.running() as tg,

@@ -80,7 +80,7 @@ def test_an_address_of_their_own_needs_no_token(tmp_path: Path) -> None:
         ),
         (
             "[metrics]\nenabled = true\nlisten_port = 8080\n",
-            "[metrics] listen_port: is [telegram] listen_host:listen_port, where the web app "
+            "[metrics] listen_port: is [server] listen_host:listen_port, where the web app "
             "listens; choose another port, or leave listen_port out to serve /metrics on the "
             "web app",
         ),

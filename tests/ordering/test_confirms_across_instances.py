@@ -28,6 +28,7 @@ from bot.ordering import ChatService, build_engine
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
 from bot.partner.shared_request_limiter import SharedRequestLimiter, key_fingerprint
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.sandbox import Sandbox, parse_scenario
 from bot.store import Store
 from bot.store.pg_database import PgDatabase
@@ -91,7 +92,9 @@ async def instances(
     made: list[Instance] = []
     try:
         for _ in range(INSTANCES):
-            store = await Store.connect_postgres(dsn, media_dir=tmp_path / "media", clock=clock)
+            store = await Store.connect_postgres(
+                dsn, media_dir=tmp_path / "media", clock=clock, channels=SHIPPED_CHANNEL_KINDS
+            )
             assert isinstance(store._db, PgDatabase)
             budget = PgRateBudget(store._db, clock=clock)
             limiter = SharedRequestLimiter(

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 from conversations.texts import dialogue
@@ -70,7 +71,9 @@ async def instances(
     made: list[Instance] = []
     try:
         for _ in range(2):
-            store = await Store.connect_postgres(dsn, media_dir=tmp_path / "media", clock=org.clock)
+            store = await Store.connect_postgres(
+                dsn, media_dir=tmp_path / "media", clock=org.clock, channels=SHIPPED_CHANNEL_KINDS
+            )
             made.append(Instance(org, store, channel))
         await keep_test_photo(made[0].store)
         a, b = made

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from bot.chat_ref import CONSOLE, TELEGRAM, ChatRef, UserRef
 from bot.config.limits_section import LimitsConfig
+from bot.console.console_kind import CONSOLE_KIND
 from bot.ordering import ChatService
+from bot.telegram.telegram_kind import TELEGRAM_KIND
 from conversations import ChoiceAnswer, Turn
 from conversations.returning import Remembered
 
@@ -74,7 +76,14 @@ async def test_details_that_cannot_be_read_are_not_offered(org: Org) -> None:
 async def test_only_a_channel_that_proves_phones_asks_for_a_proven_one(org: Org) -> None:
     assert org.store is not None
     verify = LimitsConfig(verify_sender_phone=True)
-    chats = ChatService(org.engine(), org.store, clock=org.clock, limits=verify)
+    kinds = {kind.name: kind.capabilities for kind in (TELEGRAM_KIND, CONSOLE_KIND)}
+    chats = ChatService(
+        org.engine(),
+        org.store,
+        clock=org.clock,
+        limits=verify,
+        channel_capabilities=kinds.__getitem__,
+    )
     console_chat, console_user = ChatRef(CONSOLE, 42), UserRef(CONSOLE, 7)
     await chats.start(console_chat, console_user)
     await chats.start(CHAT, USER)

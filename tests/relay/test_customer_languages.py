@@ -20,6 +20,7 @@ from bot.config import RelayConfig
 from bot.ordering import ChatService, build_engine
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.models import Delivery
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 from conversations.texts.catalogue import Texts, install, installed, speaking_language
@@ -60,7 +61,9 @@ async def open_store(
         if dsn is None:
             store = await Store.connect(tmp_path / "bot.db", clock=clock, synchronous="NORMAL")
         else:
-            store = await Store.connect_postgres(dsn, media_dir=tmp_path / "media", clock=clock)
+            store = await Store.connect_postgres(
+                dsn, media_dir=tmp_path / "media", clock=clock, channels=SHIPPED_CHANNEL_KINDS
+            )
         opened.append(store)
         return store
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from bot.chat_ref import ChatRef
 from bot.relay import Relay, RelayTuning
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.store import SendKey, Store
 from bot.store.pg_local_server import LocalPostgres
 from tests.support.clock import FakeClock
@@ -39,10 +40,18 @@ async def test_a_later_event_waits_behind_one_whose_send_a_dead_instance_claimed
     dsn = await empty_postgres_database(postgres_server)
     media = tmp_path / "media"
     store = await Store.connect_postgres(
-        dsn, media_dir=media, clock=clock, lease_seconds=LEASE_SECONDS
+        dsn,
+        media_dir=media,
+        clock=clock,
+        lease_seconds=LEASE_SECONDS,
+        channels=SHIPPED_CHANNEL_KINDS,
     )
     dead = await Store.connect_postgres(
-        dsn, media_dir=media, clock=clock, lease_seconds=LEASE_SECONDS
+        dsn,
+        media_dir=media,
+        clock=clock,
+        lease_seconds=LEASE_SECONDS,
+        channels=SHIPPED_CHANNEL_KINDS,
     )
     try:
         await link(store, "pending")

@@ -1,4 +1,5 @@
-"""``[telegram] drain_seconds``: 3 s by default, 0 turns the drain off, at most 30 s."""
+"""``[server] drain_seconds`` (or its old place, ``[telegram]``): 3 s by default, 0 turns the
+drain off, at most 30 s."""
 
 from __future__ import annotations
 
@@ -19,8 +20,10 @@ def _environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_drain_lasts_3_seconds_unless_set(tmp_path: Path) -> None:
-    assert load_config(write(tmp_path)).telegram.drain_seconds == 3.0
-    assert load_config(write(tmp_path, {"telegram.drain_seconds": 0})).telegram.drain_seconds == 0
+    assert load_config(write(tmp_path)).server.drain_seconds == 3.0
+    assert load_config(write(tmp_path, {"server.drain_seconds": 0})).server.drain_seconds == 0
+    # An older file's, in its old place: still read.
+    assert load_config(write(tmp_path, {"telegram.drain_seconds": 0})).server.drain_seconds == 0
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from bot.clocks import Clock
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 from tests.support.store_fixture import empty_postgres_database
@@ -23,7 +24,11 @@ async def pg_instances(
     stores: list[Store] = []
     try:
         for _ in range(count):
-            stores.append(await Store.connect_postgres(dsn, media_dir=media_dir, clock=clock))
+            stores.append(
+                await Store.connect_postgres(
+                    dsn, media_dir=media_dir, clock=clock, channels=SHIPPED_CHANNEL_KINDS
+                )
+            )
         yield stores
     finally:
         for store in stores:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from bot.chat_ref import ChatRef
 from bot.runtime import housekeep
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 from tests.support.clock import FakeClock
@@ -59,8 +60,12 @@ async def test_instances_passing_at_once_on_postgres_each_finish_cleanly(
 ) -> None:
     dsn = await empty_postgres_database(postgres_server)
     media = tmp_path / "shared-media"
-    first = await Store.connect_postgres(dsn, media_dir=media, clock=fake_clock)
-    second = await Store.connect_postgres(dsn, media_dir=media, clock=fake_clock)
+    first = await Store.connect_postgres(
+        dsn, media_dir=media, clock=fake_clock, channels=SHIPPED_CHANNEL_KINDS
+    )
+    second = await Store.connect_postgres(
+        dsn, media_dir=media, clock=fake_clock, channels=SHIPPED_CHANNEL_KINDS
+    )
     try:
         for chat in range(1, 41):
             await first.sessions.save(ChatRef("telegram", chat), chat, "{}")

@@ -15,20 +15,23 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
+from bot.agents.agents_wiring import AGENTS_KIND
 from bot.chat_ref import AGENTS, TELEGRAM, ChatRef
-from bot.store.advisory_locks import chat_lock_key
+from bot.store.advisory_locks import ChatLockKeys
 from bot.store.pg_chat_locks import PgChatLocks
 from bot.store.pg_local_server import LocalPostgres
+from bot.telegram.telegram_kind import TELEGRAM_KIND
 
 Pair = tuple[PgChatLocks, PgChatLocks, asyncpg.Connection]
 LOCK_POOL = 2  # far fewer than the chats the tests hold at once
+KEYS = ChatLockKeys([TELEGRAM_KIND, AGENTS_KIND])  # the channels the tests lock chats of
 
 
 @pytest.fixture
 async def two(postgres_server: LocalPostgres) -> AsyncIterator[Pair]:
     dsn = await postgres_server.create_database("chat_locks")
-    first = await PgChatLocks.connect(dsn, pool_size=LOCK_POOL)
-    second = await PgChatLocks.connect(dsn, pool_size=LOCK_POOL)
+    first = await PgChatLocks.connect(dsn, pool_size=LOCK_POOL, keys=KEYS)
+    second = await PgChatLocks.connect(dsn, pool_size=LOCK_POOL, keys=KEYS)
     watcher = await asyncpg.connect(dsn)
     try:
         yield first, second, watcher
@@ -44,7 +47,7 @@ def telegram(chat_id: int) -> ChatRef:
 
 async def holders(watcher: asyncpg.Connection, chat: ChatRef) -> list[tuple[int, bool]]:
     """(backend pid, granted) of every session holding or asking for ``chat``'s lock."""
-    key = chat_lock_key(chat) % 2**64  # the server shows the key's two halves unsigned
+    key = KEYS.key(chat) % 2**64  # the server shows the key's two halves unsigned
     rows = await watcher.fetch(
         "SELECT pid, granted FROM pg_locks WHERE locktype = 'advisory' AND classid = $1"
         " AND objid = $2 AND objsubid = 1 ORDER BY granted DESC",
@@ -175,7 +178,7 @@ class HeldAnswers:
 
     def __init__(self, conn: asyncpg.Connection, chat: ChatRef) -> None:
         self._conn = conn
-        self._key = chat_lock_key(chat)
+        self._key = KEYS.key(chat)
         self.asked = asyncio.Event()
         self._through = asyncio.Event()
 
@@ -204,8 +207,8 @@ async def test_a_turn_cancelled_while_its_lock_is_asked_keeps_the_other_chats_lo
         return shared[-1]
 
     pool = await asyncpg.create_pool(dsn, min_size=1, max_size=LOCK_POOL)
-    first = PgChatLocks(pool, connect)
-    second = await PgChatLocks.connect(dsn, pool_size=LOCK_POOL)
+    first = PgChatLocks(pool, connect, keys=KEYS)
+    second = await PgChatLocks.connect(dsn, pool_size=LOCK_POOL, keys=KEYS)
     watcher = await asyncpg.connect(dsn)
     caplog.set_level(logging.WARNING, logger="bot.store.pg_chat_locks")
     try:

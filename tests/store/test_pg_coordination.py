@@ -15,6 +15,7 @@ import pytest
 
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.partner.shared_request_limiter import SharedRequestLimiter, key_fingerprint
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.store import SendKey, Store
 from bot.store.inbox import DEFAULT_LEASE_SECONDS
 from bot.store.pg_local_server import LocalPostgres
@@ -31,8 +32,9 @@ async def two(
 ) -> AsyncIterator[Pair]:
     dsn = await empty_postgres_database(postgres_server)
     media = tmp_path / "shared-media"
-    first = await Store.connect_postgres(dsn, media_dir=media, clock=fake_clock)
-    second = await Store.connect_postgres(dsn, media_dir=media, clock=fake_clock)
+    kinds = SHIPPED_CHANNEL_KINDS  # the channels whose chats the tests lock
+    first = await Store.connect_postgres(dsn, media_dir=media, clock=fake_clock, channels=kinds)
+    second = await Store.connect_postgres(dsn, media_dir=media, clock=fake_clock, channels=kinds)
     try:
         yield first, second
     finally:
@@ -288,6 +290,23 @@ async def test_one_instance_leads_the_status_poller_until_it_stops(two: Pair) ->
     await a.leadership.close()  # a stops (or its connection is gone)
     assert await b.leadership.leads()
     assert not await a.leadership.leads()  # closed, it never leads again
+
+
+async def test_two_businesses_on_one_database_each_lead_under_their_own_namespace(
+    postgres_server: LocalPostgres, tmp_path: Path
+) -> None:
+    # Two instances of one business share the default namespace: one leads. Another business
+    # on the same database, with its own [storage.postgres] lock_namespace, leads its own jobs.
+    dsn = await postgres_server.create_database("two_businesses")
+    first = await Store.connect_postgres(dsn, media_dir=tmp_path / "first")
+    second = await Store.connect_postgres(dsn, media_dir=tmp_path / "second")
+    other = await Store.connect_postgres(dsn, media_dir=tmp_path / "other", lock_namespace=7)
+    try:
+        leading = [await store.leadership.leads() for store in (first, second, other)]
+    finally:
+        for store in (first, second, other):
+            await store.close()
+    assert leading == [True, False, True]
 
 
 async def test_a_leader_whose_connection_broke_says_so_and_another_takes_over(

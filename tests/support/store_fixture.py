@@ -21,6 +21,7 @@ import asyncpg
 import pytest
 
 from bot.clocks import Clock, system_clock
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 
@@ -72,7 +73,9 @@ async def store(
     if store_backend == "postgres":
         # Asked for only here, so a SQLite-only run never starts a server.
         dsn = await empty_postgres_database(request.getfixturevalue("postgres_server"))
-        opened = await Store.connect_postgres(dsn, media_dir=tmp_path / "media", clock=store_clock)
+        opened = await Store.connect_postgres(
+            dsn, media_dir=tmp_path / "media", clock=store_clock, channels=SHIPPED_CHANNEL_KINDS
+        )
         try:
             yield opened
         finally:

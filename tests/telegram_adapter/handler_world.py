@@ -57,6 +57,7 @@ from bot.telegram.operators import operator_handlers
 from bot.telegram.otp_receiver import contact_shared, otp_token, start_otp_handoff
 from bot.telegram.photo_receiver import PhotoReceiver
 from bot.telegram.relay_channel import TelegramRelayChannel, TelegramTurns
+from bot.telegram.telegram_kind import TELEGRAM_KIND
 from bot.telegram.telegram_texts import TELEGRAM_TEXTS
 from bot.webapp.webapp_texts import WEBAPP_TEXTS
 from tests.fakes import FakeTelegram, SentMessage, TgChat, TgUser
@@ -234,7 +235,7 @@ async def handler_world(
         )
         core.register(
             ChannelRegistration(
-                "telegram",
+                TELEGRAM_KIND,
                 TelegramRelayChannel(sender),
                 turns=TelegramTurns(sender.limiter),
                 texts=(TELEGRAM_TEXTS, WEBAPP_TEXTS),

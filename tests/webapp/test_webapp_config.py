@@ -45,7 +45,7 @@ def test_on_with_a_public_https_host(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("public", "why"),
     [
-        (None, "needs [telegram] public_base_url"),
+        (None, "needs [server] public_base_url"),
         ("http://127.0.0.1:8080", "Mini Apps over https only"),
     ],
 )
