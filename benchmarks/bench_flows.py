@@ -107,7 +107,7 @@ class InstantCreator:
     def __init__(self, delivery_source: Created) -> None:
         self._created = delivery_source
 
-    async def create(self, request: CreateDeliveryRequest) -> CreateOutcome:
+    async def create(self, request: CreateDeliveryRequest, turn: object = None) -> CreateOutcome:
         return self._created
 
 

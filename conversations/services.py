@@ -66,8 +66,12 @@ class Geocoder(Protocol):
 
 
 class DeliveryCreator(Protocol):
-    async def create(self, request: CreateDeliveryRequest) -> CreateOutcome:
-        """Send the create; every refusal comes back as a ``Refused`` value, never raised."""
+    async def create(self, request: CreateDeliveryRequest, turn: object = None) -> CreateOutcome:
+        """Send the create; every refusal comes back as a ``Refused`` value, never raised.
+
+        ``turn`` is what the engine's runner handed the turn for its creates (the engine's
+        ``creates``: the bot's chat and customer, say), passed on unread: the core never looks
+        into it, and a creator that needs nothing of the turn ignores it."""
         ...
 
 

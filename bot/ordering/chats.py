@@ -34,7 +34,6 @@ from bot.ordering.history import OrderHistory
 from bot.ordering.later_resends import DeliverLater, LaterResends
 from bot.ordering.order_starts import OrderStarts
 from bot.ordering.owed_replies import replies_owed
-from bot.ordering.recorded_creates import creating_for
 from bot.ordering.returning_customers import CustomerMemory
 from bot.ordering.saved_sessions import load_session
 from bot.ordering.turn_context import Reply, TurnContext, speaking
@@ -226,12 +225,15 @@ class ChatService:
         reply: Reply | None = None,
     ) -> Turn:
         turn = TurnContext.now(chat, user, self._clock)
+        creates = turn.creates
         with log_context(flow=session.flow, step=session.step):
             before = mark(session)
             save = self._checkpoint.before_create(turn)
-            async with replies_owed(self.store.create_intents):
-                with creating_for(self._checkpoint.create_for(turn, session)):
-                    done = await self.engine.handle(session, answer, before_create=save)
+            async with replies_owed(self.store.create_intents) as creates.owed:
+                creates.who = self._checkpoint.create_for(turn, session)
+                done = await self.engine.handle(
+                    session, answer, before_create=save, creates=creates
+                )
                 await self._effects.after_turn(turn, session, done, reply)
-        self.funnel.turn(before, session, done)
+        self.funnel.turn(before, session, done, creates.refusal)
         return done

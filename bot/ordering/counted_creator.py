@@ -9,8 +9,8 @@ the one the chat service named just before the create (``recording.creating_in``
 
 from __future__ import annotations
 
-from bot.funnel.steps import note_refusal
 from bot.metrics.recording import count_create, creating_flow, enabled
+from bot.ordering.turn_creates import of_turn
 from bot.partner.models import CreateDeliveryRequest
 from conversations.outcome import Created, CreateOutcome, Refused
 from conversations.services import DeliveryCreator
@@ -22,10 +22,11 @@ class CountedCreator:
     def __init__(self, inner: DeliveryCreator) -> None:
         self._inner = inner
 
-    async def create(self, request: CreateDeliveryRequest) -> CreateOutcome:
-        outcome = await self._inner.create(request)
-        if isinstance(outcome, Refused) and not outcome.outcome_unknown:
-            note_refusal(outcome.reason)  # the funnel counts the re-ask it leads to
+    async def create(self, request: CreateDeliveryRequest, turn: object = None) -> CreateOutcome:
+        outcome = await self._inner.create(request, turn)
+        creates = of_turn(turn)
+        if isinstance(outcome, Refused) and not outcome.outcome_unknown and creates is not None:
+            creates.refusal = outcome.reason  # the funnel counts the re-ask it leads to
         if enabled():
             count_create(creating_flow(), outcome_label(outcome))
         return outcome

@@ -76,6 +76,7 @@ class OrderStarts:
                 before_create=self._checkpoint.before_create(turn),
                 remembered=await self._memory.recall(user),
                 sender_phone_owner=self._guards.phone_owner(user),
+                creates=turn.creates,
             )
             await self._effects.after_turn(turn, session, done)
             self._funnel.turn(None, session, done)
@@ -92,7 +93,9 @@ class OrderStarts:
             if session is not None and not session.finished:
                 turn = TurnContext.now(chat, user, self._clock)
                 save = self._checkpoint.before_create(turn)
-                done = await self._engine.start_over(session, flow, before_create=save)
+                done = await self._engine.start_over(
+                    session, flow, before_create=save, creates=turn.creates
+                )
                 await self._effects.after_turn(turn, session, done)
                 return done
         return await self.start(chat, user, flow, language, counted=False)
@@ -120,6 +123,7 @@ class OrderStarts:
                 before_create=self._checkpoint.before_create(turn),
                 remembered=remembered,
                 sender_phone_owner=owner,
+                creates=turn.creates,
             )
             await self._effects.after_turn(turn, session, done)
             self._funnel.turn(None, session, done)

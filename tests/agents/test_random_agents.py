@@ -42,8 +42,8 @@ class Recording:
         self.inner = inner
         self.outcomes: list[tuple[CreateOutcome, bool]] = []
 
-    async def create(self, request: CreateDeliveryRequest) -> CreateOutcome:
-        outcome: CreateOutcome = await self.inner.create(request)
+    async def create(self, request: CreateDeliveryRequest, turn: object = None) -> CreateOutcome:
+        outcome: CreateOutcome = await self.inner.create(request, turn)
         self.outcomes.append((outcome, FOREIGN_PHOTO in request.packageImages))
         return outcome
 

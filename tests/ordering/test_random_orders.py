@@ -91,8 +91,8 @@ class Recording:
         self.inner = inner
         self.outcomes: list[CreateOutcome] = []
 
-    async def create(self, request: CreateDeliveryRequest) -> CreateOutcome:
-        outcome: CreateOutcome = await self.inner.create(request)
+    async def create(self, request: CreateDeliveryRequest, turn: object = None) -> CreateOutcome:
+        outcome: CreateOutcome = await self.inner.create(request, turn)
         self.outcomes.append(outcome)
         return outcome
 

@@ -97,7 +97,7 @@ class _Catalog:
 
 
 class _NoCreate:
-    async def create(self, request: object) -> CreateOutcome:
+    async def create(self, request: object, turn: object = None) -> CreateOutcome:
         raise AssertionError("these tests never reach the summary")
 
 
