@@ -38,7 +38,7 @@ from bot.ordering.returning_customers import CustomerMemory
 from bot.ordering.saved_sessions import load_session
 from bot.ordering.turn_context import Reply, TurnContext, speaking
 from bot.ordering.turn_effects import TurnEffects
-from bot.ordering.turn_guards import TurnGuards
+from bot.ordering.turn_guards import LimitHits, TurnGuards
 from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS
 from bot.store import Store
 from conversations import CommandAnswer, Engine, Session, Turn
@@ -107,12 +107,16 @@ class ChatService:
 
     # --- the adapters' calls ----------------------------------------------------------------
 
-    async def before_start(self, user: UserRef, *, language: str | None = None) -> Turn | None:
+    async def before_start(
+        self, user: UserRef, *, language: str | None = None, limit_hits: LimitHits = None
+    ) -> Turn | None:
         """What a new order of ``user``'s gets instead of starting (they are blocked, or over
         ``[limits] drafts_per_hour``), or None: it may start, and it is counted as started.
         For a caller that writes something of its own before ``start`` (an agent channel's
-        conversation): its ``start`` then passes ``counted=True``."""
-        return await self._starts.before_start(user, language)
+        conversation): its ``start`` then passes ``counted=True``. ``limit_hits`` (here, in
+        ``start`` and in ``handle``): where the limits the call hit are added, for a caller
+        that answers in its own terms (``bot.safety.customer_limits``)."""
+        return await self._starts.before_start(user, language, limit_hits)
 
     async def start(
         self,
@@ -122,11 +126,12 @@ class ChatService:
         flow: str | None = None,
         language: str | None = None,
         counted: bool = False,
+        limit_hits: LimitHits = None,
     ) -> Turn:
         """A new order in the entry flow (or ``flow``, a registered name: a deep link, a menu
         command); an order still open in this chat is dropped. ``counted``: ``before_start``
         let it through already (the block is read again, under the chat's lock)."""
-        return await self._starts.start(chat, user, flow, language, counted)
+        return await self._starts.start(chat, user, flow, language, counted, limit_hits)
 
     async def new_order(
         self, chat: ChatRef, user: UserRef, *, flow: str | None = None, language: str | None = None
@@ -163,6 +168,7 @@ class ChatService:
         *,
         language: str | None = None,
         reply: Reply | None = None,
+        limit_hits: LimitHits = None,
     ) -> Turn:
         """One customer answer; with no open order, the turn says so and nothing else.
 
@@ -180,7 +186,7 @@ class ChatService:
             session = await self._load(chat)
             if session is None:
                 return no_open_order()
-            limited = await self.guards.over_limit(user, session, answer)
+            limited = await self.guards.over_limit(user, session, answer, limit_hits)
             if limited is not None:
                 if reply is not None:
                     await reply(limited)
