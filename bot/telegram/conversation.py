@@ -29,6 +29,7 @@ from bot.ordering.chats import no_open_order
 from bot.safety.customer_blocking import blocked_turn
 from bot.telegram import otp_receiver as otp
 from bot.telegram.album_collector import Album, AlbumCollector
+from bot.telegram.answer_reply import AnswerReply
 from bot.telegram.answers import answer_from_update, command_in
 from bot.telegram.application import Handler
 from bot.telegram.bot_context import BotContext
@@ -312,24 +313,13 @@ class Conversation:
         note: str | None = None,
         present: Present | None = None,
     ) -> None:
-        """``answer`` to the chat's order, and its turn drawn; ``note`` is said first.
+        """``answer`` to the chat's order, and its turn drawn (``AnswerReply``); ``note`` is
+        said first.
 
         ``present``, when given, decides what the turn shows, from the session it wrote (so
         it is drawn once the session is written): that turn, changed, or nothing at all."""
         asked = self.screen.remember(chat_id).prompt
-
-        async def reply(turn: Turn) -> None:
-            if note is not None:  # with the turn, in the same message: one reply
-                turn = turn.model_copy(update={"messages": (note, *turn.messages)})
-            await self.screen.show(chat_id, turn, answer)
-            # A command (/help, /back) is no wrong answer; only an answer asked again counts.
-            if (
-                self.humans is not None
-                and not isinstance(answer, CommandAnswer)
-                and self.humans.stuck(asked, turn)
-            ):
-                await self.humans.offer(chat_id)  # stuck at one question: a person may help
-
+        reply = AnswerReply(self.screen, chat_id, answer, asked, note=note, humans=self.humans)
         if self.screen.shared:
             # The chat's last turns may have run in another process: draw this one over
             # what the chat shows now (the prompt to tidy, the reply keyboard that is up).
