@@ -169,8 +169,14 @@ class ChatService:
         language: str | None = None,
         reply: Reply | None = None,
         limit_hits: LimitHits = None,
+        restart: Reply | None = None,
     ) -> Turn:
         """One customer answer; with no open order, the turn says so and nothing else.
+
+        ``restart``, when given: the answer is to a question the chat still shows, drawn longer
+        ago than an order is kept. With no open order (housekeeping dropped it), a new order
+        starts instead, as ``new_order`` starts it; ``restart`` shows its first turn, which is
+        also returned.
 
         ``reply``, when given, shows the turn (it is called only when there was an order to
         answer) while the turn's session is being written, so the customer's reply does not
@@ -185,7 +191,11 @@ class ChatService:
                 return refused
             session = await self._load(chat)
             if session is None:
-                return no_open_order()
+                if restart is None:
+                    return no_open_order()
+                started = await self.new_order(chat, user, language=language)
+                await restart(started)
+                return started
             limited = await self.guards.over_limit(user, session, answer, limit_hits)
             if limited is not None:
                 if reply is not None:

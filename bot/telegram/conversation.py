@@ -319,33 +319,39 @@ class Conversation:
         ``present``, when given, decides what the turn shows, from the session it wrote (so
         it is drawn once the session is written): that turn, changed, or nothing at all."""
         asked = self.screen.remember(chat_id).prompt
-        reply = AnswerReply(self.screen, chat_id, answer, asked, note=note, humans=self.humans)
         if self.screen.shared:
             # The chat's last turns may have run in another process: draw this one over
             # what the chat shows now (the prompt to tidy, the reply keyboard that is up).
             await self.screen.view(chat_id, user_id)
+        # Should no order be open, yet the chat still show its question, drawn longer ago than
+        # an order is kept unanswered (a tap on its buttons, an answer to it): housekeeping
+        # dropped it while the chat waited. The customer is told, and a new order starts. (A
+        # view is cleared when an order ends here, and a younger one may only be stale, the
+        # order having ended in another process; after a restart nothing shows: "no order".)
+        old = self.screen.question_older_than(chat_id, self._session_idle_seconds)
+        dropped = say("telegram.draft_gone") if old else None
+        reply = AnswerReply(
+            self.screen, chat_id, answer, asked, note=note, humans=self.humans, dropped=dropped
+        )
         chat, user = telegram_chat(chat_id), telegram_user(user_id)
         # Without ``present`` the reply is drawn and sent while the turn's session is written;
         # with it, once the session is written (``present`` reads it).
         turn = await self.ctx.chats.handle(
-            chat, user, answer, reply=reply if present is None else None
+            chat,
+            user,
+            answer,
+            reply=reply if present is None else None,
+            restart=reply.restart if old else None,
         )
+        if reply.restarted:
+            return  # the new order's first turn is drawn
         if present is not None:
             shown = None if turn == no_open_order() else await present(turn)
             if shown is not None:
                 await reply(shown)
-        if turn != no_open_order():
-            return
-        # No order is open, yet the chat still shows its question, drawn longer ago than an
-        # order is kept unanswered (a tap on its buttons, an answer to it): housekeeping
-        # dropped it while the chat waited. The customer is told, and a new order starts. (A
-        # view is cleared when an order ends here, and a younger one may only be stale, the
-        # order having ended in another process; after a restart nothing shows: "no order".)
-        if self.screen.forget_question_older_than(chat_id, self._session_idle_seconds):
-            await self._new_order(chat_id, user_id, opening=say("telegram.draft_gone"))
-            return
-        # The engine's "has ended" reads oddly to someone just saying hi.
-        await self._say(chat_id, say("telegram.no_order"))
+        if turn == no_open_order():
+            # The engine's "has ended" reads oddly to someone just saying hi.
+            await self._say(chat_id, say("telegram.no_order"))
 
     async def _begin(
         self,
