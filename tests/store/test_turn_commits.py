@@ -117,3 +117,21 @@ async def test_a_turn_that_ends_its_session_records_the_update_with_the_delete(
     assert (commits.transactions, commits.lone) == (1, 0)
     assert await store.sessions.get(ChatRef("telegram", 2)) is None
     assert not await store.updates.begin(7005, TWO)
+
+
+async def test_a_write_of_another_chats_session_leaves_the_update_to_finish(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The update answered in chat one is found by the chat a write names: a write of chat
+    two's session (an operator's block dropping a customer's draft) is its own commit, and
+    the update is recorded when its handlers are done."""
+    commits = Commits(store, monkeypatch)
+
+    async def elsewhere() -> None:
+        await store.sessions.save(TWO, 2, "{}")
+        assert store.updates.unrecorded_in(ONE) is not None
+        assert store.updates.unrecorded_in(TWO) is None
+
+    assert await answer(store, 7006, elsewhere)
+    assert (commits.transactions, commits.lone) == (0, 2)  # the save, then finish's record
+    assert not await store.updates.begin(7006, ONE)
