@@ -108,7 +108,9 @@ class InstantCreator:
     def __init__(self, delivery_source: Created) -> None:
         self._created = delivery_source
 
-    async def create(self, request: CreateDeliveryRequest, *, flow: str) -> CreateOutcome:
+    async def create(
+        self, request: CreateDeliveryRequest, turn: object = None, *, flow: str
+    ) -> CreateOutcome:
         return self._created
 
 

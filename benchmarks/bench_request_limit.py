@@ -28,6 +28,7 @@ import httpx
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.ordering.create_wait import QUIET_SECONDS, CreateWaitNotice
 from bot.ordering.creator import PartnerCreator
+from bot.ordering.turn_creates import TurnCreates
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
 from bot.partner.models import CreateDeliveryRequest
@@ -158,8 +159,9 @@ async def run(*, notice_threshold: float) -> Outcome:
     async def customer(number: int) -> None:
         await asyncio.sleep(number * SPREAD_SECONDS / CUSTOMERS)
         confirmed = loop.time()
-        outcome.waits.append(await notice.before_create(ChatRef(TELEGRAM, number)))
-        result = await creator.create(order(number))
+        foreseen = await notice.before_create(ChatRef(TELEGRAM, number))
+        outcome.waits.append(foreseen.seconds)
+        result = await creator.create(order(number), TurnCreates(held_back=foreseen.held_back))
         answered = loop.time()
         told = chats.told.get(number)
         outcome.silences.append((told if told is not None else answered) - confirmed)

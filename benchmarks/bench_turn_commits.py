@@ -41,7 +41,7 @@ async def one_commit(store: Store, update_id: int, chat_id: int) -> None:
         assert await store.updates.begin(update_id, chat)
         await store.sessions.get(chat)
         await store.sessions.save(chat, chat_id, SESSION)
-        await store.updates.finish()
+        await store.updates.finish(update_id, chat)
 
     await asyncio.create_task(handle())
 

@@ -66,9 +66,15 @@ class Geocoder(Protocol):
 
 
 class DeliveryCreator(Protocol):
-    async def create(self, request: CreateDeliveryRequest, *, flow: str) -> CreateOutcome:
+    async def create(
+        self, request: CreateDeliveryRequest, turn: object = None, *, flow: str
+    ) -> CreateOutcome:
         """Send the create of an order of ``flow`` (the flow's name, for whoever counts the
-        creates by flow); every refusal comes back as a ``Refused`` value, never raised."""
+        creates by flow); every refusal comes back as a ``Refused`` value, never raised.
+
+        ``turn`` is what the engine's runner handed the turn for its creates (the engine's
+        ``creates``: the bot's chat and customer, say), passed on unread: the core never looks
+        into it, and a creator that needs nothing of the turn ignores it."""
         ...
 
 

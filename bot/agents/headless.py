@@ -34,7 +34,7 @@ from bot.agents.transcript_bounds import bound_transcript, kept_answer
 from bot.chat_ref import AGENTS, ChatRef, UserRef
 from bot.ordering import CancelReply, ChatService, CustomerDesk, DeliveryPage, StatusReply
 from bot.partner.models import CANCEL_REASON_LENGTH
-from bot.safety.customer_limits import LimitHit, noting_hits
+from bot.safety.customer_limits import LimitHit
 from bot.store import AgentConversation, Store
 from conversations import EDIT_PREFIX, ChoiceAnswer, CommandAnswer, Prompt, Turn
 from conversations.dialog import CONFIRM, Answer, SessionStatus
@@ -117,20 +117,20 @@ class HeadlessConversations:
         # Refused before anything is written: a blocked customer or one over a limit leaves
         # no conversation behind (a customer the channel never had can be neither).
         known = await self._store.agents.user(channel, customer)
+        hits: list[LimitHit] = []
         if known is not None:
-            with noting_hits() as hits:
-                refused = await self._chats.before_start(known, language=language)
+            refused = await self._chats.before_start(known, language=language, limit_hits=hits)
             if refused is not None:
                 raise _refusal(refused, hits, language)
         conversation = await self._store.agents.open(channel, customer, flow, language)
-        with noting_hits() as hits:
-            turn = await self._chats.start(
-                conversation.chat,
-                conversation.user,
-                flow=flow,
-                language=language,
-                counted=known is not None,
-            )
+        turn = await self._chats.start(
+            conversation.chat,
+            conversation.user,
+            flow=flow,
+            language=language,
+            counted=known is not None,
+            limit_hits=hits,
+        )
         if hits:
             raise _refusal(turn, hits, language)
         return await self._record(conversation, None, turn, prompt_before=None)
@@ -266,10 +266,14 @@ class HeadlessConversations:
                 conversation.chat, conversation.user, language=conversation.language
             )
         else:
-            with noting_hits() as hits:
-                turn = await self._chats.handle(
-                    conversation.chat, conversation.user, answer, language=conversation.language
-                )
+            hits: list[LimitHit] = []
+            turn = await self._chats.handle(
+                conversation.chat,
+                conversation.user,
+                answer,
+                language=conversation.language,
+                limit_hits=hits,
+            )
             if hits:  # the summary stays open, as the chat customer's does
                 raise _refusal(turn, hits, conversation.language)
         if turn is None:

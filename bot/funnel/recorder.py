@@ -43,9 +43,12 @@ class FunnelRecorder:
         self._timer: asyncio.TimerHandle | None = None
         self._writing: set[asyncio.Task[None]] = set()
 
-    def turn(self, before: StepMark | None, session: Session, turn: Turn) -> None:
-        """Record the turn that took ``before`` (None: a new order) to ``session``."""
-        self._keep(session.id, events_of(before, session, turn))
+    def turn(
+        self, before: StepMark | None, session: Session, turn: Turn, refusal: str | None = None
+    ) -> None:
+        """Record the turn that took ``before`` (None: a new order) to ``session``;
+        ``refusal``: the reason its create was refused for, when it was (``events_of``)."""
+        self._keep(session.id, events_of(before, session, turn, refusal))
 
     def handoff(self, session: Session) -> None:
         """Record a hand-off to a person opened while the order was at its step."""

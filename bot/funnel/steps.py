@@ -20,20 +20,11 @@ handoff            the customer asked for a person there (a hand-off opened at t
 
 from __future__ import annotations
 
-from contextvars import ContextVar
 from dataclasses import dataclass
 
 from conversations import DeliveryCreated, Session, Turn
 
 KINDS = ("reached", "answered", "reasked", "went_back", "abandoned", "created", "handoff")
-
-# A create refusal in this task's turn (set by ``note_refusal``, reset by ``mark``).
-_refusal: ContextVar[str | None] = ContextVar("deliverybot_funnel_refusal", default=None)
-
-
-def note_refusal(reason: str) -> None:
-    """The turn's create was refused for ``reason`` (the question comes again for it)."""
-    _refusal.set(reason)
 
 
 @dataclass(frozen=True)
@@ -58,15 +49,19 @@ class StepEvent:
 
 
 def mark(session: Session) -> StepMark:
-    """``session`` before its turn (and no refusal noted yet in this task)."""
-    _refusal.set(None)
+    """``session`` before its turn."""
     return StepMark(
         session.flow, session.step, len(session.history), session.failures, tuple(session.answers)
     )
 
 
-def events_of(before: StepMark | None, session: Session, turn: Turn) -> list[StepEvent]:
-    """The events of the turn that took ``before`` (None: a new order) to ``session``."""
+def events_of(
+    before: StepMark | None, session: Session, turn: Turn, refusal: str | None = None
+) -> list[StepEvent]:
+    """The events of the turn that took ``before`` (None: a new order) to ``session``;
+    ``refusal``: why the service refused the turn's create for certain, when it did (the
+    turn's creator notes it, ``bot.ordering.turn_creates.TurnCreates.refusal``, and the
+    turn-taker hands it here)."""
     if session.cancel_asked or session.starting_over is not None:
         return []  # a question about the order itself, not an answer to its step
     if before is None or before.step is None:
@@ -78,7 +73,6 @@ def events_of(before: StepMark | None, session: Session, turn: Turn) -> list[Ste
         return [StepEvent(*at, "abandoned", turn.status)]
     if turn.finished:  # unconfirmed: the create's answer was lost, and is followed up
         return [StepEvent(*at, "answered")]
-    refusal = _refusal.get()
     if refusal is not None:  # the create was refused: the questions it clears, asked again
         return _refused(at, before, session, f"refused_{refusal}")
     if len(session.history) < before.back_steps:

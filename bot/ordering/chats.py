@@ -35,12 +35,11 @@ from bot.ordering.history import OrderHistory
 from bot.ordering.later_resends import DeliverLater, LaterResends
 from bot.ordering.order_starts import OrderStarts
 from bot.ordering.owed_replies import replies_owed
-from bot.ordering.recorded_creates import creating_for
 from bot.ordering.returning_customers import CustomerMemory
 from bot.ordering.saved_sessions import load_session
 from bot.ordering.turn_context import Reply, TurnContext, speaking
 from bot.ordering.turn_effects import TurnEffects
-from bot.ordering.turn_guards import CapabilitiesOf, TurnGuards, no_capabilities
+from bot.ordering.turn_guards import CapabilitiesOf, LimitHits, TurnGuards, no_capabilities
 from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS
 from bot.store import Store
 from conversations import CommandAnswer, Engine, Session, Turn
@@ -114,12 +113,16 @@ class ChatService:
 
     # --- the adapters' calls ----------------------------------------------------------------
 
-    async def before_start(self, user: UserRef, *, language: str | None = None) -> Turn | None:
+    async def before_start(
+        self, user: UserRef, *, language: str | None = None, limit_hits: LimitHits = None
+    ) -> Turn | None:
         """What a new order of ``user``'s gets instead of starting (they are blocked, or over
         ``[limits] drafts_per_hour``), or None: it may start, and it is counted as started.
         For a caller that writes something of its own before ``start`` (an agent channel's
-        conversation): its ``start`` then passes ``counted=True``."""
-        return await self._starts.before_start(user, language)
+        conversation): its ``start`` then passes ``counted=True``. ``limit_hits`` (here, in
+        ``start`` and in ``handle``): where the limits the call hit are added, for a caller
+        that answers in its own terms (``bot.safety.customer_limits``)."""
+        return await self._starts.before_start(user, language, limit_hits)
 
     async def start(
         self,
@@ -129,11 +132,12 @@ class ChatService:
         flow: str | None = None,
         language: str | None = None,
         counted: bool = False,
+        limit_hits: LimitHits = None,
     ) -> Turn:
         """A new order in the entry flow (or ``flow``, a registered name: a deep link, a menu
         command); an order still open in this chat is dropped. ``counted``: ``before_start``
         let it through already (the block is read again, under the chat's lock)."""
-        return await self._starts.start(chat, user, flow, language, counted)
+        return await self._starts.start(chat, user, flow, language, counted, limit_hits)
 
     async def new_order(
         self, chat: ChatRef, user: UserRef, *, flow: str | None = None, language: str | None = None
@@ -170,8 +174,15 @@ class ChatService:
         *,
         language: str | None = None,
         reply: Reply | None = None,
+        limit_hits: LimitHits = None,
+        restart: Reply | None = None,
     ) -> Turn:
         """One customer answer; with no open order, the turn says so and nothing else.
+
+        ``restart``, when given: the answer is to a question the chat still shows, drawn longer
+        ago than an order is kept. With no open order (housekeeping dropped it), a new order
+        starts instead, as ``new_order`` starts it; ``restart`` shows its first turn, which is
+        also returned.
 
         ``reply``, when given, shows the turn (it is called only when there was an order to
         answer) while the turn's session is being written, so the customer's reply does not
@@ -186,8 +197,12 @@ class ChatService:
                 return refused
             session = await self._load(chat)
             if session is None:
-                return no_open_order()
-            limited = await self.guards.over_limit(user, session, answer)
+                if restart is None:
+                    return no_open_order()
+                started = await self.new_order(chat, user, language=language)
+                await restart(started)
+                return started
+            limited = await self.guards.over_limit(user, session, answer, limit_hits)
             if limited is not None:
                 if reply is not None:
                     await reply(limited)
@@ -232,12 +247,15 @@ class ChatService:
         reply: Reply | None = None,
     ) -> Turn:
         turn = TurnContext.now(chat, user, self._clock)
+        creates = turn.creates
         with log_context(flow=session.flow, step=session.step):
             before = mark(session)
             save = self._checkpoint.before_create(turn)
-            async with replies_owed(self.store.create_intents):
-                with creating_for(self._checkpoint.create_for(turn, session)):
-                    done = await self.engine.handle(session, answer, before_create=save)
+            async with replies_owed(self.store.create_intents) as creates.owed:
+                creates.who = self._checkpoint.create_for(turn, session)
+                done = await self.engine.handle(
+                    session, answer, before_create=save, creates=creates
+                )
                 await self._effects.after_turn(turn, session, done, reply)
-        self.funnel.turn(before, session, done)
+        self.funnel.turn(before, session, done, creates.refusal)
         return done

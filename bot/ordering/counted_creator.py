@@ -9,9 +9,9 @@ the one the engine names with the create (``DeliveryCreator.create``'s ``flow``)
 
 from __future__ import annotations
 
-from bot.funnel.steps import note_refusal
 from bot.metrics.business_metrics import Metrics
 from bot.ordering.request_creator import RequestCreator
+from bot.ordering.turn_creates import of_turn
 from bot.partner.models import CreateDeliveryRequest
 from conversations.outcome import Created, CreateOutcome, Refused
 
@@ -24,10 +24,13 @@ class CountedCreator:
         self._inner = inner
         self._metrics = metrics
 
-    async def create(self, request: CreateDeliveryRequest, *, flow: str) -> CreateOutcome:
-        outcome = await self._inner.create(request)
-        if isinstance(outcome, Refused) and not outcome.outcome_unknown:
-            note_refusal(outcome.reason)  # the funnel counts the re-ask it leads to
+    async def create(
+        self, request: CreateDeliveryRequest, turn: object = None, *, flow: str
+    ) -> CreateOutcome:
+        outcome = await self._inner.create(request, turn)
+        creates = of_turn(turn)
+        if isinstance(outcome, Refused) and not outcome.outcome_unknown and creates is not None:
+            creates.refusal = outcome.reason  # the funnel counts the re-ask it leads to
         self._metrics.count_create(flow, outcome_label(outcome))
         return outcome
 

@@ -16,8 +16,8 @@ from collections.abc import Awaitable, Callable
 
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.history import OrderHistory
-from bot.ordering.recorded_creates import CreateFor, CreatingSession, create_for_rest_of_turn
 from bot.ordering.turn_context import TurnContext
+from bot.ordering.turn_creates import CreateFor, CreatingSession
 from bot.store import Store
 from conversations import Engine, SavedOrder, Session
 
@@ -41,7 +41,9 @@ class CreateCheckpoint:
 
     def before_create(self, turn: TurnContext) -> BeforeCreate:
         """The engine's ``before_create`` for ``turn``: the session with its new idempotency
-        key is saved before the create goes out, with its intent (``CreatingSession``)."""
+        key is saved before the create goes out, with its intent (``CreatingSession``, set as
+        the turn's ``creates.who``); a wait for the rate budget nobody foresaw is watched
+        (``creates.held_back``)."""
 
         async def save(session: Session) -> None:
             data = session.stored_json()
@@ -51,16 +53,17 @@ class CreateCheckpoint:
 
             # Saved with the create's intent, in one commit, just before the request leaves.
             creating = CreatingSession(data, save_alone)
-            create_for_rest_of_turn(self.create_for(turn, session, creating))
+            turn.creates.who = self.create_for(turn, session, creating)
             if self._create_wait is not None:
-                await self._create_wait.before_create(turn.chat)
+                foreseen = await self._create_wait.before_create(turn.chat)
+                turn.creates.held_back = foreseen.held_back
 
         return save
 
     def create_for(
         self, turn: TurnContext, session: Session, creating: CreatingSession | None = None
     ) -> CreateFor:
-        """Whose create ``turn`` over ``session`` would send (``recorded_creates``);
+        """Whose create ``turn`` over ``session`` would send (``TurnCreates.who``);
         ``creating``: the session with the create's new key, to save before it leaves."""
 
         def saved_order() -> str:

@@ -8,8 +8,10 @@ would wait (across every process sharing the key's budget through the store), an
 wait over ``threshold_seconds`` is said to the chat, with how long; then the create goes on, in
 its turn. That look ahead cannot see the creates other processes ask for at the same moment
 (100 customers confirming at once across three bots), so when it says "no wait" the
-create's request is watched instead (``when_held_back``): still waiting for its start after
-half the threshold, the customer is told then, with the wait as it looks by that time.
+create's request is watched instead (the ``HeldBack`` that ``before_create`` hands back, which
+the turn's creates carry to the client's limiter: ``TurnCreates.held_back``): still waiting for
+its start after half the threshold, the customer is told then, with the wait as it looks by
+that time.
 """
 
 from __future__ import annotations
@@ -17,16 +19,26 @@ from __future__ import annotations
 import functools
 import logging
 import math
+from dataclasses import dataclass
 from typing import Final
 
 from bot.chat_ref import ChatRef
-from bot.partner.request_limiter import RequestLimiter, when_held_back
+from bot.partner.request_limiter import HeldBack, RequestLimiter
 from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
 from conversations.texts import dialogue
 
 logger = logging.getLogger(__name__)
 
 QUIET_SECONDS: Final = 3.0  # a wait longer than this is said to the customer
+
+
+@dataclass(frozen=True)
+class ForeseenWait:
+    """What ``CreateWaitNotice.before_create`` saw: the wait in ``seconds``, and, when it was
+    short enough to go unsaid, the watch (``HeldBack``) for the create's request to carry."""
+
+    seconds: float
+    held_back: HeldBack | None = None
 
 
 class CreateWaitNotice:
@@ -43,15 +55,17 @@ class CreateWaitNotice:
         self._channel = channel
         self._threshold = threshold_seconds
 
-    async def before_create(self, chat: ChatRef) -> float:
-        """Say the wait to ``chat`` when it is over the threshold; the wait, in seconds."""
+    async def before_create(self, chat: ChatRef) -> ForeseenWait:
+        """Say the wait to ``chat`` when it is over the threshold; the wait, with the watch
+        for the create's request when the wait went unsaid."""
         wait = await self._limiter.expected_wait()
         if wait <= self._threshold:
-            if math.isfinite(self._threshold):  # an infinite threshold: never told
-                when_held_back(self._threshold / 2, functools.partial(self._held_back, chat))
-            return wait
+            if not math.isfinite(self._threshold):  # an infinite threshold: never told
+                return ForeseenWait(wait)
+            later = functools.partial(self._held_back, chat)
+            return ForeseenWait(wait, HeldBack(self._threshold / 2, later))
         await self._say(chat, wait)
-        return wait
+        return ForeseenWait(wait)
 
     async def _held_back(self, chat: ChatRef) -> None:
         """The create's request still waits although none was foreseen: say it now."""

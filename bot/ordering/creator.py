@@ -51,6 +51,7 @@ import re
 from bot.ordering.kept_photos import EXPIRY_MARGIN_SECONDS, KeptPhotos
 from bot.ordering.photo_origin import RehostedPhotos
 from bot.ordering.recorded_creates import CreateRecorder, save_before_unrecorded_create
+from bot.ordering.turn_creates import TurnCreates, of_turn
 from bot.partner import errors
 from bot.partner.client import PartnerClient
 from bot.partner.models import COORDINATE_FIELDS, PAYMENT_FIELDS, CreateDeliveryRequest
@@ -137,16 +138,19 @@ class PartnerCreator:
         self._kept = kept
         self._recorder = recorder
 
-    async def create(self, request: CreateDeliveryRequest) -> CreateOutcome:
+    async def create(self, request: CreateDeliveryRequest, turn: object = None) -> CreateOutcome:
+        """Send ``request``, recorded as a create of ``turn`` (its ``TurnCreates``: whose
+        create it is, the replies the turn owes, a watch on the rate budget's wait)."""
+        creates = of_turn(turn)
         photos = request.packageImages
         if self._kept is not None and await self._kept.gone(photos, within=EXPIRY_MARGIN_SECONDS):
             logger.info("create not sent: the photos the bot re-hosted for it expired")
             return decide("photos_expired")
         if self._recorder is None:
-            await save_before_unrecorded_create()
-            return await self._send(request)
-        async with self._recorder.sending(request) as sending:
-            outcome = await self._send(request)
+            await save_before_unrecorded_create(creates)
+            return await self._send(request, creates)
+        async with self._recorder.sending(request, creates) as sending:
+            outcome = await self._send(request, creates)
             if sending is not None:
                 if isinstance(outcome, Created):
                     await sending.created(outcome.delivery)
@@ -155,9 +159,12 @@ class PartnerCreator:
                 # An unknown outcome stays recorded until ChatService keeps it as unconfirmed.
             return outcome
 
-    async def _send(self, request: CreateDeliveryRequest) -> CreateOutcome:
+    async def _send(
+        self, request: CreateDeliveryRequest, creates: TurnCreates | None
+    ) -> CreateOutcome:
+        held_back = None if creates is None else creates.held_back
         try:
-            delivery = await self._client.create_delivery(request)
+            delivery = await self._client.create_delivery(request, held_back=held_back)
         except errors.PartnerError as error:
             photos = request.packageImages
             given = bool(self._rehosted.given(photos))

@@ -58,7 +58,7 @@ class HoldingCreator:
         self._unconfirmed = unconfirmed
         self._told = told
 
-    async def create(self, request: CreateDeliveryRequest) -> CreateOutcome:
+    async def create(self, request: CreateDeliveryRequest, turn: object = None) -> CreateOutcome:
         key = request.idempotencyKey
         if key is not None:
             waiting = await self._unconfirmed.open_with(content_fingerprint(request))
@@ -67,4 +67,4 @@ class HoldingCreator:
                 SendKey(f"held:{key}", _NO_CHAT, HELD_KIND), None
             ):
                 return decide("duplicate_held")
-        return await self._inner.create(request)
+        return await self._inner.create(request, turn)

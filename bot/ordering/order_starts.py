@@ -19,7 +19,7 @@ from bot.ordering.later_resends import LoadSession
 from bot.ordering.returning_customers import CustomerMemory
 from bot.ordering.turn_context import TurnContext, speaking
 from bot.ordering.turn_effects import TurnEffects
-from bot.ordering.turn_guards import TurnGuards
+from bot.ordering.turn_guards import LimitHits, TurnGuards
 from conversations import Engine, Turn
 from conversations.returning import with_proven_phone
 from conversations.texts import dialogue
@@ -53,21 +53,32 @@ class OrderStarts:
         self._load = load
         self._clock = clock
 
-    async def before_start(self, user: UserRef, language: str | None) -> Turn | None:
-        """What a new order of ``user``'s gets instead of starting, or None (counted)."""
+    async def before_start(
+        self, user: UserRef, language: str | None, hits: LimitHits = None
+    ) -> Turn | None:
+        """What a new order of ``user``'s gets instead of starting, or None (counted); a limit
+        hit is added to ``hits``."""
         async with speaking(language):
             if (refused := await self._guards.refusal(user)) is not None:
                 return refused
-            return await self._guards.draft_limited(user)
+            return await self._guards.draft_limited(user, hits)
 
     async def start(
-        self, chat: ChatRef, user: UserRef, flow: str | None, language: str | None, counted: bool
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        flow: str | None,
+        language: str | None,
+        counted: bool,
+        hits: LimitHits = None,
     ) -> Turn:
-        """A new order in the entry flow (or ``flow``); ``counted``: by ``before_start``."""
+        """A new order in the entry flow (or ``flow``); ``counted``: by ``before_start``; a
+        limit hit is added to ``hits``."""
         async with self._locks.hold(chat), speaking(language):
             if (refused := await self._guards.refusal(user)) is not None:
                 return refused
-            if not counted and (limited := await self._guards.draft_limited(user)) is not None:
+            limited = None if counted else await self._guards.draft_limited(user, hits)
+            if limited is not None:
                 return limited
             turn = TurnContext.now(chat, user, self._clock)
             session, done = await self._engine.start(
@@ -76,6 +87,7 @@ class OrderStarts:
                 before_create=self._checkpoint.before_create(turn),
                 remembered=await self._memory.recall(user),
                 sender_phone_owner=self._guards.phone_owner(user),
+                creates=turn.creates,
             )
             await self._effects.after_turn(turn, session, done)
             self._funnel.turn(None, session, done)
@@ -92,7 +104,9 @@ class OrderStarts:
             if session is not None and not session.finished:
                 turn = TurnContext.now(chat, user, self._clock)
                 save = self._checkpoint.before_create(turn)
-                done = await self._engine.start_over(session, flow, before_create=save)
+                done = await self._engine.start_over(
+                    session, flow, before_create=save, creates=turn.creates
+                )
                 await self._effects.after_turn(turn, session, done)
                 return done
         return await self.start(chat, user, flow, language, counted=False)
@@ -120,6 +134,7 @@ class OrderStarts:
                 before_create=self._checkpoint.before_create(turn),
                 remembered=remembered,
                 sender_phone_owner=owner,
+                creates=turn.creates,
             )
             await self._effects.after_turn(turn, session, done)
             self._funnel.turn(None, session, done)

@@ -1,14 +1,15 @@
 """Replies owed: a create answered with a delivery is told to its customer exactly once.
 
-``ChatService`` runs each turn that may create inside ``replies_owed``. A create of the turn
+``ChatService`` runs each turn that may create inside ``replies_owed``, and hands the
+``RepliesOwed`` it yields to the turn's creates (``TurnCreates.owed``). A create of the turn
 answered with a delivery (``recorded_creates.Sending.created``) links it to the chat and, in
 the same commit, keeps its intent *answered* with the notice its customer would get instead
 (``store.create_intents``), its lease still renewed. Once the turn's reply went out,
-``replies_sent`` ends those intents. A turn that ends otherwise stops renewing them; so does a
-kill: a lease later the follow-up (``bot.ordering.unconfirmed_worker``, any instance) sends the
-notice instead, under a sent marker. Told once in the normal case; after a crash between the
-answer and the reply, told by the follow-up (twice only if the crash fell between the reply
-going out and the intent's end).
+``TurnEffects`` calls ``told`` and those intents end. A turn that ends otherwise stops renewing
+them; so does a kill: a lease later the follow-up (``bot.ordering.unconfirmed_worker``, any
+instance) sends the notice instead, under a sent marker. Told once in the normal case; after a
+crash between the answer and the reply, told by the follow-up (twice only if the crash fell
+between the reply going out and the intent's end).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from contextvars import ContextVar
 
 from bot.store.create_intents import CreateIntents
 
@@ -59,33 +59,15 @@ class RepliesOwed:
             await _stopped(self._renewing.popitem()[1])
 
 
-_OWED: ContextVar[RepliesOwed | None] = ContextVar("replies_owed", default=None)
-
-
 @contextlib.asynccontextmanager
-async def replies_owed(intents: CreateIntents) -> AsyncIterator[None]:
-    """Around a turn that may create: a delivery its create made keeps its intent answered
-    until ``replies_sent`` (see ``RepliesOwed``)."""
+async def replies_owed(intents: CreateIntents) -> AsyncIterator[RepliesOwed]:
+    """Around a turn that may create: the replies it owes, for its creates to keep and its
+    effects to settle (see ``RepliesOwed``); what was not told stops renewing at the end."""
     owed = RepliesOwed(intents)
-    token = _OWED.set(owed)
     try:
-        yield
+        yield owed
     finally:
-        _OWED.reset(token)
         await owed.close()
-
-
-async def replies_sent() -> None:
-    """The turn's reply went out (or was handed to a channel that shows it itself): the
-    customers of its answered creates are told."""
-    owed = _OWED.get()
-    if owed is not None:
-        await owed.told()
-
-
-def owed_replies() -> RepliesOwed | None:
-    """The replies the running turn owes (None outside ``replies_owed``)."""
-    return _OWED.get()
 
 
 async def _stopped(task: asyncio.Task[None]) -> None:

@@ -2,18 +2,18 @@
 
 ::
 
-    async with replies_owed(store.create_intents):                # ChatService, a turn
-        with creating_for(CreateFor(chat, user_id, saved_order)):
-            ... engine turn ...  ->  PartnerCreator.create(request)
-                                        async with recorder.sending(request) as sending:
+    async with replies_owed(store.create_intents) as owed:        # ChatService, a turn
+        creates = TurnCreates(CreateFor(chat, user_id, saved_order), owed)
+        ... engine.handle(..., creates=creates) ->  PartnerCreator.create(request, creates)
+                                        async with recorder.sending(request, creates) as sending:
                                             POST /deliveries
                                             await sending.created(delivery)  # or .refused()
         ... the turn's session written, its reply sent ...
-        await replies_sent()
+        await owed.told()
 
 ``PartnerCreator`` knows the request, not the chat; ``ChatService`` knows the chat, not the
-request. The chat reaches the creator through a context variable set for the turn
-(``creating_for``), the way the turn's language does (``speaking_language``).
+request. The chat reaches the creator with the turn's ``TurnCreates`` (``turn_creates``),
+which the engine hands it with each create.
 
 Before the request leaves, ``CreateRecorder.sending`` commits the intent (request with its key,
 chat, customer, saved order, language) as this process's (``store.holder``), in the same
@@ -25,13 +25,13 @@ the intent's own commit, a definite refusal drops it, an unknown outcome is left
 ``ChatService`` to keep in ``store.unconfirmed``. Within ``replies_owed`` (``ChatService``,
 around a turn) a delivery's intent is not dropped but kept *answered*, with the notice its
 customer would get instead of the turn's reply, and renewed until that reply went out
-(``replies_sent``): a process killed in between leaves it to the follow-up, which sends the
+(``RepliesOwed.told``): a process killed in between leaves it to the follow-up, which sends the
 notice, once. A process killed meanwhile renews nothing: a
 lease later any instance's follow-up (``CreateFollowUp``) takes the intent over, reads back,
 sends it again with the same key, links the delivery and tells the customer.
 
-A create sent outside a chat's turn (no ``creating_for``), or by a creator without a store to
-record it in, is sent unrecorded (the session of a new key is then saved alone, before it).
+A create sent outside a chat's turn (no ``TurnCreates.who``), or by a creator without a store
+to record it in, is sent unrecorded (the session of a new key is then saved alone, before it).
 """
 
 from __future__ import annotations
@@ -39,16 +39,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextvars import ContextVar
-from dataclasses import dataclass
+from collections.abc import AsyncIterator
 from typing import Final
 
-from bot.chat_ref import ChatRef
 from bot.clocks import Clock
 from bot.ordering.duplicate_hold import content_fingerprint
-from bot.ordering.owed_replies import owed_replies
+from bot.ordering.owed_replies import RepliesOwed
 from bot.ordering.settled_links import settled_link
+from bot.ordering.turn_creates import TurnCreates
 from bot.partner.models import CreateDeliveryRequest, Delivery
 from bot.store.create_intents import CreateIntent, CreateIntents
 from conversations.texts import dialogue
@@ -64,59 +62,10 @@ LEASE_SECONDS: Final = 15.0
 RENEW_SECONDS: Final = LEASE_SECONDS / 3
 
 
-@dataclass
-class CreatingSession:
-    """The chat's session as the turn moved it to "creating" (its new idempotency key): saved
-    before the create leaves, in the intent's own commit when the create is recorded, else on
-    its own (``save_alone``); once."""
-
-    data: str
-    save_alone: Callable[[], Awaitable[None]]
-    saved: bool = False
-
-    def take(self) -> str | None:
-        """The session's JSON, to be saved by the caller; None when it was taken already."""
-        if self.saved:
-            return None
-        self.saved = True
-        return self.data
-
-
-@dataclass(frozen=True)
-class CreateFor:
-    """Whose create a turn would send: the chat, the customer (their id in the chat's channel)
-    and the saved order of the session being run (made only when a create is recorded);
-    ``creating``, once the turn made a new key, the session to save before the create."""
-
-    chat: ChatRef
-    user_id: int
-    saved_order: Callable[[], str]
-    creating: CreatingSession | None = None
-
-
-_CREATING_FOR: ContextVar[CreateFor | None] = ContextVar("creating_for", default=None)
-
-
-@contextlib.contextmanager
-def creating_for(who: CreateFor) -> Iterator[None]:
-    """Within the block, a create is recorded as ``who``'s."""
-    token = _CREATING_FOR.set(who)
-    try:
-        yield
-    finally:
-        _CREATING_FOR.reset(token)
-
-
-def create_for_rest_of_turn(who: CreateFor) -> None:
-    """From here on in this task a create is recorded as ``who``'s (the engine's
-    ``before_create``, which runs inside the turn; set again before any later turn's create)."""
-    _CREATING_FOR.set(who)
-
-
-async def save_before_unrecorded_create() -> None:
+async def save_before_unrecorded_create(creates: TurnCreates | None) -> None:
     """Save the session of the turn's new key (if not yet): a create is about to be sent
     without being recorded (no store to record it in)."""
-    who = _CREATING_FOR.get()
+    who = None if creates is None else creates.who
     creating = None if who is None else who.creating
     if creating is not None and creating.take() is not None:
         await creating.save_alone()
@@ -130,17 +79,21 @@ async def _stopped(task: asyncio.Task[None]) -> None:
 class Sending:
     """One recorded create in flight; its answer settles it."""
 
-    def __init__(self, intent: CreateIntent, intents: CreateIntents) -> None:
+    def __init__(
+        self, intent: CreateIntent, intents: CreateIntents, owed: RepliesOwed | None
+    ) -> None:
         self.intent = intent
         self._intents = intents
+        self._owed = owed
         self.answered = False  # linked, its customer still to be told by the turn
 
     async def created(self, delivery: Delivery) -> None:
         """Link ``delivery`` to the intent's chat in one commit with the intent's end: the
-        intent is dropped, or inside ``replies_owed`` kept answered with the notice its
-        customer gets should the turn's reply not go out (its own words, in its language)."""
+        intent is dropped, or when the turn owes its reply (``replies_owed``) kept answered
+        with the notice its customer gets should the turn's reply not go out (its own words,
+        in its language)."""
         link = settled_link(delivery, sent_at=self.intent.created_at)
-        notice = None if owed_replies() is None else dialogue.went_through(delivery)
+        notice = None if self._owed is None else dialogue.went_through(delivery)
         await self._intents.settle_created(self.intent, link, notice=notice)
         self.answered = notice is not None
 
@@ -169,13 +122,16 @@ class CreateRecorder:
         self._renew_every = renew_seconds
 
     @contextlib.asynccontextmanager
-    async def sending(self, request: CreateDeliveryRequest) -> AsyncIterator[Sending | None]:
-        """Commit the intent of ``request`` before the block sends it, and renew its lease
-        until the block ends; None (nothing recorded) outside a chat's turn."""
-        who = _CREATING_FOR.get()
+    async def sending(
+        self, request: CreateDeliveryRequest, creates: TurnCreates | None
+    ) -> AsyncIterator[Sending | None]:
+        """Commit the intent of ``request`` (a create of the turn whose ``creates`` these are)
+        before the block sends it, and renew its lease until the block ends; None (nothing
+        recorded) outside a chat's turn."""
+        who = None if creates is None else creates.who
         key = request.idempotencyKey
-        if who is None or key is None:
-            await save_before_unrecorded_create()
+        if creates is None or who is None or key is None:
+            await save_before_unrecorded_create(creates)
             yield None
             return
         now = self._clock()
@@ -192,11 +148,11 @@ class CreateRecorder:
         session = None if who.creating is None else who.creating.take()
         await self._intents.record(intent, self._owner, now + self._lease, session=session)
         renewing = asyncio.create_task(self._renew(key), name=f"create-intent-{key[:8]}")
-        sending = Sending(intent, self._intents)
+        owed = creates.owed
+        sending = Sending(intent, self._intents, owed)
         try:
             yield sending
         finally:
-            owed = owed_replies()
             if sending.answered and owed is not None:
                 owed.keep(key, renewing)
             else:

@@ -16,8 +16,9 @@ A turn says what it needs as typed ``Turn.effects``, carried out by ``carry_out`
 
 ``after_turn`` keeps what must outlive the session first, then writes the session (or deletes
 it once the order is over) while the turn's reply is sent, then carries out the rest. A
-created delivery's intent stays, answered, until the turn's reply went out
-(``replies_sent``), so a crash between the answer and the reply still gets the customer told.
+created delivery's intent stays, answered, until the turn's reply went out (the turn's
+``RepliesOwed``, ``TurnCreates.owed``), so a crash between the answer and the reply still gets
+the customer told.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from bot.ordering.alerting import OperatorAlerts
 from bot.ordering.duplicate_hold import content_fingerprint
 from bot.ordering.history import OrderHistory
 from bot.ordering.later_resends import LaterResends
-from bot.ordering.owed_replies import replies_sent
 from bot.ordering.returning_customers import CustomerMemory
 from bot.ordering.turn_context import Reply, TurnContext
 from bot.store import Store
@@ -92,7 +92,8 @@ class TurnEffects:
             await _while_written(written, reply(done))
         # The reply is out (or, without ``reply``, handed back to an adapter that shows it
         # at once): a create of the turn needs no notice from the follow-up.
-        await replies_sent()
+        if (owed := turn.creates.owed) is not None:
+            await owed.told()
         for effect in done.effects:
             if effect not in first:
                 await self.carry_out(effect, turn, session)

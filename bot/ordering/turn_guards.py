@@ -22,7 +22,7 @@ from bot.chat_ref import UserRef
 from bot.config.limits_section import LimitsConfig
 from bot.ordering.alerting import AlertOperators
 from bot.safety.customer_blocking import CustomerBlocking
-from bot.safety.customer_limits import CustomerLimits
+from bot.safety.customer_limits import CustomerLimits, LimitHit
 from bot.store import Store
 from conversations import CONFIRM, ChoiceAnswer, Engine, Session, Turn
 from conversations.dialog import Answer
@@ -34,6 +34,12 @@ CapabilitiesOf = Callable[[str], ChannelCapabilities]
 def no_capabilities(channel: str) -> ChannelCapabilities:
     """Nothing, whatever the channel: a chat service no channel registered on proves nothing."""
     return NO_CAPABILITIES
+
+
+#: Where a caller that answers in its own terms (an agent channel's 429) collects the limits its
+#: call hit: made by that caller, handed down through ``ChatService``'s ``limit_hits``, added to
+#: by the guards; None: nobody reads them but the turn.
+LimitHits = list[LimitHit] | None
 
 
 class TurnGuards:
@@ -59,22 +65,30 @@ class TurnGuards:
         """The one sentence a blocked ``user`` gets instead of any turn, or None."""
         return await self.blocking.refusal(user)
 
-    async def draft_limited(self, user: UserRef) -> Turn | None:
-        """Over ``[limits] drafts_per_hour``: why no order starts; else the start is counted."""
+    async def draft_limited(self, user: UserRef, hits: LimitHits = None) -> Turn | None:
+        """Over ``[limits] drafts_per_hour``: why no order starts; else the start is counted.
+        The hit is added to ``hits``, when given (its caller's own reading of it)."""
         if self.limits is None:
             return None
         hit = await self.limits.before_draft(user)
-        return None if hit is None else Turn(messages=(hit.said(),), status="ended")
+        if hit is None:
+            return None
+        _note(hits, hit)
+        return Turn(messages=(hit.said(),), status="ended")
 
-    async def over_limit(self, user: UserRef, session: Session, answer: Answer) -> Turn | None:
+    async def over_limit(
+        self, user: UserRef, session: Session, answer: Answer, hits: LimitHits = None
+    ) -> Turn | None:
         """At the summary's Confirm of a customer over a ``[limits]`` limit: the summary again
-        after why (nothing is created; they confirm once the limit frees up)."""
+        after why (nothing is created; they confirm once the limit frees up); the hit is
+        added to ``hits``, when given."""
         confirms = isinstance(answer, ChoiceAnswer) and answer.option == CONFIRM
         if self.limits is None or not confirms or answer.step != session.step:
             return None
         hit = await self.limits.before_create(user)
         if hit is None:
             return None
+        _note(hits, hit)
         again = await self._engine.resume(session)
         return again.model_copy(update={"messages": (hit.said(), *again.messages)})
 
@@ -84,3 +98,8 @@ class TurnGuards:
         if not self._verify_phones or not self._capabilities(user.channel).proves_phone:
             return None
         return user.id
+
+
+def _note(hits: LimitHits, hit: LimitHit) -> None:
+    if hits is not None:
+        hits.append(hit)

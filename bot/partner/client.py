@@ -58,7 +58,7 @@ from bot.partner.models import (
     WarehousesResponse,
 )
 from bot.partner.options import ClientOptions
-from bot.partner.request_limiter import RequestLimiter
+from bot.partner.request_limiter import HeldBack, RequestLimiter
 from bot.partner.transport import CallState, Json, PartnerTransport, surely_unsent
 
 logger = logging.getLogger(__name__)
@@ -182,15 +182,23 @@ class PartnerClient:
 
     # --- deliveries ----------------------------------------------------------------------
 
-    async def create_delivery(self, request: CreateDeliveryRequest) -> Delivery:
+    async def create_delivery(
+        self, request: CreateDeliveryRequest, *, held_back: HeldBack | None = None
+    ) -> Delivery:
         """``POST /deliveries``, re-sent (with its one idempotency key) only when it surely
-        never left or was rate limited; any other failure is raised (see the module doc)."""
+        never left or was rate limited; any other failure is raised (see the module doc).
+        ``held_back``: called back should the request wait long for the rate budget."""
         checked = checks.create_request(request)
         body = checked.to_wire()
         if checked.idempotencyKey is None:
             body["idempotencyKey"] = uuid.uuid4().hex
         data, status = await self._transport.call(
-            "POST", "/deliveries", json=body, policy=retry.RetryPolicy.UNSENT_ONLY, on_create=True
+            "POST",
+            "/deliveries",
+            json=body,
+            policy=retry.RetryPolicy.UNSENT_ONLY,
+            on_create=True,
+            held_back=held_back,
         )
         return _parse(DeliveryResponse, data, status).delivery
 

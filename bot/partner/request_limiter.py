@@ -20,14 +20,13 @@ One limiter exists per API key; the ``PartnerClient`` holds it and every call go
 Waiters are served first come, first served (an ``asyncio.Lock`` queues them in order), and any
 chat can ask ``wait_time()`` first to say "one moment" instead of going quiet. That answer is a
 forecast: requests asked for at the same moment elsewhere (other processes) are not in it. So a
-task may also arm ``when_held_back``: its next request calls back if it is still waiting for
-its start after a few seconds, whatever the forecast said.
+request may also come with a ``HeldBack`` watch: it calls back if the request is still waiting
+for its start after a few seconds, whatever the forecast said.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import math
 import time
 from collections import deque
@@ -50,17 +49,19 @@ UNCAPPED_MEMORY = 256
 # answer a byte at a time) cannot hold the key's budget for ever.
 IN_USE_LIMIT_SECONDS = 120.0
 
-# (seconds, callback) armed by ``when_held_back`` for the current task's next request.
-_held_back: contextvars.ContextVar[tuple[float, Callable[[], Coroutine[Any, Any, None]]] | None] = (
-    contextvars.ContextVar("held_back", default=None)
-)
 
+@dataclass(frozen=True)
+class HeldBack:
+    """A watch on one request: ``callback`` runs (once, beside the request, which goes on
+    regardless) if the request still waits for its start ``after_seconds`` after asking.
+    Timed on the event loop's clock.
 
-def when_held_back(after_seconds: float, callback: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    """Arm ``callback`` for the next request the current task makes: it runs (once, beside
-    the request, which goes on regardless) if that request still waits for its start
-    ``after_seconds`` after asking. Timed on the event loop's clock."""
-    _held_back.set((after_seconds, callback))
+    Made by whoever wants to hear of an unforeseen wait (``bot.ordering.create_wait``, just
+    before a create); handed down with that request (``PartnerClient.create_delivery``'s
+    ``held_back``) to ``acquire``, which reads it for that request only."""
+
+    after_seconds: float
+    callback: Callable[[], Coroutine[Any, Any, None]]
 
 
 @dataclass(eq=False)
@@ -104,7 +105,7 @@ class RequestLimiter:
         self._a_release: asyncio.Future[None] | None = None
         self._blocked_until = -math.inf
         self._in_line = 0
-        self._callbacks: set[asyncio.Task[None]] = set()  # ``when_held_back`` ones running
+        self._callbacks: set[asyncio.Task[None]] = set()  # ``HeldBack`` callbacks running
         self.set_rate(requests_per_minute, window_seconds=window_seconds)
 
     def __repr__(self) -> str:
@@ -143,11 +144,12 @@ class RequestLimiter:
         first, beyond those already in line (background work keeping room for customers)."""
         return self.wait_time(ahead=ahead)
 
-    async def acquire(self) -> RequestSlot:
+    async def acquire(self, held_back: HeldBack | None = None) -> RequestSlot:
         """Wait for a free slot, in arrival order, and take it; ``release`` it once the
-        request's answer (or failure) is in."""
+        request's answer (or failure) is in. ``held_back``: called back should the wait
+        outlast it."""
         self._in_line += 1
-        watch = self._watch_held_back()
+        watch = None if held_back is None else self._watch(held_back)
         try:
             async with self._lock:
                 while True:
@@ -180,14 +182,14 @@ class RequestLimiter:
             self._a_release.set_result(None)
 
     async def settle(self) -> None:
-        """Wait for the work this limiter started beside the requests (a ``when_held_back``
+        """Wait for the work this limiter started beside the requests (a ``HeldBack``
         callback running), before what it uses closes."""
         await asyncio.gather(*self._callbacks, return_exceptions=True)
 
     @asynccontextmanager
-    async def request(self) -> AsyncIterator[RequestSlot]:
+    async def request(self, held_back: HeldBack | None = None) -> AsyncIterator[RequestSlot]:
         """``acquire`` a slot for the ``async with`` body, released when the body ends."""
-        slot = await self.acquire()
+        slot = await self.acquire(held_back)
         try:
             yield slot
         finally:
@@ -225,20 +227,16 @@ class RequestLimiter:
             while len(slots) >= UNCAPPED_MEMORY:
                 slots.popleft()
 
-    def _watch_held_back(self) -> asyncio.TimerHandle | None:
-        armed = _held_back.get()
-        if armed is None:
-            return None
-        _held_back.set(None)  # for this request only
-        after_seconds, callback = armed
+    def _watch(self, held_back: HeldBack) -> asyncio.TimerHandle:
         loop = asyncio.get_running_loop()
+        callback = held_back.callback
 
         def call_back() -> None:
             task = loop.create_task(callback())
             self._callbacks.add(task)
             task.add_done_callback(self._callbacks.discard)
 
-        return loop.call_later(after_seconds, call_back)
+        return loop.call_later(held_back.after_seconds, call_back)
 
     async def _wait_for_shared_start(self) -> float | None:
         """Wait, in this process's turn, for a start granted by a budget shared with other

@@ -32,7 +32,7 @@ from bot.metrics.business_metrics import Metrics
 from bot.metrics.partner_calls import partner_call_hooks
 from bot.partner import errors, retry
 from bot.partner.options import ClientOptions
-from bot.partner.request_limiter import RequestLimiter
+from bot.partner.request_limiter import HeldBack, RequestLimiter
 
 logger = logging.getLogger(__name__)
 
@@ -130,15 +130,18 @@ class PartnerTransport:
         policy: retry.RetryPolicy = retry.RetryPolicy.READ,
         on_create: bool = False,
         state: CallState | None = None,
+        held_back: HeldBack | None = None,
     ) -> tuple[Json, int]:
-        """One logical call: limiter, attempts, 429 waits; returns the JSON object and status."""
+        """One logical call: limiter, attempts, 429 waits; returns the JSON object and status.
+        ``held_back`` watches the first attempt's wait for the limiter (``HeldBack``)."""
         state = state if state is not None else CallState()
         options = self._options
         failures = 0
         rate_limited = 0
         while True:
             try:
-                response = await self._limited_send(method, path, params, json)
+                response = await self._limited_send(method, path, params, json, held_back)
+                held_back = None  # the first attempt's only
             except errors.PartnerUnreachable as exc:
                 unsent = surely_unsent(exc)
                 failures += 1
@@ -198,10 +201,15 @@ class PartnerTransport:
         await self._sleep(delay)
 
     async def _limited_send(
-        self, method: str, path: str, params: dict[str, str] | None, json: Json | None
+        self,
+        method: str,
+        path: str,
+        params: dict[str, str] | None,
+        json: Json | None,
+        held_back: HeldBack | None,
     ) -> httpx.Response:
         """One attempt in a slot of the limiter, held until its answer (or failure) is in."""
-        async with self._limiter.request():
+        async with self._limiter.request(held_back):
             return await self._send(method, path, params, json)
 
     async def _send(

@@ -7,11 +7,11 @@ have one created, and what to tell them when not.
     if hit is not None:
         turn = the summary again, after hit.said()   # nothing is created
 
-A caller that answers in its own terms (an agent channel's 429) reads the hits of its call
-with ``noting_hits``; the chat service still hands back its turn::
+A caller that answers in its own terms (an agent channel's 429) hands the chat service a list
+for the hits of its call (``limit_hits``); the chat service still hands back its turn::
 
-    with noting_hits() as hits:
-        turn = await chats.handle(chat, user, confirm)
+    hits: list[LimitHit] = []
+    turn = await chats.handle(chat, user, confirm, limit_hits=hits)
     if hits: ...                                   # hits[0]: which limit, until when
 
 Counted in the store (``store.customer_counts``), so every instance and a restart see the same
@@ -23,9 +23,7 @@ instances), so a customer hammering the limit does not flood them.
 from __future__ import annotations
 
 import math
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.chat_ref import TELEGRAM, ChatRef, UserRef
@@ -113,29 +111,12 @@ class CustomerLimits:
         now = self._store.clock()
         wait = None if oldest is None else max(oldest + window - now, 60.0)
         hit = LimitHit(kind, limit, wait, now)
-        if (noted := _noted.get()) is not None:
-            noted.append(hit)
         await self._store.audit.record("bot", "limit", str(user), f"refused: {kind}", str(limit))
         day = int(now // DAY)
         key = SendKey(f"limit:{user}:{day}", _NO_CHAT, _ALERT_KIND)
         if self._alert is not None and await self._store.sent.mark_sent(key, None):
             await self._alert(say("safety.limit_alert", customer=user, kind=kind, limit=limit))
         return hit
-
-
-_noted: ContextVar[list[LimitHit] | None] = ContextVar("limit_hits", default=None)
-
-
-@contextmanager
-def noting_hits() -> Iterator[list[LimitHit]]:
-    """The limits hit inside the block (in this task), in order: for a caller that refuses in
-    its own terms rather than with the turn's sentence."""
-    noted: list[LimitHit] = []
-    token = _noted.set(noted)
-    try:
-        yield noted
-    finally:
-        _noted.reset(token)
 
 
 def _wait(seconds: float) -> str:

@@ -5,7 +5,8 @@ text and never imports the model, so the persistence layer does not depend on th
 SQLite keeps that text deflated (``session_packing``); PostgreSQL keeps it as it is.
 A row exists while a conversation is open: the adapter deletes it when the conversation ends.
 
-A save or delete made while answering a Telegram update (``SeenUpdates.begin``) also records
+A save or delete of a chat's session while a Telegram update is answered in that chat
+(``SeenUpdates.begin``; found by the chat each call is handed, ``answering_in``) also records
 that update's id in the same commit (a save: in the same statement, the backend's ``save_turn``):
 one commit per turn, and the update counts as handled exactly when its effect on the session
 is stored.
@@ -80,12 +81,12 @@ class Sessions:
     async def get(self, chat: ChatRef) -> SessionRecord | None:
         """The chat's saved session, or None when it has no open conversation."""
         held = self._held.get(chat)
-        answering = self._updates.answering()
+        answering = self._updates.answering_in(chat)
         if held is not None and held[0] is answering:
             return held[1]
         row = await self._db.fetch_one(_GET, (chat.channel, chat.id))
         record = _record(row) if row else None
-        if answering is not None and answering.chat == chat:
+        if answering is not None:
             self._held[chat] = (answering, record)
         return record
 
@@ -113,7 +114,7 @@ class Sessions:
         now = self._clock()
         own = self._hold(chat, SessionRecord(chat, user_id, data_json, now))
         stored: str | bytes = pack(data_json) if self._backend.packs_sessions else data_json
-        answering = self._updates.unrecorded()
+        answering = self._updates.unrecorded_in(chat)
         session = (chat.channel, chat.id, user_id, stored, now)
         if answering is None:
             await executor.execute(_SAVE, session)
@@ -131,7 +132,7 @@ class Sessions:
     async def delete(self, chat: ChatRef) -> bool:
         """Forget the chat's session; True when there was one."""
         own = self._hold(chat, None)
-        answering = self._updates.unrecorded()
+        answering = self._updates.unrecorded_in(chat)
         key = (chat.channel, chat.id)
         if answering is None:
             deleted = await self._db.execute(_DELETE, key)
@@ -162,11 +163,11 @@ class Sessions:
             self._held.clear()  # rare: the turns under way read their chat once more
 
     def _hold(self, chat: ChatRef, record: SessionRecord | None) -> bool:
-        """Before a write of ``record``: when this task answers an update in ``chat``, that
+        """Before a write of ``record``: when an update is being answered in ``chat``, that
         update holds ``record`` at once (its turn reads what it is writing, even while the
         write is under way: ``ChatService`` draws the reply meanwhile); True then."""
-        answering = self._updates.answering()
-        if answering is not None and answering.chat == chat:
+        answering = self._updates.answering_in(chat)
+        if answering is not None:
             self._held[chat] = (answering, record)
             return True
         return False

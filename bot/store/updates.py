@@ -4,15 +4,17 @@ Telegram resends an update when a webhook answer was lost or slow, and long poll
 one out twice around a restart. Ids are kept for a while and then pruned by age: Telegram may
 restart its numbering at random after a week without updates, so age, not id, says what is old.
 
-One commit per turn: ``begin`` only reads. It notes the update as the one the current task
-answers (a context variable, so it follows the turn through its awaits and nothing else), and
-the turn's first session write (``store.sessions``) records the id in the same commit as the
-session. ``finish``, after the handlers, records it alone when no session write did (a
-command that changes no session). An update is thus marked handled together with its effect:
-a crash before that commit leaves it unmarked, and Telegram's repeat is handled then. Repeats
-of one chat never race: the Telegram adapter runs a chat's updates one at a time, each from
-``begin`` to ``finish``, and that is also how long ``store.sessions`` keeps the chat's session
-in memory (read once per turn).
+One commit per turn: ``begin`` only reads. It notes the update as the one being answered in its
+chat (``answering_in``), and the turn's first write of that chat's session (``store.sessions``,
+which is handed the chat with every call) records the id in the same commit as the session.
+``finish``, after the handlers, records it alone when no session write did (a command that
+changes no session, an update from no chat). An update is thus marked handled together with its
+effect: a crash before that commit leaves it unmarked, and Telegram's repeat is handled then.
+A chat has at most one update being answered at a time, and repeats of one chat never race: the
+Telegram adapter (``bot.telegram.application``: ``gatekeeper`` begins, ``recorder`` finishes)
+runs a chat's updates one at a time under the chat's lock, each from ``begin`` to ``finish``,
+and that is also how long ``store.sessions`` keeps the chat's session in memory (read once per
+turn).
 
 ``committed`` lets the webhook wait a moment for the turn's commit instead of storing the update
 on its own (``bot.telegram.stored_updates.hand_in``): an update whose id is committed here was
@@ -23,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from contextvars import ContextVar
 from dataclasses import dataclass
 
 from bot.chat_ref import ChatRef
@@ -38,16 +39,12 @@ _PRUNE = "DELETE FROM seen_updates WHERE seen_at < ?"
 
 @dataclass(eq=False)
 class AnsweredUpdate:
-    """The update the current task answers (in ``chat``, when it has one), whether its
-    id is recorded yet, and whether its handlers are still running."""
+    """An update being answered (in ``chat``, when it has one), and whether its id is
+    recorded yet."""
 
     update_id: int
     chat: ChatRef | None = None
     recorded: bool = False
-    running: bool = True
-
-
-_answering: ContextVar[AnsweredUpdate | None] = ContextVar("answering_update", default=None)
 
 
 class SeenUpdates:
@@ -57,6 +54,8 @@ class SeenUpdates:
         self._db = db
         self._clock = clock
         self._on_finish: list[Callable[[AnsweredUpdate], None]] = []
+        # chat -> the update being answered in it, from ``begin`` to ``finish``
+        self._answering: dict[ChatRef, AnsweredUpdate] = {}
         # update id -> the futures ``committed`` handed out for it (a repeat may wait too)
         self._awaited: dict[int, list[asyncio.Future[None]]] = {}
 
@@ -67,26 +66,25 @@ class SeenUpdates:
         return repeat
 
     async def begin(self, update_id: int, chat: ChatRef | None = None) -> bool:
-        """Start answering ``update_id`` (from ``chat``) in this task; False when it was
-        handled before.
+        """Start answering ``update_id`` (from ``chat``); False when it was handled before.
 
-        Nothing is written: the id is recorded with the turn's first session write, or by
-        ``finish``. Call ``finish`` once the update's handlers are done.
+        Nothing is written: the id is recorded with the first write of ``chat``'s session, or
+        by ``finish``. Call ``finish`` once the update's handlers are done.
         """
         if await self._db.fetch_one(_IS_SEEN, (update_id,)) is not None:
             self._resolve(update_id)  # a repeat: committed before
             return False
-        _answering.set(AnsweredUpdate(update_id, chat))
+        if chat is not None:
+            self._answering[chat] = AnsweredUpdate(update_id, chat)
         return True
 
-    def answering(self) -> AnsweredUpdate | None:
-        """The update this task answers, while its handlers run."""
-        answering = _answering.get()
-        return answering if answering is not None and answering.running else None
+    def answering_in(self, chat: ChatRef) -> AnsweredUpdate | None:
+        """The update being answered in ``chat``, while its handlers run."""
+        return self._answering.get(chat)
 
-    def unrecorded(self) -> AnsweredUpdate | None:
-        """The update this task answers, when its id is not recorded yet."""
-        answering = self.answering()
+    def unrecorded_in(self, chat: ChatRef) -> AnsweredUpdate | None:
+        """The update being answered in ``chat``, when its id is not recorded yet."""
+        answering = self._answering.get(chat)
         return answering if answering is not None and not answering.recorded else None
 
     def on_finish(self, listener: Callable[[AnsweredUpdate], None]) -> None:
@@ -123,14 +121,12 @@ class SeenUpdates:
             if not future.done():
                 future.set_result(None)
 
-    async def finish(self) -> None:
-        """The update's handlers are done: record its id if no session write did."""
-        answering = self.answering()
-        _answering.set(None)
+    async def finish(self, update_id: int, chat: ChatRef | None = None) -> None:
+        """The handlers of ``update_id`` (from ``chat``, as ``begin`` was told) are done:
+        record its id if no session write did."""
+        answering = None if chat is None else self._answering.pop(chat, None)
         if answering is None:
-            return
-        # Tasks the handlers started still see the update; from now on it is over for them.
-        answering.running = False
+            answering = AnsweredUpdate(update_id, chat)  # no chat: nothing recorded it yet
         for listener in self._on_finish:
             listener(answering)
         if not answering.recorded:

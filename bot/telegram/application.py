@@ -271,7 +271,7 @@ def gatekeeper(
                 foreign.user_id,
                 foreign.chat_id,
             )
-            await store.updates.finish()
+            await store.updates.finish(update.update_id, chat_ref)
             raise ApplicationHandlerStop
         chat, user = update.effective_chat, update.effective_user
         # Only the user's own action proves they unblocked the bot.
@@ -292,7 +292,9 @@ def recorder(
     (``store.updates``: one commit per turn)."""
 
     async def record(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        await store.updates.finish()
+        chat_id = chat_of(update)
+        chat_ref = None if chat_id is None else ChatRef(TELEGRAM, chat_id)
+        await store.updates.finish(update.update_id, chat_ref)
 
     return record
 

@@ -192,19 +192,19 @@ class ChatScreen:
         if pending is not None:
             await asyncio.shield(pending)
 
-    def forget_question_older_than(self, chat_id: int, seconds: float) -> bool:
+    def question_older_than(self, chat_id: int, seconds: float) -> bool:
         """Whether the chat shows an open question drawn at least ``seconds`` ago, as far as
-        memory knows (nothing is read); if so its view is dropped, as what it shows belongs to
-        an order that is gone."""
+        memory knows (nothing is read)."""
         view = self._views.get(chat_id)
-        old = (
+        return (
             view is not None
             and view.prompt is not None
             and self.ctx.store.clock() - view.shown_at >= seconds
         )
-        if old:
-            self._views.pop(chat_id, None)
-        return old
+
+    def forget(self, chat_id: int) -> None:
+        """Drop the chat's view: what it shows belongs to an order that is gone."""
+        self._views.pop(chat_id, None)
 
     def remember(self, chat_id: int) -> ChatView:
         """The chat's view in memory (a blank one when there is none), as the most recent."""

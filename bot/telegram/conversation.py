@@ -7,6 +7,8 @@ and has the turn it returns drawn by the chat's ``ChatScreen`` (``chat_screen``)
 remembers how the chat looks. It never decides what to ask. A tap on an older keyboard goes to the
 engine like any answer, and the engine refuses it kindly and shows where the chat is.
 
+The order commands are ``order_commands``', a photo's answer is ``photo_answers``', the desk's
+words once no order is open ``desk_words``', and an answer's turn is drawn by ``answer_reply``.
 Handlers run under the chat's turn in the update processor (``application``), so one chat's
 updates are handled one at a time; ``deliver_later`` takes the same turn.
 """
@@ -26,25 +28,28 @@ from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes, Mes
 from bot.chat_ref import ChatRef
 from bot.clocks import Clock, Sleep, system_sleep
 from bot.ordering.chats import no_open_order
-from bot.safety.customer_blocking import blocked_turn
 from bot.telegram import otp_receiver as otp
 from bot.telegram.album_collector import Album, AlbumCollector
+from bot.telegram.answer_reply import AnswerReply
 from bot.telegram.answers import answer_from_update, command_in
 from bot.telegram.application import Handler
 from bot.telegram.bot_context import BotContext
 from bot.telegram.callbacks import PATTERN, PageTurn, UnknownButton, resolve
 from bot.telegram.chat_screen import ChatScreen, answers
 from bot.telegram.command_menus import flow_commands
+from bot.telegram.desk_words import desk_reply
 from bot.telegram.human_request import CommandCallback, HumanRequests
 from bot.telegram.map_picks import MapPickTurns
 from bot.telegram.message_sender import answer_tap
-from bot.telegram.photo_receiver import IncomingPhoto, PhotoRefused, Rehosted
-from bot.telegram.refs import telegram_chat, telegram_user
+from bot.telegram.order_commands import OrderCommands
+from bot.telegram.photo_answers import PhotoAnswers
+from bot.telegram.photo_receiver import IncomingPhoto, PhotoRefused
+from bot.telegram.refs import telegram_chat, telegram_user, update_ids
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage, reply_answer
 from bot.webapp.picks import read_pick
-from conversations import Answer, CommandAnswer, PhotosAnswer, Prompt, TextAnswer, Turn
-from conversations.keywords import after_order, command_words
+from conversations import Answer, PhotosAnswer, TextAnswer, Turn
+from conversations.keywords import command_words
 from conversations.texts.catalogue import say
 
 log = logging.getLogger(__name__)
@@ -83,6 +88,10 @@ class Conversation:
         self.registry = ctx.chats.engine.registry
         # Checked here, while the bot is wired: a flow's command that clashes fails the start.
         self.flow_menu = flow_commands(self.registry)
+        self.commands = OrderCommands(
+            ctx, self.screen, answer=self._answer, say=self._say, humans=humans
+        )
+        self.photos = PhotoAnswers(ctx, self.screen, self.albums)
 
     def handlers(self) -> list[Handler]:
         """The handlers, in the order PTB should try them (after other features' commands)."""
@@ -92,103 +101,22 @@ class Conversation:
         # While a person talks with the customer, the order's commands leave it as it is.
         held = self.humans.order_waits if self.humans is not None else _as_is
         return [
-            CommandHandler("start", held(self.on_start), filters=private),
+            CommandHandler("start", held(self.commands.on_start), filters=private),
             # Each in every shipped language's words (/nouveau, /repeter, /annuler, /aide).
-            CommandHandler(command_words("new"), held(self.on_new), filters=private),
-            CommandHandler(command_words("repeat"), held(self.on_repeat), filters=private),
-            CommandHandler(command_words("cancel"), held(self.on_cancel), filters=private),
-            CommandHandler(command_words("help"), self.on_help, filters=private),
+            CommandHandler(command_words("new"), held(self.commands.on_new), filters=private),
+            CommandHandler(command_words("repeat"), held(self.commands.on_repeat), filters=private),
+            CommandHandler(command_words("cancel"), held(self.commands.on_cancel), filters=private),
+            CommandHandler(command_words("help"), self.commands.on_help, filters=private),
             *(
-                [CommandHandler(flows, held(self.on_flow_command), filters=private)]
+                [CommandHandler(flows, held(self.commands.on_flow_command), filters=private)]
                 if flows
                 else []
             ),
-            CommandHandler(ordering, self.on_group_order, filters=~private),
+            CommandHandler(ordering, self.commands.on_group_order, filters=~private),
             CallbackQueryHandler(self.on_tap, pattern=PATTERN),
             MessageHandler(private & ~filters.UpdateType.EDITED, self.on_message),
             CallbackQueryHandler(self.on_unknown_tap),
         ]
-
-    # --- commands -------------------------------------------------------------------------
-
-    async def on_start(self, update: Update, context: Context) -> None:
-        """``/start``: a deep link's hand-off (``otp_<token>``) or flow (``t.me/<bot>?start=
-        return_parcel``), else the open order again, or a new order."""
-        chat_id, user_id = _ids(update)
-        await self.screen.forget_if_stale(chat_id)
-        payload = (context.args or [""])[0]
-        if payload.startswith("otp_"):
-            await otp.start_otp_handoff(self.ctx, update, payload.removeprefix("otp_"))
-            return
-        if payload in self.registry:
-            await self._begin(chat_id, user_id, greet=True, flow=payload)
-            return
-        turn = await self.ctx.chats.resume(telegram_chat(chat_id), telegram_user(user_id))
-        if turn is None:
-            await self._begin(chat_id, user_id, greet=True)
-            return
-        if turn == blocked_turn():  # one sentence, no welcome
-            await self.screen.show(chat_id, turn)
-            return
-        welcome = turn.model_copy(
-            update={"messages": (say("telegram.welcome_back"), *turn.messages)}
-        )
-        await self.screen.show(chat_id, welcome)
-
-    async def on_new(self, update: Update, context: Context) -> None:
-        """``/new``: a fresh order (over an open one, asked first when answers would be lost)."""
-        await self._begin(*_ids(update))
-
-    async def on_repeat(self, update: Update, context: Context) -> None:
-        """``/repeat``: the customer's last delivery, filled in again (an open one is dropped)."""
-        chat_id, user_id = _ids(update)
-        await self.screen.forget_if_stale(chat_id)
-        turn = await self.ctx.chats.repeat(telegram_chat(chat_id), telegram_user(user_id))
-        self.screen.remember(chat_id).session_id = None  # a new session: its buttons get a new tag
-        await self.screen.show(chat_id, turn)
-
-    async def on_flow_command(self, update: Update, context: Context) -> None:
-        """A flow's own command (``/return``): a fresh order in that flow (over an open one,
-        asked first, as with ``/new``)."""
-        message = update.effective_message
-        word = (message.text or "") if message is not None else ""
-        command = word.split(maxsplit=1)[0].removeprefix("/").split("@", 1)[0].casefold()
-        flow = self.registry.by_command(command)
-        await self._begin(*_ids(update), flow=flow.name if flow is not None else None)
-
-    async def on_cancel(self, update: Update, context: Context) -> None:
-        """``/cancel``: stop the order being filled in (asked to confirm when answers would
-        be lost)."""
-        chat_id, user_id = _ids(update)
-        await self.screen.forget_if_stale(chat_id)
-        turn = await self.ctx.chats.cancel(telegram_chat(chat_id), telegram_user(user_id))
-        if turn is None:
-            await self._say(chat_id, say("telegram.no_order"))
-            return
-        await self.screen.show(chat_id, turn, answered=CommandAnswer(name="cancel"))
-
-    async def on_help(self, update: Update, context: Context) -> None:
-        """``/help``: about the open question, or about the bot when nothing is open."""
-        chat_id, user_id = _ids(update)
-        if await self.ctx.chats.session(telegram_chat(chat_id)) is None:
-            # The flows' labels in the customer's language (``flow_menu`` is the business's).
-            flow_menu = flow_commands(self.registry)
-            shortcuts = [f"/{command.command}: {command.description}" for command in flow_menu]
-            text = "\n\n".join(
-                [say("telegram.help"), *(["\n".join(shortcuts)] if shortcuts else [])]
-            )
-            if self.humans is not None:
-                await self.humans.offer(chat_id, text)  # "Talk to a person" under the help
-            else:
-                await self._say(chat_id, text)
-            return
-        await self._answer(chat_id, user_id, CommandAnswer(name="help"))
-        if self.humans is not None:
-            await self.humans.offer(chat_id)
-
-    async def on_group_order(self, update: Update, context: Context) -> None:
-        """An order command in a group: orders carry personal details, so not here."""
-        await self._say(_ids(update)[0], say("telegram.private_only"))
 
     # --- answers --------------------------------------------------------------------------
 
@@ -197,7 +125,7 @@ class Conversation:
         message = update.message
         if message is None:
             return
-        chat_id, user_id = _ids(update)
+        chat_id, user_id = update_ids(update)
         if message.contact is not None and await otp.contact_shared(self.ctx, update):
             return
         if self.humans is not None and await self.humans.divert(update):
@@ -214,17 +142,20 @@ class Conversation:
                 else say("telegram.unreadable"),
             )
             return
-        if isinstance(found, TextAnswer) and await self._after_order(chat_id, user_id, found.text):
-            return
+        if isinstance(found, TextAnswer):
+            said = await desk_reply(self.ctx, chat_id, user_id, found.text)
+            if said is not None:
+                await self._say(chat_id, said)
+                return
         if isinstance(found, TextAnswer):
             # A button of a prompt drawn on a reply keyboard sends its label: read it as the tap.
             view = await self.screen.view(chat_id, user_id)
             found = reply_answer(view.prompt, found.text) or found
         if isinstance(found, IncomingPhoto):
             if message.media_group_id is not None:
-                await self._album_photo(chat_id, user_id, message.media_group_id, found)
+                await self.photos.album_photo(chat_id, user_id, message.media_group_id, found)
                 return
-            photos = await self._photo_answer(chat_id, user_id, found)
+            photos = await self.photos.answer(chat_id, user_id, found)
             if isinstance(photos, PhotoRefused):
                 await self._say(chat_id, photos.message)
                 return
@@ -312,127 +243,45 @@ class Conversation:
         note: str | None = None,
         present: Present | None = None,
     ) -> None:
-        """``answer`` to the chat's order, and its turn drawn; ``note`` is said first.
+        """``answer`` to the chat's order, and its turn drawn (``AnswerReply``); ``note`` is
+        said first.
 
         ``present``, when given, decides what the turn shows, from the session it wrote (so
         it is drawn once the session is written): that turn, changed, or nothing at all."""
         asked = self.screen.remember(chat_id).prompt
-
-        async def reply(turn: Turn) -> None:
-            if note is not None:  # with the turn, in the same message: one reply
-                turn = turn.model_copy(update={"messages": (note, *turn.messages)})
-            await self.screen.show(chat_id, turn, answer)
-            # A command (/help, /back) is no wrong answer; only an answer asked again counts.
-            if (
-                self.humans is not None
-                and not isinstance(answer, CommandAnswer)
-                and self.humans.stuck(asked, turn)
-            ):
-                await self.humans.offer(chat_id)  # stuck at one question: a person may help
-
         if self.screen.shared:
             # The chat's last turns may have run in another process: draw this one over
             # what the chat shows now (the prompt to tidy, the reply keyboard that is up).
             await self.screen.view(chat_id, user_id)
+        # Should no order be open, yet the chat still show its question, drawn longer ago than
+        # an order is kept unanswered (a tap on its buttons, an answer to it): housekeeping
+        # dropped it while the chat waited. The customer is told, and a new order starts. (A
+        # view is cleared when an order ends here, and a younger one may only be stale, the
+        # order having ended in another process; after a restart nothing shows: "no order".)
+        old = self.screen.question_older_than(chat_id, self._session_idle_seconds)
+        dropped = say("telegram.draft_gone") if old else None
+        reply = AnswerReply(
+            self.screen, chat_id, answer, asked, note=note, humans=self.humans, dropped=dropped
+        )
         chat, user = telegram_chat(chat_id), telegram_user(user_id)
         # Without ``present`` the reply is drawn and sent while the turn's session is written;
         # with it, once the session is written (``present`` reads it).
         turn = await self.ctx.chats.handle(
-            chat, user, answer, reply=reply if present is None else None
+            chat,
+            user,
+            answer,
+            reply=reply if present is None else None,
+            restart=reply.restart if old else None,
         )
+        if reply.restarted:
+            return  # the new order's first turn is drawn
         if present is not None:
             shown = None if turn == no_open_order() else await present(turn)
             if shown is not None:
                 await reply(shown)
-        if turn != no_open_order():
-            return
-        # No order is open, yet the chat still shows its question, drawn longer ago than an
-        # order is kept unanswered (a tap on its buttons, an answer to it): housekeeping
-        # dropped it while the chat waited. The customer is told, and a new order starts. (A
-        # view is cleared when an order ends here, and a younger one may only be stale, the
-        # order having ended in another process; after a restart nothing shows: "no order".)
-        if self.screen.forget_question_older_than(chat_id, self._session_idle_seconds):
-            await self._new_order(chat_id, user_id, opening=say("telegram.draft_gone"))
-            return
-        # The engine's "has ended" reads oddly to someone just saying hi.
-        await self._say(chat_id, say("telegram.no_order"))
-
-    async def _begin(
-        self,
-        chat_id: int,
-        user_id: int,
-        *,
-        greet: bool = False,
-        flow: str | None = None,
-        opening: str | None = None,
-    ) -> None:
-        """A command's new order (``/start``, ``/new``, a flow's command): a stale view is
-        forgotten first (``ChatScreen.forget_if_stale``), then as ``_new_order``."""
-        await self.screen.forget_if_stale(chat_id)
-        await self._new_order(chat_id, user_id, greet=greet, flow=flow, opening=opening)
-
-    async def _new_order(
-        self,
-        chat_id: int,
-        user_id: int,
-        *,
-        greet: bool = False,
-        flow: str | None = None,
-        opening: str | None = None,
-    ) -> None:
-        """A new order; ``greet`` says hello first, ``opening`` says that sentence first."""
-        # Over an open order whose answers would be lost, the turn asks first (yes starts it).
-        turn = await self.ctx.chats.new_order(
-            telegram_chat(chat_id), telegram_user(user_id), flow=flow
-        )
-        self.screen.remember(chat_id).session_id = None  # maybe a new session: read it again
-        if turn == blocked_turn():  # one sentence, no greeting
-            greet, opening = False, None
-        if greet:
-            opening = say("telegram.greeting")
-        if opening is not None:
-            turn = turn.model_copy(update={"messages": (opening, *turn.messages)})
-        await self.screen.show(chat_id, turn)
-
-    async def _photo_answer(
-        self, chat_id: int, user_id: int, photo: IncomingPhoto
-    ) -> PhotosAnswer | PhotoRefused:
-        prompt = (await self.screen.view(chat_id, user_id)).prompt
-        if prompt is None:
-            # Nothing to download for: the engine says there is no order open.
-            return PhotosAnswer(urls=[])
-        # Downloaded at any question of an open order: the photo step is answered by it, and
-        # a photo sent after that step is added to it (or the engine says what it wants).
-        have = _photos_had(prompt)
-        received = await self.ctx.photos.receive(photo, chat_id=chat_id, already=have)
-        if isinstance(received, PhotoRefused):
-            return received
-        return PhotosAnswer(urls=[received.url])
-
-    async def _album_photo(
-        self, chat_id: int, user_id: int, group_id: str, photo: IncomingPhoto
-    ) -> None:
-        prompt = (await self.screen.view(chat_id, user_id)).prompt
-
-        async def receive(already: int) -> Rehosted | PhotoRefused:
-            return await self.ctx.photos.receive(photo, chat_id=chat_id, already=already)
-
-        await self.albums.add(
-            chat_id,
-            user_id,
-            group_id,
-            receive,
-            have=None if prompt is None else _photos_had(prompt),
-            limit=self._photo_limit(prompt),
-        )
-
-    def _photo_limit(self, prompt: Prompt | None) -> int:
-        # At the photo step its own maximum counts; elsewhere (photos added after the step)
-        # the engine keeps what its step takes and says so.
-        most = self.ctx.photos.max_photos
-        if prompt is not None and prompt.photos is not None:
-            return min(most, prompt.photos.max)
-        return most
+        if turn == no_open_order():
+            # The engine's "has ended" reads oddly to someone just saying hi.
+            await self._say(chat_id, say("telegram.no_order"))
 
     async def _answer_album(self, album: Album) -> None:
         """A whole album, once its quiet window is over: one answer, one reply."""
@@ -450,38 +299,8 @@ class Conversation:
                 await self.ctx.sender.send(album.chat_id, say("telegram.sorry"))
             raise
 
-    async def _after_order(self, chat_id: int, user_id: int, text: str) -> bool:
-        """Once no order is open, "status", "cancel" or "where is my parcel?" (in any shipped
-        language: "statut", "annuler", "où est mon colis ?") are the desk's: the latest
-        delivery, or how to cancel one. False (not handled) for anything else, or while an
-        order is open, where they are answers like any other text."""
-        asked = after_order(text)
-        if asked is None:
-            return False
-        session = await self.ctx.chats.session(telegram_chat(chat_id))
-        if session is not None and not session.finished:
-            return False
-        user = telegram_user(user_id)
-        if asked == "cancel":
-            reply = (await self.ctx.desk.cancel(user, "", "")).text
-        else:
-            reply = (await self.ctx.desk.status(user, "")).text
-        await self._say(chat_id, reply)
-        return True
-
     async def _say(self, chat_id: int, text: str) -> None:
         await self.ctx.sender.send_message(chat_id, OutgoingMessage(escape(text)))
-
-
-def _photos_had(prompt: Prompt) -> int:
-    return prompt.photos.have if prompt.photos is not None else 0
-
-
-def _ids(update: Update) -> tuple[int, int]:
-    chat, user = update.effective_chat, update.effective_user
-    if chat is None or user is None:
-        raise ValueError("the conversation's handlers only get updates from a user in a chat")
-    return chat.id, user.id
 
 
 def _as_is(command: CommandCallback) -> CommandCallback:

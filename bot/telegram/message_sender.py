@@ -106,7 +106,8 @@ class TelegramSender:
         results: list[SendResult] = []
         async with self._chat_turn(chat_id):
             for message in messages:
-                result = await self._attempt(chat_id, self._sending(chat_id, message))
+                sending = self._sending(chat_id, message)
+                result = await self._attempt(chat_id, sending)
                 results.append(result)
                 if not isinstance(result, Delivered):
                     break
@@ -215,7 +216,10 @@ class TelegramSender:
             await self.limiter.acquire(chat_id)
             try:
                 sent = await call()
-            except RetryAfter as error:
+            except TelegramError as error:
+                if not isinstance(error, RetryAfter):
+                    return await self._refused(chat_id, error, edited)
+                # Asked to wait: the chat (or every chat) is held, and the next attempt waits.
                 self._metrics.count_telegram_rate_limited()
                 wait = retry_after_seconds(error)
                 if await self.limiter.share_hold(chat_id, wait):
@@ -225,8 +229,6 @@ class TelegramSender:
                 if attempt == limits.max_attempts or wait > limits.longest_wait:
                     return NotDelivered("rate limited", retry_after=wait)
                 continue
-            except TelegramError as error:
-                return await self._refused(chat_id, error, edited)
             if isinstance(sent, dict) and isinstance(sent.get("message_id"), int):
                 return Delivered(sent["message_id"])
             return Delivered(edited if edited is not None else 0)

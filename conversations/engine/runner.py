@@ -68,6 +68,7 @@ class Engine:
         before_create: BeforeCreate | None = None,
         remembered: Remembered | None = None,
         sender_phone_owner: int | None = None,
+        creates: object = None,
     ) -> tuple[Session, Turn]:
         """A new session of ``flow`` (a registered name, KeyError otherwise; the registry's
         entry flow when None) and its first turn.
@@ -81,7 +82,7 @@ class Engine:
         session = self._new_session(
             flow or self.registry.entry, session_id, customer, remembered, sender_phone_owner
         )
-        turn = await self._turn(session, lambda run: run.begin(), before_create)
+        turn = await self._turn(session, lambda run: run.begin(), before_create, creates)
         return session, turn
 
     async def replay(
@@ -93,6 +94,7 @@ class Engine:
         before_create: BeforeCreate | None = None,
         remembered: Remembered | None = None,
         sender_phone_owner: int | None = None,
+        creates: object = None,
     ) -> tuple[Session, Turn]:
         """A new session that orders ``order`` again, in the flow that made it: its answers are
         given again and only what cannot be reused, or today's settings no longer allow, is
@@ -106,18 +108,27 @@ class Engine:
                 before_create=before_create,
                 remembered=remembered,
                 sender_phone_owner=sender_phone_owner,
+                creates=creates,
             )
             said = (dialogue.CANNOT_REPEAT, *turn.messages)
             return session, turn.model_copy(update={"messages": said})
         session = self._new_session(flow.name, session_id, customer, remembered, sender_phone_owner)
-        turn = await self._turn(session, lambda run: run.replay(order), before_create)
+        turn = await self._turn(session, lambda run: run.replay(order), before_create, creates)
         return session, turn
 
     async def handle(
-        self, session: Session, answer: Answer, *, before_create: BeforeCreate | None = None
+        self,
+        session: Session,
+        answer: Answer,
+        *,
+        before_create: BeforeCreate | None = None,
+        creates: object = None,
     ) -> Turn:
-        """Apply one answer to ``session`` (updated in place) and say what comes next."""
-        return await self._turn(session, lambda run: run.handle(answer), before_create)
+        """Apply one answer to ``session`` (updated in place) and say what comes next.
+
+        ``creates`` (here and in ``start``, ``replay``, ``start_over``): the runner's own value
+        for the turn's creates, handed to ``DeliveryCreator.create`` as its ``turn``, unread."""
+        return await self._turn(session, lambda run: run.handle(answer), before_create, creates)
 
     async def start_over(
         self,
@@ -125,15 +136,16 @@ class Engine:
         flow: str | None = None,
         *,
         before_create: BeforeCreate | None = None,
+        creates: object = None,
     ) -> Turn:
         """A new order in ``flow`` (the entry flow when None) in place of ``session``'s (updated
         in place): when answers would be lost the turn asks first, as ``cancel`` does, and the
         customer's yes starts it."""
-        return await self._turn(session, lambda run: run.start_over(flow), before_create)
+        return await self._turn(session, lambda run: run.start_over(flow), before_create, creates)
 
     async def resume(self, session: Session) -> Turn:
         """The open question again, e.g. after the bot restarted or the customer said /start."""
-        return await self._turn(session, lambda run: run.resume(), None)
+        return await self._turn(session, lambda run: run.resume(), None, None)
 
     def _new_session(
         self,
@@ -159,6 +171,7 @@ class Engine:
         session: Session,
         act: Callable[[TurnRun], Awaitable[None]],
         before_create: BeforeCreate | None,
+        creates: object,
     ) -> Turn:
         work = session.working_copy()
         run = TurnRun(
@@ -168,6 +181,7 @@ class Engine:
             work,
             new_idempotency_key=self.new_idempotency_key,
             before_create=before_create,
+            creates=creates,
         )
         try:
             await act(run)

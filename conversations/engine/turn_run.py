@@ -58,7 +58,8 @@ class TurnRun(Walker):
     """One turn in progress over a working copy of the session (the engine's inside).
 
     ``before_create`` saves the session once the idempotency key is made, before the create
-    goes out; ``new_idempotency_key`` makes that key.
+    goes out; ``new_idempotency_key`` makes that key; ``creates`` goes to the creator as its
+    ``turn``, unread.
     """
 
     def __init__(
@@ -70,10 +71,12 @@ class TurnRun(Walker):
         *,
         new_idempotency_key: Callable[[], str],
         before_create: BeforeCreate | None = None,
+        creates: object = None,
     ) -> None:
         super().__init__(registry, services, phone_region, work)
         self.new_idempotency_key = new_idempotency_key
         self.before_create = before_create
+        self.creates = creates
 
     # --- entry points -------------------------------------------------------------------------
 
@@ -475,7 +478,7 @@ class TurnRun(Walker):
         request = draft.model_copy(update={"idempotencyKey": self.work.idempotency_key})
         outcome: CreateOutcome
         try:
-            outcome = await self.services.creator.create(request, flow=self.work.flow)
+            outcome = await self.services.creator.create(request, self.creates, flow=self.work.flow)
         except ServiceUnavailable:
             outcome = decide("unavailable")
         if isinstance(outcome, Refused) and outcome.outcome_unknown:

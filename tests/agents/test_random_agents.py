@@ -42,8 +42,10 @@ class Recording:
         self.inner = inner
         self.outcomes: list[tuple[CreateOutcome, bool]] = []
 
-    async def create(self, request: CreateDeliveryRequest, *, flow: str) -> CreateOutcome:
-        outcome: CreateOutcome = await self.inner.create(request, flow=flow)
+    async def create(
+        self, request: CreateDeliveryRequest, turn: object = None, *, flow: str
+    ) -> CreateOutcome:
+        outcome: CreateOutcome = await self.inner.create(request, turn, flow=flow)
         self.outcomes.append((outcome, FOREIGN_PHOTO in request.packageImages))
         return outcome
 

@@ -273,7 +273,9 @@ class FakeCreator:
         self.requests: list[CreateDeliveryRequest] = []
         self.script: list[CreateOutcome | Callable[[CreateDeliveryRequest], CreateOutcome]] = []
 
-    async def create(self, request: CreateDeliveryRequest, *, flow: str) -> CreateOutcome:
+    async def create(
+        self, request: CreateDeliveryRequest, turn: object = None, *, flow: str
+    ) -> CreateOutcome:
         wire = CreateDeliveryRequest.model_validate(request.to_wire())
         assert rule_violations(wire, self.catalog.caps, self.catalog.rows) == []
         self.requests.append(wire)

@@ -272,7 +272,7 @@ async def test_another_refusal_is_shown_and_the_draft_kept(world, chat):
 
 
 async def test_a_creator_that_is_down_counts_as_unavailable(world, chat):
-    async def down(request, *, flow):
+    async def down(request, turn=None, *, flow):
         raise ServiceUnavailable("create_failed")
 
     world.creator.create = down

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bot.funnel.steps import StepEvent, abandoned_idle, events_of, mark, note_refusal
+from bot.funnel.steps import StepEvent, abandoned_idle, events_of, mark
 from conversations import DeliveryCreated, Session, Turn
 from conversations.session import Visit
 
@@ -49,18 +49,20 @@ def test_the_same_question_again_is_a_reask_with_its_reason(
 def test_a_refused_create_with_no_field_to_fix_is_a_reask_of_the_confirmation() -> None:
     answers = {"what": "shoes", "where": "Yaba"}
     before = mark(session("summary", back=5, answers=answers))
-    note_refusal("rate_limited")  # the creator, during the turn: the summary again
+    refused = "rate_limited"  # the creator, during the turn: the summary again
     after = session("summary", back=5, answers=answers)
-    assert events_of(before, after, turn()) == [at("summary", "reasked", "refused_rate_limited")]
+    assert events_of(before, after, turn(), refused) == [
+        at("summary", "reasked", "refused_rate_limited")
+    ]
 
 
 def test_a_refused_create_is_a_reask_of_each_field_it_asks_again() -> None:
     answers = {"pickup_place": "Yaba", "package_size": "small", "photos": []}
     before = mark(session("summary", back=5, answers=answers))
-    note_refusal("coverage")  # the creator, during the turn
+    refused = "coverage"  # the creator, during the turn
     # The refused fields' steps lose their answers; the first of them is asked now.
     after = session("pickup_place", back=5, answers={"photos": []}, editing=True)
-    assert events_of(before, after, turn()) == [
+    assert events_of(before, after, turn(), refused) == [
         at("pickup_place", "reasked", "refused_coverage"),
         at("package_size", "reasked", "refused_coverage"),
         at("pickup_place", "reached"),
@@ -77,9 +79,8 @@ def test_each_create_answered_reask_on_package_size_is_a_reask_there() -> None:
     events = []
     for _ in range(2):
         before = mark(session("summary", back=5, answers=answers))
-        note_refusal("validation")
         after = session("package_size", back=5, answers={"package_description": "shoes"})
-        events += events_of(before, after, turn())
+        events += events_of(before, after, turn(), "validation")
         # The customer answers it again, and is back at the summary.
         events += events_of(mark(after), session("summary", back=6, answers=answers), turn())
     reasks = [(e.step, e.reason) for e in events if e.kind == "reasked"]

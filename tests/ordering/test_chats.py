@@ -155,12 +155,14 @@ class Watching:
         self.release = asyncio.Event()
         self.release.set()
 
-    async def create(self, request: CreateDeliveryRequest, *, flow: str) -> CreateOutcome:
+    async def create(
+        self, request: CreateDeliveryRequest, turn: object = None, *, flow: str
+    ) -> CreateOutcome:
         saved = await stored(self.store)
         self.keys_seen.append((request.idempotencyKey, saved.idempotency_key if saved else None))
         self.entered.set()
         await self.release.wait()
-        return await self.inner.create(request, flow=flow)
+        return await self.inner.create(request, turn, flow=flow)
 
 
 def watched(org: Org, **kwargs: object) -> tuple[ChatService, Watching]:

@@ -50,7 +50,7 @@ async def test_a_short_wait_is_not_mentioned() -> None:
     clock, chats = FakeClock(0.0), Chats()
     limiter = await full_limiter(clock, 60)
     clock.now = 57.5  # the next start is free at 60: 2.5 s away
-    assert await CreateWaitNotice(limiter, chats).before_create(CHAT) == 2.5
+    assert (await CreateWaitNotice(limiter, chats).before_create(CHAT)).seconds == 2.5
     assert chats.sent == []
 
 
@@ -58,14 +58,15 @@ async def test_a_long_wait_is_said_with_how_long() -> None:
     clock, chats = FakeClock(0.0), Chats()
     limiter = await full_limiter(clock, 60)
     clock.now = 18.0
-    assert await CreateWaitNotice(limiter, chats).before_create(CHAT) == 42.0
+    assert (await CreateWaitNotice(limiter, chats).before_create(CHAT)).seconds == 42.0
     assert chats.sent == [(7, dialogue.create_waiting(42.0))]
     assert "about 45 seconds" in chats.sent[0][1]
 
 
 async def test_a_failed_notice_does_not_stop_the_create() -> None:
     limiter = await full_limiter(FakeClock(0.0), 60)
-    assert await CreateWaitNotice(limiter, Chats(failing=True)).before_create(CHAT) == 60.0
+    foreseen = await CreateWaitNotice(limiter, Chats(failing=True)).before_create(CHAT)
+    assert foreseen.seconds == 60.0
 
 
 class Unforeseen(RequestLimiter):
@@ -100,9 +101,10 @@ async def test_a_wait_nobody_foresaw_is_said_while_the_request_still_waits() -> 
     limiter, chats = Unforeseen(FakeClock(0.0)), Told()
     await limiter.acquire()  # the minute's one start, taken
     notice = CreateWaitNotice(limiter, chats, threshold_seconds=0.02)
-    assert await notice.before_create(CHAT) == 0.0
+    foreseen = await notice.before_create(CHAT)
+    assert foreseen.seconds == 0.0
     assert chats.sent == []
-    create = asyncio.create_task(limiter.acquire())  # the create's request, in this context
+    create = asyncio.create_task(limiter.acquire(foreseen.held_back))  # the create's request
     async with asyncio.timeout(5):
         await chats.told.wait()
     assert chats.sent == [(7, dialogue.create_waiting(42.0))]
@@ -116,8 +118,8 @@ async def test_a_late_notice_is_said_in_the_language_of_the_turn_that_armed_it()
     await limiter.acquire()
     notice = CreateWaitNotice(limiter, chats, threshold_seconds=0.02)
     with speaking_language("fr"):  # the customer's turn, as the Telegram adapter enters it
-        await notice.before_create(CHAT)
-        create = asyncio.create_task(limiter.acquire())
+        foreseen = await notice.before_create(CHAT)
+        create = asyncio.create_task(limiter.acquire(foreseen.held_back))
         french = dialogue.create_waiting(42.0)
     async with asyncio.timeout(5):
         await chats.told.wait()

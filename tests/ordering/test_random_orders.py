@@ -91,8 +91,10 @@ class Recording:
         self.inner = inner
         self.outcomes: list[CreateOutcome] = []
 
-    async def create(self, request: CreateDeliveryRequest, *, flow: str) -> CreateOutcome:
-        outcome: CreateOutcome = await self.inner.create(request, flow=flow)
+    async def create(
+        self, request: CreateDeliveryRequest, turn: object = None, *, flow: str
+    ) -> CreateOutcome:
+        outcome: CreateOutcome = await self.inner.create(request, turn, flow=flow)
         self.outcomes.append(outcome)
         return outcome
 

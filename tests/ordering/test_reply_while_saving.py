@@ -90,7 +90,7 @@ async def test_the_reply_reads_the_session_being_written(org: Org) -> None:
     assert await org.store.updates.begin(1001, CHAT)
     async with asyncio.timeout(GUARD_SECONDS):
         turn = await chats.handle(CHAT, USER, TO_SUMMARY[0], reply=replying(log, gate, look))
-    await org.store.updates.finish()
+    await org.store.updates.finish(1001, CHAT)
     assert turn.prompt is not None and seen == [turn.prompt.step]
     assert not await org.store.updates.begin(1001, CHAT)  # recorded with the session
 

@@ -40,7 +40,7 @@ async def in_turn(store: Store, update_id: int, chat_id: int, turn: Any) -> Any:
     async def run() -> Any:
         assert await store.updates.begin(update_id, ChatRef("telegram", chat_id))
         result = await turn()
-        await store.updates.finish()
+        await store.updates.finish(update_id, ChatRef("telegram", chat_id))
         return result
 
     return await asyncio.create_task(run())

@@ -32,14 +32,17 @@ class Commits:
         monkeypatch.setattr(db, "transaction", counted_transaction)
 
 
-async def answer(store: Store, update_id: int, turn: Any) -> bool:
-    """What the Telegram adapter does per update, in a task of its own like PTB."""
+ONE, TWO = ChatRef("telegram", 1), ChatRef("telegram", 2)
+
+
+async def answer(store: Store, update_id: int, turn: Any, chat: ChatRef = ONE) -> bool:
+    """What the Telegram adapter does per update from ``chat``, in a task of its own like PTB."""
 
     async def run() -> bool:
-        if not await store.updates.begin(update_id):
+        if not await store.updates.begin(update_id, chat):
             return False
         await turn()
-        await store.updates.finish()
+        await store.updates.finish(update_id, chat)
         return True
 
     return await asyncio.create_task(run())
@@ -71,7 +74,7 @@ async def test_only_the_first_write_of_a_turn_records_the_update(
 
     assert await answer(store, 7002, two_writes)
     assert (commits.transactions, commits.lone) == (0, 2)
-    assert not await store.updates.begin(7002)
+    assert not await store.updates.begin(7002, ONE)
 
 
 async def test_a_turn_without_a_session_write_is_recorded_after_its_handlers(
@@ -89,20 +92,20 @@ async def test_a_failed_session_write_leaves_the_update_unrecorded(store: Store)
         # A user id of None breaks the NOT NULL column: the transaction rolls back whole.
         with pytest.raises(Exception, match=r"(?i)not[ -]null"):
             await store.sessions.save(ChatRef("telegram", 1), None, "{}")  # type: ignore[arg-type]
-        assert store.updates.unrecorded() is not None
+        assert store.updates.unrecorded_in(ONE) is not None
 
     async def run() -> None:
-        assert await store.updates.begin(7004)
+        assert await store.updates.begin(7004, ONE)
         await failing()
 
     await asyncio.create_task(run())  # no finish: as if the process stopped here
-    assert await store.updates.begin(7004)  # so Telegram's repeat is handled
+    assert await store.updates.begin(7004, ONE)  # so Telegram's repeat is handled
 
 
 async def test_writes_outside_a_turn_record_nothing(store: Store) -> None:
     await store.sessions.save(ChatRef("telegram", 1), 1, "{}")
-    assert store.updates.unrecorded() is None
-    assert await store.updates.begin(1)
+    assert store.updates.unrecorded_in(ONE) is None
+    assert await store.updates.begin(1, ONE)
 
 
 async def test_a_turn_that_ends_its_session_records_the_update_with_the_delete(
@@ -110,7 +113,25 @@ async def test_a_turn_that_ends_its_session_records_the_update_with_the_delete(
 ) -> None:
     await store.sessions.save(ChatRef("telegram", 2), 2, "{}")
     commits = Commits(store, monkeypatch)
-    assert await answer(store, 7005, lambda: store.sessions.delete(ChatRef("telegram", 2)))
+    assert await answer(store, 7005, lambda: store.sessions.delete(TWO), TWO)
     assert (commits.transactions, commits.lone) == (1, 0)
     assert await store.sessions.get(ChatRef("telegram", 2)) is None
-    assert not await store.updates.begin(7005)
+    assert not await store.updates.begin(7005, TWO)
+
+
+async def test_a_write_of_another_chats_session_leaves_the_update_to_finish(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The update answered in chat one is found by the chat a write names: a write of chat
+    two's session (an operator's block dropping a customer's draft) is its own commit, and
+    the update is recorded when its handlers are done."""
+    commits = Commits(store, monkeypatch)
+
+    async def elsewhere() -> None:
+        await store.sessions.save(TWO, 2, "{}")
+        assert store.updates.unrecorded_in(ONE) is not None
+        assert store.updates.unrecorded_in(TWO) is None
+
+    assert await answer(store, 7006, elsewhere)
+    assert (commits.transactions, commits.lone) == (0, 2)  # the save, then finish's record
+    assert not await store.updates.begin(7006, ONE)

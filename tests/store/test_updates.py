@@ -36,7 +36,7 @@ async def test_committed_resolves_once_a_turn_commits_the_update(store: Store) -
         if save:  # the session's save commits the id with it
             await store.sessions.save(chat, 5, '{"flow": "x"}')
             assert by_save.done()
-        await store.updates.finish()
+        await store.updates.finish(update_id, chat)
 
     await asyncio.create_task(turn(7, save=False))
     await asyncio.create_task(turn(8, save=True))

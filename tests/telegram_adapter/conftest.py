@@ -97,7 +97,7 @@ class _Catalog:
 
 
 class _NoCreate:
-    async def create(self, request: object, *, flow: str) -> CreateOutcome:
+    async def create(self, request: object, turn: object = None, *, flow: str) -> CreateOutcome:
         raise AssertionError("these tests never reach the summary")
 
 

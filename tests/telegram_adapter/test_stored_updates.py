@@ -97,7 +97,7 @@ async def test_an_update_its_turn_commits_at_once_is_not_stored_on_its_own(
         taken = await queue.get()
         assert isinstance(taken, Update)
         assert await seen.begin(taken.update_id, CHAT)
-        await seen.finish()  # commits the id: handled
+        await seen.finish(taken.update_id, CHAT)  # commits the id: handled
 
     turning = asyncio.create_task(turn())
     await hand_in(queue, update, full_store.telegram_inbox, raw.decode(), seen=seen)

@@ -1,0 +1,153 @@
+"""``OrderCommands``: the customer's order commands in Telegram.
+
+``/start`` (a deep link's hand-off or flow, the open order again, or a new order), ``/new``,
+``/repeat``, a flow's own command, ``/cancel``, ``/help``, and an order command said in a group.
+Each hands its turn to the shared ``ChatService`` and has it drawn by the chat's ``ChatScreen``;
+``/help`` at an open question is an answer to it, taken by the conversation (``answer``), and a
+plain sentence goes out as the conversation says one (``say``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot.safety.customer_blocking import blocked_turn
+from bot.telegram import otp_receiver as otp
+from bot.telegram.bot_context import BotContext
+from bot.telegram.chat_screen import ChatScreen
+from bot.telegram.command_menus import flow_commands
+from bot.telegram.human_request import HumanRequests
+from bot.telegram.refs import telegram_chat, telegram_user, update_ids
+from conversations import Answer, CommandAnswer
+from conversations.texts.catalogue import say
+
+Context = ContextTypes.DEFAULT_TYPE
+#: The conversation's answer to the chat's order (``Conversation._answer``), its turn drawn.
+AnswerInChat = Callable[[int, int, Answer], Awaitable[None]]
+#: One plain sentence to the chat (``Conversation._say``).
+SayInChat = Callable[[int, str], Awaitable[None]]
+
+
+class OrderCommands:
+    """The order commands of ``ctx``'s customers, drawn on ``screen``; ``humans`` is the way
+    to a person (offered under ``/help``), ``answer`` and ``say`` the conversation's."""
+
+    def __init__(
+        self,
+        ctx: BotContext,
+        screen: ChatScreen,
+        *,
+        answer: AnswerInChat,
+        say: SayInChat,
+        humans: HumanRequests | None = None,
+    ) -> None:
+        self.ctx = ctx
+        self.screen = screen
+        self.humans = humans
+        self.registry = ctx.chats.engine.registry
+        self._answer = answer
+        self._say = say
+
+    async def on_start(self, update: Update, context: Context) -> None:
+        """``/start``: a deep link's hand-off (``otp_<token>``) or flow (``t.me/<bot>?start=
+        return_parcel``), else the open order again, or a new order."""
+        chat_id, user_id = update_ids(update)
+        await self.screen.forget_if_stale(chat_id)
+        payload = (context.args or [""])[0]
+        if payload.startswith("otp_"):
+            await otp.start_otp_handoff(self.ctx, update, payload.removeprefix("otp_"))
+            return
+        if payload in self.registry:
+            await self._begin(chat_id, user_id, greet=True, flow=payload)
+            return
+        turn = await self.ctx.chats.resume(telegram_chat(chat_id), telegram_user(user_id))
+        if turn is None:
+            await self._begin(chat_id, user_id, greet=True)
+            return
+        if turn == blocked_turn():  # one sentence, no welcome
+            await self.screen.show(chat_id, turn)
+            return
+        welcome = turn.model_copy(
+            update={"messages": (say("telegram.welcome_back"), *turn.messages)}
+        )
+        await self.screen.show(chat_id, welcome)
+
+    async def on_new(self, update: Update, context: Context) -> None:
+        """``/new``: a fresh order (over an open one, asked first when answers would be lost)."""
+        await self._begin(*update_ids(update))
+
+    async def on_repeat(self, update: Update, context: Context) -> None:
+        """``/repeat``: the customer's last delivery, filled in again (an open one is dropped)."""
+        chat_id, user_id = update_ids(update)
+        await self.screen.forget_if_stale(chat_id)
+        turn = await self.ctx.chats.repeat(telegram_chat(chat_id), telegram_user(user_id))
+        self.screen.remember(chat_id).session_id = None  # a new session: its buttons get a new tag
+        await self.screen.show(chat_id, turn)
+
+    async def on_flow_command(self, update: Update, context: Context) -> None:
+        """A flow's own command (``/return``): a fresh order in that flow (over an open one,
+        asked first, as with ``/new``)."""
+        message = update.effective_message
+        word = (message.text or "") if message is not None else ""
+        command = word.split(maxsplit=1)[0].removeprefix("/").split("@", 1)[0].casefold()
+        flow = self.registry.by_command(command)
+        await self._begin(*update_ids(update), flow=flow.name if flow is not None else None)
+
+    async def on_cancel(self, update: Update, context: Context) -> None:
+        """``/cancel``: stop the order being filled in (asked to confirm when answers would
+        be lost)."""
+        chat_id, user_id = update_ids(update)
+        await self.screen.forget_if_stale(chat_id)
+        turn = await self.ctx.chats.cancel(telegram_chat(chat_id), telegram_user(user_id))
+        if turn is None:
+            await self._say(chat_id, say("telegram.no_order"))
+            return
+        await self.screen.show(chat_id, turn, answered=CommandAnswer(name="cancel"))
+
+    async def on_help(self, update: Update, context: Context) -> None:
+        """``/help``: about the open question, or about the bot when nothing is open."""
+        chat_id, user_id = update_ids(update)
+        if await self.ctx.chats.session(telegram_chat(chat_id)) is None:
+            # The flows' labels in the customer's language (``flow_menu`` is the business's).
+            flow_menu = flow_commands(self.registry)
+            shortcuts = [f"/{command.command}: {command.description}" for command in flow_menu]
+            text = "\n\n".join(
+                [say("telegram.help"), *(["\n".join(shortcuts)] if shortcuts else [])]
+            )
+            if self.humans is not None:
+                await self.humans.offer(chat_id, text)  # "Talk to a person" under the help
+            else:
+                await self._say(chat_id, text)
+            return
+        await self._answer(chat_id, user_id, CommandAnswer(name="help"))
+        if self.humans is not None:
+            await self.humans.offer(chat_id)
+
+    async def on_group_order(self, update: Update, context: Context) -> None:
+        """An order command in a group: orders carry personal details, so not here."""
+        await self._say(update_ids(update)[0], say("telegram.private_only"))
+
+    async def _begin(
+        self, chat_id: int, user_id: int, *, greet: bool = False, flow: str | None = None
+    ) -> None:
+        """A command's new order (``/start``, ``/new``, a flow's command): a stale view is
+        forgotten first (``ChatScreen.forget_if_stale``), then as ``_new_order``."""
+        await self.screen.forget_if_stale(chat_id)
+        await self._new_order(chat_id, user_id, greet=greet, flow=flow)
+
+    async def _new_order(
+        self, chat_id: int, user_id: int, *, greet: bool = False, flow: str | None = None
+    ) -> None:
+        """A new order; ``greet`` says hello first."""
+        # Over an open order whose answers would be lost, the turn asks first (yes starts it).
+        turn = await self.ctx.chats.new_order(
+            telegram_chat(chat_id), telegram_user(user_id), flow=flow
+        )
+        self.screen.remember(chat_id).session_id = None  # maybe a new session: read it again
+        if greet and turn != blocked_turn():  # blocked: one sentence, no greeting
+            opening = say("telegram.greeting")
+            turn = turn.model_copy(update={"messages": (opening, *turn.messages)})
+        await self.screen.show(chat_id, turn)
