@@ -44,14 +44,16 @@ class TelegramConfig(Section):
     token_env: EnvName | None = None
     token: SecretStr | None = None
     mode: Literal["polling", "webhook"] = "polling"
-    public_base_url: str | None = None
+    # The four web server keys below are an older file's: read into [server], never dumped
+    # from here, so a dumped configuration validates again with each key in one place.
+    public_base_url: str | None = Field(None, exclude=True)
     secret_token_env: EnvName | None = None
     secret_token: SecretStr | None = None
     api_base_url: str = DEFAULT_TELEGRAM_API_BASE_URL
     file_base_url: str = Field("", validate_default=True)
-    listen_host: str | None = Field(None, min_length=1)
-    listen_port: int | None = Field(None, ge=1, le=65535)
-    drain_seconds: float | None = Field(None, ge=0, le=30)
+    listen_host: str | None = Field(None, min_length=1, exclude=True)
+    listen_port: int | None = Field(None, ge=1, le=65535, exclude=True)
+    drain_seconds: float | None = Field(None, ge=0, le=30, exclude=True)
     default_phone_region: str = "NG"
 
     @field_validator("token", mode="wrap")

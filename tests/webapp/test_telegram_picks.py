@@ -71,11 +71,11 @@ def creates(world: HandlerWorld, monkeypatch: pytest.MonkeyPatch) -> list[dict[s
     sent: list[dict[str, Any]] = []
     original = world.client.create_delivery
 
-    async def spy(request: CreateDeliveryRequest) -> Delivery:
+    async def spy(request: CreateDeliveryRequest, **how: Any) -> Delivery:
         # Each order's photo is its own upload, re-hosted under its own token: left out.
         body = request.model_dump(mode="json", exclude={"idempotencyKey", "packageImages"})
         sent.append(body | {"photos": len(request.packageImages or [])})
-        return await original(request)
+        return await original(request, **how)
 
     monkeypatch.setattr(world.client, "create_delivery", spy)
     return sent
