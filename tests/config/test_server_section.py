@@ -3,6 +3,7 @@ still read, noted by ``check-config`` with the old key and the new one, never bo
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,14 @@ def test_keys_in_their_old_place_still_work_and_are_noted(
     assert '[server]\nlisten_host = "10.0.0.11"\nlisten_port = 9000' in out
     telegram = out.split("[telegram]\n")[1].split("\n\n")[0]
     assert not [key for key in MOVED_FROM_TELEGRAM if key in telegram]
+
+
+def test_a_file_in_the_old_place_dumps_each_key_once_under_server(tmp_path: Path) -> None:
+    # What the bot dumps (a test's stack config, a support bundle) must validate again: a web
+    # server key dumped in both places would be refused as written twice.
+    dumped = json.loads(load_config(write(tmp_path, OLD_PLACE)).model_dump_json())
+    assert not [key for key in MOVED_FROM_TELEGRAM if key in dumped["telegram"]]
+    assert (dumped["server"]["listen_host"], dumped["server"]["listen_port"]) == ("10.0.0.11", 9000)
 
 
 def test_a_file_in_the_new_place_gets_no_note(
