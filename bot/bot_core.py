@@ -47,10 +47,10 @@ from bot.relay.channel_protocol import Channel
 from bot.seams import Seams
 from bot.settings import CoreSettings
 from bot.store import Store
+from bot.turn_speech import install, installed
 from bot.web import create_web_app
 from conversations import Geocoder
 from conversations.flow import FlowRegistry
-from conversations.texts.catalogue import install, installed
 from conversations.texts.desk_texts import ChannelWords
 
 log = logging.getLogger(__name__)

@@ -51,8 +51,8 @@ from bot.ordering.owed_replies import owed_replies
 from bot.ordering.settled_links import settled_link
 from bot.partner.models import CreateDeliveryRequest, Delivery
 from bot.store.create_intents import CreateIntent, CreateIntents
+from bot.turn_speech import current, spoken_language
 from conversations.texts import dialogue
-from conversations.texts.catalogue import spoken_language
 
 logger = logging.getLogger(__name__)
 
@@ -140,7 +140,7 @@ class Sending:
         intent is dropped, or inside ``replies_owed`` kept answered with the notice its
         customer gets should the turn's reply not go out (its own words, in its language)."""
         link = settled_link(delivery, sent_at=self.intent.created_at)
-        notice = None if owed_replies() is None else dialogue.went_through(delivery)
+        notice = None if owed_replies() is None else dialogue.went_through(current(), delivery)
         await self._intents.settle_created(self.intent, link, notice=notice)
         self.answered = notice is not None
 

@@ -21,6 +21,7 @@ from bot.ordering.returning_customers import PROVES_PHONES
 from bot.safety.customer_blocking import CustomerBlocking
 from bot.safety.customer_limits import CustomerLimits
 from bot.store import Store
+from bot.turn_speech import current
 from conversations import CONFIRM, ChoiceAnswer, Engine, Session, Turn
 from conversations.dialog import Answer
 
@@ -61,7 +62,7 @@ class TurnGuards:
         hit = await self.limits.before_create(user)
         if hit is None:
             return None
-        again = await self._engine.resume(session)
+        again = await self._engine.resume(current(), session)
         return again.model_copy(update={"messages": (hit.said(), *again.messages)})
 
     def phone_owner(self, user: UserRef) -> int | None:

@@ -65,8 +65,8 @@ from bot.partner.same_order import CLOCK_SKEW_SECONDS
 from bot.relay.channel_protocol import Channel, SendFailed
 from bot.relay.outbox import Outgoing, Sender
 from bot.store import CreatedLink, SendKey, Store, UnconfirmedCreate
+from bot.turn_speech import current, speaking_language
 from conversations.texts import dialogue
-from conversations.texts.catalogue import speaking_language
 
 logger = logging.getLogger(__name__)
 
@@ -245,7 +245,7 @@ class CreateFollowUp(Job):
     async def _created(self, row: UnconfirmedCreate, delivery: Delivery) -> None:
         link = settled_link(delivery, sent_at=row.created_at)
         with speaking_language(row.language):
-            notice = dialogue.went_through(delivery)
+            notice = dialogue.went_through(current(), delivery)
         if await self._settle(row, notice, link):
             count_settled_later(row.saved_order)
 
@@ -270,10 +270,10 @@ class CreateFollowUp(Job):
             return
         logger.warning("create %s refused on follow-up (%s)", row.idempotency_key, refused.reason)
         with speaking_language(row.language):
-            notice = dialogue.NOT_PLACED
+            notice = dialogue.NOT_PLACED.render(current())
         if not await self._settle(row, notice):
             return  # settled elsewhere, and the operators told there
-        alert = dialogue.operator_alert(refused)
+        alert = dialogue.operator_alert(current(), refused)
         if alert is not None:
             await self._alert(alert)
 
@@ -285,14 +285,19 @@ class CreateFollowUp(Job):
             return
         logger.error("create %s unconfirmed after %d attempts", row.idempotency_key, attempts)
         with speaking_language(row.language):
-            notice = dialogue.STILL_UNKNOWN
+            notice = dialogue.STILL_UNKNOWN.render(current())
         if not await self._settle(row, notice):
             return
         request = CreateDeliveryRequest.model_validate_json(row.request)
         place = f"{request.pickupAddress} to {request.deliveryAddress}"
         await self._alert(
             dialogue.still_unknown_alert(
-                row.idempotency_key, row.chat.id, place, request.packageDescription, attempts
+                current(),
+                row.idempotency_key,
+                row.chat.id,
+                place,
+                request.packageDescription,
+                attempts,
             )
         )
 

@@ -18,6 +18,7 @@ import json
 from typing import Any
 
 from bot.partner.models import WebhookEvent
+from bot.turn_speech import current
 from conversations.texts.deliveries_texts import short_ref, status_label
 
 AGENT_UPDATE = "agent"  # the SendKey kind of an agent conversation's event
@@ -59,7 +60,7 @@ def agent_event_body(
         "delivery_id": delivery.id,
         "ref": short_ref(delivery.id),
         "status": delivery.status,
-        "status_text": status_label(delivery.status),
+        "status_text": status_label(current(), delivery.status),
         "previous_status": event.data.previous_status,
         "message": message,
         "customer_message_hint": event.customer_message_hint,

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from bot.config.relay_section import CustomerRelay
 from bot.partner.models import WebhookEvent
 from bot.store import FINAL_STATUSES, DeliveryLink
+from bot.turn_speech import current, installed
 from conversations import delivery_facts as facts
 from conversations.texts import deliveries_texts as wording
-from conversations.texts.catalogue import current, installed
 
 CREATED_EVENT = "delivery.created"
 OTP_EVENT = "delivery.otp_issued"
@@ -92,10 +92,10 @@ def customer_news(event: WebhookEvent, link: DeliveryLink, settings: CustomerRel
     )
     # The service's hint may already carry the link: do not print it twice.
     if with_tracking and url and not any(url in part for part in parts):
-        parts.append(wording.tracking_line(url))
+        parts.append(wording.tracking_line(current(), url))
     if not parts:
         return News(None, False, told)
-    return News(wording.customer_update(delivery.id, parts), with_tracking, told)
+    return News(wording.customer_update(current(), delivery.id, parts), with_tracking, told)
 
 
 def _said(sentences: list[_Sentence]) -> tuple[list[str], frozenset[str]]:
@@ -113,20 +113,24 @@ def _new_facts(event: WebhookEvent, link: DeliveryLink) -> list[_Sentence]:
         # to the create named them, or an earlier event did and nobody took them off since).
         known = rider is not None and rider in link.told and link.status == "matched"
         if not known and (moved or rider is not None):
-            found.append(_Sentence(wording.status_sentence(delivery), rider, delivery.status))
+            found.append(
+                _Sentence(wording.status_sentence(current(), delivery), rider, delivery.status)
+            )
     elif moved:
-        found.append(_Sentence(wording.status_sentence(delivery), None, delivery.status))
+        found.append(_Sentence(wording.status_sentence(current(), delivery), None, delivery.status))
     if delivery.status == "cancelled":
         return found  # nothing is owed on a cancelled delivery: its fee is no news
     fee, amount = facts.fee(delivery), facts.fee_amount(delivery)
     if facts.is_paid(delivery) and facts.PAID not in link.told:
-        said = wording.paid_sentence(amount, _currency(event))
+        said = wording.paid_sentence(current(), amount, _currency(event))
         # "Received NGN 2,600" tells the fee too: no "the fee is NGN 2,600" after it.
         found.append(_Sentence(said, facts.PAID, _PAID_WORDS))
         if fee is not None:
             found.append(_Sentence("", fee, ()))
     elif fee is not None and amount is not None and _fee_is_news(event, link, fee):
-        found.append(_Sentence(wording.fee_sentence(amount, _currency(event)), fee, _FEE_WORDS))
+        found.append(
+            _Sentence(wording.fee_sentence(current(), amount, _currency(event)), fee, _FEE_WORDS)
+        )
     return [s for s in found if s.text or s.fact]
 
 
@@ -166,7 +170,9 @@ def _repeats(hint: str, event: WebhookEvent, link: DeliveryLink, new: list[_Sent
     if any(_hint_tells(hint, sentence.said_by) for sentence in new):
         return False
     delivery = event.data.object
-    same_status = delivery.status == link.status and wording.says_status(hint, delivery.status)
+    same_status = delivery.status == link.status and wording.says_status(
+        current(), hint, delivery.status
+    )
     paid_again = facts.PAID in link.told and _hint_tells(hint, _PAID_WORDS)
     fee = facts.fee(delivery)
     fee_again = fee is not None and fee in link.told and _hint_tells(hint, _FEE_WORDS)
@@ -175,7 +181,7 @@ def _repeats(hint: str, event: WebhookEvent, link: DeliveryLink, new: list[_Sent
 
 def _hint_tells(hint: str, said_by: tuple[str, ...] | str) -> bool:
     if isinstance(said_by, str):
-        return wording.says_status(hint, said_by)
+        return wording.says_status(current(), hint, said_by)
     said = hint.casefold()
     return bool(said_by) and any(word in said for word in said_by)
 

@@ -21,6 +21,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
+from bot.turn_speech import current
 from conversations.texts import deliveries_texts as wording
 
 _TRACKING: Final = re.compile(r"\btracking\b", re.IGNORECASE)
@@ -37,9 +38,9 @@ def operator_notes(notes: Sequence[str], *, tracking: bool, code: bool) -> list[
         if not note:
             continue
         if code and _CODE.search(note):
-            note = wording.note_code_handled()
+            note = wording.note_code_handled(current())
         elif tracking and _TRACKING.search(note) and _ASKS_TO_PASS_ON.search(note):
-            note = wording.note_tracking_sent()
+            note = wording.note_tracking_sent(current())
         if note not in shown:
             shown.append(note)
     return shown

@@ -34,6 +34,7 @@ from bot.relay.asking import Asking, AskingChannel, typed_text
 from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
 from bot.relay.relay_sends import measured_send
 from bot.store import SendKey, SentReceipt, Store, StoreError
+from bot.turn_speech import current
 from conversations.texts import deliveries_texts as wording
 
 logger = logging.getLogger(__name__)
@@ -201,5 +202,5 @@ def _composed(claimed: Sequence[tuple[int, Outgoing]], in_full: int | None) -> s
     told = [message for index, message in claimed if in_full is not None and index >= in_full]
     if told:
         refs = [message.abridged_as or "" for message in told]
-        said.append(wording.operator_digest_more(len(told), refs))
+        said.append(wording.operator_digest_more(current(), len(told), refs))
     return COALESCED_SEPARATOR.join(said)

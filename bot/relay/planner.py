@@ -47,11 +47,12 @@ from bot.relay.operator_notes import operator_notes
 from bot.relay.outbox import Outgoing
 from bot.store import FINAL_STATUSES, DeliveryLink, SendKey, Store
 from bot.store.status_progress import StatusEvent, moves_forward
+from bot.turn_speech import current, speaking_language
 from conversations import delivery_facts
 from conversations.phones import normalise_phone
 from conversations.texts import agent_texts
 from conversations.texts import deliveries_texts as wording
-from conversations.texts.catalogue import Catalogue, speaking_language
+from conversations.texts.catalogue import Catalogue
 
 # Kinds of message, the last part of a SendKey.
 CUSTOMER_UPDATE = "update"
@@ -177,7 +178,7 @@ class Planner:
             with _business_language():
                 if opener:
                     notice = agent_texts.otp_sent_to_receiver(delivery.id, opener)
-                    held = wording.otp_waiting_for_operators(delivery.id)
+                    held = wording.otp_waiting_for_operators(current(), delivery.id)
                 else:  # a bot without a messenger has no hand-off: nobody can claim the code
                     notice = agent_texts.otp_not_handed_off(delivery.id)
                     held = agent_texts.otp_not_handed_off_for_operators(delivery.id)
@@ -212,6 +213,7 @@ class Planner:
         with _business_language():
             notes = event.agent_notes if settings.agent_notes else ()
             text = wording.operator_update(
+                current(),
                 event.summary if settings.summary else None,
                 operator_notes(notes, tracking=tracking, code=code),
             )
@@ -239,7 +241,7 @@ class Planner:
         if self._settings.otp_via_webhook or otp is None or not otp.code.strip():
             return []
         with _business_language():
-            text = wording.otp_setting_off_for_operators(event.data.object.id)
+            text = wording.otp_setting_off_for_operators(current(), event.data.object.id)
         return self._to_operators(event, OTP_SETTING, text)
 
     async def _otp_messages(self, event: WebhookEvent, link: DeliveryLink | None) -> list[Outgoing]:
@@ -251,12 +253,12 @@ class Planner:
             return []
         if link is None:
             with _business_language():
-                unrelayed = wording.otp_unrelayed_for_operators(delivery.id)
+                unrelayed = wording.otp_unrelayed_for_operators(current(), delivery.id)
             return self._to_operators(event, OTP_UNRELAYED, unrelayed)
         receiver = normalise_phone(otp.receiver_phone, self._region)
         if receiver is not None and receiver == await self._customer_phone(link):
             with _customers_language(link):
-                text = wording.otp_for_receiver(delivery.id, code)
+                text = wording.otp_for_receiver(current(), delivery.id, code)
             return [Outgoing(SendKey(event.id, link.chat, OTP_CODE), text)]
         handoff = await self._store.otp.put(
             delivery.id, code, receiver or otp.receiver_phone.strip(), event.created
@@ -265,11 +267,11 @@ class Planner:
         sender = (delivery.customer.sender_phone if delivery.customer else None) or ""
         with _customers_language(link):
             if receiver is not None and normalise_phone(sender, self._region) == receiver:
-                link_text = wording.otp_link_for_self(delivery.id, opener)  # an errand
+                link_text = wording.otp_link_for_self(current(), delivery.id, opener)  # an errand
             else:
-                link_text = wording.otp_link_for_customer(delivery.id, opener)
+                link_text = wording.otp_link_for_customer(current(), delivery.id, opener)
         with _business_language():
-            waiting = wording.otp_waiting_for_operators(delivery.id)
+            waiting = wording.otp_waiting_for_operators(current(), delivery.id)
         return [
             Outgoing(SendKey(event.id, link.chat, OTP_LINK), link_text),
             *self._to_operators(event, OTP_WAITING, waiting),
@@ -293,7 +295,7 @@ def _quote_question(event: WebhookEvent, link: DeliveryLink) -> quote_question.Q
 def _with_question(event: WebhookEvent, news: str | None, question: str) -> str:
     """The customer's message for ``event``: its news (if any), then the quote question."""
     if news is None:
-        return wording.customer_update(event.data.object.id, [question])
+        return wording.customer_update(current(), event.data.object.id, [question])
     return f"{news}\n{question}"
 
 

@@ -48,6 +48,7 @@ from bot.partner import errors
 from bot.partner.client import PartnerClient
 from bot.partner.models import Delivery
 from bot.store import DeliveryLink, Store
+from bot.turn_speech import current
 from conversations.texts import deliveries_texts as wording
 
 logger = logging.getLogger(__name__)
@@ -169,7 +170,7 @@ def synthetic_event(
         "type": event_type,
         "created": created,
         "data": {"object": delivery.model_dump(mode="json"), "previous_status": link.status},
-        "summary": wording.polled_summary(delivery.id, delivery.status),
+        "summary": wording.polled_summary(current(), delivery.id, delivery.status),
         "customer_message_hint": None,
         "docs_url": None,
         "agent_notes": [],

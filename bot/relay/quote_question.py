@@ -22,6 +22,7 @@ from typing import Final, Literal
 from bot.partner.models import WebhookEvent
 from bot.relay.asking import Asking, Choice
 from bot.store import DeliveryLink
+from bot.turn_speech import current
 from conversations import delivery_facts as facts
 from conversations.texts import quote_texts
 from conversations.texts.deliveries_texts import short_ref
@@ -104,9 +105,9 @@ def question(event: WebhookEvent) -> Question:
     currency = (delivery.payment.currency_code if delivery.payment else None) or ""
     keep, cancel = choice_data("keep", delivery.id), choice_data("cancel", delivery.id)
     choices = (
-        Choice(quote_texts.keep_label(), keep),
-        Choice(quote_texts.cancel_label(), cancel),
+        Choice(quote_texts.keep_label(current()), keep),
+        Choice(quote_texts.cancel_label(current()), cancel),
     )
-    asking = Asking(choices, quote_texts.typed_line(keep, cancel))
+    asking = Asking(choices, quote_texts.typed_line(current(), keep, cancel))
     told = frozenset(fact for fact in (facts.fee(delivery), facts.quote(delivery)) if fact)
-    return Question(quote_texts.question(amount, currency), asking, told)
+    return Question(quote_texts.question(current(), amount, currency), asking, told)

@@ -42,10 +42,10 @@ from bot.telegram.photo_receiver import IncomingPhoto, PhotoRefused, Rehosted
 from bot.telegram.refs import telegram_chat, telegram_user
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage, reply_answer
+from bot.turn_speech import current, say
 from bot.webapp.picks import read_pick
 from conversations import Answer, CommandAnswer, PhotosAnswer, Prompt, TextAnswer, Turn
 from conversations.keywords import after_order, command_words
-from conversations.texts.catalogue import say
 
 log = logging.getLogger(__name__)
 
@@ -88,16 +88,25 @@ class Conversation:
         """The handlers, in the order PTB should try them (after other features' commands)."""
         private = filters.ChatType.PRIVATE
         flows = [command.command for command in self.flow_menu]
-        ordering = ["start", *command_words("new"), *command_words("repeat"), *flows]
+        ordering = [
+            "start",
+            *command_words(current(), "new"),
+            *command_words(current(), "repeat"),
+            *flows,
+        ]
         # While a person talks with the customer, the order's commands leave it as it is.
         held = self.humans.order_waits if self.humans is not None else _as_is
         return [
             CommandHandler("start", held(self.on_start), filters=private),
             # Each in every shipped language's words (/nouveau, /repeter, /annuler, /aide).
-            CommandHandler(command_words("new"), held(self.on_new), filters=private),
-            CommandHandler(command_words("repeat"), held(self.on_repeat), filters=private),
-            CommandHandler(command_words("cancel"), held(self.on_cancel), filters=private),
-            CommandHandler(command_words("help"), self.on_help, filters=private),
+            CommandHandler(command_words(current(), "new"), held(self.on_new), filters=private),
+            CommandHandler(
+                command_words(current(), "repeat"), held(self.on_repeat), filters=private
+            ),
+            CommandHandler(
+                command_words(current(), "cancel"), held(self.on_cancel), filters=private
+            ),
+            CommandHandler(command_words(current(), "help"), self.on_help, filters=private),
             *(
                 [CommandHandler(flows, held(self.on_flow_command), filters=private)]
                 if flows
@@ -455,7 +464,7 @@ class Conversation:
         language: "statut", "annuler", "où est mon colis ?") are the desk's: the latest
         delivery, or how to cancel one. False (not handled) for anything else, or while an
         order is open, where they are answers like any other text."""
-        asked = after_order(text)
+        asked = after_order(current(), text)
         if asked is None:
             return False
         session = await self.ctx.chats.session(telegram_chat(chat_id))

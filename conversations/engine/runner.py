@@ -27,6 +27,7 @@ from conversations.returning import Remembered
 from conversations.services import BeforeCreate, Services, ServiceUnavailable
 from conversations.session import Session
 from conversations.texts import dialogue
+from conversations.texts.catalogue import Catalogue
 
 
 def _new_key() -> str:
@@ -61,6 +62,7 @@ class Engine:
 
     async def start(
         self,
+        catalogue: Catalogue,
         flow: str | None = None,
         session_id: str | None = None,
         *,
@@ -81,11 +83,12 @@ class Engine:
         session = self._new_session(
             flow or self.registry.entry, session_id, customer, remembered, sender_phone_owner
         )
-        turn = await self._turn(session, lambda run: run.begin(), before_create)
+        turn = await self._turn(catalogue, session, lambda run: run.begin(), before_create)
         return session, turn
 
     async def replay(
         self,
+        catalogue: Catalogue,
         order: SavedOrder,
         session_id: str | None = None,
         *,
@@ -101,26 +104,33 @@ class Engine:
         flow = self.registry.get(order.flow)
         if flow is None or flow.version != order.flow_version:
             session, turn = await self.start(
+                catalogue,
                 session_id=session_id,
                 customer=customer,
                 before_create=before_create,
                 remembered=remembered,
                 sender_phone_owner=sender_phone_owner,
             )
-            said = (dialogue.CANNOT_REPEAT, *turn.messages)
+            said = (dialogue.CANNOT_REPEAT.render(catalogue), *turn.messages)
             return session, turn.model_copy(update={"messages": said})
         session = self._new_session(flow.name, session_id, customer, remembered, sender_phone_owner)
-        turn = await self._turn(session, lambda run: run.replay(order), before_create)
+        turn = await self._turn(catalogue, session, lambda run: run.replay(order), before_create)
         return session, turn
 
     async def handle(
-        self, session: Session, answer: Answer, *, before_create: BeforeCreate | None = None
+        self,
+        catalogue: Catalogue,
+        session: Session,
+        answer: Answer,
+        *,
+        before_create: BeforeCreate | None = None,
     ) -> Turn:
         """Apply one answer to ``session`` (updated in place) and say what comes next."""
-        return await self._turn(session, lambda run: run.handle(answer), before_create)
+        return await self._turn(catalogue, session, lambda run: run.handle(answer), before_create)
 
     async def start_over(
         self,
+        catalogue: Catalogue,
         session: Session,
         flow: str | None = None,
         *,
@@ -129,11 +139,11 @@ class Engine:
         """A new order in ``flow`` (the entry flow when None) in place of ``session``'s (updated
         in place): when answers would be lost the turn asks first, as ``cancel`` does, and the
         customer's yes starts it."""
-        return await self._turn(session, lambda run: run.start_over(flow), before_create)
+        return await self._turn(catalogue, session, lambda run: run.start_over(flow), before_create)
 
-    async def resume(self, session: Session) -> Turn:
+    async def resume(self, catalogue: Catalogue, session: Session) -> Turn:
         """The open question again, e.g. after the bot restarted or the customer said /start."""
-        return await self._turn(session, lambda run: run.resume(), None)
+        return await self._turn(catalogue, session, lambda run: run.resume(), None)
 
     def _new_session(
         self,
@@ -156,6 +166,7 @@ class Engine:
 
     async def _turn(
         self,
+        catalogue: Catalogue,
         session: Session,
         act: Callable[[TurnRun], Awaitable[None]],
         before_create: BeforeCreate | None,
@@ -166,6 +177,7 @@ class Engine:
             self.services,
             self.phone_region,
             work,
+            catalogue,
             new_idempotency_key=self.new_idempotency_key,
             before_create=before_create,
         )
@@ -173,7 +185,7 @@ class Engine:
             await act(run)
         except ServiceUnavailable:
             return Turn(
-                messages=(dialogue.SERVICE_DOWN,),
+                messages=(dialogue.SERVICE_DOWN.render(catalogue),),
                 status=session.status,
                 failures=session.failures,
             )

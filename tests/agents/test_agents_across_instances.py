@@ -30,6 +30,7 @@ from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
 from conversations import Session, Turn
 from conversations.dialog import Answer
+from conversations.texts.catalogue import Catalogue
 from tests.agents.conftest import SHOP_KEY, TO_SUMMARY, RecordingChannel
 
 Node = tuple[Store, BotCore, httpx.AsyncClient]
@@ -89,7 +90,9 @@ async def test_two_instances_answering_one_conversation_at_once_run_one_after_th
     def observed(core: BotCore, name: str) -> None:
         handle = core.chats.engine.handle
 
-        async def observing(session: Session, answer: Answer, **kwargs: Any) -> Turn:
+        async def observing(
+            catalogue: Catalogue, session: Session, answer: Answer, **kwargs: Any
+        ) -> Turn:
             order.append(f"{name} begins")
             if name == "a":
                 a_runs.set()
@@ -100,7 +103,7 @@ async def test_two_instances_answering_one_conversation_at_once_run_one_after_th
                         break
                     await asyncio.sleep(0.01)
                 order.append(f"b waits: {await waiting_advisory_locks(store_a)}")
-            turn = await handle(session, answer, **kwargs)
+            turn = await handle(catalogue, session, answer, **kwargs)
             order.append(f"{name} ends")
             return turn
 

@@ -12,6 +12,16 @@ from datetime import date
 import pytest
 
 from bot.channel_texts import shipped_channel_texts
+from bot.turn_speech import (
+    current,
+    day,
+    money,
+    number,
+    say,
+    speaking,
+    speaking_language,
+    spoken_language,
+)
 from conversations.phones import example_phone
 from conversations.texts import dialogue, money_texts
 from conversations.texts.catalogue import (
@@ -19,16 +29,9 @@ from conversations.texts.catalogue import (
     SOURCE_LANGUAGE,
     ChannelTexts,
     Texts,
-    day,
-    money,
-    number,
     placeholders,
     problems_with,
-    say,
     shipped_messages,
-    speaking,
-    speaking_language,
-    spoken_language,
 )
 
 CHANNELS = shipped_channel_texts()
@@ -61,7 +64,7 @@ def test_every_message_renders_with_its_placeholders(language: str) -> None:
 def test_money_carries_the_currency_in_the_locale_of_the_turn() -> None:
     assert money(1500, "NGN") == "NGN 1,500"
     assert money(1500.5, "KES") == "KES 1,500.50"
-    assert money_texts.format_money(2_000_000, "NGN") == "NGN 2,000,000"
+    assert money_texts.format_money(current(), 2_000_000, "NGN") == "NGN 2,000,000"
     with speaking(Texts().catalogue_for("fr")):
         assert money(1500, "NGN") == "1\u202f500\xa0NGN"
         assert money(1500.5, "NGN") == "1\u202f500,50\xa0NGN"
@@ -78,8 +81,8 @@ def test_the_language_comes_from_the_customer_with_the_business_default_as_fallb
     assert texts.catalogue_for(None).language == "en"
     assert Texts(locale="fr_CM").catalogue_for("").language == "fr"
     with speaking(texts.catalogue_for("fr")):
-        assert dialogue.CLOSED.startswith("Cette conversation est terminée")
-    assert dialogue.CLOSED.startswith("This conversation has ended")
+        assert dialogue.CLOSED.render(current()).startswith("Cette conversation est terminée")
+    assert dialogue.CLOSED.render(current()).startswith("This conversation has ended")
 
 
 def test_the_language_kept_for_later_is_the_one_the_customer_asked_for_or_none() -> None:
@@ -159,9 +162,9 @@ def test_every_french_message_is_translated_unless_it_is_the_same_word() -> None
 
 def test_a_phone_example_is_joined_in_the_customers_language() -> None:
     with speaking_language("fr"):
-        assert " ou +234 " in example_phone("NG")
+        assert " ou +234 " in example_phone(current(), "NG")
     with speaking_language("en"):
-        assert " or +234 " in example_phone("NG")
+        assert " or +234 " in example_phone(current(), "NG")
 
 
 def test_a_channels_words_join_the_catalogue_only_where_the_channel_is_registered() -> None:

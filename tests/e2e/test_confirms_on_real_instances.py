@@ -38,8 +38,8 @@ import pytest
 
 from bot.chat_ref import UserRef
 from bot.store import Store
+from bot.turn_speech import say
 from conversations.texts import dialogue
-from conversations.texts.catalogue import say
 from tests.e2e.real_instances import (
     Instance,
     Partner,

@@ -19,7 +19,7 @@ from bot.funnel.recorder import day_of
 from bot.funnel.report import funnel_report, render_short, render_table
 from bot.metrics import recording
 from bot.runtime.housekeeping import housekeep
-from conversations.texts.catalogue import say
+from bot.turn_speech import say
 from tests.e2e.conftest import ADA, BOLA, CHIDI, OLU, OPERATORS, BotStack
 from tests.metrics.samples import sample
 

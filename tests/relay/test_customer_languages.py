@@ -22,7 +22,8 @@ from bot.partner.capabilities import CapabilityCache
 from bot.partner.models import Delivery
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
-from conversations.texts.catalogue import Texts, install, installed, speaking_language
+from bot.turn_speech import install, installed, speaking_language
+from conversations.texts.catalogue import Texts
 from tests.ordering.conftest import CONFIRM_ANSWER, TO_SUMMARY
 from tests.support.clock import FakeClock
 
