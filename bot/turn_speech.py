@@ -14,20 +14,22 @@ from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from datetime import date
 
+from conversations.texts.business_texts import BusinessTexts
 from conversations.texts.catalogue import DEFAULT_TEXTS, Catalogue, Texts
 
-_installed: list[Texts] = [DEFAULT_TEXTS]
+_installed: list[BusinessTexts] = [BusinessTexts(DEFAULT_TEXTS)]
 _speaking: ContextVar[Catalogue | None] = ContextVar("speaking", default=None)
 
 
-def install(texts: Texts) -> None:
-    """Make ``texts`` the business's catalogues for this process (``build_core`` does)."""
-    _installed[0] = texts
+def install(texts: Texts | BusinessTexts) -> None:
+    """Make ``texts`` the business's catalogues for this process (``build_core`` installs the
+    core's ``BusinessTexts``, which gains each registered channel's words)."""
+    _installed[0] = texts if isinstance(texts, BusinessTexts) else BusinessTexts(texts)
 
 
 def installed() -> Texts:
     """The business's catalogues (the shipped ones until ``install``)."""
-    return _installed[0]
+    return _installed[0].texts
 
 
 def current() -> Catalogue:

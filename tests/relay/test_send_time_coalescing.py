@@ -26,6 +26,8 @@ from bot.telegram.limits import RateLimiter, SendLimits, Window
 from bot.telegram.relay_channel import TelegramTurns
 from bot.turn_speech import current
 from conversations.texts import deliveries_texts as wording
+from conversations.texts.business_texts import BusinessTexts
+from conversations.texts.catalogue import DEFAULT_TEXTS
 from tests.support.clock import WaitingClock
 
 from .support import (
@@ -200,7 +202,10 @@ async def test_operator_news_may_be_abridged_and_customer_news_and_code_notices_
     store: Store, channel: RecordingChannel
 ) -> None:
     await link(store, "matched")
-    planner = Planner(store, channel, operators=(OPERATOR_CHAT,), settings=RelayConfig())
+    texts = BusinessTexts(DEFAULT_TEXTS)
+    planner = Planner(
+        store, channel, operators=(OPERATOR_CHAT,), settings=RelayConfig(), texts=texts
+    )
     body = event("evt_1", "picked_up", created=START + 1, summary="Picked up.", otp=otp())
     plan = await planner.plan(
         WebhookEvent.model_validate(body), await store.deliveries.get(DELIVERY)
