@@ -78,7 +78,7 @@ def _lines(engine: Engine, handoff: Handoff, facts: CardFacts) -> list[str]:
         lines.append(say("staff.card_no_order"))
     else:
         flow = engine.registry.get(session.flow)
-        flow_title = flow.menu_label if flow is not None else session.flow
+        flow_title = flow.menu_label(current()) if flow is not None else session.flow
         question = question_title(engine, session.flow, session.step)
         lines.append(say("staff.card_where", flow=flow_title, question=question))
     if facts.answers:

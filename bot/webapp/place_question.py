@@ -141,7 +141,7 @@ class ChatPlaceQuestions:
             return None
         caps, warehouses, locations = await engine.services.catalog.catalogue()
         flow = engine.registry.get(session.flow)
-        title = flow.step(step).said_title if flow is not None and step in flow else ""
+        title = flow.step(step).said_title(current()) if flow is not None and step in flow else ""
         offered = {o.id.removeprefix(SAVED_PREFIX) for o in prompt.options if _saved(o.id)}
         return PlaceQuestion(
             step=step,
