@@ -35,6 +35,7 @@ from bot.seams import Seams
 from bot.settings import CoreSettings
 from bot.store import Store
 from bot.telegram.telegram_kind import TELEGRAM_KIND
+from bot.turn_speech import current
 from conversations import (
     CONFIRM,
     ChoiceAnswer,
@@ -180,10 +181,10 @@ async def _engine_figure(cache: CapabilityCache) -> None:
     engine = Engine(default_registry(), Services(catalog=held, creator=InstantCreator(sample)))
     samples: list[int] = []
     for _ in range(ENGINE_ORDERS):
-        session, _ = await engine.start(ENTRY_FLOW)
+        session, _ = await engine.start(current(), ENTRY_FLOW)
         for answer in ANSWERS:
             started = time.perf_counter_ns()
-            turn = await engine.handle(session, answer)
+            turn = await engine.handle(current(), session, answer)
             samples.append(time.perf_counter_ns() - started)
         assert turn.status == "created", turn.messages
     print(_figures("engine alone", samples))

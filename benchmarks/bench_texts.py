@@ -3,7 +3,7 @@
 1. One ``say``: every message of the English and French catalogues rendered with its
    placeholders, side by side with a bare ``str.format`` of the same template (the floor any
    catalogue pays), as a ratio.
-2. Money: ``money(amount, "NGN")`` (Babel, in the turn's locale) beside the hand-written
+2. Money: ``catalogue.money(amount, "NGN")`` (Babel, in the turn's locale) beside the hand-written
    ``f"{currency} {amount:,.0f}"`` it replaced, as a ratio: once for one amount said again
    and again (a business's fee), once for amounts never said before (Babel's own cost).
 3. Share of a turn: orders typed through the terminal demo (sandbox, Partner client, SQLite
@@ -24,7 +24,7 @@ from pathlib import Path
 from bot.demo import DemoOptions, DemoStack
 from bot.sandbox import default_scenario
 from conversations.texts import catalogue
-from conversations.texts.catalogue import Catalogue, Texts, money, speaking
+from conversations.texts.catalogue import Catalogue, Texts
 
 ROUNDS = 200
 ORDERS = 10
@@ -59,9 +59,8 @@ def bench_say() -> None:
         templates = [(shipped.messages[m], v) for m, v in values.items()]
 
         def said(shipped: Catalogue = shipped, values: dict[str, dict[str, str]] = values) -> None:
-            with speaking(shipped):
-                for message_id, filled in values.items():
-                    catalogue.say(message_id, **filled)
+            for message_id, filled in values.items():
+                shipped.say(message_id, **filled)
 
         def formatted(templates: list[tuple[str, dict[str, str]]] = templates) -> None:
             for template, filled in templates:
@@ -75,6 +74,8 @@ def bench_say() -> None:
 
 
 def bench_money() -> None:
+    money = Texts().business_catalogue().money
+
     def babel() -> None:
         money(1500, "NGN")
 

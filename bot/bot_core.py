@@ -49,10 +49,11 @@ from bot.relay.channel_protocol import Channel
 from bot.seams import Seams
 from bot.settings import CoreSettings
 from bot.store import Store
+from bot.turn_speech import install
 from bot.web import create_web_app
 from conversations import Geocoder
 from conversations.flow import FlowRegistry
-from conversations.texts.catalogue import install, installed
+from conversations.texts.business_texts import BusinessTexts
 from conversations.texts.desk_texts import ChannelWords
 
 log = logging.getLogger(__name__)
@@ -77,6 +78,8 @@ class BotCore:
     web_app: Starlette
     follow_up: CreateFollowUp
     channels: Channels
+    texts: BusinessTexts
+    """The business's catalogues: the ``[texts]`` of its settings and its channels' words."""
     shared: bool = False
     owns_geocoder: bool = False  # built here from ``settings.geocoding``: closed here
     metrics: Metrics = NO_METRICS  # the business's (``settings.metrics``), served at /metrics
@@ -109,7 +112,7 @@ class BotCore:
         self.channels.add(registration)
         self.web_app.router.routes.extend(registration.routes)
         if registration.texts:
-            install(installed().with_channels(*registration.texts))
+            self.texts.add_channels(*registration.texts)
 
     def jobs(self) -> list[Job]:
         """The background jobs (``bot.jobs``): the core's own (the relay, the follow-up of
@@ -139,15 +142,16 @@ class BotCore:
 def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None) -> BotCore:
     """Every channel-independent part over ``store``; channels ``register`` on it next.
 
-    ``settings.texts`` (the ``[texts]`` locale and overrides) is installed for the process:
-    every sentence, in a turn or outside one (the relay, alerts), is said from it, and each
-    channel's own words join it as the channel registers. Operator
+    ``settings.texts`` (the ``[texts]`` locale and overrides) is the business's ``texts``
+    (``BusinessTexts``): every sentence, in a turn or outside one (the relay, alerts), is said
+    from it, and each channel's own words join it as the channel registers. Operator
     alerts go to ``settings.operators`` through the channels. The business's metrics (recorded
     with ``settings.metrics``, else nothing) are built here and passed to every part that
     records; the same store wired again counts in the newest core's.
     """
     seams = seams or Seams()
-    install(settings.texts)
+    texts = BusinessTexts(settings.texts)
+    install(texts)  # for the bot's code not yet given its catalogue (``bot.turn_speech``)
     metrics = business_metrics(settings.metrics, running_version())
     store.audit.observe(metrics.count_audit_event)  # the store counts nothing itself
     channels = Channels()
@@ -196,6 +200,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         rehosted=RehostedPhotos(settings.public_base_url),
         look_seconds=FIRST_FOLLOW_UP_SECONDS if shared or settings.agents else None,
         metrics=metrics,
+        texts=texts,
     )
     chats = ChatService(
         engine,
@@ -220,6 +225,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         phone_region=settings.phone_region,
         turns=channels,
         metrics=metrics,
+        texts=texts,
     )
     poller = None
     if not settings.signing_secrets:
@@ -229,6 +235,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
             interval_seconds=settings.polling_interval_seconds,
             on_event=relay.wake,
             clock=seams.clock,
+            texts=texts,
         )
     web_app = create_web_app(
         store=store,
@@ -253,6 +260,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         web_app,
         follow_up,
         channels,
+        texts,
         shared=shared,
         owns_geocoder=seams.geocoder is None,
         metrics=metrics,

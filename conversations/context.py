@@ -13,6 +13,7 @@ from conversations.order.business_capabilities import Capabilities
 from conversations.order.locations import ServiceLocation, Warehouse
 from conversations.services import Geocoder
 from conversations.session import Session
+from conversations.texts.catalogue import Catalogue
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -77,6 +78,8 @@ class Context:
     locations: tuple[ServiceLocation, ...]
     phone_region: str
     geocoder: Geocoder | None
+    catalogue: Catalogue
+    """The turn's catalogue: every sentence a step says is said from it."""
     codes_by_link: bool = False
 
     @property

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from conversations.flow import CreateDelivery, Flow, Handoff, Step, Target, targets_of
-from conversations.texts.catalogue import SOURCE_LANGUAGE, Texts, speaking
+from conversations.texts.catalogue import SOURCE_LANGUAGE, Texts
 from conversations.texts.said import words
 
 START_NODE = "flow_start"
@@ -55,7 +55,7 @@ def _quoted(text: str) -> str:
 
 
 def _step_node(step: Step) -> str:
-    parts = [step.said_title, f"<i>{step.input}</i>"]
+    parts = [step.said_title(SHIPPED_ENGLISH), f"<i>{step.input}</i>"]
     if step.when is not None:
         parts.append(f"only when {step.when.label}")
     if step.preset is not None:
@@ -66,12 +66,7 @@ def _step_node(step: Step) -> str:
 def mermaid(flow: Flow) -> str:
     """The flow as Mermaid ``flowchart`` text, its titles in the shipped English (the docs'
     language, whatever a business overrides or speaks)."""
-    with speaking(SHIPPED_ENGLISH):
-        return _mermaid(flow)
-
-
-def _mermaid(flow: Flow) -> str:
-    lines = ["flowchart TD", f'    {START_NODE}(("start: {words(flow.title)}"))']
+    lines = ["flowchart TD", f'    {START_NODE}(("start: {words(flow.title, SHIPPED_ENGLISH)}"))']
     lines += [f"    {_step_node(step)}" for step in flow.steps]
     specials: dict[str, str] = {}
     for step in flow.steps:

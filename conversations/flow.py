@@ -44,7 +44,7 @@ from conversations.order.kinds import ServiceKind
 from conversations.order.request import CreateDeliveryRequest
 from conversations.request_fields import required_fields
 from conversations.session import Session
-from conversations.texts.catalogue import say
+from conversations.texts.catalogue import Catalogue
 from conversations.texts.said import Words, words
 
 REQUEST_FIELDS = frozenset(CreateDeliveryRequest.model_fields)
@@ -208,9 +208,9 @@ def describe_plain(ctx: Context, value: JsonValue) -> str:
     """An answer as words: text as it is; a structured answer by its ``name`` and ``address``
     (never Python's rendering of a dict or a list)."""
     if value in ("", None, [], {}):
-        return say("steps.none")
+        return ctx.catalogue.say("steps.none")
     if isinstance(value, bool):
-        return say("steps.yes") if value else say("steps.no")
+        return ctx.catalogue.say("steps.yes") if value else ctx.catalogue.say("steps.no")
     if isinstance(value, dict):
         parts = [value.get(key) for key in ("name", "label", "address")]
         words = [str(part) for part in parts if isinstance(part, str) and part.strip()]
@@ -280,17 +280,15 @@ class Step:
 
     def title_in(self, ctx: Context) -> str:
         """The title the customer reads (``titled`` when the step has one)."""
-        return self.titled(ctx) if self.titled is not None else self.said_title
+        return self.titled(ctx) if self.titled is not None else self.said_title(ctx.catalogue)
 
-    @property
-    def said_title(self) -> str:
+    def said_title(self, catalogue: Catalogue) -> str:
         """The step's title in the language of the turn."""
-        return words(self.title)
+        return words(self.title, catalogue)
 
-    @property
-    def said_help(self) -> str:
+    def said_help(self, catalogue: Catalogue) -> str:
         """The step's own help in the language of the turn (empty: the input kind's help)."""
-        return words(self.help)
+        return words(self.help, catalogue)
 
 
 def targets_of(next_: Next) -> list[tuple[str, Target]]:
@@ -406,11 +404,10 @@ class Flow:
     def _written(step: Step) -> set[str]:
         return set(step.fields) if step.write is not None else set()
 
-    @property
-    def menu_label(self) -> str:
+    def menu_label(self, catalogue: Catalogue) -> str:
         """How the entry menu and a channel's command list name this flow, in the language
         of the turn."""
-        return words(self.label) or words(self.title)
+        return words(self.label, catalogue) or words(self.title, catalogue)
 
     def __contains__(self, name: object) -> bool:
         return name in self._index
@@ -484,8 +481,8 @@ class Flow:
             value = answers[step.name]
             described = step.describe(ctx, value)
             unasked = value in _EMPTY and _not_asked(session, step.name)
-            if not (unasked and described == say("steps.none")):
-                lines.append((step.said_title, described))
+            if not (unasked and described == ctx.catalogue.say("steps.none")):
+                lines.append((step.said_title(ctx.catalogue), described))
         return lines
 
     def assemble(self, ctx: Context) -> CreateDeliveryRequest:

@@ -17,7 +17,7 @@ import re
 from typing import Final, Literal
 
 from conversations.engine.option_names import plain
-from conversations.texts.catalogue import SHIPPED, current, say
+from conversations.texts.catalogue import SHIPPED, Catalogue
 
 KEYWORDS: Final = (
     "back",
@@ -45,51 +45,53 @@ def _words(message: str) -> list[str]:
     return [word.strip() for word in message.split("|") if word.strip()]
 
 
-def shown(name: str) -> str:
+def shown(catalogue: Catalogue, name: str) -> str:
     """The word of keyword ``name`` shown in the language of the turn ("statut")."""
-    return _words(say(f"keyword.{name}"))[0]
+    return _words(catalogue.say(f"keyword.{name}"))[0]
 
 
-def command_word(name: str) -> str:
+def command_word(catalogue: Catalogue, name: str) -> str:
     """Keyword ``name`` as a command in the language of the turn: the word shown, without
     accents ("repeter"), or ``name`` itself when that is no command name."""
-    word = plain(shown(name)).replace(" ", "_")
+    word = plain(shown(catalogue, name)).replace(" ", "_")
     return word if _COMMAND.fullmatch(word) else name
 
 
-def command_words(name: str) -> list[str]:
+def command_words(catalogue: Catalogue, name: str) -> list[str]:
     """Every command name keyword ``name`` has in the shipped languages (``name`` first)."""
-    found = [word.replace(" ", "_") for word in sorted(words_of(name))]
+    found = [word.replace(" ", "_") for word in sorted(words_of(catalogue, name))]
     return list(dict.fromkeys([name, *(word for word in found if _COMMAND.fullmatch(word))]))
 
 
-def said_command(command: str) -> str:
+def said_command(catalogue: Catalogue, command: str) -> str:
     """A channel's way to type keyword ``command`` ("/status", "status") in the language of
     the turn ("/statut", "statut"); anything else as it is."""
     bare = command.removeprefix("/")
     if bare not in KEYWORDS:
         return command
-    return command.removesuffix(bare) + command_word(bare)
+    return command.removesuffix(bare) + command_word(catalogue, bare)
 
 
-def words_of(name: str) -> frozenset[str]:
+def words_of(catalogue: Catalogue, name: str) -> frozenset[str]:
     """Every word of keyword ``name`` in every shipped language, as compared (``plain``)."""
     key = f"keyword.{name}"
     messages = [*(shipped.get(key, "") for shipped in SHIPPED.values())]
-    messages.append(current().messages.get(key, ""))  # the business's own words, if any
+    messages.append(catalogue.messages.get(key, ""))  # the business's own words, if any
     return frozenset(plain(word) for message in messages for word in _words(message))
 
 
-def keyword_named(typed: str, among: tuple[str, ...] = KEYWORDS) -> str | None:
+def keyword_named(
+    catalogue: Catalogue, typed: str, among: tuple[str, ...] = KEYWORDS
+) -> str | None:
     """The keyword ``typed`` is a word of (a leading "/" is fine), or None."""
     said = plain(typed.removeprefix("/"))
     if not said:
         return None
-    return next((name for name in among if said in words_of(name)), None)
+    return next((name for name in among if said in words_of(catalogue, name)), None)
 
 
-def after_order(typed: str) -> AfterOrder | None:
+def after_order(catalogue: Catalogue, typed: str) -> AfterOrder | None:
     """What ``typed`` asks once the order has ended: its status, to cancel it, or where the
     parcel is; None for anything else (the conversation has ended)."""
-    found = keyword_named(typed, _AFTER_ORDER)
+    found = keyword_named(catalogue, typed, _AFTER_ORDER)
     return next((name for name in _AFTER_ORDER if name == found), None)

@@ -12,7 +12,7 @@ import re
 
 import phonenumbers
 
-from conversations.texts.catalogue import say
+from conversations.texts.catalogue import Catalogue
 
 _DIGITS = re.compile(r"\d+")
 
@@ -43,7 +43,7 @@ def normalise_phone(raw: str, region: str) -> str | None:
     return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
 
 
-def example_phone(region: str) -> str:
+def example_phone(catalogue: Catalogue, region: str) -> str:
     """A mobile number of ``region`` written both ways, for hints: "0802 123 4567 or +234 ..."
     (in the turn's language)."""
     example = phonenumbers.example_number_for_type(region, phonenumbers.PhoneNumberType.MOBILE)
@@ -53,4 +53,4 @@ def example_phone(region: str) -> str:
     international = phonenumbers.format_number(
         example, phonenumbers.PhoneNumberFormat.INTERNATIONAL
     )
-    return say("steps.phone_example", national=national, international=international)
+    return catalogue.say("steps.phone_example", national=national, international=international)

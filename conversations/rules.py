@@ -13,7 +13,7 @@ from conversations.order.business_capabilities import Capabilities, CuratedLink
 from conversations.order.kinds import CollectionMethod, ErrandMode, ServiceKind
 from conversations.order.locations import ServiceLocation, Warehouse
 from conversations.texts import money_texts
-from conversations.texts.catalogue import number, say
+from conversations.texts.catalogue import Catalogue
 from conversations.texts.money_texts import format_money as format_money  # kept for callers
 from conversations.texts.said import Said, said
 
@@ -39,12 +39,12 @@ _CASH_BY_TIMING: dict[str, Said] = {
 }
 
 
-def payment_label(method: CollectionMethod, caps: Capabilities) -> str:
+def payment_label(catalogue: Catalogue, method: CollectionMethod, caps: Capabilities) -> str:
     """The collection method as the customer chooses it, worded for the business's
     ``paymentTiming`` (cash before dispatch is not "on delivery")."""
     if method == "cash_on_delivery" and caps.paymentTiming in _CASH_BY_TIMING:
-        return _CASH_BY_TIMING[caps.paymentTiming]()
-    return PAYMENT_LABELS[method]()
+        return _CASH_BY_TIMING[caps.paymentTiming].render(catalogue)
+    return PAYMENT_LABELS[method].render(catalogue)
 
 
 SETTINGS_BROKEN = said("rules.settings_broken")
@@ -71,22 +71,24 @@ def default_service_kind(caps: Capabilities) -> ServiceKind | None:
     return default if default in service_kinds(caps) else None
 
 
-def ordering_problem(caps: Capabilities, kind: ServiceKind | None = None) -> str | None:
+def ordering_problem(
+    catalogue: Catalogue, caps: Capabilities, kind: ServiceKind | None = None
+) -> str | None:
     """Why nothing (or not ``kind``) can be ordered, or None when ordering can go ahead."""
     offered = service_kinds(caps)
     if not offered:
-        return NOTHING_OFFERED()
+        return NOTHING_OFFERED.render(catalogue)
     if kind is not None and kind not in offered:
-        return kind_not_offered(kind)
+        return kind_not_offered(catalogue, kind)
     if not payment_methods(caps):
-        return SETTINGS_BROKEN()
+        return SETTINGS_BROKEN.render(catalogue)
     return None
 
 
-def kind_not_offered(kind: ServiceKind) -> str:
+def kind_not_offered(catalogue: Catalogue, kind: ServiceKind) -> str:
     """Why ``kind`` cannot be ordered (the kind named as a sentence names it, not as its
     button does)."""
-    return say(f"rules.not_offered.{kind}")
+    return catalogue.say(f"rules.not_offered.{kind}")
 
 
 def usable_warehouses(caps: Capabilities, rows: Sequence[Warehouse]) -> list[Warehouse]:
@@ -134,6 +136,7 @@ def saved_places(caps: Capabilities, rows: Sequence[ServiceLocation]) -> list[Se
 
 
 def fee_hints(
+    catalogue: Catalogue,
     caps: Capabilities,
     method: CollectionMethod | None = None,
     *,
@@ -145,17 +148,19 @@ def fee_hints(
     area; ``customer_receives`` when the customer is the receiver (an errand: no receiver is
     asked). The drop-off code is said the one way it will come: texted by the service, or
     (``codes_by_link``, OTP by webhook) handed over here, by a link for someone else."""
-    hints = money_texts.summary_lines(caps, method)
+    hints = money_texts.summary_lines(catalogue, caps, method)
     pricing = caps.publicRequest
     if pricing.requireApproval:
-        hints.append(say("rules.hint.approval"))
+        hints.append(catalogue.say("rules.hint.approval"))
     elif pricing.autoDispatch:
-        hints.append(say("rules.hint.auto_dispatch"))
+        hints.append(catalogue.say("rules.hint.auto_dispatch"))
     if caps.requireDeliveryOtp:
         code = "rules.hint.otp_you" if customer_receives else "rules.hint.otp_receiver"
-        hints.append(say(f"{code}_link" if codes_by_link else code))
+        hints.append(catalogue.say(f"{code}_link" if codes_by_link else code))
     else:
-        hints.append(say("rules.hint.no_otp"))
+        hints.append(catalogue.say("rules.hint.no_otp"))
     if caps.coverage.mode == "radius_from_hub" and caps.coverage.radiusKm:
-        hints.append(say("rules.hint.radius", km=number(caps.coverage.radiusKm)))
+        hints.append(
+            catalogue.say("rules.hint.radius", km=catalogue.number(caps.coverage.radiusKm))
+        )
     return hints

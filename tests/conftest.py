@@ -11,7 +11,8 @@ import pytest
 
 from bot.channel_texts import shipped_channel_texts
 from bot.store.pg_local_server import LocalPostgres
-from conversations.texts.catalogue import DEFAULT_TEXTS, install, installed
+from bot.turn_speech import install, installed
+from conversations.texts.catalogue import DEFAULT_TEXTS
 
 
 @pytest.fixture(autouse=True)

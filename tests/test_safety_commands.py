@@ -12,7 +12,7 @@ from bot.chat_ref import AGENTS, CONSOLE, TELEGRAM, ChatRef, UserRef
 from bot.cli import main
 from bot.periods import since_seconds
 from bot.store import Store
-from conversations.texts.catalogue import say
+from bot.turn_speech import say
 
 CONFIG = """
 [partner]

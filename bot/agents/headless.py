@@ -36,11 +36,11 @@ from bot.ordering import CancelReply, ChatService, CustomerDesk, DeliveryPage, S
 from bot.partner.models import CANCEL_REASON_LENGTH
 from bot.safety.customer_limits import LimitHit
 from bot.store import AgentConversation, Store
+from bot.turn_speech import current, speaking_language
 from conversations import EDIT_PREFIX, ChoiceAnswer, CommandAnswer, Prompt, Turn
 from conversations.dialog import CONFIRM, Answer, SessionStatus
 from conversations.flow import FlowRegistry
 from conversations.texts import agent_texts
-from conversations.texts.catalogue import speaking_language
 from conversations.texts.deliveries_texts import short_ref
 from conversations.texts.taps import Taps, for_channel
 
@@ -77,9 +77,11 @@ class ConversationView(BaseModel):
     def drawn(self, taps: Taps) -> ConversationView:
         """The view as a channel shows it: the flows' marks ("tap Done", how to give photos)
         in ``taps``' words. Views are kept with their marks, so each channel draws its own."""
-        update: dict[str, Any] = {"messages": [for_channel(m, taps) for m in self.messages]}
+        update: dict[str, Any] = {
+            "messages": [for_channel(current(), m, taps) for m in self.messages]
+        }
         if self.prompt is not None:
-            question = for_channel(self.prompt["question"], taps)
+            question = for_channel(current(), self.prompt["question"], taps)
             update["prompt"] = {**self.prompt, "question": question}
         return self.model_copy(update=update)
 

@@ -35,6 +35,7 @@ from bot.handoff.bodies import text_body
 from bot.handoff.desk import HandoffDesk
 from bot.ordering import ChatService, CustomerDesk, HandoffReply
 from bot.ordering.quote_desk import QuoteDesk
+from bot.turn_speech import current, say, speaking_language
 from conversations import (
     CommandAnswer,
     ContactAnswer,
@@ -45,7 +46,6 @@ from conversations import (
     Turn,
 )
 from conversations.texts import dialogue
-from conversations.texts.catalogue import say, speaking_language
 from conversations.texts.desk_texts import ChannelWords, other_pages
 from conversations.texts.said import Words
 
@@ -149,7 +149,7 @@ class ConsoleChat:
                     self.show(await self.chats.handle(self.chat, self.user, typed))
                     return
                 names = self.chats.engine.registry.names
-                self.screen.write(said(dialogue.no_such_flow(parsed.flow, names)))
+                self.screen.write(said(dialogue.no_such_flow(current(), parsed.flow, names)))
                 return
             # Over an open order whose answers would be lost, the turn asks first.
             self.show(await self.chats.new_order(self.chat, self.user, flow=parsed.flow))
@@ -218,7 +218,7 @@ class ConsoleChat:
             self.screen.write(said(reply.text))
         elif isinstance(request, ListDeliveries):
             page = await self.desk.deliveries(self.user, request.page - 1)
-            more = other_pages(page.page, page.pages, self.desk.words)
+            more = other_pages(current(), page.page, page.pages, self.desk.words)
             self.screen.write(said(page.text + (f"\n{more}" if more else "")))
         else:
             cancelled = await self.desk.cancel(self.user, request.ref, request.reason)

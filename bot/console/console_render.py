@@ -21,9 +21,9 @@ from __future__ import annotations
 import textwrap
 
 from bot.console.parse import numbered
+from bot.turn_speech import current, say
 from conversations import Option, Prompt, Turn
 from conversations.keywords import shown
-from conversations.texts.catalogue import say
 from conversations.texts.said import Words, words
 from conversations.texts.taps import KEYBOARD, for_channel
 
@@ -48,14 +48,14 @@ def render_turn(turn: Turn, *, typed_places: Words | None = None) -> list[str]:
     lines: list[str] = []
     labels = _labels(turn.prompt)
     for message in turn.messages:
-        lines += said(for_channel(message, KEYBOARD, labels))
+        lines += said(for_channel(current(), message, KEYBOARD, labels))
     if turn.prompt is not None:
         lines += render_prompt(turn.prompt, typed_places=typed_places)
     return lines
 
 
 def render_prompt(prompt: Prompt, *, typed_places: Words | None = None) -> list[str]:
-    lines = said(for_channel(prompt.text, KEYBOARD, _labels(prompt)))
+    lines = said(for_channel(current(), prompt.text, KEYBOARD, _labels(prompt)))
     lines += _options(prompt)
     if prompt.photos is not None:
         have, low, high = prompt.photos.have, prompt.photos.min, prompt.photos.max
@@ -80,7 +80,7 @@ def ways_to_answer(prompt: Prompt, typed_places: Words | None = None) -> list[st
     typed_number = bool(prompt.options) and prompt.numbers_are_values
     if "text" in prompt.accepts and prompt.input == "place":
         if typed_places:
-            ways.append(say("console.way.address_in", places=words(typed_places)))
+            ways.append(say("console.way.address_in", places=words(typed_places, current())))
         else:
             ways.append(say("console.way.address"))
     elif "text" in prompt.accepts and not typed_number:
@@ -95,7 +95,9 @@ def ways_to_answer(prompt: Prompt, typed_places: Words | None = None) -> list[st
     if prompt.input == "confirm":
         ways.append(say("console.way.edit"))
     commands += [name for name in ("cancel", "help") if name not in commands]
-    return ways + [shown(name) for name in commands]  # "retour · annuler · aide" in French
+    return ways + [
+        shown(current(), name) for name in commands
+    ]  # "retour · annuler · aide" in French
 
 
 def _labels(prompt: Prompt | None) -> list[str]:

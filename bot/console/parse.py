@@ -48,6 +48,7 @@ from pathlib import Path
 from bot.ordering.receiver_handoff import handoff_token
 from bot.relay import quote_question
 from bot.relay.quote_question import QuoteChoice
+from bot.turn_speech import current, say
 from conversations import (
     EDIT_PREFIX,
     KEEP,
@@ -63,7 +64,6 @@ from conversations import (
 from conversations.dialog import Answer
 from conversations.engine.option_names import option_named
 from conversations.keywords import after_order, keyword_named
-from conversations.texts.catalogue import say
 
 COMMANDS: dict[str, CommandName] = {
     "back": "back",
@@ -184,7 +184,7 @@ def parse_line(line: str, prompt: Prompt | None, *, base_dir: Path | None = None
     if quote is not None:
         return AnswerQuote(*quote)
     # A keyword in any shipped language ("nouveau" or "new"; ``conversations.keywords``).
-    keyword = keyword_named(word)
+    keyword = keyword_named(current(), word)
     if (keyword == "new" or word == "/start") and (not rest or _FLOW_NAME.fullmatch(rest)):
         return NewOrder(rest or None)
     if keyword == "repeat" and not rest:
@@ -228,7 +228,7 @@ def numbered(prompt: Prompt) -> list[tuple[int, Option]]:
 def _after_order(text: str) -> DeskRequest | None:
     """What a line asks of the desk when no order is open: the latest delivery's status
     ("statut", "où est mon colis ?") or how to cancel it ("annuler")."""
-    match after_order(text):
+    match after_order(current(), text):
         case "status" | "where_is_my_parcel":
             return AskStatus()
         case "cancel":

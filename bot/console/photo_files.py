@@ -17,8 +17,8 @@ from bot.chat_ref import ChatRef
 from bot.console.console_errors import ConsoleError
 from bot.partner.models import MAX_IMAGE_BYTES, MAX_PACKAGE_IMAGES
 from bot.store import Store
+from bot.turn_speech import number, say
 from bot.web.web_app import media_url
-from conversations.texts.catalogue import number, say
 
 MEDIA_TTL_SECONDS = 7 * 24 * 3600  # long enough for a draft to be finished days later
 _HEAD_BYTES = 12

@@ -27,8 +27,9 @@ from bot.console.transcript import (
 from bot.demo.setup import demo_setup
 from bot.demo.stack import DemoOptions, DemoStack
 from bot.sandbox import ScenarioError
+from bot.turn_speech import say, speaking
 from conversations.flows import default_registry
-from conversations.texts.catalogue import DEFAULT_TEXTS, Texts, say, speaking
+from conversations.texts.catalogue import DEFAULT_TEXTS, Texts
 
 EXIT_OK = 0
 EXIT_MISMATCH = 1

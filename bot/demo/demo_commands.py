@@ -25,6 +25,7 @@ from bot.handoff.desk import Filled
 from bot.partner.errors import PartnerError
 from bot.partner.models import Delivery
 from bot.sandbox import ApiError
+from bot.turn_speech import current
 from conversations import LocationAnswer
 from conversations.rules import format_money
 from conversations.texts.deliveries_texts import short_ref, status_label
@@ -89,7 +90,7 @@ async def fee(stack: DemoWorld, args: list[str]) -> None:
     delivery_id = await _delivery_id(stack, args, 1)
     view = stack.sandbox.set_fee(delivery_id, amount)
     currency = (view.get("payment") or {}).get("currency_code") or ""
-    money = format_money(amount, currency)
+    money = format_money(current(), amount, currency)
     _say(stack, f"staff set the fee of {short_ref(delivery_id)} to {money}")
 
 
@@ -106,7 +107,11 @@ async def advance(stack: DemoWorld, args: list[str]) -> None:
         if waiting is None:
             raise
         raise CommandProblem(f"{short_ref(delivery_id)}: {waiting}") from refused
-    _say(stack, f"the rider moved {short_ref(delivery_id)} to {status_label(str(view['status']))}")
+    _say(
+        stack,
+        f"the rider moved {short_ref(delivery_id)} to "
+        f"{status_label(current(), str(view['status']))}",
+    )
 
 
 async def link(stack: DemoWorld, args: list[str]) -> None:
@@ -167,10 +172,10 @@ async def fault(stack: DemoWorld, args: list[str]) -> None:
 
 
 def describe(delivery: Delivery) -> str:
-    parts = [f"{short_ref(delivery.id)}: {status_label(delivery.status)}"]
+    parts = [f"{short_ref(delivery.id)}: {status_label(current(), delivery.status)}"]
     payment = delivery.payment
     if payment is not None and payment.delivery_fee is not None:
-        money = format_money(payment.delivery_fee, payment.currency_code or "")
+        money = format_money(current(), payment.delivery_fee, payment.currency_code or "")
         parts.append(f"fee {money} ({payment.delivery_payment_status or 'unpaid'})")
     if delivery.rider is not None:
         vehicle = f" ({delivery.rider.vehicle_type})" if delivery.rider.vehicle_type else ""
@@ -199,7 +204,7 @@ async def riders(stack: DemoWorld, args: list[str]) -> None:
         fresh = "fresh GPS" if rider.location and rider.location.fresh else "no fresh GPS"
         lines.append(
             f"  {rider.id}: {rider.name} ({rider.vehicle_type or '-'}), "
-            f"{status_label(rider.presence)}, {distance}, {fresh}"
+            f"{status_label(current(), rider.presence)}, {distance}, {fresh}"
         )
     _say(stack, "\n".join(lines))
 

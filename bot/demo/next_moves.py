@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bot.partner.client import PartnerClient
 from bot.partner.models import Delivery, Rider
+from bot.turn_speech import current
 from conversations.texts.deliveries_texts import short_ref, status_label
 
 NEAREST_SHOWN = 3
@@ -34,8 +35,8 @@ async def next_moves(client: PartnerClient, delivery: Delivery) -> str:
     if status in ("matched", "picked_up", "in_transit"):
         unpaid = delivery.payment is not None and delivery.payment.delivery_payment_status != "paid"
         paid = " · :paid marks the fee paid" if unpaid else ""
-        return f"{ref}: {status_label(status)}; :advance moves it on{paid}"
-    return f"{ref}: {status_label(status)}; it moves no further: `new` orders another"
+        return f"{ref}: {status_label(current(), status)}; :advance moves it on{paid}"
+    return f"{ref}: {status_label(current(), status)}; it moves no further: `new` orders another"
 
 
 async def nearest_riders(client: PartnerClient, delivery: Delivery) -> list[Rider]:
@@ -52,4 +53,4 @@ async def nearest_riders(client: PartnerClient, delivery: Delivery) -> list[Ride
 def _rider(rider: Rider) -> str:
     distance = f", {rider.distance_km:.1f} km" if rider.distance_km is not None else ""
     name = rider.name or "unnamed"
-    return f"{rider.id} ({name}, {status_label(rider.presence)}{distance})"
+    return f"{rider.id} ({name}, {status_label(current(), rider.presence)}{distance})"

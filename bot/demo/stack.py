@@ -36,6 +36,7 @@ from bot.demo.transports import AppSwitch, loopback_resolver
 from bot.partner.errors import PartnerError
 from bot.sandbox import Sandbox
 from bot.store import Store
+from bot.turn_speech import current
 from conversations.texts.deliveries_texts import short_ref, status_label
 
 __all__ = ["CUSTOMER_CHAT", "OPERATOR_CHAT", "DemoOptions", "DemoStack"]
@@ -185,7 +186,8 @@ class DemoStack:
                 delivery = await self.bot.client.get_delivery(delivery_id)
                 return f"{await next_moves(self.bot.client, delivery)} (:help lists everything)"
         return (
-            f"delivery {short_ref(delivery_id)}: {status_label(status)}. Play the business "
+            f"delivery {short_ref(delivery_id)}: {status_label(current(), status)}. "
+            "Play the business "
             "with :paid, :advance, :status (:help lists everything)."
         )
 

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from bot.clocks import Sleep
 from bot.console.console_render import said
 from bot.console.console_screen import Screen
-from conversations.texts.catalogue import number, say
+from bot.turn_speech import number, say
 
 PROGRESS_EVERY = 10.0  # seconds of demo time between two "still waiting" lines
 WHO = "demo"

@@ -18,9 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.store.funnel_events import FunnelEvents
+from bot.turn_speech import say
 from conversations.flow import FlowRegistry
 from conversations.flows import default_registry
-from conversations.texts.catalogue import say
 
 
 @dataclass

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from bot.handoff.bodies import one_line
 from bot.store.delivery_links import DeliveryLink
 from bot.store.handoffs import TO_STAFF, Handoff, HandoffMessage
+from bot.turn_speech import current, say, speaking_language
 from conversations import Engine, Session
 from conversations.context import Context
-from conversations.texts.catalogue import say, speaking_language
 from conversations.texts.deliveries_texts import short_ref, status_label
 
 RECENT_MESSAGES = 5  # the last messages both ways on the card
@@ -49,6 +49,7 @@ async def draft_summary(engine: Engine, session: Session) -> list[tuple[str, str
         locations=tuple(locations),
         phone_region=engine.phone_region,
         geocoder=None,
+        catalogue=current(),
     )
     return flow.summary_lines(ctx)
 
@@ -58,7 +59,7 @@ def question_title(engine: Engine, flow_name: str | None, step_name: str | None)
     flow = engine.registry.get(flow_name) if flow_name else None
     if flow is None or step_name is None or step_name not in flow:
         return step_name or "-"
-    return flow.step(step_name).said_title
+    return flow.step(step_name).said_title(current())
 
 
 def card_text(engine: Engine, handoff: Handoff, facts: CardFacts) -> str:
@@ -77,7 +78,7 @@ def _lines(engine: Engine, handoff: Handoff, facts: CardFacts) -> list[str]:
         lines.append(say("staff.card_no_order"))
     else:
         flow = engine.registry.get(session.flow)
-        flow_title = flow.menu_label if flow is not None else session.flow
+        flow_title = flow.menu_label(current()) if flow is not None else session.flow
         question = question_title(engine, session.flow, session.step)
         lines.append(say("staff.card_where", flow=flow_title, question=question))
     if facts.answers:
@@ -91,7 +92,7 @@ def _lines(engine: Engine, handoff: Handoff, facts: CardFacts) -> list[str]:
     if facts.deliveries:
         lines += ["", say("staff.card_deliveries")]
         for link in facts.deliveries:
-            status = status_label(link.status)
+            status = status_label(current(), link.status)
             lines.append(
                 "• " + say("staff.card_delivery", ref=short_ref(link.delivery_id), status=status)
             )

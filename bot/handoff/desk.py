@@ -36,9 +36,9 @@ from bot.ordering.chats import ChatService
 from bot.safety.customer_blocking import blocked_turn
 from bot.store import Store
 from bot.store.handoffs import TO_CUSTOMER, TO_STAFF, Handoff, Taken, Way
+from bot.turn_speech import say, speaking_language
 from conversations import Turn
 from conversations.dialog import Answer
-from conversations.texts.catalogue import say, speaking_language
 
 log = logging.getLogger(__name__)
 

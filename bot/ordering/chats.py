@@ -42,6 +42,7 @@ from bot.ordering.turn_effects import TurnEffects
 from bot.ordering.turn_guards import CapabilitiesOf, LimitHits, TurnGuards, no_capabilities
 from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS
 from bot.store import Store
+from bot.turn_speech import current
 from conversations import CommandAnswer, Engine, Session, Turn
 from conversations.dialog import Answer
 from conversations.texts import dialogue
@@ -51,7 +52,7 @@ __all__ = ["AlertOperators", "ChatService", "DeliverLater", "Reply", "no_open_or
 
 def no_open_order() -> Turn:
     """The turn for an answer when no order is open, in the language being spoken."""
-    return Turn(messages=(dialogue.CLOSED,), status="ended")
+    return Turn(messages=(dialogue.CLOSED.render(current()),), status="ended")
 
 
 class ChatService:
@@ -162,7 +163,7 @@ class ChatService:
             session = await self._load(chat)
             if session is None:
                 return None
-            done = await self.engine.resume(session)
+            done = await self.engine.resume(current(), session)
             await self._effects.after_turn(TurnContext.now(chat, user, self._clock), session, done)
             return done
 
@@ -254,7 +255,7 @@ class ChatService:
             async with replies_owed(self.store.create_intents) as creates.owed:
                 creates.who = self._checkpoint.create_for(turn, session)
                 done = await self.engine.handle(
-                    session, answer, before_create=save, creates=creates
+                    current(), session, answer, before_create=save, creates=creates
                 )
                 await self._effects.after_turn(turn, session, done, reply)
         self.funnel.turn(before, session, done, creates.refusal)

@@ -25,6 +25,7 @@ from typing import Final
 from bot.chat_ref import ChatRef
 from bot.partner.request_limiter import HeldBack, RequestLimiter
 from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
+from bot.turn_speech import current
 from conversations.texts import dialogue
 
 logger = logging.getLogger(__name__)
@@ -73,7 +74,7 @@ class CreateWaitNotice:
 
     async def _say(self, chat: ChatRef, wait: float) -> None:
         try:
-            await self._channel.send(chat, dialogue.create_waiting(wait))
+            await self._channel.send(chat, dialogue.create_waiting(current(), wait))
         except (ChatUnreachable, SendFailed) as error:
             # The create goes on regardless: its answer is what matters to the customer.
             logger.info("chat %s not told of its create's wait (%s)", chat, error)

@@ -39,6 +39,7 @@ from bot.partner import errors
 from bot.partner.client import PartnerClient
 from bot.partner.models import CANCEL_REASON_LENGTH
 from bot.store import DeliveryLink, Store
+from bot.turn_speech import current
 from conversations.texts import desk_texts as texts
 from conversations.texts.deliveries_texts import short_ref, status_label
 from conversations.texts.desk_texts import ChannelWords
@@ -92,26 +93,30 @@ class CustomerDesk:
         if link is None:
             if typed:
                 return StatusReply(
-                    outcome="unknown", text=texts.unknown_delivery(typed, self.words)
+                    outcome="unknown", text=texts.unknown_delivery(current(), typed, self.words)
                 )
-            return StatusReply(outcome="none_yet", text=texts.none_yet(self.words))
+            return StatusReply(outcome="none_yet", text=texts.none_yet(current(), self.words))
         try:
             delivery = await self.client.get_delivery(link.delivery_id)
         except errors.NotFound:
             shown = typed or short_ref(link.delivery_id)
-            return StatusReply(outcome="unknown", text=texts.unknown_delivery(shown, self.words))
+            return StatusReply(
+                outcome="unknown", text=texts.unknown_delivery(current(), shown, self.words)
+            )
         except errors.PartnerError as error:
             log.info("status of %s not read: %r", link.delivery_id, error)
             trouble = _trouble(error)
             return StatusReply(
                 outcome="last_known",
-                text=texts.last_known(link.delivery_id, link.status, link.tracking_url, trouble),
+                text=texts.last_known(
+                    current(), link.delivery_id, link.status, link.tracking_url, trouble
+                ),
                 delivery=_entry(link),
             )
         tracking = delivery.tracking_url or link.tracking_url
         return StatusReply(
             outcome="found",
-            text=texts.delivery_details(delivery, link.tracking_url),
+            text=texts.delivery_details(current(), delivery, link.tracking_url),
             delivery=_entry(link, status=delivery.status, tracking_url=tracking),
         )
 
@@ -122,14 +127,14 @@ class CustomerDesk:
         first. Read from the store only: the list never asks the service."""
         total = await self.store.deliveries.count_for_user(user)
         if total == 0:
-            text = texts.none_yet(self.words)
+            text = texts.none_yet(current(), self.words)
             return DeliveryPage(page=0, pages=0, total=0, title=text, text=text)
         pages = math.ceil(total / self.page_size)
         page = min(max(page, 0), pages - 1)
         links = await self.store.deliveries.for_user(user, self.page_size, page * self.page_size)
         entries = tuple(_entry(link) for link in links)
-        title = texts.list_title(page, pages)
-        hint = texts.details_hint(entries[0].ref, self.words) if entries else None
+        title = texts.list_title(current(), page, pages)
+        hint = texts.details_hint(current(), entries[0].ref, self.words) if entries else None
         lines = [title, *(entry.line for entry in entries)]
         if hint is not None:
             lines += ["", hint]
@@ -149,21 +154,27 @@ class CustomerDesk:
         """Cancel the customer's delivery ``ref`` for ``reason`` (3 to 500 characters)."""
         typed, reason = ref.strip(), reason.strip()
         if not typed:
-            return CancelReply(outcome="usage", text=texts.cancel_usage(self.words))
+            return CancelReply(outcome="usage", text=texts.cancel_usage(current(), self.words))
         low, high = CANCEL_REASON_LENGTH
         if not low <= len(reason) <= high:
-            return CancelReply(outcome="bad_reason", text=texts.bad_reason(len(reason), self.words))
+            return CancelReply(
+                outcome="bad_reason", text=texts.bad_reason(current(), len(reason), self.words)
+            )
         link = await self.find(user, typed)
         if link is None:
-            return CancelReply(outcome="unknown", text=texts.unknown_delivery(typed, self.words))
+            return CancelReply(
+                outcome="unknown", text=texts.unknown_delivery(current(), typed, self.words)
+            )
         delivery_id = link.delivery_id
         try:
             await self.client.cancel_delivery(delivery_id, reason)
         except errors.CancelNotAllowed:
-            text = texts.not_cancellable(delivery_id, await self.status_now(link))
+            text = texts.not_cancellable(current(), delivery_id, await self.status_now(link))
             return CancelReply(outcome="not_allowed", text=text, delivery_id=delivery_id)
         except errors.NotFound:
-            return CancelReply(outcome="unknown", text=texts.unknown_delivery(typed, self.words))
+            return CancelReply(
+                outcome="unknown", text=texts.unknown_delivery(current(), typed, self.words)
+            )
         except errors.PartnerError as error:
             log.info("cancel of %s failed: %r", delivery_id, error)
             outcome = _trouble_kind(error)
@@ -171,7 +182,9 @@ class CustomerDesk:
         # The customer is told here: the relay's cancelled event is then no news to them.
         await self.store.deliveries.note_status(delivery_id, "cancelled")
         return CancelReply(
-            outcome="cancelled", text=texts.cancelled(delivery_id), delivery_id=delivery_id
+            outcome="cancelled",
+            text=texts.cancelled(current(), delivery_id),
+            delivery_id=delivery_id,
         )
 
     # --- the drop-off code hand-off ---------------------------------------------------------------
@@ -236,11 +249,11 @@ def _entry(
         delivery_id=link.delivery_id,
         ref=ref,
         status=status,
-        status_text=status_label(status),
+        status_text=status_label(current(), status),
         ordered_at=datetime.fromtimestamp(link.created_at, UTC),
-        ordered_on=texts.ordered_on(link.created_at),
+        ordered_on=texts.ordered_on(current(), link.created_at),
         tracking_url=tracking_url or link.tracking_url,
-        line=texts.list_entry(ref, status, link.created_at),
+        line=texts.list_entry(current(), ref, status, link.created_at),
     )
 
 
@@ -255,7 +268,7 @@ def _trouble_kind(error: errors.PartnerError) -> Trouble:
 def _trouble(error: errors.PartnerError) -> str:
     """A failed call in plain words; the error itself goes to the log, never to the customer."""
     return {
-        "busy": texts.BUSY,
-        "refused": texts.NOT_ACCEPTED,
-        "unreachable": texts.UNREACHABLE,
+        "busy": texts.BUSY.render(current()),
+        "refused": texts.NOT_ACCEPTED.render(current()),
+        "unreachable": texts.UNREACHABLE.render(current()),
     }[_trouble_kind(error)]

@@ -20,6 +20,7 @@ from bot.ordering.returning_customers import CustomerMemory
 from bot.ordering.turn_context import TurnContext, speaking
 from bot.ordering.turn_effects import TurnEffects
 from bot.ordering.turn_guards import LimitHits, TurnGuards
+from bot.turn_speech import current
 from conversations import Engine, Turn
 from conversations.returning import with_proven_phone
 from conversations.texts import dialogue
@@ -82,6 +83,7 @@ class OrderStarts:
                 return limited
             turn = TurnContext.now(chat, user, self._clock)
             session, done = await self._engine.start(
+                current(),
                 flow,
                 customer=customer_ref(user),
                 before_create=self._checkpoint.before_create(turn),
@@ -105,7 +107,7 @@ class OrderStarts:
                 turn = TurnContext.now(chat, user, self._clock)
                 save = self._checkpoint.before_create(turn)
                 done = await self._engine.start_over(
-                    session, flow, before_create=save, creates=turn.creates
+                    current(), session, flow, before_create=save, creates=turn.creates
                 )
                 await self._effects.after_turn(turn, session, done)
                 return done
@@ -119,7 +121,7 @@ class OrderStarts:
             order = await self._history.last_order(user)
             if order is None:
                 done = await self.start(chat, user, None, language, counted=False)
-                said = (dialogue.NOTHING_TO_REPEAT, *done.messages)
+                said = (dialogue.NOTHING_TO_REPEAT.render(current()), *done.messages)
                 return done.model_copy(update={"messages": said})
             if (limited := await self._guards.draft_limited(user)) is not None:
                 return limited
@@ -129,6 +131,7 @@ class OrderStarts:
             if owner is not None:
                 order = with_proven_phone(order, remembered)
             session, done = await self._engine.replay(
+                current(),
                 order,
                 customer=customer_ref(user),
                 before_create=self._checkpoint.before_create(turn),

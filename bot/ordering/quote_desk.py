@@ -25,8 +25,8 @@ from bot.ordering.customer_desk import CustomerDesk
 from bot.relay import quote_question
 from bot.relay.quote_question import QuoteChoice
 from bot.store import DeliveryLink
+from bot.turn_speech import current, speaking_language
 from conversations.texts import desk_texts, quote_texts
-from conversations.texts.catalogue import speaking_language
 from conversations.texts.deliveries_texts import short_ref
 
 log = logging.getLogger(__name__)
@@ -72,7 +72,7 @@ class QuoteDesk:
 
     def desk_unknown(self, ref: str) -> str:
         """The answer for a reference that names none of the customer's deliveries."""
-        return desk_texts.unknown_delivery(ref, self.desk.words)
+        return desk_texts.unknown_delivery(current(), ref, self.desk.words)
 
     async def answer(self, user: UserRef, ref: str, choice: QuoteChoice) -> QuoteReply:
         """``user``'s ``choice`` for their delivery ``ref`` (full id or short reference)."""
@@ -90,7 +90,9 @@ class QuoteDesk:
         if not quote_question.was_asked(link.told):
             return _told("not_asked", link)
         if link.status not in quote_question.ASKABLE:
-            return _reply("moved_on", quote_texts.moved_on(delivery_id, link.status), link)
+            return _reply(
+                "moved_on", quote_texts.moved_on(current(), delivery_id, link.status), link
+            )
         answered = quote_question.answered_fact(choice)
         if not await self.desk.store.deliveries.note_first(
             delivery_id, answered, unless=quote_question.ANSWERED_PREFIX
@@ -104,7 +106,7 @@ class QuoteDesk:
     async def _cancel(self, user: UserRef, link: DeliveryLink, answered: str) -> QuoteReply:
         delivery_id = link.delivery_id
         with speaking_language(None):  # staff read the reason in the business's language
-            reason = quote_texts.cancel_reason()
+            reason = quote_texts.cancel_reason(current())
         cancelled = await self.desk.cancel(user, delivery_id, reason)
         if cancelled.outcome == "cancelled":
             await self._record(user, link, "quote_cancel", "done", "cancelled")
@@ -119,7 +121,7 @@ class QuoteDesk:
         await self.desk.store.deliveries.forget_told(delivery_id, answered)
         outcome = cancelled.outcome if cancelled.outcome in ("busy", "refused") else "unreachable"
         log.info("quote cancel of %s not taken (%s)", delivery_id, cancelled.outcome)
-        text = quote_texts.try_again(delivery_id, cancelled.text)
+        text = quote_texts.try_again(current(), delivery_id, cancelled.text)
         return QuoteReply(outcome=outcome, text=text, delivery_id=delivery_id)
 
     async def _record(
@@ -137,7 +139,9 @@ class QuoteDesk:
         if self._tell_operators is None:
             return
         with speaking_language(None):
-            text = quote_texts.for_operators(link.delivery_id, told or "not_cancelled", status)
+            text = quote_texts.for_operators(
+                current(), link.delivery_id, told or "not_cancelled", status
+            )
         try:
             await self._tell_operators(text)
         except Exception:
@@ -151,4 +155,4 @@ def _reply(outcome: QuoteOutcome, text: str, link: DeliveryLink) -> QuoteReply:
 
 def _told(what: quote_texts.Told, link: DeliveryLink) -> QuoteReply:
     """The reply whose outcome and sentence are the same word (``quote_texts.Told``)."""
-    return _reply(what, quote_texts.told(link.delivery_id, what), link)
+    return _reply(what, quote_texts.told(current(), link.delivery_id, what), link)

@@ -27,6 +27,7 @@ from typing import Final
 from bot.chat_ref import ChatRef, UserRef
 from bot.ordering.desk_replies import HandoffCode, HandoffReply
 from bot.store import OtpHandoff, Store
+from bot.turn_speech import current
 from conversations.phones import normalise_phone
 from conversations.texts import handoff_texts
 from conversations.texts.deliveries_texts import otp_for_receiver, short_ref
@@ -75,9 +76,13 @@ class ReceiverHandoffs:
         """``user`` opened the link of ``token`` in ``chat``."""
         handoff = await self._store.otp.get_by_token(token) if _TOKEN.fullmatch(token) else None
         if handoff is None:
-            return HandoffReply(outcome="unknown_link", text=handoff_texts.UNKNOWN_LINK)
+            return HandoffReply(
+                outcome="unknown_link", text=handoff_texts.UNKNOWN_LINK.render(current())
+            )
         if not handoff.pending:
-            return HandoffReply(outcome="already_sent", text=handoff_texts.ALREADY_SENT)
+            return HandoffReply(
+                outcome="already_sent", text=handoff_texts.ALREADY_SENT.render(current())
+            )
         known = await self._store.contacts.phone_for(user)
         if known is not None and known == self._receiver(handoff):
             # This user proved this very number before: no need to ask again.
@@ -85,7 +90,7 @@ class ReceiverHandoffs:
         await self._invitations.open(chat, token, ttl=INVITATION_SECONDS)
         return HandoffReply(
             outcome="ask_for_contact",
-            text=handoff_texts.ask_for_contact(handoff.delivery_id, self._words),
+            text=handoff_texts.ask_for_contact(current(), handoff.delivery_id, self._words),
             wants_contact=True,
         )
 
@@ -124,16 +129,18 @@ class ReceiverHandoffs:
         if token is None:
             return HandoffReply(outcome="not_for_handoff", answered=False)
         if not own:
-            text = handoff_texts.not_own_contact(self._words)
+            text = handoff_texts.not_own_contact(current(), self._words)
             return HandoffReply(outcome="not_own_contact", text=text, wants_contact=True)
         if verified is None:
-            text = handoff_texts.unreadable_phone(self._words)
+            text = handoff_texts.unreadable_phone(current(), self._words)
             return HandoffReply(outcome="unreadable_phone", text=text, wants_contact=True)
         await self._invitations.close(chat)
         if invited is None or not invited.pending:
-            text = handoff_texts.ALREADY_SENT
+            text = handoff_texts.ALREADY_SENT.render(current())
             return HandoffReply(outcome="already_sent", text=text, ended=True)
-        return HandoffReply(outcome="wrong_phone", text=handoff_texts.WRONG_PHONE, ended=True)
+        return HandoffReply(
+            outcome="wrong_phone", text=handoff_texts.WRONG_PHONE.render(current()), ended=True
+        )
 
     async def handed_over(self, chat: ChatRef, code: HandoffCode) -> bool:
         """``code`` reached ``chat``: erase it (False when a resend replaced it meanwhile)."""
@@ -152,7 +159,7 @@ def _codes(handoffs: list[OtpHandoff]) -> tuple[HandoffCode, ...]:
             delivery_id=handoff.delivery_id,
             ref=short_ref(handoff.delivery_id),
             code=handoff.code,
-            text=otp_for_receiver(handoff.delivery_id, handoff.code),
+            text=otp_for_receiver(current(), handoff.delivery_id, handoff.code),
         )
         for handoff in handoffs
         if handoff.code is not None

@@ -49,8 +49,8 @@ from bot.ordering.settled_links import settled_link
 from bot.ordering.turn_creates import TurnCreates
 from bot.partner.models import CreateDeliveryRequest, Delivery
 from bot.store.create_intents import CreateIntent, CreateIntents
+from bot.turn_speech import current, spoken_language
 from conversations.texts import dialogue
-from conversations.texts.catalogue import spoken_language
 
 logger = logging.getLogger(__name__)
 
@@ -93,7 +93,7 @@ class Sending:
         with the notice its customer gets should the turn's reply not go out (its own words,
         in its language)."""
         link = settled_link(delivery, sent_at=self.intent.created_at)
-        notice = None if self._owed is None else dialogue.went_through(delivery)
+        notice = None if self._owed is None else dialogue.went_through(current(), delivery)
         await self._intents.settle_created(self.intent, link, notice=notice)
         self.answered = notice is not None
 

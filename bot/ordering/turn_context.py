@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from bot.chat_ref import ChatRef, UserRef
 from bot.clocks import Clock
 from bot.ordering.turn_creates import TurnCreates
+from bot.turn_speech import speaking_language, spoken_language
 from conversations import Turn
-from conversations.texts.catalogue import speaking_language, spoken_language
 
 #: Shows a turn while its session is written (``ChatService.handle``'s ``reply``).
 Reply = Callable[[Turn], Awaitable[None]]

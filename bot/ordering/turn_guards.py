@@ -24,6 +24,7 @@ from bot.ordering.alerting import AlertOperators
 from bot.safety.customer_blocking import CustomerBlocking
 from bot.safety.customer_limits import CustomerLimits, LimitHit
 from bot.store import Store
+from bot.turn_speech import current
 from conversations import CONFIRM, ChoiceAnswer, Engine, Session, Turn
 from conversations.dialog import Answer
 
@@ -89,7 +90,7 @@ class TurnGuards:
         if hit is None:
             return None
         _note(hits, hit)
-        again = await self._engine.resume(session)
+        again = await self._engine.resume(current(), session)
         return again.model_copy(update={"messages": (hit.said(), *again.messages)})
 
     def phone_owner(self, user: UserRef) -> int | None:

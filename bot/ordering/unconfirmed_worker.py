@@ -66,7 +66,8 @@ from bot.relay.channel_protocol import Channel, SendFailed
 from bot.relay.outbox import Outgoing, Sender
 from bot.store import CreatedLink, SendKey, Store, UnconfirmedCreate
 from conversations.texts import dialogue
-from conversations.texts.catalogue import speaking_language
+from conversations.texts.business_texts import BusinessTexts
+from conversations.texts.catalogue import DEFAULT_TEXTS
 
 logger = logging.getLogger(__name__)
 
@@ -137,14 +138,18 @@ class CreateFollowUp(Job):
         rehosted: RehostedPhotos | None = None,
         look_seconds: float | None = None,
         metrics: Metrics = NO_METRICS,
+        texts: BusinessTexts | None = None,
     ) -> None:
         super().__init__(look_seconds=look_seconds)
+        # The business's catalogues: each notice in its order's language, alerts in the
+        # business's (the shipped ones when none is given).
+        self._texts = texts or BusinessTexts(DEFAULT_TEXTS)
         self._store = store
         self._metrics = metrics  # the business's: counts the creates found settled later
         self._rehosted = rehosted or RehostedPhotos(None)
         self._kept = KeptPhotos(self._rehosted, store.media, store.clock)
         self._client = client
-        self._sender = Sender(store, channel, metrics)
+        self._sender = Sender(store, channel, metrics, self._texts)
         self._alert_operators = alert_operators
         self._clock = clock
         self._sleep = sleep
@@ -246,8 +251,7 @@ class CreateFollowUp(Job):
 
     async def _created(self, row: UnconfirmedCreate, delivery: Delivery) -> None:
         link = settled_link(delivery, sent_at=row.created_at)
-        with speaking_language(row.language):
-            notice = dialogue.went_through(delivery)
+        notice = dialogue.went_through(self._texts.catalogue_for(row.language), delivery)
         if await self._settle(row, notice, link):
             self._metrics.count_settled_later(row.saved_order)
 
@@ -271,11 +275,10 @@ class CreateFollowUp(Job):
             )
             return
         logger.warning("create %s refused on follow-up (%s)", row.idempotency_key, refused.reason)
-        with speaking_language(row.language):
-            notice = dialogue.NOT_PLACED
+        notice = dialogue.NOT_PLACED.render(self._texts.catalogue_for(row.language))
         if not await self._settle(row, notice):
             return  # settled elsewhere, and the operators told there
-        alert = dialogue.operator_alert(refused)
+        alert = dialogue.operator_alert(self._texts.business_catalogue(), refused)
         if alert is not None:
             await self._alert(alert)
 
@@ -286,15 +289,19 @@ class CreateFollowUp(Job):
             await self._store.unconfirmed.retry_later(row.idempotency_key, attempts, at)
             return
         logger.error("create %s unconfirmed after %d attempts", row.idempotency_key, attempts)
-        with speaking_language(row.language):
-            notice = dialogue.STILL_UNKNOWN
+        notice = dialogue.STILL_UNKNOWN.render(self._texts.catalogue_for(row.language))
         if not await self._settle(row, notice):
             return
         request = CreateDeliveryRequest.model_validate_json(row.request)
         place = f"{request.pickupAddress} to {request.deliveryAddress}"
         await self._alert(
             dialogue.still_unknown_alert(
-                row.idempotency_key, row.chat.id, place, request.packageDescription, attempts
+                self._texts.business_catalogue(),
+                row.idempotency_key,
+                row.chat.id,
+                place,
+                request.packageDescription,
+                attempts,
             )
         )
 

@@ -18,6 +18,7 @@ import json
 from typing import Any
 
 from bot.partner.models import WebhookEvent
+from conversations.texts.catalogue import Catalogue
 from conversations.texts.deliveries_texts import short_ref, status_label
 
 AGENT_UPDATE = "agent"  # the SendKey kind of an agent conversation's event
@@ -42,6 +43,7 @@ def agent_question(event: WebhookEvent, text: str) -> dict[str, Any]:
 
 
 def agent_event_body(
+    catalogue: Catalogue,
     event: WebhookEvent,
     *,
     drop_off_code: str | None,
@@ -59,7 +61,7 @@ def agent_event_body(
         "delivery_id": delivery.id,
         "ref": short_ref(delivery.id),
         "status": delivery.status,
-        "status_text": status_label(delivery.status),
+        "status_text": status_label(catalogue, delivery.status),
         "previous_status": event.data.previous_status,
         "message": message,
         "customer_message_hint": event.customer_message_hint,

@@ -25,7 +25,7 @@ from bot.partner.models import WebhookEvent
 from bot.store import FINAL_STATUSES, DeliveryLink
 from conversations import delivery_facts as facts
 from conversations.texts import deliveries_texts as wording
-from conversations.texts.catalogue import current, installed
+from conversations.texts.catalogue import Catalogue
 
 CREATED_EVENT = "delivery.created"
 OTP_EVENT = "delivery.otp_issued"
@@ -54,17 +54,27 @@ class _Sentence:
     said_by: tuple[str, ...] | str  # the hint's words that tell it, or a status
 
 
-def news_sentences(event: WebhookEvent, link: DeliveryLink) -> tuple[list[str], frozenset[str]]:
+def news_sentences(
+    catalogue: Catalogue, event: WebhookEvent, link: DeliveryLink
+) -> tuple[list[str], frozenset[str]]:
     """The bot's own sentences for what ``event`` tells that ``link``'s chat was not told,
     in the language being spoken, and the facts they tell."""
     if event.type in (CREATED_EVENT, OTP_EVENT):
         return [], frozenset()
-    return _said(_new_facts(event, link))
+    return _said(_new_facts(catalogue, event, link))
 
 
-def customer_news(event: WebhookEvent, link: DeliveryLink, settings: CustomerRelay) -> News:
-    """The message ``event`` owes the customer of ``link`` (said in the language being
-    spoken: the planner enters the customer's)."""
+def customer_news(
+    catalogue: Catalogue,
+    event: WebhookEvent,
+    link: DeliveryLink,
+    settings: CustomerRelay,
+    *,
+    service_language: str,
+) -> News:
+    """The message ``event`` owes the customer of ``link``, said from ``catalogue`` (the
+    planner picks the customer's); the service's own hint is passed on only to a customer
+    reading ``service_language`` (``Texts.service_language``)."""
     delivery = event.data.object
     url = delivery.tracking_url or link.tracking_url
     parts: list[str] = []
@@ -72,13 +82,13 @@ def customer_news(event: WebhookEvent, link: DeliveryLink, settings: CustomerRel
     # A final status the chat was told already (the answer to its own cancel) is no news.
     finished = delivery.status in FINAL_STATUSES and delivery.status == link.status
     if event.type not in (CREATED_EVENT, OTP_EVENT) and not finished:
-        sentences = _new_facts(event, link)
-        hint = _usable_hint(event, link, settings, url)
-        if hint and _repeats(hint, event, link, sentences):
+        sentences = _new_facts(catalogue, event, link)
+        hint = _usable_hint(catalogue, event, link, settings, url, service_language)
+        if hint and _repeats(catalogue, hint, event, link, sentences):
             hint = ""
         # The hint tells in the service's words what it names; the bot says the rest (when
         # its own news is on).
-        replaced = [s for s in sentences if hint and _hint_tells(hint, s.said_by)]
+        replaced = [s for s in sentences if hint and _hint_tells(catalogue, hint, s.said_by)]
         kept = [s for s in sentences if s not in replaced] if settings.status_updates else []
         parts, told = _said(kept)
         told |= _said(replaced)[1]
@@ -92,10 +102,10 @@ def customer_news(event: WebhookEvent, link: DeliveryLink, settings: CustomerRel
     )
     # The service's hint may already carry the link: do not print it twice.
     if with_tracking and url and not any(url in part for part in parts):
-        parts.append(wording.tracking_line(url))
+        parts.append(wording.tracking_line(catalogue, url))
     if not parts:
         return News(None, False, told)
-    return News(wording.customer_update(delivery.id, parts), with_tracking, told)
+    return News(wording.customer_update(catalogue, delivery.id, parts), with_tracking, told)
 
 
 def _said(sentences: list[_Sentence]) -> tuple[list[str], frozenset[str]]:
@@ -103,7 +113,7 @@ def _said(sentences: list[_Sentence]) -> tuple[list[str], frozenset[str]]:
     return [s.text for s in sentences if s.text], frozenset(s.fact for s in sentences if s.fact)
 
 
-def _new_facts(event: WebhookEvent, link: DeliveryLink) -> list[_Sentence]:
+def _new_facts(catalogue: Catalogue, event: WebhookEvent, link: DeliveryLink) -> list[_Sentence]:
     delivery = event.data.object
     found: list[_Sentence] = []
     rider = facts.rider(delivery)
@@ -113,20 +123,24 @@ def _new_facts(event: WebhookEvent, link: DeliveryLink) -> list[_Sentence]:
         # to the create named them, or an earlier event did and nobody took them off since).
         known = rider is not None and rider in link.told and link.status == "matched"
         if not known and (moved or rider is not None):
-            found.append(_Sentence(wording.status_sentence(delivery), rider, delivery.status))
+            found.append(
+                _Sentence(wording.status_sentence(catalogue, delivery), rider, delivery.status)
+            )
     elif moved:
-        found.append(_Sentence(wording.status_sentence(delivery), None, delivery.status))
+        found.append(_Sentence(wording.status_sentence(catalogue, delivery), None, delivery.status))
     if delivery.status == "cancelled":
         return found  # nothing is owed on a cancelled delivery: its fee is no news
     fee, amount = facts.fee(delivery), facts.fee_amount(delivery)
     if facts.is_paid(delivery) and facts.PAID not in link.told:
-        said = wording.paid_sentence(amount, _currency(event))
+        said = wording.paid_sentence(catalogue, amount, _currency(event))
         # "Received NGN 2,600" tells the fee too: no "the fee is NGN 2,600" after it.
         found.append(_Sentence(said, facts.PAID, _PAID_WORDS))
         if fee is not None:
             found.append(_Sentence("", fee, ()))
     elif fee is not None and amount is not None and _fee_is_news(event, link, fee):
-        found.append(_Sentence(wording.fee_sentence(amount, _currency(event)), fee, _FEE_WORDS))
+        found.append(
+            _Sentence(wording.fee_sentence(catalogue, amount, _currency(event)), fee, _FEE_WORDS)
+        )
     return [s for s in found if s.text or s.fact]
 
 
@@ -147,35 +161,44 @@ def _currency(event: WebhookEvent) -> str:
 
 
 def _usable_hint(
-    event: WebhookEvent, link: DeliveryLink, settings: CustomerRelay, url: str | None
+    catalogue: Catalogue,
+    event: WebhookEvent,
+    link: DeliveryLink,
+    settings: CustomerRelay,
+    url: str | None,
+    service_language: str,
 ) -> str:
     """The service's hint when this customer reads the service's language, else ""."""
     hint = (event.customer_message_hint or "").strip()
     if not hint or not settings.customer_message_hint:
         return ""
-    if current().language != installed().service_language:
+    if catalogue.language != service_language:
         return ""
     if url and link.tracking_sent:
         hint = _without(hint, url)
     return hint
 
 
-def _repeats(hint: str, event: WebhookEvent, link: DeliveryLink, new: list[_Sentence]) -> bool:
+def _repeats(
+    catalogue: Catalogue, hint: str, event: WebhookEvent, link: DeliveryLink, new: list[_Sentence]
+) -> bool:
     """Whether ``hint`` tells only what the chat was told: the status it already has, the
     payment or the fee once told, with nothing new in the event."""
-    if any(_hint_tells(hint, sentence.said_by) for sentence in new):
+    if any(_hint_tells(catalogue, hint, sentence.said_by) for sentence in new):
         return False
     delivery = event.data.object
-    same_status = delivery.status == link.status and wording.says_status(hint, delivery.status)
-    paid_again = facts.PAID in link.told and _hint_tells(hint, _PAID_WORDS)
+    same_status = delivery.status == link.status and wording.says_status(
+        catalogue, hint, delivery.status
+    )
+    paid_again = facts.PAID in link.told and _hint_tells(catalogue, hint, _PAID_WORDS)
     fee = facts.fee(delivery)
-    fee_again = fee is not None and fee in link.told and _hint_tells(hint, _FEE_WORDS)
+    fee_again = fee is not None and fee in link.told and _hint_tells(catalogue, hint, _FEE_WORDS)
     return same_status or paid_again or fee_again
 
 
-def _hint_tells(hint: str, said_by: tuple[str, ...] | str) -> bool:
+def _hint_tells(catalogue: Catalogue, hint: str, said_by: tuple[str, ...] | str) -> bool:
     if isinstance(said_by, str):
-        return wording.says_status(hint, said_by)
+        return wording.says_status(catalogue, hint, said_by)
     said = hint.casefold()
     return bool(said_by) and any(word in said for word in said_by)
 

@@ -79,6 +79,8 @@ from bot.relay.outbox import Outcome, Sender
 from bot.relay.planner import Plan, Planner
 from bot.relay.tuning import RelayTuning
 from bot.store import DeliveryLink, InboxEvent, SentReceipt, Store, ViewChange
+from conversations.texts.business_texts import BusinessTexts
+from conversations.texts.catalogue import DEFAULT_TEXTS
 
 logger = logging.getLogger(__name__)
 
@@ -131,6 +133,7 @@ class Relay(Job):
         phone_region: str | None = None,
         turns: ChatTurns | None = None,
         metrics: Metrics = NO_METRICS,
+        texts: BusinessTexts | None = None,
     ) -> None:
         # On a shared store a process that died leaves events whose lease runs out without
         # anyone waking this relay, and this relay's own leases on events still being sent
@@ -139,15 +142,19 @@ class Relay(Job):
         self._store = store
         self._clock = clock
         self._tuning = tuning or RelayTuning()
+        # The business's catalogues: each chat told in its order's language, operators in the
+        # business's (the shipped ones when none is given).
+        texts = texts or BusinessTexts(DEFAULT_TEXTS)
         self._planner = Planner(
             store,
             channel,
             operators=operators,
             settings=settings or RelayConfig.model_validate({}),
+            texts=texts,
             phone_region=phone_region,
         )
         self._queues = ChatQueues(
-            Sender(store, channel, metrics),
+            Sender(store, channel, metrics, texts),
             channel,
             sleep=sleep,
             coalesce_chars=self._tuning.coalesce_chars,

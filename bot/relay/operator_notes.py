@@ -22,13 +22,16 @@ from collections.abc import Sequence
 from typing import Final
 
 from conversations.texts import deliveries_texts as wording
+from conversations.texts.catalogue import Catalogue
 
 _TRACKING: Final = re.compile(r"\btracking\b", re.IGNORECASE)
 _ASKS_TO_PASS_ON: Final = re.compile(r"\b(share|send|give|forward|tell)\b", re.IGNORECASE)
 _CODE: Final = re.compile(r"\b(code|otp)\b", re.IGNORECASE)
 
 
-def operator_notes(notes: Sequence[str], *, tracking: bool, code: bool) -> list[str]:
+def operator_notes(
+    catalogue: Catalogue, notes: Sequence[str], *, tracking: bool, code: bool
+) -> list[str]:
     """``notes`` for operators: ``tracking`` says the customer has the tracking link from the
     bot, ``code`` that the bot took this event's drop-off code for the receiver (see the
     module docstring). Said in the language being spoken."""
@@ -37,9 +40,9 @@ def operator_notes(notes: Sequence[str], *, tracking: bool, code: bool) -> list[
         if not note:
             continue
         if code and _CODE.search(note):
-            note = wording.note_code_handled()
+            note = wording.note_code_handled(catalogue)
         elif tracking and _TRACKING.search(note) and _ASKS_TO_PASS_ON.search(note):
-            note = wording.note_tracking_sent()
+            note = wording.note_tracking_sent(catalogue)
         if note not in shown:
             shown.append(note)
     return shown

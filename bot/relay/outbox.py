@@ -36,6 +36,8 @@ from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
 from bot.relay.relay_sends import measured_send
 from bot.store import SendKey, SentReceipt, Store, StoreError
 from conversations.texts import deliveries_texts as wording
+from conversations.texts.business_texts import BusinessTexts
+from conversations.texts.catalogue import DEFAULT_TEXTS, Catalogue
 
 logger = logging.getLogger(__name__)
 
@@ -68,10 +70,18 @@ class Sender:
     """Sends ``Outgoing`` messages through a channel under the store's sent markers, each send
     timed and its failure counted in the business's ``metrics``."""
 
-    def __init__(self, store: Store, channel: Channel, metrics: Metrics = NO_METRICS) -> None:
+    def __init__(
+        self,
+        store: Store,
+        channel: Channel,
+        metrics: Metrics = NO_METRICS,
+        texts: BusinessTexts | None = None,
+    ) -> None:
         self._store = store
         self._channel = channel
         self._metrics = metrics
+        # A digest's own words are for operators: the business's default language.
+        self._texts = texts or BusinessTexts(DEFAULT_TEXTS)
 
     async def deliver(self, message: Outgoing) -> None:
         """Send ``message`` unless it was sent before or its chat is blocked, and mark it sent.
@@ -136,7 +146,11 @@ class Sender:
         if not claimed:
             return outcomes
         first = messages[claimed[0]].key
-        text = _composed([(index, messages[index]) for index in claimed], in_full)
+        text = _composed(
+            self._texts.business_catalogue(),
+            [(index, messages[index]) for index in claimed],
+            in_full,
+        )
         asking = next((messages[i].asking for i in reversed(claimed) if messages[i].asking), None)
         sent = False
         try:
@@ -197,12 +211,14 @@ async def _send_typed(channel: Channel, asking: Asking, chat: ChatRef, text: str
     return await channel.send(chat, typed_text(text, asking))
 
 
-def _composed(claimed: Sequence[tuple[int, Outgoing]], in_full: int | None) -> str:
+def _composed(
+    catalogue: Catalogue, claimed: Sequence[tuple[int, Outgoing]], in_full: int | None
+) -> str:
     """The one text of the ``claimed`` messages (each with its place in the batch): those
     placed before ``in_full`` in full, the later ones counted in a closing line."""
     said = [message.text for index, message in claimed if in_full is None or index < in_full]
     told = [message for index, message in claimed if in_full is not None and index >= in_full]
     if told:
         refs = [message.abridged_as or "" for message in told]
-        said.append(wording.operator_digest_more(len(told), refs))
+        said.append(wording.operator_digest_more(catalogue, len(told), refs))
     return COALESCED_SEPARATOR.join(said)

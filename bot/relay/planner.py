@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 
 from bot.chat_ref import AGENTS, ChatRef
@@ -51,7 +50,8 @@ from conversations import delivery_facts
 from conversations.phones import normalise_phone
 from conversations.texts import agent_texts
 from conversations.texts import deliveries_texts as wording
-from conversations.texts.catalogue import Catalogue, speaking_language
+from conversations.texts.business_texts import BusinessTexts
+from conversations.texts.catalogue import Catalogue
 
 # Kinds of message, the last part of a SendKey.
 CUSTOMER_UPDATE = "update"
@@ -103,9 +103,11 @@ class Planner:
         *,
         operators: Sequence[ChatRef],
         settings: RelayConfig,
+        texts: BusinessTexts,
         phone_region: str | None = None,
     ) -> None:
         self._store = store
+        self._texts = texts
         self._channel = channel
         self._operators = list(dict.fromkeys(operators))
         self._settings = settings
@@ -120,16 +122,15 @@ class Planner:
         tracking_sent = False
         told: frozenset[str] = frozenset()
         if link is not None and _not_older(event, link):
-            with _customers_language(link):
-                question = _quote_question(event, link)
-                news = self._customer_update(event, _asked(link, question))
+            customer = self._customers_catalogue(link)
+            question = _quote_question(customer, event, link)
+            news = self._customer_update(customer, event, _asked(link, question))
             tracking_sent = news.tracking_sent
             told = news.told
             key = SendKey(event.id, link.chat, CUSTOMER_UPDATE)
             if question is not None:
                 # The question ends the event's news, its choices under it (one message).
-                with _customers_language(link):
-                    text = _with_question(event, news.text, question.text)
+                text = _with_question(customer, event, news.text, question.text)
                 messages.append(Outgoing(key, text, asking=question.asking))
                 told |= question.told
             elif news.text is not None:
@@ -157,9 +158,9 @@ class Planner:
         question = None
         if _not_older(event, link):
             # The news in the bot's words too, each fact once, as a chat would be told it.
-            with _customers_language(link):
-                question = _quote_question(event, link)
-                sentences, told = news_sentences(event, _asked(link, question))
+            customer = self._customers_catalogue(link)
+            question = _quote_question(customer, event, link)
+            sentences, told = news_sentences(customer, event, _asked(link, question))
             message = " ".join(sentences) or None
             view = _view(event, told | (question.told if question else frozenset()))
         notice = None
@@ -174,29 +175,50 @@ class Planner:
             opener = self._channel.otp_link(handoff.token)
             handed = bool(opener)
             # The notice is written for the agent program (``agent_texts``), not its customer.
-            with _business_language():
-                if opener:
-                    notice = agent_texts.otp_sent_to_receiver(delivery.id, opener)
-                    held = wording.otp_waiting_for_operators(delivery.id)
-                else:  # a bot without a messenger has no hand-off: nobody can claim the code
-                    notice = agent_texts.otp_not_handed_off(delivery.id)
-                    held = agent_texts.otp_not_handed_off_for_operators(delivery.id)
+            if opener:
+                notice = agent_texts.otp_sent_to_receiver(delivery.id, opener)
+                held = wording.otp_waiting_for_operators(self._business_catalogue(), delivery.id)
+            else:  # a bot without a messenger has no hand-off: nobody can claim the code
+                notice = agent_texts.otp_not_handed_off(delivery.id)
+                held = agent_texts.otp_not_handed_off_for_operators(delivery.id)
             waiting = self._to_operators(event, OTP_WAITING, held)
         # The event's body gives the agent's app the tracking link.
         tracking = delivery.tracking_url is not None
         messages = self._operator_updates(event, tracking=tracking, code=handed)
         messages += self._otp_setting_notice(event) + waiting
-        with _customers_language(link):
-            asked = agent_question(event, question.text) if question is not None else None
-            body = agent_event_body(event, drop_off_code=notice, message=message, question=asked)
+        asked = agent_question(event, question.text) if question is not None else None
+        body = agent_event_body(
+            self._customers_catalogue(link),
+            event,
+            drop_off_code=notice,
+            message=message,
+            question=asked,
+        )
         messages.insert(0, Outgoing(SendKey(event.id, link.chat, AGENT_UPDATE), body))
         finished = view is not None and view.status in FINAL_STATUSES
         return Plan(messages, view, False, finished, delivery_facts.is_paid(delivery))
 
     # --- the customer --------------------------------------------------------------------
 
-    def _customer_update(self, event: WebhookEvent, link: DeliveryLink) -> News:
-        return customer_news(event, link, self._settings.customer)
+    def _customer_update(
+        self, catalogue: Catalogue, event: WebhookEvent, link: DeliveryLink
+    ) -> News:
+        return customer_news(
+            catalogue,
+            event,
+            link,
+            self._settings.customer,
+            service_language=self._texts.texts.service_language,
+        )
+
+    def _customers_catalogue(self, link: DeliveryLink) -> Catalogue:
+        """What goes to the delivery's chat is said in the language its customer ordered in."""
+        return self._texts.catalogue_for(link.language)
+
+    def _business_catalogue(self) -> Catalogue:
+        """What goes to operators is said in the business's default language (a relay pass
+        run inside some customer's turn must not lend them that customer's)."""
+        return self._texts.business_catalogue()
 
     # --- operators -----------------------------------------------------------------------
 
@@ -209,12 +231,13 @@ class Planner:
         settings = self._settings.operators
         if event.type not in settings.events:
             return []
-        with _business_language():
-            notes = event.agent_notes if settings.agent_notes else ()
-            text = wording.operator_update(
-                event.summary if settings.summary else None,
-                operator_notes(notes, tracking=tracking, code=code),
-            )
+        business = self._business_catalogue()
+        notes = event.agent_notes if settings.agent_notes else ()
+        text = wording.operator_update(
+            business,
+            event.summary if settings.summary else None,
+            operator_notes(business, notes, tracking=tracking, code=code),
+        )
         if text is None:
             return []
         # Operators follow every delivery: when their chat falls behind, these are the news a
@@ -238,8 +261,9 @@ class Planner:
         otp = event.data.otp
         if self._settings.otp_via_webhook or otp is None or not otp.code.strip():
             return []
-        with _business_language():
-            text = wording.otp_setting_off_for_operators(event.data.object.id)
+        text = wording.otp_setting_off_for_operators(
+            self._business_catalogue(), event.data.object.id
+        )
         return self._to_operators(event, OTP_SETTING, text)
 
     async def _otp_messages(self, event: WebhookEvent, link: DeliveryLink | None) -> list[Outgoing]:
@@ -250,26 +274,23 @@ class Planner:
         if not code or _finished(delivery, link):
             return []
         if link is None:
-            with _business_language():
-                unrelayed = wording.otp_unrelayed_for_operators(delivery.id)
+            unrelayed = wording.otp_unrelayed_for_operators(self._business_catalogue(), delivery.id)
             return self._to_operators(event, OTP_UNRELAYED, unrelayed)
         receiver = normalise_phone(otp.receiver_phone, self._region)
         if receiver is not None and receiver == await self._customer_phone(link):
-            with _customers_language(link):
-                text = wording.otp_for_receiver(delivery.id, code)
+            text = wording.otp_for_receiver(self._customers_catalogue(link), delivery.id, code)
             return [Outgoing(SendKey(event.id, link.chat, OTP_CODE), text)]
         handoff = await self._store.otp.put(
             delivery.id, code, receiver or otp.receiver_phone.strip(), event.created
         )
         opener = self._channel.otp_link(handoff.token)
         sender = (delivery.customer.sender_phone if delivery.customer else None) or ""
-        with _customers_language(link):
-            if receiver is not None and normalise_phone(sender, self._region) == receiver:
-                link_text = wording.otp_link_for_self(delivery.id, opener)  # an errand
-            else:
-                link_text = wording.otp_link_for_customer(delivery.id, opener)
-        with _business_language():
-            waiting = wording.otp_waiting_for_operators(delivery.id)
+        customer = self._customers_catalogue(link)
+        if receiver is not None and normalise_phone(sender, self._region) == receiver:
+            link_text = wording.otp_link_for_self(customer, delivery.id, opener)  # an errand
+        else:
+            link_text = wording.otp_link_for_customer(customer, delivery.id, opener)
+        waiting = wording.otp_waiting_for_operators(self._business_catalogue(), delivery.id)
         return [
             Outgoing(SendKey(event.id, link.chat, OTP_LINK), link_text),
             *self._to_operators(event, OTP_WAITING, waiting),
@@ -280,20 +301,21 @@ class Planner:
         return None if phone is None else normalise_phone(phone, self._region)
 
 
-def _customers_language(link: DeliveryLink) -> AbstractContextManager[Catalogue]:
-    """Say what goes to the delivery's chat in the language its customer ordered in."""
-    return speaking_language(link.language)
-
-
-def _quote_question(event: WebhookEvent, link: DeliveryLink) -> quote_question.Question | None:
+def _quote_question(
+    catalogue: Catalogue, event: WebhookEvent, link: DeliveryLink
+) -> quote_question.Question | None:
     """The quote question ``event`` owes the chat (``quote_question``), else None."""
-    return quote_question.question(event) if quote_question.is_due(event, link) else None
+    if not quote_question.is_due(event, link):
+        return None
+    return quote_question.question(catalogue, event)
 
 
-def _with_question(event: WebhookEvent, news: str | None, question: str) -> str:
+def _with_question(
+    catalogue: Catalogue, event: WebhookEvent, news: str | None, question: str
+) -> str:
     """The customer's message for ``event``: its news (if any), then the quote question."""
     if news is None:
-        return wording.customer_update(event.data.object.id, [question])
+        return wording.customer_update(catalogue, event.data.object.id, [question])
     return f"{news}\n{question}"
 
 
@@ -302,12 +324,6 @@ def _asked(link: DeliveryLink, question: quote_question.Question | None) -> Deli
     if question is None:
         return link
     return dataclasses.replace(link, told=link.told | question.told)
-
-
-def _business_language() -> AbstractContextManager[Catalogue]:
-    """Say what goes to operators in the business's default language (a relay pass run
-    inside some customer's turn must not lend them that customer's)."""
-    return speaking_language(None)
 
 
 def _view(event: WebhookEvent, told: frozenset[str]) -> ViewUpdate:

@@ -49,6 +49,8 @@ from bot.partner.client import PartnerClient
 from bot.partner.models import Delivery
 from bot.store import DeliveryLink, Store
 from conversations.texts import deliveries_texts as wording
+from conversations.texts.business_texts import BusinessTexts
+from conversations.texts.catalogue import DEFAULT_TEXTS, Catalogue
 
 logger = logging.getLogger(__name__)
 
@@ -78,6 +80,7 @@ class StatusPoller(Job):
         max_per_round: int | None = None,
         on_event: Callable[[], None] | None = None,
         clock: Clock = time.time,
+        texts: BusinessTexts | None = None,
     ) -> None:
         if not math.isfinite(interval_seconds) or interval_seconds <= 0:
             raise ValueError("interval_seconds must be a positive number")
@@ -92,6 +95,8 @@ class StatusPoller(Job):
         self._fraction = budget_fraction
         self._max_per_round = max_per_round
         self._on_event = on_event
+        # A polled change's summary is for operators: the business's default language.
+        self._texts = texts or BusinessTexts(DEFAULT_TEXTS)
         self._clock = clock
         self._last_polled: dict[str, float] = {}
 
@@ -148,12 +153,14 @@ class StatusPoller(Job):
         return stored
 
     async def _store_change(self, link: DeliveryLink, delivery: Delivery) -> bool:
-        event_id, event_type, created, body = synthetic_event(link, delivery, now=self._clock())
+        event_id, event_type, created, body = synthetic_event(
+            self._texts.business_catalogue(), link, delivery, now=self._clock()
+        )
         return await self._store.inbox.add(event_id, delivery.id, event_type, created, body)
 
 
 def synthetic_event(
-    link: DeliveryLink, delivery: Delivery, *, now: float
+    catalogue: Catalogue, link: DeliveryLink, delivery: Delivery, *, now: float
 ) -> tuple[str, str, int, bytes]:
     """``(event_id, type, created, raw_body)`` of the event standing for a polled change."""
     if delivery.updated_at is not None:
@@ -169,7 +176,7 @@ def synthetic_event(
         "type": event_type,
         "created": created,
         "data": {"object": delivery.model_dump(mode="json"), "previous_status": link.status},
-        "summary": wording.polled_summary(delivery.id, delivery.status),
+        "summary": wording.polled_summary(catalogue, delivery.id, delivery.status),
         "customer_message_hint": None,
         "docs_url": None,
         "agent_notes": [],

@@ -24,6 +24,7 @@ from bot.relay.asking import Asking, Choice
 from bot.store import DeliveryLink
 from conversations import delivery_facts as facts
 from conversations.texts import quote_texts
+from conversations.texts.catalogue import Catalogue
 from conversations.texts.deliveries_texts import short_ref
 
 QuoteChoice = Literal["keep", "cancel"]
@@ -95,7 +96,7 @@ def parse(text: str) -> tuple[QuoteChoice, str] | None:
     return choice, match[2]
 
 
-def question(event: WebhookEvent) -> Question:
+def question(catalogue: Catalogue, event: WebhookEvent) -> Question:
     """The question about ``event``'s delivery, in the language being spoken (the planner
     enters the customer's); only for an event ``is_due`` said owes it."""
     delivery = event.data.object
@@ -104,9 +105,9 @@ def question(event: WebhookEvent) -> Question:
     currency = (delivery.payment.currency_code if delivery.payment else None) or ""
     keep, cancel = choice_data("keep", delivery.id), choice_data("cancel", delivery.id)
     choices = (
-        Choice(quote_texts.keep_label(), keep),
-        Choice(quote_texts.cancel_label(), cancel),
+        Choice(quote_texts.keep_label(catalogue), keep),
+        Choice(quote_texts.cancel_label(catalogue), cancel),
     )
-    asking = Asking(choices, quote_texts.typed_line(keep, cancel))
+    asking = Asking(choices, quote_texts.typed_line(catalogue, keep, cancel))
     told = frozenset(fact for fact in (facts.fee(delivery), facts.quote(delivery)) if fact)
-    return Question(quote_texts.question(amount, currency), asking, told)
+    return Question(quote_texts.question(catalogue, amount, currency), asking, told)

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 from bot.chat_ref import UserRef
 from bot.store import Store
+from bot.turn_speech import say
 from conversations import Turn
-from conversations.texts.catalogue import say
 
 log = logging.getLogger(__name__)
 

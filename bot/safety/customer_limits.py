@@ -30,7 +30,7 @@ from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.config.limits_section import LimitsConfig
 from bot.limit_kinds import LimitKind
 from bot.store import SendKey, Store
-from conversations.texts.catalogue import say
+from bot.turn_speech import say
 
 HOUR = 3600.0
 DAY = 86_400.0

@@ -27,7 +27,7 @@ from typing import Final
 
 from bot.chat_ref import AGENTS, CONSOLE, TELEGRAM, UserRef
 from bot.store import Store
-from conversations.texts.catalogue import say
+from bot.turn_speech import say
 
 MIN_REFERENCE: Final = 6  # as ``/assign``: shorter prefixes would match too much
 _REFERENCE: Final = re.compile(r"[0-9a-f][0-9a-f-]*", re.IGNORECASE)

@@ -33,7 +33,7 @@ from telegram.error import TelegramError
 
 from bot.clocks import Clock, Sleep, system_sleep
 from bot.telegram.photo_receiver import MAX_PHOTO_BYTES, PhotoProblem, PhotoRefused, Rehosted
-from conversations.texts.catalogue import say
+from bot.turn_speech import say
 
 log = logging.getLogger(__name__)
 

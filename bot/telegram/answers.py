@@ -18,6 +18,7 @@ from typing import Final
 from telegram import Message, MessageEntity, Update
 
 from bot.telegram.photo_receiver import IncomingPhoto
+from bot.turn_speech import current
 from conversations import (
     Answer,
     CommandAnswer,
@@ -55,7 +56,7 @@ def answer_from_update(
         name, addressee = command
         if not _addressed_to(addressee, bot_username):
             return None
-        navigation = NAVIGATION.get(keyword_named(name) or "")  # /retour as /back
+        navigation = NAVIGATION.get(keyword_named(current(), name) or "")  # /retour as /back
         return CommandAnswer(name=navigation) if navigation else None
     if message.contact is not None:
         contact = message.contact

@@ -63,7 +63,7 @@ from bot.telegram.received_update import (
 )
 from bot.telegram.stored_updates import InboxHandOff
 from bot.telegram.update_check import Flaw, update_flaw
-from conversations.texts.catalogue import say, speaking_language
+from bot.turn_speech import say, speaking_language
 
 log = logging.getLogger(__name__)
 

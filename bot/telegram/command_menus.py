@@ -22,9 +22,10 @@ from telegram import Bot, BotCommand, BotCommandScopeChat, BotCommandScopeDefaul
 from telegram.error import TelegramError
 
 from bot.telegram.telegram_texts import EN
+from bot.turn_speech import current, installed, say, speaking_language
 from conversations.flow import FlowRegistry
 from conversations.keywords import command_words, said_command
-from conversations.texts.catalogue import SHIPPED, current, installed, say, speaking_language
+from conversations.texts.catalogue import DEFAULT_TEXTS, SHIPPED
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +64,7 @@ OPERATOR_GROUP_COMMANDS: Final = DELIVERY_COMMANDS + DISPATCH_COMMANDS
 RESERVED: Final = frozenset(
     word
     for name in {command.command for command in OPERATOR_COMMANDS} | {"skip", "done", "human"}
-    for word in command_words(name)
+    for word in command_words(DEFAULT_TEXTS.business_catalogue(), name)
 )
 """Commands the bot answers itself, in every shipped language's words (``/statut``), which no
 flow may take (``/skip`` and ``/done`` answer a question)."""
@@ -78,7 +79,7 @@ def flow_commands(registry: FlowRegistry) -> tuple[BotCommand, ...]:
     if taken:
         raise ValueError(f"flow {taken[0]!r}: its command is one of the bot's own commands")
     return tuple(
-        BotCommand(flow.command, flow.menu_label)
+        BotCommand(flow.command, flow.menu_label(current()))
         for flow in registry.with_commands
         if flow.command is not None
     )
@@ -101,7 +102,7 @@ def said(menu: Iterable[BotCommand]) -> tuple[BotCommand, ...]:
     for a French customer; a flow's own command keeps its label, which its flow declares)."""
     messages = current().messages
     return tuple(
-        BotCommand(said_command(command.command), say(f"menu.{command.command}"))
+        BotCommand(said_command(current(), command.command), say(f"menu.{command.command}"))
         if f"menu.{command.command}" in messages
         else command
         for command in menu

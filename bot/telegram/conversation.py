@@ -47,10 +47,10 @@ from bot.telegram.photo_receiver import IncomingPhoto, PhotoRefused
 from bot.telegram.refs import telegram_chat, telegram_user, update_ids
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage, reply_answer
+from bot.turn_speech import current, say
 from bot.webapp.picks import read_pick
 from conversations import Answer, PhotosAnswer, TextAnswer, Turn
 from conversations.keywords import command_words
-from conversations.texts.catalogue import say
 
 log = logging.getLogger(__name__)
 
@@ -97,16 +97,29 @@ class Conversation:
         """The handlers, in the order PTB should try them (after other features' commands)."""
         private = filters.ChatType.PRIVATE
         flows = [command.command for command in self.flow_menu]
-        ordering = ["start", *command_words("new"), *command_words("repeat"), *flows]
+        ordering = [
+            "start",
+            *command_words(current(), "new"),
+            *command_words(current(), "repeat"),
+            *flows,
+        ]
         # While a person talks with the customer, the order's commands leave it as it is.
         held = self.humans.order_waits if self.humans is not None else _as_is
         return [
             CommandHandler("start", held(self.commands.on_start), filters=private),
             # Each in every shipped language's words (/nouveau, /repeter, /annuler, /aide).
-            CommandHandler(command_words("new"), held(self.commands.on_new), filters=private),
-            CommandHandler(command_words("repeat"), held(self.commands.on_repeat), filters=private),
-            CommandHandler(command_words("cancel"), held(self.commands.on_cancel), filters=private),
-            CommandHandler(command_words("help"), self.commands.on_help, filters=private),
+            CommandHandler(
+                command_words(current(), "new"), held(self.commands.on_new), filters=private
+            ),
+            CommandHandler(
+                command_words(current(), "repeat"), held(self.commands.on_repeat), filters=private
+            ),
+            CommandHandler(
+                command_words(current(), "cancel"), held(self.commands.on_cancel), filters=private
+            ),
+            CommandHandler(
+                command_words(current(), "help"), self.commands.on_help, filters=private
+            ),
             *(
                 [CommandHandler(flows, held(self.commands.on_flow_command), filters=private)]
                 if flows

@@ -28,6 +28,7 @@ from bot.telegram.operators import OperatorCommands
 from bot.telegram.refs import telegram_user
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage, next_page, previous_page
+from bot.turn_speech import current
 from conversations.keywords import command_words
 from conversations.texts import desk_texts
 from conversations.texts.desk_texts import ChannelWords
@@ -92,11 +93,11 @@ class DeliveryCommands:
         shown = query.message if isinstance(query.message, Message) else None
         words = self.ctx.desk.words
         if match is None or shown is None:
-            await answer_tap(query, desk_texts.stale_list_button(words))
+            await answer_tap(query, desk_texts.stale_list_button(current(), words))
             return
         owner, page = int(match[1]), int(match[2])
         if query.from_user.id != owner:
-            await answer_tap(query, desk_texts.not_your_list(words))
+            await answer_tap(query, desk_texts.not_your_list(current(), words))
             return
         await answer_tap(query)
         drawn = await self.page(owner, page)
@@ -114,16 +115,16 @@ class DeliveryCommands:
     async def _say_private_only(self, update: Update) -> None:
         message = update.effective_message
         if message is not None:
-            await self._say(message, desk_texts.DELIVERIES_PRIVATE_ONLY)
+            await self._say(message, desk_texts.DELIVERIES_PRIVATE_ONLY.render(current()))
 
 
 def delivery_handlers(ctx: BotContext) -> list[Handler]:
     """The handlers of ``/status``, ``/deliveries``, ``/cancel_delivery`` and list paging."""
     commands = DeliveryCommands(ctx)
     return [
-        CommandHandler(command_words("status"), commands.status),
-        CommandHandler(command_words("deliveries"), commands.deliveries),
-        CommandHandler(command_words("cancel_delivery"), commands.cancel),
+        CommandHandler(command_words(current(), "status"), commands.status),
+        CommandHandler(command_words(current(), "deliveries"), commands.deliveries),
+        CommandHandler(command_words(current(), "cancel_delivery"), commands.cancel),
         CallbackQueryHandler(commands.turn_page, pattern=PATTERN),
     ]
 
@@ -134,7 +135,7 @@ def draw_page(page: DeliveryPage, user_id: int) -> OutgoingMessage:
         return OutgoingMessage(escape(page.text))
     lines = [escape(page.title)]
     lines += [
-        desk_texts.LIST_ENTRY.format(
+        desk_texts.list_entry_template(current()).format(
             ref=f"<code>{escape(entry.ref)}</code>",
             status=escape(entry.status_text),
             date=escape(entry.ordered_on),

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from bot.telegram.bot_context import BotContext
 from bot.telegram.refs import telegram_chat, telegram_user
+from bot.turn_speech import current
 from conversations.keywords import after_order
 
 
 async def desk_reply(ctx: BotContext, chat_id: int, user_id: int, text: str) -> str | None:
     """What the desk says to ``text`` (see the module docstring); None when it is not the
     desk's: anything else, or said while an order is open."""
-    asked = after_order(text)
+    asked = after_order(current(), text)
     if asked is None:
         return None
     session = await ctx.chats.session(telegram_chat(chat_id))

@@ -27,8 +27,8 @@ from bot.telegram.message_sender import Blocked, NotDelivered, SendResult, Teleg
 from bot.telegram.staff_topics import StaffTopics, topic_name
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage
+from bot.turn_speech import say, speaking_language
 from conversations import Turn
-from conversations.texts.catalogue import say, speaking_language
 
 TAKE: Final = "handoff:take:"
 DONE: Final = "handoff:done:"

@@ -26,9 +26,9 @@ from bot.telegram.application import Handler
 from bot.telegram.message_sender import TelegramSender, answer_tap
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage
+from bot.turn_speech import current, say, speaking_language
 from conversations import Prompt, Turn
 from conversations.keywords import command_words
-from conversations.texts.catalogue import say, speaking_language
 
 BUTTON_DATA: Final = "human"
 CODE_LINK: Final = "otp_"  # ``/start otp_<token>``: a receiver's drop-off code, not an order
@@ -67,7 +67,9 @@ class HumanRequests:
     def handlers(self) -> list[Handler]:
         """``/human`` in private chats and the button's taps (before the conversation's)."""
         return [
-            CommandHandler(command_words("human"), self.on_human, filters=filters.ChatType.PRIVATE),
+            CommandHandler(
+                command_words(current(), "human"), self.on_human, filters=filters.ChatType.PRIVATE
+            ),
             CallbackQueryHandler(self.on_button, pattern=f"^{BUTTON_DATA}$"),
         ]
 

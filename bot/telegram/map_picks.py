@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from bot.chat_ref import ChatRef
 from bot.ordering.chats import ChatService
+from bot.turn_speech import current
 from bot.webapp.picks import PagePick, picked_line
 from conversations import Answer, Session, Turn
 
@@ -40,7 +41,7 @@ class MapPickTurns:
         flow = chats.engine.registry.get(session.flow)
         if flow is None or pick.step not in flow:
             return None
-        return cls(chats, chat, pick, flow.step(pick.step).said_title)
+        return cls(chats, chat, pick, flow.step(pick.step).said_title(current()))
 
     async def after_place(self, turn: Turn) -> Turn | None:
         """What the place's turn shows: nothing when it asks the unit the pick has."""

@@ -21,8 +21,8 @@ from bot.telegram.chat_screen import ChatScreen
 from bot.telegram.command_menus import flow_commands
 from bot.telegram.human_request import HumanRequests
 from bot.telegram.refs import telegram_chat, telegram_user, update_ids
+from bot.turn_speech import say
 from conversations import Answer, CommandAnswer
-from conversations.texts.catalogue import say
 
 Context = ContextTypes.DEFAULT_TYPE
 #: The conversation's answer to the chat's order (``Conversation._answer``), its turn drawn.

@@ -27,6 +27,7 @@ from bot.telegram.message_sender import Delivered
 from bot.telegram.refs import telegram_chat, telegram_user
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import Markup, OutgoingMessage, share_keyboard
+from bot.turn_speech import current
 from conversations.texts import handoff_texts
 
 log = logging.getLogger(__name__)
@@ -38,7 +39,9 @@ async def start_otp_handoff(ctx: BotContext, update: Update, token: str) -> None
     if message is None or user is None:
         return
     if message.chat.type != ChatType.PRIVATE:
-        return await _say(ctx, message.chat_id, handoff_texts.HANDOFF_PRIVATE_ONLY)
+        return await _say(
+            ctx, message.chat_id, handoff_texts.HANDOFF_PRIVATE_ONLY.render(current())
+        )
     reply = await ctx.desk.open_handoff(
         telegram_chat(message.chat_id), telegram_user(user.id), token
     )

@@ -23,8 +23,8 @@ from telegram.error import TelegramError
 
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.store import MediaFile, Store
+from bot.turn_speech import say
 from bot.web import media_url
-from conversations.texts.catalogue import say
 
 MAX_PHOTO_BYTES: Final = 5 * 1024 * 1024
 MAX_PHOTOS: Final = 6

@@ -31,7 +31,7 @@ from telegram.ext import Application
 from bot.store import SeenUpdates
 from bot.telegram.telegram_errors import TelegramAdapterError
 from bot.telegram.update_check import INT64_MAX, INT64_MIN, Flaw, parsed_update, update_flaw
-from conversations.texts.catalogue import speaking_language
+from bot.turn_speech import speaking_language
 
 log = logging.getLogger(__name__)
 

@@ -42,10 +42,10 @@ from telegram import (
 
 from bot.telegram.callbacks import command_data, option_data, page_count, page_data
 from bot.telegram.text import escape, split
+from bot.turn_speech import current, say
 from conversations import Answer, ChoiceAnswer, CommandAnswer, CommandName, Prompt, Turn
 from conversations.dialog import PAGE_SIZE
 from conversations.shortening import ELLIPSIS, shorten
-from conversations.texts.catalogue import say
 from conversations.texts.taps import BUTTONS, for_channel
 
 MAX_BUTTON_LABEL: Final = 60  # longer labels are shortened: clients elide them anyway
@@ -287,7 +287,7 @@ def _share_rows(
 
 def _said(text: str) -> str:
     """The engine's ``text`` in Telegram's words: options and commands are tapped."""
-    return for_channel(text, BUTTONS)
+    return for_channel(current(), text, BUTTONS)
 
 
 def _plain(text: str) -> list[OutgoingMessage]:

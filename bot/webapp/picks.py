@@ -24,11 +24,11 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from bot.turn_speech import say
 from conversations import Answer, ChoiceAnswer, CommandAnswer, LocationAnswer, Session, TextAnswer
 from conversations.context import Answers
 from conversations.places import PlaceNames, PlacePick, resolve
 from conversations.steps.place_steps import SAVED_PREFIX
-from conversations.texts.catalogue import say
 
 MAX_PICK_BYTES: Final = 4096  # Telegram's limit on sendData
 

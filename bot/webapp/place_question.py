@@ -21,11 +21,11 @@ from pydantic import BaseModel, ConfigDict
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.ordering.chats import ChatService
 from bot.partner.models import Capabilities, LocationUnit, ServiceLocation, Warehouse
+from bot.turn_speech import current, say
 from conversations.context import Answers
 from conversations.places import PlaceNames, PlacePick, resolve
 from conversations.session import Session
 from conversations.steps.place_steps import SAVED_PREFIX
-from conversations.texts.catalogue import say
 
 _SLACK_KM = 0.5  # as ``service_area``: the shaded circles are exactly what is taken
 
@@ -136,12 +136,12 @@ class ChatPlaceQuestions:
         step, version = session.step, session.prompt_version
         engine = self._chats.engine
         # The question as the chat shows it, asked again over a copy: nothing is saved.
-        prompt = (await engine.resume(session.model_copy(deep=True))).prompt
+        prompt = (await engine.resume(current(), session.model_copy(deep=True))).prompt
         if prompt is None or prompt.step != step or prompt.input != "place":
             return None
         caps, warehouses, locations = await engine.services.catalog.catalogue()
         flow = engine.registry.get(session.flow)
-        title = flow.step(step).said_title if flow is not None and step in flow else ""
+        title = flow.step(step).said_title(current()) if flow is not None and step in flow else ""
         offered = {o.id.removeprefix(SAVED_PREFIX) for o in prompt.options if _saved(o.id)}
         return PlaceQuestion(
             step=step,

@@ -32,6 +32,7 @@ from starlette.staticfiles import StaticFiles
 
 from bot.clocks import Clock
 from bot.config.webapp_section import WEBAPP_PATH, WebappConfig
+from bot.turn_speech import current, say, speaking_language
 from bot.webapp.init_data import InitDataRefused, WebAppUser, verify_init_data
 from bot.webapp.page_policy import page_headers, static_headers
 from bot.webapp.place_question import PlaceQuestions
@@ -40,7 +41,7 @@ from bot.webapp.search_budget import SearchBudget
 from bot.webapp.webapp_texts import EN
 from conversations.services import Geocoder, ServiceUnavailable
 from conversations.texts import dialogue
-from conversations.texts.catalogue import placeholders, say, speaking_language
+from conversations.texts.catalogue import placeholders
 
 log = logging.getLogger(__name__)
 
@@ -159,7 +160,7 @@ def _texts(radius_km: float | None) -> dict[str, str]:
         key.removeprefix("webapp."): say(key, **{name: f"{{{name}}}" for name in _names(key)})
         for key in PAGE_TEXTS
     }
-    texts["outside"] = dialogue.outside_area(radius_km or 0)
+    texts["outside"] = dialogue.outside_area(current(), radius_km or 0)
     return texts
 
 

@@ -27,7 +27,7 @@ from conversations.flow import Flow, Question, Step
 from conversations.session import Session
 from conversations.steps.summary_groups import Group, group_title, grouped
 from conversations.texts import dialogue
-from conversations.texts.catalogue import say
+from conversations.texts.catalogue import Catalogue
 
 MAX_FAILURES = 3
 # The options of the cancel question (``cancel_prompt``).
@@ -52,7 +52,10 @@ def editable_steps(flow: Flow, ctx: Context) -> list[Step]:
 
 def change_option(step: Step, ctx: Context) -> Option:
     """The option that changes ``step``'s answer ("Change pickup place")."""
-    return Option(id=f"{EDIT_PREFIX}{step.name}", label=dialogue.change_label(step.title_in(ctx)))
+    return Option(
+        id=f"{EDIT_PREFIX}{step.name}",
+        label=dialogue.change_label(ctx.catalogue, step.title_in(ctx)),
+    )
 
 
 def summary_choices(flow: Flow, ctx: Context) -> list[Option]:
@@ -63,7 +66,7 @@ def summary_choices(flow: Flow, ctx: Context) -> list[Option]:
         if len(steps) == 1:
             choices.append(change_option(steps[0], ctx))
         else:
-            label = dialogue.change_label(group_title(group))
+            label = dialogue.change_label(ctx.catalogue, group_title(ctx.catalogue, group))
             choices.append(Option(id=f"{GROUP_PREFIX}{group}", label=label))
     return choices
 
@@ -81,11 +84,13 @@ def group_prompt(ctx: Context, step: Step, steps: list[Step]) -> Prompt:
     """The second menu of the summary: the fields of one group, and back to the summary."""
     session = ctx.session
     options = [change_option(s, ctx) for s in steps]
-    options.append(Option(id=BACK_TO_SUMMARY, label=say("steps.summary.back_to_summary")))
+    options.append(
+        Option(id=BACK_TO_SUMMARY, label=ctx.catalogue.say("steps.summary.back_to_summary"))
+    )
     return Prompt(
         step=step.name,
         version=session.prompt_version,
-        text=say("steps.summary.group_question"),
+        text=ctx.catalogue.say("steps.summary.group_question"),
         input="choice",
         accepts=("choice",),
         options=tuple(options),
@@ -114,7 +119,7 @@ def build_prompt(flow: Flow, ctx: Context, step: Step, asked: Question) -> Promp
             # shown as that option): pre-selected, never offered twice as "Keep: ...".
             default = same[0]
         elif step.still_valid is None or step.still_valid(ctx, value):
-            options.insert(0, Option(id=KEEP, label=dialogue.keep_label(current)))
+            options.insert(0, Option(id=KEEP, label=dialogue.keep_label(ctx.catalogue, current)))
     changes: tuple[Option, ...] = ()
     if step.summary:
         options += summary_choices(flow, ctx)
@@ -143,7 +148,7 @@ def build_prompt(flow: Flow, ctx: Context, step: Step, asked: Question) -> Promp
     )
 
 
-def cancel_prompt(session: Session) -> Prompt:
+def cancel_prompt(catalogue: Catalogue, session: Session) -> Prompt:
     """Cancel the order, losing its answers? Drawn over the open step, as a new version of it,
     so taps on the step's own keyboard are refused as stale until it is answered."""
     assert session.step is not None, "asked only while a step is open"
@@ -151,13 +156,18 @@ def cancel_prompt(session: Session) -> Prompt:
     return Prompt(
         step=session.step,
         version=session.prompt_version,
-        text=dialogue.NEW_ORDER_QUESTION if new_order else dialogue.CANCEL_QUESTION,
+        text=dialogue.NEW_ORDER_QUESTION.render(catalogue)
+        if new_order
+        else dialogue.CANCEL_QUESTION.render(catalogue),
         input="choice",
         accepts=("choice",),
         options=(
             Option(
-                id=CANCEL_YES, label=dialogue.NEW_ORDER_YES if new_order else dialogue.CANCEL_YES
+                id=CANCEL_YES,
+                label=dialogue.NEW_ORDER_YES.render(catalogue)
+                if new_order
+                else dialogue.CANCEL_YES.render(catalogue),
             ),
-            Option(id=CANCEL_NO, label=dialogue.CANCEL_NO),
+            Option(id=CANCEL_NO, label=dialogue.CANCEL_NO.render(catalogue)),
         ),
     )

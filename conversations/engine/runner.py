@@ -27,6 +27,7 @@ from conversations.returning import Remembered
 from conversations.services import BeforeCreate, Services, ServiceUnavailable
 from conversations.session import Session
 from conversations.texts import dialogue
+from conversations.texts.catalogue import Catalogue
 
 
 def _new_key() -> str:
@@ -61,6 +62,7 @@ class Engine:
 
     async def start(
         self,
+        catalogue: Catalogue,
         flow: str | None = None,
         session_id: str | None = None,
         *,
@@ -82,11 +84,12 @@ class Engine:
         session = self._new_session(
             flow or self.registry.entry, session_id, customer, remembered, sender_phone_owner
         )
-        turn = await self._turn(session, lambda run: run.begin(), before_create, creates)
+        turn = await self._turn(catalogue, session, lambda run: run.begin(), before_create, creates)
         return session, turn
 
     async def replay(
         self,
+        catalogue: Catalogue,
         order: SavedOrder,
         session_id: str | None = None,
         *,
@@ -103,6 +106,7 @@ class Engine:
         flow = self.registry.get(order.flow)
         if flow is None or flow.version != order.flow_version:
             session, turn = await self.start(
+                catalogue,
                 session_id=session_id,
                 customer=customer,
                 before_create=before_create,
@@ -110,14 +114,17 @@ class Engine:
                 sender_phone_owner=sender_phone_owner,
                 creates=creates,
             )
-            said = (dialogue.CANNOT_REPEAT, *turn.messages)
+            said = (dialogue.CANNOT_REPEAT.render(catalogue), *turn.messages)
             return session, turn.model_copy(update={"messages": said})
         session = self._new_session(flow.name, session_id, customer, remembered, sender_phone_owner)
-        turn = await self._turn(session, lambda run: run.replay(order), before_create, creates)
+        turn = await self._turn(
+            catalogue, session, lambda run: run.replay(order), before_create, creates
+        )
         return session, turn
 
     async def handle(
         self,
+        catalogue: Catalogue,
         session: Session,
         answer: Answer,
         *,
@@ -128,10 +135,13 @@ class Engine:
 
         ``creates`` (here and in ``start``, ``replay``, ``start_over``): the runner's own value
         for the turn's creates, handed to ``DeliveryCreator.create`` as its ``turn``, unread."""
-        return await self._turn(session, lambda run: run.handle(answer), before_create, creates)
+        return await self._turn(
+            catalogue, session, lambda run: run.handle(answer), before_create, creates
+        )
 
     async def start_over(
         self,
+        catalogue: Catalogue,
         session: Session,
         flow: str | None = None,
         *,
@@ -141,11 +151,13 @@ class Engine:
         """A new order in ``flow`` (the entry flow when None) in place of ``session``'s (updated
         in place): when answers would be lost the turn asks first, as ``cancel`` does, and the
         customer's yes starts it."""
-        return await self._turn(session, lambda run: run.start_over(flow), before_create, creates)
+        return await self._turn(
+            catalogue, session, lambda run: run.start_over(flow), before_create, creates
+        )
 
-    async def resume(self, session: Session) -> Turn:
+    async def resume(self, catalogue: Catalogue, session: Session) -> Turn:
         """The open question again, e.g. after the bot restarted or the customer said /start."""
-        return await self._turn(session, lambda run: run.resume(), None, None)
+        return await self._turn(catalogue, session, lambda run: run.resume(), None, None)
 
     def _new_session(
         self,
@@ -168,6 +180,7 @@ class Engine:
 
     async def _turn(
         self,
+        catalogue: Catalogue,
         session: Session,
         act: Callable[[TurnRun], Awaitable[None]],
         before_create: BeforeCreate | None,
@@ -179,6 +192,7 @@ class Engine:
             self.services,
             self.phone_region,
             work,
+            catalogue,
             new_idempotency_key=self.new_idempotency_key,
             before_create=before_create,
             creates=creates,
@@ -187,7 +201,7 @@ class Engine:
             await act(run)
         except ServiceUnavailable:
             return Turn(
-                messages=(dialogue.SERVICE_DOWN,),
+                messages=(dialogue.SERVICE_DOWN.render(catalogue),),
                 status=session.status,
                 failures=session.failures,
             )

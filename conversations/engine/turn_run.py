@@ -52,6 +52,7 @@ from conversations.refusals import decide
 from conversations.services import BeforeCreate, Services, ServiceUnavailable
 from conversations.session import Session
 from conversations.texts import dialogue, money_texts
+from conversations.texts.catalogue import SHIPPED, SOURCE_LANGUAGE, Catalogue
 
 
 class TurnRun(Walker):
@@ -68,12 +69,13 @@ class TurnRun(Walker):
         services: Services,
         phone_region: str,
         work: Session,
+        catalogue: Catalogue,
         *,
         new_idempotency_key: Callable[[], str],
         before_create: BeforeCreate | None = None,
         creates: object = None,
     ) -> None:
-        super().__init__(registry, services, phone_region, work)
+        super().__init__(registry, services, phone_region, work, catalogue)
         self.new_idempotency_key = new_idempotency_key
         self.before_create = before_create
         self.creates = creates
@@ -99,13 +101,13 @@ class TurnRun(Walker):
             if step.name not in order.answers:
                 continue
             if not step.replay:
-                dropped.append(step.said_title)
+                dropped.append(step.said_title(self.catalogue))
                 continue
             self.work.answers[step.name] = order.answers[step.name]
             self.work.filled_by[step.name] = REPLAYED
-        self.messages.append(dialogue.repeating(flow.menu_label))
+        self.messages.append(dialogue.repeating(self.catalogue, flow.menu_label(self.catalogue)))
         if dropped:
-            self.messages.append(dialogue.not_reused(dropped))
+            self.messages.append(dialogue.not_reused(self.catalogue, dropped))
         await self.enter_flow(flow.name)
 
     def usable_flow(self) -> str:
@@ -113,7 +115,7 @@ class TurnRun(Walker):
         for by name (a link, a command, a repeat) today: the customer is told why, and the
         entry flow offers only what can be used."""
         problem = self.guard_problem()
-        held = problem == rules.SETTINGS_BROKEN()
+        held = problem == rules.SETTINGS_BROKEN.render(self.catalogue)
         if not problem or held or self.work.flow == self.registry.entry:
             return self.work.flow  # a business with no payment method holds any flow's order
         self.messages.append(problem)
@@ -122,7 +124,7 @@ class TurnRun(Walker):
 
     async def resume(self) -> None:
         if self.work.finished:
-            self.messages.append(dialogue.CLOSED)
+            self.messages.append(dialogue.CLOSED.render(self.catalogue))
             return
         if not await self.still_current() or self.blocked():
             return
@@ -153,15 +155,15 @@ class TurnRun(Walker):
         for name in Session.model_fields:
             setattr(self.work, name, getattr(fresh, name))
         if entry is None:
-            self.end(dialogue.FLOW_GONE)
+            self.end(dialogue.FLOW_GONE.render(self.catalogue))
             return
         if lost:
-            self.messages.append(dialogue.RESTARTED)
+            self.messages.append(dialogue.RESTARTED.render(self.catalogue))
         await self.begin()
 
     async def handle(self, answer: Answer) -> None:
         if self.work.finished:
-            self.messages.append(dialogue.CLOSED)
+            self.messages.append(dialogue.CLOSED.render(self.catalogue))
             return
         if not await self.still_current():
             return
@@ -169,7 +171,7 @@ class TurnRun(Walker):
         if not cancelling and self.blocked():
             return
         if self.is_stale(answer):
-            self.messages.append(dialogue.STALE)
+            self.messages.append(dialogue.STALE.render(self.catalogue))
             await self.reshow()
             return
         if self.work.cancel_asked and await self.answer_cancel_question(answer):
@@ -225,7 +227,7 @@ class TurnRun(Walker):
         elif isinstance(answer, CommandAnswer):
             return False  # cancel, help: as anywhere else
         else:
-            await self.apply(step, Invalid(dialogue.PICK_AN_OPTION))
+            await self.apply(step, Invalid(dialogue.PICK_AN_OPTION.render(self.catalogue)))
         return True
 
     def show_group(self, group: str | None) -> None:
@@ -279,19 +281,19 @@ class TurnRun(Walker):
         if keep and step.name in self.work.answers:
             return Accept(self.work.answers[step.name], fills=own_fills(self.work, step.name))
         if isinstance(answer, TextAnswer) and not answer.text.strip():
-            return Invalid(dialogue.EMPTY_ANSWER)
+            return Invalid(dialogue.EMPTY_ANSWER.render(self.catalogue))
         if isinstance(answer, CommandAnswer) and answer.name == "skip":
             if asked.allow_skip:
                 return Accept(step.skip_value)
-            return Invalid(dialogue.NO_SKIP)
+            return Invalid(dialogue.NO_SKIP.render(self.catalogue))
         if isinstance(answer, ChoiceAnswer):
             if answer.option not in {o.id for o in asked.options}:
-                return Invalid(dialogue.PICK_AN_OPTION)
+                return Invalid(dialogue.PICK_AN_OPTION.render(self.catalogue))
         elif isinstance(answer, CommandAnswer):
             if answer.name == "done" and asked.photos is None:
-                return Invalid(dialogue.wrong_kind(asked.accepts))
+                return Invalid(dialogue.wrong_kind(self.catalogue, asked.accepts))
         elif answer.kind not in asked.accepts:
-            return Invalid(dialogue.wrong_kind(asked.accepts))
+            return Invalid(dialogue.wrong_kind(self.catalogue, asked.accepts))
         return await step.accept(self.ctx(), answer)
 
     async def apply(self, step: Step, result: Result, *, kept: bool = False) -> None:
@@ -302,7 +304,7 @@ class TurnRun(Walker):
                 self.work.failures += 1
                 self.messages.append(reason)
                 if self.work.failures >= MAX_FAILURES:
-                    self.messages.append(dialogue.STUCK)
+                    self.messages.append(dialogue.STUCK.render(self.catalogue))
                 await self.reshow()
             case Partial(pending=pending, note=note, new_options=new_options):
                 self.work.pending = pending
@@ -337,13 +339,15 @@ class TurnRun(Walker):
             case "cancel" if self.answers_to_lose():
                 self.work.cancel_asked = True
                 self.work.prompt_version += 1
-                self.prompt = cancel_prompt(self.work)
+                self.prompt = cancel_prompt(self.catalogue, self.work)
             case "cancel":
                 self.cancel_order()
             case "help":
                 step = self.flow.step(self.current_step())
-                self.messages.append(step.said_help or dialogue.help_for(step.input))
-                self.messages.append(dialogue.COMMANDS)
+                self.messages.append(
+                    step.said_help(self.catalogue) or dialogue.help_for(self.catalogue, step.input)
+                )
+                self.messages.append(dialogue.COMMANDS.render(self.catalogue))
                 await self.reshow()
             case "back":
                 await self.back()
@@ -361,7 +365,7 @@ class TurnRun(Walker):
         self.work.step = None
         self.work.cancel_asked = False
         self.work.starting_over = None
-        self.messages.append(dialogue.CANCELLED)
+        self.messages.append(dialogue.CANCELLED.render(self.catalogue))
 
     async def start_over(self, flow: str | None) -> None:
         """A new order in ``flow`` (the entry flow when None) instead of this one: asked first
@@ -374,7 +378,7 @@ class TurnRun(Walker):
             self.work.cancel_asked = True
             self.work.starting_over = wanted
             self.work.prompt_version += 1
-            self.prompt = cancel_prompt(self.work)
+            self.prompt = cancel_prompt(self.catalogue, self.work)
             return
         await self.begin_new(wanted)
 
@@ -419,7 +423,7 @@ class TurnRun(Walker):
 
     async def back(self) -> None:
         if not self.work.history:
-            self.messages.append(dialogue.FIRST_QUESTION)
+            self.messages.append(dialogue.FIRST_QUESTION.render(self.catalogue))
             await self.reshow()
             return
         if self.flow.step(self.current_step()).summary:
@@ -441,13 +445,15 @@ class TurnRun(Walker):
     async def edit(self, target: str) -> None:
         step = self.flow.step(self.current_step())
         if not step.summary:
-            self.messages.append(dialogue.EDIT_FROM_SUMMARY)
+            self.messages.append(dialogue.EDIT_FROM_SUMMARY.render(self.catalogue))
             await self.reshow()
             return
         ctx = self.ctx()
         editable = editable_steps(self.flow, ctx)
         if target not in {s.name for s in editable}:
-            self.messages.append(dialogue.can_change([s.title_in(ctx) for s in editable]))
+            self.messages.append(
+                dialogue.can_change(self.catalogue, [s.title_in(ctx) for s in editable])
+            )
             await self.reshow()
             return
         self.remember_visit(step.name)
@@ -493,6 +499,7 @@ class TurnRun(Walker):
         self.work.delivery_status = outcome.delivery.status
         self.work.tracking_url = outcome.delivery.tracking_url
         paying = money_texts.after_create(
+            self.catalogue,
             ctx.caps,
             outcome.delivery,
             request.customerCollectionMethod,
@@ -504,7 +511,7 @@ class TurnRun(Walker):
                 delivery=outcome.delivery, request=request, order=self.saved_order(), told=told
             )
         )
-        self.messages.extend(dialogue.created(outcome.delivery, paying))
+        self.messages.extend(dialogue.created(self.catalogue, outcome.delivery, paying))
         self.prompt = None
 
     def await_outcome(self, request: CreateDeliveryRequest) -> None:
@@ -515,7 +522,7 @@ class TurnRun(Walker):
         self.work.step = None
         lost = UnconfirmedOrder(request=request, order=self.saved_order())
         self.effects.append(AnswerLost(unconfirmed=lost))
-        self.messages.append(dialogue.CHECKING)
+        self.messages.append(dialogue.CHECKING.render(self.catalogue))
         self.prompt = None
 
     def saved_order(self) -> SavedOrder:
@@ -530,7 +537,7 @@ class TurnRun(Walker):
         """Follow the refusal's decision: tell the customer (and maybe the operators), refresh
         what must be, and ask again the answers it concerns."""
         # The last refusal of the turn says what the operators and the runner must do.
-        self.alert_operators(dialogue.operator_alert(refused))
+        self.alert_operators(dialogue.operator_alert(self.catalogue, refused))
         self.effects = [e for e in self.effects if not isinstance(e, ResendAfter)]
         if refused.retry_after is not None:
             self.effects.append(ResendAfter(seconds=refused.retry_after))
@@ -538,7 +545,7 @@ class TurnRun(Walker):
             self.work.idempotency_key = None
         if refused.refresh:
             await self.load(fresh=True)
-        if self.guard_problem() == rules.SETTINGS_BROKEN():
+        if self.guard_problem() == rules.SETTINGS_BROKEN.render(self.catalogue):
             self.hold()  # one sentence: no payment method at all, whatever was refused
             return
         ctx = self.ctx()
@@ -551,10 +558,14 @@ class TurnRun(Walker):
             steps += [step for step in found if step not in steps]
             # Named by the step's title; a field no step asks is not named at all (its request
             # name means nothing to a customer). The service's words stay in the log.
-            title = self.flow.step(found[0]).said_title if found else self.earlier_title(name)
+            title = (
+                self.flow.step(found[0]).said_title(self.catalogue)
+                if found
+                else self.earlier_title(name)
+            )
             if title and title not in titles:
                 titles.append(title)
-        self.messages.append(dialogue.refusal(refused, titles))
+        self.messages.append(dialogue.refusal(self.catalogue, refused, titles))
         if elsewhere and await self.reask_in_earlier_flow(refused.reask):
             return
         if self.blocked():
@@ -588,7 +599,7 @@ class TurnRun(Walker):
             if flow is not None and visit.step in flow:
                 step = flow.step(visit.step)
                 if field.split(".", 1)[0] in step.fields:
-                    return step.said_title
+                    return step.said_title(self.catalogue)
         return None
 
     async def reask_in_earlier_flow(self, fields: tuple[str, ...]) -> bool:
@@ -641,8 +652,9 @@ def _as_option(asked: Question, answer: Answer) -> Answer:
     return ChoiceAnswer(option=found.id, step=answer.step, version=answer.version)
 
 
-_YES_WORDS = frozenset({"yes", "y", dialogue.CANCEL_YES.casefold()})
-_NO_WORDS = frozenset({"no", "n", dialogue.CANCEL_NO.casefold()})
+# The source language's words, as ever (the options are what a customer taps in any language).
+_YES_WORDS = frozenset({"yes", "y", SHIPPED[SOURCE_LANGUAGE]["dialogue.cancel_yes"].casefold()})
+_NO_WORDS = frozenset({"no", "n", SHIPPED[SOURCE_LANGUAGE]["dialogue.cancel_no"].casefold()})
 
 
 def _cancel_reply(answer: Answer) -> str | None:

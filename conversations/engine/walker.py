@@ -42,6 +42,7 @@ from conversations.order.locations import ServiceLocation, Warehouse
 from conversations.services import Services
 from conversations.session import Session
 from conversations.texts import dialogue
+from conversations.texts.catalogue import Catalogue
 
 _MAX_MOVES = 500  # more steps than any flow has: a loop in a flow is a bug, not a hang
 
@@ -52,9 +53,15 @@ class Walker(ABC):
     """A turn's state and the graph walk; ``TurnRun`` adds answering, commands and creating."""
 
     def __init__(
-        self, registry: FlowRegistry, services: Services, phone_region: str, work: Session
+        self,
+        registry: FlowRegistry,
+        services: Services,
+        phone_region: str,
+        work: Session,
+        catalogue: Catalogue,
     ) -> None:
         self.registry = registry
+        self.catalogue = catalogue  # the turn's: every sentence of the turn is said from it
         self.services = services
         self.phone_region = phone_region
         self.work = work
@@ -88,6 +95,7 @@ class Walker(ABC):
             locations=locations,
             phone_region=self.phone_region,
             geocoder=self.services.geocoder,
+            catalogue=self.catalogue,
             codes_by_link=self.services.codes_by_link,
         )
 
@@ -109,7 +117,7 @@ class Walker(ABC):
     def halt(self, problem: str) -> None:
         """The flow cannot go on, for ``problem`` (a guard's or a ``Stop``'s message): a
         business with no payment method switched on holds the order, anything else ends it."""
-        if problem == rules.SETTINGS_BROKEN():
+        if problem == rules.SETTINGS_BROKEN.render(self.catalogue):
             self.hold()
         else:
             self.end(problem)
@@ -129,14 +137,14 @@ class Walker(ABC):
             self.work.step = self.flow.start
         self.work.prompt_version += 1  # older buttons are stale now
         self.work.pending = None
-        self.alert_operators(dialogue.NO_PAYMENT_METHOD_ALERT)
+        self.alert_operators(dialogue.NO_PAYMENT_METHOD_ALERT.render(self.catalogue))
         self.prompt = Prompt(
             step=self.work.step,
             version=self.work.prompt_version,
-            text=dialogue.order_held(kept=kept),
+            text=dialogue.order_held(self.catalogue, kept=kept),
             input="choice",
             accepts=("choice",),
-            options=(Option(id=TRY_AGAIN, label=dialogue.TRY_AGAIN),),
+            options=(Option(id=TRY_AGAIN, label=dialogue.TRY_AGAIN.render(self.catalogue)),),
             commands=("cancel",),
         )
 
@@ -286,7 +294,9 @@ class Walker(ABC):
             and not step.still_valid(ctx, self.work.answers[step.name])
         ]
         for step in outdated:
-            self.messages.append(dialogue.no_longer_offered(step.said_title))
+            self.messages.append(
+                dialogue.no_longer_offered(ctx.catalogue, step.said_title(ctx.catalogue))
+            )
             self.clear(step.name)
         if outdated:
             self.work.editing = True
@@ -301,7 +311,7 @@ class Walker(ABC):
         """Ask the current step again without starting a new visit (the version stays); while
         the customer is asked whether to cancel, that question."""
         if self.work.cancel_asked:
-            self.prompt = cancel_prompt(self.work)
+            self.prompt = cancel_prompt(self.catalogue, self.work)
             return
         step, ctx = self.flow.step(self.current_step()), self.ctx()
         if step.summary and self.drop_outdated_answers(ctx):

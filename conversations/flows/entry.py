@@ -34,14 +34,14 @@ def entry_flow(flows: Sequence[Flow]) -> Flow:
         return [flow for flow in listed if flow.guard is None or flow.guard(ctx) is None]
 
     def options(ctx: Context) -> list[Option]:
-        return [Option(id=flow.name, label=flow.menu_label) for flow in usable(ctx)]
+        return [Option(id=flow.name, label=flow.menu_label(ctx.catalogue)) for flow in usable(ctx)]
 
     def default(ctx: Context) -> str | None:
         kind = rules.default_service_kind(ctx.caps)
         return next((flow.name for flow in usable(ctx) if flow.service_kind == kind), None)
 
     def ordering_problem(ctx: Context) -> str | None:
-        return rules.ordering_problem(ctx.caps)
+        return rules.ordering_problem(ctx.catalogue, ctx.caps)
 
     return Flow(
         name=ENTRY,

@@ -59,7 +59,7 @@ from conversations.steps.common import Offer
 from conversations.steps.names import PACKAGE_SIZE, PAYMENT, SENDER_NAME, SUMMARY
 from conversations.steps.summary_step import fee_hints
 from conversations.steps.typed import amount_value
-from conversations.texts.catalogue import say, say_to_business
+from conversations.texts.catalogue import Catalogue
 from conversations.texts.said import said
 
 KIND: ServiceKind = "errand"
@@ -95,19 +95,21 @@ def mode(ctx: Context) -> str:
 
 
 def mode_options(ctx: Context) -> list[Option]:
-    return [Option(id=m, label=rules.ERRAND_MODE_LABELS[m]()) for m in rules.errand_modes(ctx.caps)]
+    return [
+        Option(id=m, label=rules.ERRAND_MODE_LABELS[m](ctx)) for m in rules.errand_modes(ctx.caps)
+    ]
 
 
 def items_question(ctx: Context) -> str:
     if mode(ctx) == "photo":
-        return say("flows.errand.items_question.photo")
-    return say("flows.errand.items_question")
+        return ctx.catalogue.say("flows.errand.items_question.photo")
+    return ctx.catalogue.say("flows.errand.items_question")
 
 
 def photos_question(ctx: Context) -> str:
     if mode(ctx) == "photo":
-        return say("flows.errand.photos_question.photo", high=MAX_PACKAGE_IMAGES)
-    return say("flows.errand.photos_question", high=MAX_PACKAGE_IMAGES)
+        return ctx.catalogue.say("flows.errand.photos_question.photo", high=MAX_PACKAGE_IMAGES)
+    return ctx.catalogue.say("flows.errand.photos_question", high=MAX_PACKAGE_IMAGES)
 
 
 def shop_route(ctx: Context) -> str:
@@ -129,23 +131,23 @@ def unknown_shop_allowed(ctx: Context) -> bool:
 
 
 def guard(ctx: Context) -> str | None:
-    return rules.ordering_problem(ctx.caps, KIND)
+    return rules.ordering_problem(ctx.catalogue, ctx.caps, KIND)
 
 
 # --- the link step ----------------------------------------------------------------------------
 
 
-def _own_link(typed: str) -> LinkPick | Invalid:
+def _own_link(catalogue: Catalogue, typed: str) -> LinkPick | Invalid:
     url = typed.strip()
     if "://" not in url:
         url = "https://" + url
     try:
         link = ErrandLink(url=url)
     except ValidationError:
-        return Invalid(say("flows.errand.not_a_link"))
+        return Invalid(catalogue.say("flows.errand.not_a_link"))
     host = urlsplit(link.url).hostname or ""
     if "." not in host:
-        return Invalid(say("flows.errand.not_a_link"))
+        return Invalid(catalogue.say("flows.errand.not_a_link"))
     return LinkPick(url=link.url, name=host)
 
 
@@ -155,7 +157,7 @@ def link_step() -> Step:
         options = tuple(
             Option(id=f"{CURATED_PREFIX}{c.id}", label=c.name, detail=c.url) for c in curated
         )
-        text = say("flows.errand.link_question" + (".curated" if options else ""))
+        text = ctx.catalogue.say("flows.errand.link_question" + (".curated" if options else ""))
         return Question(text, accepts=("choice", "text"), options=options)
 
     async def accept(ctx: Context, answer: Answer) -> Result:
@@ -164,10 +166,10 @@ def link_step() -> Step:
             for c in rules.curated_links(ctx.caps):
                 if c.id == wanted:
                     return Accept(LinkPick(url=c.url, name=c.name, curated_id=c.id).model_dump())
-            return Invalid(say("flows.errand.shop_gone"))
+            return Invalid(ctx.catalogue.say("flows.errand.shop_gone"))
         if not isinstance(answer, TextAnswer):
-            return Invalid(say("flows.errand.link_ways"))
-        link = _own_link(answer.text)
+            return Invalid(ctx.catalogue.say("flows.errand.link_ways"))
+        link = _own_link(ctx.catalogue, answer.text)
         return link if isinstance(link, Invalid) else Accept(link.model_dump())
 
     def describe(ctx: Context, value: JsonValue) -> str:
@@ -223,7 +225,7 @@ def write_link(ctx: Context, value: JsonValue) -> Mapping[str, object]:
     online = "flows.errand.online_order" + (".curated" if link.curated_id else "")
     return {
         "errandLinks": [{"url": link.url, "note": items[:500], "curatedId": link.curated_id}],
-        "pickupAddress": cut_address(say_to_business(online, shop=link.name)),
+        "pickupAddress": cut_address(ctx.catalogue.for_business().say(online, shop=link.name)),
         "pickupCoords": _dropoff_coords(ctx),
     }
 
@@ -231,7 +233,9 @@ def write_link(ctx: Context, value: JsonValue) -> Mapping[str, object]:
 def write_shop_note(ctx: Context, value: JsonValue) -> Mapping[str, object]:
     note = ctx.answers.text(State.SHOP_NOTE)
     return {
-        "pickupAddress": cut_address(say_to_business("flows.errand.unknown_shop", note=note)),
+        "pickupAddress": cut_address(
+            ctx.catalogue.for_business().say("flows.errand.unknown_shop", note=note)
+        ),
         "pickupCoords": _dropoff_coords(ctx),
     }
 
@@ -328,7 +332,9 @@ ERRAND = Flow(
         amount(
             State.BUDGET,
             title=said("flows.errand.title.budget"),
-            question=lambda ctx: say("flows.errand.budget_question", currency=ctx.caps.currency),
+            question=lambda ctx: ctx.catalogue.say(
+                "flows.errand.budget_question", currency=ctx.caps.currency
+            ),
             maximum=MAX_BUDGET,
             optional=True,
             fields=("errandBudgetNgn",),

@@ -21,16 +21,15 @@ from conversations.order.order_limits import MAX_PACKAGE_IMAGES
 from conversations.steps import payment, photos, place_steps, sender, summary, text
 from conversations.steps.names import PAYMENT, SENDER_NAME, SUMMARY
 from conversations.steps.summary_step import fee_hints
-from conversations.texts.catalogue import say
 from conversations.texts.said import said
 
 KIND: ServiceKind = "errand"
 
 
 def guard(ctx: Context) -> str | None:
-    problem = rules.ordering_problem(ctx.caps, KIND)
+    problem = rules.ordering_problem(ctx.catalogue, ctx.caps, KIND)
     if problem is None and "at_place" not in rules.errand_modes(ctx.caps):
-        return say("flows.pharmacy_errand.no_at_place")
+        return ctx.catalogue.say("flows.pharmacy_errand.no_at_place")
     return problem
 
 
@@ -81,7 +80,7 @@ PHARMACY_ERRAND = Flow(
         photos(
             "prescription",
             title=said("flows.pharmacy_errand.title.prescription"),
-            question=lambda ctx: say(
+            question=lambda ctx: ctx.catalogue.say(
                 "flows.pharmacy_errand.prescription_question", high=MAX_PACKAGE_IMAGES
             ),
             minimum=lambda ctx: 0,

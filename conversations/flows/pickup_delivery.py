@@ -56,7 +56,6 @@ from conversations.steps.names import (
 )
 from conversations.steps.place_steps import Instead
 from conversations.texts import dialogue
-from conversations.texts.catalogue import say
 from conversations.texts.said import said
 
 KIND: ServiceKind = "pickup_delivery"
@@ -72,9 +71,11 @@ class State(StrEnum):
 
 
 def delivery_modes(ctx: Context) -> list[Option]:
-    modes = [Option(id="pickup", label=say("flows.pickup_delivery.mode.pickup"))]
+    modes = [Option(id="pickup", label=ctx.catalogue.say("flows.pickup_delivery.mode.pickup"))]
     if warehouse_options(ctx):
-        modes.append(Option(id="warehouse", label=say("flows.pickup_delivery.mode.warehouse")))
+        modes.append(
+            Option(id="warehouse", label=ctx.catalogue.say("flows.pickup_delivery.mode.warehouse"))
+        )
     return modes
 
 
@@ -89,7 +90,7 @@ def in_pickup_mode(ctx: Context) -> bool:
 
 
 def guard(ctx: Context) -> str | None:
-    return rules.ordering_problem(ctx.caps, KIND)
+    return rules.ordering_problem(ctx.catalogue, ctx.caps, KIND)
 
 
 def write_warehouse(ctx: Context, value: JsonValue) -> Mapping[str, object]:

@@ -56,7 +56,6 @@ from conversations.steps.names import (
     SENDER_NAME,
     SUMMARY,
 )
-from conversations.texts.catalogue import say
 from conversations.texts.said import said
 
 KIND: ServiceKind = "pickup_delivery"
@@ -87,9 +86,9 @@ def destination(ctx: Context) -> list[Option]:
 
 
 def guard(ctx: Context) -> str | None:
-    problem = rules.ordering_problem(ctx.caps, KIND)
+    problem = rules.ordering_problem(ctx.catalogue, ctx.caps, KIND)
     if problem is None and return_warehouse(ctx) is None:
-        return say("flows.return_parcel.no_warehouse")
+        return ctx.catalogue.say("flows.return_parcel.no_warehouse")
     return problem
 
 

@@ -89,7 +89,7 @@ def choice(
         if single is not None and len(offered) == 1:
             only = offered[0]
             named = f"{only.label} ({only.detail})" if only.detail else only.label
-            return AutoAnswer(only.id, filled(single, label=only.label, named=named))
+            return AutoAnswer(only.id, filled(single, ctx.catalogue, label=only.label, named=named))
         picked = default(ctx) if default else None
         return Question(
             question_text(question, ctx),
@@ -101,7 +101,7 @@ def choice(
     async def accept(ctx: Context, answer: Answer) -> Result:
         if isinstance(answer, ChoiceAnswer):
             return Accept(answer.option)
-        return unexpected("steps.way.choice")
+        return unexpected(ctx.catalogue, "steps.way.choice")
 
     def still_valid(ctx: Context, value: JsonValue) -> bool:
         return any(option.id == value for option in options_of(options, ctx))

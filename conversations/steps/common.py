@@ -16,7 +16,7 @@ from pydantic import JsonValue
 from conversations.context import Context
 from conversations.dialog import Option
 from conversations.flow import Invalid, Write
-from conversations.texts.catalogue import say
+from conversations.texts.catalogue import Catalogue
 from conversations.texts.said import Words, words
 
 Text = str | Callable[[Context], str]
@@ -31,10 +31,10 @@ class Offer:
     label: Words
     detail: Words | None = None
 
-    def now(self) -> Option:
+    def now(self, catalogue: Catalogue) -> Option:
         """The option as the current turn offers it."""
-        detail = words(self.detail) if self.detail is not None else None
-        return Option(id=self.id, label=words(self.label), detail=detail)
+        detail = words(self.detail, catalogue) if self.detail is not None else None
+        return Option(id=self.id, label=words(self.label, catalogue), detail=detail)
 
 
 Options = Sequence[Option | Offer] | Callable[[Context], Sequence[Option]]
@@ -49,7 +49,9 @@ def options_of(options: Options, ctx: Context) -> list[Option]:
     """The options offered now: declared ``Offer``s said in the turn's language."""
     if callable(options):
         return list(options(ctx))
-    return [option.now() if isinstance(option, Offer) else option for option in options]
+    return [
+        option.now(ctx.catalogue) if isinstance(option, Offer) else option for option in options
+    ]
 
 
 def clean(raw: str) -> str:
@@ -57,23 +59,25 @@ def clean(raw: str) -> str:
     return " ".join(raw.split())
 
 
-def bounded(raw: str, low: int, high: int, what: str | None = None) -> str | Invalid:
+def bounded(
+    catalogue: Catalogue, raw: str, low: int, high: int, what: str | None = None
+) -> str | Invalid:
     """``raw`` cleaned, or the reason it is too short or too long (``what`` names it:
     ``steps.what.name`` by id, or words already said, such as a unit's label)."""
     text = clean(raw)
     if len(text) < low:
-        return Invalid(say("steps.too_short", low=low))
+        return Invalid(catalogue.say("steps.too_short", low=low))
     if len(text) > high:
-        named = say(what) if what and what.startswith("steps.") else what
-        named = named or say("steps.what.answer")
-        return Invalid(say("steps.too_long", what=named, high=high, length=len(text)))
+        named = catalogue.say(what) if what and what.startswith("steps.") else what
+        named = named or catalogue.say("steps.what.answer")
+        return Invalid(catalogue.say("steps.too_long", what=named, high=high, length=len(text)))
     return text
 
 
-def unexpected(ways: str) -> Invalid:
+def unexpected(catalogue: Catalogue, ways: str) -> Invalid:
     """The reason for an answer of a kind the step does not take; ``ways`` is the id of how to
     answer (``steps.way.phone``)."""
-    return Invalid(say("steps.please", ways=say(ways)))
+    return Invalid(catalogue.say("steps.please", ways=catalogue.say(ways)))
 
 
 def value_writer(

@@ -8,7 +8,6 @@ from conversations.steps.choices import choice
 from conversations.steps.common import Offer
 from conversations.steps.names import PACKAGE_PHOTOS, PACKAGE_SIZE
 from conversations.steps.photo_step import photos
-from conversations.texts.catalogue import say
 from conversations.texts.said import Words, said, words
 
 SIZES = tuple(
@@ -35,8 +34,8 @@ def package_photos(*, called: Words, next: Target) -> Step:
     return photos(
         PACKAGE_PHOTOS,
         title=said("steps.title.photos"),
-        question=lambda ctx: say(
-            "steps.package_photos", high=MAX_PACKAGE_IMAGES, called=words(called)
+        question=lambda ctx: ctx.catalogue.say(
+            "steps.package_photos", high=MAX_PACKAGE_IMAGES, called=words(called, ctx.catalogue)
         ),
         minimum=lambda ctx: 1,
         maximum=MAX_PACKAGE_IMAGES,

@@ -27,7 +27,6 @@ from conversations.steps.names import (
 from conversations.steps.people import person, phone
 from conversations.steps.piece import Piece
 from conversations.steps.typed import email
-from conversations.texts.catalogue import say
 from conversations.texts.said import Words, said, words
 
 OWN_PHONE_QUESTION = said("steps.sender.phone_question")
@@ -73,8 +72,8 @@ def _own_phone_question(asked: Words) -> Callable[[Context], str]:
 
     def question(ctx: Context) -> str:
         if ctx.session.sender_phone_owner is not None:
-            return say("steps.sender.share_phone_question")
-        return words(asked)
+            return ctx.catalogue.say("steps.sender.share_phone_question")
+        return words(asked, ctx.catalogue)
 
     return question
 

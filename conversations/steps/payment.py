@@ -19,7 +19,6 @@ from conversations.steps.common import Offer
 from conversations.steps.names import PAYMENT, POD_AMOUNT
 from conversations.steps.piece import Piece
 from conversations.steps.typed import amount, amount_value
-from conversations.texts.catalogue import say
 from conversations.texts.said import said
 from conversations.texts.taps import tap
 
@@ -37,7 +36,7 @@ class Payment(BaseModel):
 
 def payment_options(ctx: Context) -> list[Option]:
     methods = rules.payment_methods(ctx.caps)
-    return [Option(id=m, label=rules.payment_label(m, ctx.caps)) for m in methods]
+    return [Option(id=m, label=rules.payment_label(ctx.catalogue, m, ctx.caps)) for m in methods]
 
 
 def _method_named(ctx: Context, value: JsonValue) -> str:
@@ -45,7 +44,7 @@ def _method_named(ctx: Context, value: JsonValue) -> str:
     switched a method off must not fall back to the raw value."""
     for method in rules.PAYMENT_LABELS:
         if method == value:
-            return rules.payment_label(method, ctx.caps)
+            return rules.payment_label(ctx.catalogue, method, ctx.caps)
     return "-"
 
 
@@ -96,8 +95,10 @@ def payment(*, kind: ServiceKind, next: Target, cash_to_collect: bool = True) ->
             amount(
                 POD_AMOUNT,
                 title=said("steps.title.cash_to_collect"),
-                question=lambda ctx: say(
-                    "steps.payment.cash_question", currency=ctx.caps.currency, no=tap(NO_CASH())
+                question=lambda ctx: ctx.catalogue.say(
+                    "steps.payment.cash_question",
+                    currency=ctx.caps.currency,
+                    no=tap(NO_CASH.render(ctx.catalogue)),
                 ),
                 none_option=Offer("none", NO_CASH),
                 none_preset=True,

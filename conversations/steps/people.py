@@ -19,14 +19,15 @@ from conversations.flow import Accept, Condition, Invalid, Next, Preset, Result,
 from conversations.phones import example_phone, normalise_phone
 from conversations.steps.common import Text, bounded, unexpected
 from conversations.steps.typed import typed_step
-from conversations.texts.catalogue import say
 from conversations.texts.said import Words, said
 
 NAME_LENGTH = (2, 100)
 
 
 def bad_phone(ctx: Context) -> Invalid:
-    return Invalid(say("steps.bad_phone", example=example_phone(ctx.phone_region)))
+    return Invalid(
+        ctx.catalogue.say("steps.bad_phone", example=example_phone(ctx.catalogue, ctx.phone_region))
+    )
 
 
 def unproven_phone(ctx: Context, answer: Answer) -> Invalid | None:
@@ -36,8 +37,12 @@ def unproven_phone(ctx: Context, answer: Answer) -> Invalid | None:
     if owner is None:
         return None
     if isinstance(answer, ContactAnswer):
-        return None if answer.user_id == owner else Invalid(say("steps.sender.contact_not_own"))
-    return Invalid(say("steps.sender.phone_not_typed"))
+        return (
+            None
+            if answer.user_id == owner
+            else Invalid(ctx.catalogue.say("steps.sender.contact_not_own"))
+        )
+    return Invalid(ctx.catalogue.say("steps.sender.phone_not_typed"))
 
 
 def phone(
@@ -65,7 +70,7 @@ def phone(
         elif isinstance(answer, TextAnswer):
             raw = answer.text
         else:
-            return unexpected("steps.way.phone")
+            return unexpected(ctx.catalogue, "steps.way.phone")
         number = normalise_phone(raw, ctx.phone_region)
         return Accept(number) if number else bad_phone(ctx)
 
@@ -109,9 +114,9 @@ def person(
     def parse(ctx: Context, answer: Answer) -> Result:
         if isinstance(answer, TextAnswer):
             typed, number = _name_and_phone(answer.text, ctx.phone_region)
-            value = bounded(typed, *NAME_LENGTH, what="steps.what.name")
+            value = bounded(ctx.catalogue, typed, *NAME_LENGTH, what="steps.what.name")
             if isinstance(value, str) and not _has_letter(value):
-                return Invalid(say("steps.name_needs_letter"))
+                return Invalid(ctx.catalogue.say("steps.name_needs_letter"))
             if isinstance(value, Invalid):
                 return value
             # "Bola Ahmed 0802 222 3333": the phone typed after the name is not asked again
@@ -120,15 +125,15 @@ def person(
                 return Accept(value)
             return Accept(value, fills={str(phone_step): number}) if number else Accept(value)
         if not isinstance(answer, ContactAnswer):
-            return unexpected("steps.way.name")
-        full = bounded(answer.full_name, *NAME_LENGTH, what="steps.what.name")
+            return unexpected(ctx.catalogue, "steps.way.name")
+        full = bounded(ctx.catalogue, answer.full_name, *NAME_LENGTH, what="steps.what.name")
         if isinstance(full, Invalid) or not _has_letter(full):
-            return Invalid(say("steps.no_usable_name"))
+            return Invalid(ctx.catalogue.say("steps.no_usable_name"))
         if own_contact and (refused := unproven_phone(ctx, answer)) is not None:
             return refused  # someone else's contact: neither their name nor their number
         number = normalise_phone(answer.phone, ctx.phone_region)
         if number is None:
-            return Accept(full, note=say("steps.contact_phone_unusable"))
+            return Accept(full, note=ctx.catalogue.say("steps.contact_phone_unusable"))
         return Accept(full, fills={str(phone_step): number})
 
     return typed_step(

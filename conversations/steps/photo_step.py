@@ -25,12 +25,16 @@ from conversations.flow import (
 )
 from conversations.order.photos import is_image_url
 from conversations.steps.common import Text, question_text, unexpected, value_writer
-from conversations.texts.catalogue import say
+from conversations.texts.catalogue import Catalogue
 from conversations.texts.said import Words, said
 
 
-def _count(photos: int) -> str:
-    return say("steps.one_photo") if photos == 1 else say("steps.photos", count=photos)
+def _count(catalogue: Catalogue, photos: int) -> str:
+    return (
+        catalogue.say("steps.one_photo")
+        if photos == 1
+        else catalogue.say("steps.photos", count=photos)
+    )
 
 
 def _urls(urls: list[str]) -> list[JsonValue]:
@@ -72,26 +76,36 @@ def photos(
             # Photos are the answer once there are enough; "done" still closes a session
             # saved while it waited for one.
             if len(have) < needed:
-                return Invalid(say("steps.photos_first", photos=_count(needed)))
+                return Invalid(
+                    ctx.catalogue.say("steps.photos_first", photos=_count(ctx.catalogue, needed))
+                )
             return Accept(_urls(have))
         if not isinstance(answer, PhotosAnswer):
-            return unexpected("steps.way.photos")
+            return unexpected(ctx.catalogue, "steps.way.photos")
         if not answer.urls or not all(is_image_url(u) for u in answer.urls):
-            return Invalid(say("steps.photos_unreceived"))
+            return Invalid(ctx.catalogue.say("steps.photos_unreceived"))
         added = [u for u in dict.fromkeys(answer.urls) if u not in have]
         kept = (have + added)[:maximum]
         kept_first = len(have) + len(added) > maximum
-        note = say("steps.photos_kept_first", maximum=maximum) + " " if kept_first else ""
+        note = (
+            ctx.catalogue.say("steps.photos_kept_first", maximum=maximum) + " "
+            if kept_first
+            else ""
+        )
         if len(kept) >= needed:
             return Accept(
-                _urls(kept), note=note + say("steps.photos_got", photos=_count(len(kept)))
+                _urls(kept),
+                note=note
+                + ctx.catalogue.say("steps.photos_got", photos=_count(ctx.catalogue, len(kept))),
             )
-        more = say("steps.photos_more", photos=_count(len(kept)), more=needed - len(kept))
+        more = ctx.catalogue.say(
+            "steps.photos_more", photos=_count(ctx.catalogue, len(kept)), more=needed - len(kept)
+        )
         return Partial(_urls(kept), note + more)
 
     def describe(ctx: Context, value: JsonValue) -> str:
         count = len(value) if isinstance(value, list) else 0
-        return say("steps.none") if count == 0 else _count(count)
+        return ctx.catalogue.say("steps.none") if count == 0 else _count(ctx.catalogue, count)
 
     return Step(
         name=str(name),

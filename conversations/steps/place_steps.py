@@ -53,7 +53,7 @@ from conversations.steps.common import bounded
 from conversations.steps.piece import Piece
 from conversations.steps.unit_step import unit_fits, unit_step
 from conversations.texts import dialogue
-from conversations.texts.catalogue import say
+from conversations.texts.catalogue import Catalogue
 from conversations.texts.said import Words, said, words
 
 PIN_ADDRESS_LENGTH = (3, 300)
@@ -178,7 +178,7 @@ def place_steps(
             return None
         if pick.kind == "saved" and pick.location is not None:
             unit = group.get(names.unit)
-            if isinstance(unit, str) and not unit_fits(pick.location.unit, unit):
+            if isinstance(unit, str) and not unit_fits(ctx.catalogue, pick.location.unit, unit):
                 group = {name: value for name, value in group.items() if name != names.unit}
         return group
 
@@ -192,43 +192,52 @@ def place_steps(
         if again is not None:
             place = resolve(Answers(again), role)
             assert place is not None  # ``last`` offers only a place that resolves
-            options.insert(0, Option(id=last_id, label=dialogue.same_place_as_last(place.address)))
+            options.insert(
+                0,
+                Option(id=last_id, label=dialogue.same_place_as_last(ctx.catalogue, place.address)),
+            )
             # Pre-selected on the way through; from the summary the answer given is kept.
             default = last_id if names.place not in ctx.session.answers else None
         if unknown is not None and unknown(ctx):
-            options.append(Option(id=UNKNOWN, label=say("steps.place.unknown")))
-        ways = [say("steps.place.way.pick")] if options else []
+            options.append(Option(id=UNKNOWN, label=ctx.catalogue.say("steps.place.unknown")))
+        ways = [ctx.catalogue.say("steps.place.way.pick")] if options else []
         other = instead.option(ctx) if instead is not None else None
         if other is not None:
             options.append(other)  # not a place: the question does not count it as a way
-        ways.append(say("steps.place.way.pin"))
+        ways.append(ctx.catalogue.say("steps.place.way.pin"))
         accepts: tuple[AnswerKind, ...] = ("location", "choice")
         if ctx.geocoder is not None:
-            ways.append(say("steps.place.way.type"))
+            ways.append(ctx.catalogue.say("steps.place.way.type"))
             accepts += ("text",)
         either = ways[-1]
         if len(ways) > 1:
-            first = say("steps.place.way.joiner").join(ways[:-1])
-            either = say("steps.place.way.last", first=first, last=ways[-1])
-        text = say("steps.place.question", question=words(question), ways=either)
+            first = ctx.catalogue.say("steps.place.way.joiner").join(ways[:-1])
+            either = ctx.catalogue.say("steps.place.way.last", first=first, last=ways[-1])
+        text = ctx.catalogue.say(
+            "steps.place.question", question=words(question, ctx.catalogue), ways=either
+        )
         return Question(text, accepts=accepts, options=tuple(options), default=default)
 
     async def accept(ctx: Context, answer: Answer) -> Result:
         if isinstance(answer, LocationAnswer):
             at = real_coords(answer.lat, answer.lng)
             if at is None:
-                return Invalid(say("steps.pin_not_real"))
+                return Invalid(ctx.catalogue.say("steps.pin_not_real"))
             outside = _outside(ctx, at)
             if outside is not None:
                 return outside
             pick = PlacePick(kind="location", lat=answer.lat, lng=answer.lng)
-            venue = bounded(answer.address or "", *PIN_ADDRESS_LENGTH)
+            venue = bounded(ctx.catalogue, answer.address or "", *PIN_ADDRESS_LENGTH)
             if not isinstance(venue, Invalid):
                 return Accept(_answer(ctx, names, pick), fills={names.address: venue})
-            named = await _pin_named(ctx.geocoder, at) if ctx.geocoder is not None else None
+            named = (
+                await _pin_named(ctx.catalogue, ctx.geocoder, at)
+                if ctx.geocoder is not None
+                else None
+            )
             if named is None:
                 return Accept(_answer(ctx, names, pick))  # its address is asked next
-            note = say("steps.place.pin_named", address=named)
+            note = ctx.catalogue.say("steps.place.pin_named", address=named)
             return Accept(_answer(ctx, names, pick), fills={names.address: named}, note=note)
         again = last(ctx) if isinstance(answer, ChoiceAnswer) and answer.option == last_id else None
         if again is not None:
@@ -246,17 +255,17 @@ def place_steps(
             for row in offered(ctx):
                 if row.id == row_id:
                     return Accept(_answer(ctx, names, PlacePick(kind="saved", location=row)))
-            return Invalid(say("steps.saved_place_gone"))
+            return Invalid(ctx.catalogue.say("steps.saved_place_gone"))
         if isinstance(answer, TextAnswer):
             return await _geocode(ctx, names, answer.text)
-        return Invalid(say("steps.place_ways"))
+        return Invalid(ctx.catalogue.say("steps.place_ways"))
 
     def describe(ctx: Context, value: JsonValue) -> str:
         place = resolve(ctx.answers, role)
         if place is not None:
             return place.address
         pick = _pick(ctx, names)
-        return say("steps.place.not_known") if pick and pick.kind == UNKNOWN else "-"
+        return ctx.catalogue.say("steps.place.not_known") if pick and pick.kind == UNKNOWN else "-"
 
     def still_valid(ctx: Context, value: JsonValue) -> bool:
         pick = _pick(ctx, names)
@@ -314,9 +323,9 @@ def _outside(ctx: Context, at: Coords) -> Invalid | None:
     """Why a place at ``at`` cannot be taken (refused by the service, or clearly outside the
     area), or None."""
     if place_key(None, at) in ctx.session.out_of_area:
-        return Invalid(dialogue.REFUSED_PLACE)
+        return Invalid(dialogue.REFUSED_PLACE.render(ctx.catalogue))
     if clearly_outside(ctx.caps, ctx.warehouses, at):
-        return Invalid(dialogue.outside_area(ctx.caps.coverage.radiusKm or 0))
+        return Invalid(dialogue.outside_area(ctx.catalogue, ctx.caps.coverage.radiusKm or 0))
     return None
 
 
@@ -348,7 +357,7 @@ def _clear(pick: PlacePick) -> bool:
     return bool(typed) and typed <= named and named - typed <= last
 
 
-async def _pin_named(geocoder: Geocoder, at: Coords) -> str | None:
+async def _pin_named(catalogue: Catalogue, geocoder: Geocoder, at: Coords) -> str | None:
     """The address the geocoder names clearly at a bare pin, which then needs no question: a
     house address (its first part is a house number) whose own point is within
     ``PIN_NAMED_WITHIN_M`` of the pin. A venue, a street, a market or anything farther is only
@@ -361,20 +370,20 @@ async def _pin_named(geocoder: Geocoder, at: Coords) -> str | None:
         return None
     if great_circle((at.lat, at.lng), (found.lat, found.lng)).meters > PIN_NAMED_WITHIN_M:
         return None
-    text = bounded(found.address, *PIN_ADDRESS_LENGTH)
+    text = bounded(catalogue, found.address, *PIN_ADDRESS_LENGTH)
     return None if isinstance(text, Invalid) else text
 
 
 async def _geocode(ctx: Context, names: PlaceNames, typed: str) -> Result:
     if ctx.geocoder is None:
-        return Invalid(say("steps.no_address_search"))
-    query = bounded(typed, *QUERY_LENGTH, what="steps.what.address")
+        return Invalid(ctx.catalogue.say("steps.no_address_search"))
+    query = bounded(ctx.catalogue, typed, *QUERY_LENGTH, what="steps.what.address")
     if isinstance(query, Invalid):
         return query
     try:
         found = await ctx.geocoder.geocode(query)
     except ServiceUnavailable:
-        return Invalid(say("steps.address_search_down"))
+        return Invalid(ctx.catalogue.say("steps.address_search_down"))
     usable: list[GeocodedPlace] = []
     outside: Invalid | None = None
     for place in found:
@@ -385,12 +394,12 @@ async def _geocode(ctx: Context, names: PlaceNames, typed: str) -> Result:
         if outside is None:
             usable.append(place)
     if not usable:
-        return outside or Invalid(dialogue.address_not_found(query))
+        return outside or Invalid(dialogue.address_not_found(ctx.catalogue, query))
     pick = PlacePick(kind="typed", query=query, candidates=usable[:MAX_CANDIDATES])
     if _clear(pick):
         only = pick.candidates[0]
         taken = {names.confirm: only.model_dump(mode="json")}
-        note = say("steps.place.taken", address=only.address)
+        note = ctx.catalogue.say("steps.place.taken", address=only.address)
         return Accept(_answer(ctx, names, pick), fills=taken, note=note)
     return Accept(_answer(ctx, names, pick))
 
@@ -399,12 +408,12 @@ def _pin_address_step(
     names: PlaceNames, title: Words, next: Target, fields: tuple[str, str]
 ) -> Step:
     def ask(ctx: Context) -> Ask:
-        return Question(say("steps.place.pin_address"), accepts=("text",))
+        return Question(ctx.catalogue.say("steps.place.pin_address"), accepts=("text",))
 
     async def accept(ctx: Context, answer: Answer) -> Result:
         if not isinstance(answer, TextAnswer):
-            return Invalid(say("steps.address_as_message"))
-        value = bounded(answer.text, *PIN_ADDRESS_LENGTH, what="steps.what.address")
+            return Invalid(ctx.catalogue.say("steps.address_as_message"))
+        value = bounded(ctx.catalogue, answer.text, *PIN_ADDRESS_LENGTH, what="steps.what.address")
         return value if isinstance(value, Invalid) else Accept(value)
 
     return Step(
@@ -429,16 +438,21 @@ def _confirm_step(names: PlaceNames, title: Words, next: Target, fields: tuple[s
     def ask(ctx: Context) -> Ask:
         found = candidates(ctx)
         options = [Option(id=str(i), label=place.address) for i, place in enumerate(found)]
-        options.append(Option(id=RETYPE, label=say("steps.place.retype")))
-        text = say("steps.place.found_one" if len(found) == 1 else "steps.place.found_several")
+        options.append(Option(id=RETYPE, label=ctx.catalogue.say("steps.place.retype")))
+        text = ctx.catalogue.say(
+            "steps.place.found_one" if len(found) == 1 else "steps.place.found_several"
+        )
         return Question(text, accepts=("choice",), options=tuple(options))
 
     async def accept(ctx: Context, answer: Answer) -> Result:
         if not isinstance(answer, ChoiceAnswer):
-            return Invalid(say("steps.right_place"))
+            return Invalid(ctx.catalogue.say("steps.right_place"))
         if answer.option == RETYPE:
             pick = _pick(ctx, names)
-            return Redo(names.place, dialogue.address_again((pick.query if pick else None) or ""))
+            return Redo(
+                names.place,
+                dialogue.address_again(ctx.catalogue, (pick.query if pick else None) or ""),
+            )
         found = candidates(ctx)
         return Accept(found[int(answer.option)].model_dump(mode="json"))
 

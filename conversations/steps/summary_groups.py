@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 
 from conversations.flow import Step
+from conversations.texts.catalogue import Catalogue
 from conversations.texts.said import Words, said, words
 
 
@@ -74,6 +75,6 @@ def grouped(steps: Sequence[Step]) -> list[tuple[Group, list[Step]]]:
     return list(groups.items())
 
 
-def group_title(group: Group) -> str:
+def group_title(catalogue: Catalogue, group: Group) -> str:
     """The group's name in the language of the turn ("people")."""
-    return words(TITLES[group])
+    return words(TITLES[group], catalogue)

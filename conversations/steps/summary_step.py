@@ -12,7 +12,6 @@ from conversations.flow import CREATE, Accept, Ask, Question, Result, Step
 from conversations.order.kinds import CollectionMethod
 from conversations.steps.common import Text, question_text, unexpected
 from conversations.steps.names import PAYMENT, SUMMARY
-from conversations.texts.catalogue import say
 from conversations.texts.said import Words, said
 
 SUMMARY_TITLE = said("steps.title.summary")
@@ -22,6 +21,7 @@ def fee_hints(ctx: Context, *, customer_receives: bool = False) -> list[str]:
     """The business's fee hints, with who pays, when and how for the payment chosen, and how
     the drop-off code will come (``customer_receives``: to the customer, on an errand)."""
     return rules.fee_hints(
+        ctx.catalogue,
         ctx.caps,
         chosen_method(ctx),
         customer_receives=customer_receives,
@@ -47,10 +47,13 @@ def summary(
 
     def ask(ctx: Context) -> Ask:
         lines = [question_text(heading, ctx)]
-        lines += [say("steps.summary.line", title=t, value=v) for t, v in ctx.summary_lines()]
+        lines += [
+            ctx.catalogue.say("steps.summary.line", title=t, value=v)
+            for t, v in ctx.summary_lines()
+        ]
         lines += ["", *hints(ctx)]
         retry = ctx.session.idempotency_key is not None
-        label = say("steps.summary.retry" if retry else "steps.summary.confirm")
+        label = ctx.catalogue.say("steps.summary.retry" if retry else "steps.summary.confirm")
         return Question(
             "\n".join(lines), accepts=("choice",), options=(Option(id=CONFIRM, label=label),)
         )
@@ -58,7 +61,7 @@ def summary(
     async def accept(ctx: Context, answer: Answer) -> Result:
         if isinstance(answer, ChoiceAnswer) and answer.option == CONFIRM:
             return Accept(None)
-        return unexpected("steps.way.confirm")
+        return unexpected(ctx.catalogue, "steps.way.confirm")
 
     return Step(
         name=str(name),

@@ -33,7 +33,6 @@ from conversations.steps.common import (
     unexpected,
     value_writer,
 )
-from conversations.texts.catalogue import say
 from conversations.texts.said import Words, said, words
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
@@ -108,8 +107,10 @@ def text(
 
     def parse(ctx: Context, answer: Answer) -> Result:
         if not isinstance(answer, TextAnswer):
-            return unexpected("steps.way.answer")
-        value = bounded(answer.text, *length)  # titles ("What to buy") do not read as nouns
+            return unexpected(ctx.catalogue, "steps.way.answer")
+        value = bounded(
+            ctx.catalogue, answer.text, *length
+        )  # titles ("What to buy") do not read as nouns
         return value if isinstance(value, Invalid) else Accept(value)
 
     return typed_step(
@@ -143,14 +144,14 @@ def email(
 
     def parse(ctx: Context, answer: Answer) -> Result:
         if not isinstance(answer, TextAnswer):
-            return unexpected("steps.way.email")
+            return unexpected(ctx.catalogue, "steps.way.email")
         value = clean(answer.text)
         if len(value) > 200 or not _EMAIL.match(value):
-            return Invalid(say("steps.bad_email"))
+            return Invalid(ctx.catalogue.say("steps.bad_email"))
         return Accept(value)
 
     def describe(ctx: Context, value: JsonValue) -> str:
-        return str(value) if value else say("steps.none")
+        return str(value) if value else ctx.catalogue.say("steps.none")
 
     return typed_step(
         name,
@@ -213,7 +214,7 @@ def amount(
         return Question(
             question_text(question, ctx),
             accepts=("text", "choice") if none_option else ("text",),
-            options=(none_option.now(),) if none_option else (),
+            options=(none_option.now(ctx.catalogue),) if none_option else (),
             allow_skip=optional,
         )
 
@@ -221,21 +222,29 @@ def amount(
         if isinstance(answer, ChoiceAnswer):
             return Accept(None)
         if not isinstance(answer, TextAnswer):
-            return unexpected("steps.way.amount")
+            return unexpected(ctx.catalogue, "steps.way.amount")
         value = parse_amount(answer.text)
         if value is None:
-            example = format_money(5000, ctx.caps.currency)
-            return Invalid(say("steps.amount_format", currency=ctx.caps.currency, example=example))
+            example = format_money(ctx.catalogue, 5000, ctx.caps.currency)
+            return Invalid(
+                ctx.catalogue.say(
+                    "steps.amount_format", currency=ctx.caps.currency, example=example
+                )
+            )
         if value > maximum:
-            limit = format_money(maximum, ctx.caps.currency)
-            return Invalid(say("steps.amount_too_high", limit=limit))
+            limit = format_money(ctx.catalogue, maximum, ctx.caps.currency)
+            return Invalid(ctx.catalogue.say("steps.amount_too_high", limit=limit))
         return Accept(int(value) if value.is_integer() else value)
 
     def describe(ctx: Context, value: JsonValue) -> str:
         number = amount_value(value)
         if number is not None:
-            return format_money(number, ctx.caps.currency)
-        return words(none_option.label) if none_option else say("steps.none")
+            return format_money(ctx.catalogue, number, ctx.caps.currency)
+        return (
+            words(none_option.label, ctx.catalogue)
+            if none_option
+            else ctx.catalogue.say("steps.none")
+        )
 
     return Step(
         name=str(name),

@@ -34,9 +34,9 @@ from conversations.flow import (
 from conversations.order.locations import LocationUnit
 from conversations.places import PlaceNames, PlacePick
 from conversations.steps.common import bounded
-from conversations.texts.catalogue import number, say
+from conversations.texts.catalogue import Catalogue
 from conversations.texts.dialogue import quoted
-from conversations.texts.said import Words, said
+from conversations.texts.said import Words, said, words
 from conversations.unit_match import match_unit
 
 UNIT_LENGTH = (1, 60)
@@ -82,10 +82,10 @@ def unit_step(names: PlaceNames, title: Words, next: Target, fields: tuple[str, 
     def ask(ctx: Context) -> Ask:
         unit = rules(ctx)
         label = unit_label(unit).lower()
-        optional = "" if unit.required else say("steps.unit.or_skip")
+        optional = "" if unit.required else ctx.catalogue.say("steps.unit.or_skip")
         if not listed(unit):
             return Question(
-                say("steps.unit.type_it", unit=unit_label(unit), optional=optional),
+                ctx.catalogue.say("steps.unit.type_it", unit=unit_label(unit), optional=optional),
                 accepts=("text",),
                 default=kept(ctx, []),
                 allow_skip=not unit.required,
@@ -99,14 +99,18 @@ def unit_step(names: PlaceNames, title: Words, next: Target, fields: tuple[str, 
             match = match_unit(typed, choices, unit.label)
             found = [match.value] if match.value is not None else list(match.candidates)
             options = [Option(id=value, label=value) for value in found]
-            own = _own(unit, typed)
+            own = _own(ctx.catalogue, unit, typed)
             if own is not None:
-                options.append(Option(id=own, label=say("steps.unit.as_typed", own=own)))
-            options.append(Option(id=WHOLE_LIST, label=say("steps.unit.whole_list")))
-            text = say("steps.unit.matches", typed=quoted(typed), unit=label, optional=optional)
+                options.append(
+                    Option(id=own, label=ctx.catalogue.say("steps.unit.as_typed", own=own))
+                )
+            options.append(Option(id=WHOLE_LIST, label=ctx.catalogue.say("steps.unit.whole_list")))
+            text = ctx.catalogue.say(
+                "steps.unit.matches", typed=quoted(typed), unit=label, optional=optional
+            )
         else:
             options = [Option(id=value, label=value) for value in choices]
-            text = _list_question(unit, label, optional)
+            text = _list_question(ctx.catalogue, unit, label, optional)
             default = kept(ctx, choices)
         return Question(
             text,
@@ -125,17 +129,19 @@ def unit_step(names: PlaceNames, title: Words, next: Target, fields: tuple[str, 
                 return Partial(None, new_options=True)
             return Accept(answer.option)
         if not isinstance(answer, TextAnswer):
-            return Invalid(say("steps.give_unit", unit=label))
+            return Invalid(ctx.catalogue.say("steps.give_unit", unit=label))
         if not listed(unit):
-            value = bounded(answer.text, *UNIT_LENGTH, what=label)
+            value = bounded(ctx.catalogue, answer.text, *UNIT_LENGTH, what=label)
             return value if isinstance(value, Invalid) else Accept(value)
-        return _typed_in_list(unit, label, answer.text)
+        return _typed_in_list(ctx.catalogue, unit, label, answer.text)
 
     return Step(
         name=names.unit,
         title=said("steps.unit.title", title=title),
-        titled=lambda ctx: say(
-            "steps.unit.titled", title=title, unit=unit_label(rules(ctx)).lower()
+        titled=lambda ctx: ctx.catalogue.say(
+            "steps.unit.titled",
+            title=words(title, ctx.catalogue),
+            unit=unit_label(rules(ctx)).lower(),
         ),
         input="choice",
         ask=ask,
@@ -149,7 +155,7 @@ def unit_step(names: PlaceNames, title: Words, next: Target, fields: tuple[str, 
     )
 
 
-def unit_fits(unit: LocationUnit, value: str) -> bool:
+def unit_fits(catalogue: Catalogue, unit: LocationUnit, value: str) -> bool:
     """Whether ``value``, a unit given for this place before, is still one it takes."""
     if unit.mode == "none":
         return False
@@ -157,10 +163,10 @@ def unit_fits(unit: LocationUnit, value: str) -> bool:
         return not unit.required  # skipped last time: still skippable
     if listed(unit) and not unit.allowCustom:
         return value in unit.choices()
-    return isinstance(bounded(value, *UNIT_LENGTH), str)
+    return isinstance(bounded(catalogue, value, *UNIT_LENGTH), str)
 
 
-def _typed_in_list(unit: LocationUnit, label: str, typed: str) -> Result:
+def _typed_in_list(catalogue: Catalogue, unit: LocationUnit, label: str, typed: str) -> Result:
     """Typed text at a list: the unit it means, the units it may mean, or custom text."""
     text = " ".join(typed.split())
     found = match_unit(text, unit.choices(), unit.label)
@@ -171,31 +177,33 @@ def _typed_in_list(unit: LocationUnit, label: str, typed: str) -> Result:
     if found.candidates:
         return Partial({_SEARCH: text}, new_options=True)
     if unit.allowCustom:
-        value = bounded(text, *UNIT_LENGTH, what=label)
+        value = bounded(catalogue, text, *UNIT_LENGTH, what=label)
         return value if isinstance(value, Invalid) else Accept(value)
-    units = list_form(unit)
-    return Invalid(say("steps.unit_not_listed", typed=quoted(text), unit=label, units=units))
+    units = list_form(catalogue, unit)
+    return Invalid(
+        catalogue.say("steps.unit_not_listed", typed=quoted(text), unit=label, units=units)
+    )
 
 
-def _own(unit: LocationUnit, typed: str) -> str | None:
+def _own(catalogue: Catalogue, unit: LocationUnit, typed: str) -> str | None:
     """The typed text as a custom unit, when the list takes one and the text fits."""
     if not unit.allowCustom:
         return None
-    value = bounded(typed, *UNIT_LENGTH)
+    value = bounded(catalogue, typed, *UNIT_LENGTH)
     return None if isinstance(value, Invalid) else value
 
 
-def _list_question(unit: LocationUnit, label: str, optional: str) -> str:
+def _list_question(catalogue: Catalogue, unit: LocationUnit, label: str, optional: str) -> str:
     choices = unit.choices()
     custom = "custom" if unit.allowCustom else "listed"
     if len(choices) <= PAGE_SIZE:
-        return say(f"steps.unit.pick_{custom}", unit=label, optional=optional)
-    like = say("steps.unit.examples_joiner").join(_examples(unit))
-    return say(
+        return catalogue.say(f"steps.unit.pick_{custom}", unit=label, optional=optional)
+    like = catalogue.say("steps.unit.examples_joiner").join(_examples(unit))
+    return catalogue.say(
         f"steps.unit.search_{custom}",
         unit=label,
         like=like,
-        count=number(len(choices)),
+        count=catalogue.number(len(choices)),
         optional=optional,
     )
 
@@ -206,14 +214,14 @@ def _examples(unit: LocationUnit) -> list[str]:
     return (firsts + [v for v in unit.values if v not in firsts])[:_EXAMPLES]
 
 
-def list_form(unit: LocationUnit) -> str:
+def list_form(catalogue: Catalogue, unit: LocationUnit) -> str:
     """What a list's units look like: its values, then its ranges as "A001 to A040"."""
     parts = list(unit.values)
     for unit_range in unit.ranges:
         expanded = unit_range.expand()
         if expanded:
             first, last = expanded[0], expanded[-1]
-            ranged = say("steps.unit.range", first=first, last=last)
+            ranged = catalogue.say("steps.unit.range", first=first, last=last)
             parts.append(first if first == last else ranged)
     shown = parts[:_FORM_PARTS]
     more = ", …" if len(parts) > len(shown) else ""

@@ -2,37 +2,37 @@
 business's overrides, and the language a turn is spoken in.
 
 A message is a ``str.format`` template with named placeholders (``"Delivery {ref} is
-cancelled."``); ``say("desk.cancelled", ref="3F2A9C1E")`` renders one in the language of the turn
-being handled. Templates are parsed once, when a catalogue is built, so rendering is a dict
-lookup and one ``format_map``: nothing is read from a file per message.
+cancelled."``); ``catalogue.say("desk.cancelled", ref="3F2A9C1E")`` renders one in that
+catalogue's language. Templates are parsed once, when a catalogue is built, so rendering is a
+dict lookup and one ``format_map``: nothing is read from a file per message.
 
-Money and numbers are formatted by Babel in the turn's locale (``money``, ``number``, ``day``):
-a French customer of a Nigerian business reads ``1 500 NGN``, an English one ``NGN 1,500``.
+Money and numbers are formatted by Babel in the catalogue's locale (``Catalogue.money``,
+``number``, ``day``): a French customer of a Nigerian business reads ``1 500 NGN``, an English
+one ``NGN 1,500``.
 
-Who picks the language: whoever handles a customer's input enters
-``speaking_language(language_code)`` (the Telegram adapter around each update, the console
-around each line, ``ChatService``'s calls given ``language=``); code below it only calls
-``say``. The business's catalogues (its locale and ``[texts]`` overrides) are ``install``-ed
-once by ``build_core``; outside any turn (operator alerts) its default language is spoken. What
-is said to a customer outside their turns (the relay's news of a delivery) is said in the
-language they ordered in, kept with the delivery (``spoken_language``). Until ``install`` the
-shipped English catalogue in ``en_NG`` is used.
+Who picks the language: a business's ``Texts`` (its locale and ``[texts]`` overrides, built
+from its config) is held by its runtime, never by this module; whoever handles a customer's
+input (the Telegram adapter per update, the console per line, the agents' door) picks that
+customer's ``Catalogue`` with ``Texts.catalogue_for(language_code)`` and passes it down: flows
+read it from their step ``Context``, the texts helpers take it as their first argument. Outside
+any turn (operator alerts) the business's default language is spoken
+(``Texts.business_catalogue``); what is said to a customer later (the relay's news of a
+delivery) is said in the language they ordered in, kept with the delivery
+(``Catalogue.chosen``).
 
 The catalogue holds the core's messages (``messages_en``, ``messages_fr``: everything said about
 an order or a delivery, whatever the channel). A channel's own words (Telegram's greeting and
 buttons, the console's typing hints, the map page's labels) live with the channel, in its own
 texts module (``bot/telegram/telegram_texts.py``), as a ``ChannelTexts``: the business's
 ``Texts`` is composed of the core's messages and the tables of the channels registered on it
-(``Texts(channels=...)``, ``with_channels``), so ``say`` renders a channel's words in the
-customer's language and ``[texts]`` overrides reach them like any other message.
+(``Texts(channels=...)``, ``with_channels``), so ``Catalogue.say`` renders a channel's words
+in the customer's language and ``[texts]`` overrides reach them like any other message.
 """
 
 from __future__ import annotations
 
 import string
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager
-from contextvars import ContextVar
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import cache, lru_cache
@@ -103,23 +103,67 @@ def placeholders(template: str) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class Catalogue:
-    """One language's messages, ready to render; ``locale`` formats money and numbers."""
+    """One language of one business, ready to render: its messages, and ``locale`` to format
+    money, numbers and days. A turn is said from the one its entry point picked
+    (``Texts.catalogue_for``) and passed down; nothing reads a catalogue from elsewhere.
+
+    ``chosen`` is the shipped language the customer's client asked for (``fr``), None when
+    this is the business default because they named none or one not shipped: a delivery keeps
+    it, so what is said to its customer later (the relay's news) is said in it, and None keeps
+    following the business default should its locale change. ``for_business`` is the same
+    business's catalogue in its own default language (what its staff and riders read).
+    """
 
     language: str
     locale: str
     messages: Mapping[str, str]
     fields: Mapping[str, frozenset[str]] = field(repr=False)
+    chosen: str | None = None
+    business: Catalogue | None = field(default=None, repr=False, compare=False)
 
     @classmethod
-    def build(cls, language: str, locale: str, messages: Mapping[str, str]) -> Catalogue:
+    def build(
+        cls,
+        language: str,
+        locale: str,
+        messages: Mapping[str, str],
+        *,
+        chosen: str | None = None,
+        business: Catalogue | None = None,
+    ) -> Catalogue:
         """A catalogue of ``messages``; every template is parsed here, once."""
         return cls(
-            language, locale, dict(messages), {k: placeholders(v) for k, v in messages.items()}
+            language,
+            locale,
+            dict(messages),
+            {k: placeholders(v) for k, v in messages.items()},
+            chosen,
+            business,
         )
 
     def say(self, message_id: str, /, **values: object) -> str:
         """Message ``message_id`` with its placeholders filled from ``values``."""
         return self.messages[message_id].format_map(values)
+
+    def for_business(self) -> Catalogue:
+        """The business's catalogue in its default language, whoever's turn this is: words the
+        service's staff and riders read in a request (an errand's pickup text), not the
+        customer."""
+        return self.business or self
+
+    def money(self, amount: float, currency: str) -> str:
+        """An amount with its currency, as this locale writes it: ``NGN 1,500``,
+        ``NGN 1,500.50`` (minor units only when there are any), ``1 500 NGN`` in French."""
+        return _money(float(amount), currency, self.locale)
+
+    def number(self, value: float, pattern: str | None = None) -> str:
+        """A number as this locale writes it (``2.5`` / ``2,5``); ``pattern`` is a Babel
+        number pattern (``"0.0"``: one decimal always)."""
+        return format_decimal(value, format=pattern, locale=self.locale)
+
+    def day(self, when: date) -> str:
+        """A day as this locale writes it, short (``07 Jan 2027`` / ``07 janv. 2027``)."""
+        return format_date(when, "dd MMM yyyy", locale=self.locale)
 
 
 def problems_with(
@@ -184,7 +228,7 @@ class Texts:
     _by_code: dict[str | None, Catalogue] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
-    _built: dict[str, Catalogue] = field(
+    _built: dict[str | None, Catalogue] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
 
@@ -217,17 +261,32 @@ class Texts:
         found = self._by_code.get(language_code)
         if found is not None:  # every turn asks: answered from a dict after the first time
             return found
-        language = _shipped_language(language_code) or self.default_language
-        built = self._built.get(language)
-        if built is None:
-            messages = {
-                **shipped_messages(language, self.channels),
-                **self.overrides.get(language, {}),
-            }
-            built = Catalogue.build(language, _formatting_locale(language, self.locale), messages)
-            self._built[language] = built
+        chosen = _shipped_language(language_code)
+        built = self._built_for(chosen)
         if len(self._by_code) < _CODES_KEPT:
             self._by_code[language_code] = built
+        return built
+
+    def business_catalogue(self) -> Catalogue:
+        """The catalogue in the business's default language: what is said outside any
+        customer's turn (operator alerts) and to its staff."""
+        return self.catalogue_for(None)
+
+    def _built_for(self, chosen: str | None) -> Catalogue:
+        built = self._built.get(chosen)
+        if built is not None:
+            return built
+        language = chosen or self.default_language
+        business = None if chosen is None else self._built_for(None)
+        messages = {**shipped_messages(language, self.channels), **self.overrides.get(language, {})}
+        built = Catalogue.build(
+            language,
+            _formatting_locale(language, self.locale),
+            messages,
+            chosen=chosen,
+            business=business,
+        )
+        self._built[chosen] = built
         return built
 
 
@@ -265,77 +324,7 @@ def _formatting_locale(language: str, business_locale: str) -> str:
 
 
 DEFAULT_TEXTS = Texts()
-_installed: list[Texts] = [DEFAULT_TEXTS]
-_speaking: ContextVar[Catalogue | None] = ContextVar("speaking", default=None)
-# The shipped language the turn's speaker asked for (None: they named none, or none shipped).
-_chosen: ContextVar[str | None] = ContextVar("chosen_language", default=None)
-
-
-def install(texts: Texts) -> None:
-    """Make ``texts`` the business's catalogues for this process (``build_core`` does, from
-    the ``[texts]`` config): what every turn is said from, and what is said outside any turn
-    (the relay, the follow-up of a lost create, operator alerts) in its default language."""
-    _installed[0] = texts
-
-
-def installed() -> Texts:
-    """The business's catalogues (the shipped ones until ``install``)."""
-    return _installed[0]
-
-
-def current() -> Catalogue:
-    """The catalogue of the turn being handled (the business default outside any)."""
-    return _speaking.get() or _installed[0].catalogue_for(None)
-
-
-def speaking(catalogue: Catalogue) -> AbstractContextManager[Catalogue]:
-    """Render every ``say`` inside the block from ``catalogue``."""
-    return _speaking_as(catalogue, catalogue.language)
-
-
-def speaking_language(language_code: str | None) -> AbstractContextManager[Catalogue]:
-    """Render every ``say`` inside the block for a customer whose client says
-    ``language_code`` (Telegram's ``language_code``, an agent's ``language``): the business's
-    catalogue in that language, or in its default when the code is missing or not shipped."""
-    catalogue = _installed[0].catalogue_for(language_code)
-    return _speaking_as(catalogue, _shipped_language(language_code))
-
-
-@contextmanager
-def _speaking_as(catalogue: Catalogue, chosen: str | None) -> Iterator[Catalogue]:
-    token, chosen_token = _speaking.set(catalogue), _chosen.set(chosen)
-    try:
-        yield catalogue
-    finally:
-        _chosen.reset(chosen_token)
-        _speaking.reset(token)
-
-
-def spoken_language() -> str | None:
-    """The shipped language (``fr``) the turn being handled is said in because its customer's
-    client asked for it; None when it is the business default (no code, one not shipped, or
-    outside any turn). A delivery keeps it, so what is said to its customer later, outside
-    their turns (the relay), is said in it with ``speaking_language``; None keeps following
-    the business default, should its locale change."""
-    return _chosen.get()
-
-
-def say(message_id: str, /, **values: object) -> str:
-    """Message ``message_id`` in the language of the turn being handled."""
-    return current().say(message_id, **values)
-
-
-def say_to_business(message_id: str, /, **values: object) -> str:
-    """Message ``message_id`` in the business's default language, whoever's turn it is: words
-    the service's staff and riders read in a request (an errand's pickup text), not the
-    customer."""
-    return _installed[0].catalogue_for(None).say(message_id, **values)
-
-
-def money(amount: float, currency: str) -> str:
-    """An amount with its currency, as the turn's locale writes it: ``NGN 1,500``,
-    ``NGN 1,500.50`` (minor units only when there are any), ``1 500 NGN`` in French."""
-    return _money(float(amount), currency, current().locale)
+"""The shipped catalogues in ``en_NG`` with no overrides and no channel's words."""
 
 
 @cache
@@ -358,14 +347,3 @@ def _money(amount: float, currency: str, locale: str) -> str:
         return said
     said = fractional.apply(amount, parsed, currency=currency)
     return said
-
-
-def number(value: float, pattern: str | None = None) -> str:
-    """A number as the turn's locale writes it (``2.5`` / ``2,5``); ``pattern`` is a Babel
-    number pattern (``"0.0"``: one decimal always)."""
-    return format_decimal(value, format=pattern, locale=current().locale)
-
-
-def day(when: date) -> str:
-    """A day as the turn's locale writes it, short (``07 Jan 2027`` / ``07 janv. 2027``)."""
-    return format_date(when, "dd MMM yyyy", locale=current().locale)

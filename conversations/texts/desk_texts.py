@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from conversations.keywords import said_command
 from conversations.order.delivery import Delivery
 from conversations.order.order_limits import CANCEL_REASON_LENGTH
-from conversations.texts.catalogue import day, money, say
+from conversations.texts.catalogue import Catalogue
 from conversations.texts.deliveries_texts import (
     heading,
     payment_label,
@@ -25,6 +25,7 @@ from conversations.texts.deliveries_texts import (
     tracking_line,
     vehicle_label,
 )
+from conversations.texts.said import said
 
 
 @dataclass(frozen=True)
@@ -45,22 +46,10 @@ class ChannelWords:
     share_own_contact: str  # the same, named: "the “Share my contact” button below"
 
 
-_CONSTANTS = {
-    "BUSY": "desk.busy",
-    "UNREACHABLE": "desk.unreachable",
-    "NOT_ACCEPTED": "desk.not_accepted",
-    "DELIVERIES_PRIVATE_ONLY": "desk.private_only",
-}
-
-
-def __getattr__(name: str) -> str:
-    """``desk_texts.BUSY`` and the other constant sentences, in the current language."""
-    if name == "LIST_ENTRY":
-        return list_entry_template()
-    message_id = _CONSTANTS.get(name)
-    if message_id is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return say(message_id)
+BUSY = said("desk.busy")
+UNREACHABLE = said("desk.unreachable")
+NOT_ACCEPTED = said("desk.not_accepted")
+DELIVERIES_PRIVATE_ONLY = said("desk.private_only")
 
 
 # --- finding one of the customer's deliveries ---------------------------------------------------
@@ -73,128 +62,170 @@ def echo(typed: str) -> str:
     return typed if len(typed) <= _ECHO_LENGTH else typed[: _ECHO_LENGTH - 1] + "…"
 
 
-def unknown_delivery(typed: str, words: ChannelWords) -> str:
+def unknown_delivery(catalogue: Catalogue, typed: str, words: ChannelWords) -> str:
     """The answer to a reference that is none of the customer's: unknown or someone else's."""
-    return say(
-        "desk.unknown_delivery", typed=echo(typed), deliveries=said_command(words.deliveries)
+    return catalogue.say(
+        "desk.unknown_delivery",
+        typed=echo(typed),
+        deliveries=said_command(catalogue, words.deliveries),
     )
 
 
-def none_yet(words: ChannelWords) -> str:
-    return say("desk.none_yet", new=said_command(words.new))
+def none_yet(catalogue: Catalogue, words: ChannelWords) -> str:
+    return catalogue.say("desk.none_yet", new=said_command(catalogue, words.new))
 
 
 # --- one delivery -------------------------------------------------------------------------------
 
 
-def delivery_details(delivery: Delivery, tracking_url: str | None = None) -> str:
+def delivery_details(
+    catalogue: Catalogue, delivery: Delivery, tracking_url: str | None = None
+) -> str:
     """A delivery for its customer: status, rider, fee, route, tracking (``tracking_url`` when
     the service's view has none)."""
-    lines = [heading(delivery.id), status_sentence(delivery)]
+    lines = [heading(catalogue, delivery.id), status_sentence(catalogue, delivery)]
     rider = delivery.rider
     if rider is not None:
-        name = rider.name or say("desk.rider_assigned")
+        name = rider.name or catalogue.say("desk.rider_assigned")
         if rider.vehicle_type:
-            vehicle = vehicle_label(rider.vehicle_type)
-            lines.append(say("desk.rider_with_vehicle", name=name, vehicle=vehicle))
+            vehicle = vehicle_label(catalogue, rider.vehicle_type)
+            lines.append(catalogue.say("desk.rider_with_vehicle", name=name, vehicle=vehicle))
         else:
-            lines.append(say("desk.rider", name=name))
+            lines.append(catalogue.say("desk.rider", name=name))
     payment = delivery.payment
     if payment is not None and payment.delivery_fee is not None:
-        fee = money(payment.delivery_fee, payment.currency_code or "")
+        fee = catalogue.money(payment.delivery_fee, payment.currency_code or "")
         paid = payment.delivery_payment_status
         if paid:
-            lines.append(say("desk.fee_with_payment", amount=fee, payment=payment_label(paid)))
+            lines.append(
+                catalogue.say(
+                    "desk.fee_with_payment", amount=fee, payment=payment_label(catalogue, paid)
+                )
+            )
         else:
-            lines.append(say("desk.fee", amount=fee))
+            lines.append(catalogue.say("desk.fee", amount=fee))
     elif delivery.status == "awaiting_price":
-        lines.append(say("desk.fee_not_set"))
+        lines.append(catalogue.say("desk.fee_not_set"))
     if delivery.pickup is not None and delivery.pickup.address:
-        lines.append(say("desk.from", address=delivery.pickup.address))
+        lines.append(catalogue.say("desk.from", address=delivery.pickup.address))
     if delivery.dropoff is not None and delivery.dropoff.address:
-        lines.append(say("desk.to", address=delivery.dropoff.address))
+        lines.append(catalogue.say("desk.to", address=delivery.dropoff.address))
     tracking = delivery.tracking_url or tracking_url
     if tracking:
-        lines.append(tracking_line(tracking))
+        lines.append(tracking_line(catalogue, tracking))
     return "\n".join(lines)
 
 
-def last_known(delivery_id: str, status: str, tracking_url: str | None, trouble: str) -> str:
+def last_known(
+    catalogue: Catalogue, delivery_id: str, status: str, tracking_url: str | None, trouble: str
+) -> str:
     """What the chat was last told, when the service cannot be asked now; ``trouble`` says why."""
-    lines = [heading(delivery_id), say("desk.last_known", status=status_label(status))]
+    lines = [
+        heading(catalogue, delivery_id),
+        catalogue.say("desk.last_known", status=status_label(catalogue, status)),
+    ]
     if tracking_url:
-        lines.append(tracking_line(tracking_url))
+        lines.append(tracking_line(catalogue, tracking_url))
     return "\n".join([*lines, "", trouble])
 
 
 # --- the list -----------------------------------------------------------------------------------
 
 
-def list_entry_template() -> str:
+def list_entry_template(catalogue: Catalogue) -> str:
     """One delivery in the list, ``{ref}``, ``{status}`` and ``{date}`` unfilled, so a channel
     may mark up the fields (Telegram shows ``ref`` as code)."""
-    return say("desk.list_entry", ref="{ref}", status="{status}", date="{date}")
+    return catalogue.say("desk.list_entry", ref="{ref}", status="{status}", date="{date}")
 
 
-def list_title(page: int, pages: int) -> str:
+def list_title(catalogue: Catalogue, page: int, pages: int) -> str:
     """The list's first line; ``page`` counts from 0."""
     if pages > 1:
-        return say("desk.list_title_paged", page=page + 1, pages=pages)
-    return say("desk.list_title")
+        return catalogue.say("desk.list_title_paged", page=page + 1, pages=pages)
+    return catalogue.say("desk.list_title")
 
 
-def ordered_on(created_at: float) -> str:
+def ordered_on(catalogue: Catalogue, created_at: float) -> str:
     """The day a delivery was ordered, as the list shows it (``07 Jan 2027``)."""
-    return day(datetime.fromtimestamp(created_at, UTC).date())
+    return catalogue.day(datetime.fromtimestamp(created_at, UTC).date())
 
 
-def list_entry(ref: str, status: str, created_at: float) -> str:
-    return say("desk.list_entry", ref=ref, status=status_label(status), date=ordered_on(created_at))
+def list_entry(catalogue: Catalogue, ref: str, status: str, created_at: float) -> str:
+    return catalogue.say(
+        "desk.list_entry",
+        ref=ref,
+        status=status_label(catalogue, status),
+        date=ordered_on(catalogue, created_at),
+    )
 
 
-def details_hint(example_ref: str, words: ChannelWords) -> str:
-    return say("desk.details_hint", status=said_command(words.status), ref=example_ref)
+def details_hint(catalogue: Catalogue, example_ref: str, words: ChannelWords) -> str:
+    return catalogue.say(
+        "desk.details_hint", status=said_command(catalogue, words.status), ref=example_ref
+    )
 
 
-def other_pages(page: int, pages: int, words: ChannelWords) -> str | None:
+def other_pages(catalogue: Catalogue, page: int, pages: int, words: ChannelWords) -> str | None:
     """For channels without page buttons: how to see the next and previous pages (from 0)."""
     ways = []
     if page + 1 < pages:
-        ways.append(say("desk.next_page", deliveries=said_command(words.deliveries), page=page + 2))
+        ways.append(
+            catalogue.say(
+                "desk.next_page",
+                deliveries=said_command(catalogue, words.deliveries),
+                page=page + 2,
+            )
+        )
     if page > 0:
-        ways.append(say("desk.previous_page", deliveries=said_command(words.deliveries), page=page))
-    return say("desk.other_pages", ways=say("desk.or").join(ways)) if ways else None
+        ways.append(
+            catalogue.say(
+                "desk.previous_page",
+                deliveries=said_command(catalogue, words.deliveries),
+                page=page,
+            )
+        )
+    return (
+        catalogue.say("desk.other_pages", ways=catalogue.say("desk.or").join(ways))
+        if ways
+        else None
+    )
 
 
-def not_your_list(words: ChannelWords) -> str:
-    return say("desk.not_your_list", deliveries=said_command(words.deliveries))
+def not_your_list(catalogue: Catalogue, words: ChannelWords) -> str:
+    return catalogue.say("desk.not_your_list", deliveries=said_command(catalogue, words.deliveries))
 
 
-def stale_list_button(words: ChannelWords) -> str:
-    return say("desk.stale_list_button", deliveries=said_command(words.deliveries))
+def stale_list_button(catalogue: Catalogue, words: ChannelWords) -> str:
+    return catalogue.say(
+        "desk.stale_list_button", deliveries=said_command(catalogue, words.deliveries)
+    )
 
 
 # --- cancelling ---------------------------------------------------------------------------------
 
 
-def cancel_usage(words: ChannelWords) -> str:
-    return say("desk.cancel_usage", command=said_command(words.cancel_delivery))
+def cancel_usage(catalogue: Catalogue, words: ChannelWords) -> str:
+    return catalogue.say(
+        "desk.cancel_usage", command=said_command(catalogue, words.cancel_delivery)
+    )
 
 
-def bad_reason(length: int, words: ChannelWords) -> str:
+def bad_reason(catalogue: Catalogue, length: int, words: ChannelWords) -> str:
     low, high = CANCEL_REASON_LENGTH
-    return say("desk.bad_reason", low=low, high=high, length=length, usage=cancel_usage(words))
+    return catalogue.say(
+        "desk.bad_reason", low=low, high=high, length=length, usage=cancel_usage(catalogue, words)
+    )
 
 
-def cancelled(delivery_id: str) -> str:
-    return say("desk.cancelled", ref=short_ref(delivery_id))
+def cancelled(catalogue: Catalogue, delivery_id: str) -> str:
+    return catalogue.say("desk.cancelled", ref=short_ref(delivery_id))
 
 
-def not_cancellable(delivery_id: str, status: str) -> str:
+def not_cancellable(catalogue: Catalogue, delivery_id: str, status: str) -> str:
     """The service's ``cancel_not_allowed``, said by what the chat last knew of the status."""
     ref = short_ref(delivery_id)
     if status == "cancelled":
-        return say("desk.already_cancelled", ref=ref)
+        return catalogue.say("desk.already_cancelled", ref=ref)
     if status == "delivered":
-        return say("desk.delivered_not_cancellable", ref=ref)
-    return say("desk.not_cancellable", ref=ref)
+        return catalogue.say("desk.delivered_not_cancellable", ref=ref)
+    return catalogue.say("desk.not_cancellable", ref=ref)

@@ -25,27 +25,27 @@ from conversations.order.business_capabilities import Capabilities
 from conversations.order.delivery import Delivery
 from conversations.order.kinds import CollectionMethod
 from conversations.services import OnlinePayment
-from conversations.texts.catalogue import money, say
+from conversations.texts.catalogue import Catalogue
 
 
-def format_money(amount: float, currency: str) -> str:
+def format_money(catalogue: Catalogue, amount: float, currency: str) -> str:
     """``NGN 1,500`` (minor units shown only when there are any), in the turn's locale."""
-    return money(amount, currency)
+    return catalogue.money(amount, currency)
 
 
-def fee_line(caps: Capabilities) -> str:
+def fee_line(catalogue: Catalogue, caps: Capabilities) -> str:
     """The fee as the business shows it before an order is priced."""
     pricing = caps.publicRequest
-    amount = money(pricing.pricingAmountNgn, caps.currency)
+    amount = catalogue.money(pricing.pricingAmountNgn, caps.currency)
     match pricing.pricingMode:
         case "fixed":
-            return say("money.fee_fixed", amount=amount)
+            return catalogue.say("money.fee_fixed", amount=amount)
         case "starting_from":
-            return say("money.fee_from", amount=amount)
+            return catalogue.say("money.fee_from", amount=amount)
         case "quote_on_review":
-            return say("money.fee_quoted")
+            return catalogue.say("money.fee_quoted")
         case _:
-            return say("money.fee_hidden")
+            return catalogue.say("money.fee_hidden")
 
 
 _METHODS: dict[CollectionMethod, str] = {
@@ -62,23 +62,28 @@ def _by_method(kind: str, method: CollectionMethod | None, timing: str) -> str |
     return f"money.{kind}.{_METHODS[method]}.{timing}"
 
 
-def paying_line(caps: Capabilities, method: CollectionMethod | None) -> str | None:
+def paying_line(
+    catalogue: Catalogue, caps: Capabilities, method: CollectionMethod | None
+) -> str | None:
     """Who pays the fee, when and how, for the chosen ``method`` (None: not chosen yet)."""
     how = _by_method("how", method, caps.paymentTiming)
     if how is not None:
-        return say("money.you_pay", how=say(how))
+        return catalogue.say("money.you_pay", how=catalogue.say(how))
     if caps.paymentTiming in _TIMINGS:
-        return say(f"money.timing.{caps.paymentTiming}")
+        return catalogue.say(f"money.timing.{caps.paymentTiming}")
     return None
 
 
-def summary_lines(caps: Capabilities, method: CollectionMethod | None) -> list[str]:
+def summary_lines(
+    catalogue: Catalogue, caps: Capabilities, method: CollectionMethod | None
+) -> list[str]:
     """The money lines of the summary: the fee, then who pays it, when and how."""
-    paying = paying_line(caps, method)
-    return [fee_line(caps), *([paying] if paying else [])]
+    paying = paying_line(catalogue, caps, method)
+    return [fee_line(catalogue, caps), *([paying] if paying else [])]
 
 
 def after_create(
+    catalogue: Catalogue,
     caps: Capabilities,
     delivery: Delivery,
     method: CollectionMethod,
@@ -91,28 +96,44 @@ def after_create(
     payment = delivery.payment
     if payment is not None and (payment.delivery_payment_status or "").casefold() == "paid":
         return []
-    lines = _next_step(caps, delivery, method)
+    lines = _next_step(catalogue, caps, delivery, method)
     if method == "online_checkout" and online is not None and lines:
-        lines += _how_to_pay_online(delivery, online)
+        lines += _how_to_pay_online(catalogue, delivery, online)
     return lines
 
 
-def _how_to_pay_online(delivery: Delivery, online: OnlinePayment) -> list[str]:
-    lines = [say("money.online_how", how=online.instructions)] if online.instructions else []
+def _how_to_pay_online(
+    catalogue: Catalogue, delivery: Delivery, online: OnlinePayment
+) -> list[str]:
+    lines = (
+        [catalogue.say("money.online_how", how=online.instructions)] if online.instructions else []
+    )
     if online.link:
         ref = delivery.id.split("-")[0].upper()
-        lines.append(say("money.online_link", link=online.link.format(ref=ref, id=delivery.id)))
+        lines.append(
+            catalogue.say("money.online_link", link=online.link.format(ref=ref, id=delivery.id))
+        )
     return lines
 
 
-def _next_step(caps: Capabilities, delivery: Delivery, method: CollectionMethod) -> list[str]:
+def _next_step(
+    catalogue: Catalogue, caps: Capabilities, delivery: Delivery, method: CollectionMethod
+) -> list[str]:
     payment = delivery.payment
     fee = payment.delivery_fee if payment is not None else None
     template = _by_method("next", method, caps.paymentTiming)
     if template is None:
         return []
     if fee is None or fee <= 0:
-        return [say(template, it=say("money.the_fee"), It=say("money.the_fee_capital"))]
+        return [
+            catalogue.say(
+                template,
+                it=catalogue.say("money.the_fee"),
+                It=catalogue.say("money.the_fee_capital"),
+            )
+        ]
     currency = (payment.currency_code if payment is not None else None) or caps.currency
-    then = say(template, it=say("money.it"), It=say("money.it_capital"))
-    return [say("money.fee_then", amount=money(fee, currency), then=then)]
+    then = catalogue.say(
+        template, it=catalogue.say("money.it"), It=catalogue.say("money.it_capital")
+    )
+    return [catalogue.say("money.fee_then", amount=catalogue.money(fee, currency), then=then)]

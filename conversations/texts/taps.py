@@ -30,7 +30,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from conversations.texts.catalogue import current, say
+from conversations.texts.catalogue import Catalogue
 
 ANY_OPTION = "*"
 ANY_COMMAND = "!"
@@ -70,32 +70,32 @@ def way(name: str) -> str:
     return f"[[way:{name}]]"
 
 
-def for_channel(text: str, taps: Taps, options: Sequence[str] = ()) -> str:
+def for_channel(catalogue: Catalogue, text: str, taps: Taps, options: Sequence[str] = ()) -> str:
     """``text`` with every mark in ``taps``' words; ``options`` are the labels of the open
     question's options, in the order shown (to name an option by its number)."""
 
     def said(match: re.Match[str]) -> str:
-        verb = say(f"{taps.words}.verb")
+        verb = catalogue.say(f"{taps.words}.verb")
         verb = verb[:1].upper() + verb[1:] if match[1] == "Tap" else verb
-        return f"{verb} {_target(match[2], taps, options)}"
+        return f"{verb} {_target(catalogue, match[2], taps, options)}"
 
     def way_said(match: re.Match[str]) -> str:
-        return say(f"{taps.ways}.{match[1]}")
+        return catalogue.say(f"{taps.ways}.{match[1]}")
 
     return _WAY.sub(way_said, _MARK.sub(said, text))
 
 
-def _target(target: str, taps: Taps, options: Sequence[str]) -> str:
+def _target(catalogue: Catalogue, target: str, taps: Taps, options: Sequence[str]) -> str:
     if target == ANY_OPTION:
-        return say(f"{taps.words}.any_option")
+        return catalogue.say(f"{taps.words}.any_option")
     if target == ANY_COMMAND:
-        return say(f"{taps.words}.any_command")
+        return catalogue.say(f"{taps.words}.any_command")
     if target.startswith(ANY_COMMAND):
         name = target[1:]
         if taps.commands_in_lower_case:  # typed as the parser reads it, in every language
             return name.lower()
         label = f"command.{name.lower()}"
-        return say(label) if label in current().messages else name.capitalize()
+        return catalogue.say(label) if label in catalogue.messages else name.capitalize()
     if taps.options_by_number and target in options:
         return f"{options.index(target) + 1} ({target})"
     return target

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from bot.handoff.bodies import text_body
 from bot.handoff.desk import Filled
+from bot.turn_speech import say
 from conversations import LocationAnswer
-from conversations.texts.catalogue import say
 from tests.fakes.handoff_sides import RecordingStaff
 
 from .conftest import TO_SUMMARY, AgentWorld

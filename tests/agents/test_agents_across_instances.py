@@ -31,6 +31,7 @@ from bot.store.pg_local_server import LocalPostgres
 from bot.telegram.telegram_kind import TELEGRAM_KIND
 from conversations import Session, Turn
 from conversations.dialog import Answer
+from conversations.texts.catalogue import Catalogue
 from tests.agents.conftest import SHOP_KEY, TO_SUMMARY, RecordingChannel
 
 Node = tuple[Store, BotCore, httpx.AsyncClient]
@@ -92,7 +93,9 @@ async def test_two_instances_answering_one_conversation_at_once_run_one_after_th
     def observed(core: BotCore, name: str) -> None:
         handle = core.chats.engine.handle
 
-        async def observing(session: Session, answer: Answer, **kwargs: Any) -> Turn:
+        async def observing(
+            catalogue: Catalogue, session: Session, answer: Answer, **kwargs: Any
+        ) -> Turn:
             order.append(f"{name} begins")
             if name == "a":
                 a_runs.set()
@@ -103,7 +106,7 @@ async def test_two_instances_answering_one_conversation_at_once_run_one_after_th
                         break
                     await asyncio.sleep(0.01)
                 order.append(f"b waits: {await waiting_advisory_locks(store_a)}")
-            turn = await handle(session, answer, **kwargs)
+            turn = await handle(catalogue, session, answer, **kwargs)
             order.append(f"{name} ends")
             return turn
 

@@ -28,7 +28,7 @@ from bot.runtime import Runtime, StartupError
 from bot.runtime.channel_starters import SHIPPED_STARTERS
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.seams import Seams
-from conversations.texts.catalogue import say
+from bot.turn_speech import say
 from tests.channels import probe_channel
 from tests.channels.probe_channel import PROBE_KIND, ProbeChannel, ProbeStarter
 from tests.ordering.conftest import (

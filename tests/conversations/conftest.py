@@ -24,6 +24,7 @@ from bot.partner.models import (
     ServiceLocation,
     Warehouse,
 )
+from bot.turn_speech import current
 from conversations.dialog import (
     Answer,
     ChoiceAnswer,
@@ -307,11 +308,11 @@ class Chat:
     @property
     def said(self) -> str:
         """Every message of the last turn, one per line, as a channel of buttons says it."""
-        return "\n".join(for_channel(m, BUTTONS) for m in self.turn.messages)
+        return "\n".join(for_channel(current(), m, BUTTONS) for m in self.turn.messages)
 
     @property
     def said_ever(self) -> str:
-        return "\n".join(for_channel(m, BUTTONS) for t in self.turns for m in t.messages)
+        return "\n".join(for_channel(current(), m, BUTTONS) for t in self.turns for m in t.messages)
 
     def _keep(self, turn: Turn) -> Turn:
         self.turns.append(turn)
@@ -330,6 +331,7 @@ class Chat:
         remembered: Remembered | None = None,
     ) -> Turn:
         self.session, turn = await self.engine.start(
+            current(),
             flow,
             session_id="chat-1",
             customer=customer,
@@ -341,13 +343,19 @@ class Chat:
     async def replay(self, order: SavedOrder, customer: str | None = None) -> Turn:
         """Order ``order`` again, in a new session (what "repeat my last delivery" does)."""
         self.session, turn = await self.engine.replay(
-            order, session_id="chat-1", customer=customer, before_create=self.before_create
+            current(),
+            order,
+            session_id="chat-1",
+            customer=customer,
+            before_create=self.before_create,
         )
         return self._keep(turn)
 
     async def send(self, answer: Answer) -> Turn:
         assert self.session is not None
-        turn = await self.engine.handle(self.session, answer, before_create=self.before_create)
+        turn = await self.engine.handle(
+            current(), self.session, answer, before_create=self.before_create
+        )
         return self._keep(turn)
 
     def _stamp(self) -> dict[str, Any]:

@@ -14,21 +14,15 @@ import pytest
 from bot.channel_texts import shipped_channel_texts
 from conversations.phones import example_phone
 from conversations.texts import dialogue, money_texts
+from conversations.texts.business_texts import BusinessTexts
 from conversations.texts.catalogue import (
     SHIPPED,
     SOURCE_LANGUAGE,
     ChannelTexts,
     Texts,
-    day,
-    money,
-    number,
     placeholders,
     problems_with,
-    say,
     shipped_messages,
-    speaking,
-    speaking_language,
-    spoken_language,
 )
 
 CHANNELS = shipped_channel_texts()
@@ -58,16 +52,16 @@ def test_every_message_renders_with_its_placeholders(language: str) -> None:
         assert "{" not in rendered and "}" not in rendered, message_id
 
 
-def test_money_carries_the_currency_in_the_locale_of_the_turn() -> None:
-    assert money(1500, "NGN") == "NGN 1,500"
-    assert money(1500.5, "KES") == "KES 1,500.50"
-    assert money_texts.format_money(2_000_000, "NGN") == "NGN 2,000,000"
-    with speaking(Texts().catalogue_for("fr")):
-        assert money(1500, "NGN") == "1\u202f500\xa0NGN"
-        assert money(1500.5, "NGN") == "1\u202f500,50\xa0NGN"
-        assert number(2.5) == "2,5"
-        assert day(date(2027, 1, 7)) == "07 janv. 2027"
-    assert day(date(2027, 1, 7)) == "07 Jan 2027"
+def test_money_carries_the_currency_in_the_locale_of_the_catalogue() -> None:
+    english, french = Texts().catalogue_for(None), Texts().catalogue_for("fr")
+    assert english.money(1500, "NGN") == "NGN 1,500"
+    assert english.money(1500.5, "KES") == "KES 1,500.50"
+    assert money_texts.format_money(english, 2_000_000, "NGN") == "NGN 2,000,000"
+    assert french.money(1500, "NGN") == "1\u202f500\xa0NGN"
+    assert french.money(1500.5, "NGN") == "1\u202f500,50\xa0NGN"
+    assert french.number(2.5) == "2,5"
+    assert french.day(date(2027, 1, 7)) == "07 janv. 2027"
+    assert english.day(date(2027, 1, 7)) == "07 Jan 2027"
 
 
 def test_the_language_comes_from_the_customer_with_the_business_default_as_fallback() -> None:
@@ -77,33 +71,54 @@ def test_the_language_comes_from_the_customer_with_the_business_default_as_fallb
     assert texts.catalogue_for("yo").language == "en"  # Yoruba is not shipped
     assert texts.catalogue_for(None).language == "en"
     assert Texts(locale="fr_CM").catalogue_for("").language == "fr"
-    with speaking(texts.catalogue_for("fr")):
-        assert dialogue.CLOSED.startswith("Cette conversation est terminée")
-    assert dialogue.CLOSED.startswith("This conversation has ended")
+    french = texts.catalogue_for("fr")
+    assert dialogue.CLOSED.render(french).startswith("Cette conversation est terminée")
+    assert dialogue.CLOSED.render(texts.business_catalogue()).startswith(
+        "This conversation has ended"
+    )
 
 
 def test_the_language_kept_for_later_is_the_one_the_customer_asked_for_or_none() -> None:
-    """What a delivery keeps (``spoken_language``): None stands for the business default, so
+    """What a delivery keeps (``Catalogue.chosen``): None stands for the business default, so
     a customer who named no shipped language follows the business, should its locale change."""
-    assert spoken_language() is None  # outside any turn
-    with speaking_language("fr-CA"):
-        assert spoken_language() == "fr"
-        with speaking_language("yo"):  # Yoruba is not shipped
-            assert spoken_language() is None
-        assert spoken_language() == "fr"
-    with speaking_language(None):
-        assert spoken_language() is None
-    with speaking_language("en"):
-        assert spoken_language() == "en"  # asked for, even where English is the default
-    assert spoken_language() is None
+    texts = Texts(locale="en_NG")
+    assert texts.business_catalogue().chosen is None  # outside any turn
+    assert texts.catalogue_for("fr-CA").chosen == "fr"
+    assert texts.catalogue_for("yo").chosen is None  # Yoruba is not shipped
+    assert texts.catalogue_for(None).chosen is None
+    assert texts.catalogue_for("en").chosen == "en"  # asked for, even where English is default
+
+
+def test_the_business_speaks_its_own_language_whoever_the_customer_is() -> None:
+    """Words for the business's staff and riders (an errand's pickup text) are said in its
+    default language from any customer's catalogue."""
+    texts = Texts(locale="fr_CM")
+    english = texts.catalogue_for("en")
+    assert english.language == "en"
+    assert english.for_business().language == "fr"
+    assert english.for_business() is texts.business_catalogue()
+    assert texts.business_catalogue().for_business() is texts.business_catalogue()
+
+
+def test_a_business_gains_its_channels_words_on_its_own_object() -> None:
+    """Each business holds its own ``BusinessTexts``: a channel registered on one adds its
+    words there and nowhere else."""
+    words = ChannelTexts(
+        "pager", {"en": {"pager.hi": "Hi {name}"}, "fr": {"pager.hi": "Salut {name}"}}
+    )
+    one, other = BusinessTexts(Texts()), BusinessTexts(Texts(locale="fr_FR"))
+    one.add_channels(words)
+    assert one.catalogue_for("fr").say("pager.hi", name="Ada") == "Salut Ada"
+    assert one.texts.channels == (words,)
+    assert "pager.hi" not in other.business_catalogue().messages
+    assert other.business_catalogue().money(1500, "EUR") == "1\u202f500\xa0EUR"
 
 
 def test_an_override_replaces_a_message_for_that_language_only() -> None:
     texts = Texts(overrides={"en": {"desk.cancelled": "Order {ref} is off."}})
-    with speaking(texts.catalogue_for("en")):
-        assert say("desk.cancelled", ref="3F2A9C1E") == "Order 3F2A9C1E is off."
-    with speaking(texts.catalogue_for("fr")):
-        assert say("desk.cancelled", ref="3F2A9C1E") == "La livraison 3F2A9C1E est annulée."
+    english, french = texts.catalogue_for("en"), texts.catalogue_for("fr")
+    assert english.say("desk.cancelled", ref="3F2A9C1E") == "Order 3F2A9C1E is off."
+    assert french.say("desk.cancelled", ref="3F2A9C1E") == "La livraison 3F2A9C1E est annulée."
 
 
 def test_wrong_overrides_are_named_with_what_is_wrong() -> None:
@@ -158,10 +173,8 @@ def test_every_french_message_is_translated_unless_it_is_the_same_word() -> None
 
 
 def test_a_phone_example_is_joined_in_the_customers_language() -> None:
-    with speaking_language("fr"):
-        assert " ou +234 " in example_phone("NG")
-    with speaking_language("en"):
-        assert " or +234 " in example_phone("NG")
+    assert " ou +234 " in example_phone(Texts().catalogue_for("fr"), "NG")
+    assert " or +234 " in example_phone(Texts().catalogue_for("en"), "NG")
 
 
 def test_a_channels_words_join_the_catalogue_only_where_the_channel_is_registered() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.partner.models import Delivery
+from bot.turn_speech import current
 from conversations.dialog import DeliveryCreated, ResendAfter, Turn
 from conversations.outcome import Created
 from conversations.refusals import decide
@@ -187,7 +188,7 @@ async def test_a_refused_image_host_tells_the_customer_and_alerts_operators(worl
     await chat.pickup_delivery_to_summary()
     await chat.tap("confirm")
     assert "could not accept the photos" in chat.said
-    assert chat.turn.operator_alert == IMAGE_HOST_ALERT
+    assert chat.turn.operator_alert == IMAGE_HOST_ALERT.render(current())
     assert chat.step == "summary"
     assert chat.turn.status == "open"
 
@@ -197,7 +198,7 @@ async def test_a_lost_answer_ends_the_order_as_unconfirmed_never_as_not_sent(wor
     await chat.pickup_delivery_to_summary()
     await chat.tap("confirm")
 
-    assert chat.said == dialogue.CHECKING
+    assert chat.said == dialogue.CHECKING.render(current())
     turn = chat.turn
     assert turn.status == "unconfirmed" and turn.finished and turn.prompt is None
     (sent,) = world.creator.requests
@@ -214,7 +215,7 @@ async def test_an_identical_order_held_goes_back_to_the_summary_with_its_key(wor
     world.creator.script = [decide("duplicate_held")]
     await chat.pickup_delivery_to_summary()
     await chat.tap("confirm")
-    assert chat.said == dialogue.DUPLICATE_HELD
+    assert chat.said == dialogue.DUPLICATE_HELD.render(current())
     assert chat.step == "summary"
     assert chat.session.idempotency_key == "key-0001-chat"
 
@@ -255,7 +256,7 @@ async def test_a_turn_with_effects_reads_back_from_its_json(chat):
     ],
 )
 def test_the_wait_reads_as_plain_english(retry_after: float | None, wait: str) -> None:
-    message = refusal(decide("rate_limited", retry_after=retry_after))
+    message = refusal(current(), decide("rate_limited", retry_after=retry_after))
     assert f"Please wait {wait}" in message
 
 
@@ -278,7 +279,7 @@ async def test_a_creator_that_is_down_counts_as_unavailable(world, chat):
     world.creator.create = down
     await chat.errand_to_summary()
     await chat.tap("confirm")
-    assert chat.said == dialogue.CHECKING
+    assert chat.said == dialogue.CHECKING.render(current())
     assert chat.turn.status == "unconfirmed"
     assert chat.turn.unconfirmed.request.idempotencyKey == "key-0001-chat"
 

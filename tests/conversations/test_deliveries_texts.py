@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from bot.partner.models import Delivery
+from bot.turn_speech import current
 from conversations.texts import deliveries_texts as wording
 
 
@@ -31,7 +32,7 @@ def delivery(status: str, **fields: Any) -> Delivery:
     ],
 )
 def test_every_status_has_plain_words(status: str, sentence: str) -> None:
-    assert wording.status_sentence(delivery(status)) == sentence
+    assert wording.status_sentence(current(), delivery(status)) == sentence
 
 
 @pytest.mark.parametrize(
@@ -49,7 +50,7 @@ def test_every_status_has_plain_words(status: str, sentence: str) -> None:
 def test_a_matched_delivery_names_what_is_known_of_the_rider(
     rider: dict[str, Any], who: str
 ) -> None:
-    assert wording.status_sentence(delivery("matched", rider=rider)) == (
+    assert wording.status_sentence(current(), delivery("matched", rider=rider)) == (
         f"{who} is assigned and heading to pickup."
     )
 
@@ -57,7 +58,7 @@ def test_a_matched_delivery_names_what_is_known_of_the_rider(
 def test_a_cancellation_gives_its_reason() -> None:
     cancelled = delivery("cancelled", cancellation_reason="Customer changed their mind.")
 
-    assert wording.status_sentence(cancelled) == (
+    assert wording.status_sentence(current(), cancelled) == (
         "Your delivery was cancelled. Reason: Customer changed their mind."
     )
 
@@ -71,6 +72,6 @@ def test_short_references(delivery_id: str, ref: str) -> None:
 
 
 def test_operator_text_skips_what_is_empty() -> None:
-    assert wording.operator_update("  ", ["", " "]) is None
-    assert wording.operator_update(None, ["Check the fee."]) == "• Check the fee."
-    assert wording.operator_update("Paid.", []) == "Paid."
+    assert wording.operator_update(current(), "  ", ["", " "]) is None
+    assert wording.operator_update(current(), None, ["Check the fee."]) == "• Check the fee."
+    assert wording.operator_update(current(), "Paid.", []) == "Paid."

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
+from bot.turn_speech import current
 from conversations.context import Context
 from conversations.flow import CREATE, Branch, Condition, Flow, FlowError, FlowRegistry, Handoff
 from conversations.flows import ENTRY_FLOW, ERRAND, FLOWS, PICKUP_DELIVERY, default_registry
@@ -128,7 +129,10 @@ def test_a_registry_knows_its_entry_and_its_commands():
     assert [flow.name for flow in registry.with_commands] == ["g", "h"]
     assert registry.by_command("gee") is g
     assert registry.by_command("f") is None
-    assert (g.menu_label, h.menu_label) == ("Gee!", "h")  # the title when no label
+    assert (g.menu_label(current()), h.menu_label(current())) == (
+        "Gee!",
+        "h",
+    )  # the title when no label
     with pytest.raises(FlowError, match="entry flow 'z' is not registered"):
         FlowRegistry([f, g], entry="z")
     with pytest.raises(FlowError, match="at least one flow"):
@@ -174,6 +178,7 @@ def _ctx(flow: Flow, answers, caps) -> Context:
         locations=(),
         phone_region="NG",
         geocoder=None,
+        catalogue=current(),
     )
 
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import re
 
+from bot.turn_speech import install, installed, speaking
 from conversations.diagram import mermaid
 from conversations.flows.pickup_delivery import PICKUP_DELIVERY
-from conversations.texts.catalogue import Texts, install, installed, speaking
+from conversations.texts.catalogue import Texts
 from tests.conversations.conftest import Chat, World
 
 FRENCH = Texts().catalogue_for("fr")

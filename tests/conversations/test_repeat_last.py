@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bot.partner.models import CreateDeliveryRequest
+from bot.turn_speech import current
 from conversations.dialog import SavedOrder
 from conversations.flows import ERRAND, PICKUP_DELIVERY, RETURN_PARCEL
 from conversations.texts import dialogue
@@ -208,8 +209,8 @@ async def test_the_replay_says_so_then_asks_for_photos_again(world):
     await chat.replay(order)
 
     assert chat.turn.messages == (
-        dialogue.repeating("Pickup & delivery"),
-        dialogue.not_reused(["Photos"]),
+        dialogue.repeating(current(), "Pickup & delivery"),
+        dialogue.not_reused(current(), ["Photos"]),
     )
     assert chat.session.flow == "pickup_delivery"
     assert "photos" not in chat.session.answers
@@ -403,7 +404,7 @@ async def test_a_flow_the_business_no_longer_offers_starts_a_new_order_in_what_i
 async def test_an_order_of_another_version_starts_a_new_order_instead(world, chat, order):
     await chat.replay(order, customer=CUSTOMER)
 
-    assert chat.turn.messages[0] == dialogue.CANNOT_REPEAT
+    assert chat.turn.messages[0] == dialogue.CANNOT_REPEAT.render(current())
     assert (chat.session.flow, chat.step) == ("order", "service_kind")
     assert chat.session.answers == {}
     assert chat.session.customer == CUSTOMER
@@ -416,5 +417,5 @@ async def test_a_return_is_replayed_into_the_return_flow(world):
     assert (order.flow, order.flow_version) == ("return_parcel", RETURN_PARCEL.version)
     chat = world.chat(engine)
     await chat.replay(order)
-    assert chat.turn.messages[0] == dialogue.repeating("Return a parcel to us")
+    assert chat.turn.messages[0] == dialogue.repeating(current(), "Return a parcel to us")
     assert chat.session.flow == "return_parcel"

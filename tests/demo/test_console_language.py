@@ -10,7 +10,8 @@ import pytest
 from bot.demo import DemoOptions, DemoStack
 from bot.demo.demo_cli import banner
 from bot.sandbox import default_scenario_data, parse_scenario
-from conversations.texts.catalogue import DEFAULT_TEXTS, Texts, install
+from bot.turn_speech import install
+from conversations.texts.catalogue import DEFAULT_TEXTS, Texts
 from tests.conversations.test_flow_languages import english_in
 from tests.support.clock import FakeClock
 

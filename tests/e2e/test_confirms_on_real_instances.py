@@ -38,8 +38,9 @@ import pytest
 
 from bot.chat_ref import UserRef
 from bot.store import Store
+from bot.turn_speech import say
 from conversations.texts import dialogue
-from conversations.texts.catalogue import say
+from conversations.texts.catalogue import DEFAULT_TEXTS
 from tests.e2e.real_instances import (
     Instance,
     Partner,
@@ -57,7 +58,8 @@ QUIET_SECONDS = 3.0  # ``bot.ordering.create_wait.QUIET_SECONDS``: longer waits 
 FIRST_CHAT = 810_000
 # Long enough for the second window and a loaded machine; the test ends as soon as all answer.
 ANSWER_TIMEOUT = 240.0
-WAITING = dialogue.create_waiting(60).split(" about ")[0]  # "Many orders are going out ..."
+# "Many orders are going out ..."
+WAITING = dialogue.create_waiting(DEFAULT_TEXTS.business_catalogue(), 60).split(" about ")[0]
 CREATED = say("dialogue.created", ref="@@").split("@@")[0]
 
 

@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from bot.chat_ref import UserRef
-from conversations.texts.catalogue import say
+from bot.turn_speech import say
 from tests.e2e.conftest import ADA, OPERATORS, BotStack, MakeStack, tiny_png
 from tests.support.clock import FakeClock
 

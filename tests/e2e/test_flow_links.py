@@ -8,9 +8,9 @@ from dataclasses import replace
 import pytest
 
 from bot.telegram.command_menus import customer_menu, flow_commands
+from bot.turn_speech import say
 from conversations.flow import FlowRegistry
 from conversations.flows import default_registry
-from conversations.texts.catalogue import say
 from tests.e2e.conftest import ADA, CHIDI, OPERATORS, BotStack
 
 RETURN_FIRST = "The parcel goes back to Ikeja Hub, 14 Allen Avenue, Ikeja, Lagos."

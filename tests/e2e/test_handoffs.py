@@ -9,7 +9,7 @@ from typing import Any
 from bot.chat_ref import ChatRef, UserRef
 from bot.funnel.recorder import day_of
 from bot.funnel.report import funnel_report, render_short, render_table
-from conversations.texts.catalogue import say
+from bot.turn_speech import say
 from tests.e2e.conftest import (
     ADA,
     ADA_PHONE,

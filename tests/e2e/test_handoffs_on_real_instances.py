@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from bot.store import Store
-from conversations.texts.catalogue import say
+from bot.turn_speech import say
 from tests.e2e.conftest import ADA, OLU, OPERATORS
 from tests.e2e.real_instances import Deployment, Instance, deployment, push
 from tests.fakes import FakeTelegram, RecordedCall, SentMessage, TgUser

@@ -9,7 +9,7 @@ import time
 
 from bot.chat_ref import ChatRef
 from bot.runtime import housekeep
-from conversations.texts.catalogue import say
+from bot.turn_speech import say
 from tests.e2e.conftest import ADA, BotStack, MakeStack
 from tests.support.clock import FakeClock
 

@@ -24,7 +24,7 @@ import httpx
 import pytest
 
 from bot.chat_ref import ChatRef
-from conversations.texts.catalogue import say
+from bot.turn_speech import say
 from tests.e2e.real_instances import CreateArrivals, at_the_summary, deployment, kill, push
 from tests.fakes import TgUser
 

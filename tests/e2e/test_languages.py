@@ -6,8 +6,8 @@ import re
 
 from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.ordering.chats import no_open_order
+from bot.turn_speech import say, speaking_language
 from conversations import TextAnswer
-from conversations.texts.catalogue import say, speaking_language
 from conversations.texts.deliveries_texts import short_ref
 from tests.conversations.test_flow_languages import english_in
 from tests.e2e.conftest import OPERATORS, RECEIVER_PHONE, BotStack, tiny_png

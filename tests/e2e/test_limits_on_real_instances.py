@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from bot.chat_ref import ChatRef, UserRef
-from conversations.texts.catalogue import say
+from bot.turn_speech import say
 from tests.e2e.conftest import OPERATORS
 from tests.e2e.real_instances import (
     Deployment,

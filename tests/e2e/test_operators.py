@@ -3,7 +3,7 @@ answered in the operators' group (commands addressed ``/riders@bot`` as group cl
 
 from __future__ import annotations
 
-from conversations.texts.catalogue import say
+from bot.turn_speech import say
 from conversations.texts.deliveries_texts import short_ref
 from tests.e2e.conftest import ADA, CHIDI, OLU, OPERATORS, BotStack
 from tests.fakes import TgChat

@@ -10,8 +10,8 @@ from bot.chat_ref import TELEGRAM, ChatRef
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.partner.request_limiter import RequestLimiter
 from bot.relay.channel_protocol import SendFailed
+from bot.turn_speech import current, speaking_language
 from conversations.texts import dialogue
-from conversations.texts.catalogue import speaking_language
 from tests.support.clock import FakeClock
 
 CHAT = ChatRef(TELEGRAM, 7)
@@ -59,7 +59,7 @@ async def test_a_long_wait_is_said_with_how_long() -> None:
     limiter = await full_limiter(clock, 60)
     clock.now = 18.0
     assert (await CreateWaitNotice(limiter, chats).before_create(CHAT)).seconds == 42.0
-    assert chats.sent == [(7, dialogue.create_waiting(42.0))]
+    assert chats.sent == [(7, dialogue.create_waiting(current(), 42.0))]
     assert "about 45 seconds" in chats.sent[0][1]
 
 
@@ -107,7 +107,7 @@ async def test_a_wait_nobody_foresaw_is_said_while_the_request_still_waits() -> 
     create = asyncio.create_task(limiter.acquire(foreseen.held_back))  # the create's request
     async with asyncio.timeout(5):
         await chats.told.wait()
-    assert chats.sent == [(7, dialogue.create_waiting(42.0))]
+    assert chats.sent == [(7, dialogue.create_waiting(current(), 42.0))]
     assert not create.done()
     limiter.go.set()
     await create
@@ -120,10 +120,10 @@ async def test_a_late_notice_is_said_in_the_language_of_the_turn_that_armed_it()
     with speaking_language("fr"):  # the customer's turn, as the Telegram adapter enters it
         foreseen = await notice.before_create(CHAT)
         create = asyncio.create_task(limiter.acquire(foreseen.held_back))
-        french = dialogue.create_waiting(42.0)
+        french = dialogue.create_waiting(current(), 42.0)
     async with asyncio.timeout(5):
         await chats.told.wait()
-    assert chats.sent == [(7, french)] and french != dialogue.create_waiting(42.0)
+    assert chats.sent == [(7, french)] and french != dialogue.create_waiting(current(), 42.0)
     limiter.go.set()
     await create
 
@@ -139,4 +139,4 @@ async def test_a_late_notice_is_said_in_the_language_of_the_turn_that_armed_it()
     ],
 )
 def test_the_wait_is_said_in_round_figures(seconds: float, said: str) -> None:
-    assert said in dialogue.create_waiting(seconds)
+    assert said in dialogue.create_waiting(current(), seconds)

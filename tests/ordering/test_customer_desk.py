@@ -11,6 +11,7 @@ from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.ordering import ChatService, CustomerDesk
 from bot.partner.models import Coords, CreateDeliveryRequest, Delivery
 from bot.store import Store
+from bot.turn_speech import current
 from conversations.texts import desk_texts, handoff_texts
 from conversations.texts.deliveries_texts import short_ref
 from conversations.texts.desk_texts import ChannelWords
@@ -157,7 +158,7 @@ async def test_anything_not_the_customers_own_is_unknown_and_never_asked_for(
     for typed in (adas.id, short_ref(adas.id), elsewhere.id, str(uuid.uuid4()), "3f2a9"):
         reply = await desk.status(BOB, typed)
         assert reply.outcome == "unknown" and reply.delivery is None
-        assert reply.text == desk_texts.unknown_delivery(typed, WORDS)
+        assert reply.text == desk_texts.unknown_delivery(current(), typed, WORDS)
         answers.add(reply.text.replace(typed, "<ref>"))
     assert answers == {"I can't find a delivery <ref> among yours. /deliveries lists them."}
     # Ada's own short reference needs six characters at least to mean one delivery.
@@ -167,7 +168,7 @@ async def test_anything_not_the_customers_own_is_unknown_and_never_asked_for(
 
 async def test_nothing_ordered_yet(desk: CustomerDesk) -> None:
     reply = await desk.status(BOB)
-    assert (reply.outcome, reply.text) == ("none_yet", desk_texts.none_yet(WORDS))
+    assert (reply.outcome, reply.text) == ("none_yet", desk_texts.none_yet(current(), WORDS))
     assert reply.text == "You have no deliveries yet. Send /new to order one."
 
 
@@ -185,7 +186,7 @@ async def test_status_when_the_service_fails_is_the_last_known_view(
     assert reply.outcome == "last_known"
     heading = f"Delivery {short_ref(delivery.id)}"
     assert reply.text.startswith(f"{heading}\nLast known status: rider assigned.")
-    assert reply.text.endswith(desk_texts.UNREACHABLE)
+    assert reply.text.endswith(desk_texts.UNREACHABLE.render(current()))
     assert "get_failed" not in reply.text and "500" not in reply.text
     assert reply.delivery is not None and reply.delivery.status == "matched"
 
@@ -196,7 +197,7 @@ async def test_a_delivery_the_service_no_longer_knows_is_unknown(
     (gone,) = await orders.fake(ADA, 1)
     reply = await desk.status(ADA)
     assert reply.outcome == "unknown"
-    assert reply.text == desk_texts.unknown_delivery(short_ref(gone), WORDS)
+    assert reply.text == desk_texts.unknown_delivery(current(), short_ref(gone), WORDS)
 
 
 # --- the list ---------------------------------------------------------------------------------
@@ -234,16 +235,16 @@ async def test_one_page_has_no_page_numbers_and_none_says_how_to_order(
 ) -> None:
     empty = await desk.deliveries(ADA)
     assert (empty.pages, empty.entries, empty.hint) == (0, (), None)
-    assert empty.text == empty.title == desk_texts.none_yet(WORDS)
+    assert empty.text == empty.title == desk_texts.none_yet(current(), WORDS)
     await orders.fake(ADA, 2)
     page = await desk.deliveries(ADA)
     assert page.title == "Your deliveries:" and not page.has_next
 
 
 def test_other_pages_are_named_for_channels_without_buttons() -> None:
-    assert desk_texts.other_pages(0, 1, WORDS) is None
-    assert desk_texts.other_pages(0, 3, WORDS) == "Send /deliveries 2 for the next page."
-    assert desk_texts.other_pages(1, 3, WORDS) == (
+    assert desk_texts.other_pages(current(), 0, 1, WORDS) is None
+    assert desk_texts.other_pages(current(), 0, 3, WORDS) == "Send /deliveries 2 for the next page."
+    assert desk_texts.other_pages(current(), 1, 3, WORDS) == (
         "Send /deliveries 3 for the next page or /deliveries 1 for the previous one."
     )
 
@@ -280,7 +281,7 @@ async def test_a_reason_must_be_3_to_500_characters(
 
 async def test_cancel_without_a_delivery_explains_how(desk: CustomerDesk) -> None:
     reply = await desk.cancel(ADA, " ", "")
-    assert (reply.outcome, reply.text) == ("usage", desk_texts.cancel_usage(WORDS))
+    assert (reply.outcome, reply.text) == ("usage", desk_texts.cancel_usage(current(), WORDS))
 
 
 async def test_nobody_cancels_another_customers_delivery(
@@ -290,7 +291,7 @@ async def test_nobody_cancels_another_customers_delivery(
     calls = api_calls(org)
     reply = await desk.cancel(BOB, delivery.id, "not mine really")
     assert (reply.outcome, reply.delivery_id) == ("unknown", None)
-    assert reply.text == desk_texts.unknown_delivery(delivery.id, WORDS)
+    assert reply.text == desk_texts.unknown_delivery(current(), delivery.id, WORDS)
     assert api_calls(org) == calls
     assert org.sandbox.delivery(delivery.id)["status"] == "matched"
 
@@ -328,10 +329,10 @@ async def test_cancelling_twice_says_it_is_already_cancelled(
 @pytest.mark.parametrize(
     ("status", "code", "outcome", "text"),
     [
-        (429, "rate_limited", "busy", desk_texts.BUSY),
-        (400, "validation_error", "refused", desk_texts.NOT_ACCEPTED),
-        (500, "cancel_failed", "unreachable", desk_texts.UNREACHABLE),
-        (403, "missing_scope", "unreachable", desk_texts.UNREACHABLE),
+        (429, "rate_limited", "busy", desk_texts.BUSY.render(current())),
+        (400, "validation_error", "refused", desk_texts.NOT_ACCEPTED.render(current())),
+        (500, "cancel_failed", "unreachable", desk_texts.UNREACHABLE.render(current())),
+        (403, "missing_scope", "unreachable", desk_texts.UNREACHABLE.render(current())),
     ],
 )
 async def test_service_refusals_are_said_in_plain_words_only(
@@ -365,7 +366,7 @@ async def test_the_receiver_opens_the_link_proves_the_phone_and_gets_the_code(
     (link,) = await orders.store.deliveries.for_user(ADA, 1)
     asked = await desk.open_handoff(private_chat(BOLA), BOLA, token)
     assert (asked.outcome, asked.wants_contact, asked.codes) == ("ask_for_contact", True, ())
-    assert asked.text == handoff_texts.ask_for_contact(link.delivery_id, WORDS)
+    assert asked.text == handoff_texts.ask_for_contact(current(), link.delivery_id, WORDS)
     assert f"drop-off code for delivery {short_ref(link.delivery_id)}" in (asked.text or "")
 
     got = await desk.share_contact(private_chat(BOLA), BOLA, RECEIVER[1:], contact_user=BOLA)
@@ -388,7 +389,10 @@ async def test_the_receiver_opens_the_link_proves_the_phone_and_gets_the_code(
     )
 
     again = await desk.open_handoff(private_chat(BOB), BOB, token)
-    assert (again.outcome, again.text) == ("already_sent", handoff_texts.ALREADY_SENT)
+    assert (again.outcome, again.text) == (
+        "already_sent",
+        handoff_texts.ALREADY_SENT.render(current()),
+    )
 
 
 async def test_someone_elses_contact_is_refused_even_with_the_right_number(
@@ -403,7 +407,7 @@ async def test_someone_elses_contact_is_refused_even_with_the_right_number(
             (),
             True,
         )
-        assert refused.text == handoff_texts.not_own_contact(WORDS)
+        assert refused.text == handoff_texts.not_own_contact(current(), WORDS)
     assert await orders.store.contacts.phone_for(BOB) is None
 
 
@@ -417,7 +421,7 @@ async def test_an_own_contact_with_another_number_ends_the_hand_off(
     wrong = await desk.share_contact(private_chat(BOB), BOB, "+2348031234567", contact_user=BOB)
     assert (wrong.outcome, wrong.text, wrong.ended) == (
         "wrong_phone",
-        handoff_texts.WRONG_PHONE,
+        handoff_texts.WRONG_PHONE.render(current()),
         True,
     )
     later = await desk.share_contact(private_chat(BOB), BOB, "+2348031234567", contact_user=BOB)
@@ -428,7 +432,10 @@ async def test_unknown_and_garbled_links(desk: CustomerDesk, orders: Orders) -> 
     await code_waiting(orders)
     for token in ("A" * 43, "<script>", ""):
         reply = await desk.open_handoff(private_chat(BOB), BOB, token)
-        assert (reply.outcome, reply.text) == ("unknown_link", handoff_texts.UNKNOWN_LINK)
+        assert (reply.outcome, reply.text) == (
+            "unknown_link",
+            handoff_texts.UNKNOWN_LINK.render(current()),
+        )
 
 
 async def test_a_receiver_who_proved_the_number_before_gets_the_code_at_once(

@@ -9,7 +9,7 @@ from bot.handoff.codes import carries_code
 from bot.handoff.desk import HandoffDesk
 from bot.handoff.handoff_settings import HandoffSettings
 from bot.ordering import ChatService
-from conversations.texts.catalogue import say
+from bot.turn_speech import say
 from tests.fakes.handoff_sides import RecordingCustomers, RecordingStaff
 
 from .conftest import Org

@@ -11,7 +11,7 @@ from bot.handoff.desk import HandoffDesk
 from bot.handoff.handoff_settings import HandoffSettings
 from bot.ordering import ChatService
 from bot.store import Store
-from conversations.texts.catalogue import say, speaking_language
+from bot.turn_speech import say, speaking_language
 from tests.fakes.handoff_sides import RecordingCustomers as Customers
 from tests.fakes.handoff_sides import RecordingStaff as Staff
 

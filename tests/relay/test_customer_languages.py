@@ -23,7 +23,9 @@ from bot.partner.models import Delivery
 from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
-from conversations.texts.catalogue import Texts, install, installed, speaking_language
+from bot.turn_speech import install, installed, speaking_language
+from conversations.texts.business_texts import BusinessTexts
+from conversations.texts.catalogue import Texts
 from tests.ordering.conftest import CONFIRM_ANSWER, TO_SUMMARY
 from tests.support.clock import FakeClock
 
@@ -85,9 +87,10 @@ def manual_dispatch(data: dict[str, Any]) -> None:
 
 
 async def bot_world(make_world: MakeWorld, make_relay: MakeRelay, *, locale: str) -> World:
-    install(Texts(locale=locale))
+    texts = Texts(locale=locale)
+    install(texts)  # for the ChatService the customer orders through (``bot.turn_speech``)
     world = await make_world(manual_dispatch)
-    world.relay = make_relay(world.store, settings=BOT_WORDS_ONLY)
+    world.relay = make_relay(world.store, settings=BOT_WORDS_ONLY, texts=BusinessTexts(texts))
     return world
 
 

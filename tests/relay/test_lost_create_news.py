@@ -11,6 +11,7 @@ from bot.partner.models import Delivery
 from bot.relay import Relay
 from bot.relay.inbox_worker import OPEN_CREATE_RECHECK_SECONDS
 from bot.store import Store
+from bot.turn_speech import current
 from conversations.texts import dialogue
 from tests.support.clock import FakeClock
 
@@ -22,7 +23,7 @@ async def settle_found(store: Store, found: Delivery) -> str:
     """What the follow-up does with the delivery its read-back found: settle the row with the
     link and the notice in one commit; the notice."""
     (entry,) = await store.unconfirmed.due(START + 2)
-    notice = dialogue.went_through(found)
+    notice = dialogue.went_through(current(), found)
     assert await store.unconfirmed.settle(entry, notice, settled_link(found, sent_at=START))
     return notice
 

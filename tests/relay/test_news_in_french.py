@@ -20,7 +20,8 @@ from bot.chat_ref import TELEGRAM, ChatRef
 from bot.ordering import ChatService, build_engine
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.models import Delivery
-from conversations.texts.catalogue import Texts, install, installed, shipped_messages
+from bot.turn_speech import install, installed
+from conversations.texts.catalogue import Texts, shipped_messages
 from tests.ordering.conftest import CONFIRM_ANSWER, TO_SUMMARY
 
 from .support import CUSTOMER_CHAT, CUSTOMER_USER, MakeRelay, RecordingChannel

@@ -30,8 +30,8 @@ from bot.ordering.settled_links import settled_link
 from bot.partner.models import WebhookEvent
 from bot.relay import Relay
 from bot.store import Store
+from bot.turn_speech import current, speaking_language
 from conversations.texts import dialogue
-from conversations.texts.catalogue import speaking_language
 from tests.support.clock import FakeClock
 
 from .support import (
@@ -204,7 +204,7 @@ async def settled_by_follow_up(store: Store, life: Life, language: str | None) -
     assert entry is not None
     found = WebhookEvent.model_validate(life.events[0]).data.object
     with speaking_language(language):
-        notice = dialogue.went_through(found)
+        notice = dialogue.went_through(current(), found)
     assert await store.unconfirmed.settle(entry, notice, settled_link(found, sent_at=START - 60))
     return notice
 

@@ -9,6 +9,7 @@ from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.config import RelayConfig
 from bot.relay import RelayTuning
 from bot.store import Store
+from bot.turn_speech import current
 from conversations.texts.deliveries_texts import note_code_handled
 
 from .support import (
@@ -146,7 +147,7 @@ async def test_a_customer_verified_as_the_receiver_gets_the_code(
     ]
     assert channel.texts(OPERATOR) == [
         "The drop-off code for Delivery 3F2A9C1E is ready (the fee was paid).\n"
-        f"• {note_code_handled()}"
+        f"• {note_code_handled(current())}"
     ]
     assert await store.otp.get(DELIVERY) is None
 

@@ -24,7 +24,10 @@ from bot.relay.planner import (
 from bot.store import SendKey, SentReceipt, Store
 from bot.telegram.limits import RateLimiter, SendLimits, Window
 from bot.telegram.relay_channel import TelegramTurns
+from bot.turn_speech import current
 from conversations.texts import deliveries_texts as wording
+from conversations.texts.business_texts import BusinessTexts
+from conversations.texts.catalogue import DEFAULT_TEXTS
 from tests.support.clock import WaitingClock
 
 from .support import (
@@ -164,7 +167,9 @@ async def test_an_operator_backlog_too_long_for_one_message_goes_as_a_digest(
     in_full = len(pieces) - 1
     assert 0 < in_full < len(summaries) - 1
     assert pieces[:-1] == summaries[1 : 1 + in_full]
-    assert pieces[-1] == wording.operator_digest_more(len(summaries) - 1 - in_full, ["3F2A9C1E"])
+    assert pieces[-1] == wording.operator_digest_more(
+        current(), len(summaries) - 1 - in_full, ["3F2A9C1E"]
+    )
     assert "3F2A9C1E" in pieces[-1]
     assert notice == "A code is waiting."
     for n in range(len(summaries)):  # told, in full or counted: each marked sent
@@ -197,7 +202,10 @@ async def test_operator_news_may_be_abridged_and_customer_news_and_code_notices_
     store: Store, channel: RecordingChannel
 ) -> None:
     await link(store, "matched")
-    planner = Planner(store, channel, operators=(OPERATOR_CHAT,), settings=RelayConfig())
+    texts = BusinessTexts(DEFAULT_TEXTS)
+    planner = Planner(
+        store, channel, operators=(OPERATOR_CHAT,), settings=RelayConfig(), texts=texts
+    )
     body = event("evt_1", "picked_up", created=START + 1, summary="Picked up.", otp=otp())
     plan = await planner.plan(
         WebhookEvent.model_validate(body), await store.deliveries.get(DELIVERY)

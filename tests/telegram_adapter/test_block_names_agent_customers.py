@@ -4,7 +4,7 @@ bare reference that names no delivery is answered with the ``channel:customer`` 
 
 from __future__ import annotations
 
-from conversations.texts.catalogue import say
+from bot.turn_speech import say
 from tests.e2e.conftest import OLU, OPERATORS, BotStack
 from tests.telegram_adapter.stack_backends import limits, stack
 

@@ -7,7 +7,7 @@ in the audit trail."""
 from __future__ import annotations
 
 from bot.chat_ref import UserRef
-from conversations.texts.catalogue import say
+from bot.turn_speech import say
 from conversations.texts.deliveries_texts import short_ref
 from tests.e2e.conftest import ADA, CHIDI, OLU, OPERATORS, BotStack
 from tests.telegram_adapter.stack_backends import limits, stack

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.chat_ref import UserRef
-from conversations.texts.catalogue import say
+from bot.turn_speech import say
 from tests.e2e.conftest import ADA, CHIDI, OPERATORS, BotStack
 from tests.telegram_adapter.stack_backends import stack
 

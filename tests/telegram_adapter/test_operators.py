@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.sandbox.state import Store as SandboxState
-from conversations.texts.catalogue import say
+from bot.turn_speech import say
 from conversations.texts.deliveries_texts import short_ref
 from tests.fakes import TgChat, TgUser
 

@@ -16,6 +16,7 @@ from bot.telegram.turn_messages import (
     render_turn,
     reply_answer,
 )
+from bot.turn_speech import say
 from conversations import (
     CONFIRM,
     KEEP,
@@ -27,7 +28,6 @@ from conversations import (
     TextAnswer,
     Turn,
 )
-from conversations.texts.catalogue import say
 from conversations.texts.taps import tap
 
 

@@ -11,8 +11,8 @@ import pytest
 
 from bot.chat_ref import UserRef
 from bot.ordering.returning_customers import CustomerMemory
+from bot.turn_speech import say
 from conversations.returning import Remembered
-from conversations.texts.catalogue import say
 from tests.e2e.conftest import ADA, ADA_PHONE, BOLA, RECEIVER_PHONE, BotStack, tiny_png
 from tests.fakes import SentMessage
 from tests.fakes.telegram_keyboards import buttons

@@ -30,6 +30,7 @@ from starlette.routing import Route
 
 from bot.config.webapp_section import TilesConfig, WebappConfig
 from bot.runtime.serving import listening_socket, start_web_server
+from bot.turn_speech import say
 from bot.webapp.init_data import sign_init_data, user_fields
 from bot.webapp.place_question import (
     Circle,
@@ -41,7 +42,6 @@ from bot.webapp.place_question import (
 )
 from bot.webapp.routes import WebappEndpoints
 from conversations.services import GeocodedPlace
-from conversations.texts.catalogue import say
 
 TOKEN = "123456:AAE-the-bot-token-of-these-tests-0123456"
 USER_ID = 4242

@@ -15,6 +15,7 @@ import pytest
 
 from bot.partner.models import CreateDeliveryRequest, Delivery
 from bot.telegram.update_check import update_flaw
+from bot.turn_speech import current, say, speaking_language
 from bot.webapp.picks import picked_line
 from bot.webapp.place_question import ChatPlaceQuestions
 from conversations import (
@@ -26,7 +27,6 @@ from conversations import (
 )
 from conversations.places import PlaceNames
 from conversations.texts import dialogue
-from conversations.texts.catalogue import say, speaking_language
 from tests.fakes import SentMessage, TgUser
 from tests.telegram_adapter.handler_world import HandlerWorld, handler_world
 
@@ -177,7 +177,7 @@ async def test_a_pick_for_a_question_no_longer_open_is_refused_like_a_stale_tap(
     assert after is not None and after.step == "dropoff_place"
     assert "dropoff_place" not in after.answers
     # The engine's refusal of a tap on an old button, and the open question again.
-    assert (reply.text or "").startswith(dialogue.STALE)
+    assert (reply.text or "").startswith(dialogue.STALE.render(current()))
     assert reply.button("🗺 Pick on the map")
 
 

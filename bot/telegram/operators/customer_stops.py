@@ -15,7 +15,7 @@ from bot.chat_ref import UserRef
 from bot.safety.customer_blocking import unblocked_said
 from bot.safety.customer_names import NameRefused, customer_named, customer_shown
 from bot.telegram.operators.operator_chat import OperatorChat, operator_of
-from conversations.texts.catalogue import say
+from bot.turn_speech import say
 
 
 class CustomerStops(OperatorChat):

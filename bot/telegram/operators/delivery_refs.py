@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.partner.client import PartnerClient
-from conversations.texts.catalogue import number, say
+from bot.turn_speech import number, say
 
 MIN_REF: Final = 6  # shorter prefixes would match too much to mean anything
 SEARCHED: Final = 500  # a reference is looked for among this many newest deliveries

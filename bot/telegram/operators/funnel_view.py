@@ -14,7 +14,7 @@ from bot.funnel.recorder import day_of
 from bot.funnel.report import funnel_report, render_short
 from bot.periods import since_seconds
 from bot.telegram.operators.operator_chat import OperatorChat
-from conversations.texts.catalogue import say
+from bot.turn_speech import say
 
 DEFAULT_PERIOD = "7d"
 

@@ -26,8 +26,8 @@ from bot.telegram.application import Handler
 from bot.telegram.handoff_sides import BUTTON_PATTERN, tagged_ref
 from bot.telegram.human_request import message_body
 from bot.telegram.message_sender import TelegramSender, answer_tap
+from bot.turn_speech import say
 from conversations import LocationAnswer
-from conversations.texts.catalogue import say
 
 Context = ContextTypes.DEFAULT_TYPE
 

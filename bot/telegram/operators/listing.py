@@ -19,7 +19,7 @@ from bot.telegram.operators.operator_chat import OperatorChat
 from bot.telegram.operators.operator_refusals import explain
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage, next_page
-from conversations.texts.catalogue import money, say
+from bot.turn_speech import current, money, say
 from conversations.texts.deliveries_texts import status_label
 
 LIST_PAGE_SIZE: Final = 10
@@ -73,7 +73,7 @@ class DeliveryList(OperatorChat):
         except errors.PartnerError as error:
             return OutgoingMessage(escape(explain(error)))
         if wanted:
-            which = say("ops.deliveries_of", status=status_label(wanted))
+            which = say("ops.deliveries_of", status=status_label(current(), wanted))
             which = which[:1].upper() + which[1:]
         else:
             which = say("ops.all_deliveries")
@@ -98,7 +98,7 @@ class DeliveryList(OperatorChat):
 
 
 def _delivery_line(delivery: Delivery) -> str:
-    facts = [status_label(delivery.status)]
+    facts = [status_label(current(), delivery.status)]
     payment = delivery.payment
     if payment is not None and payment.delivery_fee is not None:
         facts.append(money(payment.delivery_fee, payment.currency_code or ""))

@@ -11,7 +11,7 @@ from bot.telegram.operators.delivery_refs import RefRefused, delivery_id_for
 from bot.telegram.operators.operator_refusals import explain
 from bot.telegram.text import escape, split
 from bot.telegram.turn_messages import OutgoingMessage
-from conversations.texts.catalogue import say
+from bot.turn_speech import say
 
 
 class OperatorChat:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.partner import errors
-from conversations.texts.catalogue import say
+from bot.turn_speech import say
 from conversations.texts.deliveries_texts import short_ref
 
 

@@ -9,7 +9,7 @@ from telegram.ext import ContextTypes
 from bot.partner import errors
 from bot.telegram.operators.operator_chat import OperatorChat
 from bot.telegram.operators.operator_refusals import explain
-from conversations.texts.catalogue import say
+from bot.turn_speech import current, say
 from conversations.texts.deliveries_texts import short_ref, status_label
 
 
@@ -36,7 +36,7 @@ class Dispatch(OperatorChat):
         await self.audit(update, "assign", delivery_id, "done", rider_id)
         rider = delivery.rider
         name = (rider.name if rider else None) or rider_id
-        ref, status = short_ref(delivery.id), status_label(delivery.status)
+        ref, status = short_ref(delivery.id), status_label(current(), delivery.status)
         await self.say(message, say("ops.assigned", rider=name, ref=ref, status=status))
 
     async def unassign(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -56,7 +56,7 @@ class Dispatch(OperatorChat):
             await self.audit(update, "unassign", delivery_id, _refused(error))
             return await self.say(message, explain(error, delivery_id=delivery_id))
         await self.audit(update, "unassign", delivery_id, "done")
-        ref, status = short_ref(delivery.id), status_label(delivery.status)
+        ref, status = short_ref(delivery.id), status_label(current(), delivery.status)
         await self.say(message, say("ops.unassigned", ref=ref, status=status))
 
 

@@ -10,8 +10,8 @@ from bot.partner.models import Delivery, Rider
 from bot.telegram.operators.operator_chat import OperatorChat
 from bot.telegram.operators.operator_refusals import explain
 from bot.telegram.text import escape
-from conversations.texts.catalogue import number as format_decimal
-from conversations.texts.catalogue import say
+from bot.turn_speech import current, say
+from bot.turn_speech import number as format_decimal
 from conversations.texts.deliveries_texts import short_ref, status_label
 
 
@@ -103,7 +103,7 @@ def _rider_facts(rider: Rider) -> str:
     count = rider.active_delivery_count
     one = count == 1
     active = say("ops.active_delivery") if one else say("ops.active_deliveries", count=count)
-    facts = [status_label(str(rider.presence)), distance, located, active]
+    facts = [status_label(current(), str(rider.presence)), distance, located, active]
     return " · ".join(facts)
 
 
