@@ -226,6 +226,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         turns=channels,
         metrics=metrics,
         texts=texts,
+        capabilities=channels.capabilities,
     )
     poller = None
     if not settings.signing_secrets:

@@ -12,6 +12,7 @@ The value is a leaf of the code base: it imports nothing of the bot.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -32,6 +33,8 @@ class ChannelCapabilities:
     ``live_locations``: a customer can share where they are, moving. ``buttons_per_message``:
     how many choices a message can carry as buttons (0: the choices are typed).
     ``message_length``: the longest text one message may carry, in characters.
+    ``news_as_data``: the customer's app reads a delivery's news as data (an event each, with
+    the sentence beside it: ``bot.relay.agent_updates``), not as a chat message.
     """
 
     proves_phone: bool = False
@@ -39,6 +42,7 @@ class ChannelCapabilities:
     live_locations: bool = False
     buttons_per_message: int = 0
     message_length: int = 4096
+    news_as_data: bool = False
 
     def __post_init__(self) -> None:
         if self.buttons_per_message < 0 or self.message_length < 1:
@@ -47,6 +51,14 @@ class ChannelCapabilities:
 
 NO_CAPABILITIES: Final = ChannelCapabilities()
 """What the core assumes of a channel it does not run: nothing can be proven or drawn."""
+
+CapabilitiesOf = Callable[[str], ChannelCapabilities]
+"""What the channel of a given name can do (``bot.channels.Channels.capabilities``)."""
+
+
+def no_capabilities(channel: str) -> ChannelCapabilities:
+    """Nothing, whatever the channel: a part no channel registered on proves nothing."""
+    return NO_CAPABILITIES
 
 
 @dataclass(frozen=True)

@@ -20,15 +20,17 @@ from bot.agents.channel_keys import ChannelKeys, RateLimits
 from bot.agents.event_webhooks import OTHER_INSTANCES_LOOK_SECONDS, EventWebhooks
 from bot.agents.headless import HeadlessConversations
 from bot.agents.photo_uploads import PhotoUploads
-from bot.channel_kind import ChannelKind
+from bot.channel_kind import ChannelCapabilities, ChannelKind
 from bot.channels import ChannelRegistration
 from bot.chat_ref import AGENTS
 from bot.core_services import CoreServices
 from conversations.texts.agent_texts import AGENT_WORDS
 
-AGENTS_KIND: Final = ChannelKind(AGENTS, lock_tag=2)
+AGENTS_KIND: Final = ChannelKind(
+    AGENTS, lock_tag=2, capabilities=ChannelCapabilities(news_as_data=True)
+)
 """The ``agents`` channel: an agent's app sends what its customer says as data, so nothing is
-proven or drawn by the channel itself."""
+proven or drawn by the channel itself, and reads a delivery's news as data too."""
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ import functools
 import time
 from collections.abc import Callable
 
+from bot.channel_kind import CapabilitiesOf, no_capabilities
 from bot.chat_ref import ChatRef, UserRef
 from bot.chatlocks import ChatTurnLocks
 from bot.clocks import Clock, Sleep
@@ -39,7 +40,7 @@ from bot.ordering.returning_customers import CustomerMemory
 from bot.ordering.saved_sessions import load_session
 from bot.ordering.turn_context import Reply, TurnContext, speaking
 from bot.ordering.turn_effects import TurnEffects
-from bot.ordering.turn_guards import CapabilitiesOf, LimitHits, TurnGuards, no_capabilities
+from bot.ordering.turn_guards import LimitHits, TurnGuards
 from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS
 from bot.store import Store
 from bot.turn_speech import current

@@ -15,9 +15,7 @@ Without ``[limits]`` no limit applies: a tool's own service takes all.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from bot.channel_kind import NO_CAPABILITIES, ChannelCapabilities
+from bot.channel_kind import CapabilitiesOf, no_capabilities
 from bot.chat_ref import UserRef
 from bot.config.limits_section import LimitsConfig
 from bot.ordering.alerting import AlertOperators
@@ -27,15 +25,6 @@ from bot.store import Store
 from bot.turn_speech import current
 from conversations import CONFIRM, ChoiceAnswer, Engine, Session, Turn
 from conversations.dialog import Answer
-
-CapabilitiesOf = Callable[[str], ChannelCapabilities]
-"""What the channel of a given name can do (``bot.channels.Channels.capabilities``)."""
-
-
-def no_capabilities(channel: str) -> ChannelCapabilities:
-    """Nothing, whatever the channel: a chat service no channel registered on proves nothing."""
-    return NO_CAPABILITIES
-
 
 #: Where a caller that answers in its own terms (an agent channel's 429) collects the limits its
 #: call hit: made by that caller, handed down through ``ChatService``'s ``limit_hits``, added to

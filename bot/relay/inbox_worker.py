@@ -65,6 +65,7 @@ from dataclasses import dataclass
 
 import pydantic
 
+from bot.channel_kind import CapabilitiesOf, no_capabilities
 from bot.chat_ref import ChatRef
 from bot.clocks import Clock, Sleep
 from bot.config import RelayConfig
@@ -115,7 +116,8 @@ class Relay(Job):
     (tests inject fakes); ``phone_region`` lets receiver phones written without a country code
     be compared. ``turns`` is each chat's pacing (``bot.channels.Channels`` asks the chat's
     channel), taken before a chat's message is composed; without it a ``PacedChannel`` says
-    how far behind a chat is.
+    how far behind a chat is. ``capabilities`` says what each chat's channel can do (its
+    registration's): a channel whose customers read news as data gets each event as data.
     """
 
     name = "relay"
@@ -134,6 +136,7 @@ class Relay(Job):
         turns: ChatTurns | None = None,
         metrics: Metrics = NO_METRICS,
         texts: BusinessTexts | None = None,
+        capabilities: CapabilitiesOf = no_capabilities,
     ) -> None:
         # On a shared store a process that died leaves events whose lease runs out without
         # anyone waking this relay, and this relay's own leases on events still being sent
@@ -152,6 +155,7 @@ class Relay(Job):
             settings=settings or RelayConfig.model_validate({}),
             texts=texts,
             phone_region=phone_region,
+            capabilities=capabilities,
         )
         self._queues = ChatQueues(
             Sender(store, channel, metrics, texts),

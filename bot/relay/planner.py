@@ -35,7 +35,8 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bot.chat_ref import AGENTS, ChatRef
+from bot.channel_kind import CapabilitiesOf, no_capabilities
+from bot.chat_ref import ChatRef
 from bot.config import RelayConfig
 from bot.partner.models import Delivery, WebhookEvent
 from bot.relay import quote_question
@@ -105,8 +106,10 @@ class Planner:
         settings: RelayConfig,
         texts: BusinessTexts,
         phone_region: str | None = None,
+        capabilities: CapabilitiesOf = no_capabilities,
     ) -> None:
         self._store = store
+        self._capabilities = capabilities
         self._texts = texts
         self._channel = channel
         self._operators = list(dict.fromkeys(operators))
@@ -115,7 +118,7 @@ class Planner:
 
     async def plan(self, event: WebhookEvent, link: DeliveryLink | None) -> Plan:
         """The plan for ``event``; ``link`` is None for a delivery no chat of this bot ordered."""
-        if link is not None and link.chat.channel == AGENTS:
+        if link is not None and self._capabilities(link.chat.channel).news_as_data:
             return await self._agent_plan(event, link)
         messages: list[Outgoing] = []
         view: ViewUpdate | None = None

@@ -10,11 +10,13 @@ from typing import Any
 import httpx
 import pytest
 
+from bot.channel_kind import NO_CAPABILITIES, ChannelCapabilities
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.clocks import Clock
 from bot.config import RelayConfig
 from bot.partner.client import PartnerClient
 from bot.relay import Relay, RelayTuning
+from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.store import Store
 from bot.web import create_web_app
@@ -57,6 +59,12 @@ def store_clock(clock: FakeClock) -> Clock:
     return clock
 
 
+def shipped_capabilities(channel: str) -> ChannelCapabilities:
+    """What the shipped channel named ``channel`` can do, as its kind declares."""
+    kinds = {kind.name: kind.capabilities for kind in SHIPPED_CHANNEL_KINDS}
+    return kinds.get(channel, NO_CAPABILITIES)
+
+
 @pytest.fixture
 def make_relay(clock: FakeClock, channel: RecordingChannel) -> MakeRelay:
     """``make_relay(store, **overrides)``: a relay with both operators and the fake clock."""
@@ -69,6 +77,8 @@ def make_relay(clock: FakeClock, channel: RecordingChannel) -> MakeRelay:
             "tuning": RelayTuning(),
             # As the scenarios' dashboard switch: the codes come by webhook.
             "settings": RelayConfig.model_validate({"otp_via_webhook": True}),
+            # What each shipped channel can do, as its registration says (agents: news as data).
+            "capabilities": shipped_capabilities,
         }
         chosen = overrides.pop("channel", channel)
         options.update(overrides)
