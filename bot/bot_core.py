@@ -214,6 +214,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         limits=settings.limits,
         metrics=metrics,
         channel_capabilities=channels.capabilities,
+        texts=texts,
     )
     relay = Relay(
         store,

@@ -385,7 +385,7 @@ def _refusal(
     if not hits:
         return CustomerBlocked(" ".join(turn.messages))
     with speaking_language(language):
-        return CustomerOverLimit(hits[0], hits[0].said())
+        return CustomerOverLimit(hits[0], hits[0].said(current()))
 
 
 _NOBODY = UserRef(AGENTS, 0)

@@ -289,10 +289,10 @@ class Conversation:
         if reply.restarted:
             return  # the new order's first turn is drawn
         if present is not None:
-            shown = None if turn == no_open_order() else await present(turn)
+            shown = None if turn == no_open_order(current()) else await present(turn)
             if shown is not None:
                 await reply(shown)
-        if turn == no_open_order():
+        if turn == no_open_order(current()):
             # The engine's "has ended" reads oddly to someone just saying hi.
             await self._say(chat_id, say("telegram.no_order"))
 
