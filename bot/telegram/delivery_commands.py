@@ -61,7 +61,9 @@ class DeliveryCommands:
         message, user_id = _private(update)
         if message is None or user_id is None:
             return await self._say_private_only(update)
-        reply = await self.ctx.desk.status(telegram_user(user_id), " ".join(context.args or []))
+        reply = await self.ctx.desk.status(
+            current(), telegram_user(user_id), " ".join(context.args or [])
+        )
         await self._say(message, reply.text)
 
     async def deliveries(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -81,7 +83,7 @@ class DeliveryCommands:
         if message is None or user_id is None:
             return await self._say_private_only(update)
         _, typed, reason = [*(message.text or "").split(maxsplit=2), "", ""][:3]
-        reply = await self.ctx.desk.cancel(telegram_user(user_id), typed, reason)
+        reply = await self.ctx.desk.cancel(current(), telegram_user(user_id), typed, reason)
         await self._say(message, reply.text)
 
     async def turn_page(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -107,7 +109,9 @@ class DeliveryCommands:
 
     async def page(self, user_id: int, page: int) -> OutgoingMessage:
         """Page ``page`` (from 0, clamped to the last) of the user's deliveries, drawn."""
-        return draw_page(await self.ctx.desk.deliveries(telegram_user(user_id), page), user_id)
+        return draw_page(
+            await self.ctx.desk.deliveries(current(), telegram_user(user_id), page), user_id
+        )
 
     async def _say(self, message: Message, text: str) -> None:
         await self.ctx.sender.send_message(message.chat_id, OutgoingMessage(escape(text)))

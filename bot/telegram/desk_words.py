@@ -24,5 +24,5 @@ async def desk_reply(ctx: BotContext, chat_id: int, user_id: int, text: str) -> 
         return None
     user = telegram_user(user_id)
     if asked == "cancel":
-        return (await ctx.desk.cancel(user, "", "")).text
-    return (await ctx.desk.status(user, "")).text
+        return (await ctx.desk.cancel(current(), user, "", "")).text
+    return (await ctx.desk.status(current(), user, "")).text

@@ -43,7 +43,7 @@ async def start_otp_handoff(ctx: BotContext, update: Update, token: str) -> None
             ctx, message.chat_id, handoff_texts.HANDOFF_PRIVATE_ONLY.render(current())
         )
     reply = await ctx.desk.open_handoff(
-        telegram_chat(message.chat_id), telegram_user(user.id), token
+        current(), telegram_chat(message.chat_id), telegram_user(user.id), token
     )
     await _draw(ctx, message.chat_id, reply)
 
@@ -59,6 +59,7 @@ async def contact_shared(ctx: BotContext, update: Update) -> bool:
     contact = message.contact
     owner = None if contact.user_id is None else telegram_user(contact.user_id)
     reply = await ctx.desk.share_contact(
+        current(),
         telegram_chat(message.chat_id),
         telegram_user(user.id),
         contact.phone_number,
