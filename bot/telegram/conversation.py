@@ -156,7 +156,7 @@ class Conversation:
             )
             return
         if isinstance(found, TextAnswer):
-            said = await desk_reply(self.ctx, chat_id, user_id, found.text)
+            said = await desk_reply(self.ctx, current(), chat_id, user_id, found.text)
             if said is not None:
                 await self._say(chat_id, said)
                 return
