@@ -146,7 +146,7 @@ class Conversation:
         if message.web_app_data is not None:
             await self._map_pick(chat_id, user_id, message.web_app_data.data)
             return
-        found = answer_from_update(update, bot_username=context.bot.username)
+        found = answer_from_update(current(), update, bot_username=context.bot.username)
         if found is None:
             await self._say(
                 chat_id,
@@ -236,7 +236,7 @@ class Conversation:
         if pick is None:  # an old page's, or not the page's at all: about the map, not "text"
             await self._say(chat_id, say("telegram.map_pick_unreadable"))
             return
-        turns = await MapPickTurns.open(self.ctx.chats, telegram_chat(chat_id), pick)
+        turns = await MapPickTurns.open(current(), self.ctx.chats, telegram_chat(chat_id), pick)
         if turns is None:  # not the open question: the engine refuses it as a stale tap
             await self._answer(chat_id, user_id, pick.place_answer())
             return
