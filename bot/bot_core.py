@@ -92,7 +92,9 @@ class BotCore:
     def desk(self, words: ChannelWords) -> CustomerDesk:
         """The customer desk (status, deliveries, cancel) answering in ``words``."""
         region = self.settings.phone_region
-        return CustomerDesk(self.store, self.client, words, phone_region=region, chats=self.chats)
+        return CustomerDesk(
+            self.store, self.client, words, phone_region=region, chats=self.chats, texts=self.texts
+        )
 
     def quotes(self, words: ChannelWords) -> QuoteDesk:
         """Answers to the quote question (keep or cancel), the operators told each choice."""
@@ -214,6 +216,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         limits=settings.limits,
         metrics=metrics,
         channel_capabilities=channels.capabilities,
+        texts=texts,
     )
     relay = Relay(
         store,

@@ -5,6 +5,11 @@ A stage of moving texts out of process-wide state (issue 35): ``conversations`` 
 reach the business's ``Texts`` here (installed by ``build_core``) and the turn's catalogue in
 a ``ContextVar`` entered by each entry point (``speaking_language``). Each caller moved to a
 catalogue it is given stops importing this module; the module goes with the last one.
+
+Moved so far: the customer turn's path (``bot.ordering``: the turn's catalogue is picked once
+by ``bot.ordering.turn_catalogue``, the ordering's one door to this module while callers that
+give no language code keep the one being spoken), the customer and quote desks, and the
+Telegram delivery commands, desk words, drop-off code receiver, answers and map picks.
 """
 
 from __future__ import annotations

@@ -13,6 +13,8 @@ from bot.cli import main
 from bot.periods import since_seconds
 from bot.store import Store
 from bot.turn_speech import say
+from conversations.texts.business_texts import BusinessTexts
+from conversations.texts.catalogue import DEFAULT_TEXTS
 
 CONFIG = """
 [partner]
@@ -150,10 +152,11 @@ async def test_a_blocked_customer_of_any_channel_has_their_drafts_dropped(
         done = await blocking.block(user, by="shell")
         assert (done.new, done.drafts) == (True, 1)
         assert await store.sessions.get(chat) is None
-        assert await blocking.refusal(user) == blocked_turn()
-        assert await blocking.refusal(UserRef(user.channel, user.id + 1)) is None
+        catalogue = BusinessTexts(DEFAULT_TEXTS).catalogue_for(None)
+        assert await blocking.refusal(user, catalogue) == blocked_turn(catalogue)
+        assert await blocking.refusal(UserRef(user.channel, user.id + 1), catalogue) is None
         assert await blocking.unblock(user, by="shell") is True
-        assert await blocking.refusal(user) is None
+        assert await blocking.refusal(user, catalogue) is None
 
 
 WEBHOOKS_ON = CONFIG.replace('mode = "polling"', 'public_base_url = "https://bot.example.com"') + (

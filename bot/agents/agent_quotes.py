@@ -41,11 +41,12 @@ class AgentQuotes:
     ) -> QuoteReply:
         """``customer``'s ``choice`` for the delivery ``ref`` (the short reference the event
         named), its text in the door's ``words``."""
+        business = self._quotes.desk.texts.business_catalogue()  # an agent's customer's default
         if not is_short_ref(ref):
-            reply = QuoteReply(outcome="unknown", text=self._quotes.desk_unknown(ref))
+            reply = QuoteReply(outcome="unknown", text=self._quotes.desk_unknown(business, ref))
         else:
             user = await self._store.agents.user(channel, customer)
-            reply = await self._quotes.answer(user or _NOBODY, ref, choice)
+            reply = await self._quotes.answer(business, user or _NOBODY, ref, choice)
             if reply.outcome in _TAKEN and reply.delivery_id is not None:
                 await self._keep(reply.delivery_id, choice, reply)
         return reply.model_copy(update={"text": words.draw(reply.text, customer)})

@@ -41,6 +41,7 @@ from conversations import EDIT_PREFIX, ChoiceAnswer, CommandAnswer, Prompt, Turn
 from conversations.dialog import CONFIRM, Answer, SessionStatus
 from conversations.flow import FlowRegistry
 from conversations.texts import agent_texts
+from conversations.texts.catalogue import Catalogue
 from conversations.texts.deliveries_texts import short_ref
 from conversations.texts.taps import Taps, for_channel
 
@@ -214,15 +215,21 @@ class HeadlessConversations:
 
     # --- the customer's deliveries -----------------------------------------------------------
 
+    def _business(self) -> Catalogue:
+        """What the desk says to an agent's customer: the business's default language."""
+        return self._desk.texts.business_catalogue()
+
     async def deliveries(self, channel: str, customer: str, page: int = 0) -> DeliveryPage:
         """A page of the customer's deliveries (none for a customer the channel never had)."""
         user = await self._store.agents.user(channel, customer)
-        return await self._desk.deliveries(_NOBODY if user is None else user, page)
+        return await self._desk.deliveries(
+            self._business(), _NOBODY if user is None else user, page
+        )
 
     async def status(self, channel: str, customer: str, ref: str = "") -> StatusReply:
         """One of the customer's deliveries (full id or short reference) as it is now."""
         user = await self._store.agents.user(channel, customer)
-        return await self._desk.status(_NOBODY if user is None else user, ref)
+        return await self._desk.status(self._business(), _NOBODY if user is None else user, ref)
 
     async def cancel_delivery(
         self, channel: str, customer: str, ref: str, reason: str
@@ -238,7 +245,9 @@ class HeadlessConversations:
             text = agent_texts.cancel_reason_length(length, low, high)
             return CancelReply(outcome="bad_reason", text=text)
         user = await self._store.agents.user(channel, customer)
-        return await self._desk.cancel(_NOBODY if user is None else user, ref, reason)
+        return await self._desk.cancel(
+            self._business(), _NOBODY if user is None else user, ref, reason
+        )
 
     async def events(
         self, channel: str, conversation_id: str, after: int, limit: int
@@ -385,7 +394,7 @@ def _refusal(
     if not hits:
         return CustomerBlocked(" ".join(turn.messages))
     with speaking_language(language):
-        return CustomerOverLimit(hits[0], hits[0].said())
+        return CustomerOverLimit(hits[0], hits[0].said(current()))
 
 
 _NOBODY = UserRef(AGENTS, 0)

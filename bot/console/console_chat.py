@@ -164,13 +164,13 @@ class ConsoleChat:
             await self.ask_desk(parsed)
             return
         if isinstance(parsed, OpenHandoff):
-            opened = await self.desk.open_handoff(self.chat, self.user, parsed.token)
+            opened = await self.desk.open_handoff(current(), self.chat, self.user, parsed.token)
             await self.hand_over(opened)
             return
         if isinstance(parsed, ContactAnswer):
             own = self.user if self.own_contact_wanted else None
             reply = await self.desk.share_contact(
-                self.chat, self.user, parsed.phone, contact_user=own
+                current(), self.chat, self.user, parsed.phone, contact_user=own
             )
             await self.hand_over(reply)
             if reply.answered:
@@ -214,21 +214,21 @@ class ConsoleChat:
     async def ask_desk(self, request: DeskRequest) -> None:
         """``status``, ``deliveries`` or ``cancel_delivery``, answered by the desk."""
         if isinstance(request, AskStatus):
-            reply = await self.desk.status(self.user, request.ref)
+            reply = await self.desk.status(current(), self.user, request.ref)
             self.screen.write(said(reply.text))
         elif isinstance(request, ListDeliveries):
-            page = await self.desk.deliveries(self.user, request.page - 1)
+            page = await self.desk.deliveries(current(), self.user, request.page - 1)
             more = other_pages(current(), page.page, page.pages, self.desk.words)
             self.screen.write(said(page.text + (f"\n{more}" if more else "")))
         else:
-            cancelled = await self.desk.cancel(self.user, request.ref, request.reason)
+            cancelled = await self.desk.cancel(current(), self.user, request.ref, request.reason)
             self.screen.write(said(cancelled.text))
 
     async def answer_quote(self, request: AnswerQuote) -> None:
         """``quote keep|cancel <ref>``, answered by the quote desk (the desk's own
         ``QuoteDesk`` when the console was given none)."""
         quotes = self.quotes or QuoteDesk(self.desk)
-        reply = await quotes.answer(self.user, request.ref, request.choice)
+        reply = await quotes.answer(current(), self.user, request.ref, request.choice)
         self.screen.write(said(reply.text))
 
     async def hand_over(self, reply: HandoffReply) -> None:

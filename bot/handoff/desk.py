@@ -36,7 +36,7 @@ from bot.ordering.chats import ChatService
 from bot.safety.customer_blocking import blocked_turn
 from bot.store import Store
 from bot.store.handoffs import TO_CUSTOMER, TO_STAFF, Handoff, Taken, Way
-from bot.turn_speech import say, speaking_language
+from bot.turn_speech import current, say, speaking_language
 from conversations import Turn
 from conversations.dialog import Answer
 
@@ -108,7 +108,7 @@ class HandoffDesk:
                 return Asked(None, False, say("human.unavailable"))
             if await self.store.customer_blocks.get(user) is not None:
                 # An operator stopped this customer (``/block``): no way round it to staff.
-                return Asked(None, False, blocked_turn().messages[0])
+                return Asked(None, False, blocked_turn(current()).messages[0])
             session = await self.chats.session(chat)
             opened = await self.store.handoffs.open(
                 chat,
@@ -322,7 +322,7 @@ class HandoffDesk:
                 await self.staff.tell(closed, say("staff.blocked_ended", ref=closed.ref))
         if tell_customer:
             with speaking_language(closed.language):
-                sentence = blocked_turn().messages[0]
+                sentence = blocked_turn(current()).messages[0]
             await self.store.handoffs.add(closed.ref, TO_CUSTOMER, text_body(sentence))
             await self.flush(closed, TO_CUSTOMER)
         return True

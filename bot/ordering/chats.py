@@ -38,22 +38,24 @@ from bot.ordering.order_starts import OrderStarts
 from bot.ordering.owed_replies import replies_owed
 from bot.ordering.returning_customers import CustomerMemory
 from bot.ordering.saved_sessions import load_session
-from bot.ordering.turn_context import Reply, TurnContext, speaking
+from bot.ordering.turn_catalogue import TurnCatalogues
+from bot.ordering.turn_context import Reply, TurnContext
 from bot.ordering.turn_effects import TurnEffects
 from bot.ordering.turn_guards import LimitHits, TurnGuards
 from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS
 from bot.store import Store
-from bot.turn_speech import current
 from conversations import CommandAnswer, Engine, Session, Turn
 from conversations.dialog import Answer
 from conversations.texts import dialogue
+from conversations.texts.business_texts import BusinessTexts
+from conversations.texts.catalogue import DEFAULT_TEXTS, Catalogue
 
 __all__ = ["AlertOperators", "ChatService", "DeliverLater", "Reply", "no_open_order"]
 
 
-def no_open_order() -> Turn:
-    """The turn for an answer when no order is open, in the language being spoken."""
-    return Turn(messages=(dialogue.CLOSED.render(current()),), status="ended")
+def no_open_order(catalogue: Catalogue) -> Turn:
+    """The turn for an answer when no order is open, said from ``catalogue``."""
+    return Turn(messages=(dialogue.CLOSED.render(catalogue),), status="ended")
 
 
 class ChatService:
@@ -65,8 +67,10 @@ class ChatService:
     ``first_follow_up_seconds`` later. Every call takes ``language``, the customer's language
     code as their client gives it (Telegram's ``language_code``, an agent's ``language``): the
     turn is said in that shipped language, or in the business default (``[texts] locale``)
-    when it is missing or not shipped; left out, in the one already being spoken
-    (``conversations.texts.catalogue.speaking_language``, entered by the adapter).
+    when it is missing or not shipped (``texts``: the business's, ``BotCore.texts``; left
+    out, the shipped ones); left out, in the one already being spoken (the adapter's
+    ``speaking_language``). The turn's catalogue is picked once (``TurnCatalogues``) and
+    passed to whatever says something in the turn.
     ``metrics`` are the business's: its funnel's step events are counted there.
     ``channel_capabilities`` says what each customer's channel can do (its registration's,
     ``bot.channels.Channels.capabilities``; left out, nothing is proven).
@@ -87,8 +91,10 @@ class ChatService:
         limits: LimitsConfig | None = None,
         metrics: Metrics = NO_METRICS,
         channel_capabilities: CapabilitiesOf = no_capabilities,
+        texts: BusinessTexts | None = None,
     ) -> None:
         self.engine, self.store = engine, store
+        self.catalogues = TurnCatalogues(texts or BusinessTexts(DEFAULT_TEXTS))
         self.history, self.memory = OrderHistory(store), CustomerMemory(store)
         alerts = OperatorAlerts(store, alert_operators)
         self.guards = TurnGuards(store, engine, limits, alerts.tell, channel_capabilities)
@@ -110,7 +116,7 @@ class ChatService:
         self._starts = OrderStarts(
             engine, self._locks, guards=self.guards, checkpoint=self._checkpoint,
             effects=self._effects, history=self.history, memory=self.memory,
-            funnel=self.funnel, load=self._load, clock=clock,
+            funnel=self.funnel, load=self._load, clock=clock, catalogues=self.catalogues,
         )  # fmt: skip
 
     # --- the adapters' calls ----------------------------------------------------------------
@@ -158,14 +164,16 @@ class ChatService:
         self, chat: ChatRef, user: UserRef, *, language: str | None = None
     ) -> Turn | None:
         """The open question again (after a restart, or /start), or None with no open order."""
-        async with self._locks.hold(chat), speaking(language):
-            if (refused := await self.guards.refusal(user)) is not None:
+        catalogue = self.catalogues.pick(language)
+        async with self._locks.hold(chat), self.catalogues.speaking(catalogue):
+            if (refused := await self.guards.refusal(user, catalogue)) is not None:
                 return refused
             session = await self._load(chat)
             if session is None:
                 return None
-            done = await self.engine.resume(current(), session)
-            await self._effects.after_turn(TurnContext.now(chat, user, self._clock), session, done)
+            done = await self.engine.resume(catalogue, session)
+            turn = TurnContext.now(chat, user, self._clock, catalogue)
+            await self._effects.after_turn(turn, session, done)
             return done
 
     async def handle(
@@ -192,37 +200,40 @@ class ChatService:
         until it is done the update counts as not handled, so a crash in between repeats the
         update, and the customer may see a reply twice but never loses an answer.
         """
-        async with self._locks.hold(chat), speaking(language):
-            if (refused := await self.guards.refusal(user)) is not None:
+        catalogue = self.catalogues.pick(language)
+        async with self._locks.hold(chat), self.catalogues.speaking(catalogue):
+            if (refused := await self.guards.refusal(user, catalogue)) is not None:
                 if reply is not None:
                     await reply(refused)
                 return refused
             session = await self._load(chat)
             if session is None:
                 if restart is None:
-                    return no_open_order()
+                    return no_open_order(catalogue)
                 started = await self.new_order(chat, user, language=language)
                 await restart(started)
                 return started
-            limited = await self.guards.over_limit(user, session, answer, limit_hits)
+            limited = await self.guards.over_limit(catalogue, user, session, answer, limit_hits)
             if limited is not None:
                 if reply is not None:
                     await reply(limited)
                 return limited
-            return await self._answer(chat, user, session, answer, reply)
+            return await self._answer(chat, user, catalogue, session, answer, reply)
 
     async def cancel(
         self, chat: ChatRef, user: UserRef, *, language: str | None = None
     ) -> Turn | None:
         """Cancel the open order (the engine asks first when answers would be lost: the turn
         then carries that question); None when there is none."""
-        async with self._locks.hold(chat), speaking(language):
-            if (refused := await self.guards.refusal(user)) is not None:
+        catalogue = self.catalogues.pick(language)
+        async with self._locks.hold(chat), self.catalogues.speaking(catalogue):
+            if (refused := await self.guards.refusal(user, catalogue)) is not None:
                 return refused
             session = await self._load(chat)
             if session is None:
                 return None
-            return await self._answer(chat, user, session, CommandAnswer(name="cancel"))
+            cancel = CommandAnswer(name="cancel")
+            return await self._answer(chat, user, catalogue, session, cancel)
 
     async def session(self, chat: ChatRef) -> Session | None:
         """The chat's open session, as saved after its last turn."""
@@ -244,11 +255,12 @@ class ChatService:
         self,
         chat: ChatRef,
         user: UserRef,
+        catalogue: Catalogue,
         session: Session,
         answer: Answer,
         reply: Reply | None = None,
     ) -> Turn:
-        turn = TurnContext.now(chat, user, self._clock)
+        turn = TurnContext.now(chat, user, self._clock, catalogue)
         creates = turn.creates
         with log_context(flow=session.flow, step=session.step):
             before = mark(session)
@@ -256,7 +268,7 @@ class ChatService:
             async with replies_owed(self.store.create_intents) as creates.owed:
                 creates.who = self._checkpoint.create_for(turn, session)
                 done = await self.engine.handle(
-                    current(), session, answer, before_create=save, creates=creates
+                    turn.catalogue, session, answer, before_create=save, creates=creates
                 )
                 await self._effects.after_turn(turn, session, done, reply)
         self.funnel.turn(before, session, done, creates.refusal)

@@ -55,7 +55,7 @@ class CreateCheckpoint:
             creating = CreatingSession(data, save_alone)
             turn.creates.who = self.create_for(turn, session, creating)
             if self._create_wait is not None:
-                foreseen = await self._create_wait.before_create(turn.chat)
+                foreseen = await self._create_wait.before_create(turn.chat, turn.catalogue)
                 turn.creates.held_back = foreseen.held_back
 
         return save

@@ -25,8 +25,8 @@ from typing import Final
 from bot.chat_ref import ChatRef
 from bot.partner.request_limiter import HeldBack, RequestLimiter
 from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
-from bot.turn_speech import current
 from conversations.texts import dialogue
+from conversations.texts.catalogue import Catalogue
 
 logger = logging.getLogger(__name__)
 
@@ -56,25 +56,25 @@ class CreateWaitNotice:
         self._channel = channel
         self._threshold = threshold_seconds
 
-    async def before_create(self, chat: ChatRef) -> ForeseenWait:
-        """Say the wait to ``chat`` when it is over the threshold; the wait, with the watch
-        for the create's request when the wait went unsaid."""
+    async def before_create(self, chat: ChatRef, catalogue: Catalogue) -> ForeseenWait:
+        """Say the wait to ``chat`` (from its turn's ``catalogue``) when it is over the
+        threshold; the wait, with the watch for the create's request when it went unsaid."""
         wait = await self._limiter.expected_wait()
         if wait <= self._threshold:
             if not math.isfinite(self._threshold):  # an infinite threshold: never told
                 return ForeseenWait(wait)
-            later = functools.partial(self._held_back, chat)
+            later = functools.partial(self._held_back, chat, catalogue)
             return ForeseenWait(wait, HeldBack(self._threshold / 2, later))
-        await self._say(chat, wait)
+        await self._say(chat, catalogue, wait)
         return ForeseenWait(wait)
 
-    async def _held_back(self, chat: ChatRef) -> None:
+    async def _held_back(self, chat: ChatRef, catalogue: Catalogue) -> None:
         """The create's request still waits although none was foreseen: say it now."""
-        await self._say(chat, await self._limiter.expected_wait())
+        await self._say(chat, catalogue, await self._limiter.expected_wait())
 
-    async def _say(self, chat: ChatRef, wait: float) -> None:
+    async def _say(self, chat: ChatRef, catalogue: Catalogue, wait: float) -> None:
         try:
-            await self._channel.send(chat, dialogue.create_waiting(current(), wait))
+            await self._channel.send(chat, dialogue.create_waiting(catalogue, wait))
         except (ChatUnreachable, SendFailed) as error:
             # The create goes on regardless: its answer is what matters to the customer.
             logger.info("chat %s not told of its create's wait (%s)", chat, error)

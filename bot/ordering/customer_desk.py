@@ -39,8 +39,9 @@ from bot.partner import errors
 from bot.partner.client import PartnerClient
 from bot.partner.models import CANCEL_REASON_LENGTH
 from bot.store import DeliveryLink, Store
-from bot.turn_speech import current
 from conversations.texts import desk_texts as texts
+from conversations.texts.business_texts import BusinessTexts
+from conversations.texts.catalogue import DEFAULT_TEXTS, Catalogue
 from conversations.texts.deliveries_texts import short_ref, status_label
 from conversations.texts.desk_texts import ChannelWords
 
@@ -70,8 +71,10 @@ class CustomerDesk:
         phone_region: str,
         chats: ChatService | None = None,
         page_size: int = PAGE_SIZE,
+        texts: BusinessTexts | None = None,
     ) -> None:
         self.store = store
+        self.texts = texts or BusinessTexts(DEFAULT_TEXTS)
         self.client = client
         self.words = words
         self.page_size = page_size
@@ -85,7 +88,7 @@ class CustomerDesk:
 
     # --- one delivery ---------------------------------------------------------------------------
 
-    async def status(self, user: UserRef, ref: str = "") -> StatusReply:
+    async def status(self, catalogue: Catalogue, user: UserRef, ref: str = "") -> StatusReply:
         """The delivery ``ref`` (full id or short reference) as the service has it now; with no
         ``ref``, the customer's latest. The chat's last view when the service cannot answer."""
         typed = ref.strip()
@@ -93,48 +96,48 @@ class CustomerDesk:
         if link is None:
             if typed:
                 return StatusReply(
-                    outcome="unknown", text=texts.unknown_delivery(current(), typed, self.words)
+                    outcome="unknown", text=texts.unknown_delivery(catalogue, typed, self.words)
                 )
-            return StatusReply(outcome="none_yet", text=texts.none_yet(current(), self.words))
+            return StatusReply(outcome="none_yet", text=texts.none_yet(catalogue, self.words))
         try:
             delivery = await self.client.get_delivery(link.delivery_id)
         except errors.NotFound:
             shown = typed or short_ref(link.delivery_id)
             return StatusReply(
-                outcome="unknown", text=texts.unknown_delivery(current(), shown, self.words)
+                outcome="unknown", text=texts.unknown_delivery(catalogue, shown, self.words)
             )
         except errors.PartnerError as error:
             log.info("status of %s not read: %r", link.delivery_id, error)
-            trouble = _trouble(error)
+            trouble = _trouble(catalogue, error)
             return StatusReply(
                 outcome="last_known",
                 text=texts.last_known(
-                    current(), link.delivery_id, link.status, link.tracking_url, trouble
+                    catalogue, link.delivery_id, link.status, link.tracking_url, trouble
                 ),
-                delivery=_entry(link),
+                delivery=_entry(catalogue, link),
             )
         tracking = delivery.tracking_url or link.tracking_url
         return StatusReply(
             outcome="found",
-            text=texts.delivery_details(current(), delivery, link.tracking_url),
-            delivery=_entry(link, status=delivery.status, tracking_url=tracking),
+            text=texts.delivery_details(catalogue, delivery, link.tracking_url),
+            delivery=_entry(catalogue, link, status=delivery.status, tracking_url=tracking),
         )
 
     # --- the list -------------------------------------------------------------------------------
 
-    async def deliveries(self, user: UserRef, page: int = 0) -> DeliveryPage:
+    async def deliveries(self, catalogue: Catalogue, user: UserRef, page: int = 0) -> DeliveryPage:
         """Page ``page`` (from 0, clamped to the last) of the customer's deliveries, newest
         first. Read from the store only: the list never asks the service."""
         total = await self.store.deliveries.count_for_user(user)
         if total == 0:
-            text = texts.none_yet(current(), self.words)
+            text = texts.none_yet(catalogue, self.words)
             return DeliveryPage(page=0, pages=0, total=0, title=text, text=text)
         pages = math.ceil(total / self.page_size)
         page = min(max(page, 0), pages - 1)
         links = await self.store.deliveries.for_user(user, self.page_size, page * self.page_size)
-        entries = tuple(_entry(link) for link in links)
-        title = texts.list_title(current(), page, pages)
-        hint = texts.details_hint(current(), entries[0].ref, self.words) if entries else None
+        entries = tuple(_entry(catalogue, link) for link in links)
+        title = texts.list_title(catalogue, page, pages)
+        hint = texts.details_hint(catalogue, entries[0].ref, self.words) if entries else None
         lines = [title, *(entry.line for entry in entries)]
         if hint is not None:
             lines += ["", hint]
@@ -150,56 +153,68 @@ class CustomerDesk:
 
     # --- cancelling -----------------------------------------------------------------------------
 
-    async def cancel(self, user: UserRef, ref: str, reason: str) -> CancelReply:
+    async def cancel(
+        self, catalogue: Catalogue, user: UserRef, ref: str, reason: str
+    ) -> CancelReply:
         """Cancel the customer's delivery ``ref`` for ``reason`` (3 to 500 characters)."""
         typed, reason = ref.strip(), reason.strip()
         if not typed:
-            return CancelReply(outcome="usage", text=texts.cancel_usage(current(), self.words))
+            return CancelReply(outcome="usage", text=texts.cancel_usage(catalogue, self.words))
         low, high = CANCEL_REASON_LENGTH
         if not low <= len(reason) <= high:
             return CancelReply(
-                outcome="bad_reason", text=texts.bad_reason(current(), len(reason), self.words)
+                outcome="bad_reason", text=texts.bad_reason(catalogue, len(reason), self.words)
             )
         link = await self.find(user, typed)
         if link is None:
             return CancelReply(
-                outcome="unknown", text=texts.unknown_delivery(current(), typed, self.words)
+                outcome="unknown", text=texts.unknown_delivery(catalogue, typed, self.words)
             )
         delivery_id = link.delivery_id
         try:
             await self.client.cancel_delivery(delivery_id, reason)
         except errors.CancelNotAllowed:
-            text = texts.not_cancellable(current(), delivery_id, await self.status_now(link))
+            text = texts.not_cancellable(catalogue, delivery_id, await self.status_now(link))
             return CancelReply(outcome="not_allowed", text=text, delivery_id=delivery_id)
         except errors.NotFound:
             return CancelReply(
-                outcome="unknown", text=texts.unknown_delivery(current(), typed, self.words)
+                outcome="unknown", text=texts.unknown_delivery(catalogue, typed, self.words)
             )
         except errors.PartnerError as error:
             log.info("cancel of %s failed: %r", delivery_id, error)
             outcome = _trouble_kind(error)
-            return CancelReply(outcome=outcome, text=_trouble(error), delivery_id=delivery_id)
+            return CancelReply(
+                outcome=outcome, text=_trouble(catalogue, error), delivery_id=delivery_id
+            )
         # The customer is told here: the relay's cancelled event is then no news to them.
         await self.store.deliveries.note_status(delivery_id, "cancelled")
         return CancelReply(
             outcome="cancelled",
-            text=texts.cancelled(current(), delivery_id),
+            text=texts.cancelled(catalogue, delivery_id),
             delivery_id=delivery_id,
         )
 
     # --- the drop-off code hand-off ---------------------------------------------------------------
 
-    async def open_handoff(self, chat: ChatRef, user: UserRef, token: str) -> HandoffReply:
+    async def open_handoff(
+        self, catalogue: Catalogue, chat: ChatRef, user: UserRef, token: str
+    ) -> HandoffReply:
         """``user`` opened a hand-off link (its ``token``) in ``chat``: ask for their own
         contact, hand the code over at once to a phone they proved before, or say why not."""
-        return await self.handoffs.open(chat, user, token)
+        return await self.handoffs.open(catalogue, chat, user, token)
 
     async def share_contact(
-        self, chat: ChatRef, user: UserRef, phone: str, *, contact_user: UserRef | None
+        self,
+        catalogue: Catalogue,
+        chat: ChatRef,
+        user: UserRef,
+        phone: str,
+        *,
+        contact_user: UserRef | None,
     ) -> HandoffReply:
         """A contact (``phone``, belonging to ``contact_user``) shared in ``chat``: the
         codes waiting for the sharer's own proven number, a refusal, or ``not_for_handoff``."""
-        return await self.handoffs.share_contact(chat, user, phone, contact_user)
+        return await self.handoffs.share_contact(catalogue, chat, user, phone, contact_user)
 
     async def code_handed_over(self, chat: ChatRef, code: HandoffCode) -> bool:
         """``code`` reached ``chat``: erase it from the store."""
@@ -241,7 +256,11 @@ def _starting_with(links: Sequence[DeliveryLink], ref: str) -> DeliveryLink | No
 
 
 def _entry(
-    link: DeliveryLink, *, status: str | None = None, tracking_url: str | None = None
+    catalogue: Catalogue,
+    link: DeliveryLink,
+    *,
+    status: str | None = None,
+    tracking_url: str | None = None,
 ) -> DeliveryEntry:
     status = status or link.status
     ref = short_ref(link.delivery_id)
@@ -249,11 +268,11 @@ def _entry(
         delivery_id=link.delivery_id,
         ref=ref,
         status=status,
-        status_text=status_label(current(), status),
+        status_text=status_label(catalogue, status),
         ordered_at=datetime.fromtimestamp(link.created_at, UTC),
-        ordered_on=texts.ordered_on(current(), link.created_at),
+        ordered_on=texts.ordered_on(catalogue, link.created_at),
         tracking_url=tracking_url or link.tracking_url,
-        line=texts.list_entry(current(), ref, status, link.created_at),
+        line=texts.list_entry(catalogue, ref, status, link.created_at),
     )
 
 
@@ -265,10 +284,10 @@ def _trouble_kind(error: errors.PartnerError) -> Trouble:
     return "unreachable"  # the service failed, or cannot be used as configured (logged)
 
 
-def _trouble(error: errors.PartnerError) -> str:
+def _trouble(catalogue: Catalogue, error: errors.PartnerError) -> str:
     """A failed call in plain words; the error itself goes to the log, never to the customer."""
     return {
-        "busy": texts.BUSY.render(current()),
-        "refused": texts.NOT_ACCEPTED.render(current()),
-        "unreachable": texts.UNREACHABLE.render(current()),
+        "busy": texts.BUSY.render(catalogue),
+        "refused": texts.NOT_ACCEPTED.render(catalogue),
+        "unreachable": texts.UNREACHABLE.render(catalogue),
     }[_trouble_kind(error)]

@@ -19,13 +19,14 @@ from bot.clocks import Sleep
 from bot.ordering.turn_context import Reply
 from conversations import CONFIRM, ChoiceAnswer, Session, Turn
 from conversations.dialog import Answer
+from conversations.texts.catalogue import Catalogue
 
 #: Shows a turn that happens without a customer message, in ``chat`` (the adapter's).
 DeliverLater = Callable[[ChatRef, Turn], Awaitable[None]]
 #: The chat's open session, as saved after its last turn.
 LoadSession = Callable[[ChatRef], Awaitable[Session | None]]
 #: Runs one answer as the chat's turn, its reply shown by ``Reply``.
-AnswerTurn = Callable[[ChatRef, UserRef, Session, Answer, Reply], Awaitable[Turn]]
+AnswerTurn = Callable[[ChatRef, UserRef, Catalogue, Session, Answer, Reply], Awaitable[Turn]]
 
 
 class LaterResends:
@@ -47,8 +48,11 @@ class LaterResends:
         self._sleep = sleep
         self._later: set[asyncio.Task[None]] = set()
 
-    def schedule(self, chat: ChatRef, user: UserRef, session: Session, delay: float) -> None:
-        """Confirm ``session``'s summary again in ``delay`` seconds, if it still stands."""
+    def schedule(
+        self, chat: ChatRef, user: UserRef, catalogue: Catalogue, session: Session, delay: float
+    ) -> None:
+        """Confirm ``session``'s summary again in ``delay`` seconds, if it still stands, in a
+        turn said from ``catalogue`` (the one of the turn the service refused)."""
         deliver_later = self._deliver_later
         step, version, key = session.step, session.prompt_version, session.idempotency_key
         if deliver_later is None or step is None or key is None:
@@ -66,7 +70,7 @@ class LaterResends:
                 confirm = ChoiceAnswer(option=CONFIRM, step=step, version=version)
                 # Shown as the reply of the turn: a delivery it made is told once, by it.
                 await self._answer(
-                    chat, user, current, confirm, functools.partial(deliver_later, chat)
+                    chat, user, catalogue, current, confirm, functools.partial(deliver_later, chat)
                 )
 
         task = asyncio.create_task(resend())

@@ -17,13 +17,14 @@ from bot.ordering.create_checkpoint import CreateCheckpoint
 from bot.ordering.history import OrderHistory, customer_ref
 from bot.ordering.later_resends import LoadSession
 from bot.ordering.returning_customers import CustomerMemory
-from bot.ordering.turn_context import TurnContext, speaking
+from bot.ordering.turn_catalogue import TurnCatalogues
+from bot.ordering.turn_context import TurnContext
 from bot.ordering.turn_effects import TurnEffects
 from bot.ordering.turn_guards import LimitHits, TurnGuards
-from bot.turn_speech import current
 from conversations import Engine, Turn
 from conversations.returning import with_proven_phone
 from conversations.texts import dialogue
+from conversations.texts.catalogue import Catalogue
 
 
 class OrderStarts:
@@ -42,6 +43,7 @@ class OrderStarts:
         funnel: FunnelRecorder,
         load: LoadSession,
         clock: Clock,
+        catalogues: TurnCatalogues,
     ) -> None:
         self._engine = engine
         self._locks = locks
@@ -53,16 +55,18 @@ class OrderStarts:
         self._funnel = funnel
         self._load = load
         self._clock = clock
+        self._catalogues = catalogues
 
     async def before_start(
         self, user: UserRef, language: str | None, hits: LimitHits = None
     ) -> Turn | None:
         """What a new order of ``user``'s gets instead of starting, or None (counted); a limit
         hit is added to ``hits``."""
-        async with speaking(language):
-            if (refused := await self._guards.refusal(user)) is not None:
+        catalogue = self._catalogues.pick(language)
+        async with self._catalogues.speaking(catalogue):
+            if (refused := await self._guards.refusal(user, catalogue)) is not None:
                 return refused
-            return await self._guards.draft_limited(user, hits)
+            return await self._guards.draft_limited(user, catalogue, hits)
 
     async def start(
         self,
@@ -75,15 +79,27 @@ class OrderStarts:
     ) -> Turn:
         """A new order in the entry flow (or ``flow``); ``counted``: by ``before_start``; a
         limit hit is added to ``hits``."""
-        async with self._locks.hold(chat), speaking(language):
-            if (refused := await self._guards.refusal(user)) is not None:
+        catalogue = self._catalogues.pick(language)
+        return await self._start(chat, user, flow, catalogue, counted, hits)
+
+    async def _start(
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        flow: str | None,
+        catalogue: Catalogue,
+        counted: bool,
+        hits: LimitHits = None,
+    ) -> Turn:
+        async with self._locks.hold(chat), self._catalogues.speaking(catalogue):
+            if (refused := await self._guards.refusal(user, catalogue)) is not None:
                 return refused
-            limited = None if counted else await self._guards.draft_limited(user, hits)
+            limited = None if counted else await self._guards.draft_limited(user, catalogue, hits)
             if limited is not None:
                 return limited
-            turn = TurnContext.now(chat, user, self._clock)
+            turn = TurnContext.now(chat, user, self._clock, catalogue)
             session, done = await self._engine.start(
-                current(),
+                catalogue,
                 flow,
                 customer=customer_ref(user),
                 before_create=self._checkpoint.before_create(turn),
@@ -99,39 +115,41 @@ class OrderStarts:
         self, chat: ChatRef, user: UserRef, flow: str | None, language: str | None
     ) -> Turn:
         """A new order, but over an open order whose answers would be lost, asked first."""
-        async with self._locks.hold(chat), speaking(language):
-            if (refused := await self._guards.refusal(user)) is not None:
+        catalogue = self._catalogues.pick(language)
+        async with self._locks.hold(chat), self._catalogues.speaking(catalogue):
+            if (refused := await self._guards.refusal(user, catalogue)) is not None:
                 return refused
             session = await self._load(chat)
             if session is not None and not session.finished:
-                turn = TurnContext.now(chat, user, self._clock)
+                turn = TurnContext.now(chat, user, self._clock, catalogue)
                 save = self._checkpoint.before_create(turn)
                 done = await self._engine.start_over(
-                    current(), session, flow, before_create=save, creates=turn.creates
+                    catalogue, session, flow, before_create=save, creates=turn.creates
                 )
                 await self._effects.after_turn(turn, session, done)
                 return done
-        return await self.start(chat, user, flow, language, counted=False)
+        return await self._start(chat, user, flow, catalogue, counted=False)
 
     async def repeat(self, chat: ChatRef, user: UserRef, language: str | None) -> Turn:
         """The user's last order again, in the flow that made it (or a new order, saying so)."""
-        async with self._locks.hold(chat), speaking(language):
-            if (refused := await self._guards.refusal(user)) is not None:
+        catalogue = self._catalogues.pick(language)
+        async with self._locks.hold(chat), self._catalogues.speaking(catalogue):
+            if (refused := await self._guards.refusal(user, catalogue)) is not None:
                 return refused
             order = await self._history.last_order(user)
             if order is None:
-                done = await self.start(chat, user, None, language, counted=False)
-                said = (dialogue.NOTHING_TO_REPEAT.render(current()), *done.messages)
+                done = await self._start(chat, user, None, catalogue, counted=False)
+                said = (dialogue.NOTHING_TO_REPEAT.render(catalogue), *done.messages)
                 return done.model_copy(update={"messages": said})
-            if (limited := await self._guards.draft_limited(user)) is not None:
+            if (limited := await self._guards.draft_limited(user, catalogue)) is not None:
                 return limited
-            turn = TurnContext.now(chat, user, self._clock)
+            turn = TurnContext.now(chat, user, self._clock, catalogue)
             remembered = await self._memory.recall(user)
             owner = self._guards.phone_owner(user)
             if owner is not None:
                 order = with_proven_phone(order, remembered)
             session, done = await self._engine.replay(
-                current(),
+                catalogue,
                 order,
                 customer=customer_ref(user),
                 before_create=self._checkpoint.before_create(turn),

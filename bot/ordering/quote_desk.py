@@ -25,8 +25,8 @@ from bot.ordering.customer_desk import CustomerDesk
 from bot.relay import quote_question
 from bot.relay.quote_question import QuoteChoice
 from bot.store import DeliveryLink
-from bot.turn_speech import current, speaking_language
 from conversations.texts import desk_texts, quote_texts
+from conversations.texts.catalogue import Catalogue
 from conversations.texts.deliveries_texts import short_ref
 
 log = logging.getLogger(__name__)
@@ -70,47 +70,53 @@ class QuoteDesk:
         self.desk = desk
         self._tell_operators = tell_operators
 
-    def desk_unknown(self, ref: str) -> str:
+    def desk_unknown(self, catalogue: Catalogue, ref: str) -> str:
         """The answer for a reference that names none of the customer's deliveries."""
-        return desk_texts.unknown_delivery(current(), ref, self.desk.words)
+        return desk_texts.unknown_delivery(catalogue, ref, self.desk.words)
 
-    async def answer(self, user: UserRef, ref: str, choice: QuoteChoice) -> QuoteReply:
-        """``user``'s ``choice`` for their delivery ``ref`` (full id or short reference)."""
+    async def answer(
+        self, catalogue: Catalogue, user: UserRef, ref: str, choice: QuoteChoice
+    ) -> QuoteReply:
+        """``user``'s ``choice`` for their delivery ``ref`` (full id or short reference); a
+        reference that names none of theirs is answered from ``catalogue`` (the turn's)."""
         link = await self.desk.find(user, ref.strip()) if ref.strip() else None
         if link is None:
-            return QuoteReply(outcome="unknown", text=self.desk_unknown(ref))
+            return QuoteReply(outcome="unknown", text=self.desk_unknown(catalogue, ref))
         # In the language the question was asked in (the one the customer ordered in).
-        with speaking_language(link.language):
-            return await self._answer(user, link, choice)
+        return await self._answer(self.desk.texts.catalogue_for(link.language), user, link, choice)
 
-    async def _answer(self, user: UserRef, link: DeliveryLink, choice: QuoteChoice) -> QuoteReply:
+    async def _answer(
+        self, catalogue: Catalogue, user: UserRef, link: DeliveryLink, choice: QuoteChoice
+    ) -> QuoteReply:
         delivery_id = link.delivery_id
         if quote_question.answer_of(link.told) is not None:
-            return _told("already_answered", link)
+            return _told(catalogue, "already_answered", link)
         if not quote_question.was_asked(link.told):
-            return _told("not_asked", link)
+            return _told(catalogue, "not_asked", link)
         if link.status not in quote_question.ASKABLE:
             return _reply(
-                "moved_on", quote_texts.moved_on(current(), delivery_id, link.status), link
+                "moved_on", quote_texts.moved_on(catalogue, delivery_id, link.status), link
             )
         answered = quote_question.answered_fact(choice)
         if not await self.desk.store.deliveries.note_first(
             delivery_id, answered, unless=quote_question.ANSWERED_PREFIX
         ):
-            return _told("already_answered", link)
+            return _told(catalogue, "already_answered", link)
         if choice == "keep":
             await self._record(user, link, "quote_keep", "done", "kept")
-            return _told("kept", link)
-        return await self._cancel(user, link, answered)
+            return _told(catalogue, "kept", link)
+        return await self._cancel(catalogue, user, link, answered)
 
-    async def _cancel(self, user: UserRef, link: DeliveryLink, answered: str) -> QuoteReply:
+    async def _cancel(
+        self, catalogue: Catalogue, user: UserRef, link: DeliveryLink, answered: str
+    ) -> QuoteReply:
         delivery_id = link.delivery_id
-        with speaking_language(None):  # staff read the reason in the business's language
-            reason = quote_texts.cancel_reason(current())
-        cancelled = await self.desk.cancel(user, delivery_id, reason)
+        # Staff read the reason in the business's language.
+        reason = quote_texts.cancel_reason(self.desk.texts.business_catalogue())
+        cancelled = await self.desk.cancel(catalogue, user, delivery_id, reason)
         if cancelled.outcome == "cancelled":
             await self._record(user, link, "quote_cancel", "done", "cancelled")
-            return _told("cancelled", link)
+            return _told(catalogue, "cancelled", link)
         if cancelled.outcome == "not_allowed":
             status = await self.desk.status_now(link)
             await self._record(
@@ -121,7 +127,7 @@ class QuoteDesk:
         await self.desk.store.deliveries.forget_told(delivery_id, answered)
         outcome = cancelled.outcome if cancelled.outcome in ("busy", "refused") else "unreachable"
         log.info("quote cancel of %s not taken (%s)", delivery_id, cancelled.outcome)
-        text = quote_texts.try_again(current(), delivery_id, cancelled.text)
+        text = quote_texts.try_again(catalogue, delivery_id, cancelled.text)
         return QuoteReply(outcome=outcome, text=text, delivery_id=delivery_id)
 
     async def _record(
@@ -138,10 +144,9 @@ class QuoteDesk:
         await self.desk.store.audit.record(str(user), action, subject, outcome)
         if self._tell_operators is None:
             return
-        with speaking_language(None):
-            text = quote_texts.for_operators(
-                current(), link.delivery_id, told or "not_cancelled", status
-            )
+        text = quote_texts.for_operators(
+            self.desk.texts.business_catalogue(), link.delivery_id, told or "not_cancelled", status
+        )
         try:
             await self._tell_operators(text)
         except Exception:
@@ -153,6 +158,6 @@ def _reply(outcome: QuoteOutcome, text: str, link: DeliveryLink) -> QuoteReply:
     return QuoteReply(outcome=outcome, text=text, delivery_id=link.delivery_id)
 
 
-def _told(what: quote_texts.Told, link: DeliveryLink) -> QuoteReply:
+def _told(catalogue: Catalogue, what: quote_texts.Told, link: DeliveryLink) -> QuoteReply:
     """The reply whose outcome and sentence are the same word (``quote_texts.Told``)."""
-    return _reply(what, quote_texts.told(current(), link.delivery_id, what), link)
+    return _reply(what, quote_texts.told(catalogue, link.delivery_id, what), link)

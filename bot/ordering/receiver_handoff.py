@@ -27,9 +27,9 @@ from typing import Final
 from bot.chat_ref import ChatRef, UserRef
 from bot.ordering.desk_replies import HandoffCode, HandoffReply
 from bot.store import OtpHandoff, Store
-from bot.turn_speech import current
 from conversations.phones import normalise_phone
 from conversations.texts import handoff_texts
+from conversations.texts.catalogue import Catalogue
 from conversations.texts.deliveries_texts import otp_for_receiver, short_ref
 from conversations.texts.desk_texts import ChannelWords
 
@@ -72,32 +72,40 @@ class ReceiverHandoffs:
         self._order_open = order_open
         self._invitations = store.otp_invitations
 
-    async def open(self, chat: ChatRef, user: UserRef, token: str) -> HandoffReply:
-        """``user`` opened the link of ``token`` in ``chat``."""
+    async def open(
+        self, catalogue: Catalogue, chat: ChatRef, user: UserRef, token: str
+    ) -> HandoffReply:
+        """``user`` opened the link of ``token`` in ``chat`` (answered from ``catalogue``)."""
         handoff = await self._store.otp.get_by_token(token) if _TOKEN.fullmatch(token) else None
         if handoff is None:
             return HandoffReply(
-                outcome="unknown_link", text=handoff_texts.UNKNOWN_LINK.render(current())
+                outcome="unknown_link", text=handoff_texts.UNKNOWN_LINK.render(catalogue)
             )
         if not handoff.pending:
             return HandoffReply(
-                outcome="already_sent", text=handoff_texts.ALREADY_SENT.render(current())
+                outcome="already_sent", text=handoff_texts.ALREADY_SENT.render(catalogue)
             )
         known = await self._store.contacts.phone_for(user)
         if known is not None and known == self._receiver(handoff):
             # This user proved this very number before: no need to ask again.
-            return HandoffReply(outcome="handed_over", codes=_codes([handoff]))
+            return HandoffReply(outcome="handed_over", codes=_codes(catalogue, [handoff]))
         await self._invitations.open(chat, token, ttl=INVITATION_SECONDS)
         return HandoffReply(
             outcome="ask_for_contact",
-            text=handoff_texts.ask_for_contact(current(), handoff.delivery_id, self._words),
+            text=handoff_texts.ask_for_contact(catalogue, handoff.delivery_id, self._words),
             wants_contact=True,
         )
 
     async def share_contact(
-        self, chat: ChatRef, user: UserRef, phone: str, contact_user: UserRef | None
+        self,
+        catalogue: Catalogue,
+        chat: ChatRef,
+        user: UserRef,
+        phone: str,
+        contact_user: UserRef | None,
     ) -> HandoffReply:
-        """A contact with ``phone`` arrived in ``chat``; ``contact_user`` is whose it is.
+        """A contact with ``phone`` arrived in ``chat``; ``contact_user`` is whose it is
+        (answered from ``catalogue``).
 
         The sharer's own contact is recorded in ``store.contacts``; every code waiting for its
         number is for this chat. A chat in the middle of a hand-off is told plainly why a
@@ -125,21 +133,23 @@ class ReceiverHandoffs:
             # Without a link opened, the contact may also answer the chat's open order (its
             # phone question): the receiver gets the codes either way, so the order has it too.
             alone = token is not None or not await self._order_is_open(chat)
-            return HandoffReply(outcome="handed_over", codes=_codes(waiting), answered=alone)
+            return HandoffReply(
+                outcome="handed_over", codes=_codes(catalogue, waiting), answered=alone
+            )
         if token is None:
             return HandoffReply(outcome="not_for_handoff", answered=False)
         if not own:
-            text = handoff_texts.not_own_contact(current(), self._words)
+            text = handoff_texts.not_own_contact(catalogue, self._words)
             return HandoffReply(outcome="not_own_contact", text=text, wants_contact=True)
         if verified is None:
-            text = handoff_texts.unreadable_phone(current(), self._words)
+            text = handoff_texts.unreadable_phone(catalogue, self._words)
             return HandoffReply(outcome="unreadable_phone", text=text, wants_contact=True)
         await self._invitations.close(chat)
         if invited is None or not invited.pending:
-            text = handoff_texts.ALREADY_SENT.render(current())
+            text = handoff_texts.ALREADY_SENT.render(catalogue)
             return HandoffReply(outcome="already_sent", text=text, ended=True)
         return HandoffReply(
-            outcome="wrong_phone", text=handoff_texts.WRONG_PHONE.render(current()), ended=True
+            outcome="wrong_phone", text=handoff_texts.WRONG_PHONE.render(catalogue), ended=True
         )
 
     async def handed_over(self, chat: ChatRef, code: HandoffCode) -> bool:
@@ -153,13 +163,13 @@ class ReceiverHandoffs:
         return self._order_open is not None and await self._order_open(chat)
 
 
-def _codes(handoffs: list[OtpHandoff]) -> tuple[HandoffCode, ...]:
+def _codes(catalogue: Catalogue, handoffs: list[OtpHandoff]) -> tuple[HandoffCode, ...]:
     return tuple(
         HandoffCode(
             delivery_id=handoff.delivery_id,
             ref=short_ref(handoff.delivery_id),
             code=handoff.code,
-            text=otp_for_receiver(current(), handoff.delivery_id, handoff.code),
+            text=otp_for_receiver(catalogue, handoff.delivery_id, handoff.code),
         )
         for handoff in handoffs
         if handoff.code is not None

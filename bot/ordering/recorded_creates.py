@@ -3,7 +3,7 @@
 ::
 
     async with replies_owed(store.create_intents) as owed:        # ChatService, a turn
-        creates = TurnCreates(CreateFor(chat, user_id, saved_order), owed)
+        creates = TurnCreates(catalogue, CreateFor(chat, user_id, saved_order), owed)
         ... engine.handle(..., creates=creates) ->  PartnerCreator.create(request, creates)
                                         async with recorder.sending(request, creates) as sending:
                                             POST /deliveries
@@ -49,8 +49,8 @@ from bot.ordering.settled_links import settled_link
 from bot.ordering.turn_creates import TurnCreates
 from bot.partner.models import CreateDeliveryRequest, Delivery
 from bot.store.create_intents import CreateIntent, CreateIntents
-from bot.turn_speech import current, spoken_language
 from conversations.texts import dialogue
+from conversations.texts.catalogue import Catalogue
 
 logger = logging.getLogger(__name__)
 
@@ -80,11 +80,16 @@ class Sending:
     """One recorded create in flight; its answer settles it."""
 
     def __init__(
-        self, intent: CreateIntent, intents: CreateIntents, owed: RepliesOwed | None
+        self,
+        intent: CreateIntent,
+        intents: CreateIntents,
+        owed: RepliesOwed | None,
+        catalogue: Catalogue,
     ) -> None:
         self.intent = intent
         self._intents = intents
         self._owed = owed
+        self._catalogue = catalogue
         self.answered = False  # linked, its customer still to be told by the turn
 
     async def created(self, delivery: Delivery) -> None:
@@ -93,7 +98,7 @@ class Sending:
         with the notice its customer gets should the turn's reply not go out (its own words,
         in its language)."""
         link = settled_link(delivery, sent_at=self.intent.created_at)
-        notice = None if self._owed is None else dialogue.went_through(current(), delivery)
+        notice = None if self._owed is None else dialogue.went_through(self._catalogue, delivery)
         await self._intents.settle_created(self.intent, link, notice=notice)
         self.answered = notice is not None
 
@@ -142,14 +147,14 @@ class CreateRecorder:
             request=request.model_dump_json(),
             saved_order=who.saved_order(),
             fingerprint=content_fingerprint(request),
-            language=spoken_language(),
+            language=creates.catalogue.chosen,
             created_at=now,
         )
         session = None if who.creating is None else who.creating.take()
         await self._intents.record(intent, self._owner, now + self._lease, session=session)
         renewing = asyncio.create_task(self._renew(key), name=f"create-intent-{key[:8]}")
         owed = creates.owed
-        sending = Sending(intent, self._intents, owed)
+        sending = Sending(intent, self._intents, owed, creates.catalogue)
         try:
             yield sending
         finally:

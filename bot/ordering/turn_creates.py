@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from bot.chat_ref import ChatRef
 from bot.ordering.owed_replies import RepliesOwed
 from bot.partner.request_limiter import HeldBack
+from conversations.texts.catalogue import Catalogue
 
 
 @dataclass
@@ -52,6 +53,9 @@ class TurnCreates:
     """The creates of one turn: whose they are, and what the turn's units tell each other
     about them.
 
+    * ``catalogue``: the turn's, picked by the turn-taker when the turn begins; read by
+      ``CreateRecorder``, which keeps its language with the create's intent and says from it
+      the notice a customer whose reply went astray gets.
     * ``who``: set by the turn-taker when the turn begins (``CreateCheckpoint.create_for``;
       None for a turn that begins an order), and again by ``CreateCheckpoint.before_create``
       once the turn made a new key, with the session to save; read by ``CreateRecorder``,
@@ -66,6 +70,7 @@ class TurnCreates:
       certain; read by ``ChatService`` for the funnel, which counts the re-ask it leads to.
     """
 
+    catalogue: Catalogue
     who: CreateFor | None = None
     owed: RepliesOwed | None = None
     held_back: HeldBack | None = None

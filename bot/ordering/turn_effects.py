@@ -106,7 +106,7 @@ class TurnEffects:
             case OperatorAlert(text=text):
                 await self._alerts.alert(text)
             case ResendAfter(seconds=seconds):
-                self._resends.schedule(turn.chat, turn.user, session, seconds)
+                self._resends.schedule(turn.chat, turn.user, turn.catalogue, session, seconds)
 
     async def _keep(
         self, effect: DeliveryCreated | AnswerLost, turn: TurnContext, session: Session

@@ -22,9 +22,9 @@ from bot.ordering.alerting import AlertOperators
 from bot.safety.customer_blocking import CustomerBlocking
 from bot.safety.customer_limits import CustomerLimits, LimitHit
 from bot.store import Store
-from bot.turn_speech import current
 from conversations import CONFIRM, ChoiceAnswer, Engine, Session, Turn
 from conversations.dialog import Answer
+from conversations.texts.catalogue import Catalogue
 
 #: Where a caller that answers in its own terms (an agent channel's 429) collects the limits its
 #: call hit: made by that caller, handed down through ``ChatService``'s ``limit_hits``, added to
@@ -51,23 +51,32 @@ class TurnGuards:
         self._engine = engine
         self._capabilities = capabilities
 
-    async def refusal(self, user: UserRef) -> Turn | None:
-        """The one sentence a blocked ``user`` gets instead of any turn, or None."""
-        return await self.blocking.refusal(user)
+    async def refusal(self, user: UserRef, catalogue: Catalogue) -> Turn | None:
+        """The one sentence a blocked ``user`` gets instead of any turn (said from the turn's
+        ``catalogue``), or None."""
+        return await self.blocking.refusal(user, catalogue)
 
-    async def draft_limited(self, user: UserRef, hits: LimitHits = None) -> Turn | None:
-        """Over ``[limits] drafts_per_hour``: why no order starts; else the start is counted.
-        The hit is added to ``hits``, when given (its caller's own reading of it)."""
+    async def draft_limited(
+        self, user: UserRef, catalogue: Catalogue, hits: LimitHits = None
+    ) -> Turn | None:
+        """Over ``[limits] drafts_per_hour``: why no order starts (said from ``catalogue``);
+        else the start is counted. The hit is added to ``hits``, when given (its caller's own
+        reading of it)."""
         if self.limits is None:
             return None
         hit = await self.limits.before_draft(user)
         if hit is None:
             return None
         _note(hits, hit)
-        return Turn(messages=(hit.said(),), status="ended")
+        return Turn(messages=(hit.said(catalogue),), status="ended")
 
     async def over_limit(
-        self, user: UserRef, session: Session, answer: Answer, hits: LimitHits = None
+        self,
+        catalogue: Catalogue,
+        user: UserRef,
+        session: Session,
+        answer: Answer,
+        hits: LimitHits = None,
     ) -> Turn | None:
         """At the summary's Confirm of a customer over a ``[limits]`` limit: the summary again
         after why (nothing is created; they confirm once the limit frees up); the hit is
@@ -79,8 +88,8 @@ class TurnGuards:
         if hit is None:
             return None
         _note(hits, hit)
-        again = await self._engine.resume(current(), session)
-        return again.model_copy(update={"messages": (hit.said(), *again.messages)})
+        again = await self._engine.resume(catalogue, session)
+        return again.model_copy(update={"messages": (hit.said(catalogue), *again.messages)})
 
     def phone_owner(self, user: UserRef) -> int | None:
         """The account whose own shared contact alone gives ``user``'s phone: theirs, when

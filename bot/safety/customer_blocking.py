@@ -4,7 +4,7 @@
 
     blocking = CustomerBlocking(store)
     done = await blocking.block(UserRef("telegram", 1003), by="telegram:1900", reason="spam")
-    refused = await blocking.refusal(user)     # a Turn with one polite sentence, or None
+    refused = await blocking.refusal(user, catalogue)  # a Turn with one polite sentence, or None
 
 While a customer is blocked every turn the chat service would run for them (a new order, an
 answer, a repeat) is refused with one polite sentence (``safety.blocked``) and nothing is
@@ -27,6 +27,7 @@ from bot.chat_ref import UserRef
 from bot.store import Store
 from bot.turn_speech import say
 from conversations import Turn
+from conversations.texts.catalogue import Catalogue
 
 log = logging.getLogger(__name__)
 
@@ -89,11 +90,12 @@ class CustomerBlocking:
         log.info("customer %s unblocked by %s (%s)", user, by, outcome)
         return lifted
 
-    async def refusal(self, user: UserRef) -> Turn | None:
-        """The turn a blocked ``user`` gets instead of theirs; None when they may order."""
+    async def refusal(self, user: UserRef, catalogue: Catalogue) -> Turn | None:
+        """The turn a blocked ``user`` gets instead of theirs, said from ``catalogue``; None
+        when they may order."""
         if await self._store.customer_blocks.get(user) is None:
             return None
-        return blocked_turn()
+        return blocked_turn(catalogue)
 
 
 def unblocked_said(shown: str, lifted: bool) -> str:
@@ -102,7 +104,7 @@ def unblocked_said(shown: str, lifted: bool) -> str:
     return say("safety.unblock_done" if lifted else "safety.unblock_none", customer=shown)
 
 
-def blocked_turn() -> Turn:
-    """The turn of a blocked customer, in the language being spoken: one polite sentence
-    (an adapter compares with it, to add no greeting of its own)."""
-    return Turn(messages=(say("safety.blocked"),), status="ended")
+def blocked_turn(catalogue: Catalogue) -> Turn:
+    """The turn of a blocked customer, said from ``catalogue``: one polite sentence (an
+    adapter compares with it, to add no greeting of its own)."""
+    return Turn(messages=(catalogue.say("safety.blocked"),), status="ended")

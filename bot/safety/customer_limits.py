@@ -5,7 +5,7 @@ have one created, and what to tell them when not.
 
     hit = await limits.before_create(user)     # at the summary's Confirm
     if hit is not None:
-        turn = the summary again, after hit.said()   # nothing is created
+        turn = the summary again, after hit.said(catalogue)   # nothing is created
 
 A caller that answers in its own terms (an agent channel's 429) hands the chat service a list
 for the hits of its call (``limit_hits``); the chat service still hands back its turn::
@@ -31,6 +31,7 @@ from bot.config.limits_section import LimitsConfig
 from bot.limit_kinds import LimitKind
 from bot.store import SendKey, Store
 from bot.turn_speech import say
+from conversations.texts.catalogue import Catalogue
 
 HOUR = 3600.0
 DAY = 86_400.0
@@ -54,11 +55,12 @@ class LimitHit:
         """When the customer may go on (None: once an open delivery of theirs ends)."""
         return None if self.wait_seconds is None else self.at + self.wait_seconds
 
-    def said(self) -> str:
-        """What the customer is told, in the language being spoken."""
+    def said(self, catalogue: Catalogue) -> str:
+        """What the customer is told, said from ``catalogue``."""
+        message = f"safety.limit.{self.kind}"
         if self.wait_seconds is None:
-            return say(f"safety.limit.{self.kind}", limit=self.limit)
-        return say(f"safety.limit.{self.kind}", limit=self.limit, wait=_wait(self.wait_seconds))
+            return catalogue.say(message, limit=self.limit)
+        return catalogue.say(message, limit=self.limit, wait=_wait(catalogue, self.wait_seconds))
 
 
 class CustomerLimits:
@@ -119,8 +121,8 @@ class CustomerLimits:
         return hit
 
 
-def _wait(seconds: float) -> str:
+def _wait(catalogue: Catalogue, seconds: float) -> str:
     """``about 40 minutes`` / ``about 3 hours``, rounded up: never earlier than true."""
     if seconds < 90 * 60:
-        return say("safety.wait.minutes", count=math.ceil(seconds / 60))
-    return say("safety.wait.hours", count=math.ceil(seconds / HOUR))
+        return catalogue.say("safety.wait.minutes", count=math.ceil(seconds / 60))
+    return catalogue.say("safety.wait.hours", count=math.ceil(seconds / HOUR))

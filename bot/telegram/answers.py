@@ -18,7 +18,6 @@ from typing import Final
 from telegram import Message, MessageEntity, Update
 
 from bot.telegram.photo_receiver import IncomingPhoto
-from bot.turn_speech import current
 from conversations import (
     Answer,
     CommandAnswer,
@@ -28,6 +27,7 @@ from conversations import (
     TextAnswer,
 )
 from conversations.keywords import keyword_named
+from conversations.texts.catalogue import Catalogue
 
 NAVIGATION: Final[dict[str, CommandName]] = {
     "back": "back",
@@ -39,9 +39,10 @@ NAVIGATION: Final[dict[str, CommandName]] = {
 
 
 def answer_from_update(
-    update: Update, *, bot_username: str | None = None
+    catalogue: Catalogue, update: Update, *, bot_username: str | None = None
 ) -> Answer | IncomingPhoto | None:
-    """The answer ``update`` gives to the open question, a picture to fetch, or None.
+    """The answer ``update`` gives to the open question, a picture to fetch, or None; a
+    command is read in ``catalogue``'s words (the update's: ``/retour`` as ``/back``).
 
     ``bot_username`` (without "@") lets a group's ``/done@otherbot`` be told apart; when None,
     any addressed command is taken.
@@ -56,7 +57,7 @@ def answer_from_update(
         name, addressee = command
         if not _addressed_to(addressee, bot_username):
             return None
-        navigation = NAVIGATION.get(keyword_named(current(), name) or "")  # /retour as /back
+        navigation = NAVIGATION.get(keyword_named(catalogue, name) or "")  # /retour as /back
         return CommandAnswer(name=navigation) if navigation else None
     if message.contact is not None:
         contact = message.contact

@@ -11,6 +11,8 @@ from bot.partner.client import PartnerClient
 from bot.store import Store
 from bot.telegram.message_sender import TelegramSender
 from bot.telegram.photo_receiver import PhotoReceiver
+from conversations.texts.business_texts import BusinessTexts
+from conversations.texts.catalogue import Catalogue
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,17 @@ class BotContext:
     desk: CustomerDesk
     # Where the "Pick on the map" page is (``Config.webapp_url()``); None: no map button.
     webapp_url: str | None = None
+
+    @property
+    def texts(self) -> BusinessTexts:
+        """The business's texts (``BotCore.texts``, with every channel's words), as the
+        customer desk holds them."""
+        return self.desk.texts
+
+    def catalogue_for(self, language_code: str | None) -> Catalogue:
+        """The catalogue of an update whose sender's client says ``language_code``
+        (Telegram's ``language_code``): the business's in that language, or in its default."""
+        return self.desk.texts.catalogue_for(language_code)
 
     def map_url(self, chat_id: int) -> str | None:
         """The chat's "Pick on the map" page, or None when the Mini App is off."""

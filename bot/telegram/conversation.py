@@ -146,7 +146,7 @@ class Conversation:
         if message.web_app_data is not None:
             await self._map_pick(chat_id, user_id, message.web_app_data.data)
             return
-        found = answer_from_update(update, bot_username=context.bot.username)
+        found = answer_from_update(current(), update, bot_username=context.bot.username)
         if found is None:
             await self._say(
                 chat_id,
@@ -156,7 +156,7 @@ class Conversation:
             )
             return
         if isinstance(found, TextAnswer):
-            said = await desk_reply(self.ctx, chat_id, user_id, found.text)
+            said = await desk_reply(self.ctx, current(), chat_id, user_id, found.text)
             if said is not None:
                 await self._say(chat_id, said)
                 return
@@ -236,7 +236,7 @@ class Conversation:
         if pick is None:  # an old page's, or not the page's at all: about the map, not "text"
             await self._say(chat_id, say("telegram.map_pick_unreadable"))
             return
-        turns = await MapPickTurns.open(self.ctx.chats, telegram_chat(chat_id), pick)
+        turns = await MapPickTurns.open(current(), self.ctx.chats, telegram_chat(chat_id), pick)
         if turns is None:  # not the open question: the engine refuses it as a stale tap
             await self._answer(chat_id, user_id, pick.place_answer())
             return
@@ -289,10 +289,10 @@ class Conversation:
         if reply.restarted:
             return  # the new order's first turn is drawn
         if present is not None:
-            shown = None if turn == no_open_order() else await present(turn)
+            shown = None if turn == no_open_order(current()) else await present(turn)
             if shown is not None:
                 await reply(shown)
-        if turn == no_open_order():
+        if turn == no_open_order(current()):
             # The engine's "has ended" reads oddly to someone just saying hi.
             await self._say(chat_id, say("telegram.no_order"))
 

@@ -28,9 +28,9 @@ from bot.telegram.operators import OperatorCommands
 from bot.telegram.refs import telegram_user
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage, next_page, previous_page
-from bot.turn_speech import current
 from conversations.keywords import command_words
 from conversations.texts import desk_texts
+from conversations.texts.catalogue import Catalogue
 from conversations.texts.desk_texts import ChannelWords
 
 Handler = BaseHandler[Update, ContextTypes.DEFAULT_TYPE, None]
@@ -61,7 +61,9 @@ class DeliveryCommands:
         message, user_id = _private(update)
         if message is None or user_id is None:
             return await self._say_private_only(update)
-        reply = await self.ctx.desk.status(telegram_user(user_id), " ".join(context.args or []))
+        reply = await self.ctx.desk.status(
+            _catalogue(self.ctx, update), telegram_user(user_id), " ".join(context.args or [])
+        )
         await self._say(message, reply.text)
 
     async def deliveries(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -72,7 +74,7 @@ class DeliveryCommands:
         message, user_id = _private(update)
         if message is None or user_id is None:
             return await self._say_private_only(update)
-        page = await self.page(user_id, 0)
+        page = await self.page(_catalogue(self.ctx, update), user_id, 0)
         await self.ctx.sender.send_message(message.chat_id, page)
 
     async def cancel(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -81,7 +83,8 @@ class DeliveryCommands:
         if message is None or user_id is None:
             return await self._say_private_only(update)
         _, typed, reason = [*(message.text or "").split(maxsplit=2), "", ""][:3]
-        reply = await self.ctx.desk.cancel(telegram_user(user_id), typed, reason)
+        catalogue = _catalogue(self.ctx, update)
+        reply = await self.ctx.desk.cancel(catalogue, telegram_user(user_id), typed, reason)
         await self._say(message, reply.text)
 
     async def turn_page(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -91,23 +94,25 @@ class DeliveryCommands:
             return
         match = _PAGE_DATA.fullmatch(query.data or "")
         shown = query.message if isinstance(query.message, Message) else None
-        words = self.ctx.desk.words
+        words, catalogue = self.ctx.desk.words, _catalogue(self.ctx, update)
         if match is None or shown is None:
-            await answer_tap(query, desk_texts.stale_list_button(current(), words))
+            await answer_tap(query, desk_texts.stale_list_button(catalogue, words))
             return
         owner, page = int(match[1]), int(match[2])
         if query.from_user.id != owner:
-            await answer_tap(query, desk_texts.not_your_list(current(), words))
+            await answer_tap(query, desk_texts.not_your_list(catalogue, words))
             return
         await answer_tap(query)
-        drawn = await self.page(owner, page)
+        drawn = await self.page(catalogue, owner, page)
         edited = await self.ctx.sender.edit_message(shown.chat_id, shown.message_id, drawn)
         if not isinstance(edited, Delivered):  # too old to edit: draw it anew
             await self.ctx.sender.send_message(shown.chat_id, drawn)
 
-    async def page(self, user_id: int, page: int) -> OutgoingMessage:
-        """Page ``page`` (from 0, clamped to the last) of the user's deliveries, drawn."""
-        return draw_page(await self.ctx.desk.deliveries(telegram_user(user_id), page), user_id)
+    async def page(self, catalogue: Catalogue, user_id: int, page: int) -> OutgoingMessage:
+        """Page ``page`` (from 0, clamped to the last) of the user's deliveries, drawn from
+        ``catalogue``."""
+        listed = await self.ctx.desk.deliveries(catalogue, telegram_user(user_id), page)
+        return draw_page(catalogue, listed, user_id)
 
     async def _say(self, message: Message, text: str) -> None:
         await self.ctx.sender.send_message(message.chat_id, OutgoingMessage(escape(text)))
@@ -115,27 +120,28 @@ class DeliveryCommands:
     async def _say_private_only(self, update: Update) -> None:
         message = update.effective_message
         if message is not None:
-            await self._say(message, desk_texts.DELIVERIES_PRIVATE_ONLY.render(current()))
+            said = desk_texts.DELIVERIES_PRIVATE_ONLY.render(_catalogue(self.ctx, update))
+            await self._say(message, said)
 
 
 def delivery_handlers(ctx: BotContext) -> list[Handler]:
     """The handlers of ``/status``, ``/deliveries``, ``/cancel_delivery`` and list paging."""
-    commands = DeliveryCommands(ctx)
+    commands, business = DeliveryCommands(ctx), ctx.texts.business_catalogue()
     return [
-        CommandHandler(command_words(current(), "status"), commands.status),
-        CommandHandler(command_words(current(), "deliveries"), commands.deliveries),
-        CommandHandler(command_words(current(), "cancel_delivery"), commands.cancel),
+        CommandHandler(command_words(business, "status"), commands.status),
+        CommandHandler(command_words(business, "deliveries"), commands.deliveries),
+        CommandHandler(command_words(business, "cancel_delivery"), commands.cancel),
         CallbackQueryHandler(commands.turn_page, pattern=PATTERN),
     ]
 
 
-def draw_page(page: DeliveryPage, user_id: int) -> OutgoingMessage:
+def draw_page(catalogue: Catalogue, page: DeliveryPage, user_id: int) -> OutgoingMessage:
     """The list as HTML, each reference as code, with ‹ Prev / Next › buttons for ``user_id``."""
     if not page.entries:
         return OutgoingMessage(escape(page.text))
     lines = [escape(page.title)]
     lines += [
-        desk_texts.list_entry_template(current()).format(
+        desk_texts.list_entry_template(catalogue).format(
             ref=f"<code>{escape(entry.ref)}</code>",
             status=escape(entry.status_text),
             date=escape(entry.ordered_on),
@@ -146,11 +152,17 @@ def draw_page(page: DeliveryPage, user_id: int) -> OutgoingMessage:
         lines += ["", escape(page.hint)]
     buttons = []
     if page.has_previous:
-        buttons.append(_page_button(previous_page(), user_id, page.page - 1))
+        buttons.append(_page_button(previous_page(catalogue), user_id, page.page - 1))
     if page.has_next:
-        buttons.append(_page_button(next_page(), user_id, page.page + 1))
+        buttons.append(_page_button(next_page(catalogue), user_id, page.page + 1))
     markup = InlineKeyboardMarkup([buttons]) if buttons else None
     return OutgoingMessage("\n".join(lines), markup)
+
+
+def _catalogue(ctx: BotContext, update: Update) -> Catalogue:
+    """The catalogue ``update`` is answered from: its sender's language."""
+    user = update.effective_user
+    return ctx.catalogue_for(None if user is None else user.language_code)
 
 
 def _private(update: Update) -> tuple[Message | None, int | None]:

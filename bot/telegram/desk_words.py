@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from bot.telegram.bot_context import BotContext
 from bot.telegram.refs import telegram_chat, telegram_user
-from bot.turn_speech import current
 from conversations.keywords import after_order
+from conversations.texts.catalogue import Catalogue
 
 
-async def desk_reply(ctx: BotContext, chat_id: int, user_id: int, text: str) -> str | None:
-    """What the desk says to ``text`` (see the module docstring); None when it is not the
-    desk's: anything else, or said while an order is open."""
-    asked = after_order(current(), text)
+async def desk_reply(
+    ctx: BotContext, catalogue: Catalogue, chat_id: int, user_id: int, text: str
+) -> str | None:
+    """What the desk says to ``text`` (see the module docstring), from the update's
+    ``catalogue``; None when it is not the desk's: anything else, or said while an order is
+    open."""
+    asked = after_order(catalogue, text)
     if asked is None:
         return None
     session = await ctx.chats.session(telegram_chat(chat_id))
@@ -24,5 +27,5 @@ async def desk_reply(ctx: BotContext, chat_id: int, user_id: int, text: str) -> 
         return None
     user = telegram_user(user_id)
     if asked == "cancel":
-        return (await ctx.desk.cancel(user, "", "")).text
-    return (await ctx.desk.status(user, "")).text
+        return (await ctx.desk.cancel(catalogue, user, "", "")).text
+    return (await ctx.desk.status(catalogue, user, "")).text

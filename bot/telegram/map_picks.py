@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 from bot.chat_ref import ChatRef
 from bot.ordering.chats import ChatService
-from bot.turn_speech import current
 from bot.webapp.picks import PagePick, picked_line
 from conversations import Answer, Session, Turn
+from conversations.texts.catalogue import Catalogue
 
 
 @dataclass
@@ -32,16 +32,19 @@ class MapPickTurns:
     unit_version: int | None = None  # the unit question the pick answers next, once asked
 
     @classmethod
-    async def open(cls, chats: ChatService, chat: ChatRef, pick: PagePick) -> MapPickTurns | None:
+    async def open(
+        cls, catalogue: Catalogue, chats: ChatService, chat: ChatRef, pick: PagePick
+    ) -> MapPickTurns | None:
         """The pick's turns, when it answers the chat's open question (else None: the engine
-        refuses it as any stale answer, and says why)."""
+        refuses it as any stale answer, and says why); the question's title from the turn's
+        ``catalogue``."""
         session = await chats.session(chat)
         if session is None or (session.step, session.prompt_version) != (pick.step, pick.version):
             return None
         flow = chats.engine.registry.get(session.flow)
         if flow is None or pick.step not in flow:
             return None
-        return cls(chats, chat, pick, flow.step(pick.step).said_title(current()))
+        return cls(chats, chat, pick, flow.step(pick.step).said_title(catalogue))
 
     async def after_place(self, turn: Turn) -> Turn | None:
         """What the place's turn shows: nothing when it asks the unit the pick has."""

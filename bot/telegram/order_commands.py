@@ -21,7 +21,7 @@ from bot.telegram.chat_screen import ChatScreen
 from bot.telegram.command_menus import flow_commands
 from bot.telegram.human_request import HumanRequests
 from bot.telegram.refs import telegram_chat, telegram_user, update_ids
-from bot.turn_speech import say
+from bot.turn_speech import current, say
 from conversations import Answer, CommandAnswer
 
 Context = ContextTypes.DEFAULT_TYPE
@@ -67,7 +67,7 @@ class OrderCommands:
         if turn is None:
             await self._begin(chat_id, user_id, greet=True)
             return
-        if turn == blocked_turn():  # one sentence, no welcome
+        if turn == blocked_turn(current()):  # one sentence, no welcome
             await self.screen.show(chat_id, turn)
             return
         welcome = turn.model_copy(
@@ -147,7 +147,7 @@ class OrderCommands:
             telegram_chat(chat_id), telegram_user(user_id), flow=flow
         )
         self.screen.remember(chat_id).session_id = None  # maybe a new session: read it again
-        if greet and turn != blocked_turn():  # blocked: one sentence, no greeting
+        if greet and turn != blocked_turn(current()):  # blocked: one sentence, no greeting
             opening = say("telegram.greeting")
             turn = turn.model_copy(update={"messages": (opening, *turn.messages)})
         await self.screen.show(chat_id, turn)

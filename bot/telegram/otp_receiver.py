@@ -27,7 +27,6 @@ from bot.telegram.message_sender import Delivered
 from bot.telegram.refs import telegram_chat, telegram_user
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import Markup, OutgoingMessage, share_keyboard
-from bot.turn_speech import current
 from conversations.texts import handoff_texts
 
 log = logging.getLogger(__name__)
@@ -38,12 +37,13 @@ async def start_otp_handoff(ctx: BotContext, update: Update, token: str) -> None
     message, user = update.effective_message, update.effective_user
     if message is None or user is None:
         return
+    catalogue = ctx.catalogue_for(user.language_code)
     if message.chat.type != ChatType.PRIVATE:
         return await _say(
-            ctx, message.chat_id, handoff_texts.HANDOFF_PRIVATE_ONLY.render(current())
+            ctx, message.chat_id, handoff_texts.HANDOFF_PRIVATE_ONLY.render(catalogue)
         )
     reply = await ctx.desk.open_handoff(
-        telegram_chat(message.chat_id), telegram_user(user.id), token
+        catalogue, telegram_chat(message.chat_id), telegram_user(user.id), token
     )
     await _draw(ctx, message.chat_id, reply)
 
@@ -59,6 +59,7 @@ async def contact_shared(ctx: BotContext, update: Update) -> bool:
     contact = message.contact
     owner = None if contact.user_id is None else telegram_user(contact.user_id)
     reply = await ctx.desk.share_contact(
+        ctx.catalogue_for(user.language_code),
         telegram_chat(message.chat_id),
         telegram_user(user.id),
         contact.phone_number,

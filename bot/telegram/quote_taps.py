@@ -19,6 +19,7 @@ from bot.ordering.quote_desk import QuoteDesk
 from bot.relay import quote_question
 from bot.telegram.application import Handler
 from bot.telegram.message_sender import TelegramSender, answer_tap
+from bot.telegram.received_update import language_of
 from bot.telegram.refs import telegram_user
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage
@@ -50,7 +51,8 @@ class QuoteTaps:
         if shown is None or parsed is None or shown.chat.type != ChatType.PRIVATE:
             return
         choice, ref = parsed
-        reply = await self.quotes.answer(telegram_user(query.from_user.id), ref, choice)
+        catalogue = self.quotes.desk.texts.catalogue_for(language_of(update))
+        reply = await self.quotes.answer(catalogue, telegram_user(query.from_user.id), ref, choice)
         if reply.outcome in _CLOSED:
             await self.sender.call(
                 shown.chat_id,

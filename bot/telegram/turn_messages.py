@@ -46,6 +46,7 @@ from bot.turn_speech import current, say
 from conversations import Answer, ChoiceAnswer, CommandAnswer, CommandName, Prompt, Turn
 from conversations.dialog import PAGE_SIZE
 from conversations.shortening import ELLIPSIS, shorten
+from conversations.texts.catalogue import Catalogue
 from conversations.texts.taps import BUTTONS, for_channel
 
 MAX_BUTTON_LABEL: Final = 60  # longer labels are shortened: clients elide them anyway
@@ -74,12 +75,14 @@ def command_label(name: CommandName) -> str:
     return COMMAND_GLYPHS.get(name, "") + say(f"command.{name}")
 
 
-def previous_page() -> str:
-    return say("telegram.previous_page")
+def previous_page(catalogue: Catalogue) -> str:
+    """The label of a "previous page" button."""
+    return catalogue.say("telegram.previous_page")
 
 
-def next_page() -> str:
-    return say("telegram.next_page")
+def next_page(catalogue: Catalogue) -> str:
+    """The label of a "next page" button."""
+    return catalogue.say("telegram.next_page")
 
 
 def _share_button(kind: ShareRequest) -> KeyboardButton:
@@ -212,9 +215,9 @@ def prompt_keyboard(
     if prompt.paged:
         pages: list[InlineKeyboardButton] = []
         if shown > 0:
-            pages.append(_page_button(prompt, previous_page(), shown - 1, session_id))
+            pages.append(_page_button(prompt, previous_page(current()), shown - 1, session_id))
         if shown + 1 < page_count(prompt):
-            pages.append(_page_button(prompt, next_page(), shown + 1, session_id))
+            pages.append(_page_button(prompt, next_page(current()), shown + 1, session_id))
         rows.append(pages)
     commands = [
         InlineKeyboardButton(

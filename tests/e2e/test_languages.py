@@ -45,8 +45,7 @@ async def test_the_chat_service_takes_the_language_as_a_plain_parameter(stack: B
     assert turn.messages == (
         "Cette conversation est terminée. Commencez une nouvelle commande quand vous voulez.",
     )
-    with speaking_language("fr"):
-        assert turn == no_open_order()
+    assert turn == no_open_order(chats.catalogues.texts.catalogue_for("fr"))
     english = await chats.handle(NOBODY, NOBODY.user(4242), TextAnswer(text="hi"))
     assert english.messages[0].startswith("This conversation has ended.")
 

@@ -10,11 +10,14 @@ from bot.chat_ref import TELEGRAM, ChatRef
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.partner.request_limiter import RequestLimiter
 from bot.relay.channel_protocol import SendFailed
-from bot.turn_speech import current, speaking_language
 from conversations.texts import dialogue
+from conversations.texts.business_texts import BusinessTexts
+from conversations.texts.catalogue import DEFAULT_TEXTS
 from tests.support.clock import FakeClock
 
 CHAT = ChatRef(TELEGRAM, 7)
+SHIPPED = BusinessTexts(DEFAULT_TEXTS)
+ENGLISH = SHIPPED.catalogue_for(None)  # the business default
 
 
 async def no_sleep(seconds: float) -> None:
@@ -50,7 +53,7 @@ async def test_a_short_wait_is_not_mentioned() -> None:
     clock, chats = FakeClock(0.0), Chats()
     limiter = await full_limiter(clock, 60)
     clock.now = 57.5  # the next start is free at 60: 2.5 s away
-    assert (await CreateWaitNotice(limiter, chats).before_create(CHAT)).seconds == 2.5
+    assert (await CreateWaitNotice(limiter, chats).before_create(CHAT, ENGLISH)).seconds == 2.5
     assert chats.sent == []
 
 
@@ -58,14 +61,14 @@ async def test_a_long_wait_is_said_with_how_long() -> None:
     clock, chats = FakeClock(0.0), Chats()
     limiter = await full_limiter(clock, 60)
     clock.now = 18.0
-    assert (await CreateWaitNotice(limiter, chats).before_create(CHAT)).seconds == 42.0
-    assert chats.sent == [(7, dialogue.create_waiting(current(), 42.0))]
+    assert (await CreateWaitNotice(limiter, chats).before_create(CHAT, ENGLISH)).seconds == 42.0
+    assert chats.sent == [(7, dialogue.create_waiting(ENGLISH, 42.0))]
     assert "about 45 seconds" in chats.sent[0][1]
 
 
 async def test_a_failed_notice_does_not_stop_the_create() -> None:
     limiter = await full_limiter(FakeClock(0.0), 60)
-    foreseen = await CreateWaitNotice(limiter, Chats(failing=True)).before_create(CHAT)
+    foreseen = await CreateWaitNotice(limiter, Chats(failing=True)).before_create(CHAT, ENGLISH)
     assert foreseen.seconds == 60.0
 
 
@@ -101,13 +104,13 @@ async def test_a_wait_nobody_foresaw_is_said_while_the_request_still_waits() -> 
     limiter, chats = Unforeseen(FakeClock(0.0)), Told()
     await limiter.acquire()  # the minute's one start, taken
     notice = CreateWaitNotice(limiter, chats, threshold_seconds=0.02)
-    foreseen = await notice.before_create(CHAT)
+    foreseen = await notice.before_create(CHAT, ENGLISH)
     assert foreseen.seconds == 0.0
     assert chats.sent == []
     create = asyncio.create_task(limiter.acquire(foreseen.held_back))  # the create's request
     async with asyncio.timeout(5):
         await chats.told.wait()
-    assert chats.sent == [(7, dialogue.create_waiting(current(), 42.0))]
+    assert chats.sent == [(7, dialogue.create_waiting(ENGLISH, 42.0))]
     assert not create.done()
     limiter.go.set()
     await create
@@ -117,13 +120,13 @@ async def test_a_late_notice_is_said_in_the_language_of_the_turn_that_armed_it()
     limiter, chats = Unforeseen(FakeClock(0.0)), Told()
     await limiter.acquire()
     notice = CreateWaitNotice(limiter, chats, threshold_seconds=0.02)
-    with speaking_language("fr"):  # the customer's turn, as the Telegram adapter enters it
-        foreseen = await notice.before_create(CHAT)
-        create = asyncio.create_task(limiter.acquire(foreseen.held_back))
-        french = dialogue.create_waiting(current(), 42.0)
+    turn = SHIPPED.catalogue_for("fr")  # the customer's turn, said in French
+    foreseen = await notice.before_create(CHAT, turn)
+    create = asyncio.create_task(limiter.acquire(foreseen.held_back))
+    french = dialogue.create_waiting(turn, 42.0)
     async with asyncio.timeout(5):
         await chats.told.wait()
-    assert chats.sent == [(7, french)] and french != dialogue.create_waiting(current(), 42.0)
+    assert chats.sent == [(7, french)] and french != dialogue.create_waiting(ENGLISH, 42.0)
     limiter.go.set()
     await create
 
@@ -139,4 +142,4 @@ async def test_a_late_notice_is_said_in_the_language_of_the_turn_that_armed_it()
     ],
 )
 def test_the_wait_is_said_in_round_figures(seconds: float, said: str) -> None:
-    assert said in dialogue.create_waiting(current(), seconds)
+    assert said in dialogue.create_waiting(ENGLISH, seconds)

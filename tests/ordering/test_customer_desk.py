@@ -7,12 +7,14 @@ import uuid
 
 import pytest
 
+from bot.channel_texts import shipped_channel_texts
 from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.ordering import ChatService, CustomerDesk
 from bot.partner.models import Coords, CreateDeliveryRequest, Delivery
 from bot.store import Store
-from bot.turn_speech import current
 from conversations.texts import desk_texts, handoff_texts
+from conversations.texts.business_texts import BusinessTexts
+from conversations.texts.catalogue import DEFAULT_TEXTS
 from conversations.texts.deliveries_texts import short_ref
 from conversations.texts.desk_texts import ChannelWords
 
@@ -35,6 +37,9 @@ def private_chat(user: UserRef) -> ChatRef:
 
 
 RECEIVER = "+2348098765432"
+# The business's texts with every channel's words, as a configured bot has them.
+SHIPPED = BusinessTexts(DEFAULT_TEXTS.with_channels(*shipped_channel_texts()))
+TURN = SHIPPED.catalogue_for(None)  # the customer's turn, in the business default
 
 
 def order_request() -> CreateDeliveryRequest:
@@ -125,11 +130,11 @@ async def test_status_by_full_id_short_reference_or_none_for_the_latest(
     first = await orders.order(ADA)
     latest = await orders.order(ADA)
     for typed in (first.id, short_ref(first.id), short_ref(first.id).lower(), f"  {first.id} "):
-        reply = await desk.status(ADA, typed)
+        reply = await desk.status(TURN, ADA, typed)
         assert reply.outcome == "found"
         assert reply.text.startswith(f"Delivery {short_ref(first.id)}\n")
         assert reply.delivery is not None and reply.delivery.delivery_id == first.id
-    reply = await desk.status(ADA)
+    reply = await desk.status(TURN, ADA)
     assert reply.outcome == "found" and reply.delivery is not None
     assert reply.delivery.ref == short_ref(latest.id)
     assert reply.delivery.status == "pending"  # the nearby rider is busy with the first
@@ -139,7 +144,7 @@ async def test_status_by_full_id_short_reference_or_none_for_the_latest(
 
 async def test_status_in_plain_words(desk: CustomerDesk, orders: Orders, org: Org) -> None:
     delivery = await orders.order(ADA)
-    lines = (await desk.status(ADA)).text.splitlines()
+    lines = (await desk.status(TURN, ADA)).text.splitlines()
     assert lines[1] == "A rider (Tunde, motorbike) is assigned and heading to pickup."
     assert "Rider: Tunde Bakare (motorbike)" in lines
     fee = org.sandbox.delivery(delivery.id)["payment"]["delivery_fee"]
@@ -156,24 +161,24 @@ async def test_anything_not_the_customers_own_is_unknown_and_never_asked_for(
     calls = api_calls(org)
     answers = set()
     for typed in (adas.id, short_ref(adas.id), elsewhere.id, str(uuid.uuid4()), "3f2a9"):
-        reply = await desk.status(BOB, typed)
+        reply = await desk.status(TURN, BOB, typed)
         assert reply.outcome == "unknown" and reply.delivery is None
-        assert reply.text == desk_texts.unknown_delivery(current(), typed, WORDS)
+        assert reply.text == desk_texts.unknown_delivery(TURN, typed, WORDS)
         answers.add(reply.text.replace(typed, "<ref>"))
     assert answers == {"I can't find a delivery <ref> among yours. /deliveries lists them."}
     # Ada's own short reference needs six characters at least to mean one delivery.
-    assert (await desk.status(ADA, short_ref(adas.id)[:5])).outcome == "unknown"
+    assert (await desk.status(TURN, ADA, short_ref(adas.id)[:5])).outcome == "unknown"
     assert api_calls(org) == calls
 
 
 async def test_nothing_ordered_yet(desk: CustomerDesk) -> None:
-    reply = await desk.status(BOB)
-    assert (reply.outcome, reply.text) == ("none_yet", desk_texts.none_yet(current(), WORDS))
+    reply = await desk.status(TURN, BOB)
+    assert (reply.outcome, reply.text) == ("none_yet", desk_texts.none_yet(TURN, WORDS))
     assert reply.text == "You have no deliveries yet. Send /new to order one."
 
 
 async def test_a_long_reference_is_repeated_back_shortened(desk: CustomerDesk) -> None:
-    reply = await desk.status(BOB, "x" * 100)
+    reply = await desk.status(TURN, BOB, "x" * 100)
     assert f"delivery {'x' * 39}… among yours" in reply.text
 
 
@@ -182,11 +187,11 @@ async def test_status_when_the_service_fails_is_the_last_known_view(
 ) -> None:
     delivery = await orders.order(ADA)
     org.sandbox.inject_fault("get_delivery", "status", count=4, status=500, code="get_failed")
-    reply = await desk.status(ADA)
+    reply = await desk.status(TURN, ADA)
     assert reply.outcome == "last_known"
     heading = f"Delivery {short_ref(delivery.id)}"
     assert reply.text.startswith(f"{heading}\nLast known status: rider assigned.")
-    assert reply.text.endswith(desk_texts.UNREACHABLE.render(current()))
+    assert reply.text.endswith(desk_texts.UNREACHABLE.render(TURN))
     assert "get_failed" not in reply.text and "500" not in reply.text
     assert reply.delivery is not None and reply.delivery.status == "matched"
 
@@ -195,9 +200,9 @@ async def test_a_delivery_the_service_no_longer_knows_is_unknown(
     desk: CustomerDesk, orders: Orders
 ) -> None:
     (gone,) = await orders.fake(ADA, 1)
-    reply = await desk.status(ADA)
+    reply = await desk.status(TURN, ADA)
     assert reply.outcome == "unknown"
-    assert reply.text == desk_texts.unknown_delivery(current(), short_ref(gone), WORDS)
+    assert reply.text == desk_texts.unknown_delivery(TURN, short_ref(gone), WORDS)
 
 
 # --- the list ---------------------------------------------------------------------------------
@@ -209,7 +214,7 @@ async def test_the_list_is_the_customers_own_newest_first_in_pages(
     newest_first = await orders.fake(ADA, 7)
     bobs = await orders.fake(BOB, 1)
     calls = api_calls(org)
-    first = await desk.deliveries(ADA)
+    first = await desk.deliveries(TURN, ADA)
     assert (first.page, first.pages, first.total) == (0, 2, 7)
     assert [e.delivery_id for e in first.entries] == newest_first[:5]
     assert (first.has_previous, first.has_next) == (False, True)
@@ -222,29 +227,29 @@ async def test_the_list_is_the_customers_own_newest_first_in_pages(
     assert lines[1] == f"• {short_ref(newest_first[0])}: waiting for a rider, ordered 15 Jan 2027"
     assert short_ref(bobs[0]) not in first.text
 
-    second = await desk.deliveries(ADA, 1)
+    second = await desk.deliveries(TURN, ADA, 1)
     assert [e.delivery_id for e in second.entries] == newest_first[5:]
     assert (second.has_previous, second.has_next) == (True, False)
-    assert (await desk.deliveries(ADA, 99)).page == 1  # clamped to the last
-    assert (await desk.deliveries(ADA, -3)).page == 0
+    assert (await desk.deliveries(TURN, ADA, 99)).page == 1  # clamped to the last
+    assert (await desk.deliveries(TURN, ADA, -3)).page == 0
     assert api_calls(org) == calls
 
 
 async def test_one_page_has_no_page_numbers_and_none_says_how_to_order(
     desk: CustomerDesk, orders: Orders
 ) -> None:
-    empty = await desk.deliveries(ADA)
+    empty = await desk.deliveries(TURN, ADA)
     assert (empty.pages, empty.entries, empty.hint) == (0, (), None)
-    assert empty.text == empty.title == desk_texts.none_yet(current(), WORDS)
+    assert empty.text == empty.title == desk_texts.none_yet(TURN, WORDS)
     await orders.fake(ADA, 2)
-    page = await desk.deliveries(ADA)
+    page = await desk.deliveries(TURN, ADA)
     assert page.title == "Your deliveries:" and not page.has_next
 
 
 def test_other_pages_are_named_for_channels_without_buttons() -> None:
-    assert desk_texts.other_pages(current(), 0, 1, WORDS) is None
-    assert desk_texts.other_pages(current(), 0, 3, WORDS) == "Send /deliveries 2 for the next page."
-    assert desk_texts.other_pages(current(), 1, 3, WORDS) == (
+    assert desk_texts.other_pages(TURN, 0, 1, WORDS) is None
+    assert desk_texts.other_pages(TURN, 0, 3, WORDS) == "Send /deliveries 2 for the next page."
+    assert desk_texts.other_pages(TURN, 1, 3, WORDS) == (
         "Send /deliveries 3 for the next page or /deliveries 1 for the previous one."
     )
 
@@ -257,7 +262,7 @@ async def test_a_customer_cancels_their_own_delivery(
 ) -> None:
     delivery = await orders.order(ADA)
     reason = "I ordered it twice " + "x" * (500 - 19)
-    reply = await desk.cancel(ADA, short_ref(delivery.id), f"  {reason}  ")
+    reply = await desk.cancel(TURN, ADA, short_ref(delivery.id), f"  {reason}  ")
     assert (reply.outcome, reply.delivery_id) == ("cancelled", delivery.id)
     assert reply.text == f"Delivery {short_ref(delivery.id)} is cancelled."
     cancelled = org.sandbox.delivery(delivery.id)
@@ -270,7 +275,7 @@ async def test_a_reason_must_be_3_to_500_characters(
 ) -> None:
     delivery = await orders.order(ADA)
     calls = api_calls(org)
-    reply = await desk.cancel(ADA, delivery.id, reason)
+    reply = await desk.cancel(TURN, ADA, delivery.id, reason)
     assert reply.outcome == "bad_reason"
     assert reply.text.startswith(
         f"Please give a reason of 3 to 500 characters (yours has {length}).\n\n"
@@ -280,8 +285,8 @@ async def test_a_reason_must_be_3_to_500_characters(
 
 
 async def test_cancel_without_a_delivery_explains_how(desk: CustomerDesk) -> None:
-    reply = await desk.cancel(ADA, " ", "")
-    assert (reply.outcome, reply.text) == ("usage", desk_texts.cancel_usage(current(), WORDS))
+    reply = await desk.cancel(TURN, ADA, " ", "")
+    assert (reply.outcome, reply.text) == ("usage", desk_texts.cancel_usage(TURN, WORDS))
 
 
 async def test_nobody_cancels_another_customers_delivery(
@@ -289,9 +294,9 @@ async def test_nobody_cancels_another_customers_delivery(
 ) -> None:
     delivery = await orders.order(ADA)
     calls = api_calls(org)
-    reply = await desk.cancel(BOB, delivery.id, "not mine really")
+    reply = await desk.cancel(TURN, BOB, delivery.id, "not mine really")
     assert (reply.outcome, reply.delivery_id) == ("unknown", None)
-    assert reply.text == desk_texts.unknown_delivery(current(), delivery.id, WORDS)
+    assert reply.text == desk_texts.unknown_delivery(TURN, delivery.id, WORDS)
     assert api_calls(org) == calls
     assert org.sandbox.delivery(delivery.id)["status"] == "matched"
 
@@ -310,7 +315,7 @@ async def test_cancel_not_allowed_is_explained_by_the_status_now(
     org.sandbox.mark_paid(delivery.id)  # its fee is due before dispatch
     while org.sandbox.delivery(delivery.id)["status"] != to:
         org.sandbox.advance_status(delivery.id)
-    reply = await desk.cancel(ADA, delivery.id, "changed my mind")
+    reply = await desk.cancel(TURN, ADA, delivery.id, "changed my mind")
     assert reply.outcome == "not_allowed"
     assert reply.text == f"Delivery {short_ref(delivery.id)} {says}"
     assert "cancel_not_allowed" not in reply.text
@@ -320,8 +325,8 @@ async def test_cancelling_twice_says_it_is_already_cancelled(
     desk: CustomerDesk, orders: Orders
 ) -> None:
     delivery = await orders.order(ADA)
-    assert (await desk.cancel(ADA, delivery.id, "ordered twice")).outcome == "cancelled"
-    again = await desk.cancel(ADA, delivery.id, "ordered twice")
+    assert (await desk.cancel(TURN, ADA, delivery.id, "ordered twice")).outcome == "cancelled"
+    again = await desk.cancel(TURN, ADA, delivery.id, "ordered twice")
     assert again.outcome == "not_allowed"
     assert again.text == f"Delivery {short_ref(delivery.id)} is already cancelled."
 
@@ -329,10 +334,10 @@ async def test_cancelling_twice_says_it_is_already_cancelled(
 @pytest.mark.parametrize(
     ("status", "code", "outcome", "text"),
     [
-        (429, "rate_limited", "busy", desk_texts.BUSY.render(current())),
-        (400, "validation_error", "refused", desk_texts.NOT_ACCEPTED.render(current())),
-        (500, "cancel_failed", "unreachable", desk_texts.UNREACHABLE.render(current())),
-        (403, "missing_scope", "unreachable", desk_texts.UNREACHABLE.render(current())),
+        (429, "rate_limited", "busy", desk_texts.BUSY.render(TURN)),
+        (400, "validation_error", "refused", desk_texts.NOT_ACCEPTED.render(TURN)),
+        (500, "cancel_failed", "unreachable", desk_texts.UNREACHABLE.render(TURN)),
+        (403, "missing_scope", "unreachable", desk_texts.UNREACHABLE.render(TURN)),
     ],
 )
 async def test_service_refusals_are_said_in_plain_words_only(
@@ -343,7 +348,7 @@ async def test_service_refusals_are_said_in_plain_words_only(
     desk = CustomerDesk(store, org.client, WORDS, phone_region="NG")
     delivery = await Orders(org).order(ADA)
     org.sandbox.inject_fault("cancel_delivery", "status", status=status, code=code)
-    reply = await desk.cancel(ADA, delivery.id, "ordered twice")
+    reply = await desk.cancel(TURN, ADA, delivery.id, "ordered twice")
     assert (reply.outcome, reply.text, reply.delivery_id) == (outcome, text, delivery.id)
     assert code not in reply.text and str(status) not in reply.text
     assert org.sandbox.delivery(delivery.id)["status"] == "matched"
@@ -364,12 +369,12 @@ async def test_the_receiver_opens_the_link_proves_the_phone_and_gets_the_code(
 ) -> None:
     token = await code_waiting(orders)
     (link,) = await orders.store.deliveries.for_user(ADA, 1)
-    asked = await desk.open_handoff(private_chat(BOLA), BOLA, token)
+    asked = await desk.open_handoff(TURN, private_chat(BOLA), BOLA, token)
     assert (asked.outcome, asked.wants_contact, asked.codes) == ("ask_for_contact", True, ())
-    assert asked.text == handoff_texts.ask_for_contact(current(), link.delivery_id, WORDS)
+    assert asked.text == handoff_texts.ask_for_contact(TURN, link.delivery_id, WORDS)
     assert f"drop-off code for delivery {short_ref(link.delivery_id)}" in (asked.text or "")
 
-    got = await desk.share_contact(private_chat(BOLA), BOLA, RECEIVER[1:], contact_user=BOLA)
+    got = await desk.share_contact(TURN, private_chat(BOLA), BOLA, RECEIVER[1:], contact_user=BOLA)
     assert (got.outcome, got.answered, got.text) == ("handed_over", True, None)
     (code,) = got.codes
     assert (code.delivery_id, code.code) == (link.delivery_id, "482913")
@@ -388,10 +393,10 @@ async def test_the_receiver_opens_the_link_proves_the_phone_and_gets_the_code(
         handoff is not None and not handoff.pending and handoff.delivered_chat == private_chat(BOLA)
     )
 
-    again = await desk.open_handoff(private_chat(BOB), BOB, token)
+    again = await desk.open_handoff(TURN, private_chat(BOB), BOB, token)
     assert (again.outcome, again.text) == (
         "already_sent",
-        handoff_texts.ALREADY_SENT.render(current()),
+        handoff_texts.ALREADY_SENT.render(TURN),
     )
 
 
@@ -399,15 +404,17 @@ async def test_someone_elses_contact_is_refused_even_with_the_right_number(
     desk: CustomerDesk, orders: Orders
 ) -> None:
     token = await code_waiting(orders)
-    await desk.open_handoff(private_chat(BOB), BOB, token)
+    await desk.open_handoff(TURN, private_chat(BOB), BOB, token)
     for whose in (BOLA, None):
-        refused = await desk.share_contact(private_chat(BOB), BOB, RECEIVER, contact_user=whose)
+        refused = await desk.share_contact(
+            TURN, private_chat(BOB), BOB, RECEIVER, contact_user=whose
+        )
         assert (refused.outcome, refused.codes, refused.wants_contact) == (
             "not_own_contact",
             (),
             True,
         )
-        assert refused.text == handoff_texts.not_own_contact(current(), WORDS)
+        assert refused.text == handoff_texts.not_own_contact(TURN, WORDS)
     assert await orders.store.contacts.phone_for(BOB) is None
 
 
@@ -415,26 +422,30 @@ async def test_an_own_contact_with_another_number_ends_the_hand_off(
     desk: CustomerDesk, orders: Orders
 ) -> None:
     token = await code_waiting(orders)
-    await desk.open_handoff(private_chat(BOB), BOB, token)
-    unreadable = await desk.share_contact(private_chat(BOB), BOB, "12", contact_user=BOB)
+    await desk.open_handoff(TURN, private_chat(BOB), BOB, token)
+    unreadable = await desk.share_contact(TURN, private_chat(BOB), BOB, "12", contact_user=BOB)
     assert (unreadable.outcome, unreadable.wants_contact) == ("unreadable_phone", True)
-    wrong = await desk.share_contact(private_chat(BOB), BOB, "+2348031234567", contact_user=BOB)
+    wrong = await desk.share_contact(
+        TURN, private_chat(BOB), BOB, "+2348031234567", contact_user=BOB
+    )
     assert (wrong.outcome, wrong.text, wrong.ended) == (
         "wrong_phone",
-        handoff_texts.WRONG_PHONE.render(current()),
+        handoff_texts.WRONG_PHONE.render(TURN),
         True,
     )
-    later = await desk.share_contact(private_chat(BOB), BOB, "+2348031234567", contact_user=BOB)
+    later = await desk.share_contact(
+        TURN, private_chat(BOB), BOB, "+2348031234567", contact_user=BOB
+    )
     assert (later.outcome, later.answered, later.text) == ("not_for_handoff", False, None)
 
 
 async def test_unknown_and_garbled_links(desk: CustomerDesk, orders: Orders) -> None:
     await code_waiting(orders)
     for token in ("A" * 43, "<script>", ""):
-        reply = await desk.open_handoff(private_chat(BOB), BOB, token)
+        reply = await desk.open_handoff(TURN, private_chat(BOB), BOB, token)
         assert (reply.outcome, reply.text) == (
             "unknown_link",
-            handoff_texts.UNKNOWN_LINK.render(current()),
+            handoff_texts.UNKNOWN_LINK.render(TURN),
         )
 
 
@@ -443,7 +454,7 @@ async def test_a_receiver_who_proved_the_number_before_gets_the_code_at_once(
 ) -> None:
     await orders.store.contacts.record(BOLA, RECEIVER, contact_user_id=BOLA.id)
     token = await code_waiting(orders)
-    reply = await desk.open_handoff(private_chat(BOLA), BOLA, token)
+    reply = await desk.open_handoff(TURN, private_chat(BOLA), BOLA, token)
     assert reply.outcome == "handed_over" and [c.code for c in reply.codes] == ["482913"]
 
 
@@ -455,14 +466,16 @@ async def test_a_contact_outside_a_hand_off_may_belong_to_an_open_order(
     desk = CustomerDesk(org.store, org.client, WORDS, phone_region="NG", chats=chats)
     await code_waiting(orders)
     # No link opened, no order open: the code, and the contact is the hand-off's alone.
-    first = await desk.share_contact(private_chat(BOLA), BOLA, RECEIVER, contact_user=BOLA)
+    first = await desk.share_contact(TURN, private_chat(BOLA), BOLA, RECEIVER, contact_user=BOLA)
     assert (first.outcome, first.answered) == ("handed_over", True)
     # With an order being filled in, the contact answers the order as well.
     await code_waiting(orders, code="111222")
     await chats.start(private_chat(BOLA), BOLA)
-    second = await desk.share_contact(private_chat(BOLA), BOLA, RECEIVER, contact_user=BOLA)
+    second = await desk.share_contact(TURN, private_chat(BOLA), BOLA, RECEIVER, contact_user=BOLA)
     assert second.outcome == "handed_over" and not second.answered
     assert {c.code for c in second.codes} >= {"111222"}
     # Nobody's code waits for this number: the contact is the order's.
-    other = await desk.share_contact(private_chat(BOB), BOB, "+2348031234567", contact_user=BOB)
+    other = await desk.share_contact(
+        TURN, private_chat(BOB), BOB, "+2348031234567", contact_user=BOB
+    )
     assert (other.outcome, other.answered) == ("not_for_handoff", False)

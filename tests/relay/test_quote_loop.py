@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
+from bot.channel_texts import shipped_channel_texts
 from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.ordering import CustomerDesk
 from bot.ordering.quote_desk import QuoteDesk, QuoteReply
@@ -18,6 +19,8 @@ from bot.relay.quote_question import QuoteChoice
 from bot.store import DeliveryLink, Store
 from bot.telegram.delivery_commands import TELEGRAM_WORDS
 from conversations import delivery_facts as facts
+from conversations.texts.business_texts import BusinessTexts
+from conversations.texts.catalogue import DEFAULT_TEXTS
 from conversations.texts.deliveries_texts import short_ref
 
 from .support import CUSTOMER_CHAT, CUSTOMER_USER, OpenStore, RecordingChannel
@@ -27,6 +30,9 @@ from .world import MakeWorld, World
 
 QUESTION = "Delivery fee: NGN 2,600. Keep the order, or cancel it?"
 CUSTOMER = UserRef(TELEGRAM, CUSTOMER_USER)
+# The business's texts with every channel's words, as a configured bot has them.
+SHIPPED = BusinessTexts(DEFAULT_TEXTS.with_channels(*shipped_channel_texts()))
+TURN = SHIPPED.catalogue_for(None)  # the customer's turn, in the business default
 
 
 def staff_price_by_hand(data: dict[str, Any]) -> None:
@@ -60,7 +66,9 @@ class Operators:
 
 def quotes_over(world: World, store: Store | None = None) -> tuple[QuoteDesk, Operators]:
     operators = Operators()
-    desk = CustomerDesk(store or world.store, world.client, TELEGRAM_WORDS, phone_region="NG")
+    desk = CustomerDesk(
+        store or world.store, world.client, TELEGRAM_WORDS, phone_region="NG", texts=SHIPPED
+    )
     return QuoteDesk(desk, operators), operators
 
 
@@ -124,7 +132,7 @@ async def test_a_fee_known_at_the_create_is_never_asked(
     await world.settle()
     assert channel.texts(CUSTOMER_CHAT) and questions(channel.texts(CUSTOMER_CHAT)) == []
     quotes, operators = quotes_over(world)
-    reply = await quotes.answer(CUSTOMER, short_ref(delivery.id), "cancel")
+    reply = await quotes.answer(TURN, CUSTOMER, short_ref(delivery.id), "cancel")
     assert reply.outcome == "not_asked"
     assert world.sandbox_delivery(delivery.id)["status"] == "matched"
     assert operators.told == []
@@ -159,7 +167,7 @@ async def test_keep_changes_nothing_at_the_service_and_operators_are_told(
     ref = short_ref(delivery.id)
     calls = world.sandbox.call_counts()
 
-    kept = await quotes.answer(CUSTOMER, ref, "keep")
+    kept = await quotes.answer(TURN, CUSTOMER, ref, "keep")
     assert (kept.outcome, kept.text) == ("kept", f"Thank you: delivery {ref} goes ahead.")
     assert world.sandbox.call_counts() == calls  # no call to the service
     assert world.sandbox_delivery(delivery.id)["status"] == "pending"
@@ -169,7 +177,7 @@ async def test_keep_changes_nothing_at_the_service_and_operators_are_told(
         (str(CUSTOMER), "quote_keep", f"delivery {ref}", "done")
     ]
 
-    again = await quotes.answer(CUSTOMER, ref, "cancel")
+    again = await quotes.answer(TURN, CUSTOMER, ref, "cancel")
     assert again.outcome == "already_answered"
     assert again.text == f"You already answered about the fee of delivery {ref}."
     assert world.sandbox.call_counts() == calls
@@ -181,7 +189,7 @@ async def test_cancel_cancels_through_the_api_with_a_reason(make_world: MakeWorl
     world, delivery, quotes, operators = await priced_and_asked(make_world)
     ref = short_ref(delivery.id)
 
-    cancelled = await quotes.answer(CUSTOMER, ref, "cancel")
+    cancelled = await quotes.answer(TURN, CUSTOMER, ref, "cancel")
     assert (cancelled.outcome, cancelled.text) == (
         "cancelled",
         f"Delivery {ref} is cancelled, as you asked.",
@@ -196,7 +204,7 @@ async def test_cancel_cancels_through_the_api_with_a_reason(make_world: MakeWorl
     before = len(world.channel.texts(CUSTOMER_CHAT))
     await world.settle()
     assert world.channel.texts(CUSTOMER_CHAT)[before:] == []
-    assert (await quotes.answer(CUSTOMER, ref, "keep")).outcome == "already_answered"
+    assert (await quotes.answer(TURN, CUSTOMER, ref, "keep")).outcome == "already_answered"
 
 
 async def test_cancel_refused_because_the_rider_has_the_package_is_said_plainly(
@@ -210,7 +218,7 @@ async def test_cancel_refused_because_the_rider_has_the_package_is_said_plainly(
     quotes, operators = quotes_over(world)
     ref = short_ref(delivery.id)
 
-    refused = await quotes.answer(CUSTOMER, ref, "cancel")
+    refused = await quotes.answer(TURN, CUSTOMER, ref, "cancel")
     assert refused.outcome == "not_allowed"
     assert refused.text == (
         f"Delivery {ref} can no longer be cancelled: the rider already has the package."
@@ -221,7 +229,7 @@ async def test_cancel_refused_because_the_rider_has_the_package_is_said_plainly(
         f"Delivery {ref}: the customer declined the fee, but the order could not be cancelled "
         "any more (it is picked up)."
     ]
-    assert (await quotes.answer(CUSTOMER, ref, "cancel")).outcome == "already_answered"
+    assert (await quotes.answer(TURN, CUSTOMER, ref, "cancel")).outcome == "already_answered"
 
 
 async def test_an_answer_after_the_delivery_moved_on_sends_nothing(make_world: MakeWorld) -> None:
@@ -236,7 +244,7 @@ async def test_an_answer_after_the_delivery_moved_on_sends_nothing(make_world: M
     calls = world.sandbox.call_counts()
 
     for choice in ("cancel", "keep"):
-        late = await quotes.answer(CUSTOMER, ref, choice)  # type: ignore[arg-type]
+        late = await quotes.answer(TURN, CUSTOMER, ref, choice)  # type: ignore[arg-type]
         assert late.outcome == "moved_on"
         assert late.text == (
             f"Delivery {ref} is already picked up, so its fee question is closed. "
@@ -251,7 +259,7 @@ async def test_someone_elses_delivery_is_unknown(make_world: MakeWorld) -> None:
     delivery = await priced_order(world)
     quotes, _ = quotes_over(world)
     stranger = UserRef(TELEGRAM, CUSTOMER_USER + 1)
-    reply = await quotes.answer(stranger, short_ref(delivery.id), "cancel")
+    reply = await quotes.answer(TURN, stranger, short_ref(delivery.id), "cancel")
     assert reply.outcome == "unknown"
     assert world.sandbox_delivery(delivery.id)["status"] == "pending"
 
@@ -267,7 +275,8 @@ async def test_two_instances_answering_at_once_take_one_answer(
     ref = short_ref(delivery.id)
     choices: list[QuoteChoice] = ["keep", "cancel"]
     replies: list[QuoteReply] = await asyncio.gather(
-        first.answer(CUSTOMER, ref, choices[0]), second.answer(CUSTOMER, ref, choices[1])
+        first.answer(TURN, CUSTOMER, ref, choices[0]),
+        second.answer(TURN, CUSTOMER, ref, choices[1]),
     )
     outcomes = sorted(reply.outcome for reply in replies)
     assert outcomes in (["already_answered", "kept"], ["already_answered", "cancelled"])
@@ -286,7 +295,7 @@ async def test_the_question_survives_a_restart(
     await world.settle()
     assert len(questions(channel.texts(CUSTOMER_CHAT))) == 1
     quotes, _ = quotes_over(world, restarted)
-    assert (await quotes.answer(CUSTOMER, short_ref(delivery.id), "keep")).outcome == "kept"
+    assert (await quotes.answer(TURN, CUSTOMER, short_ref(delivery.id), "keep")).outcome == "kept"
 
 
 async def test_a_french_customer_is_asked_and_answered_in_french(
@@ -299,9 +308,9 @@ async def test_a_french_customer_is_asked_and_answered_in_french(
     assert not english_in(asked), asked
     quotes, operators = quotes_over(world)
     ref = short_ref(delivery.id)
-    kept = await quotes.answer(CUSTOMER, ref, "keep")
+    kept = await quotes.answer(TURN, CUSTOMER, ref, "keep")
     assert kept.text == f"Merci : la livraison {ref} suit son cours."
-    again = await quotes.answer(CUSTOMER, ref, "cancel")
+    again = await quotes.answer(TURN, CUSTOMER, ref, "cancel")
     assert again.text == f"Vous avez déjà répondu au sujet des frais de la livraison {ref}."
     # Operators read the business's language (English by default).
     assert operators.told == [f"Delivery {ref}: the customer accepted the fee and keeps the order."]
@@ -316,7 +325,7 @@ async def test_a_cancel_the_service_could_not_take_leaves_the_question_open(
         "cancel_delivery", "status", count=9, status=500, code="cancel_failed"
     )
 
-    failed = await quotes.answer(CUSTOMER, ref, "cancel")
+    failed = await quotes.answer(TURN, CUSTOMER, ref, "cancel")
     assert failed.outcome == "unreachable"
     assert failed.text == (
         "I couldn't reach the delivery service just now. Please try again in a few minutes. "
@@ -328,7 +337,7 @@ async def test_a_cancel_the_service_could_not_take_leaves_the_question_open(
     assert link is not None and not any(fact.startswith("quote_answer:") for fact in link.told)
 
     world.sandbox.clear_faults()  # the service is back
-    again = await quotes.answer(CUSTOMER, ref, "cancel")
+    again = await quotes.answer(TURN, CUSTOMER, ref, "cancel")
     assert again.outcome == "cancelled"
     assert world.sandbox_delivery(delivery.id)["status"] == "cancelled"
 

@@ -89,7 +89,7 @@ class DeliveryList(OperatorChat):
             )
         data = f"op1:{status}:{page + 1}:{found.next_cursor}"
         if found.next_cursor and _LIST_DATA.fullmatch(data):
-            buttons.append(InlineKeyboardButton(next_page(), callback_data=data))
+            buttons.append(InlineKeyboardButton(next_page(current()), callback_data=data))
         elif found.next_cursor:  # a cursor too long for a button: say there is more
             lines.append(escape(say("ops.more_exist")))
         return OutgoingMessage(
