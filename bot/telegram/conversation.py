@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 
 from telegram import Chat, Update
-from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes, MessageHandler, filters
+from telegram.ext import CallbackQueryHandler, ContextTypes, MessageHandler, filters
 
 from bot.chat_ref import ChatRef
 from bot.clocks import Clock, Sleep, system_sleep
@@ -50,7 +50,6 @@ from bot.telegram.turn_messages import OutgoingMessage, reply_answer
 from bot.turn_speech import current, say
 from bot.webapp.picks import read_pick
 from conversations import Answer, PhotosAnswer, TextAnswer, Turn
-from conversations.keywords import command_words
 
 log = logging.getLogger(__name__)
 
@@ -95,39 +94,12 @@ class Conversation:
 
     def handlers(self) -> list[Handler]:
         """The handlers, in the order PTB should try them (after other features' commands)."""
-        private = filters.ChatType.PRIVATE
-        flows = [command.command for command in self.flow_menu]
-        ordering = [
-            "start",
-            *command_words(current(), "new"),
-            *command_words(current(), "repeat"),
-            *flows,
-        ]
         # While a person talks with the customer, the order's commands leave it as it is.
         held = self.humans.order_waits if self.humans is not None else _as_is
         return [
-            CommandHandler("start", held(self.commands.on_start), filters=private),
-            # Each in every shipped language's words (/nouveau, /repeter, /annuler, /aide).
-            CommandHandler(
-                command_words(current(), "new"), held(self.commands.on_new), filters=private
-            ),
-            CommandHandler(
-                command_words(current(), "repeat"), held(self.commands.on_repeat), filters=private
-            ),
-            CommandHandler(
-                command_words(current(), "cancel"), held(self.commands.on_cancel), filters=private
-            ),
-            CommandHandler(
-                command_words(current(), "help"), self.commands.on_help, filters=private
-            ),
-            *(
-                [CommandHandler(flows, held(self.commands.on_flow_command), filters=private)]
-                if flows
-                else []
-            ),
-            CommandHandler(ordering, self.commands.on_group_order, filters=~private),
+            *self.commands.handlers(self.flow_menu, held),
             CallbackQueryHandler(self.on_tap, pattern=PATTERN),
-            MessageHandler(private & ~filters.UpdateType.EDITED, self.on_message),
+            MessageHandler(filters.ChatType.PRIVATE & ~filters.UpdateType.EDITED, self.on_message),
             CallbackQueryHandler(self.on_unknown_tap),
         ]
 

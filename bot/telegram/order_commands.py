@@ -9,20 +9,23 @@ plain sentence goes out as the conversation says one (``say``).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import functools
+from collections.abc import Awaitable, Callable, Sequence
 
-from telegram import Update
-from telegram.ext import ContextTypes
+from telegram import BotCommand, Update
+from telegram.ext import CommandHandler, ContextTypes, filters
 
 from bot.safety.customer_blocking import blocked_turn
 from bot.telegram import otp_receiver as otp
+from bot.telegram.application import Handler
 from bot.telegram.bot_context import BotContext
 from bot.telegram.chat_screen import ChatScreen
 from bot.telegram.command_menus import flow_commands
-from bot.telegram.human_request import HumanRequests
+from bot.telegram.human_request import CommandCallback, HumanRequests
 from bot.telegram.refs import telegram_chat, telegram_user, update_ids
 from bot.turn_speech import current, say
 from conversations import Answer, CommandAnswer
+from conversations.keywords import command_words
 
 Context = ContextTypes.DEFAULT_TYPE
 #: The conversation's answer to the chat's order (``Conversation._answer``), its turn drawn.
@@ -50,6 +53,30 @@ class OrderCommands:
         self.registry = ctx.chats.engine.registry
         self._answer = answer
         self._say = say
+
+    def handlers(
+        self, flow_menu: Sequence[BotCommand], held: Callable[[CommandCallback], CommandCallback]
+    ) -> list[Handler]:
+        """The order's commands in private chats, each in every shipped language's words
+        (/nouveau, /repeter, /annuler, /aide), and in groups the ones that start an order
+        (answered with where to order); ``held`` wraps the ones a person's talk holds back."""
+        private = filters.ChatType.PRIVATE
+        flows = [command.command for command in flow_menu]
+        words = functools.partial(command_words, current())
+        ordering = ["start", *words("new"), *words("repeat"), *flows]
+        return [
+            CommandHandler("start", held(self.on_start), filters=private),
+            CommandHandler(words("new"), held(self.on_new), filters=private),
+            CommandHandler(words("repeat"), held(self.on_repeat), filters=private),
+            CommandHandler(words("cancel"), held(self.on_cancel), filters=private),
+            CommandHandler(words("help"), self.on_help, filters=private),
+            *(
+                [CommandHandler(flows, held(self.on_flow_command), filters=private)]
+                if flows
+                else []
+            ),
+            CommandHandler(ordering, self.on_group_order, filters=~private),
+        ]
 
     async def on_start(self, update: Update, context: Context) -> None:
         """``/start``: a deep link's hand-off (``otp_<token>``) or flow (``t.me/<bot>?start=
