@@ -26,24 +26,12 @@ from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.seams import Seams
 from bot.settings import AgentsSettings, CoreSettings
 from bot.store import Store
+from tests.agents.conftest import JPEG, SHOP_KEY, TO_SUMMARY, TOTAL
 
-AGENT_KEY = "shop-key-0123456789abcdef0123"
-PHOTO_URL = "https://media.swift-lagos.example/parcel.jpg"
-JPEG = b"\xff\xd8\xff\xe0" + b"business-test-photo" * 4
-# A pickup & delivery on the default scenario, as an agent answers it, up to the summary.
-TO_SUMMARY: tuple[dict[str, Any], ...] = (
-    {"kind": "choice", "option": "pickup_delivery"},
-    {"kind": "location", "lat": 6.5095, "lng": 3.3711},
-    {"kind": "text", "text": "12 Herbert Macaulay Way, Yaba"},
-    {"kind": "choice", "option": "saved:loc_unilag_gate"},
-    {"kind": "contact", "phone": "08031234567", "first_name": "Ada", "last_name": "Obi"},
-    {"kind": "text", "text": "Bola Ahmed"},
-    {"kind": "text", "text": "0802 222 3333"},
-    {"kind": "text", "text": "A pair of shoes in a box"},
-    {"kind": "choice", "option": "small"},
-    {"kind": "photos", "urls": [PHOTO_URL]},
-)
-CONFIRM = {"kind": "choice", "option": "confirm", "total": {"amount": 1500, "currency": "NGN"}}
+# The agents' tests' key and order: the same pickup & delivery, up to the summary, then its
+# confirm with the default scenario's fee.
+AGENT_KEY = SHOP_KEY
+CONFIRM = {"kind": "choice", "option": "confirm", "total": TOTAL}
 
 
 @dataclasses.dataclass(frozen=True)
