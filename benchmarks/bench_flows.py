@@ -35,7 +35,6 @@ from bot.seams import Seams
 from bot.settings import CoreSettings
 from bot.store import Store
 from bot.telegram.telegram_kind import TELEGRAM_KIND
-from bot.turn_speech import current
 from conversations import (
     CONFIRM,
     ChoiceAnswer,
@@ -51,6 +50,7 @@ from conversations import (
 )
 from conversations.dialog import Answer
 from conversations.flows import ENTRY_FLOW, default_registry
+from conversations.texts.catalogue import DEFAULT_TEXTS
 
 ORDERS = 100
 CHATS = 10
@@ -180,11 +180,12 @@ async def _engine_figure(cache: CapabilityCache) -> None:
     )
     engine = Engine(default_registry(), Services(catalog=held, creator=InstantCreator(sample)))
     samples: list[int] = []
+    catalogue = DEFAULT_TEXTS.business_catalogue()
     for _ in range(ENGINE_ORDERS):
-        session, _ = await engine.start(current(), ENTRY_FLOW)
+        session, _ = await engine.start(catalogue, ENTRY_FLOW)
         for answer in ANSWERS:
             started = time.perf_counter_ns()
-            turn = await engine.handle(current(), session, answer)
+            turn = await engine.handle(catalogue, session, answer)
             samples.append(time.perf_counter_ns() - started)
         assert turn.status == "created", turn.messages
     print(_figures("engine alone", samples))

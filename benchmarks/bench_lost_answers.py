@@ -37,7 +37,6 @@ from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.store import Store
-from bot.turn_speech import current
 from conversations import (
     CONFIRM,
     ChoiceAnswer,
@@ -50,6 +49,7 @@ from conversations import (
 )
 from conversations.dialog import Answer
 from conversations.texts import dialogue
+from conversations.texts.catalogue import DEFAULT_TEXTS
 
 ORDERS = 200
 FAULT_RATE = 0.2
@@ -192,7 +192,10 @@ async def run(*, deduplicates: bool, outages: bool, seed: int = 10) -> dict[str,
                 again = await chats.start(ref, user)
                 for answer in answers(description):
                     again = await chats.handle(ref, user, answer)
-                if dialogue.DUPLICATE_HELD.render(current()) in again.messages:
+                if (
+                    dialogue.DUPLICATE_HELD.render(DEFAULT_TEXTS.business_catalogue())
+                    in again.messages
+                ):
                     held += 1
                     await chats.cancel(ref, user)  # they wait, as asked
                 else:

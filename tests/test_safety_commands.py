@@ -12,9 +12,9 @@ from bot.chat_ref import AGENTS, CONSOLE, TELEGRAM, ChatRef, UserRef
 from bot.cli import main
 from bot.periods import since_seconds
 from bot.store import Store
-from bot.turn_speech import say
 from conversations.texts.business_texts import BusinessTexts
 from conversations.texts.catalogue import DEFAULT_TEXTS
+from tests.support.words import say
 
 CONFIG = """
 [partner]

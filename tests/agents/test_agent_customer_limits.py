@@ -16,7 +16,7 @@ from bot.chat_ref import UserRef
 from bot.config.limits_section import LimitsConfig
 from bot.safety.customer_blocking import CustomerBlocking
 from bot.safety.customer_names import customer_named
-from bot.turn_speech import say
+from tests.support.words import say
 
 from .conftest import CONFIRM, TO_SUMMARY, AgentWorld
 

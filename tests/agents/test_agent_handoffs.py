@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from bot.handoff.bodies import text_body
 from bot.handoff.desk import Filled
-from bot.turn_speech import say
 from conversations import LocationAnswer
 from tests.fakes.handoff_sides import RecordingStaff
+from tests.support.words import say
 
 from .conftest import TO_SUMMARY, AgentWorld
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import time
 
 from bot.runtime import housekeep
-from bot.turn_speech import current
 from conversations.texts import dialogue
 from tests.support.clock import FakeClock
+from tests.support.words import SHIPPED
 
 from .conftest import TO_SUMMARY, AgentWorld
 
@@ -35,7 +35,7 @@ async def test_an_answer_after_the_draft_was_dropped_finds_the_conversation_ende
     assert late.status_code == 200, late.text
     view = late.json()
     assert view["status"] == "ended" and view["finished"] is True
-    assert view["messages"] == [dialogue.CLOSED.render(current())]
+    assert view["messages"] == [dialogue.CLOSED.render(SHIPPED)]
     assert view["prompt"] is None
     transcript = await world.api.get(f"/api/conversations/{conversation}/transcript")
     assert len(transcript.json()["entries"]) == 3  # start, the first answer, the late one

@@ -9,7 +9,7 @@ from __future__ import annotations
 from bot.chat_ref import UserRef
 from bot.safety.customer_blocking import CustomerBlocking
 from bot.safety.customer_names import customer_named
-from bot.turn_speech import say
+from tests.support.words import say
 
 from .conftest import TO_SUMMARY, AgentWorld
 

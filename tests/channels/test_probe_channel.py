@@ -28,7 +28,6 @@ from bot.runtime import Runtime, StartupError
 from bot.runtime.channel_starters import SHIPPED_STARTERS
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.seams import Seams
-from bot.turn_speech import say
 from tests.channels import probe_channel
 from tests.channels.probe_channel import PROBE_KIND, ProbeChannel, ProbeStarter
 from tests.ordering.conftest import (
@@ -131,9 +130,10 @@ async def test_the_probe_takes_an_order_to_created_and_hears_its_news(
         core = runtime.core
         assert runtime.store.chat_lock_keys.tag(PROBE_KIND.name) == PROBE_KIND.lock_tag
         assert core.channels.capabilities(PROBE_KIND.name) == PROBE_KIND.capabilities
-        assert say("probe.greeting", business=probe.section.business) == (
-            "Probe here, for Swift Lagos."
+        greeting = core.texts.business_catalogue().say(
+            "probe.greeting", business=probe.section.business
         )
+        assert greeting == "Probe here, for Swift Lagos."
 
 
 async def test_without_its_registration_the_core_knows_nothing_of_the_probe(
@@ -147,7 +147,7 @@ async def test_without_its_registration_the_core_knows_nothing_of_the_probe(
         assert runtime.store.chat_lock_keys.tag(PROBE_KIND.name) is None
         assert core.channels.capabilities(PROBE_KIND.name) is NO_CAPABILITIES
         with pytest.raises(KeyError):
-            say("probe.greeting", business="Swift Lagos")
+            core.texts.business_catalogue().say("probe.greeting", business="Swift Lagos")
 
 
 _AGENT = {"name": "shop", "key": "shop-agent-key-0123456789abcdef"}

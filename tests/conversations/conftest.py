@@ -24,7 +24,6 @@ from bot.partner.models import (
     ServiceLocation,
     Warehouse,
 )
-from bot.turn_speech import current
 from conversations.dialog import (
     Answer,
     ChoiceAnswer,
@@ -45,7 +44,9 @@ from conversations.returning import Remembered
 from conversations.rules import usable_warehouses
 from conversations.services import BeforeCreate, GeocodedPlace, Services, ServiceUnavailable
 from conversations.session import Session
+from conversations.texts.catalogue import Catalogue
 from conversations.texts.taps import BUTTONS, for_channel
+from tests.support.words import SHIPPED
 
 LAGOS = (6.5244, 3.3792)
 IKEJA = (6.6018, 3.3515)
@@ -287,10 +288,19 @@ class FakeCreator:
 
 
 class Chat:
-    """Drives an engine like an adapter: buttons carry step and version, typed text does not."""
+    """Drives an engine like an adapter: buttons carry step and version, typed text does not.
 
-    def __init__(self, engine: Engine, before_create: BeforeCreate | None = None) -> None:
+    Every turn is said from ``catalogue`` (the shipped English unless the test says another:
+    the customer's language, a business's overrides)."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        before_create: BeforeCreate | None = None,
+        catalogue: Catalogue = SHIPPED,
+    ) -> None:
         self.engine = engine
+        self.catalogue = catalogue
         self.before_create = before_create
         self.session: Session | None = None
         self.turns: list[Turn] = []
@@ -308,11 +318,12 @@ class Chat:
     @property
     def said(self) -> str:
         """Every message of the last turn, one per line, as a channel of buttons says it."""
-        return "\n".join(for_channel(current(), m, BUTTONS) for m in self.turn.messages)
+        return "\n".join(for_channel(self.catalogue, m, BUTTONS) for m in self.turn.messages)
 
     @property
     def said_ever(self) -> str:
-        return "\n".join(for_channel(current(), m, BUTTONS) for t in self.turns for m in t.messages)
+        said = (m for t in self.turns for m in t.messages)
+        return "\n".join(for_channel(self.catalogue, m, BUTTONS) for m in said)
 
     def _keep(self, turn: Turn) -> Turn:
         self.turns.append(turn)
@@ -331,7 +342,7 @@ class Chat:
         remembered: Remembered | None = None,
     ) -> Turn:
         self.session, turn = await self.engine.start(
-            current(),
+            self.catalogue,
             flow,
             session_id="chat-1",
             customer=customer,
@@ -343,7 +354,7 @@ class Chat:
     async def replay(self, order: SavedOrder, customer: str | None = None) -> Turn:
         """Order ``order`` again, in a new session (what "repeat my last delivery" does)."""
         self.session, turn = await self.engine.replay(
-            current(),
+            self.catalogue,
             order,
             session_id="chat-1",
             customer=customer,
@@ -354,7 +365,7 @@ class Chat:
     async def send(self, answer: Answer) -> Turn:
         assert self.session is not None
         turn = await self.engine.handle(
-            current(), self.session, answer, before_create=self.before_create
+            self.catalogue, self.session, answer, before_create=self.before_create
         )
         return self._keep(turn)
 
@@ -487,9 +498,10 @@ class World:
         keys = (f"key-{n:04d}-chat" for n in itertools.count(1))
         return Engine(self.registry, services, new_idempotency_key=lambda: next(keys))
 
-    def chat(self, engine: Engine | None = None) -> Chat:
-        """A chat on a new engine, or on ``engine`` (shared keys: a second order of a customer)."""
-        return Chat(engine or self.engine(), before_create=self.checkpoint)
+    def chat(self, engine: Engine | None = None, catalogue: Catalogue = SHIPPED) -> Chat:
+        """A chat on a new engine, or on ``engine`` (shared keys: a second order of a customer),
+        said from ``catalogue``."""
+        return Chat(engine or self.engine(), before_create=self.checkpoint, catalogue=catalogue)
 
 
 ANSWERS: TypeAdapter[Answer] = TypeAdapter(Answer)

@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 
 from bot.chat_ref import ChatRef
 from bot.store import Store
-from bot.turn_speech import current
 from conversations.dialog import Answer, TextAnswer, Turn
 from conversations.session import Session
+from tests.support.words import SHIPPED
 
 from .conftest import Chat, World
 
@@ -79,7 +79,7 @@ class ProbingChat(Chat):
         assert self.session is not None and self.prompt is not None
         self.probed.append(self.prompt.step)
         copy = Session.model_validate_json(self.session.model_dump_json())
-        turn = await self.engine.handle(current(), copy, TextAnswer(text=text))
+        turn = await self.engine.handle(SHIPPED, copy, TextAnswer(text=text))
         assert turn.messages or turn.prompt is not None, "no reply"
         await self._store.sessions.save(ChatRef("telegram", 1001), 1001, copy.model_dump_json())
         record = await self._store.sessions.get(ChatRef("telegram", 1001))

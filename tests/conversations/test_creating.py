@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from bot.partner.models import Delivery
-from bot.turn_speech import current
 from conversations.dialog import DeliveryCreated, ResendAfter, Turn
 from conversations.outcome import Created
 from conversations.refusals import decide
 from conversations.services import ServiceUnavailable
 from conversations.texts import dialogue
 from conversations.texts.dialogue import IMAGE_HOST_ALERT, refusal
+from tests.support.words import SHIPPED
 
 
 async def test_the_key_is_made_once_and_saved_before_the_first_call(world, chat):
@@ -188,7 +188,7 @@ async def test_a_refused_image_host_tells_the_customer_and_alerts_operators(worl
     await chat.pickup_delivery_to_summary()
     await chat.tap("confirm")
     assert "could not accept the photos" in chat.said
-    assert chat.turn.operator_alert == IMAGE_HOST_ALERT.render(current())
+    assert chat.turn.operator_alert == IMAGE_HOST_ALERT.render(SHIPPED)
     assert chat.step == "summary"
     assert chat.turn.status == "open"
 
@@ -198,7 +198,7 @@ async def test_a_lost_answer_ends_the_order_as_unconfirmed_never_as_not_sent(wor
     await chat.pickup_delivery_to_summary()
     await chat.tap("confirm")
 
-    assert chat.said == dialogue.CHECKING.render(current())
+    assert chat.said == dialogue.CHECKING.render(SHIPPED)
     turn = chat.turn
     assert turn.status == "unconfirmed" and turn.finished and turn.prompt is None
     (sent,) = world.creator.requests
@@ -215,7 +215,7 @@ async def test_an_identical_order_held_goes_back_to_the_summary_with_its_key(wor
     world.creator.script = [decide("duplicate_held")]
     await chat.pickup_delivery_to_summary()
     await chat.tap("confirm")
-    assert chat.said == dialogue.DUPLICATE_HELD.render(current())
+    assert chat.said == dialogue.DUPLICATE_HELD.render(SHIPPED)
     assert chat.step == "summary"
     assert chat.session.idempotency_key == "key-0001-chat"
 
@@ -256,7 +256,7 @@ async def test_a_turn_with_effects_reads_back_from_its_json(chat):
     ],
 )
 def test_the_wait_reads_as_plain_english(retry_after: float | None, wait: str) -> None:
-    message = refusal(current(), decide("rate_limited", retry_after=retry_after))
+    message = refusal(SHIPPED, decide("rate_limited", retry_after=retry_after))
     assert f"Please wait {wait}" in message
 
 
@@ -279,7 +279,7 @@ async def test_a_creator_that_is_down_counts_as_unavailable(world, chat):
     world.creator.create = down
     await chat.errand_to_summary()
     await chat.tap("confirm")
-    assert chat.said == dialogue.CHECKING.render(current())
+    assert chat.said == dialogue.CHECKING.render(SHIPPED)
     assert chat.turn.status == "unconfirmed"
     assert chat.turn.unconfirmed.request.idempotencyKey == "key-0001-chat"
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from bot.partner.models import Delivery
-from bot.turn_speech import current
 from conversations.texts import deliveries_texts as wording
+from tests.support.words import SHIPPED
 
 
 def delivery(status: str, **fields: Any) -> Delivery:
@@ -32,7 +32,7 @@ def delivery(status: str, **fields: Any) -> Delivery:
     ],
 )
 def test_every_status_has_plain_words(status: str, sentence: str) -> None:
-    assert wording.status_sentence(current(), delivery(status)) == sentence
+    assert wording.status_sentence(SHIPPED, delivery(status)) == sentence
 
 
 @pytest.mark.parametrize(
@@ -50,7 +50,7 @@ def test_every_status_has_plain_words(status: str, sentence: str) -> None:
 def test_a_matched_delivery_names_what_is_known_of_the_rider(
     rider: dict[str, Any], who: str
 ) -> None:
-    assert wording.status_sentence(current(), delivery("matched", rider=rider)) == (
+    assert wording.status_sentence(SHIPPED, delivery("matched", rider=rider)) == (
         f"{who} is assigned and heading to pickup."
     )
 
@@ -58,7 +58,7 @@ def test_a_matched_delivery_names_what_is_known_of_the_rider(
 def test_a_cancellation_gives_its_reason() -> None:
     cancelled = delivery("cancelled", cancellation_reason="Customer changed their mind.")
 
-    assert wording.status_sentence(current(), cancelled) == (
+    assert wording.status_sentence(SHIPPED, cancelled) == (
         "Your delivery was cancelled. Reason: Customer changed their mind."
     )
 
@@ -72,6 +72,6 @@ def test_short_references(delivery_id: str, ref: str) -> None:
 
 
 def test_operator_text_skips_what_is_empty() -> None:
-    assert wording.operator_update(current(), "  ", ["", " "]) is None
-    assert wording.operator_update(current(), None, ["Check the fee."]) == "• Check the fee."
-    assert wording.operator_update(current(), "Paid.", []) == "Paid."
+    assert wording.operator_update(SHIPPED, "  ", ["", " "]) is None
+    assert wording.operator_update(SHIPPED, None, ["Check the fee."]) == "• Check the fee."
+    assert wording.operator_update(SHIPPED, "Paid.", []) == "Paid."

@@ -7,7 +7,6 @@ from dataclasses import replace
 
 import pytest
 
-from bot.turn_speech import current
 from conversations.context import Context
 from conversations.dialog import (
     KEEP,
@@ -35,6 +34,7 @@ from conversations.session import Session
 from conversations.steps import summary, text
 from conversations.texts import dialogue as wording
 from conversations.texts.taps import BUTTONS, for_channel
+from tests.support.words import SHIPPED
 
 # One service and no usable warehouse: no choice of flow (no return), nothing to drop off.
 ONE_FLOW = {
@@ -108,7 +108,7 @@ async def test_back_skips_questions_that_answered_themselves(new_world):
 
     await chat.command("back")
 
-    assert wording.FIRST_QUESTION.render(current()) in chat.said
+    assert wording.FIRST_QUESTION.render(SHIPPED) in chat.said
     assert chat.step == "pickup_place"
 
 
@@ -197,7 +197,7 @@ async def test_edit_is_refused_away_from_the_summary_and_for_unknown_steps(chat)
     await chat.start()
     await chat.tap("pickup_delivery")
     await chat.command("edit", "service_kind")
-    assert for_channel(current(), wording.EDIT_FROM_SUMMARY.render(current()), BUTTONS) in chat.said
+    assert for_channel(SHIPPED, wording.EDIT_FROM_SUMMARY.render(SHIPPED), BUTTONS) in chat.said
     assert chat.step == "pickup_place"
 
 
@@ -228,10 +228,10 @@ async def test_cancel_asks_first_when_answers_would_be_lost_and_no_keeps_everyth
     await chat.command("cancel")
     assert chat.turn.status == "open"
     assert chat.prompt.step == "summary"
-    assert chat.prompt.text == wording.CANCEL_QUESTION.render(current())
+    assert chat.prompt.text == wording.CANCEL_QUESTION.render(SHIPPED)
     assert [o.label for o in chat.prompt.options] == [
-        wording.CANCEL_YES.render(current()),
-        wording.CANCEL_NO.render(current()),
+        wording.CANCEL_YES.render(SHIPPED),
+        wording.CANCEL_NO.render(SHIPPED),
     ]
     await chat.tap(CANCEL_NO)
     assert chat.step == "summary"
@@ -249,9 +249,9 @@ async def test_while_asked_to_cancel_an_answer_to_the_question_goes_on_with_the_
     await chat.command("cancel")
     await chat.send(ChoiceAnswer(option="saved:loc-gate", step=places.step, version=places.version))
     assert (
-        wording.STALE.render(current()) in chat.said
+        wording.STALE.render(SHIPPED) in chat.said
     )  # a tap on the place's keyboard shown before the question
-    assert chat.prompt.text == wording.CANCEL_QUESTION.render(current())
+    assert chat.prompt.text == wording.CANCEL_QUESTION.render(SHIPPED)
     await chat.say("no")
     assert chat.step == "dropoff_place"
     await chat.command("cancel")
@@ -275,10 +275,10 @@ async def test_cancel_ends_the_conversation_and_later_answers_are_politely_refus
     assert chat.turn.status == "cancelled"
     assert chat.turn.finished
     assert chat.turn.prompt is None
-    assert wording.CANCELLED.render(current()) in chat.said
+    assert wording.CANCELLED.render(SHIPPED) in chat.said
 
     await chat.say("hello?")
-    assert wording.CLOSED.render(current()) in chat.said
+    assert wording.CLOSED.render(SHIPPED) in chat.said
     assert world.creator.requests == []
 
 
@@ -288,7 +288,7 @@ async def test_help_explains_and_shows_the_same_prompt(chat):
     version = chat.prompt.version
     await chat.command("help")
     assert "Share a location pin, or type the street address" in chat.said
-    assert wording.COMMANDS.render(current()) in chat.said
+    assert wording.COMMANDS.render(SHIPPED) in chat.said
     assert (chat.step, chat.prompt.version) == ("pickup_place", version)
 
 
@@ -301,7 +301,7 @@ async def test_a_wrong_answer_is_reasked_and_after_three_help_and_cancel_are_off
     assert "help" not in chat.prompt.commands
     await chat.say("abc")
     await chat.say("999")
-    assert for_channel(current(), wording.STUCK.render(current()), BUTTONS) in chat.said
+    assert for_channel(SHIPPED, wording.STUCK.render(SHIPPED), BUTTONS) in chat.said
     assert {"help", "cancel"} <= set(chat.prompt.commands)
     await chat.say("08099990000")
     assert chat.step == "summary"
@@ -348,7 +348,7 @@ async def test_an_answer_to_an_older_prompt_is_refused_kindly(chat):
 
     await chat.send(ChoiceAnswer(option="errand", step=old.step, version=old.version))
 
-    assert wording.STALE.render(current()) in chat.said
+    assert wording.STALE.render(SHIPPED) in chat.said
     assert chat.session.answers["service_kind"] == "pickup_delivery"
     assert chat.turn.prompt == now
 
@@ -362,7 +362,7 @@ async def test_a_tap_from_an_earlier_visit_of_the_same_step_is_stale(chat):
 
     await chat.send(ChoiceAnswer(option="pickup_delivery", step=first.step, version=first.version))
 
-    assert wording.STALE.render(current()) in chat.said
+    assert wording.STALE.render(SHIPPED) in chat.said
     assert chat.step == "service_kind"
 
 
@@ -396,12 +396,12 @@ async def test_a_session_reloaded_from_json_continues_where_it_was(world, chat):
 
     engine = world.engine()  # a new process: a new engine over the same services
     session = Session.model_validate_json(stored)
-    resumed = await engine.resume(current(), session)
+    resumed = await engine.resume(SHIPPED, session)
     assert resumed.prompt is not None
     assert (resumed.prompt.step, resumed.prompt.version) == ("photos", chat.prompt.version)
 
     urls = ["https://media.example/p/10.jpg", "https://media.example/p/11.jpg"]
-    turn = await engine.handle(current(), session, PhotosAnswer(urls=urls))
+    turn = await engine.handle(SHIPPED, session, PhotosAnswer(urls=urls))
     assert "Got 2 photos." in turn.messages[0]
     assert turn.prompt is not None and turn.prompt.step == "summary"
 
@@ -412,7 +412,7 @@ async def test_a_stored_step_that_no_longer_exists_restarts_politely(world, chat
 
     await chat.say("yes")
 
-    assert wording.RESTARTED.render(current()) in chat.said
+    assert wording.RESTARTED.render(SHIPPED) in chat.said
     assert chat.step == "service_kind"
     assert chat.session.answers == {}
     assert chat.session.history == []
@@ -431,9 +431,9 @@ async def test_a_flow_that_lost_a_step_in_a_new_version_restarts_politely(world,
     services = Services(catalog=world.catalog, creator=world.creator, geocoder=world.geocoder)
     engine = Engine(default_registry((PICKUP_DELIVERY, renamed)), services)
 
-    turn = await engine.handle(current(), chat.session, TextAnswer(text="rice"))
+    turn = await engine.handle(SHIPPED, chat.session, TextAnswer(text="rice"))
 
-    assert turn.messages[0] == wording.RESTARTED.render(current())
+    assert turn.messages[0] == wording.RESTARTED.render(SHIPPED)
     assert turn.prompt is not None and turn.prompt.step == "errand_mode"
     assert chat.session.flow_version == ERRAND.version + 1
     assert chat.session.answers == {}
@@ -444,10 +444,10 @@ async def test_a_session_of_a_removed_flow_ends(world, chat):
     services = Services(catalog=world.catalog, creator=world.creator)
     engine = Engine(FlowRegistry([PICKUP_DELIVERY]), services)
 
-    turn = await engine.handle(current(), chat.session, TextAnswer(text="rice"))
+    turn = await engine.handle(SHIPPED, chat.session, TextAnswer(text="rice"))
 
     assert turn.status == "ended"
-    assert turn.messages == (wording.FLOW_GONE.render(current()),)
+    assert turn.messages == (wording.FLOW_GONE.render(SHIPPED),)
 
 
 # --- services that are down -------------------------------------------------------------------
@@ -461,7 +461,7 @@ async def test_a_service_that_is_down_leaves_the_session_as_it_was(world, chat):
 
     await chat.tap("pickup_delivery")
 
-    assert chat.turn.messages == (wording.SERVICE_DOWN.render(current()),)
+    assert chat.turn.messages == (wording.SERVICE_DOWN.render(SHIPPED),)
     assert chat.turn.prompt is None
     assert chat.session.model_dump() == before
 
@@ -475,7 +475,7 @@ async def test_a_service_that_is_down_leaves_the_session_as_it_was(world, chat):
 async def test_a_start_while_the_service_is_down_starts_over_on_the_next_message(world, chat):
     world.catalog.down = True
     await chat.start()
-    assert chat.turn.messages == (wording.SERVICE_DOWN.render(current()),)
+    assert chat.turn.messages == (wording.SERVICE_DOWN.render(SHIPPED),)
     assert chat.session.step is None
 
     world.catalog.down = False
@@ -623,7 +623,7 @@ async def test_the_customer_is_kept_through_json_and_a_polite_restart(world, cha
 
     await chat.say("hello")
 
-    assert wording.RESTARTED.render(current()) in chat.said
+    assert wording.RESTARTED.render(SHIPPED) in chat.said
     assert chat.session.customer == "7"
 
 

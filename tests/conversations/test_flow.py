@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from bot.turn_speech import current
 from conversations.context import Context
 from conversations.flow import CREATE, Branch, Condition, Flow, FlowError, FlowRegistry, Handoff
 from conversations.flows import ENTRY_FLOW, ERRAND, FLOWS, PICKUP_DELIVERY, default_registry
 from conversations.session import Session
 from conversations.steps import choice, summary, text, yes_no
+from tests.support.words import SHIPPED
 
 
 def _text(name, next, **extra):
@@ -129,7 +129,7 @@ def test_a_registry_knows_its_entry_and_its_commands():
     assert [flow.name for flow in registry.with_commands] == ["g", "h"]
     assert registry.by_command("gee") is g
     assert registry.by_command("f") is None
-    assert (g.menu_label(current()), h.menu_label(current())) == (
+    assert (g.menu_label(SHIPPED), h.menu_label(SHIPPED)) == (
         "Gee!",
         "h",
     )  # the title when no label
@@ -178,7 +178,7 @@ def _ctx(flow: Flow, answers, caps) -> Context:
         locations=(),
         phone_region="NG",
         geocoder=None,
-        catalogue=current(),
+        catalogue=SHIPPED,
     )
 
 

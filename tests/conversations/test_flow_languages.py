@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import re
 
-from bot.turn_speech import install, installed, speaking
 from conversations.diagram import mermaid
 from conversations.flows.pickup_delivery import PICKUP_DELIVERY
 from conversations.texts.catalogue import Texts
 from tests.conversations.conftest import Chat, World
 
 FRENCH = Texts().catalogue_for("fr")
-ENGLISH = Texts().catalogue_for("en")
 # English words that a French question, label or title must not hold, and the words of the
 # English commands and hints (a French screen says "retour · annuler · aide", "Modifier").
 _ENGLISH = re.compile(
@@ -39,74 +37,64 @@ def test_the_word_list_catches_english_commands_and_passes_french_ones() -> None
 
 
 async def test_a_french_customer_reads_the_pickup_and_delivery_in_french(world: World) -> None:
-    chat = world.chat()
-    with speaking(FRENCH):
-        await chat.pickup_delivery_to_summary()
-        summary = chat.turn.prompt
-        assert summary is not None
-        assert summary.text.startswith("Veuillez vérifier votre enlèvement et livraison :")
-        assert "• Lieu d'enlèvement : " in summary.text
-        assert "• Contact à l'enlèvement : Moi" in summary.text
-        assert "• Taille : Petit" in summary.text
-        assert "Modifier : lieux" in [o.label for o in summary.options]
-        assert "Modifier : lieu d'enlèvement" in [o.label for o in summary.changes]
-        assert summary.options[0].label == "Confirmer et envoyer"
-        for turn in chat.turns:
-            if turn.prompt is not None:
-                assert not english_in(turn.prompt.text), turn.prompt.text
-                for option in (*turn.prompt.options, *turn.prompt.changes):
-                    assert not english_in(option.label), option.label
+    chat = world.chat(catalogue=FRENCH)
+    await chat.pickup_delivery_to_summary()
+    summary = chat.turn.prompt
+    assert summary is not None
+    assert summary.text.startswith("Veuillez vérifier votre enlèvement et livraison :")
+    assert "• Lieu d'enlèvement : " in summary.text
+    assert "• Contact à l'enlèvement : Moi" in summary.text
+    assert "• Taille : Petit" in summary.text
+    assert "Modifier : lieux" in [o.label for o in summary.options]
+    assert "Modifier : lieu d'enlèvement" in [o.label for o in summary.changes]
+    assert summary.options[0].label == "Confirmer et envoyer"
+    for turn in chat.turns:
+        if turn.prompt is not None:
+            assert not english_in(turn.prompt.text), turn.prompt.text
+            for option in (*turn.prompt.options, *turn.prompt.changes):
+                assert not english_in(option.label), option.label
 
 
 async def test_the_same_steps_speak_english_to_the_next_customer(world: World) -> None:
-    with speaking(FRENCH):
-        french = world.chat()
-        await french.start()
-        await french.tap("pickup_delivery")
-        assert french.turn.prompt is not None
-        assert french.turn.prompt.text.startswith("Où le livreur doit-il enlever le colis ?")
+    french = world.chat(catalogue=FRENCH)
+    await french.start()
+    await french.tap("pickup_delivery")
+    assert french.turn.prompt is not None
+    assert french.turn.prompt.text.startswith("Où le livreur doit-il enlever le colis ?")
     english = world.chat()
     await english.start()
     await english.tap("pickup_delivery")
     assert english.turn.prompt is not None
     assert english.turn.prompt.text.startswith("Where should the rider pick the package up?")
-    sizes = world.chat()
-    with speaking(FRENCH):
-        await sizes.pickup_delivery_to_summary()
-        await sizes.command("edit", "package_size")
-        assert [o.label for o in sizes.prompt.options][:3] == ["Petit", "Moyen", "Grand"]
-        assert [o.detail for o in sizes.prompt.options][:1] == ["tient dans un sac"]
+    sizes = world.chat(catalogue=FRENCH)
+    await sizes.pickup_delivery_to_summary()
+    await sizes.command("edit", "package_size")
+    assert [o.label for o in sizes.prompt.options][:3] == ["Petit", "Moyen", "Grand"]
+    assert [o.detail for o in sizes.prompt.options][:1] == ["tient dans un sac"]
 
 
 async def test_an_override_of_a_flow_question_is_what_the_customer_reads(world: World) -> None:
     texts = Texts(overrides={"en": {"flows.pickup_delivery.fragile_question": "Breakable?"}})
-    chat: Chat = world.chat()
-    with speaking(texts.catalogue_for("en")):
-        await chat.pickup_delivery_to_summary()
-        await chat.command("edit", "fragile")
-        assert chat.turn.prompt is not None
-        assert chat.turn.prompt.text.startswith("Breakable?")
+    chat: Chat = world.chat(catalogue=texts.catalogue_for("en"))
+    await chat.pickup_delivery_to_summary()
+    await chat.command("edit", "fragile")
+    assert chat.turn.prompt is not None
+    assert chat.turn.prompt.text.startswith("Breakable?")
 
 
 async def test_the_errand_pickup_text_for_the_service_is_in_the_business_language(
     world: World,
 ) -> None:
-    chat = world.chat()
-    business = installed()
-    install(Texts(locale="en_NG"))  # an English business, a French customer
-    try:
-        with speaking(FRENCH):
-            await chat.errand_to_summary(mode="link")
-            await chat.tap("confirm")
-    finally:
-        install(business)
+    # an English business, a French customer
+    chat = world.chat(catalogue=Texts(locale="en_NG").catalogue_for("fr"))
+    await chat.errand_to_summary(mode="link")
+    await chat.tap("confirm")
+    assert "La référence de votre commande" in chat.said_ever  # the customer reads French
     (request,) = world.creator.requests
     assert request.pickupAddress.startswith("Online order: ")
 
 
-def test_diagrams_are_drawn_in_english_whatever_the_turn_speaks() -> None:
-    with speaking(ENGLISH):
-        english = mermaid(PICKUP_DELIVERY)
-    with speaking(FRENCH):
-        assert mermaid(PICKUP_DELIVERY) == english
+def test_diagrams_are_drawn_in_english_from_the_source_catalogue() -> None:
+    english = mermaid(PICKUP_DELIVERY)  # takes no catalogue: no turn's language reaches it
     assert "Pickup place" in english
+    assert "Lieu d'enlèvement" not in english

@@ -27,7 +27,6 @@ from bot.ordering.creator import refusal_for
 from bot.partner import models
 from bot.partner.errors import ERRORS_BY_CODE, error_from_response
 from bot.partner.models import CreateDeliveryRequest
-from bot.turn_speech import current
 from conversations.dialog import (
     ChoiceAnswer,
     CommandAnswer,
@@ -40,6 +39,7 @@ from conversations.dialog import (
 )
 from conversations.outcome import CreateOutcome, Refused
 from conversations.texts.taps import KEYBOARD, for_channel
+from tests.support.words import SHIPPED
 
 from .conftest import Chat, World, make_caps
 
@@ -159,9 +159,9 @@ def _shown(turn: Turn) -> Iterable[str]:
     marks in words): messages, the question, its options."""
     labels = [option.label for option in turn.prompt.options] if turn.prompt else []
     for text in turn.messages:
-        yield for_channel(current(), text, KEYBOARD, labels)
+        yield for_channel(SHIPPED, text, KEYBOARD, labels)
     if turn.prompt is not None:
-        yield for_channel(current(), turn.prompt.text, KEYBOARD, labels)
+        yield for_channel(SHIPPED, turn.prompt.text, KEYBOARD, labels)
         yield from labels
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from bot.partner.models import PAYMENT_FIELDS, PLACE_FIELDS
-from bot.turn_speech import current
 from conversations.outcome import Refused
 from conversations.refusals import DECISIONS, TABLE, decide, table_markdown
 from conversations.texts import dialogue
+from tests.support.words import SHIPPED
 
 
 def test_every_reason_has_exactly_one_row():
@@ -56,7 +56,7 @@ def test_each_reason_decides_what_is_asked_refreshed_kept_and_told(
     )
     assert refused.message == kwargs.get("message", "")
     assert refused.field_errors == kwargs.get("field_errors", {})
-    assert (dialogue.operator_alert(current(), refused) is not None) is alert
+    assert (dialogue.operator_alert(SHIPPED, refused) is not None) is alert
 
 
 def test_only_a_lost_answer_leaves_the_outcome_unknown():
@@ -72,12 +72,12 @@ def test_only_a_rate_limit_carries_a_wait():
 
 def test_the_service_s_words_reach_operators_never_the_customer_as_a_whole():
     image = decide("image_host", message="host not allowlisted")
-    assert dialogue.operator_alert(current(), image) == dialogue.IMAGE_HOST_ALERT.render(current())
+    assert dialogue.operator_alert(SHIPPED, image) == dialogue.IMAGE_HOST_ALERT.render(SHIPPED)
     other = decide("other", message="key revoked")
-    assert "key revoked" in dialogue.operator_alert(current(), other)
+    assert "key revoked" in dialogue.operator_alert(SHIPPED, other)
     payment = decide("payment", message="cash is off")
-    assert "cash is off" not in dialogue.refusal(current(), payment)
-    assert dialogue.operator_alert(current(), payment) is None
+    assert "cash is off" not in dialogue.refusal(SHIPPED, payment)
+    assert dialogue.operator_alert(SHIPPED, payment) is None
 
 
 def test_the_markdown_table_has_a_row_per_reason():

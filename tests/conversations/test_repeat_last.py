@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from bot.partner.models import CreateDeliveryRequest
-from bot.turn_speech import current
 from conversations.dialog import SavedOrder
 from conversations.flows import ERRAND, PICKUP_DELIVERY, RETURN_PARCEL
 from conversations.texts import dialogue
+from tests.support.words import SHIPPED
 
 CUSTOMER = "7"
 
@@ -209,8 +209,8 @@ async def test_the_replay_says_so_then_asks_for_photos_again(world):
     await chat.replay(order)
 
     assert chat.turn.messages == (
-        dialogue.repeating(current(), "Pickup & delivery"),
-        dialogue.not_reused(current(), ["Photos"]),
+        dialogue.repeating(SHIPPED, "Pickup & delivery"),
+        dialogue.not_reused(SHIPPED, ["Photos"]),
     )
     assert chat.session.flow == "pickup_delivery"
     assert "photos" not in chat.session.answers
@@ -404,7 +404,7 @@ async def test_a_flow_the_business_no_longer_offers_starts_a_new_order_in_what_i
 async def test_an_order_of_another_version_starts_a_new_order_instead(world, chat, order):
     await chat.replay(order, customer=CUSTOMER)
 
-    assert chat.turn.messages[0] == dialogue.CANNOT_REPEAT.render(current())
+    assert chat.turn.messages[0] == dialogue.CANNOT_REPEAT.render(SHIPPED)
     assert (chat.session.flow, chat.step) == ("order", "service_kind")
     assert chat.session.answers == {}
     assert chat.session.customer == CUSTOMER
@@ -417,5 +417,5 @@ async def test_a_return_is_replayed_into_the_return_flow(world):
     assert (order.flow, order.flow_version) == ("return_parcel", RETURN_PARCEL.version)
     chat = world.chat(engine)
     await chat.replay(order)
-    assert chat.turn.messages[0] == dialogue.repeating(current(), "Return a parcel to us")
+    assert chat.turn.messages[0] == dialogue.repeating(SHIPPED, "Return a parcel to us")
     assert chat.session.flow == "return_parcel"

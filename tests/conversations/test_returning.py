@@ -5,10 +5,10 @@ area, a payment method switched off) is not offered."""
 
 from __future__ import annotations
 
-from bot.turn_speech import current
 from conversations import rules
 from conversations.dialog import SavedOrder
 from conversations.returning import Remembered, remembered_from, with_proven_phone
+from tests.support.words import SHIPPED
 
 from .conftest import LOCATIONS, Chat, World
 
@@ -225,7 +225,7 @@ async def test_a_first_order_pays_in_cash_unless_changed_and_the_next_keeps_the_
     await chat.pickup_delivery_to_summary()  # never asked how to pay: cash in person is pre-set
     assert chat.session is not None and chat.prompt is not None
     assert chat.session.answers["payment"] == "cash_on_delivery"
-    cash = rules.payment_label(current(), "cash_on_delivery", world.catalog.caps)
+    cash = rules.payment_label(SHIPPED, "cash_on_delivery", world.catalog.caps)
     assert f"Payment: {cash}" in chat.prompt.text
     await chat.tap("edit:payment")
     assert chat.step == "payment" and chat.prompt.default == "cash_on_delivery"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from bot.partner.models import Warehouse
-from bot.turn_speech import current
 from conversations import rules
 from conversations.dialog import TRY_AGAIN
 from conversations.texts import dialogue
+from tests.support.words import SHIPPED
 
 # --- enabledServiceKinds / defaultServiceKind -------------------------------------------------
 
@@ -118,7 +118,7 @@ async def test_nothing_offered_ends_at_once(new_world):
     chat = new_world(enabledServiceKinds=[]).chat()
     await chat.start()
     assert chat.turn.status == "ended"
-    assert chat.said == rules.NOTHING_OFFERED.render(current())
+    assert chat.said == rules.NOTHING_OFFERED.render(SHIPPED)
 
 
 # --- allowWarehouseDropoff / features.maxWarehouses -------------------------------------------
@@ -263,13 +263,13 @@ async def test_no_payment_method_holds_ordering_until_the_business_fixes_it(new_
     await chat.start()
     assert chat.turn.status == "open"  # nothing ends: the customer can come back
     assert chat.turn.messages == ()
-    assert chat.prompt.text == dialogue.order_held(current(), kept=False)  # one plain sentence
+    assert chat.prompt.text == dialogue.order_held(SHIPPED, kept=False)  # one plain sentence
     assert [o.label for o in chat.prompt.options] == ["Try again"]
-    assert chat.turn.operator_alert == dialogue.NO_PAYMENT_METHOD_ALERT.render(current())
+    assert chat.turn.operator_alert == dialogue.NO_PAYMENT_METHOD_ALERT.render(SHIPPED)
     assert "Settings, Delivery" in chat.turn.operator_alert
 
     await chat.tap(TRY_AGAIN)
-    assert chat.prompt.text == dialogue.order_held(current(), kept=False)  # still off
+    assert chat.prompt.text == dialogue.order_held(SHIPPED, kept=False)  # still off
 
     world.catalog.caps = caps()
     await chat.tap(TRY_AGAIN)
@@ -284,8 +284,8 @@ async def test_payment_switched_off_mid_flow_keeps_the_draft(world, chat, caps):
     world.catalog.caps = caps(paymentCollection={"onlineCheckout": False, "cashOnDelivery": False})
     await chat.tap("online_checkout")
     assert chat.turn.status == "open"
-    assert chat.prompt.text == dialogue.order_held(current(), kept=True)
-    assert chat.turn.operator_alert == dialogue.NO_PAYMENT_METHOD_ALERT.render(current())
+    assert chat.prompt.text == dialogue.order_held(SHIPPED, kept=True)
+    assert chat.turn.operator_alert == dialogue.NO_PAYMENT_METHOD_ALERT.render(SHIPPED)
     assert chat.session.answers["errand_items"] == "A bag of rice and two tins of tomato paste"
     assert world.creator.requests == []
 
@@ -302,7 +302,7 @@ async def test_cancel_still_cancels_an_order_on_hold(world, chat, caps):
     await chat.errand_to_summary()
     world.catalog.caps = caps(paymentCollection={"onlineCheckout": False, "cashOnDelivery": False})
     await chat.tap("confirm")
-    assert chat.prompt.text == dialogue.order_held(current(), kept=True)
+    assert chat.prompt.text == dialogue.order_held(SHIPPED, kept=True)
     await chat.command("cancel")
     await chat.command("cancel")  # asked first: answers would be lost; "cancel" again is yes
     assert chat.turn.status == "cancelled"
@@ -314,7 +314,7 @@ async def test_a_service_switched_off_mid_flow_ends_at_the_next_answer(world, ch
     world.catalog.caps = caps(enabledServiceKinds=["pickup_delivery"])
     await chat.tap("at_place")
     assert chat.turn.status == "ended"
-    assert chat.said == rules.kind_not_offered(current(), "errand")
+    assert chat.said == rules.kind_not_offered(SHIPPED, "errand")
 
 
 # --- POD --------------------------------------------------------------------------------------
@@ -383,13 +383,13 @@ async def test_no_saved_places_when_the_list_is_empty(new_world):
     ],
 )
 def test_pricing_hints_show_the_amount_in_the_currency(caps, pricing, hint):
-    hints = rules.fee_hints(current(), caps(currency="GHS", publicRequest=pricing))
+    hints = rules.fee_hints(SHIPPED, caps(currency="GHS", publicRequest=pricing))
     assert hints[0].startswith(hint)
 
 
 def test_hidden_pricing_shows_no_amount(caps):
     hints = rules.fee_hints(
-        current(), caps(publicRequest={"pricingMode": "hidden", "pricingAmountNgn": 777})
+        SHIPPED, caps(publicRequest={"pricingMode": "hidden", "pricingAmountNgn": 777})
     )
     assert hints[0] == "Delivery fee: set by the business, not shown here."
     assert not any("777" in line for line in hints)
@@ -418,7 +418,7 @@ def test_hidden_pricing_shows_no_amount(caps):
     ],
 )
 def test_who_pays_when_and_how_is_explained(caps, method, timing, hint):
-    paying = rules.fee_hints(current(), caps(paymentTiming=timing), method)[1]
+    paying = rules.fee_hints(SHIPPED, caps(paymentTiming=timing), method)[1]
     assert hint in paying
     if method is not None:
         assert paying.startswith("You pay it ")  # who: the customer who orders
@@ -429,26 +429,24 @@ def test_who_pays_when_and_how_is_explained(caps, method, timing, hint):
 
 def test_approval_dispatch_otp_and_coverage_hints(caps):
     approval = rules.fee_hints(
-        current(), caps(publicRequest={"requireApproval": True, "autoDispatch": True})
+        SHIPPED, caps(publicRequest={"requireApproval": True, "autoDispatch": True})
     )
     assert "Staff may need to price and approve the order before it goes out." in approval
     assert "A nearby rider may be assigned straight away." not in approval
-    dispatch = rules.fee_hints(current(), caps(publicRequest={"autoDispatch": True}))
+    dispatch = rules.fee_hints(SHIPPED, caps(publicRequest={"autoDispatch": True}))
     assert "A nearby rider may be assigned straight away." in dispatch
     texted = "The service texts the receiver a drop-off code to give the rider."
-    assert texted in rules.fee_hints(current(), caps())
-    by_link = rules.fee_hints(current(), caps(), codes_by_link=True)
+    assert texted in rules.fee_hints(SHIPPED, caps())
+    by_link = rules.fee_hints(SHIPPED, caps(), codes_by_link=True)
     assert texted not in by_link
     assert any(
         hint.startswith("The receiver's drop-off code comes here as a link") for hint in by_link
     )
-    own = rules.fee_hints(current(), caps(), customer_receives=True, codes_by_link=True)
+    own = rules.fee_hints(SHIPPED, caps(), customer_receives=True, codes_by_link=True)
     assert any(hint.startswith("Your drop-off code comes here") for hint in own)
-    no_otp = rules.fee_hints(current(), caps(requireDeliveryOtp=False))
+    no_otp = rules.fee_hints(SHIPPED, caps(requireDeliveryOtp=False))
     assert "No drop-off code: the rider takes a photo as proof of delivery." in no_otp
-    radius = rules.fee_hints(
-        current(), caps(coverage={"mode": "radius_from_hub", "radiusKm": 12.5})
-    )
+    radius = rules.fee_hints(SHIPPED, caps(coverage={"mode": "radius_from_hub", "radiusKm": 12.5}))
     assert "The business delivers within about 12.5 km." in radius
 
 
@@ -461,5 +459,5 @@ async def test_the_summary_carries_the_fee_hints(new_world):
 
 
 def test_money_is_formatted_with_the_currency():
-    assert rules.format_money(current(), 1500, "NGN") == "NGN 1,500"
-    assert rules.format_money(current(), 1500.5, "KES") == "KES 1,500.50"
+    assert rules.format_money(SHIPPED, 1500, "NGN") == "NGN 1,500"
+    assert rules.format_money(SHIPPED, 1500.5, "KES") == "KES 1,500.50"

@@ -4,12 +4,12 @@ service refused for coverage is neither offered nor taken again in that order.""
 from __future__ import annotations
 
 from bot.partner.models import Coords
-from bot.turn_speech import current
 from conversations.refusals import decide
 from conversations.service_area import clearly_outside, place_key
 from conversations.services import GeocodedPlace
 from conversations.texts import dialogue
 from tests.conversations.conftest import LAGOS, WAREHOUSES, make_caps
+from tests.support.words import SHIPPED
 
 ABUJA = (9.0765, 7.3986)  # about 530 km from the Lagos warehouses
 EPE = (6.5841, 3.9834)  # about 55 km from Yaba, 52 km from Lekki
@@ -48,7 +48,7 @@ async def test_a_pin_clearly_outside_is_refused_at_its_step(new_world):
     await chat.tap("pickup")
     await chat.location(*ABUJA)
     assert chat.step == "pickup_place"
-    assert dialogue.outside_area(current(), 20) in chat.said
+    assert dialogue.outside_area(SHIPPED, 20) in chat.said
     await chat.location(*LAGOS)
     assert chat.step == "pickup_address"
 
@@ -64,7 +64,7 @@ async def test_a_typed_address_found_only_outside_is_refused_at_its_step(new_wor
     await chat.tap("pickup")
     await chat.say("Abuja central")
     assert chat.step == "pickup_place"
-    assert dialogue.outside_area(current(), 20) in chat.said
+    assert dialogue.outside_area(SHIPPED, 20) in chat.said
 
 
 async def test_a_refused_saved_place_is_not_offered_again(world, chat):
@@ -83,5 +83,5 @@ async def test_a_refused_pin_is_not_taken_again(world, chat):
     await chat.tap("confirm")
     assert chat.step == "pickup_place"
     await chat.location(*LAGOS)
-    assert dialogue.REFUSED_PLACE.render(current()) in chat.said
+    assert dialogue.REFUSED_PLACE.render(SHIPPED) in chat.said
     assert chat.step == "pickup_place"

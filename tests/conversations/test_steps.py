@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from pydantic import TypeAdapter
 
-from bot.turn_speech import current
 from conversations.dialog import Answer, ChoiceAnswer, CommandAnswer, PhotosAnswer, Turn
 from conversations.flow import Invalid
 from conversations.steps import place_steps
 from conversations.steps.common import bounded, clean
 from conversations.steps.typed import amount_value, parse_amount
+from tests.support.words import SHIPPED
 
 
 @pytest.mark.parametrize(
@@ -40,9 +40,9 @@ def test_an_amount_answer_reads_back_as_a_number(stored, value):
 
 def test_texts_are_cleaned_and_bounded():
     assert clean("  Two \n books\t ") == "Two books"
-    assert bounded(current(), "  ok  ", 1, 5) == "ok"
-    assert isinstance(bounded(current(), " ", 1, 5), Invalid)
-    too_long = bounded(current(), "x" * 6, 1, 5, what="name")
+    assert bounded(SHIPPED, "  ok  ", 1, 5) == "ok"
+    assert isinstance(bounded(SHIPPED, " ", 1, 5), Invalid)
+    too_long = bounded(SHIPPED, "x" * 6, 1, 5, what="name")
     assert isinstance(too_long, Invalid)
     assert too_long.reason == "Please keep the name under 5 characters (that was 6)."
 

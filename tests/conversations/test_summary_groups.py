@@ -3,11 +3,11 @@ and no line for an empty answer nobody was asked."""
 
 from __future__ import annotations
 
-from bot.turn_speech import current
 from conversations.dialog import BACK_TO_SUMMARY, EDIT_PREFIX, GROUP_PREFIX, PAGE_SIZE
 from conversations.texts import dialogue as wording
 from conversations.texts.taps import BUTTONS, for_channel
 from tests.conversations.conftest import Chat
+from tests.support.words import SHIPPED
 
 
 async def fields_two_taps_away(chat: Chat) -> set[str]:
@@ -71,7 +71,7 @@ async def test_the_groups_menu_refuses_what_it_does_not_offer(chat: Chat) -> Non
     await chat.pickup_delivery_to_summary()
     await chat.tap("Change people")
     await chat.say("something else")
-    assert for_channel(current(), wording.PICK_AN_OPTION.render(current()), BUTTONS) in chat.said
+    assert for_channel(SHIPPED, wording.PICK_AN_OPTION.render(SHIPPED), BUTTONS) in chat.said
     assert chat.prompt is not None and chat.prompt.text == "What would you like to change?"
 
 

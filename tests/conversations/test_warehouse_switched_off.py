@@ -4,8 +4,8 @@ answer is kept. A warehouse chosen is named with its address on the summary."""
 
 from __future__ import annotations
 
-from bot.turn_speech import current
 from conversations.texts import dialogue
+from tests.support.words import SHIPPED
 
 from .conftest import Chat, World, make_caps
 
@@ -24,7 +24,7 @@ async def test_at_the_warehouse_question_the_pickup_place_is_asked_instead(
     switch_off(world)
     await chat.tap("wh-2")
     assert chat.turn.status == "open"
-    assert dialogue.NO_WAREHOUSE_NOW.render(current()) in chat.turn.messages
+    assert dialogue.NO_WAREHOUSE_NOW.render(SHIPPED) in chat.turn.messages
     assert chat.step == "pickup_place"
     assert "warehouse" not in chat.option_ids()
     assert chat.session is not None and "delivery_mode" in chat.session.answers
@@ -47,7 +47,7 @@ async def test_from_the_summary_only_the_pickup_is_asked_again(world: World, cha
     assert "Warehouse: Lekki Hub, 1 Admiralty Way" in chat.prompt.text
     switch_off(world)
     await chat.tap("edit:warehouse")
-    assert dialogue.NO_WAREHOUSE_NOW.render(current()) in chat.turn.messages
+    assert dialogue.NO_WAREHOUSE_NOW.render(SHIPPED) in chat.turn.messages
     assert chat.step == "pickup_place"
     await chat.location(6.5244, 3.3792, address="Tafawa Balewa Square")
     # Everything else was kept: straight back to the summary.

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from bot.demo import DemoOptions, DemoStack
 from bot.sandbox import default_scenario_data, parse_scenario
-from bot.turn_speech import current
 from conversations.texts import dialogue
 from tests.support.clock import FakeClock
+from tests.support.words import SHIPPED
 
 from .conftest import TO_SUMMARY, MakeStack
 
@@ -47,12 +47,12 @@ async def test_new_and_a_word_is_an_answer_where_text_is_asked(make_stack: MakeS
 async def test_repeat_orders_the_last_order_again(make_stack: MakeStack) -> None:
     stack = await make_stack()
     none_yet = "\n".join(await stack.type_line("repeat"))
-    assert dialogue.NOTHING_TO_REPEAT.render(current()) in none_yet
+    assert dialogue.NOTHING_TO_REPEAT.render(SHIPPED) in none_yet
     for line in [*TO_SUMMARY, "1"]:
         await stack.type_line(line)
     assert stack.bot.console.status == "created"
     again = "\n".join(await stack.type_line("repeat"))
-    assert dialogue.repeating(current(), "Pickup & delivery") in again
+    assert dialogue.repeating(SHIPPED, "Pickup & delivery") in again
     assert stack.bot.console.prompt is not None and stack.bot.console.prompt.step == "photos"
     for line in ("parcel.png", "1"):
         await stack.type_line(line)

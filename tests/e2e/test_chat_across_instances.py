@@ -20,11 +20,11 @@ from telegram import Update
 
 from bot.store.pg_local_server import LocalPostgres
 from bot.telegram.limits import RateLimiter
-from bot.turn_speech import current
 from conversations.services import ServiceUnavailable
 from conversations.texts import dialogue
 from tests.fakes import FakeTelegram, SentMessage
 from tests.fakes.telegram_keyboards import buttons
+from tests.support.words import SHIPPED
 
 from .conftest import (
     ADA,
@@ -146,4 +146,4 @@ async def test_an_outage_met_while_catching_up_is_said_once(
     monkeypatch.setattr(a.runtime.ctx.chats.engine.services.catalog, "catalogue", down)
     replies = await pair.send(a, tg.updates.text(ADA, "12 Herbert Macaulay Way, Yaba"))
 
-    assert [reply.text for reply in replies] == [dialogue.SERVICE_DOWN.render(current())]
+    assert [reply.text for reply in replies] == [dialogue.SERVICE_DOWN.render(SHIPPED)]

@@ -38,7 +38,6 @@ import pytest
 
 from bot.chat_ref import UserRef
 from bot.store import Store
-from bot.turn_speech import say
 from conversations.texts import dialogue
 from conversations.texts.catalogue import DEFAULT_TEXTS
 from tests.e2e.real_instances import (
@@ -50,6 +49,7 @@ from tests.e2e.real_instances import (
     seed_sessions_at_the_summary,
 )
 from tests.fakes import FakeTelegram, TgUser
+from tests.support.words import say
 
 CUSTOMERS = 100
 INSTANCES = 3

@@ -6,10 +6,10 @@ from __future__ import annotations
 import uuid
 
 from bot.telegram.delivery_commands import TELEGRAM_WORDS
-from bot.turn_speech import current
 from conversations.texts.deliveries_texts import short_ref
 from conversations.texts.desk_texts import none_yet, unknown_delivery
 from tests.e2e.conftest import ADA, CHIDI, BotStack
+from tests.support.words import SHIPPED
 
 
 async def test_a_customer_asking_for_another_customers_delivery(stack: BotStack) -> None:
@@ -20,11 +20,11 @@ async def test_a_customer_asking_for_another_customers_delivery(stack: BotStack)
     unknown = str(uuid.uuid4())
     for typed in (delivery_id, short_ref(delivery_id), unknown):
         (reply,) = await stack.command(CHIDI, "status", typed)
-        assert reply.text == unknown_delivery(current(), typed, TELEGRAM_WORDS)
+        assert reply.text == unknown_delivery(SHIPPED, typed, TELEGRAM_WORDS)
         (refused,) = await stack.command(CHIDI, "cancel_delivery", f"{typed} not mine at all")
-        assert refused.text == unknown_delivery(current(), typed, TELEGRAM_WORDS)
+        assert refused.text == unknown_delivery(SHIPPED, typed, TELEGRAM_WORDS)
     (listed,) = await stack.command(CHIDI, "deliveries")
-    assert listed.text == none_yet(current(), TELEGRAM_WORDS)
+    assert listed.text == none_yet(SHIPPED, TELEGRAM_WORDS)
     assert stack.sandbox.call_counts() == calls
     assert stack.sandbox.delivery(delivery_id)["status"] == "matched"
 

@@ -12,9 +12,9 @@ import time
 from typing import Any
 
 from bot.chat_ref import UserRef
-from bot.turn_speech import say
 from tests.e2e.conftest import ADA, OPERATORS, BotStack, MakeStack, tiny_png
 from tests.support.clock import FakeClock
+from tests.support.words import say
 
 PHOTO_QUESTION = "photos of the"  # "Please send 1 to 6 photos of the package."
 EXPIRED = say("dialogue.refused_photos_expired").split(":")[0]  # before the way's words

@@ -8,10 +8,10 @@ from dataclasses import replace
 import pytest
 
 from bot.telegram.command_menus import customer_menu, flow_commands
-from bot.turn_speech import say
 from conversations.flow import FlowRegistry
 from conversations.flows import default_registry
 from tests.e2e.conftest import ADA, CHIDI, OPERATORS, BotStack
+from tests.support.words import say
 
 RETURN_FIRST = "The parcel goes back to Ikeja Hub, 14 Allen Avenue, Ikeja, Lagos."
 RETURN_ASKS = "Where should the rider collect the parcel?"

@@ -14,9 +14,9 @@ from bot.funnel.idle import record_idle_abandoned
 from bot.funnel.recorder import day_of
 from bot.funnel.report import funnel_report, render_short, render_table
 from bot.runtime.housekeeping import housekeep
-from bot.turn_speech import say
 from tests.e2e.conftest import ADA, BOLA, CHIDI, OLU, OPERATORS, MakeStack
 from tests.metrics.samples import sample
+from tests.support.words import say
 
 METRICS_ON = {"enabled": True, "token": "metrics-token-0123456789abcdef"}
 

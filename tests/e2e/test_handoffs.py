@@ -9,7 +9,6 @@ from typing import Any
 from bot.chat_ref import ChatRef, UserRef
 from bot.funnel.recorder import day_of
 from bot.funnel.report import funnel_report, render_short, render_table
-from bot.turn_speech import say
 from tests.e2e.conftest import (
     ADA,
     ADA_PHONE,
@@ -22,6 +21,7 @@ from tests.e2e.conftest import (
     tiny_png,
 )
 from tests.fakes import SentMessage, TgUser
+from tests.support.words import say
 
 ADE = TgUser(1901, "Ade")  # a second operator in the group
 LAGOS = (6.5244, 3.3792)

@@ -23,10 +23,10 @@ from typing import Any
 import pytest
 
 from bot.store import Store
-from bot.turn_speech import say
 from tests.e2e.conftest import ADA, OLU, OPERATORS
 from tests.e2e.real_instances import Deployment, Instance, deployment, push
 from tests.fakes import FakeTelegram, RecordedCall, SentMessage, TgUser
+from tests.support.words import say
 
 ADE = TgUser(1901, "Ade")  # a second operator in the group
 MESSAGES = 8  # each way; under the customer's allowance of messages to staff per minute

@@ -9,9 +9,9 @@ import time
 
 from bot.chat_ref import ChatRef
 from bot.runtime import housekeep
-from bot.turn_speech import say
 from tests.e2e.conftest import ADA, BotStack, MakeStack
 from tests.support.clock import FakeClock
+from tests.support.words import say
 
 FIRST_QUESTION = "What would you like to order?"
 PICKUP_QUESTION = "Where should the rider pick the package up?"

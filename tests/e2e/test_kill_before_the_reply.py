@@ -24,9 +24,9 @@ import httpx
 import pytest
 
 from bot.chat_ref import ChatRef
-from bot.turn_speech import say
 from tests.e2e.real_instances import CreateArrivals, at_the_summary, deployment, kill, push
 from tests.fakes import TgUser
+from tests.support.words import say
 
 CUSTOMER = TgUser(830_101, "Killed Before The Reply")
 TOLD_WITHIN = 60.0

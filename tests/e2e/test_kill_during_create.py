@@ -30,7 +30,6 @@ import httpx
 import pytest
 
 from bot.chat_ref import ChatRef
-from bot.turn_speech import say
 from tests.e2e.real_instances import (
     CreateArrivals,
     at_the_summary,
@@ -39,6 +38,7 @@ from tests.e2e.real_instances import (
     kill,
 )
 from tests.fakes import TgUser
+from tests.support.words import say
 
 CUSTOMER = TgUser(830_001, "Killed Mid-Create")
 LANDED_SECONDS = 6.0  # shorter than an intent's lease (15 s)

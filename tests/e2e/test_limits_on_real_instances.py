@@ -24,7 +24,6 @@ from pathlib import Path
 import pytest
 
 from bot.chat_ref import ChatRef, UserRef
-from bot.turn_speech import say
 from tests.e2e.conftest import OPERATORS
 from tests.e2e.real_instances import (
     Deployment,
@@ -35,6 +34,7 @@ from tests.e2e.real_instances import (
     seed_sessions_at_the_summary,
 )
 from tests.fakes import SentMessage, TgUser
+from tests.support.words import say
 
 LIMIT = 2
 KINDS = ("open_deliveries", "creates_per_hour", "creates_per_day", "drafts_per_hour")

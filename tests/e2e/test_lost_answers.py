@@ -11,10 +11,10 @@ import time
 
 from bot.chat_ref import UserRef
 from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS
-from bot.turn_speech import current
 from conversations.texts import dialogue
 from tests.e2e.conftest import ADA, BotStack, MakeStack
 from tests.fakes import SentMessage
+from tests.support.words import SHIPPED
 
 # The client's own back-off (for reads) is real time in this stack.
 FAST_CLIENT = {"max_attempts": 2, "backoff_base_seconds": 0.01, "backoff_cap_seconds": 0.01}
@@ -44,7 +44,7 @@ async def test_the_chat_hears_checking_then_the_delivery_it_made(make_stack: Mak
 
     reply = await stack.tap(stack.prompt(ADA.id), "Confirm and send")
 
-    assert any(says(m, dialogue.CHECKING.render(current())) for m in reply)
+    assert any(says(m, dialogue.CHECKING.render(SHIPPED)) for m in reply)
     assert not any(says(m, "not sent") or says(m, "try again") for m in reply)
     told = await stack.tg.wait_for_message(ADA.id, lambda m: says(m, "Good news: the order"))
     (made,) = stack.sandbox.deliveries()
@@ -67,7 +67,7 @@ async def test_the_same_order_again_is_held_once(make_stack: MakeStack) -> None:
     summary = await stack.fill_order(ADA)
     held = await stack.tap(summary, "Confirm and send")
 
-    assert any(says(m, dialogue.DUPLICATE_HELD.render(current())) for m in held)
+    assert any(says(m, dialogue.DUPLICATE_HELD.render(SHIPPED)) for m in held)
     assert len(stack.sandbox.deliveries()) == 1  # nothing was sent
     again = await stack.tap(stack.prompt(ADA.id), "Try sending it again")  # on purpose
     assert any(says(m, "Done! Your order reference is") for m in again)

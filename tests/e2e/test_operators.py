@@ -3,10 +3,10 @@ answered in the operators' group (commands addressed ``/riders@bot`` as group cl
 
 from __future__ import annotations
 
-from bot.turn_speech import say
 from conversations.texts.deliveries_texts import short_ref
 from tests.e2e.conftest import ADA, CHIDI, OLU, OPERATORS, BotStack
 from tests.fakes import TgChat
+from tests.support.words import say
 
 NEIGHBOURS = TgChat.group(-100600, "Neighbours")
 

@@ -7,10 +7,10 @@ import re
 
 from bot.chat_ref import ChatRef
 from bot.telegram.delivery_commands import TELEGRAM_WORDS
-from bot.turn_speech import current
 from conversations.texts.deliveries_texts import short_ref
 from conversations.texts.handoff_texts import WRONG_PHONE, not_own_contact
 from tests.e2e.conftest import ADA, BOLA, CHIDI, OPERATORS, RECEIVER_PHONE, BotStack
+from tests.support.words import SHIPPED
 
 LINK = re.compile(r"https://t\.me/fake_delivery_bot\?start=otp_([A-Za-z0-9_-]+)")
 
@@ -62,9 +62,9 @@ async def test_whoever_cannot_prove_the_receivers_phone_gets_no_code(stack: BotS
     delivery_id, code, token = await paid_with_a_code(stack)
     await stack.command(CHIDI, "start", f"otp_{token}")
     (not_own,) = await stack.contact(CHIDI, RECEIVER_PHONE, user_id=BOLA.id)
-    assert not_own.text == not_own_contact(current(), TELEGRAM_WORDS)
+    assert not_own.text == not_own_contact(SHIPPED, TELEGRAM_WORDS)
     (wrong,) = await stack.contact(CHIDI, "+2348035550000")
-    assert wrong.text == WRONG_PHONE.render(current())
+    assert wrong.text == WRONG_PHONE.render(SHIPPED)
     assert code not in everything_sent_to(stack, CHIDI.id, ADA.id, OPERATORS.id)
     handoff = await stack.bot.store.otp.get(delivery_id)
     assert handoff is not None and handoff.pending

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from bot.chat_ref import UserRef
 from bot.telegram.command_menus import CUSTOMER_COMMANDS
-from bot.turn_speech import current
 from conversations.texts import dialogue
 from tests.e2e.conftest import ADA, CHIDI, BotStack, tiny_png
+from tests.support.words import SHIPPED
 
 
 async def test_repeat_orders_the_last_delivery_again(stack: BotStack) -> None:
     first_id = await stack.order(ADA)
 
     shown = [m.text or "" for m in await stack.command(ADA, "repeat")]
-    assert shown[0].startswith(dialogue.repeating(current(), "Pickup & delivery"))
-    assert dialogue.not_reused(current(), ["Photos"]) in shown[0]
+    assert shown[0].startswith(dialogue.repeating(SHIPPED, "Pickup & delivery"))
+    assert dialogue.not_reused(SHIPPED, ["Photos"]) in shown[0]
     await stack.photo(ADA, tiny_png(red=31))  # re-hosted photos expire: asked again
     summary = stack.prompt(ADA.id)
     assert summary.text is not None
@@ -35,7 +35,7 @@ async def test_repeat_orders_the_last_delivery_again(stack: BotStack) -> None:
 async def test_repeat_with_nothing_ordered_starts_a_new_order(stack: BotStack) -> None:
     (shown,) = await stack.command(CHIDI, "repeat")
     assert shown.text is not None and shown.text.startswith(
-        dialogue.NOTHING_TO_REPEAT.render(current())
+        dialogue.NOTHING_TO_REPEAT.render(SHIPPED)
     )
     assert "What would you like to order?" in shown.text
     assert stack.prompt(CHIDI.id) == shown

@@ -13,8 +13,8 @@ import pytest
 from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.chatlocks import ChatTurnLocks
 from bot.ordering import ChatService
-from bot.turn_speech import say
 from conversations import Turn
+from tests.support.words import say
 
 from .conftest import TO_SUMMARY, Org
 

@@ -14,10 +14,10 @@ from bot.ordering.kept_photos import EXPIRY_MARGIN_SECONDS, KeptPhotos
 from bot.ordering.photo_origin import RehostedPhotos
 from bot.partner import errors
 from bot.partner.models import PLACE_FIELDS, CreateDeliveryRequest
-from bot.turn_speech import current
 from bot.web import media_url
 from conversations import Created, Refused
 from conversations.texts import dialogue
+from tests.support.words import SHIPPED
 
 from .conftest import BOT_HOST, JPEG, PHOTO_URL, MakeOrg, Org
 
@@ -84,8 +84,8 @@ def test_what_the_customer_may_be_told_is_kept() -> None:
     # A key or billing problem is the business's to fix: its wording goes to the operators,
     # and never to the customer.
     revoked = refusal_for(errors.InvalidApiKey("API key revoked", status=401))
-    assert "API key revoked" in (dialogue.operator_alert(current(), revoked) or "")
-    assert "API key revoked" not in dialogue.refusal(current(), revoked)
+    assert "API key revoked" in (dialogue.operator_alert(SHIPPED, revoked) or "")
+    assert "API key revoked" not in dialogue.refusal(SHIPPED, revoked)
 
 
 def test_a_refusal_the_business_must_fix_alerts_the_operators() -> None:
@@ -99,7 +99,7 @@ def test_a_refusal_the_business_must_fix_alerts_the_operators() -> None:
 def test_a_refused_link_the_customer_gave_asks_for_the_photos_again() -> None:
     given = refusal_for(errors.ImageHostRejected(status=400), given_photos=True)
     assert given.reason == "photo_link" and given.reask == ("packageImages",)
-    assert not given.alert_operators and dialogue.operator_alert(current(), given) is None
+    assert not given.alert_operators and dialogue.operator_alert(SHIPPED, given) is None
     # Given photos change nothing for any other refusal.
     assert reason_for(errors.ServiceDisabled(status=403), given_photos=True) == "service_disabled"
 

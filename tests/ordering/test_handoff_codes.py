@@ -9,8 +9,8 @@ from bot.handoff.codes import carries_code
 from bot.handoff.desk import HandoffDesk
 from bot.handoff.handoff_settings import HandoffSettings
 from bot.ordering import ChatService
-from bot.turn_speech import say
 from tests.fakes.handoff_sides import RecordingCustomers, RecordingStaff
+from tests.support.words import say
 
 from .conftest import Org
 

@@ -22,9 +22,9 @@ from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS
 from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
-from bot.turn_speech import current
 from conversations.texts import dialogue
 from tests.relay.support import RecordingChannel
+from tests.support.words import SHIPPED
 
 from .conftest import MakeOrg, Org, keep_test_photo
 from .test_lost_answers import CHAT, Bot, sandbox_deliveries, without_key_deduplication
@@ -96,7 +96,7 @@ async def test_only_the_leader_follows_up_even_a_create_lost_on_the_other_instan
 
     turn = await b.bot.order()  # on b, which wakes its own worker
 
-    assert turn.messages == (dialogue.CHECKING.render(current()),)
+    assert turn.messages == (dialogue.CHECKING.render(SHIPPED),)
     await channel.wait_for(1)
     (made,) = sandbox_deliveries(org)
     (told,) = channel.texts(CHAT.id)
@@ -118,7 +118,7 @@ async def test_when_the_leader_stops_the_other_instance_follows_up(
 
     turn = await a.bot.order()  # its last order, taken just before it stopped
 
-    assert turn.messages == (dialogue.CHECKING.render(current()),)
+    assert turn.messages == (dialogue.CHECKING.render(SHIPPED),)
     await channel.wait_for(1)
     (made,) = sandbox_deliveries(org)
     assert made["id"] in channel.texts(CHAT.id)[0]
@@ -144,4 +144,4 @@ async def test_two_workers_meeting_on_one_row_follow_it_up_once(
     assert sorted(handled) == [0, 1]
     assert org.calls("create_delivery") == 2  # the order's, and one follow-up
     assert len(a.bot.alerts + b.bot.alerts) == 1
-    assert channel.texts(CHAT.id) == [dialogue.NOT_PLACED.render(current())]
+    assert channel.texts(CHAT.id) == [dialogue.NOT_PLACED.render(SHIPPED)]

@@ -7,8 +7,8 @@ from typing import Any
 from bot.chat_ref import UserRef
 from bot.jobs import Scheduler
 from bot.store import Store
-from bot.turn_speech import current
 from conversations.texts.deliveries_texts import note_code_handled
+from tests.support.words import SHIPPED
 
 from .support import (
     BOT_LINK,
@@ -85,7 +85,7 @@ async def test_a_delivery_from_create_to_delivered_reaches_each_chat_exactly(
         f"Delivery {short} was delivered to Bola Ahmed at {DROPOFF}.",
     ]
     # The service's notes about the code the bot hands over, in the bot's words, once.
-    assert operator[3].split("\n")[1:] == [f"• {note_code_handled(current())}"]
+    assert operator[3].split("\n")[1:] == [f"• {note_code_handled(SHIPPED)}"]
     code = world.sandbox.otp_code(delivery.id)
     assert code and all(code not in text for _, text in channel.sent)
     view = await world.store.deliveries.get(delivery.id)

@@ -11,9 +11,9 @@ from bot.partner.models import Delivery
 from bot.relay import Relay
 from bot.relay.inbox_worker import OPEN_CREATE_RECHECK_SECONDS
 from bot.store import Store
-from bot.turn_speech import current
 from conversations.texts import dialogue
 from tests.support.clock import FakeClock
+from tests.support.words import SHIPPED
 
 from .support import CUSTOMER_CHAT, OPERATOR, START, RecordingChannel, put
 from .test_relay import ASSIGNED, open_create, ordered_by_the_bot
@@ -23,7 +23,7 @@ async def settle_found(store: Store, found: Delivery) -> str:
     """What the follow-up does with the delivery its read-back found: settle the row with the
     link and the notice in one commit; the notice."""
     (entry,) = await store.unconfirmed.due(START + 2)
-    notice = dialogue.went_through(current(), found)
+    notice = dialogue.went_through(SHIPPED, found)
     assert await store.unconfirmed.settle(entry, notice, settled_link(found, sent_at=START))
     return notice
 

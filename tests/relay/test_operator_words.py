@@ -14,8 +14,8 @@ import pytest
 
 from bot.config import RelayConfig
 from bot.store import Store
-from bot.turn_speech import current
 from conversations.texts.deliveries_texts import note_code_handled, note_tracking_sent
+from tests.support.words import SHIPPED
 
 from .support import DELIVERY, OPERATOR, TUNDE, MakeRelay, RecordingChannel, event, link, otp, put
 from .world import MakeWorld
@@ -56,7 +56,7 @@ async def test_a_note_to_share_the_tracking_link_the_customer_had_is_the_bots_wo
     await make_relay(store, settings=settings()).process_pending()
 
     assert channel.texts(OPERATOR) == [
-        f"Assigned to Tunde.\n• {note_tracking_sent(current())}\n• The rider can still be changed."
+        f"Assigned to Tunde.\n• {note_tracking_sent(SHIPPED)}\n• The rider can still be changed."
     ]
 
 
@@ -86,7 +86,7 @@ async def test_notes_about_a_code_the_bot_hands_over_are_one_sentence_of_the_bot
     update, waiting = channel.texts(OPERATOR)
     assert update.split("\n") == [
         "The drop-off code is ready.",
-        f"• {note_code_handled(current())}",
+        f"• {note_code_handled(SHIPPED)}",
         "• Payment is settled.",
     ]
     assert "waiting for the receiver" in waiting

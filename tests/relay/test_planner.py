@@ -9,8 +9,8 @@ from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.config import RelayConfig
 from bot.relay import RelayTuning
 from bot.store import Store
-from bot.turn_speech import current
 from conversations.texts.deliveries_texts import note_code_handled
+from tests.support.words import SHIPPED
 
 from .support import (
     BOT_LINK,
@@ -147,7 +147,7 @@ async def test_a_customer_verified_as_the_receiver_gets_the_code(
     ]
     assert channel.texts(OPERATOR) == [
         "The drop-off code for Delivery 3F2A9C1E is ready (the fee was paid).\n"
-        f"• {note_code_handled(current())}"
+        f"• {note_code_handled(SHIPPED)}"
     ]
     assert await store.otp.get(DELIVERY) is None
 

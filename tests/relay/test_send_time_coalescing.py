@@ -24,11 +24,11 @@ from bot.relay.planner import (
 from bot.store import SendKey, SentReceipt, Store
 from bot.telegram.limits import RateLimiter, SendLimits, Window
 from bot.telegram.relay_channel import TelegramTurns
-from bot.turn_speech import current
 from conversations.texts import deliveries_texts as wording
 from conversations.texts.business_texts import BusinessTexts
 from conversations.texts.catalogue import DEFAULT_TEXTS
 from tests.support.clock import WaitingClock
+from tests.support.words import SHIPPED
 
 from .support import (
     DELIVERY,
@@ -168,7 +168,7 @@ async def test_an_operator_backlog_too_long_for_one_message_goes_as_a_digest(
     assert 0 < in_full < len(summaries) - 1
     assert pieces[:-1] == summaries[1 : 1 + in_full]
     assert pieces[-1] == wording.operator_digest_more(
-        current(), len(summaries) - 1 - in_full, ["3F2A9C1E"]
+        SHIPPED, len(summaries) - 1 - in_full, ["3F2A9C1E"]
     )
     assert "3F2A9C1E" in pieces[-1]
     assert notice == "A code is waiting."

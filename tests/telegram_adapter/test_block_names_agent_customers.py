@@ -4,8 +4,8 @@ bare reference that names no delivery is answered with the ``channel:customer`` 
 
 from __future__ import annotations
 
-from bot.turn_speech import say
 from tests.e2e.conftest import OLU, OPERATORS, BotStack
+from tests.support.words import say
 from tests.telegram_adapter.stack_backends import limits, stack
 
 __all__ = ["limits", "stack"]

@@ -7,9 +7,9 @@ in the audit trail."""
 from __future__ import annotations
 
 from bot.chat_ref import UserRef
-from bot.turn_speech import say
 from conversations.texts.deliveries_texts import short_ref
 from tests.e2e.conftest import ADA, CHIDI, OLU, OPERATORS, BotStack
+from tests.support.words import say
 from tests.telegram_adapter.stack_backends import limits, stack
 
 __all__ = ["limits", "stack"]

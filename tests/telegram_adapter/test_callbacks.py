@@ -25,7 +25,6 @@ from bot.telegram.callbacks import (
     step_tag,
 )
 from bot.telegram.turn_messages import render_turn
-from bot.turn_speech import current
 from conversations import (
     ChoiceAnswer,
     CommandAnswer,
@@ -35,6 +34,7 @@ from conversations import (
     Prompt,
 )
 from conversations.texts.dialogue import STALE
+from tests.support.words import SHIPPED
 
 
 def prompt(
@@ -197,7 +197,7 @@ def test_step_tags_are_stable_and_differ_by_step_and_session() -> None:
 
 
 async def test_the_engine_refuses_a_tap_on_an_old_keyboard_kindly(engine: Engine) -> None:
-    session, first = await engine.start(current(), "order")
+    session, first = await engine.start(SHIPPED, "order")
     assert first.prompt is not None
     drawn = render_turn(first, session_id=session.id)
     assert drawn.prompt_index is not None
@@ -206,10 +206,10 @@ async def test_the_engine_refuses_a_tap_on_an_old_keyboard_kindly(engine: Engine
 
     tapped = resolve(data[0], first.prompt, session_id=session.id)
     assert tapped == ChoiceAnswer(option="pickup_delivery", step="service_kind", version=1)
-    second = await engine.handle(current(), session, tapped)  # type: ignore[arg-type]
+    second = await engine.handle(SHIPPED, session, tapped)  # type: ignore[arg-type]
     assert second.prompt is not None and second.prompt.step != "service_kind"
 
     again = resolve(data[1], second.prompt, session_id=session.id)  # the old keyboard
-    refused = await engine.handle(current(), session, again)  # type: ignore[arg-type]
-    assert refused.messages[0] == STALE.render(current())
+    refused = await engine.handle(SHIPPED, session, again)  # type: ignore[arg-type]
+    assert refused.messages[0] == STALE.render(SHIPPED)
     assert refused.prompt == second.prompt

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from bot.chat_ref import UserRef
-from bot.turn_speech import say
 from tests.e2e.conftest import ADA, CHIDI, OPERATORS, BotStack
+from tests.support.words import say
 from tests.telegram_adapter.stack_backends import stack
 
 __all__ = ["stack"]

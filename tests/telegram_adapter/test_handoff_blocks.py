@@ -20,10 +20,10 @@ from bot.chat_ref import ChatRef, UserRef
 from bot.cli import main
 from bot.handoff.handoff_upkeep import HandoffUpkeep
 from bot.safety.shell_commands import SHELL
-from bot.turn_speech import say
 from tests.e2e.conftest import ADA, BOLA, FORUM, OLU, OPERATORS, BotStack, MakeStack, make_stack
 from tests.e2e.test_handoffs import card, current_text, staff_says
 from tests.fakes import SentMessage
+from tests.support.words import say
 from tests.telegram_adapter.stack_backends import limits, stack
 
 __all__ = ["limits", "make_stack", "stack"]

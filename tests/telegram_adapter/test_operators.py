@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from bot.sandbox.state import Store as SandboxState
-from bot.turn_speech import say
 from conversations.texts.deliveries_texts import short_ref
 from tests.fakes import TgChat, TgUser
+from tests.support.words import say
 
 from .handler_world import (
     OPERATORS,

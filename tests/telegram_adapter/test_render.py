@@ -16,7 +16,6 @@ from bot.telegram.turn_messages import (
     render_turn,
     reply_answer,
 )
-from bot.turn_speech import say
 from conversations import (
     CONFIRM,
     KEEP,
@@ -29,6 +28,7 @@ from conversations import (
     Turn,
 )
 from conversations.texts.taps import tap
+from tests.support.words import say
 
 
 def prompt(**fields: Any) -> Prompt:

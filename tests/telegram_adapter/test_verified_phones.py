@@ -11,11 +11,11 @@ import pytest
 
 from bot.chat_ref import UserRef
 from bot.ordering.returning_customers import CustomerMemory
-from bot.turn_speech import say
 from conversations.returning import Remembered
 from tests.e2e.conftest import ADA, ADA_PHONE, BOLA, RECEIVER_PHONE, BotStack, tiny_png
 from tests.fakes import SentMessage
 from tests.fakes.telegram_keyboards import buttons
+from tests.support.words import say
 from tests.telegram_adapter.stack_backends import stack
 
 __all__ = ["stack"]

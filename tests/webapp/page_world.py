@@ -30,7 +30,6 @@ from starlette.routing import Route
 
 from bot.config.webapp_section import TilesConfig, WebappConfig
 from bot.runtime.serving import listening_socket, start_web_server
-from bot.turn_speech import say
 from bot.webapp.init_data import sign_init_data, user_fields
 from bot.webapp.place_question import (
     Circle,
@@ -42,6 +41,7 @@ from bot.webapp.place_question import (
 )
 from bot.webapp.routes import WebappEndpoints
 from conversations.services import GeocodedPlace
+from tests.support.words import say
 
 TOKEN = "123456:AAE-the-bot-token-of-these-tests-0123456"
 USER_ID = 4242
