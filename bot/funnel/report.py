@@ -18,9 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bot.store.funnel_events import FunnelEvents
-from bot.turn_speech import say
 from conversations.flow import FlowRegistry
 from conversations.flows import default_registry
+from conversations.texts.catalogue import Catalogue
 
 
 @dataclass
@@ -114,8 +114,9 @@ _HEADER = ("step", "reached", "answered", "drop-off", "median time", "re-asked",
            "created", "hand-offs", "top re-ask reasons")  # fmt: skip
 
 
-def render_table(rows: list[StepRow], *, period: str) -> str:
-    """The report as text tables, one per flow (``deliverybot report``)."""
+def render_table(catalogue: Catalogue, rows: list[StepRow], *, period: str) -> str:
+    """The report as text tables, one per flow (``deliverybot report``). ``catalogue`` is the
+    business's, as for ``render_short``; the tables' headings are the shell's own, fixed."""
     if not rows:
         return f"No funnel events in the last {period}.\n"
     out: list[str] = []
@@ -142,10 +143,11 @@ def render_table(rows: list[StepRow], *, period: str) -> str:
     return "\n".join(out)
 
 
-def render_short(rows: list[StepRow], *, period: str, steps: int = 5) -> str:
-    """The report in a few lines per flow (an operator's chat, in the turn's language):
+def render_short(catalogue: Catalogue, rows: list[StepRow], *, period: str, steps: int = 5) -> str:
+    """The report in a few lines per flow (an operator's chat), said from ``catalogue``:
     conversations started and deliveries created, the steps losing the most, then where
     customers asked for a person."""
+    say = catalogue.say
     if not rows:
         return say("ops.report.none", period=period)
     out = [say("ops.report.title", period=period)]

@@ -13,7 +13,8 @@ from bot.store_from_config import open_store
 async def report_text(
     config: Config, *, since_seconds: float, period: str, flow: str | None
 ) -> str:
-    """The report's text for the last ``since_seconds`` (``period`` names them)."""
+    """The report's text for the last ``since_seconds`` (``period`` names them), for the
+    business's staff (in its ``[texts]`` default language)."""
     store = await open_store(config.storage, time.time)
     try:
         rows = await funnel_report(
@@ -21,4 +22,4 @@ async def report_text(
         )
     finally:
         await store.close()
-    return render_table(rows, period=period)
+    return render_table(config.texts.texts().business_catalogue(), rows, period=period)

@@ -67,9 +67,8 @@ class ChatService:
     ``first_follow_up_seconds`` later. Every call takes ``language``, the customer's language
     code as their client gives it (Telegram's ``language_code``, an agent's ``language``): the
     turn is said in that shipped language, or in the business default (``[texts] locale``)
-    when it is missing or not shipped (``texts``: the business's, ``BotCore.texts``; left
-    out, the shipped ones); left out, in the one already being spoken (the adapter's
-    ``speaking_language``). The turn's catalogue is picked once (``TurnCatalogues``) and
+    when it is missing, not shipped or left out (``texts``: the business's, ``BotCore.texts``;
+    left out, the shipped ones). The turn's catalogue is picked once (``TurnCatalogues``) and
     passed to whatever says something in the turn.
     ``metrics`` are the business's: its funnel's step events are counted there.
     ``channel_capabilities`` says what each customer's channel can do (its registration's,
@@ -97,7 +96,9 @@ class ChatService:
         self.catalogues = TurnCatalogues(texts or BusinessTexts(DEFAULT_TEXTS))
         self.history, self.memory = OrderHistory(store), CustomerMemory(store)
         alerts = OperatorAlerts(store, alert_operators)
-        self.guards = TurnGuards(store, engine, limits, alerts.tell, channel_capabilities)
+        self.guards = TurnGuards(
+            store, engine, limits, alerts.tell, channel_capabilities, texts=self.catalogues.texts
+        )
         self.blocking, self.limits = self.guards.blocking, self.guards.limits
         self.funnel = FunnelRecorder(store.funnel, clock, metrics)
         self._clock = clock
@@ -165,7 +166,7 @@ class ChatService:
     ) -> Turn | None:
         """The open question again (after a restart, or /start), or None with no open order."""
         catalogue = self.catalogues.pick(language)
-        async with self._locks.hold(chat), self.catalogues.speaking(catalogue):
+        async with self._locks.hold(chat):
             if (refused := await self.guards.refusal(user, catalogue)) is not None:
                 return refused
             session = await self._load(chat)
@@ -201,7 +202,7 @@ class ChatService:
         update, and the customer may see a reply twice but never loses an answer.
         """
         catalogue = self.catalogues.pick(language)
-        async with self._locks.hold(chat), self.catalogues.speaking(catalogue):
+        async with self._locks.hold(chat):
             if (refused := await self.guards.refusal(user, catalogue)) is not None:
                 if reply is not None:
                     await reply(refused)
@@ -226,7 +227,7 @@ class ChatService:
         """Cancel the open order (the engine asks first when answers would be lost: the turn
         then carries that question); None when there is none."""
         catalogue = self.catalogues.pick(language)
-        async with self._locks.hold(chat), self.catalogues.speaking(catalogue):
+        async with self._locks.hold(chat):
             if (refused := await self.guards.refusal(user, catalogue)) is not None:
                 return refused
             session = await self._load(chat)

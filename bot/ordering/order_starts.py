@@ -63,10 +63,9 @@ class OrderStarts:
         """What a new order of ``user``'s gets instead of starting, or None (counted); a limit
         hit is added to ``hits``."""
         catalogue = self._catalogues.pick(language)
-        async with self._catalogues.speaking(catalogue):
-            if (refused := await self._guards.refusal(user, catalogue)) is not None:
-                return refused
-            return await self._guards.draft_limited(user, catalogue, hits)
+        if (refused := await self._guards.refusal(user, catalogue)) is not None:
+            return refused
+        return await self._guards.draft_limited(user, catalogue, hits)
 
     async def start(
         self,
@@ -91,7 +90,7 @@ class OrderStarts:
         counted: bool,
         hits: LimitHits = None,
     ) -> Turn:
-        async with self._locks.hold(chat), self._catalogues.speaking(catalogue):
+        async with self._locks.hold(chat):
             if (refused := await self._guards.refusal(user, catalogue)) is not None:
                 return refused
             limited = None if counted else await self._guards.draft_limited(user, catalogue, hits)
@@ -116,7 +115,7 @@ class OrderStarts:
     ) -> Turn:
         """A new order, but over an open order whose answers would be lost, asked first."""
         catalogue = self._catalogues.pick(language)
-        async with self._locks.hold(chat), self._catalogues.speaking(catalogue):
+        async with self._locks.hold(chat):
             if (refused := await self._guards.refusal(user, catalogue)) is not None:
                 return refused
             session = await self._load(chat)
@@ -133,7 +132,7 @@ class OrderStarts:
     async def repeat(self, chat: ChatRef, user: UserRef, language: str | None) -> Turn:
         """The user's last order again, in the flow that made it (or a new order, saying so)."""
         catalogue = self._catalogues.pick(language)
-        async with self._locks.hold(chat), self._catalogues.speaking(catalogue):
+        async with self._locks.hold(chat):
             if (refused := await self._guards.refusal(user, catalogue)) is not None:
                 return refused
             order = await self._history.last_order(user)

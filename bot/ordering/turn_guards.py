@@ -24,6 +24,7 @@ from bot.safety.customer_limits import CustomerLimits, LimitHit
 from bot.store import Store
 from conversations import CONFIRM, ChoiceAnswer, Engine, Session, Turn
 from conversations.dialog import Answer
+from conversations.texts.business_texts import BusinessTexts
 from conversations.texts.catalogue import Catalogue
 
 #: Where a caller that answers in its own terms (an agent channel's 429) collects the limits its
@@ -34,8 +35,8 @@ LimitHits = list[LimitHit] | None
 
 class TurnGuards:
     """The block and the ``[limits]`` of one business's customers; ``tell_operators`` hears
-    a limit's hits (already limited by their sender); ``capabilities`` says what each
-    customer's channel can do."""
+    a limit's hits (already limited by their sender), in the business's language (``texts``:
+    its ``BusinessTexts``); ``capabilities`` says what each customer's channel can do."""
 
     def __init__(
         self,
@@ -44,9 +45,13 @@ class TurnGuards:
         limits: LimitsConfig | None,
         tell_operators: AlertOperators,
         capabilities: CapabilitiesOf = no_capabilities,
+        *,
+        texts: BusinessTexts,
     ) -> None:
         self.blocking = CustomerBlocking(store)
-        self.limits = None if limits is None else CustomerLimits(store, limits, tell_operators)
+        self.limits = (
+            None if limits is None else CustomerLimits(store, limits, tell_operators, texts=texts)
+        )
         self._verify_phones = limits is not None and limits.verify_sender_phone
         self._engine = engine
         self._capabilities = capabilities

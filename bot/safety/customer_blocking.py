@@ -25,7 +25,6 @@ from dataclasses import dataclass
 
 from bot.chat_ref import UserRef
 from bot.store import Store
-from bot.turn_speech import say
 from conversations import Turn
 from conversations.texts.catalogue import Catalogue
 
@@ -44,13 +43,15 @@ class Blocked:
     new: bool
     drafts: int
 
-    def said(self, shown: str) -> str:
-        """The block's outcome, for whoever made it (an operator, the shell), naming the
-        customer as ``shown`` (``customer_names.customer_shown``)."""
-        done = say("safety.block_done" if self.new else "safety.block_again", customer=shown)
+    def said(self, catalogue: Catalogue, shown: str) -> str:
+        """The block's outcome, for whoever made it (an operator, the shell), said from
+        ``catalogue`` (the business's), naming the customer as ``shown``
+        (``customer_names.customer_shown``)."""
+        message = "safety.block_done" if self.new else "safety.block_again"
+        done = catalogue.say(message, customer=shown)
         if not self.drafts:
             return done
-        return f"{done} {say('safety.drafts_dropped', count=self.drafts)}"
+        return f"{done} {catalogue.say('safety.drafts_dropped', count=self.drafts)}"
 
 
 class CustomerBlocking:
@@ -98,10 +99,11 @@ class CustomerBlocking:
         return blocked_turn(catalogue)
 
 
-def unblocked_said(shown: str, lifted: bool) -> str:
-    """An unblock's outcome (``lifted``: the customer was blocked), for whoever made it,
-    naming the customer as ``shown``."""
-    return say("safety.unblock_done" if lifted else "safety.unblock_none", customer=shown)
+def unblocked_said(catalogue: Catalogue, shown: str, lifted: bool) -> str:
+    """An unblock's outcome (``lifted``: the customer was blocked), for whoever made it, said
+    from ``catalogue`` (the business's), naming the customer as ``shown``."""
+    message = "safety.unblock_done" if lifted else "safety.unblock_none"
+    return catalogue.say(message, customer=shown)
 
 
 def blocked_turn(catalogue: Catalogue) -> Turn:

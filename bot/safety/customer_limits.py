@@ -17,7 +17,8 @@ for the hits of its call (``limit_hits``); the chat service still hands back its
 Counted in the store (``store.customer_counts``), so every instance and a restart see the same
 counts. Each hit is written to the audit trail (actor ``bot``, action ``limit``); the operator
 chats are told once per customer per day (a sent marker ``limit:<customer>:<day>``, shared by
-instances), so a customer hammering the limit does not flood them.
+instances), so a customer hammering the limit does not flood them. Operators read that alert
+in the business's language, as they read everything else, whichever customer's turn hit it.
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.config.limits_section import LimitsConfig
 from bot.limit_kinds import LimitKind
 from bot.store import SendKey, Store
-from bot.turn_speech import say
-from conversations.texts.catalogue import Catalogue
+from conversations.texts.business_texts import BusinessTexts
+from conversations.texts.catalogue import DEFAULT_TEXTS, Catalogue
 
 HOUR = 3600.0
 DAY = 86_400.0
@@ -65,14 +66,21 @@ class LimitHit:
 
 class CustomerLimits:
     """The checks of ``[limits]``; ``alert_operators`` (None: nobody to tell) hears each
-    customer's first hit of a day."""
+    customer's first hit of a day, said from ``texts``' business catalogue (the business's
+    ``BusinessTexts``; left out, the shipped ones)."""
 
     def __init__(
-        self, store: Store, limits: LimitsConfig, alert_operators: AlertOperators | None = None
+        self,
+        store: Store,
+        limits: LimitsConfig,
+        alert_operators: AlertOperators | None = None,
+        *,
+        texts: BusinessTexts | None = None,
     ) -> None:
         self._store = store
         self._limits = limits
         self._alert = alert_operators
+        self._texts = texts or BusinessTexts(DEFAULT_TEXTS)
 
     async def before_draft(self, user: UserRef) -> LimitHit | None:
         """Whether ``user`` may start an order now; when they may, it is counted as started
@@ -117,7 +125,10 @@ class CustomerLimits:
         day = int(now // DAY)
         key = SendKey(f"limit:{user}:{day}", _NO_CHAT, _ALERT_KIND)
         if self._alert is not None and await self._store.sent.mark_sent(key, None):
-            await self._alert(say("safety.limit_alert", customer=user, kind=kind, limit=limit))
+            staff = self._texts.business_catalogue()
+            await self._alert(
+                staff.say("safety.limit_alert", customer=user, kind=kind, limit=limit)
+            )
         return hit
 
 

@@ -27,7 +27,7 @@ from typing import Final
 
 from bot.chat_ref import AGENTS, CONSOLE, TELEGRAM, UserRef
 from bot.store import Store
-from bot.turn_speech import say
+from conversations.texts.catalogue import Catalogue
 
 MIN_REFERENCE: Final = 6  # as ``/assign``: shorter prefixes would match too much
 _REFERENCE: Final = re.compile(r"[0-9a-f][0-9a-f-]*", re.IGNORECASE)
@@ -41,32 +41,33 @@ class NameRefused:
     reason: str
 
 
-async def customer_named(store: Store, typed: str) -> UserRef | NameRefused:
-    """The customer ``typed`` names (see the module docstring), or why it names none."""
+async def customer_named(catalogue: Catalogue, store: Store, typed: str) -> UserRef | NameRefused:
+    """The customer ``typed`` names (see the module docstring), or why it names none (said
+    from ``catalogue``, for the operator who typed it)."""
     typed = typed.strip()
     channel, colon, rest = typed.partition(":")
     if colon:
         if channel in _BY_ID:
             if not rest.isdecimal():
-                return NameRefused(say("safety.not_a_customer", typed=_echo(typed)))
+                return NameRefused(catalogue.say("safety.not_a_customer", typed=_echo(typed)))
             return UserRef(channel, int(rest))
         user = await store.agents.user(channel, rest) if channel and rest else None
         if user is None:
-            return NameRefused(say("safety.no_agent_customer", typed=_echo(typed)))
+            return NameRefused(catalogue.say("safety.no_agent_customer", typed=_echo(typed)))
         return user
     if len(typed) < MIN_REFERENCE and not typed.isdecimal():
-        return NameRefused(say("safety.not_a_customer", typed=_echo(typed)))
+        return NameRefused(catalogue.say("safety.not_a_customer", typed=_echo(typed)))
     ordered = await _ordered(store, typed)
     if typed.isdecimal():
         if ordered:
-            return NameRefused(say("safety.digits_ambiguous", typed=typed))
+            return NameRefused(catalogue.say("safety.digits_ambiguous", typed=typed))
         return UserRef(TELEGRAM, int(typed))
     if not ordered:
-        return NameRefused(await _no_such_delivery(store, typed))
+        return NameRefused(await _no_such_delivery(catalogue, store, typed))
     customers = {user for _, user in ordered}
     if len(customers) > 1:
         ids = ", ".join(delivery_id for delivery_id, _ in ordered)
-        return NameRefused(say("ops.ambiguous_reference", ref=typed.upper(), ids=ids))
+        return NameRefused(catalogue.say("ops.ambiguous_reference", ref=typed.upper(), ids=ids))
     return customers.pop()
 
 
@@ -86,18 +87,19 @@ async def subject_shown(store: Store, subject: str) -> str:
     return subject
 
 
-async def _no_such_delivery(store: Store, typed: str) -> str:
+async def _no_such_delivery(catalogue: Catalogue, store: Store, typed: str) -> str:
     """No delivery has the reference ``typed``: say so, then how an agent channel's customer
     is named (the channels that know a customer ``typed``, else an example, unless ``typed``
     looks like a delivery reference)."""
-    missing = say("safety.no_such_delivery", ref=typed.upper())
+    missing = catalogue.say("safety.no_such_delivery", ref=typed.upper())
     channels = await store.agents.channels_of(typed)
     if channels:
         names = ", ".join(f"{channel}:{typed}" for channel in channels)
-        return f"{missing} {say('safety.agent_customer_known_as', names=names)}"
+        return f"{missing} {catalogue.say('safety.agent_customer_known_as', names=names)}"
     if _REFERENCE.fullmatch(typed):
         return missing  # written as a reference: a mistyped one, most likely
-    return f"{missing} {say('safety.agent_customer_form', example=f'shop-app:{_echo(typed)}')}"
+    example = f"shop-app:{_echo(typed)}"
+    return f"{missing} {catalogue.say('safety.agent_customer_form', example=example)}"
 
 
 async def _ordered(store: Store, typed: str) -> list[tuple[str, UserRef]]:

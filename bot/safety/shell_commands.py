@@ -11,7 +11,8 @@ the operators' ``/block`` and ``/unblock``, and the audit trail, from the shell.
 They open the store the config names (the SQLite file, or the shared PostgreSQL database, so a
 block made here holds on every instance at once). Only argparse is imported until a command
 runs, as ``bot.cli`` requires of every command. A block or unblock from here is written to the
-audit trail as done by ``shell``.
+audit trail as done by ``shell``, and said as staff read everything: in the business's
+language (the config's ``[texts]``).
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ if TYPE_CHECKING:
 
     from bot.chat_ref import UserRef
     from bot.store import Store
+    from conversations.texts.catalogue import Catalogue
 
-    _Act: TypeAlias = Callable[[Store], Awaitable[str]]
+    _Act: TypeAlias = Callable[[Store, Catalogue], Awaitable[str]]
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
@@ -87,31 +89,31 @@ def _config_option(parser: argparse.ArgumentParser) -> None:
 
 
 def _block(args: argparse.Namespace) -> int:
-    async def act(store: Store) -> str:
+    async def act(store: Store, catalogue: Catalogue) -> str:
         from bot.safety.customer_blocking import CustomerBlocking
         from bot.safety.customer_names import customer_shown
 
-        user = await _customer(store, args.customer)
+        user = await _customer(catalogue, store, args.customer)
         done = await CustomerBlocking(store).block(user, by=SHELL, reason=args.reason)
-        return done.said(await customer_shown(store, user))
+        return done.said(catalogue, await customer_shown(store, user))
 
     return _with_store(args, act)
 
 
 def _unblock(args: argparse.Namespace) -> int:
-    async def act(store: Store) -> str:
+    async def act(store: Store, catalogue: Catalogue) -> str:
         from bot.safety.customer_blocking import CustomerBlocking, unblocked_said
         from bot.safety.customer_names import customer_shown
 
-        user = await _customer(store, args.customer)
+        user = await _customer(catalogue, store, args.customer)
         lifted = await CustomerBlocking(store).unblock(user, by=SHELL)
-        return unblocked_said(await customer_shown(store, user), lifted)
+        return unblocked_said(catalogue, await customer_shown(store, user), lifted)
 
     return _with_store(args, act)
 
 
 def _list(args: argparse.Namespace) -> int:
-    async def act(store: Store) -> str:
+    async def act(store: Store, catalogue: Catalogue) -> str:
         from bot.safety.customer_names import customer_shown
 
         blocks = await store.customer_blocks.all()
@@ -134,7 +136,7 @@ def _audit(args: argparse.Namespace) -> int:
         print(f"audit: --since: {exc}", file=sys.stderr)
         return EXIT_USAGE
 
-    async def act(store: Store) -> str:
+    async def act(store: Store, catalogue: Catalogue) -> str:
         from bot.safety.customer_names import subject_shown
 
         entries = await store.audit.since(store.clock() - seconds)
@@ -154,17 +156,18 @@ class _Refused(SafetyError):
     """The command named no customer; the reason is printed."""
 
 
-async def _customer(store: Store, typed: str) -> UserRef:
+async def _customer(catalogue: Catalogue, store: Store, typed: str) -> UserRef:
     from bot.safety.customer_names import NameRefused, customer_named
 
-    user = await customer_named(store, typed)
+    user = await customer_named(catalogue, store, typed)
     if isinstance(user, NameRefused):
         raise _Refused(user.reason)
     return user
 
 
 def _with_store(args: argparse.Namespace, act: _Act) -> int:
-    """Open the config's store, run ``act`` on it, print what it says."""
+    """Open the config's store, run ``act`` on it with the business's catalogue (its
+    ``[texts]``, in its default language), print what it says."""
     from bot.config import load_config_or_report
 
     config = load_config_or_report(args.config, channel_texts=args.channel_texts)
@@ -176,10 +179,12 @@ def _with_store(args: argparse.Namespace, act: _Act) -> int:
     from bot.store import StoreError
     from bot.store_from_config import open_store
 
+    catalogue = config.texts.texts().business_catalogue()
+
     async def run() -> str:
         store = await open_store(config.storage, time.time, channels=args.channel_kinds())
         try:
-            return await act(store)
+            return await act(store, catalogue)
         finally:
             await store.close()
 
