@@ -87,7 +87,7 @@ class BotCore:
     @functools.cached_property
     def handoffs(self) -> HandoffDesk:
         """Customers' hand-offs to staff; each channel adds its side when it registers."""
-        return HandoffDesk(self.store, self.chats, self.settings.handoff)
+        return HandoffDesk(self.store, self.chats, self.settings.handoff, texts=self.texts)
 
     def desk(self, words: ChannelWords) -> CustomerDesk:
         """The customer desk (status, deliveries, cancel) answering in ``words``."""

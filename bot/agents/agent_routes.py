@@ -150,7 +150,7 @@ def agent_routes(
             view = await conversations.start(channel.name, customer, flow, language)
         except UnknownFlow:
             raise AgentRequestRefused(f"flow must be one of {conversations.flows}") from None
-        return _view(view, status=201)
+        return _view(conversations, view, status=201)
 
     async def handoff(request: Request, channel: AgentChannel) -> Response:
         assert handoffs is not None  # routed only with it
@@ -166,7 +166,7 @@ def agent_routes(
         return JSONResponse(asked, status_code=202 if asked["handoff"] is not None else 503)
 
     async def show(request: Request, channel: AgentChannel) -> Response:
-        return _view(await conversations.view(channel.name, _id(request)))
+        return _view(conversations, await conversations.view(channel.name, _id(request)))
 
     async def transcript(request: Request, channel: AgentChannel) -> Response:
         entries = await conversations.transcript(channel.name, _id(request), API_TAPS)
@@ -175,20 +175,20 @@ def agent_routes(
     async def answer(request: Request, channel: AgentChannel) -> Response:
         body = await _json_object(request)
         raw = body.get("answer", body)
-        return _view(await conversations.answer(channel.name, _id(request), raw))
+        return _view(conversations, await conversations.answer(channel.name, _id(request), raw))
 
     async def back(request: Request, channel: AgentChannel) -> Response:
-        return _view(await conversations.back(channel.name, _id(request)))
+        return _view(conversations, await conversations.back(channel.name, _id(request)))
 
     async def edit(request: Request, channel: AgentChannel) -> Response:
         body = await _json_object(request)
         step = body.get("step")
         if not isinstance(step, str) or not step:
             raise AgentRequestRefused("step must be the name of an answer to change")
-        return _view(await conversations.edit(channel.name, _id(request), step))
+        return _view(conversations, await conversations.edit(channel.name, _id(request), step))
 
     async def cancel(request: Request, channel: AgentChannel) -> Response:
-        return _view(await conversations.cancel(channel.name, _id(request)))
+        return _view(conversations, await conversations.cancel(channel.name, _id(request)))
 
     async def photos(request: Request, channel: AgentChannel) -> Response:
         conversation = await conversations.conversation(channel.name, _id(request))
@@ -300,9 +300,12 @@ def agent_routes(
     return [mount]
 
 
-def _view(view: ConversationView, *, status: int = 200) -> JSONResponse:
+def _view(
+    conversations: HeadlessConversations, view: ConversationView, *, status: int = 200
+) -> JSONResponse:
     code = 422 if view.refused is not None else status
-    return JSONResponse(view.drawn(API_TAPS).model_dump(mode="json"), status_code=code)
+    drawn = conversations.drawn(view, API_TAPS)
+    return JSONResponse(drawn.model_dump(mode="json"), status_code=code)
 
 
 def _media_type(request: Request) -> str:

@@ -36,7 +36,6 @@ from bot.ordering import CancelReply, ChatService, CustomerDesk, DeliveryPage, S
 from bot.partner.models import CANCEL_REASON_LENGTH
 from bot.safety.customer_limits import LimitHit
 from bot.store import AgentConversation, Store
-from bot.turn_speech import current, speaking_language
 from conversations import EDIT_PREFIX, ChoiceAnswer, CommandAnswer, Prompt, Turn
 from conversations.dialog import CONFIRM, Answer, SessionStatus
 from conversations.flow import FlowRegistry
@@ -75,14 +74,15 @@ class ConversationView(BaseModel):
     reask: bool = False
     delivery: dict[str, Any] | None = None
 
-    def drawn(self, taps: Taps) -> ConversationView:
+    def drawn(self, catalogue: Catalogue, taps: Taps) -> ConversationView:
         """The view as a channel shows it: the flows' marks ("tap Done", how to give photos)
-        in ``taps``' words. Views are kept with their marks, so each channel draws its own."""
+        in ``taps``' words, said from ``catalogue``. Views are kept with their marks, so each
+        channel draws its own."""
         update: dict[str, Any] = {
-            "messages": [for_channel(current(), m, taps) for m in self.messages]
+            "messages": [for_channel(catalogue, m, taps) for m in self.messages]
         }
         if self.prompt is not None:
-            question = for_channel(current(), self.prompt["question"], taps)
+            question = for_channel(catalogue, self.prompt["question"], taps)
             update["prompt"] = {**self.prompt, "question": question}
         return self.model_copy(update=update)
 
@@ -124,7 +124,7 @@ class HeadlessConversations:
         if known is not None:
             refused = await self._chats.before_start(known, language=language, limit_hits=hits)
             if refused is not None:
-                raise _refusal(refused, hits, language)
+                raise _refusal(refused, hits, self._chats.catalogues.pick(language))
         conversation = await self._store.agents.open(channel, customer, flow, language)
         turn = await self._chats.start(
             conversation.chat,
@@ -135,7 +135,7 @@ class HeadlessConversations:
             limit_hits=hits,
         )
         if hits:
-            raise _refusal(turn, hits, language)
+            raise _refusal(turn, hits, self._chats.catalogues.pick(language))
         return await self._record(conversation, None, turn, prompt_before=None)
 
     async def view(self, channel: str, conversation_id: str) -> ConversationView:
@@ -151,15 +151,16 @@ class HeadlessConversations:
         in ``taps``' words."""
         conversation = await self._find(channel, conversation_id)
         entries = [json.loads(text) for text in await self._store.agents.transcript(conversation)]
+        views = [ConversationView.model_validate(entry["view"]) for entry in entries]
         return [
-            {
-                "answer": entry["answer"],
-                "view": ConversationView.model_validate(entry["view"])
-                .drawn(taps)
-                .model_dump(mode="json"),
-            }
-            for entry in entries
+            {"answer": entry["answer"], "view": self.drawn(view, taps).model_dump(mode="json")}
+            for entry, view in zip(entries, views, strict=True)
         ]
+
+    def drawn(self, view: ConversationView, taps: Taps) -> ConversationView:
+        """``view`` as a channel shows it, its marks in ``taps``' words from the business's
+        default language (``ConversationView.drawn``)."""
+        return view.drawn(self._business(), taps)
 
     async def answer(self, channel: str, conversation_id: str, raw: object) -> ConversationView:
         """Answer the open question with ``raw`` (a typed answer as parsed JSON)."""
@@ -286,7 +287,8 @@ class HeadlessConversations:
                 limit_hits=hits,
             )
             if hits:  # the summary stays open, as the chat customer's does
-                raise _refusal(turn, hits, conversation.language)
+                said = self._chats.catalogues.pick(conversation.language)
+                raise _refusal(turn, hits, said)
         if turn is None:
             turn = Turn(status="ended")
         raw = answer.model_dump(mode="json", exclude_none=True)
@@ -388,13 +390,13 @@ class HeadlessConversations:
 
 
 def _refusal(
-    turn: Turn, hits: list[LimitHit], language: str | None
+    turn: Turn, hits: list[LimitHit], catalogue: Catalogue
 ) -> CustomerOverLimit | CustomerBlocked:
-    """A start or a confirm refused for the customer (``turn``: what a chat would read)."""
+    """A start or a confirm refused for the customer (``turn``: what a chat would read; a
+    limit's words said from ``catalogue``, the customer's)."""
     if not hits:
         return CustomerBlocked(" ".join(turn.messages))
-    with speaking_language(language):
-        return CustomerOverLimit(hits[0], hits[0].said(current()))
+    return CustomerOverLimit(hits[0], hits[0].said(catalogue))
 
 
 _NOBODY = UserRef(AGENTS, 0)

@@ -183,19 +183,19 @@ def build_mcp_server(
             return _error(f"flow must be one of {conversations.flows}")
         except (CustomerOverLimit, CustomerBlocked) as refused:
             return _data(refused.message, refused.body(), error=True)
-        return _turn(view)
+        return _turn(conversations, view)
 
     async def answer(conversation_id: Name, answer: dict[str, Any]) -> Turn:
-        return await _guarded(conversations.answer(channel, conversation_id, answer))
+        return await _guarded(conversations, conversations.answer(channel, conversation_id, answer))
 
     async def go_back(conversation_id: Name) -> Turn:
-        return await _guarded(conversations.back(channel, conversation_id))
+        return await _guarded(conversations, conversations.back(channel, conversation_id))
 
     async def edit_answer(conversation_id: Name, step: Name) -> Turn:
-        return await _guarded(conversations.edit(channel, conversation_id, step))
+        return await _guarded(conversations, conversations.edit(channel, conversation_id, step))
 
     async def cancel_order(conversation_id: Name) -> Turn:
-        return await _guarded(conversations.cancel(channel, conversation_id))
+        return await _guarded(conversations, conversations.cancel(channel, conversation_id))
 
     async def my_deliveries(customer: Customer, page: Position = 0) -> Deliveries:
         reply = MCP_WORDS.drawn(await conversations.deliveries(channel, customer, max(page, 0)), "")
@@ -289,18 +289,20 @@ class ArgumentsCap:
         return await call_next(ctx)
 
 
-async def _guarded(call: Any) -> CallToolResult:
+async def _guarded(conversations: HeadlessConversations, call: Any) -> CallToolResult:
     try:
         view: ConversationView = await call
     except AgentNotFound:
         return _error("no such conversation")
     except CustomerOverLimit as over:  # the summary stays open: confirm again after retry_at
         return _data(over.message, over.body(), error=True)
-    return _turn(view)
+    return _turn(conversations, view)
 
 
-def _turn(view: ConversationView) -> CallToolResult:
-    view = view.drawn(MCP_TAPS)  # MCP takes photos as links only: no upload call to name
+def _turn(conversations: HeadlessConversations, view: ConversationView) -> CallToolResult:
+    view = conversations.drawn(
+        view, MCP_TAPS
+    )  # MCP takes photos as links only: no upload call to name
     said = list(view.messages)
     if view.prompt is not None:
         said.append(view.prompt["question"])

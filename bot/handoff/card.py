@@ -3,7 +3,8 @@ was said lately, and their deliveries.
 
 It names the customer by their display name only: their phone appears only as an answer they
 gave in the order. No drop-off code is ever in it (codes are never answers, and never kept in
-``store.deliveries``). The card is said in the business's own language, whoever's turn it is.
+``store.deliveries``). The card is said from the catalogue it is given: the business's own
+(``BusinessTexts.business_catalogue``), whoever's turn it is.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from dataclasses import dataclass
 from bot.handoff.bodies import one_line
 from bot.store.delivery_links import DeliveryLink
 from bot.store.handoffs import TO_STAFF, Handoff, HandoffMessage
-from bot.turn_speech import current, say, speaking_language
 from conversations import Engine, Session
 from conversations.context import Context
+from conversations.texts.catalogue import Catalogue
 from conversations.texts.deliveries_texts import short_ref, status_label
 
 RECENT_MESSAGES = 5  # the last messages both ways on the card
@@ -34,9 +35,11 @@ class CardFacts:
     blocked: bool = False  # the hand-off was ended by its customer's block
 
 
-async def draft_summary(engine: Engine, session: Session) -> list[tuple[str, str]]:
+async def draft_summary(
+    catalogue: Catalogue, engine: Engine, session: Session
+) -> list[tuple[str, str]]:
     """(question, answer) of every answer so far on the draft's route, as the summary says
-    them (in the language being spoken)."""
+    them (from ``catalogue``)."""
     flow = engine.registry.get(session.flow)
     if flow is None:
         return []
@@ -49,26 +52,28 @@ async def draft_summary(engine: Engine, session: Session) -> list[tuple[str, str
         locations=tuple(locations),
         phone_region=engine.phone_region,
         geocoder=None,
-        catalogue=current(),
+        catalogue=catalogue,
     )
     return flow.summary_lines(ctx)
 
 
-def question_title(engine: Engine, flow_name: str | None, step_name: str | None) -> str:
-    """The question ``step_name`` of ``flow_name`` as the customer reads its title."""
+def question_title(
+    catalogue: Catalogue, engine: Engine, flow_name: str | None, step_name: str | None
+) -> str:
+    """The question ``step_name`` of ``flow_name``, its title as said from ``catalogue``."""
     flow = engine.registry.get(flow_name) if flow_name else None
     if flow is None or step_name is None or step_name not in flow:
         return step_name or "-"
-    return flow.step(step_name).said_title(current())
+    return flow.step(step_name).said_title(catalogue)
 
 
-def card_text(engine: Engine, handoff: Handoff, facts: CardFacts) -> str:
-    """The card, plain text, in the business's language."""
-    with speaking_language(None):
-        return "\n".join(_lines(engine, handoff, facts))
+def card_text(catalogue: Catalogue, engine: Engine, handoff: Handoff, facts: CardFacts) -> str:
+    """The card, plain text, said from ``catalogue`` (the business's)."""
+    return "\n".join(_lines(catalogue, engine, handoff, facts))
 
 
-def _lines(engine: Engine, handoff: Handoff, facts: CardFacts) -> list[str]:
+def _lines(catalogue: Catalogue, engine: Engine, handoff: Handoff, facts: CardFacts) -> list[str]:
+    say = catalogue.say
     lines = [
         say("staff.card_title", ref=handoff.ref),
         say("staff.card_who", name=handoff.name, language=handoff.language or "-"),
@@ -78,8 +83,8 @@ def _lines(engine: Engine, handoff: Handoff, facts: CardFacts) -> list[str]:
         lines.append(say("staff.card_no_order"))
     else:
         flow = engine.registry.get(session.flow)
-        flow_title = flow.menu_label(current()) if flow is not None else session.flow
-        question = question_title(engine, session.flow, session.step)
+        flow_title = flow.menu_label(catalogue) if flow is not None else session.flow
+        question = question_title(catalogue, engine, session.flow, session.step)
         lines.append(say("staff.card_where", flow=flow_title, question=question))
     if facts.answers:
         lines += ["", say("staff.card_answers")]
@@ -92,16 +97,17 @@ def _lines(engine: Engine, handoff: Handoff, facts: CardFacts) -> list[str]:
     if facts.deliveries:
         lines += ["", say("staff.card_deliveries")]
         for link in facts.deliveries:
-            status = status_label(current(), link.status)
+            status = status_label(catalogue, link.status)
             lines.append(
                 "• " + say("staff.card_delivery", ref=short_ref(link.delivery_id), status=status)
             )
     # How staff answer is the staff side's to say (a reply, a forum topic, demo commands).
-    lines += ["", _state_line(handoff, blocked=facts.blocked)]
+    lines += ["", _state_line(catalogue, handoff, blocked=facts.blocked)]
     return lines
 
 
-def _state_line(handoff: Handoff, *, blocked: bool) -> str:
+def _state_line(catalogue: Catalogue, handoff: Handoff, *, blocked: bool) -> str:
+    say = catalogue.say
     if handoff.state == "closed" and blocked:
         return say("staff.card_blocked")
     if handoff.state == "closed":

@@ -18,6 +18,10 @@ Staff replies to it are refused with that reason (``refused_for_block``). A bloc
 this desk does not run (the shell, while the bot runs) is found at the next message either side
 sends, or by the upkeep's pass (``end_blocked``), whichever comes first. Unblocking opens
 nothing again: the customer asks for a person anew.
+
+The desk speaks from the business's ``BusinessTexts``: to a customer in their hand-off's
+language (``handoff.language``, their client's when they asked), to staff in the business's
+(``business_catalogue``).
 """
 
 from __future__ import annotations
@@ -36,9 +40,10 @@ from bot.ordering.chats import ChatService
 from bot.safety.customer_blocking import blocked_turn
 from bot.store import Store
 from bot.store.handoffs import TO_CUSTOMER, TO_STAFF, Handoff, Taken, Way
-from bot.turn_speech import current, say, speaking_language
 from conversations import Turn
 from conversations.dialog import Answer
+from conversations.texts.business_texts import BusinessTexts
+from conversations.texts.catalogue import Catalogue
 
 log = logging.getLogger(__name__)
 
@@ -71,8 +76,9 @@ class FillRefused:
 
 
 class HandoffDesk:
-    """Hand-offs over ``store`` and ``chats``; ``staff`` is where staff see them (None: no
-    operators' chat, and customers are told nobody can be reached)."""
+    """Hand-offs over ``store`` and ``chats``, said from ``texts`` (the business's); ``staff``
+    is where staff see them (None: no operators' chat, and customers are told nobody can be
+    reached)."""
 
     def __init__(
         self,
@@ -80,12 +86,14 @@ class HandoffDesk:
         chats: ChatService,
         settings: HandoffSettings,
         *,
+        texts: BusinessTexts,
         staff: StaffSide | None = None,
         customers: Mapping[str, CustomerSide] | None = None,
     ) -> None:
         self.store = store
         self.chats = chats
         self.settings = settings
+        self.texts = texts
         self.staff = staff
         self._customers: dict[str, CustomerSide] = dict(customers or {})
         chats.blocking.on_block(self.end_for_block)
@@ -102,39 +110,47 @@ class HandoffDesk:
 
     async def ask(self, chat: ChatRef, user: UserRef, *, name: str, language: str | None) -> Asked:
         """The customer asks for a person: a hand-off opened (or the waiting one found), and
-        what to tell them, in their language."""
-        with speaking_language(language):
-            if self.staff is None:
-                return Asked(None, False, say("human.unavailable"))
-            if await self.store.customer_blocks.get(user) is not None:
-                # An operator stopped this customer (``/block``): no way round it to staff.
-                return Asked(None, False, blocked_turn(current()).messages[0])
-            session = await self.chats.session(chat)
-            opened = await self.store.handoffs.open(
-                chat,
-                user,
-                name=name,
-                flow=session.flow if session is not None else None,
-                step=session.step if session is not None else None,
-                language=language,
-            )
-            handoff = opened.handoff
-            if not opened.new:
-                return Asked(handoff, False, say("human.waiting"))
-            post = await self.staff.post(handoff, await self.card(handoff))
-            if post is None:
-                await self.store.handoffs.close(handoff.ref)
-                return Asked(None, False, say("human.unavailable"))
-            await self.store.handoffs.posted(handoff.ref, post)
-            if session is not None:
-                self.chats.funnel.handoff(session)  # where customers ask for a person
-            return Asked(handoff, True, self._opened_text())
+        what to tell them, in their language (``language``: their client's code)."""
+        said = self.texts.catalogue_for(language)
+        if self.staff is None:
+            return Asked(None, False, said.say("human.unavailable"))
+        if await self.store.customer_blocks.get(user) is not None:
+            # An operator stopped this customer (``/block``): no way round it to staff.
+            return Asked(None, False, blocked_turn(said).messages[0])
+        session = await self.chats.session(chat)
+        opened = await self.store.handoffs.open(
+            chat,
+            user,
+            name=name,
+            flow=session.flow if session is not None else None,
+            step=session.step if session is not None else None,
+            language=language,
+        )
+        handoff = opened.handoff
+        if not opened.new:
+            return Asked(handoff, False, said.say("human.waiting"))
+        post = await self.staff.post(handoff, await self.card(handoff))
+        if post is None:
+            await self.store.handoffs.close(handoff.ref)
+            return Asked(None, False, said.say("human.unavailable"))
+        await self.store.handoffs.posted(handoff.ref, post)
+        if session is not None:
+            self.chats.funnel.handoff(session)  # where customers ask for a person
+        return Asked(handoff, True, self._opened_text(said))
 
-    def _opened_text(self) -> str:
+    def _opened_text(self, said: Catalogue) -> str:
         minutes = self.settings.reply_minutes
         if self.settings.hours:
-            return say("human.opened", minutes=minutes, hours=self.settings.hours)
-        return say("human.opened_no_hours", minutes=minutes)
+            return said.say("human.opened", minutes=minutes, hours=self.settings.hours)
+        return said.say("human.opened_no_hours", minutes=minutes)
+
+    def _customers_catalogue(self, handoff: Handoff) -> Catalogue:
+        """What the hand-off's customer reads: the business's texts in their language."""
+        return self.texts.catalogue_for(handoff.language)
+
+    def _staff_catalogue(self) -> Catalogue:
+        """What staff read: the business's texts in its default language."""
+        return self.texts.business_catalogue()
 
     async def waiting_for(self, chat: ChatRef) -> Handoff | None:
         """The chat's hand-off not closed yet: its messages go to staff, not to the order.
@@ -152,8 +168,7 @@ class HandoffDesk:
         since = self.store.clock() - 60
         sent = await self.store.handoffs.count_since(handoff.ref, TO_STAFF, since)
         if sent >= self.settings.messages_per_minute:
-            with speaking_language(handoff.language):
-                return say("human.slow_down")
+            return self._customers_catalogue(handoff).say("human.slow_down")
         await self.store.handoffs.add(handoff.ref, TO_STAFF, body)
         await self.flush(handoff, TO_STAFF)
         return None
@@ -189,8 +204,8 @@ class HandoffDesk:
         if await self._carries_code(handoff, body):
             await self._staff_action("reply", handoff.ref, by, outcome="refused_code")
             if self.staff is not None:
-                with speaking_language(None):
-                    await self.staff.tell(handoff, say("staff.code_refused", ref=handoff.ref))
+                refused = self._staff_catalogue().say("staff.code_refused", ref=handoff.ref)
+                await self.staff.tell(handoff, refused)
             return False
         await self._staff_action("reply", handoff.ref, by)
         if signer and self.settings.sign_replies and body.get("kind") == "text":
@@ -208,8 +223,8 @@ class HandoffDesk:
             await self._end_blocked(handoff, by=None, tell_customer=True)
         await self._staff_action("reply", handoff.ref, by, outcome="refused: customer blocked")
         if self.staff is not None:
-            with speaking_language(None):
-                await self.staff.tell(handoff, say("staff.reply_blocked", ref=handoff.ref))
+            refused = self._staff_catalogue().say("staff.reply_blocked", ref=handoff.ref)
+            await self.staff.tell(handoff, refused)
         return True
 
     async def _carries_code(self, handoff: Handoff, body: Body) -> bool:
@@ -235,22 +250,24 @@ class HandoffDesk:
         """Answer the customer's open question for them, through its own step."""
         await self._staff_action("fill", handoff.ref, by)
         chat, user = handoff.chat, handoff.user
-        with speaking_language(handoff.language):
-            session = await self.chats.session(chat)
-            step = session.step if session is not None else None
-            flow = session.flow if session is not None else None
-            question = question_title(self.chats.engine, flow, step)
-            if session is None or step is None:
-                return FillRefused(question, say("staff.card_no_order"))
-            turn = await self.chats.handle(chat, user, answer, language=handoff.language)
-            after = await self.chats.session(chat)
-            if after is not None and after.step == step and after.failures > session.failures:
-                return FillRefused(question, " ".join(turn.messages))
-            await self.reply(handoff, text_body(say("human.filled", question=question)))
-            side = self._customers.get(chat.channel)
-            if side is not None:
-                await side.answered(chat, turn)
-            return Filled(question)
+        # The question as the customer reads it: it is named in what they are told, and the
+        # step's own refusal (told to staff) is in their language too.
+        said = self._customers_catalogue(handoff)
+        session = await self.chats.session(chat)
+        step = session.step if session is not None else None
+        flow = session.flow if session is not None else None
+        question = question_title(said, self.chats.engine, flow, step)
+        if session is None or step is None:
+            return FillRefused(question, said.say("staff.card_no_order"))
+        turn = await self.chats.handle(chat, user, answer, language=handoff.language)
+        after = await self.chats.session(chat)
+        if after is not None and after.step == step and after.failures > session.failures:
+            return FillRefused(question, " ".join(turn.messages))
+        await self.reply(handoff, text_body(said.say("human.filled", question=question)))
+        side = self._customers.get(chat.channel)
+        if side is not None:
+            await side.answered(chat, turn)
+        return Filled(question)
 
     async def close(self, ref: str, *, by: UserRef | None = None) -> Handoff | None:
         """Close the hand-off: the customer is told and sees their order's question again,
@@ -275,10 +292,8 @@ class HandoffDesk:
             await self._after_close(closed, "human.idle_closed", resume=False)
             if self.staff is not None:
                 hours = f"{self.settings.idle_hours:g}"
-                with speaking_language(None):
-                    await self.staff.tell(
-                        closed, say("staff.idle_closed", ref=closed.ref, hours=hours)
-                    )
+                idle = self._staff_catalogue().say("staff.idle_closed", ref=closed.ref, hours=hours)
+                await self.staff.tell(closed, idle)
         return count
 
     # --- blocks ------------------------------------------------------------------------------
@@ -318,11 +333,10 @@ class HandoffDesk:
         )
         if self.staff is not None:
             await self.staff.redraw(closed, await self.card(closed, blocked=True))
-            with speaking_language(None):
-                await self.staff.tell(closed, say("staff.blocked_ended", ref=closed.ref))
+            ended = self._staff_catalogue().say("staff.blocked_ended", ref=closed.ref)
+            await self.staff.tell(closed, ended)
         if tell_customer:
-            with speaking_language(closed.language):
-                sentence = blocked_turn(current()).messages[0]
+            sentence = blocked_turn(self._customers_catalogue(closed)).messages[0]
             await self.store.handoffs.add(closed.ref, TO_CUSTOMER, text_body(sentence))
             await self.flush(closed, TO_CUSTOMER)
         return True
@@ -334,10 +348,10 @@ class HandoffDesk:
         turn: Turn | None = None
         if resume:
             turn = await self.chats.resume(chat, user, language=closed.language)
-        with speaking_language(closed.language):
-            if resume and turn is None:
-                message = "human.closed_no_order"
-            await self.store.handoffs.add(closed.ref, TO_CUSTOMER, text_body(say(message)))
+        if resume and turn is None:
+            message = "human.closed_no_order"
+        said = self._customers_catalogue(closed).say(message)
+        await self.store.handoffs.add(closed.ref, TO_CUSTOMER, text_body(said))
         await self.flush(closed, TO_CUSTOMER)
         side = self._customers.get(closed.chat.channel)
         if turn is not None and side is not None:
@@ -365,8 +379,8 @@ class HandoffDesk:
                 raise
             await handoffs.delivered(message)
             if not sent and way == TO_CUSTOMER and self.staff is not None:
-                with speaking_language(None):
-                    await self.staff.tell(handoff, say("staff.not_delivered", ref=handoff.ref))
+                missed = self._staff_catalogue().say("staff.not_delivered", ref=handoff.ref)
+                await self.staff.tell(handoff, missed)
 
     async def redeliver(self) -> int:
         """Send what is pending with nobody live holding it (an instance died mid-send);
@@ -391,9 +405,9 @@ class HandoffDesk:
         """The staff card of ``handoff`` as things stand (``blocked``: ended by a block)."""
         engine = self.chats.engine
         session = await self.chats.session(handoff.chat)
-        with speaking_language(None):
-            answers = await draft_summary(engine, session) if session is not None else []
+        staff = self._staff_catalogue()
+        answers = await draft_summary(staff, engine, session) if session is not None else []
         recent = await self.store.handoffs.recent(handoff.ref, RECENT_MESSAGES)
         deliveries = await self.store.deliveries.for_user(handoff.user, DELIVERIES_ON_CARD)
         facts = CardFacts(session, answers, recent, deliveries, blocked=blocked)
-        return card_text(engine, handoff, facts)
+        return card_text(staff, engine, handoff, facts)
