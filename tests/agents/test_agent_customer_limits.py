@@ -16,7 +16,7 @@ from bot.chat_ref import UserRef
 from bot.config.limits_section import LimitsConfig
 from bot.safety.customer_blocking import CustomerBlocking
 from bot.safety.customer_names import customer_named
-from tests.support.words import say
+from tests.support.words import SHIPPED, say
 
 from .conftest import CONFIRM, TO_SUMMARY, AgentWorld
 
@@ -128,7 +128,7 @@ async def test_the_mcp_door_gives_the_same_facts_as_an_error_result(world: Agent
 async def test_a_blocked_customer_s_start_writes_no_conversation(world: AgentWorld) -> None:
     assert world.store is not None and world.agents is not None
     await world.start_order("cust-1")
-    customer = await customer_named(world.store, "shop:cust-1")
+    customer = await customer_named(SHIPPED, world.store, "shop:cust-1")
     assert isinstance(customer, UserRef)
     await CustomerBlocking(world.store).block(customer, by="shell")
     before = await _conversations(world)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from bot.chat_ref import UserRef
 from bot.safety.customer_blocking import CustomerBlocking
 from bot.safety.customer_names import customer_named
-from tests.support.words import say
+from tests.support.words import SHIPPED, say
 
 from .conftest import TO_SUMMARY, AgentWorld
 
@@ -19,7 +19,7 @@ async def test_a_blocked_agent_customer_gets_one_sentence_and_nothing_is_created
 ) -> None:
     assert world.store is not None
     open_draft = await world.start_order("cust-1")
-    customer = await customer_named(world.store, "shop:cust-1")
+    customer = await customer_named(SHIPPED, world.store, "shop:cust-1")
     assert isinstance(customer, UserRef)
     blocking = CustomerBlocking(world.store)
     done = await blocking.block(customer, by="telegram:1900", reason="abuse")

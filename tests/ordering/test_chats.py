@@ -16,7 +16,6 @@ from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.ordering import ChatService
 from bot.partner.models import CreateDeliveryRequest
 from bot.store import Store
-from bot.turn_speech import current, speaking_language
 from conversations import (
     ChoiceAnswer,
     CommandAnswer,
@@ -32,6 +31,7 @@ from conversations import (
 from conversations.dialog import Answer
 from conversations.flows import PICKUP_DELIVERY
 from conversations.texts import dialogue
+from tests.support.words import SHIPPED, said_in
 
 from .conftest import CONFIRM_ANSWER, PHOTO_URL, TO_SUMMARY, MakeOrg, Org
 from .test_recorded_creates import swap_client
@@ -291,9 +291,8 @@ async def test_a_create_resent_later_speaks_and_links_in_the_customers_language(
 
     [resent] = later
     assert resent.delivery is not None
-    with speaking_language("fr"):
-        said_first = dialogue.created(current(), resent.delivery)[0]
-    assert resent.messages[0] == said_first != dialogue.created(current(), resent.delivery)[0]
+    said_first = dialogue.created(said_in("fr"), resent.delivery)[0]
+    assert resent.messages[0] == said_first != dialogue.created(SHIPPED, resent.delivery)[0]
     link = await org.store.deliveries.get(resent.delivery.id)
     assert link is not None and link.language == "fr"
 
@@ -369,7 +368,7 @@ async def test_repeat_replays_the_last_order_into_the_same_flow(org: Org) -> Non
     assert first.delivery is not None and first.request is not None
 
     turn = await chats.repeat(CHAT, USER)
-    assert turn.messages[0] == dialogue.repeating(current(), "Pickup & delivery")
+    assert turn.messages[0] == dialogue.repeating(SHIPPED, "Pickup & delivery")
     # Re-hosted photos expire: the only question asked again.
     assert turn.prompt is not None and turn.prompt.step == "photos"
     session = await chats.session(CHAT)
@@ -399,7 +398,7 @@ async def test_a_return_is_repeated_as_a_return(org: Org) -> None:
     assert first.request is not None and first.request.serviceKind == "pickup_delivery"
 
     turn = await chats.repeat(CHAT, USER)
-    assert turn.messages[0] == dialogue.repeating(current(), "Return a parcel to us")
+    assert turn.messages[0] == dialogue.repeating(SHIPPED, "Return a parcel to us")
     assert turn.prompt is not None and turn.prompt.step == "photos"
     session = await chats.session(CHAT)
     assert session is not None and session.flow == "return_parcel"
@@ -431,7 +430,7 @@ async def test_with_nothing_to_repeat_a_new_order_starts(org: Org) -> None:
     await answer_all(chats, [*TO_SUMMARY, CONFIRM_ANSWER])
     # Another user of the same bot has nothing to repeat.
     other = await chats.repeat(OTHER_CHAT, OTHER_USER)
-    assert other.messages[0] == dialogue.NOTHING_TO_REPEAT.render(current())
+    assert other.messages[0] == dialogue.NOTHING_TO_REPEAT.render(SHIPPED)
     assert other.prompt is not None and other.prompt.step == "service_kind"
     session = await chats.session(OTHER_CHAT)
     assert session is not None
@@ -446,7 +445,7 @@ async def test_an_unreadable_kept_order_is_not_repeated(org: Org) -> None:
         "old", CHAT, USER.id, 1.0, None, None, saved_order='{"from": "v0"}'
     )
     turn = await chats.repeat(CHAT, USER)
-    assert turn.messages[0] == dialogue.NOTHING_TO_REPEAT.render(current())
+    assert turn.messages[0] == dialogue.NOTHING_TO_REPEAT.render(SHIPPED)
     assert turn.prompt is not None and turn.prompt.step == "service_kind"
 
 
@@ -468,7 +467,7 @@ async def test_an_order_from_a_changed_flow_starts_a_new_order(org: Org) -> None
         saved_order=chats.history.kept(older),
     )
     turn = await chats.repeat(CHAT, USER)
-    assert turn.messages[0] == dialogue.CANNOT_REPEAT.render(current())
+    assert turn.messages[0] == dialogue.CANNOT_REPEAT.render(SHIPPED)
     assert turn.prompt is not None and turn.prompt.step == "service_kind"
     session = await chats.session(CHAT)
     assert session is not None and "sender_name" not in session.answers

@@ -9,8 +9,9 @@ from bot.handoff.codes import carries_code
 from bot.handoff.desk import HandoffDesk
 from bot.handoff.handoff_settings import HandoffSettings
 from bot.ordering import ChatService
+from conversations.texts.business_texts import BusinessTexts
 from tests.fakes.handoff_sides import RecordingCustomers, RecordingStaff
-from tests.support.words import say
+from tests.support.words import SHIPPED_TEXTS, say
 
 from .conftest import Org
 
@@ -33,9 +34,9 @@ async def test_staff_cannot_send_the_customers_drop_off_code(org: Org) -> None:
     store = org.store
     assert store is not None
     staff, customers = RecordingStaff(), RecordingCustomers()
-    desk = HandoffDesk(
-        store, ChatService(org.engine(), store, clock=org.clock), HandoffSettings(), staff=staff
-    )
+    texts = BusinessTexts(SHIPPED_TEXTS)
+    chats = ChatService(org.engine(), store, clock=org.clock, texts=texts)
+    desk = HandoffDesk(store, chats, HandoffSettings(), texts=texts, staff=staff)
     desk.serve(TELEGRAM, customers)
     await store.deliveries.add("dlv_1", CHAT, USER.id, 100.0, RECEIVER, None)
     await store.otp.put("dlv_1", "4821", RECEIVER, created=500)

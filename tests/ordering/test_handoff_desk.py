@@ -11,9 +11,10 @@ from bot.handoff.desk import HandoffDesk
 from bot.handoff.handoff_settings import HandoffSettings
 from bot.ordering import ChatService
 from bot.store import Store
-from bot.turn_speech import say, speaking_language
+from conversations.texts.business_texts import BusinessTexts
 from tests.fakes.handoff_sides import RecordingCustomers as Customers
 from tests.fakes.handoff_sides import RecordingStaff as Staff
+from tests.support.words import SHIPPED_TEXTS, said_in, say
 
 from .conftest import TO_SUMMARY, Org
 
@@ -29,8 +30,15 @@ def opened(org: Org) -> Store:
 def desk(
     org: Org, store: Store, staff: Staff | None, customers: Customers, **settings: object
 ) -> HandoffDesk:
-    chats = ChatService(org.engine(), store, clock=org.clock)
-    made = HandoffDesk(store, chats, HandoffSettings(**settings), staff=staff)  # type: ignore[arg-type]
+    texts = BusinessTexts(SHIPPED_TEXTS)  # the default business's, every channel's words in
+    chats = ChatService(org.engine(), store, clock=org.clock, texts=texts)
+    made = HandoffDesk(
+        store,
+        chats,
+        HandoffSettings(**settings),  # type: ignore[arg-type]
+        texts=texts,
+        staff=staff,
+    )
     made.serve(TELEGRAM, customers)
     return made
 
@@ -59,8 +67,7 @@ async def test_a_block_ends_the_hand_off_in_the_customers_language(org: Org) -> 
     asked = await handoffs.ask(CHAT, USER, name="Ada", language="fr")
     assert asked.handoff is not None
     await handoffs.chats.blocking.block(USER, by="telegram:7")
-    with speaking_language("fr"):
-        assert customers.texts() == [say("safety.blocked")]
+    assert customers.texts() == [said_in("fr").say("safety.blocked")]
     assert say("staff.card_blocked") in staff.cards[-1]
     assert staff.told == [say("staff.blocked_ended", ref=asked.handoff.ref)]
     assert await handoffs.end_for_block(USER, "shell") == 0

@@ -27,10 +27,10 @@ from bot.ordering.unconfirmed_worker import (
 )
 from bot.partner.models import CreateDeliveryRequest
 from bot.store import Store
-from bot.turn_speech import current, speaking_language
 from conversations import SavedOrder, Turn
 from conversations.texts import dialogue
 from tests.relay.support import RecordingChannel
+from tests.support.words import SHIPPED, said_in
 
 from .conftest import BOT_HOST, CONFIRM_ANSWER, PHOTO_TOKEN, TO_SUMMARY, MakeOrg, Org
 
@@ -107,7 +107,7 @@ async def test_a_lost_answer_is_checking_then_found_linked_and_told(org: Org) ->
 
     turn = await bot.order()
 
-    assert turn.status == "unconfirmed" and turn.messages == (dialogue.CHECKING.render(current()),)
+    assert turn.status == "unconfirmed" and turn.messages == (dialogue.CHECKING.render(SHIPPED),)
     assert "not sent" not in " ".join(turn.messages)
     assert await org.store.sessions.get(CHAT) is None  # the conversation is over
     (row,) = await org.store.unconfirmed.due(org.clock() + FIRST_FOLLOW_UP_SECONDS)
@@ -196,7 +196,7 @@ async def test_a_brief_outage_costs_the_customer_seconds(org: Org) -> None:
     bot = Bot(org, org.store, channel)
     org.sandbox.inject_fault("create_delivery", "status", 1)  # a 503, nothing created
     turn = await bot.order()
-    assert turn.messages == (dialogue.CHECKING.render(current()),)
+    assert turn.messages == (dialogue.CHECKING.render(SHIPPED),)
     failed_at = org.clock()
 
     await bot.follow_up.settle()
@@ -220,7 +220,7 @@ async def test_a_definite_refusal_on_the_retry_says_plainly_it_was_not_placed(or
     assert turn.status == "unconfirmed"
     await bot.follow_up.settle()
 
-    assert channel.texts(CHAT.id) == [dialogue.NOT_PLACED.render(current())]
+    assert channel.texts(CHAT.id) == [dialogue.NOT_PLACED.render(SHIPPED)]
     assert sandbox_deliveries(org) == []
     assert await org.store.unconfirmed.count_open() == 0
 
@@ -240,10 +240,10 @@ async def test_a_refused_photo_host_on_the_retry_alerts_only_for_the_bots_own_ph
     await bot.order()
     await bot.follow_up.settle()
 
-    assert channel.texts(CHAT.id) == [dialogue.NOT_PLACED.render(current())]
+    assert channel.texts(CHAT.id) == [dialogue.NOT_PLACED.render(SHIPPED)]
     # The bot's own media host refused is the operators' setting; a photo from anywhere else
     # was the customer's, told to them already.
-    assert bot.alerts == ([dialogue.IMAGE_HOST_ALERT.render(current())] if alerted else [])
+    assert bot.alerts == ([dialogue.IMAGE_HOST_ALERT.render(SHIPPED)] if alerted else [])
 
 
 async def test_photos_that_expired_before_the_retry_alert_nobody(org: Org) -> None:
@@ -258,7 +258,7 @@ async def test_photos_that_expired_before_the_retry_alert_nobody(org: Org) -> No
     await bot.follow_up.settle()
 
     # Not placed (the order had ended as "being checked"), and nothing for the operators to fix.
-    assert channel.texts(CHAT.id) == [dialogue.NOT_PLACED.render(current())]
+    assert channel.texts(CHAT.id) == [dialogue.NOT_PLACED.render(SHIPPED)]
     assert bot.alerts == []
 
 
@@ -271,7 +271,7 @@ async def test_the_bound_tells_the_customer_and_alerts_the_operators(org: Org) -
     await bot.order()
     await bot.follow_up.settle()
 
-    assert channel.texts(CHAT.id) == [dialogue.STILL_UNKNOWN.render(current())]
+    assert channel.texts(CHAT.id) == [dialogue.STILL_UNKNOWN.render(SHIPPED)]
     (alert,) = bot.alerts
     assert "could not be confirmed after 3 attempts" in alert
     assert org.calls("create_delivery") == 1 + 3  # the order's try, then one per follow-up
@@ -290,8 +290,7 @@ async def test_a_french_customer_hears_the_outcome_in_french_and_the_delivery_ke
     lose_create_answers(org)
 
     turn = await bot.order(language="fr")
-    with speaking_language("fr"):
-        assert turn.messages == (dialogue.CHECKING.render(current()),)
+    assert turn.messages == (dialogue.CHECKING.render(said_in("fr")),)
     (row,) = await org.store.unconfirmed.due(org.clock() + FIRST_FOLLOW_UP_SECONDS)
     assert row.language == "fr"
     org.clock.advance(FIRST_FOLLOW_UP_SECONDS)
@@ -315,8 +314,7 @@ async def test_the_bound_tells_a_french_customer_in_french_and_operators_in_engl
     await bot.order(language="fr")
     await bot.follow_up.settle()
 
-    with speaking_language("fr"):
-        assert channel.texts(CHAT.id) == [dialogue.STILL_UNKNOWN.render(current())]
+    assert channel.texts(CHAT.id) == [dialogue.STILL_UNKNOWN.render(said_in("fr"))]
     (alert,) = bot.alerts
     assert "could not be confirmed after 2 attempts" in alert
 
@@ -357,7 +355,7 @@ async def test_an_identical_order_is_held_once_then_sent_on_purpose(org: Org) ->
 
     held = await bot.order()
 
-    assert held.messages[0] == dialogue.DUPLICATE_HELD.render(current()), held.messages
+    assert held.messages[0] == dialogue.DUPLICATE_HELD.render(SHIPPED), held.messages
     assert held.prompt is not None and held.prompt.step == "summary"
     assert org.calls("create_delivery") == 1  # nothing sent
     other = await bot.order(chat=ChatRef(TELEGRAM, 43), description="Another parcel")
@@ -378,7 +376,7 @@ async def test_the_hold_is_asked_once_even_across_a_restart(make_org: MakeOrg) -
     lose_create_answers(org)
     await bot.order()
     held = await bot.order()
-    assert held.messages[0] == dialogue.DUPLICATE_HELD.render(current())
+    assert held.messages[0] == dialogue.DUPLICATE_HELD.render(SHIPPED)
     await store.close()  # the process dies with the second order held at its summary
 
     store = await org.open_store()

@@ -9,7 +9,7 @@ The store runs on a SQLite file and on the session's throwaway PostgreSQL server
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,6 @@ from bot.partner.models import Delivery
 from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
-from bot.turn_speech import install, installed, speaking_language
 from conversations.texts.business_texts import BusinessTexts
 from conversations.texts.catalogue import Texts
 from tests.ordering.conftest import CONFIRM_ANSWER, TO_SUMMARY
@@ -74,38 +73,30 @@ async def open_store(
         await store.close()
 
 
-@pytest.fixture
-def business_texts() -> Iterator[None]:
-    """Whatever a test ``install``s is undone after it (the catalogues are process-wide)."""
-    before = installed()
-    yield
-    install(before)
-
-
 def manual_dispatch(data: dict[str, Any]) -> None:
     data["capabilities"]["publicRequest"]["autoDispatch"] = False
 
 
-async def bot_world(make_world: MakeWorld, make_relay: MakeRelay, *, locale: str) -> World:
-    texts = Texts(locale=locale)
-    install(texts)  # for the ChatService the customer orders through (``bot.turn_speech``)
+async def bot_world(
+    make_world: MakeWorld, make_relay: MakeRelay, *, locale: str
+) -> tuple[World, BusinessTexts]:
+    """A world whose business speaks ``locale``, and that business's texts (its relay's; the
+    chat service a customer orders through is given them too, by ``order``)."""
+    texts = BusinessTexts(Texts(locale=locale))
     world = await make_world(manual_dispatch)
-    world.relay = make_relay(world.store, settings=BOT_WORDS_ONLY, texts=BusinessTexts(texts))
-    return world
+    world.relay = make_relay(world.store, settings=BOT_WORDS_ONLY, texts=texts)
+    return world, texts
 
 
-async def order(world: World, *, language: str | None, **speaking: str) -> Delivery:
-    """A pickup & delivery ordered through ``ChatService`` by the customer, in ``language``
-    (``ChatService``'s parameter), or inside ``speaking_language(speaking["adapter"])`` as
-    the Telegram adapter and the console say every turn."""
+async def order(world: World, texts: BusinessTexts, *, language: str | None) -> Delivery:
+    """A pickup & delivery ordered through ``ChatService`` (the business's ``texts``) by the
+    customer whose client says ``language``, passed on every call as every channel does."""
     cache = CapabilityCache.for_client(world.client, clock=world.clock)
-    chats = ChatService(build_engine(world.client, cache), world.store, clock=world.clock)
-    with speaking_language(speaking.get("adapter")):
-        await chats.start(CUSTOMER, CUSTOMER.user(CUSTOMER_USER), language=language)
-        for answer in [*TO_SUMMARY, CONFIRM_ANSWER]:
-            turn = await chats.handle(
-                CUSTOMER, CUSTOMER.user(CUSTOMER_USER), answer, language=language
-            )
+    engine = build_engine(world.client, cache)
+    chats = ChatService(engine, world.store, clock=world.clock, texts=texts)
+    await chats.start(CUSTOMER, CUSTOMER.user(CUSTOMER_USER), language=language)
+    for answer in [*TO_SUMMARY, CONFIRM_ANSWER]:
+        turn = await chats.handle(CUSTOMER, CUSTOMER.user(CUSTOMER_USER), answer, language=language)
     assert turn.delivery is not None, turn.messages
     return turn.delivery
 
@@ -124,12 +115,11 @@ def ref(delivery: Delivery) -> str:
     return delivery.id.split("-")[0].upper()
 
 
-@pytest.mark.usefixtures("business_texts")
 async def test_a_french_order_gets_its_news_in_french_and_operators_stay_in_english(
     make_world: MakeWorld, make_relay: MakeRelay, channel: RecordingChannel
 ) -> None:
-    world = await bot_world(make_world, make_relay, locale="en_NG")
-    delivery = await order(world, language="fr")
+    world, texts = await bot_world(make_world, make_relay, locale="en_NG")
+    delivery = await order(world, texts, language="fr")
     link = await world.store.deliveries.get(delivery.id)
     assert link is not None and link.language == "fr"
 
@@ -161,19 +151,15 @@ async def test_a_french_order_gets_its_news_in_french_and_operators_stay_in_engl
     )
 
 
-@pytest.mark.usefixtures("business_texts")
 async def test_an_english_customer_of_a_french_business_gets_english(
     make_world: MakeWorld, make_relay: MakeRelay, channel: RecordingChannel
 ) -> None:
-    world = await bot_world(make_world, make_relay, locale="fr_FR")
-    # The Telegram adapter's way: the whole update is handled inside its sender's language.
-    delivery = await order(world, language=None, adapter="en-GB")
+    world, texts = await bot_world(make_world, make_relay, locale="fr_FR")
+    delivery = await order(world, texts, language="en-GB")  # as the Telegram adapter passes it
     link = await world.store.deliveries.get(delivery.id)
     assert link is not None and link.language == "en"
 
-    # A relay pass run inside some chat's turn lends the operators none of its language.
-    with speaking_language("en"):
-        await rider_and_code(world, delivery)
+    await rider_and_code(world, delivery)
     short = ref(delivery)
     customer = channel.texts(CUSTOMER_CHAT)
     assert customer[0] == (
@@ -188,12 +174,11 @@ async def test_an_english_customer_of_a_french_business_gets_english(
     )
 
 
-@pytest.mark.usefixtures("business_texts")
 async def test_a_link_without_a_language_gets_the_business_default(
     make_world: MakeWorld, make_relay: MakeRelay, channel: RecordingChannel
 ) -> None:
     """A link kept before languages were (NULL), or ordered outside any turn's language."""
-    world = await bot_world(make_world, make_relay, locale="fr_FR")
+    world, _ = await bot_world(make_world, make_relay, locale="fr_FR")
     delivery = await world.order()  # linked as a row from an older release: no language
     link = await world.store.deliveries.get(delivery.id)
     assert link is not None and link.language is None
@@ -207,16 +192,15 @@ async def test_a_link_without_a_language_gets_the_business_default(
     ]
 
 
-@pytest.mark.usefixtures("business_texts")
 async def test_the_drop_off_code_itself_is_said_in_the_customers_language(
     make_world: MakeWorld, make_relay: MakeRelay, channel: RecordingChannel
 ) -> None:
-    world = await bot_world(make_world, make_relay, locale="en_NG")
+    world, texts = await bot_world(make_world, make_relay, locale="en_NG")
     # The customer's own verified phone is the receiver's: the code comes to their chat.
     await world.store.contacts.record(
         UserRef("telegram", CUSTOMER_USER), RECEIVER, contact_user_id=CUSTOMER_USER
     )
-    delivery = await order(world, language="fr-CA")
+    delivery = await order(world, texts, language="fr-CA")
 
     await rider_and_code(world, delivery)
     code = world.sandbox.otp_code(delivery.id)
@@ -227,11 +211,10 @@ async def test_the_drop_off_code_itself_is_said_in_the_customers_language(
     assert code not in "".join(channel.texts(OPERATOR))
 
 
-@pytest.mark.usefixtures("business_texts")
 async def test_an_agent_conversations_event_words_its_status_in_the_conversations_language(
     make_world: MakeWorld, make_relay: MakeRelay, channel: RecordingChannel
 ) -> None:
-    world = await bot_world(make_world, make_relay, locale="en_NG")
+    world, _ = await bot_world(make_world, make_relay, locale="en_NG")
     conversation = 1  # the agents' first conversation, of their first customer
     delivery = await world.order(
         chat_id=conversation, user_id=conversation, channel=AGENTS, language="fr"

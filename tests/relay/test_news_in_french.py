@@ -13,14 +13,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-import pytest
-
 from bot.channel_texts import shipped_channel_texts
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.ordering import ChatService, build_engine
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.models import Delivery
-from bot.turn_speech import install, installed
+from conversations.texts.business_texts import BusinessTexts
 from conversations.texts.catalogue import Texts, shipped_messages
 from tests.ordering.conftest import CONFIRM_ANSWER, TO_SUMMARY
 
@@ -44,13 +42,6 @@ ENGLISH = (
 ) - _words(iter(shipped_messages("fr", _CHANNELS).values()))
 
 
-@pytest.fixture
-def business_texts() -> Iterator[None]:
-    before = installed()
-    yield
-    install(before)
-
-
 def approval_and_manual_dispatch(data: dict[str, object]) -> None:
     """Staff price every order (``awaiting_price``), and assign riders by hand."""
     request = data["capabilities"]["publicRequest"]  # type: ignore[index]
@@ -60,7 +51,10 @@ def approval_and_manual_dispatch(data: dict[str, object]) -> None:
 
 async def order_in_french(world: World) -> tuple[Delivery, list[str]]:
     cache = CapabilityCache.for_client(world.client, clock=world.clock)
-    chats = ChatService(build_engine(world.client, cache), world.store, clock=world.clock)
+    engine = build_engine(world.client, cache)
+    # The business speaks English; the service writes English.
+    texts = BusinessTexts(Texts(locale="en_NG"))
+    chats = ChatService(engine, world.store, clock=world.clock, texts=texts)
     chat = ChatRef(TELEGRAM, CUSTOMER_CHAT)
     await chats.start(chat, chat.user(CUSTOMER_USER), language="fr")
     for answer in [*TO_SUMMARY, CONFIRM_ANSWER]:
@@ -80,11 +74,9 @@ def test_the_word_list_catches_english_and_passes_french() -> None:
     assert not english_in("Un livreur (Tunde, moto) est attribué et se rend au lieu d'enlèvement.")
 
 
-@pytest.mark.usefixtures("business_texts")
 async def test_every_event_of_a_french_order_is_told_in_french(
     make_world: MakeWorld, make_relay: MakeRelay, channel: RecordingChannel
 ) -> None:
-    install(Texts(locale="en_NG"))  # the business speaks English; the service writes English
     world = await make_world(approval_and_manual_dispatch)
     delivery, created = await order_in_french(world)
     assert delivery.status == "awaiting_price"

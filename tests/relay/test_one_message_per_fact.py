@@ -30,9 +30,9 @@ from bot.ordering.settled_links import settled_link
 from bot.partner.models import WebhookEvent
 from bot.relay import Relay
 from bot.store import Store
-from bot.turn_speech import current, speaking_language
 from conversations.texts import dialogue
 from tests.support.clock import FakeClock
+from tests.support.words import SHIPPED_TEXTS
 
 from .support import (
     CUSTOMER_CHAT,
@@ -203,8 +203,7 @@ async def settled_by_follow_up(store: Store, life: Life, language: str | None) -
     entry = await store.unconfirmed.get("key-lost")
     assert entry is not None
     found = WebhookEvent.model_validate(life.events[0]).data.object
-    with speaking_language(language):
-        notice = dialogue.went_through(current(), found)
+    notice = dialogue.went_through(SHIPPED_TEXTS.catalogue_for(language), found)
     assert await store.unconfirmed.settle(entry, notice, settled_link(found, sent_at=START - 60))
     return notice
 
@@ -268,8 +267,7 @@ def test_each_fact_is_told_once_and_nothing_contradicts(
     tmp_path: Path, drawn: tuple[Life, frozenset[str]], language: str | None, follow_up: bool
 ) -> None:
     life, told = drawn
-    with speaking_language(None):
-        messages = asyncio.run(relay_life(tmp_path, life, told, language, follow_up=follow_up))
+    messages = asyncio.run(relay_life(tmp_path, life, told, language, follow_up=follow_up))
     seen: dict[str, str] = {}
     order: list[str] = []
     for text in messages:
