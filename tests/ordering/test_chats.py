@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from bot.chat_ref import TELEGRAM, ChatRef, UserRef
+from bot.config.limits_section import LimitsConfig
 from bot.ordering import ChatService
 from bot.partner.models import CreateDeliveryRequest
 from bot.store import Store
@@ -31,7 +32,8 @@ from conversations import (
 from conversations.dialog import Answer
 from conversations.flows import PICKUP_DELIVERY
 from conversations.texts import dialogue
-from tests.support.words import SHIPPED, said_in
+from conversations.texts.business_texts import BusinessTexts
+from tests.support.words import SHIPPED, SHIPPED_TEXTS, said_in
 
 from .conftest import CONFIRM_ANSWER, PHOTO_URL, TO_SUMMARY, MakeOrg, Org
 from .test_recorded_creates import swap_client
@@ -248,6 +250,33 @@ async def test_a_failing_alert_does_not_undo_the_turn(make_org: MakeOrg, scenari
     assert turn.operator_alert is not None
     session = await chats.session(CHAT)
     assert session is not None and session.step == "summary"
+
+
+async def test_a_french_customers_limit_is_told_them_in_french_and_operators_in_english(
+    org: Org,
+) -> None:
+    """The customer reads why in their language; the ``[limits]`` alert is staff's, said in the
+    business's whoever hit the limit (it was said in the customer's once)."""
+    alerts: list[str] = []
+
+    async def alert(text: str) -> None:
+        alerts.append(text)
+
+    chats = service(
+        org,
+        alert_operators=alert,
+        limits=LimitsConfig(drafts_per_hour=1),
+        texts=BusinessTexts(SHIPPED_TEXTS),
+    )
+    await chats.start(CHAT, USER, language="fr")
+    refused = await chats.start(CHAT, USER, language="fr")
+
+    wait = said_in("fr").say("safety.wait.minutes", count=60)
+    limit = said_in("fr").say("safety.limit.drafts_per_hour", limit=1, wait=wait)
+    assert refused.messages == (limit,)
+    assert alerts == [
+        SHIPPED.say("safety.limit_alert", customer=USER, kind="drafts_per_hour", limit=1)
+    ]
 
 
 async def test_a_rate_limited_create_goes_out_when_allowed(org: Org) -> None:
