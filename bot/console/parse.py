@@ -48,7 +48,6 @@ from pathlib import Path
 from bot.ordering.receiver_handoff import handoff_token
 from bot.relay import quote_question
 from bot.relay.quote_question import QuoteChoice
-from bot.turn_speech import current, say
 from conversations import (
     EDIT_PREFIX,
     KEEP,
@@ -64,6 +63,7 @@ from conversations import (
 from conversations.dialog import Answer
 from conversations.engine.option_names import option_named
 from conversations.keywords import after_order, keyword_named
+from conversations.texts.catalogue import Catalogue
 
 COMMANDS: dict[str, CommandName] = {
     "back": "back",
@@ -163,10 +163,14 @@ Parsed = (
 )
 
 
-def parse_line(line: str, prompt: Prompt | None, *, base_dir: Path | None = None) -> Parsed | None:
+def parse_line(
+    catalogue: Catalogue, line: str, prompt: Prompt | None, *, base_dir: Path | None = None
+) -> Parsed | None:
     """The meaning of one typed line, given the open question (None: nothing to do).
 
-    Relative photo paths are taken from ``base_dir`` (default: the working directory).
+    ``catalogue`` is the typist's: what a line that cannot be read gets (``Unclear``) is said
+    from it, and its words for "change" name a step to edit. Relative photo paths are taken
+    from ``base_dir`` (default: the working directory).
     """
     text = line.strip()
     stamp = {"step": prompt.step, "version": prompt.version} if prompt else {}
@@ -184,7 +188,7 @@ def parse_line(line: str, prompt: Prompt | None, *, base_dir: Path | None = None
     if quote is not None:
         return AnswerQuote(*quote)
     # A keyword in any shipped language ("nouveau" or "new"; ``conversations.keywords``).
-    keyword = keyword_named(current(), word)
+    keyword = keyword_named(catalogue, word)
     if (keyword == "new" or word == "/start") and (not rest or _FLOW_NAME.fullmatch(rest)):
         return NewOrder(rest or None)
     if keyword == "repeat" and not rest:
@@ -192,7 +196,9 @@ def parse_line(line: str, prompt: Prompt | None, *, base_dir: Path | None = None
     if keyword == "human" and not rest:
         return AskPerson()
     if prompt is None:
-        ended = _after_order(text)  # "annuler", "où est mon colis ?" once the order ended
+        ended = _after_order(
+            catalogue, text
+        )  # "annuler", "où est mon colis ?" once the order ended
         if ended is not None:
             return ended
     desk = _desk_request(keyword or word.removeprefix("/"), rest)
@@ -202,17 +208,17 @@ def parse_line(line: str, prompt: Prompt | None, *, base_dir: Path | None = None
     if command is not None and not rest:
         return CommandAnswer(name=command, **stamp)
     if keyword == "edit" and rest:
-        return _edit(rest, prompt)
+        return _edit(catalogue, rest, prompt)
     if word == "contact" and rest:
-        return _contact(rest)
+        return _contact(catalogue, rest)
     if keyword == "location" and rest:
-        return _location(rest)
+        return _location(catalogue, rest)
     if prompt is not None and text.isdigit() and prompt.options and not prompt.numbers_are_values:
         by_number = dict(numbered(prompt))
         if int(text) in by_number:
             return ChoiceAnswer(option=by_number[int(text)].id, **stamp)
     if prompt is not None and "photos" in prompt.accepts:
-        return _photo_files(text, base_dir or Path.cwd())
+        return _photo_files(catalogue, text, base_dir or Path.cwd())
     return TextAnswer(text=text)
 
 
@@ -225,10 +231,10 @@ def numbered(prompt: Prompt) -> list[tuple[int, Option]]:
     return [(numbers.get(option.id, 0), option) for option in prompt.options]
 
 
-def _after_order(text: str) -> DeskRequest | None:
+def _after_order(catalogue: Catalogue, text: str) -> DeskRequest | None:
     """What a line asks of the desk when no order is open: the latest delivery's status
     ("statut", "où est mon colis ?") or how to cancel it ("annuler")."""
-    match after_order(current(), text):
+    match after_order(catalogue, text):
         case "status" | "where_is_my_parcel":
             return AskStatus()
         case "cancel":
@@ -249,34 +255,36 @@ def _desk_request(word: str, rest: str) -> DeskRequest | None:
     return None
 
 
-def _edit(target: str, prompt: Prompt | None) -> Parsed:
+def _edit(catalogue: Catalogue, target: str, prompt: Prompt | None) -> Parsed:
     stamp = {"step": prompt.step, "version": prompt.version} if prompt else {}
     # Every field the summary can change, its groups' fields included (``Prompt.changes``).
     fields = [*prompt.changes, *prompt.options] if prompt else []
     named = next((o for o in fields if o.id == f"{EDIT_PREFIX}{target}"), None)
     named = named or option_named(f"{target}", fields, prefixes=False)
-    named = named or option_named(say("dialogue.change_step", what=target), fields, prefixes=False)
+    named = named or option_named(
+        catalogue.say("dialogue.change_step", what=target), fields, prefixes=False
+    )
     if named is not None and named.id.startswith(EDIT_PREFIX):
         return ChoiceAnswer(option=named.id, **stamp)
     return CommandAnswer(name="edit", target=target, **stamp)
 
 
-def _contact(rest: str) -> Parsed:
+def _contact(catalogue: Catalogue, rest: str) -> Parsed:
     phone, _, name = rest.partition(" ")
     first, _, last = name.strip().partition(" ")
     if not any(ch.isdigit() for ch in phone):
-        return Unclear(say("console.contact_usage"))
+        return Unclear(catalogue.say("console.contact_usage"))
     return ContactAnswer(phone=phone, first_name=first, last_name=last.strip())
 
 
-def _location(rest: str) -> Parsed:
+def _location(catalogue: Catalogue, rest: str) -> Parsed:
     found = _LOCATION.match(rest)
     if found is None:
-        return Unclear(say("console.location_usage"))
+        return Unclear(catalogue.say("console.location_usage"))
     try:
         lat, lng = float(found["lat"]), float(found["lng"])
     except ValueError:
-        return Unclear(say("console.location_usage"))
+        return Unclear(catalogue.say("console.location_usage"))
     return LocationAnswer(lat=lat, lng=lng, address=(found["address"] or "").strip() or None)
 
 
@@ -287,7 +295,7 @@ def _is_file(path: Path) -> bool:
         return False
 
 
-def _photo_files(text: str, base_dir: Path) -> Parsed:
+def _photo_files(catalogue: Catalogue, text: str, base_dir: Path) -> Parsed:
     try:
         words = shlex.split(text)
     except ValueError:
@@ -296,5 +304,5 @@ def _photo_files(text: str, base_dir: Path) -> Parsed:
     paths = [path if path.is_absolute() else base_dir / path for path in paths]
     missing = [word for word, path in zip(words, paths, strict=True) if not _is_file(path)]
     if missing:
-        return Unclear(say("console.no_such_file", files=", ".join(missing)))
+        return Unclear(catalogue.say("console.no_such_file", files=", ".join(missing)))
     return PhotoFiles(tuple(paths))

@@ -38,7 +38,7 @@ from bot.seams import Seams
 from bot.settings import CoreSettings
 from bot.store import Store
 from conversations.flow import FlowRegistry
-from conversations.texts.catalogue import DEFAULT_TEXTS, Texts
+from conversations.texts.catalogue import DEFAULT_TEXTS, Catalogue, Texts
 from conversations.texts.said import said
 
 CUSTOMER_CHAT = 1001  # the customer's chat and user id
@@ -133,6 +133,7 @@ class DemoBot:
             self.chats,
             self.desk,
             screen,
+            texts=self.core.texts,
             chat_id=CUSTOMER_CHAT,
             user_id=CUSTOMER_CHAT,
             public_base_url=PUBLIC_BASE_URL,
@@ -159,6 +160,12 @@ class DemoBot:
         self.jobs = Scheduler.for_store(store, sleep=options.sleep)  # live demo only
         self.jobs.add(self.relay)
         self.jobs.add(self.follow_up)
+
+    @property
+    def catalogue(self) -> Catalogue:
+        """What the demo's own lines (``demo:``) say statuses, amounts and waits in: the
+        business's default language, as its staff read them (the console speaks the typist's)."""
+        return self.core.texts.business_catalogue()
 
     async def aclose(self) -> None:
         await self.jobs.stop()

@@ -27,7 +27,6 @@ from bot.console.transcript import (
 from bot.demo.setup import demo_setup
 from bot.demo.stack import DemoOptions, DemoStack
 from bot.sandbox import ScenarioError
-from bot.turn_speech import say, speaking
 from conversations.flows import default_registry
 from conversations.texts.catalogue import DEFAULT_TEXTS, Texts
 
@@ -40,8 +39,8 @@ PROMPT = "you> "
 def banner(org: str, language: str | None, texts: Texts = DEFAULT_TEXTS) -> str:
     """What the demo says first, in the customer's language (``console.banner``): said before
     the console registers its words, so from ``texts`` with them."""
-    with speaking(texts.with_channels(CONSOLE_TEXTS).catalogue_for(language)):
-        return say("console.banner", org=org)
+    catalogue = texts.with_channels(CONSOLE_TEXTS).catalogue_for(language)
+    return catalogue.say("console.banner", org=org)
 
 
 async def _lines(stream: TextIO) -> AsyncIterator[str]:

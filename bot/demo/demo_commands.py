@@ -4,6 +4,7 @@ riders do in the real product) and the bot's Partner client (what an operator's 
 
 Each command acts on the customer's latest delivery unless a delivery is named (its id, or
 the short reference the chats show). A command that cannot move a delivery on says what would.
+Statuses and amounts are said in the business's default language (``DemoBot.catalogue``).
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ from bot.handoff.desk import Filled
 from bot.partner.errors import PartnerError
 from bot.partner.models import Delivery
 from bot.sandbox import ApiError
-from bot.turn_speech import current
 from conversations import LocationAnswer
 from conversations.rules import format_money
+from conversations.texts.catalogue import Catalogue
 from conversations.texts.deliveries_texts import short_ref, status_label
 
 DEMO = "demo"
@@ -90,7 +91,7 @@ async def fee(stack: DemoWorld, args: list[str]) -> None:
     delivery_id = await _delivery_id(stack, args, 1)
     view = stack.sandbox.set_fee(delivery_id, amount)
     currency = (view.get("payment") or {}).get("currency_code") or ""
-    money = format_money(current(), amount, currency)
+    money = format_money(stack.bot.catalogue, amount, currency)
     _say(stack, f"staff set the fee of {short_ref(delivery_id)} to {money}")
 
 
@@ -99,7 +100,7 @@ async def advance(stack: DemoWorld, args: list[str]) -> None:
     delivery = await stack.bot.client.get_delivery(delivery_id)
     if delivery.status not in ADVANCING:
         # Nothing for a rider to move on: say what would (a fee, a rider), not "no further".
-        raise CommandProblem(await next_moves(stack.bot.client, delivery))
+        raise CommandProblem(await next_moves(stack.bot.catalogue, stack.bot.client, delivery))
     try:
         view = stack.sandbox.advance_status(delivery_id)
     except ApiError as refused:
@@ -110,7 +111,7 @@ async def advance(stack: DemoWorld, args: list[str]) -> None:
     _say(
         stack,
         f"the rider moved {short_ref(delivery_id)} to "
-        f"{status_label(current(), str(view['status']))}",
+        f"{status_label(stack.bot.catalogue, str(view['status']))}",
     )
 
 
@@ -171,11 +172,13 @@ async def fault(stack: DemoWorld, args: list[str]) -> None:
 # --- what an operator's tools ask the Partner API -----------------------------------------------
 
 
-def describe(delivery: Delivery) -> str:
-    parts = [f"{short_ref(delivery.id)}: {status_label(current(), delivery.status)}"]
+def describe(catalogue: Catalogue, delivery: Delivery) -> str:
+    """One line about ``delivery`` as an operator's tools show it, its status and fee said
+    from ``catalogue``."""
+    parts = [f"{short_ref(delivery.id)}: {status_label(catalogue, delivery.status)}"]
     payment = delivery.payment
     if payment is not None and payment.delivery_fee is not None:
-        money = format_money(current(), payment.delivery_fee, payment.currency_code or "")
+        money = format_money(catalogue, payment.delivery_fee, payment.currency_code or "")
         parts.append(f"fee {money} ({payment.delivery_payment_status or 'unpaid'})")
     if delivery.rider is not None:
         vehicle = f" ({delivery.rider.vehicle_type})" if delivery.rider.vehicle_type else ""
@@ -187,7 +190,7 @@ def describe(delivery: Delivery) -> str:
 
 async def status(stack: DemoWorld, args: list[str]) -> None:
     delivery = await stack.bot.client.get_delivery(await _delivery_id(stack, args))
-    _say(stack, describe(delivery))
+    _say(stack, describe(stack.bot.catalogue, delivery))
 
 
 async def riders(stack: DemoWorld, args: list[str]) -> None:
@@ -204,7 +207,7 @@ async def riders(stack: DemoWorld, args: list[str]) -> None:
         fresh = "fresh GPS" if rider.location and rider.location.fresh else "no fresh GPS"
         lines.append(
             f"  {rider.id}: {rider.name} ({rider.vehicle_type or '-'}), "
-            f"{status_label(current(), rider.presence)}, {distance}, {fresh}"
+            f"{status_label(stack.bot.catalogue, rider.presence)}, {distance}, {fresh}"
         )
     _say(stack, "\n".join(lines))
 
@@ -214,7 +217,7 @@ async def assign(stack: DemoWorld, args: list[str]) -> None:
         raise CommandProblem("type the rider's id, e.g. :assign rdr_tunde (see :riders)")
     delivery_id = await _delivery_id(stack, args, 1)
     delivery = await stack.bot.client.assign_rider(delivery_id, args[0])
-    _say(stack, f"assigned: {describe(delivery)}")
+    _say(stack, f"assigned: {describe(stack.bot.catalogue, delivery)}")
 
 
 # --- the demo itself ------------------------------------------------------------------------------
@@ -225,7 +228,8 @@ async def restart(stack: DemoWorld, args: list[str]) -> None:
 
 
 async def wait(stack: DemoWorld, args: list[str]) -> None:
-    with stack.bot.waits.shown():  # a line every few seconds of demo time, never silent
+    # A line every few seconds of demo time, never silent.
+    with stack.bot.waits.shown(stack.bot.catalogue):
         await stack.bot.chats.settle()
         await stack.bot.follow_up.settle()
 

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from bot.partner.client import PartnerClient
 from bot.partner.models import Delivery, Rider
-from bot.turn_speech import current
+from conversations.texts.catalogue import Catalogue
 from conversations.texts.deliveries_texts import short_ref, status_label
 
 NEAREST_SHOWN = 3
 
 
-async def next_moves(client: PartnerClient, delivery: Delivery) -> str:
-    """One line: what moves ``delivery`` on from its status, with the demo command to type."""
+async def next_moves(catalogue: Catalogue, client: PartnerClient, delivery: Delivery) -> str:
+    """One line: what moves ``delivery`` on from its status, with the demo command to type;
+    statuses are named from ``catalogue`` (the demo's own, ``DemoBot.catalogue``)."""
     ref = short_ref(delivery.id)
     status = delivery.status
     if status == "awaiting_price":
@@ -27,7 +28,7 @@ async def next_moves(client: PartnerClient, delivery: Delivery) -> str:
             return f"{ref} waits for a rider, and the fleet has none to assign"
         free = [rider for rider in riders if rider.presence == "available"]
         first = (free or riders)[0].id
-        listed = "; ".join(_rider(rider) for rider in riders)
+        listed = "; ".join(_rider(catalogue, rider) for rider in riders)
         return (
             f"{ref} waits for a rider: dispatch one with :assign <rider>, e.g. :assign {first}. "
             f"Nearest to the pickup: {listed}"
@@ -35,8 +36,8 @@ async def next_moves(client: PartnerClient, delivery: Delivery) -> str:
     if status in ("matched", "picked_up", "in_transit"):
         unpaid = delivery.payment is not None and delivery.payment.delivery_payment_status != "paid"
         paid = " · :paid marks the fee paid" if unpaid else ""
-        return f"{ref}: {status_label(current(), status)}; :advance moves it on{paid}"
-    return f"{ref}: {status_label(current(), status)}; it moves no further: `new` orders another"
+        return f"{ref}: {status_label(catalogue, status)}; :advance moves it on{paid}"
+    return f"{ref}: {status_label(catalogue, status)}; it moves no further: `new` orders another"
 
 
 async def nearest_riders(client: PartnerClient, delivery: Delivery) -> list[Rider]:
@@ -50,7 +51,7 @@ async def nearest_riders(client: PartnerClient, delivery: Delivery) -> list[Ride
     return riders[:NEAREST_SHOWN]
 
 
-def _rider(rider: Rider) -> str:
+def _rider(catalogue: Catalogue, rider: Rider) -> str:
     distance = f", {rider.distance_km:.1f} km" if rider.distance_km is not None else ""
     name = rider.name or "unnamed"
-    return f"{rider.id} ({name}, {status_label(current(), rider.presence)}{distance})"
+    return f"{rider.id} ({name}, {status_label(catalogue, rider.presence)}{distance})"

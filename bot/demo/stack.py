@@ -36,7 +36,6 @@ from bot.demo.transports import AppSwitch, loopback_resolver
 from bot.partner.errors import PartnerError
 from bot.sandbox import Sandbox
 from bot.store import Store
-from bot.turn_speech import current
 from conversations.texts.deliveries_texts import short_ref, status_label
 
 __all__ = ["CUSTOMER_CHAT", "OPERATOR_CHAT", "DemoOptions", "DemoStack"]
@@ -184,9 +183,10 @@ class DemoStack:
         if status in ("pending", "awaiting_price"):
             with contextlib.suppress(PartnerError):  # a fault armed for the demo: say less
                 delivery = await self.bot.client.get_delivery(delivery_id)
-                return f"{await next_moves(self.bot.client, delivery)} (:help lists everything)"
+                moves = await next_moves(self.bot.catalogue, self.bot.client, delivery)
+                return f"{moves} (:help lists everything)"
         return (
-            f"delivery {short_ref(delivery_id)}: {status_label(current(), status)}. "
+            f"delivery {short_ref(delivery_id)}: {status_label(self.bot.catalogue, status)}. "
             "Play the business "
             "with :paid, :advance, :status (:help lists everything)."
         )

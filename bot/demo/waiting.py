@@ -3,7 +3,9 @@ create re-sent after a rate limit), a line every few seconds of demo time says i
 waiting, so a follow-up due 30 to 95 s later is not a silent terminal.
 
 ``ShownWait.sleep`` is the bot's sleep in the demo (``Seams.sleep``); it only speaks inside
-``shown()``, which the ``:wait`` command opens, so nothing else the bot waits for is narrated.
+``shown(catalogue)``, which the ``:wait`` command opens with the catalogue the demo narrates in
+(the business's default: the demo's lines are for whoever plays the business), so nothing else
+the bot waits for is narrated.
 On the transcripts' fake clock the lines come at the same points of demo time as live.
 """
 
@@ -15,7 +17,7 @@ from contextlib import contextmanager
 from bot.clocks import Sleep
 from bot.console.console_render import said
 from bot.console.console_screen import Screen
-from bot.turn_speech import number, say
+from conversations.texts.catalogue import Catalogue
 
 PROGRESS_EVERY = 10.0  # seconds of demo time between two "still waiting" lines
 WHO = "demo"
@@ -27,21 +29,22 @@ class ShownWait:
     def __init__(self, sleep: Sleep, screen: Screen) -> None:
         self._sleep = sleep
         self._screen = screen
-        self._showing = False
+        self._shown_in: Catalogue | None = None  # while shown: what the lines are said from
         self._waited = 0.0
         self._next_line = PROGRESS_EVERY
 
     @contextmanager
-    def shown(self) -> Iterator[None]:
-        """Narrate the sleeps inside this block, counting from zero."""
-        self._showing, self._waited, self._next_line = True, 0.0, PROGRESS_EVERY
+    def shown(self, catalogue: Catalogue) -> Iterator[None]:
+        """Narrate the sleeps inside this block from ``catalogue``, counting from zero."""
+        self._shown_in, self._waited, self._next_line = catalogue, 0.0, PROGRESS_EVERY
         try:
             yield
         finally:
-            self._showing = False
+            self._shown_in = None
 
     async def sleep(self, seconds: float) -> None:
-        if not self._showing:
+        catalogue = self._shown_in
+        if catalogue is None:
             await self._sleep(seconds)
             return
         left = seconds
@@ -52,6 +55,7 @@ class ShownWait:
             self._waited += step
             left -= step
             if self._waited >= self._next_line:
-                text = say("console.still_waiting", seconds=number(round(self._waited)))
+                waited = catalogue.number(round(self._waited))
+                text = catalogue.say("console.still_waiting", seconds=waited)
                 self._screen.write(said(text, WHO))
                 self._next_line += PROGRESS_EVERY

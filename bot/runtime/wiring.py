@@ -192,6 +192,7 @@ def register_telegram(
             questions=ChatPlaceQuestions(core.chats),
             geocoder=core.chats.engine.services.geocoder,
             clock=core.store.clock,
+            texts=ctx.texts,
         )
         routes += endpoints.routes()
     sweep = UpdateInboxSweep(

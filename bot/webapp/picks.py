@@ -24,11 +24,11 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from bot.turn_speech import say
 from conversations import Answer, ChoiceAnswer, CommandAnswer, LocationAnswer, Session, TextAnswer
 from conversations.context import Answers
 from conversations.places import PlaceNames, PlacePick, resolve
 from conversations.steps.place_steps import SAVED_PREFIX
+from conversations.texts.catalogue import Catalogue
 
 MAX_PICK_BYTES: Final = 4096  # Telegram's limit on sendData
 
@@ -104,10 +104,12 @@ def read_pick(data: str) -> PagePick | None:
         return None
 
 
-def picked_line(session: Session, names: PlaceNames, title: str) -> str | None:
-    """The chat's one line about the place ``session`` took for the ``names`` group, once the
-    group is settled (the session has moved past its steps); None before that. ``title`` is
-    the place question's title ("Drop-off place")."""
+def picked_line(
+    catalogue: Catalogue, session: Session, names: PlaceNames, title: str
+) -> str | None:
+    """The chat's one line about the place ``session`` took for the ``names`` group, said
+    from ``catalogue`` (the customer's), once the group is settled (the session has moved past
+    its steps); None before that. ``title`` is the place question's title ("Drop-off place")."""
     group = {names.place, names.unit, names.address, names.confirm}
     if session.step in group:
         return None
@@ -118,9 +120,9 @@ def picked_line(session: Session, names: PlaceNames, title: str) -> str | None:
     if pick.kind == "saved" and pick.location is not None:
         unit = answers.text(names.unit)
         if not unit:
-            return say("telegram.map_picked", title=title, place=pick.location.name)
+            return catalogue.say("telegram.map_picked", title=title, place=pick.location.name)
         label = pick.location.unit.label
-        return say(
+        return catalogue.say(
             "telegram.map_picked_unit",
             title=title,
             place=pick.location.name,
@@ -128,4 +130,6 @@ def picked_line(session: Session, names: PlaceNames, title: str) -> str | None:
             unit=unit,
         )
     place = resolve(answers, names.place.removesuffix("_place"))
-    return None if place is None else say("telegram.map_picked", title=title, place=place.address)
+    if place is None:
+        return None
+    return catalogue.say("telegram.map_picked", title=title, place=place.address)

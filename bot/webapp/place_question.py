@@ -1,7 +1,8 @@
 """The open place question of a chat, as the Mini App draws it.
 
-``ChatPlaceQuestions.question(chat_id)`` reads the chat's saved session and, when it is at a
-place step (``<role>_place``, input ``place``), gives what the page shows: the saved places the
+``ChatPlaceQuestions.question(catalogue, chat_id)`` reads the chat's saved session and, when it
+is at a place step (``<role>_place``, input ``place``), gives what the page shows (its words
+from ``catalogue``, the customer's): the saved places the
 question offers now (the same ones the chat lists, with their unit rules), the coverage hint,
 the answer already given (back, or a change from the summary) and the prompt's step and version,
 which the pick carries back so a pick for a question no longer open is refused like a stale tap.
@@ -21,11 +22,11 @@ from pydantic import BaseModel, ConfigDict
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.ordering.chats import ChatService
 from bot.partner.models import Capabilities, LocationUnit, ServiceLocation, Warehouse
-from bot.turn_speech import current, say
 from conversations.context import Answers
 from conversations.places import PlaceNames, PlacePick, resolve
 from conversations.session import Session
 from conversations.steps.place_steps import SAVED_PREFIX
+from conversations.texts.catalogue import Catalogue
 
 _SLACK_KM = 0.5  # as ``service_area``: the shaded circles are exactly what is taken
 
@@ -117,8 +118,9 @@ class PlaceQuestion(_Out):
 class PlaceQuestions(Protocol):
     """Where the page's question comes from (the chats, or a test's stand-in)."""
 
-    async def question(self, chat_id: int) -> PlaceQuestion | None:
-        """The chat's open place question, or None when none is open."""
+    async def question(self, catalogue: Catalogue, chat_id: int) -> PlaceQuestion | None:
+        """The chat's open place question, its words said from ``catalogue`` (the customer's),
+        or None when none is open."""
         ...
 
 
@@ -128,7 +130,7 @@ class ChatPlaceQuestions:
     def __init__(self, chats: ChatService) -> None:
         self._chats = chats
 
-    async def question(self, chat_id: int) -> PlaceQuestion | None:
+    async def question(self, catalogue: Catalogue, chat_id: int) -> PlaceQuestion | None:
         # The page's chat is a Telegram chat (its initData's): named by Telegram's id here.
         session = await self._chats.session(ChatRef(TELEGRAM, chat_id))
         if session is None or session.finished or session.step is None:
@@ -136,18 +138,18 @@ class ChatPlaceQuestions:
         step, version = session.step, session.prompt_version
         engine = self._chats.engine
         # The question as the chat shows it, asked again over a copy: nothing is saved.
-        prompt = (await engine.resume(current(), session.model_copy(deep=True))).prompt
+        prompt = (await engine.resume(catalogue, session.model_copy(deep=True))).prompt
         if prompt is None or prompt.step != step or prompt.input != "place":
             return None
         caps, warehouses, locations = await engine.services.catalog.catalogue()
         flow = engine.registry.get(session.flow)
-        title = flow.step(step).said_title(current()) if flow is not None and step in flow else ""
+        title = flow.step(step).said_title(catalogue) if flow is not None and step in flow else ""
         offered = {o.id.removeprefix(SAVED_PREFIX) for o in prompt.options if _saved(o.id)}
         return PlaceQuestion(
             step=step,
             version=version,
             role=step.removesuffix("_place"),
-            title=title or say("webapp.title"),
+            title=title or catalogue.say("webapp.title"),
             saved=[SavedPlace.of(row) for row in locations if row.id in offered],
             coverage=coverage_of(caps, warehouses),
             current=current_answer(session, step.removesuffix("_place")),

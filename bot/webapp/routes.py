@@ -10,7 +10,9 @@
 
 Every API request carries Telegram's ``initData`` (``Authorization: tma <initData>``), verified
 by ``init_data``; its user must be the chat's (``chat=<id>``: the bot's chats are private, so
-the chat id is the user id). Anything else is 401 and nothing is read or spent.
+the chat id is the user id). Anything else is 401 and nothing is read or spent. What the
+routes say is picked from the business's texts in the language of the user's client
+(``initData``'s ``language_code``; a refusal, unverified, uses the URL's ``lang`` hint).
 
 All of them sit in one mount behind ``ProtectiveHeaders``: every answer under ``/webapp``, the
 errors included, carries the headers of ``page_policy``.
@@ -32,7 +34,6 @@ from starlette.staticfiles import StaticFiles
 
 from bot.clocks import Clock
 from bot.config.webapp_section import WEBAPP_PATH, WebappConfig
-from bot.turn_speech import current, say, speaking_language
 from bot.webapp.init_data import InitDataRefused, WebAppUser, verify_init_data
 from bot.webapp.page_policy import page_headers, static_headers
 from bot.webapp.place_question import PlaceQuestions
@@ -41,7 +42,8 @@ from bot.webapp.search_budget import SearchBudget
 from bot.webapp.webapp_texts import EN
 from conversations.services import Geocoder, ServiceUnavailable
 from conversations.texts import dialogue
-from conversations.texts.catalogue import placeholders
+from conversations.texts.business_texts import BusinessTexts
+from conversations.texts.catalogue import Catalogue, placeholders
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +60,8 @@ class _Caller:
 
 
 class WebappEndpoints:
-    """The handlers; ``bot_token`` verifies ``initData``, ``clock`` (unix seconds) its age."""
+    """The handlers; ``bot_token`` verifies ``initData``, ``clock`` (unix seconds) its age;
+    ``texts`` are the business's (``BotCore.texts``), what the page and its answers say."""
 
     def __init__(
         self,
@@ -68,8 +71,10 @@ class WebappEndpoints:
         questions: PlaceQuestions,
         geocoder: Geocoder | None,
         clock: Clock,
+        texts: BusinessTexts,
     ) -> None:
         self._config = config
+        self._texts = texts
         self._token = bot_token
         self._questions = questions
         self._geocoder = geocoder
@@ -100,30 +105,30 @@ class WebappEndpoints:
     async def question(self, request: Request) -> Response:
         caller = self._caller(request)
         if caller is None:
-            return _refused(request)
-        with speaking_language(caller.user.language_code):
-            found = await self._questions.question(caller.chat_id)
-            texts = _texts(found.coverage.radius_km if found else None)
-            if found is None:
-                return JSONResponse({"error": say("webapp.closed"), "texts": texts}, 409)
-            return JSONResponse({"question": found.model_dump(mode="json"), "texts": texts})
+            return self._refused(request)
+        catalogue = self._texts.catalogue_for(caller.user.language_code)
+        found = await self._questions.question(catalogue, caller.chat_id)
+        texts = _page_texts(catalogue, found.coverage.radius_km if found else None)
+        if found is None:
+            return JSONResponse({"error": catalogue.say("webapp.closed"), "texts": texts}, 409)
+        return JSONResponse({"question": found.model_dump(mode="json"), "texts": texts})
 
     async def search(self, request: Request) -> Response:
         caller = self._caller(request)
         if caller is None:
-            return _refused(request)
-        with speaking_language(caller.user.language_code):
-            if self._geocoder is None:
-                return JSONResponse({"error": say("steps.no_address_search")}, 404)
-            query = " ".join(request.query_params.get("q", "").split())
-            if not QUERY_LENGTH[0] <= len(query) <= QUERY_LENGTH[1]:
-                return JSONResponse({"error": say("webapp.no_results")}, 400)
-            if not self._budget.take(caller.user.id):
-                return JSONResponse({"error": say("webapp.search_limited")}, 429)
-            try:
-                found = await self._geocoder.geocode(query)
-            except ServiceUnavailable:
-                return JSONResponse({"error": say("steps.address_search_down")}, 503)
+            return self._refused(request)
+        catalogue = self._texts.catalogue_for(caller.user.language_code)
+        if self._geocoder is None:
+            return JSONResponse({"error": catalogue.say("steps.no_address_search")}, 404)
+        query = " ".join(request.query_params.get("q", "").split())
+        if not QUERY_LENGTH[0] <= len(query) <= QUERY_LENGTH[1]:
+            return JSONResponse({"error": catalogue.say("webapp.no_results")}, 400)
+        if not self._budget.take(caller.user.id):
+            return JSONResponse({"error": catalogue.say("webapp.search_limited")}, 429)
+        try:
+            found = await self._geocoder.geocode(query)
+        except ServiceUnavailable:
+            return JSONResponse({"error": catalogue.say("steps.address_search_down")}, 503)
         places = [place.model_dump(mode="json") for place in found[:5]]
         return JSONResponse({"places": places})
 
@@ -147,20 +152,22 @@ class WebappEndpoints:
             return None
         return _Caller(user, int(chat))
 
+    def _refused(self, request: Request) -> Response:
+        # Unverified, so only the URL's language hint is used to say it.
+        catalogue = self._texts.catalogue_for(request.query_params.get("lang"))
+        return JSONResponse({"error": catalogue.say("webapp.refused")}, 401)
 
-def _refused(request: Request) -> Response:
-    # Unverified, so only the URL's language hint is used to say it.
-    with speaking_language(request.query_params.get("lang")):
-        return JSONResponse({"error": say("webapp.refused")}, 401)
 
-
-def _texts(radius_km: float | None) -> dict[str, str]:
+def _page_texts(catalogue: Catalogue, radius_km: float | None) -> dict[str, str]:
+    """The page's own words, said from ``catalogue``."""
     # Placeholders stay as they are ("{label}"): the page fills them in.
     texts = {
-        key.removeprefix("webapp."): say(key, **{name: f"{{{name}}}" for name in _names(key)})
+        key.removeprefix("webapp."): catalogue.say(
+            key, **{name: f"{{{name}}}" for name in _names(key)}
+        )
         for key in PAGE_TEXTS
     }
-    texts["outside"] = dialogue.outside_area(current(), radius_km or 0)
+    texts["outside"] = dialogue.outside_area(catalogue, radius_km or 0)
     return texts
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.console.console_render import render_prompt
 from bot.console.parse import parse_line
 from conversations import KEEP, ChoiceAnswer, Option, Prompt
+from tests.support.words import SHIPPED
 
 REVISITED = Prompt(
     step="pickup_place",
@@ -22,14 +23,14 @@ REVISITED = Prompt(
 
 
 def test_keep_is_zero_and_the_others_keep_their_numbers() -> None:
-    shown = render_prompt(REVISITED)
+    shown = render_prompt(SHIPPED, REVISITED)
     assert any(line.strip() == "0. Keep: Ozone Cinema, Yaba" for line in shown)
     assert any(line.strip() == "1. UNILAG Main Gate" for line in shown)
     assert any(line.strip() == "2. Moremi Hall" for line in shown)
     stamp = {"step": "pickup_place", "version": 21}
-    assert parse_line("0", REVISITED) == ChoiceAnswer(option=KEEP, **stamp)
-    assert parse_line("1", REVISITED) == ChoiceAnswer(option="saved:gate", **stamp)
-    assert parse_line("2", REVISITED) == ChoiceAnswer(option="saved:hall", **stamp)
+    assert parse_line(SHIPPED, "0", REVISITED) == ChoiceAnswer(option=KEEP, **stamp)
+    assert parse_line(SHIPPED, "1", REVISITED) == ChoiceAnswer(option="saved:gate", **stamp)
+    assert parse_line(SHIPPED, "2", REVISITED) == ChoiceAnswer(option="saved:hall", **stamp)
 
 
 def test_a_lone_keep_is_typed_as_zero() -> None:
@@ -41,8 +42,9 @@ def test_a_lone_keep_is_typed_as_zero() -> None:
         accepts=("text",),
         options=(Option(id=KEEP, label="Keep: Shoes"),),
     )
-    assert "(reply: 0 · type your answer" in render_prompt(described)[-1]
-    assert parse_line("0", described) == ChoiceAnswer(
+    assert "(reply: 0 · type your answer" in render_prompt(SHIPPED, described)[-1]
+    assert parse_line(SHIPPED, "0", described) == ChoiceAnswer(
         option=KEEP, step="package_description", version=4
     )
-    assert parse_line("1", described) == parse_line("1", None)  # text: no option 1 here
+    # Text: there is no option 1 here.
+    assert parse_line(SHIPPED, "1", described) == parse_line(SHIPPED, "1", None)

@@ -9,6 +9,7 @@ import pytest
 from bot.chat_ref import CONSOLE, ChatRef
 from bot.console.photo_files import PhotoProblem, check_photos, host_photos, sniff_image_type
 from bot.store import Store
+from tests.support.words import SHIPPED
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16
 JPEG = b"\xff\xd8\xff\xe0" + b"\x00" * 16
@@ -40,7 +41,9 @@ def test_problems_name_each_file(tmp_path: Path) -> None:
         handle.write(JPEG)
         handle.truncate(5 * 1024 * 1024 + 1)
     with pytest.raises(PhotoProblem) as raised:
-        check_photos([tmp_path / name for name in ("ok.png", "empty.jpg", "doc.jpg", "big.jpg")])
+        check_photos(
+            SHIPPED, [tmp_path / name for name in ("ok.png", "empty.jpg", "doc.jpg", "big.jpg")]
+        )
     lines = str(raised.value).splitlines()
     assert len(lines) == 3
     assert "empty.jpg: the file is empty" in lines[0]
@@ -53,7 +56,7 @@ def test_exactly_five_megabytes_is_fine(tmp_path: Path) -> None:
     with path.open("wb") as handle:
         handle.write(JPEG)
         handle.truncate(5 * 1024 * 1024)
-    assert [p.content_type for p in check_photos([path])] == ["image/jpeg"]
+    assert [p.content_type for p in check_photos(SHIPPED, [path])] == ["image/jpeg"]
 
 
 def test_at_most_six_at_a_time(tmp_path: Path) -> None:
@@ -62,7 +65,7 @@ def test_at_most_six_at_a_time(tmp_path: Path) -> None:
         paths.append(tmp_path / f"{n}.png")
         paths[-1].write_bytes(PNG)
     with pytest.raises(PhotoProblem, match="At most 6"):
-        check_photos(paths)
+        check_photos(SHIPPED, paths)
 
 
 async def test_hosted_photos_get_unguessable_urls(tmp_path: Path) -> None:
@@ -70,6 +73,7 @@ async def test_hosted_photos_get_unguessable_urls(tmp_path: Path) -> None:
     (tmp_path / "b.webp").write_bytes(WEBP)
     async with Store.open(tmp_path / "bot.sqlite3") as store:
         urls = await host_photos(
+            SHIPPED,
             [tmp_path / "a.png", tmp_path / "b.webp"],
             store,
             chat=ChatRef(CONSOLE, 5),
@@ -88,6 +92,7 @@ async def test_nothing_is_stored_when_one_file_fails(tmp_path: Path) -> None:
     async with Store.open(tmp_path / "bot.sqlite3") as store:
         with pytest.raises(PhotoProblem):
             await host_photos(
+                SHIPPED,
                 [tmp_path / "a.png", tmp_path / "b.txt"],
                 store,
                 chat=ChatRef(CONSOLE, 5),

@@ -10,8 +10,7 @@ import pytest
 from bot.demo import DemoOptions, DemoStack
 from bot.demo.demo_cli import banner
 from bot.sandbox import default_scenario_data, parse_scenario
-from bot.turn_speech import install
-from conversations.texts.catalogue import DEFAULT_TEXTS, Texts
+from conversations.texts.catalogue import Texts
 from tests.conversations.test_flow_languages import english_in
 from tests.support.clock import FakeClock
 
@@ -24,7 +23,6 @@ async def stacks(tmp_path: Path, photo_dir: Path) -> AsyncIterator[list[DemoStac
     yield made
     for stack in made:
         await stack.aclose()
-    install(DEFAULT_TEXTS)  # build_core installed the stack's texts for the process
 
 
 async def started(

@@ -41,12 +41,19 @@ from bot.webapp.place_question import (
 )
 from bot.webapp.routes import WebappEndpoints
 from conversations.services import GeocodedPlace
-from tests.support.words import say
+from conversations.texts.business_texts import BusinessTexts
+from conversations.texts.catalogue import Catalogue
+from tests.support.words import SHIPPED_TEXTS, say
 
 TOKEN = "123456:AAE-the-bot-token-of-these-tests-0123456"
 USER_ID = 4242
 YABA = (6.5090, 3.3792)  # the warehouse the coverage circle is drawn around
 RADIUS_KM = 10.0
+
+
+def business_texts() -> BusinessTexts:
+    """The default business's texts, with every shipped channel's words (the page's too)."""
+    return BusinessTexts(SHIPPED_TEXTS)
 
 
 def chromium_path() -> str:
@@ -106,12 +113,13 @@ class StubQuestions:
     open: PlaceQuestion | None = None
     asked: list[int] = field(default_factory=list)
 
-    async def question(self, chat_id: int) -> PlaceQuestion | None:
+    async def question(self, catalogue: Catalogue, chat_id: int) -> PlaceQuestion | None:
         self.asked.append(chat_id)
         if self.open is None:
             return None
         # Titled in the language of the request, as ``ChatPlaceQuestions`` titles it.
-        return self.open.model_copy(update={"title": say(f"flows.title.{self.open.step}")})
+        title = catalogue.say(f"flows.title.{self.open.step}")
+        return self.open.model_copy(update={"title": title})
 
 
 @dataclass
@@ -277,7 +285,12 @@ async def page_world() -> AsyncIterator[PageWorld]:
         ),
     )
     endpoints = WebappEndpoints(
-        config, bot_token=TOKEN, questions=questions, geocoder=geocoder, clock=time.time
+        config,
+        bot_token=TOKEN,
+        questions=questions,
+        geocoder=geocoder,
+        clock=time.time,
+        texts=business_texts(),
     )
     app_socket = listening_socket("127.0.0.1", 0)
     app_port = app_socket.getsockname()[1]

@@ -18,7 +18,13 @@ from bot.webapp.init_data import sign_init_data, user_fields
 from bot.webapp.page_policy import page_headers
 from bot.webapp.routes import WebappEndpoints
 from conversations.services import GeocodedPlace, ServiceUnavailable
-from tests.webapp.page_world import TOKEN, USER_ID, StubQuestions, place_question
+from tests.webapp.page_world import (
+    TOKEN,
+    USER_ID,
+    StubQuestions,
+    business_texts,
+    place_question,
+)
 
 NOW = 1_800_000_000.0
 TILES = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
@@ -52,6 +58,7 @@ def _endpoints(*, open_question: bool = True, geocoder: bool = True) -> WebappEn
         questions=StubQuestions(place_question() if open_question else None),
         geocoder=_Geocoder() if geocoder else None,
         clock=lambda: NOW,
+        texts=business_texts(),
     )
 
 

@@ -14,7 +14,14 @@ from bot.webapp.init_data import sign_init_data, user_fields
 from bot.webapp.routes import WebappEndpoints
 from conversations.services import GeocodedPlace
 from tests.support.clock import FakeClock
-from tests.webapp.page_world import TOKEN, USER_ID, StubGeocoder, StubQuestions, place_question
+from tests.webapp.page_world import (
+    TOKEN,
+    USER_ID,
+    StubGeocoder,
+    StubQuestions,
+    business_texts,
+    place_question,
+)
 
 NOW = 1_800_000_000.0
 
@@ -28,6 +35,7 @@ def _app(
         questions=questions,
         geocoder=geocoder,
         clock=clock,
+        texts=business_texts(),
     )
     app = Starlette(routes=endpoints.routes())
     return httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://bot.test")

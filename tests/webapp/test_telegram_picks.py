@@ -15,7 +15,6 @@ import pytest
 
 from bot.partner.models import CreateDeliveryRequest, Delivery
 from bot.telegram.update_check import update_flaw
-from bot.turn_speech import current, say, speaking_language
 from bot.webapp.picks import picked_line
 from bot.webapp.place_question import ChatPlaceQuestions
 from conversations import (
@@ -28,6 +27,7 @@ from conversations import (
 from conversations.places import PlaceNames
 from conversations.texts import dialogue
 from tests.fakes import SentMessage, TgUser
+from tests.support.words import SHIPPED, said_in
 from tests.telegram_adapter.handler_world import HandlerWorld, handler_world
 
 WEBAPP_URL = "https://bot.example/webapp"
@@ -177,7 +177,7 @@ async def test_a_pick_for_a_question_no_longer_open_is_refused_like_a_stale_tap(
     assert after is not None and after.step == "dropoff_place"
     assert "dropoff_place" not in after.answers
     # The engine's refusal of a tap on an old button, and the open question again.
-    assert (reply.text or "").startswith(dialogue.STALE.render(current()))
+    assert (reply.text or "").startswith(dialogue.STALE.render(SHIPPED))
     assert reply.button("🗺 Pick on the map")
 
 
@@ -243,8 +243,9 @@ async def test_the_echo_is_in_the_language_of_the_turn(world: HandlerWorld) -> N
     await pick(world, ADA, saved={"id": "loc_moremi_hall", "unit": "A012"})
     session = await world.ctx.chats.session(ADA.chat)
     assert session is not None
-    with speaking_language("fr"):
-        line = picked_line(session, PlaceNames.of("dropoff"), say("flows.title.dropoff_place"))
+    french = said_in("fr")
+    title = french.say("flows.title.dropoff_place")
+    line = picked_line(french, session, PlaceNames.of("dropoff"), title)
     assert line == "Lieu de livraison : Moremi Hall · Room A012"
 
 
@@ -275,7 +276,7 @@ async def test_the_page_gets_the_chats_open_question(world: HandlerWorld) -> Non
     await at_dropoff(world, ADA)
     questions = ChatPlaceQuestions(world.ctx.chats)
     session = await world.ctx.chats.session(ADA.chat)
-    question = await questions.question(ADA.id)
+    question = await questions.question(SHIPPED, ADA.id)
     assert session is not None and question is not None
     assert (question.step, question.version) == ("dropoff_place", session.prompt_version)
     assert question.title == "Drop-off place"  # what the page picks, as the flow names it
@@ -287,7 +288,7 @@ async def test_the_page_gets_the_chats_open_question(world: HandlerWorld) -> Non
     assert question.coverage.mode == "radius_from_hub" and question.coverage.circles
     assert question.coverage.circles[0].radius_m == (2 * 40 + 0.5) * 1000
     assert question.current is None and question.search is False
-    assert await questions.question(BOLA.id) is None  # no order open there
+    assert await questions.question(SHIPPED, BOLA.id) is None  # no order open there
 
 
 async def test_a_change_from_the_summary_preselects_the_answer_given(world: HandlerWorld) -> None:
@@ -296,7 +297,7 @@ async def test_a_change_from_the_summary_preselects_the_answer_given(world: Hand
     await to_summary(world, ADA)
     chats = world.ctx.chats
     await chats.handle(ADA.chat, ADA.user, ChoiceAnswer(option="edit:dropoff_place"))
-    question = await ChatPlaceQuestions(chats).question(ADA.id)
+    question = await ChatPlaceQuestions(chats).question(SHIPPED, ADA.id)
     assert question is not None and question.current is not None
     assert (question.current.kind, question.current.saved_id, question.current.unit) == (
         "saved",
@@ -308,7 +309,7 @@ async def test_a_change_from_the_summary_preselects_the_answer_given(world: Hand
 async def test_no_map_question_at_a_question_that_is_not_a_place(world: HandlerWorld) -> None:
     world.tg.add_chat(ADA)
     await world.ctx.chats.new_order(ADA.chat, ADA.user)
-    assert await ChatPlaceQuestions(world.ctx.chats).question(ADA.id) is None
+    assert await ChatPlaceQuestions(world.ctx.chats).question(SHIPPED, ADA.id) is None
 
 
 def test_the_door_checks_the_picks_type() -> None:
