@@ -176,10 +176,8 @@ class Conversation:
         answering = asyncio.create_task(answer_tap(query))
         try:
             if isinstance(meant, PageTurn):
-                page = meant.page
-                await self.screen.turn_page(
-                    chat_id, tapped.message_id, view, page, language=language
-                )
+                shown = tapped.message_id
+                await self.screen.turn_page(chat_id, shown, view, meant.page, language=language)
                 return
             if answers(view.prompt, meant):
                 view.message_id = tapped.message_id  # known even when the view was rebuilt
