@@ -26,6 +26,7 @@ from bot.runtime.startup_error import StartupError
 from bot.telegram.application import ALLOWED_UPDATES, BotApplication
 from bot.telegram.command_menus import register_commands
 from bot.telegram.webhook_route import TELEGRAM_PATH
+from conversations.texts.business_texts import BusinessTexts
 
 log = logging.getLogger(__name__)
 
@@ -38,18 +39,19 @@ async def start_receiving(
     operators: Iterable[int],
     flows: tuple[BotCommand, ...] = (),
     *,
+    texts: BusinessTexts,
     public_base_url: str | None = None,
 ) -> None:
     """Connect to Telegram, register the commands (``flows``: the flows' own, from
-    ``flow_commands``), and start receiving updates (in webhook mode, posted to
-    ``public_base_url``: ``[server]``'s).
+    ``flow_commands``; each language's menu in the business's ``texts``), and start receiving
+    updates (in webhook mode, posted to ``public_base_url``: ``[server]``'s).
 
     Raises ``StartupError`` when Telegram refuses.
     """
     bot = application.bot
     try:
         await application.initialize()  # getMe: checks the token, learns the username
-        await register_commands(bot, operators, flows)
+        await register_commands(texts, bot, operators, flows)
         await application.start()
         if telegram.mode == "webhook":
             assert public_base_url and telegram.secret_token  # config ensures it

@@ -135,7 +135,7 @@ def register_telegram(
     )
     # Talking to a person: only with an operators' chat to post hand-offs in.
     handoffs, staff_chat = core.handoffs, core.settings.handoff.staff_chat
-    humans = HumanRequests(handoffs, sender) if staff_chat is not None else None
+    humans = HumanRequests(handoffs, sender, ctx.texts) if staff_chat is not None else None
     conversation = Conversation(
         ctx,
         chat_turn=bot.processor.hold,
@@ -148,8 +148,8 @@ def register_telegram(
     if humans is not None and staff_chat is not None:
         handoffs.serve(TELEGRAM, TelegramCustomers(sender, conversation.deliver_later))
         topics = StaffTopics(application.bot)  # a topic per hand-off in a forum group
-        handoffs.use_staff(TelegramStaff(sender, staff_chat, topics))
-        staff = HandoffStaff(handoffs, sender, operator_chats)
+        handoffs.use_staff(TelegramStaff(sender, ctx.texts, staff_chat, topics))
+        staff = HandoffStaff(handoffs, sender, ctx.texts, operator_chats)
         handoff_handlers = [*humans.handlers(), *staff.handlers()]
     # One group: the first handler that matches answers. Feature commands and their buttons
     # come before the conversation, whose message handler takes everything else.
@@ -171,6 +171,7 @@ def register_telegram(
                 telegram,
                 operator_chats,
                 conversation.flow_menu,
+                texts=ctx.texts,
                 public_base_url=core.settings.public_base_url,
             )
             yield

@@ -33,7 +33,7 @@ from telegram.error import TelegramError
 
 from bot.clocks import Clock, Sleep, system_sleep
 from bot.telegram.photo_receiver import MAX_PHOTO_BYTES, PhotoProblem, PhotoRefused, Rehosted
-from bot.turn_speech import say
+from conversations.texts.catalogue import Catalogue
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,8 @@ class Album:
     """The photos of one album so far, in the order they came.
 
     ``have`` is how many photos the order had before the album (None: no order is open, so
-    nothing is downloaded and the engine says so); ``limit`` the most the order takes.
+    nothing is downloaded and the engine says so); ``limit`` the most the order takes;
+    ``language`` the language code of the sender's client (the album is answered in it).
     """
 
     chat_id: int
@@ -61,25 +62,26 @@ class Album:
     have: int | None
     limit: int
     last_seen: float
+    language: str | None = None
     urls: list[str] = field(default_factory=list)
     problems: list[PhotoProblem] = field(default_factory=list)
     sent: int = 0
     waiting: asyncio.Task[None] | None = field(default=None, repr=False)
 
-    def note(self) -> str | None:
-        """What the customer is told about the photos left out, in one sentence or two;
-        None when every photo was taken."""
+    def note(self, catalogue: Catalogue) -> str | None:
+        """What the customer is told about the photos left out, in one sentence or two of
+        ``catalogue``'s words; None when every photo was taken."""
         if not self.problems:
             return None
         values = {"max_photos": self.limit, "megabytes": MAX_PHOTO_BYTES // (1024 * 1024)}
         problems = list(dict.fromkeys(self.problems))
         if "no_public_host" in problems:  # about the bot, not the photos: nothing was taken
-            return say("telegram.photo.no_public_host")
+            return catalogue.say("telegram.photo.no_public_host")
         if not self.urls:
-            return " ".join(say(f"telegram.album.none.{p}", **values) for p in problems)
-        reasons = [say(f"telegram.album.why.{p}", **values) for p in problems]
+            return " ".join(catalogue.say(f"telegram.album.none.{p}", **values) for p in problems)
+        reasons = [catalogue.say(f"telegram.album.why.{p}", **values) for p in problems]
         return " ".join(
-            [say("telegram.album.partly", taken=len(self.urls), sent=self.sent), *reasons]
+            [catalogue.say("telegram.album.partly", taken=len(self.urls), sent=self.sent), *reasons]
         )
 
 
@@ -127,14 +129,16 @@ class AlbumCollector:
         *,
         have: int | None,
         limit: int,
+        language: str | None = None,
     ) -> None:
         """One photo of album ``group_id`` in ``chat_id``: re-hosted by ``receive`` unless the
         order is full (``have`` photos already, at most ``limit``) or not open (``have`` None).
-        Returns once the photo is in; the album is answered later."""
+        Returns once the photo is in; the album is answered later, in ``language`` (the
+        sender's client's language code, as its first photo gave it)."""
         key = (chat_id, group_id)
         album = self._albums.get(key)
         if album is None:
-            album = Album(chat_id, user_id, have, limit, self._clock())
+            album = Album(chat_id, user_id, have, limit, self._clock(), language)
             self._albums[key] = album
             self._start(key, album)
         album.sent += 1
@@ -168,7 +172,6 @@ class AlbumCollector:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     def _start(self, key: tuple[int, str], album: Album) -> None:
-        # The task copies this update's context: the album is answered in its sender's language.
         task = asyncio.create_task(self._wait_then_answer(key, album))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

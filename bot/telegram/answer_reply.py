@@ -24,13 +24,15 @@ from conversations import Answer, CommandAnswer, Prompt, Turn
 class AnswerReply:
     """Shows the turn of ``answer`` in ``chat_id``; ``asked`` is the question the chat showed
     when the answer came (a person is offered when the turn asks it again, stuck), ``humans``
-    the way to a person (None: none is offered). ``dropped``: the sentence a new order that
+    the way to a person (None: none is offered); ``language`` the customer's client's language
+    code, in whose catalogue the turn is drawn. ``dropped``: the sentence a new order that
     replaces a dropped one opens with (``restart``); ``restarted`` once one was drawn."""
 
     screen: ChatScreen
     chat_id: int
     answer: Answer
     asked: Prompt | None
+    language: str | None
     note: str | None = None
     humans: HumanRequests | None = None
     dropped: str | None = None
@@ -40,14 +42,15 @@ class AnswerReply:
         """Draw ``turn`` (``ChatService.handle``'s ``reply``)."""
         if self.note is not None:  # with the turn, in the same message: one reply
             turn = turn.model_copy(update={"messages": (self.note, *turn.messages)})
-        await self.screen.show(self.chat_id, turn, self.answer)
+        await self.screen.show(self.chat_id, turn, self.answer, language=self.language)
         # A command (/help, /back) is no wrong answer; only an answer asked again counts.
         if (
             self.humans is not None
             and not isinstance(self.answer, CommandAnswer)
             and self.humans.stuck(self.asked, turn)
         ):
-            await self.humans.offer(self.chat_id)  # stuck at one question: a person may help
+            # Stuck at one question: a person may help.
+            await self.humans.offer(self.chat_id, self.language)
 
     async def restart(self, turn: Turn) -> None:
         """Draw ``turn``, the first of the new order that replaced one housekeeping dropped
@@ -58,4 +61,4 @@ class AnswerReply:
         self.screen.remember(self.chat_id).session_id = None  # a new session: read it again
         if self.dropped is not None:
             turn = turn.model_copy(update={"messages": (self.dropped, *turn.messages)})
-        await self.screen.show(self.chat_id, turn)
+        await self.screen.show(self.chat_id, turn, language=self.language)

@@ -63,7 +63,6 @@ from bot.telegram.received_update import (
 )
 from bot.telegram.stored_updates import InboxHandOff
 from bot.telegram.update_check import Flaw, update_flaw
-from bot.turn_speech import say, speaking_language
 
 log = logging.getLogger(__name__)
 
@@ -162,9 +161,7 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
 
     async def _handle(self, update: object, coroutine: Awaitable[Any]) -> None:
         if not isinstance(update, ReceivedUpdate):
-            # Everything said while handling the update is in its sender's language.
-            with speaking_language(language_of(update)):
-                await coroutine
+            await coroutine
             return
         if self.application is None:
             raise RuntimeError(
@@ -324,8 +321,9 @@ def malformed(update: Update) -> str | None:
 def error_handler(
     ctx: BotContext, failed: Callable[[object], None] | None = None
 ) -> Callable[[object, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]:
-    """Log a failed update by id (never its content) and tell its chat, briefly; ``failed``
-    (the processor's ``update_failed``) has it counted as failed."""
+    """Log a failed update by id (never its content) and tell its chat, briefly, in its
+    sender's language (``ctx``'s texts); ``failed`` (the processor's ``update_failed``) has it
+    counted as failed."""
 
     async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         error = context.error
@@ -347,7 +345,8 @@ def error_handler(
         chat_id = chat_of(update)
         if chat_id is not None and isinstance(update, Update) and update.effective_user:
             with contextlib.suppress(Exception):
-                await ctx.sender.send(chat_id, say("telegram.sorry"))
+                sorry = ctx.catalogue_for(language_of(update)).say("telegram.sorry")
+                await ctx.sender.send(chat_id, sorry)
 
     return on_error
 

@@ -56,13 +56,16 @@ _MAX_VIEWS: Final = 2_000
 @dataclass
 class ChatView:
     """How a chat looks now. ``message_id`` is the prompt's message while its buttons work;
-    ``shown_at`` is when the prompt was drawn (or read back), by the store's clock."""
+    ``shown_at`` is when the prompt was drawn (or read back), by the store's clock;
+    ``language`` the language code of the customer's client when it was last drawn (a turn
+    that happens without an update is drawn in it: ``Conversation.deliver_later``)."""
 
     session_id: str | None = None
     prompt: Prompt | None = None
     message_id: int | None = None
     reply_keyboard: tuple[ShareRequest, ...] = ()
     shown_at: float = 0.0
+    language: str | None = None
 
 
 class ChatScreen:
@@ -73,17 +76,23 @@ class ChatScreen:
         self._views: OrderedDict[int, ChatView] = OrderedDict()
         self._tidying: dict[int, asyncio.Task[None]] = {}  # per chat: its tidy-up in flight
 
-    async def show(self, chat_id: int, turn: Turn, answered: Answer | None = None) -> None:
-        """Draw ``turn`` in the chat; ``answered`` is what the customer answered the last prompt
-        with, written under it once its buttons go."""
+    async def show(
+        self, chat_id: int, turn: Turn, answered: Answer | None = None, *, language: str | None
+    ) -> None:
+        """Draw ``turn`` in the chat, Telegram's own words in the catalogue of ``language``
+        (the customer's client's language code); ``answered`` is what the customer answered the
+        last prompt with, written under it once its buttons go."""
         await self._tidied(chat_id)
         view = self.remember(chat_id)
+        view.language = language
+        catalogue = self.ctx.catalogue_for(language)
         moves_on = turn.prompt is not None or turn.finished
         previous = (view.prompt, view.message_id) if moves_on else (None, None)
         if turn.prompt is not None and view.session_id is None:
             session = await self.ctx.chats.session(telegram_chat(chat_id))
             view.session_id = session.id if session is not None else None
         rendered = render_turn(
+            catalogue,
             turn,
             session_id=view.session_id,
             reply_keyboard=view.reply_keyboard,
@@ -106,18 +115,22 @@ class ChatScreen:
         prompt, message_id = previous
         if prompt is not None and message_id is not None:
             shown = answered if answers(prompt, answered) else None
-            self._tidy_later(chat_id, message_id, render_answered(prompt, shown))
+            self._tidy_later(chat_id, message_id, render_answered(catalogue, prompt, shown))
 
     async def settle(self) -> None:
         """Wait until every tidy-up edit still running is done (at shutdown, in tests)."""
         while self._tidying:
             await asyncio.gather(*self._tidying.values())
 
-    async def turn_page(self, chat_id: int, message_id: int, view: ChatView, page: int) -> None:
-        """Redraw the open prompt, shown in ``message_id``, at ``page``."""
+    async def turn_page(
+        self, chat_id: int, message_id: int, view: ChatView, page: int, *, language: str | None
+    ) -> None:
+        """Redraw the open prompt, shown in ``message_id``, at ``page``, for a customer whose
+        client says ``language``."""
         await self._tidied(chat_id)
         assert view.prompt is not None  # resolve() gives page turns for the open prompt only
-        drawn = render_prompt(view.prompt, page=page, session_id=view.session_id)
+        catalogue = self.ctx.catalogue_for(language)
+        drawn = render_prompt(catalogue, view.prompt, page=page, session_id=view.session_id)
         result = await self.ctx.sender.edit_message(chat_id, message_id, drawn)
         if not isinstance(result, Delivered):  # too old to edit: draw the page anew
             result = await self.ctx.sender.send_message(chat_id, drawn)
@@ -129,9 +142,10 @@ class ChatScreen:
         """Whether other processes on the store may run this bot's chats' turns too."""
         return self.ctx.store.shared
 
-    async def view(self, chat_id: int, user_id: int) -> ChatView:
+    async def view(self, chat_id: int, user_id: int, *, language: str | None) -> ChatView:
         """The chat's view, rebuilt from its saved session when it is not in memory (or, on a
-        shared store, no longer shows that session's open prompt)."""
+        shared store, no longer shows that session's open prompt); a turn read back is said
+        for a customer whose client says ``language``."""
         view = self._views.get(chat_id)
         if view is not None and not self.shared:
             self._views.move_to_end(chat_id)
@@ -145,11 +159,14 @@ class ChatScreen:
         if session is None:
             return view
         view.session_id = session.id
-        turn = await self.ctx.chats.resume(telegram_chat(chat_id), telegram_user(user_id))
+        turn = await self.ctx.chats.resume(
+            telegram_chat(chat_id), telegram_user(user_id), language=language
+        )
         if turn is None or turn.prompt is None:
             return view  # no question to show (the service is down): the answer's turn says so
         if turn.messages:
-            await self.show(chat_id, turn)  # the order form changed meanwhile: say so first
+            # The order form changed meanwhile: say so first.
+            await self.show(chat_id, turn, language=language)
         else:
             view.prompt, view.shown_at = turn.prompt, self.ctx.store.clock()
             # What its last drawing left up, so the next reply takes it away when it should.

@@ -22,10 +22,10 @@ from telegram import Bot, BotCommand, BotCommandScopeChat, BotCommandScopeDefaul
 from telegram.error import TelegramError
 
 from bot.telegram.telegram_texts import EN
-from bot.turn_speech import current, installed, say, speaking_language
 from conversations.flow import FlowRegistry
 from conversations.keywords import command_words, said_command
-from conversations.texts.catalogue import DEFAULT_TEXTS, SHIPPED
+from conversations.texts.business_texts import BusinessTexts
+from conversations.texts.catalogue import DEFAULT_TEXTS, SHIPPED, Catalogue
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +70,9 @@ RESERVED: Final = frozenset(
 flow may take (``/skip`` and ``/done`` answer a question)."""
 
 
-def flow_commands(registry: FlowRegistry) -> tuple[BotCommand, ...]:
-    """A menu entry for every flow that declares a command, named as the entry menu names it.
+def flow_commands(catalogue: Catalogue, registry: FlowRegistry) -> tuple[BotCommand, ...]:
+    """A menu entry for every flow that declares a command, named as the entry menu names it
+    in ``catalogue``'s words.
 
     Raises ``ValueError`` naming the flow when its command is one the bot already answers.
     """
@@ -79,7 +80,7 @@ def flow_commands(registry: FlowRegistry) -> tuple[BotCommand, ...]:
     if taken:
         raise ValueError(f"flow {taken[0]!r}: its command is one of the bot's own commands")
     return tuple(
-        BotCommand(flow.command, flow.menu_label(current()))
+        BotCommand(flow.command, flow.menu_label(catalogue))
         for flow in registry.with_commands
         if flow.command is not None
     )
@@ -97,12 +98,14 @@ def commands_for(chat_id: int, flows: tuple[BotCommand, ...] = ()) -> tuple[BotC
     return OPERATOR_GROUP_COMMANDS
 
 
-def said(menu: Iterable[BotCommand]) -> tuple[BotCommand, ...]:
-    """``menu`` with each command and its description in the current language (``/statut``
+def said(catalogue: Catalogue, menu: Iterable[BotCommand]) -> tuple[BotCommand, ...]:
+    """``menu`` with each command and its description in ``catalogue``'s words (``/statut``
     for a French customer; a flow's own command keeps its label, which its flow declares)."""
-    messages = current().messages
+    messages = catalogue.messages
     return tuple(
-        BotCommand(said_command(current(), command.command), say(f"menu.{command.command}"))
+        BotCommand(
+            said_command(catalogue, command.command), catalogue.say(f"menu.{command.command}")
+        )
         if f"menu.{command.command}" in messages
         else command
         for command in menu
@@ -110,29 +113,28 @@ def said(menu: Iterable[BotCommand]) -> tuple[BotCommand, ...]:
 
 
 async def register_commands(
-    bot: Bot, operators: Iterable[int], flows: tuple[BotCommand, ...] = ()
+    texts: BusinessTexts, bot: Bot, operators: Iterable[int], flows: tuple[BotCommand, ...] = ()
 ) -> None:
-    """Set the customer menu and each operator chat's menu, in every shipped language;
-    ``flows`` from ``flow_commands``.
+    """Set the customer menu and each operator chat's menu, in every shipped language, each
+    in the business's ``texts`` in that language; ``flows`` from ``flow_commands``.
 
     A menu Telegram refuses (the bot is not in that group yet) is logged and skipped: the
     commands still work there, only the menu is missing.
     """
-    default = installed().default_language
+    default = texts.texts.default_language
     for language in sorted(SHIPPED, key=lambda code: code != default):
         code = None if language == default else language
-        with speaking_language(language):
-            menu = said(customer_menu(flows))
-            await bot.set_my_commands(menu, scope=BotCommandScopeDefault(), language_code=code)
-            for chat_id in operators:
-                try:
-                    menu = said(commands_for(chat_id, flows))
-                    scope = BotCommandScopeChat(chat_id)
-                    await bot.set_my_commands(menu, scope=scope, language_code=code)
-                except TelegramError as error:
-                    log.warning(
-                        "operator chat %s: command menu not set (%s); has the bot been added "
-                        "there?",
-                        chat_id,
-                        type(error).__name__,
-                    )
+        catalogue = texts.catalogue_for(language)
+        menu = said(catalogue, customer_menu(flows))
+        await bot.set_my_commands(menu, scope=BotCommandScopeDefault(), language_code=code)
+        for chat_id in operators:
+            try:
+                menu = said(catalogue, commands_for(chat_id, flows))
+                scope = BotCommandScopeChat(chat_id)
+                await bot.set_my_commands(menu, scope=scope, language_code=code)
+            except TelegramError as error:
+                log.warning(
+                    "operator chat %s: command menu not set (%s); has the bot been added there?",
+                    chat_id,
+                    type(error).__name__,
+                )

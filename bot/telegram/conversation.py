@@ -10,7 +10,10 @@ engine like any answer, and the engine refuses it kindly and shows where the cha
 The order commands are ``order_commands``', a photo's answer is ``photo_answers``', the desk's
 words once no order is open ``desk_words``', and an answer's turn is drawn by ``answer_reply``.
 Handlers run under the chat's turn in the update processor (``application``), so one chat's
-updates are handled one at a time; ``deliver_later`` takes the same turn.
+updates are handled one at a time; ``deliver_later`` takes the same turn. Each handler reads
+the language code of the update's sender (``language_of``): the chat service says the turn in
+it, and Telegram's own words come from its catalogue in the business's texts
+(``BotContext.catalogue_for``).
 """
 
 from __future__ import annotations
@@ -44,10 +47,10 @@ from bot.telegram.message_sender import answer_tap
 from bot.telegram.order_commands import OrderCommands
 from bot.telegram.photo_answers import PhotoAnswers
 from bot.telegram.photo_receiver import IncomingPhoto, PhotoRefused
+from bot.telegram.received_update import language_of
 from bot.telegram.refs import telegram_chat, telegram_user, update_ids
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage, reply_answer
-from bot.turn_speech import current, say
 from bot.webapp.picks import read_pick
 from conversations import Answer, PhotosAnswer, TextAnswer, Turn
 
@@ -86,7 +89,7 @@ class Conversation:
         self.screen = ChatScreen(ctx)
         self.registry = ctx.chats.engine.registry
         # Checked here, while the bot is wired: a flow's command that clashes fails the start.
-        self.flow_menu = flow_commands(self.registry)
+        self.flow_menu = flow_commands(ctx.texts.business_catalogue(), self.registry)
         self.commands = OrderCommands(
             ctx, self.screen, answer=self._answer, say=self._say, humans=humans
         )
@@ -111,41 +114,40 @@ class Conversation:
         if message is None:
             return
         chat_id, user_id = update_ids(update)
+        language = language_of(update)
+        catalogue = self.ctx.catalogue_for(language)
         if message.contact is not None and await otp.contact_shared(self.ctx, update):
             return
         if self.humans is not None and await self.humans.divert(update):
             return  # a person is talking with the customer: the order waits
         if message.web_app_data is not None:
-            await self._map_pick(chat_id, user_id, message.web_app_data.data)
+            await self._map_pick(chat_id, user_id, message.web_app_data.data, language)
             return
-        found = answer_from_update(current(), update, bot_username=context.bot.username)
+        found = answer_from_update(catalogue, update, bot_username=context.bot.username)
         if found is None:
-            await self._say(
-                chat_id,
-                say("telegram.unknown_command")
-                if command_in(message)
-                else say("telegram.unreadable"),
-            )
+            unread = "telegram.unknown_command" if command_in(message) else "telegram.unreadable"
+            await self._say(chat_id, catalogue.say(unread))
             return
         if isinstance(found, TextAnswer):
-            said = await desk_reply(self.ctx, current(), chat_id, user_id, found.text)
+            said = await desk_reply(self.ctx, catalogue, chat_id, user_id, found.text)
             if said is not None:
                 await self._say(chat_id, said)
                 return
         if isinstance(found, TextAnswer):
             # A button of a prompt drawn on a reply keyboard sends its label: read it as the tap.
-            view = await self.screen.view(chat_id, user_id)
-            found = reply_answer(view.prompt, found.text) or found
+            view = await self.screen.view(chat_id, user_id, language=language)
+            found = reply_answer(catalogue, view.prompt, found.text) or found
         if isinstance(found, IncomingPhoto):
             if message.media_group_id is not None:
-                await self.photos.album_photo(chat_id, user_id, message.media_group_id, found)
+                group = message.media_group_id
+                await self.photos.album_photo(chat_id, user_id, group, found, language)
                 return
-            photos = await self.photos.answer(chat_id, user_id, found)
+            photos = await self.photos.answer(chat_id, user_id, found, language)
             if isinstance(photos, PhotoRefused):
-                await self._say(chat_id, photos.message)
+                await self._say(chat_id, photos.said(catalogue))
                 return
             found = photos
-        await self._answer(chat_id, user_id, found)
+        await self._answer(chat_id, user_id, found, language)
 
     async def on_tap(self, update: Update, context: Context) -> None:
         """A tap on a prompt's button: an answer, a page turn, or a tap on an old keyboard."""
@@ -158,38 +160,45 @@ class Conversation:
             log.info("a tap on an order's button in group %s ignored", query.message.chat.id)
             return
         chat_id, user_id, tapped = query.message.chat.id, query.from_user.id, query.message
+        language = language_of(update)
+        catalogue = self.ctx.catalogue_for(language)
         if self.humans is not None and await self.humans.waiting(chat_id):
-            await answer_tap(query, say("human.waiting"))  # the order waits for the person
+            # The order waits for the person.
+            await answer_tap(query, catalogue.say("human.waiting"))
             return
-        view = await self.screen.view(chat_id, user_id)
+        view = await self.screen.view(chat_id, user_id, language=language)
         meant = resolve(query.data, view.prompt, session_id=view.session_id)
         if isinstance(meant, UnknownButton):
             log.info("chat %s tapped a button that points nowhere: %s", chat_id, meant.reason)
-            await answer_tap(query, say("telegram.dead_button"))
+            await answer_tap(query, catalogue.say("telegram.dead_button"))
             return
         # Answered alongside the turn: the client's spinner stops without delaying the reply.
         answering = asyncio.create_task(answer_tap(query))
         try:
             if isinstance(meant, PageTurn):
-                await self.screen.turn_page(chat_id, tapped.message_id, view, meant.page)
+                shown = tapped.message_id
+                await self.screen.turn_page(chat_id, shown, view, meant.page, language=language)
                 return
             if answers(view.prompt, meant):
                 view.message_id = tapped.message_id  # known even when the view was rebuilt
-            await self._answer(chat_id, user_id, meant)
+            await self._answer(chat_id, user_id, meant, language)
         finally:
             await answering
 
     async def on_unknown_tap(self, update: Update, context: Context) -> None:
         """A button no handler knows (an old release's): stop the client's spinner, kindly."""
         if update.callback_query is not None:
-            await answer_tap(update.callback_query, say("telegram.dead_button"))
+            dead = self.ctx.catalogue_for(language_of(update)).say("telegram.dead_button")
+            await answer_tap(update.callback_query, dead)
 
     async def deliver_later(self, chat: ChatRef, turn: Turn) -> None:
         """Show a turn that happened without an update (a create re-sent after a rate limit)
-        in ``chat``, a Telegram chat."""
+        in ``chat``, a Telegram chat, in the language its customer's client last gave (the
+        business default when this process has not drawn the chat)."""
         held = self._chat_turn(chat.id) if self._chat_turn else contextlib.nullcontext()
         async with held:
-            await self.screen.show(chat.id, turn)
+            language = self.screen.remember(chat.id).language
+            await self.screen.show(chat.id, turn, language=language)
 
     async def settle(self) -> None:
         """Wait for the work turns left running (the answered prompts' tidy-up edits)."""
@@ -200,22 +209,24 @@ class Conversation:
         await self.albums.flush()
         await self.settle()
 
-    async def _map_pick(self, chat_id: int, user_id: int, data: str) -> None:
+    async def _map_pick(self, chat_id: int, user_id: int, data: str, language: str | None) -> None:
         """A pick from the "Pick on the map" page (``bot.webapp.picks``): the same answers the
         chat takes, the place first and then, for a saved place, its unit, shown as one reply
         that names the place (``map_picks``)."""
+        catalogue = self.ctx.catalogue_for(language)
         pick = read_pick(data)
         if pick is None:  # an old page's, or not the page's at all: about the map, not "text"
-            await self._say(chat_id, say("telegram.map_pick_unreadable"))
+            await self._say(chat_id, catalogue.say("telegram.map_pick_unreadable"))
             return
-        turns = await MapPickTurns.open(current(), self.ctx.chats, telegram_chat(chat_id), pick)
+        turns = await MapPickTurns.open(catalogue, self.ctx.chats, telegram_chat(chat_id), pick)
         if turns is None:  # not the open question: the engine refuses it as a stale tap
-            await self._answer(chat_id, user_id, pick.place_answer())
+            await self._answer(chat_id, user_id, pick.place_answer(), language)
             return
-        await self._answer(chat_id, user_id, pick.place_answer(), present=turns.after_place)
+        place = pick.place_answer()
+        await self._answer(chat_id, user_id, place, language, present=turns.after_place)
         unit = turns.unit_answer()
         if unit is not None:
-            await self._answer(chat_id, user_id, unit, present=turns.after_unit)
+            await self._answer(chat_id, user_id, unit, language, present=turns.after_unit)
 
     # --- turns ----------------------------------------------------------------------------
 
@@ -224,12 +235,13 @@ class Conversation:
         chat_id: int,
         user_id: int,
         answer: Answer,
+        language: str | None,
         *,
         note: str | None = None,
         present: Present | None = None,
     ) -> None:
-        """``answer`` to the chat's order, and its turn drawn (``AnswerReply``); ``note`` is
-        said first.
+        """``answer`` to the chat's order, from a customer whose client says ``language``, and
+        its turn drawn (``AnswerReply``); ``note`` is said first.
 
         ``present``, when given, decides what the turn shows, from the session it wrote (so
         it is drawn once the session is written): that turn, changed, or nothing at all."""
@@ -237,16 +249,24 @@ class Conversation:
         if self.screen.shared:
             # The chat's last turns may have run in another process: draw this one over
             # what the chat shows now (the prompt to tidy, the reply keyboard that is up).
-            await self.screen.view(chat_id, user_id)
+            await self.screen.view(chat_id, user_id, language=language)
         # Should no order be open, yet the chat still show its question, drawn longer ago than
         # an order is kept unanswered (a tap on its buttons, an answer to it): housekeeping
         # dropped it while the chat waited. The customer is told, and a new order starts. (A
         # view is cleared when an order ends here, and a younger one may only be stale, the
         # order having ended in another process; after a restart nothing shows: "no order".)
         old = self.screen.question_older_than(chat_id, self._session_idle_seconds)
-        dropped = say("telegram.draft_gone") if old else None
+        catalogue = self.ctx.catalogue_for(language)
+        dropped = catalogue.say("telegram.draft_gone") if old else None
         reply = AnswerReply(
-            self.screen, chat_id, answer, asked, note=note, humans=self.humans, dropped=dropped
+            self.screen,
+            chat_id,
+            answer,
+            asked,
+            language,
+            note=note,
+            humans=self.humans,
+            dropped=dropped,
         )
         chat, user = telegram_chat(chat_id), telegram_user(user_id)
         # Without ``present`` the reply is drawn and sent while the turn's session is written;
@@ -257,31 +277,34 @@ class Conversation:
             answer,
             reply=reply if present is None else None,
             restart=reply.restart if old else None,
+            language=language,
         )
         if reply.restarted:
             return  # the new order's first turn is drawn
         if present is not None:
-            shown = None if turn == no_open_order(current()) else await present(turn)
+            shown = None if turn == no_open_order(catalogue) else await present(turn)
             if shown is not None:
                 await reply(shown)
-        if turn == no_open_order(current()):
+        if turn == no_open_order(catalogue):
             # The engine's "has ended" reads oddly to someone just saying hi.
-            await self._say(chat_id, say("telegram.no_order"))
+            await self._say(chat_id, catalogue.say("telegram.no_order"))
 
     async def _answer_album(self, album: Album) -> None:
-        """A whole album, once its quiet window is over: one answer, one reply."""
-        note = album.note()
+        """A whole album, once its quiet window is over: one answer, one reply, in the language
+        of its sender's client."""
+        catalogue = self.ctx.catalogue_for(album.language)
+        note = album.note(catalogue)
         try:
             if not album.urls and note is not None:
                 await self._say(album.chat_id, note)
                 return
             # With no photo taken and nothing refused, no order was open: the engine says so.
             answer = PhotosAnswer(urls=list(album.urls))
-            await self._answer(album.chat_id, album.user_id, answer, note=note)
+            await self._answer(album.chat_id, album.user_id, answer, album.language, note=note)
         except Exception:
             # As PTB's error handler does for an update (the collector logs the error).
             with contextlib.suppress(Exception):
-                await self.ctx.sender.send(album.chat_id, say("telegram.sorry"))
+                await self.ctx.sender.send(album.chat_id, catalogue.say("telegram.sorry"))
             raise
 
     async def _say(self, chat_id: int, text: str) -> None:

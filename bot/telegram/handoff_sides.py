@@ -27,8 +27,9 @@ from bot.telegram.message_sender import Blocked, NotDelivered, SendResult, Teleg
 from bot.telegram.staff_topics import StaffTopics, topic_name
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage
-from bot.turn_speech import say, speaking_language
 from conversations import Turn
+from conversations.texts.business_texts import BusinessTexts
+from conversations.texts.catalogue import Catalogue
 
 TAKE: Final = "handoff:take:"
 DONE: Final = "handoff:done:"
@@ -45,13 +46,13 @@ def tagged_ref(text: str | None) -> str | None:
     return found.group(1) if found else None
 
 
-def card_keyboard(handoff: Handoff) -> InlineKeyboardMarkup | None:
-    """The card's buttons: "I'll answer" until someone took it, "Done" until it is closed."""
+def card_keyboard(catalogue: Catalogue, handoff: Handoff) -> InlineKeyboardMarkup | None:
+    """The card's buttons in ``catalogue``'s words (the business's): "I'll answer" until
+    someone took it, "Done" until it is closed."""
     if handoff.state == "closed":
         return None
-    with speaking_language(None):
-        take = InlineKeyboardButton(say("staff.take"), callback_data=TAKE + handoff.ref)
-        done = InlineKeyboardButton(say("staff.done"), callback_data=DONE + handoff.ref)
+    take = InlineKeyboardButton(catalogue.say("staff.take"), callback_data=TAKE + handoff.ref)
+    done = InlineKeyboardButton(catalogue.say("staff.done"), callback_data=DONE + handoff.ref)
     return InlineKeyboardMarkup([[take, done]] if handoff.state == "open" else [[done]])
 
 
@@ -77,12 +78,18 @@ class TelegramCustomers:
 
 class TelegramStaff:
     """Staff in the operators' chat ``chat_id`` (the first of ``[operators] chat_ids``);
-    with ``topics``, a topic per hand-off where that chat is a forum."""
+    with ``topics``, a topic per hand-off where that chat is a forum. Staff read the
+    business's language (``texts.business_catalogue()``), whatever the customer's."""
 
     def __init__(
-        self, sender: TelegramSender, chat_id: int, topics: StaffTopics | None = None
+        self,
+        sender: TelegramSender,
+        texts: BusinessTexts,
+        chat_id: int,
+        topics: StaffTopics | None = None,
     ) -> None:
         self._sender = sender
+        self._texts = texts
         self.chat_id = chat_id
         self._topics = topics
 
@@ -90,12 +97,14 @@ class TelegramStaff:
         """The card, with its buttons, in the operators' chat (in a new topic of its own
         where the chat is a forum)."""
         thread = await self._new_topic(handoff)
-        card = with_how_to_answer(card, thread)
+        staff = self._texts.business_catalogue()
+        card = with_how_to_answer(staff, card, thread)
+        keyboard = card_keyboard(staff, handoff)
         if thread is None:
-            message = OutgoingMessage(escape(card), card_keyboard(handoff))
+            message = OutgoingMessage(escape(card), keyboard)
             result = await self._sender.send_message(self.chat_id, message)
         else:
-            params = {"text": card, "reply_markup": card_keyboard(handoff), **_in_topic(thread)}
+            params = {"text": card, "reply_markup": keyboard, **_in_topic(thread)}
             result = await self._sender.call(self.chat_id, "sendMessage", params)
         if isinstance(result, Blocked | NotDelivered):
             return None
@@ -112,24 +121,23 @@ class TelegramStaff:
         post = handoff.post
         if post is None:
             return
+        staff = self._texts.business_catalogue()
         if handoff.waiting:  # a closed card is answered no more
-            card = with_how_to_answer(card, post.thread_id)
-        message = OutgoingMessage(escape(card), card_keyboard(handoff))
+            card = with_how_to_answer(staff, card, post.thread_id)
+        message = OutgoingMessage(escape(card), card_keyboard(staff, handoff))
         await self._sender.edit_message(post.chat.id, post.message_id, message)
         if handoff.state == "closed" and post.thread_id is not None and self._topics is not None:
             await self._topics.close(post.chat.id, post.thread_id)
 
     async def send(self, handoff: Handoff, body: Body) -> bool:
         """The customer's message, tagged with the reference, as a reply to the card."""
-        with speaking_language(None):
-            if kind_of(body) == PHOTO or kind_of(body) == LOCATION:
-                tag = say("staff.from_customer_media", ref=handoff.ref)
-                tagged = {**body, "caption": f"{tag} {text_of(body)}".strip()}
-            else:
-                tagged = {
-                    **body,
-                    "text": say("staff.from_customer", ref=handoff.ref, text=text_of(body)),
-                }
+        staff = self._texts.business_catalogue()
+        if kind_of(body) == PHOTO or kind_of(body) == LOCATION:
+            tag = staff.say("staff.from_customer_media", ref=handoff.ref)
+            tagged = {**body, "caption": f"{tag} {text_of(body)}".strip()}
+        else:
+            said = staff.say("staff.from_customer", ref=handoff.ref, text=text_of(body))
+            tagged = {**body, "text": said}
         sent = await _send_body(
             self._sender, self.chat_id, tagged, reply_to=_card(handoff), thread=_thread(handoff)
         )
@@ -146,11 +154,11 @@ def _card(handoff: Handoff) -> int | None:
     return handoff.post.message_id if handoff.post is not None else None
 
 
-def with_how_to_answer(card: str, thread: int | None) -> str:
-    """The card with its last line, how staff answer: a reply to it, or, in a forum group where
-    the hand-off has a topic of its own, anything written in that topic."""
-    with speaking_language(None):  # the card is in the business's language
-        how = say("staff.card_how" if thread is None else "staff.card_how_topic")
+def with_how_to_answer(catalogue: Catalogue, card: str, thread: int | None) -> str:
+    """The card with its last line, how staff answer, in ``catalogue``'s words (the card is in
+    the business's language): a reply to it, or, in a forum group where the hand-off has a
+    topic of its own, anything written in that topic."""
+    how = catalogue.say("staff.card_how" if thread is None else "staff.card_how_topic")
     return f"{card}\n{how}"
 
 

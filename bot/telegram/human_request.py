@@ -26,9 +26,10 @@ from bot.telegram.application import Handler
 from bot.telegram.message_sender import TelegramSender, answer_tap
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage
-from bot.turn_speech import current, say, speaking_language
 from conversations import Prompt, Turn
 from conversations.keywords import command_words
+from conversations.texts.business_texts import BusinessTexts
+from conversations.texts.catalogue import Catalogue
 
 BUTTON_DATA: Final = "human"
 CODE_LINK: Final = "otp_"  # ``/start otp_<token>``: a receiver's drop-off code, not an order
@@ -50,26 +51,28 @@ def message_body(message: Message) -> Body | None:
 CommandCallback = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 
 
-def offer_markup() -> InlineKeyboardMarkup:
-    """The "Talk to a person" button."""
+def offer_markup(catalogue: Catalogue) -> InlineKeyboardMarkup:
+    """The "Talk to a person" button, in ``catalogue``'s words."""
     return InlineKeyboardMarkup(
-        [[InlineKeyboardButton(say("human.button"), callback_data=BUTTON_DATA)]]
+        [[InlineKeyboardButton(catalogue.say("human.button"), callback_data=BUTTON_DATA)]]
     )
 
 
 class HumanRequests:
-    """``/human`` and the button, and the diversion of a waiting customer's messages."""
+    """``/human`` and the button, and the diversion of a waiting customer's messages, said
+    from the business's ``texts`` in each customer's language."""
 
-    def __init__(self, desk: HandoffDesk, sender: TelegramSender) -> None:
+    def __init__(self, desk: HandoffDesk, sender: TelegramSender, texts: BusinessTexts) -> None:
         self.desk = desk
         self.sender = sender
+        self.texts = texts
 
     def handlers(self) -> list[Handler]:
-        """``/human`` in private chats and the button's taps (before the conversation's)."""
+        """``/human`` in private chats (in every shipped language's words) and the button's
+        taps (before the conversation's)."""
+        words = command_words(self.texts.business_catalogue(), "human")
         return [
-            CommandHandler(
-                command_words(current(), "human"), self.on_human, filters=filters.ChatType.PRIVATE
-            ),
+            CommandHandler(words, self.on_human, filters=filters.ChatType.PRIVATE),
             CallbackQueryHandler(self.on_button, pattern=f"^{BUTTON_DATA}$"),
         ]
 
@@ -133,10 +136,10 @@ class HumanRequests:
         handoff = await self.desk.waiting_for(ChatRef(TELEGRAM, chat.id))
         if handoff is None:
             return False
-        with speaking_language(handoff.language):
-            told = await self.desk.from_customer(handoff, text_body(message.text))
-            if told is None:
-                told = say("human.order_waits", command=word)
+        told = await self.desk.from_customer(handoff, text_body(message.text))
+        if told is None:
+            catalogue = self.texts.catalogue_for(handoff.language)
+            told = catalogue.say("human.order_waits", command=word)
         await self.sender.send_message(chat.id, OutgoingMessage(escape(told)))
         return True
 
@@ -144,15 +147,19 @@ class HumanRequests:
         """Whether the chat waits for a person (its taps do not answer the order then)."""
         return await self.desk.waiting_for(ChatRef(TELEGRAM, chat_id)) is not None
 
-    async def offer(self, chat_id: int, text: str | None = None) -> None:
-        """The "Talk to a person" button under ``text`` and its ``/human`` line; without
-        ``text`` (a re-ask) the ``/human`` line alone, with no button, so the question's own
-        keyboard stays the one to answer."""
+    async def offer(self, chat_id: int, language: str | None, text: str | None = None) -> None:
+        """The "Talk to a person" button under ``text`` and its ``/human`` line, for a
+        customer whose client says ``language``; without ``text`` (a re-ask) the ``/human``
+        line alone, with no button, so the question's own keyboard stays the one to answer."""
+        catalogue = self.texts.catalogue_for(language)
         if text is None:
-            await self.sender.send_message(chat_id, OutgoingMessage(escape(say("human.offer"))))
+            offered = OutgoingMessage(escape(catalogue.say("human.offer")))
+            await self.sender.send_message(chat_id, offered)
             return
-        said = f"{text}\n\n{say('human.help_line')}"
-        await self.sender.send_message(chat_id, OutgoingMessage(escape(said), offer_markup()))
+        said = f"{text}\n\n{catalogue.say('human.help_line')}"
+        await self.sender.send_message(
+            chat_id, OutgoingMessage(escape(said), offer_markup(catalogue))
+        )
 
     def stuck(self, before: Prompt | None, turn: Turn) -> bool:
         """Whether ``turn`` asks ``before``'s question again, with a reason, after at least

@@ -28,6 +28,7 @@ from bot.telegram.refs import telegram_chat, telegram_user
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import Markup, OutgoingMessage, share_keyboard
 from conversations.texts import handoff_texts
+from conversations.texts.catalogue import Catalogue
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ async def start_otp_handoff(ctx: BotContext, update: Update, token: str) -> None
     reply = await ctx.desk.open_handoff(
         catalogue, telegram_chat(message.chat_id), telegram_user(user.id), token
     )
-    await _draw(ctx, message.chat_id, reply)
+    await _draw(ctx, catalogue, message.chat_id, reply)
 
 
 async def contact_shared(ctx: BotContext, update: Update) -> bool:
@@ -58,14 +59,15 @@ async def contact_shared(ctx: BotContext, update: Update) -> bool:
         return False
     contact = message.contact
     owner = None if contact.user_id is None else telegram_user(contact.user_id)
+    catalogue = ctx.catalogue_for(user.language_code)
     reply = await ctx.desk.share_contact(
-        ctx.catalogue_for(user.language_code),
+        catalogue,
         telegram_chat(message.chat_id),
         telegram_user(user.id),
         contact.phone_number,
         contact_user=owner,
     )
-    await _draw(ctx, message.chat_id, reply)
+    await _draw(ctx, catalogue, message.chat_id, reply)
     return reply.answered
 
 
@@ -74,14 +76,14 @@ def otp_token(payload: str) -> str | None:
     return handoff_token(payload)
 
 
-async def _draw(ctx: BotContext, chat_id: int, reply: HandoffReply) -> None:
+async def _draw(ctx: BotContext, catalogue: Catalogue, chat_id: int, reply: HandoffReply) -> None:
     await _hand_over(ctx, chat_id, reply.codes)
     if reply.text is None:
         return
     # The contact button while a contact is wanted; once the hand-off is over, take it away.
     markup: Markup | None = None
     if reply.wants_contact:
-        markup = share_keyboard(("contact",))
+        markup = share_keyboard(catalogue, ("contact",))
     elif reply.ended:
         markup = ReplyKeyboardRemove()
     await _say(ctx, chat_id, reply.text, markup)

@@ -25,10 +25,11 @@ class PhotoAnswers:
         self.albums = albums
 
     async def answer(
-        self, chat_id: int, user_id: int, photo: IncomingPhoto
+        self, chat_id: int, user_id: int, photo: IncomingPhoto, language: str | None
     ) -> PhotosAnswer | PhotoRefused:
-        """The answer ``photo`` gives at the chat's question, or why it was refused."""
-        prompt = (await self.screen.view(chat_id, user_id)).prompt
+        """The answer ``photo`` gives at the chat's question, or why it was refused; the
+        sender's client says ``language``."""
+        prompt = (await self.screen.view(chat_id, user_id, language=language)).prompt
         if prompt is None:
             # Nothing to download for: the engine says there is no order open.
             return PhotosAnswer(urls=[])
@@ -41,10 +42,11 @@ class PhotoAnswers:
         return PhotosAnswer(urls=[received.url])
 
     async def album_photo(
-        self, chat_id: int, user_id: int, group_id: str, photo: IncomingPhoto
+        self, chat_id: int, user_id: int, group_id: str, photo: IncomingPhoto, language: str | None
     ) -> None:
-        """``photo``, one of album ``group_id``'s, added to it (answered once it is whole)."""
-        prompt = (await self.screen.view(chat_id, user_id)).prompt
+        """``photo``, one of album ``group_id``'s, added to it (answered once it is whole, in
+        ``language``, the sender's client's language code)."""
+        prompt = (await self.screen.view(chat_id, user_id, language=language)).prompt
 
         async def receive(already: int) -> Rehosted | PhotoRefused:
             return await self.ctx.photos.receive(photo, chat_id=chat_id, already=already)
@@ -56,6 +58,7 @@ class PhotoAnswers:
             receive,
             have=None if prompt is None else _photos_had(prompt),
             limit=self._photo_limit(prompt),
+            language=language,
         )
 
     def _photo_limit(self, prompt: Prompt | None) -> int:

@@ -23,8 +23,8 @@ from telegram.error import TelegramError
 
 from bot.chat_ref import TELEGRAM, ChatRef
 from bot.store import MediaFile, Store
-from bot.turn_speech import say
 from bot.web import media_url
+from conversations.texts.catalogue import Catalogue
 
 MAX_PHOTO_BYTES: Final = 5 * 1024 * 1024
 MAX_PHOTOS: Final = 6
@@ -70,16 +70,21 @@ class Rehosted:
 
 @dataclass(frozen=True)
 class PhotoRefused:
-    """The photo was not taken; ``message`` says why, in words for the customer."""
+    """The photo was not taken because of ``problem``; ``said`` tells the customer why (an
+    order takes at most ``max_photos``)."""
 
     problem: PhotoProblem
-    message: str
+    max_photos: int = MAX_PHOTOS
+
+    def said(self, catalogue: Catalogue) -> str:
+        """Why the photo was not taken, in ``catalogue``'s words (the customer's)."""
+        values = {"max_photos": self.max_photos, "megabytes": MAX_PHOTO_BYTES // (1024 * 1024)}
+        return catalogue.say(f"telegram.photo.{self.problem}", **values)
 
 
 def refusal(problem: PhotoProblem, *, max_photos: int = MAX_PHOTOS) -> PhotoRefused:
-    """The customer-facing refusal for ``problem``."""
-    values = {"max_photos": max_photos, "megabytes": MAX_PHOTO_BYTES // (1024 * 1024)}
-    return PhotoRefused(problem, say(f"telegram.photo.{problem}", **values))
+    """The refusal for ``problem``."""
+    return PhotoRefused(problem, max_photos)
 
 
 def image_type(data: bytes) -> str | None:

@@ -31,7 +31,6 @@ from telegram.ext import Application
 from bot.store import SeenUpdates
 from bot.telegram.telegram_errors import TelegramAdapterError
 from bot.telegram.update_check import INT64_MAX, INT64_MIN, Flaw, parsed_update, update_flaw
-from bot.turn_speech import speaking_language
 
 log = logging.getLogger(__name__)
 
@@ -173,7 +172,8 @@ async def handle_received(
     update: ReceivedUpdate,
     seen: SeenUpdates | None,
 ) -> None:
-    """Parse ``update`` and have ``application`` handle it, in its sender's language.
+    """Parse ``update`` and have ``application`` handle it (each handler says its words in
+    the language of the update's sender: ``language_of``).
 
     One PTB cannot parse is dropped with one warning (its id and PTB's error, never the body)
     and, with ``seen``, recorded as handled: the inbox's sweep would hand it round again."""
@@ -183,5 +183,4 @@ async def handle_received(
         if seen is not None:
             await seen.seen(update.update_id)
         return
-    with speaking_language(language_of(parsed)):
-        await application.process_update(parsed)
+    await application.process_update(parsed)

@@ -42,7 +42,6 @@ from telegram import (
 
 from bot.telegram.callbacks import command_data, option_data, page_count, page_data
 from bot.telegram.text import escape, split
-from bot.turn_speech import current, say
 from conversations import Answer, ChoiceAnswer, CommandAnswer, CommandName, Prompt, Turn
 from conversations.dialog import PAGE_SIZE
 from conversations.shortening import ELLIPSIS, shorten
@@ -70,9 +69,9 @@ SHARE_HINTS: Final[dict[tuple[ShareRequest, ...], str]] = {
 }
 
 
-def command_label(name: CommandName) -> str:
-    """A command's button label: ``↩ Back``, ``Done``."""
-    return COMMAND_GLYPHS.get(name, "") + say(f"command.{name}")
+def command_label(catalogue: Catalogue, name: CommandName) -> str:
+    """A command's button label in ``catalogue``'s words: ``↩ Back``, ``Done``."""
+    return COMMAND_GLYPHS.get(name, "") + catalogue.say(f"command.{name}")
 
 
 def previous_page(catalogue: Catalogue) -> str:
@@ -85,8 +84,8 @@ def next_page(catalogue: Catalogue) -> str:
     return catalogue.say("telegram.next_page")
 
 
-def _share_button(kind: ShareRequest) -> KeyboardButton:
-    text = say(SHARE_BUTTON_TEXTS[kind])
+def _share_button(catalogue: Catalogue, kind: ShareRequest) -> KeyboardButton:
+    text = catalogue.say(SHARE_BUTTON_TEXTS[kind])
     if kind == "location":
         return KeyboardButton(text, request_location=True)
     return KeyboardButton(text, request_contact=True)
@@ -120,13 +119,15 @@ class RenderedTurn:
 
 
 def render_turn(
+    catalogue: Catalogue,
     turn: Turn,
     *,
     session_id: str | None = None,
     reply_keyboard: tuple[ShareRequest, ...] = (),
     map_url: str | None = None,
 ) -> RenderedTurn:
-    """Messages for ``turn``; ``reply_keyboard`` is what the previous render left showing.
+    """Messages for ``turn``, Telegram's own words (buttons, hints) from ``catalogue`` (the
+    customer's); ``reply_keyboard`` is what the previous render left showing.
 
     ``session_id`` goes into the buttons' tag (see ``callbacks``); pass the same to ``resolve``.
     ``map_url`` is the chat's "Pick on the map" page (``bot.webapp``): a place question gets
@@ -134,20 +135,20 @@ def render_turn(
     """
     needed = share_requests(turn.prompt)
     map_url = map_url if turn.prompt is not None and turn.prompt.input == "place" else None
-    notices = "\n\n".join(_said(text).strip() for text in turn.messages if text.strip())
+    notices = "\n\n".join(_said(catalogue, text).strip() for text in turn.messages if text.strip())
     messages: list[OutgoingMessage] = []
     prompt_index: int | None = None
     if turn.prompt is None:
         messages = _plain(notices)
     elif on_reply_keyboard(turn.prompt):
-        question = _question(turn.prompt, 0)
+        question = _question(catalogue, turn.prompt, 0)
         messages = _plain(f"{notices}\n\n{question}" if notices else question)
-        on_reply = reply_prompt_keyboard(turn.prompt, map_url=map_url)
+        on_reply = reply_prompt_keyboard(catalogue, turn.prompt, map_url=map_url)
         messages[-1] = replace(messages[-1], markup=on_reply)
         return RenderedTurn(tuple(messages), len(messages) - 1, needed)
     else:
-        keyboard = prompt_keyboard(turn.prompt, session_id=session_id)
-        question = _question(turn.prompt, _first_page(turn.prompt))
+        keyboard = prompt_keyboard(catalogue, turn.prompt, session_id=session_id)
+        question = _question(catalogue, turn.prompt, _first_page(turn.prompt))
         if keyboard is not None and needed != reply_keyboard:
             # The notices carry the reply keyboard's change: it cannot share the inline one's.
             messages = _plain(notices) + _plain(question)
@@ -157,15 +158,18 @@ def render_turn(
         prompt_index = len(messages) - 1
     if needed == reply_keyboard:
         return RenderedTurn(tuple(messages), prompt_index, needed)
-    change: Markup = share_keyboard(needed, map_url=map_url) if needed else ReplyKeyboardRemove()
+    change: Markup = (
+        share_keyboard(catalogue, needed, map_url=map_url) if needed else ReplyKeyboardRemove()
+    )
     carrier = next((i for i in reversed(range(len(messages))) if messages[i].markup is None), None)
     if carrier is not None:
         messages[carrier] = replace(messages[carrier], markup=change)
     elif needed:
-        messages.append(OutgoingMessage(escape(say(SHARE_HINTS[needed])), change))
+        messages.append(OutgoingMessage(escape(catalogue.say(SHARE_HINTS[needed])), change))
     elif prompt_index is not None:
         messages.insert(
-            prompt_index, OutgoingMessage(escape(say("telegram.keyboard_removed")), change)
+            prompt_index,
+            OutgoingMessage(escape(catalogue.say("telegram.keyboard_removed")), change),
         )
         prompt_index += 1
     else:  # nothing is sent at all, so nothing can take the keyboard away yet
@@ -174,7 +178,7 @@ def render_turn(
 
 
 def render_prompt(
-    prompt: Prompt, *, page: int | None = None, session_id: str | None = None
+    catalogue: Catalogue, prompt: Prompt, *, page: int | None = None, session_id: str | None = None
 ) -> OutgoingMessage:
     """The prompt's own message at ``page`` (default: the page with the pre-selected option).
 
@@ -184,25 +188,28 @@ def render_prompt(
     shown = _first_page(prompt) if page is None else page
     if not 0 <= shown < page_count(prompt):
         raise IndexError(f"{prompt.step} has no page {shown}")
-    text = split(_question(prompt, shown))[-1]
-    return OutgoingMessage(escape(text), prompt_keyboard(prompt, page=shown, session_id=session_id))
+    text = split(_question(catalogue, prompt, shown))[-1]
+    keyboard = prompt_keyboard(catalogue, prompt, page=shown, session_id=session_id)
+    return OutgoingMessage(escape(text), keyboard)
 
 
-def render_answered(prompt: Prompt, answer: Answer | None = None) -> OutgoingMessage:
+def render_answered(
+    catalogue: Catalogue, prompt: Prompt, answer: Answer | None = None
+) -> OutgoingMessage:
     """The prompt's message once answered: its question, the tapped choice, no keyboard.
 
     Editing the old prompt into this keeps the chat readable and leaves no stale buttons.
     Answers the customer typed or shared are visible in the chat already, so only taps
     (a ``ChoiceAnswer`` or ``CommandAnswer``) are written under the question.
     """
-    picked = _tapped_label(prompt, answer)
-    question = _said(prompt.text)
+    picked = _tapped_label(catalogue, prompt, answer)
+    question = _said(catalogue, prompt.text)
     text = question if picked is None else f"{question}\n\n{DEFAULT_MARK}{picked}"
     return OutgoingMessage(escape(split(text)[-1]))
 
 
 def prompt_keyboard(
-    prompt: Prompt, *, page: int | None = None, session_id: str | None = None
+    catalogue: Catalogue, prompt: Prompt, *, page: int | None = None, session_id: str | None = None
 ) -> InlineKeyboardMarkup | None:
     """The inline keyboard of ``prompt`` (None when it has neither options nor commands)."""
     shown = _first_page(prompt) if page is None else page
@@ -215,13 +222,14 @@ def prompt_keyboard(
     if prompt.paged:
         pages: list[InlineKeyboardButton] = []
         if shown > 0:
-            pages.append(_page_button(prompt, previous_page(current()), shown - 1, session_id))
+            pages.append(_page_button(prompt, previous_page(catalogue), shown - 1, session_id))
         if shown + 1 < page_count(prompt):
-            pages.append(_page_button(prompt, next_page(current()), shown + 1, session_id))
+            pages.append(_page_button(prompt, next_page(catalogue), shown + 1, session_id))
         rows.append(pages)
     commands = [
         InlineKeyboardButton(
-            command_label(name), callback_data=command_data(prompt, name, session_id=session_id)
+            command_label(catalogue, name),
+            callback_data=command_data(prompt, name, session_id=session_id),
         )
         for name in prompt.commands
     ]
@@ -235,18 +243,20 @@ def on_reply_keyboard(prompt: Prompt) -> bool:
     return not prompt.paged and bool(share_requests(prompt))
 
 
-def reply_prompt_keyboard(prompt: Prompt, *, map_url: str | None = None) -> ReplyKeyboardMarkup:
+def reply_prompt_keyboard(
+    catalogue: Catalogue, prompt: Prompt, *, map_url: str | None = None
+) -> ReplyKeyboardMarkup:
     """The reply keyboard of a prompt ``on_reply_keyboard``: its share buttons, one per row
     (the map button first, with ``map_url``), then its options, one per row, then its
     commands."""
-    rows = _share_rows(share_requests(prompt), map_url)
+    rows = _share_rows(catalogue, share_requests(prompt), map_url)
     rows += [[KeyboardButton(_option_label(prompt, i))] for i in range(len(prompt.options))]
-    commands = [KeyboardButton(command_label(name)) for name in prompt.commands]
+    commands = [KeyboardButton(command_label(catalogue, name)) for name in prompt.commands]
     rows += [commands[i : i + COMMANDS_PER_ROW] for i in range(0, len(commands), COMMANDS_PER_ROW)]
     return ReplyKeyboardMarkup(rows, resize_keyboard=True, one_time_keyboard=True)
 
 
-def reply_answer(prompt: Prompt | None, text: str) -> Answer | None:
+def reply_answer(catalogue: Catalogue, prompt: Prompt | None, text: str) -> Answer | None:
     """The tap a reply-keyboard button stands for, when ``text`` is the label of one that
     ``prompt`` is drawn with (``reply_prompt_keyboard``); None for anything else, which is
     typed text. Like an inline tap, it names the prompt's step and version."""
@@ -256,7 +266,7 @@ def reply_answer(prompt: Prompt | None, text: str) -> Answer | None:
         if text == _option_label(prompt, index):
             return ChoiceAnswer(option=option.id, step=prompt.step, version=prompt.version)
     for name in prompt.commands:
-        if text == command_label(name):
+        if text == command_label(catalogue, name):
             return CommandAnswer(name=name, step=prompt.step, version=prompt.version)
     return None
 
@@ -269,39 +279,41 @@ def share_requests(prompt: Prompt | None) -> tuple[ShareRequest, ...]:
 
 
 def share_keyboard(
-    requests: Sequence[ShareRequest], *, map_url: str | None = None
+    catalogue: Catalogue, requests: Sequence[ShareRequest], *, map_url: str | None = None
 ) -> ReplyKeyboardMarkup:
     """A reply keyboard with one request button per row (and the map button, with
     ``map_url``, when a location is asked for)."""
     return ReplyKeyboardMarkup(
-        _share_rows(requests, map_url), resize_keyboard=True, one_time_keyboard=True
+        _share_rows(catalogue, requests, map_url), resize_keyboard=True, one_time_keyboard=True
     )
 
 
 def _share_rows(
-    requests: Sequence[ShareRequest], map_url: str | None
+    catalogue: Catalogue, requests: Sequence[ShareRequest], map_url: str | None
 ) -> list[list[KeyboardButton]]:
-    rows = [[_share_button(kind)] for kind in requests]
+    rows = [[_share_button(catalogue, kind)] for kind in requests]
     if map_url is not None and "location" in requests:
         # A reply-keyboard button: the pick comes back as a web_app_data message (bot.webapp.picks).
-        rows.insert(0, [KeyboardButton(say("webapp.button"), web_app=WebAppInfo(map_url))])
+        rows.insert(
+            0, [KeyboardButton(catalogue.say("webapp.button"), web_app=WebAppInfo(map_url))]
+        )
     return rows
 
 
-def _said(text: str) -> str:
+def _said(catalogue: Catalogue, text: str) -> str:
     """The engine's ``text`` in Telegram's words: options and commands are tapped."""
-    return for_channel(current(), text, BUTTONS)
+    return for_channel(catalogue, text, BUTTONS)
 
 
 def _plain(text: str) -> list[OutgoingMessage]:
     return [OutgoingMessage(escape(chunk)) for chunk in split(text)]
 
 
-def _question(prompt: Prompt, page: int) -> str:
+def _question(catalogue: Catalogue, prompt: Prompt, page: int) -> str:
     """The prompt's text at ``page``: the question, the shown options' details, the page."""
     start = page * PAGE_SIZE if prompt.paged else 0
     shown = prompt.options[start : start + PAGE_SIZE] if prompt.paged else prompt.options
-    lines = [_said(prompt.text)]
+    lines = [_said(catalogue, prompt.text)]
     details = [f"• {o.label}: {o.detail}" for o in shown if o.detail]
     if details:
         lines += ["", *details]
@@ -333,11 +345,11 @@ def _page_button(
     return InlineKeyboardButton(label, callback_data=page_data(prompt, page, session_id=session_id))
 
 
-def _tapped_label(prompt: Prompt, answer: Answer | None) -> str | None:
+def _tapped_label(catalogue: Catalogue, prompt: Prompt, answer: Answer | None) -> str | None:
     if isinstance(answer, ChoiceAnswer):
         return next((o.label for o in prompt.options if o.id == answer.option), None)
     if isinstance(answer, CommandAnswer):
-        return command_label(answer.name)
+        return command_label(catalogue, answer.name)
     return None
 
 

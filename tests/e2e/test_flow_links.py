@@ -11,7 +11,7 @@ from bot.telegram.command_menus import customer_menu, flow_commands
 from conversations.flow import FlowRegistry
 from conversations.flows import default_registry
 from tests.e2e.conftest import ADA, CHIDI, OPERATORS, BotStack
-from tests.support.words import say
+from tests.support.words import SHIPPED, say
 
 RETURN_FIRST = "The parcel goes back to Ikeja Hub, 14 Allen Avenue, Ikeja, Lagos."
 RETURN_ASKS = "Where should the rider collect the parcel?"
@@ -49,7 +49,9 @@ async def test_help_names_the_flows_commands(stack: BotStack) -> None:
 
 async def test_the_flows_commands_are_in_the_private_menus(stack: BotStack) -> None:
     customer = [c["command"] for c in stack.tg.commands()]
-    assert customer == [c.command for c in customer_menu(flow_commands(default_registry()))]
+    assert customer == [
+        c.command for c in customer_menu(flow_commands(SHIPPED, default_registry()))
+    ]
     assert "return" in customer
 
 
@@ -57,4 +59,4 @@ def test_a_flow_may_not_take_one_of_the_bots_own_commands() -> None:
     returns = default_registry()["return_parcel"]
     clashing = replace(returns, name="status_check", command="status")
     with pytest.raises(ValueError, match="'status_check'"):
-        flow_commands(FlowRegistry([clashing]))
+        flow_commands(SHIPPED, FlowRegistry([clashing]))

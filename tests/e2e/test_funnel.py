@@ -16,7 +16,7 @@ from bot.funnel.report import funnel_report, render_short, render_table
 from bot.runtime.housekeeping import housekeep
 from tests.e2e.conftest import ADA, BOLA, CHIDI, OLU, OPERATORS, MakeStack
 from tests.metrics.samples import sample
-from tests.support.words import say
+from tests.support.words import SHIPPED, say
 
 METRICS_ON = {"enabled": True, "token": "metrics-token-0123456789abcdef"}
 
@@ -81,13 +81,13 @@ async def test_scripted_customers_give_exact_counts_per_step(make_stack: MakeSta
     assert by_step["pickup_place"].median_seconds is not None
     assert [row.step for row in rows][:3] == ["service_kind", "pickup_place", "pickup_address"]
 
-    short = render_short(rows, period="1d")
+    short = render_short(SHIPPED, rows, period="1d")
     assert short.splitlines()[0] == "Where customers give up, last 1d:"
     assert "pickup_delivery: 3 started, 1 created" in short
     assert "  pickup_place: 1 of 3 gave up (33%)" in short
     assert "  receiver_phone: 1 of 2 gave up (50%)" in short
     assert "re-asked most for invalid_answer" in short
-    table = render_table(rows, period="1d")
+    table = render_table(SHIPPED, rows, period="1d")
     assert "receiver_phone" in table and "invalid_answer 1" in table
     # The operators' short version, in their chat; nobody else's.
     (reply,) = await stack.command(OLU, "report", "1d", chat=OPERATORS)

@@ -21,7 +21,7 @@ from tests.e2e.conftest import (
     tiny_png,
 )
 from tests.fakes import SentMessage, TgUser
-from tests.support.words import say
+from tests.support.words import SHIPPED, say
 
 ADE = TgUser(1901, "Ade")  # a second operator in the group
 LAGOS = (6.5244, 3.3792)
@@ -255,11 +255,11 @@ async def test_the_funnel_counts_hand_offs_at_the_step_they_were_opened(
     handoffs = {(row.flow, row.step): row.handoffs for row in rows if row.handoffs}
     assert handoffs == {("pickup_delivery", "dropoff_place"): 2}
 
-    lines = render_table(rows, period="1d").splitlines()
+    lines = render_table(SHIPPED, rows, period="1d").splitlines()
     assert lines[1].split()[-5:] == ["created", "hand-offs", "top", "re-ask", "reasons"]
     (dropoff,) = [line for line in lines if line.split()[:1] == ["dropoff_place"]]
     assert dropoff.split()[-3:] == ["0", "2", "-"]  # created, hand-offs, no re-ask reasons
-    short = render_short(rows, period="1d")
+    short = render_short(SHIPPED, rows, period="1d")
     assert say("ops.report.handoffs", steps="dropoff_place 2") in short.splitlines()
     (reply,) = await stack.command(OLU, "report", "1d", chat=OPERATORS)
     assert reply.text == short

@@ -6,13 +6,13 @@ import re
 
 from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from bot.ordering.chats import no_open_order
-from bot.turn_speech import say, speaking_language
 from conversations import TextAnswer
 from conversations.texts.deliveries_texts import short_ref
 from tests.conversations.test_flow_languages import english_in
 from tests.e2e.conftest import OPERATORS, RECEIVER_PHONE, BotStack, tiny_png
 from tests.fakes.telegram_keyboards import buttons
 from tests.fakes.telegram_world import TgUser
+from tests.support.words import said_in
 
 AMINA = TgUser(1201, "Amina", language_code="fr")
 KEMI = TgUser(1202, "Kemi", language_code="yo")  # Yoruba: not shipped
@@ -64,9 +64,9 @@ async def test_the_command_menus_are_set_in_every_shipped_language(stack: BotSta
 async def french_order(stack: BotStack, user: TgUser) -> str:
     """A pickup & delivery ordered in Telegram by a user whose app is in French, tapping the
     French labels; the created delivery's id."""
-    with speaking_language("fr"):
-        kind, size = say("rules.kind.pickup_delivery"), say("steps.size.small")
-        cash, confirm = say("rules.payment.cash_at_pickup"), say("steps.summary.confirm")
+    french = said_in("fr")
+    kind, size = french.say("rules.kind.pickup_delivery"), french.say("steps.size.small")
+    cash, confirm = french.say("rules.payment.cash_at_pickup"), french.say("steps.summary.confirm")
     chat = user.id
     await stack.command(user, "new")
     await stack.tap(stack.prompt(chat), f"✓ {kind}", user=user)
@@ -144,9 +144,9 @@ async def test_a_french_customer_reads_no_english_in_telegram(stack: BotStack) -
 
 async def french_order_through_a_group(stack: BotStack, user: TgUser) -> str:
     """``french_order``, with a look at the summary's "Modifier : personnes" menu first."""
-    with speaking_language("fr"):
-        people = say("dialogue.change_step", what=say("steps.summary.group.people"))
-        back = say("steps.summary.back_to_summary")
+    french = said_in("fr")
+    people = french.say("dialogue.change_step", what=french.say("steps.summary.group.people"))
+    back = french.say("steps.summary.back_to_summary")
     original_tap = stack.tap
 
     async def tap(message, label, *, user=None):  # type: ignore[no-untyped-def]
@@ -165,5 +165,4 @@ async def french_order_through_a_group(stack: BotStack, user: TgUser) -> str:
 
 
 def say_in_fr(message_id: str) -> str:
-    with speaking_language("fr"):
-        return say(message_id)
+    return said_in("fr").say(message_id)

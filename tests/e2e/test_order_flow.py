@@ -12,6 +12,7 @@ from bot.telegram.command_menus import (
 from conversations.flows import default_registry
 from conversations.texts.deliveries_texts import short_ref
 from tests.e2e.conftest import ADA, OPERATORS, PUBLIC_BASE_URL, BotStack, tiny_png
+from tests.support.words import SHIPPED
 
 
 async def test_an_order_goes_from_start_to_delivered(stack: BotStack) -> None:
@@ -89,7 +90,9 @@ async def test_the_command_menus_are_registered(stack: BotStack) -> None:
     operator_scope = {"type": "chat", "chat_id": OPERATORS.id}
     operators = [c["command"] for c in stack.tg.commands(operator_scope)]
 
-    assert customer == [c.command for c in customer_menu(flow_commands(default_registry()))]
+    assert customer == [
+        c.command for c in customer_menu(flow_commands(SHIPPED, default_registry()))
+    ]
     assert {"start", "new", "cancel", "back", "help"} <= set(customer)
     assert {"status", "deliveries", "cancel_delivery"} <= set(customer)
     assert operators == [c.command for c in OPERATOR_GROUP_COMMANDS]

@@ -199,7 +199,7 @@ def test_step_tags_are_stable_and_differ_by_step_and_session() -> None:
 async def test_the_engine_refuses_a_tap_on_an_old_keyboard_kindly(engine: Engine) -> None:
     session, first = await engine.start(SHIPPED, "order")
     assert first.prompt is not None
-    drawn = render_turn(first, session_id=session.id)
+    drawn = render_turn(SHIPPED, first, session_id=session.id)
     assert drawn.prompt_index is not None
     keyboard = drawn.messages[drawn.prompt_index].markup
     data = [row[0].callback_data for row in keyboard.inline_keyboard]  # type: ignore[union-attr]

@@ -24,6 +24,7 @@ from bot.telegram.application import error_handler
 from bot.telegram.bot_context import BotContext
 from bot.telegram.stored_updates import UpdateInboxSweep
 from bot.telegram.update_check import update_flaw
+from conversations.texts.business_texts import BusinessTexts
 from tests.e2e.conftest import (  # make_stack: the e2e fixture, used here as it is
     ADA,
     PUBLIC_BASE_URL,
@@ -34,6 +35,7 @@ from tests.e2e.conftest import (  # make_stack: the e2e fixture, used here as it
     make_stack,
 )
 from tests.fakes import SentMessage, post_update
+from tests.support.words import SHIPPED_TEXTS
 
 __all__ = ["make_stack"]
 
@@ -406,7 +408,11 @@ async def handle_error(update: Update, error: Exception) -> list[str]:
     async def send(chat_id: int, text: str) -> None:
         said.append(text)
 
-    ctx = cast(BotContext, SimpleNamespace(sender=SimpleNamespace(send=send)))
+    texts = BusinessTexts(SHIPPED_TEXTS)
+    ctx = cast(
+        BotContext,
+        SimpleNamespace(sender=SimpleNamespace(send=send), catalogue_for=texts.catalogue_for),
+    )
     context = cast(ContextTypes.DEFAULT_TYPE, SimpleNamespace(error=error))
     await error_handler(ctx)(update, context)
     return said

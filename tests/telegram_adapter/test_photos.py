@@ -19,6 +19,7 @@ from bot.telegram.photo_receiver import (
     image_type,
 )
 from tests.fakes import FakeTelegram
+from tests.support.words import SHIPPED
 
 from .conftest import ALICE, STORE_NOW
 
@@ -97,7 +98,7 @@ async def test_a_photo_telegram_says_is_too_large_is_refused_before_downloading(
     receiver = PhotoReceiver(bot, store, public_base_url=PUBLIC, ttl_seconds=TTL, max_bytes=1000)
     result = await receiver.receive(photo_in(tg.updates.photo(ALICE, JPEG)), chat_id=ALICE.id)
     assert isinstance(result, PhotoRefused) and result.problem == "too_large"
-    assert "5 MB" in result.message
+    assert "5 MB" in result.said(SHIPPED)
     assert tg.calls("getFile") == []
 
 
@@ -144,7 +145,7 @@ async def test_an_order_takes_at_most_six(tg: FakeTelegram, receiver: PhotoRecei
     assert isinstance(await receiver.receive(incoming, chat_id=ALICE.id, already=5), Rehosted)
     result = await receiver.receive(incoming, chat_id=ALICE.id, already=6)
     assert isinstance(result, PhotoRefused) and result.problem == "too_many"
-    assert "6 photos" in result.message
+    assert "6 photos" in result.said(SHIPPED)
     assert len(tg.calls("getFile")) == 1
 
 
@@ -155,7 +156,9 @@ async def test_without_a_public_host_photos_are_refused_plainly(
     assert not receiver.available
     result = await receiver.receive(photo_in(tg.updates.photo(ALICE, JPEG)), chat_id=ALICE.id)
     assert isinstance(result, PhotoRefused) and result.problem == "no_public_host"
-    assert "public https host" in result.message and "ask the business" in result.message
+    assert "public https host" in result.said(SHIPPED) and "ask the business" in result.said(
+        SHIPPED
+    )
     assert tg.calls("getFile") == []
 
 

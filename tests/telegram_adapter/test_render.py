@@ -28,7 +28,7 @@ from conversations import (
     Turn,
 )
 from conversations.texts.taps import tap
-from tests.support.words import say
+from tests.support.words import SHIPPED, say
 
 
 def prompt(**fields: Any) -> Prompt:
@@ -61,7 +61,7 @@ def reply_buttons(message: OutgoingMessage) -> list[dict[str, Any]]:
 
 
 def the_prompt(turn: Turn, **kwargs: Any) -> OutgoingMessage:
-    drawn = render_turn(turn, **kwargs)
+    drawn = render_turn(SHIPPED, turn, **kwargs)
     assert drawn.prompt_index is not None
     return drawn.messages[drawn.prompt_index]
 
@@ -82,7 +82,7 @@ def test_option_details_are_listed_in_the_text() -> None:
 
 
 def test_a_text_step_without_shortcuts_has_no_keyboard() -> None:
-    drawn = render_turn(Turn(prompt=prompt(input="text", accepts=("text",), text="Name?")))
+    drawn = render_turn(SHIPPED, Turn(prompt=prompt(input="text", accepts=("text",), text="Name?")))
     assert drawn.messages == (OutgoingMessage("Name?"),)
     assert drawn.prompt_index == 0 and drawn.reply_keyboard == ()
 
@@ -96,7 +96,7 @@ def test_a_text_step_offers_keep_as_a_shortcut() -> None:
 @pytest.mark.parametrize("kind", ["phone", "contact"])
 def test_phone_and_contact_steps_ask_for_a_contact_with_a_reply_keyboard(kind: str) -> None:
     asked = prompt(input=kind, accepts=("text", "contact"), text="Receiver's phone?")
-    drawn = render_turn(Turn(prompt=asked))
+    drawn = render_turn(SHIPPED, Turn(prompt=asked))
     (message,) = drawn.messages
     assert message.text == "Receiver's phone?"
     assert reply_buttons(message) == [{"text": "📱 Share my contact", "request_contact": True}]
@@ -113,7 +113,7 @@ def test_a_place_step_with_saved_places_draws_them_on_its_reply_keyboard() -> No
         commands=("back",),
         text="Where?",
     )
-    drawn = render_turn(Turn(messages=("Noted.",), prompt=asked))
+    drawn = render_turn(SHIPPED, Turn(messages=("Noted.",), prompt=asked))
     (message,) = drawn.messages
     assert drawn.prompt_index == 0 and drawn.reply_keyboard == ("location",)
     assert message.text == "Noted.\n\nWhere?\n\n• Home: 12 Allen Ave"
@@ -133,12 +133,14 @@ def test_a_reply_keyboard_button_reads_back_as_the_tap_it_stands_for() -> None:
         default="saved:1",
         commands=("back",),
     )
-    assert reply_answer(asked, "✓ Home") == ChoiceAnswer(
+    assert reply_answer(SHIPPED, asked, "✓ Home") == ChoiceAnswer(
         option="saved:1", step=asked.step, version=4
     )
-    assert reply_answer(asked, "↩ Back") == CommandAnswer(name="back", step=asked.step, version=4)
-    assert reply_answer(asked, "Home") is None  # typed: the engine reads it
-    assert reply_answer(prompt(options=saved), "Home") is None  # an inline prompt's label
+    assert reply_answer(SHIPPED, asked, "↩ Back") == CommandAnswer(
+        name="back", step=asked.step, version=4
+    )
+    assert reply_answer(SHIPPED, asked, "Home") is None  # typed: the engine reads it
+    assert reply_answer(SHIPPED, prompt(options=saved), "Home") is None  # an inline prompt's label
 
 
 def test_a_paged_place_step_keeps_its_inline_keyboard_and_puts_the_location_button_on_a_hint() -> (
@@ -148,7 +150,7 @@ def test_a_paged_place_step_keeps_its_inline_keyboard_and_puts_the_location_butt
         input="place", accepts=("location", "choice"), options=options(12), text="Where?"
     )
     assert asked.paged
-    drawn = render_turn(Turn(prompt=asked))
+    drawn = render_turn(SHIPPED, Turn(prompt=asked))
     first, hint = drawn.messages
     assert drawn.prompt_index == 0
     assert isinstance(first.markup, InlineKeyboardMarkup)
@@ -161,7 +163,7 @@ def test_a_paged_place_step_puts_the_location_button_on_a_note_before_it_when_th
     None
 ):
     asked = prompt(input="place", accepts=("location", "choice", "text"), options=options(12))
-    drawn = render_turn(Turn(messages=("Noted.",), prompt=asked))
+    drawn = render_turn(SHIPPED, Turn(messages=("Noted.",), prompt=asked))
     note, question = drawn.messages
     assert reply_buttons(note)[0]["request_location"] is True
     assert isinstance(question.markup, InlineKeyboardMarkup)
@@ -220,7 +222,7 @@ def test_everything_the_engine_says_is_escaped_and_button_labels_stay_plain() ->
         text="Is <b>this</b> & that right?",
         options=(Option(id="a", label="A <3 & co", detail="<i>x</i>"),),
     )
-    drawn = render_turn(Turn(messages=("Fish & <chips>",), prompt=asked))
+    drawn = render_turn(SHIPPED, Turn(messages=("Fish & <chips>",), prompt=asked))
     (question,) = drawn.messages
     assert question.text == (
         "Fish &amp; &lt;chips&gt;\n\n"
@@ -230,7 +232,9 @@ def test_everything_the_engine_says_is_escaped_and_button_labels_stay_plain() ->
 
 
 def test_blank_messages_are_dropped() -> None:
-    assert render_turn(Turn(messages=("", "Hi", "  "))).messages == (OutgoingMessage("Hi"),)
+    assert render_turn(SHIPPED, Turn(messages=("", "Hi", "  "))).messages == (
+        OutgoingMessage("Hi"),
+    )
 
 
 # --- one message per turn where the keyboards allow ---------------------------------------------
@@ -238,14 +242,16 @@ def test_blank_messages_are_dropped() -> None:
 
 def test_a_turns_notices_and_its_prompt_are_one_message_with_the_keyboard() -> None:
     asked = prompt(options=options(2))
-    drawn = render_turn(Turn(messages=("Got 1 photo.", "Nice."), prompt=asked))
+    drawn = render_turn(SHIPPED, Turn(messages=("Got 1 photo.", "Nice."), prompt=asked))
     (message,) = drawn.messages
     assert message.text == "Got 1 photo.\n\nNice.\n\nHow big is it?"
     assert inline(message) == [["Option 0"], ["Option 1"]] and drawn.prompt_index == 0
 
 
 def test_notices_without_a_prompt_are_one_message() -> None:
-    drawn = render_turn(Turn(messages=("Done!", "A rider is on the way.", "Track it here: x")))
+    drawn = render_turn(
+        SHIPPED, Turn(messages=("Done!", "A rider is on the way.", "Track it here: x"))
+    )
     assert drawn.messages == (
         OutgoingMessage("Done!\n\nA rider is on the way.\n\nTrack it here: x"),
     )
@@ -254,7 +260,7 @@ def test_notices_without_a_prompt_are_one_message() -> None:
 
 def test_a_long_turn_is_split_and_the_keyboard_stays_on_the_last_piece() -> None:
     asked = prompt(options=options(1))
-    drawn = render_turn(Turn(messages=("n" * 3000, "o" * 3000), prompt=asked))
+    drawn = render_turn(SHIPPED, Turn(messages=("n" * 3000, "o" * 3000), prompt=asked))
     assert [m.text[0] for m in drawn.messages] == ["n", "o"]
     assert drawn.messages[-1].text.endswith("How big is it?")
     assert drawn.messages[0].markup is None and inline(drawn.messages[1]) == [["Option 0"]]
@@ -263,7 +269,7 @@ def test_a_long_turn_is_split_and_the_keyboard_stays_on_the_last_piece() -> None
 
 def test_a_long_prompt_keeps_its_keyboard_on_the_last_piece() -> None:
     asked = prompt(text="x" * 5000, options=options(1))
-    drawn = render_turn(Turn(prompt=asked))
+    drawn = render_turn(SHIPPED, Turn(prompt=asked))
     assert len(drawn.messages) == 2 and drawn.prompt_index == 1
     assert drawn.messages[0].markup is None and inline(drawn.messages[1]) == [["Option 0"]]
 
@@ -277,20 +283,20 @@ def test_long_lists_are_paged_eight_at_a_time() -> None:
     assert inline(first) == [[f"Option {i}"] for i in range(8)] + [["Next ›"], ["↩ Back"]]
     assert first.text.endswith("Page 1 of 3")
 
-    middle = render_prompt(asked, page=1)
+    middle = render_prompt(SHIPPED, asked, page=1)
     assert inline(middle)[:8] == [[f"Option {i}"] for i in range(8, 16)]
     assert inline(middle)[8] == ["‹ Prev", "Next ›"]
     assert middle.text.endswith("Page 2 of 3")
 
-    last = render_prompt(asked, page=2)
+    last = render_prompt(SHIPPED, asked, page=2)
     assert inline(last) == [[f"Option {i}"] for i in range(16, 20)] + [["‹ Prev"], ["↩ Back"]]
     with pytest.raises(IndexError):
-        render_prompt(asked, page=3)
+        render_prompt(SHIPPED, asked, page=3)
 
 
 def test_page_buttons_turn_to_their_pages() -> None:
     asked = prompt(options=options(20))
-    markup = render_prompt(asked, page=1).markup
+    markup = render_prompt(SHIPPED, asked, page=1).markup
     assert isinstance(markup, InlineKeyboardMarkup)
     prev, following = markup.inline_keyboard[8]
     assert resolve(prev.callback_data, asked) == PageTurn(0)  # type: ignore[arg-type]
@@ -311,7 +317,7 @@ def test_eight_options_are_not_paged() -> None:
 
 def test_only_the_shown_pages_details_are_listed() -> None:
     asked = prompt(options=options(10, detail=True))
-    text = render_prompt(asked, page=1).text
+    text = render_prompt(SHIPPED, asked, page=1).text
     assert "detail 8" in text and "detail 9" in text and "detail 7" not in text
 
 
@@ -321,7 +327,7 @@ def test_only_the_shown_pages_details_are_listed() -> None:
 def test_a_sharing_prompt_carries_its_keyboard_even_when_unchanged() -> None:
     asked = prompt(input="place", accepts=("location",), text="Where?")
     drawn = render_turn(
-        Turn(messages=("Not a real place.",), prompt=asked), reply_keyboard=("location",)
+        SHIPPED, Turn(messages=("Not a real place.",), prompt=asked), reply_keyboard=("location",)
     )
     (message,) = drawn.messages
     assert message.text == "Not a real place.\n\nWhere?"
@@ -331,7 +337,7 @@ def test_a_sharing_prompt_carries_its_keyboard_even_when_unchanged() -> None:
 
 def test_leaving_a_sharing_step_removes_the_keyboard_on_a_plain_message() -> None:
     asked = prompt(input="text", accepts=("text",), text="Address at this pin?")
-    drawn = render_turn(Turn(prompt=asked), reply_keyboard=("location",))
+    drawn = render_turn(SHIPPED, Turn(prompt=asked), reply_keyboard=("location",))
     (message,) = drawn.messages
     assert isinstance(message.markup, ReplyKeyboardRemove)
     assert drawn.reply_keyboard == ()
@@ -339,7 +345,7 @@ def test_leaving_a_sharing_step_removes_the_keyboard_on_a_plain_message() -> Non
 
 def test_a_prompt_without_buttons_carries_the_notices_and_the_new_reply_keyboard() -> None:
     asked = prompt(input="phone", accepts=("text", "contact"), text="Receiver's phone?")
-    drawn = render_turn(Turn(messages=("Noted.",), prompt=asked))
+    drawn = render_turn(SHIPPED, Turn(messages=("Noted.",), prompt=asked))
     (message,) = drawn.messages
     assert message.text == "Noted.\n\nReceiver's phone?"
     assert reply_buttons(message)[0]["request_contact"] is True
@@ -347,7 +353,7 @@ def test_a_prompt_without_buttons_carries_the_notices_and_the_new_reply_keyboard
 
 def test_leaving_for_a_prompt_with_buttons_removes_the_keyboard_with_a_short_note() -> None:
     asked = prompt(options=options(2))
-    drawn = render_turn(Turn(prompt=asked), reply_keyboard=("location",))
+    drawn = render_turn(SHIPPED, Turn(prompt=asked), reply_keyboard=("location",))
     note, question = drawn.messages
     assert note.text == say("telegram.keyboard_removed") and isinstance(
         note.markup, ReplyKeyboardRemove
@@ -357,7 +363,9 @@ def test_leaving_for_a_prompt_with_buttons_removes_the_keyboard_with_a_short_not
 
 def test_a_conversation_that_ends_takes_the_keyboard_away_on_its_last_words() -> None:
     drawn = render_turn(
-        Turn(messages=("Cancelled.", "Bye."), status="cancelled"), reply_keyboard=("contact",)
+        SHIPPED,
+        Turn(messages=("Cancelled.", "Bye."), status="cancelled"),
+        reply_keyboard=("contact",),
     )
     (last_words,) = drawn.messages
     assert last_words.text == "Cancelled.\n\nBye."
@@ -366,13 +374,13 @@ def test_a_conversation_that_ends_takes_the_keyboard_away_on_its_last_words() ->
 
 
 def test_with_nothing_to_send_the_keyboard_stays_as_it_was() -> None:
-    drawn = render_turn(Turn(), reply_keyboard=("contact",))
+    drawn = render_turn(SHIPPED, Turn(), reply_keyboard=("contact",))
     assert drawn.messages == () and drawn.reply_keyboard == ("contact",)
 
 
 def test_switching_from_contact_to_location_sends_the_new_keyboard() -> None:
     asked = prompt(input="place", accepts=("location",), text="Where?")
-    drawn = render_turn(Turn(prompt=asked), reply_keyboard=("contact",))
+    drawn = render_turn(SHIPPED, Turn(prompt=asked), reply_keyboard=("contact",))
     assert reply_buttons(drawn.messages[0])[0]["request_location"] is True
 
 
@@ -386,11 +394,13 @@ def test_only_inline_or_plain_messages_are_editable() -> None:
 
 def test_an_answered_prompt_shows_the_tapped_choice_without_buttons() -> None:
     asked = prompt(options=options(2), text="Size <?>")
-    answered = render_answered(asked, ChoiceAnswer(option="opt-1"))
+    answered = render_answered(SHIPPED, asked, ChoiceAnswer(option="opt-1"))
     assert answered == OutgoingMessage("Size &lt;?&gt;\n\n✓ Option 1")
-    assert render_answered(asked, CommandAnswer(name="skip")).text.endswith("✓ Skip")
-    assert render_answered(asked, TextAnswer(text="big")) == OutgoingMessage("Size &lt;?&gt;")
-    assert render_answered(asked) == OutgoingMessage("Size &lt;?&gt;")
+    assert render_answered(SHIPPED, asked, CommandAnswer(name="skip")).text.endswith("✓ Skip")
+    assert render_answered(SHIPPED, asked, TextAnswer(text="big")) == OutgoingMessage(
+        "Size &lt;?&gt;"
+    )
+    assert render_answered(SHIPPED, asked) == OutgoingMessage("Size &lt;?&gt;")
 
 
 def test_long_button_labels_are_cut_and_blank_ones_never_empty() -> None:
@@ -402,9 +412,9 @@ def test_long_button_labels_are_cut_and_blank_ones_never_empty() -> None:
 def test_telegram_says_tap_where_the_engine_asks_to_choose() -> None:
     asked = prompt(text=f"How big is it? {tap('!help', capital=True)} for tips.")
     turn = Turn(messages=(f"Send more or {tap('!done')}.",), prompt=asked)
-    (message,) = render_turn(turn).messages
+    (message,) = render_turn(SHIPPED, turn).messages
     assert message.text == "Send more or tap Done.\n\nHow big is it? Tap Help for tips."
-    assert render_answered(asked).text == "How big is it? Tap Help for tips."
+    assert render_answered(SHIPPED, asked).text == "How big is it? Tap Help for tips."
 
 
 def test_a_long_composed_address_on_a_button_keeps_its_unit() -> None:

@@ -25,6 +25,7 @@ from bot.telegram.turn_messages import (
 from conversations import Option, Prompt, Turn
 from tests.fakes import FakeTelegram, TgUser
 from tests.support.clock import WaitingClock
+from tests.support.words import SHIPPED
 
 from .conftest import ALICE, BOB, OPERATORS
 
@@ -50,7 +51,9 @@ def place_prompt(options: int = 0, version: int = 2) -> Prompt:
 async def test_a_rendered_turn_reaches_the_chat_as_telegram_reads_it(
     tg: FakeTelegram, sender: TelegramSender
 ) -> None:
-    drawn = render_turn(Turn(messages=("Got it: 3 < 4 & all.",), prompt=place_prompt(options=2)))
+    drawn = render_turn(
+        SHIPPED, Turn(messages=("Got it: 3 < 4 & all.",), prompt=place_prompt(options=2))
+    )
     results = await sender.send_messages(ALICE.id, drawn.messages)
     assert all(isinstance(r, Delivered) for r in results)
     (question,) = tg.sent_messages(ALICE.id)
@@ -233,9 +236,11 @@ async def test_a_page_turn_edits_the_prompt_in_place(
     tg: FakeTelegram, sender: TelegramSender
 ) -> None:
     asked = place_prompt(options=12)
-    first = await sender.send_message(ALICE.id, render_prompt(asked))
+    first = await sender.send_message(ALICE.id, render_prompt(SHIPPED, asked))
     assert isinstance(first, Delivered)
-    result = await sender.edit_message(ALICE.id, first.message_id, render_prompt(asked, page=1))
+    result = await sender.edit_message(
+        ALICE.id, first.message_id, render_prompt(SHIPPED, asked, page=1)
+    )
     assert result == first
     now = tg.message(ALICE.id, first.message_id)
     assert now is not None and now["text"].endswith("Page 2 of 2")
@@ -247,9 +252,9 @@ async def test_an_answered_prompt_loses_its_keyboard_and_an_unchanged_edit_is_fi
     tg: FakeTelegram, sender: TelegramSender
 ) -> None:
     asked = place_prompt(options=2)
-    first = await sender.send_message(ALICE.id, render_prompt(asked))
+    first = await sender.send_message(ALICE.id, render_prompt(SHIPPED, asked))
     assert isinstance(first, Delivered)
-    answered = render_answered(asked)
+    answered = render_answered(SHIPPED, asked)
     assert await sender.edit_message(ALICE.id, first.message_id, answered) == first
     assert await sender.edit_message(ALICE.id, first.message_id, answered) == first
     now = tg.message(ALICE.id, first.message_id)

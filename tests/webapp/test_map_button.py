@@ -9,6 +9,7 @@ from telegram import ReplyKeyboardMarkup
 
 from bot.telegram.turn_messages import render_turn
 from conversations import Option, Prompt, Turn
+from tests.support.words import SHIPPED
 
 URL = "https://bot.example/webapp/place?chat=42"
 
@@ -25,7 +26,7 @@ def _prompt(**fields: Any) -> Prompt:
 
 
 def _rows(turn: Turn, map_url: str | None = URL) -> list[list[dict[str, Any]]]:
-    drawn = render_turn(turn, map_url=map_url)
+    drawn = render_turn(SHIPPED, turn, map_url=map_url)
     keyboards = [m.markup for m in drawn.messages if isinstance(m.markup, ReplyKeyboardMarkup)]
     assert len(keyboards) <= 1
     if not keyboards:

@@ -15,7 +15,7 @@ from bot.chat_ref import UserRef
 from bot.safety.customer_blocking import unblocked_said
 from bot.safety.customer_names import NameRefused, customer_named, customer_shown
 from bot.telegram.operators.operator_chat import OperatorChat, operator_of
-from bot.turn_speech import say
+from conversations.texts.catalogue import Catalogue
 
 
 class CustomerStops(OperatorChat):
@@ -26,33 +26,35 @@ class CustomerStops(OperatorChat):
         message = await self.operator_message(update)
         if message is None:
             return
+        words = self.catalogue(update)
         args = context.args or []
         if not args:
-            return await self.say(message, say("safety.block_usage"))
-        user = await self._customer(message, args[0])
+            return await self.say(message, words.say("safety.block_usage"))
+        user = await self._customer(words, message, args[0])
         if user is None:
             return None
         reason = " ".join(args[1:]) or None
         done = await self.ctx.chats.blocking.block(user, by=operator_of(update), reason=reason)
-        await self.say(message, done.said(await customer_shown(self.ctx.store, user)))
+        await self.say(message, done.said(words, await customer_shown(self.ctx.store, user)))
 
     async def unblock(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/unblock <customer>``."""
         message = await self.operator_message(update)
         if message is None:
             return
+        words = self.catalogue(update)
         args = context.args or []
         if len(args) != 1:
-            return await self.say(message, say("safety.unblock_usage"))
-        user = await self._customer(message, args[0])
+            return await self.say(message, words.say("safety.unblock_usage"))
+        user = await self._customer(words, message, args[0])
         if user is None:
             return None
         lifted = await self.ctx.chats.blocking.unblock(user, by=operator_of(update))
         shown = await customer_shown(self.ctx.store, user)
-        await self.say(message, unblocked_said(shown, lifted))
+        await self.say(message, unblocked_said(words, shown, lifted))
 
-    async def _customer(self, message: Message, typed: str) -> UserRef | None:
-        found = await customer_named(self.ctx.store, typed)
+    async def _customer(self, words: Catalogue, message: Message, typed: str) -> UserRef | None:
+        found = await customer_named(words, self.ctx.store, typed)
         if isinstance(found, NameRefused):
             await self.say(message, found.reason)
             return None

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.partner.client import PartnerClient
-from bot.turn_speech import number, say
+from conversations.texts.catalogue import Catalogue
 
 MIN_REF: Final = 6  # shorter prefixes would match too much to mean anything
 SEARCHED: Final = 500  # a reference is looked for among this many newest deliveries
@@ -24,19 +24,20 @@ _REF: Final = re.compile(r"[0-9a-f][0-9a-f-]*", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class RefRefused:
-    """``typed`` names no single delivery; ``reason`` says why, for the operator."""
+    """``typed`` names no single delivery; ``reason`` says why, for the operator (in the
+    words ``delivery_id_for`` was given)."""
 
     reason: str
 
 
-async def delivery_id_for(client: PartnerClient, typed: str) -> str | RefRefused:
-    """The id of the delivery ``typed`` names (a full id is taken as it is, the API decides);
-    raises ``PartnerError`` when the list cannot be read."""
+async def delivery_id_for(words: Catalogue, client: PartnerClient, typed: str) -> str | RefRefused:
+    """The id of the delivery ``typed`` names (a full id is taken as it is, the API decides),
+    or why it names none, in ``words``; raises ``PartnerError`` when the list cannot be read."""
     typed = typed.strip()
     if _FULL_ID.fullmatch(typed):
         return typed
     if len(typed) < MIN_REF or not _REF.fullmatch(typed):
-        return RefRefused(say("ops.not_a_reference", typed=_echo(typed), shortest=MIN_REF))
+        return RefRefused(words.say("ops.not_a_reference", typed=_echo(typed), shortest=MIN_REF))
     wanted = typed.casefold()
     found: list[str] = []
     looked = 0
@@ -48,10 +49,14 @@ async def delivery_id_for(client: PartnerClient, typed: str) -> str | RefRefused
             break
     if not found:
         return RefRefused(
-            say("ops.no_delivery_among_newest", ref=typed.upper(), count=number(SEARCHED))
+            words.say(
+                "ops.no_delivery_among_newest", ref=typed.upper(), count=words.number(SEARCHED)
+            )
         )
     if len(found) > 1:
-        return RefRefused(say("ops.ambiguous_reference", ref=typed.upper(), ids=", ".join(found)))
+        return RefRefused(
+            words.say("ops.ambiguous_reference", ref=typed.upper(), ids=", ".join(found))
+        )
     return found[0]
 
 

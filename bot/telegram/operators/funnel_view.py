@@ -14,7 +14,6 @@ from bot.funnel.recorder import day_of
 from bot.funnel.report import funnel_report, render_short
 from bot.periods import since_seconds
 from bot.telegram.operators.operator_chat import OperatorChat
-from bot.turn_speech import say
 
 DEFAULT_PERIOD = "7d"
 
@@ -26,18 +25,19 @@ class FunnelView(OperatorChat):
         message = await self.operator_message(update)
         if message is None:
             return
+        words = self.catalogue(update)
         args = list(context.args or [])
         period = args.pop(0) if args and args[0][:1].isdigit() else DEFAULT_PERIOD
         flow = args.pop(0) if args else None
         try:
             seconds = since_seconds(period)
         except ValueError:
-            await self.say(message, say("ops.report.usage"))
+            await self.say(message, words.say("ops.report.usage"))
             return
         if args:
-            await self.say(message, say("ops.report.usage"))
+            await self.say(message, words.say("ops.report.usage"))
             return
         store = self.ctx.store
         since = day_of(store.clock() - seconds)
         rows = await funnel_report(store.funnel, since_day=since, flow=flow)
-        await self.say(message, render_short(rows, period=period))
+        await self.say(message, render_short(words, rows, period=period))

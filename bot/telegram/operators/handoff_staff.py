@@ -26,19 +26,33 @@ from bot.telegram.application import Handler
 from bot.telegram.handoff_sides import BUTTON_PATTERN, tagged_ref
 from bot.telegram.human_request import message_body
 from bot.telegram.message_sender import TelegramSender, answer_tap
-from bot.turn_speech import say
+from bot.telegram.received_update import language_of
 from conversations import LocationAnswer
+from conversations.texts.business_texts import BusinessTexts
+from conversations.texts.catalogue import Catalogue
 
 Context = ContextTypes.DEFAULT_TYPE
 
 
 class HandoffStaff:
-    """The operators' chat handlers of hand-offs, over ``desk``."""
+    """The operators' chat handlers of hand-offs, over ``desk``; their replies are said from
+    the business's ``texts`` in the language of the operator's client, as every reply to an
+    update is (the cards themselves are in the business's language: ``handoff_sides``)."""
 
-    def __init__(self, desk: HandoffDesk, sender: TelegramSender, operators: frozenset[int]):
+    def __init__(
+        self,
+        desk: HandoffDesk,
+        sender: TelegramSender,
+        texts: BusinessTexts,
+        operators: frozenset[int],
+    ):
         self.desk = desk
         self.sender = sender
+        self.texts = texts
         self.operators = operators
+
+    def _words(self, update: Update) -> Catalogue:
+        return self.texts.catalogue_for(language_of(update))
 
     def handlers(self) -> list[Handler]:
         """The buttons, ``/done REF`` and replies (or messages in a hand-off's topic), heard
@@ -58,40 +72,43 @@ class HandoffStaff:
         query = update.callback_query
         if query is None or query.message is None or query.data is None:
             return
+        words = self._words(update)
         found = re.match(BUTTON_PATTERN, query.data)
         if query.message.chat.id not in self.operators or found is None:
-            await answer_tap(query, say("ops.refused"))
+            await answer_tap(query, words.say("ops.refused"))
             return
         action, ref = found.group(1), found.group(2)
         if action == "done":
             closed = await self.desk.close(ref, by=_staff(query.from_user))
             key = "staff.closed" if closed is not None else "staff.already_closed"
-            await answer_tap(query, say(key, ref=ref))
+            await answer_tap(query, words.say(key, ref=ref))
             return
         taken = await self.desk.take(ref, _staff(query.from_user), _name(query.from_user))
         if taken is None:
-            await answer_tap(query, say("staff.no_such", ref=ref))
+            await answer_tap(query, words.say("staff.no_such", ref=ref))
         elif taken.handoff.state == "closed":
-            await answer_tap(query, say("staff.already_closed", ref=ref))
+            await answer_tap(query, words.say("staff.already_closed", ref=ref))
         elif taken.owner:
-            await answer_tap(query, say("staff.taken_by", owner=_name(query.from_user), ref=ref))
+            taker = _name(query.from_user)
+            await answer_tap(query, words.say("staff.taken_by", owner=taker, ref=ref))
         else:
             owner = taken.handoff.owner_name or "-"
-            await answer_tap(query, say("staff.already_taken", owner=owner, ref=ref))
+            await answer_tap(query, words.say("staff.already_taken", owner=owner, ref=ref))
 
     async def on_done(self, update: Update, context: Context) -> None:
         """``/done REF`` (or ``/done`` replying to the hand-off, or in its topic)."""
         message = update.effective_message
         if message is None or message.from_user is None:
             return
+        words = self._words(update)
         args = context.args or []
         ref = args[0].lstrip("#") if len(args) == 1 else await self._addressed_ref(message)
         if ref is None:
-            await self._say(message, say("staff.done_usage"))
+            await self._say(message, words.say("staff.done_usage"))
             return
         closed = await self.desk.close(ref, by=_staff(message.from_user))
         key = "staff.closed" if closed is not None else "staff.already_closed"
-        await self._say(message, say(key, ref=ref.upper()))
+        await self._say(message, words.say(key, ref=ref.upper()))
 
     async def on_reply(self, update: Update, context: Context) -> None:
         """A reply to a hand-off (or a message in its topic): to the customer (or, a shared
@@ -99,6 +116,7 @@ class HandoffStaff:
         message = update.message
         if message is None or message.from_user is None:
             return
+        words = self._words(update)
         ref = await self._addressed_ref(message)
         handoff = await self.desk.get(ref) if ref is not None else None
         staff, name = _staff(message.from_user), _name(message.from_user)
@@ -106,14 +124,14 @@ class HandoffStaff:
             return  # its customer is blocked: staff were told why, nothing was sent
         if handoff is None or not handoff.waiting:
             if ref is not None:
-                await self._say(message, say("staff.no_such", ref=ref))
+                await self._say(message, words.say("staff.no_such", ref=ref))
             return
         if handoff.owner != staff:
             taken = await self.desk.take(handoff.ref, staff, name)
             if taken is None or not taken.owner:
                 owner = taken.handoff.owner_name if taken is not None else None
                 await self._say(
-                    message, say("staff.already_taken", owner=owner or "-", ref=handoff.ref)
+                    message, words.say("staff.already_taken", owner=owner or "-", ref=handoff.ref)
                 )
                 return
             handoff = taken.handoff
@@ -121,22 +139,22 @@ class HandoffStaff:
         if body is None:
             return
         if message.location is not None and await self.desk.takes_place(handoff):
-            await self._fill(message, handoff)
+            await self._fill(words, message, handoff)
             return
         await self.desk.reply(handoff, body, signer=message.from_user.first_name, by=staff)
 
-    async def _fill(self, message: Message, handoff: Handoff) -> None:
+    async def _fill(self, words: Catalogue, message: Message, handoff: Handoff) -> None:
         assert message.location is not None and message.from_user is not None
         pin = LocationAnswer(lat=message.location.latitude, lng=message.location.longitude)
         outcome = await self.desk.fill(handoff, pin, by=_staff(message.from_user))
         if isinstance(outcome, Filled):
             await self._say(
-                message, say("staff.filled", ref=handoff.ref, question=outcome.question)
+                message, words.say("staff.filled", ref=handoff.ref, question=outcome.question)
             )
             return
         await self._say(
             message,
-            say(
+            words.say(
                 "staff.fill_refused",
                 ref=handoff.ref,
                 question=outcome.question,

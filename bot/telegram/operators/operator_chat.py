@@ -1,4 +1,5 @@
-"""What every operator command shares: answered in operator chats only, and how it replies."""
+"""What every operator command shares: answered in operator chats only, in which words, and how
+it replies."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from bot.partner import errors
 from bot.telegram.bot_context import BotContext
 from bot.telegram.operators.delivery_refs import RefRefused, delivery_id_for
 from bot.telegram.operators.operator_refusals import explain
+from bot.telegram.received_update import language_of
 from bot.telegram.text import escape, split
 from bot.telegram.turn_messages import OutgoingMessage
-from bot.turn_speech import say
+from conversations.texts.catalogue import Catalogue
 
 
 class OperatorChat:
@@ -19,6 +21,11 @@ class OperatorChat:
 
     def __init__(self, ctx: BotContext) -> None:
         self.ctx = ctx
+
+    def catalogue(self, update: Update) -> Catalogue:
+        """The words a command's reply is said in: the business's texts in the language of the
+        operator's client (``language_of``), as every reply to an update is."""
+        return self.ctx.catalogue_for(language_of(update))
 
     async def operator_message(self, update: Update) -> Message | None:
         """The command's message when it came from an operator chat; a refusal otherwise.
@@ -30,16 +37,16 @@ class OperatorChat:
             return None
         if self.ctx.is_operator(message.chat_id):
             return message
-        await self.say(message, say("ops.refused"))
+        await self.say(message, self.catalogue(update).say("ops.refused"))
         return None
 
-    async def delivery_named(self, message: Message, typed: str) -> str | None:
+    async def delivery_named(self, words: Catalogue, message: Message, typed: str) -> str | None:
         """The id of the delivery ``typed`` names (full id or the short reference chats show);
-        None after saying why it names none (or the list could not be read)."""
+        None after saying why it names none (or the list could not be read), in ``words``."""
         try:
-            found = await delivery_id_for(self.ctx.client, typed)
+            found = await delivery_id_for(words, self.ctx.client, typed)
         except errors.PartnerError as error:
-            await self.say(message, explain(error))
+            await self.say(message, explain(words, error))
             return None
         if isinstance(found, RefRefused):
             await self.say(message, found.reason)

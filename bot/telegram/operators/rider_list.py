@@ -10,8 +10,7 @@ from bot.partner.models import Delivery, Rider
 from bot.telegram.operators.operator_chat import OperatorChat
 from bot.telegram.operators.operator_refusals import explain
 from bot.telegram.text import escape
-from bot.turn_speech import current, say
-from bot.turn_speech import number as format_decimal
+from conversations.texts.catalogue import Catalogue
 from conversations.texts.deliveries_texts import short_ref, status_label
 
 
@@ -23,12 +22,13 @@ class RidersView(OperatorChat):
         message = await self.operator_message(update)
         if message is None:
             return
+        words = self.catalogue(update)
         args = context.args or []
         parsed = rider_filters(args[1:]) if args else None
         if parsed is None:
-            return await self.say(message, say("ops.riders_usage"))
+            return await self.say(message, words.say("ops.riders_usage"))
         idle, radius = parsed
-        delivery_id = await self.delivery_named(message, args[0])
+        delivery_id = await self.delivery_named(words, message, args[0])
         if delivery_id is None:
             return None
         try:
@@ -36,38 +36,41 @@ class RidersView(OperatorChat):
             pickup = delivery.pickup
             lat, lng = (pickup.latitude, pickup.longitude) if pickup else (None, None)
             if radius is not None and (lat is None or lng is None):
-                return await self.say(message, say("ops.no_pickup_coords"))
+                return await self.say(message, words.say("ops.no_pickup_coords"))
             found = await self.ctx.client.list_riders(
                 pickup_lat=lat, pickup_lng=lng, radius_km=radius, idle_only=idle
             )
         except errors.PartnerError as error:
-            return await self.say(message, explain(error, delivery_id=delivery_id))
-        await self.say_html(message, riders_text(delivery, found, idle=idle, radius=radius))
+            return await self.say(message, explain(words, error, delivery_id=delivery_id))
+        text = riders_text(words, delivery, found, idle=idle, radius=radius)
+        await self.say_html(message, text)
 
 
 def riders_text(
-    delivery: Delivery, riders: list[Rider], *, idle: bool, radius: float | None
+    words: Catalogue, delivery: Delivery, riders: list[Rider], *, idle: bool, radius: float | None
 ) -> str:
-    """The rider list as HTML, in the API's order (closest first, presence as tiebreak)."""
-    filters = [part for part in (say("ops.idle_only") if idle else "", _within(radius)) if part]
+    """The rider list as HTML in ``words``, in the API's order (closest first, presence as
+    tiebreak)."""
+    filtered = (words.say("ops.idle_only") if idle else "", _within(words, radius))
+    filters = [part for part in filtered if part]
     pickup = delivery.pickup.address if delivery.pickup and delivery.pickup.address else None
     ref = short_ref(delivery.id)
     if pickup:
-        title = say("ops.riders_title_pickup", ref=ref, pickup=pickup)
+        title = words.say("ops.riders_title_pickup", ref=ref, pickup=pickup)
     else:
-        title = say("ops.riders_title", ref=ref)
+        title = words.say("ops.riders_title", ref=ref)
     title += f", {', '.join(filters)}" if filters else ""
     if not riders:
-        return escape(say("ops.none_match", title=title))
-    lines = [escape(say("ops.listed", title=title))]
+        return escape(words.say("ops.none_match", title=title))
+    lines = [escape(words.say("ops.listed", title=title))]
     for number, rider in enumerate(riders, 1):
         vehicle = f" ({rider.vehicle_type})" if rider.vehicle_type else ""
         lines.append(
-            f"{number}. {escape((rider.name or say('ops.unnamed_rider')) + vehicle)}"
+            f"{number}. {escape((rider.name or words.say('ops.unnamed_rider')) + vehicle)}"
             f" · <code>{escape(rider.id)}</code>"
         )
-        lines.append(escape(f"    {_rider_facts(rider)}"))
-    lines.append(escape(say("ops.assign_with", ref=short_ref(delivery.id))))
+        lines.append(escape(f"    {_rider_facts(words, rider)}"))
+    lines.append(escape(words.say("ops.assign_with", ref=short_ref(delivery.id))))
     return "\n".join(lines)
 
 
@@ -91,21 +94,23 @@ def rider_filters(words: list[str]) -> tuple[bool, float | None] | None:
     return idle, radius
 
 
-def _rider_facts(rider: Rider) -> str:
+def _rider_facts(words: Catalogue, rider: Rider) -> str:
     if rider.distance_km is not None:
-        distance = say("ops.km_away", km=format_decimal(rider.distance_km, "0.0"))
+        distance = words.say("ops.km_away", km=words.number(rider.distance_km, "0.0"))
     else:
-        distance = say("ops.distance_unknown")
+        distance = words.say("ops.distance_unknown")
     if rider.location is None:
-        located = say("ops.no_location")
+        located = words.say("ops.no_location")
     else:
-        located = say("ops.fresh_location" if rider.location.fresh else "ops.stale_location")
+        located = words.say("ops.fresh_location" if rider.location.fresh else "ops.stale_location")
     count = rider.active_delivery_count
     one = count == 1
-    active = say("ops.active_delivery") if one else say("ops.active_deliveries", count=count)
-    facts = [status_label(current(), str(rider.presence)), distance, located, active]
+    active = (
+        words.say("ops.active_delivery") if one else words.say("ops.active_deliveries", count=count)
+    )
+    facts = [status_label(words, str(rider.presence)), distance, located, active]
     return " · ".join(facts)
 
 
-def _within(radius: float | None) -> str:
-    return "" if radius is None else say("ops.within", km=format_decimal(radius))
+def _within(words: Catalogue, radius: float | None) -> str:
+    return "" if radius is None else words.say("ops.within", km=words.number(radius))
