@@ -49,7 +49,6 @@ from bot.relay.channel_protocol import Channel
 from bot.seams import Seams
 from bot.settings import CoreSettings
 from bot.store import Store
-from bot.turn_speech import install
 from bot.web import create_web_app
 from conversations import Geocoder
 from conversations.flow import FlowRegistry
@@ -153,7 +152,6 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
     """
     seams = seams or Seams()
     texts = BusinessTexts(settings.texts)
-    install(texts)  # for the bot's code not yet given its catalogue (``bot.turn_speech``)
     metrics = business_metrics(settings.metrics, running_version())
     store.audit.observe(metrics.count_audit_event)  # the store counts nothing itself
     channels = Channels()

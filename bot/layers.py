@@ -46,10 +46,7 @@ FLOORS: Final = (
         ),
         "values and names that import nothing of the bot",
     ),
-    Floor(
-        ("conversations", "bot.turn_speech"),
-        "the pure core: flows, steps, sessions, the texts' catalogue; the turn's catalogue",
-    ),
+    Floor(("conversations",), "the pure core: flows, steps, sessions, the texts' catalogue"),
     Floor(("bot.chatlocks", "bot.jobs"), "one chat's turns in order; the one scheduler"),
     Floor(("bot.store",), "persistence behind a protocol; locks, leadership, budgets"),
     Floor(("bot.metrics",), "what is recorded, and /metrics over the store's gauges"),

@@ -9,23 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.channel_texts import shipped_channel_texts
 from bot.store.pg_local_server import LocalPostgres
-from bot.turn_speech import install, installed
-from conversations.texts.catalogue import DEFAULT_TEXTS
-
-
-@pytest.fixture(autouse=True)
-def _channel_words() -> Iterator[None]:
-    """Each test starts from the shipped catalogue with every channel's own words, as
-    ``deliverybot run`` builds it from a config: an adapter's renderer says its words without a
-    core. A core a test builds installs its own texts, and the words of the channels it
-    registers (``ChannelRegistration.texts``)."""
-    before = installed()
-    install(DEFAULT_TEXTS.with_channels(*shipped_channel_texts()))
-    yield
-    install(before)
-
 
 # Fixtures every folder shares, defined once in tests/support: ``store`` on either backend.
 pytest_plugins = ("tests.support.store_fixture",)

@@ -15,6 +15,14 @@ def test_the_core_imports_nothing_of_bot() -> None:
     assert core_imports_of_bot() == []
 
 
+def test_the_only_module_state_is_the_log_correlation_context() -> None:
+    """Texts, metrics, the turn's creates and replies are a business's, passed to whoever needs
+    them; the one ContextVar left carries the log lines' correlation ids (issue 35)."""
+    assert [(place.module, place.name) for place in module_state()] == [
+        ("bot.log_context", "_context")
+    ]
+
+
 def test_module_state_is_found_in_each_of_its_forms() -> None:
     source = """
 from contextvars import ContextVar

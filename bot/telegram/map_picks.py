@@ -29,6 +29,7 @@ class MapPickTurns:
     chat: ChatRef
     pick: PagePick
     title: str  # the place question's title ("Drop-off place"), for the echo
+    catalogue: Catalogue  # the customer's, the echo is said from it
     unit_version: int | None = None  # the unit question the pick answers next, once asked
 
     @classmethod
@@ -44,7 +45,7 @@ class MapPickTurns:
         flow = chats.engine.registry.get(session.flow)
         if flow is None or pick.step not in flow:
             return None
-        return cls(chats, chat, pick, flow.step(pick.step).said_title(catalogue))
+        return cls(chats, chat, pick, flow.step(pick.step).said_title(catalogue), catalogue)
 
     async def after_place(self, turn: Turn) -> Turn | None:
         """What the place's turn shows: nothing when it asks the unit the pick has."""
@@ -66,7 +67,11 @@ class MapPickTurns:
         return self._echoed(turn, await self.chats.session(self.chat))
 
     def _echoed(self, turn: Turn, session: Session | None) -> Turn:
-        line = None if session is None else picked_line(session, self.pick.names, self.title)
+        line = (
+            None
+            if session is None
+            else picked_line(self.catalogue, session, self.pick.names, self.title)
+        )
         if line is None:
             return turn
         return turn.model_copy(update={"messages": (line, *turn.messages)})

@@ -54,9 +54,11 @@ import pytest
 from telegram import Update
 from telegram.request import HTTPXRequest
 
+from bot.channel_texts import shipped_channel_texts
 from bot.chat_ref import UserRef
 from bot.clocks import Clock, system_clock
 from bot.config import Config
+from bot.config.texts_section import CHANNEL_TEXTS
 from bot.demo.transports import AppSwitch, loopback_resolver
 from bot.runtime import Runtime, Seams
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
@@ -161,10 +163,11 @@ def stack_config(
     public_base_url: str = PUBLIC_BASE_URL,
     partner: dict[str, Any] | None = None,
     metrics: dict[str, Any] | None = None,
+    texts: dict[str, Any] | None = None,
 ) -> Config:
-    """The config an operator would write for this stack (secrets inline, no env vars);
-    ``partner`` adds ``[partner]`` settings (the client's retries), ``metrics`` a
-    ``[metrics]`` section."""
+    """The config an operator would write for this stack (secrets inline, no env vars), its
+    files under ``tmp_path``; ``partner`` adds ``[partner]`` settings (the client's retries),
+    ``metrics`` a ``[metrics]`` section, ``texts`` a ``[texts]`` one."""
     telegram: dict[str, Any] = {
         "token": tg.token,
         "mode": mode,
@@ -185,7 +188,15 @@ def stack_config(
     }
     if metrics is not None:
         data["metrics"] = metrics
-    return Config.model_validate(data, context={"environ": {}, "base_dir": tmp_path})
+    if texts is not None:
+        data["texts"] = texts
+    return Config.model_validate(data, context=config_context(tmp_path))
+
+
+def config_context(base_dir: Path) -> dict[str, Any]:
+    """What ``deliverybot run`` gives a config's validation: no environment variables, the
+    file's folder, and every shipped channel's words (for ``[texts]`` overrides)."""
+    return {"environ": {}, "base_dir": base_dir, CHANNEL_TEXTS: shipped_channel_texts}
 
 
 @dataclass
@@ -383,11 +394,14 @@ async def sandbox_and_telegram(
 @pytest.fixture
 async def make_stack(tmp_path: Path) -> AsyncIterator[MakeStack]:
     """``await make_stack(mode="polling", edit=None, operators=[OPERATORS.id], workers=True,
-    public_base_url=PUBLIC_BASE_URL, partner=None, clock=system_clock, metrics=None)``.
+    public_base_url=PUBLIC_BASE_URL, partner=None, clock=system_clock, metrics=None,
+    texts=None, home=None)``.
 
     ``edit(data)`` changes the default scenario's TOML data before the sandbox is built;
-    ``partner`` adds ``[partner]`` settings to the config, ``metrics`` its ``[metrics]``.
-    Everything started is stopped when the test ends.
+    ``partner`` adds ``[partner]`` settings to the config, ``metrics`` its ``[metrics]``,
+    ``texts`` its ``[texts]``; ``home`` is the folder of its store and media (``tmp_path``:
+    give each of several stacks in one test its own). Everything started is stopped when the
+    test ends.
     """
     async with contextlib.AsyncExitStack() as exits:
 
@@ -401,6 +415,8 @@ async def make_stack(tmp_path: Path) -> AsyncIterator[MakeStack]:
             partner: dict[str, Any] | None = None,
             clock: Clock = system_clock,
             metrics: dict[str, Any] | None = None,
+            texts: dict[str, Any] | None = None,
+            home: Path | None = None,
         ) -> BotStack:
             switch, sandbox, tg = await sandbox_and_telegram(exits, edit)
             for user in (ADA, BOLA, CHIDI, OLU):
@@ -408,7 +424,7 @@ async def make_stack(tmp_path: Path) -> AsyncIterator[MakeStack]:
             tg.add_chat(OPERATORS)
             tg.add_chat(FORUM)
             config = stack_config(
-                tmp_path,
+                home or tmp_path,
                 tg,
                 sandbox,
                 mode=mode,
@@ -416,6 +432,7 @@ async def make_stack(tmp_path: Path) -> AsyncIterator[MakeStack]:
                 public_base_url=public_base_url,
                 partner=partner,
                 metrics=metrics,
+                texts=texts,
             )
             stack = BotStack(tg, sandbox, switch, config, workers=workers, clock=clock)
             exits.push_async_callback(stack.stop)

@@ -34,6 +34,9 @@ class UpdateFactory:
         self._world = world
         self._update_ids = itertools.count(first_update_id)
         self._chat_instances: dict[int, str] = {}
+        # Who has written, as they wrote: a tap in their private chat comes from the same user
+        # (with their client's language_code), as Telegram sends it.
+        self._senders: dict[int, TgUser] = {}
 
     def text(self, user: TgUser, text: str, *, chat: TgChat | None = None) -> JSONDict:
         """A plain text message."""
@@ -97,7 +100,9 @@ class UpdateFactory:
             chat = current["chat"]
             if chat["type"] != "private":
                 raise ValueError("say which user taps in a group chat")
-            user = TgUser(chat["id"], chat.get("first_name", ""), username=chat.get("username"))
+            user = self._senders.get(chat["id"]) or TgUser(
+                chat["id"], chat.get("first_name", ""), username=chat.get("username")
+            )
         if "keyboard" in markup and not any(key.startswith("request_") for key in button):
             return self.text(user, button_text)
         if "callback_data" not in button:
@@ -200,6 +205,7 @@ class UpdateFactory:
         return update
 
     def _message(self, user: TgUser, chat: TgChat | None, **content: Any) -> JSONDict:
+        self._senders[user.id] = user
         chat = chat or user.private_chat
         message = {
             "message_id": self._world.next_message_id(chat.id),
