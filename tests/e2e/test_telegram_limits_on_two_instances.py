@@ -169,8 +169,10 @@ async def test_a_429_about_the_whole_bot_holds_every_chat_on_both_instances(
     assert limits.flood_refused and limits.refused == []
     first_429 = limits.flood_refused[0][0]
     # Sends already on their way when the first 429 came may be refused too; once the hold
-    # is shared (well within half a second), nothing is tried until the flood is over.
-    assert all(at < first_429 + 0.5 for at, _ in limits.flood_refused)
+    # is shared, nothing is tried until the flood is over. Unshared, refusals would go on for
+    # the whole flood; the bound is half of it, so a loaded machine's slow hop (the full suite
+    # on two cores once took over half a second) does not fail it.
+    assert all(at < first_429 + limits.flood_seconds / 2 for at, _ in limits.flood_refused)
     after = [at for at, _ in limits.sent if at > first_429]
     assert after and min(after) >= first_429 + limits.flood_seconds - ARRIVAL_JITTER
     assert pair.replies() == {c.id: UPDATES_PER_CUSTOMER for c in CUSTOMERS}
