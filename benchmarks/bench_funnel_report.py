@@ -27,7 +27,6 @@ from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.funnel_events import FunnelEvent
 from bot.store.pg_local_server import LocalPostgres
-from conversations.texts.catalogue import DEFAULT_TEXTS
 
 ROWS = 100_000
 RUNS = 5
@@ -81,7 +80,7 @@ async def measure(store: Store, label: str, now: float) -> None:
             tracemalloc.start()
             started = time.perf_counter()
             rows = await funnel_report(store.funnel, since_day=day_of(now) - days, flow=flow)
-            render_table(DEFAULT_TEXTS.business_catalogue(), rows, period=f"{days}d")
+            render_table(rows, period=f"{days}d")
             seconds.append(time.perf_counter() - started)
             peaks.append(tracemalloc.get_traced_memory()[1])
             tracemalloc.stop()

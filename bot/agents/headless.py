@@ -307,8 +307,10 @@ class HeadlessConversations:
         self, conversation: AgentConversation, raw: object, prompt: Prompt
     ) -> ConversationView:
         """A confirm without the total shown now: the summary again, as it stands now (the
-        fee may have changed), and nothing sent."""
-        turn = await self._chats.resume(conversation.chat, conversation.user)
+        fee may have changed), and nothing sent, in the conversation's language."""
+        turn = await self._chats.resume(
+            conversation.chat, conversation.user, language=conversation.language
+        )
         return await self._record(
             conversation,
             kept_answer(raw),

@@ -114,9 +114,10 @@ _HEADER = ("step", "reached", "answered", "drop-off", "median time", "re-asked",
            "created", "hand-offs", "top re-ask reasons")  # fmt: skip
 
 
-def render_table(catalogue: Catalogue, rows: list[StepRow], *, period: str) -> str:
-    """The report as text tables, one per flow (``deliverybot report``). ``catalogue`` is the
-    business's, as for ``render_short``; the tables' headings are the shell's own, fixed."""
+def render_table(rows: list[StepRow], *, period: str) -> str:
+    """The report as text tables, one per flow (``deliverybot report``), under fixed English
+    column headings: a table for whoever runs the shell, with step and flow names as the flows
+    declare them (an operator's chat gets ``render_short``, said in the business's language)."""
     if not rows:
         return f"No funnel events in the last {period}.\n"
     out: list[str] = []

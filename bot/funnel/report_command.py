@@ -22,4 +22,4 @@ async def report_text(
         )
     finally:
         await store.close()
-    return render_table(config.texts.texts().business_catalogue(), rows, period=period)
+    return render_table(rows, period=period)

@@ -250,20 +250,22 @@ class HandoffDesk:
         """Answer the customer's open question for them, through its own step."""
         await self._staff_action("fill", handoff.ref, by)
         chat, user = handoff.chat, handoff.user
-        # The question as the customer reads it: it is named in what they are told, and the
-        # step's own refusal (told to staff) is in their language too.
-        said = self._customers_catalogue(handoff)
+        # The question is named to the customer in their language and to staff in the
+        # business's, like the card; the step's own refusal is the sentence the customer would
+        # have read, so staff see it as the customer would.
+        said, staff = self._customers_catalogue(handoff), self._staff_catalogue()
         session = await self.chats.session(chat)
         step = session.step if session is not None else None
         flow = session.flow if session is not None else None
-        question = question_title(said, self.chats.engine, flow, step)
+        question = question_title(staff, self.chats.engine, flow, step)
         if session is None or step is None:
-            return FillRefused(question, said.say("staff.card_no_order"))
+            return FillRefused(question, staff.say("staff.card_no_order"))
         turn = await self.chats.handle(chat, user, answer, language=handoff.language)
         after = await self.chats.session(chat)
         if after is not None and after.step == step and after.failures > session.failures:
             return FillRefused(question, " ".join(turn.messages))
-        await self.reply(handoff, text_body(said.say("human.filled", question=question)))
+        asked = question_title(said, self.chats.engine, flow, step)
+        await self.reply(handoff, text_body(said.say("human.filled", question=asked)))
         side = self._customers.get(chat.channel)
         if side is not None:
             await side.answered(chat, turn)

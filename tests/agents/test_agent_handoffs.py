@@ -7,7 +7,7 @@ from bot.handoff.bodies import text_body
 from bot.handoff.desk import Filled
 from conversations import LocationAnswer
 from tests.fakes.handoff_sides import RecordingStaff
-from tests.support.words import say
+from tests.support.words import SHIPPED, said_in, say
 
 from .conftest import TO_SUMMARY, AgentWorld
 
@@ -79,6 +79,38 @@ async def test_after_staff_fill_an_answer_the_conversation_shows_the_next_questi
     assert next_answer.status_code == 200, next_answer.text
     assert next_answer.json()["refused"] is None
     assert next_answer.json()["prompt"]["step"] != now["prompt"]["step"]
+
+
+async def test_staff_read_the_filled_question_in_the_business_language(
+    world: AgentWorld,
+) -> None:
+    """A French customer's question filled by staff: staff are told which question in the
+    business's language (as the card names it), the customer in theirs."""
+    assert world.core is not None
+    desk = world.core.handoffs
+    desk.use_staff(RecordingStaff())
+    response = await world.api.post(
+        "/api/conversations", json={"customer": "cust-fr", "language": "fr"}
+    )
+    started = response.json()
+    for answer in TO_SUMMARY[:3]:
+        await world.answer(started["id"], answer)
+    conversation = f"/api/conversations/{started['id']}"
+    step = (await world.api.get(conversation)).json()["prompt"]["step"]
+    response = await world.api.post(conversation + "/handoff", json={"language": "fr"})
+    handoff = await desk.get(response.json()["handoff"]["ref"])
+    assert handoff is not None and handoff.language == "fr"
+
+    filled = await desk.fill(handoff, LocationAnswer(lat=6.5244, lng=3.3792))
+
+    flow = world.core.chats.engine.registry.get("pickup_delivery")
+    assert flow is not None
+    assert filled == Filled(flow.step(step).said_title(SHIPPED))
+    french = flow.step(step).said_title(said_in("fr"))
+    assert french != filled.question
+    events = (await world.api.get(conversation + "/events")).json()["events"]
+    told = [e["text"] for e in events if e["type"] == "staff_message"]
+    assert told == [said_in("fr").say("human.filled", question=french)]
 
 
 async def test_a_block_ends_the_agent_customers_hand_off(world: AgentWorld) -> None:

@@ -116,7 +116,14 @@ async def test_two_instances_answering_one_conversation_at_once_run_one_after_th
     observed(core_b, "b")
     # The flow's first question on A; the second question's answer on B at the same moment.
     first = asyncio.create_task(api_a.post(answers_url, json={"answer": TO_SUMMARY[0]}))
-    await a_runs.wait()
+    # A's turn running, or A's request over without it (its turn failed before it ran): then
+    # the test fails on A's answer rather than waiting for a turn that never comes.
+    a_running = asyncio.create_task(a_runs.wait())
+    await asyncio.wait({first, a_running}, return_when=asyncio.FIRST_COMPLETED)
+    if not a_running.done():
+        a_running.cancel()
+        response = await first
+        raise AssertionError(f"A answered without running its turn: {response.text}")
     second = await api_b.post(answers_url, json={"answer": TO_SUMMARY[1]})
     assert (await first).status_code == 200
     assert second.status_code == 200

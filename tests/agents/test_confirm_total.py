@@ -78,6 +78,23 @@ async def test_a_confirm_without_the_total_shown_is_refused_with_the_summary(
     assert created["status"] == "created"
 
 
+async def test_the_summary_shown_again_is_in_the_conversations_language(
+    world: AgentWorld,
+) -> None:
+    started = await world.api.post(
+        "/api/conversations", json={"customer": "total-fr", "language": "fr"}
+    )
+    view = started.json()
+    for answer in TO_SUMMARY:
+        view = (await world.answer(view["id"], answer)).json()
+    assert view["prompt"]["input"] == "confirm"
+
+    refused = await world.answer(view["id"], {"kind": "choice", "option": "confirm"})
+
+    assert refused.status_code == 422
+    assert refused.json()["prompt"]["question"] == view["prompt"]["question"]  # French again
+
+
 async def test_a_fee_changed_since_the_summary_is_refused_with_the_new_total(
     world: AgentWorld, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -87,7 +87,7 @@ async def test_scripted_customers_give_exact_counts_per_step(make_stack: MakeSta
     assert "  pickup_place: 1 of 3 gave up (33%)" in short
     assert "  receiver_phone: 1 of 2 gave up (50%)" in short
     assert "re-asked most for invalid_answer" in short
-    table = render_table(SHIPPED, rows, period="1d")
+    table = render_table(rows, period="1d")
     assert "receiver_phone" in table and "invalid_answer 1" in table
     # The operators' short version, in their chat; nobody else's.
     (reply,) = await stack.command(OLU, "report", "1d", chat=OPERATORS)

@@ -255,7 +255,7 @@ async def test_the_funnel_counts_hand_offs_at_the_step_they_were_opened(
     handoffs = {(row.flow, row.step): row.handoffs for row in rows if row.handoffs}
     assert handoffs == {("pickup_delivery", "dropoff_place"): 2}
 
-    lines = render_table(SHIPPED, rows, period="1d").splitlines()
+    lines = render_table(rows, period="1d").splitlines()
     assert lines[1].split()[-5:] == ["created", "hand-offs", "top", "re-ask", "reasons"]
     (dropoff,) = [line for line in lines if line.split()[:1] == ["dropoff_place"]]
     assert dropoff.split()[-3:] == ["0", "2", "-"]  # created, hand-offs, no re-ask reasons
