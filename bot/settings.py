@@ -88,9 +88,14 @@ class CoreSettings:
     geocoding: GeocodingConfig = field(default_factory=GeocodingConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
     online_payment: OnlinePayment = field(default_factory=OnlinePayment)
-    otp_via_webhook: bool = False
     handoff: HandoffSettings = field(default_factory=HandoffSettings)
     metrics: bool = False  # ``[metrics] enabled``: the business's metrics are recorded
+
+    @property
+    def otp_via_webhook(self) -> bool:
+        """``[relay] otp_via_webhook``: the service gives the drop-off code to the bot, which
+        hands it to the receiver by link (summaries say so), rather than texting it itself."""
+        return self.relay is not None and self.relay.otp_via_webhook
 
     @classmethod
     def from_config(cls, config: Config, *, telegram: bool = True) -> CoreSettings:
@@ -127,7 +132,6 @@ class CoreSettings:
             online_payment=OnlinePayment(
                 config.payments.online_instructions, config.payments.online_link
             ),
-            otp_via_webhook=config.relay.otp_via_webhook,
             public_base_url=config.server.public_base_url,
             media_ttl_seconds=config.storage.media_ttl_hours * 3600,
             geocoding=config.geocoding,

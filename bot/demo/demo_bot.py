@@ -112,7 +112,6 @@ class DemoBot:
                 # The demo's dashboard is the sandbox's scenario: the bot is set as it is, for
                 # the summaries (codes_by_link) and the relay alike (``[relay]
                 # otp_via_webhook``, which alerts operators when it disagrees with the service).
-                otp_via_webhook=sandbox.scenario.organization.otp_via_webhook,
                 relay=RelayConfig.model_validate(
                     {"otp_via_webhook": sandbox.scenario.organization.otp_via_webhook}
                 ),
