@@ -251,13 +251,15 @@ def _mcp(args: argparse.Namespace) -> int:
     if config is None:
         return EXIT_USAGE
     import asyncio
-    import logging
 
     # Imported here: the MCP SDK and the bot are not needed to check a config.
     from bot.agents.mcp_command import McpListen
+    from bot.runtime import configure_logging
     from bot.runtime.mcp_serving import serve_mcp
 
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)  # stdout is the protocol
+    # As ``[logging]`` says (level, text or JSON lines), secrets redacted; on stderr, since
+    # stdout is the protocol's over stdio.
+    configure_logging(config)
     listen = McpListen(args.transport, args.host, args.port)
     try:
         asyncio.run(serve_mcp(config, args.channel, listen))

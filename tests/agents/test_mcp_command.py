@@ -4,7 +4,9 @@ error; with ``backend = "postgres"`` it opens the shared database, not a SQLite 
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -69,6 +71,32 @@ async def test_with_postgres_it_opens_the_shared_database(
         await connection.close()
     assert tables == 1  # the store it opened made its tables there
     assert not (tmp_path / "bot.sqlite3").exists()
+
+
+def test_its_log_lines_follow_the_logging_section_on_stderr(tmp_path: Path) -> None:
+    """``[logging] format = "json"`` holds for ``deliverybot mcp`` as for ``run``: every line
+    on stderr is a JSON object, and stdout (the protocol's, over stdio) carries no log line."""
+    config = config_file(tmp_path)
+    config.write_text(
+        config.read_text(encoding="utf-8") + '\n[logging]\nlevel = "debug"\nformat = "json"\n',
+        encoding="utf-8",
+    )
+    server = stdio_server(config)
+    done = subprocess.run(  # noqa: S603 - a fixed argument list, no shell
+        [server.command, *server.args],
+        env=server.env,
+        cwd=server.cwd,
+        stdin=subprocess.DEVNULL,  # the client is gone at once: the server stops
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert lines, done.stderr
+    for line in lines:
+        assert isinstance(json.loads(line), dict), line
+    assert done.stdout == ""
 
 
 def test_an_unknown_channel_is_a_usage_error(
