@@ -36,21 +36,23 @@ class OperatorAlerts:
         if not await self._store.operator_alerts.take(text, repeat_after=ALERT_REPEAT_SECONDS):
             logger.info("operator alert not repeated (sent in the last %d s)", ALERT_REPEAT_SECONDS)
             return
-        if self._alert_operators is None:
-            logger.error("operator alert (no operator channel): %s", text)
-            return
-        try:
-            await self._alert_operators(text)
-        except Exception:
-            # The customer's turn is saved already; a failed alert must not undo it.
-            logger.exception("could not alert the operators: %s", text)
+        await send_alert(self._alert_operators, text)
 
     async def tell(self, text: str) -> None:
         """An alert already limited by its sender (a limit: once per customer per day)."""
-        if self._alert_operators is None:
-            logger.warning("operator alert (no operator channel): %s", text)
-            return
-        try:
-            await self._alert_operators(text)
-        except Exception:
-            logger.exception("could not alert the operators: %s", text)
+        await send_alert(self._alert_operators, text, unheard=logging.WARNING)
+
+
+async def send_alert(
+    alert_operators: AlertOperators | None, text: str, *, unheard: int = logging.ERROR
+) -> None:
+    """``text`` to the operators, never raising: whoever alerts has done its work already (a
+    customer's turn saved, a create settled), and a failed alert must not undo it. Without an
+    operator channel the alert is logged at ``unheard``; a failed one is logged with its error."""
+    if alert_operators is None:
+        logger.log(unheard, "operator alert (no operator channel): %s", text)
+        return
+    try:
+        await alert_operators(text)
+    except Exception:
+        logger.exception("could not alert the operators: %s", text)

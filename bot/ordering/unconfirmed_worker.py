@@ -46,12 +46,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.clocks import Clock, Sleep
 from bot.jobs import Job
 from bot.metrics.business_metrics import NO_METRICS, Metrics
+from bot.ordering.alerting import AlertOperators, send_alert
 from bot.ordering.creator import refusal_for
 from bot.ordering.kept_photos import KeptPhotos
 from bot.ordering.lost_create_lookup import find_created
@@ -71,7 +71,6 @@ from conversations.texts.catalogue import DEFAULT_TEXTS
 
 logger = logging.getLogger(__name__)
 
-AlertOperators = Callable[[str], Awaitable[None]]
 NOTICE_KIND = "order_outcome"
 
 #: When the first follow-up of a lost create falls due, in seconds after the failure: soon, so
@@ -335,10 +334,4 @@ class CreateFollowUp(Job):
         await self._store.unconfirmed.retry_later(row.idempotency_key, attempts, at)
 
     async def _alert(self, text: str) -> None:
-        if self._alert_operators is None:
-            logger.error("operator alert (no operator channel): %s", text)
-            return
-        try:
-            await self._alert_operators(text)
-        except Exception:
-            logger.exception("could not alert the operators: %s", text)
+        await send_alert(self._alert_operators, text)

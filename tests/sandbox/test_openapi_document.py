@@ -28,7 +28,7 @@ from bot.partner.models import (
     ErrorBody,
     WebhookEvent,
 )
-from tests.support.partner_json import otp_json, webhook_event
+from tests.support.partner_json import delivery_json, otp_json, webhook_event
 
 DOCUMENT_PATH = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"
 
@@ -300,55 +300,6 @@ def test_request_limits_from_the_spec(document: dict[str, Any]) -> None:
 # --- schemas say what the spec says ---------------------------------------------------------------
 
 
-def a_delivery(**changes: Any) -> dict[str, Any]:
-    delivery: dict[str, Any] = {
-        "id": "6f1c2e9a-1d7b-4a53-9a44-1f7c0e2b9b10",
-        "status": "pending",
-        "access_code": "K7Q2XW",
-        "title": "Shoes to Yaba",
-        "service_kind": "pickup_delivery",
-        "request_source": "api",
-        "package": {"description": "A pair of shoes", "size": "small", "is_fragile": False},
-        "payment": {
-            "delivery_fee": 2500,
-            "delivery_payment_status": "unpaid",
-            "currency_code": "NGN",
-            "customer_collection_method": "cash_on_delivery",
-            "is_pod_enabled": False,
-            "pod_amount": None,
-        },
-        "pickup": {
-            "address": "12 Broad St, Lagos",
-            "latitude": 6.4541,
-            "longitude": 3.3947,
-            "warehouse_id": None,
-        },
-        "dropoff": {"address": "3 Herbert Macaulay Way", "latitude": 6.5095, "longitude": 3.3711},
-        "distance_km": 7.2,
-        "estimated_duration_minutes": 25,
-        "customer": {
-            "sender_name": "Ada",
-            "sender_phone": "+2348012345678",
-            "sender_email": None,
-            "receiver_name": "Tunde",
-            "receiver_phone": "+2348098765432",
-        },
-        "tracking": {
-            "url": "https://track.example.com/track/6f1c2e9a/K7Q2XW",
-            "path": "/track/6f1c2e9a/K7Q2XW",
-            "access_code": "K7Q2XW",
-        },
-        "rider_assigned": False,
-        "rider": None,
-        "created_at": "2025-01-02T10:00:00Z",
-        "updated_at": None,
-        "cancelled_at": None,
-        "cancellation_reason": None,
-    }
-    delivery.update(changes)
-    return delivery
-
-
 def a_create_request(**changes: Any) -> dict[str, Any]:
     body: dict[str, Any] = {
         "serviceKind": "pickup_delivery",
@@ -427,21 +378,21 @@ def test_delivery_requires_every_field_of_the_spec(document: dict[str, Any]) -> 
 
 def test_delivery_accepts_the_spec_shape_and_open_enums(document: dict[str, Any]) -> None:
     schema = component(document, "Delivery")
-    sample = a_delivery()
+    sample = delivery_json()
     Delivery.model_validate(sample)  # the client model reads the same shape
     assert schema.is_valid(sample)
     assert schema.is_valid(
-        a_delivery(
+        delivery_json(
             status="returned_to_sender",
             service_kind="parcel_locker",
             request_source="zapier",
             rider={"id": "r1", "name": None, "vehicle_type": None},
         )
     )
-    assert schema.is_valid(a_delivery(service_kind=None, request_source=None))
-    assert not schema.is_valid(a_delivery(rider_assigned=None))
+    assert schema.is_valid(delivery_json(service_kind=None, request_source=None))
+    assert not schema.is_valid(delivery_json(rider_assigned=None))
     assert not schema.is_valid({"id": "d1", "status": "pending"})
-    assert not schema.is_valid(a_delivery(created_at="yesterday"))
+    assert not schema.is_valid(delivery_json(created_at="yesterday"))
 
 
 def test_cancel_may_answer_with_only_id_and_status(document: dict[str, Any]) -> None:
@@ -450,7 +401,7 @@ def test_cancel_may_answer_with_only_id_and_status(document: dict[str, Any]) -> 
     reduced = {"ok": True, "delivery": {"id": "d1", "status": "cancelled"}}
     assert cancel.is_valid(reduced)
     assert not get.is_valid(reduced)
-    assert cancel.is_valid({"ok": True, "delivery": a_delivery(status="cancelled")})
+    assert cancel.is_valid({"ok": True, "delivery": delivery_json(status="cancelled")})
     assert not cancel.is_valid(
         {"ok": True, "delivery": {"id": "d1", "status": "cancelled", "x": 1}}
     )
@@ -458,7 +409,7 @@ def test_cancel_may_answer_with_only_id_and_status(document: dict[str, Any]) -> 
 
 def test_delivery_page_has_a_nullable_cursor(document: dict[str, Any]) -> None:
     page = component(document, "DeliveryPage")
-    assert page.is_valid({"ok": True, "deliveries": [a_delivery()], "next_cursor": None})
+    assert page.is_valid({"ok": True, "deliveries": [delivery_json()], "next_cursor": None})
     assert page.is_valid(
         {"ok": True, "deliveries": [], "next_cursor": "6f1c2e9a-1d7b-4a53-9a44-1f7c0e2b9b10"}
     )
@@ -566,7 +517,7 @@ def test_error_envelope(document: dict[str, Any]) -> None:
 def an_event(type_: str, otp: dict[str, Any] | None = None) -> dict[str, Any]:
     return webhook_event(
         "evt_1",
-        a_delivery(),
+        delivery_json(),
         created=1735812000,
         event_type=type_,
         otp=otp,
