@@ -11,8 +11,9 @@ import pytest
 
 from bot.store.pg_local_server import LocalPostgres
 
-# Fixtures every folder shares, defined once in tests/support: ``store`` on either backend.
-pytest_plugins = ("tests.support.store_fixture",)
+# Fixtures every folder shares, defined once in tests/support: ``store`` on either backend,
+# ``restore_logging`` for a test that configures the process's logging.
+pytest_plugins = ("tests.support.store_fixture", "tests.support.logging_state")
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -99,6 +99,7 @@ def test_its_log_lines_follow_the_logging_section_on_stderr(tmp_path: Path) -> N
     assert done.stdout == ""
 
 
+@pytest.mark.usefixtures("restore_logging")  # the command configures the process's logging
 def test_an_unknown_channel_is_a_usage_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

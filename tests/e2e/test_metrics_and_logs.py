@@ -19,7 +19,6 @@ import os
 import signal
 import socket
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,17 +39,6 @@ from tests.fakes import FakeTelegram
 from tests.metrics.samples import sample as sample_of
 
 METRICS_TOKEN = "metrics-token-0123456789abcdef"
-
-
-@pytest.fixture
-def restore_logging() -> Iterator[None]:
-    root = logging.getLogger()
-    handlers, level = root.handlers[:], root.level
-    named = {name: logging.getLogger(name).level for name in ("httpx", "httpcore", "aiosqlite")}
-    yield
-    root.handlers[:], root.level = handlers, level
-    for name, named_level in named.items():
-        logging.getLogger(name).setLevel(named_level)
 
 
 async def _scrape(stack: BotStack, token: str | None = METRICS_TOKEN) -> httpx.Response:

@@ -7,7 +7,6 @@ import logging
 import os
 import signal
 import socket
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -106,17 +105,6 @@ async def test_a_token_telegram_refuses_stops_the_start_without_showing_it(
 
     assert str(refused.value) == "Telegram refused the bot token ([telegram] token)"
     assert wrong_token not in repr(refused.value.__context__)
-
-
-@pytest.fixture
-def restore_logging() -> Iterator[None]:
-    root = logging.getLogger()
-    handlers, level = root.handlers[:], root.level
-    named = {name: logging.getLogger(name).level for name in ("httpx", "httpcore", "aiosqlite")}
-    yield
-    root.handlers[:], root.level = handlers, level
-    for name, named_level in named.items():
-        logging.getLogger(name).setLevel(named_level)
 
 
 def test_run_logging_masks_secrets_and_quiets_chatty_libraries(
