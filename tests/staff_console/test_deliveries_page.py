@@ -22,6 +22,7 @@ from tests.support.words import SHIPPED, said_in
 
 LAGOS = ZoneInfo("Africa/Lagos")
 PHONE = "+2348031234567"
+ADA = ListedDetails(customer_name="Ada Obi")
 
 
 def _filters(query: str, catalogue: Catalogue = SHIPPED) -> DeliveryFilters:
@@ -33,9 +34,13 @@ def _filters(query: str, catalogue: Catalogue = SHIPPED) -> DeliveryFilters:
 
 
 async def _add(
-    store: Store, delivery_id: str, at: float, *, status: str = "pending", **details: object
+    store: Store,
+    delivery_id: str,
+    at: float,
+    *,
+    status: str = "pending",
+    listed: ListedDetails = ADA,
 ) -> None:
-    listed = ListedDetails(**{"customer_name": "Ada Obi", **details})  # type: ignore[arg-type]
     await store.deliveries.add(
         delivery_id, ChatRef("telegram", 42), 42, at, "+2348039999999", None, status,
         details=listed,
@@ -48,10 +53,13 @@ async def test_a_row_in_words_money_and_local_times(store: Store) -> None:
         "3f2a9c1e-1111-4bbb-8ccc-000000000001",
         START,
         status="picked_up",
-        fee=2600.0,
-        currency="NGN",
-        rider_id="rdr_tunde",
-        rider_name="Tunde Bakare",
+        listed=ListedDetails(
+            fee=2600.0,
+            currency="NGN",
+            rider_id="rdr_tunde",
+            rider_name="Tunde Bakare",
+            customer_name="Ada Obi",
+        ),
     )
     page = await deliveries_page(store, SHIPPED, _filters(""))
     [row] = page.rows
@@ -101,7 +109,7 @@ async def test_pages_follow_each_other_by_their_cursor(store: Store) -> None:
 
 async def test_search_by_reference_or_phone_as_typed(store: Store) -> None:
     wanted = "3f2a9c1e-1111-4bbb-8ccc-000000000001"
-    await _add(store, wanted, START, sender_phone=PHONE)
+    await _add(store, wanted, START, listed=ListedDetails(sender_phone=PHONE))
     await _add(store, "3f2b0000-1111-4bbb-8ccc-000000000002", START + 1)
     for typed in ("3F2A9C", "3f2a9c1e", "0803 123 4567", "%2B234 803 123 4567", "2348031234567"):
         page = await deliveries_page(store, SHIPPED, _filters(f"q={typed}"))
