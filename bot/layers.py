@@ -61,6 +61,7 @@ FLOORS: Final = (
     ),
     Floor(("bot.funnel", "bot.safety"), "where orders stop; blocks and limits on customers"),
     Floor(("bot.ordering",), "the chat service, the creates and their follow-up, the desk"),
+    Floor(("bot.staff_console",), "what the operators' web console shows, read from the store"),
     Floor(
         ("bot.channels", "bot.handoff", "bot.webapp"),
         "channels' registrations; operators' hand-off; the map Mini App",

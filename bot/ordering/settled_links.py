@@ -14,6 +14,7 @@ already been assigned"); the turn's reply adds what else it said (the fee) after
 
 from __future__ import annotations
 
+from bot.partner.listed import listed_details
 from bot.partner.models import Delivery
 from bot.store import CreatedLink
 from conversations import delivery_facts
@@ -31,4 +32,5 @@ def settled_link(delivery: Delivery, *, sent_at: float) -> CreatedLink:
         tracking_url=delivery.tracking_url,
         status=delivery.status,
         told=delivery_facts.told_by_create(delivery, fee_said=False),
+        details=listed_details(delivery),
     )

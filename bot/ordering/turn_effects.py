@@ -33,6 +33,7 @@ from bot.ordering.history import OrderHistory
 from bot.ordering.later_resends import LaterResends
 from bot.ordering.returning_customers import CustomerMemory
 from bot.ordering.turn_context import Reply, TurnContext
+from bot.partner.listed import listed_details
 from bot.store import Store
 from conversations import (
     AnswerLost,
@@ -138,6 +139,7 @@ class TurnEffects:
             # The relay says the delivery's news in the language the order was said in.
             language=turn.language,
             told=told,
+            details=listed_details(delivery),
         )
         if not linked and told:
             # Linked already (the recorded create's settle links it in the create's own

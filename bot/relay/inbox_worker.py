@@ -388,7 +388,7 @@ class Relay(Job):
                     attempts,
                     failed,
                 )
-            await self._finish(stored, item.plan, sent)
+            await self._finish(stored, item.plan, sent, gave_up=failed > 0)
             return True
         except Exception as exc:
             logger.exception("finishing event %s failed", stored.event_id)
@@ -417,7 +417,12 @@ class Relay(Job):
         return attempts
 
     async def _finish(
-        self, stored: InboxEvent, plan: Plan, sent: Sequence[SentReceipt] = ()
+        self,
+        stored: InboxEvent,
+        plan: Plan,
+        sent: Sequence[SentReceipt] = (),
+        *,
+        gave_up: bool = False,
     ) -> None:
         if plan.finished:
             # Its own commit, before the event's: a crash between them handles the event
@@ -431,10 +436,16 @@ class Relay(Job):
             view=None
             if view is None
             else ViewChange(
-                view.status, view.created, view.tracking_url, view.previous_status, view.told
+                view.status,
+                view.created,
+                view.tracking_url,
+                view.previous_status,
+                view.told,
+                view.details,
             ),
             tracking_sent=plan.tracking_sent,
             paid=plan.paid,
+            gave_up=gave_up,
         )
         self._retry_at.pop(stored.event_id, None)
         for watcher in self._finish_watchers:

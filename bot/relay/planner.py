@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from bot.channel_kind import CapabilitiesOf, no_capabilities
 from bot.chat_ref import ChatRef
 from bot.config import RelayConfig
+from bot.partner.listed import listed_details
 from bot.partner.models import Delivery, WebhookEvent
 from bot.relay import quote_question
 from bot.relay.agent_updates import AGENT_UPDATE, agent_event_body, agent_question
@@ -45,7 +46,7 @@ from bot.relay.channel_protocol import Channel
 from bot.relay.customer_news import News, customer_news, news_sentences
 from bot.relay.operator_notes import operator_notes
 from bot.relay.outbox import Outgoing
-from bot.store import FINAL_STATUSES, DeliveryLink, SendKey, Store
+from bot.store import FINAL_STATUSES, DeliveryLink, ListedDetails, SendKey, Store
 from bot.store.status_progress import StatusEvent, moves_forward
 from conversations import delivery_facts
 from conversations.phones import normalise_phone
@@ -80,6 +81,7 @@ class ViewUpdate:
     tracking_url: str | None
     previous_status: str | None = None
     told: frozenset[str] = frozenset()  # the facts its messages tell the customer
+    details: ListedDetails | None = None  # what the console lists, as the event shows it
 
 
 @dataclass(frozen=True)
@@ -333,7 +335,9 @@ def _view(event: WebhookEvent, told: frozenset[str]) -> ViewUpdate:
     """The chat's view after ``event``, with the facts its messages told."""
     delivery = event.data.object
     status, previous = delivery.status, event.data.previous_status
-    return ViewUpdate(status, event.created, delivery.tracking_url, previous, told)
+    # A partial body (``{ id, status }``) shows no fee nor rider: it moves the status only.
+    details = None if delivery.is_partial else listed_details(delivery)
+    return ViewUpdate(status, event.created, delivery.tracking_url, previous, told, details)
 
 
 def _not_older(event: WebhookEvent, link: DeliveryLink) -> bool:

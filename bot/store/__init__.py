@@ -28,6 +28,7 @@ repositories and SQL on both backends):
 ``store.agents``          agent channels' conversations (ids, owners) and transcripts
 ``store.agent_events``    events for agent conversations: SSE order, webhook outbox
 ``store.handoffs``        customers' hand-offs to staff and their messages, each delivered once
+``store.delivery_list``   the operators' console's list of deliveries, a keyset page at a time
 ========================  ====================================================================
 """
 
@@ -38,6 +39,7 @@ from bot.store.create_intents import CreateIntent, CreateIntents
 from bot.store.delivery_links import Deliveries, DeliveryLink
 from bot.store.handoffs import Handoff, HandoffMessage, Handoffs, StaffPost
 from bot.store.inbox import Inbox, InboxCounts, InboxEvent
+from bot.store.listed_details import ListedDetails
 from bot.store.media_files import MediaFile, MediaStore
 from bot.store.migrations import LATEST_VERSION, MIGRATIONS
 from bot.store.otp_handoffs import OtpHandoff, OtpHandoffs
@@ -75,6 +77,7 @@ __all__ = [
     "Inbox",
     "InboxCounts",
     "InboxEvent",
+    "ListedDetails",
     "MediaFile",
     "MediaStore",
     "Migration",

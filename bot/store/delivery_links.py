@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from bot.chat_ref import ChatRef, UserRef
 from bot.clocks import Clock
 from bot.store.database import Executor, Row
+from bot.store.listed_details import NOTHING_LISTED, ListedDetails, note_details
 from bot.store.status_progress import FINAL_STATUSES, ShownStatus, StatusEvent, moves_forward
 from bot.store.store_backend import Backend
 
@@ -70,8 +71,9 @@ class DeliveryLink:
 
 _ADD = """INSERT INTO deliveries (delivery_id, channel, chat_id, user_id, created_at,
         receiver_phone, tracking_url, status, status_created, tracking_sent_at, updated_at,
-        saved_order, language, told)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)
+        saved_order, language, told, fee, currency, rider_id, rider_name, customer_name,
+        sender_phone)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (delivery_id) DO NOTHING"""
 _GET = """SELECT delivery_id, channel, chat_id, user_id, created_at, receiver_phone,
         tracking_url, status, status_created, tracking_sent_at, updated_at, language, told
@@ -124,6 +126,7 @@ class Deliveries:
         tracking_sent: bool = False,
         language: str | None = None,
         told: frozenset[str] = frozenset(),
+        details: ListedDetails = NOTHING_LISTED,
     ) -> bool:
         """Link a newly created delivery to the chat that ordered it and its customer
         (``user_id``, in the chat's channel).
@@ -133,7 +136,9 @@ class Deliveries:
         answer to the create already gave the tracking link (the relay then never repeats it);
         ``language`` the shipped language the customer ordered in (``catalogue.spoken_language``),
         which the relay speaks to them, None for the business default; ``told`` the facts the
-        answer to the create already told (``DeliveryLink.told``).
+        answer to the create already told (``DeliveryLink.told``); ``details`` what the
+        console lists of it (``ListedDetails``: fee, rider, sender), as the create's answer
+        showed it.
         Returns False when the delivery was already linked (a create retried with its
         idempotency key): the first link is kept, so a delivery can never change owner.
         """
@@ -153,6 +158,12 @@ class Deliveries:
                 saved_order,
                 language,
                 told_text(told),
+                details.fee,
+                details.currency,
+                details.rider_id,
+                details.rider_name,
+                details.customer_name,
+                details.sender_phone,
             ),
         )
         return changed > 0
@@ -192,13 +203,16 @@ class Deliveries:
         *,
         previous_status: str | None = None,
         tracking_url: str | None = None,
+        details: ListedDetails | None = None,
     ) -> bool:
         """Apply a webhook event's status unless a newer event was applied already.
 
         Returns True when applied (also when the same event is applied again), False when the
         event is older than the chat's view (``status_progress.moves_forward``: by second, then
         by progression and ``previous_status``) or the delivery is unknown. ``tracking_url``,
-        when given, fills in or refreshes the stored link.
+        when given, fills in or refreshes the stored link; ``details``, when given, replace
+        what the console lists of the delivery (``listed_details.note_details``) with the
+        event's, in the same move.
         """
         event = StatusEvent(status, event_created, previous_status)
         while True:
@@ -221,6 +235,8 @@ class Deliveries:
                 ),
             )
             if changed > 0:
+                if details is not None:
+                    await note_details(self._db, delivery_id, details)
                 return True
             # Another writer moved the view between the read and the write: judge again.
 

@@ -27,6 +27,7 @@ from bot.clocks import Clock
 from bot.store.database import Executor
 from bot.store.delivery_links import Deliveries
 from bot.store.inbox import mark_processed
+from bot.store.listed_details import ListedDetails, note_news_failed
 from bot.store.sent import SendKey, mark_sent
 from bot.store.store_backend import Backend, StoreDatabase
 
@@ -48,6 +49,7 @@ class ViewChange:
     tracking_url: str | None = None
     previous_status: str | None = None
     told: frozenset[str] = frozenset()  # facts the event's messages told (``note_told``)
+    details: ListedDetails | None = None  # what the console lists, as the event shows it
 
 
 class RelayedEvents:
@@ -68,11 +70,14 @@ class RelayedEvents:
         view: ViewChange | None = None,
         tracking_sent: bool = False,
         paid: bool = False,
+        gave_up: bool = False,
     ) -> bool:
         """In one transaction: mark ``sent`` (``store.sent.mark_sent``), apply ``view``
         (``deliveries.update_view``, never backwards) with the facts it told, note the tracking link
         (``deliveries.mark_tracking_sent``), note the fee paid when the event shows it
-        (``deliveries.note_paid``) and take the event out of the inbox's pending set
+        (``deliveries.note_paid``), note that news about the delivery failed for good when the
+        relay ``gave_up`` on some of the event's messages (``listed_details.note_news_failed``,
+        for the console's "needs attention") and take the event out of the inbox's pending set
         (``inbox.mark_processed``).
 
         Returns what ``mark_processed`` returns: False when the event was not pending. Nothing
@@ -88,12 +93,15 @@ class RelayedEvents:
                     view.created,
                     previous_status=view.previous_status,
                     tracking_url=view.tracking_url,
+                    details=view.details,
                 )
                 await deliveries.note_told(delivery_id, view.told)
             if tracking_sent:
                 await deliveries.mark_tracking_sent(delivery_id)
             if paid:
                 await deliveries.note_paid(delivery_id)
+            if gave_up:
+                await note_news_failed(tx, delivery_id, self._clock())
             return await mark_processed(tx, event_id, self._clock())
 
     async def record_sent(self, sent: Sequence[SentReceipt]) -> None:

@@ -19,6 +19,7 @@ from bot.chat_ref import ChatRef, UserRef
 from bot.clocks import Clock
 from bot.store.database import Row
 from bot.store.delivery_links import Deliveries
+from bot.store.listed_details import NOTHING_LISTED, ListedDetails
 from bot.store.store_backend import Backend, StoreDatabase
 
 
@@ -64,6 +65,7 @@ class CreatedLink:
     tracking_url: str | None
     status: str
     told: frozenset[str] = frozenset()
+    details: ListedDetails = NOTHING_LISTED  # what the console lists of it
 
 
 _ADD = """INSERT INTO unconfirmed_creates (idempotency_key, channel, chat_id, user_id, request,
@@ -232,6 +234,7 @@ async def link_settled(
         tracking_sent=created.tracking_url is not None,
         language=language,
         told=created.told,
+        details=created.details,
     )
     if not linked:
         await deliveries.note_told(created.delivery_id, created.told)

@@ -161,6 +161,8 @@ SAME_IN_FRENCH = frozenset(
         "flows.pickup_delivery.title.fragile",
         "flows.errand.title.budget",
         "telegram.keyboard_removed",  # "OK."
+        "console_web.channel.telegram",  # a name: "Telegram"
+        "console_web.channel.console",  # "Console"
     }
 )
 

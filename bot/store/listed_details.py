@@ -1,0 +1,58 @@
+"""What the operators' console lists of a delivery besides its status, as the service last
+showed it: kept with the delivery's link from the create's answer, and moved by each event
+that moves the chat's view (never by an older one).
+
+The store keeps these as given; ``bot.partner.listed`` reads them off a delivery.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from bot.store.database import Executor
+
+
+@dataclass(frozen=True)
+class ListedDetails:
+    """A delivery's fee (None until set), its currency, its rider (None when none is
+    assigned), and the sender's name and phone on the order."""
+
+    fee: float | None = None
+    currency: str | None = None
+    rider_id: str | None = None
+    rider_name: str | None = None
+    customer_name: str | None = None
+    sender_phone: str | None = None
+
+
+NOTHING_LISTED: Final = ListedDetails()
+"""The details of a delivery whose service showed none (a link made from a bare answer)."""
+
+# A fee, its currency and the sender once known are kept when an event leaves them out; the
+# rider is the event's own (an unassign takes them off).
+_NOTE_DETAILS = """UPDATE deliveries SET fee = coalesce(?, fee), currency = coalesce(?, currency),
+        rider_id = ?, rider_name = ?, customer_name = coalesce(?, customer_name),
+        sender_phone = coalesce(?, sender_phone)
+    WHERE delivery_id = ?"""
+_NOTE_NEWS_FAILED = """UPDATE deliveries SET news_failed_at = ?
+    WHERE delivery_id = ? AND news_failed_at IS NULL"""
+
+
+async def note_details(db: Executor, delivery_id: str, details: ListedDetails) -> bool:
+    """Keep ``details`` for the delivery (see ``_NOTE_DETAILS``); False when it is unknown."""
+    params = (
+        details.fee,
+        details.currency,
+        details.rider_id,
+        details.rider_name,
+        details.customer_name,
+        details.sender_phone,
+        delivery_id,
+    )
+    return await db.execute(_NOTE_DETAILS, params) > 0
+
+
+async def note_news_failed(db: Executor, delivery_id: str, at: float) -> bool:
+    """Record that some news about the delivery was given up on (the first time is kept)."""
+    return await db.execute(_NOTE_NEWS_FAILED, (at, delivery_id)) > 0

@@ -1,0 +1,27 @@
+"""The console's read models run on both backends: ``store`` is parametrized here as in
+``tests/store``, and the store's clock is one the tests move."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.clocks import Clock
+from tests.support.clock import FakeClock
+
+START = 1_800_000_000.0  # 2027-01-15 08:00 UTC
+
+
+@pytest.fixture
+def fake_clock() -> FakeClock:
+    return FakeClock(START)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_backend(request: pytest.FixtureRequest) -> str:
+    """Which database the ``store`` of this test runs on."""
+    return str(request.param)
+
+
+@pytest.fixture
+def store_clock(fake_clock: FakeClock) -> Clock:
+    return fake_clock
