@@ -43,6 +43,7 @@ FLOORS: Final = (
             "bot.limit_kinds",
             "bot.log_context",
             "bot.periods",
+            "bot.staff_roles",
         ),
         "values and names that import nothing of the bot",
     ),

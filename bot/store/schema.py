@@ -38,6 +38,7 @@ from bot.store.schema_steps import (
     step_16_staff_handoffs,
     step_17_payments_seen,
     step_18_answered_creates,
+    step_19_staff,
 )
 from bot.store.store_backend import StoreDatabase
 from bot.store.store_errors import SchemaTooNewError
@@ -61,6 +62,7 @@ STEPS: tuple[SchemaStep, ...] = (
     step_16_staff_handoffs.STEP,
     step_17_payments_seen.STEP,
     step_18_answered_creates.STEP,
+    step_19_staff.STEP,
 )
 """Every schema step, oldest first: step N is version N. Append only."""
 
