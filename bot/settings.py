@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.chat_ref import OPERATOR_LOG, TELEGRAM, ChatRef
-from bot.config import AgentChannelConfig, Config
+from bot.config import AgentChannelConfig, Config, ConsoleConfig
 from bot.config.geocoding_section import GeocodingConfig
 from bot.config.limits_section import LimitsConfig
 from bot.config.relay_section import RelayConfig
@@ -91,6 +91,7 @@ class CoreSettings:
     otp_via_webhook: bool = False
     handoff: HandoffSettings = field(default_factory=HandoffSettings)
     metrics: bool = False  # ``[metrics] enabled``: the business's metrics are recorded
+    console: ConsoleConfig = field(default_factory=ConsoleConfig)  # the staff's web console
 
     @classmethod
     def from_config(cls, config: Config, *, telegram: bool = True) -> CoreSettings:
@@ -134,6 +135,7 @@ class CoreSettings:
             limits=config.limits,
             handoff=HandoffSettings.from_config(config.operators, telegram=with_telegram),
             metrics=config.metrics.enabled,
+            console=config.console,
         )
 
 
