@@ -60,7 +60,10 @@ FLOORS: Final = (
         ("bot.relay", "bot.store_from_config"),
         "partner events to chats, the channels' protocol; the store the config names",
     ),
-    Floor(("bot.funnel", "bot.safety"), "where orders stop; blocks and limits on customers"),
+    Floor(
+        ("bot.funnel", "bot.safety", "bot.staff"),
+        "where orders stop; blocks and limits on customers; staff's sign-in links",
+    ),
     Floor(("bot.ordering",), "the chat service, the creates and their follow-up, the desk"),
     Floor(
         ("bot.channels", "bot.handoff", "bot.webapp"),
