@@ -29,6 +29,7 @@ EN: Final[dict[str, str]] = {
     "menu.assign": "Assign a rider: /assign <delivery ref> <rider id>",
     "menu.unassign": "Take the rider off: /unassign <delivery ref>",
     "menu.report": "Where customers give up: /report [7d|24h] [flow]",
+    "menu.console": "A sign-in link to the web console, sent to you privately",
     # --- Telegram, the adapter's own sentences -------------------------------------------------
     "telegram.greeting": "Hello! I take delivery orders here, one question at a time.",
     "telegram.welcome_back": "Welcome back! Here is where we were:",
@@ -130,6 +131,7 @@ FR: Final[dict[str, str]] = {
     "menu.assign": "Attribuer un livreur : /assign <réf. livraison> <id livreur>",
     "menu.unassign": "Retirer le livreur : /unassign <réf. livraison>",
     "menu.report": "Où les clients abandonnent : /report [7d|24h] [parcours]",
+    "menu.console": "Un lien de connexion à la console web, envoyé en privé",
     # --- Telegram, the adapter's own sentences -------------------------------------------------
     "telegram.greeting": (
         "Bonjour ! Je prends ici les commandes de livraison, une question à la fois."
