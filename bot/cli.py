@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from bot.safety.shell_commands import add_audit, add_customers
+from bot.staff.staff_commands import add_staff
 
 if TYPE_CHECKING:
     from bot.channel_kind import ChannelKind
@@ -415,6 +416,7 @@ COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_demo,
     add_customers,
     add_audit,
+    add_staff,
 )
 
 

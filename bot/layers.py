@@ -43,6 +43,7 @@ FLOORS: Final = (
             "bot.limit_kinds",
             "bot.log_context",
             "bot.periods",
+            "bot.staff_roles",
         ),
         "values and names that import nothing of the bot",
     ),
@@ -59,7 +60,10 @@ FLOORS: Final = (
         ("bot.relay", "bot.store_from_config"),
         "partner events to chats, the channels' protocol; the store the config names",
     ),
-    Floor(("bot.funnel", "bot.safety"), "where orders stop; blocks and limits on customers"),
+    Floor(
+        ("bot.funnel", "bot.safety", "bot.staff"),
+        "where orders stop; blocks and limits on customers; staff's sign-in links",
+    ),
     Floor(("bot.ordering",), "the chat service, the creates and their follow-up, the desk"),
     Floor(("bot.staff_console",), "what the operators' web console shows, read from the store"),
     Floor(

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.chat_ref import OPERATOR_LOG, TELEGRAM, ChatRef
-from bot.config import AgentChannelConfig, Config
+from bot.config import AgentChannelConfig, Config, ConsoleConfig
 from bot.config.geocoding_section import GeocodingConfig
 from bot.config.limits_section import LimitsConfig
 from bot.config.relay_section import RelayConfig
@@ -90,6 +90,7 @@ class CoreSettings:
     online_payment: OnlinePayment = field(default_factory=OnlinePayment)
     handoff: HandoffSettings = field(default_factory=HandoffSettings)
     metrics: bool = False  # ``[metrics] enabled``: the business's metrics are recorded
+    console: ConsoleConfig = field(default_factory=ConsoleConfig)  # the staff's web console
 
     @property
     def otp_via_webhook(self) -> bool:
@@ -138,6 +139,7 @@ class CoreSettings:
             limits=config.limits,
             handoff=HandoffSettings.from_config(config.operators, telegram=with_telegram),
             metrics=config.metrics.enabled,
+            console=config.console,
         )
 
 

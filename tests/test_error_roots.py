@@ -33,6 +33,7 @@ ROOTS: dict[str, tuple[str, ...]] = {
     "bot.runtime": ("bot.runtime.startup_error.StartupError",),
     "bot.safety": ("bot.safety.safety_errors.SafetyError",),
     "bot.sandbox": ("bot.sandbox.sandbox_errors.SandboxError",),
+    "bot.staff": ("bot.staff.staff_errors.StaffError",),
     "bot.store": ("bot.store.store_errors.StoreError",),
     "bot.telegram": ("bot.telegram.telegram_errors.TelegramAdapterError",),
     "bot.web": ("bot.web.web_errors.WebError",),

@@ -22,6 +22,7 @@ The modules, one concept each:
   ``geocoding_section`` and ``relay_section``: the models of its sections, on the shared base in
   ``section``;
 * ``webapp_section``: ``[webapp]``, the "Pick on the map" Mini App;
+* ``console_section``: ``[console]``, the staff's web console: sign-in links, sessions, roles;
 * ``agents_section``: ``[agents]``, the channels of the JSON API and MCP server;
 * ``metrics_section`` and ``logging_section``: ``[metrics]`` (``/metrics``) and ``[logging]``;
 * ``secrets``: a secret from the file or from the environment; ``urls``: the https rule;
@@ -30,6 +31,7 @@ The modules, one concept each:
 
 from bot.config.agents_section import AgentChannelConfig, AgentsConfig, key_hash
 from bot.config.config_errors import ConfigError
+from bot.config.console_section import CONSOLE_PATH, ConsoleConfig
 from bot.config.geocoding_section import NOMINATIM_PUBLIC_DOMAIN, GeocodingConfig, NominatimConfig
 from bot.config.limits_section import LimitsConfig
 from bot.config.loader import load_config, load_config_or_report
@@ -46,6 +48,7 @@ from bot.config.urls import LOOPBACK_HOSTS
 from bot.config.webapp_section import WEBAPP_PATH, TilesConfig, WebappConfig
 
 __all__ = [
+    "CONSOLE_PATH",
     "DEFAULT_TELEGRAM_API_BASE_URL",
     "LOOPBACK_HOSTS",
     "NOMINATIM_PUBLIC_DOMAIN",
@@ -55,6 +58,7 @@ __all__ = [
     "AgentsConfig",
     "Config",
     "ConfigError",
+    "ConsoleConfig",
     "CustomerRelay",
     "EnvName",
     "GeocodingConfig",

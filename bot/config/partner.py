@@ -12,7 +12,7 @@ from bot.config.urls import LOOPBACK_HTTP, check_url
 from bot.partner.options import AuthHeaderStyle, ClientOptions
 
 # Routes of the bot's own web app; the partner webhook path must not shadow them.
-RESERVED_WEB_PATHS = ("/telegram", "/media", "/health", "/api", "/webapp")
+RESERVED_WEB_PATHS = ("/telegram", "/media", "/health", "/api", "/webapp", "/console")
 
 _CLIENT = ClientOptions()
 

@@ -10,6 +10,7 @@ from pydantic import Field, ValidationInfo, field_validator, model_validator
 from bot.channel_kind import CHANNEL_NAME
 from bot.config.agents_section import AgentsConfig
 from bot.config.config_errors import KeyProblems
+from bot.config.console_section import ConsoleConfig
 from bot.config.geocoding_section import GeocodingConfig
 from bot.config.limits_section import LimitsConfig
 from bot.config.logging_section import LoggingConfig
@@ -51,6 +52,7 @@ class Config(Section):
     limits: LimitsConfig
     payments: PaymentsConfig
     metrics: MetricsConfig  # after server and webhooks: its routes must not meet theirs
+    console: ConsoleConfig  # after server: its links are on the public host
     logging: LoggingConfig
 
     @model_validator(mode="before")
@@ -161,6 +163,26 @@ class Config(Section):
                 "the web app"
             )
             raise KeyProblems([(("listen_port",), problem)])
+        return value
+
+    @field_validator("console")
+    @classmethod
+    def _console_on_the_public_host(
+        cls, value: ConsoleConfig, info: ValidationInfo
+    ) -> ConsoleConfig:
+        # Its sign-in links are handed to staff: they must open the bot's own https host.
+        server, telegram = info.data.get("server"), info.data.get("telegram")
+        if (
+            value.enabled
+            and server is not None
+            and telegram is not None
+            and server.public_base_url is None
+        ):
+            problem = (
+                "needs [server] public_base_url: the console and its sign-in links are served "
+                "on the bot's public https host"
+            )
+            raise KeyProblems([(("enabled",), problem)])
         return value
 
     @property

@@ -35,10 +35,11 @@ async def housekeep(
     funnel_days: int = DEFAULT_FUNNEL_DAYS,
 ) -> None:
     """One pass: expired media, old update ids, relayed events and sent marks, expired
-    hand-off invitations, old operator alert times, orders started a day ago (counted for
-    ``[limits]``), audit events older than ``audit_seconds`` and funnel days older than
-    ``funnel_days`` are dropped, and so are the sessions (unfinished orders) nobody answered
-    for ``session_idle_seconds``, counted in the funnel as abandoned first."""
+    hand-off invitations, old operator alert times, the staff's expired sign-in links and
+    dead console sessions, orders started a day ago (counted for ``[limits]``), audit events
+    older than ``audit_seconds`` and funnel days older than ``funnel_days`` are dropped, and
+    so are the sessions (unfinished orders) nobody answered for ``session_idle_seconds``,
+    counted in the funnel as abandoned first."""
     now = store.clock()
     await store.audit.prune(now - audit_seconds)
     await store.customer_counts.prune_drafts(now - DRAFTS_KEPT_SECONDS)
@@ -53,6 +54,7 @@ async def housekeep(
     await store.sent.prune(now - RELAYED_KEPT_SECONDS)
     await store.otp_invitations.prune(now)
     await store.operator_alerts.prune(now - ALERTS_KEPT_SECONDS)
+    await store.staff.prune(now)
     abandoned = await store.sessions.purge_idle(now - session_idle_seconds)
     if abandoned:
         days = session_idle_seconds / 86_400

@@ -27,6 +27,7 @@ from bot.config import TelegramConfig, WebappConfig
 from bot.core_services import CoreServices
 from bot.runtime.receiving import close_application, start_receiving, stop_receiving
 from bot.seams import Seams
+from bot.staff.staff_door import StaffDoor
 from bot.store import Store
 from bot.telegram.application import (
     BotApplication,
@@ -132,6 +133,12 @@ def register_telegram(
         phone_region=telegram.default_phone_region,
         desk=core.desk(TELEGRAM_WORDS),
         webapp_url=webapp_url,
+        staff=StaffDoor.from_settings(
+            core.store,
+            core.settings.console,
+            core.settings.public_base_url,
+            clock=core.store.clock,
+        ),
     )
     # Talking to a person: only with an operators' chat to post hand-offs in.
     handoffs, staff_chat = core.handoffs, core.settings.handoff.staff_chat

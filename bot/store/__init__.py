@@ -29,6 +29,7 @@ repositories and SQL on both backends):
 ``store.agent_events``    events for agent conversations: SSE order, webhook outbox
 ``store.handoffs``        customers' hand-offs to staff and their messages, each delivered once
 ``store.delivery_list``   the operators' console's list of deliveries, a keyset page at a time
+``store.staff``           staff members, their one-time sign-in links and console sessions
 ========================  ====================================================================
 """
 
@@ -47,6 +48,7 @@ from bot.store.relayed import RelayedEvents, SentReceipt, ViewChange
 from bot.store.schema_rendering import Migration
 from bot.store.sent import SendKey, SentMessages
 from bot.store.sessions import SessionRecord, Sessions
+from bot.store.staff import LinkRefusal, OpenedSession, StaffMember, StaffSession, StaffStore
 from bot.store.status_progress import FINAL_STATUSES
 from bot.store.store import Store
 from bot.store.store_errors import SchemaTooNewError, StoreError, UnknownDeliveryError
@@ -77,10 +79,12 @@ __all__ = [
     "Inbox",
     "InboxCounts",
     "InboxEvent",
+    "LinkRefusal",
     "ListedDetails",
     "MediaFile",
     "MediaStore",
     "Migration",
+    "OpenedSession",
     "OtpHandoff",
     "OtpHandoffs",
     "RelayedEvents",
@@ -91,7 +95,10 @@ __all__ = [
     "SentReceipt",
     "SessionRecord",
     "Sessions",
+    "StaffMember",
     "StaffPost",
+    "StaffSession",
+    "StaffStore",
     "Store",
     "StoreError",
     "StoredUpdate",

@@ -38,7 +38,8 @@ from bot.store.schema_steps import (
     step_16_staff_handoffs,
     step_17_payments_seen,
     step_18_answered_creates,
-    step_19_console_list,
+    step_19_staff,
+    step_20_console_list,
 )
 from bot.store.store_backend import StoreDatabase
 from bot.store.store_errors import SchemaTooNewError
@@ -62,7 +63,8 @@ STEPS: tuple[SchemaStep, ...] = (
     step_16_staff_handoffs.STEP,
     step_17_payments_seen.STEP,
     step_18_answered_creates.STEP,
-    step_19_console_list.STEP,
+    step_19_staff.STEP,
+    step_20_console_list.STEP,
 )
 """Every schema step, oldest first: step N is version N. Append only."""
 

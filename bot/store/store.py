@@ -69,6 +69,7 @@ from bot.store.relayed import RelayedEvents
 from bot.store.sent import SentMessages
 from bot.store.sessions import Sessions
 from bot.store.sqlite_backend import SqliteBackend
+from bot.store.staff import StaffStore
 from bot.store.store_backend import Backend, StoreDatabase
 from bot.store.unconfirmed_creates import UnconfirmedCreates
 from bot.store.update_inbox import UpdateInbox
@@ -137,6 +138,7 @@ class Store:
         self.gauges = QueueGauges(db)
         self.funnel = FunnelEvents(db)
         self.handoffs = Handoffs(db, clock, holder, lease_seconds=lease_seconds, shared=shared)
+        self.staff = StaffStore(db, clock)
 
     @classmethod
     async def connect(

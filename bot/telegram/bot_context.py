@@ -8,6 +8,7 @@ from bot.ordering.chats import ChatService
 from bot.ordering.customer_desk import CustomerDesk
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
+from bot.staff.staff_door import StaffDoor
 from bot.store import Store
 from bot.telegram.message_sender import TelegramSender
 from bot.telegram.photo_receiver import PhotoReceiver
@@ -30,6 +31,8 @@ class BotContext:
     desk: CustomerDesk
     # Where the "Pick on the map" page is (``Config.webapp_url()``); None: no map button.
     webapp_url: str | None = None
+    # Sign-in links to the staff's web console (``/console``); None: ``[console]`` is off.
+    staff: StaffDoor | None = None
 
     @property
     def texts(self) -> BusinessTexts:

@@ -53,6 +53,7 @@ DISPATCH_COMMANDS: Final = (
     _source("assign"),
     _source("unassign"),
     _source("report"),
+    _source("console"),
 )
 
 CUSTOMER_COMMANDS: Final = ORDERING_COMMANDS + DELIVERY_COMMANDS

@@ -29,6 +29,7 @@ EN: Final[dict[str, str]] = {
     "menu.assign": "Assign a rider: /assign <delivery ref> <rider id>",
     "menu.unassign": "Take the rider off: /unassign <delivery ref>",
     "menu.report": "Where customers give up: /report [7d|24h] [flow]",
+    "menu.console": "A sign-in link to the web console, sent to you privately",
     # --- Telegram, the adapter's own sentences -------------------------------------------------
     "telegram.greeting": "Hello! I take delivery orders here, one question at a time.",
     "telegram.welcome_back": "Welcome back! Here is where we were:",
@@ -51,6 +52,19 @@ EN: Final[dict[str, str]] = {
         "order has ended, “status”, “cancel” or “where is my parcel?” is enough."
     ),
     "telegram.sorry": "Sorry, something went wrong on my side. Please try again in a moment.",
+    # /console (bot.telegram.operators.console_links): the link goes to a private chat only.
+    "telegram.console_off": (
+        "The web console is off: set [console] enabled = true in the bot's configuration to use it."
+    ),
+    "telegram.console_link": (
+        "Your sign-in link to the web console. It works once, within {minutes} minutes; keep "
+        "it to yourself:\n{link}"
+    ),
+    "telegram.console_sent": "{name}, I have sent you a sign-in link in our private chat.",
+    "telegram.console_start_private": (
+        "{name}, I cannot write to you privately yet: open a private chat with me and press "
+        "Start, then send /console here again."
+    ),
     # The chat's side of a pick (bot.telegram.map_picks): its echo, and a pick it cannot read.
     "telegram.map_picked": "{title}: {place}",
     "telegram.map_picked_unit": "{title}: {place} · {label} {unit}",
@@ -117,6 +131,7 @@ FR: Final[dict[str, str]] = {
     "menu.assign": "Attribuer un livreur : /assign <réf. livraison> <id livreur>",
     "menu.unassign": "Retirer le livreur : /unassign <réf. livraison>",
     "menu.report": "Où les clients abandonnent : /report [7d|24h] [parcours]",
+    "menu.console": "Un lien de connexion à la console web, envoyé en privé",
     # --- Telegram, the adapter's own sentences -------------------------------------------------
     "telegram.greeting": (
         "Bonjour ! Je prends ici les commandes de livraison, une question à la fois."
@@ -146,6 +161,21 @@ FR: Final[dict[str, str]] = {
         "/annuler_livraison <id> <motif> en annule une tant que c'est encore possible. Une "
         "fois la commande terminée, « statut », « annuler » ou « où est mon colis ? » "
         "suffisent."
+    ),
+    "telegram.console_off": (
+        "La console web est désactivée : mettez [console] enabled = true dans la configuration "
+        "du bot pour l'utiliser."
+    ),
+    "telegram.console_link": (
+        "Votre lien de connexion à la console web. Il ne sert qu'une fois, dans les {minutes} "
+        "minutes ; gardez-le pour vous :\n{link}"
+    ),
+    "telegram.console_sent": (
+        "{name}, je vous ai envoyé un lien de connexion dans notre conversation privée."
+    ),
+    "telegram.console_start_private": (
+        "{name}, je ne peux pas encore vous écrire en privé : ouvrez une conversation privée "
+        "avec moi et appuyez sur Démarrer, puis renvoyez /console ici."
     ),
     "telegram.sorry": (
         "Désolé, quelque chose s'est mal passé de mon côté. Réessayez dans un instant."

@@ -888,6 +888,28 @@ MESSAGES: Final[dict[str, str]] = {
     "safety.agent_customer_form": (
         "Agent customers are named channel:customer, for example {example}."
     ),
+    # --- the staff's web console (bot.staff): deliverybot staff invite|list|signout ---------
+    "staff.role.viewer": "viewer",
+    "staff.role.dispatcher": "dispatcher",
+    "staff.role.admin": "admin",
+    "staff.invited": (
+        "Sign-in link for {name} ({role}); it works once, within {minutes} minutes:\n{link}"
+    ),
+    "staff.none": "No staff member yet: deliverybot staff invite NAME --role ROLE adds one.",
+    "staff.seen": "last seen {when}",
+    "staff.never_seen": "never signed in",
+    "staff.signed_out": (
+        "{name} is signed out everywhere; their sign-in links not yet used no longer work."
+    ),
+    "staff.no_member": "No staff member is called {name}: deliverybot staff list shows them.",
+    "staff.several_named": (
+        "{count} staff members are called {name}: name one by its number from deliverybot "
+        "staff list ({numbers})."
+    ),
+    "staff.bad_name": "A staff member's name is 1 to 64 characters, on one line.",
+    "staff.console_off": (
+        "The web console is off: set [console] enabled = true in the configuration first."
+    ),
     "safety.digits_ambiguous": (
         "{typed} is both a Telegram user id and the start of a delivery's reference: write "
         "telegram:{typed} for the user, or the delivery's full id."

@@ -969,6 +969,37 @@ MESSAGES: Final[dict[str, str]] = {
         "Telegram, ou le client d'un canal d'agent sous la forme canal:client."
     ),
     "safety.no_agent_customer": "Aucun client de canal d'agent n'est connu sous {typed}.",
+    "staff.role.viewer": "lecteur",
+    "staff.role.dispatcher": "répartiteur",
+    "staff.role.admin": "administrateur",
+    "staff.invited": (
+        "Lien de connexion pour {name} ({role}) ; il ne sert qu'une fois, dans les {minutes} "
+        "minutes :\n{link}"
+    ),
+    "staff.none": (
+        "Aucun membre de l'équipe pour l'instant : deliverybot staff invite NOM --role RÔLE "
+        "en ajoute un."
+    ),
+    "staff.seen": "vu pour la dernière fois le {when}",
+    "staff.never_seen": "jamais connecté",
+    "staff.signed_out": (
+        "{name} est déconnecté partout ; ses liens de connexion pas encore utilisés ne servent "
+        "plus."
+    ),
+    "staff.no_member": (
+        "Aucun membre de l'équipe ne s'appelle {name} : deliverybot staff list les montre."
+    ),
+    "staff.several_named": (
+        "{count} membres de l'équipe s'appellent {name} : désignez-en un par son numéro dans "
+        "deliverybot staff list ({numbers})."
+    ),
+    "staff.bad_name": (
+        "Le nom d'un membre de l'équipe fait de 1 à 64 caractères, sur une seule ligne."
+    ),
+    "staff.console_off": (
+        "La console web est désactivée : mettez d'abord [console] enabled = true dans la "
+        "configuration."
+    ),
     "safety.no_such_delivery": "Aucune livraison commandée via le bot n'a la référence {ref}.",
     "safety.agent_customer_known_as": (
         "Les clients d'un canal d'agent s'écrivent canal:client : vouliez-vous dire {names} ?"

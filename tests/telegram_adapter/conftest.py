@@ -6,6 +6,7 @@ from __future__ import annotations
 import ssl
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import telegram
@@ -29,6 +30,12 @@ STORE_NOW = 1_700_000_000.0
 # PTB builds two httpx clients per Bot and each would load the CA bundle although the fake is
 # plain http on loopback; one shared context keeps the suite fast.
 _TLS = ssl.create_default_context()
+
+
+@pytest.fixture
+def console() -> dict[str, Any]:
+    """The ``stack``'s ``[console]`` table (``stack_backends``): off; a module overrides it."""
+    return {}
 
 
 @pytest.fixture

@@ -1,7 +1,8 @@
 """``stack``: the e2e stack (``tests/e2e/conftest.py``: the production runtime, PTB's real
 Application polling the fake Bot API) over each store backend, SQLite and PostgreSQL, with the
 users ADA, BOLA, CHIDI and OLU and the operators' group; its workers stay idle (the relay runs
-when a test calls ``deliver_events``). A module's own ``limits`` fixture sets ``[limits]``."""
+when a test calls ``deliver_events``). A module's own ``limits`` fixture sets ``[limits]``, its
+``console`` fixture ``[console]`` (the folder's conftest has it off)."""
 
 from __future__ import annotations
 
@@ -37,10 +38,13 @@ def limits() -> dict[str, Any]:
 
 @pytest.fixture(params=["sqlite", "postgres"])
 async def stack(
-    request: pytest.FixtureRequest, tmp_path: Path, limits: dict[str, Any]
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    limits: dict[str, Any],
+    console: dict[str, Any],
 ) -> AsyncIterator[BotStack]:
-    """The e2e stack over ``sqlite`` or ``postgres``, with ``limits`` as its ``[limits]``;
-    its workers stay idle (no relay)."""
+    """The e2e stack over ``sqlite`` or ``postgres``, with ``limits`` as its ``[limits]`` and
+    ``console`` as its ``[console]``; its workers stay idle (no relay)."""
     backend: Backend = request.param
     async with contextlib.AsyncExitStack() as exits:
         switch, sandbox, tg = await sandbox_and_telegram(exits)
@@ -66,6 +70,7 @@ async def stack(
             "storage": storage,
             "geocoding": {"provider": "none"},
             "limits": limits,
+            "console": console,
         }
         config = Config.model_validate(data, context={"environ": {}, "base_dir": tmp_path})
         bot_stack = BotStack(tg, sandbox, switch, config, workers=False)

@@ -12,6 +12,8 @@
                                          (``customer_stops``)
 ``/unblock <customer>``                  let them order again (``customer_stops``)
 ``/report [7d|24h] [flow]``              where customers give up, short (``funnel_view``)
+``/console``                             a one-time sign-in link to the web console, sent
+                                         privately (``console_links``)
 =======================================  ==========================================================
 
 Only the chats listed in ``[operators]`` are answered; anyone else gets a polite refusal and
@@ -27,6 +29,7 @@ from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes
 
 from bot.telegram.application import Handler
 from bot.telegram.bot_context import BotContext
+from bot.telegram.operators.console_links import ConsoleLinks
 from bot.telegram.operators.customer_stops import CustomerStops
 from bot.telegram.operators.funnel_view import FunnelView
 from bot.telegram.operators.listing import PATTERN, DeliveryList
@@ -44,6 +47,7 @@ class OperatorCommands:
         self.listing = DeliveryList(ctx)
         self.stops = CustomerStops(ctx)
         self.funnel = FunnelView(ctx)
+        self.console_links = ConsoleLinks(ctx)
 
     async def deliveries(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/deliveries [status]`` in an operator chat (``delivery_handlers`` hands it over)."""
@@ -52,7 +56,7 @@ class OperatorCommands:
 
 def operator_handlers(ctx: BotContext) -> list[Handler]:
     """The handlers of ``/riders``, ``/assign``, ``/unassign``, ``/block``, ``/unblock``,
-    ``/report`` and the operator list's pages.
+    ``/report``, ``/console`` and the operator list's pages.
 
     ``/deliveries`` itself is registered by ``delivery_handlers``, which hands operator chats
     over to ``OperatorCommands.deliveries``.
@@ -65,6 +69,7 @@ def operator_handlers(ctx: BotContext) -> list[Handler]:
         CommandHandler("block", commands.stops.block),
         CommandHandler("unblock", commands.stops.unblock),
         CommandHandler("report", commands.funnel.report),
+        CommandHandler("console", commands.console_links.console),
         CallbackQueryHandler(commands.listing.turn_page, pattern=PATTERN),
     ]
 

@@ -1,4 +1,4 @@
-"""Schema step 19: what the operators' console lists of each delivery, and its indexes."""
+"""Schema step 20: what the operators' console lists of each delivery, and its indexes."""
 
 from __future__ import annotations
 

@@ -1,0 +1,191 @@
+"""``deliverybot staff invite|list|signout``: the console's staff, from the shell.
+
+::
+
+    deliverybot staff invite --config bot.toml "Bola Ahmed" --role dispatcher
+    deliverybot staff list --config bot.toml
+    deliverybot staff signout --config bot.toml "Bola Ahmed"
+
+``invite`` prints a one-time sign-in link for someone without Telegram (or a new one for an
+invited member whose link expired); ``list`` prints every member's number, name, role and
+when they were last seen, never a token; ``signout`` ends every session of one member, on
+every instance, and their links not yet used. A name several members share is named by its
+number from ``list`` instead (``#3``). They open the store the config names, as ``customers``
+does; each issue and sign-out is in the audit trail as done by ``shell``. Only argparse is
+imported until a command runs, as ``bot.cli`` requires.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeAlias
+
+from bot.staff.staff_errors import StaffError
+from bot.staff_roles import STAFF_ROLES
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
+    from bot.config import Config
+    from bot.store import StaffMember, Store
+    from conversations.texts.catalogue import Catalogue
+
+    _Act: TypeAlias = Callable[[Store, Config, Catalogue], Awaitable[str]]
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
+class _StaffRefused(StaffError):
+    """The command cannot be done as asked; the reason (from the catalogue) is printed."""
+
+
+def add_staff(subparsers: Subparsers) -> None:
+    """Register ``staff`` and its three actions."""
+    parser = subparsers.add_parser(
+        "staff",
+        help="invite, list or sign out the web console's staff",
+        description="Staff sign in to the web console with a one-time link: operators ask for "
+        "theirs with /console in an operator chat; invite prints one for someone without "
+        "Telegram. list shows who is staff; signout ends a member's sessions everywhere.",
+    )
+    actions = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
+    invite = actions.add_parser("invite", help="print a one-time sign-in link for NAME")
+    _config_option(invite)
+    invite.add_argument("name", metavar="NAME")
+    invite.add_argument(
+        "--role", required=True, choices=STAFF_ROLES, help="what they may do in the console"
+    )
+    invite.set_defaults(run=_invite)
+    listing = actions.add_parser("list", help="every staff member: role, last seen")
+    _config_option(listing)
+    listing.set_defaults(run=_list)
+    signout = actions.add_parser("signout", help="end every session of NAME (or #number)")
+    _config_option(signout)
+    signout.add_argument("name", metavar="NAME")
+    signout.set_defaults(run=_signout)
+
+
+def _config_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--config", required=True, type=Path, metavar="FILE", help="the TOML configuration file"
+    )
+
+
+def _invite(args: argparse.Namespace) -> int:
+    async def act(store: Store, config: Config, catalogue: Catalogue) -> str:
+        from bot.staff.staff_door import StaffDoor, staff_name
+
+        door = StaffDoor.from_settings(
+            store, config.console, config.server.public_base_url, clock=store.clock
+        )
+        if door is None:
+            raise _StaffRefused(catalogue.say("staff.console_off"))
+        name = staff_name(args.name)
+        if name is None:
+            raise _StaffRefused(catalogue.say("staff.bad_name"))
+        link = await door.invite(name, args.role)
+        role = catalogue.say(f"staff.role.{args.role}")
+        minutes = door.link_minutes
+        return catalogue.say("staff.invited", name=name, role=role, minutes=minutes, link=link)
+
+    return _with_store(args, act)
+
+
+def _list(args: argparse.Namespace) -> int:
+    async def act(store: Store, config: Config, catalogue: Catalogue) -> str:
+        members = await store.staff.members()
+        if not members:
+            return catalogue.say("staff.none")
+        return "\n".join(_line(catalogue, member) for member in members)
+
+    return _with_store(args, act)
+
+
+def _signout(args: argparse.Namespace) -> int:
+    async def act(store: Store, config: Config, catalogue: Catalogue) -> str:
+        from bot.staff.staff_door import SHELL, sign_out_everywhere
+
+        member = await _member_named(store, catalogue, args.name)
+        await sign_out_everywhere(store, member, by=SHELL)
+        return catalogue.say("staff.signed_out", name=member.name)
+
+    return _with_store(args, act)
+
+
+async def _member_named(store: Store, catalogue: Catalogue, typed: str) -> StaffMember:
+    """The one member ``typed`` names: ``#<number>`` (``list``'s), or a name only one has."""
+    number = typed.strip().removeprefix("#")
+    if typed.strip().startswith("#") and number.isdecimal():
+        found = await store.staff.member(int(number))
+        if found is None:
+            raise _StaffRefused(catalogue.say("staff.no_member", name=typed.strip()))
+        return found
+    named = await store.staff.named(typed.strip())
+    if not named:
+        raise _StaffRefused(catalogue.say("staff.no_member", name=typed.strip()))
+    if len(named) > 1:
+        numbers = ", ".join(f"#{member.id}" for member in named)
+        said = catalogue.say(
+            "staff.several_named", count=len(named), name=typed.strip(), numbers=numbers
+        )
+        raise _StaffRefused(said)
+    return named[0]
+
+
+def _line(catalogue: Catalogue, member: StaffMember) -> str:
+    """One member in ``list``: number, name, role, account, when last seen."""
+    seen = (
+        catalogue.say("staff.never_seen")
+        if member.last_seen_at is None
+        else catalogue.say("staff.seen", when=_when(member.last_seen_at))
+    )
+    account = "" if member.account is None else f"  {member.account}"
+    role = catalogue.say(f"staff.role.{member.role}")
+    return f"#{member.id}  {member.name}  {role}{account}  {seen}"
+
+
+def _with_store(args: argparse.Namespace, act: _Act) -> int:
+    """Open the config's store, run ``act`` with the config and the business's catalogue
+    (its ``[texts]``, in its default language), print what it says."""
+    from bot.config import load_config_or_report
+
+    config = load_config_or_report(args.config, channel_texts=args.channel_texts)
+    if config is None:
+        return EXIT_USAGE
+    import asyncio
+    import time
+
+    from bot.store import StoreError
+    from bot.store_from_config import open_store
+
+    catalogue = config.texts.texts().business_catalogue()
+
+    async def run() -> str:
+        store = await open_store(config.storage, time.time, channels=args.channel_kinds())
+        try:
+            return await act(store, config, catalogue)
+        finally:
+            await store.close()
+
+    try:
+        said = asyncio.run(run())
+    except _StaffRefused as refused:
+        print(refused, file=sys.stderr)
+        return EXIT_USAGE
+    except (StoreError, OSError) as exc:
+        print(f"{args.config}: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
+    print(said)
+    return EXIT_OK
+
+
+def _when(moment: float) -> str:
+    import datetime
+
+    return datetime.datetime.fromtimestamp(moment, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
