@@ -26,10 +26,10 @@ from zoneinfo import ZoneInfo
 from bot.channel_texts import shipped_channel_texts
 from bot.chat_ref import ChatRef
 from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
-from bot.staff_console import (
+from bot.staff_console.deliveries_page import deliveries_page
+from bot.staff_console.delivery_filters import (
     DeliveryFilters,
     FiltersRefused,
-    deliveries_page,
     parse_cursor,
     parse_filters,
 )

@@ -82,7 +82,7 @@ class AgentCustomers:
         )
         return True
 
-    async def show(self, chat: ChatRef, turn: Turn) -> None:
+    async def show(self, chat: ChatRef, turn: Turn, *, language: str | None) -> None:
         """The hand-off is over: the conversation goes on at ``turn``'s question."""
         question = turn.prompt.text if turn.prompt is not None else None
         await self._keep(chat, {"type": "handoff_closed", "question": question})

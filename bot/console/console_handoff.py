@@ -27,7 +27,7 @@ class ConsoleCustomers:
         self._screen.write(said(one_line(body)))
         return True
 
-    async def show(self, chat: ChatRef, turn: Turn) -> None:
+    async def show(self, chat: ChatRef, turn: Turn, *, language: str | None) -> None:
         self._show(turn)
 
     async def answered(self, chat: ChatRef, turn: Turn) -> None:

@@ -117,7 +117,8 @@ _HEADER = ("step", "reached", "answered", "drop-off", "median time", "re-asked",
 def render_table(rows: list[StepRow], *, period: str) -> str:
     """The report as text tables, one per flow (``deliverybot report``), under fixed English
     column headings: a table for whoever runs the shell, with step and flow names as the flows
-    declare them (an operator's chat gets ``render_short``, said in the business's language)."""
+    declare them (an operator's chat gets ``render_short``, said from the catalogue it is
+    given: in Telegram, the operator's own client language)."""
     if not rows:
         return f"No funnel events in the last {period}.\n"
     out: list[str] = []

@@ -13,8 +13,8 @@ from bot.store_from_config import open_store
 async def report_text(
     config: Config, *, since_seconds: float, period: str, flow: str | None
 ) -> str:
-    """The report's text for the last ``since_seconds`` (``period`` names them), for the
-    business's staff (in its ``[texts]`` default language)."""
+    """The report's text for the last ``since_seconds`` (``period`` names them): tables under
+    fixed English headings, for whoever runs the shell (``render_table``)."""
     store = await open_store(config.storage, time.time)
     try:
         rows = await funnel_report(

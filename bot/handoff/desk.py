@@ -357,7 +357,7 @@ class HandoffDesk:
         await self.flush(closed, TO_CUSTOMER)
         side = self._customers.get(closed.chat.channel)
         if turn is not None and side is not None:
-            await side.show(closed.chat, turn)
+            await side.show(closed.chat, turn, language=closed.language)
 
     async def _staff_action(
         self, action: str, ref: str, by: UserRef | None, *, outcome: str = "done"

@@ -20,8 +20,9 @@ class CustomerSide(Protocol):
         chat blocked the bot): it is not tried again."""
         ...
 
-    async def show(self, chat: ChatRef, turn: Turn) -> None:
-        """Show a turn of the customer's order (its open question again, after a close)."""
+    async def show(self, chat: ChatRef, turn: Turn, *, language: str | None) -> None:
+        """Show a turn of the customer's order (its open question again, after a close), for
+        a customer whose client says ``language`` (the hand-off's)."""
         ...
 
     async def answered(self, chat: ChatRef, turn: Turn) -> None:

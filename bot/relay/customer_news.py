@@ -58,7 +58,7 @@ def news_sentences(
     catalogue: Catalogue, event: WebhookEvent, link: DeliveryLink
 ) -> tuple[list[str], frozenset[str]]:
     """The bot's own sentences for what ``event`` tells that ``link``'s chat was not told,
-    in the language being spoken, and the facts they tell."""
+    said from ``catalogue`` (the customer's), and the facts they tell."""
     if event.type in (CREATED_EVENT, OTP_EVENT):
         return [], frozenset()
     return _said(_new_facts(catalogue, event, link))

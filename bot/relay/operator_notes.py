@@ -34,7 +34,7 @@ def operator_notes(
 ) -> list[str]:
     """``notes`` for operators: ``tracking`` says the customer has the tracking link from the
     bot, ``code`` that the bot took this event's drop-off code for the receiver (see the
-    module docstring). Said in the language being spoken."""
+    module docstring). Said from ``catalogue`` (the business's)."""
     shown: list[str] = []
     for note in (note.strip() for note in notes):
         if not note:

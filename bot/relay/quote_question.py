@@ -97,8 +97,8 @@ def parse(text: str) -> tuple[QuoteChoice, str] | None:
 
 
 def question(catalogue: Catalogue, event: WebhookEvent) -> Question:
-    """The question about ``event``'s delivery, in the language being spoken (the planner
-    enters the customer's); only for an event ``is_due`` said owes it."""
+    """The question about ``event``'s delivery, said from ``catalogue`` (the planner gives the
+    customer's); only for an event ``is_due`` said owes it."""
     delivery = event.data.object
     amount = facts.fee_amount(delivery)
     assert amount is not None, "is_due checks the fee is set"

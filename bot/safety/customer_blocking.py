@@ -45,7 +45,8 @@ class Blocked:
 
     def said(self, catalogue: Catalogue, shown: str) -> str:
         """The block's outcome, for whoever made it (an operator, the shell), said from
-        ``catalogue`` (the business's), naming the customer as ``shown``
+        ``catalogue`` (the reader's: the operator's own client language in Telegram, the
+        business's in the shell), naming the customer as ``shown``
         (``customer_names.customer_shown``)."""
         message = "safety.block_done" if self.new else "safety.block_again"
         done = catalogue.say(message, customer=shown)
@@ -101,7 +102,8 @@ class CustomerBlocking:
 
 def unblocked_said(catalogue: Catalogue, shown: str, lifted: bool) -> str:
     """An unblock's outcome (``lifted``: the customer was blocked), for whoever made it, said
-    from ``catalogue`` (the business's), naming the customer as ``shown``."""
+    from ``catalogue`` (the reader's, as for ``Blocked.said``), naming the customer as
+    ``shown``."""
     message = "safety.unblock_done" if lifted else "safety.unblock_none"
     return catalogue.say(message, customer=shown)
 

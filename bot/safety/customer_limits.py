@@ -32,7 +32,7 @@ from bot.config.limits_section import LimitsConfig
 from bot.limit_kinds import LimitKind
 from bot.store import SendKey, Store
 from conversations.texts.business_texts import BusinessTexts
-from conversations.texts.catalogue import DEFAULT_TEXTS, Catalogue
+from conversations.texts.catalogue import Catalogue
 
 HOUR = 3600.0
 DAY = 86_400.0
@@ -67,7 +67,7 @@ class LimitHit:
 class CustomerLimits:
     """The checks of ``[limits]``; ``alert_operators`` (None: nobody to tell) hears each
     customer's first hit of a day, said from ``texts``' business catalogue (the business's
-    ``BusinessTexts``; left out, the shipped ones)."""
+    ``BusinessTexts``: operators read their alerts in the business's language)."""
 
     def __init__(
         self,
@@ -75,12 +75,12 @@ class CustomerLimits:
         limits: LimitsConfig,
         alert_operators: AlertOperators | None = None,
         *,
-        texts: BusinessTexts | None = None,
+        texts: BusinessTexts,
     ) -> None:
         self._store = store
         self._limits = limits
         self._alert = alert_operators
-        self._texts = texts or BusinessTexts(DEFAULT_TEXTS)
+        self._texts = texts
 
     async def before_draft(self, user: UserRef) -> LimitHit | None:
         """Whether ``user`` may start an order now; when they may, it is counted as started

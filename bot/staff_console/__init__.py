@@ -5,26 +5,7 @@ store (``store.delivery_list``), in the staff member's words.
   string, refused in one sentence when malformed;
 * ``deliveries_page``: one page of that list, each delivery in words and local times;
 * ``console_web_texts``: the console's own words, in every shipped language.
+
+Nothing is imported here: ``console_web_texts`` is loaded with every shipped channel's words
+when ``check-config`` checks ``[texts]`` overrides, which must not load the store.
 """
-
-from bot.staff_console.deliveries_page import (
-    DeliveriesPage,
-    DeliveryRow,
-    deliveries_page,
-)
-from bot.staff_console.delivery_filters import (
-    DeliveryFilters,
-    FiltersRefused,
-    parse_cursor,
-    parse_filters,
-)
-
-__all__ = [
-    "DeliveriesPage",
-    "DeliveryFilters",
-    "DeliveryRow",
-    "FiltersRefused",
-    "deliveries_page",
-    "parse_cursor",
-    "parse_filters",
-]

@@ -134,7 +134,7 @@ class Deliveries:
         ``status`` is the one in the create response; ``saved_order`` the flow and answers it
         was made from, as JSON text, for ``last_order_for``; ``tracking_sent`` when the chat's
         answer to the create already gave the tracking link (the relay then never repeats it);
-        ``language`` the shipped language the customer ordered in (``catalogue.spoken_language``),
+        ``language`` the shipped language the customer ordered in (``Catalogue.chosen``),
         which the relay speaks to them, None for the business default; ``told`` the facts the
         answer to the create already told (``DeliveryLink.told``); ``details`` what the
         console lists of it (``ListedDetails``: fee, rider, sender), as the create's answer

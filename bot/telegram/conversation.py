@@ -191,13 +191,14 @@ class Conversation:
             dead = self.ctx.catalogue_for(language_of(update)).say("telegram.dead_button")
             await answer_tap(update.callback_query, dead)
 
-    async def deliver_later(self, chat: ChatRef, turn: Turn) -> None:
-        """Show a turn that happened without an update (a create re-sent after a rate limit)
-        in ``chat``, a Telegram chat, in the language its customer's client last gave (the
-        business default when this process has not drawn the chat)."""
+    async def deliver_later(self, chat: ChatRef, turn: Turn, language: str | None = None) -> None:
+        """Show a turn that happened without an update (a create re-sent after a rate limit, a
+        hand-off closed) in ``chat``, a Telegram chat, in ``language`` (a language code), else
+        the one its customer's client last gave (the business default when this process has
+        not drawn the chat)."""
         held = self._chat_turn(chat.id) if self._chat_turn else contextlib.nullcontext()
         async with held:
-            language = self.screen.remember(chat.id).language
+            language = language or self.screen.remember(chat.id).language
             await self.screen.show(chat.id, turn, language=language)
 
     async def settle(self) -> None:

@@ -37,7 +37,7 @@ BUTTON_PATTERN: Final = r"^handoff:(take|done):([A-Z2-9]{6})$"
 # The tag that starts every staff message of a hand-off: "#K7M2QX ...".
 TAG: Final = re.compile(r"^#([A-Z2-9]{6})\b")
 
-ShowTurn = Callable[[ChatRef, Turn], Awaitable[None]]
+ShowTurn = Callable[[ChatRef, Turn, str | None], Awaitable[None]]
 
 
 def tagged_ref(text: str | None) -> str | None:
@@ -67,9 +67,10 @@ class TelegramCustomers:
         """Send ``body`` to the customer; False for a chat that blocked the bot."""
         return _sent(await _send_body(self._sender, chat.id, body))
 
-    async def show(self, chat: ChatRef, turn: Turn) -> None:
-        """Show the turn in the customer's chat, as the conversation draws it."""
-        await self._show(chat, turn)
+    async def show(self, chat: ChatRef, turn: Turn, *, language: str | None) -> None:
+        """Show the turn in the customer's chat, as the conversation draws it, in
+        ``language``'s words (the hand-off's: this process may never have drawn the chat)."""
+        await self._show(chat, turn, language)
 
     async def answered(self, chat: ChatRef, turn: Turn) -> None:
         """Nothing now: the chat shows its order again, at the question after staff's

@@ -536,8 +536,9 @@ class TurnRun(Walker):
     async def recover(self, refused: Refused) -> None:
         """Follow the refusal's decision: tell the customer (and maybe the operators), refresh
         what must be, and ask again the answers it concerns."""
-        # The last refusal of the turn says what the operators and the runner must do.
-        self.alert_operators(dialogue.operator_alert(self.catalogue, refused))
+        # The last refusal of the turn says what the operators and the runner must do; the
+        # operators read it in the business's language, whoever's turn raised it.
+        self.alert_operators(dialogue.operator_alert(self.catalogue.for_business(), refused))
         self.effects = [e for e in self.effects if not isinstance(e, ResendAfter)]
         if refused.retry_after is not None:
             self.effects.append(ResendAfter(seconds=refused.retry_after))

@@ -137,7 +137,8 @@ class Walker(ABC):
             self.work.step = self.flow.start
         self.work.prompt_version += 1  # older buttons are stale now
         self.work.pending = None
-        self.alert_operators(dialogue.NO_PAYMENT_METHOD_ALERT.render(self.catalogue))
+        staff = self.catalogue.for_business()  # the operators', whoever's turn this is
+        self.alert_operators(dialogue.NO_PAYMENT_METHOD_ALERT.render(staff))
         self.prompt = Prompt(
             step=self.work.step,
             version=self.work.prompt_version,

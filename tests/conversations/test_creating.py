@@ -10,6 +10,7 @@ from conversations.outcome import Created
 from conversations.refusals import decide
 from conversations.services import ServiceUnavailable
 from conversations.texts import dialogue
+from conversations.texts.catalogue import Texts
 from conversations.texts.dialogue import IMAGE_HOST_ALERT, refusal
 from tests.support.words import SHIPPED
 
@@ -173,6 +174,15 @@ async def test_a_coverage_rejection_asks_for_the_places_again(world, chat):
     await chat.tap("saved:loc-library")
     await chat.command("skip")
     assert chat.step == "summary"
+
+
+async def test_operators_read_a_french_customers_alert_in_the_business_language(world):
+    chat = world.chat(catalogue=Texts(locale="en_NG").catalogue_for("fr"))
+    world.creator.script = [decide("image_host", message="host not allowlisted")]
+    await chat.pickup_delivery_to_summary()
+    await chat.tap("confirm")
+    assert "photos" in chat.said and "could not accept" not in chat.said  # told in French
+    assert chat.turn.operator_alert == IMAGE_HOST_ALERT.render(SHIPPED)
 
 
 async def test_a_coverage_rejection_naming_a_field_asks_only_that_place(world, chat):

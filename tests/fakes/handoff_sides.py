@@ -24,7 +24,7 @@ class RecordingCustomers:
         self.sent.append((chat, body))
         return True
 
-    async def show(self, chat: ChatRef, turn: Turn) -> None:
+    async def show(self, chat: ChatRef, turn: Turn, *, language: str | None) -> None:
         self.shown.append(turn)
 
     async def answered(self, chat: ChatRef, turn: Turn) -> None:

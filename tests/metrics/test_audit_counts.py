@@ -20,8 +20,12 @@ from bot.safety.customer_blocking import CustomerBlocking
 from bot.safety.customer_limits import CustomerLimits
 from bot.settings import CoreSettings
 from bot.store import Store
+from conversations.texts.business_texts import BusinessTexts
 from tests.deploy.conftest import promtool_check_metrics
 from tests.metrics.samples import sample
+from tests.support.words import SHIPPED_TEXTS
+
+TEXTS = BusinessTexts(SHIPPED_TEXTS)
 
 ADA = UserRef("telegram", 1001)
 ACTIONS = "deliverybot_operator_actions_total"
@@ -83,7 +87,7 @@ async def test_operator_actions_are_counted_by_action_and_outcome(counted: Busin
 
 
 async def test_limit_hits_are_counted_by_kind_and_outcome(counted: Business) -> None:
-    limits = CustomerLimits(counted.store, LimitsConfig(drafts_per_hour=1))
+    limits = CustomerLimits(counted.store, LimitsConfig(drafts_per_hour=1), texts=TEXTS)
     before = sample(counted.metrics, HITS, kind="drafts_per_hour", outcome="refused")
 
     assert await limits.before_draft(ADA) is None  # under the limit: no hit
@@ -102,7 +106,9 @@ async def test_nothing_is_counted_while_metrics_are_off(store: Store) -> None:
 
 async def test_the_families_pass_promtool(counted: Business) -> None:
     await CustomerBlocking(counted.store).block(ADA, by="telegram:1900")
-    await CustomerLimits(counted.store, LimitsConfig(drafts_per_hour=1)).before_draft(ADA)
+    await CustomerLimits(counted.store, LimitsConfig(drafts_per_hour=1), texts=TEXTS).before_draft(
+        ADA
+    )
     exposition = counted.metrics.exposition().decode()
     assert f"{ACTIONS}{{" in exposition
 

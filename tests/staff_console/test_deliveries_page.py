@@ -7,10 +7,10 @@ from urllib.parse import parse_qs
 from zoneinfo import ZoneInfo
 
 from bot.chat_ref import ChatRef
-from bot.staff_console import (
+from bot.staff_console.deliveries_page import deliveries_page
+from bot.staff_console.delivery_filters import (
     DeliveryFilters,
     FiltersRefused,
-    deliveries_page,
     parse_cursor,
     parse_filters,
 )

@@ -8,8 +8,14 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.staff_console import DeliveryFilters, FiltersRefused, parse_cursor, parse_filters
-from bot.staff_console.delivery_filters import MAX_SEARCH, cursor_text
+from bot.staff_console.delivery_filters import (
+    MAX_SEARCH,
+    DeliveryFilters,
+    FiltersRefused,
+    cursor_text,
+    parse_cursor,
+    parse_filters,
+)
 from bot.store.delivery_list import Attention, ListCursor, ListQuery
 from tests.support.words import SHIPPED, said_in
 

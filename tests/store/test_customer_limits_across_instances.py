@@ -11,8 +11,12 @@ from bot.chat_ref import ChatRef, UserRef
 from bot.config import LimitsConfig
 from bot.safety.customer_limits import CustomerLimits, LimitHit
 from bot.store.pg_local_server import LocalPostgres
+from conversations.texts.business_texts import BusinessTexts
 from tests.store.pg_instances import pg_instances
 from tests.support.clock import FakeClock
+from tests.support.words import SHIPPED_TEXTS
+
+TEXTS = BusinessTexts(SHIPPED_TEXTS)
 
 ADA = UserRef("telegram", 1001)
 LIMITS = LimitsConfig(open_deliveries=0, creates_per_hour=2, creates_per_day=3, drafts_per_hour=2)
@@ -30,7 +34,7 @@ async def test_two_instances_share_each_customers_counts(
         told.append(text)
 
     async with pg_instances(postgres_server, tmp_path / "media", clock=fake_clock) as stores:
-        a, b = (CustomerLimits(store, LIMITS, tell) for store in stores)
+        a, b = (CustomerLimits(store, LIMITS, tell, texts=TEXTS) for store in stores)
         for number, store in enumerate(stores):  # one delivery created on each instance
             await store.deliveries.add(
                 f"d-{number}", ChatRef("telegram", ADA.id), ADA.id, fake_clock(), None, None

@@ -12,7 +12,11 @@ from bot.config import LimitsConfig
 from bot.safety.customer_limits import CustomerLimits, LimitHit
 from bot.store import Store, ViewChange
 from bot.store.pg_local_server import LocalPostgres
+from conversations.texts.business_texts import BusinessTexts
 from tests.store.pg_instances import pg_instances
+from tests.support.words import SHIPPED_TEXTS
+
+TEXTS = BusinessTexts(SHIPPED_TEXTS)
 
 ADA, CHIDI = UserRef("telegram", 1001), UserRef("telegram", 1002)
 
@@ -57,12 +61,12 @@ async def test_two_instances_hold_the_unpaid_limit_at_its_edge(
     limits = LimitsConfig(unpaid_deliveries=2, open_deliveries=0)
     async with pg_instances(postgres_server, tmp_path / "media") as (a, b):
         await _ordered(a, "d-1")
-        assert await CustomerLimits(b, limits).before_create(ADA) is None  # one under
+        assert await CustomerLimits(b, limits, texts=TEXTS).before_create(ADA) is None  # one under
         await _ordered(b, "d-2")
         refused = LimitHit("unpaid_deliveries", 2, None)
-        assert await CustomerLimits(a, limits).before_create(ADA) == refused
-        assert await CustomerLimits(b, limits).before_create(ADA) == refused
+        assert await CustomerLimits(a, limits, texts=TEXTS).before_create(ADA) == refused
+        assert await CustomerLimits(b, limits, texts=TEXTS).before_create(ADA) == refused
 
         assert await b.deliveries.note_paid("d-1")  # the relay on b saw it paid
 
-        assert await CustomerLimits(a, limits).before_create(ADA) is None
+        assert await CustomerLimits(a, limits, texts=TEXTS).before_create(ADA) is None
