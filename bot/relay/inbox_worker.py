@@ -77,7 +77,7 @@ from bot.relay.channel_protocol import Channel, ChatTurns, SendFailed
 from bot.relay.chat_queues import ChatQueues
 from bot.relay.open_creates import open_create_may_have_made
 from bot.relay.outbox import Outcome, Sender
-from bot.relay.planner import Plan, Planner
+from bot.relay.planner import Plan, Planner, history_of
 from bot.relay.tuning import RelayTuning
 from bot.store import DeliveryLink, InboxEvent, SentReceipt, Store, ViewChange
 from conversations.texts.business_texts import BusinessTexts
@@ -323,6 +323,7 @@ class Relay(Job):
                     stored.event_id,
                 )
         plan = await self._planner.plan(event, link)
+        plan = dataclasses.replace(plan, history=history_of(event, stored.received_at))
         if delivery_id in self._stopped:
             # The chain it was planned behind stopped for a retry meanwhile: it waits too.
             return False
@@ -446,6 +447,7 @@ class Relay(Job):
             tracking_sent=plan.tracking_sent,
             paid=plan.paid,
             gave_up=gave_up,
+            history=plan.history,
         )
         self._retry_at.pop(stored.event_id, None)
         for watcher in self._finish_watchers:

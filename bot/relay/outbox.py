@@ -35,6 +35,7 @@ from bot.relay.asking import Asking, AskingChannel, typed_text
 from bot.relay.channel_protocol import Channel, ChatUnreachable, SendFailed
 from bot.relay.relay_sends import measured_send
 from bot.store import SendKey, SentReceipt, Store, StoreError
+from bot.store.delivery_history import HistoryMessage
 from conversations.texts import deliveries_texts as wording
 from conversations.texts.business_texts import BusinessTexts
 from conversations.texts.catalogue import DEFAULT_TEXTS, Catalogue
@@ -43,6 +44,18 @@ logger = logging.getLogger(__name__)
 
 COALESCED_SEPARATOR: Final = "\n\n"
 """Between the texts of messages sent together: each keeps its own paragraph."""
+
+
+@dataclass(frozen=True)
+class Told:
+    """A message as the console's delivery page keeps it: the delivery it is about, whom it
+    was for (``CUSTOMER`` or ``OPERATORS``), what it was (``kind``) and its text with the
+    drop-off code masked (``bot.relay.planner``)."""
+
+    delivery_id: str
+    audience: str
+    kind: str
+    text: str = field(repr=False)
 
 
 @dataclass(frozen=True)
@@ -56,6 +69,8 @@ class Outgoing:
     reference); None for a message that is always said in full (a customer's, a code's)."""
     asking: Asking | None = None
     """The choices that answer it (the quote question): buttons where the channel has them."""
+    about: Told | None = field(default=None, repr=False, compare=False)
+    """What the console's delivery page keeps of it (``store.history``); None: nothing."""
     context: tuple[tuple[str, str], ...] = field(
         default_factory=lambda: tuple(current_context().items()), repr=False, compare=False
     )
@@ -91,7 +106,7 @@ class Sender:
         """
         receipt = await self.send(message)
         if receipt is not None:
-            await self._store.sent.mark_sent(receipt.key, receipt.message_id)
+            await self._store.relayed.record_sent([receipt])
 
     async def mark(self, receipts: Sequence[SentReceipt]) -> None:
         """Mark ``receipts`` sent, in one commit (``store.relayed.record_sent``)."""
@@ -167,6 +182,7 @@ class Sender:
             )
             for index in claimed:
                 outcomes[index] = failed
+            await self._keep_failed(messages, claimed, str(failed))
             return outcomes
         except Exception as exc:
             # The exception's text may quote the message: only its type is logged.
@@ -180,6 +196,7 @@ class Sender:
             failure.__cause__ = exc
             for index in claimed:
                 outcomes[index] = failure
+            await self._keep_failed(messages, claimed, type(exc).__name__)
             return outcomes
         finally:
             if not sent:
@@ -189,8 +206,35 @@ class Sender:
                     for index in claimed:
                         await self._store.sent.release(messages[index].key)
         for index in claimed:
-            outcomes[index] = SentReceipt(messages[index].key, message_id)
+            told = self._history(messages[index])
+            outcomes[index] = SentReceipt(messages[index].key, message_id, told)
         return outcomes
+
+    def _history(self, message: Outgoing, failure: str | None = None) -> HistoryMessage | None:
+        """What ``store.history`` keeps of ``message`` (sent now, or failed for ``failure``)."""
+        about = message.about
+        if about is None:
+            return None
+        key = message.key
+        return HistoryMessage(
+            about.delivery_id,
+            key.event_id,
+            key.chat,
+            about.kind,
+            about.audience,
+            about.text,
+            self._store.clock(),
+            failure,
+        )
+
+    async def _keep_failed(
+        self, messages: Sequence[Outgoing], claimed: Sequence[int], failure: str
+    ) -> None:
+        """Keep the failed sends for the console; a failing store does not hide the send's
+        own failure."""
+        failed = [self._history(messages[index], failure) for index in claimed]
+        with contextlib.suppress(StoreError):
+            await self._store.history.record_failed([told for told in failed if told])
 
     def _sending(self, asking: Asking | None) -> Callable[[ChatRef, str], Awaitable[int | None]]:
         """The channel's send, or for a message that asks, its choices as buttons (a channel

@@ -45,8 +45,9 @@ from bot.relay.agent_updates import AGENT_UPDATE, agent_event_body, agent_questi
 from bot.relay.channel_protocol import Channel
 from bot.relay.customer_news import News, customer_news, news_sentences
 from bot.relay.operator_notes import operator_notes
-from bot.relay.outbox import Outgoing
+from bot.relay.outbox import Outgoing, Told
 from bot.store import FINAL_STATUSES, DeliveryLink, ListedDetails, SendKey, Store
+from bot.store.delivery_history import CUSTOMER, OPERATORS, HistoryEvent, Place
 from bot.store.status_progress import StatusEvent, moves_forward
 from conversations import delivery_facts
 from conversations.phones import normalise_phone
@@ -64,6 +65,10 @@ OTP_WAITING = "otp_waiting"
 OTP_UNRELAYED = "otp_unrelayed"
 OTP_SETTING = "otp_setting"
 REFERENCE_ONLY_KINDS = frozenset({OTP_WAITING, OTP_UNRELAYED, OTP_SETTING})
+QUOTE_QUESTION = "quote_question"  # how the console's history names a message that asks
+# Messages that carry the drop-off code, or a link that opens it: kept without their text.
+CODE_KINDS = frozenset({OTP_CODE, OTP_LINK, AGENT_UPDATE})
+CODE_MASK = "••••"
 """Operators' notices whose text names a delivery by its reference and nothing else of it (no
 code, no person, no place): a log may carry them whole (``bot.agents.chatless_channel``)."""
 
@@ -94,6 +99,9 @@ class Plan:
     finished: bool = False  # the delivery reached a final status: drop its OTP hand-off
     # The event shows the fee paid: recorded whatever the event's order (``note_paid``).
     paid: bool = False
+    # What the console's delivery page keeps of the event (``history_of``, set by the relay,
+    # which knows when the event arrived).
+    history: HistoryEvent | None = None
 
 
 class Planner:
@@ -152,7 +160,7 @@ class Planner:
             view = _view(event, told)
         finished = view is not None and view.status in FINAL_STATUSES
         paid = link is not None and delivery_facts.is_paid(event.data.object)
-        return Plan(messages, view, tracking_sent, finished, paid)
+        return Plan(self._kept(event, messages), view, tracking_sent, finished, paid)
 
     async def _agent_plan(self, event: WebhookEvent, link: DeliveryLink) -> Plan:
         """An agent conversation's delivery (``agent_updates``): every event as data, once;
@@ -201,7 +209,25 @@ class Planner:
         )
         messages.insert(0, Outgoing(SendKey(event.id, link.chat, AGENT_UPDATE), body))
         finished = view is not None and view.status in FINAL_STATUSES
-        return Plan(messages, view, False, finished, delivery_facts.is_paid(delivery))
+        paid = delivery_facts.is_paid(delivery)
+        return Plan(self._kept(event, messages), view, False, finished, paid)
+
+    def _kept(self, event: WebhookEvent, messages: list[Outgoing]) -> list[Outgoing]:
+        """``messages``, each with what the console's delivery page keeps of it
+        (``Outgoing.about``): the drop-off code never (``kept_text``)."""
+        operators = set(self._operators)
+        return [
+            dataclasses.replace(
+                message,
+                about=Told(
+                    event.data.object.id,
+                    OPERATORS if message.key.chat in operators else CUSTOMER,
+                    QUOTE_QUESTION if message.asking is not None else message.key.kind,
+                    kept_text(event, message),
+                ),
+            )
+            for message in messages
+        ]
 
     # --- the customer --------------------------------------------------------------------
 
@@ -304,6 +330,53 @@ class Planner:
     async def _customer_phone(self, link: DeliveryLink) -> str | None:
         phone = await self._store.contacts.phone_for(link.user)
         return None if phone is None else normalise_phone(phone, self._region)
+
+
+def history_of(event: WebhookEvent, received_at: float) -> HistoryEvent:
+    """What the console's delivery page keeps of ``event`` (arrived at ``received_at``): never
+    its drop-off code (left out of the event's data, masked wherever the service's texts
+    would quote it)."""
+    delivery = event.data.object
+    pickup, dropoff = delivery.pickup, delivery.dropoff
+    return HistoryEvent(
+        event_id=event.id,
+        delivery_id=delivery.id,
+        event_type=event.type,
+        created=event.created,
+        received_at=received_at,
+        status=delivery.status,
+        previous_status=event.data.previous_status,
+        summary=_masked(event, event.summary),
+        customer_message_hint=None
+        if event.customer_message_hint is None
+        else _masked(event, event.customer_message_hint),
+        agent_notes=tuple(_masked(event, note) for note in event.agent_notes),
+        pickup=Place(
+            pickup.address if pickup else None,
+            pickup.latitude if pickup else None,
+            pickup.longitude if pickup else None,
+        ),
+        dropoff=Place(
+            dropoff.address if dropoff else None,
+            dropoff.latitude if dropoff else None,
+            dropoff.longitude if dropoff else None,
+        ),
+    )
+
+
+def kept_text(event: WebhookEvent, message: Outgoing) -> str:
+    """``message``'s text as the console keeps it: nothing for a message that carries the
+    drop-off code or its link when the event issued one, else the text with the code
+    masked."""
+    if event.data.otp is not None and message.key.kind in CODE_KINDS:
+        return ""
+    return _masked(event, message.text)
+
+
+def _masked(event: WebhookEvent, text: str) -> str:
+    otp = event.data.otp
+    code = otp.code.strip() if otp is not None else ""
+    return text.replace(code, CODE_MASK) if code else text
 
 
 def _quote_question(

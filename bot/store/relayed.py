@@ -21,10 +21,11 @@ process that keeps running but cannot finish the event (another of its messages 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.clocks import Clock
 from bot.store.database import Executor
+from bot.store.delivery_history import HistoryEvent, HistoryMessage, note_event, note_messages
 from bot.store.delivery_links import Deliveries
 from bot.store.inbox import mark_processed
 from bot.store.listed_details import ListedDetails, note_news_failed
@@ -34,10 +35,12 @@ from bot.store.store_backend import Backend, StoreDatabase
 
 @dataclass(frozen=True)
 class SentReceipt:
-    """A claimed message that Telegram took: ``message_id`` is its id there, when known."""
+    """A claimed message that Telegram took: ``message_id`` is its id there, when known;
+    ``told`` what the console's delivery page keeps of it (``store.history``), if anything."""
 
     key: SendKey
     message_id: int | None
+    told: HistoryMessage | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)
@@ -71,14 +74,16 @@ class RelayedEvents:
         tracking_sent: bool = False,
         paid: bool = False,
         gave_up: bool = False,
+        history: HistoryEvent | None = None,
     ) -> bool:
         """In one transaction: mark ``sent`` (``store.sent.mark_sent``), apply ``view``
         (``deliveries.update_view``, never backwards) with the facts it told, note the tracking link
         (``deliveries.mark_tracking_sent``), note the fee paid when the event shows it
         (``deliveries.note_paid``), note that news about the delivery failed for good when the
         relay ``gave_up`` on some of the event's messages (``listed_details.note_news_failed``,
-        for the console's "needs attention") and take the event out of the inbox's pending set
-        (``inbox.mark_processed``).
+        for the console's "needs attention"), keep ``history``, what the console's delivery
+        page shows of the event (``delivery_history.note_event``), and take the event out of
+        the inbox's pending set (``inbox.mark_processed``).
 
         Returns what ``mark_processed`` returns: False when the event was not pending. Nothing
         is applied when any statement fails.
@@ -102,10 +107,13 @@ class RelayedEvents:
                 await deliveries.note_paid(delivery_id)
             if gave_up:
                 await note_news_failed(tx, delivery_id, self._clock())
+            if history is not None:
+                await note_event(tx, history)
             return await mark_processed(tx, event_id, self._clock())
 
     async def record_sent(self, sent: Sequence[SentReceipt]) -> None:
-        """Mark several messages sent in one transaction (``store.sent.mark_sent`` each)."""
+        """Mark several messages sent in one transaction (``store.sent.mark_sent`` each), and
+        keep what the console shows of each (``SentReceipt.told``)."""
         if not sent:
             return
         async with self._db.transaction() as tx:
@@ -113,4 +121,9 @@ class RelayedEvents:
 
     async def _mark_sent(self, tx: Executor, sent: Sequence[SentReceipt]) -> None:
         for receipt in sent:
-            await mark_sent(tx, self._holder, self._clock(), receipt.key, receipt.message_id)
+            # Marked once: a receipt marked before (a retried event) is not kept twice.
+            marked = await mark_sent(
+                tx, self._holder, self._clock(), receipt.key, receipt.message_id
+            )
+            if marked and receipt.told is not None:
+                await note_messages(tx, [receipt.told])

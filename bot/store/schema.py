@@ -40,6 +40,7 @@ from bot.store.schema_steps import (
     step_18_answered_creates,
     step_19_staff,
     step_20_console_list,
+    step_21_delivery_timeline,
 )
 from bot.store.store_backend import StoreDatabase
 from bot.store.store_errors import SchemaTooNewError
@@ -65,6 +66,7 @@ STEPS: tuple[SchemaStep, ...] = (
     step_18_answered_creates.STEP,
     step_19_staff.STEP,
     step_20_console_list.STEP,
+    step_21_delivery_timeline.STEP,
 )
 """Every schema step, oldest first: step N is version N. Append only."""
 

@@ -50,6 +50,7 @@ from bot.store.customer_blocks import CustomerBlocks
 from bot.store.customer_counts import CustomerCounts
 from bot.store.customer_details import CustomerDetails
 from bot.store.database import Database, Synchronous
+from bot.store.delivery_history import DeliveryHistory
 from bot.store.delivery_links import Deliveries
 from bot.store.delivery_list import DeliveryList
 from bot.store.funnel_events import FunnelEvents
@@ -113,6 +114,7 @@ class Store:
         self.sessions = Sessions(db, clock, self.updates, backend)
         self.deliveries = Deliveries(db, clock, backend)
         self.delivery_list = DeliveryList(db)
+        self.history = DeliveryHistory(db)
         self.inbox = Inbox(db, clock, backend)
         # This open Store, as the owner of its send claims and its inbox leases.
         self.holder = holder = secrets.token_hex(8)
