@@ -1,7 +1,8 @@
 """The operators' web console's words, in every shipped language.
 
 What the deliveries list says (``console_web.*``): its refusals of a filter, the channels'
-names, the kinds of attention, the empty cells. They are registered on the business's
+names, the kinds of attention, the empty cells; and what a delivery's page says of its
+history (``console_web.timeline.*``). They are registered on the business's
 catalogue beside the channels' words (``bot.channel_texts``), so a business's ``[texts]``
 overrides reach them like any other message.
 """
@@ -33,6 +34,22 @@ EN: Final[dict[str, str]] = {
     "console_web.refused_page": (
         "This page link is broken or out of date: start again from the first page."
     ),
+    # --- a delivery's page: its header and its history (``delivery_timeline``) ---------------
+    "console_web.timeline.no_address": "no address given",
+    "console_web.timeline.at": "{day}, {time}",
+    "console_web.timeline.event": "Event “{type}”: {status}",
+    "console_web.timeline.event_moved": "Event “{type}”: {previous} → {status}",
+    "console_web.timeline.to_customer": "the customer ({chat})",
+    "console_web.timeline.to_operators": "the operators ({chat})",
+    "console_web.timeline.sent": "Message to {to}",
+    "console_web.timeline.quote_asked": "Fee question to {to}",
+    "console_web.timeline.code_withheld": "Drop-off code sent to {to} (never shown here)",
+    "console_web.timeline.not_sent": "Message to {to} not sent: {failure}",
+    "console_web.timeline.handoff_in": "Customer to staff (hand-off {ref})",
+    "console_web.timeline.handoff_out": "Staff to customer (hand-off {ref})",
+    "console_web.timeline.handoff_pin": "a map pin ({lat}, {lng})",
+    "console_web.timeline.handoff_other": "a photo or a file",
+    "console_web.timeline.audit": "{actor}: {action}, {outcome}",
     # --- the deliveries list's cells ----------------------------------------------------------
     "console_web.channel.telegram": "Telegram",
     "console_web.channel.agents": "Agent apps",
@@ -69,6 +86,21 @@ FR: Final[dict[str, str]] = {
     "console_web.refused_page": (
         "Ce lien de page est cassé ou périmé : recommencez depuis la première page."
     ),
+    "console_web.timeline.no_address": "aucune adresse donnée",
+    "console_web.timeline.at": "{day} à {time}",
+    "console_web.timeline.event": "Événement « {type} » : {status}",
+    "console_web.timeline.event_moved": "Événement « {type} » : {previous} → {status}",
+    "console_web.timeline.to_customer": "au client ({chat})",
+    "console_web.timeline.to_operators": "aux opérateurs ({chat})",
+    "console_web.timeline.sent": "Message {to}",
+    "console_web.timeline.quote_asked": "Question du prix {to}",
+    "console_web.timeline.code_withheld": "Code de remise envoyé {to} (jamais montré ici)",
+    "console_web.timeline.not_sent": "Message {to} non envoyé : {failure}",
+    "console_web.timeline.handoff_in": "Client vers l'équipe (prise en charge {ref})",
+    "console_web.timeline.handoff_out": "Équipe vers le client (prise en charge {ref})",
+    "console_web.timeline.handoff_pin": "un repère sur la carte ({lat}, {lng})",
+    "console_web.timeline.handoff_other": "une photo ou un fichier",
+    "console_web.timeline.audit": "{actor} : {action}, {outcome}",
     "console_web.channel.telegram": "Telegram",
     "console_web.channel.agents": "Applications d'agents",
     "console_web.channel.console": "Console",
