@@ -40,7 +40,7 @@ class SentReceipt:
 
     key: SendKey
     message_id: int | None
-    told: HistoryMessage | None = field(default=None, repr=False)
+    told: HistoryMessage | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
