@@ -272,11 +272,16 @@ class ConsoleApp:
         return parse_qs(raw.decode("utf-8", errors="replace"), keep_blank_values=True)
 
     def _same_origin(self, request: Request) -> bool:
-        """Whether a sign-in was posted from the console's own page: a browser names the
-        page's origin in ``Origin``, and another site's form must not sign a visitor in as
-        someone else (login CSRF). A client that sends none is let through."""
+        """Whether a sign-in was posted from the console's own page, as far as the browser
+        says: another site's form must not sign a visitor in as someone else (login CSRF).
+        A browser names where a request comes from in ``Sec-Fetch-Site``, and in ``Origin``
+        (``null`` under the pages' ``no-referrer`` policy); a client that says neither, not a
+        browser, is let through."""
+        site = request.headers.get("sec-fetch-site")
+        if site is not None and site != "same-origin":
+            return False
         origin = request.headers.get("origin")
-        return origin is None or origin == self._origin
+        return origin is None or origin in ("null", self._origin)
 
     def _catalogue(self) -> Catalogue:
         return self._texts.business_catalogue()
