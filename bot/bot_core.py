@@ -8,7 +8,8 @@
     Relay (+ StatusPoller when partner webhooks are off) ─> Channels ─> the chat's channel
     CreateFollowUp (creates whose answer was lost, woken by ChatService) ─> Channels
       (these are jobs of bot.jobs: built here, run on the runtime's one scheduler)
-    web app: /hooks/partner (inbox, wakes the relay), /media, each channel's routes
+    web app: /hooks/partner (inbox, wakes the relay), /media, /console (the staff's web
+      console, when ``[console] enabled``), each channel's routes
 
 Every way the bot runs builds these parts here and only here: ``deliverybot run`` and
 ``deliverybot mcp`` (``bot.runtime``, with Telegram and the agent channels as the config
@@ -48,6 +49,9 @@ from bot.relay import ChatUnreachable, Relay, SendFailed, StatusPoller
 from bot.relay.channel_protocol import Channel
 from bot.seams import Seams
 from bot.settings import CoreSettings
+from bot.staff.staff_door import StaffDoor
+from bot.staff_console.console_app import ConsoleApp
+from bot.staff_console.console_web_texts import CONSOLE_WEB_TEXTS
 from bot.store import Store
 from bot.web import create_web_app
 from conversations import Geocoder
@@ -248,6 +252,21 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         clock=seams.clock,
         metrics=metrics,
     )
+    door = StaffDoor.from_settings(
+        store, settings.console, settings.public_base_url, clock=store.clock
+    )
+    if door is not None and settings.public_base_url is not None:
+        console = ConsoleApp(
+            door,
+            store,
+            texts,
+            public_base_url=settings.public_base_url,
+            channel_names=lambda: [registration.name for registration in channels],
+            phone_region=settings.phone_region,
+            clock=store.clock,
+        )
+        texts.add_channels(CONSOLE_WEB_TEXTS)  # its words, overridable by ``[texts]``
+        web_app.router.routes.extend(console.routes())
     return BotCore(
         settings,
         seams,

@@ -36,7 +36,9 @@ TOKEN = "123456789:AAHsecretTOKENvalue0123456789abcdefg"
 METRICS_PATH = "/metrics"
 CADDYFILES = ("Caddyfile", "Caddyfile.single")
 # Paths no part of the bot serves: each proxy answers them itself.
-NOT_THE_BOTS = ("/", "/admin", "/webapp", "/mediax/1", "/healthz", "/telegram/x", "/api")
+NOT_THE_BOTS = (
+    "/", "/admin", "/webapp", "/mediax/1", "/healthz", "/telegram/x", "/api", "/consoles"
+)  # fmt: skip
 
 
 def _everything_on(tmp_path: Path) -> Config:
@@ -52,6 +54,7 @@ def _everything_on(tmp_path: Path) -> Config:
         "operators": {"chat_ids": [-1001]},
         "storage": {"path": "bot.sqlite3", "media_dir": "media"},
         "webapp": {"enabled": True},
+        "console": {"enabled": True},
         "agents": {"channels": [{"name": "shop", "key": "shop-agent-key-0123456789abcdef"}]},
         "metrics": {"enabled": True, "token": "metrics-token-0123456789", "path": METRICS_PATH},
     }
@@ -96,7 +99,9 @@ def test_the_sample_paths_cover_every_part(app_paths: list[str]) -> None:
     for expected in ("/telegram", "/hooks/partner", "/media/token1", "/health", METRICS_PATH,
                      "/webapp/place", "/webapp/api/search", "/webapp/static/app.js",
                      "/api/conversations/conversation_id1/photos",
-                     "/api/conversations/conversation_id1/handoff"):  # fmt: skip
+                     "/api/conversations/conversation_id1/handoff",
+                     "/console", "/console/signin/token1", "/console/deliveries",
+                     "/console/static/app.js"):  # fmt: skip
         assert expected in app_paths, app_paths
 
 

@@ -47,6 +47,9 @@ WHEEL_DATA = {
     "bot/webapp/static/leaflet/leaflet.js",
     "bot/webapp/static/leaflet/images/marker-icon.png",
     "bot/webapp/static/leaflet/LICENSE",
+    "bot/staff_console/templates/base.html",
+    "bot/staff_console/templates/deliveries.html",
+    "bot/staff_console/static/console.css",
 }
 # What an sdist adds for rebuilding, testing and deploying.
 SDIST_EXTRA = {
