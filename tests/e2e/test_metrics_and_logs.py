@@ -16,7 +16,6 @@ import asyncio
 import json
 import logging
 import os
-import signal
 import socket
 import time
 from pathlib import Path
@@ -37,6 +36,7 @@ from tests.deploy.conftest import promtool_check_metrics
 from tests.e2e.conftest import ADA, ADA_PHONE, RECEIVER_PHONE, SECRET_TOKEN, BotStack, MakeStack
 from tests.fakes import FakeTelegram
 from tests.metrics.samples import sample as sample_of
+from tests.support.sigterm import stop_with_sigterm
 
 METRICS_TOKEN = "metrics-token-0123456789abcdef"
 
@@ -204,8 +204,7 @@ async def test_run_serves_metrics_on_their_own_address_and_logs_a_start_line(
                 own = await web.get(f"http://127.0.0.1:{metrics_port}/metrics")
                 on_web = await web.get(f"http://127.0.0.1:{web_port}/metrics")
         finally:
-            os.kill(os.getpid(), signal.SIGTERM)
-            await asyncio.wait_for(running, timeout=10)
+            await stop_with_sigterm(running)
 
     assert own.status_code == 200
     assert "deliverybot_build_info{" in own.text

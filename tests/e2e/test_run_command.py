@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import signal
 import socket
 from pathlib import Path
 from typing import Any
@@ -20,6 +18,7 @@ from bot.sandbox import default_scenario
 from bot.sandbox.server import SandboxServer
 from tests.e2e.conftest import ADA
 from tests.fakes import FakeTelegram
+from tests.support.sigterm import stop_with_sigterm
 
 
 def _free_port() -> int:
@@ -60,8 +59,7 @@ async def test_run_answers_telegram_serves_the_web_app_and_stops_on_sigterm(
             async with httpx.AsyncClient() as web:
                 health = await web.get(f"http://127.0.0.1:{port}/health")
         finally:
-            os.kill(os.getpid(), signal.SIGTERM)
-            await asyncio.wait_for(running, timeout=10)
+            await stop_with_sigterm(running)
 
     assert reply.text == "What would you like to order?"
     assert health.json() == {"ok": True, "inbox_pending": 0}
