@@ -50,6 +50,7 @@ from bot.staff_console.console_headers import CONSOLE_HEADERS, ConsoleHeaders
 from bot.staff_console.console_pages import STATIC, ConsolePages
 from bot.staff_console.deliveries_page import channel_label, deliveries_page
 from bot.staff_console.delivery_filters import FiltersRefused, parse_cursor, parse_filters
+from bot.staff_console.delivery_timeline import TimelineRefused, delivery_timeline
 from bot.staff_console.sign_in_flood import SignInFlood
 from bot.store import LinkRefusal, StaffSession, Store
 from bot.store.delivery_list import Attention
@@ -115,6 +116,7 @@ class ConsoleApp:
             Route("/signout", self.sign_out, methods=["POST"]),
             Route("/signout-everywhere", self.sign_out_everywhere, methods=["POST"]),
             Route("/deliveries", self.deliveries, methods=["GET"]),
+            Route("/deliveries/{ref}", self.delivery, methods=["GET"]),
             Mount("/static", StaticFiles(directory=STATIC), name="console-static"),
         ]
         guard = Middleware(ConsoleHeaders, error_page=self.error_page)
@@ -221,6 +223,30 @@ class ConsoleApp:
             kept = [(k, v) for k, vs in fields.items() if k != "after" for v in vs if v]
             context["next_link"] = f"{DELIVERIES}?{urlencode([*kept, ('after', page.next_after)])}"
         return self._page("deliveries.html", catalogue, found, **context)
+
+    async def delivery(self, request: Request) -> Response:
+        """One delivery's page: its header and its history (``delivery_timeline``), read by
+        any staff member; the drop-off code is never part of it."""
+        found = await self._guard.allowed(request, "viewer")
+        if not isinstance(found, StaffSession):
+            return self.refused(found)
+        catalogue = self._catalogue()
+        typed = request.path_params["ref"][:64]
+        timeline = await delivery_timeline(self._store, catalogue, UTC, typed)
+        if timeline is None or isinstance(timeline, TimelineRefused):
+            text = (
+                catalogue.say("console_web.delivery.not_found", ref=typed.upper())
+                if timeline is None
+                else timeline.reason
+            )
+            return self._page(
+                "plain.html", catalogue, found, status=404 if timeline is None else 400,
+                title_key="console_web.page.refused", text=text,
+            )  # fmt: skip
+        ref = timeline.header.row.reference
+        return self._page(
+            "delivery.html", catalogue, found, timeline=timeline, ref=ref, zone=ZONE_NAME
+        )
 
     # --- refusals -----------------------------------------------------------------------------
 

@@ -62,3 +62,34 @@ async def test_an_operator_finds_a_telegram_order_in_the_console(stack: BotStack
     refused = await client.get("/console/deliveries?channel=fax")
     assert refused.status_code == 400
     assert "fax" in refused.text and _ROW.findall(refused.text) == []
+
+
+async def test_a_rows_link_opens_the_deliverys_page_with_its_history(stack: BotStack) -> None:
+    delivery_id = await stack.order(ADA)
+    stack.sandbox.mark_paid(delivery_id)
+    stack.sandbox.advance_status(delivery_id)
+    await stack.deliver_events()
+    client = await _signed_in(stack)
+
+    listed = await client.get("/console/deliveries")
+    assert f'href="/console/deliveries/{delivery_id}"' in listed.text
+    page = await client.get(f"/console/deliveries/{delivery_id}")
+
+    assert page.status_code == 200
+    assert page.headers["content-security-policy"].startswith("default-src 'none'")
+    history = page.text[page.text.index('<ol class="timeline">') :]
+    assert history.count('<li class="entry-event">') >= 2  # created, then the later news
+    assert "entry-message" in history  # what the bot told the customer and the operators
+    assert str(markupsafe.escape(SHIPPED.say("delivery.paid_amount", amount="NGN 1,500"))) in (
+        history
+    )
+    by_ref = await client.get(f"/console/deliveries/{delivery_id[:8]}")
+    assert by_ref.status_code == 200 and f"/console/deliveries/{delivery_id}" not in by_ref.text
+    missing = await client.get("/console/deliveries/ffffffff")
+    assert missing.status_code == 404
+    assert "FFFFFFFF" in missing.text
+    too_short = await client.get("/console/deliveries/ab")
+    assert too_short.status_code == 400
+    transport = httpx.ASGITransport(app=stack.bot.web_app)
+    signed_out = httpx.AsyncClient(transport=transport, base_url=PUBLIC_BASE_URL)
+    assert (await signed_out.get(f"/console/deliveries/{delivery_id}")).status_code == 303
