@@ -57,8 +57,9 @@ FLOORS: Final = (
         "the TOML's sections; the geocoder; the simulated service; the web app's doors",
     ),
     Floor(
-        ("bot.relay", "bot.store_from_config"),
-        "partner events to chats, the channels' protocol; the store the config names",
+        ("bot.relay", "bot.store_from_config", "bot.shell_store"),
+        "partner events to chats, the channels' protocol; the store the config names, and a "
+        "shell command's action on it",
     ),
     Floor(
         ("bot.funnel", "bot.safety", "bot.staff"),

@@ -24,19 +24,15 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from bot.periods import since_seconds
 from bot.safety.safety_errors import SafetyError
+from bot.shell_store import EXIT_USAGE, run_on_store, shell_time
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
-
     from bot.chat_ref import UserRef
+    from bot.config import Config
     from bot.store import Store
     from conversations.texts.catalogue import Catalogue
 
-    _Act: TypeAlias = Callable[[Store, Catalogue], Awaitable[str]]
 
-EXIT_OK = 0
-EXIT_FAILURE = 1
-EXIT_USAGE = 2
 SHELL = "shell"  # who acted, in the audit trail
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -89,7 +85,7 @@ def _config_option(parser: argparse.ArgumentParser) -> None:
 
 
 def _block(args: argparse.Namespace) -> int:
-    async def act(store: Store, catalogue: Catalogue) -> str:
+    async def act(store: Store, config: Config, catalogue: Catalogue) -> str:
         from bot.safety.customer_blocking import CustomerBlocking
         from bot.safety.customer_names import customer_shown
 
@@ -97,11 +93,11 @@ def _block(args: argparse.Namespace) -> int:
         done = await CustomerBlocking(store).block(user, by=SHELL, reason=args.reason)
         return done.said(catalogue, await customer_shown(store, user))
 
-    return _with_store(args, act)
+    return run_on_store(args, act, _Refused)
 
 
 def _unblock(args: argparse.Namespace) -> int:
-    async def act(store: Store, catalogue: Catalogue) -> str:
+    async def act(store: Store, config: Config, catalogue: Catalogue) -> str:
         from bot.safety.customer_blocking import CustomerBlocking, unblocked_said
         from bot.safety.customer_names import customer_shown
 
@@ -109,24 +105,24 @@ def _unblock(args: argparse.Namespace) -> int:
         lifted = await CustomerBlocking(store).unblock(user, by=SHELL)
         return unblocked_said(catalogue, await customer_shown(store, user), lifted)
 
-    return _with_store(args, act)
+    return run_on_store(args, act, _Refused)
 
 
 def _list(args: argparse.Namespace) -> int:
-    async def act(store: Store, catalogue: Catalogue) -> str:
+    async def act(store: Store, config: Config, catalogue: Catalogue) -> str:
         from bot.safety.customer_names import customer_shown
 
         blocks = await store.customer_blocks.all()
         if not blocks:
             return "no customer is blocked"
         lines = [
-            f"{_when(b.blocked_at)}  {await customer_shown(store, b.user)}  by {b.blocked_by}"
+            f"{shell_time(b.blocked_at)}  {await customer_shown(store, b.user)}  by {b.blocked_by}"
             + (f"  ({b.reason})" if b.reason else "")
             for b in blocks
         ]
         return "\n".join(lines)
 
-    return _with_store(args, act)
+    return run_on_store(args, act, _Refused)
 
 
 def _audit(args: argparse.Namespace) -> int:
@@ -136,20 +132,20 @@ def _audit(args: argparse.Namespace) -> int:
         print(f"audit: --since: {exc}", file=sys.stderr)
         return EXIT_USAGE
 
-    async def act(store: Store, catalogue: Catalogue) -> str:
+    async def act(store: Store, config: Config, catalogue: Catalogue) -> str:
         from bot.safety.customer_names import subject_shown
 
         entries = await store.audit.since(store.clock() - seconds)
         if not entries:
             return f"nothing recorded in the last {args.since}"
         lines = [
-            f"{_when(e.at)}  {e.actor}  {e.action}  {await subject_shown(store, e.subject)}  "
+            f"{shell_time(e.at)}  {e.actor}  {e.action}  {await subject_shown(store, e.subject)}  "
             f"{e.outcome}" + (f"  ({e.detail})" if e.detail else "")
             for e in entries
         ]
         return "\n".join(lines)
 
-    return _with_store(args, act)
+    return run_on_store(args, act, _Refused)
 
 
 class _Refused(SafetyError):
@@ -163,44 +159,3 @@ async def _customer(catalogue: Catalogue, store: Store, typed: str) -> UserRef:
     if isinstance(user, NameRefused):
         raise _Refused(user.reason)
     return user
-
-
-def _with_store(args: argparse.Namespace, act: _Act) -> int:
-    """Open the config's store, run ``act`` on it with the business's catalogue (its
-    ``[texts]``, in its default language), print what it says."""
-    from bot.config import load_config_or_report
-
-    config = load_config_or_report(args.config, channel_texts=args.channel_texts)
-    if config is None:
-        return EXIT_USAGE
-    import asyncio
-    import time
-
-    from bot.store import StoreError
-    from bot.store_from_config import open_store
-
-    catalogue = config.texts.texts().business_catalogue()
-
-    async def run() -> str:
-        store = await open_store(config.storage, time.time, channels=args.channel_kinds())
-        try:
-            return await act(store, catalogue)
-        finally:
-            await store.close()
-
-    try:
-        said = asyncio.run(run())
-    except _Refused as refused:
-        print(refused, file=sys.stderr)
-        return EXIT_USAGE
-    except (StoreError, OSError) as exc:
-        print(f"{args.config}: {exc}", file=sys.stderr)
-        return EXIT_FAILURE
-    print(said)
-    return EXIT_OK
-
-
-def _when(moment: float) -> str:
-    import datetime
-
-    return datetime.datetime.fromtimestamp(moment, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")

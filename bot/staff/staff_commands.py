@@ -18,25 +18,18 @@ imported until a command runs, as ``bot.cli`` requires.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
+from bot.shell_store import run_on_store, shell_time
 from bot.staff.staff_errors import StaffError
 from bot.staff_roles import STAFF_ROLES
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
-
     from bot.config import Config
     from bot.store import StaffMember, Store
     from conversations.texts.catalogue import Catalogue
 
-    _Act: TypeAlias = Callable[[Store, Config, Catalogue], Awaitable[str]]
-
-EXIT_OK = 0
-EXIT_FAILURE = 1
-EXIT_USAGE = 2
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
@@ -94,7 +87,7 @@ def _invite(args: argparse.Namespace) -> int:
         minutes = door.link_minutes
         return catalogue.say("staff.invited", name=name, role=role, minutes=minutes, link=link)
 
-    return _with_store(args, act)
+    return run_on_store(args, act, _StaffRefused)
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -104,7 +97,7 @@ def _list(args: argparse.Namespace) -> int:
             return catalogue.say("staff.none")
         return "\n".join(_line(catalogue, member) for member in members)
 
-    return _with_store(args, act)
+    return run_on_store(args, act, _StaffRefused)
 
 
 def _signout(args: argparse.Namespace) -> int:
@@ -115,7 +108,7 @@ def _signout(args: argparse.Namespace) -> int:
         await sign_out_everywhere(store, member, by=SHELL)
         return catalogue.say("staff.signed_out", name=member.name)
 
-    return _with_store(args, act)
+    return run_on_store(args, act, _StaffRefused)
 
 
 async def _member_named(store: Store, catalogue: Catalogue, typed: str) -> StaffMember:
@@ -143,49 +136,8 @@ def _line(catalogue: Catalogue, member: StaffMember) -> str:
     seen = (
         catalogue.say("staff.never_seen")
         if member.last_seen_at is None
-        else catalogue.say("staff.seen", when=_when(member.last_seen_at))
+        else catalogue.say("staff.seen", when=shell_time(member.last_seen_at))
     )
     account = "" if member.account is None else f"  {member.account}"
     role = catalogue.say(f"staff.role.{member.role}")
     return f"#{member.id}  {member.name}  {role}{account}  {seen}"
-
-
-def _with_store(args: argparse.Namespace, act: _Act) -> int:
-    """Open the config's store, run ``act`` with the config and the business's catalogue
-    (its ``[texts]``, in its default language), print what it says."""
-    from bot.config import load_config_or_report
-
-    config = load_config_or_report(args.config, channel_texts=args.channel_texts)
-    if config is None:
-        return EXIT_USAGE
-    import asyncio
-    import time
-
-    from bot.store import StoreError
-    from bot.store_from_config import open_store
-
-    catalogue = config.texts.texts().business_catalogue()
-
-    async def run() -> str:
-        store = await open_store(config.storage, time.time, channels=args.channel_kinds())
-        try:
-            return await act(store, config, catalogue)
-        finally:
-            await store.close()
-
-    try:
-        said = asyncio.run(run())
-    except _StaffRefused as refused:
-        print(refused, file=sys.stderr)
-        return EXIT_USAGE
-    except (StoreError, OSError) as exc:
-        print(f"{args.config}: {exc}", file=sys.stderr)
-        return EXIT_FAILURE
-    print(said)
-    return EXIT_OK
-
-
-def _when(moment: float) -> str:
-    import datetime
-
-    return datetime.datetime.fromtimestamp(moment, datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
