@@ -93,14 +93,7 @@ class Config(Section):
     def _public_host_for_webhooks(
         cls, value: WebhooksConfig, info: ValidationInfo
     ) -> WebhooksConfig:
-        # Without a valid [telegram], whether its old place holds the host cannot be known.
-        server, telegram = info.data.get("server"), info.data.get("telegram")
-        if (
-            value.enabled
-            and server is not None
-            and telegram is not None
-            and server.public_base_url is None
-        ):
+        if value.enabled and _without_public_host(info):
             problem = "needs [server] public_base_url: the service posts events to a public host"
             raise KeyProblems([(("enabled",), problem)])
         return value
@@ -171,13 +164,7 @@ class Config(Section):
         cls, value: ConsoleConfig, info: ValidationInfo
     ) -> ConsoleConfig:
         # Its sign-in links are handed to staff: they must open the bot's own https host.
-        server, telegram = info.data.get("server"), info.data.get("telegram")
-        if (
-            value.enabled
-            and server is not None
-            and telegram is not None
-            and server.public_base_url is None
-        ):
+        if value.enabled and _without_public_host(info):
             problem = (
                 "needs [server] public_base_url: the console and its sign-in links are served "
                 "on the bot's public https host"
@@ -299,3 +286,11 @@ def _where(info: ValidationInfo, key: str) -> str:
     telegram = info.data.get("telegram")
     written = telegram is not None and key in _written_under_telegram(telegram)
     return "[telegram]" if written else "[server]"
+
+
+def _without_public_host(info: ValidationInfo) -> bool:
+    """Whether ``[server] public_base_url`` is known to be missing. Without a valid
+    ``[server]`` and ``[telegram]`` (the host's old place) it cannot be known: no problem is
+    added to theirs."""
+    server, telegram = info.data.get("server"), info.data.get("telegram")
+    return server is not None and telegram is not None and server.public_base_url is None
