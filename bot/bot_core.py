@@ -21,7 +21,6 @@ only the ``CoreSettings`` (from the config, or from the demo's sandbox), the ``S
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -51,6 +50,7 @@ from bot.seams import Seams
 from bot.settings import CoreSettings
 from bot.staff.staff_door import StaffDoor
 from bot.staff_console.console_app import ConsoleApp
+from bot.staff_console.console_kit import ConsoleKit, ConsoleServices
 from bot.staff_console.console_web_texts import CONSOLE_WEB_TEXTS
 from bot.store import Store
 from bot.web import create_web_app
@@ -83,14 +83,13 @@ class BotCore:
     channels: Channels
     texts: BusinessTexts
     """The business's catalogues: the ``[texts]`` of its settings and its channels' words."""
+    handoffs: HandoffDesk
+    """Customers' hand-offs to staff; each channel adds its side when it registers."""
+    console: ConsoleApp | None
+    """The operators' web console (``[console] enabled``), its routes on ``web_app``."""
     shared: bool = False
     owns_geocoder: bool = False  # built here from ``settings.geocoding``: closed here
     metrics: Metrics = NO_METRICS  # the business's (``settings.metrics``), served at /metrics
-
-    @functools.cached_property
-    def handoffs(self) -> HandoffDesk:
-        """Customers' hand-offs to staff; each channel adds its side when it registers."""
-        return HandoffDesk(self.store, self.chats, self.settings.handoff, texts=self.texts)
 
     def desk(self, words: ChannelWords) -> CustomerDesk:
         """The customer desk (status, deliveries, cancel) answering in ``words``."""
@@ -252,19 +251,9 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         clock=seams.clock,
         metrics=metrics,
     )
-    door = StaffDoor.from_settings(
-        store, settings.console, settings.public_base_url, clock=store.clock
-    )
-    if door is not None and settings.public_base_url is not None:
-        console = ConsoleApp(
-            door,
-            store,
-            texts,
-            public_base_url=settings.public_base_url,
-            channel_names=lambda: [registration.name for registration in channels],
-            phone_region=settings.phone_region,
-            clock=store.clock,
-        )
+    handoffs = HandoffDesk(store, chats, settings.handoff, texts=texts)
+    console = _console(settings, store, texts, channels, client, handoffs, metrics)
+    if console is not None:
         texts.add_channels(CONSOLE_WEB_TEXTS)  # its words, overridable by ``[texts]``
         web_app.router.routes.extend(console.routes())
     return BotCore(
@@ -282,6 +271,8 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         follow_up,
         channels,
         texts,
+        handoffs,
+        console,
         shared=shared,
         owns_geocoder=seams.geocoder is None,
         metrics=metrics,
@@ -295,6 +286,33 @@ async def send_to_operators(channel: Channel, operators: Iterable[ChatRef], text
             await channel.send(chat, text)
         except (ChatUnreachable, SendFailed) as error:
             log.warning("operator chat %s not told (%s)", chat, type(error).__name__)
+
+
+def _console(
+    settings: CoreSettings,
+    store: Store,
+    texts: BusinessTexts,
+    channels: Channels,
+    client: PartnerClient,
+    handoffs: HandoffDesk,
+    metrics: Metrics,
+) -> ConsoleApp | None:
+    """The web console when ``[console] enabled`` (which needs ``public_base_url``)."""
+    door = StaffDoor.from_settings(
+        store, settings.console, settings.public_base_url, clock=store.clock
+    )
+    if door is None or settings.public_base_url is None:
+        return None
+    services = ConsoleServices(
+        client=client,
+        handoffs=handoffs,
+        metrics=metrics,
+        channel_names=lambda: [registration.name for registration in channels],
+        phone_region=settings.phone_region,
+        public_base_url=settings.public_base_url,
+    )
+    kit = ConsoleKit(door, store, texts, services, clock=store.clock)
+    return ConsoleApp(kit, clock=store.clock)
 
 
 def _shared_limiter(

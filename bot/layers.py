@@ -66,11 +66,11 @@ FLOORS: Final = (
         "where orders stop; blocks and limits on customers; staff's sign-in links",
     ),
     Floor(("bot.ordering",), "the chat service, the creates and their follow-up, the desk"),
-    Floor(("bot.staff_console",), "what the operators' web console shows, read from the store"),
     Floor(
         ("bot.channels", "bot.handoff", "bot.webapp"),
         "channels' registrations; operators' hand-off; the map Mini App",
     ),
+    Floor(("bot.staff_console",), "the operators' web console: its pages and actions"),
     Floor(("bot.console", "bot.telegram"), "the channel adapters that draw a turn"),
     Floor(
         ("bot.channel_texts", "bot.seams", "bot.settings"),

@@ -272,4 +272,13 @@ FR: Final[dict[str, str]] = {
     "console_web.at": "{day} à {time}",
 }
 
-CONSOLE_WEB_TEXTS: Final = ChannelTexts("console_web", {"en": EN, "fr": FR})
+SECTION_TEXTS: Final[tuple[tuple[dict[str, str], dict[str, str]], ...]] = ()
+"""Each console section's own words, (English, French), kept beside the section."""
+
+CONSOLE_WEB_TEXTS: Final = ChannelTexts(
+    "console_web",
+    {
+        "en": {**EN, **{k: v for en, _ in SECTION_TEXTS for k, v in en.items()}},
+        "fr": {**FR, **{k: v for _, fr in SECTION_TEXTS for k, v in fr.items()}},
+    },
+)

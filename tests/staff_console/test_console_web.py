@@ -16,10 +16,10 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from bot.config import ConsoleConfig
-from bot.staff_console.console_app import FORM_LIMIT, ConsoleApp
 from bot.staff_console.console_headers import CONTENT_SECURITY_POLICY
+from bot.staff_console.console_kit import FORM_LIMIT
 from bot.store import StaffSession, Store
-from tests.staff_console.console_site import PUBLIC, ConsoleSite, console_site
+from tests.staff_console.console_site import ConsoleSite, console_site
 from tests.support.clock import FakeClock
 from tests.support.words import SHIPPED
 
@@ -196,24 +196,18 @@ async def test_a_post_without_its_csrf_token_is_refused_audited_and_does_nothing
 async def test_a_viewer_is_refused_an_admins_action_and_it_is_audited(
     site: ConsoleSite, store: Store
 ) -> None:
-    console = ConsoleApp(
-        site.door,
-        store,
-        site.core.texts,
-        public_base_url=PUBLIC,
-        channel_names=lambda: (),
-        phone_region="NG",
-        clock=site.clock,
-    )
+    console = site.core.console
+    assert console is not None
+    kit = console.kit
     done: list[int] = []
 
     async def admins_only(request: Request) -> Response:  # built as a real action would be
         form = dict(await request.form())
-        found = await console.guard.form_allowed(
+        found = await kit.guard.form_allowed(
             request, {k: [str(v)] for k, v in form.items()}, "admin"
         )
         if not isinstance(found, StaffSession):
-            return console.refused(found)
+            return kit.refused(found)
         done.append(found.member.id)
         return PlainTextResponse("done")
 
