@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
-from playwright.async_api import async_playwright
 
 from bot.bot_core import build_core
 from bot.chat_ref import ChatRef
@@ -16,11 +15,11 @@ from bot.settings import CoreSettings
 from bot.staff.staff_door import StaffDoor
 from bot.store import ListedDetails, Store
 from tests.staff_console.conftest import START
+from tests.staff_console.console_browser import chromium, watched
 from tests.staff_console.console_site import CONSOLE, KEY
 from tests.support.clock import FakeClock
 from tests.support.served import loopback_socket, serve_on, stop_serving
 from tests.support.words import SHIPPED
-from tests.webapp.page_world import chromium_path
 
 DELIVERY = "3f2a9c1e-1111-4bbb-8ccc-000000000001"
 
@@ -61,44 +60,29 @@ async def test_sign_in_by_link_and_see_the_list(
         details=ListedDetails(fee=2600.0, currency="NGN", customer_name="Ada Obi"),
     )  # fmt: skip
     link = await door.invite("Bob", "dispatcher")
-    problems: list[str] = []
-    async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=chromium_path())
-        try:
-            page = await browser.new_page()
-            page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
-            page.on(
-                "console",
-                lambda message: (
-                    problems.append(message.text)
-                    if message.type == "error" or "Content Security Policy" in message.text
-                    else None
-                ),
-            )
-            await page.goto(link)
-            assert await page.title() == (
-                f"{SHIPPED.say('console_web.page.signin')} · "
-                f"{SHIPPED.say('console_web.business_name')}"
-            )
-            await page.get_by_role("button", name=SHIPPED.say("console_web.signin_button")).click()
-            await page.wait_for_url(f"{public}/console/deliveries")
-            row = page.locator(f'tr[data-delivery="{DELIVERY}"]')
-            assert await row.count() == 1
-            text = await row.inner_text()
-            assert "3F2A9C1E" in text and "Ada Obi" in text
-            assert SHIPPED.say("status.pending") in text
-            # The stylesheet applied: the page is styled by its own file, not the browser's.
-            color = await page.locator("button.primary").first.evaluate(
-                "b => getComputedStyle(b).backgroundColor"
-            )
-            assert color == "rgb(11, 92, 173)"
+    async with chromium() as browser:
+        tab = await watched(browser)
+        page = tab.page
+        await page.goto(link)
+        assert await page.title() == (
+            f"{SHIPPED.say('console_web.page.signin')} · {SHIPPED.say('console_web.business_name')}"
+        )
+        await tab.sign_in(link, public)
+        row = page.locator(f'tr[data-delivery="{DELIVERY}"]')
+        assert await row.count() == 1
+        text = await row.inner_text()
+        assert "3F2A9C1E" in text and "Ada Obi" in text
+        assert SHIPPED.say("status.pending") in text
+        # The stylesheet applied: the page is styled by its own file, not the browser's.
+        color = await page.locator("button.primary").first.evaluate(
+            "b => getComputedStyle(b).backgroundColor"
+        )
+        assert color == "rgb(11, 92, 173)"
 
-            await page.get_by_role(
-                "button", name=SHIPPED.say("console_web.sign_out"), exact=True
-            ).click()
-            await page.wait_for_url(f"{public}/console/signed-out")
-            await page.goto(f"{public}/console/deliveries")
-            assert page.url == f"{public}/console/signed-out"
-        finally:
-            await browser.close()
-    assert problems == []
+        await page.get_by_role(
+            "button", name=SHIPPED.say("console_web.sign_out"), exact=True
+        ).click()
+        await page.wait_for_url(f"{public}/console/signed-out")
+        await page.goto(f"{public}/console/deliveries")
+        assert page.url == f"{public}/console/signed-out"
+    assert tab.problems == []
