@@ -30,6 +30,7 @@ repositories and SQL on both backends):
 ``store.handoffs``        customers' hand-offs to staff and their messages, each delivered once
 ``store.delivery_list``   the operators' console's list of deliveries, a keyset page at a time
 ``store.staff``           staff members, their one-time sign-in links and console sessions
+``store.customer_search`` the console's customers: found by name or phone, their orders, limits
 ========================  ====================================================================
 """
 

@@ -49,6 +49,7 @@ from bot.store.create_intents import CreateIntents
 from bot.store.customer_blocks import CustomerBlocks
 from bot.store.customer_counts import CustomerCounts
 from bot.store.customer_details import CustomerDetails
+from bot.store.customer_search import CustomerSearch
 from bot.store.database import Database, Synchronous
 from bot.store.delivery_history import DeliveryHistory
 from bot.store.delivery_links import Deliveries
@@ -137,6 +138,7 @@ class Store:
         self.customer_blocks = CustomerBlocks(db, clock)
         self.audit = AuditTrail(db, clock)
         self.customer_counts = CustomerCounts(db, clock)
+        self.customer_search = CustomerSearch(db)
         self.gauges = QueueGauges(db)
         self.funnel = FunnelEvents(db)
         self.handoffs = Handoffs(db, clock, holder, lease_seconds=lease_seconds, shared=shared)
