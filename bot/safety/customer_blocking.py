@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Final
 
 from bot.chat_ref import UserRef
 from bot.store import Store
@@ -29,6 +30,11 @@ from conversations import Turn
 from conversations.texts.catalogue import Catalogue
 
 log = logging.getLogger(__name__)
+
+REASON_LEAST: Final = 3
+REASON_MOST: Final = 200
+"""A reason a form asks for (the console's) is this long, so the trail says something and
+its lines stay readable."""
 
 # Told of each block, with the customer and who made it, once the block is written.
 BlockFollower = Callable[[UserRef, str], Awaitable[object]]
@@ -98,6 +104,13 @@ class CustomerBlocking:
         if await self._store.customer_blocks.get(user) is None:
             return None
         return blocked_turn(catalogue)
+
+
+def block_reason(typed: str) -> str | None:
+    """``typed`` as a block's reason: its words on one line, or None when they are fewer than
+    ``REASON_LEAST`` or more than ``REASON_MOST`` characters."""
+    reason = " ".join(typed.split())
+    return reason if REASON_LEAST <= len(reason) <= REASON_MOST else None
 
 
 def unblocked_said(catalogue: Catalogue, shown: str, lifted: bool) -> str:
