@@ -74,8 +74,13 @@ async def customer_named(catalogue: Catalogue, store: Store, typed: str) -> User
 async def customer_shown(store: Store, user: UserRef) -> str:
     """``user`` as operators name them: ``channel:customer`` for an agent channel's customer,
     ``telegram:123456789`` for a Telegram user."""
-    name = await store.agents.name_of(user)
-    return str(user) if name is None else f"{name[0]}:{name[1]}"
+    return shown_as(user, await store.agents.name_of(user))
+
+
+def shown_as(user: UserRef, agent_name: tuple[str, str] | None) -> str:
+    """``customer_shown`` when the agent channel's (channel, reference) for ``user`` is known
+    already (None: not an agent channel's customer)."""
+    return str(user) if agent_name is None else f"{agent_name[0]}:{agent_name[1]}"
 
 
 async def subject_shown(store: Store, subject: str) -> str:

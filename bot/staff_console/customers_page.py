@@ -24,7 +24,7 @@ from pydantic import ValidationError
 from bot.chat_ref import UserRef
 from bot.config import CONSOLE_PATH
 from bot.limit_kinds import LIMIT_KINDS
-from bot.safety.customer_names import customer_shown
+from bot.safety.customer_names import shown_as
 from bot.staff_console.customers_query import CustomersQuery
 from bot.staff_console.deliveries_page import channel_label
 from bot.store import Store
@@ -169,25 +169,23 @@ async def actor_shown(store: Store, actor: str) -> str:
 
 async def _row(store: Store, catalogue: Catalogue, zone: tzinfo, user: UserRef) -> CustomerRow:
     facts = await store.customer_search.facts(user)
-    remembered = _remembered(await store.customers.get(user))
-    name = facts.name or remembered.name or None
-    agent = await store.agents.name_of(user)
-    if name is None and agent is not None:
-        name = agent[1]
-    phone = facts.phone or await store.contacts.phone_for(user) or remembered.phone or None
+    remembered = _remembered(facts.details_json)
+    agent = facts.agent_name
+    name = facts.name or remembered.name or (agent[1] if agent else None)
+    phone = facts.phone or facts.proven_phone or remembered.phone or None
     last = None
     if facts.last_order_at is not None:
         last = _at(catalogue, datetime.fromtimestamp(facts.last_order_at, zone))
     return CustomerRow(
         user=user,
         path=customer_path(user),
-        shown=await customer_shown(store, user),
+        shown=shown_as(user, agent),
         name=name,
         channel_label=channel_label(catalogue, agent[0] if agent else user.channel),
         phone=phone,
         deliveries=facts.deliveries,
         last_order_label=last,
-        blocked=await store.customer_blocks.get(user) is not None,
+        blocked=facts.blocked,
     )
 
 

@@ -39,21 +39,31 @@ _WITH_PHONE = """SELECT channel, user_id, max(created_at) AS last FROM deliverie
     WHERE sender_phone = ? GROUP BY channel, user_id ORDER BY last DESC LIMIT ?"""
 _PROVED_PHONE = "SELECT channel, user_id FROM contacts WHERE phone_e164 = ? LIMIT ?"
 _AGENT_CHANNELS = "SELECT DISTINCT channel FROM agent_customers ORDER BY channel"
-# The newest name and phone the customer's orders gave (each may be missing from some).
-_FACTS = """SELECT count(*), max(created_at),
+# One customer's facts in one statement (a search lists up to 25): how many orders and the
+# newest's time, the newest name and sender phone they gave (each may be missing from some),
+# their proven phone, their remembered details, whether they are blocked, and an agent
+# channel's name for them.
+_FACTS = """SELECT
+        (SELECT count(*) FROM deliveries WHERE channel = ? AND user_id = ?),
+        (SELECT max(created_at) FROM deliveries WHERE channel = ? AND user_id = ?),
         (SELECT n.customer_name FROM deliveries n WHERE n.channel = ? AND n.user_id = ?
             AND n.customer_name IS NOT NULL ORDER BY n.created_at DESC LIMIT 1),
         (SELECT p.sender_phone FROM deliveries p WHERE p.channel = ? AND p.user_id = ?
-            AND p.sender_phone IS NOT NULL ORDER BY p.created_at DESC LIMIT 1)
-    FROM deliveries WHERE channel = ? AND user_id = ?"""
+            AND p.sender_phone IS NOT NULL ORDER BY p.created_at DESC LIMIT 1),
+        (SELECT phone_e164 FROM contacts WHERE channel = ? AND user_id = ?),
+        (SELECT data FROM customer_details WHERE channel = ? AND user_id = ?),
+        (SELECT 1 FROM customer_blocks WHERE channel = ? AND user_id = ?),
+        (SELECT a.channel FROM agent_customers a WHERE ? = ? AND a.seq = ?),
+        (SELECT a.customer FROM agent_customers a WHERE ? = ? AND a.seq = ?)"""
 # Whether the bot has any trace of the customer: an order, their remembered details, a
-# block, a proven phone, an open draft, an audit entry (a limit they hit), an agent's record.
+# block, a proven phone, an order started (counted by [limits]), an audit entry (a limit
+# they hit), an agent's record. Each is one index's lookup.
 _KNOWN = """SELECT CASE WHEN
         EXISTS (SELECT 1 FROM deliveries WHERE channel = ? AND user_id = ?)
         OR EXISTS (SELECT 1 FROM customer_details WHERE channel = ? AND user_id = ?)
         OR EXISTS (SELECT 1 FROM customer_blocks WHERE channel = ? AND user_id = ?)
         OR EXISTS (SELECT 1 FROM contacts WHERE channel = ? AND user_id = ?)
-        OR EXISTS (SELECT 1 FROM sessions WHERE channel = ? AND user_id = ?)
+        OR EXISTS (SELECT 1 FROM customer_drafts WHERE channel = ? AND user_id = ?)
         OR EXISTS (SELECT 1 FROM audit_trail WHERE subject = ?)
         OR (? = ? AND EXISTS (SELECT 1 FROM agent_customers WHERE seq = ?))
     THEN 1 ELSE 0 END"""
@@ -66,13 +76,19 @@ _LIMITS_HIT = """SELECT at, outcome, detail FROM audit_trail
 
 @dataclass(frozen=True)
 class CustomerFacts:
-    """What the customer's orders say of them: how many (``deliveries``), the newest's time
-    (None: none yet), and the newest name and sender phone they gave (None: never given)."""
+    """What the bot knows of a customer: how many orders (``deliveries``), the newest's time
+    (None: none yet), the newest name and sender phone their orders gave (None: never given),
+    the phone they proved, their remembered details (``store.customers``' JSON text), whether
+    they are blocked, and an agent channel's (channel, reference) for them."""
 
     deliveries: int
     last_order_at: float | None
     name: str | None
     phone: str | None
+    proven_phone: str | None
+    details_json: str | None
+    blocked: bool
+    agent_name: tuple[str, str] | None
 
 
 @dataclass(frozen=True)
@@ -133,12 +149,21 @@ class CustomerSearch:
         return bool(row and row[0])
 
     async def facts(self, user: UserRef) -> CustomerFacts:
-        """What ``user``'s orders say of them."""
-        pair = (user.channel, user.id)
-        row = await self._db.fetch_one(_FACTS, pair * 3)
-        if row is None or not row[0]:
-            return CustomerFacts(0, None, None, None)
-        return CustomerFacts(int(row[0]), float(row[1]), _text(row[2]), _text(row[3]))
+        """What the bot knows of ``user`` (see ``CustomerFacts``)."""
+        agent = (user.channel, AGENTS, user.id)
+        row = await self._db.fetch_one(_FACTS, ((user.channel, user.id) * 7 + agent * 2))
+        assert row is not None  # a SELECT of values alone has its one row
+        channel, reference = _text(row[7]), _text(row[8])
+        return CustomerFacts(
+            deliveries=int(row[0]),
+            last_order_at=None if row[1] is None else float(row[1]),
+            name=_text(row[2]),
+            phone=_text(row[3]),
+            proven_phone=_text(row[4]),
+            details_json=_text(row[5]),
+            blocked=row[6] is not None,
+            agent_name=None if channel is None or reference is None else (channel, reference),
+        )
 
     async def deliveries_of(self, user: UserRef, *, most: int) -> list[CustomerDelivery]:
         """``user``'s newest deliveries, at most ``most``."""

@@ -15,6 +15,7 @@ import pytest
 from bot.store import (
     Store,
     blocked,
+    customer_search,
     delivery_links,
     handoffs,
     inbox,
@@ -76,6 +77,8 @@ INDEXED_QUERIES: list[tuple[ModuleType, str]] = [
     *((handoffs, name) for name in ("_POSTED", "_TAKE", "_CLOSE", "_IDLE", "_TOUCH", "_HEAD")),
     *((handoffs, name) for name in ("_CLAIM", "_MESSAGE", "_DELIVERED", "_RELEASE", "_RECENT")),
     *((handoffs, name) for name in ("_PENDING_REFS", "_COUNT_SINCE")),
+    *((customer_search, name) for name in ("_KNOWN", "_FACTS", "_DELIVERIES", "_LIMITS_HIT")),
+    (customer_search, "_PROVED_PHONE"),
 ]
 
 
