@@ -321,3 +321,16 @@ async def test_blocking_an_unknown_customer_is_a_404_and_audited(
         "telegram:777",
         "refused: unknown customer",
     )
+
+
+async def test_a_block_from_the_console_ends_the_customers_hand_off(
+    site: ConsoleSite, store: Store
+) -> None:
+    await store.handoffs.open(ADA_CHAT, ADA, name="Ada", flow=None, step=None, language=None)
+    admin = await site.signed_in("Ada", "admin")
+    member = (await store.staff.named("Ada"))[0]
+    data = {"csrf": await _csrf(admin), "reason": "abusive messages"}
+    assert (await admin.post(f"{ADA_PAGE}/block", data=data)).status_code == 303
+    assert await store.handoffs.waiting_of(ADA) == []
+    (closed,) = await _trail(store, "handoff_close")
+    assert (closed.actor, closed.outcome) == (f"staff:{member.id}", "done; customer blocked")
