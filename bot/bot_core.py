@@ -252,7 +252,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         metrics=metrics,
     )
     handoffs = HandoffDesk(store, chats, settings.handoff, texts=texts)
-    console = _console(settings, store, texts, channels, client, handoffs, metrics)
+    console = _console(settings, store, texts, channels, client, chats, handoffs, metrics)
     if console is not None:
         texts.add_channels(CONSOLE_WEB_TEXTS)  # its words, overridable by ``[texts]``
         web_app.router.routes.extend(console.routes())
@@ -294,6 +294,7 @@ def _console(
     texts: BusinessTexts,
     channels: Channels,
     client: PartnerClient,
+    chats: ChatService,
     handoffs: HandoffDesk,
     metrics: Metrics,
 ) -> ConsoleApp | None:
@@ -305,6 +306,7 @@ def _console(
         return None
     services = ConsoleServices(
         client=client,
+        chats=chats,
         handoffs=handoffs,
         metrics=metrics,
         channel_names=lambda: [registration.name for registration in channels],

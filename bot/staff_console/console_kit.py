@@ -23,6 +23,7 @@ from bot.clocks import Clock
 from bot.config import CONSOLE_PATH
 from bot.handoff.desk import HandoffDesk
 from bot.metrics.business_metrics import Metrics
+from bot.ordering import ChatService
 from bot.partner.client import PartnerClient
 from bot.staff.staff_door import StaffDoor
 from bot.staff_console.console_guard import (
@@ -83,6 +84,8 @@ class ConsoleServices:
     """The bot's parts the console reaches beyond its store (all of one business)."""
 
     client: PartnerClient
+    chats: ChatService
+    """The chat service: its guards (``chats.blocking``) are the ones every turn obeys."""
     handoffs: HandoffDesk
     metrics: Metrics
     channel_names: Callable[[], Collection[str]]

@@ -116,7 +116,7 @@ class CustomersSection:
                 "console_web.customers.refused_reason", least=REASON_LEAST, most=REASON_MOST
             )
             return await self._page(posted.session, user, refusal=refusal, reason=typed)
-        blocking = self._kit.services.handoffs.chats.blocking
+        blocking = self._kit.services.chats.blocking
         done = await blocking.block(user, by=staff_actor(posted.session), reason=reason)
         outcome = "blocked" if done.new else "blocked_again"
         return see(f"{customer_path(user)}?done={outcome}&drafts={done.drafts}")
@@ -129,7 +129,7 @@ class CustomersSection:
         user = await self._known(request, posted, "unblock")
         if isinstance(user, Response):
             return user
-        blocking = self._kit.services.handoffs.chats.blocking
+        blocking = self._kit.services.chats.blocking
         lifted = await blocking.unblock(user, by=staff_actor(posted.session))
         return see(f"{customer_path(user)}?done={'unblocked' if lifted else 'not_blocked'}")
 
