@@ -10,7 +10,7 @@ file id. The customer is named by their display name only, as on the card.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, tzinfo
+from datetime import date, datetime, tzinfo
 from typing import Final
 
 from bot.handoff.bodies import LOCATION, Body, coordinates, kind_of, text_of
@@ -75,6 +75,7 @@ async def handoff_view(
 ) -> HandoffView:
     """``handoff`` with its last ``messages`` messages, said from ``catalogue`` in ``zone``."""
     facts = await desk.facts(handoff, messages=messages + 1)
+    when = _When(catalogue, zone)
     said = facts.recent[-messages:] if messages else ()
     where = order_at(catalogue, desk.chats.engine, facts.session)
     takes_place = handoff.waiting and await desk.takes_place(handoff)
@@ -85,14 +86,14 @@ async def handoff_view(
         state=handoff.state,
         state_label=_state_label(catalogue, handoff),
         owner_name=handoff.owner_name,
-        opened_label=_at(catalogue, zone, handoff.opened_at)[1],
+        opened_label=when(handoff.opened_at)[1],
         where=(
             catalogue.say("staff.card_no_order")
             if where is None
             else catalogue.say("staff.card_where", flow=where[0], question=where[1])
         ),
         answers=tuple(facts.answers),
-        messages=tuple(_line(catalogue, zone, message) for message in said),
+        messages=tuple(_line(catalogue, when, message) for message in said),
         more_before=len(facts.recent) > messages,
         deliveries=tuple(
             CustomerDelivery(
@@ -113,8 +114,8 @@ def _state_label(catalogue: Catalogue, handoff: Handoff) -> str:
     return catalogue.say("staff.card_open")
 
 
-def _line(catalogue: Catalogue, zone: tzinfo, message: HandoffMessage) -> SaidLine:
-    at, label = _at(catalogue, zone, message.created_at)
+def _line(catalogue: Catalogue, when: _When, message: HandoffMessage) -> SaidLine:
+    at, label = when(message.created_at)
     from_customer = message.way == TO_STAFF
     who = catalogue.say("staff.said_customer" if from_customer else "staff.said_staff")
     return SaidLine(at, label, from_customer, who, _words(catalogue, message.body))
@@ -131,9 +132,19 @@ def _words(catalogue: Catalogue, body: Body) -> str:
     return catalogue.say("console_web.timeline.handoff_other")
 
 
-def _at(catalogue: Catalogue, zone: tzinfo, moment: float) -> tuple[datetime, str]:
-    at = datetime.fromtimestamp(moment, zone)
-    label = catalogue.say(
-        "console_web.timeline.at", day=catalogue.day(at.date()), time=f"{at:%H:%M:%S}"
-    )
-    return at, label
+class _When:
+    """Moments in ``catalogue``'s words and ``zone``'s time; each day is said once (a long
+    conversation has many messages on few days, and saying a day is Babel's slow part)."""
+
+    def __init__(self, catalogue: Catalogue, zone: tzinfo) -> None:
+        self._catalogue = catalogue
+        self._zone = zone
+        self._days: dict[date, str] = {}
+
+    def __call__(self, moment: float) -> tuple[datetime, str]:
+        at = datetime.fromtimestamp(moment, self._zone)
+        day = self._days.get(at.date())
+        if day is None:
+            day = self._days[at.date()] = self._catalogue.day(at.date())
+        label = self._catalogue.say("console_web.timeline.at", day=day, time=f"{at:%H:%M:%S}")
+        return at, label
