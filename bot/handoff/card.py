@@ -67,6 +67,18 @@ def question_title(
     return flow.step(step_name).said_title(catalogue)
 
 
+def order_at(
+    catalogue: Catalogue, engine: Engine, session: Session | None
+) -> tuple[str, str] | None:
+    """Where the customer's order waits, said from ``catalogue``: its flow's title and the
+    question it is at; None when no order is open."""
+    if session is None or session.step is None:
+        return None
+    flow = engine.registry.get(session.flow)
+    flow_title = flow.menu_label(catalogue) if flow is not None else session.flow
+    return flow_title, question_title(catalogue, engine, session.flow, session.step)
+
+
 def card_text(catalogue: Catalogue, engine: Engine, handoff: Handoff, facts: CardFacts) -> str:
     """The card, plain text, said from ``catalogue`` (the business's)."""
     return "\n".join(_lines(catalogue, engine, handoff, facts))
@@ -78,14 +90,11 @@ def _lines(catalogue: Catalogue, engine: Engine, handoff: Handoff, facts: CardFa
         say("staff.card_title", ref=handoff.ref),
         say("staff.card_who", name=handoff.name, language=handoff.language or "-"),
     ]
-    session = facts.session
-    if session is None or session.step is None:
+    where = order_at(catalogue, engine, facts.session)
+    if where is None:
         lines.append(say("staff.card_no_order"))
     else:
-        flow = engine.registry.get(session.flow)
-        flow_title = flow.menu_label(catalogue) if flow is not None else session.flow
-        question = question_title(catalogue, engine, session.flow, session.step)
-        lines.append(say("staff.card_where", flow=flow_title, question=question))
+        lines.append(say("staff.card_where", flow=where[0], question=where[1]))
     if facts.answers:
         lines += ["", say("staff.card_answers")]
         lines += [f"• {title}: {_cut(answer)}" for title, answer in facts.answers]

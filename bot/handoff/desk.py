@@ -48,6 +48,11 @@ from conversations.texts.catalogue import Catalogue
 log = logging.getLogger(__name__)
 
 DELIVERIES_ON_CARD = 3
+WAITING_LISTED = 100  # the hand-offs not closed a staff page lists at most
+
+Actor = UserRef | str
+"""Who the audit trail names for a staff action: a messenger account (``telegram:1900``), or
+the console's ``staff:<member id>``."""
 
 
 @dataclass(frozen=True)
@@ -183,17 +188,29 @@ class HandoffDesk:
         """The hand-off whose staff topic is ``thread_id`` of ``chat`` (a forum group)."""
         return await self.store.handoffs.by_topic(chat, thread_id)
 
-    async def take(self, ref: str, operator: UserRef, name: str) -> Taken | None:
-        """``operator`` takes the hand-off (the first to press wins); None if there is none.
-        The card shows who has it."""
+    async def waiting(self, limit: int = WAITING_LISTED) -> list[Handoff]:
+        """The hand-offs not closed (waiting for someone, or taken), the latest active first."""
+        return await self.store.handoffs.not_closed(limit)
+
+    async def take(
+        self, ref: str, operator: UserRef, name: str, *, by: Actor | None = None
+    ) -> Taken | None:
+        """``operator`` takes the hand-off (the first to take it wins, whichever door they
+        used); None if there is none. The card shows who has it. ``by`` is who the audit
+        trail names (``operator`` unless said)."""
         taken = await self.store.handoffs.take(ref, operator, name)
-        if taken is not None and taken.owner and self.staff is not None:
-            await self._staff_action("take", taken.handoff.ref, operator)
-            await self.staff.redraw(taken.handoff, await self.card(taken.handoff))
+        if taken is not None and taken.owner and taken.handoff.waiting:
+            await self._staff_action("take", taken.handoff.ref, by or operator)
+            await self.redraw(taken.handoff)
         return taken
 
+    async def redraw(self, handoff: Handoff) -> None:
+        """Draw the staff card again as things stand (its owner, its last messages)."""
+        if self.staff is not None:
+            await self.staff.redraw(handoff, await self.card(handoff))
+
     async def reply(
-        self, handoff: Handoff, body: Body, *, signer: str | None = None, by: UserRef | None = None
+        self, handoff: Handoff, body: Body, *, signer: str | None = None, by: Actor | None = None
     ) -> bool:
         """Staff wrote to the customer: sent as the business (signed with ``signer``'s name
         only when ``[operators] sign_replies``). False when it was not sent: it carries one of
@@ -214,7 +231,7 @@ class HandoffDesk:
         await self.flush(handoff, TO_CUSTOMER)
         return True
 
-    async def refused_for_block(self, handoff: Handoff, *, by: UserRef | None = None) -> bool:
+    async def refused_for_block(self, handoff: Handoff, *, by: Actor | None = None) -> bool:
         """Whether staff's message to ``handoff`` is refused because its customer is blocked
         (staff are told; a hand-off still waiting is ended first)."""
         if not await self._blocked(handoff):
@@ -245,7 +262,7 @@ class HandoffDesk:
         )
 
     async def fill(
-        self, handoff: Handoff, answer: Answer, *, by: UserRef | None = None
+        self, handoff: Handoff, answer: Answer, *, by: Actor | None = None
     ) -> Filled | FillRefused:
         """Answer the customer's open question for them, through its own step."""
         await self._staff_action("fill", handoff.ref, by)
@@ -271,7 +288,7 @@ class HandoffDesk:
             await side.answered(chat, turn)
         return Filled(question)
 
-    async def close(self, ref: str, *, by: UserRef | None = None) -> Handoff | None:
+    async def close(self, ref: str, *, by: Actor | None = None) -> Handoff | None:
         """Close the hand-off: the customer is told and sees their order's question again,
         staff see it closed. None when it was closed already (or never was)."""
         closed = await self.store.handoffs.close(ref.strip().upper())
@@ -360,7 +377,7 @@ class HandoffDesk:
             await side.show(closed.chat, turn, language=closed.language)
 
     async def _staff_action(
-        self, action: str, ref: str, by: UserRef | None, *, outcome: str = "done"
+        self, action: str, ref: str, by: Actor | None, *, outcome: str = "done"
     ) -> None:
         """What a staff member did to a hand-off, logged and kept in the audit trail
         (``deliverybot audit``) by reference and operator; never what was said."""
@@ -405,11 +422,19 @@ class HandoffDesk:
 
     async def card(self, handoff: Handoff, *, blocked: bool = False) -> str:
         """The staff card of ``handoff`` as things stand (``blocked``: ended by a block)."""
-        engine = self.chats.engine
+        facts = await self.facts(handoff, blocked=blocked)
+        return card_text(self._staff_catalogue(), self.chats.engine, handoff, facts)
+
+    async def facts(
+        self, handoff: Handoff, *, messages: int = RECENT_MESSAGES, blocked: bool = False
+    ) -> CardFacts:
+        """What staff are shown of ``handoff`` besides itself: the customer's draft and its
+        answers so far (in the business's words), its last ``messages`` both ways, and the
+        customer's latest deliveries; the card and the console read the same."""
         session = await self.chats.session(handoff.chat)
         staff = self._staff_catalogue()
+        engine = self.chats.engine
         answers = await draft_summary(staff, engine, session) if session is not None else []
-        recent = await self.store.handoffs.recent(handoff.ref, RECENT_MESSAGES)
+        recent = await self.store.handoffs.recent(handoff.ref, messages)
         deliveries = await self.store.deliveries.for_user(handoff.user, DELIVERIES_ON_CARD)
-        facts = CardFacts(session, answers, recent, deliveries, blocked=blocked)
-        return card_text(staff, engine, handoff, facts)
+        return CardFacts(session, answers, recent, deliveries, blocked=blocked)

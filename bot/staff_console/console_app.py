@@ -11,7 +11,8 @@
 ``POST /console/signout``              this session ended (CSRF token needed)
 ``POST /console/signout-everywhere``   every session of the member ended (CSRF token needed)
 ``GET /console/static/...``            the stylesheet, the icon
-each section's routes                  ``deliveries_section`` (the list, a delivery's page), ...
+each section's routes                  ``deliveries_section`` (the list, a delivery's page),
+                                       ``handoffs_section`` (the hand-off desk and its acts), ...
 =====================================  ==========================================================
 
 Every answer carries ``console_headers``' headers. Forms are read only up to ``FORM_LIMIT``
@@ -41,6 +42,7 @@ from bot.staff_console.console_kit import SIGNED_OUT, ConsoleKit, ConsoleSection
 from bot.staff_console.console_pages import STATIC
 from bot.staff_console.customers_section import CustomersSection
 from bot.staff_console.deliveries_section import DELIVERIES, DeliveriesSection
+from bot.staff_console.handoffs_section import HandoffsSection
 from bot.staff_console.sign_in_flood import SignInFlood
 from bot.store import LinkRefusal
 
@@ -54,7 +56,7 @@ _LINK_WORDS: Final = {
 
 def console_sections(kit: ConsoleKit) -> list[ConsoleSection]:
     """Every section of the console, in the navigation's order."""
-    return [DeliveriesSection(kit), CustomersSection(kit)]
+    return [DeliveriesSection(kit), HandoffsSection(kit), CustomersSection(kit)]
 
 
 class ConsoleApp:

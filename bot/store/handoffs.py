@@ -156,6 +156,11 @@ _RECENT = """SELECT seq, ref, way, body, created_at, delivered_at FROM handoff_m
 _PENDING_REFS = """SELECT DISTINCT ref, way FROM handoff_messages
     WHERE delivered_at IS NULL AND (holder IS NULL OR held_until < ?) LIMIT ?"""
 _ALL_WAITING = "SELECT channel, chat_id FROM handoffs WHERE state <> 'closed'"
+_NOT_CLOSED = (
+    _SELECT
+    + """ WHERE state <> 'closed'
+    ORDER BY active_at DESC LIMIT ?"""
+)
 _WAITING_OF_USER = (
     _SELECT
     + """
@@ -246,6 +251,11 @@ class Handoffs:
     async def waiting_of(self, user: UserRef) -> list[Handoff]:
         """``user``'s hand-offs that are not closed (one a chat of theirs)."""
         rows = await self._db.fetch_all(_WAITING_OF_USER, (user.channel, user.id))
+        return [_handoff(row) for row in rows]
+
+    async def not_closed(self, limit: int = 100) -> list[Handoff]:
+        """The hand-offs not closed (open or taken), the latest active first (staff's desk)."""
+        rows = await self._db.fetch_all(_NOT_CLOSED, (limit,))
         return [_handoff(row) for row in rows]
 
     async def waiting_of_blocked(self, limit: int = 100) -> list[Handoff]:

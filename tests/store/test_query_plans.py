@@ -76,7 +76,7 @@ INDEXED_QUERIES: list[tuple[ModuleType, str]] = [
     *((handoffs, name) for name in ("_GET", "_WAITING_FOR_CHAT", "_BY_POST", "_BY_THREAD")),
     *((handoffs, name) for name in ("_POSTED", "_TAKE", "_CLOSE", "_IDLE", "_TOUCH", "_HEAD")),
     *((handoffs, name) for name in ("_CLAIM", "_MESSAGE", "_DELIVERED", "_RELEASE", "_RECENT")),
-    *((handoffs, name) for name in ("_PENDING_REFS", "_COUNT_SINCE")),
+    *((handoffs, name) for name in ("_PENDING_REFS", "_COUNT_SINCE", "_NOT_CLOSED")),
     *((customer_search, name) for name in ("_KNOWN", "_FACTS", "_DELIVERIES", "_LIMITS_HIT")),
     (customer_search, "_PROVED_PHONE"),
 ]

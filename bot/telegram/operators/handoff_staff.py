@@ -6,8 +6,10 @@ hand-off's card or a message the bot tagged with its ``#REF`` (``handoff_sides``
 group, any message written in the hand-off's own topic counts, reply or not; its text,
 photo or location goes to the customer as the business's. A reply to a hand-off nobody took
 takes it for whoever replied; one somebody else took is not sent (two people must not answer
-at once): the replier is told who has it. A reply to the hand-off of a blocked customer is
-not sent, and the replier is told why (``HandoffDesk.refused_for_block``). A location shared
+at once): the replier is told who has it. The console is another door onto the same acts
+(``bot.handoff.staff_acts``): whoever takes a hand-off first, here or there, owns it. A reply
+to the hand-off of a blocked customer is not sent, and the replier is told why
+(``HandoffDesk.refused_for_block``). A location shared
 while the customer's order is at a place question answers that question for them, through its
 own step: a refused place is told to staff, never to the customer.
 """
@@ -20,14 +22,13 @@ from telegram import Message, Update, User
 from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes, MessageHandler, filters
 
 from bot.chat_ref import TELEGRAM, ChatRef, UserRef
-from bot.handoff.desk import Filled, HandoffDesk
-from bot.store.handoffs import Handoff
+from bot.handoff import staff_acts
+from bot.handoff.desk import HandoffDesk
 from bot.telegram.application import Handler
 from bot.telegram.handoff_sides import BUTTON_PATTERN, tagged_ref
 from bot.telegram.human_request import message_body
 from bot.telegram.message_sender import TelegramSender, answer_tap
 from bot.telegram.received_update import language_of
-from conversations import LocationAnswer
 from conversations.texts.business_texts import BusinessTexts
 from conversations.texts.catalogue import Catalogue
 
@@ -68,7 +69,8 @@ class HandoffStaff:
         ]
 
     async def on_button(self, update: Update, context: Context) -> None:
-        """ "I'll answer" (one owner: the others are told who has it) or "Done"."""
+        """ "I'll answer" (one owner, whichever door took it first: the others are told who
+        has it) or "Done"."""
         query = update.callback_query
         if query is None or query.message is None or query.data is None:
             return
@@ -78,22 +80,13 @@ class HandoffStaff:
             await answer_tap(query, words.say("ops.refused"))
             return
         action, ref = found.group(1), found.group(2)
-        if action == "done":
-            closed = await self.desk.close(ref, by=_staff(query.from_user))
-            key = "staff.closed" if closed is not None else "staff.already_closed"
-            await answer_tap(query, words.say(key, ref=ref))
-            return
-        taken = await self.desk.take(ref, _staff(query.from_user), _name(query.from_user))
-        if taken is None:
-            await answer_tap(query, words.say("staff.no_such", ref=ref))
-        elif taken.handoff.state == "closed":
-            await answer_tap(query, words.say("staff.already_closed", ref=ref))
-        elif taken.owner:
-            taker = _name(query.from_user)
-            await answer_tap(query, words.say("staff.taken_by", owner=taker, ref=ref))
-        else:
-            owner = taken.handoff.owner_name or "-"
-            await answer_tap(query, words.say("staff.already_taken", owner=owner, ref=ref))
+        operator = _operator(query.from_user)
+        act = await (
+            staff_acts.close(self.desk, ref, operator)
+            if action == "done"
+            else staff_acts.take(self.desk, ref, operator)
+        )
+        await answer_tap(query, act.said(words))
 
     async def on_done(self, update: Update, context: Context) -> None:
         """``/done REF`` (or ``/done`` replying to the hand-off, or in its topic)."""
@@ -106,9 +99,8 @@ class HandoffStaff:
         if ref is None:
             await self._say(message, words.say("staff.done_usage"))
             return
-        closed = await self.desk.close(ref, by=_staff(message.from_user))
-        key = "staff.closed" if closed is not None else "staff.already_closed"
-        await self._say(message, words.say(key, ref=ref.upper()))
+        act = await staff_acts.close(self.desk, ref, _operator(message.from_user))
+        await self._say_act(message, words, act)
 
     async def on_reply(self, update: Update, context: Context) -> None:
         """A reply to a hand-off (or a message in its topic): to the customer (or, a shared
@@ -116,51 +108,18 @@ class HandoffStaff:
         message = update.message
         if message is None or message.from_user is None:
             return
-        words = self._words(update)
         ref = await self._addressed_ref(message)
-        handoff = await self.desk.get(ref) if ref is not None else None
-        staff, name = _staff(message.from_user), _name(message.from_user)
-        if handoff is not None and await self.desk.refused_for_block(handoff, by=staff):
-            return  # its customer is blocked: staff were told why, nothing was sent
-        if handoff is None or not handoff.waiting:
-            if ref is not None:
-                await self._say(message, words.say("staff.no_such", ref=ref))
-            return
-        if handoff.owner != staff:
-            taken = await self.desk.take(handoff.ref, staff, name)
-            if taken is None or not taken.owner:
-                owner = taken.handoff.owner_name if taken is not None else None
-                await self._say(
-                    message, words.say("staff.already_taken", owner=owner or "-", ref=handoff.ref)
-                )
-                return
-            handoff = taken.handoff
         body = message_body(message)
-        if body is None:
+        if ref is None or body is None:
             return
-        if message.location is not None and await self.desk.takes_place(handoff):
-            await self._fill(words, message, handoff)
-            return
-        await self.desk.reply(handoff, body, signer=message.from_user.first_name, by=staff)
+        act = await staff_acts.answer(self.desk, ref, _operator(message.from_user), body)
+        if act.kind not in staff_acts.TOLD_BY_DESK:
+            await self._say_act(message, self._words(update), act)
 
-    async def _fill(self, words: Catalogue, message: Message, handoff: Handoff) -> None:
-        assert message.location is not None and message.from_user is not None
-        pin = LocationAnswer(lat=message.location.latitude, lng=message.location.longitude)
-        outcome = await self.desk.fill(handoff, pin, by=_staff(message.from_user))
-        if isinstance(outcome, Filled):
-            await self._say(
-                message, words.say("staff.filled", ref=handoff.ref, question=outcome.question)
-            )
-            return
-        await self._say(
-            message,
-            words.say(
-                "staff.fill_refused",
-                ref=handoff.ref,
-                question=outcome.question,
-                reason=outcome.reason,
-            ),
-        )
+    async def _say_act(self, message: Message, words: Catalogue, act: staff_acts.Act) -> None:
+        said = act.said(words)
+        if said is not None:
+            await self._say(message, said)
 
     async def _addressed_ref(self, message: Message) -> str | None:
         """The hand-off the message is about: the one it replies to, else the one whose
@@ -187,9 +146,10 @@ def _replied_ref(message: Message) -> str | None:
     return tagged_ref(replied.text or replied.caption)
 
 
-def _staff(user: User) -> UserRef:
-    return UserRef(TELEGRAM, user.id)
-
-
-def _name(user: User) -> str:
-    return user.full_name or str(user.id)
+def _operator(user: User) -> staff_acts.Operator:
+    """A Telegram operator: owner by their account, shown by their full name, replies signed
+    with their first name, in the audit trail as ``telegram:<id>``."""
+    account = UserRef(TELEGRAM, user.id)
+    return staff_acts.Operator(
+        account, user.full_name or str(user.id), user.first_name, str(account)
+    )

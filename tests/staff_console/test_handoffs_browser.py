@@ -1,0 +1,78 @@
+"""A hand-off in a real browser (the system's Chromium through Playwright), on the running bot
+(PTB's real Application polling the fake Bot API): a customer asks for a person in Telegram, an
+operator signs in to the console with the link /console sent him, opens the hand-off from the
+navigation, takes it and replies; the fake Telegram shows the card with him as its owner, the
+customer gets the reply, and no page met a script error or a CSP violation. The bot's web app
+is served by uvicorn on a loopback socket."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import ADA, OLU, OPERATORS, PUBLIC_BASE_URL, BotStack
+from tests.staff_console.console_browser import chromium, watched
+from tests.support.served import loopback_socket, serve_on, stop_serving
+from tests.support.words import SHIPPED
+from tests.telegram_adapter.stack_backends import limits, stack
+
+__all__ = ["limits", "stack"]
+
+
+@pytest.fixture
+def console() -> dict[str, Any]:
+    return {"enabled": True, "dispatchers": [f"telegram:{OLU.id}"]}
+
+
+@pytest.fixture
+async def public(stack: BotStack) -> AsyncIterator[str]:
+    """The running bot's web app at ``http://localhost:<port>`` (a secure context to the
+    browser, so it keeps the ``Secure`` cookie)."""
+    sock = loopback_socket()
+    server = await serve_on(sock, stack.bot.web_app, log_config=None, access_log=False)
+    try:
+        yield f"http://localhost:{sock.getsockname()[1]}"
+    finally:
+        await stop_serving(server, sock)
+
+
+@pytest.mark.parametrize("stack", ["sqlite"], indirect=True)  # the HTTP tests run both
+async def test_take_a_hand_off_and_reply_in_the_browser(stack: BotStack, public: str) -> None:
+    await stack.command(ADA, "human")
+    (card,) = stack.tg.sent_messages(OPERATORS.id)
+    assert card.text is not None
+    ref = card.text[1:7]
+    await stack.command(OLU, "console", chat=OPERATORS)
+    sent = (stack.tg.sent_messages(OLU.id)[-1].text or "").rsplit("\n", 1)[-1]
+    link = public + sent.removeprefix(PUBLIC_BASE_URL)
+
+    async with chromium() as browser:
+        tab = await watched(browser)
+        page = tab.page
+        await tab.sign_in(link, public)
+        await page.get_by_role("link", name=SHIPPED.say("console_web.handoffs.nav")).click()
+        await page.wait_for_url(f"{public}/console/handoffs")
+        opened = SHIPPED.say("console_web.handoffs.open_link", ref=ref)
+        await page.get_by_role("link", name=opened).click()
+        await page.wait_for_url(f"{public}/console/handoffs/{ref}")
+
+        await page.get_by_role("button", name=SHIPPED.say("console_web.handoffs.take")).click()
+        await page.get_by_text(SHIPPED.say("staff.card_taken", owner="Olu")).wait_for()
+        now = stack.tg.message(OPERATORS.id, card.message_id)
+        assert now is not None
+        assert SHIPPED.say("staff.card_taken", owner="Olu") in str(now.get("text"))
+
+        before = len(stack.tg.sent_messages(ADA.id))
+        label = SHIPPED.say("console_web.handoffs.reply_label")
+        await page.get_by_label(label).fill("Hello from the console")
+        await page.get_by_role(
+            "button", name=SHIPPED.say("console_web.handoffs.reply_button")
+        ).click()
+        await page.locator("ol.handoff-messages li.from-team").wait_for()
+        assert "Hello from the console" in await page.locator("ol.handoff-messages").inner_text()
+    assert [m.text for m in stack.tg.sent_messages(ADA.id)[before:]] == ["Hello from the console"]
+    now = stack.tg.message(OPERATORS.id, card.message_id)
+    assert now is not None and "Hello from the console" in str(now.get("text"))
+    assert tab.problems == []
