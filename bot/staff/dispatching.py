@@ -83,6 +83,10 @@ class Dispatcher:
         await self._audit.record(actor, "cancel", delivery_id, DONE, reason)
         return Dispatched(DONE, delivery)
 
+    async def delivery(self, delivery_id: str) -> Delivery:
+        """The delivery as the API has it now; raises ``PartnerError``."""
+        return await self._client.get_delivery(delivery_id)
+
     async def riders_around(
         self, delivery: Delivery, *, idle: bool = False, radius: float | None = None
     ) -> list[Rider]:

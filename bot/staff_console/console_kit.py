@@ -20,7 +20,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute
 
 from bot.clocks import Clock
-from bot.config import CONSOLE_PATH
+from bot.config import CONSOLE_PATH, TilesConfig
 from bot.handoff.desk import HandoffDesk
 from bot.metrics.business_metrics import Metrics
 from bot.partner.client import PartnerClient
@@ -89,6 +89,8 @@ class ConsoleServices:
     """The channels the bot runs (asked per request: channels register after the core)."""
     phone_region: str
     public_base_url: str
+    map_tiles: TilesConfig | None = None
+    """The tiles the pages' maps are drawn on (the Mini App's); None: no map is drawn."""
 
 
 class ConsoleKit:
