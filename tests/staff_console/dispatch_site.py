@@ -71,9 +71,9 @@ class DispatchSite:
 
 @asynccontextmanager
 async def dispatch_site(
-    store: Store, clock: FakeClock, *, tiles: TilesConfig | None = None
+    store: Store, clock: FakeClock, *, tiles: TilesConfig | None = None, public: str = PUBLIC
 ) -> AsyncIterator[DispatchSite]:
-    """The site above; its delivery pages draw maps on ``tiles`` when given."""
+    """The site above at ``public``; its delivery pages draw maps on ``tiles`` when given."""
     data = default_scenario_data()
     manual_dispatch(data)
     sandbox = Sandbox(
@@ -88,14 +88,14 @@ async def dispatch_site(
     settings = CoreSettings(
         partner_base_url=sandbox.base_url,
         partner_api_key=sandbox.api_key,
-        public_base_url=PUBLIC,
+        public_base_url=public,
         console=CONSOLE,
         map_tiles=tiles,
     )
     core = build_core(
         settings, store, Seams(partner_transport=httpx.ASGITransport(app=sandbox.app))
     )
-    door = StaffDoor(store, CONSOLE, PUBLIC, clock=clock)
+    door = StaffDoor(store, CONSOLE, public, clock=clock)
     try:
         yield DispatchSite(ConsoleSite(core, door, clock), sandbox, store)
     finally:
