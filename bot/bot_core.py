@@ -312,6 +312,7 @@ def _console(
         channel_names=lambda: [registration.name for registration in channels],
         phone_region=settings.phone_region,
         public_base_url=settings.public_base_url,
+        map_tiles=settings.map_tiles,
     )
     kit = ConsoleKit(door, store, texts, services, clock=store.clock)
     return ConsoleApp(kit, clock=store.clock)

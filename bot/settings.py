@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.chat_ref import OPERATOR_LOG, TELEGRAM, ChatRef
-from bot.config import AgentChannelConfig, Config, ConsoleConfig
+from bot.config import AgentChannelConfig, Config, ConsoleConfig, TilesConfig
 from bot.config.geocoding_section import GeocodingConfig
 from bot.config.limits_section import LimitsConfig
 from bot.config.relay_section import RelayConfig
@@ -91,6 +91,9 @@ class CoreSettings:
     handoff: HandoffSettings = field(default_factory=HandoffSettings)
     metrics: bool = False  # ``[metrics] enabled``: the business's metrics are recorded
     console: ConsoleConfig = field(default_factory=ConsoleConfig)  # the staff's web console
+    # The Mini App's map tiles (``[webapp.tiles]``, while ``[webapp] enabled``): the console's
+    # delivery pages draw their map on them; None, no map (the coordinates only).
+    map_tiles: TilesConfig | None = None
 
     @property
     def otp_via_webhook(self) -> bool:
@@ -140,6 +143,7 @@ class CoreSettings:
             handoff=HandoffSettings.from_config(config.operators, telegram=with_telegram),
             metrics=config.metrics.enabled,
             console=config.console,
+            map_tiles=config.webapp.tiles if config.webapp.enabled else None,
         )
 
 

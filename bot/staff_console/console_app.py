@@ -42,6 +42,7 @@ from bot.staff_console.console_kit import SIGNED_OUT, ConsoleKit, ConsoleSection
 from bot.staff_console.console_pages import STATIC
 from bot.staff_console.customers_section import CustomersSection
 from bot.staff_console.deliveries_section import DELIVERIES, DeliveriesSection
+from bot.staff_console.delivery_actions import DeliveryActions
 from bot.staff_console.handoffs_section import HandoffsSection
 from bot.staff_console.sign_in_flood import SignInFlood
 from bot.store import LinkRefusal
@@ -56,7 +57,12 @@ _LINK_WORDS: Final = {
 
 def console_sections(kit: ConsoleKit) -> list[ConsoleSection]:
     """Every section of the console, in the navigation's order."""
-    return [DeliveriesSection(kit), HandoffsSection(kit), CustomersSection(kit)]
+    return [
+        DeliveriesSection(kit),
+        DeliveryActions(kit),
+        HandoffsSection(kit),
+        CustomersSection(kit),
+    ]
 
 
 class ConsoleApp:
@@ -89,7 +95,12 @@ class ConsoleApp:
             *(route for section in self._sections for route in section.routes()),
             Mount("/static", StaticFiles(directory=STATIC), name="console-static"),
         ]
-        guard = Middleware(ConsoleHeaders, error_page=self.error_page)
+        tiles = self._kit.services.map_tiles
+        guard = Middleware(
+            ConsoleHeaders,
+            error_page=self.error_page,
+            tiles_url=tiles.url_template if tiles is not None else None,
+        )
         return [
             Route(CONSOLE_PATH, self.home, methods=["GET"]),
             Mount(CONSOLE_PATH, routes=inside, middleware=[guard]),

@@ -1,9 +1,11 @@
 """Every answer under ``/console`` carries the console's protective headers.
 
-A strict Content-Security-Policy (the pages ship no script: styles and images from the bot's
-own host, forms posted to it only, never framed), ``nosniff``, nothing kept by any cache (the
-pages show customers' names and phones), and no ``Referer`` sent anywhere: a sign-in page's URL
-holds its one-time token, which must not leave in a header.
+A strict Content-Security-Policy (scripts, styles and images from the bot's own host only, no
+inline script or style; forms posted to it only; never framed), ``nosniff``, nothing kept by any
+cache (the pages show customers' names and phones), and no ``Referer`` sent anywhere: a sign-in
+page's URL holds its one-time token, which must not leave in a header. With a map configured
+(the Mini App's ``[webapp.tiles]``), images may come from its tile host too, and from nowhere
+else, as the Mini App's own policy allows them (``bot.webapp.page_policy``).
 
 One ASGI middleware around the console's whole mount, so nothing it answers can leave them out:
 its pages, its stylesheet, its refusals, and the errors Starlette raises itself (404 for an
@@ -21,38 +23,57 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-CONTENT_SECURITY_POLICY: Final = "; ".join(
-    (
-        "default-src 'none'",
-        "style-src 'self'",
-        "img-src 'self'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-        "base-uri 'none'",
-    )
-)
+from bot.webapp.page_policy import tile_source
 
-CONSOLE_HEADERS: Final = {
-    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
-    "X-Content-Type-Options": "nosniff",
-    "Cache-Control": "no-store",
-    "Referrer-Policy": "no-referrer",
-}
+
+def content_security_policy(tiles_url: str | None = None) -> str:
+    """The console's CSP; ``tiles_url`` (a tile URL template) lets the maps' tiles in."""
+    images = "'self'" if tiles_url is None else f"'self' {tile_source(tiles_url)}"
+    return "; ".join(
+        (
+            "default-src 'none'",
+            "script-src 'self'",
+            "style-src 'self'",
+            f"img-src {images}",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+            "base-uri 'none'",
+        )
+    )
+
+
+CONTENT_SECURITY_POLICY: Final = content_security_policy()
+"""The policy without a map."""
+
+
+def console_headers(tiles_url: str | None = None) -> dict[str, str]:
+    """Every header the console answers with, its CSP letting ``tiles_url``'s host in."""
+    return {
+        "Content-Security-Policy": content_security_policy(tiles_url),
+        "X-Content-Type-Options": "nosniff",
+        "Cache-Control": "no-store",
+        "Referrer-Policy": "no-referrer",
+    }
+
+
+CONSOLE_HEADERS: Final = console_headers()
 
 ErrorPage = Callable[[Request, int], Awaitable[Response]]
 """Draws the plain page of an error Starlette raised (404, 405) for its status."""
 
 
 class ConsoleHeaders:
-    """Adds ``CONSOLE_HEADERS`` to every HTTP answer of ``app``, replacing any the answer set
-    itself under those names; ``error_page`` draws what Starlette raises."""
+    """Adds ``console_headers(tiles_url)`` to every HTTP answer of ``app``, replacing any the
+    answer set itself under those names; ``error_page`` draws what Starlette raises."""
 
-    def __init__(self, app: ASGIApp, *, error_page: ErrorPage) -> None:
+    def __init__(
+        self, app: ASGIApp, *, error_page: ErrorPage, tiles_url: str | None = None
+    ) -> None:
         self._app = app
         self._error_page = error_page
         self._headers = [
             (name.lower().encode("latin-1"), value.encode("latin-1"))
-            for name, value in CONSOLE_HEADERS.items()
+            for name, value in console_headers(tiles_url).items()
         ]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:

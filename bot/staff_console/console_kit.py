@@ -20,7 +20,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute
 
 from bot.clocks import Clock
-from bot.config import CONSOLE_PATH
+from bot.config import CONSOLE_PATH, TilesConfig
 from bot.handoff.desk import HandoffDesk
 from bot.metrics.business_metrics import Metrics
 from bot.ordering import ChatService
@@ -44,6 +44,8 @@ from conversations.texts.catalogue import Catalogue
 FORM_LIMIT: Final = 16 * 1024
 """The largest form body read: the console's forms carry a token and a few short fields."""
 SIGNED_OUT: Final = f"{CONSOLE_PATH}/signed-out"
+ZONE_NAME: Final = "UTC"
+"""The zone every time on the console's pages is in (the config names none yet)."""
 
 Form = dict[str, list[str]]
 
@@ -92,6 +94,8 @@ class ConsoleServices:
     """The channels the bot runs (asked per request: channels register after the core)."""
     phone_region: str
     public_base_url: str
+    map_tiles: TilesConfig | None = None
+    """The tiles the pages' maps are drawn on (the Mini App's); None: no map is drawn."""
 
 
 class ConsoleKit:

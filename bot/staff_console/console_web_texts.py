@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from bot.staff_console import customers_texts, handoffs_texts
+from bot.staff_console import customers_texts, delivery_actions_texts, handoffs_texts
 from conversations.texts.catalogue import ChannelTexts
 
 EN: Final[dict[str, str]] = {
@@ -276,6 +276,7 @@ FR: Final[dict[str, str]] = {
 SECTION_TEXTS: Final[tuple[tuple[dict[str, str], dict[str, str]], ...]] = (
     (customers_texts.EN, customers_texts.FR),
     (handoffs_texts.EN, handoffs_texts.FR),
+    (delivery_actions_texts.EN, delivery_actions_texts.FR),
 )
 """Each console section's own words, (English, French), kept beside the section."""
 

@@ -31,7 +31,7 @@ from bot.safety.customer_blocking import (
 )
 from bot.safety.customer_names import customer_shown
 from bot.staff_console.console_guard import role_allows
-from bot.staff_console.console_kit import ConsoleKit, NavEntry, Posted, see, staff_actor
+from bot.staff_console.console_kit import ZONE_NAME, ConsoleKit, NavEntry, Posted, see, staff_actor
 from bot.staff_console.customers_page import (
     CUSTOMERS,
     MOST_DELIVERIES,
@@ -47,7 +47,6 @@ from conversations.texts.catalogue import Catalogue
 _CHANNEL: Final = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 _MAX_ID_DIGITS: Final = 15
 _DONE: Final = ("blocked", "blocked_again", "unblocked", "not_blocked")
-ZONE_NAME: Final = "UTC"
 
 
 class CustomersSection:

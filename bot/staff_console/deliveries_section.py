@@ -1,6 +1,7 @@
 """The deliveries: ``GET /console/deliveries`` (the list, filtered by a GET form) and
-``GET /console/deliveries/{id or short reference}`` (one delivery's page), read by any staff
-member. Times are in UTC, as the config names no zone yet."""
+``GET /console/deliveries/{id or short reference}`` (one delivery's page, ``delivery_view``;
+its actions are ``delivery_actions``'), read by any staff member; and the vendored Leaflet its
+maps are drawn with (``console_map``). Times are in UTC, as the config names no zone yet."""
 
 from __future__ import annotations
 
@@ -14,15 +15,16 @@ from starlette.routing import BaseRoute, Route
 
 from bot.config import CONSOLE_PATH
 from bot.partner.vocabulary import DELIVERY_STATUSES
-from bot.staff_console.console_kit import ConsoleKit, NavEntry
+from bot.staff.dispatching import Dispatcher
+from bot.staff_console.console_kit import ZONE_NAME, ConsoleKit, NavEntry
+from bot.staff_console.console_map import leaflet_routes
 from bot.staff_console.deliveries_page import channel_label, deliveries_page
 from bot.staff_console.delivery_filters import FiltersRefused, parse_cursor, parse_filters
-from bot.staff_console.delivery_timeline import TimelineRefused, delivery_timeline
+from bot.staff_console.delivery_view import DeliveryView
 from bot.store.delivery_list import Attention
 from conversations.texts.deliveries_texts import status_label
 
 DELIVERIES: Final = f"{CONSOLE_PATH}/deliveries"
-ZONE_NAME: Final = "UTC"
 
 
 class DeliveriesSection:
@@ -32,11 +34,13 @@ class DeliveriesSection:
 
     def __init__(self, kit: ConsoleKit) -> None:
         self._kit = kit
+        self._view = DeliveryView(kit, Dispatcher(kit.services.client, kit.store.audit))
 
     def routes(self) -> list[BaseRoute]:
         return [
             Route("/deliveries", self.deliveries, methods=["GET"]),
             Route("/deliveries/{ref}", self.delivery, methods=["GET"]),
+            *leaflet_routes(),  # the maps of its pages (and of any other section's)
         ]
 
     async def deliveries(self, request: Request) -> Response:
@@ -85,21 +89,16 @@ class DeliveriesSection:
         return self._kit.page("deliveries.html", found, **context)
 
     async def delivery(self, request: Request) -> Response:
-        """One delivery's page: its header and its history (``delivery_timeline``), read by
-        any staff member; the drop-off code is never part of it."""
+        """One delivery's page (``DeliveryView``): its header and its history
+        (``delivery_timeline``), read by any staff member, with the dispatch panel for
+        dispatchers; ``?done=<outcome>`` after an action. The drop-off code is never part of
+        it."""
         found = await self._kit.viewer(request)
         if isinstance(found, Response):
             return found
-        catalogue = self._kit.catalogue(found)
         typed = request.path_params["ref"][:64]
-        timeline = await delivery_timeline(self._kit.store, catalogue, UTC, typed)
-        if timeline is None:
-            text = catalogue.say("console_web.delivery.not_found", ref=typed.upper())
-            return self._kit.refusal_page(found, text, 404)
-        if isinstance(timeline, TimelineRefused):
-            return self._kit.refusal_page(found, timeline.reason, 400)
-        ref = timeline.header.row.reference
-        return self._kit.page("delivery.html", found, timeline=timeline, ref=ref, zone=ZONE_NAME)
+        done = _last(parse_qs(request.url.query), "done") or None
+        return await self._view.draw(found, typed, done=done)
 
 
 def _all(fields: dict[str, list[str]], name: str) -> list[str]:

@@ -175,7 +175,7 @@ async def delivery_timeline(
 ) -> DeliveryTimeline | TimelineRefused | None:
     """The page of the delivery ``typed`` names (its id or its reference), said from
     ``catalogue`` with times in ``zone``; None when no delivery of this bot has it."""
-    found = await _find(store, catalogue, typed)
+    found = await find_delivery(store, catalogue, typed)
     if not isinstance(found, ListedDelivery):
         return found
     delivery_id = found.delivery_id
@@ -202,10 +202,11 @@ async def delivery_timeline(
     return DeliveryTimeline(header, tuple(entry for _, _, entry in entries))
 
 
-async def _find(
+async def find_delivery(
     store: Store, catalogue: Catalogue, typed: str
 ) -> ListedDelivery | TimelineRefused | None:
-    """The delivery ``typed`` names, why it names none in particular, or None (no such)."""
+    """The delivery ``typed`` names (as ``delivery_timeline`` reads it), why it names none in
+    particular (in ``catalogue``'s words), or None (no delivery of this bot has it)."""
     typed = typed.strip()
     if len(typed) < MIN_REF or len(typed) > _ECHOED or not _REF.fullmatch(typed):
         echo = typed if len(typed) <= _ECHOED else typed[: _ECHOED - 1] + "…"

@@ -39,8 +39,7 @@ from bot.handoff import staff_acts
 from bot.handoff.bodies import text_body
 from bot.handoff.staff_acts import Act, ActKind, Operator
 from bot.staff_console.console_guard import role_allows
-from bot.staff_console.console_kit import ConsoleKit, NavEntry, Posted, see
-from bot.staff_console.deliveries_section import ZONE_NAME
+from bot.staff_console.console_kit import ZONE_NAME, ConsoleKit, NavEntry, Posted, see
 from bot.staff_console.handoffs_view import LISTED_MESSAGES, PAGE_MESSAGES, handoff_view
 
 HANDOFFS: Final = f"{CONSOLE_PATH}/handoffs"

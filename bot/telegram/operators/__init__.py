@@ -27,13 +27,13 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import CallbackQueryHandler, CommandHandler, ContextTypes
 
+from bot.staff.partner_refusals import explain
 from bot.telegram.application import Handler
 from bot.telegram.bot_context import BotContext
 from bot.telegram.operators.console_links import ConsoleLinks
 from bot.telegram.operators.customer_stops import CustomerStops
 from bot.telegram.operators.funnel_view import FunnelView
 from bot.telegram.operators.listing import PATTERN, DeliveryList
-from bot.telegram.operators.operator_refusals import explain
 from bot.telegram.operators.rider_assignment import Dispatch
 from bot.telegram.operators.rider_list import RidersView, riders_text
 

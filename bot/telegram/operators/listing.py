@@ -14,9 +14,9 @@ from telegram.ext import ContextTypes
 
 from bot.partner import errors
 from bot.partner.models import DELIVERY_STATUSES, Delivery
+from bot.staff.partner_refusals import explain
 from bot.telegram.message_sender import Delivered, answer_tap
 from bot.telegram.operators.operator_chat import OperatorChat
-from bot.telegram.operators.operator_refusals import explain
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage, next_page
 from conversations.texts.catalogue import Catalogue

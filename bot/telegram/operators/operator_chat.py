@@ -7,9 +7,9 @@ from telegram import Message, Update
 
 from bot.chat_ref import TELEGRAM, UserRef
 from bot.partner import errors
+from bot.staff.partner_refusals import explain
 from bot.telegram.bot_context import BotContext
 from bot.telegram.operators.delivery_refs import RefRefused, delivery_id_for
-from bot.telegram.operators.operator_refusals import explain
 from bot.telegram.received_update import language_of
 from bot.telegram.text import escape, split
 from bot.telegram.turn_messages import OutgoingMessage

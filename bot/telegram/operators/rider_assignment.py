@@ -1,19 +1,25 @@
 """``/assign <ref> <rider id>`` and ``/unassign <ref>``: the API's rules, refusals said plainly.
-``<ref>`` is the short reference chats show, or the full id (``delivery_refs``)."""
+``<ref>`` is the short reference chats show, or the full id (``delivery_refs``). The actions
+themselves, their refusals' words and their audit are ``bot.staff.dispatching``'s, shared
+with the web console."""
 
 from __future__ import annotations
 
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot.partner import errors
-from bot.telegram.operators.operator_chat import OperatorChat
-from bot.telegram.operators.operator_refusals import explain
+from bot.staff.dispatching import Dispatcher
+from bot.telegram.bot_context import BotContext
+from bot.telegram.operators.operator_chat import OperatorChat, operator_of
 from conversations.texts.deliveries_texts import short_ref, status_label
 
 
 class Dispatch(OperatorChat):
     """Giving a delivery to a rider, and taking it back while that is still allowed."""
+
+    def __init__(self, ctx: BotContext) -> None:
+        super().__init__(ctx)
+        self.dispatcher = Dispatcher(ctx.client, ctx.store.audit)
 
     async def assign(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/assign <id> <rider id>``."""
@@ -28,12 +34,10 @@ class Dispatch(OperatorChat):
         delivery_id = await self.delivery_named(words, message, typed)
         if delivery_id is None:
             return None
-        try:
-            delivery = await self.ctx.client.assign_rider(delivery_id, rider_id)
-        except errors.PartnerError as error:
-            await self.audit(update, "assign", delivery_id, _refused(error), rider_id)
-            return await self.say(message, explain(words, error, delivery_id, rider_id))
-        await self.audit(update, "assign", delivery_id, "done", rider_id)
+        done = await self.dispatcher.assign(words, operator_of(update), delivery_id, rider_id)
+        if done.delivery is None:
+            return await self.say(message, done.refusal or done.outcome)
+        delivery = done.delivery
         rider = delivery.rider
         name = (rider.name if rider else None) or rider_id
         ref, status = short_ref(delivery.id), status_label(words, delivery.status)
@@ -51,16 +55,8 @@ class Dispatch(OperatorChat):
         delivery_id = await self.delivery_named(words, message, args[0])
         if delivery_id is None:
             return None
-        try:
-            delivery = await self.ctx.client.unassign_rider(delivery_id)
-        except errors.PartnerError as error:
-            await self.audit(update, "unassign", delivery_id, _refused(error))
-            return await self.say(message, explain(words, error, delivery_id=delivery_id))
-        await self.audit(update, "unassign", delivery_id, "done")
-        ref, status = short_ref(delivery.id), status_label(words, delivery.status)
+        done = await self.dispatcher.unassign(words, operator_of(update), delivery_id)
+        if done.delivery is None:
+            return await self.say(message, done.refusal or done.outcome)
+        ref, status = short_ref(done.delivery.id), status_label(words, done.delivery.status)
         await self.say(message, words.say("ops.unassigned", ref=ref, status=status))
-
-
-def _refused(error: errors.PartnerError) -> str:
-    """A refusal as the audit trail keeps it: the API's code, never its message's details."""
-    return f"refused: {error.code or error.status}"

@@ -7,15 +7,22 @@ from telegram.ext import ContextTypes
 
 from bot.partner import errors
 from bot.partner.models import Delivery, Rider
+from bot.staff.dispatching import Dispatcher
+from bot.staff.partner_refusals import explain
+from bot.staff.rider_facts import rider_facts, rider_title
+from bot.telegram.bot_context import BotContext
 from bot.telegram.operators.operator_chat import OperatorChat
-from bot.telegram.operators.operator_refusals import explain
 from bot.telegram.text import escape
 from conversations.texts.catalogue import Catalogue
-from conversations.texts.deliveries_texts import short_ref, status_label
+from conversations.texts.deliveries_texts import short_ref
 
 
 class RidersView(OperatorChat):
     """The rider list of one delivery, with presence, distance and location freshness."""
+
+    def __init__(self, ctx: BotContext) -> None:
+        super().__init__(ctx)
+        self.dispatcher = Dispatcher(ctx.client, ctx.store.audit)
 
     async def riders(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/riders <id> [idle] [radius <km>]``."""
@@ -34,12 +41,10 @@ class RidersView(OperatorChat):
         try:
             delivery = await self.ctx.client.get_delivery(delivery_id)
             pickup = delivery.pickup
-            lat, lng = (pickup.latitude, pickup.longitude) if pickup else (None, None)
-            if radius is not None and (lat is None or lng is None):
+            placed = pickup is not None and None not in (pickup.latitude, pickup.longitude)
+            if radius is not None and not placed:
                 return await self.say(message, words.say("ops.no_pickup_coords"))
-            found = await self.ctx.client.list_riders(
-                pickup_lat=lat, pickup_lng=lng, radius_km=radius, idle_only=idle
-            )
+            found = await self.dispatcher.riders_around(delivery, idle=idle, radius=radius)
         except errors.PartnerError as error:
             return await self.say(message, explain(words, error, delivery_id=delivery_id))
         text = riders_text(words, delivery, found, idle=idle, radius=radius)
@@ -64,12 +69,10 @@ def riders_text(
         return escape(words.say("ops.none_match", title=title))
     lines = [escape(words.say("ops.listed", title=title))]
     for number, rider in enumerate(riders, 1):
-        vehicle = f" ({rider.vehicle_type})" if rider.vehicle_type else ""
         lines.append(
-            f"{number}. {escape((rider.name or words.say('ops.unnamed_rider')) + vehicle)}"
-            f" · <code>{escape(rider.id)}</code>"
+            f"{number}. {escape(rider_title(words, rider))} · <code>{escape(rider.id)}</code>"
         )
-        lines.append(escape(f"    {_rider_facts(words, rider)}"))
+        lines.append(escape(f"    {rider_facts(words, rider)}"))
     lines.append(escape(words.say("ops.assign_with", ref=short_ref(delivery.id))))
     return "\n".join(lines)
 
@@ -92,24 +95,6 @@ def rider_filters(words: list[str]) -> tuple[bool, float | None] | None:
         else:
             return None
     return idle, radius
-
-
-def _rider_facts(words: Catalogue, rider: Rider) -> str:
-    if rider.distance_km is not None:
-        distance = words.say("ops.km_away", km=words.number(rider.distance_km, "0.0"))
-    else:
-        distance = words.say("ops.distance_unknown")
-    if rider.location is None:
-        located = words.say("ops.no_location")
-    else:
-        located = words.say("ops.fresh_location" if rider.location.fresh else "ops.stale_location")
-    count = rider.active_delivery_count
-    one = count == 1
-    active = (
-        words.say("ops.active_delivery") if one else words.say("ops.active_deliveries", count=count)
-    )
-    facts = [status_label(words, str(rider.presence)), distance, located, active]
-    return " · ".join(facts)
 
 
 def _within(words: Catalogue, radius: float | None) -> str:

@@ -1,4 +1,6 @@
-"""The Partner API's refusals in plain words, for operators (``explain``)."""
+"""The Partner API's refusals in plain words, for operators (``explain``), and as the audit
+trail keeps them (``refused_outcome``): one copy for every door staff act through (Telegram's
+operator commands, the web console)."""
 
 from __future__ import annotations
 
@@ -57,6 +59,12 @@ def _general(words: Catalogue, error: errors.PartnerError) -> str:
     if isinstance(error, errors.ServerError | errors.PartnerUnreachable):
         return words.say("ops.api_failed", code=error.code or error.message)
     return words.say("ops.api_refused", message=error.message)
+
+
+def refused_outcome(error: errors.PartnerError) -> str:
+    """A refusal as the audit trail keeps it (``refused: <code>``): the API's code, never its
+    message's details."""
+    return f"refused: {error.code or error.status}"
 
 
 def _echo(typed: str) -> str:
