@@ -40,6 +40,7 @@ from bot.staff_console.console_headers import ConsoleHeaders
 from bot.staff_console.console_kit import SIGNED_OUT, ConsoleKit, ConsoleSection, see
 from bot.staff_console.console_pages import STATIC
 from bot.staff_console.deliveries_section import DELIVERIES, DeliveriesSection
+from bot.staff_console.funnel_section import FunnelSection
 from bot.staff_console.sign_in_flood import SignInFlood
 from bot.store import LinkRefusal
 
@@ -53,7 +54,10 @@ _LINK_WORDS: Final = {
 
 def console_sections(kit: ConsoleKit) -> list[ConsoleSection]:
     """Every section of the console, in the navigation's order."""
-    return [DeliveriesSection(kit)]
+    return [
+        DeliveriesSection(kit),
+        FunnelSection(kit),
+    ]
 
 
 class ConsoleApp:
