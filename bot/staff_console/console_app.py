@@ -35,6 +35,7 @@ from starlette.staticfiles import StaticFiles
 from bot.clocks import Clock
 from bot.config import CONSOLE_PATH
 from bot.staff.staff_door import SignedIn
+from bot.staff_console.audit_section import AuditSection
 from bot.staff_console.console_guard import SESSION_COOKIE
 from bot.staff_console.console_headers import ConsoleHeaders
 from bot.staff_console.console_kit import SIGNED_OUT, ConsoleKit, ConsoleSection, see
@@ -57,6 +58,7 @@ def console_sections(kit: ConsoleKit) -> list[ConsoleSection]:
     return [
         DeliveriesSection(kit),
         FunnelSection(kit),
+        AuditSection(kit),
     ]
 
 
