@@ -42,6 +42,7 @@ from bot.staff_console.console_kit import SIGNED_OUT, ConsoleKit, ConsoleSection
 from bot.staff_console.console_pages import STATIC
 from bot.staff_console.deliveries_section import DELIVERIES, DeliveriesSection
 from bot.staff_console.funnel_section import FunnelSection
+from bot.staff_console.health_section import HealthSection
 from bot.staff_console.sign_in_flood import SignInFlood
 from bot.store import LinkRefusal
 
@@ -59,6 +60,7 @@ def console_sections(kit: ConsoleKit) -> list[ConsoleSection]:
         DeliveriesSection(kit),
         FunnelSection(kit),
         AuditSection(kit),
+        HealthSection(kit),
     ]
 
 

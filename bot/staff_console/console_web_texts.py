@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from bot.staff_console import audit_texts, funnel_texts
+from bot.staff_console import audit_texts, funnel_texts, health_texts
 from conversations.texts.catalogue import ChannelTexts
 
 EN: Final[dict[str, str]] = {
@@ -276,6 +276,7 @@ FR: Final[dict[str, str]] = {
 SECTION_TEXTS: Final[tuple[tuple[dict[str, str], dict[str, str]], ...]] = (
     (funnel_texts.EN, funnel_texts.FR),
     (audit_texts.EN, audit_texts.FR),
+    (health_texts.EN, health_texts.FR),
 )
 """Each console section's own words, (English, French), kept beside the section."""
 
