@@ -50,7 +50,8 @@ EN: Final[dict[str, str]] = {
     "console_web.health.unconfirmed_creates": "Creates whose answer was lost",
     "console_web.health.not_counted": (
         "This instance counts nothing: set enabled = true in the [metrics] section of the "
-        "configuration to count 429s, waits and failures (no Prometheus is needed for that)."
+        "configuration, with a token or a listen_port (docs/operators.md), to count 429s, "
+        "waits and failures; no Prometheus is needed for that."
     ),
     "console_web.health.store_down": (
         "The database is not answering: the work waiting cannot be read just now."
@@ -105,8 +106,8 @@ FR: Final[dict[str, str]] = {
     "console_web.health.unconfirmed_creates": "Créations dont la réponse s'est perdue",
     "console_web.health.not_counted": (
         "Cette instance ne compte rien : mettez enabled = true dans la section [metrics] de la "
-        "configuration pour compter les 429, les attentes et les échecs (sans besoin de "
-        "Prometheus)."
+        "configuration, avec un token ou un listen_port (docs/operators.md), pour compter les "
+        "429, les attentes et les échecs ; Prometheus n'est pas nécessaire pour cela."
     ),
     "console_web.health.store_down": (
         "La base de données ne répond pas : le travail en attente ne peut pas être lu pour "
