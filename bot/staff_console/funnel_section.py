@@ -110,7 +110,7 @@ class FunnelSection:
 
 def _refusal(catalogue: Catalogue, period: str, flow: str, names: Sequence[str]) -> str | None:
     try:
-        since_seconds(period[:16])
+        since_seconds(period)
     except ValueError:
         return catalogue.say(
             "console_web.funnel.refused_period",
