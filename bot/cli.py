@@ -311,14 +311,12 @@ def _report(args: argparse.Namespace) -> int:
     from bot.store import StoreError
 
     try:
-        seconds = since_seconds(args.since)
+        since_seconds(args.since)  # said as bad usage before the store is opened
     except ValueError as exc:
         print(f"report: --since: {exc}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        text = asyncio.run(
-            report_text(config, since_seconds=seconds, period=args.since, flow=args.flow)
-        )
+        text = asyncio.run(report_text(config, period=args.since, flow=args.flow))
     except (StoreError, OSError) as exc:
         print(f"report: {exc}", file=sys.stderr)
         return EXIT_FAILURE

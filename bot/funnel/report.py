@@ -14,13 +14,21 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
+from bot.funnel.recorder import day_of
+from bot.periods import since_seconds
 from bot.store.funnel_events import FunnelEvents
 from conversations.flow import FlowRegistry
 from conversations.flows import default_registry
 from conversations.texts.catalogue import Catalogue
+
+REPORT_PERIODS: Final = ("24h", "7d")
+"""The periods offered to choose from (an operator's ``/report``, the console); any period
+``bot.periods`` reads is accepted."""
+DEFAULT_PERIOD: Final = "7d"
 
 
 @dataclass
@@ -77,6 +85,28 @@ async def funnel_report(
     return sorted(rows.values(), key=_flow_order(registry or default_registry()))
 
 
+async def report_for(
+    events: FunnelEvents,
+    now: float,
+    period: str,
+    *,
+    flow: str | None = None,
+    registry: FlowRegistry | None = None,
+) -> list[StepRow]:
+    """``funnel_report`` over the last ``period`` (``7d``, ``24h``: ``bot.periods``) before
+    ``now``, counted by whole days as the events are kept: from the start of the day ``period``
+    ago. ValueError for a text that is not a period. Every reader of the funnel (the shell,
+    an operator's ``/report``, the console) goes through here, so one period means one set of
+    days everywhere."""
+    since_day = day_of(now - since_seconds(period))
+    return await funnel_report(events, since_day=since_day, flow=flow, registry=registry)
+
+
+def flows_of(rows: Sequence[StepRow]) -> list[str]:
+    """The flows of ``rows``, in the rows' order (``funnel_report``'s: the registry's)."""
+    return list(dict.fromkeys(row.flow for row in rows))
+
+
 def _flow_order(registry: FlowRegistry) -> Callable[[StepRow], tuple[int, str, int, int, str]]:
     """The sort key of a row: its flow's place in ``registry``, then its step's in the flow;
     what the registry does not know after what it knows, by name, then by how many reached."""
@@ -100,7 +130,8 @@ def _flow_order(registry: FlowRegistry) -> Callable[[StepRow], tuple[int, str, i
     return key
 
 
-def _duration(seconds: float | None) -> str:
+def duration_text(seconds: float | None) -> str:
+    """A median time as the report writes it: ``45 s``, ``12 min``, ``2.5 h``; ``-`` for none."""
     if seconds is None:
         return "-"
     if seconds < 120:
@@ -122,7 +153,7 @@ def render_table(rows: list[StepRow], *, period: str) -> str:
     if not rows:
         return f"No funnel events in the last {period}.\n"
     out: list[str] = []
-    for flow in dict.fromkeys(row.flow for row in rows):
+    for flow in flows_of(rows):
         table: list[tuple[str, ...]] = [_HEADER]
         for row in (r for r in rows if r.flow == flow):
             reasons = ", ".join(f"{reason} {n}" for reason, n in row.top_reasons()) or "-"
@@ -130,7 +161,7 @@ def render_table(rows: list[StepRow], *, period: str) -> str:
             counts = (row.reasked, row.went_back, row.created, row.handoffs)
             table.append(
                 (row.step, *map(str, figures), f"{row.drop_off:.1%}",
-                 _duration(row.median_seconds), *map(str, counts), reasons)
+                 duration_text(row.median_seconds), *map(str, counts), reasons)
             )  # fmt: skip
         widths = [max(len(line[i]) for line in table) for i in range(len(_HEADER))]
         out.append(f"{flow}, last {period}:")
@@ -153,7 +184,7 @@ def render_short(catalogue: Catalogue, rows: list[StepRow], *, period: str, step
     if not rows:
         return say("ops.report.none", period=period)
     out = [say("ops.report.title", period=period)]
-    for flow in dict.fromkeys(row.flow for row in rows):
+    for flow in flows_of(rows):
         flow_rows = [r for r in rows if r.flow == flow]
         started = max(r.reached for r in flow_rows)
         created = sum(r.created for r in flow_rows)
@@ -167,7 +198,7 @@ def render_short(catalogue: Catalogue, rows: list[StepRow], *, period: str, step
                 abandoned=row.abandoned,
                 reached=row.reached,
                 share=f"{row.drop_off:.0%}",
-                median=_duration(row.median_seconds),
+                median=duration_text(row.median_seconds),
             )
             out.append(line + (say("ops.report.reason", reason=top[0][0]) if top else ""))
         handed = sorted((r for r in flow_rows if r.handoffs), key=lambda r: (-r.handoffs, r.step))

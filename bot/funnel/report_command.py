@@ -5,21 +5,17 @@ from __future__ import annotations
 import time
 
 from bot.config import Config
-from bot.funnel.recorder import day_of
-from bot.funnel.report import funnel_report, render_table
+from bot.funnel.report import render_table, report_for
 from bot.store_from_config import open_store
 
 
-async def report_text(
-    config: Config, *, since_seconds: float, period: str, flow: str | None
-) -> str:
-    """The report's text for the last ``since_seconds`` (``period`` names them): tables under
-    fixed English headings, for whoever runs the shell (``render_table``)."""
+async def report_text(config: Config, *, period: str, flow: str | None) -> str:
+    """The report's text for the last ``period`` (``report_for``; ValueError for a text that
+    is not one): tables under fixed English headings, for whoever runs the shell
+    (``render_table``)."""
     store = await open_store(config.storage, time.time)
     try:
-        rows = await funnel_report(
-            store.funnel, since_day=day_of(time.time() - since_seconds), flow=flow
-        )
+        rows = await report_for(store.funnel, time.time(), period, flow=flow)
     finally:
         await store.close()
     return render_table(rows, period=period)

@@ -11,9 +11,11 @@ returns at once per site.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from types import TracebackType
 from typing import Final, ParamSpec, TypeVar
+
+from bot.metrics.health_figures import ProcessCounts, WorkFigures
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -105,14 +107,14 @@ class Metrics:
     def count_scrape_error(self) -> None:
         """A scrape whose database gauges could not be read."""
 
-    def set_work_gauges(
-        self,
-        backlogs: Mapping[str, tuple[int, float]],
-        followups: int,
-        open_by_flow: Mapping[str, int],
-    ) -> None:
+    def set_work_gauges(self, figures: WorkFigures) -> None:
         """The gauges of shared work read at a scrape: each inbox's waiting events and its
         oldest one's age, the creates still followed up, the open orders by flow."""
+
+    def process_counts(self) -> ProcessCounts | None:
+        """What this process counted since it started, as its exposition says it; None when
+        nothing is recorded (``[metrics]`` off)."""
+        return None
 
     def exposition(self) -> bytes:
         """The text exposition of everything recorded (nothing here)."""

@@ -1,19 +1,18 @@
 """``GET /metrics``: a business's Prometheus text exposition (its own registry), behind a bearer
 token when one is set.
 
-Before each answer the gauges of shared work are read from the database (``refresh``): the
-inbox backlog and its oldest event's age, the creates still followed up, the open orders by
-flow. With several instances each one serves its own counters, and these gauges the same.
-A database that does not answer is counted (``deliverybot_metrics_database_errors_total``)
-and the gauges keep their last values: a scrape still shows the process's own counters.
+Before each answer the gauges of shared work are read from the database (``refresh``, through
+``health_figures.read_work_figures``, which the console's health page reads too): the inbox
+backlog and its oldest event's age, the creates still followed up, the open orders by flow.
+With several instances each one serves its own counters, and these gauges the same. A
+database that does not answer is counted (``deliverybot_metrics_database_errors_total``) and
+the gauges keep their last values: a scrape still shows the process's own counters.
 """
 
 from __future__ import annotations
 
 import hmac
-import json
 import logging
-from collections import Counter as Tally
 
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
@@ -21,13 +20,11 @@ from starlette.routing import Route
 
 from bot.clocks import Clock
 from bot.metrics.business_metrics import Metrics
+from bot.metrics.health_figures import read_work_figures
 from bot.store import Store, StoreError
-from bot.store.queue_gauges import Backlog
 
 logger = logging.getLogger(__name__)
 
-PARTNER_EVENTS_INBOX = "partner_events"
-TELEGRAM_UPDATES_INBOX = "telegram_updates"
 # The classic text format every Prometheus 2.x reads (the bot's names need no UTF-8 escaping).
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
@@ -59,24 +56,12 @@ class MetricsEndpoint:
     async def refresh(self) -> None:
         """Read the gauges of shared work from the database (see the module docstring)."""
         try:
-            backlog = await self._store.gauges.partner_events()
-            updates = await self._store.gauges.telegram_updates()
-            followups = await self._store.unconfirmed.count_open()
-            sessions = await self._store.sessions.list_open()
+            figures = await read_work_figures(self._store, self._clock())
         except StoreError:
             self._metrics.count_scrape_error()
             logger.warning("metrics: the store is not answering; database gauges kept")
             return
-        backlogs = {
-            PARTNER_EVENTS_INBOX: self._backlog(backlog),
-            TELEGRAM_UPDATES_INBOX: self._backlog(updates),
-        }
-        by_flow = Tally(_flow_of(record.data) for record in sessions)
-        self._metrics.set_work_gauges(backlogs, followups, by_flow)
-
-    def _backlog(self, backlog: Backlog) -> tuple[int, float]:
-        oldest = 0.0 if backlog.oldest_since is None else self._clock() - backlog.oldest_since
-        return backlog.pending, oldest
+        self._metrics.set_work_gauges(figures)
 
     def _authorized(self, request: Request) -> bool:
         assert self._token is not None
@@ -84,11 +69,3 @@ class MetricsEndpoint:
         if scheme.lower() != "bearer":
             return False
         return hmac.compare_digest(presented.strip().encode(), self._token)
-
-
-def _flow_of(session_json: str) -> str:
-    try:
-        flow = json.loads(session_json).get("flow")
-    except (ValueError, AttributeError):
-        return "unreadable"
-    return flow if isinstance(flow, str) else "unreadable"

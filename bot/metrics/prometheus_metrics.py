@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from types import TracebackType
 
-from prometheus_client import CollectorRegistry, generate_latest
+from prometheus_client import CollectorRegistry, Counter, generate_latest
 
 from bot.metrics.audit_counts import audit_series
 from bot.metrics.business_metrics import NO_METRICS, Metrics, P, R, UpdateMeasure
 from bot.metrics.families import Families
+from bot.metrics.health_figures import ProcessCounts, WorkFigures
 from bot.metrics.partner_calls import partner_operation
 
 RATE_LIMIT_CAUSES = ("service_429", "own_limit")
@@ -130,23 +131,42 @@ class PrometheusMetrics(Metrics):
     def count_scrape_error(self) -> None:
         self.families.scrape_errors.inc()
 
-    def set_work_gauges(
-        self,
-        backlogs: Mapping[str, tuple[int, float]],
-        followups: int,
-        open_by_flow: Mapping[str, int],
-    ) -> None:
-        for inbox, (pending, oldest_seconds) in backlogs.items():
-            self.families.inbox_pending.labels(inbox).set(pending)
-            self.families.inbox_oldest_seconds.labels(inbox).set(max(0.0, oldest_seconds))
-        self.families.followups_pending.set(followups)
+    def set_work_gauges(self, figures: WorkFigures) -> None:
+        for inbox, waiting in figures.inboxes.items():
+            self.families.inbox_pending.labels(inbox).set(waiting.pending)
+            self.families.inbox_oldest_seconds.labels(inbox).set(waiting.oldest_seconds)
+        self.families.followups_pending.set(figures.followups)
         sessions = self.families.sessions_open
         sessions.clear()  # a flow with no open order drops out instead of keeping a count
-        for flow, count in open_by_flow.items():
+        for flow, count in figures.open_by_flow.items():
             sessions.labels(flow).set(count)
+
+    def process_counts(self) -> ProcessCounts:
+        families = self.families
+        return ProcessCounts(
+            partner_429=_total(families.partner_rate_limited, cause="service_429"),
+            own_limit_waits=_total(families.partner_rate_limited, cause="own_limit"),
+            telegram_429=_total(families.telegram_rate_limited),
+            partner_no_answer=_total(families.partner_requests, status="error"),
+            relay_failures=_total(families.relay_failures),
+            unconfirmed_creates=_total(families.creates, outcome="unconfirmed"),
+        )
 
     def exposition(self) -> bytes:
         return generate_latest(self.registry)
+
+
+def _total(family: Counter, **labels: str) -> int:
+    """The sum of ``family``'s ``_total`` samples whose labels include ``labels``: read from
+    what the family collects, as the exposition is."""
+    return round(
+        sum(
+            sample.value
+            for metric in family.collect()
+            for sample in metric.samples
+            if sample.name.endswith("_total") and labels.items() <= sample.labels.items()
+        )
+    )
 
 
 def _answer_class(status: int) -> str:

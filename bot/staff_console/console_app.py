@@ -36,6 +36,7 @@ from starlette.staticfiles import StaticFiles
 from bot.clocks import Clock
 from bot.config import CONSOLE_PATH
 from bot.staff.staff_door import SignedIn
+from bot.staff_console.audit_section import AuditSection
 from bot.staff_console.console_guard import SESSION_COOKIE
 from bot.staff_console.console_headers import ConsoleHeaders
 from bot.staff_console.console_kit import SIGNED_OUT, ConsoleKit, ConsoleSection, see
@@ -43,7 +44,9 @@ from bot.staff_console.console_pages import STATIC
 from bot.staff_console.customers_section import CustomersSection
 from bot.staff_console.deliveries_section import DELIVERIES, DeliveriesSection
 from bot.staff_console.delivery_actions import DeliveryActions
+from bot.staff_console.funnel_section import FunnelSection
 from bot.staff_console.handoffs_section import HandoffsSection
+from bot.staff_console.health_section import HealthSection
 from bot.staff_console.sign_in_flood import SignInFlood
 from bot.store import LinkRefusal
 
@@ -62,6 +65,9 @@ def console_sections(kit: ConsoleKit) -> list[ConsoleSection]:
         DeliveryActions(kit),
         HandoffsSection(kit),
         CustomersSection(kit),
+        FunnelSection(kit),
+        AuditSection(kit),
+        HealthSection(kit),
     ]
 
 

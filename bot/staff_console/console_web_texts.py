@@ -13,7 +13,14 @@ from __future__ import annotations
 
 from typing import Final
 
-from bot.staff_console import customers_texts, delivery_actions_texts, handoffs_texts
+from bot.staff_console import (
+    audit_texts,
+    customers_texts,
+    delivery_actions_texts,
+    funnel_texts,
+    handoffs_texts,
+    health_texts,
+)
 from conversations.texts.catalogue import ChannelTexts
 
 EN: Final[dict[str, str]] = {
@@ -277,6 +284,9 @@ SECTION_TEXTS: Final[tuple[tuple[dict[str, str], dict[str, str]], ...]] = (
     (customers_texts.EN, customers_texts.FR),
     (handoffs_texts.EN, handoffs_texts.FR),
     (delivery_actions_texts.EN, delivery_actions_texts.FR),
+    (funnel_texts.EN, funnel_texts.FR),
+    (audit_texts.EN, audit_texts.FR),
+    (health_texts.EN, health_texts.FR),
 )
 """Each console section's own words, (English, French), kept beside the section."""
 

@@ -163,6 +163,8 @@ SAME_IN_FRENCH = frozenset(
         "telegram.keyboard_removed",  # "OK."
         "console_web.channel.telegram",  # a name: "Telegram"
         "console_web.channel.console",  # "Console"
+        "console_web.handoffs.latitude",  # "Latitude"
+        "console_web.handoffs.longitude",
     }
 )
 

@@ -51,13 +51,15 @@ class ConsoleSite:
 
 @asynccontextmanager
 async def console_site(
-    store: Store, clock: FakeClock, console: ConsoleConfig = CONSOLE
+    store: Store, clock: FakeClock, console: ConsoleConfig = CONSOLE, *, metrics: bool = False
 ) -> AsyncIterator[ConsoleSite]:
+    """The site over ``store``; ``metrics``: the business records its metrics."""
     settings = CoreSettings(
         partner_base_url="http://127.0.0.1:9",
         partner_api_key=KEY,
         public_base_url=PUBLIC,
         console=console,
+        metrics=metrics,
     )
     core = build_core(settings, store)
     door = StaffDoor(store, console, PUBLIC, clock=clock)  # links even while the console is off

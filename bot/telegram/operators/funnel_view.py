@@ -10,12 +10,8 @@ from __future__ import annotations
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from bot.funnel.recorder import day_of
-from bot.funnel.report import funnel_report, render_short
-from bot.periods import since_seconds
+from bot.funnel.report import DEFAULT_PERIOD, render_short, report_for
 from bot.telegram.operators.operator_chat import OperatorChat
-
-DEFAULT_PERIOD = "7d"
 
 
 class FunnelView(OperatorChat):
@@ -29,15 +25,13 @@ class FunnelView(OperatorChat):
         args = list(context.args or [])
         period = args.pop(0) if args and args[0][:1].isdigit() else DEFAULT_PERIOD
         flow = args.pop(0) if args else None
-        try:
-            seconds = since_seconds(period)
-        except ValueError:
-            await self.say(message, words.say("ops.report.usage"))
-            return
         if args:
             await self.say(message, words.say("ops.report.usage"))
             return
         store = self.ctx.store
-        since = day_of(store.clock() - seconds)
-        rows = await funnel_report(store.funnel, since_day=since, flow=flow)
+        try:
+            rows = await report_for(store.funnel, store.clock(), period, flow=flow)
+        except ValueError:  # not a period
+            await self.say(message, words.say("ops.report.usage"))
+            return
         await self.say(message, render_short(words, rows, period=period))
