@@ -31,6 +31,9 @@ repositories and SQL on both backends):
 ``store.delivery_list``   the operators' console's list of deliveries, a keyset page at a time
 ``store.staff``           staff members, their one-time sign-in links and console sessions
 ========================  ====================================================================
+
+``store.delivery_changes`` says which deliveries changed as the console's list shows them, by
+the change number each such write gives the row (the live list, on every instance).
 """
 
 from bot.store.agent_conversations import AgentConversation, AgentConversations
