@@ -1,7 +1,8 @@
 """Every answer under ``/console`` carries the console's protective headers.
 
-A strict Content-Security-Policy (the pages ship no script: styles and images from the bot's
-own host, forms posted to it only, never framed), ``nosniff``, nothing kept by any cache (the
+A strict Content-Security-Policy (scripts, styles and images from the bot's own host only, no
+inline script or style; the live list's events read from it only; forms posted to it only,
+never framed), ``nosniff``, nothing kept by any cache (the
 pages show customers' names and phones), and no ``Referer`` sent anywhere: a sign-in page's URL
 holds its one-time token, which must not leave in a header.
 
@@ -26,6 +27,8 @@ CONTENT_SECURITY_POLICY: Final = "; ".join(
         "default-src 'none'",
         "style-src 'self'",
         "img-src 'self'",
+        "script-src 'self'",
+        "connect-src 'self'",
         "form-action 'self'",
         "frame-ancestors 'none'",
         "base-uri 'none'",
