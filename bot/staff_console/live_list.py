@@ -110,6 +110,7 @@ class LiveList:
         self.interval = interval
         self._watchers: set[Watcher] = set()
         self._task: asyncio.Task[None] | None = None
+        self._started = asyncio.Event()
         self._closed = False
 
     @property
@@ -125,8 +126,10 @@ class LiveList:
         watcher = Watcher(filters, catalogue, limit=MAX_PENDING)
         self._watchers.add(watcher)
         if self._task is None:
-            await self._poller.start()
+            # Set before any await: two lists opening at once start one poller.
             self._task = asyncio.create_task(self._run(), name="console-live-list")
+            self._started = asyncio.Event()
+        await self._started.wait()  # what changes once the list is open reaches it
         return watcher
 
     def leave(self, watcher: Watcher) -> None:
@@ -143,6 +146,15 @@ class LiveList:
             watcher.end()
 
     async def _run(self) -> None:
+        while True:
+            try:
+                await self._poller.start()
+                break
+            except Exception:  # the store unreachable a moment: try again
+                log.warning("live list: could not read the latest change", exc_info=True)
+                await asyncio.sleep(self.interval)
+            finally:
+                self._started.set()
         while True:
             await asyncio.sleep(self.interval)
             try:

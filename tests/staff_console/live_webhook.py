@@ -41,5 +41,5 @@ async def post_status(
 
 
 async def relayed(core: BotCore) -> None:
-    """One pass of the relay over the inbox (the runtime's job does it when woken)."""
-    await core.relay.run_once()
+    """The relay's work on the inbox, until done (the runtime's job does it when woken)."""
+    await core.relay.process_pending()

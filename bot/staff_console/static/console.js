@@ -13,7 +13,11 @@
   var on = document.getElementById("live-on");
   var lost = document.getElementById("live-lost");
   var parser = new DOMParser();
-  var dropped = false;
+  /* The rows are read again when the stream opens: what changed between the page being drawn
+     and its stream opening (or while the stream was down) would be missed otherwise. Events
+     that come meanwhile are kept and applied on the rows read. */
+  var stale = true;
+  var held = null;
 
   function rowOf(id) {
     var rows = body.rows;
@@ -67,8 +71,8 @@
     }
   }
 
-  /* After an interruption, changes may have been missed: draw the rows again from the page. */
   function redraw() {
+    held = [];
     fetch(window.location.href, { credentials: "same-origin" })
       .then(function (answer) {
         return answer.ok ? answer.text() : null;
@@ -86,42 +90,63 @@
           shown();
         }
       })
-      .catch(function () {});
+      .catch(function () {})
+      .then(function () {
+        var waiting = held;
+        held = null;
+        waiting.forEach(function (apply) {
+          apply();
+        });
+      });
+  }
+
+  /* Apply a change now, or once the rows being read again are in. */
+  function when(apply) {
+    if (held) {
+      held.push(apply);
+    } else {
+      apply();
+    }
   }
 
   var source = new EventSource(table.getAttribute("data-live") + window.location.search);
   source.addEventListener("open", function () {
     state(true);
-    if (dropped) {
-      dropped = false;
+    if (stale) {
+      stale = false;
       redraw();
     }
   });
   source.addEventListener("error", function () {
-    dropped = true;
+    stale = true;
     state(false);
   });
   source.addEventListener("row", function (event) {
     var data = JSON.parse(event.data);
-    var row = parsed(data.html);
-    if (!row) {
-      return;
-    }
-    var old = rowOf(data.id);
-    if (old) {
-      body.replaceChild(row, old);
-    } else {
-      place(row);
-    }
-    row.classList.add("changed");
-    shown();
+    when(function () {
+      var row = parsed(data.html);
+      if (!row) {
+        return;
+      }
+      var old = rowOf(data.id);
+      if (old) {
+        body.replaceChild(row, old);
+      } else {
+        place(row);
+      }
+      row.classList.add("changed");
+      shown();
+    });
   });
   source.addEventListener("gone", function (event) {
-    var old = rowOf(JSON.parse(event.data).id);
-    if (old) {
-      body.removeChild(old);
-      shown();
-    }
+    var id = JSON.parse(event.data).id;
+    when(function () {
+      var old = rowOf(id);
+      if (old) {
+        body.removeChild(old);
+        shown();
+      }
+    });
   });
   source.addEventListener("signed-out", function () {
     source.close();
