@@ -18,26 +18,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import shutil
 import statistics
-import tempfile
 import time
 import tracemalloc
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import httpx
 
-from benchmarks.bench_console_list import DELIVERIES, SEARCHED_ID, fill
+from benchmarks.bench_console_list import DELIVERIES, SEARCHED_ID, fill, on_both_backends
 from bot.bot_core import BotCore, build_core
 from bot.config import ConsoleConfig
-from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.settings import CoreSettings
 from bot.staff.staff_door import StaffDoor
 from bot.staff_console.console_guard import SESSION_COOKIE
 from bot.store import Store
 from bot.store.delivery_list import ListQuery
-from bot.store.pg_local_server import LocalPostgres, LocalPostgresError
 from tests.staff_console.live_webhook import SECRET, post_status
 from tests.support.served import loopback_socket, serve_on, stop_serving
 
@@ -190,28 +185,7 @@ async def measure(store: Store, backend: str) -> None:
 
 
 async def main() -> None:
-    base = Path(tempfile.mkdtemp(prefix="bench-console-live-"))
-    try:
-        async with Store.open(base / "bot.db", synchronous="NORMAL") as store:
-            await measure(store, "SQLite")
-        try:
-            server = LocalPostgres.start(Path(tempfile.mkdtemp(prefix="deliverybot-pg-")))
-        except LocalPostgresError as error:
-            print(f"\nPostgreSQL skipped: {error}")
-            return
-        try:
-            dsn = await server.create_database("bench_console_live")
-            store = await Store.connect_postgres(
-                dsn, media_dir=base / "pg-media", channels=SHIPPED_CHANNEL_KINDS
-            )
-            try:
-                await measure(store, "PostgreSQL")
-            finally:
-                await store.close()
-        finally:
-            server.stop()
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
+    await on_both_backends(measure, "bench-console-live")
 
 
 if __name__ == "__main__":
