@@ -22,6 +22,7 @@ import shutil
 import statistics
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from urllib.parse import parse_qs
 from zoneinfo import ZoneInfo
@@ -227,8 +228,10 @@ async def measure(store: Store, backend: str) -> None:
     print(f"{name:<40} {entries:>5} {median:>10.2f} {p95:>8.2f}")
 
 
-async def main() -> None:
-    base = Path(tempfile.mkdtemp(prefix="bench-console-list-"))
+async def on_both_backends(measure: Callable[[Store, str], Awaitable[None]], name: str) -> None:
+    """``measure`` on a new SQLite file, then on a new PostgreSQL database (``name``) when
+    the local server helper can start one."""
+    base = Path(tempfile.mkdtemp(prefix=f"{name}-"))
     try:
         async with Store.open(base / "bot.db", synchronous="NORMAL") as store:
             await measure(store, "SQLite")
@@ -238,7 +241,7 @@ async def main() -> None:
             print(f"\nPostgreSQL skipped: {error}")
             return
         try:
-            dsn = await server.create_database("bench_console_list")
+            dsn = await server.create_database(name.replace("-", "_"))
             store = await Store.connect_postgres(
                 dsn, media_dir=base / "pg-media", channels=SHIPPED_CHANNEL_KINDS
             )
@@ -250,6 +253,10 @@ async def main() -> None:
             server.stop()
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+async def main() -> None:
+    await on_both_backends(measure, "bench-console-list")
 
 
 if __name__ == "__main__":

@@ -69,6 +69,8 @@ async def serve(config: Config) -> None:
     finally:
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(signum)
+        if runtime.core.console is not None:  # its live streams would hold the stop back
+            runtime.core.console.close_streams()
         for server, sockets in servers:
             await server.shutdown(sockets=sockets)
         await runtime.stop()

@@ -13,6 +13,7 @@
 ``GET /console/static/...``            the stylesheet, the icon
 each section's routes                  ``deliveries_section`` (the list, a delivery's page),
                                        ``handoffs_section`` (the hand-off desk and its acts), ...
+                                       ``live_section`` (the list's changes, live), ...
 =====================================  ==========================================================
 
 Every answer carries ``console_headers``' headers. Forms are read only up to ``FORM_LIMIT``
@@ -24,7 +25,7 @@ The words are the business's catalogue's.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, TypeVar
 from urllib.parse import urlsplit
 
 from starlette.middleware import Middleware
@@ -47,10 +48,12 @@ from bot.staff_console.delivery_actions import DeliveryActions
 from bot.staff_console.funnel_section import FunnelSection
 from bot.staff_console.handoffs_section import HandoffsSection
 from bot.staff_console.health_section import HealthSection
+from bot.staff_console.live_section import LiveSection
 from bot.staff_console.sign_in_flood import SignInFlood
 from bot.store import LinkRefusal
 
 SIGN_INS_PER_MINUTE: Final = 10
+_Section = TypeVar("_Section")
 _LINK_WORDS: Final = {
     LinkRefusal.USED: ("console_web.link_used", 410),
     LinkRefusal.EXPIRED: ("console_web.link_expired", 410),
@@ -61,6 +64,7 @@ _LINK_WORDS: Final = {
 def console_sections(kit: ConsoleKit) -> list[ConsoleSection]:
     """Every section of the console, in the navigation's order."""
     return [
+        LiveSection(kit),  # first: its path would read as a delivery's reference otherwise
         DeliveriesSection(kit),
         DeliveryActions(kit),
         HandoffsSection(kit),
@@ -88,6 +92,15 @@ class ConsoleApp:
     def kit(self) -> ConsoleKit:
         """The parts every page and action goes through (its guard, its pages, its words)."""
         return self._kit
+
+    def section(self, kind: type[_Section]) -> _Section:
+        """The console's section of type ``kind`` (a benchmark or a test tunes it)."""
+        return next(section for section in self._sections if isinstance(section, kind))
+
+    def close_streams(self) -> None:
+        """End the live list's open streams and refuse new ones: the server is stopping, and
+        would otherwise wait for them (browsers reconnect, to another instance if there is)."""
+        self.section(LiveSection).close()
 
     def routes(self) -> list[BaseRoute]:
         """``/console`` (a redirect) and the mount of every page, behind ``ConsoleHeaders``."""

@@ -1,11 +1,12 @@
 """Every answer under ``/console`` carries the console's protective headers.
 
 A strict Content-Security-Policy (scripts, styles and images from the bot's own host only, no
-inline script or style; forms posted to it only; never framed), ``nosniff``, nothing kept by any
-cache (the pages show customers' names and phones), and no ``Referer`` sent anywhere: a sign-in
-page's URL holds its one-time token, which must not leave in a header. With a map configured
-(the Mini App's ``[webapp.tiles]``), images may come from its tile host too, and from nowhere
-else, as the Mini App's own policy allows them (``bot.webapp.page_policy``).
+inline script or style; the live list's events read from it only; forms posted to it only;
+never framed), ``nosniff``, nothing kept by any cache (the pages show customers' names and
+phones), and no ``Referer`` sent anywhere: a sign-in page's URL holds its one-time token, which
+must not leave in a header. With a map configured (the Mini App's ``[webapp.tiles]``), images
+may come from its tile host too, and from nowhere else, as the Mini App's own policy allows
+them (``bot.webapp.page_policy``).
 
 One ASGI middleware around the console's whole mount, so nothing it answers can leave them out:
 its pages, its stylesheet, its refusals, and the errors Starlette raises itself (404 for an
@@ -35,6 +36,7 @@ def content_security_policy(tiles_url: str | None = None) -> str:
             "script-src 'self'",
             "style-src 'self'",
             f"img-src {images}",
+            "connect-src 'self'",
             "form-action 'self'",
             "frame-ancestors 'none'",
             "base-uri 'none'",

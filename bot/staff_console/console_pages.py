@@ -36,6 +36,9 @@ class ConsolePages:
     ) -> HTMLResponse:
         """``templates/{name}`` drawn with ``context``, ``say`` (the catalogue's words) and
         ``lang`` (its language), answered with ``status``."""
+        return HTMLResponse(self.fragment(name, catalogue, **context), status_code=status)
+
+    def fragment(self, name: str, catalogue: Catalogue, **context: Any) -> str:
+        """``templates/{name}`` drawn as text (a page, or a part a live page replaces)."""
         template = self._env.get_template(name)
-        html = template.render(say=catalogue.say, lang=catalogue.language, **context)
-        return HTMLResponse(html, status_code=status)
+        return template.render(say=catalogue.say, lang=catalogue.language, **context)

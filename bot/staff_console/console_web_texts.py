@@ -20,6 +20,7 @@ from bot.staff_console import (
     funnel_texts,
     handoffs_texts,
     health_texts,
+    live_texts,
 )
 from conversations.texts.catalogue import ChannelTexts
 
@@ -287,6 +288,7 @@ SECTION_TEXTS: Final[tuple[tuple[dict[str, str], dict[str, str]], ...]] = (
     (funnel_texts.EN, funnel_texts.FR),
     (audit_texts.EN, audit_texts.FR),
     (health_texts.EN, health_texts.FR),
+    (live_texts.EN, live_texts.FR),
 )
 """Each console section's own words, (English, French), kept beside the section."""
 

@@ -19,9 +19,15 @@ from bot.staff.dispatching import Dispatcher
 from bot.staff_console.console_kit import ZONE_NAME, ConsoleKit, NavEntry
 from bot.staff_console.console_map import leaflet_routes
 from bot.staff_console.deliveries_page import channel_label, deliveries_page
-from bot.staff_console.delivery_filters import FiltersRefused, parse_cursor, parse_filters
+from bot.staff_console.delivery_filters import (
+    DeliveryFilters,
+    FiltersRefused,
+    parse_cursor,
+    parse_filters,
+)
 from bot.staff_console.delivery_view import DeliveryView
 from bot.store.delivery_list import Attention
+from conversations.texts.catalogue import Catalogue
 from conversations.texts.deliveries_texts import status_label
 
 DELIVERIES: Final = f"{CONSOLE_PATH}/deliveries"
@@ -51,13 +57,7 @@ class DeliveriesSection:
         catalogue = self._kit.catalogue(found)
         fields = parse_qs(request.url.query, keep_blank_values=True)
         channels = sorted(self._kit.services.channel_names())
-        filters = parse_filters(
-            catalogue,
-            fields,
-            channels=channels,
-            zone=UTC,
-            phone_region=self._kit.services.phone_region,
-        )
+        filters = list_filters(self._kit, catalogue, fields)
         after_text = _last(fields, "after")
         after = parse_cursor(catalogue, after_text) if after_text else None
         refusal = next((f for f in (filters, after) if isinstance(f, FiltersRefused)), None)
@@ -99,6 +99,19 @@ class DeliveriesSection:
         typed = request.path_params["ref"][:64]
         done = _last(parse_qs(request.url.query), "done") or None
         return await self._view.draw(found, typed, done=done)
+
+
+def list_filters(
+    kit: ConsoleKit, catalogue: Catalogue, fields: dict[str, list[str]]
+) -> DeliveryFilters | FiltersRefused:
+    """The list's filters read from its query's ``fields`` (the page's and its live stream's)."""
+    return parse_filters(
+        catalogue,
+        fields,
+        channels=sorted(kit.services.channel_names()),
+        zone=UTC,
+        phone_region=kit.services.phone_region,
+    )
 
 
 def _all(fields: dict[str, list[str]], name: str) -> list[str]:

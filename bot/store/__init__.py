@@ -32,6 +32,9 @@ repositories and SQL on both backends):
 ``store.staff``           staff members, their one-time sign-in links and console sessions
 ``store.customer_search`` the console's customers: found by name or phone, their orders, limits
 ========================  ====================================================================
+
+``store.delivery_changes`` says which deliveries changed as the console's list shows them, by
+the change number each such write gives the row (the live list, on every instance).
 """
 
 from bot.store.agent_conversations import AgentConversation, AgentConversations

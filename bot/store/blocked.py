@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from bot.chat_ref import ChatRef
 from bot.clocks import Clock
+from bot.store.delivery_changes import note_chat_changed
 from bot.store.store_backend import StoreDatabase
 
 _MARK = """INSERT INTO blocked_chats (channel, chat_id, blocked_at) VALUES (?, ?, ?)
@@ -55,7 +56,8 @@ class BlockedChats:
 
     async def mark(self, chat: ChatRef) -> None:
         """Record that sending to ``chat`` is forbidden (keeps the first time it happened)."""
-        await self._db.execute(_MARK, (chat.channel, chat.id, self._clock()))
+        if await self._db.execute(_MARK, (chat.channel, chat.id, self._clock())):
+            await note_chat_changed(self._db, chat)  # its deliveries' news now fails
         if self._marked is not None:
             self._marked.add(chat)
             if len(self._marked) > self._memory_limit:
@@ -73,7 +75,13 @@ class BlockedChats:
         if self._marked is not None:
             if chat not in self._marked:
                 return False
-            await self._db.execute(_CLEAR, (chat.channel, chat.id))
+            await self._cleared(chat)
             self._marked.discard(chat)
             return True
-        return await self._db.execute(_CLEAR, (chat.channel, chat.id)) > 0
+        return await self._cleared(chat)
+
+    async def _cleared(self, chat: ChatRef) -> bool:
+        if await self._db.execute(_CLEAR, (chat.channel, chat.id)) == 0:
+            return False
+        await note_chat_changed(self._db, chat)
+        return True

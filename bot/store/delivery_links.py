@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from bot.chat_ref import ChatRef, UserRef
 from bot.clocks import Clock
 from bot.store.database import Executor, Row
+from bot.store.delivery_changes import NEXT_CHANGE
 from bot.store.listed_details import NOTHING_LISTED, ListedDetails, note_details
 from bot.store.status_progress import FINAL_STATUSES, ShownStatus, StatusEvent, moves_forward
 from bot.store.store_backend import Backend
@@ -69,12 +70,13 @@ class DeliveryLink:
         return ShownStatus(self.status, self.status_created)
 
 
-_ADD = """INSERT INTO deliveries (delivery_id, channel, chat_id, user_id, created_at,
+# Every write the console's list shows takes the next change number (``delivery_changes``).
+_ADD = f"""INSERT INTO deliveries (delivery_id, channel, chat_id, user_id, created_at,
         receiver_phone, tracking_url, status, status_created, tracking_sent_at, updated_at,
         saved_order, language, told, fee, currency, rider_id, rider_name, customer_name,
-        sender_phone)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    ON CONFLICT (delivery_id) DO NOTHING"""
+        sender_phone, change_seq)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, {NEXT_CHANGE})
+    ON CONFLICT (delivery_id) DO NOTHING"""  # noqa: S608 (fixed text only)
 _GET = """SELECT delivery_id, channel, chat_id, user_id, created_at, receiver_phone,
         tracking_url, status, status_created, tracking_sent_at, updated_at, language, told
     FROM deliveries WHERE delivery_id = ?"""
@@ -87,14 +89,17 @@ _OWNED_BY = "SELECT 1 FROM deliveries WHERE delivery_id = ? AND channel = ? AND 
 _SHOWN = "SELECT status, status_created FROM deliveries WHERE delivery_id = ?"
 # Compare-and-set on the view that was read and judged, so a concurrent writer cannot slip an
 # older event in between (null-safe: status_created may be NULL).
-_UPDATE_VIEW = """UPDATE deliveries
-    SET status = ?, status_created = ?, tracking_url = coalesce(?, tracking_url), updated_at = ?
-    WHERE delivery_id = ? AND status = ? AND status_created IS NOT DISTINCT FROM ?"""
-_NOTE_STATUS = "UPDATE deliveries SET status = ?, updated_at = ? WHERE delivery_id = ?"
+_UPDATE_VIEW = f"""UPDATE deliveries
+    SET status = ?, status_created = ?, tracking_url = coalesce(?, tracking_url), updated_at = ?,
+        change_seq = {NEXT_CHANGE}
+    WHERE delivery_id = ? AND status = ? AND status_created IS NOT DISTINCT FROM ?"""  # noqa: S608
+_NOTE_STATUS = f"""UPDATE deliveries SET status = ?, updated_at = ?, change_seq = {NEXT_CHANGE}
+    WHERE delivery_id = ?"""  # noqa: S608 (fixed text only)
 _TOLD = "SELECT told FROM deliveries WHERE delivery_id = ?"
 # Compare-and-set, as for the view: a concurrent writer's facts are never lost.
 _NOTE_TOLD = "UPDATE deliveries SET told = ? WHERE delivery_id = ? AND told = ?"
-_NOTE_PAID = "UPDATE deliveries SET paid_at = ? WHERE delivery_id = ? AND paid_at IS NULL"
+_NOTE_PAID = f"""UPDATE deliveries SET paid_at = ?, change_seq = {NEXT_CHANGE}
+    WHERE delivery_id = ? AND paid_at IS NULL"""  # noqa: S608 (fixed text only)
 _MARK_TRACKING_SENT = """UPDATE deliveries SET tracking_sent_at = ?
     WHERE delivery_id = ? AND tracking_sent_at IS NULL"""
 # The WHERE clause repeats the partial index's condition word for word so SQLite uses it.

@@ -26,6 +26,7 @@ from typing import Final, Literal
 from bot.chat_ref import ChatRef, UserRef
 from bot.clocks import Clock
 from bot.store.database import Row
+from bot.store.delivery_changes import note_chat_changed
 from bot.store.store_backend import StoreDatabase
 
 State = Literal["open", "taken", "closed"]
@@ -231,6 +232,8 @@ class Handoffs:
                 continue
             if self._waiting is not None:
                 self._waiting.add(chat)
+            if inserted > 0:  # the chat's deliveries now wait for a hand-off
+                await note_chat_changed(self._db, chat)
             found = await self.waiting_for(chat)
             if found is not None:
                 return Opened(found, new=inserted > 0 and found.ref == ref)
@@ -297,8 +300,10 @@ class Handoffs:
         if await self._db.execute(_CLOSE, (now, now, ref)) == 0:
             return None
         closed = await self.get(ref)
-        if closed is not None and self._waiting is not None:
-            self._waiting.discard(closed.chat)
+        if closed is not None:
+            await note_chat_changed(self._db, closed.chat)
+            if self._waiting is not None:
+                self._waiting.discard(closed.chat)
         return closed
 
     async def idle(self, before: float, limit: int = 100) -> list[Handoff]:

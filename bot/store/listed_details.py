@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.store.database import Executor
+from bot.store.delivery_changes import NEXT_CHANGE
 
 
 @dataclass(frozen=True)
@@ -31,12 +32,13 @@ NOTHING_LISTED: Final = ListedDetails()
 
 # A fee, its currency and the sender once known are kept when an event leaves them out; the
 # rider is the event's own (an unassign takes them off).
-_NOTE_DETAILS = """UPDATE deliveries SET fee = coalesce(?, fee), currency = coalesce(?, currency),
+# Both take the next change number, for the console's live list (``delivery_changes``).
+_NOTE_DETAILS = f"""UPDATE deliveries SET fee = coalesce(?, fee), currency = coalesce(?, currency),
         rider_id = ?, rider_name = ?, customer_name = coalesce(?, customer_name),
-        sender_phone = coalesce(?, sender_phone)
-    WHERE delivery_id = ?"""
-_NOTE_NEWS_FAILED = """UPDATE deliveries SET news_failed_at = ?
-    WHERE delivery_id = ? AND news_failed_at IS NULL"""
+        sender_phone = coalesce(?, sender_phone), change_seq = {NEXT_CHANGE}
+    WHERE delivery_id = ?"""  # noqa: S608 (fixed text only)
+_NOTE_NEWS_FAILED = f"""UPDATE deliveries SET news_failed_at = ?, change_seq = {NEXT_CHANGE}
+    WHERE delivery_id = ? AND news_failed_at IS NULL"""  # noqa: S608 (fixed text only)
 
 
 async def note_details(db: Executor, delivery_id: str, details: ListedDetails) -> bool:

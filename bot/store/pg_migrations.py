@@ -29,6 +29,7 @@ PG_ONLY_TABLES = frozenset(
         "telegram_sends",
         "telegram_holds",
         "agent_request_buckets",
+        "delivery_next_change",  # a view of the sequence several instances draw from
     }
 )
 """Tables several instances coordinate through; one SQLite process keeps this in memory."""

@@ -41,7 +41,8 @@ from bot.store.schema_steps import (
     step_19_staff,
     step_20_console_list,
     step_21_delivery_timeline,
-    step_24_customer_search,
+    step_22_live_list,
+    step_23_customer_search,
 )
 from bot.store.store_backend import StoreDatabase
 from bot.store.store_errors import SchemaTooNewError
@@ -68,7 +69,8 @@ STEPS: tuple[SchemaStep, ...] = (
     step_19_staff.STEP,
     step_20_console_list.STEP,
     step_21_delivery_timeline.STEP,
-    step_24_customer_search.STEP,
+    step_22_live_list.STEP,
+    step_23_customer_search.STEP,
 )
 """Every schema step, oldest first: step N is version N. Append only."""
 

@@ -32,6 +32,11 @@ SCHEMA_WORDS = SchemaWords(
 # A turn's save and its update id in one statement, so in one trip to aiosqlite's thread and one
 # commit: an INSTEAD OF trigger on a view does both writes, and a statement is atomic with its
 # triggers. TEMP objects live with the connection: no schema change, made again at each open.
+# A delivery's next change number (``bot.store.delivery_changes``; PostgreSQL's is a view of
+# a sequence, schema step 22): SQLite's writers take turns, so the highest so far plus one is
+# never given twice, and no number is taken back (deliveries are never deleted).
+NEXT_CHANGE_VIEW = """CREATE TEMP VIEW IF NOT EXISTS delivery_next_change AS
+    SELECT coalesce((SELECT max(change_seq) FROM main.deliveries), 0) + 1 AS seq"""
 _TURN_SAVE_VIEW = """CREATE TEMP VIEW IF NOT EXISTS session_turn_saves AS SELECT
     NULL AS channel, NULL AS chat_id, NULL AS user_id, NULL AS data, NULL AS updated_at,
     NULL AS update_id"""
@@ -84,9 +89,11 @@ class SqliteBackend:
         return GroupedInserts(executor, table, columns, key)
 
     async def prepare(self) -> None:
-        """The TEMP view and trigger of a turn's save, on every connection of the file."""
+        """The TEMP view and trigger of a turn's save, and the view of a delivery's next
+        change number, on every connection of the file."""
         await self._db.prepare_connections(_TURN_SAVE_VIEW)
         await self._db.prepare_connections(_TURN_SAVE_TRIGGER)
+        await self._db.prepare_connections(NEXT_CHANGE_VIEW)
 
     async def save_turn(
         self, db: Executor, session: tuple[str, int, int, object, float], update_id: int

@@ -51,6 +51,7 @@ from bot.store.customer_counts import CustomerCounts
 from bot.store.customer_details import CustomerDetails
 from bot.store.customer_search import CustomerSearch
 from bot.store.database import Database, Synchronous
+from bot.store.delivery_changes import DeliveryChanges
 from bot.store.delivery_history import DeliveryHistory
 from bot.store.delivery_links import Deliveries
 from bot.store.delivery_list import DeliveryList
@@ -115,6 +116,7 @@ class Store:
         self.sessions = Sessions(db, clock, self.updates, backend)
         self.deliveries = Deliveries(db, clock, backend)
         self.delivery_list = DeliveryList(db)
+        self.delivery_changes = DeliveryChanges(db)
         self.history = DeliveryHistory(db)
         self.inbox = Inbox(db, clock, backend)
         # This open Store, as the owner of its send claims and its inbox leases.

@@ -51,6 +51,8 @@ WHEEL_DATA = {
     "bot/staff_console/templates/deliveries.html",
     "bot/staff_console/static/console.css",
     "bot/staff_console/static/console-map.js",
+    "bot/staff_console/static/console.js",
+    "bot/staff_console/templates/_delivery_row.html",
 }
 # What an sdist adds for rebuilding, testing and deploying.
 SDIST_EXTRA = {

@@ -51,15 +51,22 @@ class ConsoleSite:
 
 @asynccontextmanager
 async def console_site(
-    store: Store, clock: FakeClock, console: ConsoleConfig = CONSOLE, *, metrics: bool = False
+    store: Store,
+    clock: FakeClock,
+    console: ConsoleConfig = CONSOLE,
+    *,
+    metrics: bool = False,
+    signing_secrets: tuple[str, ...] = (),
 ) -> AsyncIterator[ConsoleSite]:
-    """The site over ``store``; ``metrics``: the business records its metrics."""
+    """The site over ``store``; ``metrics``: the business records its metrics;
+    ``signing_secrets`` turn the Partner webhooks on."""
     settings = CoreSettings(
         partner_base_url="http://127.0.0.1:9",
         partner_api_key=KEY,
         public_base_url=PUBLIC,
         console=console,
         metrics=metrics,
+        signing_secrets=signing_secrets,
     )
     core = build_core(settings, store)
     door = StaffDoor(store, console, PUBLIC, clock=clock)  # links even while the console is off

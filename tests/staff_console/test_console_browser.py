@@ -1,15 +1,18 @@
 """The console in a real browser (the system's Chromium through Playwright, as the Mini App's
 tests): the sign-in link opened, Sign in pressed, the list shows the delivery; no script error
 and no Content-Security-Policy violation on the way, and signing out leads to the signed-out
-page. The core's real web app is served by uvicorn on a loopback socket."""
+page; an open list shows a new delivery and its status moved by a webhook without a reload.
+The core's real web app is served by uvicorn on a loopback socket."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 
+import httpx
 import pytest
 
-from bot.bot_core import build_core
+from bot.bot_core import BotCore, build_core
 from bot.chat_ref import ChatRef
 from bot.settings import CoreSettings
 from bot.staff.staff_door import StaffDoor
@@ -17,11 +20,21 @@ from bot.store import ListedDetails, Store
 from tests.staff_console.conftest import START
 from tests.staff_console.console_browser import chromium, watched
 from tests.staff_console.console_site import CONSOLE, KEY
+from tests.staff_console.live_webhook import SECRET, post_status, relayed
 from tests.support.clock import FakeClock
 from tests.support.served import loopback_socket, serve_on, stop_serving
 from tests.support.words import SHIPPED
 
 DELIVERY = "3f2a9c1e-1111-4bbb-8ccc-000000000001"
+
+
+@dataclass(frozen=True)
+class Browsed:
+    """The served console's address, a door for links, and the core behind it."""
+
+    public: str
+    door: StaffDoor
+    core: BotCore
 
 
 @pytest.fixture(params=["sqlite"])
@@ -31,7 +44,7 @@ def store_backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-async def served(store: Store) -> AsyncIterator[tuple[str, StaffDoor]]:
+async def served(store: Store) -> AsyncIterator[Browsed]:
     """The core's web app with the console on, at ``http://localhost:<port>`` (a secure
     context to the browser, so it keeps the ``Secure`` cookie), and a door for links."""
     sock = loopback_socket()
@@ -41,20 +54,21 @@ async def served(store: Store) -> AsyncIterator[tuple[str, StaffDoor]]:
         partner_api_key=KEY,
         public_base_url=public,
         console=CONSOLE,
+        signing_secrets=(SECRET,),
     )
     core = build_core(settings, store)
     server = await serve_on(sock, core.web_app, log_config=None, access_log=False)
     try:
-        yield public, StaffDoor(store, CONSOLE, public, clock=store.clock)
+        yield Browsed(public, StaffDoor(store, CONSOLE, public, clock=store.clock), core)
     finally:
         await stop_serving(server, sock)
         await core.aclose()
 
 
 async def test_sign_in_by_link_and_see_the_list(
-    served: tuple[str, StaffDoor], store: Store, fake_clock: FakeClock
+    served: Browsed, store: Store, fake_clock: FakeClock
 ) -> None:
-    public, door = served
+    public, door = served.public, served.door
     await store.deliveries.add(
         DELIVERY, ChatRef("telegram", 42), 42, START, "+2348031234567", None, "pending",
         details=ListedDetails(fee=2600.0, currency="NGN", customer_name="Ada Obi"),
@@ -85,4 +99,35 @@ async def test_sign_in_by_link_and_see_the_list(
         await page.wait_for_url(f"{public}/console/signed-out")
         await page.goto(f"{public}/console/deliveries")
         assert page.url == f"{public}/console/signed-out"
+    assert tab.problems == []
+
+
+async def test_the_list_shows_a_new_delivery_and_its_webhook_without_a_reload(
+    served: Browsed, store: Store
+) -> None:
+    link = await served.door.invite("Bob", "viewer")
+    async with chromium() as browser:
+        tab = await watched(browser)
+        page = tab.page
+        await tab.sign_in(link, served.public)
+        empty = page.get_by_text(SHIPPED.say("console_web.no_deliveries"))
+        assert await empty.is_visible()
+        live = page.get_by_text(SHIPPED.say("console_web.live.on"))
+        await live.wait_for(state="visible")  # the stream is open
+
+        await store.deliveries.add(
+            DELIVERY, ChatRef("telegram", 42), 42, START, "+2348031234567", None, "pending",
+            details=ListedDetails(customer_name="Ada Obi"),
+        )  # fmt: skip
+        row = page.locator(f'tr[data-delivery="{DELIVERY}"]')
+        await row.wait_for(state="visible")
+        assert "Ada Obi" in await row.inner_text()
+        assert not await empty.is_visible()
+
+        async with httpx.AsyncClient(base_url=served.public) as partner:
+            await post_status(partner, DELIVERY, "matched", previous="pending", seq=1)
+        await relayed(served.core)
+        matched = SHIPPED.say("status.matched")
+        await page.locator(f'tr[data-delivery="{DELIVERY}"] td', has_text=matched).wait_for()
+        assert await page.locator("tr[data-delivery]").count() == 1  # replaced, not added
     assert tab.problems == []

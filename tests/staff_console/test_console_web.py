@@ -52,7 +52,9 @@ async def _audit(store: Store, action: str) -> list[tuple[str, str | None]]:
 
 def _assert_console_headers(answer: httpx.Response) -> None:
     assert answer.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
-    assert "script-src 'self';" in CONTENT_SECURITY_POLICY  # script files of its own only
+    # Scripts only as files of the console's own (no inline script, no other host).
+    assert "script-src 'self';" in CONTENT_SECURITY_POLICY
+    assert "unsafe-inline" not in CONTENT_SECURITY_POLICY
     assert answer.headers["x-content-type-options"] == "nosniff"
     assert answer.headers["cache-control"] == "no-store"
     assert answer.headers["referrer-policy"] == "no-referrer"

@@ -16,6 +16,7 @@ from bot.store import (
     Store,
     blocked,
     customer_search,
+    delivery_changes,
     delivery_links,
     handoffs,
     inbox,
@@ -28,6 +29,7 @@ from bot.store import (
     updates,
     verified_phones,
 )
+from bot.store.sqlite_backend import NEXT_CHANGE_VIEW
 
 # Queries that read or change rows by a condition; inserts and whole-table listings are left out.
 INDEXED_QUERIES: list[tuple[ModuleType, str]] = [
@@ -73,6 +75,10 @@ INDEXED_QUERIES: list[tuple[ModuleType, str]] = [
     (otp_handoffs, "_DISCARD"),
     (otp_handoffs, "_PRUNE"),
     (blocked, "_CLEAR"),
+    (delivery_changes, "_SINCE"),
+    (delivery_changes, "_CHAT_CHANGED"),
+    (delivery_links, "_NOTE_STATUS"),
+    (delivery_links, "_NOTE_PAID"),
     *((handoffs, name) for name in ("_GET", "_WAITING_FOR_CHAT", "_BY_POST", "_BY_THREAD")),
     *((handoffs, name) for name in ("_POSTED", "_TAKE", "_CLOSE", "_IDLE", "_TOUCH", "_HEAD")),
     *((handoffs, name) for name in ("_CLAIM", "_MESSAGE", "_DELIVERED", "_RELEASE", "_RECENT")),
@@ -103,8 +109,11 @@ def test_query_uses_an_index(migrated: Path, module: ModuleType, name: str) -> N
     sql: str = getattr(module, name)
     params = (None,) * sql.count("?")
     with closing(sqlite3.connect(migrated)) as raw:
+        raw.execute(NEXT_CHANGE_VIEW)  # a TEMP view: the store makes it on each connection
         plan = [str(row[3]) for row in raw.execute(f"EXPLAIN QUERY PLAN {sql}", params)]
     for step in plan:
-        table_scan = step.startswith("SCAN") and "INDEX" not in step and "CONSTANT" not in step
+        # The next change number's view is one row (a scalar over an index).
+        one_row = "CONSTANT" in step or "delivery_next_change" in step
+        table_scan = step.startswith("SCAN") and "INDEX" not in step and not one_row
         assert not table_scan, (sql, plan)
         assert "TEMP B-TREE" not in step, (sql, plan)

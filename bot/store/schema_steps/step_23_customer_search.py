@@ -1,4 +1,4 @@
-"""Schema step 24: the console finds customers by a part of their name."""
+"""Schema step 23: the console finds customers by a part of their name."""
 
 from __future__ import annotations
 
