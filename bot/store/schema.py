@@ -41,6 +41,7 @@ from bot.store.schema_steps import (
     step_19_staff,
     step_20_console_list,
     step_21_delivery_timeline,
+    step_23_staff_languages,
 )
 from bot.store.store_backend import StoreDatabase
 from bot.store.store_errors import SchemaTooNewError
@@ -67,6 +68,7 @@ STEPS: tuple[SchemaStep, ...] = (
     step_19_staff.STEP,
     step_20_console_list.STEP,
     step_21_delivery_timeline.STEP,
+    step_23_staff_languages.STEP,
 )
 """Every schema step, oldest first: step N is version N. Append only."""
 
