@@ -40,6 +40,7 @@ from bot.staff_console.console_headers import ConsoleHeaders
 from bot.staff_console.console_kit import SIGNED_OUT, ConsoleKit, ConsoleSection, see
 from bot.staff_console.console_pages import STATIC
 from bot.staff_console.deliveries_section import DELIVERIES, DeliveriesSection
+from bot.staff_console.language_section import LanguageSection
 from bot.staff_console.sign_in_flood import SignInFlood
 from bot.store import LinkRefusal
 
@@ -53,7 +54,7 @@ _LINK_WORDS: Final = {
 
 def console_sections(kit: ConsoleKit) -> list[ConsoleSection]:
     """Every section of the console, in the navigation's order."""
-    return [DeliveriesSection(kit)]
+    return [DeliveriesSection(kit), LanguageSection(kit)]
 
 
 class ConsoleApp:
@@ -149,8 +150,10 @@ class ConsoleApp:
         return see(SIGNED_OUT)
 
     async def error_page(self, request: Request, status: int) -> Response:
-        """A plain page for what Starlette raises inside the console (404, 405)."""
-        return self._kit.plain(self._kit.catalogue(), "console_web.not_found", status)
+        """A plain page for what Starlette raises inside the console (404, 405), in the
+        language of the member asking, if one is signed in."""
+        catalogue = self._kit.catalogue(await self._kit.guard.session(request))
+        return self._kit.plain(catalogue, "console_web.not_found", status)
 
     def _same_origin(self, request: Request) -> bool:
         """Whether a sign-in was posted from the console's own page, as far as the browser

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from bot.staff_console import language_texts
 from conversations.texts.catalogue import ChannelTexts
 
 EN: Final[dict[str, str]] = {
@@ -272,7 +273,9 @@ FR: Final[dict[str, str]] = {
     "console_web.at": "{day} à {time}",
 }
 
-SECTION_TEXTS: Final[tuple[tuple[dict[str, str], dict[str, str]], ...]] = ()
+SECTION_TEXTS: Final[tuple[tuple[dict[str, str], dict[str, str]], ...]] = (
+    (language_texts.EN, language_texts.FR),
+)
 """Each console section's own words, (English, French), kept beside the section."""
 
 CONSOLE_WEB_TEXTS: Final = ChannelTexts(
