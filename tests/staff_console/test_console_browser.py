@@ -9,16 +9,12 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.bot_core import build_core
 from bot.chat_ref import ChatRef
-from bot.settings import CoreSettings
 from bot.staff.staff_door import StaffDoor
 from bot.store import ListedDetails, Store
 from tests.staff_console.conftest import START
-from tests.staff_console.console_browser import chromium, watched
-from tests.staff_console.console_site import CONSOLE, KEY
+from tests.staff_console.console_browser import chromium, served_console, watched
 from tests.support.clock import FakeClock
-from tests.support.served import loopback_socket, serve_on, stop_serving
 from tests.support.words import SHIPPED
 
 DELIVERY = "3f2a9c1e-1111-4bbb-8ccc-000000000001"
@@ -32,23 +28,9 @@ def store_backend(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 async def served(store: Store) -> AsyncIterator[tuple[str, StaffDoor]]:
-    """The core's web app with the console on, at ``http://localhost:<port>`` (a secure
-    context to the browser, so it keeps the ``Secure`` cookie), and a door for links."""
-    sock = loopback_socket()
-    public = f"http://localhost:{sock.getsockname()[1]}"
-    settings = CoreSettings(
-        partner_base_url="http://127.0.0.1:9",
-        partner_api_key=KEY,
-        public_base_url=public,
-        console=CONSOLE,
-    )
-    core = build_core(settings, store)
-    server = await serve_on(sock, core.web_app, log_config=None, access_log=False)
-    try:
-        yield public, StaffDoor(store, CONSOLE, public, clock=store.clock)
-    finally:
-        await stop_serving(server, sock)
-        await core.aclose()
+    """The core's web app with the console on, and a door for links."""
+    async with served_console(store) as console:
+        yield console.public, console.door
 
 
 async def test_sign_in_by_link_and_see_the_list(
