@@ -18,7 +18,8 @@ Every answer carries ``console_headers``' headers. Forms are read only up to ``F
 bytes (413 past it, before any parsing); sign-in attempts are limited per client address
 (``SignInFlood``, 429 with ``Retry-After``). Tokens appear in no log line, no redirect and no
 page: the sign-in token only in its own URL, the CSRF token only in the forms of its session.
-The words are the business's catalogue's.
+The words are in the language the member chose (``ConsoleKit.catalogue``), in the business's
+default before anyone is signed in.
 """
 
 from __future__ import annotations
