@@ -117,6 +117,11 @@ class StaffDoor:
         await self._store.audit.record(_subject(found), "console_signin", _subject(found), "done")
         return SignedIn(found, opened)
 
+    async def link_language(self, token: str) -> str | None:
+        """The language the member of the link ``token`` reads the console in, for the link's
+        own pages (None: unknown link, or the business default); the link stays unused."""
+        return await self._store.staff.link_language(token)
+
     async def session(self, token: str) -> StaffSession | None:
         """The live session ``token`` opens now, or None (see ``StaffStore.session``)."""
         return await self._store.staff.session(token, self._clock())

@@ -44,6 +44,7 @@ from bot.staff_console.deliveries_section import DELIVERIES, DeliveriesSection
 from bot.staff_console.language_section import LanguageSection
 from bot.staff_console.sign_in_flood import SignInFlood
 from bot.store import LinkRefusal
+from conversations.texts.catalogue import Catalogue
 
 SIGN_INS_PER_MINUTE: Final = 10
 _LINK_WORDS: Final = {
@@ -98,7 +99,7 @@ class ConsoleApp:
         return see(DELIVERIES)
 
     async def sign_in_page(self, request: Request) -> Response:
-        catalogue = self._kit.catalogue()
+        catalogue = await self._link_catalogue(request)
         action = request.url.path  # the same URL: the token is already in it, nowhere else
         return self._kit.pages.page("signin.html", catalogue, action=action)
 
@@ -118,7 +119,7 @@ class ConsoleApp:
         signed = await self._kit.door.sign_in(request.path_params["token"])
         if not isinstance(signed, SignedIn):
             key, status = _LINK_WORDS[signed]
-            return self._kit.plain(catalogue, key, status)
+            return self._kit.plain(await self._link_catalogue(request), key, status)
         response = see(DELIVERIES)
         response.set_cookie(
             SESSION_COOKIE,
@@ -155,6 +156,11 @@ class ConsoleApp:
         language of the member asking, if one is signed in."""
         catalogue = self._kit.catalogue(await self._kit.guard.session(request))
         return self._kit.plain(catalogue, "console_web.not_found", status)
+
+    async def _link_catalogue(self, request: Request) -> Catalogue:
+        """The words of a sign-in link's pages: its member's language, before they sign in."""
+        language = await self._kit.door.link_language(request.path_params["token"])
+        return self._kit.texts.catalogue_for(language)
 
     def _same_origin(self, request: Request) -> bool:
         """Whether a sign-in was posted from the console's own page, as far as the browser

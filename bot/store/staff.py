@@ -59,6 +59,8 @@ _NEW_LINK = """INSERT INTO staff_links (token_hash, member_id, created_at, expir
 _REDEEM = """UPDATE staff_links SET used_at = ?
     WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING member_id"""
 _LINK = "SELECT used_at, expires_at FROM staff_links WHERE token_hash = ?"
+_LINK_LANGUAGE = """SELECT m.language FROM staff_links l JOIN staff_members m ON m.id = l.member_id
+    WHERE l.token_hash = ?"""
 
 _NEW_SESSION = """INSERT INTO staff_sessions (token_hash, member_id, csrf_token, created_at,
     last_seen_at, expires_at, idle_seconds, generation)
@@ -210,6 +212,13 @@ class StaffStore:
         if link is None:
             return LinkRefusal.UNKNOWN
         return LinkRefusal.USED if link[0] is not None else LinkRefusal.EXPIRED
+
+    async def link_language(self, token: str) -> str | None:
+        """The language of the member the link ``token`` was issued to (used, expired or
+        not), so its pages speak to them before it is redeemed; None when the link is unknown
+        or its member has none. Nothing is written: a link's page must use nothing up."""
+        row = await self._db.fetch_one(_LINK_LANGUAGE, (token_hash(token),))
+        return None if row is None or row[0] is None else str(row[0])
 
     async def open_session(
         self, member: StaffMember, *, idle_seconds: float, life_seconds: float

@@ -1,7 +1,8 @@
 """The console in the staff member's language, over real HTTP on both backends: the header's
 form sets it (every page after it, the refusals included, in that language, ``<html lang>``
 too), one member's choice is not another's, an unknown code is refused with a plain 400 and
-nothing changed, and an operator's first link takes their Telegram client's language."""
+nothing changed, and an operator's first link takes their Telegram client's language (its
+sign-in page and its refusals are in it already)."""
 
 from __future__ import annotations
 
@@ -124,16 +125,24 @@ async def test_an_operator_starts_in_their_telegram_clients_language(
     site: ConsoleSite, store: Store
 ) -> None:
     olu = UserRef("telegram", 1900)
-    link = await site.door.link_for(olu, "Olu", "fr")
+    link = (await site.door.link_for(olu, "Olu", "fr")).removeprefix(PUBLIC)
     client = site.client()
-    assert (await client.post(link.removeprefix(PUBLIC))).status_code == 303
+    # The link's own page already speaks to them in it, and uses nothing up.
+    button = await client.get(link)
+    assert '<html lang="fr">' in button.text
+    assert _shown(FRENCH.say("console_web.signin_button")) in button.text
+    assert (await client.post(link)).status_code == 303
     page = await client.get("/console/deliveries")
     assert '<html lang="fr">' in page.text
+    used = await site.client().post(link)
+    assert used.status_code == 410
+    assert _shown(FRENCH.say("console_web.link_used")) in used.text
     # Their own choice then stays, whatever their client says at their next link.
     await _choose(client, "en")
     await site.door.link_for(olu, "Olu", "fr")
     [member] = await store.staff.named("Olu")
     assert member.language == "en"
-    # The sign-in page itself knows no one yet: it is in the business's language.
-    fresh = await site.client().get((await site.door.link_for(olu, "Olu")).removeprefix(PUBLIC))
-    assert f'<html lang="{SHIPPED.language}">' in fresh.text
+    # A link nobody issued belongs to no one: its page is in the business's language.
+    unknown = await site.client().get("/console/signin/" + "x" * 43)
+    assert f'<html lang="{SHIPPED.language}">' in unknown.text
+    assert await store.staff.link_language("x" * 43) is None
