@@ -12,7 +12,7 @@ STAMP := $(VENV)/.installed
 # seconds of a newcomer's first `make demo` (benchmarks/bench_demo_setup.py).
 PIP_INSTALL := $(BIN)/python -m pip install --quiet --no-compile
 
-.PHONY: demo test lint typecheck pytest bench clean postgres-server deploy-tools browser webapp-screenshot
+.PHONY: demo test lint typecheck pytest bench clean postgres-server deploy-tools browser webapp-screenshot console-screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -104,6 +104,11 @@ browser:
 # docs/webapp-place.png: the "Pick on the map" page, drawn by the browser tests' set-up.
 webapp-screenshot: $(STAMP) browser
 	$(BIN)/python -m tests.webapp.screenshot docs/webapp-place.png
+
+# docs/console-*.png: each page of the staff's console (sign-in, the deliveries list, a
+# delivery's page, every page of its navigation) over a small seeded store, in a fixed window.
+console-screenshots: $(STAMP) browser
+	$(BIN)/python -m tests.staff_console.screenshots docs
 
 bench: $(STAMP) postgres-server
 	@for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done

@@ -86,12 +86,13 @@ class StaffDoor:
         """How long a link works, in minutes (``[console] link_minutes``)."""
         return self._console.link_minutes
 
-    async def link_for(self, account: UserRef, name: str) -> str:
+    async def link_for(self, account: UserRef, name: str, language: str | None = None) -> str:
         """A sign-in link for the operator ``account`` (called ``name``): their member is
-        found or made, with the role ``[console]`` gives their account today."""
+        found or made, with the role ``[console]`` gives their account today. ``language``
+        (their client's, when shipped) is the console's language for a member who has none."""
         role = self._console.role_of(account)
         shown = _shortened(name) or str(account)
-        member = await self._store.staff.operator(account, shown, role)
+        member = await self._store.staff.operator(account, shown, role, language)
         return await self._issue(member, by=str(account))
 
     async def invite(self, name: str, role: StaffRole, *, by: str = SHELL) -> str:
@@ -115,6 +116,11 @@ class StaffDoor:
         )
         await self._store.audit.record(_subject(found), "console_signin", _subject(found), "done")
         return SignedIn(found, opened)
+
+    async def link_language(self, token: str) -> str | None:
+        """The language the member of the link ``token`` reads the console in, for the link's
+        own pages (None: unknown link, or the business default); the link stays unused."""
+        return await self._store.staff.link_language(token)
 
     async def session(self, token: str) -> StaffSession | None:
         """The live session ``token`` opens now, or None (see ``StaffStore.session``)."""

@@ -20,7 +20,8 @@ Every answer carries ``console_headers``' headers. Forms are read only up to ``F
 bytes (413 past it, before any parsing); sign-in attempts are limited per client address
 (``SignInFlood``, 429 with ``Retry-After``). Tokens appear in no log line, no redirect and no
 page: the sign-in token only in its own URL, the CSRF token only in the forms of its session.
-The words are the business's catalogue's.
+The words are in the language the member chose (``ConsoleKit.catalogue``), in the business's
+default before anyone is signed in.
 """
 
 from __future__ import annotations
@@ -48,9 +49,11 @@ from bot.staff_console.delivery_actions import DeliveryActions
 from bot.staff_console.funnel_section import FunnelSection
 from bot.staff_console.handoffs_section import HandoffsSection
 from bot.staff_console.health_section import HealthSection
+from bot.staff_console.language_section import LanguageSection
 from bot.staff_console.live_section import LiveSection
 from bot.staff_console.sign_in_flood import SignInFlood
 from bot.store import LinkRefusal
+from conversations.texts.catalogue import Catalogue
 
 SIGN_INS_PER_MINUTE: Final = 10
 _Section = TypeVar("_Section")
@@ -72,6 +75,7 @@ def console_sections(kit: ConsoleKit) -> list[ConsoleSection]:
         FunnelSection(kit),
         AuditSection(kit),
         HealthSection(kit),
+        LanguageSection(kit),
     ]
 
 
@@ -129,7 +133,7 @@ class ConsoleApp:
         return see(DELIVERIES)
 
     async def sign_in_page(self, request: Request) -> Response:
-        catalogue = self._kit.catalogue()
+        catalogue = await self._link_catalogue(request)
         action = request.url.path  # the same URL: the token is already in it, nowhere else
         return self._kit.pages.page("signin.html", catalogue, action=action)
 
@@ -149,7 +153,7 @@ class ConsoleApp:
         signed = await self._kit.door.sign_in(request.path_params["token"])
         if not isinstance(signed, SignedIn):
             key, status = _LINK_WORDS[signed]
-            return self._kit.plain(catalogue, key, status)
+            return self._kit.plain(await self._link_catalogue(request), key, status)
         response = see(DELIVERIES)
         response.set_cookie(
             SESSION_COOKIE,
@@ -182,8 +186,15 @@ class ConsoleApp:
         return see(SIGNED_OUT)
 
     async def error_page(self, request: Request, status: int) -> Response:
-        """A plain page for what Starlette raises inside the console (404, 405)."""
-        return self._kit.plain(self._kit.catalogue(), "console_web.not_found", status)
+        """A plain page for what Starlette raises inside the console (404, 405), in the
+        language of the member asking, if one is signed in."""
+        catalogue = self._kit.catalogue(await self._kit.guard.session(request))
+        return self._kit.plain(catalogue, "console_web.not_found", status)
+
+    async def _link_catalogue(self, request: Request) -> Catalogue:
+        """The words of a sign-in link's pages: its member's language, before they sign in."""
+        language = await self._kit.door.link_language(request.path_params["token"])
+        return self._kit.texts.catalogue_for(language)
 
     def _same_origin(self, request: Request) -> bool:
         """Whether a sign-in was posted from the console's own page, as far as the browser

@@ -34,6 +34,7 @@ from bot.staff_console.console_guard import (
     SignedOut,
 )
 from bot.staff_console.console_headers import CONSOLE_HEADERS
+from bot.staff_console.console_languages import console_languages
 from bot.staff_console.console_pages import ConsolePages
 from bot.staff_roles import StaffRole
 from bot.store import StaffSession, Store
@@ -127,8 +128,12 @@ class ConsoleKit:
     # --- who is asking ------------------------------------------------------------------------
 
     def catalogue(self, session: StaffSession | None = None) -> Catalogue:
-        """The words a page is drawn in: the business's default language."""
-        return self.texts.business_catalogue()
+        """The words a page is drawn in: the language its member chose (or their Telegram
+        client had when they first asked for a link); the business's default for a member
+        who has none, for a language no longer shipped, and outside a session."""
+        if session is None:
+            return self.texts.business_catalogue()
+        return self.texts.catalogue_for(session.member.language)
 
     async def viewer(
         self, request: Request, needed: StaffRole = "viewer"
@@ -189,6 +194,7 @@ class ConsoleKit:
             catalogue,
             status=status,
             nav=self._nav,
+            languages=console_languages(self.texts),
             signed_in_as=signed_in_as,
             csrf_field=CSRF_FIELD,
             csrf=session.csrf_token,

@@ -20,6 +20,7 @@ from bot.staff_console import (
     funnel_texts,
     handoffs_texts,
     health_texts,
+    language_texts,
     live_texts,
 )
 from conversations.texts.catalogue import ChannelTexts
@@ -289,6 +290,7 @@ SECTION_TEXTS: Final[tuple[tuple[dict[str, str], dict[str, str]], ...]] = (
     (audit_texts.EN, audit_texts.FR),
     (health_texts.EN, health_texts.FR),
     (live_texts.EN, live_texts.FR),
+    (language_texts.EN, language_texts.FR),
 )
 """Each console section's own words, (English, French), kept beside the section."""
 

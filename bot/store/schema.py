@@ -43,6 +43,7 @@ from bot.store.schema_steps import (
     step_21_delivery_timeline,
     step_22_live_list,
     step_23_customer_search,
+    step_24_staff_languages,
 )
 from bot.store.store_backend import StoreDatabase
 from bot.store.store_errors import SchemaTooNewError
@@ -71,6 +72,7 @@ STEPS: tuple[SchemaStep, ...] = (
     step_21_delivery_timeline.STEP,
     step_22_live_list.STEP,
     step_23_customer_search.STEP,
+    step_24_staff_languages.STEP,
 )
 """Every schema step, oldest first: step N is version N. Append only."""
 

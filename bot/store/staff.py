@@ -31,23 +31,27 @@ TOUCH_SECONDS: Final = 60.0
 otherwise be a write, and idle expiry counts in minutes."""
 
 # Every statement that returns members names their columns in this order (``_member``).
-_OPERATOR = """INSERT INTO staff_members (name, role, channel, user_id, created_at)
-    VALUES (?, ?, ?, ?, ?)
-    ON CONFLICT (channel, user_id) DO UPDATE SET name = excluded.name, role = excluded.role
-    RETURNING id, name, role, channel, user_id, created_at, generation, last_seen_at"""
-_INVITED = """SELECT id, name, role, channel, user_id, created_at, generation, last_seen_at
+# A language already chosen stays: the client's fills only a member who never chose one.
+_OPERATOR = """INSERT INTO staff_members (name, role, channel, user_id, created_at, language)
+    VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (channel, user_id) DO UPDATE SET name = excluded.name, role = excluded.role,
+        language = COALESCE(staff_members.language, excluded.language)
+    RETURNING id, name, role, channel, user_id, created_at, generation, last_seen_at, language"""
+_INVITED = """SELECT id, name, role, channel, user_id, created_at, generation, last_seen_at,
+    language
     FROM staff_members WHERE channel IS NULL AND name = ? ORDER BY id LIMIT 1"""
 _SET_ROLE = """UPDATE staff_members SET role = ? WHERE id = ?
-    RETURNING id, name, role, channel, user_id, created_at, generation, last_seen_at"""
+    RETURNING id, name, role, channel, user_id, created_at, generation, last_seen_at, language"""
 _NEW_INVITED = """INSERT INTO staff_members (name, role, channel, user_id, created_at)
     VALUES (?, ?, NULL, NULL, ?)
-    RETURNING id, name, role, channel, user_id, created_at, generation, last_seen_at"""
-_BY_ID = """SELECT id, name, role, channel, user_id, created_at, generation, last_seen_at
+    RETURNING id, name, role, channel, user_id, created_at, generation, last_seen_at, language"""
+_BY_ID = """SELECT id, name, role, channel, user_id, created_at, generation, last_seen_at, language
     FROM staff_members WHERE id = ?"""
-_ALL = """SELECT id, name, role, channel, user_id, created_at, generation, last_seen_at
+_ALL = """SELECT id, name, role, channel, user_id, created_at, generation, last_seen_at, language
     FROM staff_members ORDER BY lower(name), id"""
-_NAMED = """SELECT id, name, role, channel, user_id, created_at, generation, last_seen_at
+_NAMED = """SELECT id, name, role, channel, user_id, created_at, generation, last_seen_at, language
     FROM staff_members WHERE lower(name) = lower(?) ORDER BY id"""
+_SET_LANGUAGE = "UPDATE staff_members SET language = ? WHERE id = ?"
 
 _NEW_LINK = """INSERT INTO staff_links (token_hash, member_id, created_at, expires_at)
     VALUES (?, ?, ?, ?)"""
@@ -55,13 +59,15 @@ _NEW_LINK = """INSERT INTO staff_links (token_hash, member_id, created_at, expir
 _REDEEM = """UPDATE staff_links SET used_at = ?
     WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING member_id"""
 _LINK = "SELECT used_at, expires_at FROM staff_links WHERE token_hash = ?"
+_LINK_LANGUAGE = """SELECT m.language FROM staff_links l JOIN staff_members m ON m.id = l.member_id
+    WHERE l.token_hash = ?"""
 
 _NEW_SESSION = """INSERT INTO staff_sessions (token_hash, member_id, csrf_token, created_at,
     last_seen_at, expires_at, idle_seconds, generation)
     SELECT ?, id, ?, ?, ?, ?, ?, generation FROM staff_members WHERE id = ?"""
 _SESSION = """SELECT s.csrf_token, s.created_at, s.last_seen_at, s.expires_at, s.idle_seconds,
     s.generation, m.id, m.name, m.role, m.channel, m.user_id, m.created_at, m.generation,
-    m.last_seen_at
+    m.last_seen_at, m.language
     FROM staff_sessions s JOIN staff_members m ON m.id = s.member_id WHERE s.token_hash = ?"""
 _TOUCH_SESSION = """UPDATE staff_sessions SET last_seen_at = ?
     WHERE token_hash = ? AND last_seen_at < ?"""
@@ -82,7 +88,8 @@ _PRUNE_SESSIONS = """DELETE FROM staff_sessions WHERE expires_at <= ?
 class StaffMember:
     """One member of the staff: ``account`` is the operator's own account (None for one
     invited from the shell); ``generation`` moves when they are signed out everywhere;
-    ``last_seen_at`` is their last request in the console (None: never signed in)."""
+    ``last_seen_at`` is their last request in the console (None: never signed in);
+    ``language`` the shipped language they read it in (None: the business default)."""
 
     id: int
     name: str
@@ -91,6 +98,7 @@ class StaffMember:
     created_at: float
     generation: int
     last_seen_at: float | None
+    language: str | None = None
 
 
 @dataclass(frozen=True)
@@ -139,11 +147,14 @@ class StaffStore:
         self._db = db
         self._clock = clock
 
-    async def operator(self, account: UserRef, name: str, role: StaffRole) -> StaffMember:
+    async def operator(
+        self, account: UserRef, name: str, role: StaffRole, language: str | None = None
+    ) -> StaffMember:
         """The member ``account`` is, created now if they are new; their ``name`` and
-        ``role`` are brought up to date when the config or their name changed."""
+        ``role`` are brought up to date when the config or their name changed. ``language``
+        (their client's, when shipped) becomes theirs only while they have none."""
         row = await self._db.fetch_one(
-            _OPERATOR, (name, role, account.channel, account.id, self._clock())
+            _OPERATOR, (name, role, account.channel, account.id, self._clock(), language)
         )
         assert row is not None  # an upsert with RETURNING always returns its row
         return _member(row)
@@ -173,6 +184,11 @@ class StaffStore:
         """The members called ``name`` (case-blind), oldest first."""
         return [_member(row) for row in await self._db.fetch_all(_NAMED, (name,))]
 
+    async def set_language(self, member: StaffMember, language: str | None) -> None:
+        """``member`` reads the console in ``language`` (a shipped one; None: the business
+        default) from their next page on, in every session and on every instance."""
+        await self._db.execute(_SET_LANGUAGE, (language, member.id))
+
     async def issue_link(self, member: StaffMember, *, lifetime_seconds: float) -> str:
         """A new sign-in link's token for ``member``, good once for ``lifetime_seconds``; the
         token is returned here and kept nowhere."""
@@ -196,6 +212,13 @@ class StaffStore:
         if link is None:
             return LinkRefusal.UNKNOWN
         return LinkRefusal.USED if link[0] is not None else LinkRefusal.EXPIRED
+
+    async def link_language(self, token: str) -> str | None:
+        """The language of the member the link ``token`` was issued to (used, expired or
+        not), so its pages speak to them before it is redeemed; None when the link is unknown
+        or its member has none. Nothing is written: a link's page must use nothing up."""
+        row = await self._db.fetch_one(_LINK_LANGUAGE, (token_hash(token),))
+        return None if row is None or row[0] is None else str(row[0])
 
     async def open_session(
         self, member: StaffMember, *, idle_seconds: float, life_seconds: float
@@ -253,7 +276,7 @@ class StaffStore:
 
 
 def _member(row: tuple[object, ...]) -> StaffMember:
-    member_id, name, role, channel, user_id, created_at, generation, last_seen = row
+    member_id, name, role, channel, user_id, created_at, generation, last_seen, language = row
     account = None if channel is None else UserRef(str(channel), int(str(user_id)))
     return StaffMember(
         int(str(member_id)),
@@ -263,4 +286,5 @@ def _member(row: tuple[object, ...]) -> StaffMember:
         float(str(created_at)),
         int(str(generation)),
         None if last_seen is None else float(str(last_seen)),
+        None if language is None else str(language),
     )

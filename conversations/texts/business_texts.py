@@ -5,7 +5,8 @@ and gains each channel's own words as the channel registers (``add_channels``, b
 starts). Every part of the business that speaks holds this one object and picks the catalogue
 of what it says from it: a customer's turn in their client's language (``catalogue_for``), a
 delivery's news in the language its order was placed in, staff's words in the business's
-default (``business_catalogue``). Two businesses in one process hold two of them.
+default (``business_catalogue``) or, in the web console, the member's own choice. Two
+businesses in one process hold two of them.
 """
 
 from __future__ import annotations

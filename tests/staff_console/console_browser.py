@@ -1,16 +1,40 @@
 """The console in a real browser: the system's Chromium through Playwright (as the Mini App's
-tests), each page watched for script errors and Content-Security-Policy violations."""
+tests), each page watched for script errors and Content-Security-Policy violations; the core's
+real web app served by uvicorn on a loopback port (``served_console``, one per instance); and
+axe-core, the accessibility checker, run in a page (``axe_problems``)."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
 
 from playwright.async_api import Browser, ConsoleMessage, Page, async_playwright
 
+from bot.bot_core import BotCore, build_core
+from bot.settings import CoreSettings
+from bot.staff.staff_door import StaffDoor
+from bot.store import Store
+from tests.staff_console.console_site import CONSOLE, KEY
+from tests.support.served import loopback_socket, serve_on, stop_serving
 from tests.support.words import SHIPPED
 from tests.webapp.page_world import chromium_path
+
+AXE: Final = Path(__file__).with_name("vendor") / "axe.min.js"
+AXE_SHA256: Final = "29348999450cdf2849a8e70b7912fc2da85a849da39c0d0d5394f51d4a9ed95c"
+"""axe-core 4.14.1's ``axe.min.js`` as vendored (``vendor/README.md``)."""
+SERIOUS: Final = frozenset({"serious", "critical"})
+# axe's result, cut to what a failing test needs to say: the rule, its impact, where.
+_RUN_AXE: Final = """async () => {
+    const result = await axe.run(document, {resultTypes: ["violations"]});
+    return result.violations.map(v => ({
+        id: v.id, impact: v.impact, help: v.help,
+        nodes: v.nodes.map(n => n.target.join(" ")),
+    }));
+}"""
 
 
 @dataclass
@@ -25,17 +49,20 @@ class WatchedPage:
         if message.type == "error" or "Content Security Policy" in message.text:
             self.problems.append(message.text)
 
-    async def sign_in(self, link: str, public: str) -> None:
-        """Open a sign-in link, press Sign in, and land on the deliveries list."""
+    async def sign_in(self, link: str, public: str, button: str | None = None) -> None:
+        """Open a sign-in link, press Sign in (``button``: its words in another language),
+        and land on the deliveries list."""
         await self.page.goto(link)
-        button = self.page.get_by_role("button", name=SHIPPED.say("console_web.signin_button"))
-        await button.click()
+        name = button or SHIPPED.say("console_web.signin_button")
+        await self.page.get_by_role("button", name=name).click()
         await self.page.wait_for_url(f"{public}/console/deliveries")
 
 
-async def watched(browser: Browser) -> WatchedPage:
-    """A new tab (its own cookies) whose script errors and CSP violations are kept."""
-    context = await browser.new_context()
+async def watched(browser: Browser, *, bypass_csp: bool = False) -> WatchedPage:
+    """A new tab (its own cookies) whose script errors and CSP violations are kept.
+    ``bypass_csp``: the page's Content-Security-Policy is not applied, for the accessibility
+    checker's tab only (its script is injected, which the console's policy rightly forbids)."""
+    context = await browser.new_context(bypass_csp=bypass_csp)
     page = await context.new_page()
     tab = WatchedPage(page)
     page.on("pageerror", lambda error: tab.problems.append(f"script error: {error}"))
@@ -52,3 +79,57 @@ async def chromium() -> AsyncIterator[Browser]:
             yield browser
         finally:
             await browser.close()
+
+
+@dataclass(frozen=True)
+class ServedConsole:
+    """One instance of the bot serving its console at ``public`` (``http://localhost:<port>``,
+    a secure context to the browser, so it keeps the ``Secure`` cookie), and a door for
+    links to it."""
+
+    public: str
+    door: StaffDoor
+    core: BotCore
+
+
+@asynccontextmanager
+async def served_console(
+    store: Store, *, signing_secrets: tuple[str, ...] = ()
+) -> AsyncIterator[ServedConsole]:
+    """The core's web app over ``store`` with the console on, on a free loopback port.
+    Instances on one PostgreSQL database share their sessions: cookies ignore ports, so a
+    browser signed in at ``localhost:A`` is signed in at ``localhost:B`` too.
+    ``signing_secrets`` turn the Partner webhooks on."""
+    sock = loopback_socket()
+    public = f"http://localhost:{sock.getsockname()[1]}"
+    settings = CoreSettings(
+        partner_base_url="http://127.0.0.1:9",
+        partner_api_key=KEY,
+        public_base_url=public,
+        console=CONSOLE,
+        signing_secrets=signing_secrets,
+    )
+    core = build_core(settings, store)
+    server = await serve_on(sock, core.web_app, log_config=None, access_log=False)
+    try:
+        yield ServedConsole(public, StaffDoor(store, CONSOLE, public, clock=store.clock), core)
+    finally:
+        await stop_serving(server, sock)
+        await core.aclose()
+
+
+def axe_script() -> str:
+    """The vendored axe-core, refused when it is not the pinned file."""
+    source = AXE.read_bytes()
+    digest = hashlib.sha256(source).hexdigest()
+    if digest != AXE_SHA256:
+        raise AssertionError(f"{AXE} is not the pinned axe-core (sha256 {digest})")
+    return source.decode("utf-8")
+
+
+async def axe_problems(page: Page, script: str) -> list[dict[str, Any]]:
+    """The serious and critical accessibility violations axe finds on ``page`` as it is
+    now (``script``: ``axe_script()``; the tab must bypass the page's CSP)."""
+    await page.add_script_tag(content=script)
+    violations: list[dict[str, Any]] = await page.evaluate(_RUN_AXE)
+    return [v for v in violations if v["impact"] in SERIOUS]

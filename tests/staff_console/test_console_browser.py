@@ -12,31 +12,18 @@ from dataclasses import dataclass
 import httpx
 import pytest
 
-from bot.bot_core import BotCore, build_core
 from bot.chat_ref import ChatRef
-from bot.settings import CoreSettings
-from bot.staff.staff_door import StaffDoor
 from bot.store import ListedDetails, Store
 from tests.staff_console.conftest import START
-from tests.staff_console.console_browser import chromium, watched
-from tests.staff_console.console_site import CONSOLE, KEY
+from tests.staff_console.console_browser import ServedConsole, chromium, served_console, watched
 from tests.staff_console.live_webhook import SECRET, post_status, relayed
 from tests.support.clock import FakeClock
-from tests.support.served import loopback_socket, serve_on, stop_serving
 from tests.support.words import SHIPPED
 
 DELIVERY = "3f2a9c1e-1111-4bbb-8ccc-000000000001"
 
 
 @dataclass(frozen=True)
-class Browsed:
-    """The served console's address, a door for links, and the core behind it."""
-
-    public: str
-    door: StaffDoor
-    core: BotCore
-
-
 @pytest.fixture(params=["sqlite"])
 def store_backend(request: pytest.FixtureRequest) -> str:
     """One backend is enough here: the HTTP tests run the console on both."""
@@ -44,29 +31,14 @@ def store_backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-async def served(store: Store) -> AsyncIterator[Browsed]:
-    """The core's web app with the console on, at ``http://localhost:<port>`` (a secure
-    context to the browser, so it keeps the ``Secure`` cookie), and a door for links."""
-    sock = loopback_socket()
-    public = f"http://localhost:{sock.getsockname()[1]}"
-    settings = CoreSettings(
-        partner_base_url="http://127.0.0.1:9",
-        partner_api_key=KEY,
-        public_base_url=public,
-        console=CONSOLE,
-        signing_secrets=(SECRET,),
-    )
-    core = build_core(settings, store)
-    server = await serve_on(sock, core.web_app, log_config=None, access_log=False)
-    try:
-        yield Browsed(public, StaffDoor(store, CONSOLE, public, clock=store.clock), core)
-    finally:
-        await stop_serving(server, sock)
-        await core.aclose()
+async def served(store: Store) -> AsyncIterator[ServedConsole]:
+    """The core's web app with the console on (and the Partner webhooks), and a door for links."""
+    async with served_console(store, signing_secrets=(SECRET,)) as console:
+        yield console
 
 
 async def test_sign_in_by_link_and_see_the_list(
-    served: Browsed, store: Store, fake_clock: FakeClock
+    served: ServedConsole, store: Store, fake_clock: FakeClock
 ) -> None:
     public, door = served.public, served.door
     await store.deliveries.add(
@@ -103,7 +75,7 @@ async def test_sign_in_by_link_and_see_the_list(
 
 
 async def test_the_list_shows_a_new_delivery_and_its_webhook_without_a_reload(
-    served: Browsed, store: Store
+    served: ServedConsole, store: Store
 ) -> None:
     link = await served.door.invite("Bob", "viewer")
     async with chromium() as browser:

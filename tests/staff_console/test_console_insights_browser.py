@@ -10,14 +10,14 @@ from bot.funnel.recorder import day_of
 from bot.store import Store
 from bot.store.funnel_events import FunnelEvent
 from tests.staff_console.conftest import START
-from tests.staff_console.console_browser import chromium, watched
-from tests.staff_console.test_console_browser import Browsed, served, store_backend
+from tests.staff_console.console_browser import ServedConsole, chromium, watched
+from tests.staff_console.test_console_browser import served, store_backend
 from tests.support.words import SHIPPED
 
 __all__ = ["served", "store_backend"]  # the fixtures: the core served on loopback, on SQLite
 
 
-async def test_funnel_audit_and_health_pages(served: Browsed, store: Store) -> None:
+async def test_funnel_audit_and_health_pages(served: ServedConsole, store: Store) -> None:
     public, door = served.public, served.door
     await store.funnel.add(
         [

@@ -7,8 +7,8 @@ from __future__ import annotations
 from bot.chat_ref import ChatRef, UserRef
 from bot.store import ListedDetails, Store
 from tests.staff_console.conftest import START
-from tests.staff_console.console_browser import chromium, watched
-from tests.staff_console.test_console_browser import Browsed, served, store_backend
+from tests.staff_console.console_browser import ServedConsole, chromium, watched
+from tests.staff_console.test_console_browser import served, store_backend
 from tests.support.words import SHIPPED
 
 __all__ = ["served", "store_backend"]  # the console served on one backend, as there
@@ -16,7 +16,9 @@ __all__ = ["served", "store_backend"]  # the console served on one backend, as t
 DELIVERY = "3f2a9c1e-2222-4bbb-8ccc-000000000001"
 
 
-async def test_an_admin_searches_a_customer_and_blocks_them(served: Browsed, store: Store) -> None:
+async def test_an_admin_searches_a_customer_and_blocks_them(
+    served: ServedConsole, store: Store
+) -> None:
     public, door = served.public, served.door
     await store.deliveries.add(
         DELIVERY, ChatRef("telegram", 1900), 1900, START, None, None, "pending",

@@ -65,6 +65,31 @@ async def test_an_invited_member_has_no_account_and_is_found_again_by_name(
     assert await store.staff.named("Carol") == []
 
 
+async def test_a_members_language_is_theirs_and_their_clients_only_starts_it(
+    store: Store,
+) -> None:
+    ada = await store.staff.operator(ADA, "Ada", "viewer", "fr")
+    assert ada.language == "fr"
+    await store.staff.set_language(ada, "en")
+    # A later link from a client in another language keeps the member's own choice.
+    again = await store.staff.operator(ADA, "Ada", "viewer", "fr")
+    assert again.language == "en"
+    token = await _signed_in(store, again)
+    session = await store.staff.session(token, START)
+    assert session is not None and session.member.language == "en"
+
+    bob = await store.staff.invited("Bob", "viewer")
+    assert bob.language is None
+    await store.staff.set_language(bob, "fr")
+    found = await store.staff.member(bob.id)
+    assert found is not None and found.language == "fr"
+    # One who never chose (a member from before step 24) takes their client's once.
+    olu = await store.staff.operator(UserRef("telegram", 1902), "Olu", "viewer")
+    assert olu.language is None
+    olu = await store.staff.operator(UserRef("telegram", 1902), "Olu", "viewer", "fr")
+    assert olu.language == "fr"
+
+
 async def test_a_link_signs_in_once_and_only_its_hash_is_kept(store: Store) -> None:
     ada = await store.staff.operator(ADA, "Ada", "admin")
     token = await store.staff.issue_link(ada, lifetime_seconds=LINK)

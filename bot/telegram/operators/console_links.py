@@ -4,6 +4,8 @@ The link is theirs alone, so it is never said in the group: it goes to their pri
 the bot, and the group is told only that it went. When the bot cannot write to them privately
 (they never started a chat with it, or blocked it) the group is told to start one first, still
 without the link. With ``[console] enabled = false`` the command says the console is off.
+The console opens in the language of their Telegram app when it is shipped, until they choose
+another there.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ class ConsoleLinks(OperatorChat):
         door = self.ctx.staff
         if door is None:
             return await self.say(message, words.say("telegram.console_off"))
-        link = await door.link_for(UserRef(TELEGRAM, user.id), user.full_name)
+        # The console opens in their client's language when it is shipped (``chosen``).
+        link = await door.link_for(UserRef(TELEGRAM, user.id), user.full_name, words.chosen)
         private = words.say("telegram.console_link", minutes=door.link_minutes, link=link)
         # A private chat's id is the user's own: the link goes there and nowhere else.
         sent = await self.ctx.sender.send_message(user.id, OutgoingMessage(escape(private)))
