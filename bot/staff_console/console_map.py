@@ -55,6 +55,16 @@ def map_of(tiles: TilesConfig | None, pins: Sequence[MapPin]) -> ConsoleMap | No
     return ConsoleMap(tiles.url_template, tiles.attribution, json.dumps(places))
 
 
+def pick_map(tiles: TilesConfig | None, around: Sequence[MapPin]) -> ConsoleMap | None:
+    """A map to pick a place on (``data-pick-lat``/``-lng``), showing the places ``around``
+    (the business's saved places and service area) so it opens where the business works;
+    None without tiles."""
+    if tiles is None:
+        return None
+    places = [{"lat": pin.latitude, "lng": pin.longitude, "label": pin.label} for pin in around]
+    return ConsoleMap(tiles.url_template, tiles.attribution, json.dumps(places))
+
+
 def leaflet_routes() -> list[BaseRoute]:
     """``/leaflet/...`` (under ``/console``): the vendored Leaflet's script, stylesheet and
     marker images."""

@@ -34,13 +34,17 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from bot.chat_ref import ChatRef
 from bot.config import CONSOLE_PATH
 from bot.handoff import staff_acts
 from bot.handoff.bodies import text_body
 from bot.handoff.staff_acts import Act, ActKind, Operator
 from bot.staff_console.console_guard import role_allows
 from bot.staff_console.console_kit import ZONE_NAME, ConsoleKit, NavEntry, Posted, see
+from bot.staff_console.console_map import ConsoleMap, MapPin, pick_map
 from bot.staff_console.handoffs_view import LISTED_MESSAGES, PAGE_MESSAGES, handoff_view
+from bot.webapp.place_question import ChatPlaceQuestions
+from conversations.texts.catalogue import Catalogue
 
 HANDOFFS: Final = f"{CONSOLE_PATH}/handoffs"
 REPLY_LIMIT: Final = 4000
@@ -105,6 +109,7 @@ class HandoffsSection:
         view = await handoff_view(self._desk, catalogue, UTC, handoff, messages=PAGE_MESSAGES)
         mine = handoff.owner == Operator.of_member(found.member).account
         acts = role_allows(found.member.role, "dispatcher")
+        picking = acts and view.takes_place
         return self._kit.page(
             "handoff.html",
             found,
@@ -113,7 +118,21 @@ class HandoffsSection:
             mine=mine,
             reply_limit=REPLY_LIMIT,
             zone=ZONE_NAME,
+            console_map=await self._pick_map(catalogue, handoff.chat) if picking else None,
+            map_label=catalogue.say("console_web.handoffs.pick_map"),
         )
+
+    async def _pick_map(self, catalogue: Catalogue, chat: ChatRef) -> ConsoleMap | None:
+        """The map a place is picked on, opened over the business's saved places and service
+        area as the customer's own map page shows them (``ChatPlaceQuestions``)."""
+        questions = ChatPlaceQuestions(self._kit.services.chats)
+        question = await questions.question_in(catalogue, chat)
+        around: list[MapPin] = []
+        if question is not None:
+            around += [MapPin(place.lat, place.lng, place.name) for place in question.saved]
+            area = catalogue.say("console_web.handoffs.service_area")
+            around += [MapPin(c.lat, c.lng, area) for c in question.coverage.circles]
+        return pick_map(self._kit.services.map_tiles, around)
 
     async def take(self, request: Request) -> Response:
         """Take the hand-off: the loser of two takes at once is told who has it."""

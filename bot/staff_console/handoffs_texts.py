@@ -39,6 +39,8 @@ EN: Final[dict[str, str]] = {
     "console_web.handoffs.place_legend": "Answer “{question}” with a place",
     "console_web.handoffs.place_hint": "Pick it on the map, or type its latitude and longitude.",
     "console_web.handoffs.latitude": "Latitude",
+    "console_web.handoffs.pick_map": ("Map: click the place to fill in its latitude and longitude"),
+    "console_web.handoffs.service_area": "Service area",
     "console_web.handoffs.longitude": "Longitude",
     "console_web.handoffs.place_button": "Fill in this place",
     "console_web.handoffs.done": "Done: give the conversation back to the bot",
@@ -96,6 +98,10 @@ FR: Final[dict[str, str]] = {
         "Choisissez-le sur la carte, ou tapez sa latitude et sa longitude."
     ),
     "console_web.handoffs.latitude": "Latitude",
+    "console_web.handoffs.pick_map": (
+        "Carte : cliquez sur le lieu pour remplir sa latitude et sa longitude"
+    ),
+    "console_web.handoffs.service_area": "Zone desservie",
     "console_web.handoffs.longitude": "Longitude",
     "console_web.handoffs.place_button": "Remplir avec ce lieu",
     "console_web.handoffs.done": "Terminé : rendre la conversation au bot",

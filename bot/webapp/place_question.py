@@ -132,7 +132,12 @@ class ChatPlaceQuestions:
 
     async def question(self, catalogue: Catalogue, chat_id: int) -> PlaceQuestion | None:
         # The page's chat is a Telegram chat (its initData's): named by Telegram's id here.
-        session = await self._chats.session(ChatRef(TELEGRAM, chat_id))
+        return await self.question_in(catalogue, ChatRef(TELEGRAM, chat_id))
+
+    async def question_in(self, catalogue: Catalogue, chat: ChatRef) -> PlaceQuestion | None:
+        """The open place question of ``chat``, of any channel (the staff's console asks for
+        the chat of a hand-off), or None."""
+        session = await self._chats.session(chat)
         if session is None or session.finished or session.step is None:
             return None
         step, version = session.step, session.prompt_version

@@ -39,6 +39,12 @@ def console() -> dict[str, Any]:
 
 
 @pytest.fixture
+def webapp() -> dict[str, Any]:
+    """The ``stack``'s ``[webapp]`` table (the Mini App): off; a module overrides it."""
+    return {}
+
+
+@pytest.fixture
 def manual_time() -> WaitingClock:
     return WaitingClock(1000.0)
 

@@ -2,7 +2,8 @@
 Application polling the fake Bot API) over each store backend, SQLite and PostgreSQL, with the
 users ADA, BOLA, CHIDI and OLU and the operators' group; its workers stay idle (the relay runs
 when a test calls ``deliver_events``). A module's own ``limits`` fixture sets ``[limits]``, its
-``console`` fixture ``[console]`` (the folder's conftest has it off)."""
+``console`` fixture ``[console]``, its ``webapp`` fixture ``[webapp]`` (the folder's conftest
+has both off)."""
 
 from __future__ import annotations
 
@@ -42,9 +43,11 @@ async def stack(
     tmp_path: Path,
     limits: dict[str, Any],
     console: dict[str, Any],
+    webapp: dict[str, Any],
 ) -> AsyncIterator[BotStack]:
     """The e2e stack over ``sqlite`` or ``postgres``, with ``limits`` as its ``[limits]`` and
-    ``console`` as its ``[console]``; its workers stay idle (no relay)."""
+    ``console`` as its ``[console]`` and ``webapp`` as its ``[webapp]``; its workers stay idle
+    (no relay)."""
     backend: Backend = request.param
     async with contextlib.AsyncExitStack() as exits:
         switch, sandbox, tg = await sandbox_and_telegram(exits)
@@ -71,6 +74,7 @@ async def stack(
             "geocoding": {"provider": "none"},
             "limits": limits,
             "console": console,
+            "webapp": webapp,
         }
         config = Config.model_validate(data, context={"environ": {}, "base_dir": tmp_path})
         bot_stack = BotStack(tg, sandbox, switch, config, workers=False)

@@ -23,12 +23,19 @@ from tests.telegram_adapter.stack_backends import limits, stack
 
 __all__ = ["limits", "stack"]
 
+TILES = "http://127.0.0.1:9/{z}/{x}/{y}.png"
 _CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 
 
 @pytest.fixture
 def console() -> dict[str, Any]:
     return {"enabled": True, "dispatchers": [f"telegram:{OLU.id}"]}
+
+
+@pytest.fixture
+def webapp() -> dict[str, Any]:
+    """The Mini App on (its tiles draw the console's maps), on a tile host never reached."""
+    return {"enabled": True, "tiles": {"url_template": TILES}}
 
 
 async def _signed_in(stack: BotStack) -> httpx.AsyncClient:
@@ -94,14 +101,19 @@ async def test_the_console_and_telegram_share_one_hand_off(stack: BotStack) -> N
     assert "Hello! Which hostel is it?" in current_text(stack, posted)  # the card's last lines
 
     page = await client.get(f"/console/handoffs/{ref}")
-    assert 'class="console-map" data-pick-lat="latitude" data-pick-lng="longitude"' in page.text
+    # The place form, and the map a click on which fills it in: over the business's saved
+    # places and service area, on the Mini App's tiles, drawn by the console's own script.
+    assert 'data-pick-lat="latitude" data-pick-lng="longitude"' in page.text
+    assert f'data-tiles="{TILES}"' in page.text
+    assert '<script src="/console/static/console-map.js"></script>' in page.text
+    assert "127.0.0.1:9" in page.headers["content-security-policy"]
     before = len(stack.tg.sent_messages(ADA.id))
     filled = await _post(client, ref, "place", latitude=str(LAGOS[0]), longitude=str(LAGOS[1]))
     assert filled.status_code == 303
     (note,) = stack.tg.sent_messages(ADA.id)[before:]
     assert note.text is not None and note.text.startswith("Our team filled in")
     page = await client.get(f"/console/handoffs/{ref}")
-    assert 'class="console-map"' not in page.text  # the order moved past the place question
+    assert "data-pick-lat" not in page.text  # the order moved past the place question
 
     before = len(stack.tg.sent_messages(ADA.id))
     done = await _post(client, ref, "done")
