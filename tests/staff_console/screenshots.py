@@ -2,9 +2,13 @@
 
 The console is served over a new SQLite store filled by ``console_seed`` (its deliveries and one
 delivery's history), at a fixed time, and drawn by the system's Chromium in a fixed window
-(1280 x 800), so the files change only when the pages do: the sign-in page, the deliveries list,
-a delivery's page, and the page of every other link in the navigation (``console-<its last path
-part>.png``, so pages added later are drawn too). Run from the repository's root:
+(1280 x 800), so the files change little unless the pages do (the sandbox names the delivery
+it creates afresh each run, so that page's reference and the list's top row differ): the
+sign-in page, the deliveries list,
+a delivery's page as a dispatcher sees it (the sandbox Partner API answering its dispatch
+panel), a delivery with a long history, and the page of every other link in the navigation
+(``console-<its last path part>.png``, so pages added later are drawn too). Run from the
+repository's root:
 ``python -m tests.staff_console.screenshots docs``.
 """
 
@@ -19,9 +23,11 @@ from typing import Final
 from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from tests.staff_console.conftest import START
-from tests.staff_console.console_browser import chromium, served_console
+from tests.staff_console.console_browser import chromium
 from tests.staff_console.console_seed import WITH_HISTORY, seed
+from tests.staff_console.dispatch_site import dispatch_site
 from tests.support.clock import FakeClock
+from tests.support.served import loopback_socket, serve_on, stop_serving
 
 WINDOW: Final = {"width": 1280, "height": 800}
 
@@ -30,32 +36,44 @@ async def draw(folder: Path) -> list[Path]:
     """Every console page into ``folder``; the files written."""
     written: list[Path] = []
     with tempfile.TemporaryDirectory(prefix="console-screenshots-") as scratch:
+        clock = FakeClock(START)
         store = await Store.connect(
             Path(scratch) / "bot.db",
-            clock=FakeClock(START),
+            clock=clock,
             channels=SHIPPED_CHANNEL_KINDS,
         )
         try:
             await seed(store, START)
-            async with served_console(store) as console, chromium() as browser:
+            sock = loopback_socket()
+            public = f"http://localhost:{sock.getsockname()[1]}"
+            async with (
+                dispatch_site(store, clock, public=public) as dispatch,
+                chromium() as browser,
+            ):
+                # The sandbox answers the delivery page's dispatch panel (its rider list).
+                server = await serve_on(
+                    sock, dispatch.site.core.web_app, log_config=None, access_log=False
+                )
+                ordered = await dispatch.order(placed=True)
                 context = await browser.new_context(viewport=WINDOW)  # type: ignore[arg-type]
                 page = await context.new_page()
 
                 async def shot(name: str, path: str | None = None) -> None:
                     if path is not None:
-                        await page.goto(f"{console.public}{path}")
+                        await page.goto(f"{public}{path}")
                     target = folder / f"console-{name}.png"
                     await page.screenshot(path=str(target))
                     written.append(target)
 
-                link = await console.door.invite("Bola Ahmed", "dispatcher")
+                link = await dispatch.site.door.invite("Bola Ahmed", "dispatcher")
                 await page.goto(link)
                 await shot("signin")
                 await page.get_by_role("button").click()
-                await page.wait_for_url(f"{console.public}/console/deliveries")
+                await page.wait_for_url(f"{public}/console/deliveries")
                 await shot("deliveries")
-                await shot("delivery", f"/console/deliveries/{WITH_HISTORY}")
-                await page.goto(f"{console.public}/console/deliveries")
+                await shot("delivery", f"/console/deliveries/{ordered}")
+                await shot("delivery-history", f"/console/deliveries/{WITH_HISTORY}")
+                await page.goto(f"{public}/console/deliveries")
                 nav = await page.locator("header nav a").evaluate_all(
                     "links => links.map(a => a.pathname)"
                 )
@@ -63,6 +81,7 @@ async def draw(folder: Path) -> list[Path]:
                     name = path.rstrip("/").rsplit("/", 1)[-1]
                     if name != "deliveries":
                         await shot(name, path)
+                await stop_serving(server, sock)
         finally:
             await store.close()
     return written
