@@ -21,19 +21,21 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
+from telegram.request import HTTPXRequest
 
 from bot.chat_ref import TELEGRAM, UserRef
 from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
-from bot.seams import Seams
+from bot.runtime.wiring import TelegramBot, register_telegram
 from bot.settings import CoreSettings
 from bot.store import Store
+from bot.telegram.limits import RateLimiter
 from conversations.texts.deliveries_texts import short_ref
-from tests.e2e.conftest import ADA, OLU, OPERATORS, PUBLIC_BASE_URL, BotStack
+from tests.e2e.conftest import _TLS, ADA, OLU, OPERATORS, PUBLIC_BASE_URL, BotStack
 from tests.staff_console.console_browser import ServedConsole, chromium, served_console, watched
 from tests.staff_console.test_handoffs_browser import public
 from tests.support.words import SHIPPED, said_in
@@ -60,10 +62,19 @@ async def stack(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
 @pytest.fixture
 async def second(stack: BotStack, tmp_path: Path) -> AsyncIterator[ServedConsole]:
     """Instance B: a core with the bot's own settings over the bot's store (on PostgreSQL, a
-    store of its own on the same database), its Partner API the same sandbox, served on its
-    own loopback port."""
+    store of its own on the same database), its Partner API the same sandbox, Telegram
+    registered as on every instance (it sends; only A receives updates), served on its own
+    loopback port."""
     settings = CoreSettings.from_config(stack.config)
-    seams = Seams(partner_transport=httpx.ASGITransport(app=stack.sandbox.app))
+    # A's seams (the sandbox, the clocks) with B's own HTTP clients to Telegram and send
+    # limiter, and no update processor (B receives no updates).
+    seams = replace(
+        stack.bot.core.seams,
+        processor=None,
+        limiter=RateLimiter(clock=stack.time.clock, sleep=stack.time.sleep),
+        telegram_request=HTTPXRequest(httpx_kwargs={"verify": _TLS}),
+        telegram_updates_request=HTTPXRequest(httpx_kwargs={"verify": _TLS}),
+    )
     async with contextlib.AsyncExitStack() as exits:
         store = stack.bot.store
         postgres = stack.config.storage.postgres
@@ -74,7 +85,19 @@ async def second(stack: BotStack, tmp_path: Path) -> AsyncIterator[ServedConsole
                 channels=SHIPPED_CHANNEL_KINDS,
             )
             exits.push_async_callback(store.close)
-        yield await exits.enter_async_context(served_console(store, settings=settings, seams=seams))
+        served = await exits.enter_async_context(
+            served_console(store, settings=settings, seams=seams)
+        )
+        telegram = TelegramBot.build(stack.config.telegram, seams, store)
+        exits.push_async_callback(telegram.aclose)
+        await telegram.application.initialize()  # its Bot knows its name, as a started one's
+        register_telegram(
+            served.core,
+            telegram,
+            operators=frozenset(settings.operators),
+            session_idle_seconds=stack.config.storage.session_idle_seconds,
+        )
+        yield served
 
 
 async def _console_link(stack: BotStack, public: str) -> str:
@@ -159,6 +182,11 @@ async def test_the_whole_story_on_two_instances(
         assert await page.get_by_role(
             "button", name=SHIPPED.say("console_web.customers.unblock_button"), exact=True
         ).is_visible()
+        # B's desk ended her hand-off: she was told, and the card in the group says why.
+        assert [m.text for m in stack.tg.sent_messages(ADA.id)[-1:]] == [
+            SHIPPED.say("safety.blocked")
+        ]
+        assert SHIPPED.say("staff.card_blocked") in _card_text(stack, card)
         (refused,) = await stack.text(ADA, "hello?")
         assert refused.text == SHIPPED.say("safety.blocked")
 
