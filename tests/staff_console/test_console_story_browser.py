@@ -4,16 +4,18 @@ both store backends and two instances of the bot over one store.
 Instance A is the running bot (the production runtime: PTB's real Application polling the fake
 Bot API, the sandbox Partner API behind it, its Partner webhooks into its web app); instance B
 is a second core with the same settings over the same store (SQLite: the same store; PostgreSQL:
-its own connections to the same database), reaching the same sandbox. Each serves its web app on
-its own loopback port; cookies ignore ports, so the browser signed in on A is signed in on B.
+its own connections to the same database), reaching the same sandbox, with Telegram registered
+as on every instance (it sends; only A polls for updates). Each serves its web app on its own
+loopback port; cookies ignore ports, so the browser signed in on A is signed in on B.
 
 An admin asks /console in the operators' group and signs in on A with the link; the deliveries
 list is opened on B; a customer orders in Telegram and the row appears on B's open list without
 a reload; the admin opens it on B and assigns a rider from the panel; the customer asks for a
 person and the admin takes the hand-off on A and replies (the card in the group names him, the
-customer gets the reply); on B he blocks the customer with a reason (their next message gets the
-blocked sentence); he chooses French on A and B's pages are in French. No tab met a script error
-or a Content-Security-Policy violation.
+customer gets the reply); on B he blocks the customer with a reason (B's desk ends the hand-off:
+the customer is told, the card says why, and their next message gets the blocked sentence); he
+chooses French on A and B's pages are in French. No tab met a script error or a
+Content-Security-Policy violation.
 """
 
 from __future__ import annotations
