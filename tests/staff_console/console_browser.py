@@ -8,13 +8,14 @@ from __future__ import annotations
 import hashlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
 from playwright.async_api import Browser, ConsoleMessage, Page, async_playwright
 
 from bot.bot_core import BotCore, build_core
+from bot.seams import Seams
 from bot.settings import CoreSettings
 from bot.staff.staff_door import StaffDoor
 from bot.store import Store
@@ -57,6 +58,32 @@ class WatchedPage:
         await self.page.get_by_role("button", name=name).click()
         await self.page.wait_for_url(f"{public}/console/deliveries")
 
+    async def take_hand_off(self, public: str, ref: str) -> None:
+        """From any page at ``public``: the hand-offs from the navigation, hand-off ``ref``
+        opened from the list, Take pressed."""
+        page = self.page
+        await page.get_by_role("link", name=SHIPPED.say("console_web.handoffs.nav")).click()
+        await page.wait_for_url(f"{public}/console/handoffs")
+        opened = SHIPPED.say("console_web.handoffs.open_link", ref=ref)
+        await page.get_by_role("link", name=opened).click()
+        await page.wait_for_url(f"{public}/console/handoffs/{ref}")
+        await page.get_by_role("button", name=SHIPPED.say("console_web.handoffs.take")).click()
+
+    async def reply_to_hand_off(self, text: str) -> None:
+        """On a taken hand-off's page: ``text`` sent as the reply, and shown as the team's."""
+        page = self.page
+        await page.get_by_label(SHIPPED.say("console_web.handoffs.reply_label")).fill(text)
+        button = SHIPPED.say("console_web.handoffs.reply_button")
+        await page.get_by_role("button", name=button).click()
+        await page.locator("ol.handoff-messages li.from-team").wait_for()
+
+    async def choose_language(self, public: str, language: str) -> None:
+        """On the deliveries list at ``public`` (in English), ``language`` chosen and applied."""
+        page = self.page
+        await page.get_by_label(SHIPPED.say("console_web.language.label")).select_option(language)
+        await page.get_by_role("button", name=SHIPPED.say("console_web.language.apply")).click()
+        await page.wait_for_url(f"{public}/console/deliveries")
+
 
 async def watched(browser: Browser, *, bypass_csp: bool = False) -> WatchedPage:
     """A new tab (its own cookies) whose script errors and CSP violations are kept.
@@ -94,25 +121,32 @@ class ServedConsole:
 
 @asynccontextmanager
 async def served_console(
-    store: Store, *, signing_secrets: tuple[str, ...] = ()
+    store: Store,
+    *,
+    signing_secrets: tuple[str, ...] = (),
+    settings: CoreSettings | None = None,
+    seams: Seams | None = None,
 ) -> AsyncIterator[ServedConsole]:
     """The core's web app over ``store`` with the console on, on a free loopback port.
     Instances on one PostgreSQL database share their sessions: cookies ignore ports, so a
     browser signed in at ``localhost:A`` is signed in at ``localhost:B`` too.
-    ``signing_secrets`` turn the Partner webhooks on."""
+    ``signing_secrets`` turn the Partner webhooks on; ``settings`` (another instance's, its
+    public address replaced by this one's) and ``seams`` replace the console-only ones."""
     sock = loopback_socket()
     public = f"http://localhost:{sock.getsockname()[1]}"
-    settings = CoreSettings(
+    console_only = CoreSettings(
         partner_base_url="http://127.0.0.1:9",
         partner_api_key=KEY,
         public_base_url=public,
         console=CONSOLE,
         signing_secrets=signing_secrets,
     )
-    core = build_core(settings, store)
+    settings = console_only if settings is None else replace(settings, public_base_url=public)
+    core = build_core(settings, store, seams)
     server = await serve_on(sock, core.web_app, log_config=None, access_log=False)
     try:
-        yield ServedConsole(public, StaffDoor(store, CONSOLE, public, clock=store.clock), core)
+        door = StaffDoor(store, settings.console, public, clock=store.clock)
+        yield ServedConsole(public, door, core)
     finally:
         await stop_serving(server, sock)
         await core.aclose()

@@ -7,7 +7,6 @@ The core's real web app is served by uvicorn on a loopback socket."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 
 import httpx
 import pytest
@@ -23,7 +22,6 @@ from tests.support.words import SHIPPED
 DELIVERY = "3f2a9c1e-1111-4bbb-8ccc-000000000001"
 
 
-@dataclass(frozen=True)
 @pytest.fixture(params=["sqlite"])
 def store_backend(request: pytest.FixtureRequest) -> str:
     """One backend is enough here: the HTTP tests run the console on both."""

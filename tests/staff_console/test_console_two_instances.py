@@ -13,7 +13,7 @@ from tests.staff_console.console_browser import chromium, served_console, watche
 from tests.staff_console.console_seed import WITH_HISTORY, seed
 from tests.store.pg_instances import pg_instances
 from tests.support.clock import FakeClock
-from tests.support.words import SHIPPED, said_in
+from tests.support.words import said_in
 
 FRENCH = said_in("fr")
 ROWS = "tr[data-delivery]"
@@ -48,9 +48,7 @@ async def test_a_session_opened_on_one_instance_works_on_the_other(
             assert await page.locator("ol.timeline li").count() >= 3
 
             await page.goto(f"{a.public}/console/deliveries")
-            await page.get_by_label(SHIPPED.say("console_web.language.label")).select_option("fr")
-            await page.get_by_role("button", name=SHIPPED.say("console_web.language.apply")).click()
-            await page.wait_for_url(f"{a.public}/console/deliveries")
+            await tab.choose_language(a.public, "fr")
             await page.goto(f"{b.public}/console/deliveries")
             assert await page.locator("html").get_attribute("lang") == "fr"
             heading = FRENCH.say("console_web.page.deliveries")

@@ -52,25 +52,14 @@ async def test_take_a_hand_off_and_reply_in_the_browser(stack: BotStack, public:
         tab = await watched(browser)
         page = tab.page
         await tab.sign_in(link, public)
-        await page.get_by_role("link", name=SHIPPED.say("console_web.handoffs.nav")).click()
-        await page.wait_for_url(f"{public}/console/handoffs")
-        opened = SHIPPED.say("console_web.handoffs.open_link", ref=ref)
-        await page.get_by_role("link", name=opened).click()
-        await page.wait_for_url(f"{public}/console/handoffs/{ref}")
-
-        await page.get_by_role("button", name=SHIPPED.say("console_web.handoffs.take")).click()
+        await tab.take_hand_off(public, ref)
         await page.get_by_text(SHIPPED.say("staff.card_taken", owner="Olu")).wait_for()
         now = stack.tg.message(OPERATORS.id, card.message_id)
         assert now is not None
         assert SHIPPED.say("staff.card_taken", owner="Olu") in str(now.get("text"))
 
         before = len(stack.tg.sent_messages(ADA.id))
-        label = SHIPPED.say("console_web.handoffs.reply_label")
-        await page.get_by_label(label).fill("Hello from the console")
-        await page.get_by_role(
-            "button", name=SHIPPED.say("console_web.handoffs.reply_button")
-        ).click()
-        await page.locator("ol.handoff-messages li.from-team").wait_for()
+        await tab.reply_to_hand_off("Hello from the console")
         assert "Hello from the console" in await page.locator("ol.handoff-messages").inner_text()
     assert [m.text for m in stack.tg.sent_messages(ADA.id)[before:]] == ["Hello from the console"]
     now = stack.tg.message(OPERATORS.id, card.message_id)

@@ -24,6 +24,7 @@ from tests.e2e.conftest import (
     OPERATORS,
     PUBLIC_BASE_URL,
     BotStack,
+    ScenarioEdit,
     sandbox_and_telegram,
 )
 
@@ -48,36 +49,53 @@ async def stack(
     """The e2e stack over ``sqlite`` or ``postgres``, with ``limits`` as its ``[limits]`` and
     ``console`` as its ``[console]`` and ``webapp`` as its ``[webapp]``; its workers stay idle
     (no relay)."""
-    backend: Backend = request.param
     async with contextlib.AsyncExitStack() as exits:
-        switch, sandbox, tg = await sandbox_and_telegram(exits)
-        for user in (ADA, BOLA, CHIDI, OLU):
-            tg.add_chat(user)
-        tg.add_chat(OPERATORS)
-        storage: dict[str, Any] = {"path": "bot.sqlite3", "media_dir": "media"}
-        if backend == "postgres":
-            server = request.getfixturevalue("postgres_server")
-            dsn = await server.create_database(f"stack_{next(_DATABASES)}")
-            storage = {"backend": "postgres", "media_dir": "media", "postgres": {"dsn": dsn}}
-        data = {
-            "partner": {"base_url": sandbox.base_url, "api_key": sandbox.api_key},
-            "telegram": {
-                "token": tg.token,
-                "mode": "polling",
-                "public_base_url": PUBLIC_BASE_URL,
-                "api_base_url": tg.api_base_url,
-                "file_base_url": tg.file_base_url,
-            },
-            "webhooks": {"enabled": True, "signing_secret": sandbox.signing_secret},
-            "operators": {"chat_ids": [OPERATORS.id]},
-            "storage": storage,
-            "geocoding": {"provider": "none"},
-            "limits": limits,
-            "console": console,
-            "webapp": webapp,
-        }
-        config = Config.model_validate(data, context={"environ": {}, "base_dir": tmp_path})
-        bot_stack = BotStack(tg, sandbox, switch, config, workers=False)
-        exits.push_async_callback(bot_stack.stop)
-        await bot_stack.start()
-        yield bot_stack
+        yield await started_stack(
+            exits, request, tmp_path, limits=limits, console=console, webapp=webapp
+        )
+
+
+async def started_stack(
+    exits: contextlib.AsyncExitStack,
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    *,
+    limits: dict[str, Any],
+    console: dict[str, Any],
+    webapp: dict[str, Any] | None = None,
+    edit: ScenarioEdit | None = None,
+) -> BotStack:
+    """The ``stack`` on the backend ``request.param`` names, its sandbox's scenario changed by
+    ``edit``, stopped by ``exits`` (for a module's own ``stack`` fixture)."""
+    backend: Backend = request.param
+    switch, sandbox, tg = await sandbox_and_telegram(exits, edit)
+    for user in (ADA, BOLA, CHIDI, OLU):
+        tg.add_chat(user)
+    tg.add_chat(OPERATORS)
+    storage: dict[str, Any] = {"path": "bot.sqlite3", "media_dir": "media"}
+    if backend == "postgres":
+        server = request.getfixturevalue("postgres_server")
+        dsn = await server.create_database(f"stack_{next(_DATABASES)}")
+        storage = {"backend": "postgres", "media_dir": "media", "postgres": {"dsn": dsn}}
+    data = {
+        "partner": {"base_url": sandbox.base_url, "api_key": sandbox.api_key},
+        "telegram": {
+            "token": tg.token,
+            "mode": "polling",
+            "public_base_url": PUBLIC_BASE_URL,
+            "api_base_url": tg.api_base_url,
+            "file_base_url": tg.file_base_url,
+        },
+        "webhooks": {"enabled": True, "signing_secret": sandbox.signing_secret},
+        "operators": {"chat_ids": [OPERATORS.id]},
+        "storage": storage,
+        "geocoding": {"provider": "none"},
+        "limits": limits,
+        "console": console,
+        "webapp": webapp or {},
+    }
+    config = Config.model_validate(data, context={"environ": {}, "base_dir": tmp_path})
+    bot_stack = BotStack(tg, sandbox, switch, config, workers=False)
+    exits.push_async_callback(bot_stack.stop)
+    await bot_stack.start()
+    return bot_stack
