@@ -122,9 +122,10 @@ class StaffDoor:
         own pages (None: unknown link, or the business default); the link stays unused."""
         return await self._store.staff.link_language(token)
 
-    async def session(self, token: str) -> StaffSession | None:
-        """The live session ``token`` opens now, or None (see ``StaffStore.session``)."""
-        return await self._store.staff.session(token, self._clock())
+    async def session(self, token: str, *, touch: bool = True) -> StaffSession | None:
+        """The live session ``token`` opens now, or None (see ``StaffStore.session``; without
+        ``touch`` the check does not count as the member's activity)."""
+        return await self._store.staff.session(token, self._clock(), touch=touch)
 
     async def sign_out(self, token: str) -> bool:
         """End the session ``token`` opens (the member's own sign-out); False if none."""

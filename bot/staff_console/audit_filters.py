@@ -66,7 +66,7 @@ def parse_audit_filters(
         since, before = start, start + DAY_SECONDS
     if period:
         try:
-            since = now - since_seconds(period[:_ECHOED])
+            since = now - since_seconds(period)
         except ValueError:
             return FiltersRefused(say("console_web.audit.refused_period", period=_echo(period)))
     query = AuditQuery(

@@ -27,7 +27,7 @@ from bot.staff_console.audit_filters import (
     parse_audit_cursor,
     parse_audit_filters,
 )
-from bot.staff_console.console_kit import ConsoleKit, NavEntry
+from bot.staff_console.console_kit import ZONE_NAME, ConsoleKit, NavEntry
 from bot.staff_console.delivery_filters import FiltersRefused
 from bot.store import Store
 from bot.store.audit import ListedAudit
@@ -35,7 +35,6 @@ from conversations.texts.catalogue import Catalogue
 
 AUDIT: Final = f"{CONSOLE_PATH}/audit"
 PAGE_SIZE: Final = 50
-ZONE_NAME: Final = "UTC"
 
 
 @dataclass(frozen=True)

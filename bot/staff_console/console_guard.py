@@ -58,12 +58,13 @@ class ConsoleGuard:
         self._door = door
         self._store = store
 
-    async def session(self, request: Request) -> StaffSession | None:
-        """The live session the request's cookie opens, or None."""
+    async def session(self, request: Request, *, touch: bool = True) -> StaffSession | None:
+        """The live session the request's cookie opens, or None (``touch`` False: a check
+        that is not the member's activity, see ``StaffStore.session``)."""
         token = request.cookies.get(SESSION_COOKIE)
         if not token:
             return None
-        return await self._door.session(token)
+        return await self._door.session(token, touch=touch)
 
     async def allowed(self, request: Request, needed: StaffRole) -> StaffSession | Refusal:
         """The request's session when its role is ``needed`` or above; why not otherwise

@@ -40,12 +40,11 @@ from bot.staff_console.customers_page import (
     customer_path,
     search_results,
 )
-from bot.staff_console.customers_query import CustomersRefused, parse_search
+from bot.staff_console.customers_query import MAX_ID_DIGITS, CustomersRefused, parse_search
 from bot.store import StaffSession
 from conversations.texts.catalogue import Catalogue
 
 _CHANNEL: Final = re.compile(r"[a-z][a-z0-9_-]{0,31}")
-_MAX_ID_DIGITS: Final = 15
 _DONE: Final = ("blocked", "blocked_again", "unblocked", "not_blocked")
 
 
@@ -95,7 +94,7 @@ class CustomersSection:
         done = request.query_params.get("done", "")
         said = None
         if user is not None and done in _DONE:
-            drafts = request.query_params.get("drafts", "0")
+            drafts = request.query_params.get("drafts", "0")[:6]  # a count, never a long number
             said = await self._said(found, user, done, int(drafts) if drafts.isdecimal() else 0)
         return await self._page(found, user, said=said, named=_named(request))
 
@@ -191,6 +190,6 @@ def _user(request: Request) -> UserRef | None:
     number = str(request.path_params["user_id"])
     if not _CHANNEL.fullmatch(channel) or not number.isdecimal():
         return None
-    if len(number) > _MAX_ID_DIGITS:
+    if len(number) > MAX_ID_DIGITS:
         return None
     return UserRef(channel, int(number))

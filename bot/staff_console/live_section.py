@@ -119,7 +119,7 @@ class LiveSection:
                     yield "".join(_sse(event) for event in waited)
                 now = self._monotonic()
                 if now >= next_check:
-                    if await self._kit.guard.session(request) is None:
+                    if await self._kit.guard.session(request, touch=False) is None:
                         yield "event: signed-out\ndata: {}\n\n"
                         return
                     next_check = now + self.session_check

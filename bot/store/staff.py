@@ -233,10 +233,12 @@ class StaffStore:
             await tx.execute(_TOUCH_MEMBER, (now, member.id, now))
         return opened
 
-    async def session(self, token: str, now: float) -> StaffSession | None:
-        """The live session ``token`` opens, seen ``now`` (written at most once a minute);
-        None when it is unknown, idle too long, past its life, signed out, or its member
-        was signed out everywhere since it began."""
+    async def session(self, token: str, now: float, *, touch: bool = True) -> StaffSession | None:
+        """The live session ``token`` opens, seen ``now`` (written at most once a minute;
+        not with ``touch`` False: a check that is not the member's own request, such as an
+        open live page's, must not keep the session from idling out); None when it is
+        unknown, idle too long, past its life, signed out, or its member was signed out
+        everywhere since it began."""
         hashed = token_hash(token)
         row = await self._db.fetch_one(_SESSION, (hashed,))
         if row is None:
@@ -251,7 +253,7 @@ class StaffStore:
         )
         if not alive:
             return None
-        if now - seen_at >= TOUCH_SECONDS:
+        if touch and now - seen_at >= TOUCH_SECONDS:
             async with self._db.transaction() as tx:
                 await tx.execute(_TOUCH_SESSION, (now, hashed, now))
                 await tx.execute(_TOUCH_MEMBER, (now, member.id, now))

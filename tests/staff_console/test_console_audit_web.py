@@ -134,6 +134,7 @@ async def test_pages_follow_each_other_by_keyset(
         ),
         ("day=2027-01-15&period=7d", "console_web.audit.refused_day_and_period", {}),
         ("period=soon", "console_web.audit.refused_period", {"period": "soon"}),
+        ("period=3661d", "console_web.audit.refused_period", {"period": "3661d"}),
         ("after=1800000000.0~x", "console_web.refused_page", {}),
     ],
 )

@@ -168,6 +168,18 @@ async def test_a_session_lives_while_used_and_ends_when_idle_too_long(
     assert await store.staff.session("not-a-session", START) is None
 
 
+async def test_a_check_that_does_not_touch_lets_the_session_idle_out(store: Store) -> None:
+    """An open live page checks its session without counting as the member's activity."""
+    ada = await store.staff.operator(ADA, "Ada", "admin")
+    opened = await store.staff.open_session(ada, idle_seconds=IDLE, life_seconds=LIFE)
+
+    checked = await store.staff.session(opened.token, START + IDLE - 1, touch=False)
+    assert checked is not None and checked.last_seen_at == START  # not written
+    member = await store.staff.member(ada.id)
+    assert member is not None and member.last_seen_at != START + IDLE - 1
+    assert await store.staff.session(opened.token, START + IDLE + 1, touch=False) is None
+
+
 async def test_a_session_ends_at_its_absolute_life_however_busy(store: Store) -> None:
     ada = await store.staff.operator(ADA, "Ada", "admin")
     token = await _signed_in(store, ada)
