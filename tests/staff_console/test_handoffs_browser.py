@@ -16,9 +16,9 @@ from tests.e2e.conftest import ADA, OLU, OPERATORS, PUBLIC_BASE_URL, BotStack
 from tests.staff_console.console_browser import chromium, watched
 from tests.support.served import loopback_socket, serve_on, stop_serving
 from tests.support.words import SHIPPED
-from tests.telegram_adapter.stack_backends import limits, stack
+from tests.telegram_adapter.stack_backends import limits, stack, webapp
 
-__all__ = ["limits", "stack"]
+__all__ = ["limits", "stack", "webapp"]
 
 
 @pytest.fixture

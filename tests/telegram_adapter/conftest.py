@@ -21,6 +21,9 @@ from tests.fakes import FakeTelegram, TgChat, TgUser
 from tests.support.clock import WaitingClock
 
 from .handler_world import HandlerWorld, handler_world
+from .stack_backends import webapp
+
+__all__ = ["webapp"]  # the ``stack``'s ``[webapp]`` (off), for every module of the folder
 
 ALICE = TgUser(1001, "Alice", last_name="Obi", username="alice")
 BOB = TgUser(1002, "Bob")
@@ -35,12 +38,6 @@ _TLS = ssl.create_default_context()
 @pytest.fixture
 def console() -> dict[str, Any]:
     """The ``stack``'s ``[console]`` table (``stack_backends``): off; a module overrides it."""
-    return {}
-
-
-@pytest.fixture
-def webapp() -> dict[str, Any]:
-    """The ``stack``'s ``[webapp]`` table (the Mini App): off; a module overrides it."""
     return {}
 
 

@@ -38,6 +38,12 @@ def limits() -> dict[str, Any]:
     return {}
 
 
+@pytest.fixture
+def webapp() -> dict[str, Any]:
+    """The stack's ``[webapp]`` table (the Mini App): off; a test module overrides this fixture."""
+    return {}
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 async def stack(
     request: pytest.FixtureRequest,
