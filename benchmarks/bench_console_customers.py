@@ -19,21 +19,17 @@ from __future__ import annotations
 
 import asyncio
 import random
-import shutil
 import statistics
-import tempfile
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC
-from pathlib import Path
 
+from benchmarks.bench_console_list import on_both_backends
 from bot.channel_texts import shipped_channel_texts
 from bot.chat_ref import ChatRef, UserRef
-from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.staff_console.customers_page import customer_page, search_results
 from bot.staff_console.customers_query import CustomersQuery, parse_search
 from bot.store import ListedDetails, Store
-from bot.store.pg_local_server import LocalPostgres, LocalPostgresError
 from conversations.texts.catalogue import DEFAULT_TEXTS
 
 CUSTOMERS = 10_000
@@ -123,34 +119,8 @@ async def measure(store: Store, backend: str) -> None:
     print(f"{'a customer page (blocked, limits hit)':<40} {rows:>5} {median:>10.2f} {p95:>8.2f}")
 
 
-async def _stores(base: Path) -> AsyncIterator[tuple[str, Store]]:
-    """A fresh SQLite store, then a PostgreSQL one when a local server can be started."""
-    async with Store.open(base / "bot.db", synchronous="NORMAL") as store:
-        yield "SQLite", store
-    try:
-        server = LocalPostgres.start(Path(tempfile.mkdtemp(prefix="deliverybot-pg-")))
-    except LocalPostgresError as error:
-        print(f"\nPostgreSQL skipped: {error}")
-        return
-    try:
-        dsn = await server.create_database("bench_console_customers")
-        media = base / "pg-media"
-        pg = await Store.connect_postgres(dsn, media_dir=media, channels=SHIPPED_CHANNEL_KINDS)
-        try:
-            yield "PostgreSQL", pg
-        finally:
-            await pg.close()
-    finally:
-        server.stop()
-
-
 async def main() -> None:
-    base = Path(tempfile.mkdtemp(prefix="bench-console-customers-"))
-    try:
-        async for backend, store in _stores(base):
-            await measure(store, backend)
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
+    await on_both_backends(measure, "bench-console-customers")
 
 
 if __name__ == "__main__":
