@@ -23,6 +23,8 @@ CONSOLE: Final = "console"
 """The terminal console's chats (the embedded demo)."""
 AGENTS: Final = "agents"
 """Agent channels' conversations (by their sequence number) and customers (by theirs)."""
+WHATSAPP: Final = "whatsapp"
+"""WhatsApp's chats and customers, by the customer's WhatsApp number (``wa_id``, digits)."""
 LOG: Final = "log"
 """The log of a bot without a messenger: its one chat (``OPERATOR_LOG``) is the operators'."""
 

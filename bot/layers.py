@@ -53,8 +53,9 @@ FLOORS: Final = (
     Floor(("bot.metrics",), "what is recorded, and /metrics over the store's gauges"),
     Floor(("bot.partner",), "the Partner API adapter: wire models, errors, client, signing"),
     Floor(
-        ("bot.config", "bot.geo", "bot.sandbox", "bot.web"),
-        "the TOML's sections; the geocoder; the simulated service; the web app's doors",
+        ("bot.config", "bot.geo", "bot.sandbox", "bot.web", "bot.whatsapp_fake"),
+        "the TOML's sections; the geocoder; the simulated service; the web app's doors; the "
+        "simulated WhatsApp Cloud API",
     ),
     Floor(
         ("bot.relay", "bot.store_from_config", "bot.shell_store"),
@@ -71,7 +72,7 @@ FLOORS: Final = (
         "channels' registrations; operators' hand-off; the map Mini App",
     ),
     Floor(("bot.staff_console",), "the operators' web console: its pages and actions"),
-    Floor(("bot.console", "bot.telegram"), "the channel adapters that draw a turn"),
+    Floor(("bot.console", "bot.telegram", "bot.whatsapp"), "the channel adapters that draw a turn"),
     Floor(
         ("bot.channel_texts", "bot.seams", "bot.settings"),
         "every shipped channel's words; what the core is built from: seams and settings",

@@ -25,6 +25,7 @@ from bot.config.telegram import BOT_CREDENTIAL_HOW, OperatorsConfig, TelegramCon
 from bot.config.texts_section import TextsConfig
 from bot.config.urls import LOOPBACK_HOSTS
 from bot.config.webapp_section import WEBAPP_PATH, WebappConfig
+from bot.config.whatsapp_section import WhatsAppConfig
 
 _CHANNEL_SWITCHES: Final = (
     f"Telegram: {BOT_CREDENTIAL_HOW}",
@@ -54,6 +55,7 @@ class Config(Section):
     metrics: MetricsConfig  # after server and webhooks: its routes must not meet theirs
     console: ConsoleConfig  # after server: its links are on the public host
     logging: LoggingConfig
+    whatsapp: WhatsAppConfig
 
     @model_validator(mode="before")
     @classmethod
