@@ -46,3 +46,30 @@ class WhatsAppSend(Protocol):
     async def send(self, chat: ChatRef, message: Outgoing) -> str:
         """Send ``message`` to ``chat``; WhatsApp's id for it (``wamid.…``)."""
         ...
+
+
+class CustomerWindows(Protocol):
+    """The customer-service window: 24 hours from a customer's last message, inside which any
+    message may be sent; outside it, only an approved template."""
+
+    async def customer_wrote(self, chat: ChatRef, at: float) -> None:
+        """``chat``'s customer sent a message at ``at`` (Unix seconds): the window reopens."""
+        ...
+
+    async def is_open(self, chat: ChatRef) -> bool:
+        """Whether a message other than a template may be sent to ``chat`` now."""
+        ...
+
+
+class OtpClaims(Protocol):
+    """The drop-off code's hand-off on WhatsApp: a receiver opens the link (a wa.me chat with
+    the claim typed in), sends it, and gets the code when their number is the delivery's
+    ``receiver_phone``."""
+
+    def link(self, token: str) -> str:
+        """The link a receiver opens to claim the code (``token`` from ``store.otp``)."""
+        ...
+
+    async def claim(self, message: InboundMessage) -> bool:
+        """Answer ``message`` when it is a claim (True); False when it is not one."""
+        ...
