@@ -26,8 +26,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from bot.web.body import read_json_object
-from bot.web.web_errors import WebError
 from bot.whatsapp_fake.cloud_api import FakeCloudApi
 from bot.whatsapp_fake.graph_errors import (
     ACCESS_TOKEN_EXPIRED,
@@ -36,6 +34,7 @@ from bot.whatsapp_fake.graph_errors import (
     ErrorCode,
     GraphError,
 )
+from bot.whatsapp_fake.graph_fields import json_object_body
 
 MAX_REQUEST_BYTES: Final = 1_000_000
 """A messages call's JSON body: far over any message Meta takes."""
@@ -70,10 +69,7 @@ def fake_cloud_app(fake: FakeCloudApi) -> Starlette:
     async def messages(request: Request) -> Response:
         try:
             checked(request, number=True)
-            try:
-                body = await read_json_object(request, MAX_REQUEST_BYTES)
-            except WebError as unreadable:
-                raise GraphError(INVALID_PARAMETER, f"The body is not JSON: {unreadable}") from None
+            body = await json_object_body(request, MAX_REQUEST_BYTES)
         except GraphError as error:
             return refused(error)
         try:

@@ -113,6 +113,12 @@ async def test_a_malformed_message_is_refused_with_100(
     assert cloud.fake.refusals == {100: 1}
 
 
+async def test_a_body_that_is_not_a_json_object_is_refused_with_100(cloud: Cloud) -> None:
+    for body in (b"{", b"[]"):
+        answer = await cloud.client.session.post(f"/{PHONE_NUMBER_ID}/messages", content=body)
+        assert (answer.status_code, answer.json()["error"]["code"]) == (400, 100)
+
+
 async def test_an_unknown_media_id_is_refused(cloud: Cloud) -> None:
     with pytest.raises(InvalidParameter):
         await cloud.client.wa.send_image(to=CUSTOMER, image="999")
