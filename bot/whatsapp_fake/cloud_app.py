@@ -28,10 +28,9 @@ from starlette.routing import Route
 
 from bot.whatsapp_fake.cloud_api import FakeCloudApi
 from bot.whatsapp_fake.graph_errors import (
-    ACCESS_TOKEN_EXPIRED,
+    INVALID_ACCESS_TOKEN,
     INVALID_PARAMETER,
     MEDIA_NOT_FOUND,
-    ErrorCode,
     GraphError,
 )
 from bot.whatsapp_fake.graph_fields import json_object_body
@@ -43,7 +42,6 @@ MAX_UPLOAD_BYTES: Final = 16 * 1024 * 1024
 VERSION: Final = re.compile(r"v[0-9]{1,3}\.[0-9]")
 ATTACHMENTS_PATH: Final = "/whatsapp_business/attachments/"
 OBJECT_MISSING_SUBCODE: Final = 33
-BAD_TOKEN: Final = ErrorCode(ACCESS_TOKEN_EXPIRED.code, "Invalid OAuth access token", 401)
 
 
 def fake_cloud_app(fake: FakeCloudApi) -> Starlette:
@@ -55,7 +53,7 @@ def fake_cloud_app(fake: FakeCloudApi) -> Starlette:
 
     def checked(request: Request, *, number: bool) -> None:
         if not fake.authorized(request.headers.get("authorization")):
-            raise GraphError(BAD_TOKEN, "Cannot parse access token")
+            raise GraphError(INVALID_ACCESS_TOKEN, "Cannot parse access token")
         if not VERSION.fullmatch(request.path_params.get("version", "v1.0")):
             raise GraphError(INVALID_PARAMETER, "Unknown path components")
         if number and request.path_params["phone_number_id"] != fake.phone_number_id:

@@ -28,13 +28,12 @@ class ErrorCode:
 
 
 INVALID_PARAMETER: Final = ErrorCode(100, "Invalid parameter", 400)
-ACCESS_TOKEN_EXPIRED: Final = ErrorCode(190, "Access token has expired", 401)
+INVALID_ACCESS_TOKEN: Final = ErrorCode(190, "Invalid OAuth access token", 401)
+"""Code 190 (pywa's ``ExpiredAccessToken``) is every token Graph does not take."""
 RATE_LIMIT_HIT: Final = ErrorCode(130429, "Rate limit hit", 400)
 MESSAGE_UNDELIVERABLE: Final = ErrorCode(131026, "Message undeliverable", 400)
 RE_ENGAGEMENT: Final = ErrorCode(131047, "Re-engagement message", 400)
-MISSING_PARAMETER: Final = ErrorCode(131008, "Required parameter is missing", 400)
 PARAMETER_NOT_VALID: Final = ErrorCode(131009, "Parameter value is not valid", 400)
-UNSUPPORTED_MESSAGE_TYPE: Final = ErrorCode(131051, "Unsupported message type", 400)
 PAIR_RATE_LIMIT: Final = ErrorCode(
     131056, "(Business Account, Consumer Account) pair rate limit hit", 400
 )
