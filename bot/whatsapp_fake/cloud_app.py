@@ -85,18 +85,25 @@ def fake_cloud_app(fake: FakeCloudApi) -> Starlette:
     async def upload(request: Request) -> Response:
         try:
             checked(request, number=True)
-            async with request.form(max_part_size=MAX_UPLOAD_BYTES) as form:
-                file = form.get("file")
+            try:
+                form = await request.form(max_part_size=MAX_UPLOAD_BYTES)
+            except HTTPException:  # Starlette's answer to a malformed or oversized form
+                raise GraphError(
+                    INVALID_PARAMETER, "The upload must be a multipart form of at most 16 MB."
+                ) from None
+            try:
+                file, mime_type = form.get("file"), form.get("type")
                 if form.get("messaging_product") != "whatsapp":
                     raise GraphError(
                         INVALID_PARAMETER, "The parameter messaging_product is required."
                     )
-                mime_type = form.get("type")
                 if not isinstance(file, UploadFile) or not isinstance(mime_type, str):
                     raise GraphError(
                         INVALID_PARAMETER, "The parameters file and type are required."
                     )
                 content = await file.read()
+            finally:
+                await form.close()
         except GraphError as error:
             return refused(error)
         return JSONResponse({"id": fake.put_media(content, mime_type).media_id})

@@ -8,7 +8,7 @@ import httpx
 import pytest
 from pywa_async.errors import WhatsAppError
 
-from .cloud_fixtures import CUSTOMER, Cloud
+from .cloud_fixtures import CUSTOMER, PHONE_NUMBER_ID, Cloud
 
 PHOTO = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
 
@@ -44,3 +44,17 @@ async def test_the_download_needs_the_token_and_an_unknown_id_is_refused(cloud: 
     with pytest.raises(WhatsAppError) as refused:
         await cloud.client.wa.get_media_url("4242")
     assert (refused.value.code, refused.value.status_code) == (100, 400)
+
+
+async def test_an_upload_that_is_no_form_or_lacks_its_type_is_refused(cloud: Cloud) -> None:
+    path = f"/{PHONE_NUMBER_ID}/media"
+    not_a_form = await cloud.client.session.post(
+        path, content=b"--x\r\nbroken", headers={"Content-Type": "multipart/form-data"}
+    )
+    no_type = await cloud.client.session.post(
+        path, files={"file": ("a.png", PHOTO, "image/png")}, data={"messaging_product": "whatsapp"}
+    )
+
+    for answer in (not_a_form, no_type):
+        assert (answer.status_code, answer.json()["error"]["code"]) == (400, 100)
+    assert cloud.fake.refusals == {100: 2}
