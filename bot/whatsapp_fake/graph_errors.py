@@ -17,6 +17,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Final
 
+from bot.whatsapp_fake.fake_errors import WhatsAppFakeError
+
 
 @dataclass(frozen=True)
 class ErrorCode:
@@ -52,7 +54,7 @@ RE_ENGAGEMENT_DETAILS: Final = (
 )
 
 
-class GraphError(Exception):
+class GraphError(WhatsAppFakeError):
     """A call the simulated Cloud API refuses: ``error`` is Meta's code, ``details`` why."""
 
     def __init__(self, error: ErrorCode, details: str, *, subcode: int | None = None) -> None:

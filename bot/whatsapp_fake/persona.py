@@ -21,11 +21,12 @@ from typing import Any
 
 from bot.whatsapp_fake import customer_messages
 from bot.whatsapp_fake.cloud_api import WAIT_TIMEOUT, FakeCloudApi
+from bot.whatsapp_fake.fake_errors import WhatsAppFakeError
 from bot.whatsapp_fake.sent_messages import SentMessage
 from bot.whatsapp_fake.webhook_pusher import Delivery
 
 
-class UndeliveredPush(AssertionError):
+class UndeliveredPush(WhatsAppFakeError, AssertionError):
     """The bot's webhook did not take a customer's message (it never answered 200)."""
 
 
