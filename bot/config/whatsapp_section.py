@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from typing import Final
+from urllib.parse import urlsplit
 
 from pydantic import (
     Field,
@@ -23,8 +24,10 @@ from pydantic import (
 
 from bot.config.secrets import EnvName, SecretShape, resolve_secret
 from bot.config.section import Section
-from bot.config.urls import LOOPBACK_HTTP, check_url
+from bot.config.urls import LOOPBACK_HOSTS, LOOPBACK_HTTP, check_url
 
+WHATSAPP_PATH: Final = "/whatsapp"
+"""Where Meta pushes the number's webhooks, under ``[server] public_base_url``."""
 DEFAULT_GRAPH_API_BASE_URL: Final = "https://graph.facebook.com"
 DEFAULT_GRAPH_API_VERSION: Final = "v21.0"
 
@@ -128,6 +131,28 @@ class WhatsAppConfig(Section):
     def configured(self) -> bool:
         """Whether the bot runs a WhatsApp channel."""
         return self.phone_number_id is not None
+
+
+_SECRET_KEYS: Final = ("access_token", "app_secret", "verify_token")
+
+
+def whatsapp_warnings(section: WhatsAppConfig) -> list[str]:
+    """``[whatsapp]`` settings that are valid but probably not meant, one line each, naming
+    the key (never a secret's value)."""
+    found = []
+    if not section.configured:
+        found += [
+            f"[whatsapp] {key}: ignored while phone_number_id is not set (no WhatsApp channel)"
+            for key in _SECRET_KEYS
+            if getattr(section, key) is not None
+        ]
+        return found
+    if urlsplit(section.graph_api_base_url).hostname in LOOPBACK_HOSTS:
+        found.append(
+            "[whatsapp] graph_api_base_url: a loopback host: a local test double of the Cloud "
+            "API, not Meta's; customers' messages are answered there only"
+        )
+    return found
 
 
 def _when_configured(
