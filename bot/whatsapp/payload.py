@@ -261,7 +261,9 @@ def read_push(data: dict[str, Any], phone_number_id: str) -> Push:
                     dropped.append(f"{where}.value.statuses[{s}]: {status}")
                 else:
                     statuses.append(status)
-    return Push(messages, statuses, dropped, ignored, meta_errors)
+    return Push(
+        tuple(messages), tuple(statuses), tuple(dropped), tuple(ignored), tuple(meta_errors)
+    )
 
 
 def message_of(stored: dict[str, Any]) -> InboundMessage:
