@@ -1,6 +1,6 @@
 """The WhatsApp inbox: each message Meta pushes is stored here before its 200.
 
-``POST /whatsapp`` (``bot.whatsapp.webhook_route``) stores each customer message, and each
+``POST /whatsapp`` (``bot.whatsapp.whatsapp_webhook``) stores each customer message, and each
 status of a message the bot sent, as one row, then answers 200: acknowledged means durable, as
 for Telegram's updates (``bot.store.update_inbox``). ``add`` shares that inbox's write path
 (``backend.grouped_inserts``): rows arriving together are committed together, each caller

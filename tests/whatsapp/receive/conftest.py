@@ -15,8 +15,8 @@ from starlette.applications import Starlette
 from bot.config.whatsapp_section import WhatsAppConfig
 from bot.store import Store
 from bot.whatsapp.inbound import InboundMessage, StatusUpdate
-from bot.whatsapp.receiving import WhatsAppReceiving, whatsapp_receiving
 from bot.whatsapp.whatsapp_kind import WHATSAPP_KIND
+from bot.whatsapp.whatsapp_receiving import WhatsAppReceiving, whatsapp_receiving
 from tests.whatsapp.receive.pushes import APP_SECRET, PHONE_NUMBER_ID, VERIFY_TOKEN
 
 

@@ -1,6 +1,6 @@
 """The WhatsApp channel's receiving side, built once for the channel's registration.
 
-``whatsapp_receiving`` puts together what ``bot.whatsapp.webhook_route`` (the door),
+``whatsapp_receiving`` puts together what ``bot.whatsapp.whatsapp_webhook`` (the door),
 ``store.whatsapp_inbox`` (durable before the 200) and ``bot.whatsapp.inbox_handling`` (each
 chat's items in order, once) need; the registration adds ``routes`` to the web app, ``jobs``
 to the scheduler, and calls ``aclose`` when the channel closes.
@@ -20,7 +20,7 @@ from bot.jobs import Job
 from bot.store import Store
 from bot.whatsapp.contracts import InboundHandler, StatusHandler
 from bot.whatsapp.inbox_handling import InboxHandling, WhatsAppInboxSweep
-from bot.whatsapp.webhook_route import MAX_PUSH_BYTES, whatsapp_routes
+from bot.whatsapp.whatsapp_webhook import MAX_PUSH_BYTES, whatsapp_routes
 
 
 @dataclass(frozen=True)
