@@ -78,7 +78,8 @@ class InboxHandling:
         if chat_id in self._running:
             self._again.add(chat_id)
             return
-        task = asyncio.create_task(self._run(chat_id), name=f"whatsapp-chat-{chat_id}")
+        # Never the chat id in a task's name or a log line: it is the customer's phone number.
+        task = asyncio.create_task(self._run(chat_id), name="whatsapp-chat")
         self._running[chat_id] = task
 
     def busy(self) -> bool:
@@ -109,7 +110,7 @@ class InboxHandling:
                     return
         except Exception:
             # The store failed: the items stay stored, and the sweep hands them on.
-            log.exception("whatsapp chat %s: its stored messages wait for the sweep", chat_id)
+            log.exception("a whatsapp chat's stored messages wait for the sweep")
         finally:
             self._running.pop(chat_id, None)
             self._again.discard(chat_id)
@@ -169,7 +170,9 @@ class WhatsAppInboxSweep(Job):
         than = now - self._orphaned
         if not self._shared:  # nobody else works on this store: earlier ones are orphans
             than = max(than, self._started)
-        for chat_id in await self._inbox.waiting_chats(than):
-            log.info("whatsapp chat %s has messages stored but not handled; handling", chat_id)
+        chats = await self._inbox.waiting_chats(than)
+        if chats:
+            log.info("%d whatsapp chats have messages stored but not handled; handling", len(chats))
+        for chat_id in chats:
             self._handling.soon(chat_id)
         return SWEEP_SECONDS

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -60,8 +61,9 @@ async def _post(receiver: Receiver, data: dict[str, object]) -> int:
 
 
 async def test_a_message_whose_instance_died_after_the_200_is_handled_once_by_another(
-    open_store: OpenStore,
+    open_store: OpenStore, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO)
     async with open_store() as first_store:
         stuck = Recorder(gate=asyncio.Event())  # never opens: the process dies first
         async with receiver_on(first_store, stuck) as first:
@@ -82,6 +84,8 @@ async def test_a_message_whose_instance_died_after_the_200_is_handled_once_by_an
             await second.receiving.handling.idle()
         assert second.recorder.ids == ["wamid.1"]
         assert await second_store.whatsapp_inbox.count_pending() == 0
+    assert "1 whatsapp chats have messages stored but not handled" in caplog.text
+    assert CUSTOMER not in caplog.text  # the chat id is the customer's phone number
 
 
 async def test_a_chats_messages_are_handled_in_order_across_two_instances(

@@ -171,8 +171,9 @@ async def test_a_push_that_cannot_be_stored_is_answered_500(receiver: Receiver) 
 
 
 def _clean(caplog: pytest.LogCaptureFixture) -> None:
-    """No traceback, no customer's words, no secret in any log line."""
+    """No traceback, no customer's words or number, no secret in any log line."""
     for record in caplog.records:
         assert record.exc_info is None, record.getMessage()
         assert WORDS not in record.getMessage()
+        assert CUSTOMER not in record.getMessage()
         assert APP_SECRET not in record.getMessage()
