@@ -292,9 +292,11 @@ def _map_button_off(config: Config) -> list[str]:
 
 def _without_telegram(config: Config) -> list[str]:
     """What a bot without Telegram cannot do, said where the operator would look for it."""
+    channels = "WhatsApp and [[agents.channels]]" if config.whatsapp.configured else ""
     found = [
-        "[telegram] token: not set: orders come only through [[agents.channels]]; operator "
-        "alerts and event summaries are logged (WARNING) instead of sent to operator chats",
+        f"[telegram] token: not set: orders come only through {channels or '[[agents.channels]]'}; "
+        "operator alerts and event summaries are logged (WARNING) instead of sent to operator "
+        "chats",
         "[telegram] token: not set: a drop-off code sent by delivery.otp_issued cannot be "
         "handed to the receiver; keep OTP via webhook only switched off in the dashboard, so "
         "the service sends the code itself",

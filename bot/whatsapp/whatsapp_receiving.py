@@ -20,6 +20,7 @@ from bot.jobs import Job
 from bot.store import Store
 from bot.whatsapp.contracts import InboundHandler, StatusHandler
 from bot.whatsapp.inbox_handling import InboxHandling, WhatsAppInboxSweep
+from bot.whatsapp.whatsapp_kind import WHATSAPP_KIND
 from bot.whatsapp.whatsapp_webhook import MAX_PUSH_BYTES, whatsapp_routes
 
 
@@ -55,6 +56,7 @@ def whatsapp_receiving(
         or section.verify_token is None
     ):
         raise ValueError("[whatsapp] phone_number_id, app_secret and verify_token are needed")
+    store.declare_channel(WHATSAPP_KIND)  # its chats' locks, on a shared store too
     handling = InboxHandling(
         store.whatsapp_inbox, store.updates, store.chat_locks, handler, statuses
     )

@@ -67,7 +67,11 @@ def test_on_its_secrets_come_from_the_environment_and_are_shown_redacted(tmp_pat
 
 
 def test_whatsapp_alone_takes_orders(tmp_path: Path) -> None:
-    assert _config(tmp_path, ON, telegram=False).whatsapp.configured
+    alone = _config(tmp_path, ON, telegram=False)
+    assert alone.whatsapp.configured
+    assert alone.warnings()[0].startswith(
+        "[telegram] token: not set: orders come only through WhatsApp and [[agents.channels]];"
+    )
     assert any("no channel takes orders" in p for p in _problems(tmp_path, "", telegram=False))
 
 
