@@ -109,13 +109,18 @@ def bench_telegram_config(directory: Path) -> Config:
 
 
 async def serve_route(
-    with_inbox: bool, database: Path, sync: Synchronous, ready: Queue[int]
+    with_inbox: bool,
+    database: Path,
+    sync: Synchronous,
+    ready: Queue[int],
+    *,
+    path: str = TELEGRAM_PATH,
 ) -> None:
     store = await Store.connect(database, synchronous=sync)
     Commits.count_grouped()
     application = build_application(bench_telegram_config(database.parent).telegram)
     inbox = store.telegram_inbox if with_inbox else None
-    route = telegram_route(application, SECRET_TOKEN, inbox=inbox)
+    route = telegram_route(application, SECRET_TOKEN, inbox=inbox, path=path)
     taken = 0
 
     async def drain() -> None:

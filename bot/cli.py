@@ -86,6 +86,9 @@ def _check_config(args: argparse.Namespace) -> int:
     webhook_url = config.partner_webhook_url()
     if webhook_url is not None:
         print(f"\n# Register this webhook endpoint in the dashboard: {webhook_url}")
+    whatsapp_url = config.whatsapp_webhook_url()
+    if whatsapp_url is not None:
+        print(f"# Type this callback URL into the Meta app's WhatsApp webhook: {whatsapp_url}")
     for note in config.notes():  # keys in their old place: they work, and are named
         print(f"note: {note}", file=sys.stderr)
     for warning in config.warnings():

@@ -306,7 +306,8 @@ PROBLEMS: list[tuple[str, dict[str, Any], list[str]]] = [
      {"telegram.token_env": DROP, "telegram.mode": "polling", "telegram.secret_token_env": DROP},
      ["[telegram] token: no channel takes orders; enable one. Telegram: "
       + _SET_ENV.format("token") + "; or an agent channel: list it in [[agents.channels]]; "
-      "or another channel of this bot: its [channels.<name>] table"]),
+      "or another channel of this bot: its [channels.<name>] table; or WhatsApp: [whatsapp] "
+      "phone_number_id with its access_token, app_secret and verify_token"]),
     ("webhook mode without a host or secret token",
      {"server.public_base_url": DROP, "telegram.secret_token_env": DROP,
       "webhooks.enabled": False, "webhooks.signing_secret": DROP},

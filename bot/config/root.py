@@ -25,12 +25,13 @@ from bot.config.telegram import BOT_CREDENTIAL_HOW, OperatorsConfig, TelegramCon
 from bot.config.texts_section import TextsConfig
 from bot.config.urls import LOOPBACK_HOSTS
 from bot.config.webapp_section import WEBAPP_PATH, WebappConfig
-from bot.config.whatsapp_section import WhatsAppConfig
+from bot.config.whatsapp_section import WHATSAPP_PATH, WhatsAppConfig, whatsapp_warnings
 
 _CHANNEL_SWITCHES: Final = (
     f"Telegram: {BOT_CREDENTIAL_HOW}",
     "an agent channel: list it in [[agents.channels]]",
     "another channel of this bot: its [channels.<name>] table",
+    "WhatsApp: [whatsapp] phone_number_id with its access_token, app_secret and verify_token",
 )
 """How the file turns on each channel that takes orders, named when none is on."""
 
@@ -47,7 +48,8 @@ class Config(Section):
     geocoding: GeocodingConfig
     relay: RelayConfig
     channels: dict[str, dict[str, Any]] = Field(default_factory=dict)
-    agents: AgentsConfig  # after channels: some channel must take orders
+    whatsapp: WhatsAppConfig  # after server (its webhook is on the public host), before agents
+    agents: AgentsConfig  # after channels and whatsapp: some channel must take orders
     texts: TextsConfig
     webapp: WebappConfig
     limits: LimitsConfig
@@ -55,7 +57,6 @@ class Config(Section):
     metrics: MetricsConfig  # after server and webhooks: its routes must not meet theirs
     console: ConsoleConfig  # after server: its links are on the public host
     logging: LoggingConfig
-    whatsapp: WhatsAppConfig
 
     @model_validator(mode="before")
     @classmethod
@@ -114,15 +115,36 @@ class Config(Section):
             raise KeyProblems(problems)
         return value
 
+    @field_validator("whatsapp")
+    @classmethod
+    def _whatsapp_on_the_public_host(
+        cls, value: WhatsAppConfig, info: ValidationInfo
+    ) -> WhatsAppConfig:
+        # Meta posts every customer message to {public_base_url}/whatsapp: an https URL the
+        # world reaches, typed into the Meta app's webhook settings.
+        if value.configured and _without_public_host(info):
+            problem = (
+                "needs [server] public_base_url: Meta posts the customers' messages to "
+                f"its https host at {WHATSAPP_PATH}"
+            )
+            raise KeyProblems([(("phone_number_id",), problem)])
+        return value
+
     @field_validator("agents")
     @classmethod
     def _takes_orders_somewhere(cls, value: AgentsConfig, info: ValidationInfo) -> AgentsConfig:
         # At least one channel takes orders; with none the bot is idle. Checked here, not after
         # the whole model, so it is reported with every other problem.
         telegram, channels = info.data.get("telegram"), info.data.get("channels")
-        if telegram is None or channels is None:  # refused already: no more to say here
+        whatsapp = info.data.get("whatsapp")
+        if telegram is None or channels is None or whatsapp is None:  # refused already
             return value
-        if telegram.token is None and not value.configured and not channels:
+        if (
+            telegram.token is None
+            and not value.configured
+            and not channels
+            and not whatsapp.configured
+        ):
             problem = "no channel takes orders; enable one. " + "; or ".join(_CHANNEL_SWITCHES)
             raise KeyProblems([(("telegram", "token"), problem)], absolute=True)
         return value
@@ -199,6 +221,12 @@ class Config(Section):
             return None
         return self.server.public_base_url + self.webhooks.path
 
+    def whatsapp_webhook_url(self) -> str | None:
+        """The callback URL to type into the Meta app's webhook settings, if WhatsApp is on."""
+        if not self.whatsapp.configured or self.server.public_base_url is None:
+            return None
+        return self.server.public_base_url + WHATSAPP_PATH
+
     def warnings(self) -> list[str]:
         """Settings that are valid but probably not what the operator wants, one line each."""
         found = []
@@ -230,6 +258,7 @@ class Config(Section):
             found.append('[telegram] secret_token: ignored while mode = "polling"')
         found += self.storage.warnings(polling=self.telegram.mode == "polling")
         found += _map_button_off(self)
+        found += whatsapp_warnings(self.whatsapp)
         return found
 
     def webapp_url(self) -> str | None:
@@ -263,9 +292,11 @@ def _map_button_off(config: Config) -> list[str]:
 
 def _without_telegram(config: Config) -> list[str]:
     """What a bot without Telegram cannot do, said where the operator would look for it."""
+    channels = "WhatsApp and [[agents.channels]]" if config.whatsapp.configured else ""
     found = [
-        "[telegram] token: not set: orders come only through [[agents.channels]]; operator "
-        "alerts and event summaries are logged (WARNING) instead of sent to operator chats",
+        f"[telegram] token: not set: orders come only through {channels or '[[agents.channels]]'}; "
+        "operator alerts and event summaries are logged (WARNING) instead of sent to operator "
+        "chats",
         "[telegram] token: not set: a drop-off code sent by delivery.otp_issued cannot be "
         "handed to the receiver; keep OTP via webhook only switched off in the dashboard, so "
         "the service sends the code itself",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from typing import Final
+from urllib.parse import urlsplit
 
 from pydantic import (
     Field,
@@ -23,10 +24,16 @@ from pydantic import (
 
 from bot.config.secrets import EnvName, SecretShape, resolve_secret
 from bot.config.section import Section
-from bot.config.urls import LOOPBACK_HTTP, check_url
+from bot.config.urls import LOOPBACK_HOSTS, LOOPBACK_HTTP, check_url
 
+WHATSAPP_PATH: Final = "/whatsapp"
+"""Where Meta pushes the number's webhooks, under ``[server] public_base_url``."""
 DEFAULT_GRAPH_API_BASE_URL: Final = "https://graph.facebook.com"
 DEFAULT_GRAPH_API_VERSION: Final = "v21.0"
+
+PHONE_NUMBER_ID: Final = re.compile(r"[0-9]{5,20}")
+GRAPH_API_VERSION: Final = re.compile(r"v[0-9]{1,3}\.[0-9]")
+TEMPLATE_NAME: Final = re.compile(r"[a-z0-9_]{1,512}")
 
 ACCESS_TOKEN_SHAPE: Final[SecretShape] = (
     re.compile(r"[A-Za-z0-9_-]{20,1024}"),
@@ -49,8 +56,18 @@ class WhatsAppTemplate(Section):
     ``languages`` it is approved in (Meta's codes: ``en``, ``en_GB``, ``fr``); a customer gets
     it in their own language when approved in it, else in the first."""
 
-    name: str = Field(pattern=r"^[a-z0-9_]{1,512}$")
+    name: str
     languages: list[str] = Field(default_factory=lambda: ["en"], min_length=1)
+
+    @field_validator("name")
+    @classmethod
+    def _template_name(cls, value: str) -> str:
+        if not TEMPLATE_NAME.fullmatch(value):
+            raise ValueError(
+                "must be the template's name as submitted to Meta: 1 to 512 lower-case letters, "
+                "digits and _"
+            )
+        return value
 
     @field_validator("languages")
     @classmethod
@@ -64,13 +81,13 @@ class WhatsAppTemplate(Section):
 class NewsTemplate(WhatsAppTemplate):
     """``[whatsapp.templates.news]``: ``{{1}}`` the delivery's reference, ``{{2}}`` the news."""
 
-    name: str = Field("delivery_update", pattern=r"^[a-z0-9_]{1,512}$")
+    name: str = "delivery_update"
 
 
 class ReplyTemplate(WhatsAppTemplate):
     """``[whatsapp.templates.reply]``: ``{{1}}`` a person's answer to a hand-off."""
 
-    name: str = Field("support_reply", pattern=r"^[a-z0-9_]{1,512}$")
+    name: str = "support_reply"
 
 
 class WhatsAppTemplates(Section):
@@ -87,7 +104,7 @@ class WhatsAppConfig(Section):
     """``[whatsapp]``: see the module docstring. Absent (no ``phone_number_id``): the bot runs
     no WhatsApp channel."""
 
-    phone_number_id: str | None = Field(None, pattern=r"^[0-9]{5,20}$")
+    phone_number_id: str | None = None
     access_token_env: EnvName | None = None
     access_token: SecretStr | None = None
     app_secret_env: EnvName | None = None
@@ -95,8 +112,27 @@ class WhatsAppConfig(Section):
     verify_token_env: EnvName | None = None
     verify_token: SecretStr | None = None
     graph_api_base_url: str = DEFAULT_GRAPH_API_BASE_URL
-    graph_api_version: str = Field(DEFAULT_GRAPH_API_VERSION, pattern=r"^v[0-9]{1,3}\.[0-9]$")
+    graph_api_version: str = DEFAULT_GRAPH_API_VERSION
     templates: WhatsAppTemplates
+
+    @field_validator("phone_number_id")
+    @classmethod
+    def _phone_number_id(cls, value: str | None) -> str | None:
+        if value is not None and not PHONE_NUMBER_ID.fullmatch(value):
+            raise ValueError(
+                "must be the number's id from the Meta app's WhatsApp > API Setup page (5 to 20 "
+                "digits), not the phone number itself"
+            )
+        return value
+
+    @field_validator("graph_api_version")
+    @classmethod
+    def _graph_api_version(cls, value: str) -> str:
+        if not GRAPH_API_VERSION.fullmatch(value):
+            raise ValueError(
+                f'must be a Graph API version as Meta writes it ("{DEFAULT_GRAPH_API_VERSION}")'
+            )
+        return value
 
     @field_validator("access_token", mode="wrap")
     @classmethod
@@ -128,6 +164,28 @@ class WhatsAppConfig(Section):
     def configured(self) -> bool:
         """Whether the bot runs a WhatsApp channel."""
         return self.phone_number_id is not None
+
+
+_SECRET_KEYS: Final = ("access_token", "app_secret", "verify_token")
+
+
+def whatsapp_warnings(section: WhatsAppConfig) -> list[str]:
+    """``[whatsapp]`` settings that are valid but probably not meant, one line each, naming
+    the key (never a secret's value)."""
+    found = []
+    if not section.configured:
+        found += [
+            f"[whatsapp] {key}: ignored while phone_number_id is not set (no WhatsApp channel)"
+            for key in _SECRET_KEYS
+            if getattr(section, key) is not None
+        ]
+        return found
+    if urlsplit(section.graph_api_base_url).hostname in LOOPBACK_HOSTS:
+        found.append(
+            "[whatsapp] graph_api_base_url: a loopback host: a local test double of the Cloud "
+            "API, not Meta's; customers' messages are answered there only"
+        )
+    return found
 
 
 def _when_configured(

@@ -60,6 +60,7 @@ from bot.store.unconfirmed_creates import CreatedLink, UnconfirmedCreate, Unconf
 from bot.store.update_inbox import StoredUpdate, UpdateInbox
 from bot.store.updates import SeenUpdates
 from bot.store.verified_phones import Contacts
+from bot.store.whatsapp_inbox import StoredItem, WhatsAppInbox
 
 __all__ = [
     "FINAL_STATUSES",
@@ -105,10 +106,12 @@ __all__ = [
     "StaffStore",
     "Store",
     "StoreError",
+    "StoredItem",
     "StoredUpdate",
     "UnconfirmedCreate",
     "UnconfirmedCreates",
     "UnknownDeliveryError",
     "UpdateInbox",
     "ViewChange",
+    "WhatsAppInbox",
 ]

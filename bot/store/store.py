@@ -78,6 +78,7 @@ from bot.store.unconfirmed_creates import UnconfirmedCreates
 from bot.store.update_inbox import UpdateInbox
 from bot.store.updates import SeenUpdates
 from bot.store.verified_phones import Contacts
+from bot.store.whatsapp_inbox import WhatsAppInbox
 
 
 class Store:
@@ -113,6 +114,7 @@ class Store:
         self.schema_version = schema_version
         self.updates = SeenUpdates(db, clock)
         self.telegram_inbox = UpdateInbox(db, clock, backend)
+        self.whatsapp_inbox = WhatsAppInbox(db, clock, backend)
         self.sessions = Sessions(db, clock, self.updates, backend)
         self.deliveries = Deliveries(db, clock, backend)
         self.delivery_list = DeliveryList(db)

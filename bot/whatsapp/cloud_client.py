@@ -9,7 +9,7 @@ token rides in the session's ``Authorization`` header only: never in a URL or a 
 WARNING).
 
 pywa's webhook server is not used: it acknowledges a push before handling it, and the bot's
-route (``bot.whatsapp.webhook_route``) stores each message durably before its 200.
+route (``bot.whatsapp.whatsapp_webhook``) stores each message durably before its 200.
 """
 
 from __future__ import annotations

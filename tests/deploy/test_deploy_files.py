@@ -173,7 +173,7 @@ def test_nginx_accepts_the_site(tmp_path: Path) -> None:
 def test_the_operators_guide_names_what_the_kit_uses() -> None:
     guide = (DEPLOY.parent / "docs" / "operators.md").read_text(encoding="utf-8")
     # Its words on one line each, so a command wrapped in a paragraph is found too.
-    deploying = " ".join(guide[guide.index("## 11. Deploying") :].split())
+    deploying = " ".join(guide[guide.index("## 12. Deploying") :].split())
     settings = unit_settings()
     assert f"`{settings['ExecStart'][0]}`" in deploying
     assert settings["EnvironmentFile"][0] in deploying
