@@ -44,6 +44,7 @@ from bot.store.schema_steps import (
     step_22_live_list,
     step_23_customer_search,
     step_24_staff_languages,
+    step_26_whatsapp_sending,
 )
 from bot.store.store_backend import StoreDatabase
 from bot.store.store_errors import SchemaTooNewError
@@ -73,6 +74,7 @@ STEPS: tuple[SchemaStep, ...] = (
     step_22_live_list.STEP,
     step_23_customer_search.STEP,
     step_24_staff_languages.STEP,
+    step_26_whatsapp_sending.STEP,
 )
 """Every schema step, oldest first: step N is version N. Append only."""
 
