@@ -106,6 +106,6 @@ class WhatsAppOtp:
         try:
             await self._sender.send(chat, TextMessage(text))
         except (SendFailed, ChatUnreachable) as error:
-            log.info("hand-off reply to %s not sent (%s)", chat, error)
+            log.info("hand-off reply not sent to its WhatsApp receiver (%s)", error)
             return False
         return True

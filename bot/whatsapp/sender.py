@@ -188,7 +188,7 @@ class CloudSender:
         refusal is raised as what it means."""
         code = error.code
         if code == PAIR_RATE:
-            log.info("WhatsApp paced customer %s (131056)", chat.id)
+            log.info("WhatsApp paced a customer (131056)")
             return await self._pacing.hold_customer(chat)
         if code == THROUGHPUT or code in API_CALLS:
             log.info("WhatsApp paced the business number (%d)", code)
@@ -197,14 +197,14 @@ class CloudSender:
         if code == OUTSIDE_WINDOW:
             raise WindowClosed(reason)
         if code in UNREACHABLE:
-            log.info("WhatsApp customer %s cannot be messaged (%s)", chat.id, reason)
+            log.info("a WhatsApp customer cannot be messaged (%s)", reason)
             raise ChatUnreachable(reason)
         if code in _AUTH_CODES:
             log.error("WhatsApp refused the bot's access (%s): nothing goes out", reason)
             if self._alert_token is not None:
                 await self._alert_token(reason)
             raise SendFailed(reason)
-        log.warning("WhatsApp refused a message to %s (%s)", chat.id, reason)
+        log.warning("WhatsApp refused a message (%s)", reason)
         raise SendFailed(reason)
 
 
