@@ -1,0 +1,157 @@
+"""``fake_cloud_app``: the simulated Cloud API over HTTP, on the Graph API's paths.
+
+::
+
+    POST /{version}/{phone_number_id}/messages   send a message (``FakeCloudApi.send``)
+    POST /{version}/{phone_number_id}/media      upload a file (multipart: file, type,
+                                                 messaging_product), answers {"id"}
+    GET  /{version}/{media_id}                   a file's url, mime_type, sha256, file_size
+    GET  /whatsapp_business/attachments/?mid=…   the file's bytes (the url above)
+
+Every call needs ``Authorization: Bearer <access token>`` (401 and code 190 otherwise, as
+Meta answers); a refusal is Meta's error envelope with Meta's status (``graph_errors``). A
+path's phone number id that is not the fake's is Graph's "object does not exist" (100,
+subcode 33). An unknown path answers Graph's 400 "Unknown path components".
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from starlette.applications import Starlette
+from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from bot.web.body import read_json_object
+from bot.web.web_errors import WebError
+from bot.whatsapp_fake.cloud_api import FakeCloudApi
+from bot.whatsapp_fake.graph_errors import (
+    ACCESS_TOKEN_EXPIRED,
+    INVALID_PARAMETER,
+    MEDIA_NOT_FOUND,
+    ErrorCode,
+    GraphError,
+)
+
+MAX_REQUEST_BYTES: Final = 1_000_000
+"""A messages call's JSON body: far over any message Meta takes."""
+MAX_UPLOAD_BYTES: Final = 16 * 1024 * 1024
+"""Meta's limit for audio, video and images under ``document``: 16 MB (images: 5 MB)."""
+VERSION: Final = re.compile(r"v[0-9]{1,3}\.[0-9]")
+ATTACHMENTS_PATH: Final = "/whatsapp_business/attachments/"
+OBJECT_MISSING_SUBCODE: Final = 33
+BAD_TOKEN: Final = ErrorCode(ACCESS_TOKEN_EXPIRED.code, "Invalid OAuth access token", 401)
+
+
+def fake_cloud_app(fake: FakeCloudApi) -> Starlette:
+    """The Graph API app serving ``fake`` (see the module docstring)."""
+
+    def refused(error: GraphError) -> Response:
+        fake.refusals[error.error.code] += 1
+        return JSONResponse(error.envelope(), status_code=error.error.http_status)
+
+    def checked(request: Request, *, number: bool) -> None:
+        if not fake.authorized(request.headers.get("authorization")):
+            raise GraphError(BAD_TOKEN, "Cannot parse access token")
+        if not VERSION.fullmatch(request.path_params.get("version", "v1.0")):
+            raise GraphError(INVALID_PARAMETER, "Unknown path components")
+        if number and request.path_params["phone_number_id"] != fake.phone_number_id:
+            raise GraphError(
+                INVALID_PARAMETER,
+                f"Unsupported post request. Object with ID "
+                f"'{request.path_params['phone_number_id']}' does not exist.",
+                subcode=OBJECT_MISSING_SUBCODE,
+            )
+
+    async def messages(request: Request) -> Response:
+        try:
+            checked(request, number=True)
+            try:
+                body = await read_json_object(request, MAX_REQUEST_BYTES)
+            except WebError as unreadable:
+                raise GraphError(INVALID_PARAMETER, f"The body is not JSON: {unreadable}") from None
+        except GraphError as error:
+            return refused(error)
+        try:
+            message = await fake.send(body)  # counts its own refusals
+        except GraphError as error:
+            return JSONResponse(error.envelope(), status_code=error.error.http_status)
+        return JSONResponse(
+            {
+                "messaging_product": "whatsapp",
+                "contacts": [{"input": body["to"], "wa_id": message.wa_id}],
+                "messages": [{"id": message.message_id}],
+            }
+        )
+
+    async def upload(request: Request) -> Response:
+        try:
+            checked(request, number=True)
+            async with request.form(max_part_size=MAX_UPLOAD_BYTES) as form:
+                file = form.get("file")
+                if form.get("messaging_product") != "whatsapp":
+                    raise GraphError(
+                        INVALID_PARAMETER, "The parameter messaging_product is required."
+                    )
+                mime_type = form.get("type")
+                if not isinstance(file, UploadFile) or not isinstance(mime_type, str):
+                    raise GraphError(
+                        INVALID_PARAMETER, "The parameters file and type are required."
+                    )
+                content = await file.read()
+        except GraphError as error:
+            return refused(error)
+        return JSONResponse({"id": fake.put_media(content, mime_type).media_id})
+
+    async def media_url(request: Request) -> Response:
+        try:
+            checked(request, number=False)
+            media = fake.media.get(request.path_params["media_id"])
+            if media is None:
+                raise GraphError(
+                    MEDIA_NOT_FOUND,
+                    f"Object with ID '{request.path_params['media_id']}' does not exist.",
+                    subcode=OBJECT_MISSING_SUBCODE,
+                )
+        except GraphError as error:
+            return refused(error)
+        url = request.url.replace(path=ATTACHMENTS_PATH, query=f"mid={media.media_id}")
+        return JSONResponse(
+            {
+                "url": str(url),
+                "mime_type": media.mime_type,
+                "sha256": media.sha256,
+                "file_size": len(media.content),
+                "id": media.media_id,
+                "messaging_product": "whatsapp",
+            }
+        )
+
+    async def download(request: Request) -> Response:
+        if not fake.authorized(request.headers.get("authorization")):
+            # The lookaside host answers a missing token with a bare 401, not Graph's envelope.
+            return Response(status_code=401)
+        media = fake.media.get(request.query_params.get("mid", ""))
+        if media is None:
+            return Response(status_code=404)
+        return Response(media.content, media_type=media.mime_type)
+
+    async def unknown_path(request: Request, exc: Exception) -> Response:
+        status = exc.status_code if isinstance(exc, HTTPException) else 500
+        if status == 500:
+            raise exc
+        return refused(GraphError(INVALID_PARAMETER, "Unknown path components"))
+
+    return Starlette(
+        routes=[
+            Route(ATTACHMENTS_PATH, download, methods=["GET"]),
+            Route("/{version}/{phone_number_id}/messages", messages, methods=["POST"]),
+            Route("/{version}/{phone_number_id}/media", upload, methods=["POST"]),
+            Route("/{version}/{media_id}", media_url, methods=["GET"]),
+        ],
+        exception_handlers={HTTPException: unknown_path},
+    )

@@ -1,0 +1,46 @@
+"""The fake's media endpoints as pywa uses them: upload, the URL, the download with the token."""
+
+from __future__ import annotations
+
+import hashlib
+
+import httpx
+import pytest
+from pywa_async.errors import WhatsAppError
+
+from .cloud_fixtures import CUSTOMER, Cloud
+
+PHOTO = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
+
+
+async def test_an_upload_is_sent_by_its_id_and_downloaded_whole(cloud: Cloud) -> None:
+    uploaded = await cloud.client.wa.upload_media(
+        media=PHOTO, mime_type="image/png", filename="parcel.png"
+    )
+    await cloud.client.wa.send_image(to=CUSTOMER, image=uploaded.id, caption="Your parcel")
+
+    url = await cloud.client.wa.get_media_url(uploaded.id)
+    assert (url.mime_type, url.file_size) == ("image/png", len(PHOTO))
+    assert url.sha256 == hashlib.sha256(PHOTO).hexdigest()
+    assert await cloud.client.wa.get_media_bytes(url.url) == PHOTO
+    (seen,) = cloud.fake.sent_to(CUSTOMER)
+    assert (seen.kind, seen.media_id, seen.text) == ("image", uploaded.id, "Your parcel")
+
+
+async def test_a_customer_s_photo_put_in_the_fake_is_downloaded_by_its_id(cloud: Cloud) -> None:
+    photo = cloud.fake.put_media(PHOTO, "image/jpeg")
+
+    url = await cloud.client.wa.get_media_url(photo.media_id)
+
+    assert await cloud.client.wa.get_media_bytes(url.url) == PHOTO
+
+
+async def test_the_download_needs_the_token_and_an_unknown_id_is_refused(cloud: Cloud) -> None:
+    photo = cloud.fake.put_media(PHOTO, "image/jpeg")
+    url = (await cloud.client.wa.get_media_url(photo.media_id)).url
+
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(cloud.app)) as anonymous:
+        assert (await anonymous.get(url)).status_code == 401
+    with pytest.raises(WhatsAppError) as refused:
+        await cloud.client.wa.get_media_url("4242")
+    assert (refused.value.code, refused.value.status_code) == (100, 400)
