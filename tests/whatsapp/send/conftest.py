@@ -1,0 +1,109 @@
+"""The sending side's fixtures: a real store on both backends on a hand-moved clock, the
+simulated Cloud API (``bot.whatsapp_fake``) with pywa's client on it, and the parts built as
+the channel builds them (``Sending``)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+import httpx
+import pytest
+
+from bot.chat_ref import WHATSAPP, ChatRef
+from bot.clocks import Clock
+from bot.config.whatsapp_section import WhatsAppTemplates
+from bot.console.console_chat import CONSOLE_WORDS
+from bot.ordering.receiver_handoff import ReceiverHandoffs
+from bot.store import Store
+from bot.whatsapp.cloud_client import CloudClient, cloud_client
+from bot.whatsapp.news import WhatsAppNews
+from bot.whatsapp.otp import WhatsAppOtp
+from bot.whatsapp.pacing import WhatsAppPacing
+from bot.whatsapp.sender import CloudSender
+from bot.whatsapp.sending_texts import WHATSAPP_SENDING_TEXTS
+from bot.whatsapp.windows import StoredWindows
+from bot.whatsapp_fake.cloud_api import FakeCloudApi
+from bot.whatsapp_fake.cloud_app import fake_cloud_app
+from conversations.texts.catalogue import Catalogue, Texts
+from tests.support.clock import FakeClock
+from tests.whatsapp_fake.cloud_fixtures import ACCESS_TOKEN, CUSTOMER, PHONE_NUMBER_ID, section
+
+CHAT = ChatRef(WHATSAPP, int(CUSTOMER))
+BUSINESS_NUMBER = "+234 1 700 0000"
+TEMPLATES = WhatsAppTemplates.model_validate(
+    {
+        "news": {"name": "delivery_update", "languages": ["en", "fr"]},
+        "reply": {"name": "support_reply", "languages": ["en_GB"]},
+    }
+)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_backend(request: pytest.FixtureRequest) -> str:
+    """Each test that takes ``store`` runs on both backends."""
+    return str(request.param)
+
+
+@pytest.fixture
+def fake_clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def store_clock(fake_clock: FakeClock) -> Clock:
+    return fake_clock
+
+
+@pytest.fixture
+async def cloud(fake_clock: FakeClock) -> AsyncIterator[tuple[FakeCloudApi, CloudClient]]:
+    """The fake Cloud API on the test's clock, and pywa's client on it over ASGI."""
+    fake = FakeCloudApi(
+        phone_number_id=PHONE_NUMBER_ID, access_token=ACCESS_TOKEN, clock=fake_clock
+    )
+    client = cloud_client(section(), transport=httpx.ASGITransport(fake_cloud_app(fake)))
+    yield fake, client
+    await client.aclose()
+
+
+def texts() -> Texts:
+    return Texts().with_channels(WHATSAPP_SENDING_TEXTS)
+
+
+@dataclass
+class Sending:
+    """The sending side over one store and the fake, as the channel wires it."""
+
+    store: Store
+    fake: FakeCloudApi
+    clock: FakeClock
+    sender: CloudSender
+    windows: StoredWindows
+    otp: WhatsAppOtp
+    news: WhatsAppNews
+    alerts: list[str] = field(default_factory=list)
+
+    def catalogue(self) -> Catalogue:
+        return texts().business_catalogue()
+
+
+@pytest.fixture
+def sending(
+    store: Store, cloud: tuple[FakeCloudApi, CloudClient], fake_clock: FakeClock
+) -> Sending:
+    fake, client = cloud
+    alerts: list[str] = []
+
+    async def alert(text: str) -> None:
+        alerts.append(text)
+
+    pacing = WhatsAppPacing(
+        budget=store.whatsapp_send_budget, clock=fake_clock, sleep=fake_clock.sleep
+    )
+    sender = CloudSender(client, pacing, alert_token=alert)
+    windows = StoredWindows(store.whatsapp_windows, clock=fake_clock)
+    catalogue = texts().business_catalogue
+    handoffs = ReceiverHandoffs(store, CONSOLE_WORDS, phone_region="NG")
+    otp = WhatsAppOtp(BUSINESS_NUMBER, handoffs, sender, catalogue=catalogue)
+    news = WhatsAppNews(sender, windows, TEMPLATES, store, otp, pacing)
+    return Sending(store, fake, fake_clock, sender, windows, otp, news, alerts)
