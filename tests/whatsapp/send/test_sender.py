@@ -62,13 +62,8 @@ async def test_each_kind_of_message_reaches_the_customer_as_drawn(
 
     seen = fake.sent_to(CUSTOMER)
     assert [m.message_id for m in seen] == ids and len(set(ids)) == 5
-    assert [m.kind for m in seen] == [
-        "text",
-        "interactive",
-        "interactive",
-        "interactive",
-        "template",
-    ]
+    kinds = ["text", "buttons", "list", "location_request", "template"]
+    assert [m.kind for m in seen] == kinds
     assert seen[0].text == "Your rider is on the way."
     assert seen[1].titles() == ["Keep", "Cancel"]
     assert seen[1].offered_titled("Cancel").reply_id == "q no"
