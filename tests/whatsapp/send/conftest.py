@@ -4,8 +4,9 @@ the channel builds them (``Sending``)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 import pytest
@@ -17,19 +18,28 @@ from bot.console.console_chat import CONSOLE_WORDS
 from bot.ordering.receiver_handoff import ReceiverHandoffs
 from bot.store import Store
 from bot.whatsapp.cloud_client import CloudClient, cloud_client
+from bot.whatsapp.inbound import StatusError, StatusUpdate
 from bot.whatsapp.news import WhatsAppNews
 from bot.whatsapp.otp import WhatsAppOtp
 from bot.whatsapp.pacing import WhatsAppPacing
 from bot.whatsapp.sender import CloudSender
 from bot.whatsapp.sending_texts import WHATSAPP_SENDING_TEXTS
 from bot.whatsapp.windows import StoredWindows
+from bot.whatsapp_fake.approved_templates import ApprovedTemplate
 from bot.whatsapp_fake.cloud_api import FakeCloudApi
 from bot.whatsapp_fake.cloud_app import fake_cloud_app
+from bot.whatsapp_fake.webhook_pusher import Delivery
 from conversations.texts.catalogue import Catalogue, Texts
 from tests.support.clock import FakeClock
 from tests.whatsapp_fake.cloud_fixtures import ACCESS_TOKEN, CUSTOMER, PHONE_NUMBER_ID, section
 
 CHAT = ChatRef(WHATSAPP, int(CUSTOMER))
+DELIVERY = "3f2a9c1e-7b5d-4e2f-9a1b-0c2d3e4f5a6b"
+APPROVED = (
+    ApprovedTemplate("delivery_update", "en", 2),
+    ApprovedTemplate("delivery_update", "fr", 2),
+    ApprovedTemplate("support_reply", "en_GB", 1),
+)
 BUSINESS_NUMBER = "+234 1 700 0000"
 TEMPLATES = WhatsAppTemplates.model_validate(
     {
@@ -59,7 +69,10 @@ def store_clock(fake_clock: FakeClock) -> Clock:
 async def cloud(fake_clock: FakeClock) -> AsyncIterator[tuple[FakeCloudApi, CloudClient]]:
     """The fake Cloud API on the test's clock, and pywa's client on it over ASGI."""
     fake = FakeCloudApi(
-        phone_number_id=PHONE_NUMBER_ID, access_token=ACCESS_TOKEN, clock=fake_clock
+        phone_number_id=PHONE_NUMBER_ID,
+        access_token=ACCESS_TOKEN,
+        clock=fake_clock,
+        templates=APPROVED,
     )
     client = cloud_client(section(), transport=httpx.ASGITransport(fake_cloud_app(fake)))
     yield fake, client
@@ -85,6 +98,33 @@ class Sending:
 
     def catalogue(self) -> Catalogue:
         return texts().business_catalogue()
+
+    async def customer_wrote(self) -> None:
+        """The customer wrote now: Meta's window and the bot's open (the receiving side's
+        part, done by hand here)."""
+        self.fake.customer_wrote(CUSTOMER, self.clock())
+        await self.windows.customer_wrote(CHAT, self.clock())
+
+    async def ordered(self, language: str | None = "fr") -> None:
+        """The customer ordered ``DELIVERY`` in ``language``."""
+        await self.store.deliveries.add(
+            DELIVERY, CHAT, CHAT.id, self.clock(), "+2348012345678", None, language=language
+        )
+
+    async def statuses(self) -> list[StatusUpdate]:
+        """The statuses the fake owes the webhook, read as the receiving side reads them."""
+        pushed: list[StatusUpdate] = []
+
+        async def push(value: Mapping[str, Any]) -> Delivery:
+            errors = [StatusError(e["code"], e["title"]) for e in value.get("errors", ())]
+            update = StatusUpdate(
+                value["id"], value["recipient_id"], value["status"], int(value["timestamp"]), errors
+            )
+            pushed.append(update)
+            return Delivery(b"", (200,))
+
+        await self.fake.statuses.flush(push)
+        return pushed
 
 
 @pytest.fixture

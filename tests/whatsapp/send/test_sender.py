@@ -47,6 +47,7 @@ async def test_each_kind_of_message_reaches_the_customer_as_drawn(
     cloud: tuple[FakeCloudApi, CloudClient], fake_clock: FakeClock
 ) -> None:
     fake, client = cloud
+    fake.customer_wrote(CUSTOMER, fake_clock())  # the window is open
     sender = _sender(client, fake_clock)
     rows = [ListRow("place:1", "Home", "12 Allen Avenue"), ListRow("place:2", "Office")]
     messages: list[Outgoing] = [
