@@ -15,6 +15,7 @@ from bot.chat_ref import WHATSAPP, ChatRef
 from bot.clocks import Clock
 from bot.config.whatsapp_section import WhatsAppTemplates
 from bot.console.console_chat import CONSOLE_WORDS
+from bot.console.console_texts import CONSOLE_TEXTS
 from bot.ordering.receiver_handoff import ReceiverHandoffs
 from bot.store import Store
 from bot.whatsapp.cloud_client import CloudClient, cloud_client
@@ -80,7 +81,9 @@ async def cloud(fake_clock: FakeClock) -> AsyncIterator[tuple[FakeCloudApi, Clou
 
 
 def texts() -> Texts:
-    return Texts().with_channels(WHATSAPP_SENDING_TEXTS)
+    # The console's words name the contact's way in the hand-off's sentences (the WhatsApp
+    # conversation's own words are not this side's).
+    return Texts().with_channels(WHATSAPP_SENDING_TEXTS, CONSOLE_TEXTS)
 
 
 @dataclass
