@@ -46,6 +46,7 @@ from bot.whatsapp.outgoing import (
     TextMessage,
 )
 from bot.whatsapp.pacing import WhatsAppPacing
+from conversations.texts.catalogue import Catalogue
 
 if TYPE_CHECKING:
     from pywa.errors import WhatsAppError
@@ -61,7 +62,20 @@ EXPIRED_TOKEN: Final = 190
 _AUTH_CODES: Final = frozenset({0, 3, 10, 190}) | frozenset(range(200, 300))
 
 AlertOnce = Callable[[str], Awaitable[None]]
-"""Tells the operators about a refused access token (the caller limits repeats)."""
+"""Tells the operators that WhatsApp refused the bot's access, given Meta's code (the reason
+``_reason`` words); ``access_alert`` builds it from the core's operator alerts."""
+Alert = Callable[[str], Awaitable[None]]
+
+
+def access_alert(alert: Alert, catalogue: Callable[[], Catalogue]) -> AlertOnce:
+    """``CloudSender``'s ``alert_token``: the business's sentence (``whatsapp.sending.
+    alert_access``) to ``alert`` (the core's ``OperatorAlerts.alert``, which says a sentence
+    once in a while however many sends, and instances, meet the refusal)."""
+
+    async def refused(reason: str) -> None:
+        await alert(catalogue().say("whatsapp.sending.alert_access", reason=reason))
+
+    return refused
 
 
 class WindowClosed(SendFailed):
@@ -135,8 +149,8 @@ def cloud_json(message: Outgoing) -> tuple[str, dict[str, object]]:
 
 
 class CloudSender:
-    """``contracts.WhatsAppSend`` over pywa's client:
-    ``CloudSender(cloud, pacing, alert_token=...)``."""
+    """``contracts.WhatsAppSend`` over pywa's client: ``CloudSender(cloud, pacing,
+    alert_token=access_alert(operator_alerts.alert, texts.business_catalogue))``."""
 
     def __init__(
         self,

@@ -23,7 +23,7 @@ from bot.whatsapp.inbound import StatusError, StatusUpdate
 from bot.whatsapp.news import WhatsAppNews
 from bot.whatsapp.otp import WhatsAppOtp
 from bot.whatsapp.pacing import WhatsAppPacing
-from bot.whatsapp.sender import CloudSender
+from bot.whatsapp.sender import CloudSender, access_alert
 from bot.whatsapp.sending_texts import WHATSAPP_SENDING_TEXTS
 from bot.whatsapp.windows import StoredWindows
 from bot.whatsapp_fake.approved_templates import ApprovedTemplate
@@ -143,7 +143,9 @@ def sending(
     pacing = WhatsAppPacing(
         budget=store.whatsapp_send_budget, clock=fake_clock, sleep=fake_clock.sleep
     )
-    sender = CloudSender(client, pacing, alert_token=alert)
+    sender = CloudSender(
+        client, pacing, alert_token=access_alert(alert, texts().business_catalogue)
+    )
     windows = StoredWindows(store.whatsapp_windows, clock=fake_clock)
     catalogue = texts().business_catalogue
     handoffs = ReceiverHandoffs(store, CONSOLE_WORDS, phone_region="NG")

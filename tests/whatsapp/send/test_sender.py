@@ -25,13 +25,13 @@ from bot.whatsapp.outgoing import (
     TextMessage,
 )
 from bot.whatsapp.pacing import WhatsAppPacing
-from bot.whatsapp.sender import CloudSender, cloud_json
+from bot.whatsapp.sender import CloudSender, access_alert, cloud_json
 from bot.whatsapp_fake.cloud_api import FakeCloudApi
 from bot.whatsapp_fake.cloud_app import fake_cloud_app
 from tests.support.clock import FakeClock
 from tests.whatsapp_fake.cloud_fixtures import ACCESS_TOKEN, CUSTOMER, PHONE_NUMBER_ID, section
 
-from .conftest import CHAT
+from .conftest import CHAT, texts
 
 
 def _sender(client: CloudClient, clock: FakeClock, alerts: list[str] | None = None) -> CloudSender:
@@ -40,7 +40,8 @@ def _sender(client: CloudClient, clock: FakeClock, alerts: list[str] | None = No
         alerts.append(text)
 
     pacing = WhatsAppPacing(clock=clock, sleep=clock.sleep)
-    return CloudSender(client, pacing, alert_token=alert if alerts is not None else None)
+    told = access_alert(alert, texts().business_catalogue)
+    return CloudSender(client, pacing, alert_token=told if alerts is not None else None)
 
 
 async def test_each_kind_of_message_reaches_the_customer_as_drawn(
@@ -131,5 +132,7 @@ async def test_a_refused_access_token_fails_the_send_and_alerts_the_operators(
             await _sender(client, fake_clock, alerts).send(CHAT, TextMessage("hello"))
     finally:
         await client.aclose()
-    assert len(alerts) == 1 and "190" in alerts[0] and ACCESS_TOKEN not in alerts[0]
+    [alert] = alerts
+    assert alert.startswith("WhatsApp refused the bot's access (Cloud API error 190")
+    assert ACCESS_TOKEN not in alert
     assert fake.sent() == []
