@@ -105,6 +105,8 @@ class WhatsAppConfig(Section):
     no WhatsApp channel."""
 
     phone_number_id: str | None = None
+    # The number customers see (``+234 801 234 5678``): the drop-off code's wa.me link opens it.
+    display_phone_number: str | None = Field(None, pattern=r"^\+?[0-9][0-9 ()-]{4,24}$")
     access_token_env: EnvName | None = None
     access_token: SecretStr | None = None
     app_secret_env: EnvName | None = None

@@ -91,6 +91,10 @@ class Metrics:
     def count_telegram_rate_limited(self) -> None:
         """Telegram answered a send with 429 (RetryAfter)."""
 
+    def count_whatsapp_status(self, status: str) -> None:
+        """WhatsApp reported a status (sent, delivered, read, failed) of one of the bot's
+        messages; any other word counts as ``other``."""
+
     def count_funnel_event(self, flow: str, step: str, kind: str) -> None:
         """One funnel step event (``bot.funnel.steps``; step names are the flows' own)."""
 

@@ -110,6 +110,12 @@ class Families:
             "Telegram's 429 answers (RetryAfter) to the bot's sends.",
             registry=registry,
         )
+        self.whatsapp_statuses = Counter(
+            "deliverybot_whatsapp_statuses",
+            "Statuses WhatsApp reported for the bot's messages (sent, delivered, read, failed).",
+            ["status"],
+            registry=registry,
+        )
         self.followups_pending = Gauge(
             "deliverybot_followups_pending",
             "Creates whose answer was lost, still being followed up (read at scrape time).",

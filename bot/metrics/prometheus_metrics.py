@@ -22,6 +22,7 @@ from bot.metrics.health_figures import ProcessCounts, WorkFigures
 from bot.metrics.partner_calls import partner_operation
 
 RATE_LIMIT_CAUSES = ("service_429", "own_limit")
+WHATSAPP_STATUSES = ("sent", "delivered", "read", "failed")
 
 
 class _MeasuredUpdate(UpdateMeasure):
@@ -113,6 +114,10 @@ class PrometheusMetrics(Metrics):
 
     def count_telegram_rate_limited(self) -> None:
         self.families.telegram_rate_limited.inc()
+
+    def count_whatsapp_status(self, status: str) -> None:
+        known = status if status in WHATSAPP_STATUSES else "other"
+        self.families.whatsapp_statuses.labels(known).inc()
 
     def count_funnel_event(self, flow: str, step: str, kind: str) -> None:
         self.families.funnel_events.labels(flow, step, kind).inc()

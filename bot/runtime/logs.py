@@ -46,7 +46,8 @@ def configure_logging(config: Config, level: int | None = None) -> None:
 
     httpx and httpcore stay at WARNING (their INFO lines are request URLs, which carry the bot
     token); aiosqlite at INFO or above (its DEBUG lines hold SQL parameters: personal data);
-    PTB at INFO or above (its DEBUG lines print whole updates).
+    PTB at INFO or above (its DEBUG lines print whole updates); pywa at WARNING (its DEBUG
+    lines print every WhatsApp message sent, words and all).
     """
     level = config.logging.level_number if level is None else level
     handler = logging.StreamHandler()
@@ -65,6 +66,8 @@ def configure_logging(config: Config, level: int | None = None) -> None:
         ("telegram", logging.INFO),
         ("uvicorn", logging.INFO),
         ("asyncpg", logging.INFO),
+        ("pywa", logging.WARNING),
+        ("pywa_async", logging.WARNING),
     ):
         logging.getLogger(name).setLevel(max(level, floor))
 

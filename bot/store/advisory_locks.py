@@ -85,6 +85,9 @@ TELEGRAM_SENDS_LOCK = 4
 """Serialises the grants of Telegram sends (``pg_send_limits``; transaction-scoped): the
 overall window is one for all chats."""
 
+WHATSAPP_SENDS_LOCK = 5
+"""Serialises the grants of WhatsApp sends, as ``TELEGRAM_SENDS_LOCK`` Telegram's."""
+
 RATE_BUDGET_NAMESPACE = 0x646C7672
 """The Partner API's per-key budgets (transaction-scoped); spells "dlvr"."""
 

@@ -120,6 +120,8 @@ class Coordination:
     request_buckets: RequestBuckets
     shared: bool
     close: Callable[[], Awaitable[None]] = _nothing_to_close
+    # WhatsApp's send windows and holds, apart from Telegram's (``bot.whatsapp.pacing``).
+    whatsapp_send_budget: SendBudget = UNSHARED_SEND_BUDGET
 
 
 def in_process() -> Coordination:

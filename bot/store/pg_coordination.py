@@ -8,7 +8,7 @@ from bot.store.pg_chat_locks import PgChatLocks
 from bot.store.pg_database import PgDatabase
 from bot.store.pg_leadership import PgLeadership
 from bot.store.pg_rate_budget import PgRateBudget
-from bot.store.pg_send_limits import PgRequestBuckets, PgSendBudget
+from bot.store.pg_send_limits import WHATSAPP_LEDGER, PgRequestBuckets, PgSendBudget
 
 
 async def pg_coordination(
@@ -38,4 +38,5 @@ async def pg_coordination(
         PgRequestBuckets(db),
         shared=True,
         close=close,
+        whatsapp_send_budget=PgSendBudget(db, namespace=namespace, ledger=WHATSAPP_LEDGER),
     )

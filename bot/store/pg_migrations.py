@@ -29,6 +29,8 @@ PG_ONLY_TABLES = frozenset(
         "telegram_sends",
         "telegram_holds",
         "agent_request_buckets",
+        "whatsapp_sends",
+        "whatsapp_holds",
         "delivery_next_change",  # a view of the sequence several instances draw from
     }
 )

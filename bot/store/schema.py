@@ -45,6 +45,7 @@ from bot.store.schema_steps import (
     step_23_customer_search,
     step_24_staff_languages,
     step_25_whatsapp_inbox,
+    step_26_whatsapp_sending,
 )
 from bot.store.store_backend import StoreDatabase
 from bot.store.store_errors import SchemaTooNewError
@@ -75,6 +76,7 @@ STEPS: tuple[SchemaStep, ...] = (
     step_23_customer_search.STEP,
     step_24_staff_languages.STEP,
     step_25_whatsapp_inbox.STEP,
+    step_26_whatsapp_sending.STEP,
 )
 """Every schema step, oldest first: step N is version N. Append only."""
 

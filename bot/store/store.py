@@ -79,6 +79,8 @@ from bot.store.update_inbox import UpdateInbox
 from bot.store.updates import SeenUpdates
 from bot.store.verified_phones import Contacts
 from bot.store.whatsapp_inbox import WhatsAppInbox
+from bot.store.whatsapp_sent import WhatsAppSent
+from bot.store.whatsapp_windows import WhatsAppWindows
 
 
 class Store:
@@ -107,6 +109,7 @@ class Store:
         self.leadership = coordination.leadership
         self.rate_budget = coordination.rate_budget
         self.send_budget = coordination.send_budget
+        self.whatsapp_send_budget = coordination.whatsapp_send_budget
         self.request_buckets = coordination.request_buckets
         self.shared = shared = coordination.shared
         self.media_dir = media_dir
@@ -147,6 +150,8 @@ class Store:
         self.funnel = FunnelEvents(db)
         self.handoffs = Handoffs(db, clock, holder, lease_seconds=lease_seconds, shared=shared)
         self.staff = StaffStore(db, clock)
+        self.whatsapp_windows = WhatsAppWindows(db, clock)
+        self.whatsapp_sent = WhatsAppSent(db, clock)
 
     @classmethod
     async def connect(

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 # The loggers ``configure_logging`` sets a level on, besides the root.
-_NAMED = ("httpx", "httpcore", "aiosqlite", "telegram", "uvicorn", "asyncpg")
+_NAMED = ("httpx", "httpcore", "aiosqlite", "telegram", "uvicorn", "asyncpg", "pywa", "pywa_async")
 
 
 @pytest.fixture
