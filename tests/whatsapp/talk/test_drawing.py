@@ -84,7 +84,7 @@ async def _walk(world: World, seed: int) -> None:
 
 
 @settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(org=st.sampled_from(ORGS), seed=st.integers(0, 2**32))
 def test_every_turn_of_the_shipped_flows_draws_within_whatsapps_limits(
