@@ -134,6 +134,9 @@ async def test_the_words_in_english_and_french(talk: Talk, locale: str, words: l
     assert await talk.says(status) == none_yet
     assert await talk.says(deliveries) == none_yet
     assert await talk.taps([menu], catalogue.say("whatsapp.menu.status")) == none_yet
+    unknown = await talk.says("quote keep 3F2A9C1E")  # the relay's fee question, typed
+    assert "3F2A9C1E" in text_of(unknown)
+    assert await talk.says(ButtonReply("quote keep 3F2A9C1E", "Keep the order")) == unknown
     how = await talk.says(cancel_delivery)
     assert how == [TextMessage(catalogue.say("desk.cancel_usage", command=cancel_delivery))]
     (sure,) = await talk.says(cancel)  # answers would be lost: asked first, with buttons
@@ -174,7 +177,11 @@ async def test_a_blocked_customer_is_told_once_politely(talk: Talk) -> None:
 
 async def test_human_reaches_staff_and_their_answer_reaches_the_customer(talk: Talk) -> None:
     await talk.says("new")
-    opened = text_of(await talk.says("human"))
+    assert not any(isinstance(m, ButtonsMessage) for m in await talk.says("a spaceship"))
+    stuck = await talk.says("a spaceship")  # wrong twice in a row: a person is offered
+    offer = stuck[-1]
+    assert isinstance(offer, ButtonsMessage) and offer.body == say("human.offer")
+    opened = text_of(await talk.taps([offer], say("whatsapp.human_button")))
     assert "our team" in opened and len(talk.staff.cards) == 1
     assert "Ada Obi" in talk.staff.cards[0]
     held = await talk.says("new")  # the order waits as staff see it
