@@ -188,6 +188,8 @@ def _extras(
     extras: list[Choice] = []
     if own_phone and "contact" in prompt.accepts:
         label = catalogue.say("whatsapp.use_number", phone=own_phone)
+        if len(label) > MAX_BUTTON_TITLE:  # a number cut short would read as another one
+            label = catalogue.say("whatsapp.use_my_number")
         detail = catalogue.say("whatsapp.use_number_detail")
         extras.append(Choice(own_number_id(prompt, session_id), label, detail))
     extras += [

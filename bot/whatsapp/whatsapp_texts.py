@@ -29,6 +29,7 @@ EN: Final[dict[str, str]] = {
     "whatsapp.type_it": "You can also type it.",
     "whatsapp.send_location": "Tap “Send location” below to share a pin, or type the address.",
     "whatsapp.use_number": "Use {phone}",
+    "whatsapp.use_my_number": "Use my number",
     "whatsapp.use_number_detail": "Your WhatsApp number",
     # --- the menu (WhatsApp has no command menu) -------------------------------------------------
     "whatsapp.menu": (
@@ -53,9 +54,8 @@ EN: Final[dict[str, str]] = {
         "Sorry, I can't read that kind of message. I read text, taps, locations, contacts "
         "and photos."
     ),
-    "whatsapp.dead_button": "That button no longer works. Here is where we are:",
     "whatsapp.share_contact": "a contact card (📎, then Contact)",
-    "whatsapp.share_own_contact": "the “Use my number” button",
+    "whatsapp.share_own_contact": "the “Use +…” button with your number",
     "whatsapp.staff_photo": "Our team sent a photo, which I can't show here. {caption}",
     "whatsapp.staff_location": "Our team shared a place: {link}",
     "whatsapp.photo.no_public_host": (
@@ -83,6 +83,7 @@ FR: Final[dict[str, str]] = {
         "Touchez « Envoyer la position » ci-dessous pour partager un repère, ou tapez l'adresse."
     ),
     "whatsapp.use_number": "Mon n° {phone}",
+    "whatsapp.use_my_number": "Mon numéro",
     "whatsapp.use_number_detail": "Votre numéro WhatsApp",
     "whatsapp.menu": (
         "Je prends ici les commandes de livraison, une question à la fois. Vous pouvez taper :\n"
@@ -109,9 +110,8 @@ FR: Final[dict[str, str]] = {
         "Désolé, je ne sais pas lire ce genre de message. Je lis le texte, les boutons, les "
         "positions, les contacts et les photos."
     ),
-    "whatsapp.dead_button": "Ce bouton ne fonctionne plus. Voici où nous en sommes :",
     "whatsapp.share_contact": "une fiche contact (📎, puis Contact)",
-    "whatsapp.share_own_contact": "le bouton « Mon n° »",
+    "whatsapp.share_own_contact": "le bouton « Mon n° » avec votre numéro",
     "whatsapp.staff_photo": (
         "Notre équipe a envoyé une photo que je ne peux pas afficher ici. {caption}"
     ),

@@ -8,6 +8,7 @@ import pytest
 
 from bot.chat_ref import WHATSAPP, UserRef
 from bot.handoff.bodies import text_body
+from bot.whatsapp.conversation import WHATSAPP_WORDS, WhatsAppConversation
 from bot.whatsapp.inbound import ButtonReply, Image, Location, SharedContact, Unsupported
 from bot.whatsapp.outgoing import ButtonsMessage, ListMessage, LocationRequest, TextMessage
 from tests.ordering.conftest import JPEG
@@ -196,3 +197,29 @@ async def test_human_reaches_staff_and_their_answer_reaches_the_customer(talk: T
     await talk.core.handoffs.close(handoff.ref)
     shown_again = talk.out.sent[talk.chat()][-2:]
     assert any(isinstance(m, ListMessage) for m in shown_again)  # the order's question again
+
+
+async def test_another_process_reads_a_tap_on_the_list_this_one_drew(talk: Talk) -> None:
+    shown = await talk.says("new")
+    assert talk.conversation is not None
+    # The next message is handled by a process that drew nothing: it reads the question back.
+    talk.conversation = WhatsAppConversation(
+        talk.core.chats,
+        talk.core.desk(WHATSAPP_WORDS),
+        talk.out,
+        talk.conversation.media,
+        talk.windows,
+    )
+    await talk.taps(shown, "✓ Pickup")
+    session = await talk.core.chats.session(talk.chat())
+    assert session is not None and session.step == "pickup_place"
+
+
+@pytest.mark.parametrize("locale", ["fr_FR"])
+async def test_in_french_the_own_number_fits_its_button(talk: Talk, locale: str) -> None:
+    shown = await talk.says("nouveau")
+    shown = await talk.taps(shown, "✓ ")
+    shown = await talk.says(Location(6.5095, 3.3711, "Ozone Cinema", "Yaba, Lagos"))
+    (name,) = await talk.taps(shown, "UNILAG Main Gate")
+    assert isinstance(name, ButtonsMessage)
+    assert [b.title for b in name.buttons] == ["Mon numéro", "Retour"]  # "Mon n° +234…" is 21
