@@ -16,7 +16,7 @@ A place question adds WhatsApp's location request message ("Send location"), and
 address may be typed. The pre-selected option is marked "✓ " and, when the list is paged,
 shown on the first page drawn. Where the engine's sentences ask to choose
 (``conversations.texts.taps``), WhatsApp says "tap", like Telegram: its options are buttons.
-Every id is made by ``answers``, so a tap carries the question's step and version.
+Every id is made by ``reply_ids``, so a tap carries the question's step and version.
 """
 
 from __future__ import annotations
@@ -25,14 +25,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from bot.whatsapp.answers import (
-    MENU_WORDS,
-    command_id,
-    menu_id,
-    option_id,
-    own_number_id,
-    page_id,
-)
 from bot.whatsapp.outgoing import (
     MAX_BUTTON_TITLE,
     MAX_BUTTONS,
@@ -49,6 +41,14 @@ from bot.whatsapp.outgoing import (
     Outgoing,
     ReplyButton,
     TextMessage,
+)
+from bot.whatsapp.reply_ids import (
+    MENU_WORDS,
+    command_id,
+    menu_id,
+    option_id,
+    own_number_id,
+    page_id,
 )
 from conversations import Prompt, Turn
 from conversations.shortening import ELLIPSIS, cut_end, shorten

@@ -8,9 +8,9 @@ import pytest
 
 from bot.chat_ref import WHATSAPP, UserRef
 from bot.handoff.bodies import text_body
-from bot.whatsapp.conversation import WHATSAPP_WORDS, WhatsAppConversation
 from bot.whatsapp.inbound import ButtonReply, Image, Location, SharedContact, Unsupported
 from bot.whatsapp.outgoing import ButtonsMessage, ListMessage, LocationRequest, TextMessage
+from bot.whatsapp.whatsapp_conversation import WHATSAPP_WORDS, WhatsAppConversation
 from tests.ordering.conftest import JPEG
 from tests.support.words import said_in, say
 from tests.whatsapp.talk.world import WA_ID, Talk, text_of

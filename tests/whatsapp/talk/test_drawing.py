@@ -17,8 +17,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.whatsapp.answers import OwnNumber, PageTurn, read_tap
 from bot.whatsapp.outgoing import ButtonsMessage, ListMessage, Outgoing
+from bot.whatsapp.reply_ids import OwnNumber, PageTurn, read_tap
 from bot.whatsapp.turn_drawing import draw_prompt, draw_turn, page_count
 from conversations import ChoiceAnswer, CommandAnswer, Option, Prompt, Turn
 from tests.conversations.conftest import Chat, World, make_caps

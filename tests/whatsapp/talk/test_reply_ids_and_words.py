@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.whatsapp.answers import (
+from bot.whatsapp.reply_ids import (
     MenuWord,
     OwnNumber,
     PageTurn,

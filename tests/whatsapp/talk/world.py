@@ -33,10 +33,10 @@ from bot.sandbox import Sandbox
 from bot.seams import Seams
 from bot.store import Store
 from bot.store.handoffs import Handoff, StaffPost
-from bot.whatsapp.conversation import WHATSAPP_WORDS, WhatsAppConversation
 from bot.whatsapp.inbound import ButtonReply, Content, InboundMessage, ListReply, Text
 from bot.whatsapp.media import PhotoRefused, PhotoRehosting
 from bot.whatsapp.outgoing import ButtonsMessage, ListMessage, Outgoing, TextMessage
+from bot.whatsapp.whatsapp_conversation import WHATSAPP_WORDS, WhatsAppConversation
 from bot.whatsapp.whatsapp_kind import WHATSAPP_KIND
 from bot.whatsapp.whatsapp_texts import WHATSAPP_TEXTS
 from tests.ordering.conftest import BOT_HOST

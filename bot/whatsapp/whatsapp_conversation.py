@@ -2,7 +2,7 @@
 
 ``WhatsAppConversation.handle`` is the channel's ``InboundHandler``: the inbox handling calls it
 holding the chat's lock, one message at a time in the order they were stored. It turns what
-the customer sent into one ``Answer`` (a tap through ``answers``, typed words through
+the customer sent into one ``Answer`` (a tap through ``reply_ids``, typed words through
 ``words``, a pin, a contact card, a photo re-hosted through ``media``), hands it to the shared
 ``ChatService`` (blocks, the per-customer limits and the funnel apply there, as for every
 channel) and draws the turn it returns (``turn_drawing``), sent through ``WhatsAppSend``. It
@@ -49,15 +49,6 @@ from bot.ordering import ChatService, CustomerDesk
 from bot.ordering.chats import no_open_order
 from bot.ordering.quote_desk import QuoteDesk
 from bot.relay.channel_protocol import ChatUnreachable
-from bot.whatsapp.answers import (
-    MenuWord,
-    OwnNumber,
-    PageTurn,
-    StaleTap,
-    TypedId,
-    menu_id,
-    read_tap,
-)
 from bot.whatsapp.contracts import CustomerWindows, OtpClaims, WhatsAppSend
 from bot.whatsapp.inbound import (
     ButtonReply,
@@ -71,6 +62,15 @@ from bot.whatsapp.inbound import (
 )
 from bot.whatsapp.media import PhotoRefused, WhatsAppMedia
 from bot.whatsapp.outgoing import ButtonsMessage, Outgoing, ReplyButton, TextMessage
+from bot.whatsapp.reply_ids import (
+    MenuWord,
+    OwnNumber,
+    PageTurn,
+    StaleTap,
+    TypedId,
+    menu_id,
+    read_tap,
+)
 from bot.whatsapp.turn_drawing import (
     draw_menu,
     draw_prompt,
