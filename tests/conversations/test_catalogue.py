@@ -165,6 +165,7 @@ SAME_IN_FRENCH = frozenset(
         "console_web.channel.console",  # "Console"
         "console_web.handoffs.latitude",  # "Latitude"
         "console_web.handoffs.longitude",
+        "whatsapp.menu_button",  # "Menu"
     }
 )
 
