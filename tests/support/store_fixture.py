@@ -15,6 +15,7 @@ it wants it by overriding two small fixtures:
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import asyncpg
@@ -71,11 +72,12 @@ def store_clock() -> Clock:
     return system_clock
 
 
-@pytest.fixture
-async def store(
+@asynccontextmanager
+async def opened_store(
     store_backend: str, store_clock: Clock, request: pytest.FixtureRequest, tmp_path: Path
 ) -> AsyncIterator[Store]:
-    """A real store on ``store_backend``, reading ``store_clock``; see the module docstring."""
+    """The ``store`` fixture's store, for a module whose own ``store`` runs on another event
+    loop (the browser tests' session loop: ``tests/staff_console/console_browser.py``)."""
     if store_backend == "postgres":
         # Asked for only here, so a SQLite-only run never starts a server.
         dsn = await empty_postgres_database(request.getfixturevalue("postgres_server"))
@@ -89,4 +91,13 @@ async def store(
         return
     assert store_backend == "sqlite", store_backend
     async with Store.open(tmp_path / STORE_FILE, clock=store_clock, synchronous="NORMAL") as opened:
+        yield opened
+
+
+@pytest.fixture
+async def store(
+    store_backend: str, store_clock: Clock, request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[Store]:
+    """A real store on ``store_backend``, reading ``store_clock``; see the module docstring."""
+    async with opened_store(store_backend, store_clock, request, tmp_path) as opened:
         yield opened
