@@ -8,8 +8,9 @@ two to three seconds of CPU per test. Each test still gets tabs of its own: ``wa
 each in a new browser context (its own cookies, storage and cache), and ``browser`` closes
 every context a test opened when it ends. Playwright's objects belong to the event loop that
 started them, so a browser test runs on the session's loop (``ON_SESSION_LOOP``: the module's
-``pytestmark``, or the test's mark beside synchronous tests) and so do its async fixtures: the module takes this module's ``store`` (the shared fixture's,
-on that loop) and marks its own fixtures ``@session_loop_fixture``.
+``pytestmark``, or the test's mark beside synchronous tests) and so do its async fixtures: the
+module takes this module's ``store`` (the shared fixture's, on that loop) and marks its own
+fixtures ``@session_loop_fixture``.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from bot.seams import Seams
 from bot.settings import CoreSettings
 from bot.staff.staff_door import StaffDoor
 from bot.store import Store
-from tests.staff_console.console_site import CONSOLE, KEY
+from tests.staff_console.console_site import CONSOLE, KEY, NOWHERE, TRIED_ONCE
 from tests.support.served import loopback_socket, serve_on, stop_serving
 from tests.support.store_fixture import opened_store
 from tests.support.words import SHIPPED
@@ -184,8 +185,9 @@ async def served_console(
     sock = loopback_socket()
     public = f"http://localhost:{sock.getsockname()[1]}"
     console_only = CoreSettings(
-        partner_base_url="http://127.0.0.1:9",
+        partner_base_url=NOWHERE,
         partner_api_key=KEY,
+        client_options=TRIED_ONCE,
         public_base_url=public,
         console=CONSOLE,
         signing_secrets=signing_secrets,
