@@ -1,12 +1,16 @@
 """The console's read models run on both backends: ``store`` is parametrized here as in
-``tests/store``, and the store's clock is one the tests move."""
+``tests/store``, and the store's clock is one the tests move. The browser tests' Chromium is
+one per process (``console_browser``): its fixtures are here, so every module shares it."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.clocks import Clock
+from tests.staff_console.console_browser import _shared_chromium, browser
 from tests.support.clock import FakeClock
+
+__all__ = ["_shared_chromium", "browser"]  # the browser tests' fixtures
 
 START = 1_800_000_000.0  # 2027-01-15 08:00 UTC
 

@@ -1,7 +1,17 @@
 """The console in a real browser: the system's Chromium through Playwright (as the Mini App's
 tests), each page watched for script errors and Content-Security-Policy violations; the core's
 real web app served by uvicorn on a loopback port (``served_console``, one per instance); and
-axe-core, the accessibility checker, run in a page (``axe_problems``)."""
+axe-core, the accessibility checker, run in a page (``axe_problems``).
+
+One Chromium per test process (``browser``): starting Playwright's driver and the browser cost
+two to three seconds of CPU per test. Each test still gets tabs of its own: ``watched`` opens
+each in a new browser context (its own cookies, storage and cache), and ``browser`` closes
+every context a test opened when it ends. Playwright's objects belong to the event loop that
+started them, so a browser test runs on the session's loop (``ON_SESSION_LOOP``: the module's
+``pytestmark``, or the test's mark beside synchronous tests) and so do its async fixtures: the
+module takes this module's ``store`` (the shared fixture's, on that loop) and marks its own
+fixtures ``@session_loop_fixture``.
+"""
 
 from __future__ import annotations
 
@@ -12,15 +22,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
+import pytest
+import pytest_asyncio
 from playwright.async_api import Browser, ConsoleMessage, Page, async_playwright
 
 from bot.bot_core import BotCore, build_core
+from bot.clocks import Clock
 from bot.seams import Seams
 from bot.settings import CoreSettings
 from bot.staff.staff_door import StaffDoor
 from bot.store import Store
-from tests.staff_console.console_site import CONSOLE, KEY
+from tests.staff_console.console_site import CONSOLE, KEY, NOWHERE, TRIED_ONCE
 from tests.support.served import loopback_socket, serve_on, stop_serving
+from tests.support.store_fixture import opened_store
 from tests.support.words import SHIPPED
 from tests.webapp.page_world import chromium_path
 
@@ -108,6 +122,42 @@ async def chromium() -> AsyncIterator[Browser]:
             await browser.close()
 
 
+ON_SESSION_LOOP: Final = pytest.mark.asyncio(loop_scope="session")
+"""A browser test module's ``pytestmark``: its tests run on the loop the shared browser's."""
+
+session_loop_fixture: Final = pytest_asyncio.fixture(loop_scope="session")
+"""A browser test module's async fixture, on the loop its tests run on."""
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def _shared_chromium() -> AsyncIterator[Browser]:
+    """One Chromium for every browser test of the process, started by the first."""
+    async with chromium() as browser:
+        yield browser
+
+
+@session_loop_fixture
+async def browser(_shared_chromium: Browser) -> AsyncIterator[Browser]:
+    """The process's Chromium; every context the test opened in it is closed after it, so
+    the next test starts with no tab, cookie or cache of this one's."""
+    assert _shared_chromium.contexts == [], "a browser test left a context open"
+    try:
+        yield _shared_chromium
+    finally:
+        for context in _shared_chromium.contexts:
+            await context.close()
+
+
+@session_loop_fixture
+async def store(
+    store_backend: str, store_clock: Clock, request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[Store]:
+    """The shared ``store`` fixture's store (``tests/support/store_fixture.py``), opened on
+    the browser tests' loop."""
+    async with opened_store(store_backend, store_clock, request, tmp_path) as opened:
+        yield opened
+
+
 @dataclass(frozen=True)
 class ServedConsole:
     """One instance of the bot serving its console at ``public`` (``http://localhost:<port>``,
@@ -135,8 +185,9 @@ async def served_console(
     sock = loopback_socket()
     public = f"http://localhost:{sock.getsockname()[1]}"
     console_only = CoreSettings(
-        partner_base_url="http://127.0.0.1:9",
+        partner_base_url=NOWHERE,
         partner_api_key=KEY,
+        client_options=TRIED_ONCE,
         public_base_url=public,
         console=CONSOLE,
         signing_secrets=signing_secrets,

@@ -11,6 +11,7 @@ import httpx
 
 from bot.bot_core import BotCore, build_core
 from bot.config import ConsoleConfig
+from bot.partner.options import ClientOptions
 from bot.settings import CoreSettings
 from bot.staff.staff_door import StaffDoor
 from bot.staff_roles import StaffRole
@@ -20,6 +21,12 @@ from tests.support.clock import FakeClock
 PUBLIC = "https://bot.example.com"
 KEY = "sk_live_" + "0" * 32
 CONSOLE = ConsoleConfig(enabled=True, link_minutes=5, idle_minutes=20, session_hours=2)
+NOWHERE = "http://127.0.0.1:9"
+"""The Partner API of a console that never uses it: a closed port, refusing at once."""
+TRIED_ONCE = ClientOptions(max_attempts=1)
+"""The client's options there: a delivery's page asks the Partner API, and the refused connection
+is shown the same after one attempt as after four, without the client's back-off (two to three
+seconds a page, the retries themselves being the Partner client's tests' business)."""
 
 
 @dataclass
@@ -61,8 +68,9 @@ async def console_site(
     """The site over ``store``; ``metrics``: the business records its metrics;
     ``signing_secrets`` turn the Partner webhooks on."""
     settings = CoreSettings(
-        partner_base_url="http://127.0.0.1:9",
+        partner_base_url=NOWHERE,
         partner_api_key=KEY,
+        client_options=TRIED_ONCE,
         public_base_url=PUBLIC,
         console=console,
         metrics=metrics,

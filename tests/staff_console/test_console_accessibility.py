@@ -13,19 +13,23 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from playwright.async_api import Browser
 
 from bot.store import Store
 from tests.staff_console.conftest import START
 from tests.staff_console.console_browser import (
     AXE,
     AXE_SHA256,
+    ON_SESSION_LOOP,
     axe_problems,
     axe_script,
-    chromium,
     served_console,
+    store,
     watched,
 )
 from tests.staff_console.console_seed import WITH_HISTORY, seed
+
+__all__ = ["store"]  # on the browser's loop
 
 
 @pytest.fixture(params=["sqlite"])
@@ -42,10 +46,13 @@ def test_the_vendored_axe_is_the_pinned_file() -> None:
     assert "Mozilla Public License" in AXE.with_name("LICENSE").read_text(encoding="utf-8")
 
 
-async def test_no_console_page_has_a_serious_accessibility_violation(store: Store) -> None:
+@ON_SESSION_LOOP
+async def test_no_console_page_has_a_serious_accessibility_violation(
+    store: Store, browser: Browser
+) -> None:
     await seed(store, START)
     script = axe_script()
-    async with served_console(store) as console, chromium() as browser:
+    async with served_console(store) as console:
         link = await console.door.invite("Bob", "admin")
         tab = await watched(browser, bypass_csp=True)
         page = tab.page

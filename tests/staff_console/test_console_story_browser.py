@@ -28,6 +28,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
+from playwright.async_api import Browser
 from telegram.request import HTTPXRequest
 
 from bot.chat_ref import TELEGRAM, UserRef
@@ -38,19 +40,26 @@ from bot.store import Store
 from bot.telegram.limits import RateLimiter
 from conversations.texts.deliveries_texts import short_ref
 from tests.e2e.conftest import _TLS, ADA, OLU, OPERATORS, PUBLIC_BASE_URL, BotStack
-from tests.staff_console.console_browser import ServedConsole, chromium, served_console, watched
+from tests.staff_console.console_browser import (
+    ON_SESSION_LOOP,
+    ServedConsole,
+    served_console,
+    session_loop_fixture,
+    watched,
+)
 from tests.staff_console.test_handoffs_browser import public
 from tests.support.words import SHIPPED, said_in
 from tests.telegram_adapter.handler_world import manual_dispatch
 from tests.telegram_adapter.stack_backends import started_stack
 
+pytestmark = ON_SESSION_LOOP
 __all__ = ["public"]  # instance A: the running bot's web app on a loopback port
 
 FRENCH = said_in("fr")
 RIDER = "Tunde Bakare"
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest_asyncio.fixture(params=["sqlite", "postgres"], loop_scope="session")
 async def stack(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[BotStack]:
     """The running bot over each backend, its creates left ``pending`` for a person to dispatch
     and OLU an admin of its console."""
@@ -61,7 +70,7 @@ async def stack(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator
         )
 
 
-@pytest.fixture
+@session_loop_fixture
 async def second(stack: BotStack, tmp_path: Path) -> AsyncIterator[ServedConsole]:
     """Instance B: a core with the bot's own settings over the bot's store (on PostgreSQL, a
     store of its own on the same database), its Partner API the same sandbox, Telegram
@@ -126,80 +135,77 @@ def _card_text(stack: BotStack, message_id: int) -> str:
 
 
 async def test_the_whole_story_on_two_instances(
-    stack: BotStack, public: str, second: ServedConsole
+    stack: BotStack, public: str, second: ServedConsole, browser: Browser
 ) -> None:
     a, b = public, second.public
     assert a != b
     link = await _console_link(stack, a)
-    async with chromium() as browser:
-        tab = await watched(browser)
-        page = tab.page
+    tab = await watched(browser)
+    page = tab.page
 
-        # 1. Signed in on A by the link; the list open on B (the same session).
-        await tab.sign_in(link, a)
-        await page.goto(f"{b}/console/deliveries")
-        assert page.url == f"{b}/console/deliveries"
-        await page.get_by_text(SHIPPED.say("console_web.live.on")).wait_for()
+    # 1. Signed in on A by the link; the list open on B (the same session).
+    await tab.sign_in(link, a)
+    await page.goto(f"{b}/console/deliveries")
+    assert page.url == f"{b}/console/deliveries"
+    await page.get_by_text(SHIPPED.say("console_web.live.on")).wait_for()
 
-        # 2. ADA orders in Telegram; the row appears on B's open list by itself.
-        delivery_id = await stack.order(ADA)
-        row = page.locator(f'tr[data-delivery="{delivery_id}"]')
-        await row.wait_for()
-        listed = await row.inner_text()
-        assert short_ref(delivery_id).upper() in listed.upper()
-        assert SHIPPED.say("status.pending") in listed
+    # 2. ADA orders in Telegram; the row appears on B's open list by itself.
+    delivery_id = await stack.order(ADA)
+    row = page.locator(f'tr[data-delivery="{delivery_id}"]')
+    await row.wait_for()
+    listed = await row.inner_text()
+    assert short_ref(delivery_id).upper() in listed.upper()
+    assert SHIPPED.say("status.pending") in listed
 
-        # 3. Opened on B, a rider assigned from the panel.
-        await row.get_by_role("link").click()
-        await page.wait_for_url(f"{b}/console/deliveries/{delivery_id}")
-        assign = SHIPPED.say("console_web.actions.assign", rider=f"{RIDER} (motorbike)")
-        await page.get_by_role("button", name=assign).click()
-        await page.wait_for_url(f"{b}/console/deliveries/{delivery_id}?done=assigned")
-        outcome = await page.get_by_role("status").inner_text()
-        assert outcome == SHIPPED.say("console_web.actions.done_assigned")
-        rider_now = SHIPPED.say("console_web.actions.rider_now", rider=RIDER)
-        assert rider_now in await page.locator("section.dispatch").inner_text()
-        assert stack.sandbox.delivery(delivery_id)["rider"]["id"] == "rdr_tunde"
+    # 3. Opened on B, a rider assigned from the panel.
+    await row.get_by_role("link").click()
+    await page.wait_for_url(f"{b}/console/deliveries/{delivery_id}")
+    assign = SHIPPED.say("console_web.actions.assign", rider=f"{RIDER} (motorbike)")
+    await page.get_by_role("button", name=assign).click()
+    await page.wait_for_url(f"{b}/console/deliveries/{delivery_id}?done=assigned")
+    outcome = await page.get_by_role("status").inner_text()
+    assert outcome == SHIPPED.say("console_web.actions.done_assigned")
+    rider_now = SHIPPED.say("console_web.actions.rider_now", rider=RIDER)
+    assert rider_now in await page.locator("section.dispatch").inner_text()
+    assert stack.sandbox.delivery(delivery_id)["rider"]["id"] == "rdr_tunde"
 
-        # 4. ADA asks for a person; taken on A and answered there.
-        ref, card = await _asks_for_a_person(stack)
-        await page.goto(f"{a}/console/deliveries")
-        await tab.take_hand_off(a, ref)
-        taken = SHIPPED.say("staff.card_taken", owner=OLU.first_name)
-        await page.get_by_text(taken).wait_for()
-        assert taken in _card_text(stack, card)
-        before = len(stack.tg.sent_messages(ADA.id))
-        await tab.reply_to_hand_off("Hello Ada, Olu here")
-        assert [m.text for m in stack.tg.sent_messages(ADA.id)[before:]] == ["Hello Ada, Olu here"]
-        assert "Hello Ada, Olu here" in _card_text(stack, card)
+    # 4. ADA asks for a person; taken on A and answered there.
+    ref, card = await _asks_for_a_person(stack)
+    await page.goto(f"{a}/console/deliveries")
+    await tab.take_hand_off(a, ref)
+    taken = SHIPPED.say("staff.card_taken", owner=OLU.first_name)
+    await page.get_by_text(taken).wait_for()
+    assert taken in _card_text(stack, card)
+    before = len(stack.tg.sent_messages(ADA.id))
+    await tab.reply_to_hand_off("Hello Ada, Olu here")
+    assert [m.text for m in stack.tg.sent_messages(ADA.id)[before:]] == ["Hello Ada, Olu here"]
+    assert "Hello Ada, Olu here" in _card_text(stack, card)
 
-        # 5. Blocked on B from her page, with a reason; her next message is refused.
-        customer = f"{b}/console/customers/telegram/{ADA.id}"
-        await page.goto(customer)
-        await page.get_by_label(SHIPPED.say("console_web.customers.reason")).fill("fake orders")
-        await page.get_by_role(
-            "button", name=SHIPPED.say("console_web.customers.block_button"), exact=True
-        ).click()
-        await page.wait_for_url(re.compile(re.escape(customer) + r"\?done=blocked&drafts=\d+$"))
-        assert await page.get_by_role(
-            "button", name=SHIPPED.say("console_web.customers.unblock_button"), exact=True
-        ).is_visible()
-        # B's desk ended her hand-off: she was told, and the card in the group says why.
-        assert [m.text for m in stack.tg.sent_messages(ADA.id)[-1:]] == [
-            SHIPPED.say("safety.blocked")
-        ]
-        assert SHIPPED.say("staff.card_blocked") in _card_text(stack, card)
-        (refused,) = await stack.text(ADA, "hello?")
-        assert refused.text == SHIPPED.say("safety.blocked")
+    # 5. Blocked on B from her page, with a reason; her next message is refused.
+    customer = f"{b}/console/customers/telegram/{ADA.id}"
+    await page.goto(customer)
+    await page.get_by_label(SHIPPED.say("console_web.customers.reason")).fill("fake orders")
+    await page.get_by_role(
+        "button", name=SHIPPED.say("console_web.customers.block_button"), exact=True
+    ).click()
+    await page.wait_for_url(re.compile(re.escape(customer) + r"\?done=blocked&drafts=\d+$"))
+    assert await page.get_by_role(
+        "button", name=SHIPPED.say("console_web.customers.unblock_button"), exact=True
+    ).is_visible()
+    # B's desk ended her hand-off: she was told, and the card in the group says why.
+    assert [m.text for m in stack.tg.sent_messages(ADA.id)[-1:]] == [SHIPPED.say("safety.blocked")]
+    assert SHIPPED.say("staff.card_blocked") in _card_text(stack, card)
+    (refused,) = await stack.text(ADA, "hello?")
+    assert refused.text == SHIPPED.say("safety.blocked")
 
-        # 6. French chosen on A; B's pages are in French.
-        await page.goto(f"{a}/console/deliveries")
-        await tab.choose_language(a, "fr")
-        await page.goto(f"{b}/console/deliveries/{delivery_id}")
-        assert await page.locator("html").get_attribute("lang") == "fr"
-        assert FRENCH.say("console_web.actions.rider_now", rider=RIDER) in (
-            await page.locator("section.dispatch").inner_text()
-        )
+    # 6. French chosen on A; B's pages are in French.
+    await page.goto(f"{a}/console/deliveries")
+    await tab.choose_language(a, "fr")
+    await page.goto(f"{b}/console/deliveries/{delivery_id}")
+    assert await page.locator("html").get_attribute("lang") == "fr"
+    assert FRENCH.say("console_web.actions.rider_now", rider=RIDER) in (
+        await page.locator("section.dispatch").inner_text()
+    )
     block = await stack.bot.store.customer_blocks.get(UserRef(TELEGRAM, ADA.id))
     assert block is not None and block.reason == "fake orders"
     assert tab.problems == []

@@ -7,20 +7,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from playwright.async_api import Browser
+
 from bot.store.pg_local_server import LocalPostgres
 from tests.staff_console.conftest import START
-from tests.staff_console.console_browser import chromium, served_console, watched
+from tests.staff_console.console_browser import ON_SESSION_LOOP, served_console, watched
 from tests.staff_console.console_seed import WITH_HISTORY, seed
 from tests.store.pg_instances import pg_instances
 from tests.support.clock import FakeClock
 from tests.support.words import said_in
+
+pytestmark = ON_SESSION_LOOP
 
 FRENCH = said_in("fr")
 ROWS = "tr[data-delivery]"
 
 
 async def test_a_session_opened_on_one_instance_works_on_the_other(
-    postgres_server: LocalPostgres, tmp_path: Path
+    postgres_server: LocalPostgres, tmp_path: Path, browser: Browser
 ) -> None:
     clock = FakeClock(START)
     async with pg_instances(postgres_server, tmp_path, clock=clock) as (store_a, store_b):
@@ -28,7 +32,6 @@ async def test_a_session_opened_on_one_instance_works_on_the_other(
         async with (
             served_console(store_a) as a,
             served_console(store_b) as b,
-            chromium() as browser,
         ):
             assert a.public != b.public
             tab = await watched(browser)

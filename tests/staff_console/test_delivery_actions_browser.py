@@ -10,18 +10,27 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 import pytest
+from playwright.async_api import Browser
 from starlette.applications import Starlette
 from starlette.routing import Route
 
 from bot.bot_core import BotCore
 from bot.config import TilesConfig
 from bot.store import Store
-from tests.staff_console.console_browser import chromium, watched
+from tests.staff_console.console_browser import (
+    ON_SESSION_LOOP,
+    session_loop_fixture,
+    store,
+    watched,
+)
 from tests.staff_console.dispatch_site import DispatchSite, dispatch_site
 from tests.support.clock import FakeClock
 from tests.support.served import loopback_socket, serve_on, stop_serving
 from tests.support.words import SHIPPED
 from tests.webapp.page_world import TileServer
+
+pytestmark = ON_SESSION_LOOP
+__all__ = ["store"]  # on the browser's loop
 
 
 @pytest.fixture(params=["sqlite"])
@@ -37,7 +46,7 @@ class Served:
     tiles: TileServer
 
 
-@pytest.fixture
+@session_loop_fixture
 async def served(store: Store, fake_clock: FakeClock) -> AsyncIterator[Served]:
     tiles = TileServer()
     tile_socket = loopback_socket()
@@ -60,34 +69,35 @@ async def served(store: Store, fake_clock: FakeClock) -> AsyncIterator[Served]:
             await stop_serving(tile_server, tile_socket)
 
 
-async def test_a_dispatcher_sees_the_map_and_assigns_a_rider(served: Served) -> None:
+async def test_a_dispatcher_sees_the_map_and_assigns_a_rider(
+    served: Served, browser: Browser
+) -> None:
     world = served.world
     delivery_id = await world.order(placed=True)
     link = await world.site.door.invite("Dee", "dispatcher")
-    async with chromium() as browser:
-        tab = await watched(browser)
-        page = tab.page
-        await tab.sign_in(link, served.public)
-        await page.goto(f"{served.public}/console/deliveries/{delivery_id}")
+    tab = await watched(browser)
+    page = tab.page
+    await tab.sign_in(link, served.public)
+    await page.goto(f"{served.public}/console/deliveries/{delivery_id}")
 
-        markers = page.locator("div.console-map .leaflet-marker-icon")
-        await markers.nth(1).wait_for()
-        assert await markers.count() == 2
-        titles = {await markers.nth(i).get_attribute("title") for i in range(2)}
-        assert titles == {
-            SHIPPED.say("console_web.delivery.pickup"),
-            SHIPPED.say("console_web.delivery.dropoff"),
-        }
-        await page.locator("div.console-map.console-map-drawn img.leaflet-tile").first.wait_for()
-        assert served.tiles.served > 0
+    markers = page.locator("div.console-map .leaflet-marker-icon")
+    await markers.nth(1).wait_for()
+    assert await markers.count() == 2
+    titles = {await markers.nth(i).get_attribute("title") for i in range(2)}
+    assert titles == {
+        SHIPPED.say("console_web.delivery.pickup"),
+        SHIPPED.say("console_web.delivery.dropoff"),
+    }
+    await page.locator("div.console-map.console-map-drawn img.leaflet-tile").first.wait_for()
+    assert served.tiles.served > 0
 
-        assign = SHIPPED.say("console_web.actions.assign", rider="Tunde Bakare (motorbike)")
-        await page.get_by_role("button", name=assign).click()
-        await page.wait_for_url(f"{served.public}/console/deliveries/{delivery_id}?done=assigned")
-        outcome = page.get_by_role("status")
-        assert await outcome.inner_text() == SHIPPED.say("console_web.actions.done_assigned")
-        said = SHIPPED.say("console_web.actions.rider_now", rider="Tunde Bakare")
-        assert said in await page.locator("section.dispatch").inner_text()
-        await markers.nth(1).wait_for()  # the map is drawn again on the page after the action
+    assign = SHIPPED.say("console_web.actions.assign", rider="Tunde Bakare (motorbike)")
+    await page.get_by_role("button", name=assign).click()
+    await page.wait_for_url(f"{served.public}/console/deliveries/{delivery_id}?done=assigned")
+    outcome = page.get_by_role("status")
+    assert await outcome.inner_text() == SHIPPED.say("console_web.actions.done_assigned")
+    said = SHIPPED.say("console_web.actions.rider_now", rider="Tunde Bakare")
+    assert said in await page.locator("section.dispatch").inner_text()
+    await markers.nth(1).wait_for()  # the map is drawn again on the page after the action
     assert world.sandbox.delivery(delivery_id)["rider"]["id"] == "rdr_tunde"
     assert tab.problems == []

@@ -7,18 +7,23 @@ is served by uvicorn on a loopback socket."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
+from playwright.async_api import Browser
 
 from tests.e2e.conftest import ADA, OLU, OPERATORS, PUBLIC_BASE_URL, BotStack
-from tests.staff_console.console_browser import chromium, watched
+from tests.staff_console.console_browser import ON_SESSION_LOOP, session_loop_fixture, watched
 from tests.support.served import loopback_socket, serve_on, stop_serving
 from tests.support.words import SHIPPED
-from tests.telegram_adapter.stack_backends import limits, stack, webapp
+from tests.telegram_adapter.stack_backends import limits, started_stack, webapp
 
-__all__ = ["limits", "stack", "webapp"]
+pytestmark = ON_SESSION_LOOP
+__all__ = ["limits", "webapp"]
 
 
 @pytest.fixture
@@ -26,7 +31,22 @@ def console() -> dict[str, Any]:
     return {"enabled": True, "dispatchers": [f"telegram:{OLU.id}"]}
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(params=["sqlite", "postgres"], loop_scope="session")
+async def stack(
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    limits: dict[str, Any],
+    console: dict[str, Any],
+    webapp: dict[str, Any],
+) -> AsyncIterator[BotStack]:
+    """``stack_backends``'s ``stack``, started on the browser's loop."""
+    async with contextlib.AsyncExitStack() as exits:
+        yield await started_stack(
+            exits, request, tmp_path, limits=limits, console=console, webapp=webapp
+        )
+
+
+@session_loop_fixture
 async def public(stack: BotStack) -> AsyncIterator[str]:
     """The running bot's web app at ``http://localhost:<port>`` (a secure context to the
     browser, so it keeps the ``Secure`` cookie)."""
@@ -39,7 +59,9 @@ async def public(stack: BotStack) -> AsyncIterator[str]:
 
 
 @pytest.mark.parametrize("stack", ["sqlite"], indirect=True)  # the HTTP tests run both
-async def test_take_a_hand_off_and_reply_in_the_browser(stack: BotStack, public: str) -> None:
+async def test_take_a_hand_off_and_reply_in_the_browser(
+    stack: BotStack, public: str, browser: Browser
+) -> None:
     await stack.command(ADA, "human")
     (card,) = stack.tg.sent_messages(OPERATORS.id)
     assert card.text is not None
@@ -48,19 +70,18 @@ async def test_take_a_hand_off_and_reply_in_the_browser(stack: BotStack, public:
     sent = (stack.tg.sent_messages(OLU.id)[-1].text or "").rsplit("\n", 1)[-1]
     link = public + sent.removeprefix(PUBLIC_BASE_URL)
 
-    async with chromium() as browser:
-        tab = await watched(browser)
-        page = tab.page
-        await tab.sign_in(link, public)
-        await tab.take_hand_off(public, ref)
-        await page.get_by_text(SHIPPED.say("staff.card_taken", owner="Olu")).wait_for()
-        now = stack.tg.message(OPERATORS.id, card.message_id)
-        assert now is not None
-        assert SHIPPED.say("staff.card_taken", owner="Olu") in str(now.get("text"))
+    tab = await watched(browser)
+    page = tab.page
+    await tab.sign_in(link, public)
+    await tab.take_hand_off(public, ref)
+    await page.get_by_text(SHIPPED.say("staff.card_taken", owner="Olu")).wait_for()
+    now = stack.tg.message(OPERATORS.id, card.message_id)
+    assert now is not None
+    assert SHIPPED.say("staff.card_taken", owner="Olu") in str(now.get("text"))
 
-        before = len(stack.tg.sent_messages(ADA.id))
-        await tab.reply_to_hand_off("Hello from the console")
-        assert "Hello from the console" in await page.locator("ol.handoff-messages").inner_text()
+    before = len(stack.tg.sent_messages(ADA.id))
+    await tab.reply_to_hand_off("Hello from the console")
+    assert "Hello from the console" in await page.locator("ol.handoff-messages").inner_text()
     assert [m.text for m in stack.tg.sent_messages(ADA.id)[before:]] == ["Hello from the console"]
     now = stack.tg.message(OPERATORS.id, card.message_id)
     assert now is not None and "Hello from the console" in str(now.get("text"))

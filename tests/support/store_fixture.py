@@ -15,6 +15,7 @@ it wants it by overriding two small fixtures:
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import asyncpg
@@ -29,16 +30,22 @@ STORE_FILE = "bot.db"
 """The SQLite file's name in ``tmp_path``: a test reopens it there to play a restart."""
 
 _STORE_TESTS_DATABASE = "store_tests"
-_made: set[int] = set()  # the servers (by port) that have the database already
 
 
-async def empty_postgres_database(postgres_server: LocalPostgres) -> str:
-    """An empty (truncated) database on the session's server; its DSN."""
-    if postgres_server.port not in _made:
-        dsn = await postgres_server.create_database(_STORE_TESTS_DATABASE)
-        _made.add(postgres_server.port)
-        return dsn
-    dsn = postgres_server.dsn(_STORE_TESTS_DATABASE)
+async def empty_postgres_database(
+    postgres_server: LocalPostgres, name: str = _STORE_TESTS_DATABASE
+) -> str:
+    """An empty (truncated) database ``name`` on the session's server, created and migrated
+    by its first user; its DSN. The schema stays (migrating a new database costs a second or
+    more, a ``TRUNCATE`` a few milliseconds), every row goes, identities restart."""
+    conn = await asyncpg.connect(postgres_server.dsn())
+    try:
+        exists = await conn.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", name)
+    finally:
+        await conn.close()
+    if not exists:
+        return await postgres_server.create_database(name)
+    dsn = postgres_server.dsn(name)
     conn = await asyncpg.connect(dsn)
     try:
         tables = await conn.fetch(
@@ -65,11 +72,12 @@ def store_clock() -> Clock:
     return system_clock
 
 
-@pytest.fixture
-async def store(
+@asynccontextmanager
+async def opened_store(
     store_backend: str, store_clock: Clock, request: pytest.FixtureRequest, tmp_path: Path
 ) -> AsyncIterator[Store]:
-    """A real store on ``store_backend``, reading ``store_clock``; see the module docstring."""
+    """The ``store`` fixture's store, for a module whose own ``store`` runs on another event
+    loop (the browser tests' session loop: ``tests/staff_console/console_browser.py``)."""
     if store_backend == "postgres":
         # Asked for only here, so a SQLite-only run never starts a server.
         dsn = await empty_postgres_database(request.getfixturevalue("postgres_server"))
@@ -83,4 +91,13 @@ async def store(
         return
     assert store_backend == "sqlite", store_backend
     async with Store.open(tmp_path / STORE_FILE, clock=store_clock, synchronous="NORMAL") as opened:
+        yield opened
+
+
+@pytest.fixture
+async def store(
+    store_backend: str, store_clock: Clock, request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[Store]:
+    """A real store on ``store_backend``, reading ``store_clock``; see the module docstring."""
+    async with opened_store(store_backend, store_clock, request, tmp_path) as opened:
         yield opened
