@@ -38,6 +38,7 @@ ROOTS: dict[str, tuple[str, ...]] = {
     "bot.telegram": ("bot.telegram.telegram_errors.TelegramAdapterError",),
     "bot.web": ("bot.web.web_errors.WebError",),
     "bot.webapp": ("bot.webapp.webapp_errors.WebAppError",),
+    "bot.whatsapp": ("bot.whatsapp.whatsapp_errors.WhatsAppChannelError",),
     "bot.whatsapp_fake": ("bot.whatsapp_fake.fake_errors.WhatsAppFakeError",),
     "conversations": ("conversations.flow.FlowError", "conversations.services.ServiceUnavailable"),
 }

@@ -45,6 +45,7 @@ from bot.whatsapp.inbound import (
     Text,
     Unsupported,
 )
+from bot.whatsapp.whatsapp_errors import WhatsAppChannelError
 
 BUSINESS_OBJECT: Final = "whatsapp_business_account"
 MAX_TEXT: Final = 65_536
@@ -214,7 +215,7 @@ class Push:
     meta_errors: Sequence[int] = ()
 
 
-class NotAPush(ValueError):
+class NotAPush(WhatsAppChannelError, ValueError):
     """The body is JSON but not a push of a WhatsApp Business Account (the reason never
     quotes it)."""
 

@@ -46,6 +46,7 @@ from bot.whatsapp.outgoing import (
     TextMessage,
 )
 from bot.whatsapp.pacing import WhatsAppPacing
+from bot.whatsapp.whatsapp_errors import WhatsAppChannelError
 from conversations.texts.catalogue import Catalogue
 
 if TYPE_CHECKING:
@@ -78,11 +79,11 @@ def access_alert(alert: Alert, catalogue: Callable[[], Catalogue]) -> AlertOnce:
     return refused
 
 
-class WindowClosed(SendFailed):
+class WindowClosed(SendFailed, WhatsAppChannelError):
     """Meta refused a message other than a template: the customer-service window is closed."""
 
 
-class SendThrottled(SendFailed):
+class SendThrottled(SendFailed, WhatsAppChannelError):
     """Meta's rate limits held the send past its retries; try again after ``retry_after``."""
 
     def __init__(self, reason: str, retry_after: float) -> None:

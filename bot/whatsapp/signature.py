@@ -12,12 +12,14 @@ import hashlib
 import hmac
 from typing import Final
 
+from bot.whatsapp.whatsapp_errors import WhatsAppChannelError
+
 SIGNATURE_HEADER: Final = "X-Hub-Signature-256"
 _PREFIX: Final = "sha256="
 _HEX_DIGITS: Final = 64
 
 
-class BadSignature(Exception):
+class BadSignature(WhatsAppChannelError):
     """The push is not signed with the app's secret: its header is missing, malformed, or
     signs other bytes."""
 
