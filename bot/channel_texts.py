@@ -15,6 +15,7 @@ from bot.console.console_texts import CONSOLE_TEXTS
 from bot.staff_console.console_web_texts import CONSOLE_WEB_TEXTS
 from bot.telegram.telegram_texts import TELEGRAM_TEXTS
 from bot.webapp.webapp_texts import WEBAPP_TEXTS
+from bot.whatsapp.sending_texts import WHATSAPP_SENDING_TEXTS
 from bot.whatsapp.whatsapp_texts import WHATSAPP_TEXTS
 from conversations.texts.catalogue import ChannelTexts
 
@@ -22,4 +23,11 @@ from conversations.texts.catalogue import ChannelTexts
 def shipped_channel_texts() -> tuple[ChannelTexts, ...]:
     """Every shipped channel's own words: what a ``[texts]`` override may name besides the
     core's messages."""
-    return (TELEGRAM_TEXTS, WEBAPP_TEXTS, CONSOLE_TEXTS, CONSOLE_WEB_TEXTS, WHATSAPP_TEXTS)
+    return (
+        TELEGRAM_TEXTS,
+        WEBAPP_TEXTS,
+        CONSOLE_TEXTS,
+        CONSOLE_WEB_TEXTS,
+        WHATSAPP_TEXTS,
+        WHATSAPP_SENDING_TEXTS,
+    )

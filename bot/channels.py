@@ -96,6 +96,11 @@ class Channels:
             self._messenger = registration
         self._by_name[registration.name] = registration
 
+    @property
+    def has_messenger(self) -> bool:
+        """Whether a channel registered so far is the messenger."""
+        return self._messenger is not None
+
     def __iter__(self) -> Iterator[ChannelRegistration]:
         return iter(self._by_name.values())
 

@@ -2,9 +2,9 @@
 defaults.
 
 One type for every way the bot is built (``build_core``, ``Runtime``): the Partner API's, the
-geocoder's and the agent webhooks' transports; a geocoder or a flow registry of the caller's
-own; PTB's HTTP layer, the update processor and the send limiter (Telegram only); the clocks,
-the sleep, the store's durability and the idempotency keys.
+geocoder's, the agent webhooks' and the WhatsApp Cloud API's transports; a geocoder or a flow
+registry of the caller's own; PTB's HTTP layer, the update processor and the send limiter
+(Telegram only); the clocks, the sleep, the store's durability and the idempotency keys.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ class Seams:
     partner_transport: httpx.AsyncBaseTransport | None = None
     geocoder_transport: httpx.AsyncBaseTransport | None = None
     agent_webhook_transport: httpx.AsyncBaseTransport | None = None
+    whatsapp_transport: httpx.AsyncBaseTransport | None = None  # the Cloud API's (a fake's)
     geocoder: Geocoder | None = None
     registry: FlowRegistry | None = None
     telegram_request: BaseRequest | None = None

@@ -26,10 +26,12 @@ from bot.bot_core import BotCore
 from bot.channel_kind import ChannelKind
 from bot.config import Config
 from bot.console.console_kind import CONSOLE_KIND
+from bot.runtime.whatsapp_wiring import register_whatsapp
 from bot.runtime.wiring import TelegramBot, register_telegram
 from bot.seams import Seams
 from bot.store import Store
 from bot.telegram.telegram_kind import TELEGRAM_KIND
+from bot.whatsapp.whatsapp_kind import WHATSAPP_KIND
 
 RegisterOn = Callable[[BotCore], object]
 """Registers a channel on the built core; returns what the runtime keeps of it."""
@@ -105,7 +107,38 @@ class AgentsStarter:
         return register_agents
 
 
-SHIPPED_STARTERS: Final[tuple[ChannelStarter, ...]] = (TelegramStarter(), AgentsStarter())
+@dataclass(frozen=True)
+class WhatsAppStarter:
+    """WhatsApp, when ``[whatsapp]`` has a ``phone_number_id``; the messenger only when
+    Telegram is not (``bot.runtime.whatsapp_wiring``)."""
+
+    kind: ChannelKind = WHATSAPP_KIND
+    messenger: bool = True
+
+    def wanted(self, config: Config, *, telegram: bool) -> bool:
+        # ``telegram`` False is ``deliverybot mcp``: a process that takes no messenger's
+        # updates, WhatsApp's included.
+        return telegram and config.whatsapp.configured
+
+    async def open(
+        self, config: Config, seams: Seams, store: Store, stack: contextlib.AsyncExitStack
+    ) -> RegisterOn:
+        from bot.whatsapp.cloud_client import cloud_client  # pywa: only where WhatsApp runs
+
+        cloud = cloud_client(config.whatsapp, transport=seams.whatsapp_transport)
+        stack.push_async_callback(cloud.aclose)
+
+        def register(core: BotCore) -> object:
+            return register_whatsapp(core, config.whatsapp, cloud)
+
+        return register
+
+
+SHIPPED_STARTERS: Final[tuple[ChannelStarter, ...]] = (
+    TelegramStarter(),
+    WhatsAppStarter(),
+    AgentsStarter(),
+)
 """Every channel ``deliverybot run`` may start, in the order they register."""
 
 SHIPPED_CHANNEL_KINDS: Final[tuple[ChannelKind, ...]] = (
