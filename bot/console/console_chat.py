@@ -20,16 +20,8 @@ from bot.chat_ref import CONSOLE, ChatRef, UserRef
 from bot.console.console_render import render_prompt, render_turn, said
 from bot.console.console_screen import Screen
 from bot.console.parse import (
-    AnswerQuote,
-    AskPerson,
-    AskStatus,
-    CancelDelivery,
-    DeskRequest,
-    ListDeliveries,
-    NewOrder,
     OpenHandoff,
     PhotoFiles,
-    RepeatLast,
     Unclear,
     parse_line,
 )
@@ -38,6 +30,16 @@ from bot.handoff.bodies import text_body
 from bot.handoff.desk import HandoffDesk
 from bot.ordering import ChatService, CustomerDesk, HandoffReply
 from bot.ordering.quote_desk import QuoteDesk
+from bot.ordering.typed_requests import (
+    AnswerQuote,
+    AskPerson,
+    AskStatus,
+    CancelDelivery,
+    DeskRequest,
+    ListDeliveries,
+    NewOrder,
+    RepeatLast,
+)
 from conversations import (
     CommandAnswer,
     ContactAnswer,

@@ -46,8 +46,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.ordering.receiver_handoff import handoff_token
+from bot.ordering.typed_requests import (
+    AnswerQuote,
+    AskPerson,
+    DeskRequest,
+    NewOrder,
+    RepeatLast,
+    after_order_request,
+    desk_request,
+)
 from bot.relay import quote_question
-from bot.relay.quote_question import QuoteChoice
 from conversations import (
     EDIT_PREFIX,
     KEEP,
@@ -62,7 +70,7 @@ from conversations import (
 )
 from conversations.dialog import Answer
 from conversations.engine.option_names import option_named
-from conversations.keywords import after_order, keyword_named
+from conversations.keywords import keyword_named
 from conversations.texts.catalogue import Catalogue
 
 COMMANDS: dict[str, CommandName] = {
@@ -94,62 +102,12 @@ class Unclear:
 
 
 @dataclass(frozen=True)
-class NewOrder:
-    """The customer asked for a new order: in the entry flow, or in ``flow`` by name
-    (``new return_parcel``)."""
-
-    flow: str | None = None
-
-
-@dataclass(frozen=True)
-class RepeatLast:
-    """The customer asked to order the same as last time."""
-
-
-@dataclass(frozen=True)
-class AskStatus:
-    """``status [ref]``: one of the customer's deliveries (``ref`` empty: the latest)."""
-
-    ref: str = ""
-
-
-@dataclass(frozen=True)
-class ListDeliveries:
-    """``deliveries [page]``: a page of the customer's deliveries (``page`` from 1)."""
-
-    page: int = 1
-
-
-@dataclass(frozen=True)
-class CancelDelivery:
-    """``cancel_delivery <ref> <reason>`` (either may be missing: the desk says how)."""
-
-    ref: str
-    reason: str
-
-
-@dataclass(frozen=True)
 class OpenHandoff:
     """``/start otp_<token>``: a drop-off code link, opened."""
 
     token: str
 
 
-@dataclass(frozen=True)
-class AskPerson:
-    """``human``: the customer asks to talk to a person (``bot.handoff``)."""
-
-
-@dataclass(frozen=True)
-class AnswerQuote:
-    """``quote keep <ref>`` / ``quote cancel <ref>``: the answer to a fee set after the order
-    (``bot.relay.quote_question``; the relay's question says what to type)."""
-
-    choice: QuoteChoice
-    ref: str
-
-
-DeskRequest = AskStatus | ListDeliveries | CancelDelivery
 Parsed = (
     Answer
     | PhotoFiles
@@ -196,12 +154,12 @@ def parse_line(
     if keyword == "human" and not rest:
         return AskPerson()
     if prompt is None:
-        ended = _after_order(
+        ended = after_order_request(
             catalogue, text
         )  # "annuler", "où est mon colis ?" once the order ended
         if ended is not None:
             return ended
-    desk = _desk_request(keyword or word.removeprefix("/"), rest)
+    desk = desk_request(keyword or word.removeprefix("/"), rest)
     if desk is not None:
         return desk
     command = COMMANDS.get(keyword or "")
@@ -229,30 +187,6 @@ def numbered(prompt: Prompt) -> list[tuple[int, Option]]:
     others = (option for option in prompt.options if option.id != KEEP)
     numbers = dict(zip((o.id for o in others), itertools.count(1), strict=False))
     return [(numbers.get(option.id, 0), option) for option in prompt.options]
-
-
-def _after_order(catalogue: Catalogue, text: str) -> DeskRequest | None:
-    """What a line asks of the desk when no order is open: the latest delivery's status
-    ("statut", "où est mon colis ?") or how to cancel it ("annuler")."""
-    match after_order(catalogue, text):
-        case "status" | "where_is_my_parcel":
-            return AskStatus()
-        case "cancel":
-            return CancelDelivery("", "")
-    return None
-
-
-def _desk_request(word: str, rest: str) -> DeskRequest | None:
-    """``status [ref]``, ``deliveries [page]``, ``cancel_delivery [ref [reason]]``; None for
-    anything else (``status`` followed by several words is an answer, not a command)."""
-    if word == "status" and " " not in rest:
-        return AskStatus(rest)
-    if word == "deliveries" and (not rest or rest.isdigit()):
-        return ListDeliveries(int(rest) if rest else 1)
-    if word == "cancel_delivery":
-        ref, _, reason = rest.partition(" ")
-        return CancelDelivery(ref, reason.strip())
-    return None
 
 
 def _edit(catalogue: Catalogue, target: str, prompt: Prompt | None) -> Parsed:

@@ -48,6 +48,15 @@ from bot.handoff.desk import HandoffDesk
 from bot.ordering import ChatService, CustomerDesk
 from bot.ordering.chats import no_open_order
 from bot.ordering.quote_desk import QuoteDesk
+from bot.ordering.typed_requests import (
+    AnswerQuote,
+    AskPerson,
+    AskStatus,
+    CancelDelivery,
+    ListDeliveries,
+    NewOrder,
+    RepeatLast,
+)
 from bot.relay.channel_protocol import ChatUnreachable
 from bot.whatsapp.contracts import CustomerWindows, OtpClaims, WhatsAppSend
 from bot.whatsapp.inbound import (
@@ -79,13 +88,6 @@ from bot.whatsapp.turn_drawing import (
     split_text,
 )
 from bot.whatsapp.words import (
-    AnswerQuote,
-    AskPerson,
-    AskStatus,
-    CancelDelivery,
-    ListDeliveries,
-    NewOrder,
-    RepeatLast,
     Said,
     ShowMenu,
     read_words,

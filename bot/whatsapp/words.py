@@ -30,10 +30,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.ordering.typed_requests import (
+    AnswerQuote,
+    AskPerson,
+    AskStatus,
+    CancelDelivery,
+    ListDeliveries,
+    NewOrder,
+    RepeatLast,
+    after_order_request,
+    desk_request,
+)
 from bot.relay import quote_question
-from bot.relay.quote_question import QuoteChoice
 from conversations import ChoiceAnswer, CommandAnswer, CommandName, Prompt, TextAnswer
-from conversations.keywords import after_order, keyword_named
+from conversations.keywords import keyword_named
 from conversations.texts.catalogue import Catalogue
 
 NAVIGATION: dict[str, CommandName] = {
@@ -47,56 +57,10 @@ MENU = "menu"
 
 
 @dataclass(frozen=True)
-class NewOrder:
-    """ "new": a new order in the entry flow."""
-
-
-@dataclass(frozen=True)
-class RepeatLast:
-    """ "repeat": the customer's last order again."""
-
-
-@dataclass(frozen=True)
-class AskPerson:
-    """ "human": a person of the business's team."""
-
-
-@dataclass(frozen=True)
 class ShowMenu:
     """ "menu" (or "help" with no order open): the words, and a menu to tap."""
 
 
-@dataclass(frozen=True)
-class AskStatus:
-    """``status [ref]``: one of the customer's deliveries (``ref`` empty: the latest)."""
-
-    ref: str = ""
-
-
-@dataclass(frozen=True)
-class ListDeliveries:
-    """``deliveries [page]``: a page of the customer's deliveries (``page`` from 1)."""
-
-    page: int = 1
-
-
-@dataclass(frozen=True)
-class CancelDelivery:
-    """``cancel_delivery <ref> <reason>`` (either may be missing: the desk says how)."""
-
-    ref: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class AnswerQuote:
-    """``quote keep|cancel <ref>``: the answer to a fee set after the order."""
-
-    choice: QuoteChoice
-    ref: str
-
-
-DeskRequest = AskStatus | ListDeliveries | CancelDelivery
 Said = (
     NewOrder
     | RepeatLast
@@ -136,14 +100,10 @@ def read_words(catalogue: Catalogue, typed: str, prompt: Prompt | None) -> Said 
         if keyword == "human":
             return AskPerson()
     if prompt is None:
-        match after_order(catalogue, text):
-            case "status" | "where_is_my_parcel":
-                return AskStatus()
-            case "cancel":
-                return CancelDelivery("", "")
-            case None:
-                pass
-    desk = _desk_request(keyword or bare, rest)
+        ended = after_order_request(catalogue, text)  # "annuler", "où est mon colis ?"
+        if ended is not None:
+            return ended
+    desk = desk_request(keyword or bare, rest)
     if desk is not None:
         return desk
     stamp = {"step": prompt.step, "version": prompt.version} if prompt is not None else {}
@@ -155,16 +115,3 @@ def read_words(catalogue: Catalogue, typed: str, prompt: Prompt | None) -> Said 
         if 1 <= number <= len(prompt.options):
             return ChoiceAnswer(option=prompt.options[number - 1].id, **stamp)
     return TextAnswer(text=text)
-
-
-def _desk_request(word: str, rest: str) -> DeskRequest | None:
-    """``status [ref]``, ``deliveries [page]``, ``cancel_delivery [ref [reason]]``; None for
-    anything else ("status" followed by several words is an answer, not a command)."""
-    if word == "status" and " " not in rest:
-        return AskStatus(rest)
-    if word == "deliveries" and (not rest or rest.isdigit()):
-        return ListDeliveries(int(rest) if rest else 1)
-    if word == "cancel_delivery":
-        ref, _, reason = rest.partition(" ")
-        return CancelDelivery(ref, reason.strip())
-    return None

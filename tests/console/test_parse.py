@@ -7,15 +7,17 @@ from pathlib import Path
 import pytest
 
 from bot.console.parse import (
+    OpenHandoff,
+    PhotoFiles,
+    Unclear,
+    parse_line,
+)
+from bot.ordering.typed_requests import (
     AskStatus,
     CancelDelivery,
     ListDeliveries,
     NewOrder,
-    OpenHandoff,
-    PhotoFiles,
     RepeatLast,
-    Unclear,
-    parse_line,
 )
 from conversations import (
     ChoiceAnswer,

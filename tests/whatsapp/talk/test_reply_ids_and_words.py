@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
+from bot.ordering.typed_requests import (
+    AnswerQuote,
+    AskPerson,
+    AskStatus,
+    CancelDelivery,
+    ListDeliveries,
+    NewOrder,
+    RepeatLast,
+)
 from bot.whatsapp.reply_ids import (
     MenuWord,
     OwnNumber,
@@ -16,13 +25,6 @@ from bot.whatsapp.reply_ids import (
     read_tap,
 )
 from bot.whatsapp.words import (
-    AnswerQuote,
-    AskPerson,
-    AskStatus,
-    CancelDelivery,
-    ListDeliveries,
-    NewOrder,
-    RepeatLast,
     ShowMenu,
     read_words,
 )
