@@ -12,7 +12,8 @@ what a chat's channel can do is read from its kind (``capabilities``), never fro
 
 Every chat is a ``ChatRef``; the channel registered under its ``channel`` name reaches it, and
 no other. One channel is the messenger (Telegram's, the console's, or the log of a bot without a
-messenger): receivers open its links to claim a drop-off code, whoever ordered.
+messenger): receivers open its links to claim a drop-off code, unless the customer's own channel
+opens claims too (WhatsApp's ``wa.me`` link, for a WhatsApp customer's receiver).
 
 A chat whose channel this bot does not run (a Telegram customer's, from a time the bot had a
 token, when it now runs without one) cannot be reached: ``send`` raises ``ChatUnreachable``,
@@ -137,6 +138,13 @@ class Channels:
     def otp_link(self, token: str) -> str:
         """The messenger's link: a receiver claims a drop-off code there, whoever ordered."""
         return NO_HANDOFF if self._messenger is None else self._messenger.sender.otp_link(token)
+
+    def otp_link_for(self, chat: ChatRef, token: str) -> str:
+        """The link for ``chat``'s customer to pass on: their own channel's, when it opens
+        claims (a WhatsApp customer's receiver claims on WhatsApp), else the messenger's."""
+        owner = self.owner(chat)
+        own = NO_HANDOFF if owner is None else owner.sender.otp_link(token)
+        return own or self.otp_link(token)
 
     async def reserve(self, chat: ChatRef) -> float:
         """The chat's turn from its own channel's pacing (none: at once); the relay takes it

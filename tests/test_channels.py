@@ -6,10 +6,11 @@ import pytest
 
 from bot.agents.agents_wiring import AGENTS_KIND
 from bot.channels import NO_HANDOFF, ChannelRegistration, Channels
-from bot.chat_ref import AGENTS, CONSOLE, TELEGRAM, ChatRef
+from bot.chat_ref import AGENTS, CONSOLE, TELEGRAM, WHATSAPP, ChatRef
 from bot.console.console_kind import CONSOLE_KIND
 from bot.relay.channel_protocol import ChatUnreachable
 from bot.telegram.telegram_kind import TELEGRAM_KIND
+from bot.whatsapp.whatsapp_kind import WHATSAPP_KIND
 from conversations import Turn
 
 
@@ -23,7 +24,7 @@ class Recording:
         return len(self.sent)
 
     def otp_link(self, token: str) -> str:
-        return self.link + token
+        return self.link + token if self.link else NO_HANDOFF
 
 
 class Turns:
@@ -116,3 +117,18 @@ async def test_a_chats_turn_is_its_own_channels_pacing() -> None:
     channels.release(CUSTOMER)
     channels.release(AGENT)
     assert paced.taken == []
+
+
+async def test_a_code_link_opens_in_the_customers_own_channel_when_it_has_one() -> None:
+    channels = Channels()
+    channels.add(ChannelRegistration(TELEGRAM_KIND, Recording("https://t.me/bot?start=")))
+    channels.add(ChannelRegistration(AGENTS_KIND, Recording(), messenger=False))
+    channels.add(
+        ChannelRegistration(WHATSAPP_KIND, Recording("https://wa.me/2341?text="), messenger=False)
+    )
+
+    assert channels.otp_link_for(ChatRef(WHATSAPP, 234), "t") == "https://wa.me/2341?text=t"
+    assert channels.otp_link_for(CUSTOMER, "t") == "https://t.me/bot?start=t"
+    # A channel that opens no claim (an agent's app): the messenger's link.
+    assert channels.otp_link_for(AGENT, "t") == "https://t.me/bot?start=t"
+    assert channels.otp_link_for(ChatRef(CONSOLE, 1), "t") == "https://t.me/bot?start=t"

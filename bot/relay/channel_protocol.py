@@ -57,6 +57,16 @@ class Channel(Protocol):
 
 
 @runtime_checkable
+class ChatOtpLinks(Protocol):
+    """A ``Channel`` that can open a drop-off code's claim in a given chat's own channel (a
+    WhatsApp customer's receiver gets a ``wa.me`` link, whichever channel is the messenger)."""
+
+    def otp_link_for(self, chat: ChatRef, token: str) -> str:
+        """The link ``chat``'s customer passes on to the receiver (``""``: none can be)."""
+        ...
+
+
+@runtime_checkable
 class PacedChannel(Protocol):
     """A ``Channel`` that paces its sends, and says how far behind a chat is."""
 

@@ -42,7 +42,7 @@ from bot.partner.listed import listed_details
 from bot.partner.models import Delivery, WebhookEvent
 from bot.relay import quote_question
 from bot.relay.agent_updates import AGENT_UPDATE, agent_event_body, agent_question
-from bot.relay.channel_protocol import Channel
+from bot.relay.channel_protocol import Channel, ChatOtpLinks
 from bot.relay.customer_news import News, customer_news, news_sentences
 from bot.relay.operator_notes import operator_notes
 from bot.relay.outbox import Outgoing, Told
@@ -314,7 +314,7 @@ class Planner:
         handoff = await self._store.otp.put(
             delivery.id, code, receiver or otp.receiver_phone.strip(), event.created
         )
-        opener = self._channel.otp_link(handoff.token)
+        opener = self._otp_link(link.chat, handoff.token)
         sender = (delivery.customer.sender_phone if delivery.customer else None) or ""
         customer = self._customers_catalogue(link)
         if receiver is not None and normalise_phone(sender, self._region) == receiver:
@@ -326,6 +326,12 @@ class Planner:
             Outgoing(SendKey(event.id, link.chat, OTP_LINK), link_text),
             *self._to_operators(event, OTP_WAITING, waiting),
         ]
+
+    def _otp_link(self, chat: ChatRef, token: str) -> str:
+        """The claim's link for ``chat``'s customer: in the chat's own channel where it can."""
+        if isinstance(self._channel, ChatOtpLinks):
+            return self._channel.otp_link_for(chat, token)
+        return self._channel.otp_link(token)
 
     async def _customer_phone(self, link: DeliveryLink) -> str | None:
         phone = await self._store.contacts.phone_for(link.user)

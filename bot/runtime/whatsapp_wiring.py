@@ -12,7 +12,8 @@
 its turns, the conversation's later turns, the routes, the sweep, and its words. It is the
 messenger (its ``wa.me`` links open the drop-off code's claim) only when no other channel is.
 Hand-offs of WhatsApp customers reach the staff the core already has (Telegram's operators'
-chat, the console), and their answers the customer through the conversation's side.
+chat, the console), and their answers the customer through the news (``WhatsAppNews.reply``:
+the reply template once the window has closed).
 """
 
 from __future__ import annotations
@@ -104,8 +105,9 @@ def register_whatsapp(
         quotes=core.quotes(WHATSAPP_WORDS),
         handoffs=core.handoffs,
         otp=otp,
+        blocked=store.blocked,
     )
-    core.handoffs.serve(WHATSAPP, conversation.customers())
+    core.handoffs.serve(WHATSAPP, conversation.customers(news))
     receiving = whatsapp_receiving(section, store, conversation, statuses)
     core.register(
         ChannelRegistration(

@@ -61,6 +61,15 @@ class CustomerWindows(Protocol):
         ...
 
 
+class StaffReplies(Protocol):
+    """A person's answer to a customer's hand-off: a plain message inside the window, the
+    approved reply template outside it (``news.WhatsAppNews.reply``)."""
+
+    async def reply(self, chat: ChatRef, text: str, *, language: str | None = None) -> str:
+        """Send ``text`` to ``chat``; WhatsApp's id for the last message sent."""
+        ...
+
+
 class OtpClaims(Protocol):
     """The drop-off code's hand-off on WhatsApp: a receiver opens the link (a wa.me chat with
     the claim typed in), sends it, and gets the code when their number is the delivery's

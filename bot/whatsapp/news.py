@@ -184,7 +184,10 @@ class WhatsAppNews:
 
     async def reply(self, chat: ChatRef, text: str, *, language: str | None = None) -> str:
         """A person's answer to a hand-off: plainly inside the window, the reply template
-        outside it; the id of the last message sent."""
+        outside it (in ``language``, else the one the customer last ordered in); the id of the
+        last message sent."""
+        if language is None:
+            language = (await self.about(chat, "")).language
         return await self._deliver(
             chat, text, About("", language), [TextMessage(p) for p in text_pieces(text)]
         )

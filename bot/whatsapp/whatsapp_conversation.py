@@ -58,7 +58,8 @@ from bot.ordering.typed_requests import (
     RepeatLast,
 )
 from bot.relay.channel_protocol import ChatUnreachable
-from bot.whatsapp.contracts import CustomerWindows, OtpClaims, WhatsAppSend
+from bot.store.blocked import BlockedChats
+from bot.whatsapp.contracts import CustomerWindows, OtpClaims, StaffReplies, WhatsAppSend
 from bot.whatsapp.inbound import (
     ButtonReply,
     Image,
@@ -140,7 +141,8 @@ class WhatsAppConversation:
     ``windows`` hears each message (the customer-service window reopens); ``handoffs`` is the
     core's hand-off desk (None: "human" says nobody can be reached); ``otp`` answers a
     receiver's drop-off code claim before anything else; ``language`` is the language code the
-    chats are said in (None: the business's default).
+    chats are said in (None: the business's default); ``blocked`` is the store's chats that
+    could not be messaged (a customer who writes again can be: they are cleared from it).
     """
 
     def __init__(
@@ -155,6 +157,7 @@ class WhatsAppConversation:
         handoffs: HandoffDesk | None = None,
         otp: OtpClaims | None = None,
         language: str | None = None,
+        blocked: BlockedChats | None = None,
     ) -> None:
         self.chats = chats
         self.desk = desk
@@ -165,6 +168,7 @@ class WhatsAppConversation:
         self.handoffs = handoffs
         self.otp = otp
         self.language = language
+        self.blocked = blocked
         self._views: OrderedDict[ChatRef, _View] = OrderedDict()
 
     @property
@@ -172,9 +176,10 @@ class WhatsAppConversation:
         """What the chats are said from: the business's texts in ``language``."""
         return self.desk.texts.catalogue_for(self.language)
 
-    def customers(self) -> WhatsAppCustomers:
-        """The hand-off's side of WhatsApp customers (``HandoffDesk.serve("whatsapp", ...)``)."""
-        return WhatsAppCustomers(self)
+    def customers(self, replies: StaffReplies) -> WhatsAppCustomers:
+        """The hand-off's side of WhatsApp customers (``HandoffDesk.serve("whatsapp", ...)``),
+        staff's answers sent through ``replies``."""
+        return WhatsAppCustomers(self, replies)
 
     # --- a message in -----------------------------------------------------------------------
 
@@ -186,6 +191,10 @@ class WhatsAppConversation:
         chat = ChatRef(WHATSAPP, int(message.wa_id))
         user = chat.user(int(message.wa_id))
         await self.windows.customer_wrote(chat, float(message.timestamp))
+        # Only the customer's own message proves their number can be messaged again (the news
+        # to a number Meta called unreachable, 131026, stopped until then).
+        if self.blocked is not None and await self.blocked.clear(chat):
+            log.info("whatsapp chat %s writes again; no longer marked blocked", chat.id)
         if self.otp is not None and await self.otp.claim(message):
             return
         catalogue = self.catalogue
@@ -457,16 +466,18 @@ class WhatsAppConversation:
 
 class WhatsAppCustomers:
     """WhatsApp customers as the hand-off desk reaches them (``bot.handoff.sides``'s
-    ``CustomerSide``): staff's words as the bot's own messages, a shared place as a map link,
-    a photo as its caption (WhatsApp cannot show staff's Telegram photo)."""
+    ``CustomerSide``): staff's words through ``replies`` (plainly inside the window, the reply
+    template outside it, so an answer given the next day still arrives), a shared place as a
+    map link, a photo as its caption (WhatsApp cannot show staff's Telegram photo)."""
 
-    def __init__(self, conversation: WhatsAppConversation) -> None:
+    def __init__(self, conversation: WhatsAppConversation, replies: StaffReplies) -> None:
         self._conversation = conversation
+        self._replies = replies
 
     async def send(self, chat: ChatRef, body: Body) -> bool:
         """Send ``body`` to the customer; False for a number that cannot be messaged.
         ``SendFailed`` (try again later) is raised."""
-        catalogue = self._conversation.desk.texts.catalogue_for(self._conversation.language)
+        catalogue = self._conversation.catalogue
         if kind_of(body) == PHOTO:
             text = catalogue.say("whatsapp.staff_photo", caption=text_of(body)).strip()
         elif kind_of(body) == LOCATION:
@@ -476,8 +487,7 @@ class WhatsAppCustomers:
         else:
             text = text_of(body)
         try:
-            for chunk in split_text(text):
-                await self._conversation.send.send(chat, TextMessage(chunk))
+            await self._replies.reply(chat, text, language=self._conversation.language)
         except ChatUnreachable:
             return False
         return True

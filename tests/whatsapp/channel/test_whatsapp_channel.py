@@ -21,6 +21,7 @@ import httpx
 from bot.chat_ref import WHATSAPP, ChatRef
 from bot.config import Config
 from bot.demo.transports import AppSwitch
+from bot.handoff.bodies import text_body
 from bot.runtime import Runtime
 from bot.runtime.whatsapp_wiring import WhatsAppChannel
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
@@ -34,6 +35,7 @@ from bot.whatsapp_fake.sent_messages import SentMessage
 from bot.whatsapp_fake.webhook_pusher import WebhookPusher
 from tests.ordering.conftest import BOT_HOST, JPEG, public_resolver
 from tests.support.clock import FakeClock
+from tests.whatsapp.talk.world import RecordingStaff
 
 PHONE_NUMBER_ID = "106540352242922"
 ACCESS_TOKEN = "EAAGfake" + "x" * 40
@@ -116,7 +118,10 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         phone_number_id=PHONE_NUMBER_ID,
         access_token=ACCESS_TOKEN,
         clock=clock,
-        templates=(ApprovedTemplate("delivery_update", "en", 2),),
+        templates=(
+            ApprovedTemplate("delivery_update", "en", 2),
+            ApprovedTemplate("support_reply", "en", 1),
+        ),
     )
     seams = Seams(
         partner_transport=httpx.ASGITransport(app=sandbox.app),
@@ -182,3 +187,35 @@ async def test_an_order_over_the_wire_and_its_news_inside_and_outside_the_window
         last = w.customer.last()
         assert last.kind == "template" and last.template == "delivery_update"
         assert last.parameters == (ref, news)
+
+
+async def test_a_persons_answer_the_next_day_arrives_as_the_reply_template(
+    tmp_path: Path,
+) -> None:
+    async with world(tmp_path) as w:
+        handoffs = w.runtime.core.handoffs
+        handoffs.use_staff(RecordingStaff())  # the operators' chat, which this bot lacks
+        await w.customer.says("human")
+        await w.answered()
+        handoff = await handoffs.waiting_for(CHAT)
+        assert handoff is not None
+
+        assert await handoffs.reply(handoff, text_body("Your parcel is at the front desk."))
+        assert w.customer.last().kind == "text"
+        w.clock.advance(CUSTOMER_SERVICE_WINDOW + 3600)
+        assert await handoffs.reply(handoff, text_body("Still there?\nWe close at 6."))
+        last = w.customer.last()
+        assert last.kind == "template" and last.template == "support_reply"
+        assert last.parameters == ("Still there? We close at 6.",)
+        assert w.fake.refusals.total() == 0
+
+
+async def test_a_customer_marked_unreachable_who_writes_again_gets_news_again(
+    tmp_path: Path,
+) -> None:
+    async with world(tmp_path) as w:
+        blocked = w.runtime.store.blocked
+        await blocked.mark(CHAT)  # as after Meta's 131026 for this number
+        await w.customer.says("hi")
+        await w.answered()
+        assert not await blocked.is_blocked(CHAT)

@@ -120,6 +120,16 @@ class RecordingStaff:
         self.cards.append(text)
 
 
+@dataclass
+class PlainReplies:
+    """Staff's answers as plain messages (the window is always open here)."""
+
+    out: RecordingSend
+
+    async def reply(self, chat: ChatRef, text: str, *, language: str | None = None) -> str:
+        return await self.out.send(chat, TextMessage(text))
+
+
 class Talk:
     """The conversation on the running bot, and a customer's side of it."""
 
@@ -149,7 +159,7 @@ class Talk:
             quotes=core.quotes(WHATSAPP_WORDS),
             handoffs=core.handoffs,
         )
-        core.handoffs.serve(WHATSAPP, self.conversation.customers())
+        core.handoffs.serve(WHATSAPP, self.conversation.customers(PlainReplies(self.out)))
         core.handoffs.use_staff(self.staff)
 
     async def _deliver_later(self, chat: ChatRef, turn: Any) -> None:
