@@ -32,8 +32,12 @@ log = logging.getLogger(__name__)
 
 PAIR_RATE_SECONDS: Final = 6.0
 """Meta's pace to one person: about one message every 6 seconds, beyond a short burst."""
-CUSTOMER_BURST: Final = 6
-"""Messages to one customer at once: a turn's few messages go together; then one every 6 s."""
+CUSTOMER_BURST: Final = 45
+"""Messages to one customer within ``CUSTOMER_BURST * PAIR_RATE_SECONDS`` (270 s): Meta's
+documented burst (up to 45 messages in 6 seconds, then the wait they would have taken at one
+every 6 s). A sliding window of 45 in 270 s never sends more than that bucket allows, and a
+customer ordering at a person's pace (an order is about 20 messages) is never held; a window of
+6 in 36 s held a quick customer's seventh message for half a minute."""
 NUMBER_PER_SECOND: Final = 80
 """The business number's throughput, messages a second (Meta's default)."""
 

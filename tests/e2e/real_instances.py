@@ -160,15 +160,21 @@ class Partner:
 
 @contextlib.asynccontextmanager
 async def served_partner(
-    counter: RefusalCounter | None = None, *, rate_limit_per_minute: int | None = None
+    counter: RefusalCounter | None = None,
+    *,
+    rate_limit_per_minute: int | None = None,
+    webhook_url: str | None = None,
 ) -> AsyncIterator[Partner]:
     """The default scenario's sandbox on loopback, every request through ``counter`` (a
-    subclass may watch more); ``rate_limit_per_minute`` sets the key's allowance."""
+    subclass may watch more); ``rate_limit_per_minute`` sets the key's allowance;
+    ``webhook_url`` is where its signed events go (None: the scenario's, which nobody serves)."""
     counter = counter or RefusalCounter()
     server = LoopbackServer(counter)
     data = default_scenario_data()
     if rate_limit_per_minute is not None:
         data["organization"]["rate_limit_per_minute"] = rate_limit_per_minute
+    if webhook_url is not None:
+        data["webhooks"][0]["url"] = webhook_url
     sandbox = Sandbox(
         parse_scenario(data),
         base_url=f"{server.url}{API_PREFIX}",
@@ -177,6 +183,8 @@ async def served_partner(
     )
     counter.app = sandbox.app
     await server.start()
+    if webhook_url is not None:
+        await sandbox.start()  # its worker posts the events as they fall due
     try:
         yield Partner(sandbox, counter, server)
     finally:
@@ -344,12 +352,16 @@ async def deployment(
     pool_size: int | None = 4,
     operators: str = "",
     extra: str = "",
+    webhook_url: str | None = None,
 ) -> AsyncIterator[Deployment]:
     """The store, the sandbox, FakeTelegram and a client, with no instance running yet;
-    every instance started is stopped, and this process's store closed, at the end."""
+    every instance started is stopped, and this process's store closed, at the end. The
+    sandbox posts its events to ``webhook_url`` (an instance's ``/hooks/partner``) if given."""
     backing = await open_backing(backend, tmp_path, request, pool_size=pool_size)
     async with (
-        served_partner(counter, rate_limit_per_minute=rate_limit_per_minute) as partner,
+        served_partner(
+            counter, rate_limit_per_minute=rate_limit_per_minute, webhook_url=webhook_url
+        ) as partner,
         FakeTelegram.running() as tg,
         httpx.AsyncClient(timeout=30) as client,
     ):
