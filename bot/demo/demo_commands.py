@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.chat_ref import CONSOLE, ChatRef, UserRef
+from bot.chat_ref import CONSOLE, UserRef
 from bot.console.console_render import said
 from bot.demo.demo_bot import OPERATOR_CHAT
 from bot.demo.demo_errors import DemoError
@@ -120,15 +120,14 @@ async def link(stack: DemoWorld, args: list[str]) -> None:
     handoff = await stack.bot.store.otp.get(delivery_id)
     ref = short_ref(delivery_id)
     if handoff is None:
-        sent = stack.bot.channel.links_sent.get(ref)
+        sent = stack.bot.customer.link_sent(ref)
         if sent is None:
             raise CommandProblem(f"{ref} has no drop-off code link yet (:paid issues the code)")
         # Its hand-off ended with the delivery: the link is said, and opening it says so.
         _say(stack, f"{ref} is finished: its link no longer gives the code ({sent})")
         return
-    typed = stack.bot.channel.otp_link(handoff.token)
-    _say(stack, f"the receiver opens the link: {typed}")
-    await stack.bot.console.send(typed)
+    _say(stack, f"the receiver opens the link: {stack.bot.customer.otp_link(handoff.token)}")
+    await stack.bot.customer.open_link(handoff)
 
 
 async def places(stack: DemoWorld, args: list[str]) -> None:
@@ -255,7 +254,7 @@ async def staff(stack: DemoWorld, args: list[str]) -> None:
     """The business's staff on the customer's waiting hand-off: take it, say something, fill
     the place question with a pin, or close it."""
     desk = stack.bot.handoffs
-    handoff = await desk.waiting_for(ChatRef(CONSOLE, stack.customer_chat))
+    handoff = await desk.waiting_for(stack.bot.customer.chat)
     if handoff is None:
         raise CommandProblem("no hand-off is waiting: the customer types human first")
     action, rest = (args[0].casefold(), args[1:]) if args else ("", [])

@@ -1,0 +1,173 @@
+"""``WhatsAppCustomer``: the demo's customer on WhatsApp (``deliverybot demo --channel
+whatsapp``), a ``DemoCustomer`` over one run of the bot.
+
+::
+
+    typed line ──whatsapp_typing──> WhatsAppPersona ──FakeCloudApi──signed push──>
+        the bot's POST /whatsapp ──> inbox ──> WhatsAppConversation ──pywa──> FakeCloudApi
+    the fake's accepted messages ──whatsapp_screen──> the terminal
+
+``register`` builds the bot's WhatsApp channel as ``deliverybot run`` does
+(``bot.runtime.whatsapp_wiring.register_whatsapp`` over pywa's client,
+``bot.whatsapp.cloud_client``), its Graph API the phone's fake in process. A restart builds a
+new one over the same ``WhatsAppPhone``. pywa is loaded when ``register`` builds the client,
+and ``DemoBot`` imports this module only for a WhatsApp demo: the console demo never loads it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+from bot.bot_core import BotCore
+from bot.chat_ref import WHATSAPP, ChatRef, UserRef
+from bot.console.console_render import said
+from bot.console.console_screen import Screen
+from bot.console.photo_files import sniff_image_type
+from bot.demo.whatsapp_phone import (
+    CUSTOMER_NAME,
+    CUSTOMER_WA_ID,
+    DISPLAY_PHONE_NUMBER,
+    WhatsAppPhone,
+    sample_photo,
+)
+from bot.demo.whatsapp_screen import Choice
+from bot.demo.whatsapp_typing import Again, Card, Picture, Pin, Tap, Words, read_line
+from bot.runtime.whatsapp_wiring import WhatsAppChannel, register_whatsapp
+from bot.store.otp_handoffs import OtpHandoff
+from bot.whatsapp.cloud_client import cloud_client
+from bot.whatsapp_fake import customer_messages
+from conversations.phones import normalise_phone
+from conversations.texts.deliveries_texts import short_ref
+
+DEMO = "demo"
+# How many rounds of statuses a line may set off (a failed news message re-sent as the
+# template, whose own statuses follow): far more than any real chain.
+MAX_STATUS_ROUNDS = 5
+
+
+class WhatsAppCustomer:
+    """``DemoCustomer`` on WhatsApp; see the module docstring. ``phone_region`` reads the
+    receiver's phone as the business does; photos' relative paths start at ``base_dir``."""
+
+    def __init__(
+        self,
+        phone: WhatsAppPhone,
+        channel: WhatsAppChannel,
+        screen: Screen,
+        *,
+        phone_region: str,
+        base_dir: Path | None = None,
+    ) -> None:
+        self.phone = phone
+        self.channel = channel
+        self.screen = screen
+        self.phone_region = phone_region
+        self.base_dir = base_dir
+        self._chat = ChatRef(WHATSAPP, int(CUSTOMER_WA_ID))
+
+    @classmethod
+    def register(
+        cls,
+        core: BotCore,
+        phone: WhatsAppPhone,
+        screen: Screen,
+        *,
+        phone_region: str,
+        base_dir: Path | None = None,
+    ) -> WhatsAppCustomer:
+        """Register the bot's WhatsApp channel on ``core``, its Cloud API ``phone``'s fake."""
+        cloud = cloud_client(phone.section, transport=phone.transport)
+        channel = register_whatsapp(core, phone.section, cloud)
+        return cls(phone, channel, screen, phone_region=phone_region, base_dir=base_dir)
+
+    @property
+    def chat(self) -> ChatRef:
+        return self._chat
+
+    @property
+    def user(self) -> UserRef:
+        return self._chat.user(self._chat.id)
+
+    @property
+    def status(self) -> str | None:
+        """WhatsApp's conversation does not say how an order ended: check facts instead."""
+        return None
+
+    async def open(self) -> None:
+        if self.phone.introduced:
+            return  # the phone still shows the chat as it was
+        self.phone.introduced = True
+        self.screen.write(
+            said(
+                f"you are {CUSTOMER_NAME} (+{CUSTOMER_WA_ID}) on WhatsApp, writing to the "
+                f"business's number {DISPLAY_PHONE_NUMBER}: type new to order, menu for what "
+                "you can ask",
+                DEMO,
+            )
+        )
+
+    async def send(self, line: str) -> None:
+        customer = self.phone.customer
+        action = read_line(line, self.phone.choices, self.base_dir or Path.cwd())
+        match action:
+            case Again(reason):
+                self.screen.write(said(reason, DEMO))
+                return
+            case Tap(Choice(message, choice)):
+                if message.kind == "list":
+                    part = customer_messages.list_reply(
+                        choice.reply_id, choice.title, choice.description
+                    )
+                else:
+                    part = customer_messages.button_reply(choice.reply_id, choice.title)
+                await customer.sends(part)
+            case Words(text):
+                await customer.says(text)
+            case Pin(latitude, longitude, name):
+                await customer.shares_location(latitude, longitude, name)
+            case Card(name, phone):
+                await customer.shares_contact(name, [phone])
+            case Picture(path):
+                content = sample_photo() if path is None else path.read_bytes()
+                mime_type = sniff_image_type(content[:12]) or "image/png"
+                await customer.sends_photo(content, mime_type=mime_type)
+        await self.channel.receiving.handling.idle()
+
+    async def settle(self) -> None:
+        handling = self.channel.receiving.handling
+        for _ in range(MAX_STATUS_ROUNDS):
+            await handling.idle()
+            if not await self.phone.flush_statuses():
+                break
+        await handling.idle()
+        self.phone.show_new(self.screen)
+
+    def option_labels(self) -> list[str]:
+        return [choice.offered.title for choice in self.phone.choices]
+
+    def link_sent(self, ref: str) -> str | None:
+        for message in reversed(self.phone.customer.inbox()):
+            if ref in message.text and "https://wa.me/" in message.text:
+                return next(w for w in message.text.split() if w.startswith("https://wa.me/"))
+        return None
+
+    def otp_link(self, token: str) -> str:
+        return self.channel.news.otp_link(token)
+
+    async def open_link(self, handoff: OtpHandoff) -> None:
+        """The receiver taps the ``wa.me`` link: WhatsApp opens the business's chat with the
+        claim typed in, and they press send, from their own number."""
+        link = self.otp_link(handoff.token)
+        typed = parse_qs(urlsplit(link).query).get("text", [""])[0]
+        number = normalise_phone(handoff.receiver_phone, self.phone_region)
+        wa_id = (number or handoff.receiver_phone).lstrip("+")
+        if not wa_id.isdigit():
+            self.screen.write(said(f"{short_ref(handoff.delivery_id)}: no receiver's number", DEMO))
+            return
+        await self.phone.receiver(wa_id).says(typed)
+        await self.channel.receiving.handling.idle()
+
+    async def aclose(self) -> None:
+        """Close pywa's HTTP session (the channel's own parts close with the core)."""
+        await self.channel.cloud.aclose()
