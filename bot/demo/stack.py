@@ -21,6 +21,7 @@ is what a redeploy in the middle of a conversation looks like.
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 from types import TracebackType
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -31,6 +32,7 @@ from bot.console.console_render import said
 from bot.console.console_screen import Screen
 from bot.demo.demo_bot import CUSTOMER_CHAT, OPERATOR_CHAT, PUBLIC_BASE_URL, DemoBot, DemoOptions
 from bot.demo.demo_commands import run_command
+from bot.demo.demo_time import LaterClock
 from bot.demo.facts import read_fact
 from bot.demo.next_moves import next_moves
 from bot.demo.transports import AppSwitch, loopback_resolver
@@ -56,6 +58,10 @@ class DemoStack:
     """
 
     def __init__(self, options: DemoOptions) -> None:
+        # A WhatsApp demo's time can be moved on (``:later``): its window closes after a day.
+        self.clock = LaterClock(options.clock) if options.channel == "whatsapp" else None
+        if self.clock is not None:
+            options = replace(options, clock=self.clock)
         self.options = options
         self.customer_chat = CUSTOMER_CHAT
         self.screen = Screen(options.echo)
@@ -157,6 +163,14 @@ class DemoStack:
             if bot.stale is not None:
                 self.stale_left = bot.stale.left
             await bot.aclose()
+
+    def later(self, seconds: float) -> bool:
+        """Move the demo's time on by ``seconds``; False when its clock does not move (the
+        console demo's)."""
+        if self.clock is None:
+            return False
+        self.clock.later(seconds)
+        return True
 
     @property
     def bot(self) -> DemoBot:
