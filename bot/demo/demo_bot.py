@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 
 CUSTOMER_CHAT = 1001  # the customer's chat and user id
 OPERATOR_CHAT = 9001  # the business's operator chat
+DemoChannel = Literal["console", "whatsapp"]  # where the demo's customer orders
 PUBLIC_BASE_URL = "https://localhost"  # where the bot's web app serves photos to the sandbox
 # Where the demo's offline geocoder's few addresses are listed, in the customer's language.
 PLACES_HINT = said("console.places_hint")
@@ -77,7 +78,7 @@ class DemoOptions:
     live: bool = False
     language: str | None = None  # the customer's language code, as Telegram's language_code
     texts: Texts = DEFAULT_TEXTS  # the business's locale and overrides, as [texts] gives them
-    channel: Literal["console", "whatsapp"] = CONSOLE  # where the customer orders
+    channel: DemoChannel = CONSOLE  # where the customer orders
 
 
 class DemoBot:
@@ -174,6 +175,7 @@ class DemoBot:
                 screen,
                 phone_region=options.phone_region,
                 base_dir=options.photo_dir,
+                live=options.live,
             )
         # The console prints the operators' chat either way, and is the customer's in a
         # console demo.

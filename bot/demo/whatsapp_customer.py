@@ -16,6 +16,8 @@ and ``DemoBot`` imports this module only for a WhatsApp demo: the console demo n
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -44,6 +46,7 @@ DEMO = "demo"
 # How many rounds of statuses a line may set off (a failed news message re-sent as the
 # template, whose own statuses follow): far more than any real chain.
 MAX_STATUS_ROUNDS = 5
+WATCH_TIMEOUT = 3600.0  # seconds a live demo's screen waits for news before it waits again
 
 
 class WhatsAppCustomer:
@@ -58,13 +61,16 @@ class WhatsAppCustomer:
         *,
         phone_region: str,
         base_dir: Path | None = None,
+        live: bool = False,
     ) -> None:
         self.phone = phone
         self.channel = channel
         self.screen = screen
         self.phone_region = phone_region
         self.base_dir = base_dir
+        self.live = live
         self._chat = ChatRef(WHATSAPP, int(CUSTOMER_WA_ID))
+        self._watching: asyncio.Task[None] | None = None
 
     @classmethod
     def register(
@@ -75,11 +81,14 @@ class WhatsAppCustomer:
         *,
         phone_region: str,
         base_dir: Path | None = None,
+        live: bool = False,
     ) -> WhatsAppCustomer:
-        """Register the bot's WhatsApp channel on ``core``, its Cloud API ``phone``'s fake."""
+        """Register the bot's WhatsApp channel on ``core``, its Cloud API ``phone``'s fake;
+        ``live``: show what reaches the customer as it comes (``open``), not only after a
+        typed line."""
         cloud = cloud_client(phone.section, transport=phone.transport)
         channel = register_whatsapp(core, phone.section, cloud)
-        return cls(phone, channel, screen, phone_region=phone_region, base_dir=base_dir)
+        return cls(phone, channel, screen, phone_region=phone_region, base_dir=base_dir, live=live)
 
     @property
     def chat(self) -> ChatRef:
@@ -95,6 +104,8 @@ class WhatsAppCustomer:
         return None
 
     async def open(self) -> None:
+        if self.live and self._watching is None:
+            self._watching = asyncio.create_task(self._watch(), name="demo-whatsapp-screen")
         if self.phone.introduced:
             return  # the phone still shows the chat as it was
         self.phone.introduced = True
@@ -102,7 +113,8 @@ class WhatsAppCustomer:
             said(
                 f"you are {CUSTOMER_NAME} (+{CUSTOMER_WA_ID}) on WhatsApp, writing to the "
                 f"business's number {DISPLAY_PHONE_NUMBER}: type new to order, menu for what "
-                "you can ask",
+                "you can ask. WhatsApp paces the bot's messages to one person (about one every "
+                "6 s after a short burst), so quick answers in a row may wait a little.",
                 DEMO,
             )
         )
@@ -168,6 +180,24 @@ class WhatsAppCustomer:
         await self.phone.receiver(wa_id).says(typed)
         await self.channel.receiving.handling.idle()
 
+    async def _watch(self) -> None:
+        """A live demo's news, as it reaches the customer: each time a message comes, what it
+        set off is let finish (a turn's other messages, its statuses), then all is drawn."""
+        customer = self.phone.customer
+        while True:
+            try:
+                await self.phone.fake.wait_for_sent(
+                    customer.wa_id, len(customer.inbox()) + 1, timeout=WATCH_TIMEOUT
+                )
+            except TimeoutError:
+                continue  # nothing came for a while: keep waiting
+            await self.settle()
+
     async def aclose(self) -> None:
-        """Close pywa's HTTP session (the channel's own parts close with the core)."""
+        """Stop showing news, and close pywa's HTTP session (the channel's own parts close
+        with the core)."""
+        if self._watching is not None:
+            self._watching.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watching
         await self.channel.cloud.aclose()
