@@ -143,7 +143,7 @@ async def replay(
             photo_dir=script.parent,
             echo=stdout,
             language=setup.language or language,
-            channel=channel,
+            channel=setup.channel or channel,
         )
         async with DemoStack(options) as demo:
             greeting = demo.screen.take()
