@@ -13,7 +13,9 @@ import os
 import stat
 import sys
 import tempfile
+import time
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
@@ -25,6 +27,7 @@ from bot.console.transcript import (
     run_transcript,
 )
 from bot.demo.demo_bot import DemoChannel
+from bot.demo.demo_time import LaterClock
 from bot.demo.setup import demo_setup
 from bot.demo.stack import DemoOptions, DemoStack
 from bot.sandbox import ScenarioError
@@ -134,6 +137,9 @@ async def replay(
     if setup.flow is not None and setup.flow not in default_registry().names:
         print(f"{script}: @flow {setup.flow}: no such flow", file=stderr)
         return EXIT_USAGE
+    channel = setup.channel or channel
+    # A WhatsApp replay skips its waits (WhatsApp's pacing) by moving the demo's clock on.
+    clock = LaterClock(time.time) if channel == "whatsapp" else None
     with tempfile.TemporaryDirectory(prefix="deliverybot-demo-") as data_dir:
         options = DemoOptions(
             scenario=setup.scenario,
@@ -143,8 +149,10 @@ async def replay(
             photo_dir=script.parent,
             echo=stdout,
             language=setup.language or language,
-            channel=setup.channel or channel,
+            channel=channel,
         )
+        if clock is not None:
+            options = replace(options, clock=clock, sleep=clock.skip)
         async with DemoStack(options) as demo:
             greeting = demo.screen.take()
             try:

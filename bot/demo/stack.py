@@ -59,8 +59,11 @@ class DemoStack:
 
     def __init__(self, options: DemoOptions) -> None:
         # A WhatsApp demo's time can be moved on (``:later``): its window closes after a day.
-        self.clock = LaterClock(options.clock) if options.channel == "whatsapp" else None
-        if self.clock is not None:
+        self.clock: LaterClock | None = None
+        if isinstance(options.clock, LaterClock):
+            self.clock = options.clock
+        elif options.channel == "whatsapp":
+            self.clock = LaterClock(options.clock)
             options = replace(options, clock=self.clock)
         self.options = options
         self.customer_chat = CUSTOMER_CHAT
