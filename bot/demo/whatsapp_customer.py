@@ -133,7 +133,7 @@ class WhatsAppCustomer:
                     )
                 else:
                     part = customer_messages.button_reply(choice.reply_id, choice.title)
-                await customer.sends(part)
+                await customer.sends(part, replied_to=message.message_id)
             case Words(text):
                 await customer.says(text)
             case Pin(latitude, longitude, name):
