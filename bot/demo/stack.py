@@ -11,6 +11,10 @@ transcript replays and the tests.
 
 The ``ConsoleChat`` also asks a ``CustomerDesk`` over the same client and store (status, the
 customer's deliveries, cancel, drop-off code links typed back in).
+With ``DemoOptions.channel="whatsapp"`` the customer is on WhatsApp instead (``DemoCustomer``
+is a ``WhatsAppCustomer``): the stack keeps the simulated Cloud API and the customer's phone
+(``WhatsAppPhone``, which outlives a restart as the sandbox does), the bot registers its
+WhatsApp channel on it, and the console prints only the operators' chat.
 Nothing leaves the process: the Partner API is the sandbox, photos are served to it by the
 bot's own web app at ``https://localhost/media/<token>``, typed addresses are looked up in an
 offline gazetteer. ``restart()`` replaces the whole bot side (client, cache, store connection,
