@@ -34,11 +34,21 @@ from bot.demo.whatsapp_phone import (
     sample_photo,
 )
 from bot.demo.whatsapp_screen import Choice
-from bot.demo.whatsapp_typing import Again, Card, Picture, Pin, Tap, Words, read_line
+from bot.demo.whatsapp_typing import (
+    Action,
+    Again,
+    Card,
+    Picture,
+    Pin,
+    Tap,
+    Words,
+    read_line,
+)
 from bot.runtime.whatsapp_wiring import WhatsAppChannel, register_whatsapp
 from bot.store.otp_handoffs import OtpHandoff
 from bot.whatsapp.cloud_client import cloud_client
 from bot.whatsapp_fake import customer_messages
+from bot.whatsapp_fake.persona import UndeliveredPush
 from conversations.phones import normalise_phone
 from conversations.texts.deliveries_texts import short_ref
 
@@ -120,8 +130,17 @@ class WhatsAppCustomer:
         )
 
     async def send(self, line: str) -> None:
-        customer = self.phone.customer
         action = read_line(line, self.phone.choices, self.base_dir or Path.cwd())
+        try:
+            await self._do(action)
+        except UndeliveredPush as refused:
+            # The bot's webhook did not take it (it answered no 200): Meta would retry; the
+            # demo says so and goes on.
+            self.screen.write(said(f"the bot's webhook did not take the message: {refused}", DEMO))
+        await self.channel.receiving.handling.idle()
+
+    async def _do(self, action: Action) -> None:
+        customer = self.phone.customer
         match action:
             case Again(reason):
                 self.screen.write(said(reason, DEMO))
@@ -144,7 +163,6 @@ class WhatsAppCustomer:
                 content = sample_photo() if path is None else path.read_bytes()
                 mime_type = sniff_image_type(content[:12]) or "image/png"
                 await customer.sends_photo(content, mime_type=mime_type)
-        await self.channel.receiving.handling.idle()
 
     async def settle(self) -> None:
         handling = self.channel.receiving.handling

@@ -46,15 +46,15 @@ APPROVED: Final = (
 )
 
 
-def demo_section() -> WhatsAppConfig:
-    """A ``[whatsapp]`` section for the demo's number, pointed at the fake, with credentials
-    made for this run only (the fake takes them; nobody else has them)."""
+def demo_section(access_token: str, app_secret: str) -> WhatsAppConfig:
+    """A ``[whatsapp]`` section for the demo's number, pointed at the fake, with the
+    credentials the fake takes."""
     return WhatsAppConfig.model_validate(
         {
             "phone_number_id": PHONE_NUMBER_ID,
             "display_phone_number": DISPLAY_PHONE_NUMBER,
-            "access_token": "EAA" + secrets.token_urlsafe(32),
-            "app_secret": secrets.token_hex(16),
+            "access_token": access_token,
+            "app_secret": app_secret,
             "verify_token": secrets.token_urlsafe(16),
             "graph_api_base_url": GRAPH_API_BASE_URL,
         },
@@ -87,11 +87,12 @@ class WhatsAppPhone:
     def __init__(
         self, webhook: httpx.AsyncBaseTransport, webhook_url: str, *, clock: Clock, sleep: Sleep
     ) -> None:
-        self.section = demo_section()
-        assert self.section.access_token is not None and self.section.app_secret is not None
+        # Made for this run only: the fake takes them, and nobody else has them.
+        access_token, app_secret = "EAA" + secrets.token_urlsafe(32), secrets.token_hex(16)
+        self.section = demo_section(access_token, app_secret)
         self.fake = FakeCloudApi(
             phone_number_id=PHONE_NUMBER_ID,
-            access_token=self.section.access_token.get_secret_value(),
+            access_token=access_token,
             display_phone_number="".join(c for c in DISPLAY_PHONE_NUMBER if c.isdigit()),
             clock=clock,
             templates=APPROVED,
@@ -99,13 +100,7 @@ class WhatsAppPhone:
         self._pushes = httpx.AsyncClient(transport=webhook)
         # No retries: the bot is in this process, and one that is down (a restart) says so.
         self.fake.attach_webhook(
-            WebhookPusher(
-                self._pushes,
-                webhook_url,
-                self.section.app_secret.get_secret_value(),
-                sleep=sleep,
-                retry_delays=(),
-            )
+            WebhookPusher(self._pushes, webhook_url, app_secret, sleep=sleep, retry_delays=())
         )
         self.transport = httpx.ASGITransport(app=fake_cloud_app(self.fake))
         self.customer = WhatsAppPersona(self.fake, CUSTOMER_WA_ID, CUSTOMER_NAME)

@@ -21,6 +21,7 @@ from bot.cli import main
 from bot.demo import DemoOptions, DemoStack
 from bot.demo.whatsapp_phone import WhatsAppPhone
 from bot.sandbox import default_scenario_data, parse_scenario
+from bot.whatsapp.whatsapp_webhook import MAX_PUSH_BYTES
 from tests.support.clock import FakeClock
 
 TRANSCRIPT = Path(__file__).parent / "whatsapp_transcripts" / "whatsapp_order.txt"
@@ -39,6 +40,7 @@ async def demo(tmp_path: Path) -> AsyncIterator[DemoStack]:
         )
     )
     await stack.start()
+    stack.screen.take()  # the demo's word on who the customer is
     try:
         yield stack
     finally:
@@ -158,3 +160,14 @@ async def test_later_is_the_whatsapp_demos_only(make_stack: Any) -> None:
     console = await make_stack()
     screen = await console.type_line(":later")
     assert screen[0].startswith("demo: only the WhatsApp demo moves time on")
+
+
+async def test_a_message_the_webhook_refuses_is_said_and_the_demo_goes_on(
+    demo: DemoStack,
+) -> None:
+    screen = await demo.type_line("x" * (MAX_PUSH_BYTES + 1))  # over the webhook's limit
+    assert len(screen) == 1
+    assert screen[0].startswith("demo: the bot's webhook did not take the message: ")
+    assert "413" in screen[0]
+    await demo.type_line("new")
+    assert await demo.position() == "service_kind"
