@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.chat_ref import CONSOLE, UserRef
 from bot.console.console_render import said
-from bot.demo.demo_bot import OPERATOR_CHAT
+from bot.demo.demo_bot import OPERATOR_CHAT, DemoChannel
 from bot.demo.demo_errors import DemoError
 from bot.demo.demo_world import DemoWorld
 from bot.demo.gazetteer import PLACES
@@ -302,7 +302,7 @@ async def staff(stack: DemoWorld, args: list[str]) -> None:
         raise CommandProblem("usage: :staff take|say <text>|place <lat> <lng>|done")
 
 
-CUSTOMER_HELP: dict[str, list[str]] = {
+CUSTOMER_HELP: dict[DemoChannel, list[str]] = {
     "console": [
         "as the customer, about the deliveries you ordered (no colon), as in Telegram:",
         "  status [ref] · deliveries [page] · cancel_delivery <ref> <reason>",
