@@ -178,7 +178,7 @@ def _demo(args: argparse.Namespace) -> int:
     # Imported here: the demo loads the whole bot, which check-config does not need.
     from bot.demo import main as run_demo
 
-    return run_demo(args.scenario, args.script, args.language)
+    return run_demo(args.scenario, args.script, args.language, channel=args.channel)
 
 
 def _add_demo(subparsers: Subparsers) -> None:
@@ -200,6 +200,13 @@ def _add_demo(subparsers: Subparsers) -> None:
         "--language",
         default=None,
         help="the customer's language, as a Telegram app would give it (en, fr; default: en)",
+    )
+    parser.add_argument(
+        "--channel",
+        choices=("console", "whatsapp"),
+        default="console",
+        help="where you are the customer: the console, or WhatsApp on a simulated Cloud API "
+        "in this process (default: %(default)s)",
     )
     parser.set_defaults(run=_demo)
 

@@ -5,7 +5,9 @@ a temporary directory), the web app (webhooks and photos, reached in process), t
 the chat service to a ``ConsoleChat``. ``deliverybot demo`` (``demo_cli``) runs it in a terminal;
 ``deliverybot demo --script FILE`` replays a transcript (``bot.console.transcript``) on it.
 Demo commands (``:paid``, ``:advance`` ...) are in ``demo_commands``; transcript setup lines
-(``@scenario``, ``@set``, ``@stale``) in ``setup``.
+(``@scenario``, ``@set``, ``@stale``, ``@channel``) in ``setup``. ``deliverybot demo --channel
+whatsapp`` makes the customer a WhatsApp one (``demo_customer``, ``whatsapp_customer``): the
+bot's WhatsApp channel on the simulated Cloud API, in the same process.
 """
 
 from bot.demo.demo_cli import main

@@ -1,5 +1,7 @@
 """One run of the demo's bot process (``DemoBot``) and what a demo run is made of
-(``DemoOptions``): the core over the sandbox, with the console as its messenger.
+(``DemoOptions``): the core over the sandbox, its customer at the console (the messenger), or
+on WhatsApp (``channel="whatsapp"``: the bot's WhatsApp channel on the simulated Cloud API,
+the messenger then, with the console printing the operators' chat).
 
 ``DemoStack`` makes a ``DemoBot`` at each start and restart; the demo's commands and facts
 reach it through ``bot.demo.demo_world.DemoWorld``.
@@ -12,7 +14,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 import httpx
 
@@ -27,6 +29,8 @@ from bot.console.console_handoff import ConsoleCustomers, ConsoleStaff
 from bot.console.console_kind import CONSOLE_KIND
 from bot.console.console_screen import Screen
 from bot.console.console_texts import CONSOLE_TEXTS
+from bot.demo.demo_customer import ConsoleCustomer, DemoCustomer
+from bot.demo.demo_errors import DemoError
 from bot.demo.gazetteer import offline_geocoder
 from bot.demo.transports import StaleCapabilities
 from bot.demo.waiting import ShownWait
@@ -41,8 +45,12 @@ from conversations.flow import FlowRegistry
 from conversations.texts.catalogue import DEFAULT_TEXTS, Catalogue, Texts
 from conversations.texts.said import said
 
+if TYPE_CHECKING:
+    from bot.demo.whatsapp_phone import WhatsAppPhone
+
 CUSTOMER_CHAT = 1001  # the customer's chat and user id
 OPERATOR_CHAT = 9001  # the business's operator chat
+DemoChannel = Literal["console", "whatsapp"]  # where the demo's customer orders
 PUBLIC_BASE_URL = "https://localhost"  # where the bot's web app serves photos to the sandbox
 # Where the demo's offline geocoder's few addresses are listed, in the customer's language.
 PLACES_HINT = said("console.places_hint")
@@ -70,13 +78,15 @@ class DemoOptions:
     live: bool = False
     language: str | None = None  # the customer's language code, as Telegram's language_code
     texts: Texts = DEFAULT_TEXTS  # the business's locale and overrides, as [texts] gives them
+    channel: DemoChannel = CONSOLE  # where the customer orders
 
 
 class DemoBot:
     """One run of the bot process: everything that a restart replaces.
 
     ``stale_left`` capabilities answers are still to come out of date (``options.stale``);
-    ``webhook_path`` is where the sandbox posts its events.
+    ``webhook_path`` is where the sandbox posts its events; ``phone`` is the simulated Cloud
+    API and the customer's phone on it, for a WhatsApp demo.
     """
 
     def __init__(
@@ -88,6 +98,7 @@ class DemoBot:
         *,
         stale_left: int,
         webhook_path: str,
+        phone: WhatsAppPhone | None = None,
     ) -> None:
         self.store = store
         transport: httpx.AsyncBaseTransport = httpx.ASGITransport(app=sandbox.app)
@@ -122,36 +133,58 @@ class DemoBot:
                 geocoder=self.geocoder,
                 clock=options.clock,
                 sleep=self.waits.sleep,
+                # WhatsApp's pacing on the demo's clock, which a replay's fake clock moves.
+                monotonic=options.clock if phone is not None else time.monotonic,
                 registry=options.registry,
                 new_idempotency_key=options.new_idempotency_key,
             ),
         )
         self.client, self.relay, self.web_app = self.core.client, self.core.relay, self.core.web_app
         self.chats, self.desk = self.core.chats, self.core.desk(CONSOLE_WORDS)
-        self.console = ConsoleChat(
-            self.chats,
-            self.desk,
-            screen,
-            texts=self.core.texts,
-            chat_id=CUSTOMER_CHAT,
-            user_id=CUSTOMER_CHAT,
-            public_base_url=PUBLIC_BASE_URL,
-            base_dir=options.photo_dir,
-            first_flow=options.first_flow,
-            typed_places=PLACES_HINT if self.geocoder is not None else None,
-            language=options.language,
-            handoffs=self.core.handoffs,
-            quotes=self.core.quotes(CONSOLE_WORDS),
-        )
         # Talking to a person: the demo's staff are the ``:staff`` commands (demo_commands).
         self.handoffs = self.core.handoffs
-        self.handoffs.serve(CONSOLE, ConsoleCustomers(screen, self.console.show))
         self.handoffs.use_staff(ConsoleStaff(screen, ChatRef(CONSOLE, OPERATOR_CHAT)))
+        self._console: ConsoleChat | None = None
+        self.customer: DemoCustomer
+        if phone is None:
+            self._console = console = ConsoleChat(
+                self.chats,
+                self.desk,
+                screen,
+                texts=self.core.texts,
+                chat_id=CUSTOMER_CHAT,
+                user_id=CUSTOMER_CHAT,
+                public_base_url=PUBLIC_BASE_URL,
+                base_dir=options.photo_dir,
+                first_flow=options.first_flow,
+                typed_places=PLACES_HINT if self.geocoder is not None else None,
+                language=options.language,
+                handoffs=self.core.handoffs,
+                quotes=self.core.quotes(CONSOLE_WORDS),
+            )
+            self.handoffs.serve(CONSOLE, ConsoleCustomers(screen, console.show))
+            self.customer = ConsoleCustomer(console, self.channel)
+        else:
+            # Imported here: only a WhatsApp demo loads the WhatsApp channel (and pywa).
+            from bot.demo.whatsapp_customer import WhatsAppCustomer
+
+            # Registered first, WhatsApp is the messenger: its wa.me links claim the codes.
+            self.customer = WhatsAppCustomer.register(
+                self.core,
+                phone,
+                screen,
+                phone_region=options.phone_region,
+                base_dir=options.photo_dir,
+                live=options.live,
+            )
+        # The console prints the operators' chat either way, and is the customer's in a
+        # console demo.
         self.core.register(
             ChannelRegistration(
                 CONSOLE_KIND,
                 self.channel,
-                deliver_later=self.console.deliver_later,
+                messenger=phone is None,
+                deliver_later=None if self._console is None else self._console.deliver_later,
                 texts=(CONSOLE_TEXTS,),
             )
         )
@@ -159,6 +192,13 @@ class DemoBot:
         self.jobs = Scheduler.for_store(store, sleep=options.sleep)  # live demo only
         self.jobs.add(self.relay)
         self.jobs.add(self.follow_up)
+
+    @property
+    def console(self) -> ConsoleChat:
+        """The customer's console chat (a console demo's; ``DemoError`` on WhatsApp)."""
+        if self._console is None:
+            raise DemoError("the customer is on WhatsApp: there is no console chat")
+        return self._console
 
     @property
     def catalogue(self) -> Catalogue:
@@ -169,6 +209,7 @@ class DemoBot:
     async def aclose(self) -> None:
         await self.jobs.stop()
         await self.core.aclose()
+        await self.customer.aclose()
         if self.geocoder is not None:
             await self.geocoder.aclose()
         await self.store.close()

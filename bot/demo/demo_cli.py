@@ -13,7 +13,9 @@ import os
 import stat
 import sys
 import tempfile
+import time
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
@@ -24,6 +26,8 @@ from bot.console.transcript import (
     load_transcript,
     run_transcript,
 )
+from bot.demo.demo_bot import DemoChannel
+from bot.demo.demo_time import LaterClock
 from bot.demo.setup import demo_setup
 from bot.demo.stack import DemoOptions, DemoStack
 from bot.sandbox import ScenarioError
@@ -81,7 +85,12 @@ def _watchable(fd: int) -> bool:
 
 
 async def interactive(
-    scenario_file: Path | None, *, stdin: TextIO, stdout: TextIO, language: str | None = None
+    scenario_file: Path | None,
+    *,
+    stdin: TextIO,
+    stdout: TextIO,
+    language: str | None = None,
+    channel: DemoChannel = "console",
 ) -> int:
     setup = demo_setup(scenario_file=scenario_file)
     with tempfile.TemporaryDirectory(prefix="deliverybot-demo-") as data_dir:
@@ -91,6 +100,7 @@ async def interactive(
             echo=stdout,
             live=True,
             language=language,
+            channel=channel,
         )
         print(banner(setup.scenario.organization.name, language, options.texts), file=stdout)
         async with DemoStack(options) as demo:
@@ -111,6 +121,7 @@ async def replay(
     stdout: TextIO,
     stderr: TextIO,
     language: str | None = None,
+    channel: DemoChannel = "console",
 ) -> int:
     try:
         transcript = load_transcript(script)
@@ -126,6 +137,9 @@ async def replay(
     if setup.flow is not None and setup.flow not in default_registry().names:
         print(f"{script}: @flow {setup.flow}: no such flow", file=stderr)
         return EXIT_USAGE
+    channel = setup.channel or channel
+    # A WhatsApp replay skips its waits (WhatsApp's pacing) by moving the demo's clock on.
+    clock = LaterClock(time.time) if channel == "whatsapp" else None
     with tempfile.TemporaryDirectory(prefix="deliverybot-demo-") as data_dir:
         options = DemoOptions(
             scenario=setup.scenario,
@@ -135,7 +149,10 @@ async def replay(
             photo_dir=script.parent,
             echo=stdout,
             language=setup.language or language,
+            channel=channel,
         )
+        if clock is not None:
+            options = replace(options, clock=clock, sleep=clock.skip)
         async with DemoStack(options) as demo:
             greeting = demo.screen.take()
             try:
@@ -152,19 +169,38 @@ async def replay(
     return EXIT_OK
 
 
-def main(scenario_file: Path | None, script: Path | None, language: str | None = None) -> int:
-    """Run the demo; the CLI's ``demo`` command calls this. ``language`` is the customer's
-    (``fr``: the bot speaks French to them; missing or not shipped: English)."""
+def main(
+    scenario_file: Path | None,
+    script: Path | None,
+    language: str | None = None,
+    *,
+    channel: DemoChannel = "console",
+) -> int:
+    """Run the demo; the CLI's ``demo`` command calls this. ``language`` is the console
+    customer's (``fr``: the bot speaks French to them; missing or not shipped: English; WhatsApp
+    tells no language, so a WhatsApp chat is in the business's); ``channel`` is where the
+    customer orders (``console``, or ``whatsapp`` on the simulated Cloud API)."""
     try:
         if script is not None:
             return asyncio.run(
                 replay(
-                    script, scenario_file, stdout=sys.stdout, stderr=sys.stderr, language=language
+                    script,
+                    scenario_file,
+                    stdout=sys.stdout,
+                    stderr=sys.stderr,
+                    language=language,
+                    channel=channel,
                 )
             )
         with contextlib.suppress(KeyboardInterrupt):
             return asyncio.run(
-                interactive(scenario_file, stdin=sys.stdin, stdout=sys.stdout, language=language)
+                interactive(
+                    scenario_file,
+                    stdin=sys.stdin,
+                    stdout=sys.stdout,
+                    language=language,
+                    channel=channel,
+                )
             )
     except ScenarioError as problem:
         print(problem, file=sys.stderr)

@@ -14,9 +14,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.chat_ref import CONSOLE, ChatRef, UserRef
+from bot.chat_ref import CONSOLE, UserRef
 from bot.console.console_render import said
-from bot.demo.demo_bot import OPERATOR_CHAT
+from bot.demo.demo_bot import OPERATOR_CHAT, DemoChannel
 from bot.demo.demo_errors import DemoError
 from bot.demo.demo_world import DemoWorld
 from bot.demo.gazetteer import PLACES
@@ -120,15 +120,14 @@ async def link(stack: DemoWorld, args: list[str]) -> None:
     handoff = await stack.bot.store.otp.get(delivery_id)
     ref = short_ref(delivery_id)
     if handoff is None:
-        sent = stack.bot.channel.links_sent.get(ref)
+        sent = stack.bot.customer.link_sent(ref)
         if sent is None:
             raise CommandProblem(f"{ref} has no drop-off code link yet (:paid issues the code)")
         # Its hand-off ended with the delivery: the link is said, and opening it says so.
         _say(stack, f"{ref} is finished: its link no longer gives the code ({sent})")
         return
-    typed = stack.bot.channel.otp_link(handoff.token)
-    _say(stack, f"the receiver opens the link: {typed}")
-    await stack.bot.console.send(typed)
+    _say(stack, f"the receiver opens the link: {stack.bot.customer.otp_link(handoff.token)}")
+    await stack.bot.customer.open_link(handoff)
 
 
 async def places(stack: DemoWorld, args: list[str]) -> None:
@@ -234,15 +233,32 @@ async def wait(stack: DemoWorld, args: list[str]) -> None:
         await stack.bot.follow_up.settle()
 
 
+async def later(stack: DemoWorld, args: list[str]) -> None:
+    try:
+        hours = float(args[0]) if args else 25.0
+    except ValueError:
+        raise CommandProblem("type the hours, e.g. :later 25") from None
+    if not 0 < hours <= 24 * 365:
+        raise CommandProblem("the hours go from a few minutes (0.1) to a year (8760)")
+    if not stack.later(hours * 3600):
+        raise CommandProblem(
+            "only the WhatsApp demo moves time on (--channel whatsapp): the console has no "
+            "customer-service window"
+        )
+    passed = f"{hours:g} hour{'' if hours == 1 else 's'} pass"
+    if hours >= 24:
+        passed += (
+            ": the customer's 24-hour window is closed, so news goes as the approved template "
+            "until they write again"
+        )
+    _say(stack, passed)
+
+
 async def show_help(stack: DemoWorld, args: list[str]) -> None:
     width = max(len(command.usage) for command in COMMANDS.values())
     lines = ["demo commands (the customer's answers need no colon):"]
     lines += [f"  {c.usage.ljust(width)}  {c.help}" for c in COMMANDS.values()]
-    lines += [
-        "as the customer, about the deliveries you ordered (no colon), as in Telegram:",
-        "  status [ref] · deliveries [page] · cancel_delivery <ref> <reason>",
-        "  /start otp_<token> (a drop-off code link, or :link), then contact <receiver's phone>",
-    ]
+    lines += CUSTOMER_HELP[stack.options.channel]
     _say(stack, "\n".join(lines))
 
 
@@ -255,7 +271,7 @@ async def staff(stack: DemoWorld, args: list[str]) -> None:
     """The business's staff on the customer's waiting hand-off: take it, say something, fill
     the place question with a pin, or close it."""
     desk = stack.bot.handoffs
-    handoff = await desk.waiting_for(ChatRef(CONSOLE, stack.customer_chat))
+    handoff = await desk.waiting_for(stack.bot.customer.chat)
     if handoff is None:
         raise CommandProblem("no hand-off is waiting: the customer types human first")
     action, rest = (args[0].casefold(), args[1:]) if args else ("", [])
@@ -285,6 +301,22 @@ async def staff(stack: DemoWorld, args: list[str]) -> None:
     else:
         raise CommandProblem("usage: :staff take|say <text>|place <lat> <lng>|done")
 
+
+CUSTOMER_HELP: dict[DemoChannel, list[str]] = {
+    "console": [
+        "as the customer, about the deliveries you ordered (no colon), as in Telegram:",
+        "  status [ref] · deliveries [page] · cancel_delivery <ref> <reason>",
+        "  /start otp_<token> (a drop-off code link, or :link), then contact <receiver's phone>",
+        ":later is the WhatsApp demo's only (the console has no 24-hour window)",
+    ],
+    "whatsapp": [
+        "as the WhatsApp customer (no colon): a choice's number or title taps it; say <words>",
+        "  sends words as they are; location <lat> <lng> [name] or lat,lng shares a pin;",
+        "  contact <phone> [name] shares a contact; photo [file] sends a photo (a sample);",
+        "  new · menu · status [ref] · deliveries · cancel_delivery <ref> <reason> · human",
+        ":link: the receiver sends the wa.me link's words from their own WhatsApp number",
+    ],
+}
 
 COMMANDS: dict[str, Command] = {
     "paid": Command(":paid [id]", "staff mark the fee paid (the drop-off code is issued)", paid),
@@ -319,6 +351,11 @@ COMMANDS: dict[str, Command] = {
         ":staff take|say <text>|place <lat> <lng>|done",
         "play the staff answering the customer's hand-off (after they type human)",
         staff,
+    ),
+    "later": Command(
+        ":later [hours]",
+        "time passes (25 h by default): WhatsApp's 24-hour window closes (WhatsApp only)",
+        later,
     ),
     "help": Command(":help", "this list", show_help),
     "quit": Command(":quit", "leave the demo", quit_demo),

@@ -9,13 +9,14 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.console.console_screen import Screen
-from bot.demo.demo_bot import DemoBot
+from bot.demo.demo_bot import DemoBot, DemoOptions
 from bot.sandbox import Sandbox
 
 
 class DemoWorld(Protocol):
     """The sandbox, the screen and the running bot of a demo, and its customer's deliveries."""
 
+    options: DemoOptions
     sandbox: Sandbox
     screen: Screen
     customer_chat: int
@@ -28,6 +29,10 @@ class DemoWorld(Protocol):
 
     async def restart(self) -> None:
         """Stop the bot side and start it again over the same store."""
+        ...
+
+    def later(self, seconds: float) -> bool:
+        """Move the demo's time on by ``seconds``; False when it cannot be moved."""
         ...
 
     async def delivery_id_for(self, typed: str) -> str:

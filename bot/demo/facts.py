@@ -50,7 +50,7 @@ async def read_fact(stack: DemoWorld, path: str) -> str:
     if head == "calls":
         return as_text(_walk(stack.sandbox.call_counts(), rest, path))
     if head == "session":
-        session = await stack.bot.chats.session(stack.bot.console.chat)
+        session = await stack.bot.chats.session(stack.bot.customer.chat)
         if session is None:
             return "none"
         return as_text(_walk(session.model_dump(mode="json"), rest, path))
@@ -58,5 +58,5 @@ async def read_fact(stack: DemoWorld, path: str) -> str:
         delivery_id = await stack.last_delivery_id()
         return "<no delivery>" if delivery_id is None else short_ref(delivery_id)
     if head == "deliveries" and not rest:
-        return str(await stack.bot.store.deliveries.count_for_user(stack.bot.console.user))
+        return str(await stack.bot.store.deliveries.count_for_user(stack.bot.customer.user))
     return f"<unknown fact {path}: delivery., calls., session., deliveries, ref>"

@@ -9,6 +9,8 @@
                                    the Capabilities object): the business changed it since
 ``@flow NAME``                     start in the flow NAME instead of the entry flow (as a deep
                                    link would)
+``@language CODE``                 the customer's language (``--language``)
+``@channel whatsapp``              the customer is on WhatsApp (``--channel``; or ``console``)
 =================================  =============================================================
 """
 
@@ -21,8 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from bot.console.transcript import Directive, TranscriptError
+from bot.demo.demo_bot import DemoChannel
 from bot.demo.transports import set_path
 from bot.sandbox import Scenario, ScenarioError, default_scenario_data, parse_scenario
+
+CHANNELS: dict[str, DemoChannel] = {"console": "console", "whatsapp": "whatsapp"}
 
 
 @dataclass(frozen=True)
@@ -31,6 +36,7 @@ class DemoSetup:
     stale: dict[str, Any] = field(default_factory=dict)
     flow: str | None = None
     language: str | None = None  # the customer's language code, as ``--language`` gives it
+    channel: DemoChannel | None = None  # where the customer orders, as ``--channel`` gives it
 
 
 def _assignment(directive: Directive, source: str) -> tuple[str, Any]:
@@ -79,6 +85,7 @@ def demo_setup(
     stale: dict[str, Any] = {}
     flow: str | None = None
     language: str | None = None
+    channel: DemoChannel | None = None
     for directive in directives:
         if directive.name == "scenario":
             data = _scenario_data(directive.argument, here)
@@ -93,12 +100,14 @@ def demo_setup(
             flow = directive.argument
         elif directive.name == "language" and directive.argument:
             language = directive.argument
+        elif directive.name == "channel" and directive.argument in CHANNELS:
+            channel = CHANNELS[directive.argument]
         else:
             raise TranscriptError(
                 f"{source}:{directive.line}: unknown setup line @{directive.name} "
                 "(known: @scenario FILE, @set KEY = VALUE, @stale KEY = VALUE, @flow NAME, "
-                "@language CODE)"
+                "@language CODE, @channel console|whatsapp)"
             )
     edited = any(directive.name == "set" for directive in directives)
     label = f"{name}, with the @set lines of {source}" if edited else name
-    return DemoSetup(parse_scenario(data, label), stale, flow, language)
+    return DemoSetup(parse_scenario(data, label), stale, flow, language, channel)

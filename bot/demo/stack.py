@@ -11,6 +11,10 @@ transcript replays and the tests.
 
 The ``ConsoleChat`` also asks a ``CustomerDesk`` over the same client and store (status, the
 customer's deliveries, cancel, drop-off code links typed back in).
+With ``DemoOptions.channel="whatsapp"`` the customer is on WhatsApp instead (``DemoCustomer``
+is a ``WhatsAppCustomer``): the stack keeps the simulated Cloud API and the customer's phone
+(``WhatsAppPhone``, which outlives a restart as the sandbox does), the bot registers its
+WhatsApp channel on it, and the console prints only the operators' chat.
 Nothing leaves the process: the Partner API is the sandbox, photos are served to it by the
 bot's own web app at ``https://localhost/media/<token>``, typed addresses are looked up in an
 offline gazetteer. ``restart()`` replaces the whole bot side (client, cache, store connection,
@@ -21,15 +25,18 @@ is what a redeploy in the middle of a conversation looks like.
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 from types import TracebackType
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import httpx
 
 from bot.console.console_render import said
 from bot.console.console_screen import Screen
-from bot.demo.demo_bot import CUSTOMER_CHAT, OPERATOR_CHAT, DemoBot, DemoOptions
+from bot.demo.demo_bot import CUSTOMER_CHAT, OPERATOR_CHAT, PUBLIC_BASE_URL, DemoBot, DemoOptions
 from bot.demo.demo_commands import run_command
+from bot.demo.demo_time import LaterClock
 from bot.demo.facts import read_fact
 from bot.demo.next_moves import next_moves
 from bot.demo.transports import AppSwitch, loopback_resolver
@@ -37,6 +44,9 @@ from bot.partner.errors import PartnerError
 from bot.sandbox import Sandbox
 from bot.store import Store
 from conversations.texts.deliveries_texts import short_ref, status_label
+
+if TYPE_CHECKING:
+    from bot.demo.whatsapp_phone import WhatsAppPhone
 
 __all__ = ["CUSTOMER_CHAT", "OPERATOR_CHAT", "DemoOptions", "DemoStack"]
 
@@ -52,6 +62,13 @@ class DemoStack:
     """
 
     def __init__(self, options: DemoOptions) -> None:
+        # A WhatsApp demo's time can be moved on (``:later``): its window closes after a day.
+        self.clock: LaterClock | None = None
+        if isinstance(options.clock, LaterClock):
+            self.clock = options.clock
+        elif options.channel == "whatsapp":
+            self.clock = LaterClock(options.clock)
+            options = replace(options, clock=self.clock)
         self.options = options
         self.customer_chat = CUSTOMER_CHAT
         self.screen = Screen(options.echo)
@@ -77,6 +94,18 @@ class DemoStack:
         # The delivery created last in this run: orders placed in the same second (a fake
         # clock, a quick repeat) tie in the store's newest-first order.
         self._latest_delivery: str | None = None
+        # A WhatsApp demo's Cloud API and the customer's phone: Meta's, so they outlive a
+        # restart, as the sandbox does.
+        self.phone: WhatsAppPhone | None = None
+        if options.channel == "whatsapp":
+            from bot.demo.whatsapp_phone import WhatsAppPhone
+
+            self.phone = WhatsAppPhone(
+                httpx.ASGITransport(app=self.switch),
+                f"{PUBLIC_BASE_URL}/whatsapp",
+                clock=options.clock,
+                sleep=options.sleep,
+            )
 
     # --- lifecycle ----------------------------------------------------------------------------
 
@@ -95,6 +124,8 @@ class DemoStack:
     async def aclose(self) -> None:
         await self._stop_bot()
         await self.sandbox.aclose()
+        if self.phone is not None:
+            await self.phone.aclose()
 
     async def __aenter__(self) -> DemoStack:
         try:
@@ -122,13 +153,14 @@ class DemoStack:
             store,
             stale_left=self.stale_left,
             webhook_path=self.webhook_path,
+            phone=self.phone,
         )
         bot.channel.links_sent = self._links_sent
         self._bot = bot
         self.switch.app = bot.web_app
         if self.options.live:
             bot.jobs.start()
-        await bot.console.open()
+        await bot.customer.open()
         await self._catch_up()
 
     async def _stop_bot(self) -> None:
@@ -138,6 +170,14 @@ class DemoStack:
             if bot.stale is not None:
                 self.stale_left = bot.stale.left
             await bot.aclose()
+
+    def later(self, seconds: float) -> bool:
+        """Move the demo's time on by ``seconds``; False when its clock does not move (the
+        console demo's)."""
+        if self.clock is None:
+            return False
+        self.clock.later(seconds)
+        return True
 
     @property
     def bot(self) -> DemoBot:
@@ -152,7 +192,7 @@ class DemoStack:
         if line.strip().startswith(":"):
             await run_command(self, line.strip())
         else:
-            await self.bot.console.send(line)
+            await self.bot.customer.send(line)
         await self._catch_up()
         return self.screen.take()
 
@@ -167,10 +207,11 @@ class DemoStack:
             await self.bot.follow_up.process_due()
         await self.sandbox.drain_webhooks()
         await self.bot.relay.process_pending()
+        await self.bot.customer.settle()
         await self._announce_new_deliveries()
 
     async def _announce_new_deliveries(self) -> None:
-        links = await self.bot.store.deliveries.for_user(self.bot.console.user, 5)
+        links = await self.bot.store.deliveries.for_user(self.bot.customer.user, 5)
         for link in reversed(links):
             if link.delivery_id in self._known_deliveries:
                 continue
@@ -195,7 +236,7 @@ class DemoStack:
         """The customer's delivery whose id starts with ``typed`` (a short reference), else
         ``typed`` as it is (an id of a delivery ordered elsewhere)."""
         wanted = typed.strip().casefold()
-        links = await self.bot.store.deliveries.for_user(self.bot.console.user, 100)
+        links = await self.bot.store.deliveries.for_user(self.bot.customer.user, 100)
         found = [link.delivery_id for link in links if link.delivery_id.startswith(wanted)]
         return found[0] if len(found) == 1 else typed
 
@@ -204,18 +245,17 @@ class DemoStack:
     async def last_delivery_id(self) -> str | None:
         if self._latest_delivery is not None:
             return self._latest_delivery
-        links = await self.bot.store.deliveries.for_user(self.bot.console.user, 1)
+        links = await self.bot.store.deliveries.for_user(self.bot.customer.user, 1)
         return links[0].delivery_id if links else None
 
     def option_labels(self) -> list[str]:
-        prompt = self.bot.console.prompt
-        return [option.label for option in prompt.options] if prompt else []
+        return self.bot.customer.option_labels()
 
     async def position(self) -> str | None:
-        session = await self.bot.chats.session(self.bot.console.chat)
+        session = await self.bot.chats.session(self.bot.customer.chat)
         if session is not None and session.step is not None:
             return session.step
-        return self.bot.console.status
+        return self.bot.customer.status
 
     async def fact(self, path: str) -> str:
         return await read_fact(self, path)

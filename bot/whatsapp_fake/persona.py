@@ -82,9 +82,10 @@ class WhatsAppPersona:
         media = self.fake.put_media(content, mime_type)
         return await self._send(customer_messages.image(media, caption))
 
-    async def sends(self, part: dict[str, Any]) -> str:
-        """Send any ``customer_messages`` part (a sticker, a reaction, a voice note ...)."""
-        return await self._send(part)
+    async def sends(self, part: dict[str, Any], *, replied_to: str = "") -> str:
+        """Send any ``customer_messages`` part (a sticker, a reaction, a voice note ...);
+        ``replied_to``: the message a tap was on (its ``context``)."""
+        return await self._send(part, replied_to=replied_to)
 
     async def resends(self, message_id: str) -> None:
         """Meta pushes ``message_id`` again (a redelivery, the same bytes)."""
