@@ -108,7 +108,7 @@ def register_whatsapp(
         blocked=store.blocked,
     )
     core.handoffs.serve(WHATSAPP, conversation.customers(news))
-    receiving = whatsapp_receiving(section, store, conversation, statuses)
+    receiving = whatsapp_receiving(section, store, conversation, statuses, clock=seams.clock)
     core.register(
         ChannelRegistration(
             WHATSAPP_KIND,

@@ -319,9 +319,17 @@ class WhatsAppConversation:
         before = self._views[chat].prompt if chat in self._views else None
         turn = await self.chats.handle(chat, user, answer, language=self.language)
         if turn == no_open_order(catalogue):
-            # The engine's "has ended" reads oddly to someone just saying hello.
+            # The engine's "has ended" reads oddly to someone just saying hello, which is how
+            # a WhatsApp chat begins: a new order, or the menu, one tap away.
             self._forget(chat)
-            await self._say(chat, catalogue.say("whatsapp.no_order"))
+            hello = ButtonsMessage(
+                catalogue.say("whatsapp.no_order"),
+                [
+                    ReplyButton(menu_id("new"), catalogue.say("whatsapp.menu.new")),
+                    ReplyButton(menu_id("menu"), catalogue.say("whatsapp.menu_button")),
+                ],
+            )
+            await self._send_all(chat, [hello])
             return
         await self._show(chat, catalogue, turn, message.wa_id)
         if isinstance(answer, CommandAnswer) and answer.name == "help":

@@ -49,7 +49,9 @@ EN: Final[dict[str, str]] = {
     "whatsapp.menu.human": "Talk to a person",
     "whatsapp.human_button": "Talk to a person",
     # --- what the conversation says of its own ---------------------------------------------------
-    "whatsapp.no_order": "There is no order in progress. Send “new” to start one.",
+    "whatsapp.no_order": (
+        "There is no order in progress. Tap “New order” (or type “new”) to start one."
+    ),
     "whatsapp.unsupported": (
         "Sorry, I can't read that kind of message. I read text, taps, locations, contacts "
         "and photos."
@@ -104,7 +106,8 @@ FR: Final[dict[str, str]] = {
     "whatsapp.menu.human": "Parler à quelqu'un",
     "whatsapp.human_button": "Parler à quelqu'un",
     "whatsapp.no_order": (
-        "Aucune commande n'est en cours. Envoyez « nouveau » pour en commencer une."
+        "Aucune commande n'est en cours. Touchez « Nouvelle commande » (ou écrivez « nouveau ») "
+        "pour en commencer une."
     ),
     "whatsapp.unsupported": (
         "Désolé, je ne sais pas lire ce genre de message. Je lis le texte, les boutons, les "
