@@ -17,11 +17,16 @@ the fake pushes customers' messages and statuses to an instance's ``POST /whatsa
 with the app secret. The secrets reach the instances as a deployment gives them: in the
 environment (``*_env``), never in the config file. The sandbox posts its signed events to the
 first instance's ``/hooks/partner``; every instance has its own port, known before it starts.
+
+Also here, the customers' side: ``Spread`` (each message pushed to the next instance, as a
+load balancer spreads them), ``to_the_summary`` and ``order_a_delivery`` (Ada's whole order,
+with an instance restarted half-way when asked), ``received_until`` and ``tap_on``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -31,6 +36,7 @@ import httpx
 import pytest
 
 from bot.chat_ref import WHATSAPP, ChatRef
+from bot.store import Store
 from bot.store.pg_local_server import free_loopback_port
 from bot.whatsapp_fake import customer_messages
 from bot.whatsapp_fake.approved_templates import ApprovedTemplate
@@ -41,6 +47,7 @@ from bot.whatsapp_fake.sent_messages import SentMessage
 from bot.whatsapp_fake.webhook_pusher import WebhookPusher
 from tests.agents.conftest import LoopbackServer
 from tests.e2e.real_instances import Deployment, Instance, RefusalCounter, deployment
+from tests.ordering.conftest import JPEG
 
 PHONE_NUMBER_ID = "106540352242922"
 DISPLAY_NUMBER = "+234 1 700 0000"
@@ -52,6 +59,10 @@ TEMPLATES = (
     ApprovedTemplate("support_reply", "en", 1),
 )
 RETRIES = (0.2, 0.5, 1.0, 2.0)  # Meta's push retries, shortened: an instance may be starting
+ADA = "2348031234567"  # the customer who orders
+BOLA = "2348022223333"  # her receiver: this WhatsApp number is the delivery's receiver_phone
+WITHIN = 60.0  # generous: the instances share a loaded machine
+CREATED = "Your order reference is"
 
 
 class Skew:
@@ -179,3 +190,78 @@ async def received_until(
             raise TimeoutError(f"{customer.wa_id} got {[m.text for m in got]}")
         got += await customer.receives(1, timeout=left)
     return got
+
+
+def has(words: str) -> Callable[[SentMessage], bool]:
+    """Whether a message's words contain ``words``."""
+    return lambda message: words in message.text
+
+
+class Spread:
+    """Meta's pushes spread over the running instances in turn, as a load balancer would."""
+
+    def __init__(self, world: WhatsAppWorld, instances: list[Instance]) -> None:
+        self._world = world
+        self._turns = itertools.cycle(instances)
+
+    def next(self) -> None:
+        self._world.aim(next(self._turns))
+
+
+async def to_the_summary(
+    world: WhatsAppWorld, ada: WhatsAppPersona, spread: Spread, restart: Instance | None
+) -> None:
+    """Ada orders from "new" to the summary (``restart`` restarted half-way), each message
+    pushed to the next instance of ``spread``."""
+    spread.next()
+    await ada.says("new")
+    (kinds,) = await ada.receives(1, timeout=WITHIN)
+    assert kinds.kind == "list" and kinds.text == "What would you like to order?"
+    spread.next()
+    await ada.taps("✓ Pickup & delivery")
+    _places, pin = await ada.receives(2, timeout=WITHIN)
+    assert pin.kind == "location_request"
+    spread.next()
+    await ada.shares_location(6.5095, 3.3711, "Ozone Cinema", "Yaba, Lagos")
+    dropoff, _pin = await ada.receives(2, timeout=WITHIN)
+    spread.next()
+    await tap_on(ada, dropoff, "UNILAG Main Gate")  # the list above the location request
+    (own,) = await ada.receives(1, timeout=WITHIN)
+    assert own.titles()[0] == f"Use +{ADA}"
+    if restart is not None:  # a redeploy half-way: the order goes on where it was
+        await world.deployment.restart(restart)
+    spread.next()
+    await ada.taps(f"Use +{ADA}")
+    await ada.receives(1, timeout=WITHIN)
+    spread.next()
+    await ada.shares_contact("Bola Ahmed", [f"+{BOLA}"])
+    await ada.receives(1, timeout=WITHIN)
+    spread.next()
+    await ada.says("A pair of shoes")
+    await ada.receives(1, timeout=WITHIN)
+    spread.next()
+    await ada.taps("Small")
+    await ada.receives(1, timeout=WITHIN)
+    spread.next()
+    await ada.sends_photo(JPEG)  # pywa downloads it from the fake's media URL, over loopback
+    (summary,) = await ada.receives(1, timeout=WITHIN)
+    assert "NGN" in summary.text
+
+
+async def order_a_delivery(
+    world: WhatsAppWorld, ada: WhatsAppPersona, spread: Spread, restart: Instance | None
+) -> str:
+    """Ada orders from "new" to "Confirm and send" (``restart`` restarted half-way); the
+    messages that told her it was created."""
+    await to_the_summary(world, ada, spread, restart)
+    spread.next()
+    await ada.taps("Confirm and send")
+    done = await received_until(ada, has(CREATED), timeout=WITHIN)
+    return " ".join(message.text for message in done)
+
+
+async def latest_delivery(store: Store) -> str:
+    """Ada's latest delivery's id, as the store links it to her chat."""
+    links = await store.deliveries.for_user(chat_of(ADA).user(int(ADA)), limit=1)
+    assert len(links) == 1
+    return links[0].delivery_id
