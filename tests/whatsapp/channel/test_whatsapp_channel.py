@@ -6,7 +6,9 @@ test's): its Cloud API is the simulated one (``bot.whatsapp_fake``, through
 ``POST /whatsapp``, signed with the app secret; the sandbox is the Partner API, its signed
 events posted to the bot's web app. A customer orders from "hi" to a created delivery, and the
 delivery's news comes back as a plain message inside the window and as the approved template
-outside it.
+outside it. The funnel counts the order, a person's answers are in the audit trail (the second
+as the reply template, the window closed), a customer's limit holds, and a customer the bot
+marked unreachable is cleared by writing again: WhatsApp is counted like any channel.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import httpx
 from bot.chat_ref import WHATSAPP, ChatRef
 from bot.config import Config
 from bot.demo.transports import AppSwitch
+from bot.funnel.recorder import day_of
+from bot.funnel.report import funnel_report
 from bot.handoff.bodies import text_body
 from bot.runtime import Runtime
 from bot.runtime.whatsapp_wiring import WhatsAppChannel
@@ -84,8 +88,8 @@ async def tap(customer: WhatsAppPersona, message: SentMessage, title: str) -> No
     await customer.sends(part)
 
 
-def config(tmp_path: Path, sandbox: Sandbox) -> Config:
-    data = {
+def config(tmp_path: Path, sandbox: Sandbox, limits: dict[str, int] | None = None) -> Config:
+    data: dict[str, object] = {
         "partner": {"base_url": sandbox.base_url, "api_key": sandbox.api_key},
         "telegram": {},
         "server": {"public_base_url": BOT_HOST},
@@ -100,12 +104,13 @@ def config(tmp_path: Path, sandbox: Sandbox) -> Config:
             "verify_token": "verify-token-1",
             "graph_api_base_url": "http://127.0.0.1:9",  # never dialled: the fake's transport
         },
+        "limits": limits or {},
     }
     return Config.model_validate(data, context={"environ": {}, "base_dir": tmp_path})
 
 
 @contextlib.asynccontextmanager
-async def world(tmp_path: Path) -> AsyncIterator[World]:
+async def world(tmp_path: Path, limits: dict[str, int] | None = None) -> AsyncIterator[World]:
     switch = AppSwitch()  # the bot's web app, once it runs
     sandbox = Sandbox(
         parse_scenario(default_scenario_data()),
@@ -129,7 +134,7 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         clock=clock,  # the customer-service window, on the fake's time
         synchronous="NORMAL",
     )
-    runtime = await Runtime.build(config(tmp_path, sandbox), seams)
+    runtime = await Runtime.build(config(tmp_path, sandbox, limits), seams)
     switch.app = runtime.web_app
     pushes = httpx.AsyncClient(transport=httpx.ASGITransport(app=switch))
     fake.attach_webhook(WebhookPusher(pushes, f"{BOT_HOST}/whatsapp", APP_SECRET))
@@ -174,6 +179,12 @@ async def test_an_order_over_the_wire_and_its_news_inside_and_outside_the_window
         done = " ".join(m.text for m in await w.answered())
         assert "Your order reference is" in done
         assert w.fake.refusals.total() == 0
+        # The funnel counts the WhatsApp order like any other.
+        store = w.runtime.store
+        await w.runtime.core.chats.funnel.flush()
+        rows = await funnel_report(store.funnel, since_day=day_of(store.clock()))
+        created = {row.step: row.created for row in rows if row.flow == "pickup_delivery"}
+        assert sum(created.values()) == 1
 
         # News inside the window: a plain message. Outside it (25 h later): the template.
         links = await w.runtime.store.deliveries.for_user(CHAT.user(CHAT.id), limit=1)
@@ -208,6 +219,9 @@ async def test_a_persons_answer_the_next_day_arrives_as_the_reply_template(
         assert last.kind == "template" and last.template == "support_reply"
         assert last.parameters == ("Still there? We close at 6.",)
         assert w.fake.refusals.total() == 0
+        # The audit trail has both answers, as for any channel's hand-off.
+        actions = [e.action for e in await w.runtime.store.audit.since(0.0)]
+        assert actions.count("handoff_reply") == 2
 
 
 async def test_a_customer_marked_unreachable_who_writes_again_gets_news_again(
@@ -219,3 +233,14 @@ async def test_a_customer_marked_unreachable_who_writes_again_gets_news_again(
         await w.customer.says("hi")
         await w.answered()
         assert not await blocked.is_blocked(CHAT)
+
+
+async def test_a_customers_limit_holds_on_whatsapp(tmp_path: Path) -> None:
+    async with world(tmp_path, limits={"drafts_per_hour": 1}) as w:
+        await w.customer.says("new")
+        await w.answered()
+        await w.customer.says("cancel")
+        await w.answered()
+        await w.customer.says("new")  # a second order within the hour
+        (refused,) = await w.answered()
+        assert "orders" in refused.text.lower() and "hour" in refused.text.lower()
