@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.agents.agents_errors import AgentsError
-from bot.console.photo_files import sniff_image_type
 from bot.partner.models import MAX_IMAGE_BYTES
 from bot.store import AgentConversation, Store
 from bot.web import media_url
+from bot.web.photo_keeping import image_type
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class PhotoUploads:
         """Keep ``data`` for ``conversation``'s order; ``UploadRefused`` when it cannot be."""
         if self._public_base_url is None:
             raise UploadRefused("the bot has no public host for photos ([server] public_base_url)")
-        content_type = sniff_image_type(data[:12])
+        content_type = image_type(data[:12])
         if content_type is None:
             raise UploadRefused("the body must be a JPEG, PNG or WebP image")
         if len(data) > MAX_IMAGE_BYTES:

@@ -18,22 +18,12 @@ from bot.chat_ref import ChatRef
 from bot.console.console_errors import ConsoleError
 from bot.partner.models import MAX_IMAGE_BYTES, MAX_PACKAGE_IMAGES
 from bot.store import Store
+from bot.web.photo_keeping import image_type
 from bot.web.web_app import media_url
 from conversations.texts.catalogue import Catalogue
 
 MEDIA_TTL_SECONDS = 7 * 24 * 3600  # long enough for a draft to be finished days later
 _HEAD_BYTES = 12
-
-
-def sniff_image_type(head: bytes) -> str | None:
-    """The content type of an image from its first bytes, for the types the service takes."""
-    if head.startswith(b"\xff\xd8\xff"):
-        return "image/jpeg"
-    if head.startswith(b"\x89PNG\r\n\x1a\n"):
-        return "image/png"
-    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
-        return "image/webp"
-    return None
 
 
 @dataclass(frozen=True)
@@ -60,7 +50,7 @@ def _check_one(catalogue: Catalogue, path: Path) -> CheckedPhoto | str:
     if size > MAX_IMAGE_BYTES:
         megabytes = catalogue.number(size / 1_048_576, "0.0")
         return catalogue.say("console.photo.too_large", path=path, megabytes=megabytes)
-    content_type = sniff_image_type(head)
+    content_type = image_type(head)
     if content_type is None:
         return catalogue.say("console.photo.not_an_image", path=path)
     return CheckedPhoto(path, content_type)

@@ -25,7 +25,6 @@ from bot.bot_core import BotCore
 from bot.chat_ref import WHATSAPP, ChatRef, UserRef
 from bot.console.console_render import said
 from bot.console.console_screen import Screen
-from bot.console.photo_files import sniff_image_type
 from bot.demo.whatsapp_phone import (
     CUSTOMER_NAME,
     CUSTOMER_WA_ID,
@@ -46,6 +45,7 @@ from bot.demo.whatsapp_typing import (
 )
 from bot.runtime.whatsapp_wiring import WhatsAppChannel, register_whatsapp
 from bot.store.otp_handoffs import OtpHandoff
+from bot.web.photo_keeping import image_type
 from bot.whatsapp.cloud_client import cloud_client
 from bot.whatsapp_fake import customer_messages
 from bot.whatsapp_fake.persona import UndeliveredPush
@@ -161,7 +161,7 @@ class WhatsAppCustomer:
                 await customer.shares_contact(name, [phone])
             case Picture(path):
                 content = sample_photo() if path is None else path.read_bytes()
-                mime_type = sniff_image_type(content[:12]) or "image/png"
+                mime_type = image_type(content[:12]) or "image/png"
                 await customer.sends_photo(content, mime_type=mime_type)
 
     async def settle(self) -> None:

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from bot.console.photo_files import sniff_image_type
 from bot.demo.whatsapp_screen import Choice, stands_for
+from bot.web.photo_keeping import image_type
 
 _CHOICE_NUMBER: Final = re.compile(r"[1-9][0-9]?")
 PAGE: Final = "p"
@@ -114,7 +114,7 @@ def read_line(line: str, choices: Sequence[Choice], base_dir: Path) -> Action:
         return Card(name.strip() or phone, phone)
     if keyword == "photo":
         return _picture(rest.strip(), base_dir)
-    if " " not in text and sniff_image_type(_head(base_dir / Path(text).expanduser())):
+    if " " not in text and image_type(_head(base_dir / Path(text).expanduser())):
         return Picture(base_dir / Path(text).expanduser())
     return Words(text)
 
@@ -162,7 +162,7 @@ def _picture(name: str, base_dir: Path) -> Picture | Again:
     if not name:
         return Picture()
     path = base_dir / Path(name).expanduser()
-    if sniff_image_type(_head(path)) is None:
+    if image_type(_head(path)) is None:
         return Again(f"{name}: no JPEG, PNG or WebP photo there (photo alone sends a sample)")
     return Picture(path)
 

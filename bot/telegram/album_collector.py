@@ -32,7 +32,8 @@ from typing import Final
 from telegram.error import TelegramError
 
 from bot.clocks import Clock, Sleep, system_sleep
-from bot.telegram.photo_receiver import MAX_PHOTO_BYTES, PhotoProblem, PhotoRefused, Rehosted
+from bot.telegram.photo_receiver import MAX_PHOTO_BYTES, PhotoProblem, PhotoRefused
+from bot.web.photo_keeping import Rehosted
 from conversations.texts.catalogue import Catalogue
 
 log = logging.getLogger(__name__)

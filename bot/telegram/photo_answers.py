@@ -11,7 +11,8 @@ from __future__ import annotations
 from bot.telegram.album_collector import AlbumCollector
 from bot.telegram.bot_context import BotContext
 from bot.telegram.chat_screen import ChatScreen
-from bot.telegram.photo_receiver import IncomingPhoto, PhotoRefused, Rehosted
+from bot.telegram.photo_receiver import IncomingPhoto, PhotoRefused
+from bot.web.photo_keeping import Rehosted
 from conversations import PhotosAnswer, Prompt
 
 

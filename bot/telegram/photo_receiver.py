@@ -22,13 +22,12 @@ from telegram import Bot, Message
 from telegram.error import TelegramError
 
 from bot.chat_ref import TELEGRAM, ChatRef
-from bot.store import MediaFile, Store
-from bot.web import media_url
+from bot.store import Store
+from bot.web.photo_keeping import IMAGE_TYPES, Rehosted, image_type, keep_photo
 from conversations.texts.catalogue import Catalogue
 
 MAX_PHOTO_BYTES: Final = 5 * 1024 * 1024
 MAX_PHOTOS: Final = 6
-IMAGE_TYPES: Final = frozenset({"image/jpeg", "image/png", "image/webp"})
 
 log = logging.getLogger(__name__)
 
@@ -61,14 +60,6 @@ class IncomingPhoto:
 
 
 @dataclass(frozen=True)
-class Rehosted:
-    """The photo is stored; ``url`` is what goes into ``packageImages``."""
-
-    url: str
-    media: MediaFile
-
-
-@dataclass(frozen=True)
 class PhotoRefused:
     """The photo was not taken because of ``problem``; ``said`` tells the customer why (an
     order takes at most ``max_photos``)."""
@@ -85,17 +76,6 @@ class PhotoRefused:
 def refusal(problem: PhotoProblem, *, max_photos: int = MAX_PHOTOS) -> PhotoRefused:
     """The refusal for ``problem``."""
     return PhotoRefused(problem, max_photos)
-
-
-def image_type(data: bytes) -> str | None:
-    """The MIME type of JPEG, PNG or WebP bytes, judged by their magic numbers; else None."""
-    if data.startswith(b"\xff\xd8\xff"):
-        return "image/jpeg"
-    if data.startswith(b"\x89PNG\r\n\x1a\n"):
-        return "image/png"
-    if len(data) >= 12 and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "image/webp"
-    return None
 
 
 class PhotoReceiver:
@@ -150,13 +130,14 @@ class PhotoReceiver:
         content_type = image_type(data)
         if content_type is None:
             return refusal("not_an_image")
-        media = await self._store.media.put(
+        return await keep_photo(
+            self._store,
             data,
-            content_type=content_type,
+            content_type,
             chat=ChatRef(TELEGRAM, chat_id),
-            expires_at=self._store.clock() + self.ttl_seconds,
+            public_base_url=self.public_base_url,
+            ttl_seconds=self.ttl_seconds,
         )
-        return Rehosted(media_url(self.public_base_url, media.token), media)
 
     async def _download(self, photo: IncomingPhoto, chat_id: int) -> bytes | PhotoRefused:
         try:

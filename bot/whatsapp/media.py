@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Final, Literal, Protocol
 import httpx
 
 from bot.chat_ref import ChatRef
-from bot.store import MediaFile, Store
-from bot.web import media_url
+from bot.store import Store
+from bot.web.photo_keeping import IMAGE_TYPES, Rehosted, image_type, keep_photo
 from bot.whatsapp.inbound import Image
 from conversations.texts.catalogue import Catalogue
 
@@ -34,19 +34,10 @@ if TYPE_CHECKING:
 
 MAX_PHOTO_BYTES: Final = 5 * 1024 * 1024
 MAX_PHOTOS: Final = 6
-IMAGE_TYPES: Final = frozenset({"image/jpeg", "image/png", "image/webp"})
 
 log = logging.getLogger(__name__)
 
 PhotoProblem = Literal["no_public_host", "too_many", "not_an_image", "too_large", "download_failed"]
-
-
-@dataclass(frozen=True)
-class Rehosted:
-    """The photo is stored; ``url`` is what goes into ``packageImages``."""
-
-    url: str
-    media: MediaFile
 
 
 @dataclass(frozen=True)
@@ -80,17 +71,6 @@ class WhatsAppMedia(Protocol):
         """Download, check and keep ``image`` for ``chat``'s order, which has ``already``
         photos."""
         ...
-
-
-def image_type(data: bytes) -> str | None:
-    """The MIME type of JPEG, PNG or WebP bytes, judged by their magic numbers; else None."""
-    if data.startswith(b"\xff\xd8\xff"):
-        return "image/jpeg"
-    if data.startswith(b"\x89PNG\r\n\x1a\n"):
-        return "image/png"
-    if len(data) >= 12 and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        return "image/webp"
-    return None
 
 
 class CloudMediaDownload:
@@ -158,10 +138,11 @@ class PhotoRehosting:
         content_type = image_type(data)
         if content_type is None:
             return PhotoRefused("not_an_image")
-        media = await self._store.media.put(
+        return await keep_photo(
+            self._store,
             data,
-            content_type=content_type,
+            content_type,
             chat=chat,
-            expires_at=self._store.clock() + self.ttl_seconds,
+            public_base_url=self.public_base_url,
+            ttl_seconds=self.ttl_seconds,
         )
-        return Rehosted(media_url(self.public_base_url, media.token), media)

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from bot.chat_ref import CONSOLE, ChatRef
-from bot.console.photo_files import PhotoProblem, check_photos, host_photos, sniff_image_type
+from bot.console.photo_files import PhotoProblem, check_photos, host_photos
 from bot.store import Store
+from bot.web.photo_keeping import image_type
 from tests.support.words import SHIPPED
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16
@@ -29,7 +30,7 @@ WEBP = b"RIFF\x10\x00\x00\x00WEBPVP8 " + b"\x00" * 8
     ],
 )
 def test_types_are_recognised_by_their_bytes(head: bytes, content_type: str | None) -> None:
-    assert sniff_image_type(head[:12]) == content_type
+    assert image_type(head[:12]) == content_type
 
 
 def test_problems_name_each_file(tmp_path: Path) -> None:

@@ -15,9 +15,9 @@ from bot.telegram.photo_receiver import (
     IncomingPhoto,
     PhotoReceiver,
     PhotoRefused,
-    Rehosted,
     image_type,
 )
+from bot.web.photo_keeping import Rehosted
 from tests.fakes import FakeTelegram
 from tests.support.words import SHIPPED
 

@@ -17,8 +17,9 @@ from pywa_async.client import WhatsApp
 
 from bot.chat_ref import WHATSAPP, ChatRef
 from bot.store import Store
+from bot.web.photo_keeping import Rehosted
 from bot.whatsapp.inbound import Image
-from bot.whatsapp.media import CloudMediaDownload, PhotoRefused, PhotoRehosting, Rehosted
+from bot.whatsapp.media import CloudMediaDownload, PhotoRefused, PhotoRehosting
 from tests.ordering.conftest import BOT_HOST, JPEG
 
 TOKEN = "EAAG-test-access-token"
