@@ -94,6 +94,13 @@ class CoreSettings:
     # The Mini App's map tiles (``[webapp.tiles]``, while ``[webapp] enabled``): the console's
     # delivery pages draw their map on them; None, no map (the coordinates only).
     map_tiles: TilesConfig | None = None
+    # On a host of many businesses (``bot.hosting``): where Telegram posts the business's
+    # updates (the host's ``/telegram``, routed by secret token; None: ``public_base_url``'s),
+    # and whether starting sets Telegram's webhook and command menus. A business's first
+    # build after it was added or changed does; a build after an idle release does not, since
+    # Telegram has them already.
+    telegram_webhook_url: str | None = None
+    announce: bool = True
 
     @property
     def otp_via_webhook(self) -> bool:

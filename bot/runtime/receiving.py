@@ -25,7 +25,6 @@ from bot.config import TelegramConfig
 from bot.runtime.startup_error import StartupError
 from bot.telegram.application import ALLOWED_UPDATES, BotApplication
 from bot.telegram.command_menus import register_commands
-from bot.telegram.webhook_route import TELEGRAM_PATH
 from conversations.texts.business_texts import BusinessTexts
 
 log = logging.getLogger(__name__)
@@ -40,26 +39,31 @@ async def start_receiving(
     flows: tuple[BotCommand, ...] = (),
     *,
     texts: BusinessTexts,
-    public_base_url: str | None = None,
+    webhook_url: str | None = None,
+    announce: bool = True,
 ) -> None:
     """Connect to Telegram, register the commands (``flows``: the flows' own, from
     ``flow_commands``; each language's menu in the business's ``texts``), and start receiving
-    updates (in webhook mode, posted to ``public_base_url``: ``[server]``'s).
+    updates (in webhook mode, posted to ``webhook_url``: ``[server] public_base_url`` and
+    ``/telegram``, or the host's). Without ``announce`` the commands and the webhook are
+    taken as set already (a hosted business built again after an idle release).
 
     Raises ``StartupError`` when Telegram refuses.
     """
     bot = application.bot
     try:
         await application.initialize()  # getMe: checks the token, learns the username
-        await register_commands(texts, bot, operators, flows)
+        if announce:
+            await register_commands(texts, bot, operators, flows)
         await application.start()
         if telegram.mode == "webhook":
-            assert public_base_url and telegram.secret_token  # config ensures it
-            await bot.set_webhook(
-                url=public_base_url + TELEGRAM_PATH,
-                secret_token=telegram.secret_token.get_secret_value(),
-                allowed_updates=list(ALLOWED_UPDATES),
-            )
+            if announce:
+                assert webhook_url and telegram.secret_token  # config ensures it
+                await bot.set_webhook(
+                    url=webhook_url,
+                    secret_token=telegram.secret_token.get_secret_value(),
+                    allowed_updates=list(ALLOWED_UPDATES),
+                )
         else:
             assert application.updater is not None
             await application.updater.start_polling(

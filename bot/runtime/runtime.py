@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypeVar
 
@@ -77,16 +77,25 @@ class Runtime:
         *,
         telegram: bool = True,
         channels: Sequence[ChannelStarter] = SHIPPED_STARTERS,
+        announce: bool = True,
+        telegram_webhook_url: str | None = None,
     ) -> Runtime:
         """Open the store and wire every part (nothing talks to Telegram yet).
 
         Each of ``channels`` the config asks for is started (``ChannelStarter.wanted``):
         Telegram when the config has a token and ``telegram`` is True (``deliverybot mcp``
         passes False: its process never takes Telegram's updates), the agent channels when
-        ``[[agents.channels]]`` lists some. A test passes its own starters besides.
+        ``[[agents.channels]]`` lists some. A test passes its own starters besides. A hosted
+        business (``bot.hosting``) is built with its host's ``telegram_webhook_url``, and
+        ``announce`` False when Telegram has its webhook and commands already
+        (``CoreSettings``).
         """
         seams = seams or Seams()
-        settings = CoreSettings.from_config(config, telegram=telegram)
+        settings = replace(
+            CoreSettings.from_config(config, telegram=telegram),
+            announce=announce,
+            telegram_webhook_url=telegram_webhook_url,
+        )
         wanted = [starter for starter in channels if starter.wanted(config, telegram=telegram)]
         known = (*SHIPPED_CHANNEL_KINDS, *(starter.kind for starter in channels))
         stack = contextlib.AsyncExitStack()

@@ -27,6 +27,7 @@ from bot.config import TelegramConfig, WebappConfig
 from bot.core_services import CoreServices
 from bot.runtime.receiving import close_application, start_receiving, stop_receiving
 from bot.seams import Seams
+from bot.settings import CoreSettings
 from bot.staff.staff_door import StaffDoor
 from bot.store import Store
 from bot.telegram.application import (
@@ -50,7 +51,7 @@ from bot.telegram.staff_topics import StaffTopics
 from bot.telegram.stored_updates import InboxHandOff, UpdateInboxSweep
 from bot.telegram.telegram_kind import TELEGRAM_KIND
 from bot.telegram.telegram_texts import TELEGRAM_TEXTS
-from bot.telegram.webhook_route import telegram_route
+from bot.telegram.webhook_route import TELEGRAM_PATH, telegram_route
 from bot.webapp.place_question import ChatPlaceQuestions
 from bot.webapp.routes import WebappEndpoints
 from bot.webapp.webapp_texts import WEBAPP_TEXTS
@@ -179,7 +180,8 @@ def register_telegram(
                 operator_chats,
                 conversation.flow_menu,
                 texts=ctx.texts,
-                public_base_url=core.settings.public_base_url,
+                webhook_url=_webhook_url(core.settings),
+                announce=core.settings.announce,
             )
             yield
         finally:
@@ -219,3 +221,12 @@ def register_telegram(
         )
     )
     return TelegramChannel(ctx, conversation, application)
+
+
+def _webhook_url(settings: CoreSettings) -> str | None:
+    """Where Telegram posts the updates in webhook mode: the host's ``/telegram`` for a hosted
+    business, else ``[server] public_base_url``'s."""
+    if settings.telegram_webhook_url is not None:
+        return settings.telegram_webhook_url
+    base = settings.public_base_url
+    return None if base is None else base + TELEGRAM_PATH

@@ -1,0 +1,102 @@
+"""``HostRuntime``: businesses built on first use, released when idle, announced once per
+file, and added, changed and removed while the host runs.
+
+Each business is a real ``Runtime`` (its SQLite file, PTB Application in webhook mode, its
+sandbox organisation); every request reaches it through the host's one web app, as Telegram's
+pushes do.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.fakes.telegram_world import TgUser
+from tests.hosting.host_world import HOST, IDLE_SECONDS, HostWorld, host_world, secret_of
+
+ADA = TgUser(5001, "Ada")
+
+
+async def say_hello(world: HostWorld, name: str) -> str:
+    """Ada writes to business ``name``'s bot; the text of its first answer."""
+    telegram = world.directory.shops[name].telegram
+    before = len(telegram.sent_messages(ADA.id))
+    telegram.push_update(telegram.updates.text(ADA, "hi"))
+    answer = await telegram.wait_for_message(
+        ADA.id, lambda message: len(telegram.sent_messages(ADA.id)) > before
+    )
+    return answer.text
+
+
+async def test_businesses_are_announced_then_built_only_when_used(tmp_path: Path) -> None:
+    async with host_world(tmp_path, ("acme", "globex")) as world:
+        await world.host.settled()  # new files: each built once, to set its webhook
+        for shop in world.directory.shops.values():
+            webhook = shop.telegram.webhook
+            assert webhook is not None and webhook.url == f"{HOST}/telegram"
+            assert webhook.secret_token == secret_of(shop.name)
+        assert sorted(world.builds) == [("acme", True), ("globex", True)]
+
+        world.clock.advance(IDLE_SECONDS)
+        assert await world.host.release_idle(IDLE_SECONDS) == 2
+        assert world.built() == set()
+
+        assert await say_hello(world, "acme")
+        assert world.built() == {"acme"}  # globex, unused, stays released
+        assert world.builds[-1] == ("acme", False)  # built again without announcing
+        acme = world.directory.shops["acme"].telegram
+        assert len(acme.calls("setWebhook")) == 1
+        assert world.directory.shops["globex"].telegram.sent_messages(ADA.id) == []
+
+
+async def test_a_request_the_host_cannot_place_gets_nothing_of_any_business(
+    tmp_path: Path,
+) -> None:
+    async with host_world(tmp_path, ("acme", "globex")) as world:
+        await world.host.settled()
+        update = {"update_id": 1, "message": {"message_id": 1, "date": 0, "chat": {"id": 1}}}
+        wrong = {"X-Telegram-Bot-Api-Secret-Token": "not-a-bot-of-this-host"}
+        refused = await world.web.post("/telegram", json=update, headers=wrong)
+        # Globex's secret at acme's own door: acme's route checks it, as on a host of one.
+        crossed = {"X-Telegram-Bot-Api-Secret-Token": secret_of("globex")}
+        across = await world.web.post("/b/acme/telegram", json=update, headers=crossed)
+        unknown = await world.web.get("/b/initech/health")
+        no_key = await world.web.get("/api/conversations")
+        assert (refused.status_code, across.status_code) == (403, 403)
+        assert (unknown.status_code, no_key.status_code) == (404, 401)
+        for response in (refused, across, unknown, no_key):
+            assert "acme" not in response.text and "globex" not in response.text
+        health = await world.web.get("/b/acme/health")
+        assert health.status_code == 200
+
+
+async def test_added_changed_and_removed_without_a_restart(tmp_path: Path) -> None:
+    async with host_world(tmp_path, ("acme",)) as world:
+        await world.host.settled()
+        assert await say_hello(world, "acme")
+
+        world.directory.shops["globex"] = await world.open_shop("globex", 2)
+        await world.host.rescan()
+        await world.host.settled()
+        globex = world.directory.shops["globex"].telegram
+        assert globex.webhook is not None and globex.webhook.url == f"{HOST}/telegram"
+        assert await say_hello(world, "globex")
+
+        # A change (its French greeting) drains the running acme and builds the new one.
+        world.directory.shops["acme"].texts = {"locale": "fr"}
+        await world.host.rescan()
+        await world.host.settled()
+        assert world.builds.count(("acme", True)) == 2  # announced again: its file changed
+        assert world.events[-2:] == ["stopped acme", "built acme"]  # never two at once
+        assert world.built() == {"acme", "globex"}
+
+        del world.directory.shops["globex"]
+        await world.host.rescan()
+        await world.host.settled()
+        assert "globex" not in world.host.businesses and "globex" not in world.built()
+        gone = await world.web.get("/b/globex/health")
+        routed = await world.web.post(
+            "/telegram",
+            json={"update_id": 9},
+            headers={"X-Telegram-Bot-Api-Secret-Token": secret_of("globex")},
+        )
+        assert (gone.status_code, routed.status_code) == (404, 403)
