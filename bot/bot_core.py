@@ -158,7 +158,11 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
     # The console's health page shows this instance's counts, so they are recorded while it is
     # on even without ``[metrics]`` (which only decides whether ``/metrics`` serves them).
     recorded = settings.metrics or settings.console.enabled
-    metrics = business_metrics(recorded, running_version())
+    metrics = (
+        seams.metrics
+        if seams.metrics is not None
+        else business_metrics(recorded, running_version())
+    )
     store.audit.observe(metrics.count_audit_event)  # the store counts nothing itself
     channels = Channels()
     client = PartnerClient(

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import httpx
 
 from bot.clocks import Clock, Sleep
+from bot.metrics.business_metrics import Metrics
 from bot.store.database import Synchronous
 from conversations import Geocoder
 from conversations.flow import FlowRegistry
@@ -51,3 +52,6 @@ class Seams:
     sleep: Sleep = asyncio.sleep
     synchronous: Synchronous = "FULL"
     new_idempotency_key: Callable[[], str] | None = None
+    # What the business records its metrics into, instead of a registry built with its core:
+    # a host of many businesses keeps each business's (or one shared) across its builds.
+    metrics: Metrics | None = None

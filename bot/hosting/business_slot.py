@@ -99,6 +99,10 @@ class BusinessSlot:
         before it."""
         return self._announced
 
+    async def quiet(self) -> None:
+        """Return once no request of this business is running."""
+        await self._quiet.wait()
+
     @asynccontextmanager
     async def serving(self) -> AsyncIterator[ASGIApp]:
         """The business's web app for one request, built first if it is not; raises

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import Final
 
 from starlette.requests import Request
-from starlette.types import Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bot.agents.api_errors import NO_KEY, UNKNOWN_KEY, send_json_error
 from bot.agents.channel_keys import bearer_key
@@ -52,11 +52,17 @@ Lookup = Callable[[], tuple[HostRoutes, dict[str, BusinessSlot]]]
 
 class HostApp:
     """The ASGI app of the module docstring. ``lookup`` gives the current routes and slots;
-    ``draining`` tells ``/health`` to fail (the host is stopping)."""
+    ``draining`` tells ``/health`` to fail (the host is stopping); ``own`` are the host's own
+    paths (its ``/metrics``), before any business's."""
 
     def __init__(self, lookup: Lookup, draining: Callable[[], bool]) -> None:
         self._lookup = lookup
         self._draining = draining
+        self._own: dict[str, ASGIApp] = {}
+
+    def serve_at(self, path: str, app: ASGIApp) -> None:
+        """Answer ``path`` with the host's own ``app`` (its ``/metrics``), before any business."""
+        self._own[path] = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -68,7 +74,10 @@ class HostApp:
             return
         path: str = scope["path"]
         routes, slots = self._lookup()
-        if path.startswith(PREFIX):
+        own = self._own.get(path)
+        if own is not None:
+            await own(scope, receive, send)
+        elif path.startswith(PREFIX):
             name, _, rest = path[len(PREFIX) :].partition("/")
             slot = slots.get(name)
             if slot is None:

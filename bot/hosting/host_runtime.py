@@ -28,6 +28,7 @@ from bot.clocks import Clock
 from bot.hosting.announcements import Announcements
 from bot.hosting.business_slot import BuildBusiness, BuiltBusiness, BusinessSlot
 from bot.hosting.host_app import HostApp
+from bot.hosting.host_metrics import HostMetrics
 from bot.hosting.host_routes import HostRoutes
 from bot.hosting.hosted_business import HostedBusiness
 from bot.jobs import Job, Scheduler
@@ -74,6 +75,7 @@ class HostRuntime:
         watch_seconds: float,
         clock: Clock = time.monotonic,
         drain_seconds: float = CLOSE_DRAIN_SECONDS,
+        metrics: HostMetrics | None = None,
     ) -> None:
         self._scan = scan
         self._build = build
@@ -84,6 +86,7 @@ class HostRuntime:
         self._closing: dict[str, asyncio.Task[None]] = {}  # by name: a slot being closed
         self._background: set[asyncio.Task[None]] = set()
         self._draining = False
+        self.metrics = metrics or HostMetrics(business_label=False, cap=0)
         self.app = HostApp(lambda: (self._host.routes, self._host.slots), lambda: self._draining)
         self.scheduler = Scheduler(leadership=_EveryInstance())
         self.scheduler.add(WatchBusinesses(self, watch_seconds))
@@ -93,6 +96,12 @@ class HostRuntime:
     def businesses(self) -> Mapping[str, HostedBusiness]:
         """Every business served now, by name."""
         return {name: slot.business for name, slot in self._host.slots.items()}
+
+    def exposition(self) -> bytes:
+        """The host's ``/metrics`` text (``HostMetrics``), its gauges read now."""
+        slots = self._host.slots.values()
+        self.metrics.set_businesses(len(slots), sum(slot.built for slot in slots))
+        return self.metrics.exposition()
 
     def slot(self, name: str) -> BusinessSlot | None:
         """Business ``name``'s slot (tests and the benchmark look at it)."""
@@ -153,6 +162,7 @@ class HostRuntime:
         for slot in list(self._host.slots.values()):
             if slot.built and await slot.release_if_idle(idle_seconds):
                 released += 1
+                self.metrics.count_release()
         return released
 
     async def stop(self) -> None:
@@ -178,7 +188,9 @@ class HostRuntime:
         closing = self._closing.get(business.name)
         if closing is not None:
             await asyncio.shield(closing)
+        started = time.perf_counter()
         built = await self._build(business, announce)
+        self.metrics.count_build(time.perf_counter() - started)
         if announce:
             await asyncio.to_thread(self._announcements.record, business)
         return built

@@ -37,13 +37,11 @@ customer, ``OLU`` is an operator writing in ``OPERATORS`` (the operator group ch
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import ssl
 import struct
 import zlib
-from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,7 +49,6 @@ from typing import Any, Literal
 
 import httpx
 import pytest
-from telegram import Update
 from telegram.request import HTTPXRequest
 
 from bot.channel_texts import shipped_channel_texts
@@ -62,12 +59,11 @@ from bot.config.texts_section import CHANNEL_TEXTS
 from bot.demo.transports import AppSwitch, loopback_resolver
 from bot.runtime import Runtime, Seams
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
-from bot.telegram.application import ChatOrderedProcessor
 from bot.telegram.limits import RateLimiter
-from bot.telegram.received_update import ReceivedUpdate
 from tests.fakes import FakeTelegram, SentMessage, TgChat, TgUser
 from tests.fakes.telegram_keyboards import buttons
 from tests.support.clock import FakeClock
+from tests.support.tracking_processor import TrackingProcessor
 
 ADA = TgUser(1001, "Ada", last_name="Obi", username="ada")
 BOLA = TgUser(1002, "Bola", last_name="Ahmed")
@@ -126,31 +122,6 @@ class PartnerRecorder(httpx.AsyncBaseTransport):
             if self.before_create is not None:
                 await self.before_create()
         return await self._inner.handle_async_request(request)
-
-
-class TrackingProcessor(ChatOrderedProcessor):
-    """The production update processor, telling tests when an update has been processed."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.done: Counter[int] = Counter()
-        self._changed = asyncio.Condition()
-
-    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
-        try:
-            await super().do_process_update(update, coroutine)
-        finally:
-            if isinstance(update, Update | ReceivedUpdate):
-                async with self._changed:
-                    self.done[update.update_id] += 1
-                    self._changed.notify_all()
-
-    async def processed(self, update_id: int, *, times: int = 1, timeout: float = 5.0) -> None:
-        """Return once update ``update_id`` has gone through the handlers ``times`` times
-        (counting deliveries the gatekeeper dropped as repeats)."""
-        async with self._changed:
-            async with asyncio.timeout(timeout):
-                await self._changed.wait_for(lambda: self.done[update_id] >= times)
 
 
 def stack_config(

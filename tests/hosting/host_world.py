@@ -25,6 +25,7 @@ from bot.config import Config
 from bot.hosting.announcements import Announcements
 from bot.hosting.built_runtime import RuntimeBusiness, build_runtime_business
 from bot.hosting.business_slot import BuiltBusiness
+from bot.hosting.host_metrics import HostMetrics
 from bot.hosting.host_runtime import HostRuntime, Scan
 from bot.hosting.hosted_business import HostedBusiness
 from bot.runtime import Seams
@@ -32,6 +33,7 @@ from bot.sandbox import Sandbox
 from bot.sandbox.scenario import default_scenario_data, parse_scenario
 from tests.fakes import FakeTelegram
 from tests.support.clock import FakeClock
+from tests.support.tracking_processor import TrackingProcessor
 
 HOST = "https://host.example"
 IDLE_SECONDS = 900.0
@@ -73,6 +75,7 @@ class Shop:
     sandbox: Sandbox
     tmp: Path
     texts: dict[str, Any] = field(default_factory=dict)
+    processor: TrackingProcessor | None = None  # its latest build's
 
     def config(self) -> Config:
         """The business's whole config, as the host's loader derives it."""
@@ -171,9 +174,13 @@ class Watched:
 
 
 @contextlib.asynccontextmanager
-async def host_world(tmp_path: Path, names: tuple[str, ...]) -> AsyncIterator[HostWorld]:
+async def host_world(
+    tmp_path: Path, names: tuple[str, ...], metrics: HostMetrics | None = None
+) -> AsyncIterator[HostWorld]:
     """A host serving ``names``, loaded (none of them built yet) and its jobs not running: a
-    test drives the scans and idle releases itself."""
+    test drives the scans and idle releases itself. ``metrics``: the host's (shared series,
+    no business label, unless given)."""
+    metrics = metrics or HostMetrics(business_label=False, cap=0)
     directory = Directory()
     clock = FakeClock(1_000.0)
     exits = contextlib.AsyncExitStack()
@@ -181,12 +188,17 @@ async def host_world(tmp_path: Path, names: tuple[str, ...]) -> AsyncIterator[Ho
 
     async def build(business: HostedBusiness, announce: bool) -> BuiltBusiness:
         shop = directory.shops[business.name]
+        shop.processor = TrackingProcessor()
         seams = Seams(
-            partner_transport=httpx.ASGITransport(app=shop.sandbox.app), synchronous="NORMAL"
+            partner_transport=httpx.ASGITransport(app=shop.sandbox.app),
+            synchronous="NORMAL",
+            metrics=metrics.for_business(business.name),
+            processor=shop.processor,
         )
         assert world is not None
         world.builds.append((business.name, announce))
         built = await build_runtime_business(business, announce, host_url=HOST, seams=seams)
+        shop.processor.locks = built.runtime.store.chat_locks  # as wiring does for its own
         world.events.append(f"built {business.name}")
         return Watched(built, world.events, business.name)
 
@@ -198,6 +210,7 @@ async def host_world(tmp_path: Path, names: tuple[str, ...]) -> AsyncIterator[Ho
         watch_seconds=2.0,
         clock=clock,
         drain_seconds=5.0,
+        metrics=metrics,
     )
     web = httpx.AsyncClient(transport=httpx.ASGITransport(app=host.app), base_url=HOST)
     async with exits:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from prometheus_client.parser import text_string_to_metric_families
+
+from bot.hosting.host_metrics import HostMetrics
 from tests.fakes.telegram_world import TgUser
 from tests.hosting.host_world import HOST, IDLE_SECONDS, HostWorld, host_world, secret_of
 
@@ -17,13 +20,21 @@ ADA = TgUser(5001, "Ada")
 
 
 async def say_hello(world: HostWorld, name: str) -> str:
-    """Ada writes to business ``name``'s bot; the text of its first answer."""
-    telegram = world.directory.shops[name].telegram
+    """Ada writes to business ``name``'s bot; the text of its first answer, once her message
+    has gone through the handlers."""
+    shop = world.directory.shops[name]
+    telegram = shop.telegram
     before = len(telegram.sent_messages(ADA.id))
-    telegram.push_update(telegram.updates.text(ADA, "hi"))
+    update = telegram.updates.text(ADA, "hi")
+    telegram.push_update(update)
     answer = await telegram.wait_for_message(
         ADA.id, lambda message: len(telegram.sent_messages(ADA.id)) > before
     )
+    assert shop.processor is not None
+    await shop.processor.processed(update["update_id"])
+    slot = world.host.slot(name)
+    assert slot is not None
+    await slot.quiet()  # the push's request has ended too
     return answer.text
 
 
@@ -100,3 +111,35 @@ async def test_added_changed_and_removed_without_a_restart(tmp_path: Path) -> No
             headers={"X-Telegram-Bot-Api-Secret-Token": secret_of("globex")},
         )
         assert (gone.status_code, routed.status_code) == (404, 403)
+
+
+async def test_metrics_keep_counting_across_releases_with_a_bounded_business_label(
+    tmp_path: Path,
+) -> None:
+    metrics = HostMetrics(business_label=True, cap=1)
+    async with host_world(tmp_path, ("acme", "globex", "initech"), metrics) as world:
+        await world.host.settled()
+        for name in ("acme", "globex", "initech"):
+            assert await say_hello(world, name)
+        world.clock.advance(IDLE_SECONDS)
+        assert await world.host.release_idle(IDLE_SECONDS) == 3
+        assert await say_hello(world, "acme")  # built again: its counters go on
+        text = world.host.exposition().decode()
+    updates = updates_by_business(text)
+    assert updates == {"acme": 2.0, "other": 2.0}  # globex and initech beyond the cap
+    assert 'deliverybot_host_businesses{state="known"} 3.0' in text
+    assert 'deliverybot_host_businesses{state="built"} 1.0' in text
+    assert "deliverybot_host_releases_total 3.0" in text
+
+
+def updates_by_business(exposition: str) -> dict[str, float]:
+    """``deliverybot_updates_total`` summed per ``business`` label."""
+    totals: dict[str, float] = {}
+    for family in text_string_to_metric_families(exposition):
+        if family.name != "deliverybot_updates":
+            continue
+        for sample in family.samples:
+            if sample.name == "deliverybot_updates_total":
+                business = sample.labels["business"]
+                totals[business] = totals.get(business, 0.0) + sample.value
+    return totals
