@@ -8,14 +8,21 @@ its Telegram webhook at the host's ``/telegram``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import ssl
+from dataclasses import dataclass, replace
+from typing import Final
 
+import httpx
 from starlette.types import ASGIApp
+from telegram.request import HTTPXRequest
 
 from bot.hosting.hosted_business import HostedBusiness
 from bot.runtime import Runtime
 from bot.seams import Seams
 from bot.telegram.webhook_route import TELEGRAM_PATH
+
+TELEGRAM_POOL: Final = 256
+"""PTB's own default connection pool for the Bot API requests."""
 
 
 @dataclass
@@ -48,8 +55,31 @@ class RuntimeBusiness:
         await self.runtime.stop()
 
 
+def with_shared_tls(seams: Seams, tls: ssl.SSLContext) -> Seams:
+    """``seams`` whose HTTPS clients the test or host did not give verify with ``tls``.
+
+    Every httpx client builds its own TLS context by default, reading the CA bundle: about
+    150 ms of CPU each, and a business opens three or four (Telegram's two requests, the
+    Partner API, WhatsApp's Cloud API). The host builds one context and each business's
+    clients share it; their connections stay the business's own, closed with it.
+    """
+    verify = {"verify": tls}
+    return replace(
+        seams,
+        partner_transport=seams.partner_transport or httpx.AsyncHTTPTransport(verify=tls),
+        whatsapp_transport=seams.whatsapp_transport or httpx.AsyncHTTPTransport(verify=tls),
+        geocoder_transport=seams.geocoder_transport or httpx.AsyncHTTPTransport(verify=tls),
+        agent_webhook_transport=seams.agent_webhook_transport
+        or httpx.AsyncHTTPTransport(verify=tls),
+        telegram_request=seams.telegram_request
+        or HTTPXRequest(connection_pool_size=TELEGRAM_POOL, httpx_kwargs=verify),
+        telegram_updates_request=seams.telegram_updates_request
+        or HTTPXRequest(connection_pool_size=1, httpx_kwargs=verify),
+    )
+
+
 async def build_runtime_business(
-    business: HostedBusiness, announce: bool, *, host_url: str | None, seams: Seams | None
+    business: HostedBusiness, announce: bool, *, host_url: str | None, seams: Seams
 ) -> RuntimeBusiness:
     """Build and start ``business`` (``announce``: set Telegram's webhook, at ``host_url``'s
     ``/telegram``, and its command menus); stopped again if its start fails."""

@@ -23,7 +23,7 @@ from starlette.types import ASGIApp
 
 from bot.config import Config
 from bot.hosting.announcements import Announcements
-from bot.hosting.built_runtime import RuntimeBusiness, build_runtime_business
+from bot.hosting.built_runtime import RuntimeBusiness, build_runtime_business, with_shared_tls
 from bot.hosting.business_slot import BuiltBusiness
 from bot.hosting.host_metrics import HostMetrics
 from bot.hosting.host_runtime import HostRuntime, Scan
@@ -181,6 +181,7 @@ async def host_world(
     test drives the scans and idle releases itself. ``metrics``: the host's (shared series,
     no business label, unless given)."""
     metrics = metrics or HostMetrics(business_label=False, cap=0)
+    tls = httpx.create_ssl_context()  # one for every business, as the host makes it
     directory = Directory()
     clock = FakeClock(1_000.0)
     exits = contextlib.AsyncExitStack()
@@ -195,6 +196,7 @@ async def host_world(
             metrics=metrics.for_business(business.name),
             processor=shop.processor,
         )
+        seams = with_shared_tls(seams, tls)
         assert world is not None
         world.builds.append((business.name, announce))
         built = await build_runtime_business(business, announce, host_url=HOST, seams=seams)
