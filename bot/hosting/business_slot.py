@@ -94,6 +94,11 @@ class BusinessSlot:
         return self._built is not None
 
     @property
+    def built_business(self) -> BuiltBusiness | None:
+        """What is built of the business now, or None."""
+        return self._built
+
+    @property
     def announced(self) -> bool:
         """Whether the business's channels have been set up by a build of this slot or
         before it."""

@@ -1,8 +1,8 @@
 """``HostApp``: the host's one web app, handing each request to the business it is for.
 
 ==========================  ================================================================
-``/b/{name}/...``           business ``name``'s own web app, the prefix taken off the path
-                            (put in ``root_path``): its console, map page, photos, Partner
+``/b/{name}/...``           business ``name``'s own web app, the prefix its ``root_path``:
+                            its console, map page, photos, Partner
                             webhooks (``/b/{name}/hooks/partner``), ``/api``, ``/telegram``
                             and ``/whatsapp``, each checked by the business as on a host of one
 ``POST /telegram``          the business whose bot has the request's secret token
@@ -78,18 +78,15 @@ class HostApp:
         if own is not None:
             await own(scope, receive, send)
         elif path.startswith(PREFIX):
-            name, _, rest = path[len(PREFIX) :].partition("/")
+            name = path[len(PREFIX) :].partition("/")[0]
             slot = slots.get(name)
             if slot is None:
                 await _plain(send, 404, "Not Found")
                 return
-            prefix = PREFIX + name
-            inner = {
-                **scope,
-                "path": "/" + rest,
-                "raw_path": ("/" + rest).encode(),
-                "root_path": scope.get("root_path", "") + prefix,
-            }
+            # ASGI's convention (Starlette's, uvicorn's): ``path`` stays whole and
+            # ``root_path`` says which part of it is the mount's; the business's routes match
+            # what follows, and the URLs it makes start with the prefix.
+            inner = {**scope, "root_path": scope.get("root_path", "") + PREFIX + name}
             await _hand_to(slot, inner, receive, send)
         elif path == TELEGRAM_PATH:
             secret = Request(scope).headers.get(SECRET_TOKEN_HEADER)

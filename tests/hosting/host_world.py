@@ -49,6 +49,11 @@ def secret_of(name: str) -> str:
     return f"tg-secret-{name}-0123456789"
 
 
+def agent_key_of(name: str) -> str:
+    """The key of business ``name``'s agent channel."""
+    return f"agent-key-{name}-0123456789abcdef"
+
+
 def scenario_for(name: str) -> dict[str, Any]:
     """The default sandbox scenario as business ``name``'s own organisation: its API key, its
     signing secret, its events posted to its prefix on the host."""
@@ -95,6 +100,8 @@ class Shop:
                 "media_dir": f"media/{self.name}",
             },
             "geocoding": {"provider": "none"},
+            "agents": {"channels": [{"name": "shop", "key": agent_key_of(self.name)}]},
+            "webapp": {"enabled": True},
             "texts": self.texts,
         }
         return Config.model_validate(data, context={"environ": {}, "base_dir": self.tmp})

@@ -1,0 +1,131 @@
+"""The cross-business probe table: at every door of a host, one business's credential, secret
+or reference presented at another business's door is refused, with nothing of either business
+in the answer and nothing done on either.
+
+Doors covered here, on the host's one web app: Telegram (``/telegram`` by secret token, and a
+business's own ``/b/{name}/telegram``), the Partner API's webhooks (``/b/{name}/hooks/partner``
+signed with another business's secret), the agents' ``/api`` (another business's key, at the
+root and under a prefix, and another business's conversation id with the right key), and the
+map Mini App (``initData`` signed with another bot's token).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from bot.partner.signing import SIGNATURE_HEADER, sign
+from bot.webapp.init_data import sign_init_data, user_fields
+from tests.hosting.host_world import HostWorld, agent_key_of, host_world, secret_of
+
+TELEGRAM_SECRET = "X-Telegram-Bot-Api-Secret-Token"
+UPDATE = {
+    "update_id": 1,
+    "message": {"message_id": 1, "date": 0, "chat": {"id": 1, "type": "private"}},
+}
+
+
+def bearer(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+async def telegram_other_secret(world: HostWorld) -> httpx.Response:
+    headers = {TELEGRAM_SECRET: secret_of("globex")}
+    return await world.web.post("/b/acme/telegram", json=UPDATE, headers=headers)
+
+
+async def telegram_unknown_secret(world: HostWorld) -> httpx.Response:
+    headers = {TELEGRAM_SECRET: "tg-secret-nobody-0123456789"}
+    return await world.web.post("/telegram", json=UPDATE, headers=headers)
+
+
+async def partner_event_signed_by_another(world: HostWorld) -> httpx.Response:
+    body = json.dumps({"id": "evt_probe", "type": "delivery.created", "data": {}}).encode()
+    globex = world.directory.shops["globex"].sandbox.signing_secret
+    headers = {
+        SIGNATURE_HEADER: sign(body, globex, int(time.time())),
+        "content-type": "application/json",
+    }
+    return await world.web.post("/b/acme/hooks/partner", content=body, headers=headers)
+
+
+async def api_other_key_under_prefix(world: HostWorld) -> httpx.Response:
+    body = {"customer": "probe-1"}
+    return await world.web.post(
+        "/b/acme/api/conversations", json=body, headers=bearer(agent_key_of("globex"))
+    )
+
+
+async def api_unknown_key_at_root(world: HostWorld) -> httpx.Response:
+    return await world.web.post(
+        "/api/conversations", json={"customer": "probe-1"}, headers=bearer("no-such-key-0123456789")
+    )
+
+
+async def api_another_business_conversation(world: HostWorld) -> httpx.Response:
+    started = await world.web.post(
+        "/api/conversations",
+        json={"customer": "globex-customer"},
+        headers=bearer(agent_key_of("globex")),
+    )
+    assert started.status_code == 201, started.text
+    conversation = started.json()["id"]
+    return await world.web.get(
+        f"/api/conversations/{conversation}", headers=bearer(agent_key_of("acme"))
+    )
+
+
+async def map_page_signed_by_another_bot(world: HostWorld) -> httpx.Response:
+    token = world.directory.shops["globex"].telegram.token
+    init_data = sign_init_data(user_fields(42, auth_date=int(time.time())), bot_token=token)
+    headers = {"Authorization": f"tma {init_data}"}
+    return await world.web.get("/b/acme/webapp/api/question?chat=42", headers=headers)
+
+
+@dataclass(frozen=True)
+class Probe:
+    door: str
+    attempt: Callable[[HostWorld], Awaitable[httpx.Response]]
+    refused_with: int
+
+
+PROBES = (
+    Probe("telegram: another bot's secret at a business's door", telegram_other_secret, 403),
+    Probe("telegram: a secret no bot has, at the root", telegram_unknown_secret, 403),
+    Probe(
+        "partner webhook: signed with another business's secret",
+        partner_event_signed_by_another,
+        400,
+    ),
+    Probe("api: another business's key under a prefix", api_other_key_under_prefix, 401),
+    Probe("api: a key no business has, at the root", api_unknown_key_at_root, 401),
+    Probe(
+        "api: another business's conversation, with the right key",
+        api_another_business_conversation,
+        404,
+    ),
+    Probe("map page: initData signed by another bot", map_page_signed_by_another_bot, 401),
+)
+
+
+@pytest.mark.parametrize("probe", PROBES, ids=[probe.door for probe in PROBES])
+async def test_nothing_crosses_from_one_business_to_another(tmp_path: Path, probe: Probe) -> None:
+    async with host_world(tmp_path, ("acme", "globex")) as world:
+        await world.host.settled()
+        answer = await probe.attempt(world)
+        assert answer.status_code == probe.refused_with, answer.text
+        for word in ("acme", "globex", agent_key_of("globex"), secret_of("globex")):
+            assert word not in answer.text
+        acme = world.host.slot("acme")
+        assert acme is not None
+        async with acme.serving():  # what acme stored: nothing of the probe
+            pass
+        built = acme.built_business
+        assert built is not None
+        assert await built.pending_work() == 0
