@@ -80,7 +80,7 @@ FLOORS: Final = (
     Floor(("bot.core_services",), "the core as a channel sees it"),
     Floor(("bot.agents", "bot.bot_core"), "the agent channels beside the core that builds all"),
     Floor(("bot.demo", "bot.runtime"), "the processes: the demo and the running bot"),
-    Floor(("bot.cli",), "the command line"),
+    Floor(("bot.cli", "bot.hosting_cli"), "the command line"),
     Floor(("bot.__main__",), "python -m bot"),
 )
 

@@ -73,8 +73,9 @@ def load_host(
     ``os.environ``), now and whenever a business file is read for this host. Raises
     ``ConfigError`` listing every problem of the file, one line each.
     """
-    file = Path(path).absolute()
-    data = read_toml(file)
+    written_as = Path(path)  # problems name the file as the operator wrote it
+    data = read_toml(written_as)
+    file = written_as.absolute()
     if "host" not in data:
         config = config_from_data(
             data, base_dir=file.parent, environ=environ, channel_texts=channel_texts
@@ -85,7 +86,7 @@ def load_host(
             single=config, environ=environ, channel_texts=channel_texts,
         )  # fmt: skip
     problems = [
-        f"{file}: [{name}]: belongs in a business file (one per business, in [host] "
+        f"{written_as}: [{name}]: belongs in a business file (one per business, in [host] "
         "businesses_dir), not the host file"
         for name in data
         if name not in HOST_TABLES and name in Config.model_fields
@@ -101,11 +102,11 @@ def load_host(
         tables = HostFileConfig.model_validate(known, context=context)
     except ValidationError as exc:
         found = problem_lines(exc, known, root=HostFileConfig)
-        raise ConfigError(problems + [f"{file}: {line}" for line in found]) from None
+        raise ConfigError(problems + [f"{written_as}: {line}" for line in found]) from None
     if not tables.host.businesses_dir.is_dir():
         problems.append(
-            f"{file}: [host] businesses_dir: {tables.host.businesses_dir} is not a directory; "
-            "create it (its every *.toml is one business)"
+            f"{written_as}: [host] businesses_dir: {tables.host.businesses_dir} is not a "
+            "directory; create it (its every *.toml is one business)"
         )
     if problems:
         raise ConfigError(problems)
