@@ -222,7 +222,10 @@ def _with_duplicates_refused(loaded: dict[str, BusinessEntry]) -> dict[str, Busi
     one that no longer does, reused from a previous scan, no longer refused)."""
     owners = [Owner(entry.name, entry.file, entry.fingerprints) for entry in loaded.values()]
     shared = duplicate_problems(owners)
+    refused = {
+        name: entry.own_problems + tuple(shared.get(name, ())) for name, entry in loaded.items()
+    }
     return {
-        name: replace(entry, problems=entry.own_problems + tuple(shared.get(name, ())))
+        name: entry if entry.problems == refused[name] else replace(entry, problems=refused[name])
         for name, entry in loaded.items()
     }
