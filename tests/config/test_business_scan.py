@@ -100,15 +100,22 @@ def test_two_businesses_sharing_a_secret_or_number_are_both_refused_naming_both(
     assert taken not in cafe_line + shop_line
 
 
-def test_derived_lock_namespaces_of_two_names_do_not_meet(tmp_path: Path) -> None:
-    # On PostgreSQL each business's namespace is in the comparison (a clash would have one
-    # business wait on another's locks); distinct names give distinct ones.
+def test_two_names_whose_lock_namespaces_meet_are_both_refused_on_postgres(
+    tmp_path: Path,
+) -> None:
+    # One namespace for two businesses would have one wait on, or lead for, the other. These
+    # two names were searched for: their derived namespaces are the same 32-bit number.
     host_text = HOST_TEXT.replace("[storage]", '[storage]\nbackend = "postgres"') + POSTGRES_TABLES
-    businesses = {f"b{n}": business_text(n) for n in range(1, 4)}
+    businesses = {"b107638": business_text(1), "b127262": business_text(2), "b3": business_text(3)}
     scan = scan_businesses(load_host(make_host(tmp_path, businesses, host_text=host_text)))
-    assert list(scan.ready) == ["b1", "b2", "b3"]
-    databases = [config.storage.shared_database for config in scan.ready.values()]
-    assert [database.db_schema for database in databases if database] == ["b_b1", "b_b2", "b_b3"]
+    assert list(scan.ready) == ["b3"]
+    key = "[storage.postgres] lock_namespace (derived from the business's name)"
+    assert scan.refused["b107638"][0].endswith(
+        f"b107638.toml: {key}: the same as {tmp_path / 'businesses' / 'b127262.toml'}'s {key}: "
+        "each business has its own lock namespace (compared by hash; not shown)"
+    )
+    database = scan.ready["b3"].storage.shared_database
+    assert database is not None and database.db_schema == "b_b3"
 
 
 def test_two_files_naming_one_business_without_case_are_both_refused(tmp_path: Path) -> None:
