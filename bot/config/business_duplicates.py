@@ -79,6 +79,8 @@ def duplicate_problems(owners: Iterable[Owner]) -> dict[str, list[str]]:
     for owner in everyone:
         by_name[owner.name.lower()].append(owner)
     for same in by_name.values():
+        if len(same) < 2:
+            continue
         for owner in same:
             problems[owner.name] += [
                 f"{owner.file}: names the same business as {other.file} (names are compared "
@@ -91,6 +93,8 @@ def duplicate_problems(owners: Iterable[Owner]) -> dict[str, list[str]]:
         for print_ in owner.fingerprints:
             holders[print_.kind, print_.digest].append((owner, print_))
     for shared in holders.values():
+        if len(shared) < 2:  # the usual case: one business's value
+            continue
         for owner, print_ in shared:
             problems[owner.name] += [
                 f"{owner.file}: {print_.key}: the same as {other.file}'s {other_print.key}: "

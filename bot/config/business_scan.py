@@ -15,6 +15,7 @@ between two scans.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import time
@@ -121,8 +122,8 @@ def scan_businesses(host: Host, previous: BusinessScan | None = None) -> Busines
     before = previous.entries if previous is not None and previous.host is host else {}
     since_ns = previous.started_ns if previous is not None else 0
     loaded: dict[str, BusinessEntry] = {}
-    for file in _business_files(host.section.businesses_dir):
-        entry = _scan_file(host, file, before.get(file.stem), since_ns)
+    for file, stat in _business_files(host.section.businesses_dir):
+        entry = _scan_file(host, file, stat, before.get(file.stem), since_ns)
         if entry is not None:
             loaded[entry.name] = entry
     return BusinessScan(host, _with_duplicates_refused(loaded), started_ns)
@@ -149,26 +150,26 @@ def content_sha256(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-def _business_files(directory: Path) -> list[Path]:
+def _business_files(directory: Path) -> list[tuple[Path, os.stat_result]]:
+    """Each business file of ``directory``, sorted by name, with its ``stat``."""
+    found = []
     try:
-        names = sorted(os.listdir(directory))
+        with os.scandir(directory) as listing:
+            for item in listing:
+                if not item.name.endswith(".toml") or item.name.startswith("."):
+                    continue
+                with contextlib.suppress(FileNotFoundError):  # gone meanwhile: not listed
+                    if item.is_file():
+                        found.append((Path(item.path), item.stat()))
     except OSError as exc:
         raise ConfigError([f"{directory}: cannot be listed ({exc.strerror})"]) from None
-    return [
-        directory / name
-        for name in names
-        if name.endswith(".toml") and not name.startswith(".") and (directory / name).is_file()
-    ]
+    return sorted(found, key=lambda pair: pair[0].name)
 
 
 def _scan_file(
-    host: Host, file: Path, before: BusinessEntry | None, since_ns: int
+    host: Host, file: Path, stat: os.stat_result, before: BusinessEntry | None, since_ns: int
 ) -> BusinessEntry | None:
     """``file``'s entry; None when it went away meanwhile (the next scan no longer lists it)."""
-    try:
-        stat = file.stat()
-    except FileNotFoundError:
-        return None
     if (
         before is not None
         and (before.mtime_ns, before.size) == (stat.st_mtime_ns, stat.st_size)
@@ -176,6 +177,7 @@ def _scan_file(
     ):
         return before
     try:
+        # Read after its stat: a write in between makes the next scan read it again.
         raw = read_bytes(file)
     except ConfigError as exc:
         if not file.exists():
