@@ -121,11 +121,14 @@ def scan_businesses(host: Host, previous: BusinessScan | None = None) -> Busines
         return BusinessScan(host, {SINGLE_BUSINESS: only}, started_ns)
     before = previous.entries if previous is not None and previous.host is host else {}
     since_ns = previous.started_ns if previous is not None else 0
+    directory = host.section.businesses_dir
     loaded: dict[str, BusinessEntry] = {}
-    for file, stat in _business_files(host.section.businesses_dir):
-        entry = _scan_file(host, file, stat, before.get(file.stem), since_ns)
+    for name, stat in _business_files(directory):
+        entry = _scan_file(host, directory, name, stat, before.get(name), since_ns)
         if entry is not None:
             loaded[entry.name] = entry
+    if loaded.keys() == before.keys() and all(loaded[name] is before[name] for name in loaded):
+        return BusinessScan(host, before, started_ns)  # nothing changed: nor did duplicates
     return BusinessScan(host, _with_duplicates_refused(loaded), started_ns)
 
 
@@ -150,8 +153,9 @@ def content_sha256(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-def _business_files(directory: Path) -> list[tuple[Path, os.stat_result]]:
-    """Each business file of ``directory``, sorted by name, with its ``stat``."""
+def _business_files(directory: Path) -> list[tuple[str, os.stat_result]]:
+    """The business names of ``directory`` (its ``*.toml`` files' stems), sorted, each with
+    its file's ``stat``."""
     found = []
     try:
         with os.scandir(directory) as listing:
@@ -160,22 +164,28 @@ def _business_files(directory: Path) -> list[tuple[Path, os.stat_result]]:
                     continue
                 with contextlib.suppress(FileNotFoundError):  # gone meanwhile: not listed
                     if item.is_file():
-                        found.append((Path(item.path), item.stat()))
+                        found.append((item.name.removesuffix(".toml"), item.stat()))
     except OSError as exc:
         raise ConfigError([f"{directory}: cannot be listed ({exc.strerror})"]) from None
-    return sorted(found, key=lambda pair: pair[0].name)
+    return sorted(found, key=lambda pair: pair[0])
 
 
 def _scan_file(
-    host: Host, file: Path, stat: os.stat_result, before: BusinessEntry | None, since_ns: int
+    host: Host,
+    directory: Path,
+    name: str,
+    stat: os.stat_result,
+    before: BusinessEntry | None,
+    since_ns: int,
 ) -> BusinessEntry | None:
-    """``file``'s entry; None when it went away meanwhile (the next scan no longer lists it)."""
+    """Business ``name``'s entry; None when its file went away meanwhile."""
     if (
         before is not None
         and (before.mtime_ns, before.size) == (stat.st_mtime_ns, stat.st_size)
         and stat.st_mtime_ns < since_ns - RACY_NS
     ):
         return before
+    file = directory / f"{name}.toml"
     try:
         # Read after its stat: a write in between makes the next scan read it again.
         raw = read_bytes(file)
@@ -184,8 +194,8 @@ def _scan_file(
             return None
         return _entry(file, "", stat, None, tuple(exc.problems))
     sha256 = content_sha256(raw)
-    if before is not None and before.sha256 == sha256:
-        return _entry(file, sha256, stat, before.parsed, before.own_problems)
+    if before is not None and before.sha256 == sha256:  # touched, not changed
+        return replace(before, mtime_ns=stat.st_mtime_ns, size=stat.st_size)
     try:
         config = business_config(host, file.stem, raw, file, base_dir=file.parent)
     except ConfigError as exc:
