@@ -21,12 +21,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from bot.hosting_cli import add_businesses, check_host
 from bot.safety.shell_commands import add_audit, add_customers
 from bot.staff.staff_commands import add_staff
 
 if TYPE_CHECKING:
     from bot.channel_kind import ChannelKind
-    from bot.config import Config
+    from bot.config import Config, StorageConfig
     from conversations.texts.catalogue import ChannelTexts
 
 EXIT_OK = 0
@@ -78,9 +79,16 @@ def _check_config(args: argparse.Namespace) -> int:
         )
         return EXIT_USAGE
     path = given[0]
-    config = _load(path)
-    if config is None:
+    from bot.config.host_loading import load_host_or_report
+
+    host = load_host_or_report(path, channel_texts=_channel_texts)
+    if host is None:
         return EXIT_USAGE
+    if host.single is None:  # a host file: the host, then every business file
+        checked = check_host(host)
+        connected = _check_connection(host.storage) if args.connect else EXIT_OK
+        return max(checked, connected)
+    config = host.single
     print(f"# {path}: valid. Effective settings, secrets redacted:")
     print(render_redacted(config), end="")
     webhook_url = config.partner_webhook_url()
@@ -94,15 +102,15 @@ def _check_config(args: argparse.Namespace) -> int:
     for warning in config.warnings():
         print(f"warning: {warning}", file=sys.stderr)
     if args.connect:
-        return _check_connection(config)
+        return _check_connection(config.storage)
     return EXIT_OK
 
 
-def _check_connection(config: Config) -> int:
+def _check_connection(storage: StorageConfig) -> int:
     """``check-config --connect``: open the configured database the way ``run`` would."""
-    database = config.storage.shared_database
+    database = storage.shared_database
     if database is None:
-        print(f"# storage: SQLite file {config.storage.path}; nothing to connect to")
+        print(f"# storage: SQLite file {storage.path}; nothing to connect to")
         return EXIT_OK
     # Imported here, once there is a database to reach: checking a file needs no store.
     import asyncio
@@ -120,7 +128,9 @@ def _add_check_config(subparsers: Subparsers) -> None:
         help="validate a configuration file and print its effective settings",
         description="Validate the file (PATH or --config FILE, as every command takes it) and "
         "print the effective settings with every secret redacted. Problems are printed one per "
-        "line on stderr, with exit code 2.",
+        "line on stderr, with exit code 2. A host file ([host] table) is checked with every "
+        "business file of its businesses_dir, each problem naming its file; exit code 1 when "
+        "some business is refused.",
     )
     parser.add_argument(
         "path", metavar="PATH", type=Path, nargs="?", help="the TOML configuration file"
@@ -425,6 +435,7 @@ COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     add_customers,
     add_audit,
     add_staff,
+    add_businesses,
 )
 
 

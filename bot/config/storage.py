@@ -42,6 +42,9 @@ def _resolve_path(value: Path, info: ValidationInfo) -> Path:
 
 StoragePath = Annotated[Path, Field(strict=False), AfterValidator(_resolve_path)]
 
+DB_SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+"""What ``[storage.postgres] db_schema`` may be: a schema name that needs no quoting."""
+
 # Where deploy/deliverybot.service lets the bot write (StateDirectory=deliverybot); with
 # ProtectSystem=strict every other directory, the config file's among them, is read-only.
 SYSTEMD_STATE_DIRECTORY = "/var/lib/deliverybot"
@@ -70,6 +73,9 @@ class PostgresConfig(Section):
     # database (each in its own schema) each set their own, so none waits on, or leads for,
     # another's. PostgreSQL's two-int advisory locks take a 32-bit signed int.
     lock_namespace: int = Field(DEFAULT_LOCK_NAMESPACE, ge=-(2**31), le=2**31 - 1)
+    # The schema the store keeps its tables in (its search_path), so businesses that share one
+    # database each keep their rows in a schema of their own; None: the database's default.
+    db_schema: str | None = None
 
     @field_validator("lock_namespace")
     @classmethod
@@ -77,6 +83,16 @@ class PostgresConfig(Section):
         if value == RATE_BUDGET_LOCK_NAMESPACE:
             raise ValueError(
                 f"is the namespace of the Partner API's rate budgets ({value}); choose another"
+            )
+        return value
+
+    @field_validator("db_schema")
+    @classmethod
+    def _schema_name(cls, value: str | None) -> str | None:
+        if value is not None and not DB_SCHEMA_NAME.fullmatch(value):
+            raise ValueError(
+                "must be a PostgreSQL schema name: 1 to 63 characters of a-z, 0-9 and _, "
+                "not starting with a digit"
             )
         return value
 
