@@ -39,6 +39,13 @@ BUSINESS_PATH: Final = "/b/"
 _INT32 = 2**32
 
 
+HOSTED_BY_WEBHOOK = (
+    'a business on a host takes Telegram\'s updates by webhook: set mode = "webhook" and '
+    "secret_token (the host finds the business by it; a bot that polls cannot be built only "
+    "when it is used)"
+)
+
+
 def business_name_problem(name: str) -> str | None:
     """Why ``name`` cannot name a business; None when it can."""
     if BUSINESS_NAME.fullmatch(name):
@@ -107,6 +114,8 @@ def business_config(host: Host, name: str, raw: bytes, file: Path, *, base_dir: 
         )
     except ConfigError as exc:
         raise ConfigError(problems + [f"{file}: {line}" for line in exc.problems]) from None
+    if config.telegram.token is not None and config.telegram.mode != "webhook":
+        problems.append(f"{file}: [telegram] mode: {HOSTED_BY_WEBHOOK}")
     if problems:
         raise ConfigError(problems)
     return config
