@@ -28,6 +28,7 @@ from bot.staff.staff_commands import add_staff
 if TYPE_CHECKING:
     from bot.channel_kind import ChannelKind
     from bot.config import Config, StorageConfig
+    from bot.config.host_loading import Host
     from conversations.texts.catalogue import ChannelTexts
 
 EXIT_OK = 0
@@ -229,14 +230,19 @@ def _run(args: argparse.Namespace) -> int:
     from bot.runtime.json_output import write_json_lines_if_asked
 
     write_json_lines_if_asked(args.config)  # [logging] format = "json": every line, from here
-    config = _load(args.config)
-    if config is None:
+    from bot.config.host_loading import load_host_or_report
+
+    host = load_host_or_report(args.config, channel_texts=_channel_texts)
+    if host is None:
         return EXIT_USAGE
     import asyncio
 
     # Imported here: the bot (PTB, uvicorn, the engine) is not needed to check a config.
     from bot.runtime import StartupError, configure_logging, serve
 
+    if host.single is None:
+        return _run_host(host)
+    config = host.single
     configure_logging(config)
     for warning in config.warnings():
         print(f"warning: {warning}", file=sys.stderr)
@@ -246,6 +252,26 @@ def _run(args: argparse.Namespace) -> int:
         print(f"run: {exc}", file=sys.stderr)
         return EXIT_FAILURE
     except OSError as exc:  # the port is taken, the data directory is not writable
+        print(f"run: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAILURE
+    return EXIT_OK
+
+
+def _run_host(host: Host) -> int:
+    """``run`` on a host file: every business of its directory (``bot.hosting``)."""
+    import asyncio
+
+    from bot.hosting.host_serving import serve_host
+    from bot.runtime import StartupError
+    from bot.runtime.logs import log_to_stderr, shared_secrets
+
+    redaction = log_to_stderr(host.logging, shared_secrets(host.storage, host.metrics))
+    try:
+        asyncio.run(serve_host(host, redaction))
+    except StartupError as exc:
+        print(f"run: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
+    except OSError as exc:
         print(f"run: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_FAILURE
     return EXIT_OK

@@ -7,9 +7,7 @@ import logging
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
-from pydantic import SecretStr
-
-from bot.config import Config, LoggingConfig
+from bot.config import Config, LoggingConfig, MetricsConfig, StorageConfig
 from bot.runtime.json_lines import JsonLines
 
 
@@ -97,13 +95,20 @@ def configured_secrets(config: Config) -> list[str]:
     found = [config.telegram.token, config.partner.api_key, config.telegram.secret_token]
     found += [whatsapp.access_token, whatsapp.app_secret, whatsapp.verify_token]
     found += config.webhooks.signing_secrets()
-    found.append(config.metrics.token)
-    if config.storage.postgres is not None:
-        dsn = config.storage.postgres.dsn
-        found.append(dsn)
-        password = urlsplit(dsn.get_secret_value()).password
-        if password:
-            found.append(SecretStr(password))
     for channel in config.agents.configured:
         found += [channel.key, channel.webhook_secret]
-    return [secret.get_secret_value() for secret in found if secret is not None]
+    mine = [secret.get_secret_value() for secret in found if secret is not None]
+    return mine + shared_secrets(config.storage, config.metrics)
+
+
+def shared_secrets(storage: StorageConfig, metrics: MetricsConfig) -> list[str]:
+    """The secrets of the tables a host shares with its businesses: the database URL (and its
+    password alone) and the metrics token."""
+    found = [] if metrics.token is None else [metrics.token.get_secret_value()]
+    if storage.postgres is not None:
+        dsn = storage.postgres.dsn.get_secret_value()
+        found.append(dsn)
+        password = urlsplit(dsn).password
+        if password:
+            found.append(password)
+    return found
