@@ -38,6 +38,7 @@ async def open_store(
             lease_seconds=database.lease_seconds,
             channels=channels,
             lock_namespace=database.lock_namespace,
+            db_schema=database.db_schema,
         )
     await asyncio.to_thread(storage.path.parent.mkdir, parents=True, exist_ok=True)
     return await Store.connect(

@@ -53,6 +53,7 @@ import asyncpg
 from bot.chat_ref import ChatRef
 from bot.chatlocks import ChatLocks
 from bot.store.advisory_locks import LOCK_SESSION_KEEPALIVES, ChatLockKeys
+from bot.store.pg_database import in_schema
 
 logger = logging.getLogger(__name__)
 
@@ -80,11 +81,14 @@ class PgChatLocks:
         self._give_backs: set[asyncio.Task[None]] = set()  # cancelled requests being settled
 
     @classmethod
-    async def connect(cls, dsn: str, *, pool_size: int, keys: ChatLockKeys) -> PgChatLocks:
+    async def connect(
+        cls, dsn: str, *, pool_size: int, keys: ChatLockKeys, schema: str | None = None
+    ) -> PgChatLocks:
         """One shared lock connection, plus a pool of ``pool_size`` for contended chats: that
         many chats held by another instance may wait for their lock at once in this instance;
-        the others wait for a connection."""
-        settings = LOCK_SESSION_KEEPALIVES
+        the others wait for a connection. ``schema``: the store's (its connections'
+        ``search_path``)."""
+        settings = in_schema(schema, LOCK_SESSION_KEEPALIVES)
         pool = await asyncpg.create_pool(
             dsn, min_size=1, max_size=pool_size, server_settings=settings
         )

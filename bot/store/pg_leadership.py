@@ -24,6 +24,7 @@ from typing import Any
 import asyncpg
 
 from bot.store.advisory_locks import DEFAULT_NAMESPACE, LOCK_SESSION_KEEPALIVES
+from bot.store.pg_database import in_schema
 
 logger = logging.getLogger(__name__)
 
@@ -59,14 +60,16 @@ class PgLeadership:
         self._closed = False
 
     @classmethod
-    def for_dsn(cls, dsn: str, key: int, *, namespace: int = DEFAULT_NAMESPACE) -> PgLeadership:
+    def for_dsn(
+        cls, dsn: str, key: int, *, namespace: int = DEFAULT_NAMESPACE, schema: str | None = None
+    ) -> PgLeadership:
         """Leadership of the job ``key`` (in the store's lock ``namespace``) among the
-        instances on the database at ``dsn``."""
+        instances on the database at ``dsn``; ``schema``: the store's (``search_path``)."""
         connect = functools.partial(
             asyncpg.connect,
             dsn,
             timeout=TIMEOUT_SECONDS,
-            server_settings=LOCK_SESSION_KEEPALIVES,
+            server_settings=in_schema(schema, LOCK_SESSION_KEEPALIVES),
         )
         return cls(connect, key, namespace=namespace)
 

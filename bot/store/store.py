@@ -205,6 +205,7 @@ class Store:
         lease_seconds: float = DEFAULT_LEASE_SECONDS,
         channels: Iterable[ChannelKind] = (),
         lock_namespace: int = DEFAULT_NAMESPACE,
+        db_schema: str | None = None,
     ) -> Store:
         """Open (migrating) the PostgreSQL database at ``dsn``; call ``close()`` when done.
 
@@ -216,12 +217,15 @@ class Store:
         webhook events (and their messages) of an instance that died relaying them.
         ``channels``: the kinds of the channels this bot knows, whose chats it may lock
         (``declare_channel``); ``lock_namespace``: the namespace of the fixed advisory locks
-        (migrations, inbox claims, leadership, send grants), one per business on the database.
+        (migrations, inbox claims, leadership, send grants), one per business on the database;
+        ``db_schema``: the schema every table is kept in (made by the first migration), the
+        ``search_path`` of every connection the store opens, so stores in two schemas of one
+        database see none of each other's rows (None: the server's default, ``public``).
         """
         media = Path(media_dir)
         keys = ChatLockKeys(channels)
         await asyncio.to_thread(media.mkdir, mode=0o700, parents=True, exist_ok=True)
-        db = await PgDatabase.connect(dsn, pool_size=pool_size)
+        db = await PgDatabase.connect(dsn, pool_size=pool_size, schema=db_schema)
         coordination: Coordination | None = None
         try:
             version = await migrate_postgres(db, now=clock(), namespace=lock_namespace)
