@@ -22,9 +22,13 @@ or, where a framework owns start-up and shut-down (PTB's post_init / post_shutdo
     await store.close()
 
 Opening applies any pending migrations and refuses a file from a newer bot
-(``SchemaTooNewError``). Times are unix seconds: a repository stamps its own bookkeeping times
-(``updated_at``, ``received_at`` ...) with the injected ``clock``; times that come from
-elsewhere (an event's ``created``, an expiry) and the cut-offs of every prune are arguments.
+(``SchemaTooNewError``). A store belongs to one business (``business``, ``DEFAULT_BUSINESS``
+unless a host names another): the first to open it claims it, and it refuses to open for any
+other (``StoreOwnedByAnother``, ``bot.store.store_owner``).
+
+Times are unix seconds: a repository stamps its own bookkeeping times (``updated_at``,
+``received_at`` ...) with the injected ``clock``; times that come from elsewhere (an event's
+``created``, an expiry) and the cut-offs of every prune are arguments.
 """
 
 from __future__ import annotations
@@ -74,6 +78,7 @@ from bot.store.sessions import Sessions
 from bot.store.sqlite_backend import SqliteBackend
 from bot.store.staff import StaffStore
 from bot.store.store_backend import Backend, StoreDatabase
+from bot.store.store_owner import DEFAULT_BUSINESS, claim_owner
 from bot.store.unconfirmed_creates import UnconfirmedCreates
 from bot.store.update_inbox import UpdateInbox
 from bot.store.updates import SeenUpdates
@@ -97,8 +102,11 @@ class Store:
         schema_version: int,
         lease_seconds: float = DEFAULT_LEASE_SECONDS,
         lock_keys: ChatLockKeys | None = None,
+        business: str = DEFAULT_BUSINESS,
     ) -> None:
         self._db = db
+        # The business the store belongs to (its ``store_owner`` row).
+        self.business = business
         # Every channel's chat lock tag, declared by the channels (``declare_channel``):
         # PostgreSQL's chat locks are keyed by it; SQLite's keep it to refuse a tag reused.
         self.chat_lock_keys = lock_keys if lock_keys is not None else ChatLockKeys()
@@ -162,13 +170,15 @@ class Store:
         clock: Clock = time.time,
         synchronous: Synchronous = "FULL",
         channels: Iterable[ChannelKind] = (),
+        business: str = DEFAULT_BUSINESS,
     ) -> Store:
         """Open (creating and migrating) the database at ``path``; call ``close()`` when done.
 
         ``media_dir`` defaults to ``<path>.media`` beside the database. ``synchronous="FULL"``
         makes every commit survive a power cut, which is what lets the webhook answer 2xx right
         after the inbox insert; ``"NORMAL"`` survives a process crash only. ``channels``: the
-        kinds of the channels this bot knows (``declare_channel``).
+        kinds of the channels this bot knows (``declare_channel``). ``business``: the one the
+        file belongs to (``StoreOwnedByAnother`` when another business's).
         """
         path = Path(path)
         media = Path(media_dir) if media_dir is not None else path.with_name(path.name + ".media")
@@ -176,6 +186,7 @@ class Store:
         db = await Database.connect(path, synchronous=synchronous)
         try:
             version = await migrate(db, now=clock())
+            await claim_owner(db, business, where=str(path))
             backend = SqliteBackend(db)
             await backend.prepare()
             store = cls(
@@ -186,6 +197,7 @@ class Store:
                 clock=clock,
                 schema_version=version,
                 lock_keys=ChatLockKeys(channels),
+                business=business,
             )
             await store.blocked.load()
             await store.handoffs.load()
@@ -206,6 +218,7 @@ class Store:
         channels: Iterable[ChannelKind] = (),
         lock_namespace: int = DEFAULT_NAMESPACE,
         db_schema: str | None = None,
+        business: str = DEFAULT_BUSINESS,
     ) -> Store:
         """Open (migrating) the PostgreSQL database at ``dsn``; call ``close()`` when done.
 
@@ -220,7 +233,8 @@ class Store:
         (migrations, inbox claims, leadership, send grants), one per business on the database;
         ``db_schema``: the schema every table is kept in (made by the first migration), the
         ``search_path`` of every connection the store opens, so stores in two schemas of one
-        database see none of each other's rows (None: the server's default, ``public``).
+        database see none of each other's rows (None: the server's default, ``public``);
+        ``business``: the one the database (or schema) belongs to.
         """
         media = Path(media_dir)
         keys = ChatLockKeys(channels)
@@ -229,6 +243,8 @@ class Store:
         coordination: Coordination | None = None
         try:
             version = await migrate_postgres(db, now=clock(), namespace=lock_namespace)
+            where = db.label if db_schema is None else f"{db.label} schema {db_schema}"
+            await claim_owner(db, business, where=where)
             coordination = await pg_coordination(
                 dsn, db, pool_size=pool_size, keys=keys, namespace=lock_namespace
             )
@@ -241,6 +257,7 @@ class Store:
                 schema_version=version,
                 lease_seconds=lease_seconds,
                 lock_keys=keys,
+                business=business,
             )
             await store.blocked.load()
             await store.handoffs.load()
@@ -265,9 +282,12 @@ class Store:
         media_dir: str | Path | None = None,
         clock: Clock = time.time,
         synchronous: Synchronous = "FULL",
+        business: str = DEFAULT_BUSINESS,
     ) -> AsyncIterator[Store]:
         """``async with Store.open(path) as store:``; same arguments as ``connect``."""
-        store = await cls.connect(path, media_dir=media_dir, clock=clock, synchronous=synchronous)
+        store = await cls.connect(
+            path, media_dir=media_dir, clock=clock, synchronous=synchronous, business=business
+        )
         try:
             yield store
         finally:
