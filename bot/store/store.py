@@ -237,7 +237,7 @@ class Store:
         ``business``: the one the database (or schema) belongs to.
         """
         media = Path(media_dir)
-        keys = ChatLockKeys(channels)
+        keys = ChatLockKeys(channels, namespace=lock_namespace)
         await asyncio.to_thread(media.mkdir, mode=0o700, parents=True, exist_ok=True)
         db = await PgDatabase.connect(dsn, pool_size=pool_size, schema=db_schema)
         coordination: Coordination | None = None

@@ -4,6 +4,7 @@ the first migration makes the schema, and neither store sees a row of the other.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import asyncpg
@@ -49,10 +50,18 @@ async def test_two_stores_in_two_schemas_of_one_database_see_none_of_each_other_
         assert await zeta.inbox.next_batch() == []
         assert [event.event_id for event in await acme.inbox.next_batch()] == ["e-acme"]
         assert await acme.leadership.leads() and await zeta.leadership.leads()
+        # The same Telegram user's chat with each business: two locks, neither waits.
+        async with acme.chat_locks.hold(CHAT):
+            await asyncio.wait_for(_held_once(zeta, CHAT), timeout=5)
     finally:
         await acme.close()
         await zeta.close()
     assert await _tables_by_schema(dsn) == {"b_acme", "b_zeta"}  # none in public
+
+
+async def _held_once(store: Store, chat: ChatRef) -> None:
+    async with store.chat_locks.hold(chat):
+        pass
 
 
 async def _tables_by_schema(dsn: str) -> set[str]:
