@@ -111,6 +111,34 @@ def _rowcount(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
+async def open_pool(dsn: str, *, pool_size: int, **options: Any) -> Any:
+    """An asyncpg pool to ``dsn`` of up to ``pool_size`` connections (``options`` are
+    ``create_pool``'s) that leave no session state to reset; refuses a server older than
+    ``MIN_SERVER_VERSION``.
+
+    Connection errors are re-raised as ``StoreError`` naming the server without the DSN's
+    user and password (asyncpg's own message may quote the DSN).
+    """
+    try:
+        pool = await asyncpg.create_pool(
+            dsn, min_size=1, max_size=pool_size, reset=_keep_session, **options
+        )
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
+        reason = _without_password(f"{type(exc).__name__}: {exc}", dsn)
+        raise StoreError(f"cannot connect to {redacted_dsn(dsn)}: {reason}") from None
+    try:
+        version = await pool.fetchval("SHOW server_version_num")
+        if int(version) // 10000 < MIN_SERVER_VERSION:
+            raise StoreError(
+                f"{redacted_dsn(dsn)}: PostgreSQL {int(version) // 10000} is too old; "
+                f"{MIN_SERVER_VERSION} or newer is needed"
+            )
+    except BaseException:
+        await pool.close()
+        raise
+    return pool
+
+
 class PgStatements:
     """Runs statements on one connection (inside a transaction the caller holds)."""
 
@@ -155,34 +183,9 @@ class PgDatabase:
         cls, dsn: str, *, pool_size: int = DEFAULT_POOL_SIZE, schema: str | None = None
     ) -> PgDatabase:
         """Open a pool to ``dsn`` (each connection's ``search_path`` the store's ``schema``
-        when given); refuses a server older than ``MIN_SERVER_VERSION``.
-
-        Connection errors are re-raised as ``StoreError`` naming the server without the
-        DSN's user and password (asyncpg's own message may quote the DSN).
-        """
-        try:
-            pool = await asyncpg.create_pool(
-                dsn,
-                min_size=1,
-                max_size=pool_size,
-                reset=_keep_session,
-                server_settings=in_schema(schema),
-            )
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
-            reason = _without_password(f"{type(exc).__name__}: {exc}", dsn)
-            raise StoreError(f"cannot connect to {redacted_dsn(dsn)}: {reason}") from None
-        db = cls(pool, dsn, schema=schema)
-        try:
-            version = await pool.fetchval("SHOW server_version_num")
-            if int(version) // 10000 < MIN_SERVER_VERSION:
-                raise StoreError(
-                    f"{db.label}: PostgreSQL {int(version) // 10000} is too old; "
-                    f"{MIN_SERVER_VERSION} or newer is needed"
-                )
-        except BaseException:
-            await db.close()
-            raise
-        return db
+        when given); refuses a server older than ``MIN_SERVER_VERSION`` (``open_pool``)."""
+        pool = await open_pool(dsn, pool_size=pool_size, server_settings=in_schema(schema))
+        return cls(pool, dsn, schema=schema)
 
     @property
     def pool(self) -> Any:

@@ -70,6 +70,7 @@ from bot.store.otp_invitations import OtpInvitations
 from bot.store.pg_backend import PgBackend
 from bot.store.pg_coordination import pg_coordination
 from bot.store.pg_database import DEFAULT_POOL_SIZE, PgDatabase
+from bot.store.pg_host import PgHost
 from bot.store.pg_migrations import migrate_postgres
 from bot.store.queue_gauges import QueueGauges
 from bot.store.relayed import RelayedEvents
@@ -219,6 +220,7 @@ class Store:
         lock_namespace: int = DEFAULT_NAMESPACE,
         db_schema: str | None = None,
         business: str = DEFAULT_BUSINESS,
+        host: PgHost | None = None,
     ) -> Store:
         """Open (migrating) the PostgreSQL database at ``dsn``; call ``close()`` when done.
 
@@ -234,20 +236,30 @@ class Store:
         ``db_schema``: the schema every table is kept in (made by the first migration), the
         ``search_path`` of every connection the store opens, so stores in two schemas of one
         database see none of each other's rows (None: the server's default, ``public``);
-        ``business``: the one the database (or schema) belongs to.
+        ``business``: the one the database (or schema) belongs to. ``host``: a ``PgHost`` on
+        the same ``dsn`` whose connections the store borrows instead of opening its own
+        (``pool_size`` is then the host's), for the many businesses of one host.
         """
+        if host is not None and host.dsn != dsn:
+            raise ValueError("a store on a PgHost opens on the host's database")
         media = Path(media_dir)
         keys = ChatLockKeys(channels, namespace=lock_namespace)
         await asyncio.to_thread(media.mkdir, mode=0o700, parents=True, exist_ok=True)
-        db = await PgDatabase.connect(dsn, pool_size=pool_size, schema=db_schema)
+        if host is None:
+            db = await PgDatabase.connect(dsn, pool_size=pool_size, schema=db_schema)
+        else:
+            db = host.database(db_schema)
         coordination: Coordination | None = None
         try:
             version = await migrate_postgres(db, now=clock(), namespace=lock_namespace)
             where = db.label if db_schema is None else f"{db.label} schema {db_schema}"
             await claim_owner(db, business, where=where)
-            coordination = await pg_coordination(
-                dsn, db, pool_size=pool_size, keys=keys, namespace=lock_namespace
-            )
+            if host is None:
+                coordination = await pg_coordination(
+                    dsn, db, pool_size=pool_size, keys=keys, namespace=lock_namespace
+                )
+            else:
+                coordination = host.coordination(db, keys=keys, namespace=lock_namespace)
             store = cls(
                 db,
                 PgBackend(namespace=lock_namespace),
