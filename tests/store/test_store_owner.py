@@ -5,17 +5,20 @@ the step is the single business's, ``default``. Both backends."""
 from __future__ import annotations
 
 import sqlite3
+import time
 from contextlib import closing
 from pathlib import Path
 
 import pytest
 
 from bot.chat_ref import TELEGRAM, ChatRef
+from bot.config.storage import StorageConfig
 from bot.store import MIGRATIONS, Store, StoreOwnedByAnother
 from bot.store.pg_database import PgDatabase
 from bot.store.pg_from_sqlite import copy_sqlite_to_postgres
 from bot.store.pg_local_server import LocalPostgres
 from bot.store.pg_migrations import PG_MIGRATIONS, migrate_postgres
+from bot.store_from_config import open_store
 from tests.store.test_migrations import make_file_by_hand
 from tests.support.store_fixture import empty_postgres_database
 
@@ -131,3 +134,17 @@ async def test_migrate_store_carries_the_owner_over_and_refuses_another_business
     await (await Store.connect_postgres(taken, media_dir=media, business="acme")).close()
     with pytest.raises(StoreOwnedByAnother, match="'acme', not 'zeta'"):
         await copy_sqlite_to_postgres(other, taken, media_dir=media)
+
+
+async def test_open_store_opens_a_business_s_sqlite_file_for_that_business(
+    tmp_path: Path,
+) -> None:
+    storage = StorageConfig.model_validate(
+        {"path": "businesses/acme.sqlite3", "media_dir": "media/acme"},
+        context={"environ": {}, "base_dir": tmp_path},
+    )
+    store = await open_store(storage, time.time, business="acme")
+    await store.close()
+    assert store.business == "acme" and storage.path.is_file()
+    with pytest.raises(StoreOwnedByAnother, match=r"acme\.sqlite3 belongs to business 'acme'"):
+        await open_store(storage, time.time)
