@@ -16,6 +16,7 @@ from bot.clocks import Clock
 from bot.config.storage import PostgresConfig, StorageConfig
 from bot.store import Store, StoreError
 from bot.store.database import Synchronous
+from bot.store.store_owner import DEFAULT_BUSINESS
 
 
 async def open_store(
@@ -24,10 +25,12 @@ async def open_store(
     synchronous: Synchronous = "FULL",
     *,
     channels: Iterable[ChannelKind] = (),
+    business: str = DEFAULT_BUSINESS,
 ) -> Store:
     """The shared PostgreSQL database, or the SQLite file (its directory made);
     ``synchronous`` other than FULL (a test's seam) overrides the config's. ``channels``:
-    every channel the bot knows, whose chats it may lock (``Store.declare_channel``)."""
+    every channel the bot knows, whose chats it may lock (``Store.declare_channel``);
+    ``business``: the one the store belongs to (``StoreOwnedByAnother`` for another's)."""
     database = storage.shared_database
     if database is not None:
         return await Store.connect_postgres(
@@ -38,6 +41,8 @@ async def open_store(
             lease_seconds=database.lease_seconds,
             channels=channels,
             lock_namespace=database.lock_namespace,
+            db_schema=database.db_schema,
+            business=business,
         )
     await asyncio.to_thread(storage.path.parent.mkdir, parents=True, exist_ok=True)
     return await Store.connect(
@@ -46,6 +51,7 @@ async def open_store(
         clock=clock,
         synchronous=synchronous if synchronous != "FULL" else storage.sqlite_synchronous,
         channels=channels,
+        business=business,
     )
 
 
