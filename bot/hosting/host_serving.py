@@ -18,6 +18,7 @@ import logging
 import signal
 import socket
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import httpx
 import uvicorn
@@ -39,14 +40,24 @@ from bot.runtime.logs import RedactSecrets, configured_secrets, shared_secrets
 from bot.runtime.serving import listen_web
 from bot.seams import Seams
 
+if TYPE_CHECKING:
+    from bot.store.pg_host import PgHost
+
 log = logging.getLogger(__name__)
 
 Servers = list[tuple[uvicorn.Server, list[socket.socket]]]
 
 
-def host_runtime(host: Host, redaction: RedactSecrets, seams: Seams | None = None) -> HostRuntime:
+def host_runtime(
+    host: Host,
+    redaction: RedactSecrets,
+    seams: Seams | None = None,
+    *,
+    pg_host: PgHost | None = None,
+) -> HostRuntime:
     """The host's runtime, built from its file (``seams``: what a test or benchmark replaces
-    for every business), not started."""
+    for every business; ``pg_host``: the connections its businesses share when its store is
+    PostgreSQL), not started."""
     assert host.businesses_dir is not None, "a host file names its businesses_dir"
     section = host.section
     metrics = HostMetrics(
@@ -66,7 +77,9 @@ def host_runtime(host: Host, redaction: RedactSecrets, seams: Seams | None = Non
     async def build(business: HostedBusiness, announce: bool) -> BuiltBusiness:
         own = with_shared_tls(replace(base, metrics=metrics.for_business(business.name)), tls)
         url = host.server.public_base_url
-        return await build_runtime_business(business, announce, host_url=url, seams=own)
+        return await build_runtime_business(
+            business, announce, host_url=url, seams=own, pg_host=pg_host
+        )
 
     return HostRuntime(
         scan,
@@ -80,7 +93,19 @@ def host_runtime(host: Host, redaction: RedactSecrets, seams: Seams | None = Non
 
 async def serve_host(host: Host, redaction: RedactSecrets) -> None:
     """Serve ``host``'s businesses until SIGINT or SIGTERM (see the module docstring)."""
-    runtime = host_runtime(host, redaction)
+    async with contextlib.AsyncExitStack() as stack:
+        pg_host = None
+        database = host.storage.shared_database
+        if database is not None:
+            from bot.store.pg_host import PgHost  # asyncpg only for a shared database
+
+            dsn = database.dsn.get_secret_value()
+            pg_host = await PgHost.connect(dsn, pool_size=database.pool_size)
+            stack.push_async_callback(pg_host.close)  # after every business's store
+        await _serve(host_runtime(host, redaction, pg_host=pg_host), host)
+
+
+async def _serve(runtime: HostRuntime, host: Host) -> None:
     signals: asyncio.Queue[signal.Signals] = asyncio.Queue()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
