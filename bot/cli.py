@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from bot.hosting_cli import add_businesses, check_host
 from bot.safety.shell_commands import add_audit, add_customers
+from bot.shell_store import add_config_options
 from bot.staff.staff_commands import add_staff
 
 if TYPE_CHECKING:
@@ -293,10 +294,19 @@ def _add_run(subparsers: Subparsers) -> None:
     parser.set_defaults(run=_run)
 
 
+def _load_business(args: argparse.Namespace) -> tuple[str, Config] | None:
+    """The business a command acts on: the file's own, or ``--business``'s of a host file;
+    None once the problems are printed."""
+    from bot.config.business_scan import load_business_or_report
+
+    return load_business_or_report(args.config, args.business, _channel_texts)
+
+
 def _mcp(args: argparse.Namespace) -> int:
-    config = _load(args.config)
-    if config is None:
+    found = _load_business(args)
+    if found is None:
         return EXIT_USAGE
+    business, config = found
     import asyncio
 
     # Imported here: the MCP SDK and the bot are not needed to check a config.
@@ -309,7 +319,7 @@ def _mcp(args: argparse.Namespace) -> int:
     configure_logging(config)
     listen = McpListen(args.transport, args.host, args.port)
     try:
-        asyncio.run(serve_mcp(config, args.channel, listen))
+        asyncio.run(serve_mcp(config, args.channel, listen, business=business))
     except LookupError as exc:
         print(f"mcp: {exc.args[0]}", file=sys.stderr)
         return EXIT_USAGE
@@ -332,7 +342,7 @@ def _add_mcp(subparsers: Subparsers) -> None:
         "deliverybot run on the same config, which alone relays the deliveries' events and "
         "follows up lost creates. See docs/agents.md.",
     )
-    _add_config_option(parser)
+    add_config_options(parser)
     parser.add_argument(
         "--channel", required=True, metavar="NAME", help="the [[agents.channels]] name to serve"
     )
@@ -345,9 +355,10 @@ def _add_mcp(subparsers: Subparsers) -> None:
 
 
 def _report(args: argparse.Namespace) -> int:
-    config = _load(args.config)
-    if config is None:
+    found = _load_business(args)
+    if found is None:
         return EXIT_USAGE
+    business, config = found
     import asyncio
 
     from bot.funnel.report_command import report_text
@@ -362,7 +373,9 @@ def _report(args: argparse.Namespace) -> int:
         print(f"report: --since: {exc}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        text = asyncio.run(report_text(config, period=args.since, flow=args.flow))
+        text = asyncio.run(
+            report_text(config, period=args.since, flow=args.flow, business=business)
+        )
     except (StoreError, OSError) as exc:
         print(f"report: {exc}", file=sys.stderr)
         return EXIT_FAILURE
@@ -380,7 +393,7 @@ def _add_report(subparsers: Subparsers) -> None:
         "often it was re-asked and why, how many went back and how many orders were created. "
         "Kept for [storage] funnel_days.",
     )
-    _add_config_option(parser)
+    add_config_options(parser)
     parser.add_argument(
         "--since", default="7d", help="the period, as days or hours: 7d, 24h (default: 7d)"
     )

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -27,9 +28,10 @@ from typing import Final
 from bot.config.business_duplicates import Fingerprint, Owner, duplicate_problems, fingerprints
 from bot.config.business_files import business_config
 from bot.config.config_errors import ConfigError
-from bot.config.host_loading import SINGLE_BUSINESS, Host
+from bot.config.host_loading import SINGLE_BUSINESS, Host, load_host_or_report
 from bot.config.loader import read_bytes
 from bot.config.root import Config
+from bot.config.texts_section import ChannelTextsSource
 
 RACY_NS: Final = 2_000_000_000
 """A file modified this close before a scan looked may change again within the same mtime
@@ -241,3 +243,46 @@ def _with_duplicates_refused(loaded: dict[str, BusinessEntry]) -> dict[str, Busi
         name: entry if entry.problems == refused[name] else replace(entry, problems=refused[name])
         for name, entry in loaded.items()
     }
+
+
+def load_business_or_report(
+    path: Path, business: str | None, channel_texts: ChannelTextsSource | None = None
+) -> tuple[str, Config] | None:
+    """One business of the file at ``path``, by name, with its ``Config``: a single-business
+    file's own (``business`` None or ``default``), or business ``business`` of a host file
+    (a shell command acts on one business's store: ``--business NAME``). None once what is
+    wrong is printed on stderr, one problem a line."""
+    host = load_host_or_report(path, channel_texts)
+    if host is None:
+        return None
+    if host.single is not None:
+        if business not in (None, SINGLE_BUSINESS):
+            print(
+                f"{path}: --business {business}: this file is one business's, not a "
+                "host's (it has no [host] table); leave --business out",
+                file=sys.stderr,
+            )
+            return None
+        return SINGLE_BUSINESS, host.single
+    scan = scan_businesses(host)
+    if business is None:
+        names = ", ".join(scan.entries) or "none yet"
+        print(
+            f"{path}: a host file serves many businesses: name one with --business NAME "
+            f"(its businesses: {names})",
+            file=sys.stderr,
+        )
+        return None
+    entry = scan.entries.get(business)
+    if entry is None:
+        print(
+            f"{path}: --business {business}: no business of that name in "
+            f"{host.section.businesses_dir}",
+            file=sys.stderr,
+        )
+        return None
+    if entry.config is None:
+        for problem in entry.problems:
+            print(problem, file=sys.stderr)
+        return None
+    return business, entry.config
