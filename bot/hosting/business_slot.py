@@ -125,9 +125,10 @@ class BusinessSlot:
             if self._in_flight == 0:
                 self._quiet.set()
 
-    async def announce(self) -> None:
-        """Build the business now (announcing it when it was not), for a business just added
-        or changed: Telegram learns its webhook at once, not at its first customer."""
+    async def wake(self) -> None:
+        """Build the business now (announcing it when it was not): a business just added or
+        changed (Telegram learns its webhook at once, not at its first customer), or one with
+        received work waiting in its store."""
         async with self.serving():
             pass
 

@@ -14,6 +14,10 @@ business and release its own idle ones):
   503 while it drains the requests already running), hands on its queued work and stops. A
   file that breaks is reported by the scan and its business keeps running as it was.
 * ``ReleaseIdle`` stops every business built and unused for ``[host] idle_minutes``.
+* ``WakeWaiting`` (when the host can read its businesses' stores unbuilt) builds each
+  business whose store holds received work nobody handled: an update or event acknowledged by
+  an instance that stopped before handling it. At start, and on PostgreSQL every minute, since
+  another instance may have stopped meanwhile.
 """
 
 from __future__ import annotations
@@ -49,6 +53,8 @@ class Scan:
 
 
 Scanner = Callable[[], Awaitable[Scan]]
+Waiting = Callable[[HostedBusiness], Awaitable[int]]
+"""How many received items wait unhandled in a business's store (read without building it)."""
 
 
 @dataclass
@@ -76,6 +82,8 @@ class HostRuntime:
         clock: Clock = time.monotonic,
         drain_seconds: float = CLOSE_DRAIN_SECONDS,
         metrics: HostMetrics | None = None,
+        waiting: Waiting | None = None,
+        wake_every: float | None = None,
     ) -> None:
         self._scan = scan
         self._build = build
@@ -91,6 +99,9 @@ class HostRuntime:
         self.scheduler = Scheduler(leadership=_EveryInstance())
         self.scheduler.add(WatchBusinesses(self, watch_seconds))
         self.scheduler.add(ReleaseIdle(self, idle_seconds))
+        self._waiting = waiting
+        if waiting is not None:
+            self.scheduler.add(WakeWaiting(self, wake_every))
 
     @property
     def businesses(self) -> Mapping[str, HostedBusiness]:
@@ -156,6 +167,21 @@ class HostRuntime:
             pending = [*self._background, *self._closing.values()]
             await asyncio.gather(*pending, return_exceptions=True)
 
+    async def wake_waiting(self) -> int:
+        """Build every business not built whose store holds received work (acknowledged by an
+        instance that stopped before handling it); how many were woken."""
+        woken = 0
+        if self._waiting is None:
+            return woken
+        for slot in list(self._host.slots.values()):
+            if slot.built or await self._waiting(slot.business) == 0:
+                continue
+            name = slot.business.name
+            log.info("business %s has received work waiting: built to handle it", name)
+            await self._announce(slot)
+            woken += 1
+        return woken
+
     async def release_idle(self, idle_seconds: float) -> int:
         """Release every business idle for ``idle_seconds``; how many were released."""
         released = 0
@@ -216,7 +242,7 @@ class HostRuntime:
 
     async def _announce(self, slot: BusinessSlot) -> None:
         try:
-            await slot.announce()
+            await slot.wake()
         except Exception:
             log.exception("business %s could not be started", slot.business.name)
 
@@ -248,6 +274,23 @@ class WatchBusinesses(Job):
 
     async def run_once(self) -> float:
         await self._host.rescan()
+        return self._every
+
+
+class WakeWaiting(Job):
+    """Build the businesses whose stores hold received work, once at start and then every
+    ``every_seconds`` (None: at start only; a host on one SQLite process has nobody else
+    whose work could be left: only its own last run)."""
+
+    name = "wake businesses with waiting work"
+
+    def __init__(self, host: HostRuntime, every_seconds: float | None) -> None:
+        super().__init__(look_seconds=every_seconds)
+        self._host = host
+        self._every = every_seconds
+
+    async def run_once(self) -> float | None:
+        await self._host.wake_waiting()
         return self._every
 
 

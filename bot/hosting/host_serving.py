@@ -17,6 +17,7 @@ import contextlib
 import logging
 import signal
 import socket
+import sqlite3
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -39,6 +40,8 @@ from bot.metrics.endpoint import CONTENT_TYPE, bearer_matches
 from bot.runtime.logs import RedactSecrets, configured_secrets, shared_secrets
 from bot.runtime.serving import listen_web
 from bot.seams import Seams
+from bot.store import StoreError
+from bot.store.waiting_work import waiting_in, waiting_in_sqlite
 
 if TYPE_CHECKING:
     from bot.store.pg_host import PgHost
@@ -46,6 +49,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Servers = list[tuple[uvicorn.Server, list[socket.socket]]]
+
+WAKE_EVERY_SECONDS = 60.0
+"""How often a host on PostgreSQL looks for work another instance left in businesses it has
+not built."""
 
 
 def host_runtime(
@@ -81,6 +88,18 @@ def host_runtime(
             business, announce, host_url=url, seams=own, pg_host=pg_host
         )
 
+    async def waiting(business: HostedBusiness) -> int:
+        storage = business.config.storage
+        try:
+            if pg_host is not None and storage.postgres is not None:
+                return await waiting_in(pg_host.database(storage.postgres.db_schema))
+            return await waiting_in_sqlite(storage.path)
+        except (StoreError, OSError, sqlite3.Error) as exc:
+            # A store never migrated has received nothing; any other trouble shows again at
+            # the next look, or when the business is built.
+            log.debug("business %s: its waiting work not read: %s", business.name, exc)
+            return 0
+
     return HostRuntime(
         scan,
         build,
@@ -88,6 +107,10 @@ def host_runtime(
         idle_seconds=section.idle_seconds,
         watch_seconds=section.watch_seconds,
         metrics=metrics,
+        waiting=waiting,
+        # On PostgreSQL another instance may stop with work acknowledged: looked for every
+        # minute. A SQLite host is one process: only its own last run can have left any.
+        wake_every=None if pg_host is None else WAKE_EVERY_SECONDS,
     )
 
 

@@ -45,7 +45,7 @@ _OLDER_CHATS = f"""SELECT chat_id, min(seq) FROM whatsapp_inbox
 _CLEAR_HANDLED = """UPDATE whatsapp_inbox SET body = NULL WHERE body IS NOT NULL
     AND EXISTS (SELECT 1 FROM seen_updates WHERE seen_updates.update_id = -whatsapp_inbox.seq)"""
 _DELETE_OLD = "DELETE FROM whatsapp_inbox WHERE body IS NULL AND received_at < ?"
-_COUNT_PENDING = f"SELECT count(*) FROM whatsapp_inbox WHERE {_PENDING}"  # noqa: S608
+COUNT_PENDING = f"SELECT count(*) FROM whatsapp_inbox WHERE {_PENDING}"  # noqa: S608
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ class WhatsAppInbox:
 
     async def count_pending(self) -> int:
         """How many stored items wait to be handled."""
-        row = await self._db.fetch_one(_COUNT_PENDING)
+        row = await self._db.fetch_one(COUNT_PENDING)
         return int(row[0]) if row else 0
 
 

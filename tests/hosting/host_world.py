@@ -34,6 +34,7 @@ from bot.runtime import Seams
 from bot.sandbox import Sandbox
 from bot.sandbox.scenario import default_scenario_data, parse_scenario
 from bot.store.pg_host import PgHost
+from bot.store.waiting_work import waiting_in, waiting_in_sqlite
 from tests.fakes import FakeTelegram
 from tests.support.clock import FakeClock
 from tests.support.tracking_processor import TrackingProcessor
@@ -235,6 +236,12 @@ async def host_world(
         world.events.append(f"built {business.name}")
         return Watched(built, world.events, business.name)
 
+    async def waiting(business: HostedBusiness) -> int:
+        postgres = business.config.storage.postgres
+        if pg_host is not None and postgres is not None:
+            return await waiting_in(pg_host.database(postgres.db_schema))
+        return await waiting_in_sqlite(business.config.storage.path)
+
     host = HostRuntime(
         directory.scan,
         build,
@@ -244,6 +251,7 @@ async def host_world(
         clock=clock,
         drain_seconds=5.0,
         metrics=metrics,
+        waiting=waiting,
     )
     web = httpx.AsyncClient(transport=httpx.ASGITransport(app=host.app), base_url=HOST)
     async with exits:
