@@ -79,10 +79,12 @@ class Plan:
     single_seconds: float
     profile_seconds: float
     sweep: tuple[float, ...]
+    pause: float  # a wait for a steady state (a rescan, a settled heap, an idle minute)
+    overlap: bool  # the single-business run starts while the host is measured (quick only)
 
 
-FULL = Plan(1000, 200.0, 30.0, 8.0, 15.0, 10.0, (150.0, 100.0, 60.0, 30.0))
-QUICK = Plan(20, 20.0, 3.0, 5.0, 2.0, 0.0, ())
+FULL = Plan(1000, 200.0, 30.0, 8.0, 15.0, 10.0, (150.0, 100.0, 60.0, 30.0), 3.0, False)
+QUICK = Plan(10, 20.0, 2.0, 5.0, 1.5, 0.0, (), 0.3, True)
 
 
 def free_port() -> int:
@@ -210,7 +212,9 @@ async def measured_load(
 ) -> tuple[JSON, float]:
     """A load's figures and the CPU seconds ``child`` spent meanwhile."""
     cpu = child.cpu_seconds()
-    figures = await control(client, "load", names=names, chats=chats, rate=rate, seconds=s)
+    figures = await control(
+        client, "load", names=names, chats=chats, rate=rate, seconds=s, settle=min(1.0, s / 2)
+    )
     return figures, child.cpu_seconds() - cpu
 
 
@@ -238,26 +242,29 @@ async def run(plan: Plan, scratch: Path) -> None:
     host_url = f"http://127.0.0.1:{host_port}"
     print(f"Many businesses on one host: {plan.businesses} businesses, {os.cpu_count()} cores,")
     print(f"load average {os.getloadavg()[0]:.1f} at the start (other work shares the machine)")
+    empty = scratch / "empty"
+    (empty / "businesses").mkdir(parents=True)
+    (empty / "host.toml").write_text(
+        host_toml(host_port, idle_minutes=IDLE_MINUTES, watch_seconds=WATCH_SECONDS)
+    )
+    host = launch_host(empty / "host.toml")  # while the services start
     async with services(services_port) as client:
-        await control(
-            client,
-            "register",
-            names=[*names, added, solo],
-            host_url=host_url,
-            services_url=services_url,
-        )
-        # --- start-up and memory ----------------------------------------------------------
-        empty = scratch / "empty"
-        (empty / "businesses").mkdir(parents=True)
-        (empty / "host.toml").write_text(
-            host_toml(host_port, idle_minutes=IDLE_MINUTES, watch_seconds=WATCH_SECONDS)
-        )
-        host = launch_host(empty / "host.toml")
         empty_start = await healthy(host_url, host)
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(plan.pause)
         empty_rss = host.rss_mb()
         host.stop()
-
+        await control(
+            client, "register", names=[*names, added], host_url=host_url, services_url=services_url
+        )
+        single_url = f"http://127.0.0.1:{single_port}"
+        await control(
+            client, "register", names=[solo], host_url=single_url, services_url=services_url
+        )
+        single = scratch / "single"
+        single.mkdir()
+        (single / "bot.toml").write_text(single_toml(solo, services_url, single_port))
+        one = launch_single(single / "bot.toml") if plan.overlap else None
+        # --- start-up and memory ----------------------------------------------------------
         full = scratch / "full"
         directory = full / "businesses"
         directory.mkdir(parents=True)
@@ -271,7 +278,7 @@ async def run(plan: Plan, scratch: Path) -> None:
         try:
             start = await healthy(host_url, host)
             start_cpu = host.cpu_seconds()
-            await asyncio.sleep(2 * WATCH_SECONDS)  # a rescan or two: the steady state
+            await asyncio.sleep(max(plan.pause, WATCH_SECONDS))  # a rescan: the steady state
             idle_rss = host.rss_mb()
             print("start-up (launch to the first 200 from /health; wall time, CPU of the host):")
             print(f"  empty host {empty_start:.2f} s; {plan.businesses} businesses {start:.2f} s,")
@@ -315,9 +322,12 @@ async def run(plan: Plan, scratch: Path) -> None:
                 f" {(built_rss - idle_rss) / len(names):.1f} MB per built business"
             )
             cpu = host.cpu_seconds()
-            await asyncio.sleep(3.0)
-            idle_cpu = (host.cpu_seconds() - cpu) / 3.0
-            print(f"  the host with every business built and no turn: {idle_cpu * 100:.0f} % CPU")
+            await asyncio.sleep(plan.pause)
+            idle_cpu = (host.cpu_seconds() - cpu) / plan.pause
+            print(
+                f"  the host with every business built and no turn: {idle_cpu * 100:.0f} % CPU"
+                f" (over {plan.pause:g} s)"
+            )
             # --- mixed load ---------------------------------------------------------------
             print(
                 f"mixed load: {plan.rate:g} turns/s over {plan.businesses} businesses x {CHATS}"
@@ -346,14 +356,9 @@ async def run(plan: Plan, scratch: Path) -> None:
         finally:
             host.stop()
         # --- the same turns on today's single-business run ---------------------------------
-        single = scratch / "single"
-        single.mkdir()
-        (single / "bot.toml").write_text(single_toml(solo, services_url, single_port))
-        await control(client, "register", names=[solo], host_url=f"http://127.0.0.1:{single_port}",
-                      services_url=services_url)  # fmt: skip
-        one = launch_single(single / "bot.toml")
+        one = one or launch_single(single / "bot.toml")
         try:
-            await healthy(f"http://127.0.0.1:{single_port}", one)
+            await healthy(single_url, one)
             await control(client, "turns", pairs=[[solo, index] for index in range(5)])
             chats = int(plan.single_rate * plan.single_seconds)
             figures, single_cpu = await measured_load(
@@ -403,7 +408,7 @@ def _wait_for(path: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a few businesses and seconds")
-    parser.add_argument("--businesses", type=int, help="how many (default 1000; quick 20)")
+    parser.add_argument("--businesses", type=int, help="how many (default 1000; quick 10)")
     arguments = parser.parse_args()
     plan = QUICK if arguments.quick else FULL
     if arguments.businesses:

@@ -47,7 +47,6 @@ from bot.runtime.serving import listening_socket, start_web_server
 from bot.sandbox import Sandbox, parse_scenario
 
 ANSWER_TIMEOUT: Final = 10.0
-SETTLE_SECONDS: Final = 1.0
 FIRST_CHAT: Final = 500_001
 
 
@@ -171,8 +170,8 @@ class Services:
     """Everything this process serves, and the customers it plays."""
 
     client: httpx.AsyncClient
-    host_url: str = ""
     services_url: str = ""
+    doors: dict[str, str] = field(default_factory=dict)  # business -> where its bot is pushed
     bots: ManyBots = field(default_factory=ManyBots)
     sandboxes: dict[str, Sandbox] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)  # token -> business
@@ -187,11 +186,11 @@ class Services:
     def register(self, names: list[str], host_url: str, services_url: str) -> None:
         """Serve ``names``'s bots and organisations; push their customers' turns to
         ``host_url``."""
-        self.host_url, self.services_url = host_url, services_url
-        self.client.base_url = httpx.URL(host_url)
+        self.services_url = services_url
         for name in names:
             self.names[token_of(name)] = name
             self.businesses.add(name)
+            self.doors[name] = f"{host_url}/telegram"
             self.bots.add(token_of(name))
 
     def sandbox(self, name: str) -> Sandbox | None:
@@ -199,7 +198,8 @@ class Services:
         if name not in self.businesses:
             return None
         if name not in self.sandboxes:
-            scenario = parse_scenario(scenario_for(name, self.host_url))
+            host_url = self.doors[name].removesuffix("/telegram")
+            scenario = parse_scenario(scenario_for(name, host_url))
             base_url = f"{self.services_url}{SANDBOX_PREFIX}{name}/api/v1"
             self.sandboxes[name] = Sandbox(scenario, base_url=base_url)
         return self.sandboxes[name]
@@ -237,7 +237,7 @@ class Services:
             "x-telegram-bot-api-secret-token": secret_of(chat.name),
         }
         turn = chat.turn = Turn(time.perf_counter(), restarted=restarted)
-        response = await self.client.post("/telegram", content=body, headers=headers)
+        response = await self.client.post(self.doors[chat.name], content=body, headers=headers)
         turn.status = response.status_code
         if response.status_code != 200:  # refused (not a business yet) or not taken
             chat.step = 0
@@ -256,11 +256,13 @@ class Services:
 
         return await asyncio.gather(*(one(name, index) for name, index in pairs))
 
-    async def load(self, names: list[str], chats: int, rate: float, seconds: float) -> JSON:
+    async def load(
+        self, names: list[str], chats: int, rate: float, seconds: float, settle: float
+    ) -> JSON:
         """Turns at ``rate`` a second for ``seconds``, spread over ``names`` and ``chats``
         each (business after business, so every business has a turn each round); a chat
         whose previous turn is still waited for is skipped to the next. The figures once
-        every turn was answered and ``SETTLE_SECONDS`` more (a turn's later messages)."""
+        every turn was answered and ``settle`` seconds more (a turn's later messages)."""
         order = [(name, index) for index in range(chats) for name in names]
         busy: set[tuple[str, int]] = set()
         results: list[Turn] = []
@@ -292,7 +294,7 @@ class Services:
             task.add_done_callback(running.discard)
         pushed = time.perf_counter() - started
         await asyncio.gather(*running)
-        await asyncio.sleep(SETTLE_SECONDS)
+        await asyncio.sleep(settle)
         calls = Counter(self.bots.calls)
         calls.subtract(calls_before)
         first = sorted(t.first for t in results if t.first is not None)
@@ -377,7 +379,11 @@ class App:
             return [{"first": t.first, "status": t.status} for t in results]
         if command == "load":
             return await services.load(
-                request["names"], request["chats"], request["rate"], request["seconds"]
+                request["names"],
+                request["chats"],
+                request["rate"],
+                request["seconds"],
+                request.get("settle", 1.0),
             )
         if command == "transcript":
             services.transcript = [] if request.get("on") else None
