@@ -151,6 +151,7 @@ class Turn:
     started: float  # time.perf_counter() at the push
     status: int = 0  # the host's HTTP status for the push
     restarted: bool = False
+    error: str = ""  # the push's own failure (no HTTP answer), if any
     arrivals: list[float] = field(default_factory=list)
     answered: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -237,7 +238,13 @@ class Services:
             "x-telegram-bot-api-secret-token": secret_of(chat.name),
         }
         turn = chat.turn = Turn(time.perf_counter(), restarted=restarted)
-        response = await self.client.post(self.doors[chat.name], content=body, headers=headers)
+        try:
+            response = await self.client.post(self.doors[chat.name], content=body, headers=headers)
+        except httpx.HTTPError as error:  # the host dropped the connection or timed out
+            turn.status = 0
+            turn.error = type(error).__name__
+            chat.step = 0
+            return turn
         turn.status = response.status_code
         if response.status_code != 200:  # refused (not a business yet) or not taken
             chat.step = 0
@@ -307,6 +314,7 @@ class Services:
             "first": _quantiles(first),
             "last": _quantiles(last),
             "statuses": Counter(str(t.status) for t in results),
+            "push_errors": Counter(t.error for t in results if t.error),
             "restarts": sum(t.restarted for t in results),
             "skipped": skipped,
             "too_many": self.bots.too_many - too_many_before,

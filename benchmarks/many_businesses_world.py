@@ -86,7 +86,8 @@ provider = "none"
 
 
 def host_toml(port: int, *, idle_minutes: int, watch_seconds: float) -> str:
-    """The host's file: its address, its store beside it, its businesses' directory."""
+    """The host's file: its address, its store beside it, its businesses' directory; logging
+    warnings only (a line per business built would be a thousand lines)."""
     return f"""\
 [host]
 businesses_dir = "businesses"
@@ -100,12 +101,15 @@ public_base_url = "http://127.0.0.1:{port}"
 
 [storage]
 path = "host.sqlite3"
+
+[logging]
+level = "WARNING"
 """
 
 
 def single_toml(name: str, services_url: str, port: int) -> str:
     """A single-business file (no ``[host]``): business ``name`` as ``deliverybot run`` of
-    today serves it, for the turn's cost on a host of one."""
+    today serves it, for the turn's cost on a host of one (logging as the host's)."""
     return f"""\
 {business_toml(name, services_url)}
 [server]
@@ -115,6 +119,9 @@ public_base_url = "http://127.0.0.1:{port}"
 
 [storage]
 path = "{name}.sqlite3"
+
+[logging]
+level = "WARNING"
 """
 
 
