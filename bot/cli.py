@@ -21,12 +21,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from bot.hosting_cli import add_businesses, check_host
 from bot.safety.shell_commands import add_audit, add_customers
+from bot.shell_store import add_config_options
 from bot.staff.staff_commands import add_staff
 
 if TYPE_CHECKING:
     from bot.channel_kind import ChannelKind
-    from bot.config import Config
+    from bot.config import Config, StorageConfig
+    from bot.config.host_loading import Host
     from conversations.texts.catalogue import ChannelTexts
 
 EXIT_OK = 0
@@ -78,9 +81,16 @@ def _check_config(args: argparse.Namespace) -> int:
         )
         return EXIT_USAGE
     path = given[0]
-    config = _load(path)
-    if config is None:
+    from bot.config.host_loading import load_host_or_report
+
+    host = load_host_or_report(path, channel_texts=_channel_texts)
+    if host is None:
         return EXIT_USAGE
+    if host.single is None:  # a host file: the host, then every business file
+        checked = check_host(host)
+        connected = _check_connection(host.storage) if args.connect else EXIT_OK
+        return max(checked, connected)
+    config = host.single
     print(f"# {path}: valid. Effective settings, secrets redacted:")
     print(render_redacted(config), end="")
     webhook_url = config.partner_webhook_url()
@@ -94,15 +104,15 @@ def _check_config(args: argparse.Namespace) -> int:
     for warning in config.warnings():
         print(f"warning: {warning}", file=sys.stderr)
     if args.connect:
-        return _check_connection(config)
+        return _check_connection(config.storage)
     return EXIT_OK
 
 
-def _check_connection(config: Config) -> int:
+def _check_connection(storage: StorageConfig) -> int:
     """``check-config --connect``: open the configured database the way ``run`` would."""
-    database = config.storage.shared_database
+    database = storage.shared_database
     if database is None:
-        print(f"# storage: SQLite file {config.storage.path}; nothing to connect to")
+        print(f"# storage: SQLite file {storage.path}; nothing to connect to")
         return EXIT_OK
     # Imported here, once there is a database to reach: checking a file needs no store.
     import asyncio
@@ -120,7 +130,9 @@ def _add_check_config(subparsers: Subparsers) -> None:
         help="validate a configuration file and print its effective settings",
         description="Validate the file (PATH or --config FILE, as every command takes it) and "
         "print the effective settings with every secret redacted. Problems are printed one per "
-        "line on stderr, with exit code 2.",
+        "line on stderr, with exit code 2. A host file ([host] table) is checked with every "
+        "business file of its businesses_dir, each problem naming its file; exit code 1 when "
+        "some business is refused.",
     )
     parser.add_argument(
         "path", metavar="PATH", type=Path, nargs="?", help="the TOML configuration file"
@@ -219,14 +231,19 @@ def _run(args: argparse.Namespace) -> int:
     from bot.runtime.json_output import write_json_lines_if_asked
 
     write_json_lines_if_asked(args.config)  # [logging] format = "json": every line, from here
-    config = _load(args.config)
-    if config is None:
+    from bot.config.host_loading import load_host_or_report
+
+    host = load_host_or_report(args.config, channel_texts=_channel_texts)
+    if host is None:
         return EXIT_USAGE
     import asyncio
 
     # Imported here: the bot (PTB, uvicorn, the engine) is not needed to check a config.
     from bot.runtime import StartupError, configure_logging, serve
 
+    if host.single is None:
+        return _run_host(host)
+    config = host.single
     configure_logging(config)
     for warning in config.warnings():
         print(f"warning: {warning}", file=sys.stderr)
@@ -236,6 +253,26 @@ def _run(args: argparse.Namespace) -> int:
         print(f"run: {exc}", file=sys.stderr)
         return EXIT_FAILURE
     except OSError as exc:  # the port is taken, the data directory is not writable
+        print(f"run: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_FAILURE
+    return EXIT_OK
+
+
+def _run_host(host: Host) -> int:
+    """``run`` on a host file: every business of its directory (``bot.hosting``)."""
+    import asyncio
+
+    from bot.hosting.host_serving import serve_host
+    from bot.runtime import StartupError
+    from bot.runtime.logs import log_to_stderr, shared_secrets
+
+    redaction = log_to_stderr(host.logging, shared_secrets(host.storage, host.metrics))
+    try:
+        asyncio.run(serve_host(host, redaction))
+    except StartupError as exc:
+        print(f"run: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
+    except OSError as exc:
         print(f"run: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_FAILURE
     return EXIT_OK
@@ -257,10 +294,19 @@ def _add_run(subparsers: Subparsers) -> None:
     parser.set_defaults(run=_run)
 
 
+def _load_business(args: argparse.Namespace) -> tuple[str, Config] | None:
+    """The business a command acts on: the file's own, or ``--business``'s of a host file;
+    None once the problems are printed."""
+    from bot.config.business_scan import load_business_or_report
+
+    return load_business_or_report(args.config, args.business, _channel_texts)
+
+
 def _mcp(args: argparse.Namespace) -> int:
-    config = _load(args.config)
-    if config is None:
+    found = _load_business(args)
+    if found is None:
         return EXIT_USAGE
+    business, config = found
     import asyncio
 
     # Imported here: the MCP SDK and the bot are not needed to check a config.
@@ -273,7 +319,7 @@ def _mcp(args: argparse.Namespace) -> int:
     configure_logging(config)
     listen = McpListen(args.transport, args.host, args.port)
     try:
-        asyncio.run(serve_mcp(config, args.channel, listen))
+        asyncio.run(serve_mcp(config, args.channel, listen, business=business))
     except LookupError as exc:
         print(f"mcp: {exc.args[0]}", file=sys.stderr)
         return EXIT_USAGE
@@ -296,7 +342,7 @@ def _add_mcp(subparsers: Subparsers) -> None:
         "deliverybot run on the same config, which alone relays the deliveries' events and "
         "follows up lost creates. See docs/agents.md.",
     )
-    _add_config_option(parser)
+    add_config_options(parser)
     parser.add_argument(
         "--channel", required=True, metavar="NAME", help="the [[agents.channels]] name to serve"
     )
@@ -309,9 +355,10 @@ def _add_mcp(subparsers: Subparsers) -> None:
 
 
 def _report(args: argparse.Namespace) -> int:
-    config = _load(args.config)
-    if config is None:
+    found = _load_business(args)
+    if found is None:
         return EXIT_USAGE
+    business, config = found
     import asyncio
 
     from bot.funnel.report_command import report_text
@@ -326,7 +373,9 @@ def _report(args: argparse.Namespace) -> int:
         print(f"report: --since: {exc}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        text = asyncio.run(report_text(config, period=args.since, flow=args.flow))
+        text = asyncio.run(
+            report_text(config, period=args.since, flow=args.flow, business=business)
+        )
     except (StoreError, OSError) as exc:
         print(f"report: {exc}", file=sys.stderr)
         return EXIT_FAILURE
@@ -344,7 +393,7 @@ def _add_report(subparsers: Subparsers) -> None:
         "often it was re-asked and why, how many went back and how many orders were created. "
         "Kept for [storage] funnel_days.",
     )
-    _add_config_option(parser)
+    add_config_options(parser)
     parser.add_argument(
         "--since", default="7d", help="the period, as days or hours: 7d, 24h (default: 7d)"
     )
@@ -425,6 +474,7 @@ COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     add_customers,
     add_audit,
     add_staff,
+    add_businesses,
 )
 
 

@@ -81,7 +81,7 @@ FLOORS: Final = (
     Floor(("bot.agents", "bot.bot_core"), "the agent channels beside the core that builds all"),
     Floor(("bot.demo", "bot.runtime"), "the processes: the demo and the running bot"),
     Floor(("bot.hosting",), "many businesses in one process, each built when it is used"),
-    Floor(("bot.cli",), "the command line"),
+    Floor(("bot.cli", "bot.hosting_cli"), "the command line"),
     Floor(("bot.__main__",), "python -m bot"),
 )
 

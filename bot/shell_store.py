@@ -28,14 +28,31 @@ EXIT_FAILURE = 1
 EXIT_USAGE = 2
 
 
-def run_on_store(args: argparse.Namespace, act: ShellAction, refused: type[Exception]) -> int:
-    """Run ``act`` on the store of ``args.config`` and print what it says; ``refused``: the
-    command's own refusal, whose message is printed as it is."""
-    from bot.config import load_config_or_report
+def add_config_options(parser: argparse.ArgumentParser) -> None:
+    """``--config FILE`` and, for a host file, ``--business NAME``: the business acted on."""
+    from pathlib import Path
 
-    config = load_config_or_report(args.config, channel_texts=args.channel_texts)
-    if config is None:
+    parser.add_argument(
+        "--config", required=True, type=Path, metavar="FILE", help="the TOML configuration file"
+    )
+    parser.add_argument(
+        "--business",
+        metavar="NAME",
+        default=None,
+        help="on a host file ([host]): the business to act on (its file's name in businesses_dir)",
+    )
+
+
+def run_on_store(args: argparse.Namespace, act: ShellAction, refused: type[Exception]) -> int:
+    """Run ``act`` on the store of ``args.config`` (of ``args.business``'s, on a host file) and
+    print what it says; ``refused``: the command's own refusal, whose message is printed as it
+    is."""
+    from bot.config.business_scan import load_business_or_report
+
+    found = load_business_or_report(args.config, args.business, args.channel_texts)
+    if found is None:
         return EXIT_USAGE
+    business, config = found
     import asyncio
     import time
 
@@ -45,7 +62,9 @@ def run_on_store(args: argparse.Namespace, act: ShellAction, refused: type[Excep
     catalogue = config.texts.texts().business_catalogue()
 
     async def run() -> str:
-        store = await open_store(config.storage, time.time, channels=args.channel_kinds())
+        store = await open_store(
+            config.storage, time.time, channels=args.channel_kinds(), business=business
+        )
         try:
             return await act(store, config, catalogue)
         finally:

@@ -10,12 +10,17 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from bot.channel_kind import ChannelKind
 from bot.clocks import Clock
 from bot.config.storage import PostgresConfig, StorageConfig
 from bot.store import Store, StoreError
 from bot.store.database import Synchronous
+
+if TYPE_CHECKING:  # asyncpg is loaded only for a shared database
+    from bot.store.pg_host import PgHost
+from bot.store.store_owner import DEFAULT_BUSINESS
 
 
 async def open_store(
@@ -24,10 +29,14 @@ async def open_store(
     synchronous: Synchronous = "FULL",
     *,
     channels: Iterable[ChannelKind] = (),
+    business: str = DEFAULT_BUSINESS,
+    pg_host: PgHost | None = None,
 ) -> Store:
     """The shared PostgreSQL database, or the SQLite file (its directory made);
     ``synchronous`` other than FULL (a test's seam) overrides the config's. ``channels``:
-    every channel the bot knows, whose chats it may lock (``Store.declare_channel``)."""
+    every channel the bot knows, whose chats it may lock (``Store.declare_channel``);
+    ``business``: the one the store belongs to (``StoreOwnedByAnother`` for another's);
+    ``pg_host``: the connections a host's businesses share on its database."""
     database = storage.shared_database
     if database is not None:
         return await Store.connect_postgres(
@@ -38,6 +47,9 @@ async def open_store(
             lease_seconds=database.lease_seconds,
             channels=channels,
             lock_namespace=database.lock_namespace,
+            db_schema=database.db_schema,
+            business=business,
+            host=pg_host,
         )
     await asyncio.to_thread(storage.path.parent.mkdir, parents=True, exist_ok=True)
     return await Store.connect(
@@ -46,6 +58,7 @@ async def open_store(
         clock=clock,
         synchronous=synchronous if synchronous != "FULL" else storage.sqlite_synchronous,
         channels=channels,
+        business=business,
     )
 
 

@@ -26,7 +26,12 @@ The modules, one concept each:
 * ``agents_section``: ``[agents]``, the channels of the JSON API and MCP server;
 * ``metrics_section`` and ``logging_section``: ``[metrics]`` (``/metrics``) and ``[logging]``;
 * ``secrets``: a secret from the file or from the environment; ``urls``: the https rule;
-* ``config_errors``: ``ConfigError``, and ``KeyProblems`` for a table-level check.
+* ``config_errors``: ``ConfigError``, and ``KeyProblems`` for a table-level check;
+* hosting many businesses: ``host_section`` (``[host]`` and a host file's tables),
+  ``host_loading`` (``load_host``: a host file, or a single-business file as a host of one),
+  ``business_files`` (a business file completed by its host's tables), ``business_scan``
+  (``scan_businesses`` and ``diff_scans``: the businesses of a host's directory, cheap to
+  repeat) and ``business_duplicates`` (what no two businesses may share).
 """
 
 from bot.config.agents_section import AgentChannelConfig, AgentsConfig, key_hash

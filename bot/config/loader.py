@@ -36,10 +36,24 @@ def load_config(
     Raises ``ConfigError`` listing every problem found, one line each.
     """
     file = Path(path)
-    data = _read_toml(file)
+    data = read_toml(file)
+    return config_from_data(
+        data, base_dir=file.parent.absolute(), environ=environ, channel_texts=channel_texts
+    )
+
+
+def config_from_data(
+    data: dict[str, Any],
+    *,
+    base_dir: Path,
+    environ: Mapping[str, str] | None = None,
+    channel_texts: ChannelTextsSource | None = None,
+) -> Config:
+    """Validate ``data``, a parsed file, as ``load_config`` does; relative paths start at
+    ``base_dir``. Raises ``ConfigError`` listing every problem found, one line each."""
     context = {
         "environ": os.environ if environ is None else environ,
-        "base_dir": file.parent.absolute(),
+        "base_dir": base_dir,
         CHANNEL_TEXTS: channel_texts,
     }
     try:
@@ -63,15 +77,26 @@ def load_config_or_report(
         return None
 
 
-def _read_toml(file: Path) -> dict[str, Any]:
+def read_toml(file: Path) -> dict[str, Any]:
+    """The TOML file at ``file``, parsed; ``ConfigError`` (one line naming the file, and the
+    line and column where TOML is broken) when it cannot be read or parsed."""
+    return parse_toml(read_bytes(file), file)
+
+
+def read_bytes(file: Path) -> bytes:
+    """The content of ``file``; ``ConfigError`` naming it when it cannot be read."""
     try:
-        raw = file.read_bytes()
+        return file.read_bytes()
     except FileNotFoundError:
         raise ConfigError([f"{file}: file not found"]) from None
     except IsADirectoryError:
         raise ConfigError([f"{file}: is a directory, not a file"]) from None
     except OSError as exc:
         raise ConfigError([f"{file}: cannot be read ({exc.strerror})"]) from None
+
+
+def parse_toml(raw: bytes, file: Path) -> dict[str, Any]:
+    """``raw``, the content of ``file``, parsed as TOML; ``ConfigError`` as ``read_toml``."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -30,22 +30,25 @@ _TOML_TYPES = {
 }
 
 
-def problem_lines(exc: ValidationError, data: dict[str, Any]) -> list[str]:
-    """One ``<where>: <reason>`` line per error in ``exc``; ``data`` is the parsed file."""
+def problem_lines(
+    exc: ValidationError, data: dict[str, Any], root: type[BaseModel] = Config
+) -> list[str]:
+    """One ``<where>: <reason>`` line per error in ``exc``; ``data`` is the parsed file, and
+    ``root`` the model of the whole file (a business's ``Config``, or a host file's)."""
     lines: list[str] = []
     for error in exc.errors(include_url=False):
         loc = tuple(error["loc"])
         cause = error.get("ctx", {}).get("error")
         if isinstance(cause, KeyProblems):
             base = () if cause.absolute else loc
-            lines += [f"{_where(base + sub, data)}: {text}" for sub, text in cause.at_keys]
+            lines += [f"{_where(base + sub, data, root)}: {text}" for sub, text in cause.at_keys]
         else:
-            lines.append(f"{_where(loc, data)}: {_message(error, loc, data)}")
+            lines.append(f"{_where(loc, data, root)}: {_message(error, loc, data, root)}")
     return lines
 
 
-def _model_at(tables: Location) -> type[BaseModel] | None:
-    model: type[BaseModel] | None = Config
+def _model_at(tables: Location, root: type[BaseModel]) -> type[BaseModel] | None:
+    model: type[BaseModel] | None = root
     for name in tables:
         model = submodel(model, str(name)) if model is not None else None
     return model
@@ -59,10 +62,10 @@ def _raw_at(loc: Location, data: object) -> object:
     return data
 
 
-def _where(loc: Location, data: dict[str, Any]) -> str:
+def _where(loc: Location, data: dict[str, Any], root: type[BaseModel]) -> str:
     """``[table.sub] key[2]`` for a pydantic location, tables told apart from keys."""
     tables: list[str] = []
-    model: type[BaseModel] | None = Config
+    model: type[BaseModel] | None = root
     rest = list(loc)
     while rest and isinstance(head := rest[0], str):
         sub = submodel(model, head) if model is not None else None
@@ -78,10 +81,10 @@ def _where(loc: Location, data: dict[str, Any]) -> str:
     return f"{table} {key}" if table else key
 
 
-def _message(error: Any, loc: Location, data: dict[str, Any]) -> str:
+def _message(error: Any, loc: Location, data: dict[str, Any], root: type[BaseModel]) -> str:
     kind: str = error["type"]
     if kind == "extra_forbidden":
-        return _unknown_name(loc, data)
+        return _unknown_name(loc, data, root)
     if kind == "missing":
         return "required key is missing"
     if kind == "value_error":
@@ -106,10 +109,10 @@ def _message(error: Any, loc: Location, data: dict[str, Any]) -> str:
     return message
 
 
-def _unknown_name(loc: Location, data: dict[str, Any]) -> str:
+def _unknown_name(loc: Location, data: dict[str, Any], root: type[BaseModel]) -> str:
     """The problem with a key or table the section does not have, with a likely intended one."""
     is_table = isinstance(_raw_at(loc, data), dict)
-    model = _model_at(loc[:-1])
+    model = _model_at(loc[:-1], root)
     known = list(model.model_fields) if model is not None else []
     close = difflib.get_close_matches(str(loc[-1]), known, n=1)
     if not close:

@@ -8,6 +8,7 @@ as comments, so the output shows every setting the bot runs with.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any, TypeGuard
 
 from pydantic import BaseModel, SecretStr
@@ -35,6 +36,15 @@ def render_redacted(config: Config) -> str:
             _render_channel_tables(config.channels, lines)
         else:
             _render_table(getattr(config, name), name, lines)
+    return "\n".join(lines) + "\n"
+
+
+def render_tables_redacted(tables: Mapping[str, BaseModel]) -> str:
+    """Some tables by name (a host file's ``[host]``, ``[server]``...), as ``render_redacted``
+    draws a whole file's."""
+    lines: list[str] = []
+    for name, table in tables.items():
+        _render_table(table, name, lines)
     return "\n".join(lines) + "\n"
 
 

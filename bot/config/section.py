@@ -6,7 +6,7 @@ name locations and draw tables the way the file writes them.
 
 from __future__ import annotations
 
-from typing import get_args
+from typing import Any, ClassVar, get_args
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
@@ -16,6 +16,22 @@ class Section(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
+    # What ``_fill_absent`` puts in place of each key it fills (True: a sub-table, {}; False:
+    # a secret given only through its *_env key, None), worked out once per model: it is read
+    # on every validation, a thousand times when a host loads a thousand business files.
+    _absent_keys: ClassVar[tuple[tuple[str, bool], ...]] = ()
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        absent: list[tuple[str, bool]] = []
+        for name in cls.model_fields:
+            if f"{name}_env" in cls.model_fields:
+                absent.append((name, False))
+            elif submodel(cls, name) is not None and not _is_optional(cls, name):
+                absent.append((name, True))
+        cls._absent_keys = tuple(absent)
+
     @model_validator(mode="before")
     @classmethod
     def _fill_absent(cls, data: object) -> object:
@@ -24,13 +40,9 @@ class Section(BaseModel):
         if not isinstance(data, dict):
             return data
         filled = dict(data)
-        for name in cls.model_fields:
-            if name in data:
-                continue
-            if f"{name}_env" in cls.model_fields:
-                filled[name] = None
-            elif submodel(cls, name) is not None and not _is_optional(cls, name):
-                filled[name] = {}
+        for name, table in cls._absent_keys:
+            if name not in data:
+                filled[name] = {} if table else None
         return filled
 
 

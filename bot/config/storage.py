@@ -46,6 +46,10 @@ StoragePath = Annotated[Path, Field(strict=False), AfterValidator(_resolve_path)
 # ProtectSystem=strict every other directory, the config file's among them, is read-only.
 SYSTEMD_STATE_DIRECTORY = "/var/lib/deliverybot"
 
+# A schema name PostgreSQL reads the same quoted or not, within its 63 bytes (the store sets
+# it as its connections' search_path).
+DB_SCHEMA_SHAPE = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+
 # ``bot.store.advisory_locks``' DEFAULT_NAMESPACE and RATE_BUDGET_NAMESPACE, written out: the
 # configuration is checked without loading the store (tests/store/test_chat_lock_keys.py holds
 # them equal).
@@ -70,6 +74,10 @@ class PostgresConfig(Section):
     # database (each in its own schema) each set their own, so none waits on, or leads for,
     # another's. PostgreSQL's two-int advisory locks take a 32-bit signed int.
     lock_namespace: int = Field(DEFAULT_LOCK_NAMESPACE, ge=-(2**31), le=2**31 - 1)
+    # The schema the store keeps every table in (created by the first migration), so
+    # businesses on one database see none of each other's rows; unset, the tables are where
+    # the connection's search_path puts them (``public``), as before schemas were named.
+    db_schema: str | None = None
 
     @field_validator("lock_namespace")
     @classmethod
@@ -77,6 +85,16 @@ class PostgresConfig(Section):
         if value == RATE_BUDGET_LOCK_NAMESPACE:
             raise ValueError(
                 f"is the namespace of the Partner API's rate budgets ({value}); choose another"
+            )
+        return value
+
+    @field_validator("db_schema")
+    @classmethod
+    def _plain_schema_name(cls, value: str | None) -> str | None:
+        if value is not None and DB_SCHEMA_SHAPE.fullmatch(value) is None:
+            raise ValueError(
+                "must be a plain lower-case PostgreSQL name: a-z, 0-9 and _, not starting "
+                "with a digit, at most 63 characters"
             )
         return value
 

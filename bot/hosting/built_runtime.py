@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ssl
 from dataclasses import dataclass, replace
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import httpx
 from starlette.types import ASGIApp
@@ -18,8 +18,12 @@ from telegram.request import HTTPXRequest
 
 from bot.hosting.hosted_business import HostedBusiness
 from bot.runtime import Runtime
+from bot.runtime.hosted import Hosted
 from bot.seams import Seams
 from bot.telegram.webhook_route import TELEGRAM_PATH
+
+if TYPE_CHECKING:  # asyncpg is loaded only for a shared database
+    from bot.store.pg_host import PgHost
 
 TELEGRAM_POOL: Final = 256
 """PTB's own default connection pool for the Bot API requests."""
@@ -79,14 +83,19 @@ def with_shared_tls(seams: Seams, tls: ssl.SSLContext) -> Seams:
 
 
 async def build_runtime_business(
-    business: HostedBusiness, announce: bool, *, host_url: str | None, seams: Seams
+    business: HostedBusiness,
+    announce: bool,
+    *,
+    host_url: str | None,
+    seams: Seams,
+    pg_host: PgHost | None = None,
 ) -> RuntimeBusiness:
     """Build and start ``business`` (``announce``: set Telegram's webhook, at ``host_url``'s
-    ``/telegram``, and its command menus); stopped again if its start fails."""
+    ``/telegram``, and its command menus; ``pg_host``: the host's shared connections when its
+    store is PostgreSQL); stopped again if its start fails."""
     webhook_url = None if host_url is None else host_url + TELEGRAM_PATH
-    runtime = await Runtime.build(
-        business.config, seams, announce=announce, telegram_webhook_url=webhook_url
-    )
+    hosted = Hosted(business.name, webhook_url, announce, pg_host)
+    runtime = await Runtime.build(business.config, seams, hosted=hosted)
     try:
         await runtime.start()
     except BaseException:

@@ -65,7 +65,13 @@ class MetricsEndpoint:
 
     def _authorized(self, request: Request) -> bool:
         assert self._token is not None
-        scheme, _, presented = request.headers.get("authorization", "").partition(" ")
-        if scheme.lower() != "bearer":
-            return False
-        return hmac.compare_digest(presented.strip().encode(), self._token)
+        return bearer_matches(request, self._token)
+
+
+def bearer_matches(request: Request, token: bytes) -> bool:
+    """Whether ``request`` carries ``Authorization: Bearer <token>`` (compared in constant
+    time)."""
+    scheme, _, presented = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer":
+        return False
+    return hmac.compare_digest(presented.strip().encode(), token)

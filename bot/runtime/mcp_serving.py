@@ -6,13 +6,18 @@ from __future__ import annotations
 
 from bot.agents.mcp_command import McpListen, event_push, serve_mcp_channel
 from bot.config import Config
+from bot.runtime.hosted import Hosted
 from bot.runtime.runtime import Runtime
+from bot.store import DEFAULT_BUSINESS
 
 
-async def serve_mcp(config: Config, channel_name: str, listen: McpListen) -> None:
+async def serve_mcp(
+    config: Config, channel_name: str, listen: McpListen, *, business: str = DEFAULT_BUSINESS
+) -> None:
     """Serve the MCP server for ``channel_name`` until stopped; ``LookupError`` when no
-    ``[[agents.channels]]`` entry has that name."""
-    runtime = await Runtime.build(config, telegram=False)
+    ``[[agents.channels]]`` entry has that name. ``business``: whose (a host's business, by
+    ``--business``)."""
+    runtime = await Runtime.build(config, telegram=False, hosted=Hosted(business))
     try:
         agents, settings = runtime.agents, runtime.settings.agents
         channels = () if settings is None else settings.channels

@@ -30,12 +30,13 @@ from bot.jobs import Scheduler
 from bot.partner.client import PartnerClient
 from bot.relay import Relay, StatusPoller
 from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS, SHIPPED_STARTERS, ChannelStarter
+from bot.runtime.hosted import Hosted
 from bot.runtime.startup_error import StartupError
 from bot.runtime.wiring import TelegramChannel
 from bot.runtime.workers import add_background_jobs
 from bot.seams import Seams
 from bot.settings import CoreSettings
-from bot.store import Store
+from bot.store import DEFAULT_BUSINESS, Store
 from bot.store.sqlite_holders import SqliteFileHeld, held_by_this_process
 from bot.store_from_config import open_store
 from bot.telegram.application import BotApplication
@@ -77,24 +78,22 @@ class Runtime:
         *,
         telegram: bool = True,
         channels: Sequence[ChannelStarter] = SHIPPED_STARTERS,
-        announce: bool = True,
-        telegram_webhook_url: str | None = None,
+        hosted: Hosted | None = None,
     ) -> Runtime:
         """Open the store and wire every part (nothing talks to Telegram yet).
 
         Each of ``channels`` the config asks for is started (``ChannelStarter.wanted``):
         Telegram when the config has a token and ``telegram`` is True (``deliverybot mcp``
         passes False: its process never takes Telegram's updates), the agent channels when
-        ``[[agents.channels]]`` lists some. A test passes its own starters besides. A hosted
-        business (``bot.hosting``) is built with its host's ``telegram_webhook_url``, and
-        ``announce`` False when Telegram has its webhook and commands already
-        (``CoreSettings``).
+        ``[[agents.channels]]`` lists some. A test passes its own starters besides. A business
+        of a host (``bot.hosting``) is built ``hosted``.
         """
         seams = seams or Seams()
+        hosted = hosted or Hosted(DEFAULT_BUSINESS)
         settings = replace(
             CoreSettings.from_config(config, telegram=telegram),
-            announce=announce,
-            telegram_webhook_url=telegram_webhook_url,
+            announce=hosted.announce,
+            telegram_webhook_url=hosted.telegram_webhook_url,
         )
         wanted = [starter for starter in channels if starter.wanted(config, telegram=telegram)]
         known = (*SHIPPED_CHANNEL_KINDS, *(starter.kind for starter in channels))
@@ -102,7 +101,14 @@ class Runtime:
         try:
             if config.storage.shared_database is None:  # one process's SQLite file
                 await _hold_sqlite_file(config.storage.path, stack)
-            store = await open_store(config.storage, seams.clock, seams.synchronous, channels=known)
+            store = await open_store(
+                config.storage,
+                seams.clock,
+                seams.synchronous,
+                channels=known,
+                business=hosted.business,
+                pg_host=hosted.pg_host,
+            )
             stack.push_async_callback(store.close)
             registers = [await starter.open(config, seams, store, stack) for starter in wanted]
             core = build_core(settings, store, seams)

@@ -18,6 +18,7 @@ import time
 
 import uvicorn
 from starlette.applications import Starlette
+from starlette.types import ASGIApp
 
 from bot.config import Config
 from bot.metrics.endpoint import MetricsEndpoint
@@ -51,12 +52,12 @@ async def serve(config: Config) -> None:
         if runtime.serves_web or metrics_on_web:  # first: /telegram answers once setWebhook is set
             listen = (config.server.listen_host, config.server.listen_port)
             section = config.server_key("listen_port").partition(" ")[0]  # as the file says
-            web = await _listen(runtime.web_app, *listen, servers, section)
+            web = await listen_web(runtime.web_app, *listen, servers, section)
             metrics = f"{web}{config.metrics.path}" if metrics_on_web else None
         if config.metrics.enabled and config.metrics.listen_port is not None:
             app = Starlette(routes=[_metrics_endpoint(config, runtime).route(config.metrics.path)])
             listen = (config.metrics.listen_host, config.metrics.listen_port)
-            metrics = f"{await _listen(app, *listen, servers, '[metrics]')}{config.metrics.path}"
+            metrics = f"{await listen_web(app, *listen, servers, '[metrics]')}{config.metrics.path}"
         await runtime.start()
         names = [registration.name for registration in runtime.core.channels]
         line, args = start_line(config, names, web, metrics)
@@ -104,8 +105,8 @@ def _metrics_endpoint(config: Config, runtime: Runtime) -> MetricsEndpoint:
     return MetricsEndpoint(runtime.store, runtime.core.metrics, token=secret, clock=time.time)
 
 
-async def _listen(
-    app: Starlette,
+async def listen_web(
+    app: ASGIApp,
     host: str,
     port: int,
     servers: list[tuple[uvicorn.Server, list[socket.socket]]],
@@ -166,7 +167,7 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-async def start_web_server(app: Starlette, sockets: list[socket.socket]) -> uvicorn.Server:
+async def start_web_server(app: ASGIApp, sockets: list[socket.socket]) -> uvicorn.Server:
     """uvicorn serving ``app`` on ``sockets``, without taking over the process's signals.
 
     No access log: ``/media/<token>`` paths are capabilities, and what reaches the bot is

@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
 from bot.periods import since_seconds
 from bot.safety.safety_errors import SafetyError
-from bot.shell_store import EXIT_USAGE, run_on_store, shell_time
+from bot.shell_store import EXIT_USAGE, add_config_options, run_on_store, shell_time
 
 if TYPE_CHECKING:
     from bot.chat_ref import UserRef
@@ -50,16 +49,16 @@ def add_customers(subparsers: Subparsers) -> None:
     )
     actions = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
     block = actions.add_parser("block", help="stop a customer ordering")
-    _config_option(block)
+    add_config_options(block)
     block.add_argument("customer", metavar="CUSTOMER")
     block.add_argument("--reason", default=None, help="why, kept in the block and the trail")
     block.set_defaults(run=_block)
     unblock = actions.add_parser("unblock", help="let a customer order again")
-    _config_option(unblock)
+    add_config_options(unblock)
     unblock.add_argument("customer", metavar="CUSTOMER")
     unblock.set_defaults(run=_unblock)
     listing = actions.add_parser("list", help="the blocked customers, oldest block first")
-    _config_option(listing)
+    add_config_options(listing)
     listing.set_defaults(run=_list)
 
 
@@ -71,17 +70,11 @@ def add_audit(subparsers: Subparsers) -> None:
         description="Every recorded event since --since, oldest first: when, who, what, about "
         "whom, and how it ended. Kept for [storage] audit_days.",
     )
-    _config_option(parser)
+    add_config_options(parser)
     parser.add_argument(
         "--since", default="7d", help="the period, as days or hours: 7d, 24h (default: 7d)"
     )
     parser.set_defaults(run=_audit)
-
-
-def _config_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--config", required=True, type=Path, metavar="FILE", help="the TOML configuration file"
-    )
 
 
 def _block(args: argparse.Namespace) -> int:

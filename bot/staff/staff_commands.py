@@ -18,10 +18,9 @@ imported until a command runs, as ``bot.cli`` requires.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
 
-from bot.shell_store import run_on_store, shell_time
+from bot.shell_store import add_config_options, run_on_store, shell_time
 from bot.staff.staff_errors import StaffError
 from bot.staff_roles import STAFF_ROLES
 
@@ -49,25 +48,19 @@ def add_staff(subparsers: Subparsers) -> None:
     )
     actions = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
     invite = actions.add_parser("invite", help="print a one-time sign-in link for NAME")
-    _config_option(invite)
+    add_config_options(invite)
     invite.add_argument("name", metavar="NAME")
     invite.add_argument(
         "--role", required=True, choices=STAFF_ROLES, help="what they may do in the console"
     )
     invite.set_defaults(run=_invite)
     listing = actions.add_parser("list", help="every staff member: role, last seen")
-    _config_option(listing)
+    add_config_options(listing)
     listing.set_defaults(run=_list)
     signout = actions.add_parser("signout", help="end every session of NAME (or #number)")
-    _config_option(signout)
+    add_config_options(signout)
     signout.add_argument("name", metavar="NAME")
     signout.set_defaults(run=_signout)
-
-
-def _config_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--config", required=True, type=Path, metavar="FILE", help="the TOML configuration file"
-    )
 
 
 def _invite(args: argparse.Namespace) -> int:

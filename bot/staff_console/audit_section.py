@@ -87,7 +87,7 @@ class AuditSection:
         refusal = next((f for f in (filters, after) if isinstance(f, FiltersRefused)), None)
         if refusal is not None:
             context["refusal"] = refusal.reason
-            return self._kit.page("audit.html", found, status=400, **context)
+            return self._kit.page(request, "audit.html", found, status=400, **context)
         assert isinstance(filters, AuditFilters) and not isinstance(after, FiltersRefused)
         listed = await self._kit.store.audit.page(filters.query, after=after, limit=PAGE_SIZE + 1)
         shown = listed[:PAGE_SIZE]
@@ -96,7 +96,7 @@ class AuditSection:
             kept = [(name, value) for name, value in filters.asked.items() if value]
             cursor = audit_cursor_text(shown[-1].cursor)
             context["next_link"] = f"{AUDIT}?{urlencode([*kept, ('after', cursor)])}"
-        return self._kit.page("audit.html", found, **context)
+        return self._kit.page(request, "audit.html", found, **context)
 
 
 async def _line(

@@ -41,7 +41,7 @@ from bot.staff.staff_door import SignedIn
 from bot.staff_console.audit_section import AuditSection
 from bot.staff_console.console_guard import SESSION_COOKIE
 from bot.staff_console.console_headers import ConsoleHeaders
-from bot.staff_console.console_kit import SIGNED_OUT, ConsoleKit, ConsoleSection, see
+from bot.staff_console.console_kit import SIGNED_OUT, ConsoleKit, ConsoleSection, app_root, see
 from bot.staff_console.console_pages import STATIC
 from bot.staff_console.customers_section import CustomersSection
 from bot.staff_console.deliveries_section import DELIVERIES, DeliveriesSection
@@ -130,35 +130,35 @@ class ConsoleApp:
         ]
 
     async def home(self, request: Request) -> Response:
-        return see(DELIVERIES)
+        return see(request, DELIVERIES)
 
     async def sign_in_page(self, request: Request) -> Response:
         catalogue = await self._link_catalogue(request)
         action = request.url.path  # the same URL: the token is already in it, nowhere else
-        return self._kit.pages.page("signin.html", catalogue, action=action)
+        return self._kit.pages.page("signin.html", catalogue, root=app_root(request), action=action)
 
     async def sign_in(self, request: Request) -> Response:
         catalogue = self._kit.catalogue()
         address = request.client.host if request.client else "unknown"
         wait = self._flood.wait_seconds(address)
         if wait:
-            response = self._kit.plain(catalogue, "console_web.refused_flood", 429)
+            response = self._kit.plain(request, catalogue, "console_web.refused_flood", 429)
             response.headers["Retry-After"] = str(wait)
             return response
         if not self._same_origin(request):
-            return self._kit.plain(catalogue, "console_web.refused_csrf", 403)
+            return self._kit.plain(request, catalogue, "console_web.refused_csrf", 403)
         form = await self._kit.form(request)
         if isinstance(form, Response):
             return form
         signed = await self._kit.door.sign_in(request.path_params["token"])
         if not isinstance(signed, SignedIn):
             key, status = _LINK_WORDS[signed]
-            return self._kit.plain(await self._link_catalogue(request), key, status)
-        response = see(DELIVERIES)
+            return self._kit.plain(request, await self._link_catalogue(request), key, status)
+        response = see(request, DELIVERIES)
         response.set_cookie(
             SESSION_COOKIE,
             signed.session.token,
-            path=CONSOLE_PATH,
+            path=app_root(request) + CONSOLE_PATH,  # two businesses on one host: two cookies
             secure=True,
             httponly=True,
             samesite="strict",
@@ -166,8 +166,9 @@ class ConsoleApp:
         return response
 
     async def signed_out(self, request: Request) -> Response:
-        response = self._kit.plain(self._kit.catalogue(), "console_web.signed_out", 200)
-        response.delete_cookie(SESSION_COOKIE, path=CONSOLE_PATH, secure=True, httponly=True)
+        response = self._kit.plain(request, self._kit.catalogue(), "console_web.signed_out", 200)
+        path = app_root(request) + CONSOLE_PATH
+        response.delete_cookie(SESSION_COOKIE, path=path, secure=True, httponly=True)
         return response
 
     async def sign_out(self, request: Request) -> Response:
@@ -175,7 +176,7 @@ class ConsoleApp:
         if isinstance(posted, Response):
             return posted
         await self._kit.door.sign_out(request.cookies.get(SESSION_COOKIE, ""))
-        return see(SIGNED_OUT)
+        return see(request, SIGNED_OUT)
 
     async def sign_out_everywhere(self, request: Request) -> Response:
         posted = await self._kit.posted(request)
@@ -183,13 +184,13 @@ class ConsoleApp:
             return posted
         member = posted.session.member
         await self._kit.door.sign_out_everywhere(member, by=f"staff:{member.id}")
-        return see(SIGNED_OUT)
+        return see(request, SIGNED_OUT)
 
     async def error_page(self, request: Request, status: int) -> Response:
         """A plain page for what Starlette raises inside the console (404, 405), in the
         language of the member asking, if one is signed in."""
         catalogue = self._kit.catalogue(await self._kit.guard.session(request))
-        return self._kit.plain(catalogue, "console_web.not_found", status)
+        return self._kit.plain(request, catalogue, "console_web.not_found", status)
 
     async def _link_catalogue(self, request: Request) -> Catalogue:
         """The words of a sign-in link's pages: its member's language, before they sign in."""

@@ -6,6 +6,12 @@ which words to speak (``catalogue``), draws its page (``page``, ``refusal_page``
 what staff did to the audit trail (``audit``), the actor being ``staff:<member id>``. It reaches
 the rest of the bot through the kit's services: the store, the Partner API client, the
 hand-off desk, the business's metrics.
+
+Every path the console's code names (``DELIVERIES``, ``delivery_path``...) is the app's own,
+from ``/console``; the web app may be served under a prefix (a host of many businesses serves
+business ``acme`` under ``/b/acme``, as a reverse proxy mounting it would), which the request
+carries as its ASGI ``root_path``. ``app_root`` reads it, and every page (``root`` in its
+templates), redirect (``see``) and cookie puts it in front, so a browser never leaves it.
 """
 
 from __future__ import annotations
@@ -71,8 +77,10 @@ class ConsoleSection(Protocol):
 
 @dataclass(frozen=True)
 class Posted:
-    """A form post that may go on: its session and its fields (CSRF token checked)."""
+    """A form post that may go on: its request, its session and its fields (CSRF token
+    checked)."""
 
+    request: Request
     session: StaffSession
     form: Form
 
@@ -140,7 +148,7 @@ class ConsoleKit:
     ) -> StaffSession | Response:
         """The session of a page read by ``needed`` or above, or the answer refusing it."""
         found = await self.guard.allowed(request, needed)
-        return found if isinstance(found, StaffSession) else self.refused(found)
+        return found if isinstance(found, StaffSession) else self.refused(request, found)
 
     async def posted(self, request: Request, needed: StaffRole = "viewer") -> Posted | Response:
         """A form post by ``needed`` or above carrying its session's CSRF token, read up to
@@ -151,17 +159,17 @@ class ConsoleKit:
             return form
         found = await self.guard.form_allowed(request, form, needed)
         if not isinstance(found, StaffSession):
-            return self.refused(found)
-        return Posted(found, form)
+            return self.refused(request, found)
+        return Posted(request, found, form)
 
     async def form(self, request: Request) -> Form | Response:
         """The posted form's fields; a body over ``FORM_LIMIT`` is refused before parsing."""
         try:
             raw = await read_limited(request, FORM_LIMIT)
         except BodyTooLarge:
-            return self.plain(self.catalogue(), "console_web.refused_too_large", 413)
+            return self.plain(request, self.catalogue(), "console_web.refused_too_large", 413)
         except MalformedBody:
-            return self.plain(self.catalogue(), "console_web.refused_csrf", 400)
+            return self.plain(request, self.catalogue(), "console_web.refused_csrf", 400)
         return parse_qs(raw.decode("utf-8", errors="replace"), keep_blank_values=True)
 
     async def audit(
@@ -178,10 +186,16 @@ class ConsoleKit:
     # --- answers ------------------------------------------------------------------------------
 
     def page(
-        self, name: str, session: StaffSession, *, status: int = 200, **context: Any
+        self,
+        request: Request,
+        name: str,
+        session: StaffSession,
+        *,
+        status: int = 200,
+        **context: Any,
     ) -> Response:
-        """``templates/{name}`` for a signed-in member: the navigation, who they are, and
-        the CSRF token their forms carry."""
+        """``templates/{name}`` for a signed-in member asking by ``request``: the navigation,
+        who they are, and the CSRF token their forms carry."""
         catalogue = self.catalogue(session)
         member = session.member
         signed_in_as = catalogue.say(
@@ -192,6 +206,7 @@ class ConsoleKit:
         return self.pages.page(
             name,
             catalogue,
+            root=app_root(request),
             status=status,
             nav=self._nav,
             languages=console_languages(self.texts),
@@ -201,24 +216,36 @@ class ConsoleKit:
             **context,
         )
 
-    def refusal_page(self, session: StaffSession, text: str, status: int) -> Response:
+    def refusal_page(
+        self, request: Request, session: StaffSession, text: str, status: int
+    ) -> Response:
         """A plain page saying ``text`` (why nothing was done) to a signed-in member."""
         return self.page(
-            "plain.html", session, status=status, title_key="console_web.page.refused", text=text
+            request,
+            "plain.html",
+            session,
+            status=status,
+            title_key="console_web.page.refused",
+            text=text,
         )
 
-    def plain(self, catalogue: Catalogue, key: str, status: int) -> Response:
+    def plain(self, request: Request, catalogue: Catalogue, key: str, status: int) -> Response:
         """A plain page outside a session (signing in or out, refusals before one)."""
         title = "console_web.page.signed_out" if status < 400 else "console_web.page.refused"
         return self.pages.page(
-            "plain.html", catalogue, status=status, title_key=title, text=catalogue.say(key)
+            "plain.html",
+            catalogue,
+            root=app_root(request),
+            status=status,
+            title_key=title,
+            text=catalogue.say(key),
         )
 
-    def refused(self, refusal: Refusal) -> Response:
+    def refused(self, request: Request, refusal: Refusal) -> Response:
         """The answer to ``refusal``: the signed-out page for no session, a plain 403 page
         otherwise (already audited by the guard)."""
         if isinstance(refusal, SignedOut):
-            return see(SIGNED_OUT)
+            return see(request, SIGNED_OUT)
         catalogue = self.catalogue(refusal.session)
         if isinstance(refusal, RoleRefused):
             role = catalogue.say(f"console_web.role.{refusal.session.member.role}")
@@ -227,11 +254,12 @@ class ConsoleKit:
             return self.pages.page(
                 "plain.html",
                 catalogue,
+                root=app_root(request),
                 status=403,
                 title_key="console_web.page.refused",
                 text=text,
             )
-        return self.plain(catalogue, "console_web.refused_csrf", 403)
+        return self.plain(request, catalogue, "console_web.refused_csrf", 403)
 
 
 def staff_actor(session: StaffSession) -> str:
@@ -239,7 +267,17 @@ def staff_actor(session: StaffSession) -> str:
     return f"staff:{session.member.id}"
 
 
-def see(path: str) -> Response:
-    """A 303 to ``path`` (after a form, or to the signed-out page), with the console's headers
-    (``/console`` itself is outside the mount that adds them)."""
-    return RedirectResponse(path, status_code=303, headers=CONSOLE_HEADERS)
+def app_root(request: Request) -> str:
+    """The path the business's web app is served under, as ``request`` came: "" on a host of
+    one business, ``/b/{name}`` on a host of many (the ASGI ``root_path`` the app was called
+    with; inside a mount Starlette keeps it as ``app_root_path``)."""
+    scope = request.scope
+    root: str = scope.get("app_root_path", scope.get("root_path", ""))
+    return root.rstrip("/")
+
+
+def see(request: Request, path: str) -> Response:
+    """A 303 to the app's ``path`` under ``request``'s root (after a form, or to the
+    signed-out page), with the console's headers (``/console`` itself is outside the mount
+    that adds them)."""
+    return RedirectResponse(app_root(request) + path, status_code=303, headers=CONSOLE_HEADERS)

@@ -2,7 +2,9 @@
 
 Autoescape is on for every template, so a customer's name or a refused filter echoed back is
 text, never markup. Each page extends ``base.html``; the words come from the catalogue a page
-is drawn with (``say``), never from the templates themselves.
+is drawn with (``say``), never from the templates themselves. Every link, form, script and
+stylesheet a template names starts with ``root`` (``console_kit.app_root``: "" or the prefix
+the business's app is served under, such as ``/b/acme``), then the app's own path.
 """
 
 from __future__ import annotations
@@ -32,13 +34,16 @@ class ConsolePages:
         )
 
     def page(
-        self, name: str, catalogue: Catalogue, *, status: int = 200, **context: Any
+        self, name: str, catalogue: Catalogue, *, root: str, status: int = 200, **context: Any
     ) -> HTMLResponse:
-        """``templates/{name}`` drawn with ``context``, ``say`` (the catalogue's words) and
-        ``lang`` (its language), answered with ``status``."""
-        return HTMLResponse(self.fragment(name, catalogue, **context), status_code=status)
+        """``templates/{name}`` drawn with ``context``, ``say`` (the catalogue's words),
+        ``lang`` (its language) and ``root`` (the prefix of its paths), answered with
+        ``status``."""
+        return HTMLResponse(
+            self.fragment(name, catalogue, root=root, **context), status_code=status
+        )
 
-    def fragment(self, name: str, catalogue: Catalogue, **context: Any) -> str:
+    def fragment(self, name: str, catalogue: Catalogue, *, root: str, **context: Any) -> str:
         """``templates/{name}`` drawn as text (a page, or a part a live page replaces)."""
         template = self._env.get_template(name)
-        return template.render(say=catalogue.say, lang=catalogue.language, **context)
+        return template.render(say=catalogue.say, lang=catalogue.language, root=root, **context)

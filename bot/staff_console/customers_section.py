@@ -75,15 +75,15 @@ class CustomersSection:
         context: dict[str, Any] = {"typed": typed or "", "asked": typed is not None, "rows": ()}
         context.update(refusal=None, most=MOST_FOUND, zone=ZONE_NAME)
         if typed is None:
-            return self._kit.page("customers.html", found, **context)
+            return self._kit.page(request, "customers.html", found, **context)
         region = self._kit.services.phone_region
         query = await parse_search(catalogue, self._kit.store, typed, phone_region=region)
         if isinstance(query, CustomersRefused):
             context["refusal"] = query.reason
-            return self._kit.page("customers.html", found, status=400, **context)
+            return self._kit.page(request, "customers.html", found, status=400, **context)
         context["typed"] = query.typed
         context["rows"] = await search_results(self._kit.store, catalogue, UTC, query)
-        return self._kit.page("customers.html", found, **context)
+        return self._kit.page(request, "customers.html", found, **context)
 
     async def customer(self, request: Request) -> Response:
         """A customer's page; ``done`` (after a block or an unblock) says what was done."""
@@ -96,7 +96,7 @@ class CustomersSection:
         if user is not None and done in _DONE:
             drafts = request.query_params.get("drafts", "0")[:6]  # a count, never a long number
             said = await self._said(found, user, done, int(drafts) if drafts.isdecimal() else 0)
-        return await self._page(found, user, said=said, named=_named(request))
+        return await self._page(request, found, user, said=said, named=_named(request))
 
     async def block(self, request: Request) -> Response:
         """Block the customer (an admin), for the reason given."""
@@ -113,11 +113,11 @@ class CustomersSection:
             refusal = self._kit.catalogue(posted.session).say(
                 "console_web.customers.refused_reason", least=REASON_LEAST, most=REASON_MOST
             )
-            return await self._page(posted.session, user, refusal=refusal, reason=typed)
+            return await self._page(request, posted.session, user, refusal=refusal, reason=typed)
         blocking = self._kit.services.chats.blocking
         done = await blocking.block(user, by=staff_actor(posted.session), reason=reason)
         outcome = "blocked" if done.new else "blocked_again"
-        return see(f"{customer_path(user)}?done={outcome}&drafts={done.drafts}")
+        return see(request, f"{customer_path(user)}?done={outcome}&drafts={done.drafts}")
 
     async def unblock(self, request: Request) -> Response:
         """Let the customer order again (an admin)."""
@@ -129,7 +129,9 @@ class CustomersSection:
             return user
         blocking = self._kit.services.chats.blocking
         lifted = await blocking.unblock(user, by=staff_actor(posted.session))
-        return see(f"{customer_path(user)}?done={'unblocked' if lifted else 'not_blocked'}")
+        return see(
+            request, f"{customer_path(user)}?done={'unblocked' if lifted else 'not_blocked'}"
+        )
 
     async def _known(self, request: Request, posted: Posted, action: str) -> UserRef | Response:
         """The customer of the path, or the 404 (audited: it was an attempt)."""
@@ -138,10 +140,11 @@ class CustomersSection:
             return user
         named = _named(request)
         await self._kit.audit(posted.session, action, named, "refused: unknown customer")
-        return await self._page(posted.session, None, named=named)
+        return await self._page(request, posted.session, None, named=named)
 
     async def _page(
         self,
+        request: Request,
         session: StaffSession,
         user: UserRef | None,
         *,
@@ -155,8 +158,9 @@ class CustomersSection:
         page = None if user is None else await customer_page(self._kit.store, catalogue, UTC, user)
         if page is None:
             text = catalogue.say("console_web.customers.not_found", customer=named)
-            return self._kit.refusal_page(session, text, 404)
+            return self._kit.refusal_page(request, session, text, 404)
         return self._kit.page(
+            request,
             "customer.html",
             session,
             status=400 if refusal else 200,

@@ -78,7 +78,7 @@ class DeliveriesSection:
         }
         if refusal is not None:
             context["refusal"] = refusal.reason
-            return self._kit.page("deliveries.html", found, status=400, **context)
+            return self._kit.page(request, "deliveries.html", found, status=400, **context)
         assert not isinstance(filters, FiltersRefused)
         assert not isinstance(after, FiltersRefused)
         page = await deliveries_page(self._kit.store, catalogue, filters, after)
@@ -86,7 +86,7 @@ class DeliveriesSection:
         if page.next_after is not None:
             kept = [(k, v) for k, vs in fields.items() if k != "after" for v in vs if v]
             context["next_link"] = f"{DELIVERIES}?{urlencode([*kept, ('after', page.next_after)])}"
-        return self._kit.page("deliveries.html", found, **context)
+        return self._kit.page(request, "deliveries.html", found, **context)
 
     async def delivery(self, request: Request) -> Response:
         """One delivery's page (``DeliveryView``): its header and its history
@@ -98,7 +98,7 @@ class DeliveriesSection:
             return found
         typed = request.path_params["ref"][:64]
         done = _last(parse_qs(request.url.query), "done") or None
-        return await self._view.draw(found, typed, done=done)
+        return await self._view.draw(request, found, typed, done=done)
 
 
 def list_filters(

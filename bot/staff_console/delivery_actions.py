@@ -115,7 +115,12 @@ class DeliveryActions:
                 "console_web.actions.reason_length", count=len(reason), low=low, high=high
             )
             return await self._view.draw(
-                posted.session, delivery.delivery_id, status=400, refusal=text, reason=reason
+                posted.request,
+                posted.session,
+                delivery.delivery_id,
+                status=400,
+                refusal=text,
+                reason=reason,
             )
         actor = staff_actor(posted.session)
         async with self._kit.store.chat_locks.hold(delivery.chat):
@@ -139,10 +144,10 @@ class DeliveryActions:
         if found is None:
             await self._kit.audit(session, action, typed, "refused: not_found")
             text = catalogue.say("console_web.delivery.not_found", ref=typed.upper())
-            return self._kit.refusal_page(session, text, 404)
+            return self._kit.refusal_page(request, session, text, 404)
         assert isinstance(found, TimelineRefused)
         await self._kit.audit(session, action, typed, "refused: not_a_delivery")
-        return self._kit.refusal_page(session, found.reason, 400)
+        return self._kit.refusal_page(request, session, found.reason, 400)
 
     async def _rider_changed(
         self, words: Catalogue, delivery_id: str, seen: str
@@ -174,8 +179,9 @@ class DeliveryActions:
     ) -> Response:
         """Done: a 303 to the page saying ``outcome``; refused: the page saying why (409)."""
         if done.delivery is not None:
-            return see(f"{delivery_path(delivery.delivery_id)}?done={outcome}")
+            return see(posted.request, f"{delivery_path(delivery.delivery_id)}?done={outcome}")
         return await self._view.draw(
+            posted.request,
             posted.session,
             delivery.delivery_id,
             status=409,

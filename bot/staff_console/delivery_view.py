@@ -14,6 +14,7 @@ from datetime import UTC
 from typing import Final
 from urllib.parse import quote
 
+from starlette.requests import Request
 from starlette.responses import Response
 
 from bot.config import CONSOLE_PATH
@@ -48,6 +49,7 @@ class DeliveryView:
 
     async def draw(
         self,
+        request: Request,
         session: StaffSession,
         typed: str,
         *,
@@ -56,18 +58,18 @@ class DeliveryView:
         refusal: str | None = None,
         reason: str = "",
     ) -> Response:
-        """The page of the delivery ``typed`` names, answered with ``status``: with the
-        outcome ``done`` names (a key of ``OUTCOMES``; any other is ignored), or ``refusal``
-        (why an action did nothing) and the ``reason`` typed into the cancel form; a plain
-        refusal page (400, 404) when ``typed`` names no single delivery."""
+        """The page of the delivery ``typed`` names, answering ``request`` with ``status``:
+        with the outcome ``done`` names (a key of ``OUTCOMES``; any other is ignored), or
+        ``refusal`` (why an action did nothing) and the ``reason`` typed into the cancel form;
+        a plain refusal page (400, 404) when ``typed`` names no single delivery."""
         kit = self._kit
         catalogue = kit.catalogue(session)
         timeline = await delivery_timeline(kit.store, catalogue, UTC, typed)
         if timeline is None:
             text = catalogue.say("console_web.delivery.not_found", ref=typed.upper())
-            return kit.refusal_page(session, text, 404)
+            return kit.refusal_page(request, session, text, 404)
         if isinstance(timeline, TimelineRefused):
-            return kit.refusal_page(session, timeline.reason, 400)
+            return kit.refusal_page(request, session, timeline.reason, 400)
         row = timeline.header.row
         panel = None
         if role_allows(session.member.role, "dispatcher"):
@@ -83,6 +85,7 @@ class DeliveryView:
         )
         low, high = CANCEL_REASON_LENGTH
         return kit.page(
+            request,
             "delivery.html",
             session,
             status=status,

@@ -97,7 +97,7 @@ class FunnelSection:
             "refusal": refusal,
         }
         if refusal is not None:
-            return self._kit.page("funnel.html", found, status=400, **context)
+            return self._kit.page(request, "funnel.html", found, status=400, **context)
         rows = await report_for(
             self._kit.store.funnel, self._kit.clock(), period, flow=flow or None
         )
@@ -105,7 +105,7 @@ class FunnelSection:
             _flow_funnel(catalogue, name, [r for r in rows if r.flow == name])
             for name in flows_of(rows)
         )
-        return self._kit.page("funnel.html", found, **context)
+        return self._kit.page(request, "funnel.html", found, **context)
 
 
 def _refusal(catalogue: Catalogue, period: str, flow: str, names: Sequence[str]) -> str | None:

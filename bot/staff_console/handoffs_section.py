@@ -89,7 +89,9 @@ class HandoffsSection:
             for handoff in await self._desk.waiting()
         ]
         acts = role_allows(found.member.role, "dispatcher")
-        return self._kit.page("handoffs.html", found, views=views, acts=acts, zone=ZONE_NAME)
+        return self._kit.page(
+            request, "handoffs.html", found, views=views, acts=acts, zone=ZONE_NAME
+        )
 
     async def handoff(self, request: Request) -> Response:
         """One hand-off, its whole conversation, and (to a dispatcher) its forms."""
@@ -101,16 +103,17 @@ class HandoffsSection:
         ref = _ref(typed)
         if ref is None:
             text = catalogue.say("console_web.handoffs.refused_ref", ref=typed[:16])
-            return self._kit.refusal_page(found, text, 400)
+            return self._kit.refusal_page(request, found, text, 400)
         handoff = await self._desk.get(ref)
         if handoff is None:
             text = catalogue.say("console_web.handoffs.not_found", ref=ref)
-            return self._kit.refusal_page(found, text, 404)
+            return self._kit.refusal_page(request, found, text, 404)
         view = await handoff_view(self._desk, catalogue, UTC, handoff, messages=PAGE_MESSAGES)
         mine = handoff.owner == Operator.of_member(found.member).account
         acts = role_allows(found.member.role, "dispatcher")
         picking = acts and view.takes_place
         return self._kit.page(
+            request,
             "handoff.html",
             found,
             view=view,
@@ -201,9 +204,9 @@ class HandoffsSection:
         if isinstance(done, Response):
             return done
         if done.done:
-            return see(f"{HANDOFFS}/{ref}")
+            return see(request, f"{HANDOFFS}/{ref}")
         said = done.said(self._kit.catalogue(posted.session)) or ""
-        return self._kit.refusal_page(posted.session, said, _STATUS.get(done.kind, 409))
+        return self._kit.refusal_page(request, posted.session, said, _STATUS.get(done.kind, 409))
 
     async def _refuse(
         self,
@@ -219,7 +222,7 @@ class HandoffsSection:
         subject = f"hand-off {subject_ref}" if subject_ref is not None else "hand-off"
         await self._kit.audit(posted.session, f"handoff_{action}", subject, f"refused: {why}")
         text = self._kit.catalogue(posted.session).say(f"console_web.handoffs.{key}", **values)
-        return self._kit.refusal_page(posted.session, text, status)
+        return self._kit.refusal_page(posted.request, posted.session, text, status)
 
 
 def _ref(typed: str) -> str | None:

@@ -74,6 +74,7 @@ class HealthSection:
             work = None
         counts = self._kit.services.metrics.process_counts()
         return self._kit.page(
+            request,
             "health.html",
             found,
             status=200 if work is not None else 503,

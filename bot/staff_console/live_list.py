@@ -4,17 +4,17 @@ what changed for all of them.
 ::
 
     live = LiveList(store, draw_row, monotonic=time.monotonic)
-    watcher = live.watch(filters, catalogue)    # None: as many lists are open as allowed
+    watcher = live.watch(filters, catalogue, root)  # None: as many lists are open as allowed
     events = await watcher.wait(15.0)           # rows changed on its first page, or []
     live.leave(watcher)
 
 While at least one list is open, a task looks at the store's change numbers every
 ``interval`` seconds (``ChangePoller``); when deliveries changed, each set of filters open
-(in each language) has its first page read once, and every list with those filters is told
-each changed delivery that is on it (its row drawn again, ``LiveEvent.row``) and each that is
-not (``LiveEvent.gone``: the page takes it away if it shows it). With no list open, nothing
-is read. A list that falls too far behind (its reader stalled) is ended, not buffered without
-bound: its page reconnects and draws itself again.
+(in each language, under each root) has its first page read once, and every list with those
+filters is told each changed delivery that is on it (its row drawn again, ``LiveEvent.row``)
+and each that is not (``LiveEvent.gone``: the page takes it away if it shows it). With no
+list open, nothing is read. A list that falls too far behind (its reader stalled) is ended,
+not buffered without bound: its page reconnects and draws itself again.
 """
 
 from __future__ import annotations
@@ -41,8 +41,9 @@ INTERVAL_SECONDS: Final = 0.3
 MAX_PENDING: Final = 500
 """Events a list may have waiting before it is ended as stalled."""
 
-DrawRow = Callable[[Catalogue, DeliveryRow], str]
-"""Draws one row of the list (``_delivery_row.html``) in a catalogue's words."""
+DrawRow = Callable[[Catalogue, str, DeliveryRow], str]
+"""Draws one row of the list (``_delivery_row.html``) in a catalogue's words, its link under
+a root (``console_kit.app_root``: "" or the prefix the business's app is served under)."""
 
 
 @dataclass(frozen=True)
@@ -55,11 +56,15 @@ class LiveEvent:
 
 
 class Watcher:
-    """One open live list: its filters, its words, and the events waiting for it."""
+    """One open live list: its filters, its words, the root its page's links are under, and
+    the events waiting for it."""
 
-    def __init__(self, filters: DeliveryFilters, catalogue: Catalogue, *, limit: int) -> None:
+    def __init__(
+        self, filters: DeliveryFilters, catalogue: Catalogue, root: str, *, limit: int
+    ) -> None:
         self.filters = filters
         self.catalogue = catalogue
+        self.root = root
         self.ended = False
         self._limit = limit
         self._pending: list[LiveEvent] = []
@@ -118,12 +123,14 @@ class LiveList:
         """How many live lists are open."""
         return len(self._watchers)
 
-    async def watch(self, filters: DeliveryFilters, catalogue: Catalogue) -> Watcher | None:
+    async def watch(
+        self, filters: DeliveryFilters, catalogue: Catalogue, root: str = ""
+    ) -> Watcher | None:
         """A new open list, or None when ``max_streams`` are open already or the process is
         stopping. The first one starts the poller (from the store's latest change)."""
         if self._closed or len(self._watchers) >= self.max_streams:
             return None
-        watcher = Watcher(filters, catalogue, limit=MAX_PENDING)
+        watcher = Watcher(filters, catalogue, root, limit=MAX_PENDING)
         self._watchers.add(watcher)
         if self._task is None:
             # Set before any await: two lists opening at once start one poller.
@@ -166,18 +173,20 @@ class LiveList:
 
     async def _tell(self, changed: list[str]) -> None:
         """Each open list's events for ``changed``: one first page read per filters."""
-        groups: dict[tuple[DeliveryFilters, str], list[Watcher]] = {}
+        groups: dict[tuple[DeliveryFilters, str, str], list[Watcher]] = {}
         for watcher in self._watchers:
-            key = (watcher.filters, watcher.catalogue.language)
+            key = (watcher.filters, watcher.catalogue.language, watcher.root)
             groups.setdefault(key, []).append(watcher)
         wanted = set(changed)
         for watchers in groups.values():
-            catalogue, filters = watchers[0].catalogue, watchers[0].filters
+            first = watchers[0]
+            catalogue, filters, root = first.catalogue, first.filters, first.root
             page = await deliveries_page(self._store, catalogue, filters)
             shown = [row for row in page.rows if row.delivery_id in wanted]
             on_page = {row.delivery_id for row in shown}
             events = [
-                LiveEvent("row", row.delivery_id, self._draw_row(catalogue, row)) for row in shown
+                LiveEvent("row", row.delivery_id, self._draw_row(catalogue, root, row))
+                for row in shown
             ]
             events += [LiveEvent("gone", id_) for id_ in changed if id_ not in on_page]
             for watcher in watchers:

@@ -30,7 +30,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
-from bot.staff_console.console_kit import ConsoleKit
+from bot.staff_console.console_kit import ConsoleKit, app_root
 from bot.staff_console.deliveries_page import DeliveryRow
 from bot.staff_console.deliveries_section import DELIVERIES, list_filters
 from bot.staff_console.delivery_filters import DeliveryFilters, FiltersRefused
@@ -93,7 +93,7 @@ class LiveSection:
         filters = self._filters(catalogue, request)
         if isinstance(filters, FiltersRefused):
             return PlainTextResponse(filters.reason, status_code=400)
-        watcher = await self.live.watch(filters, catalogue)
+        watcher = await self.live.watch(filters, catalogue, app_root(request))
         if watcher is None:
             busy = catalogue.say("console_web.live.busy")
             return PlainTextResponse(busy, status_code=503, headers={"Retry-After": "30"})
@@ -130,8 +130,8 @@ class LiveSection:
         finally:
             self.live.leave(watcher)
 
-    def _draw_row(self, catalogue: Catalogue, row: DeliveryRow) -> str:
-        return self._kit.pages.fragment("_delivery_row.html", catalogue, row=row)
+    def _draw_row(self, catalogue: Catalogue, root: str, row: DeliveryRow) -> str:
+        return self._kit.pages.fragment("_delivery_row.html", catalogue, root=root, row=row)
 
 
 def _sse(event: LiveEvent) -> str:

@@ -56,6 +56,7 @@ from bot.store.staff import LinkRefusal, OpenedSession, StaffMember, StaffSessio
 from bot.store.status_progress import FINAL_STATUSES
 from bot.store.store import Store
 from bot.store.store_errors import SchemaTooNewError, StoreError, UnknownDeliveryError
+from bot.store.store_owner import DEFAULT_BUSINESS, StoreOwnedByAnother
 from bot.store.unconfirmed_creates import CreatedLink, UnconfirmedCreate, UnconfirmedCreates
 from bot.store.update_inbox import StoredUpdate, UpdateInbox
 from bot.store.updates import SeenUpdates
@@ -63,6 +64,7 @@ from bot.store.verified_phones import Contacts
 from bot.store.whatsapp_inbox import StoredItem, WhatsAppInbox
 
 __all__ = [
+    "DEFAULT_BUSINESS",
     "FINAL_STATUSES",
     "LATEST_VERSION",
     "MIGRATIONS",
@@ -106,6 +108,7 @@ __all__ = [
     "StaffStore",
     "Store",
     "StoreError",
+    "StoreOwnedByAnother",
     "StoredItem",
     "StoredUpdate",
     "UnconfirmedCreate",

@@ -3,7 +3,17 @@
 A chat's lock (``pg_chat_locks``) is the one-bigint form, keyed by ``ChatLockKeys.key``: its
 channel's lock tag and its id, so equal ids of two channels never share a lock. Each channel
 declares its own tag (``bot.channel_kind.ChannelKind``, carried by its registration); the store
-is told every channel this bot knows, and refuses two channels under one tag. Everything else
+is told every channel this bot knows, and refuses two channels under one tag.
+
+Advisory locks are the database's, whatever schema a store's tables are in, so two businesses
+on one database whose customers share a chat id (one Telegram user talking to both bots) would
+share that chat's lock if the key were the chat alone. So a store in a lock namespace of its
+own mixes it in: the key is a 64-bit hash of (namespace, tag, id). The default namespace keeps
+``tag * 2**53 + id``, the key every running instance of a single business takes, so an upgrade
+with old and new instances side by side still shares each chat's lock. Two chats whose keys
+collide (about one pair in 2**64, per pair of chats in use at once) only take their turns one
+after the other: a chat lock orders turns, it decides nothing, so a collision costs a wait,
+never a wrong answer. Everything else
 is the two-int form, ``(namespace, key)``, which never meets a one-bigint lock: the fixed jobs
 below in the store's namespace (``[storage.postgres] lock_namespace``, ``DEFAULT_NAMESPACE``
 unless set, so two businesses sharing one database each lead, migrate and claim on their own
@@ -16,6 +26,8 @@ The SQLite code that shares repositories with PostgreSQL imports it too.
 
 from __future__ import annotations
 
+import hashlib
+import struct
 from collections.abc import Iterable
 from typing import Final
 
@@ -35,8 +47,10 @@ class ChatLockKeys:
     declared twice must keep its tag, and no two names may share one.
     """
 
-    def __init__(self, kinds: Iterable[ChannelKind] = ()) -> None:
+    def __init__(self, kinds: Iterable[ChannelKind] = (), *, namespace: int | None = None) -> None:
         self._tags: dict[str, int] = {}
+        # The store's lock namespace, mixed into every key unless it is the default's.
+        self._mixed_in = None if namespace in (None, DEFAULT_NAMESPACE) else namespace
         for kind in kinds:
             self.declare(kind)
 
@@ -57,15 +71,25 @@ class ChatLockKeys:
 
     def key(self, chat: ChatRef) -> int:
         """The one-bigint advisory lock key of ``chat``: ``tag * 2**53 + id``, one per
-        (channel, id). Telegram's tag is 0, so a Telegram chat's key is its id, as before
-        channels were named. Raises ``ValueError`` for a channel without a tag or an id out of
-        bounds."""
+        (channel, id), in the default namespace (Telegram's tag is 0, so a Telegram chat's key
+        is its id, as before channels were named); a 64-bit hash of (namespace, tag, id) in
+        any other (see the module docstring). Raises ``ValueError`` for a channel without a
+        tag or an id out of bounds."""
         tag = self._tags.get(chat.channel)
         if tag is None:
             raise ValueError(f"channel {chat.channel!r} has no chat lock tag")
         if not -CHAT_ID_BOUND < chat.id < CHAT_ID_BOUND:
             raise ValueError(f"chat {chat} is beyond the chat lock keys' bounds")
+        if self._mixed_in is not None:
+            return _hashed_key(self._mixed_in, tag, chat.id)
         return tag * 2 * CHAT_ID_BOUND + chat.id
+
+
+def _hashed_key(namespace: int, tag: int, chat_id: int) -> int:
+    """A signed 64-bit key (PostgreSQL's bigint) spread over the whole range."""
+    packed = struct.pack(">iiq", namespace, tag, chat_id)
+    digest = hashlib.blake2b(packed, digest_size=8, person=b"dlvb-chat").digest()
+    return int.from_bytes(digest, "big", signed=True)
 
 
 DEFAULT_NAMESPACE: Final = 0x646C7662

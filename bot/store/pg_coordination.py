@@ -22,9 +22,12 @@ async def pg_coordination(
     """Advisory chat locks (a connection and a pool of their own, keyed by ``keys``), the
     background jobs' leadership (a connection opened on its first ask), and the Partner API's
     rate budget, Telegram's send budget and agent channels' request buckets in ``db``; the
-    fixed locks among them in the store's lock ``namespace``."""
-    chat_locks = await PgChatLocks.connect(dsn, pool_size=pool_size, keys=keys)
-    leadership = PgLeadership.for_dsn(dsn, BACKGROUND_JOBS_LOCK, namespace=namespace)
+    fixed locks among them in the store's lock ``namespace``. Every connection opened here
+    has the store's schema (``db.schema``) as its ``search_path``."""
+    chat_locks = await PgChatLocks.connect(dsn, pool_size=pool_size, keys=keys, schema=db.schema)
+    leadership = PgLeadership.for_dsn(
+        dsn, BACKGROUND_JOBS_LOCK, namespace=namespace, schema=db.schema
+    )
 
     async def close() -> None:
         await chat_locks.close()

@@ -12,6 +12,11 @@ Why asyncpg: it is asyncio-native (no thread per connection, unlike aiosqlite), 
 binary protocol with a per-connection prepared statement cache, and exposes everything the
 several-instances design needs (advisory locks, ``FOR UPDATE SKIP LOCKED``) as plain SQL.
 
+A store may keep its tables in a schema of its own (``[storage.postgres] db_schema``): every
+connection it opens then starts with that schema as its ``search_path`` (a setting sent with
+the connection's start-up, no round trip of its own), so the repositories' unqualified names
+find that schema's tables and no other's, and their SQL is the same either way.
+
 Unlike the SQLite ``Database`` there is no process-wide lock: each lone statement borrows a pool
 connection (autocommit), and ``transaction()`` holds one connection from ``BEGIN`` to ``COMMIT``,
 so transactions of different tasks run side by side and the server keeps them apart.
@@ -21,7 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
@@ -85,10 +90,53 @@ async def _keep_session(conn: Any) -> None:
     """
 
 
+def in_schema(schema: str | None, settings: Mapping[str, str] | None = None) -> dict[str, str]:
+    """asyncpg's ``server_settings`` for a connection of a store whose tables are in
+    ``schema`` (None: where the server's default ``search_path`` puts them), beside
+    ``settings``."""
+    found = dict(settings or {})
+    if schema is not None:
+        found["search_path"] = quoted_name(schema)
+    return found
+
+
+def quoted_name(name: str) -> str:
+    """``name`` as a quoted SQL identifier (a schema name, in a statement or a setting)."""
+    return '"' + name.replace('"', '""') + '"'
+
+
 def _rowcount(status: str) -> int:
     """Rows changed, from a command status such as ``INSERT 0 1`` or ``UPDATE 3``."""
     last = status.rsplit(" ", 1)[-1]
     return int(last) if last.isdigit() else 0
+
+
+async def open_pool(dsn: str, *, pool_size: int, **options: Any) -> Any:
+    """An asyncpg pool to ``dsn`` of up to ``pool_size`` connections (``options`` are
+    ``create_pool``'s) that leave no session state to reset; refuses a server older than
+    ``MIN_SERVER_VERSION``.
+
+    Connection errors are re-raised as ``StoreError`` naming the server without the DSN's
+    user and password (asyncpg's own message may quote the DSN).
+    """
+    try:
+        pool = await asyncpg.create_pool(
+            dsn, min_size=1, max_size=pool_size, reset=_keep_session, **options
+        )
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
+        reason = _without_password(f"{type(exc).__name__}: {exc}", dsn)
+        raise StoreError(f"cannot connect to {redacted_dsn(dsn)}: {reason}") from None
+    try:
+        version = await pool.fetchval("SHOW server_version_num")
+        if int(version) // 10000 < MIN_SERVER_VERSION:
+            raise StoreError(
+                f"{redacted_dsn(dsn)}: PostgreSQL {int(version) // 10000} is too old; "
+                f"{MIN_SERVER_VERSION} or newer is needed"
+            )
+    except BaseException:
+        await pool.close()
+        raise
+    return pool
 
 
 class PgStatements:
@@ -118,41 +166,26 @@ class PgDatabase:
 
     dialect: Literal["postgres"] = "postgres"
 
-    def __init__(self, pool: Any, dsn: str) -> None:
+    def __init__(self, pool: Any, dsn: str, *, schema: str | None = None) -> None:
         self._pool = pool
         self._dsn = dsn
         self._closed = False
+        # The schema every table of the store is in (created by the first migration); None
+        # where the server's default search_path puts them.
+        self.schema = schema
         # Where the data lives, without secrets: ``label`` for messages, ``path`` for the
         # store's interface (a Path folds the URL's "//" into "/").
         self.label = redacted_dsn(dsn)
         self.path = Path(self.label)
 
     @classmethod
-    async def connect(cls, dsn: str, *, pool_size: int = DEFAULT_POOL_SIZE) -> PgDatabase:
-        """Open a pool to ``dsn``; refuses a server older than ``MIN_SERVER_VERSION``.
-
-        Connection errors are re-raised as ``StoreError`` naming the server without the
-        DSN's user and password (asyncpg's own message may quote the DSN).
-        """
-        try:
-            pool = await asyncpg.create_pool(
-                dsn, min_size=1, max_size=pool_size, reset=_keep_session
-            )
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
-            reason = _without_password(f"{type(exc).__name__}: {exc}", dsn)
-            raise StoreError(f"cannot connect to {redacted_dsn(dsn)}: {reason}") from None
-        db = cls(pool, dsn)
-        try:
-            version = await pool.fetchval("SHOW server_version_num")
-            if int(version) // 10000 < MIN_SERVER_VERSION:
-                raise StoreError(
-                    f"{db.label}: PostgreSQL {int(version) // 10000} is too old; "
-                    f"{MIN_SERVER_VERSION} or newer is needed"
-                )
-        except BaseException:
-            await db.close()
-            raise
-        return db
+    async def connect(
+        cls, dsn: str, *, pool_size: int = DEFAULT_POOL_SIZE, schema: str | None = None
+    ) -> PgDatabase:
+        """Open a pool to ``dsn`` (each connection's ``search_path`` the store's ``schema``
+        when given); refuses a server older than ``MIN_SERVER_VERSION`` (``open_pool``)."""
+        pool = await open_pool(dsn, pool_size=pool_size, server_settings=in_schema(schema))
+        return cls(pool, dsn, schema=schema)
 
     @property
     def pool(self) -> Any:

@@ -11,6 +11,10 @@ delivery links keep the order they were made in (PostgreSQL's ``link_seq``). The
 several instances coordinate through (send windows, holds, request buckets) start empty: one
 process kept those in memory. A target with any row in these tables is refused, changing
 nothing. The media files themselves stay in ``media_dir``, which the instances must share.
+
+The business the SQLite file belongs to (``store_owner``) owns the PostgreSQL database after
+the copy: the target is opened for that business (a target another business owns is refused),
+which records it there, rather than its row being copied.
 """
 
 from __future__ import annotations
@@ -26,12 +30,13 @@ import asyncpg
 from bot.store.session_packing import unpack
 from bot.store.store import Store
 from bot.store.store_errors import StoreError
+from bot.store.store_owner import DEFAULT_BUSINESS
 
 # Parents first (otp_handoffs reference deliveries, agent_conversations agent_customers).
 FIRST_TABLES = ("deliveries", "agent_customers")
-# The schema's versions (each database records its own migrations) and SQLite's own tables
-# (sqlite_sequence, sqlite_stat1 ...).
-_NOT_COPIED = ("schema_version", "sqlite_")
+# The schema's versions (each database records its own migrations), the owner (recorded by
+# opening the target for it) and SQLite's own tables (sqlite_sequence, sqlite_stat1 ...).
+_NOT_COPIED = ("schema_version", "store_owner", "sqlite_")
 # SQLite's rowid, which PostgreSQL's identity link_seq stands in for: copied in that order.
 _IN_ROWID_ORDER = ("deliveries",)
 
@@ -69,14 +74,29 @@ async def copy_sqlite_to_postgres(
         raise StoreError(f"cannot connect to the PostgreSQL database: {exc}") from None
     try:
         await _refuse_rows(conn)  # before anything, the schema's migrations included
-        # Each brought to the current schema by the bot's own migrations.
-        await (await Store.connect(sqlite_path, media_dir=media_dir)).close()
-        await (await Store.connect_postgres(dsn, media_dir=media_dir)).close()
+        owner = await asyncio.to_thread(_owner_of, sqlite_path)
+        # Each brought to the current schema by the bot's own migrations, and the target
+        # claimed for the file's business.
+        await (await Store.connect(sqlite_path, media_dir=media_dir, business=owner)).close()
+        await (await Store.connect_postgres(dsn, media_dir=media_dir, business=owner)).close()
         tables = await asyncio.to_thread(_read_sqlite, sqlite_path)
         await _refuse_rows(conn)  # another instance may have started on it meanwhile
         return await _copy(conn, tables)
     finally:
         await conn.close()
+
+
+def _owner_of(path: Path) -> str:
+    """The business the SQLite file belongs to: its ``store_owner``, or ``DEFAULT_BUSINESS``
+    for a file from before owners (whose rows are the one business's)."""
+    source = sqlite3.connect(path)
+    try:
+        row = source.execute("SELECT business FROM store_owner").fetchone()
+    except sqlite3.OperationalError:  # no such table: a file from before schema step 27
+        row = None
+    finally:
+        source.close()
+    return str(row[0]) if row is not None else DEFAULT_BUSINESS
 
 
 def _read_sqlite(path: Path) -> Tables:
@@ -102,11 +122,13 @@ def _read_sqlite(path: Path) -> Tables:
 
 
 async def _refuse_rows(conn: Any) -> None:
-    """``TargetNotEmpty`` when any table but ``schema_version`` holds a row."""
+    """``TargetNotEmpty`` when any table but ``schema_version`` and ``store_owner`` holds a
+    row (a bot that opened the database and did nothing leaves its owner: ``Store`` refuses
+    it to another business)."""
     for row in await conn.fetch(
         "SELECT table_name FROM information_schema.tables "
         "WHERE table_schema = 'public' AND table_type = 'BASE TABLE' "
-        "AND table_name <> 'schema_version'"
+        "AND table_name NOT IN ('schema_version', 'store_owner')"
     ):
         table = str(row["table_name"])
         if await conn.fetchval(f'SELECT EXISTS (SELECT 1 FROM "{table}")'):  # noqa: S608 - the database's own names

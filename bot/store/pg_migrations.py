@@ -9,6 +9,10 @@ nothing else differs.
 Two instances starting at once: ``migrate_postgres`` takes a transaction-scoped advisory lock
 before it reads the version, so the second waits, then finds the schema current and applies
 nothing. Each migration commits with its version row, as in SQLite.
+
+A store whose tables are in a schema of its own (``PgDatabase.schema``) has that schema made,
+under the same lock, before the version table: its connections already name it as their
+``search_path``, and PostgreSQL finds a schema made after the search path was set.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from bot.store.advisory_locks import DEFAULT_NAMESPACE, MIGRATION_LOCK
 from bot.store.database import Executor
 from bot.store.pg_backend import SCHEMA_WORDS
-from bot.store.pg_database import PgDatabase
+from bot.store.pg_database import PgDatabase, quoted_name
 from bot.store.schema import MAX_VERSION, VERSION_TABLE, apply_newer, render
 from bot.store.schema_rendering import Migration
 
@@ -69,6 +73,8 @@ async def migrate_postgres(
 
     async with db.transaction() as tx:
         await take_lock(tx)
+        if db.schema is not None:
+            await tx.execute(f"CREATE SCHEMA IF NOT EXISTS {quoted_name(db.schema)}")
         await tx.execute(_CREATE_VERSION_TABLE)
     found = await _version(db)
     await apply_newer(db, migrations, found=found, now=now, first=take_lock)

@@ -46,6 +46,7 @@ from bot.store.schema_steps import (
     step_24_staff_languages,
     step_25_whatsapp_inbox,
     step_26_whatsapp_sending,
+    step_27_store_owner,
 )
 from bot.store.store_backend import StoreDatabase
 from bot.store.store_errors import SchemaTooNewError
@@ -77,6 +78,7 @@ STEPS: tuple[SchemaStep, ...] = (
     step_24_staff_languages.STEP,
     step_25_whatsapp_inbox.STEP,
     step_26_whatsapp_sending.STEP,
+    step_27_store_owner.STEP,
 )
 """Every schema step, oldest first: step N is version N. Append only."""
 

@@ -22,9 +22,13 @@ or, where a framework owns start-up and shut-down (PTB's post_init / post_shutdo
     await store.close()
 
 Opening applies any pending migrations and refuses a file from a newer bot
-(``SchemaTooNewError``). Times are unix seconds: a repository stamps its own bookkeeping times
-(``updated_at``, ``received_at`` ...) with the injected ``clock``; times that come from
-elsewhere (an event's ``created``, an expiry) and the cut-offs of every prune are arguments.
+(``SchemaTooNewError``). A store belongs to one business (``business``, ``DEFAULT_BUSINESS``
+unless a host names another): the first to open it claims it, and it refuses to open for any
+other (``StoreOwnedByAnother``, ``bot.store.store_owner``).
+
+Times are unix seconds: a repository stamps its own bookkeeping times (``updated_at``,
+``received_at`` ...) with the injected ``clock``; times that come from elsewhere (an event's
+``created``, an expiry) and the cut-offs of every prune are arguments.
 """
 
 from __future__ import annotations
@@ -66,6 +70,7 @@ from bot.store.otp_invitations import OtpInvitations
 from bot.store.pg_backend import PgBackend
 from bot.store.pg_coordination import pg_coordination
 from bot.store.pg_database import DEFAULT_POOL_SIZE, PgDatabase
+from bot.store.pg_host import PgHost
 from bot.store.pg_migrations import migrate_postgres
 from bot.store.queue_gauges import QueueGauges
 from bot.store.relayed import RelayedEvents
@@ -74,6 +79,7 @@ from bot.store.sessions import Sessions
 from bot.store.sqlite_backend import SqliteBackend
 from bot.store.staff import StaffStore
 from bot.store.store_backend import Backend, StoreDatabase
+from bot.store.store_owner import DEFAULT_BUSINESS, claim_owner
 from bot.store.unconfirmed_creates import UnconfirmedCreates
 from bot.store.update_inbox import UpdateInbox
 from bot.store.updates import SeenUpdates
@@ -97,8 +103,11 @@ class Store:
         schema_version: int,
         lease_seconds: float = DEFAULT_LEASE_SECONDS,
         lock_keys: ChatLockKeys | None = None,
+        business: str = DEFAULT_BUSINESS,
     ) -> None:
         self._db = db
+        # The business the store belongs to (its ``store_owner`` row).
+        self.business = business
         # Every channel's chat lock tag, declared by the channels (``declare_channel``):
         # PostgreSQL's chat locks are keyed by it; SQLite's keep it to refuse a tag reused.
         self.chat_lock_keys = lock_keys if lock_keys is not None else ChatLockKeys()
@@ -162,13 +171,15 @@ class Store:
         clock: Clock = time.time,
         synchronous: Synchronous = "FULL",
         channels: Iterable[ChannelKind] = (),
+        business: str = DEFAULT_BUSINESS,
     ) -> Store:
         """Open (creating and migrating) the database at ``path``; call ``close()`` when done.
 
         ``media_dir`` defaults to ``<path>.media`` beside the database. ``synchronous="FULL"``
         makes every commit survive a power cut, which is what lets the webhook answer 2xx right
         after the inbox insert; ``"NORMAL"`` survives a process crash only. ``channels``: the
-        kinds of the channels this bot knows (``declare_channel``).
+        kinds of the channels this bot knows (``declare_channel``). ``business``: the one the
+        file belongs to (``StoreOwnedByAnother`` when another business's).
         """
         path = Path(path)
         media = Path(media_dir) if media_dir is not None else path.with_name(path.name + ".media")
@@ -176,6 +187,7 @@ class Store:
         db = await Database.connect(path, synchronous=synchronous)
         try:
             version = await migrate(db, now=clock())
+            await claim_owner(db, business, where=str(path))
             backend = SqliteBackend(db)
             await backend.prepare()
             store = cls(
@@ -186,6 +198,7 @@ class Store:
                 clock=clock,
                 schema_version=version,
                 lock_keys=ChatLockKeys(channels),
+                business=business,
             )
             await store.blocked.load()
             await store.handoffs.load()
@@ -205,6 +218,9 @@ class Store:
         lease_seconds: float = DEFAULT_LEASE_SECONDS,
         channels: Iterable[ChannelKind] = (),
         lock_namespace: int = DEFAULT_NAMESPACE,
+        db_schema: str | None = None,
+        business: str = DEFAULT_BUSINESS,
+        host: PgHost | None = None,
     ) -> Store:
         """Open (migrating) the PostgreSQL database at ``dsn``; call ``close()`` when done.
 
@@ -216,18 +232,34 @@ class Store:
         webhook events (and their messages) of an instance that died relaying them.
         ``channels``: the kinds of the channels this bot knows, whose chats it may lock
         (``declare_channel``); ``lock_namespace``: the namespace of the fixed advisory locks
-        (migrations, inbox claims, leadership, send grants), one per business on the database.
+        (migrations, inbox claims, leadership, send grants), one per business on the database;
+        ``db_schema``: the schema every table is kept in (made by the first migration), the
+        ``search_path`` of every connection the store opens, so stores in two schemas of one
+        database see none of each other's rows (None: the server's default, ``public``);
+        ``business``: the one the database (or schema) belongs to. ``host``: a ``PgHost`` on
+        the same ``dsn`` whose connections the store borrows instead of opening its own
+        (``pool_size`` is then the host's), for the many businesses of one host.
         """
+        if host is not None and host.dsn != dsn:
+            raise ValueError("a store on a PgHost opens on the host's database")
         media = Path(media_dir)
-        keys = ChatLockKeys(channels)
+        keys = ChatLockKeys(channels, namespace=lock_namespace)
         await asyncio.to_thread(media.mkdir, mode=0o700, parents=True, exist_ok=True)
-        db = await PgDatabase.connect(dsn, pool_size=pool_size)
+        if host is None:
+            db = await PgDatabase.connect(dsn, pool_size=pool_size, schema=db_schema)
+        else:
+            db = host.database(db_schema)
         coordination: Coordination | None = None
         try:
             version = await migrate_postgres(db, now=clock(), namespace=lock_namespace)
-            coordination = await pg_coordination(
-                dsn, db, pool_size=pool_size, keys=keys, namespace=lock_namespace
-            )
+            where = db.label if db_schema is None else f"{db.label} schema {db_schema}"
+            await claim_owner(db, business, where=where)
+            if host is None:
+                coordination = await pg_coordination(
+                    dsn, db, pool_size=pool_size, keys=keys, namespace=lock_namespace
+                )
+            else:
+                coordination = host.coordination(db, keys=keys, namespace=lock_namespace)
             store = cls(
                 db,
                 PgBackend(namespace=lock_namespace),
@@ -237,6 +269,7 @@ class Store:
                 schema_version=version,
                 lease_seconds=lease_seconds,
                 lock_keys=keys,
+                business=business,
             )
             await store.blocked.load()
             await store.handoffs.load()
@@ -261,9 +294,12 @@ class Store:
         media_dir: str | Path | None = None,
         clock: Clock = time.time,
         synchronous: Synchronous = "FULL",
+        business: str = DEFAULT_BUSINESS,
     ) -> AsyncIterator[Store]:
         """``async with Store.open(path) as store:``; same arguments as ``connect``."""
-        store = await cls.connect(path, media_dir=media_dir, clock=clock, synchronous=synchronous)
+        store = await cls.connect(
+            path, media_dir=media_dir, clock=clock, synchronous=synchronous, business=business
+        )
         try:
             yield store
         finally:

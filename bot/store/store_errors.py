@@ -7,6 +7,7 @@
     ├── UnknownDeliveryError      a row refers to a delivery the store has never linked;
     │                             also a LookupError
     ├── SqliteFileHeld            another process holds the SQLite file (sqlite_holders)
+    ├── StoreOwnedByAnother       the store belongs to another business (store_owner)
     ├── TargetNotEmpty            ``migrate-store`` found data in the PostgreSQL database
     │                             (pg_from_sqlite)
     ├── TooLongForTheLoop         a statement that must go to the thread after all; caught

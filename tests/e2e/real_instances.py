@@ -164,13 +164,15 @@ async def served_partner(
     *,
     rate_limit_per_minute: int | None = None,
     webhook_url: str | None = None,
+    scenario: dict[str, Any] | None = None,
 ) -> AsyncIterator[Partner]:
-    """The default scenario's sandbox on loopback, every request through ``counter`` (a
-    subclass may watch more); ``rate_limit_per_minute`` sets the key's allowance;
-    ``webhook_url`` is where its signed events go (None: the scenario's, which nobody serves)."""
+    """The default scenario's sandbox (or ``scenario``'s) on loopback, every request through
+    ``counter`` (a subclass may watch more); ``rate_limit_per_minute`` sets the key's
+    allowance; ``webhook_url`` is where its signed events go (None: the scenario's, which
+    nobody serves)."""
     counter = counter or RefusalCounter()
     server = LoopbackServer(counter)
-    data = default_scenario_data()
+    data = scenario or default_scenario_data()
     if rate_limit_per_minute is not None:
         data["organization"]["rate_limit_per_minute"] = rate_limit_per_minute
     if webhook_url is not None:

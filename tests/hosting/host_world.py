@@ -54,9 +54,9 @@ def agent_key_of(name: str) -> str:
     return f"agent-key-{name}-0123456789abcdef"
 
 
-def scenario_for(name: str) -> dict[str, Any]:
+def scenario_for(name: str, host: str = HOST) -> dict[str, Any]:
     """The default sandbox scenario as business ``name``'s own organisation: its API key, its
-    signing secret, its events posted to its prefix on the host."""
+    signing secret, its events posted to its prefix on ``host``."""
     data = default_scenario_data()
     data["organization"] = {**data["organization"], "id": f"org_{name}", "slug": name}
     plain = name.replace("-", "")  # the key and secret allow letters and digits only
@@ -64,7 +64,7 @@ def scenario_for(name: str) -> dict[str, Any]:
     data["webhooks"] = [
         {
             **data["webhooks"][0],
-            "url": f"{HOST}/b/{name}/hooks/partner",
+            "url": f"{host}/b/{name}/hooks/partner",
             "secret": f"whsec_{plain}Secret000000000000001",
         }
     ]

@@ -209,7 +209,7 @@ async def test_a_viewer_is_refused_an_admins_action_and_it_is_audited(
             request, {k: [str(v)] for k, v in form.items()}, "admin"
         )
         if not isinstance(found, StaffSession):
-            return kit.refused(found)
+            return kit.refused(request, found)
         done.append(found.member.id)
         return PlainTextResponse("done")
 

@@ -83,3 +83,18 @@ def test_the_config_s_default_namespace_is_the_store_s() -> None:
         DEFAULT_NAMESPACE,
         RATE_BUDGET_NAMESPACE,
     )
+
+
+def test_a_business_s_own_namespace_gives_its_chats_keys_of_their_own() -> None:
+    default = ChatLockKeys(SHIPPED, namespace=DEFAULT_NAMESPACE)
+    acme, zeta = ChatLockKeys(SHIPPED, namespace=11), ChatLockKeys(SHIPPED, namespace=12)
+    chats = [ChatRef(channel, id) for channel in (TELEGRAM, CONSOLE, AGENTS, LOG) for id in EDGES]
+    for chat in chats:
+        # The default namespace keeps the keys running instances take during an upgrade.
+        assert default.key(chat) == ChatLockKeys(SHIPPED).key(chat)
+    found = [keys.key(chat) for keys in (default, acme, zeta) for chat in chats]
+    assert len(set(found)) == len(found)
+    assert all(-(2**63) <= key < 2**63 for key in found)
+    assert [acme.key(chat) for chat in chats] == [
+        ChatLockKeys(SHIPPED, namespace=11).key(chat) for chat in chats
+    ]  # the same on every instance of the business

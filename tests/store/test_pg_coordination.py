@@ -333,8 +333,10 @@ async def test_the_sessions_holding_locks_are_dropped_soon_when_their_instance_v
     assert await a.leadership.leads()
     async with a.chat_locks.hold(ChatRef(TELEGRAM, 42)):
         pass
-    sessions = [a.leadership._connection, a.chat_locks._shared]
-    async with a.chat_locks._pool.acquire() as waiting:  # where a turn waits for a busy chat
+    sessions = [a.leadership._connection, a.chat_locks._sessions._shared]
+    async with (
+        a.chat_locks._sessions.pool.acquire() as waiting
+    ):  # where a turn waits for a busy chat
         sessions.append(waiting)
         for session in sessions:
             assert await session.fetchval("SHOW tcp_keepalives_idle") == "10"

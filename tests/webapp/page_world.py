@@ -27,6 +27,7 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
+from starlette.types import ASGIApp
 
 from bot.config.webapp_section import TilesConfig, WebappConfig
 from bot.runtime.serving import listening_socket, start_web_server
@@ -43,6 +44,7 @@ from bot.webapp.routes import WebappEndpoints
 from conversations.services import GeocodedPlace
 from conversations.texts.business_texts import BusinessTexts
 from conversations.texts.catalogue import Catalogue
+from tests.staff_console.prefixed import PrefixedApps
 from tests.support.words import SHIPPED_TEXTS, say
 
 TOKEN = "123456:AAE-the-bot-token-of-these-tests-0123456"
@@ -271,7 +273,9 @@ class PageWorld:
 
 
 @asynccontextmanager
-async def page_world() -> AsyncIterator[PageWorld]:
+async def page_world(business: str | None = None) -> AsyncIterator[PageWorld]:
+    """The world above; ``business``: the page's app served under ``/b/{business}``, as a
+    host of many businesses serves each one's (``base_url`` then ends with it)."""
     tiles = TileServer()
     tile_app = Starlette(routes=[Route("/tiles/{z}/{x}/{y}.png", tiles.tile)])
     tile_socket = listening_socket("127.0.0.1", 0)
@@ -295,12 +299,16 @@ async def page_world() -> AsyncIterator[PageWorld]:
     app_socket = listening_socket("127.0.0.1", 0)
     app_port = app_socket.getsockname()[1]
     tile_server = await start_web_server(tile_app, [tile_socket])
-    app_server = await start_web_server(Starlette(routes=endpoints.routes()), [app_socket])
+    app: ASGIApp = Starlette(routes=endpoints.routes())
+    base_url = f"http://127.0.0.1:{app_port}"
+    if business is not None:
+        app, base_url = PrefixedApps({business: app}), f"{base_url}/b/{business}"
+    app_server = await start_web_server(app, [app_socket])
     try:
         async with async_playwright() as playwright:
             browser = await playwright.chromium.launch(executable_path=chromium_path())
             try:
-                yield PageWorld(browser, f"http://127.0.0.1:{app_port}", questions, geocoder, tiles)
+                yield PageWorld(browser, base_url, questions, geocoder, tiles)
             finally:
                 await browser.close()
     finally:
