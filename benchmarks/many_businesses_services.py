@@ -409,7 +409,7 @@ async def _json(send: Any, status: int, answer: Any) -> None:
 
 
 async def serve(port: int) -> None:
-    limits = httpx.Limits(max_connections=64, max_keepalive_connections=64)
+    limits = httpx.Limits(max_connections=256, max_keepalive_connections=256)
     async with httpx.AsyncClient(limits=limits, timeout=30.0) as client:
         services = Services(client=client)
         sockets = [listening_socket("127.0.0.1", port)]
