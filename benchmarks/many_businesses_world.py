@@ -85,9 +85,10 @@ provider = "none"
 """
 
 
-def host_toml(port: int, *, idle_minutes: int, watch_seconds: float) -> str:
-    """The host's file: its address, its store beside it, its businesses' directory; logging
-    warnings only (a line per business built would be a thousand lines)."""
+def host_toml(port: int, metrics_port: int, *, idle_minutes: int, watch_seconds: float) -> str:
+    """The host's file: its address, its store beside it, its businesses' directory, its
+    ``/metrics`` on a loopback port of its own; logging warnings only (a line per business
+    built would be a thousand lines)."""
     return f"""\
 [host]
 businesses_dir = "businesses"
@@ -102,14 +103,19 @@ public_base_url = "http://127.0.0.1:{port}"
 [storage]
 path = "host.sqlite3"
 
+[metrics]
+enabled = true
+listen_port = {metrics_port}
+
 [logging]
 level = "WARNING"
 """
 
 
-def single_toml(name: str, services_url: str, port: int) -> str:
+def single_toml(name: str, services_url: str, port: int, metrics_port: int) -> str:
     """A single-business file (no ``[host]``): business ``name`` as ``deliverybot run`` of
-    today serves it, for the turn's cost on a host of one (logging as the host's)."""
+    today serves it, for the turn's cost on a host of one (metrics and logging as the
+    host's)."""
     return f"""\
 {business_toml(name, services_url)}
 [server]
@@ -119,6 +125,10 @@ public_base_url = "http://127.0.0.1:{port}"
 
 [storage]
 path = "{name}.sqlite3"
+
+[metrics]
+enabled = true
+listen_port = {metrics_port}
 
 [logging]
 level = "WARNING"
