@@ -456,13 +456,13 @@ async def run(plan: Plan, scratch: Path) -> JSON:
 
 
 async def settled(host: Child, most: float = 30.0) -> None:
-    """Return once ``host`` spent under half a core for a second (the previous load's queues
-    are done), or after ``most`` seconds."""
+    """Return once ``host`` spent under half a core for half a second (the previous load's
+    queues are done), or after ``most`` seconds."""
     deadline = time.monotonic() + most
     while time.monotonic() < deadline:
         cpu = host.cpu_seconds()
-        await asyncio.sleep(1.0)
-        if host.cpu_seconds() - cpu < 0.5:
+        await asyncio.sleep(0.5)
+        if host.cpu_seconds() - cpu < 0.25:
             return
 
 
