@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections import Counter
-from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
 from bot.chat_ref import ChatRef
@@ -37,8 +35,8 @@ class ChatLocks:
     """One ``asyncio.Lock`` per chat that someone holds or waits for; forgotten after."""
 
     def __init__(self) -> None:
-        self._locks: dict[ChatRef, asyncio.Lock] = {}
-        self._users: Counter[ChatRef] = Counter()
+        # chat -> its lock and how many tasks hold it or wait for it
+        self._held: dict[ChatRef, _ChatLock] = {}
         self._owners: dict[ChatRef, asyncio.Task[Any]] = {}
 
     def holds(self, chat: ChatRef) -> bool:
@@ -46,25 +44,61 @@ class ChatLocks:
         owner = self._owners.get(chat)
         return owner is not None and owner is asyncio.current_task()
 
-    @contextlib.asynccontextmanager
-    async def hold(self, chat: ChatRef) -> AsyncIterator[None]:
+    def hold(self, chat: ChatRef) -> contextlib.AbstractAsyncContextManager[None]:
         """Hold ``chat``'s lock; waiters get it in the order they asked (FIFO). The task
         that holds it already goes on at once (re-entrant)."""
-        if self.holds(chat):
-            yield
+        return _Hold(self, chat)
+
+
+class _ChatLock:
+    """A chat's lock and the number of tasks that hold it or wait for it."""
+
+    __slots__ = ("lock", "users")
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.users = 0
+
+
+class _Hold:
+    """One ``ChatLocks.hold``: a class rather than a generator-based context manager, as a
+    turn takes its chat's lock several times (processor, chat service, sender)."""
+
+    __slots__ = ("_chat", "_entry", "_locks")
+
+    def __init__(self, locks: ChatLocks, chat: ChatRef) -> None:
+        self._locks = locks
+        self._chat = chat
+        self._entry: _ChatLock | None = None  # None: re-entered, nothing to let go of
+
+    async def __aenter__(self) -> None:
+        locks, chat = self._locks, self._chat
+        task = asyncio.current_task()
+        owner = locks._owners.get(chat)
+        if owner is not None and owner is task:
             return
-        lock = self._locks.setdefault(chat, asyncio.Lock())
-        self._users[chat] += 1
+        entry = locks._held.get(chat)
+        if entry is None:
+            entry = locks._held[chat] = _ChatLock()
+        entry.users += 1
         try:
-            async with lock:
-                task = asyncio.current_task()
-                if task is not None:
-                    self._owners[chat] = task
-                try:
-                    yield
-                finally:
-                    self._owners.pop(chat, None)
-        finally:
-            self._users[chat] -= 1
-            if not self._users[chat]:
-                del self._users[chat], self._locks[chat]
+            await entry.lock.acquire()
+        except BaseException:
+            self._leave(entry)
+            raise
+        self._entry = entry
+        if task is not None:
+            locks._owners[chat] = task
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        entry = self._entry
+        if entry is None:
+            return
+        self._locks._owners.pop(self._chat, None)
+        entry.lock.release()
+        self._leave(entry)
+
+    def _leave(self, entry: _ChatLock) -> None:
+        entry.users -= 1
+        if not entry.users:
+            del self._locks._held[self._chat]

@@ -123,13 +123,13 @@ def check_host(host: Host) -> int:
         f"{len(scan.entries) - len(refused)} ready, {len(refused)} refused"
     )
     for entry in scan.entries.values():
-        _print_business(entry)
+        _print_business(entry, host.server.public_base_url)
     for line in scan.problems():
         print(line, file=sys.stderr)
     return EXIT_BROKEN if refused else EXIT_OK
 
 
-def _print_business(entry: BusinessEntry) -> None:
+def _print_business(entry: BusinessEntry, host_url: str | None) -> None:
     config = entry.config
     if config is None:
         print(f"# {entry.name}: refused ({entry.file})")
@@ -137,6 +137,10 @@ def _print_business(entry: BusinessEntry) -> None:
     print(f"# {entry.name}: ok ({entry.file}); channels: {', '.join(channels_of(config))}")
     if config.server.public_base_url is not None:
         print(f"#   its public address: {config.server.public_base_url}")
+    if config.has_telegram and host_url is not None:
+        # The host sets it when the business is added: Telegram posts to the host's root,
+        # which finds the business by the secret token.
+        print(f"#   Telegram's webhook (set by the host, by secret token): {host_url}/telegram")
     partner = config.partner_webhook_url()
     if partner is not None:
         print(f"#   register this webhook endpoint in its dashboard: {partner}")

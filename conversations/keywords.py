@@ -75,9 +75,13 @@ def said_command(catalogue: Catalogue, command: str) -> str:
 def words_of(catalogue: Catalogue, name: str) -> frozenset[str]:
     """Every word of keyword ``name`` in every shipped language, as compared (``plain``)."""
     key = f"keyword.{name}"
-    messages = [*(shipped.get(key, "") for shipped in SHIPPED.values())]
-    messages.append(catalogue.messages.get(key, ""))  # the business's own words, if any
-    return frozenset(plain(word) for message in messages for word in _words(message))
+    known = catalogue.derived.get(key)  # derived once per catalogue: asked for each typed text
+    if known is None:
+        messages = [*(shipped.get(key, "") for shipped in SHIPPED.values())]
+        messages.append(catalogue.messages.get(key, ""))  # the business's own words, if any
+        known = frozenset(plain(word) for message in messages for word in _words(message))
+        catalogue.derived[key] = known
+    return known
 
 
 def keyword_named(

@@ -282,11 +282,13 @@ class Conversation:
         )
         if reply.restarted:
             return  # the new order's first turn is drawn
+        # Only an ended turn can be "no order is open": the rest is not built to compare.
+        no_order = turn.status == "ended" and turn == no_open_order(catalogue)
         if present is not None:
-            shown = None if turn == no_open_order(catalogue) else await present(turn)
+            shown = None if no_order else await present(turn)
             if shown is not None:
                 await reply(shown)
-        if turn == no_open_order(catalogue):
+        if no_order:
             # The engine's "has ended" reads oddly to someone just saying hi.
             await self._say(chat_id, catalogue.say("telegram.no_order"))
 

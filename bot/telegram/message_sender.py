@@ -40,6 +40,7 @@ from bot.store import Store
 from bot.telegram.limits import RateLimiter
 from bot.telegram.text import split
 from bot.telegram.turn_messages import OutgoingMessage
+from bot.telegram.wire_markup import wire_markup
 
 log = logging.getLogger(__name__)
 
@@ -127,9 +128,10 @@ class TelegramSender:
             raise ValueError("only an inline keyboard can be edited into a message")
 
         params = {"chat_id": chat_id, "message_id": message_id, "text": message.text}
+        wired = None if markup is None else wire_markup(markup)
 
         async def call() -> Posted:
-            return await self._post("editMessageText", {**params, "reply_markup": markup})
+            return await self._post("editMessageText", {**params, "reply_markup": wired})
 
         async with self._chat_turn(chat_id):
             return await self._attempt(chat_id, call, edited=message_id)
@@ -182,7 +184,8 @@ class TelegramSender:
             if isinstance(message, str):
                 # No parse mode: the relay's text is plain, "<" and all.
                 return await self._bot_post("sendMessage", {"chat_id": chat_id, "text": message})
-            params = {"chat_id": chat_id, "text": message.text, "reply_markup": message.markup}
+            markup = None if message.markup is None else wire_markup(message.markup)
+            params = {"chat_id": chat_id, "text": message.text, "reply_markup": markup}
             return await self._post("sendMessage", params)
 
         return call

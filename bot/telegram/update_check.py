@@ -33,9 +33,10 @@ INT64_MIN: Final = -(2**63)
 INT64_MAX: Final = 2**63 - 1
 MAX_CALLBACK_DATA_BYTES: Final = 64  # Telegram's own limit on a button's callback_data
 
-# A rule gets a value and says what is wrong with it, or None. A shape's rule also gets the
-# path of the value, to name the field that is wrong deep inside.
-Rule = Callable[[object, str], str | None]
+# A rule gets a value and says what is wrong with it, or None: the path from the value to
+# the field that is wrong and the rule it broke (".chat.id is not an integer"; " is not an
+# integer" for the value itself). The path is written only for a flaw, as updates have none.
+Rule = Callable[[object], str | None]
 
 
 @dataclass(frozen=True)
@@ -51,71 +52,72 @@ class Flaw:
         return f"update {self.update_id}: {self.reason}"
 
 
-def integer(value: object, path: str) -> str | None:
+def integer(value: object) -> str | None:
     """An id or count: a JSON integer (not a bool, not a float) within 64-bit signed range."""
     if type(value) is not int:
-        return f"{path} is not an integer"
+        return " is not an integer"
     if not INT64_MIN <= value <= INT64_MAX:
-        return f"{path} is outside the 64-bit integer range"
+        return " is outside the 64-bit integer range"
     return None
 
 
-def number(value: object, path: str) -> str | None:
+def number(value: object) -> str | None:
     """A coordinate or accuracy: a JSON number (an integer one within 64 bits, so it is a
     float too). Its range is the step's to judge (it answers a pin off the map)."""
     if type(value) is int:
-        return integer(value, path)
+        return integer(value)
     if type(value) is not float:
-        return f"{path} is not a number"
+        return " is not a number"
     return None
 
 
-def boolean(value: object, path: str) -> str | None:
+def boolean(value: object) -> str | None:
     if type(value) is not bool:
-        return f"{path} is not true or false"
+        return " is not true or false"
     return None
 
 
-def string(value: object, path: str) -> str | None:
+def string(value: object) -> str | None:
     """A name, id or label: a string that is valid Unicode (no lone surrogate)."""
     if not isinstance(value, str):
-        return f"{path} is not a string"
+        return " is not a string"
     try:
         value.encode()
     except UnicodeEncodeError:
-        return f"{path} has a lone surrogate"
+        return " has a lone surrogate"
     return None
 
 
-def text(value: object, path: str) -> str | None:
+def text(value: object) -> str | None:
     """What a customer typed: any string (the steps clean half an emoji and answer lengths)."""
     if not isinstance(value, str):
-        return f"{path} is not a string"
+        return " is not a string"
     return None
 
 
-def callback_data(value: object, path: str) -> str | None:
+def callback_data(value: object) -> str | None:
     """A button's data: a string of at most 64 bytes, as Telegram allows when it is made."""
-    flaw = string(value, path)
+    flaw = string(value)
     if flaw is None and isinstance(value, str) and len(value.encode()) > MAX_CALLBACK_DATA_BYTES:
-        return f"{path} is over {MAX_CALLBACK_DATA_BYTES} bytes"
+        return f" is over {MAX_CALLBACK_DATA_BYTES} bytes"
     return flaw
 
 
 def shape(fields: Mapping[str, Rule], *, required: tuple[str, ...] = ()) -> Rule:
     """A JSON object whose listed fields, when present, follow their rules."""
+    checked = tuple(fields.items())
 
-    def check(value: object, path: str) -> str | None:
+    def check(value: object) -> str | None:
         if not isinstance(value, dict):
-            return f"{path} is not an object"
+            return " is not an object"
         for name in required:
             if name not in value:
-                return f"{path}.{name} is missing"
-        for name, rule in fields.items():
+                return f".{name} is missing"
+        for name, rule in checked:
             if name in value:
-                flaw = rule(value[name], f"{path}.{name}")
+                flaw = rule(value[name])
                 if flaw is not None:
-                    return flaw
+                    return f".{name}{flaw}"
         return None
 
     return check
@@ -124,9 +126,9 @@ def shape(fields: Mapping[str, Rule], *, required: tuple[str, ...] = ()) -> Rule
 def all_of(*rules: Rule) -> Rule:
     """The first flaw any of ``rules`` finds."""
 
-    def check(value: object, path: str) -> str | None:
+    def check(value: object) -> str | None:
         for rule in rules:
-            flaw = rule(value, path)
+            flaw = rule(value)
             if flaw is not None:
                 return flaw
         return None
@@ -138,11 +140,11 @@ def entities_fit(text_key: str, entities_key: str) -> Rule:
     """Entities count the text in UTF-16 units, so a text that has them must have no lone
     surrogate: PTB could not cut a command out of it. (Run after the object's ``shape``.)"""
 
-    def check(value: object, path: str) -> str | None:
+    def check(value: object) -> str | None:
         if not isinstance(value, dict) or not value.get(entities_key) or text_key not in value:
             return None
-        if string(value[text_key], "") is not None:
-            return f"{path}.{text_key} has a lone surrogate beside {entities_key}"
+        if string(value[text_key]) is not None:
+            return f".{text_key} has a lone surrogate beside {entities_key}"
         return None
 
     return check
@@ -151,13 +153,13 @@ def entities_fit(text_key: str, entities_key: str) -> Rule:
 def list_of(rule: Rule) -> Rule:
     """A JSON array whose items follow ``rule``."""
 
-    def check(value: object, path: str) -> str | None:
+    def check(value: object) -> str | None:
         if not isinstance(value, list):
-            return f"{path} is not a list"
+            return " is not a list"
         for index, item in enumerate(value):
-            flaw = rule(item, f"{path}[{index}]")
+            flaw = rule(item)
             if flaw is not None:
-                return flaw
+                return f"[{index}]{flaw}"
         return None
 
     return check
@@ -235,13 +237,13 @@ UPDATE: Final = shape(
 
 def update_flaw(data: object) -> Flaw | None:
     """What is wrong with the update JSON ``data``, or None when the bot can read it."""
-    reason = UPDATE(data, "update")
-    if reason is None:
+    flaw = UPDATE(data)
+    if flaw is None:
         return None
     update_id = data.get("update_id") if isinstance(data, dict) else None
-    readable = update_id if isinstance(update_id, int) and integer(update_id, "") is None else None
+    readable = update_id if isinstance(update_id, int) and integer(update_id) is None else None
     # The path starts at the update; the line already says which update it is.
-    return Flaw(readable, reason.removeprefix("update."))
+    return Flaw(readable, f"update{flaw}".removeprefix("update."))
 
 
 def checked_update(data: object, bot: Bot | None) -> Update | Flaw:

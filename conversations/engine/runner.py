@@ -205,6 +205,8 @@ class Engine:
                 status=session.status,
                 failures=session.failures,
             )
-        for name in Session.model_fields:
-            setattr(session, name, getattr(work, name))
+        # The turn's state into ``session`` at once: as a ``setattr`` of each field (the
+        # model validates no assignment), without pydantic's per-field ``__setattr__``.
+        session.__dict__.update(work.__dict__)
+        session.__pydantic_fields_set__.update(Session.model_fields)
         return run.turn()

@@ -69,6 +69,7 @@ class Walker(ABC):
         self.prompt: Prompt | None = None
         self.effects: list[Effect] = []  # what the runner must do (``Turn.effects``)
         self._catalog: Catalog | None = None
+        self._ctx: Context | None = None  # the last ``ctx()``, while its flow and catalog hold
 
     # --- plumbing -----------------------------------------------------------------------------
 
@@ -81,15 +82,21 @@ class Walker(ABC):
         if fresh:
             await catalog.refresh()
         caps, warehouses, locations = await catalog.catalogue()
-        # Tuples once per load: ``ctx()`` is built at every step of a walk.
+        # Tuples once per load: ``ctx()`` is asked for at every step of a walk.
         self._catalog = (caps, tuple(warehouses), tuple(locations))
+        self._ctx = None
 
     def ctx(self) -> Context:
+        """What the steps look at. The same value until the walk enters another flow or the
+        catalog is loaded again: it reads the session, which the walk updates in place."""
         assert self._catalog is not None, "load() first"
+        flow = self.flow
+        if self._ctx is not None and self._ctx.flow is flow:
+            return self._ctx
         caps, warehouses, locations = self._catalog
-        return Context(
+        self._ctx = Context(
             session=self.work,
-            flow=self.flow,
+            flow=flow,
             caps=caps,
             warehouses=warehouses,
             locations=locations,
@@ -98,6 +105,7 @@ class Walker(ABC):
             catalogue=self.catalogue,
             codes_by_link=self.services.codes_by_link,
         )
+        return self._ctx
 
     def turn(self) -> Turn:
         return Turn(

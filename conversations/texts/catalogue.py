@@ -120,6 +120,11 @@ class Catalogue:
     fields: Mapping[str, frozenset[str]] = field(repr=False)
     chosen: str | None = None
     business: Catalogue | None = field(default=None, repr=False, compare=False)
+    # What is read off the messages on first use and kept with them (the words a keyword is
+    # typed as, ``conversations.keywords``): each typed answer would derive it again.
+    derived: dict[str, frozenset[str]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @classmethod
     def build(

@@ -27,7 +27,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def config_file(tmp_path: Path, storage: dict[str, object] | None = None) -> Path:
-    file = write(tmp_path, {"storage": storage} if storage else None)
+    # The test's own store, never the shipped default under /var/lib (shared by every run on
+    # the machine, whatever version of the schema each has).
+    own = {"path": str(tmp_path / "bot.sqlite3"), "media_dir": str(tmp_path / "media")}
+    file = write(tmp_path, {"storage": storage or own})
     agents = f'\n[[agents.channels]]\nname = "shop"\nkey_sha256 = "{key_hash(KEY)}"\n'
     file.write_text(file.read_text(encoding="utf-8") + agents, encoding="utf-8")
     return file

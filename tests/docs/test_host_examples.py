@@ -37,6 +37,7 @@ def test_the_example_host_and_both_businesses_check(capsys: pytest.CaptureFixtur
     assert ": 2 ready, 0 refused" in out
     assert "https://bots.example.com/b/corner-shop/hooks/partner" in out
     assert "https://bots.example.com/b/city-pharmacy/whatsapp" in out
+    assert "(set by the host, by secret token): https://bots.example.com/telegram" in out
     assert all(line.startswith("warning: ") for line in err.splitlines())
     assert not any(secret in out + err for secret in SECRETS.values())
 

@@ -22,6 +22,8 @@ import httpx
 from starlette.types import ASGIApp
 
 from bot.config import Config
+from bot.config.business_files import lock_namespace_for, schema_for
+from bot.config.storage import DEFAULT_LOCK_NAMESPACE
 from bot.hosting.announcements import Announcements
 from bot.hosting.built_runtime import RuntimeBusiness, build_runtime_business, with_shared_tls
 from bot.hosting.business_slot import BuiltBusiness
@@ -31,6 +33,7 @@ from bot.hosting.hosted_business import HostedBusiness
 from bot.runtime import Seams
 from bot.sandbox import Sandbox
 from bot.sandbox.scenario import default_scenario_data, parse_scenario
+from bot.store.pg_host import PgHost
 from tests.fakes import FakeTelegram
 from tests.support.clock import FakeClock
 from tests.support.tracking_processor import TrackingProcessor
@@ -81,6 +84,20 @@ class Shop:
     tmp: Path
     texts: dict[str, Any] = field(default_factory=dict)
     processor: TrackingProcessor | None = None  # its latest build's
+    dsn: str | None = None  # the host's PostgreSQL database; None: a SQLite file each
+
+    def storage(self) -> dict[str, Any]:
+        """Its ``[storage]``, as the host's loader derives it."""
+        media = f"media/{self.name}"
+        if self.dsn is None:
+            return {"path": f"businesses/{self.name}.sqlite3", "media_dir": media}
+        postgres = {
+            "dsn": self.dsn,
+            "pool_size": 4,
+            "db_schema": schema_for(self.name),
+            "lock_namespace": lock_namespace_for(self.name, DEFAULT_LOCK_NAMESPACE),
+        }
+        return {"backend": "postgres", "media_dir": media, "postgres": postgres}
 
     def config(self) -> Config:
         """The business's whole config, as the host's loader derives it."""
@@ -95,13 +112,11 @@ class Shop:
             },
             "server": {"public_base_url": f"{HOST}/b/{self.name}"},
             "webhooks": {"enabled": True, "signing_secret": self.sandbox.signing_secret},
-            "storage": {
-                "path": f"businesses/{self.name}.sqlite3",
-                "media_dir": f"media/{self.name}",
-            },
+            "storage": self.storage(),
             "geocoding": {"provider": "none"},
             "agents": {"channels": [{"name": "shop", "key": agent_key_of(self.name)}]},
             "webapp": {"enabled": True},
+            "console": {"enabled": True},
             "texts": self.texts,
         }
         return Config.model_validate(data, context={"environ": {}, "base_dir": self.tmp})
@@ -134,6 +149,7 @@ class HostWorld:
     web: httpx.AsyncClient
     exits: contextlib.AsyncExitStack
     tmp: Path
+    dsn: str | None = None
     builds: list[tuple[str, bool]] = field(default_factory=list)  # (name, announced)
     events: list[str] = field(default_factory=list)  # "built acme", "stopped acme", in order
 
@@ -147,7 +163,7 @@ class HostWorld:
         )
         sandbox = Sandbox(parse_scenario(scenario_for(name)), webhook_transport=door)
         self.exits.push_async_callback(sandbox.aclose)
-        return Shop(name, telegram, sandbox, self.tmp)
+        return Shop(name, telegram, sandbox, self.tmp, dsn=self.dsn)
 
     def built(self) -> set[str]:
         """The businesses built now."""
@@ -182,12 +198,18 @@ class Watched:
 
 @contextlib.asynccontextmanager
 async def host_world(
-    tmp_path: Path, names: tuple[str, ...], metrics: HostMetrics | None = None
+    tmp_path: Path,
+    names: tuple[str, ...],
+    metrics: HostMetrics | None = None,
+    *,
+    dsn: str | None = None,
 ) -> AsyncIterator[HostWorld]:
     """A host serving ``names``, loaded (none of them built yet) and its jobs not running: a
     test drives the scans and idle releases itself. ``metrics``: the host's (shared series,
-    no business label, unless given)."""
+    no business label, unless given); ``dsn``: its PostgreSQL database (each business in its
+    own schema, on the host's shared connections), else a SQLite file per business."""
     metrics = metrics or HostMetrics(business_label=False, cap=0)
+    pg_host: PgHost | None = None
     tls = httpx.create_ssl_context()  # one for every business, as the host makes it
     directory = Directory()
     clock = FakeClock(1_000.0)
@@ -206,7 +228,9 @@ async def host_world(
         seams = with_shared_tls(seams, tls)
         assert world is not None
         world.builds.append((business.name, announce))
-        built = await build_runtime_business(business, announce, host_url=HOST, seams=seams)
+        built = await build_runtime_business(
+            business, announce, host_url=HOST, seams=seams, pg_host=pg_host
+        )
         shop.processor.locks = built.runtime.store.chat_locks  # as wiring does for its own
         world.events.append(f"built {business.name}")
         return Watched(built, world.events, business.name)
@@ -223,7 +247,10 @@ async def host_world(
     )
     web = httpx.AsyncClient(transport=httpx.ASGITransport(app=host.app), base_url=HOST)
     async with exits:
-        world = HostWorld(host, directory, clock, web, exits, tmp_path)
+        if dsn is not None:
+            pg_host = await PgHost.connect(dsn, pool_size=4)
+            exits.push_async_callback(pg_host.close)  # last: after every business's store
+        world = HostWorld(host, directory, clock, web, exits, tmp_path, dsn)
         exits.push_async_callback(web.aclose)
         for number, name in enumerate(names, start=1):
             directory.shops[name] = await world.open_shop(name, number)
