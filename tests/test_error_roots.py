@@ -28,6 +28,7 @@ ROOTS: dict[str, tuple[str, ...]] = {
     "bot.config": ("bot.config.config_errors.ConfigError",),
     "bot.console": ("bot.console.console_errors.ConsoleError",),
     "bot.demo": ("bot.demo.demo_errors.DemoError",),
+    "bot.hosting": ("bot.hosting.hosting_errors.HostingError",),
     "bot.partner": ("bot.partner.errors.PartnerError",),
     "bot.relay": ("bot.relay.relay_errors.RelayError",),
     "bot.runtime": ("bot.runtime.startup_error.StartupError",),

@@ -27,6 +27,7 @@ from starlette.types import ASGIApp
 
 from bot.clocks import Clock
 from bot.hosting.hosted_business import HostedBusiness
+from bot.hosting.hosting_errors import SlotClosed
 
 log = logging.getLogger(__name__)
 
@@ -58,10 +59,6 @@ class BuiltBusiness(Protocol):
 
 BuildBusiness = Callable[[HostedBusiness, bool], Awaitable[BuiltBusiness]]
 """Builds and starts a business; the flag: announce it (Telegram's webhook and commands set)."""
-
-
-class SlotClosed(Exception):
-    """The business is being removed or replaced: the request is not taken."""
 
 
 class BusinessSlot:

@@ -9,7 +9,8 @@
 ``GET|POST /whatsapp``      the business of the verify token (Meta's check) or of the push's
                             ``phone_number_id``
 ``/api/...``                the business of the agent key
-``/health``                 the host's: 200 while it serves, 503 while it drains
+``/health``                 the host's: 200 while it serves, 503 until its businesses are
+                            read and while it drains
 ==========================  ================================================================
 
 A request the host cannot place is answered as the business's door would answer a wrong
@@ -33,8 +34,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from bot.agents.api_errors import NO_KEY, UNKNOWN_KEY, send_json_error
 from bot.agents.channel_keys import bearer_key
-from bot.hosting.business_slot import BusinessSlot, SlotClosed
+from bot.hosting.business_slot import BusinessSlot
 from bot.hosting.host_routes import HostRoutes
+from bot.hosting.hosting_errors import SlotClosed
 from bot.telegram.webhook_route import SECRET_TOKEN_HEADER, TELEGRAM_PATH
 from bot.web.body import BodyTooLarge, MalformedBody, read_limited
 from bot.whatsapp.whatsapp_webhook import MAX_PUSH_BYTES

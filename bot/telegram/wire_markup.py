@@ -14,25 +14,23 @@ from __future__ import annotations
 
 from telegram import TelegramObject
 
+from bot.telegram.telegram_errors import LeftToPtb
+
 JSON = dict[str, object]
-
-
-class _LeftToPtb(Exception):
-    """A value this module does not write: PTB's ``to_dict`` writes the whole keyboard."""
 
 
 def wire_markup(markup: TelegramObject) -> JSON:
     """``markup`` (a keyboard, or its removal) as the JSON object of ``reply_markup``."""
     try:
         return _object(markup)
-    except _LeftToPtb:
+    except LeftToPtb:
         return markup.to_dict()
 
 
 def _object(value: TelegramObject) -> JSON:
     kind = type(value)
     if kind.__bases__ != (TelegramObject,) or value.api_kwargs:
-        raise _LeftToPtb
+        raise LeftToPtb
     written: JSON = {}
     for name in getattr(kind, "__slots__", ()):
         field = getattr(value, name)
@@ -48,4 +46,4 @@ def _value(value: object) -> object:
         return _object(value)
     if isinstance(value, tuple | list):
         return [_value(item) for item in value]
-    raise _LeftToPtb
+    raise LeftToPtb

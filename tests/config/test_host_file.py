@@ -100,8 +100,8 @@ def test_the_schema_key_is_checked_as_a_schema_name(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as raised:
         load_config(file)
     assert raised.value.problems == [
-        "[storage.postgres] db_schema: must be a PostgreSQL schema name: 1 to 63 characters "
-        "of a-z, 0-9 and _, not starting with a digit"
+        "[storage.postgres] db_schema: must be a plain lower-case PostgreSQL name: a-z, 0-9 "
+        "and _, not starting with a digit, at most 63 characters"
     ]
     file.write_text(text.replace("Bad-Name", "b_shop"), encoding="utf-8")
     database = load_config(file).storage.postgres
