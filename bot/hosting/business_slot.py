@@ -27,7 +27,9 @@ from starlette.types import ASGIApp
 
 from bot.clocks import Clock
 from bot.hosting.hosted_business import HostedBusiness
-from bot.hosting.hosting_errors import SlotClosed
+from bot.hosting.hosting_errors import BuildFailed, SlotClosed
+from bot.runtime.startup_error import StartupError
+from bot.store import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +110,8 @@ class BusinessSlot:
     @asynccontextmanager
     async def serving(self) -> AsyncIterator[ASGIApp]:
         """The business's web app for one request, built first if it is not; raises
-        ``SlotClosed`` once ``close`` began."""
+        ``SlotClosed`` once ``close`` began, ``BuildFailed`` when it cannot be built (the next
+        request tries again)."""
         if self._closing:
             raise SlotClosed(self.business.name)
         self._in_flight += 1
@@ -134,7 +137,10 @@ class BusinessSlot:
             if self._closing:
                 raise SlotClosed(self.business.name)
             if self._built is None:
-                self._built = await self._build(self.business, not self._announced)
+                try:
+                    self._built = await self._build(self.business, not self._announced)
+                except (StartupError, StoreError, OSError) as exc:
+                    raise BuildFailed(self.business.name, str(exc)) from exc
                 self._announced = True
                 log.info("business %s built", self.business.name)
             return self._built

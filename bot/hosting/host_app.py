@@ -25,6 +25,7 @@ app secret, so a push naming another business's number fails there.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 from typing import Final
@@ -36,10 +37,12 @@ from bot.agents.api_errors import NO_KEY, UNKNOWN_KEY, send_json_error
 from bot.agents.channel_keys import bearer_key
 from bot.hosting.business_slot import BusinessSlot
 from bot.hosting.host_routes import HostRoutes
-from bot.hosting.hosting_errors import SlotClosed
+from bot.hosting.hosting_errors import BuildFailed, SlotClosed
 from bot.telegram.webhook_route import SECRET_TOKEN_HEADER, TELEGRAM_PATH
 from bot.web.body import BodyTooLarge, MalformedBody, read_limited
 from bot.whatsapp.whatsapp_webhook import MAX_PUSH_BYTES
+
+log = logging.getLogger(__name__)
 
 PREFIX: Final = "/b/"
 WHATSAPP: Final = "/whatsapp"
@@ -160,6 +163,9 @@ async def _hand_to(slot: BusinessSlot, scope: Scope, receive: Receive, send: Sen
         async with slot.serving() as app:
             await app(scope, receive, send)
     except SlotClosed:
+        await _plain(send, 503, "Service Unavailable", retry_after=True)
+    except BuildFailed as failed:
+        log.error("%s", failed)
         await _plain(send, 503, "Service Unavailable", retry_after=True)
 
 

@@ -35,6 +35,7 @@ from bot.hosting.host_app import HostApp
 from bot.hosting.host_metrics import HostMetrics
 from bot.hosting.host_routes import HostRoutes
 from bot.hosting.hosted_business import HostedBusiness
+from bot.hosting.hosting_errors import BuildFailed, SlotClosed
 from bot.jobs import Job, Scheduler
 
 log = logging.getLogger(__name__)
@@ -255,6 +256,8 @@ class HostRuntime:
         try:
             async with self._announcing:
                 await slot.wake()
+        except (BuildFailed, SlotClosed) as exc:
+            log.error("%s", exc)  # tried again at its first request
         except Exception:
             log.exception("business %s could not be started", slot.business.name)
 

@@ -11,10 +11,7 @@ store: a fresh SQLite directory, or a database on the session's throwaway Postgr
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import os
-import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,10 +22,10 @@ import pytest
 
 from bot.store.pg_local_server import LocalPostgres, free_loopback_port
 from tests.e2e.real_instances import (
-    REPO,
     Instance,
     Partner,
     served_partner,
+    shell,
     start_instance,
     stop_instances,
     wait_until_serving,
@@ -122,15 +119,7 @@ class HostDeployment:
 
     async def shell(self, *args: str) -> str:
         """``deliverybot ARGS --config <the first host file>``; its output (it must succeed)."""
-        env = {**os.environ, "PYTHONPATH": str(REPO)}
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", *args, "--config", str(self.host_files[0]),
-            cwd=REPO, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-        )  # fmt: skip
-        output, _ = await process.communicate()
-        said = output.decode(errors="replace")
-        assert process.returncode == 0, said
-        return said
+        return await shell(self.host_files[0], *args)
 
     async def schemas(self) -> set[str]:
         """The schemas of the host's PostgreSQL database."""

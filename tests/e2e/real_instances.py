@@ -130,6 +130,20 @@ async def push(client: httpx.AsyncClient, instance: Instance, update: dict[str, 
     assert answer.status_code == 200
 
 
+async def shell(config: Path, *args: str) -> str:
+    """``deliverybot ARGS --config config`` from the shell, as an operator runs it beside the
+    instances; its output (it must succeed)."""
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", *args, "--config", str(config),
+        cwd=REPO, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    output, _ = await process.communicate()
+    said = output.decode(errors="replace")
+    assert process.returncode == 0, said
+    return said
+
+
 # --- the Partner API --------------------------------------------------------------------------
 
 
@@ -316,17 +330,7 @@ class Deployment:
     async def shell(self, *args: str) -> str:
         """``deliverybot ARGS --config <an instance's config>`` from the shell, as an operator
         runs it beside the instances; its output (it must succeed)."""
-        command, *rest = args
-        config = next(iter(self.configs.values()))
-        env = {**os.environ, "PYTHONPATH": str(REPO)}
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", command, *rest, "--config", str(config),
-            cwd=REPO, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-        )  # fmt: skip
-        output, _ = await process.communicate()
-        said = output.decode(errors="replace")
-        assert process.returncode == 0, said
-        return said
+        return await shell(next(iter(self.configs.values())), *args)
 
     async def _spawn(self, port: int | None) -> Instance:
         port = port or free_loopback_port()

@@ -86,6 +86,7 @@ class Shop:
     texts: dict[str, Any] = field(default_factory=dict)
     processor: TrackingProcessor | None = None  # its latest build's
     dsn: str | None = None  # the host's PostgreSQL database; None: a SQLite file each
+    token: str | None = None  # its file's bot token, when not its fake's (a revoked one)
 
     def storage(self) -> dict[str, Any]:
         """Its ``[storage]``, as the host's loader derives it."""
@@ -105,7 +106,7 @@ class Shop:
         data = {
             "partner": {"base_url": self.sandbox.base_url, "api_key": self.sandbox.api_key},
             "telegram": {
-                "token": self.telegram.token,
+                "token": self.token or self.telegram.token,
                 "mode": "webhook",
                 "secret_token": secret_of(self.name),
                 "api_base_url": self.telegram.api_base_url,

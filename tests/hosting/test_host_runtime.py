@@ -10,11 +10,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.hosting.host_metrics import HostMetrics
 from tests.fakes.telegram_world import TgUser
-from tests.hosting.host_world import HOST, IDLE_SECONDS, HostWorld, host_world, secret_of
+from tests.hosting.host_world import (
+    HOST,
+    IDLE_SECONDS,
+    HostWorld,
+    host_world,
+    secret_of,
+    token_of,
+)
 
 ADA = TgUser(5001, "Ada")
 
@@ -143,3 +151,21 @@ def updates_by_business(exposition: str) -> dict[str, float]:
                 business = sample.labels["business"]
                 totals[business] = totals.get(business, 0.0) + sample.value
     return totals
+
+
+async def test_a_business_that_cannot_be_built_answers_503_and_the_others_serve(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with host_world(tmp_path, ("acme",)) as world:
+        await world.host.settled()
+        revoked = await world.open_shop("globex", 2)
+        revoked.token = token_of(99)  # Telegram no longer knows the token in its file
+        world.directory.shops["globex"] = revoked
+        await world.host.rescan()
+        await world.host.settled()  # its announcement failed, and was logged
+        answer = await world.web.get("/b/globex/health")
+        assert answer.status_code == 503 and answer.headers["retry-after"]
+        assert await say_hello(world, "acme")
+    refusals = [r for r in caplog.records if "business globex could not be built" in r.message]
+    assert refusals and all(r.exc_info is None for r in refusals)
+    assert token_of(99) not in caplog.text
