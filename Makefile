@@ -50,6 +50,8 @@ typecheck: $(STAMP)
 # a time, in file order, as workers free up (a file's module fixtures, such as the wheel
 # tests/deploy builds, are made once): xdist's default sends each worker a quarter of its
 # share of single tests at once, which gave one worker nearly all of tests/e2e.
+# --durations=25: every run ends with its 25 slowest tests, so the suite's budget (10 minutes
+# on 2 cores) is watched where it is spent.
 # The run's own settings, whatever the environment says:
 # - Python caches what it compiles (PYTHONDONTWRITEBYTECODE dropped): pip installed without .pyc
 #   (--no-compile) and every worker and every `deliverybot run` a test starts imports the same
@@ -61,7 +63,7 @@ typecheck: $(STAMP)
 TEST_TMPDIR := $(shell df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 && $$4 >= 4194304 { print "/dev/shm" }')
 pytest: $(STAMP) postgres-server deploy-tools browser
 	env -u PYTHONDONTWRITEBYTECODE $(if $(TEST_TMPDIR),TMPDIR=$(TEST_TMPDIR)) \
-		$(BIN)/pytest -n 4 --dist loadfile --no-loadscope-reorder
+		$(BIN)/pytest -n 4 --dist loadfile --no-loadscope-reorder --durations=25
 
 # The PostgreSQL tests and benchmarks start a throwaway server from the system's binaries
 # (initdb, pg_ctl); install them when missing (sudo only when not root). The tests fail, never
