@@ -42,8 +42,8 @@ log = logging.getLogger(__name__)
 
 ANNOUNCE_AT_ONCE = 4
 """Businesses built at once to be announced: a first start with a thousand new files builds
-them a few at a time, not all together (each build is ~150 ms of CPU and ~2.5 MB until its
-idle release)."""
+them a few at a time, not all together (each build is ~150 ms of CPU and ~2.5 MB), and
+releases each once announced."""
 
 CLOSE_DRAIN_SECONDS = 30.0
 """How long a business removed or replaced may take to finish its requests and queues."""
@@ -102,6 +102,7 @@ class HostRuntime:
         self._draining = False
         self._loaded = False  # /health fails until the first scan is applied
         self._announcing = asyncio.Semaphore(ANNOUNCE_AT_ONCE)
+        self._to_announce = 0  # announcements under way or waiting for their turn
         self.metrics = metrics or HostMetrics(business_label=False, cap=0)
         self.app = HostApp(
             lambda: (self._host.routes, self._host.slots),
@@ -253,13 +254,21 @@ class HostRuntime:
             log.error("business %s did not close cleanly", name, exc_info=task.exception())
 
     async def _announce(self, slot: BusinessSlot) -> None:
+        self._to_announce += 1
         try:
             async with self._announcing:
                 await slot.wake()
+            if self._to_announce > ANNOUNCE_AT_ONCE:
+                # Many at once (a first start with new files): each is released as soon as it
+                # is announced, or they would all stay built until their idle time. One added
+                # alone stays built for its first customer.
+                await slot.release_if_idle(0.0)
         except (BuildFailed, SlotClosed) as exc:
             log.error("%s", exc)  # tried again at its first request
         except Exception:
             log.exception("business %s could not be started", slot.business.name)
+        finally:
+            self._to_announce -= 1
 
     def _in_background(self, work: Awaitable[None]) -> None:
         async def run() -> None:

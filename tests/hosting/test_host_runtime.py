@@ -169,3 +169,16 @@ async def test_a_business_that_cannot_be_built_answers_503_and_the_others_serve(
     refusals = [r for r in caplog.records if "business globex could not be built" in r.message]
     assert refusals and all(r.exc_info is None for r in refusals)
     assert token_of(99) not in caplog.text
+
+
+async def test_many_new_businesses_are_announced_a_few_at_a_time_and_released(
+    tmp_path: Path,
+) -> None:
+    names = tuple(f"shop-{number}" for number in range(6))
+    async with host_world(tmp_path, names) as world:
+        await world.host.settled()
+        for shop in world.directory.shops.values():
+            assert shop.telegram.webhook is not None, shop.name
+        # Those announced while others waited were released at once; none stays built long.
+        assert len(world.built()) < len(names)
+        assert await say_hello(world, "shop-0")  # built again on its first customer
