@@ -58,6 +58,19 @@ def agent_key_of(name: str) -> str:
     return f"agent-key-{name}-0123456789abcdef"
 
 
+def whatsapp_of(name: str) -> dict[str, str]:
+    """Business ``name``'s WhatsApp number and Meta app (never dialled here: only its webhook's
+    doors are probed)."""
+    digest = hashlib.sha256(name.encode()).hexdigest()
+    return {
+        "phone_number_id": str(int(digest[:12], 16)),
+        "access_token": f"EAAG{digest[:24]}",
+        "app_secret": digest[:32],
+        "verify_token": f"verify-{name}-0123",
+        "graph_api_base_url": "http://127.0.0.1:9",
+    }
+
+
 def scenario_for(name: str, host: str = HOST) -> dict[str, Any]:
     """The default sandbox scenario as business ``name``'s own organisation: its API key, its
     signing secret, its events posted to its prefix on ``host``."""
@@ -119,6 +132,7 @@ class Shop:
             "agents": {"channels": [{"name": "shop", "key": agent_key_of(self.name)}]},
             "webapp": {"enabled": True},
             "console": {"enabled": True},
+            "whatsapp": whatsapp_of(self.name),
             "texts": self.texts,
         }
         return Config.model_validate(data, context={"environ": {}, "base_dir": self.tmp})

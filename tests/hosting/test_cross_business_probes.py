@@ -11,6 +11,8 @@ map Mini App (``initData`` signed with another bot's token).
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import time
 from collections.abc import Awaitable, Callable
@@ -24,7 +26,15 @@ from bot.agents.mcp_tools import build_mcp_server
 from bot.partner.signing import SIGNATURE_HEADER, sign
 from bot.staff.staff_door import StaffDoor
 from bot.webapp.init_data import sign_init_data, user_fields
-from tests.hosting.host_world import HOST, HostWorld, Watched, agent_key_of, host_world, secret_of
+from tests.hosting.host_world import (
+    HOST,
+    HostWorld,
+    Watched,
+    agent_key_of,
+    host_world,
+    secret_of,
+    whatsapp_of,
+)
 
 TELEGRAM_SECRET = "X-Telegram-Bot-Api-Secret-Token"
 UPDATE = {
@@ -90,6 +100,32 @@ async def map_page_signed_by_another_bot(world: HostWorld) -> httpx.Response:
     return await world.web.get("/b/acme/webapp/api/question?chat=42", headers=headers)
 
 
+def signed_push(name: str, secret_of_app: str) -> tuple[bytes, dict[str, str]]:
+    """A WhatsApp push of a message to business ``name``'s number, signed with
+    ``secret_of_app``."""
+    number = whatsapp_of(name)["phone_number_id"]
+    value = {"messaging_product": "whatsapp", "metadata": {"phone_number_id": number}}
+    entry = {"id": "1", "changes": [{"field": "messages", "value": value}]}
+    body = json.dumps({"object": "whatsapp_business_account", "entry": [entry]}).encode()
+    digest = hmac.new(secret_of_app.encode(), body, hashlib.sha256).hexdigest()
+    headers = {"X-Hub-Signature-256": f"sha256={digest}", "content-type": "application/json"}
+    return body, headers
+
+
+async def whatsapp_push_signed_by_another(world: HostWorld) -> httpx.Response:
+    body, headers = signed_push("acme", whatsapp_of("globex")["app_secret"])
+    return await world.web.post("/whatsapp", content=body, headers=headers)
+
+
+async def whatsapp_verify_with_another_token(world: HostWorld) -> httpx.Response:
+    query = {
+        "hub.mode": "subscribe",
+        "hub.verify_token": whatsapp_of("globex")["verify_token"],
+        "hub.challenge": "1234",
+    }
+    return await world.web.get("/b/acme/whatsapp", params=query)
+
+
 @dataclass(frozen=True)
 class Probe:
     door: str
@@ -98,6 +134,16 @@ class Probe:
 
 
 PROBES = (
+    Probe(
+        "whatsapp: a push naming a business's number, signed by another's app",
+        whatsapp_push_signed_by_another,
+        403,
+    ),
+    Probe(
+        "whatsapp: Meta's check with another business's verify token",
+        whatsapp_verify_with_another_token,
+        403,
+    ),
     Probe("telegram: another bot's secret at a business's door", telegram_other_secret, 403),
     Probe("telegram: a secret no bot has, at the root", telegram_unknown_secret, 403),
     Probe(
@@ -125,6 +171,11 @@ async def test_nothing_crosses_from_one_business_to_another(
         crossed = [problem for probe in PROBES if (problem := await tried(world, probe))]
         crossed += await console_session_of_another(world)
         crossed += await mcp_conversation_of_another(world)
+        # The control: the same push signed by acme's own app is taken, so the refusal above
+        # was acme's own check, reached through the root by its number.
+        body, headers = signed_push("acme", whatsapp_of("acme")["app_secret"])
+        taken = await world.web.post("/whatsapp", content=body, headers=headers)
+        assert taken.status_code == 200, taken.text
         acme = world.host.slot("acme")
         assert acme is not None
         async with acme.serving():  # what acme stored: nothing of the probes
