@@ -154,7 +154,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
     records; the same store wired again counts in the newest core's.
     """
     seams = seams or Seams()
-    texts = BusinessTexts(settings.texts)
+    texts = BusinessTexts(settings.texts, seams.shared_texts)
     # The console's health page shows this instance's counts, so they are recorded while it is
     # on even without ``[metrics]`` (which only decides whether ``/metrics`` serves them).
     recorded = settings.metrics or settings.console.enabled

@@ -22,6 +22,7 @@ from bot.metrics.business_metrics import Metrics
 from bot.store.database import Synchronous
 from conversations import Geocoder
 from conversations.flow import FlowRegistry
+from conversations.texts.business_texts import SharedTexts
 
 if TYPE_CHECKING:  # Telegram's types: a bot without Telegram never loads PTB for its seams
     from telegram.request import BaseRequest
@@ -55,3 +56,6 @@ class Seams:
     # What the business records its metrics into, instead of a registry built with its core:
     # a host of many businesses keeps each business's (or one shared) across its builds.
     metrics: Metrics | None = None
+    # The texts a host's businesses share (``SharedTexts``): equal ``[texts]``, one set of
+    # catalogues. None: the business builds its own.
+    shared_texts: SharedTexts | None = None

@@ -43,6 +43,7 @@ from bot.runtime.serving import listen_web
 from bot.seams import Seams
 from bot.store import StoreError
 from bot.store.waiting_work import waiting_in, waiting_in_sqlite
+from conversations.texts.business_texts import SharedTexts
 
 if TYPE_CHECKING:
     from bot.store.pg_host import PgHost
@@ -73,6 +74,8 @@ def host_runtime(
     )
     tls = httpx.create_ssl_context()  # one for every business (``with_shared_tls``)
     base = seams or Seams()
+    # Businesses whose texts are equal read one set of catalogues (~170 KB each otherwise).
+    shared_texts = base.shared_texts or SharedTexts()
     scanner = DirectoryScanner(host)
     host_secrets = shared_secrets(host.storage, host.metrics)
 
@@ -83,7 +86,10 @@ def host_runtime(
         return found
 
     async def build(business: HostedBusiness, announce: bool) -> BuiltBusiness:
-        own = with_shared_tls(replace(base, metrics=metrics.for_business(business.name)), tls)
+        business_seams = replace(
+            base, metrics=metrics.for_business(business.name), shared_texts=shared_texts
+        )
+        own = with_shared_tls(business_seams, tls)
         url = host.server.public_base_url
         return await build_runtime_business(
             business, announce, host_url=url, seams=own, pg_host=pg_host
