@@ -35,6 +35,7 @@ from bot.sandbox import Sandbox
 from bot.sandbox.scenario import default_scenario_data, parse_scenario
 from bot.store.pg_host import PgHost
 from bot.store.waiting_work import waiting_in, waiting_in_sqlite
+from conversations.texts.business_texts import SharedTexts
 from tests.fakes import FakeTelegram
 from tests.support.clock import FakeClock
 from tests.support.tracking_processor import TrackingProcessor
@@ -227,6 +228,7 @@ async def host_world(
     metrics = metrics or HostMetrics(business_label=False, cap=0)
     pg_host: PgHost | None = None
     tls = httpx.create_ssl_context()  # one for every business, as the host makes it
+    shared_texts = SharedTexts()
     directory = Directory()
     clock = FakeClock(1_000.0)
     exits = contextlib.AsyncExitStack()
@@ -240,6 +242,7 @@ async def host_world(
             synchronous="NORMAL",
             metrics=metrics.for_business(business.name),
             processor=shop.processor,
+            shared_texts=shared_texts,  # one catalogue for the businesses whose texts match
         )
         seams = with_shared_tls(seams, tls)
         assert world is not None
