@@ -35,6 +35,7 @@ from bot.jobs import Job
 from bot.ordering.chats import DeliverLater
 from bot.relay.asking import Asking, AskingChannel, typed_text
 from bot.relay.channel_protocol import Channel, ChatTurns, ChatUnreachable
+from bot.tracking.rider_map import RiderMap
 from conversations import Turn
 from conversations.texts.catalogue import ChannelTexts
 
@@ -53,7 +54,8 @@ class ChannelRegistration:
     the messenger (at most one is). ``texts`` are the channel's own words (its greeting, its
     buttons' labels: ``bot/telegram/telegram_texts.py``), added to the business's catalogue
     when it registers, so ``say`` renders them and ``[texts]`` overrides reach them. ``kind``
-    names the channel, tags its chats' locks and says what it can do.
+    names the channel, tags its chats' locks and says what it can do. ``rider_map`` shows its
+    customers their rider while a delivery moves (``bot.tracking``; None: it shows none).
     """
 
     kind: ChannelKind
@@ -66,6 +68,7 @@ class ChannelRegistration:
     running: Callable[[], AbstractAsyncContextManager[None]] | None = None
     aclose: Callable[[], Awaitable[None]] | None = None
     texts: Sequence[ChannelTexts] = ()
+    rider_map: RiderMap | None = None
 
     @property
     def name(self) -> str:
@@ -116,6 +119,12 @@ class Channels:
     def owner(self, chat: ChatRef) -> ChannelRegistration | None:
         """The channel ``chat`` belongs to (None: no channel of this bot reaches it)."""
         return self._by_name.get(chat.channel)
+
+    def rider_map(self, chat: ChatRef) -> RiderMap | None:
+        """How ``chat``'s channel shows its rider (``bot.tracking.RiderMaps``; None: it does
+        not, or no channel of this bot reaches the chat)."""
+        owner = self.owner(chat)
+        return None if owner is None else owner.rider_map
 
     # --- the relay's Channel and ChatTurns -----------------------------------------------------
 

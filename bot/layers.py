@@ -58,9 +58,9 @@ FLOORS: Final = (
         "simulated WhatsApp Cloud API",
     ),
     Floor(
-        ("bot.relay", "bot.store_from_config", "bot.shell_store"),
+        ("bot.relay", "bot.store_from_config", "bot.shell_store", "bot.tracking"),
         "partner events to chats, the channels' protocol; the store the config names, and a "
-        "shell command's action on it",
+        "shell command's action on it; the rider's position to the customer",
     ),
     Floor(
         ("bot.funnel", "bot.safety", "bot.staff"),

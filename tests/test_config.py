@@ -616,7 +616,7 @@ def test_the_example_file_documents_every_key() -> None:
     sections: dict[str, str] = {}
     current = ""
     for line in EXAMPLE.read_text(encoding="utf-8").splitlines():
-        header = re.fullmatch(r"#? ?\[([a-z.]+)\]", line)
+        header = re.fullmatch(r"#? ?\[([a-z_.]+)\]", line)
         if header:
             current = header[1]
         else:

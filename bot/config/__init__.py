@@ -22,6 +22,7 @@ The modules, one concept each:
   ``geocoding_section`` and ``relay_section``: the models of its sections, on the shared base in
   ``section``;
 * ``webapp_section``: ``[webapp]``, the "Pick on the map" Mini App;
+* ``tracking_section``: ``[tracking]``, the rider's position shown to the customer;
 * ``console_section``: ``[console]``, the staff's web console: sign-in links, sessions, roles;
 * ``agents_section``: ``[agents]``, the channels of the JSON API and MCP server;
 * ``metrics_section`` and ``logging_section``: ``[metrics]`` (``/metrics``) and ``[logging]``;
@@ -49,6 +50,7 @@ from bot.config.root import Config
 from bot.config.secrets import EnvName
 from bot.config.storage import StorageConfig, StoragePath
 from bot.config.telegram import DEFAULT_TELEGRAM_API_BASE_URL, OperatorsConfig, TelegramConfig
+from bot.config.tracking_section import TrackingConfig
 from bot.config.urls import LOOPBACK_HOSTS
 from bot.config.webapp_section import WEBAPP_PATH, TilesConfig, WebappConfig
 
@@ -79,6 +81,7 @@ __all__ = [
     "StoragePath",
     "TelegramConfig",
     "TilesConfig",
+    "TrackingConfig",
     "WebappConfig",
     "WebhooksConfig",
     "key_hash",

@@ -23,6 +23,7 @@ from bot.config.server_section import MOVED_FROM_TELEGRAM, WEBHOOK_NEEDS_HOST, S
 from bot.config.storage import StorageConfig
 from bot.config.telegram import BOT_CREDENTIAL_HOW, OperatorsConfig, TelegramConfig
 from bot.config.texts_section import TextsConfig
+from bot.config.tracking_section import TrackingConfig
 from bot.config.urls import LOOPBACK_HOSTS
 from bot.config.webapp_section import WEBAPP_PATH, WebappConfig
 from bot.config.whatsapp_section import WHATSAPP_PATH, WhatsAppConfig, whatsapp_warnings
@@ -47,6 +48,7 @@ class Config(Section):
     storage: StorageConfig
     geocoding: GeocodingConfig
     relay: RelayConfig
+    tracking: TrackingConfig
     channels: dict[str, dict[str, Any]] = Field(default_factory=dict)
     whatsapp: WhatsAppConfig  # after server (its webhook is on the public host), before agents
     agents: AgentsConfig  # after channels and whatsapp: some channel must take orders

@@ -294,6 +294,15 @@ MESSAGES: Final[dict[str, str]] = {
     "delivery.a_rider": "A rider",
     "delivery.a_rider_with": "A rider ({details})",
     "delivery.heading": "Delivery {ref}",
+    # --- the rider on the map ([tracking]) -------------------------------------------------
+    # {rider} is the rider's first name, or tracking.your_rider; {ref} the delivery's short ref.
+    "tracking.your_rider": "Your rider",
+    "tracking.to_pickup": "{rider} is on the way to pick up {ref}.",
+    "tracking.to_dropoff": "{rider} is bringing {ref} to you.",
+    "tracking.eta": "Arrival in about {minutes} min: an estimate from the distance, not a promise.",
+    "tracking.eta_soon": "Arrival in a few minutes: an estimate from the distance.",
+    "tracking.unavailable": "{rider}'s position is not available right now.",
+    "tracking.map_link": "On the map: {url}",
     "delivery.tracking": "Track it here: {url}",
     "delivery.note": "• {note}",
     "delivery.note_tracking_sent": "The bot has sent the customer the tracking link.",

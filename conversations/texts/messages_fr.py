@@ -319,6 +319,16 @@ MESSAGES: Final[dict[str, str]] = {
     "delivery.a_rider": "Un livreur",
     "delivery.a_rider_with": "Un livreur ({details})",
     "delivery.heading": "Livraison {ref}",
+    # --- le livreur sur la carte ([tracking]) ---------------------------------------------
+    "tracking.your_rider": "Votre livreur",
+    "tracking.to_pickup": "{rider} est en route pour récupérer {ref}.",
+    "tracking.to_dropoff": "{rider} vous apporte {ref}.",
+    "tracking.eta": (
+        "Arrivée dans {minutes} min environ : une estimation d'après la distance, pas une promesse."
+    ),
+    "tracking.eta_soon": "Arrivée dans quelques minutes : une estimation d'après la distance.",
+    "tracking.unavailable": "La position de {rider} n'est pas disponible pour le moment.",
+    "tracking.map_link": "Sur la carte : {url}",
     "delivery.tracking": "Suivez-la ici : {url}",
     "delivery.note": "• {note}",
     "delivery.note_tracking_sent": "Le bot a envoyé le lien de suivi au client.",
