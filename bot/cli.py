@@ -441,8 +441,12 @@ def _migration_target(args: argparse.Namespace) -> tuple[str, dict[str, Any]] | 
     for it (a business's schema, lock namespace and name, from ``--config``); None once what
     is wrong is printed."""
     if args.config is None:
-        if args.business is not None:
-            print("migrate-store: --business NAME goes with --config FILE", file=sys.stderr)
+        if args.business is not None or args.business_file is not None:
+            print(
+                "migrate-store: --business NAME or --business-file FILE goes with --config "
+                "FILE (the host file)",
+                file=sys.stderr,
+            )
             return None
         if args.to is None and args.to_env is None:
             print(
@@ -466,7 +470,7 @@ def _migration_target(args: argparse.Namespace) -> tuple[str, dict[str, Any]] | 
             file=sys.stderr,
         )
         return None
-    found = _load_business(args)
+    found = _load_business(args) if args.business_file is None else _business_to_add(args)
     if found is None:
         return None
     business, config = found
@@ -487,6 +491,39 @@ def _migration_target(args: argparse.Namespace) -> tuple[str, dict[str, Any]] | 
     return database.dsn.get_secret_value(), options
 
 
+def _business_to_add(args: argparse.Namespace) -> tuple[str, Config] | None:
+    """The business ``--business-file`` would be on the host ``--config`` names (its name the
+    file's stem; not in ``businesses_dir`` yet, so no instance serves it while its rows are
+    copied); None once what is wrong is printed."""
+    from bot.config import ConfigError
+    from bot.config.business_files import business_config
+    from bot.config.host_loading import load_host_or_report
+    from bot.config.loader import read_bytes
+
+    if args.business is not None:
+        print("migrate-store: --business or --business-file, not both", file=sys.stderr)
+        return None
+    host = load_host_or_report(args.config, _channel_texts)
+    if host is None:
+        return None
+    if host.businesses_dir is None:
+        print(
+            f"migrate-store: {args.config}: --business-file needs a host file ([host] table)",
+            file=sys.stderr,
+        )
+        return None
+    file: Path = args.business_file
+    try:
+        raw = read_bytes(file)
+        # As ``businesses add`` reads it: where it will live, relative paths from there.
+        config = business_config(host, file.stem, raw, file, base_dir=host.businesses_dir)
+    except ConfigError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return None
+    return file.stem, config
+
+
 def _add_migrate_store(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "migrate-store",
@@ -494,9 +531,10 @@ def _add_migrate_store(subparsers: Subparsers) -> None:
         description="Copy every table of the SQLite file (sessions, delivery links, the inbox, "
         "sent marks, the agents' conversations, media rows, the funnel) into PostgreSQL, "
         "printing the rows of each, for a bot moving to several instances or onto a host. "
-        "The target is --config's [storage.postgres] (on a host file, business --business "
-        "NAME's schema b_<name>, made as the store makes it), or the database --to-env or --to "
-        "names. Stop the bot first: a SQLite file a running bot holds is refused, as is a "
+        "The target is --config's [storage.postgres] (on a host file, the schema b_<name> of "
+        "business --business NAME, or of the file --business-file about to be added, made as "
+        "the store makes it), or the database --to-env or --to names. Stop the bot first: a "
+        "SQLite file a running bot holds is refused, as is a "
         "target that is not empty, one another business owns, or a file of another business "
         "(exit code 1, nothing copied). Then start the bot on PostgreSQL; media_dir stays "
         "where it is, shared by every instance. See docs/operators.md.",
@@ -506,6 +544,11 @@ def _add_migrate_store(subparsers: Subparsers) -> None:
         help="the bot's SQLite file ([storage] path)",
     )  # fmt: skip
     add_config_options(parser, required=False)
+    parser.add_argument(
+        "--business-file", type=Path, default=None, metavar="FILE",
+        help="with a host file: the business file about to be added (its name: FILE's, "
+        "without .toml), copied into before the host serves it",
+    )  # fmt: skip
     target = parser.add_mutually_exclusive_group()
     target.add_argument(
         "--to", metavar="POSTGRES_DSN",

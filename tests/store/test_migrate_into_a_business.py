@@ -1,6 +1,8 @@
 """``deliverybot migrate-store --config host.toml --business NAME``: a business that ran alone on
 its SQLite file moves onto a host on PostgreSQL, its rows copied into its own schema
-``b_<name>`` of the host's database, beside another business that is left as it was.
+``b_<name>`` of the host's database, beside another business that is left as it was; or, with
+``--business-file FILE``, into the schema of a business not added yet, which the host then
+serves with those rows.
 
 Refused, copying nothing: a business the host does not have, a schema that already holds a
 business's rows, a schema another business owns, a SQLite file of another business, and a host
@@ -184,9 +186,28 @@ async def test_what_is_not_the_business_s_is_refused_and_nothing_copied(
         assert await taken.sessions.get(ADA) is None
 
     code, _, err = await _migrate("--from", str(source), "--business", "acme", "--to", dsn)
-    assert (code, err) == (2, "migrate-store: --business NAME goes with --config FILE\n")
+    assert code == 2 and err.startswith("migrate-store: --business NAME or --business-file")
     code, _, err = await _migrate("--from", str(source), *config, "--to", dsn)
     assert code == 2 and "--config names the target" in err and dsn not in err
+
+
+async def test_a_business_file_not_added_yet_is_copied_into_before_the_host_serves_it(
+    host_file: Path, tmp_path: Path
+) -> None:
+    source = await _single_business_file(tmp_path)
+    to_add = tmp_path / "corner-shop.toml"
+    to_add.write_text(_business(3))
+    config = ("--from", str(source), "--config", str(host_file))
+
+    code, _, err = await _migrate(*config, "--business-file", str(to_add), "--business", "acme")
+    assert (code, err) == (2, "migrate-store: --business or --business-file, not both\n")
+    code, out, err = await _migrate(*config, "--business-file", str(to_add))
+    assert (code, err) == (0, "") and "rows copied" in out
+    assert await _schemas(host_file) == {"b_corner_shop"}
+
+    (host_file.parent / "businesses" / to_add.name).write_text(to_add.read_text())  # added
+    async with await _open(host_file, "corner-shop") as added:
+        assert (await added.sessions.get(ADA)) is not None
 
 
 def test_a_host_on_sqlite_has_no_schema_to_copy_into(tmp_path: Path) -> None:
