@@ -9,6 +9,8 @@ leads or handles a cancel itself. What the scheduler needs besides is declared:
                    others would do the same work twice)
 ``look_seconds``   the longest wait between two passes: work another process keeps cannot
                    wake this one (None: a pass comes only on a wake, or when due)
+``follower_look``  for a leader-only job that does not lead, how often it asks again (None:
+                   its ``look_seconds``, else the scheduler's ``FOLLOWER_LOOK_SECONDS``)
 ``backoff``        the wait after a pass that failed, by failures in a row
 ``wake()``         an in-process wake: new work is here, pass now
 ``stop()``         the scheduler stopped running the job: end what a pass left running
@@ -52,10 +54,14 @@ class Job(abc.ABC):
     name: ClassVar[str]
     leader_only: ClassVar[bool] = False
 
-    def __init__(self, *, look_seconds: float | None = None) -> None:
-        if look_seconds is not None and not (math.isfinite(look_seconds) and look_seconds > 0):
-            raise ValueError("look_seconds must be a positive number")
+    def __init__(
+        self, *, look_seconds: float | None = None, follower_look: float | None = None
+    ) -> None:
+        for seconds in (look_seconds, follower_look):
+            if seconds is not None and not (math.isfinite(seconds) and seconds > 0):
+                raise ValueError("look_seconds and follower_look must be positive numbers")
         self.look_seconds = look_seconds
+        self.follower_look = follower_look
         self.woken = asyncio.Event()
 
     def wake(self) -> None:

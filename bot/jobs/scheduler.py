@@ -11,8 +11,13 @@
 Each job's task loops on one turn: clear the job's wake; when the job is leader-only, ask the
 leadership; run a pass; then wait for a wake, or until what the pass said is due, or at most
 the job's ``look_seconds``, whichever comes first. A leader-only job that does not lead runs
-no pass and asks again after its ``look_seconds`` (or ``FOLLOWER_LOOK_SECONDS``), or when
-woken: so another instance takes over within that time when the leader stops.
+no pass and asks again after its ``follower_look`` (or its ``look_seconds``, or
+``FOLLOWER_LOOK_SECONDS``), or when woken: so another instance takes over within that time
+when the leader stops. On the loop's clock a wait of ``BEAT_FROM_SECONDS`` or more ends on a
+whole second (``_on_the_beat``), a little early, so many idle jobs wake the loop once.
+A wake is never lost nor held back: one during a pass is kept (the wake is cleared before the
+pass), so the next pass comes at once, and one during any wait (a look, a due time, a
+back-off) ends that wait at once, whatever its length or beat.
 
 A failing pass (an exception from the pass or from the leadership's answer) is logged once
 with its traceback, each further failure in a row as one line, and the job waits its
@@ -27,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from typing import Final
 
 from bot.clocks import Sleep
@@ -36,6 +42,9 @@ log = logging.getLogger(__name__)
 
 FOLLOWER_LOOK_SECONDS: Final = 5.0
 """How often a leader-only job that does not lead asks again, when it does not look sooner."""
+
+BEAT_FROM_SECONDS: Final = 5.0
+"""Waits this long or longer end on a whole second of the loop's clock (``_on_the_beat``)."""
 
 
 class Scheduler:
@@ -100,7 +109,7 @@ class Scheduler:
         """One turn of ``job`` as its task takes it: its pass, when it may run one here.
         Returns how long the job may wait for a wake before its next turn (None: for ever)."""
         if job.leader_only and not await self._leadership.leads():
-            return job.look_seconds or self._follower_look_seconds
+            return job.follower_look or job.look_seconds or self._follower_look_seconds
         due = await job.run_once()
         if job.look_seconds is None:
             return due
@@ -140,15 +149,38 @@ def _log_failure(name: str, failures: int, wait: float, error: Exception) -> Non
         )
 
 
+def _on_the_beat(now: float, delay: float) -> float:
+    """The deadline of a wait of ``delay`` seconds from ``now`` (the loop's clock). A wait of
+    ``BEAT_FROM_SECONDS`` or more ends on the whole second before its end: the waits of many
+    idle jobs (a host's thousand businesses) then end together, one wake of the loop for
+    many passes. None ends later than asked, and none is shortened by a second or more."""
+    deadline = now + delay
+    return math.floor(deadline) if delay >= BEAT_FROM_SECONDS else deadline
+
+
 async def wake_or_sleep(wake: asyncio.Event, delay: float | None, sleep: Sleep) -> None:
     """Return once ``wake`` is set or ``delay`` seconds have passed by ``sleep`` (None: only
     the event), whichever comes first; at once when ``delay`` is not positive.
 
-    The two waits run as tasks and are cancelled on the way out. A cancel of the caller goes on
-    through: it is never taken for the end of one of those tasks, since a job whose cancel was
-    swallowed here would loop on and keep its owner's shutdown waiting for ever.
+    On the loop's own clock (``sleep`` is ``asyncio.sleep``) the wait is one timer on the
+    loop and no task: a host of a thousand idle businesses runs a few thousand of these
+    waits, and two tasks each (their creation, the cancel of the loser and the wait for it)
+    cost most of an idle job's pass. With another ``sleep`` (a test's clock) the two waits run
+    as tasks and are cancelled on the way out. Either way a cancel of the caller goes on
+    through: it is never taken for the end of the wait, since a job whose cancel was
+    swallowed here would loop on and keep its owner's shutdown waiting for ever
+    (``asyncio.timeout`` tells its own expiry from a cancel of the task).
     """
     if delay is not None and delay <= 0:
+        return
+    if sleep is asyncio.sleep:
+        loop = asyncio.get_running_loop()
+        deadline = None if delay is None else _on_the_beat(loop.time(), delay)
+        try:
+            async with asyncio.timeout_at(deadline):
+                await wake.wait()
+        except TimeoutError:
+            pass  # the delay passed first
         return
     waits: set[asyncio.Future[object]] = {asyncio.ensure_future(wake.wait())}
     if delay is not None:

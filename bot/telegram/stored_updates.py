@@ -46,7 +46,7 @@ log = logging.getLogger(__name__)
 #: An update stored this long ago and still not handled is taken to be orphaned (its process
 #: died) and handed to this process: far longer than a turn normally waits for its chat.
 ORPHANED_SECONDS: Final = 10.0
-#: How often the sweep looks for orphaned updates.
+#: How often the sweep looks while updates are stored (and a follower asks to lead).
 SWEEP_SECONDS: Final = 2.0
 #: How long a pushed update waits for its turn to commit it before it is stored on its own
 #: (``hand_in``): a turn takes a few milliseconds; one that waits for its chat or the Partner
@@ -156,7 +156,15 @@ class UpdateInboxSweep(Job):
     """Prunes handled updates, then hands stored updates nobody handled for
     ``ORPHANED_SECONDS`` (their process died) to this process's Application, once each; on a
     store this process has alone, every update stored before it started too. A leader-only
-    job: one instance takes the orphans."""
+    job: one instance takes the orphans.
+
+    It looks again when the next stored update would be orphaned, and every ``SWEEP_SECONDS``
+    while updates are stored (so a handled one's copy is soon deleted). With none stored it
+    looks again after ``ORPHANED_SECONDS``: an update stored meanwhile is orphaned no sooner,
+    and the next pass sees when it will be. So a bot nobody writes to costs one pass every
+    10 s (a host of a thousand idle businesses runs a thousand of these), and an orphan is
+    still taken over ``ORPHANED_SECONDS`` after it arrived. A follower asks for the
+    leadership every ``SWEEP_SECONDS``, so a leader's orphans are not left longer."""
 
     name = "telegram-update-inbox"
     leader_only = True
@@ -170,7 +178,7 @@ class UpdateInboxSweep(Job):
         clock: Clock = time.time,
         orphaned_seconds: float = ORPHANED_SECONDS,
     ) -> None:
-        super().__init__(look_seconds=SWEEP_SECONDS)
+        super().__init__(look_seconds=orphaned_seconds, follower_look=SWEEP_SECONDS)
         self._inbox = inbox
         self._application = application
         self._shared = shared
@@ -179,13 +187,17 @@ class UpdateInboxSweep(Job):
         self._started = clock()
         self._queued: set[int] = set()
 
-    async def run_once(self) -> float | None:
+    async def run_once(self) -> float:
+        if not await self._inbox.count():  # the idle bot's pass: one read
+            return self._orphaned
         await self._inbox.prune_handled()
         now = self._clock()
         than = now - self._orphaned
         if not self._shared:  # nobody else works on this store: earlier ones are orphans
             than = max(than, self._started)
-        orphans = await self._inbox.older(than)
+        # Every update stored and not handled yet (another instance's clock may run ahead).
+        waiting = await self._inbox.older(now + self._orphaned)
+        orphans = [stored for stored in waiting if stored.received_at <= than]
         # Queued once while still waiting; one handled leaves the set with the inbox row.
         self._queued &= {stored.update_id for stored in orphans}
         for stored in orphans:
@@ -194,4 +206,9 @@ class UpdateInboxSweep(Job):
             self._queued.add(stored.update_id)
             log.info("update %s was stored but not handled; handling it here", stored.update_id)
             await self._application.update_queue.put(received_from(stored))
-        return SWEEP_SECONDS
+        if not waiting:
+            return self._orphaned
+        young = [stored.received_at for stored in waiting if stored.received_at > than]
+        if not young:
+            return SWEEP_SECONDS
+        return min(SWEEP_SECONDS, min(young) + self._orphaned - now)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.jobs import Job, Scheduler
-from bot.jobs.scheduler import FOLLOWER_LOOK_SECONDS, wake_or_sleep
+from bot.jobs.scheduler import BEAT_FROM_SECONDS, FOLLOWER_LOOK_SECONDS, _on_the_beat, wake_or_sleep
 from bot.store.coordination import ALWAYS_LEADS
 
 Result = float | None | Exception
@@ -25,8 +25,13 @@ class Scripted(Job):
 
     name = "scripted"
 
-    def __init__(self, *results: Result, look_seconds: float | None = None) -> None:
-        super().__init__(look_seconds=look_seconds)
+    def __init__(
+        self,
+        *results: Result,
+        look_seconds: float | None = None,
+        follower_look: float | None = None,
+    ) -> None:
+        super().__init__(look_seconds=look_seconds, follower_look=follower_look)
         self.results: deque[Result] = deque(results)
         self.passes = 0
         self.stops = 0
@@ -234,6 +239,15 @@ async def test_a_leader_only_job_without_look_seconds_still_asks_again() -> None
     assert FOLLOWER_LOOK_SECONDS > 0
 
 
+async def test_a_follower_asks_again_after_its_own_look_not_its_leader_look() -> None:
+    job, naps = LeaderOnly(look_seconds=10.0, follower_look=2.0), Naps()
+    async with running(job, naps, leadership=Switch(leading=False)):
+        await naps.wait_asked(1)
+    assert (job.passes, naps.asked) == (0, [2.0])
+    with pytest.raises(ValueError, match="follower_look"):
+        LeaderOnly(follower_look=0.0)
+
+
 async def test_only_leader_only_jobs_ask_the_leadership() -> None:
     leadership = Switch(leading=False)
     job = Scripted()
@@ -347,3 +361,79 @@ async def test_wake_or_sleep_returns_on_the_wake_or_after_the_delay() -> None:
     wake.set()
     await wake_or_sleep(wake, None, asyncio.sleep)  # only the wake: set already
     assert slept == [5.0]
+
+
+async def test_on_the_loop_clock_the_wait_ends_on_the_wake_or_the_delay() -> None:
+    wake = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    await wake_or_sleep(wake, 0.01, asyncio.sleep)  # short: not moved to a whole second
+    assert 0.01 <= loop.time() - started < 1.0
+    loop.call_soon(wake.set)
+    await wake_or_sleep(wake, 60.0, asyncio.sleep)  # the wake ends it
+    assert loop.time() - started < 1.0
+
+
+async def test_on_the_loop_clock_a_cancel_of_the_caller_goes_on_through() -> None:
+    waiting = asyncio.create_task(wake_or_sleep(asyncio.Event(), 60.0, asyncio.sleep))
+    await asyncio.sleep(0)
+    waiting.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    assert waiting.cancelled()
+
+
+class Gated(Scripted):
+    """A ``Scripted`` job whose pass, once begun (``inside``), waits at ``gate`` (open unless
+    the test closes it): a pass reading the store while new work arrives."""
+
+    def __init__(self, *results: Result, look_seconds: float | None = None) -> None:
+        super().__init__(*results, look_seconds=look_seconds)
+        self.gate = asyncio.Event()
+        self.gate.set()
+        self.inside = asyncio.Event()
+
+    async def run_once(self) -> float | None:
+        self.inside.set()
+        await self.gate.wait()
+        return await super().run_once()
+
+
+@pytest.mark.parametrize("lands", ["during a pass", "during the wait", "during a back-off"])
+async def test_on_the_loop_clock_a_wake_runs_the_job_again_at_once(lands: str) -> None:
+    # The scheduler's own sleep (one loop timer per wait, long ones ending on a whole second):
+    # a wake, wherever it lands, is never lost nor left for the look, the beat or a back-off.
+    first: Result = OSError("down") if lands == "during a back-off" else 60.0
+    job = Gated(first, look_seconds=60.0)
+    scheduler = Scheduler(leadership=ALWAYS_LEADS)
+    scheduler.add(job)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    if lands == "during a pass":
+        job.gate.clear()
+    async with scheduler:
+        if lands == "during a pass":
+            await job.inside.wait()
+            job.wake()  # a webhook stored while the relay's pass reads the inbox
+            job.gate.set()
+        else:
+            await job.wait_passes(1)  # its task went on into the wait before this resumed
+            job.wake()
+        await job.wait_passes(2)
+    assert loop.time() - started < 1.0  # not after the 60 s look, the beat or the 10 s back-off
+
+
+@pytest.mark.parametrize(
+    ("now", "delay", "deadline"),
+    [
+        (100.3, 10.0, 110.0),  # a long wait ends on the whole second before
+        (100.3, 9.7, 110.0),  # already on one
+        (100.3, BEAT_FROM_SECONDS - 0.5, 100.3 + BEAT_FROM_SECONDS - 0.5),  # short: exact
+    ],
+)
+def test_long_waits_end_together_on_whole_seconds_never_later(
+    now: float, delay: float, deadline: float
+) -> None:
+    moved = _on_the_beat(now, delay)
+    assert moved == pytest.approx(deadline)
+    assert now + delay - 1.0 < moved <= now + delay
