@@ -6,6 +6,7 @@
     PartnerClient ─> CapabilityCache ─> engine ─> ChatService ─┐
     PartnerClient ─> CustomerDesk (in each channel's words) ───┤─> the channels draw them
     Relay (+ StatusPoller when partner webhooks are off) ─> Channels ─> the chat's channel
+    RiderTracker ([tracking]: GET /riders per interval) ─> Channels ─> the chat's RiderMap
     CreateFollowUp (creates whose answer was lost, woken by ChatService) ─> Channels
       (these are jobs of bot.jobs: built here, run on the runtime's one scheduler)
     web app: /hooks/partner (inbox, wakes the relay), /media, /console (the staff's web
@@ -53,6 +54,7 @@ from bot.staff_console.console_app import ConsoleApp
 from bot.staff_console.console_kit import ConsoleKit, ConsoleServices
 from bot.staff_console.console_web_texts import CONSOLE_WEB_TEXTS
 from bot.store import Store
+from bot.tracking.tracker import RiderTracker
 from bot.web import create_web_app
 from conversations import Geocoder
 from conversations.flow import FlowRegistry
@@ -90,6 +92,8 @@ class BotCore:
     shared: bool = False
     owns_geocoder: bool = False  # built here from ``settings.geocoding``: closed here
     metrics: Metrics = NO_METRICS  # the business's (``settings.metrics``), served at /metrics
+    tracker: RiderTracker | None = None
+    """The rider on the map (``[tracking] enabled``): a leader-only job (``bot.tracking``)."""
 
     def desk(self, words: ChannelWords) -> CustomerDesk:
         """The customer desk (status, deliveries, cancel) answering in ``words``."""
@@ -120,11 +124,14 @@ class BotCore:
 
     def jobs(self) -> list[Job]:
         """The background jobs (``bot.jobs``): the core's own (the relay, the follow-up of
-        lost creates, the status poller when partner webhooks are off, the hand-offs once a
-        channel shows them to staff) and every channel's."""
+        lost creates, the status poller when partner webhooks are off, the rider tracker when
+        ``[tracking]`` is on, the hand-offs once a channel shows them to staff) and every
+        channel's."""
         jobs: list[Job] = [self.relay, self.follow_up]
         if self.poller is not None:
             jobs.append(self.poller)
+        if self.tracker is not None:
+            jobs.append(self.tracker)
         if self.handoffs.staff is not None:  # a channel showed hand-offs to staff
             jobs.append(HandoffUpkeep(self.handoffs))
         for registration in self.channels:
@@ -226,6 +233,17 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         channel_capabilities=channels.capabilities,
         texts=texts,
     )
+    tracker = None
+    if settings.tracking.enabled:
+        tracker = RiderTracker(
+            store,
+            client,
+            channels,
+            settings=settings.tracking,
+            texts=texts,
+            clock=seams.clock,
+            metrics=metrics,
+        )
     relay = Relay(
         store,
         channels,
@@ -238,6 +256,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         metrics=metrics,
         texts=texts,
         capabilities=channels.capabilities,
+        on_view_changed=None if tracker is None else tracker.wake,
     )
     poller = None
     if not settings.signing_secrets:
@@ -283,6 +302,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         shared=shared,
         owns_geocoder=seams.geocoder is None,
         metrics=metrics,
+        tracker=tracker,
     )
 
 

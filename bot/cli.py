@@ -402,13 +402,10 @@ def _add_report(subparsers: Subparsers) -> None:
 
 
 def _migrate_store(args: argparse.Namespace) -> int:
-    dsn = args.to if args.to is not None else os.environ.get(args.to_env, "")
-    if not dsn:
-        print(
-            f"migrate-store: environment variable {args.to_env} is empty or not set",
-            file=sys.stderr,
-        )
+    target = _migration_target(args)
+    if target is None:
         return EXIT_USAGE
+    dsn, options = target
     import asyncio
     import tempfile
 
@@ -425,7 +422,9 @@ def _migrate_store(args: argparse.Namespace) -> int:
             # Held alone for the whole copy: refused while a bot runs on the file, and a bot
             # starting on it meanwhile is refused in turn.
             with held_by_nobody_else(args.source):
-                copying = copy_sqlite_to_postgres(args.source, dsn, media_dir=Path(scratch))
+                copying = copy_sqlite_to_postgres(
+                    args.source, dsn, media_dir=Path(scratch), **options
+                )
                 copied = asyncio.run(copying)
         except StoreError as exc:
             print(f"migrate-store: {exc}; nothing was copied", file=sys.stderr)
@@ -437,29 +436,128 @@ def _migrate_store(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _migration_target(args: argparse.Namespace) -> tuple[str, dict[str, Any]] | None:
+    """Where ``migrate-store`` copies to: the DSN, and ``copy_sqlite_to_postgres``'s options
+    for it (a business's schema, lock namespace and name, from ``--config``); None once what
+    is wrong is printed."""
+    if args.config is None:
+        if args.business is not None or args.business_file is not None:
+            print(
+                "migrate-store: --business NAME or --business-file FILE goes with --config "
+                "FILE (the host file)",
+                file=sys.stderr,
+            )
+            return None
+        if args.to is None and args.to_env is None:
+            print(
+                "migrate-store: name the target: --config FILE (its [storage.postgres]; a "
+                "host file's business with --business NAME), or --to-env NAME",
+                file=sys.stderr,
+            )
+            return None
+        dsn = args.to if args.to is not None else os.environ.get(args.to_env, "")
+        if not dsn:
+            print(
+                f"migrate-store: environment variable {args.to_env} is empty or not set",
+                file=sys.stderr,
+            )
+            return None
+        return dsn, {}
+    if args.to is not None or args.to_env is not None:
+        print(
+            "migrate-store: --config names the target (its [storage.postgres]): leave --to "
+            "and --to-env out",
+            file=sys.stderr,
+        )
+        return None
+    found = _load_business(args) if args.business_file is None else _business_to_add(args)
+    if found is None:
+        return None
+    business, config = found
+    database = config.storage.shared_database
+    if database is None:
+        print(
+            f"migrate-store: {args.config}: business {business}'s [storage] backend is "
+            '"sqlite": the copy goes into PostgreSQL ([storage] backend = "postgres" and '
+            "[storage.postgres])",
+            file=sys.stderr,
+        )
+        return None
+    options = {
+        "db_schema": database.db_schema,
+        "lock_namespace": database.lock_namespace,
+        "business": business,
+    }
+    return database.dsn.get_secret_value(), options
+
+
+def _business_to_add(args: argparse.Namespace) -> tuple[str, Config] | None:
+    """The business ``--business-file`` would be on the host ``--config`` names (its name the
+    file's stem; not in ``businesses_dir`` yet, so no instance serves it while its rows are
+    copied); None once what is wrong is printed."""
+    from bot.config import ConfigError
+    from bot.config.business_files import business_config
+    from bot.config.host_loading import load_host_or_report
+    from bot.config.loader import read_bytes
+
+    if args.business is not None:
+        print("migrate-store: --business or --business-file, not both", file=sys.stderr)
+        return None
+    host = load_host_or_report(args.config, _channel_texts)
+    if host is None:
+        return None
+    if host.businesses_dir is None:
+        print(
+            f"migrate-store: {args.config}: --business-file needs a host file ([host] table)",
+            file=sys.stderr,
+        )
+        return None
+    file: Path = args.business_file
+    try:
+        raw = read_bytes(file)
+        # As ``businesses add`` reads it: where it will live, relative paths from there.
+        config = business_config(host, file.stem, raw, file, base_dir=host.businesses_dir)
+    except ConfigError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return None
+    return file.stem, config
+
+
 def _add_migrate_store(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "migrate-store",
-        help="copy a SQLite bot's data into an empty PostgreSQL database",
+        help="copy a SQLite bot's data into an empty PostgreSQL database or business schema",
         description="Copy every table of the SQLite file (sessions, delivery links, the inbox, "
-        "sent marks, the agents' conversations, media rows, the funnel) into the PostgreSQL "
-        "database, printing the rows of each, for a bot moving to several instances. Stop the "
-        "bot first: a SQLite file a running bot holds is refused, as is a target that is not "
-        "empty (exit code 1, nothing changed). Then set "
-        '[storage] backend = "postgres" and start the bot on it; media_dir stays where it '
-        "is, shared by every instance. See docs/operators.md.",
+        "sent marks, the agents' conversations, media rows, the funnel) into PostgreSQL, "
+        "printing the rows of each, for a bot moving to several instances or onto a host. "
+        "The target is --config's [storage.postgres] (on a host file, the schema b_<name> of "
+        "business --business NAME, or of the file --business-file about to be added, made as "
+        "the store makes it), or the database --to-env or --to names. Stop the bot first: a "
+        "SQLite file a running bot holds is refused, as is a "
+        "target that is not empty, one another business owns, or a file of another business "
+        "(exit code 1, nothing copied). Then start the bot on PostgreSQL; media_dir stays "
+        "where it is, shared by every instance. See docs/operators.md.",
     )
     parser.add_argument(
         "--from", dest="source", required=True, type=Path, metavar="SQLITE_FILE",
         help="the bot's SQLite file ([storage] path)",
     )  # fmt: skip
-    target = parser.add_mutually_exclusive_group(required=True)
+    add_config_options(parser, required=False)
+    parser.add_argument(
+        "--business-file", type=Path, default=None, metavar="FILE",
+        help="with a host file: the business file about to be added (its name: FILE's, "
+        "without .toml), copied into before the host serves it",
+    )  # fmt: skip
+    target = parser.add_mutually_exclusive_group()
     target.add_argument(
         "--to", metavar="POSTGRES_DSN",
-        help="postgresql://user:password@host:5432/database (visible to other users in ps: "
-        "prefer --to-env)",
+        help="without --config: postgresql://user:password@host:5432/database (visible to "
+        "other users in ps: prefer --to-env)",
     )  # fmt: skip
-    target.add_argument("--to-env", metavar="NAME", help="an environment variable holding the DSN")
+    target.add_argument(
+        "--to-env", metavar="NAME", help="without --config: an environment variable holding the DSN"
+    )
     parser.set_defaults(run=_migrate_store)
 
 

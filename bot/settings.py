@@ -19,6 +19,7 @@ from bot.config import AgentChannelConfig, Config, ConsoleConfig, TilesConfig
 from bot.config.geocoding_section import GeocodingConfig
 from bot.config.limits_section import LimitsConfig
 from bot.config.relay_section import RelayConfig
+from bot.config.tracking_section import TrackingConfig
 from bot.handoff.handoff_settings import HandoffSettings
 from bot.partner.options import ClientOptions
 from bot.web.web_app import DEFAULT_MAX_BODY_BYTES, DEFAULT_WEBHOOK_PATH
@@ -101,6 +102,8 @@ class CoreSettings:
     # Telegram has them already.
     telegram_webhook_url: str | None = None
     announce: bool = True
+    # ``[tracking]``: the rider on the map (off unless the business turns it on).
+    tracking: TrackingConfig = field(default_factory=TrackingConfig)
 
     @property
     def otp_via_webhook(self) -> bool:
@@ -151,6 +154,7 @@ class CoreSettings:
             metrics=config.metrics.enabled,
             console=config.console,
             map_tiles=config.webapp.tiles if config.webapp.enabled else None,
+            tracking=config.tracking,
         )
 
 

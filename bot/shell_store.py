@@ -28,12 +28,13 @@ EXIT_FAILURE = 1
 EXIT_USAGE = 2
 
 
-def add_config_options(parser: argparse.ArgumentParser) -> None:
-    """``--config FILE`` and, for a host file, ``--business NAME``: the business acted on."""
+def add_config_options(parser: argparse.ArgumentParser, *, required: bool = True) -> None:
+    """``--config FILE`` (``required`` unless the command has another way) and, for a host
+    file, ``--business NAME``: the business acted on."""
     from pathlib import Path
 
     parser.add_argument(
-        "--config", required=True, type=Path, metavar="FILE", help="the TOML configuration file"
+        "--config", required=required, type=Path, metavar="FILE", help="the TOML configuration file"
     )
     parser.add_argument(
         "--business",

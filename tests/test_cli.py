@@ -299,9 +299,8 @@ def _commands(
 
 
 def test_every_command_that_reads_a_config_takes_config() -> None:
-    # The commands that read no configuration: the sandbox and the demo make their own, and
-    # migrate-store reads the SQLite file it is given.
-    without = {"sandbox", "demo", "migrate-store"}
+    # The commands that read no configuration: the sandbox and the demo make their own.
+    without = {"sandbox", "demo"}
     commands = dict(_commands(build_parser()))
     assert "check-config" in commands and "customers block" in commands
     for name, command in commands.items():

@@ -3,8 +3,9 @@ the ``agents`` channel when ``[agents]`` lists channels.
 
 One step over the core's services (``register_agents``): the conversations service and its
 desk, the ``/api`` routes, the ``AgentEvents`` channel that keeps what the relay sends an agent
-conversation (they own the agent chat ids), the later turns shown to those conversations, and
-the webhook sender, woken by every kept event, as a background job.
+conversation (they own the agent chat ids), the later turns shown to those conversations, the
+rider on the map as ``rider_position`` events (``AgentRiderMap``), and the webhook sender,
+woken by every kept event, as a background job.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Final
 from bot.agents.agent_channel import AgentEvents, EventBell
 from bot.agents.agent_handoffs import AgentCustomers, AgentHandoffs
 from bot.agents.agent_quotes import AgentQuotes
+from bot.agents.agent_rider_map import AgentRiderMap
 from bot.agents.agent_routes import agent_routes
 from bot.agents.channel_keys import ChannelKeys, RateLimits
 from bot.agents.event_webhooks import OTHER_INSTANCES_LOOK_SECONDS, EventWebhooks
@@ -88,6 +90,7 @@ def register_agents(core: CoreServices) -> AgentChannels:
             ),
             jobs=(webhooks,),
             aclose=webhooks.aclose,
+            rider_map=AgentRiderMap(store, bell),
         )
     )
     return AgentChannels(conversations, bell, webhooks, handoffs, quotes)

@@ -149,8 +149,11 @@ quote_answered)."""
 EVENTS = """News about the deliveries ordered in a conversation, oldest first, after stream
 position `after` (each event's `seq`): status in words, the service's customer_message_hint,
 summary and agent_notes (for you, not to read out verbatim). A drop-off code is never included:
-`drop_off_code` says where it went. Subscribe to the resource
-deliverybot://conversations/{id}/events to be notified when one arrives, then read it."""
+`drop_off_code` says where it went. While the business shows riders on the map, events of
+type rider_position give the rider's last position (null: not available right now), an
+estimate of arrival in minutes and `message`, the sentence the customer may be told. Subscribe
+to the resource deliverybot://conversations/{id}/events to be notified when one arrives, then
+read it."""
 
 
 def build_mcp_server(

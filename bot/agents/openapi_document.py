@@ -50,12 +50,14 @@ def _schemas() -> dict[str, Any]:
     found["CustomerLimit"] = LIMIT_SCHEMA
     found["Event"] = {
         "type": "object",
-        "description": "One event of a conversation's delivery; never a drop-off code.",
+        "description": "One event of a conversation's delivery; never a drop-off code. "
+        "Type rider_position: the rider's last position while the delivery moves.",
         "properties": {
             "seq": {"type": "integer"},
             "event_id": {"type": "string"},
             "type": {"type": "string"},
             "delivery_id": {"type": "string"},
+            "ref": {"type": "string"},
             "status": {"type": "string"},
             "status_text": {"type": "string"},
             "message": {"type": ["string", "null"]},
@@ -67,6 +69,30 @@ def _schemas() -> dict[str, Any]:
                 "type": ["object", "null"],
                 "description": "A question for the customer: kind quote, a fee set after the "
                 "order (keep or cancel, answered by POST .../deliveries/{ref}/quote).",
+            },
+            "rider": {
+                "type": "object",
+                "description": "rider_position: the rider's first name and vehicle type.",
+                "properties": {
+                    "name": {"type": ["string", "null"]},
+                    "vehicle_type": {"type": ["string", "null"]},
+                },
+            },
+            "position": {
+                "type": ["object", "null"],
+                "description": "rider_position: the rider's last GPS fix (null: not available "
+                "right now).",
+                "properties": {
+                    "latitude": {"type": "number"},
+                    "longitude": {"type": "number"},
+                    "taken_at": {"type": "string", "format": "date-time"},
+                },
+                "required": ["latitude", "longitude", "taken_at"],
+            },
+            "eta_minutes": {
+                "type": ["integer", "null"],
+                "description": "rider_position: an estimate of arrival from the distance, "
+                "not a promise.",
             },
         },
         "required": ["seq"],

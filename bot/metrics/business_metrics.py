@@ -108,6 +108,14 @@ class Metrics:
     def count_relay_failure(self, channel: str, reason: str) -> None:
         """One relayed message not sent: unreachable, send_failed or error."""
 
+    def count_tracking_read(self, outcome: str) -> None:
+        """One pass of the rider tracker that had riders to show: its ``GET /riders`` made
+        (ok, failed) or put off for the customers' share of the key's budget (busy)."""
+
+    def count_tracking_shown(self, channel: str, position: bool) -> None:
+        """One tracked delivery's rider handed to its chat's channel, with a position or as
+        not available right now."""
+
     def count_scrape_error(self) -> None:
         """A scrape whose database gauges could not be read."""
 

@@ -105,6 +105,21 @@ class Families:
             ["channel", "reason"],
             registry=registry,
         )
+        self.tracking_reads = Counter(
+            "deliverybot_tracking_reads",
+            "The rider tracker's GET /riders, one per pass with riders to show, apart from the "
+            "orders' Partner API calls (ok; failed; busy: put off, the key's budget kept for "
+            "customers).",
+            ["outcome"],
+            registry=registry,
+        )
+        self.tracking_shown = Counter(
+            "deliverybot_tracking_shown",
+            "Tracked deliveries' riders handed to their chat's channel, by channel, with a "
+            "position or as not available right now.",
+            ["channel", "shown"],
+            registry=registry,
+        )
         self.telegram_rate_limited = Counter(
             "deliverybot_telegram_rate_limited",
             "Telegram's 429 answers (RetryAfter) to the bot's sends.",

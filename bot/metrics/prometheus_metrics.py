@@ -23,6 +23,7 @@ from bot.metrics.partner_calls import partner_operation
 
 RATE_LIMIT_CAUSES = ("service_429", "own_limit")
 WHATSAPP_STATUSES = ("sent", "delivered", "read", "failed")
+TRACKING_READS = ("ok", "busy", "failed")
 
 
 class _MeasuredUpdate(UpdateMeasure):
@@ -132,6 +133,15 @@ class PrometheusMetrics(Metrics):
 
     def count_relay_failure(self, channel: str, reason: str) -> None:
         self.families.relay_failures.labels(channel, reason).inc()
+
+    def count_tracking_read(self, outcome: str) -> None:
+        known = outcome if outcome in TRACKING_READS else "other"
+        self.families.tracking_reads.labels(known).inc()
+
+    def count_tracking_shown(self, channel: str, position: bool) -> None:
+        self.families.tracking_shown.labels(
+            channel, "position" if position else "unavailable"
+        ).inc()
 
     def count_scrape_error(self) -> None:
         self.families.scrape_errors.inc()

@@ -60,7 +60,7 @@ import logging
 import math
 import time
 from collections import OrderedDict, deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import pydantic
@@ -118,6 +118,7 @@ class Relay(Job):
     channel), taken before a chat's message is composed; without it a ``PacedChannel`` says
     how far behind a chat is. ``capabilities`` says what each chat's channel can do (its
     registration's): a channel whose customers read news as data gets each event as data.
+    ``on_view_changed`` is called after an event moved a chat's view of its delivery.
     """
 
     name = "relay"
@@ -137,6 +138,7 @@ class Relay(Job):
         metrics: Metrics = NO_METRICS,
         texts: BusinessTexts | None = None,
         capabilities: CapabilitiesOf = no_capabilities,
+        on_view_changed: Callable[[], None] | None = None,
     ) -> None:
         # On a shared store a process that died leaves events whose lease runs out without
         # anyone waking this relay, and this relay's own leases on events still being sent
@@ -145,6 +147,9 @@ class Relay(Job):
         self._store = store
         self._clock = clock
         self._tuning = tuning or RelayTuning()
+        # Told when an event moved a chat's view of its delivery (the rider tracker: a rider
+        # to start showing, or a delivery that ended), once the move is committed.
+        self._on_view_changed = on_view_changed
         # The business's catalogues: each chat told in its order's language, operators in the
         # business's (the shipped ones when none is given).
         texts = texts or BusinessTexts(DEFAULT_TEXTS)
@@ -452,6 +457,8 @@ class Relay(Job):
         self._retry_at.pop(stored.event_id, None)
         for watcher in self._finish_watchers:
             watcher.add(stored.event_id)
+        if view is not None and self._on_view_changed is not None:
+            self._on_view_changed()
 
     def _remember_foreign(self, delivery_id: str) -> None:
         self._foreign[delivery_id] = None

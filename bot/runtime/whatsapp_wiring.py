@@ -9,8 +9,9 @@
     whatsapp_receiving: GET/POST /whatsapp, the inbox's handling and its sweep
 
 ``register_whatsapp`` registers the channel ``whatsapp``: the news as its sender, the pacing as
-its turns, the conversation's later turns, the routes, the sweep, and its words. It is the
-messenger (its ``wa.me`` links open the drop-off code's claim) only when no other channel is.
+its turns, the conversation's later turns, the routes, the sweep, its words, and the rider's
+pin at each milestone (``WhatsAppRiderMap``). It is the messenger (its ``wa.me`` links open
+the drop-off code's claim) only when no other channel is.
 Hand-offs of WhatsApp customers reach the staff the core already has (Telegram's operators'
 chat, the console), and their answers the customer through the news (``WhatsAppNews.reply``:
 the reply template once the window has closed).
@@ -32,6 +33,7 @@ from bot.whatsapp.media import CloudMediaDownload, PhotoRehosting
 from bot.whatsapp.news import WhatsAppNews
 from bot.whatsapp.otp import WhatsAppOtp
 from bot.whatsapp.pacing import WhatsAppPacing
+from bot.whatsapp.rider_location import WhatsAppRiderMap
 from bot.whatsapp.sender import CloudSender, access_alert
 from bot.whatsapp.sending_texts import WHATSAPP_SENDING_TEXTS
 from bot.whatsapp.statuses import StatusFollowUp
@@ -120,6 +122,7 @@ def register_whatsapp(
             jobs=receiving.jobs,
             aclose=receiving.aclose,
             texts=(WHATSAPP_TEXTS, WHATSAPP_SENDING_TEXTS),
+            rider_map=WhatsAppRiderMap(sender, windows, store, core.texts.catalogue_for),
         )
     )
     return WhatsAppChannel(conversation, news, statuses, receiving, cloud)

@@ -2,7 +2,8 @@
 
 It plays the dashboard and the rider app: price and mark paid, move a delivery along
 (``matched`` -> ``picked_up`` -> ``in_transit`` -> ``delivered``), resend the OTP, move riders
-and change their presence, revoke keys, arm faults, and read the webhook log and call counters.
+(to a point, with a fix as old as asked; along their delivery's path; or off the map) and
+change their presence, revoke keys, arm faults, and read the webhook log and call counters.
 ``AdminActions`` holds the operations; ``Sandbox`` calls the same ones from Python.
 """
 
@@ -21,13 +22,16 @@ from bot.sandbox.core import Core
 from bot.sandbox.error_envelope import ApiError, error_response, validation_error
 from bot.sandbox.events import Event
 from bot.sandbox.faults import FAULT_TIMINGS
-from bot.sandbox.geo import coordinate_problem
+from bot.sandbox.geo import MapPoint, coordinate_problem
+from bot.sandbox.rider_path import point_on_leg, put_rider
 from bot.sandbox.state import DeliveryRecord, RiderRecord
 from bot.sandbox.validation import FieldReader, as_number, check_delivery_id, parse_json_object
 from bot.sandbox.views import rider_view
 
 ADMIN_PREFIX = "/sandbox/admin"
 PRESENCES: tuple[RiderPresence, ...] = ("available", "on_delivery", "unavailable", "not_in_app")
+MAX_FIX_AGE_SECONDS = 30 * 24 * 3600
+"""The oldest fix an admin may set: a month, far past the 30 minutes after which it is stale."""
 
 
 class AdminActions:
@@ -53,17 +57,46 @@ class AdminActions:
             raise ApiError(404, "rider_not_found", "No rider with this id on this fleet.")
         return rider
 
-    def move_rider(self, rider_id: str, latitude: float, longitude: float) -> dict[str, Any]:
-        """A fresh GPS fix for the rider, taken now."""
+    def move_rider(
+        self, rider_id: str, latitude: float, longitude: float, age_seconds: float = 0.0
+    ) -> dict[str, Any]:
+        """A GPS fix for the rider, taken ``age_seconds`` ago (0: now, fresh); older than 30
+        minutes it is listed with ``fresh`` false."""
         lat, lng = as_number(latitude), as_number(longitude)
         if lat is None or lng is None:
             raise validation_error({"latitude": ["latitude and longitude must be numbers"]})
         problem = coordinate_problem(lat, lng)
         if problem:
             raise validation_error({"latitude": [problem]})
+        age = as_number(age_seconds)
+        if age is None or not 0 <= age <= MAX_FIX_AGE_SECONDS:
+            raise validation_error(
+                {"age_seconds": [f"must be a number between 0 and {MAX_FIX_AGE_SECONDS}"]}
+            )
         rider, now = self._rider(rider_id), self._core.clock()
-        rider.latitude, rider.longitude = lat, lng
-        rider.location_updated_at = rider.last_active_at = now
+        put_rider(rider, MapPoint(lat, lng), now - age)
+        return rider_view(rider, now, None)
+
+    def clear_rider_location(self, rider_id: str) -> dict[str, Any]:
+        """The rider has no location at all (GPS off, never reported): listed as null."""
+        rider, now = self._rider(rider_id), self._core.clock()
+        rider.latitude = rider.longitude = rider.location_updated_at = None
+        return rider_view(rider, now, None)
+
+    def move_rider_along(self, delivery_id: str, fraction: float) -> dict[str, Any]:
+        """Put the delivery's rider ``fraction`` (0 to 1) of the way along its current leg
+        (start -> pickup while matched, pickup -> drop-off after: see ``rider_path``), with a
+        fresh fix taken now."""
+        number = as_number(fraction)
+        if number is None or not 0 <= number <= 1:
+            raise validation_error({"fraction": ["must be a number between 0 and 1"]})
+        record = self._core.lifecycle.get(delivery_id)
+        rider = self._core.store.riders.get(record.rider_id) if record.rider_id else None
+        point = point_on_leg(record, number)
+        if rider is None:
+            raise ApiError(400, "no_rider_assigned", "The delivery has no rider to move.")
+        now = self._core.clock()
+        put_rider(rider, point, now)
         return rider_view(rider, now, None)
 
     def set_presence(self, rider_id: str, presence: str) -> dict[str, Any]:
@@ -138,13 +171,32 @@ async def resend_otp(core: Core, actions: AdminActions, request: Request) -> Res
 
 async def move_rider(core: Core, actions: AdminActions, request: Request) -> Response:
     reader = await _body(request)
-    reader.reject_unknown(("latitude", "longitude"))
+    reader.reject_unknown(("latitude", "longitude", "age_seconds"))
     for name in ("latitude", "longitude"):
         if not reader.present(name):
             reader.fail(name, "is required")
+    age = reader.number("age_seconds", maximum=MAX_FIX_AGE_SECONDS)
     reader.raise_if_errors()
     rider_id = request.path_params["riderId"]
-    view = actions.move_rider(rider_id, reader.body["latitude"], reader.body["longitude"])
+    view = actions.move_rider(
+        rider_id, reader.body["latitude"], reader.body["longitude"], age or 0.0
+    )
+    return _ok({"rider": view}, core=core)
+
+
+async def clear_rider_location(core: Core, actions: AdminActions, request: Request) -> Response:
+    view = actions.clear_rider_location(request.path_params["riderId"])
+    return _ok({"rider": view}, core=core)
+
+
+async def rider_progress(core: Core, actions: AdminActions, request: Request) -> Response:
+    reader = await _body(request)
+    reader.reject_unknown(("fraction",))
+    fraction = reader.number("fraction", maximum=1)
+    if fraction is None and not reader.failed("fraction"):
+        reader.fail("fraction", "is required")
+    reader.raise_if_errors()
+    view = actions.move_rider_along(_delivery_id(request), fraction or 0.0)
     return _ok({"rider": view}, core=core)
 
 
@@ -211,7 +263,9 @@ ADMIN_ROUTES: tuple[tuple[str, str, AdminHandler], ...] = (
     ("POST", "/deliveries/{deliveryId}/mark-paid", mark_paid),
     ("POST", "/deliveries/{deliveryId}/advance", advance),
     ("POST", "/deliveries/{deliveryId}/resend-otp", resend_otp),
+    ("POST", "/deliveries/{deliveryId}/rider-progress", rider_progress),
     ("POST", "/riders/{riderId}/location", move_rider),
+    ("DELETE", "/riders/{riderId}/location", clear_rider_location),
     ("POST", "/riders/{riderId}/presence", set_presence),
     ("POST", "/keys/{keyId}/revoke", revoke_key),
     ("POST", "/faults", inject_fault),
@@ -246,7 +300,8 @@ def _wrap(
 
 
 def admin_routes(core: Core, actions: AdminActions) -> list[Route]:
-    # Two routes may share a path ("/faults"): Starlette keeps looking past a method mismatch.
+    # Two routes may share a path ("/faults", a rider's location): Starlette keeps looking
+    # past a method mismatch.
     return [
         Route(ADMIN_PREFIX + path, _wrap(core, actions, handler), methods=[method])
         for method, path, handler in ADMIN_ROUTES

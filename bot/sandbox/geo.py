@@ -1,9 +1,10 @@
-"""Straight-line distances and the "real coordinates" rule, shared by coverage, pricing,
-dispatch and the riders listing."""
+"""Straight-line distances, points between two places, and the "real coordinates" rule,
+shared by coverage, pricing, dispatch, the riders listing and the riders' paths."""
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 EARTH_RADIUS_KM = 6371.0088
 
@@ -15,6 +16,23 @@ def distance_km(lat1: float, lng1: float, lat2: float, lng2: float) -> float:
     d_lambda = math.radians(lng2 - lng1)
     a = math.sin(d_phi / 2) ** 2 + math.cos(phi1) * math.cos(phi2) * math.sin(d_lambda / 2) ** 2
     return 2 * EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(a)))
+
+
+class MapPoint(NamedTuple):
+    """A place on the map, in degrees."""
+
+    latitude: float
+    longitude: float
+
+
+def point_between(start: MapPoint, end: MapPoint, fraction: float) -> MapPoint:
+    """The point ``fraction`` (0 to 1) of the way from ``start`` to ``end``, interpolated in
+    degrees: a straight line on a flat map, not a great circle. Across a city the two differ
+    by metres, which is honest enough for a simulator."""
+    return MapPoint(
+        start.latitude + (end.latitude - start.latitude) * fraction,
+        start.longitude + (end.longitude - start.longitude) * fraction,
+    )
 
 
 def coordinate_problem(lat: float, lng: float) -> str | None:

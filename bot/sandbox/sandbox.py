@@ -173,7 +173,8 @@ class Sandbox:
 
     def advance_status(self, delivery_id: str, to: str | None = None) -> dict[str, Any]:
         """Move to the next status (``matched`` -> ``picked_up`` -> ``in_transit`` ->
-        ``delivered``); ``to``, when given, must be that next status."""
+        ``delivered``); ``to``, when given, must be that next status. The rider moves with it:
+        to the pickup, a third of the way to the drop-off, the drop-off (``rider_path``)."""
         record, events = self._core.lifecycle.advance(delivery_id, to)
         self._emit(events)
         return self._core.lifecycle.view(record)
@@ -183,8 +184,22 @@ class Sandbox:
         self._emit(events)
         return self._core.lifecycle.view(record)
 
-    def move_rider(self, rider_id: str, latitude: float, longitude: float) -> dict[str, Any]:
-        return self._actions.move_rider(rider_id, latitude, longitude)
+    def move_rider(
+        self, rider_id: str, latitude: float, longitude: float, *, age_seconds: float = 0.0
+    ) -> dict[str, Any]:
+        """A GPS fix for the rider, taken ``age_seconds`` ago (0: now); the rider as
+        ``GET /riders`` lists them (``location.fresh`` false once older than 30 minutes)."""
+        return self._actions.move_rider(rider_id, latitude, longitude, age_seconds)
+
+    def clear_rider_location(self, rider_id: str) -> dict[str, Any]:
+        """The rider has no location at all (``location`` null in ``GET /riders``)."""
+        return self._actions.clear_rider_location(rider_id)
+
+    def move_rider_along(self, delivery_id: str, fraction: float) -> dict[str, Any]:
+        """Put the delivery's rider ``fraction`` (0 to 1) of the way along its current leg:
+        from where they were to the pickup while ``matched``, from the pickup to the drop-off
+        once picked up. A fresh fix, taken now; the rider as ``GET /riders`` lists them."""
+        return self._actions.move_rider_along(delivery_id, fraction)
 
     def set_presence(self, rider_id: str, presence: str) -> dict[str, Any]:
         return self._actions.set_presence(rider_id, presence)

@@ -14,6 +14,7 @@ import uuid
 from dataclasses import dataclass, field
 
 from bot.partner.models import RIDER_GPS_FRESH_MINUTES
+from bot.sandbox.geo import MapPoint
 from bot.sandbox.scenario import Scenario
 from bot.sandbox.scenario_places import RiderSettings
 from bot.sandbox.validated_order import CreateOrder
@@ -66,6 +67,8 @@ class DeliveryRecord:
     payment_status: str = "unpaid"
     images: list[StoredImage] = field(default_factory=list)
     rider_id: str | None = None
+    # Where the rider was when the delivery came to them: the start of its path (rider_path).
+    rider_start: MapPoint | None = None
     updated_at: float | None = None
     cancelled_at: float | None = None
     cancellation_reason: str | None = None

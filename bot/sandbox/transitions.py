@@ -20,6 +20,10 @@ Cancel and assign are allowed before pickup only (``awaiting_price``, ``pending`
 ``matched``); unassign only while ``matched``. The moves the spec only names (``picked_up``,
 ``in_transit``, ``delivered``) and pricing, payment and OTP resend are sandbox admin actions.
 Each method returns the record and the events to send once the caller's response is out.
+
+The rider moves with the delivery (``rider_path``): a rider who gets it reports a fresh fix
+where they are, and each advance puts them on the path (the pickup, a third of the way, the
+drop-off), with a fresh fix taken now.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from bot.sandbox.auto_dispatch import may_auto_dispatch, nearest_free_rider, rel
 from bot.sandbox.error_envelope import ApiError, not_found, validation_error
 from bot.sandbox.events import Event, EventFactory
 from bot.sandbox.pricing import quote
+from bot.sandbox.rider_path import point_at_status, put_rider, start_route
 from bot.sandbox.scenario import Scenario
 from bot.sandbox.state import (
     DeliveryRecord,
@@ -130,6 +135,7 @@ class Lifecycle:
         if rider is not None:
             record.status, record.rider_id = "matched", rider.id
             take_job(rider, now)
+            start_route(record, rider, now)
         self._store.add(record)
         events = [self._event("created", record, None)]
         if rider is not None:
@@ -149,7 +155,7 @@ class Lifecycle:
         previous, rider = record.status, self._rider(record)
         if rider is not None:
             release_job(rider, now)
-        record.status, record.rider_id = "cancelled", None
+        record.status, record.rider_id, record.rider_start = "cancelled", None, None
         record.cancelled_at = record.updated_at = now
         record.cancellation_reason = reason
         return record, [self._event("cancelled", record, previous, rider)]
@@ -177,6 +183,7 @@ class Lifecycle:
                 release_job(current, now)
             take_job(rider, now)
         record.status, record.rider_id, record.updated_at = "matched", rider.id, now
+        start_route(record, rider, now)
         return record, [self._event("assigned", record, previous, rider)]
 
     def unassign(self, delivery_id: str) -> Outcome:
@@ -192,7 +199,7 @@ class Lifecycle:
         rider = self._rider(record)
         if rider is not None:
             release_job(rider, now)
-        record.rider_id, record.updated_at = None, now
+        record.rider_id, record.rider_start, record.updated_at = None, None, now
         record.status = "pending" if record.fee else "awaiting_price"
         return record, [self._event("unassigned", record, "matched", rider)]
 
@@ -245,6 +252,9 @@ class Lifecycle:
         now = self._clock()
         previous, rider = record.status, self._rider(record)
         record.status, record.updated_at = target, now
+        place = point_at_status(record)
+        if rider is not None and place is not None:
+            put_rider(rider, place, now)
         if target == "delivered" and rider is not None:
             release_job(rider, now)
         return record, [self._event(target, record, previous, rider)]

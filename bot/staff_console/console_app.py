@@ -13,7 +13,8 @@
 ``GET /console/static/...``            the stylesheet, the icon
 each section's routes                  ``deliveries_section`` (the list, a delivery's page),
                                        ``handoffs_section`` (the hand-off desk and its acts), ...
-                                       ``live_section`` (the list's changes, live), ...
+                                       ``live_section`` (the list's changes, live),
+                                       ``riders_section`` (riders on one map), ...
 =====================================  ==========================================================
 
 Every answer carries ``console_headers``' headers. Forms are read only up to ``FORM_LIMIT``
@@ -51,6 +52,7 @@ from bot.staff_console.handoffs_section import HandoffsSection
 from bot.staff_console.health_section import HealthSection
 from bot.staff_console.language_section import LanguageSection
 from bot.staff_console.live_section import LiveSection
+from bot.staff_console.riders_section import RidersSection
 from bot.staff_console.sign_in_flood import SignInFlood
 from bot.store import LinkRefusal
 from conversations.texts.catalogue import Catalogue
@@ -69,6 +71,7 @@ def console_sections(kit: ConsoleKit) -> list[ConsoleSection]:
     return [
         LiveSection(kit),  # first: its path would read as a delivery's reference otherwise
         DeliveriesSection(kit),
+        RidersSection(kit),
         DeliveryActions(kit),
         HandoffsSection(kit),
         CustomersSection(kit),

@@ -31,11 +31,13 @@ LEAFLET_PATH: Final = f"{CONSOLE_PATH}/leaflet"
 
 @dataclass(frozen=True)
 class MapPin:
-    """A place on a map: where, and its label (its marker's title and alt text)."""
+    """A place on a map: where, its label (its marker's title and alt text), and its kind
+    (``""``: a plain marker; ``"dropoff"``: a faded one, a destination beside the riders)."""
 
     latitude: float
     longitude: float
     label: str
+    kind: str = ""
 
 
 @dataclass(frozen=True)
@@ -44,15 +46,26 @@ class ConsoleMap:
 
     tiles: str  # the tile URL template
     attribution: str
-    places: str  # JSON: [{lat, lng, label}, ...]
+    places: str  # JSON: [{lat, lng, label, kind?}, ...]
 
 
 def map_of(tiles: TilesConfig | None, pins: Sequence[MapPin]) -> ConsoleMap | None:
     """The map of ``pins`` on ``tiles``; None without tiles or without a pin."""
     if tiles is None or not pins:
         return None
-    places = [{"lat": pin.latitude, "lng": pin.longitude, "label": pin.label} for pin in pins]
-    return ConsoleMap(tiles.url_template, tiles.attribution, json.dumps(places))
+    return ConsoleMap(tiles.url_template, tiles.attribution, json.dumps(_places(pins)))
+
+
+def _places(pins: Sequence[MapPin]) -> list[dict[str, object]]:
+    return [
+        {
+            "lat": pin.latitude,
+            "lng": pin.longitude,
+            "label": pin.label,
+            **({"kind": pin.kind} if pin.kind else {}),
+        }
+        for pin in pins
+    ]
 
 
 def pick_map(tiles: TilesConfig | None, around: Sequence[MapPin]) -> ConsoleMap | None:
@@ -61,8 +74,7 @@ def pick_map(tiles: TilesConfig | None, around: Sequence[MapPin]) -> ConsoleMap 
     None without tiles."""
     if tiles is None:
         return None
-    places = [{"lat": pin.latitude, "lng": pin.longitude, "label": pin.label} for pin in around]
-    return ConsoleMap(tiles.url_template, tiles.attribution, json.dumps(places))
+    return ConsoleMap(tiles.url_template, tiles.attribution, json.dumps(_places(around)))
 
 
 def leaflet_routes() -> list[BaseRoute]:

@@ -22,6 +22,7 @@ from bot.staff_console import (
     health_texts,
     language_texts,
     live_texts,
+    riders_texts,
 )
 from conversations.texts.catalogue import ChannelTexts
 
@@ -291,6 +292,7 @@ SECTION_TEXTS: Final[tuple[tuple[dict[str, str], dict[str, str]], ...]] = (
     (health_texts.EN, health_texts.FR),
     (live_texts.EN, live_texts.FR),
     (language_texts.EN, language_texts.FR),
+    (riders_texts.EN, riders_texts.FR),
 )
 """Each console section's own words, (English, French), kept beside the section."""
 

@@ -31,6 +31,7 @@ repositories and SQL on both backends):
 ``store.delivery_list``   the operators' console's list of deliveries, a keyset page at a time
 ``store.staff``           staff members, their one-time sign-in links and console sessions
 ``store.customer_search`` the console's customers: found by name or phone, their orders, limits
+``store.rider_positions`` deliveries whose rider a customer follows; each one's last fix
 ========================  ====================================================================
 
 ``store.delivery_changes`` says which deliveries changed as the console's list shows them, by
@@ -49,6 +50,15 @@ from bot.store.media_files import MediaFile, MediaStore
 from bot.store.migrations import LATEST_VERSION, MIGRATIONS
 from bot.store.otp_handoffs import OtpHandoff, OtpHandoffs
 from bot.store.relayed import RelayedEvents, SentReceipt, ViewChange
+from bot.store.rider_positions import (
+    TRACKED_STATUSES,
+    Fix,
+    KeptPosition,
+    Point,
+    RiderOnMap,
+    RiderPositions,
+    TrackedDelivery,
+)
 from bot.store.schema_rendering import Migration
 from bot.store.sent import SendKey, SentMessages
 from bot.store.sessions import SessionRecord, Sessions
@@ -68,6 +78,7 @@ __all__ = [
     "FINAL_STATUSES",
     "LATEST_VERSION",
     "MIGRATIONS",
+    "TRACKED_STATUSES",
     "AgentConversation",
     "AgentConversations",
     "AgentEvent",
@@ -80,12 +91,14 @@ __all__ = [
     "Deliveries",
     "DeliveryLink",
     "DueHook",
+    "Fix",
     "Handoff",
     "HandoffMessage",
     "Handoffs",
     "Inbox",
     "InboxCounts",
     "InboxEvent",
+    "KeptPosition",
     "LinkRefusal",
     "ListedDetails",
     "MediaFile",
@@ -94,7 +107,10 @@ __all__ = [
     "OpenedSession",
     "OtpHandoff",
     "OtpHandoffs",
+    "Point",
     "RelayedEvents",
+    "RiderOnMap",
+    "RiderPositions",
     "SchemaTooNewError",
     "SeenUpdates",
     "SendKey",
@@ -111,6 +127,7 @@ __all__ = [
     "StoreOwnedByAnother",
     "StoredItem",
     "StoredUpdate",
+    "TrackedDelivery",
     "UnconfirmedCreate",
     "UnconfirmedCreates",
     "UnknownDeliveryError",

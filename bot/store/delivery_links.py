@@ -21,7 +21,7 @@ from bot.chat_ref import ChatRef, UserRef
 from bot.clocks import Clock
 from bot.store.database import Executor, Row
 from bot.store.delivery_changes import NEXT_CHANGE
-from bot.store.listed_details import NOTHING_LISTED, ListedDetails, note_details
+from bot.store.listed_details import NOTHING_LISTED, ListedDetails, note_details, route_columns
 from bot.store.status_progress import FINAL_STATUSES, ShownStatus, StatusEvent, moves_forward
 from bot.store.store_backend import Backend
 
@@ -74,8 +74,9 @@ class DeliveryLink:
 _ADD = f"""INSERT INTO deliveries (delivery_id, channel, chat_id, user_id, created_at,
         receiver_phone, tracking_url, status, status_created, tracking_sent_at, updated_at,
         saved_order, language, told, fee, currency, rider_id, rider_name, customer_name,
-        sender_phone, change_seq)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, {NEXT_CHANGE})
+        sender_phone, pickup_lat, pickup_lng, dropoff_lat, dropoff_lng, change_seq)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+        {NEXT_CHANGE})
     ON CONFLICT (delivery_id) DO NOTHING"""  # noqa: S608 (fixed text only)
 _GET = """SELECT delivery_id, channel, chat_id, user_id, created_at, receiver_phone,
         tracking_url, status, status_created, tracking_sent_at, updated_at, language, told
@@ -142,8 +143,8 @@ class Deliveries:
         ``language`` the shipped language the customer ordered in (``Catalogue.chosen``),
         which the relay speaks to them, None for the business default; ``told`` the facts the
         answer to the create already told (``DeliveryLink.told``); ``details`` what the
-        console lists of it (``ListedDetails``: fee, rider, sender), as the create's answer
-        showed it.
+        console lists of it (``ListedDetails``: fee, rider, sender, route), as the create's
+        answer showed it.
         Returns False when the delivery was already linked (a create retried with its
         idempotency key): the first link is kept, so a delivery can never change owner.
         """
@@ -169,6 +170,7 @@ class Deliveries:
                 details.rider_name,
                 details.customer_name,
                 details.sender_phone,
+                *route_columns(details),
             ),
         )
         return changed > 0

@@ -47,6 +47,7 @@ from bot.store.schema_steps import (
     step_25_whatsapp_inbox,
     step_26_whatsapp_sending,
     step_27_store_owner,
+    step_28_rider_positions,
 )
 from bot.store.store_backend import StoreDatabase
 from bot.store.store_errors import SchemaTooNewError
@@ -79,6 +80,7 @@ STEPS: tuple[SchemaStep, ...] = (
     step_25_whatsapp_inbox.STEP,
     step_26_whatsapp_sending.STEP,
     step_27_store_owner.STEP,
+    step_28_rider_positions.STEP,
 )
 """Every schema step, oldest first: step N is version N. Append only."""
 

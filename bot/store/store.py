@@ -74,6 +74,7 @@ from bot.store.pg_host import PgHost
 from bot.store.pg_migrations import migrate_postgres
 from bot.store.queue_gauges import QueueGauges
 from bot.store.relayed import RelayedEvents
+from bot.store.rider_positions import RiderPositions
 from bot.store.sent import SentMessages
 from bot.store.sessions import Sessions
 from bot.store.sqlite_backend import SqliteBackend
@@ -161,6 +162,7 @@ class Store:
         self.staff = StaffStore(db, clock)
         self.whatsapp_windows = WhatsAppWindows(db, clock)
         self.whatsapp_sent = WhatsAppSent(db, clock)
+        self.rider_positions = RiderPositions(db, clock)
 
     @classmethod
     async def connect(

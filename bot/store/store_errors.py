@@ -10,6 +10,8 @@
     ├── StoreOwnedByAnother       the store belongs to another business (store_owner)
     ├── TargetNotEmpty            ``migrate-store`` found data in the PostgreSQL database
     │                             (pg_from_sqlite)
+    ├── SourceOfAnotherBusiness   ``migrate-store`` was given another business's SQLite file
+    │                             (pg_from_sqlite)
     ├── TooLongForTheLoop         a statement that must go to the thread after all; caught
     │                             inside the store, never seen above it (loop_statements)
     └── LocalPostgresError        a throwaway PostgreSQL server could not be started; also a

@@ -145,6 +145,21 @@ class LocationRequest:
 
 
 @dataclass(frozen=True)
+class LocationMessage:
+    """A pin on a map in the chat: where (degrees), and the place's name and address lines
+    shown under it (the rider on the map: the rider, and the sentence about them)."""
+
+    latitude: float
+    longitude: float
+    name: str = ""
+    address: str = ""
+
+    def __post_init__(self) -> None:
+        if not -90 <= self.latitude <= 90 or not -180 <= self.longitude <= 180:
+            raise ValueError(f"({self.latitude}, {self.longitude}) is not a place on Earth")
+
+
+@dataclass(frozen=True)
 class TemplateMessage:
     """An approved message template, the only message allowed outside the customer-service
     window: its ``name``, ``language`` code and body parameters, in order."""
@@ -163,5 +178,7 @@ class TemplateMessage:
                 )
 
 
-Outgoing = TextMessage | ButtonsMessage | ListMessage | LocationRequest | TemplateMessage
+Outgoing = (
+    TextMessage | ButtonsMessage | ListMessage | LocationRequest | LocationMessage | TemplateMessage
+)
 """One message the bot sends on WhatsApp."""

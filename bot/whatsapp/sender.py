@@ -2,10 +2,10 @@
 refusals mapped once.
 
 Each ``Outgoing`` value becomes the Cloud API's JSON for its type (``text``, ``interactive``
-buttons, list or location request, ``template``), posted with pywa's ``api.send_message`` on
-the business's number. The wire shapes are Meta's ("Messages" reference); pywa's own message
-builders are not used because the values here are already checked against Meta's limits and
-map one to one to the JSON.
+buttons, list or location request, ``location``, ``template``), posted with pywa's
+``api.send_message`` on the business's number. The wire shapes are Meta's ("Messages"
+reference); pywa's own message builders are not used because the values here are already
+checked against Meta's limits and map one to one to the JSON.
 
 Every send waits for its turn (``pacing.WhatsAppPacing``, shared by every process on the
 store). Meta's refusals, by code::
@@ -40,6 +40,7 @@ from bot.whatsapp.cloud_client import CloudClient
 from bot.whatsapp.outgoing import (
     ButtonsMessage,
     ListMessage,
+    LocationMessage,
     LocationRequest,
     Outgoing,
     TemplateMessage,
@@ -102,6 +103,16 @@ def cloud_json(message: Outgoing) -> tuple[str, dict[str, object]]:
             parameters = [{"type": "text", "text": text} for text in message.parameters]
             template["components"] = [{"type": "body", "parameters": parameters}]
         return "template", template
+    if isinstance(message, LocationMessage):
+        location: dict[str, object] = {
+            "latitude": message.latitude,
+            "longitude": message.longitude,
+        }
+        if message.name:
+            location["name"] = message.name
+        if message.address:
+            location["address"] = message.address
+        return "location", location
     interactive: dict[str, object]
     footer = ""
     if isinstance(message, ButtonsMessage):

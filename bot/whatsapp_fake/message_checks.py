@@ -5,7 +5,9 @@ Meta's request: ``messaging_product: "whatsapp"``, ``recipient_type: "individual
 ``template``, ``image`` ...), with ``context.message_id`` for a reply. What Meta refuses is
 refused here with Meta's code: a missing or mistyped field or an unknown ``type`` with 100
 ("Invalid parameter"), a value over a limit of an interactive message with 131009 ("Parameter
-value is not valid"; ``interactive_checks``). An accepted body becomes a ``SentMessage``.
+value is not valid"; ``interactive_checks``), and so is a location's latitude or longitude that
+is not a number of degrees within range (beyond ±90, ±180). An accepted body becomes a
+``SentMessage``.
 
 Where Meta's behaviour is not documented the fake makes one choice, said here: a media id the
 fake does not hold is refused with 131009 at once (Meta may instead accept and fail later).
@@ -13,6 +15,7 @@ fake does not hold is refused with 131009 at once (Meta may instead accept and f
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -106,15 +109,34 @@ def _read_media(
 
 
 def _read_location(content: Mapping[str, Any], wa_id: str) -> SentMessage:
-    for coordinate in ("latitude", "longitude"):
-        value = content.get(coordinate)
-        if isinstance(value, bool) or not isinstance(value, int | float | str):
-            raise GraphError(
-                INVALID_PARAMETER, f"The parameter location['{coordinate}'] is required."
-            )
-    name = optional_text(content, "name")
-    address = optional_text(content, "address")
-    return SentMessage("location", wa_id, text="\n".join(part for part in (name, address) if part))
+    latitude = _coordinate(content, "latitude", 90.0)
+    longitude = _coordinate(content, "longitude", 180.0)
+    name = optional_text(content, "name", where="location")
+    address = optional_text(content, "address", where="location")
+    return SentMessage(
+        "location",
+        wa_id,
+        text="\n".join(part for part in (name, address) if part),
+        latitude=latitude,
+        longitude=longitude,
+        place_name=name,
+        address=address,
+    )
+
+
+def _coordinate(content: Mapping[str, Any], key: str, bound: float) -> float:
+    """``location[key]`` in degrees: a number, or a string of one, as Meta takes both; missing
+    or of another type is 100, not a number or beyond ``bound`` either way is 131009."""
+    value = content.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float | str) or value == "":
+        raise GraphError(INVALID_PARAMETER, f"The parameter location['{key}'] is required.")
+    try:
+        degrees = float(value)
+    except ValueError:
+        degrees = math.nan
+    if not -bound <= degrees <= bound:  # NaN too
+        raise GraphError(PARAMETER_NOT_VALID, f"Param location['{key}'] is not a valid {key}.")
+    return degrees
 
 
 def _read_template(content: Mapping[str, Any], wa_id: str) -> SentMessage:

@@ -42,7 +42,8 @@ class SentMessage:
 
     ``text`` is what reads as the message's words: a text's body, an interactive message's
     body, a media caption, or a template's parameters joined by newlines. ``offered`` are the
-    buttons or rows (in order), ``list_button`` the label that opens a list.
+    buttons or rows (in order), ``list_button`` the label that opens a list. A location's
+    pin is ``latitude`` and ``longitude`` (degrees), with its ``place_name`` and ``address``.
     """
 
     kind: SentKind
@@ -60,6 +61,10 @@ class SentMessage:
     reacted_to: str = ""
     emoji: str = ""
     replied_to: str = ""
+    latitude: float | None = None
+    longitude: float | None = None
+    place_name: str = ""
+    address: str = ""
     message_id: str = ""
     accepted_at: float = 0.0
     raw: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)

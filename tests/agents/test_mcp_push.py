@@ -2,7 +2,7 @@
 on loopback): it subscribes to a conversation's events resource, a partner event arrives, the
 client is notified, and reading the resource gives that event once. Both ways the SDK
 subscribes: ``resources/subscribe`` (protocol 2025-11-25) and ``subscriptions/listen``
-(2026-07-28)."""
+(2026-07-28). A rider's position (``rider_position``) is pushed the same way."""
 
 from __future__ import annotations
 
@@ -27,8 +27,11 @@ from bot.agents.mcp_tools import build_mcp_server
 from bot.config import key_hash
 from bot.jobs import Scheduler
 from bot.store.coordination import ALWAYS_LEADS
+from bot.store.rider_positions import Fix, Point
+from bot.tracking.rider_map import NOTHING_SHOWN
 
 from .conftest import SHOP_KEY, AgentWorld, LoopbackServer
+from .test_agent_rider_positions import rider_view
 
 
 def _push(world: AgentWorld, channel: str = "shop") -> EventPush:
@@ -178,3 +181,26 @@ async def test_a_subscription_over_streamable_http_is_notified(world: AgentWorld
     finally:
         await http.stop()
     assert types[0] == "delivery.created"
+
+
+async def test_a_rider_position_is_pushed_like_any_event(world: AgentWorld) -> None:
+    created = await world.order("push-5")
+    await world.settle()
+    uri = _uri(created)
+    assert world.store is not None and world.core is not None
+    link = await world.store.deliveries.get(created["delivery"]["id"])
+    assert link is not None
+    rider_map = world.core.channels.rider_map(link.chat)
+    assert rider_map is not None
+    push = _push(world)
+    server = build_mcp_server(_push_conversations(world), "shop", push)
+    async with _running(push), Client(server) as client:
+        async with client.listen(resource_subscriptions=[uri]) as stream:
+            fix = Fix(Point(6.5158, 3.3898), 1_800_000_000.0)
+            await rider_map.show(link.chat, rider_view(link.delivery_id, fix), NOTHING_SHOWN)
+            async with asyncio.timeout(5):
+                event = await anext(aiter(stream))
+        events = await _events(client, uri)
+    assert event == ResourceUpdated(uri=uri)
+    assert events[-1]["type"] == "rider_position"
+    assert events[-1]["position"]["latitude"] == 6.5158

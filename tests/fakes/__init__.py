@@ -9,13 +9,14 @@ point ``base_url``/``base_file_url`` (``[telegram] api_base_url``) at ``tg.api_b
 
 from .telegram_api import FAKE_BOT_TOKEN, FakeTelegram
 from .telegram_delivery import Webhook, WebhookDelivery
-from .telegram_records import RecordedCall, SentMessage
+from .telegram_records import LiveLocation, RecordedCall, SentMessage
 from .telegram_updates import UpdateFactory, post_update
 from .telegram_world import StoredFile, TgChat, TgUser
 
 __all__ = [
     "FAKE_BOT_TOKEN",
     "FakeTelegram",
+    "LiveLocation",
     "RecordedCall",
     "SentMessage",
     "StoredFile",

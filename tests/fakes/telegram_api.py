@@ -9,9 +9,10 @@
 
 It speaks the wire format (``/bot<token>/<method>``, ``/file/bot<token>/<path>``, the ok/error
 envelopes with Telegram's status codes and descriptions), keeps the state a real chat would
-have (message ids, edits, deletions, files, callback queries), hands updates out by long
-polling or webhook pushes, records every call, and fails on demand (429 with retry_after, 403
-for a blocked chat, anything else via ``fail_next``).
+have (message ids, edits, deletions, files, callback queries, live locations and their
+moves), hands updates out by long polling or webhook pushes, records every call, and fails on
+demand (429 with retry_after, 403 for a blocked chat, anything else via ``fail_next``). Time
+(message dates, live periods) is the ``clock`` it is given.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from .telegram_failures import FailurePlan
 from .telegram_holds import HoldPlan
 from .telegram_log import CallLog
 from .telegram_methods import BotApi
+from .telegram_records import LiveLocation
 from .telegram_updates import UpdateFactory
 from .telegram_wire import BotApiError, JSONDict, ParsedRequest, ok_envelope, parse_request
 from .telegram_world import StoredFile, TgChat, TgUser, World
@@ -173,6 +175,26 @@ class FakeTelegram(CallLog):
     def message(self, chat_id: int, message_id: int) -> JSONDict | None:
         """A message as it stands now (after edits), or None once deleted."""
         return self._world.message(chat_id, message_id)
+
+    def live_location(self, chat_id: int, message_id: int) -> LiveLocation | None:
+        """The live location the bot sent as that message, as it stands now (its positions,
+        whether it is stopped or still live); None when the message is no live location."""
+        state = self._world.live_locations.get((chat_id, message_id))
+        if state is None:
+            return None
+        return LiveLocation(
+            chat_id,
+            message_id,
+            tuple(state.positions),
+            state.live_period,
+            state.stopped,
+            state.live(self._world.now()),
+        )
+
+    def live_locations(self, chat_id: int) -> list[LiveLocation]:
+        """Every live location the bot sent to ``chat_id`` (and did not delete), oldest first."""
+        numbers = sorted(n for chat, n in self._world.live_locations if chat == chat_id)
+        return [found for n in numbers if (found := self.live_location(chat_id, n)) is not None]
 
     def topic_closed(self, chat_id: int, thread_id: int) -> bool | None:
         """Whether the forum topic ``thread_id`` of the chat is closed (None: no such topic)."""

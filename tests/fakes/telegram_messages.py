@@ -1,5 +1,8 @@
 """Bot API methods on messages: send, edit, delete, chat actions, callback answers.
 
+Locations (static and live) are in ``telegram_locations``, which sends and edits through the
+``new_message`` and ``editable`` here.
+
 Telegram's checks that a bot can fail are applied with Telegram's descriptions: unknown chat,
 empty or too long text, unparsable markup, invalid keyboards, editing to identical content,
 editing or deleting what is not there, answering a callback query twice.
@@ -30,15 +33,15 @@ _CHAT_ACTIONS = frozenset(
         "upload_video_note",
     }
 )
-_NOT_MODIFIED = (
+NOT_MODIFIED = (
     "message is not modified: specified new message content and reply markup are exactly "
     "the same as a current content and reply markup of the message"
 )
 
 
 class MessageMethods:
-    """sendMessage, sendPhoto, sendLocation, sendChatAction, editMessageText,
-    editMessageReplyMarkup, deleteMessage and answerCallbackQuery over the fake's world."""
+    """sendMessage, sendPhoto, sendChatAction, editMessageText, editMessageReplyMarkup,
+    deleteMessage and answerCallbackQuery over the fake's world."""
 
     def __init__(self, world: World) -> None:
         self._world = world
@@ -50,7 +53,7 @@ class MessageMethods:
             raise bad_request("message text is empty")
         if utf16_length(text) > MAX_MESSAGE_LENGTH:
             raise bad_request("message is too long")
-        message = self._new_message(chat, p, text=text)
+        message = self.new_message(chat, p, text=text)
         if entities:
             message["entities"] = entities
         self._world.store_message(message)
@@ -69,23 +72,11 @@ class MessageMethods:
             "width": 1280,
             "height": 960,
         }
-        message = self._new_message(chat, p, photo=[photo_size])
+        message = self.new_message(chat, p, photo=[photo_size])
         if caption:
             message["caption"] = caption
         if entities:
             message["caption_entities"] = entities
-        self._world.store_message(message)
-        return message
-
-    async def send_location(self, p: JSONDict, f: dict[str, UploadedFile], d: Disconnected) -> Any:
-        chat = self._world.chat(p.get("chat_id"))
-        latitude, longitude = p.get("latitude"), p.get("longitude")
-        if not isinstance(latitude, int | float) or not -90 <= latitude <= 90:
-            raise bad_request("wrong latitude")
-        if not isinstance(longitude, int | float) or not -180 <= longitude <= 180:
-            raise bad_request("wrong longitude")
-        location = {"latitude": float(latitude), "longitude": float(longitude)}
-        message = self._new_message(chat, p, location=location)
         self._world.store_message(message)
         return message
 
@@ -101,7 +92,9 @@ class MessageMethods:
             raise bad_request("wrong file identifier/HTTP URL specified")
         return stored
 
-    def _new_message(self, chat: TgChat, p: JSONDict, **content: Any) -> JSONDict:
+    def new_message(self, chat: TgChat, p: JSONDict, **content: Any) -> JSONDict:
+        """A new message from the bot in ``chat`` with ``content``, as the send ``p`` asks
+        (reply, topic, keyboard checked); not stored yet."""
         markup = p.get("reply_markup")
         if markup is not None:
             validate_reply_markup(markup)
@@ -136,7 +129,7 @@ class MessageMethods:
     async def edit_message_text(
         self, p: JSONDict, f: dict[str, UploadedFile], d: Disconnected
     ) -> Any:
-        message = self._editable(p)
+        message = self.editable(p)
         if "text" not in message:
             raise bad_request("there is no text in the message to edit")
         text, entities = _formatted(p, "text", "parse_mode", "entities")
@@ -149,12 +142,14 @@ class MessageMethods:
     async def edit_message_reply_markup(
         self, p: JSONDict, f: dict[str, UploadedFile], d: Disconnected
     ) -> Any:
-        message = self._editable(p)
+        message = self.editable(p)
         return self._apply_edit(
             message, p, text=message.get("text"), entities=message.get("entities")
         )
 
-    def _editable(self, p: JSONDict) -> JSONDict:
+    def editable(self, p: JSONDict) -> JSONDict:
+        """The message an edit ``p`` names, as it stands; Telegram's 400 when there is none or
+        it is not the bot's."""
         if p.get("inline_message_id"):
             raise bad_request("MESSAGE_ID_INVALID")  # inline mode is out of the fake's scope
         chat = self._world.chat(p.get("chat_id"))
@@ -182,7 +177,7 @@ class MessageMethods:
             else:
                 edited[key] = value
         if all(edited.get(k) == message.get(k) for k in ("text", "entities", "reply_markup")):
-            raise bad_request(_NOT_MODIFIED)
+            raise bad_request(NOT_MODIFIED)
         edited["edit_date"] = self._world.now()
         self._world.store_message(edited)
         return edited

@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .telegram_delivery import UpdateQueue, Webhook
+from .telegram_locations import LocationMethods
 from .telegram_messages import MessageMethods
 from .telegram_topics import TopicMethods
 from .telegram_wire import BotApiError, Disconnected, JSONDict, UploadedFile, bad_request
@@ -34,6 +35,8 @@ _CHAT_BOUND = frozenset(
         "sendChatAction",
         "editMessageText",
         "editMessageReplyMarkup",
+        "editMessageLiveLocation",
+        "stopMessageLiveLocation",
         "deleteMessage",
         "createForumTopic",
         "closeForumTopic",
@@ -50,6 +53,7 @@ class BotApi:
         self._any_webhook_host = any_webhook_host
         self._commands: dict[tuple[str, str], list[JSONDict]] = {}
         messages = MessageMethods(world)
+        locations = LocationMethods(world, messages)
         self.topics = TopicMethods(world)
         methods: dict[str, Method] = {
             "getMe": self.get_me,
@@ -63,10 +67,12 @@ class BotApi:
             "getWebhookInfo": self.get_webhook_info,
             "sendMessage": messages.send_message,
             "sendPhoto": messages.send_photo,
-            "sendLocation": messages.send_location,
+            "sendLocation": locations.send_location,
             "sendChatAction": messages.send_chat_action,
             "editMessageText": messages.edit_message_text,
             "editMessageReplyMarkup": messages.edit_message_reply_markup,
+            "editMessageLiveLocation": locations.edit_message_live_location,
+            "stopMessageLiveLocation": locations.stop_message_live_location,
             "deleteMessage": messages.delete_message,
             "answerCallbackQuery": messages.answer_callback_query,
             "createForumTopic": self.topics.create_forum_topic,

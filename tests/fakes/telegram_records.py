@@ -85,3 +85,31 @@ class SentMessage:
         if not isinstance(data, str):
             raise LookupError(f"button {text!r} has no callback_data")
         return data
+
+
+@dataclass(frozen=True)
+class LiveLocation:
+    """A live location the bot sent, as it stands when asked.
+
+    ``positions`` are the (latitude, longitude) it pointed to: the sent one first, then one per
+    successful ``editMessageLiveLocation``. ``live`` is whether it can still be edited now (not
+    stopped, its ``live_period`` from the message's date not over); ``stopped`` whether
+    ``stopMessageLiveLocation`` ended it.
+    """
+
+    chat_id: int
+    message_id: int
+    positions: tuple[tuple[float, float], ...]
+    live_period: int
+    stopped: bool
+    live: bool
+
+    @property
+    def position(self) -> tuple[float, float]:
+        """Where it points now."""
+        return self.positions[-1]
+
+    @property
+    def edits(self) -> int:
+        """How many edits moved (or changed) it since it was sent."""
+        return len(self.positions) - 1

@@ -35,6 +35,9 @@ INTEGER_FIELDS = frozenset(
         "cache_time",
         "user_id",
         "reply_to_message_id",
+        "live_period",
+        "heading",
+        "proximity_alert_radius",
     }
 )
 BOOLEAN_FIELDS = frozenset(

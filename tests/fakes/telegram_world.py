@@ -141,6 +141,36 @@ class ForumTopicState:
     closed: bool = False
 
 
+LIVE_FOREVER = 0x7FFFFFFF
+"""The ``live_period`` of a live location that can be edited indefinitely."""
+# Telegram shows these fields of a message's Location only while it is live.
+_LIVE_ONLY_FIELDS = ("live_period", "heading", "proximity_alert_radius")
+
+
+def without_live_fields(message: JSONDict) -> JSONDict:
+    """The message with its location as Telegram shows it once no longer live."""
+    location = {k: v for k, v in message["location"].items() if k not in _LIVE_ONLY_FIELDS}
+    return {**message, "location": location}
+
+
+@dataclass
+class LiveLocationState:
+    """A live location the bot sent: how long it may be edited, whether it was stopped, and
+    every place it pointed to (the sent one first, then each edit)."""
+
+    sent_at: int
+    live_period: int
+    positions: list[tuple[float, float]]
+    stopped: bool = False
+
+    def live(self, now: int) -> bool:
+        """True while the location can still be edited: not stopped, its period not over (a
+        ``live_period`` of 0x7FFFFFFF never ends)."""
+        if self.stopped:
+            return False
+        return self.live_period == LIVE_FOREVER or now - self.sent_at < self.live_period
+
+
 @dataclass
 class World:
     """Mutable state of the fake, owned by one FakeTelegram."""
@@ -152,6 +182,8 @@ class World:
     callback_answers: dict[str, JSONDict | None] = field(default_factory=dict)
     # Forum topics by (chat id, message_thread_id): the ForumTopic object and whether closed.
     topics: dict[tuple[int, int], ForumTopicState] = field(default_factory=dict)
+    # Live locations by (chat id, message id), for as long as their message exists.
+    live_locations: dict[tuple[int, int], LiveLocationState] = field(default_factory=dict)
     _messages: dict[tuple[int, int], JSONDict] = field(default_factory=dict)
     _last_message_id: dict[int, int] = field(default_factory=dict)
     _files_by_id: dict[str, StoredFile] = field(default_factory=dict)
@@ -190,13 +222,20 @@ class World:
         self._messages[(chat_id, message_id)] = copy.deepcopy(message)
 
     def message(self, chat_id: int, message_id: int) -> JSONDict | None:
-        """The current state of a message, or None if it does not exist (any more)."""
+        """The current state of a message, or None if it does not exist (any more); a live
+        location whose period is over reads as Telegram then shows it."""
         message = self._messages.get((chat_id, message_id))
-        return copy.deepcopy(message) if message is not None else None
+        if message is None:
+            return None
+        live = self.live_locations.get((chat_id, message_id))
+        if live is not None and not live.live(self.now()):
+            return without_live_fields(copy.deepcopy(message))
+        return copy.deepcopy(message)
 
     def delete_message(self, chat_id: int, message_id: int) -> None:
         """Forget a deleted message."""
         del self._messages[(chat_id, message_id)]
+        self.live_locations.pop((chat_id, message_id), None)
 
     def register_file(
         self, data: bytes, *, folder: str = "documents", suffix: str = ""

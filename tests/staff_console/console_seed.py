@@ -1,14 +1,15 @@
 """A small console's worth of deliveries, as the bot's relay and create would have written them
 (``store.deliveries``, ``store.relayed``, ``store.audit``): four deliveries in different states
-and channels, one with a history of events, messages and an audit entry. The accessibility
-test and ``make console-screenshots`` draw the console over it."""
+and channels, one with a history of events, messages and an audit entry, and its rider's last
+position (``store.rider_positions``). The accessibility test and ``make console-screenshots``
+draw the console over it."""
 
 from __future__ import annotations
 
 from typing import Final
 
 from bot.chat_ref import ChatRef
-from bot.store import ListedDetails, SendKey, SentReceipt, Store
+from bot.store import Fix, ListedDetails, Point, SendKey, SentReceipt, Store
 from bot.store.delivery_history import CUSTOMER, OPERATORS, HistoryEvent, HistoryMessage, Place
 
 WITH_HISTORY: Final = "3f2a9c1e-1111-4bbb-8ccc-000000000001"
@@ -43,6 +44,10 @@ async def seed(store: Store, now: float) -> None:
         await store.deliveries.add(
             delivery_id, chat, chat.id, created, phone, None, status, details=details
         )
+    # The rider on the map kept the in-transit rider's last fix, two minutes ago.
+    await store.rider_positions.keep(
+        WITH_HISTORY, "rdr_10", Fix(Point(6.5126, 3.3802), now - 120), ""
+    )
     await _history(store, now - 95 * 60)
 
 

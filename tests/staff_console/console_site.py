@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import httpx
 
 from bot.bot_core import BotCore, build_core
-from bot.config import ConsoleConfig
+from bot.config import ConsoleConfig, TilesConfig
 from bot.partner.options import ClientOptions
 from bot.settings import CoreSettings
 from bot.staff.staff_door import StaffDoor
@@ -64,9 +64,10 @@ async def console_site(
     *,
     metrics: bool = False,
     signing_secrets: tuple[str, ...] = (),
+    tiles: TilesConfig | None = None,
 ) -> AsyncIterator[ConsoleSite]:
     """The site over ``store``; ``metrics``: the business records its metrics;
-    ``signing_secrets`` turn the Partner webhooks on."""
+    ``signing_secrets`` turn the Partner webhooks on; its maps are drawn on ``tiles``."""
     settings = CoreSettings(
         partner_base_url=NOWHERE,
         partner_api_key=KEY,
@@ -75,6 +76,7 @@ async def console_site(
         console=console,
         metrics=metrics,
         signing_secrets=signing_secrets,
+        map_tiles=tiles,
     )
     core = build_core(settings, store)
     door = StaffDoor(store, console, PUBLIC, clock=clock)  # links even while the console is off

@@ -268,3 +268,21 @@ async def test_a_version_7_file_keeps_its_links_and_unconfirmed_creates_without_
         assert old is not None and old.language is None
         kept = await store.unconfirmed.get("k")
         assert kept is not None and kept.language is None
+
+
+async def test_a_version_27_file_tracks_its_riding_deliveries_without_a_route(
+    db_path: Path,
+) -> None:
+    """Deliveries linked before routes were kept are tracked all the same, with no route."""
+    make_file_by_hand(db_path, MIGRATIONS[:27])
+    with closing(sqlite3.connect(db_path, isolation_level=None)) as raw:
+        raw.executemany(
+            "INSERT INTO deliveries (delivery_id, chat_id, user_id, created_at, status,"
+            " updated_at, rider_id) VALUES (?, 7, 7, ?, ?, 100.0, ?)",
+            [("riding", 100.0, "in_transit", "rdr_1"), ("done", 50.0, "delivered", "rdr_1")],
+        )
+    async with Store.open(db_path) as store:
+        assert store.schema_version == LATEST_VERSION
+        (riding,) = await store.rider_positions.tracked()
+        assert (riding.delivery_id, riding.active, riding.kept) == ("riding", True, None)
+        assert (riding.pickup, riding.dropoff) == (None, None)

@@ -22,6 +22,7 @@ from bot.store import (
     inbox,
     media_files,
     otp_handoffs,
+    rider_positions,
     sent,
     sessions,
     sqlite_backend,
@@ -85,6 +86,8 @@ INDEXED_QUERIES: list[tuple[ModuleType, str]] = [
     *((handoffs, name) for name in ("_PENDING_REFS", "_COUNT_SINCE", "_NOT_CLOSED")),
     *((customer_search, name) for name in ("_KNOWN", "_FACTS", "_DELIVERIES", "_LIMITS_HIT")),
     (customer_search, "_PROVED_PHONE"),
+    # ``_TRACKED`` reads every kept row by design: test_rider_positions checks its plan.
+    *((rider_positions, name) for name in ("_ON_MAP", "_DELIVERY_EXISTS", "_DROP")),
 ]
 
 

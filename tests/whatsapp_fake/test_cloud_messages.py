@@ -6,7 +6,7 @@ from __future__ import annotations
 from pywa_async.types.callback import Button, Section, SectionList, SectionRow
 from pywa_async.types.templates import BodyText, TemplateLanguage
 
-from .cloud_fixtures import CUSTOMER, Cloud
+from .cloud_fixtures import CUSTOMER, PHONE_NUMBER_ID, Cloud
 
 
 async def test_a_text_is_answered_with_the_wa_id_and_a_message_id(cloud: Cloud) -> None:
@@ -74,6 +74,31 @@ async def test_a_location_request_and_a_template_are_recorded(cloud: Cloud) -> N
         "en",
     )
     assert template.parameters == ("D-1042", "Your rider is on the way")
+
+
+async def test_a_location_is_recorded_with_its_pin_name_and_address(cloud: Cloud) -> None:
+    await cloud.client.wa.send_location(
+        to=CUSTOMER, latitude=6.5158, longitude=3.3898, name="Musa", address="On the way to you."
+    )
+    await cloud.client.session.post(
+        f"/{PHONE_NUMBER_ID}/messages",
+        json={
+            "messaging_product": "whatsapp",
+            "to": CUSTOMER,
+            "type": "location",
+            "location": {"latitude": "-33.8688", "longitude": "151.2093"},
+        },
+    )
+
+    pin, written = cloud.fake.sent_to(CUSTOMER)
+    assert (pin.kind, pin.latitude, pin.longitude) == ("location", 6.5158, 3.3898)
+    assert (pin.place_name, pin.address, pin.text) == (
+        "Musa",
+        "On the way to you.",
+        "Musa\nOn the way to you.",
+    )
+    # Meta takes the degrees as numbers or as strings of them.
+    assert (written.latitude, written.longitude, written.place_name) == (-33.8688, 151.2093, "")
 
 
 async def test_a_reply_and_a_reaction_name_the_message_they_answer(cloud: Cloud) -> None:

@@ -92,6 +92,17 @@ MALFORMED: dict[str, dict[str, Any]] = {
     },
     "a template without a language": {"type": "template", "template": {"name": "x"}},
     "an image of no media": {"type": "image", "image": {"caption": "x"}},
+    "a location without a latitude": {"type": "location", "location": {"longitude": 3.4}},
+    "a location whose longitude is not a value": {
+        "type": "location",
+        "location": {"latitude": 6.5, "longitude": [3.4]},
+    },
+}
+BEYOND = {
+    "a latitude past the pole": {"latitude": 90.5, "longitude": 3.4},
+    "a longitude past the date line": {"latitude": 6.5, "longitude": -180.01},
+    "a latitude that is no number": {"latitude": "north", "longitude": 3.4},
+    "a longitude that is NaN": {"latitude": 6.5, "longitude": "NaN"},
 }
 
 
@@ -111,6 +122,20 @@ async def test_a_malformed_message_is_refused_with_100(
     assert (error["code"], error["type"]) == (100, "OAuthException")
     assert error["error_data"]["messaging_product"] == "whatsapp"
     assert cloud.fake.refusals == {100: 1}
+
+
+@pytest.mark.parametrize("pin", BEYOND.values(), ids=BEYOND)
+async def test_a_location_off_the_earth_is_refused_with_131009(
+    cloud: Cloud, pin: dict[str, Any]
+) -> None:
+    body = {"messaging_product": "whatsapp", "to": CUSTOMER, "type": "location", "location": pin}
+
+    answer = await cloud.client.session.post(f"/{PHONE_NUMBER_ID}/messages", json=body)
+
+    assert answer.status_code == 400
+    assert answer.json()["error"]["code"] == 131009
+    assert cloud.fake.refusals == {131009: 1}
+    assert cloud.fake.sent_to(CUSTOMER) == []
 
 
 async def test_a_body_that_is_not_a_json_object_is_refused_with_100(cloud: Cloud) -> None:

@@ -17,8 +17,9 @@
  *   - Every div.console-map with data-tiles is drawn: the div is shown (it is `hidden` until
  *     then, so without this script, without Leaflet or with tiles that never load, the page
  *     shows no empty box: it keeps the coordinates it prints in words).
- *   - data-places, a JSON list of {lat, lng, label}: a marker for each (its label as the
- *     marker's title and alt text), all fitted in view.
+ *   - data-places, a JSON list of {lat, lng, label, kind}: a marker for each (its label as
+ *     the marker's title and alt text), all fitted in view; kind "dropoff" (optional) fades
+ *     the marker, a destination drawn beside the riders' own markers.
  *   - data-pick-lat="NAME" data-pick-lng="NAME" on a div.console-map inside a <form>: a click
  *     on the map sets that form's inputs named NAME to the point's latitude and longitude
  *     (6 decimals), moves one "picked" marker there and fires "input" and "change" events on
@@ -33,6 +34,7 @@
 
   var PICK_ZOOM = 15;
   var FIT_MAX_ZOOM = 16;
+  var DROPOFF_OPACITY = 0.55;
 
   function places(element) {
     var raw = element.getAttribute("data-places");
@@ -100,7 +102,12 @@
     var bounds = [];
     places(element).forEach(function (place) {
       var label = String(place.label || "");
-      L.marker([place.lat, place.lng], { title: label, alt: label }).addTo(map);
+      var faded = place.kind === "dropoff";
+      L.marker([place.lat, place.lng], {
+        title: label,
+        alt: label,
+        opacity: faded ? DROPOFF_OPACITY : 1,
+      }).addTo(map);
       bounds.push([place.lat, place.lng]);
     });
 

@@ -6,9 +6,10 @@ test's): its Cloud API is the simulated one (``bot.whatsapp_fake``, through
 ``POST /whatsapp``, signed with the app secret; the sandbox is the Partner API, its signed
 events posted to the bot's web app. A customer orders from "hi" to a created delivery, and the
 delivery's news comes back as a plain message inside the window and as the approved template
-outside it. The funnel counts the order, a person's answers are in the audit trail (the second
-as the reply template, the window closed), a customer's limit holds, and a customer the bot
-marked unreachable is cleared by writing again: WhatsApp is counted like any channel.
+outside it, and the rider's pin at a milestone. The funnel counts the order, a person's answers
+are in the audit trail (the second as the reply template, the window closed), a customer's
+limit holds, and a customer the bot marked unreachable is cleared by writing again: WhatsApp is
+counted like any channel.
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ from bot.runtime import Runtime
 from bot.runtime.whatsapp_wiring import WhatsAppChannel
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.seams import Seams
+from bot.store.rider_positions import Fix, Point
+from bot.tracking.rider_map import NOTHING_SHOWN
+from bot.tracking.rider_view import RiderView
 from bot.whatsapp_fake import customer_messages
 from bot.whatsapp_fake.approved_templates import ApprovedTemplate
 from bot.whatsapp_fake.cloud_api import CUSTOMER_SERVICE_WINDOW, FakeCloudApi
@@ -193,6 +197,20 @@ async def test_an_order_over_the_wire_and_its_news_inside_and_outside_the_window
         news = f"Delivery {ref}: your rider is on the way."
         await w.channel.news.send(CHAT, news)
         assert w.customer.last().kind == "text" and w.customer.last().text == news
+        # The rider on the map: the channel's registered map sends the milestone's pin.
+        rider_map = w.runtime.core.channels.rider_map(CHAT)
+        assert rider_map is not None
+        fix = Fix(Point(6.5123, 3.3745), w.clock())
+        said = f"Musa is on the way to pick up {ref}."
+        view = RiderView(links[0].delivery_id, ref, "matched", "r1", "Musa B", "car", fix, 9, said)
+        assert await rider_map.show(CHAT, view, NOTHING_SHOWN) == "matched"
+        pin = w.customer.last()
+        assert (pin.kind, pin.latitude, pin.place_name, pin.address) == (
+            "location",
+            6.5123,
+            "Musa",
+            said,
+        )
         w.clock.advance(CUSTOMER_SERVICE_WINDOW + 3600)
         await w.channel.news.send(CHAT, news)
         last = w.customer.last()
