@@ -6,11 +6,11 @@ service's ``fresh``, newer than 30 minutes). A fix is shown only when:
 * it is there, with its time, and the service calls it fresh;
 * it is no older than ``[tracking] max_fix_age_seconds`` (a rider whose app stopped sending
   is not shown standing still where they were minutes ago);
-* it is not a jump: a fix that would have the rider cover the distance from the last fix shown
-  faster than any rider in a city goes (``MAX_PLAUSIBLE_KMH``) is held back, and the last fix
-  shown stands meanwhile. A real move is confirmed by time: once the fix shown is too old to
-  stand, the next fresh fix is taken wherever it is (the rider's phone found its position
-  again), so a rider is never frozen for longer than the age limit.
+* it is not a jump: a fix more than ``JUMP_ALLOWANCE_KM`` from the last fix shown that would
+  have the rider cover the distance faster than any rider in a city goes (``MAX_PLAUSIBLE_KMH``)
+  is held back, and the last fix shown stands meanwhile. A real move is confirmed by time: once
+  the fix shown is too old to stand, the next fresh fix is taken wherever it is (the rider's
+  phone found its position again), so a rider is never frozen for longer than the age limit.
 """
 
 from __future__ import annotations
@@ -27,9 +27,12 @@ MAX_PLAUSIBLE_KMH: Final = 120.0
 """Faster than this between two fixes is a GPS jump, not a rider: no delivery rider in city
 traffic keeps 120 km/h, and a phone's fix that jumps across the city does."""
 
-JUMP_ALLOWANCE_KM: Final = 0.3
-"""A fix may differ from the last by this much whatever the time between them: the accuracy of
-a phone's GPS in a city street, so two fixes a second apart are never called a jump."""
+JUMP_ALLOWANCE_KM: Final = 2.0
+"""A fix within this distance of the last one is shown whatever the time between them. A GPS
+that jumps "across the city" lands kilometres away; a fix a few hundred metres on, come sooner
+than a rider could have ridden there, is mostly a late fix of a real move (the app sends in
+bursts after a tunnel or a dead zone), and holding it back would freeze the pin. At worst the
+pin is that far off for one pass."""
 
 
 @dataclass(frozen=True)

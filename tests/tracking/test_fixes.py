@@ -63,7 +63,7 @@ def test_a_jump_across_the_city_is_held_back_until_the_last_fix_is_too_old() -> 
     assert judge_fix(later, shown, now=NOW + 110, max_age_seconds=120).fix == later
 
 
-def test_gps_noise_within_a_street_is_never_a_jump() -> None:
+def test_a_fix_within_the_allowance_is_never_a_jump() -> None:
     shown = Fix(YABA, NOW - 1)
     assert judge_fix(Fix(NEAR_YABA, NOW), shown, now=NOW, max_age_seconds=120).fix == Fix(
         NEAR_YABA, NOW

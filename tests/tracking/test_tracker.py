@@ -240,3 +240,35 @@ async def test_the_route_is_kept_for_the_estimate(make_world: MakeWorld) -> None
     sandbox_view = world.sandbox.delivery(delivery_id)
     dropoff = sandbox_view["dropoff"]
     assert tracked.dropoff == Point(dropoff["latitude"], dropoff["longitude"])
+
+
+async def test_a_cancelled_delivery_ends_its_view(make_world: MakeWorld) -> None:
+    world = await make_world()
+    delivery_id = await _matched(world)
+    maps = Maps(RecordingMap())
+    tracker = _tracker(world, maps)
+    await tracker.track_once()
+
+    await world.client.cancel_delivery(delivery_id, "changed my mind")
+    await world.settle()
+    done = await tracker.track_once()
+
+    assert done.ended == 1 and len(maps.the_map.ended) == 1
+    assert await world.store.rider_positions.tracked() == []
+
+
+async def test_a_rider_without_a_location_is_not_available(make_world: MakeWorld) -> None:
+    world = await make_world()
+    delivery = await world.order()
+    await world.settle()
+    await world.client.unassign_rider(delivery.id)
+    world.sandbox.clear_rider_location("rdr_chiamaka")
+    await world.client.assign_rider(delivery.id, "rdr_chiamaka")
+    await world.settle()
+    maps = Maps(RecordingMap())
+
+    await _tracker(world, maps).track_once()
+
+    [(_, view, _)] = maps.the_map.shown
+    assert view.rider_id == "rdr_chiamaka" and view.position is None
+    assert view.text == "Chiamaka's position is not available right now."
