@@ -18,9 +18,10 @@ the live location and leaves the text as it was.
 What the chat shows is kept in the record the job stores (``LiveShown``, as JSON). A live
 location the customer stopped or deleted (Telegram: "message can't be edited", "message to edit
 not found") is not fought over: the record says so and the delivery is shown no more, never
-sent again each pass; a deleted text stays deleted while the pin moves on. A refusal that may pass (the network, Telegram's 5xx) raises ``SendFailed``
-with the record as it was, or, when part of the view went out first, returns the record of
-what did: the next pass does the rest, and never sends a second live location.
+sent again each pass; a deleted text stays deleted while the pin moves on. A refusal that
+may pass (the network, Telegram's 5xx) raises ``SendFailed`` with the record as it was, or,
+when part of the view went out first, returns the record of what did: the next pass does the
+rest, and never sends a second live location.
 """
 
 from __future__ import annotations
