@@ -85,6 +85,10 @@ NOT_FOR_CHATS: dict[str, frozenset[str]] = {
     "bot/telegram/message_sender.py": frozenset(
         {"message is not modified", "chat not found", "the group moved to chat ", "rate limited"}
     ),
+    # Telegram's own error texts about a live location's edits, matched
+    "bot/telegram/telegram_rider_map.py": frozenset(
+        {"message can't be edited", "message to edit not found", "message is not modified"}
+    ),
     # HTTP reason phrases, for Telegram's servers
     "bot/telegram/webhook_route.py": frozenset(
         {"Payload Too Large", "Bad Request", "Unsupported Media Type"}

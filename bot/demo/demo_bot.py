@@ -22,11 +22,12 @@ from bot.bot_core import build_core
 from bot.channels import ChannelRegistration
 from bot.chat_ref import CONSOLE, ChatRef
 from bot.clocks import Clock, Sleep
-from bot.config import RelayConfig
+from bot.config import RelayConfig, TrackingConfig
 from bot.console.console_channel import ConsoleChannel
 from bot.console.console_chat import CONSOLE_WORDS, ConsoleChat
 from bot.console.console_handoff import ConsoleCustomers, ConsoleStaff
 from bot.console.console_kind import CONSOLE_KIND
+from bot.console.console_rider_map import ConsoleRiderMap
 from bot.console.console_screen import Screen
 from bot.console.console_texts import CONSOLE_TEXTS
 from bot.demo.demo_customer import ConsoleCustomer, DemoCustomer
@@ -126,6 +127,11 @@ class DemoBot:
                 relay=RelayConfig.model_validate(
                     {"otp_via_webhook": sandbox.scenario.organization.otp_via_webhook}
                 ),
+                # The rider on the map: the sandbox's riders move as ``:advance`` moves their
+                # delivery, and the stack runs a pass after each line (``tracker``). They report
+                # a fix only when they move, not every few seconds as a rider app does, so a
+                # fix stands as long as the API calls it fresh (30 minutes).
+                tracking=TrackingConfig(enabled=True, max_fix_age_seconds=1800),
             ),
             store,
             Seams(
@@ -146,6 +152,9 @@ class DemoBot:
         self.handoffs.use_staff(ConsoleStaff(screen, ChatRef(CONSOLE, OPERATOR_CHAT)))
         self._console: ConsoleChat | None = None
         self.customer: DemoCustomer
+        # The rider on the map, shown to the console's customer (a WhatsApp demo's customer is
+        # shown it by the WhatsApp channel).
+        rider_map: ConsoleRiderMap | None = None
         if phone is None:
             self._console = console = ConsoleChat(
                 self.chats,
@@ -164,6 +173,7 @@ class DemoBot:
             )
             self.handoffs.serve(CONSOLE, ConsoleCustomers(screen, console.show))
             self.customer = ConsoleCustomer(console, self.channel)
+            rider_map = ConsoleRiderMap(screen, {CUSTOMER_CHAT: "bot"}, console.catalogue)
         else:
             # Imported here: only a WhatsApp demo loads the WhatsApp channel (and pywa).
             from bot.demo.whatsapp_customer import WhatsAppCustomer
@@ -186,12 +196,16 @@ class DemoBot:
                 messenger=phone is None,
                 deliver_later=None if self._console is None else self._console.deliver_later,
                 texts=(CONSOLE_TEXTS,),
+                rider_map=rider_map,
             )
         )
         self.follow_up = self.core.follow_up
+        self.tracker = self.core.tracker
         self.jobs = Scheduler.for_store(store, sleep=options.sleep)  # live demo only
         self.jobs.add(self.relay)
         self.jobs.add(self.follow_up)
+        if self.tracker is not None:
+            self.jobs.add(self.tracker)
 
     @property
     def console(self) -> ConsoleChat:

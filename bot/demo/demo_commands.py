@@ -33,6 +33,11 @@ from conversations.texts.deliveries_texts import short_ref, status_label
 
 DEMO = "demo"
 ADVANCING = ("matched", "picked_up", "in_transit")  # what a rider can move on
+RIDE_MINUTES = 5
+"""The demo's minutes from one milestone of ``:advance`` to the next: its time moves on this
+much before the sandbox puts the rider at the next one, so the fix reported there is a ride
+from the last (up to 10 km at the fastest the tracking takes for a rider,
+``bot.tracking.fixes.MAX_PLAUSIBLE_KMH``), not a GPS jump it would hold back."""
 # The sandbox's rider waits for what the business's settings ask first; the command that gives it.
 RIDER_WAITS = {
     "fee_not_paid": (
@@ -101,6 +106,7 @@ async def advance(stack: DemoWorld, args: list[str]) -> None:
     if delivery.status not in ADVANCING:
         # Nothing for a rider to move on: say what would (a fee, a rider), not "no further".
         raise CommandProblem(await next_moves(stack.bot.catalogue, stack.bot.client, delivery))
+    stack.ride(RIDE_MINUTES * 60)
     try:
         view = stack.sandbox.advance_status(delivery_id)
     except ApiError as refused:
@@ -111,7 +117,7 @@ async def advance(stack: DemoWorld, args: list[str]) -> None:
     _say(
         stack,
         f"the rider moved {short_ref(delivery_id)} to "
-        f"{status_label(stack.bot.catalogue, str(view['status']))}",
+        f"{status_label(stack.bot.catalogue, str(view['status']))} ({RIDE_MINUTES} min on)",
     )
 
 
@@ -322,8 +328,9 @@ COMMANDS: dict[str, Command] = {
     "paid": Command(":paid [id]", "staff mark the fee paid (the drop-off code is issued)", paid),
     "advance": Command(
         ":advance [id]",
-        "the rider moves it on: picked up (a fee due before dispatch paid first), in transit, "
-        "delivered (its drop-off code issued first, when it needs one)",
+        f"the rider rides {RIDE_MINUTES} min and moves it on: picked up (a fee due before "
+        "dispatch paid first), in transit, delivered (its drop-off code issued first, when it "
+        "needs one); the customer sees the rider's pin move",
         advance,
     ),
     "fee": Command(":fee <amount> [id]", "staff set the fee (an order awaiting a price)", fee),

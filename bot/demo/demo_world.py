@@ -35,6 +35,10 @@ class DemoWorld(Protocol):
         """Move the demo's time on by ``seconds``; False when it cannot be moved."""
         ...
 
+    def ride(self, seconds: float) -> None:
+        """Move the demo's time on by ``seconds`` while a rider rides."""
+        ...
+
     async def delivery_id_for(self, typed: str) -> str:
         """The customer's delivery a typed short reference names, else ``typed``."""
         ...

@@ -62,11 +62,12 @@ class DemoStack:
     """
 
     def __init__(self, options: DemoOptions) -> None:
-        # A WhatsApp demo's time can be moved on (``:later``): its window closes after a day.
-        self.clock: LaterClock | None = None
+        # The demo's time moves on while a rider rides (``ride``), and in a WhatsApp demo by
+        # hours at once (``:later``): its window closes after a day.
+        self._hours_pass = isinstance(options.clock, LaterClock) or options.channel == "whatsapp"
         if isinstance(options.clock, LaterClock):
             self.clock = options.clock
-        elif options.channel == "whatsapp":
+        else:
             self.clock = LaterClock(options.clock)
             options = replace(options, clock=self.clock)
         self.options = options
@@ -172,12 +173,18 @@ class DemoStack:
             await bot.aclose()
 
     def later(self, seconds: float) -> bool:
-        """Move the demo's time on by ``seconds``; False when its clock does not move (the
-        console demo's)."""
-        if self.clock is None:
+        """Move the demo's time on by ``seconds``; False when hours do not pass at once (the
+        console demo: it has no customer-service window to close)."""
+        if not self._hours_pass:
             return False
         self.clock.later(seconds)
         return True
+
+    def ride(self, seconds: float) -> None:
+        """Move the demo's time on by ``seconds`` while a rider rides to their next milestone
+        (``:advance``): the sandbox's rider then reports a fix that far on in time, as a rider
+        app would, and the bot takes it as a ride, not as a GPS jump across the city."""
+        self.clock.later(seconds)
 
     @property
     def bot(self) -> DemoBot:
@@ -198,8 +205,8 @@ class DemoStack:
 
     async def _catch_up(self) -> None:
         """Let what the line set off finish: re-sent creates and the follow-ups of lost create
-        answers that are due (when not live), the sandbox's webhooks, and the relay's messages
-        about them."""
+        answers that are due (when not live), the sandbox's webhooks, the relay's messages
+        about them, and where the riders of moving deliveries are now."""
         if self._bot is None:
             return
         if not self.options.live:
@@ -207,6 +214,10 @@ class DemoStack:
             await self.bot.follow_up.process_due()
         await self.sandbox.drain_webhooks()
         await self.bot.relay.process_pending()
+        if self.bot.tracker is not None and not self.options.live:
+            # One pass of the rider on the map, after the news it follows (live, the job runs
+            # it, woken by the relay when a delivery's status or rider changed).
+            await self.bot.tracker.track_once()
         await self.bot.customer.settle()
         await self._announce_new_deliveries()
 

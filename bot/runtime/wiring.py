@@ -47,10 +47,10 @@ from bot.telegram.operators.handoff_staff import HandoffStaff
 from bot.telegram.photo_receiver import PhotoReceiver
 from bot.telegram.quote_taps import QuoteTaps
 from bot.telegram.relay_channel import TelegramRelayChannel, TelegramTurns
-from bot.telegram.rider_map import TelegramRiderMap
 from bot.telegram.staff_topics import StaffTopics
 from bot.telegram.stored_updates import InboxHandOff, UpdateInboxSweep
 from bot.telegram.telegram_kind import TELEGRAM_KIND
+from bot.telegram.telegram_rider_map import TelegramRiderMap
 from bot.telegram.telegram_texts import TELEGRAM_TEXTS
 from bot.telegram.webhook_route import TELEGRAM_PATH, telegram_route
 from bot.webapp.place_question import ChatPlaceQuestions

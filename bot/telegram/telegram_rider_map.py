@@ -15,19 +15,19 @@ A view without a position leaves the pin where it is and says so in the text; be
 was shown, only the text goes out, and the pin starts with the first position. ``end`` stops
 the live location and leaves the text as it was.
 
-What the chat shows is kept in the record the job stores (``LiveShown``, as JSON). A message
-the customer stopped or deleted (Telegram: "message can't be edited", "message to edit not
-found") is not fought over: the record says so and the delivery is shown no more, never sent
-again each pass. A refusal that may pass (the network, Telegram's 5xx) raises ``SendFailed``
-with the record as it was, or, when part of the view went out first, returns the record of
-what did: the next pass does the rest, and never sends a second live location.
+What the chat shows is kept in the record the job stores (``LiveShown``, as JSON). A live
+location the customer stopped or deleted (Telegram: "message can't be edited", "message to edit
+not found") is not fought over: the record says so and the delivery is shown no more, never
+sent again each pass; a deleted text stays deleted while the pin moves on. A refusal that
+may pass (the network, Telegram's 5xx) raises ``SendFailed`` with the record as it was, or,
+when part of the view went out first, returns the record of what did: the next pass does the
+rest, and never sends a second live location.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import math
 from dataclasses import asdict, dataclass, replace
 from typing import Final
 
@@ -37,6 +37,7 @@ from bot.chat_ref import ChatRef
 from bot.relay.channel_protocol import ChatUnreachable, SendFailed
 from bot.store.rider_positions import Point
 from bot.telegram.message_sender import Blocked, NotDelivered, SendResult, TelegramSender
+from bot.tracking.fixes import distance_km
 from bot.tracking.rider_map import NOTHING_SHOWN
 from bot.tracking.rider_view import RiderView
 
@@ -52,7 +53,6 @@ this step still shows which street the rider is on, and a rider on the way (a sc
 LIVE_PERIOD_FOREVER: Final = int(LocationLimit.LIVE_PERIOD_FOREVER)
 """Bot API's live period (0x7FFFFFFF) for a live location edited until it is stopped."""
 
-_EARTH_RADIUS_M: Final = 6_371_008.8
 # Telegram's words (lower-cased) for an edit of a message the customer stopped, deleted, or
 # that is too old: nothing to retry.
 _GONE: Final = ("message can't be edited", "message to edit not found")
@@ -133,7 +133,7 @@ class TelegramRiderMap:
             params = {**where, "live_period": LIVE_PERIOD_FOREVER}
             result = await self._sender.call(chat.id, "sendLocation", params)
             return replace(now, live_id=_sent_id(chat, result), at=point)
-        if now.at is not None and metres_between(now.at, point) < MOVE_METRES:
+        if now.at is not None and distance_km(now.at, point) * 1000 < MOVE_METRES:
             return now
         params = {"message_id": now.live_id, **where}
         result = await self._sender.call(chat.id, "editMessageLiveLocation", params)
@@ -177,12 +177,3 @@ def _edited(chat: ChatRef, result: SendResult) -> bool:
             return False
     _sent_id(chat, result)
     return True
-
-
-def metres_between(a: Point, b: Point) -> float:
-    """The great-circle distance from ``a`` to ``b``, in metres (haversine)."""
-    lat_a, lat_b = math.radians(a.latitude), math.radians(b.latitude)
-    half_lat = (lat_b - lat_a) / 2
-    half_lng = math.radians(b.longitude - a.longitude) / 2
-    h = math.sin(half_lat) ** 2 + math.cos(lat_a) * math.cos(lat_b) * math.sin(half_lng) ** 2
-    return 2 * _EARTH_RADIUS_M * math.asin(min(1.0, math.sqrt(h)))

@@ -17,18 +17,17 @@ from bot.store import Store
 from bot.store.rider_positions import Fix, Point
 from bot.telegram.limits import RateLimiter, SendLimits
 from bot.telegram.message_sender import TelegramSender
-from bot.telegram.rider_map import (
+from bot.telegram.telegram_rider_map import (
     LIVE_PERIOD_FOREVER,
     MOVE_METRES,
     LiveShown,
     TelegramRiderMap,
-    metres_between,
 )
 from bot.tracking.rider_map import NOTHING_SHOWN, RiderMap
 from bot.tracking.rider_view import RiderView
 from conversations.texts.tracking_texts import rider_text
 from tests.fakes import FakeTelegram
-from tests.support.clock import WaitingClock
+from tests.support.clock import FakeClock, WaitingClock
 from tests.support.words import SHIPPED
 
 from .conftest import ALICE
@@ -67,9 +66,12 @@ def view(at: Point | None, *, eta: int | None = 12, name: str | None = "Ada Obi"
 
 
 @pytest.fixture
-def sender(bot: telegram.Bot, store: Store, manual_time: WaitingClock) -> TelegramSender:
-    limiter = RateLimiter(SendLimits(), clock=manual_time.clock, sleep=manual_time.sleep)
-    return TelegramSender(bot, store, limiter=limiter)
+def sender(bot: telegram.Bot, store: Store) -> TelegramSender:
+    """Paced as in production, on a clock that a wait moves on at once."""
+    time = FakeClock(1000.0)
+    return TelegramSender(
+        bot, store, limiter=RateLimiter(SendLimits(), clock=time, sleep=time.sleep)
+    )
 
 
 @pytest.fixture
@@ -122,8 +124,13 @@ async def test_the_pin_moves_when_the_rider_did_and_nothing_is_sent_when_nothing
     # The distance is judged from where the pin is, not from the last fix: small steps add up.
     step = north_of(moved, MOVE_METRES * 0.6)
     shown = await rider_map.show(CHAT, view(step), shown)
-    shown = await rider_map.show(CHAT, view(north_of(step, MOVE_METRES * 0.6)), shown)
+    last = north_of(step, MOVE_METRES * 0.6)
+    shown = await rider_map.show(CHAT, view(last), shown)
     assert methods(tg)[calls:] == ["editMessageLiveLocation"] * 2
+    assert live_id is not None
+    live = tg.live_location(ALICE.id, live_id)
+    assert live is not None and live.live and live.edits == 2
+    assert live.position == pytest.approx((last.latitude, last.longitude))
 
 
 async def test_a_new_estimate_edits_only_the_text(
@@ -181,6 +188,9 @@ async def test_the_end_stops_the_live_location(
 
     (stop,) = tg.calls("stopMessageLiveLocation")
     assert stop.ok and stop.params["message_id"] == live_id
+    assert live_id is not None
+    live = tg.live_location(ALICE.id, live_id)
+    assert live is not None and live.stopped and not live.live
     # A chat that was only ever told the text has nothing to stop.
     await rider_map.end(CHAT, None, await rider_map.show(CHAT, view(None), NOTHING_SHOWN))
     assert len(tg.calls("stopMessageLiveLocation")) == 1
@@ -204,6 +214,22 @@ async def test_a_live_location_the_customer_stopped_is_let_go_quietly(
     assert len(methods(tg)) == calls
     assert len(tg.sent_messages(ALICE.id)) == 2
     assert not [r for r in caplog.records if r.exc_info is not None]
+
+
+async def test_a_deleted_live_location_is_not_sent_again(
+    tg: FakeTelegram, bot: telegram.Bot, rider_map: TelegramRiderMap
+) -> None:
+    shown = await rider_map.show(CHAT, view(YABA), NOTHING_SHOWN)
+    live_id = LiveShown.from_json(shown).live_id
+    assert live_id is not None
+    await bot.delete_message(ALICE.id, live_id)
+
+    shown = await rider_map.show(CHAT, view(north_of(YABA, 100)), shown)
+    assert LiveShown.from_json(shown).stopped
+    assert await rider_map.show(CHAT, view(north_of(YABA, 400)), shown) == shown
+    await rider_map.end(CHAT, None, shown)
+    assert methods(tg)[-1] == "editMessageLiveLocation"
+    assert tg.live_locations(ALICE.id) == []
 
 
 async def test_a_deleted_text_is_left_deleted_while_the_pin_keeps_moving(
@@ -260,8 +286,10 @@ async def test_a_failure_that_may_pass_keeps_what_was_shown_for_the_next_pass(
 
 
 async def test_its_calls_wait_for_the_chats_turn_with_every_other_message(
-    tg: FakeTelegram, sender: TelegramSender, manual_time: WaitingClock
+    tg: FakeTelegram, bot: telegram.Bot, store: Store, manual_time: WaitingClock
 ) -> None:
+    limiter = RateLimiter(SendLimits(), clock=manual_time.clock, sleep=manual_time.sleep)
+    sender = TelegramSender(bot, store, limiter=limiter)
     rider_map: RiderMap = TelegramRiderMap(sender)
     for news in ("Picked up.", "On the way.", "Nearly there."):
         await sender.send(ALICE.id, news)  # the relay's news fill Alice's 3 in 3 s
@@ -276,10 +304,3 @@ async def test_its_calls_wait_for_the_chats_turn_with_every_other_message(
         shown = await showing
     assert [m.method for m in tg.sent_messages(ALICE.id)][-2:] == ["sendLocation", "sendMessage"]
     assert json.loads(shown)["live_id"] is not None
-
-
-def test_distances_are_measured_on_the_earth() -> None:
-    assert metres_between(YABA, YABA) == 0.0
-    assert metres_between(YABA, north_of(YABA, 1000)) == pytest.approx(1000, rel=1e-3)
-    # A degree of longitude at Lagos' latitude is about 110.6 km.
-    assert metres_between(YABA, Point(6.5095, 4.3711)) == pytest.approx(110_600, rel=2e-3)
