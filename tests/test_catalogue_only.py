@@ -87,7 +87,12 @@ NOT_FOR_CHATS: dict[str, frozenset[str]] = {
     ),
     # Telegram's own error texts about a live location's edits, matched
     "bot/telegram/telegram_rider_map.py": frozenset(
-        {"message can't be edited", "message to edit not found", "message is not modified"}
+        {
+            "message can't be edited",
+            "message to edit not found",
+            "message is not modified",
+            "there is no live location in the message to edit",
+        }
     ),
     # HTTP reason phrases, for Telegram's servers
     "bot/telegram/webhook_route.py": frozenset(

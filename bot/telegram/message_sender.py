@@ -136,15 +136,24 @@ class TelegramSender:
         async with self._chat_turn(chat_id):
             return await self._attempt(chat_id, call, edited=message_id)
 
-    async def call(self, chat_id: int, endpoint: str, params: dict[str, object]) -> SendResult:
+    async def call(
+        self,
+        chat_id: int,
+        endpoint: str,
+        params: dict[str, object],
+        *,
+        edited: int | None = None,
+    ) -> SendResult:
         """Any other send to ``chat_id`` (``sendPhoto``, ``sendLocation``; ``params`` without
-        ``chat_id``), within the same limits and turn as messages, its answer a result."""
+        ``chat_id``), within the same limits and turn as messages, its answer a result.
+        ``edited``: the message an edit (``editMessageLiveLocation``) changes, so an edit that
+        changes nothing is delivered, as for ``edit_message``."""
 
         async def call() -> Posted:
             return await self._bot_post(endpoint, {"chat_id": chat_id, **params})
 
         async with self._chat_turn(chat_id):
-            return await self._attempt(chat_id, call)
+            return await self._attempt(chat_id, call, edited=edited)
 
     # --- the relay's Channel ---------------------------------------------------------------
 

@@ -55,7 +55,11 @@ LIVE_PERIOD_FOREVER: Final = int(LocationLimit.LIVE_PERIOD_FOREVER)
 
 # Telegram's words (lower-cased) for an edit of a message the customer stopped, deleted, or
 # that is too old: nothing to retry.
-_GONE: Final = ("message can't be edited", "message to edit not found")
+_GONE: Final = (
+    "message can't be edited",
+    "message to edit not found",
+    "there is no live location in the message to edit",
+)
 _NOT_MODIFIED: Final = "message is not modified"
 
 
@@ -124,7 +128,9 @@ class TelegramRiderMap:
         if record.live_id is None or record.stopped:
             return
         params: dict[str, object] = {"message_id": record.live_id}
-        result = await self._sender.call(chat.id, "stopMessageLiveLocation", params)
+        result = await self._sender.call(
+            chat.id, "stopMessageLiveLocation", params, edited=record.live_id
+        )
         _edited(chat, result)  # already stopped or deleted: nothing left to stop
 
     async def _place(self, chat: ChatRef, now: LiveShown, point: Point) -> LiveShown:
@@ -136,7 +142,9 @@ class TelegramRiderMap:
         if now.at is not None and distance_km(now.at, point) * 1000 < MOVE_METRES:
             return now
         params = {"message_id": now.live_id, **where}
-        result = await self._sender.call(chat.id, "editMessageLiveLocation", params)
+        result = await self._sender.call(
+            chat.id, "editMessageLiveLocation", params, edited=now.live_id
+        )
         if not _edited(chat, result):
             log.info("chat %s stopped or deleted a rider's live location: shown no more", chat.id)
             return replace(now, stopped=True)
@@ -149,7 +157,7 @@ class TelegramRiderMap:
             result = await self._sender.call(chat.id, "sendMessage", {"text": text})
             return replace(now, text_id=_sent_id(chat, result), said=text)
         params: dict[str, object] = {"message_id": now.text_id, "text": text}
-        result = await self._sender.call(chat.id, "editMessageText", params)
+        result = await self._sender.call(chat.id, "editMessageText", params, edited=now.text_id)
         if not _edited(chat, result):
             log.info("chat %s deleted a rider's text: it is edited no more", chat.id)
             return replace(now, text_kept=True)
