@@ -32,6 +32,7 @@ repositories and SQL on both backends):
 ``store.staff``           staff members, their one-time sign-in links and console sessions
 ``store.customer_search`` the console's customers: found by name or phone, their orders, limits
 ``store.rider_positions`` deliveries whose rider a customer follows; each one's last fix
+``store.customer_data``   one customer's rows: exported ("my data"), erased ("forget me")
 ========================  ====================================================================
 
 ``store.delivery_changes`` says which deliveries changed as the console's list shows them, by
@@ -42,6 +43,7 @@ from bot.store.agent_conversations import AgentConversation, AgentConversations
 from bot.store.agent_events import AgentEvent, AgentEvents, DueHook
 from bot.store.blocked import BlockedChats
 from bot.store.create_intents import CreateIntent, CreateIntents
+from bot.store.customer_data import CustomerData, CustomerExport, ForgetOutcome, delete_files
 from bot.store.delivery_links import Deliveries, DeliveryLink
 from bot.store.handoffs import Handoff, HandoffMessage, Handoffs, StaffPost
 from bot.store.inbox import Inbox, InboxCounts, InboxEvent
@@ -88,10 +90,13 @@ __all__ = [
     "CreateIntent",
     "CreateIntents",
     "CreatedLink",
+    "CustomerData",
+    "CustomerExport",
     "Deliveries",
     "DeliveryLink",
     "DueHook",
     "Fix",
+    "ForgetOutcome",
     "Handoff",
     "HandoffMessage",
     "Handoffs",
@@ -134,4 +139,5 @@ __all__ = [
     "UpdateInbox",
     "ViewChange",
     "WhatsAppInbox",
+    "delete_files",
 ]

@@ -48,6 +48,7 @@ from bot.store.schema_steps import (
     step_26_whatsapp_sending,
     step_27_store_owner,
     step_28_rider_positions,
+    step_29_forget_requests,
 )
 from bot.store.store_backend import StoreDatabase
 from bot.store.store_errors import SchemaTooNewError
@@ -81,6 +82,7 @@ STEPS: tuple[SchemaStep, ...] = (
     step_26_whatsapp_sending.STEP,
     step_27_store_owner.STEP,
     step_28_rider_positions.STEP,
+    step_29_forget_requests.STEP,
 )
 """Every schema step, oldest first: step N is version N. Append only."""
 

@@ -52,6 +52,7 @@ from bot.store.coordination import Coordination, in_process
 from bot.store.create_intents import CreateIntents
 from bot.store.customer_blocks import CustomerBlocks
 from bot.store.customer_counts import CustomerCounts
+from bot.store.customer_data import CustomerData
 from bot.store.customer_details import CustomerDetails
 from bot.store.customer_search import CustomerSearch
 from bot.store.database import Database, Synchronous
@@ -163,6 +164,9 @@ class Store:
         self.whatsapp_windows = WhatsAppWindows(db, clock)
         self.whatsapp_sent = WhatsAppSent(db, clock)
         self.rider_positions = RiderPositions(db, clock)
+        self.customer_data = CustomerData(
+            db, clock, media_dir=media_dir, blocked=self.blocked, shared=shared
+        )
 
     @classmethod
     async def connect(
