@@ -74,6 +74,7 @@ from bot.store.pg_host import PgHost
 from bot.store.pg_migrations import migrate_postgres
 from bot.store.queue_gauges import QueueGauges
 from bot.store.relayed import RelayedEvents
+from bot.store.retention_prunes import RetentionPrunes
 from bot.store.rider_positions import RiderPositions
 from bot.store.sent import SentMessages
 from bot.store.sessions import Sessions
@@ -163,6 +164,7 @@ class Store:
         self.whatsapp_windows = WhatsAppWindows(db, clock)
         self.whatsapp_sent = WhatsAppSent(db, clock)
         self.rider_positions = RiderPositions(db, clock)
+        self.retention = RetentionPrunes(db, self.sessions, self.media)
 
     @classmethod
     async def connect(
