@@ -92,8 +92,9 @@ _STRIP_FINISHED = f"""UPDATE deliveries SET {_NULLED}, change_seq = {NEXT_CHANGE
         WHERE {_FINISHED} AND updated_at < ? AND ({_STILL_PERSONAL})
         ORDER BY updated_at, delivery_id LIMIT ?)
     RETURNING delivery_id"""  # noqa: S608 - constant text
+# ``summary`` and ``text`` are NOT NULL (empty once stripped); ``agent_notes`` is a JSON list.
 _STRIP_TIMELINE_EVENTS = """UPDATE timeline_events SET summary = '', customer_message_hint = NULL,
-    agent_notes = '', pickup_address = NULL, pickup_lat = NULL, pickup_lng = NULL,
+    agent_notes = '[]', pickup_address = NULL, pickup_lat = NULL, pickup_lng = NULL,
     dropoff_address = NULL, dropoff_lat = NULL, dropoff_lng = NULL
     WHERE delivery_id IN ({ids})"""
 _STRIP_TIMELINE_MESSAGES = "UPDATE timeline_messages SET text = '' WHERE delivery_id IN ({ids})"
