@@ -389,7 +389,7 @@ def _add_report(subparsers: Subparsers) -> None:
         help="print where customers give up: the funnel per flow and step",
         description="Per flow and step, from the configured store (every instance's): how "
         "many conversations reached the step, answered it, gave up there (drop-off: cancelled, "
-        "ended, or idle past [storage] session_idle_days), the median time to answer, how "
+        "ended, or idle past [privacy] drafts_days), the median time to answer, how "
         "often it was re-asked and why, how many went back and how many orders were created. "
         "Kept for [storage] funnel_days.",
     )

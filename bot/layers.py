@@ -63,8 +63,9 @@ FLOORS: Final = (
         "shell command's action on it; the rider's position to the customer",
     ),
     Floor(
-        ("bot.funnel", "bot.safety", "bot.staff"),
-        "where orders stop; blocks and limits on customers; staff's sign-in links",
+        ("bot.funnel", "bot.privacy", "bot.safety", "bot.staff"),
+        "where orders stop; personal data kept no longer than needed; blocks and limits on "
+        "customers; staff's sign-in links",
     ),
     Floor(("bot.ordering",), "the chat service, the creates and their follow-up, the desk"),
     Floor(

@@ -18,6 +18,7 @@ from bot.chat_ref import OPERATOR_LOG, TELEGRAM, ChatRef
 from bot.config import AgentChannelConfig, Config, ConsoleConfig, TilesConfig
 from bot.config.geocoding_section import GeocodingConfig
 from bot.config.limits_section import LimitsConfig
+from bot.config.privacy_section import PrivacyConfig
 from bot.config.relay_section import RelayConfig
 from bot.config.tracking_section import TrackingConfig
 from bot.handoff.handoff_settings import HandoffSettings
@@ -66,10 +67,11 @@ class CoreSettings:
     ``signing_secrets`` empty means partner webhooks are off: a ``StatusPoller`` asks for the
     news every ``polling_interval_seconds`` instead. ``public_base_url`` is the bot's own https
     host (``[server] public_base_url``), where it re-hosts package photos (and agents' uploads,
-    kept ``media_ttl_seconds``): the service refusing that host is the operators' to fix, any
-    other photo host the customer's. ``operators`` are the chats operators are told in (refs
-    of any channel, from ``[operators] chat_ids``; the log without Telegram). ``agents`` is
-    None when no agent channel is configured (the bot then has no ``/api``).
+    kept ``media_ttl_seconds``: ``[privacy] photos_hours``): the service refusing that host is
+    the operators' to fix, any other photo host the customer's. ``operators`` are the chats
+    operators are told in (refs of any channel, from ``[operators] chat_ids``; the log without
+    Telegram). ``agents`` is None when no agent channel is configured (the bot then has no
+    ``/api``). ``privacy``: how long each kind of personal data is kept (``[privacy]``).
     """
 
     partner_base_url: str
@@ -85,7 +87,6 @@ class CoreSettings:
     agents: AgentsSettings | None = None
     texts: Texts = DEFAULT_TEXTS
     public_base_url: str | None = None
-    media_ttl_seconds: float = 48 * 3600
     geocoding: GeocodingConfig = field(default_factory=GeocodingConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
     online_payment: OnlinePayment = field(default_factory=OnlinePayment)
@@ -104,6 +105,13 @@ class CoreSettings:
     announce: bool = True
     # ``[tracking]``: the rider on the map (off unless the business turns it on).
     tracking: TrackingConfig = field(default_factory=TrackingConfig)
+    # ``[privacy]``: how long each kind of personal data is kept (the retention job's limits).
+    privacy: PrivacyConfig = field(default_factory=PrivacyConfig)
+
+    @property
+    def media_ttl_seconds(self) -> float:
+        """How long a re-hosted photo lives (``[privacy] photos_hours``)."""
+        return self.privacy.photos_seconds
 
     @property
     def otp_via_webhook(self) -> bool:
@@ -147,7 +155,6 @@ class CoreSettings:
                 config.payments.online_instructions, config.payments.online_link
             ),
             public_base_url=config.server.public_base_url,
-            media_ttl_seconds=config.storage.media_ttl_hours * 3600,
             geocoding=config.geocoding,
             limits=config.limits,
             handoff=HandoffSettings.from_config(config.operators, telegram=with_telegram),
@@ -155,6 +162,7 @@ class CoreSettings:
             console=config.console,
             map_tiles=config.webapp.tiles if config.webapp.enabled else None,
             tracking=config.tracking,
+            privacy=config.privacy,
         )
 
 

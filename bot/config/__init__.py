@@ -25,6 +25,7 @@ The modules, one concept each:
 * ``tracking_section``: ``[tracking]``, the rider's position shown to the customer;
 * ``console_section``: ``[console]``, the staff's web console: sign-in links, sessions, roles;
 * ``agents_section``: ``[agents]``, the channels of the JSON API and MCP server;
+* ``privacy_section``: ``[privacy]``, how long each kind of personal data is kept;
 * ``metrics_section`` and ``logging_section``: ``[metrics]`` (``/metrics``) and ``[logging]``;
 * ``secrets``: a secret from the file or from the environment; ``urls``: the https rule;
 * ``config_errors``: ``ConfigError``, and ``KeyProblems`` for a table-level check;
@@ -44,6 +45,7 @@ from bot.config.loader import load_config, load_config_or_report
 from bot.config.logging_section import LoggingConfig
 from bot.config.metrics_section import MetricsConfig
 from bot.config.partner import RESERVED_WEB_PATHS, PartnerConfig, WebhooksConfig
+from bot.config.privacy_section import PrivacyConfig
 from bot.config.redaction import redact, render_redacted
 from bot.config.relay_section import CustomerRelay, OperatorRelay, RelayConfig
 from bot.config.root import Config
@@ -76,6 +78,7 @@ __all__ = [
     "OperatorRelay",
     "OperatorsConfig",
     "PartnerConfig",
+    "PrivacyConfig",
     "RelayConfig",
     "StorageConfig",
     "StoragePath",

@@ -13,6 +13,7 @@ from typing import Any, TypeGuard
 
 from pydantic import BaseModel, SecretStr
 
+from bot.config.privacy_section import MOVED_FROM_STORAGE
 from bot.config.root import Config
 from bot.config.section import submodel
 from bot.config.server_section import MOVED_FROM_TELEGRAM
@@ -72,6 +73,8 @@ def _render_table(
             continue  # shown beside the secret it names
         if name == "telegram" and key in MOVED_FROM_TELEGRAM:
             continue  # [server]'s now, and shown there with its effective value
+        if name == "storage" and key in MOVED_FROM_STORAGE:
+            continue  # [privacy]'s now, and shown there with its effective value
         if isinstance(value, BaseModel):
             tables.append((key, value))
         elif _is_table_array(value):

@@ -17,6 +17,7 @@ from bot.config.logging_section import LoggingConfig
 from bot.config.metrics_section import MetricsConfig
 from bot.config.partner import PartnerConfig, WebhooksConfig
 from bot.config.payments_section import PaymentsConfig
+from bot.config.privacy_section import MOVED_FROM_STORAGE, PrivacyConfig
 from bot.config.relay_section import RelayConfig
 from bot.config.section import Section
 from bot.config.server_section import MOVED_FROM_TELEGRAM, WEBHOOK_NEEDS_HOST, ServerConfig
@@ -46,6 +47,7 @@ class Config(Section):
     webhooks: WebhooksConfig  # after server: it needs server's public_base_url
     operators: OperatorsConfig
     storage: StorageConfig
+    privacy: PrivacyConfig  # after storage: it takes the keys an older file writes there
     geocoding: GeocodingConfig
     relay: RelayConfig
     tracking: TrackingConfig
@@ -92,6 +94,31 @@ class Config(Section):
         if twice:
             raise KeyProblems(twice, absolute=True)
         return value.model_copy(update=moved)
+
+    @field_validator("privacy")
+    @classmethod
+    def _privacy_keys_written_under_storage(
+        cls, value: PrivacyConfig, info: ValidationInfo
+    ) -> PrivacyConfig:
+        # An older file writes three of the retention keys under [storage]: taken from there.
+        storage = info.data.get("storage")
+        written = [] if storage is None else _written_under_storage(storage)
+        twice: list[tuple[tuple[str | int, ...], str]] = [
+            (
+                ("storage", old),
+                f"is [privacy] {MOVED_FROM_STORAGE[old]} too (its new place): keep "
+                f"[privacy] {MOVED_FROM_STORAGE[old]} only",
+            )
+            for old in written
+            if MOVED_FROM_STORAGE[old] in value.model_fields_set
+        ]
+        if twice:
+            raise KeyProblems(twice, absolute=True)
+        moved = {MOVED_FROM_STORAGE[old]: getattr(storage, old) for old in written}
+        kept = value.model_copy(update=moved)
+        if problems := kept.problems():
+            raise KeyProblems(problems)
+        return kept
 
     @field_validator("webhooks")
     @classmethod
@@ -215,6 +242,11 @@ class Config(Section):
             f"[telegram] {key} is [server] {key} now: the old place still works; move it "
             "under [server] when you next edit the file"
             for key in _written_under_telegram(self.telegram)
+        ] + [
+            f"[storage] {old} is [privacy] {MOVED_FROM_STORAGE[old]} now: the old place still "
+            f"works; move it under [privacy] as {MOVED_FROM_STORAGE[old]} when you next edit "
+            "the file"
+            for old in _written_under_storage(self.storage)
         ]
 
     def partner_webhook_url(self) -> str | None:
@@ -314,6 +346,11 @@ def _without_telegram(config: Config) -> list[str]:
 def _written_under_telegram(telegram: TelegramConfig) -> list[str]:
     """The ``[server]`` keys the file writes under ``[telegram]``, their old place."""
     return [key for key in MOVED_FROM_TELEGRAM if key in telegram.model_fields_set]
+
+
+def _written_under_storage(storage: StorageConfig) -> list[str]:
+    """The ``[privacy]`` keys the file writes under ``[storage]`` (by their old names)."""
+    return [key for key in MOVED_FROM_STORAGE if key in storage.model_fields_set]
 
 
 def _where(info: ValidationInfo, key: str) -> str:

@@ -107,20 +107,20 @@ class PostgresConfig(Section):
 
 
 class StorageConfig(Section):
-    """``[storage]``: the backend, the SQLite file, the re-hosted package photos and how long
-    an unfinished order is kept."""
+    """``[storage]``: the backend, the SQLite file and the re-hosted package photos' directory
+    (how long things are kept is ``[privacy]``'s)."""
 
     backend: Literal["sqlite", "postgres"] = "sqlite"
     postgres: PostgresConfig | None = None
     path: StoragePath = Field(Path("deliverybot.sqlite3"), validate_default=True)
     media_dir: StoragePath = Field(Path("media"), validate_default=True)
-    media_ttl_hours: float = Field(48.0, gt=0, le=24 * 30)
-    # An order left unfinished this long is dropped by the hourly housekeeping: a customer who
-    # writes after that starts afresh instead of finding a stale draft. At least a day, so a
-    # draft left overnight is still there in the morning.
-    session_idle_days: float = Field(14.0, ge=1, le=365)
-    # How long the audit trail (operators' actions, limits customers hit) is kept.
-    audit_days: float = Field(90.0, ge=1, le=3650)
+    # The three keys below are an older file's, moved to [privacy] (photos_hours, drafts_days,
+    # audit_days: ``MOVED_FROM_STORAGE``): checked with the same ranges, read into [privacy],
+    # the one place the bot reads them from, and never dumped from here, so a dumped
+    # configuration validates again with each key in one place.
+    media_ttl_hours: float | None = Field(None, gt=0, le=24 * 30, exclude=True)
+    session_idle_days: float | None = Field(None, ge=1, le=365, exclude=True)
+    audit_days: float | None = Field(None, ge=1, le=3650, exclude=True)
     # How many days of the funnel (where customers give up: ``deliverybot report``) are kept.
     funnel_days: int = Field(90, ge=1, le=3650)
     # SQLite's durability. "full": a commit is on the disk when it returns, so an acknowledged
@@ -183,16 +183,6 @@ class StorageConfig(Section):
                     f"path, e.g. under {SYSTEMD_STATE_DIRECTORY}"
                 )
         return found
-
-    @property
-    def session_idle_seconds(self) -> float:
-        """``session_idle_days`` in seconds (what housekeeping purges by)."""
-        return self.session_idle_days * 86_400
-
-    @property
-    def audit_seconds(self) -> float:
-        """``audit_days`` in seconds (what housekeeping prunes the audit trail by)."""
-        return self.audit_days * 86_400
 
     @property
     def sqlite_synchronous(self) -> Literal["FULL", "NORMAL"]:

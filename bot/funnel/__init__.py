@@ -2,7 +2,7 @@
 
 ``steps`` turns one turn (the session before and after it) into step events: reached,
 answered, re-asked (with a reason code), went back, abandoned (cancelled there, or idle past
-``[storage] session_idle_days``), created, and hand-offs to a person opened there
+``[privacy] drafts_days``), created, and hand-offs to a person opened there
 (``bot.handoff``). ``recorder`` keeps them in the store
 (``store.funnel``, a few rows a turn, written in groups off the turn's path) and counts them in
 ``deliverybot_funnel_events_total``. ``report`` reads them back per flow and step for

@@ -6,7 +6,7 @@ of the metrics; ``audit_series`` here says which series an event counts in.
 
 Counted per process, as every other counter: each instance counts what it wrote, and
 ``sum()`` over the instances is the whole. Reading the counts from the trail instead would
-make every instance agree, but the trail is pruned after ``[storage] audit_days``, so such a
+make every instance agree, but the trail is pruned after ``[privacy] audit_days``, so such a
 count would fall, and a Prometheus counter never falls. What the shell writes (``deliverybot
 customers block``) is in the trail but in no counter: that process is not scraped.
 

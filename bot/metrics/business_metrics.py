@@ -116,6 +116,10 @@ class Metrics:
         """One tracked delivery's rider handed to its chat's channel, with a position or as
         not available right now."""
 
+    def count_retention_removed(self, kind: str, rows: int) -> None:
+        """``rows`` removed (or stripped) by the retention job's prune of ``kind``
+        (``bot.store.retention_prunes.RETENTION_KINDS``)."""
+
     def count_scrape_error(self) -> None:
         """A scrape whose database gauges could not be read."""
 

@@ -142,6 +142,14 @@ class Families:
             ["flow"],
             registry=registry,
         )
+        self.retention_removed = Counter(
+            "deliverybot_retention_removed",
+            "Rows of personal data removed past their [privacy] time by the retention job, by "
+            "kind (drafts, transcripts, finished_orders: deliveries stripped, "
+            "customer_details, inbox, photos, audit, handoffs).",
+            ["kind"],
+            registry=registry,
+        )
         self.scrape_errors = Counter(
             "deliverybot_metrics_database_errors",
             "Scrapes whose database gauges could not be read (they keep their last values).",

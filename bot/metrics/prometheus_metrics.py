@@ -20,6 +20,7 @@ from bot.metrics.business_metrics import NO_METRICS, Metrics, P, R, UpdateMeasur
 from bot.metrics.families import Families
 from bot.metrics.health_figures import ProcessCounts, WorkFigures
 from bot.metrics.partner_calls import partner_operation
+from bot.store.retention_prunes import RETENTION_KINDS
 
 RATE_LIMIT_CAUSES = ("service_429", "own_limit")
 WHATSAPP_STATUSES = ("sent", "delivered", "read", "failed")
@@ -142,6 +143,10 @@ class PrometheusMetrics(Metrics):
         self.families.tracking_shown.labels(
             channel, "position" if position else "unavailable"
         ).inc()
+
+    def count_retention_removed(self, kind: str, rows: int) -> None:
+        known = kind if kind in RETENTION_KINDS else "other"
+        self.families.retention_removed.labels(known).inc(rows)
 
     def count_scrape_error(self) -> None:
         self.families.scrape_errors.inc()

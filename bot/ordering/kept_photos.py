@@ -1,7 +1,7 @@
 """Whether the photos the bot re-hosted for an order are still there for the service to fetch.
 
-A re-hosted photo (``bot.store.media_files``) lives ``[storage] media_ttl_hours``; a draft may
-wait longer (``[storage] session_idle_days``). A create whose own photos are gone would be
+A re-hosted photo (``bot.store.media_files``) lives ``[privacy] photos_hours``; a draft may
+wait longer (``[privacy] drafts_days``). A create whose own photos are gone would be
 refused with 400 ``image_host_rejected``, which reads like the operator's allowlist but is
 nobody's mistake: so ``PartnerCreator`` asks here first and, when any is gone, sends nothing
 and asks the customer for the photos again (``photos_expired``). The same question after such

@@ -29,7 +29,8 @@ Partner API's transport, PTB's HTTP layer, the send limiter's clock.
                    one job: MCP push)
 ``receiving``      polling or webhook: starting and stopping Telegram's updates
 ``serving``        ``serve``: uvicorn on a pre-bound socket, until SIGINT or SIGTERM (drained)
-``housekeeping``   the hourly pruning of what the store keeps only for a while
+``housekeeping``   the hourly pruning of the store's technical bookkeeping (personal data
+                   past its time is ``bot.privacy.retention``'s)
 ``logs``           ``configure_logging``, ``RedactSecrets``
 ``workers``        the background jobs, registered on the runtime's one scheduler
 =================  ============================================================================
@@ -39,7 +40,6 @@ from __future__ import annotations
 
 from bot.runtime.housekeeping import (
     HOUSEKEEPING_SECONDS,
-    RELAYED_KEPT_SECONDS,
     UPDATE_IDS_KEPT_SECONDS,
     housekeep,
 )
@@ -53,7 +53,6 @@ from bot.seams import Seams
 __all__ = [
     "DRAIN_SECONDS",
     "HOUSEKEEPING_SECONDS",
-    "RELAYED_KEPT_SECONDS",
     "UPDATE_IDS_KEPT_SECONDS",
     "RedactSecrets",
     "Runtime",

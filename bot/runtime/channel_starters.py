@@ -83,7 +83,7 @@ class TelegramStarter:
                 core,
                 bot,
                 operators=frozenset(core.settings.operators),
-                session_idle_seconds=config.storage.session_idle_seconds,
+                session_idle_seconds=config.privacy.drafts_seconds,
                 webapp=config.webapp,
                 webapp_url=config.webapp_url(),
             )

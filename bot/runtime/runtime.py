@@ -189,22 +189,17 @@ class Runtime:
     async def start(self, *, workers: bool = True) -> None:
         """Start each channel (Telegram connects, registers its commands and receives updates)
         and then ``scheduler``: with ``workers`` it runs the background jobs
-        (``bot.runtime.workers``: the core's, every channel's and housekeeping), besides any
-        job added to it by hand (``deliverybot mcp``'s push; tests that drive the relay by hand
-        pass False). Raises ``StartupError`` when Telegram refuses; ``stop`` then undoes the
-        rest, the jobs first.
+        (``bot.runtime.workers``: the core's, every channel's, housekeeping and retention),
+        besides any job added to it by hand (``deliverybot mcp``'s push; tests that drive the
+        relay by hand pass False). Raises ``StartupError`` when Telegram refuses; ``stop`` then
+        undoes the rest, the jobs first.
         """
         for registration in self.core.channels:
             if registration.running is not None:
                 await self._stack.enter_async_context(registration.running())
         if workers:
-            storage = self.config.storage
             add_background_jobs(
-                self.scheduler,
-                self.core,
-                session_idle_seconds=storage.session_idle_seconds,
-                audit_seconds=storage.audit_seconds,
-                funnel_days=storage.funnel_days,
+                self.scheduler, self.core, funnel_days=self.config.storage.funnel_days
             )
         await self._stack.enter_async_context(self.scheduler)
         if self.telegram is None:

@@ -2,9 +2,9 @@
 
 ``deliverybot run`` owns this work on its store; ``deliverybot mcp`` beside it runs only its
 MCP push (``bot.runtime.mcp_serving``). On a shared store every bot runs every job, and the
-leader-only ones (the status poller, the follow-up of lost creates, the agent webhooks) pass
-only in the one leading (``bot.jobs``), looking for what the others kept
-(``bot_core.build_core`` and ``register_agents`` set their ``look_seconds``).
+leader-only ones (the status poller, the follow-up of lost creates, the agent webhooks, the
+retention of personal data) pass only in the one leading (``bot.jobs``), looking for what the
+others kept (``bot_core.build_core`` and ``register_agents`` set their ``look_seconds``).
 """
 
 from __future__ import annotations
@@ -12,29 +12,19 @@ from __future__ import annotations
 from bot.bot_core import BotCore
 from bot.funnel.recorder import DEFAULT_FUNNEL_DAYS
 from bot.jobs import Scheduler
-from bot.runtime.housekeeping import AUDIT_KEPT_SECONDS, Housekeeping
+from bot.privacy.retention import Retention
+from bot.runtime.housekeeping import Housekeeping
 
 
 def add_background_jobs(
-    scheduler: Scheduler,
-    core: BotCore,
-    *,
-    session_idle_seconds: float,
-    audit_seconds: float = AUDIT_KEPT_SECONDS,
-    funnel_days: int = DEFAULT_FUNNEL_DAYS,
+    scheduler: Scheduler, core: BotCore, *, funnel_days: int = DEFAULT_FUNNEL_DAYS
 ) -> None:
     """Register on ``scheduler`` the core's jobs and its channels' (``BotCore.jobs``: the relay,
-    the follow-up of lost creates, the status poller, the agent webhooks) and housekeeping
-    (which drops sessions idle for ``session_idle_seconds``, audit events older than
-    ``audit_seconds`` and funnel days older than ``funnel_days``); the caller starts and stops
+    the follow-up of lost creates, the status poller, the agent webhooks), housekeeping (which
+    drops funnel days older than ``funnel_days`` among its technical prunes) and the retention
+    of personal data by ``[privacy]`` (``core.settings.privacy``); the caller starts and stops
     it."""
     for job in core.jobs():
         scheduler.add(job)
-    scheduler.add(
-        Housekeeping(
-            core.store,
-            session_idle_seconds=session_idle_seconds,
-            audit_seconds=audit_seconds,
-            funnel_days=funnel_days,
-        )
-    )
+    scheduler.add(Housekeeping(core.store, funnel_days=funnel_days))
+    scheduler.add(Retention(core.store, core.settings.privacy, core.metrics))

@@ -68,7 +68,7 @@ def add_audit(subparsers: Subparsers) -> None:
         "audit",
         help="print the audit trail: operators' actions and their outcomes",
         description="Every recorded event since --since, oldest first: when, who, what, about "
-        "whom, and how it ended. Kept for [storage] audit_days.",
+        "whom, and how it ended. Kept for [privacy] audit_days.",
     )
     add_config_options(parser)
     parser.add_argument(

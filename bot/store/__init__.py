@@ -33,6 +33,7 @@ repositories and SQL on both backends):
 ``store.customer_search`` the console's customers: found by name or phone, their orders, limits
 ``store.rider_positions`` deliveries whose rider a customer follows; each one's last fix
 ``store.customer_data``   one customer's rows: exported ("my data"), erased ("forget me")
+``store.retention``       what is kept only so long ([privacy]): pruned by kind, in batches
 ========================  ====================================================================
 
 ``store.delivery_changes`` says which deliveries changed as the console's list shows them, by

@@ -1,5 +1,5 @@
 """The audit trail: every operator action and every limit a customer hit, kept for
-``[storage] audit_days`` and listed by ``deliverybot audit``.
+``[privacy] audit_days`` and listed by ``deliverybot audit``.
 
 One row per event: ``at`` (the store's clock), ``actor`` (who: ``telegram:1900`` for an
 operator's Telegram account, ``shell`` for the command line, ``bot`` for a limit), ``action``

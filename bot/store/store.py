@@ -75,6 +75,7 @@ from bot.store.pg_host import PgHost
 from bot.store.pg_migrations import migrate_postgres
 from bot.store.queue_gauges import QueueGauges
 from bot.store.relayed import RelayedEvents
+from bot.store.retention_prunes import RetentionPrunes
 from bot.store.rider_positions import RiderPositions
 from bot.store.sent import SentMessages
 from bot.store.sessions import Sessions
@@ -167,6 +168,7 @@ class Store:
         self.customer_data = CustomerData(
             db, clock, media_dir=media_dir, blocked=self.blocked, shared=shared
         )
+        self.retention = RetentionPrunes(db, self.sessions, self.media)
 
     @classmethod
     async def connect(

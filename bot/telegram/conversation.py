@@ -64,7 +64,7 @@ Context = ContextTypes.DEFAULT_TYPE
 class Conversation:
     """The customer handlers; ``chat_turn(chat_id)`` is the update processor's per-chat turn;
     ``clock`` (monotonic) and ``sleep`` time an album's quiet window (``album_collector``);
-    ``session_idle_seconds`` is ``[storage] session_idle_days``: a question shown at least that
+    ``session_idle_seconds`` is ``[privacy] drafts_days``: a question shown at least that
     long ago whose order is gone was dropped by housekeeping, and the customer is told so.
     ``humans`` is the way to a person (``human_request``): a waiting customer's messages go
     to staff, and a person is offered in ``/help`` and after repeated wrong answers."""

@@ -1,19 +1,19 @@
-"""An agent's unfinished order is a session like a Telegram chat's: housekeeping drops it after
-``[storage] session_idle_days``. The conversation and its transcript stay (the agent reads them
+"""An agent's unfinished order is a session like a Telegram chat's: retention drops it after
+``[privacy] drafts_days``. The conversation and its transcript stay (the agent reads them
 back); its next answer finds the conversation ended, in the bot's words, and a new one works."""
 
 from __future__ import annotations
 
 import time
 
-from bot.runtime import housekeep
+from bot.privacy.retention import prune_kind
 from conversations.texts import dialogue
 from tests.support.clock import FakeClock
 from tests.support.words import SHIPPED
 
 from .conftest import TO_SUMMARY, AgentWorld
 
-IDLE = 14 * 86_400.0  # [storage] session_idle_days' default
+IDLE = 14 * 86_400.0  # [privacy] drafts_days' default
 
 
 async def test_an_answer_after_the_draft_was_dropped_finds_the_conversation_ended(
@@ -29,7 +29,7 @@ async def test_an_answer_after_the_draft_was_dropped_finds_the_conversation_ende
     assert world.store is not None
 
     wall.now += IDLE + 60
-    await housekeep(world.store, session_idle_seconds=IDLE)
+    await prune_kind(world.store, "drafts", world.store.clock() - IDLE)
     late = await world.answer(conversation, TO_SUMMARY[1])
 
     assert late.status_code == 200, late.text

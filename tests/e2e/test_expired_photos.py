@@ -25,7 +25,7 @@ def _said(stack: BotStack, messages: list[object]) -> str:
 
 
 def _photo_ttl(stack: BotStack) -> float:
-    return stack.config.storage.media_ttl_hours * 3600
+    return stack.config.privacy.photos_seconds
 
 
 async def _photos_again_then_ordered(stack: BotStack, reply_text: str) -> dict[str, object]:

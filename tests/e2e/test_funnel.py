@@ -2,7 +2,7 @@
 
 Through the whole bot (Telegram, engine, store): Ada orders to the end; Chidi goes back once,
 types an unreadable phone number, and cancels at the contact step; Bola answers the service
-question and is never heard of again, until housekeeping drops her order as idle. The
+question and is never heard of again, until retention drops her order as idle. The
 report (``bot.funnel.report``, what ``deliverybot report`` and ``/report`` print) then holds
 these exact counts, the same events are counted in ``deliverybot_funnel_events_total``, and
 an operator's ``/report`` in the operators' chat answers the short version.
@@ -13,7 +13,7 @@ from __future__ import annotations
 from bot.funnel.idle import record_idle_abandoned
 from bot.funnel.recorder import day_of
 from bot.funnel.report import funnel_report, render_short, render_table
-from bot.runtime.housekeeping import housekeep
+from bot.privacy.retention import prune_kind
 from tests.e2e.conftest import ADA, BOLA, CHIDI, OLU, OPERATORS, MakeStack
 from tests.metrics.samples import sample
 from tests.support.words import SHIPPED, say
@@ -50,9 +50,9 @@ async def test_scripted_customers_give_exact_counts_per_step(make_stack: MakeSta
     await stack.tap(stack.prompt(BOLA.id), "✓ Pickup & delivery")
 
     store = stack.bot.store
-    # Another instance's housekeeping finds Bola's idle order too: she still counts once.
+    # A second pass (a new leader's) finds Bola's idle order too: she still counts once.
     await record_idle_abandoned(store, before=store.clock() + 1)
-    await housekeep(store, session_idle_seconds=-1)  # every open order counts as idle now
+    await prune_kind(store, "drafts", store.clock() + 1)  # every open order is idle now
     await stack.bot.core.chats.funnel.flush()
     rows = await funnel_report(store.funnel, since_day=day_of(store.clock()))
 

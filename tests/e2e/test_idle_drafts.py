@@ -1,5 +1,5 @@
-"""An order a customer walked away from is dropped by housekeeping after ``[storage]
-session_idle_days``, and the customer who comes back starts afresh: a tap on the old draft's
+"""An order a customer walked away from is dropped by retention after ``[privacy]
+drafts_days``, and the customer who comes back starts afresh: a tap on the old draft's
 buttons, or an answer to its question, is told so in one sentence with the first question
 (while the chat's view is in memory; after a restart "no order" is said)."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 from bot.chat_ref import ChatRef
-from bot.runtime import housekeep
+from bot.privacy.retention import prune_kind
 from tests.e2e.conftest import ADA, BotStack, MakeStack
 from tests.support.clock import FakeClock
 from tests.support.words import say
@@ -18,10 +18,9 @@ PICKUP_QUESTION = "Where should the rider pick the package up?"
 
 
 async def _idle(stack: BotStack, wall: FakeClock, seconds: float) -> None:
-    """``seconds`` pass without a word from anyone, then a housekeeping pass runs."""
+    """``seconds`` pass without a word from anyone, then retention prunes the drafts."""
     wall.now += seconds
-    idle = stack.config.storage.session_idle_seconds
-    await housekeep(stack.bot.store, session_idle_seconds=idle)
+    await prune_kind(stack.bot.store, "drafts", wall.now - stack.config.privacy.drafts_seconds)
 
 
 async def _a_draft(make_stack: MakeStack, *, at_pickup: bool) -> tuple[BotStack, FakeClock]:
@@ -42,7 +41,7 @@ def _said(messages: list[object]) -> str:
 async def test_a_draft_idle_for_less_than_the_limit_is_resumed(make_stack: MakeStack) -> None:
     stack, wall = await _a_draft(make_stack, at_pickup=True)
 
-    await _idle(stack, wall, stack.config.storage.session_idle_seconds - 60)
+    await _idle(stack, wall, stack.config.privacy.drafts_seconds - 60)
     reply = await stack.command(ADA, "start")
 
     assert _said(reply).startswith(f"Welcome back! Here is where we were:\n\n{PICKUP_QUESTION}")
@@ -54,7 +53,7 @@ async def test_a_draft_idle_past_the_limit_is_dropped_and_start_begins_afresh(
 ) -> None:
     stack, wall = await _a_draft(make_stack, at_pickup=True)
 
-    await _idle(stack, wall, stack.config.storage.session_idle_seconds + 60)
+    await _idle(stack, wall, stack.config.privacy.drafts_seconds + 60)
     assert await stack.bot.store.sessions.get(ChatRef("telegram", ADA.id)) is None
     reply = await stack.command(ADA, "start")
 
@@ -69,7 +68,7 @@ async def test_a_tap_on_a_dropped_drafts_button_says_so_and_starts_afresh(
     stack, wall = await _a_draft(make_stack, at_pickup=False)
     old_keyboard = stack.prompt(ADA.id)
 
-    await _idle(stack, wall, stack.config.storage.session_idle_seconds + 60)
+    await _idle(stack, wall, stack.config.privacy.drafts_seconds + 60)
     reply = await stack.tap(old_keyboard, "✓ Pickup & delivery")
 
     said = _said(reply)
@@ -102,7 +101,7 @@ async def test_after_a_restart_a_tap_on_a_dropped_drafts_button_points_to_new(
     old_keyboard = stack.prompt(ADA.id)
     await stack.restart()  # nothing of the chat is left in memory
 
-    await _idle(stack, wall, stack.config.storage.session_idle_seconds + 60)
+    await _idle(stack, wall, stack.config.privacy.drafts_seconds + 60)
     reply = await stack.tap(old_keyboard, "✓ Pickup & delivery")
 
     # Nothing tells this tap from one on a cancelled order's keyboard: "no order" is said.
@@ -116,7 +115,7 @@ async def test_an_answer_to_a_dropped_drafts_question_says_so_and_starts_afresh(
 ) -> None:
     stack, wall = await _a_draft(make_stack, at_pickup=True)
 
-    await _idle(stack, wall, stack.config.storage.session_idle_seconds + 60)
+    await _idle(stack, wall, stack.config.privacy.drafts_seconds + 60)
     reply = await stack.text(ADA, "12 Herbert Macaulay Way, Yaba")
 
     said = _said(reply)
@@ -129,7 +128,7 @@ async def test_a_french_customer_is_told_in_french(make_stack: MakeStack) -> Non
     stack, wall = await _a_draft(make_stack, at_pickup=False)
     old_keyboard = stack.prompt(ADA.id)
 
-    await _idle(stack, wall, stack.config.storage.session_idle_seconds + 60)
+    await _idle(stack, wall, stack.config.privacy.drafts_seconds + 60)
     update = stack.tg.updates.tap(old_keyboard, "✓ Pickup & delivery")
     update["callback_query"]["from"]["language_code"] = "fr"
     reply = await stack.send(update)

@@ -82,7 +82,7 @@ async def test_housekeeping_keeps_funnel_days_of_events(tmp_path: Path) -> None:
     now = time.time()
     await _fill(tmp_path / "bot.sqlite3", now)
     async with Store.open(tmp_path / "bot.sqlite3") as store:
-        await housekeep(store, session_idle_seconds=86_400, funnel_days=30)
+        await housekeep(store, funnel_days=30)
         assert await store.funnel.first_day() == day_of(now - 60)
         assert len(await store.funnel.tally(0)) == 5  # the old days' two rows are gone
 

@@ -106,7 +106,7 @@ async def second(stack: BotStack, tmp_path: Path) -> AsyncIterator[ServedConsole
             served.core,
             telegram,
             operators=frozenset(settings.operators),
-            session_idle_seconds=stack.config.storage.session_idle_seconds,
+            session_idle_seconds=stack.config.privacy.drafts_seconds,
         )
         yield served
 

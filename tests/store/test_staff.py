@@ -219,7 +219,7 @@ async def test_a_session_opened_before_a_sign_out_everywhere_is_dead_even_if_lef
     await store._db.execute("UPDATE staff_members SET generation = generation + 1")
 
     assert await store.staff.session(token, START) is None
-    await housekeep(store, session_idle_seconds=86_400)
+    await housekeep(store)
     assert await _rows(store, "staff_sessions") == 0
 
 
@@ -236,7 +236,7 @@ async def test_housekeeping_deletes_expired_links_and_dead_sessions_and_keeps_th
 
     fake_clock.advance(IDLE / 2)  # the first session idle for IDLE; both first links expired
     fresh = await store.staff.issue_link(ada, lifetime_seconds=LINK)
-    await housekeep(store, session_idle_seconds=86_400)
+    await housekeep(store)
 
     assert await _rows(store, "staff_links") == 1
     assert await _rows(store, "staff_sessions") == 1
@@ -245,7 +245,7 @@ async def test_housekeeping_deletes_expired_links_and_dead_sessions_and_keeps_th
     assert isinstance(await store.staff.redeem(fresh, fake_clock()), StaffMember)
 
     fake_clock.advance(LIFE)
-    await housekeep(store, session_idle_seconds=86_400)
+    await housekeep(store)
     assert await _rows(store, "staff_links") == 0
     assert await _rows(store, "staff_sessions") == 0
     assert [m.id for m in await store.staff.members()] == [ada.id]  # members are kept

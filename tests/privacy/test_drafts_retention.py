@@ -1,14 +1,14 @@
-"""Housekeeping's pass (``bot.runtime.housekeep``) on each backend: unfinished orders idle past
-the limit are dropped, not a second earlier; on PostgreSQL several instances may pass at once."""
+"""Retention of drafts (``prune_kind(store, "drafts", ...)``) on each backend: unfinished orders
+idle past the limit are dropped, not a second earlier; on PostgreSQL two passes may overlap (a
+leader handing over) and each finishes cleanly."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from pathlib import Path
 
 from bot.chat_ref import ChatRef
-from bot.runtime import housekeep
+from bot.privacy.retention import prune_kind
 from bot.runtime.channel_starters import SHIPPED_CHANNEL_KINDS
 from bot.store import Store
 from bot.store.pg_local_server import LocalPostgres
@@ -23,35 +23,35 @@ async def _chats(store: Store) -> list[int]:
 
 
 async def test_sessions_idle_past_the_limit_are_dropped_and_not_before(
-    store: Store, advance: Callable[[float], None]
+    store: Store, fake_clock: FakeClock
 ) -> None:
     await store.sessions.save(ChatRef("telegram", 1), 1, '{"step": "pickup"}')
-    advance(3 * 86_400)
+    fake_clock.advance(3 * 86_400)
     await store.sessions.save(ChatRef("telegram", 2), 2, '{"step": "dropoff"}')
 
-    advance(IDLE - 3 * 86_400 - 1)  # chat 1: one second short of the limit
-    await housekeep(store, session_idle_seconds=IDLE)
+    fake_clock.advance(IDLE - 3 * 86_400 - 1)  # chat 1: one second short of the limit
+    await prune_kind(store, "drafts", store.clock() - IDLE)
     assert await _chats(store) == [1, 2]
 
-    advance(2)  # chat 1: one second past it; chat 2 answered three days later
-    await housekeep(store, session_idle_seconds=IDLE)
+    fake_clock.advance(2)  # chat 1: one second past it; chat 2 answered three days later
+    await prune_kind(store, "drafts", store.clock() - IDLE)
     assert await _chats(store) == [2]
     assert await store.sessions.get(ChatRef("telegram", 1)) is None
 
-    await housekeep(store, session_idle_seconds=IDLE)  # a second pass finds nothing more
+    await prune_kind(store, "drafts", store.clock() - IDLE)  # a second pass finds nothing more
     assert await _chats(store) == [2]
 
 
 async def test_a_session_saved_again_is_idle_from_its_last_save(
-    store: Store, advance: Callable[[float], None]
+    store: Store, fake_clock: FakeClock
 ) -> None:
     await store.sessions.save(ChatRef("telegram", 1), 1, '{"step": "pickup"}')
-    advance(IDLE - 60)
+    fake_clock.advance(IDLE - 60)
     await store.sessions.save(
         ChatRef("telegram", 1), 1, '{"step": "dropoff"}'
     )  # the customer answered
-    advance(120)
-    await housekeep(store, session_idle_seconds=IDLE)
+    fake_clock.advance(120)
+    await prune_kind(store, "drafts", store.clock() - IDLE)
     assert await _chats(store) == [1]
 
 
@@ -72,7 +72,7 @@ async def test_instances_passing_at_once_on_postgres_each_finish_cleanly(
         fake_clock.advance(IDLE + 1)
         await second.sessions.save(ChatRef("telegram", 99), 99, "{}")  # answered just now: kept
 
-        passes = [housekeep(store, session_idle_seconds=IDLE) for store in (first, second)] * 2
+        passes = [prune_kind(s, "drafts", s.clock() - IDLE) for s in (first, second)] * 2
         await asyncio.gather(*passes)
 
         assert await _chats(first) == [99]

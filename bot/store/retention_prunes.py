@@ -1,0 +1,216 @@
+"""Retention: what is past its time is removed, one kind of personal data at a time
+(``store.retention``; the limits are ``[privacy]``'s, the hourly job ``bot.privacy.retention``).
+
+Each kind is one method taking the moment before which its rows are past their time, and
+returning how many rows it removed (or, for finished deliveries, stripped). The same SQL runs on
+both backends. Every statement takes at most ``RETENTION_BATCH`` rows, oldest first, and
+the method repeats it until less comes back: a first pass after an upgrade, or after a limit
+was shortened, may find years of rows, and one long statement would hold SQLite's writer (or
+PostgreSQL's row locks) while the customers' turns wait. Each statement checks its condition
+again on the rows it takes, so a row used meanwhile (a session saved, a delivery moved on) is
+left alone, and two passes at once only find less to do.
+
+==================  =========================================================================
+kind                what goes
+==================  =========================================================================
+drafts              unfinished orders (sessions) not answered since
+transcripts         agent conversations' transcripts whose last entry is older; agent events
+finished_orders     delivered and cancelled deliveries unchanged since: their customer's
+                    name, phones, order answers, tracking link, route, and their timeline's
+                    texts and addresses (the row stays, with what the books need, and its chat
+                    link, so the customer still sees its status in "my deliveries")
+customer_details    remembered details not refreshed by an order since; verified phones not
+                    verified again, used by an order nor received a delivery since
+inbox               relayed partner events, the relay's sent markers, WhatsApp's sent messages
+photos              re-hosted photos past their expiry (set when each was stored)
+audit               audit trail entries
+handoffs            closed hand-offs to staff, and their messages
+==================  =========================================================================
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+from bot.store.delivery_changes import NEXT_CHANGE
+from bot.store.media_files import MediaStore
+from bot.store.sessions import Sessions
+from bot.store.store_backend import StoreDatabase
+
+RetentionKind = Literal[
+    "drafts",
+    "transcripts",
+    "finished_orders",
+    "customer_details",
+    "inbox",
+    "photos",
+    "audit",
+    "handoffs",
+]
+RETENTION_KINDS: Final[tuple[RetentionKind, ...]] = (
+    "drafts",
+    "transcripts",
+    "finished_orders",
+    "customer_details",
+    "inbox",
+    "photos",
+    "audit",
+    "handoffs",
+)
+"""Every kind, in the order a pass prunes them (also the metric's ``kind`` label values)."""
+
+RETENTION_BATCH: Final = 500
+"""The most rows one statement takes (a delivery's timeline rows come along with it)."""
+
+_FINISHED: Final = "status IN ('delivered', 'cancelled')"
+_PERSONAL_COLUMNS: Final = (
+    "customer_name",
+    "sender_phone",
+    "receiver_phone",
+    "saved_order",
+    "tracking_url",
+    "pickup_lat",
+    "pickup_lng",
+    "dropoff_lat",
+    "dropoff_lng",
+)
+_STILL_PERSONAL: Final = " OR ".join(f"{column} IS NOT NULL" for column in _PERSONAL_COLUMNS)
+_NULLED: Final = ", ".join(f"{column} = NULL" for column in _PERSONAL_COLUMNS)
+
+# A transcript goes whole, once its conversation's last entry is past its time: a conversation
+# still under way keeps the turns its open question stands on.
+_TRANSCRIPTS = """DELETE FROM agent_transcript WHERE at < ? AND conversation_seq IN (
+    SELECT conversation_seq FROM agent_transcript GROUP BY conversation_seq
+    HAVING MAX(at) < ? ORDER BY conversation_seq LIMIT ?)"""
+_AGENT_EVENTS = """DELETE FROM agent_events WHERE created_at < ? AND seq IN (
+    SELECT seq FROM agent_events WHERE created_at < ? ORDER BY seq LIMIT ?)"""
+# Deliveries: the row stays (id, status, dates, fee, currency, payment, language, rider, chat
+# link); a change number tells the console's live list its row changed.
+_STRIP_FINISHED = f"""UPDATE deliveries SET {_NULLED}, change_seq = {NEXT_CHANGE}
+    WHERE {_FINISHED} AND updated_at < ? AND delivery_id IN (
+        SELECT delivery_id FROM deliveries
+        WHERE {_FINISHED} AND updated_at < ? AND ({_STILL_PERSONAL})
+        ORDER BY updated_at, delivery_id LIMIT ?)
+    RETURNING delivery_id"""  # noqa: S608 - constant text
+# ``summary`` and ``text`` are NOT NULL (empty once stripped); ``agent_notes`` is a JSON list.
+_STRIP_TIMELINE_EVENTS = """UPDATE timeline_events SET summary = '', customer_message_hint = NULL,
+    agent_notes = '[]', pickup_address = NULL, pickup_lat = NULL, pickup_lng = NULL,
+    dropoff_address = NULL, dropoff_lat = NULL, dropoff_lng = NULL
+    WHERE delivery_id IN ({ids})"""
+_STRIP_TIMELINE_MESSAGES = "UPDATE timeline_messages SET text = '' WHERE delivery_id IN ({ids})"
+_CUSTOMER_DETAILS = """DELETE FROM customer_details WHERE updated_at < ? AND (channel, user_id) IN (
+    SELECT channel, user_id FROM customer_details WHERE updated_at < ?
+    ORDER BY updated_at LIMIT ?)"""
+# A verified phone is in use while its customer orders, or while deliveries are sent to it
+# (its drop-off codes go to the chat that proved it).
+_CONTACTS = """DELETE FROM contacts WHERE verified_at < ? AND (channel, user_id) IN (
+    SELECT c.channel, c.user_id FROM contacts c WHERE c.verified_at < ?
+        AND NOT EXISTS (SELECT 1 FROM deliveries d
+            WHERE d.channel = c.channel AND d.user_id = c.user_id AND d.created_at >= ?)
+        AND NOT EXISTS (SELECT 1 FROM deliveries d
+            WHERE d.receiver_phone = c.phone_e164 AND d.created_at >= ?)
+    ORDER BY c.verified_at LIMIT ?)"""
+_INBOX = """DELETE FROM inbox WHERE processed_at < ? AND seq IN (
+    SELECT seq FROM inbox WHERE processed_at IS NOT NULL AND processed_at < ?
+    ORDER BY processed_at LIMIT ?)"""
+_SENT_MARKERS = """DELETE FROM sent_messages WHERE claimed_at < ?
+    AND (event_id, channel, chat_id, kind) IN (
+        SELECT event_id, channel, chat_id, kind FROM sent_messages WHERE claimed_at < ?
+        ORDER BY claimed_at LIMIT ?)"""
+_WHATSAPP_SENT = """DELETE FROM whatsapp_sent WHERE sent_at < ? AND message_id IN (
+    SELECT message_id FROM whatsapp_sent WHERE sent_at < ? ORDER BY sent_at LIMIT ?)"""
+_AUDIT = """DELETE FROM audit_trail WHERE at < ? AND seq IN (
+    SELECT seq FROM audit_trail WHERE at < ? ORDER BY at LIMIT ?)"""
+_CLOSED_HANDOFFS = """SELECT ref FROM handoffs WHERE state = 'closed' AND closed_at < ?
+    ORDER BY closed_at, ref LIMIT ?"""
+_HANDOFF_MESSAGES = "DELETE FROM handoff_messages WHERE ref IN ({refs})"
+_HANDOFFS = "DELETE FROM handoffs WHERE state = 'closed' AND ref IN ({refs})"
+
+
+class RetentionPrunes:
+    """``store.retention``: one prune per kind of personal data (see the module docstring)."""
+
+    def __init__(
+        self,
+        db: StoreDatabase,
+        sessions: Sessions,
+        media: MediaStore,
+        *,
+        batch: int = RETENTION_BATCH,
+    ) -> None:
+        self._db = db
+        self._sessions = sessions
+        self._media = media
+        self._batch = batch
+
+    async def drafts(self, before: float) -> int:
+        """Drop the unfinished orders last saved before ``before``."""
+        return await self._sessions.purge_idle(before, batch=self._batch)
+
+    async def transcripts(self, before: float) -> int:
+        """Drop the transcripts of agent conversations whose last entry is before ``before``,
+        and the agent events stored before it."""
+        entries = await self._batched(_TRANSCRIPTS, (before, before))
+        return entries + await self._batched(_AGENT_EVENTS, (before, before))
+
+    async def finished_orders(self, before: float) -> int:
+        """Strip the personal fields of the delivered and cancelled deliveries unchanged since
+        before ``before``, with their timelines' texts and addresses; how many deliveries."""
+        stripped = 0
+        while True:
+            async with self._db.transaction() as tx:
+                rows = await tx.fetch_all(_STRIP_FINISHED, (before, before, self._batch))
+                ids = [str(row[0]) for row in rows]
+                if ids:
+                    marks = ", ".join("?" * len(ids))
+                    await tx.execute(_STRIP_TIMELINE_EVENTS.format(ids=marks), ids)
+                    await tx.execute(_STRIP_TIMELINE_MESSAGES.format(ids=marks), ids)
+            stripped += len(ids)
+            if len(ids) < self._batch:
+                return stripped
+
+    async def customer_details(self, before: float) -> int:
+        """Drop remembered details not refreshed by an order since ``before``, and verified
+        phones neither verified again, nor used by an order, nor sent a delivery since."""
+        details = await self._batched(_CUSTOMER_DETAILS, (before, before))
+        return details + await self._batched(_CONTACTS, (before, before, before, before))
+
+    async def inbox(self, before: float) -> int:
+        """Drop the partner events relayed before ``before``, the sent markers claimed before
+        it and the WhatsApp messages sent before it."""
+        removed = await self._batched(_INBOX, (before, before))
+        removed += await self._batched(_SENT_MARKERS, (before, before))
+        return removed + await self._batched(_WHATSAPP_SENT, (before, before))
+
+    async def photos(self, now: float) -> int:
+        """Delete the photos expired by ``now`` (each expires ``[privacy] photos_hours`` after
+        it was stored) and any orphaned files."""
+        return await self._media.purge_expired(now)
+
+    async def audit(self, before: float) -> int:
+        """Drop the audit trail's entries recorded before ``before``."""
+        return await self._batched(_AUDIT, (before, before))
+
+    async def handoffs(self, before: float) -> int:
+        """Drop the hand-offs closed before ``before`` and their messages; rows of both."""
+        removed = 0
+        while True:
+            async with self._db.transaction() as tx:
+                rows = await tx.fetch_all(_CLOSED_HANDOFFS, (before, self._batch))
+                refs = [str(row[0]) for row in rows]
+                if refs:
+                    marks = ", ".join("?" * len(refs))
+                    removed += await tx.execute(_HANDOFF_MESSAGES.format(refs=marks), refs)
+                    removed += await tx.execute(_HANDOFFS.format(refs=marks), refs)
+            if len(refs) < self._batch:
+                return removed
+
+    async def _batched(self, statement: str, cutoffs: tuple[float, ...]) -> int:
+        """Run ``statement`` (its parameters ``cutoffs`` and the batch size) until a run
+        takes less than a batch; the rows it took in all."""
+        removed = 0
+        while True:
+            taken = await self._db.execute(statement, (*cutoffs, self._batch))
+            removed += taken
+            if taken < self._batch:
+                return removed

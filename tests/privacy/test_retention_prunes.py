@@ -1,0 +1,242 @@
+"""``store.retention`` on each backend: each kind removes exactly the rows past their time.
+
+Every test writes one row at ``START`` and one two seconds later, then prunes with the limit
+between them: the first goes, the second (one second inside its time) stays, and a second
+prune finds nothing more.
+"""
+
+from __future__ import annotations
+
+from bot.chat_ref import ChatRef, UserRef
+from bot.store import Store
+from bot.store.delivery_history import HistoryEvent, HistoryMessage, Place, note_event
+from bot.store.handoffs import Handoff
+from bot.store.listed_details import ListedDetails
+from bot.store.retention_prunes import RetentionPrunes
+from bot.store.rider_positions import Point
+from bot.store.sent import SendKey
+from tests.support.clock import FakeClock
+
+from .conftest import START
+
+LIMIT = START + 1  # between the old rows (START) and the young ones (START + 2)
+ADA = ChatRef("telegram", 7)
+BOLA = ChatRef("whatsapp", 2348012345678)
+
+
+async def _delivery(store: Store, delivery_id: str, chat: ChatRef, status: str) -> None:
+    details = ListedDetails(
+        fee=1500.0,
+        currency="NGN",
+        customer_name="Ada Obi",
+        sender_phone="+2348011111111",
+        pickup=Point(6.45, 3.39),
+        dropoff=Point(6.5, 3.4),
+    )
+    await store.deliveries.add(
+        delivery_id,
+        chat,
+        chat.id,
+        store.clock(),
+        "+2348022222222",
+        f"https://track.example/{delivery_id}",
+        status,
+        saved_order='{"flow": "pickup_delivery", "answers": {"package": "blue bag"}}',
+        details=details,
+    )
+    await note_event(
+        store._db,
+        HistoryEvent(
+            event_id=f"evt_{delivery_id}",
+            delivery_id=delivery_id,
+            event_type="delivery.updated",
+            created=int(store.clock()),
+            received_at=store.clock(),
+            status=status,
+            previous_status=None,
+            summary="Rider picked up the blue bag at 12 Allen Avenue",
+            customer_message_hint="Ada, your parcel is on its way",
+            agent_notes=("call Ada on +2348011111111",),
+            pickup=Place("12 Allen Avenue", 6.45, 3.39),
+            dropoff=Place("3 Bode Thomas", 6.5, 3.4),
+        ),
+    )
+    await store.history.record_failed(
+        [
+            HistoryMessage(
+                delivery_id, f"evt_{delivery_id}", chat, "update", "customer", "Ada: on its way", 0
+            )
+        ]
+    )
+
+
+async def _personal(store: Store, delivery_id: str) -> list[object]:
+    row = await store._db.fetch_one(
+        """SELECT customer_name, sender_phone, receiver_phone, saved_order, tracking_url,
+            pickup_lat, pickup_lng, dropoff_lat, dropoff_lng, fee, currency, status, chat_id
+        FROM deliveries WHERE delivery_id = ?""",
+        (delivery_id,),
+    )
+    assert row is not None
+    return list(row)
+
+
+async def test_finished_deliveries_keep_only_the_books_past_their_time(
+    store: Store, fake_clock: FakeClock
+) -> None:
+    await _delivery(store, "del_old", ADA, "delivered")
+    await _delivery(store, "del_open", ADA, "in_transit")
+    await _delivery(store, "del_whatsapp", BOLA, "cancelled")
+    fake_clock.advance(2)
+    await _delivery(store, "del_young", ADA, "delivered")
+    before = await _personal(store, "del_young")
+
+    assert await store.retention.finished_orders(LIMIT) == 2
+    assert await store.retention.finished_orders(LIMIT) == 0
+
+    for stripped, chat in (("del_old", ADA), ("del_whatsapp", BOLA)):
+        # The books' part and the chat link stay: "my deliveries" still shows its status.
+        kept = [1500.0, "NGN", "delivered" if chat is ADA else "cancelled", chat.id]
+        assert await _personal(store, stripped) == [None] * 9 + kept
+        (event,) = await store.history.events(stripped)
+        assert (event.summary, event.customer_message_hint, event.agent_notes) == ("", None, ())
+        assert event.pickup == event.dropoff == Place(None, None, None)
+        assert event.status == ("delivered" if chat is ADA else "cancelled")
+        assert [m.text for m in await store.history.messages(stripped)] == [""]
+        link = await store.deliveries.get(stripped)
+        assert link is not None and link.chat == chat
+    assert await _personal(store, "del_young") == before
+    assert (await _personal(store, "del_open"))[0] == "Ada Obi"  # open: left as it is
+    (event,) = await store.history.events("del_open")
+    assert event.pickup.address == "12 Allen Avenue"
+
+
+async def test_transcripts_go_whole_once_their_conversation_is_idle_and_events_by_age(
+    store: Store, fake_clock: FakeClock
+) -> None:
+    idle = await store.agents.open("shop", "cust-1", "pickup_delivery")
+    going_on = await store.agents.open("shop", "cust-2", "pickup_delivery")
+    await store.agents.add_entry(idle, '{"said": "12 Allen Avenue"}')
+    await store.agents.add_entry(going_on, '{"said": "3 Bode Thomas"}')
+    await store.agent_events.add(idle.chat, "evt_1", '{"summary": "picked up"}')
+    fake_clock.advance(2)
+    await store.agents.add_entry(going_on, '{"said": "+2348011111111"}')
+    await store.agent_events.add(idle.chat, "evt_2", '{"summary": "delivered"}')
+
+    assert await store.retention.transcripts(LIMIT) == 2  # idle's one entry, evt_1
+    assert await store.retention.transcripts(LIMIT) == 0
+
+    assert await store.agents.transcript(idle) == []
+    assert len(await store.agents.transcript(going_on)) == 2  # its last entry is young
+    assert [event.body for event in await store.agent_events.after(idle.chat, 0, 10)] == [
+        '{"summary": "delivered"}'
+    ]
+
+
+async def test_remembered_details_and_phones_go_once_unused_for_their_time(
+    store: Store, fake_clock: FakeClock
+) -> None:
+    gone, ordered, received, young = (UserRef("telegram", n) for n in (1, 2, 3, 4))
+    for user in (gone, ordered, received):
+        await store.contacts.record(user, f"+23480{user.id}0000000", contact_user_id=user.id)
+    await store.customers.put(gone, '{"name": "Ada"}')
+    await store.customers.put(ordered, '{"name": "Bola"}')
+    fake_clock.advance(2)
+    await store.contacts.record(young, "+2348040000000", contact_user_id=young.id)
+    await store.customers.put(young, '{"name": "Chidi"}')
+    # Since the limit: one customer ordered, another's number received a delivery.
+    await store.deliveries.add("del_2", ChatRef("telegram", 2), 2, store.clock(), None, None)
+    await store.deliveries.add(
+        "del_9", ChatRef("telegram", 9), 9, store.clock(), "+2348030000000", None
+    )
+
+    assert await store.retention.customer_details(LIMIT) == 3  # 2 details, 1 phone
+    assert await store.retention.customer_details(LIMIT) == 0
+
+    assert [await store.customers.get(user) for user in (gone, ordered, young)] == [
+        None,
+        None,  # the details of an order before the limit: refreshed only by an order
+        '{"name": "Chidi"}',
+    ]
+    assert [await store.contacts.phone_for(user) for user in (gone, ordered, received, young)] == [
+        None,
+        "+2348020000000",
+        "+2348030000000",
+        "+2348040000000",
+    ]
+
+
+async def test_relayed_events_sent_markers_and_whatsapp_sends_go_past_their_time(
+    store: Store, fake_clock: FakeClock
+) -> None:
+    for n in (1, 2, 3):
+        await store.inbox.add(f"evt_{n}", "del_1", "delivery.updated", n, b"{}")
+    await store.inbox.mark_processed("evt_1")
+    await store.sent.claim(SendKey("evt_1", ADA, "status"))
+    await store.whatsapp_sent.record("wamid.1", BOLA.id, kind="news", body="on its way")
+    fake_clock.advance(2)
+    await store.inbox.mark_processed("evt_2")  # evt_3 is still to relay: never pruned
+    await store.sent.claim(SendKey("evt_2", ADA, "status"))
+    await store.whatsapp_sent.record("wamid.2", BOLA.id, kind="news", body="delivered")
+
+    assert await store.retention.inbox(LIMIT) == 3
+    assert await store.retention.inbox(LIMIT) == 0
+    assert await store.retention.inbox(START + 10) == 3  # the young ones, later
+
+    assert [event.event_id for event in await store.inbox.next_batch()] == ["evt_3"]
+    assert not await store.sent.was_sent(SendKey("evt_2", ADA, "status"))
+    assert await store.whatsapp_sent.get("wamid.2") is None
+
+
+async def test_photos_go_at_their_expiry(store: Store, fake_clock: FakeClock) -> None:
+    first = await store.media.put(
+        b"jpeg 1", content_type="image/jpeg", chat=ADA, expires_at=START + 5
+    )
+    second = await store.media.put(
+        b"jpeg 2", content_type="image/jpeg", chat=ADA, expires_at=START + 7
+    )
+
+    assert await store.retention.photos(START + 6) == 1
+    assert not first.path.exists() and second.path.exists()
+    assert await store.media.get(second.token) is not None
+
+
+async def test_audit_entries_go_past_their_time_a_batch_at_a_time(
+    store: Store, fake_clock: FakeClock
+) -> None:
+    for n in range(5):
+        await store.audit.record("operator:1", "block", f"telegram:{n}", "done", "spam")
+    fake_clock.advance(2)
+    await store.audit.record("operator:1", "unblock", "telegram:1", "done")
+    small_batches = RetentionPrunes(store._db, store.sessions, store.media, batch=2)
+
+    assert await small_batches.audit(LIMIT) == 5  # 2 + 2 + 1
+    assert await small_batches.audit(LIMIT) == 0
+    assert [entry.action for entry in await store.audit.since(0)] == ["unblock"]
+
+
+async def test_closed_hand_offs_and_their_messages_go_past_their_time(
+    store: Store, fake_clock: FakeClock
+) -> None:
+    async def opened(chat: ChatRef) -> Handoff:
+        user = chat.user(chat.id)
+        return (
+            await store.handoffs.open(chat, user, name="Ada", flow=None, step=None, language=None)
+        ).handoff
+
+    old = await opened(ADA)
+    waiting = await opened(BOLA)
+    await store.handoffs.add(old.ref, "to_staff", {"text": "my address is 12 Allen Avenue"})
+    await store.handoffs.add(old.ref, "to_customer", {"text": "thank you Ada"})
+    await store.handoffs.close(old.ref)
+    fake_clock.advance(2)
+    young = await opened(ADA)
+    await store.handoffs.add(young.ref, "to_staff", {"text": "hello again"})
+    await store.handoffs.close(young.ref)
+
+    assert await store.retention.handoffs(LIMIT) == 3  # the hand-off and its two messages
+    assert await store.retention.handoffs(LIMIT) == 0
+    assert await store.handoffs.get(old.ref) is None
+    assert await store.handoffs.get(young.ref) is not None
+    assert len(await store.handoffs.recent(young.ref, 10)) == 1
+    assert await store.handoffs.waiting_for(BOLA) == waiting  # never closed: kept
