@@ -47,6 +47,7 @@ from bot.telegram.operators.handoff_staff import HandoffStaff
 from bot.telegram.photo_receiver import PhotoReceiver
 from bot.telegram.quote_taps import QuoteTaps
 from bot.telegram.relay_channel import TelegramRelayChannel, TelegramTurns
+from bot.telegram.rider_map import TelegramRiderMap
 from bot.telegram.staff_topics import StaffTopics
 from bot.telegram.stored_updates import InboxHandOff, UpdateInboxSweep
 from bot.telegram.telegram_kind import TELEGRAM_KIND
@@ -218,6 +219,7 @@ def register_telegram(
             running=running,
             jobs=(sweep,),
             texts=(TELEGRAM_TEXTS, WEBAPP_TEXTS),
+            rider_map=TelegramRiderMap(sender),
         )
     )
     return TelegramChannel(ctx, conversation, application)
