@@ -121,21 +121,10 @@ class LimitedBotApi(BaseRequest):
         name = url.rsplit("/", 1)[-1]
         if name == "getMe":
             return 200, json.dumps({"ok": True, "result": BOT}).encode()
-        now = time.monotonic()
         chat_id = int(params["chat_id"])
-        chat = self.per_chat[chat_id]
-        per_chat = (20, 60.0) if chat_id < 0 else (3, 3.0)
-        if _full(self.overall, now, 30, 1.0) or _full(chat, now, *per_chat):
-            self.refused += 1
-            body = {
-                "ok": False,
-                "error_code": 429,
-                "description": "Too Many Requests: retry after 1",
-                "parameters": {"retry_after": 1},
-            }
-            return 429, json.dumps(body).encode()
-        self.overall.append(now)
-        chat.append(now)
+        now = time.monotonic()
+        if not self.admitted(chat_id, now):
+            return TOO_MANY
         if chat_id == OPERATOR_GROUP:
             message_id = next(self._ids)
             self.operator_messages.append((now, message_id))
@@ -146,6 +135,32 @@ class LimitedBotApi(BaseRequest):
         if len(self._seen) >= self.expected:
             self.all_seen.set()
         return 200, _posted(next(self._ids), chat_id, params["text"])
+
+    def admitted(self, chat_id: int, now: float) -> bool:
+        """Whether Telegram's limits let a call to ``chat_id`` through at ``now`` (counted
+        when they do; a refusal is counted in ``refused``)."""
+        chat = self.per_chat[chat_id]
+        per_chat = (20, 60.0) if chat_id < 0 else (3, 3.0)
+        if _full(self.overall, now, 30, 1.0) or _full(chat, now, *per_chat):
+            self.refused += 1
+            return False
+        self.overall.append(now)
+        chat.append(now)
+        return True
+
+
+TOO_MANY = (
+    429,
+    json.dumps(
+        {
+            "ok": False,
+            "error_code": 429,
+            "description": "Too Many Requests: retry after 1",
+            "parameters": {"retry_after": 1},
+        }
+    ).encode(),
+)
+"""Telegram's answer past its limits."""
 
 
 def _posted(message_id: int, chat_id: int, text: object) -> bytes:
