@@ -35,6 +35,7 @@ from bot.jobs import Job
 from bot.ordering.chats import DeliverLater
 from bot.relay.asking import Asking, AskingChannel, typed_text
 from bot.relay.channel_protocol import Channel, ChatTurns, ChatUnreachable
+from bot.store.customer_data import is_tombstone
 from bot.tracking.rider_map import RiderMap
 from conversations import Turn
 from conversations.texts.catalogue import ChannelTexts
@@ -117,7 +118,10 @@ class Channels:
         return NO_CAPABILITIES if registration is None else registration.kind.capabilities
 
     def owner(self, chat: ChatRef) -> ChannelRegistration | None:
-        """The channel ``chat`` belongs to (None: no channel of this bot reaches it)."""
+        """The channel ``chat`` belongs to (None: no channel of this bot reaches it, or the
+        chat is an erased customer's stand-in: ``bot.store.customer_data``)."""
+        if is_tombstone(chat.id):
+            return None
         return self._by_name.get(chat.channel)
 
     def rider_map(self, chat: ChatRef) -> RiderMap | None:

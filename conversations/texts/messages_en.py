@@ -303,6 +303,28 @@ MESSAGES: Final[dict[str, str]] = {
     "tracking.eta_soon": "Arrival in a few minutes: an estimate from the distance.",
     "tracking.unavailable": "{rider}'s position is not available right now.",
     "tracking.map_link": "On the map: {url}",
+    # --- the customer's data rights ("my data", "forget me") --------------------------------
+    "privacy.export_intro": (
+        "Here is everything this bot keeps about you, as one file you can keep or read."
+    ),
+    "privacy.export_nothing": "This bot keeps nothing about you.",
+    "privacy.forget_question": (
+        "This erases what the bot keeps about you: your remembered details, places and phone "
+        "numbers, your unfinished orders, conversations and photos. Your past deliveries stay "
+        "in the business's books without your name, phone numbers or addresses. Erase it all?"
+    ),
+    "privacy.forget_yes": "Erase my data",
+    "privacy.forget_no": "Keep it",
+    "privacy.forget_kept": "Nothing was erased.",
+    "privacy.forget_done": "Done: what this bot kept about you is erased.",
+    "privacy.forget_books": (
+        "The business keeps {count} past deliveries for its books, without your name, phone "
+        "numbers or addresses."
+    ),
+    "privacy.forget_open": (
+        "Your delivery {refs} is still on its way: it is finished first, and what it needs is "
+        "erased as soon as it ends."
+    ),
     "delivery.tracking": "Track it here: {url}",
     "delivery.note": "• {note}",
     "delivery.note_tracking_sent": "The bot has sent the customer the tracking link.",

@@ -329,6 +329,29 @@ MESSAGES: Final[dict[str, str]] = {
     "tracking.eta_soon": "Arrivée dans quelques minutes : une estimation d'après la distance.",
     "tracking.unavailable": "La position de {rider} n'est pas disponible pour le moment.",
     "tracking.map_link": "Sur la carte : {url}",
+    # --- les droits du client sur ses données ----------------------------------------------
+    "privacy.export_intro": (
+        "Voici tout ce que ce bot garde sur vous, en un fichier à garder ou à lire."
+    ),
+    "privacy.export_nothing": "Ce bot ne garde rien sur vous.",
+    "privacy.forget_question": (
+        "Ceci efface ce que le bot garde sur vous : vos coordonnées retenues, vos lieux et "
+        "numéros de téléphone, vos commandes inachevées, vos conversations et vos photos. Vos "
+        "livraisons passées restent dans les comptes de l'entreprise, sans votre nom, vos "
+        "numéros ni vos adresses. Tout effacer ?"
+    ),
+    "privacy.forget_yes": "Effacer mes données",
+    "privacy.forget_no": "Les garder",
+    "privacy.forget_kept": "Rien n'a été effacé.",
+    "privacy.forget_done": "C'est fait : ce que ce bot gardait sur vous est effacé.",
+    "privacy.forget_books": (
+        "L'entreprise garde {count} livraisons passées pour ses comptes, sans votre nom, vos "
+        "numéros ni vos adresses."
+    ),
+    "privacy.forget_open": (
+        "Votre livraison {refs} est encore en route : elle est d'abord terminée, et ce dont elle "
+        "a besoin est effacé dès qu'elle prend fin."
+    ),
     "delivery.tracking": "Suivez-la ici : {url}",
     "delivery.note": "• {note}",
     "delivery.note_tracking_sent": "Le bot a envoyé le lien de suivi au client.",

@@ -1,0 +1,21 @@
+"""The customer's data rights in words: what "my data" hands over and what "forget me" erases,
+keeps for the books, and leaves until an open delivery ends."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from conversations.texts.catalogue import Catalogue
+from conversations.texts.deliveries_texts import short_ref
+
+
+def forget_answer(catalogue: Catalogue, *, anonymised: int, open_deliveries: Sequence[str]) -> str:
+    """What the customer reads once "forget me" ran: erased; the past deliveries kept without
+    them (``anonymised``, when any); an open delivery finished first (``open_deliveries``)."""
+    sentences = [catalogue.say("privacy.forget_done")]
+    if anonymised:
+        sentences.append(catalogue.say("privacy.forget_books", count=anonymised))
+    if open_deliveries:
+        refs = ", ".join(short_ref(delivery_id) for delivery_id in open_deliveries)
+        sentences.append(catalogue.say("privacy.forget_open", refs=refs))
+    return " ".join(sentences)
