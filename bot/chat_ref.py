@@ -80,8 +80,8 @@ class UserRef:
 
 
 PSEUDONYM_HEX: Final = 8
-"""Hex digits of a log pseudonym: 32 bits, enough to follow one chat through a log (two chats
-of a business rarely share one, and ``deliverybot customers find`` lists every match)."""
+"""Hex digits of a log pseudonym: 32 bits, enough to follow one chat through a log (two of a
+business's chats rarely share one; a line is about a customer, not proof of who they are)."""
 
 
 @dataclass(frozen=True)

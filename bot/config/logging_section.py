@@ -28,9 +28,9 @@ class LoggingConfig(Section):
     format: Literal["text", "json"] = "text"
     # The key of the pseudonyms that name chats and customers in log lines (``telegram:#1a2b3c4d``,
     # never a chat id or a WhatsApp phone number): a secret of its own, never another one
-    # reused. Set, every instance and every restart writes one chat's pseudonym alike, and
-    # ``deliverybot customers find --log-ref`` maps one back; unset, each process draws a random
-    # key, so a pseudonym is followed within one run only and maps back to nobody.
+    # reused. Set, every instance and every restart writes one chat's pseudonym alike, and an
+    # operator holding the key finds a customer's lines (docs/operators.md §11); unset, each
+    # process draws a random key, so a pseudonym is followed within one run only.
     pseudonym_key_env: EnvName | None = None
     pseudonym_key: SecretStr | None = None
 

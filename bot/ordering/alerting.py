@@ -58,15 +58,17 @@ async def send_alert(
 ) -> None:
     """``text`` to the operators, never raising: whoever alerts has done its work already (a
     customer's turn saved, a create settled), and a failed alert must not undo it. Without an
-    operator channel the alert is logged at ``unheard``; a failed one is logged with its error.
+    operator channel the alert is logged at ``unheard``; a failed one with its error's type.
     Either line names it by ``kind`` and references (``alert_named``), never by its words."""
     if alert_operators is None:
         logger.log(unheard, "operator alert (no operator channel): %s", alert_named(kind))
         return
     try:
         await alert_operators(text)
-    except Exception:
-        logger.exception("could not alert the operators: %s", alert_named(kind))
+    except Exception as error:
+        # Its type only: a send's error may quote what it sent, and that is the alert's words.
+        name = type(error).__name__
+        logger.error("could not alert the operators (%s): %s", name, alert_named(kind))
 
 
 def alert_named(kind: str) -> str:
