@@ -15,6 +15,8 @@ chats are named by pseudonyms, and ``/metrics`` holds none of those values eithe
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import io
 import logging
 import re
@@ -220,3 +222,13 @@ async def test_alerts_that_reach_nobody_and_errors_that_echo_values(
         assert "a create_unconfirmed alert about delivery 3F2A9C1E" in text, mode
         assert "input_value=[hidden]" in text, mode
     assert_nothing_personal(every_mode, WHATSAPP)
+
+
+def test_a_pseudonym_is_the_documented_keyed_sum_and_names_one_chat_alike() -> None:
+    key = PSEUDONYM_KEY.encode()
+    chat = ChatRef(WHATSAPP, int(CUSTOMER))
+    digest = hmac.new(key, f"whatsapp:{CUSTOMER}".encode(), hashlib.sha256).hexdigest()
+    assert chat.for_log.written(key) == f"whatsapp:#{digest[:8]}"  # docs/operators.md §11
+    assert chat.user(chat.id).for_log.written(key) == chat.for_log.written(key)
+    assert chat.for_log.written(b"another-key") != chat.for_log.written(key)
+    assert str(chat.for_log) == "whatsapp:#?"  # written without the log's key: no id
