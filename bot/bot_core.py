@@ -312,7 +312,7 @@ async def send_to_operators(channel: Channel, operators: Iterable[ChatRef], text
         try:
             await channel.send(chat, text)
         except (ChatUnreachable, SendFailed) as error:
-            log.warning("operator chat %s not told (%s)", chat, type(error).__name__)
+            log.warning("operator chat %s not told (%s)", chat.for_log, type(error).__name__)
 
 
 def _console(

@@ -8,11 +8,20 @@ coincide. Every row, lock, message plan and session keyed by a chat or a custome
 parts, and whatever reaches a chat (the relay, a later turn) asks the channel registered under
 ``channel`` (``bot.channels``).
 
+A log line never names a chat or a customer by their id: on WhatsApp the id is the customer's
+phone number, and any channel's id singles out a person. It names them by ``for_log``, a
+``LogRef`` that the log's handler writes as ``channel:#`` and the first hex digits of an HMAC
+of the ref under the log's own key (``log_pseudonym``; ``bot.runtime.logs``): the same chat
+reads the same in every line under one key, and nobody without the key can tell whose it is,
+not even by hashing every phone number there is.
+
 The value is a leaf of the code base: it imports nothing of the bot.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 from dataclasses import dataclass
 from typing import Final
@@ -40,6 +49,11 @@ class ChatRef:
         """The customer ``user_id`` of this chat's channel."""
         return UserRef(self.channel, user_id)
 
+    @property
+    def for_log(self) -> LogRef:
+        """This chat as a log line names it: a pseudonym, never its id."""
+        return LogRef(self.channel, self.id)
+
     def __str__(self) -> str:
         return f"{self.channel}:{self.id}"
 
@@ -56,8 +70,47 @@ class UserRef:
     channel: str
     id: int
 
+    @property
+    def for_log(self) -> LogRef:
+        """This customer as a log line names them: a pseudonym, never their id."""
+        return LogRef(self.channel, self.id)
+
     def __str__(self) -> str:
         return f"{self.channel}:{self.id}"
+
+
+PSEUDONYM_HEX: Final = 8
+"""Hex digits of a log pseudonym: 32 bits, enough to follow one chat through a log (two of a
+business's chats rarely share one; a line is about a customer, not proof of who they are)."""
+
+
+@dataclass(frozen=True)
+class LogRef:
+    """A chat or a customer (``channel`` and ``id``) on its way into a log line.
+
+    The log's handler writes it with the log's key (``written``); written any other way (a
+    log without that handler, an f-string) it reads ``channel:#?``, so the id never leaks.
+    """
+
+    channel: str
+    id: int
+
+    def written(self, key: bytes) -> str:
+        """``channel:#`` and this ref's pseudonym under ``key`` (``log_pseudonym``)."""
+        return f"{self.channel}:#{log_pseudonym(key, self.channel, self.id)}"
+
+    def __str__(self) -> str:
+        return f"{self.channel}:#?"
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def log_pseudonym(key: bytes, channel: str, id: int) -> str:
+    """The first ``PSEUDONYM_HEX`` hex digits of HMAC-SHA256 of ``channel:id`` under ``key``:
+    keyed, because a plain hash of a phone number is undone by hashing every number."""
+    digest = hmac.new(key, f"{channel}:{id}".encode(), hashlib.sha256).hexdigest()
+    return digest[:PSEUDONYM_HEX]
 
 
 _WRITTEN: Final = re.compile(r"(?:([a-z][a-z0-9_-]{0,31}):)?(-?[0-9]+)")

@@ -77,4 +77,4 @@ class CreateWaitNotice:
             await self._channel.send(chat, dialogue.create_waiting(catalogue, wait))
         except (ChatUnreachable, SendFailed) as error:
             # The create goes on regardless: its answer is what matters to the customer.
-            logger.info("chat %s not told of its create's wait (%s)", chat, error)
+            logger.info("chat %s not told of its create's wait (%s)", chat.for_log, error)

@@ -22,6 +22,6 @@ async def load_session(store: Store, chat: ChatRef) -> Session | None:
     try:
         return Session.model_validate_json(record.data)
     except pydantic.ValidationError:
-        logger.warning("chat %s had an unreadable session; it was dropped", chat)
+        logger.warning("chat %s had an unreadable session; it was dropped", chat.for_log)
         await store.sessions.delete(chat)
         return None

@@ -279,7 +279,7 @@ class CreateFollowUp(Job):
             return  # settled elsewhere, and the operators told there
         alert = dialogue.operator_alert(self._texts.business_catalogue(), refused)
         if alert is not None:
-            await self._alert(alert)
+            await self._alert(alert, kind="create_refused")
 
     async def _unknown(self, row: UnconfirmedCreate) -> None:
         attempts = row.attempts + 1
@@ -301,7 +301,8 @@ class CreateFollowUp(Job):
                 place,
                 request.packageDescription,
                 attempts,
-            )
+            ),
+            kind="create_unconfirmed",
         )
 
     async def _settle(
@@ -333,5 +334,5 @@ class CreateFollowUp(Job):
         at = self._clock() + self.tuning.retry_delay(attempts)
         await self._store.unconfirmed.retry_later(row.idempotency_key, attempts, at)
 
-    async def _alert(self, text: str) -> None:
-        await send_alert(self._alert_operators, text)
+    async def _alert(self, text: str, *, kind: str) -> None:
+        await send_alert(self._alert_operators, text, kind=kind)

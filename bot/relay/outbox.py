@@ -174,7 +174,7 @@ class Sender:
             sent = True
         except ChatUnreachable:
             await self._store.blocked.mark(chat)
-            logger.info("chat %s cannot be messaged; marked blocked", chat)
+            logger.info("chat %s cannot be messaged; marked blocked", chat.for_log)
             return outcomes
         except SendFailed as failed:
             logger.warning(

@@ -90,7 +90,11 @@ def register_whatsapp(
     )
     news = WhatsAppNews(sender, windows, section.templates, store, otp, pacing)
     statuses = StatusFollowUp(
-        store, news, alert=alerts.alert, catalogue=catalogue, metrics=core.metrics
+        store,
+        news,
+        alert=lambda text: alerts.alert(text, kind="whatsapp_not_delivered"),
+        catalogue=catalogue,
+        metrics=core.metrics,
     )
     photos = PhotoRehosting(
         CloudMediaDownload(cloud.wa),

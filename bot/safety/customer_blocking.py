@@ -85,7 +85,7 @@ class CustomerBlocking:
         if drafts:
             outcome += f"; {drafts} open order(s) dropped"
         await self._store.audit.record(by, "block", str(user), outcome, reason)
-        log.info("customer %s blocked by %s (%s)", user, by, outcome)
+        log.info("customer %s blocked by %s (%s)", user.for_log, by, outcome)
         for follower in self._followers:
             await follower(user, by)
         return Blocked(user, new, drafts)
@@ -95,7 +95,7 @@ class CustomerBlocking:
         lifted = await self._store.customer_blocks.unblock(user)
         outcome = "done" if lifted else "was not blocked"
         await self._store.audit.record(by, "unblock", str(user), outcome)
-        log.info("customer %s unblocked by %s (%s)", user, by, outcome)
+        log.info("customer %s unblocked by %s (%s)", user.for_log, by, outcome)
         return lifted
 
     async def refusal(self, user: UserRef, catalogue: Catalogue) -> Turn | None:

@@ -226,7 +226,7 @@ class ChatLockSessions:
             logger.warning(
                 "chat %s: a cancelled lock request could not be settled (%s); closing the "
                 "shared chat-lock connection",
-                held.chat,
+                held.chat.for_log,
                 type(error).__name__,
             )
             self._forget(shared)
@@ -269,14 +269,16 @@ class ChatLockSessions:
                     logger.warning(
                         "chat %s: its lock could not be released (%s); closing the shared "
                         "chat-lock connection",
-                        held.chat,
+                        held.chat.for_log,
                         type(error).__name__,
                     )
                     self._forget(shared)
                     return
             else:
                 if not released:
-                    logger.error("chat %s: its lock was no longer held at its release", held.chat)
+                    logger.error(
+                        "chat %s: its lock was no longer held at its release", held.chat.for_log
+                    )
                 return
         # The connection died before its termination listener ran: the loss is said here.
         self._say_lost(held.chat)
@@ -294,7 +296,7 @@ class ChatLockSessions:
         logger.error(
             "chat %s: its lock was lost with the shared chat-lock connection; its turn is "
             "unguarded against the other instances",
-            chat,
+            chat.for_log,
         )
 
     def _forget(self, connection: Any) -> None:

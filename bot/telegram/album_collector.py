@@ -33,6 +33,7 @@ from telegram.error import TelegramError
 
 from bot.clocks import Clock, Sleep, system_sleep
 from bot.telegram.photo_receiver import MAX_PHOTO_BYTES, PhotoProblem, PhotoRefused
+from bot.telegram.refs import telegram_chat
 from bot.web.photo_keeping import Rehosted
 from conversations.texts.catalogue import Catalogue
 
@@ -206,7 +207,11 @@ class AlbumCollector:
         except TelegramError as error:
             # A network error's text may quote a request URL, and those carry the bot token.
             log.warning(
-                "album for chat %s: Telegram call failed (%s)", album.chat_id, type(error).__name__
+                "album for chat %s: Telegram call failed (%s)",
+                telegram_chat(album.chat_id).for_log,
+                type(error).__name__,
             )
         except Exception:
-            log.exception("album for chat %s could not be answered", album.chat_id)
+            log.exception(
+                "album for chat %s could not be answered", telegram_chat(album.chat_id).for_log
+            )

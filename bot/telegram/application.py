@@ -265,8 +265,8 @@ def gatekeeper(
             log.warning(
                 "update refused: update %s: user %s in user %s's chat",
                 foreign.update_id,
-                foreign.user_id,
-                foreign.chat_id,
+                ChatRef(TELEGRAM, foreign.chat_id).user(foreign.user_id).for_log,
+                ChatRef(TELEGRAM, foreign.chat_id).for_log,
             )
             await store.updates.finish(update.update_id, chat_ref)
             raise ApplicationHandlerStop
@@ -277,7 +277,9 @@ def gatekeeper(
             and user is not None
             and await store.blocked.clear(ChatRef(TELEGRAM, chat.id))
         ):
-            log.info("chat %s writes again; no longer marked blocked", chat.id)
+            log.info(
+                "chat %s writes again; no longer marked blocked", ChatRef(TELEGRAM, chat.id).for_log
+            )
 
     return check
 

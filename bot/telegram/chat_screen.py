@@ -197,7 +197,9 @@ class ChatScreen:
             await self.ctx.sender.edit_message(chat_id, message_id, drawn)
         except Exception:
             # Only stale buttons stay behind (the engine refuses their taps kindly).
-            log.exception("chat %s: the answered prompt could not be tidied", chat_id)
+            log.exception(
+                "chat %s: the answered prompt could not be tidied", telegram_chat(chat_id).for_log
+            )
 
     def _forget(self, chat_id: int, done: asyncio.Task[None]) -> None:
         if self._tidying.get(chat_id) is done:

@@ -157,7 +157,10 @@ class Conversation:
         if query.message.chat.type != Chat.PRIVATE:
             # Orders are drawn in private chats only, so a tap on an order's button in a group
             # was forged: no turn runs for a group.
-            log.info("a tap on an order's button in group %s ignored", query.message.chat.id)
+            log.info(
+                "a tap on an order's button in group %s ignored",
+                telegram_chat(query.message.chat.id).for_log,
+            )
             return
         chat_id, user_id, tapped = query.message.chat.id, query.from_user.id, query.message
         language = language_of(update)
@@ -169,7 +172,11 @@ class Conversation:
         view = await self.screen.view(chat_id, user_id, language=language)
         meant = resolve(query.data, view.prompt, session_id=view.session_id)
         if isinstance(meant, UnknownButton):
-            log.info("chat %s tapped a button that points nowhere: %s", chat_id, meant.reason)
+            log.info(
+                "chat %s tapped a button that points nowhere: %s",
+                telegram_chat(chat_id).for_log,
+                meant.reason,
+            )
             await answer_tap(query, catalogue.say("telegram.dead_button"))
             return
         # Answered alongside the turn: the client's spinner stops without delaying the reply.

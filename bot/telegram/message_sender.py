@@ -237,7 +237,11 @@ class TelegramSender:
                 if await self.limiter.share_hold(chat_id, wait):
                     log.info("Telegram asked to wait %.0fs: every chat is held", wait)
                 else:
-                    log.info("Telegram asked to wait %.0fs for chat %s", wait, chat_id)
+                    log.info(
+                        "Telegram asked to wait %.0fs for chat %s",
+                        wait,
+                        ChatRef(TELEGRAM, chat_id).for_log,
+                    )
                 if attempt == limits.max_attempts or wait > limits.longest_wait:
                     return NotDelivered("rate limited", retry_after=wait)
                 continue
@@ -255,13 +259,19 @@ class TelegramSender:
             isinstance(error, BadRequest) and _CHAT_NOT_FOUND in reason.lower()
         ):
             await self._store.blocked.mark(ChatRef(TELEGRAM, chat_id))
-            log.info("chat %s cannot be messaged (%s); marked blocked", chat_id, reason)
+            log.info(
+                "chat %s cannot be messaged (%s); marked blocked",
+                ChatRef(TELEGRAM, chat_id).for_log,
+                reason,
+            )
             return Blocked(chat_id, reason)
         if edited is not None and isinstance(error, BadRequest) and _NOT_MODIFIED in reason.lower():
             return Delivered(edited)
         if isinstance(error, ChatMigrated):
             reason = f"the group moved to chat {error.new_chat_id}"
-        log.warning("Telegram refused a message to chat %s: %s", chat_id, reason)
+        log.warning(
+            "Telegram refused a message to chat %s: %s", ChatRef(TELEGRAM, chat_id).for_log, reason
+        )
         return NotDelivered(reason)
 
     def _chat_turn(self, chat_id: int) -> AbstractAsyncContextManager[None]:

@@ -148,7 +148,11 @@ class PhotoReceiver:
             await file.download_to_memory(buffer)
         except (TelegramError, RuntimeError) as error:
             # Only the error's type: PTB's network errors may quote the file URL, token included.
-            log.warning("photo download for chat %s failed: %s", chat_id, type(error).__name__)
+            log.warning(
+                "photo download for chat %s failed: %s",
+                ChatRef(TELEGRAM, chat_id).for_log,
+                type(error).__name__,
+            )
             return refusal("download_failed")
         data = buffer.getvalue()
         if len(data) > self.max_bytes:

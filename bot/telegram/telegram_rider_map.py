@@ -146,7 +146,9 @@ class TelegramRiderMap:
             chat.id, "editMessageLiveLocation", params, edited=now.live_id
         )
         if not _edited(chat, result):
-            log.info("chat %s stopped or deleted a rider's live location: shown no more", chat.id)
+            log.info(
+                "chat %s stopped or deleted a rider's live location: shown no more", chat.for_log
+            )
             return replace(now, stopped=True)
         return replace(now, at=point)
 
@@ -159,7 +161,7 @@ class TelegramRiderMap:
         params: dict[str, object] = {"message_id": now.text_id, "text": text}
         result = await self._sender.call(chat.id, "editMessageText", params, edited=now.text_id)
         if not _edited(chat, result):
-            log.info("chat %s deleted a rider's text: it is edited no more", chat.id)
+            log.info("chat %s deleted a rider's text: it is edited no more", chat.for_log)
             return replace(now, text_kept=True)
         return replace(now, said=text)
 
@@ -170,7 +172,7 @@ def _sent_id(chat: ChatRef, result: SendResult) -> int:
     if isinstance(result, Blocked):
         raise ChatUnreachable(result.reason)
     if isinstance(result, NotDelivered):
-        raise SendFailed(f"chat {chat.id}: {result.reason}")
+        raise SendFailed(f"chat {chat}: {result.reason}")
     return result.message_id
 
 

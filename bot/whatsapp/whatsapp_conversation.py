@@ -194,7 +194,7 @@ class WhatsAppConversation:
         # Only the customer's own message proves their number can be messaged again (the news
         # to a number Meta called unreachable, 131026, stopped until then).
         if self.blocked is not None and await self.blocked.clear(chat):
-            log.info("whatsapp chat %s writes again; no longer marked blocked", chat.id)
+            log.info("chat %s writes again; no longer marked blocked", chat.for_log)
         if self.otp is not None and await self.otp.claim(message):
             return
         catalogue = self.catalogue
@@ -468,7 +468,7 @@ class WhatsAppConversation:
             try:
                 await self.send.send(chat, message)
             except ChatUnreachable:
-                log.info("chat %s cannot be messaged: the reply ends", chat)
+                log.info("chat %s cannot be messaged: the reply ends", chat.for_log)
                 return
 
 

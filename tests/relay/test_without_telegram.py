@@ -38,7 +38,7 @@ async def test_news_for_a_telegram_chat_marks_it_unreachable_once_and_operators_
     assert (await store.inbox.counts()).pending == 0  # nothing is held back for ever
     unreachable = [r for r in caplog.records if "cannot be messaged" in r.getMessage()]
     assert [r.getMessage() for r in unreachable] == [
-        f"chat {OLD_CUSTOMER} cannot be messaged; marked blocked"
+        f"chat {OLD_CUSTOMER.for_log} cannot be messaged; marked blocked"
     ]
     for_operators = [
         r.getMessage() for r in caplog.records if r.name == "bot.agents.chatless_channel"

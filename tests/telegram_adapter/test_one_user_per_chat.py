@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from telegram import Update
 
-from bot.chat_ref import UserRef
+from bot.chat_ref import TELEGRAM, ChatRef, UserRef
 from tests.e2e.conftest import (
     ADA,
     ADA_PHONE,
@@ -43,6 +43,8 @@ __all__ = ["limits", "stack"]
 # Every verb of the chat service: a forged update must reach none of them.
 TURN_VERBS = ("start", "new_order", "repeat", "resume", "handle", "cancel")
 COMMANDS = ("start", "new", "repeat", "cancel", "help", "status", "deliveries", "back", "skip")
+ADA_S = ChatRef(TELEGRAM, ADA.id)  # Ada's private chat, and Chidi as a sender in it
+CHIDI_IN_ADAS = ADA_S.user(CHIDI.id)
 MAP_PICK = '{"v":1,"step":"pickup_place","lat":6.5095,"lng":3.3711}'
 
 
@@ -121,7 +123,8 @@ async def push_forged(
     assert await stack.bot.ctx.chats.session(ADA.chat) == session
     refused = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert refused == [
-        f"update refused: update {body['update_id']}: user {CHIDI.id} in user {ADA.id}'s chat"
+        f"update refused: update {body['update_id']}: user {CHIDI_IN_ADAS.for_log} in user "
+        f"{ADA_S.for_log}'s chat"
         for body in forged
     ]
     return forged
