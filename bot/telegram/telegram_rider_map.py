@@ -36,6 +36,7 @@ from telegram.constants import LocationLimit
 from bot.chat_ref import ChatRef
 from bot.relay.channel_protocol import ChatUnreachable, SendFailed
 from bot.store.rider_positions import Point
+from bot.telegram.limits import RateLimiter, SendLimits, Window
 from bot.telegram.message_sender import Blocked, NotDelivered, SendResult, TelegramSender
 from bot.tracking.fixes import distance_km
 from bot.tracking.rider_map import NOTHING_SHOWN
@@ -49,6 +50,13 @@ good to about 5-10 m, so a rider standing still wanders by up to 15 m from fix t
 the pin for that would spend an edit on noise. 20 m is under a city block, so a pin moved at
 this step still shows which street the rider is on, and a rider on the way (a scooter at
 25 km/h goes about 140 m in a 20 s pass) moves it every pass."""
+
+TRACKING_SENDS_PER_SECOND: Final = 15
+"""Half of Telegram's overall 30 messages a second: the rest stays the customers'. 200 tracked
+deliveries (about 260 calls a pass) then take about 17 s of each 20 s pass."""
+
+TRACKING_LIMITS: Final = SendLimits(overall=Window(TRACKING_SENDS_PER_SECOND, 1.0))
+"""The map's own pace; a chat's limits are the sender's, which it also goes through."""
 
 LIVE_PERIOD_FOREVER: Final = int(LocationLimit.LIVE_PERIOD_FOREVER)
 """Bot API's live period (0x7FFFFFFF) for a live location edited until it is stopped."""
@@ -99,10 +107,28 @@ class LiveShown:
 
 class TelegramRiderMap:
     """The ``RiderMap`` of Telegram chats, over the bot's ``TelegramSender`` (so its calls are
-    paced with every other message to the chat, across the instances sharing the store)."""
+    paced with every other message to the chat, across the instances sharing the store).
 
-    def __init__(self, sender: TelegramSender) -> None:
+    ``pace`` keeps the map's own calls to ``TRACKING_SENDS_PER_SECOND`` (a ``RateLimiter`` of
+    its own, before the sender's): a pass for hundreds of deliveries would otherwise send at
+    the bot's whole overall rate for seconds on end, leaving customers' replies to queue behind
+    it and Telegram's 30 a second with no room for a send that reaches it late.
+    """
+
+    def __init__(self, sender: TelegramSender, *, pace: RateLimiter | None = None) -> None:
         self._sender = sender
+        self._pace = pace or RateLimiter(TRACKING_LIMITS)
+
+    async def _call(
+        self,
+        chat: ChatRef,
+        endpoint: str,
+        params: dict[str, object],
+        *,
+        edited: int | None = None,
+    ) -> SendResult:
+        await self._pace.acquire(chat.id)
+        return await self._sender.call(chat.id, endpoint, params, edited=edited)
 
     async def show(self, chat: ChatRef, view: RiderView, shown: str) -> str:
         """Put the pin where ``view`` says (when it moved enough) and say its text (when it
@@ -128,23 +154,19 @@ class TelegramRiderMap:
         if record.live_id is None or record.stopped:
             return
         params: dict[str, object] = {"message_id": record.live_id}
-        result = await self._sender.call(
-            chat.id, "stopMessageLiveLocation", params, edited=record.live_id
-        )
+        result = await self._call(chat, "stopMessageLiveLocation", params, edited=record.live_id)
         _edited(chat, result)  # already stopped or deleted: nothing left to stop
 
     async def _place(self, chat: ChatRef, now: LiveShown, point: Point) -> LiveShown:
         where: dict[str, object] = {"latitude": point.latitude, "longitude": point.longitude}
         if now.live_id is None:
             params = {**where, "live_period": LIVE_PERIOD_FOREVER}
-            result = await self._sender.call(chat.id, "sendLocation", params)
+            result = await self._call(chat, "sendLocation", params)
             return replace(now, live_id=_sent_id(chat, result), at=point)
         if now.at is not None and distance_km(now.at, point) * 1000 < MOVE_METRES:
             return now
         params = {"message_id": now.live_id, **where}
-        result = await self._sender.call(
-            chat.id, "editMessageLiveLocation", params, edited=now.live_id
-        )
+        result = await self._call(chat, "editMessageLiveLocation", params, edited=now.live_id)
         if not _edited(chat, result):
             log.info(
                 "chat %s stopped or deleted a rider's live location: shown no more", chat.for_log
@@ -156,10 +178,10 @@ class TelegramRiderMap:
         if now.text_kept or now.said == text:
             return now
         if now.text_id is None:
-            result = await self._sender.call(chat.id, "sendMessage", {"text": text})
+            result = await self._call(chat, "sendMessage", {"text": text})
             return replace(now, text_id=_sent_id(chat, result), said=text)
         params: dict[str, object] = {"message_id": now.text_id, "text": text}
-        result = await self._sender.call(chat.id, "editMessageText", params, edited=now.text_id)
+        result = await self._call(chat, "editMessageText", params, edited=now.text_id)
         if not _edited(chat, result):
             log.info("chat %s deleted a rider's text: it is edited no more", chat.for_log)
             return replace(now, text_kept=True)

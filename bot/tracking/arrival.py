@@ -30,6 +30,16 @@ def remaining_km(rider: Point, *, pickup: Point | None, dropoff: Point, to_picku
     return straight * ROAD_FACTOR
 
 
+ROUND_ABOVE_MINUTES: Final = 10
+"""Past this many minutes the estimate goes by 5 minutes: "about 25 min" is all a straight
+line and an average speed can honestly tell, and an estimate that changes only when it moves
+by 5 minutes is edited in the customer's chat a few times a trip, not at every pass."""
+
+
 def eta_minutes(km: float, speed_kmh: float) -> int:
-    """Whole minutes, rounded up (an estimate that errs early disappoints): at least 1."""
-    return max(1, math.ceil(km / speed_kmh * 60))
+    """Whole minutes, rounded up (an estimate that errs early disappoints), at least 1; past
+    ``ROUND_ABOVE_MINUTES``, rounded up to a multiple of 5."""
+    minutes = max(1, math.ceil(km / speed_kmh * 60))
+    if minutes > ROUND_ABOVE_MINUTES:
+        return math.ceil(minutes / 5) * 5
+    return minutes

@@ -86,7 +86,10 @@ def test_the_estimate_goes_by_the_pickup_while_the_rider_heads_there() -> None:
 
 
 @pytest.mark.parametrize(
-    ("km", "speed", "minutes"), [(10.0, 20.0, 30), (0.01, 20.0, 1), (1.0, 12.0, 5)]
+    ("km", "speed", "minutes"),
+    [(10.0, 20.0, 30), (0.01, 20.0, 1), (1.0, 12.0, 5), (3.3, 20.0, 10), (3.7, 20.0, 15)],
 )
-def test_minutes_are_rounded_up_and_at_least_one(km: float, speed: float, minutes: int) -> None:
+def test_minutes_are_rounded_up_at_least_one_and_by_five_past_ten(
+    km: float, speed: float, minutes: int
+) -> None:
     assert eta_minutes(km, speed) == minutes
