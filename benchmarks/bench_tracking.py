@@ -74,8 +74,8 @@ from bot.store import Store
 from bot.telegram.limits import RateLimiter
 from bot.telegram.message_sender import TelegramSender
 from bot.telegram.relay_channel import TelegramRelayChannel, TelegramTurns
-from bot.telegram.telegram_rider_map import TelegramRiderMap
 from bot.telegram.telegram_kind import TELEGRAM_KIND
+from bot.telegram.telegram_rider_map import TelegramRiderMap
 from bot.tracking.tracker import RiderTracker
 from bot.web import create_web_app
 from conversations.texts.business_texts import BusinessTexts

@@ -100,9 +100,13 @@ class RiderTracker(Job):
         self._clock = clock
         self._metrics = metrics
 
-    async def run_once(self) -> None:
-        """One pass; the next comes after the interval (``look_seconds``) or a wake."""
+    async def run_once(self) -> float:
+        """One pass; the next starts an interval after this one started (a pass for hundreds
+        of deliveries takes seconds of Telegram's pace, which must not stretch the interval),
+        or at a wake."""
+        started = time.monotonic()
         await self.track_once()
+        return max(0.0, self._settings.interval_seconds - (time.monotonic() - started))
 
     def backoff(self, failures: int) -> float:
         """A failed pass (the store) is followed by the next one an interval later."""
