@@ -135,6 +135,10 @@ class Database:
             if [tuple(row) for row in mode] != [("wal",)]:
                 raise StoreError(f"{path}: SQLite refused WAL mode (got {list(mode)!r})")
             await conn.execute("PRAGMA foreign_keys=ON")
+            # An erased customer's rows are overwritten with zeros, not left in free pages for
+            # anyone with the file to read: whatever SQLite build the machine has
+            # (docs/privacy.md "Erasure's limits").
+            await conn.execute("PRAGMA secure_delete=ON")
             await conn.execute(f"PRAGMA synchronous={synchronous}")
             await conn.execute(f"PRAGMA busy_timeout={_BUSY_TIMEOUT_MS}")
             if synchronous == "NORMAL":

@@ -78,6 +78,7 @@ class LoopConnection:
         )
         if writes:
             self._conn.execute("PRAGMA foreign_keys=ON")
+            self._conn.execute("PRAGMA secure_delete=ON")  # as the store's other connection
             self._conn.execute("PRAGMA synchronous=NORMAL")
             self._conn.execute("PRAGMA wal_autocheckpoint=0")
         else:
