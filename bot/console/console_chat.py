@@ -6,7 +6,8 @@ to the chat service and draws the turn it gets back. ``status``, ``deliveries`` 
 ``cancel_delivery`` go to the desk, as Telegram's ``/status``, ``/deliveries`` and
 ``/cancel_delivery`` do, and so does a drop-off code link typed in (``/start otp_<token>``):
 while the desk waits for the receiver's own contact, the next ``contact <phone>`` is taken as
-the typist's own. Like the Telegram adapter, it never decides what to ask or what to answer.
+the typist's own. ``/mydata`` and ``/forgetme`` are ``console_privacy``'s. Like the Telegram
+adapter, it never decides what to ask or what to answer.
 Each typed line is said from one catalogue, the business's in the typist's language, picked
 when the line is read and passed to the parser, the drawing and the desks; the chat service
 and the hand-off desk are given the typist's language code to pick the same one.
@@ -17,6 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.chat_ref import CONSOLE, ChatRef, UserRef
+from bot.console.console_privacy import ConsolePrivacy
 from bot.console.console_render import render_prompt, render_turn, said
 from bot.console.console_screen import Screen
 from bot.console.parse import (
@@ -115,6 +117,7 @@ class ConsoleChat:
         self.status: SessionStatus | None = None
         # The desk asked for the typist's own contact (a drop-off code link was opened).
         self.own_contact_wanted = False
+        self.privacy = ConsolePrivacy(chats.store, screen, self.user, self._forgotten)
 
     @property
     def catalogue(self) -> Catalogue:
@@ -136,6 +139,8 @@ class ConsoleChat:
     async def send(self, line: str) -> None:
         """One typed line, answered on the screen, in the typist's ``language``."""
         catalogue, language = self.catalogue, self.language
+        if await self.privacy.answer(catalogue, line):  # /mydata, /forgetme and its answer
+            return
         parsed = parse_line(catalogue, line, self.prompt, base_dir=self.base_dir)
         if self.handoffs is not None and await self._to_person(catalogue, line, parsed):
             return
@@ -277,6 +282,10 @@ class ConsoleChat:
         self.status = turn.status
         if turn.finished:
             self.screen.write([catalogue.say("console.order_again")])
+
+    def _forgotten(self) -> None:
+        """The customer was erased: the question shown belongs to an order that is gone."""
+        self.prompt, self.status = None, None
 
 
 def _moves_the_order(parsed: object) -> bool:

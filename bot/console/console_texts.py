@@ -54,7 +54,8 @@ EN: Final[dict[str, str]] = {
         "`cancel_delivery <ref> <reason>` check and cancel the deliveries\nyou ordered; type a "
         "drop-off code link (`/start otp_...`, or `:link`) back in to claim the code\nas its "
         "receiver.\nLines starting with `:` play the business and its riders: `:help` lists "
-        "them, `:quit` leaves.\n"
+        "them, `:quit` leaves.\n`/mydata` shows what the bot keeps about you; `/forgetme` "
+        "erases it.\n"
     ),
     "console.photo.not_a_file": "{path}: not a file",
     "console.photo.unreadable": "{path}: cannot be read ({reason})",
@@ -109,7 +110,8 @@ FR: Final[dict[str, str]] = {
         "`livraisons` et `annuler_livraison <réf> <motif>` suivent et annulent vos livraisons ; "
         "tapez\nun lien de code de remise (`/start otp_...`, ou `:link`) pour recevoir le code "
         "en tant que destinataire.\nLes lignes qui commencent par `:` jouent l'entreprise et ses "
-        "livreurs : `:help` les liste, `:quit`\nquitte.\n"
+        "livreurs : `:help` les liste, `:quit`\nquitte.\n`/mydata` montre ce que le bot garde "
+        "sur vous ; `/forgetme` l'efface.\n"
     ),
     "console.photo.not_a_file": "{path} : ce n'est pas un fichier",
     "console.photo.unreadable": "{path} : illisible ({reason})",

@@ -45,6 +45,7 @@ from bot.telegram.message_sender import TelegramSender
 from bot.telegram.operators import operator_handlers
 from bot.telegram.operators.handoff_staff import HandoffStaff
 from bot.telegram.photo_receiver import PhotoReceiver
+from bot.telegram.privacy_commands import privacy_handlers
 from bot.telegram.quote_taps import QuoteTaps
 from bot.telegram.relay_channel import TelegramRelayChannel, TelegramTurns
 from bot.telegram.staff_topics import StaffTopics
@@ -167,6 +168,7 @@ def register_telegram(
         *delivery_handlers(ctx),
         *quote_taps.handlers(),
         *operator_handlers(ctx),
+        *privacy_handlers(ctx, conversation.screen.forget),
         *handoff_handlers,
         *conversation.handlers(),
     ]

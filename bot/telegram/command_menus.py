@@ -8,8 +8,9 @@ below carry the English source's.
 ``register_commands`` sends them with ``set_my_commands``: the customer menu in the default
 scope, and for each operator chat (``BotCommandScopeChat``) the operator commands added. A flow
 that declares a ``command`` (``/return``) is in both private menus, after the ordering commands
-(``flow_commands``). An operator's group gets only the delivery and dispatch commands: orders
-are taken in private chats, where a customer's details are not shown to a whole group.
+(``flow_commands``), and the customer's data rights (``/mydata``, ``/forgetme``) last. An
+operator's group gets only the delivery and dispatch commands: orders are taken, and a
+customer's data handed over, in private chats, where it is not shown to a whole group.
 """
 
 from __future__ import annotations
@@ -48,6 +49,11 @@ DELIVERY_COMMANDS: Final = (
     _source("deliveries"),
     _source("cancel_delivery"),
 )
+# The customer's data rights (``privacy_commands``): in private chats only.
+PRIVACY_COMMANDS: Final = (
+    _source("mydata"),
+    _source("forgetme"),
+)
 DISPATCH_COMMANDS: Final = (
     _source("riders"),
     _source("assign"),
@@ -56,7 +62,7 @@ DISPATCH_COMMANDS: Final = (
     _source("console"),
 )
 
-CUSTOMER_COMMANDS: Final = ORDERING_COMMANDS + DELIVERY_COMMANDS
+CUSTOMER_COMMANDS: Final = ORDERING_COMMANDS + DELIVERY_COMMANDS + PRIVACY_COMMANDS
 OPERATOR_COMMANDS: Final = CUSTOMER_COMMANDS + DISPATCH_COMMANDS
 # An operators' group: no ordering there (see the module docstring).
 OPERATOR_GROUP_COMMANDS: Final = DELIVERY_COMMANDS + DISPATCH_COMMANDS
@@ -89,7 +95,7 @@ def flow_commands(catalogue: Catalogue, registry: FlowRegistry) -> tuple[BotComm
 
 def customer_menu(flows: tuple[BotCommand, ...] = ()) -> tuple[BotCommand, ...]:
     """The customer menu, with the flows' own commands after the ordering ones."""
-    return ORDERING_COMMANDS + flows + DELIVERY_COMMANDS
+    return ORDERING_COMMANDS + flows + DELIVERY_COMMANDS + PRIVACY_COMMANDS
 
 
 def commands_for(chat_id: int, flows: tuple[BotCommand, ...] = ()) -> tuple[BotCommand, ...]:

@@ -25,6 +25,8 @@ EN: Final[dict[str, str]] = {
     "menu.status": "Status of a delivery: /status [id]",
     "menu.deliveries": "Your deliveries",
     "menu.cancel_delivery": "Cancel a delivery: /cancel_delivery <id> <reason>",
+    "menu.mydata": "Everything this bot keeps about you, as a file",
+    "menu.forgetme": "Erase what this bot keeps about you",
     "menu.riders": "Riders near a delivery: /riders <delivery ref> [radius km]",
     "menu.assign": "Assign a rider: /assign <delivery ref> <rider id>",
     "menu.unassign": "Take the rider off: /unassign <delivery ref>",
@@ -49,7 +51,11 @@ EN: Final[dict[str, str]] = {
         "explains the question.\n\n"
         "/deliveries lists your deliveries, /status <id> shows one, and "
         "/cancel_delivery <id> <reason> cancels one while that is still possible. Once the "
-        "order has ended, “status”, “cancel” or “where is my parcel?” is enough."
+        "order has ended, “status”, “cancel” or “where is my parcel?” is enough.\n\n"
+        "/mydata sends you everything this bot keeps about you, and /forgetme erases it."
+    ),
+    "telegram.privacy_private_only": (
+        "Please ask me in a private chat: what I keep about you is not shown in groups."
     ),
     "telegram.sorry": "Sorry, something went wrong on my side. Please try again in a moment.",
     # /console (bot.telegram.operators.console_links): the link goes to a private chat only.
@@ -127,6 +133,8 @@ FR: Final[dict[str, str]] = {
     "menu.status": "Statut d'une livraison : /statut [id]",
     "menu.deliveries": "Vos livraisons",
     "menu.cancel_delivery": "Annuler une livraison : /annuler_livraison <id> <motif>",
+    "menu.mydata": "Tout ce que ce bot garde sur vous, dans un fichier",
+    "menu.forgetme": "Effacer ce que ce bot garde sur vous",
     "menu.riders": "Livreurs proches d'une livraison : /riders <réf. livraison> [rayon km]",
     "menu.assign": "Attribuer un livreur : /assign <réf. livraison> <id livreur>",
     "menu.unassign": "Retirer le livreur : /unassign <réf. livraison>",
@@ -160,7 +168,12 @@ FR: Final[dict[str, str]] = {
         "/livraisons liste vos livraisons, /statut <id> en montre une, et "
         "/annuler_livraison <id> <motif> en annule une tant que c'est encore possible. Une "
         "fois la commande terminée, « statut », « annuler » ou « où est mon colis ? » "
-        "suffisent."
+        "suffisent.\n\n"
+        "/mydata vous envoie tout ce que ce bot garde sur vous, et /forgetme l'efface."
+    ),
+    "telegram.privacy_private_only": (
+        "Demandez-le-moi dans une conversation privée : ce que je garde sur vous n'est pas "
+        "montré dans les groupes."
     ),
     "telegram.console_off": (
         "La console web est désactivée : mettez [console] enabled = true dans la configuration "

@@ -37,8 +37,14 @@ from bot.whatsapp_fake.graph_fields import json_object_body
 
 MAX_REQUEST_BYTES: Final = 1_000_000
 """A messages call's JSON body: far over any message Meta takes."""
-MAX_UPLOAD_BYTES: Final = 16 * 1024 * 1024
-"""Meta's limit for audio, video and images under ``document``: 16 MB (images: 5 MB)."""
+MAX_UPLOAD_BYTES: Final = 100 * 1024 * 1024
+"""Meta's largest upload: a document, 100 MB; the other kinds take less (``_MEDIA_LIMITS``)."""
+_MEDIA_LIMITS: Final = (
+    ("image/", 5 * 1024 * 1024),
+    ("audio/", 16 * 1024 * 1024),
+    ("video/", 16 * 1024 * 1024),
+)
+"""Meta's limits by the upload's type; anything else is a document (``MAX_UPLOAD_BYTES``)."""
 VERSION: Final = re.compile(r"v[0-9]{1,3}\.[0-9]")
 ATTACHMENTS_PATH: Final = "/whatsapp_business/attachments/"
 OBJECT_MISSING_SUBCODE: Final = 33
@@ -89,7 +95,7 @@ def fake_cloud_app(fake: FakeCloudApi) -> Starlette:
                 form = await request.form(max_part_size=MAX_UPLOAD_BYTES)
             except HTTPException:  # Starlette's answer to a malformed or oversized form
                 raise GraphError(
-                    INVALID_PARAMETER, "The upload must be a multipart form of at most 16 MB."
+                    INVALID_PARAMETER, "The upload must be a multipart form of at most 100 MB."
                 ) from None
             try:
                 file, mime_type = form.get("file"), form.get("type")
@@ -102,6 +108,10 @@ def fake_cloud_app(fake: FakeCloudApi) -> Starlette:
                         INVALID_PARAMETER, "The parameters file and type are required."
                     )
                 content = await file.read()
+                if len(content) > _limit_for(mime_type):
+                    raise GraphError(
+                        INVALID_PARAMETER, f"The file is too large for its type {mime_type}."
+                    )
             finally:
                 await form.close()
         except GraphError as error:
@@ -155,4 +165,12 @@ def fake_cloud_app(fake: FakeCloudApi) -> Starlette:
             Route("/{version}/{media_id}", media_url, methods=["GET"]),
         ],
         exception_handlers={HTTPException: unknown_path},
+    )
+
+
+def _limit_for(mime_type: str) -> int:
+    """The largest upload of ``mime_type`` Meta takes."""
+    return next(
+        (limit for prefix, limit in _MEDIA_LIMITS if mime_type.startswith(prefix)),
+        MAX_UPLOAD_BYTES,
     )

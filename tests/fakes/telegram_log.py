@@ -14,7 +14,7 @@ from .telegram_delivery import WebhookDelivery
 from .telegram_records import RecordedCall, SentMessage
 from .telegram_wire import JSONDict, ParsedRequest
 
-_SENDING_METHODS = frozenset({"sendMessage", "sendPhoto", "sendLocation"})
+_SENDING_METHODS = frozenset({"sendMessage", "sendPhoto", "sendDocument", "sendLocation"})
 _T = TypeVar("_T")
 
 

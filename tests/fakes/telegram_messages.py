@@ -1,11 +1,13 @@
-"""Bot API methods on messages: send, edit, delete, chat actions, callback answers.
+"""Bot API methods on messages: send (text, photos, documents), edit, delete, chat actions,
+callback answers.
 
 Locations (static and live) are in ``telegram_locations``, which sends and edits through the
 ``new_message`` and ``editable`` here.
 
 Telegram's checks that a bot can fail are applied with Telegram's descriptions: unknown chat,
 empty or too long text, unparsable markup, invalid keyboards, editing to identical content,
-editing or deleting what is not there, answering a callback query twice.
+editing or deleting what is not there, answering a callback query twice, an uploaded document
+empty or over the 50 MB a bot may upload.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 from .telegram_keyboards import validate_reply_markup
 from .telegram_text import MAX_CAPTION_LENGTH, MAX_MESSAGE_LENGTH, parse_formatted, utf16_length
 from .telegram_topics import place_in_topic
-from .telegram_wire import Disconnected, JSONDict, UploadedFile, bad_request
+from .telegram_wire import BotApiError, Disconnected, JSONDict, UploadedFile, bad_request
 from .telegram_world import StoredFile, TgChat, World
 
 _CHAT_ACTIONS = frozenset(
@@ -33,6 +35,7 @@ _CHAT_ACTIONS = frozenset(
         "upload_video_note",
     }
 )
+MAX_UPLOAD_BYTES = 50 * 1024 * 1024  # a bot's multipart upload (sendDocument)
 NOT_MODIFIED = (
     "message is not modified: specified new message content and reply markup are exactly "
     "the same as a current content and reply markup of the message"
@@ -73,6 +76,37 @@ class MessageMethods:
             "height": 960,
         }
         message = self.new_message(chat, p, photo=[photo_size])
+        if caption:
+            message["caption"] = caption
+        if entities:
+            message["caption_entities"] = entities
+        self._world.store_message(message)
+        return message
+
+    async def send_document(self, p: JSONDict, f: dict[str, UploadedFile], d: Disconnected) -> Any:
+        chat = self._world.chat(p.get("chat_id"))
+        document, upload = p.get("document"), f.get("document")
+        if isinstance(document, str) and document.startswith("attach://"):
+            upload = f.get(document.removeprefix("attach://"))
+        if upload is None:
+            # Deviation: a file_id or URL is out of the fake's scope; the bot uploads.
+            raise bad_request("wrong file identifier/HTTP URL specified")
+        if not upload.data:
+            raise bad_request("file must be non-empty")
+        if len(upload.data) > MAX_UPLOAD_BYTES:
+            raise BotApiError(413, "Request Entity Too Large")
+        caption, entities = _formatted(p, "caption", "parse_mode", "caption_entities")
+        if utf16_length(caption) > MAX_CAPTION_LENGTH:
+            raise bad_request("message caption is too long")
+        stored = self._world.register_file(upload.data, folder="documents")
+        sent = {
+            "file_id": stored.file_id,
+            "file_unique_id": stored.file_unique_id,
+            "file_name": upload.filename or "file",
+            "mime_type": upload.content_type or "application/octet-stream",
+            "file_size": len(upload.data),
+        }
+        message = self.new_message(chat, p, document=sent)
         if caption:
             message["caption"] = caption
         if entities:

@@ -31,6 +31,7 @@ _CHAT_BOUND = frozenset(
     {
         "sendMessage",
         "sendPhoto",
+        "sendDocument",
         "sendLocation",
         "sendChatAction",
         "editMessageText",
@@ -67,6 +68,7 @@ class BotApi:
             "getWebhookInfo": self.get_webhook_info,
             "sendMessage": messages.send_message,
             "sendPhoto": messages.send_photo,
+            "sendDocument": messages.send_document,
             "sendLocation": locations.send_location,
             "sendChatAction": messages.send_chat_action,
             "editMessageText": messages.edit_message_text,

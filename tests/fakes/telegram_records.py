@@ -49,7 +49,7 @@ class RecordedCall:
 
 @dataclass(frozen=True)
 class SentMessage:
-    """A message the bot successfully sent (sendMessage / sendPhoto), as it was sent.
+    """A message the bot successfully sent (sendMessage, sendPhoto, sendDocument ...), as sent.
 
     ``text`` is what the user reads: the plain text (markup parsed away) or the photo caption.
     ``reply_markup`` is the markup as the bot sent it, reply keyboards included (Telegram's

@@ -242,6 +242,19 @@ async def test_send_photo_upload_is_multipart(tg: FakeTelegram, bot: telegram.Bo
     assert bytes(await file.download_as_bytearray()) == JPEG
 
 
+async def test_send_document_upload_keeps_its_name_and_refuses_an_empty_file(
+    tg: FakeTelegram, bot: telegram.Bot
+) -> None:
+    sent = await bot.send_document(ALICE.id, b'{"a": 1}', filename="my-data.json", caption="Yours")
+
+    (call,) = tg.calls("sendDocument")
+    assert call.files["document"].data == b'{"a": 1}'
+    assert sent.document is not None and sent.document.file_name == "my-data.json"
+    assert sent.caption == "Yours" and tg.sent_messages(ALICE.id)[-1].text == "Yours"
+    with pytest.raises(BadRequest, match=r"(?i)file must be non-empty"):
+        await bot.send_document(ALICE.id, b"", filename="empty.json")
+
+
 async def test_429_raises_retry_after(
     tg: FakeTelegram, bot: telegram.Bot, monkeypatch: pytest.MonkeyPatch
 ) -> None:

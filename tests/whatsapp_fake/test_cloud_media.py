@@ -58,3 +58,19 @@ async def test_an_upload_that_is_no_form_or_lacks_its_type_is_refused(cloud: Clo
     for answer in (not_a_form, no_type):
         assert (answer.status_code, answer.json()["error"]["code"]) == (400, 100)
     assert cloud.fake.refusals == {100: 2}
+
+
+async def test_a_document_may_be_larger_than_a_photo_and_is_sent_by_its_id(cloud: Cloud) -> None:
+    six_mb = b"{" + b" " * (6 * 1024 * 1024) + b"}"
+    document = await cloud.client.wa.upload_media(
+        media=six_mb, mime_type="application/json", filename="my-data.json"
+    )
+    await cloud.client.wa.send_document(
+        to=CUSTOMER, document=document.id, filename="my-data.json", caption="Yours"
+    )
+    with pytest.raises(WhatsAppError) as refused:
+        await cloud.client.wa.upload_media(media=six_mb, mime_type="image/png", filename="a.png")
+
+    (seen,) = cloud.fake.sent_to(CUSTOMER)
+    assert (seen.kind, seen.media_id, seen.text) == ("document", document.id, "Yours")
+    assert refused.value.code == 100
