@@ -188,3 +188,105 @@ def test_check_config_refuses_limits_that_cannot_hold(
 
     assert code == (0 if refused is None else 2), err
     assert refused is None or refused in err
+
+
+ADA = UserRef(TELEGRAM, 1001)
+ADA_NAME = "Ada Obi"
+
+
+async def _ada_ordered(path: Path, *, open_delivery: bool) -> None:
+    """Ada (Telegram user 1001) with remembered details, a delivered order and, if
+    ``open_delivery``, one on its way."""
+    chat = ChatRef(TELEGRAM, ADA.id)
+    async with Store.open(path) as store:
+        await store.customers.put(ADA, f'{{"name": "{ADA_NAME}"}}')
+        await store.deliveries.add("d0e1f2a3-done", chat, ADA.id, 1.0, "+2348022223333", None)
+        assert await store.deliveries.update_view("d0e1f2a3-done", "delivered", 2)
+        if open_delivery:
+            await store.deliveries.add("0be2c3d4-open", chat, ADA.id, 3.0, "+2348044445555", None)
+
+
+def test_a_customer_is_exported_then_forgotten_from_the_shell(
+    config_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    config = ("--config", str(config_file))
+    asyncio.run(_ada_ordered(config_file.parent / "bot.sqlite3", open_delivery=True))
+
+    code, out, _ = run(capsys, "customers", "export", *config, "1001")
+    assert code == 0
+    document = json.loads(out)
+    assert document["details"]["value"] == {"name": ADA_NAME}
+    assert [d["delivery_id"] for d in document["deliveries"]] == ["d0e1f2a3-done", "0be2c3d4-open"]
+    written = config_file.parent / "ada.json"
+    code, out, _ = run(capsys, "customers", "export", *config, "d0e1f2a3", "--out", str(written))
+    assert (code, out) == (0, f"telegram:1001: written to {written}\n")
+    assert json.loads(written.read_text(encoding="utf-8"))["details"] == document["details"]
+    assert written.stat().st_mode & 0o777 == 0o600  # the customer's data: its owner's only
+
+    code, out, _ = run(capsys, "customers", "forget", *config, "telegram:1001", "--yes")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "telegram:1001: forgotten, pending"
+    assert lines[1].startswith("erased: ") and "customer_details 1" in lines[1]
+    assert lines[2:] == [
+        "deliveries kept anonymous for the books: 1",
+        "open, erased once they end: 0be2c3d4-open",
+    ]
+    code, out, _ = run(capsys, "customers", "export", *config, "1001")
+    after = json.loads(out)
+    assert after["details"] is None and ADA_NAME not in out
+    assert [d["delivery_id"] for d in after["deliveries"]] == ["0be2c3d4-open"]
+
+    code, out, _ = run(capsys, "audit", *config, "--since", "1h")
+    assert [line.split("  ")[1:3] for line in out.splitlines()] == [
+        ["shell", "customer_export"],
+        ["shell", "customer_export"],
+        ["shell", "customer_forget"],
+        ["shell", "customer_export"],
+    ]
+    assert ADA_NAME not in out
+
+
+class _Terminal:
+    """A terminal's stdin where the person types ``answer``."""
+
+    def __init__(self, answer: str) -> None:
+        self.answer = answer
+
+    def isatty(self) -> bool:
+        return True
+
+    def readline(self) -> str:
+        return self.answer + "\n"
+
+
+@pytest.mark.parametrize(
+    ("stdin", "erased"),
+    [(None, False), (_Terminal("n"), False), (_Terminal(""), False), (_Terminal("y"), True)],
+    ids=["no terminal", "no", "enter", "yes"],
+)
+def test_forget_asks_the_terminal_first_and_erases_only_on_yes(
+    config_file: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    stdin: _Terminal | None,
+    erased: bool,
+) -> None:
+    import io
+
+    config = ("--config", str(config_file))
+    asyncio.run(_ada_ordered(config_file.parent / "bot.sqlite3", open_delivery=False))
+    monkeypatch.setattr("sys.stdin", io.StringIO("y\n") if stdin is None else stdin)
+
+    code, out, err = run(capsys, "customers", "forget", *config, "1001")
+
+    if erased:
+        assert code == 0 and out.startswith("telegram:1001: forgotten\n")
+        assert "deliveries kept anonymous for the books: 1" in out
+    else:
+        assert (code, out) == (2, "")
+        assert err.rstrip().endswith("nothing was erased" if stdin else "add --yes to erase")
+    code, out, _ = run(capsys, "customers", "export", *config, "1001")
+    assert (ADA_NAME in out) is not erased

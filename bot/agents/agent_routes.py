@@ -3,7 +3,9 @@
 Every route needs a channel key (``channel_keys``) and takes one token of that channel's
 budget. Conversations are addressed by their id, deliveries by the channel's own customer
 reference and the delivery's id or short reference; another channel's conversation or
-customer is answered exactly like an unknown one. ``docs/agents-openapi.json`` describes every
+customer is answered exactly like an unknown one. A customer's "my data" and "forget me"
+(``/customers/{customer}/data`` and ``/forget``, the latter only with ``"confirm": true``) are
+``agent_privacy``'s. ``docs/agents-openapi.json`` describes every
 route; ``docs/agents.md`` walks through an order with curl.
 
 Status codes: 201 a conversation started (or a photo kept); 200 a turn (``reask`` true when
@@ -262,8 +264,24 @@ def agent_routes(
             raise AgentNotFound(ref)
         return JSONResponse(reply.model_dump(mode="json"))
 
+    async def customer_data(request: Request, channel: AgentChannel) -> Response:
+        language = _language(request.query_params.get("language"))
+        found = await conversations.privacy.data(channel.name, _customer_of(request), language)
+        return JSONResponse(found.model_dump(mode="json"))
+
+    async def forget_customer(request: Request, channel: AgentChannel) -> Response:
+        body = await _json_object(request)
+        if body.get("confirm") is not True:
+            raise AgentRequestRefused(
+                "confirm must be true: send it only once the customer agreed to be forgotten"
+            )
+        language = _language(body.get("language"))
+        answer = await conversations.privacy.forget(channel.name, _customer_of(request), language)
+        return JSONResponse(answer.model_dump(mode="json"))
+
     conv = "/conversations/{conversation_id}"
-    customer = "/customers/{customer}/deliveries"
+    whom = "/customers/{customer}"
+    customer = whom + "/deliveries"
     routes = [
         Route("/conversations", guarded(start), methods=["POST"]),
         Route(conv, guarded(show), methods=["GET"]),
@@ -277,6 +295,8 @@ def agent_routes(
         Route(customer, guarded(deliveries), methods=["GET"]),
         Route(customer + "/{ref}", guarded(status), methods=["GET"]),
         Route(customer + "/{ref}/cancel", guarded(cancel_delivery), methods=["POST"]),
+        Route(whom + "/data", guarded(customer_data), methods=["GET"]),
+        Route(whom + "/forget", guarded(forget_customer), methods=["POST"]),
         *(
             [Route(conv + "/handoff", guarded(handoff), methods=["GET", "POST"])]
             if handoffs is not None

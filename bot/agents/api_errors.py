@@ -6,6 +6,8 @@ request, whatever refused it: a route (``error_response``), the router (an unkno
 ``404 not_found``; a method the route does not take, ``405 method_not_allowed`` with
 ``Allow``), or a fault no route expected (``500 internal_error``, logged with its traceback,
 never shown). The MCP server's HTTP transport answers a missing or wrong key the same way.
+That fault's log line names the request by its path with the channel's customer reference
+left out (``path_for_log``): a reference may be a phone number or an e-mail address.
 
 A turn the flow refused is not an error of this kind: it is the conversation's own answer
 (``ConversationView`` with ``refused``), since the agent needs the open question with it.
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -45,6 +48,8 @@ MESSAGES: dict[int, str] = {
     405: "this path does not take that method; the Allow header lists the ones it takes",
     500: "the bot failed to answer; the request may be repeated",
 }
+_CUSTOMER_SEGMENT = re.compile(r"(/customers/)[^/]*")
+
 NO_KEY = "send the channel's key as Authorization: Bearer <key>"
 UNKNOWN_KEY = "that key is not the key of a channel of this bot"
 
@@ -94,10 +99,18 @@ class FaultsAsJson:
         try:
             await self._app(scope, receive, tracked)
         except Exception:
-            log.exception("an /api request failed: %s %s", scope["method"], scope["path"])
+            raw = scope.get("raw_path")  # still encoded: a reference's own "/" is one segment
+            path = path_for_log(raw.decode("latin-1") if raw else scope["path"])
+            log.exception("an /api request failed: %s %s", scope["method"], path)
             if started:
                 raise
             await send_json_error(send, 500, MESSAGES[500])
+
+
+def path_for_log(path: str) -> str:
+    """``path`` as a log line may hold it: the customer's reference in a ``/customers/...``
+    path is ``{customer}`` (the route's own name for it)."""
+    return _CUSTOMER_SEGMENT.sub(r"\1{customer}", path)
 
 
 async def send_json_error(

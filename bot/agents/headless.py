@@ -26,6 +26,7 @@ from typing import Any, TypeGuard
 
 from pydantic import BaseModel, ConfigDict
 
+from bot.agents.agent_privacy import AgentPrivacy
 from bot.agents.agents_errors import AgentsError
 from bot.agents.customer_refusals import CustomerBlocked, CustomerOverLimit
 from bot.agents.order_total import confirms_total, summary_total
@@ -101,6 +102,8 @@ class HeadlessConversations:
         self._chats = chats
         self._desk = desk
         self._registry = registry
+        self.privacy = AgentPrivacy(store, chats.catalogues)
+        """The customers' "my data" and "forget me" (``agent_privacy``)."""
 
     @property
     def flows(self) -> list[str]:

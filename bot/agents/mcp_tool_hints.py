@@ -13,6 +13,9 @@ tool really does (``tests/agents/test_mcp_tool_hints.py`` checks them against be
 - ``my_deliveries`` and ``delivery_events`` read the bot's own records; ``delivery_status``
   asks the delivery service for the delivery as it is now (open-world, but read-only).
 - ``go_back``, ``edit_answer`` and ``start_order`` change only the conversation.
+- ``my_data`` reads the bot's own records (it is audited, which changes nothing the agent
+  sees); ``forget_me`` erases the customer's data for good: destructive, and idempotent (a
+  second call finds nothing left to erase).
 """
 
 from __future__ import annotations
@@ -116,6 +119,20 @@ TOOL_HINTS: dict[str, ToolHints] = {
         destructive=True,
         idempotent=True,
         open_world=True,
+    ),
+    "my_data": _hints(
+        "Give the customer everything kept about them",
+        read_only=True,
+        destructive=False,
+        idempotent=True,
+        open_world=False,
+    ),
+    "forget_me": _hints(
+        "Erase what is kept about the customer (after their yes)",
+        read_only=False,
+        destructive=True,
+        idempotent=True,
+        open_world=False,
     ),
     # Asking again while a hand-off waits opens no second one (its message is passed on).
     "handoff": _hints(

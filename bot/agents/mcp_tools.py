@@ -34,6 +34,7 @@ from mcp.types import CallToolResult, TextContent
 from pydantic import BaseModel, Field
 
 from bot.agents.agent_handoffs import AgentHandoffs
+from bot.agents.agent_privacy import CustomerData, ForgetAnswer
 from bot.agents.agent_quotes import AgentQuotes
 from bot.agents.agent_routes import MAX_BODY_BYTES, MAX_CUSTOMER_LENGTH
 from bot.agents.customer_refusals import CustomerBlocked, CustomerOverLimit
@@ -81,6 +82,8 @@ Cancelled = Annotated[CallToolResult, CancelReply]
 Events = Annotated[CallToolResult, EventsPage]
 Handed = Annotated[CallToolResult, HandoffAnswer]
 Quoted = Annotated[CallToolResult, QuoteReply]
+Kept = Annotated[CallToolResult, CustomerData]
+Forgotten = Annotated[CallToolResult, ForgetAnswer]
 
 INSTRUCTIONS = """\
 You order deliveries for a customer through a business's delivery bot, one question at a time.
@@ -94,6 +97,8 @@ Rules:
 - Never make up or repeat a drop-off code (OTP). It goes only to the verified receiver; you are
   told when it was sent.
 - Deliveries, their status and cancelling one are by the customer's reference you chose.
+- my_data and forget_me only when the customer asks for their data or to be forgotten; before
+  forget_me, tell them what it erases and call it with confirm true only once they said yes.
 - An error with error "customer_limit" (the customer is over one of the business's limits) or
   "customer_blocked": tell the customer its message; retry no sooner than its retry_at
   (null: not until one of their deliveries ends)."""
@@ -146,6 +151,16 @@ send their choice: "keep" (the order goes ahead at that fee) or "cancel" (it is 
 or one after the delivery was picked up or cancelled, changes nothing. Tell the customer what
 `text` says. The choice taken also appears once among the conversation's events (type
 quote_answered)."""
+MY_DATA = """Everything the bot keeps about the customer, when they ask for their data: `data`
+is one JSON document (details, phones, orders, deliveries, conversations, photos' names, the
+records about them), null when nothing is kept; `message` is what to tell them. Hand them the
+document as it is; do not summarise away parts of it."""
+FORGET_ME = """Erase what the bot keeps about the customer, only when they asked to be forgotten
+AND confirmed it after you told them: their remembered details, places, phones, unfinished
+orders, conversations (this one too) and photos are erased; past deliveries stay in the
+business's books without their name, phones or addresses; a delivery still on its way is
+finished first and erased when it ends (`open_deliveries`, `pending`). `confirm` must be true:
+never call it on a vague request. Tell the customer what `message` says. Cannot be undone."""
 EVENTS = """News about the deliveries ordered in a conversation, oldest first, after stream
 position `after` (each event's `seq`): status in words, the service's customer_message_hint,
 summary and agent_notes (for you, not to read out verbatim). A drop-off code is never included:
@@ -230,6 +245,21 @@ def build_mcp_server(
         failed = reply.outcome not in ("kept", "cancelled")
         return _data(reply.text, reply.model_dump(mode="json"), error=failed)
 
+    async def my_data(customer: Customer, language: Name | None = None) -> Kept:
+        found = await conversations.privacy.data(channel, customer, language)
+        return _data(found.message, found.model_dump(mode="json"))
+
+    async def forget_me(
+        customer: Customer, confirm: bool = False, language: Name | None = None
+    ) -> Forgotten:
+        if confirm is not True:
+            return _error(
+                "not erased: tell the customer what forget_me erases, and call it with "
+                "confirm true only once they said yes"
+            )
+        answer = await conversations.privacy.forget(channel, customer, language)
+        return _data(answer.message, answer.model_dump(mode="json"))
+
     async def delivery_events(conversation_id: Name, after: Position = 0) -> Events:
         try:
             found = await conversations.events(channel, conversation_id, max(after, 0), 200)
@@ -256,6 +286,8 @@ def build_mcp_server(
         (delivery_events, EVENTS),
         (handoff, HANDOFF),
         (answer_quote, ANSWER_QUOTE),
+        (my_data, MY_DATA),
+        (forget_me, FORGET_ME),
     ]
     for tool, description in tools:
         hints = TOOL_HINTS[tool.__name__]

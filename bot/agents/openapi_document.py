@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from bot.agents.agent_privacy import CustomerData, ForgetAnswer
 from bot.agents.agent_routes import MAX_CUSTOMER_LENGTH
 from bot.agents.api_errors import CODES
 from bot.agents.customer_refusals import BLOCKED_CODE, LIMIT_SCHEMA
@@ -30,6 +31,8 @@ def _schemas() -> dict[str, Any]:
         StatusReply,
         CancelReply,
         QuoteReply,
+        CustomerData,
+        ForgetAnswer,
     ]
     for model in models:
         schema = model.model_json_schema(ref_template=_REF)
@@ -194,13 +197,15 @@ CUSTOMER = {
     "schema": {"type": "string", "minLength": 1, "maxLength": MAX_CUSTOMER_LENGTH},
 }
 REF = {"name": "ref", "in": "path", "required": True, "schema": {"type": "string"}}
+LANGUAGE = {"type": "string", "minLength": 2, "maxLength": 35}
 
 
 def build_document() -> dict[str, Any]:
     """The whole OpenAPI document."""
     customer_text = {"type": "string", "minLength": 1, "maxLength": MAX_CUSTOMER_LENGTH}
     conv = "/api/conversations/{conversation_id}"
-    deliveries = "/api/customers/{customer}/deliveries"
+    whom = "/api/customers/{customer}"
+    deliveries = whom + "/deliveries"
     paths: dict[str, Any] = {
         "/api/conversations": {
             "post": {
@@ -209,7 +214,7 @@ def build_document() -> dict[str, Any]:
                     {
                         "customer": customer_text,
                         "flow": {"type": "string"},
-                        "language": {"type": "string", "minLength": 2, "maxLength": 35},
+                        "language": LANGUAGE,
                     },
                     ["customer"],
                 ),
@@ -374,6 +379,37 @@ def build_document() -> dict[str, Any]:
                     "200": _answer("Cancelled, or why not", "CancelReply"),
                     "422": _refused("The reason is too short or too long", "CancelReply"),
                     **_errors("400", "404", "413", "415"),
+                },
+            },
+        },
+        whom + "/data": {
+            "parameters": [CUSTOMER],
+            "get": {
+                "summary": 'Everything kept about the customer (their "my data"), as one JSON '
+                "document; nothing for a customer the channel does not have",
+                "parameters": [
+                    {"name": "language", "in": "query", "required": False, "schema": LANGUAGE}
+                ],
+                "responses": {
+                    "200": _answer("What is kept, and what to tell them", "CustomerData"),
+                    **_errors("400", "401", "429"),
+                },
+            },
+        },
+        whom + "/forget": {
+            "parameters": [CUSTOMER],
+            "post": {
+                "summary": "Forget the customer once they confirmed (confirm: true): their data "
+                "erased, their finished deliveries kept anonymous, an open one erased once it "
+                "ends",
+                "requestBody": _body(
+                    {"confirm": {"type": "boolean", "const": True}, "language": LANGUAGE},
+                    ["confirm"],
+                ),
+                "responses": {
+                    "200": _answer("What was erased, kept and left pending", "ForgetAnswer"),
+                    "422": _answer(f"(Error) {UNPROCESSABLE}", "Error"),
+                    **_errors("400", "413", "415"),
                 },
             },
         },

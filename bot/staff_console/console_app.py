@@ -44,6 +44,7 @@ from bot.staff_console.console_guard import SESSION_COOKIE
 from bot.staff_console.console_headers import ConsoleHeaders
 from bot.staff_console.console_kit import SIGNED_OUT, ConsoleKit, ConsoleSection, app_root, see
 from bot.staff_console.console_pages import STATIC
+from bot.staff_console.customer_data_section import CustomerDataSection
 from bot.staff_console.customers_section import CustomersSection
 from bot.staff_console.deliveries_section import DELIVERIES, DeliveriesSection
 from bot.staff_console.delivery_actions import DeliveryActions
@@ -75,6 +76,7 @@ def console_sections(kit: ConsoleKit) -> list[ConsoleSection]:
         DeliveryActions(kit),
         HandoffsSection(kit),
         CustomersSection(kit),
+        CustomerDataSection(kit),
         FunnelSection(kit),
         AuditSection(kit),
         HealthSection(kit),

@@ -15,6 +15,7 @@ from typing import Final
 
 from bot.staff_console import (
     audit_texts,
+    customer_data_texts,
     customers_texts,
     delivery_actions_texts,
     funnel_texts,
@@ -285,6 +286,7 @@ FR: Final[dict[str, str]] = {
 
 SECTION_TEXTS: Final[tuple[tuple[dict[str, str], dict[str, str]], ...]] = (
     (customers_texts.EN, customers_texts.FR),
+    (customer_data_texts.EN, customer_data_texts.FR),
     (handoffs_texts.EN, handoffs_texts.FR),
     (delivery_actions_texts.EN, delivery_actions_texts.FR),
     (funnel_texts.EN, funnel_texts.FR),

@@ -90,13 +90,13 @@ class CustomersSection:
         found = await self._kit.viewer(request)
         if isinstance(found, Response):
             return found
-        user = _user(request)
+        user = path_customer(request)
         done = request.query_params.get("done", "")
         said = None
         if user is not None and done in _DONE:
             drafts = request.query_params.get("drafts", "0")[:6]  # a count, never a long number
             said = await self._said(found, user, done, int(drafts) if drafts.isdecimal() else 0)
-        return await self._page(request, found, user, said=said, named=_named(request))
+        return await self._page(request, found, user, said=said, named=path_named(request))
 
     async def block(self, request: Request) -> Response:
         """Block the customer (an admin), for the reason given."""
@@ -135,10 +135,10 @@ class CustomersSection:
 
     async def _known(self, request: Request, posted: Posted, action: str) -> UserRef | Response:
         """The customer of the path, or the 404 (audited: it was an attempt)."""
-        user = _user(request)
+        user = path_customer(request)
         if user is not None and await self._kit.store.customer_search.known(user):
             return user
-        named = _named(request)
+        named = path_named(request)
         await self._kit.audit(posted.session, action, named, "refused: unknown customer")
         return await self._page(request, posted.session, None, named=named)
 
@@ -183,12 +183,12 @@ class CustomersSection:
         return unblocked_said(catalogue, shown, done == "unblocked")
 
 
-def _named(request: Request) -> str:
+def path_named(request: Request) -> str:
     """The customer the path names, as written (cut short), for a refusal and the trail."""
     return f"{request.path_params['channel']}:{request.path_params['user_id']}"[:64]
 
 
-def _user(request: Request) -> UserRef | None:
+def path_customer(request: Request) -> UserRef | None:
     """The customer the path names, or None when it names nobody a customer could be."""
     channel = str(request.path_params["channel"])
     number = str(request.path_params["user_id"])

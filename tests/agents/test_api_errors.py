@@ -29,6 +29,8 @@ ROUTES = [
     ("GET", "/api/customers/c1/deliveries"),
     ("GET", "/api/customers/c1/deliveries/3F2A9C1E"),
     ("POST", "/api/customers/c1/deliveries/3F2A9C1E/cancel"),
+    ("GET", "/api/customers/c1/data"),
+    ("POST", "/api/customers/c1/forget"),
 ]
 
 

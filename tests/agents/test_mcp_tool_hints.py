@@ -28,7 +28,7 @@ async def test_every_tool_has_a_title_an_output_schema_and_all_four_hints(
 ) -> None:
     async with Client(_server(world)) as client:
         tools = await _tools(client)
-    assert len(tools) == 11  # the nine ordering tools, handoff and answer_quote
+    assert len(tools) == 13  # the nine ordering tools, handoff, answer_quote, my_data, forget_me
     for name, tool in tools.items():
         assert tool.title, name
         assert tool.output_schema is not None and tool.output_schema["type"] == "object", name
@@ -44,8 +44,14 @@ async def test_every_tool_has_a_title_an_output_schema_and_all_four_hints(
     read_only = {name for name, hints in hinted.items() if hints.read_only_hint}
     destructive = {name for name, hints in hinted.items() if hints.destructive_hint}
     open_world = {name for name, hints in hinted.items() if hints.open_world_hint}
-    assert read_only == {"my_deliveries", "delivery_status", "delivery_events"}
-    assert destructive == {"answer", "cancel_order", "cancel_delivery", "answer_quote"}
+    assert read_only == {"my_deliveries", "delivery_status", "delivery_events", "my_data"}
+    assert destructive == {
+        "answer",
+        "cancel_order",
+        "cancel_delivery",
+        "answer_quote",
+        "forget_me",
+    }
     # handoff reaches the business's staff, outside the bot; answer_quote may cancel at the
     # service.
     assert open_world == {
