@@ -41,7 +41,7 @@ from bot.ordering import ChatService, CustomerDesk, build_engine, geocoder_from_
 from bot.ordering.create_wait import CreateWaitNotice
 from bot.ordering.photo_origin import RehostedPhotos
 from bot.ordering.quote_desk import QuoteDesk
-from bot.ordering.unconfirmed_worker import FIRST_FOLLOW_UP_SECONDS, CreateFollowUp
+from bot.ordering.unconfirmed_worker import IDLE_LOOK_SECONDS, CreateFollowUp
 from bot.partner.capabilities import CapabilityCache
 from bot.partner.client import PartnerClient
 from bot.partner.shared_request_limiter import SharedRequestLimiter, key_fingerprint
@@ -215,7 +215,7 @@ def build_core(settings: CoreSettings, store: Store, seams: Seams | None = None)
         clock=seams.clock,
         sleep=seams.sleep,
         rehosted=RehostedPhotos(settings.public_base_url),
-        look_seconds=FIRST_FOLLOW_UP_SECONDS if shared or settings.agents else None,
+        look_seconds=IDLE_LOOK_SECONDS if shared or settings.agents else None,
         metrics=metrics,
         texts=texts,
     )

@@ -12,8 +12,12 @@ its ``event_id`` (in the body, and in the ``Deliverybot-Event`` header) makes ha
 
 A leader-only job (``bot.jobs``): of the processes sharing a store one posts for all, or each
 would post every event, and a channel's events would no longer arrive in order. Events the
-other processes' relays keep cannot wake it, so it also looks every ``look_seconds``. A pass
-that fails (the store) is followed by the scheduler's default pause.
+other processes' relays keep cannot wake it, so it also looks every ``look_seconds``; a pass
+that finds nothing due is one read. Without any channel's webhook it has nothing to post,
+ever: it neither looks nor reads, and a follower asks to lead only when woken (a host's
+thousand businesses whose agents take their events over ``/api`` or MCP would otherwise ask
+every second for nothing). A pass that fails (the store) is followed by the scheduler's
+default pause.
 """
 
 from __future__ import annotations
@@ -37,6 +41,9 @@ SIGNATURE_HEADER = "Deliverybot-Signature"
 EVENT_ID_HEADER = "Deliverybot-Event"
 OTHER_INSTANCES_LOOK_SECONDS = 1.0
 """How often the posting process looks for events other processes' relays kept."""
+_NOTHING_TO_POST_LOOK = 86_400.0
+"""How often a follower without any webhook asks to lead, unwoken: it would have nothing to
+post, so leading does not matter (the scheduler wants some number)."""
 
 
 class EventWebhooks(Job):
@@ -56,7 +63,10 @@ class EventWebhooks(Job):
         batch_size: int = 50,
         look_seconds: float | None = None,
     ) -> None:
-        super().__init__(look_seconds=look_seconds)
+        if hooks:
+            super().__init__(look_seconds=look_seconds)
+        else:
+            super().__init__(follower_look=_NOTHING_TO_POST_LOOK)
         self._store = store
         self._hooks = dict(hooks)
         self._client = httpx.AsyncClient(transport=transport, timeout=10.0)
@@ -67,8 +77,12 @@ class EventWebhooks(Job):
 
     async def run_once(self) -> float | None:
         """Post what is due; the next look is due at the next retry."""
-        await self.process_due()
+        if not self._hooks:
+            return None
         next_at = await self._store.agent_events.next_hook_at(list(self._hooks))
+        if next_at is not None and next_at <= self._clock():
+            await self.process_due()
+            next_at = await self._store.agent_events.next_hook_at(list(self._hooks))
         return None if next_at is None else next_at - self._clock()
 
     async def process_due(self) -> int:

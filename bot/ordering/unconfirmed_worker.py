@@ -35,7 +35,14 @@ processes on one store (more bots on a shared database; ``deliverybot mcp`` besi
 ``deliverybot run``) the rows are shared and only one process may work them, or two would read
 back and send one create again at once (and alert the operators twice): it is a leader-only job
 (``bot.jobs``; the MCP process never runs it), and ``look_seconds`` makes it look for rows the
-others kept, which cannot wake it. The customer's
+others kept, which cannot wake it: every ``FIRST_FOLLOW_UP_SECONDS`` while any create is in
+flight or kept, every ``IDLE_LOOK_SECONDS`` while none is, and the moment the next row falls due
+or the next intent's lease runs out. A pass that finds nothing due is two reads (when the next
+row and the next lease are due). So a bot that takes no order costs one such pass every 10 s (a
+host of a thousand idle businesses runs a thousand of these); a create another process lost
+while none was in flight here is followed up 2 to 10 s after its failure (2 s while creates
+are in flight or kept); and an intent another process recorded and died with is still taken
+over the moment its lease runs out, since a lease outlasts the idle look. The customer's
 notice is said in the language they ordered in (kept with the row; operator alerts are in the
 business's default), and goes out through the relay's ``Sender`` under a sent marker: settling
 and the notice are two steps, and a crash between them sends the notice after the restart, once.
@@ -78,6 +85,12 @@ NOTICE_KIND = "order_outcome"
 #: itself), yet not at once, so that a create the service was still finishing when its answer
 #: was lost has landed and shows in the read-back.
 FIRST_FOLLOW_UP_SECONDS = 2.0
+
+#: How often the follow-up looks for the creates other processes keep (``look_seconds``: a
+#: shared store, or agent channels whose ``deliverybot mcp`` keeps creates) while none is in
+#: flight or kept: far less than a create intent's lease, so a dead sender's intent is seen
+#: before its lease runs out; every ``FIRST_FOLLOW_UP_SECONDS`` while some are.
+IDLE_LOOK_SECONDS = 10.0
 
 #: How long a worker holds a row it follows up: far longer than one follow-up takes (a read-back
 #: of a few pages and one create, each within the client's time-outs and the rate budget's
@@ -139,7 +152,10 @@ class CreateFollowUp(Job):
         metrics: Metrics = NO_METRICS,
         texts: BusinessTexts | None = None,
     ) -> None:
-        super().__init__(look_seconds=look_seconds)
+        # A follower asks to lead as often as a busy leader looks, so a leader that stopped
+        # leaves its rows no longer than that.
+        follower_look = None if look_seconds is None else min(look_seconds, FIRST_FOLLOW_UP_SECONDS)
+        super().__init__(look_seconds=look_seconds, follower_look=follower_look)
         # The business's catalogues: each notice in its order's language, alerts in the
         # business's (the shipped ones when none is given).
         self._texts = texts or BusinessTexts(DEFAULT_TEXTS)
@@ -158,18 +174,32 @@ class CreateFollowUp(Job):
     async def run_once(self) -> float | None:
         """Take over the creates whose sender died, then follow up what is due
         (``ChatService`` wakes it when it keeps a create); the next look is due when the next
-        row falls due or the next intent's lease runs out."""
-        await self._store.create_intents.hand_over_expired(self._clock(), self.tuning.batch_size)
-        await self.process_due()
-        dues = [
-            due
-            for due in (
-                await self._store.unconfirmed.next_due(),
-                await self._store.create_intents.next_expiry(),
+        row falls due or the next intent's lease runs out, and with ``look_seconds`` (other
+        processes keep creates too) at most ``FIRST_FOLLOW_UP_SECONDS`` away while any is
+        in flight or kept. With none, two reads and the next look after ``look_seconds``."""
+        dues = await self._dues()
+        if dues and min(dues) <= self._clock():
+            await self._store.create_intents.hand_over_expired(
+                self._clock(), self.tuning.batch_size
             )
-            if due is not None
-        ]
-        return min(dues) - self._clock() if dues else None
+            await self.process_due()
+            dues = await self._dues()
+        if not dues:
+            return None
+        wait = min(dues) - self._clock()
+        if self.look_seconds is not None:
+            # Creates are being made: another process's may be lost any moment, due soon.
+            wait = min(wait, FIRST_FOLLOW_UP_SECONDS)
+        return wait
+
+    async def _dues(self) -> list[float]:
+        """When the next kept row falls due and the next intent's lease runs out (those
+        there are)."""
+        dues = (
+            await self._store.unconfirmed.next_due(),
+            await self._store.create_intents.next_expiry(),
+        )
+        return [due for due in dues if due is not None]
 
     def backoff(self, failures: int) -> float:
         """After a pass that failed (the store): the rows wait there, looked at again after

@@ -41,11 +41,24 @@ _PENDING = """body IS NOT NULL AND NOT EXISTS (SELECT 1 FROM seen_updates
 _OF_CHAT = f"""SELECT seq, kind, chat_id, body, received_at FROM whatsapp_inbox
     WHERE chat_id = ? AND {_PENDING} ORDER BY seq LIMIT ?"""  # noqa: S608 - constant text
 _OLDER_CHATS = f"""SELECT chat_id, min(seq) FROM whatsapp_inbox
-    WHERE received_at < ? AND {_PENDING} GROUP BY chat_id ORDER BY min(seq) LIMIT ?"""  # noqa: S608
+    WHERE received_at <= ? AND {_PENDING} GROUP BY chat_id ORDER BY min(seq) LIMIT ?"""  # noqa: S608
 _CLEAR_HANDLED = """UPDATE whatsapp_inbox SET body = NULL WHERE body IS NOT NULL
     AND EXISTS (SELECT 1 FROM seen_updates WHERE seen_updates.update_id = -whatsapp_inbox.seq)"""
 _DELETE_OLD = "DELETE FROM whatsapp_inbox WHERE body IS NULL AND received_at < ?"
 COUNT_PENDING = f"SELECT count(*) FROM whatsapp_inbox WHERE {_PENDING}"  # noqa: S608
+_HELD = """SELECT count(*), min(CASE WHEN NOT EXISTS (SELECT 1 FROM seen_updates
+        WHERE seen_updates.update_id = -whatsapp_inbox.seq) THEN received_at END)
+    FROM whatsapp_inbox WHERE body IS NOT NULL"""
+
+
+@dataclass(frozen=True)
+class HeldBodies:
+    """What the inbox holds of customers' messages: how many rows keep their body (waiting,
+    or handled and not cleared yet), and when the longest-waiting item not handled yet was
+    stored (None: none waits)."""
+
+    bodies: int
+    oldest_waiting: float | None
 
 
 @dataclass(frozen=True)
@@ -89,8 +102,8 @@ class WhatsAppInbox:
         return [_stored(row) for row in rows]
 
     async def waiting_chats(self, than: float, limit: int = 500) -> list[int]:
-        """Chats with items stored before ``than`` and not handled yet, the longest waiting
-        first."""
+        """Chats with items stored at ``than`` or before and not handled yet, the longest
+        waiting first."""
         return [int(row[0]) for row in await self._db.fetch_all(_OLDER_CHATS, (than, limit))]
 
     async def prune_handled(self, now: float) -> int:
@@ -99,6 +112,14 @@ class WhatsAppInbox:
         cleared = await self._db.execute(_CLEAR_HANDLED)
         await self._db.execute(_DELETE_OLD, (now - KEPT_SECONDS,))
         return cleared
+
+    async def held(self) -> HeldBodies:
+        """The bodies the inbox holds and its oldest waiting item, in one read: what the sweep
+        asks first, so a pass over an idle inbox is this one read."""
+        row = await self._db.fetch_one(_HELD)
+        if row is None:
+            return HeldBodies(0, None)
+        return HeldBodies(int(row[0]), None if row[1] is None else float(row[1]))
 
     async def count_pending(self) -> int:
         """How many stored items wait to be handled."""

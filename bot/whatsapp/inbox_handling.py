@@ -7,7 +7,8 @@
         instance on a PostgreSQL store), the chat's stored items not handled yet, oldest first
         (by ``seq``) ─> InboundHandler (a message) or StatusHandler (a status)
     WhatsAppInboxSweep (a leader-only job): clears handled bodies, forgets old keys, and hands
-        chats whose items waited ``ORPHANED_SECONDS`` (their process died) to ``soon``
+        chats whose items waited ``ORPHANED_SECONDS`` (their process died) to ``soon``; one
+        read every ``ORPHANED_SECONDS`` while the inbox holds no body
 
 Exactly once: an item is handled when its number is in ``store.updates`` (``SeenUpdates``),
 as ``-seq``: Telegram's update ids are positive 32-bit numbers, so the two never meet
@@ -47,8 +48,11 @@ log = logging.getLogger(__name__)
 #: An item stored this long ago and still not handled is taken to be orphaned (its process
 #: died between the 200 and the handling): far longer than a turn waits for its chat.
 ORPHANED_SECONDS: Final = 10.0
-#: How often the sweep looks for orphans and clears handled bodies.
+#: How often the sweep looks while items wait (and a follower asks to lead).
 SWEEP_SECONDS: Final = 2.0
+#: The longest an idle sweep goes without forgetting the keys handled over ``KEPT_SECONDS``
+#: ago (``bot.store.whatsapp_inbox``): they hold the customers' numbers.
+FORGET_SECONDS: Final = 3600.0
 #: Items read from a chat at once; a chat with more is read again.
 BATCH: Final = 100
 
@@ -142,7 +146,17 @@ class WhatsAppInboxSweep(Job):
     """Clears the bodies of handled items and forgets old keys, then hands chats whose items
     nobody handled for ``ORPHANED_SECONDS`` (their process died) to this process; on a store
     this process has alone, every item stored before it started too. A leader-only job: one
-    instance takes the orphans."""
+    instance takes the orphans.
+
+    Each pass first reads what the inbox holds (``WhatsAppInbox.held``). With no body held it
+    looks again after ``ORPHANED_SECONDS``: an item stored meanwhile is orphaned no sooner,
+    and the next pass sees when it will be. So a bot nobody writes to costs one read every
+    10 s (a host of a thousand idle businesses runs a thousand of these), an orphan is still
+    taken over ``ORPHANED_SECONDS`` after it arrived, and a handled item's body is cleared
+    within ``ORPHANED_SECONDS``. While items wait it looks every ``SWEEP_SECONDS``, and at the
+    moment the oldest is orphaned. Old keys are forgotten by a pass that clears bodies, and
+    at least every ``FORGET_SECONDS`` by an idle one. A follower asks for the leadership every
+    ``SWEEP_SECONDS``, so a leader's orphans are not left longer."""
 
     name = "whatsapp-inbox"
     leader_only = True
@@ -156,20 +170,31 @@ class WhatsAppInboxSweep(Job):
         clock: Clock = time.time,
         orphaned_seconds: float = ORPHANED_SECONDS,
     ) -> None:
-        super().__init__(look_seconds=SWEEP_SECONDS)
+        # An item stored after a pass is orphaned no sooner than ``orphaned_seconds`` later.
+        idle_look = max(orphaned_seconds, SWEEP_SECONDS)
+        super().__init__(look_seconds=idle_look, follower_look=SWEEP_SECONDS)
         self._inbox = inbox
         self._handling = handling
         self._shared = shared
         self._clock = clock
         self._orphaned = orphaned_seconds
         self._started = clock()
+        self._pruned_at: float | None = None  # never yet: the first pass forgets old keys
 
     async def run_once(self) -> float | None:
+        held = await self._inbox.held()
         now = self._clock()
-        await self._inbox.prune_handled(now)
+        forget_due = self._pruned_at is None or now - self._pruned_at >= FORGET_SECONDS
+        if held.bodies or forget_due:
+            await self._inbox.prune_handled(now)
+            self._pruned_at = now
+        if held.oldest_waiting is None:  # the idle bot's pass: one read
+            return self.look_seconds
         than = now - self._orphaned
         if not self._shared:  # nobody else works on this store: earlier ones are orphans
             than = max(than, self._started)
+        if held.oldest_waiting > than:  # none orphaned yet: look when the oldest will be
+            return min(SWEEP_SECONDS, held.oldest_waiting + self._orphaned - now)
         chats = await self._inbox.waiting_chats(than)
         if chats:
             log.info("%d whatsapp chats have messages stored but not handled; handling", len(chats))

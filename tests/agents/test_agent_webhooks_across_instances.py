@@ -48,7 +48,7 @@ class Endpoint:
 
 class Instance:
     """One bot process: its store, the channel its relay keeps agent events through, and its
-    webhook poster (counting the passes it works)."""
+    webhook poster (counting the passes it runs: only a leader runs one)."""
 
     def __init__(self, store: Store, endpoint: Endpoint) -> None:
         assert store.leadership is not None
@@ -64,16 +64,16 @@ class Instance:
         bell.on_ring(self.webhooks.wake)
         self.passes = 0
         self.passed = asyncio.Condition()
-        process_due = self.webhooks.process_due
+        run_once = self.webhooks.run_once
 
-        async def counted() -> int:
-            taken = await process_due()
+        async def counted() -> float | None:
+            due = await run_once()
             self.passes += 1
             async with self.passed:
                 self.passed.notify_all()
-            return taken
+            return due
 
-        self.webhooks.process_due = counted  # type: ignore[method-assign]
+        self.webhooks.run_once = counted  # type: ignore[method-assign]
         self.jobs = Scheduler(leadership=store.leadership)
         self.jobs.add(self.webhooks)
         self.jobs.start()

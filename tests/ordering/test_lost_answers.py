@@ -401,13 +401,13 @@ async def test_a_failing_store_is_backed_off_not_looked_at_every_few_seconds(
     passes: list[float] = []
     fourth = asyncio.Event()
 
-    async def broken(now: float, limit: int = 100) -> list[Any]:
-        passes.append(now)
+    async def broken() -> float | None:
+        passes.append(org.clock())
         if len(passes) == 4:  # three failed passes, each followed by its pause
             fourth.set()
         raise OSError("the disk is gone")
 
-    monkeypatch.setattr(store.unconfirmed, "due", broken)
+    monkeypatch.setattr(store.unconfirmed, "next_due", broken)  # each pass's first read
     async with bot.jobs, asyncio.timeout(5):
         await fourth.wait()
     assert org.clock.slept[:3] == [15.0, 30.0, 60.0]  # the tuning's back-off, not 2 s looks
