@@ -11,7 +11,17 @@ from tests.e2e.conftest import ADA, BotStack
 
 # The runtime's background workers (bot.runtime.workers): their housekeeping and relaying may
 # commit while a turn runs on a loaded machine, and are not the turn's cost.
-WORKERS = frozenset({"relay", "create-follow-up", "housekeeping", "status-poller", "handoffs"})
+WORKERS = frozenset(
+    {
+        "relay",
+        "create-follow-up",
+        "housekeeping",
+        "retention",
+        "status-poller",
+        "handoffs",
+        "rider-tracker",
+    }
+)
 
 
 def _in_a_worker() -> bool:
