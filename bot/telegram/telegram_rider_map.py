@@ -55,8 +55,16 @@ TRACKING_SENDS_PER_SECOND: Final = 15
 """Half of Telegram's overall 30 messages a second: the rest stays the customers'. 200 tracked
 deliveries (about 260 calls a pass) then take about 17 s of each 20 s pass."""
 
-TRACKING_LIMITS: Final = SendLimits(overall=Window(TRACKING_SENDS_PER_SECOND, 1.0))
-"""The map's own pace; a chat's limits are the sender's, which it also goes through."""
+_TRACKING_RATE: Final = Window(TRACKING_SENDS_PER_SECOND, 1.0)
+TRACKING_LIMITS: Final = SendLimits(
+    overall=_TRACKING_RATE,
+    # A chat's own limits are the sender's, which every call also goes through: here they
+    # are the overall pace, so they never hold a call back on their own.
+    private_chat=_TRACKING_RATE,
+    group_chat=_TRACKING_RATE,
+    group_burst=_TRACKING_RATE,
+)
+"""The map's own pace: an overall rate only."""
 
 LIVE_PERIOD_FOREVER: Final = int(LocationLimit.LIVE_PERIOD_FOREVER)
 """Bot API's live period (0x7FFFFFFF) for a live location edited until it is stopped."""
