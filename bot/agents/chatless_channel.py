@@ -29,8 +29,8 @@ from bot.channel_kind import ChannelKind
 from bot.channels import NO_HANDOFF, ChannelRegistration
 from bot.chat_ref import LOG, ChatRef
 from bot.log_context import current_context
+from bot.ordering.alerting import context_named
 from bot.relay.planner import OPERATOR_UPDATE, REFERENCE_ONLY_KINDS
-from conversations.texts.deliveries_texts import short_ref
 
 log = logging.getLogger(__name__)
 
@@ -69,15 +69,7 @@ def described(context: Mapping[str, str]) -> str:
         what = "news"
     else:
         what = "an alert" if kind is None else f"a {kind} message"
-    delivery = context.get("delivery")
-    if delivery is not None:
-        what += f" about delivery {short_ref(delivery)}"
-    references = [
-        f"{name} {context[name]}" for name in ("event", "flow", "step") if name in context
-    ]
-    if references:
-        what += f" ({', '.join(references)})"
-    return f"{what}, not logged here: its words may name people and places"
+    return f"{what}{context_named(context)}, not logged here: its words may name people and places"
 
 
 def log_messenger() -> ChannelRegistration:

@@ -15,7 +15,7 @@ parcels (a create whose answer was lost, a customer over a limit), and the log h
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 
 from bot.log_context import current_context
 from bot.store import Store
@@ -75,8 +75,14 @@ def alert_named(kind: str) -> str:
     """An alert as the log names it: ``kind`` and the references of the ``log_context`` it
     is raised in (the delivery's short reference, the event, the flow and step), e.g. "a
     create_unconfirmed alert about delivery 3F2A9C1E (flow pickup_delivery, step confirm)"."""
-    context = current_context()
-    named = f"a {kind} alert"
+    return f"a {kind} alert{context_named(current_context())}; its words are not logged"
+
+
+def context_named(context: Mapping[str, str]) -> str:
+    """What ``context`` (a ``log_context``) is about, as a log names a message it does not
+    quote: " about delivery 3F2A9C1E (event evt_1, flow pickup_delivery, step confirm)", or
+    ""."""
+    named = ""
     delivery = context.get("delivery")
     if delivery is not None:
         named += f" about delivery {short_ref(delivery)}"
@@ -85,4 +91,4 @@ def alert_named(kind: str) -> str:
     ]
     if references:
         named += f" ({', '.join(references)})"
-    return f"{named}; its words are not logged"
+    return named
