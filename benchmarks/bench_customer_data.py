@@ -6,8 +6,10 @@ messages (one to the customer, one to the operators) and a sent marker; the cust
 has remembered details, a session, a photo and a few audit entries. The rows are written in
 one transaction, a hundred to a statement (the bench measures the store's reads and writes,
 not the fill). Then ``store.customer_data.export`` runs RUNS times (min / median, and the
-document's size as JSON), ``forget`` once (it is one transaction: the 10,000 deliveries
-anonymised, their 40,000 timeline rows emptied), and ``forget`` again (nothing left to do).
+document's size as JSON), the file a customer receives is written from it (``export_file``,
+with the longest the event loop waited meanwhile), ``forget`` once (it is one transaction:
+the 10,000 deliveries anonymised, their 40,000 timeline rows emptied), and ``forget`` again
+(nothing left to do).
 PostgreSQL runs too when the local server helper can start one (``LocalPostgres``).
 Run: ``PYTHONPATH=. .venv/bin/python benchmarks/bench_customer_data.py``.
 """
@@ -22,6 +24,7 @@ from collections.abc import Sequence
 
 from benchmarks.bench_console_list import on_both_backends
 from bot.chat_ref import ChatRef, UserRef
+from bot.privacy.my_data_file import export_file
 from bot.store import Store, delete_files
 from bot.store.database import Executor
 
@@ -155,6 +158,16 @@ async def measure(store: Store, backend: str) -> None:
     print(
         f"export: {min(times):.0f} / {statistics.median(times):.0f} ms, {size:.1f} MB of JSON;"
         f" the loop stalled at most {min(stalls):.0f} / {statistics.median(stalls):.0f} ms"
+    )
+    done = asyncio.Event()
+    watch = asyncio.create_task(_longest_stall(done))
+    started = time.perf_counter()
+    data = await export_file(exported)
+    took = (time.perf_counter() - started) * 1000
+    done.set()
+    print(
+        f"the customer's file: {took:.0f} ms, {len(data) / 1e6:.1f} MB indented;"
+        f" the loop stalled at most {await watch:.0f} ms"
     )
     started = time.perf_counter()
     outcome = await store.customer_data.forget(CUSTOMER)

@@ -19,7 +19,7 @@ from bot.chat_ref import UserRef
 from bot.console.console_render import said
 from bot.console.console_screen import Screen
 from bot.privacy.customer_requests import CUSTOMER_ACTOR, export_customer, forget_customer
-from bot.privacy.my_data_file import export_bytes, kept_nothing
+from bot.privacy.my_data_file import export_file, kept_nothing
 from bot.store import Store
 from conversations.engine.option_names import plain
 from conversations.texts.catalogue import Catalogue
@@ -68,7 +68,8 @@ class ConsolePrivacy:
             self.screen.write(said(catalogue.say("privacy.export_nothing")))
             return
         self.screen.write(said(catalogue.say("privacy.export_intro")))
-        self.screen.write(_INDENT + line for line in export_bytes(exported).decode().splitlines())
+        data = await export_file(exported)
+        self.screen.write(_INDENT + line for line in data.decode().splitlines())
         media = self.store.media_dir
         self.screen.write(f"{_INDENT}{media / name}" for name in exported.photo_files)
 

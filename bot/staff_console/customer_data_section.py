@@ -14,7 +14,6 @@ audited.
 
 from __future__ import annotations
 
-import json
 from datetime import UTC
 from typing import Final
 
@@ -29,6 +28,7 @@ from bot.privacy.customer_requests import (
     export_customer,
     forget_customer,
 )
+from bot.privacy.my_data_file import export_file
 from bot.staff_console.console_kit import ConsoleKit, Posted, staff_actor
 from bot.staff_console.customers_page import CUSTOMERS, customer_page
 from bot.staff_console.customers_section import path_customer, path_named
@@ -62,10 +62,10 @@ class CustomerDataSection:
         if isinstance(user, Response):
             return user
         exported = await export_customer(self._kit.store, user, actor=staff_actor(posted.session))
-        body = json.dumps(exported.document, ensure_ascii=False, indent=2) + "\n"
+        body = await export_file(exported) + b"\n"
         name = f"customer-{user.channel}-{user.id}.json"
         return Response(
-            body.encode(),
+            body,
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="{name}"'},
         )

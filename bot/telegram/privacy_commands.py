@@ -33,7 +33,7 @@ from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, Cont
 from bot.privacy.customer_requests import CUSTOMER_ACTOR, export_customer, forget_customer
 from bot.privacy.my_data_file import (
     attached_photos,
-    export_bytes,
+    export_file,
     export_file_name,
     kept_nothing,
 )
@@ -75,9 +75,8 @@ class PrivacyCommands:
         if kept_nothing(exported):
             await self._say(message.chat_id, catalogue.say("privacy.export_nothing"))
             return
-        document = InputFile(
-            export_bytes(exported), filename=export_file_name(self.ctx.store.clock())
-        )
+        data = await export_file(exported)
+        document = InputFile(data, filename=export_file_name(self.ctx.store.clock()))
         params = {"document": document, "caption": catalogue.say("privacy.export_intro")}
         await self.ctx.sender.call(message.chat_id, "sendDocument", params)
         for path in attached_photos(exported, self.ctx.store.media_dir):
