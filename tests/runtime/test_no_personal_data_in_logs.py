@@ -4,7 +4,8 @@ Every line is caught by the handler ``deliverybot run`` installs (``log_handler`
 mode: ``[logging]`` level DEBUG and INFO, each as text and as JSON lines, four handlers on one
 run of the bot, so each mode sees exactly the lines it would write. The flows are driven for
 real: a Telegram order, a hand-off, news to a chat that blocked the bot and an operator's
-block (``make_stack``); a WhatsApp order over the simulated Cloud API, a hand-off, a
+block (``make_stack``); a WhatsApp order over the simulated Cloud API, its customer's "my
+data" and "forget me", a hand-off, a
 customer marked unreachable who writes again, news that Meta fails to deliver (its operator
 alert logged, the bot having no operator chat) and a blocked customer; an agent's order over
 the JSON API; the alerts about a lost create that reach nobody; errors that echo what they
@@ -161,6 +162,12 @@ async def test_whatsapp_an_order_a_handoff_failed_news_and_a_block(
         await w.answered()
         await customer.taps("Confirm and send")
         assert "Your order reference is" in " ".join(m.text for m in await w.answered())
+        await customer.says("my data")  # her data as a file: uploaded, never logged
+        await w.answered()
+        await customer.says("forget me")
+        (question,) = await w.answered()
+        await tap(customer, question, "Erase my data")
+        await w.answered()
 
         w.runtime.core.handoffs.use_staff(RecordingStaff())
         await customer.says("human")
