@@ -5,9 +5,9 @@ mode: ``[logging]`` level DEBUG and INFO, each as text and as JSON lines, four h
 run of the bot, so each mode sees exactly the lines it would write. The flows are driven for
 real: a Telegram order, a hand-off, news to a chat that blocked the bot and an operator's
 block (``make_stack``); a WhatsApp order over the simulated Cloud API, its customer's "my
-data" and "forget me", a hand-off, a
-customer marked unreachable who writes again, news that Meta fails to deliver (its operator
-alert logged, the bot having no operator chat) and a blocked customer; an agent's order over
+data" and "forget me", a hand-off, a customer marked unreachable who writes again, news that
+Meta fails to deliver (its operator alert logged, the bot having no operator chat) and a
+blocked customer; an agent's order over
 the JSON API; the alerts about a lost create that reach nobody; errors that echo what they
 refused (pydantic, PostgreSQL) in a traceback. Then no line holds the customers' names,
 phones (in any spelling, and the WhatsApp number as a chat id), addresses or parcel texts,
