@@ -7,11 +7,11 @@ real: a Telegram order, a hand-off, news to a chat that blocked the bot and an o
 block (``make_stack``); a WhatsApp order over the simulated Cloud API, its customer's "my
 data" and "forget me", a hand-off, a customer marked unreachable who writes again, news that
 Meta fails to deliver (its operator alert logged, the bot having no operator chat) and a
-blocked customer; an agent's order over
-the JSON API; the alerts about a lost create that reach nobody; errors that echo what they
-refused (pydantic, PostgreSQL) in a traceback. Then no line holds the customers' names,
-phones (in any spelling, and the WhatsApp number as a chat id), addresses or parcel texts,
-chats are named by pseudonyms, and ``/metrics`` holds none of those values either.
+blocked customer; an agent's order over the JSON API; the alerts about a lost create that
+reach nobody; errors that echo what they refused (pydantic, PostgreSQL) in a traceback. Then
+no line holds the customers' names, phones (in any spelling, and the WhatsApp number as a chat
+id), addresses or parcel texts, chats are named by pseudonyms, and ``/metrics`` holds none of
+those values either.
 """
 
 from __future__ import annotations
