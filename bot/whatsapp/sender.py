@@ -23,10 +23,10 @@ store). Meta's refusals, by code::
     190, other auth   SendFailed; the operators are alerted (once in a while)
     anything else     SendFailed with Meta's code and title (for the log, never for a chat)
 
-An upload Meta refuses is ``SendFailed`` (the operators alerted for an access refusal, as
-above). A network error is ``SendFailed`` too, and not retried here: a timed-out send may have gone,
-and a duplicate is worse than a resend the caller decides. Nothing logged carries a message's
-words or the access token: only a code, a title, or an exception's type.
+An upload Meta refuses is ``SendFailed``, not retried (the operators alerted for an access
+refusal, as above). A network error is ``SendFailed`` too, and not retried here: a timed-out
+send may have gone, and a duplicate is worse than a resend the caller decides. Nothing logged
+carries a message's words or the access token: only a code, a title, or an exception's type.
 """
 
 from __future__ import annotations
