@@ -9,6 +9,12 @@ a trailing "?" ignored), so "Où est mon colis ?" is the question "où est mon c
 
 ``after_order`` reads what a customer types once their order has ended: their delivery's
 status, cancelling it, or where their parcel is, instead of "this conversation has ended".
+
+``data_request`` reads the customer's own requests about their data, "my data" and "forget me"
+(``keyword.my_data``, ``keyword.forget_me``): phrases of two words, so the whole message is
+compared, never its first word alone, and a message that merely starts so ("my data is wrong")
+is no request. They are not among ``KEYWORDS``: a channel that reads a message's first word as
+a command never meets them there.
 """
 
 from __future__ import annotations
@@ -38,6 +44,8 @@ KEYWORDS: Final = (
 # What a chat app takes as a command name (Telegram: ``/statut``, never ``/répéter``).
 _COMMAND = re.compile(r"[a-z0-9_]{1,32}")
 AfterOrder = Literal["status", "cancel", "where_is_my_parcel"]
+DataRequest = Literal["my_data", "forget_me"]
+DATA_REQUESTS: Final[tuple[DataRequest, ...]] = ("my_data", "forget_me")
 _AFTER_ORDER: Final[tuple[AfterOrder, ...]] = ("status", "cancel", "where_is_my_parcel")
 
 
@@ -99,3 +107,10 @@ def after_order(catalogue: Catalogue, typed: str) -> AfterOrder | None:
     parcel is; None for anything else (the conversation has ended)."""
     found = keyword_named(catalogue, typed, _AFTER_ORDER)
     return next((name for name in _AFTER_ORDER if name == found), None)
+
+
+def data_request(catalogue: Catalogue, typed: str) -> DataRequest | None:
+    """The request about their data the whole of ``typed`` makes ("my data", "/forgetme",
+    "Oubliez-moi !"), or None."""
+    found = keyword_named(catalogue, typed.strip(), DATA_REQUESTS)
+    return next((name for name in DATA_REQUESTS if name == found), None)

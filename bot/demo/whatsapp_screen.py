@@ -16,9 +16,10 @@ its number or its title (``whatsapp_typing``). Buttons beside a question answere
 (only "Back", or "Use my number") are drawn ``[Back]``, tapped by their title: a number typed
 there is the answer (a room "12"). a list's button label is shown above its
 rows, a location request's "Send location" with how to share a pin, a template with its name,
-language and parameters (what Meta fills into the approved text). The words inside a message are
-the bot's, from its catalogue; only the frame (numbers, brackets, the hint) is the demo's, as a
-phone's own screen is not the business's.
+language and parameters (what Meta fills into the approved text), a document or an image with
+its file's name and size (``(document my-data-2024-05-01.json, 3.2 kB)``) above its caption.
+The words inside a message are the bot's, from its catalogue; only the frame (numbers,
+brackets, the hint) is the demo's, as a phone's own screen is not the business's.
 """
 
 from __future__ import annotations
@@ -96,9 +97,28 @@ def draw(message: SentMessage, choices: Sequence[Choice] = (), who: str = BOT) -
             return [*said(head, who), *(f"{INDENT}{{{{{n}}}}} {p}" for n, p in parameters)]
         case "text":
             return said(message.text, who)
+        case "document" | "image":
+            return said(_file_line(message), who)
         case _:
             caption = f" {message.text}" if message.text else ""
             return said(f"({message.kind}){caption}", who)
+
+
+def _file_line(message: SentMessage) -> str:
+    """A document or an image as a phone shows it: its kind, name and size, then its caption."""
+    size = "" if message.file_size is None else _size(message.file_size)
+    about = ", ".join(part for part in (message.filename, size) if part)
+    head = f"({message.kind} {about})" if about else f"({message.kind})"
+    return f"{head}\n{message.text}" if message.text else head
+
+
+def _size(count: int) -> str:
+    """A file's size as a phone writes it: 812 B, 3.2 kB, 1.4 MB."""
+    if count < 1000:
+        return f"{count} B"
+    if count < 1_000_000:
+        return f"{count / 1000:.1f} kB"
+    return f"{count / 1_000_000:.1f} MB"
 
 
 def _choices(message: SentMessage, choices: Sequence[Choice], who: str) -> list[str]:

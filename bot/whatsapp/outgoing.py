@@ -4,7 +4,10 @@ A turn is drawn as a few of these (``bot.whatsapp`` draws, ``WhatsAppSend`` send
 is valid by construction: a constructor refuses what the Cloud API would refuse (four reply
 buttons, a title over 20 characters, eleven list rows), so a drawing that breaks a limit fails
 in the bot's tests, never at Meta. Limits are Meta's, from the Cloud API reference
-("Interactive messages", "Message templates").
+("Interactive messages", "Message templates", "Supported media types").
+
+A document or an image carries its bytes: ``CloudSender`` uploads them (``POST
+/{phone-number-id}/media``) and sends the message with the media id Meta returns.
 """
 
 from __future__ import annotations
@@ -32,6 +35,26 @@ MAX_SECTION_TITLE: Final = 24
 MAX_HEADER_TEXT: Final = 60
 MAX_FOOTER_TEXT: Final = 60
 MAX_TEMPLATE_PARAMETER: Final = 1024  # a body parameter's text; no newlines, tabs or 4 spaces
+MAX_CAPTION: Final = 1024
+"""A document's or an image's caption."""
+MAX_DOCUMENT_BYTES: Final = 100 * 1024 * 1024
+MAX_IMAGE_BYTES: Final = 5 * 1024 * 1024
+DOCUMENT_TYPES: Final = frozenset(
+    {
+        "text/plain",
+        "application/pdf",
+        "application/msword",
+        "application/vnd.ms-excel",
+        "application/vnd.ms-powerpoint",
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    }
+)
+"""The document types Meta takes: no ``application/json`` (a JSON file goes as ``text/plain``
+under its ``.json`` name: the name only picks the icon the customer's app shows)."""
+IMAGE_TYPES: Final = frozenset({"image/jpeg", "image/png"})
+"""The image types Meta takes (WebP is a sticker's type only)."""
 
 
 def _at_most(what: str, text: str, limit: int, *, empty: bool = False) -> None:
@@ -178,7 +201,56 @@ class TemplateMessage:
                 )
 
 
+@dataclass(frozen=True)
+class DocumentMessage:
+    """A file the customer downloads: its bytes, its ``filename`` (with the extension the
+    customer's app picks an icon by), one of Meta's ``DOCUMENT_TYPES``, and a caption."""
+
+    content: bytes = field(repr=False)
+    filename: str
+    mime_type: str
+    caption: str = ""
+
+    def __post_init__(self) -> None:
+        _media("a document", self.content, self.mime_type, DOCUMENT_TYPES, MAX_DOCUMENT_BYTES)
+        if not self.filename.strip():
+            raise ValueError("a document has no file name")
+        _at_most("a caption", self.caption, MAX_CAPTION, empty=True)
+
+
+@dataclass(frozen=True)
+class ImageMessage:
+    """A picture shown in the chat: its bytes, one of ``IMAGE_TYPES``, and a caption."""
+
+    content: bytes = field(repr=False)
+    mime_type: str
+    caption: str = ""
+
+    def __post_init__(self) -> None:
+        _media("an image", self.content, self.mime_type, IMAGE_TYPES, MAX_IMAGE_BYTES)
+        _at_most("a caption", self.caption, MAX_CAPTION, empty=True)
+
+
+def _media(what: str, content: bytes, mime_type: str, types: frozenset[str], limit: int) -> None:
+    if mime_type not in types:
+        raise ValueError(f"{what} of type {mime_type!r}: WhatsApp takes {sorted(types)}")
+    if not content:
+        raise ValueError(f"{what} is empty")
+    if len(content) > limit:
+        raise ValueError(f"{what} is {len(content)} bytes, over WhatsApp's {limit}")
+
+
+MediaMessage = DocumentMessage | ImageMessage
+"""A message whose file is uploaded first."""
+
 Outgoing = (
-    TextMessage | ButtonsMessage | ListMessage | LocationRequest | LocationMessage | TemplateMessage
+    TextMessage
+    | ButtonsMessage
+    | ListMessage
+    | LocationRequest
+    | LocationMessage
+    | TemplateMessage
+    | DocumentMessage
+    | ImageMessage
 )
 """One message the bot sends on WhatsApp."""

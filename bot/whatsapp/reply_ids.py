@@ -7,13 +7,18 @@ the customer taps, however long after. The ids this channel makes::
     w1:c:<tag>:<version>:<command>   a navigation command (back, skip, done ...)
     w1:p:<tag>:<version>:<page>      turn the question's list to a page (from 0)
     w1:me:<tag>:<version>            "Use my number": the customer's own WhatsApp number
-    w1:k:<word>                      a menu word (new, repeat, status, deliveries, human ...)
+    w1:k:<word>                      a menu word (new, repeat, status, deliveries, human,
+                                     my_data, forget_me ...)
+    pv1:y  pv1:n                     "forget me"'s question: erase, or keep
 
 ``tag`` is a short hash of the step's name within the order (its session id), and ``version``
 the prompt's version, as on Telegram's buttons (``bot.telegram.callbacks``): a tap on an older
 question reads back as an answer whose step or version differs from the open one, which the
 engine refuses kindly, saying where the order is. Only a menu word does not depend on the
-question. Anything else a tap carries is read as the words it holds (the relay's questions use
+question, and neither does "forget me"'s answer: WhatsApp sends a tap from the customer's own
+number, so it needs no user id (Telegram's ``pv1:y:<user id>`` does, in a group), and a tap on
+an older question erases again, which finds nothing more. Anything else a tap carries is read
+as the words it holds (the relay's questions use
 their typed answer as the id: "quote keep 3F2A9C1E").
 """
 
@@ -34,8 +39,22 @@ _ID = re.compile(
     rf"|k:([a-z_]{{1,32}}))$"
 )
 COMMANDS: Final[frozenset[str]] = frozenset(get_args(CommandName))
-MENU_WORDS: Final = ("new", "repeat", "status", "deliveries", "cancel_delivery", "human", "menu")
+MENU_WORDS: Final = (
+    "new",
+    "repeat",
+    "status",
+    "deliveries",
+    "cancel_delivery",
+    "human",
+    "my_data",
+    "forget_me",
+    "menu",
+)
 """The words a menu row or button stands for (``MenuWord``)."""
+FORGET_YES: Final = "pv1:y"
+"""The reply id of "forget me"'s "erase" button."""
+FORGET_NO: Final = "pv1:n"
+"""The reply id of "forget me"'s "keep" button."""
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,12 @@
 refusals mapped once.
 
 Each ``Outgoing`` value becomes the Cloud API's JSON for its type (``text``, ``interactive``
-buttons, list or location request, ``location``, ``template``), posted with pywa's
-``api.send_message`` on the business's number. The wire shapes are Meta's ("Messages"
-reference); pywa's own message builders are not used because the values here are already
-checked against Meta's limits and map one to one to the JSON.
+buttons, list or location request, ``location``, ``template``, ``document``, ``image``), posted
+with pywa's ``api.send_message`` on the business's number. A document's or an image's bytes
+are uploaded first (``api.upload_media``: ``POST /{phone-number-id}/media``, multipart), once
+however often the message is tried, and the message names the media id Meta returns. The wire
+shapes are Meta's ("Messages" reference); pywa's own message builders are not used because the
+values here are already checked against Meta's limits and map one to one to the JSON.
 
 Every send waits for its turn (``pacing.WhatsAppPacing``, shared by every process on the
 store). Meta's refusals, by code::
@@ -21,9 +23,10 @@ store). Meta's refusals, by code::
     190, other auth   SendFailed; the operators are alerted (once in a while)
     anything else     SendFailed with Meta's code and title (for the log, never for a chat)
 
-A network error is ``SendFailed`` too, and not retried here: a timed-out send may have gone,
-and a duplicate is worse than a resend the caller decides. Nothing logged carries a message's
-words or the access token: only a code, a title, or an exception's type.
+An upload Meta refuses is ``SendFailed``, not retried (the operators alerted for an access
+refusal, as above). A network error is ``SendFailed`` too, and not retried here: a timed-out
+send may have gone, and a duplicate is worse than a resend the caller decides. Nothing logged
+carries a message's words or the access token: only a code, a title, or an exception's type.
 """
 
 from __future__ import annotations
@@ -39,9 +42,12 @@ from bot.relay.channel_protocol import ChatUnreachable, SendFailed
 from bot.whatsapp.cloud_client import CloudClient
 from bot.whatsapp.outgoing import (
     ButtonsMessage,
+    DocumentMessage,
+    ImageMessage,
     ListMessage,
     LocationMessage,
     LocationRequest,
+    MediaMessage,
     Outgoing,
     TemplateMessage,
     TextMessage,
@@ -92,9 +98,11 @@ class SendThrottled(SendFailed, WhatsAppChannelError):
         self.retry_after = retry_after
 
 
-def cloud_json(message: Outgoing) -> tuple[str, dict[str, object]]:
+def cloud_json(message: Outgoing, media_id: str = "") -> tuple[str, dict[str, object]]:
     """The Cloud API's message type and object for ``message`` (the body of ``/messages``
-    holds it under that type's name)."""
+    holds it under that type's name); a document or an image names its uploaded ``media_id``."""
+    if isinstance(message, DocumentMessage | ImageMessage):
+        return _media_json(message, media_id)
     if isinstance(message, TextMessage):
         return "text", {"body": message.body, "preview_url": message.preview_url}
     if isinstance(message, TemplateMessage):
@@ -160,6 +168,24 @@ def cloud_json(message: Outgoing) -> tuple[str, dict[str, object]]:
     return "interactive", interactive
 
 
+def _media_json(message: MediaMessage, media_id: str) -> tuple[str, dict[str, object]]:
+    if not media_id:
+        raise ValueError("a document or an image is sent by the id of its upload")
+    media: dict[str, object] = {"id": media_id}
+    if isinstance(message, DocumentMessage):
+        media["filename"] = message.filename
+    if message.caption:
+        media["caption"] = message.caption
+    return ("document" if isinstance(message, DocumentMessage) else "image"), media
+
+
+def upload_name(message: MediaMessage) -> str:
+    """The file name an upload carries: a document's own; an image's by its type."""
+    if isinstance(message, DocumentMessage):
+        return message.filename
+    return "photo.png" if message.mime_type == "image/png" else "photo.jpg"
+
+
 class CloudSender:
     """``contracts.WhatsAppSend`` over pywa's client: ``CloudSender(cloud, pacing,
     alert_token=access_alert(operator_alerts.alert, texts.business_catalogue))``."""
@@ -185,7 +211,10 @@ class CloudSender:
         module docstring says."""
         from pywa.errors import WhatsAppError  # pywa is imported where WhatsApp runs
 
-        typ, body = cloud_json(message)
+        media_id = ""
+        if isinstance(message, DocumentMessage | ImageMessage):
+            media_id = await self._upload(message)
+        typ, body = cloud_json(message, media_id)
         limits = self._pacing.limits
         for attempt in range(1, limits.max_attempts + 1):
             await self._pacing.acquire(chat)
@@ -208,6 +237,33 @@ class CloudSender:
                 raise SendFailed(f"Cloud API not reached ({type(error).__name__})") from None
             return _message_id(answer)
         raise AssertionError("unreachable: max_attempts is at least 1")
+
+    async def _upload(self, message: MediaMessage) -> str:
+        """Upload ``message``'s file; its media id. Raises ``SendFailed`` (see the module)."""
+        from pywa.errors import WhatsAppError
+
+        try:
+            answer = await self._cloud.wa.api.upload_media(
+                phone_id=str(self._cloud.wa.phone_id),
+                media=message.content,
+                mime_type=message.mime_type,
+                filename=upload_name(message),
+            )
+        except WhatsAppError as error:
+            reason = _reason(error)
+            if error.code in _AUTH_CODES:
+                log.error("WhatsApp refused the bot's access (%s): nothing goes out", reason)
+                if self._alert_token is not None:
+                    await self._alert_token(reason)
+            else:
+                log.warning("WhatsApp refused an upload (%s)", reason)
+            raise SendFailed(reason) from None
+        except httpx.HTTPError as error:
+            raise SendFailed(f"Cloud API not reached ({type(error).__name__})") from None
+        media_id = answer.get("id") if isinstance(answer, dict) else None
+        if not isinstance(media_id, str) or not media_id:
+            raise SendFailed("the Cloud API's answer to an upload named no media id")
+        return media_id
 
     async def _refused(self, chat: ChatRef, error: WhatsAppError) -> float:
         """The hold a rate-limit refusal asks for (then the send is tried again); any other

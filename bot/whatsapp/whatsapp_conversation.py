@@ -8,7 +8,8 @@ the customer sent into one ``Answer`` (a tap through ``reply_ids``, typed words 
 channel) and draws the turn it returns (``turn_drawing``), sent through ``WhatsAppSend``. It
 never decides what to ask. The words that are not answers go where they go on Telegram: the
 customer desk (status, deliveries, cancel a delivery), the quote desk (the fee question),
-``bot.handoff`` ("human"), and the menu, which stands for Telegram's command menu.
+``bot.handoff`` ("human"), and the menu, which stands for Telegram's command menu. "my data"
+and "forget me" go to ``privacy_requests`` before anything else, a hand-off waiting or not.
 
 A chat's open question is remembered in memory (``_View``: the question, its order's session
 id and the page of its list shown), read again from the saved session when this process has
@@ -72,6 +73,7 @@ from bot.whatsapp.inbound import (
 )
 from bot.whatsapp.media import PhotoRefused, WhatsAppMedia
 from bot.whatsapp.outgoing import ButtonsMessage, Outgoing, ReplyButton, TextMessage
+from bot.whatsapp.privacy_requests import WhatsAppPrivacy, read_asked
 from bot.whatsapp.reply_ids import (
     MenuWord,
     OwnNumber,
@@ -142,7 +144,9 @@ class WhatsAppConversation:
     core's hand-off desk (None: "human" says nobody can be reached); ``otp`` answers a
     receiver's drop-off code claim before anything else; ``language`` is the language code the
     chats are said in (None: the business's default); ``blocked`` is the store's chats that
-    could not be messaged (a customer who writes again can be: they are cleared from it).
+    could not be messaged (a customer who writes again can be: they are cleared from it);
+    ``privacy`` answers "my data" and "forget me" (by default over the chat service's store,
+    sent through ``send``).
     """
 
     def __init__(
@@ -158,6 +162,7 @@ class WhatsAppConversation:
         otp: OtpClaims | None = None,
         language: str | None = None,
         blocked: BlockedChats | None = None,
+        privacy: WhatsAppPrivacy | None = None,
     ) -> None:
         self.chats = chats
         self.desk = desk
@@ -169,6 +174,7 @@ class WhatsAppConversation:
         self.otp = otp
         self.language = language
         self.blocked = blocked
+        self.privacy = privacy or WhatsAppPrivacy(chats.store, send)
         self._views: OrderedDict[ChatRef, _View] = OrderedDict()
 
     @property
@@ -201,6 +207,10 @@ class WhatsAppConversation:
         content = message.content
         if isinstance(content, Unsupported):
             await self._say(chat, catalogue.say("whatsapp.unsupported"))
+            return
+        asked = read_asked(catalogue, content)
+        if asked is not None:  # the customer's right, whatever the chat waits for
+            await self.privacy.answer(chat, user, catalogue, asked, forget_view=self._forget)
             return
         if await self._to_person(chat, catalogue, message):
             return

@@ -38,7 +38,8 @@ EN: Final[dict[str, str]] = {
         "• “back” for the previous question, “cancel” to stop, “help” about the question\n"
         "• “status” for your latest delivery (or “status <ref>”), “deliveries” for the list\n"
         "• “cancel_delivery <ref> <reason>” to cancel a delivery while that is possible\n"
-        "• “human” to talk to a person of our team"
+        "• “human” to talk to a person of our team\n"
+        "• “my data” for everything this bot keeps about you, “forget me” to erase it"
     ),
     "whatsapp.menu_button": "Menu",
     "whatsapp.menu.new": "New order",
@@ -47,6 +48,8 @@ EN: Final[dict[str, str]] = {
     "whatsapp.menu.deliveries": "My deliveries",
     "whatsapp.menu.cancel_delivery": "Cancel a delivery",
     "whatsapp.menu.human": "Talk to a person",
+    "whatsapp.menu.my_data": "My data",
+    "whatsapp.menu.forget_me": "Forget me",
     "whatsapp.human_button": "Talk to a person",
     # --- what the conversation says of its own ---------------------------------------------------
     "whatsapp.no_order": (
@@ -95,7 +98,9 @@ FR: Final[dict[str, str]] = {
         "• « statut » pour votre dernière livraison (ou « statut <réf> »), « livraisons » pour "
         "la liste\n"
         "• « annuler_livraison <réf> <motif> » pour annuler une livraison tant que c'est possible\n"
-        "• « humain » pour parler à une personne de notre équipe"
+        "• « humain » pour parler à une personne de notre équipe\n"
+        "• « mes données » pour tout ce que ce bot garde sur vous, « oubliez-moi » pour "
+        "l'effacer"
     ),
     "whatsapp.menu_button": "Menu",
     "whatsapp.menu.new": "Nouvelle commande",
@@ -104,6 +109,8 @@ FR: Final[dict[str, str]] = {
     "whatsapp.menu.deliveries": "Mes livraisons",
     "whatsapp.menu.cancel_delivery": "Annuler une livraison",
     "whatsapp.menu.human": "Parler à quelqu'un",
+    "whatsapp.menu.my_data": "Mes données",
+    "whatsapp.menu.forget_me": "Oubliez-moi",
     "whatsapp.human_button": "Parler à quelqu'un",
     "whatsapp.no_order": (
         "Aucune commande n'est en cours. Touchez « Nouvelle commande » (ou écrivez « nouveau ») "

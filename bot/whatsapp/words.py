@@ -15,13 +15,18 @@ typed                               means
 ``deliveries [page]``               their deliveries, newest first, a page at a time
 ``cancel_delivery <ref> <why>``     cancel one of them
 ``quote keep|cancel <ref>``         the answer to a fee set after the order
+``my data``                         everything the bot keeps about the customer, as a
+                                    file (the whole message; ``privacy_requests``)
+``forget me``                       erase it, once the customer confirms
 a number                            the option shown with it (not where numbers are
                                     answers themselves: a room "12")
 anything else                       text, which answers the open question (an option's
                                     label typed is read by the engine)
 ==================================  ===============================================
 
-Once the order has ended, "cancel", "status" and "where is my parcel?" are the desk's, as in
+"my data" and "forget me" ("mes données", "oubliez-moi") are read before this table, at any
+point, a person awaited or not (``bot.whatsapp.privacy_requests``). Once the order has ended,
+"cancel", "status" and "where is my parcel?" are the desk's, as in
 the console and on Telegram. Navigation carries the open question's step and version, so a word
 typed against a question that just changed is refused kindly like a stale tap.
 """

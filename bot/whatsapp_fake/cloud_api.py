@@ -124,6 +124,9 @@ class FakeCloudApi:
             raise
         now = self.clock()
         message = replace(message, message_id=self.new_message_id(), accepted_at=now)
+        uploaded = self.media.get(message.media_id) if message.media_id else None
+        if uploaded is not None:
+            message = replace(message, file_size=len(uploaded.content))
         failure = self._failure_of(message)
         template = message.kind == "template"
         if failure is None:

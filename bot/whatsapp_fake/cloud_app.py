@@ -4,7 +4,9 @@
 
     POST /{version}/{phone_number_id}/messages   send a message (``FakeCloudApi.send``)
     POST /{version}/{phone_number_id}/media      upload a file (multipart: file, type,
-                                                 messaging_product), answers {"id"}
+                                                 messaging_product), answers {"id"}; a type
+                                                 Meta does not take, or a file over its
+                                                 type's limit, is refused with 100
     GET  /{version}/{media_id}                   a file's url, mime_type, sha256, file_size
     GET  /whatsapp_business/attachments/?mid=…   the file's bytes (the url above)
 
@@ -45,6 +47,29 @@ _MEDIA_LIMITS: Final = (
     ("video/", 16 * 1024 * 1024),
 )
 """Meta's limits by the upload's type; anything else is a document (``MAX_UPLOAD_BYTES``)."""
+UPLOAD_TYPES: Final = (
+    "audio/aac",
+    "audio/mp4",
+    "audio/mpeg",
+    "audio/amr",
+    "audio/ogg",
+    "audio/opus",
+    "application/vnd.ms-powerpoint",
+    "application/msword",
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    "application/pdf",
+    "text/plain",
+    "application/vnd.ms-excel",
+    "image/jpeg",
+    "image/png",
+    "image/webp",
+    "video/mp4",
+    "video/3gpp",
+)
+"""The types Meta takes in an upload, in the order its refusal lists them (no JSON: a JSON
+file goes as ``text/plain``)."""
 VERSION: Final = re.compile(r"v[0-9]{1,3}\.[0-9]")
 ATTACHMENTS_PATH: Final = "/whatsapp_business/attachments/"
 OBJECT_MISSING_SUBCODE: Final = 33
@@ -106,6 +131,12 @@ def fake_cloud_app(fake: FakeCloudApi) -> Starlette:
                 if not isinstance(file, UploadFile) or not isinstance(mime_type, str):
                     raise GraphError(
                         INVALID_PARAMETER, "The parameters file and type are required."
+                    )
+                if mime_type not in UPLOAD_TYPES:
+                    raise GraphError(
+                        INVALID_PARAMETER,
+                        "Param file must be a file with one of the following types: "
+                        f"{', '.join(UPLOAD_TYPES)}. Received file of type '{mime_type}'.",
                     )
                 content = await file.read()
                 if len(content) > _limit_for(mime_type):

@@ -9,6 +9,9 @@ value is not valid"; ``interactive_checks``), and so is a location's latitude or
 is not a number of degrees within range (beyond ±90, ±180). An accepted body becomes a
 ``SentMessage``.
 
+A document's ``filename`` is optional, as Meta's reference says (the customer's app then
+names the file itself), and a string when given.
+
 Where Meta's behaviour is not documented the fake makes one choice, said here: a media id the
 fake does not hold is refused with 131009 at once (Meta may instead accept and fail later).
 """
@@ -105,7 +108,8 @@ def _read_media(
     if caption and kind not in CAPTIONED:
         raise GraphError(INVALID_PARAMETER, f"{kind} takes no caption.")
     text_at_most(PARAMETER_NOT_VALID, f"{kind}['caption']", caption, meta_limits.CAPTION)
-    return SentMessage(kind, wa_id, text=caption, media_id=media_id, link=link)
+    filename = optional_text(content, "filename", where=kind) if kind == "document" else ""
+    return SentMessage(kind, wa_id, text=caption, media_id=media_id, filename=filename, link=link)
 
 
 def _read_location(content: Mapping[str, Any], wa_id: str) -> SentMessage:

@@ -44,6 +44,8 @@ class SentMessage:
     body, a media caption, or a template's parameters joined by newlines. ``offered`` are the
     buttons or rows (in order), ``list_button`` the label that opens a list. A location's
     pin is ``latitude`` and ``longitude`` (degrees), with its ``place_name`` and ``address``.
+    A document or an image sent by an uploaded ``media_id`` has the upload's ``file_size``
+    (bytes), and a document its ``filename``, as the customer's phone shows them.
     """
 
     kind: SentKind
@@ -57,6 +59,8 @@ class SentMessage:
     language: str = ""
     parameters: tuple[str, ...] = ()
     media_id: str = ""
+    filename: str = ""
+    file_size: int | None = None
     link: str = ""
     reacted_to: str = ""
     emoji: str = ""

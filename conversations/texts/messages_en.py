@@ -889,6 +889,9 @@ MESSAGES: Final[dict[str, str]] = {
         "where is my parcel|where's my parcel|where is my package|where's my package|"
         "where is my order|where's my order|where is my delivery"
     ),
+    # The customer's own requests about their data (whole messages: "my data", "/forgetme").
+    "keyword.my_data": "my data|mydata|my_data",
+    "keyword.forget_me": "forget me|forgetme|forget_me|forget-me",
     # --- keeping the bot safe (bot.safety): blocked customers, operators' /block -------------
     "safety.blocked": (
         "Sorry, we can't take orders from this account. If you think this is a mistake, "

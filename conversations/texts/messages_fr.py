@@ -979,6 +979,8 @@ MESSAGES: Final[dict[str, str]] = {
         "où est mon colis|où en est mon colis|où est ma commande|où en est ma commande|"
         "où est ma livraison|où en est ma livraison"
     ),
+    "keyword.my_data": "mes données|mes_données|mesdonnées",
+    "keyword.forget_me": "oubliez-moi|oubliez moi|oublie-moi|oublie moi",
     # --- keeping the bot safe (bot.safety): blocked customers, operators' /block -------------
     "safety.blocked": (
         "Désolé, nous ne pouvons pas prendre de commandes de ce compte. Si c'est une erreur, "

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from conversations.keywords import after_order, command_words, keyword_named, said_command, shown
+from conversations.keywords import (
+    after_order,
+    command_words,
+    data_request,
+    keyword_named,
+    said_command,
+    shown,
+)
 from conversations.texts.catalogue import Texts
 from tests.support.words import SHIPPED
 
@@ -40,3 +47,18 @@ def test_a_command_name_is_a_word_a_chat_app_takes() -> None:
     assert said_command(FRENCH, "deliveries") == "livraisons"
     assert said_command(FRENCH, "/start") == "/start"  # no keyword: as it is
     assert said_command(SHIPPED, "/status") == "/status"
+
+
+def test_a_data_request_is_a_whole_message_in_either_language() -> None:
+    for typed, asked in (
+        ("my data", "my_data"),
+        ("/MyData", "my_data"),
+        ("  Mes  Données ! ", "my_data"),
+        ("forget me", "forget_me"),
+        ("/forgetme", "forget_me"),
+        ("Oubliez-moi", "forget_me"),
+    ):
+        assert data_request(SHIPPED, typed) == asked, typed
+    for typed in ("my data is wrong", "please forget me", "my", "data", ""):
+        assert data_request(SHIPPED, typed) is None, typed
+    assert keyword_named(SHIPPED, "mydata") is None  # never a first word's command

@@ -4,13 +4,14 @@ Every line is caught by the handler ``deliverybot run`` installs (``log_handler`
 mode: ``[logging]`` level DEBUG and INFO, each as text and as JSON lines, four handlers on one
 run of the bot, so each mode sees exactly the lines it would write. The flows are driven for
 real: a Telegram order, a hand-off, news to a chat that blocked the bot and an operator's
-block (``make_stack``); a WhatsApp order over the simulated Cloud API, a hand-off, a
-customer marked unreachable who writes again, news that Meta fails to deliver (its operator
-alert logged, the bot having no operator chat) and a blocked customer; an agent's order over
-the JSON API; the alerts about a lost create that reach nobody; errors that echo what they
-refused (pydantic, PostgreSQL) in a traceback. Then no line holds the customers' names,
-phones (in any spelling, and the WhatsApp number as a chat id), addresses or parcel texts,
-chats are named by pseudonyms, and ``/metrics`` holds none of those values either.
+block (``make_stack``); a WhatsApp order over the simulated Cloud API, its customer's "my
+data" and "forget me", a hand-off, a customer marked unreachable who writes again, news that
+Meta fails to deliver (its operator alert logged, the bot having no operator chat) and a
+blocked customer; an agent's order over the JSON API; the alerts about a lost create that
+reach nobody; errors that echo what they refused (pydantic, PostgreSQL) in a traceback. Then
+no line holds the customers' names, phones (in any spelling, and the WhatsApp number as a chat
+id), addresses or parcel texts, chats are named by pseudonyms, and ``/metrics`` holds none of
+those values either.
 """
 
 from __future__ import annotations
@@ -161,6 +162,12 @@ async def test_whatsapp_an_order_a_handoff_failed_news_and_a_block(
         await w.answered()
         await customer.taps("Confirm and send")
         assert "Your order reference is" in " ".join(m.text for m in await w.answered())
+        await customer.says("my data")  # her data as a file: uploaded, never logged
+        await w.answered()
+        await customer.says("forget me")
+        (question,) = await w.answered()
+        await tap(customer, question, "Erase my data")
+        await w.answered()
 
         w.runtime.core.handoffs.use_staff(RecordingStaff())
         await customer.says("human")

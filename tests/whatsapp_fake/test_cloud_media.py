@@ -63,7 +63,7 @@ async def test_an_upload_that_is_no_form_or_lacks_its_type_is_refused(cloud: Clo
 async def test_a_document_may_be_larger_than_a_photo_and_is_sent_by_its_id(cloud: Cloud) -> None:
     six_mb = b"{" + b" " * (6 * 1024 * 1024) + b"}"
     document = await cloud.client.wa.upload_media(
-        media=six_mb, mime_type="application/json", filename="my-data.json"
+        media=six_mb, mime_type="text/plain", filename="my-data.json"
     )
     await cloud.client.wa.send_document(
         to=CUSTOMER, document=document.id, filename="my-data.json", caption="Yours"
@@ -73,4 +73,30 @@ async def test_a_document_may_be_larger_than_a_photo_and_is_sent_by_its_id(cloud
 
     (seen,) = cloud.fake.sent_to(CUSTOMER)
     assert (seen.kind, seen.media_id, seen.text) == ("document", document.id, "Yours")
+    assert (seen.filename, seen.file_size) == ("my-data.json", len(six_mb))
     assert refused.value.code == 100
+
+
+async def test_a_type_meta_does_not_take_is_refused_with_its_list(cloud: Cloud) -> None:
+    with pytest.raises(WhatsAppError) as refused:
+        await cloud.client.wa.upload_media(
+            media=b"{}", mime_type="application/json", filename="my-data.json"
+        )
+
+    assert (refused.value.code, refused.value.status_code) == (100, 400)
+    details = str(refused.value.details)
+    assert details.startswith("Param file must be a file with one of the following types: ")
+    assert "text/plain" in details and details.endswith("Received file of type 'application/json'.")
+
+
+async def test_a_file_without_its_name_and_an_unknown_media_id_are_refused(cloud: Cloud) -> None:
+    nameless = await cloud.client.session.post(
+        f"/{PHONE_NUMBER_ID}/media",
+        data={"messaging_product": "whatsapp", "type": "text/plain", "file": "{}"},
+    )
+    with pytest.raises(WhatsAppError) as unknown:
+        await cloud.client.wa.send_document(to=CUSTOMER, document="4242", filename="a.json")
+
+    assert (nameless.status_code, nameless.json()["error"]["code"]) == (400, 100)
+    assert unknown.value.code == 131009 and "Invalid media id 4242" in str(unknown.value.details)
+    assert cloud.fake.sent_to(CUSTOMER) == []

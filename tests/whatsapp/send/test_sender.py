@@ -15,6 +15,8 @@ from bot.runtime.logs import configure_logging
 from bot.whatsapp.cloud_client import CloudClient, cloud_client
 from bot.whatsapp.outgoing import (
     ButtonsMessage,
+    DocumentMessage,
+    ImageMessage,
     ListMessage,
     ListRow,
     ListSection,
@@ -136,3 +138,63 @@ async def test_a_refused_access_token_fails_the_send_and_alerts_the_operators(
     assert alert.startswith("WhatsApp refused the bot's access (Cloud API error 190")
     assert ACCESS_TOKEN not in alert
     assert fake.sent() == []
+
+
+async def test_a_document_and_an_image_are_uploaded_then_sent_by_their_ids(
+    cloud: tuple[FakeCloudApi, CloudClient], fake_clock: FakeClock
+) -> None:
+    fake, client = cloud
+    fake.customer_wrote(CUSTOMER, fake_clock())
+    sender = _sender(client, fake_clock)
+    data = b'{"name": "Adaeze Okafor"}'
+    png = b"\x89PNG\r\n\x1a\n" + bytes(64)
+
+    await sender.send(CHAT, DocumentMessage(data, "my-data.json", "text/plain", caption="Yours"))
+    await sender.send(CHAT, ImageMessage(png, "image/png"))
+
+    document, image = fake.sent_to(CUSTOMER)
+    assert (document.kind, document.filename, document.text) == (
+        "document",
+        "my-data.json",
+        "Yours",
+    )
+    assert (image.kind, image.filename, image.text) == ("image", "", "")
+    for sent, content, mime_type in ((document, data, "text/plain"), (image, png, "image/png")):
+        uploaded = fake.media.get(sent.media_id)
+        assert uploaded is not None and (uploaded.content, uploaded.mime_type) == (
+            content,
+            mime_type,
+        )
+    assert "caption" not in image.raw["image"]
+
+
+def test_a_file_meta_would_refuse_is_refused_when_it_is_made() -> None:
+    with pytest.raises(ValueError, match="application/json"):
+        DocumentMessage(b"{}", "my-data.json", "application/json")
+    with pytest.raises(ValueError, match="no file name"):
+        DocumentMessage(b"{}", " ", "text/plain")
+    with pytest.raises(ValueError, match="over WhatsApp's 1024"):
+        DocumentMessage(b"{}", "a.json", "text/plain", caption="x" * 1025)
+    with pytest.raises(ValueError, match="image/webp"):
+        ImageMessage(b"RIFF0000WEBP", "image/webp")
+    with pytest.raises(ValueError, match="over WhatsApp's 5242880"):
+        ImageMessage(b"\xff\xd8\xff" + bytes(5 * 1024 * 1024), "image/jpeg")
+    with pytest.raises(ValueError, match="id of its upload"):
+        cloud_json(ImageMessage(b"\xff\xd8\xff", "image/jpeg"))
+
+
+async def test_a_refused_upload_sends_nothing_and_alerts_on_a_refused_token(
+    fake_clock: FakeClock,
+) -> None:
+    fake = FakeCloudApi(phone_number_id=PHONE_NUMBER_ID, access_token="EAAGother" + "y" * 40)
+    client = cloud_client(section(), transport=httpx.ASGITransport(fake_cloud_app(fake)))
+    alerts: list[str] = []
+    try:
+        with pytest.raises(SendFailed, match="190"):
+            document = DocumentMessage(b"{}", "my-data.json", "text/plain")
+            await _sender(client, fake_clock, alerts).send(CHAT, document)
+    finally:
+        await client.aclose()
+    [alert] = alerts
+    assert "Cloud API error 190" in alert and ACCESS_TOKEN not in alert
+    assert fake.sent() == [] and fake.refusals == {190: 1}

@@ -129,7 +129,16 @@ async def test_the_words_in_english_and_french(talk: Talk, locale: str, words: l
     assert isinstance(menu, ListMessage)
     assert [r.title for r in menu.sections[0].rows] == [
         catalogue.say(f"whatsapp.menu.{word}")
-        for word in ("new", "repeat", "status", "deliveries", "cancel_delivery", "human")
+        for word in (
+            "new",
+            "repeat",
+            "status",
+            "deliveries",
+            "cancel_delivery",
+            "human",
+            "my_data",
+            "forget_me",
+        )
     ]
     none_yet = [TextMessage(catalogue.say("desk.none_yet", new=new))]
     assert await talk.says(status) == none_yet
