@@ -44,7 +44,7 @@ from bot.chat_ref import ChatRef, UserRef
 from bot.privacy.customer_requests import CUSTOMER_ACTOR, export_customer, forget_customer
 from bot.privacy.my_data_file import (
     attached_photos,
-    export_bytes,
+    export_file,
     export_file_name,
     kept_nothing,
 )
@@ -142,7 +142,7 @@ class WhatsAppPrivacy:
             await self._say(chat, catalogue.say("privacy.export_nothing"))
             return
         document = DocumentMessage(
-            export_bytes(exported),
+            await export_file(exported),
             export_file_name(self.store.clock()),
             EXPORT_TYPE,
             caption=catalogue.say("privacy.export_intro"),

@@ -321,6 +321,10 @@ MESSAGES: Final[dict[str, str]] = {
         "The business keeps {count} past deliveries for its books, without your name, phone "
         "numbers or addresses."
     ),
+    "privacy.forget_books_one": (
+        "The business keeps your past delivery for its books, without your name, phone "
+        "numbers or addresses."
+    ),
     "privacy.forget_open": (
         "Your delivery {refs} is still on its way: it is finished first, and what it needs is "
         "erased as soon as it ends."

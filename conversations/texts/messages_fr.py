@@ -348,6 +348,10 @@ MESSAGES: Final[dict[str, str]] = {
         "L'entreprise garde {count} livraisons passées pour ses comptes, sans votre nom, vos "
         "numéros ni vos adresses."
     ),
+    "privacy.forget_books_one": (
+        "L'entreprise garde votre livraison passée pour ses comptes, sans votre nom, vos "
+        "numéros ni vos adresses."
+    ),
     "privacy.forget_open": (
         "Votre livraison {refs} est encore en route : elle est d'abord terminée, et ce dont elle "
         "a besoin est effacé dès qu'elle prend fin."

@@ -13,8 +13,11 @@ def forget_answer(catalogue: Catalogue, *, anonymised: int, open_deliveries: Seq
     """What the customer reads once "forget me" ran: erased; the past deliveries kept without
     them (``anonymised``, when any); an open delivery finished first (``open_deliveries``)."""
     sentences = [catalogue.say("privacy.forget_done")]
-    if anonymised:
-        sentences.append(catalogue.say("privacy.forget_books", count=anonymised))
+    if anonymised == 1:
+        sentences.append(catalogue.say("privacy.forget_books_one"))
+    elif anonymised:
+        count = catalogue.number(anonymised)
+        sentences.append(catalogue.say("privacy.forget_books", count=count))
     if open_deliveries:
         refs = ", ".join(short_ref(delivery_id) for delivery_id in open_deliveries)
         sentences.append(catalogue.say("privacy.forget_open", refs=refs))

@@ -69,7 +69,7 @@ async def test_my_data_then_forget_me_leaves_nothing_of_the_customer(
     [answer] = await stack.tap(question, "Erase my data")
 
     assert answer.text == (
-        "Done: what this bot kept about you is erased. The business keeps 1 past deliveries "
+        "Done: what this bot kept about you is erased. The business keeps your past delivery "
         "for its books, without your name, phone numbers or addresses."
     )
     assert "reply_markup" not in (stack.tg.message(ADA.id, question.message_id) or {})
