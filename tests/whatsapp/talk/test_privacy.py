@@ -87,9 +87,7 @@ async def test_forget_me_is_asked_first_and_yes_leaves_only_the_anonymous_delive
 
     (answer,) = await talk.taps([question], say("privacy.forget_yes"))  # the older question
 
-    assert answer == TextMessage(
-        f"{say('privacy.forget_done')} {say('privacy.forget_books_one')}"
-    )
+    assert answer == TextMessage(f"{say('privacy.forget_done')} {say('privacy.forget_books_one')}")
     assert await _findings(talk.core.store, "sqlite", ADA) == set()
     assert list(talk.core.store.media_dir.iterdir()) == []
     kept = await talk.core.store.deliveries.get(delivery_id)
