@@ -26,7 +26,9 @@ from bot.store.customer_chats import CustomerChats
 from bot.store.database import Executor, Row
 from bot.store.session_packing import unpack
 
-_SYSTEM_ACTORS: Final = frozenset({"bot", "shell"})  # actors that are nobody's data
+# Actors that are nobody's data: the bot, the shell, and "customer", the customer themself
+# (their own "my data" or "forget me": ``bot.privacy.customer_requests.CUSTOMER_ACTOR``).
+_SYSTEM_ACTORS: Final = frozenset({"bot", "shell", "customer"})
 
 _DELIVERY_COLUMNS: Final = (
     "delivery_id",

@@ -13,6 +13,11 @@ conversation runs meanwhile and none saves a session copy back after the erasure
 conversation remembers of the chat in memory (its prompt, its session's id) is dropped with
 ``forget_view``, so the next message starts afresh instead of answering an erased question.
 
+The same requests typed as words, the whole message ("my data", "forget me", "mes données",
+"oubliez-moi", in any shipped language: ``conversations.keywords.data_request``), are answered
+as the commands are, in a private chat, before the order conversation or a person awaited
+reads them: a French customer need not know the English command.
+
 Buttons carry ``pv1:<y|n>:<user id>``: a tap by anyone else is refused, like a deliveries
 list's page buttons. In a group these commands answer that they work in a private chat only:
 a customer's data is not shown to a group.
@@ -28,7 +33,14 @@ from typing import Final
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputFile, Message, Update
 from telegram.constants import ChatType
-from telegram.ext import BaseHandler, CallbackQueryHandler, CommandHandler, ContextTypes
+from telegram.ext import (
+    BaseHandler,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
 
 from bot.privacy.customer_requests import CUSTOMER_ACTOR, export_customer, forget_customer
 from bot.privacy.my_data_file import (
@@ -43,6 +55,7 @@ from bot.telegram.received_update import language_of
 from bot.telegram.refs import telegram_user
 from bot.telegram.text import escape
 from bot.telegram.turn_messages import OutgoingMessage
+from conversations.keywords import data_request
 from conversations.texts.catalogue import Catalogue
 from conversations.texts.privacy_texts import forget_answer
 
@@ -100,6 +113,15 @@ class PrivacyCommands:
         )
         await self.ctx.sender.send_message(message.chat_id, question)
 
+    async def typed(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A request typed as words (``DataWords`` let it through): as its command."""
+        message = update.effective_message
+        asked = data_request(self._catalogue(update), message.text or "") if message else None
+        if asked == "my_data":
+            await self.my_data(update, context)
+        elif asked == "forget_me":
+            await self.forget_me(update, context)
+
     async def on_tap(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A tap on the question's buttons: erase, or keep; the buttons go either way."""
         query = update.callback_query
@@ -150,12 +172,29 @@ class PrivacyCommands:
         await self.ctx.sender.send_message(chat_id, OutgoingMessage(escape(text)))
 
 
+class DataWords(filters.MessageFilter):
+    """A private chat's new message whose whole text asks about the sender's data, in the
+    sender's language's catalogue (every shipped language's words count)."""
+
+    def __init__(self, ctx: BotContext) -> None:
+        super().__init__(name="DataWords")
+        self.ctx = ctx
+
+    def filter(self, message: Message) -> bool:
+        if not message.text or message.chat.type != ChatType.PRIVATE:
+            return False
+        language = message.from_user.language_code if message.from_user else None
+        return data_request(self.ctx.catalogue_for(language), message.text) is not None
+
+
 def privacy_handlers(ctx: BotContext, forget_view: ForgetView) -> list[Handler]:
-    """The handlers of ``/mydata``, ``/forgetme`` and the forget question's buttons."""
+    """The handlers of ``/mydata``, ``/forgetme``, the same typed as words, and the forget
+    question's buttons."""
     commands = PrivacyCommands(ctx, forget_view)
     return [
         CommandHandler(MY_DATA, commands.my_data),
         CommandHandler(FORGET_ME, commands.forget_me),
+        MessageHandler(DataWords(ctx) & ~filters.UpdateType.EDITED, commands.typed),
         CallbackQueryHandler(commands.on_tap, pattern=PATTERN),
     ]
 

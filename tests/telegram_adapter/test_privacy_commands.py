@@ -106,17 +106,46 @@ async def test_keep_it_erases_nothing_and_a_group_is_told_to_ask_privately(
     assert stack.tg.calls("sendDocument") == []
 
 
+async def test_the_words_typed_mid_order_answer_as_the_commands_and_leave_the_order_as_it_is(
+    stack: BotStack,
+) -> None:
+    await stack.command(ADA, "new")
+    asked = stack.prompt(ADA.id).text
+    session = await stack.bot.store.sessions.get(ADA.chat)
+
+    [intro] = await stack.text(ADA, "my data")
+    [question] = await stack.text(ADA, "Forget me")
+    [answer] = await stack.tap(question, "Keep it")
+
+    assert _document(stack)[0].endswith(".json") and intro.method == "sendDocument"
+    assert answer.text == "Nothing was erased."
+    assert await stack.bot.store.sessions.get(ADA.chat) == session
+    # Not the whole message: an answer to the open question (refused here, asked again).
+    [*_, asked_again] = await stack.text(ADA, "my data is wrong")
+    assert asked_again.text.endswith(asked) and len(stack.tg.calls("sendDocument")) == 1
+    stack.tg.add_chat(FRIENDS)
+    assert await stack.text(ADA, "my data", chat=FRIENDS) == []  # groups' chatter is not read
+
+
 async def test_a_french_customer_reads_it_in_french_and_finds_the_commands_in_the_menu(
     make_stack: MakeStack,
 ) -> None:
     stack = await make_stack(workers=False)
     stack.tg.add_chat(AMINATA)
 
-    [nothing] = await stack.command(AMINATA, "mydata")
+    [nothing] = await stack.text(AMINATA, "Mes données")  # asked in her words
     [question] = await stack.command(AMINATA, "forgetme")
+    [typed_question] = await stack.text(AMINATA, "oubliez-moi !")
+    # Asked again, the file holds the trail's note of her first request, and only that.
+    [intro] = await stack.command(AMINATA, "mydata")
 
     assert nothing.text == "Ce bot ne garde rien sur vous."
-    assert question.button_texts[1] == "Les garder"
+    assert question.button_texts[1] == typed_question.button_texts[1] == "Les garder"
+    assert (
+        intro.text == "Voici tout ce que ce bot garde sur vous, en un fichier à garder ou à lire."
+    )
+    [request] = json.loads(_document(stack)[1])["audit"]
+    assert request["action"] == EXPORT_ACTION and request["actor"] == "customer"
     french = {c["command"]: c["description"] for c in stack.tg.commands(language_code="fr")}
     assert french["mydata"] == "Tout ce que ce bot garde sur vous, dans un fichier"
     assert {"mydata", "forgetme"} <= {command.command for command in customer_menu()}
