@@ -16,9 +16,12 @@ kind                what goes
 drafts              unfinished orders (sessions) not answered since
 transcripts         agent conversations' transcripts whose last entry is older; agent events
 finished_orders     delivered and cancelled deliveries unchanged since: their customer's
-                    name, phones, order answers, tracking link, route, and their timeline's
-                    texts and addresses (the row stays, with what the books need, and its chat
-                    link, so the customer still sees its status in "my deliveries")
+                    name, phones, order answers, tracking link, route, their timeline's texts
+                    and addresses, their drop-off code's and rider's rows; and their chat link
+                    (``chat_id``/``user_id``, and the customer's chat among those told in their
+                    timeline), which becomes a tombstone as "forget me" makes it: on WhatsApp
+                    it is a phone number. The row stays with what the books need; it leaves
+                    the customer's "my deliveries", which has nothing of it left to show
 customer_details    remembered details not refreshed by an order since; verified phones not
                     verified again, used by an order nor received a delivery since
 inbox               relayed partner events, the relay's sent markers, WhatsApp's sent messages
@@ -30,8 +33,11 @@ handoffs            closed hand-offs to staff, and their messages
 
 from __future__ import annotations
 
+import secrets
 from typing import Final, Literal
 
+from bot.store.customer_data import TOMBSTONE_CEILING, is_tombstone, tombstone
+from bot.store.database import Executor, Row
 from bot.store.delivery_changes import NEXT_CHANGE
 from bot.store.media_files import MediaStore
 from bot.store.sessions import Sessions
@@ -76,6 +82,7 @@ _PERSONAL_COLUMNS: Final = (
 )
 _STILL_PERSONAL: Final = " OR ".join(f"{column} IS NOT NULL" for column in _PERSONAL_COLUMNS)
 _NULLED: Final = ", ".join(f"{column} = NULL" for column in _PERSONAL_COLUMNS)
+_STILL_LINKED: Final = f"chat_id > {TOMBSTONE_CEILING} OR user_id > {TOMBSTONE_CEILING}"
 
 # A transcript goes whole, once its conversation's last entry is past its time: a conversation
 # still under way keeps the turns its open question stands on.
@@ -84,13 +91,17 @@ _TRANSCRIPTS = """DELETE FROM agent_transcript WHERE at < ? AND conversation_seq
     HAVING MAX(at) < ? ORDER BY conversation_seq LIMIT ?)"""
 _AGENT_EVENTS = """DELETE FROM agent_events WHERE created_at < ? AND seq IN (
     SELECT seq FROM agent_events WHERE created_at < ? ORDER BY seq LIMIT ?)"""
-# Deliveries: the row stays (id, status, dates, fee, currency, payment, language, rider, chat
-# link); a change number tells the console's live list its row changed.
-_STRIP_FINISHED = f"""UPDATE deliveries SET {_NULLED}, change_seq = {NEXT_CHANGE}
-    WHERE {_FINISHED} AND updated_at < ? AND delivery_id IN (
-        SELECT delivery_id FROM deliveries
-        WHERE {_FINISHED} AND updated_at < ? AND ({_STILL_PERSONAL})
-        ORDER BY updated_at, delivery_id LIMIT ?)
+
+# Deliveries: the row stays (id, status, dates, fee, currency, payment, language, rider), its
+# chat and customer become tombstones; a change number tells the console's live list its row
+# changed. Rows stripped by an older bot, which kept the chat link, are found by the link.
+_FINISHED_DUE = f"""SELECT delivery_id, channel, chat_id, user_id FROM deliveries
+    WHERE {_FINISHED} AND updated_at < ? AND ({_STILL_PERSONAL} OR {_STILL_LINKED})
+    ORDER BY updated_at, delivery_id LIMIT ?"""  # noqa: S608 - constant text
+_ANONYMISE_FINISHED = f"""UPDATE deliveries SET {_NULLED}, chat_id = ?, user_id = ?,
+        change_seq = {NEXT_CHANGE}
+    WHERE {_FINISHED} AND updated_at < ? AND channel = ? AND chat_id = ? AND user_id = ?
+        AND delivery_id IN ({{ids}})
     RETURNING delivery_id"""  # noqa: S608 - constant text
 # ``summary`` and ``text`` are NOT NULL (empty once stripped); ``agent_notes`` is a JSON list.
 _STRIP_TIMELINE_EVENTS = """UPDATE timeline_events SET summary = '', customer_message_hint = NULL,
@@ -98,6 +109,15 @@ _STRIP_TIMELINE_EVENTS = """UPDATE timeline_events SET summary = '', customer_me
     dropoff_address = NULL, dropoff_lat = NULL, dropoff_lng = NULL
     WHERE delivery_id IN ({ids})"""
 _STRIP_TIMELINE_MESSAGES = "UPDATE timeline_messages SET text = '' WHERE delivery_id IN ({ids})"
+# Who was told: the customer's chat (a number on WhatsApp) takes the delivery's tombstone.
+_TIMELINE_CHAT = """UPDATE timeline_messages SET chat_id = ?
+    WHERE channel = ? AND chat_id = ? AND delivery_id IN ({ids})"""
+# Whatever else of a finished delivery names someone (a receiver's phone and the chat its code
+# went to; a rider's last fix): gone with its personal fields, as "forget me" does.
+_FINISHED_AFTERMATH = (
+    "DELETE FROM otp_handoffs WHERE delivery_id IN ({ids})",
+    "DELETE FROM rider_positions WHERE delivery_id IN ({ids})",
+)
 _CUSTOMER_DETAILS = """DELETE FROM customer_details WHERE updated_at < ? AND (channel, user_id) IN (
     SELECT channel, user_id FROM customer_details WHERE updated_at < ?
     ORDER BY updated_at LIMIT ?)"""
@@ -154,20 +174,27 @@ class RetentionPrunes:
         return entries + await self._batched(_AGENT_EVENTS, (before, before))
 
     async def finished_orders(self, before: float) -> int:
-        """Strip the personal fields of the delivered and cancelled deliveries unchanged since
-        before ``before``, with their timelines' texts and addresses; how many deliveries."""
-        stripped = 0
+        """Anonymise the delivered and cancelled deliveries unchanged since before ``before``:
+        their personal fields emptied, with their timelines' texts and addresses, their chat
+        and customer replaced by tombstones (``bot.store.customer_data``) under a key drawn
+        for this call and then dropped; how many deliveries."""
+        key = secrets.token_bytes(32)
+        anonymised = 0
         while True:
             async with self._db.transaction() as tx:
-                rows = await tx.fetch_all(_STRIP_FINISHED, (before, before, self._batch))
-                ids = [str(row[0]) for row in rows]
+                due = await tx.fetch_all(_FINISHED_DUE, (before, self._batch))
+                ids: list[str] = []
+                for link, rows in _by_link(due).items():
+                    ids += await _anonymise(tx, key, link, rows, before)
                 if ids:
                     marks = ", ".join("?" * len(ids))
                     await tx.execute(_STRIP_TIMELINE_EVENTS.format(ids=marks), ids)
                     await tx.execute(_STRIP_TIMELINE_MESSAGES.format(ids=marks), ids)
-            stripped += len(ids)
-            if len(ids) < self._batch:
-                return stripped
+                    for statement in _FINISHED_AFTERMATH:
+                        await tx.execute(statement.format(ids=marks), ids)
+            anonymised += len(ids)
+            if len(due) < self._batch:
+                return anonymised
 
     async def customer_details(self, before: float) -> int:
         """Drop remembered details not refreshed by an order since ``before``, and verified
@@ -214,3 +241,38 @@ class RetentionPrunes:
             removed += taken
             if taken < self._batch:
                 return removed
+
+
+_Link = tuple[str, int, int]  # a delivery's channel, chat id and customer id
+
+
+def _by_link(rows: list[Row]) -> dict[_Link, list[str]]:
+    """The deliveries ``rows`` (id, channel, chat id, customer id), grouped by their link."""
+    grouped: dict[_Link, list[str]] = {}
+    for delivery_id, channel, chat_id, user_id in rows:
+        link = (str(channel), int(chat_id), int(user_id))
+        grouped.setdefault(link, []).append(str(delivery_id))
+    return grouped
+
+
+async def _anonymise(
+    tx: Executor, key: bytes, link: _Link, ids: list[str], before: float
+) -> list[str]:
+    """Anonymise one chat's finished deliveries ``ids`` (still past ``before``: one that
+    moved on meanwhile is left) and the chat's copies in their timelines; those anonymised."""
+    channel, chat_id, user_id = link
+    chat_stone = _stone(key, chat_id)
+    marks = ", ".join("?" * len(ids))
+    params = (chat_stone, _stone(key, user_id), before, channel, chat_id, user_id, *ids)
+    rows = await tx.fetch_all(_ANONYMISE_FINISHED.format(ids=marks), params)
+    done = [str(row[0]) for row in rows]
+    if done and chat_stone != chat_id:
+        marks = ", ".join("?" * len(done))
+        moved = (chat_stone, channel, chat_id, *done)
+        await tx.execute(_TIMELINE_CHAT.format(ids=marks), moved)
+    return done
+
+
+def _stone(key: bytes, number: int) -> int:
+    """``number``'s tombstone under ``key``; a tombstone already stays as it is."""
+    return number if is_tombstone(number) else tombstone(key, number)

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from bot.chat_ref import ChatRef, UserRef
 from bot.store import Store
+from bot.store.customer_data import is_tombstone
 from bot.store.delivery_history import HistoryEvent, HistoryMessage, Place, note_event
 from bot.store.handoffs import Handoff
 from bot.store.listed_details import ListedDetails
 from bot.store.retention_prunes import RetentionPrunes
-from bot.store.rider_positions import Point
+from bot.store.rider_positions import Fix, Point
 from bot.store.sent import SendKey
 from tests.support.clock import FakeClock
 
@@ -87,28 +88,61 @@ async def test_finished_deliveries_keep_only_the_books_past_their_time(
     await _delivery(store, "del_old", ADA, "delivered")
     await _delivery(store, "del_open", ADA, "in_transit")
     await _delivery(store, "del_whatsapp", BOLA, "cancelled")
+    await _delivery(store, "del_whatsapp_2", BOLA, "delivered")
+    await store.rider_positions.keep("del_whatsapp_2", "rider_1", Fix(Point(6.5, 3.4), START), "")
     fake_clock.advance(2)
     await _delivery(store, "del_young", ADA, "delivered")
     before = await _personal(store, "del_young")
 
-    assert await store.retention.finished_orders(LIMIT) == 2
+    assert await store.retention.finished_orders(LIMIT) == 3
     assert await store.retention.finished_orders(LIMIT) == 0
 
-    for stripped, chat in (("del_old", ADA), ("del_whatsapp", BOLA)):
-        # The books' part and the chat link stay: "my deliveries" still shows its status.
-        kept = [1500.0, "NGN", "delivered" if chat is ADA else "cancelled", chat.id]
-        assert await _personal(store, stripped) == [None] * 9 + kept
+    stones = {}
+    for stripped, chat in (("del_old", ADA), ("del_whatsapp", BOLA), ("del_whatsapp_2", BOLA)):
+        # The books' part stays; the chat link is a tombstone (on WhatsApp it was a phone).
+        *personal, fee, currency, status, chat_id = await _personal(store, stripped)
+        assert personal == [None] * 9 and (fee, currency) == (1500.0, "NGN")
+        assert status in ("delivered", "cancelled") and is_tombstone(int(chat_id))
+        stones[stripped] = chat_id
         (event,) = await store.history.events(stripped)
         assert (event.summary, event.customer_message_hint, event.agent_notes) == ("", None, ())
         assert event.pickup == event.dropoff == Place(None, None, None)
-        assert event.status == ("delivered" if chat is ADA else "cancelled")
-        assert [m.text for m in await store.history.messages(stripped)] == [""]
-        link = await store.deliveries.get(stripped)
-        assert link is not None and link.chat == chat
+        (message,) = await store.history.messages(stripped)
+        assert message.text == "" and message.chat == ChatRef(chat.channel, chat_id)
+    # One pass's tombstones: a customer's deliveries stay one (anonymous) customer's.
+    assert stones["del_whatsapp"] == stones["del_whatsapp_2"] != stones["del_old"]
+    assert await store._db.fetch_one("SELECT count(*) FROM rider_positions") == (0,)
     assert await _personal(store, "del_young") == before
     assert (await _personal(store, "del_open"))[0] == "Ada Obi"  # open: left as it is
     (event,) = await store.history.events("del_open")
     assert event.pickup.address == "12 Allen Avenue"
+    # "My deliveries" lists what is still theirs only.
+    ada = ADA.user(ADA.id)
+    assert {link.delivery_id for link in await store.deliveries.for_user(ada, 10)} == {
+        "del_open",
+        "del_young",
+    }
+    assert await store.deliveries.for_user(BOLA.user(BOLA.id), 10) == []
+
+
+async def test_deliveries_stripped_before_keep_no_chat_link_either(
+    store: Store, fake_clock: FakeClock
+) -> None:
+    """Deliveries an older bot stripped kept their chat link: a pass finds them by it."""
+    await _delivery(store, "del_stripped", BOLA, "delivered")
+    await store._db.execute(
+        "UPDATE deliveries SET customer_name = NULL, sender_phone = NULL, receiver_phone = NULL,"
+        " saved_order = NULL, tracking_url = NULL, pickup_lat = NULL, pickup_lng = NULL,"
+        " dropoff_lat = NULL, dropoff_lng = NULL"
+    )
+    fake_clock.advance(2)
+
+    assert await store.retention.finished_orders(LIMIT) == 1
+    assert await store.retention.finished_orders(LIMIT) == 0
+    link = await store.deliveries.get("del_stripped")
+    assert link is not None and is_tombstone(link.chat.id) and is_tombstone(link.user_id)
+    (message,) = await store.history.messages("del_stripped")
+    assert is_tombstone(message.chat.id)
 
 
 async def test_transcripts_go_whole_once_their_conversation_is_idle_and_events_by_age(
