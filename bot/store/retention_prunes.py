@@ -27,7 +27,12 @@ customer_details    remembered details not refreshed by an order since; verified
 inbox               relayed partner events, the relay's sent markers, WhatsApp's sent messages
 photos              re-hosted photos past their expiry (set when each was stored)
 audit               audit trail entries
-handoffs            closed hand-offs to staff, and their messages
+handoffs            hand-offs to staff closed since, and those never closed (staff never
+                    answered, or no channel shows hand-offs to staff) silent since: their
+                    last message or change was before; with their messages. A chat whose
+                    hand-off goes that way waits for nobody after it: its next message is the
+                    order's, as after any hand-off (the hand-off desk closes a silent one much
+                    sooner where staff see them: ``[operators] handoff_idle_hours``)
 ==================  =========================================================================
 """
 
@@ -36,9 +41,12 @@ from __future__ import annotations
 import secrets
 from typing import Final, Literal
 
+from bot.chat_ref import ChatRef
+from bot.chatlocks import ChatTurnLocks
 from bot.store.customer_data import TOMBSTONE_CEILING, is_tombstone, tombstone
 from bot.store.database import Executor, Row
-from bot.store.delivery_changes import NEXT_CHANGE
+from bot.store.delivery_changes import NEXT_CHANGE, note_chat_changed
+from bot.store.handoffs import Handoffs
 from bot.store.media_files import MediaStore
 from bot.store.sessions import Sessions
 from bot.store.store_backend import StoreDatabase
@@ -145,6 +153,17 @@ _CLOSED_HANDOFFS = """SELECT ref FROM handoffs WHERE state = 'closed' AND closed
     ORDER BY closed_at, ref LIMIT ?"""
 _HANDOFF_MESSAGES = "DELETE FROM handoff_messages WHERE ref IN ({refs})"
 _HANDOFFS = "DELETE FROM handoffs WHERE state = 'closed' AND ref IN ({refs})"
+# A hand-off nobody closed (no staff channel shows them, or staff never answered) goes once
+# silent as long: one at a time, under its chat's lock, checked again as it goes.
+_SILENT_HANDOFFS = """SELECT ref, channel, chat_id FROM handoffs
+    WHERE state <> 'closed' AND active_at < ? ORDER BY active_at, ref LIMIT ?"""
+# Closed first, which checks it again and holds its row; then it goes as a closed one does.
+_SILENT_CLOSE = """UPDATE handoffs SET state = 'closed', closed_at = active_at
+    WHERE ref = ? AND state <> 'closed' AND active_at < ?"""
+_ONE_HANDOFF = (
+    "DELETE FROM handoff_messages WHERE ref = ?",
+    "DELETE FROM handoffs WHERE ref = ?",
+)
 
 
 class RetentionPrunes:
@@ -156,11 +175,15 @@ class RetentionPrunes:
         sessions: Sessions,
         media: MediaStore,
         *,
+        handoffs: Handoffs,
+        chat_locks: ChatTurnLocks,
         batch: int = RETENTION_BATCH,
     ) -> None:
         self._db = db
         self._sessions = sessions
         self._media = media
+        self._handoffs = handoffs  # told of a waiting chat's hand-off deleted
+        self._chat_locks = chat_locks  # a waiting chat's turns: its hand-off goes between them
         self._batch = batch
 
     async def drafts(self, before: float) -> int:
@@ -219,7 +242,8 @@ class RetentionPrunes:
         return await self._batched(_AUDIT, (before, before))
 
     async def handoffs(self, before: float) -> int:
-        """Drop the hand-offs closed before ``before`` and their messages; rows of both."""
+        """Drop the hand-offs closed before ``before``, and those never closed whose last
+        message or change was before it, with their messages; rows of both."""
         removed = 0
         while True:
             async with self._db.transaction() as tx:
@@ -230,7 +254,31 @@ class RetentionPrunes:
                     removed += await tx.execute(_HANDOFF_MESSAGES.format(refs=marks), refs)
                     removed += await tx.execute(_HANDOFFS.format(refs=marks), refs)
             if len(refs) < self._batch:
+                break
+        while True:
+            silent = await self._db.fetch_all(_SILENT_HANDOFFS, (before, self._batch))
+            for ref, channel, chat_id in silent:
+                removed += await self._silent_handoff(
+                    str(ref), ChatRef(str(channel), int(chat_id)), before
+                )
+            if len(silent) < self._batch:
                 return removed
+
+    async def _silent_handoff(self, ref: str, chat: ChatRef, before: float) -> int:
+        """Delete the hand-off ``ref`` of ``chat`` if it is still not closed and silent since
+        before ``before``, with its messages, under the chat's lock (a turn of the chat finds
+        it waiting, or not at all); its rows removed. The chat's next message is the order's:
+        its customer writes to the bot again, as after any hand-off."""
+        removed = 0
+        async with self._chat_locks.hold(chat):
+            async with self._db.transaction() as tx:
+                if await tx.execute(_SILENT_CLOSE, (ref, before)) == 0:
+                    return 0  # a message came meanwhile, or staff closed it
+                for statement in _ONE_HANDOFF:
+                    removed += await tx.execute(statement, (ref,))
+                await note_chat_changed(tx, chat)  # the console lists the chat waiting no more
+            self._handoffs.deleted(chat)
+        return removed
 
     async def _batched(self, statement: str, cutoffs: tuple[float, ...]) -> int:
         """Run ``statement`` (its parameters ``cutoffs`` and the batch size) until a run

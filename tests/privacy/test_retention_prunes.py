@@ -242,7 +242,14 @@ async def test_audit_entries_go_past_their_time_a_batch_at_a_time(
         await store.audit.record("operator:1", "block", f"telegram:{n}", "done", "spam")
     fake_clock.advance(2)
     await store.audit.record("operator:1", "unblock", "telegram:1", "done")
-    small_batches = RetentionPrunes(store._db, store.sessions, store.media, batch=2)
+    small_batches = RetentionPrunes(
+        store._db,
+        store.sessions,
+        store.media,
+        handoffs=store.handoffs,
+        chat_locks=store.chat_locks,
+        batch=2,
+    )
 
     assert await small_batches.audit(LIMIT) == 5  # 2 + 2 + 1
     assert await small_batches.audit(LIMIT) == 0
@@ -252,19 +259,12 @@ async def test_audit_entries_go_past_their_time_a_batch_at_a_time(
 async def test_closed_hand_offs_and_their_messages_go_past_their_time(
     store: Store, fake_clock: FakeClock
 ) -> None:
-    async def opened(chat: ChatRef) -> Handoff:
-        user = chat.user(chat.id)
-        return (
-            await store.handoffs.open(chat, user, name="Ada", flow=None, step=None, language=None)
-        ).handoff
-
-    old = await opened(ADA)
-    waiting = await opened(BOLA)
+    old = await _opened(store, ADA)
     await store.handoffs.add(old.ref, "to_staff", {"text": "my address is 12 Allen Avenue"})
     await store.handoffs.add(old.ref, "to_customer", {"text": "thank you Ada"})
     await store.handoffs.close(old.ref)
     fake_clock.advance(2)
-    young = await opened(ADA)
+    young = await _opened(store, ADA)
     await store.handoffs.add(young.ref, "to_staff", {"text": "hello again"})
     await store.handoffs.close(young.ref)
 
@@ -273,4 +273,35 @@ async def test_closed_hand_offs_and_their_messages_go_past_their_time(
     assert await store.handoffs.get(old.ref) is None
     assert await store.handoffs.get(young.ref) is not None
     assert len(await store.handoffs.recent(young.ref, 10)) == 1
-    assert await store.handoffs.waiting_for(BOLA) == waiting  # never closed: kept
+
+
+async def test_hand_offs_never_closed_go_once_silent_past_their_time(
+    store: Store, fake_clock: FakeClock
+) -> None:
+    silent = await _opened(store, BOLA)
+    await store.handoffs.add(silent.ref, "to_staff", {"text": "is anyone there? 12 Allen Avenue"})
+    taken = await _opened(store, ChatRef("telegram", 8))
+    await store.handoffs.take(taken.ref, UserRef("telegram", 1900), "Olu")
+    talking = await _opened(store, ADA)
+    await store.deliveries.add("del_bola", BOLA, BOLA.id, store.clock(), None, None)
+    listed = await store.delivery_changes.latest()
+    fake_clock.advance(2)
+    await store.handoffs.add(talking.ref, "to_customer", {"text": "on it"})  # active since
+
+    assert await store.retention.handoffs(LIMIT) == 3  # two hand-offs, one message
+    assert await store.retention.handoffs(LIMIT) == 0
+
+    assert await store.handoffs.get(silent.ref) is None
+    assert await store.handoffs.get(taken.ref) is None  # taken, then nobody wrote
+    assert await store.handoffs.waiting_for(ADA) == await store.handoffs.get(talking.ref)
+    # The chat waits for nobody now: its next message is the order's, and it may ask again.
+    assert await store.handoffs.waiting_for(BOLA) is None
+    assert [c.delivery_id for c in await store.delivery_changes.since(listed)] == ["del_bola"]
+    again = await _opened(store, BOLA)
+    assert again.ref != silent.ref and await store.handoffs.waiting_for(BOLA) == again
+
+
+async def _opened(store: Store, chat: ChatRef) -> Handoff:
+    user = chat.user(chat.id)
+    opened = await store.handoffs.open(chat, user, name="Ada", flow=None, step=None, language=None)
+    return opened.handoff
