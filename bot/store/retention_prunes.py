@@ -10,11 +10,21 @@ PostgreSQL's row locks) while the customers' turns wait. Each statement checks i
 again on the rows it takes, so a row used meanwhile (a session saved, a delivery moved on) is
 left alone, and two passes at once only find less to do.
 
+Agent conversations and customers go last, after what stands on them: a conversation once its
+transcript and events went by age (so it was silent that long) and no draft, delivery,
+hand-off or create is on its chat; its customer once nothing names them. A turn of a
+conversation at the very moment it goes finds it gone (the agent channel answers it is unknown,
+as for any other); the database's reference from a conversation to its customer keeps a
+conversation opened at the moment its customer goes from pointing at nobody (one of the two
+statements fails, and is tried again).
+
 ==================  =========================================================================
 kind                what goes
 ==================  =========================================================================
 drafts              unfinished orders (sessions) not answered since
-transcripts         agent conversations' transcripts whose last entry is older; agent events
+transcripts         agent conversations' transcripts whose last entry is older; agent events;
+                    then the conversations themselves (created before, their transcript and
+                    events gone, no draft, delivery, hand-off or create on their chat)
 finished_orders     delivered and cancelled deliveries unchanged since: their customer's
                     name, phones, order answers, tracking link, route, their timeline's texts
                     and addresses, their drop-off code's and rider's rows; and their chat link
@@ -23,7 +33,10 @@ finished_orders     delivered and cancelled deliveries unchanged since: their cu
                     it is a phone number. The row stays with what the books need; it leaves
                     the customer's "my deliveries", which has nothing of it left to show
 customer_details    remembered details not refreshed by an order since; verified phones not
-                    verified again, used by an order nor received a delivery since
+                    verified again, used by an order nor received a delivery since; agent
+                    channels' customers (their channel's reference for them) first seen
+                    before, once no row names them: no conversation, delivery, details,
+                    phone, block, order counted or waiting erasure
 inbox               relayed partner events, the relay's sent markers, WhatsApp's sent messages
 photos              re-hosted photos past their expiry (set when each was stored)
 audit               audit trail entries
@@ -41,7 +54,7 @@ from __future__ import annotations
 import secrets
 from typing import Final, Literal
 
-from bot.chat_ref import ChatRef
+from bot.chat_ref import AGENTS, ChatRef
 from bot.chatlocks import ChatTurnLocks
 from bot.store.customer_data import TOMBSTONE_CEILING, is_tombstone, tombstone
 from bot.store.database import Executor, Row
@@ -91,6 +104,32 @@ _PERSONAL_COLUMNS: Final = (
 _STILL_PERSONAL: Final = " OR ".join(f"{column} IS NOT NULL" for column in _PERSONAL_COLUMNS)
 _NULLED: Final = ", ".join(f"{column} = NULL" for column in _PERSONAL_COLUMNS)
 _STILL_LINKED: Final = f"chat_id > {TOMBSTONE_CEILING} OR user_id > {TOMBSTONE_CEILING}"
+# The tables whose rows stand on an agent conversation's chat, or on an agent customer: those
+# rows go first (each by its own kind, or when their work ends), the conversation or the
+# customer after them.
+_ON_CHAT: Final = (
+    "agent_events",
+    "sessions",
+    "deliveries",
+    "handoffs",
+    "create_intents",
+    "unconfirmed_creates",
+)
+_NOTHING_ON_CHAT: Final = " AND ".join(
+    f"NOT EXISTS (SELECT 1 FROM {table} x WHERE x.channel = '{AGENTS}' AND x.chat_id = c.seq)"
+    for table in _ON_CHAT
+)
+_OF_CUSTOMER: Final = (
+    "customer_details",
+    "contacts",
+    "customer_blocks",
+    "customer_drafts",
+    "forget_requests",
+)
+_NOTHING_OF_CUSTOMER: Final = " AND ".join(
+    f"NOT EXISTS (SELECT 1 FROM {table} x WHERE x.channel = '{AGENTS}' AND x.user_id = k.seq)"
+    for table in _OF_CUSTOMER
+)
 
 # A transcript goes whole, once its conversation's last entry is past its time: a conversation
 # still under way keeps the turns its open question stands on.
@@ -100,6 +139,25 @@ _TRANSCRIPTS = """DELETE FROM agent_transcript WHERE at < ? AND conversation_seq
 _AGENT_EVENTS = """DELETE FROM agent_events WHERE created_at < ? AND seq IN (
     SELECT seq FROM agent_events WHERE created_at < ? ORDER BY seq LIMIT ?)"""
 
+# An agent conversation goes once nothing of it is left (its transcript and events went by
+# age: it has been silent since) and nothing of the bot's stands on its chat; one that never
+# had a turn, once it is as old. Its customer's other conversations are theirs to keep.
+_CONVERSATIONS = f"""DELETE FROM agent_conversations WHERE seq IN (
+    SELECT c.seq FROM agent_conversations c WHERE c.created_at < ?
+        AND NOT EXISTS (SELECT 1 FROM agent_transcript t WHERE t.conversation_seq = c.seq)
+        AND {_NOTHING_ON_CHAT}
+    ORDER BY c.seq LIMIT ?)"""  # noqa: S608 - constant text
+# An agent channel's customer (the channel's own reference for them) goes once no row of the
+# bot names them: no conversation (a session, a hand-off, a create are a conversation's), no
+# delivery, remembered details, proven phone, block, order counted or waiting erasure; and
+# not before they were first seen that long ago.
+_AGENT_CUSTOMERS = f"""DELETE FROM agent_customers WHERE seq IN (
+    SELECT k.seq FROM agent_customers k WHERE k.created_at < ?
+        AND NOT EXISTS (SELECT 1 FROM agent_conversations c WHERE c.customer_seq = k.seq)
+        AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.user_id = k.seq
+            AND d.channel = '{AGENTS}')
+        AND {_NOTHING_OF_CUSTOMER}
+    ORDER BY k.seq LIMIT ?)"""  # noqa: S608 - constant text
 # Deliveries: the row stays (id, status, dates, fee, currency, payment, language, rider), its
 # chat and customer become tombstones; a change number tells the console's live list its row
 # changed. Rows stripped by an older bot, which kept the chat link, are found by the link.
@@ -194,7 +252,8 @@ class RetentionPrunes:
         """Drop the transcripts of agent conversations whose last entry is before ``before``,
         and the agent events stored before it."""
         entries = await self._batched(_TRANSCRIPTS, (before, before))
-        return entries + await self._batched(_AGENT_EVENTS, (before, before))
+        entries += await self._batched(_AGENT_EVENTS, (before, before))
+        return entries + await self._batched(_CONVERSATIONS, (before,))
 
     async def finished_orders(self, before: float) -> int:
         """Anonymise the delivered and cancelled deliveries unchanged since before ``before``:
@@ -223,7 +282,8 @@ class RetentionPrunes:
         """Drop remembered details not refreshed by an order since ``before``, and verified
         phones neither verified again, nor used by an order, nor sent a delivery since."""
         details = await self._batched(_CUSTOMER_DETAILS, (before, before))
-        return details + await self._batched(_CONTACTS, (before, before, before, before))
+        details += await self._batched(_CONTACTS, (before, before, before, before))
+        return details + await self._batched(_AGENT_CUSTOMERS, (before,))
 
     async def inbox(self, before: float) -> int:
         """Drop the partner events relayed before ``before``, the sent markers claimed before

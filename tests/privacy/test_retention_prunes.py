@@ -305,3 +305,59 @@ async def _opened(store: Store, chat: ChatRef) -> Handoff:
     user = chat.user(chat.id)
     opened = await store.handoffs.open(chat, user, name="Ada", flow=None, step=None, language=None)
     return opened.handoff
+
+
+async def test_agent_conversations_go_once_nothing_of_them_is_left(
+    store: Store, fake_clock: FakeClock
+) -> None:
+    spent = await store.agents.open("shop", "cust-1", "pickup_delivery")
+    await store.agents.add_entry(spent, '{"said": "12 Allen Avenue"}')
+    never_spoke = await store.agents.open("shop", "cust-1", None)
+    ordered = await store.agents.open("shop", "cust-2", "pickup_delivery")
+    await store.agents.add_entry(ordered, '{"said": "3 Bode Thomas"}')
+    await store.deliveries.add("del_agent", ordered.chat, ordered.user.id, START, None, None)
+    drafting = await store.agents.open("shop", "cust-3", "pickup_delivery")
+    await store.agents.add_entry(drafting, '{"said": "a blue bag"}')
+    await _save_session(store, drafting.chat, drafting.user.id)
+    fake_clock.advance(2)
+    young = await store.agents.open("shop", "cust-4", None)
+
+    # Their transcripts went (2 entries: spent's and drafting's; ordered's too), then they.
+    assert await store.retention.transcripts(LIMIT) == 3 + 2
+    assert await store.retention.transcripts(LIMIT) == 0
+
+    assert await store.agents.get(spent.id, "shop") is None
+    assert await store.agents.get(never_spoke.id, "shop") is None
+    for kept in (ordered, drafting, young):  # a delivery, a draft, too young
+        assert await store.agents.get(kept.id, "shop") == kept
+
+
+async def test_agent_customers_go_once_no_row_names_them(
+    store: Store, fake_clock: FakeClock
+) -> None:
+    async def customer(reference: str) -> UserRef:
+        user = await store.agents.user("shop", reference, create=True)
+        assert user is not None
+        return user
+
+    gone, talking, ordered, remembered, blocked = [await customer(f"cust-{n}") for n in range(1, 6)]
+    await store.agents.open("shop", "cust-2", None)
+    chat = ChatRef("agents", 999)
+    await store.deliveries.add("del_agent", chat, ordered.id, START, None, None)
+    await store.customer_blocks.block(blocked, by="shell", reason=None)
+    fake_clock.advance(2)
+    await store.customers.put(remembered, '{"name": "Ada"}')  # refreshed by an order since
+    young = await customer("cust-6")
+
+    assert await store.retention.customer_details(LIMIT) == 1
+    assert await store.retention.customer_details(LIMIT) == 0
+
+    assert await store.agents.name_of(gone) is None
+    for kept in (talking, ordered, remembered, blocked, young):
+        assert await store.agents.name_of(kept) is not None
+    # Back later, the same reference is a new customer: nothing of the old one is theirs.
+    assert await customer("cust-1") != gone
+
+
+async def _save_session(store: Store, chat: ChatRef, user_id: int) -> None:
+    await store.sessions.save(chat, user_id, '{"flow": "pickup_delivery", "answers": {}}')
