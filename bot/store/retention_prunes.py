@@ -12,11 +12,12 @@ left alone, and two passes at once only find less to do.
 
 Agent conversations and customers go last, after what stands on them: a conversation once its
 transcript and events went by age (so it was silent that long) and no draft, delivery,
-hand-off or create is on its chat; its customer once nothing names them. A turn of a
-conversation at the very moment it goes finds it gone (the agent channel answers it is unknown,
-as for any other); the database's reference from a conversation to its customer keeps a
-conversation opened at the moment its customer goes from pointing at nobody (one of the two
-statements fails, and is tried again).
+hand-off or create is on its chat; its customer once nothing names them. An agent's call for
+a conversation gone is answered as for one that never was; a turn already under way in the
+millisecond it goes may leave an entry or a draft behind, which their own kinds remove. The
+database's reference from a conversation to its customer keeps a conversation opened in the
+millisecond its customer goes from pointing at nobody: one of the two statements fails (the
+agent's call, or this kind until the next pass).
 
 ==================  =========================================================================
 kind                what goes
