@@ -117,7 +117,7 @@ _ON_CHAT: Final = (
     "unconfirmed_creates",
 )
 _NOTHING_ON_CHAT: Final = " AND ".join(
-    f"NOT EXISTS (SELECT 1 FROM {table} x WHERE x.channel = '{AGENTS}' AND x.chat_id = c.seq)"
+    f"NOT EXISTS (SELECT 1 FROM {table} x WHERE x.channel = '{AGENTS}' AND x.chat_id = c.seq)"  # noqa: S608 - the fixed names above
     for table in _ON_CHAT
 )
 _OF_CUSTOMER: Final = (
@@ -128,7 +128,7 @@ _OF_CUSTOMER: Final = (
     "forget_requests",
 )
 _NOTHING_OF_CUSTOMER: Final = " AND ".join(
-    f"NOT EXISTS (SELECT 1 FROM {table} x WHERE x.channel = '{AGENTS}' AND x.user_id = k.seq)"
+    f"NOT EXISTS (SELECT 1 FROM {table} x WHERE x.channel = '{AGENTS}' AND x.user_id = k.seq)"  # noqa: S608 - the fixed names above
     for table in _OF_CUSTOMER
 )
 
