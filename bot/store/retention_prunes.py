@@ -2,7 +2,7 @@
 (``store.retention``; the limits are ``[privacy]``'s, the hourly job ``bot.privacy.retention``).
 
 Each kind is one method taking the moment before which its rows are past their time, and
-returning how many rows it removed (or, for finished deliveries, stripped). The same SQL runs on
+returning how many rows it removed (or, for finished deliveries, anonymised). The same SQL runs on
 both backends. Every statement takes at most ``RETENTION_BATCH`` rows, oldest first, and
 the method repeats it until less comes back: a first pass after an upgrade, or after a limit
 was shortened, may find years of rows, and one long statement would hold SQLite's writer (or
@@ -251,7 +251,8 @@ class RetentionPrunes:
 
     async def transcripts(self, before: float) -> int:
         """Drop the transcripts of agent conversations whose last entry is before ``before``,
-        and the agent events stored before it."""
+        the agent events stored before it, then the conversations created before it that
+        have neither left and nothing on their chat (see ``_CONVERSATIONS``)."""
         entries = await self._batched(_TRANSCRIPTS, (before, before))
         entries += await self._batched(_AGENT_EVENTS, (before, before))
         return entries + await self._batched(_CONVERSATIONS, (before,))
@@ -280,8 +281,9 @@ class RetentionPrunes:
                 return anonymised
 
     async def customer_details(self, before: float) -> int:
-        """Drop remembered details not refreshed by an order since ``before``, and verified
-        phones neither verified again, nor used by an order, nor sent a delivery since."""
+        """Drop remembered details not refreshed by an order since ``before``, verified
+        phones neither verified again, nor used by an order, nor sent a delivery since, and
+        the agent channels' customers first seen before it whom no row names any more."""
         details = await self._batched(_CUSTOMER_DETAILS, (before, before))
         details += await self._batched(_CONTACTS, (before, before, before, before))
         return details + await self._batched(_AGENT_CUSTOMERS, (before,))
