@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.chat_ref import AGENTS, CONSOLE, TELEGRAM, ChatRef, UserRef
+from bot.chat_ref import AGENTS, CONSOLE, TELEGRAM, WHATSAPP, ChatRef, UserRef
 from bot.cli import main
 from bot.periods import since_seconds
 from bot.store import Store
@@ -290,3 +290,37 @@ def test_forget_asks_the_terminal_first_and_erases_only_on_yes(
         assert err.rstrip().endswith("nothing was erased" if stdin else "add --yes to erase")
     code, out, _ = run(capsys, "customers", "export", *config, "1001")
     assert (ADA_NAME in out) is not erased
+
+
+def test_a_whatsapp_customer_is_exported_and_blocked_by_their_number(
+    config_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    config = ("--config", str(config_file))
+    bola = UserRef(WHATSAPP, 2348012345678)
+
+    async def bola_ordered(path: Path) -> None:
+        async with Store.open(path) as store:
+            await store.customers.put(bola, '{"name": "Bola"}')
+            chat = ChatRef(WHATSAPP, bola.id)
+            await store.deliveries.add("wa0e1f2a3", chat, bola.id, 1.0, None, None)
+
+    asyncio.run(bola_ordered(config_file.parent / "bot.sqlite3"))
+
+    code, out, _ = run(capsys, "customers", "export", *config, "whatsapp:+234 801 234 5678")
+    assert code == 0
+    document = json.loads(out)
+    assert document["details"]["value"] == {"name": "Bola"}
+    assert [d["delivery_id"] for d in document["deliveries"]] == ["wa0e1f2a3"]
+    code, out, _ = run(capsys, "customers", "block", *config, "+234-801-234-5678")
+    shown = "whatsapp:+2348012345678"  # as typed back, and as the trail is read
+    assert (code, out) == (0, say("safety.block_done", customer=shown) + "\n")
+    code, out, _ = run(capsys, "customers", "list", *config)
+    assert out.rstrip().endswith(f"  {shown}  by shell")
+    code, out, _ = run(capsys, "audit", *config, "--since", "1h")
+    assert [line.split("  ")[3] for line in out.splitlines()] == [shown, shown]
+
+    code, out, err = run(capsys, "customers", "export", *config, "whatsapp:0801 234 5678")
+    assert (code, out) == (2, "")
+    assert err == say("safety.not_a_whatsapp_number", typed="whatsapp:0801 234 5678") + "\n"

@@ -36,19 +36,25 @@ class PrivacyConfig(Section):
     # this long: a customer who writes after that starts afresh. At least a day, so a draft
     # left overnight is still there in the morning; at most a year.
     drafts_days: float = Field(14.0, ge=1, le=365)
-    # Agent conversations' transcripts (from their last entry) and their events: the agent
+    # Agent conversations' transcripts (from their last entry) and their events, then the
+    # conversations left with neither (and no draft, delivery or hand-off on them): the agent
     # reads a conversation's transcript back while it lasts, and its drafts wait on it, so it
     # is never shorter than drafts_days (checked by Config). A quarter covers an agent's
     # follow-up of a delivery and its complaints.
     transcripts_days: float = Field(90.0, ge=1, le=3650)
-    # Delivered and cancelled deliveries keep their names, phones, addresses and route this
-    # long after their last change, then only what the books need (id, status, dates, fee,
-    # currency, payment). A week at least: a complaint or a late payment about a delivery just
-    # finished needs its details; a year by default, for the disputes of a year's orders.
+    # Delivered and cancelled deliveries keep their names, phones, addresses, route and chat
+    # link (on WhatsApp, the customer's number) this long after their last change, then only
+    # what the books need (id, status, dates, fee, currency, payment), anonymous: the books
+    # never need who ordered, and the customer's "my deliveries" would have nothing of it left
+    # to show, so the link has no time of its own. A week at least: a complaint or a late
+    # payment about a delivery just finished needs its details; a year by default, for the
+    # disputes of a year's orders.
     finished_orders_days: float = Field(365.0, ge=7, le=3650)
     # A returning customer's remembered name, places and verified phone, after this long
     # without an order (or, for a phone, without being verified again or receiving a
     # delivery): a customer back within the year finds them, one gone longer types them again.
+    # An agent channel's reference for its customer, as long after it was first seen, once
+    # nothing else of theirs is kept.
     customer_details_days: float = Field(365.0, ge=1, le=3650)
     # The partner's processed events, the relay's sent markers and WhatsApp's sent messages:
     # they keep a redelivered event or status from being sent twice, so they outlive every
@@ -59,8 +65,9 @@ class PrivacyConfig(Section):
     photos_hours: float = Field(48.0, gt=0, le=24 * 30)
     # The audit trail (operators' actions, limits customers hit; it names customers).
     audit_days: float = Field(90.0, ge=1, le=3650)
-    # Closed hand-offs to a person and what was said in them, from their closing: staff may
-    # look back at a conversation for a while after it ends.
+    # Hand-offs to a person and what was said in them, from their closing: staff may look back
+    # at a conversation for a while after it ends; one never closed (no staff chat shows it,
+    # or nobody answered), from its last message.
     handoffs_days: float = Field(90.0, ge=1, le=3650)
 
     @property

@@ -145,7 +145,7 @@ class Families:
         self.retention_removed = Counter(
             "deliverybot_retention_removed",
             "Rows of personal data removed past their [privacy] time by the retention job, by "
-            "kind (drafts, transcripts, finished_orders: deliveries stripped, "
+            "kind (drafts, transcripts, finished_orders: deliveries anonymised, "
             "customer_details, inbox, photos, audit, handoffs).",
             ["kind"],
             registry=registry,

@@ -54,7 +54,8 @@ def add_customers(subparsers: Subparsers) -> None:
         "export everything kept about a customer, or forget them (their data erased, their "
         "finished deliveries kept anonymous, an open one erased once it ends). "
         "A customer is named as operators name them in /block: a delivery reference, a "
-        "Telegram user id, or an agent channel's customer as channel:customer.",
+        "Telegram user id, a WhatsApp number with its country code (+2348012345678, or "
+        "whatsapp:2348012345678), or an agent channel's customer as channel:customer.",
     )
     actions = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
     block = actions.add_parser("block", help="stop a customer ordering")

@@ -306,6 +306,12 @@ class Handoffs:
                 self._waiting.discard(closed.chat)
         return closed
 
+    def deleted(self, chat: ChatRef) -> None:
+        """The chat's hand-off that was not closed is deleted (the retention job, holding the
+        chat's lock): the chat waits for nobody now."""
+        if self._waiting is not None:
+            self._waiting.discard(chat)
+
     async def idle(self, before: float, limit: int = 100) -> list[Handoff]:
         """Hand-offs not closed whose last message or change was before ``before``."""
         rows = await self._db.fetch_all(_IDLE, (before, limit))

@@ -168,7 +168,9 @@ class Store:
         self.customer_data = CustomerData(
             db, clock, media_dir=media_dir, blocked=self.blocked, shared=shared
         )
-        self.retention = RetentionPrunes(db, self.sessions, self.media)
+        self.retention = RetentionPrunes(
+            db, self.sessions, self.media, handoffs=self.handoffs, chat_locks=self.chat_locks
+        )
 
     @classmethod
     async def connect(

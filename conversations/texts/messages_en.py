@@ -902,12 +902,14 @@ MESSAGES: Final[dict[str, str]] = {
         "please contact us directly."
     ),
     "safety.block_usage": (
-        "Write /block and the customer: a delivery reference, a Telegram user id, or an agent "
-        "channel's customer as channel:customer; a reason may follow."
+        "Write /block and the customer: a delivery reference, a Telegram user id, a WhatsApp "
+        "number with its country code (+234...), or an agent channel's customer as "
+        "channel:customer; a reason may follow."
     ),
     "safety.unblock_usage": (
-        "Write /unblock and the customer: a delivery reference, a Telegram user id, or an agent "
-        "channel's customer as channel:customer."
+        "Write /unblock and the customer: a delivery reference, a Telegram user id, a WhatsApp "
+        "number with its country code (+234...), or an agent channel's customer as "
+        "channel:customer."
     ),
     "safety.block_done": "{customer} is blocked: no new orders are taken from them.",
     "safety.block_again": "{customer} was blocked already.",
@@ -915,8 +917,13 @@ MESSAGES: Final[dict[str, str]] = {
     "safety.unblock_done": "{customer} may order again.",
     "safety.unblock_none": "{customer} was not blocked.",
     "safety.not_a_customer": (
-        "{typed} names no customer: give a delivery reference, a Telegram user id, or an agent "
-        "channel's customer as channel:customer."
+        "{typed} names no customer: give a delivery reference, a Telegram user id, a WhatsApp "
+        "number with its country code (+234...), or an agent channel's customer as "
+        "channel:customer."
+    ),
+    "safety.not_a_whatsapp_number": (
+        "{typed} is not a WhatsApp number: write it with its country code, as "
+        "+234 801 234 5678 or whatsapp:2348012345678."
     ),
     "safety.no_agent_customer": "No agent channel's customer is known as {typed}.",
     "safety.no_such_delivery": "No delivery ordered through the bot has the reference {ref}.",

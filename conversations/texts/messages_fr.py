@@ -991,12 +991,14 @@ MESSAGES: Final[dict[str, str]] = {
         "contactez-nous directement."
     ),
     "safety.block_usage": (
-        "Écrivez /block et le client : une référence de livraison, un identifiant Telegram, ou "
-        "le client d'un canal d'agent sous la forme canal:client ; un motif peut suivre."
+        "Écrivez /block et le client : une référence de livraison, un identifiant Telegram, un "
+        "numéro WhatsApp avec son indicatif (+234...), ou le client d'un canal d'agent sous la "
+        "forme canal:client ; un motif peut suivre."
     ),
     "safety.unblock_usage": (
         "Écrivez /unblock et le client : une référence de livraison, un identifiant Telegram, "
-        "ou le client d'un canal d'agent sous la forme canal:client."
+        "un numéro WhatsApp avec son indicatif (+234...), ou le client d'un canal d'agent sous "
+        "la forme canal:client."
     ),
     "safety.block_done": "{customer} est bloqué : aucune nouvelle commande n'est acceptée.",
     "safety.block_again": "{customer} était déjà bloqué.",
@@ -1005,7 +1007,12 @@ MESSAGES: Final[dict[str, str]] = {
     "safety.unblock_none": "{customer} n'était pas bloqué.",
     "safety.not_a_customer": (
         "{typed} ne désigne aucun client : donnez une référence de livraison, un identifiant "
-        "Telegram, ou le client d'un canal d'agent sous la forme canal:client."
+        "Telegram, un numéro WhatsApp avec son indicatif (+234...), ou le client d'un canal "
+        "d'agent sous la forme canal:client."
+    ),
+    "safety.not_a_whatsapp_number": (
+        "{typed} n'est pas un numéro WhatsApp : écrivez-le avec son indicatif, comme "
+        "+234 801 234 5678 ou whatsapp:2348012345678."
     ),
     "safety.no_agent_customer": "Aucun client de canal d'agent n'est connu sous {typed}.",
     "staff.role.viewer": "lecteur",

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from bot.chat_ref import ChatRef, UserRef
 from bot.store import Store
+from bot.store.customer_data import is_tombstone
 from bot.store.delivery_history import HistoryEvent, HistoryMessage, Place, note_event
 from bot.store.handoffs import Handoff
 from bot.store.listed_details import ListedDetails
 from bot.store.retention_prunes import RetentionPrunes
-from bot.store.rider_positions import Point
+from bot.store.rider_positions import Fix, Point
 from bot.store.sent import SendKey
 from tests.support.clock import FakeClock
 
@@ -87,28 +88,61 @@ async def test_finished_deliveries_keep_only_the_books_past_their_time(
     await _delivery(store, "del_old", ADA, "delivered")
     await _delivery(store, "del_open", ADA, "in_transit")
     await _delivery(store, "del_whatsapp", BOLA, "cancelled")
+    await _delivery(store, "del_whatsapp_2", BOLA, "delivered")
+    await store.rider_positions.keep("del_whatsapp_2", "rider_1", Fix(Point(6.5, 3.4), START), "")
     fake_clock.advance(2)
     await _delivery(store, "del_young", ADA, "delivered")
     before = await _personal(store, "del_young")
 
-    assert await store.retention.finished_orders(LIMIT) == 2
+    assert await store.retention.finished_orders(LIMIT) == 3
     assert await store.retention.finished_orders(LIMIT) == 0
 
-    for stripped, chat in (("del_old", ADA), ("del_whatsapp", BOLA)):
-        # The books' part and the chat link stay: "my deliveries" still shows its status.
-        kept = [1500.0, "NGN", "delivered" if chat is ADA else "cancelled", chat.id]
-        assert await _personal(store, stripped) == [None] * 9 + kept
+    stones = {}
+    for stripped, chat in (("del_old", ADA), ("del_whatsapp", BOLA), ("del_whatsapp_2", BOLA)):
+        # The books' part stays; the chat link is a tombstone (on WhatsApp it was a phone).
+        *personal, fee, currency, status, chat_id = await _personal(store, stripped)
+        assert personal == [None] * 9 and (fee, currency) == (1500.0, "NGN")
+        assert status in ("delivered", "cancelled") and is_tombstone(int(chat_id))
+        stones[stripped] = chat_id
         (event,) = await store.history.events(stripped)
         assert (event.summary, event.customer_message_hint, event.agent_notes) == ("", None, ())
         assert event.pickup == event.dropoff == Place(None, None, None)
-        assert event.status == ("delivered" if chat is ADA else "cancelled")
-        assert [m.text for m in await store.history.messages(stripped)] == [""]
-        link = await store.deliveries.get(stripped)
-        assert link is not None and link.chat == chat
+        (message,) = await store.history.messages(stripped)
+        assert message.text == "" and message.chat == ChatRef(chat.channel, chat_id)
+    # One pass's tombstones: a customer's deliveries stay one (anonymous) customer's.
+    assert stones["del_whatsapp"] == stones["del_whatsapp_2"] != stones["del_old"]
+    assert await store._db.fetch_one("SELECT count(*) FROM rider_positions") == (0,)
     assert await _personal(store, "del_young") == before
     assert (await _personal(store, "del_open"))[0] == "Ada Obi"  # open: left as it is
     (event,) = await store.history.events("del_open")
     assert event.pickup.address == "12 Allen Avenue"
+    # "My deliveries" lists what is still theirs only.
+    ada = ADA.user(ADA.id)
+    assert {link.delivery_id for link in await store.deliveries.for_user(ada, 10)} == {
+        "del_open",
+        "del_young",
+    }
+    assert await store.deliveries.for_user(BOLA.user(BOLA.id), 10) == []
+
+
+async def test_deliveries_stripped_before_keep_no_chat_link_either(
+    store: Store, fake_clock: FakeClock
+) -> None:
+    """Deliveries an older bot stripped kept their chat link: a pass finds them by it."""
+    await _delivery(store, "del_stripped", BOLA, "delivered")
+    await store._db.execute(
+        "UPDATE deliveries SET customer_name = NULL, sender_phone = NULL, receiver_phone = NULL,"
+        " saved_order = NULL, tracking_url = NULL, pickup_lat = NULL, pickup_lng = NULL,"
+        " dropoff_lat = NULL, dropoff_lng = NULL"
+    )
+    fake_clock.advance(2)
+
+    assert await store.retention.finished_orders(LIMIT) == 1
+    assert await store.retention.finished_orders(LIMIT) == 0
+    link = await store.deliveries.get("del_stripped")
+    assert link is not None and is_tombstone(link.chat.id) and is_tombstone(link.user_id)
+    (message,) = await store.history.messages("del_stripped")
+    assert is_tombstone(message.chat.id)
 
 
 async def test_transcripts_go_whole_once_their_conversation_is_idle_and_events_by_age(
@@ -208,7 +242,14 @@ async def test_audit_entries_go_past_their_time_a_batch_at_a_time(
         await store.audit.record("operator:1", "block", f"telegram:{n}", "done", "spam")
     fake_clock.advance(2)
     await store.audit.record("operator:1", "unblock", "telegram:1", "done")
-    small_batches = RetentionPrunes(store._db, store.sessions, store.media, batch=2)
+    small_batches = RetentionPrunes(
+        store._db,
+        store.sessions,
+        store.media,
+        handoffs=store.handoffs,
+        chat_locks=store.chat_locks,
+        batch=2,
+    )
 
     assert await small_batches.audit(LIMIT) == 5  # 2 + 2 + 1
     assert await small_batches.audit(LIMIT) == 0
@@ -218,19 +259,12 @@ async def test_audit_entries_go_past_their_time_a_batch_at_a_time(
 async def test_closed_hand_offs_and_their_messages_go_past_their_time(
     store: Store, fake_clock: FakeClock
 ) -> None:
-    async def opened(chat: ChatRef) -> Handoff:
-        user = chat.user(chat.id)
-        return (
-            await store.handoffs.open(chat, user, name="Ada", flow=None, step=None, language=None)
-        ).handoff
-
-    old = await opened(ADA)
-    waiting = await opened(BOLA)
+    old = await _opened(store, ADA)
     await store.handoffs.add(old.ref, "to_staff", {"text": "my address is 12 Allen Avenue"})
     await store.handoffs.add(old.ref, "to_customer", {"text": "thank you Ada"})
     await store.handoffs.close(old.ref)
     fake_clock.advance(2)
-    young = await opened(ADA)
+    young = await _opened(store, ADA)
     await store.handoffs.add(young.ref, "to_staff", {"text": "hello again"})
     await store.handoffs.close(young.ref)
 
@@ -239,4 +273,91 @@ async def test_closed_hand_offs_and_their_messages_go_past_their_time(
     assert await store.handoffs.get(old.ref) is None
     assert await store.handoffs.get(young.ref) is not None
     assert len(await store.handoffs.recent(young.ref, 10)) == 1
-    assert await store.handoffs.waiting_for(BOLA) == waiting  # never closed: kept
+
+
+async def test_hand_offs_never_closed_go_once_silent_past_their_time(
+    store: Store, fake_clock: FakeClock
+) -> None:
+    silent = await _opened(store, BOLA)
+    await store.handoffs.add(silent.ref, "to_staff", {"text": "is anyone there? 12 Allen Avenue"})
+    taken = await _opened(store, ChatRef("telegram", 8))
+    await store.handoffs.take(taken.ref, UserRef("telegram", 1900), "Olu")
+    talking = await _opened(store, ADA)
+    await store.deliveries.add("del_bola", BOLA, BOLA.id, store.clock(), None, None)
+    listed = await store.delivery_changes.latest()
+    fake_clock.advance(2)
+    await store.handoffs.add(talking.ref, "to_customer", {"text": "on it"})  # active since
+
+    assert await store.retention.handoffs(LIMIT) == 3  # two hand-offs, one message
+    assert await store.retention.handoffs(LIMIT) == 0
+
+    assert await store.handoffs.get(silent.ref) is None
+    assert await store.handoffs.get(taken.ref) is None  # taken, then nobody wrote
+    assert await store.handoffs.waiting_for(ADA) == await store.handoffs.get(talking.ref)
+    # The chat waits for nobody now: its next message is the order's, and it may ask again.
+    assert await store.handoffs.waiting_for(BOLA) is None
+    assert [c.delivery_id for c in await store.delivery_changes.since(listed)] == ["del_bola"]
+    again = await _opened(store, BOLA)
+    assert again.ref != silent.ref and await store.handoffs.waiting_for(BOLA) == again
+
+
+async def _opened(store: Store, chat: ChatRef) -> Handoff:
+    user = chat.user(chat.id)
+    opened = await store.handoffs.open(chat, user, name="Ada", flow=None, step=None, language=None)
+    return opened.handoff
+
+
+async def test_agent_conversations_go_once_nothing_of_them_is_left(
+    store: Store, fake_clock: FakeClock
+) -> None:
+    spent = await store.agents.open("shop", "cust-1", "pickup_delivery")
+    await store.agents.add_entry(spent, '{"said": "12 Allen Avenue"}')
+    never_spoke = await store.agents.open("shop", "cust-1", None)
+    ordered = await store.agents.open("shop", "cust-2", "pickup_delivery")
+    await store.agents.add_entry(ordered, '{"said": "3 Bode Thomas"}')
+    await store.deliveries.add("del_agent", ordered.chat, ordered.user.id, START, None, None)
+    drafting = await store.agents.open("shop", "cust-3", "pickup_delivery")
+    await store.agents.add_entry(drafting, '{"said": "a blue bag"}')
+    await _save_session(store, drafting.chat, drafting.user.id)
+    fake_clock.advance(2)
+    young = await store.agents.open("shop", "cust-4", None)
+
+    # Their transcripts went (2 entries: spent's and drafting's; ordered's too), then they.
+    assert await store.retention.transcripts(LIMIT) == 3 + 2
+    assert await store.retention.transcripts(LIMIT) == 0
+
+    assert await store.agents.get(spent.id, "shop") is None
+    assert await store.agents.get(never_spoke.id, "shop") is None
+    for kept in (ordered, drafting, young):  # a delivery, a draft, too young
+        assert await store.agents.get(kept.id, "shop") == kept
+
+
+async def test_agent_customers_go_once_no_row_names_them(
+    store: Store, fake_clock: FakeClock
+) -> None:
+    async def customer(reference: str) -> UserRef:
+        user = await store.agents.user("shop", reference, create=True)
+        assert user is not None
+        return user
+
+    gone, talking, ordered, remembered, blocked = [await customer(f"cust-{n}") for n in range(1, 6)]
+    await store.agents.open("shop", "cust-2", None)
+    chat = ChatRef("agents", 999)
+    await store.deliveries.add("del_agent", chat, ordered.id, START, None, None)
+    await store.customer_blocks.block(blocked, by="shell", reason=None)
+    fake_clock.advance(2)
+    await store.customers.put(remembered, '{"name": "Ada"}')  # refreshed by an order since
+    young = await customer("cust-6")
+
+    assert await store.retention.customer_details(LIMIT) == 1
+    assert await store.retention.customer_details(LIMIT) == 0
+
+    assert await store.agents.name_of(gone) is None
+    for kept in (talking, ordered, remembered, blocked, young):
+        assert await store.agents.name_of(kept) is not None
+    # Back later, the same reference is a new customer: nothing of the old one is theirs.
+    assert await customer("cust-1") != gone
+
+
+async def _save_session(store: Store, chat: ChatRef, user_id: int) -> None:
+    await store.sessions.save(chat, user_id, '{"flow": "pickup_delivery", "answers": {}}')

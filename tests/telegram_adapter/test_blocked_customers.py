@@ -89,3 +89,23 @@ async def test_a_name_that_is_no_customer_is_refused_with_the_reason(stack: BotS
     assert unknown.text == say("safety.no_such_delivery", ref="ABCDEF12")
     assert agent.text == say("safety.no_agent_customer", typed="shop-app:nobody")
     assert await stack.bot.store.customer_blocks.all() == []
+
+
+async def test_a_whatsapp_customer_is_blocked_by_their_number_written_with_spaces(
+    stack: BotStack,
+) -> None:
+    bola = UserRef("whatsapp", 2348012345678)
+    shown = "whatsapp:+2348012345678"
+
+    (done,) = await stack.command(OLU, "block", "+234 801 234 5678 too many orders", chat=OPERATORS)
+    (extra,) = await stack.command(OLU, "unblock", "+234 801 234 5678 now", chat=OPERATORS)
+    (lifted,) = await stack.command(OLU, "unblock", "whatsapp:+234 801 234 5678", chat=OPERATORS)
+
+    assert done.text == say("safety.block_done", customer=shown)
+    assert extra.text == say("safety.unblock_usage")
+    assert lifted.text == say("safety.unblock_done", customer=shown)
+    trail = await stack.bot.store.audit.since(0)
+    assert [(e.action, e.subject, e.detail) for e in trail] == [
+        ("block", str(bola), "too many orders"),
+        ("unblock", str(bola), None),
+    ]
