@@ -8,6 +8,8 @@
 ``123456789``                    a Telegram user id, and the phone it may also be
 ``telegram:1900``, ``console:1``  a customer by channel and id (``agents:3``: an agent
                                  channel's customer by the bot's own number)
+``whatsapp:+234 802 123 4567``   a WhatsApp customer by the number they write from (a phone
+                                 search finds them too)
 ``shop-app:cust-42``             an agent channel's customer by the channel's reference
 ===============================  ===========================================================
 
@@ -23,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from bot.chat_ref import AGENTS, CONSOLE, TELEGRAM, UserRef
+from bot.chat_ref import AGENTS, CONSOLE, TELEGRAM, WHATSAPP, UserRef
 from bot.store import Store
 from conversations.phones import normalise_phone
 from conversations.texts.catalogue import Catalogue
@@ -66,7 +68,7 @@ async def parse_search(
         return _refused(catalogue, "refused_long", limit=MAX_SEARCH)
     channel, colon, rest = typed.partition(":")
     if colon:
-        return await _written(catalogue, store, typed, channel.strip(), rest.strip())
+        return await _written(catalogue, store, typed, channel.strip(), rest.strip(), phone_region)
     if typed.isdecimal():
         user = UserRef(TELEGRAM, int(typed)) if len(typed) <= MAX_ID_DIGITS else None
         return CustomersQuery(typed, phone=normalise_phone(typed, phone_region), user=user)
@@ -81,16 +83,24 @@ async def parse_search(
 
 
 async def _written(
-    catalogue: Catalogue, store: Store, typed: str, channel: str, rest: str
+    catalogue: Catalogue, store: Store, typed: str, channel: str, rest: str, phone_region: str
 ) -> CustomersQuery | CustomersRefused:
-    """``channel:rest``: a customer by their channel's number, or an agent's reference."""
+    """``channel:rest``: a customer by their channel's number (a WhatsApp customer's is a
+    phone, read in ``phone_region`` when written locally), or an agent's reference."""
     if channel in _BY_NUMBER:
         if not rest.isdecimal() or len(rest) > MAX_ID_DIGITS:
             return _refused(catalogue, "refused_number", typed=_echo(typed), channel=channel)
         return CustomersQuery(typed, user=UserRef(channel, int(rest)))
+    if channel == WHATSAPP:
+        # Digits alone carry their country code, as WhatsApp writes them; a "0..." is local.
+        number = rest if rest.startswith(("+", "0")) or not rest.isdecimal() else f"+{rest}"
+        phone = normalise_phone(number, phone_region)
+        if phone is None:
+            return _refused(catalogue, "refused_number", typed=_echo(typed), channel=channel)
+        return CustomersQuery(typed, user=UserRef(WHATSAPP, int(phone.removeprefix("+"))))
     agent_channels = await store.customer_search.agent_channels()
     if channel not in agent_channels:
-        known = ", ".join((*_BY_NUMBER, *agent_channels))
+        known = ", ".join((*_BY_NUMBER, WHATSAPP, *agent_channels))
         return _refused(catalogue, "refused_channel", channel=_echo(channel), channels=known)
     if not rest:
         return _refused(catalogue, "refused_number", typed=_echo(typed), channel=channel)

@@ -15,7 +15,7 @@ EN: Final[dict[str, str]] = {
     "console_web.customers.search_label": "Name, phone, Telegram id or channel:customer",
     "console_web.customers.search_hint": (
         "A part of a name, a phone number written any way, a Telegram user id, or a customer "
-        "as channel:customer (telegram:1900, shop-app:cust-42)."
+        "as channel:customer (telegram:1900, whatsapp:+2348021234567, shop-app:cust-42)."
     ),
     "console_web.customers.search_button": "Search",
     "console_web.customers.none_found": "No customer matches “{typed}”.",
@@ -88,7 +88,7 @@ FR: Final[dict[str, str]] = {
     "console_web.customers.search_hint": (
         "Une partie d'un nom, un numéro de téléphone écrit de n'importe quelle façon, un id "
         "d'utilisateur Telegram, ou un client sous la forme canal:client (telegram:1900, "
-        "shop-app:cust-42)."
+        "whatsapp:+2348021234567, shop-app:cust-42)."
     ),
     "console_web.customers.search_button": "Chercher",
     "console_web.customers.none_found": "Aucun client ne correspond à «\u00a0{typed}\u00a0».",

@@ -9,7 +9,8 @@
 A customer is found by the name their orders gave (``deliveries.customer_name``, as the
 service last showed it, ``store.listed_details``) or, for an agent channel's customer, by the
 channel's reference for them (``agent_customers.customer``), case-blind, anywhere in it; or by
-a phone in E.164: their orders' sender phone, or the one they proved (``contacts``). What the
+a phone in E.164: their orders' sender phone, the one they proved (``contacts``), or the
+WhatsApp number they write from (a WhatsApp chat's id is its number). What the
 console shows of one customer (``facts``, ``deliveries_of``, ``limits_hit``) is read here too;
 their block is ``store.customer_blocks``'.
 
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.chat_ref import AGENTS, UserRef
+from bot.chat_ref import AGENTS, WHATSAPP, UserRef
 from bot.store.database import Executor, Row
 
 # Materialized, so the pass reads deliveries_by_customer_name alone (a planner would rather
@@ -130,11 +131,15 @@ class CustomerSearch:
         return list(dict.fromkeys(found))[:most]
 
     async def with_phone(self, phone_e164: str, *, most: int) -> list[UserRef]:
-        """The customers whose orders gave ``phone_e164`` as the sender's (the newest orderer
-        first), then those who proved it as theirs; at most ``most``."""
+        """The WhatsApp customer writing from ``phone_e164``, if the bot knows them, then the
+        customers whose orders gave it as the sender's (the newest orderer first), then those
+        who proved it as theirs; at most ``most``."""
         rows = await self._db.fetch_all(_WITH_PHONE, (phone_e164, most))
         proved = await self._db.fetch_all(_PROVED_PHONE, (phone_e164, most))
         found = [UserRef(str(row[0]), int(row[1])) for row in (*rows, *proved)]
+        writer = UserRef(WHATSAPP, int(phone_e164.removeprefix("+")))
+        if await self.known(writer):
+            found.insert(0, writer)
         return list(dict.fromkeys(found))[:most]
 
     async def agent_channels(self) -> list[str]:

@@ -13,7 +13,7 @@ import httpx
 import markupsafe
 import pytest
 
-from bot.chat_ref import TELEGRAM, ChatRef, UserRef
+from bot.chat_ref import TELEGRAM, WHATSAPP, ChatRef, UserRef
 from bot.staff_console.console_kit import FORM_LIMIT
 from bot.store import ListedDetails, Store
 from bot.store.audit import AuditEntry
@@ -25,6 +25,8 @@ ADA = UserRef(TELEGRAM, 1900)
 ADA_CHAT = ChatRef(TELEGRAM, 1900)
 ADA_PAGE = "/console/customers/telegram/1900"
 ADA_PHONE = "+2348021234567"
+CHIDI_CHAT = ChatRef(WHATSAPP, 2348039998888)
+CHIDI_SHOWN = "whatsapp:+2348039998888"
 _CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 
 
@@ -36,12 +38,14 @@ async def site(store: Store, fake_clock: FakeClock) -> AsyncIterator[ConsoleSite
 
 
 async def _customers(store: Store, clock: FakeClock) -> None:
-    """Ada (Telegram, two deliveries, a limit hit), Bola (Telegram, one), an agent channel's
-    customer cust-42 with one."""
+    """Ada (Telegram, two deliveries, a limit hit), Bola (Telegram, one), Chidi (WhatsApp,
+    one, no name nor phone given but the number he writes from), an agent channel's customer
+    cust-42 with one."""
     orders = (
         ("3f2a9c1e-0000-4000-8000-000000000001", ADA_CHAT, "Ada Okafor", ADA_PHONE),
         ("4b7d0e21-0000-4000-8000-000000000002", ADA_CHAT, "Ada Okafor", ADA_PHONE),
         ("5c8e1f32-0000-4000-8000-000000000003", ChatRef(TELEGRAM, 2001), "Bola Eze", None),
+        ("7e0a3154-0000-4000-8000-000000000005", CHIDI_CHAT, None, None),
     )
     for n, (delivery_id, chat, name, phone) in enumerate(orders):
         details = ListedDetails(fee=2500.0, currency="NGN", customer_name=name, sender_phone=phone)
@@ -92,6 +96,11 @@ def _found(page: httpx.Response) -> list[str]:
         ("+234 802 123 4567", ["telegram:1900"]),
         ("1900", ["telegram:1900"]),  # a Telegram id
         ("telegram:2001", ["telegram:2001"]),
+        ("whatsapp:+234 803 999 8888", [CHIDI_SHOWN]),  # a WhatsApp customer, by number
+        ("whatsapp:2348039998888", [CHIDI_SHOWN]),  # ... as WhatsApp writes it
+        ("whatsapp:0803 999 8888", [CHIDI_SHOWN]),  # ... written locally
+        ("0803 999 8888", [CHIDI_SHOWN]),  # ... and found by a phone search
+        ("whatsapp:+234 803 999 7777", []),  # a number nobody writes from
         ("shop-app:cust-42", ["shop-app:cust-42"]),  # an agent's customer, by its reference
         ("cust-4", ["shop-app:cust-42"]),  # ... and by a part of it
         ("agents:1", ["shop-app:cust-42"]),  # ... and by the bot's own number
@@ -126,10 +135,11 @@ async def test_a_search_finds_customers_each_way(
         ("+12", "refused_phone", {"typed": "+12"}),
         ("080-12", "refused_phone", {"typed": "080-12"}),
         ("telegram:abc", "refused_number", {"typed": "telegram:abc", "channel": "telegram"}),
+        ("whatsapp:1900", "refused_number", {"typed": "whatsapp:1900", "channel": "whatsapp"}),
         (
-            "whatsapp:1900",
+            "signal:1900",
             "refused_channel",
-            {"channel": "whatsapp", "channels": "telegram, console, agents, shop-app"},
+            {"channel": "signal", "channels": "telegram, console, agents, whatsapp, shop-app"},
         ),
     ],
 )
