@@ -23,8 +23,11 @@ While a hand-off waits for a person, what the customer sends goes to staff inste
 order shown again when the hand-off closes.
 
 A send that WhatsApp refuses for good (``ChatUnreachable``) ends the reply quietly; one to try
-again later (``SendFailed``) is raised, so the inbox handles the message again: the customer may
-see a reply twice but never loses an answer.
+again later (``SendFailed``: Meta's limits held it past the sender's retries, the Cloud API not
+reached) is raised. The inbox logs it and does not handle the message again: the turn is
+saved, and handling it again would read the message as the answer to the next question. The
+customer's answer is kept but that reply is not sent again: they see the open question once
+they ask for it ("help") or their next message does not answer it.
 """
 
 from __future__ import annotations
