@@ -140,8 +140,18 @@ async def push(client: httpx.AsyncClient, instance: Instance, update: dict[str, 
 
 async def shell(config: Path, *args: str) -> str:
     """``deliverybot ARGS --config config`` from the shell, as an operator runs it beside the
-    instances; its output (it must succeed)."""
+    instances; its output (it must succeed). Forked by the preloader when one runs, its
+    output through a file beside the config."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
+    preloaded = env.pop(SOCKET_VARIABLE, None)
+    if preloaded is not None:
+        output = config.parent / f"shell-{uuid.uuid4().hex}.out"
+        argv = [*args, "--config", str(config)]
+        child = await launch(preloaded, argv, cwd=REPO, env=env, output=output)
+        code = await child.wait()
+        said = output.read_text(errors="replace")
+        assert code == 0, said
+        return said
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", *args, "--config", str(config),
         cwd=REPO, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
