@@ -10,12 +10,16 @@
 * the largest classes, in lines.
 
 ``tests/test_shape_counts.py`` runs it and holds the figures the issue asked for.
+
+A run parses each module once (``parsed``) and builds the import graph once: every figure
+walks the same trees (parsing and walking the ~600 modules six times took most of the test's
+time).
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from tests.test_import_layers import MODULES, circles, import_graph, package_graph, upward
@@ -53,14 +57,21 @@ class Place:
         return f"{self.module}:{self.line} {self.name}"
 
 
-def _tree(module: str) -> ast.Module:
-    path = MODULES[module]
-    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+Trees = Mapping[str, ast.Module]
 
 
-def core_imports_of_bot() -> list[str]:
-    """``conversations`` modules importing a ``bot`` module: ``importer -> imported``."""
-    graph = import_graph()
+def parsed() -> dict[str, ast.Module]:
+    """Every module of ``bot`` and ``conversations``, parsed: its name to its tree."""
+    return {
+        module: ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for module, path in MODULES.items()
+    }
+
+
+def core_imports_of_bot(graph: Mapping[str, set[str]] | None = None) -> list[str]:
+    """``conversations`` modules importing a ``bot`` module: ``importer -> imported``
+    (``graph``: the import graph when already built)."""
+    graph = import_graph() if graph is None else graph
     return sorted(
         f"{importer} -> {imported}"
         for importer, imports in graph.items()
@@ -94,8 +105,29 @@ def _module_names(tree: ast.Module) -> dict[str, ast.stmt]:
     return bound
 
 
+def _statements(node: ast.AST, *, into_functions: bool = True) -> Iterator[ast.stmt]:
+    """Every statement under ``node``, through compound statements' bodies (and, unless
+    ``into_functions`` is False, into functions' bodies): classes and functions are statements
+    only, so their search need not visit the expressions that make up most of a tree."""
+    for value in vars(node).values():
+        if not isinstance(value, list):
+            continue
+        for child in value:
+            if isinstance(child, ast.stmt):
+                yield child
+                if into_functions or not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                    yield from _statements(child, into_functions=into_functions)
+            elif isinstance(child, ast.excepthandler | ast.match_case):
+                yield from _statements(child, into_functions=into_functions)
+
+
 def _written_in_functions(tree: ast.Module, names: set[str]) -> Iterator[str]:
-    functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    # The outermost functions only: a nested function is walked as part of the one around it.
+    functions = [
+        statement
+        for statement in _statements(tree, into_functions=False)
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
+    ]
     for function in functions:
         for node in ast.walk(function):
             if isinstance(node, ast.Global):
@@ -117,11 +149,11 @@ def _written_in_functions(tree: ast.Module, names: set[str]) -> Iterator[str]:
                     yield base.id
 
 
-def module_state() -> list[Place]:
-    """Every module-level name holding state that outlives a call (see the module docstring)."""
+def module_state(trees: Trees | None = None) -> list[Place]:
+    """Every module-level name holding state that outlives a call (see the module docstring);
+    ``trees``: the modules when already parsed."""
     found: set[Place] = set()
-    for module in MODULES:
-        tree = _tree(module)
+    for module, tree in (trees or parsed()).items():
         bound = _module_names(tree)
         for name, statement in bound.items():
             value = statement.value if isinstance(statement, ast.Assign | ast.AnnAssign) else None
@@ -132,22 +164,23 @@ def module_state() -> list[Place]:
     return sorted(found, key=lambda place: (place.module, place.line))
 
 
-def context_vars() -> list[Place]:
-    """The module-level ``ContextVar`` objects."""
+def context_vars(trees: Trees | None = None) -> list[Place]:
+    """The module-level ``ContextVar`` objects (``trees``: the modules when already parsed)."""
     places = []
-    for module in MODULES:
-        for name, statement in _module_names(_tree(module)).items():
+    for module, tree in (trees or parsed()).items():
+        for name, statement in _module_names(tree).items():
             value = statement.value if isinstance(statement, ast.Assign | ast.AnnAssign) else None
             if value is not None and _called_name(value) == "ContextVar":
                 places.append(Place(module, name, statement.lineno))
     return sorted(places, key=lambda place: (place.module, place.line))
 
 
-def largest_classes(count: int = 10) -> list[tuple[int, str]]:
-    """The ``count`` largest classes: (lines, ``module.Class``), largest first."""
+def largest_classes(count: int = 10, trees: Trees | None = None) -> list[tuple[int, str]]:
+    """The ``count`` largest classes: (lines, ``module.Class``), largest first (``trees``: the
+    modules when already parsed)."""
     sizes = []
-    for module in MODULES:
-        for node in ast.walk(_tree(module)):
+    for module, tree in (trees or parsed()).items():
+        for node in _statements(tree):
             if isinstance(node, ast.ClassDef) and node.end_lineno is not None:
                 sizes.append((node.end_lineno - node.lineno + 1, f"{module}.{node.name}"))
     return sorted(sizes, reverse=True)[:count]
@@ -155,19 +188,21 @@ def largest_classes(count: int = 10) -> list[tuple[int, str]]:
 
 def main() -> None:
     graph = import_graph()
+    trees = parsed()
     packages = package_graph(graph)
-    print(f"imports from conversations into bot: {len(core_imports_of_bot())}")
-    for line in core_imports_of_bot():
+    core_imports = core_imports_of_bot(graph)
+    print(f"imports from conversations into bot: {len(core_imports)}")
+    for line in core_imports:
         print(f"  {line}")
     print(f"package circles: {len(circles(packages))}")
     print(f"imports against the floors: {len(upward(graph))}")
-    state = module_state()
+    state = module_state(trees)
     print(f"module-level mutable state: {len(state)}")
     for place in state:
         print(f"  {place}")
-    print(f"module-level ContextVars: {len(context_vars())}")
+    print(f"module-level ContextVars: {len(context_vars(trees))}")
     print("largest classes (lines):")
-    for lines, name in largest_classes():
+    for lines, name in largest_classes(trees=trees):
         print(f"  {lines:4d} {name}")
 
 

@@ -1,9 +1,9 @@
 """``benchmarks/bench_many_businesses.py --quick`` still runs, and what it measures is real.
 
-The benchmark prints timings and never asserts them; this test runs its quick mode (a few
-businesses, seconds of load) and checks what is not a timing: every business built on demand
-answered, the added one too, every turn of the load was taken (200) and answered along the
-script's buttons, on the host and on the single-business ``deliverybot run``, the fake Bot
+The benchmark prints timings and never asserts them; this test runs its quick mode smaller
+still (3 businesses, a second of load) and checks what is not a timing: every business built on
+demand answered, the added one too, every turn of the load was taken (200) and answered along
+the script's buttons, on the host and on the single-business ``deliverybot run``, the fake Bot
 API was called for nothing it does not serve and refused nothing (the bot keeps Telegram's
 limits), and every webhook the run needed was set.
 """
@@ -27,6 +27,10 @@ def test_the_quick_run_answers_every_turn(tmp_path: Path) -> None:
             sys.executable,
             str(ROOT / "benchmarks" / "bench_many_businesses.py"),
             "--quick",
+            "--businesses",  # fewer than the quick run's 10, and a shorter load: each part
+            "3",  # still runs (several businesses, the added one, the single-business run)
+            "--seconds",
+            "1",
             "--json",
             str(summary_file),
         ],

@@ -1,9 +1,10 @@
 """``python -m build`` gives a wheel and an sdist that carry everything the bot reads at run time.
 
-The wheel is installed into a fresh virtual environment (``python -m venv``, no system site
-packages) and run from a directory outside the checkout, with no ``PYTHONPATH``: ``deliverybot
---help`` and ``deliverybot demo < /dev/null`` work, the sandbox's scenario and OpenAPI document
-are found, and the agents' OpenAPI document it writes is ``docs/agents-openapi.json``.
+The wheel is installed into a fresh virtual environment (``python -m venv --without-pip``, no
+system site packages, the wheel installed by the project's pip) and run from a directory outside
+the checkout, with no ``PYTHONPATH``: ``deliverybot --help`` and ``deliverybot demo < /dev/null``
+work, the sandbox's scenario and OpenAPI document are found, and the agents' OpenAPI document it
+writes is ``docs/agents-openapi.json``.
 
 Tests reach no network: the wheel is built without build isolation (setuptools from the dev
 extras) and installed with ``--no-deps --no-index``; its dependencies are the project venv's,
@@ -102,9 +103,12 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     (wheel,) = dist.glob("deliverybot-*.whl")
     (sdist,) = dist.glob("deliverybot-*.tar.gz")
     venv = base / "venv"
-    run(sys.executable, "-m", "venv", venv, cwd=base)
+    # No pip of its own (ensurepip took about half of this fixture's time): the project's pip
+    # installs into it (``--python``), the same install an operator's pip makes.
+    run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=base)
     python = venv / "bin" / "python"
-    run(python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", wheel, cwd=base)
+    run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps",
+        "--no-index", wheel, cwd=base)  # fmt: skip
     fresh_site = run(python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))",
                      cwd=base).strip()  # fmt: skip
     project_site = sysconfig.get_path("purelib")

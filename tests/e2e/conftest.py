@@ -39,10 +39,12 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shutil
 import ssl
 import struct
+import tempfile
 import zlib
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -60,6 +62,7 @@ from bot.demo.transports import AppSwitch, loopback_resolver
 from bot.runtime import Runtime, Seams
 from bot.sandbox import Sandbox, default_scenario_data, parse_scenario
 from bot.telegram.limits import RateLimiter
+from tests.e2e.preloaded_runs import SOCKET_VARIABLE, preloader
 from tests.fakes import FakeTelegram, SentMessage, TgChat, TgUser
 from tests.fakes.telegram_keyboards import buttons
 from tests.support.clock import FakeClock
@@ -360,6 +363,19 @@ async def sandbox_and_telegram(
         FakeTelegram.running(webhook_transport=httpx.ASGITransport(app=switch))
     )
     return switch, sandbox, tg
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _preloaded_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """One preloader for the session's real ``deliverybot run`` processes
+    (``tests/e2e/preloaded_runs.py``), found by ``start_instance`` through the environment."""
+    base = Path(tempfile.mkdtemp(prefix="e2e-runs-", dir="/tmp"))  # a short socket path
+    try:
+        with preloader(base) as socket_path, pytest.MonkeyPatch.context() as patch:
+            patch.setenv(SOCKET_VARIABLE, socket_path)
+            yield
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
 
 
 @pytest.fixture

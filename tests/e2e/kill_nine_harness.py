@@ -24,6 +24,7 @@ from typing import Any
 
 import httpx
 
+from tests.e2e.preloaded_runs import RunningProcess
 from tests.e2e.real_instances import start_instance
 
 Scope = MutableMapping[str, Any]
@@ -119,7 +120,7 @@ class BotProcess:
         self._config = config
         self._telegram = telegram
         self._log = log
-        self._child: asyncio.subprocess.Process | None = None
+        self._child: RunningProcess | None = None
         self.starts = 0
         self._started = asyncio.Condition()
 
@@ -155,7 +156,7 @@ class BotProcess:
         if self._child is not None and self._child.returncode is None:
             await self.kill()
 
-    def _require(self) -> asyncio.subprocess.Process:
+    def _require(self) -> RunningProcess:
         if self._child is None:
             raise RuntimeError("the bot was never started")
         return self._child

@@ -52,6 +52,7 @@ from bot.store.pg_local_server import LocalPostgres, free_loopback_port
 from bot.telegram.telegram_kind import TELEGRAM_KIND
 from bot.telegram.webhook_route import SECRET_TOKEN_HEADER, TELEGRAM_PATH
 from tests.agents.conftest import LoopbackServer, RecordingChannel
+from tests.e2e.preloaded_runs import SOCKET_VARIABLE, RunningProcess, launch
 from tests.fakes import FakeTelegram, SentMessage, TgUser
 from tests.ordering.conftest import TO_SUMMARY, _photo, public_resolver
 
@@ -68,7 +69,7 @@ class Instance:
     """A running ``deliverybot run``: its webhook port and its process."""
 
     port: int
-    process: asyncio.subprocess.Process
+    process: RunningProcess
 
     @property
     def base_url(self) -> str:
@@ -76,8 +77,15 @@ class Instance:
 
 
 async def start_instance(config: Path, port: int, log: Path) -> Instance:
-    """``python -m bot run --config config`` (its output in ``log``); not serving yet."""
+    """``python -m bot run --config config`` (its output in ``log``); not serving yet.
+
+    Forked by the session's preloader when one runs (``preloaded_runs``: the same command
+    without importing the bot again), else a new interpreter."""
     env = {**os.environ, "PYTHONPATH": str(REPO), "PTB_TIMEDELTA": "true"}
+    preloaded = env.pop(SOCKET_VARIABLE, None)
+    if preloaded is not None:
+        argv = ["run", "--config", str(config)]
+        return Instance(port, await launch(preloaded, argv, cwd=REPO, env=env, output=log))
     with log.open("ab") as out:  # appended: a restarted instance keeps its earlier lines
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "bot", "run", "--config", str(config),
@@ -132,8 +140,18 @@ async def push(client: httpx.AsyncClient, instance: Instance, update: dict[str, 
 
 async def shell(config: Path, *args: str) -> str:
     """``deliverybot ARGS --config config`` from the shell, as an operator runs it beside the
-    instances; its output (it must succeed)."""
+    instances; its output (it must succeed). Forked by the preloader when one runs, its
+    output through a file beside the config."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
+    preloaded = env.pop(SOCKET_VARIABLE, None)
+    if preloaded is not None:
+        output = config.parent / f"shell-{uuid.uuid4().hex}.out"
+        argv = [*args, "--config", str(config)]
+        child = await launch(preloaded, argv, cwd=REPO, env=env, output=output)
+        code = await child.wait()
+        said = output.read_text(errors="replace")
+        assert code == 0, said
+        return said
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", *args, "--config", str(config),
         cwd=REPO, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,

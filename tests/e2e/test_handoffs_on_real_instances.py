@@ -29,7 +29,10 @@ from tests.fakes import FakeTelegram, RecordedCall, SentMessage, TgUser
 from tests.support.words import say
 
 ADE = TgUser(1901, "Ade")  # a second operator in the group
-MESSAGES = 8  # each way; under the customer's allowance of messages to staff per minute
+# Each way; under the customer's allowance of messages to staff per minute, and more than the
+# 3 in any 9 s the bot sends to a group, so the relayed messages queue behind that pacing (8
+# each way waited about 50 s of it in all, 4 wait about 25).
+MESSAGES = 4
 ARRIVE_WITHIN = 60.0  # generous: the instances share a loaded machine
 
 

@@ -18,6 +18,7 @@ through Telegram; an order started is "/new" (then "/cancel", so the next starts
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from pathlib import Path
 
@@ -124,7 +125,7 @@ async def test_each_limit_at_its_edge_across_instances_and_a_restart(
             assert await order(world, instances[next(turn) % 2], UNDER, kind) == taken
         for _ in range(LIMIT - 1):
             assert await order(world, instances[next(turn) % 2], OVER, kind) == taken
-        instances = [await world.restart(instance) for instance in instances]
+        instances = list(await asyncio.gather(*map(world.restart, instances)))
         assert await order(world, instances[next(turn) % 2], OVER, kind) == taken
 
         # One more: refused on each instance.
