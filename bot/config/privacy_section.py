@@ -54,7 +54,8 @@ class PrivacyConfig(Section):
     # without an order (or, for a phone, without being verified again or receiving a
     # delivery): a customer back within the year finds them, one gone longer types them again.
     # An agent channel's reference for its customer, as long after it was first seen, once
-    # nothing else of theirs is kept.
+    # nothing else of theirs is kept; the mark of a chat found unreachable (on WhatsApp, a phone
+    # number), as long after it was marked when the chat ordered nothing since.
     customer_details_days: float = Field(365.0, ge=1, le=3650)
     # The partner's processed events, the relay's sent markers and WhatsApp's sent messages:
     # they keep a redelivered event or status from being sent twice, so they outlive every

@@ -24,6 +24,14 @@ _MARK = """INSERT INTO blocked_chats (channel, chat_id, blocked_at) VALUES (?, ?
 _FIRST = "SELECT channel, chat_id FROM blocked_chats LIMIT ?"
 _IS_MARKED = "SELECT 1 FROM blocked_chats WHERE channel = ? AND chat_id = ?"
 _CLEAR = "DELETE FROM blocked_chats WHERE channel = ? AND chat_id = ?"
+# Marks older than a limit, on chats that ordered nothing since: kept no longer than the
+# customer's other remembered details (on WhatsApp the chat's id is their phone number).
+_PAST_TIME = """SELECT b.channel, b.chat_id FROM blocked_chats b WHERE b.blocked_at < ?
+    AND NOT EXISTS (SELECT 1 FROM deliveries d
+        WHERE d.channel = b.channel AND d.chat_id = b.chat_id AND d.created_at >= ?)
+    ORDER BY b.blocked_at LIMIT ?"""
+_CLEAR_PAST_TIME = """DELETE FROM blocked_chats
+    WHERE channel = ? AND chat_id = ? AND blocked_at < ?"""
 
 MEMORY_LIMIT = 50_000  # marks kept in memory (a few MB at most); beyond it SQLite answers
 
@@ -79,6 +87,23 @@ class BlockedChats:
             self._marked.discard(chat)
             return True
         return await self._cleared(chat)
+
+    async def prune(self, before: float, *, batch: int) -> int:
+        """Drop the marks made before ``before`` on chats that ordered nothing since, ``batch``
+        at a time (the retention's ``customer_details`` kind); how many went. A chat still
+        unreachable is marked again by the next send that fails."""
+        removed = 0
+        while True:
+            rows = await self._db.fetch_all(_PAST_TIME, (before, before, batch))
+            for channel, chat_id in rows:
+                chat = ChatRef(str(channel), int(chat_id))
+                if await self._db.execute(_CLEAR_PAST_TIME, (chat.channel, chat.id, before)):
+                    removed += 1
+                    await note_chat_changed(self._db, chat)
+                if self._marked is not None:
+                    self._marked.discard(chat)
+            if len(rows) < batch:
+                return removed
 
     async def _cleared(self, chat: ChatRef) -> bool:
         if await self._db.execute(_CLEAR, (chat.channel, chat.id)) == 0:

@@ -37,7 +37,9 @@ customer_details    remembered details not refreshed by an order since; verified
                     verified again, used by an order nor received a delivery since; agent
                     channels' customers (their channel's reference for them) first seen
                     before, once no row names them: no conversation, delivery, details,
-                    phone, block, order counted or waiting erasure
+                    phone, block, order counted or waiting erasure; the marks of chats found
+                    unreachable (Telegram's ``Forbidden``, WhatsApp's 131026) before, on chats
+                    that ordered nothing since (on WhatsApp the chat is the phone number)
 inbox               relayed partner events, the relay's sent markers, WhatsApp's sent messages
 photos              re-hosted photos past their expiry (set when each was stored)
 audit               audit trail entries
@@ -57,6 +59,7 @@ from typing import Final, Literal
 
 from bot.chat_ref import AGENTS, ChatRef
 from bot.chatlocks import ChatTurnLocks
+from bot.store.blocked import BlockedChats
 from bot.store.customer_data import TOMBSTONE_CEILING, is_tombstone, tombstone
 from bot.store.database import Executor, Row
 from bot.store.delivery_changes import NEXT_CHANGE, note_chat_changed
@@ -236,9 +239,11 @@ class RetentionPrunes:
         *,
         handoffs: Handoffs,
         chat_locks: ChatTurnLocks,
+        blocked: BlockedChats,
         batch: int = RETENTION_BATCH,
     ) -> None:
         self._db = db
+        self._blocked = blocked  # marks of unreachable chats: its memory copy is told too
         self._sessions = sessions
         self._media = media
         self._handoffs = handoffs  # told of a waiting chat's hand-off deleted
@@ -283,9 +288,11 @@ class RetentionPrunes:
     async def customer_details(self, before: float) -> int:
         """Drop remembered details not refreshed by an order since ``before``, verified
         phones neither verified again, nor used by an order, nor sent a delivery since, and
-        the agent channels' customers first seen before it whom no row names any more."""
+        the agent channels' customers first seen before it whom no row names any more, and
+        the marks of chats found unreachable before it that ordered nothing since."""
         details = await self._batched(_CUSTOMER_DETAILS, (before, before))
         details += await self._batched(_CONTACTS, (before, before, before, before))
+        details += await self._blocked.prune(before, batch=self._batch)
         return details + await self._batched(_AGENT_CUSTOMERS, (before,))
 
     async def inbox(self, before: float) -> int:

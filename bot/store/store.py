@@ -169,7 +169,12 @@ class Store:
             db, clock, media_dir=media_dir, blocked=self.blocked, shared=shared
         )
         self.retention = RetentionPrunes(
-            db, self.sessions, self.media, handoffs=self.handoffs, chat_locks=self.chat_locks
+            db,
+            self.sessions,
+            self.media,
+            handoffs=self.handoffs,
+            chat_locks=self.chat_locks,
+            blocked=self.blocked,
         )
 
     @classmethod

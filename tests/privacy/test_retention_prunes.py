@@ -200,6 +200,25 @@ async def test_remembered_details_and_phones_go_once_unused_for_their_time(
     ]
 
 
+async def test_unreachable_chats_marks_go_once_past_their_time_unless_they_ordered_since(
+    store: Store, fake_clock: FakeClock
+) -> None:
+    ordered, young = ChatRef("whatsapp", 2348033333333), ChatRef("telegram", 8)
+    for chat in (BOLA, ADA, ordered):
+        await store.blocked.mark(chat)
+    fake_clock.advance(2)
+    await store.blocked.mark(young)
+    await store.deliveries.add("del_8", ordered, ordered.id, store.clock(), None, None)
+
+    assert await store.retention.customer_details(LIMIT) == 2
+    assert await store.retention.customer_details(LIMIT) == 0
+
+    marked = [await store.blocked.is_blocked(chat) for chat in (BOLA, ADA, ordered, young)]
+    assert marked == [False, False, True, True]  # the memory copy told too, on SQLite
+    rows = await store._db.fetch_all("SELECT chat_id FROM blocked_chats ORDER BY chat_id")
+    assert [int(row[0]) for row in rows] == [young.id, ordered.id]
+
+
 async def test_relayed_events_sent_markers_and_whatsapp_sends_go_past_their_time(
     store: Store, fake_clock: FakeClock
 ) -> None:
@@ -248,6 +267,7 @@ async def test_audit_entries_go_past_their_time_a_batch_at_a_time(
         store.media,
         handoffs=store.handoffs,
         chat_locks=store.chat_locks,
+        blocked=store.blocked,
         batch=2,
     )
 
