@@ -318,11 +318,16 @@ class Handoffs:
         return [_handoff(row) for row in rows]
 
     async def add(self, ref: str, way: Way, body: dict[str, object]) -> None:
-        """Queue a message through the hand-off (it counts as activity)."""
+        """Queue a message through the hand-off (it counts as activity); nothing for one the
+        retention deleted meanwhile."""
         now = self._clock()
         async with self._db.transaction() as tx:
+            # The hand-off's row first: the message's reference to it would hold a share lock
+            # on it while this waited for the row, and the retention's delete of a silent
+            # hand-off takes them the other way round (a deadlock PostgreSQL ends by failing one).
+            if await tx.execute(_TOUCH, (now, ref)) == 0:
+                return
             await tx.execute(_ADD, (ref, way, json.dumps(body, sort_keys=True), now))
-            await tx.execute(_TOUCH, (now, ref))
 
     async def claim(self, ref: str, way: Way) -> HandoffMessage | None:
         """The oldest pending message of the way, held for this store for a lease; None when

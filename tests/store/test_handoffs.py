@@ -10,6 +10,7 @@ from bot.chat_ref import ChatRef, UserRef
 from bot.clocks import Clock
 from bot.store import Store
 from bot.store.handoffs import TO_CUSTOMER, TO_STAFF, Handoffs, StaffPost
+from tests.support.clock import FakeClock
 
 CHAT = ChatRef("telegram", 5)
 USER = CHAT.user(55)
@@ -156,3 +157,16 @@ async def test_an_open_hand_off_survives_a_restart(db_path: Path, clock: Clock) 
     async with Store.open(db_path, clock=clock) as second:
         found = await second.handoffs.waiting_for(CHAT)
         assert found is not None and found.ref == ref and found.owner_name == "Anna"
+
+
+async def test_a_message_for_a_hand_off_the_retention_deleted_goes_nowhere(
+    store: Store, fake_clock: FakeClock
+) -> None:
+    ref = await _open(store)
+    fake_clock.advance(2)
+    assert await store.retention.handoffs(fake_clock() - 1) == 1  # silent: deleted, open
+
+    await store.handoffs.add(ref, TO_CUSTOMER, {"text": "sorry for the wait"})  # no error
+
+    assert await store.handoffs.claim(ref, TO_CUSTOMER) is None
+    assert await store._db.fetch_all("SELECT seq FROM handoff_messages") == []
