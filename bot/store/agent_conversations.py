@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from typing import Final
 
 from bot.chat_ref import AGENTS, ChatRef, UserRef
 from bot.clocks import Clock
 from bot.store.database import Row
 from bot.store.store_backend import StoreDatabase
+from bot.store.store_errors import StoreError
 
 
 @dataclass(frozen=True)
@@ -37,13 +39,17 @@ class AgentConversation:
     language: str | None = None
 
 
+_ATTEMPTS: Final = 3  # a customer removed by the retention at that instant is made again
+
 _ADD_CUSTOMER = """INSERT INTO agent_customers (channel, customer, created_at) VALUES (?, ?, ?)
     ON CONFLICT (channel, customer) DO NOTHING"""
 _CUSTOMER = "SELECT seq FROM agent_customers WHERE channel = ? AND customer = ?"
 _NAME = "SELECT channel, customer FROM agent_customers WHERE seq = ?"
 _CHANNELS_OF = "SELECT channel FROM agent_customers WHERE customer = ? ORDER BY channel"
+# Only while the customer's row is there: the retention may remove a customer nothing names
+# between finding their number and this insert (``open`` then makes them again).
 _ADD = """INSERT INTO agent_conversations (id, customer_seq, flow, created_at, language)
-    VALUES (?, ?, ?, ?, ?)"""
+    SELECT ?, seq, ?, ?, ? FROM agent_customers WHERE seq = ?"""
 _SELECT = """SELECT c.id, k.channel, k.customer, c.seq, k.seq, c.flow, c.created_at, c.language
     FROM agent_conversations c JOIN agent_customers k ON k.seq = c.customer_seq"""
 _BY_ID = _SELECT + " WHERE c.id = ? AND k.channel = ?"
@@ -91,14 +97,16 @@ class AgentConversations:
     ) -> AgentConversation:
         """A new conversation of ``channel``'s ``customer``, with a fresh unguessable id, said
         in ``language`` (a client's language code; None for the business default)."""
-        user = await self.user(channel, customer, create=True)
-        assert user is not None  # just made
         public_id = "conv_" + secrets.token_urlsafe(18)
-        params = (public_id, user.id, flow, self._clock(), language)
-        await self._db.execute(_ADD, params)
-        found = await self.get(public_id, channel)
-        assert found is not None
-        return found
+        for _ in range(_ATTEMPTS):
+            user = await self.user(channel, customer, create=True)
+            assert user is not None  # just made
+            params = (public_id, flow, self._clock(), language, user.id)
+            if await self._db.execute(_ADD, params):
+                found = await self.get(public_id, channel)
+                assert found is not None
+                return found
+        raise StoreError("an agent customer was removed each time a conversation was opened")
 
     async def get(self, conversation_id: str, channel: str) -> AgentConversation | None:
         """The conversation ``conversation_id`` if it is ``channel``'s, else None."""

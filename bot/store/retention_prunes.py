@@ -14,10 +14,12 @@ Agent conversations and customers go last, after what stands on them: a conversa
 transcript and events went by age (so it was silent that long) and no draft, delivery,
 hand-off or create is on its chat; its customer once nothing names them. An agent's call for
 a conversation gone is answered as for one that never was; a turn already under way in the
-millisecond it goes may leave an entry or a draft behind, which their own kinds remove. The
-database's reference from a conversation to its customer keeps a conversation opened in the
-millisecond its customer goes from pointing at nobody: one of the two statements fails (the
-agent's call, or this kind until the next pass).
+millisecond it goes may leave an entry or a draft behind, which their own kinds remove. A
+conversation is opened only while its customer's row is there (``AgentConversations.open``
+makes the customer again when this kind took it meanwhile); the database's reference from a
+conversation to its customer covers what is left, the instant on PostgreSQL between the
+insert's read and its check, by failing one statement (the agent's call, or this kind until
+the next pass) rather than pointing at nobody.
 
 ==================  =========================================================================
 kind                what goes

@@ -7,6 +7,8 @@ prune finds nothing more.
 
 from __future__ import annotations
 
+import pytest
+
 from bot.chat_ref import ChatRef, UserRef
 from bot.store import Store
 from bot.store.customer_data import is_tombstone
@@ -381,3 +383,26 @@ async def test_agent_customers_go_once_no_row_names_them(
 
 async def _save_session(store: Store, chat: ChatRef, user_id: int) -> None:
     await store.sessions.save(chat, user_id, '{"flow": "pickup_delivery", "answers": {}}')
+
+
+async def test_a_conversation_opened_as_its_customer_goes_makes_the_customer_again(
+    store: Store, fake_clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = await store.agents.user("shop", "cust-1", create=True)
+    assert first is not None
+    fake_clock.advance(2)
+    find = store.agents.user
+
+    async def found_then_pruned(channel: str, customer: str, *, create: bool = False) -> UserRef:
+        # The retention's pass runs between the lookup and the conversation's insert, once.
+        user = await find(channel, customer, create=create)
+        assert user is not None
+        if user == first:
+            assert await store.retention.customer_details(LIMIT) == 1
+        return user
+
+    monkeypatch.setattr(store.agents, "user", found_then_pruned)
+    opened = await store.agents.open("shop", "cust-1", None)
+
+    assert opened.user != first and await store.agents.name_of(first) is None
+    assert await store.agents.get(opened.id, "shop") == opened
