@@ -55,7 +55,10 @@ from bot.whatsapp.contracts import WhatsAppSend
 from bot.whatsapp.inbound import ButtonReply, Content, ListReply, Text
 from bot.whatsapp.outgoing import (
     IMAGE_TYPES,
+    MAX_BUTTON_TITLE,
+    MAX_CAPTION,
     MAX_IMAGE_BYTES,
+    MAX_INTERACTIVE_BODY,
     ButtonsMessage,
     DocumentMessage,
     ImageMessage,
@@ -66,6 +69,7 @@ from bot.whatsapp.outgoing import (
 from bot.whatsapp.reply_ids import FORGET_NO, FORGET_YES, menu_id
 from bot.whatsapp.turn_drawing import split_text
 from conversations.keywords import data_request
+from conversations.shortening import cut_end
 from conversations.texts.catalogue import Catalogue
 from conversations.texts.privacy_texts import forget_answer
 
@@ -116,11 +120,12 @@ class WhatsAppPrivacy:
         if asked == "my_data":
             await self._my_data(chat, user, catalogue)
         elif asked == "forget_me":
+            # A business's own wording may run past Meta's limits: cut, never refused.
             question = ButtonsMessage(
-                catalogue.say("privacy.forget_question"),
+                cut_end(catalogue.say("privacy.forget_question"), MAX_INTERACTIVE_BODY),
                 [
-                    ReplyButton(FORGET_YES, catalogue.say("privacy.forget_yes")),
-                    ReplyButton(FORGET_NO, catalogue.say("privacy.forget_no")),
+                    ReplyButton(FORGET_YES, _title(catalogue.say("privacy.forget_yes"))),
+                    ReplyButton(FORGET_NO, _title(catalogue.say("privacy.forget_no"))),
                 ],
             )
             await self._send_all(chat, [question])
@@ -145,7 +150,7 @@ class WhatsAppPrivacy:
             await export_file(exported),
             export_file_name(self.store.clock()),
             EXPORT_TYPE,
-            caption=catalogue.say("privacy.export_intro"),
+            caption=cut_end(catalogue.say("privacy.export_intro"), MAX_CAPTION),
         )
         photos: list[Outgoing] = []
         for path in attached_photos(exported, self.store.media_dir):
@@ -174,3 +179,7 @@ def _read(path: Path) -> bytes:
         return path.read_bytes()
     except FileNotFoundError:
         return b""
+
+
+def _title(text: str) -> str:
+    return cut_end(text, MAX_BUTTON_TITLE)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from conversations.texts.catalogue import Catalogue
+from conversations.texts.catalogue import SHIPPED, Catalogue
 from conversations.texts.deliveries_texts import short_ref
 
 
@@ -13,7 +13,7 @@ def forget_answer(catalogue: Catalogue, *, anonymised: int, open_deliveries: Seq
     """What the customer reads once "forget me" ran: erased; the past deliveries kept without
     them (``anonymised``, when any); an open delivery finished first (``open_deliveries``)."""
     sentences = [catalogue.say("privacy.forget_done")]
-    if anonymised == 1:
+    if anonymised == 1 and not _only_many_reworded(catalogue):
         sentences.append(catalogue.say("privacy.forget_books_one"))
     elif anonymised:
         count = catalogue.number(anonymised)
@@ -22,3 +22,14 @@ def forget_answer(catalogue: Catalogue, *, anonymised: int, open_deliveries: Seq
         refs = ", ".join(short_ref(delivery_id) for delivery_id in open_deliveries)
         sentences.append(catalogue.say("privacy.forget_open", refs=refs))
     return " ".join(sentences)
+
+
+def _only_many_reworded(catalogue: Catalogue) -> bool:
+    """Whether the business reworded ``privacy.forget_books`` but not its singular (a file
+    written before the singular was shipped): then its own words are said for one too."""
+    shipped = SHIPPED.get(catalogue.language, {})
+    said = catalogue.messages
+    return (
+        said.get("privacy.forget_books") != shipped.get("privacy.forget_books")
+        and said.get("privacy.forget_books_one") == shipped.get("privacy.forget_books_one")
+    )

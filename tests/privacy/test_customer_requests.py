@@ -14,7 +14,7 @@ from bot.privacy.customer_requests import (
     forget_customer,
 )
 from bot.store import Store
-from conversations.texts.catalogue import DEFAULT_TEXTS
+from conversations.texts.catalogue import DEFAULT_TEXTS, Catalogue
 from conversations.texts.privacy_texts import forget_answer
 
 CHAT = ChatRef("whatsapp", 2348031234567)  # on WhatsApp the id is the phone number
@@ -52,3 +52,19 @@ def test_the_answer_says_what_was_kept_and_what_waits() -> None:
     said = forget_answer(catalogue, anonymised=2, open_deliveries=["3f2a9c1e-5b7d"])
     assert said.startswith("Done: what this bot kept about you is erased.")
     assert "keeps 2 past deliveries" in said and "3F2A9C1E is still on its way" in said
+
+
+def test_one_kept_delivery_is_said_in_the_singular_or_in_the_businesss_own_words() -> None:
+    shipped = DEFAULT_TEXTS.business_catalogue()
+    assert "keeps your past delivery for its books" in forget_answer(
+        shipped, anonymised=1, open_deliveries=()
+    )
+    french = DEFAULT_TEXTS.catalogue_for("fr")
+    many = forget_answer(french, anonymised=1234, open_deliveries=())
+    assert f"garde {french.number(1234)} livraisons" in many and "1234" not in many
+    # A business that reworded the sentence before the singular was shipped keeps its words.
+    own = "We keep {count} orders, nameless."
+    reworded = Catalogue.build("en", "en", {**shipped.messages, "privacy.forget_books": own})
+    assert forget_answer(reworded, anonymised=1, open_deliveries=()).endswith(
+        "We keep 1 orders, nameless."
+    )

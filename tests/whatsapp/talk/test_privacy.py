@@ -7,12 +7,18 @@ person is awaited."""
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
 from bot.chat_ref import WHATSAPP, UserRef
+from bot.demo.transports import AppSwitch
+from bot.sandbox import Sandbox
 from bot.whatsapp.inbound import Image, Location, SharedContact
 from bot.whatsapp.outgoing import (
+    MAX_BUTTON_TITLE,
+    MAX_CAPTION,
     ButtonsMessage,
     DocumentMessage,
     ImageMessage,
@@ -23,7 +29,7 @@ from bot.whatsapp.outgoing import (
 from tests.ordering.conftest import JPEG
 from tests.store.test_customer_data import Person, _findings
 from tests.support.words import said_in, say
-from tests.whatsapp.talk.world import WA_ID, Talk, tap, text_of
+from tests.whatsapp.talk.world import WA_ID, Talk, running, talk_config, tap, text_of
 
 USER = UserRef(WHATSAPP, int(WA_ID))
 ADA = Person(
@@ -153,3 +159,31 @@ async def test_in_french(talk: Talk, locale: str) -> None:
     assert [button.title for button in question.buttons] == ["Effacer mes données", "Les garder"]
     kept: list[Outgoing] = await talk.taps([question], "Les garder")
     assert kept == [TextMessage(french.say("privacy.forget_kept"))]
+
+
+LONG_YES = "Yes, erase all of it right now please"  # past Meta's 20 characters for a button
+
+
+@pytest.fixture
+async def reworded(tmp_path: Path, sandbox: tuple[Sandbox, AppSwitch]) -> AsyncIterator[Talk]:
+    """A business whose own words for the question's button and the file's caption run past
+    Meta's limits."""
+    partner, switch = sandbox
+    own = {"privacy.forget_yes": LONG_YES, "privacy.export_intro": "Here. " * 300}
+    config = talk_config(tmp_path, partner, texts={"locale": "en_NG", "en": own})
+    async with running(config, partner, switch) as runtime:
+        world = runtime.started["whatsapp"]
+        assert isinstance(world, Talk)
+        yield world
+
+
+async def test_a_businesss_long_words_are_cut_to_metas_limits_never_refused(
+    reworded: Talk,
+) -> None:
+    (question,) = await reworded.says("forget me")
+    assert isinstance(question, ButtonsMessage)
+    yes = question.buttons[0].title
+    assert len(yes) == MAX_BUTTON_TITLE and LONG_YES.startswith(yes.rstrip("…"))
+    await _ordered(reworded)
+    (document, _photo) = await reworded.says("my data")
+    assert isinstance(document, DocumentMessage) and len(document.caption) == MAX_CAPTION
