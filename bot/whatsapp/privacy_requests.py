@@ -35,7 +35,6 @@ inbox, and is not answered.
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Final, Literal
@@ -48,7 +47,6 @@ from bot.privacy.my_data_file import (
     export_file_name,
     kept_nothing,
 )
-from bot.relay.channel_protocol import ChatUnreachable
 from bot.store import Store
 from bot.web.photo_keeping import image_type
 from bot.whatsapp.contracts import WhatsAppSend
@@ -64,16 +62,14 @@ from bot.whatsapp.outgoing import (
     ImageMessage,
     Outgoing,
     ReplyButton,
-    TextMessage,
 )
 from bot.whatsapp.reply_ids import FORGET_NO, FORGET_YES, menu_id
-from bot.whatsapp.turn_drawing import split_text
+from bot.whatsapp.reply_sending import say_text, send_reply
 from conversations.keywords import data_request
 from conversations.shortening import cut_end
 from conversations.texts.catalogue import Catalogue
 from conversations.texts.privacy_texts import forget_answer
 
-log = logging.getLogger(__name__)
 
 Asked = Literal["my_data", "forget_me", "erase", "keep"]
 """What a message asks of the customer's data: the export, the question, or its answer."""
@@ -163,15 +159,10 @@ class WhatsAppPrivacy:
         await self._send_all(chat, [document, *photos])
 
     async def _say(self, chat: ChatRef, text: str) -> None:
-        await self._send_all(chat, [TextMessage(chunk) for chunk in split_text(text)])
+        await say_text(self.send, chat, text)
 
     async def _send_all(self, chat: ChatRef, messages: list[Outgoing]) -> None:
-        for message in messages:
-            try:
-                await self.send.send(chat, message)
-            except ChatUnreachable:
-                log.info("chat %s cannot be messaged: the answer ends", chat.for_log)
-                return
+        await send_reply(self.send, chat, messages)
 
 
 def _read(path: Path) -> bytes:

@@ -75,7 +75,7 @@ from bot.whatsapp.inbound import (
     Unsupported,
 )
 from bot.whatsapp.media import PhotoRefused, WhatsAppMedia
-from bot.whatsapp.outgoing import ButtonsMessage, Outgoing, ReplyButton, TextMessage
+from bot.whatsapp.outgoing import ButtonsMessage, Outgoing, ReplyButton
 from bot.whatsapp.privacy_requests import WhatsAppPrivacy, read_asked
 from bot.whatsapp.reply_ids import (
     MenuWord,
@@ -86,12 +86,12 @@ from bot.whatsapp.reply_ids import (
     menu_id,
     read_tap,
 )
+from bot.whatsapp.reply_sending import say_text, send_reply
 from bot.whatsapp.turn_drawing import (
     draw_menu,
     draw_prompt,
     draw_turn,
     first_page,
-    split_text,
 )
 from bot.whatsapp.words import (
     Said,
@@ -474,15 +474,10 @@ class WhatsAppConversation:
         self._views.pop(chat, None)
 
     async def _say(self, chat: ChatRef, text: str) -> None:
-        await self._send_all(chat, [TextMessage(chunk) for chunk in split_text(text)])
+        await say_text(self.send, chat, text)
 
     async def _send_all(self, chat: ChatRef, messages: list[Outgoing]) -> None:
-        for message in messages:
-            try:
-                await self.send.send(chat, message)
-            except ChatUnreachable:
-                log.info("chat %s cannot be messaged: the reply ends", chat.for_log)
-                return
+        await send_reply(self.send, chat, messages)
 
 
 class WhatsAppCustomers:
