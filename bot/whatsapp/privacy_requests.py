@@ -70,7 +70,6 @@ from conversations.shortening import cut_end
 from conversations.texts.catalogue import Catalogue
 from conversations.texts.privacy_texts import forget_answer
 
-
 Asked = Literal["my_data", "forget_me", "erase", "keep"]
 """What a message asks of the customer's data: the export, the question, or its answer."""
 ForgetView = Callable[[ChatRef], None]

@@ -28,8 +28,6 @@ def _only_many_reworded(catalogue: Catalogue) -> bool:
     """Whether the business reworded ``privacy.forget_books`` but not its singular (a file
     written before the singular was shipped): then its own words are said for one too."""
     shipped = SHIPPED.get(catalogue.language, {})
+    many, one = "privacy.forget_books", "privacy.forget_books_one"
     said = catalogue.messages
-    return (
-        said.get("privacy.forget_books") != shipped.get("privacy.forget_books")
-        and said.get("privacy.forget_books_one") == shipped.get("privacy.forget_books_one")
-    )
+    return said.get(many) != shipped.get(many) and said.get(one) == shipped.get(one)
