@@ -19,6 +19,7 @@ time).
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
@@ -61,7 +62,13 @@ Trees = Mapping[str, ast.Module]
 
 
 def parsed() -> dict[str, ast.Module]:
-    """Every module of ``bot`` and ``conversations``, parsed: its name to its tree."""
+    """Every module of ``bot`` and ``conversations``, parsed: its name to its tree (the trees
+    are read once per process and shared: read them, do not change them)."""
+    return dict(_parsed_once())
+
+
+@functools.cache
+def _parsed_once() -> dict[str, ast.Module]:
     return {
         module: ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for module, path in MODULES.items()
@@ -152,8 +159,10 @@ def _written_in_functions(tree: ast.Module, names: set[str]) -> Iterator[str]:
 def module_state(trees: Trees | None = None) -> list[Place]:
     """Every module-level name holding state that outlives a call (see the module docstring);
     ``trees``: the modules when already parsed."""
+    if trees is None:
+        return list(_packages_module_state())
     found: set[Place] = set()
-    for module, tree in (trees or parsed()).items():
+    for module, tree in trees.items():
         bound = _module_names(tree)
         for name, statement in bound.items():
             value = statement.value if isinstance(statement, ast.Assign | ast.AnnAssign) else None
@@ -162,6 +171,12 @@ def module_state(trees: Trees | None = None) -> list[Place]:
         for name in set(_written_in_functions(tree, set(bound))):
             found.add(Place(module, name, bound[name].lineno))
     return sorted(found, key=lambda place: (place.module, place.line))
+
+
+@functools.cache
+def _packages_module_state() -> tuple[Place, ...]:
+    # Asked by the shape tests and the printed counts alike: walked once per process.
+    return tuple(module_state(_parsed_once()))
 
 
 def context_vars(trees: Trees | None = None) -> list[Place]:

@@ -11,6 +11,7 @@ when that is a module, else ``a.b``.
 from __future__ import annotations
 
 import ast
+import functools
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,9 +47,19 @@ def _imported(tree: ast.AST) -> Iterator[str]:
 
 
 def import_graph() -> dict[str, set[str]]:
-    """Each module of the packages and the modules of the packages it imports."""
+    """Each module of the packages and the modules of the packages it imports (a copy the
+    caller may change)."""
+    return {name: set(imported) for name, imported in _read_import_graph().items()}
+
+
+@functools.cache
+def _read_import_graph() -> dict[str, frozenset[str]]:
+    # Read once per test process: every module parsed and walked is seconds of CPU, and the
+    # layer tests and the shape counts ask for the graph six times.
     return {
-        name: {found for found in _imported(ast.parse(path.read_text())) if found in MODULES}
+        name: frozenset(
+            found for found in _imported(ast.parse(path.read_text())) if found in MODULES
+        )
         - {name}
         for name, path in MODULES.items()
     }
