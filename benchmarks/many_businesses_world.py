@@ -99,6 +99,7 @@ watch_seconds = {watch_seconds}
 listen_host = "127.0.0.1"
 listen_port = {port}
 public_base_url = "http://127.0.0.1:{port}"
+drain_seconds = 0  # stopped by the bench itself: no load balancer waits on /health
 
 [storage]
 path = "host.sqlite3"
@@ -122,6 +123,7 @@ def single_toml(name: str, services_url: str, port: int, metrics_port: int) -> s
 listen_host = "127.0.0.1"
 listen_port = {port}
 public_base_url = "http://127.0.0.1:{port}"
+drain_seconds = 0  # stopped by the bench itself: no load balancer waits on /health
 
 [storage]
 path = "{name}.sqlite3"
