@@ -57,7 +57,7 @@ handoffs            hand-offs to staff closed since, and those never closed (sta
 from __future__ import annotations
 
 import secrets
-from typing import Final, Literal
+from typing import Final, Literal, get_args
 
 from bot.chat_ref import AGENTS, ChatRef
 from bot.chatlocks import ChatTurnLocks
@@ -80,16 +80,7 @@ RetentionKind = Literal[
     "audit",
     "handoffs",
 ]
-RETENTION_KINDS: Final[tuple[RetentionKind, ...]] = (
-    "drafts",
-    "transcripts",
-    "finished_orders",
-    "customer_details",
-    "inbox",
-    "photos",
-    "audit",
-    "handoffs",
-)
+RETENTION_KINDS: Final[tuple[RetentionKind, ...]] = get_args(RetentionKind)
 """Every kind, in the order a pass prunes them (also the metric's ``kind`` label values)."""
 
 RETENTION_BATCH: Final = 500
